@@ -36,10 +36,10 @@ from bench.store_append import make_event
 from squirrel_core.events import SourceCursor, SourceTool
 from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import VectorIndex
-from squirrel_memory.manual import Statement, remember, remember_many
 from squirrel_memory.models import Scope, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import PostgresBackend, SqliteBackend, Store, StoreBackend
+from squirrel_memory.user_memories.manual import Statement, remember, remember_many
 
 QUERIES = (
     "how do I run the tests",

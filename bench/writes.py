@@ -42,7 +42,6 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.manual import Remembered, Statement, remember, remember_many
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -55,7 +54,8 @@ from squirrel_memory.repository.sync import sync_repository_memories
 from squirrel_memory.repository.wording import KEY_PREFIX
 from squirrel_memory.storage import SqliteStore, Store
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.manual import Remembered, Statement, remember, remember_many
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 SECTION = "writes"
 USER = "bench"

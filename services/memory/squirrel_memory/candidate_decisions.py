@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.instruction_meaning import comparable, instruction_likeness
-from squirrel_memory.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -29,6 +28,7 @@ from squirrel_memory.storage import Store
 from squirrel_memory.storage.base import FindAnchor, FindLookalikes
 from squirrel_memory.updates import decide_update, says_less
 from squirrel_memory.updates.writers import spare_rules_memory
+from squirrel_memory.user_memories.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 
 STYLE_LIMIT = 500
 """Stored user_style memories an instruction said again in other words is compared with."""

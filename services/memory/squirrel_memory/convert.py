@@ -18,7 +18,6 @@ from squirrel_core.wire import (
     SOURCE_TOOLS_PB,
     timestamp_pb,
 )
-from squirrel_memory.manual import Statement
 from squirrel_memory.models import (
     MemoryItem,
     MemorySource,
@@ -28,6 +27,7 @@ from squirrel_memory.models import (
     Scope,
     StoredEvent,
 )
+from squirrel_memory.user_memories.manual import Statement
 
 MEMORY_TYPES = {
     memory_pb2.MEMORY_TYPE_USER_STYLE: MemoryType.USER_STYLE,

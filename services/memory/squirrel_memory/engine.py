@@ -26,14 +26,11 @@ from squirrel_core.team_listen import is_team_server
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.handle_book import HandleBook
 from squirrel_memory.housekeeping.consolidation import Consolidator
 from squirrel_memory.housekeeping.retention import Retention, RetentionSettings
 from squirrel_memory.llm.base import LOCAL_BACKENDS, ToolCaller
 from squirrel_memory.llm.factory import budget_for, build_caller
 from squirrel_memory.llm.spending import LlmBudget
-from squirrel_memory.lookup import handles_of, require_memory
-from squirrel_memory.manual_writes import ManualWrites
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -46,7 +43,6 @@ from squirrel_memory.models import (
 from squirrel_memory.outcomes.book import OutcomeBooks
 from squirrel_memory.outcomes.judge import after_processing
 from squirrel_memory.pass_report import Decide, PassReport
-from squirrel_memory.privacy import filtering, visible
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.registry import ProjectRegistry
@@ -60,7 +56,11 @@ from squirrel_memory.storage import (
 )
 from squirrel_memory.team.registry import TeamProjectRegistry
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.handle_book import HandleBook
+from squirrel_memory.user_memories.lookup import handles_of, require_memory
+from squirrel_memory.user_memories.manual_writes import ManualWrites
+from squirrel_memory.user_memories.privacy import filtering, visible
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 if TYPE_CHECKING:
     from squirrel_memory.storage.postgres.online import Progress

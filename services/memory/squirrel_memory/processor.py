@@ -39,7 +39,7 @@ from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.session_readiness import SessionReadiness
 from squirrel_memory.storage import Store
 from squirrel_memory.style_scope import merge_global_style
-from squirrel_memory.userstore import UserStore
+from squirrel_memory.user_memories.userstore import UserStore
 
 log = structlog.get_logger()
 

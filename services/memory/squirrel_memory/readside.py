@@ -23,13 +23,13 @@ from squirrel_memory.convert import MEMORY_TYPES_PB, memory_types_from_pb
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.engine import MemoryEngine
-from squirrel_memory.handle_book import HandleBook
 from squirrel_memory.indexer import ProjectIndexes
 from squirrel_memory.llm.factory import budget_for
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.retrieval import Retriever
 from squirrel_memory.storage import Store
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
+from squirrel_memory.user_memories.handle_book import HandleBook
 
 if TYPE_CHECKING:
     from squirrel_memory.llm.read_writer import LlmWriter

@@ -43,15 +43,15 @@ from squirrel_memory.convert import (
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import read_deadline
-from squirrel_memory.keyed_writes import KeyedWrites, R
-from squirrel_memory.manual import Remembered
 from squirrel_memory.models import RememberOutcome
 from squirrel_memory.outcomes.judge import outcome_report, record_served
-from squirrel_memory.privacy import callers_cursors, owned_cursors, require_admin
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.storage.outcome_log import ServedRecord, check_served
 from squirrel_memory.team.delivery import TeamDelivery
 from squirrel_memory.team.registry import TeamProjectRegistry
+from squirrel_memory.user_memories.keyed_writes import KeyedWrites, R
+from squirrel_memory.user_memories.manual import Remembered
+from squirrel_memory.user_memories.privacy import callers_cursors, owned_cursors, require_admin
 
 Context = Any
 log = structlog.get_logger()

@@ -30,7 +30,7 @@ from squirrel_memory.models import (
     writer_source,
 )
 from squirrel_memory.recurrence import is_tentative
-from squirrel_memory.userstore import UserStore, UserStyleItem
+from squirrel_memory.user_memories.userstore import UserStore, UserStyleItem
 
 SEEN_IN_PREFIX = "seen-in:"
 #: Projects a habit must be found in before other projects are told about it.

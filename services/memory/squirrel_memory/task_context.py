@@ -48,7 +48,6 @@ import structlog
 from squirrel_core.budget import longest_cut, validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
-from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.loaded_sources import checked_files, only_from
 from squirrel_memory.models import MemoryItem, MemoryType
@@ -67,6 +66,7 @@ from squirrel_memory.retrieval import (
 from squirrel_memory.retrieval.common_words import common_of, rarest_first
 from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.task_subjects import names_subject, subject_stem
+from squirrel_memory.user_memories.confirmations import Injectable, unflagged
 
 if TYPE_CHECKING:
     from squirrel_memory.llm.read_writer import LlmWriter

@@ -33,7 +33,7 @@ from squirrel_memory.models import (
 from squirrel_memory.processor import Processor
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 T0 = datetime(2025, 5, 1, 9, 0, tzinfo=UTC)
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

@@ -36,7 +36,7 @@ from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 CONSTRUCTED = Path(__file__).parents[2] / "fixtures" / "claude" / "constructed"
 ROOTS = {

@@ -19,7 +19,7 @@ from squirrel_memory.recurrence import (
     same_instruction,
 )
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 from squirrel_memory.views import Views
 from squirrel_memory.views.core_style import core_style
 from tests.unit.memory.session_builder import clocked_stores, rules_processor

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from squirrel_core import handles
-from squirrel_memory.handle_book import HandleBook
-from squirrel_memory.lookup import all_memory_ids
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
+from squirrel_memory.user_memories.handle_book import HandleBook
+from squirrel_memory.user_memories.lookup import all_memory_ids
 
 
 async def _remember(store: SqliteStore, n: int) -> MemoryItem:

@@ -27,7 +27,7 @@ from squirrel_memory.models import (
 from squirrel_memory.processor import Processor
 from squirrel_memory.recurrence import recurring_importance, same_instruction, unify_keys
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 from tests.unit.memory.session_builder import clocked_stores, exchange, rules_processor
 
 MESSAGES = Path(__file__).parents[2] / "fixtures" / "user_messages" / "messages.json"

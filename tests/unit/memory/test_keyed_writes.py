@@ -11,8 +11,8 @@ import pytest
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, UnavailableError
-from squirrel_memory.keyed_writes import KeyedWrites, fingerprint
 from squirrel_memory.storage import Store
+from squirrel_memory.user_memories.keyed_writes import KeyedWrites, fingerprint
 
 
 class Write:

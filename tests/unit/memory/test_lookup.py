@@ -9,9 +9,14 @@ import pytest
 from squirrel_core import handles
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.handles import digest
-from squirrel_memory.lookup import MIN_ID_PREFIX, find_memory, handles_of, require_memory
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
+from squirrel_memory.user_memories.lookup import (
+    MIN_ID_PREFIX,
+    find_memory,
+    handles_of,
+    require_memory,
+)
 
 
 async def _remember(store: SqliteStore, key: str) -> MemoryItem:

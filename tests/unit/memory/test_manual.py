@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.manual import WordScreen, remember, same_memory, slug
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -32,7 +31,8 @@ from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.base import FindLookalikes
 from squirrel_memory.storage.checks import Clock
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.manual import WordScreen, remember, same_memory, slug
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 FACT = MemoryType.PROJECT_FACT

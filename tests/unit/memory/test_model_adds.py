@@ -25,7 +25,7 @@ from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 TEXTS = ["From now on always use pnpm instead of npm.", "switching to pnpm", "done"]

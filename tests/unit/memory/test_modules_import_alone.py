@@ -18,7 +18,7 @@ import pytest
 import squirrel_memory
 
 PACKAGE = Path(squirrel_memory.__file__).parent
-ROOMS = ("embedding", "housekeeping", "llm", "outcomes", "parking", "team")
+ROOMS = ("embedding", "housekeeping", "llm", "outcomes", "parking", "team", "user_memories")
 MODULES = sorted(
     [f"squirrel_memory.{path.stem}" for path in PACKAGE.glob("*.py") if path.stem != "__main__"]
     + [

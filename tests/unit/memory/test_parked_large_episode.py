@@ -30,7 +30,7 @@ from squirrel_memory.storage.sqlite.connection import connect
 from squirrel_memory.storage.sqlite.migrator import current_version, migrate
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 START = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 LONG = 2000

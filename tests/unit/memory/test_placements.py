@@ -24,7 +24,7 @@ from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

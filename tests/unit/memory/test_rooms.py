@@ -42,15 +42,6 @@ TOP_LEVEL = frozenset(
         "session_readiness",
         "status",
         "style_scope",
-        # the user's own memories
-        "confirmations",
-        "handle_book",
-        "keyed_writes",
-        "lookup",
-        "manual",
-        "manual_writes",
-        "privacy",
-        "userstore",
         # the read side
         "indexer",
         "readside",

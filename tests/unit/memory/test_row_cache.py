@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.manual import Statement, remember_plan
 from squirrel_memory.models import (
     MemoryCandidate,
     MemoryItem,
@@ -29,6 +28,7 @@ from squirrel_memory.storage.sqlite.migrator import migrate
 from squirrel_memory.storage.sqlite.reads import cached_memories
 from squirrel_memory.storage.sqlite.row_cache import RowCache
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
+from squirrel_memory.user_memories.manual import Statement, remember_plan
 from tests.unit.memory.session_builder import exchange
 
 USER = "alice"

@@ -24,7 +24,7 @@ from squirrel_memory.storage.sqlite.migrator import (
     migrate,
 )
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS, USER_MIGRATIONS
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 SPEC_COLUMNS = {
     "events": [

@@ -15,7 +15,7 @@ from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.store_paths import ProjectPaths, project_id_for
 from squirrel_memory.storage import ProjectStores, SqliteStore
 from squirrel_memory.storage.sqlite.database import StorageError
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 
 def mode(path: Path) -> int:

@@ -10,7 +10,7 @@ import pytest
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_memory.models import MemorySource
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ from squirrel_memory.style_scope import (
     with_project,
 )
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore, UserStyleItem
+from squirrel_memory.user_memories.userstore import SqliteUserStore, UserStyleItem
 from squirrel_memory.views.builder import Views
 
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)

@@ -28,7 +28,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 from squirrel_memory.views import STALE_RULES, ViewName, Views
 
 USER = "alice"

@@ -33,7 +33,7 @@ from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.recurrence import decide_recurrence
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 from squirrel_memory.views.builder import Views
 from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style
 

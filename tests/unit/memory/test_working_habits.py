@@ -19,7 +19,7 @@ from squirrel_memory.extractors.working_habits import (
 from squirrel_memory.models import MemoryType
 from squirrel_memory.processor import Processor
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style
 from tests.unit.memory.session_builder import clocked_stores, exchange, rules_processor
 

@@ -23,10 +23,10 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.outcome_log import OutcomeEvent
+from squirrel_memory.user_memories.confirmations import Confirmations
 
 USED_STEP: Final = 0.05
 USED_CAP: Final = 0.2

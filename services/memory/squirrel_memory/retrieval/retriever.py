@@ -14,7 +14,6 @@ from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.index import VectorIndex
 from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.privacy import filtering, visible, visible_items
 from squirrel_memory.retrieval.candidates import Candidates, VectorHits
 from squirrel_memory.retrieval.common_words import term_shares
 from squirrel_memory.retrieval.page_tokens import (
@@ -42,6 +41,7 @@ from squirrel_memory.retrieval.results import (
 from squirrel_memory.retrieval.settings import RetrievalSettings
 from squirrel_memory.scoring import PathMatcher
 from squirrel_memory.storage.checks import Clock, utc_now
+from squirrel_memory.user_memories.privacy import filtering, visible, visible_items
 
 if TYPE_CHECKING:
     from squirrel_memory.llm.read_writer import LlmWriter

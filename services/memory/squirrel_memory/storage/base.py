@@ -22,7 +22,6 @@ from typing import Any, Protocol, TypeAlias, TypeVar
 
 from squirrel_core.errors import SquirrelError
 from squirrel_core.events import Event, SourceCursor
-from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.models import (
     Episode,
@@ -36,6 +35,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.storage.kept_replies import KeptReply
 from squirrel_memory.storage.outcome_log import OutcomeLog
+from squirrel_memory.user_memories.confirmations import Confirmations
 
 __all__ = [
     "AppendResult",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from squirrel_memory.models import MemoryItem, MemorySource, Scope
 from squirrel_memory.scoring import path_match_score
-from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
+from squirrel_memory.user_memories.userstore import UserStyleItem as GlobalStyleItem
 from squirrel_memory.view_order import Weigh, by_usefulness, evidence, score, stored_importance
 from squirrel_memory.views.markdown import one_line
 from squirrel_memory.views.models import ModuleSummary, StyleItem

@@ -17,16 +17,16 @@ from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.tokens import estimate_tokens
-from squirrel_memory.confirmations import Injectable, unflagged
 from squirrel_memory.llm.read_prompts import Note
 from squirrel_memory.loaded_sources import checked_files, without_loaded
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.privacy import visible
 from squirrel_memory.retrieval import Retriever, relevance_threshold
 from squirrel_memory.storage import MemoryChange, ViewMeta
 from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.style_scope import for_project
-from squirrel_memory.userstore import UserStyleItem as GlobalStyleItem
+from squirrel_memory.user_memories.confirmations import Injectable, unflagged
+from squirrel_memory.user_memories.privacy import visible
+from squirrel_memory.user_memories.userstore import UserStyleItem as GlobalStyleItem
 from squirrel_memory.view_order import Weigh, brief_order, by_usefulness, stored_importance
 from squirrel_memory.views.arguments import checked_mode, clean_paths, params_key, task_text
 from squirrel_memory.views.blocks import (

@@ -40,7 +40,7 @@ from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_te
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContextBuilder
 from squirrel_memory.updates import decide_update
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 from tests.unit.memory.repository.conftest import ELIXIR, JS, PYTHON, MakeRepo, commit
 
 USER = "dev"

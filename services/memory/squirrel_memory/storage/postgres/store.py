@@ -7,7 +7,6 @@ from pathlib import Path
 import structlog
 
 from squirrel_core.store_paths import ProjectPaths
-from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.storage.base import MemoryListener
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
@@ -21,6 +20,7 @@ from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.replies import PostgresKeptReplies
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
+from squirrel_memory.user_memories.confirmations import Confirmations
 
 log = structlog.get_logger()
 

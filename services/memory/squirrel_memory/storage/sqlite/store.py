@@ -8,7 +8,6 @@ from pathlib import Path
 import structlog
 
 from squirrel_core.store_paths import ProjectPaths
-from squirrel_memory.confirmations import Confirmations
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, IndexProblem, VectorIndex
 from squirrel_memory.storage.base import MemoryListener
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
@@ -24,6 +23,7 @@ from squirrel_memory.storage.sqlite.replies import SqliteKeptReplies
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
 from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
+from squirrel_memory.user_memories.confirmations import Confirmations
 
 log = structlog.get_logger()
 

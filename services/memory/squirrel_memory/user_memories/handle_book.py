@@ -14,8 +14,8 @@ import bisect
 from collections.abc import Iterable
 
 from squirrel_core import handles
-from squirrel_memory.lookup import all_memory_ids
 from squirrel_memory.storage import MemoryChange, Store
+from squirrel_memory.user_memories.lookup import all_memory_ids
 
 
 class HandleBook:

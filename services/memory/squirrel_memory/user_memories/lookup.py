@@ -6,8 +6,8 @@ from __future__ import annotations
 from squirrel_core import handles
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_memory.models import MemoryItem
-from squirrel_memory.privacy import visible
 from squirrel_memory.storage import Store
+from squirrel_memory.user_memories.privacy import visible
 
 #: A memory id prefix needs this many characters (`mem_` and four more) to be looked up.
 MIN_ID_PREFIX = 8

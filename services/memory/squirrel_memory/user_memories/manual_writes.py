@@ -11,12 +11,12 @@ from dataclasses import replace
 
 from squirrel_core.errors import InvalidArgumentError, SquirrelError
 from squirrel_core.redaction import redact
-from squirrel_memory import manual
 from squirrel_memory.models import MemorySource, MemoryType, Scope
 from squirrel_memory.registry import ProjectRegistry
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.checks import MAX_PATH_CHARS
-from squirrel_memory.userstore import SqliteUserStore
+from squirrel_memory.user_memories import manual
+from squirrel_memory.user_memories.userstore import SqliteUserStore
 
 MANUAL_IMPORTANCE = 0.8
 #: Limits of one `remember_many` call (more is refused whole, before anything is written).
