@@ -57,6 +57,8 @@ CORRECTION_TAG = "correction"
 EMPHASIS_TAG = "emphasis"
 #: The tag `recurrence` gives an instruction seen again; a message saying "I told you" is one.
 SAID_BEFORE_TAG = "recurring"
+#: The tag of a rule kept whole with the reason the project gives for it (`reasoned_rules`).
+REASONED_TAG = "reasoned"
 
 
 _CORRECTION_LEAD = re.compile(
@@ -245,7 +247,7 @@ def _reasoned(rule: ReasonedRule) -> StatedPreference:
         "preference",
         topic(rule.subject),
         STANDING_TAG,
-        "reasoned",
+        REASONED_TAG,
         EMPHASIS_TAG if emphasis else None,
     )
     return StatedPreference(

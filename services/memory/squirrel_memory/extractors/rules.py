@@ -27,6 +27,7 @@ from squirrel_memory.extractors.preferences import (
     EMPHASIS_STEP,
     EMPHASIS_TAG,
     MAX_STATED_IMPORTANCE,
+    REASONED_TAG,
     StatedPreference,
 )
 from squirrel_memory.extractors.proposals import accepted_proposals
@@ -131,7 +132,7 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             text,
             after_assistant_action=after_action,
         )
-        if portable and any("reasoned" in pref.tags for pref in stated):
+        if portable and any(REASONED_TAG in pref.tags for pref in stated):
             portable = None  # the message's rule, kept whole with its reason, already says it
         for pref in [*stated, portable] if portable else stated:
             found.append(_style(pref, event.id))
