@@ -157,3 +157,9 @@ def test_a_subagents_report_relayed_is_left_to_the_subagent_rule() -> None:
     session.add("assistant_response", {"text": GO_REPORT})
 
     assert closing_reports(session.events) == []
+
+
+def test_a_statement_whose_subject_is_only_a_pronoun_names_nothing() -> None:
+    report = "This is the `Serve` handler — it takes `mu` twice.\nIt holds `mu` in `Serve`.\n"
+
+    assert _said(report) == []

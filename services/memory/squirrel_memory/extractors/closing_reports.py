@@ -90,6 +90,9 @@ _FAILED_AFTER = re.compile(
     r"does ?n[o']t work|did ?n[o']t work|not working|broke|broken|revert|undo|roll back)\b",
     re.IGNORECASE,
 )
+#: A subject that is only a pronoun ("This is the `x` game — …", "It uses `y`."): it names
+#: nothing a later reader can recognise (what the project is, the summaries rule says).
+_PRONOUN_SUBJECT = re.compile(r"^(?:this|that|it|these|those|they|there|here)\b", re.IGNORECASE)
 #: "Key: value" with no sentence around it ("Sessions: `sessions/`"), unlabelled.
 _FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
@@ -199,6 +202,8 @@ def _stated(raw: str, label: str, report: _Report) -> str:
     flat = " ".join(raw.replace("**", "").split())
     prose = _SPAN.sub(" ", flat)
     if _ADDRESSED.search(prose) or _DONE.search(prose) or _STEP.match(flat):
+        return ""
+    if _PRONOUN_SUBJECT.match(flat):
         return ""
     if not _has_verb(flat):
         return ""
