@@ -163,3 +163,70 @@ def test_a_statement_whose_subject_is_only_a_pronoun_names_nothing() -> None:
     report = "This is the `Serve` handler — it takes `mu` twice.\nIt holds `mu` in `Serve`.\n"
 
     assert _said(report) == []
+
+
+#: A Rust crate: the pull request body the assistant wrote explains the change's cause.
+RUST_FILE = "pub fn parse(input: &str) -> Result<Config, Error> {\n    toml::from_str(input)\n}\n"
+PR_COMMAND = (
+    "gh pr create --title 'Config errors name the line' --body \"$(cat <<'EOF'\n"
+    "## Why\n\n"
+    "- `parse` returns the `toml::from_str` error unchanged, so a bad key names no line.\n"
+    "- Will add a test for nested tables next.\n"
+    "EOF\n"
+    ')"'
+)
+#: A Python project: a commit body written in a here-document.
+COMMIT_COMMAND = (
+    "git commit -m \"$(cat <<'EOF'\n"
+    "cart: price lines once\n\n"
+    "The `price_of` helper reads `TAX_TABLE` on every call, so a long cart re-reads it.\n"
+    "EOF\n"
+    ')"'
+)
+
+
+def _written(
+    command: str, read: str, path: str, *, failed: bool = False, after: str = ""
+) -> list[str]:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "Open it."}, origin="typed")
+    session.add("tool_call", {"tool": "Read", "input": {"file_path": f"{ROOT}/{path}"}})
+    session.add("tool_result", {"tool": "Read", "output": read}, (f"{ROOT}/{path}",))
+    session.add("tool_call", {"tool": "Bash", "input": {"command": command}})
+    output = "error: not a git repository" if failed else "https://example.test/pull/7"
+    session.add("tool_result", {"tool": "Bash", "output": output, "is_error": failed})
+    session.add("assistant_response", {"text": "Opened."})
+    if after:
+        session.add("user_message", {"text": after}, origin="typed")
+    return [found.content for found in closing_reports(session.events)]
+
+
+def test_a_pull_request_body_the_assistant_wrote_is_read_as_its_report() -> None:
+    assert _written(PR_COMMAND, RUST_FILE, "src/config.rs") == [
+        f"{PREFIX}: `parse` returns the `toml::from_str` error unchanged, so a bad key "
+        "names no line."
+    ]
+
+
+def test_a_commit_body_in_a_here_document_is_read_as_its_report() -> None:
+    source = "TAX_TABLE = load()\n\ndef price_of(line):\n    return TAX_TABLE[line.kind]\n"
+
+    assert _written(COMMIT_COMMAND, source, "shop/cart.py") == [
+        f"{PREFIX}: The `price_of` helper reads `TAX_TABLE` on every call, so a long cart "
+        "re-reads it."
+    ]
+
+
+def test_a_body_of_a_command_that_failed_or_was_undone_is_not_read() -> None:
+    assert _written(PR_COMMAND, RUST_FILE, "src/config.rs", failed=True) == []
+    assert _written(PR_COMMAND, RUST_FILE, "src/config.rs", after="No, revert that PR.") == []
+
+
+def test_a_here_document_that_creates_nothing_is_no_report() -> None:
+    notes = PR_COMMAND.replace("gh pr create --title 'Config errors name the line' --body", "echo")
+
+    assert _written(notes, RUST_FILE, "src/config.rs") == []
+
+
+def test_a_body_naming_code_the_session_never_saw_states_nothing() -> None:
+    assert _written(PR_COMMAND, "fn main() {}\n", "src/main.rs") == []

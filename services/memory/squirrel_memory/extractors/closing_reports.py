@@ -21,8 +21,14 @@ them. This rule reads them by where they stand and how they are built, not by th
   session's own tools were given or printed before the report (a command run, a file read or
   written, an output), and it is not a line an output holds as it stands (a file's words, or
   a subagent's report relayed, which `report_statements` reads);
-- it names no path outside the project or in a dependency's folder, and does not address the
-  user ("you", "your": advice, not a statement about the code).
+- it names no path outside the project or in a dependency's folder, does not address the
+  user ("you", "your": advice, not a statement about the code) and its subject is not only a
+  pronoun ("This is …", "It …": what the project is, the summaries rule says).
+
+The body the assistant writes for a pull request or a commit is the same kind of report: a
+here-document on the line of a `gh pr create`, `glab mr create` or `git commit` command that
+succeeded is read the same way, checked against what the tools saw before that command, and
+left out when the user's next message says the work did not hold.
 
 The memory says where it comes from ("Closing report (<label>): …"), since the code may change
 after it. A report gives at most `MAX_PER_REPORT` statements, an episode `MAX_STATEMENTS`, each
@@ -93,6 +99,9 @@ _FAILED_AFTER = re.compile(
 #: A subject that is only a pronoun ("This is the `x` game — …", "It uses `y`."): it names
 #: nothing a later reader can recognise (what the project is, the summaries rule says).
 _PRONOUN_SUBJECT = re.compile(r"^(?:this|that|it|these|those|they|there|here)\b", re.IGNORECASE)
+#: A command that creates a pull request or a commit, whose here-document is its body.
+_CREATES = re.compile(r"\b(?:gh pr create|glab mr create|git commit)\b")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
 #: "Key: value" with no sentence around it ("Sessions: `sessions/`"), unlabelled.
 _FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
@@ -106,6 +115,8 @@ class _Report:
     seen: str
     #: What the user said in the turn: a report restating it is not the session's finding.
     said: str
+    #: The report's text when it is not the reply's own (a pull request's or commit's body).
+    body: str = ""
 
 
 def _closing(events: list[StoredEvent]) -> list[_Report]:
@@ -139,6 +150,56 @@ def _closing(events: list[StoredEvent]) -> list[_Report]:
             last = index
     if last >= 0 and tools:
         found.append(_Report(last, "\n".join(seen), said))
+    return found
+
+
+def _body(event: StoredEvent) -> str:
+    """The body a shell command of `event` writes for a pull request or a commit it creates
+    (a here-document on the same line as `gh pr create`, `glab mr create` or `git commit`),
+    or ""."""
+    given = event.content.get("input")
+    command = given.get("command") if isinstance(given, dict) else None
+    if not isinstance(command, str) or not _CREATES.search(command):
+        return ""
+    heredoc = _HEREDOC.search(command)
+    return heredoc.group(2) if heredoc else ""
+
+
+def _failed(event: StoredEvent) -> bool:
+    code = event.content.get("exit_code")
+    return event.content.get("is_error") is True or (isinstance(code, int) and code != 0)
+
+
+def _written(events: list[StoredEvent]) -> list[_Report]:
+    """The pull request and commit bodies the main agent wrote in `events` with a command that
+    succeeded, each with what the session's tools saw before it."""
+    found: list[_Report] = []
+    seen: list[str] = []
+    said = ""
+    pending: _Report | None = None
+    for index, event in enumerate(events):
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            text = event.content.get("text")
+            said = text if isinstance(text, str) else ""
+            if found and _FAILED_AFTER.search(said) and found[-1].said != said:
+                found.pop()  # the user says the work did not hold
+            continue
+        if event.sidechain:
+            continue
+        if pending is not None and event.event_type == EventType.TOOL_RESULT:
+            if not _failed(event):
+                found.append(pending)
+            pending = None
+        if event.event_type == EventType.TOOL_CALL and (body := _body(event)):
+            pending = _Report(index, "\n".join(seen), said, body)
+        if event.event_type in (
+            EventType.TOOL_CALL,
+            EventType.TOOL_RESULT,
+            EventType.COMMAND_RUN,
+            EventType.CODE_CHANGE,
+        ):
+            seen.extend(_strings(event.content))
+            seen.extend(event.file_paths or ())
     return found
 
 
@@ -221,9 +282,9 @@ def _stated(raw: str, label: str, report: _Report) -> str:
 def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
     """What the main agent's closing reports in `events` (in order) state about the code."""
     kept: dict[str, ReportStatement] = {}
-    for report in _closing(events):
+    for report in [*_closing(events), *_written(events)]:
         event = events[report.index]
-        text = event.content.get("text")
+        text = report.body or event.content.get("text")
         if not isinstance(text, str) or taken_back(events, report.index):
             continue
         count = 0
