@@ -13,6 +13,8 @@ from squirrel_memory.extractors.branch_merges import branch_merges
 from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMPORTANCE
 from squirrel_memory.extractors.checked_ignores import checked_ignores
 from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
+from squirrel_memory.extractors.closing_reports import IMPORTANCE as CLOSING_IMPORTANCE
+from squirrel_memory.extractors.closing_reports import closing_reports
 from squirrel_memory.extractors.command_outputs import IMPORTANCE as OUTPUT_IMPORTANCE
 from squirrel_memory.extractors.command_outputs import command_outputs
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
@@ -172,6 +174,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         STATEMENT_IMPORTANCE,
         lambda _f: ("subagent", "reported"),
+        files_of,
+    ),
+    # What the assistant's own closing report of a turn states about the code it worked on.
+    Finder(
+        closing_reports,
+        MemoryType.PROJECT_FACT,
+        CLOSING_IMPORTANCE,
+        lambda _f: ("closing", "reported"),
         files_of,
     ),
     # What the user chose when the assistant asked: a decision of the project.

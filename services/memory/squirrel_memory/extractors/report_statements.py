@@ -88,14 +88,18 @@ _HEDGE = re.compile(
     r"forse|probabilmente|sembra|potrebbe|dovrebbe|sarebbe)\b",
     re.IGNORECASE,
 )
-#: What is planned, still to do or true only for now, in the same languages.
-_PLAN = re.compile(
-    r"\b(?:will|won't|going to|need to|needs to|next|todo|to-do|now|currently|yet|later|"
+#: What is planned or still to do, in the same languages.
+_LATER = (
+    r"will|won't|going to|need to|needs to|next|todo|to-do|yet|later|"
     r"instead|en lugar del?|en vez del?|au lieu d[e'’]|statt|anstatt|em vez de|invece di|"
     r"proposed|ahora|todavía|habrá|hay que|tendrá|próximo|pendiente|maintenant|il faut|"
-    r"encore|jetzt|noch|muss|müssen|agora|ainda|precisa|adesso|ancora|bisogna)\b",
-    re.IGNORECASE,
+    r"encore|jetzt|noch|muss|müssen|agora|ainda|precisa|adesso|ancora|bisogna"
 )
+#: What is planned, still to do or true only for now: a subagent's "now" is the code as it
+#: read it, which the session may be about to change.
+_PLAN = re.compile(rf"\b(?:now|currently|{_LATER})\b", re.IGNORECASE)
+#: What is planned or still to do, where "now" is the state a change left (a closing report).
+PLANNED = re.compile(rf"\b(?:{_LATER})\b", re.IGNORECASE)
 #: An instruction's first word, beside those `placements.opens_with_action` knows.
 _ADVICE = re.compile(
     r"^(?:modify|expand|avoid|prefer|switch|introduce|wrap|validate|handle|pass|call|drop|"
@@ -131,11 +135,13 @@ class ReportStatement:
     files: tuple[str, ...]
 
 
-def _inside(path: str) -> bool:
+def in_project(path: str) -> bool:
+    """Whether `path` (relative to the root, normalised) is inside the project."""
     return bool(path) and not path.startswith(("/", "~", "../")) and path != ".."
 
 
-def _paths(text: str, project_id: str) -> list[str]:
+def named_paths(text: str, project_id: str) -> list[str]:
+    """The file paths `text` names, relative to the project root and normalised."""
     return [posixpath.normpath(relative_path(p, project_id)) for p in _PATH.findall(text)]
 
 
@@ -148,9 +154,12 @@ def _about_elsewhere(report: str, project_id: str) -> bool:
     return False
 
 
-def statement(raw: str, *, labelled: bool = False) -> str:
+def statement(
+    raw: str, *, labelled: bool = False, min_spans: int = MIN_SPANS, plans: re.Pattern[str] = _PLAN
+) -> str:
     """One sentence of a report's list item as a statement about the code, or "" when it
-    asks, guesses, plans, speaks of someone's steps or names too little."""
+    asks, guesses, plans (`plans`), speaks of someone's steps or names too little (fewer than
+    `min_spans` code spans)."""
     flat = " ".join(raw.replace("**", "").split()).strip()
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or "``" in flat:
         return ""  # too short or long, or spans that cannot be told apart
@@ -159,11 +168,11 @@ def statement(raw: str, *, labelled: bool = False) -> str:
     # "a name (`x`, `y`)" only lists examples; a version (`6.0.54`) names no part of the code.
     spans = [span for span in _SPAN.findall(_BRACKETED.sub(" ", flat)) if _LETTER.search(span)]
     prose = _SPAN.sub(" ", flat)
-    if len(spans) < MIN_SPANS or len(_WORD.findall(prose)) < MIN_WORDS:
+    if len(spans) < min_spans or len(_WORD.findall(prose)) < MIN_WORDS:
         return ""
     if _LISTING.search(prose):
         return ""  # "`name` - what it is": a listing, said by `report_layout`
-    if _HEDGE.search(prose) or _PLAN.search(prose) or _FIRST_PERSON.search(prose):
+    if _HEDGE.search(prose) or plans.search(prose) or _FIRST_PERSON.search(prose):
         return ""
     if DEPENDENCY_CODE.search(flat) or opens_with_action(flat) or _ADVICE.match(flat):
         return ""
@@ -252,14 +261,14 @@ def report_statements(events: list[StoredEvent]) -> list[ReportStatement]:
                 said = statement(raw, labelled=bool(label))
                 if not said or said in said_before or _quoted(said, outputs):
                     continue
-                if any(not _inside(p) for p in _paths(said, event.project_id)):
+                if any(not in_project(p) for p in named_paths(said, event.project_id)):
                     continue
                 said_before.add(said)
                 kept_here.append(said)
             if not kept_here:
                 continue
             said = " ".join(kept_here[:MAX_PER_ITEM])
-            named = _paths(said, event.project_id)
+            named = named_paths(said, event.project_id)
             where = f" ({label})" if label else ""
             key = f"{KEY_PREFIX}{key_slug(f'{label} {said}', _KEY_DROP) or 'statement'}"
             if key in kept:

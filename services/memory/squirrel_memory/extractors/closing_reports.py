@@ -1,0 +1,308 @@
+"""What the assistant's own closing report states about the code, read by its place and shape.
+
+After a piece of work the assistant sums up what it found and did, in the last reply of the
+turn, before the user speaks again: "The `.gitignore` already has `!.claude/plans/*.md`
+un-ignore rules, but since nothing ignores `.claude/` in the first place, those rules are
+redundant.", "- **Hiccup:** `SendMessage` queued to terminated agents' inboxes but didn't
+resurrect them.", "`World::updateCombat` owns all combat logic so `main.cpp` stays thin." Every
+session of every host has such reports, in any ecosystem; the rules that wait for a cue word
+("the issue is that …", `learned`) or a failed command (`lessons`, `diagnosed`) take few of
+them. This rule reads them by where they stand and how they are built, not by their words:
+
+- the report is the main agent's last reply of a turn that ran at least one tool (a reply
+  with no work behind it reports nothing), about this project (`elsewhere`), and neither the
+  user's next message nor a later reply takes it back (`subagent_findings.taken_back`);
+- each sentence of its paragraphs and list items (a bold label kept as the point's subject;
+  outside code blocks, tables, quoted lines and sections whose heading asks) is read as a
+  statement (`report_statements.statement`, one code span at least): not asked, guessed,
+  planned or told as anyone's steps, and not a report of the session's own change
+  ("Added …", "Removing …") nor a "key: value" fragment;
+- it states only what the session shows: every code span it names occurs in what the
+  session's own tools were given or printed before the report (a command run, a file read or
+  written, an output), and it is not a line an output holds as it stands (a file's words, or
+  a subagent's report relayed, which `report_statements` reads);
+- it names no path outside the project or in a dependency's folder, does not address the
+  user ("you", "your": advice, not a statement about the code) and its subject is not only a
+  pronoun ("This is …", "It …": what the project is, the summaries rule says).
+
+The body the assistant writes for a pull request or a commit is the same kind of report: a
+here-document on the line of a `gh pr create`, `glab mr create` or `git commit` command that
+succeeded is read the same way, checked against what the tools saw before that command, and
+left out when the user's next message says the work did not hold.
+
+The memory says where it comes from ("Closing report (<label>): …"), since the code may change
+after it. A report gives at most `MAX_PER_REPORT` statements, an episode `MAX_STATEMENTS`, each
+once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.report_statements import (
+    PLANNED,
+    ReportStatement,
+    in_project,
+    named_paths,
+    statement,
+)
+from squirrel_memory.extractors.subagent_findings import taken_back
+from squirrel_memory.extractors.wording import key_slug
+from squirrel_memory.models import StoredEvent
+
+#: Importance of a statement of a closing report: the assistant's word, below what a file shows.
+IMPORTANCE = 0.35
+PREFIX = "Closing report"
+KEY_PREFIX = "project:closing:"
+MIN_SPANS = 1
+MAX_LABEL_CHARS = 60
+#: Statements kept per report and per episode.
+MAX_PER_REPORT = 4
+MAX_STATEMENTS = 8
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*$")
+_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?P<body>.+)$")
+_LABEL = re.compile(r"^\*\*(?P<label>[^*]{1,80}?)[.:]?\*\*\s*[.:—-]?\s*")
+_SPAN = re.compile(r"`([^`\n]+)`")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+#: The user addressed: advice or a question for them, not a statement about the code.
+_ADDRESSED = re.compile(r"\b(?:you|your|you're|you'll|you've|yours)\b", re.IGNORECASE)
+#: A report of the session's own step: its first word a participle or a past form of doing.
+_STEP = re.compile(
+    r"^(?!(?:no|some|every|any)thing\b)(?:\w+ing|\w+ed|made|ran|set|put|wrote|built|kept|got|saw|did|done|left|split|"
+    r"plan|saved)\b",
+    re.IGNORECASE,
+)
+#: A step of the session told as done, or a check's result of the moment: a progress line.
+_DONE = re.compile(
+    r"\b(?:confirmed|executed|verified|updated|created|committed|pushed|saved|completed|"
+    r"passes|passed|succeeded|ready to)\b",
+    re.IGNORECASE,
+)
+#: A finite verb the statement is built on: an auxiliary, a negation's or a copula.
+_AUXILIARY = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|does|do|did|can|cannot|must|"
+    r"isn't|aren't|wasn't|weren't|hasn't|haven't|doesn't|don't|didn't|can't|won't)\b",
+    re.IGNORECASE,
+)
+_ARTICLE = frozenset(("the", "a", "an", "this", "that", "each", "every", "all", "both"))
+#: The user's next message says the work did not hold: a report of work that later failed.
+_FAILED_AFTER = re.compile(
+    r"^\s*(?:no\b|nope\b)|\b(?:still (?:\w+s|\w+ing|fail|broken|doesn'?t|does not|not)|"
+    r"does ?n[o']t work|did ?n[o']t work|not working|broke|broken|revert|undo|roll back)\b",
+    re.IGNORECASE,
+)
+#: A subject that is only a pronoun ("This is the `x` game — …", "It uses `y`."): it names
+#: nothing a later reader can recognise (what the project is, the summaries rule says).
+_PRONOUN_SUBJECT = re.compile(r"^(?:this|that|it|these|those|they|there|here)\b", re.IGNORECASE)
+#: A command that creates a pull request or a commit, whose here-document is its body.
+_CREATES = re.compile(r"\b(?:gh pr create|glab mr create|git commit)\b")
+_HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
+#: "Key: value" with no sentence around it ("Sessions: `sessions/`"), unlabelled.
+_FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
+_KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
+
+
+@dataclass(frozen=True, slots=True)
+class _Report:
+    """A closing report: its event's index, and what the session's tools saw before it."""
+
+    index: int
+    seen: str
+    #: What the user said in the turn: a report restating it is not the session's finding.
+    said: str
+    #: The report's text when it is not the reply's own (a pull request's or commit's body).
+    body: str = ""
+
+
+def _closing(events: list[StoredEvent]) -> list[_Report]:
+    """The closing reports of `events`: each turn's last main reply, after a tool ran."""
+    elsewhere = replies_elsewhere(events)
+    found: list[_Report] = []
+    seen: list[str] = []
+    said = ""
+    last = -1
+    tools = False
+    for index, event in enumerate(events):
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            if last >= 0 and tools:
+                found.append(_Report(last, "\n".join(seen), said))
+            text = event.content.get("text")
+            if last >= 0 and tools and isinstance(text, str) and _FAILED_AFTER.search(text):
+                found.pop()  # the user says the work did not hold
+            said = text if isinstance(text, str) else ""
+            last, tools = -1, False
+            continue
+        if event.sidechain:
+            continue
+        if event.event_type in (EventType.TOOL_CALL, EventType.TOOL_RESULT):
+            seen.extend(_strings(event.content))
+            seen.extend(event.file_paths or ())
+            tools = tools or event.event_type == EventType.TOOL_CALL
+        elif event.event_type in (EventType.COMMAND_RUN, EventType.CODE_CHANGE):
+            seen.extend(_strings(event.content))
+            seen.extend(event.file_paths or ())
+        elif event.event_type == EventType.ASSISTANT_RESPONSE and event.id not in elsewhere:
+            last = index
+    if last >= 0 and tools:
+        found.append(_Report(last, "\n".join(seen), said))
+    return found
+
+
+def _body(event: StoredEvent) -> str:
+    """The body a shell command of `event` writes for a pull request or a commit it creates
+    (a here-document on the same line as `gh pr create`, `glab mr create` or `git commit`),
+    or ""."""
+    given = event.content.get("input")
+    command = given.get("command") if isinstance(given, dict) else None
+    if not isinstance(command, str) or not _CREATES.search(command):
+        return ""
+    heredoc = _HEREDOC.search(command)
+    return heredoc.group(2) if heredoc else ""
+
+
+def _failed(event: StoredEvent) -> bool:
+    code = event.content.get("exit_code")
+    return event.content.get("is_error") is True or (isinstance(code, int) and code != 0)
+
+
+def _written(events: list[StoredEvent]) -> list[_Report]:
+    """The pull request and commit bodies the main agent wrote in `events` with a command that
+    succeeded, each with what the session's tools saw before it."""
+    found: list[_Report] = []
+    seen: list[str] = []
+    said = ""
+    pending: _Report | None = None
+    for index, event in enumerate(events):
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            text = event.content.get("text")
+            said = text if isinstance(text, str) else ""
+            if found and _FAILED_AFTER.search(said) and found[-1].said != said:
+                found.pop()  # the user says the work did not hold
+            continue
+        if event.sidechain:
+            continue
+        if pending is not None and event.event_type == EventType.TOOL_RESULT:
+            if not _failed(event):
+                found.append(pending)
+            pending = None
+        if event.event_type == EventType.TOOL_CALL and (body := _body(event)):
+            pending = _Report(index, "\n".join(seen), said, body)
+        if event.event_type in (
+            EventType.TOOL_CALL,
+            EventType.TOOL_RESULT,
+            EventType.COMMAND_RUN,
+            EventType.CODE_CHANGE,
+        ):
+            seen.extend(_strings(event.content))
+            seen.extend(event.file_paths or ())
+    return found
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _points(report: str) -> list[tuple[str, list[str]]]:
+    """(label, sentences) of each list item and paragraph line of `report`, outside code
+    blocks, tables and quoted lines, under no heading that asks something."""
+    found: list[tuple[str, list[str]]] = []
+    asking = False
+    for line in _FENCE.sub(" ", report).splitlines():
+        if heading := _HEADING.match(line):
+            asking = heading.group("title").rstrip("*: ").endswith("?")
+            continue
+        stripped = line.strip()
+        if asking or not stripped or stripped.startswith(("|", ">")):
+            continue
+        item = _ITEM.match(line)
+        body = item.group("body").strip() if item else stripped
+        label = ""
+        if bold := _LABEL.match(body):
+            label, body = bold.group("label").strip(" .:`"), body[bold.end() :]
+            if len(label) > MAX_LABEL_CHARS or "?" in label or "`" in label:
+                continue
+        found.append((label, _SENTENCE.split(body)))
+    return found
+
+
+def _has_verb(flat: str) -> bool:
+    """Whether `flat` is built on a finite verb (an auxiliary, or a present-tense verb ending
+    in -s after its subject: a code span or a word that is not an article), rather than a
+    fragment ("Support for `.tar` archives.") or an instruction ("Aggregate deltas by `x`.")."""
+    prose = _SPAN.sub(" SPAN ", flat)
+    if _AUXILIARY.search(prose):
+        return True
+    words = re.findall(r"[\w'-]+", prose)
+    for position in range(2, len(words) - 1):
+        word, before = words[position], words[position - 1]
+        verb = word.endswith("s") and not word.endswith("ss") and word.islower()
+        if verb and (before == "SPAN" or (before.islower() and before not in _ARTICLE)):
+            return True
+    return False
+
+
+def _shown(said: str, seen: str) -> bool:
+    """Whether every code span of `said` occurs in what the session's tools saw."""
+    spans = [s.strip() for s in _SPAN.findall(said)]
+    return all(span in seen for span in spans)
+
+
+def _stated(raw: str, label: str, report: _Report) -> str:
+    """`raw` as a statement the session's tools back, or ""."""
+    flat = " ".join(raw.replace("**", "").split())
+    prose = _SPAN.sub(" ", flat)
+    if _ADDRESSED.search(prose) or _DONE.search(prose) or _STEP.match(flat):
+        return ""
+    if _PRONOUN_SUBJECT.match(flat):
+        return ""
+    if not _has_verb(flat):
+        return ""
+    if not label and _FRAGMENT.match(flat):
+        return ""
+    said = statement(flat, labelled=bool(label), min_spans=MIN_SPANS, plans=PLANNED)
+    if not said or not _shown(said, report.seen):
+        return ""
+    probe = said.rstrip(".")
+    if probe in report.seen or probe in " ".join(report.said.split()):
+        return ""  # a file's words or the user's own, quoted
+    return said
+
+
+def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
+    """What the main agent's closing reports in `events` (in order) state about the code."""
+    kept: dict[str, ReportStatement] = {}
+    for report in [*_closing(events), *_written(events)]:
+        event = events[report.index]
+        text = report.body or event.content.get("text")
+        if not isinstance(text, str) or taken_back(events, report.index):
+            continue
+        count = 0
+        for label, raws in _points(text):
+            said = next((s for raw in raws if (s := _stated(raw, label, report))), "")
+            named = named_paths(said, event.project_id)
+            if not said or not all(in_project(p) for p in named):
+                continue
+            key = f"{KEY_PREFIX}{key_slug(f'{label} {said}', _KEY_DROP) or 'statement'}"
+            if key in kept or any(k.content.endswith(said) for k in kept.values()):
+                continue
+            where = f" ({label})" if label else ""
+            kept[key] = ReportStatement(
+                key, f"{PREFIX}{where}: {said}", (event.id,), tuple(dict.fromkeys(named))[:2]
+            )
+            count += 1
+            if count == MAX_PER_REPORT or len(kept) == MAX_STATEMENTS:
+                break
+        if len(kept) >= MAX_STATEMENTS:
+            break
+    return list(kept.values())

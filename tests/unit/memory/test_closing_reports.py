@@ -1,0 +1,232 @@
+"""What the assistant's closing report of a turn states about the code becomes a project fact,
+in any ecosystem, when the session's own tools show what it names; plans, questions, guesses,
+steps told as done, advice to the user, the user's own words, a file's words, names the session
+never saw, a reply with no work behind it and work the user says did not hold do not."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from squirrel_memory.extractors.closing_reports import PREFIX, closing_reports
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+ROOT = "/home/dev/shop"
+
+#: A Go service: the report explains why a handler hung, after reading the file.
+GO_FILE = "package api\n\nfunc Serve() {\n\tmu.Lock()\n\tdefer mu.Unlock()\n}\n"
+GO_REPORT = (
+    "Done. Summary:\n\n"
+    "- **Root cause:** `Serve` takes `mu` twice, so the second request blocks forever.\n"
+    "- The `defer mu.Unlock()` line releases the lock only when `Serve` returns.\n"
+)
+#: A Python package: the report explains its import layout after a test run.
+PY_FILE = "from shop.cart import price_of\n"
+PY_REPORT = (
+    "All 12 tests pass.\n\n"
+    "The `shop/__init__.py` module imports `price_of` eagerly, so importing `shop` loads the "
+    "whole cart.\n"
+)
+
+
+def _turn(
+    report: str,
+    *,
+    read: str = GO_FILE,
+    path: str = "api/serve.go",
+    ask: str = "Why does the server hang on the second request?",
+    after: str = "",
+) -> Session:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": ask}, origin="typed")
+    session.add("tool_call", {"tool": "Read", "input": {"file_path": f"{ROOT}/{path}"}})
+    session.add("tool_result", {"tool": "Read", "output": read}, (f"{ROOT}/{path}",))
+    session.add("assistant_response", {"text": report})
+    if after:
+        session.add("user_message", {"text": after}, origin="typed")
+    return session
+
+
+def _said(report: str, **given: str) -> list[str]:
+    return [found.content for found in closing_reports(_turn(report, **given).events)]
+
+
+def test_a_go_services_closing_report_gives_its_labelled_cause_and_statement() -> None:
+    assert _said(GO_REPORT) == [
+        f"{PREFIX} (Root cause): `Serve` takes `mu` twice, so the second request blocks forever.",
+        f"{PREFIX}: The `defer mu.Unlock()` line releases the lock only when `Serve` returns.",
+    ]
+
+
+def test_a_python_packages_closing_report_gives_its_paragraph_statement() -> None:
+    found = closing_reports(
+        _turn(PY_REPORT, read=PY_FILE, path="shop/__init__.py", ask="Why is import slow?").events
+    )
+
+    assert [f.content for f in found] == [
+        f"{PREFIX}: The `shop/__init__.py` module imports `price_of` eagerly, so importing "
+        "`shop` loads the whole cart."
+    ]
+    assert found[0].files == ("shop/__init__.py",)
+
+
+def test_the_rules_extractor_keeps_it_as_a_project_fact_citing_the_report() -> None:
+    session = _turn(GO_REPORT)
+
+    found = [c for c in session.extracted() if c.key.startswith("project:closing:")]
+
+    assert {c.type for c in found} == {MemoryType.PROJECT_FACT}
+    assert all(c.source_event_ids == (session.events[-1].id,) for c in found)
+    assert len(found) == 2
+
+
+def test_a_name_the_session_never_saw_is_not_stated() -> None:
+    report = "- `Serve` takes `mutexPool` twice, so the second request blocks forever.\n"
+
+    assert _said(report) == []
+
+
+def test_plans_questions_and_guesses_are_not_statements() -> None:
+    report = (
+        "- `Serve` will take `mu` once after the next change.\n"
+        "- Does `Serve` take `mu` twice?\n"
+        "- `Serve` probably takes `mu` twice.\n"
+        "- `Serve` might block when `mu` is held.\n"
+    )
+
+    assert _said(report) == []
+
+
+def test_steps_told_as_done_and_progress_lines_are_not_statements() -> None:
+    report = (
+        "- Added a second `mu.Lock()` check in `Serve`.\n"
+        "- Removing the extra `mu` lock from `Serve` fixed it.\n"
+        "- `Serve` has been updated and is ready to commit.\n"
+        "- `go test ./...` passes with no failures.\n"
+        "- Support for `mu` in `Serve`.\n"
+    )
+
+    assert _said(report) == []
+
+
+def test_advice_to_the_user_is_not_a_statement() -> None:
+    report = "- You can call `Serve` once `mu` is free, and your `defer` line stays.\n"
+
+    assert _said(report) == []
+
+
+def test_a_files_own_words_and_the_users_own_words_are_not_the_reports() -> None:
+    quoted = "- `Serve` takes `mu` and `defer` releases it.\n"
+    read = "// `Serve` takes `mu` and `defer` releases it\n" + GO_FILE
+
+    assert _said(quoted, read=read) == []
+    restated = "`Serve` takes `mu` twice, so the second request blocks forever."
+    assert _said(restated) == [f"{PREFIX}: {restated}"]
+    assert _said(restated, ask=f"{restated} Why?") == []
+
+
+def test_a_reply_with_no_work_behind_it_is_no_closing_report() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "How does Serve lock?"}, origin="typed")
+    session.add("assistant_response", {"text": GO_REPORT})
+
+    assert closing_reports(session.events) == []
+
+
+def test_only_the_last_reply_of_the_turn_is_the_report() -> None:
+    session = _turn(GO_REPORT)
+    session.add("tool_call", {"tool": "Bash", "input": {"command": "go test ./..."}})
+    session.add("tool_result", {"tool": "Bash", "output": "ok  shop/api"})
+    session.add("assistant_response", {"text": "Tests pass."})
+
+    assert closing_reports(session.events) == []
+
+
+def test_work_the_user_says_did_not_hold_is_not_kept() -> None:
+    assert _said(GO_REPORT, after="It still hangs on the second request.") == []
+    assert _said(GO_REPORT, after="No, that's not it.") == []
+    assert len(_said(GO_REPORT, after="Thanks, now add a metrics endpoint.")) == 2
+
+
+def test_a_subagents_report_relayed_is_left_to_the_subagent_rule() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "Look at the locking."}, origin="typed")
+    session.add("tool_call", {"tool": "Agent", "input": {"prompt": "Read api/serve.go"}})
+    session.add("tool_result", {"tool": "Agent", "output": GO_FILE + GO_REPORT})
+    session.add("assistant_response", {"text": GO_REPORT})
+
+    assert closing_reports(session.events) == []
+
+
+def test_a_statement_whose_subject_is_only_a_pronoun_names_nothing() -> None:
+    report = "This is the `Serve` handler — it takes `mu` twice.\nIt holds `mu` in `Serve`.\n"
+
+    assert _said(report) == []
+
+
+#: A Rust crate: the pull request body the assistant wrote explains the change's cause.
+RUST_FILE = "pub fn parse(input: &str) -> Result<Config, Error> {\n    toml::from_str(input)\n}\n"
+PR_COMMAND = (
+    "gh pr create --title 'Config errors name the line' --body \"$(cat <<'EOF'\n"
+    "## Why\n\n"
+    "- `parse` returns the `toml::from_str` error unchanged, so a bad key names no line.\n"
+    "- Will add a test for nested tables next.\n"
+    "EOF\n"
+    ')"'
+)
+#: A Python project: a commit body written in a here-document.
+COMMIT_COMMAND = (
+    "git commit -m \"$(cat <<'EOF'\n"
+    "cart: price lines once\n\n"
+    "The `price_of` helper reads `TAX_TABLE` on every call, so a long cart re-reads it.\n"
+    "EOF\n"
+    ')"'
+)
+
+
+def _written(
+    command: str, read: str, path: str, *, failed: bool = False, after: str = ""
+) -> list[str]:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "Open it."}, origin="typed")
+    session.add("tool_call", {"tool": "Read", "input": {"file_path": f"{ROOT}/{path}"}})
+    session.add("tool_result", {"tool": "Read", "output": read}, (f"{ROOT}/{path}",))
+    session.add("tool_call", {"tool": "Bash", "input": {"command": command}})
+    output = "error: not a git repository" if failed else "https://example.test/pull/7"
+    session.add("tool_result", {"tool": "Bash", "output": output, "is_error": failed})
+    session.add("assistant_response", {"text": "Opened."})
+    if after:
+        session.add("user_message", {"text": after}, origin="typed")
+    return [found.content for found in closing_reports(session.events)]
+
+
+def test_a_pull_request_body_the_assistant_wrote_is_read_as_its_report() -> None:
+    assert _written(PR_COMMAND, RUST_FILE, "src/config.rs") == [
+        f"{PREFIX}: `parse` returns the `toml::from_str` error unchanged, so a bad key "
+        "names no line."
+    ]
+
+
+def test_a_commit_body_in_a_here_document_is_read_as_its_report() -> None:
+    source = "TAX_TABLE = load()\n\ndef price_of(line):\n    return TAX_TABLE[line.kind]\n"
+
+    assert _written(COMMIT_COMMAND, source, "shop/cart.py") == [
+        f"{PREFIX}: The `price_of` helper reads `TAX_TABLE` on every call, so a long cart "
+        "re-reads it."
+    ]
+
+
+def test_a_body_of_a_command_that_failed_or_was_undone_is_not_read() -> None:
+    assert _written(PR_COMMAND, RUST_FILE, "src/config.rs", failed=True) == []
+    assert _written(PR_COMMAND, RUST_FILE, "src/config.rs", after="No, revert that PR.") == []
+
+
+def test_a_here_document_that_creates_nothing_is_no_report() -> None:
+    notes = PR_COMMAND.replace("gh pr create --title 'Config errors name the line' --body", "echo")
+
+    assert _written(notes, RUST_FILE, "src/config.rs") == []
+
+
+def test_a_body_naming_code_the_session_never_saw_states_nothing() -> None:
+    assert _written(PR_COMMAND, "fn main() {}\n", "src/main.rs") == []
