@@ -150,6 +150,15 @@ async def test_without_a_root_manifest_the_statement_is_left_as_counted() -> Non
     assert "folder holds" not in _language(session)
 
 
+async def test_in_a_monorepo_the_part_is_the_package_not_its_container() -> None:
+    session = _session(ECOS[0])  # TypeScript at the root
+    session.read("packages/native/src/lib.rs", "code\n")
+    session.read("packages/web/src/app.ts", "code\n")
+    _glob(session, "packages/native/src/lib.rs", "packages/native/src/io.rs")
+
+    assert "the `packages/native/` folder holds Rust code" in _language(session)
+
+
 async def test_a_hidden_folder_is_no_part() -> None:
     session = _session(ECOS[0])
     session.read(".github/scripts/check.py", "code\n")

@@ -13,6 +13,8 @@ rule scopes it to its folder instead, the same in every ecosystem:
 - a code file of another language family (`touched_languages`: not configuration, data or
   docs) was read or edited in a top-level folder, and that folder shows at least two files of
   that language (read, edited, or printed by a listing or search of the session);
+- a folder that holds a monorepo's packages (`packages/`, `apps/`, `crates/` …) is not the
+  part: the package inside it is (`packages/native/`);
 - every file of that language the session read or edited sits in that one folder, and none of
   the project's main languages was seen there (a folder of mixed code is no part of its own);
 - folders of examples, demos, docs, scripts and tools (`stack_evidence.sample_folder`), of test
@@ -49,6 +51,10 @@ class Part:
     event_ids: tuple[str, ...]
 
 
+#: Top-level folders that hold a monorepo's packages, each a part of its own.
+_CONTAINERS = frozenset(
+    {"packages", "apps", "crates", "libs", "services", "modules", "plugins", "projects"}
+)
 #: Language names by their lower-case tag (`typescript` → TypeScript).
 _NAMES = {
     name.lower(): name for name in (*EXTENSION_LANGUAGES.values(), *MANIFEST_LANGUAGES.values())
@@ -68,13 +74,15 @@ def _language(path: str) -> str | None:
 
 
 def _top(path: str) -> str | None:
-    """The top-level folder a file may be a part in, or None (a root file, a hidden folder,
-    an example, docs, scripts or tools folder, test data)."""
+    """The top-level folder (or monorepo package) a file may be a part in, or None (a root
+    file, a hidden folder, an example, docs, scripts or tools folder, test data)."""
     parts = PurePosixPath(path).parts
     if len(parts) < 2 or parts[0].startswith((".", "_", "~")):
         return None
     if sample_folder(path) or is_test_data(path):
         return None
+    if parts[0].lower() in _CONTAINERS and len(parts) > 2:
+        return f"{parts[0]}/{parts[1]}"  # a monorepo's package: the part is that package
     return parts[0]
 
 
