@@ -23,6 +23,7 @@ from squirrel_memory.extractors.folder_summary import folder_summary
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
 from squirrel_memory.extractors.language_fact import language_fact, with_framework
+from squirrel_memory.extractors.language_parts import language_parts, stated_languages, with_parts
 from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
@@ -402,7 +403,8 @@ def project_facts(
     if language:
         # What the project is written in and the framework its code is built on, in one.
         built_on = next((fact for fact in stack if fact.key == "framework"), None)
-        facts[facts.index(language)] = with_framework(language, built_on)
+        parts = language_parts(read, listed + searched, stated_languages(language))
+        facts[facts.index(language)] = with_parts(with_framework(language, built_on), parts)
     if not repository and not any(fact.key == "framework" for fact in stack):
         # No framework seen in the code: the one the app's own start task starts, else the one
         # the README's introduction names where the code agrees.

@@ -29,6 +29,8 @@ from squirrel_memory.extractors.doc_roles import IMPORTANCE as DOC_ROLES_IMPORTA
 from squirrel_memory.extractors.doc_roles import doc_roles
 from squirrel_memory.extractors.entry_folders import IMPORTANCE as ENTRY_IMPORTANCE
 from squirrel_memory.extractors.entry_folders import entry_folders
+from squirrel_memory.extractors.env_files import IMPORTANCE as ENV_IMPORTANCE
+from squirrel_memory.extractors.env_files import env_files
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
 from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
@@ -289,6 +291,10 @@ FOUND: tuple[Extract, ...] = (
         IMPORTS_IMPORTANCE,
         lambda f: ("instructions", "where", f.path),
         path_of,
+    ),
+    # The settings an environment file of the project names (names only, never values).
+    Finder(
+        env_files, MemoryType.PROJECT_FACT, ENV_IMPORTANCE, lambda f: ("config", f.path), path_of
     ),
     # What git ignores, as `git check-ignore -v` showed it with the file and line.
     Finder(
