@@ -76,6 +76,11 @@ class HomeLayout:
         return self.team / "token"
 
     @property
+    def team_refused(self) -> Path:
+        """`<home>/team/refused`: the hash of the team token the server last refused."""
+        return self.team / "refused"
+
+    @property
     def team_outbox(self) -> Path:
         """`<home>/team/outbox.db`: a laptop's remembers queued for the team server."""
         return self.team / "outbox.db"

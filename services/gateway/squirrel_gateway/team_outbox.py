@@ -14,6 +14,8 @@ row, sent again after the lease; the server's remember rule answers the same sta
 the key the user named, or the same words) with UNCHANGED, so the team does not hold it twice.
 A statement the team refuses as invalid is dropped from the queue (it stays in local memory); a
 project the team does not know yet, or a token without write access, keeps its rows for later.
+A token the server refuses (revoked or unknown) keeps every row, tried again with the token the
+home holds then, and `on_token` notes the refusal for `sqrl status` and `sqrl doctor`.
 """
 
 from __future__ import annotations
@@ -171,7 +173,11 @@ class OutboxSender:
         self._task: asyncio.Task[None] | None = None
         self.on_sent: Callable[[], None] | None = None
         """Called after a round sent something (the team is back)."""
+        self.on_token: Callable[[bool], None] | None = None
+        """Told, in a thread, whether the team server accepted the token (a row sent) or
+        refused it (UNAUTHENTICATED: the rows stay queued for a new token)."""
         self.last_error: str | None = None
+        self._refused = False
 
     @property
     def outbox(self) -> TeamOutbox:
@@ -215,6 +221,7 @@ class OutboxSender:
             rows = await asyncio.to_thread(self._outbox.claim)
             if not rows:
                 return report
+            self._refused = False
             client = self._client_factory()
             try:
                 for index, row in enumerate(rows):
@@ -235,6 +242,8 @@ class OutboxSender:
                         report.dropped += 1
             finally:
                 await client.close()
+            if self.on_token is not None and (report.sent or self._refused):
+                await asyncio.to_thread(self.on_token, not self._refused)
             if report.sent:
                 self.last_error = None
                 log.info("team_outbox_sent", sent=report.sent, kept=report.kept)
@@ -255,6 +264,7 @@ class OutboxSender:
             return "dropped"
         except (UnavailableError, UnauthenticatedError, TimeoutError, OSError) as exc:
             self.last_error = type(exc).__name__
+            self._refused = isinstance(exc, UnauthenticatedError)
             return "away"
         except SquirrelError as exc:  # not this project (yet), or this token may not write
             self.last_error = type(exc).__name__
