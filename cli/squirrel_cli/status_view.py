@@ -343,9 +343,14 @@ def memory_in_use(settings: Settings) -> dict[str, Any]:
             "remembers_queued": queued,
             "text": text,
         }
-    listening = read_service_info(HomeLayout(settings.home).team_server_file)
-    if listening is not None and pid_alive(listening.pid):  # `sqrl serve --address …`
-        serving = f"{listening.host}:{listening.port}"
+    layout = HomeLayout(settings.home)
+    # `sqrl serve --address …` sets no setting: the memory service's listener says it once it
+    # serves, `sqrl serve`'s own record while that service starts (opens or migrates its store).
+    for record in (layout.team_server_file, layout.serve_file):
+        listening = read_service_info(record)
+        if listening is not None and pid_alive(listening.pid):
+            serving = f"{listening.host}:{listening.port}"
+            break
     if serving:
         return {"mode": "team-server", "server": serving, "text": f"serving a team on {serving}"}
     return {"mode": "local", "server": None, "text": "local (this machine only)"}

@@ -95,6 +95,12 @@ class HomeLayout:
         return self.run / f"{service}-starting.json"
 
     @property
+    def serve_file(self) -> Path:
+        """`<home>/run/serve.json`: `sqrl serve`'s own pid and the address it serves laptops on,
+        from its start (the memory service writes `team_server_file` only once it serves)."""
+        return self.run / "serve.json"
+
+    @property
     def team_server_file(self) -> Path:
         """`<home>/run/team-server.json`: host and port a team server listens on for laptops."""
         return self.run / "team-server.json"

@@ -6,11 +6,13 @@ import argparse
 import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from squirrel_cli.console import Console
 from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
 from squirrel_core.team_client import (
     TeamLink,
@@ -315,4 +317,11 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     console.line(
         f"Team server on {listener.address} ({'TLS' if listener.tls else 'plain text, loopback'})"
     )
-    return asyncio.run(Supervisor(settings, environ, TEAM_SERVICES).run())
+    layout = HomeLayout(settings.home)
+    # `sqrl status` says this home serves a team from now on, not only once memory serves.
+    record = ServiceInfo("serve", os.getpid(), listener.host, listener.port, time.time())
+    write_service_info(layout.serve_file, record)
+    try:
+        return asyncio.run(Supervisor(settings, environ, TEAM_SERVICES).run())
+    finally:
+        layout.serve_file.unlink(missing_ok=True)
