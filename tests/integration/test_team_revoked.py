@@ -14,16 +14,18 @@ from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.doctor_team import team_checks
 from squirrel_cli.status_view import status_data
+from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import NotFoundError, UnauthenticatedError
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
 from squirrel_core.status_probe import probe
-from squirrel_core.team_client import save_team_token, saved_team_link
+from squirrel_core.team_client import TeamLink, save_team_token, saved_team_link, team_memory_client
 from squirrel_core.team_grants import Role
 from squirrel_core.team_tokens import TeamTokens
 from squirrel_core.wire import event_to_pb
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.reads import reads_backend
+from squirrel_gateway.team_outbox import OutboxSender, TeamOutbox
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.team.delivery import TeamDelivery
 from tests.integration import test_team_delivery as delivery_tests
@@ -34,6 +36,7 @@ from tests.integration.test_team_delivery import Served, _events, _free_port, _r
 TEAM_ID = "github.com/acme/shop"
 homes = delivery_tests.homes
 PITFALL = "Cart tests need `STRIPE_MOCK=1`."
+PITFALL_TYPE = memory_pb2.MEMORY_TYPE_PITFALL
 
 
 async def _team_events(server: Served) -> int:
@@ -140,3 +143,50 @@ async def test_a_revoked_tokens_backlog_is_kept_said_once_and_sent_with_a_new_to
             assert saved_team_link(laptop) is not None
         finally:
             await close()
+
+
+async def test_the_queue_does_not_send_a_refused_token_again_until_another_is_saved(
+    tmp_path: Path, homes: Homes
+) -> None:
+    server_settings, _, link = homes()
+    tokens = TeamTokens(HomeLayout(server_settings.home).team_tokens)
+    record, revoked = tokens.issue("erin", [TEAM_ID], Role.WRITE)
+    tokens.revoke(record.id)
+    _, fresh = tokens.issue("erin", [TEAM_ID], Role.WRITE)
+    async with serving(server_settings) as server:
+        target = f"localhost:{server.service.team_port}"
+        admin = team_memory_client(TeamLink(target, link.token, link.ca_file, "m"), timeout=120)
+        try:
+            await admin.call(admin.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+        finally:
+            await admin.close()
+        in_use = [revoked]
+        clients: list[str] = []
+
+        def client() -> MemoryClient:
+            clients.append(in_use[0])
+            return team_memory_client(TeamLink(target, in_use[0], link.ca_file, "erin-mbp"))
+
+        async def team_id(root: str) -> str:
+            return TEAM_ID
+
+        async def calls() -> int:
+            return len(clients)
+
+        outbox = TeamOutbox(tmp_path / "outbox.db")
+        outbox.put("/erin/shop", pb.RememberRequest(type=PITFALL_TYPE, content=PITFALL))
+        sender = OutboxSender(
+            outbox, client, team_id, timeout=30, retry_every=0.02, token=lambda: in_use[0]
+        )
+        sender.start()
+        try:
+            await _until(calls, 1)
+            # Some fifty rounds go by: the revoked token is not sent again.
+            await asyncio.sleep(1.0)
+            assert clients == [revoked] and outbox.pending() == 1
+            in_use[0] = fresh  # `sqrl team join` saved another
+            await _until(lambda: asyncio.to_thread(outbox.pending), 0)
+            assert clients[-1] == fresh
+            assert await _team_contents(server) == [PITFALL]
+        finally:
+            await sender.stop()

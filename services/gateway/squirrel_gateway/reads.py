@@ -56,6 +56,7 @@ def reads_backend(
         lambda: team_memory_client(connection.current_link(), timeout=TEAM_WAIT_SECONDS),
         team_id,
         timeout=TEAM_WAIT_SECONDS,
+        token=lambda: connection.current_link().token,
     )
     backend = TeamMemoryBackend(
         local,
