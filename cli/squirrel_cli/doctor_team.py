@@ -110,7 +110,9 @@ def _refusal(exc: SquirrelError, server: str, layout: HomeLayout) -> Check:
         from squirrel_cli.status_view import kept_while_refused  # noqa: PLC0415
 
         queued = queued_remembers(layout.team_outbox)
-        return Check("team server", False, f"{reason}; {kept_while_refused(server, None, queued)}")
+        kept = kept_while_refused(server, None, queued)
+        said = f"team server {server}: it refused this laptop's token (revoked or unknown); {kept}"
+        return Check("team server", False, said)
     if any(w in reason for w in _AWAY):
         return Check(
             "team server",
