@@ -18,7 +18,7 @@ from typing import Final
 from squirrel_core.settings import Settings
 
 PRIVACY: Final[Mapping[str, str]] = {
-    "rules": "nothing leaves this machine",
+    "rules": "runs offline: nothing leaves this machine for it",
     "anthropic": "sends redacted session text to Anthropic's API (your API key)",
     "claude_cli": "sends redacted session text to Anthropic through your Claude Code login",
     "codex_cli": "sends redacted session text to OpenAI through your Codex CLI login",

@@ -9,8 +9,9 @@ from squirrel_cli.doctor_checks import Check, permission_check
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import FILE_MODE
 from squirrel_core.home import HomeLayout
+from squirrel_core.outbox_count import queued_remembers
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import TeamLink, check_link, team_link
+from squirrel_core.team_client import REFUSED_REASON, TeamLink, check_link, team_link
 from squirrel_core.team_in_use import teams_in_use
 
 TEAM_CHECK_SECONDS = 5.0
@@ -55,7 +56,7 @@ def team_checks(settings: Settings, repair: bool, say: Say | None = None) -> lis
     try:
         granted = asyncio.run(_asked(link, server, say))
     except SquirrelError as exc:
-        return [*checks, _refusal(exc)]
+        return [*checks, _refusal(exc, server, layout)]
     plural = "s" * (len(granted) != 1)
     return [
         *checks,
@@ -102,9 +103,16 @@ def _restart_check(layout: HomeLayout, server: str) -> list[Check]:
     ]
 
 
-def _refusal(exc: SquirrelError) -> Check:
+def _refusal(exc: SquirrelError, server: str, layout: HomeLayout) -> Check:
     """`check_link`'s refusal as a line: a fault to act on, or the server simply away."""
     reason = str(exc)
+    if REFUSED_REASON in reason:  # what waits is kept: say so, and how it goes
+        from squirrel_cli.status_view import kept_while_refused  # noqa: PLC0415
+
+        queued = queued_remembers(layout.team_outbox)
+        kept = kept_while_refused(server, None, queued)
+        said = f"team server {server}: it refused this laptop's token (revoked or unknown); {kept}"
+        return Check("team server", False, said)
     if any(w in reason for w in _AWAY):
         return Check(
             "team server",

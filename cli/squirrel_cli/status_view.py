@@ -20,6 +20,7 @@ from squirrel_core.hook_activity import read_activity
 from squirrel_core.outbox_count import queued_remembers
 from squirrel_core.projects import read_projects
 from squirrel_core.service_info import pid_alive, read_service_info, read_starting
+from squirrel_core.team_refusal import token_refused
 
 if TYPE_CHECKING:
     from squirrel_cli.console import Console
@@ -117,7 +118,11 @@ def status_data(
         projects.extend(_team_rows(counts, {row["project"] for row, _ in home.projects}))
     if memory["mode"] == "team" and counts:
         memory.update(team_delivery(projects))
-    if memory["mode"] == "team":
+    if memory["mode"] == "team" and memory.get("token_refused"):
+        memory["text_delivery"] = "; " + kept_while_refused(
+            str(memory["server"]), memory.get("events_waiting"), memory.get("remembers_queued")
+        )
+    elif memory["mode"] == "team":
         memory["text_delivery"] = memory.get("text_delivery", "") + _outbox_note(memory)
     return {
         "home": str(settings.home),
@@ -297,6 +302,23 @@ def _outbox_note(memory: dict[str, Any]) -> str:
     return f"; {queued:,} remember{'s' * (queued != 1)} queued for the team server"
 
 
+def kept_while_refused(server: str, events: int | None, remembers: int | None) -> str:
+    """What a laptop whose token the team server refused keeps, and what to do, in a few words
+    (`events` None: not counted now)."""
+    kept = []
+    if events is None:
+        kept.append("its undelivered events")
+    elif events:
+        kept.append(f"{events:,} event{'s' * (events != 1)} to deliver")
+    if remembers:
+        kept.append(f"{remembers:,} remember{'s' * (remembers != 1)} queued")
+    held = " and ".join(kept) if kept else "what it learns"
+    return (
+        f"{held} kept on this laptop, nothing dropped; sent once a new token is saved: ask your"
+        f" admin for one, then `sqrl team join {server} < new.token` (no restart)"
+    )
+
+
 def memory_in_use(settings: Settings) -> dict[str, Any]:
     """Which memory this home answers from: its own, or a team server (and which)."""
     server = settings.str_("team.server").strip()
@@ -306,16 +328,29 @@ def memory_in_use(settings: Settings) -> dict[str, Any]:
         has_token = layout.team_token.is_file()
         note = "" if has_token else " — no token: run `sqrl team join`"
         queued = queued_remembers(layout.team_outbox)
+        refused = has_token and token_refused(layout.team_refused, layout.team_token)
+        text = (
+            f"team server {server} refused this laptop's token (revoked or unknown);"
+            " local memory only"
+            if refused
+            else f"team server {server} (local memory while it is unreachable){note}"
+        )
         return {
             "mode": "team",
             "server": server,
             "token": has_token,
+            "token_refused": refused,
             "remembers_queued": queued,
-            "text": f"team server {server} (local memory while it is unreachable){note}",
+            "text": text,
         }
-    listening = read_service_info(HomeLayout(settings.home).team_server_file)
-    if listening is not None and pid_alive(listening.pid):  # `sqrl serve --address …`
-        serving = f"{listening.host}:{listening.port}"
+    layout = HomeLayout(settings.home)
+    # `sqrl serve --address …` sets no setting: the memory service's listener says it once it
+    # serves, `sqrl serve`'s own record while that service starts (opens or migrates its store).
+    for record in (layout.team_server_file, layout.serve_file):
+        listening = read_service_info(record)
+        if listening is not None and pid_alive(listening.pid):
+            serving = f"{listening.host}:{listening.port}"
+            break
     if serving:
         return {"mode": "team-server", "server": serving, "text": f"serving a team on {serving}"}
     return {"mode": "local", "server": None, "text": "local (this machine only)"}

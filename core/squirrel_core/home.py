@@ -76,6 +76,11 @@ class HomeLayout:
         return self.team / "token"
 
     @property
+    def team_refused(self) -> Path:
+        """`<home>/team/refused`: the hash of the team token the server last refused."""
+        return self.team / "refused"
+
+    @property
     def team_outbox(self) -> Path:
         """`<home>/team/outbox.db`: a laptop's remembers queued for the team server."""
         return self.team / "outbox.db"
@@ -88,6 +93,12 @@ class HomeLayout:
         """`<home>/run/<service>-starting.json`: how far a service's start is (a migration of
         its database), while it listens and does not serve yet."""
         return self.run / f"{service}-starting.json"
+
+    @property
+    def serve_file(self) -> Path:
+        """`<home>/run/serve.json`: `sqrl serve`'s own pid and the address it serves laptops on,
+        from its start (the memory service writes `team_server_file` only once it serves)."""
+        return self.run / "serve.json"
 
     @property
     def team_server_file(self) -> Path:

@@ -132,10 +132,16 @@ def team_memory_client(link: TeamLink, timeout: float = TEAM_TIMEOUT) -> MemoryC
     return MemoryClient(team_channel(link), link.token, timeout)
 
 
+REFUSED_REASON: Final = (
+    "it refused this laptop's token (revoked or unknown: ask your admin for a new one)"
+)
+"""The reason given when the server answered UNAUTHENTICATED."""
+
+
 def failure_reason(exc: BaseException, wait_seconds: float) -> str:
     """Why a call to the team server failed, in a few words for the user (never a token)."""
     if isinstance(exc, UnauthenticatedError):
-        return "it refused this laptop's token (revoked or unknown: ask your admin for a new one)"
+        return REFUSED_REASON
     if isinstance(exc, PermissionDeniedError):
         return f"it refused: {exc}"
     if isinstance(exc, NotFoundError):

@@ -6,11 +6,13 @@ import argparse
 import asyncio
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from squirrel_cli.console import Console
 from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
 from squirrel_core.team_client import (
     TeamLink,
@@ -83,7 +85,10 @@ def add_commands(sub: Any) -> None:
         "join", help="share this laptop's memory with a team server (reads the token on stdin)"
     )
     join.add_argument("server", help="host:port of the team server")
-    join.add_argument("--ca-file", help="PEM of the CA that signed the server's certificate")
+    join.add_argument(
+        "--ca-file",
+        help="PEM of the CA that signed the server's certificate (default: the saved team.ca_file)",
+    )
     join.add_argument(
         "--no-check",
         action="store_true",
@@ -245,14 +250,16 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
     lookup("team.server")
     split_address(args.server, "the team server")
     token = checked_token(sys.stdin.readline())
-    ca_file = Path(args.ca_file).resolve() if args.ca_file else None
+    saved_ca = settings.str_("team.ca_file").strip()
+    # Without --ca-file the services will use the saved team.ca_file: the check tries that one.
+    ca_file = Path(args.ca_file).resolve() if args.ca_file else Path(saved_ca) if saved_ca else None
     seen: list[str] | None = None
     if not args.no_check:  # the token and the CA, tried on the server before anything is saved
         link = TeamLink(args.server, token, ca_file, machine_name(settings))
         seen = asyncio.run(check_link(link))
     path = save_team_token(layout, token)
     write_setting(settings.home, "team.server", args.server)
-    if ca_file is not None:
+    if args.ca_file:
         write_setting(settings.home, "team.ca_file", str(ca_file))
     checked = (
         ""
@@ -261,10 +268,22 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
         "granted so far)"
     )
     console.line(
-        f"Sharing with {args.server} (token in {path}){checked}; restart `sqrl up` to start "
-        "delivering."
+        f"Sharing with {args.server} (token in {path}){checked}; {_next_step(layout, args.server)}"
     )
     return 0
+
+
+def _next_step(layout: HomeLayout, server: str) -> str:
+    """What the services need after a join: nothing when they already use this server (they
+    take a new token at once), a restart when they use another memory, a start when none runs."""
+    from squirrel_core.team_in_use import teams_in_use  # noqa: PLC0415 - join only
+
+    running = teams_in_use(layout.run)
+    if not running:
+        return "start delivering with `sqrl up -d`."
+    if all(t.server == server for t in running):
+        return "the running services use the new token at once (no restart)."
+    return "restart the services to start delivering: `sqrl down && sqrl up -d`."
 
 
 def cmd_leave(args: argparse.Namespace, console: Console) -> int:
@@ -298,4 +317,11 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     console.line(
         f"Team server on {listener.address} ({'TLS' if listener.tls else 'plain text, loopback'})"
     )
-    return asyncio.run(Supervisor(settings, environ, TEAM_SERVICES).run())
+    layout = HomeLayout(settings.home)
+    # `sqrl status` says this home serves a team from now on, not only once memory serves.
+    record = ServiceInfo("serve", os.getpid(), listener.host, listener.port, time.time())
+    write_service_info(layout.serve_file, record)
+    try:
+        return asyncio.run(Supervisor(settings, environ, TEAM_SERVICES).run())
+    finally:
+        layout.serve_file.unlink(missing_ok=True)

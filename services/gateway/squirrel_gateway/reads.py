@@ -13,6 +13,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.project_identity import project_identity
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import saved_team_link, team_link, team_memory_client
+from squirrel_core.team_refusal import note_accepted, note_refused
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.team_backend import TEAM_WAIT_SECONDS, TeamMemoryBackend
@@ -55,6 +56,7 @@ def reads_backend(
         lambda: team_memory_client(connection.current_link(), timeout=TEAM_WAIT_SECONDS),
         team_id,
         timeout=TEAM_WAIT_SECONDS,
+        token=lambda: connection.current_link().token,
     )
     backend = TeamMemoryBackend(
         local,
@@ -66,6 +68,16 @@ def reads_backend(
         token_refused=connection.refused,
     )
     sender.on_sent = backend.team_is_back
+    refusal = HomeLayout(settings.home).team_refused
+
+    def on_token(accepted: bool) -> None:
+        note = note_accepted if accepted else note_refused
+        try:
+            note(refusal, connection.current_link().token)
+        except OSError as exc:
+            log.warning("team_refusal_not_noted", error_type=type(exc).__name__)
+
+    sender.on_token = on_token
     sender.start()
 
     async def close() -> None:

@@ -14,6 +14,10 @@ row, sent again after the lease; the server's remember rule answers the same sta
 the key the user named, or the same words) with UNCHANGED, so the team does not hold it twice.
 A statement the team refuses as invalid is dropped from the queue (it stays in local memory); a
 project the team does not know yet, or a token without write access, keeps its rows for later.
+A token the server refuses (revoked or unknown) keeps every row; the background rounds then wait
+for another token in the home (`sqrl team join`) instead of sending the refused one every few
+seconds (they try it again after ten minutes), and `on_token` notes the refusal for
+`sqrl status` and `sqrl doctor`.
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ log = structlog.get_logger()
 
 RETRY_SECONDS: Final = 3.0
 """While rows wait, how often the team server is tried again."""
+REFUSED_RETRY_SECONDS: Final = 600.0
+"""After the server refused the token in use, how long the background rounds wait before trying
+that same token again (another token saved in the home is tried at once)."""
 LEASE_SECONDS: Final = 120.0
 """How long a claimed row is left to its sender before another may send it."""
 CLAIM_LIMIT: Final = 200
@@ -159,19 +166,29 @@ class OutboxSender:
         *,
         timeout: float,
         retry_every: float = RETRY_SECONDS,
+        token: Callable[[], str] | None = None,
     ) -> None:
         self._outbox = outbox
         self._client_factory = client_factory
         self._team_id = team_id
         self._timeout = timeout
         self._retry_every = retry_every
+        self._token = token
+        """The token calls go with now: after the server refused one, the background rounds
+        wait for another (a revoked token is not sent again every few seconds)."""
+        self._refused_token: str | None = None
+        self._refused_at = 0.0
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.on_sent: Callable[[], None] | None = None
         """Called after a round sent something (the team is back)."""
+        self.on_token: Callable[[bool], None] | None = None
+        """Told, in a thread, whether the team server accepted the token (a row sent) or
+        refused it (UNAUTHENTICATED: the rows stay queued for a new token)."""
         self.last_error: str | None = None
+        self._refused = False
 
     @property
     def outbox(self) -> TeamOutbox:
@@ -200,13 +217,25 @@ class OutboxSender:
     async def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                if await asyncio.to_thread(self._outbox.pending):
+                waiting = await asyncio.to_thread(self._outbox.pending)
+                if waiting and not self._same_refused_token():
                     await self.flush()
             except (SquirrelError, OSError, sqlite3.Error) as exc:
                 log.warning("team_outbox_failed", error_type=type(exc).__name__)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self._retry_every)
             self._wake.clear()
+
+    def _same_refused_token(self) -> bool:
+        """Whether the token in use is still the one the server last refused."""
+        if self._refused_token is None or self._token is None:
+            return False
+        if time.monotonic() - self._refused_at >= REFUSED_RETRY_SECONDS:
+            return False
+        try:
+            return self._token() == self._refused_token
+        except (SquirrelError, OSError):
+            return True
 
     async def flush(self) -> FlushReport:
         """One round over the queue; a team server still away leaves the rest for later."""
@@ -215,6 +244,7 @@ class OutboxSender:
             rows = await asyncio.to_thread(self._outbox.claim)
             if not rows:
                 return report
+            self._refused = False
             client = self._client_factory()
             try:
                 for index, row in enumerate(rows):
@@ -235,6 +265,13 @@ class OutboxSender:
                         report.dropped += 1
             finally:
                 await client.close()
+            if self._refused:
+                self._refused_token = self._token() if self._token is not None else None
+                self._refused_at = time.monotonic()
+            elif report.sent:
+                self._refused_token = None
+            if self.on_token is not None and (report.sent or self._refused):
+                await asyncio.to_thread(self.on_token, not self._refused)
             if report.sent:
                 self.last_error = None
                 log.info("team_outbox_sent", sent=report.sent, kept=report.kept)
@@ -255,6 +292,7 @@ class OutboxSender:
             return "dropped"
         except (UnavailableError, UnauthenticatedError, TimeoutError, OSError) as exc:
             self.last_error = type(exc).__name__
+            self._refused = isinstance(exc, UnauthenticatedError)
             return "away"
         except SquirrelError as exc:  # not this project (yet), or this token may not write
             self.last_error = type(exc).__name__

@@ -16,6 +16,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.caller import team_grant, team_user
 from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError, SquirrelError
 from squirrel_core.events import Event
+from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import preload as preload_redaction
 from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
@@ -123,6 +124,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 link,
                 interval=settings.float_("team.deliver_seconds"),
                 relink=lambda: saved_team_link(settings),
+                refusal_file=HomeLayout(settings.home).team_refused,
             )
             if link is not None
             else None

@@ -90,3 +90,19 @@ def _exited_pid() -> int:
     proc = subprocess.Popen(["true"])
     proc.wait()
     return proc.pid
+
+
+def test_status_on_a_server_whose_memory_service_still_starts_says_it_serves_a_team(
+    tmp_path: Path,
+) -> None:
+    # Before the memory service serves (it opens or migrates its store), only `sqrl serve`'s
+    # own record says this home is a team server: not "local (this machine only)".
+    home = tmp_path / "server"
+    layout = HomeLayout(home).ensure()
+    layout.run.mkdir(parents=True, exist_ok=True)
+    settings = load_settings({"SQRL_HOME": str(home)})
+    write_service_info(layout.serve_file, ServiceInfo("serve", os.getpid(), "0.0.0.0", 7443, 0.0))
+    said = memory_in_use(settings)
+    assert said["mode"] == "team-server" and said["server"] == "0.0.0.0:7443", said
+    write_service_info(layout.serve_file, ServiceInfo("serve", _exited_pid(), "0.0.0.0", 7443, 0))
+    assert memory_in_use(settings)["mode"] == "local"  # a record left by a stopped server

@@ -9,7 +9,9 @@ the laptop forgets what it thought and asks the server for that cursor again, so
 exactly after what was committed. While the server is unreachable, the loop pauses (doubling up
 to a minute) but checks the server's health every few seconds and delivers as soon as it
 answers; after the server refused the token, it checks the home's token file as often and
-delivers as soon as another token is saved there. The server also drops events whose dedup
+delivers as soon as another token is saved there; the refusal is noted in the home
+(`squirrel_core.team_refusal`) for `sqrl status` and `sqrl doctor`, and the events stay in the
+local store. The server also drops events whose dedup
 hash it holds (the `machine` content key is not hashed), so a batch sent twice is stored once.
 
 Reads keep working on local memory meanwhile; nothing here blocks the service.
@@ -21,6 +23,7 @@ import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import structlog
 
@@ -30,6 +33,7 @@ from squirrel_core.errors import SquirrelError, UnauthenticatedError, Unavailabl
 from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
 from squirrel_core.project_identity import project_identity
 from squirrel_core.team_client import TeamLink, team_channel, team_memory_client
+from squirrel_core.team_refusal import note_accepted, note_refused
 from squirrel_core.wire import cursor_from_pb, cursor_to_pb, event_to_pb
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.storage import SqliteStore, Store
@@ -101,6 +105,7 @@ class TeamDelivery:
         probe: Callable[[TeamLink], Awaitable[bool]] | None = None,
         probe_every: float = PROBE_SECONDS,
         relink: Callable[[], TeamLink | None] | None = None,
+        refusal_file: Path | None = None,
     ) -> None:
         self._stores = stores
         self._link = link
@@ -111,6 +116,11 @@ class TeamDelivery:
         self._relink = relink
         """The link as the home says now (its token file read again): after the server refused
         the token, another one saved there (`sqrl team join`) is used at once."""
+        self._refusal_file = refusal_file
+        """Where a refusal of the token is noted for `sqrl status` and `doctor`
+        (`squirrel_core.team_refusal`); None: not noted."""
+        self._answered = False
+        """Whether this round has had an answer from the server (so the token was accepted)."""
         self._client: MemoryClient | None = None
         self._team_ids: dict[str, str] = {}
         self._registered: set[str] = set()
@@ -216,6 +226,7 @@ class TeamDelivery:
         (after forgetting the positions, so the next round asks the server where it is)."""
         async with self._lock:
             report = DeliveryReport()
+            self._answered = False
             try:
                 for store in await self._stores():
                     if isinstance(store, SqliteStore):  # a laptop's embedded store
@@ -223,6 +234,8 @@ class TeamDelivery:
             except (SquirrelError, OSError) as exc:
                 self._positions.clear()
                 self.last_error = f"{type(exc).__name__}: {exc}"
+                if isinstance(exc, UnauthenticatedError):
+                    await self._note(note_refused)
                 # A fresh channel next round: an old one may still be backing off after the
                 # failure and refuse calls for a while after the server is back.
                 if self._client is not None:
@@ -230,6 +243,8 @@ class TeamDelivery:
                     self._client = None
                 raise
             self.last_error = None
+            if self._answered:
+                await self._note(note_accepted)
             if report.sent:
                 log.info(
                     "team_delivered",
@@ -239,6 +254,16 @@ class TeamDelivery:
                     duplicates=report.duplicates,
                 )
             return report
+
+    async def _note(self, note: Callable[[Path, str], None]) -> None:
+        """Notes the server's refusal (or acceptance) of the token in use; a home that cannot
+        be written is logged, never the end of delivery."""
+        if self._refusal_file is None:
+            return
+        try:
+            await asyncio.to_thread(note, self._refusal_file, self._link.token)
+        except OSError as exc:
+            log.warning("team_refusal_not_noted", error_type=type(exc).__name__)
 
     async def _team_id(self, root: str) -> str:
         if root not in self._team_ids:
@@ -255,11 +280,13 @@ class TeamDelivery:
         if team_id not in self._registered:
             await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=team_id))
             self._registered.add(team_id)
+            self._answered = True
         path = cursor_path(self._link.machine, root)
         position = self._positions.get(root)
         if position is None:
             position = await self._server_position(client, team_id, path)
             self._positions[root] = self._delivered[root] = position
+            self._answered = True
         while not self._stop.is_set():
             batch = await store.events_after(position, BATCH_EVENTS)
             if not batch:
@@ -275,6 +302,7 @@ class TeamDelivery:
                     cursors=[cursor_to_pb(cursor)],
                 ),
             )
+            self._answered = True
             position = last
             self._positions[root] = last
             self._delivered[root] = last
