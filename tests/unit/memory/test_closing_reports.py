@@ -93,6 +93,9 @@ def test_plans_questions_and_guesses_are_not_statements() -> None:
         "- Does `Serve` take `mu` twice?\n"
         "- `Serve` probably takes `mu` twice.\n"
         "- `Serve` might block when `mu` is held.\n"
+        "- `Serve` takes `mu` twice (needs verification).\n"
+        "- `Serve` holds `mu` while it writes, not yet verified.\n"
+        "- **Lock order:** `mu` before `db` (unverified).\n"
     )
 
     assert _said(report) == []

@@ -79,6 +79,8 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 _HEDGE = re.compile(
     r"\b(?:might|may|maybe|probably|perhaps|likely|possibly|presumably|seems?|could|would|"
     r"should|guess|suspect|assume|unclear|not sure|appears?|apparently|"
+    r"unverified|untested|not (?:yet )?(?:verified|tested|confirmed)|"
+    r"needs? (?:verification|checking)|to be (?:confirmed|verified)|tbd|"
     r"quizás?|quiza|tal vez|probablemente|posiblemente|aparentemente|parece|podría|podrían|"
     r"debería|deberían|"
     r"habría|habrían|sería|serían|"
