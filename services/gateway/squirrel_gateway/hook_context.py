@@ -80,7 +80,9 @@ _THE_REMOTE: Final = frozenset({"home"})
 #: else known still shows them.
 _SUMMARISED = re.compile(r",? as the assistant summari[sz]ed (?:it|them)\b", re.IGNORECASE)
 #: The test framework fact ("Testing: Tests are written with Vitest.", "In `web/`, tests are
-#: written with Jest."): the framework named.
+#: written with Jest."): the framework named. A prompt is not given it when the session already
+#: has a command that runs it (`framework_run`); the session start keeps it (a shorter fact
+#: line there can be what leaves room for the finish gate's command).
 _TEST_FRAMEWORK = re.compile(r"tests are written with ([\w.+-]+)", re.IGNORECASE)
 _WORD = re.compile(r"[\w.+-]+")
 MAX_PROMPT_FILES: Final = 8
@@ -178,7 +180,7 @@ async def session_start(
     project is and its language, `_AT_A_GLANCE`, unless nothing else is known, nor the libraries
     its manifest lists, `_IN_THE_MANIFEST`, nor a layout a repository file explains,
     `_LAYOUT_OF_A_FILE`, nor where the source is hosted, `_THE_REMOTE`, nor what an earlier
-    assistant summarised, `_SUMMARISED`, nor the test framework a command shown runs), the
+    assistant summarised, `_SUMMARISED`), the
     everyday commands (the test command first) and the top pitfalls, in one budget; the first
     command (the test command whenever one is known) and the user's top preference are placed
     first, then each section's best line before any section's second, so the budget never
@@ -232,9 +234,6 @@ async def session_start(
     # A CI fact ("CI runs on GitHub Actions (.github/workflows/ci.yml).") beside a command line
     # that names the same workflow ("CI (.github/workflows/ci.yml) runs the tests with …").
     facts = [(line, item) for line, item in facts if not _ci_shown(line, recipes)]
-    # The test framework fact beside a command shown that runs it (`uv run pytest` says
-    # "Tests are written with pytest." already).
-    facts = [(line, item) for line, item in facts if not _framework_shown(line, recipes)]
     known = (
         [
             (
@@ -288,10 +287,6 @@ def _ci_shown(line: str, recipes: Sequence[tuple[str, Served]]) -> bool:
         return False
     files = [m.group(1) for m in _PATHISH.finditer(text) if "/" in m.group(1)]
     return bool(files) and all(any(f in shown for shown, _ in recipes) for f in files)
-
-
-def _framework_shown(line: str, recipes: Sequence[tuple[str, Served]]) -> bool:
-    return framework_run(line, [shown for shown, _ in recipes])
 
 
 def framework_run(fact: str, lines: Iterable[str]) -> bool:

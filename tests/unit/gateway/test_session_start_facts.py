@@ -115,41 +115,31 @@ async def test_where_the_source_is_hosted_is_left_to_the_repository(
 
 
 @pytest.mark.parametrize(
-    ("fact", "command"),
+    ("fact", "command", "run"),
     [
-        ("Testing: Tests are written with pytest.", "To run the tests: `uv run pytest -q`."),
-        ("Testing: Tests are written with Vitest.", "To run the tests: `npx vitest run src`."),
-        ("Testing: In `web/`, tests are written with Jest.", "To run the tests: `npx jest`."),
+        ("Tests are written with pytest.", "To run the tests: `uv run pytest -q`.", True),
+        ("Testing: Tests are written with Vitest.", "Checks: `npx vitest run src`.", True),
+        ("In `web/`, tests are written with Jest.", "To run the tests: `npx jest`.", True),
+        # traps: the runner no command names, a word that merely holds its name, no command
+        ("Tests are written with pytest.", "To run the tests: `mix test`.", False),
+        ("Tests are written with pytest.", "To run the tests: `./pytest-wrapper.sh`.", False),
+        ("Tests are written with pytest.", "Tests are run with pytest.", False),
+        ("Uses pytest fixtures.", "To run the tests: `pytest`.", False),
     ],
 )
-async def test_the_test_framework_a_command_shown_runs_is_not_said_again(
-    backend: FakeBackend, fact: str, command: str
+def test_a_test_framework_is_run_by_a_command_that_names_it(
+    fact: str, command: str, run: bool
 ) -> None:
-    backend.key_facts = [fact, "Framework: Built with Next.js."]
-    backend.search_results = [the_test_command(command)]
-    out = await start(backend)
-
-    assert command in out.text
-    assert fact not in out.text
-    assert "- Framework: Built with Next.js." in out.text
+    assert hook_context.framework_run(fact, [command]) is run
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        # the runner is not named by any command shown
-        "To run the tests: `mix test`.",
-        "To run the tests: `cargo test`.",
-        # a word that merely contains the framework's name is not it
-        "To run the tests: `./pytest-wrapper.sh`.",
-    ],
-)
-async def test_a_test_framework_no_command_shown_runs_stays(
-    backend: FakeBackend, command: str
+async def test_the_session_start_keeps_the_test_framework_beside_its_command(
+    backend: FakeBackend,
 ) -> None:
+    # A short fact line there can be what leaves room for the finish gate's command.
     fact = "Testing: Tests are written with pytest."
     backend.key_facts = [fact]
-    backend.search_results = [the_test_command(command)]
+    backend.search_results = [the_test_command("To run the tests: `uv run pytest`.")]
     out = await start(backend)
 
     assert f"- {fact}" in out.text
