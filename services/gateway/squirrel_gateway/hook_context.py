@@ -8,7 +8,7 @@ redaction once more (so `<private>` spans and secrets never reach a model), and 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -30,6 +30,7 @@ __all__ = [
     "Injection",
     "Served",
     "files_named",
+    "framework_run",
     "prompt_context",
     "session_start",
 ]
@@ -67,6 +68,23 @@ _IN_THE_MANIFEST: Final = frozenset({"libraries"})
 #: brief view, in search and in the per-prompt context; a layout seen in a session ("as listed
 #: in a session") is kept.
 _LAYOUT_OF_A_FILE = re.compile(r"^layout:\s[^:`]*\bper [\w./-]+:\s", re.IGNORECASE)
+#: Where the project's source is hosted ("Home: The project's source is hosted at
+#: github.com/…"): the assistant has the repository's remote; no later session of the foresight
+#: replay used it. It stays in the brief view, in search and in the per-prompt context.
+_THE_REMOTE: Final = frozenset({"home"})
+#: A fact an earlier session's assistant summarised ("How the project is built, as the assistant
+#: summarised it: …", its stack, a folder's purpose): a paraphrase of code the new session's
+#: assistant reads itself, and one that may have aged. In the foresight replay none was used
+#: by the session it started (0 of 9 servings, and 0 of the assistants' summaries before); they
+#: stay in the brief view, in search and in the per-prompt context, and a start with nothing
+#: else known still shows them.
+_SUMMARISED = re.compile(r",? as the assistant summari[sz]ed (?:it|them)\b", re.IGNORECASE)
+#: The test framework fact ("Testing: Tests are written with Vitest.", "In `web/`, tests are
+#: written with Jest."): the framework named. A prompt is not given it when the session already
+#: has a command that runs it (`framework_run`); the session start keeps it (a shorter fact
+#: line there can be what leaves room for the finish gate's command).
+_TEST_FRAMEWORK = re.compile(r"tests are written with ([\w.+-]+)", re.IGNORECASE)
+_WORD = re.compile(r"[\w.+-]+")
 MAX_PROMPT_FILES: Final = 8
 #: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
 _MANAGERS = re.compile(r"run through (.+?), its package managers?\b")
@@ -161,13 +179,14 @@ async def session_start(
     """The user_style and project_brief views in core mode (its modules first, without what the
     project is and its language, `_AT_A_GLANCE`, unless nothing else is known, nor the libraries
     its manifest lists, `_IN_THE_MANIFEST`, nor a layout a repository file explains,
-    `_LAYOUT_OF_A_FILE`), the everyday commands (the
-    test command first) and the top pitfalls, in one budget; the first command (the test
-    command whenever one is known) and the user's top preference are placed first, then each
-    section's best line before any section's second, so the budget never leaves those two out
-    for a long fact or pitfall; a fact too long for what is left is passed over, so it never
-    keeps the next preference or pitfall out. Nothing read only from `loaded_files` (the
-    instruction files the host loads itself) is shown."""
+    `_LAYOUT_OF_A_FILE`, nor where the source is hosted, `_THE_REMOTE`, nor what an earlier
+    assistant summarised, `_SUMMARISED`), the
+    everyday commands (the test command first) and the top pitfalls, in one budget; the first
+    command (the test command whenever one is known) and the user's top preference are placed
+    first, then each section's best line before any section's second, so the budget never
+    leaves those two out for a long fact or pitfall; a fact too long for what is left is passed
+    over, so it never keeps the next preference or pitfall out. Nothing read only from
+    `loaded_files` (the instruction files the host loads itself) is shown."""
     brief = await backend.get_project_brief_view(
         project_id, mode="core", budget=budget, omit_sources_in=loaded_files
     )
@@ -179,13 +198,14 @@ async def session_start(
     )
     # The modules (each names the files of one part of the code) before the other facts: they
     # are what a later session goes to, and a long summarised fact never keeps them out.
+    kept = [
+        fact
+        for fact in brief.key_facts
+        if not _at_a_glance(fact, _IN_THE_MANIFEST) and not _LAYOUT_OF_A_FILE.match(fact)
+    ]
     entries: list[str | ModuleSummary] = [
         *brief.modules,
-        *(
-            fact
-            for fact in brief.key_facts
-            if not _at_a_glance(fact, _IN_THE_MANIFEST) and not _LAYOUT_OF_A_FILE.match(fact)
-        ),
+        *(f for f in kept if not _at_a_glance(f, _THE_REMOTE) and not _SUMMARISED.search(f)),
     ]
     facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
     recipes = await everyday_commands(
@@ -226,8 +246,9 @@ async def session_start(
         else []
     )
     if not (facts or recipes or styles or known):
-        # What the project is, when nothing else is known yet: a start is never left blank.
-        facts = [(render_brief(fact), _brief_item(fact)) for fact in brief.key_facts]
+        # When nothing else is known yet, a start is never left blank: the facts left to be
+        # asked for (a summary, the remote), else what the project is.
+        facts = [(render_brief(fact), _brief_item(fact)) for fact in kept or brief.key_facts]
     return _compose(
         [facts, recipes, styles, known],
         budget,
@@ -266,6 +287,21 @@ def _ci_shown(line: str, recipes: Sequence[tuple[str, Served]]) -> bool:
         return False
     files = [m.group(1) for m in _PATHISH.finditer(text) if "/" in m.group(1)]
     return bool(files) and all(any(f in shown for shown, _ in recipes) for f in files)
+
+
+def framework_run(fact: str, lines: Iterable[str]) -> bool:
+    """Whether `fact` is the brief's test framework fact ("Tests are written with pytest.")
+    and the framework it names is a word of a command one of `lines` quotes (`pytest` in
+    `uv run pytest -q`): those lines say it already."""
+    match = _TEST_FRAMEWORK.search(fact)
+    if match is None:
+        return False
+    name = match.group(1).rstrip(".").lower()
+    return any(
+        name in (word.lower() for word in _WORD.findall(quoted))
+        for line in lines
+        for quoted in COMMAND.findall(line)
+    )
 
 
 def _nth(values: Sequence[str], n: int) -> str:

@@ -4,7 +4,8 @@ it again.
 The session-start answer starts a session's record afresh (also after `/clear` or a compaction,
 when the host starts the session's context again); each per-prompt answer adds to it. A memory
 counts as already served when its id was served, or when its text is contained in a line the
-session was served (the project brief shows facts without their ids, behind a label). Only the
+session was served (the project brief shows facts without their ids, behind a label), and the
+test framework fact when a command the session was served runs that framework. Only the
 most recent sessions are kept, each with a bounded record: this is a saving of tokens, never a
 promise.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Final
 
-from squirrel_gateway.hook_context import Injection, Served
+from squirrel_gateway.hook_context import Injection, Served, framework_run
 
 MAX_SESSIONS: Final = 256
 """Sessions remembered; the least recently answered is forgotten first."""
@@ -63,4 +64,5 @@ class SessionServed:
         if item.memory_id and f"id:{item.memory_id}" in record:
             return True
         text = _flat(item.content)
-        return bool(text) and any(text in line for line in record)
+        # The test framework fact says nothing a command the session has already runs.
+        return bool(text) and (any(text in line for line in record) or framework_run(text, record))

@@ -39,3 +39,26 @@ def test_only_the_most_recent_sessions_are_kept() -> None:
         served.add(f"s{n}", answer(RECIPE))
     assert not served.has("s0", RECIPE)
     assert served.has(f"s{session_served.MAX_SESSIONS}", RECIPE) and served.has("s1", RECIPE)
+
+
+def test_the_test_framework_is_known_from_a_command_served_that_runs_it() -> None:
+    served = SessionServed()
+    # a Python project's and a TypeScript project's test commands
+    served.started(
+        "s",
+        answer(
+            Served("recipe", "recipe:test", "mem_1", "To run the tests: `uv run pytest -q`."),
+            Served("recipe", "recipe:check", "mem_2", "Before finishing: `npx vitest run`."),
+        ),
+    )
+    for framework in ("pytest", "Vitest"):
+        fact = Served("project_fact", "testing", "mem_f", f"Tests are written with {framework}.")
+        assert served.has("s", fact)
+    # Traps: a framework no command served runs, a fact that is no test framework fact, and
+    # a session that was served no command.
+    assert not served.has(
+        "s", Served("project_fact", "testing", "m", "Tests are written with Jest.")
+    )
+    assert not served.has("s", Served("project_fact", "x", "m", "Uses pytest fixtures heavily."))
+    served.started("t", answer(FACT))
+    assert not served.has("t", Served("project_fact", "testing", "m", "Tests are written with Go."))

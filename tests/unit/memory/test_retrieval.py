@@ -175,6 +175,16 @@ async def test_reason_names_matched_terms_paths_and_type(world: World) -> None:
     assert page.results[0].reason == "Matches 'jwt', 'tokens'; touches src/auth.py; a pitfall."
 
 
+async def test_reason_names_each_word_in_one_form(world: World) -> None:
+    page = await world.retriever.search(str(world.root), "jwt token tokens expiry", top_k=1)
+
+    reason = page.results[0].reason
+    assert reason.startswith("Matches ")
+    named = reason.split(";")[0].removeprefix("Matches ").split(", ")
+    assert "'jwt'" in named and "'expiry'" in named
+    assert ("'token'" in named) != ("'tokens'" in named)
+
+
 async def test_search_filters_by_type(world: World) -> None:
     page = await world.retriever.search(
         str(world.root), "postgres database migrations", types=[MemoryType.RECIPE], top_k=10

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from squirrel_memory.llm.read_prompts import WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.retrieval.queries import matched_terms, meaningful_terms
+from squirrel_memory.retrieval.queries import matched_terms, meaningful_terms, stem
 from squirrel_memory.scoring import MemoryScore, recency_days
 
 RELEVANT_WITH_VECTORS = 0.37
@@ -63,12 +63,17 @@ class ScoredMemory:
     @property
     def deciding_terms(self) -> tuple[str, ...]:
         """The `meaningful_terms`, those fewest memories hold first when `term_order` is known
-        (query order otherwise): the words that set this memory apart are named first."""
+        (query order otherwise), each word in one form: the words that set this memory apart are
+        named first."""
         terms = self.meaningful_terms
-        if not self.term_order:
-            return terms
-        rank = {t: i for i, t in enumerate(self.term_order)}
-        return tuple(sorted(terms, key=lambda t: rank.get(t, len(rank))))
+        if self.term_order:
+            rank = {t: i for i, t in enumerate(self.term_order)}
+            terms = tuple(sorted(terms, key=lambda t: rank.get(t, len(rank))))
+        # One form of a word: "tests" after "test" (the same light stem) names nothing new.
+        firsts: dict[str, str] = {}
+        for term in terms:
+            firsts.setdefault(stem(term), term)
+        return tuple(firsts.values())
 
 
 def relevance_threshold(vector_used: bool) -> float:
