@@ -78,7 +78,13 @@ _THE_REMOTE: Final = frozenset({"home"})
 #: by the session it started (0 of 9 servings, and 0 of the assistants' summaries before); they
 #: stay in the brief view, in search and in the per-prompt context, and a start with nothing
 #: else known still shows them.
-_SUMMARISED = re.compile(r",? as the assistant summari[sz]ed (?:it|them)\b", re.IGNORECASE)
+#: An earlier assistant's closing report of a turn ("Project: Closing report (Root cause): …") is
+#: such a summary too, and often of a state that has moved on (a change "now" made, a branch a
+#: change "lives on"): searchable and in the per-prompt context, not at the start.
+_SUMMARISED = re.compile(
+    r",? as the assistant summari[sz]ed (?:it|them)\b|^[^:]{1,40}:\s*closing report\b",
+    re.IGNORECASE,
+)
 #: The test framework fact ("Testing: Tests are written with Vitest.", "In `web/`, tests are
 #: written with Jest."): the framework named. A prompt is not given it when the session already
 #: has a command that runs it (`framework_run`); the session start keeps it (a shorter fact

@@ -62,6 +62,9 @@ async def start(backend: FakeBackend) -> hook_context.Injection:
         "tokio.",
         "Scripts: What `scripts/` is, as the assistant summarised it: release helpers.",
         "Stack: The checks a change passes, as the assistant summarised them: `go vet ./...`.",
+        # an earlier assistant's closing report of a turn, in a Go and a C++ project
+        "Project: Closing report (Root cause): `Serve` takes `mu` twice, so it blocks.",
+        "Project: Closing report: Brace initialization `{}` disallows narrowing conversions.",
     ],
 )
 async def test_what_an_earlier_assistant_summarised_waits_to_be_asked_for(
@@ -95,6 +98,7 @@ async def test_a_fact_that_only_mentions_a_summary_word_stays(backend: FakeBacke
     kept = [
         "Architecture: The assistant plugin registers commands at start-up (src/plugin.ts).",
         "Reports: Each run is summarised in `out/summary.json`.",
+        "Release: The closing report of each sprint lives in `docs/sprints/`.",
     ]
     backend.key_facts = kept
     out = await start(backend)
