@@ -163,6 +163,9 @@ def test_the_words_the_user_gave_while_declining_a_call_are_their_instruction(
         WITH_REASON + "Let's keep the name of the py file but change the script to reference it",
         # a question back to the assistant
         WITH_REASON + "why not use the existing helper?",
+        # a request for the call at hand
+        WITH_SAID + "commit 'Add infrastructure overview documentation'",
+        WITH_REASON + "rename the module to parser_v2 first",
         # declined without a word
         STOPPED,
     ],

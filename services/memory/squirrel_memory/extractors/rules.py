@@ -27,6 +27,8 @@ from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finders import FOUND, WITHOUT_REPOSITORY
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
+    CORRECTION_STEP,
+    CORRECTION_TAG,
     EMPHASIS_STEP,
     EMPHASIS_TAG,
     MAX_STATED_IMPORTANCE,
@@ -113,9 +115,23 @@ def _said(events: list[StoredEvent]) -> list[tuple[StoredEvent, str]]:
         if text := typed.get(event.id):
             found.append((event, text))
         elif reason := relayed_reason(event):
-            # the decline is the user's "no" to the call; their words say what instead
-            found.append((event, f"no, {reason}"))
+            found.append((event, reason))
     return found
+
+
+def _declining(pref: StatedPreference) -> StatedPreference:
+    """An instruction given while declining a call corrects that call. Only the weight and the
+    tag follow: the words are not read as if they opened with "no", which would keep a plain
+    request for the task at hand ("commit it as …", "keep the old name") as a rule."""
+    if pref.correction:
+        return pref
+    step = 0.0 if pref.standing else CORRECTION_STEP
+    return replace(
+        pref,
+        tags=tuple(dict.fromkeys((*pref.tags, CORRECTION_TAG))),
+        importance=round(min(MAX_STATED_IMPORTANCE, pref.importance + step), 3),
+        correction=True,
+    )
 
 
 def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
@@ -143,8 +159,9 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         )
         if portable and any(REASONED_TAG in pref.tags for pref in stated):
             portable = None  # the message's rule, kept whole with its reason, already says it
+        declining = event.event_type == EventType.TOOL_RESULT  # said while declining a call
         for pref in [*stated, portable] if portable else stated:
-            found.append(_style(pref, event.id))
+            found.append(_style(_declining(pref) if declining else pref, event.id))
             if len(found) >= MAX_PREFERENCES:
                 return _repeated(found)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
