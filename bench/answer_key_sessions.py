@@ -24,7 +24,8 @@ Each row pools one project's sessions (sums of their counts); the last row pools
 against the held-out targets (the condition it stands in for).
 
 Usage: python -m bench.answer_key_sessions [--fixtures DIR] [--split tuning|held-out]
-                                          [--project=NAME ...] [--hook-text] [--details]
+                                          [--project=NAME ...] [--details]
+                                          [--hook-text [--hook-host claude|codex|gemini]]
 """
 
 from __future__ import annotations
@@ -183,10 +184,17 @@ def merged(project: str, language: str, parts: Sequence[Score]) -> Score:
 class SessionRun:
     """Scores each replayed session against its supported key while the service runs."""
 
-    def __init__(self, keys: dict[str, AnswerKey], sessions: Sequence[OneSession], hook: bool):
+    def __init__(
+        self,
+        keys: dict[str, AnswerKey],
+        sessions: Sequence[OneSession],
+        hook: bool,
+        hook_host: str = "claude",
+    ):
         self.keys = keys
         self.sessions = {s.name: s for s in sessions}
         self.hook = hook
+        self.hook_host = hook_host
         self.scores: dict[str, Score] = {}
         self.events: dict[str, int] = {}
         self.traces: dict[str, str] = {}  # per session whose start text misses an item
@@ -212,8 +220,8 @@ class SessionRun:
         ]
         result = dataclasses.replace(score(key, memories), project=name)
         if self.hook:
-            text = await fixture_pipeline.session_start_text(client, project_id)
-            result.hook = score_hook(key, text)
+            text = await fixture_pipeline.session_start_text(client, project_id, self.hook_host)
+            result.hook = score_hook(key, text, self.hook_host)
             if result.hook.missing:
                 self.traces[name] = hook_trace(text, memories)
         self.scores[name] = result
@@ -221,7 +229,12 @@ class SessionRun:
 
 
 def measure(
-    fixtures: Path, split: str = "tuning", only: Sequence[str] = (), *, hook_text: bool = False
+    fixtures: Path,
+    split: str = "tuning",
+    only: Sequence[str] = (),
+    *,
+    hook_text: bool = False,
+    hook_host: str = "claude",
 ) -> tuple[SessionRun, list[tuple[AnswerKey, list[OneSession]]]]:
     """Replays every session of the chosen projects alone; the run and the sessions per key."""
     keys = {
@@ -240,7 +253,7 @@ def measure(
         sessions = sessions_of(name, fixture_pipeline.parse(paths, "/"))
         grouped.append((keys[name], sessions))
         replayed += [(s.name, paths) for s in sessions]
-    run = SessionRun(keys, [s for _, group in grouped for s in group], hook_text)
+    run = SessionRun(keys, [s for _, group in grouped for s in group], hook_text, hook_host)
     asyncio.run(
         fixture_pipeline.run_once(
             replayed,
@@ -264,6 +277,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project", action="append", default=[], help="only this project")
     parser.add_argument("--hook-text", action="store_true", help="score the session-start text")
     parser.add_argument(
+        "--hook-host",
+        choices=("claude", "codex", "gemini"),
+        default="claude",
+        help="with --hook-text: the host whose session-start text is scored",
+    )
+    parser.add_argument(
         "--details",
         action="store_true",
         help="per session: misses and noise (with --hook-text, why a session start misses)",
@@ -274,7 +293,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     started = time.perf_counter()
     try:
-        run, grouped = measure(args.fixtures, args.split, args.project, hook_text=args.hook_text)
+        run, grouped = measure(
+            args.fixtures,
+            args.split,
+            args.project,
+            hook_text=args.hook_text,
+            hook_host=args.hook_host,
+        )
     except AnswerKeyError as exc:
         print(f"answer key: {exc}", file=sys.stderr)
         return 2

@@ -6,6 +6,9 @@ Each session is a real transcript of its host (Claude Code JSONL, a Codex CLI ro
 the ingest parsers, sent to the real memory service, processed, and the session-start text is
 the gateway hook's at its default budget. What must not come out: a one-off request ("fix this
 test") as a standing preference, and a choice the user later reversed as one still held.
+A reason the user gives while declining one of the assistant's calls ("use uv instead of
+pip"), which the host relays inside the call's result, reaches the session start as the user's
+own instruction, without the host's words around it.
 """
 
 from __future__ import annotations
@@ -178,3 +181,99 @@ async def test_habits_repeated_across_sessions_lead_the_style_view_and_the_sessi
     assert "fix this test" not in start.text.lower()
     assert not any("fix" in key and "test" in key for key in keys), keys
     assert "pnpm instead of npm" not in start.text and "pnpm over npm" not in start.text
+
+
+#: How Claude Code words the result of a call the user declined with a reason.
+DECLINED_WITH_REASON = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file). The user provided the "
+    "following reason for the rejection:  use uv instead of pip"
+)
+
+
+def _declined_session(root: Path) -> list[Event]:
+    """One Claude Code session: a request, an install the user declines with a reason (the host
+    relays the reason in the call's result), the assistant's acknowledgement."""
+    session = "5f1c0a7e-0000-4000-8000-0000000000d1"
+    call = "toolu_01DeclinedInstall"
+    records: list[tuple[str, Any]] = [
+        ("user", "Add the requests dependency."),
+        (
+            "assistant",
+            [
+                {
+                    "type": "tool_use",
+                    "id": call,
+                    "name": "Bash",
+                    "input": {"command": "pip install requests"},
+                }
+            ],
+        ),
+        (
+            "user",
+            [
+                {
+                    "type": "tool_result",
+                    "tool_use_id": call,
+                    "content": DECLINED_WITH_REASON,
+                    "is_error": True,
+                }
+            ],
+        ),
+        ("assistant", [{"type": "text", "text": "Understood, I will not use pip."}]),
+    ]
+    lines: list[dict[str, Any]] = []
+    parent: str | None = None
+    for step, (kind, content) in enumerate(records):
+        uuid = f"{session[:-2]}d{step}"
+        message: dict[str, Any] = {"role": kind, "content": content}
+        if kind == "assistant":
+            message["model"] = "claude-sonnet-4-5"
+        lines.append(
+            {
+                "parentUuid": parent,
+                "isSidechain": False,
+                "userType": "external",
+                "cwd": str(root),
+                "sessionId": session,
+                "version": "2.1.7",
+                "type": kind,
+                "message": message,
+                "uuid": uuid,
+                "timestamp": _at(0, step),
+            }
+        )
+        parent = uuid
+    path = f"/home/dev/.claude/projects/-app/{session}.jsonl"
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+    return parse_bytes(ClaudeFileParser(path), data, path).events
+
+
+async def test_a_reason_given_while_declining_a_call_reaches_the_session_start(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    root = (tmp_path / "app").resolve()
+    root.mkdir()
+    (root / "README.md").write_text("# app\n", encoding="utf-8")
+    settings = make_settings(processor_min_events="1000000")
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(root)))
+        events = _declined_session(root)
+        await c.call(
+            c.stub.AppendEvents,
+            pb.AppendEventsRequest(project_id=str(root), events=[event_to_pb(e) for e in events]),
+        )
+        await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(project_id=str(root), drain=True))
+        backend = GrpcMemoryBackend(c, lambda: [str(root)])
+        start = await hook_context.session_start(
+            backend, project_id=str(root), user_id=None, budget=SESSION_BUDGET
+        )
+
+    assert "### Your coding style" in start.text, start.text
+    style = start.text.split("### Your coding style\n", 1)[1].split("\n\n", 1)[0]
+    assert "uv" in style and "pip" in style, style
+    # the host's own words around the user's are never the user's instruction
+    assert "proceed" not in start.text and "rejection" not in start.text, start.text

@@ -4,6 +4,7 @@ where things live)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import structlog
@@ -20,10 +21,14 @@ from squirrel_memory.extractors.command_bodies import reads_as_command_body
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
+from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
+from squirrel_memory.extractors.exchange import answers_assistant, relayed_reason
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finders import FOUND, WITHOUT_REPOSITORY
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
+    CORRECTION_STEP,
+    CORRECTION_TAG,
     EMPHASIS_STEP,
     EMPHASIS_TAG,
     MAX_STATED_IMPORTANCE,
@@ -47,14 +52,6 @@ log = structlog.get_logger()
 
 #: Stated preferences kept per episode (a hostile message cannot flood the store).
 MAX_PREFERENCES = 10
-_ASSISTANT_ACTIONS = {
-    EventType.ASSISTANT_RESPONSE,
-    EventType.TOOL_CALL,
-    EventType.TOOL_RESULT,
-    EventType.CODE_CHANGE,
-    EventType.COMMAND_RUN,
-    EventType.TEST_RUN,
-}
 
 
 class RulesExtractor:
@@ -85,7 +82,7 @@ class RulesExtractor:
         for extract in (*FOUND, *(() if repository else WITHOUT_REPOSITORY)):
             found.extend(extract(ordered))
         found.extend(_stack(ordered, found))
-        found = from_loaded_files(found, ordered)
+        found = _without_restated_declines(from_loaded_files(found, ordered), ordered)
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -109,12 +106,38 @@ def _style(pref: StatedPreference, event_id: str) -> MemoryCandidate:
     )
 
 
+def _said(events: list[StoredEvent]) -> list[tuple[StoredEvent, str]]:
+    """What the user said, in order: their messages, and the words they gave while declining
+    one of the assistant's calls (the host relays them in the call's result)."""
+    typed = {e.id: text for e, text in user_requests(events) if is_user_voice(e.origin)}
+    found: list[tuple[StoredEvent, str]] = []
+    for event in events:
+        if text := typed.get(event.id):
+            found.append((event, text))
+        elif reason := relayed_reason(event):
+            found.append((event, reason))
+    return found
+
+
+def _declining(pref: StatedPreference) -> StatedPreference:
+    """An instruction given while declining a call corrects that call. Only the weight and the
+    tag follow: the words are not read as if they opened with "no", which would keep a plain
+    request for the task at hand ("commit it as …", "keep the old name") as a rule."""
+    if pref.correction:
+        return pref
+    step = 0.0 if pref.standing else CORRECTION_STEP
+    return replace(
+        pref,
+        tags=tuple(dict.fromkeys((*pref.tags, CORRECTION_TAG))),
+        importance=round(min(MAX_STATED_IMPORTANCE, pref.importance + step), 3),
+        correction=True,
+    )
+
+
 def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     position = {e.id: i for i, e in enumerate(events)}
     found: list[MemoryCandidate] = []
-    for event, text in user_requests(events):
-        if not is_user_voice(event.origin):  # a subagent prompt or a summary is not the user
-            continue
+    for event, text in _said(events):
         if event.origin != Origin.SLASH_COMMAND and reads_as_command_body(text):
             # A command's body the host expanded unmarked: its rules, not the user's; one that
             # names this project holds here, as a project fact, never as the user's style.
@@ -124,8 +147,10 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 if pref.scope is Scope.PROJECT
             )
             continue
-        index = position[event.id]
-        after_action = index > 0 and events[index - 1].event_type in _ASSISTANT_ACTIONS
+        # a reason given while declining a call answers that call
+        after_action = event.event_type == EventType.TOOL_RESULT or answers_assistant(
+            events, position[event.id]
+        )
         portable = portability_habit(text, after_assistant_action=after_action)
         stated = with_workflow_habits(
             user_instructions(text, after_assistant_action=after_action),
@@ -134,12 +159,43 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         )
         if portable and any(REASONED_TAG in pref.tags for pref in stated):
             portable = None  # the message's rule, kept whole with its reason, already says it
+        declining = event.event_type == EventType.TOOL_RESULT  # said while declining a call
         for pref in [*stated, portable] if portable else stated:
-            found.append(_style(pref, event.id))
+            found.append(_style(_declining(pref) if declining else pref, event.id))
             if len(found) >= MAX_PREFERENCES:
                 return _repeated(found)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
     return _repeated(found[:MAX_PREFERENCES])
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w(?:[\w.-]*\w)?", text.lower()))
+
+
+def _without_restated_declines(
+    found: list[MemoryCandidate], events: list[StoredEvent]
+) -> list[MemoryCandidate]:
+    """Without the words a user gave while declining a call ("use pnpm") when the note on the
+    tool that then did the job, made from the same decline, already says all of them."""
+    call_of = {e.id: e.content.get("tool_use_id") for e in events if e.content.get("tool_use_id")}
+    noted: dict[object, set[str]] = {}
+    for cand in found:
+        if cand.key.startswith(DECLINED_TOOL_PREFIX):
+            for event_id in cand.source_event_ids:
+                noted.setdefault(call_of.get(event_id), set()).update(_words(cand.content))
+    noted.pop(None, None)
+
+    def restated(cand: MemoryCandidate) -> bool:
+        calls = {call_of.get(event_id) for event_id in cand.source_event_ids}
+        return (
+            cand.type is MemoryType.USER_STYLE
+            and not cand.key.startswith(DECLINED_TOOL_PREFIX)
+            and len(calls) == 1
+            and (call := next(iter(calls))) in noted
+            and _words(cand.content) <= noted[call]
+        )
+
+    return [c for c in found if not restated(c)] if noted else found
 
 
 def _repeated(found: list[MemoryCandidate]) -> list[MemoryCandidate]:
