@@ -70,7 +70,11 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
 @asynccontextmanager
 async def memory_client(service: GrpcService, settings: Settings) -> AsyncIterator[MemoryClient]:
     token = HomeLayout(settings.home).token.read_text()
-    client = MemoryClient(open_channel(f"127.0.0.1:{service.port}"), token)
+    # The test's patience, not the product's 10 s default: on a loaded machine a first
+    # AppendEvents or ProcessNow can take longer, and a test never asserts a wall-clock time.
+    client = MemoryClient(
+        open_channel(f"127.0.0.1:{service.port}"), token, timeout=PATIENCE_SECONDS
+    )
     try:
         yield client
     finally:
