@@ -89,6 +89,10 @@ _SUMMARISED = re.compile(
 #: written with Jest."): the framework named. A prompt is not given it when the session already
 #: has a command that runs it (`framework_run`); the session start keeps it (a shorter fact
 #: line there can be what leaves room for the finish gate's command).
+#: The key of an earlier assistant's closing report of a turn (`extractors.closing_reports`).
+_CLOSING_KEY: Final = "project:closing:"
+#: A word the reason says the task and the memory share ("Matches 'css', 'rule'; a fact.").
+_SHARED_WORD = re.compile(r"'([^']+)'")
 _TEST_FRAMEWORK = re.compile(r"tests are written with ([\w.+-]+)", re.IGNORECASE)
 _WORD = re.compile(r"[\w.+-]+")
 MAX_PROMPT_FILES: Final = 8
@@ -365,7 +369,9 @@ async def prompt_context(
         user_id=user_id,
         budget=budget,
         omit_sources_in=loaded_files,
-        leave_out=None if already is None else lambda memory: already(_served(memory)),
+        leave_out=lambda memory: (
+            _thin_report(memory) or (already is not None and already(_served(memory)))
+        ),
     )
     context = result.output
     if not context.has_relevant_memory or not context.selected_memories:
@@ -374,6 +380,16 @@ async def prompt_context(
     text, _ = redact(context.markdown)
     served = tuple(_served(m) for m in context.selected_memories)
     return Injection(text, estimate_tokens(text), len(served), served)
+
+
+def _thin_report(memory: SelectedMemory) -> bool:
+    """Whether `memory` is an earlier assistant's closing report that shares fewer than two
+    words with the task: one shared word ("css", "user") picked seven of them for prompts of the
+    foresight replay and none was used; a report that shares two or more is about the task."""
+    if not memory.key.startswith(_CLOSING_KEY):
+        return False
+    shared = memory.reason.split(";", 1)[0]
+    return len(set(_SHARED_WORD.findall(shared))) < 2
 
 
 def _served(memory: SelectedMemory) -> Served:

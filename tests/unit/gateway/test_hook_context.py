@@ -956,3 +956,43 @@ async def test_the_package_manager_the_commands_shown_go_through_is_not_said_aga
     assert "- Framework: Phoenix." in out.text
     assert (fact not in out.text) is left_out
     assert all(fact not in s.content for s in out.served) is left_out
+
+
+def closing_report(n: int, reason: str) -> SelectedMemory:
+    return SelectedMemory(
+        memory_id=f"mem_c{n}",
+        type="project_fact",
+        key=f"project:closing:{n}",
+        content=f"Closing report: The `Serve` handler takes `mu` twice ({n}).",
+        importance=0.35,
+        reason=reason,
+    )
+
+
+async def test_a_closing_report_sharing_one_word_with_the_prompt_is_not_served(
+    backend: FakeBackend,
+) -> None:
+    backend.selected = [
+        closing_report(1, "Matches 'css'; a project fact."),
+        closing_report(2, "A project fact."),
+        closing_report(3, "Matches 'serve', 'mutex'; a project fact."),
+        # trap: another fact picked on one word stays (only an earlier report is second-hand)
+        SelectedMemory(
+            memory_id="mem_f",
+            type="project_fact",
+            key="project:framework",
+            content="Built with Phoenix.",
+            importance=0.5,
+            reason="Matches 'phoenix'; a project fact.",
+        ),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="why does serve hang on the mutex",
+        user_id=None,
+        budget=300,
+    )
+
+    assert "(3)" in out.text and "Built with Phoenix." in out.text
+    assert "(1)" not in out.text and "(2)" not in out.text
