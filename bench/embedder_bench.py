@@ -5,11 +5,14 @@ Run: .venv/bin/python bench/embedder_bench.py [--runtimes onnx,numpy,fake,torch]
 
 Runtimes:
   onnx   squirrel_memory.embedding.minilm.MiniLmEmbedder as shipped (its weights on onnxruntime)
+  onnx-query  the same embedder's single queries through `embed_query_now`: the int8 query
+         encoder searches use (batches as `onnx`); beside `onnx` it says what the int8 copy saves
   numpy  the same embedder on its NumPy forward pass (tokenizers + safetensors + NumPy)
   numpy2 the same with two BLAS threads for batches (single queries stay on one)
   torch  sentence-transformers on torch CPU, same weights (needs a venv that has it)
   fake   the hashing-trick test embedder (a floor, not a model)
-Each runtime is measured in a fresh subprocess so load time and RSS are its own; the last
+Every single query is a distinct text (a number appended), so no runtime's query cache answers
+one. Each runtime is measured in a fresh subprocess so load time and RSS are its own; the last
 columns are each runtime's ratio to the first one listed, so compare rows of one run.
 `--contention` keeps one core busy with a spinning process while measuring, as CI often does.
 """
@@ -56,18 +59,22 @@ def measure(runtime: str, queries: int, batch: int) -> dict[str, Any]:
     process = psutil.Process()
     rss_before = process.memory_info().rss
     started = time.perf_counter()
-    if runtime in ("onnx", "numpy", "numpy2"):
+    if runtime in ("onnx", "onnx-query", "numpy", "numpy2"):
         from squirrel_memory.embedding.minilm import MiniLmEmbedder, Runtime  # noqa: PLC0415
 
         model = MiniLmEmbedder(
             batch_threads=2 if runtime == "numpy2" else 1,
-            runtime=Runtime.ONNX if runtime == "onnx" else Runtime.NUMPY,
+            runtime=Runtime.NUMPY if runtime.startswith("numpy") else Runtime.ONNX,
         )
         model.load_now()
         if not model.ready:
             raise SystemExit(f"model failed to load: {model.load_error!r}")
+        if runtime == "onnx-query" and not model.queries_quantized:
+            raise SystemExit("the int8 query encoder did not load")
 
         def embed(texts: list[str]) -> Any:
+            if runtime == "onnx-query" and len(texts) == 1:
+                return model.embed_query_now(texts[0])
             return model.embed_now(texts)
 
     elif runtime == "torch":
@@ -96,14 +103,15 @@ def measure(runtime: str, queries: int, batch: int) -> dict[str, Any]:
     else:
         raise SystemExit(f"unknown runtime {runtime}")
     embed(["warm up"])
+    embed(["warm up", "the batch path"])
     load_s = time.perf_counter() - started
     rss_mb = (process.memory_info().rss - rss_before) / 2**20
 
     texts = sentences(max(queries, batch))
     latencies = []
-    for text in texts[:queries]:
+    for n, text in enumerate(texts[:queries]):
         t0 = time.perf_counter()
-        embed([text])
+        embed([f"{text} ({n})"])
         latencies.append(1000 * (time.perf_counter() - t0))
     t0 = time.perf_counter()
     embed(texts[:batch])

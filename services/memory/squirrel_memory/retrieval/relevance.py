@@ -87,6 +87,15 @@ def worth_reading(
     ]
 
 
+def needs_matched(settings: RetrievalSettings, bm25: float) -> bool:
+    """Whether `fuse` needs to know how many query terms a lexical hit of this BM25 contains.
+
+    Its floor, c·h / (1 - h) with h half the share of query terms it contains (at most 1/2),
+    is at most `lexical_saturation` (c): a hit scoring that or more keeps its BM25 whatever it
+    contains, so the terms it holds are not worked out (the same doubles either way)."""
+    return not bm25 >= settings.lexical_saturation
+
+
 def fuse(
     settings: RetrievalSettings,
     lexical: list[tuple[str, float]],
@@ -98,8 +107,8 @@ def fuse(
     indexed: Container[str] | None,
 ) -> dict[str, tuple[float, float, float]]:
     """memory id -> (fused relevance, lexical part, vector part), each in [0, 1];
-    `matched` holds how many query terms each lexical hit contains, `indexed` the memories the
-    vector index holds (None: no index).
+    `matched` holds how many query terms each lexical hit contains (needed only for the hits
+    `needs_matched` names), `indexed` the memories the vector index holds (None: no index).
 
     FTS5 clamps BM25's IDF to ~0 for a term in half the rows or more, which on a small
     project zeroes every hit. So a lexical hit's BM25 is floored at the value that
@@ -112,6 +121,9 @@ def fuse(
     c = settings.lexical_saturation
     floored: list[tuple[str, float]] = []
     for memory_id, bm25 in lexical:
+        if not needs_matched(settings, bm25):
+            floored.append((memory_id, bm25))
+            continue
         share = matched[memory_id] / max(1, term_count)
         half = 0.5 * share
         floored.append((memory_id, max(bm25, c * half / (1.0 - half))))

@@ -31,7 +31,7 @@ from squirrel_memory.retrieval.queries import (
 )
 from squirrel_memory.retrieval.ranking import Ranking, placed
 from squirrel_memory.retrieval.reader import MemoryReader
-from squirrel_memory.retrieval.relevance import fuse, vector_relevance
+from squirrel_memory.retrieval.relevance import fuse, needs_matched, vector_relevance
 from squirrel_memory.retrieval.results import (
     ScoredMemory,
     SearchPage,
@@ -146,8 +146,9 @@ class Retriever:
         type_list = check_types(types)
         actives = check_paths(active_paths, "active_file_paths")
         scopes = check_paths(scope_paths, "scope_paths")
-        pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, limit or 0))
-        if parsed.terms and self.settings.use_vector and self._catch_up is not None:
+        settings = self.settings
+        pool = min(MAX_CANDIDATES, max(settings.candidate_pool, limit or 0))
+        if parsed.terms and settings.use_vector and self._catch_up is not None:
             # A memory written a moment ago is ranked with its vector, as it will be later.
             await self._catch_up(project_id)
         lexical: list[tuple[str, float]] = []
@@ -178,7 +179,11 @@ class Retriever:
                 lexical_ids: list[list[str]] = []
 
                 def on_lexical(found: list[tuple[MemoryItem, float]]) -> None:
-                    terms_of.update((m.id, matched_terms(parsed.terms, m)) for m, _ in found)
+                    terms_of.update(
+                        (m.id, matched_terms(parsed.terms, m))
+                        for m, score in found
+                        if needs_matched(settings, score)
+                    )
                     items.update((m.id, m) for m, _ in found)
                     lexical_ids.append([m.id for m, _ in found])
 
@@ -201,7 +206,11 @@ class Retriever:
                 )
                 lexical = [(m.id, score) for m, score in found]
                 items.update((m.id, m) for m, _ in found)
-                terms_of = {m.id: matched_terms(parsed.terms, m) for m, _ in found}
+                terms_of = {
+                    m.id: matched_terms(parsed.terms, m)
+                    for m, score in found
+                    if needs_matched(settings, score)
+                }
                 hits = await self._candidates.vector_hits(
                     parsed.text,
                     pool,
@@ -237,7 +246,7 @@ class Retriever:
             lexical_live,
             [(m, s) for m, s in vector if m in live],
             term_count=len(terms),
-            matched={m: len(terms_of[m]) for m, _ in lexical_live},
+            matched={m: len(t) for m, t in terms_of.items()},
             vector_used=vector_used,
             indexed=self._candidates.index,
         )
