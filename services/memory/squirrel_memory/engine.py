@@ -16,6 +16,7 @@ from squirrel_core.caller import team_grant
 from squirrel_core.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
+    NotFoundError,
 )
 from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
@@ -246,10 +247,19 @@ class MemoryEngine:
         return outcome
 
     async def cursors(self, project_ids: Sequence[str]) -> list[tuple[str, list[SourceCursor]]]:
-        ids = list(project_ids) or self.registry.roots()
+        """The cursors of `project_ids`, or of every registered project whose folder is there
+        (one deleted folder must not stall ingest for the rest); a named one that is gone is
+        `NotFoundError`."""
+        ids = list(project_ids)
         found = []
-        for project_id in ids:
-            store = await self.registry.store(project_id)
+        for project_id in ids or self.registry.roots():
+            try:
+                store = await self.registry.store(project_id)
+            except NotFoundError:
+                if ids:
+                    raise
+                log.warning("project_folder_gone", project_id=project_id)
+                continue
             found.append((project_id, await store.get_cursors(project_id)))
         return found
 
