@@ -265,13 +265,23 @@ class MemoryEngine:
 
     async def status(self, project_id: str) -> list[ProjectStatus]:
         """One project's status, or every project's the caller may read (a team token: those
-        it is granted)."""
+        it is granted) whose folder is there."""
         grant = team_grant()
-        ids = [project_id] if project_id else self.registry.roots()
-        if grant is not None and not project_id:
+        if project_id:
+            store = await self.registry.store(project_id)
+            return [await project_status(project_id, store, self._processor())]
+        ids = self.registry.roots()
+        if grant is not None:
             ids = [pid for pid in ids if grant.covers(pid)]
         processor = self._processor()
-        return [await project_status(pid, await self.registry.store(pid), processor) for pid in ids]
+        found = []
+        for pid in ids:
+            try:
+                store = await self.registry.store(pid)
+            except NotFoundError:  # its folder is gone: `sqrl doctor` says so
+                continue
+            found.append(await project_status(pid, store, processor))
+        return found
 
     def extractor_activity(self) -> ExtractorActivity:
         """The model backend's recent use (zeros for `rules`)."""
