@@ -24,12 +24,6 @@ from squirrel_memory.models import (
     UpdateDecision,
     writer_source,
 )
-from squirrel_memory.storage.base import (
-    FindAnchor,
-    HistoryAction,
-    MemoryListener,
-    ProcessingResult,
-)
 from squirrel_memory.storage.checks import (
     MAX_FILE_PATHS,
     MAX_KEY_CHARS,
@@ -53,6 +47,12 @@ from squirrel_memory.storage.revisions import (
     merge,
     revise,
     with_writer,
+)
+from squirrel_memory.storage.values import (
+    FindAnchor,
+    HistoryAction,
+    MemoryListener,
+    ProcessingResult,
 )
 
 T = TypeVar("T")
