@@ -43,7 +43,7 @@ from squirrel_memory.models import MemoryItem, MemorySource, UpdateAction, Updat
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.dialect import POSTGRES
-from squirrel_memory.storage.memory_book import Insert
+from squirrel_memory.storage.memory_plans import Insert
 from squirrel_memory.storage.memory_sql import MEMORY_COLUMNS, insert_writes, statements
 from squirrel_memory.storage.postgres.search import search_fields
 from squirrel_memory.storage.revisions import ChangeSet, drive_async

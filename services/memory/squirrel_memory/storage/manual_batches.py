@@ -24,7 +24,7 @@ from squirrel_memory.storage.checks import (
     check_type,
 )
 from squirrel_memory.storage.dialect import Dialect
-from squirrel_memory.storage.memory_book import (
+from squirrel_memory.storage.memory_plans import (
     RowStep,
     anchor_memories,
     supersede_memory,
