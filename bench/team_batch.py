@@ -61,7 +61,7 @@ from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import PostgresBackend, Store
 from squirrel_memory.storage.dialect import POSTGRES
-from squirrel_memory.storage.memory_book import Insert
+from squirrel_memory.storage.memory_plans import Insert
 from squirrel_memory.storage.memory_sql import insert_writes, statements
 from squirrel_memory.storage.postgres.memories import rows_at_once
 from squirrel_memory.storage.postgres.search import search_fields

@@ -42,12 +42,12 @@ from squirrel_memory.index import Vector
 from squirrel_memory.models import MemoryItem, MemorySource, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import embedding_text
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.base import HistoryAction
 from squirrel_memory.storage.dialect import POSTGRES
-from squirrel_memory.storage.memory_book import Insert
+from squirrel_memory.storage.memory_plans import Insert
 from squirrel_memory.storage.memory_sql import MEMORY_COLUMNS, insert_writes, statements
 from squirrel_memory.storage.postgres.search import search_fields
 from squirrel_memory.storage.revisions import ChangeSet, drive_async
+from squirrel_memory.storage.values import HistoryAction
 
 _SQL = statements(POSTGRES)
 _SEARCH_TEXTS = ("s_key", "s_tags", "s_content")

@@ -56,7 +56,7 @@ from squirrel_memory.index import Vector, VectorIndex
 from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import Retriever, embedding_text
 from squirrel_memory.storage import PostgresBackend, Store
-from squirrel_memory.storage.memory_book import Insert
+from squirrel_memory.storage.memory_plans import Insert
 from squirrel_memory.storage.postgres.hnsw import DEFAULT_EF_CONSTRUCTION, DEFAULT_HNSW_M
 from squirrel_memory.storage.postgres.vectors import PgVectorIndex
 from squirrel_memory.task_context import TaskContextBuilder

@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from squirrel_cli.parked_view import parked_lines
@@ -208,7 +209,9 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
                 if p.get("team")
                 else "yes"
                 if p["initialised"]
-                else "no (run `sqrl init` there)",
+                else "no (run `sqrl init` there)"
+                if Path(str(p["project"])).is_dir()
+                else "no: folder gone",
                 str(p.get("events", "-")),
                 waiting(p),
                 str(p.get("memories", "-")),
@@ -266,7 +269,10 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
 
 def project_row(layout: HomeLayout, root: str) -> tuple[dict[str, Any], bool]:
     """A project's row from its store, and whether its counts belong in it (not when its store
-    cannot be inspected)."""
+    cannot be inspected, nor when its folder is gone)."""
+    if not Path(root).is_dir():
+        gone = f"the project folder {root} is gone; re-create it or remove it from projects.json"
+        return {"project": root, "initialised": False, "store": None, "notice": gone}, False
     try:
         from squirrel_core.store_placement import inspect_store  # noqa: PLC0415 - status only
 

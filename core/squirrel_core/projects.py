@@ -7,7 +7,11 @@ import os
 import unicodedata
 from pathlib import Path
 
-from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError
+from squirrel_core.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    PermissionDeniedError,
+)
 from squirrel_core.files import write_private_file
 
 
@@ -46,7 +50,7 @@ def read_projects(path: Path) -> list[str]:
     try:
         data = json.loads(path.read_text() or "{}")
     except json.JSONDecodeError as exc:
-        raise InvalidArgumentError(
+        raise FailedPreconditionError(  # the home's state, never a value the caller gave
             f"{path} is not valid JSON ({exc.msg}); fix or delete it"
         ) from None
     roots = data.get("projects", []) if isinstance(data, dict) else []

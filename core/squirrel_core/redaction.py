@@ -5,15 +5,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
-import math
 import re
 import string
 import threading
-from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from squirrel_core.redaction_entropy import MIN_ENTROPY_LEN, entropy_redacted
 from squirrel_core.redaction_literals import Found, Literals
 from squirrel_core.redaction_providers import RULE_HINTS as _RULE_HINTS
 from squirrel_core.redaction_providers import RULES as _RULES
@@ -99,29 +98,6 @@ _VERSION: Final = re.compile(r"[~^<>=v]*\d+(?:\.\d+)+[A-Za-z0-9.+-]*")
 _TEMPLATE: Final = re.compile(r"\$\{.*\}|\$[A-Za-z_]+|\{\{.*\}\}|<[^>]*>|\*+|%s|%\(.*\)s")
 _TOKEN_IN_NAME: Final = re.compile(r"(?i)token|key|credential")
 
-# High-entropy runs: long base64/base64url/hex-ish tokens that no specific rule caught.
-_CANDIDATE_CHARS: Final = string.ascii_letters + string.digits + "+/_=.-"
-_CANDIDATE: Final = re.compile(r"[A-Za-z0-9+/_=.-]{32,}")
-# Text mapped to one byte per character: "a" for a candidate character, " " otherwise.
-_CANDIDATE_MAP: Final = bytes(
-    ord("a") if chr(byte) in _CANDIDATE_CHARS else ord(" ") for byte in range(256)
-)
-_HEX_LIKE: Final = re.compile(r"[0-9a-fA-F-]+")
-_SEPARATOR: Final = re.compile(r"[-_/.]")
-_WORD: Final = re.compile(r"[A-Z]?[a-z]{3,}")
-_ID_PREFIXES: Final = (
-    "toolu_", "srvtoolu_", "msg_", "req_", "call_", "resp_", "fc_", "rs_", "chatcmpl-", "file_",
-    "batch_", "run_", "thread_", "asst_", "sha256-", "sha512-", "sha1-",
-)  # fmt: skip
-_DATA_LABELS: Final = ("base64,", "h1:", "sha256:", "sha384:", "sha512:", "sha1:", "md5:")
-"""What comes just before encoded data or a digest, never before a secret."""
-_MIN_ENTROPY_LEN: Final = 32
-_RUN: Final = b"a" * _MIN_ENTROPY_LEN
-_ENTROPY_BITS: Final = 3.8
-_MAX_WORD_COVERAGE: Final = 0.5
-_MIN_DIGIT_SHARE: Final = 0.15
-_MIN_PIECE: Final = 16
-_ENTROPY_SAMPLE: Final = 4096
 _MIN_SECRET_LEN: Final = 6  # shorter text cannot hold anything redact() looks for
 
 # Keys whose string values are identifiers: never scanned for high-entropy runs.
@@ -147,43 +123,6 @@ _LITERALS: Final = Literals(
         *DETECTOR_LITERALS,
     ]
 )
-
-
-def shannon_entropy(text: str) -> float:
-    """Bits per character of `text` (0.0 for empty text)."""
-    if not text:
-        return 0.0
-    n = len(text)
-    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
-
-
-def looks_random(token: str) -> bool:
-    """True when `token` looks like a random secret rather than a hash, id, path or identifier.
-
-    Pure hex (git SHAs, digests, UUIDs) is never flagged; neither are dotted or slashed paths made
-    of short pieces, identifiers built from words, or runs without digits.
-    """
-    # Very long runs are judged on a prefix: a megabyte of base64 needs no full census.
-    core = token[:_ENTROPY_SAMPLE].rstrip("=")
-    if len(core) < _MIN_ENTROPY_LEN or _HEX_LIKE.fullmatch(core):
-        return False
-    if core.startswith(_ID_PREFIXES) or core[0] in "/.~":
-        return False
-    long_pieces = [piece for piece in _SEPARATOR.split(core) if len(piece) >= _MIN_PIECE]
-    if not long_pieces or all(_HEX_LIKE.fullmatch(piece) for piece in long_pieces):
-        return False  # short words joined up, or hashes with a prefix (`sha256.…`, `z_<hex>_x`)
-    digits = sum(ch.isdigit() for ch in core)
-    if digits == 0:
-        return False
-    has_upper = any(ch.isupper() for ch in core)
-    has_lower = any(ch.islower() for ch in core)
-    if has_upper and has_lower:
-        covered = sum(len(m.group()) for m in _WORD.finditer(core))
-        if covered / len(core) > _MAX_WORD_COVERAGE:
-            return False
-    elif digits / len(core) < _MIN_DIGIT_SHARE:
-        return False
-    return shannon_entropy(core) >= _ENTROPY_BITS
 
 
 def _is_placeholder_value(name: str, value: str, *, quoted: bool) -> bool:
@@ -299,55 +238,6 @@ def _apply_spans(text: str, spans: list[_Span]) -> tuple[str, int]:
     return "".join(pieces), applied
 
 
-def _candidate_spans(text: str) -> list[tuple[int, int]]:
-    """Where `_CANDIDATE` matches in `text`: every maximal run of 32 or more of its characters.
-
-    The text is mapped to a byte per character and the runs are found with `bytes.find`, which
-    skips ahead instead of testing every character as the regex does.
-    """
-    # Every other character becomes one "?" (not a candidate character): indexes stay aligned.
-    mapped = text.encode("ascii", "replace").translate(_CANDIDATE_MAP)
-    spans: list[tuple[int, int]] = []
-    start = mapped.find(_RUN)
-    while start != -1:
-        end = mapped.find(b" ", start + _MIN_ENTROPY_LEN)
-        if end == -1:
-            spans.append((start, len(mapped)))
-            break
-        spans.append((start, end))
-        start = mapped.find(_RUN, end)
-    return spans
-
-
-def _entropy_replacement(text: str, start: int, end: int) -> str | None:
-    """What replaces the high-entropy candidate `text[start:end]`, or None when it is kept."""
-    token = text[start:end]
-    before = text[max(0, start - 8) : start]
-    if before.endswith(_DATA_LABELS):
-        return None  # inline data (`data:image/png;base64,…`) or a labelled digest
-    # `--flag=value` or `key=value`: judge (and replace) only the value.
-    split = token.rstrip("=").rfind("=") + 1
-    if not looks_random(token[split:]):
-        return None
-    return token[:split] + placeholder("high_entropy")
-
-
-def _entropy_redacted(text: str) -> tuple[str, int]:
-    """`text` with its random-looking runs replaced, and how many were."""
-    pieces: list[str] = []
-    position = 0
-    for start, end in _candidate_spans(text):
-        replacement = _entropy_replacement(text, start, end)
-        if replacement is not None:
-            pieces.append(text[position:start])
-            pieces.append(replacement)
-            position = end
-    if not pieces:
-        return text, 0
-    pieces.append(text[position:])
-    return "".join(pieces), len(pieces) // 2
-
-
 def _lower_aligned(text: str) -> str:
     """Lower-case `text` keeping every character at its index (ASCII-only folding if needed)."""
     lowered = text.lower()
@@ -372,8 +262,8 @@ def redact(text: str, *, entropy: bool = True, maintained: bool = True) -> tuple
     found = _LITERALS.scan(text, lowered)
     if found.empty and not (maintained and has_unhinted_detectors()):
         # No rule's literal: only the high-entropy check can find anything.
-        if entropy and len(text) >= _MIN_ENTROPY_LEN:
-            return _entropy_redacted(text)
+        if entropy and len(text) >= MIN_ENTROPY_LEN:
+            return entropy_redacted(text, placeholder("high_entropy"))
         return text, 0
     count = 0
     if found.in_lower("private>"):
@@ -413,8 +303,8 @@ def redact(text: str, *, entropy: bool = True, maintained: bool = True) -> tuple
         )
     text, applied = _apply_spans(text, spans)
     count += applied
-    if entropy and len(text) >= _MIN_ENTROPY_LEN:
-        text, replaced = _entropy_redacted(text)
+    if entropy and len(text) >= MIN_ENTROPY_LEN:
+        text, replaced = entropy_redacted(text, placeholder("high_entropy"))
         count += replaced
     return text, count
 
@@ -424,10 +314,19 @@ def _is_secret_key(key: str) -> bool:
     return _SECRET_KEY.fullmatch(key) is not None
 
 
-@functools.cache
+#: The sources that decide what is redacted: `ruleset` fingerprints them all.
+RULE_FILES: Final = (
+    "redaction.py",
+    "redaction_rules.py",
+    "redaction_literals.py",
+    "redaction_providers.py",
+    "redaction_entropy.py",
+)
+
+
 @functools.cache
 def ruleset() -> str:
-    """A fingerprint of the rules `redact_value` applies: this module and its two helpers as
+    """A fingerprint of the rules `redact_value` applies: this module and its four helpers as
     written, and the detect-secrets release whose detectors it runs. Two services with the same
     fingerprint redact alike, so content one of them redacted need not be redacted again by the
     other. Empty when the sources cannot be read (nothing can then vouch for a redaction).
@@ -435,7 +334,7 @@ def ruleset() -> str:
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
     try:
-        for name in ("redaction.py", "redaction_rules.py", "redaction_literals.py"):
+        for name in RULE_FILES:
             digest.update((here / name).read_bytes())
             digest.update(b"\0")
     except OSError:

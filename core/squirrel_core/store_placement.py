@@ -369,14 +369,17 @@ def place_store(
 
 
 def _live_notice(record: dict[str, Any]) -> str | None:
-    """A recorded notice while it still holds (the set-aside folder is still there)."""
+    """A recorded notice while it still holds (the set-aside folder is still there), ending
+    with what ends it: deleting that folder."""
     notice = record.get("notice")
     if not isinstance(notice, str):
         return None
     aside = record.get("set_aside")
-    if isinstance(aside, str) and not Path(aside).exists():
+    if not isinstance(aside, str):
+        return notice
+    if not (Path(aside).exists() or Path(aside).is_symlink()):
         return None
-    return notice
+    return f"{notice}; delete {aside} to end this notice"
 
 
 def inspect_store(layout: HomeLayout, project_id: str) -> StoreState:

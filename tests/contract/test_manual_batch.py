@@ -18,7 +18,8 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage import MemoryChange, Store
-from squirrel_memory.storage.base import FindAnchor, ManualPlan, Supersede, WriteManual
+from squirrel_memory.storage.base import ManualPlan
+from squirrel_memory.storage.values import FindAnchor, Supersede, WriteManual
 from squirrel_memory.user_memories.manual import (
     SCREEN_FROM,
     Remembered,

@@ -209,7 +209,12 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     _git(repo, "commit", "-qm", "init")  # .mcp.json is the team's; the hooks file is not
     before = _git(repo, "status", "--porcelain", "--untracked-files=all")
     with scripted_model(Script(repo)) as model:
-        client_env = {**env, **model_env(model.url)}
+        # Claude Code waits MCP_CONNECT_TIMEOUT_MS (5 s unless set) for its MCP servers before
+        # the first request and then goes on without them. On a loaded machine the host's own
+        # start and `sqrl mcp`'s spawn-to-initialize (about 1.3 s at load 14) can pass it, so
+        # the wait is the longest a user on a slow machine would set: the tools must still be
+        # offered by the first request, only later than 5 s may be.
+        client_env = {**env, **model_env(model.url), "MCP_CONNECT_TIMEOUT_MS": "60000"}
         runs: list[list[Logged]] = []
         try:
             for extra in ([FIRST_PROMPT], ["--continue", SECOND_PROMPT]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from collections.abc import Callable
 from contextlib import closing
@@ -362,3 +363,30 @@ async def test_bad_events_are_rejected_one_by_one_and_the_rest_applied(
             2: "missing_timestamp",
             3: "timestamp_out_of_range",
         }
+
+
+async def test_a_deleted_project_folder_does_not_hide_every_projects_cursors_or_status(
+    make_settings: Callable[..., Settings], project: Path, tmp_path: Path
+) -> None:
+    """Ingest asks for every project's cursors at start (and `sqrl import` waits on it), `sqrl
+    status` for every project's counts: one registered folder deleted must not fail the answer
+    for the others; asked by name, it is still NOT_FOUND."""
+    settings = make_settings(processor_min_events="1000000")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        for root in (project, gone.resolve()):
+            await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(root)))
+        shutil.rmtree(gone)
+        stored = await c.call(c.stub.GetSourceCursors, pb.GetSourceCursorsRequest())
+        assert [p.project_id for p in stored.projects] == [str(project)]
+        status = await c.call(c.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
+        assert [p.project_id for p in status.projects] == [str(project)]
+        with pytest.raises(NotFoundError):
+            await c.call(
+                c.stub.GetSourceCursors,
+                pb.GetSourceCursorsRequest(project_ids=[str(gone.resolve())]),
+            )

@@ -32,11 +32,12 @@ from squirrel_gateway.hook_hosts import (
     IMPORTING_HOSTS,
     LOADED_FILES,
     HookInput,
+    Host,
     Moment,
     parse_input,
     render_output,
 )
-from squirrel_gateway.host_imports import with_imports
+from squirrel_gateway.host_imports import bare_importers, with_imports
 from squirrel_gateway.session_served import SessionServed
 
 log = structlog.get_logger()
@@ -198,11 +199,9 @@ class HookService:
 
     async def _loaded_files(self, hook: HookInput, project_id: str) -> tuple[str, ...]:
         """The instruction files the host loads itself in the project, with those they import
-        when the host expands imports (CLAUDE.md's `@AGENTS.md`)."""
-        files = LOADED_FILES[hook.host]
-        if hook.host not in IMPORTING_HOSTS:
-            return files
-        return await asyncio.to_thread(with_imports, project_id, files)
+        when the host expands imports (CLAUDE.md's `@AGENTS.md`), and any host's instruction
+        file made of imports alone: it says nothing of its own to any host."""
+        return await asyncio.to_thread(_host_has, hook.host, project_id)
 
     async def _project(self, hook: HookInput) -> str | None:
         if not hook.cwd:
@@ -267,3 +266,12 @@ class HookService:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+def _host_has(host: Host, project_id: str) -> tuple[str, ...]:
+    files = LOADED_FILES[host]
+    if host in IMPORTING_HOSTS:
+        files = with_imports(project_id, files)
+    importers = [name for h in IMPORTING_HOSTS for name in LOADED_FILES[h]]
+    bare = bare_importers(project_id, sorted(set(importers) - set(files)))
+    return (*files, *bare)

@@ -5,7 +5,10 @@ names (relative to the importing file, up to `MAX_HOPS` imports deep), so a repo
 CLAUDE.md is the single line `@AGENTS.md` has AGENTS.md in every Claude Code session: what
 Squirrel read only from it would be echoed to that host. An `@` inside a code span or a fenced
 block, an e-mail address, a path outside the project or a file that does not exist is no
-import; Codex does not expand imports, so its files are taken as they are. A cloned repository
+import; Codex does not expand imports, so its files are taken as they are. An instruction file
+that holds nothing but imports (CLAUDE.md made of `@AGENTS.md`) says nothing of its own to any
+host (`bare_importers`): what was read only from it is left out for every host, the imported
+file standing for it (loaded by the host, or read from it). A cloned repository
 is not the user's to vouch for: a named pipe or a device where an instruction file was
 expected is skipped, never waited on.
 """
@@ -41,7 +44,7 @@ _FENCE_CLOSE = re.compile(r"(?:```|~~~)[ \t]*")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 #: `@path` at a word's start: not an e-mail address (`me@host.org`), not `@@`, not `@~/…`.
 _IMPORT = re.compile(r"(?<![\w@`/.-])@((?:\.{1,2}/)?[\w.-]+(?:/[\w.-]+)*)")
-_cache: OrderedDict[tuple[str, int, int], tuple[str, ...]] = OrderedDict()
+_cache: OrderedDict[tuple[str, int, int], tuple[tuple[str, ...], bool]] = OrderedDict()
 _cache_lock = threading.Lock()
 
 
@@ -68,7 +71,7 @@ def _imports(base: Path, name: str) -> list[str]:
     """The project files `name` imports, project-relative, in the order it names them."""
     path = base / name
     try:
-        written = _written_imports(path)
+        written, _ = _written_imports(path)
         root = base.resolve()
         folder = path.resolve().parent
     except NotAFileError:
@@ -88,11 +91,30 @@ def _imports(base: Path, name: str) -> list[str]:
     return out
 
 
-def _written_imports(path: Path) -> tuple[str, ...]:
+def bare_importers(root: str, files: Sequence[str]) -> tuple[str, ...]:
+    """Those of `files` (project-relative) that hold nothing but imports: one `@path` or more
+    and, around them, only blank space. A missing, unreadable or special file is none."""
+    base = Path(root)
+    found: list[str] = []
+    for name in files:
+        try:
+            _, bare = _written_imports(base / name)
+        except NotAFileError:
+            log.warning("import_skipped", reason="not_a_file")
+            continue
+        except OSError:
+            continue
+        if bare:
+            found.append(name)
+    return tuple(found)
+
+
+def _written_imports(path: Path) -> tuple[tuple[str, ...], bool]:
     """The `@path`s written in the prose of the regular file at `path` (its first `MAX_CHARS`
-    characters), as written. A pipe or a device put where an instruction file was expected is
-    refused without waiting on it (`open_regular`). A file read before with the same size and
-    modification time is not read again: the last `CACHED_FILES` files' imports are kept."""
+    characters), as written, and whether the file holds nothing else. A pipe or a device put
+    where an instruction file was expected is refused without waiting on it (`open_regular`).
+    A file read before with the same size and modification time is not read again: the last
+    `CACHED_FILES` files' imports are kept."""
     with open_regular(path) as handle:
         seen = os.fstat(handle.fileno())
         key = (os.fspath(path), seen.st_mtime_ns, seen.st_size)
@@ -101,14 +123,16 @@ def _written_imports(path: Path) -> tuple[str, ...]:
                 _cache.move_to_end(key)
                 return cached
         with io.TextIOWrapper(handle, encoding="utf-8", errors="replace") as text:
-            prose = _CODE_SPAN.sub(" ", _outside_fences(text.read(MAX_CHARS)))
+            raw = text.read(MAX_CHARS)
+    prose = _CODE_SPAN.sub(" ", _outside_fences(raw))
     written = tuple(match.group(1).rstrip(".") for match in _IMPORT.finditer(prose))
+    bare = bool(written) and not _IMPORT.sub(" ", raw).strip()
     with _cache_lock:
-        _cache[key] = written
+        _cache[key] = (written, bare)
         _cache.move_to_end(key)
         while len(_cache) > CACHED_FILES:
             _cache.popitem(last=False)
-    return written
+    return written, bare
 
 
 def _outside_fences(text: str) -> str:

@@ -6,7 +6,7 @@ import posixpath
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
-from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError
 from squirrel_core.projects import require_project
 
 MAX_PATH_CHARS = 4096
@@ -19,16 +19,25 @@ def normalise_project_root(path: str, registered_roots: Sequence[str]) -> str:
     `path` must be absolute (a host knows its working directory; a relative path would be
     resolved against the server's, which is never what was meant). Symlinks are resolved
     before matching. Raises `InvalidArgumentError` for malformed input and
-    `PermissionDeniedError` (saying how to register) for a path in no registered project.
+    `PermissionDeniedError` (saying how to register) for a path in no registered project; a
+    folder whose name ends in a space is a project like any other when it is registered.
     """
-    _check_path_text(path, "project_root")
+    _check_path_text(path, "project_root", spaces_allowed=True)
     if not Path(path).is_absolute():
         raise InvalidArgumentError(
             f"project_root must be an absolute path (got {path!r});"
             " send the repository's full path."
         )
     roots = [str(Path(root).resolve()) for root in registered_roots]
-    return require_project(path, roots)
+    try:
+        return require_project(path, roots)
+    except PermissionDeniedError as exc:
+        if path == path.rstrip():
+            raise
+        raise PermissionDeniedError(
+            f"{exc} (the path {path!r} ends in whitespace; send it without, unless the "
+            "folder's name has it)"
+        ) from None
 
 
 def normalise_scope_paths(
@@ -72,7 +81,9 @@ def normalise_scope_paths(
     return tuple(seen)
 
 
-def _check_path_text(path: object, field: str) -> None:
+def _check_path_text(path: object, field: str, *, spaces_allowed: bool = False) -> None:
+    """Refuses what cannot be a path; whitespace around it too, unless `spaces_allowed` (a
+    folder's name may end in a space: the registry then says whether it is a project)."""
     if not isinstance(path, str):
         raise InvalidArgumentError(f"{field} must be a string path")
     if not path.strip():
@@ -81,5 +92,5 @@ def _check_path_text(path: object, field: str) -> None:
         raise InvalidArgumentError(f"{field} must not contain NUL bytes")
     if len(path) > MAX_PATH_CHARS:
         raise InvalidArgumentError(f"{field} is longer than {MAX_PATH_CHARS} characters")
-    if path != path.strip():
+    if path != path.strip() and not spaces_allowed:
         raise InvalidArgumentError(f"{field} {path!r} has leading or trailing whitespace")

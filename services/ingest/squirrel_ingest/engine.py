@@ -12,19 +12,18 @@ from pathlib import Path
 
 import structlog
 
-from squirrel_core.events import SourceCursor, SourceTool
+from squirrel_core.events import SourceTool
 from squirrel_core.kept_text import signed
 from squirrel_ingest.batcher import Batcher
 from squirrel_ingest.cursor.reader import CursorReader
 from squirrel_ingest.delivery import Sink
-from squirrel_ingest.discovery import expand, source_of, walk_roots, watched_roots
+from squirrel_ingest.discovery import expand, walk_roots, watched_roots
 from squirrel_ingest.engine_settings import EngineSettings
+from squirrel_ingest.file_table import FileTable
 from squirrel_ingest.floors import (
     cursor_floors,
     delivered_by_cursors,
     forget_file,
-    resume_point,
-    rewind_point,
     wanted,
 )
 from squirrel_ingest.git_intake import GitIntake
@@ -35,7 +34,6 @@ from squirrel_ingest.reading import (
     ReadLimits,
     ReadPass,
     TrackedFile,
-    new_parser,
     read_cursor,
     read_pass,
     read_unchanged,
@@ -43,7 +41,6 @@ from squirrel_ingest.reading import (
 )
 from squirrel_ingest.routing import ProjectRouter, relocate
 from squirrel_ingest.status import IngestStatus, ScanProgress, WatchedRoot
-from squirrel_ingest.tail import FilePosition, ResetReason
 from squirrel_ingest.tally import Tally
 from squirrel_ingest.watcher import ChangeQueue, RootWatcher
 
@@ -90,8 +87,6 @@ class IngestEngine:
         self._cursor = cursor_reader
         self._next_cursor = 0.0
         self._clock = clock
-        self._files: dict[Path, TrackedFile] = {}
-        self._ignored: set[Path] = set()
         self._read_lock = asyncio.Lock()
         self._stopping = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -113,6 +108,7 @@ class IngestEngine:
             stopping=self._stopping,
             flusher_running=lambda: bool(self._tasks),
         )
+        self._table = FileTable(self._roots, parser_factory, self._out, projects, self._tally)
         self._git = (
             GitIntake(git_poller, projects, self._out, self._tally)
             if git_poller is not None
@@ -197,7 +193,7 @@ class IngestEngine:
         if not path.is_absolute():
             return 0
         clean = Path(os.path.normpath(path))  # noqa: ASYNC240 - lexical only: no `..` escapes
-        if self._source_of(clean) is None:
+        if self._table.source_of(clean) is None:
             return 0
         before = self._tally.totals()["events"]
         await self._read_paths([clean], force=True)
@@ -214,18 +210,18 @@ class IngestEngine:
             if not added:
                 return
             await self._out.add_projects(added)
-            for tracked in self._files.values():
-                self._rewind_for(tracked, added)
+            for tracked in self._table.files.values():
+                self._table.rewind_for(tracked, added)
             if self._cursor is not None:
                 self._cursor.forget()  # the next poll starts each chat at its lowest floor
         if self._queue is not None:
-            for path in self._files:
+            for path in self._table.files:
                 self._queue.put(path)
         log.info("projects_updated", projects=len(self._router.project_ids), added=len(added))
 
     def status(self) -> IngestStatus:
         """A snapshot of the counters."""
-        files_seen = Counter(tracked.source for tracked in self._files.values())
+        files_seen = Counter(tracked.source for tracked in self._table.files.values())
         delivered = delivered_by_cursors(self._out.floors, self._router.project_ids)
         if self._cursor is not None:
             files_seen[SourceTool.CURSOR] = self._cursor.chats  # chats, for this source
@@ -240,7 +236,7 @@ class IngestEngine:
             delivery_failures=tally.counts["delivery_failures"],
             last_delivery_error=tally.last_error,
             last_delivery_at=tally.last_delivery_at,
-            files_tracked=len(self._files),
+            files_tracked=len(self._table.files),
             files_missing=tally.counts["files_missing"],
             resets=dict(tally.resets),
             events_already_delivered=tally.counts["already_delivered"],
@@ -248,7 +244,7 @@ class IngestEngine:
 
     def watched_sources(self) -> list[WatchedRoot]:
         """Every configured root, whether it exists, and the transcript files found under it."""
-        return watched_roots(self._roots, self._files, self._cursor)
+        return watched_roots(self._roots, self._table.files, self._cursor)
 
     # -- background tasks ------------------------------------------------------------------
 
@@ -275,7 +271,7 @@ class IngestEngine:
             async with self._read_lock:  # worktrees added or removed since the last look
                 await asyncio.to_thread(self._router.refresh)
             found = await asyncio.to_thread(walk_roots, self._roots, set(self._roots))
-            vanished = set(self._files).difference(found)  # e.g. a folder moved away
+            vanished = set(self._table.files).difference(found)  # e.g. a folder moved away
             await self._read_paths([*found, *sorted(vanished)], force=False)
             next_rescan = self._clock() + self._settings.rescan_interval_s
         if self._git is not None and now >= next_git:
@@ -292,7 +288,7 @@ class IngestEngine:
             await asyncio.wait_for(self._queue.wait(), timeout=max(0.0, wait))
         changed = self._queue.take()
         if changed:
-            expanded = await asyncio.to_thread(expand, changed, set(self._files))
+            expanded = await asyncio.to_thread(expand, changed, set(self._table.files))
             await self._read_paths(expanded, force=True)
         return next_rescan, next_git
 
@@ -301,61 +297,6 @@ class IngestEngine:
     async def flush(self) -> bool:
         """Deliver everything pending now; False if stopped before the sink took it all."""
         return await self._out.flush()
-
-    # -- floors ----------------------------------------------------------------------------
-
-    def _resume(
-        self, key: str, inode: int, size: int
-    ) -> tuple[FilePosition | None, SourceCursor | None]:
-        """Where a newly found file starts: the lowest position of any registered project."""
-        lowest, truncated = resume_point(
-            self._out.floors, self._router.project_ids, key, inode, size
-        )
-        if truncated:
-            self._tally.resets[ResetReason.TRUNCATED.value] += 1
-        if lowest is None:
-            return None, None
-        return FilePosition(inode=inode, offset=lowest.offset), lowest
-
-    def _rewind_for(self, tracked: TrackedFile, projects: Iterable[str]) -> None:
-        """Move a file back so newly registered projects get its earlier events."""
-        position = tracked.position
-        if position is None:
-            return  # already reading from the start
-        lowest = rewind_point(self._out.floors, projects, tracked.source, tracked.key, position)
-        if lowest is None:
-            return
-        fresh = new_parser(self._factory, tracked.path, tracked.source, lowest)
-        if fresh is not None:
-            tracked.parser = fresh
-        tracked.position = FilePosition(position.inode, lowest.offset) if lowest.offset else None
-        tracked.seen = None
-
-    # -- discovery -------------------------------------------------------------------------
-
-    def _source_of(self, path: Path) -> SourceTool | None:
-        return source_of(self._roots, path)
-
-    def _track(self, path: Path) -> TrackedFile | None:
-        tracked = self._files.get(path)
-        if tracked is not None or path in self._ignored:
-            return tracked
-        source = self._source_of(path)
-        try:
-            stat = path.stat()
-        except OSError:
-            return None
-        if source is None or not path.is_file():
-            return None
-        key = str(path)
-        position, state_from = self._resume(key, stat.st_ino, stat.st_size)
-        parser = new_parser(self._factory, path, source, state_from)
-        if parser is None:
-            self._ignored.add(path)
-            return None
-        tracked = TrackedFile(path=path, key=key, source=source, parser=parser, position=position)
-        self._files[path] = tracked
-        return tracked
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -366,25 +307,11 @@ class IngestEngine:
             tracked: TrackedFile | None = None
             try:
                 async with self._read_lock:
-                    tracked = self._track(path)
+                    tracked = self._table.track(path)
                 if tracked is not None:
                     await self._read_file(tracked, force=force)
             except Exception as error:  # a parser bug must not stop every other file
-                self._read_failed(path, tracked, error)
-
-    def _read_failed(self, path: Path, tracked: TrackedFile | None, error: Exception) -> None:
-        source = tracked.source if tracked else self._source_of(path)
-        if source is not None:
-            self._tally.skipped[source]["read_error"] += 1
-        if tracked is not None:
-            tracked.seen = stat_key(tracked.path)  # retried once the file changes
-        else:
-            self._ignored.add(path)
-        log.warning(
-            "source_file_failed",
-            source=source.value if source else None,
-            error_type=type(error).__name__,
-        )
+                self._table.failed(path, tracked, error)
 
     async def _read_caught_up(self, paths: Sequence[Path]) -> set[Path]:
         """Forced reads, in one worker hop, of the files among `paths` unchanged since they were
@@ -396,11 +323,11 @@ class IngestEngine:
         async with self._read_lock:
             if self._stopping.is_set():
                 return finished
-            candidates = [self._files[path] for path in paths if path in self._files]
+            candidates = [self._table.files[path] for path in paths if path in self._table.files]
             read = await asyncio.to_thread(read_unchanged, candidates, self._factory, self._limits)
             for tracked, result in read:
                 if isinstance(result, Exception):
-                    self._read_failed(tracked.path, tracked, result)
+                    self._table.failed(tracked.path, tracked, result)
                     finished.add(tracked.path)
                     continue
                 self._apply(tracked, result)
@@ -414,7 +341,7 @@ class IngestEngine:
         while not self._stopping.is_set():
             await self._out.room()
             async with self._read_lock:
-                if self._files.get(tracked.path) is not tracked:
+                if self._table.files.get(tracked.path) is not tracked:
                     return
                 result = await asyncio.to_thread(read_pass, tracked, self._factory, self._limits)
                 self._apply(tracked, result)
@@ -424,7 +351,7 @@ class IngestEngine:
     def _apply(self, tracked: TrackedFile, result: ReadPass) -> None:
         """Count, route and batch the outcome of one read (on the event loop)."""
         if result.missing:
-            self._files.pop(tracked.path, None)
+            self._table.files.pop(tracked.path, None)
             self._tally.counts["files_missing"] += 1
             log.info("source_file_missing", source=tracked.source.value)
             return

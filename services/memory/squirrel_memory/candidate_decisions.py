@@ -25,7 +25,7 @@ from squirrel_memory.recurrence import (
     unify_keys,
 )
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.base import FindAnchor, FindLookalikes
+from squirrel_memory.storage.values import FindAnchor, FindLookalikes
 from squirrel_memory.updates import decide_update, says_less
 from squirrel_memory.updates.writers import spare_rules_memory
 from squirrel_memory.user_memories.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from squirrel.v1 import events_pb2, memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
@@ -15,6 +17,7 @@ from squirrel_core.redaction import redact
 from squirrel_core.wire import (
     EVENT_TYPES_PB,
     ORIGINS_PB,
+    SOURCE_TOOLS,
     SOURCE_TOOLS_PB,
     timestamp_pb,
 )
@@ -27,7 +30,11 @@ from squirrel_memory.models import (
     Scope,
     StoredEvent,
 )
-from squirrel_memory.user_memories.manual import Statement
+from squirrel_memory.user_memories.manual import Remembered, Statement
+
+if TYPE_CHECKING:
+    from squirrel_memory.outcomes.judge import OutcomeReport
+    from squirrel_memory.status import ProjectStatus
 
 MEMORY_TYPES = {
     memory_pb2.MEMORY_TYPE_USER_STYLE: MemoryType.USER_STYLE,
@@ -197,4 +204,89 @@ def statement_from_pb(project_id: str, item: pb.RememberRequest) -> Statement | 
         importance=item.importance,
         scope=scope_from_pb(item.scope, memory_type),
         file_paths=tuple(item.file_paths),
+    )
+
+
+def encode_offset(offset: int) -> str:
+    return base64.urlsafe_b64encode(f"o:{offset}".encode()).decode()
+
+
+def decode_offset(token: str) -> int:
+    if not token:
+        return 0
+    try:
+        text = base64.urlsafe_b64decode(token.encode()).decode()
+        if not text.startswith("o:"):
+            raise ValueError(text)
+        offset = int(text[2:])
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidArgumentError("page_token is not one this service issued") from None
+    if offset < 0:
+        raise InvalidArgumentError("page_token is not one this service issued")
+    return offset
+
+
+def source_tool_name(value: int) -> str | None:
+    """`claude_code`, `codex`, … for a filter on the wire; None for UNSPECIFIED."""
+    if value == events_pb2.SOURCE_TOOL_UNSPECIFIED:
+        return None
+    tool = SOURCE_TOOLS.get(events_pb2.SourceTool.ValueType(value))
+    if tool is None:
+        raise InvalidArgumentError(f"unknown source_tool {value}")
+    return str(tool)
+
+
+def remember_response(done: Remembered) -> pb.RememberResponse:
+    return pb.RememberResponse(
+        memory=memory_to_pb(done.memory),
+        updated=done.outcome is RememberOutcome.UPDATED or done.memory.id in done.merged_ids,
+        outcome=remember_outcome_to_pb(done.outcome),
+        merged_ids=list(done.merged_ids),
+    )
+
+
+def project_status_to_pb(
+    s: ProjectStatus, *, vectors_pending: int, outcomes: pb.OutcomeSummary, team: dict[str, Any]
+) -> pb.ProjectProcessingStatus:
+    """One project's processing status on the wire (`team`: its delivery to a team server)."""
+    return pb.ProjectProcessingStatus(
+        project_id=s.project_id,
+        events_total=s.events_total,
+        events_unprocessed=s.events_unprocessed,
+        episodes_total=s.episodes_total,
+        memories_live=s.memories_live,
+        memories_deleted=s.memories_deleted,
+        dead_letters=s.dead_letters,
+        last_processed_at=timestamp_pb(s.last_processed_at),
+        extractor=s.extractor,
+        next_processing_at=timestamp_pb(s.next_processing_at),
+        memories_by_writer=s.memories_by_writer,
+        parked=[
+            pb.DeadLetter(
+                kind=d.kind,
+                payload_ref=d.payload_ref,
+                error=d.error,
+                attempts=d.attempts,
+                updated_at=timestamp_pb(d.updated_at),
+            )
+            for d in s.parked
+        ],
+        events_per_day=s.events_per_day,
+        vectors_pending=vectors_pending,
+        outcomes=outcomes,
+        **team,
+    )
+
+
+def outcome_summary_to_pb(report: OutcomeReport) -> pb.OutcomeSummary:
+    c = report.counts
+    return pb.OutcomeSummary(
+        sessions=c.sessions,
+        served=c.served,
+        used=c.used,
+        missed=c.missed,
+        contradicted=c.contradicted,
+        unused=c.unused,
+        pending=c.pending,
+        stale=report.stale,
     )

@@ -16,6 +16,7 @@ from squirrel_core.caller import team_grant
 from squirrel_core.errors import (
     FailedPreconditionError,
     InvalidArgumentError,
+    NotFoundError,
 )
 from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
@@ -246,22 +247,41 @@ class MemoryEngine:
         return outcome
 
     async def cursors(self, project_ids: Sequence[str]) -> list[tuple[str, list[SourceCursor]]]:
-        ids = list(project_ids) or self.registry.roots()
+        """The cursors of `project_ids`, or of every registered project whose folder is there
+        (one deleted folder must not stall ingest for the rest); a named one that is gone is
+        `NotFoundError`."""
+        ids = list(project_ids)
         found = []
-        for project_id in ids:
-            store = await self.registry.store(project_id)
+        for project_id in ids or self.registry.roots():
+            try:
+                store = await self.registry.store(project_id)
+            except NotFoundError:
+                if ids:
+                    raise
+                log.warning("project_folder_gone", project_id=project_id)
+                continue
             found.append((project_id, await store.get_cursors(project_id)))
         return found
 
     async def status(self, project_id: str) -> list[ProjectStatus]:
         """One project's status, or every project's the caller may read (a team token: those
-        it is granted)."""
+        it is granted) whose folder is there."""
         grant = team_grant()
-        ids = [project_id] if project_id else self.registry.roots()
-        if grant is not None and not project_id:
+        if project_id:
+            store = await self.registry.store(project_id)
+            return [await project_status(project_id, store, self._processor())]
+        ids = self.registry.roots()
+        if grant is not None:
             ids = [pid for pid in ids if grant.covers(pid)]
         processor = self._processor()
-        return [await project_status(pid, await self.registry.store(pid), processor) for pid in ids]
+        found = []
+        for pid in ids:
+            try:
+                store = await self.registry.store(pid)
+            except NotFoundError:  # its folder is gone: `sqrl doctor` says so
+                continue
+            found.append(await project_status(pid, store, processor))
+        return found
 
     def extractor_activity(self) -> ExtractorActivity:
         """The model backend's recent use (zeros for `rules`)."""

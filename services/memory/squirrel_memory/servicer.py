@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -22,7 +20,6 @@ from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
 from squirrel_core.team_client import TeamLink, saved_team_link, team_link
 from squirrel_core.wire import (
-    SOURCE_TOOLS,
     EventDecodeError,
     cursor_from_pb,
     cursor_to_pb,
@@ -31,27 +28,30 @@ from squirrel_core.wire import (
     timestamp_pb,
 )
 from squirrel_memory.convert import (
+    decode_offset,
+    encode_offset,
     memory_to_pb,
     memory_type_from_pb,
     memory_types_from_pb,
-    remember_outcome_to_pb,
+    outcome_summary_to_pb,
+    project_status_to_pb,
+    remember_response,
     scope_from_pb,
     source_event_to_pb,
     source_from_pb,
+    source_tool_name,
     statement_from_pb,
     version_to_pb,
 )
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import read_deadline
-from squirrel_memory.models import RememberOutcome
 from squirrel_memory.outcomes.judge import outcome_report, record_served
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.storage.outcome_log import ServedRecord, check_served
 from squirrel_memory.team.delivery import TeamDelivery
 from squirrel_memory.team.registry import TeamProjectRegistry
 from squirrel_memory.user_memories.keyed_writes import KeyedWrites, R
-from squirrel_memory.user_memories.manual import Remembered
 from squirrel_memory.user_memories.privacy import callers_cursors, owned_cursors, require_admin
 
 Context = Any
@@ -59,35 +59,6 @@ log = structlog.get_logger()
 DEFAULT_OUTCOME_SESSIONS = 20
 MAX_OUTCOME_SESSIONS = 1000
 MAX_OUTCOMES_SHOWN = 200
-
-
-def encode_offset(offset: int) -> str:
-    return base64.urlsafe_b64encode(f"o:{offset}".encode()).decode()
-
-
-def decode_offset(token: str) -> int:
-    if not token:
-        return 0
-    try:
-        text = base64.urlsafe_b64decode(token.encode()).decode()
-        if not text.startswith("o:"):
-            raise ValueError(text)
-        offset = int(text[2:])
-    except (ValueError, binascii.Error, UnicodeDecodeError):
-        raise InvalidArgumentError("page_token is not one this service issued") from None
-    if offset < 0:
-        raise InvalidArgumentError("page_token is not one this service issued")
-    return offset
-
-
-def source_tool_name(value: int) -> str | None:
-    """`claude_code`, `codex`, … for a filter on the wire; None for UNSPECIFIED."""
-    if value == events_pb2.SOURCE_TOOL_UNSPECIFIED:
-        return None
-    tool = SOURCE_TOOLS.get(events_pb2.SourceTool.ValueType(value))
-    if tool is None:
-        raise InvalidArgumentError(f"unknown source_tool {value}")
-    return str(tool)
 
 
 def _team_link_or_none(settings: Settings) -> TeamLink | None:
@@ -98,15 +69,6 @@ def _team_link_or_none(settings: Settings) -> TeamLink | None:
     except SquirrelError as exc:
         log.warning("team_delivery_off", reason=str(exc))
         return None
-
-
-def _remember_response(done: Remembered) -> pb.RememberResponse:
-    return pb.RememberResponse(
-        memory=memory_to_pb(done.memory),
-        updated=done.outcome is RememberOutcome.UPDATED or done.memory.id in done.merged_ids,
-        outcome=remember_outcome_to_pb(done.outcome),
-        merged_ids=list(done.merged_ids),
-    )
 
 
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
@@ -212,32 +174,11 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         statuses = await self.engine.status(request.project_id)
         return pb.GetProcessingStatusResponse(
             projects=[
-                pb.ProjectProcessingStatus(
-                    project_id=s.project_id,
-                    events_total=s.events_total,
-                    events_unprocessed=s.events_unprocessed,
-                    episodes_total=s.episodes_total,
-                    memories_live=s.memories_live,
-                    memories_deleted=s.memories_deleted,
-                    dead_letters=s.dead_letters,
-                    last_processed_at=timestamp_pb(s.last_processed_at),
-                    extractor=s.extractor,
-                    next_processing_at=timestamp_pb(s.next_processing_at),
-                    memories_by_writer=s.memories_by_writer,
-                    parked=[
-                        pb.DeadLetter(
-                            kind=d.kind,
-                            payload_ref=d.payload_ref,
-                            error=d.error,
-                            attempts=d.attempts,
-                            updated_at=timestamp_pb(d.updated_at),
-                        )
-                        for d in s.parked
-                    ],
-                    events_per_day=s.events_per_day,
+                project_status_to_pb(
+                    s,
                     vectors_pending=self.reads.indexes.pending(s.project_id),
                     outcomes=await self._outcomes(s.project_id, request.outcome_sessions),
-                    **await self._team_status(s.project_id),
+                    team=await self._team_status(s.project_id),
                 )
                 for s in statuses
             ],
@@ -254,17 +195,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         report = await outcome_report(
             self.engine.outcomes, store, sessions or DEFAULT_OUTCOME_SESSIONS
         )
-        c = report.counts
-        return pb.OutcomeSummary(
-            sessions=c.sessions,
-            served=c.served,
-            used=c.used,
-            missed=c.missed,
-            contradicted=c.contradicted,
-            unused=c.unused,
-            pending=c.pending,
-            stale=report.stale,
-        )
+        return outcome_summary_to_pb(report)
 
     async def RecordServedMemories(
         self, request: pb.RecordServedMemoriesRequest, context: Context
@@ -331,7 +262,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 scope=scope_from_pb(request.scope, memory_type),
                 file_paths=list(request.file_paths),
             )
-            return _remember_response(done)
+            return remember_response(done)
 
         return await self._once("Remember", request, pb.RememberResponse, write)
 
@@ -344,7 +275,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             results=[
                 pb.RememberManyResult(error=pb.ItemError(code=outcome.status, message=str(outcome)))
                 if isinstance(outcome, SquirrelError)
-                else pb.RememberManyResult(remembered=_remember_response(outcome))
+                else pb.RememberManyResult(remembered=remember_response(outcome))
                 for outcome in done
             ]
         )

@@ -67,3 +67,15 @@ def test_a_path_registered_nowhere_is_not_a_bad_argument(
     done = sqrl("memories", "--project", str(elsewhere))
     assert done.returncode == 1
     assert "sqrl init" in _one_line(done)
+
+
+def test_a_projects_file_that_does_not_parse_is_not_a_bad_argument(
+    sqrl: Sqrl, project: Path, sqrl_home: Path
+) -> None:
+    """The registry is the home's state, not a value the user gave: exit 1, saying the file."""
+    (sqrl_home / "projects.json").write_text("{not json")
+
+    done = sqrl("memories", cwd=project)
+
+    assert done.returncode == 1, done.stderr
+    assert "projects.json" in _one_line(done)

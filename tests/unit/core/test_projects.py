@@ -4,7 +4,11 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError
+from squirrel_core.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    PermissionDeniedError,
+)
 from squirrel_core.projects import (
     add_project,
     canonical_root,
@@ -55,10 +59,10 @@ def test_empty_and_nul_paths_are_invalid(bad: str) -> None:
         require_project(bad, ["/x"])
 
 
-def test_corrupt_registry_is_a_clear_error(tmp_path: Path) -> None:
+def test_corrupt_registry_is_a_clear_error_of_the_homes_state(tmp_path: Path) -> None:
     registry = tmp_path / "projects.json"
     registry.write_text("{not json")
-    with pytest.raises(InvalidArgumentError):
+    with pytest.raises(FailedPreconditionError, match=r"projects\.json"):
         read_projects(registry)
 
 

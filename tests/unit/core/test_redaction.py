@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.redaction import looks_random, redact, redact_value
+from squirrel_core.redaction import redact, redact_value
+from squirrel_core.redaction_entropy import looks_random
 
 # Every secret below is made up at test time from a seeded generator; none is a real credential.
 # They are assembled from pieces so that secret scanners do not mistake this file for a leak.
@@ -318,3 +319,14 @@ def test_large_base64_blob_is_replaced_as_one_token() -> None:
 
     assert cleaned == '{"data": "[REDACTED:high_entropy]"}'
     assert count == 1
+
+
+def test_the_ruleset_fingerprint_covers_every_redaction_module() -> None:
+    """A rule edited in any redaction module changes the stamp, so no service trusts content
+    redacted by other rules (the provider rules were once left out)."""
+    from pathlib import Path  # noqa: PLC0415
+
+    from squirrel_core import redaction  # noqa: PLC0415
+
+    here = Path(redaction.__file__).parent
+    assert set(redaction.RULE_FILES) == {p.name for p in here.glob("redaction*.py")}

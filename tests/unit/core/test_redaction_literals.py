@@ -72,6 +72,6 @@ def test_every_redaction_hint_is_one_of_the_scanned_literals() -> None:
     ).map("".join)
 )
 def test_long_runs_are_found_where_the_candidate_regex_finds_them(text: str) -> None:
-    from squirrel_core.redaction import _CANDIDATE, _candidate_spans  # noqa: PLC0415
+    from squirrel_core.redaction_entropy import CANDIDATE, candidate_spans  # noqa: PLC0415
 
-    assert _candidate_spans(text) == [match.span() for match in _CANDIDATE.finditer(text)]
+    assert candidate_spans(text) == [match.span() for match in CANDIDATE.finditer(text)]

@@ -203,6 +203,27 @@ async def test_a_file_the_hosts_instruction_file_imports_is_spared_too(
         assert ("docs/rules.md" in call.args["omit_sources_in"]) is spared
 
 
+@pytest.mark.parametrize(
+    ("own_words", "spared"),
+    [("", True), ("Run the tests with `make test`.\n", False)],
+)
+@pytest.mark.parametrize("host", ["codex", "gemini"])
+async def test_an_instruction_file_of_imports_alone_is_spared_for_every_host(
+    repo: Path, tmp_path: Path, host: str, own_words: str, spared: bool
+) -> None:
+    """A CLAUDE.md that only imports AGENTS.md says nothing of its own to a host that does not
+    load it: what was read only from it is left out; one with words of its own is kept."""
+    (repo / "CLAUDE.md").write_text("@AGENTS.md\n" + own_words)
+    (repo / "AGENTS.md").write_text("Run the tests with `make test`.\n")
+    hooks, backend = service(repo, tmp_path)
+
+    await hooks.answer(host, "SessionStart", {"cwd": str(repo)})
+
+    for method in ("get_project_brief_view", "get_user_style_view"):
+        call = next(c for c in backend.calls if c.method == method)
+        assert ("CLAUDE.md" in call.args["omit_sources_in"]) is spared
+
+
 def _context(out: str) -> str:
     return json.loads(out)["hookSpecificOutput"]["additionalContext"] if out else ""
 

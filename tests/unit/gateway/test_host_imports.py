@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from squirrel_gateway.host_imports import MAX_HOPS, with_imports
+from squirrel_gateway.host_imports import MAX_HOPS, bare_importers, with_imports
 from tests.pipes import finished_on, make_fifo
 
 CLAUDE = ("CLAUDE.md", "CLAUDE.local.md", ".claude/CLAUDE.md")
@@ -125,3 +125,32 @@ def test_an_unchanged_instruction_file_is_not_read_again(tmp_path: Path) -> None
 
     assert claude.stat().st_size == kept.st_size
     assert with_imports(str(tmp_path), ("CLAUDE.md",)) == first
+
+
+def test_an_instruction_file_of_imports_alone_is_a_bare_importer(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "CLAUDE.md").write_text("@AGENTS.md\n")
+    (tmp_path / "GEMINI.md").write_text("\n@docs/rules.md\n\n  @STYLE.md\n")
+
+    assert bare_importers(str(tmp_path), ("CLAUDE.md", "GEMINI.md")) == ("CLAUDE.md", "GEMINI.md")
+
+
+def test_an_instruction_file_with_words_of_its_own_is_no_bare_importer(tmp_path: Path) -> None:
+    texts = {
+        "prose.md": "See @AGENTS.md for the rules.\n",
+        "rules.md": "@AGENTS.md\nRun the tests with `make test`.\n",
+        "fenced.md": "```\n@AGENTS.md\n```\n",
+        "quoted.md": "`@AGENTS.md`\n",
+        "empty.md": "\n\n",
+    }
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "folder.md").mkdir()
+
+    assert bare_importers(str(tmp_path), (*texts, "folder.md", "missing.md")) == ()
+
+
+def test_a_named_pipe_is_no_bare_importer_and_is_not_waited_on(tmp_path: Path) -> None:
+    fifo = make_fifo(tmp_path / "CLAUDE.md")
+
+    assert finished_on(fifo, lambda: bare_importers(str(tmp_path), ("CLAUDE.md",))) == ()

@@ -72,6 +72,21 @@ def test_a_sibling_with_a_common_prefix_is_not_inside(tmp_path: Path) -> None:
         normalise_project_root(str(tmp_path / "repo2"), [str(tmp_path / "repo")])
 
 
+def test_a_registered_root_whose_name_ends_in_a_space_is_its_own_project(tmp_path: Path) -> None:
+    root = tmp_path / "my repo "
+    (root / "src").mkdir(parents=True)
+
+    assert normalise_project_root(str(root), [str(root)]) == str(root.resolve())
+    assert normalise_project_root(str(root / "src"), [str(root)]) == str(root.resolve())
+
+
+def test_a_trailing_space_outside_every_project_is_refused_as_unregistered(
+    project: Path,
+) -> None:
+    with pytest.raises(PermissionDeniedError, match="whitespace"):
+        normalise_project_root(f"{project} ", [str(project)])
+
+
 @pytest.mark.parametrize(
     "path",
     ["", "   ", "relative/repo", ".", "~/repo", "/tmp/a\x00b", "/" + "a" * 5000, " /tmp/x"],

@@ -28,8 +28,8 @@ from squirrel_memory.models import (
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.storage.base import FindLookalikes
 from squirrel_memory.storage.checks import Clock
+from squirrel_memory.storage.values import FindLookalikes
 from squirrel_memory.updates import decide_update
 from squirrel_memory.user_memories.manual import WordScreen, remember, same_memory, slug
 from squirrel_memory.user_memories.userstore import SqliteUserStore

@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 import pytest
 
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
-from squirrel_memory.storage.base import HistoryAction
 from squirrel_memory.storage.dialect import POSTGRES, SQLITE, Dialect
 from squirrel_memory.storage.memory_sql import (
     anchor_params,
@@ -17,6 +16,7 @@ from squirrel_memory.storage.memory_sql import (
     statements,
     updated_values,
 )
+from squirrel_memory.storage.values import HistoryAction
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 ITEM = MemoryItem(

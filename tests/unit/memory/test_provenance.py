@@ -97,6 +97,25 @@ def test_a_store_copied_from_another_project_is_moved_aside(
     assert inspect_store(layout, str(repo)).notice is None
 
 
+def test_the_set_aside_notice_says_that_deleting_the_folder_ends_it(
+    layout: HomeLayout, repo: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copytree(place(layout, other), repo / ".ctx")
+    placed = place_store(layout, str(repo), location=Location.REPO, registered_before=False)
+    [aside] = repo.glob(".ctx.foreign-*")
+    assert placed.notice is not None and len(placed.notice.splitlines()) == 1
+    assert placed.notice.endswith(f"delete {aside} to end this notice")
+    again = place_store(layout, str(repo), location=Location.REPO, registered_before=True)
+    assert again.notice == placed.notice
+    shutil.rmtree(aside)
+    assert (
+        place_store(layout, str(repo), location=Location.REPO, registered_before=True).notice
+        is None
+    )
+
+
 def test_a_store_of_another_home_is_moved_aside(
     layout: HomeLayout, repo: Path, tmp_path: Path
 ) -> None:

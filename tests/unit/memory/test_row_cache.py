@@ -23,11 +23,11 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.storage.base import AppendResult
 from squirrel_memory.storage.sqlite.migrator import migrate
 from squirrel_memory.storage.sqlite.reads import cached_memories
 from squirrel_memory.storage.sqlite.row_cache import RowCache
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
+from squirrel_memory.storage.values import AppendResult
 from squirrel_memory.user_memories.manual import Statement, remember_plan
 from tests.unit.memory.session_builder import exchange
 

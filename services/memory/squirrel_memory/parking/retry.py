@@ -22,7 +22,7 @@ from squirrel_memory.parking.letters import (
 )
 from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.base import DeadLetter
+from squirrel_memory.storage.values import DeadLetter
 
 log = structlog.get_logger()
 

@@ -22,23 +22,19 @@ if TYPE_CHECKING:
         StoreBackend,
         backend_from_settings,
     )
-    from squirrel_memory.storage.base import (
-        AppendResult,
-        DeadLetter,
-        EventLog,
-        HistoryAction,
-        MemoryBook,
-        MemoryChange,
-        MemoryListener,
-        MemorySearch,
-        ProcessingResult,
-        Store,
-        Upkeep,
-        ViewMeta,
-    )
+    from squirrel_memory.storage.base import EventLog, MemoryBook, MemorySearch, Store, Upkeep
     from squirrel_memory.storage.checks import RejectReason
     from squirrel_memory.storage.sqlite.search import fts_match_expression
     from squirrel_memory.storage.sqlite.store import SqliteStore
+    from squirrel_memory.storage.values import (
+        AppendResult,
+        DeadLetter,
+        HistoryAction,
+        MemoryChange,
+        MemoryListener,
+        ProcessingResult,
+        ViewMeta,
+    )
 
 _HOMES = {
     "squirrel_memory.storage.backends": (
@@ -49,17 +45,19 @@ _HOMES = {
         "backend_from_settings",
     ),
     "squirrel_memory.storage.base": (
-        "AppendResult",
-        "DeadLetter",
         "EventLog",
-        "HistoryAction",
         "MemoryBook",
-        "MemoryChange",
-        "MemoryListener",
         "MemorySearch",
-        "ProcessingResult",
         "Store",
         "Upkeep",
+    ),
+    "squirrel_memory.storage.values": (
+        "AppendResult",
+        "DeadLetter",
+        "HistoryAction",
+        "MemoryChange",
+        "MemoryListener",
+        "ProcessingResult",
         "ViewMeta",
     ),
     "squirrel_memory.storage.checks": ("RejectReason",),

@@ -20,7 +20,6 @@ import structlog
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, SourceCursor, SourceTool
 from squirrel_memory.models import Episode, StoredEvent
-from squirrel_memory.storage.base import AppendResult
 from squirrel_memory.storage.checks import (
     MAX_KEY_CHARS,
     check_cursor,
@@ -38,6 +37,7 @@ from squirrel_memory.storage.event_sql import (
 )
 from squirrel_memory.storage.intake import EventIntake
 from squirrel_memory.storage.queries import ReadPlan, fetch, first, number
+from squirrel_memory.storage.values import AppendResult
 
 log = structlog.get_logger()
 

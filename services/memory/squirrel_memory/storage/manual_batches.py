@@ -15,14 +15,7 @@ from typing import Any, Literal, TypeAlias, TypeVar
 
 from squirrel_core.errors import SquirrelError
 from squirrel_memory.models import MemoryType
-from squirrel_memory.storage.base import (
-    FindAnchor,
-    FindLookalikes,
-    LookalikeScreen,
-    ManualPlan,
-    ManualStep,
-    WriteManual,
-)
+from squirrel_memory.storage.base import LookalikeScreen, ManualPlan
 from squirrel_memory.storage.checks import (
     Clock,
     check_limit,
@@ -31,7 +24,7 @@ from squirrel_memory.storage.checks import (
     check_type,
 )
 from squirrel_memory.storage.dialect import Dialect
-from squirrel_memory.storage.memory_book import (
+from squirrel_memory.storage.memory_plans import (
     RowStep,
     anchor_memories,
     supersede_memory,
@@ -39,6 +32,7 @@ from squirrel_memory.storage.memory_book import (
 )
 from squirrel_memory.storage.memory_reads import kind_version, screened_texts
 from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, PlanWrites, checked_manual
+from squirrel_memory.storage.values import FindAnchor, FindLookalikes, ManualStep, WriteManual
 
 T = TypeVar("T")
 

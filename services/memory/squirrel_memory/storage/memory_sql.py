@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
-from squirrel_memory.storage.base import HistoryAction
 from squirrel_memory.storage.dialect import Dialect
+from squirrel_memory.storage.values import HistoryAction
 
 _COLUMNS = (
     "id",

@@ -27,14 +27,6 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.storage.base import (
-    ManualStep,
-    MemoryChange,
-    MemoryListener,
-    ProcessingResult,
-    Supersede,
-    WriteManual,
-)
 from squirrel_memory.storage.checks import (
     MAX_FILE_PATHS,
     MAX_KEY_CHARS,
@@ -51,6 +43,14 @@ from squirrel_memory.storage.checks import (
     check_type,
 )
 from squirrel_memory.storage.formats import new_id
+from squirrel_memory.storage.values import (
+    ManualStep,
+    MemoryChange,
+    MemoryListener,
+    ProcessingResult,
+    Supersede,
+    WriteManual,
+)
 
 log = structlog.get_logger()
 

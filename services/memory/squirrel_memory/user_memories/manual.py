@@ -33,16 +33,16 @@ from typing import Any
 from squirrel_core.errors import SquirrelError
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, RememberOutcome, Scope
 from squirrel_memory.storage import Store
-from squirrel_memory.storage.base import (
+from squirrel_memory.storage.base import ManualPlan
+from squirrel_memory.storage.checks import check_scope
+from squirrel_memory.storage.revisions import drive_async
+from squirrel_memory.storage.values import (
     FindAnchor,
     FindLookalikes,
-    ManualPlan,
     ManualStep,
     Supersede,
     WriteManual,
 )
-from squirrel_memory.storage.checks import check_scope
-from squirrel_memory.storage.revisions import drive_async
 from squirrel_memory.updates import (
     NEAR_DUPLICATE_JACCARD,
     NEAR_DUPLICATE_RATIO,

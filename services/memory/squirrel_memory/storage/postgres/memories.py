@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 from psycopg import AsyncConnection
 
 from squirrel_memory.storage.dialect import POSTGRES
-from squirrel_memory.storage.memory_book import (
+from squirrel_memory.storage.memory_book import SharedMemoryBook
+from squirrel_memory.storage.memory_plans import (
     Anchored,
     Episodes,
     Insert,
@@ -29,7 +30,6 @@ from squirrel_memory.storage.memory_book import (
     MarkProcessed,
     RowPlan,
     RowStep,
-    SharedMemoryBook,
 )
 from squirrel_memory.storage.memory_sql import (
     anchor_params,

@@ -8,7 +8,6 @@ import structlog
 
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import IndexProblem, VectorIndex
-from squirrel_memory.storage.base import MemoryListener
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog
@@ -20,6 +19,7 @@ from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.replies import PostgresKeptReplies
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
+from squirrel_memory.storage.values import MemoryListener
 from squirrel_memory.user_memories.confirmations import Confirmations
 
 log = structlog.get_logger()

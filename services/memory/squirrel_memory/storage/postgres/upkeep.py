@@ -9,10 +9,10 @@ from typing import Any
 import structlog
 
 from squirrel_core.errors import NotFoundError
-from squirrel_memory.storage.base import DeadLetter, ViewMeta
 from squirrel_memory.storage.checks import Clock, check_view_meta, dead_letter_error
 from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.postgres.database import PostgresDatabase
+from squirrel_memory.storage.values import DeadLetter, ViewMeta
 
 log = structlog.get_logger()
 

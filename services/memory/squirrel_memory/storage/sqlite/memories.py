@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import to_json
-from squirrel_memory.storage.memory_book import (
+from squirrel_memory.storage.memory_book import SharedMemoryBook
+from squirrel_memory.storage.memory_plans import (
     Anchored,
     Episodes,
     Insert,
@@ -19,7 +20,6 @@ from squirrel_memory.storage.memory_book import (
     MarkProcessed,
     RowPlan,
     RowStep,
-    SharedMemoryBook,
 )
 from squirrel_memory.storage.memory_sql import (
     anchor_params,

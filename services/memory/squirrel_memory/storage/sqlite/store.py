@@ -9,7 +9,6 @@ import structlog
 
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, IndexProblem, VectorIndex
-from squirrel_memory.storage.base import MemoryListener
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog
@@ -23,6 +22,7 @@ from squirrel_memory.storage.sqlite.replies import SqliteKeptReplies
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
 from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
+from squirrel_memory.storage.values import MemoryListener
 from squirrel_memory.user_memories.confirmations import Confirmations
 
 log = structlog.get_logger()

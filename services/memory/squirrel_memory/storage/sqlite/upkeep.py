@@ -10,11 +10,11 @@ from typing import Any
 import structlog
 
 from squirrel_core.errors import NotFoundError
-from squirrel_memory.storage.base import DeadLetter, ViewMeta
 from squirrel_memory.storage.checks import Clock, check_view_meta, dead_letter_error
 from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import from_db_time, to_db_time
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.values import DeadLetter, ViewMeta
 
 log = structlog.get_logger()
 

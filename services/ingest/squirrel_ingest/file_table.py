@@ -1,0 +1,111 @@
+"""The transcript files the ingest engine tracks: where each newly found one resumes (the lowest
+position any registered project has for it), rewinding one for newly registered projects, and
+the files whose read failed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import structlog
+
+from squirrel_core.events import SourceCursor, SourceTool
+from squirrel_ingest.discovery import source_of
+from squirrel_ingest.floors import resume_point, rewind_point
+from squirrel_ingest.outbox import Outbox
+from squirrel_ingest.reading import ParserFactory, TrackedFile, new_parser, stat_key
+from squirrel_ingest.routing import ProjectRouter
+from squirrel_ingest.tail import FilePosition, ResetReason
+from squirrel_ingest.tally import Tally
+
+log = structlog.get_logger()
+
+
+class FileTable:
+    """Every transcript file found under the roots, read or ignored, by path."""
+
+    def __init__(
+        self,
+        roots: Mapping[SourceTool, Sequence[Path]],
+        factory: ParserFactory,
+        out: Outbox,
+        router: ProjectRouter,
+        tally: Tally,
+    ) -> None:
+        self._roots = roots
+        self._factory = factory
+        self._out = out
+        self._router = router
+        self._tally = tally
+        self.files: dict[Path, TrackedFile] = {}
+        self.ignored: set[Path] = set()
+
+    def _resume(
+        self, key: str, inode: int, size: int
+    ) -> tuple[FilePosition | None, SourceCursor | None]:
+        """Where a newly found file starts: the lowest position of any registered project."""
+        lowest, truncated = resume_point(
+            self._out.floors, self._router.project_ids, key, inode, size
+        )
+        if truncated:
+            self._tally.resets[ResetReason.TRUNCATED.value] += 1
+        if lowest is None:
+            return None, None
+        return FilePosition(inode=inode, offset=lowest.offset), lowest
+
+    def rewind_for(self, tracked: TrackedFile, projects: Iterable[str]) -> None:
+        """Move a file back so newly registered projects get its earlier events."""
+        position = tracked.position
+        if position is None:
+            return  # already reading from the start
+        lowest = rewind_point(self._out.floors, projects, tracked.source, tracked.key, position)
+        if lowest is None:
+            return
+        fresh = new_parser(self._factory, tracked.path, tracked.source, lowest)
+        if fresh is not None:
+            tracked.parser = fresh
+        tracked.position = FilePosition(position.inode, lowest.offset) if lowest.offset else None
+        tracked.seen = None
+
+    def source_of(self, path: Path) -> SourceTool | None:
+        """The source whose root holds `path`, or None outside every root."""
+        return source_of(self._roots, path)
+
+    def track(self, path: Path) -> TrackedFile | None:
+        """The tracked file at `path`, tracking it now when it is a transcript under a root
+        (resumed where the registered projects left it); None for anything else."""
+        tracked = self.files.get(path)
+        if tracked is not None or path in self.ignored:
+            return tracked
+        source = self.source_of(path)
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        if source is None or not path.is_file():
+            return None
+        key = str(path)
+        position, state_from = self._resume(key, stat.st_ino, stat.st_size)
+        parser = new_parser(self._factory, path, source, state_from)
+        if parser is None:
+            self.ignored.add(path)
+            return None
+        tracked = TrackedFile(path=path, key=key, source=source, parser=parser, position=position)
+        self.files[path] = tracked
+        return tracked
+
+    def failed(self, path: Path, tracked: TrackedFile | None, error: Exception) -> None:
+        """A file whose read failed: counted, and retried once it changes (one never tracked:
+        ignored from now on)."""
+        source = tracked.source if tracked else self.source_of(path)
+        if source is not None:
+            self._tally.skipped[source]["read_error"] += 1
+        if tracked is not None:
+            tracked.seen = stat_key(tracked.path)  # retried once the file changes
+        else:
+            self.ignored.add(path)
+        log.warning(
+            "source_file_failed",
+            source=source.value if source else None,
+            error_type=type(error).__name__,
+        )
