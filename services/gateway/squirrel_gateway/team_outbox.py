@@ -42,6 +42,8 @@ from squirrel_core.errors import (
     UnauthenticatedError,
     UnavailableError,
 )
+from squirrel_core.files import ensure_private_dir
+from squirrel_core.store_paths import ensure_private_file, secure_sqlite_files
 
 log = structlog.get_logger()
 
@@ -86,10 +88,13 @@ class TeamOutbox:
         return self._path
 
     def _connect(self) -> sqlite3.Connection:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
+        # The queue holds remembered text: 0600 like every store, its folder 0700.
+        ensure_private_dir(self._path.parent)
+        ensure_private_file(self._path)
         conn = sqlite3.connect(self._path, timeout=10.0, isolation_level=None)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute(_SCHEMA)
+        secure_sqlite_files(self._path)
         return conn
 
     def put(self, project: str, request: pb.RememberRequest) -> str:
