@@ -99,9 +99,16 @@ def cmd_import(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         console.json(summary)
         return 0
-    console.line(
-        f"Imported {summary['files']} files: {summary['lines']} lines, {summary['events']} events "
-        f"({summary['duplicates']} duplicates, {summary['rejected']} rejected, "
-        f"{summary['redactions']} secrets redacted, {summary['bytes'] / 2**20:.1f} MiB)."
-    )
+    console.line(import_line(summary))
     return 0
+
+
+def import_line(summary: dict[str, int]) -> str:
+    """The one line `sqrl import` ends with ("Imported 1 file: …", "Imported 3 files: …")."""
+    files = summary["files"]
+    return (
+        f"Imported {files} file{'' if files == 1 else 's'}: {summary['lines']} lines, "
+        f"{summary['events']} events ({summary['duplicates']} duplicates, "
+        f"{summary['rejected']} rejected, {summary['redactions']} secrets redacted, "
+        f"{summary['bytes'] / 2**20:.1f} MiB)."
+    )
