@@ -43,7 +43,11 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.report_statements import (
+    FENCE,
+    HEADING,
+    ITEM,
     PLANNED,
+    SENTENCE,
     ReportStatement,
     in_project,
     named_paths,
@@ -63,12 +67,8 @@ MAX_LABEL_CHARS = 60
 MAX_PER_REPORT = 4
 MAX_STATEMENTS = 8
 
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*$")
-_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?P<body>.+)$")
 _LABEL = re.compile(r"^\*\*(?P<label>[^*]{1,80}?)[.:]?\*\*\s*[.:—-]?\s*")
 _SPAN = re.compile(r"`([^`\n]+)`")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 #: The user addressed: advice or a question for them, not a statement about the code.
 _ADDRESSED = re.compile(r"\b(?:you|your|you're|you'll|you've|yours)\b", re.IGNORECASE)
 #: A report of the session's own step: its first word a participle or a past form of doing.
@@ -218,21 +218,21 @@ def _points(report: str) -> list[tuple[str, list[str]]]:
     blocks, tables and quoted lines, under no heading that asks something."""
     found: list[tuple[str, list[str]]] = []
     asking = False
-    for line in _FENCE.sub(" ", report).splitlines():
-        if heading := _HEADING.match(line):
+    for line in FENCE.sub(" ", report).splitlines():
+        if heading := HEADING.match(line):
             asking = heading.group("title").rstrip("*: ").endswith("?")
             continue
         stripped = line.strip()
         if asking or not stripped or stripped.startswith(("|", ">")):
             continue
-        item = _ITEM.match(line)
+        item = ITEM.match(line)
         body = item.group("body").strip() if item else stripped
         label = ""
         if bold := _LABEL.match(body):
             label, body = bold.group("label").strip(" .:`"), body[bold.end() :]
             if len(label) > MAX_LABEL_CHARS or "?" in label or "`" in label:
                 continue
-        found.append((label, _SENTENCE.split(body)))
+        found.append((label, SENTENCE.split(body)))
     return found
 
 

@@ -65,15 +65,17 @@ MAX_STATEMENTS = 12
 #: Sentences of one list item said together: an item is one point.
 MAX_PER_ITEM = 2
 
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*$")
-_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?P<body>.+)$")
+#: The markdown a report is read by (shared with `closing_reports`): fenced code, a heading, a
+#: list item, the break between sentences.
+FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+HEADING = re.compile(r"^\s*#{1,6}\s+(?P<title>.+?)\s*$")
+ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)])\s+(?P<body>.+)$")
 #: A bold label opening an item: `**Label.**`, `**Label:**`, `**`path`**:`.
 _LABEL = re.compile(r"^\*\*(?P<label>[^*]{1,80}?)[.:]?\*\*\s*[.:]?\s*")
 _SPAN = re.compile(r"`[^`\n]+`")
 #: A sentence ends at `.`, `!` or `?` before a capital, a code span, a quote or a bracket (any
 #: script's capital: `str.isupper` is checked after the split).
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=\S)")
 _WORD = re.compile(r"[^\W\d_]{2,}")
 #: Hedges and modals in the languages reports are written in: a guess, a plan or advice.
 _HEDGE = re.compile(
@@ -150,7 +152,7 @@ def named_paths(text: str, project_id: str) -> list[str]:
 def _about_elsewhere(report: str, project_id: str) -> bool:
     """Whether the report names an absolute path outside the project root."""
     root = project_id.rstrip("/") + "/"
-    for raw in _ABSOLUTE.findall(_FENCE.sub(" ", report)):
+    for raw in _ABSOLUTE.findall(FENCE.sub(" ", report)):
         if "\\" in raw or not (raw + "/").startswith(root):
             return True
     return False
@@ -190,11 +192,11 @@ def _items(report: str) -> list[tuple[str, list[str]]]:
     tables, under no heading that asks something."""
     found: list[tuple[str, list[str]]] = []
     asking = False
-    for line in _FENCE.sub(" ", report).splitlines():
-        if heading := _HEADING.match(line):
+    for line in FENCE.sub(" ", report).splitlines():
+        if heading := HEADING.match(line):
             asking = heading.group("title").rstrip("*: ").endswith("?")
             continue
-        item = _ITEM.match(line)
+        item = ITEM.match(line)
         if asking or item is None:
             continue
         body = item.group("body").strip()
@@ -207,7 +209,7 @@ def _items(report: str) -> list[tuple[str, list[str]]]:
                 label = label.strip("`")
             if "`" in label:
                 label = ""  # a label cut inside its code span
-        found.append((label, _SENTENCE.split(body)))
+        found.append((label, SENTENCE.split(body)))
     return found
 
 
