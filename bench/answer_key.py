@@ -68,12 +68,16 @@ class Run:
     """Collects one Score per project while the service runs."""
 
     def __init__(
-        self, keys: dict[str, AnswerKey], views: bool, hook_text: bool, hook_host: str = "claude"
+        self,
+        keys: dict[str, AnswerKey],
+        views: bool,
+        hook_text: bool,
+        hook_hosts: Mapping[str, str] | None = None,
     ) -> None:
         self.keys = keys
         self.views = views
         self.hook_text = hook_text
-        self.hook_host = hook_host
+        self.hook_hosts = hook_hosts or {}
         self.result = Measured([], {})
 
     async def inspect(self, client: MemoryClient, name: str, project_id: str, events: int) -> None:
@@ -101,9 +105,10 @@ class Run:
         if self.views:
             self.result.views[name] = await fixture_pipeline.views_markdown(client, project_id)
         if self.hook_text:
-            text = await fixture_pipeline.session_start_text(client, project_id, self.hook_host)
+            host = self.hook_hosts.get(name, "claude")
+            text = await fixture_pipeline.session_start_text(client, project_id, host)
             self.result.hook_text[name] = text
-            result.hook = score_hook(key, text, self.hook_host)
+            result.hook = score_hook(key, text, host)
 
     async def _wait_for_embedder(self, client: MemoryClient) -> None:
         if self.result.search:
@@ -160,7 +165,7 @@ def measure(
     only: Sequence[str] = (),
     *,
     hook_text: bool = False,
-    hook_host: str = "claude",
+    hook_host: str = "auto",
     split: str | None = None,
     settings_env: Mapping[str, str] | None = None,
 ) -> Measured:
@@ -180,7 +185,11 @@ def measure(
     )
     if missing:
         raise SystemExit(f"answer keys without fixture transcripts under {fixtures}: {missing}")
-    run = Run(keys, views, hook_text, hook_host)
+    hosts = {
+        name: fixture_pipeline.transcript_host(paths) if hook_host == "auto" else hook_host
+        for name, paths in projects
+    }
+    run = Run(keys, views, hook_text, hosts)
     asyncio.run(
         fixture_pipeline.run_once(
             projects,
@@ -215,10 +224,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--hook-host",
-        choices=("claude", "codex", "gemini"),
-        default="claude",
-        help="the host whose session-start hook --hook-text asks (default claude); a host is "
-        "not given what it loads itself (Codex: AGENTS.md)",
+        choices=("auto", "claude", "codex", "gemini"),
+        default="auto",
+        help="the host whose session-start hook --hook-text asks; by default each project's "
+        "own (the host that wrote most of its transcripts). A host is not given what it loads "
+        "itself (Codex: AGENTS.md)",
     )
     parser.add_argument(
         "--split", choices=tuple(TARGETS), default=None, help="only the projects of this split"

@@ -35,7 +35,7 @@ import asyncio
 import dataclasses
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -189,12 +189,12 @@ class SessionRun:
         keys: dict[str, AnswerKey],
         sessions: Sequence[OneSession],
         hook: bool,
-        hook_host: str = "claude",
+        hook_hosts: Mapping[str, str] | None = None,
     ):
         self.keys = keys
         self.sessions = {s.name: s for s in sessions}
         self.hook = hook
-        self.hook_host = hook_host
+        self.hook_hosts = hook_hosts or {}
         self.scores: dict[str, Score] = {}
         self.events: dict[str, int] = {}
         self.traces: dict[str, str] = {}  # per session whose start text misses an item
@@ -220,8 +220,9 @@ class SessionRun:
         ]
         result = dataclasses.replace(score(key, memories), project=name)
         if self.hook:
-            text = await fixture_pipeline.session_start_text(client, project_id, self.hook_host)
-            result.hook = score_hook(key, text, self.hook_host)
+            host = self.hook_hosts.get(session.project, "claude")
+            text = await fixture_pipeline.session_start_text(client, project_id, host)
+            result.hook = score_hook(key, text, host)
             if result.hook.missing:
                 self.traces[name] = hook_trace(text, memories)
         self.scores[name] = result
@@ -234,7 +235,7 @@ def measure(
     only: Sequence[str] = (),
     *,
     hook_text: bool = False,
-    hook_host: str = "claude",
+    hook_host: str = "auto",
 ) -> tuple[SessionRun, list[tuple[AnswerKey, list[OneSession]]]]:
     """Replays every session of the chosen projects alone; the run and the sessions per key."""
     keys = {
@@ -253,7 +254,11 @@ def measure(
         sessions = sessions_of(name, fixture_pipeline.parse(paths, "/"))
         grouped.append((keys[name], sessions))
         replayed += [(s.name, paths) for s in sessions]
-    run = SessionRun(keys, [s for _, group in grouped for s in group], hook_text, hook_host)
+    hosts = {
+        name: fixture_pipeline.transcript_host(paths) if hook_host == "auto" else hook_host
+        for name, paths in projects
+    }
+    run = SessionRun(keys, [s for _, group in grouped for s in group], hook_text, hosts)
     asyncio.run(
         fixture_pipeline.run_once(
             replayed,
@@ -278,9 +283,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hook-text", action="store_true", help="score the session-start text")
     parser.add_argument(
         "--hook-host",
-        choices=("claude", "codex", "gemini"),
-        default="claude",
-        help="with --hook-text: the host whose session-start text is scored",
+        choices=("auto", "claude", "codex", "gemini"),
+        default="auto",
+        help="with --hook-text: the host whose session-start text is scored; by default each "
+        "project's own (the host that wrote most of its transcripts)",
     )
     parser.add_argument(
         "--details",

@@ -32,7 +32,7 @@ from squirrel.v1 import memory_pb2, views_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient, open_channel
-from squirrel_core.events import Event, SourcePosition
+from squirrel_core.events import Event, SourcePosition, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
 from squirrel_core.rpc import GrpcService
@@ -45,6 +45,7 @@ from squirrel_ingest.parsers import (
     line_parser_for,
     line_parser_of,
     parse_gemini_json_document,
+    parser_for,
     source_of_first_line,
 )
 from squirrel_memory import server as memory_server
@@ -135,6 +136,29 @@ def transcript_events(path: Path, parser: Parser) -> Iterator[Event]:
         for line in fh:
             offset += len(line)
             yield from parser.feed(line, SourcePosition(str(path), 0, offset))
+
+
+HOOK_HOSTS = {
+    SourceTool.CLAUDE_CODE: "claude",
+    SourceTool.CODEX: "codex",
+    SourceTool.GEMINI_CLI: "gemini",
+}
+
+
+def transcript_host(paths: Sequence[Path]) -> str:
+    """The hook host (`claude`, `codex`, `gemini`) that wrote most of the transcripts at
+    `paths`, judged as `transcript_parser` judges each (its name and folders, else its first
+    line); `claude` when none says."""
+    hosts: Counter[str] = Counter()
+    for path in paths:
+        source = SourceTool.GEMINI_CLI if _is_document(path) else parser_for(str(path))
+        if source is None:
+            with path.open("rb") as fh:
+                first = next((line for line in fh if line.strip()), None)
+            source = None if first is None else source_of_first_line(first)
+        if source in HOOK_HOSTS:
+            hosts[HOOK_HOSTS[source]] += 1
+    return hosts.most_common(1)[0][0] if hosts else "claude"
 
 
 def _is_document(path: Path) -> bool:

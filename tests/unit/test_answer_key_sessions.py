@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
+from bench import fixture_pipeline
 from bench.answer_key_score import Memory, score
 from bench.answer_key_sessions import SessionRun, hook_trace, merged, sessions_of, supported_key
 from squirrel_core.events import Event, EventType, Origin, SourceTool
@@ -123,3 +125,21 @@ def test_a_missed_session_start_is_traced_with_its_text_and_the_stored_commands(
     assert "  - [user_style] pref:short: Keep commit messages short." in trace
     assert not any("[project_fact]" in line for line in trace)
     assert hook_trace(text, stored[2:]).endswith("stored recipes and preferences:\n  none")
+
+
+def test_a_project_is_scored_with_the_hook_of_the_host_that_wrote_its_transcripts(
+    tmp_path: Path,
+) -> None:
+    data = fixture_pipeline.PROJECT_TRANSCRIPTS
+    codex = sorted((data / "agent-sample-codex").glob("rollout-*.jsonl"))
+    gemini = sorted((data / "agent-sample-gemini").glob("session-*.json"))
+    claude = sorted((data / "entireio-cli").glob("*.jsonl"))
+    assert codex and gemini and claude
+    assert fixture_pipeline.transcript_host(codex) == "codex"
+    assert fixture_pipeline.transcript_host(gemini) == "gemini"
+    assert fixture_pipeline.transcript_host(claude) == "claude"
+    # Most transcripts decide; a project with none the parsers know is asked as Claude Code.
+    assert fixture_pipeline.transcript_host([*codex, *claude[:2]]) == "claude"
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert fixture_pipeline.transcript_host([empty]) == "claude"
