@@ -28,6 +28,8 @@ runs no session-start or prompt hook for a subagent, so nothing would have been 
   command ran and worked, a file it names was touched), missed (its error happened anyway, its
   instruction had to be stated again), contradicted (its command failed every time, the user
   stated the opposite) or unused; noise is the unused share.
+With --details, each session also lists the memories it would have used that no answer gave it,
+with their place among each prompt's search hits (bench/foresight_needed.py).
 
 Needs no model and no gold. Transcripts paths under the original project folder are moved into
 the replay's project folder, as they would be on the user's machine; the files earlier sessions
@@ -69,6 +71,7 @@ from bench.foresight_fixtures import (
     load_project,
     sessions_of,
 )
+from bench.foresight_needed import needed_lines
 from bench.foresight_score import (
     History,
     Injected,
@@ -234,7 +237,7 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
                     await _learn(client, project_id, sessions[k - 1])
                 if k > 0 and not session.subagent_only:
                     scored = await _score(
-                        backend, hooks, recorder, session, facts, history, project_id
+                        client, backend, hooks, recorder, session, facts, history, project_id
                     )
                     total.add(scored)
                 history.add(facts)
@@ -314,6 +317,7 @@ async def _below_the_cut(
 
 
 async def _score(
+    client: MemoryClient,
     backend: GrpcMemoryBackend,
     hooks: HookService,
     recorder: Recorder,
@@ -342,13 +346,17 @@ async def _score(
         answer = await _ask(hooks, recorder, host, prompt_event, {**base, "prompt": text})
         near = () if answer.served else await _below_the_cut(backend, project_id, text)
         prompts.append(Injected(at, answer.tokens, answer.served, text, answer.text, near))
-    return score_session(
+    tally = score_session(
         facts,
         history,
         Injected(None, start.tokens, start.served, "", start.text),
         prompts,
         project_id,
     )
+    asked = [" ".join(p.prompt.split())[:MAX_TASK_CHARS] for p in prompts if not p.restart]
+    served = [*start.served, *(item for answer in prompts for item in answer.served)]
+    tally.answers += await needed_lines(client, backend, project_id, facts, served, asked)
+    return tally
 
 
 def measure(fixtures: Path, only: Sequence[str] = (), *, learn: bool = True) -> list[ProjectResult]:

@@ -51,7 +51,8 @@ _STYLE: Final = SECTION_TITLES.index("### Your coding style")
 #: The brief's facts a session start leaves out, by their label: what the project is and its
 #: language. The assistant sees both at a glance (the README, the manifest at the root), and in
 #: the foresight replay no later session of any project used them (4 of 51 servings, all in one
-#: session). They stay in the brief view, in search and in the per-prompt context.
+#: session). They stay in the brief view and in search; a prompt is not given them either
+#: (`_glance_fact`).
 _AT_A_GLANCE: Final = frozenset(
     {"about", "overview", "purpose", "description", "summary", "what", "language", "languages"}
 )
@@ -76,8 +77,8 @@ _THE_REMOTE: Final = frozenset({"home"})
 #: summarised it: …", its stack, a folder's purpose): a paraphrase of code the new session's
 #: assistant reads itself, and one that may have aged. In the foresight replay none was used
 #: by the session it started (0 of 9 servings, and 0 of the assistants' summaries before); they
-#: stay in the brief view, in search and in the per-prompt context, and a start with nothing
-#: else known still shows them.
+#: stay in the brief view, in search and in the per-prompt context (on two shared words:
+#: `_thin_report`), and a start with nothing else known still shows them.
 #: An earlier assistant's closing report of a turn ("Project: Closing report (Root cause): …") is
 #: such a summary too, and often of a state that has moved on (a change "now" made, a branch a
 #: change "lives on"): searchable and in the per-prompt context, not at the start.
@@ -370,7 +371,9 @@ async def prompt_context(
         budget=budget,
         omit_sources_in=loaded_files,
         leave_out=lambda memory: (
-            _thin_report(memory) or (already is not None and already(_served(memory)))
+            _glance_fact(memory)
+            or _thin_report(memory)
+            or (already is not None and already(_served(memory)))
         ),
     )
     context = result.output
@@ -382,11 +385,25 @@ async def prompt_context(
     return Injection(text, estimate_tokens(text), len(served), served)
 
 
+def _glance_fact(memory: SelectedMemory) -> bool:
+    """Whether `memory` is a project fact the assistant sees at a glance (`_AT_A_GLANCE`: what
+    the project is, its language): the session start leaves it to the repository, and so does a
+    prompt. Picked on a word the project's own description holds ("html", "google", "cli") or on
+    the fact's own wording ("sessions" in "Code worked on in this project's sessions"), it was
+    given to five prompts of the foresight replay and none used it."""
+    if memory.type != "project_fact":
+        return False
+    parts = memory.key.split(":")
+    label = parts[1] if parts[0] == "repo" and len(parts) > 1 else parts[0]
+    return _at_a_glance(f"{label}: {memory.content}")
+
+
 def _thin_report(memory: SelectedMemory) -> bool:
-    """Whether `memory` is an earlier assistant's closing report that shares fewer than two
-    words with the task: one shared word ("css", "user") picked seven of them for prompts of the
-    foresight replay and none was used; a report that shares two or more is about the task."""
-    if not memory.key.startswith(_CLOSING_KEY):
+    """Whether `memory` is an earlier assistant's closing report or summary (`_SUMMARISED`) that
+    shares fewer than two words with the task: one shared word picked seven closing reports
+    ("css", "user") and five summaries ("agent", "architecture") for prompts of the foresight
+    replay and none was used; a paraphrase that shares two or more is about the task."""
+    if not (memory.key.startswith(_CLOSING_KEY) or _SUMMARISED.search(memory.content)):
         return False
     shared = memory.reason.split(";", 1)[0]
     return len(set(_SHARED_WORD.findall(shared))) < 2

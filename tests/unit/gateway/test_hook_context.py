@@ -996,3 +996,85 @@ async def test_a_closing_report_sharing_one_word_with_the_prompt_is_not_served(
 
     assert "(3)" in out.text and "Built with Phoenix." in out.text
     assert "(1)" not in out.text and "(2)" not in out.text
+
+
+def fact(n: int, key: str, content: str, reason: str) -> SelectedMemory:
+    return SelectedMemory(
+        memory_id=f"mem_{n}",
+        type="project_fact",
+        key=key,
+        content=content,
+        importance=0.6,
+        reason=reason,
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "content", "reason"),
+    [
+        (
+            "about",
+            "What this project (ledger) is and does, per its README.md: Invoices as HTML.",
+            "Matches 'html'; a project fact.",
+        ),
+        (
+            "repo:about",
+            "What this project (tally) is and does, per its Cargo.toml: Counts words.",
+            "Matches 'words', 'count'; a project fact.",
+        ),
+        (
+            "language",
+            "Code worked on in this project's sessions: TypeScript (9 files).",
+            "Matches 'session'; a project fact.",
+        ),
+        ("language", "Go (go.mod).", "Matches 'go'; a project fact."),
+    ],
+)
+async def test_what_the_assistant_sees_at_a_glance_is_not_given_to_a_prompt(
+    backend: FakeBackend, key: str, content: str, reason: str
+) -> None:
+    backend.selected = [
+        fact(1, key, content, reason),
+        # trap: a fact about the code, picked on the same words, stays
+        fact(2, "framework", "Built with Phoenix; templates render HTML.", reason),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="the session page renders the html counts wrong in go",
+        user_id=None,
+        budget=300,
+    )
+
+    assert content not in out.text
+    assert "Built with Phoenix; templates render HTML." in out.text
+    assert [s.memory_id for s in out.served] == ["mem_2"]
+
+
+async def test_a_summary_sharing_one_word_with_the_prompt_is_not_served(
+    backend: FakeBackend,
+) -> None:
+    summarised = "How the project is built, as the assistant summarised it: Agents define defaults."
+    backend.selected = [
+        fact(1, "architecture", summarised, "Matches 'agent'; a project fact."),
+        fact(
+            2,
+            "project:stack",
+            "The project's language and runtime, as the assistant summarised it: Kotlin on JVM.",
+            "Matches 'kotlin', 'jvm'; a project fact.",
+        ),
+        # trap: a module picked on one word is no paraphrase of the code: it stays
+        fact(
+            3, "module:agents", "Module `agents`: the agent registry.", "Matches 'agent'; a fact."
+        ),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="port the agent registry to kotlin on the jvm",
+        user_id=None,
+        budget=300,
+    )
+
+    assert "Agents define defaults." not in out.text
+    assert "Kotlin on JVM." in out.text and "the agent registry." in out.text

@@ -1,0 +1,107 @@
+"""What a replayed session would have used that no answer gave it, and where each one stood.
+
+Every memory the project held before the session is judged as if the session start had served
+it (`squirrel_memory.outcomes.outcome_of`, the judge the replay scores served items with). Each
+one the session would have used but no answer gave (by id or by text) is then searched for with
+each of the session's prompts (top `DEPTH`), so `--details` says why it was not served: no
+prompt's words or meaning found it ("not in the top 30"), or it stood below the cut (its place,
+score and reason), or the session had no prompt to ask with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.read_shapes import MEMORY_TYPES
+from squirrel_gateway.hook_context import Served
+from squirrel_gateway.memory_backend import GrpcMemoryBackend
+from squirrel_memory.outcomes.verdict import Outcome, ServedMemory, SessionActivity, outcome_of
+
+DEPTH = 30
+"""Search hits read per prompt for a needed memory."""
+PAGE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A memory the project held before the session."""
+
+    memory_id: str
+    type: str
+    key: str
+    content: str
+
+
+def needed(
+    held: Iterable[Held], facts: SessionActivity, served: Iterable[Served], root: str = ""
+) -> list[Held]:
+    """The memories of `held` the session would have used had its start served them, that no
+    answer of the session gave (the same id, or the same text)."""
+    given = list(served)
+    ids = {s.memory_id for s in given if s.memory_id}
+    texts = {" ".join(s.content.split()) for s in given}
+    return [
+        m
+        for m in held
+        if m.memory_id not in ids
+        and " ".join(m.content.split()) not in texts
+        and outcome_of(ServedMemory(m.type, m.key, m.content), facts, root) is Outcome.USED
+    ]
+
+
+async def held_memories(client: MemoryClient, project_id: str) -> list[Held]:
+    """Every live memory of the project."""
+    out: list[Held] = []
+    token = ""
+    while True:
+        page = await client.call(
+            client.stub.ListMemories,
+            pb.ListMemoriesRequest(project_id=project_id, page_size=PAGE, page_token=token),
+        )
+        for m in page.memories:
+            name = memory_pb2.MemoryType.Name(m.type).removeprefix("MEMORY_TYPE_").lower()
+            out.append(Held(m.memory_id, name, m.key, m.content))
+        token = page.next_page_token
+        if not token:
+            return out
+
+
+async def needed_lines(
+    client: MemoryClient,
+    backend: GrpcMemoryBackend,
+    project_id: str,
+    facts: SessionActivity,
+    served: Iterable[Served],
+    prompts: Sequence[str],
+) -> list[str]:
+    """For --details: each memory the session needed and was not given, then, for each prompt,
+    its place among that prompt's search hits (or that it was not among the first `DEPTH`)."""
+    lines: list[str] = []
+    for memory in needed(await held_memories(client, project_id), facts, served, project_id):
+        flat = " ".join(memory.content.split())
+        lines.append(f"  needed, not served: [{memory.type}] {flat[:100]}")
+        if not prompts:
+            lines.append("    no prompt to ask with")
+        for prompt in prompts:
+            page = await backend.search_memory(
+                project_id,
+                query=prompt,
+                top_k=DEPTH,
+                types=MEMORY_TYPES,
+                scope_paths=[],
+                cursor=None,
+            )
+            place = next(
+                (
+                    f"{n}. at {r.score:.2f}, {r.reason}"
+                    for n, r in enumerate(page.results, 1)
+                    if r.memory_id == memory.memory_id
+                ),
+                f"not in the top {DEPTH}",
+            )
+            lines.append(f"    {prompt[:60]!r}: {place}")
+    return lines

@@ -1,0 +1,32 @@
+"""The foresight replay's list of what a session needed and no answer gave it."""
+
+from __future__ import annotations
+
+from bench.foresight_needed import Held, needed
+from squirrel_gateway.hook_context import Served
+from tests.unit.test_foresight_score import ROOT, Session
+
+TESTS = Held("m1", "recipe", "recipe:test", "To run the tests: `uv run pytest`.")
+LINT = Held("m2", "recipe", "recipe:lint", "To lint: `ruff check .`.")
+MODULE = Held("m3", "project_fact", "module:billing", "Module `billing`: invoices (`app/bill.py`).")
+
+
+def worked() -> Session:
+    return Session("s2").run(1, "uv run pytest -q").edit(2, "app/bill.py")
+
+
+def test_a_memory_the_session_used_and_no_answer_gave_is_needed() -> None:
+    assert needed([TESTS, LINT, MODULE], worked().facts(), [], ROOT) == [TESTS, MODULE]
+
+
+def test_a_memory_given_by_id_or_by_its_text_is_not_needed() -> None:
+    by_id = Served("recipe", "recipe:test", "m1", "To run the tests: `uv run pytest`.")
+    # a brief's line carries no id: its text says it
+    by_text = Served("project_fact", "", "", "Module `billing`: invoices (`app/bill.py`).")
+    assert needed([TESTS, LINT, MODULE], worked().facts(), [by_id, by_text], ROOT) == []
+
+
+def test_what_the_session_never_ran_nor_opened_is_not_needed() -> None:
+    # trap: a failed test run and a file only named in a message use nothing
+    failed = Session("s3").run(1, "uv run pytest", 1, "FAILED tests/test_a.py").say(2, "bill.py?")
+    assert needed([TESTS, LINT, MODULE], failed.facts(), [], ROOT) == []
