@@ -81,17 +81,20 @@ _THE_REMOTE: Final = frozenset({"home"})
 #: `_thin_report`), and a start with nothing else known still shows them.
 #: An earlier assistant's closing report of a turn ("Project: Closing report (Root cause): …") is
 #: such a summary too, and often of a state that has moved on (a change "now" made, a branch a
-#: change "lives on"): searchable and in the per-prompt context, not at the start.
+#: change "lives on"): searchable and in the per-prompt context, not at the start. So is what
+#: it said about a folder it had read ("Project: Read in `src/routes/`: …").
 _SUMMARISED = re.compile(
-    r",? as the assistant summari[sz]ed (?:it|them)\b|^[^:]{1,40}:\s*closing report\b",
+    r",? as the assistant summari[sz]ed (?:it|them)\b|^[^:]{1,40}:\s*closing report\b|"
+    r"^[^:]{1,40}:\s*read in `[^`]+`:",
     re.IGNORECASE,
 )
 #: The test framework fact ("Testing: Tests are written with Vitest.", "In `web/`, tests are
 #: written with Jest."): the framework named. A prompt is not given it when the session already
 #: has a command that runs it (`framework_run`); the session start keeps it (a shorter fact
 #: line there can be what leaves room for the finish gate's command).
-#: The key of an earlier assistant's closing report of a turn (`extractors.closing_reports`).
-_CLOSING_KEY: Final = "project:closing:"
+#: The keys of an earlier assistant's closing report of a turn (`extractors.closing_reports`)
+#: and of what it said about a folder it read (`extractors.read_findings`).
+_CLOSING_KEY: Final[tuple[str, ...]] = ("project:closing:", "project:read:")
 #: A word the reason says the task and the memory share ("Matches 'css', 'rule'; a fact.").
 _SHARED_WORD = re.compile(r"'([^']+)'")
 _TEST_FRAMEWORK = re.compile(r"tests are written with ([\w.+-]+)", re.IGNORECASE)
@@ -399,10 +402,11 @@ def _glance_fact(memory: SelectedMemory) -> bool:
 
 
 def _thin_report(memory: SelectedMemory) -> bool:
-    """Whether `memory` is an earlier assistant's closing report or summary (`_SUMMARISED`) that
-    shares fewer than two words with the task: one shared word picked seven closing reports
-    ("css", "user") and five summaries ("agent", "architecture") for prompts of the foresight
-    replay and none was used; a paraphrase that shares two or more is about the task."""
+    """Whether `memory` is an earlier assistant's closing report, what it said about a folder
+    it read, or its summary (`_SUMMARISED`) that shares fewer than two words with the task: one
+    shared word picked seven closing reports ("css", "user") and five summaries ("agent",
+    "architecture") for prompts of the foresight replay and none was used; a paraphrase that
+    shares two or more is about the task."""
     if not (memory.key.startswith(_CLOSING_KEY) or _SUMMARISED.search(memory.content)):
         return False
     shared = memory.reason.split(";", 1)[0]

@@ -65,6 +65,9 @@ async def start(backend: FakeBackend) -> hook_context.Injection:
         # an earlier assistant's closing report of a turn, in a Go and a C++ project
         "Project: Closing report (Root cause): `Serve` takes `mu` twice, so it blocks.",
         "Project: Closing report: Brace initialization `{}` disallows narrowing conversions.",
+        # what an earlier assistant said about a folder it read, in a TypeScript and a Python one
+        "Project: Read in `src/routes/`: Each file in `src/routes/` maps one URL to a handler.",
+        "Project: Read in `ledger/plugins/`: Plugins are added by the `register` decorator.",
     ],
 )
 async def test_what_an_earlier_assistant_summarised_waits_to_be_asked_for(

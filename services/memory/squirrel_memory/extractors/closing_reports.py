@@ -140,11 +140,11 @@ def _closing(events: list[StoredEvent]) -> list[_Report]:
         if event.sidechain:
             continue
         if event.event_type in (EventType.TOOL_CALL, EventType.TOOL_RESULT):
-            seen.extend(_strings(event.content))
+            seen.extend(tool_strings(event.content))
             seen.extend(event.file_paths or ())
             tools = tools or event.event_type == EventType.TOOL_CALL
         elif event.event_type in (EventType.COMMAND_RUN, EventType.CODE_CHANGE):
-            seen.extend(_strings(event.content))
+            seen.extend(tool_strings(event.content))
             seen.extend(event.file_paths or ())
         elif event.event_type == EventType.ASSISTANT_RESPONSE and event.id not in elsewhere:
             last = index
@@ -198,22 +198,23 @@ def _written(events: list[StoredEvent]) -> list[_Report]:
             EventType.COMMAND_RUN,
             EventType.CODE_CHANGE,
         ):
-            seen.extend(_strings(event.content))
+            seen.extend(tool_strings(event.content))
             seen.extend(event.file_paths or ())
     return found
 
 
-def _strings(value: object) -> list[str]:
+def tool_strings(value: object) -> list[str]:
+    """Every string of a tool event's content, nested values included."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
+        return [s for v in value.values() for s in tool_strings(v)]
     if isinstance(value, list | tuple):
-        return [s for v in value for s in _strings(v)]
+        return [s for v in value for s in tool_strings(v)]
     return []
 
 
-def _points(report: str) -> list[tuple[str, list[str]]]:
+def report_points(report: str) -> list[tuple[str, list[str]]]:
     """(label, sentences) of each list item and paragraph line of `report`, outside code
     blocks, tables and quoted lines, under no heading that asks something."""
     found: list[tuple[str, list[str]]] = []
@@ -260,6 +261,14 @@ def _shown(said: str, seen: str) -> bool:
 
 def _stated(raw: str, label: str, report: _Report) -> str:
     """`raw` as a statement the session's tools back, or ""."""
+    return backed_statement(raw, label, report.seen, report.said)
+
+
+def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
+    """`raw`, a sentence of a reply under `label`, as a statement about the code that what the
+    session's tools showed (`seen`) backs, or "": built on a verb, not asked, guessed, planned,
+    addressed to the user or told as the session's own step, every code span of it in `seen`,
+    and not a line of `seen` or the user's words (`said_by_user`) quoted."""
     flat = " ".join(raw.replace("**", "").split())
     prose = _SPAN.sub(" ", flat)
     if _ADDRESSED.search(prose) or _DONE.search(prose) or _STEP.match(flat):
@@ -271,10 +280,10 @@ def _stated(raw: str, label: str, report: _Report) -> str:
     if not label and _FRAGMENT.match(flat):
         return ""
     said = statement(flat, labelled=bool(label), min_spans=MIN_SPANS, plans=PLANNED)
-    if not said or not _shown(said, report.seen):
+    if not said or not _shown(said, seen):
         return ""
     probe = said.rstrip(".")
-    if probe in report.seen or probe in " ".join(report.said.split()):
+    if probe in seen or probe in " ".join(said_by_user.split()):
         return ""  # a file's words or the user's own, quoted
     return said
 
@@ -288,7 +297,7 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
         if not isinstance(text, str) or taken_back(events, report.index):
             continue
         count = 0
-        for label, raws in _points(text):
+        for label, raws in report_points(text):
             said = next((s for raw in raws if (s := _stated(raw, label, report))), "")
             named = named_paths(said, event.project_id)
             if not said or not all(in_project(p) for p in named):

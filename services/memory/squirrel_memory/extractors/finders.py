@@ -68,6 +68,8 @@ from squirrel_memory.extractors.project_scripts import IMPORTANCE as SCRIPT_IMPO
 from squirrel_memory.extractors.project_scripts import project_scripts
 from squirrel_memory.extractors.prose_answers import IMPORTANCE as PROSE_DECISION_IMPORTANCE
 from squirrel_memory.extractors.prose_answers import prose_answers
+from squirrel_memory.extractors.read_findings import IMPORTANCE as READ_IMPORTANCE
+from squirrel_memory.extractors.read_findings import read_findings
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
 from squirrel_memory.extractors.readme_commands import readme_commands
 from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
@@ -184,6 +186,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         CLOSING_IMPORTANCE,
         lambda _f: ("closing", "reported"),
+        files_of,
+    ),
+    # What the assistant said about a folder after reading several of its files.
+    Finder(
+        read_findings,
+        MemoryType.PROJECT_FACT,
+        READ_IMPORTANCE,
+        lambda _f: ("read", "learned"),
         files_of,
     ),
     # What the user chose when the assistant asked: a decision of the project.

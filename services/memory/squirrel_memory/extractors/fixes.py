@@ -42,6 +42,7 @@ from squirrel_memory.extractors.lessons import (
     related_edit,
     telling,
 )
+from squirrel_memory.extractors.named_causes import named_cause
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
     first_error_line,
@@ -188,7 +189,7 @@ def find_pitfalls(
             if other.run.ok and _covers(failed, other):
                 passed_at = j
                 break
-        causes, cited = _causes(failed, said, tries)
+        causes, cited = _causes(failed, said, tries, edited, passed_at is not None)
         if passed_at is None:
             ids = (failed.run.event_id, *cited)
             results.append(Pitfall(failed, fingerprint, event_ids=ids, causes=causes))
@@ -205,11 +206,16 @@ MAX_CAUSES = 2
 
 
 def _causes(
-    failed: Attempt, said: Sequence[Reply], tries: list[tuple[Attempt, datetime | None]]
+    failed: Attempt,
+    said: Sequence[Reply],
+    tries: list[tuple[Attempt, datetime | None]],
+    edited: Sequence[Edit] = (),
+    passed: bool = False,
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(why the command failed, the replies that said it): the output's own explanation, else
     the assistant's diagnoses in its replies after each try of the failure and before the next
-    try of the same command (a short while when none came)."""
+    try of the same command (a short while when none came), else, when a run passed after
+    it, the sentence naming what the last try's output named (`named_causes`)."""
     own = explanation(failed.run.output)
     if own:
         quoted = own.replace("`", "'")
@@ -229,6 +235,11 @@ def _causes(
                 found.append(text)
                 cited.append(event_id)
                 break  # one diagnosis per try: the first reply that explains it
+    if not found and passed:
+        last, until = tries[-1]
+        text, event_id = named_cause(said, edited, last.run, until)
+        if text:
+            return (text,), (event_id,)
     return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
 
 

@@ -24,6 +24,7 @@ an error's signature (`is_progress`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -228,7 +229,11 @@ def diagnosis(
     return "", ""
 
 
-def _explaining_sentence(text: str) -> str:
+def stated_sentences(text: str) -> Iterator[str]:
+    """The sentences of a reply's prose that state something, in order: code blocks, links,
+    list marks and bold left out, a lead-in ("I see the issue - …") cut off; never a short
+    one, a question, one that introduces what follows (":"), a plan or a reaction
+    ("Let me …", "Perfect!"), or what the session saw ("we can see …")."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
     prose = unlinked(prose)
     for paragraph in prose.split("\n"):
@@ -238,11 +243,15 @@ def _explaining_sentence(text: str) -> str:
             sentence = _LEAD_IN.sub("", raw.strip(), count=1)
             if len(sentence) < 12 or sentence.endswith((":", "?")) or _PLAN.match(sentence):
                 continue
-            if _OBSERVED.search(sentence):
-                continue
-            explains = _DIAGNOSES.search(_LOCATED.sub(" ", sentence))
-            if explains and (said := _clip(sentence, MAX_DIAGNOSIS_CHARS)):
-                return said.rstrip(".")
+            if not _OBSERVED.search(sentence):
+                yield sentence
+
+
+def _explaining_sentence(text: str) -> str:
+    for sentence in stated_sentences(text):
+        explains = _DIAGNOSES.search(_LOCATED.sub(" ", sentence))
+        if explains and (said := clipped(sentence, MAX_DIAGNOSIS_CHARS)):
+            return said.rstrip(".")
     return ""
 
 
@@ -254,7 +263,7 @@ def explanation(output: str) -> str:
             # `Note: Using configuration file …` says what the tool did, not why it failed.
             if is_progress(re.split(r"[:\s]", line, maxsplit=1)[1]):
                 continue
-            return _clip(line.rstrip("."), MAX_EXPLANATION_CHARS)
+            return clipped(line.rstrip("."), MAX_EXPLANATION_CHARS)
     return ""
 
 
@@ -406,7 +415,7 @@ def _options(words: list[str], changed: list[str]) -> list[str]:
     return found
 
 
-def _clip(text: str, limit: int) -> str:
+def clipped(text: str, limit: int) -> str:
     """`text` whole, or "" when longer than `limit`: a sentence cut at a comma is a fragment
     that may say the opposite of the whole, and a cut-off one is worse than none."""
     flat = " ".join(text.split())

@@ -273,7 +273,8 @@ def _because(pitfall: Pitfall) -> str:
     if not pitfall.causes:
         return ""
     first, *rest = pitfall.causes
-    if first.startswith("`"):
+    if re.fullmatch(r"`[^`]*`", first):
+        # The output's own line, quoted whole; a diagnosis may open with a code span too.
         return f"; the output explains {first}"
     said = "; then ".join(_lowered(c) for c in (first, *rest))
     return f"; the assistant found: {said}"
