@@ -500,6 +500,8 @@ async def test_the_clis_memory_commands_go_to_the_team_and_find_local_ids_silent
                 again = await cli.history(
                     {"project": str(repo), "memory_id": shared["memory"]["memory_id"]}
                 )
+                gone = {"project": str(repo), "memory_id": shared["memory"]["memory_id"]}
+                forgot, twice = await cli.forget(gone), await cli.forget(gone)
             assert notes == []  # the team answered, or rightly did not know a local id
             assert shared["where"] == "team" and shared["outcome"] == "added"
             assert found["where"] == "local" and found["memory"]["content"].startswith("This")
@@ -508,6 +510,9 @@ async def test_the_clis_memory_commands_go_to_the_team_and_find_local_ids_silent
             assert alone["where"] == "local"
             assert body["content"] not in {m["content"] for m in alone["memories"]}
             assert again["where"] == "team"  # an invalid request did not make the team "away"
+            # Forgetting on the team says, as the local path does, when it already was.
+            assert (forgot["where"], twice["where"]) == ("team", "team")
+            assert (forgot["already_forgotten"], twice["already_forgotten"]) == (False, True)
         finally:
             await client.close()
 
