@@ -205,8 +205,20 @@ async def test_joining_tries_the_token_and_the_ca_first_and_saves_nothing_when_r
         code = await asyncio.to_thread(_join, target, "--ca-file", str(link.ca_file))
         out = capsys.readouterr().out
         assert code == 0 and "the server accepted the token" in out, out
+        # No project yet is the normal start, not a failure: said as such, not "0 projects".
+        assert "0 project" not in out and "first delivery" in out, out
         assert (home / "team" / "token").read_text().strip() == link.token
         assert target in (home / "config.toml").read_text()
+        # Once the team's project is there, the line names it.
+        client = team_memory_client(TeamLink(target, link.token, link.ca_file, "m"), timeout=30)
+        try:
+            await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+        finally:
+            await client.close()
+        monkeypatch.setattr("sys.stdin", io.StringIO(link.token + "\n"))
+        code = await asyncio.to_thread(_join, target, "--ca-file", str(link.ca_file))
+        out = capsys.readouterr().out
+        assert code == 0 and TEAM_ID in out and "first delivery" not in out, out
 
 
 async def test_delivery_sends_the_backlog_when_the_server_is_back_not_after_its_pause(
