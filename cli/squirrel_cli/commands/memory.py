@@ -247,8 +247,8 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
             },
         )
         project = str(answer.pop("project"))
-        answer.pop("where", None)
-        print_memories(project, answer, console, as_json=args.json)
+        where = answer.pop("where", None)
+        print_memories(project, answer, console, as_json=args.json, where=where)
         return 0
     project = project_of(settings, args.project)
     request = pb.ListMemoriesRequest(
