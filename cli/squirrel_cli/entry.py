@@ -18,6 +18,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from squirrel_cli.hook_client import main as hook_main  # noqa: PLC0415 - fast path
 
         return hook_main(args[1:])
+    from squirrel_cli.grpc_quiet import quiet_grpc  # noqa: PLC0415 - not for hooks
+
+    quiet_grpc()
     if args[:1] == ["mcp"] and set(args[1:]) <= {"--no-autostart"}:
         from squirrel_cli.mcp_bridge import main as mcp_main  # noqa: PLC0415 - fast path
 

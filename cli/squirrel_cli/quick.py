@@ -304,8 +304,8 @@ def _memories(args: argparse.Namespace, settings: Settings, console: Console) ->
     }
     answer = call(settings.home, "memories", body)
     project = str(answer.pop("project"))
-    answer.pop("where", None)
-    print_memories(project, answer, console, as_json=args.json)
+    where = answer.pop("where", None)
+    print_memories(project, answer, console, as_json=args.json, where=where)
     return 0
 
 

@@ -60,15 +60,25 @@ def flag_cell(row: dict[str, Any]) -> str:
 
 
 def print_memories(
-    project: str, output: dict[str, Any], console: Console, *, as_json: bool
+    project: str,
+    output: dict[str, Any],
+    console: Console,
+    *,
+    as_json: bool,
+    where: str | None = None,
 ) -> None:
+    """`where` "team": the gateway listed the team project's memories, as the header says."""
     if as_json:
         console.json(output)
         return
     rows: list[dict[str, Any]] = output["memories"]
     flagged = any(r["flags"] for r in rows)
+    shown = f"{len(rows)} of {output['total']}"
+    if where == "team":
+        shown += "; `--local` lists this laptop's"
+    on = " on the team server" if where == "team" else ""
     console.table(
-        f"Memories of {project} ({len(rows)} of {output['total']})",
+        f"Memories of {project}{on} ({shown})",
         ["id", "type", "key", "content", "source", "imp.", *(["flags"] if flagged else [])],
         [
             [

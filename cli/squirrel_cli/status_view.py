@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from squirrel_cli.parked_view import parked_lines
-from squirrel_cli.supervisor_state import SupervisorState
+from squirrel_cli.supervisor_state import SupervisorState, services_run
 from squirrel_core.errors import SquirrelError
-from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.home import HomeLayout
 from squirrel_core.hook_activity import read_activity
 from squirrel_core.outbox_count import queued_remembers
 from squirrel_core.projects import read_projects
@@ -50,7 +50,7 @@ def service_rows(
     process is alive, to ask for its health."""
     rows = []
     ports: dict[str, int] = {}
-    for name in SERVICES:
+    for name in services_run(state):
         info = read_service_info(layout.service_file(name))
         svc = state.services.get(name) if state else None
         pid = svc.pid if svc else (info.pid if info else 0)

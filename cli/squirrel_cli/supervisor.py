@@ -152,6 +152,7 @@ class Supervisor:
                 info is not None
                 and info.pid == proc.pid
                 and await health_status(info.target, timeout=1.0) == "SERVING"
+                and self._answers_http(name, proc)
             ):
                 state = self._state.services[name]
                 state.state = "serving"
@@ -162,6 +163,15 @@ class Supervisor:
                 return True
             await asyncio.sleep(SERVING_POLL_SECONDS)
         return False
+
+    def _answers_http(self, name: str, proc: asyncio.subprocess.Process) -> bool:
+        """The gateway counts as up once its loopback HTTP endpoint answers too (it starts a
+        moment after SERVING): hooks and the quick CLI reads go there, so a session started
+        right after `sqrl up` is not left waiting for it within its hook's deadline."""
+        if name != "gateway":
+            return True
+        http = read_service_info(self._layout.gateway_http_file)
+        return http is not None and http.pid == proc.pid
 
     def _note_exit(self, name: str, code: int) -> None:
         """Records why `name` exited when the user can fix it: its configured port is taken, or

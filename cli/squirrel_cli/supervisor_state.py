@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from squirrel_core.home import HomeLayout
+from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.service_info import pid_alive
 
 
@@ -52,6 +52,14 @@ def read_supervisor_state(path: Path) -> SupervisorState | None:
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def services_run(state: SupervisorState | None) -> tuple[str, ...]:
+    """The services the supervisor runs, in start order: a team server's (`sqrl serve`) run no
+    ingest. All of them when no supervisor has said which yet."""
+    if state is None or not state.services:
+        return SERVICES
+    return tuple(name for name in SERVICES if name in state.services)
 
 
 def supervisor_running(layout: HomeLayout) -> SupervisorState | None:

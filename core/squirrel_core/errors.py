@@ -7,7 +7,8 @@ The tree (the status each travels as; the services' own subclasses in brackets):
     ├── NotFoundError            NOT_FOUND
     ├── AlreadyExistsError       ALREADY_EXISTS
     ├── FailedPreconditionError  FAILED_PRECONDITION
-    │     [memory: StorageError, SchemaVersionError, ForeignDatabaseError, IndexUnusableError]
+    │     [memory: StorageError, SchemaVersionError, ForeignDatabaseError, IndexUnusableError,
+    │      VectorRefusedError]
     │     [core: StoreSetupError]
     ├── UnavailableError         UNAVAILABLE (also a deadline that passed, on the client side)
     │     [memory: EmbedderNotReadyError]

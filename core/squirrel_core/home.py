@@ -89,6 +89,12 @@ class HomeLayout:
         """`<home>/run/<service>-service.json`: pid, host and port of a running service."""
         return self.run / f"{service}-service.json"
 
+    @property
+    def gateway_http_file(self) -> Path:
+        """`<home>/run/gateway-mcp.json`: the gateway's loopback HTTP endpoint (MCP, hooks, the
+        CLI's quick reads), written once it answers."""
+        return self.run / "gateway-mcp.json"
+
     def starting_file(self, service: str) -> Path:
         """`<home>/run/<service>-starting.json`: how far a service's start is (a migration of
         its database), while it listens and does not serve yet."""

@@ -33,6 +33,12 @@ def remember_output(reply: pb.RememberResponse) -> dict[str, Any]:
     }
 
 
+def forget_output(reply: pb.ForgetResponse) -> dict[str, Any]:
+    """`sqrl forget --json`: the memory, and whether it had been forgotten already (then
+    nothing changed)."""
+    return {"memory": memory_row(reply.memory), "already_forgotten": reply.already_forgotten}
+
+
 def history_output(reply: pb.GetMemoryHistoryResponse) -> dict[str, Any]:
     """`sqrl history --json`: the memory, its versions (oldest first), its source events."""
     versions: list[dict[str, Any]] = [

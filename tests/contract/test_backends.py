@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from squirrel_core.errors import InvalidArgumentError, UnavailableError
+from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.settings import Settings
 from squirrel_memory.storage import (
     PostgresBackend,
@@ -32,7 +32,7 @@ def test_the_setting_selects_the_backend(tmp_path: Path) -> None:
         )
     )
     assert isinstance(chosen, PostgresBackend)
-    with pytest.raises(InvalidArgumentError):
+    with pytest.raises(FailedPreconditionError):  # a setting, not an argument
         backend_from_settings(settings.with_values(storage__backend="postgres"))
 
 
@@ -73,8 +73,8 @@ async def test_an_unreachable_database_is_unavailable_and_the_password_is_not_sh
 
 
 @pytest.mark.parametrize("dsn", ["", "   ", "host='unterminated", "not a = dsn = at all"])
-async def test_a_malformed_dsn_is_an_invalid_argument(dsn: str) -> None:
-    with pytest.raises(InvalidArgumentError):
+async def test_a_malformed_dsn_is_a_refused_setting_not_an_argument(dsn: str) -> None:
+    with pytest.raises(FailedPreconditionError):
         await PostgresDatabase.open(dsn)
 
 

@@ -9,7 +9,7 @@ import numpy.typing as npt
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.index import VectorIndex
+from squirrel_memory.index import VectorIndex, VectorRefusedError
 from squirrel_memory.storage import Store
 
 from .conftest import Opener
@@ -65,9 +65,10 @@ async def test_vectors_survive_reopening(store: Store) -> None:
 
 async def test_bad_vectors_are_refused(store: Store) -> None:
     index = await index_of(store)
-    with pytest.raises(InvalidArgumentError):
+    # The embedder's vectors, never a caller's: refused as the service's fault, not an argument.
+    with pytest.raises(VectorRefusedError):
         index.upsert([("mem_a", np.ones(DIM + 1, dtype=np.float32))])
-    with pytest.raises(InvalidArgumentError):
+    with pytest.raises(VectorRefusedError):
         index.search(np.full(DIM, np.nan, dtype=np.float32), 1)
     with pytest.raises(InvalidArgumentError):
         index.search(unit(1), 0)

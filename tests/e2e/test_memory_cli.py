@@ -87,6 +87,24 @@ def test_remember_list_history_forget(live: Sqrl, project: Path) -> None:
     assert unknown.returncode == 1 and unknown.stderr.startswith("sqrl: error:")
 
 
+def test_forgetting_a_forgotten_memory_says_so_and_changes_nothing(
+    live: Sqrl, project: Path
+) -> None:
+    made = live("remember", "Deploys go through `make release`.", "--json", cwd=project)
+    memory_id = json.loads(made.stdout)["memory"]["memory_id"]
+
+    first = live("forget", memory_id, "--json", cwd=project)
+    again = live("forget", memory_id, "--json", cwd=project)
+    said = live("forget", memory_id, cwd=project)
+
+    assert (first.returncode, again.returncode, said.returncode) == (0, 0, 0)
+    assert json.loads(first.stdout)["already_forgotten"] is False
+    assert json.loads(again.stdout)["already_forgotten"] is True
+    assert not said.stdout.startswith("Forgot")
+    history = json.loads(live("history", memory_id, "--json", cwd=project).stdout)
+    assert [v["action"] for v in history["versions"]].count("forgotten") == 1
+
+
 def test_memory_commands_outside_a_project_say_how_to_register(live: Sqrl, tmp_path: Path) -> None:
     result = live("memories", cwd=tmp_path)
     assert result.returncode == 1

@@ -218,6 +218,23 @@ def test_detached_up_returns_once_serving_and_down_stops_it(
     assert _squirrel_processes(sqrl_home) == []
 
 
+def test_detached_up_returns_once_the_gateway_answers_hooks_too(
+    sqrl: Sqrl, repo: Path, sqrl_home: Path
+) -> None:
+    """The gateway's HTTP endpoint (hooks, quick reads) starts a moment after its SERVING: `up`
+    waits for it, so a session started right after `sqrl up` finds it answering."""
+    assert sqrl("init", cwd=repo).returncode == 0
+    try:
+        started = sqrl("up", "--detach")
+        assert started.returncode == 0, started.stderr
+        run = sqrl_home / "run"
+        endpoint = json.loads((run / "gateway-mcp.json").read_text())
+        gateway = json.loads((run / "gateway-service.json").read_text())
+        assert endpoint["pid"] == gateway["pid"]
+    finally:
+        assert sqrl("down").returncode == 0
+
+
 def _refused_up(sqrl: Sqrl) -> str:
     """The one line of a `sqrl up --detach` that fails (the services stopped after it)."""
     try:

@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.embedding import bert_onnx, minilm
 from squirrel_memory.embedding.base import Embedder, EmbedderNotReadyError
 from squirrel_memory.embedding.bert import ModelFilesError
+from squirrel_memory.embedding.bert_onnx import onnx_available
 from squirrel_memory.embedding.minilm import (
     DIM,
     MAX_SEQ_TOKENS,
@@ -84,6 +86,39 @@ async def test_background_loading_turns_ready_without_blocking_the_loop() -> Non
         assert await embedder.wait_ready()
     vectors = await embedder.embed(["ready now"])
     assert vectors.shape == (1, DIM)
+
+
+@pytest.mark.skipif(not onnx_available(), reason="onnxruntime not installed")
+async def test_the_onnx_graphs_are_built_by_a_child_process_not_the_services_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Building a graph holds the interpreter lock for seconds: in the service's own process it
+    stopped the event loop right after start (the first hook then missed its deadline)."""
+
+    def not_here(*_: object, **__: object) -> bytes:
+        raise AssertionError("the graph was built in the service's process")
+
+    monkeypatch.setattr(bert_onnx, "build_model", not_here)
+    embedder = MiniLmEmbedder(runtime=Runtime.ONNX)
+    embedder.load_now()
+
+    assert embedder.ready, embedder.load_error
+    assert (embedder.runtime_used, embedder.queries_quantized) == (Runtime.ONNX, True)
+    vectors = await embedder.embed(TEXTS)
+    assert np.allclose(vectors[:, :6], REFERENCE_HEADS, atol=2e-4)
+
+
+@pytest.mark.skipif(not onnx_available(), reason="onnxruntime not installed")
+async def test_a_failed_child_build_falls_back_to_building_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(minilm, "build_graphs", lambda *_: False)
+    embedder = MiniLmEmbedder(runtime=Runtime.ONNX)
+    embedder.load_now()
+
+    assert embedder.ready, embedder.load_error
+    vectors = await embedder.embed(TEXTS)
+    assert np.allclose(vectors[:, :6], REFERENCE_HEADS, atol=2e-4)
 
 
 async def test_vectors_match_the_sentence_transformers_reference(loaded: MiniLmEmbedder) -> None:

@@ -205,8 +205,20 @@ async def test_joining_tries_the_token_and_the_ca_first_and_saves_nothing_when_r
         code = await asyncio.to_thread(_join, target, "--ca-file", str(link.ca_file))
         out = capsys.readouterr().out
         assert code == 0 and "the server accepted the token" in out, out
+        # No project yet is the normal start, not a failure: said as such, not "0 projects".
+        assert "0 project" not in out and "first delivery" in out, out
         assert (home / "team" / "token").read_text().strip() == link.token
         assert target in (home / "config.toml").read_text()
+        # Once the team's project is there, the line names it.
+        client = team_memory_client(TeamLink(target, link.token, link.ca_file, "m"), timeout=30)
+        try:
+            await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=TEAM_ID))
+        finally:
+            await client.close()
+        monkeypatch.setattr("sys.stdin", io.StringIO(link.token + "\n"))
+        code = await asyncio.to_thread(_join, target, "--ca-file", str(link.ca_file))
+        out = capsys.readouterr().out
+        assert code == 0 and TEAM_ID in out and "first delivery" not in out, out
 
 
 async def test_delivery_sends_the_backlog_when_the_server_is_back_not_after_its_pause(
@@ -500,6 +512,8 @@ async def test_the_clis_memory_commands_go_to_the_team_and_find_local_ids_silent
                 again = await cli.history(
                     {"project": str(repo), "memory_id": shared["memory"]["memory_id"]}
                 )
+                gone = {"project": str(repo), "memory_id": shared["memory"]["memory_id"]}
+                forgot, twice = await cli.forget(gone), await cli.forget(gone)
             assert notes == []  # the team answered, or rightly did not know a local id
             assert shared["where"] == "team" and shared["outcome"] == "added"
             assert found["where"] == "local" and found["memory"]["content"].startswith("This")
@@ -508,6 +522,9 @@ async def test_the_clis_memory_commands_go_to_the_team_and_find_local_ids_silent
             assert alone["where"] == "local"
             assert body["content"] not in {m["content"] for m in alone["memories"]}
             assert again["where"] == "team"  # an invalid request did not make the team "away"
+            # Forgetting on the team says, as the local path does, when it already was.
+            assert (forgot["where"], twice["where"]) == ("team", "team")
+            assert (forgot["already_forgotten"], twice["already_forgotten"]) == (False, True)
         finally:
             await client.close()
 

@@ -25,11 +25,11 @@ from squirrel_cli.doctor_checks import (
     project_checks,
 )
 from squirrel_cli.doctor_team import Say, team_checks
-from squirrel_cli.supervisor_state import supervisor_running
+from squirrel_cli.supervisor_state import services_run, supervisor_running
 from squirrel_core.clients import MemoryClient, health_status
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import DIR_MODE, FILE_MODE
-from squirrel_core.home import SERVICES, HomeLayout
+from squirrel_core.home import HomeLayout
 from squirrel_core.hook_activity import read_activity
 from squirrel_core.model_files import install_argv, install_command, model_problem
 from squirrel_core.projects import read_projects
@@ -62,11 +62,12 @@ def add_commands(sub: Any) -> None:
 # -- services -------------------------------------------------------------------------------------
 def _service_checks(layout: HomeLayout) -> tuple[list[Check], bool, bool]:
     """(lines, whether any service is up, whether memory answers health)."""
-    supervised = supervisor_running(layout) is not None
+    supervisor = supervisor_running(layout)
+    supervised = supervisor is not None
     checks: list[Check] = []
     any_up = False
     memory_up = False
-    for name in SERVICES:
+    for name in services_run(supervisor):
         info = read_service_info(layout.service_file(name))
         alive = info is not None and pid_alive(info.pid)
         health = asyncio.run(health_status(info.target)) if info is not None and alive else "DOWN"

@@ -18,7 +18,7 @@ from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.errors import InvalidArgumentError, UnavailableError
 from squirrel_core.hazards import describe
 from squirrel_core.home import HomeLayout
-from squirrel_core.memory_shapes import history_output, remember_output
+from squirrel_core.memory_shapes import forget_output, history_output, remember_output
 from squirrel_core.projects import read_projects, require_project
 from squirrel_core.read_shapes import memories_output, memory_row
 from squirrel_core.settings import Settings
@@ -207,6 +207,8 @@ def _by_id(
     reply = with_memory(settings, lambda c: c.call(getattr(c.stub, call), message))
     if route == "history":
         return history_output(reply)
+    if route == "forget":
+        return forget_output(reply)
     return {"memory": memory_row(reply.memory)}
 
 
@@ -217,11 +219,13 @@ def cmd_forget(args: argparse.Namespace, console: Console) -> int:
         lambda p: pb.ForgetRequest(project_id=p, memory_id=args.memory_id, reason=args.reason),
         "Forget",
     )
+    already = bool(answer.get("already_forgotten"))
     if args.json:
-        console.json({"memory": answer["memory"]})
+        console.json({"memory": answer["memory"], "already_forgotten": already})
     else:
+        said = "Already forgotten:" if already else "Forgot"
         console.line(
-            f"Forgot {answer['memory']['memory_id']}{_where(answer)} (its history is kept: "
+            f"{said} {answer['memory']['memory_id']}{_where(answer)} (its history is kept: "
             "`sqrl history`)"
         )
     return 0
@@ -243,8 +247,8 @@ def cmd_memories(args: argparse.Namespace, console: Console) -> int:
             },
         )
         project = str(answer.pop("project"))
-        answer.pop("where", None)
-        print_memories(project, answer, console, as_json=args.json)
+        where = answer.pop("where", None)
+        print_memories(project, answer, console, as_json=args.json, where=where)
         return 0
     project = project_of(settings, args.project)
     request = pb.ListMemoriesRequest(

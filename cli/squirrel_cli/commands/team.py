@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from squirrel_cli.console import Console
 from squirrel_core.home import HomeLayout
@@ -261,16 +261,28 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
     write_setting(settings.home, "team.server", args.server)
     if args.ca_file:
         write_setting(settings.home, "team.ca_file", str(ca_file))
-    checked = (
-        ""
-        if seen is None
-        else f"; the server accepted the token ({len(seen)} project{'s' * (len(seen) != 1)} "
-        "granted so far)"
-    )
+    checked = "" if seen is None else f"; the server accepted the token ({_shared(seen)})"
     console.line(
         f"Sharing with {args.server} (token in {path}){checked}; {_next_step(layout, args.server)}"
     )
     return 0
+
+
+SHOWN_PROJECTS: Final = 3
+"""How many of the projects the token sees a join names."""
+
+
+def _shared(projects: list[str]) -> str:
+    """The team projects the token sees there, or why none is the normal start."""
+    if not projects:
+        return (
+            "no project of its grants is there yet, as before any laptop delivered: the first "
+            "delivery of a token that may create one makes it, or `sqrl team project add` on "
+            "the server"
+        )
+    names = ", ".join(projects[:SHOWN_PROJECTS])
+    more = len(projects) - SHOWN_PROJECTS
+    return f"it shares {names}" + (f" and {more} more" if more > 0 else "")
 
 
 def _next_step(layout: HomeLayout, server: str) -> str:

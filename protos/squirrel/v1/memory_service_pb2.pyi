@@ -834,16 +834,20 @@ class ForgetResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     MEMORY_FIELD_NUMBER: _builtins.int
+    ALREADY_FORGOTTEN_FIELD_NUMBER: _builtins.int
+    already_forgotten: _builtins.bool
+    """True when the memory had already been forgotten: nothing changed, no history entry added."""
     @_builtins.property
     def memory(self) -> _memory_pb2.MemoryItem: ...
     def __init__(
         self,
         *,
         memory: _memory_pb2.MemoryItem | None = ...,
+        already_forgotten: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["already_forgotten", b"already_forgotten", "memory", b"memory"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -21,7 +21,7 @@ from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.memory_shapes import history_output, remember_output
+from squirrel_core.memory_shapes import forget_output, history_output, remember_output
 from squirrel_core.projects import read_projects, require_project
 from squirrel_core.read_shapes import MEMORY_SOURCES, MEMORY_TYPES, memories_output, memory_row
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
@@ -137,7 +137,7 @@ class CliMemory:
             write=True,
             by_id=True,
         )
-        return {"project": project, "where": where, "memory": memory_row(reply.memory)}
+        return {"project": project, "where": where, **forget_output(reply)}
 
     async def confirm(self, body: dict[str, Any]) -> Answer:
         memory_id = text(body, "memory_id")

@@ -328,7 +328,7 @@ class GrpcMemoryBackend:
             ),
             timeout=time_left(self._timeout),
         )
-        return reply, True
+        return reply, not reply.already_forgotten
 
     async def remember(
         self,

@@ -334,10 +334,13 @@ class MemoryEngine:
         return total
 
     # -- memories ------------------------------------------------------------------------------
-    async def forget(self, project_id: str, memory_id: str, reason: str) -> MemoryItem:
+    async def forget(self, project_id: str, memory_id: str, reason: str) -> tuple[MemoryItem, bool]:
+        """The memory marked deleted, and whether it already was (then nothing changes)."""
         store = await self.registry.store(project_id)
         item = await require_memory(store, memory_id)
-        return await store.forget(item.id, reason or "forgotten by the user")
+        if item.deleted:
+            return item, True
+        return await store.forget(item.id, reason or "forgotten by the user"), False
 
     async def correct(
         self,

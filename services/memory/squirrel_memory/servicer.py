@@ -282,8 +282,10 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
 
     async def Forget(self, request: pb.ForgetRequest, context: Context) -> pb.ForgetResponse:
         async def write() -> pb.ForgetResponse:
-            item = await self.engine.forget(request.project_id, request.memory_id, request.reason)
-            return pb.ForgetResponse(memory=memory_to_pb(item))
+            item, already = await self.engine.forget(
+                request.project_id, request.memory_id, request.reason
+            )
+            return pb.ForgetResponse(memory=memory_to_pb(item), already_forgotten=already)
 
         return await self._once("Forget", request, pb.ForgetResponse, write)
 

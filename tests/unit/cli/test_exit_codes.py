@@ -1,15 +1,23 @@
-"""`sqrl`'s exit codes (docs/cli.md): a bad argument exits 2, whether argparse refuses it or the
-command refuses its value; a refusal that is not the argument's fault (a path registered
-nowhere, services down) exits 1. Each is one line on stderr, without a traceback."""
+"""`sqrl`'s exit codes (docs/cli.md's table, a test per code): a bad argument exits 2, whether
+argparse refuses it or the command refuses its value; a refusal that is not the argument's fault
+(a path registered nowhere, services down, a check inside a service, a setting) exits 1. Each is
+one line on stderr, without a traceback."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from squirrel_cli import exits
+from squirrel_cli import main as cli_main
+from squirrel_core.errors import SquirrelError, error_named
+from squirrel_memory.index import VectorRefusedError
+from squirrel_memory.storage.postgres.database import PostgresDatabase
 
 Sqrl = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -79,3 +87,60 @@ def test_a_projects_file_that_does_not_parse_is_not_a_bad_argument(
 
     assert done.returncode == 1, done.stderr
     assert "projects.json" in _one_line(done)
+
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _documented_codes() -> dict[int, str]:
+    """docs/cli.md's exit-code table: code -> whose fault."""
+    rows = re.findall(r"^\| (\d+) \| ([^|]+) \|", (ROOT / "docs" / "cli.md").read_text(), re.M)
+    return {int(code): fault.strip() for code, fault in rows}
+
+
+def test_the_documented_codes_are_the_ones_sqrl_exits_with() -> None:
+    assert _documented_codes() == {
+        0: "nobody's",
+        exits.FAILED: "not the arguments'",
+        exits.USAGE_ERROR: "the arguments'",
+        130: "nobody's",
+        exits.READER_GONE: "nobody's",
+    }
+
+
+def test_a_command_that_did_what_it_was_asked_exits_0(sqrl: Sqrl, project: Path) -> None:
+    done = sqrl("config", "get", "hooks.deadline_ms", cwd=project)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [
+        # The embedder's vector refused by the index (FAISS or pgvector): the service's state.
+        VectorRefusedError("vectors must have 384 dimensions"),
+        # What a service sent back for one, over gRPC.
+        error_named("FAILED_PRECONDITION", "vectors must have 384 dimensions"),
+    ],
+)
+def test_a_check_inside_a_service_is_not_the_arguments_fault(refused: SquirrelError) -> None:
+    assert exits.exit_code(refused) == exits.FAILED
+
+
+async def test_a_dsn_the_user_did_not_type_is_not_a_bad_argument() -> None:
+    """`storage.postgres_dsn` is a setting: refused, it is the configuration's fault (exit 1)."""
+    for dsn in ("", "host=a =b"):
+        with pytest.raises(SquirrelError) as refused:
+            await PostgresDatabase.open(dsn)
+        assert exits.exit_code(refused.value) == exits.FAILED, dsn
+
+
+def test_ctrl_c_exits_130_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*_: object, **__: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli_main, "load_settings", interrupted)
+
+    assert cli_main.main(["memories"]) == 130
+    assert "Traceback" not in capsys.readouterr().err

@@ -19,6 +19,7 @@ from squirrel_memory.index import (
     IndexUnusableError,
     Vector,
     VectorIndex,
+    VectorRefusedError,
     meta_path_for,
 )
 
@@ -246,9 +247,13 @@ def test_open_returns_an_empty_index_and_the_problem_so_the_caller_rebuilds(
 def test_malformed_vectors_are_rejected_and_change_nothing(
     index: FaissIndex, vector: np.ndarray
 ) -> None:
+    """Vectors come from the service's own embedder: one refused is the service's fault, not a
+    caller's argument (FAILED_PRECONDITION, so `sqrl` exits 1, not 2)."""
     before = index.memory_ids()
-    with pytest.raises(InvalidArgumentError):
+    with pytest.raises(VectorRefusedError) as refused:
         index.upsert([("mem_bad", vector)])
+    assert not isinstance(refused.value, InvalidArgumentError)
+    assert isinstance(refused.value, FailedPreconditionError)
     assert index.memory_ids() == before
 
 

@@ -335,6 +335,30 @@ async def test_v1_database_is_upgraded_on_open_and_keeps_its_rows(tmp_path: Path
         assert current_version(conn) == DATA_MIGRATIONS[-1].version
 
 
+async def test_v1_user_db_is_upgraded_on_open_and_keeps_the_users_style(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    with raw(home / "user.db") as conn:
+        assert migrate(conn, USER_MIGRATIONS, target=1) == 1
+        conn.execute(
+            "INSERT INTO user_style_items VALUES ('sty_1', 'alice', 'style:indent', "
+            "'Indents with four spaces', '[\"python\"]', 0.6, ?, ?, 'rules')",
+            ("2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z"),
+        )
+    store = await SqliteUserStore.open(home)
+    try:
+        (item,) = await store.list_user_style("alice")
+        assert (item.key, item.content, item.importance) == (
+            "style:indent",
+            "Indents with four spaces",
+            0.6,
+        )
+    finally:
+        await store.close()
+    with raw(home / "user.db") as conn:
+        assert current_version(conn) == USER_MIGRATIONS[-1].version
+
+
 async def test_database_made_from_spec_sql_alone_is_recognised_and_upgraded(
     tmp_path: Path,
 ) -> None:

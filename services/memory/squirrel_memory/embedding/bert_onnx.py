@@ -180,7 +180,9 @@ class OnnxBertEncoder:
         *,
         threads: int = 1,
         quantized: bool = False,
+        graph: Path | None = None,
     ) -> None:
+        """`graph`: this encoder's ONNX file already built (`onnx_build`), else built here."""
         import onnxruntime as ort  # noqa: PLC0415 - loaded with the model, off the start path
 
         self.config = encoder.config
@@ -195,6 +197,11 @@ class OnnxBertEncoder:
             # Pre-packed copies of the float weights would keep ~100 MB more resident; the int8
             # weights are a quarter of that, and pre-packed they run a query ~20 % faster.
             options.add_session_config_entry("session.disable_prepacking", "1")
+        if graph is not None:
+            self._session = ort.InferenceSession(
+                str(graph), options, providers=["CPUExecutionProvider"]
+            )
+            return
         # Loaded from a private temporary file: a session made from bytes keeps those bytes
         # (the whole model, ~90 MB) alive for as long as it lives.
         with tempfile.TemporaryDirectory(prefix="sqrl-model-") as folder:

@@ -11,6 +11,7 @@ queries.
 from __future__ import annotations
 
 import asyncio
+import tempfile
 import threading
 import time
 from collections import OrderedDict
@@ -34,6 +35,7 @@ from squirrel_memory.embedding.base import (
 )
 from squirrel_memory.embedding.bert import BertEncoder, FloatArray, IntArray, ModelFilesError
 from squirrel_memory.embedding.bert_onnx import OnnxBertEncoder, onnx_available
+from squirrel_memory.embedding.onnx_build import build_graphs, graph_path
 from squirrel_memory.heap import release_free_memory
 
 log = structlog.get_logger()
@@ -342,16 +344,25 @@ def _encoders(
         raise ModelFilesError("the model's hidden size is not 384")
     if runtime is not Runtime.ONNX:
         return weights, weights
-    encoder = OnnxBertEncoder(weights)
-    if not quantized_queries:
-        return encoder, encoder
-    return encoder, _quantized_or(encoder, weights)
+    with tempfile.TemporaryDirectory(prefix="sqrl-model-") as folder:
+        # Built by a child process: building holds the interpreter lock for seconds (onnx_build).
+        built = build_graphs(model_dir, Path(folder))
+        if not built:
+            log.warning("model_build_in_child_failed", fallback="built_in_process")
+
+        def graph(quantized: bool) -> Path | None:
+            return graph_path(Path(folder), quantized=quantized) if built else None
+
+        encoder = OnnxBertEncoder(weights, graph=graph(False))
+        if not quantized_queries:
+            return encoder, encoder
+        return encoder, _quantized_or(encoder, weights, graph(True))
 
 
-def _quantized_or(encoder: OnnxBertEncoder, weights: BertEncoder) -> _Encoder:
+def _quantized_or(encoder: OnnxBertEncoder, weights: BertEncoder, graph: Path | None) -> _Encoder:
     """The int8 query encoder, or `encoder` itself when building it fails (logged)."""
     try:
-        return OnnxBertEncoder(weights, quantized=True)
+        return OnnxBertEncoder(weights, quantized=True, graph=graph)
     except Exception as exc:  # the float encoder still answers queries, only slower
         log.warning("query_quantization_failed", error_type=type(exc).__name__)
         return encoder

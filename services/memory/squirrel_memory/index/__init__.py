@@ -10,6 +10,7 @@ from squirrel_memory.index.base import (
     IndexUnusableError,
     Vector,
     VectorIndex,
+    VectorRefusedError,
 )
 from squirrel_memory.index.faiss_index import (
     APPROXIMATE_ABOVE,
@@ -34,5 +35,6 @@ __all__ = [
     "IndexUnusableError",
     "Vector",
     "VectorIndex",
+    "VectorRefusedError",
     "meta_path_for",
 ]

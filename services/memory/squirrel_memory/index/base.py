@@ -40,6 +40,15 @@ class IndexUnusableError(FailedPreconditionError):
         self.problem = problem
 
 
+class VectorRefusedError(FailedPreconditionError):
+    """A vector the index cannot hold (another length, not finite, not numbers).
+
+    Vectors come from the service's own embedder, never from a caller, so one the index refuses
+    is the service's fault, not a bad argument: it travels as FAILED_PRECONDITION, and `sqrl`
+    exits 1, not 2 (docs/cli.md).
+    """
+
+
 @runtime_checkable
 class VectorIndex(Protocol):
     """Nearest memories by cosine similarity of unit vectors."""

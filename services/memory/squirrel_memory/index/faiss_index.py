@@ -19,7 +19,14 @@ import structlog
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_core.store_paths import meta_path_for
-from squirrel_memory.index.base import Hit, IndexKind, IndexProblem, IndexUnusableError, Vector
+from squirrel_memory.index.base import (
+    Hit,
+    IndexKind,
+    IndexProblem,
+    IndexUnusableError,
+    Vector,
+    VectorRefusedError,
+)
 from squirrel_memory.index.coarse import Int8Copy, ivf_search, probes_of
 from squirrel_memory.index.copy_file import copy_bytes, load_copy
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
@@ -392,15 +399,15 @@ class FaissIndex:
         try:
             array = np.asarray(vector, dtype=np.float32)
         except (TypeError, ValueError) as exc:
-            raise InvalidArgumentError("a vector must be numeric") from exc
+            raise VectorRefusedError("a vector must be numeric") from exc
         if array.size != self._dim or array.ndim not in (1, 2):
-            raise InvalidArgumentError(f"vectors must have {self._dim} dimensions")
+            raise VectorRefusedError(f"vectors must have {self._dim} dimensions")
         flat = array.reshape(self._dim)
         # The squared norm `np.linalg.norm` takes the root of: finite unless an element is not
         # (or the sum overflows float32, where the elements are checked one by one).
         squared = flat.dot(flat)
         if not math.isfinite(squared) and not np.all(np.isfinite(flat)):
-            raise InvalidArgumentError("vectors must be finite")
+            raise VectorRefusedError("vectors must be finite")
         norm = float(np.sqrt(squared))
         unit: Vector = (flat / norm if norm > 0 else flat).astype(np.float32)
         return unit

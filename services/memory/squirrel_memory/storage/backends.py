@@ -11,7 +11,7 @@ import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
+from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.settings import Settings
 from squirrel_core.team_listen import is_team_server
 from squirrel_memory.storage.base import Store
@@ -74,7 +74,7 @@ class PostgresBackend:
         clock: Clock = utc_now,
     ) -> None:
         if not dsn.strip():
-            raise InvalidArgumentError(
+            raise FailedPreconditionError(
                 "storage.backend is postgres but storage.postgres_dsn is empty; "
                 "set it with `sqrl config set storage.postgres_dsn postgresql://…`"
             )

@@ -115,12 +115,14 @@ class PostgresDatabase:
         in batches while other servers write, telling `progress` how far it is), then open
         the pool."""
         if not isinstance(dsn, str) or not dsn.strip():
-            raise InvalidArgumentError("storage.postgres_dsn is empty; set it to a Postgres DSN")
+            raise FailedPreconditionError("storage.postgres_dsn is empty; set it to a Postgres DSN")
         where = describe_dsn(dsn)
         try:
             conninfo_to_dict(dsn)
         except psycopg.ProgrammingError as exc:
-            raise InvalidArgumentError("storage.postgres_dsn is not a valid Postgres DSN") from exc
+            raise FailedPreconditionError(
+                "storage.postgres_dsn is not a valid Postgres DSN"
+            ) from exc
         try:
             async with await psycopg.AsyncConnection.connect(
                 dsn, autocommit=True, connect_timeout=int(CONNECT_TIMEOUT_SECONDS)

@@ -26,7 +26,7 @@ from psycopg import Connection, sql
 from psycopg_pool import ConnectionPool
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.index import Hit, Vector
+from squirrel_memory.index import Hit, Vector, VectorRefusedError
 from squirrel_memory.storage.postgres.graph_rebuild import create_index, index_name
 from squirrel_memory.storage.postgres.hnsw import (
     DEFAULT_EF_CONSTRUCTION,
@@ -149,7 +149,7 @@ class PgVectorIndex:
     def _vector(self, value: npt.ArrayLike) -> Vector:
         vector = np.asarray(value, dtype=np.float32).reshape(-1)
         if vector.shape[0] != self._dim or not np.all(np.isfinite(vector)):
-            raise InvalidArgumentError(f"vectors must hold {self._dim} finite numbers")
+            raise VectorRefusedError(f"vectors must hold {self._dim} finite numbers")
         return vector
 
     def upsert(self, items: Iterable[tuple[str, npt.ArrayLike]]) -> int:
