@@ -4,6 +4,7 @@ project, and failures of any session paired with the commit that fixed them."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import structlog
@@ -13,7 +14,17 @@ from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
-from squirrel_memory.models import Episode, MemoryCandidate, StoredEvent
+from squirrel_memory.extractors.repeated_requests import (
+    ORIGINS as REQUEST_ORIGINS,
+)
+from squirrel_memory.extractors.repeated_requests import (
+    PREFIX as REQUEST_PREFIX,
+)
+from squirrel_memory.extractors.repeated_requests import (
+    repeated_requests,
+    request_candidates,
+)
+from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, StoredEvent
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Store
 
@@ -32,6 +43,11 @@ LESSON_EVIDENCE_LIMIT = 4_000
 """Newest assistant replies and tool calls read for what failures taught (the assistant's
 diagnosis after a failure, the lines an edit changed), when some command failed."""
 LESSON_TYPES = (EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
+REQUEST_EVIDENCE_LIMIT = 4_000
+"""Newest messages, replies and calls read for the requests the user makes again."""
+REQUEST_CONTEXT_TYPES = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
+STYLE_LIMIT = 500
+"""Most user_style memories read for the events they cite."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +57,7 @@ class ProjectWork:
     latest: Episode
     evidence: bool
     commit_fixes: bool
+    requests: bool = False
 
     @classmethod
     def asked_by(cls, events: list[StoredEvent], latest: Episode) -> ProjectWork:
@@ -52,23 +69,35 @@ class ProjectWork:
             evidence=any(e.event_type in kinds for e in events),
             commit_fixes=any(e.event_type == EventType.COMMIT for e in events)
             or any(run.ok is False for run in commands(events)),
+            requests=any(
+                e.event_type == EventType.USER_MESSAGE and e.origin in REQUEST_ORIGINS
+                for e in events
+            ),
         )
 
     def joined(self, other: ProjectWork) -> ProjectWork:
         latest = max(self.latest, other.latest, key=lambda ep: (ep.end_ts, ep.id))
         return ProjectWork(
-            latest, self.evidence or other.evidence, self.commit_fixes or other.commit_fixes
+            latest,
+            self.evidence or other.evidence,
+            self.commit_fixes or other.commit_fixes,
+            self.requests or other.requests,
         )
 
 
-async def project_candidates(store: Store, pending: ProjectWork) -> list[MemoryCandidate]:
+async def project_candidates(
+    store: Store, pending: ProjectWork, batch: Sequence[MemoryCandidate] = ()
+) -> list[MemoryCandidate]:
     """The candidates of the project-wide passes `pending` asks for, credited to its latest
-    episode."""
+    episode (`batch`: the candidates the pass's episodes gave, which a request said again
+    may already be one of)."""
     found: list[MemoryCandidate] = []
     if pending.evidence:
         found += await _project_evidence(store)
     if pending.commit_fixes:
         found += await _commit_fixes(store)
+    if pending.requests:
+        found += await _repeated_requests(store, batch)
     return [replace(c, source_episode_id=pending.latest.id) for c in found]
 
 
@@ -119,6 +148,34 @@ async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
     )
     stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
     return commit_fixes(stored, commands(stored))
+
+
+async def _repeated_requests(
+    store: Store, batch: Sequence[MemoryCandidate]
+) -> list[MemoryCandidate]:
+    """Requests the user made again in another session, in any wording or language
+    (`repeated_requests`), read from the project's stored messages with the replies and calls
+    around them (what each session worked on). A request whose messages another user_style
+    memory already cites is left to that memory (`recurrence` promotes it)."""
+    stored = await store.fetch_recent_of_types(
+        store.project_id, [str(t) for t in REQUEST_CONTEXT_TYPES], REQUEST_EVIDENCE_LIMIT
+    )
+    found = request_candidates(repeated_requests(stored))
+    if not found:
+        return []
+    kept, _ = await store.list_memories(
+        store.project_id, types=[MemoryType.USER_STYLE], limit=STYLE_LIMIT
+    )
+    cited = {
+        event_id
+        for kind, key, event_ids in [
+            *((m.type, m.key, m.source_event_ids) for m in kept),
+            *((c.type, c.key, c.source_event_ids) for c in batch),
+        ]
+        if kind is MemoryType.USER_STYLE and not key.startswith(REQUEST_PREFIX)
+        for event_id in event_ids
+    }
+    return [c for c in found if not cited & set(c.source_event_ids)]
 
 
 def _is_edit_call(event: StoredEvent) -> bool:
