@@ -11,20 +11,18 @@ import structlog
 
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
-from squirrel_memory.extractors.repeated_requests import (
-    ORIGINS as REQUEST_ORIGINS,
-)
-from squirrel_memory.extractors.repeated_requests import (
-    PREFIX as REQUEST_PREFIX,
-)
-from squirrel_memory.extractors.repeated_requests import (
-    repeated_requests,
-    request_candidates,
-)
+from squirrel_memory.extractors.preferences import STANDING_TAG
+from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
+from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIGINS
+from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
+from squirrel_memory.extractors.repeated_requests import TAG as REQUEST_TAG
+from squirrel_memory.extractors.repeated_requests import RepeatedRequest, repeated_requests
 from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, StoredEvent
+from squirrel_memory.recurrence import RECURRING_TAG, recurring_importance
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Store
 
@@ -176,6 +174,22 @@ async def _repeated_requests(
         for event_id in event_ids
     }
     return [c for c in found if not cited & set(c.source_event_ids)]
+
+
+def request_candidates(found: list[RepeatedRequest]) -> list[MemoryCandidate]:
+    """Each repeated request as a standing user_style candidate of this project, as important
+    as an instruction said in that many sessions (`recurrence`), quoting the user."""
+    return [
+        candidate(
+            MemoryType.USER_STYLE,
+            request.key,
+            f"{REQUEST_LEAD.format(n=request.sessions)}: “{request.wording}”.",
+            tags=("preference", REQUEST_TAG, STANDING_TAG, RECURRING_TAG),
+            importance=recurring_importance(request.sessions),
+            event_ids=request.event_ids,
+        )
+        for request in found
+    ]
 
 
 def _is_edit_call(event: StoredEvent) -> bool:

@@ -9,10 +9,10 @@ from datetime import UTC, datetime, timedelta
 from squirrel_memory.extractors.repeated_requests import (
     PREFIX,
     repeated_requests,
-    request_candidates,
     request_sentences,
 )
 from squirrel_memory.models import MemoryType, StoredEvent
+from squirrel_memory.project_work import request_candidates
 from tests.unit.memory.session_builder import Session
 
 ROOT = "/work/app"

@@ -42,19 +42,16 @@ from dataclasses import dataclass
 
 from squirrel_core.events import Origin
 from squirrel_memory.extractors.activity import user_requests
-from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_bodies import reads_as_command_body
-from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.wording import key_slug, strip_markdown
-from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
-from squirrel_memory.recurrence import RECURRING_TAG, recurring_importance
+from squirrel_memory.models import StoredEvent
 
 #: The user's own typing (not a slash command's arguments, not an answer to a question).
 ORIGINS = frozenset({str(Origin.TYPED), str(Origin.QUEUED)})
 PREFIX = "pref:asked:"
 #: The tag of a request found said again; the memory's words before the user's quote.
 TAG = "asked_again"
-_LEAD = "In {n} sessions the user asked"
+LEAD = "In {n} sessions the user asked"
 MAX_MESSAGE_CHARS = 2_000
 MAX_SENTENCE_CHARS = 240
 #: Letters a word must have to carry content (shorter ones are mostly glue in any language).
@@ -327,19 +324,3 @@ def _key(sentence: str) -> str:
     if len(slug.split("_")) < 2:
         slug = hashlib.sha256(" ".join(words_of(sentence)).encode()).hexdigest()[:12]
     return f"{PREFIX}{slug}"
-
-
-def request_candidates(found: list[RepeatedRequest]) -> list[MemoryCandidate]:
-    """Each repeated request as a standing user_style candidate of this project, as important
-    as an instruction said in that many sessions (`recurrence`), quoting the user."""
-    return [
-        candidate(
-            MemoryType.USER_STYLE,
-            request.key,
-            f"{_LEAD.format(n=request.sessions)}: “{request.wording}”.",
-            tags=("preference", TAG, STANDING_TAG, RECURRING_TAG),
-            importance=recurring_importance(request.sessions),
-            event_ids=request.event_ids,
-        )
-        for request in found
-    ]
