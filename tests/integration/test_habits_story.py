@@ -292,7 +292,7 @@ SPANISH_SESSIONS = [
     (
         "Migra la configuración del registro a la nueva biblioteca.",
         "Cambié la configuración del registro.",
-        "Ejecuta las pruebas y el linter antes de cada commit, por favor.",
+        "Ejecuta las pruebas y el linter antes de hacer el commit, por favor.",
     ),
 ]
 
@@ -332,6 +332,6 @@ async def test_a_request_said_again_in_another_language_reaches_the_session_star
     assert "### Your coding style" in start.text, start.text
     style = start.text.split("### Your coding style\n", 1)[1].split("\n\n", 1)[0]
     first = style.splitlines()[0]
-    assert "2 sessions" in first and "antes de cada commit" in first, style
+    assert "2 sessions" in first and "antes de hacer el commit" in first, style
     # must not: a one-off task of either session as the user's style
     assert "endpoint" not in style and "Migra" not in style, style

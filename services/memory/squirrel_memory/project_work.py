@@ -21,7 +21,13 @@ from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIG
 from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
 from squirrel_memory.extractors.repeated_requests import TAG as REQUEST_TAG
 from squirrel_memory.extractors.repeated_requests import RepeatedRequest, repeated_requests
-from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, StoredEvent
+from squirrel_memory.models import (
+    Episode,
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    StoredEvent,
+)
 from squirrel_memory.recurrence import RECURRING_TAG, recurring_importance
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Store
@@ -153,8 +159,9 @@ async def _repeated_requests(
 ) -> list[MemoryCandidate]:
     """Requests the user made again in another session, in any wording or language
     (`repeated_requests`), read from the project's stored messages with the replies and calls
-    around them (what each session worked on). A request whose messages another user_style
-    memory already cites is left to that memory (`recurrence` promotes it)."""
+    around them (what each session worked on). A request some of whose messages another
+    user_style memory already cites (a rule the preference rules read in one of them) is left
+    to that memory: a second memory would say it again."""
     stored = await store.fetch_recent_of_types(
         store.project_id, [str(t) for t in REQUEST_CONTEXT_TYPES], REQUEST_EVIDENCE_LIMIT
     )
@@ -164,16 +171,25 @@ async def _repeated_requests(
     kept, _ = await store.list_memories(
         store.project_id, types=[MemoryType.USER_STYLE], limit=STYLE_LIMIT
     )
-    cited = {
-        event_id
-        for kind, key, event_ids in [
-            *((m.type, m.key, m.source_event_ids) for m in kept),
-            *((c.type, c.key, c.source_event_ids) for c in batch),
-        ]
-        if kind is MemoryType.USER_STYLE and not key.startswith(REQUEST_PREFIX)
-        for event_id in event_ids
-    }
+    owners = [
+        c
+        for c in [*batch, *(_as_candidate(m) for m in kept if not m.deleted)]
+        if c.type is MemoryType.USER_STYLE and not c.key.startswith(REQUEST_PREFIX)
+    ]
+    cited = {event_id for owner in owners for event_id in owner.source_event_ids}
     return [c for c in found if not cited & set(c.source_event_ids)]
+
+
+def _as_candidate(memory: MemoryItem) -> MemoryCandidate:
+    return MemoryCandidate(
+        type=memory.type,
+        key=memory.key,
+        content=memory.content,
+        tags=memory.tags,
+        importance=memory.importance,
+        source_event_ids=memory.source_event_ids,
+        scope=memory.scope,
+    )
 
 
 def request_candidates(found: list[RepeatedRequest]) -> list[MemoryCandidate]:

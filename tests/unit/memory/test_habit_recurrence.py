@@ -411,3 +411,26 @@ async def test_a_request_said_again_in_japanese_without_a_marker_becomes_a_habit
     assert asked.content.startswith("In 2 sessions the user asked: “")
     assert "テストを実行" in asked.content
     assert asked.importance >= STANDING_IMPORTANCE
+
+
+async def test_a_request_said_again_as_a_rule_is_that_rule_not_a_second_memory(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sessions = [
+        (
+            "Agrega el endpoint de salud.",
+            "Agregué el handler.",
+            "Ejecuta las pruebas y el linter antes de hacer el commit, por favor.",
+        ),
+        (
+            "Migra el registro a la nueva biblioteca.",
+            "Cambié el logger.",
+            "A partir de ahora, ejecuta las pruebas y el linter antes de hacer el commit.",
+        ),
+    ]
+    after = await _replay(stores, sessions)
+
+    assert after[0] == {}  # said once, with no marker of later work: nothing yet
+    (rule,) = after[1].values()
+    assert rule.key.startswith(SAID_PREFIX)
+    assert "A partir de ahora" in rule.content
