@@ -77,6 +77,8 @@ TASK_SHARE = 1.5
 MIN_OBJECT_CHARS = 5
 #: The share of a sentence's visible characters that must be letters or spaces.
 MIN_LETTER_SHARE = 0.75
+#: The newest sentences of the user's compared (the pass reads every session each time).
+MAX_SENTENCES = 2_000
 #: Requests kept per project, the most repeated first.
 MAX_REQUESTS = 5
 MAX_QUOTE_CHARS = 160
@@ -91,6 +93,7 @@ _PARTICULAR = re.compile(
     r"|(?:^|[\s`'\"(])(?:\.{0,2}/|~/)?[\w.-]+/[\w./-]+|\b[\w-]+\.[a-zA-Z]{1,5}\b"
     r"|\b[0-9a-fA-F]{7,}\b|\d{3,}"
 )
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
 _QUESTION_END = re.compile(r"[?？]\s*$")
 #: Letters of scripts written without spaces between words: pairs of them are the words.
 _UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
@@ -119,7 +122,7 @@ class RepeatedRequest:
 
 
 def _letters(text: str) -> str:
-    return "".join(ch if ch.isalpha() else " " for ch in unicodedata.normalize("NFKC", text))
+    return _NOT_LETTERS.sub(" ", unicodedata.normalize("NFKC", text))
 
 
 def words_of(text: str) -> list[str]:
@@ -274,24 +277,32 @@ def _other_tasks(a: Said, b: Said, vocabulary: dict[str, dict[str, set[str]]]) -
 def repeated_requests(events: list[StoredEvent]) -> list[RepeatedRequest]:
     """Requests the user made in two or more sessions of `events`, the most sessions first."""
     ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
-    said = _user_sentences(ordered)
+    said = _user_sentences(ordered)[-MAX_SENTENCES:]
     vocabulary = _session_words(ordered)
+    # Only sentences that share enough words are compared (an index of the words seen so far).
+    having: dict[str, list[int]] = {}
+    group_of: list[int] = []
     groups: list[list[Said]] = []
-    for item in said:
-        group = next(
+    for index, item in enumerate(said):
+        shared = Counter(j for word in item.words for j in having.get(word, ()))
+        partner = next(
             (
-                g
-                for g in groups
-                if any(
-                    _again(other, item) and not _other_tasks(other, item, vocabulary) for other in g
-                )
+                j
+                for j in sorted(shared)
+                if shared[j] >= MIN_SHARED_WORDS
+                and _again(said[j], item)
+                and not _other_tasks(said[j], item, vocabulary)
             ),
             None,
         )
-        if group is None:
+        if partner is None:
+            group_of.append(len(groups))
             groups.append([item])
         else:
-            group.append(item)
+            group_of.append(group_of[partner])
+            groups[group_of[partner]].append(item)
+        for word in item.words:
+            having.setdefault(word, []).append(index)
     found: list[RepeatedRequest] = []
     for group in groups:
         sessions = {s.session_id for s in group}
