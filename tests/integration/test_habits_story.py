@@ -29,6 +29,7 @@ from squirrel_gateway import hook_context
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_ingest.parsers import ClaudeFileParser, CodexFileParser, parse_bytes
 from squirrel_memory import server as memory_server
+from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY
 from tests.integration.conftest import memory_client, running
 
@@ -277,3 +278,60 @@ async def test_a_reason_given_while_declining_a_call_reaches_the_session_start(
     assert "uv" in style and "pip" in style, style
     # the host's own words around the user's are never the user's instruction
     assert "proceed" not in start.text and "rejection" not in start.text, start.text
+
+
+#: (the user's request, the assistant's report, the user's reply) per session of a user who
+#: writes in Spanish and never says "always": the same request in other words after a
+#: different task each time, and a one-off task in each session.
+SPANISH_SESSIONS = [
+    (
+        "Agrega el endpoint de usuarios al servidor.",
+        "Agregué el handler y su prueba.",
+        "Antes de hacer commit ejecuta las pruebas y el linter.",
+    ),
+    (
+        "Migra la configuración del registro a la nueva biblioteca.",
+        "Cambié la configuración del registro.",
+        "Ejecuta las pruebas y el linter antes de hacer el commit, por favor.",
+    ),
+]
+
+
+@pytest.mark.parametrize("host", sorted(HOSTS))
+async def test_a_request_said_again_in_another_language_reaches_the_session_start(
+    make_settings: Callable[..., Settings], tmp_path: Path, host: str
+) -> None:
+    root = (tmp_path / "app").resolve()
+    root.mkdir()
+    (root / "README.md").write_text("# app\n", encoding="utf-8")
+    settings = make_settings(processor_min_events="1000000")
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(root)))
+        for n, turn in enumerate(SPANISH_SESSIONS):
+            events = HOSTS[host](root, n, turn)
+            await c.call(
+                c.stub.AppendEvents,
+                pb.AppendEventsRequest(
+                    project_id=str(root), events=[event_to_pb(e) for e in events]
+                ),
+            )
+            await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(project_id=str(root), drain=True))
+        backend = GrpcMemoryBackend(c, lambda: [str(root)])
+        view = await backend.get_user_style_view(
+            str(root), user_id=None, mode="core", budget=SESSION_BUDGET
+        )
+        start = await hook_context.session_start(
+            backend, project_id=str(root), user_id=None, budget=SESSION_BUDGET
+        )
+
+    keys = [item.key for item in view.items]
+    assert keys and keys[0].startswith(REQUEST_PREFIX), keys
+    assert "### Your coding style" in start.text, start.text
+    style = start.text.split("### Your coding style\n", 1)[1].split("\n\n", 1)[0]
+    first = style.splitlines()[0]
+    assert "2 sessions" in first and "antes de hacer el commit" in first, style
+    # must not: a one-off task of either session as the user's style
+    assert "endpoint" not in style and "Migra" not in style, style

@@ -320,7 +320,7 @@ class Processor:
         if defer:
             self._deferred[store.project_id] = pending
             return candidates
-        return candidates + await project_candidates(store, pending)
+        return candidates + await project_candidates(store, pending, candidates)
 
     async def _write_model_part(
         self,

@@ -4,16 +4,31 @@ project, and failures of any session paired with the commit that fixed them."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import structlog
 
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
-from squirrel_memory.models import Episode, MemoryCandidate, StoredEvent
+from squirrel_memory.extractors.preferences import STANDING_TAG
+from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
+from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIGINS
+from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
+from squirrel_memory.extractors.repeated_requests import TAG as REQUEST_TAG
+from squirrel_memory.extractors.repeated_requests import RepeatedRequest, repeated_requests
+from squirrel_memory.models import (
+    Episode,
+    MemoryCandidate,
+    MemoryItem,
+    MemoryType,
+    StoredEvent,
+)
+from squirrel_memory.recurrence import RECURRING_TAG, recurring_importance
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Store
 
@@ -32,6 +47,11 @@ LESSON_EVIDENCE_LIMIT = 4_000
 """Newest assistant replies and tool calls read for what failures taught (the assistant's
 diagnosis after a failure, the lines an edit changed), when some command failed."""
 LESSON_TYPES = (EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
+REQUEST_EVIDENCE_LIMIT = 4_000
+"""Newest messages, replies and calls read for the requests the user makes again."""
+REQUEST_CONTEXT_TYPES = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
+STYLE_LIMIT = 500
+"""Most user_style memories read for the events they cite."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +61,7 @@ class ProjectWork:
     latest: Episode
     evidence: bool
     commit_fixes: bool
+    requests: bool = False
 
     @classmethod
     def asked_by(cls, events: list[StoredEvent], latest: Episode) -> ProjectWork:
@@ -52,23 +73,35 @@ class ProjectWork:
             evidence=any(e.event_type in kinds for e in events),
             commit_fixes=any(e.event_type == EventType.COMMIT for e in events)
             or any(run.ok is False for run in commands(events)),
+            requests=any(
+                e.event_type == EventType.USER_MESSAGE and e.origin in REQUEST_ORIGINS
+                for e in events
+            ),
         )
 
     def joined(self, other: ProjectWork) -> ProjectWork:
         latest = max(self.latest, other.latest, key=lambda ep: (ep.end_ts, ep.id))
         return ProjectWork(
-            latest, self.evidence or other.evidence, self.commit_fixes or other.commit_fixes
+            latest,
+            self.evidence or other.evidence,
+            self.commit_fixes or other.commit_fixes,
+            self.requests or other.requests,
         )
 
 
-async def project_candidates(store: Store, pending: ProjectWork) -> list[MemoryCandidate]:
+async def project_candidates(
+    store: Store, pending: ProjectWork, batch: Sequence[MemoryCandidate] = ()
+) -> list[MemoryCandidate]:
     """The candidates of the project-wide passes `pending` asks for, credited to its latest
-    episode."""
+    episode (`batch`: the candidates the pass's episodes gave, which a request said again
+    may already be one of)."""
     found: list[MemoryCandidate] = []
     if pending.evidence:
         found += await _project_evidence(store)
     if pending.commit_fixes:
         found += await _commit_fixes(store)
+    if pending.requests:
+        found += await _repeated_requests(store, batch)
     return [replace(c, source_episode_id=pending.latest.id) for c in found]
 
 
@@ -119,6 +152,60 @@ async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
     )
     stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
     return commit_fixes(stored, commands(stored))
+
+
+async def _repeated_requests(
+    store: Store, batch: Sequence[MemoryCandidate]
+) -> list[MemoryCandidate]:
+    """Requests the user made again in another session, in any wording or language
+    (`repeated_requests`), read from the project's stored messages with the replies and calls
+    around them (what each session worked on). A request some of whose messages another
+    user_style memory already cites (a rule the preference rules read in one of them) is left
+    to that memory: a second memory would say it again."""
+    stored = await store.fetch_recent_of_types(
+        store.project_id, [str(t) for t in REQUEST_CONTEXT_TYPES], REQUEST_EVIDENCE_LIMIT
+    )
+    found = request_candidates(repeated_requests(stored))
+    if not found:
+        return []
+    kept, _ = await store.list_memories(
+        store.project_id, types=[MemoryType.USER_STYLE], limit=STYLE_LIMIT
+    )
+    owners = [
+        c
+        for c in [*batch, *(_as_candidate(m) for m in kept if not m.deleted)]
+        if c.type is MemoryType.USER_STYLE and not c.key.startswith(REQUEST_PREFIX)
+    ]
+    cited = {event_id for owner in owners for event_id in owner.source_event_ids}
+    return [c for c in found if not cited & set(c.source_event_ids)]
+
+
+def _as_candidate(memory: MemoryItem) -> MemoryCandidate:
+    return MemoryCandidate(
+        type=memory.type,
+        key=memory.key,
+        content=memory.content,
+        tags=memory.tags,
+        importance=memory.importance,
+        source_event_ids=memory.source_event_ids,
+        scope=memory.scope,
+    )
+
+
+def request_candidates(found: list[RepeatedRequest]) -> list[MemoryCandidate]:
+    """Each repeated request as a standing user_style candidate of this project, as important
+    as an instruction said in that many sessions (`recurrence`), quoting the user."""
+    return [
+        candidate(
+            MemoryType.USER_STYLE,
+            request.key,
+            f"{REQUEST_LEAD.format(n=request.sessions)}: “{request.wording}”.",
+            tags=("preference", REQUEST_TAG, STANDING_TAG, RECURRING_TAG),
+            importance=recurring_importance(request.sessions),
+            event_ids=request.event_ids,
+        )
+        for request in found
+    ]
 
 
 def _is_edit_call(event: StoredEvent) -> bool:

@@ -20,6 +20,10 @@ messages (`SessionsOf`): an instruction said three times in one session, across 
 is a standing one but weighs less than one said in two sessions, and a further occurrence
 in a session already cited is cited without raising it.
 
+A standing rule kept in the user's own words (`standing_words`, another language than
+English) has a key made of its words, so the same rule in other words has another key: two
+such rules are compared by their words as a tentative one is.
+
 Word overlap misses wordings that share a word or two ("run the linter before you commit" /
 "lint before every commit"). With a `Likeness` (the cosine of two texts' sentence vectors,
 `instruction_meaning`), two wordings are also one instruction when their meanings are close
@@ -44,6 +48,7 @@ from squirrel_memory.extractors.preferences import (
     STANDING_TAG,
     TENTATIVE_TAG,
 )
+from squirrel_memory.extractors.standing_words import PREFIX as OWN_WORDS_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY
 from squirrel_memory.extractors.working_habits import HABIT_KEY
 from squirrel_memory.models import (
@@ -160,7 +165,11 @@ def _style_pair(
         first.type is MemoryType.USER_STYLE
         and second.type is MemoryType.USER_STYLE
         and first.key != second.key
-        and (is_tentative(first.tags) or is_tentative(second.tags))
+        and (
+            is_tentative(first.tags)
+            or is_tentative(second.tags)
+            or (first.key.startswith(OWN_WORDS_PREFIX) and second.key.startswith(OWN_WORDS_PREFIX))
+        )
         and same_instruction(first.content, second.content, likeness)
     )
 

@@ -330,3 +330,23 @@ def test_the_ruleset_fingerprint_covers_every_redaction_module() -> None:
 
     here = Path(redaction.__file__).parent
     assert set(redaction.RULE_FILES) == {p.name for p in here.glob("redaction*.py")}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "从现在开始，提交前都要运行测试。这是一段很长的中文说明，用来确认整段文字不会被当作密钥。",
+        "今後、コミットする前に必ずテストを実行してください。長い日本語の文章でも秘密とは見なされません。",
+        "С этого момента не добавляй зависимости без моего согласия, даже для тестов.",
+        "A partir de ahora, ejecuta las pruebas antes de hacer commit; configuración según año.",
+    ],
+)
+def test_a_users_words_in_another_language_are_kept_whole(said: str) -> None:
+    assert redact(said) == (said, 0)
+
+
+def test_a_secret_inside_words_in_another_language_is_still_redacted() -> None:
+    said = "今後はこのトークンを使ってください: ghp_abcdefghijklmnopqrstuvwxyz0123456789 です"
+    text, count = redact(said)
+    assert count == 1 and "ghp_" not in text
+    assert text.startswith("今後はこのトークンを使ってください") and text.endswith("です")

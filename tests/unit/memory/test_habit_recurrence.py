@@ -11,6 +11,9 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE
+from squirrel_memory.extractors.repeated_requests import PREFIX as ASKED_PREFIX
+from squirrel_memory.extractors.standing_words import PREFIX as SAID_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY, workflow_habits
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import (
@@ -354,3 +357,80 @@ async def test_a_habit_said_in_two_sessions_leads_a_rule_stated_once_more_firmly
     # what the user keeps saying opens the session; the full view keeps the weights' order
     assert [i.key for i in core.items[:2]] == [CARRY_KEY, stated.key]
     assert [i.key for i in full.items[:2]] == [stated.key, CARRY_KEY]
+
+
+async def test_a_rule_said_again_in_spanish_in_other_words_is_one_recurring_instruction(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sessions = [
+        (
+            "Agrega el endpoint de salud.",
+            "Agregué el handler.",
+            "A partir de ahora, ejecuta las pruebas antes de hacer commit.",
+        ),
+        (
+            "Migra el registro a la nueva biblioteca.",
+            "Cambié el logger.",
+            "De ahora en adelante ejecuta siempre las pruebas antes del commit.",
+        ),
+        (
+            "Divide el paquete de configuración.",
+            "Moví el cargador.",
+            "A partir de ahora, antes de hacer commit, ejecuta las pruebas.",
+        ),
+    ]
+    after = await _replay(stores, sessions)
+
+    kept = [m for m in after[2].values() if m.key.startswith(SAID_PREFIX)]
+    assert len(kept) == 1, after[2]
+    assert "recurring" in kept[0].tags
+    assert kept[0].importance > STANDING_IMPORTANCE
+    # the tasks of each session are not the user's style
+    assert not any("endpoint" in m.content or "Migra" in m.content for m in after[2].values())
+
+
+async def test_a_request_said_again_in_japanese_without_a_marker_becomes_a_habit(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sessions = [
+        (
+            "パーサーにエラー処理を追加して",
+            "追加しました。",
+            "コミットする前にテストを実行してください",
+        ),
+        (
+            "ビルドスクリプトを整理して",
+            "整理しました。",
+            "テストを実行してからコミットしてください",
+        ),
+    ]
+    after = await _replay(stores, sessions)
+
+    assert not any(m.key.startswith(ASKED_PREFIX) for m in after[0].values())
+    (asked,) = [m for m in after[1].values() if m.key.startswith(ASKED_PREFIX)]
+    assert asked.content.startswith("In 2 sessions the user asked: “")
+    assert "テストを実行" in asked.content
+    assert asked.importance >= STANDING_IMPORTANCE
+
+
+async def test_a_request_said_again_as_a_rule_is_that_rule_not_a_second_memory(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sessions = [
+        (
+            "Agrega el endpoint de salud.",
+            "Agregué el handler.",
+            "Ejecuta las pruebas y el linter antes de hacer el commit, por favor.",
+        ),
+        (
+            "Migra el registro a la nueva biblioteca.",
+            "Cambié el logger.",
+            "A partir de ahora, ejecuta las pruebas y el linter antes de hacer el commit.",
+        ),
+    ]
+    after = await _replay(stores, sessions)
+
+    assert after[0] == {}  # said once, with no marker of later work: nothing yet
+    (rule,) = after[1].values()
+    assert rule.key.startswith(SAID_PREFIX)
+    assert "A partir de ahora" in rule.content

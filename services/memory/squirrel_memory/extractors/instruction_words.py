@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
@@ -25,6 +26,12 @@ _GENERIC = word_set(
 )
 
 
+#: A word in any script (letters and digits, then `+`, `#`, `_` or `-` inside it).
+_WORD = re.compile(r"[^\W_][\w+#-]*")
+#: Letters of scripts written without spaces between words.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
 #: Everyday ways of saying the same thing about how work is carried out, said one way.
 _SAME_MEANING = (
     (re.compile(r"\b(?:don'?t|do not|never|without) stop(?:ping)?\b"), "continue"),
@@ -41,8 +48,11 @@ def instruction_words(text: str) -> frozenset[str]:
     for pattern, word in _SAME_MEANING:
         lowered = pattern.sub(word, lowered)
     plain = re.sub(r"'(?:s|re|ll|ve|d|m|t)\b", "", lowered)
-    words = set()
-    for raw in re.findall(r"[a-z0-9][a-z0-9+#_-]*", plain):
+    words: set[str] = set()
+    for raw in _WORD.findall(plain):
+        if _UNSPACED.search(raw):  # Chinese, Japanese: each pair of characters is a word
+            words.update(a + b for a, b in itertools.pairwise(raw))
+            continue
         word = stem(raw.strip("-"))
         if word and word not in _FILLER and raw not in _FILLER:
             words.add(word)

@@ -40,6 +40,7 @@ from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
 from squirrel_memory.extractors.stack_summary import IMPORTANCE as STACK_IMPORTANCE
 from squirrel_memory.extractors.stack_summary import stack_summary
+from squirrel_memory.extractors.standing_words import standing_instructions
 from squirrel_memory.extractors.toolchain_language import toolchain_language
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.workflow_habits import with_workflow_habits
@@ -159,6 +160,8 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         )
         if portable and any(REASONED_TAG in pref.tags for pref in stated):
             portable = None  # the message's rule, kept whole with its reason, already says it
+        if not stated and not portable:  # a rule set in another language than English
+            stated = standing_instructions(text)
         declining = event.event_type == EventType.TOOL_RESULT  # said while declining a call
         for pref in [*stated, portable] if portable else stated:
             found.append(_style(_declining(pref) if declining else pref, event.id))

@@ -1,0 +1,337 @@
+"""Requests the user makes again in another session, in any wording and any language.
+
+The preference rules recognise instructions by their form in English ("always …", "from now
+on …"). A user who writes in another language, or who never says "always", still shows a habit
+the same way: they ask for the same thing again in a later session. Two sentences the user
+typed in different sessions are one request when they share most of their content, measured
+without any word list of a language:
+
+- **content words**: runs of letters of at least `MIN_WORD_CHARS` characters (in scripts
+  written without spaces, Chinese or Japanese, each pair of adjacent characters), leaving out
+  the words the user puts in a large share of all their sentences (the glue words of whatever
+  language they write in, found from their own text);
+- **character n-grams**: the trigrams of the sentence's letters, which still match where a
+  word changed its ending ("commits" / "commit", "prueba" / "pruebas").
+
+Two sentences are one request when they share at least `MIN_SHARED_WORDS` content words and
+both measures agree (`same_request`). Two tasks of one form ("fix the failing login test" /
+"… signup test") are not one request: the words that differ name what only one of the two
+sessions works on (`_other_tasks`).
+
+What is never a request: a sentence with fewer than `MIN_WORDS` content words ("continue",
+"yes", "go ahead", "commit"), one that is mostly not letters (a pasted error, a log line, a
+diff), one that names a file path, a URL or an id (it is about one thing, not a habit), a
+message longer than `MAX_MESSAGE_CHARS` (a pasted document), a slash command, the host's or a
+hook's text, a command body the host expanded, a question. The same message sent again whole
+(`MAX_SAME_MESSAGE`) is one task asked again (after an interrupt, or in a new session after a
+crash), not a habit; and a request must come back in another session: said twice in one
+session it is that session's task.
+
+The memory quotes the user's latest wording (a habit is stated by what the evidence shows,
+not paraphrased into a broader rule) and says in how many sessions it was asked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+from squirrel_core.events import Origin
+from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.extractors.command_bodies import reads_as_command_body
+from squirrel_memory.extractors.wording import key_slug, strip_markdown
+from squirrel_memory.models import StoredEvent
+
+#: The user's own typing (not a slash command's arguments, not an answer to a question).
+ORIGINS = frozenset({str(Origin.TYPED), str(Origin.QUEUED)})
+PREFIX = "pref:asked:"
+#: The tag of a request found said again; the memory's words before the user's quote.
+TAG = "asked_again"
+LEAD = "In {n} sessions the user asked"
+MAX_MESSAGE_CHARS = 2_000
+MAX_SENTENCE_CHARS = 240
+#: Letters a word must have to carry content (shorter ones are mostly glue in any language).
+MIN_WORD_CHARS = 3
+#: Content words a sentence needs to be a request at all.
+MIN_WORDS = 5
+MIN_SHARED_WORDS = 3
+#: Two sentences are one request when they share `MOST_WORDS` of the shorter one's content
+#: words and `MIN_GRAM_SHARE` of their trigrams (Dice), or `MIN_WORD_SHARE` of the words and
+#: `MOST_GRAMS` of the trigrams (the same words with other endings, another word order).
+MOST_WORDS = 0.7
+MIN_GRAM_SHARE = 0.5
+MIN_WORD_SHARE = 0.6
+MOST_GRAMS = 0.7
+#: A word in at least this share of the user's sentences is glue (with enough sentences).
+GLUE_SHARE = 0.2
+MIN_SENTENCES_FOR_GLUE = 10
+#: Two whole messages this alike (trigram Dice), longer than this many times the request in
+#: them, are one task sent again.
+MAX_SAME_MESSAGE = 0.8
+TASK_SHARE = 1.5
+#: Letters a word must have to name what a session works on (shorter ones are glue).
+MIN_OBJECT_CHARS = 5
+#: The share of a sentence's visible characters that must be letters or spaces.
+MIN_LETTER_SHARE = 0.75
+#: The newest sentences of the user's compared (the pass reads every session each time).
+MAX_SENTENCES = 2_000
+#: Requests kept per project, the most repeated first.
+MAX_REQUESTS = 5
+MAX_QUOTE_CHARS = 160
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；]+|\n+")
+_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+#: Something particular: a path, a URL, a file name with an extension, a long number or id,
+#: a name in code (camelCase, an inner capital, snake_case).
+_PARTICULAR = re.compile(
+    r"\b[a-z]+[A-Z]\w*|\b[A-Z][a-z]+[A-Z]\w*|\b[^\W_]+_\w+|(?:\w+:)?//"
+    r"|(?:^|[\s`'\"(])(?:\.{0,2}/|~/)?[\w.-]+/[\w./-]+|\b[\w-]+\.[a-zA-Z]{1,5}\b"
+    r"|\b[0-9a-fA-F]{7,}\b|\d{3,}"
+)
+_NOT_LETTERS = re.compile(r"[\W\d_]+")
+_QUESTION_END = re.compile(r"[?？]\s*$")
+#: Letters of scripts written without spaces between words: pairs of them are the words.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """One sentence of the user's, with where it was said."""
+
+    event_id: str
+    session_id: str
+    sentence: str
+    message: str
+    words: frozenset[str]
+    grams: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatedRequest:
+    """A request said in `sessions` sessions: its latest wording and the events that said it."""
+
+    key: str
+    wording: str
+    sessions: int
+    event_ids: tuple[str, ...]
+
+
+def _letters(text: str) -> str:
+    return _NOT_LETTERS.sub(" ", unicodedata.normalize("NFKC", text))
+
+
+def words_of(text: str) -> list[str]:
+    """The candidate content words of `text`, lower-cased: letter runs of `MIN_WORD_CHARS` or
+    more, and in unspaced scripts each pair of adjacent characters."""
+    found: list[str] = []
+    for run in _letters(text).lower().split():
+        if _UNSPACED.search(run):
+            chars = [ch for ch in run if _UNSPACED.match(ch)]
+            found.extend(a + b for a, b in itertools.pairwise(chars))
+            rest = _UNSPACED.sub(" ", run).split()
+            found.extend(w for w in rest if len(w) >= MIN_WORD_CHARS)
+        elif len(run) >= MIN_WORD_CHARS:
+            found.append(run)
+    return found
+
+
+def trigrams(text: str) -> frozenset[str]:
+    """The letter trigrams of `text` (each word padded with a space at both ends)."""
+    grams: set[str] = set()
+    for run in _letters(text).lower().split():
+        padded = f" {run} " if not _UNSPACED.search(run) else run
+        grams.update(padded[i : i + 3] for i in range(len(padded) - 2))
+    return frozenset(grams)
+
+
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+def request_sentences(text: str) -> list[str]:
+    """The sentences of a user message that can be requests (see the module's rules)."""
+    if len(text) > MAX_MESSAGE_CHARS or reads_as_command_body(text):
+        return []
+    plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
+    found: list[str] = []
+    for raw in _SENTENCE_END.split(plain):
+        flat = " ".join(raw.split())
+        if not flat or len(flat) > MAX_SENTENCE_CHARS or _QUESTION_END.search(raw.strip()):
+            continue
+        visible = [ch for ch in flat if not ch.isspace()]
+        letters = sum(ch.isalpha() for ch in visible)
+        if not visible or letters / len(visible) < MIN_LETTER_SHARE:
+            continue
+        if _PARTICULAR.search(flat) or len(set(words_of(flat))) < MIN_WORDS:
+            continue
+        found.append(flat)
+    return found
+
+
+def _user_sentences(events: list[StoredEvent]) -> list[Said]:
+    said: list[tuple[StoredEvent, str, str]] = []
+    for event, text in user_requests(events):
+        if event.origin not in ORIGINS or event.sidechain or not event.session_id:
+            continue
+        if not text.lstrip().startswith("<"):  # the host's markup (a shell escape, a command)
+            said.extend((event, text, s) for s in request_sentences(text))
+    glue = _glue([words_of(s) for _, _, s in said])
+    return [
+        Said(
+            event.id,
+            event.session_id or "",
+            sentence,
+            message,
+            frozenset(w for w in words_of(sentence) if w not in glue),
+            trigrams(sentence),
+        )
+        for event, message, sentence in said
+    ]
+
+
+def _glue(sentences: list[list[str]]) -> frozenset[str]:
+    """Words the user puts in a large share of their sentences: the glue of their language."""
+    if len(sentences) < MIN_SENTENCES_FOR_GLUE:
+        return frozenset()
+    counts = Counter(w for words in sentences for w in set(words))
+    return frozenset(w for w, n in counts.items() if n >= GLUE_SHARE * len(sentences))
+
+
+def same_request(a: Said, b: Said) -> bool:
+    """Whether two sentences ask for the same thing (shared content words or trigrams)."""
+    if len(a.words) < MIN_WORDS or len(b.words) < MIN_WORDS:
+        return False
+    shared = len(a.words & b.words)
+    if shared < MIN_SHARED_WORDS:
+        return False
+    share = shared / min(len(a.words), len(b.words))
+    grams = _dice(a.grams, b.grams)
+    return (share >= MOST_WORDS and grams >= MIN_GRAM_SHARE) or (
+        share >= MIN_WORD_SHARE and grams >= MOST_GRAMS
+    )
+
+
+def _sent_again(a: Said, b: Said) -> bool:
+    """The same whole message sent again, a message that says more than the request: one
+    task asked again, not a habit."""
+    return (
+        max(len(a.message), len(b.message)) > TASK_SHARE * max(len(a.sentence), len(b.sentence))
+        and _dice(trigrams(a.message), trigrams(b.message)) >= MAX_SAME_MESSAGE
+    )
+
+
+def _again(earlier: Said, later: Said) -> bool:
+    """`later` asks again, in another session, what `earlier` asked (not the whole message
+    sent again)."""
+    return (
+        earlier.session_id != later.session_id
+        and same_request(earlier, later)
+        and not _sent_again(earlier, later)
+    )
+
+
+def _session_words(events: list[StoredEvent]) -> dict[str, dict[str, set[str]]]:
+    """Per session, each word of its events' text and the ids of the events that have it."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for event in events:
+        if not event.session_id:
+            continue
+        words = found.setdefault(event.session_id, {})
+        for text in _texts(event.content):
+            for word in words_of(text):
+                words.setdefault(word, set()).add(event.id)
+    return found
+
+
+def _texts(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _texts(v)]
+    if isinstance(value, list | tuple):
+        return [t for v in value for t in _texts(v)]
+    return []
+
+
+def _other_tasks(a: Said, b: Said, vocabulary: dict[str, dict[str, set[str]]]) -> bool:
+    """Whether the words that differ between `a` and `b` name what only one of the two
+    sessions works on ("fix the failing login test" / "… signup test": the login test is
+    only the first session's): two tasks of one form, not one request said again. A word
+    counts for a session when an event of it other than the sentence's own message has it."""
+
+    def mentions(said: Said, word: str) -> bool:
+        return bool(vocabulary.get(said.session_id, {}).get(word, set()) - {said.event_id})
+
+    return any(
+        mentions(a, word) != mentions(b, word)
+        for word in a.words.symmetric_difference(b.words)
+        if len(word) >= MIN_OBJECT_CHARS or _UNSPACED.search(word)
+    )
+
+
+def repeated_requests(events: list[StoredEvent]) -> list[RepeatedRequest]:
+    """Requests the user made in two or more sessions of `events`, the most sessions first."""
+    ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
+    said = _user_sentences(ordered)[-MAX_SENTENCES:]
+    vocabulary = _session_words(ordered)
+    # Only sentences that share enough words are compared (an index of the words seen so far).
+    having: dict[str, list[int]] = {}
+    group_of: list[int] = []
+    groups: list[list[Said]] = []
+    for index, item in enumerate(said):
+        shared = Counter(j for word in item.words for j in having.get(word, ()))
+        partner = next(
+            (
+                j
+                for j in sorted(shared)
+                if shared[j] >= MIN_SHARED_WORDS
+                and _again(said[j], item)
+                and not _other_tasks(said[j], item, vocabulary)
+            ),
+            None,
+        )
+        if partner is None:
+            group_of.append(len(groups))
+            groups.append([item])
+        else:
+            group_of.append(group_of[partner])
+            groups[group_of[partner]].append(item)
+        for word in item.words:
+            having.setdefault(word, []).append(index)
+    found: list[RepeatedRequest] = []
+    for group in groups:
+        sessions = {s.session_id for s in group}
+        if len(sessions) < 2:
+            continue
+        latest = group[-1]
+        found.append(
+            RepeatedRequest(
+                key=_key(group[0].sentence),  # the first wording: stable as it recurs
+                wording=_quote(latest.sentence),
+                sessions=len(sessions),
+                event_ids=tuple(dict.fromkeys(s.event_id for s in group)),
+            )
+        )
+    found.sort(key=lambda r: -r.sessions)
+    return found[:MAX_REQUESTS]
+
+
+def _quote(sentence: str) -> str:
+    flat = sentence.strip().rstrip(".!;。！；")
+    if len(flat) <= MAX_QUOTE_CHARS:
+        return flat
+    cut = flat[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0]
+    return cut + " …"
+
+
+def _key(sentence: str) -> str:
+    """`pref:asked:` and the sentence's words, or a digest of it where they are not ASCII."""
+    slug = key_slug(sentence)
+    if len(slug.split("_")) < 2:
+        slug = hashlib.sha256(" ".join(words_of(sentence)).encode()).hexdigest()[:12]
+    return f"{PREFIX}{slug}"

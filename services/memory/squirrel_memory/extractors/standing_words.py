@@ -1,0 +1,118 @@
+"""Standing instructions said in another language than English: the words that put a
+condition on all later work.
+
+The preference rules read English ("from now on …", "before every commit …"). A user who
+writes in Spanish, German, Russian or Japanese sets a rule for all later work with the same
+kinds of words in their language: a marker of time from here on ("a partir de ahora",
+"ab jetzt", "今後", "с этого момента") or a step before or after every later occurrence of
+another ("antes de cada commit", "vor jedem Push", "перед каждым коммитом"). A sentence of
+the user's with one of them is a standing instruction, kept in the user's own words (it is
+not translated or paraphrased), in the project where it was said.
+
+Only markers that point at later work count: "always", "never" and "each time" alone do
+not ("la prueba siempre falla", "每次运行都失败" report a state, they set no rule).
+Questions, quoted lines and code blocks are not instructions; a sentence longer than
+`MAX_SENTENCE_CHARS` is a pasted text. A message whose instructions the English rules
+already found is theirs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from squirrel_memory.extractors.preferences import (
+    STANDING_IMPORTANCE,
+    STANDING_TAG,
+    StatedPreference,
+)
+from squirrel_memory.extractors.repeated_requests import words_of
+from squirrel_memory.extractors.wording import strip_markdown
+from squirrel_memory.models import Scope
+
+PREFIX = "pref:said:"
+TAG = "own_words"
+MAX_SENTENCE_CHARS = 240
+#: Content words a sentence needs besides its marker (the rule has to say something).
+MIN_WORDS = 2
+MAX_PER_MESSAGE = 3
+_LEAD = "Standing instruction, in the user's words"
+
+#: From here on: the rule holds for all later work.
+_FROM_NOW_ON = (
+    # Spanish, Portuguese
+    r"a partir de ahora|de ahora en adelante|en adelante|en lo sucesivo|a partir de agora|"
+    r"daqui (?:para|pra) (?:frente|a frente)|de agora em diante|"
+    # French, Italian
+    r"à partir de maintenant|dorénavant|désormais|à l'avenir|d'ora in (?:poi|avanti)|"
+    r"da ora in poi|d'ora innanzi|"
+    # German, Dutch
+    r"ab jetzt|ab sofort|von nun an|in zukunft|künftig|zukünftig|vanaf nu|voortaan|"
+    # Russian, Ukrainian, Polish
+    r"с этого момента|впредь|отныне|в дальнейшем|відтепер|надалі|od teraz|odtąd|"
+    # Chinese, Japanese, Korean
+    r"从现在开始|從現在開始|从今以后|從今以後|今后|今後|以后都|以後都|これからは|앞으로는?|지금부터"
+)
+#: Before or after each later occurrence of a step ("antes de cada commit", "vor jedem Push").
+#: "Each time" alone is not one: "cada vez que hago commit falla el hook" reports a failure.
+_EVERY_TIME = (
+    r"antes de cada|después de cada|depois de cada|avant chaque|après chaque|prima di ogni|"
+    r"dopo ogni|vor jedem|vor jeder|nach jedem|nach jeder|voor elke|na elke|"
+    r"перед каждым|перед каждой|после каждого|после каждой|przed każdym|przed każdą|po każdym"
+)
+#: A time word that names things ahead ("今後の課題", "今后的计划": the plans ahead) sets no rule.
+_MARKER = re.compile(rf"(?:{_FROM_NOW_ON}|{_EVERY_TIME})(?![の的])", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!;])\s+|[。！；]+|\n+")
+_QUESTION = re.compile(r"[?？]|¿")
+_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def standing_sentences(text: str) -> list[str]:
+    """The sentences of a user message that set a rule for all later work in a language other
+    than English (see the module's rules)."""
+    plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
+    found: list[str] = []
+    for raw in _SENTENCE_END.split(plain):
+        flat = " ".join(raw.split())
+        if not flat or len(flat) > MAX_SENTENCE_CHARS or _QUESTION.search(flat):
+            continue
+        match = _MARKER.search(flat)
+        if match is None or not _bounded(flat, match):
+            continue
+        rest = flat[: match.start()] + " " + flat[match.end() :]
+        if len(set(words_of(rest))) < MIN_WORDS:
+            continue
+        found.append(flat)
+    return found[:MAX_PER_MESSAGE]
+
+
+def _bounded(flat: str, match: re.Match[str]) -> bool:
+    """A marker of a spaced script stands as whole words ("en adelante", not "en adelantado");
+    one of Chinese, Japanese or Korean is followed by particles without a space."""
+    if _CJK.search(match.group(0)):
+        return True
+    before = flat[match.start() - 1] if match.start() else " "
+    after = flat[match.end()] if match.end() < len(flat) else " "
+    return not before.isalpha() and not after.isalpha()
+
+
+def standing_instructions(text: str) -> list[StatedPreference]:
+    """The standing instructions a user message states in another language than English."""
+    return [
+        StatedPreference(
+            key=_key(said),
+            content=f"{_LEAD}: “{said.rstrip('.!;。！；')}”.",
+            tags=("preference", TAG, STANDING_TAG),
+            scope=Scope.PROJECT,
+            importance=STANDING_IMPORTANCE,
+            standing=True,
+        )
+        for said in standing_sentences(text)
+    ]
+
+
+def _key(said: str) -> str:
+    digest = hashlib.sha256(" ".join(sorted(set(words_of(said)))).encode()).hexdigest()
+    return f"{PREFIX}{digest[:12]}"
