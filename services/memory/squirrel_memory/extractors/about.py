@@ -28,6 +28,8 @@ import structlog
 from squirrel_core.events import LOADED_FILE
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import head_read_text, loaded_text
+from squirrel_memory.extractors.package_doc import package_about
+from squirrel_memory.extractors.readme_intro import stack_sentence
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
@@ -187,11 +189,13 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     README, manifest or docs site config first, else a root instruction file's overview."""
     readings = Readings()
     sources: dict[str, str] = {}
+    texts: dict[str, str] = {}
     for event in events:
         read = root_file_read(event, _describes)
         if read is None:
             continue
         path, text = read
+        texts[path] = text
         before = readings.description_ref
         _read(path, TextFile.of(path, text), readings)
         if readings.description_ref != before:
@@ -199,9 +203,21 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     if readings.description:
         source = readings.description_ref.split(":", 1)[0]
         name = readings.name or "unnamed"
-        text = about_text(name, readings.description, source)
+        text = about_text(name, _with_stack(readings.description, source, texts), source)
         return text, source, (sources[readings.description_ref],)
-    return _instruction_about(events)
+    return package_about(events) or _instruction_about(events)
+
+
+def _with_stack(description: str, source: str, texts: dict[str, str]) -> str:
+    """A README's description with its introduction's sentence on what the project is built
+    with, when the description does not hold it (`readme_intro.stack_sentence`): both are the
+    README's own words, so the stack is quoted, never inferred."""
+    if instruction_kind(source) != "readme" or source not in texts:
+        return description
+    sentence = stack_sentence(texts[source])
+    if sentence is None or sentence.rstrip(".!") in description:
+        return description
+    return f"{description} {sentence}"
 
 
 def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]] | None:

@@ -18,100 +18,27 @@ the other project's), on a sentence about a past, another project or a question 
 
 from __future__ import annotations
 
-import re
-from functools import cache
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.manifests import manifest_language
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.readme_intro import stated_stack
 from squirrel_memory.extractors.stack_evidence import family
 from squirrel_memory.extractors.touched_languages import touched_code
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import instruction_kind
 from squirrel_memory.repository.stack import is_language_name, language_name, named_stack
 
+__all__ = ["README_STACK_KEY", "readme_stack", "stated_stack"]
+
 README_STACK_KEY = "readme_stack"
 #: Code files named as the evidence that agrees.
 NAMED_FILES = 2
 
-#: "built with X and Y", "written in X", "powered by X": the words after it name the stack.
-_STACK_PHRASE = re.compile(
-    r"\b(?:built|written|made|developed|implemented|powered|created)\s+"
-    r"(?:with|in|on|using|by|upon)\s+(?P<names>[^.;:!?\n(]+)",
-    re.IGNORECASE,
-)
-#: An introduction that describes another project as well (a fork, a template, a port): its
-#: stack sentence may be the other project's.
-_OTHER_PROJECT = re.compile(
-    r"\bfork(?:ed)?\b|\btemplate\b|\bboilerplate\b|\bstarter\b|\bport of\b|\bclone of\b|"
-    r"\bgenerated (?:from|by|with)\b|\bbased on\b|\binspired by\b",
-    re.IGNORECASE,
-)
-#: A sentence about a past stack, another project or an open question.
-_NOT_THIS = re.compile(
-    r"\?|\bunlike\b|\binstead of\b|\boriginally\b|\bpreviously\b|\bformerly\b|\bused to\b|"
-    r"\bmigrat\w*|\brewrit\w*|\bwas (?:built|written|made)\b",
-    re.IGNORECASE,
-)
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-#: The underline of a setext heading (`Title` over `=====`).
-_UNDERLINE = re.compile(r"^\s{0,3}(?:=+|-{2,})\s*$")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
 
 def _is_root_readme(path: str) -> bool:
     return "/" not in path and instruction_kind(path) == "readme"
-
-
-def introduction(text: str) -> str:
-    """The README's prose before its first section heading (after its title): no HTML, badge,
-    image, table or code lines."""
-    lines = text.splitlines()
-    if lines and _HEADING.match(lines[0]):
-        lines = lines[1:]
-    elif len(lines) > 1 and _UNDERLINE.match(lines[1]):
-        lines = lines[2:]
-    kept: list[str] = []
-    fenced = False
-    for line in lines:
-        stripped = line.strip()
-        if stripped.startswith(("```", "~~~")):
-            fenced = not fenced
-            continue
-        if _HEADING.match(line) or (kept and kept[-1] and _UNDERLINE.match(line)):
-            if not _HEADING.match(line):
-                kept.pop()  # the setext heading's own text
-            break
-        if fenced or stripped.startswith(("<", "![", "[![", "|")):
-            continue
-        kept.append(stripped)
-    return "\n".join(kept)
-
-
-@cache
-def _names_pattern() -> re.Pattern[str]:
-    names = sorted((n for n in named_stack() if len(n) > 1), key=len, reverse=True)
-    alternatives = "|".join(re.escape(n) for n in names)
-    return re.compile(rf"(?<![\w/.@-])(?:{alternatives})(?![\w/@-])")
-
-
-def stated_stack(text: str) -> list[str]:
-    """The frameworks and languages a README's introduction says the project is built with,
-    in the order it names them; none when it describes another project too."""
-    intro = introduction(text)
-    if _OTHER_PROJECT.search(intro):
-        return []
-    found: list[str] = []
-    for paragraph in intro.split("\n\n"):
-        for sentence in _SENTENCE_END.split(" ".join(paragraph.split())):
-            if _NOT_THIS.search(sentence):
-                continue
-            for phrase in _STACK_PHRASE.finditer(sentence):
-                for name in _names_pattern().findall(phrase["names"]):
-                    if name not in found:
-                        found.append(name)
-    return found
 
 
 def _families(name: str) -> set[str]:
