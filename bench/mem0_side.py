@@ -80,9 +80,9 @@ from bench import writes
 from bench.common import git_repo, wait_idle
 from bench.mem0_cached import PREFIX, Cached, cached_vectors, searched_texts, seed_searched
 from bench.mem0_child import BATCH, REPLY, WARMUP, conversations
+from bench.mem0_exact import exact_top, index_figures
 from bench.mem0_figures import Figures, Query, Round, Side, report
 from bench.retrieval_latency import Vectors, memory_process, wait_model
-from bench.search_floor import vector_figures
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
@@ -102,9 +102,9 @@ def workload(size: int, copies: int) -> tuple[list[str], list[Query]]:
     return texts, [Query(f"{q} (q{n})", frozenset(g)) for n in range(copies) for q, g in kept]
 
 
-def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, list[float]]:
-    """(each query's int8 vector (the shipped query encoder), the cosine of each to the float
-    model's vector of the same query)."""
+def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, Vectors, list[float]]:
+    """(each query's int8 vector (the shipped query encoder), its float model's vector, the
+    cosine of the two)."""
     from squirrel_memory.embedding.minilm import MiniLmEmbedder  # noqa: PLC0415
 
     encoders = [MiniLmEmbedder(), MiniLmEmbedder(quantized_queries=False)]
@@ -114,11 +114,13 @@ def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, list[float]]:
         raise RuntimeError("the int8 query encoder did not load (onnxruntime missing?)")
     cosines: list[float] = []
     int8: list[Vectors] = []
+    floats: list[Vectors] = []
     for query in queries:
         a, b = (e.embed_query_now(query.text).reshape(-1) for e in encoders)
         int8.append(a)
+        floats.append(b)
         cosines.append(float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))))
-    return np.stack(int8).astype(np.float32), cosines
+    return np.stack(int8).astype(np.float32), np.stack(floats).astype(np.float32), cosines
 
 
 class Mem0Child:
@@ -272,9 +274,10 @@ async def measure(
     args: argparse.Namespace,
     texts: list[str],
     queries: list[Query],
-    cached: Cached | None = None,
+    vectors: Cached,
 ) -> Figures:
     size, sample = len(texts), min(args.sample, len(texts))
+    cached = vectors if args.cached else None
     threads_p50 = best_threads(mem0, args.threads, queries)
     rates: dict[str, tuple[float, float]] = {}
     for name, batch in (("mem0_one", 1), ("mem0_list", BATCH)):
@@ -321,7 +324,7 @@ async def measure(
                 wait_idle(mem0.pid)
                 found = await interleaved(mem0, client, service.pid, project, queries)
                 rounds.append(Round(encoder, *found))
-    return Figures(size, sample, threads_p50, rates, rounds, cached)
+    return Figures(size, sample, threads_p50, rates, rounds, vectors, cached is not None, [], [])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -356,35 +359,37 @@ def main(argv: list[str] | None = None) -> int:
 
     texts, queries = workload(args.size, args.copies)
     try:
-        int8_queries, cosines = query_vectors(queries)
+        int8_queries, float_queries, cosines = query_vectors(queries)
     except RuntimeError as exc:
         print(exc, file=sys.stderr)
         return 1
-    cached = cached_vectors(texts) if args.cached else None
+    vectors = cached_vectors(texts)  # the truth's, and with --cached the stores'
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryFile("w+") as log:
         texts_file = Path(tmp) / "texts.json"
         texts_file.write_text(json.dumps(texts), encoding="utf-8")
         vectors_file = None
-        if cached is not None:
+        if args.cached:
             vectors_file = Path(tmp) / "vectors.npy"
-            np.save(vectors_file, cached.vectors)
+            np.save(vectors_file, vectors.vectors)
         mem0: Mem0Child | None = None
         try:
             model_dir = str(packaged_model_dir())
             mem0 = Mem0Child(args.mem0_python, model_dir, texts_file, log, vectors_file)
-            figures = asyncio.run(measure(mem0, args, texts, queries, cached))
+            figures = asyncio.run(measure(mem0, args, texts, queries, vectors))
         except RuntimeError as exc:
             print(exc, file=sys.stderr)
             return 1
         finally:
             if mem0 is not None:
                 mem0.close()
-    if cached is not None:
-        figures.index = [
-            vector_figures(cached.vectors, int8_queries, cached.model_id, flat=flat)
-            for flat in (False, True)
-        ]
+    figures.truth = exact_top(vectors.vectors, float_queries)
+    figures.index = index_figures(
+        vectors.vectors,
+        {"int8": int8_queries, "float": float_queries},
+        figures.truth,
+        vectors.model_id,
+    )
     if args.times is not None:
         args.times.write_text(
             json.dumps(
