@@ -33,6 +33,25 @@ def exact_top(vectors: Vectors, queries: Vectors, k: int = TOP) -> list[list[int
     return tops
 
 
+def distinct(texts: Sequence[str]) -> list[int]:
+    """Each text's first position in `texts` (a text stored twice counts once, as its first)."""
+    first: dict[str, int] = {}
+    return [first.setdefault(text, n) for n, text in enumerate(texts)]
+
+
+def exact_distinct(vectors: Vectors, queries: Vectors, texts: Sequence[str]) -> list[list[int]]:
+    """`exact_top` over the distinct texts only, as their first positions."""
+    rows = sorted(set(distinct(texts)))
+    return [[rows[n] for n in top] for top in exact_top(vectors[rows], queries)]
+
+
+def as_distinct(hits: Sequence[int], texts: Sequence[str]) -> list[int]:
+    """A side's hits with each text at its first position, each once, in order (unknown hits,
+    below 0, dropped)."""
+    first = distinct(texts)
+    return list(dict.fromkeys(first[h] for h in hits if 0 <= h < len(texts)))
+
+
 def agreement(truth: Sequence[Sequence[int]], hits: Sequence[Sequence[int]], k: int) -> float:
     """Mean share of each query's exact top `k` found in its own top `k`."""
     if not truth:

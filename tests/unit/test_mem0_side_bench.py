@@ -12,7 +12,14 @@ import pytest
 from bench.common import git_repo
 from bench.mem0_cached import Cached, seed_searched
 from bench.mem0_child import DATA, _hits, conversations
-from bench.mem0_exact import IndexFigures, agreement, exact_top, index_figures
+from bench.mem0_exact import (
+    IndexFigures,
+    agreement,
+    as_distinct,
+    exact_distinct,
+    exact_top,
+    index_figures,
+)
 from bench.mem0_figures import Figures, Query, Round, Side, recall, report
 from bench.mem0_side import main, workload
 from squirrel_memory.index import FaissIndex
@@ -182,3 +189,17 @@ def test_the_report_puts_the_same_end_state_first_and_recall_against_exact_besid
     assert not any(
         line.startswith("| Squirrel `RememberMany`, 100 per call: the") for line in lines
     )
+
+
+def test_a_text_stored_twice_counts_once_in_the_truth_and_in_the_hits() -> None:
+    texts = ["a", "b", "a", "c"]
+    vectors = np.array(
+        [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.6, 0.8, 0.0]], dtype=np.float32
+    )
+    query = np.array([[1.0, 0.1, 0.0]], dtype=np.float32)
+    # exact over every row puts both copies of "a" first; over distinct texts "a" once, then c
+    assert exact_top(vectors, query, 2) == [[0, 2]]
+    assert exact_distinct(vectors, query, texts)[0][:2] == [0, 3]
+    # a side that returned the second copy found "a"; an unknown hit (-1) is dropped
+    assert as_distinct([2, -1, 0, 3], texts) == [0, 3]
+    assert agreement([[0, 3]], [as_distinct([2, 3], texts)], 2) == 1.0
