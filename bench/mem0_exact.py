@@ -77,24 +77,27 @@ def index_figures(
     queries: dict[str, Vectors],
     truth: Sequence[Sequence[int]],
     model_id: str,
+    texts: Sequence[str] | None = None,
 ) -> list[IndexFigures]:
     """Top-10 p50 and p95 ms (one query at a time) and recall@5/@10 against `truth` of the index
     kind the service builds for this many vectors and of a flat one, with each encoder's query
-    vectors (`queries`: encoder name -> one row per query)."""
+    vectors (`queries`: encoder name -> one row per query); with `texts`, hits are read as
+    `as_distinct` reads them (for a truth from `exact_distinct`)."""
     ids = [str(n) for n in range(len(vectors))]
     figures: list[IndexFigures] = []
     for flat in (False, True):
         above = len(vectors) + 1 if flat else APPROXIMATE_ABOVE
         index = FaissIndex(vectors.shape[1], model_id, approximate_above=above)
         index.rebuild(zip(ids, vectors, strict=True))
-        for encoder, rows in queries.items():
+        for encoder, query_rows in queries.items():
             times: list[float] = []
             hits: list[list[int]] = []
-            for query in rows:
+            for query in query_rows:
                 started = time.perf_counter()
                 found = index.search(query, TOP)
                 times.append(1000 * (time.perf_counter() - started))
-                hits.append([int(h) for h, _ in found])
+                found_rows = [int(h) for h, _ in found]
+                hits.append(found_rows if texts is None else as_distinct(found_rows, texts))
             p50, p95 = np.percentile(times, [50, 95])
             figures.append(
                 IndexFigures(

@@ -399,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         {"int8": int8_queries, "float": float_queries},
         figures.truth,
         vectors.model_id,
+        texts,
     )
     if args.times is not None:
         args.times.write_text(
