@@ -2,7 +2,8 @@
 
 The truth of a query is its exact top k by NumPy: the float MiniLM vector of the query (as sent,
 tag included) against the float vector of every stored text alone, by inner product (the vectors
-are unit length). A side's recall@k is the share of that top k in its own top k. It says how
+are unit length). A side's recall@k is the share of that top k in its own top k, each row named
+by its text (a text stored twice is found whichever copy a side returns). It says how
 close a search comes to exact vector search over the same texts, not whether it answers the
 question (the gold turns say that); a hybrid search that ranks a lexical hit first moves away
 from it on purpose.
@@ -11,6 +12,7 @@ from it on purpose.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -34,29 +36,29 @@ def exact_top(vectors: Vectors, queries: Vectors, k: int = TOP) -> list[list[int
 
 
 def distinct(texts: Sequence[str]) -> list[int]:
-    """Each text's first position in `texts` (a text stored twice counts once, as its first)."""
+    """Each text's first position in `texts` (both copies of a text stored twice name it by
+    the first)."""
     first: dict[str, int] = {}
     return [first.setdefault(text, n) for n, text in enumerate(texts)]
 
 
-def exact_distinct(vectors: Vectors, queries: Vectors, texts: Sequence[str]) -> list[list[int]]:
-    """`exact_top` over the distinct texts only, as their first positions."""
-    rows = sorted(set(distinct(texts)))
-    return [[rows[n] for n in top] for top in exact_top(vectors[rows], queries)]
-
-
-def as_distinct(hits: Sequence[int], texts: Sequence[str]) -> list[int]:
-    """A side's hits with each text at its first position, each once, in order (unknown hits,
-    below 0, dropped)."""
+def by_text(rows: Sequence[int], texts: Sequence[str]) -> list[int]:
+    """Rows named by their text's first position, in order, copies kept (so a side that breaks
+    a tie between two copies of a text the other way still found that text); unknown rows
+    (below 0) dropped."""
     first = distinct(texts)
-    return list(dict.fromkeys(first[h] for h in hits if 0 <= h < len(texts)))
+    return [first[r] for r in rows if 0 <= r < len(texts)]
 
 
 def agreement(truth: Sequence[Sequence[int]], hits: Sequence[Sequence[int]], k: int) -> float:
-    """Mean share of each query's exact top `k` found in its own top `k`."""
+    """Mean share of each query's exact top `k` found in its own top `k` (as multisets: a text
+    twice in the truth counts twice)."""
     if not truth:
         raise ValueError("no queries")
-    shares = [len(set(t[:k]) & set(h[:k])) / len(t[:k]) for t, h in zip(truth, hits, strict=True)]
+    shares = [
+        sum((Counter(t[:k]) & Counter(h[:k])).values()) / len(t[:k])
+        for t, h in zip(truth, hits, strict=True)
+    ]
     return float(np.mean(shares))
 
 
@@ -81,8 +83,8 @@ def index_figures(
 ) -> list[IndexFigures]:
     """Top-10 p50 and p95 ms (one query at a time) and recall@5/@10 against `truth` of the index
     kind the service builds for this many vectors and of a flat one, with each encoder's query
-    vectors (`queries`: encoder name -> one row per query); with `texts`, hits are read as
-    `as_distinct` reads them (for a truth from `exact_distinct`)."""
+    vectors (`queries`: encoder name -> one row per query); with `texts`, hits are read
+    `by_text` (for a truth read so)."""
     ids = [str(n) for n in range(len(vectors))]
     figures: list[IndexFigures] = []
     for flat in (False, True):
@@ -97,7 +99,7 @@ def index_figures(
                 found = index.search(query, TOP)
                 times.append(1000 * (time.perf_counter() - started))
                 found_rows = [int(h) for h, _ in found]
-                hits.append(found_rows if texts is None else as_distinct(found_rows, texts))
+                hits.append(found_rows if texts is None else by_text(found_rows, texts))
             p50, p95 = np.percentile(times, [50, 95])
             figures.append(
                 IndexFigures(

@@ -32,7 +32,7 @@ class Side:
     hits: list[list[int]]
     cpu_ms: float
     distinct_hits: list[list[int]] | None = None
-    """`hits` with a text stored twice at its first position (what `exact` reads if set)."""
+    """`hits` named by their text's first position (`by_text`; what `exact` reads if set)."""
 
     def p(self, q: float) -> float:
         return float(np.percentile(self.ms, q))

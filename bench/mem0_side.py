@@ -87,7 +87,7 @@ from bench import writes
 from bench.common import git_repo, wait_idle
 from bench.mem0_cached import PREFIX, Cached, cached_vectors, searched_texts, seed_searched
 from bench.mem0_child import BATCH, REPLY, WARMUP, conversations
-from bench.mem0_exact import as_distinct, exact_distinct, index_figures
+from bench.mem0_exact import by_text, exact_top, index_figures
 from bench.mem0_figures import Figures, Query, Round, Side, report
 from bench.retrieval_latency import Vectors, memory_process, wait_model
 from squirrel.v1 import memory_service_pb2 as pb
@@ -390,10 +390,10 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             if mem0 is not None:
                 mem0.close()
-    figures.truth = exact_distinct(vectors.vectors, float_queries, texts)
+    figures.truth = [by_text(t, texts) for t in exact_top(vectors.vectors, float_queries)]
     for round_ in figures.rounds:
         for side in (round_.mem0, round_.squirrel):
-            side.distinct_hits = [as_distinct(h, texts) for h in side.hits]
+            side.distinct_hits = [by_text(h, texts) for h in side.hits]
     figures.index = index_figures(
         vectors.vectors,
         {"int8": int8_queries, "float": float_queries},
