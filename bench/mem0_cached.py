@@ -8,6 +8,7 @@ them, and its vector index file, before the service starts.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,8 @@ class Cached:
     model_id: str
     from_cache: int
     embedded: int
+    seconds: float = 0.0
+    """Wall-clock time of the lookup and the embedding of what was missing."""
 
 
 def searched_texts(size: int) -> list[str]:
@@ -46,9 +49,11 @@ def searched_texts(size: int) -> list[str]:
 def cached_vectors(texts: Sequence[str]) -> Cached:
     """Every text's vector from Squirrel's float MiniLM, through the on-disk embedding cache."""
     embedder = loaded_embedder()
+    started = time.perf_counter()
     with EmbeddingCache() as cache:
         found = cache.embed(embedder.model_id, embedder.dim, texts, embedder.embed_now)
-    return Cached(found.vectors, embedder.model_id, found.from_cache, found.embedded)
+    seconds = time.perf_counter() - started
+    return Cached(found.vectors, embedder.model_id, found.from_cache, found.embedded, seconds)
 
 
 async def seed_searched(root: Path, texts: Sequence[str], cached: Cached) -> None:

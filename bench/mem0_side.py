@@ -3,8 +3,12 @@
 The store holds `--size` texts (10,000 by default, where vector search is no longer free): every
 turn of `bench/data/long_conversations.json` (781), then the bench's generated memories
 (`MemoryGenerator`) up to the size. The queries are the data's 35 questions (each asked
-`--copies` times with a distinct tag, so no query cache answers); their gold turns give each
-side's recall@5 and recall@10 on the very searches that are timed.
+`--copies` times with a distinct tag, so no query cache answers). Beside every latency, on the
+very searches that are timed: each side's recall@5 and recall@10 against exact float search
+(`bench.mem0_exact`: NumPy over the float MiniLM vector of every text alone and of the query as
+sent), and the share of the question's gold turns in its top 5 and top 10. The texts' float
+vectors come through the on-disk cache of `bench.embedding_cache` (embedded once, read back by
+later runs).
 
 Squirrel runs as a real `python -m squirrel_memory` process over gRPC; mem0 runs in-process in
 ANOTHER Python (`--mem0-python`): mem0ai pins protobuf < 7, which Squirrel's gRPC stubs cannot
@@ -19,17 +23,19 @@ store: MiniLM through sentence-transformers (the same weights, from the model wh
 (`torch==2.13.0` is the CPU build; an unpinned torch pulls a multi-GB CUDA build.) Then:
 
     .venv/bin/python -m bench.mem0_side --mem0-python .venv-mem0/bin/python [--size 10000]
-        [--sample 1000] [--copies 3] [--threads 1,2] [--times PATH] [--tree TREE] [--cached]
+        [--sample 300] [--copies 3] [--threads 1,2] [--times PATH] [--tree TREE] [--cached]
 
-Adds. mem0's `add` embeds inside the call; Squirrel acknowledges a write once it is in SQLite
-(searchable lexically at once) and embeds it behind, so the same end state, every text
-vector-searchable, is the headline: mem0's `add` one text per call (all `--size` texts, into
-the store that is searched) against Squirrel's `RememberMany` (calls of 100, into the project
-that is searched) until its vector index holds every text. Squirrel's acknowledged rate is a
-second row. On the first `--sample` texts, each into a store of its own: mem0's `add` with a
-list of 100 messages (with `infer=False` it embeds them one by one) and Squirrel's `Remember`
-one per call. The adds run one side after the other (Squirrel's embedding behind its writes
-would otherwise land on mem0's clock).
+Adds, on the first `--sample` texts, each side into stores of its own: mem0's `add` one text
+per call and with a list of 100 messages (with `infer=False` it embeds and stores them one by
+one), Squirrel's `RememberMany` (calls of 100) and `Remember` one per call. mem0's `add` embeds
+inside the call; Squirrel acknowledges a write once it is in SQLite (searchable lexically at
+once) and embeds it behind, so the headline ratio is at the same end state, every text
+vector-searchable (Squirrel timed until its vector index holds every text); the acknowledged
+ratio is a second row, not the same state. The adds run one side after the other (Squirrel's
+embedding behind its writes would otherwise land on mem0's clock). Without `--cached` the
+searched stores are filled too: Squirrel's by `RememberMany` (its rates printed), mem0's a
+thousand texts per vector-store insert (its FAISS store rewrites its files on every insert, so
+`--size` adds one by one would take hours; the rate is printed as the shortcut it is).
 
 Searches. mem0 first answers a few searches with torch on each of `--threads` and keeps the
 fastest count (its best on this machine; the counts' p50s are printed). Squirrel's searches then
@@ -40,16 +46,17 @@ a first call. mem0's searches are timed inside its process, Squirrel's around th
 "CPU per search" is the CPU each side spent (Squirrel: service and client; mem0: its process)
 divided by the searches: when p95 is well above it, the tail was spent waiting for a core.
 
-`--cached` (for a large store, such as `--size 100000`): every text of the searched stores is
-embedded ONCE, by Squirrel's float MiniLM (the weights mem0 loads too), through the on-disk cache
-of `bench.embedding_cache`, so a later run reads the vectors back. Both searched stores then
-hold those same vectors, of the text alone: mem0's is filled through its vector store as
-without `--cached`, and Squirrel's project is written straight through its store (one memory
-per text, keyed as `RememberMany` keys them) with its vector index file, before the service
-starts (its own indexer would have embedded `key: text`). No fill rates are printed; the timed
-add rows are unchanged. Beside the searches, in this process on the same vectors and the int8
-query vectors: the vector index the service builds at that size (flat below 50k, IVF above)
-and a flat one, top-10 p50, p95 and recall@10 against the exact top 10 (NumPy).
+`--cached` (for a large store, such as `--size 100000`): both searched stores hold the cached
+float vectors, of each text alone, instead of each side embedding its own: mem0's is filled
+through its vector store as without `--cached`, and Squirrel's project is written straight
+through its store (one memory per text, keyed as `RememberMany` keys them) with its vector
+index file, before the service starts (its own indexer would have embedded `key: text`). No
+fill rates are printed; the timed add rows are unchanged.
+
+After the searches, at every size, in this process on the texts' float vectors: the vector
+index the service builds at that size (flat up to 50k vectors, IVF above) and a flat one, each
+searched with the int8 and the float query vectors, top-10 p50 and p95 and recall@5/@10
+against the same exact float truth.
 
 `--tree TREE` runs Squirrel's memory service from another checkout (for example the code before
 a change), to compare it with mem0 under the same conditions.
@@ -80,9 +87,9 @@ from bench import writes
 from bench.common import git_repo, wait_idle
 from bench.mem0_cached import PREFIX, Cached, cached_vectors, searched_texts, seed_searched
 from bench.mem0_child import BATCH, REPLY, WARMUP, conversations
+from bench.mem0_exact import by_text, exact_top, index_figures
 from bench.mem0_figures import Figures, Query, Round, Side, report
 from bench.retrieval_latency import Vectors, memory_process, wait_model
-from bench.search_floor import vector_figures
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
@@ -102,9 +109,9 @@ def workload(size: int, copies: int) -> tuple[list[str], list[Query]]:
     return texts, [Query(f"{q} (q{n})", frozenset(g)) for n in range(copies) for q, g in kept]
 
 
-def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, list[float]]:
-    """(each query's int8 vector (the shipped query encoder), the cosine of each to the float
-    model's vector of the same query)."""
+def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, Vectors, list[float]]:
+    """(each query's int8 vector (the shipped query encoder), its float model's vector, the
+    cosine of the two)."""
     from squirrel_memory.embedding.minilm import MiniLmEmbedder  # noqa: PLC0415
 
     encoders = [MiniLmEmbedder(), MiniLmEmbedder(quantized_queries=False)]
@@ -114,11 +121,13 @@ def query_vectors(queries: Sequence[Query]) -> tuple[Vectors, list[float]]:
         raise RuntimeError("the int8 query encoder did not load (onnxruntime missing?)")
     cosines: list[float] = []
     int8: list[Vectors] = []
+    floats: list[Vectors] = []
     for query in queries:
         a, b = (e.embed_query_now(query.text).reshape(-1) for e in encoders)
         int8.append(a)
+        floats.append(b)
         cosines.append(float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b))))
-    return np.stack(int8).astype(np.float32), cosines
+    return np.stack(int8).astype(np.float32), np.stack(floats).astype(np.float32), cosines
 
 
 class Mem0Child:
@@ -272,9 +281,10 @@ async def measure(
     args: argparse.Namespace,
     texts: list[str],
     queries: list[Query],
-    cached: Cached | None = None,
+    vectors: Cached,
 ) -> Figures:
     size, sample = len(texts), min(args.sample, len(texts))
+    cached = vectors if args.cached else None
     threads_p50 = best_threads(mem0, args.threads, queries)
     rates: dict[str, tuple[float, float]] = {}
     for name, batch in (("mem0_one", 1), ("mem0_list", BATCH)):
@@ -321,7 +331,7 @@ async def measure(
                 wait_idle(mem0.pid)
                 found = await interleaved(mem0, client, service.pid, project, queries)
                 rounds.append(Round(encoder, *found))
-    return Figures(size, sample, threads_p50, rates, rounds, cached)
+    return Figures(size, sample, threads_p50, rates, rounds, vectors, cached is not None, [], [])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -356,35 +366,41 @@ def main(argv: list[str] | None = None) -> int:
 
     texts, queries = workload(args.size, args.copies)
     try:
-        int8_queries, cosines = query_vectors(queries)
+        int8_queries, float_queries, cosines = query_vectors(queries)
     except RuntimeError as exc:
         print(exc, file=sys.stderr)
         return 1
-    cached = cached_vectors(texts) if args.cached else None
+    vectors = cached_vectors(texts)  # the truth's, and with --cached the stores'
     load = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryFile("w+") as log:
         texts_file = Path(tmp) / "texts.json"
         texts_file.write_text(json.dumps(texts), encoding="utf-8")
         vectors_file = None
-        if cached is not None:
+        if args.cached:
             vectors_file = Path(tmp) / "vectors.npy"
-            np.save(vectors_file, cached.vectors)
+            np.save(vectors_file, vectors.vectors)
         mem0: Mem0Child | None = None
         try:
             model_dir = str(packaged_model_dir())
             mem0 = Mem0Child(args.mem0_python, model_dir, texts_file, log, vectors_file)
-            figures = asyncio.run(measure(mem0, args, texts, queries, cached))
+            figures = asyncio.run(measure(mem0, args, texts, queries, vectors))
         except RuntimeError as exc:
             print(exc, file=sys.stderr)
             return 1
         finally:
             if mem0 is not None:
                 mem0.close()
-    if cached is not None:
-        figures.index = [
-            vector_figures(cached.vectors, int8_queries, cached.model_id, flat=flat)
-            for flat in (False, True)
-        ]
+    figures.truth = [by_text(t, texts) for t in exact_top(vectors.vectors, float_queries)]
+    for round_ in figures.rounds:
+        for side in (round_.mem0, round_.squirrel):
+            side.distinct_hits = [by_text(h, texts) for h in side.hits]
+    figures.index = index_figures(
+        vectors.vectors,
+        {"int8": int8_queries, "float": float_queries},
+        figures.truth,
+        vectors.model_id,
+        texts,
+    )
     if args.times is not None:
         args.times.write_text(
             json.dumps(
