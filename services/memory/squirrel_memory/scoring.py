@@ -405,6 +405,11 @@ def _finite_non_negative(value: float) -> bool:
     return math.isfinite(value) and value >= 0
 
 
+def clip01(value: float) -> float:
+    """`value` in [0, 1]: NaN and infinities count as 0, the rest is clipped (-0.0 as 0.0)."""
+    return _clip01(value)
+
+
 def _clip01(value: float) -> float:
     # Ranking clips a few hundred parts per query: a plain float in [0, 1] skips the calls
     # below and gives the same value (`+ 0.0` turns -0.0 into 0.0, as `max` does).

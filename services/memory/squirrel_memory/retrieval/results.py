@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -65,15 +66,31 @@ class ScoredMemory:
         """The `meaningful_terms`, those fewest memories hold first when `term_order` is known
         (query order otherwise), each word in one form: the words that set this memory apart are
         named first."""
-        terms = self.meaningful_terms
+        common = self.common_terms
+        terms = _meaningful(self.matched_terms)
+        if common:
+            terms = tuple(t for t in terms if t not in common)
         if self.term_order:
             rank = {t: i for i, t in enumerate(self.term_order)}
             terms = tuple(sorted(terms, key=lambda t: rank.get(t, len(rank))))
-        # One form of a word: "tests" after "test" (the same light stem) names nothing new.
-        firsts: dict[str, str] = {}
-        for term in terms:
-            firsts.setdefault(stem(term), term)
-        return tuple(firsts.values())
+        return _one_form(terms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _meaningful(terms: tuple[str, ...]) -> tuple[str, ...]:
+    """`meaningful_terms` of a memory's matched terms, cached: the results of one query hold
+    the same few tuples of its terms."""
+    return meaningful_terms(terms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _one_form(terms: tuple[str, ...]) -> tuple[str, ...]:
+    """The first of each light stem among `terms`, in their order: "tests" after "test"
+    names nothing new (cached as `_meaningful`)."""
+    firsts: dict[str, str] = {}
+    for term in terms:
+        firsts.setdefault(stem(term), term)
+    return tuple(firsts.values())
 
 
 def relevance_threshold(vector_used: bool) -> float:
