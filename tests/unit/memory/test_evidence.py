@@ -482,8 +482,9 @@ async def test_a_drain_weighs_project_evidence_once_with_the_same_memories(
     assert any(kind == "recipe" for kind, _, _ in many_batches)
     assert many_batches == one_batch
     # Commands, hook reports, the host's injected messages, replies and edits (a command
-    # failed), commits: once each, not once per batch.
-    assert reads <= 5
+    # failed), commits, the user's requests with the replies and calls around them: once
+    # each, not once per batch.
+    assert reads <= 6
 
 
 # --- modules are code -------------------------------------------------------------------------
