@@ -92,6 +92,30 @@ def test_a_large_flat_index_answers_as_its_full_scan_to_the_bit() -> None:
     assert scan.scans < len(queries) * 3 // 2  # most were answered from the int8 copy
 
 
+def test_the_exact_pass_scores_and_orders_as_the_flat_index_at_the_model_dimension() -> None:
+    # The candidates are scored by FAISS's flat kernel called directly (no index made per
+    # search): at 384 dimensions, with repeated vectors (equal scores) among them, the hits,
+    # scores and order are a plain flat index's, for k below and above FAISS's heap limit.
+    dim = 384
+    rng = np.random.default_rng(11)
+    centres = rng.standard_normal((30, dim)).astype(np.float32)
+    vectors = _unit(centres[rng.integers(0, 30, COUNT)] + rng.standard_normal((COUNT, dim)))
+    vectors[1::7] = vectors[0::7][: len(vectors[1::7])]  # ties
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = FaissIndex(dim, "test-model")
+    index.upsert(zip(ids, vectors, strict=True))
+    flat = faiss.IndexFlatIP(dim)
+    flat.add(np.stack([_stored(v) for v in vectors]))
+    scan = _counted(index)
+    queries = np.concatenate([vectors[:12], _unit(rng.standard_normal((12, dim)))])
+    for query in queries:
+        for k in (1, 10, 50, 150):
+            scores, rows = flat.search(_stored(query).reshape(1, dim), k)
+            expected = [(ids[r], float(v)) for v, r in zip(scores[0], rows[0], strict=True)]
+            assert index.search(query, k) == expected
+    assert scan.scans < len(queries) * 2  # the int8 pass answered most of them
+
+
 def test_the_int8_copy_follows_updates_removals_a_rebuild_and_a_reload(tmp_path: Path) -> None:
     vectors = _clustered(COUNT, seed=3)
     ids = [f"mem_{n}" for n in range(COUNT)]

@@ -244,12 +244,13 @@ class FaissIndex:
                 if scores[0][k - 1] > found.ceiling:
                     return scores, int_ids
                 continue
-            # The same kernel as the flat scan (one query against a few vectors), so the scores
-            # are the same to the bit; candidates in id order, as the flat index mostly holds them.
+            # The same kernel as the flat scan (`knn_inner_product`, which `IndexFlatIP.search`
+            # calls), one query against a few vectors, so the scores are the same to the bit;
+            # candidates in id order, as the flat index mostly holds them. Called directly: no
+            # index is made and filled per search.
             picked = np.sort(found.int_ids)
-            exact = faiss.IndexFlatIP(self._dim)
-            exact.add(np.asarray(self._index.reconstruct_batch(picked), np.float32))
-            scores, rows = exact.search(vector, k)
+            rows_of = np.asarray(self._index.reconstruct_batch(picked), np.float32)
+            scores, rows = faiss.knn(vector, rows_of, k, metric=faiss.METRIC_INNER_PRODUCT)
             if scores[0][k - 1] > found.ceiling:
                 return scores, picked[rows]
         return ivf_search(self._index, vector, k, probes) if probes is not None else None
