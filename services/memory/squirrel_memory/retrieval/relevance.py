@@ -66,10 +66,30 @@ def vector_relevance(settings: RetrievalSettings) -> VectorRelevance | None:
     weights = fusion_weights(settings, vector_used=True)
     if settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
         return None
-    c = settings.lexical_saturation
+    wl, wv, total = weights.lexical, weights.vector, weights.total
+    isfinite, clip = math.isfinite, clip01
 
     def relevance(hits: list[tuple[str, float]]) -> Mapping[str, float]:
-        return score_fusion([], hits, weights, lexical_saturation=c)
+        # `score_fusion([], hits, weights)` in one pass over the hits (a search's fifty, on
+        # its vector reader): with no lexical hits each id's value is the best of its finite
+        # cosines (else 0), clipped to [0, 1], weighted and clipped again, by the same
+        # operations in the same order (`tests/unit/memory/test_vector_relevance.py`).
+        best: dict[str, float] = {}
+        seen = best.get
+        for memory_id, cosine in hits:
+            value = cosine if type(cosine) is float else float(cosine)
+            if not isfinite(value):
+                value = 0.0
+            known = seen(memory_id)
+            if known is None or value > known:
+                best[memory_id] = value
+        for memory_id, value in best.items():
+            near = value + 0.0 if 0.0 <= value <= 1.0 else clip(value)
+            fused = wl * 0.0
+            fused += wv * near
+            fused /= total
+            best[memory_id] = fused + 0.0 if 0.0 <= fused <= 1.0 else clip(fused)
+        return best
 
     return relevance
 
