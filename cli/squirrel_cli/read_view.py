@@ -63,7 +63,7 @@ def _source_cell(row: dict[str, Any]) -> str:
     """Who wrote a memory and where it was read, with how many teammates remembered it."""
     from squirrel_core.read_shapes import writers_note  # noqa: PLC0415
 
-    note = writers_note(row["writers"])
+    note = writers_note(row.get("writers") or [])
     cell = " ".join([row["written_by"], *row["source_refs"][:2]])
     return f"{cell} ({note})" if note else cell
 
