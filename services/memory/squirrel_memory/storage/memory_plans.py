@@ -27,10 +27,10 @@ from squirrel_memory.storage.queries import Rows
 from squirrel_memory.storage.revisions import (
     ChangeSet,
     corrected,
+    joined_writers,
     merge,
     revise,
     with_writer,
-    with_writers,
 )
 from squirrel_memory.storage.values import (
     HistoryAction,
@@ -176,11 +176,11 @@ def write_manual(
             updated_at=now,
             source=MemorySource.MANUAL,
             file_paths=merge((), file_paths, MAX_FILE_PATHS),
-            writers=with_writers((), writer),
+            writers=joined_writers((), writer),
         )
         return (yield from insert(item, "remembered", changes))
     files = merge(old.file_paths, file_paths, MAX_FILE_PATHS)
-    writers = with_writers(old.writers, writer)
+    writers = joined_writers(old.writers, writer)
     if (old.content, old.tags, old.importance, old.file_paths, old.writers) == (
         content,
         tags,

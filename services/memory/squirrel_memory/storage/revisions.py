@@ -243,7 +243,7 @@ def corrected(
     )
 
 
-def with_writers(writers: tuple[str, ...], writer: str | None) -> tuple[str, ...]:
+def joined_writers(writers: tuple[str, ...], writer: str | None) -> tuple[str, ...]:
     """`writers` with `writer` last when it is not among them yet (each user once)."""
     if writer is None or writer in writers:
         return writers
