@@ -59,6 +59,15 @@ def flag_cell(row: dict[str, Any]) -> str:
     return f"⚠ {describe(row['flags'])} ({state})"
 
 
+def _source_cell(row: dict[str, Any]) -> str:
+    """Who wrote a memory and where it was read, with how many teammates remembered it."""
+    from squirrel_core.read_shapes import writers_note  # noqa: PLC0415
+
+    note = writers_note(row.get("writers") or [])
+    cell = " ".join([row["written_by"], *row["source_refs"][:2]])
+    return f"{cell} ({note})" if note else cell
+
+
 def print_memories(
     project: str,
     output: dict[str, Any],
@@ -86,7 +95,7 @@ def print_memories(
                 r["type"],
                 r["key"],
                 ("⚠ " if r["flags"] else "") + r["content"][:100],
-                " ".join([r["written_by"], *r["source_refs"][:2]]),
+                _source_cell(r),
                 f"{r['importance']:.2f}",
                 *([flag_cell(r)] if flagged else []),
             ]

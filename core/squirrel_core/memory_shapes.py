@@ -51,6 +51,7 @@ def history_output(reply: pb.GetMemoryHistoryResponse) -> dict[str, Any]:
             "source_event_ids": list(v.source_event_ids),
             "source_refs": list(v.source_refs),
             "written_by": v.written_by or None,
+            "writers": list(v.writers),
             "superseded_by": v.superseded_by or None,
         }
         for v in reply.versions

@@ -8,6 +8,7 @@ float, bool, None, lists and dicts): they cross HTTP as they are.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final, Literal, get_args
 
 if TYPE_CHECKING:
@@ -127,10 +128,17 @@ def memory_row(m: memory_pb2.MemoryItem) -> dict[str, Any]:
         "file_paths": list(m.file_paths),
         "source_refs": list(m.source_refs),
         "written_by": m.written_by or source,
+        "writers": list(m.writers),
         "updated_at": m.updated_at.ToDatetime().isoformat() + "Z",
         "flags": list(m.flags),
         "confirmed": m.confirmed,
     }
+
+
+def writers_note(writers: Sequence[str]) -> str:
+    """How many people remembered a memory, when more than one did ("3 teammates"), else ""."""
+    count = len(set(writers))
+    return f"{count} teammates" if count > 1 else ""
 
 
 def _name(enum: Any, value: int, prefix: str, known: tuple[str, ...]) -> str:

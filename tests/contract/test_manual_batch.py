@@ -366,3 +366,34 @@ async def test_find_anchors_reads_what_find_anchor_reads_for_each(
     together = await store.find_anchors(project, anchors)
     assert together == one_by_one
     assert [len(found) for found in together] == [1, 1, 1, 0, 0, 1]
+
+
+async def test_each_writer_of_one_statement_is_kept_once_one_by_one_and_in_a_batch(
+    store: Store, project: str
+) -> None:
+    said = "Deploys run through the GitHub Actions workflow."
+    first = await remember(
+        store,
+        project,
+        user_id="alice",
+        memory_type=FACT,
+        key="",
+        content=said,
+        tags=(),
+        importance=0.8,
+        scope=Scope.PROJECT,
+    )
+    assert first.memory.writers == ("alice",)
+    bob = Statement("bob", FACT, "", said, (), 0.8, Scope.PROJECT)
+    done = await remember_many(store, project, [bob, fact(said), bob])
+    assert all(isinstance(d, Remembered) for d in done)
+    remembered = [d for d in done if isinstance(d, Remembered)]
+    assert {d.memory.id for d in remembered} == {first.memory.id}
+    assert [d.outcome.value for d in remembered] == ["unchanged"] * 3
+    assert remembered[-1].memory.writers == ("alice", "bob")
+    history = await store.history(first.memory.id)
+    assert [v.writers for v in history] == [("alice",), ("alice", "bob")]
+    assert {v.content for v in history} == {said}
+    # Another statement names only its own writer.
+    other = await remember_many(store, project, [fact("Releases are tagged from main.")])
+    assert isinstance(other[0], Remembered) and other[0].memory.writers == (USER,)

@@ -296,7 +296,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
                 str(v["changed_at"])[:19],
                 str(v["content"])[:90],
                 str(v["reason"])[:40],
-                str(v["written_by"] or "-"),
+                _by(v),
                 _provenance(v["source_refs"], v["source_event_ids"]),
             ]
             for v in versions
@@ -319,6 +319,13 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
             ],
         )
     return 0
+
+
+def _by(version: dict[str, Any]) -> str:
+    """Who wrote a version, and the users who had remembered it by then (when any)."""
+    by = str(version["written_by"] or "-")
+    writers = version.get("writers") or []
+    return f"{by} ({', '.join(writers)})" if writers else by
 
 
 def _contributor(event: dict[str, Any]) -> str:

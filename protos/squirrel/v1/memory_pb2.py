@@ -25,21 +25,21 @@ _sym_db = _symbol_database.Default()
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18squirrel/v1/memory.proto\x12\x0bsquirrel.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xbc\x04\n\nMemoryItem\x12\x11\n\tmemory_id\x18\x01 \x01(\t\x12\x12\n\nproject_id\x18\x02 \x01(\t\x12\x0f\n\x07user_id\x18\x03 \x01(\t\x12\'\n\x05scope\x18\x04 \x01(\x0e\x32\x18.squirrel.v1.MemoryScope\x12%\n\x04type\x18\x05 \x01(\x0e\x32\x17.squirrel.v1.MemoryType\x12\x0b\n\x03key\x18\x06 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x07 \x01(\t\x12\x0c\n\x04tags\x18\x08 \x03(\t\x12\x12\n\nimportance\x18\t \x01(\x01\x12.\n\ncreated_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nupdated_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x06source\x18\x0c \x01(\x0e\x32\x19.squirrel.v1.MemorySource\x12\x12\n\nfile_paths\x18\r \x03(\t\x12\x19\n\x11source_episode_id\x18\x0e \x01(\t\x12\x18\n\x10source_event_ids\x18\x0f \x03(\t\x12\x0f\n\x07\x64\x65leted\x18\x10 \x01(\x08\x12\x15\n\rsuperseded_by\x18\x11 \x01(\t\x12\x0f\n\x07version\x18\x12 \x01(\x05\x12\x13\n\x0bsource_refs\x18\x13 \x03(\t\x12\x12\n\nwritten_by\x18\x14 \x01(\t\x12\r\n\x05\x66lags\x18\x15 \x03(\t\x12\x11\n\tconfirmed\x18\x16 \x01(\x08\x12\x0e\n\x06handle\x18\x17 \x01(\t\"\x90\x02\n\rMemoryVersion\x12\x11\n\tmemory_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x04 \x01(\t\x12\x0c\n\x04tags\x18\x05 \x03(\t\x12\x12\n\nimportance\x18\x06 \x01(\x01\x12.\n\nchanged_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06reason\x18\x08 \x01(\t\x12\x18\n\x10source_event_ids\x18\t \x03(\t\x12\x15\n\rsuperseded_by\x18\n \x01(\t\x12\x13\n\x0bsource_refs\x18\x0b \x03(\t\x12\x12\n\nwritten_by\x18\x0c \x01(\t*\x94\x01\n\nMemoryType\x12\x1b\n\x17MEMORY_TYPE_UNSPECIFIED\x10\x00\x12\x1a\n\x16MEMORY_TYPE_USER_STYLE\x10\x01\x12\x1c\n\x18MEMORY_TYPE_PROJECT_FACT\x10\x02\x12\x17\n\x13MEMORY_TYPE_PITFALL\x10\x03\x12\x16\n\x12MEMORY_TYPE_RECIPE\x10\x04*\\\n\x0bMemoryScope\x12\x1c\n\x18MEMORY_SCOPE_UNSPECIFIED\x10\x00\x12\x15\n\x11MEMORY_SCOPE_USER\x10\x01\x12\x18\n\x14MEMORY_SCOPE_PROJECT\x10\x02*w\n\x0cMemorySource\x12\x1d\n\x19MEMORY_SOURCE_UNSPECIFIED\x10\x00\x12\x17\n\x13MEMORY_SOURCE_RULES\x10\x01\x12\x15\n\x11MEMORY_SOURCE_LLM\x10\x02\x12\x18\n\x14MEMORY_SOURCE_MANUAL\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18squirrel/v1/memory.proto\x12\x0bsquirrel.v1\x1a\x1fgoogle/protobuf/timestamp.proto\"\xcd\x04\n\nMemoryItem\x12\x11\n\tmemory_id\x18\x01 \x01(\t\x12\x12\n\nproject_id\x18\x02 \x01(\t\x12\x0f\n\x07user_id\x18\x03 \x01(\t\x12\'\n\x05scope\x18\x04 \x01(\x0e\x32\x18.squirrel.v1.MemoryScope\x12%\n\x04type\x18\x05 \x01(\x0e\x32\x17.squirrel.v1.MemoryType\x12\x0b\n\x03key\x18\x06 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x07 \x01(\t\x12\x0c\n\x04tags\x18\x08 \x03(\t\x12\x12\n\nimportance\x18\t \x01(\x01\x12.\n\ncreated_at\x18\n \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12.\n\nupdated_at\x18\x0b \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12)\n\x06source\x18\x0c \x01(\x0e\x32\x19.squirrel.v1.MemorySource\x12\x12\n\nfile_paths\x18\r \x03(\t\x12\x19\n\x11source_episode_id\x18\x0e \x01(\t\x12\x18\n\x10source_event_ids\x18\x0f \x03(\t\x12\x0f\n\x07\x64\x65leted\x18\x10 \x01(\x08\x12\x15\n\rsuperseded_by\x18\x11 \x01(\t\x12\x0f\n\x07version\x18\x12 \x01(\x05\x12\x13\n\x0bsource_refs\x18\x13 \x03(\t\x12\x12\n\nwritten_by\x18\x14 \x01(\t\x12\r\n\x05\x66lags\x18\x15 \x03(\t\x12\x11\n\tconfirmed\x18\x16 \x01(\x08\x12\x0e\n\x06handle\x18\x17 \x01(\t\x12\x0f\n\x07writers\x18\x18 \x03(\t\"\xa1\x02\n\rMemoryVersion\x12\x11\n\tmemory_id\x18\x01 \x01(\t\x12\x0f\n\x07version\x18\x02 \x01(\x05\x12\x0e\n\x06\x61\x63tion\x18\x03 \x01(\t\x12\x0f\n\x07\x63ontent\x18\x04 \x01(\t\x12\x0c\n\x04tags\x18\x05 \x03(\t\x12\x12\n\nimportance\x18\x06 \x01(\x01\x12.\n\nchanged_at\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0e\n\x06reason\x18\x08 \x01(\t\x12\x18\n\x10source_event_ids\x18\t \x03(\t\x12\x15\n\rsuperseded_by\x18\n \x01(\t\x12\x13\n\x0bsource_refs\x18\x0b \x03(\t\x12\x12\n\nwritten_by\x18\x0c \x01(\t\x12\x0f\n\x07writers\x18\r \x03(\t*\x94\x01\n\nMemoryType\x12\x1b\n\x17MEMORY_TYPE_UNSPECIFIED\x10\x00\x12\x1a\n\x16MEMORY_TYPE_USER_STYLE\x10\x01\x12\x1c\n\x18MEMORY_TYPE_PROJECT_FACT\x10\x02\x12\x17\n\x13MEMORY_TYPE_PITFALL\x10\x03\x12\x16\n\x12MEMORY_TYPE_RECIPE\x10\x04*\\\n\x0bMemoryScope\x12\x1c\n\x18MEMORY_SCOPE_UNSPECIFIED\x10\x00\x12\x15\n\x11MEMORY_SCOPE_USER\x10\x01\x12\x18\n\x14MEMORY_SCOPE_PROJECT\x10\x02*w\n\x0cMemorySource\x12\x1d\n\x19MEMORY_SOURCE_UNSPECIFIED\x10\x00\x12\x17\n\x13MEMORY_SOURCE_RULES\x10\x01\x12\x15\n\x11MEMORY_SOURCE_LLM\x10\x02\x12\x18\n\x14MEMORY_SOURCE_MANUAL\x10\x03\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'squirrel.v1.memory_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_MEMORYTYPE']._serialized_start=925
-  _globals['_MEMORYTYPE']._serialized_end=1073
-  _globals['_MEMORYSCOPE']._serialized_start=1075
-  _globals['_MEMORYSCOPE']._serialized_end=1167
-  _globals['_MEMORYSOURCE']._serialized_start=1169
-  _globals['_MEMORYSOURCE']._serialized_end=1288
+  _globals['_MEMORYTYPE']._serialized_start=959
+  _globals['_MEMORYTYPE']._serialized_end=1107
+  _globals['_MEMORYSCOPE']._serialized_start=1109
+  _globals['_MEMORYSCOPE']._serialized_end=1201
+  _globals['_MEMORYSOURCE']._serialized_start=1203
+  _globals['_MEMORYSOURCE']._serialized_end=1322
   _globals['_MEMORYITEM']._serialized_start=75
-  _globals['_MEMORYITEM']._serialized_end=647
-  _globals['_MEMORYVERSION']._serialized_start=650
-  _globals['_MEMORYVERSION']._serialized_end=922
+  _globals['_MEMORYITEM']._serialized_end=664
+  _globals['_MEMORYVERSION']._serialized_start=667
+  _globals['_MEMORYVERSION']._serialized_end=956
 # @@protoc_insertion_point(module_scope)

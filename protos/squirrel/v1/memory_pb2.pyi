@@ -113,6 +113,7 @@ class MemoryItem(_message.Message):
     FLAGS_FIELD_NUMBER: _builtins.int
     CONFIRMED_FIELD_NUMBER: _builtins.int
     HANDLE_FIELD_NUMBER: _builtins.int
+    WRITERS_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     project_id: _builtins.str
     user_id: _builtins.str
@@ -164,6 +165,13 @@ class MemoryItem(_message.Message):
         ("ignore previous instructions"). Empty for an ordinary memory.
         """
 
+    @_builtins.property
+    def writers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The users who stated it with `remember`, each once, the first first: on a team server, the
+        teammates who remembered the same statement (it is one memory). Empty for a memory no one
+        remembered (extracted, or remembered before writers were kept).
+        """
+
     def __init__(
         self,
         *,
@@ -190,10 +198,11 @@ class MemoryItem(_message.Message):
         flags: _abc.Iterable[_builtins.str] | None = ...,
         confirmed: _builtins.bool = ...,
         handle: _builtins.str = ...,
+        writers: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["created_at", b"created_at", "updated_at", b"updated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed", b"confirmed", "content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "flags", b"flags", "handle", b"handle", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version", "written_by", b"written_by"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed", b"confirmed", "content", b"content", "created_at", b"created_at", "deleted", b"deleted", "file_paths", b"file_paths", "flags", b"flags", "handle", b"handle", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "project_id", b"project_id", "scope", b"scope", "source", b"source", "source_episode_id", b"source_episode_id", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "type", b"type", "updated_at", b"updated_at", "user_id", b"user_id", "version", b"version", "writers", b"writers", "written_by", b"written_by"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -217,6 +226,7 @@ class MemoryVersion(_message.Message):
     SUPERSEDED_BY_FIELD_NUMBER: _builtins.int
     SOURCE_REFS_FIELD_NUMBER: _builtins.int
     WRITTEN_BY_FIELD_NUMBER: _builtins.int
+    WRITERS_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     version: _builtins.int
     action: _builtins.str
@@ -237,6 +247,10 @@ class MemoryVersion(_message.Message):
     def source_refs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """`path:line` or `commit:<sha>` references of this version (see MemoryItem.source_refs)."""
 
+    @_builtins.property
+    def writers(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The users who had stated it with `remember` by this version (see MemoryItem.writers)."""
+
     def __init__(
         self,
         *,
@@ -252,10 +266,11 @@ class MemoryVersion(_message.Message):
         superseded_by: _builtins.str = ...,
         source_refs: _abc.Iterable[_builtins.str] | None = ...,
         written_by: _builtins.str = ...,
+        writers: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["changed_at", b"changed_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "changed_at", b"changed_at", "content", b"content", "importance", b"importance", "memory_id", b"memory_id", "reason", b"reason", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "version", b"version", "written_by", b"written_by"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "changed_at", b"changed_at", "content", b"content", "importance", b"importance", "memory_id", b"memory_id", "reason", b"reason", "source_event_ids", b"source_event_ids", "source_refs", b"source_refs", "superseded_by", b"superseded_by", "tags", b"tags", "version", b"version", "writers", b"writers", "written_by", b"written_by"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -45,7 +45,9 @@ class _RememberOutcomeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Remem
     kept. `merged_ids` lists them.
     """
     REMEMBER_OUTCOME_UNCHANGED: _RememberOutcome.ValueType  # 4
-    """The same memory already said exactly this; nothing changed."""
+    """The same memory already said exactly this; what it says is unchanged. A user who had not
+    stated it before (a teammate) joins its `writers`, in a new version of the same words.
+    """
 
 class RememberOutcome(_RememberOutcome, metaclass=_RememberOutcomeEnumTypeWrapper):
     """What `Remember` did with a statement."""
@@ -66,7 +68,9 @@ version in history); extracted ones are superseded by the manual memory, whose w
 kept. `merged_ids` lists them.
 """
 REMEMBER_OUTCOME_UNCHANGED: RememberOutcome.ValueType  # 4
-"""The same memory already said exactly this; nothing changed."""
+"""The same memory already said exactly this; what it says is unchanged. A user who had not
+stated it before (a teammate) joins its `writers`, in a new version of the same words.
+"""
 Global___RememberOutcome: _TypeAlias = RememberOutcome  # noqa: Y015
 
 @_typing.final

@@ -85,9 +85,13 @@ def changed_paths(events: Sequence[StoredEvent], root: str) -> set[str]:
 
 def reads_only(event: StoredEvent) -> bool:
     """Whether the files an event names were only read or listed: a message (the user's `@`
-    mention, an instruction file the host loaded) or a read or listing tool's call or result."""
+    mention, an instruction file the host loaded), a read or listing tool's call or result, or
+    a shell call that only printed them (its `reads`: `cat a; echo ---; cat b`)."""
     if event.event_type == EventType.USER_MESSAGE:
         return True
+    reads = event.content.get("reads")
+    if event.event_type == EventType.TOOL_CALL and isinstance(reads, list) and reads:
+        return set(event.file_paths) <= set(reads)  # a shell line that only printed files
     return event.event_type in (EventType.TOOL_CALL, EventType.TOOL_RESULT) and (
         event.content.get("tool") in READ_TOOLS | LISTING_TOOLS
     )

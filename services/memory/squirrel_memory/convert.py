@@ -118,6 +118,7 @@ def memory_to_pb(item: MemoryItem, *, confirmed: bool = False) -> memory_pb2.Mem
         version=item.version,
         source_refs=list(item.source_refs),
         written_by=item.written_by or str(item.source),
+        writers=list(item.writers),
     )
 
 
@@ -135,6 +136,7 @@ def version_to_pb(version: MemoryVersion) -> memory_pb2.MemoryVersion:
         superseded_by=version.superseded_by or "",
         source_refs=list(version.source_refs),
         written_by=version.written_by,
+        writers=list(version.writers),
     )
 
 

@@ -150,6 +150,9 @@ class MemoryItem:
     version: int = 1
     source_refs: tuple[str, ...] = ()
     written_by: str = ""
+    #: The users who stated it with `remember`, in the order they first did (on a team server,
+    #: each teammate once); empty for a memory no one remembered.
+    writers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +171,8 @@ class MemoryVersion:
     superseded_by: str | None = None
     source_refs: tuple[str, ...] = ()
     written_by: str = ""
+    #: The users who had stated it with `remember` by this version (see `MemoryItem.writers`).
+    writers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

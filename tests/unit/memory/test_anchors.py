@@ -75,6 +75,19 @@ def test_a_file_only_read_or_loaded_by_the_host_is_no_change(tmp_path: Path) -> 
     assert changed_paths(events, root) == {"src/app.py", "notes.md"}
 
 
+def test_files_a_shell_line_only_printed_are_no_change_but_others_it_names_are(
+    tmp_path: Path,
+) -> None:
+    root = str(tmp_path)
+    printed = ("src/app.py", "mix.exs")
+    events = [
+        event("tool_call", {"tool": "Bash", "reads": list(printed)}, printed),
+        # A call naming a file beside what it printed: that file is no read.
+        event("tool_call", {"tool": "Bash", "reads": ["go.mod"]}, ("go.mod", "main.go")),
+    ]
+    assert changed_paths(events, root) == {"go.mod", "main.go"}
+
+
 async def test_an_anchor_whose_file_is_gone_or_shorter_flags_the_memory(
     store: SqliteStore, project: str
 ) -> None:

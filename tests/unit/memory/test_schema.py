@@ -243,6 +243,7 @@ async def test_memory_items_extra_columns_follow_the_spec_ones(store_path: Path)
         "version",
         "source_refs",
         "written_by",
+        "writers",
     ]
 
 
@@ -278,6 +279,7 @@ async def test_added_tables_exist(store_path: Path) -> None:
             "superseded_by",
             "source_refs",
             "written_by",
+            "writers",
         ]
         for table in ("episode_events", "dead_letters", "memory_fts", "schema_version"):
             assert columns(conn, table), table

@@ -53,7 +53,7 @@ def _row(scope: str, kind: str, source: str) -> tuple[object, ...]:
     return (
         "mem_1", "/p", "u", scope, kind, "k", "c", '["t"]', 0.5,
         "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z", source, "[]", None, "[]", 0, None, 1,
-        "[]", "",
+        "[]", "", "[]",
     )  # fmt: skip
 
 

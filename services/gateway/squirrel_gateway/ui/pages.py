@@ -9,7 +9,7 @@ from typing import Final
 
 from squirrel.v1 import events_pb2, memory_pb2, memory_service_pb2
 from squirrel_core.hazards import describe
-from squirrel_core.read_shapes import MEMORY_TYPES
+from squirrel_core.read_shapes import MEMORY_TYPES, writers_note
 from squirrel_gateway import messages
 from squirrel_gateway.schemas import SearchResponse
 from squirrel_gateway.ui.html import (
@@ -139,7 +139,7 @@ def memory_tables(
                 + flags_html(m),
                 f"{m.importance:.2f}",
                 esc(age(m.updated_at, now)),
-                esc(m.written_by or "—"),
+                esc(_written_by(m)),
                 esc(m.key),
             ]
             for m in items
@@ -154,6 +154,13 @@ def memory_tables(
                 )
             )
     return "".join(out)
+
+
+def _written_by(m: memory_pb2.MemoryItem) -> str:
+    """Who wrote a memory, with how many teammates remembered it when more than one did."""
+    note = writers_note(m.writers)
+    by = m.written_by or "—"
+    return f"{by} ({note})" if note else by
 
 
 def search_results(project_id: str, found: SearchResponse, where: str = "") -> str:
@@ -196,7 +203,8 @@ def memory_page(
             ["State", esc(state) + stale_note(reply)],
             ["Importance", f"{m.importance:.2f}"],
             ["Version", str(m.version)],
-            ["Written by", esc(m.written_by or "—")],
+            ["Written by", esc(_written_by(m))],
+            ["Remembered by", esc(", ".join(m.writers) or "—")],
             ["Updated", esc(f"{when(m.updated_at)} ({age(m.updated_at, now)})")],
             ["Files", esc(", ".join(m.file_paths) or "—")],
             ["Repository sources", esc(", ".join(m.source_refs) or "—")],
@@ -293,12 +301,13 @@ def _history(
                 + f"<button type='submit' aria-label='Restore version {v.version}'>Restore"
                 "</button>",
             )
+        by = v.written_by or "—"
         rows.append(
             [
                 str(v.version),
                 esc(v.action),
                 esc(when(v.changed_at)),
-                esc(v.written_by or "—"),
+                esc(f"{by} ({', '.join(v.writers)})" if v.writers else by),
                 esc(v.reason or "—"),
                 esc(v.content),
                 esc(", ".join(v.source_refs) or "—"),

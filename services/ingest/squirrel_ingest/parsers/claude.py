@@ -33,7 +33,7 @@ from squirrel_ingest.parsers.base import (
 from squirrel_ingest.parsers.classify import PATH_KEYS
 from squirrel_ingest.parsers.claude_hooks import hook_events, stop_hook_events
 from squirrel_ingest.parsers.loaded_files import claude_loaded
-from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_failed, shell_read
+from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_failed, read_paths, shell_read
 from squirrel_ingest.parsers.speaker import (
     Utterance,
     answer_content,
@@ -449,7 +449,10 @@ class ClaudeFileParser:
         )
         remember(self._pending, tool_use_id, pending)
         content = {"tool": name, "tool_use_id": tool_use_id, "input": keep_input(tool_input)}
-        return [ctx.event(EventType.TOOL_CALL, content, paths, kept=True)]
+        reads = read_paths(shell, ctx.cwd, ctx.cwd) if shell and not read and not background else ()
+        if reads:  # `cat a; echo ---; cat b`: a read of each file, its output theirs together
+            content["reads"] = list(reads)
+        return [ctx.event(EventType.TOOL_CALL, content, (*paths, *reads), kept=True)]
 
 
 def _read_lines(structured: object) -> tuple[int, int] | None:

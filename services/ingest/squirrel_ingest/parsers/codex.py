@@ -30,7 +30,12 @@ from squirrel_ingest.parsers.base import (
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
 from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json
 from squirrel_ingest.parsers.patches import patch_paths
-from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
+from squirrel_ingest.parsers.shell_commands import (
+    READ_TOOL,
+    command_text,
+    read_paths,
+    shell_read,
+)
 from squirrel_ingest.parsers.shell_reports import codex_answer, codex_output, codex_still_running
 from squirrel_ingest.parsers.speaker import Utterance, said_events, split_user_text
 
@@ -408,7 +413,10 @@ class CodexFileParser:
         )
         remember(self._pending, call_id, pending)
         content = {"tool": name, "tool_use_id": call_id, "input": keep_input(arguments)}
-        return [ctx.event(EventType.TOOL_CALL, content, paths, kept=True)]
+        reads = read_paths(command, workdir or self._cwd, self._cwd) if command else ()
+        if reads:  # `cat a; echo ---; cat b`: a read of each file, its output theirs together
+            content["reads"] = list(reads)
+        return [ctx.event(EventType.TOOL_CALL, content, (*paths, *reads), kept=True)]
 
     def _output(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
         call_id = str_or_none(item.get("call_id"))

@@ -27,7 +27,7 @@ from squirrel_ingest.parsers.base import (
     text_of,
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
-from squirrel_ingest.parsers.shell_commands import READ_TOOL, shell_read
+from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_paths, shell_read
 from squirrel_ingest.parsers.shell_reports import gemini_exit_code, gemini_output
 from squirrel_ingest.parsers.speaker import said_events, split_user_text
 
@@ -320,12 +320,11 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
     shown = len(output.splitlines())
     lines = partial_lines(1, shown, limit=read.line_limit) if read else _lines(name, args, shown)
     is_error = status in ("error", "cancelled") or exit_code not in (None, 0)
-    tool_call = ctx.event(
-        EventType.TOOL_CALL,
-        {"tool": name, "tool_use_id": call_id, "input": keep_input(args)},
-        paths,
-        kept=True,
-    )
+    content = {"tool": name, "tool_use_id": call_id, "input": keep_input(args)}
+    reads = read_paths(shell, where or ctx.cwd, ctx.cwd) if shell is not None else ()
+    if reads:  # `cat a; echo ---; cat b`: a read of each file, its output theirs together
+        content["reads"] = list(reads)
+    tool_call = ctx.event(EventType.TOOL_CALL, content, (*paths, *reads), kept=True)
     return [
         tool_call,
         *completion_events(

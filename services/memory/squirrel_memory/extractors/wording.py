@@ -28,7 +28,9 @@ _DANGLING_END = re.compile(
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("“", "”"), ("‘", "’"))
 _SYMMETRIC_QUOTES = ('"', "`")
 _IN_WORD_APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")
-_KEY_WORD = re.compile(r"[a-z0-9][a-z0-9+#-]*")
+#: A word of a key, in any script: letters and digits of every alphabet (`über`, `тесты`, a run
+#: of CJK characters), `+`, `#` and `-` inside it; an ASCII text's words are those it always had.
+_KEY_WORD = re.compile(r"[^\W_](?:[^\W_]|[+#-])*")
 
 
 _SPACE_BEFORE_STOP = re.compile(r"\s+([.,;:!?])(?=\s|$)")

@@ -210,6 +210,13 @@ def check_scope(scope: object, user_id: object) -> tuple[Scope, str | None]:
     return checked, check_text("user_id", user_id, MAX_KEY_CHARS)
 
 
+def check_writer(user_id: object) -> str | None:
+    """Who states a manual memory: a user id, or None when the call names no one."""
+    if user_id is None or user_id == "":
+        return None
+    return check_text("user_id", user_id, MAX_KEY_CHARS).strip() or None
+
+
 def check_type(value: object) -> MemoryType:
     try:
         return MemoryType(value)  # type: ignore[arg-type]

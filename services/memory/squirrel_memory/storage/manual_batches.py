@@ -110,6 +110,7 @@ def answer_manual(
                 now=clock(),
                 changes=changes,
                 file_paths=checked.file_paths,
+                writer=checked.writer,
             )
         )
     return (

@@ -34,6 +34,7 @@ from squirrel_memory.storage.checks import (
     check_tags,
     check_text,
     check_type,
+    check_writer,
 )
 from squirrel_memory.storage.intake import check_episodes
 from squirrel_memory.storage.memory_plans import (
@@ -257,6 +258,7 @@ class SharedMemoryBook(MemoryRevisions):
             now=self._clock(),
             changes=changes,
             file_paths=check_strings("file_paths", file_paths),
+            writer=check_writer(user_id),
         )
         return await self._changed(plan, changes)
 

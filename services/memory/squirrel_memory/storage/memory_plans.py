@@ -27,6 +27,7 @@ from squirrel_memory.storage.queries import Rows
 from squirrel_memory.storage.revisions import (
     ChangeSet,
     corrected,
+    joined_writers,
     merge,
     revise,
     with_writer,
@@ -150,10 +151,13 @@ def write_manual(
     now: datetime,
     changes: ChangeSet,
     file_paths: tuple[str, ...] = (),
+    writer: str | None = None,
 ) -> RowPlan[MemoryItem]:
     """`remember`'s write, values checked: the live manual memory on the anchor updated (left
     as it is when it already says so), or a new one added. Its files are those it named before
-    and then `file_paths` (as an extracted memory's grow when it is updated)."""
+    and then `file_paths` (as an extracted memory's grow when it is updated). `writer` joins
+    its writers: a memory that already says so takes a new version only when `writer` is new
+    to it (a teammate stating the same thing), the words and files kept."""
     old: MemoryItem | None = yield Anchored(
         project_id, memory_type, key, scope, owner, manual_only=True
     )
@@ -172,18 +176,36 @@ def write_manual(
             updated_at=now,
             source=MemorySource.MANUAL,
             file_paths=merge((), file_paths, MAX_FILE_PATHS),
+            writers=joined_writers((), writer),
         )
         return (yield from insert(item, "remembered", changes))
     files = merge(old.file_paths, file_paths, MAX_FILE_PATHS)
-    if (old.content, old.tags, old.importance, old.file_paths) == (
+    writers = joined_writers(old.writers, writer)
+    if (old.content, old.tags, old.importance, old.file_paths, old.writers) == (
         content,
         tags,
         importance,
         files,
+        writers,
     ):
         return old
-    new = revise(old, now=now, content=content, tags=tags, importance=importance, file_paths=files)
-    return (yield from replace(old, new, HistoryAction.UPDATED, "remembered", changes))
+    said = (old.content, old.tags, old.importance, old.file_paths) == (
+        content,
+        tags,
+        importance,
+        files,
+    )
+    new = revise(
+        old,
+        now=now,
+        content=content,
+        tags=tags,
+        importance=importance,
+        file_paths=files,
+        writers=writers,
+    )
+    reason = "remembered by one more writer, the same words" if said else "remembered"
+    return (yield from replace(old, new, HistoryAction.UPDATED, reason, changes))
 
 
 def supersede_memory(

@@ -35,7 +35,7 @@ searches read the same memories again and again."""
 
 _HISTORY = (
     "SELECT memory_id, version, action, content, tags, importance, changed_at, reason, "
-    "source_event_ids, superseded_by, source_refs, written_by FROM memory_history "
+    "source_event_ids, superseded_by, source_refs, written_by, writers FROM memory_history "
     "WHERE memory_id = {m} ORDER BY version"
 )
 
@@ -75,6 +75,7 @@ def _decode(d: Dialect, row: Row) -> MemoryItem:
         version=int(row[17]),
         source_refs=d.load_list(row[18]),
         written_by=row[19] or str(row[11]),
+        writers=d.load_list(row[20]),
     )
 
 
@@ -106,6 +107,7 @@ def version_from_row(d: Dialect, r: Row) -> MemoryVersion:
         superseded_by=r[9],
         source_refs=d.load_list(r[10]),
         written_by=r[11],
+        writers=d.load_list(r[12]),
     )
 
 

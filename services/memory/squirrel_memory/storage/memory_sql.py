@@ -37,7 +37,9 @@ _COLUMNS = (
     "version",
     "source_refs",
     "written_by",
+    "writers",
 )
+MEMORY_COLUMN_NAMES = _COLUMNS
 MEMORY_COLUMNS = ", ".join(_COLUMNS)
 SELECT_MEMORY = f"SELECT {MEMORY_COLUMNS} FROM memory_items "  # noqa: S608 (constants)
 """Every column of a memory, in the order each backend's `memory_from_row` reads."""
@@ -58,6 +60,7 @@ _HISTORY = (
     "superseded_by",
     "source_refs",
     "written_by",
+    "writers",
 )
 _HISTORY_KEY = ("memory_id", "version")
 
@@ -85,6 +88,7 @@ def _stored(d: Dialect, item: MemoryItem) -> dict[str, Any]:
         "version": item.version,
         "source_refs": d.store_list(item.source_refs),
         "written_by": item.written_by,
+        "writers": d.store_list(item.writers),
     }
 
 

@@ -41,6 +41,7 @@ from squirrel_memory.storage.checks import (
     check_tags,
     check_text,
     check_type,
+    check_writer,
 )
 from squirrel_memory.storage.formats import new_id
 from squirrel_memory.storage.values import (
@@ -89,7 +90,17 @@ def checked_manual(step: WriteManual) -> WriteManual:
     importance = check_importance(step.importance)
     scope, owner = check_scope(step.scope, step.user_id)
     paths = check_strings("file_paths", step.file_paths)
-    return WriteManual(memory_type, key, content, tags, importance, scope, owner, file_paths=paths)
+    return WriteManual(
+        memory_type,
+        key,
+        content,
+        tags,
+        importance,
+        scope,
+        owner,
+        file_paths=paths,
+        writer=check_writer(step.user_id),
+    )
 
 
 class PlanWrites:
@@ -230,6 +241,13 @@ def corrected(
         deleted=False,
         superseded_by=None,
     )
+
+
+def joined_writers(writers: tuple[str, ...], writer: str | None) -> tuple[str, ...]:
+    """`writers` with `writer` last when it is not among them yet (each user once)."""
+    if writer is None or writer in writers:
+        return writers
+    return (*writers, writer)
 
 
 def with_writer(item: MemoryItem) -> MemoryItem:

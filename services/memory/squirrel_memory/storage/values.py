@@ -150,6 +150,9 @@ class WriteManual:
     last: bool = False
     #: Project-relative paths the memory holds for (added to those it already names).
     file_paths: tuple[str, ...] = ()
+    #: Who states it (the caller's user, whatever the scope), added to the memory's writers;
+    #: set by `checked_manual` from `user_id`.
+    writer: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -373,9 +373,10 @@ def remember_plan(statement: Statement) -> ManualPlan[Remembered]:
         last=not extracted,
         file_paths=s.file_paths,
     )
-    previous = {m.id: m.version for m in before}
+    previous = {m.id: _said(m) for m in before}
     if item.id in previous:
-        changed = item.version != previous[item.id]
+        # One more writer of the same words is a new version, not a change of what it says.
+        changed = _said(item) != previous[item.id]
         outcome = RememberOutcome.UPDATED if changed else RememberOutcome.UNCHANGED
     else:
         outcome = RememberOutcome.ADDED
@@ -393,6 +394,11 @@ def remember_plan(statement: Statement) -> ManualPlan[Remembered]:
         if superseded or outcome is RememberOutcome.UPDATED:
             outcome = RememberOutcome.MERGED
     return Remembered(item, outcome, tuple(merged))
+
+
+def _said(memory: MemoryItem) -> tuple[object, ...]:
+    """What a manual memory says: its words, tags, importance and files (not who said it)."""
+    return (memory.content, memory.tags, memory.importance, memory.file_paths)
 
 
 def _free_key(

@@ -205,6 +205,13 @@ _V6 = (
     "CREATE INDEX kept_replies_age ON kept_replies (project_id, claimed_at)",
 )
 
+# Who stated each memory with `remember` (each user once, first first): one statement that
+# several teammates remembered is one memory with all of them (none guessed for older ones).
+_V10 = (
+    "ALTER TABLE memory_items ADD COLUMN IF NOT EXISTS writers text[] NOT NULL DEFAULT '{}'",
+    "ALTER TABLE memory_history ADD COLUMN IF NOT EXISTS writers text[] NOT NULL DEFAULT '{}'",
+)
+
 # An event is a duplicate only of one its own author stored (a teammate's event, whatever it
 # claims, never suppresses another's); every event hashed by its record kind, not its type.
 EVENT_REHASH = EventRehash(
@@ -238,6 +245,7 @@ MIGRATIONS: tuple[PgMigration, ...] = (
         (),
         online=EVENT_REHASH,
     ),
+    PgMigration(10, "who remembered each memory (each teammate once)", _V10),
 )
 
 _VERSION_TABLE = (

@@ -17,17 +17,14 @@ from squirrel_memory.storage.memory_reads import (
     load_many,
     row_reader,
 )
+from squirrel_memory.storage.memory_sql import MEMORY_COLUMN_NAMES
 from squirrel_memory.storage.queries import ReadPlan, Row, Rows, fetch
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.row_cache import RowCache
 
 # The same columns of `memory_items m`, for queries that join it (`memory_from_row` reads them).
-MEMORY_COLUMNS_OF_M = (
-    "m.id, m.project_id, m.user_id, m.scope, m.type, m.key, m.content, m.tags, m.importance, "
-    "m.created_at, m.updated_at, m.source, m.file_paths, m.source_episode_id, "
-    "m.source_event_ids, m.deleted, m.superseded_by, m.version, m.source_refs, m.written_by"
-)
+MEMORY_COLUMNS_OF_M = ", ".join(f"m.{column}" for column in MEMORY_COLUMN_NAMES)
 # The ids of the live memories naming one of the paths (a JSON list) and of the wanted types
 # (a JSON list, or NULL for all), most important first, from the `memory_paths` index alone.
 _PATH_MEMORY_IDS = (

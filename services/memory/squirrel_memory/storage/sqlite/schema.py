@@ -375,6 +375,14 @@ BEGIN UPDATE memory_rows_changed SET count = count + 1 WHERE id = 1; END""",
 BEGIN UPDATE memory_rows_changed SET count = count + 1 WHERE id = 1; END""",
 )
 
+# Who stated each memory with `remember` (each user once, first first): one statement that
+# several teammates remembered is one memory with all of them. No writer is guessed for the
+# memories stored before: a manual memory of the project did not keep its author.
+_DATA_V15 = (
+    "ALTER TABLE memory_items ADD COLUMN writers TEXT NOT NULL DEFAULT '[]'",
+    "ALTER TABLE memory_history ADD COLUMN writers TEXT NOT NULL DEFAULT '[]'",
+)
+
 DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1, "spec tables: events, episodes, memory_items, view_meta", _DATA_V1, spec_table="events"
@@ -404,6 +412,7 @@ DATA_MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         14, "writes of memory rows counted (kept search rows outlive other writes)", _DATA_V14
     ),
+    Migration(15, "who remembered each memory (each teammate once)", _DATA_V15),
 )
 
 _USER_V1 = (
