@@ -1,0 +1,31 @@
+"""Which pitfalls a session starts with: a trap whose trigger recurred, not a one-off.
+
+The session start has room for a few lines, and a pitfall line is long. A pitfall earns one
+when its trigger recurred: its error was met on more than one run, in one session or in several
+(`MET_AGAIN_TAG`, or "(seen in N sessions)" in a pitfall written before the tag), or a later
+session used it or met its error anyway (`heeded`, from its outcomes). A one-off — one failure,
+fixed, never met again (a test failing once while its code changed, a type error the edit
+cleared) — waits to be asked: search, the per-prompt context and the pitfalls view asked for a
+task or a path still give it. In the foresight replay such one-offs took the budget of the
+recipes a later session ran. A pitfall the user wrote, or a model, is not judged by this rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from squirrel_memory.extractors.pitfall_memories import MET_AGAIN_TAG
+from squirrel_memory.models import MemoryItem, MemorySource, MemoryType
+
+__all__ = ["earns_the_start"]
+
+_SEEN_IN = re.compile(r"\(seen in \d+ sessions\)")
+
+
+def earns_the_start(item: MemoryItem, heeded: Callable[[MemoryItem], bool]) -> bool:
+    """Whether `item` may open a session: anything but a rules' pitfall, and a rules' pitfall
+    whose trigger recurred (met again, or used or met again since it was served: `heeded`)."""
+    if item.type != MemoryType.PITFALL or item.source != MemorySource.RULES:
+        return True
+    return MET_AGAIN_TAG in item.tags or bool(_SEEN_IN.search(item.content)) or heeded(item)
