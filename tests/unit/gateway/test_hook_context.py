@@ -834,6 +834,30 @@ async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBack
     assert estimate_tokens(out.text) <= out.tokens <= 200
 
 
+async def test_the_room_left_goes_to_a_preference_or_a_command_before_a_fact(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = ["Framework: Built with Phoenix.", "Deploy: Deployed on Fly.io."]
+    backend.pitfalls, backend.search_results = [], []
+    backend.style_items = [style(0, "Reuse what exists"), style(1, "Performance is crucial")]
+    shown: list[str] = []
+    for budget in range(60, 400, 2):  # the first budget with room for a third line
+        out = await hook_context.session_start(
+            backend, project_id=backend.roots[0], user_id=None, budget=budget
+        )
+        shown = [s.content for s in out.served]
+        if len(shown) >= 3:
+            break
+    assert len(shown) == 3
+    assert "Performance is crucial (1)." in shown and "Deploy: Deployed on Fly.io." not in shown
+    # With no second preference, the room goes to the next fact as before.
+    backend.style_items = [style(0, "Reuse what exists")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "- Deploy: Deployed on Fly.io." in out.text
+
+
 async def test_the_modules_come_before_the_other_facts_in_a_tight_budget(
     backend: FakeBackend,
 ) -> None:

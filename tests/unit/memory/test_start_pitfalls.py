@@ -2,8 +2,10 @@
 
 The extractor marks a pitfall whose error was met on more than one run (in one session or in
 two) in any ecosystem, never one met once; the session start's pitfalls view leaves out a rules'
-one-off unless a session used it or met its error since, while the pitfalls view asked for all
-pitfalls, a task or a path still gives it.
+one-off (met once, fixed by an edit or not at all) unless a session used it or met its error
+since, while a way of running a command met once (a setup step, another form of the command,
+another folder, the formatter) opens sessions, and the pitfalls view asked for all pitfalls, a
+task or a path still gives every one.
 """
 
 from __future__ import annotations
@@ -87,13 +89,29 @@ async def test_the_session_start_leaves_a_one_off_to_be_asked_for(store: SqliteS
         "`cargo test` failed with `assertion failed: left == right`; it passed after editing "
         "src/lib.rs, named in the error.",
         importance=0.7,
-        tags=["pitfall"],
+        tags=["pitfall", "fix:edit"],
     )
     views, _ = await resting_views(store)
     assert await _start(store, views) == [met.content]
     # Asked for all pitfalls, for a task or a path, the one-off is there, first by importance.
     everything = await views.pitfalls(store.project_id)
     assert [i.memory_id for i in everything.items] == [once.id, met.id]
+    views.close()
+
+
+@pytest.mark.parametrize("fix", ["fix:setup", "fix:variant", "fix:folder", "fix:formatter"])
+async def test_a_way_of_running_a_command_met_once_opens_sessions(
+    store: SqliteStore, fix: str
+) -> None:
+    # The command is the trigger, and the next session runs it again.
+    text = "`pytest` failed with `pytest: command not found`; running `uv sync` first fixed it."
+    await add_memory(store, MemoryType.PITFALL, "pitfall:r", text, tags=["pitfall", fix])
+    await add_memory(
+        store, MemoryType.PITFALL, "pitfall:e", "Edited.", tags=["pitfall", "fix:edit"]
+    )
+    await add_memory(store, MemoryType.PITFALL, "pitfall:n", "Unknown.", tags=["fix:unknown"])
+    views, _ = await resting_views(store)
+    assert await _start(store, views) == [text]
     views.close()
 
 
