@@ -99,7 +99,9 @@ async def test_the_session_start_leaves_a_one_off_to_be_asked_for(store: SqliteS
     views.close()
 
 
-@pytest.mark.parametrize("fix", ["fix:setup", "fix:variant", "fix:folder", "fix:formatter"])
+@pytest.mark.parametrize(
+    "fix", ["fix:setup", "fix:variant", "fix:folder", "fix:formatter", "shell", "stale"]
+)
 async def test_a_way_of_running_a_command_met_once_opens_sessions(
     store: SqliteStore, fix: str
 ) -> None:

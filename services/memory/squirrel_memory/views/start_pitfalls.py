@@ -6,7 +6,9 @@ when its trigger recurs:
   "(seen in N sessions)" in a pitfall written before the tag);
 - or it says how a command must be run here (its fix was a setup step, another form of the
   command, another folder or the formatter: `fix:setup`, `fix:variant`, `fix:folder`,
-  `fix:formatter`): the command is the trigger, and every session runs it again;
+  `fix:formatter`; a word the shell expanded before the program ran, `shell`; a check that kept
+  its old output until another command ran, `stale`): the command is the trigger, and every
+  session runs it again;
 - or a later session used it or met its error anyway (`heeded`, from its outcomes).
 A one-off — one failure whose fix was an edit of the code, or was never seen (a test failing
 once while its code changed, a type error the edit cleared) — waits to be asked: search, the
@@ -26,8 +28,12 @@ from squirrel_memory.models import MemoryItem, MemorySource, MemoryType
 
 __all__ = ["HOW_TO_RUN_TAGS", "earns_the_start"]
 
-#: The fixes that say how a command must be run here, whatever the code says.
-HOW_TO_RUN_TAGS: Final = frozenset({"fix:setup", "fix:variant", "fix:folder", "fix:formatter"})
+#: The lessons that say how a command must be run here, whatever the code says: the fixes of a
+#: failed run (`extractors.pitfall_memories`), and the shell's and a stale check's lessons
+#: (`extractors.finders`).
+HOW_TO_RUN_TAGS: Final = frozenset(
+    {"fix:setup", "fix:variant", "fix:folder", "fix:formatter", "shell", "stale"}
+)
 _SEEN_IN = re.compile(r"\(seen in \d+ sessions\)")
 
 
