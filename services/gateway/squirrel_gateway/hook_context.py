@@ -388,6 +388,7 @@ async def prompt_context(
         leave_out=lambda memory: (
             _glance_fact(memory)
             or _thin_report(memory)
+            or _picked_on_its_purpose(memory)
             or (already is not None and already(_served(memory)))
         ),
     )
@@ -423,6 +424,32 @@ def _thin_report(memory: SelectedMemory) -> bool:
         return False
     shared = memory.reason.split(";", 1)[0]
     return len(set(_SHARED_WORD.findall(shared))) < 2
+
+
+#: The words of what a check is for ("tests", "lint", "format", "type", "build"): every test
+#: failure a project keeps is about "tests", so a pitfall that shares no other word with a
+#: prompt is about another failure than the one the prompt is on.
+_PURPOSE_WORDS: Final = frozenset(
+    {
+        *("test", "tests", "testing", "lint", "linting", "linter"),
+        *("format", "formatting", "formatter", "type", "types", "typing", "typecheck"),
+        *("build", "builds", "building"),
+    }
+)
+
+
+def _picked_on_its_purpose(memory: SelectedMemory) -> bool:
+    """Whether `memory` is a pitfall the task context picked only on the words of its check's
+    purpose ("Matches 'tests'; a pitfall."): in the foresight replay four such test failures were
+    given to prompts about writing or updating tests, and none was used. A pitfall that also
+    shares its error's words, its command's target or a file with the prompt is kept."""
+    if memory.type != "pitfall":
+        return False
+    shared = memory.reason.partition(";")[0]
+    if not shared.startswith("Matches ") or " more" in shared or "ouches " in memory.reason:
+        return False
+    words = {w.lower() for w in _SHARED_WORD.findall(shared)}
+    return bool(words) and words <= _PURPOSE_WORDS
 
 
 def _served(memory: SelectedMemory) -> Served:

@@ -1022,6 +1022,71 @@ async def test_a_closing_report_sharing_one_word_with_the_prompt_is_not_served(
     assert "(1)" not in out.text and "(2)" not in out.text
 
 
+def failure(n: int, content: str, reason: str) -> SelectedMemory:
+    return SelectedMemory(
+        memory_id=f"mem_p{n}",
+        type="pitfall",
+        key=f"pitfall:{n}",
+        content=content,
+        importance=0.6,
+        reason=reason,
+    )
+
+
+@pytest.mark.parametrize(
+    ("prompt", "picked", "kept"),
+    [
+        (
+            "Can you please update these tests?",
+            failure(
+                1,
+                "`uv run pytest tests/test_a.py` failed with `AssertionError` (1).",
+                "Matches 'tests'; a pitfall.",
+            ),
+            # trap: a pitfall sharing its error's words with the prompt stays
+            failure(
+                2,
+                "`uv run pytest` failed with `ModuleNotFoundError: requests` (2).",
+                "Matches 'requests', 'tests'; a pitfall.",
+            ),
+        ),
+        (
+            "fix the lint and the build",
+            failure(
+                3,
+                "`npm run lint` failed with `no-unused-vars` (3).",
+                "Matches 'lint', 'build'; a pitfall.",
+            ),
+            # trap: one picked because the prompt names its file stays
+            failure(
+                4,
+                "`npm run build` failed in src/App.tsx (4).",
+                "Matches 'build'; touches src/App.tsx; a pitfall.",
+            ),
+        ),
+    ],
+)
+async def test_a_pitfall_picked_only_on_its_checks_purpose_is_not_served(
+    backend: FakeBackend, prompt: str, picked: SelectedMemory, kept: SelectedMemory
+) -> None:
+    # trap: a recipe picked on "tests" alone is what the prompt needs, and stays
+    recipe_line = SelectedMemory(
+        memory_id="mem_r",
+        type="recipe",
+        key="recipe:test",
+        content="To run the tests: `mix test`.",
+        importance=0.6,
+        reason="Matches 'tests'; a recipe.",
+    )
+    backend.selected = [picked, kept, recipe_line]
+    out = await hook_context.prompt_context(
+        backend, project_id=backend.roots[0], prompt=prompt, user_id=None, budget=300
+    )
+
+    assert picked.content not in out.text
+    assert kept.content in out.text and "`mix test`" in out.text
+
+
 def fact(n: int, key: str, content: str, reason: str) -> SelectedMemory:
     return SelectedMemory(
         memory_id=f"mem_{n}",
