@@ -259,10 +259,13 @@ _WHY = " — why: "
 
 
 def _why(item: Served, text: str) -> str:
-    """The reason an answer's text gives for `item` (task context lines end with one)."""
+    """The reason an answer's text gives for `item`: the task context's line that shows it
+    (`- [pitfall] <its text> — why: …`), not another item's line that quotes its opening
+    words (a recipe quoting the command a pitfall opens with)."""
     head = " ".join(item.content.split())[:40]
+    shown = f"[{item.type}] {head}"
     for line in text.splitlines():
-        if head and head in " ".join(line.split()) and _WHY in line:
+        if head and shown in " ".join(line.split()) and _WHY in line:
             return line.rpartition(_WHY)[2]
     return ""
 

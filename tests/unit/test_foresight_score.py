@@ -294,6 +294,27 @@ def test_the_details_show_each_answer_with_its_items_outcomes_and_reasons() -> N
     ]
 
 
+def test_each_item_gets_the_reason_of_its_own_line_not_of_a_line_quoting_it() -> None:
+    # A recipe that quotes the command a pitfall opens with comes first in the answer: the
+    # pitfall's reason is the one on the pitfall's own line.
+    command = "`uv run pytest tests/test_cache_version_compatibility.py -v`"
+    recipe = Served("recipe", "recipe:test", "", f"In `tests/`, to run the tests: {command}.")
+    trap = Served("pitfall", "pitfall:x", "", f"{command} failed with `AssertionError`.")
+    text = (
+        f"- [recipe] {recipe.content} — why: Matches 'pytest', 'tests'; a recipe.\n"
+        f"- [pitfall] {trap.content} — why: Matches 'cache'; a pitfall."
+    )
+    now = Session("s2").say(0, "the cache tests")
+    result = score_session(
+        now.facts(),
+        History(),
+        Injected(None, 0, (), "", ""),
+        [Injected(at(0), 60, (recipe, trap), "the cache tests", text)],
+    )
+    (line,) = [a for a in result.answers if "[pitfall]" in a]
+    assert line.endswith("— why: Matches 'cache'; a pitfall.")
+
+
 def test_a_start_asked_again_after_clear_is_a_start_not_a_prompt() -> None:
     """`/clear` gives the session a fresh context: the session start the host asks again counts
     with the starts (its tokens, its items and their outcomes), not as a prompt answered."""

@@ -48,6 +48,7 @@ SECTION_TITLES: Final = (
 _PROJECT: Final = SECTION_TITLES.index("### Project")
 _RECIPES: Final = SECTION_TITLES.index("### How things are run here")
 _STYLE: Final = SECTION_TITLES.index("### Your coding style")
+_PITFALLS: Final = SECTION_TITLES.index("### Known pitfalls")
 #: The brief's facts a session start leaves out, by their label: what the project is and its
 #: language. The assistant sees both at a glance (the README, the manifest at the root), and in
 #: the foresight replay no later session of any project used them (4 of 51 servings, all in one
@@ -140,9 +141,12 @@ def _compose(
     budget: int,
     leads: Sequence[int] = (),
     passed_over: Sequence[int] = (),
+    last: Sequence[int] = (),
 ) -> Injection:
     """Interleaves the sections' lines (each best first, with the item it shows) until the
-    next would break `budget`, then renders them grouped under their titles after the frame.
+    next would break `budget`, then renders them grouped under their titles after the frame;
+    in each round of the interleaving, the sections in `last` come after the others (so the
+    room left at the end goes to the others' lines first).
     The best line of each section in `leads` is placed before any other line, and one that
     does not fit is passed over rather than ending the text: however long the other sections'
     first lines, they cannot crowd it out. So is any line of a section in `passed_over` that
@@ -150,10 +154,11 @@ def _compose(
     chosen: list[list[str]] = [[] for _ in sections]
     served: list[tuple[int, int, Served]] = []
     first = [(0, index) for index in leads if sections[index]]
+    rounds = sorted(range(len(sections)), key=lambda index: index in last)
     order = first + [
         (rank, index)
         for rank in range(max((len(s) for s in sections), default=0))
-        for index in range(len(sections))
+        for index in rounds
         if rank < len(sections[index]) and (rank, index) not in first
     ]
 
@@ -263,11 +268,18 @@ async def session_start(
         # When nothing else is known yet, a start is never left blank: the facts left to be
         # asked for (a summary, the remote), else what the project is.
         facts = [(render_brief(fact), _brief_item(fact)) for fact in kept or brief.key_facts]
+    # In each round a fact comes after a command, a preference and a pitfall: of the lines a
+    # session start served in the foresight replay, the project's facts were the ones a later
+    # session used least (a module line now and then, the rest never), and the room left at the
+    # end went to a fact before the next preference the user then had to say again. A pitfall
+    # too long for what is left is passed over, as a fact is: a long pitfall never ends the
+    # text before the shorter lines of the round after it.
     return _compose(
         [facts, recipes, styles, known],
         budget,
         leads=(_RECIPES, _STYLE),
-        passed_over=(_PROJECT,),
+        passed_over=(_PROJECT, _PITFALLS),
+        last=(_PROJECT,),
     )
 
 
@@ -376,6 +388,7 @@ async def prompt_context(
         leave_out=lambda memory: (
             _glance_fact(memory)
             or _thin_report(memory)
+            or _picked_on_its_purpose(memory)
             or (already is not None and already(_served(memory)))
         ),
     )
@@ -411,6 +424,32 @@ def _thin_report(memory: SelectedMemory) -> bool:
         return False
     shared = memory.reason.split(";", 1)[0]
     return len(set(_SHARED_WORD.findall(shared))) < 2
+
+
+#: The words of what a check is for ("tests", "lint", "format", "type", "build"): every test
+#: failure a project keeps is about "tests", so a pitfall that shares no other word with a
+#: prompt is about another failure than the one the prompt is on.
+_PURPOSE_WORDS: Final = frozenset(
+    {
+        *("test", "tests", "testing", "lint", "linting", "linter"),
+        *("format", "formatting", "formatter", "type", "types", "typing", "typecheck"),
+        *("build", "builds", "building"),
+    }
+)
+
+
+def _picked_on_its_purpose(memory: SelectedMemory) -> bool:
+    """Whether `memory` is a pitfall the task context picked only on the words of its check's
+    purpose ("Matches 'tests'; a pitfall."): in the foresight replay four such test failures were
+    given to prompts about writing or updating tests, and none was used. A pitfall that also
+    shares its error's words, its command's target or a file with the prompt is kept."""
+    if memory.type != "pitfall":
+        return False
+    shared = memory.reason.partition(";")[0]
+    if not shared.startswith("Matches ") or " more" in shared or "ouches " in memory.reason:
+        return False
+    words = {w.lower() for w in _SHARED_WORD.findall(shared)}
+    return bool(words) and words <= _PURPOSE_WORDS
 
 
 def _served(memory: SelectedMemory) -> Served:

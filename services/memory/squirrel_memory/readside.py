@@ -148,6 +148,7 @@ class ReadSide:
                     injectable=book.injectable,
                     weigh=book.importance,
                     resting=book.resting,
+                    heeded=book.heeded,
                 ),
                 handles=self._engine.handle_book(store),
             )

@@ -834,6 +834,30 @@ async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBack
     assert estimate_tokens(out.text) <= out.tokens <= 200
 
 
+async def test_the_room_left_goes_to_a_preference_or_a_command_before_a_fact(
+    backend: FakeBackend,
+) -> None:
+    backend.key_facts = ["Framework: Built with Phoenix.", "Deploy: Deployed on Fly.io."]
+    backend.pitfalls, backend.search_results = [], []
+    backend.style_items = [style(0, "Reuse what exists"), style(1, "Performance is crucial")]
+    shown: list[str] = []
+    for budget in range(60, 400, 2):  # the first budget with room for a third line
+        out = await hook_context.session_start(
+            backend, project_id=backend.roots[0], user_id=None, budget=budget
+        )
+        shown = [s.content for s in out.served]
+        if len(shown) >= 3:
+            break
+    assert len(shown) == 3
+    assert "Performance is crucial (1)." in shown and "Deploy: Deployed on Fly.io." not in shown
+    # With no second preference, the room goes to the next fact as before.
+    backend.style_items = [style(0, "Reuse what exists")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "- Deploy: Deployed on Fly.io." in out.text
+
+
 async def test_the_modules_come_before_the_other_facts_in_a_tight_budget(
     backend: FakeBackend,
 ) -> None:
@@ -996,6 +1020,71 @@ async def test_a_closing_report_sharing_one_word_with_the_prompt_is_not_served(
 
     assert "(3)" in out.text and "Built with Phoenix." in out.text
     assert "(1)" not in out.text and "(2)" not in out.text
+
+
+def failure(n: int, content: str, reason: str) -> SelectedMemory:
+    return SelectedMemory(
+        memory_id=f"mem_p{n}",
+        type="pitfall",
+        key=f"pitfall:{n}",
+        content=content,
+        importance=0.6,
+        reason=reason,
+    )
+
+
+@pytest.mark.parametrize(
+    ("prompt", "picked", "kept"),
+    [
+        (
+            "Can you please update these tests?",
+            failure(
+                1,
+                "`uv run pytest tests/test_a.py` failed with `AssertionError` (1).",
+                "Matches 'tests'; a pitfall.",
+            ),
+            # trap: a pitfall sharing its error's words with the prompt stays
+            failure(
+                2,
+                "`uv run pytest` failed with `ModuleNotFoundError: requests` (2).",
+                "Matches 'requests', 'tests'; a pitfall.",
+            ),
+        ),
+        (
+            "fix the lint and the build",
+            failure(
+                3,
+                "`npm run lint` failed with `no-unused-vars` (3).",
+                "Matches 'lint', 'build'; a pitfall.",
+            ),
+            # trap: one picked because the prompt names its file stays
+            failure(
+                4,
+                "`npm run build` failed in src/App.tsx (4).",
+                "Matches 'build'; touches src/App.tsx; a pitfall.",
+            ),
+        ),
+    ],
+)
+async def test_a_pitfall_picked_only_on_its_checks_purpose_is_not_served(
+    backend: FakeBackend, prompt: str, picked: SelectedMemory, kept: SelectedMemory
+) -> None:
+    # trap: a recipe picked on "tests" alone is what the prompt needs, and stays
+    recipe_line = SelectedMemory(
+        memory_id="mem_r",
+        type="recipe",
+        key="recipe:test",
+        content="To run the tests: `mix test`.",
+        importance=0.6,
+        reason="Matches 'tests'; a recipe.",
+    )
+    backend.selected = [picked, kept, recipe_line]
+    out = await hook_context.prompt_context(
+        backend, project_id=backend.roots[0], prompt=prompt, user_id=None, budget=300
+    )
+
+    assert picked.content not in out.text
+    assert kept.content in out.text and "`mix test`" in out.text
 
 
 def fact(n: int, key: str, content: str, reason: str) -> SelectedMemory:

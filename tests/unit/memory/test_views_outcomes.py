@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
+from squirrel_memory.extractors.pitfall_memories import MET_AGAIN_TAG
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.outcomes.book import OutcomeBook
 from squirrel_memory.storage import SqliteStore
@@ -41,8 +42,12 @@ async def judge(book: OutcomeBook, item: MemoryItem, *outcomes: str) -> None:
 
 
 async def pitfalls_and_style(store: SqliteStore) -> tuple[MemoryItem, ...]:
-    high = await add_memory(store, MemoryType.PITFALL, "a", "Major trap.", importance=0.55)
-    low = await add_memory(store, MemoryType.PITFALL, "b", "Minor trap.", importance=0.5)
+    # Both met more than once: a one-off would not open a session (`test_start_pitfalls`).
+    met = [MET_AGAIN_TAG]
+    high = await add_memory(
+        store, MemoryType.PITFALL, "a", "Major trap.", importance=0.55, tags=met
+    )
+    low = await add_memory(store, MemoryType.PITFALL, "b", "Minor trap.", importance=0.5, tags=met)
     first = await add_memory(
         store, MemoryType.USER_STYLE, "s1", "Prefer uv.", importance=0.55, scope=Scope.USER
     )
@@ -131,6 +136,7 @@ async def resting_views(store: SqliteStore, *, learn: bool = True) -> tuple[View
         injectable=book.injectable,
         weigh=book.importance,
         resting=book.resting,
+        heeded=book.heeded,
     )
     book.on_change(views.invalidate)
     return views, book

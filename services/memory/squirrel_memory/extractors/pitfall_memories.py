@@ -103,6 +103,15 @@ def _fix_weight(pitfall: Pitfall) -> float:
 
 #: Pitfalls whose fix was running from the repository root share one memory per folder.
 FOLDER_KEY_PREFIX = "pitfall:shell-folder:"
+#: A pitfall whose error was met more than once (two failed runs, in one session or in several):
+#: its trigger recurs, so it earns the session start (`views.start_pitfalls`). The word an
+#: instruction said again carries too (`recurrence.RECURRING_TAG`).
+MET_AGAIN_TAG = "recurring"
+
+
+def _met_again(group: list[Pitfall]) -> str:
+    """`MET_AGAIN_TAG` when the group holds more than one failed run, else ""."""
+    return MET_AGAIN_TAG if len(group) >= 2 else ""
 
 
 #: Failures of one gate share one memory: the commit's checks, or one checker's findings.
@@ -176,7 +185,7 @@ def _wrapper_finding(key: str, group: list[Pitfall], root: str) -> Finding | Non
         "pitfall",
         key,
         text,
-        ("pitfall", "environment", "fix:variant"),
+        tuple(t for t in ("pitfall", "environment", "fix:variant", _met_again(group)) if t),
         round(min(0.9, importance), 3),
         tuple(dict.fromkeys(event_ids[-30:])),
     )
@@ -321,7 +330,7 @@ def _folder_finding(key: str, group: list[Pitfall], root: str) -> Finding:
         "pitfall",
         key,
         text,
-        ("pitfall", "working-directory", "fix:folder"),
+        tuple(t for t in ("pitfall", "working-directory", "fix:folder", _met_again(group)) if t),
         round(min(0.85, importance), 3),
         tuple(dict.fromkeys(event_ids[-30:])),
     )
@@ -397,6 +406,7 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             use.tool if use else shown.failed.program,
             exception.lower() if exception.isidentifier() else "",
             f"fix:{shown.fix}" if shown.fix else "fix:unknown",
+            _met_again(group),
         )
         event_ids = [e for p in group for e in p.event_ids]
         findings.append(

@@ -11,7 +11,9 @@ asked for, then kept up to date as sessions are judged (`judge`). From them:
 - a **pitfall at rest**: its last `REST_AFTER` servings went unused, with no use and no miss
   since (fixed, and not met again). The session start leaves it out; it stays in search, in the
   per-prompt context and in the views asked for a task, a path or all pitfalls, and a use, a
-  miss or a rewrite (its error met again while it rested) brings it back.
+  miss or a rewrite (its error met again while it rested) brings it back;
+- a **heeded** memory (used, or missed, at least once) has had its trigger recur: a pitfall met
+  only once opens sessions from then on (`views.start_pitfalls`).
 
 The memory itself is never edited: its standing is read from the events.
 """
@@ -126,10 +128,11 @@ class OutcomeBook:
                 await listener()
 
     @staticmethod
-    def _weight(standing: Standing) -> tuple[float, bool]:
-        """What ranking and the session start read of a standing: its adjustment, and
-        whether it is at rest."""
-        return standing.adjustment, standing.unused_in_a_row >= REST_AFTER
+    def _weight(standing: Standing) -> tuple[float, bool, bool]:
+        """What ranking and the session start read of a standing: its adjustment, whether
+        it is at rest, and whether it was heeded (`heeded`)."""
+        heeded = standing.used + standing.missed > 0
+        return standing.adjustment, standing.unused_in_a_row >= REST_AFTER, heeded
 
     def standing(self, memory_id: str) -> Standing:
         return self._standings.get(memory_id) or Standing()
@@ -168,6 +171,15 @@ class OutcomeBook:
             return False
         standing = self.standing(item.id)
         return standing.unused_in_a_row >= REST_AFTER and standing.unused_version == item.version
+
+    def heeded(self, item: MemoryItem) -> bool:
+        """Whether a session it was served to used it or met its error anyway (its trigger
+        recurred: a one-off pitfall so met earns the session start); never while learning is
+        off."""
+        if not self.learn:
+            return False
+        standing = self.standing(item.id)
+        return standing.used + standing.missed > 0
 
     def injectable(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """What may reach a model unasked: the confirmations' rule, then no stale memory."""

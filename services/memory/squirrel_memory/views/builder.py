@@ -66,6 +66,7 @@ from squirrel_memory.views.models import (
     UserStyleView,
     ViewName,
 )
+from squirrel_memory.views.start_pitfalls import earns_the_start
 
 if TYPE_CHECKING:
     from squirrel_memory.llm.read_writer import LlmWriter, ViewDraft
@@ -140,11 +141,14 @@ class Views:
         injectable: Injectable = unflagged,
         weigh: Weigh = stored_importance,
         resting: Callable[[MemoryItem], bool] = lambda _: False,
+        heeded: Callable[[MemoryItem], bool] = lambda _: False,
     ) -> None:
         """`resting`: whether a pitfall rests (`OutcomeBook.resting`), left out of the
-        pitfalls a session starts with (`pitfalls(live_only=True)`)."""
+        pitfalls a session starts with (`pitfalls(live_only=True)`), as a one-off is unless
+        `heeded` (`OutcomeBook.heeded`: used or met again since; `earns_the_start`)."""
         self._store = store
         self._resting = resting
+        self._heeded = heeded
         self._injectable = injectable
         self._weigh = weigh
         self._writer = writer
@@ -312,7 +316,7 @@ class Views:
         A pitfall is relevant when one of its files is in a scope path, one of its tags names
         a part of a scope path, or (with a task and a retriever) its relevance to the task
         clears `pitfall_min_relevance` (by default the calibrated task-context threshold).
-        `live_only` (what a session starts with): pitfalls at rest are left out.
+        `live_only` (what a session starts with): pitfalls at rest, and one-offs, are left out.
         """
         self._check_project(project_id)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
@@ -327,7 +331,9 @@ class Views:
             return hit
         memories = await self._live(MemoryType.PITFALL)
         if live_only:
-            memories = [m for m in memories if not self._resting(m)]
+            memories = [
+                m for m in memories if not self._resting(m) and earns_the_start(m, self._heeded)
+            ]
         if scopes or task:
             relevance = await self._task_relevance(project_id, task)
             chosen = relevant_pitfalls(memories, scopes, relevance, project_id)
