@@ -295,6 +295,21 @@ def test_the_lesson_reads_the_same_whichever_host_wrote_the_session(
 
 
 @pytest.mark.parametrize("host", list(HOSTS))
+def test_an_edit_the_next_run_shows_did_not_work_is_not_the_fix(host: SourceTool) -> None:
+    steps = (
+        _PYTHON[0],
+        Change("pyproject.toml", "testpaths = []", 'testpaths = ["tests"]'),
+        _PYTHON[0],  # the same error: that edit did not fix it
+        Say("Still failing; the import path is wrong."),
+        _PYTHON[1],
+        _PYTHON[2],
+    )
+    (pitfall,) = _pitfalls(host, steps)
+    assert "testpaths" not in pitfall.content
+    assert pitfall.content.endswith(_PYTHON_FIX)
+
+
+@pytest.mark.parametrize("host", list(HOSTS))
 def test_an_unrelated_large_edit_is_not_said_to_have_fixed_it(host: SourceTool) -> None:
     notes = "\n".join(f"- release note {n}: tidy the changelog wording" for n in range(6))
     steps = (_RUST[0], Change("CHANGELOG.md", "# Changes", f"# Changes\n{notes}"), _RUST[2])

@@ -185,13 +185,17 @@ def find_pitfalls(
             continue
         pitfall = _attribute(found, i, passed_at, changes, fingerprint)
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
-        results.append(_with_lesson(pitfall, causes, edited))
+        # An edit before a later try that failed the same way did not fix it.
+        results.append(_with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
     return one_per_run(results)
 
 
-def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edit]) -> Pitfall:
-    """`pitfall` with its causes and, for an edit, the change whose content relates to the
-    error or the causes (said as the difference it made) named first."""
+def _with_lesson(
+    pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edit], last_try: datetime
+) -> Pitfall:
+    """`pitfall` with its causes and, for an edit made after the `last_try` that failed, the
+    change whose content relates to the error or the causes (said as the difference it made)
+    named first."""
     steps: tuple[str, ...] = ()
     # A check the causes name (a formatter run after "failing on formatting checks") is a step
     # of the fix.
@@ -202,7 +206,7 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
         if any(w in said for w in _CHECK_WORDS.get(purpose, ()))
     )[:1]
     if pitfall.passed is not None and pitfall.fix in ("edit", "setup"):
-        start, end = pitfall.failed.run.timestamp, pitfall.passed.run.timestamp
+        start, end = last_try, pitfall.passed.run.timestamp
         window = [
             e
             for e in edited
