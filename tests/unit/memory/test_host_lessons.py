@@ -1,8 +1,8 @@
-"""Every host alike: the same failure, fix and pass, written by Claude Code, Codex CLI or Gemini
-CLI, read by the real parser of each host, gives the same pitfall (its error, cause and the
-difference that fixed it), in more than one ecosystem. A Codex CLI patch (`apply_patch`) is
-read as the text each hunk replaced and wrote, as the other hosts' edits are; where the
-edit is not the fix, no host's lesson names it."""
+"""Every host alike: the same session written by Claude Code, Codex CLI or Gemini CLI, read by
+the real parser of each host, gives the same pitfall (its error, cause and the difference that
+fixed it) and the same CI recipe, in more than one ecosystem. A Codex CLI patch (`apply_patch`)
+is read as the text each hunk replaced and wrote, as the other hosts' edits are; where the edit
+is not the fix, or a patch does not match the file, no host's memory says it."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 
 from squirrel_core.events import Event, SourceTool
 from squirrel_ingest.parsers import parse_file
+from squirrel_memory.extractors.ci_commands import ci_commands
 from squirrel_memory.extractors.lessons import edits
 from squirrel_memory.extractors.patch_edits import patch_body, patch_edits
 from squirrel_memory.extractors.rules import evidence_candidates
@@ -40,11 +41,17 @@ class Change:
 
 
 @dataclass(frozen=True, slots=True)
+class Write:
+    path: str  # relative to ROOT
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class Say:
     text: str
 
 
-Step = Run | Change | Say
+Step = Run | Change | Write | Say
 
 
 def _at(n: int) -> str:
@@ -97,6 +104,9 @@ def _claude(steps: Sequence[Step]) -> tuple[str, bytes]:
                 "new_string": step.after,
             }
             call("Edit", edit, f"The file {ROOT}/{step.path} has been updated.", False)
+        elif isinstance(step, Write):
+            written = {"file_path": f"{ROOT}/{step.path}", "content": step.text}
+            call("Write", written, f"File created successfully at: {ROOT}/{step.path}", False)
         else:
             text = {"type": "text", "text": step.text}
             record("assistant", {"id": f"msg_{len(lines)}", "role": "assistant", "content": [text]})
@@ -107,7 +117,10 @@ def _claude(steps: Sequence[Step]) -> tuple[str, bytes]:
 # --- Codex CLI: `exec_command` calls answered with a header, `apply_patch` custom calls -----
 
 
-def _patch(change: Change) -> str:
+def _patch(change: Change | Write) -> str:
+    if isinstance(change, Write):
+        added = "".join(f"+{line}\n" for line in change.text.splitlines())
+        return f"*** Begin Patch\n*** Add File: {change.path}\n{added}*** End Patch\n"
     removed = "".join(f"-{line}\n" for line in change.before.splitlines())
     added = "".join(f"+{line}\n" for line in change.after.splitlines())
     return f"*** Begin Patch\n*** Update File: {change.path}\n@@\n{removed}{added}*** End Patch\n"
@@ -134,7 +147,7 @@ def _codex(steps: Sequence[Step]) -> tuple[str, bytes]:
             )
             output = {"type": "function_call_output", "call_id": call_id, "output": answer}
             wrapped("response_item", output)
-        elif isinstance(step, Change):
+        elif isinstance(step, Change | Write):
             call = {"type": "custom_tool_call", "status": "completed", "name": "apply_patch"}
             wrapped("response_item", {**call, "call_id": call_id, "input": _patch(step)})
             answer = json.dumps(
@@ -181,17 +194,22 @@ def _gemini(steps: Sequence[Step]) -> tuple[str, bytes]:
                 "timestamp": _at(len(lines)),
             }
             message("", [call])
-        elif isinstance(step, Change):
-            args = {
-                "file_path": f"{ROOT}/{step.path}",
-                "old_string": step.before,
-                "new_string": step.after,
-            }
-            answer = {"output": f"Successfully modified file: {ROOT}/{step.path} (1 replacements)."}
-            response = {"id": call_id, "name": "replace", "response": answer}
+        elif isinstance(step, Change | Write):
+            tool = "replace" if isinstance(step, Change) else "write_file"
+            args = (
+                {
+                    "file_path": f"{ROOT}/{step.path}",
+                    "old_string": step.before,
+                    "new_string": step.after,
+                }
+                if isinstance(step, Change)
+                else {"file_path": f"{ROOT}/{step.path}", "content": step.text}
+            )
+            answer = {"output": f"Successfully modified file: {ROOT}/{step.path}."}
+            response = {"id": call_id, "name": tool, "response": answer}
             call = {
                 "id": call_id,
-                "name": "replace",
+                "name": tool,
                 "args": args,
                 "result": [{"functionResponse": response}],
                 "status": "success",
@@ -271,7 +289,9 @@ _RUST_FIX = 'adding `serde_json = "1"` in Cargo.toml fixed it.'
 
 
 @pytest.mark.parametrize("host", list(HOSTS))
-@pytest.mark.parametrize(("steps", "fix"), [(_PYTHON, _PYTHON_FIX), (_RUST, _RUST_FIX)])
+@pytest.mark.parametrize(
+    ("steps", "fix"), [(_PYTHON, _PYTHON_FIX), (_RUST, _RUST_FIX)], ids=["python", "rust"]
+)
 def test_every_host_gives_the_same_lesson(
     host: SourceTool, steps: tuple[Step, ...], fix: str
 ) -> None:
@@ -282,7 +302,7 @@ def test_every_host_gives_the_same_lesson(
     )
 
 
-@pytest.mark.parametrize(("steps", "_fix"), [(_PYTHON, ""), (_RUST, "")])
+@pytest.mark.parametrize(("steps", "_fix"), [(_PYTHON, ""), (_RUST, "")], ids=["python", "rust"])
 def test_the_lesson_reads_the_same_whichever_host_wrote_the_session(
     steps: tuple[Step, ...], _fix: str
 ) -> None:
@@ -403,3 +423,62 @@ def test_a_codex_patch_is_an_edit_with_its_lines() -> None:
         'pythonpath = ["."]',
         'pythonpath = ["src"]',
     )
+
+
+# --- a CI workflow written and then edited: the same recipe from every host ------------------
+
+_GITHUB = """name: CI
+on: [push]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: uv sync --dev
+      - run: uv run pytest
+      - run: uv run ruff check
+"""
+_GITLAB = """stages: [test]
+unit:
+  stage: test
+  script:
+    - npm ci
+    - npm run lint
+    - npm test
+"""
+
+
+@pytest.mark.parametrize("host", list(HOSTS))
+@pytest.mark.parametrize(
+    ("path", "text", "change", "said"),
+    [
+        (
+            ".github/workflows/ci.yml",
+            _GITHUB,
+            Change("", "      - run: uv run pytest", "      - run: uv run pytest -x"),
+            "CI (.github/workflows/ci.yml) runs the tests with `uv run pytest -x`; lints with "
+            "`uv run ruff check`.",
+        ),
+        (
+            ".gitlab-ci.yml",
+            _GITLAB,
+            Change("", "    - npm run lint", "    - npm run lint:strict"),
+            "CI (.gitlab-ci.yml) runs the tests with `npm test`; lints with `npm run lint:strict`.",
+        ),
+    ],
+    ids=["github", "gitlab"],
+)
+def test_every_host_gives_the_same_ci_recipe(
+    host: SourceTool, path: str, text: str, change: Change, said: str
+) -> None:
+    steps = (Write(path, text), Change(path, change.before, change.after))
+    (found,) = ci_commands(_read(host, steps))
+    assert found.content == said
+    assert len(found.event_ids) == 2
+
+
+@pytest.mark.parametrize("host", list(HOSTS))
+def test_an_edit_that_does_not_match_the_written_workflow_silences_it(host: SourceTool) -> None:
+    path = ".github/workflows/ci.yml"
+    steps = (Write(path, _GITHUB), Change(path, "      - run: make check", "      - run: make x"))
+    assert ci_commands(_read(host, steps)) == []
