@@ -8,8 +8,9 @@ from dataclasses import replace
 
 import pytest
 
-from squirrel_memory.extractors.diagnosed import _sentences, diagnosed, stated_cause
+from squirrel_memory.extractors.diagnosed import diagnosed
 from squirrel_memory.extractors.finders import FOUND
+from squirrel_memory.extractors.stated_causes import sentences, stated_cause
 from squirrel_memory.models import StoredEvent
 from tests.unit.memory.test_rules_extractor import PROJECT, Stream
 
@@ -278,8 +279,8 @@ def test_a_request_about_error_handling_is_no_report_of_trouble() -> None:
 
 
 def test_a_huge_reply_of_brackets_is_read_in_one_pass() -> None:
-    assert _sentences("[" * 1_000_000) == ["[" * 1_000_000]
-    assert _sentences("See [the runner](https://x.test/a) docs.\n" + "[" * 1_000_000)[0] == (
+    assert sentences("[" * 1_000_000) == ["[" * 1_000_000]
+    assert sentences("See [the runner](https://x.test/a) docs.\n" + "[" * 1_000_000)[0] == (
         "See the runner docs."
     )
 

@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.fixes import first_line
+from squirrel_memory.extractors.pitfalls import first_line
 from squirrel_memory.extractors.rules import RulesExtractor, evidence_candidates
 from squirrel_memory.models import MemoryCandidate, StoredEvent
 from tests.unit.memory.session_builder import Session

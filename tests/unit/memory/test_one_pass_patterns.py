@@ -24,8 +24,8 @@ CALLS = [
     # The one Markdown link pattern every reader of prose shares, and each of those readers.
     ("squirrel_memory.markdown_links", "unlinked", "'[' * 300_000", "[" * 9),
     ("squirrel_memory.markdown_links", "unlinked", "'[a](' * 200_000", "[a]([a](["),
-    ("squirrel_memory.extractors.diagnosed", "_sentences", "'[' * 300_000", ["[" * 9]),
-    ("squirrel_memory.extractors.diagnosed", "_sentences", "'[a](' * 200_000", ["[a]([a](["]),
+    ("squirrel_memory.extractors.stated_causes", "sentences", "'[' * 300_000", ["[" * 9]),
+    ("squirrel_memory.extractors.stated_causes", "sentences", "'[a](' * 200_000", ["[a]([a](["]),
     ("squirrel_memory.extractors.lessons", "_explaining_sentence", "'[' * 300_000", ""),
     ("squirrel_memory.extractors.lessons", "_explaining_sentence", "'[a](' * 200_000", ""),
     ("squirrel_memory.extractors.log_failures", "_sentences", "'[' * 300_000", ["[" * 9]),

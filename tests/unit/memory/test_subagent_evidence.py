@@ -233,10 +233,12 @@ def _main_agent_report(look: str) -> dict[str, str]:
         folder = ROOT if look == "root" else OTHER
         for name, text in (("README.md", "# Billing\n"), ("go.mod", "module example.com/b\n")):
             _read_at(session, f"{folder}/{name}", text)
-    elif look == "web":
+    elif look in ("web", "gemini search"):
+        # Claude Code fetches a page; Gemini CLI searches the web with `google_web_search`.
+        tool = "WebFetch" if look == "web" else "google_web_search"
         fetch = {"url": "https://example.com/billing", "prompt": "How does it sync?"}
-        session.add("tool_call", {"tool": "WebFetch", "tool_use_id": "w1", "input": fetch})
-        page = {"tool": "WebFetch", "tool_use_id": "w1", "output": "Billing syncs nightly."}
+        session.add("tool_call", {"tool": tool, "tool_use_id": "w1", "input": fetch})
+        page = {"tool": tool, "tool_use_id": "w1", "output": "Billing syncs nightly."}
         session.add("tool_result", page)
     else:
         command = {
@@ -251,7 +253,7 @@ def _main_agent_report(look: str) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("look", ["sibling", "cd", "git -C", "manifest", "web"])
+@pytest.mark.parametrize("look", ["sibling", "cd", "git -C", "manifest", "web", "gemini search"])
 def test_the_main_agents_summary_of_another_place_never_says_what_the_project_is(
     look: str,
 ) -> None:

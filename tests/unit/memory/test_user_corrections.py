@@ -15,11 +15,11 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/shop"
 
 
-def _corrected(reply: str, answer: str) -> Session:
+def _corrected(reply: str, answer: str, read_with: str = "Read") -> Session:
     session = Session(ROOT, "s1", T0)
     session.add("user_message", {"text": "Add the sync state to the session file."}, origin="typed")
     path = f"{ROOT}/src/sync/state.ts"
-    session.add("tool_call", {"tool": "Read", "input": {"file_path": path}}, paths=(path,))
+    session.add("tool_call", {"tool": read_with, "input": {"file_path": path}}, paths=(path,))
     session.add("assistant_response", {"text": reply})
     session.add("user_message", {"text": answer}, origin="typed")
     return session
@@ -90,6 +90,20 @@ def test_the_correction_keeps_the_files_the_assistant_was_working_on() -> None:
         "document with a syncState key."
     ]
     assert found[0].event_ids == ("s1_0004",)
+
+
+@pytest.mark.parametrize("tool", ["read_file", "view", "apply_patch", "replace"])
+def test_every_hosts_file_tools_name_the_files_worked_on(tool: str) -> None:
+    # Codex CLI and Gemini CLI read with `read_file` and edit with `apply_patch` or `replace`.
+    session = _corrected("The cache is per project.", "that's wrong, the cache is per user", tool)
+    (found,) = user_corrections(session.events)
+    assert "(working on src/sync/state.ts)" in found.content
+
+
+def test_a_listing_or_a_search_names_no_file_worked_on() -> None:
+    session = _corrected("The cache is per project.", "that's wrong, the cache is per user", "Grep")
+    (found,) = user_corrections(session.events)
+    assert "working on" not in found.content
 
 
 def test_the_rules_extractor_keeps_it_as_a_pitfall() -> None:

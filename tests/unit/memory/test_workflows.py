@@ -133,3 +133,31 @@ def test_a_step_run_with_other_options_is_shown_by_its_head() -> None:
     two = ["git push --force-with-lease origin feature-b", "gh pr create --fill"]
     events = _runs("s1", one) + _runs("s2", two, day=1)
     assert _routine(events).startswith("At the end of a session: `git push` → `gh pr create")
+
+
+def test_two_sessions_that_installed_or_built_and_ran_the_tests_repeat_no_procedure() -> None:
+    for session in (
+        ["npm ci", "npm test"],
+        ["uv sync", "uv run pytest"],
+        ["cargo build", "cargo test"],
+        ["bundle install", "bundle exec rspec", "git commit -m 'wip'"],
+        ["npm ci", "npm run build", "npm test", "git push"],
+    ):
+        events = _runs("s1", session) + _runs("s2", session, day=2)
+        assert _workflows(events) == [], session
+
+
+def test_a_procedure_with_an_install_among_its_own_steps_is_still_one() -> None:
+    elixir = ["mix deps.get", "mix ecto.gen.migration add_users", "mix ecto.migrate"]
+    rails = ["bundle install", "bin/rails generate migration AddUsers", "bin/rails db:migrate"]
+    for session in (elixir, rails):
+        events = _runs("s1", session) + _runs("s2", session, day=2)
+        (workflow,) = _workflows(events)
+        assert "migrat" in workflow.content and session[0] in workflow.content, session
+
+
+def test_services_started_before_the_tests_are_a_procedure() -> None:
+    session = ["docker compose up -d", "npm test"]
+    events = _runs("s1", session) + _runs("s2", session, day=2)
+    (workflow,) = _workflows(events)
+    assert workflow.content.endswith("`docker compose up -d` → `npm test`.")

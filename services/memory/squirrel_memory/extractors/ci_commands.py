@@ -1,18 +1,18 @@
 """The checks a CI workflow runs, from the workflow files a session read whole or wrote.
 
 Without a registered repository, a `.github/workflows/*.yml` or `.gitlab-ci.yml` that the
-assistant read from its first line, or wrote and saw written, still says how the project is
-checked: its `run:` / `script:` lines go through the repository's own CI reader, and the first
-command of each everyday check (tests, lint, format, type-check) and of the build makes one
-recipe per file ("CI (.github/workflows/ci.yml) runs the tests with `uv run pytest`; lints
-with `uv run ruff check`."); the build is kept from a sub-folder too, said to run there
-("builds with `go build ./cmd/server` (in `go/`)"). Edits made after the file was written or
-read are applied to its text. A command that reads a CI variable or expression (`$SHARD`,
-`${{ matrix.python }}`) is CI's own, not how the project runs the check. An edit that no
-longer matches the text, a partial read, a failed or declined write, a file that does not
-parse, a sub-folder's checks, a build in a folder the workflow cloned or checked out another
-repository into (or reached with `../`) and a workflow that only installs or deploys say
-nothing.
+assistant read from its first line, or wrote and saw written (whole, or added by a Codex CLI
+patch), still says how the project is checked: its `run:` / `script:` lines go through the
+repository's own CI reader, and the first command of each everyday check (tests, lint, format,
+type-check) and of the build makes one recipe per file ("CI (.github/workflows/ci.yml) runs the
+tests with `uv run pytest`; lints with `uv run ruff check`."); the build is kept from a
+sub-folder too, said to run there ("builds with `go build ./cmd/server` (in `go/`)"). Edits made
+after the file was written or read (each host's, a patch's hunks too) are applied to its text. A
+command that reads a CI variable or expression (`$SHARD`, `${{ matrix.python }}`) is CI's own,
+not how the project runs the check. An edit that no longer matches the text, a partial read, a
+failed or declined write, a file that does not parse, a sub-folder's checks, a build in a folder
+the workflow cloned or checked out another repository into (or reached with `../`) and a
+workflow that only installs or deploys say nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +25,10 @@ import structlog
 import yaml
 
 from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
 from squirrel_memory.extractors.manifests import first_project_path
+from squirrel_memory.extractors.patch_edits import patch_body, patch_edits
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.ci import is_ci_file, read_ci
 from squirrel_memory.repository.findings import Readings
@@ -51,7 +53,8 @@ TRIGGER_PREFIX = "ci:trigger:"
 #: Most branches or paths a trigger names before the rest are counted.
 MAX_FILTERS = 6
 _WRITE_TOOLS = frozenset({"Write", "write_file"})
-_EDIT_TOOLS = frozenset({"Edit", "edit_file", "str_replace"})
+#: Edits given as the text replaced and the text written (Claude Code, Gemini CLI, others).
+_EDIT_TOOLS = frozenset({"Edit", "edit_file", "str_replace", "replace"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,21 @@ def _edited(text: str, change: dict[str, Any]) -> str | None:
     return text.replace(old, new, 1) if text.count(old) == 1 else None
 
 
+def _patched(texts: dict[str, _Text], path: str, body: str, event: StoredEvent) -> None:
+    """`texts` with the hunks of an `apply_patch` body (Codex CLI) that change `path` applied:
+    an added file is its text, an updated one has each hunk's lines replaced once (the text
+    is unknown, None, when a hunk does not match it exactly once)."""
+    for patched, before, after in patch_edits(body):
+        if relative_path(patched, event.project_id) != path:
+            continue
+        if not before:
+            texts[path] = _Text(after, [event.id])
+        elif (known := texts.get(path)) is not None:
+            change = {"old_string": before, "new_string": after}
+            known.text = _edited(known.text, change) if known.text is not None else None
+            known.event_ids.append(event.id)
+
+
 def _workflow_texts(events: list[StoredEvent]) -> dict[str, _Text]:
     """The last known text of every CI file `events` read whole or wrote, edits applied."""
     done = _done(events)
@@ -109,6 +127,8 @@ def _workflow_texts(events: list[StoredEvent]) -> dict[str, _Text]:
                 known = texts[path]
                 known.text = _edited(known.text, change) if known.text is not None else None
                 known.event_ids.append(event.id)
+            elif body := patch_body(change):
+                _patched(texts, path, body, event)
             continue
         output = whole_read_output(event)
         if output is not None:

@@ -139,13 +139,9 @@ def _closing(events: list[StoredEvent]) -> list[_Report]:
             continue
         if event.sidechain:
             continue
-        if event.event_type in (EventType.TOOL_CALL, EventType.TOOL_RESULT):
-            seen.extend(tool_strings(event.content))
-            seen.extend(event.file_paths or ())
+        if event.event_type in TOOL_EVENTS:
+            seen.extend(seen_by_tools(event))
             tools = tools or event.event_type == EventType.TOOL_CALL
-        elif event.event_type in (EventType.COMMAND_RUN, EventType.CODE_CHANGE):
-            seen.extend(tool_strings(event.content))
-            seen.extend(event.file_paths or ())
         elif event.event_type == EventType.ASSISTANT_RESPONSE and event.id not in elsewhere:
             last = index
     if last >= 0 and tools:
@@ -192,15 +188,22 @@ def _written(events: list[StoredEvent]) -> list[_Report]:
             pending = None
         if event.event_type == EventType.TOOL_CALL and (body := _body(event)):
             pending = _Report(index, "\n".join(seen), said, body)
-        if event.event_type in (
-            EventType.TOOL_CALL,
-            EventType.TOOL_RESULT,
-            EventType.COMMAND_RUN,
-            EventType.CODE_CHANGE,
-        ):
-            seen.extend(tool_strings(event.content))
-            seen.extend(event.file_paths or ())
+        seen.extend(seen_by_tools(event))
     return found
+
+
+#: The events whose content is what the session's tools were given or printed.
+TOOL_EVENTS = frozenset(
+    (EventType.TOOL_CALL, EventType.TOOL_RESULT, EventType.COMMAND_RUN, EventType.CODE_CHANGE)
+)
+
+
+def seen_by_tools(event: StoredEvent) -> list[str]:
+    """What the session's tools saw in `event`: every string a tool call, its result, a command
+    run or a code change holds, and the paths it names; nothing for any other event."""
+    if event.event_type not in TOOL_EVENTS:
+        return []
+    return [*tool_strings(event.content), *(event.file_paths or ())]
 
 
 def tool_strings(value: object) -> list[str]:

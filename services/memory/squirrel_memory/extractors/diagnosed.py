@@ -11,12 +11,12 @@ the user takes the floor again):
   error, a warning), or the parent agent's prompt that opens a subagent's transcript does (the
   subagent's turn; the prompt relays what the user or a check reported), a check failed, or a
   command's output that succeeded shows an error line (a fetched log);
-- the cause: a sentence of a reply, the main agent's or a subagent's that looked only at this
-  project, that explains (`the problem/issue/cause is that …`, `this happens because …`,
-  `<something> hangs/fails/breaks because …`, `<cause>, so <something> hangs`, `the failure
-  is caused by …`, `found the problem: …`, `<checker> wants …`), speaks of no one's steps
-  ("I", "we", "you"), hedges nothing ("probably", "might", "I suspect") and is neither a plan,
-  a question nor an item of a to-do list or of a plan;
+- the cause: a sentence of a reply (`stated_causes`), the main agent's or a subagent's that
+  looked only at this project, that explains (`the problem/issue/cause is that …`, `this
+  happens because …`, `<something> hangs/fails/breaks because …`, `<cause>, so <something>
+  hangs`, `the failure is caused by …`, `found the problem: …`, `<checker> wants …`), speaks
+  of no one's steps ("I", "we", "you"), hedges nothing ("probably", "might", "I suspect") and
+  is neither a plan, a question nor an item of a to-do list or of a plan;
 - the change: an edit of a file inside the project, or a command that changes something, made
   in that turn after the problem (the first after the cause when there is one), or in the next
   turn when the user's message only says to go ahead ("yes, fix it"): said by its lines when
@@ -42,110 +42,30 @@ from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
 from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.reported import changing_commands, local_paths
+from squirrel_memory.extractors.stated_causes import (
+    HEDGE,
+    PERSON,
+    PRONOUN,
+    SENTENCE,
+    sentences,
+    stated_cause,
+)
 from squirrel_memory.extractors.user_turns import opens_with_report, user_turns
 from squirrel_memory.extractors.wording import key_slug, sentence
-from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
-MIN_CAUSE_CHARS = 20
-MAX_CAUSE_CHARS = 240
 MAX_TRIGGER_CHARS = 100
 MAX_ERROR_CHARS = 120
 MAX_FILES = 2
 #: Lessons kept per episode.
 MAX_LESSONS = 3
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
-_MARKUP = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
-#: "The (root) problem is that …", "The cause was …": the cause follows.
-_NAMED = re.compile(
-    r"^(?:[\w!,' -]{0,30}?\b)?the (?:real |actual |root |underlying )?(?:problem|issue|cause|"
-    r"culprit|bug|reason(?: (?:it|this) (?:hangs|fails|breaks))?) (?:here )?(?:is|was)"
-    r"(?: that)?:?\s+(?P<cause>.+)$",
-    re.IGNORECASE,
-)
-#: "This happens because …", "That's because …", "Root cause: …".
-_THIS_BECAUSE = re.compile(
-    r"^(?:(?:this|that|it) (?:happens|happened|hangs|hung|fails|failed|breaks|broke|occurs|"
-    r"times out|crashes|is failing|was failing|is hanging|was hanging) because|"
-    r"(?:this|that|it)(?: is|'s| was) because|(?:the )?root cause:|cause:|culprit:)"
-    r"\s+(?P<cause>.+)$",
-    re.IGNORECASE,
-)
-#: "<something> hangs because …": the symptom names the trigger.
-_SYMPTOM_BECAUSE = re.compile(
-    r"^(?P<trigger>(?!(?:it|this|that|they|these|those|there|which|so|and|but|or)\b)"
-    r"[`\w][^,;:]{3,90}?\b(?:hangs?|hung|hanging|fails?|failed|failing|"
-    r"breaks|broke|breaking|crash(?:es|ed)?|times? out|timed out|errors? out|stalls?|"
-    r"(?:is|was|were|are) (?:stuck|red|broken|rejected|blocked|skipped|empty|wrong|missing)|"
-    r"never (?:finishes|finished|returns|returned|starts|started|runs|ran)|"
-    r"(?:does|did)n'?t (?:work|run|start|finish|show|load|build|pass)))\s+because\s+(?P<cause>.+)$",
-    re.IGNORECASE,
-)
-#: "The CI failure is caused by …", "The hang is due to …": the failure names the trigger.
-_CAUSED_BY = re.compile(
-    r"^(?P<trigger>(?:the|this|that) [^,;:]{0,60}?\b(?:failures?|errors?|hangs?|crash(?:es)?|"
-    r"timeouts?|warnings?|breakage|regression))\s+(?:is|was|are|were) (?:caused by|due to)\s+"
-    r"(?P<cause>.+)$",
-    re.IGNORECASE,
-)
-#: "<cause>, so <symptom>": the runner does not pass stdin on, so the prompt waits forever.
-_SO_SYMPTOM = re.compile(
-    r"^(?P<cause>(?!(?:it|this|that|they|so|and|but)\b)[^;:]{15,180}?),? so (?P<trigger>"
-    r"(?:the |a |an |`|every |each )[^;:]{3,90}?\b(?:hangs?|blocks?|waits? forever|stalls?|"
-    r"fails?|breaks|crash(?:es)?|times? out|never (?:finishes|returns|starts|runs)|"
-    r"(?:is|are) (?:stuck|skipped|rejected|empty|missing))\b[^;:]{0,40}?)\.?$",
-    re.IGNORECASE,
-)
-#: "rustfmt wants the closure on one line": what a checker or tool asks for is the cause.
-_WANTS = re.compile(
-    r"^(?P<cause>(?:the )?`?[\w.@/-]+`? (?:wants|expects|requires|insists on|prefers)\s+.+)$",
-    re.IGNORECASE,
-)
 #: "The CI run is failing on the lint step": where the problem shows, a trigger of its own.
 _FAILING_ON = re.compile(
     r"^(?P<trigger>(?!(?:it|this|that|they)\b)[^,;:]{3,60}? (?:is|are|was|were) failing "
     r"(?:on|at|in) [^,;:]{3,80}?)\.?$",
     re.IGNORECASE,
 )
-#: "Found the problem: …".
-_FOUND = re.compile(
-    r"^found (?:it|the (?:problem|issue|cause|culprit|bug))\s*[:-]+\s*(?P<cause>.+)$", re.I
-)
-#: A sentence about the session's own steps or the user's: not a statement of cause.
-PERSON = re.compile(
-    r"\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|we'll|our|us|you|your|you're|you've)\b",
-    re.IGNORECASE,
-)
-#: A cause that only says where ("the issue is in the template") or that it is plain to see.
-_NO_CAUSE = re.compile(
-    r"^(?:in|inside|within|with|here|there|clear|simple|now|still|something|unclear|unknown|"
-    r"not (?:yet )?(?:clear|known))\b",
-    re.IGNORECASE,
-)
-#: A test's expectation restated: the work at hand, not a lesson.
-_TEST = re.compile(
-    r"\b(?:the|this|that|a|these) (?:tests?|mocks?|assertions?|fixtures?)\b|\bexpected\b", re.I
-)
-HEDGE = re.compile(
-    r"\b(?:might|may|maybe|probably|perhaps|likely|possibly|presumably|seems?|seemingly|"
-    r"appears? to|must be|could|would|guess|suspect|assume|not sure|unclear|somehow|"
-    r"if so|either)\b",
-    re.IGNORECASE,
-)
-#: A plan, a next step, a question or the fix itself: not the cause.
-_PLAN = re.compile(
-    r"^(?:let me|let's|i'll|i will|we need|we'll|now|next|first|then|to fix|the fix|fix|"
-    r"solution|option|step)\b",
-    re.IGNORECASE,
-)
-#: A heading or lead-in that opens a plan or a to-do list: what follows is not a finding.
-_PLAN_HEADING = re.compile(
-    r"^(?:#+\s*)?(?:\*\*)?(?:(?:the |my |a )?plan|next steps?|to-?dos?|tasks?|steps?|options?|"
-    r"approach|proposal|what (?:i'll|i will|to) do)\b.*:?(?:\*\*)?\s*$",
-    re.IGNORECASE,
-)
-_CHECKBOX = re.compile(r"^\s*[-*]\s*\[[ xX]?\]")
 #: A reply taking back a cause: it was not the problem, or the real one is another.
 _RETRACTS = re.compile(
     r"\b(?:(?:that|this|it) (?:was|is)n'?t (?:the|it|actually)|(?:was|is) not (?:the|actually "
@@ -191,8 +111,6 @@ _NOTICED = re.compile(
 )
 #: "my build", "our deploy": the project's.
 _OWN = re.compile(r"\b(?:my|our)\b(?=\s)", re.IGNORECASE)
-#: A report whose subject is only a pronoun ("it hangs", "this is broken") names nothing.
-_PRONOUN = re.compile(r"^(?:it|this|that|they|these|those|there)\b", re.IGNORECASE)
 #: The user's own words: letters, code spans and plain punctuation (no log line, no path).
 _PROSE = re.compile(r"^[\w`'\" ,.!-]+$")
 _ASKS = re.compile(
@@ -234,59 +152,6 @@ class _Cause:
     text: str
 
 
-def _sentences(text: str) -> list[str]:
-    """The sentences of a reply's prose that are not inside a plan, a to-do list or code."""
-    prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
-    prose = unlinked(prose)
-    found: list[str] = []
-    in_plan = False
-    for paragraph in prose.split("\n"):
-        if not paragraph.strip():
-            continue
-        if _PLAN_HEADING.match(paragraph.strip().replace("**", "")):
-            in_plan = True
-            continue
-        listed = bool(_MARKUP.match(paragraph))
-        if (in_plan and listed) or _CHECKBOX.match(paragraph):
-            continue
-        in_plan = in_plan and listed
-        flat = " ".join(_MARKUP.sub("", paragraph).replace("**", "").split())
-        found.extend(s.strip() for s in _SENTENCE.split(flat) if s.strip())
-    return found
-
-
-def stated_cause(text: str) -> tuple[str, str]:
-    """(the symptom it names, the cause) one sentence states, or ("", "")."""
-    flat = text.strip()
-    if flat.endswith(("?", ":")) or _PLAN.match(flat) or flat.count("`") % 2:
-        return "", ""
-    trigger = ""
-    match = _NAMED.match(flat) or _THIS_BECAUSE.match(flat) or _FOUND.match(flat)
-    if match is None:
-        match = _SYMPTOM_BECAUSE.match(flat)
-        trigger = match.group("trigger") if match else ""
-    if match is None and (match := _SO_SYMPTOM.match(flat)):
-        trigger = match.group("trigger")
-    if match is None and (match := _WANTS.match(flat)) and _PRONOUN.match(flat):
-        match = None  # "It wants …" names nothing
-    if match is None and (match := _CAUSED_BY.match(flat)):
-        named = match.group("trigger")
-        # "This error is due to …" names nothing a later reader would recognise.
-        trigger = "" if named.lower().startswith(("this", "that")) else f"{named} shows up"
-    if match is None:
-        return "", ""
-    cause = match.group("cause").strip().rstrip(".!")
-    cause = re.sub(r"^(?:The|A|An|Each|Every|Its)\b", lambda m: m.group(0).lower(), cause)
-    said = f"{trigger} {cause}"
-    if not MIN_CAUSE_CHARS <= len(cause) <= MAX_CAUSE_CHARS or len(cause.split()) < 4:
-        return "", ""
-    if PERSON.search(said) or HEDGE.search(said) or _TEST.search(said):
-        return "", ""
-    if _NO_CAUSE.match(cause):
-        return "", ""
-    return trigger, cause
-
-
 def _troubled(text: str) -> bool:
     """Whether a user's message reports trouble: not a feature about errors ("add error
     handling", "better failure messages")."""
@@ -311,13 +176,13 @@ def _reported(text: str) -> str:
     """The sentence of a user's message that reports the trouble in nobody's words (`the
     release task hangs at the prompt`), or ""."""
     for line in text.splitlines():
-        for raw in _SENTENCE.split(" ".join(line.split())):
+        for raw in SENTENCE.split(" ".join(line.split())):
             said = re.sub(r"^(?:(?:hey|hi|oh|ok|okay|so|hmm|ah|also|and|but)\W+)+", "", raw.strip())
             said = _stated(said)
             said = _OWN.sub("the", _NOTICED.sub("", said)).rstrip(".!")
             if not _troubled(said) or _ASKS.match(said) or said.endswith("?"):
                 continue
-            if PERSON.search(said) or _PRONOUN.match(said) or said.count("`") % 2:
+            if PERSON.search(said) or PRONOUN.match(said) or said.count("`") % 2:
                 continue
             if not _PROSE.match(said) or len(said.split()) < 3:
                 continue  # a pasted log line, not the user's own words
@@ -388,7 +253,7 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
                 continue
             if event.id in elsewhere:
                 continue  # a subagent's finding about another folder is that folder's
-            for said in _sentences(text):
+            for said in sentences(text):
                 if not failing_on and (shows := _FAILING_ON.match(said)):
                     named = shows.group("trigger")
                     if not (PERSON.search(named) or HEDGE.search(named)):

@@ -34,8 +34,9 @@ from squirrel_memory.models import StoredEvent
 
 #: Events whose paths are what a tool looked at (a read, a search, a listing).
 _LOOKING = frozenset({EventType.TOOL_CALL, EventType.TOOL_RESULT})
-#: Tools whose results are a web page or a web search: never the project's files.
-_WEB_TOOLS = frozenset({"WebFetch", "WebSearch", "web_fetch", "web_search"})
+#: Tools whose results are a web page or a web search: never the project's files (Claude
+#: Code's, Codex CLI's `web_search`, Gemini CLI's `web_fetch` and `google_web_search`).
+_WEB_TOOLS = frozenset({"WebFetch", "WebSearch", "web_fetch", "web_search", "google_web_search"})
 #: The folder a shell command works in when it is not the one it started in: `cd DIR`,
 #: `pushd DIR`, `git -C DIR`, `cargo --manifest-path DIR/Cargo.toml`.
 _WORKS_IN = re.compile(

@@ -1,5 +1,6 @@
 """The rules that each find one kind of thing in an episode, and how their findings become
-candidates (type, importance, tags, files), in the order the rules extractor keeps them."""
+candidates (type, importance, tags, files), in the order the rules extractor keeps them (the
+rules only a session without a read repository needs: `finder_docs`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from squirrel_memory.extractors.branch_merges import IMPORTANCE as MERGES_IMPORT
 from squirrel_memory.extractors.branch_merges import branch_merges
 from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMPORTANCE
 from squirrel_memory.extractors.checked_ignores import checked_ignores
-from squirrel_memory.extractors.ci_commands import ci_commands, ci_triggers
 from squirrel_memory.extractors.closing_reports import IMPORTANCE as CLOSING_IMPORTANCE
 from squirrel_memory.extractors.closing_reports import closing_reports
 from squirrel_memory.extractors.command_outputs import IMPORTANCE as OUTPUT_IMPORTANCE
@@ -37,7 +37,6 @@ from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTAN
 from squirrel_memory.extractors.file_naming import file_naming
 from squirrel_memory.extractors.finder_parts import (
     diagnosed_problems,
-    instruction_command_parts,
     learned_findings,
     placed_parts,
     read_rule_parts,
@@ -59,8 +58,6 @@ from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMP
 from squirrel_memory.extractors.main_branch import main_branch
 from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
 from squirrel_memory.extractors.missing_manifests import missing_manifests
-from squirrel_memory.extractors.notes_repository import IMPORTANCE as NOTES_REPOSITORY_IMPORTANCE
-from squirrel_memory.extractors.notes_repository import notes_repository
 from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANCE
 from squirrel_memory.extractors.project_home import project_home
@@ -70,14 +67,6 @@ from squirrel_memory.extractors.prose_answers import IMPORTANCE as PROSE_DECISIO
 from squirrel_memory.extractors.prose_answers import prose_answers
 from squirrel_memory.extractors.read_findings import IMPORTANCE as READ_IMPORTANCE
 from squirrel_memory.extractors.read_findings import read_findings
-from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
-from squirrel_memory.extractors.readme_commands import readme_commands
-from squirrel_memory.extractors.readme_layout import IMPORTANCE as LAYOUT_IMPORTANCE
-from squirrel_memory.extractors.readme_layout import readme_layout
-from squirrel_memory.extractors.readme_requirements import IMPORTANCE as REQUIREMENTS_IMPORTANCE
-from squirrel_memory.extractors.readme_requirements import readme_requirements
-from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
-from squirrel_memory.extractors.readme_sections import readme_sections
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
 from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_statements import IMPORTANCE as STATEMENT_IMPORTANCE
@@ -87,7 +76,6 @@ from squirrel_memory.extractors.reported_versions import IMPORTANCE as VERSIONS_
 from squirrel_memory.extractors.reported_versions import reported_versions
 from squirrel_memory.extractors.review_checks import IMPORTANCE as REVIEW_CHECKS_IMPORTANCE
 from squirrel_memory.extractors.review_checks import review_checks
-from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.extractors.shell_expansions import shell_expansions
 from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IMPORTANCE
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
@@ -106,12 +94,8 @@ from squirrel_memory.models import MemoryType
 REPORTED_IMPORTANCE = 0.5
 #: Importance of how a change is put into effect (the assistant's advice, not a run command).
 APPLY_IMPORTANCE = 0.45
-#: Importance of the tasks a task file read in a session defines.
-TASKS_IMPORTANCE = 0.6
 #: A command the shell stopped: a smaller pitfall, the same in every project of the user.
 SHELL_IMPORTANCE = 0.45
-#: When a CI workflow runs: a fact of the project, below how it is checked.
-TRIGGER_IMPORTANCE = 0.5
 
 FOUND: tuple[Extract, ...] = (
     # Failures the user pasted, failures read in a fetched log (a CI job's) with the cause named
@@ -407,62 +391,3 @@ FOUND: tuple[Extract, ...] = (
     ),
 )
 """The rules that each find one kind of thing, in the order their candidates are kept."""
-
-WITHOUT_REPOSITORY: tuple[Extract, ...] = (
-    # A project of notes: everything the session touched and saw is Markdown.
-    Finder(
-        one(notes_repository),
-        MemoryType.PROJECT_FACT,
-        NOTES_REPOSITORY_IMPORTANCE,
-        lambda _f: ("language", "markdown", "notes"),
-    ),
-    # Recipes from the task files read in the session (a read repository gives its own).
-    Finder(
-        session_tasks, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "tasks"), path_of
-    ),
-    # The checks the CI workflows read or written in the session run.
-    Finder(ci_commands, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "ci"), path_of),
-    # When a workflow runs, when its push trigger is filtered by branch or path.
-    Finder(
-        ci_triggers,
-        MemoryType.PROJECT_FACT,
-        TRIGGER_IMPORTANCE,
-        lambda _f: ("ci", "trigger"),
-        path_of,
-    ),
-    # How the folders are organised, as the root README read in the session explains.
-    Finder(
-        one(readme_layout),
-        MemoryType.PROJECT_FACT,
-        LAYOUT_IMPORTANCE,
-        lambda _f: ("layout", "folders"),
-        path_of,
-    ),
-    # What the root README read in the session lists as needed before building or running.
-    Finder(
-        one(readme_requirements),
-        MemoryType.PROJECT_FACT,
-        REQUIREMENTS_IMPORTANCE,
-        lambda _f: ("requirements", "setup", "readme"),
-        path_of,
-    ),
-    # The everyday commands the root README read in the session documents.
-    Finder(
-        one(readme_commands),
-        MemoryType.RECIPE,
-        README_COMMANDS_IMPORTANCE,
-        lambda _f: ("recipe", "readme"),
-        path_of,
-    ),
-    # The everyday commands the root instruction files read in the session name.
-    instruction_command_parts,
-    # The commands the README's set-up, usage and development sections give.
-    Finder(
-        readme_sections,
-        MemoryType.RECIPE,
-        README_SECTIONS_IMPORTANCE,
-        lambda _f: ("recipe", "readme", "setup"),
-        path_of,
-    ),
-)
-"""What only a session without a read repository says (a read repository says it itself)."""

@@ -14,7 +14,7 @@ after `git push`, a test run covering the failed one) in the same session, withi
 Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
 the same signature in several sessions merge into one pitfall whose importance grows; one
 that recurs with no fix seen is kept as a warning that says no fix was recorded (grouping and
-wording: `pitfall_memories`).
+wording: `pitfall_memories`; why it failed: `failure_causes`).
 """
 
 from __future__ import annotations
@@ -26,27 +26,24 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
-from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.attempts import command_base
 from squirrel_memory.extractors.evidence.test_reports import report_line
+from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import configuration_file, formatter_for, one_per_run
 from squirrel_memory.extractors.lessons import (
     Edit,
     Reply,
-    diagnosis,
     difference,
-    explanation,
-    is_progress,
     naming_edit,
     related_edit,
     telling,
 )
-from squirrel_memory.extractors.named_causes import named_cause
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
-    first_error_line,
+    first_line,
     normalise_line,
+    nothing_ran,
 )
 
 #: How long after a failure a passing attempt still counts as its fix.
@@ -68,14 +65,6 @@ _LOOK_AROUND_VERBS = frozenset(
     | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
 )
 MAX_FILES_SHOWN = 4
-_BANNER = re.compile(r"^[=_*#~-]{3,}.*$|^\s*$")
-#: A heading that introduces what follows ("Options:", "Next steps:"): not what went wrong.
-_HEADING = re.compile(r"^[\w ()/-]{1,40}:$")
-#: A log line at an information level (`INFO    -  Cleaning site directory`, `[DEBUG] …`): what
-#: the tool was doing, not what went wrong.
-_INFO_LOG = re.compile(
-    r"^(?:\[?(?:INFO|DEBUG|TRACE)\]?(?:\s+-|\s*:|\s)|\[(?i:info|debug|trace|success)\]\s)"
-)
 #: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
 #: them, so a re-run of a check with other arguments is their fix.
 _USAGE_ERROR = re.compile(
@@ -189,63 +178,24 @@ def find_pitfalls(
             if other.run.ok and _covers(failed, other):
                 passed_at = j
                 break
-        causes, cited = _causes(failed, said, tries, edited, passed_at is not None)
+        causes, cited = failure_causes(failed, said, tries, edited, passed_at is not None)
         if passed_at is None:
             ids = (failed.run.event_id, *cited)
             results.append(Pitfall(failed, fingerprint, event_ids=ids, causes=causes))
             continue
         pitfall = _attribute(found, i, passed_at, changes, fingerprint)
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
-        results.append(_with_lesson(pitfall, causes, edited))
+        # An edit before a later try that failed the same way did not fix it.
+        results.append(_with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
     return one_per_run(results)
 
 
-#: How long after a failure with no pass the assistant's replies may still explain it.
-UNFIXED_WINDOW = timedelta(minutes=10)
-MAX_CAUSES = 2
-
-
-def _causes(
-    failed: Attempt,
-    said: Sequence[Reply],
-    tries: list[tuple[Attempt, datetime | None]],
-    edited: Sequence[Edit] = (),
-    passed: bool = False,
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(why the command failed, the replies that said it): the output's own explanation, else
-    the assistant's diagnoses in its replies after each try of the failure and before the next
-    try of the same command (a short while when none came), else, when a run passed after
-    it, the sentence naming what the last try's output named (`named_causes`)."""
-    own = explanation(failed.run.output)
-    if own:
-        quoted = own.replace("`", "'")
-        return (f"`{quoted}`",), ()
-    found: list[str] = []
-    cited: list[str] = []
-    for attempt, until in tries:
-        start = attempt.run.timestamp
-        stop = until or start + UNFIXED_WINDOW
-        for reply in said:
-            if reply.session_id != attempt.run.session_id or reply.timestamp <= start:
-                continue
-            if reply.timestamp >= stop:
-                break
-            text, event_id = diagnosis([reply], reply.session_id, reply.timestamp, None)
-            if text and text not in found:
-                found.append(text)
-                cited.append(event_id)
-                break  # one diagnosis per try: the first reply that explains it
-    if not found and passed:
-        last, until = tries[-1]
-        text, event_id = named_cause(said, edited, last.run, until)
-        if text:
-            return (text,), (event_id,)
-    return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
-
-
-def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edit]) -> Pitfall:
-    """`pitfall` with its causes and, for an edit, the change whose content relates to the
-    error or the causes (said as the difference it made) named first."""
+def _with_lesson(
+    pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edit], last_try: datetime
+) -> Pitfall:
+    """`pitfall` with its causes and, for an edit made after the `last_try` that failed, the
+    change whose content relates to the error or the causes (said as the difference it made)
+    named first."""
     steps: tuple[str, ...] = ()
     # A check the causes name (a formatter run after "failing on formatting checks") is a step
     # of the fix.
@@ -256,7 +206,7 @@ def _with_lesson(pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edi
         if any(w in said for w in _CHECK_WORDS.get(purpose, ()))
     )[:1]
     if pitfall.passed is not None and pitfall.fix in ("edit", "setup"):
-        start, end = pitfall.failed.run.timestamp, pitfall.passed.run.timestamp
+        start, end = last_try, pitfall.passed.run.timestamp
         window = [
             e
             for e in edited
@@ -358,27 +308,6 @@ def _fingerprint(failed: Attempt) -> str:
     return f"{failed.base or failed.text[:60]}: non-zero exit"
 
 
-#: A test run that selected nothing, in the words of common runners.
-_NOTHING_RAN = re.compile(
-    r"\bno tests? (?:ran|run|collected|found|to run|matche[sd]|was executed|were executed)\b|"
-    r"\bno test files? found\b|\b0 selected\b|\bno examples? found\b|"
-    r"\bno tests? found for given includes\b",
-    re.IGNORECASE,
-)
-
-
-def nothing_ran(output: str) -> str:
-    """The line of a test run's output that says no test was selected (its banner's rules
-    stripped), or "" (also when an error line explains the failure better)."""
-    if first_error_line(output):
-        return ""
-    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
-        if _NOTHING_RAN.search(raw):
-            line = raw.strip().strip("=").strip()
-            return re.sub(r"^collecting \.\.\.\s*", "", line, flags=re.IGNORECASE)
-    return ""
-
-
 def selection(attempt: Attempt) -> list[str]:
     """The arguments that choose what a run covers: those after its stable head (`mix test`,
     `vitest run`), output flags left out."""
@@ -394,22 +323,6 @@ def ran_nothing(pitfall: Pitfall) -> bool:
     return (
         use is not None and use.purpose == "test" and bool(nothing_ran(pitfall.failed.run.output))
     )
-
-
-def first_line(output: str) -> str:
-    """The first line printed that is not a banner, a rule or the exit status."""
-    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
-        line = raw.strip()
-        if (
-            line
-            and not line.lower().startswith("exit code")
-            and not _BANNER.match(line)
-            and not is_progress(line)
-            and not _HEADING.match(line)
-            and not _INFO_LOG.match(line)
-        ):
-            return line
-    return ""
 
 
 def _attribute(

@@ -34,8 +34,8 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
-from squirrel_memory.extractors.diagnosed import HEDGE, PERSON
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.stated_causes import HEDGE, PERSON
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 

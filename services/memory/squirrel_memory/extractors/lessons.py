@@ -31,6 +31,7 @@ from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, relative_path
+from squirrel_memory.extractors.patch_edits import patch_body, patch_edits
 from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
@@ -186,7 +187,8 @@ def changed_lines(edit: Edit) -> tuple[list[str], list[str]]:
 
 def edits(events: list[StoredEvent]) -> list[Edit]:
     """The edits the assistant's tool calls of `events` made, with the text they replaced and
-    wrote (an edit's `old_string`/`new_string`, each of a multi-edit, a new file's content)."""
+    wrote (an edit's `old_string`/`new_string`, each of a multi-edit, a new file's content,
+    each hunk of an `apply_patch` body: `patch_edits`)."""
     found: list[Edit] = []
     for event in events:
         if event.event_type != EventType.TOOL_CALL:
@@ -196,6 +198,11 @@ def edits(events: list[StoredEvent]) -> list[Edit]:
             continue
         path = _text(data.get("file_path")) or _text(data.get("path"))
         if not path:
+            found.extend(
+                Edit(event.id, event.timestamp, event.session_id, relative, before, after)
+                for patched, before, after in patch_edits(patch_body(data))
+                if (relative := relative_path(patched, event.project_id))
+            )
             continue
         pairs: list[tuple[str, str]] = []
         if "old_string" in data or "new_string" in data:

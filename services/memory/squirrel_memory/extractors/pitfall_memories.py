@@ -21,14 +21,17 @@ from squirrel_memory.extractors.fixes import (
     Pitfall,
     as_typed,
     clip,
-    first_line,
-    nothing_ran,
     ran_nothing,
     selection,
     shown_command,
 )
 from squirrel_memory.extractors.lessons import argument_change
-from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line
+from squirrel_memory.extractors.pitfalls import (
+    fingerprint_key,
+    first_error_line,
+    first_line,
+    nothing_ran,
+)
 from squirrel_memory.extractors.work_in_progress import work_in_progress
 
 

@@ -1,4 +1,5 @@
-"""Error fingerprints: the first meaningful error line of a failed command, normalised."""
+"""Error fingerprints: the first meaningful error line of a failed command, normalised; the line
+that says a test run selected nothing; the first line printed, when no line looks like an error."""
 
 from __future__ import annotations
 
@@ -134,3 +135,50 @@ def fingerprint_key(fingerprint: str) -> str:
     slug = slug.strip("-")[:40].rstrip("-") or "error"
     digest = hashlib.sha256(signature.encode()).hexdigest()[:8]
     return f"pitfall:{slug}-{digest}"
+
+
+#: A test run that selected nothing, in the words of common runners.
+_NOTHING_RAN = re.compile(
+    r"\bno tests? (?:ran|run|collected|found|to run|matche[sd]|was executed|were executed)\b|"
+    r"\bno test files? found\b|\b0 selected\b|\bno examples? found\b|"
+    r"\bno tests? found for given includes\b",
+    re.IGNORECASE,
+)
+
+
+def nothing_ran(output: str) -> str:
+    """The line of a test run's output that says no test was selected (its banner's rules
+    stripped), or "" (also when an error line explains the failure better)."""
+    if first_error_line(output):
+        return ""
+    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
+        if _NOTHING_RAN.search(raw):
+            line = raw.strip().strip("=").strip()
+            return re.sub(r"^collecting \.\.\.\s*", "", line, flags=re.IGNORECASE)
+    return ""
+
+
+_BANNER = re.compile(r"^[=_*#~-]{3,}.*$|^\s*$")
+#: A heading that introduces what follows ("Options:", "Next steps:"): not what went wrong.
+_INTRO = re.compile(r"^[\w ()/-]{1,40}:$")
+#: A log line at an information level (`INFO    -  Cleaning site directory`, `[DEBUG] …`): what
+#: the tool was doing, not what went wrong.
+_INFO_LOG = re.compile(
+    r"^(?:\[?(?:INFO|DEBUG|TRACE)\]?(?:\s+-|\s*:|\s)|\[(?i:info|debug|trace|success)\]\s)"
+)
+
+
+def first_line(output: str) -> str:
+    """The first line printed that is not a banner, a rule or the exit status."""
+    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
+        line = raw.strip()
+        if (
+            line
+            and not line.lower().startswith("exit code")
+            and not _BANNER.match(line)
+            and not is_progress(line)
+            and not _INTRO.match(line)
+            and not _INFO_LOG.match(line)
+        ):
+            return line
+    return ""

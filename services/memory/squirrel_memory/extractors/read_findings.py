@@ -29,7 +29,12 @@ from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.closing_reports import backed_statement, report_points, tool_strings
+from squirrel_memory.extractors.closing_reports import (
+    TOOL_EVENTS,
+    backed_statement,
+    report_points,
+    seen_by_tools,
+)
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.file_reads import READ_TOOLS, shell_read_paths
 from squirrel_memory.extractors.report_statements import ReportStatement, in_project, named_paths
@@ -107,14 +112,8 @@ def read_findings(events: list[StoredEvent]) -> list[ReportStatement]:
             continue
         if event.sidechain:
             continue
-        if event.event_type in (
-            EventType.TOOL_CALL,
-            EventType.TOOL_RESULT,
-            EventType.COMMAND_RUN,
-            EventType.CODE_CHANGE,
-        ):
-            seen.extend(tool_strings(event.content))
-            seen.extend(event.file_paths or ())
+        if event.event_type in TOOL_EVENTS:
+            seen.extend(seen_by_tools(event))
             for path in _read_paths(event):
                 relative = posixpath.normpath(relative_path(path, event.project_id))
                 folder = posixpath.dirname(relative)

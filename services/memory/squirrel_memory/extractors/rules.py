@@ -24,7 +24,8 @@ from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
 from squirrel_memory.extractors.exchange import answers_assistant, relayed_reason
 from squirrel_memory.extractors.facts import project_facts
-from squirrel_memory.extractors.finders import FOUND, WITHOUT_REPOSITORY
+from squirrel_memory.extractors.finder_docs import WITHOUT_REPOSITORY
+from squirrel_memory.extractors.finders import FOUND
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,

@@ -6,8 +6,9 @@ in the folder it ran in; identifiers, paths and messages do not make another ste
 distinct steps that comes back in order — in two sessions, or three times in one — is a
 procedure. The longest such runs are kept (a run inside a kept one is not repeated), and each
 step is shown with the command as it was most often typed. Runs that only record work
-(`git add` → `git commit` → `git push`: the end-of-session routine says that) or only run
-checks (the quality gate says that) are left to those recipes.
+(`git add` → `git commit` → `git push`: the end-of-session routine says that), only run
+checks (the quality gate says that) or only install, build and check (`npm ci` → `npm test`:
+the install and test recipes say that) are left to those recipes.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ _READ_ONLY_GIT = frozenset(
 _RECORDING_GIT = frozenset({"add", "commit", "push", "pull", "stash", "tag", "rm", "mv"})
 #: An interpreter given code inline (`python -c …`, `node -e …`): a one-off script, no step.
 _INLINE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
+#: What a command does to get a checkout ready: install its dependencies or build it.
+_READYING = frozenset({"install", "build"})
 _VERB = re.compile(r"^[a-z][a-z-]*(?:[.:][a-z][a-z-]*)*$")
 _ABSOLUTE = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
 
@@ -47,6 +50,8 @@ class _Step:
     name: str
     records: bool
     checks: bool
+    #: Installs dependencies or builds: what any session does before it tests.
+    readies: bool = False
 
 
 @dataclass(slots=True)
@@ -70,7 +75,8 @@ def _step(attempt: Attempt) -> _Step | None:
         verbs.append(word)
     records = attempt.program == "git" and bool(words) and words[0] in _RECORDING_GIT
     checks = attempt.use is not None and attempt.use.purpose in CHECK_PURPOSES
-    return _Step(attempt.scope, " ".join(verbs), records, checks)
+    readies = attempt.use is not None and attempt.use.purpose in _READYING
+    return _Step(attempt.scope, " ".join(verbs), records, checks, readies)
 
 
 def looks_around(attempt: Attempt) -> bool:
@@ -129,8 +135,10 @@ def _repeated(run: tuple[_Step, ...], entry: _Seen) -> bool:
 
 
 def _routine_only(run: tuple[_Step, ...]) -> bool:
-    """Only recording and checks: the routine's or the gate's recipe says it."""
-    return all(s.records or s.checks for s in run)
+    """Only recording, checks, installs and builds: the routine's, the gate's or the install
+    and test recipes say it (two sessions that both installed and ran the tests repeat no
+    procedure of the project's own)."""
+    return all(s.records or s.checks or s.readies for s in run)
 
 
 def _inside(run: tuple[_Step, ...], kept: tuple[_Step, ...]) -> bool:

@@ -1,0 +1,64 @@
+"""Why a failed command failed: the output's own explanation, else the assistant's diagnosis.
+
+`fixes.find_pitfalls` asks for each failure it finds. The cause is, in that order:
+
+- the sentence the failing output itself gives to explain the error (`lessons.explanation`);
+- the assistant's diagnoses in its replies after each try of the failure and before the next
+  try of the same command (`lessons.diagnosis`; a short while when no next try came), one per
+  try, at most `MAX_CAUSES`;
+- when a run of the same intent passed after it, the sentence of a reply that names what the
+  last try's output named (`named_causes`).
+
+Nothing else is claimed: a failure that neither its output nor a reply explains has no cause.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from squirrel_memory.extractors.evidence import Attempt
+from squirrel_memory.extractors.lessons import Edit, Reply, diagnosis, explanation
+from squirrel_memory.extractors.named_causes import named_cause
+
+#: How long after a failure with no pass the assistant's replies may still explain it.
+UNFIXED_WINDOW = timedelta(minutes=10)
+MAX_CAUSES = 2
+
+
+def failure_causes(
+    failed: Attempt,
+    said: Sequence[Reply],
+    tries: list[tuple[Attempt, datetime | None]],
+    edited: Sequence[Edit] = (),
+    passed: bool = False,
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(why the command failed, the replies that said it): the output's own explanation, else
+    the assistant's diagnoses in its replies after each try of the failure and before the next
+    try of the same command (a short while when none came), else, when a run passed after
+    it, the sentence naming what the last try's output named (`named_causes`)."""
+    own = explanation(failed.run.output)
+    if own:
+        quoted = own.replace("`", "'")
+        return (f"`{quoted}`",), ()
+    found: list[str] = []
+    cited: list[str] = []
+    for attempt, until in tries:
+        start = attempt.run.timestamp
+        stop = until or start + UNFIXED_WINDOW
+        for reply in said:
+            if reply.session_id != attempt.run.session_id or reply.timestamp <= start:
+                continue
+            if reply.timestamp >= stop:
+                break
+            text, event_id = diagnosis([reply], reply.session_id, reply.timestamp, None)
+            if text and text not in found:
+                found.append(text)
+                cited.append(event_id)
+                break  # one diagnosis per try: the first reply that explains it
+    if not found and passed:
+        last, until = tries[-1]
+        text, event_id = named_cause(said, edited, last.run, until)
+        if text:
+            return (text,), (event_id,)
+    return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
