@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from squirrel_memory.extractors.habit_forms import NAMING_CONVENTION, habit_form
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.practices import stated_practice
+from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import sentence, stem, word_set
 
 #: The longest object a directive keeps; a longer one is cut at its last comma, or dropped.
@@ -159,7 +160,7 @@ _NOT_DIRECTIVE = re.compile(
 )
 #: Where a directive's object ends and the rest of the sentence begins.
 _CONTINUATION = re.compile(
-    r",\s+(?=(?:it|this|that|we|i|you|they|looks|seems|because|since|as|but|so|then|which|"
+    r",\s+(?=(?:it|this|that|we|i|you|they|looks|seems|because|since|as|but|so|then|which|just|"
     r"otherwise|unless)\b)",
     re.IGNORECASE,
 )
@@ -177,6 +178,8 @@ class Found:
     content: str
     subject: str
     choice: bool = False
+    #: Holds for all later work as said, without a rule word (`way_forms`).
+    standing: bool = False
 
 
 def _clean(fragment: str) -> str:
@@ -238,6 +241,9 @@ def _without_subject(clause: str, *, standing: bool) -> str:
 
 def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Found | None:
     """The instruction one clause states, or None."""
+    if way := way_statement(clause):
+        found = worded(way.content, way.subject)
+        return Found(found.content, found.subject, standing=way.standing) if found else None
     if match := _USE_INSTEAD.match(clause) or _INSTEAD_USE.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y"))
         if _usable(x) and y:

@@ -35,6 +35,7 @@ from squirrel_memory.extractors.instruction_scope import instruction_scope
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
+from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
 from squirrel_memory.models import Scope
@@ -175,7 +176,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     only then can "no, …" or "did you …?" be a correction.
     """
     message = without_written_warnings(text.strip())
-    correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message))
+    # "no emojis please" is a way of working refused, not a "no, …" that corrects
+    correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message)) and not (
+        way_statement(message.split("\n", 1)[0])
+    )
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
     message_standing = bool(_MESSAGE_STANDING.search(strip_markdown(message)))
@@ -224,7 +228,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if scope_phrase and result.content and not result.content.startswith("Prefers"):
             where = scope_phrase.group(0).strip(" ,").lower()
             result = Found(result.content.rstrip(".") + f" {where}.", result.subject)
-        standing = standing and not asked
+        standing = (standing or result.standing) and not asked
         gated = bool(_GATE.search(body))
         if (
             not standing
