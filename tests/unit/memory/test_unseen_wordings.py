@@ -248,3 +248,41 @@ def test_a_dont_that_names_what_the_assistant_just_ran_is_a_correction(
 def test_a_dont_about_something_not_done_is_no_correction(command: str, said: str) -> None:
     ((content, tags),) = _after(command, said)
     assert CORRECTION_TAG not in tags, (content, tags)
+
+
+def _after_stop(root: str, said: str, *, interrupted: bool) -> list[tuple[str, tuple[str, ...]]]:
+    session = Session(root, "s1", T0)
+    session.add("user_message", {"text": "Set up the project's tooling."}, origin="typed")
+    session.run("npm install --save-dev eslint", exit_code=None)
+    if interrupted:
+        marker = "[Request interrupted by user for tool use]"
+        session.add("user_message", {"text": marker}, origin="harness")
+    session.add("user_message", {"text": said}, origin="typed")
+    return [
+        (c.content, c.tags)
+        for c in session.extracted()
+        if c.type is MemoryType.USER_STYLE and c.key != "pref:reply_language"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("root", "said"),
+    [
+        ("/home/dev/shop", "use biome instead of eslint"),  # a TypeScript shop
+        ("/home/dev/etl", "keep the commit messages short"),  # a Python pipeline
+    ],
+)
+def test_an_instruction_right_after_stopping_the_assistant_is_a_correction(
+    root: str, said: str
+) -> None:
+    ((_, tags),) = _after_stop(root, said, interrupted=True)
+    assert CORRECTION_TAG in tags
+    ((_, plain),) = _after_stop(root, said, interrupted=False)
+    assert CORRECTION_TAG not in plain
+
+
+@pytest.mark.parametrize(
+    "said", ["why did you pick eslint?", "wait, what is this package for?", "ok go on"]
+)
+def test_a_question_after_stopping_the_assistant_is_no_instruction(said: str) -> None:
+    assert _after_stop("/home/dev/shop", said, interrupted=True) == []

@@ -21,6 +21,11 @@ Two shapes of the exchange are read here, the same for every project and languag
   npm here" after `npm install`. The actions are the assistant's calls since the user last
   spoke: their commands and tool names (not the files they wrote, whose text names anything).
 
+- **Words after stopping the assistant.** When the user interrupts the assistant (the host's
+  marker, "[Request interrupted by user]" or "… for tool use]", comes right before the
+  message), what they say next redirects the work the assistant was doing: an instruction in
+  it corrects the assistant as a declined call's reason does.
+
 What the words say (an instruction, a quote, a one-off request) is for the preference rules to
 judge, as for any message of the user's.
 """
@@ -66,6 +71,25 @@ def answers_assistant(events: list[StoredEvent], index: int) -> bool:
             continue
         return before.event_type in ASSISTANT_ACTIONS
     return False
+
+
+#: The host's marker for the user stopping the assistant mid-turn.
+_INTERRUPTED = re.compile(r"\A\s*\[Request interrupted by user(?: for tool use)?\]")
+
+
+def after_interrupt(events: list[StoredEvent], index: int) -> bool:
+    """Whether the event at `index` is what the user said right after stopping the assistant:
+    the event before it is the host's interrupt marker."""
+    if index <= 0:
+        return False
+    before = events[index - 1]
+    text = before.content.get("text")
+    return (
+        before.event_type == EventType.USER_MESSAGE
+        and before.origin == str(Origin.HARNESS)
+        and isinstance(text, str)
+        and bool(_INTERRUPTED.match(text))
+    )
 
 
 def relayed_reason(event: StoredEvent) -> str | None:

@@ -24,6 +24,7 @@ from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
 from squirrel_memory.extractors.exchange import (
     acted_words,
+    after_interrupt,
     answers_assistant,
     names_what_was_done,
     relayed_reason,
@@ -171,7 +172,10 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             portable = None  # the message's rule, kept whole with its reason, already says it
         if not stated and not portable:  # a rule set in another language than English
             stated = standing_instructions(text)
-        declining = event.event_type == EventType.TOOL_RESULT  # said while declining a call
+        # said while declining a call, or right after stopping the assistant
+        declining = event.event_type == EventType.TOOL_RESULT or after_interrupt(
+            events, position[event.id]
+        )
         acted = acted_words(events, position[event.id]) if after_action else frozenset()
         for pref in [*stated, portable] if portable else stated:
             # a "don't …" that names what the assistant just did corrects it, as a decline does
