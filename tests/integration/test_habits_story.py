@@ -8,7 +8,10 @@ the gateway hook's at its default budget. What must not come out: a one-off requ
 test") as a standing preference, and a choice the user later reversed as one still held.
 A reason the user gives while declining one of the assistant's calls ("use uv instead of
 pip"), which the host relays inside the call's result, reaches the session start as the user's
-own instruction, without the host's words around it.
+own instruction, without the host's words around it. On real sessions nobody tuned the rules on
+(the habits study's), corrections said once as the assistant worked reach the session start, a
+rule the user stressed leads the core style view, and a user who writes in Chinese is answered
+in Chinese, whichever host wrote the session.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from bench.fixture_pipeline import relocate
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.events import Event
 from squirrel_core.settings import Settings
@@ -335,3 +339,104 @@ async def test_a_request_said_again_in_another_language_reaches_the_session_star
     assert "2 sessions" in first and "antes de hacer el commit" in first, style
     # must not: a one-off task of either session as the user's style
     assert "endpoint" not in style and "Migra" not in style, style
+
+
+#: Real sessions nobody tuned the rules on (bench/data/habits_study/SOURCES.md: the prompts of
+#: Entire CLI developers' Claude Code sessions, verbatim, with the assistant's turns reduced).
+STUDY = Path(__file__).parents[2] / "bench" / "data" / "habits_study" / "sessions"
+
+
+async def _start_of(
+    make_settings: Callable[..., Settings], root: Path, events: list[Event], host: str = "claude"
+) -> tuple[list[str], str]:
+    """The core style view's keys and the session-start text after `events` are processed."""
+    settings = make_settings(processor_min_events="1000000")
+    async with (
+        running("memory", memory_server.setup, settings) as svc,
+        memory_client(svc, settings) as c,
+    ):
+        await c.call(c.stub.RegisterProject, pb.RegisterProjectRequest(root=str(root)))
+        await c.call(
+            c.stub.AppendEvents,
+            pb.AppendEventsRequest(project_id=str(root), events=[event_to_pb(e) for e in events]),
+        )
+        await c.call(c.stub.ProcessNow, pb.ProcessNowRequest(project_id=str(root), drain=True))
+        backend = GrpcMemoryBackend(c, lambda: [str(root)])
+        view = await backend.get_user_style_view(
+            str(root), user_id=None, mode="core", budget=SESSION_BUDGET
+        )
+        start = await hook_context.session_start(
+            backend, project_id=str(root), user_id=None, budget=SESSION_BUDGET
+        )
+    return [item.summary for item in view.items], start.text
+
+
+def _study_session(name: str, root: Path) -> list[Event]:
+    path = STUDY / name / "session.jsonl"
+    data = path.read_bytes()
+    events = parse_bytes(ClaudeFileParser(str(path)), data, str(path)).events
+    return relocate(events, str(root))
+
+
+async def test_corrections_in_a_real_session_nobody_tuned_on_reach_the_session_start(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    root = (tmp_path / "cli").resolve()
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/cli\n\ngo 1.23\n", encoding="utf-8")
+    _, text = await _start_of(make_settings, root, _study_session("entire-worktree-branches", root))
+
+    assert "### Your coding style" in text, text
+    style = text.split("### Your coding style\n", 1)[1].split("\n\n", 1)[0].lower()
+    # "oh, please don't amend commits - …", "yeah it doesn't make sense to commit in a broken
+    # state": both said once, as the assistant worked, and both in the session's opening
+    assert "amend commits" in style, style
+    assert "broken state" in style, style
+    # must not: the session's own questions and tasks as the user's style
+    assert "worktree" not in style and "shadow branch" not in style, style
+
+
+async def test_an_emphasised_rule_in_a_real_session_leads_the_core_style_view(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    root = (tmp_path / "cli").resolve()
+    root.mkdir()
+    (root / "go.mod").write_text("module example.com/cli\n\ngo 1.23\n", encoding="utf-8")
+    items, text = await _start_of(
+        make_settings, root, _study_session("entire-status-sessions", root)
+    )
+
+    # "please please fix up any code quality issues you notice …": stressed, a rule for every
+    # such issue, first in the view and in the session's opening
+    assert items and "code quality issues you notice" in items[0], items
+    style = text.split("### Your coding style\n", 1)[1].split("\n\n", 1)[0]
+    assert "code quality issues" in style.splitlines()[0], style
+    # must not: "commit this", "launch a draft PR please" (requests of the moment)
+    assert "draft PR" not in style and "commit this" not in style.lower(), style
+
+
+#: A user who writes to Codex CLI in Chinese: a request, a report, a follow-up, per session.
+CHINESE_SESSIONS = [
+    (
+        "帮我看看为什么登录测试失败了",
+        "The login test failed because the fixture user has no password.",
+        "好的，把夹具里的用户加上密码，然后再运行一次测试",
+    ),
+]
+
+
+@pytest.mark.parametrize("host", sorted(HOSTS))
+async def test_the_language_the_user_writes_in_reaches_the_session_start(
+    make_settings: Callable[..., Settings], tmp_path: Path, host: str
+) -> None:
+    root = (tmp_path / "app").resolve()
+    root.mkdir()
+    (root / "README.md").write_text("# app\n", encoding="utf-8")
+    events = HOSTS[host](root, 0, CHINESE_SESSIONS[0])
+    _, text = await _start_of(make_settings, root, events, host)
+
+    assert "### Your coding style" in text, text
+    style = text.split("### Your coding style\n", 1)[1].split("\n\n", 1)[0]
+    assert "Chinese" in style and "reply in Chinese" in style, style
+    # must not: the task of the session as the user's style
+    assert "密码" not in style and "登录" not in style, style

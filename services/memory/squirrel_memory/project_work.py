@@ -21,6 +21,7 @@ from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIG
 from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
 from squirrel_memory.extractors.repeated_requests import TAG as REQUEST_TAG
 from squirrel_memory.extractors.repeated_requests import RepeatedRequest, repeated_requests
+from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -174,7 +175,9 @@ async def _repeated_requests(
     owners = [
         c
         for c in [*batch, *(_as_candidate(m) for m in kept if not m.deleted)]
-        if c.type is MemoryType.USER_STYLE and not c.key.startswith(REQUEST_PREFIX)
+        if c.type is MemoryType.USER_STYLE
+        and not c.key.startswith(REQUEST_PREFIX)
+        and c.key != REPLY_LANGUAGE_KEY  # cites the messages for their language, not a rule
     ]
     cited = {event_id for owner in owners for event_id in owner.source_event_ids}
     return [c for c in found if not cited & set(c.source_event_ids)]

@@ -281,3 +281,78 @@ def test_the_gemini_cli_hook_context_is_the_hooks_not_the_users() -> None:
         (Origin.HOOK, "<hook_context>S"),
         (Origin.TYPED, "Run the tests a"),
     ]
+
+
+def test_the_codex_ide_context_is_the_hosts_and_the_request_under_it_the_users() -> None:
+    text = (
+        "# Context from my IDE setup:\n\n## Active file: src/app.ts\n\n## Open tabs:\n"
+        "- app.ts: src/app.ts\n\n## My request for Codex:\nplease don't add new dependencies"
+    )
+    assert split_user_text(text) == [
+        Utterance(
+            Origin.HARNESS,
+            "# Context from my IDE setup:\n\n## Active file: src/app.ts\n\n## Open tabs:\n"
+            "- app.ts: src/app.ts",
+        ),
+        Utterance(Origin.TYPED, "please don't add new dependencies"),
+    ]
+    (mentioned, typed) = split_user_text(
+        "# Files mentioned by the user:\n\n## notes.vtt: /home/u/notes.vtt\n\n"
+        "## My request for Codex:\nsummarize the action items"
+    )
+    assert (mentioned.origin, typed) == (
+        Origin.HARNESS,
+        Utterance(Origin.TYPED, "summarize the action items"),
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a user's own markdown that merely has the heading, without the IDE's context first
+        "## My request for Codex:\nkeep it short",
+        # the IDE's opening with no request heading: nothing to cut at, the text stays whole
+        "# Files mentioned by the user: none, just use the README",
+    ],
+)
+def test_text_without_the_whole_ide_wrapper_stays_the_users(text: str) -> None:
+    assert split_user_text(text) == [Utterance(Origin.TYPED, text)]
+
+
+def test_a_plan_handed_over_by_the_host_is_not_the_users_words() -> None:
+    plan = "Implement the following plan:\n\n# Plan: fix errors\n\n1. **Always** → exit with 1"
+    assert [u.origin for u in split_user_text(plan)] == [Origin.HARNESS]
+    record = {
+        "type": "user",
+        "uuid": "u1",
+        "sessionId": "s1",
+        "timestamp": "2026-02-13T23:54:51.866Z",
+        "cwd": "/w/app",
+        "planContent": "# Plan: fix errors",
+        "message": {"role": "user", "content": "Go on with the plan we agreed: always log"},
+    }
+    events = parse_bytes(
+        ClaudeFileParser("/x/s1.jsonl"), (json.dumps(record) + "\n").encode(), "/x/s1.jsonl"
+    ).events
+    assert [e.origin for e in events] == [Origin.HARNESS]
+    # the words "implement the following plan" typed inside a message stay the user's
+    (typed,) = split_user_text("ok. Implement the following plan: the one in PLAN.md")
+    assert typed.origin == Origin.TYPED
+
+
+def test_a_real_codex_rollout_gives_the_rules_the_request_not_the_ide_context() -> None:
+    rollout = (
+        Path(__file__).parents[4]
+        / "shared"
+        / "fixtures"
+        / "codex"
+        / "codemie-code"
+        / "rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl"
+    )
+    if not rollout.exists():
+        pytest.skip(f"no shared fixture at {rollout}")
+    said = _said(rollout)
+    typed = [text for origin, text in said if origin == Origin.TYPED]
+    assert typed[0].startswith("analyze trascript and summarzie")
+    assert not any("Files mentioned" in text for text in typed)
+    assert any(o == Origin.HARNESS and t.startswith("# Files mentioned") for o, t in said)

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE, STANDING_TAG
+from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.standing_words import PREFIX, standing_sentences
 from squirrel_memory.models import MemoryType, Scope
 from tests.unit.memory.session_builder import Session
@@ -101,5 +102,9 @@ def test_the_same_rule_in_other_words_gets_another_key_and_the_same_words_the_sa
         "De ahora en adelante, escribe los mensajes de commit en inglés.",
     ):
         one.add("user_message", {"text": said}, origin="typed")
-    keys = [c.key for c in one.extracted() if c.type is MemoryType.USER_STYLE]
+    keys = [
+        c.key
+        for c in one.extracted()
+        if c.type is MemoryType.USER_STYLE and c.key != REPLY_LANGUAGE_KEY  # (Spanish, too)
+    ]
     assert len(keys) == 2 and len(set(keys)) == 2, keys

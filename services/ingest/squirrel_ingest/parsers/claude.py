@@ -337,7 +337,9 @@ class ClaudeFileParser:
         if not stripped:
             self.skipped["empty_text"] += 1
             return []
-        if record.get("isMeta") is True:
+        if record.get("isMeta") is True or record.get("planContent"):
+            # `planContent`: the plan the assistant wrote in plan mode, handed to the new
+            # context by the host ("Implement the following plan: …"), not typed by the user.
             return said_events(ctx, [Utterance(Origin.HARNESS, stripped)])
         if ctx.sidechain and stripped == "Warmup":
             self.skipped["warmup_prompt"] += 1

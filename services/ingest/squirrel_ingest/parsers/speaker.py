@@ -29,6 +29,8 @@ _HARNESS_OPENINGS = (
     "<user_shell_command>",
     "<turn_aborted>",
     "Base directory for this skill:",
+    # The plan the assistant wrote in plan mode, handed to a fresh context by the host.
+    "Implement the following plan:",
 )
 #: Older hosts write the compaction summary as a plain user message starting like this.
 _COMPACTION_OPENING = "This session is being continued from a previous conversation"
@@ -41,6 +43,10 @@ _BLOCK = re.compile(
     re.DOTALL | re.IGNORECASE,
 )
 #: `hook_context`: what the Gemini CLI (0.61) puts before a prompt from its hooks.
+#: The Codex IDE extension's wrapper: the editor's context (open tabs, active file, files the
+#: user mentioned) under markdown headings, then the user's own words under this heading.
+_IDE_REQUEST = re.compile(r"^#{1,3} My request for Codex:[ \t]*\n?", re.MULTILINE)
+_IDE_CONTEXT_OPENINGS = ("# Context from my IDE setup:", "# Files mentioned by the user:")
 _HOOK_TAGS = frozenset({"user-prompt-submit-hook", "hook_context"})
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
 _COMMAND_MESSAGE = re.compile(r"<command-message>.*?(?:</command-message>|\Z)", re.DOTALL)
@@ -99,6 +105,10 @@ def split_user_text(text: str) -> list[Utterance]:
         return " "
 
     typed = _BLOCK.sub(lift, stripped).strip()
+    if typed.startswith(_IDE_CONTEXT_OPENINGS) and (request := _IDE_REQUEST.search(typed)):
+        # the editor's context is the host's; the user's words follow the request heading
+        injected[Origin.HARNESS].append(typed[: request.start()].strip())
+        typed = typed[request.end() :].strip()
     if command is not None and typed:
         # Beside a command's markup, the rest is the body the command expanded to (a custom
         # command's or skill's file): the host's words, not the user's; theirs are the args.

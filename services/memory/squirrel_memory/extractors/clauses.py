@@ -9,12 +9,20 @@ from squirrel_memory.extractors.wording import strip_markdown
 
 MAX_CLAUSE_CHARS = 240
 
-#: A clause ends at a sentence's end, a line break, a spaced dash or a comma before "however" or
-#: "but". The dash is tried only where a run of blanks begins, so a long run of blanks with no
-#: dash after it is read once, not again from each blank in it.
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!;?])\s+|\n+|(?<!\s)\s+-\s+|,\s+(?=(?:however|but)\s)")
+#: A clause ends at a sentence's end (a full-width one too), a line break, a spaced dash or a
+#: comma before "however", "but" or the user's own aside. The dash is tried only where a run of
+#: blanks begins, so a long run of blanks with no dash after it is read once, not again from
+#: each blank in it.
+_CLAUSE_SPLIT = re.compile(
+    r"(?<=[.!;?])\s+|\n+|(?<!\s)\s+-\s+|,\s+(?=(?:however|but)\s)"
+    # a comma before the user's own aside starts another sentence ("…, I assume it's …")
+    r"|,\s+(?=[Ii] (?:assume|think|guess|believe|suppose|reckon|expect|hope)\b)"
+    # Chinese and Japanese end a sentence with full-width marks and no space after them
+    r"|(?<=[。！？；])\s*"
+)
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|btw|fyi|note|remember to|"
+    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|yeah|yep|yes|btw|fyi|note|"
+    r"remember to|"
     # A label that stresses the rule after it ("IMPORTANT: never …", "NB: …").
     r"(?:(?:very|really|super)\s+)?(?:important|crucial|critical|essential)(?=\s*:)|"
     r"nb(?=\s*:)|n\.b(?=\.?\s*:)|heads[- ]up(?=\s*:)|reminder(?=\s*:)|"

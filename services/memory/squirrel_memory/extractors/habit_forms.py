@@ -75,11 +75,23 @@ class HabitForm:
     first_step: str | None = None
 
 
+#: "keep the commit messages short": a kind named with "the", in the plural.
+_THE_KIND = re.compile(r"^(keep)\s+the\s+(?=(?:[\w`'./+-]+\s+){0,4}?[\w`'./+-]*[^s\W]s\s)", re.I)
+#: "write the test first", "add a failing test first": the test before the change it tests.
+_TEST_FIRST = re.compile(
+    r"^(?:write|add|create)\s+(?:the\s+|a\s+)?(?:failing\s+|new\s+|unit\s+)?"
+    r"(?P<x>tests?|specs?)\s+first$",
+    re.IGNORECASE,
+)
+
+
 def habit_form(clause: str) -> HabitForm | None:
     """The habit form `clause` takes ("keep <kind of thing> short", "<work product> first,
     then …"), or None."""
-    if match := _KEEP_SHORT.match(clause):
+    if match := _KEEP_SHORT.match(_THE_KIND.sub(r"\1 ", clause.strip())):
         return HabitForm(clause.strip(" .!,;:"), match.group("x"))
+    if match := _TEST_FIRST.match(clause.strip(" .!,;:")):
+        return HabitForm(clause.strip(" .!,;:"), f"{match.group('x')} first")
     if match := _NAMING.match(clause.strip()):
         kind = match.group("k1") or match.group("k2") or match.group("k3")
         convention = match.group("c1") or match.group("c2") or match.group("c3")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from squirrel_memory.extractors.habit_forms import NAMING_CONVENTION, habit_form
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.practices import stated_practice
+from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import sentence, stem, word_set
 
 #: The longest object a directive keeps; a longer one is cut at its last comma, or dropped.
@@ -36,6 +37,38 @@ _INSTEAD_USE = re.compile(r"^instead of\s+(?P<y>[^,;]+?),?\s+use\s+(?P<x>[^,;]+)
 _PREFER = re.compile(
     r"^(?:i|we)?\s*(?:would\s+|really\s+|generally\s+|always\s+)*(?:prefers?|'d prefer)\s+"
     r"(?P<x>.+?)(?:\s+(?:over|to|rather than|instead of)\s+(?P<y>[^,;]+))?$",
+    re.IGNORECASE,
+)
+#: "I'd rather you use pnpm than npm", "I would rather have small commits", "I'd rather you
+#: didn't add dependencies": a preference said as what the user would rather have.
+_RATHER = re.compile(
+    r"^(?:i|we)\s*(?:'d|’d|\s+would)\s+(?:much\s+|really\s+)?rather\s+(?:(?:you|we)\s+)?"
+    r"(?P<neg>not\b\s*|didn'?t\s+|did not\s+)?(?:(?:use|have|go with|stick with|keep)\s+)?"
+    r"(?P<x>.+?)(?:\s+(?:than|over|instead of|rather than)\s+(?P<y>[^,;]+))?$",
+    re.IGNORECASE,
+)
+#: "it doesn't make sense to commit in a broken state", "there's no point in running X twice":
+#: a way of working the user rules out, said as a judgement rather than a "don't".
+_NO_SENSE = re.compile(
+    r"^(?:(?:it|that|this)\s+)?(?:doesn'?t|does not|wouldn'?t|would not|won'?t)\s+make\s+"
+    r"(?:any\s+|much\s+)?sense\s+to\s+(?P<x>.+)$"
+    r"|^there'?s\s+no\s+(?:point|sense)\s+(?:in\s+)?(?P<x2>\w+ing\b.+)$",
+    re.IGNORECASE,
+)
+#: "I did not say commit anything", "I never asked you to push": the assistant did what the
+#: user did not ask for; the rule is not to do it unasked.
+_NOT_ASKED = re.compile(
+    r"^i\s+(?:did\s+not|didn'?t|never)\s+(?:say|said|ask(?:ed)?(?:\s+you)?|tell\s+you|"
+    r"told\s+you|want(?:ed)?\s+you)\s+"
+    r"(?:to\s+)?(?P<x>.+?)(?:\s+(?:anything|at all|yet))?[\s.!]*$",
+    re.IGNORECASE,
+)
+#: "the overriding directive is to not get in the way of the user": a principle the user
+#: names as the rule that decides the rest.
+_PRINCIPLE = re.compile(
+    r"^(?:the|our|my)\s+(?:overriding|overarching|main|golden|guiding|general|first|key|core|"
+    r"number one|most important)\s+(?:rule|principle|directive|priority|goal)\s+(?:here\s+)?"
+    r"(?:is|should be)\s+(?:to\s+)?(?P<neg>not\s+(?:to\s+)?)?(?P<x>.+)$",
     re.IGNORECASE,
 )
 #: "I like short commit messages": a liking for a kind of thing (not "I like it", "I like the
@@ -90,6 +123,8 @@ _REQUIREMENT = re.compile(
     r"(?=\s*(?:[,;.]|\band\b|$))",
     re.IGNORECASE,
 )
+#: Fewest words of a named principle ("to ship" says nothing of how).
+MIN_PRINCIPLE_WORDS = 3
 #: Most words of a liked thing ("I like short commit messages"); more is a story.
 MAX_LIKED_WORDS = 8
 #: A name from the code (`conversationId`, `user_id`, `app/models.py`): an imperative naming
@@ -125,7 +160,7 @@ _NOT_DIRECTIVE = re.compile(
 )
 #: Where a directive's object ends and the rest of the sentence begins.
 _CONTINUATION = re.compile(
-    r",\s+(?=(?:it|this|that|we|i|you|they|looks|seems|because|since|as|but|so|then|which|"
+    r",\s+(?=(?:it|this|that|we|i|you|they|looks|seems|because|since|as|but|so|then|which|just|"
     r"otherwise|unless)\b)",
     re.IGNORECASE,
 )
@@ -143,6 +178,8 @@ class Found:
     content: str
     subject: str
     choice: bool = False
+    #: Holds for all later work as said, without a rule word (`way_forms`).
+    standing: bool = False
 
 
 def _clean(fragment: str) -> str:
@@ -161,6 +198,13 @@ def _usable(obj: str) -> bool:
 def _first_verb(text: str) -> str:
     word = text.split(maxsplit=1)[0].lower().strip(",.:") if text.split() else ""
     return word if word in VERBS else stem(word) if stem(word) in VERBS else ""
+
+
+def _base_form(gerund: str) -> str:
+    """ "running the tests twice" → "run the tests twice" (the verb as a directive takes it)."""
+    head, _, rest = gerund.partition(" ")
+    base = stem(head.lower())
+    return f"{base} {rest}".strip() if base in VERBS else gerund
 
 
 def worded(text: str, subject: str, *, choice: bool = False) -> Found | None:
@@ -197,6 +241,9 @@ def _without_subject(clause: str, *, standing: bool) -> str:
 
 def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Found | None:
     """The instruction one clause states, or None."""
+    if way := way_statement(clause):
+        found = worded(way.content, way.subject)
+        return Found(found.content, found.subject, standing=way.standing) if found else None
     if match := _USE_INSTEAD.match(clause) or _INSTEAD_USE.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y"))
         if _usable(x) and y:
@@ -208,6 +255,29 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
             return None
         text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
         return worded(text, f"{x} {y}", choice=bool(tool_words(f"{x} {y}")))
+    if match := _RATHER.match(clause):
+        x, y = _clean(match.group("x")), _clean(match.group("y") or "")
+        negative = bool(match.group("neg")) or x.lower() == "not"
+        x = "" if x.lower() == "not" else x
+        if not _usable(x) or ONE_OFF.match(x) or len(x.split()) > MAX_LIKED_WORDS:
+            return None
+        if negative:
+            return worded(f"don't {x}", x) if _first_verb(x) else None
+        text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
+        return worded(text, f"{x} {y}", choice=bool(y) and bool(tool_words(f"{x} {y}")))
+    if match := _NO_SENSE.match(clause):
+        x = _clean(match.group("x") or _base_form(match.group("x2")))
+        return worded(f"don't {x}", x) if _usable(x) and _first_verb(x) else None
+    if match := _NOT_ASKED.match(clause):
+        x = _clean(match.group("x"))
+        if not _usable(x) or not _first_verb(x) or len(x.split()) > MAX_LIKED_WORDS:
+            return None
+        return worded(f"don't {x} unless the user asks for it", x)
+    if match := _PRINCIPLE.match(clause):
+        x = _clean(match.group("x"))
+        if not _usable(x) or len(x.split()) < MIN_PRINCIPLE_WORDS:
+            return None
+        return worded(f"don't {x}" if match.group("neg") else x, x)
     if match := _LIKE.match(clause):
         x = _clean(match.group("x"))
         if not _usable(x) or ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:

@@ -35,6 +35,7 @@ from squirrel_memory.extractors.instruction_scope import instruction_scope
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
+from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
 from squirrel_memory.models import Scope
@@ -74,6 +75,11 @@ _STANDING = re.compile(
     r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
     r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
     r"exclusively|only use|consistently|throughout the (?:code|codebase|project)|"
+    r"(?:the|our|my) (?:overriding|overarching|golden|guiding) (?:rule|principle|directive)|"
+    # "fix any code quality issues you notice": every such thing met later, not one of them
+    r"(?:any|every|all(?: the)?|whatever) (?:[\w-]+ ){0,3}?(?:issues?|problems?|bugs?|errors?|"
+    r"warnings?|typos?|smells?|inconsistenc(?:y|ies)|mistakes?|things?) (?:that )?you "
+    r"(?:notice|see|find|spot|come across|encounter|run into)|"
     r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
     r"pull request|push|release|task|merge)s?)\b",
     re.IGNORECASE,
@@ -97,7 +103,9 @@ _INSIST = re.compile(
 _GATE = re.compile(
     r"\b(?:without (?:my |your |the user'?s |an? |explicit )?(?:approval|permission|ok|go-ahead|"
     r"asking(?: me)?|confirmation|checking with me)|unless i (?:approve|say so|ask|confirm|agree)|"
-    r"until i (?:approve|say so|confirm|agree|review))\b",
+    r"until i (?:approve|say so|confirm|agree|review)|"
+    # "I did not say commit": done without being asked, which the rule is about
+    r"^i (?:did not|didn'?t|never) (?:say|said|ask|asked|tell|told|want|wanted)\b)",
     re.IGNORECASE,
 )
 #: "no file changes without approval": a thing the work must not do without the user's yes.
@@ -119,7 +127,7 @@ _SAID_BEFORE = re.compile(
 #: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
 _EMPHASIS = re.compile(
     r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL|EVERYONE|EVERYBODY|"
-    r"EVERYTHING|ANYONE|NOBODY)\b|!!|\b(?i:really|"
+    r"EVERYTHING|ANYONE|NOBODY)\b|!!|\b(?i:please,?\s+please|really|"
     r"seriously|absolutely|important|crucial|critical|make sure|under no circumstances|"
     r"(?:just )?to be (?:clear|explicit|precise)|to clarify|for clarity|"
     r"(?:please )?remember(?: that| to)?|don'?t forget|keep in mind)\b"
@@ -168,7 +176,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     only then can "no, …" or "did you …?" be a correction.
     """
     message = without_written_warnings(text.strip())
-    correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message))
+    # "no emojis please" is a way of working refused, not a "no, …" that corrects
+    correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message)) and not (
+        way_statement(message.split("\n", 1)[0])
+    )
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
     message_standing = bool(_MESSAGE_STANDING.search(strip_markdown(message)))
@@ -217,7 +228,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if scope_phrase and result.content and not result.content.startswith("Prefers"):
             where = scope_phrase.group(0).strip(" ,").lower()
             result = Found(result.content.rstrip(".") + f" {where}.", result.subject)
-        standing = standing and not asked
+        standing = (standing or result.standing) and not asked
         gated = bool(_GATE.search(body))
         if (
             not standing

@@ -22,7 +22,13 @@ from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
-from squirrel_memory.extractors.exchange import answers_assistant, relayed_reason
+from squirrel_memory.extractors.exchange import (
+    acted_words,
+    after_interrupt,
+    answers_assistant,
+    names_what_was_done,
+    relayed_reason,
+)
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finder_docs import WITHOUT_REPOSITORY
 from squirrel_memory.extractors.finders import FOUND
@@ -37,6 +43,10 @@ from squirrel_memory.extractors.preferences import (
     StatedPreference,
 )
 from squirrel_memory.extractors.proposals import accepted_proposals
+from squirrel_memory.extractors.reply_language import IMPORTANCE as LANGUAGE_IMPORTANCE
+from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
+from squirrel_memory.extractors.reply_language import TAGS as LANGUAGE_TAGS
+from squirrel_memory.extractors.reply_language import reply_language
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
 from squirrel_memory.extractors.stack_summary import IMPORTANCE as STACK_IMPORTANCE
@@ -163,13 +173,36 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             portable = None  # the message's rule, kept whole with its reason, already says it
         if not stated and not portable:  # a rule set in another language than English
             stated = standing_instructions(text)
-        declining = event.event_type == EventType.TOOL_RESULT  # said while declining a call
+        # said while declining a call, or right after stopping the assistant
+        declining = event.event_type == EventType.TOOL_RESULT or after_interrupt(
+            events, position[event.id]
+        )
+        acted = acted_words(events, position[event.id]) if after_action else frozenset()
         for pref in [*stated, portable] if portable else stated:
-            found.append(_style(_declining(pref) if declining else pref, event.id))
+            # a "don't …" that names what the assistant just did corrects it, as a decline does
+            undoing = declining or names_what_was_done(pref.content, acted)
+            found.append(_style(_declining(pref) if undoing else pref, event.id))
             if len(found) >= MAX_PREFERENCES:
-                return _repeated(found)
+                return _repeated(found) + _reply_language(events)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
-    return _repeated(found[:MAX_PREFERENCES])
+    return _repeated(found[:MAX_PREFERENCES]) + _reply_language(events)
+
+
+def _reply_language(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The language the user writes in, when it is not English (`reply_language`)."""
+    found = reply_language(events)
+    if found is None:
+        return []
+    return [
+        _candidate(
+            MemoryType.USER_STYLE,
+            REPLY_LANGUAGE_KEY,
+            found.content,
+            tags=LANGUAGE_TAGS,
+            importance=LANGUAGE_IMPORTANCE,
+            event_ids=found.event_ids,
+        )
+    ]
 
 
 def _words(text: str) -> set[str]:

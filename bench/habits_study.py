@@ -1,0 +1,232 @@
+"""The user's habits in sessions nobody tuned the rules on: found, missed, and noise.
+
+`bench/data/habits_study/habits.toml` lists, per session, the habits a senior engineer would note
+about the user (written by hand before the rules first ran over them; SOURCES.md says where each
+session comes from). Each session goes alone into its own project of one memory service
+(AppendEvents, then ProcessNow with the offline `rules` extractor, via
+bench/fixture_pipeline.py). A habit is **found** when one user_style memory matches every concept
+of its `match` (each concept a regular expression or a list of alternatives, case-insensitive),
+and **in the start text** when the text the session-start hook injects (for the session's host)
+matches them. Every user_style memory that matches no habit of its session is counted as **not
+a habit** (listed with --details, for a human to judge).
+
+Usage: python -m bench.habits_study [--details] [--session NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench import fixture_pipeline
+from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.logs import configure_logging
+
+STUDY = fixture_pipeline.ROOT / "bench" / "data" / "habits_study"
+SHARED = fixture_pipeline.ROOT.parent / "shared" / "fixtures"
+SHARED_PREFIX = "shared:"
+
+
+class StudyError(ValueError):
+    """The study's habits file is malformed (the message says where)."""
+
+
+@dataclass(frozen=True)
+class Habit:
+    """One habit of a session's user: its note, weight and the concepts a memory must state."""
+
+    note: str
+    importance: str
+    concepts: tuple[tuple[re.Pattern[str], ...], ...]
+
+    def matches(self, text: str) -> bool:
+        """Whether `text` states every concept of the habit."""
+        return all(any(p.search(text) for p in concept) for concept in self.concepts)
+
+
+@dataclass(frozen=True)
+class Session:
+    """A study session: its transcripts, the host that wrote them and its user's habits."""
+
+    name: str
+    paths: tuple[Path, ...]
+    host: str
+    habits: tuple[Habit, ...]
+
+
+@dataclass
+class Outcome:
+    """What the rules kept from one session: user_style memories and the start text."""
+
+    styles: list[tuple[float, str]] = field(default_factory=list)
+    start_text: str = ""
+
+
+def _concepts(raw: object, where: str) -> tuple[tuple[re.Pattern[str], ...], ...]:
+    if not isinstance(raw, list) or not raw:
+        raise StudyError(f"{where}: `match` must be a non-empty list of concepts")
+    found = []
+    for concept in raw:
+        options = concept if isinstance(concept, list) else [concept]
+        if not options or not all(isinstance(o, str) and o for o in options):
+            raise StudyError(f"{where}: a concept is a pattern or a non-empty list of patterns")
+        found.append(tuple(re.compile(o, re.IGNORECASE) for o in options))
+    return tuple(found)
+
+
+def _paths(raw: object, where: str) -> tuple[Path, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise StudyError(f"{where}: `transcripts` must be a non-empty list")
+    found: list[Path] = []
+    for entry in raw:
+        if not isinstance(entry, str):
+            raise StudyError(f"{where}: a transcript is a path string")
+        if entry.startswith(SHARED_PREFIX):
+            found.append(SHARED / entry.removeprefix(SHARED_PREFIX))
+            continue
+        folder = STUDY / entry
+        found.extend(sorted(folder.glob("*.jsonl")) if folder.is_dir() else [folder])
+    return tuple(found)
+
+
+def load_sessions(path: Path = STUDY / "habits.toml") -> list[Session]:
+    """The study's sessions, as `habits.toml` lists them; raises `StudyError` on a bad entry."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    sessions: list[Session] = []
+    for index, raw in enumerate(data.get("session", [])):
+        where = f"{path.name}: session {index + 1}"
+        name = raw.get("name")
+        if not isinstance(name, str) or not name:
+            raise StudyError(f"{where}: `name` is required")
+        habits = tuple(
+            Habit(
+                note=str(h.get("note", "")),
+                importance=str(h.get("importance", "normal")),
+                concepts=_concepts(h.get("match"), f"{where} ({name}), habit {i + 1}"),
+            )
+            for i, h in enumerate(raw.get("habit", []))
+        )
+        host = str(raw.get("host", "claude"))
+        sessions.append(Session(name, _paths(raw.get("transcripts"), where), host, habits))
+    return sessions
+
+
+async def _run(sessions: list[Session]) -> dict[str, Outcome]:
+    outcomes: dict[str, Outcome] = {}
+    hosts = {s.name: s.host for s in sessions}
+
+    async def inspect(client: MemoryClient, name: str, project_id: str, _events: int) -> None:
+        listed = await client.call(
+            client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=500)
+        )
+        outcome = outcomes.setdefault(name, Outcome())
+        outcome.styles = sorted(
+            (
+                (m.importance, m.content)
+                for m in listed.memories
+                if m.type == memory_pb2.MEMORY_TYPE_USER_STYLE
+            ),
+            reverse=True,
+        )
+        outcome.start_text = await fixture_pipeline.session_start_text(
+            client, project_id, hosts[name]
+        )
+
+    projects = [(s.name, list(s.paths)) for s in sessions]
+    await fixture_pipeline.run_once(projects, False, inspect=inspect)
+    return outcomes
+
+
+def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bool) -> str:
+    """The study's table (one row per session, then totals) and, with `details`, each verdict."""
+    head = (
+        f"{'session':28} {'habits':>6} {'found':>6} {'high':>9} {'in start':>9} "
+        f"{'styles':>7} {'not habit':>10}"
+    )
+    lines = [head, "-" * len(head)]
+    totals = [0, 0, 0, 0, 0, 0, 0]
+    notes: list[str] = []
+    for session in sessions:
+        outcome = outcomes.get(session.name, Outcome())
+        texts = [content for _, content in outcome.styles]
+        found = [h for h in session.habits if any(h.matches(t) for t in texts)]
+        high = [h for h in session.habits if h.importance == "high"]
+        high_found = [h for h in found if h.importance == "high"]
+        started = [h for h in session.habits if h.matches(outcome.start_text)]
+        noise = [
+            (weight, text)
+            for weight, text in outcome.styles
+            if not any(h.matches(text) for h in session.habits)
+        ]
+        row = (
+            len(session.habits),
+            len(found),
+            len(high_found),
+            len(high),
+            len(started),
+            len(texts),
+            len(noise),
+        )
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        lines.append(
+            f"{session.name:28} {row[0]:6} {row[1]:6} {f'{row[2]}/{row[3]}':>9} {row[4]:9} "
+            f"{row[5]:7} {row[6]:10}"
+        )
+        if details:
+            notes.append(f"\n## {session.name}")
+            for habit in session.habits:
+                mark = "found" if habit in found else "MISSED"
+                start = ", in start text" if habit in started else ""
+                notes.append(f"- [{mark}{start}] ({habit.importance}) {habit.note}")
+            notes.extend(f"- [not a habit] ({w:.2f}) {t}" for w, t in noise)
+            notes.extend(
+                f"- [style] ({w:.2f}) {t}"
+                for w, t in outcome.styles
+                if any(h.matches(t) for h in session.habits)
+            )
+    lines.append("-" * len(head))
+    lines.append(
+        f"{'total':28} {totals[0]:6} {totals[1]:6} {f'{totals[2]}/{totals[3]}':>9} "
+        f"{totals[4]:9} {totals[5]:7} {totals[6]:10}"
+    )
+    lines.append(
+        "\nhabits: hand-written per session; found: matched by a user_style memory; high: high "
+        "habits found / high habits; in start: matched by the session-start text; styles: "
+        "user_style memories; not habit: user_style memories that match no habit."
+    )
+    return "\n".join(lines + notes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    configure_logging("bench", "warning", json=True)
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--details", action="store_true", help="each habit's verdict and noise")
+    parser.add_argument("--session", action="append", default=[], help="only these sessions")
+    args = parser.parse_args(argv)
+    try:
+        sessions = load_sessions()
+    except StudyError as exc:
+        print(f"habits study: {exc}", file=sys.stderr)
+        return 2
+    if args.session:
+        sessions = [s for s in sessions if s.name in args.session]
+    missing = [s.name for s in sessions if not all(p.exists() for p in s.paths)]
+    if missing:
+        print(f"skipped (transcripts not found): {', '.join(missing)}")
+        sessions = [s for s in sessions if s.name not in missing]
+    if not sessions:
+        return 0
+    outcomes = asyncio.run(_run(sessions))
+    print(report(sessions, outcomes, details=args.details))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

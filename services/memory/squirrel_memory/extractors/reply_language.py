@@ -1,0 +1,209 @@
+"""The language the user writes to the assistant in, when it is not English: a reply habit.
+
+A user who writes their requests in Chinese, Japanese, Russian or Spanish expects answers in that
+language, and never says so: it shows in every message. The language of one message is read
+from its own words, without a dictionary of the task: the script its letters are written in
+(Han without kana is Chinese, kana is Japanese, Hangul Korean, Cyrillic Russian or, with its
+own letters, Ukrainian, and so on), or, for the languages written in Latin letters, the short
+function words every sentence of them has ("que", "und", "les", "não"), against English's.
+
+What is not the user's writing is left out first: code blocks, inline code, quoted lines,
+URLs and paths. A message that asks for a translation quotes another language (it says what to
+translate, not what the user writes in), and a message with fewer than `MIN_UNITS` words in
+the language says too little. The habit needs `MIN_MESSAGES` of the user's messages in one
+language, most of the messages that are in any language: a user who pastes one foreign text,
+or writes English with one foreign greeting, has no such habit.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE, STANDING_TAG
+from squirrel_memory.extractors.wording import strip_markdown, word_set
+from squirrel_memory.models import StoredEvent
+
+KEY = "pref:reply_language"
+TAGS = ("preference", "language", STANDING_TAG)
+#: A language the user writes every request in is a standing fact of how to answer them.
+IMPORTANCE = STANDING_IMPORTANCE
+#: Messages in the language the habit needs, and their share of the messages in any language.
+MIN_MESSAGES = 2
+MIN_SHARE = 0.6
+#: Words a message needs in the language (Chinese, Japanese and Thai, written without spaces,
+#: count `CHARS_PER_WORD` characters as one word).
+MIN_UNITS = 4
+CHARS_PER_WORD = 2
+#: The language's share of a message's words for the message to be in it.
+MIN_MESSAGE_SHARE = 0.5
+#: Function words of a Latin-script language a message needs, ahead of English's.
+MIN_FUNCTION_WORDS = 3
+
+#: Language name in English and in its own words, for the memory's text.
+_NAMES = {
+    "zh": ("Chinese", "中文"),
+    "ja": ("Japanese", "日本語"),
+    "ko": ("Korean", "한국어"),
+    "ru": ("Russian", "русский"),
+    "uk": ("Ukrainian", "українська"),
+    "el": ("Greek", "ελληνικά"),
+    "ar": ("Arabic", "العربية"),
+    "he": ("Hebrew", "עברית"),
+    "hi": ("Hindi", "हिन्दी"),
+    "th": ("Thai", "ไทย"),
+    "es": ("Spanish", "español"),
+    "pt": ("Portuguese", "português"),
+    "fr": ("French", "français"),
+    "de": ("German", "Deutsch"),
+    "it": ("Italian", "italiano"),
+}
+#: Words nearly every sentence of a language has and English has not (none is an English word).
+_FUNCTION_WORDS = {
+    "es": "que el los las por para una con del como pero está esto eso también muy hay puedes "
+    "quiero necesito hacer cuando ahora",
+    "pt": "que não uma com para por como mas está isso também muito você quero preciso fazer "
+    "quando agora são então",
+    "fr": "les des une que est pour pas avec dans sur mais ça cette aussi très faire peux veux "
+    "quand maintenant",
+    "de": "und der die das ist nicht ein eine mit für auf auch bitte wenn jetzt noch kannst "
+    "möchte werden diese",
+    "it": "che il della per una con non sono anche questo quando adesso puoi voglio fare come "
+    "ma gli delle",
+}
+_FUNCTION = {lang: frozenset(words.split()) for lang, words in _FUNCTION_WORDS.items()}
+_ENGLISH = word_set(
+    "the and is are to of for with this that it you please can should not but when now what ",
+    "how why do does be",
+)
+_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+_URL_OR_PATH = re.compile(r"\b\w+://\S+|(?:~|\.{1,2})?/[\w.@%+-]+(?:/[\w.@%+-]+)+|\S+\.\w{1,4}\b")
+#: A request for a translation quotes the language it asks about.
+_TRANSLATION = re.compile(r"translat|traduc|übersetz|翻[译譯訳]|перев[оe]д", re.IGNORECASE)
+_LATIN_WORD = re.compile(r"[^\W\d_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyLanguage:
+    """The user's language, the memory's text and the messages that show it."""
+
+    language: str
+    content: str
+    event_ids: tuple[str, ...]
+
+
+def _script(char: str) -> str | None:
+    """The language a letter's script points at, `latin` or None (not a letter)."""
+    if not char.isalpha():
+        return None
+    code = ord(char)
+    if 0x3040 <= code <= 0x30FF:
+        return "ja"  # kana
+    if 0x3400 <= code <= 0x9FFF or 0xF900 <= code <= 0xFAFF:
+        return "han"
+    if 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF:
+        return "ko"
+    name = unicodedata.name(char, "")
+    for prefix, lang in (
+        ("CYRILLIC", "cyrillic"),
+        ("GREEK", "el"),
+        ("ARABIC", "ar"),
+        ("HEBREW", "he"),
+        ("DEVANAGARI", "hi"),
+        ("THAI", "th"),
+        ("LATIN", "latin"),
+    ):
+        if name.startswith(prefix):
+            return lang
+    return None
+
+
+def _plain(text: str) -> str:
+    """The user's own prose: no code, quoted lines, URLs or paths."""
+    text = _QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text))
+    return _URL_OR_PATH.sub(" ", _INLINE_CODE.sub(" ", strip_markdown(text)))
+
+
+def message_language(text: str) -> str | None:
+    """The language a user message is written in, when it is not English; else None."""
+    plain = _plain(text)
+    if _TRANSLATION.search(plain):
+        return None
+    units: dict[str, float] = defaultdict(float)
+    for char in plain:
+        script = _script(char)
+        if script in ("han", "ja", "th", "ko"):  # Hangul's syllable blocks are counted alike
+            units[script] += 1 / CHARS_PER_WORD
+    words = _LATIN_WORD.findall(plain)
+    for word in words:
+        scripts = {_script(c) for c in word}
+        if "cyrillic" in scripts:
+            units["uk" if set(word.lower()) & set("іїєґ") else "cyrillic"] += 1
+        elif own := sorted(s for s in scripts if s in ("el", "ar", "he", "hi")):
+            units[own[0]] += 1
+        elif scripts <= {"latin"}:
+            units["latin"] += 1
+    if units.get("ja"):  # Japanese writes Han and kana together
+        units["ja"] += units.pop("han", 0.0)
+    if units.get("cyrillic"):
+        units["uk" if units.get("uk") else "ru"] += units.pop("cyrillic")
+    total = sum(units.values())
+    other = [(n, lang) for lang, n in units.items() if lang != "latin" and n]
+    if other:
+        count, lang = max(other)
+        lang = "zh" if lang == "han" else lang
+        ok = count >= MIN_UNITS and count >= MIN_MESSAGE_SHARE * total
+        return lang if ok else None
+    return _latin_language(words)
+
+
+def _latin_language(words: list[str]) -> str | None:
+    """A Latin-script language by its function words, when they outnumber English's."""
+    lowered = [w.lower() for w in words]
+    english = sum(w in _ENGLISH for w in lowered)
+    hits = {lang: sum(w in found for w in lowered) for lang, found in _FUNCTION.items()}
+    lang, count = max(hits.items(), key=lambda item: item[1])
+    if count < MIN_FUNCTION_WORDS or count <= english:
+        return None
+    runner_up = max(n for other, n in hits.items() if other != lang)
+    return lang if count > runner_up else None
+
+
+def reply_language(events: list[StoredEvent]) -> ReplyLanguage | None:
+    """The user's reply-language habit in `events` (see the module's rules), or None."""
+    languages: dict[str, list[str]] = {}
+    written = 0
+    for event, text in user_requests(events):
+        found = message_language(text)
+        if found is None:  # English, when it says enough to tell
+            latin = [w for w in _LATIN_WORD.findall(_plain(text)) if _script(w[0]) == "latin"]
+            written += len(latin) >= MIN_UNITS
+            continue
+        written += 1
+        languages.setdefault(found, []).append(event.id)
+    if not languages:
+        return None
+    lang, ids = max(languages.items(), key=lambda item: len(item[1]))
+    if len(ids) < MIN_MESSAGES or len(ids) < MIN_SHARE * written:
+        return None
+    name, own = _NAMES[lang]
+    content = (
+        f"The user writes to the assistant in {name} ({own}), {len(ids)} of {written} "
+        f"messages: reply in {name}"
+    )
+    return ReplyLanguage(lang, content, tuple(ids))
+
+
+__all__ = [
+    "IMPORTANCE",
+    "KEY",
+    "TAGS",
+    "ReplyLanguage",
+    "message_language",
+    "reply_language",
+]

@@ -1,0 +1,130 @@
+"""Short preferences about how the work is done, said without a rule word.
+
+"no emojis please", "be more concise", "shorter answers please", "respond in Chinese", "I don't
+want any new dependencies", "we don't use classes here", "less comments", "can you stop adding
+comments": each names a way of working (how the assistant answers, how code is written, how
+changes are made) rather than the task at hand. What tells them apart from a request about the
+task is the object: a word of `WAY_WORDS` (answers, explanations, emojis, comments, dependencies,
+abstractions, commits …), never "it", "this …" or a name from the code. Each is a tentative
+instruction (the preference rules weigh it) except the language to answer in, which holds for
+every later answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.wording import word_set
+
+#: Words that name a way of working: how the assistant talks, how code is written, how changes
+#: are made. Plural and singular both, stemmed by hand where English does it irregularly.
+WAY_WORDS = word_set(
+    "answer answers response responses reply replies explanation explanations explaining ",
+    "summary summaries recap emoji emojis emoticons tone wording verbosity preamble preambles ",
+    "apology apologies filler jargon bullet bullets headings markdown tables comment comments ",
+    "docstring docstrings annotation annotations type hints typing log logs logging print ",
+    "prints todo todos abstraction abstractions dependency dependencies library libraries ",
+    "package packages framework frameworks class classes global globals mock mocks mocking ",
+    "magic numbers helper helpers wrapper wrappers inheritance indentation tabs spaces ",
+    "semicolons quotes function functions method methods file files line lines nesting commit ",
+    "commits message messages branch branches force-push force-pushes merge merges amend test ",
+    "tests fixture fixtures snapshot snapshots refactor refactors rewrite rewrites",
+)
+#: Adjectives of how the assistant should talk.
+_TALK = (
+    r"(?:concise|brief|terse|succinct|short|shorter|direct|to the point|less verbose|"
+    r"more direct|more concise|briefer|straightforward)"
+)
+_TRAILING_PLEASE = re.compile(r"[\s,]*(?:please|pls|thanks|thank you)[\s.!]*$", re.IGNORECASE)
+#: "no emojis please", "no more mocks", "no comments in the code".
+_NO = re.compile(r"^no\s+(?:more\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,4})$", re.IGNORECASE)
+#: "be concise", "be more direct in your answers", "keep your answers short".
+_BE = re.compile(rf"^be\s+(?:a\s+bit\s+|much\s+|way\s+)?{_TALK}(?:\s+in\s+your\s+\w+)?$", re.I)
+#: "shorter answers please", "less verbose responses", "fewer comments", "less comments".
+_LESS = re.compile(
+    r"^(?:shorter|briefer|less\s+verbose|fewer|less|more\s+concise)\s+(?P<x>[\w-]+(?:\s+[\w-]+)?)$",
+    re.IGNORECASE,
+)
+_LESS_VERBOSE = re.compile(r"^(?:less verbose|more concise|shorter|briefer)$", re.IGNORECASE)
+#: "respond in Chinese", "please answer in English", "reply to me in German".
+_ANSWER_IN = re.compile(
+    r"^(?:always\s+)?(?:answer|respond|reply|talk|speak|write\s+(?:your\s+)?(?:answers|replies))"
+    r"(?:\s+to\s+me)?\s+in\s+(?P<lang>[A-Z][a-z]+|[^\x00-\x7f]{2,8})$"
+)
+#: "I don't want any new dependencies", "we don't like long functions", "I don't need comments".
+_NOT_WANTED = re.compile(
+    r"^(?:i|we)\s+(?:really\s+)?(?:don'?t|do not)\s+(?:want|like|need)\s+"
+    r"(?:any\s+(?:more\s+)?|more\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,3})$",
+    re.IGNORECASE,
+)
+#: "we don't use classes here", "we don't mock the database": a practice of the team.
+_WE_DONT = re.compile(
+    r"^we\s+(?:don'?t|do not|never)\s+(?P<verb>use|write|add|mock|commit|push|merge|squash|"
+    r"rebase|amend|vendor|pin)\s+(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:here|in this (?:repo|"
+    r"repository|project|codebase)))?$",
+    re.IGNORECASE,
+)
+#: "can you stop adding comments", "could you please stop apologising": a habit of making
+#: something, not the run of the moment ("can you stop running the tests").
+_STOP_ASKED = re.compile(
+    r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?stop\s+(?P<x>(?:adding|using|writing|"
+    r"creating|putting|including|explaining|apologi[sz]ing|summari[sz]ing|repeating|asking|"
+    r"committing|pushing|amending|mocking)\b.*?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+#: "no need to explain": the assistant's own habits of talking, not a step of the task.
+_NO_NEED = re.compile(
+    r"^(?:there'?s\s+)?no\s+need\s+to\s+(?P<x>explain|apologi[sz]e|summari[sz]e|recap|repeat|"
+    r"ask|confirm|check with me)(?P<rest>\b.*)$",
+    re.IGNORECASE,
+)
+#: Gerunds of the assistant's talking that need no object ("stop apologising").
+_TALKING = word_set("explaining apologising apologizing summarising summarizing repeating asking")
+_ONE_OFF = re.compile(r"\b(?:it|this|that|these|those|them|here|now|yet|today)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class WayStatement:
+    """A short preference about a way of working: what to say, what to key it by, and whether
+    it holds for all later work as said (the language to answer in)."""
+
+    content: str
+    subject: str
+    standing: bool = False
+
+
+def _names_a_way(text: str) -> bool:
+    words = [w.strip(".,!?").lower() for w in text.split()]
+    return bool(words) and any(w in WAY_WORDS for w in words) and not _ONE_OFF.search(text)
+
+
+def way_statement(clause: str) -> WayStatement | None:
+    """The way-of-working preference `clause` states in one of the short forms, or None."""
+    text = _TRAILING_PLEASE.sub("", clause.strip()).strip(" .!")
+    if not text or (text.endswith("?") and not _STOP_ASKED.match(text)):
+        return None
+    if match := _ANSWER_IN.match(text):
+        lang = match.group("lang")
+        return WayStatement(f"Answer in {lang}", f"answer language {lang}", standing=True)
+    if _BE.match(text) or _LESS_VERBOSE.match(text):
+        return WayStatement(text, "answer length")
+    if (match := _LESS.match(text)) and _names_a_way(match.group("x")):
+        return WayStatement(text, match.group("x"))
+    if (match := _NO.match(text)) and _names_a_way(match.group("x")):
+        return WayStatement(f"No {match.group('x')}", match.group("x"))
+    if (match := _NOT_WANTED.match(text)) and _names_a_way(match.group("x")):
+        return WayStatement(f"Avoid {match.group('x')}", match.group("x"))
+    if (match := _WE_DONT.match(text)) and _names_a_way(match.group("x")):
+        said = f"Don't {match.group('verb')} {match.group('x')}"
+        return WayStatement(said, f"{match.group('verb')} {match.group('x')}", standing=True)
+    if match := _STOP_ASKED.match(text):
+        x = match.group("x")
+        bare = x.split(maxsplit=1)[0].lower() in _TALKING
+        return WayStatement(f"Avoid {x}", x) if bare or _names_a_way(x) else None
+    if match := _NO_NEED.match(text):
+        rest = match.group("rest").strip()
+        if rest and not _names_a_way(rest):
+            return None
+        return WayStatement(f"Don't {match.group('x')} {rest}".strip(), match.group("x"))
+    return None
