@@ -307,11 +307,14 @@ class ProjectIndexes:
                 self._syncing[project_id] = len(live - present)
             missing = await self._memories(store, sorted(live - present))
             extra = present - live
+            if missing or extra:
+                # Marked before the change: a stop that cancels this sync mid-way (its thread
+                # still finishing the change) must not leave a changed index unsaved.
+                self._mark_dirty(project_id)
             await self._upsert(index, missing)
             if extra:
                 await asyncio.to_thread(index.remove, extra)
         if missing or extra:
-            self._mark_dirty(project_id)
             log.info(
                 "vector_index_synced", project_id=project_id, added=len(missing), removed=len(extra)
             )
@@ -362,8 +365,12 @@ class ProjectIndexes:
             index = self._indexes.get(project_id)
             if index is None:
                 continue
-            async with self._locks[project_id]:
-                await asyncio.to_thread(index.save)
+            try:
+                async with self._locks[project_id]:
+                    await asyncio.to_thread(index.save)
+            except asyncio.CancelledError:
+                self._dirty.add(project_id)  # stopped mid-save: the close saves it again
+                raise
 
     async def close(self) -> None:
         self._closing = True  # workers stop after their current batch; the next sync resumes

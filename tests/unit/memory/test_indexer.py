@@ -290,3 +290,33 @@ async def test_a_hold_ends_by_itself_after_quiet_or_at_its_cap(
         lambda: set(written) <= index.memory_ids() and indexes.pending(store.project_id) == 0
     )
     await indexes.close()
+
+
+async def test_a_stop_in_the_middle_of_a_sync_still_saves_what_the_sync_changed(
+    store: SqliteStore,
+) -> None:
+    """The start-up sync embeds in batches; a stop after one batch went in (the next still
+    embedding) must save the changed index, not leave the file as it was before the sync."""
+    ids = [await _remember(store, f"fact-{n}", f"Fact number {n}") for n in range(70)]
+    calls: list[int] = []
+    blocked = asyncio.Event()
+
+    class SecondBatchHangs(FakeEmbedder):
+        async def embed(self, texts: Sequence[str]) -> Vectors:
+            calls.append(len(texts))
+            if len(calls) > 1:
+                blocked.set()
+                await asyncio.Event().wait()  # never ends: only the stop ends it
+            return await super().embed(texts)
+
+    path = index_path(store.project_id)
+    assert not path.exists()
+    indexes = ProjectIndexes(SecondBatchHangs(), save_delay=3600)
+    index = await indexes.attach(store)
+    await asyncio.wait_for(blocked.wait(), PATIENCE_SECONDS)
+    assert len(index.memory_ids() & set(ids)) == 64  # the first batch is in, the second waits
+    await indexes.close()
+    assert path.exists()
+    reopened, problem = store.open_vector_index(FakeEmbedder().dim, FakeEmbedder().model_id)
+    assert problem is None
+    assert len(reopened.memory_ids() & set(ids)) == 64
