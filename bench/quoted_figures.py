@@ -34,7 +34,9 @@ FIGURE = re.compile(
     r"|/s|(?:\s?\w+)?/s)(?![\w])"
 )
 COMMAND = re.compile(r"bench\.[a-z_]+|bench/[a-z_]+\.py|python -m [\w.]+|scripts/[\w./-]+")
-LOAD = re.compile(r"\bload\b", re.IGNORECASE)
+#: The load named with its value ("load 2.1", "at load 17-21", "1-minute load 9.6 -> 12.6", a
+#: table's load column); "the load was not recorded" does not name one.
+LOAD = re.compile(r"\bload\b[^.;\n]{0,40}?\d", re.IGNORECASE)
 #: Words that make a figure a measurement rather than a setting or a limit ("times out after
 #: 120 s" is a setting; "took 120 s" a measurement).
 MEASURED = re.compile(

@@ -42,6 +42,13 @@ def test_settings_versions_and_fenced_code_are_not_figures() -> None:
     assert not lines & {14, 17, 19}
 
 
+def test_a_load_without_its_value_does_not_name_the_run() -> None:
+    text = (
+        "`bench.writes` took 4 ms; the load was not recorded.\n\n`bench.writes`, load 1.5: 3 ms.\n"
+    )
+    assert _verdicts(text) == [(1, UNNAMED), (3, NAMED)]
+
+
 def test_a_run_named_in_one_section_does_not_cover_the_next() -> None:
     text = "## A\n\n`bench.writes`, load 1: 900/s.\n\n## B\n\nIt took 4 ms.\n"
     assert _verdicts(text) == [(3, NAMED), (7, UNNAMED)]
