@@ -8,9 +8,10 @@ docs/*.md, README.md and CHANGELOG.md's `## Unreleased` paragraph by paragraph (
 paragraph, fenced code is skipped) and sorts each paragraph holding such a figure:
 
 - `named`: it names a command (`bench.<module>`, `bench/<file>`, `python -m ...`) and the load;
-- `continued`: it names neither or only one, but an earlier paragraph of the same section (under
-  the same heading) is `named`: it reads as more of that run's figures;
-- `unnamed`: nothing in its section names a run with its load.
+- `continued`: it names neither or only one, but with the paragraphs before it in the same
+  section (under the same heading) both are named (a command, then its table with a load
+  column): it reads as more of that run's figures;
+- `unnamed`: up to it, its section names no command or no load.
 
 Run: python -m bench.quoted_figures [--list unnamed|continued|all] [ROOT]
 
@@ -97,16 +98,19 @@ def paragraphs(text: str, *, items_are_sections: bool = False) -> Iterator[tuple
 def judged(path: Path, text: str, *, items_are_sections: bool = False) -> list[Paragraph]:
     """Every paragraph of `text` that quotes a speed or size figure, with its verdict."""
     found: list[Paragraph] = []
-    named_in_section = False
+    command_seen = load_seen = False
     for line, body, new_section in paragraphs(text, items_are_sections=items_are_sections):
         if new_section:
-            named_in_section = False
-        names = bool(COMMAND.search(body)) and bool(LOAD.search(body))
-        if names:
-            named_in_section = True
+            command_seen = load_seen = False
+        header = body.splitlines()[0]
+        table_load = header.startswith("|") and "load" in header.lower()
+        command, load = bool(COMMAND.search(body)), bool(LOAD.search(body)) or table_load
+        command_seen, load_seen = command_seen or command, load_seen or load
         if not (FIGURE.search(body) and MEASURED.search(body)):
             continue
-        verdict = NAMED if names else CONTINUED if named_in_section else UNNAMED
+        verdict = (
+            NAMED if command and load else CONTINUED if command_seen and load_seen else UNNAMED
+        )
         found.append(Paragraph(path, line, body, verdict))
     return found
 

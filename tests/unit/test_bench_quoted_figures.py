@@ -49,6 +49,14 @@ def test_a_load_without_its_value_does_not_name_the_run() -> None:
     assert _verdicts(text) == [(1, UNNAMED), (3, NAMED)]
 
 
+def test_a_command_then_its_table_with_a_load_column_is_a_named_run() -> None:
+    text = (
+        "`python -m bench.writes --size 10`:\n\n| load | adds |\n|---|---|\n| 2.1 | 900/s |\n\n"
+        "Adds took 1.1 ms each.\n"
+    )
+    assert _verdicts(text) == [(3, CONTINUED), (7, CONTINUED)]
+
+
 def test_a_run_named_in_one_section_does_not_cover_the_next() -> None:
     text = "## A\n\n`bench.writes`, load 1: 900/s.\n\n## B\n\nIt took 4 ms.\n"
     assert _verdicts(text) == [(3, NAMED), (7, UNNAMED)]
