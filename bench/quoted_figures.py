@@ -8,10 +8,10 @@ docs/*.md, README.md and CHANGELOG.md's `## Unreleased` paragraph by paragraph (
 paragraph, fenced code is skipped) and sorts each paragraph holding such a figure:
 
 - `named`: it names a command (`bench.<module>`, `bench/<file>`, `python -m ...`) and the load;
-- `continued`: it names neither or only one, but with the paragraphs before it in the same
-  section (under the same heading) both are named (a command, then its table with a load
-  column): it reads as more of that run's figures;
-- `unnamed`: up to it, its section names no command or no load.
+- `continued`: it names neither or only one, but its section (under the same heading) names
+  both, in one paragraph or across several (a command in a code block, then its table with a
+  load column): it reads as more of that run's figures;
+- `unnamed`: its section names no command or no load.
 
 Run: python -m bench.quoted_figures [--list unnamed|continued|all] [ROOT]
 
@@ -56,62 +56,87 @@ class Paragraph:
     verdict: str
 
 
-def paragraphs(text: str, *, items_are_sections: bool = False) -> Iterator[tuple[int, str, bool]]:
-    """(first line number, text, starts a section) of each paragraph outside fenced code. A
-    list item at the margin (`- `) is a paragraph of its own; with `items_are_sections` (a
-    changelog, whose entries are unrelated) each one also starts a section."""
+@dataclass(frozen=True)
+class Block:
+    """A paragraph, a table or a fenced block, and whether a section starts with it."""
+
+    line: int
+    text: str
+    new_section: bool
+    code: bool = False
+
+
+def paragraphs(text: str, *, items_are_sections: bool = False) -> Iterator[Block]:
+    """Each paragraph, table and fenced code block of `text`. A list item at the margin (`- `)
+    is a paragraph of its own; with `items_are_sections` (a changelog, whose entries are
+    unrelated) each one also starts a section."""
     block: list[str] = []
     start = 0
-    fenced = False
+    code: list[str] | None = None
     heading = False
+
+    def flush(section: bool) -> Iterator[Block]:
+        if block:
+            yield Block(start, "\n".join(block), section)
+            block.clear()
+
     for number, line in enumerate(text.splitlines(), 1):
         if line.lstrip().startswith("```"):
-            fenced = not fenced
+            if code is None:
+                yield from flush(heading)
+                heading = False
+                code = []
+                start = number
+            else:
+                yield Block(start, "\n".join(code), False, code=True)
+                code = None
             continue
-        if fenced:
+        if code is not None:
+            code.append(line)
             continue
         if line.startswith("- ") and block:
-            yield start, "\n".join(block), heading
+            yield from flush(heading)
             heading = items_are_sections
-            block = []
         elif line.startswith("- ") and items_are_sections:
             heading = True
         if line.startswith("#"):
-            if block:
-                yield start, "\n".join(block), False
-                block = []
+            yield from flush(False)
             heading = True
             continue
         if not line.strip():
             if block:
-                yield start, "\n".join(block), heading
+                yield from flush(heading)
                 heading = False
-                block = []
             continue
         if not block:
             start = number
         block.append(line)
-    if block:
-        yield start, "\n".join(block), heading
+    yield from flush(heading)
+
+
+def _names(block: Block) -> tuple[bool, bool]:
+    """(names a command, names a load with its value or a table's load column)."""
+    header = block.text.splitlines()[0] if block.text else ""
+    table_load = header.startswith("|") and "load" in header.lower()
+    return bool(COMMAND.search(block.text)), bool(LOAD.search(block.text)) or table_load
 
 
 def judged(path: Path, text: str, *, items_are_sections: bool = False) -> list[Paragraph]:
     """Every paragraph of `text` that quotes a speed or size figure, with its verdict."""
+    sections: list[list[Block]] = []
+    for block in paragraphs(text, items_are_sections=items_are_sections):
+        if block.new_section or not sections:
+            sections.append([])
+        sections[-1].append(block)
     found: list[Paragraph] = []
-    command_seen = load_seen = False
-    for line, body, new_section in paragraphs(text, items_are_sections=items_are_sections):
-        if new_section:
-            command_seen = load_seen = False
-        header = body.splitlines()[0]
-        table_load = header.startswith("|") and "load" in header.lower()
-        command, load = bool(COMMAND.search(body)), bool(LOAD.search(body)) or table_load
-        command_seen, load_seen = command_seen or command, load_seen or load
-        if not (FIGURE.search(body) and MEASURED.search(body)):
-            continue
-        verdict = (
-            NAMED if command and load else CONTINUED if command_seen and load_seen else UNNAMED
-        )
-        found.append(Paragraph(path, line, body, verdict))
+    for section in sections:
+        named = [_names(b) for b in section]
+        run = any(c for c, _ in named) and any(load for _, load in named)
+        for block, (command, load) in zip(section, named, strict=True):
+            if block.code or not (FIGURE.search(block.text) and MEASURED.search(block.text)):
+                continue
+            verdict = NAMED if command and load else CONTINUED if run else UNNAMED
+            found.append(Paragraph(path, block.line, block.text, verdict))
     return found
 
 

@@ -43,18 +43,16 @@ def test_settings_versions_and_fenced_code_are_not_figures() -> None:
 
 
 def test_a_load_without_its_value_does_not_name_the_run() -> None:
-    text = (
-        "`bench.writes` took 4 ms; the load was not recorded.\n\n`bench.writes`, load 1.5: 3 ms.\n"
-    )
-    assert _verdicts(text) == [(1, UNNAMED), (3, NAMED)]
+    text = "`bench.writes` took 4 ms; the load was not recorded.\n\n## B\n\n`bench.writes`, load 1.5: 3 ms.\n"
+    assert _verdicts(text) == [(1, UNNAMED), (5, NAMED)]
 
 
 def test_a_command_then_its_table_with_a_load_column_is_a_named_run() -> None:
     text = (
-        "`python -m bench.writes --size 10`:\n\n| load | adds |\n|---|---|\n| 2.1 | 900/s |\n\n"
-        "Adds took 1.1 ms each.\n"
+        "Adds took 1.1 ms each:\n\n```\npython -m bench.writes --size 10\n```\n\n"
+        "| load | adds |\n|---|---|\n| 2.1 | 900/s |\n"
     )
-    assert _verdicts(text) == [(3, CONTINUED), (7, CONTINUED)]
+    assert _verdicts(text) == [(1, CONTINUED), (7, CONTINUED)]
 
 
 def test_a_run_named_in_one_section_does_not_cover_the_next() -> None:
