@@ -1,16 +1,17 @@
-"""Fill the on-disk embedding cache with the searched store's float vectors, batched and resumable.
+"""Fill the on-disk embedding cache with the searched store's float vectors, in the background.
 
-`bench.mem0_side --size 100000 --cached` reads every text's float MiniLM vector from the cache
-of `bench.embedding_cache`; embedding 100k texts through the service's own batching (chunks of
-at most 256 padded tokens, on a session without pre-packed weights) runs at a few dozen texts
-a second on one core. This fills the cache ahead of the run, in the background:
+`bench.mem0_side --size 100000 --cached`, `bench.search_floor --store side-by-side` and
+`bench.index_cached` read every text's float MiniLM vector from the cache of
+`bench.embedding_cache`. Embedding the 100,000 texts costs about half an hour of one core; on a
+shared machine a fill at low priority gets a small share of one, so it runs for hours. This
+fills the cache ahead of those runs, one process on one thread, stoppable at any point:
 
-    nice -n 19 .venv/bin/python -m bench.embed_fill --size 100000 [--batch 64] [--threads 1]
+    nice -n 19 .venv/bin/python -m bench.embed_fill --size 100000 [--batch 16] [--threads 1]
 
 Texts are sorted by token length and run `--batch` at a time on a float onnxruntime session of
 the same graph (`--threads` intra-op threads, weights pre-packed); the cache commits every
 `embedding_cache.CHUNK` texts, so a stopped fill resumes where it stopped. Progress (texts done,
-rate, load, what is left) goes to stderr after every commit. Before filling, a sample of the
+rate, load) goes to stderr after every commit. Before filling, a sample of the
 texts is embedded by the service's own `MiniLmEmbedder.embed_now` as well and the smallest
 cosine between the two is printed: the cached vectors are the same model's, batched differently.
 
@@ -173,7 +174,7 @@ def fill(encoder: BatchEncoder, texts: Sequence[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--size", type=int, default=100_000, help="texts of the searched store")
-    options.add_argument("--batch", type=int, default=64, help="texts per forward pass")
+    options.add_argument("--batch", type=int, default=16, help="texts per forward pass")
     options.add_argument("--threads", type=int, default=1, help="onnxruntime intra-op threads")
     options.add_argument("--probe", type=int, default=0, help="only measure texts/s on N texts")
     options.add_argument("--batches", default="1,8,32,64,128", help="batch sizes to probe")
