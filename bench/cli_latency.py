@@ -1,6 +1,6 @@
 """Wall time of everyday `sqrl` commands, and of `sqrl mcp` answering `initialize`.
 
-Usage: python bench/cli_latency.py [--runs 5]
+Usage: python -m bench.cli_latency [--runs 5]
 One fresh home and git repository with the services up and a few memories; each command runs
 once untimed (so its bytecode is cached, as an installed package's is) and then `--runs` times
 (median and p95), next to `python -c pass` on the same interpreter for scale. The CPU time the

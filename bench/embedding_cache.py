@@ -132,6 +132,10 @@ class EmbeddingCache:
                     found[digest] = np.frombuffer(blob, dtype=np.float32)
         return found
 
+    def held(self, model: str, dim: int, digests: Sequence[str]) -> set[str]:
+        """Which of `digests` (`text_digest`) the cache holds a good vector of for `model`."""
+        return set(self._lookup(model, dim, list(dict.fromkeys(digests))))
+
     def embed(self, model: str, dim: int, texts: Sequence[str], embed: Embed) -> CachedEmbedding:
         """Vectors of `texts` in order: read from the cache where there, else from `embed`
         (each distinct missing text once, in chunks of `CHUNK`, stored as they come)."""

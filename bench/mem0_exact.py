@@ -80,15 +80,17 @@ def index_figures(
     truth: Sequence[Sequence[int]],
     model_id: str,
     texts: Sequence[str] | None = None,
+    approximate_above: int = APPROXIMATE_ABOVE,
 ) -> list[IndexFigures]:
     """Top-10 p50 and p95 ms (one query at a time) and recall@5/@10 against `truth` of the index
     kind the service builds for this many vectors and of a flat one, with each encoder's query
     vectors (`queries`: encoder name -> one row per query); with `texts`, hits are read
-    `by_text` (for a truth read so)."""
+    `by_text` (for a truth read so). `approximate_above`: the size above which the first index
+    is IVF (the service's threshold unless told)."""
     ids = [str(n) for n in range(len(vectors))]
     figures: list[IndexFigures] = []
     for flat in (False, True):
-        above = len(vectors) + 1 if flat else APPROXIMATE_ABOVE
+        above = len(vectors) + 1 if flat else approximate_above
         index = FaissIndex(vectors.shape[1], model_id, approximate_above=above)
         index.rebuild(zip(ids, vectors, strict=True))
         for encoder, query_rows in queries.items():
