@@ -122,6 +122,9 @@ def _config(url: str, sqrl_home: str) -> str:
     return f"""model = "gpt-5-codex"
 model_provider = "scripted"
 approval_policy = "never"
+# Codex waits this long for an MCP server before a turn goes out without its tools
+# (docs/hosts.md sets it: `sqrl mcp` took longer than Codex's short default at load 24).
+mcp_optional_startup_grace_ms = 60000
 
 [features]
 hooks = true
