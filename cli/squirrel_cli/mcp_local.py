@@ -9,9 +9,11 @@ from importlib import resources
 from typing import Any, Final
 
 MANIFEST_FILE: Final = "mcp_manifest.json"
-AUTOSTART_WAIT_SECONDS: Final = 20.0
-"""How long `sqrl mcp` waits for the gateway's endpoint after starting the services (or while
-the gateway that reports SERVING starts it)."""
+AUTOSTART_WAIT_SECONDS: Final = 60.0
+"""How long after `sqrl mcp` started the services (or found them starting) a call that finds
+no gateway says they are still starting, to call again; after it, that they did not start.
+A loaded laptop takes tens of seconds to start them (34 s at a 1-minute load of 24 on 2
+cores)."""
 
 
 def load_manifest() -> dict[str, Any]:

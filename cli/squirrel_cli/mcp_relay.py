@@ -38,9 +38,13 @@ MCP_PATH: Final = "/mcp"
 ENDPOINT_FILE: Final = "gateway-mcp.json"
 RECONNECT_SECONDS: Final = 20.0
 """How long a call waits for a restarting gateway before it is answered with an error."""
-CALL_WAIT_SECONDS: Final = 5.0
+CALL_WAIT_SECONDS: Final = 20.0
 """How long a call that arrives while the services start waits for the gateway before it is
-answered with an error saying to call again."""
+answered with an error saying to call again. On a loaded laptop the start takes tens of seconds
+(34 s at a 1-minute load of 24 on 2 cores), and a model that calls again every few seconds
+makes one identical call after another: the Gemini CLI stops a session as a loop at the fifth.
+Within the tool timeouts of the hosts (Codex 60 s by default, the Gemini CLI the 30 s
+docs/hosts.md sets)."""
 CALL_TIMEOUT_SECONDS: Final = 600.0
 DRAIN_SECONDS: Final = 10.0
 """At end of stdin, how long calls in flight may still take."""

@@ -21,6 +21,7 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.storage import MemoryChange, Store
+from tests.conftest import PATIENCE_SECONDS
 
 from .conftest import Opener
 from .test_event_log import T0, ev
@@ -270,7 +271,7 @@ async def test_found_with_lexical_runs_both_sides_at_once_and_gives_what_each_gi
 
     def find() -> list[tuple[str, float]]:
         # The lexical side is read while this one runs: it is not waiting for it.
-        assert lexical_seen.wait(10)
+        assert lexical_seen.wait(PATIENCE_SECONDS)
         return [(b.id, 0.9), ("mem_unknown", 0.5), (a.id, 0.2)]
 
     hits, items, found = await store.found_with_lexical(

@@ -21,6 +21,7 @@ from squirrel_memory.storage.postgres.vectors import (
     PgVectorIndex,
     vector_pool,
 )
+from tests.conftest import PATIENCE_SECONDS
 
 DIM = 8
 MODEL = "ef-model"
@@ -67,7 +68,7 @@ def recorded_pool(migrated: str) -> Any:
         configure=configure,
         connection_class=Recording,
     )
-    pool.open(wait=True, timeout=10.0)
+    pool.open(wait=True, timeout=PATIENCE_SECONDS)  # a first connection on a loaded machine
     Recording.seen.clear()
     yield pool
     pool.close()

@@ -18,6 +18,7 @@ from squirrel_memory.dedup import event_hash
 from squirrel_memory.storage.postgres.online import CountProgress
 from squirrel_memory.storage.postgres.rehash import EventRehash
 from squirrel_memory.storage.postgres.schema import EVENT_REHASH, MIGRATIONS, migrate
+from tests.conftest import PATIENCE_SECONDS
 from tests.unit.memory.test_event_rehash import former_hash
 
 from .test_memory_book import add, candidate
@@ -240,9 +241,9 @@ async def test_a_server_waiting_for_anothers_rehash_says_how_far_that_one_is(
         running = asyncio.create_task(migrate(a, batch_rows=2, after_batch=held))
         await asyncio.wait_for(first_batch.wait(), 30)
         waiting = asyncio.create_task(migrate(b, progress=told.append))
-        for _ in range(200):  # the waiting one asks every LOCK_POLL_SECONDS
-            if told:
-                break
+        # The waiting one asks every LOCK_POLL_SECONDS; bounded by time, not a count of polls.
+        deadline = asyncio.get_running_loop().time() + PATIENCE_SECONDS
+        while not told and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.05)
         assert not waiting.done()  # it waits for the lock
         assert (told[0].counted, told[0].rows, told[0].done) == (2, "events", "rehashed")

@@ -21,6 +21,7 @@ from squirrel_core.settings import Settings, coerce, lookup
 from squirrel_memory.storage.backends import PostgresBackend, backend_from_settings
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.graph_rebuild import REBUILD_LOCK_KEY
+from tests.conftest import PATIENCE_SECONDS
 from tests.service_exit import events, run_to_exit
 
 DIM = 8
@@ -96,8 +97,9 @@ async def _found(backend: PostgresBackend, project: str, count: int) -> set[str]
 
 
 def _wait_for_the_build_to_wait(dsn: str) -> None:
-    """Until the concurrent build waits for the writers of `memory_vectors` (deadline 30 s)."""
-    deadline = time.monotonic() + 30.0
+    """Until the concurrent build waits for the writers of `memory_vectors` (a deadline only a
+    stuck build reaches)."""
+    deadline = time.monotonic() + PATIENCE_SECONDS
     with psycopg.connect(dsn, autocommit=True) as conn:
         while time.monotonic() < deadline:
             row = conn.execute("SELECT phase FROM pg_stat_progress_create_index").fetchone()

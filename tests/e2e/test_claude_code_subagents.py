@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.real_hosts import git, sqrl
+from tests.e2e.real_hosts import HOST_RUN_SECONDS, HOST_SESSION_TIMEOUT, git, sqrl
 from tests.e2e.scripted_model import (
     Block,
     ScriptedModel,
@@ -40,7 +40,7 @@ from tests.e2e.scripted_model import (
 )
 from tests.e2e.test_claude_code import model_env, pinned_claude
 
-pytestmark = [pytest.mark.e2e, pytest.mark.hosts]
+pytestmark = [pytest.mark.e2e, pytest.mark.hosts, pytest.mark.timeout(HOST_SESSION_TIMEOUT)]
 
 PROMPT = "Find out how this project is tested and run its tests."
 ASSIGNMENT = (
@@ -187,7 +187,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Run]:
             env=client_env,
             capture_output=True,
             text=True,
-            timeout=240,
+            timeout=HOST_RUN_SECONDS,
             check=False,
         )
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -23,9 +23,12 @@ import pytest
 
 from squirrel_core.tokens import estimate_tokens
 from tests.e2e.real_hosts import (
+    HOST_RUN_SECONDS,
+    HOST_SESSION_TIMEOUT,
     TASK_ONLY_PITFALL,
     StartupRetries,
     git,
+    host_version,
     remember_beyond_the_session_start,
     sqrl,
     stored_events,
@@ -42,7 +45,7 @@ from tests.e2e.scripted_model import (
 )
 from tests.mcp_host import footer_tokens
 
-pytestmark = [pytest.mark.e2e, pytest.mark.hosts]
+pytestmark = [pytest.mark.e2e, pytest.mark.hosts, pytest.mark.timeout(HOST_SESSION_TIMEOUT)]
 
 ROOT = Path(__file__).resolve().parents[2]
 PINNED = Path(__file__).with_name("npm-hosts.txt").read_text().split()
@@ -162,9 +165,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
         # spend the default second before the gateway answers (the deadline has its own tests).
         "SQRL_HOOKS_DEADLINE_MS": "60000",
     }
-    version = subprocess.run(
-        [str(gemini), "--version"], capture_output=True, text=True, env=env, timeout=60
-    ).stdout.strip()
+    version = host_version(gemini, env)
     if version != GEMINI_VERSION:
         pytest.skip(f"Gemini CLI {version!r} is installed; these tests pin {GEMINI_VERSION}")
     repo.mkdir()
@@ -200,7 +201,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
                     env=client_env,
                     capture_output=True,
                     text=True,
-                    timeout=240,
+                    timeout=HOST_RUN_SECONDS,
                     check=False,
                 )
                 assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import PATIENCE_SECONDS
 from tests.e2e.started import Started, started
 
 pytestmark = pytest.mark.e2e
@@ -211,7 +212,7 @@ def test_a_repository_read_in_one_burst_is_listed_by_short_handles_that_every_co
     assert sqrl("init", cwd=repo).returncode == 0
     assert sqrl("up", "--detach").returncode == 0
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + PATIENCE_SECONDS
         listed: list[dict[str, Any]] = []
         while len(listed) < 5 and time.monotonic() < deadline:  # the reading runs at `up`
             time.sleep(0.5)

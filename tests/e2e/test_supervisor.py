@@ -198,7 +198,7 @@ def test_services_exit_when_the_supervisor_is_killed(
         lambda: (
             not any(psutil.pid_exists(p) and psutil.Process(p).status() != "zombie" for p in pids)
         ),
-        timeout=30,
+        timeout=PATIENCE_SECONDS,  # a service's stop took 11 s at load 24
     )
     assert _squirrel_processes(sqrl_home) == []
 

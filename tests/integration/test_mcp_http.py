@@ -16,6 +16,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from squirrel_core.clients import health_status
 from squirrel_core.home import HomeLayout
+from squirrel_core.redaction_rules import maintained_detectors
 from squirrel_core.runner import StartFailedError, run_service
 from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
@@ -111,6 +112,21 @@ async def test_a_client_with_the_token_lists_and_calls_tools(
     assert not result.is_error
     read = model_reads(result)
     assert estimate_tokens(read) <= footer_tokens(read) <= 120
+
+
+async def test_the_endpoint_is_recorded_once_a_hooks_first_answer_has_nothing_to_load(
+    settings: Settings,
+) -> None:
+    """The first hook after `sqrl up` (which waits for the endpoint) does not load redaction's
+    secret detectors on the gateway's event loop, holding every call for most of a second on a
+    loaded machine: they are loaded before the endpoint is recorded."""
+    maintained_detectors.cache_clear()  # as in a new gateway process
+    async with (
+        running_fake_memory(settings),
+        running("gateway", gateway_server.setup, settings),
+    ):
+        assert info_file(HomeLayout(settings.home).run).exists()
+        assert maintained_detectors.cache_info().currsize == 1
 
 
 async def test_the_endpoint_stops_with_the_gateway(settings: Settings) -> None:

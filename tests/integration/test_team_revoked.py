@@ -28,6 +28,7 @@ from squirrel_gateway.reads import reads_backend
 from squirrel_gateway.team_outbox import OutboxSender, TeamOutbox
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.team.delivery import TeamDelivery
+from tests.conftest import PATIENCE_SECONDS
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client
 from tests.integration.test_team_away import Homes
@@ -54,7 +55,9 @@ async def _team_contents(server: Served) -> list[str]:
     return sorted(m.content for m in items)
 
 
-async def _until(read: Callable[[], Awaitable[int]], wanted: int, timeout: float = 60) -> None:
+async def _until(
+    read: Callable[[], Awaitable[int]], wanted: int, timeout: float = PATIENCE_SECONDS
+) -> None:
     """Waits until `read()` gives `wanted` (the background delivery and queue run meanwhile)."""
     deadline = asyncio.get_running_loop().time() + timeout
     while (got := await read()) != wanted:

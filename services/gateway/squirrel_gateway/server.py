@@ -26,7 +26,7 @@ from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Cleanup, Ready, main_for
 from squirrel_core.settings import Settings
 from squirrel_core.team_in_use import clear_team_in_use, record_team_in_use
-from squirrel_gateway.hook_service import HookService, HookSettings
+from squirrel_gateway.hook_service import HookService, HookSettings, warm_up
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.reads import for_hooks, reads_backend
 from squirrel_gateway.served_log import ServedLog, grpc_sender
@@ -135,6 +135,9 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
                     servicer=servicer,
                 )
             )
+            # Before the endpoint is recorded (`sqrl up --detach` waits for it): the first hook
+            # after `up` then finds it ready.
+            await asyncio.to_thread(warm_up)
         except BaseException:
             sock.close()
             raise

@@ -44,7 +44,8 @@ CATCH_UP_SECONDS = 1.5
 CATCH_UP_MAX_PENDING = 2 * EMBED_BATCH
 """A larger backlog (an import) is not waited for: reads answer at once, lexical credit only."""
 DEADLINE_SHARE = 0.5
-"""Part of a request's remaining deadline a read may spend waiting for the index."""
+"""Part of a request's remaining deadline a read may spend waiting for the index; a read whose
+share is shorter than the wait does not wait."""
 QUIET_SECONDS = 0.3
 """A worker starts embedding once no change arrived for this long (a burst has ended)... A
 store tells its listeners once per transaction, so a bulk import of `RememberMany` calls of 100
@@ -57,8 +58,9 @@ _read_deadline: ContextVar[float | None] = ContextVar("read_deadline", default=N
 
 @contextlib.contextmanager
 def read_deadline(seconds_left: float | None) -> Iterator[None]:
-    """Bounds index waits inside the block by the caller's deadline (gRPC `time_remaining`):
-    a read with one second to answer waits at most half of it, then answers without."""
+    """Bounds index waits inside the block by the caller's deadline (gRPC `time_remaining`): a
+    read waits for the index only when half of what is left covers the whole wait; a read with
+    a second to answer answers at once from what the index holds."""
     if seconds_left is None:
         yield
         return
@@ -227,7 +229,9 @@ class ProjectIndexes:
         (the model loading after a start, then the sync, then the queued changes), so a read
         just after a write ranks the new memory as it will a moment later. True when nothing
         is left to wait for; False when the backlog is too large to wait for (an import, a
-        rebuild), or the time ran out: the read then answers at once, lexical credit only."""
+        rebuild), the caller's deadline (`read_deadline`) leaves less than `timeout`, or the
+        time ran out: the read then answers at once, vector credit only for what the index
+        holds."""
         syncing = project_id in self._syncing
         waiting = self.pending(project_id) + (self._syncing.get(project_id) or 0)
         if not syncing and not waiting:
@@ -235,10 +239,18 @@ class ProjectIndexes:
         if waiting > max_pending or self._closing or self._embedder.load_error is not None:
             return False
         deadline = _read_deadline.get()
-        if deadline is not None:
-            timeout = min(timeout, deadline - asyncio.get_running_loop().time())
-            if timeout <= 0:
-                return False
+        if deadline is not None and deadline - asyncio.get_running_loop().time() < timeout:
+            # A caller that cannot spare the whole wait (a hook, with a second for its whole
+            # answer) is answered from what the index holds now: a wait cut short would end
+            # before the catch-up (the model's load takes tens of seconds on a loaded machine)
+            # and only take its time from the answer.
+            log.info(
+                "vector_index_catch_up_skipped",
+                project_id=project_id,
+                pending=waiting,
+                model_loading=not self._embedder.ready,
+            )
+            return False
         self._readers[project_id] = self._readers.get(project_id, 0) + 1
         self._wake_event(project_id).set()  # a holding worker embeds at once
         try:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import faiss
 import pytest
+from structlog.testing import capture_logs
 
 from squirrel_memory.embedding.base import Vectors
 from squirrel_memory.embedding.fake import FakeEmbedder
@@ -208,19 +209,32 @@ async def test_a_read_does_not_wait_for_a_backlog_a_failed_model_or_forever(
     await others.close()
 
 
-async def test_a_read_waits_no_longer_than_its_callers_deadline_allows(
+async def test_a_read_whose_caller_cannot_spare_the_wait_answers_at_once_and_says_so(
     store: SqliteStore,
 ) -> None:
+    """A hook has a second for its whole answer: while the model loads (tens of seconds after
+    a start on a loaded machine) its reads are answered from what the index holds, without a
+    wait that could only end in a timeout. A caller with time to spare still waits."""
     embedder = FakeEmbedder(loaded=False)
     indexes = ProjectIndexes(embedder, save_delay=0.01)
     await indexes.attach(store)
-    with read_deadline(0.0):  # no time left: answer at once
-        assert not await indexes.caught_up(store.project_id, timeout=60.0)
-    with read_deadline(0.1):  # half of 0.1 s, then answer without the index
-        assert not await indexes.caught_up(store.project_id, timeout=60.0)
-    embedder.finish_loading()
-    with read_deadline(30.0):
-        assert await indexes.caught_up(store.project_id, timeout=60.0)
+    project = store.project_id
+    with read_deadline(0.0):  # no time left
+        assert not await indexes.caught_up(project, timeout=PATIENCE_SECONDS)
+    with capture_logs() as logs, read_deadline(1.0):  # half a second to spare, a 1.5 s wait
+        read = asyncio.create_task(indexes.caught_up(project))
+        await asyncio.sleep(0)  # the read's first step: it either waits or has answered
+        embedder.finish_loading()  # a read still waiting would now see the index catch up
+        assert not await read
+    skipped = [e for e in logs if e["event"] == "vector_index_catch_up_skipped"]
+    assert [e["model_loading"] for e in skipped] == [True]
+    assert not [e for e in logs if e["event"] == "vector_index_catch_up_timeout"]
+    # Must not fire for a caller that can spare the wait: it waits, and sees the index caught up.
+    second = await _remember(store, "database", "Uses PostgreSQL")
+    with capture_logs() as logs, read_deadline(4 * PATIENCE_SECONDS):
+        assert await indexes.caught_up(project, timeout=PATIENCE_SECONDS)
+    assert second in indexes.get(project).memory_ids()  # type: ignore[union-attr]
+    assert not [e for e in logs if e["event"] == "vector_index_catch_up_skipped"]
     await indexes.close()
 
 

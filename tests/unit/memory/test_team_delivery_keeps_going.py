@@ -12,6 +12,7 @@ from squirrel_core.errors import UnavailableError
 from squirrel_core.team_client import TeamLink
 from squirrel_memory.storage import Store
 from squirrel_memory.team.delivery import DeliveryReport, TeamDelivery
+from tests.conftest import PATIENCE_SECONDS
 
 LINK = TeamLink("team.example:7443", "sqt_token", None, "m")
 
@@ -32,9 +33,9 @@ async def _rounds(delivery: TeamDelivery, first: BaseException) -> list[int]:
     delivery.deliver = deliver  # type: ignore[method-assign]
     delivery.start()
     try:
-        for _ in range(400):
-            if len(rounds) >= 3:
-                break
+        # Bounded by time, not by a count of polls: a loaded machine stretches the rounds.
+        deadline = asyncio.get_running_loop().time() + PATIENCE_SECONDS
+        while len(rounds) < 3 and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.01)
     finally:
         await delivery.stop()
