@@ -217,6 +217,8 @@ def _about_fact(reading: RepositoryReading) -> MemoryCandidate | None:
 
 
 _TEST_DIRS = ("test", "tests", "spec", "__tests__", "e2e")
+#: Top folders of configuration: their code files set the application up, they are not it.
+_CONFIG_DIRS = frozenset({"config", "configs", "conf"})
 
 
 def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandidate | None:
@@ -242,7 +244,7 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
         if path.endswith(("_test.go", "_test.exs")) or ".test." in path or ".spec." in path:
             beside += 1
         language = language_of(path)
-        if language is not None and (not main or language[1] in main):
+        if language is not None and (not main or language[1] in main) and top not in _CONFIG_DIRS:
             code[top] += tracked.size
             if len(parts) > 2:
                 subdirs.setdefault(top, Counter())[parts[1]] += tracked.size

@@ -128,18 +128,24 @@ def indented_code_lines(lines: Sequence[str]) -> frozenset[int]:
 
 _TAG = re.compile(r"<[^>]{1,80}>")
 _CODE_SPAN = re.compile(r"(`[^`\n]+`)")
+#: A picture (`![alt](src)`), and the link left empty once a badge's picture is gone.
+_IMAGE = re.compile(r"!\[[^\[\]]*\]\((?:[^()]|\([^()]*\))*\)")
+_EMPTY_LINK = re.compile(r"\[\s*\]\((?:[^()]|\([^()]*\))*\)")
+#: An autolink (`<https://hex.pm>`): its address is the text, not a tag to drop.
+_AUTOLINK = re.compile(r"<((?:https?|ftp)://[^\s<>]+)>")
 
 
 def clean_markdown(line: str) -> str:
     """One line of markdown as plain prose: bullets, emphasis, links and headings removed."""
     text = _BULLET.sub("", line)
     text = re.sub(r"^#+\s*", "", text)
-    text = unlinked(text)
+    text = unlinked(_EMPTY_LINK.sub("", _IMAGE.sub("", text)))
     text = re.sub(r"(\*\*|__|~~)", "", text)
     text = re.sub(r"(?<![\w*])\*(?!\s)([^*]+)(?<!\s)\*(?![\w*])", r"\1", text)
     # An HTML tag is dropped, but not a placeholder inside a code span (`Assisted-by: <tool>`).
     text = "".join(
-        part if part.startswith("`") else _TAG.sub("", part) for part in _CODE_SPAN.split(text)
+        part if part.startswith("`") else _TAG.sub("", _AUTOLINK.sub(r"\1", part))
+        for part in _CODE_SPAN.split(text)
     )
     return " ".join(text.split()).strip()
 
