@@ -3,8 +3,9 @@
 Each folder under `bench/data/facts_study/` holds files of one public repository (its manifests,
 README, configuration), copied with provenance in its `SOURCES.md`, and `expected.toml`: what a
 senior engineer states after reading those files (`[[fact]]`, each with the concepts a memory
-must hold, as the answer key's `match`), and what must never be stated (`[[never]]`, a pattern
-and the reason). Both were written by hand from the files before the rules were run on them.
+must hold, as the answer key's `match`), and what must never be stated (`[[never]]`, a pattern,
+the reason and optionally the memory `types` it judges). Both were written by hand from the
+files before the rules were run on them.
 
 Each repository is read two ways, as Squirrel reads a project:
 
@@ -67,6 +68,12 @@ class Never:
 
     pattern: re.Pattern[str]
     reason: str
+    types: tuple[str, ...] = ()
+    """The memory types it judges (all when empty), as the answer key's `[[wrong]]`."""
+
+    def says(self, memory: MemoryCandidate) -> bool:
+        kinds = not self.types or memory.type.value in self.types
+        return kinds and self.pattern.search(memory.content) is not None
 
 
 @dataclass(frozen=True)
@@ -122,7 +129,11 @@ def load_study(folder: Path) -> Study:
         for f in data.get("fact", [])
     )
     never = tuple(
-        Never(re.compile(str(n["pattern"]), re.IGNORECASE), str(n["reason"]))
+        Never(
+            re.compile(str(n["pattern"]), re.IGNORECASE),
+            str(n["reason"]),
+            tuple(str(t) for t in n.get("types", [])),
+        )
         for n in data.get("never", [])
     )
     if not facts:
@@ -207,7 +218,7 @@ def judge(study: Study, memories: Sequence[MemoryCandidate]) -> Result:
     judged = [m for m in memories if m.type in JUDGED]
     result = Result(memories=list(judged))
     for mem in judged:
-        hit = next((n for n in study.never if n.pattern.search(mem.content)), None)
+        hit = next((n for n in study.never if n.says(mem)), None)
         if hit:
             result.wrong.append((mem.content, hit.reason))
         elif reason := junk_reason(Memory(mem.type.value, mem.key, mem.content)):

@@ -79,14 +79,30 @@ def _named(parts: list[Part]) -> str:
     return join_words(named)
 
 
-def _database_fact(stack: Stack) -> MemoryCandidate | None:
+def _profiles_text(out: Readings) -> tuple[str, list[str]]:
+    """ "the `mysql` profile's configuration (path) names MySQL", for each profile that names
+    a database, and the references."""
+    said: list[str] = []
+    refs: list[str] = []
+    for profile, service in out.profiles:
+        phrase = f"the `{profile}` profile's ({ref_path(service.ref)}) names {service.name}"
+        if phrase not in said:
+            said.append(phrase)
+            refs.append(service.ref)
+    return join_words(said), refs
+
+
+def _database_fact(stack: Stack, out: Readings) -> MemoryCandidate | None:
     databases = stack.parts.get("database", [])
     others = stack.other_databases
     orm, migrations = stack.first("orm"), stack.first("migrations")
-    if not databases and not others:
+    profiles, profile_refs = _profiles_text(out)
+    if not databases and not others and not profiles:
         return None
     refs: list[str] = []
-    if not databases and len(others) == 1:
+    if not databases and not others:
+        text = "The default configuration names no database"
+    elif not databases and len(others) == 1:
         # A client only declared: what is declared, never that the application uses it, nor
         # that nothing sets it up (the code, which is not read, may connect to it).
         through = f"{orm.name} and " if orm else ""
@@ -97,8 +113,9 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
             orm = None  # said already
     elif not databases:
         # Nothing decides between them: say what is declared, never which one is used.
+        default = " default" if profiles else ""
         text = (
-            f"The repository names more than one database ({_named(others)}) and its"
+            f"The repository names more than one database ({_named(others)}) and its{default}"
             " configuration does not say which one the application uses"
         )
         refs.extend(r for p in others for r in p.refs)
@@ -125,8 +142,12 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
                 " database configuration does not use"
             )
             refs.extend(r for p in declared for r in p.refs)
+    if profiles:
+        # A profile's configuration holds when that profile is active, not by default.
+        text += f"; of the configuration profiles, {profiles}"
+        refs.extend(profile_refs)
     text += "."
-    names = [p.name for p in (*databases, *others)]
+    names = [p.name for p in (*databases, *others)] + [s.name for _, s in out.profiles]
     used = (stack.first("orm"), migrations)
     tags = ["database", *dict.fromkeys(names), *(p.name for p in used if p)]
     files = _root_files(refs)
@@ -324,7 +345,7 @@ def project_facts(reading: RepositoryReading) -> list[MemoryCandidate]:
     stack = stack_of(reading)
     found: list[MemoryCandidate | None] = [
         _stack_fact(reading, stack) if stack else None,
-        _database_fact(stack) if stack else None,
+        _database_fact(stack, reading.readings) if stack else None,
         _jobs_fact(stack) if stack else None,
         _services_fact(reading.readings),
         _extras_fact(reading.readings),

@@ -127,6 +127,9 @@ class Readings:
     """Every public task the task-runner files define (`commands` holds those of a known
     purpose)."""
     services: list[Service] = field(default_factory=list)
+    profiles: list[tuple[str, Service]] = field(default_factory=list)
+    """Databases a configuration profile names (Spring's `application-mysql.properties`),
+    with the profile: they hold when that profile is active, not in the default set-up."""
     ports: list[Port] = field(default_factory=list)
     instructions: list[Instruction] = field(default_factory=list)
     hooks: list[tuple[str, str]] = field(default_factory=list)
