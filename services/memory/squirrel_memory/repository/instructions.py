@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from squirrel_core.commands import typed_commands
-from squirrel_memory.markdown_links import unlinked
+from squirrel_memory.markdown_links import MARKDOWN_LINK, unlinked
 from squirrel_memory.repository.boilerplate import is_boilerplate
 from squirrel_memory.repository.findings import Command, Instruction, Readings
 from squirrel_memory.repository.snapshot import TextFile
@@ -329,6 +329,7 @@ def _describe(text: TextFile, out: Readings) -> None:
     that says what the project is (a tagline in a blockquote counts; steps to follow do not)."""
     lines = text.lines
     paragraph: list[str] = []
+    listed: list[str] = []
     start = 0
     fence = False
     for number, line in enumerate(lines, 1):
@@ -354,7 +355,14 @@ def _describe(text: TextFile, out: Readings) -> None:
             if not _ABOUT_HEADING.match(title):
                 break
             continue
+        if listed:
+            if _BULLET.match(line) and not line.startswith((" ", "\t")):
+                listed.append(_list_item(stripped))
+                continue
+            break  # the list that completes the lead-in ends
         if heading is not None or not stripped or _SETEXT.match(stripped):
+            if not stripped and _lead_in(paragraph):
+                continue  # its list may follow a blank line
             if paragraph and paragraph[-1] and _tagline(paragraph) and heading is None:
                 paragraph.append("")  # a one-line tagline: the next paragraph may explain it
                 continue
@@ -363,8 +371,11 @@ def _describe(text: TextFile, out: Readings) -> None:
             paragraph = []
             continue
         stripped = stripped.lstrip("> ").strip() if stripped.startswith(">") else stripped
+        if _BULLET.match(line) and _lead_in(paragraph):
+            listed.append(_list_item(stripped))  # "X is a backend, consisting of:" and a list
+            continue
         if stripped.startswith(("!", "[!", "<", "|", "[![", "* ", "- ", "+ ")) or (
-            stripped.startswith("[") and "](" in stripped and " " not in stripped[1:20]
+            stripped.startswith("[") and "](" in stripped and _links_only(stripped)
         ):
             if paragraph and (_is_description(paragraph) or "" in paragraph):
                 break
@@ -373,6 +384,9 @@ def _describe(text: TextFile, out: Readings) -> None:
         if not paragraph:
             start = number
         paragraph.append(clean_markdown(stripped))
+    if listed:
+        lead = " ".join(p for p in paragraph if p).rstrip(":").strip()
+        paragraph = [f"{lead}: {'; '.join(listed[:MAX_LISTED])}."]
     while paragraph and not paragraph[-1]:
         paragraph.pop()
     if "" in paragraph and not _is_description(paragraph[paragraph.index("") + 1 :]):
@@ -391,6 +405,32 @@ def _describe(text: TextFile, out: Readings) -> None:
     out.describe_project(
         _sentence(description[:MAX_DESCRIPTION_CHARS]), text.ref(start), readme=True
     )
+
+
+def _links_only(line: str) -> bool:
+    """A line of links and badges alone, not prose that opens with a linked name ("[Shop](…)
+    is a …")."""
+    rest = MARKDOWN_LINK.sub("", _EMPTY_LINK.sub("", _IMAGE.sub("", line)))
+    return not rest.strip(" |·•-,.")
+
+
+#: Items of a lead-in's list kept in the description.
+MAX_LISTED = 6
+
+
+def _lead_in(paragraph: list[str]) -> bool:
+    """A paragraph that says what the project is and ends with a colon: the list after it
+    completes the sentence ("X is an open source backend, consisting of:")."""
+    if "" in paragraph or not paragraph or not paragraph[-1].endswith(":"):
+        return False
+    return _is_description([*paragraph[:-1], paragraph[-1].rstrip(":")])
+
+
+def _list_item(line: str) -> str:
+    """One item of a lead-in's list as prose: markup and a closing full stop gone."""
+    text = clean_markdown(line)
+    text = re.sub(r"(?<![\w_])_([^_]+)_(?![\w_])", r"\1", text)
+    return text.rstrip(".;, ")
 
 
 def _heading(line: str, following: str) -> tuple[int, str] | None:

@@ -175,3 +175,43 @@ def test_a_configuration_folder_is_not_where_the_application_code_is(
     layout = _facts(make_repo(files))["repo:layout"]
     assert code in layout
     assert "`config/`" not in layout
+
+
+LEAD_IN = (
+    "# Pocket\n\n"
+    "[Pocket](https://pocket.example.org) is an open source backend, consisting of:\n\n"
+    "- embedded database (_SQLite_) with **realtime subscriptions**\n"
+    "- built-in files and users management\n"
+    "- a simple REST-ish API\n\n"
+    "## Installation\n"
+)
+GEMFILE = 'source "https://rubygems.org"\n\ngem "sinatra", "~> 4.0"\n'
+
+
+@pytest.mark.parametrize(("manifest", "body"), [("go.mod", GO_MOD), ("Gemfile", GEMFILE)])
+def test_a_lead_in_and_its_list_say_what_the_project_is(
+    make_repo: MakeRepo, manifest: str, body: str
+) -> None:
+    facts = _facts(make_repo({manifest: body, "README.md": LEAD_IN}))
+    assert facts["repo:about"].endswith(
+        "per its README.md: Pocket is an open source backend, consisting of: embedded database"
+        " (SQLite) with realtime subscriptions; built-in files and users management; a simple"
+        " REST-ish API."
+    )
+    assert "built-in files" in _session_about("/src/pocket", {manifest: body, "README.md": LEAD_IN})
+
+
+@pytest.mark.parametrize(
+    "readme",
+    [
+        "# Shop\n\nTo start your server:\n\n- run `mix setup`\n- run `mix phx.server`\n",
+        "# Shop\n\nFeatures:\n\n- fast\n- small\n",
+        "# Shop\n\n[![CI](https://ci.example.org/b.svg)](https://ci.example.org) [Docs](https://d.example.org)\n\n"
+        "- a list after badges is not a description\n",
+    ],
+    ids=["steps", "short-lead-in", "badges"],
+)
+def test_steps_a_bare_heading_word_or_badges_before_a_list_say_nothing(
+    make_repo: MakeRepo, readme: str
+) -> None:
+    assert "repo:about" not in _facts(make_repo({"go.mod": GO_MOD, "README.md": readme}))
