@@ -82,7 +82,10 @@ PYPROJECT_DEV = (
             "go.mod": GO_MOD.replace(")", "\tgithub.com/jackc/pgx/v5 v5.5.5\n)"),
         },
         # a client for development only
-        {"README.md": "# Shop\n\nOrders are kept in PostgreSQL.\n", "pyproject.toml": PYPROJECT_DEV},
+        {
+            "README.md": "# Shop\n\nOrders are kept in PostgreSQL.\n",
+            "pyproject.toml": PYPROJECT_DEV,
+        },
         # the README is a sub-folder's
         {"docs/README.md": MIX_README, "mix.exs": MIX},
         # the README and the manifest disagree

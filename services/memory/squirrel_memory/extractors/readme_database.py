@@ -85,7 +85,7 @@ def readme_database(events: Sequence[StoredEvent]) -> Fact | None:
     if readme is None or len(clients) != 1:
         return None
     path, text, readme_id = readme
-    (name, (client, manifest, manifest_id)), = clients.items()
+    ((name, (client, manifest, manifest_id)),) = clients.items()
     if _named(text) != {name}:
         return None
     said = (
