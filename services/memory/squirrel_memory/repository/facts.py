@@ -12,7 +12,7 @@ from squirrel_memory.repository.findings import Readings, folder_of
 from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.project_stack import Part, Stack, stack_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import language_name
+from squirrel_memory.repository.stack import dependency_role, language_name
 from squirrel_memory.repository.wording import (
     about_text,
     article,
@@ -40,6 +40,10 @@ def _stack_fact(reading: RepositoryReading, stack: Stack) -> MemoryCandidate:
     name = project_name(reading)
     framework = stack.first("framework")
     kind = f"{stack.language}/{framework.name} app" if framework else f"{stack.language} project"
+    also = _other_ecosystems_framework(stack)
+    if framework and also:
+        # Two languages, each with its own framework (a Flask back end, a React front end).
+        kind = f"{stack.language} app built with {framework.name} and {also.name}"
     versions = []
     if stack.language_version:
         versions.append(f"{stack.runtime} {stack.language_version}")
@@ -67,6 +71,21 @@ def _stack_fact(reading: RepositoryReading, stack: Stack) -> MemoryCandidate:
             tags.append(part.name)
     files = _root_files(refs)
     return candidate(FACT, "stack", text, refs=refs, importance=0.9, tags=tags, files=files)
+
+
+def _ecosystem_of(stack: Stack, part: Part) -> str:
+    return next((eco for eco in stack.ecosystems if dependency_role(eco, part.dependency)), "")
+
+
+def _other_ecosystems_framework(stack: Stack) -> Part | None:
+    """The first framework of another of the stack's ecosystems than its first framework's."""
+    frameworks = stack.parts.get("framework", [])
+    if len(stack.ecosystems) < 2 or len(frameworks) < 2:
+        return None
+    first = _ecosystem_of(stack, frameworks[0])
+    return next(
+        (p for p in frameworks[1:] if (eco := _ecosystem_of(stack, p)) and eco != first), None
+    )
 
 
 def _named(parts: list[Part]) -> str:

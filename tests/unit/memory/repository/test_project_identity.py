@@ -215,3 +215,48 @@ def test_steps_a_bare_heading_word_or_badges_before_a_list_say_nothing(
     make_repo: MakeRepo, readme: str
 ) -> None:
     assert "repo:about" not in _facts(make_repo({"go.mod": GO_MOD, "README.md": readme}))
+
+
+REACT = '{"name": "books-client", "dependencies": {"react": "^18.2.0", "react-dom": "^18.2.0"}}\n'
+VUE = '{"name": "books-client", "dependencies": {"vue": "^3.4.0"}}\n'
+FLASK = '[project]\nname = "books"\ndependencies = ["flask>=3.0"]\n'
+SINATRA = 'source "https://rubygems.org"\n\ngem "sinatra", "~> 4.0"\n'
+
+
+@pytest.mark.parametrize(
+    ("files", "names"),
+    [
+        (
+            {
+                "package.json": REACT,
+                "pyproject.toml": FLASK,
+                "books/app.py": "x = 1\n" * 50,
+                "client/app.js": "let x = 1;\n" * 50,
+            },
+            ("React", "Flask"),
+        ),
+        (
+            {
+                "package.json": VUE,
+                "Gemfile": SINATRA,
+                "app.rb": "x = 1\n" * 50,
+                "web/main.js": "let x = 1;\n" * 50,
+            },
+            ("Vue", "Sinatra"),
+        ),
+    ],
+    ids=["python-and-javascript", "ruby-and-javascript"],
+)
+def test_two_languages_each_with_its_framework_name_both(
+    make_repo: MakeRepo, files: Files, names: tuple[str, str]
+) -> None:
+    stack = _facts(make_repo(files))["repo:stack"]
+    assert all(name in stack for name in names)
+
+
+def test_two_frameworks_of_one_language_keep_the_first_alone(make_repo: MakeRepo) -> None:
+    files = {
+        "package.json": '{"name": "site", "dependencies": {"next": "14.2.0", "react": "18.2.0"}}\n'
+    }
+    stack = _facts(make_repo(files))["repo:stack"]
+    assert "built with" not in stack and "React" not in stack
