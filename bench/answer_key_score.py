@@ -72,7 +72,8 @@ _MODULE = re.compile(r"^Module `([^`]*)`")
 _MARKDOWN = re.compile(r"\*\*|^#{1,6}\s|\]\(|```|^\s*[-*]\s")
 _HOME = re.compile(r"/Users/[^/\s`]+|/home/[^/\s`]+|\.claude/worktrees/|[A-Za-z]:\\Users\\")
 _SENTENCE_END = re.compile(r"[.!?][)\"'`]?$")
-_CUT_OFF = re.compile(r"(…|\.\.\.)[)`\"']?\.?$")
+#: Text that ends in an ellipsis, not a path pattern that ends in one (Go's `go test ./...`).
+_CUT_OFF = re.compile(r"(…|(?<!/)\.\.\.)[)`\"']?\.?$")
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _WORD = re.compile(r"[a-z0-9_]+")
 

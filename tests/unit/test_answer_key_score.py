@@ -108,6 +108,7 @@ def test_a_wrong_memory_counts_as_noise_and_covers_nothing() -> None:
         ("module:notes", "Module `notes`: notes/a.md, notes/b.md.", "only non-code files"),
         ("x", "`mix test` failed with `** (CompileError) lib/a.ex:3: und…", "backticks"),
         ("x", "Run the migrations before starting the server…", "cut off"),
+        ("x", "To test, see the packages under `src/pkg`...", "cut off"),
         ("x", "Vitest", "one word"),
         ("x", "Tests run with `cargo test`", "no ending"),
         ("x", "Worktree at /work/.claude/worktrees/agent-1/ holds notes.", "home"),
@@ -125,6 +126,7 @@ def test_junk_rules(key: str, content: str, reason: str) -> None:
         "JavaScript project.",
         "`git push` failed with `has no upstream branch`; it passed after `git push -u origin x`.",
         "Module `src/agents`: src/agents/registry.ts.",
+        "README.md, under Testing, gives: `go test ./...`.",
     ],
 )
 def test_clean_memories_are_not_junk(content: str) -> None:

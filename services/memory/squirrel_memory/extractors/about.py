@@ -196,15 +196,14 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
             continue
         path, text = read
         texts[path] = text
-        before = readings.description_ref
         _read(path, TextFile.of(path, text), readings)
-        if readings.description_ref != before:
-            sources[readings.description_ref] = event.id
+        sources[path] = event.id
+    readings.prefer_own(PurePosixPath(events[0].project_id).name if events else "")
     if readings.description:
         source = readings.description_ref.split(":", 1)[0]
         name = readings.name or "unnamed"
         text = about_text(name, _with_stack(readings.description, source, texts), source)
-        return text, source, (sources[readings.description_ref],)
+        return text, source, (sources[source],)
     return package_about(events) or _instruction_about(events)
 
 

@@ -35,7 +35,8 @@ from squirrel_memory.extractors.readme_commands import shell_command
 from squirrel_memory.extractors.role_words import ROLES
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import ANY_FENCE, clean_markdown, instruction_kind
+from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.markdown_prose import ANY_FENCE, clean_markdown
 from squirrel_memory.repository.task_records import purpose_of
 
 KEY_PREFIX = "docs:roles:"

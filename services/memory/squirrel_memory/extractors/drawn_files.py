@@ -32,7 +32,8 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
+from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.markdown_prose import ANY_FENCE
 
 #: The root files whose layout blocks are read: the README and the instruction files.
 _DRAWING = frozenset({"readme", "instructions"})

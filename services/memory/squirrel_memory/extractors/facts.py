@@ -26,6 +26,7 @@ from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.readme_database import readme_database
 from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
@@ -149,6 +150,10 @@ def project_facts(
         facts.append(tests)
 
     stack = stack_facts(events, runs, paths, project_id)
+    if not repository and not any(fact.key == "database" for fact in stack):
+        # No data-access configuration read: the README and the manifest, when they agree.
+        agreed = readme_database(events)
+        stack = [*stack, agreed] if agreed else stack
     facts.extend(stack)
     if language:
         # What the project is written in and the framework its code is built on, in one.

@@ -37,13 +37,12 @@ from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import (
-    ANY_FENCE,
-    clean_markdown,
     first_sentence,
     instruction_kind,
     read_instruction_file,
     with_continuation,
 )
+from squirrel_memory.repository.markdown_prose import ANY_FENCE, clean_markdown
 from squirrel_memory.repository.snapshot import TextFile
 
 #: Importance of a rule read from a file: below a rule the user said in a prompt (0.7), above a

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.role_words import CHECKS
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
+from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.markdown_prose import ANY_FENCE
 
 #: Importance of the recipe: the project's own documentation, not a command seen to pass.
 IMPORTANCE = 0.6

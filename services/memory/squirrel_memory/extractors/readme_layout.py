@@ -26,7 +26,8 @@ from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.drawn_files import drawn_entries
 from squirrel_memory.extractors.manifests import manifest_language
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import ANY_FENCE, clean_markdown, instruction_kind
+from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.markdown_prose import ANY_FENCE, clean_markdown
 
 #: Importance of the layout fact.
 IMPORTANCE = 0.5

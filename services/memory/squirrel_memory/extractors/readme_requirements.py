@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import ANY_FENCE, clean_markdown, instruction_kind
+from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.markdown_prose import ANY_FENCE, clean_markdown
 
 #: Importance of the requirements fact: the project's documentation, not a checked setup.
 IMPORTANCE = 0.5

@@ -32,11 +32,8 @@ from squirrel_memory.extractors.readme_commands import (
     shell_command,
 )
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import (
-    ANY_FENCE,
-    indented_code_lines,
-    instruction_kind,
-)
+from squirrel_memory.repository.instructions import indented_code_lines, instruction_kind
+from squirrel_memory.repository.markdown_prose import ANY_FENCE
 
 #: Importance of a section's recipe: the project's documentation, not a command seen to pass.
 IMPORTANCE = 0.5

@@ -24,7 +24,8 @@ from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.wording import key_slug, outside_code, strip_markdown
 from squirrel_memory.markdown_links import MARKDOWN_LINK
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.instructions import ANY_FENCE, instruction_kind
+from squirrel_memory.repository.instructions import instruction_kind
+from squirrel_memory.repository.markdown_prose import ANY_FENCE
 from squirrel_memory.repository.task_records import purpose_of
 
 #: Importance of a section of the notes, and of the commands they give.

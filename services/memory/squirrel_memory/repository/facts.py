@@ -12,7 +12,7 @@ from squirrel_memory.repository.findings import Readings, folder_of
 from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.project_stack import Part, Stack, stack_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import language_name
+from squirrel_memory.repository.stack import dependency_role, language_name
 from squirrel_memory.repository.wording import (
     about_text,
     article,
@@ -40,6 +40,10 @@ def _stack_fact(reading: RepositoryReading, stack: Stack) -> MemoryCandidate:
     name = project_name(reading)
     framework = stack.first("framework")
     kind = f"{stack.language}/{framework.name} app" if framework else f"{stack.language} project"
+    also = _other_ecosystems_framework(stack)
+    if framework and also:
+        # Two languages, each with its own framework (a Flask back end, a React front end).
+        kind = f"{stack.language} app built with {framework.name} and {also.name}"
     versions = []
     if stack.language_version:
         versions.append(f"{stack.runtime} {stack.language_version}")
@@ -69,6 +73,21 @@ def _stack_fact(reading: RepositoryReading, stack: Stack) -> MemoryCandidate:
     return candidate(FACT, "stack", text, refs=refs, importance=0.9, tags=tags, files=files)
 
 
+def _ecosystem_of(stack: Stack, part: Part) -> str:
+    return next((eco for eco in stack.ecosystems if dependency_role(eco, part.dependency)), "")
+
+
+def _other_ecosystems_framework(stack: Stack) -> Part | None:
+    """The first framework of another of the stack's ecosystems than its first framework's."""
+    frameworks = stack.parts.get("framework", [])
+    if len(stack.ecosystems) < 2 or len(frameworks) < 2:
+        return None
+    first = _ecosystem_of(stack, frameworks[0])
+    return next(
+        (p for p in frameworks[1:] if (eco := _ecosystem_of(stack, p)) and eco != first), None
+    )
+
+
 def _named(parts: list[Part]) -> str:
     """`MySQL (myxql)` / `MySQL (myxql) and SQLite (docker-compose.yml)`: each database with
     the dependency that declares it or the file that starts it."""
@@ -79,14 +98,30 @@ def _named(parts: list[Part]) -> str:
     return join_words(named)
 
 
-def _database_fact(stack: Stack) -> MemoryCandidate | None:
+def _profiles_text(out: Readings) -> tuple[str, list[str]]:
+    """ "the `mysql` profile's configuration (path) names MySQL", for each profile that names
+    a database, and the references."""
+    said: list[str] = []
+    refs: list[str] = []
+    for profile, service in out.profiles:
+        phrase = f"the `{profile}` profile's ({ref_path(service.ref)}) names {service.name}"
+        if phrase not in said:
+            said.append(phrase)
+            refs.append(service.ref)
+    return join_words(said), refs
+
+
+def _database_fact(stack: Stack, out: Readings) -> MemoryCandidate | None:
     databases = stack.parts.get("database", [])
     others = stack.other_databases
     orm, migrations = stack.first("orm"), stack.first("migrations")
-    if not databases and not others:
+    profiles, profile_refs = _profiles_text(out)
+    if not databases and not others and not profiles:
         return None
     refs: list[str] = []
-    if not databases and len(others) == 1:
+    if not databases and not others:
+        text = "The default configuration names no database"
+    elif not databases and len(others) == 1:
         # A client only declared: what is declared, never that the application uses it, nor
         # that nothing sets it up (the code, which is not read, may connect to it).
         through = f"{orm.name} and " if orm else ""
@@ -97,8 +132,9 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
             orm = None  # said already
     elif not databases:
         # Nothing decides between them: say what is declared, never which one is used.
+        default = " default" if profiles else ""
         text = (
-            f"The repository names more than one database ({_named(others)}) and its"
+            f"The repository names more than one database ({_named(others)}) and its{default}"
             " configuration does not say which one the application uses"
         )
         refs.extend(r for p in others for r in p.refs)
@@ -125,8 +161,12 @@ def _database_fact(stack: Stack) -> MemoryCandidate | None:
                 " database configuration does not use"
             )
             refs.extend(r for p in declared for r in p.refs)
+    if profiles:
+        # A profile's configuration holds when that profile is active, not by default.
+        text += f"; of the configuration profiles, {profiles}"
+        refs.extend(profile_refs)
     text += "."
-    names = [p.name for p in (*databases, *others)]
+    names = [p.name for p in (*databases, *others)] + [s.name for _, s in out.profiles]
     used = (stack.first("orm"), migrations)
     tags = ["database", *dict.fromkeys(names), *(p.name for p in used if p)]
     files = _root_files(refs)
@@ -217,6 +257,8 @@ def _about_fact(reading: RepositoryReading) -> MemoryCandidate | None:
 
 
 _TEST_DIRS = ("test", "tests", "spec", "__tests__", "e2e")
+#: Top folders of configuration: their code files set the application up, they are not it.
+_CONFIG_DIRS = frozenset({"config", "configs", "conf"})
 
 
 def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandidate | None:
@@ -242,7 +284,7 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
         if path.endswith(("_test.go", "_test.exs")) or ".test." in path or ".spec." in path:
             beside += 1
         language = language_of(path)
-        if language is not None and (not main or language[1] in main):
+        if language is not None and (not main or language[1] in main) and top not in _CONFIG_DIRS:
             code[top] += tracked.size
             if len(parts) > 2:
                 subdirs.setdefault(top, Counter())[parts[1]] += tracked.size
@@ -322,7 +364,7 @@ def project_facts(reading: RepositoryReading) -> list[MemoryCandidate]:
     stack = stack_of(reading)
     found: list[MemoryCandidate | None] = [
         _stack_fact(reading, stack) if stack else None,
-        _database_fact(stack) if stack else None,
+        _database_fact(stack, reading.readings) if stack else None,
         _jobs_fact(stack) if stack else None,
         _services_fact(reading.readings),
         _extras_fact(reading.readings),

@@ -127,6 +127,9 @@ class Readings:
     """Every public task the task-runner files define (`commands` holds those of a known
     purpose)."""
     services: list[Service] = field(default_factory=list)
+    profiles: list[tuple[str, Service]] = field(default_factory=list)
+    """Databases a configuration profile names (Spring's `application-mysql.properties`),
+    with the profile: they hold when that profile is active, not in the default set-up."""
     ports: list[Port] = field(default_factory=list)
     instructions: list[Instruction] = field(default_factory=list)
     hooks: list[tuple[str, str]] = field(default_factory=list)
@@ -139,18 +142,46 @@ class Readings:
     """Words (lower-cased) of the configuration and process files read: what they set up or
     start (`config :shop, Oban`, a Procfile's `worker: bundle exec sidekiq`)."""
 
+    named: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Each file that names the project → (name, `path:line`), for `prefer_own`."""
+    described: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Each manifest that describes the project → (description, `path:line`)."""
+
     def name_project(self, name: str, ref: str) -> None:
         """Keep the first project name found (root manifests are read first)."""
+        if name:
+            self.named.setdefault(ref.split(":", 1)[0], (name, ref))
         if name and not self.name:
             self.name, self.name_ref = name, ref
+
+    def prefer_own(self, folder: str) -> None:
+        """When the repository's folder is named as one of its manifests names the project
+        (`redash` beside a `redash-client` front end's package.json), that manifest's name, and
+        its description unless the README's says what the project is, are the project's."""
+        wanted = _bare(folder)
+        if not wanted or _bare(self.name) == wanted:
+            return
+        for path, (name, ref) in self.named.items():
+            if _bare(name) == wanted:
+                self.name, self.name_ref = name, ref
+                if self.description_from_manifest and path in self.described:
+                    self.description, self.description_ref = self.described[path]
+                return
 
     def describe_project(self, description: str, ref: str, *, readme: bool = False) -> None:
         """Keep what the project says it is: the README's first paragraph wins over a
         manifest's one-line `description`; otherwise the first found is kept."""
         text = " ".join(description.split())
+        if text and not readme:
+            self.described.setdefault(ref.split(":", 1)[0], (text, ref))
         if not text or (self.description and not readme):
             return
         if readme and self.description and not self.description_from_manifest:
             return
         self.description, self.description_ref = text, ref
         self.description_from_manifest = not readme
+
+
+def _bare(name: str) -> str:
+    """A package name as a folder would carry it: no scope or owner, lower case, `-` for `_`."""
+    return name.rsplit("/", 1)[-1].strip().lower().replace("_", "-")

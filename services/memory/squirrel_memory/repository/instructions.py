@@ -7,18 +7,16 @@ import re
 from collections.abc import Sequence
 
 from squirrel_core.commands import typed_commands
-from squirrel_memory.markdown_links import unlinked
-from squirrel_memory.repository.boilerplate import is_boilerplate
 from squirrel_memory.repository.findings import Command, Instruction, Readings
+from squirrel_memory.repository.markdown_prose import ANY_FENCE, as_sentence, clean_markdown
+from squirrel_memory.repository.markdown_prose import BULLET as _BULLET
+from squirrel_memory.repository.readme_description import describe_readme
 from squirrel_memory.repository.snapshot import TextFile
 from squirrel_memory.repository.task_records import purpose_of
 
 #: Rules kept per instruction file, and their length bounds (characters).
 MAX_RULES_PER_FILE = 20
 MIN_RULE_CHARS, MAX_RULE_CHARS = 12, 300
-MAX_DESCRIPTION_CHARS = 300
-#: A first paragraph shorter than this is a tagline; the paragraph after it is read too.
-SHORT_DESCRIPTION_CHARS = 120
 
 _ROOT_INSTRUCTIONS = (
     "CLAUDE.md",
@@ -66,7 +64,6 @@ _IMPERATIVE = re.compile(
     r"document|commit|push|create|update|test|format|lint|wrap|log|validate|raise|pass)\b",
     re.IGNORECASE,
 )
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 #: Where a sentence of a paragraph ends (not after an abbreviation: "a table (e.g. `ctx`)").
 _SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)\s+(?=[A-Z`\"'(])"
@@ -87,8 +84,6 @@ _CONDITIONED = re.compile(
     r"^(?:when|whenever|before|after|if|once)\b[^,]{3,80},\s*(?:please\s+)?(?P<then>.+)$",
     re.IGNORECASE,
 )
-#: The line that opens or closes a Markdown code block (``` or ~~~).
-ANY_FENCE = re.compile(r"^\s*(```|~~~)")
 _SHELL_FENCES = {"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal", "cmd"}
 _INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
 _PROMPT = re.compile(r"^\s*(?:\$|>|%|#)\s+")
@@ -126,31 +121,6 @@ def indented_code_lines(lines: Sequence[str]) -> frozenset[int]:
     return frozenset(found)
 
 
-_TAG = re.compile(r"<[^>]{1,80}>")
-_CODE_SPAN = re.compile(r"(`[^`\n]+`)")
-
-
-def clean_markdown(line: str) -> str:
-    """One line of markdown as plain prose: bullets, emphasis, links and headings removed."""
-    text = _BULLET.sub("", line)
-    text = re.sub(r"^#+\s*", "", text)
-    text = unlinked(text)
-    text = re.sub(r"(\*\*|__|~~)", "", text)
-    text = re.sub(r"(?<![\w*])\*(?!\s)([^*]+)(?<!\s)\*(?![\w*])", r"\1", text)
-    # An HTML tag is dropped, but not a placeholder inside a code span (`Assisted-by: <tool>`).
-    text = "".join(
-        part if part.startswith("`") else _TAG.sub("", part) for part in _CODE_SPAN.split(text)
-    )
-    return " ".join(text.split()).strip()
-
-
-def _sentence(text: str) -> str:
-    text = text.rstrip(":;,- ")
-    if text and text[-1] not in ".!?`)\"'":
-        text += "."
-    return text[:1].upper() + text[1:]
-
-
 def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
     origin = "docs" if kind == "readme" else "instructions"
     rules = 0
@@ -177,10 +147,10 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
         if kind == "contributing" and not _BULLET.match(line):
             continue  # CONTRIBUTING's prose explains; its bullet lists are the rules
         for rule in _rules_of(whole)[: MAX_RULES_PER_FILE - rules]:
-            out.instructions.append(Instruction(_sentence(rule), text.ref(number)))
+            out.instructions.append(Instruction(as_sentence(rule), text.ref(number)))
             rules += 1
     if kind == "readme":
-        _describe(text, out)
+        describe_readme(text, out)
 
 
 def _rules_of(whole: str) -> list[str]:
@@ -302,131 +272,3 @@ def _commands(out: Readings, text: TextFile, line: str, number: int, origin: str
                 ref=text.ref(number),
             )
         )
-
-
-#: Sections whose first paragraph still says what the project is; any other section heading
-#: (Installation, Usage, Learn more …) ends the search for a description.
-_ABOUT_HEADING = re.compile(
-    r"^(?:overview|about|introduction|description|summary|what\b|why\b)", re.IGNORECASE
-)
-#: First words of a paragraph that tells the reader what to do rather than what the project is
-#: ("To start your server:", "Now you can visit …", "Please check the guides").
-_STEPS = re.compile(
-    r"^(?:to|run|now|ready|please|see|check|install|visit|clone|first|then|use|for)\b",
-    re.IGNORECASE,
-)
-_SETEXT = re.compile(r"^(?:=+|-+)\s*$")
-
-
-def _describe(text: TextFile, out: Readings) -> None:
-    """The README's title (a name when no manifest gave one) and its first prose paragraph
-    that says what the project is (a tagline in a blockquote counts; steps to follow do not)."""
-    lines = text.lines
-    paragraph: list[str] = []
-    start = 0
-    fence = False
-    for number, line in enumerate(lines, 1):
-        stripped = line.strip()
-        if ANY_FENCE.match(line):
-            fence = not fence
-            if paragraph and (_is_description(paragraph) or "" in paragraph):
-                break
-            paragraph = []
-            continue
-        if fence:
-            continue
-        heading = _heading(stripped, lines[number].strip() if number < len(lines) else "")
-        if heading is None and stripped.startswith("<"):  # a centred HTML title or tagline
-            heading = _html_heading(stripped)
-            stripped = (_html_prose(stripped) or stripped) if heading is None else stripped
-        if heading is not None and not paragraph:
-            level, title = heading
-            if level == 1:
-                if not out.name:
-                    out.name_project(clean_markdown(title), text.ref(number))
-                continue
-            if not _ABOUT_HEADING.match(title):
-                break
-            continue
-        if heading is not None or not stripped or _SETEXT.match(stripped):
-            if paragraph and paragraph[-1] and _tagline(paragraph) and heading is None:
-                paragraph.append("")  # a one-line tagline: the next paragraph may explain it
-                continue
-            if paragraph and (_is_description(paragraph) or "" in paragraph or heading):
-                break
-            paragraph = []
-            continue
-        stripped = stripped.lstrip("> ").strip() if stripped.startswith(">") else stripped
-        if stripped.startswith(("!", "[!", "<", "|", "[![", "* ", "- ", "+ ")) or (
-            stripped.startswith("[") and "](" in stripped and " " not in stripped[1:20]
-        ):
-            if paragraph and (_is_description(paragraph) or "" in paragraph):
-                break
-            paragraph = []
-            continue
-        if not paragraph:
-            start = number
-        paragraph.append(clean_markdown(stripped))
-    while paragraph and not paragraph[-1]:
-        paragraph.pop()
-    if "" in paragraph and not _is_description(paragraph[paragraph.index("") + 1 :]):
-        paragraph = paragraph[: paragraph.index("")]
-    if not _is_description(paragraph):
-        return
-    prose = " ".join(p for p in paragraph if p).strip()
-    if is_boilerplate(prose):
-        return  # a generator's or template's text, not what this project is
-    sentences = re.split(r"(?<=[.!?])\s+", prose)
-    description = sentences[0]
-    for extra in sentences[1:]:
-        if len(description) + 1 + len(extra) > MAX_DESCRIPTION_CHARS:
-            break
-        description += " " + extra
-    out.describe_project(
-        _sentence(description[:MAX_DESCRIPTION_CHARS]), text.ref(start), readme=True
-    )
-
-
-def _heading(line: str, following: str) -> tuple[int, str] | None:
-    """(level, title) of an ATX (`## Title`) or setext (`Title` over `===`/`---`) heading."""
-    if line.startswith("#"):
-        level = len(line) - len(line.lstrip("#"))
-        return level, line[level:].strip()
-    if line and _SETEXT.match(following) and not _SETEXT.match(line):
-        return (1 if following.startswith("=") else 2), line
-    return None
-
-
-#: An HTML heading on one line (`<h1 align="center">Name</h1>`), as READMEs centre titles.
-_HTML_HEADING = re.compile(r"^<h([1-6])\b[^>]*>(?P<title>.*?)</h\1>\s*$", re.IGNORECASE)
-#: HTML lines that hold markup, pictures or links only, never prose.
-_HTML_MARKUP = re.compile(r"^<(?:img|a|picture|source|br|hr|!--|/)\b", re.IGNORECASE)
-_HTML_TAG = re.compile(r"<[^>]*>")
-
-
-def _html_heading(line: str) -> tuple[int, str] | None:
-    """(level, title) of a one-line HTML heading with text, else None."""
-    match = _HTML_HEADING.match(line)
-    title = " ".join(_HTML_TAG.sub(" ", match.group("title")).split()) if match else ""
-    return (int(match.group(1)), title) if match and title else None
-
-
-def _html_prose(line: str) -> str | None:
-    """The text of one HTML line of a README (`<p align="center">A tool for …</p>`), or None
-    for a line of markup, pictures or links only."""
-    if _HTML_MARKUP.match(line) or _HTML_HEADING.match(line):
-        return None
-    text = " ".join(_HTML_TAG.sub(" ", line).split())
-    return text or None
-
-
-def _tagline(paragraph: list[str]) -> bool:
-    """A first paragraph short enough that the one after it is read as well."""
-    short = len(" ".join(paragraph)) < SHORT_DESCRIPTION_CHARS
-    return short and "" not in paragraph and _is_description(paragraph)
-
-
-def _is_description(paragraph: list[str]) -> bool:
-    """A prose paragraph that says what the project is, not a step to follow."""
-    prose = " ".join(paragraph).strip()
-    return len(prose) >= 20 and not prose.endswith(":") and not _STEPS.match(prose)

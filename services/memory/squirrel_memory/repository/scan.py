@@ -24,6 +24,7 @@ from squirrel_memory.repository.instructions import instruction_kind, read_instr
 from squirrel_memory.repository.languages import LanguageShare, is_excluded, language_shares
 from squirrel_memory.repository.lockfiles import LOCK_READERS, Locked
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS, manifest_reader
+from squirrel_memory.repository.package_descriptions import description_reader
 from squirrel_memory.repository.runners import task_reader_for
 from squirrel_memory.repository.services import config_reader, configured_module, set_up_words
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile, take_snapshot
@@ -99,6 +100,11 @@ def _read_file(
         if path in snap.skipped and name in MANIFEST_ECOSYSTEMS:
             # Unparsed, it still says which ecosystem lives here (its conventions still apply).
             out.manifests.setdefault(path, MANIFEST_ECOSYSTEMS[name])
+    described = description_reader(path) if depth == 0 else None
+    if described is not None and described is not reader and path not in snap.skipped:
+        # A root manifest read for its name and one-line description only (`setup.py`,
+        # `Package.swift`, a gemspec), as a session's read of it is.
+        _guarded(snap, path, lambda t: described(t, out))
     task_reader = task_reader_for(path)
     if task_reader is not None:
         _guarded(snap, path, lambda t: task_reader(snap, t, out))
@@ -136,6 +142,7 @@ def read_repository(root: Path) -> RepositoryReading:
     for path in paths:
         _read_file(snap, path, out, locks)
     out.dependencies = [_locked(dep, locks) for dep in out.dependencies]
+    out.prefer_own(root.resolve().name)
     files = tuple(snap.files.values())
     reading = RepositoryReading(
         root=root,

@@ -237,14 +237,23 @@ def read_rails_database(text: TextFile, out: Readings) -> None:
             return
 
 
+_SPRING_PROFILE = re.compile(r"application-(?P<profile>\w+)\.(?:properties|ya?ml)$")
+
+
 def read_spring_config(text: TextFile, out: Readings) -> None:
+    """Spring's `application.properties`: the `jdbc:` URL's database and the server port. A
+    profile's file (`application-mysql.properties`) configures that profile only: its
+    database is recorded as the profile's, never as the application's."""
+    profile = _SPRING_PROFILE.search(text.path)
     for number, line in enumerate(text.lines, 1):
         if match := re.search(r"jdbc:([a-z0-9]+):", line):
             name = scheme_name(match.group(1))
             if name:
-                out.services.append(
-                    Service("database", name, text.ref(number), via=text.path, configured=True)
-                )
+                found = Service("database", name, text.ref(number), via=text.path, configured=True)
+                if profile:
+                    out.profiles.append((profile.group("profile"), found))
+                else:
+                    out.services.append(found)
         if match := re.match(r"^\s*server\.port\s*[=:]\s*(\d{2,5})\s*$", line):
             out.ports.append(Port(int(match.group(1)), "dev server", text.ref(number)))
 

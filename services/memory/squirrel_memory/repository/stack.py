@@ -49,6 +49,18 @@ def dependency_role(ecosystem: str, name: str) -> Role | None:
     return Role(found["role"], found["name"]) if found else None
 
 
+@cache
+def database_names() -> frozenset[str]:
+    """Every database the stack table knows by name (`PostgreSQL`, `SQLite`, `H2` …)."""
+    names = {
+        entry["name"]
+        for table in _data()["deps"].values()
+        for entry in table.values()
+        if entry.get("role") == "database"
+    }
+    return frozenset(names)
+
+
 def named_stack() -> dict[str, set[str]]:
     """Each framework (as a person writes it: `Angular`) and language (`Rust`) → the ecosystems
     it belongs to, for reading a stack a sentence names."""
