@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from bench.stored_events import stored
 from squirrel_core.events import Event, SourceTool
 from squirrel_ingest.parsers import parse_file
 from squirrel_memory.extractors.ci_commands import ci_commands
@@ -230,24 +231,7 @@ HOSTS: dict[SourceTool, Callable[[Sequence[Step]], tuple[str, bytes]]] = {
 
 
 def _stored(events: Sequence[Event]) -> list[StoredEvent]:
-    return [
-        StoredEvent(
-            id=f"e{n:04d}",
-            project_id=ROOT,
-            user_id="",
-            source_tool=str(e.source_tool),
-            session_id=e.session_id,
-            timestamp=e.timestamp,
-            event_type=str(e.event_type),
-            content=e.content,
-            file_paths=e.file_paths,
-            hash="",
-            origin=str(e.origin) if e.origin else "",
-            sidechain=e.sidechain,
-            agent_id=e.agent_id,
-        )
-        for n, e in enumerate(events)
-    ]
+    return stored(events, ROOT, "e")
 
 
 def _read(host: SourceTool, steps: Sequence[Step]) -> list[StoredEvent]:

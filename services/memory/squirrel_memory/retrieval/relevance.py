@@ -4,7 +4,7 @@ parts fused, and which vector hits can reach `min_similarity` at all (only those
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Container, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from squirrel_memory.index import Vector, VectorIndex
@@ -57,6 +57,22 @@ def fusion_weights(settings: RetrievalSettings, vector_used: bool) -> FusionWeig
     return settings.fusion
 
 
+def best_cosines(hits: Iterable[tuple[str, float]]) -> dict[str, float]:
+    """The best cosine per id, a cosine that is not finite counting as 0 (`_best_per_id` of
+    the vector side), in one pass; ids keep the order of their first hit."""
+    isfinite = math.isfinite
+    best: dict[str, float] = {}
+    seen = best.get
+    for memory_id, cosine in hits:
+        value = cosine if type(cosine) is float else float(cosine)
+        if not isfinite(value):
+            value = 0.0
+        known = seen(memory_id)
+        if known is None or value > known:
+            best[memory_id] = value
+    return best
+
+
 def vector_relevance(settings: RetrievalSettings) -> VectorRelevance | None:
     """The fused relevance `fuse` gives vector hits that are no lexical hits, or None when a
     hit's relevance depends on the other hits (rank fusion).
@@ -67,22 +83,14 @@ def vector_relevance(settings: RetrievalSettings) -> VectorRelevance | None:
     if settings.fusion_method is FusionMethod.RRF and weights.lexical and weights.vector:
         return None
     wl, wv, total = weights.lexical, weights.vector, weights.total
-    isfinite, clip = math.isfinite, clip01
+    clip = clip01
 
     def relevance(hits: list[tuple[str, float]]) -> Mapping[str, float]:
         # `score_fusion([], hits, weights)` in one pass over the hits (a search's fifty, on
         # its vector reader): with no lexical hits each id's value is the best of its finite
         # cosines (else 0), clipped to [0, 1], weighted and clipped again, by the same
         # operations in the same order (`tests/unit/memory/test_vector_relevance.py`).
-        best: dict[str, float] = {}
-        seen = best.get
-        for memory_id, cosine in hits:
-            value = cosine if type(cosine) is float else float(cosine)
-            if not isfinite(value):
-                value = 0.0
-            known = seen(memory_id)
-            if known is None or value > known:
-                best[memory_id] = value
+        best = best_cosines(hits)
         for memory_id, value in best.items():
             near = value + 0.0 if 0.0 <= value <= 1.0 else clip(value)
             fused = wl * 0.0
@@ -227,15 +235,7 @@ def _score_fused(
         lexical_norm[memory_id] = normed
         lexical_parts[memory_id] = normed + 0.0 if 0.0 <= normed <= 1.0 else clip(normed)
     # The vector hits: the best per id, finite or 0, clipped to [0, 1].
-    closest: dict[str, float] = {}
-    near = closest.get
-    for memory_id, cosine in vector:
-        value = cosine if type(cosine) is float else float(cosine)
-        if not isfinite(value):
-            value = 0.0
-        known = near(memory_id)
-        if known is None or value > known:
-            closest[memory_id] = value
+    closest = best_cosines(vector)
     for memory_id, value in closest.items():
         closest[memory_id] = value + 0.0 if 0.0 <= value <= 1.0 else clip(value)
     wl, wv, total = weights.lexical, weights.vector, weights.total
