@@ -104,6 +104,8 @@ async def test_a_store_from_before_the_table_is_backfilled(tmp_path: Path) -> No
     with contextlib.closing(sqlite3.connect(db, isolation_level=None)) as conn:
         # Back to version 6's shape (the one before memory_paths), with one malformed path list
         # among the rows.
+        conn.execute("ALTER TABLE memory_items DROP COLUMN writers")  # version 15
+        conn.execute("ALTER TABLE memory_history DROP COLUMN writers")
         for trigger in ("inserted", "updated", "deleted"):  # version 14
             conn.execute(f"DROP TRIGGER memory_rows_{trigger}")
         conn.execute("DROP TABLE memory_rows_changed")

@@ -90,11 +90,14 @@ async def test_a_book_learns_of_new_outcomes_and_tells_its_listeners(store: Sqli
 
     book.on_change(listener)
     await book.apply([OutcomeEvent(item.id, "s1", "missed", 1, T0, T0)])
-    assert told == []  # a missed serving changes neither a stale flag nor a rank
+    assert told == ["changed"] and book.heeded(item)  # its trigger recurred: it earns the start
+    await book.apply([OutcomeEvent(item.id, "s1b", "missed", 1, T0, T0)])
+    assert told == ["changed"]  # missed again: neither a stale flag, nor a rank, nor heeded moves
+    assert not book.is_stale(item)
     await book.apply([OutcomeEvent(item.id, "s2", "contradicted", 1, T0, T0)])
-    assert told == ["changed"] and book.is_stale(item)
+    assert told == ["changed", "changed"] and book.is_stale(item)
     await book.apply([OutcomeEvent(item.id, "s3", "unused", 1, T0, T0)])
-    assert told == ["changed", "changed"]  # an unused serving lowers its rank
+    assert told == ["changed", "changed", "changed"]  # an unused serving lowers its rank
 
 
 async def test_without_learning_an_unused_serving_tells_no_listener(store: SqliteStore) -> None:
