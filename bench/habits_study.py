@@ -1,8 +1,9 @@
 """The user's habits in sessions nobody tuned the rules on: found, missed, and noise.
 
-`bench/data/habits_study/habits.toml` lists, per session, the habits a senior engineer would note
-about the user (written by hand before the rules first ran over them; SOURCES.md says where each
-session comes from). Each session goes alone into its own project of one memory service
+`bench/data/habits_study/habits.toml` (the first set) and `habits2.toml` (the second, taken later
+from sessions nobody had studied) list, per session, the habits a senior engineer would note about
+the user (written by hand before the rules first ran over them; SOURCES.md and SOURCES2.md say
+where each session comes from). Each session goes alone into its own project of one memory service
 (AppendEvents, then ProcessNow with the offline `rules` extractor, via
 bench/fixture_pipeline.py). A habit is **found** when one user_style memory matches every concept
 of its `match` (each concept a regular expression or a list of alternatives, case-insensitive),
@@ -10,7 +11,7 @@ and **in the start text** when the text the session-start hook injects (for the 
 matches them. Every user_style memory that matches no habit of its session is counted as **not
 a habit** (listed with --details, for a human to judge).
 
-Usage: python -m bench.habits_study [--details] [--session NAME ...]
+Usage: python -m bench.habits_study [--study first|second|both] [--details] [--session NAME ...]
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from squirrel_core.logs import configure_logging
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "habits_study"
 SHARED = fixture_pipeline.ROOT.parent / "shared" / "fixtures"
 SHARED_PREFIX = "shared:"
+STUDIES = {"first": STUDY / "habits.toml", "second": STUDY / "habits2.toml"}
 
 
 class StudyError(ValueError):
@@ -209,22 +211,32 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--details", action="store_true", help="each habit's verdict and noise")
     parser.add_argument("--session", action="append", default=[], help="only these sessions")
+    parser.add_argument(
+        "--study", choices=[*STUDIES, "both"], default="both", help="which set of sessions"
+    )
     args = parser.parse_args(argv)
+    chosen = list(STUDIES) if args.study == "both" else [args.study]
+    studies: dict[str, list[Session]] = {}
     try:
-        sessions = load_sessions()
+        for name in chosen:
+            studies[name] = load_sessions(STUDIES[name])
     except StudyError as exc:
         print(f"habits study: {exc}", file=sys.stderr)
         return 2
-    if args.session:
-        sessions = [s for s in sessions if s.name in args.session]
-    missing = [s.name for s in sessions if not all(p.exists() for p in s.paths)]
-    if missing:
-        print(f"skipped (transcripts not found): {', '.join(missing)}")
-        sessions = [s for s in sessions if s.name not in missing]
-    if not sessions:
+    for name, listed in studies.items():
+        wanted = [s for s in listed if not args.session or s.name in args.session]
+        missing = [s.name for s in wanted if not all(p.exists() for p in s.paths)]
+        if missing:
+            print(f"skipped (transcripts not found): {', '.join(missing)}")
+        studies[name] = [s for s in wanted if s.name not in missing]
+    everything = [s for sessions in studies.values() for s in sessions]
+    if not everything:
         return 0
-    outcomes = asyncio.run(_run(sessions))
-    print(report(sessions, outcomes, details=args.details))
+    outcomes = asyncio.run(_run(everything))
+    for name, sessions in studies.items():
+        if sessions:
+            print(f"\n# the {name} set ({STUDIES[name].name})\n")
+            print(report(sessions, outcomes, details=args.details))
     return 0
 
 

@@ -22,6 +22,7 @@ from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFI
 from squirrel_memory.extractors.repeated_requests import TAG as REQUEST_TAG
 from squirrel_memory.extractors.repeated_requests import RepeatedRequest, repeated_requests
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
+from squirrel_memory.extractors.routine_requests import Routine, routine_requests
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -166,7 +167,9 @@ async def _repeated_requests(
     stored = await store.fetch_recent_of_types(
         store.project_id, [str(t) for t in REQUEST_CONTEXT_TYPES], REQUEST_EVIDENCE_LIMIT
     )
-    found = request_candidates(repeated_requests(stored))
+    found = request_candidates(repeated_requests(stored)) + routine_candidates(
+        routine_requests(stored)
+    )
     if not found:
         return []
     kept, _ = await store.list_memories(
@@ -208,6 +211,26 @@ def request_candidates(found: list[RepeatedRequest]) -> list[MemoryCandidate]:
             event_ids=request.event_ids,
         )
         for request in found
+    ]
+
+
+def routine_candidates(found: list[Routine]) -> list[MemoryCandidate]:
+    """Each routine of delivery steps asked again as a user_style candidate of this project:
+    as important as an instruction said in that many sessions, or said again in one."""
+    return [
+        candidate(
+            MemoryType.USER_STYLE,
+            routine.key,
+            routine.content,
+            tags=(
+                "preference",
+                REQUEST_TAG,
+                *((STANDING_TAG, RECURRING_TAG) if routine.sessions > 1 else ()),
+            ),
+            importance=recurring_importance(routine.sessions, floor=0.0),
+            event_ids=routine.event_ids,
+        )
+        for routine in found
     ]
 
 
