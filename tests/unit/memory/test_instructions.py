@@ -140,6 +140,19 @@ def test_a_correction_needs_an_assistant_action_before_it(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
+        "No need to update the issue. Start working on the gaps.",
+        "No problem, rerun the migration.",
+        "no rush. Fix the flaky test next.",
+    ],
+)
+def test_a_reply_that_waives_or_reassures_is_no_correction(text: str) -> None:
+    """"No need to …" declines an offer; the task that follows is a request of the moment."""
+    assert stated_preferences(text, after_assistant_action=True) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
         "don't push yet",
         "Don't change this file.",
         "Don't touch it for now.",

@@ -62,8 +62,11 @@ SAID_BEFORE_TAG = "recurring"
 REASONED_TAG = "reasoned"
 
 
+#: "No need to …", "no problem", "no rush" open a reply that waives or reassures; they say no
+#: "no" to what the assistant did.
 _CORRECTION_LEAD = re.compile(
-    r"^(?:no|nope|nah|wrong|not like that|that's not (?:it|right|what i (?:asked|meant)))\b"
+    r"^(?:no(?!\s+(?:need|problem|worries|rush|hurry|pressure)\b)|nope|nah|wrong|not like that|"
+    r"that's not (?:it|right|what i (?:asked|meant)))\b"
     r"[\s,.!:;—–-]*",
     re.IGNORECASE,
 )
