@@ -215,19 +215,15 @@ def request_candidates(found: list[RepeatedRequest]) -> list[MemoryCandidate]:
 
 
 def routine_candidates(found: list[Routine]) -> list[MemoryCandidate]:
-    """Each routine of delivery steps asked again as a user_style candidate of this project:
-    as important as an instruction said in that many sessions, or said again in one."""
+    """Each routine of delivery steps asked in several sessions as a standing user_style
+    candidate of this project, as important as an instruction said in that many sessions."""
     return [
         candidate(
             MemoryType.USER_STYLE,
             routine.key,
             routine.content,
-            tags=(
-                "preference",
-                REQUEST_TAG,
-                *((STANDING_TAG, RECURRING_TAG) if routine.sessions > 1 else ()),
-            ),
-            importance=recurring_importance(routine.sessions, floor=0.0),
+            tags=("preference", REQUEST_TAG, STANDING_TAG, RECURRING_TAG),
+            importance=recurring_importance(routine.sessions),
             event_ids=routine.event_ids,
         )
         for routine in found

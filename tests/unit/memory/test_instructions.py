@@ -146,7 +146,7 @@ def test_a_correction_needs_an_assistant_action_before_it(text: str) -> None:
     ],
 )
 def test_a_reply_that_waives_or_reassures_is_no_correction(text: str) -> None:
-    """"No need to …" declines an offer; the task that follows is a request of the moment."""
+    """ "No need to …" declines an offer; the task that follows is a request of the moment."""
     assert stated_preferences(text, after_assistant_action=True) == []
 
 

@@ -1,7 +1,7 @@
 """Short requests for the same delivery steps said again: "commit and push" at the end of work
 in several sessions is a habit of how work is delivered, in any ecosystem or language; the
-traps: said once, a question, a step with an object, a message sent again at once, a slash
-command, a subagent's prompt, the host's text."""
+traps: said once or in one session, a question, a step with an object, a slash command, a
+subagent's prompt, the host's text."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ def test_a_routine_said_in_japanese_around_the_step_names_is_found_in_a_book_rep
     assert found.key == f"{PREFIX}commit"
 
 
-def test_asked_twice_in_one_session_with_work_between_is_a_routine_of_that_session() -> None:
+def test_asked_twice_in_one_session_is_that_sessions_request_not_a_habit() -> None:
     events = _sessions(
         "/work/cli",
         [
@@ -79,11 +79,7 @@ def test_asked_twice_in_one_session_with_work_between_is_a_routine_of_that_sessi
             ("commit and push", "Pushed."),
         ],
     )
-    (found,) = routine_requests(events)
-    assert (found.sessions, found.messages) == (1, 2)
-    (memory,) = routine_candidates([found])
-    assert memory.content == "In one session the user asked 2 times: “commit and push”."
-    assert "recurring" not in memory.tags
+    assert routine_requests(events) == []
 
 
 def test_a_routine_asked_once_is_not_a_habit() -> None:
@@ -91,13 +87,6 @@ def test_a_routine_asked_once_is_not_a_habit() -> None:
         "/work/payments",
         [("Add the refund endpoint.", "Added."), ("commit and push", "Pushed.")],
         [("Update the README.", "Updated.")],
-    )
-    assert routine_requests(events) == []
-
-
-def test_a_message_sent_again_right_away_is_one_request_not_a_habit() -> None:
-    events = _sessions(
-        "/work/payments", [("commit and push", "Interrupted."), ("commit and push", "Pushed.")]
     )
     assert routine_requests(events) == []
 

@@ -10,14 +10,14 @@ deploy, publish) or a short filler ("ok", "and", "this", "now", "create", a shor
 script written without spaces, as in "まずはcommit"). Requests naming the same steps are one
 routine, whatever else they say.
 
-A routine is a habit when the user asked for it in two sessions or more, or in two messages of
-one session with other work between them (the same message sent again at once is one task
-asked again). What is never a routine: a question ("should I push?"), a request naming
-anything besides its steps ("commit the fix for the login bug"), a slash command, the host's
-or a hook's text, a message of a subagent. The memory quotes the user's latest wording and says
-how often it was asked (its shortest wording: the steps with the fewest fillers), in the project
-where it was asked (`recurrence` makes it the user's
-when another project asks it too).
+A routine is a habit when the user asked for it in two sessions or more: asked twice in one
+session ("commit this" after each of two steps) it is how that session's work went, a request
+of the moment, as `repeated_requests` holds for longer requests. What is never a routine: a
+question ("should I push?"), a request naming anything besides its steps ("commit the fix for
+the login bug"), a slash command, the host's or a hook's text, a message of a subagent. The
+memory quotes the user's shortest wording (the steps with the fewest fillers) and says in how
+many sessions it was asked, in the project where it was asked (`recurrence` makes it the
+user's when another project asks it too).
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ from squirrel_memory.extractors.wording import strip_markdown
 from squirrel_memory.models import StoredEvent
 
 PREFIX = "pref:routine:"
-#: The memory's words before the user's quote, said in several sessions or in one.
+#: The memory's words before the user's quote.
 LEAD = "In {n} sessions the user asked"
-ONE_SESSION_LEAD = "In one session the user asked {n} times"
+#: Sessions a routine must be asked in to be a habit.
+MIN_SESSIONS = 2
 #: Words a routine request may have besides its steps (more is a task with an object).
 MAX_OTHER_WORDS = 2
 #: A filler of a spaced script is at most this long; a run of an unspaced one, at most this.
@@ -80,9 +81,7 @@ class Routine:
 
     @property
     def content(self) -> str:
-        lead = LEAD if self.sessions > 1 else ONE_SESSION_LEAD
-        count = self.sessions if self.sessions > 1 else self.messages
-        return f"{lead.format(n=count)}: “{self.wording}”."
+        return f"{LEAD.format(n=self.sessions)}: “{self.wording}”."
 
 
 def routine_steps(sentence: str) -> frozenset[str]:
@@ -149,16 +148,10 @@ def routine_requests(events: list[StoredEvent]) -> list[Routine]:
                 break
     found: list[Routine] = []
     for steps, said in asked.items():
-        kept = [said[0]]
-        for item in said[1:]:
-            previous = kept[-1]
-            # the same session's next typed message, right after: one task asked again
-            if item[1].session_id == previous[1].session_id and item[0] == previous[0] + 1:
-                continue
-            kept.append(item)
-        sessions = {event.session_id for _, event, _ in kept}
-        if len(kept) < 2:
+        sessions = {event.session_id for _, event, _ in said}
+        if len(sessions) < MIN_SESSIONS:
             continue
+        kept = said
         found.append(
             Routine(
                 key=PREFIX + "_".join(sorted(s.replace(" ", "_") for s in steps)),
