@@ -172,6 +172,7 @@ def _project_recipes(
     commands: list[Command], ecosystems: Sequence[str], out: Readings
 ) -> list[MemoryCandidate]:
     found: list[MemoryCandidate] = []
+    present = {eco for path, eco in out.manifests.items() if not folder_of(path)}
     for purpose, (verb, importance) in _VERBS.items():
         mine = [
             c
@@ -180,7 +181,9 @@ def _project_recipes(
         ]
         if not mine:
             continue
-        mine.sort(key=_rank)
+        # A command of an ecosystem whose manifest the repository holds before one whose tool
+        # has nothing here to run on (a README's `npm test` beside no package.json).
+        mine.sort(key=lambda c: (c.ecosystem not in (*present, "any"), *_rank(c)))
         chosen = mine[0]
         # A gate run for the tests is said as what it is; what it runs is its detail, if known.
         said = "Run the checks with" if purpose == "test" and runs_a_gate(chosen.text) else verb

@@ -110,3 +110,35 @@ def test_an_install_line_for_something_else_stays_the_set_up(
         make_repo, {**files, "README.md": f"# Ledger\n\n## Install\n\n```\n{readme}\n```\n"}
     )
     assert f"`{setup}`" in found.get("repo:recipe:install", ""), found
+
+
+_JS_CODE = {"web/app.js": "export const a = 1;\n" * 120}
+_RUBY_CODE = {"lib/task.rb": "class Task; end\n" * 150}
+
+
+@pytest.mark.parametrize(
+    ("files", "readme", "chosen"),
+    [
+        # Go with as much JavaScript beside it, no package.json anywhere: the README's `npm
+        # test` has nothing to run on, `go test` has go.mod.
+        ({**_GO_BARE, **_JS_CODE}, "npm test", "go test ./..."),
+        # Python with as much Ruby beside it and no Gemfile: `pytest` (declared) over the
+        # README's `bundle exec rspec`.
+        ({**_PYTHON_RUFF, **_RUBY_CODE}, "bundle exec rspec", "pytest"),
+    ],
+    ids=["go-beside-javascript", "python-beside-ruby"],
+)
+def test_a_command_whose_tool_has_no_manifest_here_is_not_the_projects_recipe(
+    make_repo: MakeRepo, files: dict[str, str | bytes], readme: str, chosen: str
+) -> None:
+    found = _found(make_repo, {**files, "README.md": f"# Ledger\n\nTest:\n\n```\n{readme}\n```\n"})
+    assert found["repo:recipe:test"].startswith(f"Run the tests with `{chosen}`"), found
+
+
+def test_a_readme_command_with_its_manifest_present_still_wins_over_the_convention(
+    make_repo: MakeRepo,
+) -> None:
+    # The package.json is there: the README's command is the project's, not `go test`.
+    node = {**_NODE, "README.md": "# Web\n\n```\nnpm run test:unit\n```\n"}
+    found = _found(make_repo, node)
+    assert "`npm" in found["repo:recipe:test"], found
