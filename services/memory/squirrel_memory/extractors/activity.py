@@ -11,7 +11,6 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType, Origin, is_user_voice
-from squirrel_memory.extractors.masked_runs import masked_failure
 from squirrel_memory.models import StoredEvent
 
 #: How much command output is scanned for an error line; outputs are capped upstream anyway.
@@ -274,8 +273,6 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
                 ok, output = _result_fields(results[use_id])
             if ok is False and _declined_with_feedback(event):
                 ok = None
-            if ok is True and masked_failure(command, output):
-                ok = False  # `make test | tail`: the pipe's status, not the tests
             cwd = event.content.get("cwd")
             runs.append(
                 CommandRun(

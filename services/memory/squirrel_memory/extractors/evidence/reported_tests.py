@@ -46,10 +46,10 @@ def _reported(attempt: Attempt, ecosystems: tuple[str, ...]) -> bool:
     if ecosystems and use.ecosystem not in NEUTRAL_ECOSYSTEMS and use.ecosystem not in ecosystems:
         return False
     local = any(word.startswith(("/", "~")) for word in attempt.text.split()[1:])
-    return not local and (reports_tests(attempt.run.output) or _failed_tests(attempt.run.output))
+    return not local and (reports_tests(attempt.run.output) or failed_tests(attempt.run.output))
 
 
-def _failed_tests(output: str) -> bool:
+def failed_tests(output: str) -> bool:
     """Whether the end of `output` is a runner's report of failed tests without counts."""
     lines = [line.strip() for line in output.splitlines()[-SUMMARY_LINES:]]
     return any(pattern.search(line) for line in lines for pattern in _FAILED_TESTS)
