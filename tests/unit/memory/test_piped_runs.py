@@ -146,3 +146,35 @@ def test_an_error_line_in_data_a_command_only_shows_is_no_failure() -> None:
     tool = Session(ROOT, "s1", T0)
     tool.run("npm test 2>&1 | tail -20", 0, log)
     assert [r.ok for r in with_piped_outcomes(commands(tool.events))] == [False]
+
+
+GO_FAILED = (
+    "--- FAIL: TestRewind_DifferentSessions (0.00s)\n"
+    "    rewind_test.go:530: Expected session ID conflict error\n"
+    "FAIL\nFAIL\texample.com/ledger/integration\t15.000s\nFAIL\n[test:integration] ERROR task failed\n"
+)
+DOTNET_FAILED = "Failed!  - Failed:     1, Passed:     9, Skipped:     0, Total:    10\n"
+
+
+def _runs_of(*steps: tuple[str, str]) -> list[bool | None]:
+    session = Session(ROOT, "s1", T0)
+    session.user("tests are failing")
+    for command, output in steps:
+        session.run(command, 0, output)
+    return [r.ok for r in with_piped_outcomes(commands(session.events))]
+
+
+def test_a_runners_failed_tests_without_counts_behind_a_pipe_are_a_failure() -> None:
+    # Go prints no counts, .NET counts only in its own words: both ran and their tests failed.
+    assert _runs_of(
+        ("mise run test:integration 2>&1 | tail -50", GO_FAILED),
+        ("dotnet test 2>&1 | tail -5", DOTNET_FAILED),
+    ) == [False, False]
+
+
+def test_failed_tests_in_a_log_shown_or_without_a_pipe_or_passing_are_no_hidden_failure() -> None:
+    assert _runs_of(
+        ("cat integration.log | tail -50", GO_FAILED),  # a log shown: the data's failure
+        ("mise run test:integration", GO_FAILED),  # its own exit status, 0, stands
+        ("go test ./... 2>&1 | tail -5", "ok  \texample.com/ledger\t0.412s\n"),
+    ) == [True, True, True]

@@ -357,3 +357,111 @@ def test_a_plan_alone_is_not_a_cause_even_after_the_change() -> None:
         _says("Fixed both files. That should build now."),
     )
     assert reported_pitfalls(events) == []
+
+
+def _check(command: str, output: str, exit_code: int = 0) -> tuple[str, dict[str, Any], str]:
+    content = {"command": command, "exit_code": exit_code, "output": output}
+    return ("test_run", content, "assistant")
+
+
+GO_REPORT = (
+    "when running `make test-integration` I get these errors:\n\n"
+    "internal/store/order_store_integration_test.go:41:17: invalid operation: order.ID != want "
+    "(mismatched types ids.OrderID and string)"
+)
+GO_SUMMARY = (
+    "All tests pass now. The fixes:\n\n"
+    "1. **Fixed the comparison** (line 41): Changed `order.ID != want` to "
+    "`order.ID.String() != want` since `order.ID` is now an `ids.OrderID`"
+)
+TS_REPORT = (
+    "`npm run build` fails:\n\nsrc/server.ts:14:7 - error TS2322: Type 'string' is not "
+    "assignable to type 'number'."
+)
+TS_SUMMARY = (
+    "The build is green again.\n\n- Wrapped `process.env.PORT` in `Number(...)` because "
+    "environment variables are always strings in Node."
+)
+
+
+@pytest.mark.parametrize(
+    ("report", "path", "old", "new", "check", "summary", "cause", "quoted"),
+    [
+        (
+            GO_REPORT,
+            "internal/store/order_store_integration_test.go",
+            "if order.ID != want {",
+            "if order.ID.String() != want {",
+            "make test-integration",
+            GO_SUMMARY,
+            "`order.ID` is now an `ids.OrderID` (changed `order.ID != want` to "
+            "`order.ID.String() != want`)",
+            # Too long with its location: quoted without it, the file said after.
+            "`invalid operation: order.ID != want (mismatched types ids.OrderID and string)` "
+            "(in internal/store/order_store_integration_test.go)",
+        ),
+        (
+            TS_REPORT,
+            "src/server.ts",
+            "const port: number = process.env.PORT;",
+            "const port: number = Number(process.env.PORT);",
+            "npm run build",
+            TS_SUMMARY,
+            "environment variables are always strings in Node (wrapped `process.env.PORT` in "
+            "`Number(...)`)",
+            "`src/server.ts:14:7 - error TS2322: Type 'string' is not assignable to type "
+            "'number'.`",
+        ),
+    ],
+)
+def test_a_change_given_its_reason_in_the_closing_summary_is_the_cause_and_the_rerun_is_said(
+    report: str,
+    path: str,
+    old: str,
+    new: str,
+    check: str,
+    summary: str,
+    cause: str,
+    quoted: str,
+) -> None:
+    events = _stream(
+        _user(report),
+        _says("Let me look at the file."),
+        _edit_call(path, old, new),
+        _edits(path),
+        _check(f"{check} 2>&1 | tail -20", "ok  \tall packages\nPASS"),
+        _says(summary),
+    )
+    (found,) = reported_pitfalls(events)
+    assert found.content.startswith(f"{quoted} was reported from outside the session")
+    assert f"the cause named: {cause}; " in found.content
+    assert found.content.endswith(f"; `{check}` passed after it.")
+
+
+def test_a_hedged_reason_a_failed_rerun_and_a_run_before_the_change_are_not_said() -> None:
+    hedged = _stream(
+        _user(GO_REPORT),
+        _edit_call("internal/store/x_test.go", "a != b", "a.String() != b"),
+        _edits("internal/store/x_test.go"),
+        _says("Done.\n\n- Changed `a != b` to `a.String() != b` since it probably is a type now."),
+    )
+    assert reported_pitfalls(hedged) == []
+    failed_again = _stream(
+        _user(GO_REPORT),
+        _check("make test-integration", "ok  \tall packages"),  # before the change: not a rerun
+        _edit_call("internal/store/x_test.go", "a != b", "a.String() != b"),
+        _edits("internal/store/x_test.go"),
+        _check("make test-integration", "--- FAIL: TestOrders (0.01s)\nFAIL", exit_code=1),
+        _says(GO_SUMMARY),
+    )
+    (found,) = reported_pitfalls(failed_again)
+    assert "passed after it" not in found.content
+    other_check = _stream(
+        _user(GO_REPORT),
+        _edit_call("internal/store/x_test.go", "a != b", "a.String() != b"),
+        _edits("internal/store/x_test.go"),
+        _check("make lint", "0 issues."),  # not the check the report names
+        _says(GO_SUMMARY),
+    )
+    (found,) = reported_pitfalls(other_check)
+    assert "passed after it" not in found.content

@@ -145,3 +145,46 @@ async def test_the_processor_keeps_a_test_command_only_the_user_typed(tmp_path: 
         assert [m.content for m in items if m.key == "test_command"] == [
             "Tests run with `uv run pytest` (it ran; its tests failed)."
         ]
+
+
+def _also(session: Session) -> list[str]:
+    return [c.content for c in evidence_candidates(session.events) if c.key == "test_command:also"]
+
+
+@pytest.mark.parametrize(
+    ("unit", "passed", "suite", "failed"),
+    [
+        (
+            "mise run test",
+            "ok  \tgithub.com/acme/ledger\t2.3s\n",
+            "mise run test:integration 2>&1 | tail -50",
+            "--- FAIL: TestRewind (0.00s)\nFAIL\nFAIL\tgithub.com/acme/ledger/integration\t15.0s\n",
+        ),
+        (
+            "npm test",
+            "Tests  12 passed (12)\n",
+            "npm run test:e2e",
+            "Tests  2 failed | 10 passed (12)\n",
+        ),
+    ],
+    ids=["go-integration-suite", "javascript-e2e-suite"],
+)
+def test_beside_a_passing_test_command_another_suite_that_reported_its_tests_is_kept(
+    unit: str, passed: str, suite: str, failed: str
+) -> None:
+    session = _failing((unit, 0, passed), (suite, 1, failed))
+    base = suite.split(" 2>&1", maxsplit=1)[0]
+    assert _also(session) == [f"Tests also run with `{base}` (it ran; its tests failed)."]
+
+
+def test_the_passing_command_failing_once_or_a_suite_that_never_started_is_no_second_suite() -> (
+    None
+):
+    # The same command failing before it passed is that command, not a second suite.
+    assert _also(_failing(("pytest", 1, FAILED), ("pytest", 0, "12 passed in 0.40s\n"))) == []
+    # A suite that never started reported no tests: nothing is known of it.
+    never = _failing(
+        ("npm test", 0, "Tests  12 passed (12)\n"),
+        ("npm run test:e2e", 127, "sh: playwright: command not found\n"),
+    )
+    assert _also(never) == []

@@ -79,11 +79,12 @@ def evidence_candidates(
         *recipes(found, main, first_edits),
         *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
     ]
-    # No run of the test command passed: the runner that ran and reported tests is still it.
-    if not any(f.key in ("recipe:test", "test_command") for f in findings):
-        reported = reported_test_command(found, main)
-        if reported is not None:
-            findings.append(reported)
+    # No run of the test command passed: the runner that ran and reported tests is still it;
+    # beside one that passed, another runner that reported its own tests is a second suite.
+    tested = [f.content for f in findings if f.key in ("recipe:test", "test_command")]
+    reported = reported_test_command(found, main, " ".join(tested))
+    if reported is not None:
+        findings.append(reported)
     gate = (
         quality_gate(found, edit_times)
         or wider_gate(finishing_checks(found), final_checks(found, edit_times))

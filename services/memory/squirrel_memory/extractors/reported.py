@@ -7,10 +7,13 @@ can't clone via the `git@github.com:` URL") and changes something. That becomes 
 all three are there before the user speaks again: an error line in the user's own message (a
 compiler's `error <code>:` line rather than the build tool's `FAILED` summary or a warning
 printed before it), a sentence of an answer that explains it (a negation or a cause; the
-summary after the change is preferred, said with hindsight), and files edited or commands run
-that change something. A small edit is said by its lines when every edit of the turn made the
-same one. What was done is reported, never claimed as the fix: the outcome happened outside
-the session.
+summary after the change is preferred, said with hindsight; past its opening, a sentence that
+gives a change its reason, "Changed `a` to `b` since `x` is now a `T`", read anywhere in the
+answer's prose), and files edited or commands run that change something. A small edit is said
+by its lines when every edit of the turn made the same one. What was done is reported, never
+claimed as the fix: the outcome happened outside the session, unless the command the report
+names (`` `make test` gives these errors ``) ran again after the change and passed, which is
+said. An error line too long to quote whole is quoted without the file location it starts with.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
+from squirrel_memory.extractors.stated_causes import HEDGE, PERSON
+from squirrel_memory.extractors.stated_causes import sentences as prose_sentences
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.markdown_links import unlinked
@@ -89,6 +94,9 @@ _LOOKING = frozenset(
     | {"less", "file", "stat", "du", "env", "printenv", "curl", "open"}
 )
 _CHECKS = frozenset({"test", "lint", "typecheck"})
+_RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN})
+#: Commands whose passing run after the change shows the report answered: checks and builds.
+_RERUNNABLE = _CHECKS | {"build"}
 #: git subcommands that look or record rather than change what the project does.
 _GIT_RECORDING = frozenset(
     {"status", "log", "diff", "show", "branch", "remote", "fetch", "ls-files", "add", "rm"}
@@ -125,6 +133,30 @@ def _pasted_error(text: str) -> str:
     return ""
 
 
+#: A change given its reason: "(Fixed type comparisons: ) Changed `a` to `b` since `x` is now
+#: a `T`", "Replaced `x` with `y` because …". The reason is the cause, the change what was done.
+_CHANGED_SINCE = re.compile(
+    r"^(?:[^:`]{0,60}:\s+)?(?P<change>(?:changed|replaced|switched|converted|wrapped|renamed|"
+    r"moved|updated|cast|quoted|escaped|pinned|bumped)\s.{3,240}?)\s+(?:since|because|as)\s+"
+    r"(?P<cause>[^;]{12,200}?)\.?$",
+    re.IGNORECASE,
+)
+
+
+def _reasoned_change(answer: str) -> str:
+    """The first sentence of an answer's prose (outside code, plans and to-do lists) that gives
+    a change its reason, said as "<reason> (<change>)", or ""."""
+    for said in prose_sentences(answer):
+        match = _CHANGED_SINCE.match(said)
+        if match is None or said.count("`") % 2:
+            continue
+        cause, change = match.group("cause"), match.group("change")
+        if PERSON.search(cause) or HEDGE.search(said):
+            continue
+        return f"{cause.rstrip('.')} ({change[:1].lower()}{change[1:]})"
+    return ""
+
+
 def _cause(answer: str) -> str:
     """The sentences of an answer that explain an error, without markdown links, or ""."""
     prose = answer.split("```", 1)[0].split("\n\n", 1)[0]
@@ -139,7 +171,7 @@ def _cause(answer: str) -> str:
         if remedy and not _LOOK_INTO.match(remedy):
             cause = f"{cause.rstrip('.')}; the remedy: {remedy[:1].lower()}{remedy[1:]}"
         return cause[:MAX_CAUSE_CHARS].rstrip(".")
-    return ""
+    return _reasoned_change(answer)[:MAX_CAUSE_CHARS]
 
 
 def changing_commands(command: str, root: str) -> list[str]:
@@ -198,6 +230,48 @@ def _said(made: list[Edit]) -> str:
     return said.pop() if len(said) == 1 else ""
 
 
+#: A diagnostic's leading location (`pkg/a_test.go:76:31: `, `src/x.rs:3: `).
+_LOCATION = re.compile(r"^(?P<file>[\w./-]+\.\w+):\d+(?::\d+)?:\s+(?=\S)")
+_SPAN = re.compile(r"`([^`\n]{2,80})`")
+
+
+def _quoted(line: str) -> str:
+    """An error line as quoted: whole when it fits, else without its leading file location
+    (said after it), else shortened at a clause boundary."""
+    if len(line) > MAX_ERROR_CHARS and (where := _LOCATION.match(line)):
+        rest = line[where.end() :]
+        if len(rest) <= MAX_ERROR_CHARS:
+            return f"`{rest}` (in {where.group('file')})"
+    return f"`{_shorter(line, MAX_ERROR_CHARS)}`"
+
+
+def _named_check(text: str, root: str) -> str:
+    """The check the user's report names in backticks (`` `mise run test:ci` gives … ``), or "":
+    running it again after the change shows whether the change answered the report."""
+    for span in _SPAN.findall(text):
+        for typed in typed_commands(span, cwd=root, project_root=root):
+            use = classify(list(typed.words))
+            if use is not None and use.purpose in _RERUNNABLE:
+                return typed.text
+    return ""
+
+
+def _ran(event: StoredEvent, command: str) -> bool:
+    """Whether `event` ran `command` as typed (perhaps with its output piped on)."""
+    ran = str(event.content.get("command") or "")
+    return event.event_type in _RUNS and (ran == command or ran.startswith(f"{command} "))
+
+
+def _passed(event: StoredEvent) -> bool:
+    """Whether a run passed: exit code 0 and no error line in what it printed."""
+    output = event.content.get("output")
+    return (
+        event.content.get("exit_code") == 0
+        and event.content.get("is_error") is not True
+        and not (isinstance(output, str) and first_error_line(output))
+    )
+
+
 def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
     """Pitfalls from errors the user pasted, in the order they were reported."""
     found: dict[str, Reported] = {}
@@ -213,6 +287,8 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
         commands: list[str] = []
         made: list[Edit] = []
         ids = [event.id]
+        check = _named_check(text, event.project_id)
+        rerun = ""
         # (answer event id, text), before and after the first change of the turn.
         before: list[tuple[str, str]] = []
         after: list[tuple[str, str]] = []
@@ -224,6 +300,7 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
                 (after if files or commands else before).append((later.id, answer))
             elif later.id in all_edits:
                 made.append(all_edits[later.id])
+                rerun = ""  # a run before this change says nothing of it
             elif later.event_type == EventType.CODE_CHANGE:
                 path = later.content.get("path")
                 for raw in [path] if isinstance(path, str) else list(later.file_paths):
@@ -231,7 +308,9 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
                     if rel and not rel.startswith(("/", "~")) and rel not in files:
                         files.append(rel)
                         ids.append(later.id)
-            elif later.event_type == EventType.COMMAND_RUN:
+            elif check and made and _ran(later, check):
+                rerun = later.id if _passed(later) else ""
+            if later.event_type == EventType.COMMAND_RUN:
                 command = later.content.get("command")
                 typed = changing_commands(str(command or ""), later.project_id)
                 new = [c for c in typed if c not in commands]
@@ -248,10 +327,13 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
         done[:1] = [f"{done[0]} ({said})"] if done and said else done[:1]
         done += [f"`{c}`" for c in commands[:MAX_CHANGES]]
         line = local_paths(_TIMESTAMP.sub("", re.sub(r"^E\s+", "", error)), event.project_id)
-        shown = _shorter(line.replace("`", "'"), MAX_ERROR_CHARS)
+        shown = _quoted(line.replace("`", "'"))
+        passed = f"; `{check}` passed after it" if rerun else ""
+        if rerun:
+            ids.append(rerun)
         content = sentence(
-            f"`{shown}` was reported from outside the session; the cause named: {cause}; "
-            f"done in answer: {', '.join(done)}"
+            f"{shown} was reported from outside the session; the cause named: {cause}; "
+            f"done in answer: {', '.join(done)}{passed}"
         )
         key = fingerprint_key(normalise_line(error))
         if content and key not in found:

@@ -3,7 +3,13 @@ the project, the checks before a commit, and what CI runs — each with its `pat
 
 Commands named by people (instruction files, task runners, CI, README) win over an
 ecosystem's conventions; commands of the primary ecosystem(s) or task runners make the
-project's recipe, others become recipes scoped to their folder.
+project's recipe, others become recipes scoped to their folder. A convention is said only
+where the repository shows what it runs on: a lint, format or type-check convention needs its
+tool declared, configured or run somewhere in the repository (the manifest alone decides
+nothing: many Go projects lint with something other than `go vet`), and a convention runs
+through the repository's wrapper of its tool (`mvn test` as `./mvnw test` beside `mvnw`). An
+install line that fetches the project itself (`go get <its module>`, `npm install <its name>`)
+is how others use it, not its set-up.
 """
 
 from __future__ import annotations
@@ -50,8 +56,37 @@ _PORT_FLAG = re.compile(r"(?:--port[= ]|-p\s+|PORT=)(\d{2,5})\b")
 MAX_SCOPED = 4
 
 
+#: Purposes whose convention is a choice the repository must show (its tool declared or
+#: configured): the manifest alone does not say which linter or formatter a project uses.
+_CHOSEN = frozenset({"lint", "format", "typecheck"})
+
+
+def _wrapped(command: str, tracked: set[str], named: Sequence[Command]) -> tuple[str, str]:
+    """A convention run through the repository's wrapper of its tool (`mvn test` → `./mvnw
+    test` beside `mvnw`, or where a named command runs `./mvnw`), with the wrapper's ref; or
+    the command as it is and ""."""
+    program, _, rest = command.partition(" ")
+    wrapper = f"{program}w"
+    if wrapper in tracked or any(c.text.startswith(f"./{wrapper} ") for c in named):
+        ref = f"{wrapper}:1" if wrapper in tracked else ""
+        return f"./{wrapper} {rest}".rstrip(), ref
+    return command, ""
+
+
+def _runs_tool(command: str, out: Readings) -> bool:
+    """Whether the repository runs a convention's tool somewhere (CI's `cargo fmt --check`, a
+    pre-commit hook `cargo-fmt` or `clippy`): then the convention is the project's choice."""
+    words = command.split()[:2]
+    tool = " ".join(words)
+    if any(c.text == tool or c.text.startswith(f"{tool} ") for c in out.commands):
+        return True
+    hooks = {hook.lower().replace("-", " ") for hook, _ in out.hooks}
+    return tool in hooks or (len(words) > 1 and words[1] in hooks)
+
+
 def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list[Command]:
     out = reading.readings
+    tracked = {f.path for f in reading.files}
     found: list[Command] = []
     for manifest, eco in out.manifests.items():
         folder = folder_of(manifest)
@@ -64,11 +99,36 @@ def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list
                 name = needs[4:].lower()
                 ref = deps.get(name) or out.tools.get(name, "")
             elif needs.startswith("file:"):
-                ref = f"{needs[5:]}:1" if needs[5:] in {f.path for f in reading.files} else ""
+                ref = f"{needs[5:]}:1" if needs[5:] in tracked else ""
             purpose = purpose_of(command)
-            if ref and purpose is not None:
-                found.append(Command(command, purpose[0], eco, "", "convention", ref))
+            if not ref or purpose is None:
+                continue
+            if purpose[0] in _CHOSEN and not needs and not _runs_tool(command, out):
+                continue  # the manifest alone does not say the project uses this tool
+            typed, wrapper_ref = _wrapped(command, tracked, out.commands)
+            found.append(Command(typed, purpose[0], eco, "", "convention", wrapper_ref or ref))
     return found
+
+
+_VERSION_SUFFIX = re.compile(r"(?:@|==|>=|~=|\^|:)[^/\s]*$")
+
+
+def _own_names(out: Readings) -> set[str]:
+    """The names the project's manifests give it (a Go module path, a package's name)."""
+    names = {name.lower() for name, _ in out.named.values() if name}
+    return names | ({out.name.lower()} if out.name else set())
+
+
+def _installs_itself(command: Command, own: set[str]) -> bool:
+    """Whether an install command fetches the project itself (`go get github.com/x/y`, `pip
+    install y`, `npm install y@2`): the line its users type, not the project's set-up."""
+    if command.purpose != "install" or not own:
+        return False
+    for word in command.text.split()[1:]:
+        bare = _VERSION_SUFFIX.sub("", word.strip("'\"")).lower()
+        if bare in own or any(bare.startswith(f"{name}/") for name in own if "/" in name):
+            return True
+    return False
 
 
 def _rank(command: Command) -> tuple[int, int, int, int]:
@@ -112,6 +172,7 @@ def _project_recipes(
     commands: list[Command], ecosystems: Sequence[str], out: Readings
 ) -> list[MemoryCandidate]:
     found: list[MemoryCandidate] = []
+    present = {eco for path, eco in out.manifests.items() if not folder_of(path)}
     for purpose, (verb, importance) in _VERBS.items():
         mine = [
             c
@@ -120,7 +181,9 @@ def _project_recipes(
         ]
         if not mine:
             continue
-        mine.sort(key=_rank)
+        # A command of an ecosystem whose manifest the repository holds before one whose tool
+        # has nothing here to run on (a README's `npm test` beside no package.json).
+        mine.sort(key=lambda c: (c.ecosystem not in (*present, "any"), *_rank(c)))
         chosen = mine[0]
         # A gate run for the tests is said as what it is; what it runs is its detail, if known.
         said = "Run the checks with" if purpose == "test" and runs_a_gate(chosen.text) else verb
@@ -233,7 +296,12 @@ def recipes(reading: RepositoryReading) -> list[MemoryCandidate]:
     """Every recipe one reading supports."""
     ecosystems = primary_ecosystems_of(reading)
     out = reading.readings
-    commands = [*out.commands, *_conventional(reading, ecosystems)]
+    own = _own_names(out)
+    commands = [
+        c
+        for c in [*out.commands, *_conventional(reading, ecosystems)]
+        if not _installs_itself(c, own)
+    ]
     found: list[MemoryCandidate | None] = [
         *_project_recipes(commands, ecosystems, out),
         *_scoped_recipes(out.commands, ecosystems),

@@ -6,7 +6,9 @@ still reads as passed; so does a command followed by a fallback that always succ
 true`, `|| :`, `|| echo …`, `|| exit 0`). Its output says otherwise: an error line of the
 tool's own (`Error: can't load config …`, `error[E0425]: …`, `fatal: …`, `panic: …`, a
 traceback, `command not found`) or a test summary that counts failures (`1 failed, 4
-passed`). Such a run counts as failed, so the rules that learn from a failure and the change
+passed`), or a runner's report of failed tests without counts (Go's `--- FAIL: TestPost
+(0.00s)` and `FAIL <package> 0.01s`, `reported_tests.failed_tests`). Such a run counts as
+failed, so the rules that learn from a failure and the change
 that fixed it read it as the failure it was. Nothing else changes: a run without such a pipe
 or fallback keeps its exit status (a tool that printed an error and exited 0 chose to pass),
 a pipe into a filter that decides the status itself (`grep`) keeps it, and an output that
@@ -21,6 +23,7 @@ import dataclasses
 import re
 
 from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.evidence.reported_tests import failed_tests
 from squirrel_memory.extractors.evidence.typed_runs import failed, passed
 
 #: Programs that only show or cut what they are given: their exit status says nothing of the
@@ -106,7 +109,10 @@ def hidden_failure(run: CommandRun) -> bool:
     error line, or a test summary that counts failures)."""
     if run.ok is not True or not status_hidden(run.command) or shows_data(run.command):
         return False
-    return failed(run.output) or (bool(error_line(run.output)) and not passed(run.output))
+    output = run.output
+    return (
+        failed(output) or failed_tests(output) or (bool(error_line(output)) and not passed(output))
+    )
 
 
 def with_piped_outcomes(runs: list[CommandRun]) -> list[CommandRun]:

@@ -9,6 +9,11 @@ command that failed to start (not found, no such file, a usage error) reports no
 says nothing; nor does a run in a sub-folder, outside the project, of another ecosystem than
 the project's main one, or one naming a path of one machine. Where a run passed, the recipe
 says it better (`recipes.py`). The memory says its evidence: it ran and its tests failed.
+
+Beside a test command that passed, another one that ran and reported its own tests (the
+integration suite of `mise run test:integration` beside the unit tests of `mise run test`, an
+end-to-end suite beside the unit tests) is a second way to run tests, said the same way
+("Tests also run with …"): the passing command does not run those tests.
 """
 
 from __future__ import annotations
@@ -46,29 +51,36 @@ def _reported(attempt: Attempt, ecosystems: tuple[str, ...]) -> bool:
     if ecosystems and use.ecosystem not in NEUTRAL_ECOSYSTEMS and use.ecosystem not in ecosystems:
         return False
     local = any(word.startswith(("/", "~")) for word in attempt.text.split()[1:])
-    return not local and (reports_tests(attempt.run.output) or _failed_tests(attempt.run.output))
+    return not local and (reports_tests(attempt.run.output) or failed_tests(attempt.run.output))
 
 
-def _failed_tests(output: str) -> bool:
+def failed_tests(output: str) -> bool:
     """Whether the end of `output` is a runner's report of failed tests without counts."""
     lines = [line.strip() for line in output.splitlines()[-SUMMARY_LINES:]]
     return any(pattern.search(line) for line in lines for pattern in _FAILED_TESTS)
 
 
-def reported_test_command(found: list[Attempt], ecosystems: tuple[str, ...]) -> Finding | None:
+def reported_test_command(
+    found: list[Attempt], ecosystems: tuple[str, ...], besides: str = ""
+) -> Finding | None:
     """The root test command that ran and reported its tests without passing (module
-    docstring); the one run most often (then most recently) when several did."""
+    docstring); the one run most often (then most recently) when several did. `besides` is
+    what the memories of the test command that passed say: a command they name is theirs,
+    another one is a second way to run tests."""
     runs: dict[str, list[Attempt]] = {}
     for attempt in found:
         if attempt.base and _reported(attempt, ecosystems):
+            if besides and re.search(rf"`{re.escape(attempt.base)}[` ]", besides):
+                continue  # the passing command itself, failing on another run
             runs.setdefault(attempt.base, []).append(attempt)
     if not runs:
         return None
     base, chosen = max(runs.items(), key=lambda kv: (len(kv[1]), kv[1][-1].run.timestamp))
+    said = "Tests also run with" if besides else "Tests run with"
     return Finding(
         "fact",
-        KEY,
-        f"Tests run with `{base}` ({EVIDENCE}).",
+        f"{KEY}:also" if besides else KEY,
+        f"{said} `{base}` ({EVIDENCE}).",
         ("testing", "command"),
         IMPORTANCE,
         tuple(a.run.event_id for a in chosen[-20:]),
