@@ -4,12 +4,12 @@
 the project from that session alone (how it is built, where things live, the assistant's
 explanation after a failure) and what must not be stated, written by hand before the rules first
 ran over them (SOURCES.md says where each session comes from). Each session goes alone into its
-own project of one memory service (AppendEvents, then ProcessNow with the offline `rules`
-extractor, via bench/fixture_pipeline.py). An item is **found** when one project_fact, pitfall or
-recipe memory matches every concept of its `match` (each concept a regular expression or a list of
-alternatives, case-insensitive); a memory of any type that matches a `wrong` entry is **wrong**;
-every project_fact that matches no item and is not wrong is counted as **not an item** (listed
-with --details, for a human to judge).
+own project of one memory service, in a folder named as the session's own (AppendEvents, then
+ProcessNow with the offline `rules` extractor, via bench/fixture_pipeline.py). An item is
+**found** when one project_fact, pitfall or recipe memory matches every concept of its `match`
+(each concept a regular expression or a list of alternatives, case-insensitive); a memory of any
+type that matches a `wrong` entry is **wrong**; every project_fact that matches no item and is
+not wrong is counted as **not an item** (listed with --details, for a human to judge).
 
 Usage: python -m bench.learned_study [--details] [--session NAME ...]
 """
@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from bench import fixture_pipeline
 from bench.habits_study import StudyError, _concepts
@@ -128,9 +129,24 @@ async def _run(sessions: list[Session]) -> dict[str, Outcome]:
             key=lambda memory: (-memory[1], memory[2]),
         )
 
+    folders = {s.name: _folder_name(s.paths) for s in sessions}
     projects = [(s.name, list(s.paths)) for s in sessions]
-    await fixture_pipeline.run_once(projects, False, inspect=inspect)
+    await fixture_pipeline.run_once(
+        projects, False, inspect=inspect, folder=lambda name: folders[name]
+    )
     return outcomes
+
+
+def _folder_name(paths: tuple[Path, ...]) -> str:
+    """The session's project folder name on its user's machine (the last part of its first
+    record's `cwd`), so that a rule reading the folder's name sees what it would have seen."""
+    for path in paths:
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                cwd = json.loads(line).get("cwd")
+                if isinstance(cwd, str) and cwd.strip("/"):
+                    return PurePosixPath(cwd).name
+    return "project"
 
 
 def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bool) -> str:
