@@ -207,7 +207,9 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
     for index, event in enumerate(events):
         if event.event_type != EventType.ASSISTANT_RESPONSE:
             # what the session saw: the user's pasted output, commands, outputs and edits
-            evidence.append(json.dumps(event.content, ensure_ascii=False)[:MAX_EVIDENCE_CHARS])
+            evidence.append(
+                json.dumps(event.content, ensure_ascii=False, default=str)[:MAX_EVIDENCE_CHARS]
+            )
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
             continue
