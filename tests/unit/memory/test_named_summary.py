@@ -171,3 +171,44 @@ def test_a_failed_launch_s_message_is_not_a_report() -> None:
     )
 
     assert _summary(session) is None
+
+
+@pytest.mark.parametrize(
+    ("root", "reply", "said"),
+    [
+        (  # behind a label, in the user's voice: the head phrase without it (Rust and Svelte)
+            "/Users/sam/quill",
+            "**Context**: Quill is a native desktop app (Tauri + Svelte) that opens when an agent "
+            "writes a draft, lets me mark it up, then writes a bundle the agent reads.",
+            "What this project (Quill) is, as the assistant summarised it: a native desktop app "
+            "(Tauri + Svelte).",
+        ),
+        (  # behind a label, said of no one: kept whole (Elixir)
+            "/srv/beacon",
+            "Overview: Beacon is a Phoenix web application that schedules status checks.",
+            "What this project (Beacon) is, as the assistant summarised it: a Phoenix web "
+            "application that schedules status checks.",
+        ),
+    ],
+)
+def test_a_labelled_statement_by_name_is_kept(root: str, reply: str, said: str) -> None:
+    session = Session(root, "s1", T0)
+    session.say(reply)
+
+    assert _summary(session) == said
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Context: Turbo is a build system that runs the tasks.",  # another name behind a label
+        "Context: Quill might be a desktop app for drafts.",  # a hedge behind a label
+        "Note that Quill is a desktop app for drafts.",  # no label: a sentence that mentions it
+        "Context: Quill is a mess that lets me down.",  # no kind of software, cut or not
+    ],
+)
+def test_a_label_does_not_make_other_sentences_a_summary(reply: str) -> None:
+    session = Session("/Users/sam/quill", "s1", T0)
+    session.say(reply)
+
+    assert _summary(session) is None

@@ -58,6 +58,8 @@ from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMP
 from squirrel_memory.extractors.main_branch import main_branch
 from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
 from squirrel_memory.extractors.missing_manifests import missing_manifests
+from squirrel_memory.extractors.package_scripts import IMPORTANCE as SCRIPTS_IMPORTANCE
+from squirrel_memory.extractors.package_scripts import package_scripts
 from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANCE
 from squirrel_memory.extractors.project_home import project_home
@@ -260,6 +262,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         MEMBERS_IMPORTANCE,
         lambda _f: ("workspace", "monorepo"),
+    ),
+    # What each package runs for a task, as the task runner's output printed it.
+    Finder(
+        package_scripts,
+        MemoryType.PROJECT_FACT,
+        SCRIPTS_IMPORTANCE,
+        lambda _f: ("workspace", "scripts"),
     ),
     # How the files of a folder the session wrote into are named.
     Finder(

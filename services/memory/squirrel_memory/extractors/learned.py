@@ -32,11 +32,13 @@ what only a model can tell apart goes through the model path.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.explained_failures import explained
 from squirrel_memory.extractors.instruction_words import instruction_words
 from squirrel_memory.extractors.lessons import changed_lines, edits
 from squirrel_memory.extractors.wording import key_slug, sentence
@@ -47,6 +49,10 @@ MAX_CHARS = 220
 #: Findings kept per episode: opened as an explanation, and causes stated after trouble.
 MAX_FINDINGS = 3
 MAX_STATED_CAUSES = 2
+#: Failures the assistant explained (`explained_failures`), kept per episode.
+MAX_EXPLAINED = 2
+#: What one event shows as evidence for an explanation (its text, lowercased), at most.
+MAX_EVIDENCE_CHARS = 20_000
 IMPORTANCE = 0.4
 FOUND_PREFIX = "Found in a session: "
 #: Two findings sharing this share of the shorter one's words say the same thing.
@@ -195,9 +201,15 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
     the fix it made)."""
     kept: list[Learned] = []
     trouble = False
-    opened = stated = 0
+    opened = stated = explaining = 0
+    evidence: list[str] = []
     elsewhere = replies_elsewhere(events)
     for index, event in enumerate(events):
+        if event.event_type != EventType.ASSISTANT_RESPONSE:
+            # what the session saw: the user's pasted output, commands, outputs and edits
+            evidence.append(
+                json.dumps(event.content, ensure_ascii=False, default=str)[:MAX_EVIDENCE_CHARS]
+            )
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
             continue
@@ -207,9 +219,11 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         text = event.content.get("text")
         if not isinstance(text, str):
             continue
+        seen = "\n".join(evidence).lower()
         prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
         for paragraph in prose.split("\n"):
-            for raw in _SENTENCE.split(" ".join(paragraph.replace("**", "").split())):
+            said_here = _SENTENCE.split(" ".join(paragraph.replace("**", "").split()))
+            for at, raw in enumerate(said_here):
                 said = finding(raw) if opened < MAX_FINDINGS else ""
                 ids: tuple[str, ...] = (event.id,)
                 cause = not said and trouble and stated < MAX_STATED_CAUSES
@@ -217,12 +231,19 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
                     fix, fix_id = _fix_after(events, index) if _BY_ITSELF.search(raw) else ("", "")
                     if fix:
                         said, ids = f"{said.rstrip('.')}{FIX_JOIN}{fix}.", (event.id, fix_id)
+                kind = "opened" if said and not cause else "cause"
+                if not said and explaining < MAX_EXPLAINED:
+                    following = said_here[at + 1] if at + 1 < len(said_here) else ""
+                    why = explained(raw, following, seen, after_trouble=trouble)
+                    said, kind = (f"{FOUND_PREFIX}{why}" if why else ""), "explained"
                 what = said.removeprefix(FOUND_PREFIX)
                 if not said or any(_same(what, k.content.removeprefix(FOUND_PREFIX)) for k in kept):
                     continue
                 key = f"pitfall:learned:{key_slug(what.split(FIX_JOIN)[0], _KEY_DROP) or 'finding'}"
                 kept.append(Learned(key, said, ids))
-                stated, opened = (stated + 1, opened) if cause else (stated, opened + 1)
+                opened += kind == "opened"
+                stated += kind == "cause"
+                explaining += kind == "explained"
     return kept
 
 

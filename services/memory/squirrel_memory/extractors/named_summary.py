@@ -17,6 +17,9 @@ the same for every ecosystem:
   "<Name> — a …" after the start of a line or a colon or dash; what follows passes the test of
   `summaries.summary_of` (a kind of software at the end of its head noun phrase, no question,
   no negation); a hedge ("might be", "seems to become") or a plan ("will be") never matches;
+- a short label may stand before the name ("Context: Marginal is a …"); when what follows
+  speaks of someone ("… that lets me mark it up"), only its head phrase is kept ("a native
+  desktop app (Tauri + Svelte)");
 - it is the assistant's own text: a reply, the prompt it gave a subagent, a subagent's report
   (its reply, its hand-back message, or the launcher's result in the parent), never the
   user's words (`user_about` reads those) nor a file's text; a reply or report about another
@@ -56,8 +59,16 @@ _PRODUCT_WORDS = frozenset(
 _WRITTEN_INPUTS = ("prompt", "message")
 
 _NAME = r"(?P<name>[A-Za-z][\w.+-]*(?:\s[A-Z][\w.+-]*){0,2})"
-#: "<Name> is a …" opening a sentence.
-_IS = re.compile(rf"^{_NAME}\s+is\s+(?P<what>an?\s.+)$")
+#: "<Name> is a …" opening a sentence, or behind a short label ("Context: <Name> is a …").
+_IS = re.compile(rf"^(?:[A-Z][a-z]+(?:\s[a-z]+)?:\s+)?{_NAME}\s+is\s+(?P<what>an?\s.+)$")
+#: Someone's own words in what the project is ("… that lets me mark it up"): the head phrase
+#: says it without them.
+_SOMEONE = re.compile(r"\b(?:i|me|my|we|us|our|you|your)\b", re.IGNORECASE)
+#: Where the head phrase of what the project is ends (its parentheses stay).
+_CLAUSE = re.compile(
+    r"\s+(?:that|which|who|where|with|for|from|to|using|built|written|designed|and)\b|[;:—–,]",
+    re.IGNORECASE,
+)
 #: "<Name>, a …" or "<Name> — a …" at the start of a line or after a colon or dash.
 _APPOSITION = re.compile(rf"(?:^|[:—–]\s+|\s-\s+){_NAME}(?:,|\s+[—–-])\s+(?P<what>an?\s.+)$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
@@ -104,7 +115,10 @@ def _said(text: str, project_id: str) -> tuple[str, str] | None:
                 match = pattern.match(raw) if pattern is _IS else pattern.search(raw)
                 if match is None or not names_project(match.group("name"), project_id):
                     continue
-                what = summary_of(f"This project is {_DANGLING.sub('', match.group('what'))}")
+                said = _DANGLING.sub("", match.group("what"))
+                if _SOMEONE.search(said) and (end := _CLAUSE.search(said)):
+                    said = said[: end.start()]
+                what = summary_of(f"This project is {said}")
                 if what:
                     return match.group("name"), what
     return None

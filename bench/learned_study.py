@@ -1,0 +1,241 @@
+"""What sessions nobody tuned the rules on taught about their project: found, missed, wrong.
+
+`bench/data/learned_study/learned.toml` lists, per session, what a senior engineer would note about
+the project from that session alone (how it is built, where things live, the assistant's
+explanation after a failure) and what must not be stated, written by hand before the rules first
+ran over them (SOURCES.md says where each session comes from). Each session goes alone into its
+own project of one memory service, in a folder named as the session's own (AppendEvents, then
+ProcessNow with the offline `rules` extractor, via bench/fixture_pipeline.py). An item is
+**found** when one project_fact, pitfall or recipe memory matches every concept of its `match`
+(each concept a regular expression or a list of alternatives, case-insensitive); a memory of any
+type that matches a `wrong` entry is **wrong**; every project_fact that matches no item and is
+not wrong is counted as **not an item** (listed with --details, for a human to judge).
+
+Usage: python -m bench.learned_study [--details] [--session NAME ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from bench import fixture_pipeline
+from bench.habits_study import StudyError, _concepts
+from squirrel.v1 import memory_pb2
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.logs import configure_logging
+
+STUDY = fixture_pipeline.ROOT / "bench" / "data" / "learned_study"
+# The memory types that can carry what a session taught about its project.
+LEARNED_TYPES = {
+    memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
+    memory_pb2.MEMORY_TYPE_PITFALL: "pitfall",
+    memory_pb2.MEMORY_TYPE_RECIPE: "recipe",
+}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing the session taught (or, for a `wrong` entry, must not be said)."""
+
+    note: str
+    importance: str
+    concepts: tuple[tuple[re.Pattern[str], ...], ...]
+
+    def matches(self, text: str) -> bool:
+        """Whether `text` states every concept of the item."""
+        return all(any(p.search(text) for p in concept) for concept in self.concepts)
+
+
+@dataclass(frozen=True)
+class Session:
+    """A study session: its transcripts, its items and what must not be stated."""
+
+    name: str
+    paths: tuple[Path, ...]
+    ecosystem: str
+    items: tuple[Item, ...]
+    wrong: tuple[Item, ...]
+
+
+@dataclass
+class Outcome:
+    """What the rules kept from one session: (type name, importance, text) per learned memory."""
+
+    memories: list[tuple[str, float, str]] = field(default_factory=list)
+
+
+def _items(raw: object, where: str) -> tuple[Item, ...]:
+    if not isinstance(raw, list):
+        raise StudyError(f"{where}: items must be a list of tables")
+    return tuple(
+        Item(
+            note=str(entry.get("note", "")),
+            importance=str(entry.get("importance", "normal")),
+            concepts=_concepts(entry.get("match"), f"{where}, entry {i + 1}"),
+        )
+        for i, entry in enumerate(raw)
+    )
+
+
+def load_sessions(path: Path = STUDY / "learned.toml") -> list[Session]:
+    """The study's sessions, as `learned.toml` lists them; raises `StudyError` on a bad entry."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    sessions: list[Session] = []
+    for index, raw in enumerate(data.get("session", [])):
+        where = f"{path.name}: session {index + 1}"
+        name = raw.get("name")
+        if not isinstance(name, str) or not name:
+            raise StudyError(f"{where}: `name` is required")
+        folders = raw.get("transcripts")
+        if not isinstance(folders, list) or not folders:
+            raise StudyError(f"{where} ({name}): `transcripts` must be a non-empty list")
+        paths: list[Path] = []
+        for entry in folders:
+            folder = STUDY / str(entry)
+            paths.extend(sorted(folder.glob("*.jsonl")) if folder.is_dir() else [folder])
+        sessions.append(
+            Session(
+                name=name,
+                paths=tuple(paths),
+                ecosystem=str(raw.get("ecosystem", "")),
+                items=_items(raw.get("item", []), f"{where} ({name}), item"),
+                wrong=_items(raw.get("wrong", []), f"{where} ({name}), wrong"),
+            )
+        )
+    return sessions
+
+
+async def _run(sessions: list[Session]) -> dict[str, Outcome]:
+    outcomes: dict[str, Outcome] = {}
+
+    async def inspect(client: MemoryClient, name: str, project_id: str, _events: int) -> None:
+        listed = await client.call(
+            client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=500)
+        )
+        outcome = outcomes.setdefault(name, Outcome())
+        outcome.memories = sorted(
+            (
+                (LEARNED_TYPES.get(m.type, "user_style"), m.importance, m.content)
+                for m in listed.memories
+            ),
+            key=lambda memory: (-memory[1], memory[2]),
+        )
+
+    folders = {s.name: _folder_name(s.paths) for s in sessions}
+    projects = [(s.name, list(s.paths)) for s in sessions]
+    await fixture_pipeline.run_once(
+        projects, False, inspect=inspect, folder=lambda name: folders[name]
+    )
+    return outcomes
+
+
+def _folder_name(paths: tuple[Path, ...]) -> str:
+    """The session's project folder name on its user's machine (the last part of its first
+    record's `cwd`), so that a rule reading the folder's name sees what it would have seen."""
+    for path in paths:
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                cwd = json.loads(line).get("cwd")
+                if isinstance(cwd, str) and cwd.strip("/"):
+                    return PurePosixPath(cwd).name
+    return "project"
+
+
+def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bool) -> str:
+    """The study's table (one row per session, then totals) and, with `details`, each verdict."""
+    head = (
+        f"{'session':28} {'items':>5} {'found':>6} {'high':>7} {'wrong':>6} {'facts':>6} "
+        f"{'not item':>9}"
+    )
+    lines = [head, "-" * len(head)]
+    totals = [0, 0, 0, 0, 0, 0, 0]
+    notes: list[str] = []
+    for session in sessions:
+        memories = outcomes.get(session.name, Outcome()).memories
+        learned = [(kind, weight, text) for kind, weight, text in memories if kind != "user_style"]
+        found = [i for i in session.items if any(i.matches(t) for _, _, t in learned)]
+        high = [i for i in session.items if i.importance == "high"]
+        high_found = [i for i in found if i.importance == "high"]
+        wrong = [
+            (kind, weight, text)
+            for kind, weight, text in memories
+            if any(w.matches(text) for w in session.wrong)
+        ]
+        facts = [m for m in learned if m[0] == "project_fact"]
+        not_item = [
+            m for m in facts if m not in wrong and not any(i.matches(m[2]) for i in session.items)
+        ]
+        row = (
+            len(session.items),
+            len(found),
+            len(high_found),
+            len(high),
+            len(wrong),
+            len(facts),
+            len(not_item),
+        )
+        totals = [a + b for a, b in zip(totals, row, strict=True)]
+        lines.append(
+            f"{session.name:28} {row[0]:5} {row[1]:6} {f'{row[2]}/{row[3]}':>7} {row[4]:6} "
+            f"{row[5]:6} {row[6]:9}"
+        )
+        if details:
+            notes.append(f"\n## {session.name} ({session.ecosystem})")
+            for item in session.items:
+                mark = "found" if item in found else "MISSED"
+                notes.append(f"- [{mark}] ({item.importance}) {item.note}")
+            notes.extend(f"- [WRONG {k}] ({w:.2f}) {t}" for k, w, t in wrong)
+            notes.extend(f"- [not an item] ({w:.2f}) {t}" for _, w, t in not_item)
+            notes.extend(
+                f"- [{k}] ({w:.2f}) {t}"
+                for k, w, t in learned
+                if (k, w, t) not in wrong and (k, w, t) not in not_item
+            )
+    lines.append("-" * len(head))
+    lines.append(
+        f"{'total':28} {totals[0]:5} {totals[1]:6} {f'{totals[2]}/{totals[3]}':>7} "
+        f"{totals[4]:6} {totals[5]:6} {totals[6]:9}"
+    )
+    lines.append(
+        "\nitems: hand-written per session; found: matched by a project_fact, pitfall or recipe; "
+        "high: high items found / high items; wrong: memories that state what must not be said; "
+        "facts: project_fact memories; not item: project facts that match no item (judge by "
+        "hand with --details)."
+    )
+    return "\n".join(lines + notes)
+
+
+def main(argv: list[str] | None = None) -> int:
+    configure_logging("bench", "warning", json=True)
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--details", action="store_true", help="each item's verdict and the rest")
+    parser.add_argument("--session", action="append", default=[], help="only these sessions")
+    args = parser.parse_args(argv)
+    try:
+        sessions = load_sessions()
+    except StudyError as exc:
+        print(f"learned study: {exc}", file=sys.stderr)
+        return 2
+    if args.session:
+        sessions = [s for s in sessions if s.name in args.session]
+    missing = [s.name for s in sessions if not s.paths or not all(p.exists() for p in s.paths)]
+    if missing:
+        print(f"skipped (transcripts not found): {', '.join(missing)}")
+        sessions = [s for s in sessions if s.name not in missing]
+    if not sessions:
+        return 0
+    outcomes = asyncio.run(_run(sessions))
+    print(report(sessions, outcomes, details=args.details))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
