@@ -86,6 +86,23 @@ def test_a_number_out_of_range_is_refused_naming_its_flag_before_any_service(
     assert line.startswith(f"sqrl: error: {flag} must be from "), line
 
 
+@pytest.mark.parametrize(
+    "args", [("remember", "caf\udce9 au lait"), ("search", "caf\udce9"), ("init", "caf\udce9")]
+)
+def test_an_argument_that_is_not_utf8_is_refused_in_one_line(
+    sqrl: Sqrl, project: Path, sqrl_home: Path, args: tuple[str, ...]
+) -> None:
+    """A Latin-1 terminal's "café" (byte 0xE9) arrives as a lone surrogate, which no message
+    can carry: a traceback before; now one line showing the byte, exit 2, nothing written."""
+    before = json.loads((sqrl_home / "projects.json").read_text())
+
+    done = sqrl(*args, cwd=project)
+
+    assert done.returncode == 2, done.stderr
+    assert "caf\\xe9" in _one_line(done) and "UTF-8" in _one_line(done)
+    assert json.loads((sqrl_home / "projects.json").read_text()) == before
+
+
 def test_argparse_usage_errors_still_exit_2(sqrl: Sqrl, project: Path) -> None:
     done = sqrl("remember", "x", "--type", "gossip", cwd=project)
     assert done.returncode == 2
