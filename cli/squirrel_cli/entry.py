@@ -18,6 +18,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from squirrel_cli.hook_client import main as hook_main  # noqa: PLC0415 - fast path
 
         return hook_main(args[1:])
+    if (bad := next((a for a in args if not _is_text(a)), None)) is not None:
+        shown = bad.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        sys.stderr.write(
+            f"sqrl: error: the argument `{shown[:60]}` is not UTF-8 text, which is all Squirrel"
+            " stores and matches; give it in UTF-8\n"
+        )
+        return 2
     from squirrel_cli.grpc_quiet import quiet_grpc  # noqa: PLC0415 - not for hooks
 
     quiet_grpc()
@@ -34,3 +41,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from squirrel_cli.main import main as cli_main  # noqa: PLC0415 - only what is needed
 
     return cli_main(args)
+
+
+def _is_text(arg: str) -> bool:
+    """Whether `arg` came as UTF-8: bytes that are not arrive as lone surrogates."""
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,9 +123,12 @@ def _entry(host: str, program: str, event: str) -> dict[str, Any]:
 def _load(path: Path) -> dict[str, Any] | None:
     """The settings object, None when the file does not exist; refuses anything malformed."""
     try:
-        size = path.stat().st_size
+        found = path.stat()
     except FileNotFoundError:
         return None
+    size = found.st_size
+    if not stat.S_ISREG(found.st_mode):  # a FIFO would block the read forever
+        raise FailedPreconditionError(f"{path} is not a regular file; it was left untouched")
     if size > MAX_SETTINGS_BYTES:
         raise FailedPreconditionError(f"{path} is larger than 1 MB; it was left untouched")
     try:

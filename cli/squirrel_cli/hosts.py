@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -100,9 +101,14 @@ def registered_for_claude_code(project_root: Path) -> bool:
 
 def _read_config(path: Path) -> dict[str, Any]:
     try:
-        size = path.stat().st_size
+        found = path.stat()
     except FileNotFoundError:
         return {}
+    size = found.st_size
+    if not stat.S_ISREG(found.st_mode):  # a FIFO would block the read forever
+        raise FailedPreconditionError(
+            f"{path} is not a regular file; add {SERVER_NAME} by hand (docs/hosts.md)"
+        )
     if size > MAX_CONFIG_BYTES:
         raise FailedPreconditionError(
             f"{path} is over {MAX_CONFIG_BYTES:,} bytes; add {SERVER_NAME} by hand (docs/hosts.md)"

@@ -26,6 +26,11 @@ def load_manifest() -> dict[str, Any]:
     return data
 
 
+def served_methods(manifest: dict[str, Any]) -> frozenset[str]:
+    """The request methods the gateway's MCP server answers; any other is "Method not found"."""
+    return frozenset(str(method) for method in manifest["methods"])
+
+
 _LISTS: Final = {
     "prompts/list": "prompts",
     "resources/list": "resources",

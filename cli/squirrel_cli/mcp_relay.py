@@ -12,6 +12,9 @@ gave), and writes what comes back — JSON or server-sent events — to stdout, 
   restarting mid-session: the next call finds the new endpoint, opens a
   new MCP session (replaying the host's `initialize`) and is sent again; a call cut off while
   the gateway was answering it gets an error saying to call again, never a second run.
+- A request for a method the gateway's MCP server does not answer (`server/discover`, which
+  hosts probe before `initialize`, a later protocol's method, a misspelt one) gets JSON-RPC's
+  "Method not found" at once, before `initialize` or after, whether the gateway serves or not.
 - A line that is not JSON gets a JSON-RPC parse error, a refused token a JSON-RPC error naming
   it; neither ends the server. At end of stdin it waits briefly for calls in flight, ends the
   MCP session (`DELETE`) and exits.
@@ -28,7 +31,7 @@ import time
 from collections.abc import Iterator
 from typing import IO, Any, Final
 
-from squirrel_cli.mcp_local import LocalAnswers
+from squirrel_cli.mcp_local import LocalAnswers, load_manifest, served_methods
 from squirrel_cli.sse import sse_data
 from squirrel_core.home import HomeLayout
 from squirrel_core.mcp_profile import read_profile
@@ -52,6 +55,7 @@ _POLL_SECONDS: Final = 0.05
 
 PARSE_ERROR: Final = -32700
 INVALID_REQUEST: Final = -32600
+METHOD_NOT_FOUND: Final = -32601
 GATEWAY_ERROR: Final = -32000
 """JSON-RPC code (server-error range) of a call the gateway could not be asked or refused."""
 
@@ -99,8 +103,12 @@ class Relay:
         profile: str,
         out: IO[bytes],
         local: LocalAnswers | None = None,
+        *,
+        methods: frozenset[str] | None = None,
     ) -> None:
         self._layout = layout
+        self._methods = served_methods(load_manifest()) if methods is None else methods
+        """The request methods the gateway answers (`mcp_manifest.json`)."""
         self._local = local
         """While the gateway session is not open: the answers given without it (None: every
         message goes to the gateway, which is serving)."""
@@ -137,10 +145,17 @@ class Relay:
         except ValueError:  # also UnicodeDecodeError
             self._write_error(None, PARSE_ERROR, "Parse error: the line is not JSON")
             return
-        if not isinstance(message, dict):
+        if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):
             self._write_error(
-                None, INVALID_REQUEST, "Invalid Request: send one JSON-RPC object per line"
+                message.get("id") if isinstance(message, dict) else None,
+                INVALID_REQUEST,
+                "Invalid Request: send one JSON-RPC object per line, its method a string",
             )
+            return
+        if _is_request(message) and message["method"] not in self._methods:
+            method = message["method"]
+            self._write_error(message["id"], METHOD_NOT_FOUND, "Method not found", method)
+            log_event("mcp_method_not_found", method=message["method"][:100])
             return
         if self._local is not None and self._session is None and self._answer_locally(message):
             return
@@ -418,8 +433,9 @@ class Relay:
             except (OSError, ValueError):
                 pass  # the host closed its end; stdin's end follows
 
-    def _write_error(self, request_id: object, code: int, text: str) -> None:
-        self._write({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": text}})
+    def _write_error(self, request_id: object, code: int, text: str, data: object = None) -> None:
+        error = {"code": code, "message": text} | ({} if data is None else {"data": data})
+        self._write({"jsonrpc": "2.0", "id": request_id, "error": error})
 
 
 def memory_running(layout: HomeLayout) -> bool:

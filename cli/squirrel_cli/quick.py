@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Final, NoReturn
 from squirrel_cli import read_args
 from squirrel_cli.exits import configured, exit_code, reader_gone
 from squirrel_core.errors import (
-    InvalidArgumentError,
     SquirrelError,
     UnavailableError,
     error_named,
@@ -225,12 +224,6 @@ def _decode(answer: bytes) -> dict[str, Any]:
 # --- the commands -----------------------------------------------------------------------------
 
 
-def _budget(args: argparse.Namespace) -> int:
-    if args.budget <= 0:
-        raise InvalidArgumentError("--budget must be a positive number of tokens")
-    return int(args.budget)
-
-
 def _project(args: argparse.Namespace) -> str:
     from squirrel_core.projects import canonical_root  # noqa: PLC0415
 
@@ -245,7 +238,7 @@ def _context(args: argparse.Namespace, settings: Settings, console: Console) -> 
         "user_id": args.user or "",
         "task_description": args.task,
         "active_file_paths": args.files,
-        "context_budget_tokens": _budget(args),
+        "context_budget_tokens": read_args.budget(args),
         "preferred_memory_types": args.types or [],
         "local": args.local,
         "json": args.json,
@@ -260,10 +253,10 @@ def _search(args: argparse.Namespace, settings: Settings, console: Console) -> i
     body = {
         "project_root": _project(args),
         "query": args.query,
-        "top_k": args.top_k,
+        "top_k": read_args.top_k(args),
         "types": args.types or [],
         "scope_paths": args.paths,
-        "context_budget_tokens": _budget(args),
+        "context_budget_tokens": read_args.budget(args),
         "cursor": args.cursor or "",
         "local": args.local,
         "json": args.json,
@@ -283,7 +276,7 @@ def _view(args: argparse.Namespace, settings: Settings, console: Console) -> int
         "scope_paths": args.paths,
         "task_description": args.task or "",
         "local": args.local,
-        "context_budget_tokens": _budget(args),
+        "context_budget_tokens": read_args.budget(args),
         "json": args.json,
     }
     print_view(call(settings.home, "view", body), console)
@@ -298,7 +291,7 @@ def _memories(args: argparse.Namespace, settings: Settings, console: Console) ->
         "types": args.types,
         "source": args.source,
         "include_deleted": args.deleted,
-        "page_size": args.limit,
+        "page_size": read_args.limit(args),
         "page_token": args.page_token,
         "local": args.local,
     }

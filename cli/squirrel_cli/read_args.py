@@ -10,12 +10,15 @@ from __future__ import annotations
 import argparse
 from typing import Any, Final
 
+from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.read_shapes import (
     MAX_OUTCOME_SESSIONS,
+    MAX_PAGE_SIZE,
     MEMORY_SOURCES,
     MEMORY_TYPES,
     OUTCOME_SESSIONS,
+    SEARCH_TOP_K_MAX,
 )
 
 # A person at a terminal reads more than a model's context should hold: these defaults let a
@@ -51,6 +54,28 @@ def outcome_sessions(args: argparse.Namespace) -> int:
     return int(text)
 
 
+def budget(args: argparse.Namespace) -> int:
+    """`--budget N`: a whole number of tokens the answer fits in, refused here (naming the flag)
+    when no service would take it, before any service is asked."""
+    return _within(args.budget, "--budget", MIN_BUDGET_TOKENS, MAX_BUDGET_TOKENS, " tokens")
+
+
+def top_k(args: argparse.Namespace) -> int:
+    """`sqrl search -k N`: results per page."""
+    return _within(args.top_k, "-k/--top-k", 1, SEARCH_TOP_K_MAX, " results a page")
+
+
+def limit(args: argparse.Namespace) -> int:
+    """`sqrl memories --limit N`: memories per page."""
+    return _within(args.limit, "--limit", 1, MAX_PAGE_SIZE, " memories a page")
+
+
+def _within(value: int, flag: str, low: int, high: int, unit: str) -> int:
+    if not low <= value <= high:
+        raise InvalidArgumentError(f"{flag} must be from {low:,} to {high:,}{unit}, not {value}")
+    return value
+
+
 def add_context(sub: Any) -> argparse.ArgumentParser:
     context: argparse.ArgumentParser = sub.add_parser(
         "context", help="the memories relevant to a coding task"
@@ -75,7 +100,9 @@ def add_search(sub: Any) -> argparse.ArgumentParser:
     search.add_argument(
         "--type", dest="types", action="append", choices=MEMORY_TYPES, help="repeatable"
     )
-    search.add_argument("-k", "--top-k", type=int, default=5, help="results per page (1-50)")
+    search.add_argument(
+        "-k", "--top-k", type=int, default=5, help=f"results per page (1-{SEARCH_TOP_K_MAX})"
+    )
     search.add_argument("--paths", nargs="+", default=[], metavar="PATH", help="bias to paths")
     search.add_argument("--cursor", default=None, help="next_cursor of a previous search")
     common(search, default_budget=SEARCH_BUDGET)
@@ -104,7 +131,8 @@ def common(parser: argparse.ArgumentParser, *, default_budget: int) -> None:
         type=int,
         default=default_budget,
         metavar="N",
-        help=f"most tokens of output (default {default_budget})",
+        help=f"most tokens of output ({MIN_BUDGET_TOKENS}-{MAX_BUDGET_TOKENS:,}, default"
+        f" {default_budget})",
     )
     parser.add_argument(
         "--project", default=".", metavar="PATH", help="a path in the project (default: .)"
@@ -141,7 +169,9 @@ def add_memories(sub: Any) -> argparse.ArgumentParser:
     memories.add_argument(
         "--deleted", action="store_true", help="include forgotten/superseded ones"
     )
-    memories.add_argument("--limit", type=int, default=50)
+    memories.add_argument(
+        "--limit", type=int, default=50, help=f"memories per page (1-{MAX_PAGE_SIZE})"
+    )
     memories.add_argument("--page-token", default="")
     with_project(memories)
     with_local(memories)

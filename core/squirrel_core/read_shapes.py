@@ -164,3 +164,7 @@ OUTCOME_SESSIONS: Final = 20
 served sessions, unless `--sessions` says otherwise."""
 MAX_OUTCOME_SESSIONS: Final = 1000
 """The most sessions `--sessions` (and `GetProcessingStatusRequest.outcome_sessions`) takes."""
+SEARCH_TOP_K_MAX: Final = 50
+"""The most results one page of a search holds (`top_k`, `sqrl search -k`)."""
+MAX_PAGE_SIZE: Final = 500
+"""The most memories one page of a listing holds (`page_size`, `sqrl memories --limit`)."""

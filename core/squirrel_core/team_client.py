@@ -26,6 +26,7 @@ from squirrel_core.errors import (
 )
 from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.home import HomeLayout
+from squirrel_core.pem_files import read_pem
 from squirrel_core.service_info import MAX_MESSAGE_BYTES
 from squirrel_core.settings import Settings
 from squirrel_core.team_listen import SERVER_STARTING, migration_progress, split_address
@@ -107,7 +108,7 @@ def team_channel(link: TeamLink) -> grpc.aio.Channel:
     roots = None
     if link.ca_file is not None:
         try:
-            roots = link.ca_file.read_bytes()
+            roots = read_pem(link.ca_file)
         except OSError as exc:
             raise FailedPreconditionError(
                 f"cannot read team.ca_file {link.ca_file} ({exc.strerror})"

@@ -15,6 +15,7 @@ from pathlib import Path
 import grpc
 
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError
+from squirrel_core.pem_files import read_pem
 from squirrel_core.settings import Settings
 
 SERVER_STARTING = (
@@ -74,8 +75,8 @@ class TeamListener:
         if self.cert_file is None or self.key_file is None:
             raise FailedPreconditionError("no TLS certificate configured")
         try:
-            chain = self.cert_file.read_bytes()
-            key = self.key_file.read_bytes()
+            chain = read_pem(self.cert_file)
+            key = read_pem(self.key_file)
         except OSError as exc:
             raise FailedPreconditionError(
                 f"cannot read the TLS certificate or key ({exc.strerror}: {exc.filename}); "

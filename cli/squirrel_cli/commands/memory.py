@@ -233,6 +233,7 @@ def cmd_forget(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_memories(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
+    read_args.limit(args)
     if joined(settings, args):
         answer = through_gateway(
             settings,

@@ -16,7 +16,6 @@ from squirrel_cli.console import Console
 from squirrel_cli.read_view import print_context, print_search, print_view
 from squirrel_core.auth import load_token
 from squirrel_core.clients import LOCAL_READS, GatewayClient, open_channel, target_of
-from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import canonical_root
 from squirrel_core.read_shapes import context_output, search_output, view_output
@@ -45,12 +44,6 @@ def add_commands(sub: Any) -> None:
 
 
 # --- plumbing ---------------------------------------------------------------------------------
-
-
-def _budget(args: argparse.Namespace) -> int:
-    if args.budget <= 0:
-        raise InvalidArgumentError("--budget must be a positive number of tokens")
-    return int(args.budget)
 
 
 def _project(args: argparse.Namespace) -> str:
@@ -95,7 +88,7 @@ def cmd_context(args: argparse.Namespace, console: Console) -> int:
         user_id=args.user or "",
         task_description=args.task,
         active_file_paths=args.files,
-        context_budget_tokens=_budget(args),
+        context_budget_tokens=read_args.budget(args),
         preferred_memory_types=_types(args.types),
     )
     reply = _call_gateway(args, lambda c: c.call_said(c.stub.GetTaskContext, request))
@@ -107,10 +100,10 @@ def cmd_search(args: argparse.Namespace, console: Console) -> int:
     request = gateway_service_pb2.GatewaySearchMemoryRequest(
         project_root=_project(args),
         query=args.query,
-        top_k=args.top_k,
+        top_k=read_args.top_k(args),
         types=_types(args.types),
         scope_paths=args.paths,
-        context_budget_tokens=_budget(args),
+        context_budget_tokens=read_args.budget(args),
         cursor=args.cursor or "",
     )
     reply = _call_gateway(args, lambda c: c.call_said(c.stub.SearchMemory, request))
@@ -120,7 +113,7 @@ def cmd_search(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_view(args: argparse.Namespace, console: Console) -> int:
     project = _project(args)
-    budget = _budget(args)
+    budget = read_args.budget(args)
     mode = views_pb2.VIEW_MODE_FULL if args.mode == "full" else views_pb2.VIEW_MODE_CORE
     view: Message
     if args.which == "style":

@@ -149,7 +149,7 @@ def cmd_token_add(args: argparse.Namespace, console: Console) -> int:
         return 0
     console.line(
         f"Token {record.id} for {record.user}, {record.role.label} on "
-        f"{', '.join(record.projects)} (shown once; give it to them privately):"
+        f"{', '.join(record.projects) or 'no project'} (shown once; give it to them privately):"
     )
     console.line(token)
     return 0
@@ -324,6 +324,8 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     if listener is None:
         console.error("a team server needs an address: --address host:port (or serve.address)")
         return 2
+    if listener.tls:
+        listener.credentials()  # a missing or non-PEM file: one line, before anything starts
     prepare_home(settings)
     configure_logging("supervisor", settings.str_("general.log_level"))
     console.line(

@@ -7,13 +7,12 @@ from typing import Final
 
 from squirrel_core.budget import validate_budget
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.read_shapes import MEMORY_TYPES, MemoryTypeName
+from squirrel_core.read_shapes import MEMORY_TYPES, SEARCH_TOP_K_MAX, MemoryTypeName
 
 VIEW_BUDGET_DEFAULT: Final = 256
 TASK_BUDGET_DEFAULT: Final = 400
 SEARCH_BUDGET_DEFAULT: Final = 400
 SEARCH_TOP_K_DEFAULT: Final = 5
-SEARCH_TOP_K_MAX: Final = 50
 MAX_QUERY_CHARS: Final = 2000
 MAX_TASK_CHARS: Final = 4000
 MAX_MEMORY_CHARS: Final = 4000

@@ -14,12 +14,11 @@ from pydantic import BaseModel, Field, WithJsonSchema
 
 from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import PermissionDeniedError, SquirrelError, UnavailableError
-from squirrel_core.read_shapes import MemoryTypeName
+from squirrel_core.read_shapes import SEARCH_TOP_K_MAX, MemoryTypeName
 from squirrel_gateway import responses, team_away
 from squirrel_gateway.arguments import (
     SEARCH_BUDGET_DEFAULT,
     SEARCH_TOP_K_DEFAULT,
-    SEARCH_TOP_K_MAX,
     TASK_BUDGET_DEFAULT,
     VIEW_BUDGET_DEFAULT,
     budget_for,

@@ -20,6 +20,7 @@ from squirrel_core.errors import (
 )
 from squirrel_core.events import Event, EventType, SourceCursor
 from squirrel_core.home import HomeLayout
+from squirrel_core.read_shapes import MAX_PAGE_SIZE
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
 from squirrel_core.store_placement import location_of
@@ -69,7 +70,6 @@ if TYPE_CHECKING:
 log = structlog.get_logger()
 
 MAX_BATCH_EVENTS = 5_000
-MAX_PAGE_SIZE = 500
 
 
 @dataclass

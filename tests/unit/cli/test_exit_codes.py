@@ -61,6 +61,48 @@ def test_a_value_the_command_refuses_exits_2_like_a_usage_error(
     assert json.loads((sqrl_home / "projects.json").read_text()) == before
 
 
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (("search", "login", "-k", "100000000000000000000"), "-k/--top-k"),
+        (("search", "login", "-k", "0"), "-k/--top-k"),
+        (("context", "add a login page", "--budget", "99999999999999999999999"), "--budget"),
+        (("view", "brief", "--budget", "10"), "--budget"),
+        (("search", "login", "--budget", "40000"), "--budget"),
+        (("memories", "--limit", "100000000000000000000"), "--limit"),
+        (("memories", "--limit", "0"), "--limit"),
+    ],
+)
+def test_a_number_out_of_range_is_refused_naming_its_flag_before_any_service(
+    sqrl: Sqrl, project: Path, args: tuple[str, ...], flag: str
+) -> None:
+    """Too large for the wire (a traceback before) or out of what the services take (their
+    message named the wire field and its default, not the flag): one line naming the flag,
+    exit 2, services down or not."""
+    done = sqrl(*args, cwd=project)
+
+    assert done.returncode == 2, done.stderr
+    line = _one_line(done)
+    assert line.startswith(f"sqrl: error: {flag} must be from "), line
+
+
+@pytest.mark.parametrize(
+    "args", [("remember", "caf\udce9 au lait"), ("search", "caf\udce9"), ("init", "caf\udce9")]
+)
+def test_an_argument_that_is_not_utf8_is_refused_in_one_line(
+    sqrl: Sqrl, project: Path, sqrl_home: Path, args: tuple[str, ...]
+) -> None:
+    """A Latin-1 terminal's "café" (byte 0xE9) arrives as a lone surrogate, which no message
+    can carry: a traceback before; now one line showing the byte, exit 2, nothing written."""
+    before = json.loads((sqrl_home / "projects.json").read_text())
+
+    done = sqrl(*args, cwd=project)
+
+    assert done.returncode == 2, done.stderr
+    assert "caf\\xe9" in _one_line(done) and "UTF-8" in _one_line(done)
+    assert json.loads((sqrl_home / "projects.json").read_text()) == before
+
+
 def test_argparse_usage_errors_still_exit_2(sqrl: Sqrl, project: Path) -> None:
     done = sqrl("remember", "x", "--type", "gossip", cwd=project)
     assert done.returncode == 2

@@ -6,6 +6,7 @@ copy holding the other file's settings, and the file the user linked stopped bei
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,27 @@ def test_a_plain_settings_file_still_gets_the_hooks(tmp_path: Path) -> None:
     assert hook_config.install(target, PROGRAM) == "added"
     assert not target.path.is_symlink()
     assert register_claude_code(tmp_path / "repo", McpCommand(PROGRAM, ["mcp"])) == "added"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_settings_file_that_is_not_a_regular_file_is_refused_unread(
+    tmp_path: Path, kind: str
+) -> None:
+    """A FIFO in its place blocked `sqrl init --mcp` and `sqrl hooks install` forever on the
+    read (nothing writes to it); a directory was an `Is a directory` error. Both are one clear
+    refusal, the path left as it was."""
+    repo = tmp_path / "repo"
+    target = hook_config.target("claude", repo=repo, home=tmp_path / "home")
+    for path in (repo / ".mcp.json", target.path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if kind == "fifo":
+            os.mkfifo(path)
+        else:
+            path.mkdir()
+
+    with pytest.raises(FailedPreconditionError, match="not a regular file"):
+        register_claude_code(repo, McpCommand(PROGRAM, ["mcp"]))
+    with pytest.raises(FailedPreconditionError, match="not a regular file"):
+        hook_config.install(target, PROGRAM)
+
+    assert (repo / ".mcp.json").exists() and not (repo / ".mcp.json").is_file()

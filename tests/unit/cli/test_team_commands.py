@@ -69,6 +69,8 @@ def test_token_grants_are_shown_changed_and_checked(
     assert "sqrl team token list" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["team", "token", "add", "eve"])  # --projects is required
+    assert main(["team", "token", "add", "eve", "--projects", ""]) == 0
+    assert "read on no project (shown once" in capsys.readouterr().out  # not "read on  (…"
 
 
 def test_the_server_creates_only_team_id_forms(
@@ -115,3 +117,22 @@ def test_serve_refuses_plain_text_off_loopback_before_starting_anything(
     err = capsys.readouterr().err
     assert "only loopback may be served without TLS" in err
     assert not (home / "run" / "supervisor.json").exists()
+
+
+@pytest.mark.parametrize("kind", ["missing", "not PEM"])
+def test_serve_refuses_an_unreadable_certificate_before_starting_anything(
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """The services started (half a minute on a laptop) before the memory service found it."""
+    cert = tmp_path / "server.pem"
+    if kind == "not PEM":
+        cert.write_text("not a certificate\n")
+    tls = ["--tls-cert", str(cert), "--tls-key", str(cert)]
+
+    assert main(["serve", "--address", "127.0.0.1:0", *tls]) == 1
+
+    captured = capsys.readouterr()
+    assert "Team server on" not in captured.out
+    (line,) = captured.err.strip().splitlines()
+    assert "serve.tls_cert" in line
+    assert not (home / "run" / "up-failed.txt").exists()

@@ -9,6 +9,7 @@ from typing import Any
 from squirrel_memory.extractors.prompts import (
     EXTRACTION_SYSTEM_PROMPT,
     MAX_ASSISTANT_CHARS,
+    MAX_REPORT_CHARS,
     MAX_SHORT_CHARS,
     render_events,
 )
@@ -91,3 +92,22 @@ def test_the_users_words_outlast_a_report() -> None:
     ]
     text, _ = render_events(events, 40)
     assert text == "[e1] user (typed): keep me"
+
+
+def test_a_compaction_summary_is_given_with_what_it_found_when_there_is_room() -> None:
+    """The host's summary of earlier work records its diagnoses and what was learnt (the
+    lessons a model can write and the rules cannot): cut to 300 characters it lost them; it
+    is given head and tail like a report, and still goes first when the episode does not fit."""
+    found = "Key lesson: the flaky test came from the shared tmp dir; each test now gets its own."
+    summary = "Primary request: fix CI. " + "Files touched: src/ci.py, tests/ci_test.py. " * 40
+    events = [
+        _event(1, "user_message", {"text": "keep me"}, origin="typed"),
+        _event(2, "compaction_summary", {"text": summary + found}, origin="compaction"),
+    ]
+    text, refs = render_events(events, 10_000)
+    line = text.splitlines()[1]
+    assert line.startswith("[e2] compaction summary (restates earlier work): Primary request")
+    assert line.endswith(found) and MAX_SHORT_CHARS < len(line) <= MAX_REPORT_CHARS + 60
+    assert len(refs) == 2
+    tight, _ = render_events(events, 60)
+    assert tight == "[e1] user (typed): keep me"

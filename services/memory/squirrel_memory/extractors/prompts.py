@@ -15,7 +15,8 @@ EXTRACTION_TOOL_NAME = "record_memories"
 UPDATE_TOOL_NAME = "decide_memory_update"
 #: Per-line caps when rendering events for a prompt.
 MAX_USER_CHARS = 800
-#: An assistant's reply or a subagent's report: head and tail (its conclusion is at its end).
+#: An assistant's reply, a subagent's report or a compaction summary: head and tail (its
+#: conclusion is at its end).
 MAX_ASSISTANT_CHARS = 1_200
 MAX_REPORT_CHARS = 1_600
 #: What a long line is cut to when the whole episode does not fit.
@@ -174,7 +175,9 @@ def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] 
     if kind == EventType.COMPACTION_SUMMARY or event.origin == Origin.COMPACTION:
         text = content.get("text")
         summary = "compaction summary (restates earlier work)"
-        return (f"{summary}: {_clip(text, MAX_SHORT_CHARS)}", 3) if isinstance(text, str) else None
+        if not isinstance(text, str):
+            return None
+        return f"{summary}: {_ends(text, MAX_REPORT_CHARS)}", 3
     if kind == EventType.ASSISTANT_RESPONSE:
         text = content.get("text")
         who = "subagent" if event.sidechain else "assistant"
