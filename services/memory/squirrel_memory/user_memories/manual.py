@@ -389,6 +389,9 @@ def remember_plan(statement: Statement) -> ManualPlan[Remembered]:
         merged = superseded
         if superseded and outcome is RememberOutcome.ADDED:
             outcome = RememberOutcome.MERGED
+    elif outcome is RememberOutcome.UNCHANGED and not superseded:
+        # The statement is its manual memory already: nothing was merged, nothing changed.
+        merged = []
     else:
         merged = ([item.id] if item.id in previous else []) + superseded
         if superseded or outcome is RememberOutcome.UPDATED:
