@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from psycopg import AsyncConnection
 
@@ -14,7 +15,7 @@ from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.memory_reads import SharedMemoryReads, load, load_many, row_reader
 from squirrel_memory.storage.memory_sql import SELECT_MEMORY
 from squirrel_memory.storage.postgres.database import PostgresDatabase
-from squirrel_memory.storage.queries import ReadPlan, Row, Rows, fetch
+from squirrel_memory.storage.queries import ReadPlan, Row, Rows, Statement, Write, fetch
 from squirrel_memory.storage.revisions import drive_async
 
 memory_from_row = row_reader(POSTGRES)
@@ -25,6 +26,17 @@ async def rows_of(conn: AsyncConnection, step: Rows) -> list[Row]:
     """A read plan's step on `conn`."""
     cursor = await conn.execute(step.sql, step.params)
     return list[Row](await cursor.fetchall())
+
+
+async def run(conn: AsyncConnection, step: Statement) -> Any:
+    """A plan's statement on `conn`: a read's rows, or how many rows a change changed."""
+    if isinstance(step, Rows):
+        return await rows_of(conn, step)
+    if isinstance(step, Write):
+        return (await conn.execute(step.sql, step.params)).rowcount
+    async with conn.cursor() as cursor:
+        await cursor.executemany(step.sql, step.rows)
+    return None
 
 
 async def load_memory(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.storage.dialect import SQLITE
@@ -18,7 +19,7 @@ from squirrel_memory.storage.memory_reads import (
     row_reader,
 )
 from squirrel_memory.storage.memory_sql import MEMORY_COLUMN_NAMES
-from squirrel_memory.storage.queries import ReadPlan, Row, Rows, fetch
+from squirrel_memory.storage.queries import ReadPlan, Row, Rows, Statement, Write, fetch
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.row_cache import RowCache
@@ -44,6 +45,16 @@ memory_from_row = row_reader(SQLITE)
 def rows_of(conn: sqlite3.Connection, step: Rows) -> list[Row]:
     """A read plan's step on `conn`."""
     return conn.execute(step.sql, step.params).fetchall()
+
+
+def run(conn: sqlite3.Connection, step: Statement) -> Any:
+    """A plan's statement on `conn`: a read's rows, or how many rows a change changed."""
+    if isinstance(step, Rows):
+        return conn.execute(step.sql, step.params).fetchall()
+    if isinstance(step, Write):
+        return conn.execute(step.sql, step.params).rowcount
+    conn.executemany(step.sql, step.rows)
+    return None
 
 
 def load_memory(conn: sqlite3.Connection, memory_id: str) -> MemoryItem | None:
