@@ -56,6 +56,8 @@ class Dialect:
     search_update: str = ""
     list_chunk: int = 0
     """Most values one change gives in a stored-list parameter (0: any number)."""
+    day: str = ""
+    """The UTC day (`YYYY-MM-DD`) of an event's `timestamp`."""
 
     def marks(self, count: int) -> str:
         return ", ".join([self.mark] * count)
@@ -126,6 +128,7 @@ SQLITE = Dialect(
     hints=True,
     cache_rows=True,
     list_chunk=SQL_CHUNK,
+    day="substr(timestamp, 1, 10)",
 )
 POSTGRES = Dialect(
     name="postgres",
@@ -146,4 +149,5 @@ POSTGRES = Dialect(
     position="seq",
     search_insert=_search_vector("%s"),
     search_update=f"CASE WHEN %s THEN NULL ELSE {_search_vector('%s')} END",
+    day="to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
 )
