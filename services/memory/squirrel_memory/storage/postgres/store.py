@@ -9,12 +9,12 @@ import structlog
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
+from squirrel_memory.storage.parked_events import SharedParkedEvents
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog
 from squirrel_memory.storage.postgres.manual_batch import PostgresManualBatch
 from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
 from squirrel_memory.storage.postgres.outcomes import PostgresOutcomeLog
-from squirrel_memory.storage.postgres.parked import PostgresParkedEvents
 from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.replies import PostgresKeptReplies
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
@@ -33,7 +33,7 @@ class PostgresStore(
     PostgresMemorySearch,
     PostgresUpkeep,
     PostgresOutcomeLog,
-    PostgresParkedEvents,
+    SharedParkedEvents,
     PostgresKeptReplies,
 ):
     """`Store` over the rows of one project in a shared Postgres database.

@@ -10,13 +10,13 @@ import structlog
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, IndexProblem, VectorIndex
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
+from squirrel_memory.storage.parked_events import SharedParkedEvents
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.manual_batch import SqliteManualBatch
 from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
 from squirrel_memory.storage.sqlite.outcomes import SqliteOutcomeLog
-from squirrel_memory.storage.sqlite.parked import SqliteParkedEvents
 from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
 from squirrel_memory.storage.sqlite.replies import SqliteKeptReplies
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
@@ -40,7 +40,7 @@ class SqliteStore(
     SqliteMemorySearch,
     SqliteUpkeep,
     SqliteOutcomeLog,
-    SqliteParkedEvents,
+    SharedParkedEvents,
     SqliteKeptReplies,
 ):
     """`Store` over one project's `data.db` (one writer thread, pooled readers).
