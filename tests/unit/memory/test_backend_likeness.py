@@ -18,7 +18,7 @@ def test_every_pair_of_namesake_backend_modules_is_measured_and_reported(
     sqlite = {p.stem for p in (STORAGE / "sqlite").glob("*.py")} - {"__init__"}
     postgres = {p.stem for p in (STORAGE / "postgres").glob("*.py")} - {"__init__"}
     assert [r.name for r in rows] == sorted(sqlite & postgres)
-    assert {"events", "memories", "upkeep", "replies", "parked", "store"} <= {r.name for r in rows}
+    assert {"events", "memories", "store"} <= {r.name for r in rows}
     for row in rows:
         assert 0 < row.shared <= min(row.sqlite_lines, row.postgres_lines), row
     record_property("backend_shared_lines", {r.name: r.shared for r in rows})

@@ -19,8 +19,7 @@ from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.replies import PostgresKeptReplies
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
-from squirrel_memory.storage.values import MemoryListener
-from squirrel_memory.user_memories.confirmations import Confirmations
+from squirrel_memory.storage.shared_store import SharedStore
 
 log = structlog.get_logger()
 
@@ -35,6 +34,7 @@ class PostgresStore(
     PostgresOutcomeLog,
     SharedParkedEvents,
     PostgresKeptReplies,
+    SharedStore,
 ):
     """`Store` over the rows of one project in a shared Postgres database.
 
@@ -52,13 +52,9 @@ class PostgresStore(
         clock: Clock = utc_now,
         max_content_bytes: int = MAX_CONTENT_BYTES,
     ) -> None:
-        self.project_id = project_id
+        super().__init__(project_id, clock=clock, max_content_bytes=max_content_bytes)
         self._db = db
         self._store_dir = store_dir
-        self._clock = clock
-        self._max_content_bytes = max_content_bytes
-        self._listeners: list[MemoryListener] = []
-        self._confirmations: Confirmations | None = None
 
     @property
     def database(self) -> PostgresDatabase:
@@ -71,13 +67,6 @@ class PostgresStore(
         if self._store_dir is None:
             self._store_dir = ProjectPaths.for_project(self.project_id, None).ensure().ctx_dir
         return self._store_dir
-
-    @property
-    def confirmations(self) -> Confirmations:
-        """The flagged memories of this project the user confirmed."""
-        if self._confirmations is None:
-            self._confirmations = Confirmations(self.store_dir)
-        return self._confirmations
 
     def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
         """This project's vectors in pgvector (blocking: call it from a thread)."""

@@ -11,6 +11,7 @@ from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, IndexProblem, VectorIndex
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
 from squirrel_memory.storage.parked_events import SharedParkedEvents
+from squirrel_memory.storage.shared_store import SharedStore
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
@@ -22,8 +23,6 @@ from squirrel_memory.storage.sqlite.replies import SqliteKeptReplies
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
 from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
-from squirrel_memory.storage.values import MemoryListener
-from squirrel_memory.user_memories.confirmations import Confirmations
 
 log = structlog.get_logger()
 
@@ -42,6 +41,7 @@ class SqliteStore(
     SqliteOutcomeLog,
     SharedParkedEvents,
     SqliteKeptReplies,
+    SharedStore,
 ):
     """`Store` over one project's `data.db` (one writer thread, pooled readers).
 
@@ -59,14 +59,10 @@ class SqliteStore(
         lexical_index: bool = True,
         per_author: bool = False,
     ) -> None:
-        self.project_id = project_id
+        super().__init__(project_id, clock=clock, max_content_bytes=max_content_bytes)
         self._per_author = per_author
         self._db = db
         self._lexical = LexicalIndex(db.path) if lexical_index else None
-        self._clock = clock
-        self._max_content_bytes = max_content_bytes
-        self._listeners: list[MemoryListener] = []
-        self._confirmations: Confirmations | None = None
 
     @classmethod
     async def open(
@@ -121,13 +117,6 @@ class SqliteStore(
     def store_dir(self) -> Path:
         """The folder holding the database, its views and its vector index."""
         return self._db.path.parent
-
-    @property
-    def confirmations(self) -> Confirmations:
-        """The flagged memories of this store the user confirmed."""
-        if self._confirmations is None:
-            self._confirmations = Confirmations(self.store_dir)
-        return self._confirmations
 
     def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
         """The FAISS file in `<store_dir>/index/`, or an empty one and why the file was not
