@@ -14,7 +14,6 @@ from squirrel_memory.models import MemoryItem
 from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.memory_reads import (
     SharedMemoryReads,
-    by_id_sql,
     load_many,
     row_reader,
 )
@@ -55,12 +54,6 @@ def run(conn: sqlite3.Connection, step: Statement) -> Any:
         return conn.execute(step.sql, step.params).rowcount
     conn.executemany(step.sql, step.rows)
     return None
-
-
-def load_memory(conn: sqlite3.Connection, memory_id: str) -> MemoryItem | None:
-    """One memory by id (deleted ones too), or None."""
-    row = conn.execute(*by_id_sql(SQLITE, "", memory_id, lock=False)).fetchone()
-    return memory_from_row(row) if row else None
 
 
 def load_memories(conn: sqlite3.Connection, memory_ids: Sequence[str]) -> list[MemoryItem]:
