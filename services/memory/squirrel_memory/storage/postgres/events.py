@@ -12,7 +12,6 @@ import asyncio
 from collections.abc import Sequence
 
 from squirrel_core.events import Event, SourceCursor
-from squirrel_memory.storage.checks import Clock
 from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.event_log import SharedEventLog
 from squirrel_memory.storage.event_sql import (
@@ -33,10 +32,7 @@ _UPSERT_CURSOR = upsert_cursor_sql(POSTGRES, ("project_id", "source_tool", "path
 class PostgresEventLog(SharedEventLog):
     """Events, cursors and episodes of one project (part of `PostgresStore`)."""
 
-    project_id: str
     _db: PostgresDatabase
-    _clock: Clock
-    _max_content_bytes: int
     _dialect = POSTGRES
 
     async def _store_events(

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import structlog
-
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
@@ -20,8 +18,6 @@ from squirrel_memory.storage.postgres.replies import PostgresKeptReplies
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
 from squirrel_memory.storage.shared_store import SharedStore
-
-log = structlog.get_logger()
 
 
 class PostgresStore(

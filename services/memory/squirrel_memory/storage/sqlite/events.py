@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from squirrel_core.events import Event, SourceCursor
-from squirrel_memory.storage.checks import Clock, chunks
+from squirrel_memory.storage.checks import chunks
 from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.event_log import SharedEventLog
 from squirrel_memory.storage.event_sql import (
@@ -32,10 +32,7 @@ _UPSERT_CURSOR = upsert_cursor_sql(SQLITE, ("source_tool", "path"))
 class SqliteEventLog(SharedEventLog):
     """Events, cursors and episodes of one project (part of `SqliteStore`)."""
 
-    project_id: str
     _db: SqliteDatabase
-    _clock: Clock
-    _max_content_bytes: int
     _per_author: bool
     _dialect = SQLITE
 

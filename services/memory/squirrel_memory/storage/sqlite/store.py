@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import structlog
-
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, IndexProblem, VectorIndex
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
@@ -23,8 +21,6 @@ from squirrel_memory.storage.sqlite.replies import SqliteKeptReplies
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
 from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
-
-log = structlog.get_logger()
 
 READERS = 3
 """Reader threads per project: a task context reads its lexical hits, its vector hits and the
