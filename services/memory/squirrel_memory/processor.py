@@ -13,7 +13,7 @@ import structlog
 from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidates
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.base import ExtractionError, Extractor
+from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.housekeeping.consolidation import Consolidator
@@ -24,11 +24,10 @@ from squirrel_memory.models import (
     StoredEvent,
     UpdateDecision,
 )
+from squirrel_memory.parking.failures import ExtractionFailures
 from squirrel_memory.parking.letters import (
     EXTRACTION_LETTER,
-    loggable_reason,
     model_letter,
-    parked_ref,
 )
 from squirrel_memory.parking.retry import ParkedRetry
 from squirrel_memory.pass_report import Decide, PassReport
@@ -103,15 +102,14 @@ class Processor:
         #: Project-wide passes a drain put off until after its last batch, per project.
         self._deferred: dict[str, ProjectWork] = {}
         self.last_processed_at: dict[str, datetime] = {}
-        self.extraction_failures = 0
-        """Extraction attempts that failed since start (each retry counts)."""
+        self._failures = ExtractionFailures(self._settings.retry_delays)
         self._parked = ParkedRetry(
             rules=self._rules,
             model=self._model,
             rules_decide=self._rules_decide,
             decide=self._decide,
             write_found=self._write_found,
-            park=self._park,
+            park=self._failures.park,
             user_id=self._user_id,
             per_user=self._per_user,
             clock=self._clock,
@@ -121,6 +119,11 @@ class Processor:
     def extractor_name(self) -> str:
         """The chosen backend: the model's, or `rules` when there is none."""
         return self._model.name if self._model is not None else self._rules.name
+
+    @property
+    def extraction_failures(self) -> int:
+        """Extraction attempts that failed since start (each retry counts)."""
+        return self._failures.count
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="processor")
@@ -246,12 +249,14 @@ class Processor:
             try:
                 candidates.extend(await self._rules.extract(episode, episode_events))
             except Exception as exc:  # a bug in a rule: the whole episode waits, parked
-                await self._park(store, EXTRACTION_LETTER, episode, exc)
+                await self._failures.park(store, EXTRACTION_LETTER, episode, exc)
                 report.dead_lettered += 1
                 continue
             if self._model is None:
                 continue
-            found = await self._extract_with_retry(store, self._model, episode, episode_events)
+            found = await self._failures.extract_with_retry(
+                store, self._model, episode, episode_events
+            )
             if found is None:
                 report.dead_lettered += 1
             elif found:
@@ -345,7 +350,7 @@ class Processor:
             assert self._model is not None
             for episode in episodes:
                 if episode.id in found:
-                    await self._park(store, model_letter(self._model.name), episode, exc)
+                    await self._failures.park(store, model_letter(self._model.name), episode, exc)
             return PassReport(dead_lettered=len(found))
         await merge_global_style(self._user_store, decisions, user, store.project_id)
         return PassReport(
@@ -436,59 +441,4 @@ class Processor:
             memories_added=len(result.change.added),
             memories_updated=len(result.change.updated),
             memories_deleted=len(result.change.deleted),
-        )
-
-    async def _extract_with_retry(
-        self, store: Store, model: Extractor, episode: Episode, events: list[StoredEvent]
-    ) -> list[MemoryCandidate] | None:
-        """The model's candidates, or None once retries ran out and the model's part of the
-        episode was parked as a dead letter."""
-        delays = list(self._settings.retry_delays)
-        kind = model_letter(model.name)
-        while True:
-            try:
-                return await model.extract(episode, events)
-            except ExtractionError as exc:
-                if not exc.retryable or not delays:
-                    await self._park(store, kind, episode, exc)
-                    return None
-                delay = max(delays.pop(0), exc.retry_after or 0.0)
-                self.extraction_failures += 1
-                log.warning(
-                    "extraction_retrying",
-                    episode_id=episode.id,
-                    error_type=type(exc).__name__,
-                    delay_s=delay,
-                )
-                await asyncio.sleep(delay)
-            except Exception as exc:
-                await self._park(store, kind, episode, exc)
-                return None
-
-    async def _park(
-        self,
-        store: Store,
-        kind: str,
-        episode: Episode,
-        exc: BaseException,
-        *,
-        count_attempt: bool = True,
-        ref: str | None = None,
-    ) -> None:
-        """Park (part of) `episode` as a dead letter of `kind` under `ref` (default: the
-        episode's `parked_ref`; a retry keeps its letter's own), its event ids kept beside."""
-        self.extraction_failures += 1
-        letter = await store.record_dead_letter(
-            kind,
-            ref or parked_ref(episode),
-            f"{type(exc).__name__}: {exc}"[:500],
-            count_attempt=count_attempt,
-        )
-        await store.put_parked_events(letter.id, episode.event_ids)
-        log.error(
-            "extraction_dead_lettered",
-            kind=kind,
-            episode_id=episode.id,
-            error_type=type(exc).__name__,
-            reason=loggable_reason(exc),
         )

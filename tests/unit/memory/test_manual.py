@@ -12,6 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.convert import remember_response
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
     Episode,
@@ -108,6 +109,38 @@ async def test_the_same_memory_reworded_is_merged_not_added(store: SqliteStore) 
     assert outcome is RememberOutcome.MERGED and merged == (first.id,)
     assert second.id == first.id and second.version == first.version + 1
     assert len(await live(store)) == 1
+
+
+async def test_a_statement_remembered_again_unchanged_reports_nothing_changed(
+    store: SqliteStore,
+) -> None:
+    first, _, _ = await note(store, "Run the tests with pytest -x from the repository root.")
+    again = await remember(
+        store,
+        store.project_id,
+        user_id="u",
+        memory_type=FACT,
+        key="",
+        content="Run the tests with pytest -x from the repository root.",
+        tags=[],
+        importance=0.8,
+        scope=Scope.PROJECT,
+    )
+    assert again.outcome is RememberOutcome.UNCHANGED and again.merged_ids == ()
+    assert again.memory.id == first.id and again.memory.version == first.version
+    assert remember_response(again).updated is False
+    reworded = await remember(
+        store,
+        store.project_id,
+        user_id="u",
+        memory_type=FACT,
+        key="",
+        content="Run the tests with pytest -x from the repository root",
+        tags=[],
+        importance=0.8,
+        scope=Scope.PROJECT,
+    )
+    assert reworded.outcome is RememberOutcome.MERGED and remember_response(reworded).updated
 
 
 async def test_a_contradiction_is_not_a_merge(store: SqliteStore) -> None:

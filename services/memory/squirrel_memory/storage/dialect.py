@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from squirrel_memory.storage.checks import SQL_CHUNK
 from squirrel_memory.storage.formats import from_db_time, json_strings, to_db_time, to_json
 
 
@@ -53,6 +54,10 @@ class Dialect:
     search_insert: str = ""
     """The full-text column's value on INSERT (Postgres), given `search_params`; none on SQLite."""
     search_update: str = ""
+    list_chunk: int = 0
+    """Most values one change gives in a stored-list parameter (0: any number)."""
+    day: str = ""
+    """The UTC day (`YYYY-MM-DD`) of an event's `timestamp`."""
 
     def marks(self, count: int) -> str:
         return ", ".join([self.mark] * count)
@@ -122,6 +127,8 @@ SQLITE = Dialect(
     position="rowid",
     hints=True,
     cache_rows=True,
+    list_chunk=SQL_CHUNK,
+    day="substr(timestamp, 1, 10)",
 )
 POSTGRES = Dialect(
     name="postgres",
@@ -142,4 +149,5 @@ POSTGRES = Dialect(
     position="seq",
     search_insert=_search_vector("%s"),
     search_update=f"CASE WHEN %s THEN NULL ELSE {_search_vector('%s')} END",
+    day="to_char(timestamp AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
 )

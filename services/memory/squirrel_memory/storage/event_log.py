@@ -1,18 +1,18 @@
 """The event log of a project, written once for both backends: appending (checked, logged and
 counted here; stored by the backend, whose ways of skipping a duplicate differ), cursors, the
-event reads and episodes, as read plans (`queries`) in a `Dialect`.
+event reads, episodes and processing marks, as plans of statements (`queries`) in a `Dialect`.
 
-What stays a backend's own: how a batch of events is stored (SQLite looks the hashes up before
+What stays a backend's own is how a batch of events is stored: SQLite looks the hashes up before
 it inserts, among the sender's events on a team server and among all on a laptop; Postgres, a
 team server's, lets `UNIQUE (project_id, user_id, hash)` skip them, its appends taking turns: a
-duplicate is one of the same author's events), and
-how episodes and processing marks are written (`write_episodes`, `mark_events`).
+duplicate is one of the same author's events.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Generator, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import structlog
@@ -34,6 +34,8 @@ from squirrel_memory.storage.event_sql import (
     SELECT_EVENT,
     episode_from_row,
     event_from_row,
+    mark_events,
+    write_episodes,
 )
 from squirrel_memory.storage.intake import EventIntake
 from squirrel_memory.storage.queries import ReadPlan, fetch, first, number
@@ -56,6 +58,8 @@ class SharedEventLog(EventIntake):
     if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
 
         async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
+
+        async def _write(self, plan: Generator[Any, Any, T]) -> T: ...
 
         async def _store_events(
             self,
@@ -236,6 +240,16 @@ class SharedEventLog(EventIntake):
                 project_id,
             )
         )
+
+    async def save_episodes(self, episodes: Sequence[Episode]) -> list[str]:
+        """Insert (or replace, by id) episodes and their event lists; return their ids."""
+        self._check_episodes(episodes)
+        await self._write(write_episodes(self._dialect, episodes))
+        return [ep.id for ep in episodes]
+
+    async def mark_processed(self, event_ids: Sequence[str], at: datetime | None = None) -> int:
+        """Set `processed_at` on events not yet processed; return how many changed."""
+        return await self._write(mark_events(self._dialect, event_ids, at or self._clock()))
 
     async def get_episode(self, episode_id: str) -> Episode:
         """One stored episode with its event ids in order; `NotFoundError` if unknown."""

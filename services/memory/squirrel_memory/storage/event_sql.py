@@ -3,14 +3,18 @@ the columns of an event, an event read back from its row, and an episode with it
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from squirrel_core.events import Event, SourceCursor, default_origin, parse_origin
 from squirrel_memory.models import Episode, StoredEvent
+from squirrel_memory.storage.checks import chunks
 from squirrel_memory.storage.dialect import Dialect
 from squirrel_memory.storage.formats import to_json
+from squirrel_memory.storage.queries import Write, WriteMany, WritePlan, changed
 
 SELECT_EVENT = (
     "SELECT id, project_id, user_id, source_tool, session_id, timestamp, event_type, "
@@ -83,16 +87,19 @@ def event_from_row(d: Dialect, row: Sequence[Any]) -> StoredEvent:
     )
 
 
+@functools.cache
 def upsert_episode_sql(d: Dialect) -> str:
     """An episode, its first record kept (`created_at`, its project and user)."""
     kept = ("project_id", "user_id", "created_at")
     return d.upsert("episodes", _EPISODE_COLUMNS, ("id",), kept)
 
 
+@functools.cache
 def clear_episode_events_sql(d: Dialect) -> str:
     return f"DELETE FROM episode_events WHERE episode_id = {d.mark}"  # noqa: S608 (constants)
 
 
+@functools.cache
 def add_episode_event_sql(d: Dialect) -> str:
     return d.insert_or_skip(
         "episode_events", ("episode_id", "event_id", "position"), ("episode_id", "event_id")
@@ -116,6 +123,27 @@ def episode_row(d: Dialect, ep: Episode) -> tuple[Any, ...]:
 
 def episode_event_rows(ep: Episode) -> list[tuple[str, str, int]]:
     return [(ep.id, event_id, pos) for pos, event_id in enumerate(ep.event_ids)]
+
+
+def write_episodes(d: Dialect, episodes: Sequence[Episode]) -> WritePlan[None]:
+    """Insert or replace episodes and their event lists (inside a write transaction)."""
+    for ep in episodes:
+        yield Write(upsert_episode_sql(d), episode_row(d, ep))
+        yield Write(clear_episode_events_sql(d), (ep.id,))
+        yield WriteMany(add_episode_event_sql(d), episode_event_rows(ep))
+
+
+def mark_events(d: Dialect, event_ids: Sequence[str], at: datetime) -> WritePlan[int]:
+    """Set `processed_at` on the events not yet processed; how many changed."""
+    ids = list(dict.fromkeys(event_ids))
+    sql = (
+        f"UPDATE events SET processed_at = {d.mark} WHERE processed_at IS NULL "  # noqa: S608
+        f"AND id {d.in_list}"
+    )
+    count = 0
+    for chunk in chunks(ids, d.list_chunk) if d.list_chunk else [ids]:
+        count += yield from changed(sql, d.store_time(at), d.store_list(chunk))
+    return count
 
 
 def insert_event_sql(d: Dialect) -> str:

@@ -11,10 +11,16 @@ may be taken over by a retry. Rows older than `KEEP_DAYS` are dropped when a key
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.storage.dialect import Dialect
+from squirrel_memory.storage.queries import changed
+
+T = TypeVar("T")
 
 MAX_IDEMPOTENCY_KEY_CHARS = 128
 """A UUID is 32-36 characters; room for a client's own prefix, no room for text."""
@@ -55,3 +61,33 @@ class KeptReply:
     method: str
     fingerprint: str
     reply: bytes | None
+
+
+class SharedKeptReplies:
+    """Keeping and releasing a key's reply, for both backends; claiming it is each backend's
+    own (`claim_reply`: SQLite's one writer reads then writes, Postgres claims in one `INSERT …
+    ON CONFLICT … RETURNING`, so two servers cannot both win a key)."""
+
+    project_id: str
+    _dialect: Dialect
+
+    if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
+
+        async def _write(self, plan: Generator[Any, Any, T]) -> T: ...
+
+    async def keep_reply(self, key: str, reply: bytes) -> None:
+        """The reply of the call holding `key`, answered to every later call with it."""
+        key = checked_key(key)
+        m = self._dialect.mark
+        mine, params = self._dialect.of_project(self.project_id)
+        sql = f"UPDATE kept_replies SET reply = {m} WHERE key = {m}{mine}"  # noqa: S608
+        await self._write(changed(sql, reply, key, *params))
+
+    async def release_reply(self, key: str) -> None:
+        """Drop the claim on `key` (its call failed, nothing written): a retry runs again. A
+        key whose reply is kept stays."""
+        key = checked_key(key)
+        m = self._dialect.mark
+        mine, params = self._dialect.of_project(self.project_id)
+        sql = f"DELETE FROM kept_replies WHERE key = {m} AND reply IS NULL{mine}"  # noqa: S608
+        await self._write(changed(sql, key, *params))

@@ -3,8 +3,8 @@ for each plan that writes more than once, a lookalike screen learnt and kept in 
 
 `batch` is a plan of steps like `memory_book`'s: the row steps of the memory book (with the
 read plans of a type's version and texts for the screen, `memory_reads`), and the two a batch
-adds (a savepoint, a lookalike search), which each backend answers on its connection
-(`sqlite/manual_batch.py`, `postgres/manual_batch.py`).
+adds (a savepoint's statements, and a lookalike search, which each backend answers its own
+way on its connection: `sqlite/manual_batch.py`, `postgres/manual_batch.py`).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from squirrel_memory.storage.memory_plans import (
     write_manual,
 )
 from squirrel_memory.storage.memory_reads import kind_version, screened_texts
+from squirrel_memory.storage.queries import Write, WritePlan
 from squirrel_memory.storage.revisions import ChangeSet, MemoryRevisions, PlanWrites, checked_manual
 from squirrel_memory.storage.values import FindAnchor, FindLookalikes, ManualStep, WriteManual
 
@@ -41,14 +42,13 @@ SAVEPOINT_SQL = {
     "release": ("RELEASE SAVEPOINT manual_plan",),
     "undo": ("ROLLBACK TO SAVEPOINT manual_plan", "RELEASE SAVEPOINT manual_plan"),
 }
-"""What each `Savepoint` step runs; both databases read these words alike."""
+"""What opening a plan's savepoint, releasing it and rolling back to it (and releasing it)
+run; both databases read these words alike."""
 
 
-@dataclass(frozen=True, slots=True)
-class Savepoint:
-    """Open the plan's savepoint, release it, or roll back to it (and release it)."""
-
-    action: Literal["open", "release", "undo"]
+def _savepoint(action: Literal["open", "release", "undo"]) -> WritePlan[None]:
+    for statement in SAVEPOINT_SQL[action]:
+        yield Write(statement)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ class Lookalikes:
     limit: int
 
 
-BatchStep: TypeAlias = RowStep | Savepoint | Lookalikes
+BatchStep: TypeAlias = RowStep | Lookalikes
 BatchPlan: TypeAlias = Generator[BatchStep, Any, T]
 
 
@@ -140,7 +140,7 @@ def _run_manual(
             result: T = done.value
             return result
         if writes.save_before(step):
-            yield Savepoint("open")
+            yield from _savepoint("open")
         reply = yield from answer_manual(
             d, project_id, clock, step, changes=changes, screen=screen, screened=screened
         )
@@ -172,11 +172,11 @@ def batch(
             )
         except SquirrelError as exc:
             if writes.undo(exc):
-                yield Savepoint("undo")
+                yield from _savepoint("undo")
             done.append(exc)
             continue
         if writes.saved:
-            yield Savepoint("release")
+            yield from _savepoint("release")
         if screen is not None:
             for item in own.items:
                 screen.written(item)

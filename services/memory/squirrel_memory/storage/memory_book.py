@@ -36,11 +36,11 @@ from squirrel_memory.storage.checks import (
     check_type,
     check_writer,
 )
+from squirrel_memory.storage.dialect import Dialect
+from squirrel_memory.storage.event_sql import mark_events, write_episodes
 from squirrel_memory.storage.intake import check_episodes
 from squirrel_memory.storage.memory_plans import (
-    Episodes,
     Load,
-    MarkProcessed,
     RowPlan,
     anchor_memories,
     correct_memory,
@@ -71,6 +71,7 @@ class SharedMemoryBook(MemoryRevisions):
 
     project_id: str
     _clock: Clock
+    _dialect: Dialect
     _listeners: list[MemoryListener]
 
     async def _write(self, plan: RowPlan[T]) -> T:
@@ -172,13 +173,12 @@ class SharedMemoryBook(MemoryRevisions):
         changes = ChangeSet()
 
         def plan() -> RowPlan[int]:
-            yield Episodes(tuple(episodes))
+            yield from write_episodes(self._dialect, episodes)
             for decision in decisions:
                 yield from self._apply(
                     decision, user_id=user_id, source=MemorySource(source), now=now, changes=changes
                 )
-            processed: int = yield MarkProcessed(tuple(processed_event_ids), now)
-            return processed
+            return (yield from mark_events(self._dialect, processed_event_ids, now))
 
         processed = await self._write(plan())
         return await self._processed(episodes, changes, processed)

@@ -1,5 +1,6 @@
 """The plans of a project's memory writes, for both backends: the row steps a plan asks of its
-connection (`RowStep`: load, insert, replace, episodes, processing marks, reads) and each write
+connection (`RowStep`: load, insert, replace, and statements: reads, episodes, processing
+marks) and each write
 as a plan of them (insert, replace, retire, a manual write, supersede, forget, correct), run by
 `memory_book.SharedMemoryBook` and by a batch of manual plans (`manual_batches`).
 """
@@ -13,7 +14,6 @@ from typing import Any, TypeAlias, TypeVar
 
 from squirrel_core.errors import NotFoundError
 from squirrel_memory.models import (
-    Episode,
     MemoryItem,
     MemorySource,
     MemoryType,
@@ -23,7 +23,7 @@ from squirrel_memory.storage.checks import (
     MAX_FILE_PATHS,
 )
 from squirrel_memory.storage.formats import new_id
-from squirrel_memory.storage.queries import Rows
+from squirrel_memory.storage.queries import Statement
 from squirrel_memory.storage.revisions import (
     ChangeSet,
     corrected,
@@ -80,23 +80,9 @@ class Replace:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Episodes:
-    """Episodes inserted or replaced, with their event lists."""
-
-    episodes: tuple[Episode, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class MarkProcessed:
-    """`processed_at` set on the events not yet processed; answered with how many changed."""
-
-    event_ids: tuple[str, ...]
-    at: datetime
-
-
-RowStep: TypeAlias = Load | Anchored | Insert | Replace | Episodes | MarkProcessed | Rows
-"""What a memory plan asks of its connection; `Rows` lets a plan read with `queries`."""
+RowStep: TypeAlias = Load | Anchored | Insert | Replace | Statement
+"""What a memory plan asks of its connection; a `Statement` lets a plan read or write with
+`queries` (episodes, processing marks)."""
 RowPlan: TypeAlias = Generator[RowStep, Any, T]
 
 

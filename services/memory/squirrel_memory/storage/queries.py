@@ -1,6 +1,7 @@
-"""A read written once for both backends: a plan that yields `Rows` steps (a SELECT and its
-parameters) and is sent each one's rows, which each backend answers on its own connection
-(SQLite on a reader or the writer thread, Postgres in a transaction)."""
+"""A read or write written once for both backends: a plan that yields statements (`Rows`: a
+SELECT and its parameters, sent back its rows; `Write` and `WriteMany`: a change, sent back how
+many rows it changed), which each backend answers on its own connection (SQLite on a reader or
+the writer thread, Postgres in a transaction)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,26 @@ class Rows:
     params: tuple[Any, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Write:
+    """One change (an INSERT, UPDATE or DELETE); answered with the rows it changed."""
+
+    sql: str
+    params: tuple[Any, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WriteMany:
+    """One change run for each row of parameters; answered with None."""
+
+    sql: str
+    rows: Sequence[Sequence[Any]]
+
+
+Statement: TypeAlias = Rows | Write | WriteMany
+"""What a plan of statements asks of its connection."""
 ReadPlan: TypeAlias = Generator[Rows, Any, T]
+WritePlan: TypeAlias = Generator[Statement, Any, T]
 
 
 def fetch(sql: str, *params: Any) -> ReadPlan[list[Row]]:
@@ -40,3 +60,9 @@ def number(sql: str, *params: Any) -> ReadPlan[int]:
     """The integer in the first column of the first row of `sql` (0 when there is none)."""
     row = yield from first(sql, *params)
     return int(row[0]) if row and row[0] is not None else 0
+
+
+def changed(sql: str, *params: Any) -> WritePlan[int]:
+    """`sql` run once; how many rows it changed."""
+    count: int = yield Write(sql, params)
+    return count

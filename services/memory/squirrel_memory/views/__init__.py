@@ -17,12 +17,8 @@ On any failure of the call the deterministic view stands; `written_by` says who 
 """
 
 from squirrel_memory.views.blocks import brief_modules, key_fact, merge_style
-from squirrel_memory.views.builder import (
-    DEFAULT_BUDGET_TOKENS,
-    GlobalStyleSource,
-    Views,
-    ViewStore,
-)
+from squirrel_memory.views.builder import DEFAULT_BUDGET_TOKENS, GlobalStyleSource, Views
+from squirrel_memory.views.cache import ViewStore
 from squirrel_memory.views.models import (
     STALE_RULES,
     BudgetReport,

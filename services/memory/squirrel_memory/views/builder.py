@@ -1,27 +1,21 @@
-"""Builds and caches one project's views (`Views`), kept fresh by the spec's staleness rules."""
+"""Builds one project's views (`Views`), served from their cache (`cache`) while fresh."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
-from datetime import UTC, datetime, timedelta
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
-
-import structlog
+from typing import TYPE_CHECKING, Protocol
 
 from squirrel_core.budget import validate_budget
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_core.files import ensure_private_dir, write_private_file
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.llm.read_prompts import Note
 from squirrel_memory.loaded_sources import checked_files, without_loaded
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval import Retriever, relevance_threshold
-from squirrel_memory.storage import MemoryChange, ViewMeta
+from squirrel_memory.storage import MemoryChange
 from squirrel_memory.storage.checks import Clock, utc_now
 from squirrel_memory.style_scope import for_project
 from squirrel_memory.user_memories.confirmations import Injectable, unflagged
@@ -36,12 +30,12 @@ from squirrel_memory.views.blocks import (
     merge_style,
     relevant_pitfalls,
 )
+from squirrel_memory.views.cache import ViewCache, ViewStore
 from squirrel_memory.views.codec import (
     brief_from_json,
     decoded,
     pitfalls_from_json,
     style_from_json,
-    to_json,
 )
 from squirrel_memory.views.core_style import core_style, said_again_first
 from squirrel_memory.views.markdown import (
@@ -58,7 +52,6 @@ from squirrel_memory.views.models import (
     FACT_ITEMS,
     MODULE_ITEMS,
     PITFALL_ITEMS,
-    STALE_RULES,
     STYLE_ITEMS,
     PitfallItem,
     PitfallsView,
@@ -71,17 +64,9 @@ from squirrel_memory.views.start_pitfalls import earns_the_start
 if TYPE_CHECKING:
     from squirrel_memory.llm.read_writer import LlmWriter, ViewDraft
 
-log = structlog.get_logger()
 
 DEFAULT_BUDGET_TOKENS = 256
-CACHE_FORMAT = 1
-_NEVER = datetime(1970, 1, 1, tzinfo=UTC)
 _LIST_LIMIT = 1000
-_VIEW_TYPES: dict[ViewName, MemoryType] = {
-    ViewName.USER_STYLE: MemoryType.USER_STYLE,
-    ViewName.PROJECT_BRIEF: MemoryType.PROJECT_FACT,
-    ViewName.PITFALLS: MemoryType.PITFALL,
-}
 _TITLES: dict[ViewName, str] = {
     ViewName.USER_STYLE: "the user's coding style (how they like code written and work done)",
     ViewName.PROJECT_BRIEF: "project brief (key facts and modules of this repository)",
@@ -89,40 +74,10 @@ _TITLES: dict[ViewName, str] = {
 }
 
 
-class ViewStore(Protocol):
-    """What views need from a project's store (every `Store` provides it)."""
-
-    project_id: str
-
-    async def list_memories(
-        self,
-        project_id: str,
-        types: Sequence[MemoryType] | None = None,
-        include_deleted: bool = False,
-        limit: int = 50,
-        offset: int = 0,
-    ) -> tuple[list[MemoryItem], int]: ...
-    async def count_events(self, project_id: str) -> int: ...
-    async def get_view_meta(self, name: str) -> ViewMeta | None: ...
-    async def put_view_meta(
-        self, name: str, last_generated: datetime, events_count_at_gen: int, ttl: int
-    ) -> None: ...
-    def add_listener(self, listener: Any) -> None: ...
-    def remove_listener(self, listener: Any) -> None: ...
-
-
 class GlobalStyleSource(Protocol):
     """The global `user.db` style items (`SqliteUserStore` provides it)."""
 
     async def list_user_style(self, user_id: str) -> list[GlobalStyleItem]: ...
-
-
-@dataclass(frozen=True, slots=True)
-class _Cached:
-    params: str
-    stamp: str
-    budget: int
-    view: dict[str, Any]
 
 
 class Views:
@@ -154,7 +109,8 @@ class Views:
         self._writer = writer
         self._user_store = user_store
         self._retriever = retriever
-        self._dir = views_dir or ProjectPaths.for_project(store.project_id).views_dir
+        folder = views_dir or ProjectPaths.for_project(store.project_id).views_dir
+        self._cache = ViewCache(store, folder, clock)
         self._clock = clock
         self._pitfall_min_relevance = pitfall_min_relevance
         self._listening = True
@@ -173,10 +129,7 @@ class Views:
 
     async def invalidate(self, names: Sequence[ViewName] = tuple(ViewName)) -> None:
         """Mark views stale now (their next read rebuilds them) and drop their cached files."""
-        for name in names:
-            await self._store.put_view_meta(str(name), _NEVER, 0, STALE_RULES[name].ttl_seconds)
-            self._cache_path(name).unlink(missing_ok=True)
-        log.info("views_invalidated", project_id=self.project_id, count=len(names))
+        await self._cache.invalidate(names)
 
     async def _on_memory_change(self, change: MemoryChange) -> None:
         await self.invalidate()
@@ -206,7 +159,7 @@ class Views:
         omitted = checked_files(omit_sources_in)
         params = params_key(ViewName.USER_STYLE, view_mode, user_id, *omitted)
         extra = "|".join(f"{g.id}:{g.updated_at.isoformat()}" for g in globals_)
-        cached, stamp = await self._cached(ViewName.USER_STYLE, params, budget, extra)
+        cached, stamp = await self._cache.cached(ViewName.USER_STYLE, params, budget, extra)
         hit = decoded(style_from_json, cached)
         if hit is not None:
             return hit
@@ -239,7 +192,7 @@ class Views:
             budget=report(budget, markdown, shown, len(items)),
             written_by=author(draft),
         )
-        await self._save(ViewName.USER_STYLE, params, stamp, budget, view)
+        await self._cache.save(ViewName.USER_STYLE, params, stamp, budget, view)
         return view
 
     # -- project brief ---------------------------------------------------------------------
@@ -260,7 +213,7 @@ class Views:
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
         omitted = checked_files(omit_sources_in)
         params = params_key(ViewName.PROJECT_BRIEF, view_mode, *omitted)
-        cached, stamp = await self._cached(ViewName.PROJECT_BRIEF, params, budget)
+        cached, stamp = await self._cache.cached(ViewName.PROJECT_BRIEF, params, budget)
         hit = decoded(brief_from_json, cached)
         if hit is not None:
             return hit
@@ -297,7 +250,7 @@ class Views:
             budget=report(budget, markdown, shown, len(lines)),
             written_by=author(draft),
         )
-        await self._save(ViewName.PROJECT_BRIEF, params, stamp, budget, view)
+        await self._cache.save(ViewName.PROJECT_BRIEF, params, stamp, budget, view)
         return view
 
     # -- pitfalls --------------------------------------------------------------------------
@@ -325,7 +278,7 @@ class Views:
         # No path holds a NUL: the session start's view never shares a cache with another.
         live = ("\x00live",) if live_only else ()
         params = params_key(ViewName.PITFALLS, task, *sorted(scopes), *live)
-        cached, stamp = await self._cached(ViewName.PITFALLS, params, budget)
+        cached, stamp = await self._cache.cached(ViewName.PITFALLS, params, budget)
         hit = decoded(pitfalls_from_json, cached)
         if hit is not None:
             return hit
@@ -363,7 +316,7 @@ class Views:
             budget=report(budget, markdown, shown, len(items)),
             written_by=author(draft),
         )
-        await self._save(ViewName.PITFALLS, params, stamp, budget, view)
+        await self._cache.save(ViewName.PITFALLS, params, stamp, budget, view)
         return view
 
     async def _task_relevance(self, project_id: str, task: str) -> dict[str, float]:
@@ -385,7 +338,7 @@ class Views:
             return None
         return await self._writer.view(_TITLES[name], heading, notes, budget)
 
-    # -- cache -----------------------------------------------------------------------------
+    # -- reads ------------------------------------------------------------------------------
 
     def _check_project(self, project_id: str) -> None:
         if project_id != self._store.project_id:
@@ -401,81 +354,3 @@ class Views:
         items, _ = await self._store.list_memories(self.project_id, [kind], limit=_LIST_LIMIT)
         live = self._injectable([m for m in items if not m.deleted and visible(m)])
         return by_usefulness(live, self._weigh)
-
-    async def _stamp(self, name: ViewName, extra: str) -> str:
-        """Changes whenever a memory the view reads is added, updated or deleted."""
-        latest, total = await self._store.list_memories(
-            self.project_id, [_VIEW_TYPES[name]], include_deleted=True, limit=1
-        )
-        top = (
-            f"{latest[0].id}:{latest[0].version}:{latest[0].updated_at.isoformat()}"
-            if latest
-            else ""
-        )
-        return hashlib.sha256(f"{total}|{top}|{extra}".encode()).hexdigest()[:32]
-
-    async def _cached(
-        self, name: ViewName, params: str, budget: int, extra: str = ""
-    ) -> tuple[dict[str, Any] | None, str]:
-        """(cached view JSON or None, current memory stamp)."""
-        stamp = await self._stamp(name, extra)
-        meta = await self._store.get_view_meta(str(name))
-        if meta is None or await self._stale(name, meta):
-            return None, stamp
-        cached = self._read_cache(name)
-        if cached is None or cached.params != params or cached.stamp != stamp:
-            return None, stamp
-        report = cached.view.get("budget", {})
-        estimate, capped = report.get("token_estimate"), report.get("capped")
-        if not isinstance(estimate, int) or estimate > budget:
-            return None, stamp
-        if capped and cached.budget != budget:
-            return None, stamp
-        log.info("view_served_from_cache", project_id=self.project_id, view=str(name))
-        return cached.view, stamp
-
-    async def _stale(self, name: ViewName, meta: ViewMeta) -> bool:
-        rule = STALE_RULES[name]
-        age = self._clock() - meta.last_generated
-        if age >= timedelta(seconds=meta.ttl_seconds) or age < timedelta(0):
-            return True
-        events = await self._store.count_events(self.project_id)
-        return events - meta.events_count_at_gen >= rule.max_new_events
-
-    def _cache_path(self, name: ViewName) -> Path:
-        return self._dir / f"{name}.json"
-
-    def _read_cache(self, name: ViewName) -> _Cached | None:
-        try:
-            data = json.loads(self._cache_path(name).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if (
-            not isinstance(data, dict)
-            or data.get("format") != CACHE_FORMAT
-            or not isinstance(data.get("params"), str)
-            or not isinstance(data.get("stamp"), str)
-            or not isinstance(data.get("budget"), int)
-            or not isinstance(data.get("view"), dict)
-        ):
-            return None
-        return _Cached(data["params"], data["stamp"], data["budget"], data["view"])
-
-    async def _save(self, name: ViewName, params: str, stamp: str, budget: int, view: Any) -> None:
-        events = await self._store.count_events(self.project_id)
-        payload = {
-            "format": CACHE_FORMAT,
-            "params": params,
-            "stamp": stamp,
-            "budget": budget,
-            "view": to_json(asdict(view)),
-        }
-        ensure_private_dir(self._dir)
-        write_private_file(
-            self._cache_path(name),
-            json.dumps(payload, ensure_ascii=False, sort_keys=True).encode("utf-8"),
-        )
-        await self._store.put_view_meta(
-            str(name), view.generated_at, events, STALE_RULES[name].ttl_seconds
-        )
-        log.info("view_generated", project_id=self.project_id, view=str(name))

@@ -1,5 +1,5 @@
 """The event log of a project on Postgres: the shared event log (`event_log`) in its dialect,
-and how Postgres stores a batch, episodes and processing marks.
+and how Postgres stores a batch: its own, as servers append to one database at once.
 
 Appending is idempotent in the database itself: `UNIQUE (project_id, user_id, hash)` turns an
 event its author already stored (by this or another writer, now or in an earlier delivery) into
@@ -10,25 +10,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from datetime import datetime
-
-from psycopg import AsyncConnection
 
 from squirrel_core.events import Event, SourceCursor
-from squirrel_memory.models import Episode
-from squirrel_memory.storage.checks import Clock
 from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.event_log import SharedEventLog
 from squirrel_memory.storage.event_sql import (
-    add_episode_event_sql,
-    clear_episode_events_sql,
     cursor_row,
-    episode_event_rows,
-    episode_row,
     event_row,
     insert_event_sql,
     upsert_cursor_sql,
-    upsert_episode_sql,
 )
 from squirrel_memory.storage.formats import new_id
 from squirrel_memory.storage.postgres.database import PostgresDatabase
@@ -37,36 +27,12 @@ _INSERT_EVENT = (
     insert_event_sql(POSTGRES) + " ON CONFLICT (project_id, user_id, hash) DO NOTHING RETURNING id"
 )
 _UPSERT_CURSOR = upsert_cursor_sql(POSTGRES, ("project_id", "source_tool", "path"))
-_UPSERT_EPISODE = upsert_episode_sql(POSTGRES)
-_CLEAR_EPISODE_EVENTS = clear_episode_events_sql(POSTGRES)
-_ADD_EPISODE_EVENT = add_episode_event_sql(POSTGRES)
-
-
-async def write_episodes(conn: AsyncConnection, episodes: Sequence[Episode]) -> None:
-    """Insert or replace episodes and their event lists (inside a transaction)."""
-    for ep in episodes:
-        await conn.execute(_UPSERT_EPISODE, episode_row(POSTGRES, ep))
-        await conn.execute(_CLEAR_EPISODE_EVENTS, (ep.id,))
-        async with conn.cursor() as cursor:
-            await cursor.executemany(_ADD_EPISODE_EVENT, episode_event_rows(ep))
-
-
-async def mark_events(conn: AsyncConnection, event_ids: Sequence[str], at: datetime) -> int:
-    """Set `processed_at` on the events not yet processed; return how many changed."""
-    cursor = await conn.execute(
-        "UPDATE events SET processed_at = %s WHERE processed_at IS NULL AND id = ANY(%s)",
-        (at, list(dict.fromkeys(event_ids))),
-    )
-    return cursor.rowcount
 
 
 class PostgresEventLog(SharedEventLog):
     """Events, cursors and episodes of one project (part of `PostgresStore`)."""
 
-    project_id: str
     _db: PostgresDatabase
-    _clock: Clock
-    _max_content_bytes: int
     _dialect = POSTGRES
 
     async def _store_events(
@@ -95,15 +61,3 @@ class PostgresEventLog(SharedEventLog):
                 _UPSERT_CURSOR, [cursor_row(POSTGRES, project_id, c, now) for c in cursors]
             )
         return ids, len(rows) - len(ids), rejected
-
-    async def save_episodes(self, episodes: Sequence[Episode]) -> list[str]:
-        """Insert (or replace, by id) episodes and their event lists; return their ids."""
-        self._check_episodes(episodes)
-        async with self._db.transaction() as conn:
-            await write_episodes(conn, episodes)
-        return [ep.id for ep in episodes]
-
-    async def mark_processed(self, event_ids: Sequence[str], at: datetime | None = None) -> int:
-        """Mark events processed (once); return how many were newly marked."""
-        async with self._db.transaction() as conn:
-            return await mark_events(conn, event_ids, at or self._clock())

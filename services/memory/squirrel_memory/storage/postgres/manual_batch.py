@@ -8,11 +8,9 @@ from typing import Any, TypeVar
 from psycopg import AsyncConnection
 
 from squirrel_memory.storage.manual_batches import (
-    SAVEPOINT_SQL,
     BatchPlan,
     BatchStep,
     Lookalikes,
-    Savepoint,
     SharedManualBatch,
 )
 from squirrel_memory.storage.postgres.database import PostgresDatabase
@@ -34,11 +32,8 @@ class PostgresManualBatch(PostgresMemorySearch, SharedManualBatch):
             return await drive_async(plan, lambda step: self._answer(conn, step))
 
     async def _answer(self, conn: AsyncConnection, step: BatchStep) -> Any:
-        """One step of a batch, inside the transaction."""
-        if isinstance(step, Savepoint):
-            for statement in SAVEPOINT_SQL[step.action]:
-                await conn.execute(statement)
-            return None
+        """One step of a batch, inside the transaction; a look-alike search is Postgres's own:
+        its `tsvector` search on the transaction's connection."""
         if isinstance(step, Lookalikes):
             hits = await self._search(step.content, [step.memory_type], step.limit, conn)
             if not hits:

@@ -1,5 +1,6 @@
 """Memories of a project on Postgres: the row steps of `memory_book`'s plans, answered in one
-transaction with `memory_sql`'s statements (the full-text column written with each row).
+transaction with the shared statements (`row_steps`; the full-text column written with each
+row).
 
 A plan's new memories are written together: an `Insert` answers nothing, so consecutive ones
 are held and sent before the next step that reads or changes rows, and at the plan's end: their
@@ -22,27 +23,13 @@ from psycopg import AsyncConnection
 
 from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.memory_book import SharedMemoryBook
-from squirrel_memory.storage.memory_plans import (
-    Anchored,
-    Episodes,
-    Insert,
-    Load,
-    MarkProcessed,
-    RowPlan,
-    RowStep,
-)
-from squirrel_memory.storage.memory_sql import (
-    anchor_params,
-    insert_writes,
-    replace_writes,
-    statements,
-)
+from squirrel_memory.storage.memory_plans import Insert, RowPlan, RowStep
+from squirrel_memory.storage.memory_sql import insert_writes, statements
 from squirrel_memory.storage.postgres.database import PostgresDatabase
-from squirrel_memory.storage.postgres.events import mark_events, write_episodes
-from squirrel_memory.storage.postgres.reads import load_memory, memory_from_row, rows_of
+from squirrel_memory.storage.postgres.reads import memory_from_row, run
 from squirrel_memory.storage.postgres.search import search_fields
-from squirrel_memory.storage.queries import Rows
 from squirrel_memory.storage.revisions import drive_async
+from squirrel_memory.storage.row_steps import row_statements
 
 T = TypeVar("T")
 
@@ -53,35 +40,10 @@ ROWS_PER_INSERT = 500
 
 async def answer(conn: AsyncConnection, project_id: str, step: RowStep) -> Any:
     """One row step of a memory plan, inside the caller's transaction."""
-    if isinstance(step, Rows):
-        return await rows_of(conn, step)
-    if isinstance(step, Load):
-        return await load_memory(conn, project_id, step.memory_id, lock=step.lock)
-    if isinstance(step, Anchored):
-        params = anchor_params(step.project_id, step.key, step.memory_type, step.scope, step.owner)
-        if step.manual_only:
-            cursor = await conn.execute(_SQL.manual_on_anchor, (*params, "manual"))
-            row = await cursor.fetchone()
-            return memory_from_row(row) if row else None
-        cursor = await conn.execute(_SQL.anchor, params)
-        return [memory_from_row(r) for r in await cursor.fetchall()]
-    if isinstance(step, Episodes):
-        await write_episodes(conn, step.episodes)
-        return None
-    if isinstance(step, MarkProcessed):
-        return await mark_events(conn, step.event_ids, step.at)
-    if isinstance(step, Insert):
-        item = step.item
-        writes = insert_writes(POSTGRES, _SQL, item, step.reason, search_fields(item))
-    else:
-        new = step.new
-        search = (new.deleted, *search_fields(new))
-        writes = replace_writes(
-            POSTGRES, _SQL, step.old, new, action=step.action, reason=step.reason, search=search
-        )
-    for sql, params in writes:
-        await conn.execute(sql, params)
-    return None
+    plan = row_statements(
+        POSTGRES, _SQL, project_id, step, read=memory_from_row, search=search_fields
+    )
+    return await drive_async(plan, lambda statement: run(conn, statement))
 
 
 def on(conn: AsyncConnection, project_id: str) -> Callable[[RowStep], Awaitable[Any]]:

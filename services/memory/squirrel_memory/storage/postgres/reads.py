@@ -6,34 +6,31 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from psycopg import AsyncConnection
 
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.storage.dialect import POSTGRES
-from squirrel_memory.storage.memory_reads import SharedMemoryReads, load, load_many, row_reader
+from squirrel_memory.storage.memory_reads import SharedMemoryReads, load_many, row_reader
 from squirrel_memory.storage.memory_sql import SELECT_MEMORY
 from squirrel_memory.storage.postgres.database import PostgresDatabase
-from squirrel_memory.storage.queries import ReadPlan, Row, Rows, fetch
+from squirrel_memory.storage.queries import ReadPlan, Row, Rows, Statement, Write, fetch
 from squirrel_memory.storage.revisions import drive_async
 
 memory_from_row = row_reader(POSTGRES)
 """A `MemoryItem` from a row of `SELECT_MEMORY`."""
 
 
-async def rows_of(conn: AsyncConnection, step: Rows) -> list[Row]:
-    """A read plan's step on `conn`."""
-    cursor = await conn.execute(step.sql, step.params)
-    return list[Row](await cursor.fetchall())
-
-
-async def load_memory(
-    conn: AsyncConnection, project_id: str, memory_id: str, *, lock: bool = False
-) -> MemoryItem | None:
-    """One of the project's memories by id (deleted ones too), or None; `lock` reads it `FOR
-    UPDATE`."""
-    plan = load(POSTGRES, project_id, memory_id, lock=lock)
-    return await drive_async(plan, lambda step: rows_of(conn, step))
+async def run(conn: AsyncConnection, step: Statement) -> Any:
+    """A plan's statement on `conn`: a read's rows, or how many rows a change changed."""
+    if isinstance(step, Rows):
+        return list[Row](await (await conn.execute(step.sql, step.params)).fetchall())
+    if isinstance(step, Write):
+        return (await conn.execute(step.sql, step.params)).rowcount
+    async with conn.cursor() as cursor:
+        await cursor.executemany(step.sql, step.rows)
+    return None
 
 
 async def load_memories(
@@ -41,7 +38,7 @@ async def load_memories(
 ) -> list[MemoryItem]:
     """The project's memories with these ids, in the order asked; unknown ids are skipped."""
     plan = load_many(POSTGRES, project_id, memory_ids)
-    return await drive_async(plan, lambda step: rows_of(conn, step))
+    return await drive_async(plan, lambda step: run(conn, step))
 
 
 def _with_paths(

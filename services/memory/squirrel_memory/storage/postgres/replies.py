@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from squirrel_memory.storage.checks import Clock
-from squirrel_memory.storage.kept_replies import CLAIM_FOR, KEEP_FOR, KeptReply, checked_key
+from squirrel_memory.storage.kept_replies import (
+    CLAIM_FOR,
+    KEEP_FOR,
+    KeptReply,
+    SharedKeptReplies,
+    checked_key,
+)
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
 
-class PostgresKeptReplies:
+class PostgresKeptReplies(SharedKeptReplies):
     """The replies of writes sent with an idempotency key (part of `PostgresStore`); the key is
     unique per project (`PRIMARY KEY (project_id, key)`)."""
 
@@ -51,22 +57,3 @@ class PostgresKeptReplies:
                 )
             # Released between the two statements (the call holding it failed and kept
             # nothing): the key is free again, so this call claims it afresh.
-
-    async def keep_reply(self, key: str, reply: bytes) -> None:
-        """The reply of the call holding `key`, answered to every later call with it."""
-        key = checked_key(key)
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "UPDATE kept_replies SET reply = %s WHERE project_id = %s AND key = %s",
-                (reply, self.project_id, key),
-            )
-
-    async def release_reply(self, key: str) -> None:
-        """Drop the claim on `key` (its call failed, nothing written): a retry runs again. A
-        key whose reply is kept stays."""
-        key = checked_key(key)
-        async with self._db.transaction() as conn:
-            await conn.execute(
-                "DELETE FROM kept_replies WHERE project_id = %s AND key = %s AND reply IS NULL",
-                (self.project_id, key),
-            )

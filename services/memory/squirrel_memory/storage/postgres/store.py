@@ -4,25 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import structlog
-
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import IndexProblem, VectorIndex
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
+from squirrel_memory.storage.parked_events import SharedParkedEvents
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.events import PostgresEventLog
 from squirrel_memory.storage.postgres.manual_batch import PostgresManualBatch
 from squirrel_memory.storage.postgres.memories import PostgresMemoryBook
 from squirrel_memory.storage.postgres.outcomes import PostgresOutcomeLog
-from squirrel_memory.storage.postgres.parked import PostgresParkedEvents
 from squirrel_memory.storage.postgres.reads import PostgresMemoryReads
 from squirrel_memory.storage.postgres.replies import PostgresKeptReplies
 from squirrel_memory.storage.postgres.search import PostgresMemorySearch
 from squirrel_memory.storage.postgres.upkeep import PostgresUpkeep
-from squirrel_memory.storage.values import MemoryListener
-from squirrel_memory.user_memories.confirmations import Confirmations
-
-log = structlog.get_logger()
+from squirrel_memory.storage.shared_store import SharedStore
 
 
 class PostgresStore(
@@ -33,8 +28,9 @@ class PostgresStore(
     PostgresMemorySearch,
     PostgresUpkeep,
     PostgresOutcomeLog,
-    PostgresParkedEvents,
+    SharedParkedEvents,
     PostgresKeptReplies,
+    SharedStore,
 ):
     """`Store` over the rows of one project in a shared Postgres database.
 
@@ -52,13 +48,9 @@ class PostgresStore(
         clock: Clock = utc_now,
         max_content_bytes: int = MAX_CONTENT_BYTES,
     ) -> None:
-        self.project_id = project_id
+        super().__init__(project_id, clock=clock, max_content_bytes=max_content_bytes)
         self._db = db
         self._store_dir = store_dir
-        self._clock = clock
-        self._max_content_bytes = max_content_bytes
-        self._listeners: list[MemoryListener] = []
-        self._confirmations: Confirmations | None = None
 
     @property
     def database(self) -> PostgresDatabase:
@@ -71,13 +63,6 @@ class PostgresStore(
         if self._store_dir is None:
             self._store_dir = ProjectPaths.for_project(self.project_id, None).ensure().ctx_dir
         return self._store_dir
-
-    @property
-    def confirmations(self) -> Confirmations:
-        """The flagged memories of this project the user confirmed."""
-        if self._confirmations is None:
-            self._confirmations = Confirmations(self.store_dir)
-        return self._confirmations
 
     def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
         """This project's vectors in pgvector (blocking: call it from a thread)."""

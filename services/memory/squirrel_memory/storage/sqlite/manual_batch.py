@@ -9,11 +9,9 @@ from typing import Any, TypeVar
 
 from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.manual_batches import (
-    SAVEPOINT_SQL,
     BatchPlan,
     BatchStep,
     Lookalikes,
-    Savepoint,
     SharedManualBatch,
 )
 from squirrel_memory.storage.revisions import drive
@@ -35,11 +33,7 @@ class SqliteManualBatch(SharedManualBatch):
 
     def _answer(self, conn: sqlite3.Connection, step: BatchStep) -> Any:
         """One step of a batch, inside the write transaction (savepoints cost a flush of the
-        FTS5 index each)."""
-        if isinstance(step, Savepoint):
-            for statement in SAVEPOINT_SQL[step.action]:
-                conn.execute(statement)
-            return None
+        FTS5 index each); a look-alike search is SQLite's own: FTS5 inside the transaction."""
         if isinstance(step, Lookalikes):
             expression = fts_match_expression(step.content)
             if expression is None:

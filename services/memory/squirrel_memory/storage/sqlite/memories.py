@@ -1,6 +1,6 @@
 """Memories of a project on SQLite: the row steps of `memory_book`'s plans, answered on the
-writer thread (or a reader's connection) with `memory_sql`'s statements, and the full-text
-entries SQLite keeps in side tables written after each row."""
+writer thread (or a reader's connection) with the shared statements (`row_steps`), and the
+full-text entries SQLite keeps in side tables written after each row."""
 
 from __future__ import annotations
 
@@ -12,26 +12,12 @@ from squirrel_memory.models import MemoryItem
 from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.memory_book import SharedMemoryBook
-from squirrel_memory.storage.memory_plans import (
-    Anchored,
-    Episodes,
-    Insert,
-    Load,
-    MarkProcessed,
-    RowPlan,
-    RowStep,
-)
-from squirrel_memory.storage.memory_sql import (
-    anchor_params,
-    insert_writes,
-    replace_writes,
-    statements,
-)
-from squirrel_memory.storage.queries import Rows
+from squirrel_memory.storage.memory_plans import Insert, Replace, RowPlan, RowStep
+from squirrel_memory.storage.memory_sql import statements
 from squirrel_memory.storage.revisions import drive
+from squirrel_memory.storage.row_steps import row_statements
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
-from squirrel_memory.storage.sqlite.events import mark_events, write_episodes
-from squirrel_memory.storage.sqlite.reads import load_memory, memory_from_row, rows_of
+from squirrel_memory.storage.sqlite.reads import memory_from_row, run
 from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
 
 T = TypeVar("T")
@@ -52,37 +38,16 @@ def _index_text(conn: sqlite3.Connection, item: MemoryItem) -> None:
 
 def answer(conn: sqlite3.Connection, step: RowStep) -> Any:
     """One row step of a memory plan, on `conn` (inside its transaction for a write)."""
-    if isinstance(step, Rows):
-        return rows_of(conn, step)
-    if isinstance(step, Load):
-        return load_memory(conn, step.memory_id)
-    if isinstance(step, Anchored):
-        params = anchor_params(step.project_id, step.key, step.memory_type, step.scope, step.owner)
-        if step.manual_only:
-            row = conn.execute(_SQL.manual_on_anchor, (*params, "manual")).fetchone()
-            return memory_from_row(row) if row else None
-        return [memory_from_row(r) for r in conn.execute(_SQL.anchor, params).fetchall()]
-    if isinstance(step, Episodes):
-        write_episodes(conn, step.episodes)
-        return None
-    if isinstance(step, MarkProcessed):
-        return mark_events(conn, step.event_ids, SQLITE.store_time(step.at))
+    plan = row_statements(SQLITE, _SQL, "", step, read=memory_from_row)
+    result = drive(plan, lambda statement: run(conn, statement))
     if isinstance(step, Insert):
-        for sql, params in insert_writes(SQLITE, _SQL, step.item, step.reason, ()):
-            conn.execute(sql, params)
         _index_text(conn, step.item)
-        return None
-    new = step.new
-    writes = replace_writes(
-        SQLITE, _SQL, step.old, new, action=step.action, reason=step.reason, search=()
-    )
-    for sql, params in writes:
-        conn.execute(sql, params)
-    if new.deleted:
-        unindex_memory_text(conn, new.id)
-    else:
-        _index_text(conn, new)
-    return None
+    elif isinstance(step, Replace):
+        if step.new.deleted:
+            unindex_memory_text(conn, step.new.id)
+        else:
+            _index_text(conn, step.new)
+    return result
 
 
 def on(conn: sqlite3.Connection) -> Callable[[RowStep], Any]:

@@ -8,17 +8,17 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.memory_reads import (
     SharedMemoryReads,
-    by_id_sql,
     load_many,
     row_reader,
 )
 from squirrel_memory.storage.memory_sql import MEMORY_COLUMN_NAMES
-from squirrel_memory.storage.queries import ReadPlan, Row, Rows, fetch
+from squirrel_memory.storage.queries import ReadPlan, Row, Rows, Statement, Write, fetch
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.row_cache import RowCache
@@ -46,10 +46,14 @@ def rows_of(conn: sqlite3.Connection, step: Rows) -> list[Row]:
     return conn.execute(step.sql, step.params).fetchall()
 
 
-def load_memory(conn: sqlite3.Connection, memory_id: str) -> MemoryItem | None:
-    """One memory by id (deleted ones too), or None."""
-    row = conn.execute(*by_id_sql(SQLITE, "", memory_id, lock=False)).fetchone()
-    return memory_from_row(row) if row else None
+def run(conn: sqlite3.Connection, step: Statement) -> Any:
+    """A plan's statement on `conn`: a read's rows, or how many rows a change changed."""
+    if isinstance(step, Rows):
+        return conn.execute(step.sql, step.params).fetchall()
+    if isinstance(step, Write):
+        return conn.execute(step.sql, step.params).rowcount
+    conn.executemany(step.sql, step.rows)
+    return None
 
 
 def load_memories(conn: sqlite3.Connection, memory_ids: Sequence[str]) -> list[MemoryItem]:

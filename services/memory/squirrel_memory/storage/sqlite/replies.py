@@ -6,11 +6,17 @@ import sqlite3
 
 from squirrel_memory.storage.checks import Clock
 from squirrel_memory.storage.formats import to_db_time
-from squirrel_memory.storage.kept_replies import CLAIM_FOR, KEEP_FOR, KeptReply, checked_key
+from squirrel_memory.storage.kept_replies import (
+    CLAIM_FOR,
+    KEEP_FOR,
+    KeptReply,
+    SharedKeptReplies,
+    checked_key,
+)
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 
 
-class SqliteKeptReplies:
+class SqliteKeptReplies(SharedKeptReplies):
     """The replies of writes sent with an idempotency key (part of `SqliteStore`; the database
     is the project's, so the key is unique per project)."""
 
@@ -43,22 +49,3 @@ class SqliteKeptReplies:
             return None
 
         return await self._db.write(write)
-
-    async def keep_reply(self, key: str, reply: bytes) -> None:
-        """The reply of the call holding `key`, answered to every later call with it."""
-        key = checked_key(key)
-        await self._db.write(
-            lambda conn: conn.execute(
-                "UPDATE kept_replies SET reply = ? WHERE key = ?", (reply, key)
-            )
-        )
-
-    async def release_reply(self, key: str) -> None:
-        """Drop the claim on `key` (its call failed, nothing written): a retry runs again. A
-        key whose reply is kept stays."""
-        key = checked_key(key)
-        await self._db.write(
-            lambda conn: conn.execute(
-                "DELETE FROM kept_replies WHERE key = ? AND reply IS NULL", (key,)
-            )
-        )

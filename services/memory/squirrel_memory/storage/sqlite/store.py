@@ -5,27 +5,22 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import structlog
-
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, IndexProblem, VectorIndex
 from squirrel_memory.storage.checks import MAX_CONTENT_BYTES, Clock, utc_now
+from squirrel_memory.storage.parked_events import SharedParkedEvents
+from squirrel_memory.storage.shared_store import SharedStore
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.events import SqliteEventLog
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.manual_batch import SqliteManualBatch
 from squirrel_memory.storage.sqlite.memories import SqliteMemoryBook
 from squirrel_memory.storage.sqlite.outcomes import SqliteOutcomeLog
-from squirrel_memory.storage.sqlite.parked import SqliteParkedEvents
 from squirrel_memory.storage.sqlite.reads import SqliteMemoryReads
 from squirrel_memory.storage.sqlite.replies import SqliteKeptReplies
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.sqlite.search import SqliteMemorySearch
 from squirrel_memory.storage.sqlite.upkeep import SqliteUpkeep
-from squirrel_memory.storage.values import MemoryListener
-from squirrel_memory.user_memories.confirmations import Confirmations
-
-log = structlog.get_logger()
 
 READERS = 3
 """Reader threads per project: a task context reads its lexical hits, its vector hits and the
@@ -40,8 +35,9 @@ class SqliteStore(
     SqliteMemorySearch,
     SqliteUpkeep,
     SqliteOutcomeLog,
-    SqliteParkedEvents,
+    SharedParkedEvents,
     SqliteKeptReplies,
+    SharedStore,
 ):
     """`Store` over one project's `data.db` (one writer thread, pooled readers).
 
@@ -59,14 +55,10 @@ class SqliteStore(
         lexical_index: bool = True,
         per_author: bool = False,
     ) -> None:
-        self.project_id = project_id
+        super().__init__(project_id, clock=clock, max_content_bytes=max_content_bytes)
         self._per_author = per_author
         self._db = db
         self._lexical = LexicalIndex(db.path) if lexical_index else None
-        self._clock = clock
-        self._max_content_bytes = max_content_bytes
-        self._listeners: list[MemoryListener] = []
-        self._confirmations: Confirmations | None = None
 
     @classmethod
     async def open(
@@ -121,13 +113,6 @@ class SqliteStore(
     def store_dir(self) -> Path:
         """The folder holding the database, its views and its vector index."""
         return self._db.path.parent
-
-    @property
-    def confirmations(self) -> Confirmations:
-        """The flagged memories of this store the user confirmed."""
-        if self._confirmations is None:
-            self._confirmations = Confirmations(self.store_dir)
-        return self._confirmations
 
     def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
         """The FAISS file in `<store_dir>/index/`, or an empty one and why the file was not

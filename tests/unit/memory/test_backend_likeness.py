@@ -1,0 +1,40 @@
+"""The two storage backends' likeness is measured for every pair of namesake modules, and
+reported (as information: a pair that grows back to saying things twice shows in the table,
+`python -m bench.backend_likeness`; no threshold is asserted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.backend_likeness import STORAGE, likeness, shared_lines, table
+
+
+def test_every_pair_of_namesake_backend_modules_is_measured_and_reported(
+    record_property: pytest.RecordProperty, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = likeness()
+    sqlite = {p.stem for p in (STORAGE / "sqlite").glob("*.py")} - {"__init__"}
+    postgres = {p.stem for p in (STORAGE / "postgres").glob("*.py")} - {"__init__"}
+    assert [r.name for r in rows] == sorted(sqlite & postgres)
+    assert {"events", "memories", "store"} <= {r.name for r in rows}
+    for row in rows:
+        assert 0 < row.shared <= min(row.sqlite_lines, row.postgres_lines), row
+    record_property("backend_shared_lines", {r.name: r.shared for r in rows})
+    with capsys.disabled():
+        print("\n" + table(rows))
+
+
+def test_the_measure_counts_the_lines_two_modules_hold_in_the_same_order(tmp_path: Path) -> None:
+    text = "import a\n\ndef f():\n    return 1\n"
+    assert shared_lines(text, text) == 4
+    assert shared_lines(text, "x = 2\ny = 3\n") == 0
+    # Lines that moved count once: only those still in order.
+    assert shared_lines("a\nb\nc\n", "c\na\nb\n") == 2
+    # Different SQL around the same Python: the Python lines count, the SQL lines do not.
+    left = 'def g(conn):\n    rows = conn.execute("SELECT 1 FROM t WHERE a = ?")\n    return rows\n'
+    right = (
+        'def g(conn):\n    rows = conn.execute("SELECT 1 FROM t WHERE a = %s")\n    return rows\n'
+    )
+    assert shared_lines(left, right) == 2
