@@ -55,6 +55,8 @@ async def _selected(root: Path, memories: Memories, task: str) -> list[tuple[str
         ("At the end of a session: `git push` (done in 4 sessions).", "At the end of a session: `git push`."),
         ("New work: `git worktree add w` (done 5 times in 2 sessions).", "New work: `git worktree add w`."),
         ("In 3 sessions the user asked: “keep it short”.", "the user asked: “keep it short”."),
+        ("A procedure done 4 times in 2 sessions: `make` → `make test`.", "A procedure : `make` → `make test`."),
+        ("Branches are merged with `git merge <branch>` (3 merges in sessions).", "Branches are merged with `git merge <branch>` ()."),
     ],
 )  # fmt: skip
 def test_a_memory_s_tally_is_not_searched(content: str, searched: str) -> None:

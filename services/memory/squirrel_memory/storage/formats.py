@@ -127,11 +127,15 @@ def camel_identifiers(text: str) -> list[str]:
 
 #: What a memory says of its own record, not of its subject: how many sessions a command worked
 #: in, an error was seen in, a routine was done in ("(worked in 3 sessions)", "(done 4 times in
-#: 2 sessions)"), or the lead of a repeated request ("In 3 sessions the user asked: …"). A task
-#: that says "session" is not about them: search neither matches nor embeds it.
+#: 2 sessions)", "A procedure done 3 times in 2 sessions: …", "(4 merges in sessions)"), or the
+#: lead of a repeated request ("In 3 sessions the user asked: …"). A task that says "session"
+#: is not about them: search neither matches nor embeds it.
+_SESSIONS = r"in (?:\d+|one|two|three) sessions?\b"
 _TALLY = re.compile(
-    r"\s*\((?:[a-z]+ )?(?:\d+ times )?in (?:\d+|one|two|three) sessions?\)|"
-    r"(?<![\w-])in \d+ sessions (?=the user\b)",
+    rf"\s*\((?:[a-z]+ )?(?:\d+ times )?{_SESSIONS}\)"
+    rf"|\b(?:done|run|ran|seen|worked|said|used) \d+ times {_SESSIONS}"
+    r"|\b\d+ [a-z]+ in sessions\b"
+    r"|(?<![\w-])in \d+ sessions (?=the user\b)",
     re.IGNORECASE,
 )
 #: The tags that say how often something was said or met, not what it is about.
