@@ -62,6 +62,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from bench import fixture_pipeline
+from bench import foresight_split as split
 from bench.common import SHARED_FIXTURES
 from bench.fixture_pipeline import relocate
 from bench.foresight_fixtures import (
@@ -217,7 +218,7 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
     root = project_folder(tmp, project)
     project_id = str(root.resolve())
     sessions = sessions_of(relocate(project.events, project_id))
-    total = Tally()
+    total, studied, unstudied = Tally(), Tally(), Tally()
     history = History()
     memories = 0
     async with memory_service(tmp, learn=learn) as (client, hook_settings):
@@ -240,6 +241,8 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
                         client, backend, hooks, recorder, session, facts, history, project_id
                     )
                     total.add(scored)
+                    part = studied if split.studied(project.name, session.session_id) else unstudied
+                    part.add(scored)
                 history.add(facts)
                 materialise(root, facts, session.events)
             listed = await client.call(
@@ -250,7 +253,9 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
             await hooks.close()
             await recorder.served.close()
     events = sum(len(s.events) for s in sessions)
-    return ProjectResult(project.name, len(sessions), events, memories, total)
+    return ProjectResult(
+        project.name, len(sessions), events, memories, total, studied=studied, unstudied=unstudied
+    )
 
 
 def project_folder(tmp: Path, project: Project) -> Path:
@@ -260,7 +265,8 @@ def project_folder(tmp: Path, project: Project) -> Path:
     original = re.split(r"[\\/]", fixture_pipeline.original_folder(project.events).rstrip("/\\"))[
         -1
     ]
-    name = original if original not in ("", ".", "..") else project.name.removeprefix("codex:")
+    own = project.name.removeprefix("codex:").removeprefix(split.KEYED)
+    name = original if original not in ("", ".", "..") else own
     root = tmp / "projects" / (name.lstrip("-") or "project")
     root.mkdir(parents=True)
     return root
@@ -359,16 +365,22 @@ async def _score(
     return tally
 
 
-def measure(fixtures: Path, only: Sequence[str] = (), *, learn: bool = True) -> list[ProjectResult]:
-    """Replays every fixture project (or those named in `only`); `learn` as in `replay`."""
-    groups = [(n, p) for n, p in fixture_groups(fixtures) if not only or n in only]
+def measure(
+    fixtures: Path, only: Sequence[str] = (), *, learn: bool = True, part: str = "tuning"
+) -> list[ProjectResult]:
+    """Replays every project of the split `part` (`foresight_split.replayed_groups`), or those
+    of them named in `only`; `learn` as in `replay`. A key's project of one session is left
+    out (nothing before it to foresee)."""
+    groups = [(n, p) for n, p in split.replayed_groups(fixtures, part) if not only or n in only]
     missing = sorted(set(only) - {n for n, _ in groups})
     if missing:
-        raise SystemExit(f"no fixture project named {missing} under {fixtures}")
+        raise SystemExit(f"no {part} project named {missing} under {fixtures}")
     results: list[ProjectResult] = []
     for name, paths in groups:
+        project = load_project(name, paths)
+        if name.startswith(split.KEYED) and len(sessions_of(project.events)) < 2:
+            continue
         with tempfile.TemporaryDirectory() as tmp:
-            project = load_project(name, paths)
             results.append(asyncio.run(replay(project, Path(tmp), learn=learn)))
     return results
 
@@ -396,6 +408,13 @@ def main(argv: list[str] | None = None) -> int:
         help="replay twice, without then with learning from outcomes, and print both tables",
     )
     parser.add_argument(
+        "--split",
+        choices=split.SPLITS,
+        default="tuning",
+        help="the answer key's split to replay (tuning: the fixture projects no key holds out "
+        "and the key's tuning projects of two sessions or more; held-out: one pooled row)",
+    )
+    parser.add_argument(
         "--held-out-rows",
         action="store_true",
         help="also show the answer key's held-out projects one by one (pooled only by default)",
@@ -414,14 +433,17 @@ def main(argv: list[str] | None = None) -> int:
     # Held-out projects a filter names are asked for; the rest stay pooled unless asked.
     asked = {name.removeprefix("codex:") for name in args.project}
     hidden = frozenset() if args.held_out_rows else held_out_projects() - asked
+    if args.split == "held-out" and args.details:
+        print("foresight: --details never shows held-out sessions", file=sys.stderr)
+        return 2
     started = time.perf_counter()
     try:
         if args.compare:
-            before = measure(args.fixtures, args.project, learn=False)
+            before = measure(args.fixtures, args.project, learn=False, part=args.split)
             print("foresight replay, ranking without outcomes (before learning):\n")
             print(table(before, hidden))
             print()
-        results = measure(args.fixtures, args.project)
+        results = measure(args.fixtures, args.project, part=args.split)
     except fixture_pipeline.UnknownTranscriptError as exc:
         print(f"foresight: {exc}", file=sys.stderr)
         return 2
@@ -429,13 +451,15 @@ def main(argv: list[str] | None = None) -> int:
     print("from the outcomes of earlier sessions:\n")
     print(table(results, hidden))
     if args.details:
+        # Only the studied sessions (`foresight_split.studied`): the others judge a change.
         for result in shown(results, hidden):
-            print(f"\n### {result.name}")
-            print("\n".join(f"  - {m}" for m in result.tally.misses) or "  nothing missed")
+            told = result.studied
+            print(f"\n### {result.name} ({told.sessions} studied of {result.tally.sessions})")
+            print("\n".join(f"  - {m}" for m in told.misses) or "  nothing missed")
             print("served, unused:")
-            print("\n".join(f"  - {n}" for n in result.tally.noise) or "  none")
+            print("\n".join(f"  - {n}" for n in told.noise) or "  none")
             print("each answer (outcome, item, reason), then what the session touched and ran:")
-            print("\n".join(f"  {line}" for line in result.tally.answers))
+            print("\n".join(f"  {line}" for line in told.answers))
     if args.json is not None:
         from bench.common import write_json  # noqa: PLC0415
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bench import fixture_pipeline
 from squirrel_core.events import Event
+from squirrel_ingest.parsers import parse_gemini_json_document
 
 #: Fixture folders that are not real sessions (schema-coverage files built by a tool's author).
 CONSTRUCTED = "agent-sessions-constructed"
@@ -57,9 +58,14 @@ def fixture_groups(base: Path) -> list[tuple[str, list[Path]]]:
 
 
 def read_events(paths: Iterable[Path]) -> list[Event]:
-    """Every event of the transcripts, as ingest's parsers read them."""
+    """Every event of the transcripts, as ingest's parsers read them (a Gemini CLI chat kept
+    as one JSON document, `session-*.json`, as its document parser reads it)."""
     events: list[Event] = []
     for path in paths:
+        if path.suffix == ".json" and path.name.startswith(fixture_pipeline.GEMINI_DOCUMENT_PREFIX):
+            found, _ = parse_gemini_json_document(path.read_bytes(), str(path), 0, set())
+            events.extend(found)
+            continue
         parser = fixture_pipeline.transcript_parser(path)
         if parser is not None:
             events.extend(fixture_pipeline.transcript_events(path, parser))

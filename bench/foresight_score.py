@@ -75,11 +75,14 @@ class History:
     failure_keys: set[str] = field(default_factory=set)
     command_bases: set[str] = field(default_factory=set)
     instruction_keys: set[str] = field(default_factory=set)
+    #: Whether an earlier session ran the tests and they passed (a test command is known).
+    tested: bool = False
 
     def add(self, facts: SessionFacts) -> None:
         self.failure_keys.update(f.key for f in facts.failures)
         self.command_bases.update(u.base for u in first_uses(facts))
         self.instruction_keys.update(i.key for i in facts.instructions)
+        self.tested = self.tested or any(u.purpose == "test" for u in first_uses(facts))
 
 
 # -- what the session was served -----------------------------------------------------------------
@@ -113,6 +116,13 @@ def recommended_commands(item: Served, root: str = "") -> set[str]:
     return {stated.base for stated in stated_commands(advice_of(item.type, item.content), root)}
 
 
+def gives_test_command(item: Served, root: str = "") -> bool:
+    """Whether a served item gives a command that runs the tests as a way to run them (not the
+    command a pitfall says failed)."""
+    stated = stated_commands(advice_of(item.type, item.content), root)
+    return any(s.purpose == "test" for s in stated)
+
+
 def fix_stated(item: Served, failure: Failure) -> bool:
     """Whether a pitfall's text states the fix that worked for `failure` this time."""
     if failure.fix is None:
@@ -143,6 +153,13 @@ class Tally:
     recipes_served: int = 0
     instructions: int = 0
     instructions_served: int = 0
+    #: Session starts after a session whose tests ran and passed, and those that gave a test
+    #: command; starts after a session where the user stated a rule or correction, and those
+    #: that gave a preference of the user (the start text's two musts, where sessions hold them).
+    start_tests: int = 0
+    start_tests_served: int = 0
+    start_prefs: int = 0
+    start_prefs_served: int = 0
     start_tokens: int = 0
     prompts: int = 0
     prompt_tokens: int = 0
@@ -185,6 +202,18 @@ def score_session(
         prompt_tokens=sum(p.tokens for p in asked),
         prompt_answers=sum(1 for p in asked if p.served),
     )
+    if history.tested:
+        tally.start_tests = 1
+        if any(gives_test_command(item, root) for item in start.served):
+            tally.start_tests_served = 1
+        else:
+            tally.misses.append(f"{facts.session_id} start without a test command")
+    if history.instruction_keys:
+        tally.start_prefs = 1
+        if any(item.type == "user_style" for item in start.served):
+            tally.start_prefs_served = 1
+        else:
+            tally.misses.append(f"{facts.session_id} start without a preference")
     seen: set[str] = set()
     for failure in facts.failures:
         if failure.key not in history.failure_keys or failure.key in seen:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bench.answer_key_score import load_keys
 from bench.common import Figure, markdown_table
@@ -23,6 +23,10 @@ class ProjectResult:
     events: int
     memories: int
     tally: Tally
+    #: The scored sessions apart: those `--details` may show (`foresight_split.studied`), and
+    #: the others, shown only as figures.
+    studied: Tally = field(default_factory=Tally)
+    unstudied: Tally = field(default_factory=Tally)
 
 
 HEAD = (
@@ -33,6 +37,8 @@ HEAD = (
     "fix right",
     "recipes served",
     "instructions served",
+    "start: test command",
+    "start: a preference",
     "tokens/start",
     "tokens/prompt",
     "prompts answered",
@@ -52,6 +58,8 @@ def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
         share(t.fix_right, t.failures),
         share(t.recipes_served, t.recipes),
         share(t.instructions_served, t.instructions),
+        share(t.start_tests_served, t.start_tests),
+        share(t.start_prefs_served, t.start_prefs),
         f"{t.start_tokens / starts:.0f}" if starts else "n/a",
         f"{t.prompt_tokens / t.prompts:.0f}" if t.prompts else "n/a",
         share(t.prompt_answers, t.prompts),
@@ -64,6 +72,14 @@ def pooled(results: Sequence[ProjectResult]) -> Tally:
     total = Tally()
     for result in results:
         total.add(result.tally)
+    return total
+
+
+def pooled_part(results: Sequence[ProjectResult], part: str) -> Tally:
+    """The `studied` or `unstudied` sessions of every result, pooled."""
+    total = Tally()
+    for result in results:
+        total.add(getattr(result, part))
     return total
 
 
@@ -95,6 +111,10 @@ def table(results: Sequence[ProjectResult], held_out: frozenset[str] = frozenset
     own = shown(results, held_out)
     hidden = [r for r in results if r not in own]
     rows = [_pooled_row("all (pooled)", results)]
+    if any(r.studied.sessions or r.unstudied.sessions for r in results):
+        studied, unstudied = pooled_part(results, "studied"), pooled_part(results, "unstudied")
+        rows.append(_row("studied sessions (pooled)", str(studied.sessions), "", studied))
+        rows.append(_row("unstudied sessions (pooled)", str(unstudied.sessions), "", unstudied))
     rows += [
         _row(r.name, f"{r.tally.sessions}/{r.sessions}", str(r.memories), r.tally) for r in own
     ]
@@ -107,12 +127,26 @@ def figures(results: Sequence[ProjectResult], project: str = "") -> list[Figure]
     """The pooled figures for `python -m bench` (section `foresight`); with `project`, that
     project's alone (measures prefixed with its name)."""
     t = pooled([r for r in results if r.name == project] if project else results)
-    note = f"{len(results)} projects, {t.sessions} sessions scored, rules extractor"
+    found = _figures(t, f"{len(results)} projects, {t.sessions} sessions scored, rules extractor")
+    if not project:
+        for part in ("studied", "unstudied"):
+            own = pooled_part(results, part)
+            if own.sessions:
+                found += [
+                    dataclasses.replace(f, measure=f"{part} sessions: {f.measure}", note="")
+                    for f in _figures(own, "")
+                ]
+        return found
+    return [dataclasses.replace(f, measure=f"{project}: {f.measure}", note="") for f in found]
+
+
+def _figures(t: Tally, note: str) -> list[Figure]:
+    """The figures of one tally (`note` on the first)."""
 
     def ratio(part: int, whole: int) -> float:
         return part / whole if whole else float("nan")
 
-    found = [
+    return [
         Figure(SECTION, "failures warned (recurring errors)", ratio(t.warned, t.failures),
                "ratio", f"{t.warned}/{t.failures}; {note}"),
         Figure(SECTION, "failures with the working fix served", ratio(t.fix_right, t.failures),
@@ -122,6 +156,10 @@ def figures(results: Sequence[ProjectResult], project: str = "") -> list[Figure]
         Figure(SECTION, "repeated instructions served",
                ratio(t.instructions_served, t.instructions), "ratio",
                f"{t.instructions_served}/{t.instructions}"),
+        Figure(SECTION, "session starts with the test command", ratio(t.start_tests_served,
+               t.start_tests), "ratio", f"{t.start_tests_served}/{t.start_tests}"),
+        Figure(SECTION, "session starts with a preference", ratio(t.start_prefs_served,
+               t.start_prefs), "ratio", f"{t.start_prefs_served}/{t.start_prefs}"),
         Figure(SECTION, "tokens injected at session start", ratio(t.start_tokens, t.sessions),
                "tokens", "mean per scored session"),
         Figure(SECTION, "tokens injected per prompt", ratio(t.prompt_tokens, t.prompts),
@@ -134,6 +172,3 @@ def figures(results: Sequence[ProjectResult], project: str = "") -> list[Figure]
                ratio(t.missed + t.contradicted, t.served), "ratio",
                f"missed {t.missed}, contradicted {t.contradicted} of {t.served}"),
     ]  # fmt: skip
-    if not project:
-        return found
-    return [dataclasses.replace(f, measure=f"{project}: {f.measure}", note="") for f in found]

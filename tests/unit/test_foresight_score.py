@@ -333,3 +333,46 @@ def test_a_start_asked_again_after_clear_is_a_start_not_a_prompt() -> None:
     assert (result.prompts, result.prompt_tokens, result.prompt_answers) == (1, 0, 0)
     assert (result.served, result.used) == (2, 1)  # the fact, served at the restart, was used
     assert any(line.startswith("  restart: '/clear' 200 t") for line in result.answers)
+
+
+# -- what a session start must give --------------------------------------------------------------
+
+GO_TESTS = Served("recipe", "recipe:test", "m2", "To run the tests: `go test ./...`.")
+TEST_PITFALL = Served(
+    "pitfall", "pitfall:x", "m3", "`go test ./...` failed with `undefined: Handler`."
+)
+
+
+def test_a_start_after_passing_tests_counts_whether_it_gives_the_test_command() -> None:
+    for command, recipe in (("uv run pytest -x", RECIPE), ("go test ./...", GO_TESTS)):
+        earlier = Session("s1").run(1, command)
+        now = Session("s2").say(0, "rename the handler")
+        given = score_session(now.facts(), history_of(earlier), start(recipe), [])
+        missing = score_session(now.facts(), history_of(earlier), start(STYLE), [])
+        assert (given.start_tests, given.start_tests_served) == (1, 1)
+        assert (missing.start_tests, missing.start_tests_served) == (1, 0)
+        assert "s2 start without a test command" in missing.misses
+
+
+def test_no_start_owes_a_test_command_nobody_ran_nor_one_a_pitfall_says_failed() -> None:
+    """Traps: tests that only failed, or never ran, make no test command known; a pitfall that
+    quotes the failing test command does not give it as the way to run the tests."""
+    failed = Session("s1").run(1, "go test ./...", 1, "FAIL")
+    passed = Session("s1").run(1, "go test ./...")
+    now = Session("s2").say(0, "rename the handler")
+
+    assert score_session(now.facts(), history_of(failed), start(GO_TESTS), []).start_tests == 0
+    assert score_session(now.facts(), History(), start(GO_TESTS), []).start_tests == 0
+    pitfall_only = score_session(now.facts(), history_of(passed), start(TEST_PITFALL), [])
+    assert (pitfall_only.start_tests, pitfall_only.start_tests_served) == (1, 0)
+
+
+def test_a_start_after_a_stated_rule_counts_whether_it_gives_a_preference() -> None:
+    now = Session("s2").say(0, "rename the handler")
+    given = score_session(now.facts(), history_of(instructed("s1")), start(STYLE), [])
+    missing = score_session(now.facts(), history_of(instructed("s1")), start(RECIPE), [])
+    nothing_said = score_session(now.facts(), history_of(Session("s1").run(1, "ls")), start(), [])
+
+    assert (given.start_prefs, given.start_prefs_served) == (1, 1)
+    assert (missing.start_prefs, missing.start_prefs_served) == (1, 0)
+    assert nothing_said.start_prefs == 0

@@ -13,9 +13,11 @@ subject, and a memory that shares only such words with the task counts as releva
 its meaning (its cosine) clears the threshold by itself; reasons name the other words. So are
 the words most of the project's memories hold (`retrieval.common_words`: "claude", "log" and
 "py" in a project called claude-code-log), and the extensions of the file names the task gives
-(`retrieval.extension_words`: `py` in "look at renderer.py") and the folders its paths go
-through (`retrieval.folder_words`: `src`, `app` in "see src/app/renderer.py"), neither a subject
-nor a reason. When
+(`retrieval.extension_words`: `py` in "look at renderer.py"), the folders its paths go
+through (`retrieval.folder_words`: `src`, `app` in "see src/app/renderer.py") and the words of
+the project's own folder name (`retrieval.project_words`: "claude" and "log" picked pitfalls
+for prompts of the foresight replay that were about something else), neither a subject nor a
+reason. When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
@@ -61,6 +63,7 @@ from squirrel_memory.retrieval import (
     explain,
     extension_words,
     folder_words,
+    project_words,
     query_terms,
 )
 from squirrel_memory.retrieval.common_words import common_of, rarest_first
@@ -194,7 +197,10 @@ class TaskContextBuilder:
         # "see src/app/renderer.py"), neither select a memory nor explain why it is; a reason
         # names the words few memories hold first.
         common = (
-            common_of(shares) | extension_words(task_description) | folder_words(task_description)
+            common_of(shares)
+            | extension_words(task_description)
+            | folder_words(task_description)
+            | project_words(project_id)
         )
         if common or shares:
             order = rarest_first(shares) if shares else ()

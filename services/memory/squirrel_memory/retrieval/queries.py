@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.code_files import EXTENSIONS
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.storage.formats import fts_text
+from squirrel_memory.storage.formats import fts_text, searchable_content, searchable_tags
 from squirrel_memory.storage.search_terms import MAX_QUERY_TERMS, STOP_WORDS, search_terms
 
 MAX_QUERY_CHARS = 10_000
@@ -63,9 +63,10 @@ class ParsedQuery:
 
 
 def embedding_text(item: MemoryItem) -> str:
-    """The text a memory is embedded as: its key, content and tags (what search matches on)."""
-    tags = ", ".join(item.tags)
-    return f"{item.key}: {item.content}" + (f" [{tags}]" if tags else "")
+    """The text a memory is embedded as: its key, content and tags (what search matches on),
+    without the tallies of its own record (`searchable_content`, `searchable_tags`)."""
+    tags = ", ".join(searchable_tags(item.tags))
+    return f"{item.key}: {searchable_content(item.content)}" + (f" [{tags}]" if tags else "")
 
 
 def query_terms(text: str) -> tuple[str, ...]:
@@ -165,6 +166,17 @@ def folder_words(text: str) -> frozenset[str]:
     return frozenset(w for w in search_terms(" ".join(folders)) if w not in standalone)
 
 
+_SEPARATOR = re.compile(r"[\\/]")
+
+
+def project_words(project_id: str) -> frozenset[str]:
+    """The searchable words of the project's own folder name (`claude`, `code`, `log` for a
+    project at `/home/me/claude-code-log`): its memories, files and commands say them
+    everywhere, so in a task they say nothing of what it is about."""
+    name = _SEPARATOR.split(project_id.rstrip("/\\"))[-1]
+    return frozenset(search_terms(name)) if name else frozenset()
+
+
 @functools.lru_cache(maxsize=STEM_CACHE_SIZE)
 def _memory_stems(
     memory_id: str, version: int, key: str, content: str, tags: tuple[str, ...]
@@ -173,7 +185,7 @@ def _memory_stems(
     path of ranking). Keyed by the parts themselves, not their joined text: a memory read again
     from the store's row cache brings the same strings, whose hashes Python keeps, so a lookup
     does not hash its whole text again."""
-    text = " ".join((key, content, *tags))
+    text = " ".join((key, searchable_content(content), *searchable_tags(tags)))
     return frozenset(map(_word_stem, _WORD.findall(fts_text(text))))
 
 

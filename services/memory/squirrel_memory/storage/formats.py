@@ -7,6 +7,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -122,6 +123,34 @@ def camel_identifiers(text: str) -> list[str]:
             end = match.end() if match is not None else stop
             found.append(text[start:end])
     return found
+
+
+#: What a memory says of its own record, not of its subject: how many sessions a command worked
+#: in, an error was seen in, a routine was done in ("(worked in 3 sessions)", "(done 4 times in
+#: 2 sessions)", "A procedure done 3 times in 2 sessions: …", "(4 merges in sessions)"), or the
+#: lead of a repeated request ("In 3 sessions the user asked: …"). A task that says "session"
+#: is not about them: search neither matches nor embeds it.
+_SESSIONS = r"in (?:\d+|one|two|three) sessions?\b"
+_TALLY = re.compile(
+    rf"\s*\((?:[a-z]+ )?(?:\d+ times )?{_SESSIONS}\)"
+    rf"|\b(?:done|run|ran|seen|worked|said|used) \d+ times {_SESSIONS}"
+    r"|\b\d+ [a-z]+ in sessions\b"
+    r"|(?<![\w-])in \d+ sessions (?=the user\b)",
+    re.IGNORECASE,
+)
+#: The tags that say how often something was said or met, not what it is about.
+TALLY_TAGS = frozenset({"recurring", "tentative", "standing"})
+
+
+def searchable_content(content: str) -> str:
+    """A memory's text as search matches and embeds it: without its tallies (`_TALLY`); what
+    is shown keeps them."""
+    return _TALLY.sub("", content) if "session" in content.lower() else content
+
+
+def searchable_tags(tags: Iterable[str]) -> list[str]:
+    """A memory's tags as search matches and embeds them: without `TALLY_TAGS`."""
+    return [t for t in tags if t not in TALLY_TAGS]
 
 
 def fts_text(text: str) -> str:

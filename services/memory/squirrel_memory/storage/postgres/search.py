@@ -34,7 +34,7 @@ from psycopg import AsyncConnection, sql
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage.bm25 import K1, TermSets, idf, term_set_plan
 from squirrel_memory.storage.checks import check_limit, check_project, check_type
-from squirrel_memory.storage.formats import fts_text
+from squirrel_memory.storage.formats import fts_text, searchable_content, searchable_tags
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.schema import TS_CONFIG
 from squirrel_memory.storage.postgres.search_words import read_statistics
@@ -67,7 +67,8 @@ def words(text: str) -> str:
 
 def search_fields(item: MemoryItem) -> tuple[str, str, str]:
     """The three texts of `SEARCH_VECTOR` for one memory: key, tags, content."""
-    return words(item.key), words(" ".join(item.tags)), words(item.content)
+    tags = " ".join(searchable_tags(item.tags))
+    return words(item.key), words(tags), words(searchable_content(item.content))
 
 
 def _term_score(n: int, idf: float, avg_length: float) -> sql.Composable:

@@ -8,7 +8,13 @@ import sqlite3
 
 from squirrel_core.events import EventType, default_origin
 from squirrel_memory.dedup import UNHASHED_CONTENT_KEYS, HashedFields, event_hash
-from squirrel_memory.storage.formats import from_db_time, fts_text, json_strings
+from squirrel_memory.storage.formats import (
+    from_db_time,
+    fts_text,
+    json_strings,
+    searchable_content,
+    searchable_tags,
+)
 from squirrel_memory.storage.sqlite.migrator import Migration
 from squirrel_memory.storage.sqlite.outcomes import OUTCOME_TABLES
 from squirrel_memory.storage.sqlite.rehash import rehash_events
@@ -124,10 +130,11 @@ def index_memory_text(
     assert cursor.lastrowid is not None
     if logged:
         log_search_change(conn, cursor.lastrowid)
-    tags_text = " ".join(json_strings(tags_json))
+    tags_text = " ".join(searchable_tags(json_strings(tags_json)))
+    text = searchable_content(content)
     conn.execute(
         "INSERT INTO memory_fts(rowid, key, content, tags, type) VALUES (?, ?, ?, ?, ?)",
-        (cursor.lastrowid, fts_text(key), fts_text(content), fts_text(tags_text), kind),
+        (cursor.lastrowid, fts_text(key), fts_text(text), fts_text(tags_text), kind),
     )
 
 
