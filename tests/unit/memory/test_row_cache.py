@@ -24,7 +24,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.sqlite.migrator import migrate
-from squirrel_memory.storage.sqlite.reads import cached_memories
+from squirrel_memory.storage.sqlite.reads import cached_memories, read_memories
 from squirrel_memory.storage.sqlite.row_cache import RowCache
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
 from squirrel_memory.storage.values import AppendResult
@@ -345,3 +345,22 @@ async def test_a_read_of_an_older_snapshot_never_serves_its_rows_to_a_newer_one(
     finally:
         older.close()
         newer.close()
+
+
+async def test_a_read_of_no_rows_opens_no_transaction(tmp_path: Path) -> None:
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        item = await add(store, "make test runs the suite", "make-test")
+    finally:
+        await store.close()
+    conn = sqlite3.connect(tmp_path / ".ctx" / "data.db", isolation_level=None)
+    try:
+        rows = RowCache()
+        conn.execute("BEGIN")  # a second BEGIN would fail: the read of no ids starts none
+        assert read_memories(conn, rows, []) == []
+        assert conn.in_transaction
+        assert rows.generation == 0  # nor asks the file's state
+        conn.execute("COMMIT")
+        assert [m.id for m in read_memories(conn, rows, [item.id])] == [item.id]
+    finally:
+        conn.close()

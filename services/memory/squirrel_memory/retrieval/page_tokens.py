@@ -6,22 +6,31 @@ import base64
 import binascii
 import hashlib
 import json
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.models import MemoryType
 from squirrel_memory.retrieval.queries import MAX_CANDIDATES
 
 PAGE_TOKEN_VERSION = 1
+_HEX = re.compile(r"[0-9a-f]*")
+_quoted: Callable[[str], str] = json.encoder.encode_basestring_ascii
+"""A string as `json.dumps(..., ensure_ascii=True)` writes it, quotes included."""
 
 
 def query_fingerprint(
     project_id: str, query: str, types: list[MemoryType] | None, scopes: Sequence[str]
 ) -> str:
-    """What a page token is tied to: the project, query, types and scope paths."""
-    material = json.dumps(
-        [project_id, query, [str(t) for t in types or []], sorted(scopes)], ensure_ascii=True
-    )
+    """What a page token is tied to: the project, query, types and scope paths.
+
+    The digest is of `json.dumps([project_id, query, [types...], [sorted scopes...]],
+    ensure_ascii=True)`, written out here with the same string encoder JSON uses (no encoder
+    made per search; `tests/unit/memory/test_page_tokens.py` holds it to `json.dumps`)."""
+    quoted = _quoted
+    kinds = ", ".join(quoted(str(t)) for t in types or [])
+    paths = ", ".join(quoted(p) for p in sorted(scopes))
+    material = f"[{quoted(project_id)}, {quoted(query)}, [{kinds}], [{paths}]]"
     return hashlib.sha256(material.encode("ascii")).hexdigest()[:24]
 
 
@@ -31,14 +40,14 @@ def _check_digest(offset: int, fingerprint: str) -> str:
 
 def encode_page_token(offset: int, fingerprint: str) -> str:
     """An opaque token: base64 of JSON {v, o: offset, f: query fingerprint, c: check digest}."""
-    payload = {
-        "v": PAGE_TOKEN_VERSION,
-        "o": offset,
-        "f": fingerprint,
-        "c": _check_digest(offset, fingerprint),
-    }
-    raw = json.dumps(payload, separators=(",", ":")).encode("ascii")
-    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+    check = _check_digest(offset, fingerprint)
+    if type(offset) is int and _HEX.fullmatch(fingerprint):
+        # `json.dumps` of the payload below, written out (a search's fingerprint is hex)
+        text = f'{{"v":{PAGE_TOKEN_VERSION},"o":{offset},"f":"{fingerprint}","c":"{check}"}}'
+    else:
+        payload = {"v": PAGE_TOKEN_VERSION, "o": offset, "f": fingerprint, "c": check}
+        text = json.dumps(payload, separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode("ascii")).decode("ascii").rstrip("=")
 
 
 def decode_page_token(token: str, fingerprint: str) -> int:

@@ -79,7 +79,11 @@ def cached_memories(
 def read_memories(
     conn: sqlite3.Connection, rows: RowCache, memory_ids: Sequence[str]
 ) -> list[MemoryItem]:
-    """`cached_memories` in a read transaction of its own on `conn` (a reader's)."""
+    """`cached_memories` in a read transaction of its own on `conn` (a reader's); no ids, no
+    transaction (a search's vector side often has no row left to read: its hits that can
+    reach the floor were the lexical side's, or none can)."""
+    if not memory_ids:
+        return []
     conn.execute("BEGIN")
     try:
         return cached_memories(conn, rows, rows.begin(conn), memory_ids)

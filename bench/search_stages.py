@@ -1,0 +1,385 @@
+"""Where one search's CPU goes, stage by stage and thread by thread, at each store size.
+
+For each size (400, 10k and 100k memories by default) a project is filled as `bench.search_floor`
+fills it (`seed_project`: up to `--base-texts` vectors embedded, the rest derived; `--keep DIR`
+keeps the filled projects under DIR and reuses them on the next run, so two trees can be timed on
+the same store) and searched in this process (`Retriever.search`, top 10, the shipped settings),
+one question at a time. Each stage of a search is wrapped where it is called and timed by the CPU
+clock of the thread it runs on (`time.thread_time_ns`), so waiting for a core or for the GIL is
+not counted:
+
+- the vector reader's job (`vector job`): the query's embedding (`encoder`), the vector index
+  searched for the pool (`vector index`), the exact cosines of the lexical hits outside it
+  (`exact cosines`), the rows of the hits worth reading (`vector rows`), and the rest of the job
+  (`vector other`: the rescaling, which hits to read, the job's start and end);
+- the lexical reader's job (`lexical job`): the query's words to tokens (`tokenizer`, a SQLite
+  round trip for a word not seen before), the in-memory index brought up to the snapshot
+  (`lexical catch-up`), BM25 (`bm25`), the hits' rows (`lexical rows`), the query terms each weak
+  hit holds (`matched terms`) and the rest (`lexical other`);
+- the event loop's thread (`event loop`): the query parsed (`parse`), score fusion (`fusion`),
+  the candidates placed in order (`placing`), the page's scored memories and results (`page`),
+  and the rest (`event loop other`: the hand-offs to and from the readers, the live filter,
+  asyncio, the log line);
+- `search cpu`: the process's CPU (every thread) over the whole search; `search wall`: its
+  wall-clock time.
+
+Each stage prints its median, 95th percentile and mean CPU ms per search (a stage a search does
+not reach counts as 0 for it). A stage whose code is missing (an older tree) prints `-`.
+With `--baseline TREE` the same bench runs TREE's code (its services and core, this bench) on the
+same kept stores right after this tree's, one side after the other; it needs `--keep`.
+
+Usage: python -m bench.search_stages [--sizes 400,10000,100000] [--queries 200]
+       [--base-texts 3000|all] [--keep DIR] [--baseline TREE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import structlog
+
+from bench.common import git_repo, percentile
+from bench.retrieval_latency import (
+    base_texts_arg,
+    loaded_embedder,
+    questions,
+    seed_project,
+    tree_env,
+)
+from squirrel_memory.embedding.base import Embedder
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
+from squirrel_memory.index import FaissIndex
+from squirrel_memory.indexer import index_path
+from squirrel_memory.retrieval import Retriever
+from squirrel_memory.retrieval import ranking as ranking_module
+from squirrel_memory.retrieval import retriever as retriever_module
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.sqlite import postings as postings_module
+from squirrel_memory.storage.sqlite import search as search_module
+
+TOP = 10
+WARMUP = 10
+LEXICAL_BUILD_SECONDS = 900.0
+"""Longest wait for the in-memory lexical index (minutes at 100k memories on a loaded machine)."""
+
+# Each stage: its name, the thread it runs on, and the stages it holds (its `other` is what is
+# left of it once they are taken away).
+VECTOR_PARTS = ("encoder", "vector index", "exact cosines", "vector rows")
+LEXICAL_PARTS = ("tokenizer", "lexical catch-up", "bm25", "lexical rows", "matched terms")
+LOOP_PARTS = ("parse", "fusion", "placing", "page")
+STAGES: tuple[tuple[str, str], ...] = (
+    *((s, "vector reader") for s in VECTOR_PARTS),
+    ("vector other", "vector reader"),
+    ("vector job", "vector reader"),
+    *((s, "lexical reader") for s in LEXICAL_PARTS),
+    ("lexical other", "lexical reader"),
+    ("lexical job", "lexical reader"),
+    *((s, "event loop") for s in LOOP_PARTS),
+    ("event loop other", "event loop"),
+    ("event loop", "event loop"),
+    ("search cpu", "every thread"),
+    ("search wall", "wall clock"),
+)
+DERIVED = {
+    "vector other": ("vector job", VECTOR_PARTS),
+    "lexical other": ("lexical job", LEXICAL_PARTS),
+    "event loop other": ("event loop", LOOP_PARTS),
+}
+
+
+class Clocks:
+    """Thread CPU ns per stage of the search being timed (every reader thread adds to it)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.current: dict[str, int] = {}
+        self.found: set[str] = set()
+        """The stages whose code was found and wrapped."""
+
+    def add(self, stage: str, ns: int) -> None:
+        with self._lock:
+            self.current[stage] = self.current.get(stage, 0) + ns
+
+    def take(self) -> dict[str, int]:
+        with self._lock:
+            taken, self.current = self.current, {}
+        return taken
+
+    def timed(self, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """`fn`, its thread CPU added to `stage` on every call."""
+        self.found.add(stage)
+        clock, add = time.thread_time_ns, self.add
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                add(stage, clock() - started)
+
+        return wrapper
+
+
+@contextmanager
+def patched(target: object, name: str, clocks: Clocks, stage: str) -> Iterator[None]:
+    """`target.name` timed as `stage` while inside (nothing when it has no such attribute)."""
+    original = getattr(target, name, None)
+    if original is None:
+        yield
+        return
+    own = name in vars(target)  # else a class's attribute, seen through an instance
+    setattr(target, name, clocks.timed(stage, original))
+    try:
+        yield
+    finally:
+        if own:
+            setattr(target, name, original)
+        else:
+            delattr(target, name)
+
+
+@contextmanager
+def jobs_timed(store: SqliteStore, clocks: Clocks) -> Iterator[None]:
+    """The two jobs of a search's paired read (vector, then lexical) timed whole."""
+    db = store._db  # a bench looks inside
+    original = db.read_pair
+
+    async def read_pair(first: Callable[..., Any], second: Callable[..., Any]) -> Any:
+        return await original(
+            clocks.timed("vector job", first), clocks.timed("lexical job", second)
+        )
+
+    clocks.found.update(("vector job", "lexical job"))
+    db.read_pair = read_pair  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del db.read_pair
+
+
+@contextmanager
+def probes(
+    store: SqliteStore, retriever: Retriever, index: FaissIndex, clocks: Clocks
+) -> Iterator[None]:
+    """Every stage of `STAGES` wrapped where the search calls it."""
+    embedder = retriever._candidates._embedder
+    lexical = store._lexical
+    tokenizer = getattr(lexical, "_tokenizer", None)
+    wrapped: list[tuple[object, str, str]] = [
+        (embedder, "embed_query_now", "encoder"),
+        (index, "search", "vector index"),
+        (index, "similarities", "exact cosines"),
+        (search_module, "read_memories", "vector rows"),
+        (lexical, "_catch_up", "lexical catch-up"),
+        (postings_module.IndexState, "best", "bm25"),
+        (search_module, "memories_of_docs", "lexical rows"),
+        (retriever_module, "matched_terms", "matched terms"),
+        (retriever_module, "parse_query", "parse"),
+        (retriever_module, "fuse", "fusion"),
+        (retriever_module, "placed", "placing"),
+        (ranking_module.Ranking, "scored", "page"),
+        (retriever_module, "search_result", "page"),
+    ]
+    if tokenizer is not None:
+        wrapped.append((tokenizer, "tokens", "tokenizer"))
+    with jobs_timed(store, clocks), _all(wrapped, clocks):
+        yield
+
+
+@contextmanager
+def _all(wrapped: Sequence[tuple[object, str, str]], clocks: Clocks) -> Iterator[None]:
+    if not wrapped:
+        yield
+        return
+    target, name, stage = wrapped[0]
+    with patched(target, name, clocks, stage), _all(wrapped[1:], clocks):
+        yield
+
+
+@dataclass(frozen=True)
+class StageTimes:
+    """CPU ms per search of each stage found, the loads around the timed searches."""
+
+    size: int
+    side: str
+    millis: dict[str, list[float]]
+    load_before: str
+    load_after: str
+
+    def figure(self, stage: str, what: str) -> float | None:
+        values = self.millis.get(stage)
+        if values is None:
+            return None
+        if what == "mean":
+            return sum(values) / len(values)
+        return percentile(values, 50 if what == "p50" else 95)
+
+
+def load() -> str:
+    return " ".join(f"{v:.2f}" for v in os.getloadavg())
+
+
+def per_search(taken: dict[str, int], found: set[str]) -> dict[str, float]:
+    """One search's CPU ms per stage found (0 for a stage it did not reach), `other`s derived."""
+    ms = {stage: taken.get(stage, 0) / 1e6 for stage in found}
+    for other, (whole, parts) in DERIVED.items():
+        if whole in found:
+            ms[other] = ms[whole] - sum(ms.get(p, 0.0) for p in parts)
+    return ms
+
+
+async def time_stages(
+    root: Path, embedder: Embedder, texts: Sequence[str], size: int, side: str
+) -> StageTimes:
+    """Each stage's CPU per search on the seeded project at `root`."""
+    store = await SqliteStore.open(str(root))
+    try:
+        await asyncio.to_thread(store.wait_lexical_index, LEXICAL_BUILD_SECONDS)
+        index = await asyncio.to_thread(
+            FaissIndex.load, index_path(str(root)), embedder.dim, embedder.model_id
+        )
+        retriever = Retriever(store, embedder=embedder, index=index)
+        clocks = Clocks()
+        millis: dict[str, list[float]] = {}
+        with probes(store, retriever, index, clocks):
+            for text in texts[:WARMUP]:
+                await retriever.search(store.project_id, f"{text} (warm-up)", TOP)
+            before = load()
+            for text in texts:
+                clocks.take()
+                wall, process = time.perf_counter_ns(), time.process_time_ns()
+                loop = time.thread_time_ns()
+                await retriever.search(store.project_id, text, TOP)
+                loop = time.thread_time_ns() - loop
+                process = time.process_time_ns() - process
+                wall = time.perf_counter_ns() - wall
+                taken = clocks.take()
+                taken["event loop"] = loop
+                ms = per_search(taken, clocks.found | {"event loop"})
+                ms["search cpu"] = process / 1e6
+                ms["search wall"] = wall / 1e6
+                for stage, value in ms.items():
+                    millis.setdefault(stage, []).append(value)
+            after = load()
+        return StageTimes(size, side, millis, before, after)
+    finally:
+        await store.close()
+
+
+async def seeded(root: Path, size: int, embedder: MiniLmEmbedder, base_texts: int) -> Path:
+    """The project of `size` memories under `root` (filled now unless a run filled it)."""
+    project = root / f"project-{size}-{base_texts}"
+    done = project / ".seeded"
+    if not done.exists():
+        project.mkdir(parents=True, exist_ok=True)
+        git_repo(project)
+        await seed_project(project, size, embedder, base_texts)
+        done.write_text("done\n")
+    return project
+
+
+def asked(size: int, queries: int) -> list[str]:
+    """The questions of one size, each unique (no cache answers for them)."""
+    return [f"{q} (stages {size})" for q in questions(queries)]
+
+
+async def run_side(
+    sizes: Sequence[int], queries: int, base_texts: int, keep: Path, side: str
+) -> list[StageTimes]:
+    embedder = loaded_embedder()
+    out: list[StageTimes] = []
+    for size in sizes:
+        project = await seeded(keep, size, embedder, base_texts)
+        out.append(await time_stages(project, embedder, asked(size, queries), size, side))
+    return out
+
+
+def baseline_side(
+    tree: Path, sizes: Sequence[int], queries: int, base_texts: int, keep: Path
+) -> list[StageTimes]:
+    """This bench run on `tree`'s code (its services and core) on the same kept stores."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "stages.json"
+        argv = [
+            sys.executable,
+            "-m",
+            "bench.search_stages",
+            "--sizes",
+            ",".join(str(s) for s in sizes),
+            "--queries",
+            str(queries),
+            "--base-texts",
+            str(base_texts),
+            "--keep",
+            str(keep),
+            "--side",
+            "baseline",
+            "--json",
+            str(out),
+        ]
+        env = {**os.environ, **tree_env(tree)}
+        root = Path(__file__).resolve().parent.parent
+        subprocess.run(argv, env=env, cwd=root, check=True, stdout=subprocess.DEVNULL)
+        return [StageTimes(**row) for row in json.loads(out.read_text())]
+
+
+def format_stages(rows: Sequence[StageTimes]) -> str:
+    """Per size and side: one line per stage, its thread and CPU ms p50 / p95 / mean."""
+    head = f"{'size':>7} {'side':<9} {'stage':<17} {'thread':<15} {'p50':>7} {'p95':>7} {'mean':>7}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(f"{r.size:>7} {r.side:<9} load 1/5/15 min {r.load_before} -> {r.load_after}")
+        for stage, thread in STAGES:
+            cells = [r.figure(stage, what) for what in ("p50", "p95", "mean")]
+            shown = " ".join("      -" if c is None else f"{c:>7.3f}" for c in cells)
+            lines.append(f"{r.size:>7} {r.side:<9} {stage:<17} {thread:<15} {shown}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="400,10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--base-texts", type=base_texts_arg, default=3000, help="a count or all")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the filled projects here")
+    parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
+    parser.add_argument("--side", default="this", help=argparse.SUPPRESS)
+    parser.add_argument("--json", type=Path, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.baseline is not None and args.keep is None:
+        parser.error("--baseline needs --keep (both sides search the same kept stores)")
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    sizes = [int(s) for s in args.sizes.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        keep = args.keep if args.keep is not None else Path(tmp)
+        rows = asyncio.run(run_side(sizes, args.queries, args.base_texts, keep, args.side))
+    if args.json is not None:
+        args.json.write_text(json.dumps([vars(r) for r in rows]))
+        return
+    if args.baseline is not None:
+        base = baseline_side(args.baseline, sizes, args.queries, args.base_texts, args.keep)
+        rows = [r for pair in zip(rows, base, strict=True) for r in pair]
+    print(
+        "CPU ms per search by stage (thread CPU time of the thread each stage runs on; "
+        "search cpu: the process's, every thread; search wall: wall-clock ms); "
+        "`other`: the job or thread's CPU less its stages above"
+    )
+    print(format_stages(rows))
+
+
+if __name__ == "__main__":
+    main()
