@@ -31,6 +31,7 @@ from squirrel_core.start_texts import (
     change_mark,
     forget_start_texts,
     keep_start_text,
+    kept_start_text,
     start_path,
 )
 from squirrel_core.worktrees import main_checkout
@@ -151,7 +152,12 @@ class HookService:
             stats.last_failure = type(exc).__name__
             log.info("hook_failed", host=hook.host.value, hook=event, error_type=type(exc).__name__)
             self._save()
-            return ""
+            # A session start this gateway could not answer in time (the memory service still
+            # starting, a loaded machine) gets the answer kept for it, while still valid.
+            kept = kept_start_text(self._run_dir, host, event, hook.cwd) if starting else None
+            if kept:
+                log.info("hook_answered_kept", host=hook.host.value, hook=event)
+            return kept or ""
         stats.last_ok_at = self._clock()
         if hook.moment in (Moment.SESSION_START, Moment.PROMPT):
             if injection.empty:

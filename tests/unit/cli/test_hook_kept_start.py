@@ -9,6 +9,7 @@ whose HTTP endpoint is not recorded yet (it starts a moment after SERVING).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -21,6 +22,7 @@ import pytest
 
 from squirrel_core.start_texts import kept_start_text, mark_changed
 from squirrel_gateway.hook_service import HookService, HookSettings
+from tests.conftest import PATIENCE_SECONDS
 from tests.unit.gateway.fakes import FakeBackend
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -164,3 +166,26 @@ async def test_texts_kept_under_other_settings_or_by_a_team_gateway_are_not_kept
     team = HookService(backend, HookSettings(), home / "run")  # type: ignore[arg-type]
     await team.answer("claude", "SessionStart", {"cwd": str(repo)})
     assert kept_start_text(home / "run", "claude", "SessionStart", str(repo)) is None
+
+
+async def test_a_gateway_that_gives_up_on_a_session_start_answers_the_kept_one(
+    repo: Path, home: Path
+) -> None:
+    """The gateway's own share of the deadline ran out (its memory calls were slow): it answers
+    with the text it kept, while valid, rather than nothing."""
+    kept = await _kept_by_the_gateway(repo, home, host="gemini")
+    backend = FakeBackend(roots=[str(repo)], key_facts=["A Go service (go.mod)."])
+    # A gateway with the same settings but a deadline its memory calls never meet.
+    settings = HookSettings(deadline_ms=100)
+    hooks = HookService(backend, settings, home / "run", keep_starts=True)  # type: ignore[arg-type]
+
+    async def slow(*args: object, **kwargs: object) -> object:
+        await asyncio.sleep(PATIENCE_SECONDS)
+        raise AssertionError("not reached")
+
+    backend.get_project_brief_view = slow  # type: ignore[method-assign]
+    assert await hooks.answer("gemini", "SessionStart", {"cwd": str(repo)}) == kept
+    # Must not fire: a prompt gets nothing kept; a change since makes the kept text stale.
+    assert await hooks.answer("gemini", "BeforeAgent", {"cwd": str(repo), "prompt": "go"}) != kept
+    mark_changed(home / "run")
+    assert await hooks.answer("gemini", "SessionStart", {"cwd": str(repo)}) == ""
