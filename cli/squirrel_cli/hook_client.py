@@ -7,6 +7,11 @@ prints nothing and exits 0 within the deadline (`hooks.deadline_ms`, default 1 s
 never block or break the user's session; one JSON line on stderr (`hook_unanswered`, a reason)
 says why, as hosts keep a hook's stderr for their logs. Only the standard library is imported:
 a hook runs on every prompt, and importing the whole CLI would cost more than the answer.
+
+A session start whose gateway is running but has not answered in the last quarter of the
+deadline prints the text the gateway kept for this host, event and folder, when nothing it was
+made from changed (`squirrel_core.start_texts`, itself standard library only); a line on stderr
+(`hook_answered_kept`) says so.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ DEFAULT_DEADLINE_MS: Final = 1000
 MAX_INPUT_BYTES: Final = 1_000_000
 MAX_ANSWER_BYTES: Final = 1_000_000
 _POLL_SECONDS: Final = 0.02
+KEPT_RESERVE_SECONDS: Final = 0.2
+"""Least time before the deadline at which a hook stops waiting for the gateway and prints the
+session-start text kept for it, when there is a valid one: a quarter of the budget, at least
+this, at most half."""
 _pause = time.sleep
 _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 
@@ -177,7 +186,46 @@ def _run(argv: Sequence[str], home: Path, budget_s: float) -> bytes:
     if len(data) > MAX_INPUT_BYTES:
         raise _UnansweredError(Reason.BAD_INPUT)
     left = max(0.01, budget_s - (time.monotonic() - started))
-    return answer(argv[0], argv[1], data, home, left)
+    reserve = min(left / 2, max(KEPT_RESERVE_SECONDS, left / 4))
+    try:
+        return answer(argv[0], argv[1], data, home, left - reserve)
+    except (_UnansweredError, TimeoutError) as slow:
+        reason = slow.reason if isinstance(slow, _UnansweredError) else Reason.DEADLINE
+        late = reason == Reason.DEADLINE or (
+            reason == Reason.GATEWAY_NOT_RUNNING
+            and (home / "run" / "gateway-service.json").exists()
+        )
+        kept = _kept(argv[0], argv[1], data, home) if late else None
+        if kept is None:
+            raise
+        _report_kept(reason)
+        return kept
+
+
+def _kept(host: str, event: str, stdin: bytes, home: Path) -> bytes | None:
+    """The session-start text the gateway kept for this host, event and folder, when nothing
+    it was made from has changed (`squirrel_core.start_texts`); None otherwise."""
+    if not (set(host) <= _NAME_CHARS and set(event) <= _NAME_CHARS and host and event):
+        return None
+    try:
+        cwd = json.loads(stdin or b"{}").get("cwd")
+    except (ValueError, AttributeError):
+        return None
+    if not isinstance(cwd, str) or not cwd:
+        return None
+    from squirrel_core.start_texts import kept_start_text  # noqa: PLC0415 - only when late
+
+    kept = kept_start_text(home / "run", host, event, cwd)
+    return kept.encode("utf-8") if kept else None
+
+
+def _report_kept(reason: str) -> None:
+    """One JSON line on stderr: the gateway was late, a kept session-start text was printed."""
+    try:
+        sys.stderr.write(json.dumps({"event": "hook_answered_kept", "late": reason}) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 def main(argv: Sequence[str]) -> int:

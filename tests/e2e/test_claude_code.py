@@ -298,9 +298,32 @@ def test_the_session_start_hook_context_reached_the_model(session: Session) -> N
         for b in blocks_of(m)
         if HOOK_CONTEXT in str(b.get("text", ""))
     ]
-    assert said, "no SessionStart context in the second run's first request"
+    assert said, "no SessionStart context in the second run's first request" + _evidence(session)
     sys.stderr.write(f"\nSessionStart context as the model received it:\n{said[0]}\n")
     assert "📏 ~" in said[0]
+
+
+def _evidence(session: Session) -> str:
+    """What the first run's tool calls were answered and what the gateway logged of its hooks
+    and failed calls: why a session got no memory, when it got none."""
+    answers = [
+        result_text(result)[:200]
+        for request in session.runs[0]
+        for result in tool_results(request.body).values()
+    ]
+    logged: list[str] = []
+    for service in ("gateway", "memory", "supervisor"):
+        log = Path(session.env["SQRL_HOME"]) / "logs" / f"{service}.log"
+        try:
+            lines = log.read_text(errors="replace").splitlines()
+        except OSError:
+            continue
+        logged += [
+            f"{service}: {line[:300]}"
+            for line in lines
+            if any(word in line for word in ("hook_", "error", "warning", "serving", "failed"))
+        ][-40:]
+    return "\ntool answers:\n" + "\n".join(answers) + "\nlogged:\n" + "\n".join(logged)
 
 
 def tool_answer(session: Session) -> str:
@@ -325,7 +348,7 @@ def tool_answer(session: Session) -> str:
                 if not str(b.get("text", "")).startswith("<system-reminder>")
             ]
             return "\n".join(parts)
-    pytest.fail("no successful get_task_context answer reached the model")
+    pytest.fail("no successful get_task_context answer reached the model" + _evidence(session))
 
 
 def test_a_tool_answer_reaches_the_model_as_markdown_within_its_budget(session: Session) -> None:
@@ -346,7 +369,7 @@ def test_a_call_before_the_services_served_was_told_to_call_again(session: Sessi
         for request in session.runs[0]
         for result in tool_results(request.body).values()
     ]
-    assert any("📏" in a for a in answers)
+    assert any("📏" in a for a in answers), _evidence(session)
     early = [a for a in answers if "still starting" in a]
     assert all("again" in a for a in early)
 

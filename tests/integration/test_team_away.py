@@ -247,8 +247,8 @@ async def test_delivery_sends_the_backlog_when_the_server_is_back_not_after_its_
         )
         delivery.start()
         try:
-            await asyncio.to_thread(wait_until, lambda: delivery.last_error is not None, 60)
-            await asyncio.to_thread(wait_until, lambda: len(probes) >= 2, 60)
+            await asyncio.to_thread(wait_until, lambda: delivery.last_error is not None)
+            await asyncio.to_thread(wait_until, lambda: len(probes) >= 2)
             assert not any(probes)  # down: the pause goes on
             async with serving(server_settings) as server:
                 store = await engine.registry.store(str(repo))
@@ -296,7 +296,7 @@ async def test_a_refused_token_is_not_probed_for_its_return(tmp_path: Path, home
         )
         delivery.start()
         try:
-            await asyncio.to_thread(wait_until, lambda: delivery.last_error is not None, 60)
+            await asyncio.to_thread(wait_until, lambda: delivery.last_error is not None)
             assert "Unauthenticated" in (delivery.last_error or "")
             # The pause of a refusal is not cut short: one round, no probe, nothing sent.
             await asyncio.sleep(0.3)
@@ -334,13 +334,13 @@ async def test_a_token_saved_in_place_of_a_refused_one_is_used_at_once_not_after
         )
         delivery.start()
         try:
-            await asyncio.to_thread(wait_until, lambda: delivery.last_error is not None, 60)
+            await asyncio.to_thread(wait_until, lambda: delivery.last_error is not None)
             assert "Unauthenticated" in (delivery.last_error or "")
             await asyncio.sleep(0.3)  # the same token: the pause goes on
             store = await engine.registry.store(str(repo))
             assert await delivery.waiting(store) == 4
             save_team_token(laptop_home, link.token)  # a new token, saved by `sqrl team join`
-            await asyncio.to_thread(wait_until, lambda: delivery.last_error is None, 30)
+            await asyncio.to_thread(wait_until, lambda: delivery.last_error is None)
             assert await delivery.waiting(store) == 0
         finally:
             await delivery.stop()

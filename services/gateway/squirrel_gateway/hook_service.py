@@ -27,6 +27,13 @@ from squirrel_core.hook_activity import HookActivity, activity_path
 from squirrel_core.redaction import redact
 from squirrel_core.redaction_rules import maintained_detectors
 from squirrel_core.settings import Settings
+from squirrel_core.start_texts import (
+    change_mark,
+    forget_start_texts,
+    keep_start_text,
+    kept_start_text,
+    start_path,
+)
 from squirrel_core.worktrees import main_checkout
 from squirrel_gateway import hook_context, team_away
 from squirrel_gateway.backend import MemoryBackend, deadline
@@ -100,9 +107,19 @@ class HookService:
         *,
         clock: Callable[[], float] = time.time,
         observer: Observer | None = None,
+        keep_starts: bool = False,
     ) -> None:
+        """`keep_starts`: keep each session-start answer on disk for `sqrl hook` to print when
+        this gateway cannot answer in time (`squirrel_core.start_texts`); only for memories
+        this machine's memory service owns, whose changes it marks."""
         self._backend = backend
         self._settings = settings
+        self._run_dir = run_dir
+        self._keeping = (
+            f"{settings.session_start}|{settings.session_budget}" if keep_starts else None
+        )
+        if keep_starts:
+            forget_start_texts(run_dir, unless_settings=self._keeping)
         self._stats_path = activity_path(run_dir)
         self._ender = ender
         self._clock = clock
@@ -125,6 +142,8 @@ class HookService:
         stats.calls += 1
         stats.last_call_at = self._clock()
         seconds = self._settings.deadline_ms / 1000 * _SERVER_SHARE
+        starting = self._keeping is not None and hook.moment is Moment.SESSION_START
+        mark = change_mark(self._run_dir) if starting else None
         try:
             with deadline(seconds), team_away.collecting() as away:
                 project_id, injection = await asyncio.wait_for(self._run(hook), seconds)
@@ -133,7 +152,12 @@ class HookService:
             stats.last_failure = type(exc).__name__
             log.info("hook_failed", host=hook.host.value, hook=event, error_type=type(exc).__name__)
             self._save()
-            return ""
+            # A session start this gateway could not answer in time (the memory service still
+            # starting, a loaded machine) gets the answer kept for it, while still valid.
+            kept = kept_start_text(self._run_dir, host, event, hook.cwd) if starting else None
+            if kept:
+                log.info("hook_answered_kept", host=hook.host.value, hook=event)
+            return kept or ""
         stats.last_ok_at = self._clock()
         if hook.moment in (Moment.SESSION_START, Moment.PROMPT):
             if injection.empty:
@@ -155,7 +179,34 @@ class HookService:
         # A hook that abstains stays silent, unless the team was left out: then that line alone
         # (nothing matched in local memory, which may not be all the team knows).
         text = team_away.footer(injection.text, away)
-        return render_output(hook, text)
+        output = render_output(hook, text)
+        if mark is not None and project_id is not None:
+            keep = functools.partial(self._keep, host, event, hook, project_id)
+            await asyncio.to_thread(keep, mark=mark, output=output)
+        return output
+
+    def _keep(
+        self, host: str, event: str, hook: HookInput, project_id: str, *, mark: str, output: str
+    ) -> None:
+        """Keep this session start's answer for `sqrl hook` (an empty one: none kept)."""
+        assert self._keeping is not None
+        try:
+            if not output:
+                start_path(self._run_dir, host, event, hook.cwd).unlink(missing_ok=True)
+                return
+            files = [str(Path(project_id) / name) for name in _host_has(hook.host, project_id)]
+            keep_start_text(
+                self._run_dir,
+                host=host,
+                event=event,
+                cwd=hook.cwd,
+                output=output,
+                mark=mark,
+                files=files,
+                settings_key=self._keeping,
+            )
+        except OSError as exc:
+            log.warning("start_text_unkept", error_type=type(exc).__name__)
 
     async def _run(self, hook: HookInput) -> tuple[str | None, Injection]:
         project_id = await self._project(hook)

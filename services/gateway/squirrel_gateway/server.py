@@ -110,6 +110,7 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
         layout.run,
         IngestSessionEnder(layout.service_file("ingest"), token),
         observer=served.observe if served is not None else None,
+        keep_starts=reads is backend,
     )
     endpoint: McpHttpEndpoint | None = None
 

@@ -23,6 +23,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.read_shapes import MAX_PAGE_SIZE
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
+from squirrel_core.start_texts import mark_changed
 from squirrel_core.store_placement import location_of
 from squirrel_core.team_listen import is_team_server
 from squirrel_memory.embedding.base import Embedder
@@ -116,6 +117,21 @@ class MemoryEngine:
         """The user's own memories: `remember`, one or a batch."""
 
     # -- life ------------------------------------------------------------------------------------
+    async def _watch_changes(self, store: Store) -> None:
+        """Any change of the project's memories or of their standing rewrites the home's change
+        mark, so a session-start text kept before it is not printed (`start_texts`)."""
+        store.add_listener(lambda _change: self._mark_changed())
+        (await self.outcomes.of(store)).on_change(self._mark_changed_async)
+
+    def _mark_changed(self) -> None:
+        try:
+            mark_changed(self._layout.run)
+        except OSError as exc:
+            log.warning("change_mark_unwritten", error_type=type(exc).__name__)
+
+    async def _mark_changed_async(self) -> None:
+        self._mark_changed()
+
     def on_migration(self, progress: Progress) -> None:
         """`progress` is told how far a migration of the Postgres schema counted the memories
         while `start` opens the database (nothing on SQLite, whose migrations are quick)."""
@@ -128,7 +144,9 @@ class MemoryEngine:
             # than it), not at its first project: an older server must not serve nothing.
             await self._backend.database()
         self._user_store = await SqliteUserStore.open(self._layout.root)
+        self._user_store.on_change(self._mark_changed)
         self.registry.on_open(self._read_repository)
+        self.registry.on_open(self._watch_changes)
         await self.registry.open_all()
         extractor, decide = self._build_extractor()
         consolidator = (

@@ -27,6 +27,7 @@ from squirrel_ingest.parsers.base import (
     str_or_none,
     text_of,
 )
+from squirrel_ingest.parsers.codex_forks import ForkCopy
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
 from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json
 from squirrel_ingest.parsers.patches import patch_paths
@@ -37,7 +38,12 @@ from squirrel_ingest.parsers.shell_commands import (
     shell_read,
 )
 from squirrel_ingest.parsers.shell_reports import codex_answer, codex_output, codex_still_running
-from squirrel_ingest.parsers.speaker import Utterance, said_events, split_user_text
+from squirrel_ingest.parsers.speaker import (
+    Utterance,
+    said_events,
+    split_user_text,
+    user_shell_command,
+)
 
 log = structlog.get_logger()
 
@@ -89,6 +95,7 @@ class CodexFileParser:
         self.path = path
         self.skipped: Counter[str] = Counter()
         self._custom_prompts = CustomPrompts(codex_prompt_folder(path))
+        self._fork = ForkCopy(path)
         self._session_id: str | None = None
         self._cwd: str | None = None
         self._version: str | None = None
@@ -135,6 +142,7 @@ class CodexFileParser:
             "held": held_json(self._held),
             "pending": {key: tool.to_json() for key, tool in self._pending.items()},
             "running": {key: tool.to_json() for key, tool in self._running.items()},
+            "fork": self._fork.state(),
         }
 
     def restore_state(self, state: dict[str, Any]) -> None:
@@ -146,6 +154,7 @@ class CodexFileParser:
         self._agent_id = str_or_none(state.get("agent_id"))
         self._bare = state.get("bare") is True
         self._held = held_from(state.get("held"))
+        self._fork.restore(state.get("fork"))
         prompt = state.get("prompt")
         if isinstance(prompt, list) and len(prompt) == 2:
             where, text = prompt
@@ -168,6 +177,9 @@ class CodexFileParser:
         self._line = (line, position) if holding else None
         record = decode_record(line, self.skipped)
         if record is None:
+            return []
+        if self._fork.copied(record):  # the source's line, copied into a fork: the source's
+            self.skipped["forked_copy"] += 1
             return []
         kind = record.get("type")
         payload = record.get("payload")
@@ -244,6 +256,8 @@ class CodexFileParser:
 
     def _session_meta(self, payload: dict[str, Any]) -> None:
         session_id = str_or_none(payload.get("id"))
+        if self._session_id is None:
+            self._fork.opened(payload)
         if self._session_id is not None and session_id not in (None, self._session_id):
             self.skipped["replayed_session_meta"] += 1
             return
@@ -298,6 +312,9 @@ class CodexFileParser:
         return said_events(ctx, expanded if expanded is not None else split_user_text(text))
 
     def _exec_end(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
+        if payload.get("source") == "user_shell":  # the user's `!cmd`: its own message says it
+            self.skipped["user_shell_end"] += 1
+            return []
         call_id = str_or_none(payload.get("call_id"))
         if call_id is not None and call_id in self._completed:
             self.skipped["duplicate_exec_end"] += 1
@@ -352,6 +369,8 @@ class CodexFileParser:
                 self.skipped["empty_text"] += 1
                 return []
             return [ctx.event(EventType.ASSISTANT_RESPONSE, {"text": keep_text(text)}, kept=True)]
+        if role == "user" and (typed_command := user_shell_command(text)) is not None:
+            return said_events(ctx, typed_command)  # `!cmd` in the TUI: the user ran it
         if role == "user" and text.strip().startswith(_INJECTED_PREFIXES):
             loaded, rest = codex_loaded(item.get("content"), self._cwd)
             if loaded and not self._bare and self._line is not None:

@@ -32,6 +32,14 @@ _HARNESS_OPENINGS = (
     # The plan the assistant wrote in plan mode, handed to a fresh context by the host.
     "Implement the following plan:",
 )
+#: A command the user ran themselves in the Codex TUI (`!git status`), as Codex records it for
+#: the model: the command, then its exit code, duration and output.
+_USER_SHELL = re.compile(
+    r"^<user_shell_command>\s*<command>\n?(?P<command>.*?)\n?</command>\s*"
+    r"<result>\n?(?P<result>.*?)\n?</result>\s*</user_shell_command>$",
+    re.DOTALL,
+)
+_SHELL_OUTPUT = re.compile(r"^Output:\n?", re.MULTILINE)
 #: Older hosts write the compaction summary as a plain user message starting like this.
 _COMPACTION_OPENING = "This session is being continued from a previous conversation"
 #: Blocks the host or a hook wraps around what it adds to a user turn (`session_context`: the
@@ -85,6 +93,8 @@ def split_user_text(text: str) -> list[Utterance]:
         return []
     if stripped.startswith(_COMPACTION_OPENING):
         return [Utterance(Origin.COMPACTION, stripped)]
+    if (typed_command := user_shell_command(stripped)) is not None:
+        return typed_command
     if stripped.startswith(_HARNESS_OPENINGS):
         return [Utterance(Origin.HARNESS, stripped)]
     injected: dict[Origin, list[str]] = {Origin.HARNESS: [], Origin.HOOK: []}
@@ -120,6 +130,22 @@ def split_user_text(text: str) -> list[Utterance]:
     if typed:
         found.append(Utterance(Origin.TYPED, typed))
     return found
+
+
+def user_shell_command(text: str) -> list[Utterance] | None:
+    """A command the user ran themselves (Codex's `<user_shell_command>` block) as Claude Code
+    records one: what they typed, `<bash-input>…</bash-input>`, then the host's message with
+    what it printed, `<bash-stdout>…</bash-stdout>`. None when `text` is not such a block."""
+    found = _USER_SHELL.match(text.strip())
+    if found is None or not found.group("command").strip():
+        return None
+    result = found.group("result")
+    output = _SHELL_OUTPUT.search(result)
+    printed = result[output.end() :].strip("\n") if output else ""
+    return [
+        Utterance(Origin.TYPED, f"<bash-input>{found.group('command').strip()}</bash-input>"),
+        Utterance(Origin.HARNESS, f"<bash-stdout>{printed}</bash-stdout>"),
+    ]
 
 
 def answers(structured: object, output: str) -> list[tuple[str, str]]:

@@ -25,11 +25,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
-from squirrel_memory.extractors.manifests import first_project_path
+from squirrel_memory.extractors.file_writes import writes
+from squirrel_memory.extractors.manifests import first_project_path, in_project
 from squirrel_memory.extractors.stack_evidence import is_test_data, sample_folder
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.languages import is_excluded
@@ -45,8 +45,6 @@ _ENV_NAME = re.compile(r"^\.env(?:[._-][\w.-]+)?$", re.IGNORECASE)
 #: A template documents the settings rather than holding one machine's values.
 _TEMPLATE = re.compile(r"example|sample|template|dist|defaults?", re.IGNORECASE)
 _VARIABLE = re.compile(r"^\s*(?P<comment>#\s*)?(?:export\s+)?(?P<name>[A-Z][A-Z0-9_]*)\s*=")
-_EDIT_TOOLS = frozenset({"Edit", "MultiEdit"})
-_WRITE_TOOLS = frozenset({"Write"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,29 +75,27 @@ def variables(text: str) -> tuple[list[str], list[str]]:
     return [n for n, off in named.items() if not off], [n for n, off in named.items() if off]
 
 
-def _text(event: StoredEvent) -> str | None:
-    """The variables' text an event shows of an environment file: a whole read, a write, or
-    what an edit added."""
-    content: dict[str, Any] = event.content
+def _text(event: StoredEvent, path: str) -> str | None:
+    """The variables' text an event shows of the environment file at `path`: a whole read, a
+    write, or what an edit added (`file_writes`: any host's write, edit or patch)."""
     if event.event_type == EventType.TOOL_RESULT:
         output = whole_read_output(event)
         return file_text(output) if output is not None else None
-    tool_input = content.get("input")
-    if event.event_type != EventType.TOOL_CALL or not isinstance(tool_input, dict):
-        return None
-    tool = content.get("tool")
-    if tool in _WRITE_TOOLS and isinstance(tool_input.get("content"), str):
-        return str(tool_input["content"])
-    if tool in _EDIT_TOOLS and isinstance(tool_input.get("new_string"), str):
-        old = tool_input.get("old_string")
-        before = set(variables(old)[0] + variables(old)[1]) if isinstance(old, str) else set()
-        added = [
+    texts: list[str] = []
+    for written in writes(event):
+        if written.path != path:
+            continue
+        if written.whole:
+            texts.append(written.after)
+            continue
+        old = variables(written.before)
+        before = set(old[0] + old[1])
+        texts.extend(
             line
-            for line in str(tool_input["new_string"]).splitlines()
+            for line in written.after.splitlines()
             if (m := _VARIABLE.match(line)) and m["name"] not in before
-        ]
-        return "\n".join(added)
-    return None
+        )
+    return "\n".join(texts) or None
 
 
 def _names(names: list[str]) -> str:
@@ -120,26 +116,31 @@ def _statement(path: str, set_names: list[str], commented: list[str]) -> str:
     return said + (f"; commented out (optional): {_names(commented)}." if commented else ".")
 
 
+def _env_paths(event: StoredEvent) -> list[str]:
+    """The project's environment files an event reads (its first path) or writes (each)."""
+    if event.event_type == EventType.TOOL_CALL:
+        found = [w.path for w in writes(event) if in_project(w.path)]
+    else:
+        found = [path] if (path := first_project_path(event)) is not None else []
+    return [path for path in dict.fromkeys(found) if is_env_file(path)]
+
+
 def env_files(events: list[StoredEvent]) -> list[EnvFile]:
     """The environment files of the project `events` read whole, wrote or edited variables
     into, with the names they hold (module docstring)."""
     found: dict[str, tuple[dict[str, bool], list[str]]] = {}
     for event in events:
-        path = first_project_path(event)
-        if path is None or not is_env_file(path):
-            continue
-        text = _text(event)
-        if not text:
-            continue
-        set_names, commented = variables(text)
-        if not set_names and not commented:
-            continue
-        names, ids = found.setdefault(path, ({}, []))
-        for name in set_names:
-            names[name] = False
-        for name in commented:
-            names.setdefault(name, True)
-        ids.append(event.id)
+        for path in _env_paths(event):
+            text = _text(event, path)
+            set_names, commented = variables(text) if text else ([], [])
+            if not set_names and not commented:
+                continue
+            names, ids = found.setdefault(path, ({}, []))
+            for name in set_names:
+                names[name] = False
+            for name in commented:
+                names.setdefault(name, True)
+            ids.append(event.id)
     kept: list[EnvFile] = []
     for path, (names, ids) in list(found.items())[:MAX_FILES]:
         set_names = [n for n, off in names.items() if not off]

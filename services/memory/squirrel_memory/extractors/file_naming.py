@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, core_tokens, relative_path, split_segments
+from squirrel_memory.extractors.file_writes import whole_writes
 from squirrel_memory.models import StoredEvent
 
 #: Importance of a folder's naming convention.
@@ -33,7 +34,9 @@ _SKIPPED_DIRS = frozenset(
     {"node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", ".git"}
     | {"dist", "build", "target", "_build", ".next", "migrations", "versions"}
 )
-#: Tools that write a whole file (Claude Code's, Gemini CLI's); an edit only shows a name.
+#: Tools that write a whole file (Claude Code's, Gemini CLI's); an edit only shows a name. A
+#: change whose call wrote the file whole on any host counts too (`file_writes`: a Codex
+#: patch's added file).
 _WRITE_TOOLS = frozenset({"Write", "write_file"})
 _LONG_LISTING = re.compile(r"^[dlcbps-][rwxsStT-]{9}[@+.]?\s")
 
@@ -109,9 +112,13 @@ def _listed(events: list[StoredEvent]) -> Iterator[tuple[str, str, str]]:
 
 def _folders(events: list[StoredEvent]) -> dict[str, _Folder]:
     folders: dict[str, _Folder] = {}
+    whole = whole_writes(events)
     for event in events:
         if event.event_type == EventType.CODE_CHANGE:
-            written = event.content.get("tool") in _WRITE_TOOLS
+            use_id, path = event.content.get("tool_use_id"), event.content.get("path")
+            written = event.content.get("tool") in _WRITE_TOOLS or (
+                isinstance(path, str) and (use_id, relative_path(path, event.project_id)) in whole
+            )
         elif event.event_type == EventType.TOOL_RESULT and not event.content.get("is_error"):
             written = False
         else:

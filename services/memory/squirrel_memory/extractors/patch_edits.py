@@ -78,3 +78,12 @@ def patch_edits(patch: str) -> list[tuple[str, str, str]]:
                 after.append(context)
     close()
     return found
+
+
+def added_files(patch: str) -> list[str]:
+    """The paths `patch` adds (`*** Add File:`): files it writes whole, in order."""
+    return [
+        header.group("path")
+        for line in patch.splitlines()
+        if (header := _FILE.match(line)) and header.group("kind") == "Add"
+    ]

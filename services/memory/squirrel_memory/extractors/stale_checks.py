@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun, commands, core_tokens
+from squirrel_memory.extractors.file_writes import writes
 from squirrel_memory.extractors.fixes import shown_command
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -35,7 +36,6 @@ MAX_COMMAND_CHARS = 90
 #: Leading words two commands share to be look-alikes (program and subcommand).
 ALIKE_WORDS = 2
 
-_WRITES = frozenset({"Edit", "MultiEdit", "Write", "NotebookEdit", "apply_patch", "write_file"})
 _NUMBER = re.compile(r"\d+")
 
 
@@ -57,9 +57,7 @@ def _steps(events: list[StoredEvent]) -> list[CommandRun | None]:
     for event in events:
         if event.sidechain:
             continue
-        if event.event_type == EventType.CODE_CHANGE or (
-            event.event_type == EventType.TOOL_CALL and event.content.get("tool") in _WRITES
-        ):
+        if event.event_type == EventType.CODE_CHANGE or writes(event):
             steps.append(None)
         elif (run := runs.get(event.id)) is not None and not run.by_user:
             steps.append(run)

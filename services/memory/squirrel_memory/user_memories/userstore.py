@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -127,6 +127,11 @@ class SqliteUserStore:
     def __init__(self, db: SqliteDatabase, *, clock: Clock = utc_now) -> None:
         self._db = db
         self._clock = clock
+        self._listeners: list[Callable[[], None]] = []
+
+    def on_change(self, listener: Callable[[], None]) -> None:
+        """Call `listener()` after every merge that changed an item."""
+        self._listeners.append(listener)
 
     @classmethod
     async def open(cls, home: Path, *, clock: Clock = utc_now) -> SqliteUserStore:
@@ -245,6 +250,9 @@ class SqliteUserStore:
 
         item, outcome = await self._db.write(write)
         log.info("user_style_merged", item_id=item.id, outcome=outcome)
+        if outcome in ("created", "updated"):
+            for listener in self._listeners:
+                listener()
         return item
 
     async def list_user_style(self, user_id: str) -> list[UserStyleItem]:
