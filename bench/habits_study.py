@@ -18,26 +18,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import fixture_pipeline
+from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "habits_study"
-SHARED = fixture_pipeline.ROOT.parent / "shared" / "fixtures"
-SHARED_PREFIX = "shared:"
 STUDIES = {"first": STUDY / "habits.toml", "second": STUDY / "habits2.toml"}
-
-
-class StudyError(ValueError):
-    """The study's habits file is malformed (the message says where)."""
 
 
 @dataclass(frozen=True)
@@ -46,11 +40,11 @@ class Habit:
 
     note: str
     importance: str
-    concepts: tuple[tuple[re.Pattern[str], ...], ...]
+    concepts: Concepts
 
     def matches(self, text: str) -> bool:
         """Whether `text` states every concept of the habit."""
-        return all(any(p.search(text) for p in concept) for concept in self.concepts)
+        return states_all(self.concepts, text)
 
 
 @dataclass(frozen=True)
@@ -71,33 +65,6 @@ class Outcome:
     start_text: str = ""
 
 
-def _concepts(raw: object, where: str) -> tuple[tuple[re.Pattern[str], ...], ...]:
-    if not isinstance(raw, list) or not raw:
-        raise StudyError(f"{where}: `match` must be a non-empty list of concepts")
-    found = []
-    for concept in raw:
-        options = concept if isinstance(concept, list) else [concept]
-        if not options or not all(isinstance(o, str) and o for o in options):
-            raise StudyError(f"{where}: a concept is a pattern or a non-empty list of patterns")
-        found.append(tuple(re.compile(o, re.IGNORECASE) for o in options))
-    return tuple(found)
-
-
-def _paths(raw: object, where: str) -> tuple[Path, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise StudyError(f"{where}: `transcripts` must be a non-empty list")
-    found: list[Path] = []
-    for entry in raw:
-        if not isinstance(entry, str):
-            raise StudyError(f"{where}: a transcript is a path string")
-        if entry.startswith(SHARED_PREFIX):
-            found.append(SHARED / entry.removeprefix(SHARED_PREFIX))
-            continue
-        folder = STUDY / entry
-        found.extend(sorted(folder.glob("*.jsonl")) if folder.is_dir() else [folder])
-    return tuple(found)
-
-
 def load_sessions(path: Path = STUDY / "habits.toml") -> list[Session]:
     """The study's sessions, as `habits.toml` lists them; raises `StudyError` on a bad entry."""
     data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -111,12 +78,14 @@ def load_sessions(path: Path = STUDY / "habits.toml") -> list[Session]:
             Habit(
                 note=str(h.get("note", "")),
                 importance=str(h.get("importance", "normal")),
-                concepts=_concepts(h.get("match"), f"{where} ({name}), habit {i + 1}"),
+                concepts=concepts(h.get("match"), f"{where} ({name}), habit {i + 1}"),
             )
             for i, h in enumerate(raw.get("habit", []))
         )
         host = str(raw.get("host", "claude"))
-        sessions.append(Session(name, _paths(raw.get("transcripts"), where), host, habits))
+        sessions.append(
+            Session(name, transcript_paths(raw.get("transcripts"), where, STUDY), host, habits)
+        )
     return sessions
 
 

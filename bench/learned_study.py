@@ -19,14 +19,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bench import fixture_pipeline
-from bench.habits_study import StudyError, _concepts
+from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
@@ -47,11 +46,11 @@ class Item:
 
     note: str
     importance: str
-    concepts: tuple[tuple[re.Pattern[str], ...], ...]
+    concepts: Concepts
 
     def matches(self, text: str) -> bool:
         """Whether `text` states every concept of the item."""
-        return all(any(p.search(text) for p in concept) for concept in self.concepts)
+        return states_all(self.concepts, text)
 
 
 @dataclass(frozen=True)
@@ -79,7 +78,7 @@ def _items(raw: object, where: str) -> tuple[Item, ...]:
         Item(
             note=str(entry.get("note", "")),
             importance=str(entry.get("importance", "normal")),
-            concepts=_concepts(entry.get("match"), f"{where}, entry {i + 1}"),
+            concepts=concepts(entry.get("match"), f"{where}, entry {i + 1}"),
         )
         for i, entry in enumerate(raw)
     )
@@ -94,17 +93,10 @@ def load_sessions(path: Path = STUDY / "learned.toml") -> list[Session]:
         name = raw.get("name")
         if not isinstance(name, str) or not name:
             raise StudyError(f"{where}: `name` is required")
-        folders = raw.get("transcripts")
-        if not isinstance(folders, list) or not folders:
-            raise StudyError(f"{where} ({name}): `transcripts` must be a non-empty list")
-        paths: list[Path] = []
-        for entry in folders:
-            folder = STUDY / str(entry)
-            paths.extend(sorted(folder.glob("*.jsonl")) if folder.is_dir() else [folder])
         sessions.append(
             Session(
                 name=name,
-                paths=tuple(paths),
+                paths=transcript_paths(raw.get("transcripts"), f"{where} ({name})", STUDY),
                 ecosystem=str(raw.get("ecosystem", "")),
                 items=_items(raw.get("item", []), f"{where} ({name}), item"),
                 wrong=_items(raw.get("wrong", []), f"{where} ({name}), wrong"),

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import fixture_pipeline
+from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
@@ -40,10 +41,6 @@ _TYPES = {
 JUDGED = ("pitfall", "recipe")
 
 
-class StudyError(ValueError):
-    """The study's lessons file is malformed (the message says where)."""
-
-
 @dataclass(frozen=True)
 class Lesson:
     """One lesson of a session: its kind, weight, note and the concepts a memory must state."""
@@ -51,13 +48,11 @@ class Lesson:
     kind: str
     importance: str
     note: str
-    concepts: tuple[tuple[re.Pattern[str], ...], ...]
+    concepts: Concepts
 
     def matches(self, kind: str, text: str) -> bool:
         """Whether a memory of `kind` saying `text` states this lesson."""
-        return kind in KINDS[self.kind] and all(
-            any(p.search(text) for p in concept) for concept in self.concepts
-        )
+        return kind in KINDS[self.kind] and states_all(self.concepts, text)
 
 
 @dataclass(frozen=True)
@@ -78,33 +73,6 @@ class Outcome:
     memories: list[tuple[str, float, str]] = field(default_factory=list)
 
 
-def _concepts(raw: object, where: str) -> tuple[tuple[re.Pattern[str], ...], ...]:
-    if not isinstance(raw, list) or not raw:
-        raise StudyError(f"{where}: `match` must be a non-empty list of concepts")
-    found = []
-    for concept in raw:
-        options = concept if isinstance(concept, list) else [concept]
-        if not options or not all(isinstance(o, str) and o for o in options):
-            raise StudyError(f"{where}: a concept is a pattern or a non-empty list of patterns")
-        found.append(tuple(re.compile(o, re.IGNORECASE) for o in options))
-    return tuple(found)
-
-
-def _paths(raw: object, where: str) -> tuple[Path, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise StudyError(f"{where}: `transcripts` must be a non-empty list")
-    found: list[Path] = []
-    for entry in raw:
-        if not isinstance(entry, str):
-            raise StudyError(f"{where}: a transcript is a path string")
-        folder = STUDY / entry
-        if folder.is_dir():
-            found.extend(sorted([*folder.glob("*.jsonl"), *folder.glob("session-*.json")]))
-        else:
-            found.append(folder)
-    return tuple(found)
-
-
 def _lesson(raw: dict[str, object], where: str) -> Lesson:
     kind = raw.get("kind")
     if kind not in KINDS:
@@ -113,7 +81,7 @@ def _lesson(raw: dict[str, object], where: str) -> Lesson:
         kind=str(kind),
         importance=str(raw.get("importance", "normal")),
         note=str(raw.get("note", "")),
-        concepts=_concepts(raw.get("match"), where),
+        concepts=concepts(raw.get("match"), where),
     )
 
 
@@ -136,7 +104,11 @@ def load_sessions(path: Path = STUDY / "lessons.toml") -> list[Session]:
             if item.get("pattern")
         )
         host = str(raw.get("host", "claude"))
-        sessions.append(Session(name, _paths(raw.get("transcripts"), where), host, lessons, wrong))
+        sessions.append(
+            Session(
+                name, transcript_paths(raw.get("transcripts"), where, STUDY), host, lessons, wrong
+            )
+        )
     return sessions
 
 

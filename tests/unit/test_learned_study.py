@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.habits_study import StudyError
 from bench.learned_study import STUDY, Outcome, load_sessions, report
+from bench.study_files import StudyError
 
 STUDY_TOML = """
 [[session]]
