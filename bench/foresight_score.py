@@ -169,6 +169,13 @@ class Tally:
     missed: int = 0
     contradicted: int = 0
     unused: int = 0
+    #: The items of `served` first served by a prompt's answer (not a session start nor a
+    #: start after `/clear`), and what became of them: the per-prompt context's own record.
+    prompt_served: int = 0
+    prompt_used: int = 0
+    prompt_missed: int = 0
+    prompt_contradicted: int = 0
+    prompt_unused: int = 0
     misses: list[str] = field(default_factory=list)
     noise: list[str] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)
@@ -264,18 +271,23 @@ def score_session(
     # One item per memory text (a brief's fact line has no key where the task context's has),
     # at its first serving: the answers are in the order served.
     first: dict[tuple[str, str], ServedMemory] = {}
+    by_prompt: set[tuple[str, str]] = set()
     outcomes: dict[tuple[str, str], Outcome] = {}
     for answer in answers:
         for item in answer.served:
-            first.setdefault(
-                (item.type, " ".join(item.content.split())),
-                ServedMemory(item.type, item.key, item.content, answer.at),
-            )
+            text = (item.type, " ".join(item.content.split()))
+            if text not in first and answer.at is not None and not answer.restart:
+                by_prompt.add(text)
+            first.setdefault(text, ServedMemory(item.type, item.key, item.content, answer.at))
     tally.served = len(first)
-    for memory in first.values():
+    tally.prompt_served = len(by_prompt)
+    for text, memory in first.items():
         result = outcome_of(memory, facts, root)
         setattr(tally, result.value, getattr(tally, result.value) + 1)
-        outcomes[(memory.type, " ".join(memory.content.split()))] = result
+        if text in by_prompt:
+            name = f"prompt_{result.value}"
+            setattr(tally, name, getattr(tally, name) + 1)
+        outcomes[text] = result
         if result is Outcome.UNUSED:
             tally.noise.append(
                 f"{facts.session_id} [{memory.type}] {' '.join(memory.content.split())}"

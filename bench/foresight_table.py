@@ -44,6 +44,8 @@ HEAD = (
     "prompts answered",
     "served: used/missed/contradicted/unused",
     "noise",
+    "by prompts: used/missed/contradicted/unused",
+    "prompt noise",
 )
 
 
@@ -65,6 +67,9 @@ def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
         share(t.prompt_answers, t.prompts),
         f"{t.served}: {t.used}/{t.missed}/{t.contradicted}/{t.unused}",
         share(t.unused, t.served),
+        f"{t.prompt_served}: {t.prompt_used}/{t.prompt_missed}/{t.prompt_contradicted}/"
+        f"{t.prompt_unused}",
+        share(t.prompt_unused, t.prompt_served),
     )
 
 
@@ -168,6 +173,11 @@ def _figures(t: Tally, note: str) -> list[Figure]:
                "ratio", f"{t.unused}/{t.served}"),
         Figure(SECTION, "served items used", ratio(t.used, t.served), "ratio",
                f"{t.used}/{t.served}"),
+        Figure(SECTION, "items served by prompts unused (prompt noise)",
+               ratio(t.prompt_unused, t.prompt_served), "ratio",
+               f"{t.prompt_unused}/{t.prompt_served}"),
+        Figure(SECTION, "items served by prompts used", ratio(t.prompt_used, t.prompt_served),
+               "ratio", f"{t.prompt_used}/{t.prompt_served}"),
         Figure(SECTION, "served items missed or contradicted",
                ratio(t.missed + t.contradicted, t.served), "ratio",
                f"missed {t.missed}, contradicted {t.contradicted} of {t.served}"),

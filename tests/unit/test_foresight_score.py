@@ -236,6 +236,34 @@ def test_tokens_and_noise() -> None:
     assert result.prompt_answers == 1
     assert result.served == 4  # the recipe and the fact served twice count once
     assert (result.used, result.unused) == (2, 2)  # the deploy fact and the style memory: unused
+    # Both items the prompt showed had been served at the start: no prompt served anything.
+    assert (result.prompt_served, result.prompt_used, result.prompt_unused) == (0, 0, 0)
+
+
+def test_what_the_prompts_served_first_is_counted_apart_from_the_start() -> None:
+    """The per-prompt context's own record: the items a prompt's answer served first (not the
+    start's, nor a start's after `/clear`), with what became of them."""
+    now = Session("s2").say(0, "fix the parser").edit(6, "src/parser.py")
+    fact = Served("project_fact", "", "", "The parser lives in `src/parser.py`.")
+    stale = Served("project_fact", "", "", "Deployment goes through `fly deploy`.")
+    cleared = Served("project_fact", "", "", "Invoices are rendered by `billing/render.py`.")
+    result = score_session(
+        now.facts(),
+        History(),
+        start(RECIPE, tokens=300),
+        [
+            Injected(at(1), 80, (RECIPE, fact, stale)),
+            Injected(at(3), 90, (cleared,), "/clear", restart=True),
+            Injected(at(4), 40, (cleared, fact)),
+        ],
+    )
+    assert result.served == 4
+    assert (result.prompt_served, result.prompt_used, result.prompt_unused) == (2, 1, 1)
+    assert (result.prompt_missed, result.prompt_contradicted) == (0, 0)
+    total = Tally()
+    total.add(result)
+    total.add(result)
+    assert (total.prompt_served, total.prompt_unused) == (4, 2)
 
 
 def test_tallies_add_up_and_shares_print() -> None:

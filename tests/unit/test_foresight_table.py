@@ -55,3 +55,16 @@ def test_the_held_out_projects_are_the_answer_keys_held_out_split() -> None:
     keys = load_keys()
     assert held_out == {k.project for k in keys if k.split == "held-out"}
     assert held_out and all(k.project not in held_out for k in keys if k.split == "tuning")
+
+
+def test_the_prompts_own_items_have_their_columns_and_figures() -> None:
+    tally = Tally(sessions=1, served=5, used=2, unused=3, prompt_served=2, prompt_unused=1)
+    tally.prompt_used = 1
+    result = foresight_table.ProjectResult("tuned", sessions=2, events=4, memories=3, tally=tally)
+    row = foresight_table.table([result]).splitlines()[2]
+
+    cells = [cell.strip() for cell in row.split("|")[1:-1]]
+    assert cells[-2:] == ["2: 1/0/0/1", "1/2 50 %"]
+    found = {f.measure: f.value for f in foresight_table.figures([result])}
+    assert found["items served by prompts unused (prompt noise)"] == 0.5
+    assert found["items served by prompts used"] == 0.5
