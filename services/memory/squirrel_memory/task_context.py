@@ -56,12 +56,15 @@ from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import (
     MAX_QUERY_CHARS,
+    MENTION_SIMILARITY,
     RELEVANT_LEXICAL_ONLY,
     RELEVANT_WITH_VECTORS,
     Retriever,
     ScoredMemory,
     explain,
     extension_words,
+    file_name_words,
+    file_names,
     folder_words,
     project_words,
     query_terms,
@@ -87,6 +90,9 @@ DEFAULT_TYPES: tuple[MemoryType, ...] = (
 )
 TOO_SMALL_MARKDOWN = "Relevant memory exists; raise context_budget_tokens to see it."
 STYLE_REASON = "Standing coding-style preference of this user; applies to any code change."
+MEANING_SIMILARITY = MENTION_SIMILARITY
+"""The (rescaled) cosine to the task a memory that shares one telling word with it needs when
+vectors were used: the bar from which a reason calls a memory close in meaning."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,12 +220,18 @@ class TaskContextBuilder:
         threshold = (
             self.settings.min_relevance if vector_used else self.settings.min_relevance_lexical
         )
+        named = file_names(task_description)
         selected = [
             s
             for s in ranked
-            if _relevant(s, threshold, vector_used)
+            if _relevant(s, threshold, vector_used, named)
             or _touches_active(s)
-            or names_task_subject(s.item)
+            or names_subject(
+                s.item,
+                terms,
+                subjects,
+                close=not vector_used or s.vector >= MEANING_SIMILARITY,
+            )
         ]
         return selected, ranked
 
@@ -379,14 +391,40 @@ def _selected(scored: ScoredMemory) -> SelectedMemory:
     )
 
 
-def _relevant(scored: ScoredMemory, threshold: float, vector_used: bool) -> bool:
+def _relevant(
+    scored: ScoredMemory,
+    threshold: float,
+    vector_used: bool,
+    task_files: frozenset[str] = frozenset(),
+) -> bool:
     """Relevant enough to the task. A memory that shares only generic words with it ("add",
-    "new", "fix" …) is judged on its meaning alone: its cosine must clear the threshold."""
+    "new", "fix" …) is judged on its meaning alone: its cosine must clear the threshold.
+
+    With vectors, one telling word shared is not enough on its own either: a short prompt
+    shares one word with a memory about something else ("urls" of a build error and of a
+    server's trailing slash, "agent" in a project about agents), and BM25 alone lifts it over
+    the threshold. Such a memory is relevant when its meaning is close to the task's too
+    (cosine `MEANING_SIMILARITY`), or when the word is the name of a file both give
+    (`renderer` of `renderer.py` in a diff and in a recipe's example): it abstains otherwise.
+    While the model loads (BM25 alone, a higher threshold) meaning cannot be told, and the
+    words decide as before."""
     if scored.relevance < threshold:
         return False
     if scored.matched_terms and not scored.meaningful_terms:
         return vector_used and scored.vector >= threshold
+    telling = scored.deciding_terms
+    if vector_used and len(telling) == 1 and scored.vector < MEANING_SIMILARITY:
+        return _names_a_file_of(telling[0], scored.item.content, task_files)
     return True
+
+
+def _names_a_file_of(word: str, content: str, task_files: frozenset[str]) -> bool:
+    """Whether `word` is said by the name of a file both the task (`task_files`) and the
+    memory's text give."""
+    if not task_files:
+        return False
+    shared = task_files & file_names(content)
+    return any(word in file_name_words(name) for name in shared)
 
 
 def _touches_active(scored: ScoredMemory) -> bool:

@@ -7,7 +7,10 @@ A longer part is a phrase cut from the memory's text (`pref:simplest_reuse_exist
 `coverage_needs_the_pytest_cov_plugin`) or an error's fingerprint: its words name a subject only
 where the memory's text says the task's word too ("coverage" for "… with coverage": the text
 says "Coverage needs …"), never on the key alone ("reuse" for "could we reuse …", which the
-text of `pref:simplest_reuse_existing` does not say)."""
+text of `pref:simplest_reuse_existing` does not say). A word further into a phrase than its
+first telling word is what the phrase says of its head, not what it is about ("agent" in
+`pref:sessionmanager_not_agent_specific`): it names a subject only where the caller has found
+the memory close in meaning to the task too (`close`)."""
 
 from __future__ import annotations
 
@@ -43,15 +46,19 @@ def subject_stem(word: str) -> str:
     return lowered
 
 
-def _stems(part: str) -> frozenset[str]:
-    return frozenset(
+def _stem_list(part: str) -> list[str]:
+    return [
         subject_stem(word)
         for word in _KEY_WORD.findall(part)
         if len(word) >= 3
         and word not in _KEY_KIND_WORDS
         and word not in STOP_WORDS
         and not is_generic(word)
-    )
+    ]
+
+
+def _stems(part: str) -> frozenset[str]:
+    return frozenset(_stem_list(part))
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +67,8 @@ class KeySubjects:
 
     named: frozenset[str]
     phrased: frozenset[str]
+    #: The first telling word of each phrase (`coverage` of `coverage_needs_the_pytest_cov_…`).
+    heads: frozenset[str] = frozenset()
 
 
 def key_subjects(key: str) -> KeySubjects:
@@ -68,18 +77,31 @@ def key_subjects(key: str) -> KeySubjects:
     `MAX_SUBJECT_WORDS` words in its part)."""
     named: set[str] = set()
     phrased: set[str] = set()
+    heads: set[str] = set()
     for part in _KEY_PART.split(key.lower()):
         short = len(_KEY_TOKEN.findall(part)) <= MAX_SUBJECT_WORDS
-        (named if short else phrased).update(_stems(part))
-    return KeySubjects(frozenset(named), frozenset(phrased - named))
+        stems = _stem_list(part)
+        (named if short else phrased).update(stems)
+        if not short and stems:
+            heads.add(stems[0])
+    return KeySubjects(frozenset(named), frozenset(phrased - named), frozenset(heads - named))
 
 
-def names_subject(item: MemoryItem, task_terms: Sequence[str], subjects: frozenset[str]) -> bool:
+def names_subject(
+    item: MemoryItem,
+    task_terms: Sequence[str],
+    subjects: frozenset[str],
+    *,
+    close: bool = True,
+) -> bool:
     """Whether `item`'s key names one of the task's `subjects` (stems of `task_terms`): a short
     part of it does, or a phrase of it does and the memory's own text (not its key) holds the
-    task's word."""
+    task's word: the phrase's head, or (when `close`: the memory is close in meaning to the
+    task) any of its words."""
     found = key_subjects(item.key)
     if found.named & subjects:
         return True
     shared = found.phrased & subjects
+    if not close:
+        shared &= found.heads
     return bool(shared) and any(subject_stem(t) in shared for t in text_terms(task_terms, item))

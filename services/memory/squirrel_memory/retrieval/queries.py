@@ -126,6 +126,28 @@ def extension_words(text: str) -> frozenset[str]:
     return frozenset(e for e in extensions if e not in standalone)
 
 
+#: A file's name a text gives: a name, a dot and an extension (`renderer.py`, `Legacy.tsx`,
+#: the last part of `claude_code_log/renderer.py`), not part of a longer dotted word.
+_FILE = re.compile(r"(?<![\w.-])(?:[\w.@-]*/)*([\w-]+)\.([A-Za-z][A-Za-z0-9]{0,7})\b(?!\.\w)")
+
+
+def file_names(text: str) -> frozenset[str]:
+    """The names of the files `text` gives, lower-cased, without their folders (`renderer.py`
+    for "see claude_code_log/renderer.py", `legacy.tsx` for "`src/Legacy.tsx` fails"): only
+    names whose extension names a kind of file (`FILE_EXTENSIONS`; `group.visible` is none)."""
+    return frozenset(
+        f"{m.group(1)}.{m.group(2)}".lower()
+        for m in _FILE.finditer(text)
+        if m.group(2).lower() in FILE_EXTENSIONS
+    )
+
+
+def file_name_words(name: str) -> frozenset[str]:
+    """The searchable words of a file's name but its extension (`renderer` for `renderer.py`,
+    `test`, `cache` for `test_cache.py`)."""
+    return frozenset(search_terms(name.rpartition(".")[0] or name))
+
+
 #: A path a text gives: folders joined by `/` (`claude_code_log/renderer.py`, `src/billing/`,
 #: `@lib/ledger.ex`, `/home/me/app/main.go`, a URL's path). A pair such as "and/or" or
 #: "client/server" (one slash, no file name with an extension) is no path.
