@@ -17,7 +17,10 @@ the words most of the project's memories hold (`retrieval.common_words`: "claude
 through (`retrieval.folder_words`: `src`, `app` in "see src/app/renderer.py") and the words of
 the project's own folder name (`retrieval.project_words`: "claude" and "log" picked pitfalls
 for prompts of the foresight replay that were about something else), neither a subject nor a
-reason. When
+reason. With
+vectors, one telling word shared also needs the memory's meaning close to the task's, or the
+word to name a file both give (`task_relevance`); a phrase key's word other than its head needs
+the same closeness to name a subject. When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
@@ -56,14 +59,12 @@ from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.recurrence import is_tentative
 from squirrel_memory.retrieval import (
     MAX_QUERY_CHARS,
-    MENTION_SIMILARITY,
     RELEVANT_LEXICAL_ONLY,
     RELEVANT_WITH_VECTORS,
     Retriever,
     ScoredMemory,
     explain,
     extension_words,
-    file_name_words,
     file_names,
     folder_words,
     project_words,
@@ -71,6 +72,7 @@ from squirrel_memory.retrieval import (
 )
 from squirrel_memory.retrieval.common_words import common_of, rarest_first
 from squirrel_memory.storage.checks import Clock, utc_now
+from squirrel_memory.task_relevance import close_in_meaning, relevant, touches_active
 from squirrel_memory.task_subjects import names_subject, subject_stem
 from squirrel_memory.user_memories.confirmations import Injectable, unflagged
 
@@ -90,9 +92,6 @@ DEFAULT_TYPES: tuple[MemoryType, ...] = (
 )
 TOO_SMALL_MARKDOWN = "Relevant memory exists; raise context_budget_tokens to see it."
 STYLE_REASON = "Standing coding-style preference of this user; applies to any code change."
-MEANING_SIMILARITY = MENTION_SIMILARITY
-"""The (rescaled) cosine to the task a memory that shares one telling word with it needs when
-vectors were used: the bar from which a reason calls a memory close in meaning."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,14 +223,9 @@ class TaskContextBuilder:
         selected = [
             s
             for s in ranked
-            if _relevant(s, threshold, vector_used, named)
-            or _touches_active(s)
-            or names_subject(
-                s.item,
-                terms,
-                subjects,
-                close=not vector_used or s.vector >= MEANING_SIMILARITY,
-            )
+            if relevant(s, threshold, vector_used, named)
+            or touches_active(s)
+            or names_subject(s.item, terms, subjects, close=close_in_meaning(s, vector_used))
         ]
         return selected, ranked
 
@@ -389,46 +383,6 @@ def _selected(scored: ScoredMemory) -> SelectedMemory:
         score=round(scored.score.total, 4),
         source_refs=scored.item.source_refs,
     )
-
-
-def _relevant(
-    scored: ScoredMemory,
-    threshold: float,
-    vector_used: bool,
-    task_files: frozenset[str] = frozenset(),
-) -> bool:
-    """Relevant enough to the task. A memory that shares only generic words with it ("add",
-    "new", "fix" …) is judged on its meaning alone: its cosine must clear the threshold.
-
-    With vectors, one telling word shared is not enough on its own either: a short prompt
-    shares one word with a memory about something else ("urls" of a build error and of a
-    server's trailing slash, "agent" in a project about agents), and BM25 alone lifts it over
-    the threshold. Such a memory is relevant when its meaning is close to the task's too
-    (cosine `MEANING_SIMILARITY`), or when the word is the name of a file both give
-    (`renderer` of `renderer.py` in a diff and in a recipe's example): it abstains otherwise.
-    While the model loads (BM25 alone, a higher threshold) meaning cannot be told, and the
-    words decide as before."""
-    if scored.relevance < threshold:
-        return False
-    if scored.matched_terms and not scored.meaningful_terms:
-        return vector_used and scored.vector >= threshold
-    telling = scored.deciding_terms
-    if vector_used and len(telling) == 1 and scored.vector < MEANING_SIMILARITY:
-        return _names_a_file_of(telling[0], scored.item.content, task_files)
-    return True
-
-
-def _names_a_file_of(word: str, content: str, task_files: frozenset[str]) -> bool:
-    """Whether `word` is said by the name of a file both the task (`task_files`) and the
-    memory's text give."""
-    if not task_files:
-        return False
-    shared = task_files & file_names(content)
-    return any(word in file_name_words(name) for name in shared)
-
-
-def _touches_active(scored: ScoredMemory) -> bool:
-    return scored.score.path_match >= 1.0
 
 
 def _line(memory: SelectedMemory) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from squirrel_memory import task_context
+from squirrel_memory import task_relevance
 from squirrel_memory.embedding.base import Vectors, normalised
 from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import FaissIndex
@@ -20,6 +20,7 @@ from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, Up
 from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text, file_names
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContextBuilder, TaskContextSettings
+from squirrel_memory.task_subjects import key_subjects, subject_stem
 
 Memories = list[tuple[MemoryType, str, str]]
 #: A bar low enough that one shared word clears it: what the meaning rule decides shows.
@@ -183,7 +184,7 @@ async def test_one_telling_word_far_in_meaning_picks_no_memory(
     """Trap: without the meaning bar the one word picks it (so the bar is what leaves it)."""
     assert left not in await _selected(tmp_path / "with", memories, task)
 
-    monkeypatch.setattr(task_context, "MEANING_SIMILARITY", 0.0)
+    monkeypatch.setattr(task_relevance, "MEANING_SIMILARITY", 0.0)
     assert left in await _selected(tmp_path / "without", memories, task)
 
 
@@ -314,3 +315,16 @@ async def test_the_head_of_a_phrase_key_still_names_its_subject(
 )
 def test_the_files_a_text_names_are_found_by_their_names(text: str, expected: set[str]) -> None:
     assert file_names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("key", "heads"),
+    [
+        ("coverage_needs_the_pytest_cov_plugin", {"coverage"}),
+        ("pref:sessionmanager_not_agent_specific", {"sessionmanager"}),
+        ("pitfall:learned:hydration_mismatch_on_dates", {"hydration"}),
+        ("recipe:test", set()),  # a short part names its subject: no phrase, no head
+    ],
+)
+def test_a_phrase_key_s_head_is_its_first_telling_word(key: str, heads: set[str]) -> None:
+    assert key_subjects(key).heads == {subject_stem(h) for h in heads}
