@@ -244,14 +244,22 @@ async def test_a_memory_close_in_meaning_or_sharing_more_is_still_picked(
     ],
 )
 async def test_one_word_that_names_a_file_both_give_still_picks(
-    tmp_path: Path, memories: Memories, task: str, kept: str, word: str
+    tmp_path: Path,
+    memories: Memories,
+    task: str,
+    kept: str,
+    word: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The same file is the same subject: a diff of `billing/render.py` and a recipe whose
-    example formats it, however far their wording is in meaning."""
-    selected = await _selected(tmp_path, memories, task)
+    example formats it, however far their wording is in meaning (trap: without the file,
+    the one word far in meaning leaves it)."""
+    selected = await _selected(tmp_path / "files", memories, task)
 
     assert kept in selected
     assert word in selected[kept]
+    monkeypatch.setattr(task_relevance, "names_a_file_of", lambda *_: False)
+    assert kept not in await _selected(tmp_path / "words", memories, task)
 
 
 @pytest.mark.parametrize(
