@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from fake_memory import register_projects, running_fake_memory  # type: ignore[import-not-found]
+from fake_memory import running_fake_memory  # type: ignore[import-not-found]
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -25,33 +25,20 @@ from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file
 from squirrel_gateway.sockets import bind_loopback
 from tests.integration.conftest import running, wait_for
+from tests.integration.mcp_setup import INITIALIZE, new_project, registered
 from tests.mcp_host import footer_tokens, model_reads
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 MCP_HEADERS = {"accept": "application/json, text/event-stream"}
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    root.mkdir()
-    return root.resolve()
+    return new_project(tmp_path)
 
 
 @pytest.fixture
 def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
-    made = make_settings()
-    register_projects(made, [str(project)])
-    return made
+    return registered(make_settings, project)
 
 
 @pytest.fixture
