@@ -23,7 +23,7 @@ from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file
 from tests.integration.conftest import running
-from tests.integration.mcp_setup import INITIALIZE, new_project, registered, sqrl_mcp
+from tests.integration.mcp_setup import INITIALIZE, new_project, registered, served, sqrl_mcp
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
@@ -114,7 +114,7 @@ async def test_a_refused_token_is_a_json_rpc_error_and_the_relay_goes_on(
     settings: Settings, project: Path
 ) -> None:
     layout = HomeLayout(settings.home)
-    async with running_fake_memory(settings), running("gateway", gateway_server.setup, settings):
+    async with served(settings, "relay"):
         layout.token.write_text("not-the-token-the-gateway-holds\n")
         async with sqrl_mcp_process(settings, project) as mcp:
             await mcp.send(INITIALIZE)
@@ -132,8 +132,7 @@ async def test_lines_that_are_not_json_rpc_get_errors_and_the_session_goes_on(
     settings: Settings, project: Path
 ) -> None:
     async with (
-        running_fake_memory(settings),
-        running("gateway", gateway_server.setup, settings),
+        served(settings, "relay"),
         sqrl_mcp_process(settings, project) as mcp,
     ):
         await mcp.send(b"this is not json {")
@@ -165,7 +164,7 @@ async def test_end_of_stdin_ends_the_gateway_session(settings: Settings) -> None
     layout = HomeLayout(settings.home)
     lines = b"".join(json.dumps(m).encode() + b"\n" for m in (INITIALIZE, INITIALIZED, LIST_TOOLS))
     out = io.BytesIO()
-    async with running_fake_memory(settings), running("gateway", gateway_server.setup, settings):
+    async with served(settings, "relay"):
         token = layout.token.read_text().strip()
         relay = Relay(layout, token, mcp_profile(settings), out)
         await asyncio.to_thread(relay.serve, io.BytesIO(lines))
@@ -213,7 +212,7 @@ async def test_relaying_loads_neither_the_mcp_sdk_nor_grpc(
     settings: Settings, project: Path
 ) -> None:
     lines = b"".join(json.dumps(m).encode() + b"\n" for m in (INITIALIZE, INITIALIZED, LIST_TOOLS))
-    async with running_fake_memory(settings), running("gateway", gateway_server.setup, settings):
+    async with served(settings, "relay"):
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",
