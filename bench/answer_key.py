@@ -32,16 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import fixture_pipeline
+from bench.answer_key_gold import AnswerKey, AnswerKeyError, load_keys
 from bench.answer_key_hook import score_hook
-from bench.answer_key_score import (
-    AnswerKey,
-    AnswerKeyError,
-    Memory,
-    Score,
-    add_question,
-    load_keys,
-    score,
-)
+from bench.answer_key_score import Memory, Score, add_question, score
 from bench.answer_key_table import TARGETS, by_split, details, tables
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient

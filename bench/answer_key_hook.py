@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bench.answer_key_score import AnswerKey, Memory
+from bench.answer_key_gold import AnswerKey
+from bench.answer_key_score import Memory
 from bench.recipe_commands import recipe_problem
 
 

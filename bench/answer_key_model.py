@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from bench import answer_key, answer_key_table, fixture_pipeline
-from bench.answer_key_score import AnswerKeyError, Score, percent
+from bench.answer_key_gold import AnswerKeyError
+from bench.answer_key_score import Score, percent
 from bench.common import markdown_table
 from bench.model_recording import (
     Recording,

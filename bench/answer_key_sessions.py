@@ -42,16 +42,9 @@ from typing import Any
 
 from bench import fixture_pipeline
 from bench.answer_key import backend_env, keyed_projects
+from bench.answer_key_gold import AnswerKey, AnswerKeyError, load_keys
 from bench.answer_key_hook import HookScore, score_hook
-from bench.answer_key_score import (
-    AnswerKey,
-    AnswerKeyError,
-    Memory,
-    Score,
-    high_by_kind,
-    load_keys,
-    score,
-)
+from bench.answer_key_score import Memory, Score, high_by_kind, score
 from bench.answer_key_table import TARGETS, details, table, targets
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient

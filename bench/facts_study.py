@@ -251,12 +251,8 @@ def table(results: dict[str, Result], way: str) -> str:
         counts = [len(r.found), len(r.missed), len(r.bonus), len(r.wrong), r.noise,
                   len(r.memories)]  # fmt: skip
         totals = [a + b for a, b in zip(totals, counts, strict=True)]
-        rows.append(
-            f"{name:<18} " + " ".join(f"{c:>{w}}" for c, w in zip(counts, _WIDTHS, strict=True))
-        )
-    rows.append(
-        f"{'all':<18} " + " ".join(f"{c:>{w}}" for c, w in zip(totals, _WIDTHS, strict=True))
-    )
+        rows.append(_row(name, counts))
+    rows.append(_row("all", totals))
     stated = totals[0] + totals[1]
     rows.append(
         f"found {totals[0]}/{stated} facts ({round(100 * totals[0] / stated) if stated else 0} %),"

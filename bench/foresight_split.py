@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bench import fixture_pipeline
-from bench.answer_key_score import AnswerKey, load_keys
+from bench.answer_key_gold import AnswerKey, load_keys
 from bench.foresight_fixtures import fixture_groups
 
 SPLITS = ("tuning", "held-out")

@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench.answer_key_score import load_keys
+from bench.answer_key_gold import load_keys
 from bench.common import Figure, markdown_table
 from bench.foresight_score import Tally, share
 

@@ -16,19 +16,15 @@ Usage: python -m bench.habits_study [--study first|second|both] [--details] [--s
 
 from __future__ import annotations
 
-import argparse
-import asyncio
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import fixture_pipeline
 from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
+from bench.study_runs import StudyTable, memories_of, study_main
 from squirrel.v1 import memory_pb2
-from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
-from squirrel_core.logs import configure_logging
 
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "habits_study"
 STUDIES = {"first": STUDY / "habits.toml", "second": STUDY / "habits2.toml"}
@@ -94,14 +90,12 @@ async def _run(sessions: list[Session]) -> dict[str, Outcome]:
     hosts = {s.name: s.host for s in sessions}
 
     async def inspect(client: MemoryClient, name: str, project_id: str, _events: int) -> None:
-        listed = await client.call(
-            client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=500)
-        )
+        memories = await memories_of(client, project_id)
         outcome = outcomes.setdefault(name, Outcome())
         outcome.styles = sorted(
             (
                 (m.importance, m.content)
-                for m in listed.memories
+                for m in memories
                 if m.type == memory_pb2.MEMORY_TYPE_USER_STYLE
             ),
             reverse=True,
@@ -115,14 +109,19 @@ async def _run(sessions: list[Session]) -> dict[str, Outcome]:
     return outcomes
 
 
-def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bool) -> str:
+def report(sessions: list[Session], outcomes: dict[str, Outcome], details: bool = False) -> str:
     """The study's table (one row per session, then totals) and, with `details`, each verdict."""
-    head = (
-        f"{'session':28} {'habits':>6} {'found':>6} {'high':>9} {'in start':>9} "
-        f"{'styles':>7} {'not habit':>10}"
+    table = StudyTable(
+        28,
+        [
+            ("habits", 6),
+            ("found", 6),
+            ("high", 9),
+            ("in start", 9),
+            ("styles", 7),
+            ("not habit", 10),
+        ],
     )
-    lines = [head, "-" * len(head)]
-    totals = [0, 0, 0, 0, 0, 0, 0]
     notes: list[str] = []
     for session in sessions:
         outcome = outcomes.get(session.name, Outcome())
@@ -136,19 +135,14 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bo
             for weight, text in outcome.styles
             if not any(h.matches(text) for h in session.habits)
         ]
-        row = (
+        table.add(
+            session.name,
             len(session.habits),
             len(found),
-            len(high_found),
-            len(high),
+            (len(high_found), len(high)),
             len(started),
             len(texts),
             len(noise),
-        )
-        totals = [a + b for a, b in zip(totals, row, strict=True)]
-        lines.append(
-            f"{session.name:28} {row[0]:6} {row[1]:6} {f'{row[2]}/{row[3]}':>9} {row[4]:9} "
-            f"{row[5]:7} {row[6]:10}"
         )
         if details:
             notes.append(f"\n## {session.name}")
@@ -162,51 +156,25 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bo
                 for w, t in outcome.styles
                 if any(h.matches(t) for h in session.habits)
             )
-    lines.append("-" * len(head))
-    lines.append(
-        f"{'total':28} {totals[0]:6} {totals[1]:6} {f'{totals[2]}/{totals[3]}':>9} "
-        f"{totals[4]:9} {totals[5]:7} {totals[6]:10}"
-    )
-    lines.append(
-        "\nhabits: hand-written per session; found: matched by a user_style memory; high: high "
+    legend = (
+        "habits: hand-written per session; found: matched by a user_style memory; high: high "
         "habits found / high habits; in start: matched by the session-start text; styles: "
         "user_style memories; not habit: user_style memories that match no habit."
     )
-    return "\n".join(lines + notes)
+    return "\n".join(table.render(legend) + notes)
 
 
 def main(argv: list[str] | None = None) -> int:
-    configure_logging("bench", "warning", json=True)
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--details", action="store_true", help="each habit's verdict and noise")
-    parser.add_argument("--session", action="append", default=[], help="only these sessions")
-    parser.add_argument(
-        "--study", choices=[*STUDIES, "both"], default="both", help="which set of sessions"
+    return study_main(
+        argv,
+        title="habits study",
+        doc=__doc__,
+        details="each habit's verdict and noise",
+        studies=STUDIES,
+        load=load_sessions,
+        run=_run,
+        report=report,
     )
-    args = parser.parse_args(argv)
-    chosen = list(STUDIES) if args.study == "both" else [args.study]
-    studies: dict[str, list[Session]] = {}
-    try:
-        for name in chosen:
-            studies[name] = load_sessions(STUDIES[name])
-    except StudyError as exc:
-        print(f"habits study: {exc}", file=sys.stderr)
-        return 2
-    for name, listed in studies.items():
-        wanted = [s for s in listed if not args.session or s.name in args.session]
-        missing = [s.name for s in wanted if not all(p.exists() for p in s.paths)]
-        if missing:
-            print(f"skipped (transcripts not found): {', '.join(missing)}")
-        studies[name] = [s for s in wanted if s.name not in missing]
-    everything = [s for sessions in studies.values() for s in sessions]
-    if not everything:
-        return 0
-    outcomes = asyncio.run(_run(everything))
-    for name, sessions in studies.items():
-        if sessions:
-            print(f"\n# the {name} set ({STUDIES[name].name})\n")
-            print(report(sessions, outcomes, details=args.details))
-    return 0
 
 
 if __name__ == "__main__":

@@ -20,8 +20,6 @@ import asyncio
 import json
 import logging
 import os
-import subprocess
-import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -29,26 +27,16 @@ from typing import Any
 
 import structlog
 
-from bench.common import Figure, git_repo, latency_figures, print_table, service_env, sqrl
-from bench.hook_latency import SQRL, hook_stdin
-from bench.retrieval_latency import loaded_embedder, seed_project
+from bench.common import Figure, latency_figures, print_table, sqrl
+from bench.hook_latency import SQRL, hook_stdin, seeded_home, timed
 
 SECTION = "first hook"
 
 
 def hook(env: dict[str, str], root: Path, n: int) -> tuple[float, bool, str]:
     """Millis from spawn to exit, whether it printed context, and its stderr reason if any."""
-    started = time.perf_counter()
-    done = subprocess.run(
-        [SQRL, "hook", "claude", "SessionStart"],
-        input=hook_stdin("SessionStart", root, n),
-        env=env,
-        capture_output=True,
-        check=False,
-    )
-    took = 1000 * (time.perf_counter() - started)
-    if done.returncode != 0:
-        raise RuntimeError(f"sqrl hook exited {done.returncode}: {done.stderr[-500:]!r}")
+    argv = [SQRL, "hook", "claude", "SessionStart"]
+    took, done = timed(argv, env, hook_stdin("SessionStart", root, n))
     reason = ""
     for line in done.stderr.decode("utf-8", "replace").splitlines():
         try:
@@ -103,21 +91,15 @@ def during(home: Path, start: float, end: float) -> tuple[int, float, int, int]:
 
 
 async def measure(size: int, runs: int) -> list[Figure]:
-    embedder = loaded_embedder()
     first: list[float] = []
     second: list[float] = []
     answered = [0, 0]
     reasons: dict[str, int] = {}
     rpcs, rpc_ms, timeouts, skipped, failed = 0, 0.0, 0, 0, 0
     loads: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp) / "home"
-        # The gateway logs its hook answers at info level.
-        env = service_env(home, SQRL_GENERAL_LOG_LEVEL="info")
-        env.pop("SQRL_HOOKS_DEADLINE_MS", None)
-        root = git_repo(Path(tmp) / "repo")
-        sqrl(env, "init", cwd=root)
-        await seed_project(root, size, embedder, min(size, 1000))
+    # The gateway logs its hook answers at info level; the hook keeps its default deadline
+    # (service_env sets none).
+    async with seeded_home(size, SQRL_GENERAL_LOG_LEVEL="info") as (home, env, root):
         for n in range(runs):
             loads.append(os.getloadavg()[0])
             sqrl(env, "up", "--detach")

@@ -20,6 +20,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import structlog
@@ -43,13 +45,17 @@ SECTION = "hooks"
 SQRL = str(Path(sys.executable).parent / "sqrl")
 
 
-def timed(argv: list[str], env: dict[str, str], stdin: bytes) -> tuple[float, bytes]:
+def timed(
+    argv: list[str], env: dict[str, str], stdin: bytes
+) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    """Millis from spawn to exit of `argv` fed `stdin`, and what it printed; raises when it
+    exits non-zero."""
     started = time.perf_counter()
     done = subprocess.run(argv, input=stdin, env=env, capture_output=True, check=False)
     took = 1000 * (time.perf_counter() - started)
     if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}")
-    return took, done.stdout
+        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-500:]!r}")
+    return took, done
 
 
 def hook_stdin(event: str, root: Path, n: int) -> bytes:
@@ -69,21 +75,29 @@ def series(env: dict[str, str], event: str, root: Path, calls: int) -> tuple[lis
     millis: list[float] = []
     answered = 0
     for n in range(calls):
-        took, out = timed([SQRL, "hook", "claude", event], env, hook_stdin(event, root, n))
+        took, done = timed([SQRL, "hook", "claude", event], env, hook_stdin(event, root, n))
         millis.append(took)
-        answered += bool(out.strip())
+        answered += bool(done.stdout.strip())
     return millis, answered
 
 
-async def measure(size: int, calls: int) -> list[Figure]:
+@asynccontextmanager
+async def seeded_home(size: int, **env: str) -> AsyncIterator[tuple[Path, dict[str, str], Path]]:
+    """A temporary home, its environment (`service_env` with `env`) and a repository with
+    `sqrl init` and `size` memories, their vector index file written."""
     embedder = loaded_embedder()
-    figures: list[Figure] = []
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
-        env = service_env(home)
+        environ = service_env(home, **env)
         root = git_repo(Path(tmp) / "repo")
-        sqrl(env, "init", cwd=root)
+        sqrl(environ, "init", cwd=root)
         await seed_project(root, size, embedder, min(size, 1000))
+        yield home, environ, root
+
+
+async def measure(size: int, calls: int) -> list[Figure]:
+    figures: list[Figure] = []
+    async with seeded_home(size) as (home, env, root):
         base, _ = series_python(env, calls)
         figures += latency_figures(SECTION, "python -c pass (process start)", base)
         async with services_up(env):

@@ -16,20 +16,16 @@ Usage: python -m bench.learned_study [--details] [--session NAME ...]
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from bench import fixture_pipeline
 from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
+from bench.study_runs import StudyTable, memories_of, study_main
 from squirrel.v1 import memory_pb2
-from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
-from squirrel_core.logs import configure_logging
 
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "learned_study"
 # The memory types that can carry what a session taught about its project.
@@ -109,15 +105,10 @@ async def _run(sessions: list[Session]) -> dict[str, Outcome]:
     outcomes: dict[str, Outcome] = {}
 
     async def inspect(client: MemoryClient, name: str, project_id: str, _events: int) -> None:
-        listed = await client.call(
-            client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=500)
-        )
+        memories = await memories_of(client, project_id)
         outcome = outcomes.setdefault(name, Outcome())
         outcome.memories = sorted(
-            (
-                (LEARNED_TYPES.get(m.type, "user_style"), m.importance, m.content)
-                for m in listed.memories
-            ),
+            ((LEARNED_TYPES.get(m.type, "user_style"), m.importance, m.content) for m in memories),
             key=lambda memory: (-memory[1], memory[2]),
         )
 
@@ -141,14 +132,19 @@ def _folder_name(paths: tuple[Path, ...]) -> str:
     return "project"
 
 
-def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bool) -> str:
+def report(sessions: list[Session], outcomes: dict[str, Outcome], details: bool = False) -> str:
     """The study's table (one row per session, then totals) and, with `details`, each verdict."""
-    head = (
-        f"{'session':28} {'items':>5} {'found':>6} {'high':>7} {'wrong':>6} {'facts':>6} "
-        f"{'not item':>9}"
+    table = StudyTable(
+        28,
+        [
+            ("items", 5),
+            ("found", 6),
+            ("high", 7),
+            ("wrong", 6),
+            ("facts", 6),
+            ("not item", 9),
+        ],
     )
-    lines = [head, "-" * len(head)]
-    totals = [0, 0, 0, 0, 0, 0, 0]
     notes: list[str] = []
     for session in sessions:
         memories = outcomes.get(session.name, Outcome()).memories
@@ -165,19 +161,14 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bo
         not_item = [
             m for m in facts if m not in wrong and not any(i.matches(m[2]) for i in session.items)
         ]
-        row = (
+        table.add(
+            session.name,
             len(session.items),
             len(found),
-            len(high_found),
-            len(high),
+            (len(high_found), len(high)),
             len(wrong),
             len(facts),
             len(not_item),
-        )
-        totals = [a + b for a, b in zip(totals, row, strict=True)]
-        lines.append(
-            f"{session.name:28} {row[0]:5} {row[1]:6} {f'{row[2]}/{row[3]}':>7} {row[4]:6} "
-            f"{row[5]:6} {row[6]:9}"
         )
         if details:
             notes.append(f"\n## {session.name} ({session.ecosystem})")
@@ -191,42 +182,26 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bo
                 for k, w, t in learned
                 if (k, w, t) not in wrong and (k, w, t) not in not_item
             )
-    lines.append("-" * len(head))
-    lines.append(
-        f"{'total':28} {totals[0]:5} {totals[1]:6} {f'{totals[2]}/{totals[3]}':>7} "
-        f"{totals[4]:6} {totals[5]:6} {totals[6]:9}"
-    )
-    lines.append(
-        "\nitems: hand-written per session; found: matched by a project_fact, pitfall or recipe; "
+    legend = (
+        "items: hand-written per session; found: matched by a project_fact, pitfall or recipe; "
         "high: high items found / high items; wrong: memories that state what must not be said; "
         "facts: project_fact memories; not item: project facts that match no item (judge by "
         "hand with --details)."
     )
-    return "\n".join(lines + notes)
+    return "\n".join(table.render(legend) + notes)
 
 
 def main(argv: list[str] | None = None) -> int:
-    configure_logging("bench", "warning", json=True)
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--details", action="store_true", help="each item's verdict and the rest")
-    parser.add_argument("--session", action="append", default=[], help="only these sessions")
-    args = parser.parse_args(argv)
-    try:
-        sessions = load_sessions()
-    except StudyError as exc:
-        print(f"learned study: {exc}", file=sys.stderr)
-        return 2
-    if args.session:
-        sessions = [s for s in sessions if s.name in args.session]
-    missing = [s.name for s in sessions if not s.paths or not all(p.exists() for p in s.paths)]
-    if missing:
-        print(f"skipped (transcripts not found): {', '.join(missing)}")
-        sessions = [s for s in sessions if s.name not in missing]
-    if not sessions:
-        return 0
-    outcomes = asyncio.run(_run(sessions))
-    print(report(sessions, outcomes, details=args.details))
-    return 0
+    return study_main(
+        argv,
+        title="learned study",
+        doc=__doc__,
+        details="each item's verdict and the rest",
+        studies={"first": STUDY / "learned.toml"},
+        load=load_sessions,
+        run=_run,
+        report=report,
+    )
 
 
 if __name__ == "__main__":

@@ -16,20 +16,16 @@ Usage: python -m bench.lessons_study [--details] [--session NAME ...]
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import re
-import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench import fixture_pipeline
 from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
+from bench.study_runs import StudyTable, memories_of, study_main
 from squirrel.v1 import memory_pb2
-from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
-from squirrel_core.logs import configure_logging
 
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "lessons_study"
 KINDS = {"pitfall": ("pitfall",), "recipe": ("recipe", "project_fact")}
@@ -116,12 +112,8 @@ async def _run(sessions: list[Session]) -> dict[str, Outcome]:
     outcomes: dict[str, Outcome] = {}
 
     async def inspect(client: MemoryClient, name: str, project_id: str, _events: int) -> None:
-        listed = await client.call(
-            client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=500)
-        )
-        kept = [
-            (_TYPES[m.type], m.importance, m.content) for m in listed.memories if m.type in _TYPES
-        ]
+        memories = await memories_of(client, project_id)
+        kept = [(_TYPES[m.type], m.importance, m.content) for m in memories if m.type in _TYPES]
         outcomes.setdefault(name, Outcome()).memories = sorted(
             kept, key=lambda m: (m[0], -m[1], m[2])
         )
@@ -158,14 +150,21 @@ def judge(session: Session, outcome: Outcome) -> Verdicts:
     return Verdicts(found, wrong, not_lessons, len(judged))
 
 
-def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bool) -> str:
+def report(sessions: list[Session], outcomes: dict[str, Outcome], details: bool = False) -> str:
     """The study's table (one row per session, then totals) and, with `details`, each verdict."""
-    head = (
-        f"{'session':26} {'lessons':>7} {'found':>6} {'high':>6} {'pitfall':>8} {'recipe':>7} "
-        f"{'judged':>7} {'wrong':>6} {'not lesson':>11}"
+    table = StudyTable(
+        26,
+        [
+            ("lessons", 7),
+            ("found", 6),
+            ("high", 6),
+            ("pitfall", 8),
+            ("recipe", 7),
+            ("judged", 7),
+            ("wrong", 6),
+            ("not lesson", 11),
+        ],
     )
-    lines = [head, "-" * len(head)]
-    totals = [0] * 11
     notes: list[str] = []
     for session in sessions:
         outcome = outcomes.get(session.name, Outcome())
@@ -181,20 +180,16 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bo
             sum(1 for lesson in verdict.found if lesson.importance == "high"),
             sum(1 for lesson in session.lessons if lesson.importance == "high"),
         )
-        row = (
+        table.add(
+            session.name,
             len(session.lessons),
             len(verdict.found),
-            *high,
-            *by_kind["pitfall"],
-            *by_kind["recipe"],
+            high,
+            by_kind["pitfall"],
+            by_kind["recipe"],
             verdict.judged,
             len(verdict.wrong),
-        )
-        totals = [a + b for a, b in zip(totals, [*row, len(verdict.not_lessons)], strict=True)]
-        lines.append(
-            f"{session.name:26} {row[0]:7} {row[1]:6} {f'{row[2]}/{row[3]}':>6} "
-            f"{f'{row[4]}/{row[5]}':>8} {f'{row[6]}/{row[7]}':>7} {row[8]:7} {row[9]:6} "
-            f"{len(verdict.not_lessons):11}"
+            len(verdict.not_lessons),
         )
         if details:
             notes.append(f"\n## {session.name}")
@@ -208,43 +203,26 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], *, details: bo
                 for k, w, t in outcome.memories
                 if k in JUDGED and (k, w, t) not in verdict.wrong + verdict.not_lessons
             )
-    lines.append("-" * len(head))
-    lines.append(
-        f"{'total':26} {totals[0]:7} {totals[1]:6} {f'{totals[2]}/{totals[3]}':>6} "
-        f"{f'{totals[4]}/{totals[5]}':>8} {f'{totals[6]}/{totals[7]}':>7} {totals[8]:7} "
-        f"{totals[9]:6} {totals[10]:11}"
-    )
-    lines.append(
-        "\nlessons: hand-written per session; found: stated by a memory of the lesson's kind; "
+    legend = (
+        "lessons: hand-written per session; found: stated by a memory of the lesson's kind; "
         "high, pitfall, recipe: found / listed; judged: pitfall and recipe memories; wrong: "
         "judged memories that match what must not become a lesson; not lesson: judged memories "
         "that match no lesson."
     )
-    return "\n".join(lines + notes)
+    return "\n".join(table.render(legend) + notes)
 
 
 def main(argv: list[str] | None = None) -> int:
-    configure_logging("bench", "warning", json=True)
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--details", action="store_true", help="each lesson's verdict and noise")
-    parser.add_argument("--session", action="append", default=[], help="only these sessions")
-    args = parser.parse_args(argv)
-    try:
-        sessions = load_sessions()
-    except StudyError as exc:
-        print(f"lessons study: {exc}", file=sys.stderr)
-        return 2
-    if args.session:
-        sessions = [s for s in sessions if s.name in args.session]
-    missing = [s.name for s in sessions if not s.paths or not all(p.exists() for p in s.paths)]
-    if missing:
-        print(f"skipped (transcripts not found): {', '.join(missing)}")
-        sessions = [s for s in sessions if s.name not in missing]
-    if not sessions:
-        return 0
-    outcomes = asyncio.run(_run(sessions))
-    print(report(sessions, outcomes, details=args.details))
-    return 0
+    return study_main(
+        argv,
+        title="lessons study",
+        doc=__doc__,
+        details="each lesson's verdict and noise",
+        studies={"first": STUDY / "lessons.toml"},
+        load=load_sessions,
+        run=_run,
+        report=report,
+    )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bench import answer_key, fixture_pipeline
-from bench.answer_key_score import SPLITS, load_keys
+from bench.answer_key_gold import SPLITS, load_keys
 from bench.stored_events import stored
 from squirrel_core.events import EventType
 from squirrel_core.logs import configure_logging

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bench import answer_key, answer_key_table, fixture_pipeline
-from bench.answer_key_score import AnswerKeyError
+from bench.answer_key_gold import AnswerKeyError
 
 PROJECT = "-Users-dain-workspace-JSSoundRecorder"
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from bench import answer_key_model
-from bench.answer_key_score import AnswerKeyError, Memory
+from bench.answer_key_gold import AnswerKeyError
+from bench.answer_key_score import Memory
 from bench.model_recording import REPLAY_MODEL, Recording, RecordingError
 from tests.integration.llm_fakes.fake_openai import running_fake_openai
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from fake_memory import register_projects, running_fake_memory  # type: ignore[import-not-found]
+from fake_memory import running_fake_memory  # type: ignore[import-not-found]
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
@@ -25,41 +25,25 @@ from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file
 from squirrel_gateway.sockets import bind_loopback
 from tests.integration.conftest import running, wait_for
+from tests.integration.mcp_setup import INITIALIZE, new_project, registered, served
 from tests.mcp_host import footer_tokens, model_reads
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 MCP_HEADERS = {"accept": "application/json, text/event-stream"}
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    root.mkdir()
-    return root.resolve()
+    return new_project(tmp_path)
 
 
 @pytest.fixture
 def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
-    made = make_settings()
-    register_projects(made, [str(project)])
-    return made
+    return registered(make_settings, project)
 
 
 @pytest.fixture
 async def url(settings: Settings) -> AsyncIterator[str]:
-    async with (
-        running_fake_memory(settings),
-        running("gateway", gateway_server.setup, settings),
-    ):
+    async with served(settings, "relay"):
         info = read_service_info(info_file(HomeLayout(settings.home).run))
         assert info is not None
         yield endpoint_url(info)
@@ -121,19 +105,13 @@ async def test_the_endpoint_is_recorded_once_a_hooks_first_answer_has_nothing_to
     secret detectors on the gateway's event loop, holding every call for most of a second on a
     loaded machine: they are loaded before the endpoint is recorded."""
     maintained_detectors.cache_clear()  # as in a new gateway process
-    async with (
-        running_fake_memory(settings),
-        running("gateway", gateway_server.setup, settings),
-    ):
+    async with served(settings, "relay"):
         assert info_file(HomeLayout(settings.home).run).exists()
         assert maintained_detectors.cache_info().currsize == 1
 
 
 async def test_the_endpoint_stops_with_the_gateway(settings: Settings) -> None:
-    async with (
-        running_fake_memory(settings),
-        running("gateway", gateway_server.setup, settings),
-    ):
+    async with served(settings, "relay"):
         info = read_service_info(info_file(HomeLayout(settings.home).run))
         assert info is not None
     assert not info_file(HomeLayout(settings.home).run).exists()

@@ -6,7 +6,6 @@ import asyncio
 import io
 import json
 import sys
-import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -14,9 +13,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from fake_memory import register_projects, running_fake_memory  # type: ignore[import-not-found]
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from fake_memory import running_fake_memory  # type: ignore[import-not-found]
 
 from squirrel_cli.mcp_relay import GATEWAY_ERROR, INVALID_REQUEST, PARSE_ERROR, Relay
 from squirrel_core.home import HomeLayout
@@ -26,33 +23,20 @@ from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file
 from tests.integration.conftest import running
+from tests.integration.mcp_setup import INITIALIZE, new_project, registered, served, sqrl_mcp
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    root.mkdir()
-    return root.resolve()
+    return new_project(tmp_path)
 
 
 @pytest.fixture
 def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
-    made = make_settings()
-    register_projects(made, [str(project)])
-    return made
+    return registered(make_settings, project)
 
 
 def brief_args(project: Path) -> dict[str, Any]:
@@ -109,38 +93,28 @@ async def sqrl_mcp_process(settings: Settings, cwd: Path) -> AsyncIterator[SqrlM
 async def test_a_gateway_restart_mid_session_is_followed_by_a_new_session(
     settings: Settings, project: Path
 ) -> None:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "squirrel_cli", "mcp", "--no-autostart"],
-        env={"SQRL_HOME": str(settings.home)},
-        cwd=project,
-    )
-    with tempfile.TemporaryFile("w+") as errlog:
-        async with AsyncExitStack() as stack:
-            await stack.enter_async_context(running_fake_memory(settings))
-            first = AsyncExitStack()
-            await first.enter_async_context(running("gateway", gateway_server.setup, settings))
-            read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog))
-            session = await stack.enter_async_context(
-                ClientSession(read, write, read_timeout_seconds=60)
-            )
-            await session.initialize()
-            before = await session.call_tool("get_project_brief_view", brief_args(project))
-            await first.aclose()  # the gateway stops: its MCP sessions are gone with it
-            await stack.enter_async_context(running("gateway", gateway_server.setup, settings))
-            after = await session.call_tool("get_project_brief_view", brief_args(project))
-        errlog.seek(0)
-        log = errlog.read()
+    logged: list[dict[str, Any]] = []
+    async with AsyncExitStack() as stack:
+        await stack.enter_async_context(running_fake_memory(settings))
+        first = AsyncExitStack()
+        await first.enter_async_context(running("gateway", gateway_server.setup, settings))
+        session = await stack.enter_async_context(
+            sqrl_mcp(settings, project, "--no-autostart", logged=logged)
+        )
+        before = await session.call_tool("get_project_brief_view", brief_args(project))
+        await first.aclose()  # the gateway stops: its MCP sessions are gone with it
+        await stack.enter_async_context(running("gateway", gateway_server.setup, settings))
+        after = await session.call_tool("get_project_brief_view", brief_args(project))
     assert not before.is_error and not after.is_error
     assert after.content == before.content
-    assert '"mcp_session_renewed"' in log
+    assert "mcp_session_renewed" in {e.get("event") for e in logged}
 
 
 async def test_a_refused_token_is_a_json_rpc_error_and_the_relay_goes_on(
     settings: Settings, project: Path
 ) -> None:
     layout = HomeLayout(settings.home)
-    async with running_fake_memory(settings), running("gateway", gateway_server.setup, settings):
+    async with served(settings, "relay"):
         layout.token.write_text("not-the-token-the-gateway-holds\n")
         async with sqrl_mcp_process(settings, project) as mcp:
             await mcp.send(INITIALIZE)
@@ -158,8 +132,7 @@ async def test_lines_that_are_not_json_rpc_get_errors_and_the_session_goes_on(
     settings: Settings, project: Path
 ) -> None:
     async with (
-        running_fake_memory(settings),
-        running("gateway", gateway_server.setup, settings),
+        served(settings, "relay"),
         sqrl_mcp_process(settings, project) as mcp,
     ):
         await mcp.send(b"this is not json {")
@@ -191,7 +164,7 @@ async def test_end_of_stdin_ends_the_gateway_session(settings: Settings) -> None
     layout = HomeLayout(settings.home)
     lines = b"".join(json.dumps(m).encode() + b"\n" for m in (INITIALIZE, INITIALIZED, LIST_TOOLS))
     out = io.BytesIO()
-    async with running_fake_memory(settings), running("gateway", gateway_server.setup, settings):
+    async with served(settings, "relay"):
         token = layout.token.read_text().strip()
         relay = Relay(layout, token, mcp_profile(settings), out)
         await asyncio.to_thread(relay.serve, io.BytesIO(lines))
@@ -239,7 +212,7 @@ async def test_relaying_loads_neither_the_mcp_sdk_nor_grpc(
     settings: Settings, project: Path
 ) -> None:
     lines = b"".join(json.dumps(m).encode() + b"\n" for m in (INITIALIZE, INITIALIZED, LIST_TOOLS))
-    async with running_fake_memory(settings), running("gateway", gateway_server.setup, settings):
+    async with served(settings, "relay"):
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-c",

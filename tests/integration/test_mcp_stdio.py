@@ -8,20 +8,15 @@ the answers must pass the same checks.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
-import sys
-import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import Callable
+from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_memory import register_projects, running_fake_memory  # type: ignore[import-not-found]
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
+from fake_memory import running_fake_memory  # type: ignore[import-not-found]
 from mcp.types import CallToolResult
 
 from squirrel_cli.mcp_relay import CALL_WAIT_SECONDS
@@ -29,81 +24,25 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
-from squirrel_gateway import server as gateway_server
 from squirrel_gateway.stdio import ensure_memory, memory_serving
 from tests.conftest import PATIENCE_SECONDS
-from tests.integration.conftest import running
+from tests.integration.mcp_setup import READ_TOOLS, new_project, registered, served, sqrl_mcp
 from tests.mcp_host import footer_tokens, model_reads
-
-READ_TOOLS = {
-    "get_task_context",
-    "get_user_style_view",
-    "get_project_brief_view",
-    "get_pitfalls_view",
-    "search_project_memory",
-}
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
-    (root / "src").mkdir(parents=True)
-    return root.resolve()
+    return new_project(tmp_path, "src")
 
 
 @pytest.fixture
 def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
-    made = make_settings()
-    register_projects(made, [str(project)])
-    return made
+    return registered(make_settings, project)
 
 
 @pytest.fixture(params=["relay", "in_process"])
 def mode(request: pytest.FixtureRequest) -> str:
     return str(request.param)
-
-
-@asynccontextmanager
-async def services(settings: Settings, mode: str) -> AsyncIterator[None]:
-    """The fake memory service, and for `relay` the gateway (its MCP endpoint) beside it."""
-    async with AsyncExitStack() as stack:
-        await stack.enter_async_context(running_fake_memory(settings))
-        if mode == "relay":
-            await stack.enter_async_context(running("gateway", gateway_server.setup, settings))
-        yield
-
-
-@asynccontextmanager
-async def sqrl_mcp(
-    settings: Settings,
-    cwd: Path,
-    *extra: str,
-    expect: str | None = None,
-    logged: list[dict[str, Any]] | None = None,
-    **env: str,
-) -> AsyncIterator[ClientSession]:
-    """A session with `python -m squirrel_cli mcp`; `expect` ("relay" or "in_process"): how
-    it must have served, as its log on stderr says; `logged` receives that log's events once
-    the session has ended."""
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "squirrel_cli", "mcp", *extra],
-        env={"SQRL_HOME": str(settings.home), **env},
-        cwd=cwd,
-    )
-    with tempfile.TemporaryFile("w+") as errlog:
-        async with (
-            stdio_client(params, errlog=errlog) as (read, write),
-            ClientSession(read, write, read_timeout_seconds=60) as session,
-        ):
-            await session.initialize()
-            yield session
-        errlog.seek(0)
-        log = errlog.read()
-    if expect is not None:
-        assert f'"mcp_{expect}' in log, log[-2000:]
-    if logged is not None:
-        logged.extend(json.loads(line) for line in log.splitlines() if line.startswith("{"))
 
 
 def minimal_args(tool: str, project: Path) -> dict[str, Any]:
@@ -124,7 +63,7 @@ def text_of(result: CallToolResult) -> str:
 async def test_tools_list_declares_input_schemas_and_no_output_schemas(
     settings: Settings, project: Path, mode: str
 ) -> None:
-    async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
+    async with served(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
         tools = {t.name: t for t in (await session.list_tools()).tools}
     assert set(tools) == READ_TOOLS
     for tool in tools.values():
@@ -136,7 +75,7 @@ async def test_tools_list_declares_input_schemas_and_no_output_schemas(
 async def test_what_the_model_reads_of_every_tool_is_the_markdown_within_its_budget(
     settings: Settings, project: Path, mode: str
 ) -> None:
-    async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
+    async with served(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
         for tool in sorted(READ_TOOLS):
             for budget in (48, 256, 4000):
                 result = await session.call_tool(
@@ -164,7 +103,7 @@ async def test_what_the_model_reads_of_every_tool_is_the_markdown_within_its_bud
 async def test_wrong_argument_types_are_tool_errors(
     settings: Settings, project: Path, tool: str, bad: dict[str, Any], mode: str
 ) -> None:
-    async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
+    async with served(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
         result = await session.call_tool(tool, {**minimal_args(tool, project), **bad})
         assert result.is_error
         # The server is still fine afterwards.
@@ -192,7 +131,7 @@ async def test_bad_arguments_are_one_tool_error_line_naming_them(
     """Missing (None: left out) or mistyped arguments: one line the model can act on, naming
     each argument, with neither the validator's report nor the values sent."""
     sent = {k: v for k, v in {**minimal_args(tool, project), **args}.items() if v is not None}
-    async with services(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
+    async with served(settings, mode), sqrl_mcp(settings, project, expect=mode) as session:
         result = await session.call_tool(tool, sent)
     assert result.is_error
     said = text_of(result)
@@ -208,7 +147,7 @@ async def test_an_unregistered_project_is_a_tool_error_naming_sqrl_init(
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     async with (
-        services(settings, mode),
+        served(settings, mode),
         sqrl_mcp(settings, elsewhere, expect=mode) as session,
     ):
         result = await session.call_tool("get_user_style_view", {"project_root": str(elsewhere)})
@@ -234,7 +173,7 @@ async def test_writes_are_exposed_only_when_allowed(
 ) -> None:
     """With a gateway that does not allow writes, `sqrl mcp` allowing them serves in-process."""
     async with (
-        services(settings, mode),
+        served(settings, mode),
         sqrl_mcp(
             settings, project, expect="in_process", SQRL_GATEWAY_ALLOW_WRITES="true"
         ) as session,
@@ -274,7 +213,7 @@ async def test_tools_are_listed_at_once_while_the_services_start(
         # A call made while the services come up is answered once they serve; on a loaded
         # machine the start can outlast one call's wait, and the model then calls again.
         pending = asyncio.ensure_future(session.call_tool("get_project_brief_view", args))
-        async with services(settings, "relay"):
+        async with served(settings, "relay"):
             answered = await pending
             deadline = time.monotonic() + PATIENCE_SECONDS
             while answered.is_error and time.monotonic() < deadline:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import tomllib
 
-from bench.answer_key_score import AnswerKey, parse_key
+from bench.answer_key_gold import AnswerKey, parse_key
 
 RECIPES = r"""
 [[item]]

@@ -8,21 +8,16 @@ from pathlib import Path
 import pytest
 
 from bench import answer_key, answer_key_table, fixture_pipeline
+from bench.answer_key_gold import SPLITS, AnswerKey, AnswerKeyError, Question, load_keys, parse_key
 from bench.answer_key_hook import HOOK_SECTIONS, score_hook
 from bench.answer_key_score import (
-    SPLITS,
-    AnswerKey,
-    AnswerKeyError,
     Memory,
-    Question,
     Score,
     add_question,
     duplicate_pairs,
     high_by_kind,
     judge,
     junk_reason,
-    load_keys,
-    parse_key,
     score,
 )
 from squirrel_gateway.hook_context import FRAME, SECTION_TITLES

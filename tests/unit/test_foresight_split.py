@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import foresight_split
-from bench.answer_key_score import AnswerKey
+from bench.answer_key_gold import AnswerKey
 from bench.foresight_score import Tally
 from bench.foresight_table import ProjectResult, figures, table
 

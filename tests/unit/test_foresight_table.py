@@ -5,7 +5,7 @@ row counts them all."""
 from __future__ import annotations
 
 from bench import foresight_table
-from bench.answer_key_score import load_keys
+from bench.answer_key_gold import load_keys
 from bench.foresight_score import Tally
 
 

@@ -6,13 +6,9 @@ import re
 
 import pytest
 
+from bench.answer_key_gold import AnswerKey, GoldItem
 from bench.answer_key_hook import score_hook
-from bench.answer_key_score import (
-    AnswerKey,
-    GoldItem,
-    Memory,
-    junk_reason,
-)
+from bench.answer_key_score import Memory, junk_reason
 from bench.recipe_commands import command_problem, recipe_problem, step_spans
 
 # Recipes the pipeline writes for real projects, one or more per ecosystem: each must stay usable.

@@ -19,7 +19,7 @@ from squirrel_core.tokens import estimate_tokens, format_token_footer
 from squirrel_gateway import responses
 from squirrel_gateway.arguments import MAX_TASK_CHARS
 from squirrel_gateway.backend import MemoryBackend
-from squirrel_gateway.responses import render_brief, render_pitfall, render_style
+from squirrel_gateway.markdown_lines import render_brief, render_pitfall, render_style
 from squirrel_gateway.schemas import ModuleSummary, SelectedMemory
 from squirrel_gateway.session_commands import COMMAND, TEST_KEY, Served, everyday_commands
 

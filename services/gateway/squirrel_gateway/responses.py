@@ -12,16 +12,7 @@ from typing import Any, Final, Generic, TypeVar
 
 import structlog
 
-from squirrel_core.budget import (
-    MAX_BUDGET_TOKENS,
-    SHORT_REASON_CHARS,
-    Detail,
-    Packed,
-    pack,
-    short_content_chars,
-    shorten,
-)
-from squirrel_core.hazards import describe, flags_of
+from squirrel_core.budget import MAX_BUDGET_TOKENS, Packed, pack
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway.arguments import (
     MAX_ID_CHARS,
@@ -36,6 +27,15 @@ from squirrel_gateway.arguments import (
 )
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.cursors import decode_cursor, encode_cursor, search_fingerprint
+from squirrel_gateway.markdown_lines import (
+    one_line,
+    raise_budget_hint,
+    render_brief,
+    render_pitfall,
+    render_search_result,
+    render_selected,
+    render_style,
+)
 from squirrel_gateway.projects import normalise_scope_paths
 from squirrel_gateway.schemas import (
     ForgetResponse,
@@ -45,10 +45,8 @@ from squirrel_gateway.schemas import (
     ProjectBriefView,
     RememberResponse,
     SearchResponse,
-    SearchResult,
     SelectedMemory,
     TaskContext,
-    UserStyleItem,
     UserStyleView,
     ViewMode,
 )
@@ -400,83 +398,3 @@ async def forget(
         deleted=outcome.deleted,
         markdown=f"{said} {outcome.memory_id}.",
     )
-
-
-# --- markdown ---------------------------------------------------------------------------------
-
-
-def raise_budget_hint(budget: int) -> str:
-    """How to see the items a view's budget left out."""
-    if budget >= MAX_BUDGET_TOKENS:
-        return "The rest do not fit in the largest budget; use search_project_memory for them."
-    bigger = min(MAX_BUDGET_TOKENS, budget * 2)
-    return f"Call again with context_budget_tokens={bigger} to see more."
-
-
-def one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def _content(text: str, detail: Detail) -> str:
-    flat = one_line(text)
-    return shorten(flat, short_content_chars()) if detail >= Detail.SHORT_CONTENT else flat
-
-
-def _reason(text: str, detail: Detail) -> str:
-    flat = one_line(text)
-    return shorten(flat, SHORT_REASON_CHARS) if detail >= Detail.SHORT_REASONS else flat
-
-
-def _files(paths: Sequence[str], detail: Detail) -> str:
-    if detail >= Detail.NO_FILES:
-        return ""
-    return ", ".join(f"`{one_line(p)}`" for p in paths)
-
-
-def flag_mark(content: str) -> str:
-    """` ⚠ <hazards>` for flagged memory text (`squirrel_core.hazards`), else nothing."""
-    flags = flags_of(content)
-    return f" ⚠ flagged: {describe(flags)}" if flags else ""
-
-
-def render_selected(memory: SelectedMemory, detail: Detail = Detail.FULL) -> str:
-    line = f"- [{memory.type}] {_content(memory.content, detail)}{flag_mark(memory.content)}"
-    reason = _reason(memory.reason, detail)
-    line = f"{line} — why: {reason}" if reason else line
-    refs = _files(memory.source_refs, detail)
-    return f"{line} Source: {refs}" if refs else line
-
-
-def render_style(item: UserStyleItem, detail: Detail = Detail.FULL) -> str:
-    return f"- {_content(item.summary, detail)}{flag_mark(item.summary)}"
-
-
-def render_brief(entry: str | ModuleSummary, detail: Detail = Detail.FULL) -> str:
-    if isinstance(entry, str):
-        return f"- {_content(entry, detail)}{flag_mark(entry)}"
-    paths = _files(entry.paths, detail)
-    where = f" ({paths})" if paths else ""
-    return f"- Module **{one_line(entry.name)}**{where}: {_content(entry.summary, detail)}"
-
-
-def render_pitfall(item: PitfallItem, detail: Detail = Detail.FULL) -> str:
-    files = _files(item.file_paths, detail)
-    line = f"- {_content(item.content, detail)}" + (f" (in {files})" if files else "")
-    return line + flag_mark(item.content)
-
-
-def render_search_result(result: SearchResult, detail: Detail = Detail.FULL) -> str:
-    line = (
-        f"- [{result.type}] {_content(result.content, detail)} (score {result.score:.2f},"
-        f" {result.memory_id}){flag_mark(result.content)}"
-    )
-    reason = _reason(result.reason, detail)
-    if reason:
-        line += f" — {reason}"
-    files = _files(result.source.file_paths, detail)
-    if files:
-        line += f" Files: {files}"
-    refs = _files(result.source.source_refs, detail)
-    if refs:
-        line += f" Source: {refs}"
-    return line

@@ -15,7 +15,7 @@ from squirrel_core.hazards import flags_of
 from squirrel_core.host_files import only_from_files
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway.backend import MemoryBackend
-from squirrel_gateway.responses import one_line
+from squirrel_gateway.markdown_lines import one_line
 from squirrel_gateway.schemas import SearchResult
 
 RECIPE_QUERY: Final = "run the tests lint format type-check build start install migrate"

@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 
 from squirrel_core.budget import MIN_BUDGET_TOKENS, Detail, pack
 from squirrel_core.tokens import estimate_tokens
-from squirrel_gateway.responses import (
-    pitfalls_view,
+from squirrel_gateway.markdown_lines import (
     raise_budget_hint,
     render_brief,
     render_pitfall,
     render_search_result,
     render_selected,
 )
+from squirrel_gateway.responses import pitfalls_view
 from squirrel_gateway.schemas import (
     ModuleSummary,
     PitfallItem,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from squirrel.v1 import memory_pb2, views_pb2
 from squirrel_core.budget import Detail
+from squirrel_gateway.markdown_lines import render_search_result, render_selected
 from squirrel_gateway.messages import search_result_messages, search_results, selected_memories
-from squirrel_gateway.responses import render_search_result, render_selected
 
 
 def test_search_result_source_refs_reach_the_mcp_output_and_markdown() -> None:

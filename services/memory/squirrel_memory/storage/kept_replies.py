@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Generator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_memory.storage.checks import Clock
 from squirrel_memory.storage.dialect import Dialect
 from squirrel_memory.storage.queries import changed
 
@@ -64,16 +65,28 @@ class KeptReply:
 
 
 class SharedKeptReplies:
-    """Keeping and releasing a key's reply, for both backends; claiming it is each backend's
-    own (`claim_reply`: SQLite's one writer reads then writes, Postgres claims in one `INSERT …
-    ON CONFLICT … RETURNING`, so two servers cannot both win a key)."""
+    """Claiming, keeping and releasing a key's reply, for both backends; the claim's statements
+    are each backend's own (`_claim`: SQLite's one writer reads then writes, Postgres claims in
+    one `INSERT … ON CONFLICT … RETURNING`, so two servers cannot both win a key)."""
 
     project_id: str
     _dialect: Dialect
+    _clock: Clock
 
     if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
 
         async def _write(self, plan: Generator[Any, Any, T]) -> T: ...
+
+        async def _claim(
+            self, key: str, method: str, fingerprint: str, now: datetime
+        ) -> KeptReply | None:
+            """`claim_reply` of a checked `key` at `now`, in the backend's own statements."""
+            ...
+
+    async def claim_reply(self, key: str, method: str, fingerprint: str) -> KeptReply | None:
+        """Claim `key` for a call of `method` with `fingerprint`: None when this call now holds
+        it (new, or an abandoned claim taken over); else what the earlier call left."""
+        return await self._claim(checked_key(key), method, fingerprint, self._clock())
 
     async def keep_reply(self, key: str, reply: bytes) -> None:
         """The reply of the call holding `key`, answered to every later call with it."""

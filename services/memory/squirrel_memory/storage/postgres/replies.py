@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from squirrel_memory.storage.checks import Clock
+from datetime import datetime
+
 from squirrel_memory.storage.kept_replies import (
     CLAIM_FOR,
     KEEP_FOR,
     KeptReply,
     SharedKeptReplies,
-    checked_key,
 )
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
@@ -19,13 +19,10 @@ class PostgresKeptReplies(SharedKeptReplies):
 
     project_id: str
     _db: PostgresDatabase
-    _clock: Clock
 
-    async def claim_reply(self, key: str, method: str, fingerprint: str) -> KeptReply | None:
-        """Claim `key` for a call of `method` with `fingerprint`: None when this call now holds
-        it (new, or an abandoned claim taken over); else what the earlier call left."""
-        key = checked_key(key)
-        now = self._clock()
+    async def _claim(
+        self, key: str, method: str, fingerprint: str, now: datetime
+    ) -> KeptReply | None:
         while True:
             async with self._db.transaction() as conn:
                 await conn.execute(

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import datetime
 
-from squirrel_memory.storage.checks import Clock
 from squirrel_memory.storage.formats import to_db_time
 from squirrel_memory.storage.kept_replies import (
     CLAIM_FOR,
     KEEP_FOR,
     KeptReply,
     SharedKeptReplies,
-    checked_key,
 )
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 
@@ -21,14 +20,10 @@ class SqliteKeptReplies(SharedKeptReplies):
     is the project's, so the key is unique per project)."""
 
     _db: SqliteDatabase
-    _clock: Clock
 
-    async def claim_reply(self, key: str, method: str, fingerprint: str) -> KeptReply | None:
-        """Claim `key` for a call of `method` with `fingerprint`: None when this call now holds
-        it (new, or an abandoned claim taken over); else what the earlier call left."""
-        key = checked_key(key)
-        now = self._clock()
-
+    async def _claim(
+        self, key: str, method: str, fingerprint: str, now: datetime
+    ) -> KeptReply | None:
         def write(conn: sqlite3.Connection) -> KeptReply | None:
             conn.execute(
                 "DELETE FROM kept_replies WHERE claimed_at < ?", (to_db_time(now - KEEP_FOR),)
