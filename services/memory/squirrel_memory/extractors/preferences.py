@@ -58,6 +58,9 @@ CORRECTION_TAG = "correction"
 EMPHASIS_TAG = "emphasis"
 #: The tag `recurrence` gives an instruction seen again; a message saying "I told you" is one.
 SAID_BEFORE_TAG = "recurring"
+#: The tag of an instruction said in two or more messages of one episode (and of a routine
+#: asked after each of two pieces of work in one session): repeated, not yet in another session.
+REPEATED_TAG = "repeated"
 #: The tag of a rule kept whole with the reason the project gives for it (`reasoned_rules`).
 REASONED_TAG = "reasoned"
 
