@@ -1,7 +1,8 @@
 """Delivery steps asked for again in one session, each after other work: a habit so far, in any
 ecosystem, weighed below the same routine in several sessions; the traps: asked again right
-away (after an interrupt or an acknowledgement), a question, a step with an object, the host's
-or a subagent's text, the assistant's words, a routine already seen in two sessions."""
+away (after an interrupt or an acknowledgement), a question, a step with an object or pointing
+at the change at hand ("commit this"), the host's or a subagent's text, the assistant's words,
+a routine already seen in two sessions."""
 
 from __future__ import annotations
 
@@ -50,9 +51,9 @@ CLOSING = {
     ],
     "python": [
         ("Type the models in the billing package.", "Typed."),
-        ("commit this", "Committed."),
+        ("commit", "Committed."),
         ("Move the settings to pydantic and drop the old loader.", "Moved."),
-        ("commit this", "Committed."),
+        ("Commit please.", "Committed."),
         ("Then split the CLI module by command, keep the entry point.", "Split."),
         ("ok, commit", "Committed."),
     ],
@@ -104,6 +105,13 @@ def test_asked_more_often_it_weighs_more_up_to_its_ceiling() -> None:
             ("should we push?", "Yes."),
             ("Add the retry flag to the webhook client.", "Added."),
             ("did you push?", "Yes."),
+        ],
+        # a step that points at the change at hand: a request of the moment, each time
+        [
+            ("Fix the flaky ledger test.", "Fixed."),
+            ("commit this", "Committed."),
+            ("Add the retry flag to the webhook client.", "Added."),
+            ("commit this", "Committed."),
         ],
         # a step with an object is a task, not a routine
         [

@@ -10,8 +10,10 @@ with nothing of the user's in between (after an interrupt, or because it was not
 one task asked twice, the reason `routine_requests` gives for waiting: a task is not a habit.
 
 A routine is what `routine_steps` reads (every word a delivery step of version control or a
-short filler, no question, no object): "commit this" is one, "commit the fix for the login
-bug" is not. The memory quotes the user's shortest wording and says it was asked in one
+short filler, no question, no object: "commit the fix for the login bug" is none). Within one
+session a routine that points at the change at hand ("commit this", "push it") is still a
+request of the moment, as the habits story test holds: only the bare steps ("commit and push")
+say how the user closes any piece of work. The memory quotes the user's shortest wording and says it was asked in one
 session so far, at `IMPORTANCE` (more when asked more often, up to `MAX_IMPORTANCE`): above a
 one-off instruction, below an instruction said in several sessions; the same key as the
 routine's across sessions, so a second session's pass turns it into that habit.
@@ -43,6 +45,8 @@ MAX_IMPORTANCE = 0.55
 MAX_ROUTINES = 3
 
 _WORD = re.compile(r"[^\W\d_]+")
+#: Words that point at the change at hand.
+_POINTS_AT = re.compile(r"\b(?:this|that|these|those|it|them)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +77,7 @@ def session_routines(events: list[StoredEvent]) -> list[SessionRoutine]:
     asked: dict[tuple[str, frozenset[str]], list[tuple[int, StoredEvent, str]]] = {}
     for index, (event, text) in enumerate(typed):
         for sentence in sentences(text):
-            if steps := routine_steps(sentence):
+            if (steps := routine_steps(sentence)) and not _POINTS_AT.search(sentence):
                 session = event.session_id or ""
                 sessions_of.setdefault(steps, set()).add(session)
                 asked.setdefault((session, steps), []).append((index, event, sentence))
