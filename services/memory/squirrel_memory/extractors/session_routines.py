@@ -13,10 +13,11 @@ A routine is what `routine_steps` reads (every word a delivery step of version c
 short filler, no question, no object: "commit the fix for the login bug" is none). Within one
 session a routine that points at the change at hand ("commit this", "push it") is still a
 request of the moment, as the habits story test holds: only the bare steps ("commit and push")
-say how the user closes any piece of work. The memory quotes the user's shortest wording and says it was asked in one
-session so far, at `IMPORTANCE` (more when asked more often, up to `MAX_IMPORTANCE`): above a
-one-off instruction, below an instruction said in several sessions; the same key as the
-routine's across sessions, so a second session's pass turns it into that habit.
+say how the user closes any piece of work. The memory quotes the user's shortest wording and
+says it was asked in one session so far, at `IMPORTANCE` (more when asked more often, up to
+`MAX_IMPORTANCE`): above a one-off instruction, below an instruction said in several sessions;
+the same key as the routine's across sessions, so a second session's pass turns it into that
+habit.
 """
 
 from __future__ import annotations
