@@ -1,6 +1,7 @@
-"""A plain "don't …" followed in the same sentence by what to do instead ("don't fix anything,
-just validate it works") says how to carry out the request at hand, in any ecosystem, and is
-no user_style memory; said as a rule, as a correction, or in a sentence of its own, it still is."""
+"""A plain "don't …" over the whole of the work followed in the same sentence by what to do
+instead ("don't fix anything, just validate it works") sets the scope of the request at hand, in
+any ecosystem, and is no user_style memory; said as a rule, as a correction, in a sentence of
+its own, or as one means for another ("don't use npm, just use pnpm"), it still is."""
 
 from __future__ import annotations
 
@@ -18,8 +19,7 @@ from squirrel_memory.extractors.preferences import stated_preferences
         # a Rust crate
         "Don't touch the code, just run cargo test and tell me what fails.",
         # a Rails app
-        "do not change the migration, only run it against the staging copy",
-        "don't push, just commit",
+        "do not change anything else, only run the migration against the staging copy",
     ],
 )
 def test_dont_then_just_instead_is_how_to_do_this_request(text: str) -> None:
@@ -40,6 +40,10 @@ def test_dont_then_just_instead_is_how_to_do_this_request(text: str) -> None:
         ("don't add comments", False, "Don't add comments."),
         # how the assistant talks is how the user works, whatever follows
         ("don't explain, just do it", False, "Don't explain."),
+        # one means for another: a choice of tools or idioms, in a Node project and a TypeScript one
+        ("don't use npm, just use pnpm", False, "Don't use npm."),
+        ("don't use any, just use unknown", False, "Don't use any."),
+        ("don't mock the db, just hit the real one", False, "Don't mock the db."),
     ],
 )
 def test_a_rule_a_correction_or_a_sentence_of_its_own_is_still_kept(

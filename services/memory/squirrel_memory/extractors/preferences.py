@@ -147,12 +147,13 @@ _PROCESS = word_set(
 _CONDITIONED = re.compile(
     r"\b(?:until|before|after|when|whenever|once|every|all|each|unless)\b", re.IGNORECASE
 )
-#: A plain "don't …" followed by what to do instead this time ("…, but just validate it"): the
-#: two say how to carry out the request at hand, not a rule for later work.
-_DONT = re.compile(r"^(?:don'?t|do not)\b", re.IGNORECASE)
-#: ... unless it is about how the assistant talks ("don't explain, just do it"), which is.
-_TALK = re.compile(
-    r"^(?:don'?t|do not)\s+(?:explain|apologi[sz]e|summari[sz]e|repeat|ask|narrate)\b",
+#: A plain "don't" over the whole of the work ("don't fix anything", "don't touch the code")
+#: followed by what to do instead this time ("…, but just validate it"): the two set the scope
+#: of the request at hand, not a rule for later work. One means for another ("don't use npm,
+#: just use pnpm", "don't mock the db, just hit the real one") is no scope: it stays a rule.
+_DONT_ANY = re.compile(
+    r"^(?:don'?t|do not)\s+[a-z-]+\s+(?:anything|everything|any\s+[a-z-]+|the code|it|this|that)"
+    r"(?:\s+else)?$",
     re.IGNORECASE,
 )
 _JUST = re.compile(r"^[\s,]*(?:(?:but|and)\s+)*(?:just|only|simply)\s+[a-z]", re.IGNORECASE)
@@ -261,8 +262,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             and not correction
             and not gated
             and not said_before
-            and _DONT.match(body)
-            and not _TALK.match(body)  # "don't explain, just do it": how the user works
+            and _DONT_ANY.match(_head(body))
             and _instead_this_time(message, listed, index)
         ):
             continue  # "don't fix anything, just validate it works": how to do this request
@@ -277,6 +277,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             )
         )
     return found
+
+
+def _head(clause: str) -> str:
+    """A clause up to its first comma, without end punctuation."""
+    return clause.split(",", 1)[0].strip().rstrip(".!?").strip()
 
 
 def _instead_this_time(message: str, listed: list[tuple[str, str]], index: int) -> bool:
