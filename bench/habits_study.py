@@ -9,9 +9,13 @@ bench/fixture_pipeline.py). A habit is **found** when one user_style memory matc
 of its `match` (each concept a regular expression or a list of alternatives, case-insensitive),
 and **in the start text** when the text the session-start hook injects (for the session's host)
 matches them. Every user_style memory that matches no habit of its session is counted as **not
-a habit** (listed with --details, for a human to judge).
+a habit** (listed with --details, for a human to judge). The third set (`habits3.toml`, one
+session per project) also gives each habit its `class` (`emphasis`, `corrected`, `repeated`,
+`sessions`: how the session shows it) and lists `must_not` entries, instructions about one task,
+file or value that look like habits: a user_style memory that states one is a **task kept**.
 
-Usage: python -m bench.habits_study [--study first|second|both] [--details] [--session NAME ...]
+Usage: python -m bench.habits_study [--study first|second|third|all] [--details]
+[--session NAME ...]
 """
 
 from __future__ import annotations
@@ -27,7 +31,13 @@ from squirrel.v1 import memory_pb2
 from squirrel_core.clients import MemoryClient
 
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "habits_study"
-STUDIES = {"first": STUDY / "habits.toml", "second": STUDY / "habits2.toml"}
+STUDIES = {
+    "first": STUDY / "habits.toml",
+    "second": STUDY / "habits2.toml",
+    "third": STUDY / "habits3.toml",
+}
+#: How a session shows a habit (`class` in the third set); the first two sets give none.
+CLASSES = ("emphasis", "corrected", "repeated", "sessions")
 
 
 @dataclass(frozen=True)
@@ -37,6 +47,7 @@ class Habit:
     note: str
     importance: str
     concepts: Concepts
+    kind: str = ""
 
     def matches(self, text: str) -> bool:
         """Whether `text` states every concept of the habit."""
@@ -45,12 +56,14 @@ class Habit:
 
 @dataclass(frozen=True)
 class Session:
-    """A study session: its transcripts, the host that wrote them and its user's habits."""
+    """A study session: its transcripts, the host that wrote them, its user's habits and the
+    task instructions that must not become habits."""
 
     name: str
     paths: tuple[Path, ...]
     host: str
     habits: tuple[Habit, ...]
+    must_not: tuple[Habit, ...] = ()
 
 
 @dataclass
@@ -75,14 +88,31 @@ def load_sessions(path: Path = STUDY / "habits.toml") -> list[Session]:
                 note=str(h.get("note", "")),
                 importance=str(h.get("importance", "normal")),
                 concepts=concepts(h.get("match"), f"{where} ({name}), habit {i + 1}"),
+                kind=_kind(h.get("class", ""), f"{where} ({name}), habit {i + 1}"),
             )
             for i, h in enumerate(raw.get("habit", []))
         )
-        host = str(raw.get("host", "claude"))
-        sessions.append(
-            Session(name, transcript_paths(raw.get("transcripts"), where, STUDY), host, habits)
+        must_not = tuple(
+            Habit(
+                note=str(m.get("note", "")),
+                importance="none",
+                concepts=concepts(m.get("match"), f"{where} ({name}), must_not {i + 1}"),
+            )
+            for i, m in enumerate(raw.get("must_not", []))
         )
+        host = str(raw.get("host", "claude"))
+        paths = transcript_paths(raw.get("transcripts"), where, STUDY)
+        sessions.append(Session(name, paths, host, habits, must_not))
     return sessions
+
+
+def _kind(raw: object, where: str) -> str:
+    """A habit's `class`, checked: one of `CLASSES`, or empty where the set gives none."""
+    if raw == "":
+        return ""
+    if raw not in CLASSES:
+        raise StudyError(f"{where}: `class` is one of {', '.join(CLASSES)}")
+    return str(raw)
 
 
 async def _run(sessions: list[Session]) -> dict[str, Outcome]:
@@ -110,7 +140,8 @@ async def _run(sessions: list[Session]) -> dict[str, Outcome]:
 
 
 def report(sessions: list[Session], outcomes: dict[str, Outcome], details: bool = False) -> str:
-    """The study's table (one row per session, then totals) and, with `details`, each verdict."""
+    """The study's table (one row per session, then totals), habits found by class where the
+    set gives classes, and, with `details`, each verdict."""
     table = StudyTable(
         28,
         [
@@ -120,8 +151,10 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], details: bool 
             ("in start", 9),
             ("styles", 7),
             ("not habit", 10),
+            ("task kept", 10),
         ],
     )
+    by_class: dict[str, list[int]] = {}
     notes: list[str] = []
     for session in sessions:
         outcome = outcomes.get(session.name, Outcome())
@@ -135,6 +168,17 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], details: bool 
             for weight, text in outcome.styles
             if not any(h.matches(text) for h in session.habits)
         ]
+        kept = [
+            (weight, text, task)
+            for weight, text in outcome.styles
+            for task in session.must_not
+            if task.matches(text) and not any(h.matches(text) for h in session.habits)
+        ]
+        for habit in session.habits:
+            if habit.kind:
+                tally = by_class.setdefault(habit.kind, [0, 0])
+                tally[0] += habit in found
+                tally[1] += 1
         table.add(
             session.name,
             len(session.habits),
@@ -143,13 +187,16 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], details: bool 
             len(started),
             len(texts),
             len(noise),
+            len({text for _, text, _ in kept}),
         )
         if details:
             notes.append(f"\n## {session.name}")
             for habit in session.habits:
                 mark = "found" if habit in found else "MISSED"
                 start = ", in start text" if habit in started else ""
-                notes.append(f"- [{mark}{start}] ({habit.importance}) {habit.note}")
+                kind = f", {habit.kind}" if habit.kind else ""
+                notes.append(f"- [{mark}{start}] ({habit.importance}{kind}) {habit.note}")
+            notes.extend(f"- [TASK KEPT] ({w:.2f}) {t} -- {task.note}" for w, t, task in kept)
             notes.extend(f"- [not a habit] ({w:.2f}) {t}" for w, t in noise)
             notes.extend(
                 f"- [style] ({w:.2f}) {t}"
@@ -159,9 +206,17 @@ def report(sessions: list[Session], outcomes: dict[str, Outcome], details: bool 
     legend = (
         "habits: hand-written per session; found: matched by a user_style memory; high: high "
         "habits found / high habits; in start: matched by the session-start text; styles: "
-        "user_style memories; not habit: user_style memories that match no habit."
+        "user_style memories; not habit: user_style memories that match no habit; task kept: "
+        "those of them that state a task instruction the set lists as not a habit."
     )
-    return "\n".join(table.render(legend) + notes)
+    lines = table.render(legend)
+    if by_class:
+        lines.insert(
+            -1,
+            "found by class: "
+            + ", ".join(f"{k} {by_class[k][0]}/{by_class[k][1]}" for k in CLASSES if k in by_class),
+        )
+    return "\n".join(lines + notes)
 
 
 def main(argv: list[str] | None = None) -> int:

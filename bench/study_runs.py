@@ -114,7 +114,7 @@ def study_main(
     report: Callable[[list[S], dict[str, R], bool], str],
 ) -> int:
     """A study's command: `--details` (help: `details`), `--session NAME ...` and, when it has
-    more than one set of sessions, `--study NAME|both`; every chosen set's sessions run in one
+    more than one set of sessions, `--study NAME|all`; every chosen set's sessions run in one
     memory service, then each set's table is printed (under a heading when there are several).
     Exit 2 with one line when a study file is malformed."""
     configure_logging("bench", "warning", json=True)
@@ -124,10 +124,10 @@ def study_main(
     several = len(studies) > 1
     if several:
         parser.add_argument(
-            "--study", choices=[*studies, "both"], default="both", help="which set of sessions"
+            "--study", choices=[*studies, "all"], default="all", help="which set of sessions"
         )
     args = parser.parse_args(argv)
-    chosen = list(studies) if not several or args.study == "both" else [args.study]
+    chosen = list(studies) if not several or args.study == "all" else [args.study]
     loaded: dict[str, list[S]] = {}
     try:
         for name in chosen:

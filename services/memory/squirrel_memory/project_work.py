@@ -15,14 +15,17 @@ from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
-from squirrel_memory.extractors.preferences import STANDING_TAG
+from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
 from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIGINS
 from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
 from squirrel_memory.extractors.repeated_requests import TAG as REQUEST_TAG
 from squirrel_memory.extractors.repeated_requests import RepeatedRequest, repeated_requests
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
+from squirrel_memory.extractors.routine_requests import PREFIX as ROUTINE_PREFIX
 from squirrel_memory.extractors.routine_requests import Routine, routine_requests
+from squirrel_memory.extractors.session_routines import TAG as SESSION_TAG
+from squirrel_memory.extractors.session_routines import SessionRoutine, session_routines
 from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
@@ -160,15 +163,19 @@ async def _repeated_requests(
     store: Store, batch: Sequence[MemoryCandidate]
 ) -> list[MemoryCandidate]:
     """Requests the user made again in another session, in any wording or language
-    (`repeated_requests`), read from the project's stored messages with the replies and calls
-    around them (what each session worked on). A request some of whose messages another
-    user_style memory already cites (a rule the preference rules read in one of them) is left
-    to that memory: a second memory would say it again."""
+    (`repeated_requests`), and delivery steps asked again in several sessions or, with other
+    work between, in one (`routine_requests`, `session_routines`), read from the project's
+    stored messages with the replies and calls around them (what each session worked on). A
+    request some of whose messages another user_style memory already cites (a rule the
+    preference rules read in one of them) is left to that memory: a second memory would say
+    it again. A request's own earlier memory is not such a memory: it grows."""
     stored = await store.fetch_recent_of_types(
         store.project_id, [str(t) for t in REQUEST_CONTEXT_TYPES], REQUEST_EVIDENCE_LIMIT
     )
-    found = request_candidates(repeated_requests(stored)) + routine_candidates(
-        routine_requests(stored)
+    found = (
+        request_candidates(repeated_requests(stored))
+        + routine_candidates(routine_requests(stored))
+        + session_routine_candidates(session_routines(stored))
     )
     if not found:
         return []
@@ -179,7 +186,7 @@ async def _repeated_requests(
         c
         for c in [*batch, *(_as_candidate(m) for m in kept if not m.deleted)]
         if c.type is MemoryType.USER_STYLE
-        and not c.key.startswith(REQUEST_PREFIX)
+        and not c.key.startswith((REQUEST_PREFIX, ROUTINE_PREFIX))
         and c.key != REPLY_LANGUAGE_KEY  # cites the messages for their language, not a rule
     ]
     cited = {event_id for owner in owners for event_id in owner.source_event_ids}
@@ -245,3 +252,21 @@ def _repository_ecosystems(root: str) -> tuple[str, ...]:
     except (OSError, ValueError) as exc:
         log.warning("repository_languages_unavailable", error_type=type(exc).__name__)
         return ()
+
+
+def session_routine_candidates(found: list[SessionRoutine]) -> list[MemoryCandidate]:
+    """Each routine of delivery steps asked in one session, with other work between, as a
+    user_style candidate of this project: a habit so far, weighed below one said in several
+    sessions and above a one-off instruction, tentative until another session asks it (its key
+    is the routine's across sessions, which then replaces it)."""
+    return [
+        candidate(
+            MemoryType.USER_STYLE,
+            routine.key,
+            routine.content,
+            tags=("preference", REQUEST_TAG, TENTATIVE_TAG, REPEATED_TAG, SESSION_TAG),
+            importance=routine.importance,
+            event_ids=routine.event_ids,
+        )
+        for routine in found
+    ]

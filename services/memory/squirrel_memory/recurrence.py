@@ -284,8 +284,9 @@ def decide_recurrence(
     - tentative candidate, a standing memory on the key → UPDATE_EXISTING with the occurrence
       cited and the importance grown when it comes from another episode (the user said the
       rule again), NOOP when from the same one;
-    - tentative candidate, a tentative memory from another episode → DELETE_AND_ADD with the
-      candidate promoted to a standing instruction citing both occurrences;
+    - tentative candidate, a tentative memory from another episode that does not already cite
+      all its messages → DELETE_AND_ADD with the candidate promoted to a standing instruction
+      citing both occurrences;
     - standing candidate, a tentative memory on the key → DELETE_AND_ADD (the rule replaces
       the one-off, citing it);
     - standing candidate saying a standing memory's rule again, from another episode →
@@ -312,7 +313,14 @@ def decide_recurrence(
             ) <= set(target.source_event_ids):
                 return _decision(UpdateAction.NOOP, candidate, target, "already a standing rule")
             return _said_again(candidate, target, sessions)
-        earlier = [m for m in waiting if m.source_episode_id != candidate.source_episode_id]
+        # from another episode, citing a message the stored one does not: said again (a later
+        # pass over the same messages, credited to a newer episode, says nothing new)
+        earlier = [
+            m
+            for m in waiting
+            if m.source_episode_id != candidate.source_episode_id
+            and not set(candidate.source_event_ids) <= set(m.source_event_ids)
+        ]
         if not earlier:
             return None
         target = earlier[0]

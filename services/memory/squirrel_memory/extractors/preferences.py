@@ -11,7 +11,8 @@ of Y") are *tentative*: kept at low importance until the same instruction (same 
 in another episode, when the update path promotes it (see `squirrel_memory.recurrence`); said
 in two messages of one episode, or with a reminder ("please remember", "don't forget"), it is
 stressed (the emphasis step) and ranks above a single mention.
-Directives about the task at hand ("don't push yet", "don't change this file") are dropped.
+Directives about the task at hand ("don't push yet", "don't change this file", "don't fix
+anything, just validate it works") are dropped.
 The forms a clause's instruction takes, and its clean wording, are `instruction_forms`'.
 """
 
@@ -58,6 +59,9 @@ CORRECTION_TAG = "correction"
 EMPHASIS_TAG = "emphasis"
 #: The tag `recurrence` gives an instruction seen again; a message saying "I told you" is one.
 SAID_BEFORE_TAG = "recurring"
+#: The tag of an instruction said in two or more messages of one episode (and of a routine
+#: asked after each of two pieces of work in one session): repeated, not yet in another session.
+REPEATED_TAG = "repeated"
 #: The tag of a rule kept whole with the reason the project gives for it (`reasoned_rules`).
 REASONED_TAG = "reasoned"
 
@@ -143,6 +147,17 @@ _PROCESS = word_set(
 _CONDITIONED = re.compile(
     r"\b(?:until|before|after|when|whenever|once|every|all|each|unless)\b", re.IGNORECASE
 )
+#: A plain "don't" over the whole of the work ("don't fix anything", "don't touch the code")
+#: followed by what to do instead this time ("…, but just validate it"): the two set the scope
+#: of the request at hand, not a rule for later work. One means for another ("don't use npm,
+#: just use pnpm", "don't mock the db, just hit the real one") is no scope: it stays a rule.
+_DONT_ANY = re.compile(
+    r"^(?:don'?t|do not)\s+[a-z-]+\s+(?:anything|everything|any\s+[a-z-]+|the code|it|this|that)"
+    r"(?:\s+else)?$",
+    re.IGNORECASE,
+)
+_JUST = re.compile(r"^[\s,]*(?:(?:but|and)\s+)*(?:just|only|simply)\s+[a-z]", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?\n]")
 _SCOPE_PHRASE = re.compile(
     r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
     re.IGNORECASE,
@@ -192,7 +207,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     reasoned = reasoned_rule(message)
     if reasoned is not None:
         found.append(_reasoned(reasoned))
-    for written, clause in clauses(message):
+    listed = clauses(message)
+    for index, (written, clause) in enumerate(listed):
         if reasoned is not None and " ".join(clause.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
         scope_phrase = _SCOPE_PHRASE.match(clause)
@@ -241,6 +257,15 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             and ONE_OFF.search(result.subject)
         ):
             continue
+        if (
+            not standing
+            and not correction
+            and not gated
+            and not said_before
+            and _DONT_ANY.match(_head(body))
+            and _instead_this_time(message, listed, index)
+        ):
+            continue  # "don't fix anything, just validate it works": how to do this request
         found.append(
             _preference(
                 result,
@@ -252,6 +277,30 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             )
         )
     return found
+
+
+def _head(clause: str) -> str:
+    """A clause up to its first comma, without end punctuation."""
+    return clause.split(",", 1)[0].strip().rstrip(".!?").strip()
+
+
+def _instead_this_time(message: str, listed: list[tuple[str, str]], index: int) -> bool:
+    """Whether the clause at `index` is followed, in the same sentence, by what to do instead
+    ("don't fix anything, but just validate it works", "don't touch the code, just run the
+    tests"): the pair says how to carry out the request at hand."""
+    written = listed[index][0]
+    _, comma, rest = written.partition(",")
+    if comma and _JUST.match(rest):
+        return True
+    if index + 1 >= len(listed):
+        return False
+    start = message.find(written)
+    following = listed[index + 1][0]
+    stem_end = start + len(written.rstrip(".!? "))
+    end = message.find(following, stem_end) if start >= 0 else -1
+    if end < 0 or _SENTENCE_END.search(message[stem_end:end]):
+        return False
+    return bool(_JUST.match(following))
 
 
 def _reasoned(rule: ReasonedRule) -> StatedPreference:

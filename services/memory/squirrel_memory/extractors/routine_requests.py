@@ -12,7 +12,9 @@ routine, whatever else they say.
 
 A routine is a habit when the user asked for it in two sessions or more: asked twice in one
 session ("commit this" after each of two steps) it is how that session's work went, a request
-of the moment, as `repeated_requests` holds for longer requests. What is never a routine: a
+of the moment, as `repeated_requests` holds for longer requests; `session_routines` keeps it,
+below such a habit, when other work lay between the two (asked again right away, it is one
+task asked twice). What is never a routine: a
 question ("should I push?"), a request naming anything besides its steps ("commit the fix for
 the login bug"), a slash command, the host's or a hook's text, a message of a subagent. The
 memory quotes the user's shortest wording (the steps with the fewest fillers) and says in how
@@ -123,15 +125,17 @@ def _filler(token: str) -> bool:
     return len(token) <= MAX_FILLER_CHARS
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """The sentences of a user message, markdown stripped."""
     plain = strip_markdown(text)
     return [s.strip() for s in _SENTENCE_END.split(plain) if s.strip()]
 
 
-def routine_requests(events: list[StoredEvent]) -> list[Routine]:
-    """Delivery steps the user asked for again (see the module's rules), the most asked first."""
+def typed_requests(events: list[StoredEvent]) -> list[tuple[StoredEvent, str]]:
+    """What the user typed in a session, in order: not a slash command's, the host's, a hook's
+    or a subagent's text, nor a command body the host expanded."""
     ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
-    typed = [
+    return [
         (event, text)
         for event, text in user_requests(ordered)
         if event.origin in ORIGINS
@@ -140,9 +144,14 @@ def routine_requests(events: list[StoredEvent]) -> list[Routine]:
         and not text.lstrip().startswith("<")
         and not reads_as_command_body(text)
     ]
+
+
+def routine_requests(events: list[StoredEvent]) -> list[Routine]:
+    """Delivery steps the user asked for again (see the module's rules), the most asked first."""
+    typed = typed_requests(events)
     asked: dict[frozenset[str], list[tuple[int, StoredEvent, str]]] = {}
     for index, (event, text) in enumerate(typed):
-        for sentence in _sentences(text):
+        for sentence in sentences(text):
             if steps := routine_steps(sentence):
                 asked.setdefault(steps, []).append((index, event, sentence))
                 break

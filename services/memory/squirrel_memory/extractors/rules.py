@@ -40,6 +40,7 @@ from squirrel_memory.extractors.preferences import (
     EMPHASIS_TAG,
     MAX_STATED_IMPORTANCE,
     REASONED_TAG,
+    REPEATED_TAG,
     StatedPreference,
 )
 from squirrel_memory.extractors.proposals import accepted_proposals
@@ -237,8 +238,9 @@ def _without_restated_declines(
 
 def _repeated(found: list[MemoryCandidate]) -> list[MemoryCandidate]:
     """An instruction the user gave in two or more messages of one episode is stressed: each
-    of its candidates gains the emphasis step and tag (it stays tentative if it was; only
-    another episode makes it a standing rule, as `recurrence` says)."""
+    of its candidates gains the emphasis step and tag, and the `repeated` tag (it stays
+    tentative if it was; only another episode makes it a standing rule, as `recurrence`
+    says)."""
     messages: dict[str, set[str]] = {}
     for cand in found:
         messages.setdefault(cand.key, set()).update(cand.source_event_ids)
@@ -246,9 +248,11 @@ def _repeated(found: list[MemoryCandidate]) -> list[MemoryCandidate]:
         replace(
             c,
             importance=round(min(MAX_STATED_IMPORTANCE, c.importance + EMPHASIS_STEP), 3),
-            tags=tuple(dict.fromkeys((*c.tags, EMPHASIS_TAG))),
+            tags=tuple(dict.fromkeys((*c.tags, EMPHASIS_TAG, REPEATED_TAG))),
         )
         if len(messages[c.key]) > 1 and EMPHASIS_TAG not in c.tags
+        else replace(c, tags=tuple(dict.fromkeys((*c.tags, REPEATED_TAG))))
+        if len(messages[c.key]) > 1
         else c
         for c in found
     ]

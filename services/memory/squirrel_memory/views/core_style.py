@@ -1,7 +1,8 @@
 """The core style view's choice: which of the user's instructions a session starts with.
 
 Standing rules first; then at most a couple said once that the user stressed or corrected,
-marked as said once; rules only read from an instruction file the host loads itself are left to
+marked as said once (or as said in one session so far, when the user said it there more than
+once); rules only read from an instruction file the host loads itself are left to
 that file unless nothing else is on record. In the view, what the user said more than once
 (in several sessions, or again after a break) leads (`said_again_first`): a rule stated once,
 however firmly, comes after the instructions the user keeps giving.
@@ -14,6 +15,7 @@ from dataclasses import replace
 from typing import Protocol, TypeVar
 
 from squirrel_core.host_files import WRITTEN_TAG
+from squirrel_memory.extractors.preferences import REPEATED_TAG
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.recurrence import RECURRING_TAG, is_tentative
 
@@ -22,16 +24,21 @@ from squirrel_memory.recurrence import RECURRING_TAG, is_tentative
 SAID_ONCE_ITEMS = 2
 SAID_ONCE_MIN_IMPORTANCE = 0.3
 SAID_ONCE_PREFIX = "Said once so far: "
+#: The mark of an instruction said in several messages of one session, not yet in another.
+SAID_IN_SESSION_PREFIX = "Said in one session so far: "
+#: The words that open a memory already saying so (a routine asked in one session): no mark.
+SAYS_ONE_SESSION = "In one session so far"
 
 
 def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     """What a session starts with: the standing rules (those said in several sessions rank
     first by their importance), then at most `SAID_ONCE_ITEMS` instructions said once that
-    the user stressed or corrected, marked as said once. Other one-off wording still waiting
-    to recur stays out (full mode and search still show it) unless nothing else is there: a
-    user with instructions on record never starts a session told that none are. Rules only
-    read from an instruction file in a session (tagged `written`: the host of that file loads
-    it itself) are left to the file, unless the user has no other instruction on record."""
+    the user stressed or corrected, marked as said once (or in one session so far). Other
+    one-off wording still waiting to recur stays out (full mode and search still show it)
+    unless nothing else is there: a user with instructions on record never starts a session
+    told that none are. Rules only read from an instruction file in a session (tagged
+    `written`: the host of that file loads it itself) are left to the file, unless the user
+    has no other instruction on record."""
     from_files = [m for m in memories if _only_written(m)]
     said = [m for m in memories if not _only_written(m)]
     firm = sorted((m for m in said if not is_tentative(m.tags)), key=lambda m: -m.importance)
@@ -39,8 +46,15 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     stressed = [m for m in once if m.importance >= SAID_ONCE_MIN_IMPORTANCE]
     if not firm and not stressed:
         stressed = once
-    said_once = [replace(m, content=SAID_ONCE_PREFIX + m.content) for m in stressed]
+    said_once = [replace(m, content=_marked(m.content, m.tags)) for m in stressed]
     return firm + said_once[:SAID_ONCE_ITEMS] or from_files
+
+
+def _marked(content: str, tags: Sequence[str]) -> str:
+    """An instruction still waiting to recur, marked with how often it was said so far."""
+    if content.startswith(SAYS_ONE_SESSION):
+        return content
+    return (SAID_IN_SESSION_PREFIX if REPEATED_TAG in tags else SAID_ONCE_PREFIX) + content
 
 
 class _Tagged(Protocol):
@@ -65,6 +79,7 @@ def _only_written(memory: MemoryItem) -> bool:
 
 
 __all__ = [
+    "SAID_IN_SESSION_PREFIX",
     "SAID_ONCE_ITEMS",
     "SAID_ONCE_MIN_IMPORTANCE",
     "SAID_ONCE_PREFIX",

@@ -1,0 +1,114 @@
+"""Delivery steps asked for again in one session, each time after other work: a habit so far.
+
+Most projects a new user brings have one or two sessions, so `routine_requests`, which waits for
+a second session, never sees how they close their work there. Within one session, though, a
+routine asked for at the end of one piece of work and again at the end of another ("commit and
+push" after a test fix, "commit and push" after a refactor) already shows how the user delivers
+work. It is told apart from a request of the moment by what lies between two of its messages:
+the user asked for something else in between (the work moved on). The same request sent again
+with nothing of the user's in between (after an interrupt, or because it was not done yet) is
+one task asked twice, the reason `routine_requests` gives for waiting: a task is not a habit.
+
+A routine is what `routine_steps` reads (every word a delivery step of version control or a
+short filler, no question, no object: "commit the fix for the login bug" is none). Within one
+session a routine that points at the change at hand ("commit this", "push it") is still a
+request of the moment, as the habits story test holds: only the bare steps ("commit and push")
+say how the user closes any piece of work. The memory quotes the user's shortest wording and
+says it was asked in one session so far, at `IMPORTANCE` (more when asked more often, up to
+`MAX_IMPORTANCE`): above a one-off instruction, below an instruction said in several sessions;
+the same key as the routine's across sessions, so a second session's pass turns it into that
+habit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.routine_requests import (
+    PREFIX,
+    routine_steps,
+    sentences,
+    typed_requests,
+)
+from squirrel_memory.models import StoredEvent
+
+#: The memory's words before the user's quote.
+LEAD = "In one session so far the user asked {n} times, each after other work"
+TAG = "one_session"
+#: Messages of the routine, with other requests between them, that make it a habit so far.
+MIN_MESSAGES = 2
+#: Words a message between two of them needs to be other work ("ok", "yes" are not).
+MIN_OTHER_WORDS = 3
+IMPORTANCE = 0.45
+STEP = 0.05
+MAX_IMPORTANCE = 0.55
+MAX_ROUTINES = 3
+
+_WORD = re.compile(r"[^\W\d_]+")
+#: Words that point at the change at hand.
+_POINTS_AT = re.compile(r"\b(?:this|that|these|those|it|them)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRoutine:
+    """Delivery steps asked for in `messages` messages of one session, other work between."""
+
+    key: str
+    wording: str
+    messages: int
+    event_ids: tuple[str, ...]
+
+    @property
+    def content(self) -> str:
+        return f"{LEAD.format(n=self.messages)}: “{self.wording}”."
+
+    @property
+    def importance(self) -> float:
+        grown = IMPORTANCE + STEP * (self.messages - MIN_MESSAGES)
+        return round(min(MAX_IMPORTANCE, grown), 3)
+
+
+def session_routines(events: list[StoredEvent]) -> list[SessionRoutine]:
+    """Routines asked for in at least `MIN_MESSAGES` messages of one session with another
+    request of the user's between each two of them, the most asked first. A routine asked in
+    several sessions is `routine_requests`' (its own memory, at its own weight)."""
+    typed = typed_requests(events)
+    sessions_of: dict[frozenset[str], set[str]] = {}
+    asked: dict[tuple[str, frozenset[str]], list[tuple[int, StoredEvent, str]]] = {}
+    for index, (event, text) in enumerate(typed):
+        for sentence in sentences(text):
+            if (steps := routine_steps(sentence)) and not _POINTS_AT.search(sentence):
+                session = event.session_id or ""
+                sessions_of.setdefault(steps, set()).add(session)
+                asked.setdefault((session, steps), []).append((index, event, sentence))
+                break
+    found: list[SessionRoutine] = []
+    for (_, steps), said in asked.items():
+        if len(sessions_of[steps]) > 1:
+            continue
+        # each kept message follows the previous one after at least one other request
+        kept = [said[0]]
+        for item in said[1:]:
+            between = typed[kept[-1][0] + 1 : item[0]]
+            if any(_other_work(text) for _, text in between):
+                kept.append(item)
+        if len(kept) < MIN_MESSAGES:
+            continue
+        found.append(
+            SessionRoutine(
+                key=PREFIX + "_".join(sorted(s.replace(" ", "_") for s in steps)),
+                wording=min((w for _, _, w in kept), key=len).rstrip(".!;。！；"),
+                messages=len(kept),
+                event_ids=tuple(dict.fromkeys(event.id for _, event, _ in kept)),
+            )
+        )
+    found.sort(key=lambda r: -r.messages)
+    return found[:MAX_ROUTINES]
+
+
+def _other_work(text: str) -> bool:
+    """A message that asks or says something else: not a routine, not a bare acknowledgement."""
+    if any(routine_steps(sentence) for sentence in sentences(text)):
+        return False
+    return len(_WORD.findall(text)) >= MIN_OTHER_WORDS
