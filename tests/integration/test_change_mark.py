@@ -44,7 +44,7 @@ async def test_a_remembered_or_forgotten_memory_makes_a_kept_start_text_stale(
         added = await c.call(c.stub.Remember, remember)
         mark = change_mark(run)
         assert mark  # the memory added marked a change
-        keep = {"host": "codex", "event": "SessionStart", "cwd": str(project)}
+        keep = {"host": "codex", "event": "SessionStart", "folder": str(project)}
         keep_start_text(run, **keep, output="kept", mark=mark, files=(), settings_key="k")
         await c.call(c.stub.ListMemories, pb.ListMemoriesRequest(project_id=str(project)))
         assert kept_start_text(run, "codex", "SessionStart", str(project)) == "kept"
