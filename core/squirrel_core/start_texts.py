@@ -52,13 +52,14 @@ def change_mark(run_dir: Path) -> str | None:
         return None
 
 
-def mark_changed(run_dir: Path) -> None:
-    """Memories changed: every kept text made before now is stale."""
+def mark_changed(run_dir: Path, *, sync: bool = True) -> None:
+    """Memories changed: every kept text made before now is stale. `sync=False`: no fsync, so
+    only a power cut (not a crash of the process) can lose the new mark."""
     import secrets  # noqa: PLC0415 - writers only: keeps the hook's read light
 
     from squirrel_core.files import write_private_file  # noqa: PLC0415 - writers only
 
-    write_private_file(mark_path(run_dir), secrets.token_hex(16).encode("ascii"))
+    write_private_file(mark_path(run_dir), secrets.token_hex(16).encode("ascii"), sync=sync)
 
 
 def start_folder(run_dir: Path, cwd: str) -> str:
