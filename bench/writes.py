@@ -17,13 +17,20 @@
 The statements are the turns of `bench/data/long_conversations.json` (long, real coding
 conversation turns), each under its own key, in a fresh project per mode.
 
+With `--baseline TREE` (another checkout, e.g. the code before a change) only the gRPC part
+runs, against this tree's memory service and TREE's, one after the other, `--rounds` times (the
+side started first swapping each round), with the 1-minute load beside each side, and then the
+ratios this/baseline of the medians over rounds.
+
 Usage: python -m bench.writes [--single 200] [--batched 700] [--batch 100]
+       [--baseline TREE] [--rounds 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import tempfile
 import time
@@ -234,31 +241,98 @@ def _project(home: Path, root: Path) -> str:
     return str(root.resolve())
 
 
-async def measure(single: int, batched: int, batch: int) -> list[Figure]:
-    texts = conversations()[0][: single + batched]
+async def grpc_writes(
+    texts: Sequence[str], single: int, batched: int, batch: int, tree: Path | None = None
+) -> dict[str, float]:
+    """`Remember` one at a time and `RememberMany` in calls of `batch` against a memory service
+    process running `tree`'s code (None: this tree's), each in a fresh project of a fresh home."""
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         HomeLayout(home).ensure()
         one_project = _project(home, Path(tmp) / "one")
         many_project = _project(home, Path(tmp) / "many")
         service: MemoryProcess
-        async with memory_process(home) as service:
+        async with memory_process(home, tree) as service:
             client = service.client
             await wait_model(client)
             wait_idle(service.pid)
+            load = os.getloadavg()[0]
+            process = psutil.Process(service.pid)
+            cpu_start = sum(process.cpu_times()[:2])
             one_s, times = await remember_one_by_one(
                 client, one_project, statements(texts[:single], "one")
             )
+            one_cpu_ms = 1000 * (sum(process.cpu_times()[:2]) - cpu_start) / single
             one_catch_up = await catch_up(client, one_project)
             wait_idle(service.pid)
-            process = psutil.Process(service.pid)
             cpu_before = sum(process.cpu_times()[:2])
             many_s = await remember_batched(
-                client, many_project, statements(texts[single:], "many"), batch
+                client, many_project, statements(texts[single : single + batched], "many"), batch
             )
             cpu_ms = 1000 * (sum(process.cpu_times()[:2]) - cpu_before) / batched
             many_catch_up = await catch_up(client, many_project)
             rss = process.memory_info().rss / 2**20
+    return {
+        "one_rate": single / one_s,
+        "one_p50": statistics.median(times),
+        "one_p95": percentile(times, 95),
+        "one_cpu_ms": one_cpu_ms,
+        "one_catch_up": one_catch_up,
+        "many_rate": batched / many_s,
+        "many_done_rate": batched / (many_s + many_catch_up),
+        "many_cpu_ms": cpu_ms,
+        "rss": rss,
+        "load": load,
+    }
+
+
+_COMPARED = (
+    ("one_rate", "Remember over gRPC, one at a time", "memories/s"),
+    ("one_p50", "Remember p50", "ms"),
+    ("one_p95", "Remember p95", "ms"),
+    ("one_cpu_ms", "Remember: memory service CPU per call", "ms"),
+    ("many_rate", "RememberMany over gRPC", "memories/s"),
+    ("many_cpu_ms", "RememberMany: memory service CPU per memory", "ms"),
+    ("rss", "memory RSS after the writes", "MiB"),
+)
+
+
+async def compare(
+    texts: Sequence[str], single: int, batched: int, batch: int, baseline: Path, rounds: int
+) -> list[Figure]:
+    """The gRPC writes of this tree and of `baseline`, alternating, `rounds` times each."""
+    runs: dict[str, list[dict[str, float]]] = {"this": [], "baseline": []}
+    sides: list[tuple[str, Path | None]] = [("this", None), ("baseline", baseline)]
+    for n in range(rounds):
+        for name, tree in sides if n % 2 == 0 else sides[::-1]:
+            got = await grpc_writes(texts, single, batched, batch, tree)
+            runs[name].append(got)
+            print(
+                f"round {n + 1} {name:8}  load {got['load']:5.2f}  "
+                + "  ".join(f"{key} {got[key]:.2f}" for key, _, _ in _COMPARED),
+                flush=True,
+            )
+    figures: list[Figure] = []
+    for key, measure, unit in _COMPARED:
+        this = statistics.median(r[key] for r in runs["this"])
+        base = statistics.median(r[key] for r in runs["baseline"])
+        note = f"median of {rounds} rounds"
+        figures.append(Figure(SECTION, f"{measure} (this)", this, unit, note))
+        figures.append(Figure(SECTION, f"{measure} (baseline)", base, unit, note))
+        figures.append(Figure(SECTION, f"{measure}: this / baseline", this / base, "x", note))
+    return figures
+
+
+async def measure(single: int, batched: int, batch: int) -> list[Figure]:
+    texts = conversations()[0][: single + batched]
+    got = await grpc_writes(texts, single, batched, batch)
+    one_s = single / got["one_rate"]
+    one_catch_up = got["one_catch_up"]
+    many_s = batched / got["many_rate"]
+    many_catch_up = batched / got["many_done_rate"] - many_s
+    cpu_ms = got["many_cpu_ms"]
+    rss = got["rss"]
+    p50, p95 = got["one_p50"], got["one_p95"]
     in_process = await remember_in_process(texts, batch)
     in_process_one = await remember_in_process(texts[:single], 1)
     extracted = await extraction_writes(texts, EXTRACTION_PASS, manual=False)
@@ -269,8 +343,8 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
     batch_note = f"{batched} turns, RememberMany of {batch}, own project"
     return [
         Figure(SECTION, "Remember over gRPC, one at a time", single / one_s, "memories/s", note),
-        Figure(SECTION, "Remember p50", statistics.median(times), "ms", note),
-        Figure(SECTION, "Remember p95", percentile(times, 95), "ms", note),
+        Figure(SECTION, "Remember p50", p50, "ms", note),
+        Figure(SECTION, "Remember p95", p95, "ms", note),
         Figure(SECTION, "Remember: vector index caught up after", one_catch_up, "s", note),
         Figure(SECTION, "RememberMany over gRPC", batched / many_s, "memories/s", batch_note),
         Figure(
@@ -332,9 +406,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--single", type=int, default=200)
     parser.add_argument("--batched", type=int, default=580)
     parser.add_argument("--batch", type=int, default=100)
+    parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
-    print_table(asyncio.run(measure(args.single, args.batched, args.batch)))
+    if args.baseline is None:
+        print_table(asyncio.run(measure(args.single, args.batched, args.batch)))
+        return
+    texts = conversations()[0][: args.single + args.batched]
+    print_table(
+        asyncio.run(
+            compare(texts, args.single, args.batched, args.batch, args.baseline, args.rounds)
+        )
+    )
 
 
 if __name__ == "__main__":
