@@ -12,7 +12,10 @@
   against its anchor, then one transaction per pass), with no manual memory in the project and
   with one (then every candidate is also compared with look-alike manual memories);
 - a repository sync in-process (`sync_repository_memories`): the same texts as facts read from
-  a repository, added by a first reading, then all changed and updated by a second.
+  a repository, added by a first reading, then all changed and updated by a second;
+- the home's change mark after 200 changes 2 ms apart: rewritten with an fsync on the event
+  loop for each (the memory service before `ChangeMarks`) against `ChangeMarks` (off the loop,
+  no fsync, at most once per interval): the loop's time held per change, and the rewrites.
 
 The statements are the turns of `bench/data/long_conversations.json` (long, real coding
 conversation turns), each under its own key, in a fresh project per mode.
@@ -48,6 +51,8 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
+from squirrel_core.start_texts import mark_changed
+from squirrel_memory.change_marks import ChangeMarks
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -241,6 +246,47 @@ def _project(home: Path, root: Path) -> str:
     return str(root.resolve())
 
 
+async def mark_costs(changes: int) -> list[Figure]:
+    """The home's change mark after `changes` committed changes a few milliseconds apart, two
+    ways, in this process: rewritten on the event loop with an fsync for each change (the
+    memory service before `ChangeMarks`), and through `ChangeMarks` (off the loop, no fsync, at
+    most once per `MARK_INTERVAL_SECONDS`). Times the event loop is held per change."""
+    spacing = 0.002
+    held: dict[str, list[float]] = {"each change, fsync'd, on the loop": [], "ChangeMarks": []}
+    writes: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        run = Path(tmp) / "run"
+        run.mkdir()
+        way = "each change, fsync'd, on the loop"
+        for _ in range(changes):
+            t0 = time.perf_counter()
+            mark_changed(run, sync=True)
+            held[way].append(1e6 * (time.perf_counter() - t0))
+            await asyncio.sleep(spacing)
+        writes[way] = changes
+        marks = ChangeMarks(run)
+        for _ in range(changes):
+            t0 = time.perf_counter()
+            marks.changed()
+            held["ChangeMarks"].append(1e6 * (time.perf_counter() - t0))
+            await asyncio.sleep(spacing)
+        await marks.close()
+        writes["ChangeMarks"] = marks.writes
+    note = f"{changes} changes {spacing * 1000:.0f} ms apart, in-process"
+    figures: list[Figure] = []
+    for way, times in held.items():
+        figures.append(
+            Figure(
+                SECTION, f"change mark, {way}: loop held p50", statistics.median(times), "ms", note
+            )
+        )
+        figures.append(
+            Figure(SECTION, f"change mark, {way}: loop held p95", percentile(times, 95), "ms", note)
+        )
+        figures.append(Figure(SECTION, f"change mark, {way}: rewrites", writes[way], "files", note))
+    return figures
+
+
 async def grpc_writes(
     texts: Sequence[str], single: int, batched: int, batch: int, tree: Path | None = None
 ) -> dict[str, float]:
@@ -320,7 +366,7 @@ async def compare(
         figures.append(Figure(SECTION, f"{measure} (this)", this, unit, note))
         figures.append(Figure(SECTION, f"{measure} (baseline)", base, unit, note))
         figures.append(Figure(SECTION, f"{measure}: this / baseline", this / base, "x", note))
-    return figures
+    return figures + await mark_costs(200)
 
 
 async def measure(single: int, batched: int, batch: int) -> list[Figure]:
@@ -398,6 +444,7 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
             "memories/s",
             f"the same {len(texts)} facts read again, each updated (history kept)",
         ),
+        *await mark_costs(200),
     ]
 
 
