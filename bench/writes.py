@@ -277,11 +277,11 @@ async def mark_costs(changes: int) -> list[Figure]:
     for way, times in held.items():
         figures.append(
             Figure(
-                SECTION, f"change mark, {way}: loop held p50", statistics.median(times), "ms", note
+                SECTION, f"change mark, {way}: loop held p50", statistics.median(times), "µs", note
             )
         )
         figures.append(
-            Figure(SECTION, f"change mark, {way}: loop held p95", percentile(times, 95), "ms", note)
+            Figure(SECTION, f"change mark, {way}: loop held p95", percentile(times, 95), "µs", note)
         )
         figures.append(Figure(SECTION, f"change mark, {way}: rewrites", writes[way], "files", note))
     return figures
