@@ -18,7 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared._stream_protocols import ReadStream, WriteStream  # what stdio_server yields
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCRequest, JSONRPCResponse
+from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
 
 log = structlog.get_logger()
 
@@ -30,15 +30,24 @@ Inbound = SessionMessage | Exception
 
 
 class Answers:
-    """The ids of the requests read and not answered yet."""
+    """The ids of the requests read and not answered yet (a request the host cancelled is
+    owed nothing: the server must not answer it)."""
 
     def __init__(self) -> None:
         self._owed: set[str] = set()
         self._changed = anyio.Event()
 
     def asked(self, message: Inbound) -> None:
-        if isinstance(message, SessionMessage) and isinstance(message.message, JSONRPCRequest):
-            self._owed.add(repr(message.message.id))
+        if not isinstance(message, SessionMessage):
+            return
+        read = message.message
+        if isinstance(read, JSONRPCRequest):
+            self._owed.add(repr(read.id))
+        elif isinstance(read, JSONRPCNotification) and read.method == "notifications/cancelled":
+            cancelled = (read.params or {}).get("requestId")
+            if cancelled is not None:
+                self._owed.discard(repr(cancelled))
+                self._changed.set()
 
     def answered(self, message: SessionMessage) -> None:
         sent = message.message
