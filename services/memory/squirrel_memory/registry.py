@@ -110,14 +110,22 @@ class ProjectRegistry:
             if not store.file_replaced():  # another call made it again meanwhile
                 return
             project_id = store.project_id
-            placement = await asyncio.to_thread(
-                place_store,
-                self._layout,
-                project_id,
-                location=self._location,
-                registered_before=True,
-            )
-            await store.move_store(placement.store_dir)
+            try:
+                placement = await asyncio.to_thread(
+                    place_store,
+                    self._layout,
+                    project_id,
+                    location=self._location,
+                    registered_before=True,
+                )
+                await store.move_store(placement.store_dir)
+            except OSError as exc:
+                log.warning("store_not_recreated", project_id=project_id, error_type="OSError")
+                raise FailedPreconditionError(
+                    f"{store.store_dir} was deleted and cannot be made again"
+                    f" ({exc.strerror or exc}); what this project's memory service holds is"
+                    " kept until it stops: fix the folder's permissions and call again"
+                ) from None
             when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
             notice = (
                 f"{placement.store_dir} was deleted while the services ran; made again at"
