@@ -337,8 +337,10 @@ _COMPARED = (
     ("one_p50", "Remember p50", "ms"),
     ("one_p95", "Remember p95", "ms"),
     ("one_cpu_ms", "Remember: memory service CPU per call", "ms"),
+    ("one_catch_up", "Remember: vector index caught up after", "s"),
     ("many_rate", "RememberMany over gRPC", "memories/s"),
     ("many_cpu_ms", "RememberMany: memory service CPU per memory", "ms"),
+    ("many_done_rate", "RememberMany: written and in the vector index", "memories/s"),
     ("rss", "memory RSS after the writes", "MiB"),
 )
 
