@@ -12,18 +12,28 @@
   against its anchor, then one transaction per pass), with no manual memory in the project and
   with one (then every candidate is also compared with look-alike manual memories);
 - a repository sync in-process (`sync_repository_memories`): the same texts as facts read from
-  a repository, added by a first reading, then all changed and updated by a second.
+  a repository, added by a first reading, then all changed and updated by a second;
+- the home's change mark after 200 changes 2 ms apart: rewritten with an fsync on the event
+  loop for each (the memory service before `ChangeMarks`) against `ChangeMarks` (off the loop,
+  no fsync, at most once per interval): the loop's time held per change, and the rewrites.
 
 The statements are the turns of `bench/data/long_conversations.json` (long, real coding
 conversation turns), each under its own key, in a fresh project per mode.
 
+With `--baseline TREE` (another checkout, e.g. the code before a change) only the gRPC part
+runs, against this tree's memory service and TREE's, one after the other, `--rounds` times (the
+side started first swapping each round), with the 1-minute load beside each side, and then the
+ratios this/baseline of the medians over rounds.
+
 Usage: python -m bench.writes [--single 200] [--batched 700] [--batch 100]
+       [--baseline TREE] [--rounds 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import tempfile
 import time
@@ -41,6 +51,8 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
+from squirrel_core.start_texts import mark_changed
+from squirrel_memory.change_marks import ChangeMarks
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -234,31 +246,141 @@ def _project(home: Path, root: Path) -> str:
     return str(root.resolve())
 
 
-async def measure(single: int, batched: int, batch: int) -> list[Figure]:
-    texts = conversations()[0][: single + batched]
+async def mark_costs(changes: int) -> list[Figure]:
+    """The home's change mark after `changes` committed changes a few milliseconds apart, two
+    ways, in this process: rewritten on the event loop with an fsync for each change (the
+    memory service before `ChangeMarks`), and through `ChangeMarks` (off the loop, no fsync, at
+    most once per `MARK_INTERVAL_SECONDS`). Times the event loop is held per change."""
+    spacing = 0.002
+    held: dict[str, list[float]] = {"each change, fsync'd, on the loop": [], "ChangeMarks": []}
+    writes: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        run = Path(tmp) / "run"
+        run.mkdir()
+        way = "each change, fsync'd, on the loop"
+        for _ in range(changes):
+            t0 = time.perf_counter()
+            mark_changed(run, sync=True)
+            held[way].append(1e6 * (time.perf_counter() - t0))
+            await asyncio.sleep(spacing)
+        writes[way] = changes
+        marks = ChangeMarks(run)
+        for _ in range(changes):
+            t0 = time.perf_counter()
+            marks.changed()
+            held["ChangeMarks"].append(1e6 * (time.perf_counter() - t0))
+            await asyncio.sleep(spacing)
+        await marks.close()
+        writes["ChangeMarks"] = marks.writes
+    note = f"{changes} changes {spacing * 1000:.0f} ms apart, in-process"
+    figures: list[Figure] = []
+    for way, times in held.items():
+        figures.append(
+            Figure(
+                SECTION, f"change mark, {way}: loop held p50", statistics.median(times), "µs", note
+            )
+        )
+        figures.append(
+            Figure(SECTION, f"change mark, {way}: loop held p95", percentile(times, 95), "µs", note)
+        )
+        figures.append(Figure(SECTION, f"change mark, {way}: rewrites", writes[way], "files", note))
+    return figures
+
+
+async def grpc_writes(
+    texts: Sequence[str], single: int, batched: int, batch: int, tree: Path | None = None
+) -> dict[str, float]:
+    """`Remember` one at a time and `RememberMany` in calls of `batch` against a memory service
+    process running `tree`'s code (None: this tree's), each in a fresh project of a fresh home."""
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         HomeLayout(home).ensure()
         one_project = _project(home, Path(tmp) / "one")
         many_project = _project(home, Path(tmp) / "many")
         service: MemoryProcess
-        async with memory_process(home) as service:
+        async with memory_process(home, tree) as service:
             client = service.client
             await wait_model(client)
             wait_idle(service.pid)
+            load = os.getloadavg()[0]
+            process = psutil.Process(service.pid)
+            cpu_start = sum(process.cpu_times()[:2])
             one_s, times = await remember_one_by_one(
                 client, one_project, statements(texts[:single], "one")
             )
+            one_cpu_ms = 1000 * (sum(process.cpu_times()[:2]) - cpu_start) / single
             one_catch_up = await catch_up(client, one_project)
             wait_idle(service.pid)
-            process = psutil.Process(service.pid)
             cpu_before = sum(process.cpu_times()[:2])
             many_s = await remember_batched(
-                client, many_project, statements(texts[single:], "many"), batch
+                client, many_project, statements(texts[single : single + batched], "many"), batch
             )
             cpu_ms = 1000 * (sum(process.cpu_times()[:2]) - cpu_before) / batched
             many_catch_up = await catch_up(client, many_project)
             rss = process.memory_info().rss / 2**20
+    return {
+        "one_rate": single / one_s,
+        "one_p50": statistics.median(times),
+        "one_p95": percentile(times, 95),
+        "one_cpu_ms": one_cpu_ms,
+        "one_catch_up": one_catch_up,
+        "many_rate": batched / many_s,
+        "many_done_rate": batched / (many_s + many_catch_up),
+        "many_cpu_ms": cpu_ms,
+        "rss": rss,
+        "load": load,
+    }
+
+
+_COMPARED = (
+    ("one_rate", "Remember over gRPC, one at a time", "memories/s"),
+    ("one_p50", "Remember p50", "ms"),
+    ("one_p95", "Remember p95", "ms"),
+    ("one_cpu_ms", "Remember: memory service CPU per call", "ms"),
+    ("one_catch_up", "Remember: vector index caught up after", "s"),
+    ("many_rate", "RememberMany over gRPC", "memories/s"),
+    ("many_cpu_ms", "RememberMany: memory service CPU per memory", "ms"),
+    ("many_done_rate", "RememberMany: written and in the vector index", "memories/s"),
+    ("rss", "memory RSS after the writes", "MiB"),
+)
+
+
+async def compare(
+    texts: Sequence[str], single: int, batched: int, batch: int, baseline: Path, rounds: int
+) -> list[Figure]:
+    """The gRPC writes of this tree and of `baseline`, alternating, `rounds` times each."""
+    runs: dict[str, list[dict[str, float]]] = {"this": [], "baseline": []}
+    sides: list[tuple[str, Path | None]] = [("this", None), ("baseline", baseline)]
+    for n in range(rounds):
+        for name, tree in sides if n % 2 == 0 else sides[::-1]:
+            got = await grpc_writes(texts, single, batched, batch, tree)
+            runs[name].append(got)
+            print(
+                f"round {n + 1} {name:8}  load {got['load']:5.2f}  "
+                + "  ".join(f"{key} {got[key]:.2f}" for key, _, _ in _COMPARED),
+                flush=True,
+            )
+    figures: list[Figure] = []
+    for key, measure, unit in _COMPARED:
+        this = statistics.median(r[key] for r in runs["this"])
+        base = statistics.median(r[key] for r in runs["baseline"])
+        note = f"median of {rounds} rounds"
+        figures.append(Figure(SECTION, f"{measure} (this)", this, unit, note))
+        figures.append(Figure(SECTION, f"{measure} (baseline)", base, unit, note))
+        figures.append(Figure(SECTION, f"{measure}: this / baseline", this / base, "x", note))
+    return figures + await mark_costs(200)
+
+
+async def measure(single: int, batched: int, batch: int) -> list[Figure]:
+    texts = conversations()[0][: single + batched]
+    got = await grpc_writes(texts, single, batched, batch)
+    one_s = single / got["one_rate"]
+    one_catch_up = got["one_catch_up"]
+    many_s = batched / got["many_rate"]
+    many_catch_up = batched / got["many_done_rate"] - many_s
+    cpu_ms = got["many_cpu_ms"]
+    rss = got["rss"]
+    p50, p95 = got["one_p50"], got["one_p95"]
     in_process = await remember_in_process(texts, batch)
     in_process_one = await remember_in_process(texts[:single], 1)
     extracted = await extraction_writes(texts, EXTRACTION_PASS, manual=False)
@@ -269,8 +391,8 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
     batch_note = f"{batched} turns, RememberMany of {batch}, own project"
     return [
         Figure(SECTION, "Remember over gRPC, one at a time", single / one_s, "memories/s", note),
-        Figure(SECTION, "Remember p50", statistics.median(times), "ms", note),
-        Figure(SECTION, "Remember p95", percentile(times, 95), "ms", note),
+        Figure(SECTION, "Remember p50", p50, "ms", note),
+        Figure(SECTION, "Remember p95", p95, "ms", note),
         Figure(SECTION, "Remember: vector index caught up after", one_catch_up, "s", note),
         Figure(SECTION, "RememberMany over gRPC", batched / many_s, "memories/s", batch_note),
         Figure(
@@ -324,6 +446,7 @@ async def measure(single: int, batched: int, batch: int) -> list[Figure]:
             "memories/s",
             f"the same {len(texts)} facts read again, each updated (history kept)",
         ),
+        *await mark_costs(200),
     ]
 
 
@@ -332,9 +455,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--single", type=int, default=200)
     parser.add_argument("--batched", type=int, default=580)
     parser.add_argument("--batch", type=int, default=100)
+    parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(40))
-    print_table(asyncio.run(measure(args.single, args.batched, args.batch)))
+    if args.baseline is None:
+        print_table(asyncio.run(measure(args.single, args.batched, args.batch)))
+        return
+    texts = conversations()[0][: args.single + args.batched]
+    print_table(
+        asyncio.run(
+            compare(texts, args.single, args.batched, args.batch, args.baseline, args.rounds)
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -203,7 +203,7 @@ def _run(argv: Sequence[str], home: Path, budget_s: float) -> bytes:
 
 
 def _kept(host: str, event: str, stdin: bytes, home: Path) -> bytes | None:
-    """The session-start text the gateway kept for this host, event and folder, when nothing
+    """The session-start text the gateway kept for this host, event and project, when nothing
     it was made from has changed (`squirrel_core.start_texts`); None otherwise."""
     if not (set(host) <= _NAME_CHARS and set(event) <= _NAME_CHARS and host and event):
         return None
@@ -213,9 +213,13 @@ def _kept(host: str, event: str, stdin: bytes, home: Path) -> bytes | None:
         return None
     if not isinstance(cwd, str) or not cwd:
         return None
-    from squirrel_core.start_texts import kept_start_text  # noqa: PLC0415 - only when late
+    from squirrel_core.start_texts import (  # noqa: PLC0415 - only when late
+        kept_start_text,
+        start_folder,
+    )
 
-    kept = kept_start_text(home / "run", host, event, cwd)
+    run = home / "run"
+    kept = kept_start_text(run, host, event, start_folder(run, cwd))
     return kept.encode("utf-8") if kept else None
 
 

@@ -22,15 +22,16 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
-def write_private_file(path: Path, data: bytes) -> None:
-    """Replaces `path` atomically with `data`, mode 0600 (never briefly world-readable)."""
+def write_private_file(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """Replaces `path` atomically with `data`, mode 0600 (never briefly world-readable).
+    `sync=False` skips the fsync: for a file a crash may leave as it was (a change mark)."""
     ensure_private_dir(path.parent)
-    replace_file(path, data, mode=FILE_MODE)
+    replace_file(path, data, mode=FILE_MODE, sync=sync)
 
 
-def replace_file(path: Path, data: bytes, *, mode: int) -> None:
-    """Replaces `path` atomically with `data`, written with `mode` from the start; the folder
-    must exist."""
+def replace_file(path: Path, data: bytes, *, mode: int, sync: bool = True) -> None:
+    """Replaces `path` atomically with `data`, written with `mode` from the start (and on disk
+    before the rename, with `sync`); the folder must exist."""
     import tempfile  # noqa: PLC0415 - writers only: keeps every reading command light
 
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -39,7 +40,8 @@ def replace_file(path: Path, data: bytes, *, mode: int) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if sync:
+                os.fsync(fh.fileno())
         Path(tmp).replace(path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

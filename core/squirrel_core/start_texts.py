@@ -2,8 +2,11 @@
 
 Right after `sqrl up`, a loaded machine can take longer than a hook's deadline to start the
 hook process and get the gateway's first answer; the session then starts without its memory.
-So the gateway keeps, for each host, hook event and folder it answered a session start in, the
-host's output it printed (`<home>/run/start/<key>.json`), beside what that text was made from:
+So the gateway keeps, for each host, hook event and project it answered a session start in, the
+host's output it printed (`<home>/run/start/<key>.json`), beside what that text was made from.
+The project is the deepest registered root (`<home>/projects.json`) holding the session's
+folder, so a session started in a subfolder never seen before gets the project's text; a folder
+in no registered root (a linked worktree) keeps its own:
 
 - the change mark (`<home>/run/memories-changed`), which the memory service rewrites whenever a
   memory of any project, a memory's standing (outcomes) or the user's global style changes;
@@ -13,8 +16,8 @@ host's output it printed (`<home>/run/start/<key>.json`), beside what that text 
   kept texts when it starts.
 
 The hook prints a kept text only when the gateway has not answered as its deadline nears, and
-only when it was kept for this host, event and folder and nothing it was made from has changed
-since; any doubt (a missing or unreadable mark, a changed file, another folder) prints nothing.
+only when it was kept for this host, event and project and nothing it was made from has changed
+since; any doubt (a missing or unreadable mark, a changed file, another project) prints nothing.
 Only the standard library is imported here: `sqrl hook` reads this on the hot path.
 """
 
@@ -26,8 +29,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-FORMAT: Final = 1
+FORMAT: Final = 2
+"""2: kept per project root (1: per exact folder)."""
 FOLDER: Final = "start"
+PROJECTS_FILE: Final = "projects.json"
+"""The home's registry of project roots, beside `run/` (`squirrel_core.home`)."""
 MARK_FILE: Final = "memories-changed"
 MAX_BYTES: Final = 1_000_000
 
@@ -46,18 +52,39 @@ def change_mark(run_dir: Path) -> str | None:
         return None
 
 
-def mark_changed(run_dir: Path) -> None:
-    """Memories changed: every kept text made before now is stale."""
+def mark_changed(run_dir: Path, *, sync: bool = True) -> None:
+    """Memories changed: every kept text made before now is stale. `sync=False`: no fsync, so
+    only a power cut (not a crash of the process) can lose the new mark."""
     import secrets  # noqa: PLC0415 - writers only: keeps the hook's read light
 
     from squirrel_core.files import write_private_file  # noqa: PLC0415 - writers only
 
-    write_private_file(mark_path(run_dir), secrets.token_hex(16).encode("ascii"))
+    write_private_file(mark_path(run_dir), secrets.token_hex(16).encode("ascii"), sync=sync)
 
 
-def start_path(run_dir: Path, host: str, event: str, cwd: str) -> Path:
-    """Where the text kept for this host, hook event and folder lives."""
-    key = hashlib.sha256(f"{host}\0{event}\0{cwd}".encode()).hexdigest()[:32]
+def start_folder(run_dir: Path, cwd: str) -> str:
+    """What a session start in `cwd` is kept under: the deepest registered project root holding
+    it (both symlink-resolved, as `squirrel_core.projects` compares them), else `cwd` itself."""
+    try:
+        data = json.loads((run_dir.parent / PROJECTS_FILE).read_bytes() or b"{}")
+        target = Path(cwd).expanduser().resolve()
+    except (OSError, ValueError, RuntimeError):
+        return cwd
+    roots = data.get("projects") if isinstance(data, dict) else None
+    best: str | None = None
+    for root in roots if isinstance(roots, list) else []:
+        if not isinstance(root, str) or not root:
+            continue
+        if (target == Path(root) or Path(root) in target.parents) and (
+            best is None or len(root) > len(best)
+        ):
+            best = root
+    return best or cwd
+
+
+def start_path(run_dir: Path, host: str, event: str, folder: str) -> Path:
+    """Where the text kept for this host, hook event and project folder lives."""
+    key = hashlib.sha256(f"{host}\0{event}\0{folder}".encode()).hexdigest()[:32]
     return run_dir / FOLDER / f"{key}.json"
 
 
@@ -75,21 +102,21 @@ def keep_start_text(
     *,
     host: str,
     event: str,
-    cwd: str,
+    folder: str,
     output: str,
     mark: str,
     files: Sequence[str],
     settings_key: str,
 ) -> None:
-    """Keep `output`, the host's answer to this session start, made while the change mark was
-    `mark` and the host loaded `files` (absolute paths)."""
+    """Keep `output`, the host's answer to a session start in `folder` (`start_folder`), made
+    while the change mark was `mark` and the host loaded `files` (absolute paths)."""
     from squirrel_core.files import write_private_file  # noqa: PLC0415 - writers only
 
     record = {
         "format": FORMAT,
         "host": host,
         "event": event,
-        "cwd": cwd,
+        "folder": folder,
         "mark": mark,
         "files": {path: _stamp(path) for path in files},
         "settings": settings_key,
@@ -97,14 +124,14 @@ def keep_start_text(
     }
     data = json.dumps(record, ensure_ascii=False).encode("utf-8")
     if len(data) <= MAX_BYTES:
-        write_private_file(start_path(run_dir, host, event, cwd), data)
+        write_private_file(start_path(run_dir, host, event, folder), data)
 
 
-def kept_start_text(run_dir: Path, host: str, event: str, cwd: str) -> str | None:
-    """The output kept for this host, event and folder, when nothing it was made from has
-    changed; None otherwise."""
+def kept_start_text(run_dir: Path, host: str, event: str, folder: str) -> str | None:
+    """The output kept for this host, event and project folder (`start_folder`), when nothing
+    it was made from has changed; None otherwise."""
     try:
-        with start_path(run_dir, host, event, cwd).open("rb") as file:
+        with start_path(run_dir, host, event, folder).open("rb") as file:
             raw = file.read(MAX_BYTES + 1)
         record = json.loads(raw)
     except (OSError, ValueError):
@@ -116,7 +143,7 @@ def kept_start_text(run_dir: Path, host: str, event: str, cwd: str) -> str | Non
     output = record.get("output")
     if (
         record.get("format") != FORMAT
-        or (record.get("host"), record.get("event"), record.get("cwd")) != (host, event, cwd)
+        or (record.get("host"), record.get("event"), record.get("folder")) != (host, event, folder)
         or mark is None
         or record.get("mark") != mark
         or not isinstance(files, dict)

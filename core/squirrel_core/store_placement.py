@@ -368,7 +368,30 @@ def place_store(
         return Placement(project_id, store_dir, wanted, _live_notice(record))
 
 
+def note_recreated(layout: HomeLayout, project_id: str, notice: str) -> None:
+    """Record that the project's store was made again while the memory service ran (its folder
+    was deleted): said beside any other notice until a service next opens the store as usual."""
+    with _locked(layout):
+        entries = _read_entries(layout)
+        entry = entries.get(project_id)
+        if entry is None:
+            return
+        entry["recreated"] = notice
+        _write_entries(layout, entries)
+
+
 def _live_notice(record: dict[str, Any]) -> str | None:
+    """What `sqrl status` says of the store: that it was made again, and a recorded notice
+    while it still holds (`_set_aside_notice`)."""
+    recreated = record.get("recreated")
+    parts = [recreated] if isinstance(recreated, str) and recreated else []
+    aside = _set_aside_notice(record)
+    if aside:
+        parts.append(aside)
+    return "; ".join(parts) or None
+
+
+def _set_aside_notice(record: dict[str, Any]) -> str | None:
     """A recorded notice while it still holds (the set-aside folder is still there), ending
     with what ends it: deleting that folder."""
     notice = record.get("notice")

@@ -48,9 +48,9 @@ def add_commands(sub: Any) -> None:
     remember.add_argument("--type", choices=sorted(TYPES), default="project_fact")
     remember.add_argument(
         "--key",
-        default="",
+        default=None,
         help="update the memory on this key (default: a new key from the content, unless the same"
-        " memory exists: then it is merged)",
+        " memory exists: then it is merged); never empty",
     )
     remember.add_argument("--tag", action="append", default=[], dest="tags", help="repeatable")
     remember.add_argument("--importance", type=float, default=0.0, help="0-1 (default 0.8)")
@@ -137,6 +137,11 @@ def cmd_remember(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     if not 0.0 <= args.importance <= 1.0:
         raise InvalidArgumentError("--importance must be between 0 and 1")
+    if args.key is not None and not args.key.strip():
+        raise InvalidArgumentError(
+            "--key must not be empty; leave --key out to have a key made from the content"
+        )
+    key = args.key or ""
     if joined(settings, args):
         answer = through_gateway(
             settings,
@@ -145,7 +150,7 @@ def cmd_remember(args: argparse.Namespace, console: Console) -> int:
                 "project": str(Path(args.project).absolute()),
                 "user_id": settings.user_id,
                 "type": args.type,
-                "key": args.key,
+                "key": key,
                 "content": args.content,
                 "tags": args.tags,
                 "importance": args.importance,
@@ -157,7 +162,7 @@ def cmd_remember(args: argparse.Namespace, console: Console) -> int:
             project_id=project,
             user_id=settings.user_id,
             type=TYPES[args.type],
-            key=args.key,
+            key=key,
             content=args.content,
             tags=args.tags,
             importance=args.importance,

@@ -32,6 +32,7 @@ from squirrel_core.start_texts import (
     forget_start_texts,
     keep_start_text,
     kept_start_text,
+    start_folder,
     start_path,
 )
 from squirrel_core.worktrees import main_checkout
@@ -154,7 +155,11 @@ class HookService:
             self._save()
             # A session start this gateway could not answer in time (the memory service still
             # starting, a loaded machine) gets the answer kept for it, while still valid.
-            kept = kept_start_text(self._run_dir, host, event, hook.cwd) if starting else None
+            kept = (
+                kept_start_text(self._run_dir, host, event, start_folder(self._run_dir, hook.cwd))
+                if starting
+                else None
+            )
             if kept:
                 log.info("hook_answered_kept", host=hook.host.value, hook=event)
             return kept or ""
@@ -191,15 +196,16 @@ class HookService:
         """Keep this session start's answer for `sqrl hook` (an empty one: none kept)."""
         assert self._keeping is not None
         try:
+            folder = start_folder(self._run_dir, hook.cwd)
             if not output:
-                start_path(self._run_dir, host, event, hook.cwd).unlink(missing_ok=True)
+                start_path(self._run_dir, host, event, folder).unlink(missing_ok=True)
                 return
             files = [str(Path(project_id) / name) for name in _host_has(hook.host, project_id)]
             keep_start_text(
                 self._run_dir,
                 host=host,
                 event=event,
-                cwd=hook.cwd,
+                folder=folder,
                 output=output,
                 mark=mark,
                 files=files,

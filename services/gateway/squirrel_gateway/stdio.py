@@ -23,6 +23,7 @@ from squirrel_core.service_info import read_service_info
 from squirrel_core.settings import Settings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.reads import reads_backend
+from squirrel_gateway.stdio_drain import serve_stdio_answering
 from squirrel_gateway.tools import build_mcp_server
 
 log = structlog.get_logger()
@@ -69,7 +70,8 @@ async def ensure_memory(
 async def serve_stdio(
     settings: Settings, *, autostart: bool = True, wait_seconds: float = AUTOSTART_WAIT_SECONDS
 ) -> None:
-    """Serve Squirrel's MCP tools on stdin/stdout until the host closes stdin."""
+    """Serve Squirrel's MCP tools on stdin/stdout until the host closes stdin (and has the
+    answers to what it asked before)."""
     configure_logging("mcp", settings.str_("general.log_level"))
     layout = HomeLayout(settings.home).ensure()
     token = ensure_token(layout.token)
@@ -90,7 +92,7 @@ async def serve_stdio(
     server = build_mcp_server(reads, allow_writes=settings.bool_("gateway.allow_writes"))
     log.info("mcp_stdio_serving")
     try:
-        await server.run_stdio_async()
+        await serve_stdio_answering(server)
     finally:
         await close_team()
         await connection.close()

@@ -4,17 +4,25 @@ The MCP SDK answers a call whose arguments fail validation with pydantic's whole
 dozen lines, a link, and the values sent echoed back). `ArgumentCheckedServer` turns it into
 one `ToolError` line: the missing arguments, then each mistyped one with what it should be,
 never the value sent (it may be the user's text).
+
+A budget sent as `null` is refused too, rather than taken for "not sent": JavaScript's
+`JSON.stringify` and pydantic write NaN and ±Infinity as `null`, so a host that computed a
+budget it cannot have meant (0/0, 1/0) sends `null`, and the default would answer for it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import ValidationError
+
+from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+
+BUDGET_ARGUMENTS: Final = ("context_budget_tokens", "max_tokens")
 
 
 class ArgumentCheckedServer(MCPServer):
@@ -23,6 +31,7 @@ class ArgumentCheckedServer(MCPServer):
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:
+        null_budget(name, arguments)
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError:
@@ -33,6 +42,17 @@ class ArgumentCheckedServer(MCPServer):
                 raise
             # The cause stays: the SDK logs the refused arguments' names (never their values).
             raise ToolError(argument_problems(name, cause)) from cause
+
+
+def null_budget(tool: str, arguments: dict[str, Any]) -> None:
+    """Refuses a budget argument sent as `null` (what JSON encoders make of NaN and Infinity)."""
+    for name in BUDGET_ARGUMENTS:
+        if name in arguments and arguments[name] is None:
+            raise ToolError(
+                f"{tool}: `{name}` is null (a JSON encoder writes NaN and Infinity so); send a"
+                f" whole number of tokens between {MIN_BUDGET_TOKENS} and {MAX_BUDGET_TOKENS},"
+                " or leave it out for the default."
+            )
 
 
 def argument_problems(tool: str, error: ValidationError) -> str:

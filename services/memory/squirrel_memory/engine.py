@@ -23,9 +23,9 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.read_shapes import MAX_PAGE_SIZE
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
-from squirrel_core.start_texts import mark_changed
 from squirrel_core.store_placement import location_of
 from squirrel_core.team_listen import is_team_server
+from squirrel_memory.change_marks import ChangeMarks
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -90,6 +90,8 @@ class MemoryEngine:
         """The read side's sentence model, also used to tell an instruction said again in
         other words (`recurrence`); None: word overlap alone."""
         self._layout = HomeLayout(settings.home)
+        self.change_marks = ChangeMarks(self._layout.run)
+        """Rewrites the home's change mark after memories change (`start_texts`)."""
         self.team_server = is_team_server(settings)
         """Serving a team: projects are team ids (no checkout here), events come from many users."""
         stores = ProjectStores(backend_from_settings(settings))
@@ -120,17 +122,8 @@ class MemoryEngine:
     async def _watch_changes(self, store: Store) -> None:
         """Any change of the project's memories or of their standing rewrites the home's change
         mark, so a session-start text kept before it is not printed (`start_texts`)."""
-        store.add_listener(lambda _change: self._mark_changed())
-        (await self.outcomes.of(store)).on_change(self._mark_changed_async)
-
-    def _mark_changed(self) -> None:
-        try:
-            mark_changed(self._layout.run)
-        except OSError as exc:
-            log.warning("change_mark_unwritten", error_type=type(exc).__name__)
-
-    async def _mark_changed_async(self) -> None:
-        self._mark_changed()
+        store.add_listener(lambda _change: self.change_marks.changed())
+        (await self.outcomes.of(store)).on_change(self.change_marks.changed_async)
 
     def on_migration(self, progress: Progress) -> None:
         """`progress` is told how far a migration of the Postgres schema counted the memories
@@ -144,7 +137,7 @@ class MemoryEngine:
             # than it), not at its first project: an older server must not serve nothing.
             await self._backend.database()
         self._user_store = await SqliteUserStore.open(self._layout.root)
-        self._user_store.on_change(self._mark_changed)
+        self._user_store.on_change(self.change_marks.changed)
         self.registry.on_open(self._read_repository)
         self.registry.on_open(self._watch_changes)
         await self.registry.open_all()
@@ -192,6 +185,7 @@ class MemoryEngine:
         await self.registry.close()
         if self._user_store is not None:
             await self._user_store.close()
+        await self.change_marks.close()
         if self.caller is not None:
             await self.caller.close()
 

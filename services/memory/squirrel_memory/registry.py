@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import structlog
@@ -11,9 +12,9 @@ import structlog
 from squirrel_core.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project, canonical_root, read_projects
-from squirrel_core.store_placement import Location, inspect_store, place_store
+from squirrel_core.store_placement import Location, inspect_store, note_recreated, place_store
 from squirrel_memory.bootstrap import init_project_files
-from squirrel_memory.storage import ProjectStores, Store
+from squirrel_memory.storage import ProjectStores, SqliteStore, Store
 
 log = structlog.get_logger()
 
@@ -22,7 +23,9 @@ class ProjectRegistry:
     """Knows the registered roots (`projects.json`, re-read on use) and opens their stores.
 
     Every store is placed by `provenance.place_store` before it is opened: only a folder this
-    home made is read; a foreign one is set aside first.
+    home made is read; a foreign one is set aside first. An open store whose file was deleted
+    (its folder with it: `git clean -fdx`) is placed again the same way when next used, and
+    everything the service still holds of it is copied in (`_make_again`).
     """
 
     def __init__(
@@ -76,6 +79,11 @@ class ProjectRegistry:
                 "re-create it or remove it from projects.json"
             )
         fresh = project_id not in self._stores.open_projects()
+        if not fresh:
+            store = await self._stores.get(project_id)
+            if isinstance(store, SqliteStore) and store.file_replaced():
+                await self._make_again(store)
+            return store
         store_dir = None
         if fresh:
             placement = await asyncio.to_thread(
@@ -93,6 +101,43 @@ class ProjectRegistry:
             for callback in self._on_open:
                 await callback(store)
         return store
+
+    async def _make_again(self, store: SqliteStore) -> None:
+        """The store's folder was deleted while it was open: place it again as `sqrl init`
+        would (anything now in its place is set aside, never read), copy in everything this
+        service still holds of it, and say so in the log and in `sqrl status`."""
+        async with self._lock:
+            if not store.file_replaced():  # another call made it again meanwhile
+                return
+            project_id = store.project_id
+            try:
+                placement = await asyncio.to_thread(
+                    place_store,
+                    self._layout,
+                    project_id,
+                    location=self._location,
+                    registered_before=True,
+                )
+                await store.move_store(placement.store_dir)
+            except OSError as exc:
+                log.warning("store_not_recreated", project_id=project_id, error_type="OSError")
+                raise FailedPreconditionError(
+                    f"{store.store_dir} was deleted and cannot be made again"
+                    f" ({exc.strerror or exc}); what this project's memory service holds is"
+                    " kept until it stops: fix the folder's permissions and call again"
+                ) from None
+            when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+            notice = (
+                f"{placement.store_dir} was deleted while the services ran; made again at"
+                f" {when} with everything the memory service still held"
+            )
+            await asyncio.to_thread(note_recreated, self._layout, project_id, notice)
+            log.warning(
+                "store_recreated",
+                project_id=project_id,
+                store=str(placement.store_dir),
+                set_aside=placement.notice is not None,
+            )
 
     async def open_stores(self) -> list[Store]:
         """Stores of every registered project whose folder exists (opening new ones)."""

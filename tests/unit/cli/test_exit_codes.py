@@ -43,6 +43,8 @@ def _one_line(done: subprocess.CompletedProcess[str]) -> str:
     [
         ("remember", "Tests run with make check", "--importance", "2"),
         ("remember", "Tests run with make check", "--importance", "-0.5"),
+        ("remember", "Tests run with make check", "--key", ""),
+        ("remember", "Tests run with make check", "--key", "  "),
         ("context", "add a login page", "--budget", "0"),
         ("search", "login", "--budget", "-3"),
         ("memories", "--project", ""),

@@ -38,11 +38,12 @@ def repo(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
+def home(tmp_path: Path, repo: Path) -> Path:
     home = tmp_path / "home"
     (home / "run").mkdir(parents=True)
     (home / "token").write_text("secret\n")
     (home / "run" / "gateway-service.json").write_text("{}")  # the gateway reports SERVING
+    (home / "projects.json").write_text(json.dumps({"projects": [str(repo.resolve())]}))
     return home
 
 
@@ -119,6 +120,38 @@ async def test_an_edited_instruction_file_makes_the_kept_text_stale(repo: Path, 
     await _kept_by_the_gateway(repo, home)
     (repo / "CLAUDE.md").write_text("# Project\n\nRun `make check` and `make lint`.\n")
     assert _hook(home, repo)[0] == ""
+
+
+@pytest.mark.usefixtures("silent_gateway")
+async def test_a_never_seen_subfolder_of_the_project_gets_the_text_kept_for_the_project(
+    repo: Path, home: Path
+) -> None:
+    """A session started in `repo/web/src` is a session of the project at `repo`: its text is
+    the project's, kept whichever folder of the project the last session started in."""
+    kept = await _kept_by_the_gateway(repo, home)
+    inside = repo / "web" / "src"
+    inside.mkdir(parents=True)
+    assert _hook(home, inside)[0] == kept
+    nested = repo / "docs"
+    nested.mkdir()
+    backend = FakeBackend(roots=[str(repo)], key_facts=["A Go service (go.mod)."])
+    hooks = HookService(backend, HookSettings(), home / "run", keep_starts=True)  # type: ignore[arg-type]
+    again = await hooks.answer("claude", "SessionStart", {"cwd": str(nested), "source": "startup"})
+    assert again == kept
+    assert _hook(home, repo)[0] == kept
+
+
+@pytest.mark.usefixtures("silent_gateway")
+async def test_a_registered_project_inside_another_keeps_its_own_text(
+    repo: Path, home: Path
+) -> None:
+    """Must not fire across projects: a folder belongs to the deepest registered root."""
+    await _kept_by_the_gateway(repo, home)
+    inner = repo / "vendor" / "lib"
+    inner.mkdir(parents=True)
+    roots = [str(repo.resolve()), str(inner.resolve())]
+    (home / "projects.json").write_text(json.dumps({"projects": roots}))
+    assert _hook(home, inner / "src")[0] == ""
 
 
 @pytest.mark.usefixtures("silent_gateway")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -65,6 +66,10 @@ class SqliteDatabase:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._closed = False
+        self._file_id: tuple[int, int] | None = None
+        """(device, inode) of the file the writer opened: tells it from one put in its place."""
+        self._generation = 0
+        """Raised when the database moves to a new file: readers then reconnect."""
         self.schema_version = 0
         self.rows = RowCache()
 
@@ -89,7 +94,56 @@ class SqliteDatabase:
             raise
         secure_sqlite_files(self.path)
         self._write_conn = conn
+        self._file_id = _file_id(self.path)
         log.info("database_opened", path=str(self.path), schema_version=self.schema_version)
+
+    def file_replaced(self) -> bool:
+        """Whether the file this database has open is no longer at `path`: deleted (with its
+        folder, say), or another file put there. Writes would then reach no file anyone reads."""
+        if self._file_id is None or self._closed:
+            return False
+        try:
+            return _file_id(self.path) != self._file_id
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False  # unreadable for a moment: the next write asks again
+
+    async def move_to(self, path: Path) -> None:
+        """Copy everything this database holds (the committed writes of the file it has open,
+        even if that file was deleted) into a new file at `path`, and use that file from now on.
+        The folder must exist; a file at `path` is replaced."""
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._writer, self._move, path)
+
+    def _move(self, path: Path) -> None:
+        old = self._write_conn
+        if old is None:
+            raise StorageError(f"database is not open: {self.path}")
+        for leftover in (
+            path,
+            path.with_name(path.name + "-wal"),
+            path.with_name(path.name + "-shm"),
+        ):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+        try:
+            ensure_private_file(path)
+            with contextlib.closing(sqlite3.connect(path)) as target:
+                old.backup(target)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"cannot copy the database into {path}: {exc}") from exc
+        conn = connect(path, migrations=self._migrations)
+        secure_sqlite_files(path)
+        old.close()
+        self._write_conn = conn
+        self.path = path
+        self._file_id = _file_id(path)
+        with self._lock:
+            self._generation += 1
+        self.rows.bump()
+        log.info("database_moved", path=str(path), schema_version=self.schema_version)
 
     def _run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn = self._write_conn
@@ -123,9 +177,15 @@ class SqliteDatabase:
 
     def _reader_conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None and getattr(self._local, "generation", 0) != self._generation:
+            with self._lock:  # the database moved to a new file: read that one
+                self._read_conns.remove(conn)
+            conn.close()
+            conn = None
         if conn is None:
             conn = connect(self.path, read_only=True)
             self._local.conn = conn
+            self._local.generation = self._generation
             with self._lock:
                 self._read_conns.append(conn)
         return conn
@@ -216,6 +276,11 @@ class SqliteDatabase:
             self._write_conn = None
         secure_sqlite_files(self.path)
         log.info("database_closed", path=str(self.path))
+
+
+def _file_id(path: Path) -> tuple[int, int]:
+    stat = path.stat()
+    return stat.st_dev, stat.st_ino
 
 
 __all__ = ["BUSY_TIMEOUT_MS", "SqliteDatabase", "StorageError", "connect", "harden"]

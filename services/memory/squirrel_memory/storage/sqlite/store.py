@@ -114,6 +114,21 @@ class SqliteStore(
         """The folder holding the database, its views and its vector index."""
         return self._db.path.parent
 
+    def file_replaced(self) -> bool:
+        """Whether the database file open here is gone from its folder (or another put there)."""
+        return self._db.file_replaced()
+
+    async def move_store(self, store_dir: Path) -> None:
+        """Copy everything this store holds into `<store_dir>/data.db` (a folder made as `sqrl
+        init` makes it) and use that file from now on."""
+        paths = ProjectPaths.for_project(self.project_id, store_dir).ensure()
+        moved = paths.data_db != self._db.path
+        await self._db.move_to(paths.data_db)
+        if moved and self._lexical is not None:
+            old, self._lexical = self._lexical, LexicalIndex(paths.data_db)
+            await asyncio.get_running_loop().run_in_executor(None, old.close)
+            self._lexical.start_build()
+
     def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
         """The FAISS file in `<store_dir>/index/`, or an empty one and why the file was not
         usable (blocking: call it from a thread)."""
