@@ -11,7 +11,10 @@ ProcessNow with the offline `rules` extractor, via bench/fixture_pipeline.py). A
 type that matches a `wrong` entry is **wrong**; every project_fact that matches no item and is
 not wrong is counted as **not an item** (listed with --details, for a human to judge).
 
-Usage: python -m bench.learned_study [--details] [--session NAME ...]
+`learned2.toml` is the second set (`sessions2/`, SOURCES2.md): sessions in ecosystems the first set
+covers least, its gold likewise written before the rules first ran over it.
+
+Usage: python -m bench.learned_study [--study first|second|both] [--details] [--session NAME ...]
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "learned_study"
+STUDIES = {"first": STUDY / "learned.toml", "second": STUDY / "learned2.toml"}
 # The memory types that can carry what a session taught about its project.
 LEARNED_TYPES = {
     memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
@@ -210,22 +214,32 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--details", action="store_true", help="each item's verdict and the rest")
     parser.add_argument("--session", action="append", default=[], help="only these sessions")
+    parser.add_argument(
+        "--study", choices=[*STUDIES, "both"], default="both", help="which set of sessions"
+    )
     args = parser.parse_args(argv)
+    chosen = list(STUDIES) if args.study == "both" else [args.study]
+    studies: dict[str, list[Session]] = {}
     try:
-        sessions = load_sessions()
+        for name in chosen:
+            studies[name] = load_sessions(STUDIES[name])
     except StudyError as exc:
         print(f"learned study: {exc}", file=sys.stderr)
         return 2
-    if args.session:
-        sessions = [s for s in sessions if s.name in args.session]
-    missing = [s.name for s in sessions if not s.paths or not all(p.exists() for p in s.paths)]
-    if missing:
-        print(f"skipped (transcripts not found): {', '.join(missing)}")
-        sessions = [s for s in sessions if s.name not in missing]
-    if not sessions:
+    for name, listed in studies.items():
+        wanted = [s for s in listed if not args.session or s.name in args.session]
+        missing = [s.name for s in wanted if not s.paths or not all(p.exists() for p in s.paths)]
+        if missing:
+            print(f"skipped (transcripts not found): {', '.join(missing)}")
+        studies[name] = [s for s in wanted if s.name not in missing]
+    everything = [s for sessions in studies.values() for s in sessions]
+    if not everything:
         return 0
-    outcomes = asyncio.run(_run(sessions))
-    print(report(sessions, outcomes, details=args.details))
+    outcomes = asyncio.run(_run(everything))
+    for name, sessions in studies.items():
+        if sessions:
+            print(f"\n# the {name} set ({STUDIES[name].name})\n")
+            print(report(sessions, outcomes, details=args.details))
     return 0
 
 

@@ -22,7 +22,13 @@ since it), because only trouble makes them a cause rather than a remark:
   "the runner does not load `.env` on its own"; the small edit the assistant then made (before
   the user's next message) is the fix the memory names;
 - a dismissal: what looked like a failure is not one ("those diagnostics are just the local
-  language server not finding the headers - not real issues", "the warning is harmless").
+  language server not finding the headers - not real issues", "the warning is harmless");
+- a rule of a named thing the session ran or read: "Release-plz requires a change to packaged
+  files before creating a release PR", "- the formatter v3 installs only `fmt`" — its subject
+  names something (a code span, or a word no prose would write: with a hyphen, dot, digit or a
+  capital past the sentence's start, or the program of a command) that is in what the session
+  saw, and its verb states a rule (requires, needs, only, does not, won't, cannot, never). A
+  plain noun ("the function doesn't handle …") names the work at hand, not a tool.
 
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
@@ -105,13 +111,27 @@ _NOT_REAL = re.compile(
     r"safe to ignore)\b",
     re.IGNORECASE,
 )
-#: A user message reporting trouble: something does not work, an error, a failure, issues.
+#: A user message reporting trouble: something does not work, an error, a failure, issues, or a
+#: request to investigate one.
 _TROUBLE = re.compile(
     r"\b(?:does ?n[o']t work|did ?n[o']t work|not working|still (?:does ?n[o']t|fails?|failing|"
     r"broken|not)|broken|fail(?:s|ed|ing|ure)?|errors?|issues?|problems?|warnings?|"
-    r"diagnostics?|crash(?:es|ed)?|exception|traceback)\b",
+    r"diagnostics?|crash(?:es|ed)?|exception|traceback|investigate)\b",
     re.IGNORECASE,
 )
+#: A rule of a named thing: up to four words of subject, then the words of a rule.
+_NAMED_RULE = re.compile(
+    r"^(?P<subject>(?:`[^`]+`|[^\s`]+)(?:\s+(?:`[^`]+`|[^\s`]+)){0,3}?)\s+"
+    r"(?:requires|needs|only\s+[a-z]+s|[a-z]+s\s+only|does not|doesn'?t|won'?t|will not|cannot|"
+    r"can'?t|never)\b",
+    re.IGNORECASE,
+)
+#: A link citing where a rule is documented, at the sentence's end: left off.
+_CITED = re.compile(r"\s*\[[^\]]+\]\(https?://[^)\s]+\)\.?\s*$")
+#: A list item's marker, left off.
+_ITEM = re.compile(r"^(?:[-*\u2022]|\d+[.)])\s+")
+#: A word no prose would write: a hyphen, dot, slash, underscore, @ or digit inside it.
+_JOINED = re.compile(r"^[A-Za-z@][\w@]*(?:[-./_@][\w@]+)+$|^[A-Za-z]+\d[\w]*$")
 #: A plan or an aside, not a statement of cause.
 _PLAN = re.compile(r"^(?:let me|let's|i'll|i will|we need|we'll|now|next|first)\b", re.I)
 #: A cause whose subject is only a pronoun ("It doesn't restart automatically."): nothing for a
@@ -166,6 +186,39 @@ def stated_cause(text: str) -> str:
     elif not _BY_ITSELF.search(flat) or _PERSONAL.search(flat):
         return ""
     if re.search(r"\b(?:i|i'm|i've|we|we're|you|you're)\b", flat, re.IGNORECASE):
+        return ""
+    return sentence(f"{FOUND_PREFIX}{flat}") or ""
+
+
+def _names(subject: str, seen: str) -> bool:
+    """Whether a rule's subject names something the session saw (`seen`, lowercased): a code
+    span, a joined word, a capitalised word past the sentence's start, or its first word when
+    that is capitalised and seen as a word of its own."""
+    spans = re.findall(r"`([^`]+)`", subject)
+    if any(span.strip().lower() in seen for span in spans if len(span.strip()) >= 2):
+        return True
+    words = [w.strip(".,;:()'\"") for w in re.sub(r"`[^`]*`", " ", subject).split()]
+    for at, word in enumerate(words):
+        if len(word) < 3 or word.lower() not in seen:
+            continue
+        if _JOINED.match(word) or (at > 0 and word[0].isupper()):
+            return True
+        own_word = rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])"
+        capital = at == 0 and word[0].isupper() and word.lower() not in _KEY_DROP
+        if capital and re.search(own_word, seen):
+            return True
+    return False
+
+
+def named_rule(text: str, seen: str) -> str:
+    """The rule one sentence states of a named thing the session saw, as a finding, or ""."""
+    flat = _CITED.sub("", _ITEM.sub("", " ".join(text.split()).strip()))
+    if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or _PLAN.match(flat):
+        return ""
+    if flat.endswith((":", "?")) or _HEDGE.search(flat) or _PERSONAL.search(flat):
+        return ""
+    match = _NAMED_RULE.match(flat)
+    if match is None or _VAGUE_SUBJECT.match(flat) or not _names(match.group("subject"), seen):
         return ""
     return sentence(f"{FOUND_PREFIX}{flat}") or ""
 
@@ -227,7 +280,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
                 said = finding(raw) if opened < MAX_FINDINGS else ""
                 ids: tuple[str, ...] = (event.id,)
                 cause = not said and trouble and stated < MAX_STATED_CAUSES
-                if cause and (said := stated_cause(raw)):
+                if cause and (said := stated_cause(raw) or named_rule(raw, seen)):
                     fix, fix_id = _fix_after(events, index) if _BY_ITSELF.search(raw) else ("", "")
                     if fix:
                         said, ids = f"{said.rstrip('.')}{FIX_JOIN}{fix}.", (event.id, fix_id)

@@ -2,7 +2,9 @@
 
 Without a registered repository, a `package.json`, `Makefile`, `justfile`, `Taskfile.yml`,
 `mise.toml`, `pixi.toml`, `deno.json`, `Rakefile`, `mix.exs`, `tox.ini` … that the assistant read
-still says how the project is driven: its public scripts, targets and aliases go through the
+(with a Read, or printed by a command that ran cleanly: `cat mise.toml` alone, or the numbered
+lines a `grep -n -A8 tasks mise.toml` shows of that one file, whatever else the command
+echoed) still says how the project is driven: its public scripts, targets and aliases go through the
 repository's own task readers and make one recipe per file, in the file's words ("Tasks the
 Makefile defines: `make install` (install dependencies); `make test` (runs the tests; runs
 `pytest`)."). A file in a sub-folder gives that folder's tasks, said to run there; files of
@@ -26,12 +28,15 @@ from pathlib import Path
 
 import structlog
 
-from squirrel_memory.extractors.activity import relative_path
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.file_reads import (
+    PATH_ARGUMENT,
     cut_at_ingest,
     head_read_text,
     partial_read,
     read_output,
+    step_read_paths,
 )
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings, Task
@@ -150,6 +155,65 @@ def task_file_read(event: StoredEvent) -> str | None:
     return None
 
 
+#: A line `grep -n` prints of one file: `178:[tasks.asc]` (a match) or `179-run = …` (context).
+_GREP_LINE = re.compile(r"^(?P<line>\d+)[:-](?P<text>.*)$")
+#: The events a command's output is in (a search naming "test" may be filed as a test run).
+_RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN})
+#: Programs that print the lines of a file that match, with their numbers under `-n`.
+_GREPS = frozenset({"grep", "rg"})
+
+
+def _numbered_grep(tokens: list[str]) -> str | None:
+    """The one file a `grep -n` (or `rg -n`) with context searches, else None: several files
+    print their names on every line, and without `-n` nothing tells a line from another."""
+    flags = [t for t in tokens[1:] if t.startswith("-")]
+    numbered = any(f in ("-n", "--line-number") or (f[1:2] != "-" and "n" in f) for f in flags)
+    context = any(
+        f[:2] in ("-A", "-B", "-C") or (f.startswith("--") and "context" in f) for f in flags
+    )
+    operands = [t for t in tokens[1:] if not t.startswith("-")]
+    if "-e" not in flags:
+        operands = operands[1:]  # the first operand is the pattern
+    files = [t for t in operands if PATH_ARGUMENT.match(t)]
+    return files[0] if numbered and context and len(files) == 1 else None
+
+
+def _shown_task_text(event: StoredEvent) -> tuple[str, str] | None:
+    """(task file, the text of it a command printed): the whole output of a command that is
+    one file reader (`cat mise.toml`), or the numbered lines of a `grep -n` with context on one
+    file, their numbers left off (what else the command printed is left out); None else."""
+    content = event.content
+    command, output = content.get("command"), content.get("output")
+    if event.event_type not in _RUNS or content.get("is_error") is True:
+        return None
+    if content.get("exit_code") not in (None, 0) or not isinstance(command, str):
+        return None
+    if not isinstance(output, str) or not output.strip():
+        return None
+    segments = [tokens for part in split_segments(command) if (tokens := core_tokens(part))]
+    for tokens in segments:
+        if tokens[0] in _GREPS and (named := _numbered_grep(tokens)):
+            path = _project_task_file(named, event.project_id)
+            lines = [m["text"] for line in output.splitlines() if (m := _GREP_LINE.match(line))]
+            if path is not None and lines:
+                return path, _fragment("\n".join(lines))
+        elif len(segments) == 1 and (read := step_read_paths(tokens)) and len(read) == 1:
+            path = _project_task_file(read[0], event.project_id)
+            whole = tokens[0] == "cat"
+            return (path, output if whole else _fragment(output)) if path is not None else None
+    return None
+
+
+def _fragment(text: str) -> str:
+    """The part of a file's lines shown out of context that is whole: the tables before the
+    last table header when there are two or more, else the lines before the last blank one."""
+    headers = [m.start() for m in _HEADER.finditer(text)]
+    if len(headers) > 1:
+        return text[: headers[-1]]
+    lines = text.splitlines()
+    return "\n".join(lines[: max((i for i, x in enumerate(lines) if not x.strip()), default=0)])
+
+
 def _whole_part(event: StoredEvent, text: str) -> str:
     """The part of a read's text that is whole: all of a whole read; of a read cut short (by
     the tool or at ingest), the tables before its last table header when it has two or more
@@ -212,11 +276,14 @@ def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
     readings: dict[str, tuple[str, list[str], tuple[str, str, str] | None]] = {}
     for event in events:
         path = task_file_read(event)
-        reader = task_reader_for(path) if path is not None else None
         text = head_read_text(event)
-        if path is None or reader is None or text is None:
+        if path is not None and text is not None:
+            text = _whole_part(event, text)
+        elif shown := _shown_task_text(event):
+            path, text = shown
+        reader = task_reader_for(path) if path is not None else None
+        if path is None or reader is None or not text:
             continue
-        text = _whole_part(event, text)
         out = Readings()
         try:
             reader(snap, TextFile.of(path, text), out)
