@@ -309,3 +309,31 @@ def test_no_rule_of_a_thing_without_trouble_a_name_or_evidence(report: str, repl
     )
 
     assert learned(events) == []
+
+
+def test_a_named_things_rule_gives_way_to_the_same_finding_said_as_a_cause() -> None:
+    events = _session(
+        ("user_message", {"text": "the deploy is broken, the build can't clone the submodule"}),
+        ("command_run", {"command": "cat vercel.json", "exit_code": 0, "output": "{}"}),
+        (
+            "assistant_response",
+            {
+                "text": "Vercel needs to check out the submodule during the build. "
+                "Vercel doesn't check out submodules automatically."
+            },
+        ),
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: Vercel doesn't check out submodules automatically."
+    ]
+
+
+def test_an_acronym_is_no_name() -> None:
+    events = _session(
+        ("user_message", {"text": "the redirect still fails"}),
+        ("command_run", {"command": "curl -I https://example.test/old-url", "exit_code": 0}),
+        ("assistant_response", {"text": "The old URL won't break once the redirect is deployed."}),
+    )
+
+    assert learned(events) == []

@@ -55,6 +55,9 @@ MAX_CHARS = 220
 #: Findings kept per episode: opened as an explanation, and causes stated after trouble.
 MAX_FINDINGS = 3
 MAX_STATED_CAUSES = 2
+#: Rules of a named thing stated after trouble, kept per episode (the weakest shape: the first
+#: to give way when a cause says the same).
+MAX_NAMED_RULES = 2
 #: Failures the assistant explained (`explained_failures`), kept per episode.
 MAX_EXPLAINED = 2
 #: What one event shows as evidence for an explanation (its text, lowercased), at most.
@@ -201,7 +204,9 @@ def _names(subject: str, seen: str) -> bool:
     for at, word in enumerate(words):
         if len(word) < 3 or word.lower() not in seen:
             continue
-        if _JOINED.match(word) or (at > 0 and word[0].isupper()):
+        # past the start a capital names something ("the Vite bundler"); an acronym ("the old
+        # URL") is a common noun
+        if _JOINED.match(word) or (at > 0 and word[0].isupper() and not word.isupper()):
             return True
         own_word = rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])"
         capital = at == 0 and word[0].isupper() and word.lower() not in _KEY_DROP
@@ -253,8 +258,9 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
     as an explanation, and after trouble at most `MAX_STATED_CAUSES` causes it stated (with
     the fix it made)."""
     kept: list[Learned] = []
+    kinds: list[str] = []
+    counts = {"opened": 0, "cause": 0, "explained": 0, "named": 0}
     trouble = False
-    opened = stated = explaining = 0
     evidence: list[str] = []
     elsewhere = replies_elsewhere(events)
     for index, event in enumerate(events):
@@ -277,26 +283,42 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         for paragraph in prose.split("\n"):
             said_here = _SENTENCE.split(" ".join(paragraph.replace("**", "").split()))
             for at, raw in enumerate(said_here):
-                said = finding(raw) if opened < MAX_FINDINGS else ""
+                said = finding(raw) if counts["opened"] < MAX_FINDINGS else ""
                 ids: tuple[str, ...] = (event.id,)
-                cause = not said and trouble and stated < MAX_STATED_CAUSES
-                if cause and (said := stated_cause(raw) or named_rule(raw, seen)):
+                cause = not said and trouble and counts["cause"] < MAX_STATED_CAUSES
+                if cause and (said := stated_cause(raw)):
                     fix, fix_id = _fix_after(events, index) if _BY_ITSELF.search(raw) else ("", "")
                     if fix:
                         said, ids = f"{said.rstrip('.')}{FIX_JOIN}{fix}.", (event.id, fix_id)
                 kind = "opened" if said and not cause else "cause"
-                if not said and explaining < MAX_EXPLAINED:
+                if not said and counts["explained"] < MAX_EXPLAINED:
                     following = said_here[at + 1] if at + 1 < len(said_here) else ""
                     why = explained(raw, following, seen, after_trouble=trouble)
                     said, kind = (f"{FOUND_PREFIX}{why}" if why else ""), "explained"
-                what = said.removeprefix(FOUND_PREFIX)
-                if not said or any(_same(what, k.content.removeprefix(FOUND_PREFIX)) for k in kept):
+                if not said and trouble and counts["named"] < MAX_NAMED_RULES:
+                    said, kind = named_rule(raw, seen), "named"
+                if not said:
                     continue
+                what = said.removeprefix(FOUND_PREFIX)
                 key = f"pitfall:learned:{key_slug(what.split(FIX_JOIN)[0], _KEY_DROP) or 'finding'}"
+                same = next(
+                    (
+                        n
+                        for n, k in enumerate(kept)
+                        if _same(what, k.content.removeprefix(FOUND_PREFIX))
+                    ),
+                    None,
+                )
+                if same is not None:
+                    # a named thing's rule gives way to the same finding said as a cause
+                    if kinds[same] == "named" and kind != "named":
+                        counts[kinds[same]] -= 1
+                        kept[same], kinds[same] = Learned(key, said, ids), kind
+                        counts[kind] += 1
+                    continue
                 kept.append(Learned(key, said, ids))
-                opened += kind == "opened"
-                stated += kind == "cause"
-                explaining += kind == "explained"
+                kinds.append(kind)
+                counts[kind] += 1
     return kept
 
 
