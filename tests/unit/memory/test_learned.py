@@ -296,6 +296,10 @@ def test_a_rule_of_a_named_thing_the_session_saw_is_a_finding_after_trouble(
         ("it still fails", "The function doesn't handle an empty list of packaged files."),
         # a thing the session never ran or read is a claim, not a finding
         ("it still fails", "Webpack requires an explicit entry for every page it builds."),
+        # a capitalised common noun the session saw, a label, an exclamation
+        ("it still fails", "Release metadata doesn't reflect the packaged files at all."),
+        ("it still fails", "Critical finding: release-plz requires a change to packaged files."),
+        ("it still fails", "Release-plz does NOT bump the version on an empty commit! 🔍"),
         # a guess, and a pronoun for a subject
         ("it still fails", "Release-plz probably requires a change to packaged files."),
         ("it still fails", "It requires a change to packaged files before a release."),
@@ -305,6 +309,7 @@ def test_no_rule_of_a_thing_without_trouble_a_name_or_evidence(report: str, repl
     events = _session(
         ("user_message", {"text": report}),
         ("command_run", {"command": "git show HEAD:release-plz.toml", "exit_code": 0}),
+        ("command_run", {"command": "cat release metadata.txt", "exit_code": 0}),
         ("assistant_response", {"text": reply}),
     )
 
@@ -318,14 +323,14 @@ def test_a_named_things_rule_gives_way_to_the_same_finding_said_as_a_cause() -> 
         (
             "assistant_response",
             {
-                "text": "Vercel needs to check out the submodule during the build. "
-                "Vercel doesn't check out submodules automatically."
+                "text": "`vercel` needs to check out the submodule during the build. "
+                "`vercel` doesn't check out submodules automatically."
             },
         ),
     )
 
     assert [f.content for f in learned(events)] == [
-        "Found in a session: Vercel doesn't check out submodules automatically."
+        "Found in a session: `vercel` doesn't check out submodules automatically."
     ]
 
 

@@ -26,9 +26,11 @@ since it), because only trouble makes them a cause rather than a remark:
 - a rule of a named thing the session ran or read: "Release-plz requires a change to packaged
   files before creating a release PR", "- the formatter v3 installs only `fmt`" — its subject
   names something (a code span, or a word no prose would write: with a hyphen, dot, digit or a
-  capital past the sentence's start, or the program of a command) that is in what the session
-  saw, and its verb states a rule (requires, needs, only, does not, won't, cannot, never). A
-  plain noun ("the function doesn't handle …") names the work at hand, not a tool.
+  capital past the sentence's start, or the program of a command the session ran) that is in
+  what the session saw, it is no exclamation and no label ("Critical finding: …"), and its
+  verb states a rule (requires, needs, only, does not, won't, cannot, never). A plain noun
+  ("the function doesn't handle …") names the work at hand, not a tool; it is the weakest
+  shape, tried last, and gives way to the same finding said as a cause.
 
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
@@ -208,9 +210,10 @@ def _names(subject: str, seen: str) -> bool:
         # URL") is a common noun
         if _JOINED.match(word) or (at > 0 and word[0].isupper() and not word.isupper()):
             return True
-        own_word = rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])"
-        capital = at == 0 and word[0].isupper() and word.lower() not in _KEY_DROP
-        if capital and re.search(own_word, seen):
+        # a capitalised first word names a program the session ran ("Composer won't …"), not
+        # any word it saw ("Session metadata doesn't …")
+        ran = rf"\"command\": \"{re.escape(word.lower())}(?![\w-])"
+        if at == 0 and word[0].isupper() and re.search(ran, seen):
             return True
     return False
 
@@ -223,8 +226,11 @@ def named_rule(text: str, seen: str) -> str:
     if flat.endswith((":", "?")) or _HEDGE.search(flat) or _PERSONAL.search(flat):
         return ""
     match = _NAMED_RULE.match(flat)
-    if match is None or _VAGUE_SUBJECT.match(flat) or not _names(match.group("subject"), seen):
-        return ""
+    if match is None or _VAGUE_SUBJECT.match(flat) or re.search(r"!\W*$", flat):
+        return ""  # an exclamation is emphasis, not a finding
+    subject = match.group("subject")
+    if ":" in subject.replace("`", "") or not _names(subject, seen):
+        return ""  # a label's words ("Critical finding: …") are no subject
     return sentence(f"{FOUND_PREFIX}{flat}") or ""
 
 
