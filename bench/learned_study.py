@@ -11,7 +11,10 @@ ProcessNow with the offline `rules` extractor, via bench/fixture_pipeline.py). A
 type that matches a `wrong` entry is **wrong**; every project_fact that matches no item and is
 not wrong is counted as **not an item** (listed with --details, for a human to judge).
 
-Usage: python -m bench.learned_study [--details] [--session NAME ...]
+`learned2.toml` is the second set (`sessions2/`, SOURCES2.md): sessions in ecosystems the first set
+covers least, its gold likewise written before the rules first ran over it.
+
+Usage: python -m bench.learned_study [--study first|second|all] [--details] [--session NAME ...]
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from squirrel.v1 import memory_pb2
 from squirrel_core.clients import MemoryClient
 
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "learned_study"
+STUDIES = {"first": STUDY / "learned.toml", "second": STUDY / "learned2.toml"}
 # The memory types that can carry what a session taught about its project.
 LEARNED_TYPES = {
     memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
@@ -197,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         title="learned study",
         doc=__doc__,
         details="each item's verdict and the rest",
-        studies={"first": STUDY / "learned.toml"},
+        studies=STUDIES,
         load=load_sessions,
         run=_run,
         report=report,

@@ -12,6 +12,7 @@ from squirrel_memory.extractors.file_reads import (
     head_read_text,
     read_output,
     shell_read_paths,
+    shown_file_texts,
     whole_read_output,
 )
 from squirrel_memory.models import StoredEvent
@@ -94,3 +95,53 @@ def test_a_command_that_prints_files_names_them_and_nothing_else(
 ) -> None:
     event = _event("command_run", {"command": command, "exit_code": 0, "output": "text"})
     assert shell_read_paths(event) == named
+
+
+# --- files a command printed ----------------------------------------------------------------
+
+
+def _ran(command: str, output: str, exit_code: int = 0) -> StoredEvent:
+    return _event("command_run", {"command": command, "output": output, "exit_code": exit_code})
+
+
+def test_each_file_a_marked_line_printed_is_its_text_from_the_top() -> None:
+    # a Rust crate's roots, printed between the markers the line echoes
+    event = _ran(
+        'ls src/*.rs; echo "---"; cat src/lib.rs 2>/dev/null | head -20; echo "---main---"; '
+        "cat src/main.rs",
+        "src/lib.rs\nsrc/main.rs\n---\n//! Converts newsletters into Atom feeds.\n//!\n"
+        "//! One binary.\n\npub mod time;\n---main---\nuse ktn::time;\n\nfn main() {}\n",
+    )
+
+    assert shown_file_texts(event) == [
+        # cut short by `head`: up to its last blank line
+        ("src/lib.rs", "//! Converts newsletters into Atom feeds.\n//!\n//! One binary."),
+        # whole
+        ("src/main.rs", "use ktn::time;\n\nfn main() {}"),
+    ]
+
+
+def test_a_lone_reader_shows_its_file() -> None:
+    # a Python package's README, whole; its package docstring from the top
+    readme = "# Queue\n\nSchedules background jobs on SQLite.\n"
+    assert shown_file_texts(_ran("cat README.md", readme)) == [("README.md", readme.rstrip())]
+    assert shown_file_texts(
+        _ran("sed -n '1,3p' queue/__init__.py", '"""Jobs."""\n\nimport x\n')
+    ) == [("queue/__init__.py", '"""Jobs."""')]
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "exit_code"),
+    [
+        ("cd ../other && cat README.md", "# Other\n", 0),  # another folder's file
+        ("cat README.md", "# Queue\n", 1),  # a failed command
+        ("cat README.md; echo ---; cat NOTES.md", "# Queue\n# Notes\n", 0),  # no marker printed
+        ("cat README.md NOTES.md", "# Queue\n# Notes\n", 0),  # two files in one output
+        ("cat README.md && cat NOTES.md", "# Queue\n# Notes\n", 0),  # no marker between them
+        ("sed -n '40,80p' README.md", "line forty\n", 0),  # not from the top
+    ],
+)
+def test_no_text_where_the_output_is_not_one_files_from_its_top(
+    command: str, output: str, exit_code: int
+) -> None:
+    assert shown_file_texts(_ran(command, output, exit_code)) == []

@@ -245,3 +245,100 @@ def test_stated_causes_do_not_take_the_room_of_explanations() -> None:
     found = learned(events)
 
     assert len(found) == 4 and found[-1].content.endswith("fetch submodules.")
+
+
+# --- a rule of a named thing, stated after trouble -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("report", "ran", "reply", "said"),
+    [
+        (  # a Rust project's release tool
+            "this didn't work, why?",
+            "git show HEAD:release-plz.toml",
+            "Release-plz requires a change to packaged files before creating a release PR; the "
+            "commit message alone doesn't force a bump. [docs](https://release-plz.dev/docs)",
+            "Release-plz requires a change to packaged files before creating a release PR; the "
+            "commit message alone doesn't force a bump.",
+        ),
+        (  # a list item of a summary, in a project of another ecosystem
+            "investigate the linter report from the issue tracker",
+            "mise x aqua:fmtcheck/fmtcheck-cli@4.0.1 -- fmtcheck-cli --version",
+            "- fmtcheck-cli v4 installs only `fmtcheck`, not `fc`.",
+            "fmtcheck-cli v4 installs only `fmtcheck`, not `fc`.",
+        ),
+        (  # a program the session ran, named as the sentence's first word
+            "composer install fails on CI",
+            "composer install --no-dev",
+            "Composer won't install the dev packages when `--no-dev` is given.",
+            "Composer won't install the dev packages when `--no-dev` is given.",
+        ),
+    ],
+)
+def test_a_rule_of_a_named_thing_the_session_saw_is_a_finding_after_trouble(
+    report: str, ran: str, reply: str, said: str
+) -> None:
+    events = _session(
+        ("user_message", {"text": report}),
+        ("command_run", {"command": ran, "exit_code": 0, "output": ""}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert [f.content for f in learned(events)] == [f"Found in a session: {said}"]
+
+
+@pytest.mark.parametrize(
+    ("report", "reply"),
+    [
+        # no trouble before it: a remark
+        ("add a changelog entry", "Release-plz requires a change to packaged files first."),
+        # a plain noun names the work at hand, not a tool
+        ("it still fails", "The function doesn't handle an empty list of packaged files."),
+        # a thing the session never ran or read is a claim, not a finding
+        ("it still fails", "Webpack requires an explicit entry for every page it builds."),
+        # a capitalised common noun the session saw, a label, an exclamation
+        ("it still fails", "Release metadata doesn't reflect the packaged files at all."),
+        ("it still fails", "Critical finding: release-plz requires a change to packaged files."),
+        ("it still fails", "Release-plz does NOT bump the version on an empty commit! 🔍"),
+        # a guess, and a pronoun for a subject
+        ("it still fails", "Release-plz probably requires a change to packaged files."),
+        ("it still fails", "It requires a change to packaged files before a release."),
+    ],
+)
+def test_no_rule_of_a_thing_without_trouble_a_name_or_evidence(report: str, reply: str) -> None:
+    events = _session(
+        ("user_message", {"text": report}),
+        ("command_run", {"command": "git show HEAD:release-plz.toml", "exit_code": 0}),
+        ("command_run", {"command": "cat release metadata.txt", "exit_code": 0}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert learned(events) == []
+
+
+def test_a_named_things_rule_gives_way_to_the_same_finding_said_as_a_cause() -> None:
+    events = _session(
+        ("user_message", {"text": "the deploy is broken, the build can't clone the submodule"}),
+        ("command_run", {"command": "cat vercel.json", "exit_code": 0, "output": "{}"}),
+        (
+            "assistant_response",
+            {
+                "text": "`vercel` needs to check out the submodule during the build. "
+                "`vercel` doesn't check out submodules automatically."
+            },
+        ),
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: `vercel` doesn't check out submodules automatically."
+    ]
+
+
+def test_an_acronym_is_no_name() -> None:
+    events = _session(
+        ("user_message", {"text": "the redirect still fails"}),
+        ("command_run", {"command": "curl -I https://example.test/old-url", "exit_code": 0}),
+        ("assistant_response", {"text": "The old URL won't break once the redirect is deployed."}),
+    )
+
+    assert learned(events) == []

@@ -7,6 +7,7 @@ import pytest
 from squirrel_memory.extractors.about import session_about
 from squirrel_memory.extractors.package_doc import is_root_package_file, package_about
 from squirrel_memory.extractors.readme_intro import stack_sentence
+from tests.unit.memory.test_rules_extractor import Stream
 from tests.unit.memory.test_session_about import _numbered, _reads
 
 RUST_LIB = """//! Converts e-mail newsletters into Atom feeds, with one HTTP and one SMTP server.
@@ -184,3 +185,39 @@ def test_a_stack_sentence_already_in_the_description_is_not_repeated() -> None:
     found = session_about(_reads(("README.md", _numbered(readme))))
     assert found is not None
     assert found[0].count("written in Rust") == 1
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "path", "words"),
+    [
+        (  # a crate's roots printed between echoed markers
+            'ls src; echo "--- lib ---"; head -20 src/lib.rs; echo "--- main ---"; head -5 src/main.rs',
+            f"lib.rs\nmain.rs\n--- lib ---\n{RUST_LIB}--- main ---\nfn main() {{}}\n\n",
+            "src/lib.rs",
+            "newsletters into Atom feeds",
+        ),
+        (  # an Elixir library's module, printed alone
+            "cat lib/ledger.ex",
+            ELIXIR_LIB,
+            "lib/ledger.ex",
+            "Double-entry bookkeeping",
+        ),
+    ],
+)
+def test_a_root_package_doc_a_command_printed_says_what_the_project_is(
+    command: str, output: str, path: str, words: str
+) -> None:
+    stream = Stream()
+    stream.user("what is this project?")
+    stream.run(command, 0, output)
+
+    found = session_about(stream.events)
+
+    assert found is not None and found[1] == path and words in found[0]
+
+
+def test_a_package_doc_printed_in_another_folder_says_nothing() -> None:
+    stream = Stream()
+    stream.run("cd ../vendor/ledger && cat lib/ledger.ex", 0, ELIXIR_LIB)
+
+    assert session_about(stream.events) is None

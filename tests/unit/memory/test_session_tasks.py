@@ -17,6 +17,7 @@ from squirrel_memory.models import MemoryType, StoredEvent
 from squirrel_memory.repository.runners import NESTED_TASK_READERS
 from squirrel_memory.repository.task_records import NESTED_TASK_FILES
 from tests.gitrepos import git, make_repo
+from tests.unit.memory.test_rules_extractor import Stream
 from tests.unit.memory.test_session_about import T0, _event, _numbered, _reads
 
 PACKAGE = """{
@@ -316,3 +317,87 @@ def test_the_framework_fact_quotes_the_task_and_its_step() -> None:
     assert facts["framework"].content == (
         "Built with Rails: `mise run dev` (mise.toml) starts it with `bin/rails server`."
     )
+
+
+# --- task files a command printed ------------------------------------------------------------
+
+MISE_GREP_OUTPUT = """== release tasks ==
+41:[tasks.fmt]
+42-description = "Format every crate"
+43-run = "cargo fmt --all"
+44-
+45:[tasks."release:crate"]
+46-description = "Bump the version and publish the crate (see scripts/release.sh)"
+47-run = "./scripts/release.sh"
+48-
+49:[tasks.docs]
+50-description = "Build the docs"
+== script ==
+#!/bin/bash
+set -euo pipefail"""
+TASKFILE = """version: '3'
+
+tasks:
+  migrate:
+    desc: Apply the database migrations
+    cmds:
+      - go run ./cmd/migrate up
+"""
+
+
+def _ran(command: str, output: str, exit_code: int = 0) -> list[StoredEvent]:
+    stream = Stream()
+    stream.user("how do we cut a release here?")
+    stream.add(
+        "command_run",
+        {"command": command, "output": output, "exit_code": exit_code, "is_error": exit_code != 0},
+    )
+    return stream.events
+
+
+def test_a_task_files_lines_a_numbered_grep_printed_are_its_tasks() -> None:
+    events = _ran(
+        "echo '== release tasks ==' && grep -n -A8 '^\\[tasks' mise.toml | head -30 "
+        "&& echo '== script ==' && sed -n '1,2p' scripts/release.sh",
+        MISE_GREP_OUTPUT,
+    )
+
+    (found,) = session_tasks(events)
+
+    # the last table the context may have cut (`docs`) is left out; the echoed lines are not
+    # the file's
+    assert found.key == "tasks:mise.toml"
+    assert found.content == (
+        "Tasks `mise.toml` defines: `mise run fmt` (Format every crate); `mise run release:crate` "
+        "(Bump the version and publish the crate (see scripts/release.sh))."
+    )
+
+
+def test_a_task_file_a_lone_reader_printed_is_read_whole() -> None:
+    (found,) = session_tasks(_ran("cat Taskfile.yml", TASKFILE))
+
+    assert (
+        found.content
+        == "Tasks `Taskfile.yml` defines: `task migrate` (Apply the database migrations)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "exit_code"),
+    [
+        # without `-n` nothing tells the file's lines from the rest
+        ("grep -A8 tasks mise.toml", '[tasks.fmt]\nrun = "cargo fmt --all"\n', 0),
+        # two files: each line is prefixed with its file's name
+        ("grep -n -A3 tasks mise.toml Makefile", "mise.toml:41:[tasks.fmt]\n", 0),
+        # a failed command printed nothing of the file
+        ("grep -n -A8 tasks mise.toml", '41:[tasks.fmt]\n42-run = "cargo fmt"\n43-\n', 2),
+        # a dependency's task file is not the project's
+        ("cat node_modules/pkg/Taskfile.yml", TASKFILE, 0),
+        # two readers' output mixed together tells no file's text
+        ("cat Taskfile.yml && cat Makefile", TASKFILE, 0),
+    ],
+)
+def test_no_tasks_from_output_that_is_not_one_project_task_files_text(
+    command: str, output: str, exit_code: int
+) -> None:
+    assert session_tasks(_ran(command, output, exit_code)) == []

@@ -27,7 +27,7 @@ import structlog
 
 from squirrel_core.events import LOADED_FILE
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import head_read_text, loaded_text
+from squirrel_memory.extractors.file_reads import head_read_text, loaded_text, shown_file_texts
 from squirrel_memory.extractors.package_doc import package_about
 from squirrel_memory.extractors.readme_intro import stack_sentence
 from squirrel_memory.models import StoredEvent
@@ -49,12 +49,13 @@ ABOUT_KEY = "about"
 
 def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[str, str] | None:
     """(path, text) of the project-root file a successful read returned from its first line,
-    when `wanted(path)` accepts it (a partial read gives only the text it shows in full)."""
+    or a command printed from its first line (`shown_file_texts`), when `wanted(path)` accepts
+    it (a partial read gives only the text it shows in full)."""
     text = head_read_text(event)
-    if text is None:
-        return None
-    for raw in event.file_paths:
-        path = relative_path(raw, event.project_id)
+    shown = [] if text is not None else shown_file_texts(event)
+    reads = [(raw, text) for raw in event.file_paths] if text is not None else shown
+    for raw, text in reads:
+        path = relative_path(raw, event.project_id).removeprefix("./")
         # A root file, or one whose place is fixed from the root (`.claude/CLAUDE.md`,
         # `.github/CONTRIBUTING.md`, `.claude-plugin/plugin.json`): never the same name in a
         # sub-folder or a dependency.

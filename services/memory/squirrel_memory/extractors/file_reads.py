@@ -230,3 +230,85 @@ def shown_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
                 rel = relative_path(named, event.project_id).removeprefix("./")
                 shown.setdefault(rel, event.id)
     return shown
+
+
+#: A shell line's simple commands, pipes kept: split on `&&`, `||`, `;` and newlines.
+_LINE_PARTS = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
+#: Programs that print their arguments: a marker between the files a line prints.
+_ECHOES = frozenset({"echo", "printf"})
+#: `sed -n '1,40p'` (or `1p`): lines from the file's first.
+_SED_FROM_TOP = re.compile(r"^1(?:,\d+)?p$")
+
+
+def _shown_from_top(tokens: list[str], piped: str) -> tuple[str, bool] | None:
+    """(file, whether the whole of it) when one simple command prints a file from its first
+    line: `cat f` (whole unless piped into `head`), `head [-n N] f`, `sed -n '1,Np' f`."""
+    program, arguments = tokens[0], tokens[1:]
+    files = [a for a in arguments if PATH_ARGUMENT.match(a) and not a.startswith("-")]
+    if program == "cat" and len(files) == 1 and len(arguments) == 1:
+        return files[0], not piped.lstrip().startswith(("head", "sed"))
+    if program == "head" and len(files) == 1:
+        return files[0], False
+    if program == "sed" and "-n" in arguments and len(files) == 1:
+        scripts = [a for a in arguments if _SED_FROM_TOP.match(a)]
+        return (files[0], False) if scripts else None
+    return None
+
+
+def shown_file_texts(event: StoredEvent) -> list[tuple[str, str]]:
+    """(file as the command named it, the text it shows from the file's first line) for each
+    file a command that ran cleanly at the project root printed: a lone reader's whole output
+    (`cat README.md`, `head -40 src/lib.rs`), or, on a line that prints markers between files
+    (`ls src; echo ---; cat src/lib.rs; echo ---main---; head -20 src/main.rs`), the output
+    between one marker and the next when one reader ran there. A text cut short (`head`, a
+    `sed` range) ends at its last blank line, as a partial read's does."""
+    content: dict[str, Any] = event.content
+    command, output = content.get("command"), content.get("output")
+    if event.event_type not in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+        return []
+    if content.get("is_error") is True or content.get("exit_code") not in (None, 0):
+        return []
+    if not isinstance(command, str) or not isinstance(output, str) or not output.strip():
+        return []
+    parts: list[tuple[list[str], str]] = []
+    for raw in _LINE_PARTS.split(command.strip()):
+        head, _, piped = raw.partition(" | ")
+        tokens = core_tokens(head.strip().lstrip("(").rstrip(")"))
+        if tokens:
+            parts.append((tokens, piped))
+    if any(tokens[0] in ("cd", "pushd") for tokens, _ in parts):
+        return []  # another folder's files
+    # The output between the markers: chunks[i] is what ran after the i-th echo.
+    chunks: list[list[str]] = [[]]
+    markers = [" ".join(tokens[1:]).strip() for tokens, _ in parts if tokens[0] in _ECHOES]
+    lines = output[:MAX_READ_CHARS].splitlines()
+    at = 0
+    for line in lines:
+        if at < len(markers) and line.strip() == markers[at] and markers[at]:
+            chunks.append([])
+            at += 1
+        else:
+            chunks[-1].append(line)
+    if at != len(markers):
+        return []  # a marker not found: the output is not split as the line says
+    shown: list[tuple[str, str]] = []
+    group: list[tuple[list[str], str]] = []
+    index = 0
+    for tokens, piped in [*parts, (["echo"], "")]:
+        if tokens[0] not in _ECHOES:
+            group.append((tokens, piped))
+            continue
+        readers = [r for t, p in group if (r := _shown_from_top(t, p)) is not None]
+        if len(group) == 1 and len(readers) == 1 and index < len(chunks):
+            path, whole = readers[0]
+            text = "\n".join(chunks[index])
+            if not whole:
+                kept = text.splitlines()
+                text = "\n".join(
+                    kept[: max((i for i, x in enumerate(kept) if not x.strip()), default=0)]
+                )
+            if text.strip():
+                shown.append((path, text))
+        group = []
+        index += 1
+    return shown

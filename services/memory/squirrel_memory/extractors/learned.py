@@ -26,9 +26,11 @@ since it), because only trouble makes them a cause rather than a remark:
 - a rule of a named thing the session ran or read: "Release-plz requires a change to packaged
   files before creating a release PR", "- the formatter v3 installs only `fmt`" — its subject
   names something (a code span, or a word no prose would write: with a hyphen, dot, digit or a
-  capital past the sentence's start, or the program of a command) that is in what the session
-  saw, and its verb states a rule (requires, needs, only, does not, won't, cannot, never). A
-  plain noun ("the function doesn't handle …") names the work at hand, not a tool.
+  capital past the sentence's start, or the program of a command the session ran) that is in
+  what the session saw, it is no exclamation and no label ("Critical finding: …"), and its
+  verb states a rule (requires, needs, only, does not, won't, cannot, never). A plain noun
+  ("the function doesn't handle …") names the work at hand, not a tool; it is the weakest
+  shape, tried last, and gives way to the same finding said as a cause.
 
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
@@ -55,6 +57,9 @@ MAX_CHARS = 220
 #: Findings kept per episode: opened as an explanation, and causes stated after trouble.
 MAX_FINDINGS = 3
 MAX_STATED_CAUSES = 2
+#: Rules of a named thing stated after trouble, kept per episode (the weakest shape: the first
+#: to give way when a cause says the same).
+MAX_NAMED_RULES = 2
 #: Failures the assistant explained (`explained_failures`), kept per episode.
 MAX_EXPLAINED = 2
 #: What one event shows as evidence for an explanation (its text, lowercased), at most.
@@ -201,11 +206,14 @@ def _names(subject: str, seen: str) -> bool:
     for at, word in enumerate(words):
         if len(word) < 3 or word.lower() not in seen:
             continue
-        if _JOINED.match(word) or (at > 0 and word[0].isupper()):
+        # past the start a capital names something ("the Vite bundler"); an acronym ("the old
+        # URL") is a common noun
+        if _JOINED.match(word) or (at > 0 and word[0].isupper() and not word.isupper()):
             return True
-        own_word = rf"(?<![\w-]){re.escape(word.lower())}(?![\w-])"
-        capital = at == 0 and word[0].isupper() and word.lower() not in _KEY_DROP
-        if capital and re.search(own_word, seen):
+        # a capitalised first word names a program the session ran ("Composer won't …"), not
+        # any word it saw ("Session metadata doesn't …")
+        ran = rf"\"command\": \"{re.escape(word.lower())}(?![\w-])"
+        if at == 0 and word[0].isupper() and re.search(ran, seen):
             return True
     return False
 
@@ -218,8 +226,11 @@ def named_rule(text: str, seen: str) -> str:
     if flat.endswith((":", "?")) or _HEDGE.search(flat) or _PERSONAL.search(flat):
         return ""
     match = _NAMED_RULE.match(flat)
-    if match is None or _VAGUE_SUBJECT.match(flat) or not _names(match.group("subject"), seen):
-        return ""
+    if match is None or _VAGUE_SUBJECT.match(flat) or re.search(r"!\W*$", flat):
+        return ""  # an exclamation is emphasis, not a finding
+    subject = match.group("subject")
+    if ":" in subject.replace("`", "") or not _names(subject, seen):
+        return ""  # a label's words ("Critical finding: …") are no subject
     return sentence(f"{FOUND_PREFIX}{flat}") or ""
 
 
@@ -253,8 +264,9 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
     as an explanation, and after trouble at most `MAX_STATED_CAUSES` causes it stated (with
     the fix it made)."""
     kept: list[Learned] = []
+    kinds: list[str] = []
+    counts = {"opened": 0, "cause": 0, "explained": 0, "named": 0}
     trouble = False
-    opened = stated = explaining = 0
     evidence: list[str] = []
     elsewhere = replies_elsewhere(events)
     for index, event in enumerate(events):
@@ -277,26 +289,42 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         for paragraph in prose.split("\n"):
             said_here = _SENTENCE.split(" ".join(paragraph.replace("**", "").split()))
             for at, raw in enumerate(said_here):
-                said = finding(raw) if opened < MAX_FINDINGS else ""
+                said = finding(raw) if counts["opened"] < MAX_FINDINGS else ""
                 ids: tuple[str, ...] = (event.id,)
-                cause = not said and trouble and stated < MAX_STATED_CAUSES
-                if cause and (said := stated_cause(raw) or named_rule(raw, seen)):
+                cause = not said and trouble and counts["cause"] < MAX_STATED_CAUSES
+                if cause and (said := stated_cause(raw)):
                     fix, fix_id = _fix_after(events, index) if _BY_ITSELF.search(raw) else ("", "")
                     if fix:
                         said, ids = f"{said.rstrip('.')}{FIX_JOIN}{fix}.", (event.id, fix_id)
                 kind = "opened" if said and not cause else "cause"
-                if not said and explaining < MAX_EXPLAINED:
+                if not said and counts["explained"] < MAX_EXPLAINED:
                     following = said_here[at + 1] if at + 1 < len(said_here) else ""
                     why = explained(raw, following, seen, after_trouble=trouble)
                     said, kind = (f"{FOUND_PREFIX}{why}" if why else ""), "explained"
-                what = said.removeprefix(FOUND_PREFIX)
-                if not said or any(_same(what, k.content.removeprefix(FOUND_PREFIX)) for k in kept):
+                if not said and trouble and counts["named"] < MAX_NAMED_RULES:
+                    said, kind = named_rule(raw, seen), "named"
+                if not said:
                     continue
+                what = said.removeprefix(FOUND_PREFIX)
                 key = f"pitfall:learned:{key_slug(what.split(FIX_JOIN)[0], _KEY_DROP) or 'finding'}"
+                same = next(
+                    (
+                        n
+                        for n, k in enumerate(kept)
+                        if _same(what, k.content.removeprefix(FOUND_PREFIX))
+                    ),
+                    None,
+                )
+                if same is not None:
+                    # a named thing's rule gives way to the same finding said as a cause
+                    if kinds[same] == "named" and kind != "named":
+                        counts[kinds[same]] -= 1
+                        kept[same], kinds[same] = Learned(key, said, ids), kind
+                        counts[kind] += 1
+                    continue
                 kept.append(Learned(key, said, ids))
-                opened += kind == "opened"
-                stated += kind == "cause"
-                explaining += kind == "explained"
+                kinds.append(kind)
+                counts[kind] += 1
     return kept
 
 

@@ -7,7 +7,8 @@ A package's own doc often opens with what the whole project is: a Rust crate's `
 library's module in `lib/<name>.ex` / `lib/<name>.rb`, a Gleam module's `////` doc in
 `src/<name>.gleam`, a JavaScript or TypeScript entry file (`index.ts`, `src/index.ts`) whose
 leading block says it documents the package (`@packageDocumentation`, `@module`,
-`@fileoverview`). The session must have read the file from its first line; its first
+`@fileoverview`). The session must have read the file from its first line (with a read tool,
+or a command that printed it: `shown_file_texts`); its first
 paragraph is quoted as the project's own words, with the file it came from.
 
 The same rule in every ecosystem. It never reads a file elsewhere: a sub-package's or workspace
@@ -24,7 +25,7 @@ import re
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import head_read_text
+from squirrel_memory.extractors.file_reads import head_read_text, shown_file_texts
 from squirrel_memory.extractors.modules import NOT_CODE_DIRS, file_description, says_more_than
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.boilerplate import is_boilerplate
@@ -96,10 +97,9 @@ def package_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     found: dict[str, tuple[str, str]] = {}
     for event in events:
         text = head_read_text(event)
-        if text is None:
-            continue
-        for raw in event.file_paths:
-            path = relative_path(raw, event.project_id)
+        reads = [(raw, text) for raw in event.file_paths] if text is not None else []
+        for raw, text in reads or shown_file_texts(event):
+            path = relative_path(raw, event.project_id).removeprefix("./")
             if path not in found and is_root_package_file(path):
                 described = package_description(path, text)
                 if described is not None:

@@ -157,6 +157,8 @@ def task_file_read(event: StoredEvent) -> str | None:
 
 #: A line `grep -n` prints of one file: `178:[tasks.asc]` (a match) or `179-run = …` (context).
 _GREP_LINE = re.compile(r"^(?P<line>\d+)[:-](?P<text>.*)$")
+#: The events a command's output is in (a search naming "test" may be filed as a test run).
+_RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN})
 #: Programs that print the lines of a file that match, with their numbers under `-n`.
 _GREPS = frozenset({"grep", "rg"})
 
@@ -182,7 +184,7 @@ def _shown_task_text(event: StoredEvent) -> tuple[str, str] | None:
     file, their numbers left off (what else the command printed is left out); None else."""
     content = event.content
     command, output = content.get("command"), content.get("output")
-    if event.event_type != EventType.COMMAND_RUN or content.get("is_error") is True:
+    if event.event_type not in _RUNS or content.get("is_error") is True:
         return None
     if content.get("exit_code") not in (None, 0) or not isinstance(command, str):
         return None
