@@ -21,7 +21,13 @@ not counted:
   and the rest (`event loop other`: the hand-offs to and from the readers, the live filter,
   asyncio, the log line);
 - `search cpu`: the process's CPU (every thread) over the whole search; `search wall`: its
-  wall-clock time.
+  wall-clock time;
+- the floor in process, each question asked of it right after the search: `empty search` (the
+  process's CPU over `Retriever.search` on an empty project, no vector to search, the same
+  path), `encoder alone` (this thread's CPU over the query encoder, on another spelling of the
+  question so its cache of recent queries does not answer). Below the stages, per size: the CPU
+  floor (their p50s added), the ratio of `search cpu` to it, what 1.3x the floor leaves above
+  it, and what the vector index and BM25 alone take of that (their p50s added).
 
 Each stage prints its median, 95th percentile and mean CPU ms per search (a stage a search does
 not reach counts as 0 for it). A stage whose code is missing (an older tree) prints `-`.
@@ -93,7 +99,11 @@ STAGES: tuple[tuple[str, str], ...] = (
     ("event loop", "event loop"),
     ("search cpu", "every thread"),
     ("search wall", "wall clock"),
+    ("empty search", "every thread"),
+    ("encoder alone", "event loop"),
 )
+TARGET = 1.3
+"""The floor ratio issue 32 asks of a search (`search cpu` / (`empty search` + `encoder alone`))."""
 DERIVED = {
     "vector other": ("vector job", VECTOR_PARTS),
     "lexical other": ("lexical job", LEXICAL_PARTS),
@@ -245,14 +255,18 @@ def per_search(taken: dict[str, int], found: set[str]) -> dict[str, float]:
 async def time_stages(
     root: Path, embedder: Embedder, texts: Sequence[str], size: int, side: str
 ) -> StageTimes:
-    """Each stage's CPU per search on the seeded project at `root`."""
+    """Each stage's CPU per search on the seeded project at `root`, and the floor's parts."""
     store = await SqliteStore.open(str(root))
+    empty = await SqliteStore.open(str(git_repo(root.parent / f"empty-{size}")))
     try:
         await asyncio.to_thread(store.wait_lexical_index, LEXICAL_BUILD_SECONDS)
         index = await asyncio.to_thread(
             FaissIndex.load, index_path(str(root)), embedder.dim, embedder.model_id
         )
         retriever = Retriever(store, embedder=embedder, index=index)
+        nothing = Retriever(
+            empty, embedder=embedder, index=FaissIndex(embedder.dim, embedder.model_id)
+        )
         clocks = Clocks()
         millis: dict[str, list[float]] = {}
         with probes(store, retriever, index, clocks):
@@ -274,10 +288,26 @@ async def time_stages(
                 ms["search wall"] = wall / 1e6
                 for stage, value in ms.items():
                     millis.setdefault(stage, []).append(value)
+                floor = await _floor_parts(nothing, embedder, text)
+                for stage, value in floor.items():
+                    millis.setdefault(stage, []).append(value)
             after = load()
         return StageTimes(size, side, millis, before, after)
     finally:
         await store.close()
+        await empty.close()
+
+
+async def _floor_parts(empty: Retriever, embedder: Embedder, text: str) -> dict[str, float]:
+    """CPU ms of the floor's two parts for one question: the search of an empty project (the
+    process's CPU) and the query encoder alone (this thread's)."""
+    process = time.process_time_ns()
+    await empty.search(empty.project_id, f"{text} (empty)", TOP)
+    process = time.process_time_ns() - process
+    thread = time.thread_time_ns()
+    embedder.embed_query_now(f"{text} (encoder alone)")
+    thread = time.thread_time_ns() - thread
+    return {"empty search": process / 1e6, "encoder alone": thread / 1e6}
 
 
 async def seeded(root: Path, size: int, embedder: MiniLmEmbedder, base_texts: int) -> Path:
@@ -338,7 +368,8 @@ def baseline_side(
 
 
 def format_stages(rows: Sequence[StageTimes]) -> str:
-    """Per size and side: one line per stage, its thread and CPU ms p50 / p95 / mean."""
+    """Per size and side: one line per stage, its thread and CPU ms p50 / p95 / mean; then the
+    floor, the ratio and the budget."""
     head = f"{'size':>7} {'side':<9} {'stage':<17} {'thread':<15} {'p50':>7} {'p95':>7} {'mean':>7}"
     lines = [head, "-" * len(head)]
     for r in rows:
@@ -347,7 +378,25 @@ def format_stages(rows: Sequence[StageTimes]) -> str:
             cells = [r.figure(stage, what) for what in ("p50", "p95", "mean")]
             shown = " ".join("      -" if c is None else f"{c:>7.3f}" for c in cells)
             lines.append(f"{r.size:>7} {r.side:<9} {stage:<17} {thread:<15} {shown}")
+    lines += [format_budget(r) for r in rows]
     return "\n".join(lines)
+
+
+def format_budget(r: StageTimes) -> str:
+    """One line: the CPU floor in process (p50 of an empty search + p50 of the encoder alone),
+    the search's ratio to it, what `TARGET` times the floor leaves above it, and the vector
+    index's and BM25's p50 added (two stages no change around them removes)."""
+    parts = [r.figure(s, "p50") for s in ("empty search", "encoder alone", "search cpu")]
+    if any(p is None for p in parts):
+        return f"{r.size:>7} {r.side:<9} floor: not measured (an older tree)"
+    empty, encoder, search = (p or 0.0 for p in parts)
+    floor = empty + encoder
+    fixed = sum(r.figure(s, "p50") or 0.0 for s in ("vector index", "bm25"))
+    return (
+        f"{r.size:>7} {r.side:<9} floor {floor:.2f} ms (empty {empty:.2f} + encoder {encoder:.2f}),"
+        f" search {search:.2f} ms = {search / floor:.2f}x; {TARGET}x leaves"
+        f" {(TARGET - 1) * floor:.2f} ms above the floor, vector index + bm25 take {fixed:.2f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
