@@ -34,8 +34,13 @@ not reach counts as 0 for it). A stage whose code is missing (an older tree) pri
 With `--baseline TREE` the same bench runs TREE's code (its services and core, this bench) on the
 same kept stores right after this tree's, one side after the other; it needs `--keep`.
 
+With `--rows-kept` each question is asked a second time (the order rotating) with a row cache
+that holds every memory row of the project, decoded, and every full-text doc id (side `rows
+kept`): the row reads then touch no row of the file, which is the most that keeping what ranking
+needs in memory, beside the indexes, could save them.
+
 Usage: python -m bench.search_stages [--sizes 400,10000,100000] [--queries 200]
-       [--base-texts 3000|all] [--keep DIR] [--baseline TREE]
+       [--base-texts 3000|all] [--keep DIR] [--baseline TREE | --rows-kept]
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ from bench.retrieval_latency import (
     seed_project,
     tree_env,
 )
+from bench.stage_floor import ROWS_KEPT, TARGET, every_row_kept, floor_parts
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
@@ -102,8 +108,7 @@ STAGES: tuple[tuple[str, str], ...] = (
     ("empty search", "every thread"),
     ("encoder alone", "event loop"),
 )
-TARGET = 1.3
-"""The floor ratio issue 32 asks of a search (`search cpu` / (`empty search` + `encoder alone`))."""
+
 DERIVED = {
     "vector other": ("vector job", VECTOR_PARTS),
     "lexical other": ("lexical job", LEXICAL_PARTS),
@@ -253,9 +258,17 @@ def per_search(taken: dict[str, int], found: set[str]) -> dict[str, float]:
 
 
 async def time_stages(
-    root: Path, embedder: Embedder, texts: Sequence[str], size: int, side: str
-) -> StageTimes:
-    """Each stage's CPU per search on the seeded project at `root`, and the floor's parts."""
+    root: Path,
+    embedder: Embedder,
+    texts: Sequence[str],
+    size: int,
+    side: str,
+    *,
+    rows_kept: bool = False,
+) -> list[StageTimes]:
+    """Each stage's CPU per search on the seeded project at `root`, and the floor's parts; with
+    `rows_kept` a second side (`rows kept`) asks each question again, in rotating order, with
+    every memory row already decoded in the row cache."""
     store = await SqliteStore.open(str(root))
     empty = await SqliteStore.open(str(git_repo(root.parent / f"empty-{size}")))
     try:
@@ -267,47 +280,49 @@ async def time_stages(
         nothing = Retriever(
             empty, embedder=embedder, index=FaissIndex(embedder.dim, embedder.model_id)
         )
+        db = store._db  # a bench looks inside
+        caches = [(side, db.rows)]
+        if rows_kept:
+            caches.append((ROWS_KEPT, await db.read(every_row_kept)))
         clocks = Clocks()
-        millis: dict[str, list[float]] = {}
+        millis: dict[str, dict[str, list[float]]] = {name: {} for name, _ in caches}
         with probes(store, retriever, index, clocks):
-            for text in texts[:WARMUP]:
-                await retriever.search(store.project_id, f"{text} (warm-up)", TOP)
+            for name, cache in caches:
+                db.rows = cache
+                for text in texts[:WARMUP]:
+                    await retriever.search(store.project_id, f"{text} (warm-up {name})", TOP)
             before = load()
-            for text in texts:
-                clocks.take()
-                wall, process = time.perf_counter_ns(), time.process_time_ns()
-                loop = time.thread_time_ns()
-                await retriever.search(store.project_id, text, TOP)
-                loop = time.thread_time_ns() - loop
-                process = time.process_time_ns() - process
-                wall = time.perf_counter_ns() - wall
-                taken = clocks.take()
-                taken["event loop"] = loop
-                ms = per_search(taken, clocks.found | {"event loop"})
-                ms["search cpu"] = process / 1e6
-                ms["search wall"] = wall / 1e6
-                for stage, value in ms.items():
-                    millis.setdefault(stage, []).append(value)
-                floor = await _floor_parts(nothing, embedder, text)
-                for stage, value in floor.items():
-                    millis.setdefault(stage, []).append(value)
+            for n, text in enumerate(texts):
+                for k in range(len(caches)):
+                    name, cache = caches[(n + k) % len(caches)]
+                    db.rows = cache
+                    spelled = text if name == side else f"{text} ({name})"
+                    ms = await _one_search(retriever, spelled, clocks)
+                    ms.update(await floor_parts(nothing, embedder, spelled))
+                    for stage, value in ms.items():
+                        millis[name].setdefault(stage, []).append(value)
             after = load()
-        return StageTimes(size, side, millis, before, after)
+        return [StageTimes(size, name, millis[name], before, after) for name, _ in caches]
     finally:
         await store.close()
         await empty.close()
 
 
-async def _floor_parts(empty: Retriever, embedder: Embedder, text: str) -> dict[str, float]:
-    """CPU ms of the floor's two parts for one question: the search of an empty project (the
-    process's CPU) and the query encoder alone (this thread's)."""
-    process = time.process_time_ns()
-    await empty.search(empty.project_id, f"{text} (empty)", TOP)
+async def _one_search(retriever: Retriever, text: str, clocks: Clocks) -> dict[str, float]:
+    """One search's CPU ms per stage, its process CPU and its wall-clock ms."""
+    clocks.take()
+    wall, process = time.perf_counter_ns(), time.process_time_ns()
+    loop = time.thread_time_ns()
+    await retriever.search(retriever.project_id, text, TOP)
+    loop = time.thread_time_ns() - loop
     process = time.process_time_ns() - process
-    thread = time.thread_time_ns()
-    embedder.embed_query_now(f"{text} (encoder alone)")
-    thread = time.thread_time_ns() - thread
-    return {"empty search": process / 1e6, "encoder alone": thread / 1e6}
+    wall = time.perf_counter_ns() - wall
+    taken = clocks.take()
+    taken["event loop"] = loop
+    ms = per_search(taken, clocks.found | {"event loop"})
+    ms["search cpu"] = process / 1e6
+    ms["search wall"] = wall / 1e6
+    return ms
 
 
 async def seeded(root: Path, size: int, embedder: MiniLmEmbedder, base_texts: int) -> Path:
@@ -328,13 +343,20 @@ def asked(size: int, queries: int) -> list[str]:
 
 
 async def run_side(
-    sizes: Sequence[int], queries: int, base_texts: int, keep: Path, side: str
+    sizes: Sequence[int],
+    queries: int,
+    base_texts: int,
+    keep: Path,
+    side: str,
+    *,
+    rows_kept: bool = False,
 ) -> list[StageTimes]:
     embedder = loaded_embedder()
     out: list[StageTimes] = []
     for size in sizes:
         project = await seeded(keep, size, embedder, base_texts)
-        out.append(await time_stages(project, embedder, asked(size, queries), size, side))
+        texts = asked(size, queries)
+        out += await time_stages(project, embedder, texts, size, side, rows_kept=rows_kept)
     return out
 
 
@@ -406,16 +428,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base-texts", type=base_texts_arg, default=3000, help="a count or all")
     parser.add_argument("--keep", type=Path, default=None, help="keep the filled projects here")
     parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
+    parser.add_argument(
+        "--rows-kept",
+        action="store_true",
+        help="a second side: each question again with every memory row decoded in the row cache",
+    )
     parser.add_argument("--side", default="this", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.baseline is not None and args.keep is None:
         parser.error("--baseline needs --keep (both sides search the same kept stores)")
+    if args.baseline is not None and args.rows_kept:
+        parser.error("--rows-kept and --baseline are two different comparisons; ask one")
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         keep = args.keep if args.keep is not None else Path(tmp)
-        rows = asyncio.run(run_side(sizes, args.queries, args.base_texts, keep, args.side))
+        rows = asyncio.run(
+            run_side(
+                sizes, args.queries, args.base_texts, keep, args.side, rows_kept=args.rows_kept
+            )
+        )
     if args.json is not None:
         args.json.write_text(json.dumps([vars(r) for r in rows]))
         return
