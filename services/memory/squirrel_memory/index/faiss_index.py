@@ -239,15 +239,13 @@ class FaissIndex:
             found = self._coarse.candidates(vector, wide, probes)
             if found is None:
                 break
-            if probes is not None:
-                scores, int_ids = ivf_search(self._index, vector, k, probes, found.int_ids)
-                if scores[0][k - 1] > found.ceiling:
-                    return scores, int_ids
-                continue
             # The same kernel as the flat scan (`knn_inner_product`, which `IndexFlatIP.search`
-            # calls), one query against a few vectors, so the scores are the same to the bit;
-            # candidates in id order, as the flat index mostly holds them. Called directly: no
-            # index is made and filled per search.
+            # calls) and as the IVF lists' scan (one `fvec_inner_product` per stored vector),
+            # one query against a few vectors, so the scores are the same to the bit; candidates
+            # in id order, and equal scores ordered by id as both scans' heaps order them.
+            # Called directly: no index is made and filled per search, and an IVF index's
+            # probed lists are not walked again (the candidates are in them: the int8 copy
+            # holds each vector in the IVF index's own list).
             picked = np.sort(found.int_ids)
             rows_of = np.asarray(self._index.reconstruct_batch(picked), np.float32)
             scores, rows = faiss.knn(vector, rows_of, k, metric=faiss.METRIC_INNER_PRODUCT)
