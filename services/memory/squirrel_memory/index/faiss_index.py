@@ -51,7 +51,8 @@ IVF_RETRAIN_GROWTH = 2.0
 COARSE_ABOVE = 2_048
 # The int8 pass's candidates for a top k: 2k + 32, then 8k + 64 when the first set cannot vouch
 # for its k best (the bound is looser than float16's), then the full scan. An IVF index (its
-# lists probed in an int8 copy too) starts wider: its scan with a candidate filter costs more.
+# lists probed in an int8 copy too) starts wider, as set when its candidates were scored by a
+# filtered scan of its lists (which cost more than scoring them from their own vectors now).
 # On the search bench's 10k store (384-d, real and derived vectors, top 50) 2k + 16 vouched for
 # 76 % of its questions and 2k + 32 for 93 % (`bench.first_set`): each set that cannot vouch
 # costs a second int8 scan of every vector and the exact scores of 8k + 64 candidates.
