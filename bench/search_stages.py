@@ -21,15 +21,26 @@ not counted:
   and the rest (`event loop other`: the hand-offs to and from the readers, the live filter,
   asyncio, the log line);
 - `search cpu`: the process's CPU (every thread) over the whole search; `search wall`: its
-  wall-clock time.
+  wall-clock time;
+- the floor in process, each question asked of it right after the search: `empty search` (the
+  process's CPU over `Retriever.search` on an empty project, no vector to search, the same
+  path), `encoder alone` (this thread's CPU over the query encoder, on another spelling of the
+  question so its cache of recent queries does not answer). Below the stages, per size: the CPU
+  floor (their p50s added), the ratio of `search cpu` to it, what 1.3x the floor leaves above
+  it, and what the vector index and BM25 alone take of that (their p50s added).
 
 Each stage prints its median, 95th percentile and mean CPU ms per search (a stage a search does
 not reach counts as 0 for it). A stage whose code is missing (an older tree) prints `-`.
 With `--baseline TREE` the same bench runs TREE's code (its services and core, this bench) on the
 same kept stores right after this tree's, one side after the other; it needs `--keep`.
 
+With `--rows-kept` each question is asked a second time (the order rotating) with a row cache
+that holds every memory row of the project, decoded, and every full-text doc id (side `rows
+kept`): the row reads then touch no row of the file, which is the most that keeping what ranking
+needs in memory, beside the indexes, could save them.
+
 Usage: python -m bench.search_stages [--sizes 400,10000,100000] [--queries 200]
-       [--base-texts 3000|all] [--keep DIR] [--baseline TREE]
+       [--base-texts 3000|all] [--keep DIR] [--baseline TREE | --rows-kept]
 """
 
 from __future__ import annotations
@@ -60,6 +71,7 @@ from bench.retrieval_latency import (
     seed_project,
     tree_env,
 )
+from bench.stage_floor import ROWS_KEPT, TARGET, every_row_kept, floor_parts
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
@@ -93,7 +105,10 @@ STAGES: tuple[tuple[str, str], ...] = (
     ("event loop", "event loop"),
     ("search cpu", "every thread"),
     ("search wall", "wall clock"),
+    ("empty search", "every thread"),
+    ("encoder alone", "event loop"),
 )
+
 DERIVED = {
     "vector other": ("vector job", VECTOR_PARTS),
     "lexical other": ("lexical job", LEXICAL_PARTS),
@@ -243,41 +258,71 @@ def per_search(taken: dict[str, int], found: set[str]) -> dict[str, float]:
 
 
 async def time_stages(
-    root: Path, embedder: Embedder, texts: Sequence[str], size: int, side: str
-) -> StageTimes:
-    """Each stage's CPU per search on the seeded project at `root`."""
+    root: Path,
+    embedder: Embedder,
+    texts: Sequence[str],
+    size: int,
+    side: str,
+    *,
+    rows_kept: bool = False,
+) -> list[StageTimes]:
+    """Each stage's CPU per search on the seeded project at `root`, and the floor's parts; with
+    `rows_kept` a second side (`rows kept`) asks each question again, in rotating order, with
+    every memory row already decoded in the row cache."""
     store = await SqliteStore.open(str(root))
+    empty = await SqliteStore.open(str(git_repo(root.parent / f"empty-{size}")))
     try:
         await asyncio.to_thread(store.wait_lexical_index, LEXICAL_BUILD_SECONDS)
         index = await asyncio.to_thread(
             FaissIndex.load, index_path(str(root)), embedder.dim, embedder.model_id
         )
         retriever = Retriever(store, embedder=embedder, index=index)
+        nothing = Retriever(
+            empty, embedder=embedder, index=FaissIndex(embedder.dim, embedder.model_id)
+        )
+        db = store._db  # a bench looks inside
+        caches = [(side, db.rows)]
+        if rows_kept:
+            caches.append((ROWS_KEPT, await db.read(every_row_kept)))
         clocks = Clocks()
-        millis: dict[str, list[float]] = {}
+        millis: dict[str, dict[str, list[float]]] = {name: {} for name, _ in caches}
         with probes(store, retriever, index, clocks):
-            for text in texts[:WARMUP]:
-                await retriever.search(store.project_id, f"{text} (warm-up)", TOP)
+            for name, cache in caches:
+                db.rows = cache
+                for text in texts[:WARMUP]:
+                    await retriever.search(store.project_id, f"{text} (warm-up {name})", TOP)
             before = load()
-            for text in texts:
-                clocks.take()
-                wall, process = time.perf_counter_ns(), time.process_time_ns()
-                loop = time.thread_time_ns()
-                await retriever.search(store.project_id, text, TOP)
-                loop = time.thread_time_ns() - loop
-                process = time.process_time_ns() - process
-                wall = time.perf_counter_ns() - wall
-                taken = clocks.take()
-                taken["event loop"] = loop
-                ms = per_search(taken, clocks.found | {"event loop"})
-                ms["search cpu"] = process / 1e6
-                ms["search wall"] = wall / 1e6
-                for stage, value in ms.items():
-                    millis.setdefault(stage, []).append(value)
+            for n, text in enumerate(texts):
+                for k in range(len(caches)):
+                    name, cache = caches[(n + k) % len(caches)]
+                    db.rows = cache
+                    spelled = text if name == side else f"{text} ({name})"
+                    ms = await _one_search(retriever, spelled, clocks)
+                    ms.update(await floor_parts(nothing, embedder, spelled))
+                    for stage, value in ms.items():
+                        millis[name].setdefault(stage, []).append(value)
             after = load()
-        return StageTimes(size, side, millis, before, after)
+        return [StageTimes(size, name, millis[name], before, after) for name, _ in caches]
     finally:
         await store.close()
+        await empty.close()
+
+
+async def _one_search(retriever: Retriever, text: str, clocks: Clocks) -> dict[str, float]:
+    """One search's CPU ms per stage, its process CPU and its wall-clock ms."""
+    clocks.take()
+    wall, process = time.perf_counter_ns(), time.process_time_ns()
+    loop = time.thread_time_ns()
+    await retriever.search(retriever.project_id, text, TOP)
+    loop = time.thread_time_ns() - loop
+    process = time.process_time_ns() - process
+    wall = time.perf_counter_ns() - wall
+    taken = clocks.take()
+    taken["event loop"] = loop
+    ms = per_search(taken, clocks.found | {"event loop"})
+    ms["search cpu"] = process / 1e6
+    ms["search wall"] = wall / 1e6
+    return ms
 
 
 async def seeded(root: Path, size: int, embedder: MiniLmEmbedder, base_texts: int) -> Path:
@@ -298,13 +343,20 @@ def asked(size: int, queries: int) -> list[str]:
 
 
 async def run_side(
-    sizes: Sequence[int], queries: int, base_texts: int, keep: Path, side: str
+    sizes: Sequence[int],
+    queries: int,
+    base_texts: int,
+    keep: Path,
+    side: str,
+    *,
+    rows_kept: bool = False,
 ) -> list[StageTimes]:
     embedder = loaded_embedder()
     out: list[StageTimes] = []
     for size in sizes:
         project = await seeded(keep, size, embedder, base_texts)
-        out.append(await time_stages(project, embedder, asked(size, queries), size, side))
+        texts = asked(size, queries)
+        out += await time_stages(project, embedder, texts, size, side, rows_kept=rows_kept)
     return out
 
 
@@ -338,7 +390,8 @@ def baseline_side(
 
 
 def format_stages(rows: Sequence[StageTimes]) -> str:
-    """Per size and side: one line per stage, its thread and CPU ms p50 / p95 / mean."""
+    """Per size and side: one line per stage, its thread and CPU ms p50 / p95 / mean; then the
+    floor, the ratio and the budget."""
     head = f"{'size':>7} {'side':<9} {'stage':<17} {'thread':<15} {'p50':>7} {'p95':>7} {'mean':>7}"
     lines = [head, "-" * len(head)]
     for r in rows:
@@ -347,7 +400,25 @@ def format_stages(rows: Sequence[StageTimes]) -> str:
             cells = [r.figure(stage, what) for what in ("p50", "p95", "mean")]
             shown = " ".join("      -" if c is None else f"{c:>7.3f}" for c in cells)
             lines.append(f"{r.size:>7} {r.side:<9} {stage:<17} {thread:<15} {shown}")
+    lines += [format_budget(r) for r in rows]
     return "\n".join(lines)
+
+
+def format_budget(r: StageTimes) -> str:
+    """One line: the CPU floor in process (p50 of an empty search + p50 of the encoder alone),
+    the search's ratio to it, what `TARGET` times the floor leaves above it, and the vector
+    index's and BM25's p50 added (two stages no change around them removes)."""
+    parts = [r.figure(s, "p50") for s in ("empty search", "encoder alone", "search cpu")]
+    if any(p is None for p in parts):
+        return f"{r.size:>7} {r.side:<9} floor: not measured (an older tree)"
+    empty, encoder, search = (p or 0.0 for p in parts)
+    floor = empty + encoder
+    fixed = sum(r.figure(s, "p50") or 0.0 for s in ("vector index", "bm25"))
+    return (
+        f"{r.size:>7} {r.side:<9} floor {floor:.2f} ms (empty {empty:.2f} + encoder {encoder:.2f}),"
+        f" search {search:.2f} ms = {search / floor:.2f}x; {TARGET}x leaves"
+        f" {(TARGET - 1) * floor:.2f} ms above the floor, vector index + bm25 take {fixed:.2f}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -357,16 +428,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--base-texts", type=base_texts_arg, default=3000, help="a count or all")
     parser.add_argument("--keep", type=Path, default=None, help="keep the filled projects here")
     parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
+    parser.add_argument(
+        "--rows-kept",
+        action="store_true",
+        help="a second side: each question again with every memory row decoded in the row cache",
+    )
     parser.add_argument("--side", default="this", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.baseline is not None and args.keep is None:
         parser.error("--baseline needs --keep (both sides search the same kept stores)")
+    if args.baseline is not None and args.rows_kept:
+        parser.error("--rows-kept and --baseline are two different comparisons; ask one")
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         keep = args.keep if args.keep is not None else Path(tmp)
-        rows = asyncio.run(run_side(sizes, args.queries, args.base_texts, keep, args.side))
+        rows = asyncio.run(
+            run_side(
+                sizes, args.queries, args.base_texts, keep, args.side, rows_kept=args.rows_kept
+            )
+        )
     if args.json is not None:
         args.json.write_text(json.dumps([vars(r) for r in rows]))
         return

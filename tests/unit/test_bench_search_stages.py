@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.search_stages import STAGES, time_stages
+from bench.search_stages import STAGES, StageTimes, format_budget, time_stages
+from bench.stage_floor import ROWS_KEPT
 from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
@@ -20,6 +21,7 @@ TEXTS = [
 
 
 async def _seeded(root: Path, embedder: FakeEmbedder) -> None:
+    root.mkdir()
     store = await SqliteStore.open(str(root))
     try:
         decisions = [
@@ -42,9 +44,9 @@ async def _seeded(root: Path, embedder: FakeEmbedder) -> None:
 
 async def test_every_stage_of_a_search_is_timed(tmp_path: Path) -> None:
     embedder = FakeEmbedder()
-    await _seeded(tmp_path, embedder)
+    await _seeded(tmp_path / "project", embedder)
     questions = ["how do I run the build", "which port does the database use", "zebra"]
-    times = await time_stages(tmp_path, embedder, questions, 4, "this")
+    (times,) = await time_stages(tmp_path / "project", embedder, questions, 4, "this")
     stages = {stage for stage, _ in STAGES}
     # every stage's code was found (a renamed function would leave its stage out)
     assert set(times.millis) == stages
@@ -56,3 +58,44 @@ async def test_every_stage_of_a_search_is_timed(tmp_path: Path) -> None:
     for n in range(len(questions)):
         assert times.millis["vector job"][n] >= times.millis["encoder"][n]
         assert times.millis["lexical job"][n] >= times.millis["bm25"][n]
+    # the floor's two parts, each question
+    for stage in ("empty search", "encoder alone"):
+        assert all(v > 0 for v in times.millis[stage]), stage
+
+
+async def test_rows_kept_asks_every_question_again_with_every_row_in_the_cache(
+    tmp_path: Path,
+) -> None:
+    embedder = FakeEmbedder()
+    await _seeded(tmp_path / "project", embedder)
+    questions = ["how do I run the build", "which port does the database use"]
+    shipped, kept = await time_stages(
+        tmp_path / "project", embedder, questions, 4, "this", rows_kept=True
+    )
+    assert (shipped.side, kept.side) == ("this", ROWS_KEPT)
+    assert set(kept.millis) == set(shipped.millis)
+    assert all(len(v) == len(questions) for v in kept.millis.values())
+
+
+def _times(**p50: float) -> StageTimes:
+    return StageTimes(4, "this", {k.replace("_", " "): [v] for k, v in p50.items()}, "1", "1")
+
+
+def test_the_budget_line_sets_the_search_against_its_floor() -> None:
+    line = format_budget(
+        _times(
+            empty_search=2.0,
+            encoder_alone=6.0,
+            search_cpu=12.0,
+            vector_index=1.5,
+            bm25=0.5,
+        )
+    )
+    # floor 8, ratio 12 / 8, 1.3x leaves 0.3 x 8 = 2.4 ms, index + bm25 2.0
+    assert "floor 8.00 ms (empty 2.00 + encoder 6.00)" in line
+    assert "search 12.00 ms = 1.50x" in line
+    assert "leaves 2.40 ms above the floor, vector index + bm25 take 2.00" in line
+
+
+def test_a_side_without_the_floor_says_so() -> None:
+    assert "not measured" in format_budget(_times(search_cpu=12.0))

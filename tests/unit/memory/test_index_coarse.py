@@ -237,15 +237,15 @@ def _ivf(ids: list[str], vectors: Vectors, path: Path | None = None) -> FaissInd
 
 
 class _FullIvfScans:
-    """Counts the IVF scans of every vector in the probed lists (no candidate filter)."""
+    """Counts the IVF scans of every vector in the probed lists."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.scans = 0
         real = faiss_index.ivf_search
 
-        def counted(ivf: Any, query: Vectors, k: int, probes: Any, among: Any = None) -> Any:
-            self.scans += among is None
-            return real(ivf, query, k, probes, among)
+        def counted(ivf: Any, query: Vectors, k: int, probes: Any) -> Any:
+            self.scans += 1
+            return real(ivf, query, k, probes)
 
         monkeypatch.setattr(faiss_index, "ivf_search", counted)
 
@@ -260,6 +260,22 @@ def test_an_ivf_index_answers_as_its_own_scan_to_the_bit(monkeypatch: pytest.Mon
         for k in (1, 10, 50):
             assert index.search(query, k) == _own_ivf_answer(index, query, k)
     assert scans.scans < len(queries) * 3 // 2  # most were answered from the int8 copy
+
+
+def test_ivf_candidates_of_equal_scores_come_in_the_order_of_its_own_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 150 equal vectors: the int8 pass's first set (4k + 32 = 232) vouches for the top 50 past
+    # them, and they are scored again from the candidates alone, not by walking the probed lists
+    vectors = _clustered(COUNT, seed=18)
+    vectors[100:250] = vectors[0]
+    ids = [f"mem_{n}" for n in range(COUNT)]
+    index = _ivf(ids, vectors)
+    scans = _FullIvfScans(monkeypatch)
+    for query in (vectors[0], vectors[120], _clustered(1, seed=19)[0]):
+        for k in (10, 50):
+            assert index.search(query, k) == _own_ivf_answer(index, query, k)
+    assert scans.scans == 0
 
 
 def test_the_ivf_copy_follows_updates_removals_and_a_reload(tmp_path: Path) -> None:

@@ -223,17 +223,12 @@ def probes_of(ivf: Any, query: Vector) -> Probes:
 
 
 def ivf_search(
-    ivf: Any, query: Vector, k: int, probes: Probes, among: npt.NDArray[np.int64] | None = None
+    ivf: Any, query: Vector, k: int, probes: Probes
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
-    """The IVF index's top `k` in the lists `probes` names, by its own scan (so to the bit
-    what its `search` answers), of every vector there or only of those in `among`."""
+    """The IVF index's top `k` of every vector in the lists `probes` names, by its own scan (so
+    to the bit what its `search` answers)."""
     scores = np.empty((1, k), np.float32)
     int_ids = np.empty((1, k), np.int64)
-    params = selector = None
-    if among is not None:
-        selector = faiss.IDSelectorBatch(among)  # held here while FAISS reads it
-        params = faiss.SearchParametersIVF()
-        params.sel, params.nprobe = selector, ivf.nprobe
     lists = np.ascontiguousarray(probes[1], dtype=np.int64)
     distances = np.ascontiguousarray(probes[0], dtype=np.float32)
     ivf.search_preassigned_c(
@@ -245,7 +240,6 @@ def ivf_search(
         faiss.swig_ptr(scores),
         faiss.swig_ptr(int_ids),
         False,
-        params,
+        None,
     )
-    del selector
     return scores, int_ids

@@ -51,7 +51,8 @@ IVF_RETRAIN_GROWTH = 2.0
 COARSE_ABOVE = 2_048
 # The int8 pass's candidates for a top k: 2k + 32, then 8k + 64 when the first set cannot vouch
 # for its k best (the bound is looser than float16's), then the full scan. An IVF index (its
-# lists probed in an int8 copy too) starts wider: its scan with a candidate filter costs more.
+# lists probed in an int8 copy too) starts wider, as set when its candidates were scored by a
+# filtered scan of its lists (which cost more than scoring them from their own vectors now).
 # On the search bench's 10k store (384-d, real and derived vectors, top 50) 2k + 16 vouched for
 # 76 % of its questions and 2k + 32 for 93 % (`bench.first_set`): each set that cannot vouch
 # costs a second int8 scan of every vector and the exact scores of 8k + 64 candidates.
@@ -239,15 +240,13 @@ class FaissIndex:
             found = self._coarse.candidates(vector, wide, probes)
             if found is None:
                 break
-            if probes is not None:
-                scores, int_ids = ivf_search(self._index, vector, k, probes, found.int_ids)
-                if scores[0][k - 1] > found.ceiling:
-                    return scores, int_ids
-                continue
             # The same kernel as the flat scan (`knn_inner_product`, which `IndexFlatIP.search`
-            # calls), one query against a few vectors, so the scores are the same to the bit;
-            # candidates in id order, as the flat index mostly holds them. Called directly: no
-            # index is made and filled per search.
+            # calls) and as the IVF lists' scan (one `fvec_inner_product` per stored vector),
+            # one query against a few vectors, so the scores are the same to the bit; candidates
+            # in id order, and equal scores ordered by id as both scans' heaps order them.
+            # Called directly: no index is made and filled per search, and an IVF index's
+            # probed lists are not walked again (the candidates are in them: the int8 copy
+            # holds each vector in the IVF index's own list).
             picked = np.sort(found.int_ids)
             rows_of = np.asarray(self._index.reconstruct_batch(picked), np.float32)
             scores, rows = faiss.knn(vector, rows_of, k, metric=faiss.METRIC_INNER_PRODUCT)
