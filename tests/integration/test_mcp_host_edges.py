@@ -126,12 +126,16 @@ async def test_a_budget_that_is_no_number_of_tokens_is_a_tool_error(
     bad = f'{{"project_root": {root}, "context_budget_tokens": {budget}}}'
     alias = f'{{"project_root": {root}, "max_tokens": {budget}}}'
     good = f'{{"project_root": {root}, "context_budget_tokens": 200}}'
+    # A host that fills every declared argument sends the alias it does not use as null.
+    beside = f'{{"project_root": {root}, "context_budget_tokens": 200, "max_tokens": null}}'
     lines = [_line(INITIALIZE), _line(INITIALIZED)]
     lines += [_line(_call(2, bad)), _line(_call(3, alias)), _line(_call(4, good))]
+    lines += [_line(_call(5, beside))]
     async with services(settings, mode):
         answers = await _talk(settings, project, lines)
     by_id = {a.get("id"): a for a in answers}
-    assert set(by_id) == {1, 2, 3, 4}, answers
+    assert set(by_id) == {1, 2, 3, 4, 5}, answers
+    assert not by_id[5]["result"].get("isError"), by_id[5]
     for refused in (by_id[2], by_id[3]):
         result = refused.get("result") or {}
         assert result.get("isError") is True, refused

@@ -45,9 +45,15 @@ class ArgumentCheckedServer(MCPServer):
 
 
 def null_budget(tool: str, arguments: dict[str, Any]) -> None:
-    """Refuses a budget argument sent as `null` (what JSON encoders make of NaN and Infinity)."""
+    """Refuses a budget argument sent as `null` (what JSON encoders make of NaN and Infinity),
+    unless the other name of the budget carries a value: a host that fills every declared
+    argument sends the unused alias as `null`, and that one is dropped."""
+    given = [n for n in BUDGET_ARGUMENTS if arguments.get(n) is not None]
     for name in BUDGET_ARGUMENTS:
         if name in arguments and arguments[name] is None:
+            if given:
+                del arguments[name]
+                continue
             raise ToolError(
                 f"{tool}: `{name}` is null (a JSON encoder writes NaN and Infinity so); send a"
                 f" whole number of tokens between {MIN_BUDGET_TOKENS} and {MAX_BUDGET_TOKENS},"
