@@ -11,7 +11,10 @@ memory does. A pitfall or recipe memory that matches a `wrong` pattern is **wron
 matches no lesson and no `wrong` pattern is **not a lesson** (listed with --details, for a human
 to judge).
 
-Usage: python -m bench.lessons_study [--details] [--session NAME ...]
+`lessons.toml` (SOURCES.md) is the first set; `lessons2.toml` (SOURCES2.md) is the second, from
+another ecosystem and host, written the same way. Each set prints its own table.
+
+Usage: python -m bench.lessons_study [--details] [--set first|second|all] [--session NAME ...]
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ _TYPES = {
     memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
 }
 JUDGED = ("pitfall", "recipe")
+SETS = {"first": "lessons.toml", "second": "lessons2.toml"}
 
 
 @dataclass(frozen=True)
@@ -227,23 +231,27 @@ def main(argv: list[str] | None = None) -> int:
     configure_logging("bench", "warning", json=True)
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--details", action="store_true", help="each lesson's verdict and noise")
+    parser.add_argument("--set", choices=[*SETS, "all"], default="all", help="which lessons set")
     parser.add_argument("--session", action="append", default=[], help="only these sessions")
     args = parser.parse_args(argv)
-    try:
-        sessions = load_sessions()
-    except StudyError as exc:
-        print(f"lessons study: {exc}", file=sys.stderr)
-        return 2
-    if args.session:
-        sessions = [s for s in sessions if s.name in args.session]
-    missing = [s.name for s in sessions if not s.paths or not all(p.exists() for p in s.paths)]
-    if missing:
-        print(f"skipped (transcripts not found): {', '.join(missing)}")
-        sessions = [s for s in sessions if s.name not in missing]
-    if not sessions:
-        return 0
-    outcomes = asyncio.run(_run(sessions))
-    print(report(sessions, outcomes, details=args.details))
+    names = list(SETS) if args.set == "all" else [args.set]
+    for name in names:
+        try:
+            sessions = load_sessions(STUDY / SETS[name])
+        except StudyError as exc:
+            print(f"lessons study: {exc}", file=sys.stderr)
+            return 2
+        if args.session:
+            sessions = [s for s in sessions if s.name in args.session]
+        missing = [s.name for s in sessions if not s.paths or not all(p.exists() for p in s.paths)]
+        if missing:
+            print(f"skipped (transcripts not found): {', '.join(missing)}")
+            sessions = [s for s in sessions if s.name not in missing]
+        if not sessions:
+            continue
+        outcomes = asyncio.run(_run(sessions))
+        print(f"\n# {name} set ({SETS[name]})\n")
+        print(report(sessions, outcomes, details=args.details))
     return 0
 
 
