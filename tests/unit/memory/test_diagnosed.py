@@ -310,3 +310,77 @@ def test_a_subagents_prompt_without_trouble_gives_no_lesson(report: str) -> None
 
 def test_a_prompt_from_the_host_is_no_report_of_trouble() -> None:
     assert diagnosed(_subagents(_session(), prompt_origin="harness")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (
+            "The CI job failed because of a timing-dependent assertion in the suite.",
+            "a timing-dependent assertion in the suite",
+        ),
+        (
+            "The nightly export failed because of an expired token in the job's settings.",
+            "an expired token in the job's settings",
+        ),
+    ],
+)
+def test_because_of_gives_the_cause_without_of(text: str, cause: str) -> None:
+    assert stated_cause(text)[1] == cause
+
+
+@pytest.mark.parametrize(
+    ("ecosystem_line", "detail", "path", "before", "after"),
+    [
+        # A Rust project's integration test and a Python project's: the same shape of reply.
+        (
+            "It expected `worker – cancelled`, but `worker` ran concurrently and finished "
+            "before `build` reported its error:",
+            "it expected `worker – cancelled`, but `worker` ran concurrently and finished "
+            "before `build` reported its error",
+            "tests/pipeline.rs",
+            "steps: [build, worker]",
+            "steps: [build, worker.after(build)]",
+        ),
+        (
+            "It expected `cache hit`, but `warm_cache` ran in another process and never "
+            "shared its result:",
+            "it expected `cache hit`, but `warm_cache` ran in another process and never shared "
+            "its result",
+            "tests/test_cache.py",
+            "@pytest.fixture\ndef cache():",
+            "@pytest.fixture(scope='session')\ndef cache():",
+        ),
+    ],
+)
+def test_what_the_check_expected_against_what_happened_follows_the_cause(
+    ecosystem_line: str, detail: str, path: str, before: str, after: str
+) -> None:
+    stream = Stream()
+    stream.user("why did the nightly CI job fail?")
+    stream.run("forge run view 7 --log-failed", 0, "tests\tstep\tFAILED: 1 of 80 checks failed\n")
+    stream.say(f"The nightly CI job failed because of an ordering assumption in one check.\n\n"
+               f"{ecosystem_line}\n\n```text\nlog\n```")
+    stream.user("fix it")
+    _edit(stream, path, before, after)
+    (found,) = diagnosed(stream.events)
+    assert f"an ordering assumption in one check — {detail};" in found.content, found.content
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "It probably expected `worker – cancelled`, but `worker` finished first:",  # a guess
+        "I expected `worker – cancelled`, but `worker` finished first:",  # someone's steps
+        "The scheduler runs both steps at once:",  # no expectation against an outcome
+    ],
+)
+def test_no_detail_follows_the_cause_from_a_guess_or_a_plain_sentence(line: str) -> None:
+    stream = Stream()
+    stream.user("why did the nightly CI job fail?")
+    stream.run("forge run view 7 --log-failed", 0, "tests\tstep\tFAILED: 1 of 80 checks failed\n")
+    stream.say(f"The nightly CI job failed because of an ordering assumption in one check.\n\n{line}")
+    stream.user("fix it")
+    _edit(stream, "tests/pipeline.rs", "a", "b")
+    (found,) = diagnosed(stream.events)
+    assert "—" not in found.content and "an ordering assumption in one check;" in found.content

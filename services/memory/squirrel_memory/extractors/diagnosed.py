@@ -47,6 +47,7 @@ from squirrel_memory.extractors.stated_causes import (
     PERSON,
     PRONOUN,
     SENTENCE,
+    contrast,
     sentences,
     stated_cause,
 )
@@ -150,6 +151,8 @@ class _Cause:
     index: int
     trigger: str
     text: str
+    #: What the check expected against what happened, said after the cause ("" if nothing).
+    detail: str = ""
 
 
 def _troubled(text: str) -> bool:
@@ -253,7 +256,8 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
                 continue
             if event.id in elsewhere:
                 continue  # a subagent's finding about another folder is that folder's
-            for said in sentences(text):
+            said_all = sentences(text)
+            for position, said in enumerate(said_all):
                 if not failing_on and (shows := _FAILING_ON.match(said)):
                     named = shows.group("trigger")
                     if not (PERSON.search(named) or HEDGE.search(named)):
@@ -263,7 +267,8 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
                     floor = index
                 named_symptom, stated = stated_cause(said)
                 if stated and (trouble or fetched):
-                    causes.append(_Cause(event.id, index, named_symptom, stated))
+                    detail = contrast(said_all[position + 1 : position + 4])
+                    causes.append(_Cause(event.id, index, named_symptom, stated, detail))
         if not causes or _rejected(events, turns, number):
             continue
         cause = causes[0]
@@ -282,7 +287,8 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
         if not trigger:
             continue
         trigger = trigger[:1].lower() + trigger[1:] if not trigger[:2].isupper() else trigger
-        content = sentence(f"When {trigger}: {cause.text}; {change}")
+        because = f"{cause.text} — {cause.detail}" if cause.detail else cause.text
+        content = sentence(f"When {trigger}: {because}; {change}")
         if not content:
             continue
         ids = (opener.id, *([fetched_id] if fetched_id else []), cause.event_id, *change_ids)

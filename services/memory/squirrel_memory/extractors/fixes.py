@@ -63,6 +63,13 @@ _INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
 _LOOK_AROUND_VERBS = frozenset(
     {"list", "ls", "show", "status", "view", "info", "describe", "help", "version", "get"}
     | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
+    | {"which", "where"}
+)
+#: Version-control queries that only read history or state: one that fails (a commit that is
+#: not in this clone, a path not in that revision) is a probe of the repository, not a pitfall.
+_READ_ONLY_GIT = frozenset(
+    {"log", "show", "diff", "status", "blame", "rev-parse", "merge-base", "cat-file"}
+    | {"ls-files", "ls-tree", "describe", "shortlog", "reflog", "grep"}
 )
 MAX_FILES_SHOWN = 4
 #: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
@@ -128,6 +135,50 @@ def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
     return attempt.program not in _LOOK_AROUND and not words & _LOOK_AROUND_VERBS
 
 
+def _reads_history(attempt: Attempt) -> bool:
+    """Whether `attempt` is a version-control query that only reads (`git log`, `git show`,
+    `git branch --contains`)."""
+    if attempt.program != "git":
+        return False
+    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
+    if not words:
+        return False
+    if words[0] == "branch":
+        return any(t in ("--contains", "--merged", "--no-merged", "--list") for t in attempt.tokens)
+    return words[0] in _READ_ONLY_GIT
+
+
+def _retries(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
+    """Whether the passing command is the failed one run again with other options: it keeps
+    the failed command's targets (its positional words, not an option's value or free text),
+    unless the error was about the call itself (a wrong path or name), which another target
+    can fix. A command asking for something else (`tool check a.txt`, then `tool check b.txt`
+    after a real error) is no fix of it."""
+    kept = set(passed.tokens[1:])
+    return all(t in kept for t in _targets(failed.tokens[1:])) or bool(
+        _USAGE_ERROR.search(fingerprint)
+    )
+
+
+def _targets(words: Sequence[str]) -> list[str]:
+    """The positional words of a command's arguments: neither an option, nor the value that
+    follows one, nor free text (a prompt, a message); everything after `--` counts."""
+    found: list[str] = []
+    after_option = ended = False
+    for word in words:
+        if ended:
+            found.append(word)
+        elif word == "--":
+            ended = True
+        elif word.startswith("-"):
+            after_option = "=" not in word
+        elif after_option:
+            after_option = False
+        elif " " not in word:
+            found.append(word)
+    return found
+
+
 def _named_in(path: str, output: str) -> bool:
     name = PurePosixPath(path).name
     return bool(name) and (path in output or f"/{name}" in output or f" {name}" in output)
@@ -149,6 +200,8 @@ def find_pitfalls(
             continue
         if failed.program in _LOOK_AROUND and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
+        if _reads_history(failed):
+            continue
         if (
             len(failed.tokens) > 1
             and failed.tokens[1] in _INLINE_CODE
@@ -263,6 +316,24 @@ def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     return same_targets or bool(_USAGE_ERROR.search(fingerprint))
 
 
+def wrapper_words(before: str, after: str) -> str:
+    """The words `after` puts before the same command as `before` (`uv run`, `mise exec --`,
+    `source .venv/bin/activate &&`), environment assignments of both left aside; "" when
+    `after` is not `before` with something put in front."""
+    old, new = _without_assignments(as_typed(before)), _without_assignments(as_typed(after))
+    if not old or old == new or not new.endswith(" " + old):
+        return ""
+    prefix = new[: -len(old)].strip()
+    return prefix if 0 < len(prefix) <= 60 and "`" not in prefix else ""
+
+
+def _without_assignments(text: str) -> str:
+    words = text.split(" ")
+    while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$", words[0]):
+        words = words[1:]
+    return " ".join(words)
+
+
 def as_typed(command: str) -> str:
     """A whole command line as typed, without an enclosing subshell's parentheses."""
     text = " ".join(command.split())
@@ -365,7 +436,12 @@ def _attribute(
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)
-    elif changed_args and not files and _variant_can_fix(failed, passed, fingerprint):
+    elif (
+        changed_args
+        and not files
+        and _variant_can_fix(failed, passed, fingerprint)
+        and _retries(failed, passed, fingerprint)
+    ):
         fix, shown, command = "variant", (), passed.text
     elif files:
         fix, shown, command = "edit", files, ""
@@ -373,7 +449,10 @@ def _attribute(
     elif _run_differently(failed, passed, fingerprint):
         # Same command, run another way (an environment activated, a wrapper): that way is
         # the fix for an error about the call itself (`pytest: command not found`).
-        fix, shown, command = "variant", (), as_typed(passed.run.command)
+        # The passing command itself when the line ran others too (a loop, a chain): the
+        # words put before it are the difference, not the line around it.
+        wrapped = bool(wrapper_words(failed.text, passed.text))
+        fix, shown, command = "variant", (), passed.text if wrapped else as_typed(passed.run.command)
     else:
         return Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,))
     ids.append(passed.run.event_id)

@@ -19,11 +19,11 @@ from squirrel_memory.extractors.fix_kinds import formatter_for
 from squirrel_memory.extractors.fixes import (
     MAX_FILES_SHOWN,
     Pitfall,
-    as_typed,
     clip,
     ran_nothing,
     selection,
     shown_command,
+    wrapper_words,
 )
 from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import (
@@ -70,6 +70,11 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
             shown = _relative(passed.text, pitfall, root)
             return f"running the formatter (`{shown_command(shown, 90)}`) fixed it"
         change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
+        wrapper = _wrapper(pitfall)
+        if wrapper and not change:
+            # The same command run through something: what was put before it is the fix.
+            shown = shown_command(fix_command, 90)
+            return f"putting `{wrapper}` before it worked (`{shown}`)"
         if change:
             shown = _relative(passed.text, pitfall, root) if passed else ""
             example = f" (`{shown}`)" if len(shown) <= 90 else ""
@@ -145,11 +150,9 @@ def _wrapper(pitfall: Pitfall) -> str:
     `uv run`, `bundle exec`), or ""."""
     if pitfall.fix != "variant" or pitfall.passed is None:
         return ""
-    before, after = as_typed(pitfall.failed.run.command), pitfall.fix_command
-    if before == after or not after.endswith(" " + before):
-        return ""
-    prefix = after[: -len(before)].strip()
-    return prefix if 0 < len(prefix) <= 60 and "`" not in prefix else ""
+    return wrapper_words(pitfall.failed.run.command, pitfall.fix_command) or wrapper_words(
+        pitfall.failed.text, pitfall.fix_command
+    )
 
 
 def _commands(group: list[Pitfall]) -> list[str]:

@@ -108,6 +108,25 @@ _CHECKBOX = re.compile(r"^\s*[-*]\s*\[[ xX]?\]")
 PRONOUN = re.compile(r"^(?:it|this|that|they|these|those|there)\b", re.IGNORECASE)
 
 
+#: "It expected `x`, but `y` ran first": what a check expected against what happened.
+_CONTRAST = re.compile(r"\bexpect(?:s|ed)?\b[^.;]{3,120}?,? but\b", re.IGNORECASE)
+MAX_DETAIL_CHARS = 200
+
+
+def contrast(following: list[str]) -> str:
+    """The first of the sentences after a cause that says what was expected against what
+    happened ("It expected `x – aborted`, but `x` ran concurrently and finished first"), as
+    a clause to follow the cause; "" when none does, or it hedges or speaks of someone."""
+    for text in following:
+        flat = text.strip().rstrip(":.").strip()
+        if not _CONTRAST.search(flat) or len(flat) > MAX_DETAIL_CHARS or flat.count("`") % 2:
+            continue
+        if PERSON.search(flat) or HEDGE.search(flat) or _PLAN.match(flat):
+            continue
+        return flat[:1].lower() + flat[1:] if PRONOUN.match(flat) else flat
+    return ""
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of a reply's prose that are not inside a plan, a to-do list or code."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
@@ -150,6 +169,8 @@ def stated_cause(text: str) -> tuple[str, str]:
     if match is None:
         return "", ""
     cause = match.group("cause").strip().rstrip(".!")
+    # "… failed because of a stale cache": the cause is what follows "of".
+    cause = re.sub(r"^of\s+", "", cause, flags=re.IGNORECASE)
     cause = re.sub(r"^(?:The|A|An|Each|Every|Its)\b", lambda m: m.group(0).lower(), cause)
     said = f"{trigger} {cause}"
     if not MIN_CAUSE_CHARS <= len(cause) <= MAX_CAUSE_CHARS or len(cause.split()) < 4:
