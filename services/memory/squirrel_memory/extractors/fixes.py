@@ -27,7 +27,9 @@ from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
+from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence.attempts import command_base
+from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import configuration_file, formatter_for, one_per_run
@@ -368,6 +370,11 @@ def _fingerprint(failed: Attempt) -> str:
     empty = nothing_ran(failed.run.output)
     if empty:
         return normalise_line(empty)
+    # A run that passed with a warning an edit then cleared (`cleared_warnings`) is known by
+    # that warning, not by its passing summary.
+    warning = _warning_line(failed.run.output)
+    if warning:
+        return normalise_line(warning)
     # A test runner's progress (`..F`, `Run options: --seed 4242`) is not what failed; its
     # summary (`5 examples, 1 failure`) says it.
     report = report_line(failed.run.output)
@@ -377,6 +384,19 @@ def _fingerprint(failed: Attempt) -> str:
     if first:
         return normalise_line(first)
     return f"{failed.base or failed.text[:60]}: non-zero exit"
+
+
+_FAILED_COUNT = re.compile(r"\b[1-9]\d*\s+(?:failed|failing|failures?|errors?)\b|\bFAIL", re.I)
+
+
+def _warning_line(output: str) -> str:
+    """A tool's warning line when the run reported no failure (its summary counts none):
+    the warning is then what the run taught; "" otherwise."""
+    head = output[:MAX_OUTPUT_SCAN_CHARS]
+    lines = [line for line in head.splitlines() if is_warning(line)]
+    if not lines or _FAILED_COUNT.search(head.replace(" 0 failed", "")):
+        return ""
+    return lines[0].strip()
 
 
 def selection(attempt: Attempt) -> list[str]:

@@ -48,7 +48,9 @@ def _relative(text: str, pitfall: Pitfall, root: str) -> str:
 def _shown_error(pitfall: Pitfall, root: str) -> str:
     """The error as printed (project paths made relative), or the fingerprint."""
     output = pitfall.failed.run.output
-    line = first_error_line(output) or nothing_ran(output) or report_line(output)
+    warned = is_warning(pitfall.fingerprint)
+    line = next((w.strip() for w in output.splitlines() if is_warning(w)), "") if warned else ""
+    line = line or first_error_line(output) or nothing_ran(output) or report_line(output)
     line = line or first_line(output)
     line = line or pitfall.fingerprint
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
