@@ -10,7 +10,7 @@ import pytest
 
 from squirrel_memory.extractors.diagnosed import diagnosed
 from squirrel_memory.extractors.finders import FOUND
-from squirrel_memory.extractors.stated_causes import sentences, stated_cause
+from squirrel_memory.extractors.stated_causes import headed_cause, sentences, stated_cause
 from squirrel_memory.models import StoredEvent
 from tests.unit.memory.test_rules_extractor import PROJECT, Stream
 
@@ -384,3 +384,61 @@ def test_no_detail_follows_the_cause_from_a_guess_or_a_plain_sentence(line: str)
     _edit(stream, "tests/pipeline.rs", "a", "b")
     (found,) = diagnosed(stream.events)
     assert "—" not in found.content and "an ordering assumption in one check;" in found.content
+
+
+ROOT_CAUSE_REPLIES = [
+    # A Python service and an Elixir app: the cause under its heading, as a lead-in and a list.
+    (
+        "This is a race in the worker pool.\n\n### Root cause\n\nThe pool currently:\n\n"
+        "1. Starts every worker before the queue exists.\n2. Drops the jobs pushed before that.\n\n"
+        "More detail follows.",
+        "the race in the worker pool shows up",
+        "The pool currently: starts every worker before the queue exists; drops the jobs pushed "
+        "before that",
+        "app/pool.py",
+    ),
+    (
+        "## Root cause\n\nThe supervisor restarts `Cache` before `Repo` is up, so every lookup "
+        "on boot times out.\n",
+        "",
+        "The supervisor restarts `Cache` before `Repo` is up, so every lookup on boot times out",
+        "lib/app/application.ex",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "problem", "cause", "path"), ROOT_CAUSE_REPLIES)
+def test_a_cause_under_a_root_cause_heading_is_read(
+    reply: str, problem: str, cause: str, path: str
+) -> None:
+    named, said = headed_cause(reply)
+    assert said == cause
+    assert (f"the {named} shows up" if named else "") == problem
+
+
+@pytest.mark.parametrize(("reply", "problem", "cause", "path"), ROOT_CAUSE_REPLIES)
+def test_a_headed_cause_and_the_change_a_pr_request_asked_for_make_one_lesson(
+    reply: str, problem: str, cause: str, path: str
+) -> None:
+    stream = Stream()
+    stream.user("the nightly import fails on boot")
+    stream.run(f"cat {path}", 0, "…")
+    stream.say(reply)
+    stream.user("make a pr")
+    _edit(stream, path, "start_workers()\nmake_queue()", "make_queue()\nstart_workers()")
+    (found,) = diagnosed(stream.events)
+    # The cause as stated (a sentence's own shape wins over the heading's), and the change.
+    assert cause.split(", so")[0].lower() in found.content.lower(), found.content
+    assert path in found.content
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "### Root cause\n\nIt might be that the pool starts workers early.",  # a guess
+        "### Root cause\n\nI changed the pool so that workers start later.",  # someone's steps
+        "### Next steps\n\n1. Start the queue first.\n2. Then the workers.",  # no cause heading
+    ],
+)
+def test_no_headed_cause_from_a_guess_someones_steps_or_a_plan(reply: str) -> None:
+    assert headed_cause(reply) == ("", "")

@@ -48,6 +48,7 @@ from squirrel_memory.extractors.stated_causes import (
     PRONOUN,
     SENTENCE,
     contrast,
+    headed_cause,
     sentences,
     stated_cause,
 )
@@ -127,7 +128,8 @@ _RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.TOOL_RES
 #: A short message that tells the assistant to go ahead with what it proposed.
 _GO = re.compile(
     r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|go ahead|go for it|do it|please do|sounds good|"
-    r"lgtm|perfect|great|fix it|please fix|apply it|make the change)\b",
+    r"lgtm|perfect|great|fix it|please fix|apply it|make the change|implement (?:it|that|this|"
+    r"the fix)|(?:make|open|create|send) (?:a |the )?(?:pr|pull request))\b",
     re.IGNORECASE,
 )
 MAX_APPROVAL_CHARS = 80
@@ -256,6 +258,7 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
                 continue
             if event.id in elsewhere:
                 continue  # a subagent's finding about another folder is that folder's
+            stated_here = len(causes)
             said_all = sentences(text)
             for position, said in enumerate(said_all):
                 if not failing_on and (shows := _FAILING_ON.match(said)):
@@ -269,6 +272,12 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
                 if stated and (trouble or fetched):
                     detail = contrast(said_all[position + 1 : position + 4])
                     causes.append(_Cause(event.id, index, named_symptom, stated, detail))
+            if len(causes) == stated_here:
+                # A reply that puts its cause under a heading (`### Root cause`) diagnoses.
+                problem, headed = headed_cause(text)
+                if headed:
+                    trigger = f"the {problem} shows up" if problem else ""
+                    causes.append(_Cause(event.id, index, trigger, headed))
         if not causes or _rejected(events, turns, number):
             continue
         cause = causes[0]

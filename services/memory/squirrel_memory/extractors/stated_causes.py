@@ -127,6 +127,63 @@ def contrast(following: list[str]) -> str:
     return ""
 
 
+#: A heading a diagnosis puts over its cause: `### Root cause`, `**Cause:**`, `Why it fails`.
+_CAUSE_HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:the )?(?:root cause|cause|why it (?:fails|failed|broke|"
+    r"breaks|hangs|hung))(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$",
+    re.IGNORECASE,
+)
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*:?\s*$)")
+#: What a reply calls the problem before its cause: "This is a race in the scheduler".
+_PROBLEM = re.compile(
+    r"\b(?:an?|the) (?P<problem>(?:[\w’'/-]+ ){0,5}(?:bug|issue|problem|regression|race)"
+    r"(?: in [^.;:]{3,60})?)(?=[.;:]|$)",
+    re.IGNORECASE,
+)
+
+
+def headed_cause(text: str) -> tuple[str, str]:
+    """(what the reply calls the problem, the cause) under a heading that announces the cause
+    (`### Root cause`): its lead-in and the items it lists ("hk currently: uses …; renders
+    …; passes …"), or its first sentence; ("", "") when there is none, or it speaks of
+    someone's steps, hedges, or is too short or too long."""
+    prose = unlinked(re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL))
+    lines = prose.split("\n")
+    start = next((i for i, line in enumerate(lines) if _CAUSE_HEADING.match(line)), None)
+    if start is None:
+        return "", ""
+    blocks: list[list[str]] = [[]]
+    for line in lines[start + 1 :]:
+        if _HEADING.match(line):
+            break
+        if line.strip():
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    body = [*blocks[0], *(blocks[1] if blocks[0] and blocks[0][-1].rstrip().endswith(":")
+                          and len(blocks) > 1 else [])]
+    if not body:
+        return "", ""
+    lead = " ".join(_MARKUP.sub("", body[0]).replace("**", "").split())
+    if lead.endswith(":"):
+        items = [
+            " ".join(_MARKUP.sub("", line).replace("**", "").split()).rstrip(".")
+            for line in body[1:]
+            if _MARKUP.match(line)
+        ]
+        items = [item[:1].lower() + item[1:] for item in items if item]
+        cause = f"{lead} {'; '.join(items)}" if items else ""
+    else:
+        cause = SENTENCE.split(lead)[0].rstrip(".")
+    if not MIN_CAUSE_CHARS <= len(cause) <= MAX_CAUSE_CHARS or cause.count("`") % 2:
+        return "", ""
+    if PERSON.search(cause) or HEDGE.search(cause):
+        return "", ""
+    before = " ".join(lines[:start])
+    named = _PROBLEM.search(before)
+    return (named.group("problem") if named else ""), cause
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of a reply's prose that are not inside a plan, a to-do list or code."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
