@@ -111,10 +111,15 @@ def test_operators_outside_quotes_still_split_and_redirect(
             "if bundle exec rspec; then echo ok; else echo failed; fi",
             ["bundle exec rspec", "echo ok", "echo failed"],
         ),
-        ("while ! pg_isready -q; do sleep 1; done && mix test", ["pg_isready -q", "sleep 1", "mix test"]),
+        (
+            "while ! pg_isready -q; do sleep 1; done && mix test",
+            ["pg_isready -q", "sleep 1", "mix test"],
+        ),
     ],
 )
-def test_a_compound_commands_reserved_words_are_not_commands(line: str, commands: list[str]) -> None:
+def test_a_compound_commands_reserved_words_are_not_commands(
+    line: str, commands: list[str]
+) -> None:
     assert _texts(line) == commands
 
 

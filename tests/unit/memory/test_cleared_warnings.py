@@ -153,7 +153,9 @@ def test_a_rerun_inside_a_longer_line_clears_the_warning_of_the_command_that_com
     session = Session("/home/dev/feeds", "s1", T0)
     session.user("cap the batch size")
     session.run("cargo fmt --check\ncargo test limits", 0, RUST_TESTS_WARNED)
-    session.edit_lines("src/limits.rs", "const PAGES: usize = 32;", '#[cfg(unix)]\nconst PAGES: usize = 32;')
+    session.edit_lines(
+        "src/limits.rs", "const PAGES: usize = 32;", "#[cfg(unix)]\nconst PAGES: usize = 32;"
+    )
     session.run("cargo fmt\ncargo fmt --check\ncargo test limits\nmake e2e", 0, RUST_TESTS_CLEAN)
 
     [found] = _pitfalls(session)

@@ -359,8 +359,10 @@ def test_what_the_check_expected_against_what_happened_follows_the_cause(
     stream = Stream()
     stream.user("why did the nightly CI job fail?")
     stream.run("forge run view 7 --log-failed", 0, "tests\tstep\tFAILED: 1 of 80 checks failed\n")
-    stream.say(f"The nightly CI job failed because of an ordering assumption in one check.\n\n"
-               f"{ecosystem_line}\n\n```text\nlog\n```")
+    stream.say(
+        f"The nightly CI job failed because of an ordering assumption in one check.\n\n"
+        f"{ecosystem_line}\n\n```text\nlog\n```"
+    )
     stream.user("fix it")
     _edit(stream, path, before, after)
     (found,) = diagnosed(stream.events)
@@ -379,7 +381,9 @@ def test_no_detail_follows_the_cause_from_a_guess_or_a_plain_sentence(line: str)
     stream = Stream()
     stream.user("why did the nightly CI job fail?")
     stream.run("forge run view 7 --log-failed", 0, "tests\tstep\tFAILED: 1 of 80 checks failed\n")
-    stream.say(f"The nightly CI job failed because of an ordering assumption in one check.\n\n{line}")
+    stream.say(
+        f"The nightly CI job failed because of an ordering assumption in one check.\n\n{line}"
+    )
     stream.user("fix it")
     _edit(stream, "tests/pipeline.rs", "a", "b")
     (found,) = diagnosed(stream.events)
@@ -428,7 +432,7 @@ def test_a_headed_cause_and_the_change_a_pr_request_asked_for_make_one_lesson(
     _edit(stream, path, "start_workers()\nmake_queue()", "make_queue()\nstart_workers()")
     (found,) = diagnosed(stream.events)
     # The cause as stated (a sentence's own shape wins over the heading's), and the change.
-    assert cause.split(", so")[0].lower() in found.content.lower(), found.content
+    assert cause.split(", so", maxsplit=1)[0].lower() in found.content.lower(), found.content
     assert path in found.content
 
 

@@ -447,12 +447,15 @@ def test_a_push_that_failed_is_still_a_pitfall_of_git() -> None:
     ("failed", "passed"),
     [
         # The same tool asked about other targets after a real error: not a retry (Python, Ruby).
-        ("python manage.py loaddata fixtures/users.json", "python manage.py loaddata fixtures/roles.json --verbosity 2"),
+        (
+            "python manage.py loaddata fixtures/users.json",
+            "python manage.py loaddata fixtures/roles.json --verbosity 2",
+        ),
         ("bundle exec rake db:seed:users", "bundle exec rake db:seed:roles --trace"),
     ],
 )
 def test_other_targets_after_a_real_error_are_no_fix(failed: str, passed: str) -> None:
-    error = "IntegrityError: duplicate key value violates unique constraint \"users_email\""
+    error = 'IntegrityError: duplicate key value violates unique constraint "users_email"'
     events = _runs("s1", [(failed, 1, error), (passed, 0, "Installed 3 objects")])
     assert all("worked" not in p.content for p in _pitfalls(events))
 

@@ -11,6 +11,7 @@ after `git push`, a test run covering the failed one) in the same session, withi
   `mix format --check-formatted` failed);
 - `variant`: the same command re-run with changed arguments, nothing else changed.
 
+What counts as that command run again, and a failed query that is only a probe: `retries`.
 Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
 the same signature in several sessions merge into one pitfall whose importance grows; one
 that recurs with no fix seen is kept as a warning that says no fix was recorded (grouping and
@@ -19,7 +20,6 @@ wording: `pitfall_memories`; why it failed: `failure_causes`).
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -27,9 +27,7 @@ from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
-from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence.attempts import command_base
-from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import configuration_file, formatter_for, one_per_run
@@ -46,6 +44,14 @@ from squirrel_memory.extractors.pitfalls import (
     first_line,
     normalise_line,
     nothing_ran,
+)
+from squirrel_memory.extractors.retries import (
+    USAGE_ERROR,
+    as_typed,
+    reads_history,
+    retries,
+    warning_line,
+    wrapper_words,
 )
 
 #: How long after a failure a passing attempt still counts as its fix.
@@ -67,20 +73,7 @@ _LOOK_AROUND_VERBS = frozenset(
     | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
     | {"which", "where"}
 )
-#: Version-control queries that only read history or state: one that fails (a commit that is
-#: not in this clone, a path not in that revision) is a probe of the repository, not a pitfall.
-_READ_ONLY_GIT = frozenset(
-    {"log", "show", "diff", "status", "blame", "rev-parse", "merge-base", "cat-file"}
-    | {"ls-files", "ls-tree", "describe", "shortlog", "reflog", "grep"}
-)
 MAX_FILES_SHOWN = 4
-#: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
-#: them, so a re-run of a check with other arguments is their fix.
-_USAGE_ERROR = re.compile(
-    r"no such file|not found|unrecognized|unknown (?:option|flag|command|argument)|usage:|"
-    r"invalid (?:option|argument|choice)|no tests? (?:ran|collected|found)|does not exist",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,50 +130,6 @@ def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
     return attempt.program not in _LOOK_AROUND and not words & _LOOK_AROUND_VERBS
 
 
-def _reads_history(attempt: Attempt) -> bool:
-    """Whether `attempt` is a version-control query that only reads (`git log`, `git show`,
-    `git branch --contains`)."""
-    if attempt.program != "git":
-        return False
-    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
-    if not words:
-        return False
-    if words[0] == "branch":
-        return any(t in ("--contains", "--merged", "--no-merged", "--list") for t in attempt.tokens)
-    return words[0] in _READ_ONLY_GIT
-
-
-def _retries(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
-    """Whether the passing command is the failed one run again with other options: it keeps
-    the failed command's targets (its positional words, not an option's value or free text),
-    unless the error was about the call itself (a wrong path or name), which another target
-    can fix. A command asking for something else (`tool check a.txt`, then `tool check b.txt`
-    after a real error) is no fix of it."""
-    kept = set(passed.tokens[1:])
-    return all(t in kept for t in _targets(failed.tokens[1:])) or bool(
-        _USAGE_ERROR.search(fingerprint)
-    )
-
-
-def _targets(words: Sequence[str]) -> list[str]:
-    """The positional words of a command's arguments: neither an option, nor the value that
-    follows one, nor free text (a prompt, a message); everything after `--` counts."""
-    found: list[str] = []
-    after_option = ended = False
-    for word in words:
-        if ended:
-            found.append(word)
-        elif word == "--":
-            ended = True
-        elif word.startswith("-"):
-            after_option = "=" not in word
-        elif after_option:
-            after_option = False
-        elif " " not in word:
-            found.append(word)
-    return found
-
-
 def _named_in(path: str, output: str) -> bool:
     name = PurePosixPath(path).name
     return bool(name) and (path in output or f"/{name}" in output or f" {name}" in output)
@@ -202,7 +151,7 @@ def find_pitfalls(
             continue
         if failed.program in _LOOK_AROUND and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
-        if _reads_history(failed):
+        if reads_history(failed):
             continue
         if (
             len(failed.tokens) > 1
@@ -315,33 +264,7 @@ def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     same_targets = [t for t in failed.tokens[1:] if not t.startswith("-")] == [
         t for t in passed.tokens[1:] if not t.startswith("-")
     ]
-    return same_targets or bool(_USAGE_ERROR.search(fingerprint))
-
-
-def wrapper_words(before: str, after: str) -> str:
-    """The words `after` puts before the same command as `before` (`uv run`, `mise exec --`,
-    `source .venv/bin/activate &&`), environment assignments of both left aside; "" when
-    `after` is not `before` with something put in front."""
-    old, new = _without_assignments(as_typed(before)), _without_assignments(as_typed(after))
-    if not old or old == new or not new.endswith(" " + old):
-        return ""
-    prefix = new[: -len(old)].strip()
-    return prefix if 0 < len(prefix) <= 60 and "`" not in prefix else ""
-
-
-def _without_assignments(text: str) -> str:
-    words = text.split(" ")
-    while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$", words[0]):
-        words = words[1:]
-    return " ".join(words)
-
-
-def as_typed(command: str) -> str:
-    """A whole command line as typed, without an enclosing subshell's parentheses."""
-    text = " ".join(command.split())
-    if text.startswith("(") and text.endswith(")"):
-        text = text[1:-1].strip()
-    return text
+    return same_targets or bool(USAGE_ERROR.search(fingerprint))
 
 
 def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
@@ -352,7 +275,7 @@ def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     # A flag that only changes how much the command prints (`-v`) is no other way to run it.
     if _without_output_flags(before) == _without_output_flags(after):
         return False
-    return before != after and bool(_USAGE_ERROR.search(fingerprint))
+    return before != after and bool(USAGE_ERROR.search(fingerprint))
 
 
 def _without_output_flags(command: str) -> list[str]:
@@ -372,7 +295,7 @@ def _fingerprint(failed: Attempt) -> str:
         return normalise_line(empty)
     # A run that passed with a warning an edit then cleared (`cleared_warnings`) is known by
     # that warning, not by its passing summary.
-    warning = _warning_line(failed.run.output)
+    warning = warning_line(failed.run.output)
     if warning:
         return normalise_line(warning)
     # A test runner's progress (`..F`, `Run options: --seed 4242`) is not what failed; its
@@ -384,19 +307,6 @@ def _fingerprint(failed: Attempt) -> str:
     if first:
         return normalise_line(first)
     return f"{failed.base or failed.text[:60]}: non-zero exit"
-
-
-_FAILED_COUNT = re.compile(r"\b[1-9]\d*\s+(?:failed|failing|failures?|errors?)\b|\bFAIL", re.I)
-
-
-def _warning_line(output: str) -> str:
-    """A tool's warning line when the run reported no failure (its summary counts none):
-    the warning is then what the run taught; "" otherwise."""
-    head = output[:MAX_OUTPUT_SCAN_CHARS]
-    lines = [line for line in head.splitlines() if is_warning(line)]
-    if not lines or _FAILED_COUNT.search(head.replace(" 0 failed", "")):
-        return ""
-    return lines[0].strip()
 
 
 def selection(attempt: Attempt) -> list[str]:
@@ -460,7 +370,7 @@ def _attribute(
         changed_args
         and not files
         and _variant_can_fix(failed, passed, fingerprint)
-        and _retries(failed, passed, fingerprint)
+        and retries(failed, passed, fingerprint)
     ):
         fix, shown, command = "variant", (), passed.text
     elif files:
@@ -472,7 +382,8 @@ def _attribute(
         # The passing command itself when the line ran others too (a loop, a chain): the
         # words put before it are the difference, not the line around it.
         wrapped = bool(wrapper_words(failed.text, passed.text))
-        fix, shown, command = "variant", (), passed.text if wrapped else as_typed(passed.run.command)
+        typed = passed.text if wrapped else as_typed(passed.run.command)
+        fix, shown, command = "variant", (), typed
     else:
         return Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,))
     ids.append(passed.run.event_id)
@@ -504,7 +415,7 @@ def _shell_folder(failed: Attempt, passed: Attempt, fingerprint: str) -> str:
     resolve ("" when that is not what happened): the passing run names the same file by its
     full path, or relative to that sub-folder, and the error said the file was not found."""
     cwd = (failed.run.cwd or "").rstrip("/")
-    if not cwd or not _USAGE_ERROR.search(fingerprint):
+    if not cwd or not USAGE_ERROR.search(fingerprint):
         return ""
     before, after = option_args(failed), option_args(passed)
     if len(before) != len(after):

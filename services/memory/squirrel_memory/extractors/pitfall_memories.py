@@ -23,7 +23,6 @@ from squirrel_memory.extractors.fixes import (
     ran_nothing,
     selection,
     shown_command,
-    wrapper_words,
 )
 from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import (
@@ -32,6 +31,7 @@ from squirrel_memory.extractors.pitfalls import (
     first_line,
     nothing_ran,
 )
+from squirrel_memory.extractors.retries import wrapper_words
 from squirrel_memory.extractors.work_in_progress import work_in_progress
 
 

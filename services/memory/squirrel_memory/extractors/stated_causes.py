@@ -160,8 +160,14 @@ def headed_cause(text: str) -> tuple[str, str]:
             blocks[-1].append(line)
         elif blocks[-1]:
             blocks.append([])
-    body = [*blocks[0], *(blocks[1] if blocks[0] and blocks[0][-1].rstrip().endswith(":")
-                          and len(blocks) > 1 else [])]
+    body = [
+        *blocks[0],
+        *(
+            blocks[1]
+            if blocks[0] and blocks[0][-1].rstrip().endswith(":") and len(blocks) > 1
+            else []
+        ),
+    ]
     if not body:
         return "", ""
     lead = " ".join(_MARKUP.sub("", body[0]).replace("**", "").split())

@@ -58,11 +58,7 @@ def with_cleared_warnings(
         if not printed:
             continue
         later = next(
-            (
-                r
-                for r in runs[i + 1 :]
-                if r.session_id == run.session_id and _reruns(r, run)
-            ),
+            (r for r in runs[i + 1 :] if r.session_id == run.session_id and _reruns(r, run)),
             None,
         )
         if (
