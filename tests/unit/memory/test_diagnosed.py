@@ -446,3 +446,51 @@ def test_a_headed_cause_and_the_change_a_pr_request_asked_for_make_one_lesson(
 )
 def test_no_headed_cause_from_a_guess_someones_steps_or_a_plan(reply: str) -> None:
     assert headed_cause(reply) == ("", "")
+
+
+@pytest.mark.parametrize(
+    ("report", "path", "said"),
+    [
+        # A Go project and a Python one: the user names what the code gets wrong.
+        (
+            "The shouldFilterFile function picks the files to redact, but it omits "
+            "paths.SummaryFileName. Summaries then reach git unredacted.",
+            "internal/checkpoint/committed.go",
+            "Reported by the user: The shouldFilterFile function picks the files to redact, but "
+            "it omits paths.SummaryFileName; the change made:",
+        ),
+        (
+            "export_rows() skips rows whose `deleted_at` is set, so the nightly dump is short.",
+            "app/export.py",
+            "Reported by the user: export_rows() skips rows whose `deleted_at` is set, so the "
+            "nightly dump is short; the change made:",
+        ),
+    ],
+)
+def test_a_users_report_of_what_named_code_gets_wrong_and_the_change_make_a_lesson(
+    report: str, path: str, said: str
+) -> None:
+    stream = Stream()
+    stream.user(report)
+    _edit(stream, path, "case a, b:", "case a, b, c:")
+    (found,) = diagnosed(stream.events)
+    assert found.content.startswith(said), found.content
+    assert path in found.content
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Does shouldFilterFile skip paths.SummaryFileName?",  # a question
+        "I think shouldFilterFile probably omits paths.SummaryFileName.",  # a guess
+        "Add a --dry-run flag to the export command.",  # a request, no defect
+        "The summary file is not filtered for secrets.",  # names no code
+    ],
+)
+def test_no_lesson_from_a_question_a_guess_a_request_or_a_report_naming_no_code(
+    report: str,
+) -> None:
+    stream = Stream()
+    stream.user(report)
+    _edit(stream, "internal/checkpoint/committed.go", "case a, b:", "case a, b, c:")
+    assert diagnosed(stream.events) == []

@@ -49,6 +49,7 @@ from squirrel_memory.extractors.stated_causes import (
     SENTENCE,
     contrast,
     headed_cause,
+    reported_defect,
     sentences,
     stated_cause,
 )
@@ -278,6 +279,13 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
                 if headed:
                     trigger = f"the {problem} shows up" if problem else ""
                     causes.append(_Cause(event.id, index, trigger, headed))
+        by_user = ""
+        if not causes and opens_with_report(opener):
+            # The user's report names what the code gets wrong; the change answers it.
+            text = opener.content.get("text")
+            by_user = reported_defect(text) if isinstance(text, str) else ""
+            if by_user:
+                causes.append(_Cause(opener.id, first, "", by_user))
         if not causes or _rejected(events, turns, number):
             continue
         cause = causes[0]
@@ -293,11 +301,16 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
         quoted = _shown(fetched, opener) if fetched else ""
         shown = f"`{quoted}` shows in a log" if quoted else ""
         trigger = cause.trigger or report or failing_on or shown
+        if by_user:
+            trigger = "the user reported it"
         if not trigger:
             continue
         trigger = trigger[:1].lower() + trigger[1:] if not trigger[:2].isupper() else trigger
         because = f"{cause.text} — {cause.detail}" if cause.detail else cause.text
-        content = sentence(f"When {trigger}: {because}; {change}")
+        if by_user:
+            content = sentence(f"Reported by the user: {because}; {change}")
+        else:
+            content = sentence(f"When {trigger}: {because}; {change}")
         if not content:
             continue
         ids = (opener.id, *([fetched_id] if fetched_id else []), cause.event_id, *change_ids)

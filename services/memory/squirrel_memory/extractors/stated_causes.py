@@ -190,6 +190,34 @@ def headed_cause(text: str) -> tuple[str, str]:
     return (named.group("problem") if named else ""), cause
 
 
+#: What a report says code gets wrong: it leaves something out, lets it through, never does it.
+_DEFECT = re.compile(
+    r"(?<![.\w`])(?:omits?|omitted|leaves? out|left out|(?:is|are) missing|does ?n[o']t|never|skips?|"
+    r"ignores?|bypass(?:es)?|pass(?:es)? through|leaks?)\b",
+    re.IGNORECASE,
+)
+#: A name only code uses: `quoted`, camelCase, snake_case, dotted.name.
+_CODE_NAME = re.compile(r"`[^`]+`|\b[a-z]+[A-Z]\w*|\b[A-Za-z]\w*_\w+|\b[A-Za-z]\w*\.[A-Za-z]\w*\b")
+
+
+def reported_defect(text: str) -> str:
+    """The first sentence of a user's report that says what named code gets wrong ("The
+    shouldFilterFile function … omits paths.SummaryFileName"), or "": not a question, a guess,
+    nor a sentence about someone's own steps."""
+    for said in sentences(text):
+        flat = said.strip().rstrip(".!")
+        if not MIN_CAUSE_CHARS <= len(flat) <= MAX_CAUSE_CHARS or flat.endswith(("?", ":")):
+            continue
+        if not (_DEFECT.search(flat) and _CODE_NAME.search(flat)) or flat.count("`") % 2:
+            continue
+        if "|" in flat or flat[:1].isdigit() or len(flat.split()) < 6:
+            continue  # a pasted line of code or of a log, not the user's own words
+        if PERSON.search(flat) or HEDGE.search(flat) or _PLAN.match(flat):
+            continue
+        return flat
+    return ""
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of a reply's prose that are not inside a plan, a to-do list or code."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
