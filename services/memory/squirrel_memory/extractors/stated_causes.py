@@ -192,8 +192,8 @@ def headed_cause(text: str) -> tuple[str, str]:
 
 #: What a report says code gets wrong: it leaves something out, lets it through, never does it.
 _DEFECT = re.compile(
-    r"(?<![.\w`])(?:omits?|omitted|leaves? out|left out|(?:is|are) missing|does ?n[o']t|never|skips?|"
-    r"ignores?|bypass(?:es)?|pass(?:es)? through|leaks?)\b",
+    r"(?<![.\w`])(?:omits?|omitted|leaves? out|left out|(?:is|are) missing|does ?n[o']t|never|"
+    r"skips?|ignores?|bypass(?:es)?|pass(?:es)? through|leaks?)\b",
     re.IGNORECASE,
 )
 #: A name only code uses: `quoted`, camelCase, snake_case, dotted.name.
