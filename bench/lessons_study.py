@@ -11,7 +11,10 @@ memory does. A pitfall or recipe memory that matches a `wrong` pattern is **wron
 matches no lesson and no `wrong` pattern is **not a lesson** (listed with --details, for a human
 to judge).
 
-Usage: python -m bench.lessons_study [--details] [--session NAME ...]
+`lessons.toml` (SOURCES.md) is the first set; `lessons2.toml` (SOURCES2.md) is the second, from
+another ecosystem and host, written the same way. Each set prints its own table.
+
+Usage: python -m bench.lessons_study [--details] [--study first|second|all] [--session NAME ...]
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ _TYPES = {
     memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
 }
 JUDGED = ("pitfall", "recipe")
+SETS = {"first": "lessons.toml", "second": "lessons2.toml"}
 
 
 @dataclass(frozen=True)
@@ -218,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         title="lessons study",
         doc=__doc__,
         details="each lesson's verdict and noise",
-        studies={"first": STUDY / "lessons.toml"},
+        studies={name: STUDY / file for name, file in SETS.items()},
         load=load_sessions,
         run=_run,
         report=report,

@@ -119,8 +119,33 @@ def _quoted_at(line: str, end: int) -> bool:
     return single or double
 
 
+#: Reserved words that open a compound command's part whose rest is a command of its own.
+_LEADING_KEYWORDS = frozenset({"do", "then", "else", "elif", "if", "while", "until", "!", "{"})
+#: Reserved words that close a compound command (nothing runs).
+_CLOSING_KEYWORDS = frozenset({"done", "fi", "esac", "}"})
+#: Headers whose words are a list to iterate over or match, not a command.
+_HEADER_KEYWORDS = frozenset({"for", "select", "case"})
+
+
+def _without_keywords(words: list[str]) -> list[str]:
+    """A simple command's words without the reserved words of the compound command around it
+    (`do`, `then`, `if`), empty for a loop's header or a closing word."""
+    while words:
+        if words[0] in _HEADER_KEYWORDS or words[0] in _CLOSING_KEYWORDS:
+            return []
+        if words[0] not in _LEADING_KEYWORDS:
+            break
+        words = words[1:]
+    return words
+
+
 def simple_commands(line: str) -> list[list[str]]:
-    """Split a shell line into simple commands; pipes' right-hand sides and redirections go."""
+    """Split a shell line into simple commands; pipes' right-hand sides and redirections go,
+    and so do the reserved words of loops and conditionals."""
+    return [words for tokens in _simple_commands(line) if (words := _without_keywords(tokens))]
+
+
+def _simple_commands(line: str) -> list[list[str]]:
     found: list[list[str]] = []
     current: list[str] = []
     piped = False

@@ -95,3 +95,41 @@ def test_operators_outside_quotes_still_split_and_redirect(
     line: str, expected: list[list[str]]
 ) -> None:
     assert simple_commands(line) == expected
+
+
+@pytest.mark.parametrize(
+    ("line", "commands"),
+    [
+        # A loop's header is no command; its body is, without `do` (a Rust and a Python project).
+        (
+            "for i in 1 2 3; do HK=1 cargo test --test it || exit; done",
+            ["HK=1 cargo test --test it", "exit"],
+        ),
+        ("for f in tests/*.py; do uv run pytest $f; done", ['uv run pytest "$f"']),
+        # A condition and its branches are commands; the reserved words are not.
+        (
+            "if bundle exec rspec; then echo ok; else echo failed; fi",
+            ["bundle exec rspec", "echo ok", "echo failed"],
+        ),
+        (
+            "while ! pg_isready -q; do sleep 1; done && mix test",
+            ["pg_isready -q", "sleep 1", "mix test"],
+        ),
+    ],
+)
+def test_a_compound_commands_reserved_words_are_not_commands(
+    line: str, commands: list[str]
+) -> None:
+    assert _texts(line) == commands
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("echo done", ["echo", "done"]),  # a reserved word as an argument is an argument
+        ('git commit -m "for now; then fix"', ["git", "commit", "-m", "for now; then fix"]),
+        ("grep -n 'if x; then y; fi' notes.txt", ["grep", "-n", "if x; then y; fi", "notes.txt"]),
+    ],
+)
+def test_a_reserved_word_that_is_not_in_command_position_stays(line: str, words: list[str]) -> None:
+    assert simple_commands(line) == [words]

@@ -137,3 +137,42 @@ async def test_the_project_pass_reads_the_edit_that_cleared_the_warning(tmp_path
             "`feeds::time::current_year()` to `crate::time::current_year()` in templates/base.html"
             " fixed it."
         ]
+
+
+RUST_TESTS_WARNED = (
+    "warning: constant `PAGES` is never used\n  --> src/limits.rs:22:7\n"
+    'warning: `feeds` (bin "feeds" test) generated 1 warning\n'
+    "running 5 tests\ntest limits::tests::caps ... ok\n\n"
+    "test result: ok. 5 passed; 0 failed; 0 ignored; 0 measured; 175 filtered out\n"
+)
+RUST_TESTS_CLEAN = "running 5 tests\n\ntest result: ok. 5 passed; 0 failed; 0 ignored\n"
+
+
+def test_a_rerun_inside_a_longer_line_clears_the_warning_of_the_command_that_compiles() -> None:
+    # The formatter check ran first on the same line; the warning is the test build's.
+    session = Session("/home/dev/feeds", "s1", T0)
+    session.user("cap the batch size")
+    session.run("cargo fmt --check\ncargo test limits", 0, RUST_TESTS_WARNED)
+    session.edit_lines(
+        "src/limits.rs", "const PAGES: usize = 32;", "#[cfg(unix)]\nconst PAGES: usize = 32;"
+    )
+    session.run("cargo fmt\ncargo fmt --check\ncargo test limits\nmake e2e", 0, RUST_TESTS_CLEAN)
+
+    [found] = _pitfalls(session)
+
+    assert found.startswith("`cargo test limits` printed `warning: constant 'PAGES' is never used`")
+
+
+def test_a_c_warning_cleared_by_a_longer_rerun_is_a_lesson_and_a_smaller_one_is_not() -> None:
+    def session_with(rerun: str) -> Session:
+        session = Session("/home/dev/tool", "s1", T0)
+        session.user("build it")
+        session.run("make lib && make test", 0, "cc -Wall -c src/io.c\n" + C_WARNING + "3 passed\n")
+        session.edit_lines("src/io.c", "int n = read_all(fd);", "(void)read_all(fd);")
+        session.run(rerun, 0, "cc -Wall -c src/io.c\n3 passed\n")
+        return session
+
+    [found] = _pitfalls(session_with("make lib && make test && make install"))
+    assert found.startswith("`make lib` printed `src/io.c:3:5: warning: unused variable 'n'")
+    # A rerun of only part of the line did not run what printed the warning again.
+    assert _pitfalls(session_with("make test")) == []

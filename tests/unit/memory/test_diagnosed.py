@@ -10,7 +10,7 @@ import pytest
 
 from squirrel_memory.extractors.diagnosed import diagnosed
 from squirrel_memory.extractors.finders import FOUND
-from squirrel_memory.extractors.stated_causes import sentences, stated_cause
+from squirrel_memory.extractors.stated_causes import headed_cause, sentences, stated_cause
 from squirrel_memory.models import StoredEvent
 from tests.unit.memory.test_rules_extractor import PROJECT, Stream
 
@@ -310,3 +310,187 @@ def test_a_subagents_prompt_without_trouble_gives_no_lesson(report: str) -> None
 
 def test_a_prompt_from_the_host_is_no_report_of_trouble() -> None:
     assert diagnosed(_subagents(_session(), prompt_origin="harness")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (
+            "The CI job failed because of a timing-dependent assertion in the suite.",
+            "a timing-dependent assertion in the suite",
+        ),
+        (
+            "The nightly export failed because of an expired token in the job's settings.",
+            "an expired token in the job's settings",
+        ),
+    ],
+)
+def test_because_of_gives_the_cause_without_of(text: str, cause: str) -> None:
+    assert stated_cause(text)[1] == cause
+
+
+@pytest.mark.parametrize(
+    ("ecosystem_line", "detail", "path", "before", "after"),
+    [
+        # A Rust project's integration test and a Python project's: the same shape of reply.
+        (
+            "It expected `worker – cancelled`, but `worker` ran concurrently and finished "
+            "before `build` reported its error:",
+            "it expected `worker – cancelled`, but `worker` ran concurrently and finished "
+            "before `build` reported its error",
+            "tests/pipeline.rs",
+            "steps: [build, worker]",
+            "steps: [build, worker.after(build)]",
+        ),
+        (
+            "It expected `cache hit`, but `warm_cache` ran in another process and never "
+            "shared its result:",
+            "it expected `cache hit`, but `warm_cache` ran in another process and never shared "
+            "its result",
+            "tests/test_cache.py",
+            "@pytest.fixture\ndef cache():",
+            "@pytest.fixture(scope='session')\ndef cache():",
+        ),
+    ],
+)
+def test_what_the_check_expected_against_what_happened_follows_the_cause(
+    ecosystem_line: str, detail: str, path: str, before: str, after: str
+) -> None:
+    stream = Stream()
+    stream.user("why did the nightly CI job fail?")
+    stream.run("forge run view 7 --log-failed", 0, "tests\tstep\tFAILED: 1 of 80 checks failed\n")
+    stream.say(
+        f"The nightly CI job failed because of an ordering assumption in one check.\n\n"
+        f"{ecosystem_line}\n\n```text\nlog\n```"
+    )
+    stream.user("fix it")
+    _edit(stream, path, before, after)
+    (found,) = diagnosed(stream.events)
+    assert f"an ordering assumption in one check — {detail};" in found.content, found.content
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "It probably expected `worker – cancelled`, but `worker` finished first:",  # a guess
+        "I expected `worker – cancelled`, but `worker` finished first:",  # someone's steps
+        "The scheduler runs both steps at once:",  # no expectation against an outcome
+    ],
+)
+def test_no_detail_follows_the_cause_from_a_guess_or_a_plain_sentence(line: str) -> None:
+    stream = Stream()
+    stream.user("why did the nightly CI job fail?")
+    stream.run("forge run view 7 --log-failed", 0, "tests\tstep\tFAILED: 1 of 80 checks failed\n")
+    stream.say(
+        f"The nightly CI job failed because of an ordering assumption in one check.\n\n{line}"
+    )
+    stream.user("fix it")
+    _edit(stream, "tests/pipeline.rs", "a", "b")
+    (found,) = diagnosed(stream.events)
+    assert "—" not in found.content and "an ordering assumption in one check;" in found.content
+
+
+ROOT_CAUSE_REPLIES = [
+    # A Python service and an Elixir app: the cause under its heading, as a lead-in and a list.
+    (
+        "This is a race in the worker pool.\n\n### Root cause\n\nThe pool currently:\n\n"
+        "1. Starts every worker before the queue exists.\n2. Drops the jobs pushed before that.\n\n"
+        "More detail follows.",
+        "the race in the worker pool shows up",
+        "The pool currently: starts every worker before the queue exists; drops the jobs pushed "
+        "before that",
+        "app/pool.py",
+    ),
+    (
+        "## Root cause\n\nThe supervisor restarts `Cache` before `Repo` is up, so every lookup "
+        "on boot times out.\n",
+        "",
+        "The supervisor restarts `Cache` before `Repo` is up, so every lookup on boot times out",
+        "lib/app/application.ex",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "problem", "cause", "path"), ROOT_CAUSE_REPLIES)
+def test_a_cause_under_a_root_cause_heading_is_read(
+    reply: str, problem: str, cause: str, path: str
+) -> None:
+    named, said = headed_cause(reply)
+    assert said == cause
+    assert (f"the {named} shows up" if named else "") == problem
+
+
+@pytest.mark.parametrize(("reply", "problem", "cause", "path"), ROOT_CAUSE_REPLIES)
+def test_a_headed_cause_and_the_change_a_pr_request_asked_for_make_one_lesson(
+    reply: str, problem: str, cause: str, path: str
+) -> None:
+    stream = Stream()
+    stream.user("the nightly import fails on boot")
+    stream.run(f"cat {path}", 0, "…")
+    stream.say(reply)
+    stream.user("make a pr")
+    _edit(stream, path, "start_workers()\nmake_queue()", "make_queue()\nstart_workers()")
+    (found,) = diagnosed(stream.events)
+    # The cause as stated (a sentence's own shape wins over the heading's), and the change.
+    assert cause.split(", so", maxsplit=1)[0].lower() in found.content.lower(), found.content
+    assert path in found.content
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "### Root cause\n\nIt might be that the pool starts workers early.",  # a guess
+        "### Root cause\n\nI changed the pool so that workers start later.",  # someone's steps
+        "### Next steps\n\n1. Start the queue first.\n2. Then the workers.",  # no cause heading
+    ],
+)
+def test_no_headed_cause_from_a_guess_someones_steps_or_a_plan(reply: str) -> None:
+    assert headed_cause(reply) == ("", "")
+
+
+@pytest.mark.parametrize(
+    ("report", "path", "said"),
+    [
+        # A Go project and a Python one: the user names what the code gets wrong.
+        (
+            "The shouldFilterFile function picks the files to redact, but it omits "
+            "paths.SummaryFileName. Summaries then reach git unredacted.",
+            "internal/checkpoint/committed.go",
+            "Reported by the user: The shouldFilterFile function picks the files to redact, but "
+            "it omits paths.SummaryFileName; the change made:",
+        ),
+        (
+            "export_rows() skips rows whose `deleted_at` is set, so the nightly dump is short.",
+            "app/export.py",
+            "Reported by the user: export_rows() skips rows whose `deleted_at` is set, so the "
+            "nightly dump is short; the change made:",
+        ),
+    ],
+)
+def test_a_users_report_of_what_named_code_gets_wrong_and_the_change_make_a_lesson(
+    report: str, path: str, said: str
+) -> None:
+    stream = Stream()
+    stream.user(report)
+    _edit(stream, path, "case a, b:", "case a, b, c:")
+    (found,) = diagnosed(stream.events)
+    assert found.content.startswith(said), found.content
+    assert path in found.content
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        "Does shouldFilterFile skip paths.SummaryFileName?",  # a question
+        "I think shouldFilterFile probably omits paths.SummaryFileName.",  # a guess
+        "Add a --dry-run flag to the export command.",  # a request, no defect
+        "The summary file is not filtered for secrets.",  # names no code
+    ],
+)
+def test_no_lesson_from_a_question_a_guess_a_request_or_a_report_naming_no_code(
+    report: str,
+) -> None:
+    stream = Stream()
+    stream.user(report)
+    _edit(stream, "internal/checkpoint/committed.go", "case a, b:", "case a, b, c:")
+    assert diagnosed(stream.events) == []

@@ -951,35 +951,39 @@ def test_pitfalls_name_paths_relative_to_where_the_session_ran() -> None:
 
 
 @pytest.mark.parametrize(
-    ("failing", "output", "passing", "fix"),
+    ("failing", "output", "passing", "wrapper", "fix"),
     [
         (
             "pytest",
             "Exit code 127\n/bin/bash: line 1: pytest: command not found",
             "(source .venv/bin/activate && pytest)",
+            "source .venv/bin/activate &&",
             "source .venv/bin/activate && pytest",
         ),
         (
             "vitest run",
             "Exit code 127\n/bin/sh: 1: vitest: not found",
             "npx vitest run",
+            "npx",
             "npx vitest run",
         ),
         (
             "rspec",
             "Exit code 127\nbash: rspec: command not found",
             "bundle exec rspec",
+            "bundle exec",
             "bundle exec rspec",
         ),
     ],
 )
 def test_a_command_run_another_way_is_the_fix_for_an_error_about_the_call(
-    failing: str, output: str, passing: str, fix: str
+    failing: str, output: str, passing: str, wrapper: str, fix: str
 ) -> None:
     root = "/home/dev/src/app"
     events = _stream_events(root, "s1", [(failing, 127, output), (passing, 0, "ok, all passed")])
     (pitfall,) = pitfalls(evidence_candidates(events))
-    assert f"re-running it as `{fix}` worked" in pitfall.content, pitfall.content
+    # The difference that fixed it is what was put before the command, said with the command.
+    assert f"putting `{wrapper}` before it worked (`{fix}`)" in pitfall.content, pitfall.content
 
 
 def test_a_wrapper_is_not_claimed_to_fix_a_real_test_failure() -> None:

@@ -393,8 +393,8 @@ def test_one_command_fixed_by_a_wrapper_keeps_its_own_lesson() -> None:
     )
     (pitfall,) = _pitfalls(events)
     assert pitfall.content == (
-        "`pytest` failed with `/bin/bash: line 1: pytest: command not found`; re-running it as "
-        "`source .venv/bin/activate && pytest` worked."
+        "`pytest` failed with `/bin/bash: line 1: pytest: command not found`; putting "
+        "`source .venv/bin/activate &&` before it worked (`source .venv/bin/activate && pytest`)."
     )
 
 
@@ -403,3 +403,85 @@ def test_one_command_fixed_by_a_wrapper_keeps_its_error_signature_key() -> None:
     events = _runs("s1", [("rspec", 127, error), ("bundle exec rspec", 0, "ok")])
     (pitfall,) = _pitfalls(events)
     assert pitfall.key == fingerprint_key(error_fingerprint(error))
+
+
+# --- a retry, a probe, a loop -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("failed", "error", "passed"),
+    [
+        # Another query asked of the history after one that failed is no fix of it.
+        (
+            "git show 1a2b3c4d:src/app.py",
+            "fatal: path 'src/app.py' exists on disk, but not in '1a2b3c4d'",
+            "git show HEAD~1:src/app.py",
+        ),
+        (
+            "git log --oneline -- lib/app.rb",
+            "fatal: bad revision 'lib/app.rb'",
+            "git log --oneline main..feature",
+        ),
+    ],
+)
+def test_a_failed_query_of_the_history_is_a_probe_not_a_pitfall(
+    failed: str, error: str, passed: str
+) -> None:
+    events = _runs("s1", [(failed, 128, error), (passed, 0, "abc123 fix\n")])
+    assert _pitfalls(events) == []
+
+
+def test_a_push_that_failed_is_still_a_pitfall_of_git() -> None:
+    events = _runs(
+        "s1",
+        [
+            ("git push", 128, "fatal: The current branch dev has no upstream branch."),
+            ("git push -u origin dev", 0, "branch 'dev' set up to track 'origin/dev'."),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "re-running it with `-u origin dev` added worked" in pitfall.content
+
+
+@pytest.mark.parametrize(
+    ("failed", "passed"),
+    [
+        # The same tool asked about other targets after a real error: not a retry (Python, Ruby).
+        (
+            "python manage.py loaddata fixtures/users.json",
+            "python manage.py loaddata fixtures/roles.json --verbosity 2",
+        ),
+        ("bundle exec rake db:seed:users", "bundle exec rake db:seed:roles --trace"),
+    ],
+)
+def test_other_targets_after_a_real_error_are_no_fix(failed: str, passed: str) -> None:
+    error = 'IntegrityError: duplicate key value violates unique constraint "users_email"'
+    events = _runs("s1", [(failed, 1, error), (passed, 0, "Installed 3 objects")])
+    assert all("worked" not in p.content for p in _pitfalls(events))
+
+
+@pytest.mark.parametrize(
+    ("failed", "passed", "wrapper", "error"),
+    [
+        # A command inside a loop, fixed by what was put before it (Python, Ruby).
+        (
+            "for i in 1 2 3; do pytest -x tests/test_api.py || exit; done",
+            "for i in 1 2 3; do poetry run pytest -x tests/test_api.py || exit; done",
+            "poetry run",
+            "zsh:1: command not found: pytest",
+        ),
+        (
+            "for f in spec/models/*_spec.rb; do rspec $f; done",
+            "for f in spec/models/*_spec.rb; do bundle exec rspec $f; done",
+            "bundle exec",
+            "bash: rspec: command not found",
+        ),
+    ],
+)
+def test_a_loop_body_is_the_command_and_its_wrapper_the_fix(
+    failed: str, passed: str, wrapper: str, error: str
+) -> None:
+    events = _runs("s1", [(failed, 127, error), (passed, 0, "3 passed")])
+    (pitfall,) = _pitfalls(events)
+    assert not pitfall.content.startswith("`for "), pitfall.content
+    assert f"putting `{wrapper}` before it worked" in pitfall.content, pitfall.content

@@ -435,8 +435,10 @@ async def test_working_command_sequences_become_recipes() -> None:
     # The command as typed, flags included, when it is what the user ran most of the time.
     assert recipes["recipe:test"].content == "To run the tests: `uv run pytest -q`."
     assert recipes["recipe:lint"].content == "To lint: `uv run ruff check --fix`."
+    # Each step of the sequence as it was run, as the single-step recipes say it.
     assert recipes["recipe:verify"].content == (
-        "Before finishing a change: `uv run pytest` → `uv run ruff check` → `uv run ruff format`."
+        "Before finishing a change: `uv run pytest -q` → `uv run ruff check --fix` → "
+        "`uv run ruff format`."
     )
 
 

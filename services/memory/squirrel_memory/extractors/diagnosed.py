@@ -47,6 +47,9 @@ from squirrel_memory.extractors.stated_causes import (
     PERSON,
     PRONOUN,
     SENTENCE,
+    contrast,
+    headed_cause,
+    reported_defect,
     sentences,
     stated_cause,
 )
@@ -126,7 +129,8 @@ _RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.TOOL_RES
 #: A short message that tells the assistant to go ahead with what it proposed.
 _GO = re.compile(
     r"^\W*(?:yes|yeah|yep|yup|sure|ok|okay|go ahead|go for it|do it|please do|sounds good|"
-    r"lgtm|perfect|great|fix it|please fix|apply it|make the change)\b",
+    r"lgtm|perfect|great|fix it|please fix|apply it|make the change|implement (?:it|that|this|"
+    r"the fix)|(?:make|open|create|send) (?:a |the )?(?:pr|pull request))\b",
     re.IGNORECASE,
 )
 MAX_APPROVAL_CHARS = 80
@@ -150,6 +154,8 @@ class _Cause:
     index: int
     trigger: str
     text: str
+    #: What the check expected against what happened, said after the cause ("" if nothing).
+    detail: str = ""
 
 
 def _troubled(text: str) -> bool:
@@ -253,7 +259,9 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
                 continue
             if event.id in elsewhere:
                 continue  # a subagent's finding about another folder is that folder's
-            for said in sentences(text):
+            stated_here = len(causes)
+            said_all = sentences(text)
+            for position, said in enumerate(said_all):
                 if not failing_on and (shows := _FAILING_ON.match(said)):
                     named = shows.group("trigger")
                     if not (PERSON.search(named) or HEDGE.search(named)):
@@ -263,7 +271,21 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
                     floor = index
                 named_symptom, stated = stated_cause(said)
                 if stated and (trouble or fetched):
-                    causes.append(_Cause(event.id, index, named_symptom, stated))
+                    detail = contrast(said_all[position + 1 : position + 4])
+                    causes.append(_Cause(event.id, index, named_symptom, stated, detail))
+            if len(causes) == stated_here:
+                # A reply that puts its cause under a heading (`### Root cause`) diagnoses.
+                problem, headed = headed_cause(text)
+                if headed:
+                    trigger = f"the {problem} shows up" if problem else ""
+                    causes.append(_Cause(event.id, index, trigger, headed))
+        by_user = ""
+        if not causes and opens_with_report(opener):
+            # The user's report names what the code gets wrong; the change answers it.
+            text = opener.content.get("text")
+            by_user = reported_defect(text) if isinstance(text, str) else ""
+            if by_user:
+                causes.append(_Cause(opener.id, first, "", by_user))
         if not causes or _rejected(events, turns, number):
             continue
         cause = causes[0]
@@ -279,10 +301,16 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
         quoted = _shown(fetched, opener) if fetched else ""
         shown = f"`{quoted}` shows in a log" if quoted else ""
         trigger = cause.trigger or report or failing_on or shown
+        if by_user:
+            trigger = "the user reported it"
         if not trigger:
             continue
         trigger = trigger[:1].lower() + trigger[1:] if not trigger[:2].isupper() else trigger
-        content = sentence(f"When {trigger}: {cause.text}; {change}")
+        because = f"{cause.text} — {cause.detail}" if cause.detail else cause.text
+        if by_user:
+            content = sentence(f"Reported by the user: {because}; {change}")
+        else:
+            content = sentence(f"When {trigger}: {because}; {change}")
         if not content:
             continue
         ids = (opener.id, *([fetched_id] if fetched_id else []), cause.event_id, *change_ids)

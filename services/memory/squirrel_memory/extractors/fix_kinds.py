@@ -9,6 +9,10 @@ from typing import Protocol, TypeVar
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import Attempt
+from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
+
+#: What compiles the code: a compiler's warning comes from one of these, not a formatter.
+_COMPILING = frozenset({"build", "test", "typecheck"})
 
 
 class _Found(Protocol):
@@ -16,6 +20,9 @@ class _Found(Protocol):
 
     @property
     def failed(self) -> Attempt: ...
+
+    @property
+    def fingerprint(self) -> str: ...
 
     @property
     def fix(self) -> str | None: ...
@@ -68,7 +75,8 @@ def one_per_run(found: list[P]) -> list[P]:
     """One pitfall per failed run: of `a && b && c`, one command failed and the others passed
     before it or never ran, so the run is one failure, not one per command. The one kept is the
     first with a fix whose tool the output names (`** (Mix) mix format failed …`), else the
-    first with a fix, else the first the output names, else the first."""
+    first with a fix, else the first the output names, else the first. A warning the run
+    printed is a compiling command's (a build's, a test run's), not a formatter's."""
     by_run: dict[str, list[P]] = {}
     for pitfall in found:
         by_run.setdefault(pitfall.failed.run.event_id, []).append(pitfall)
@@ -80,11 +88,17 @@ def one_per_run(found: list[P]) -> list[P]:
             continue
         if pitfall is not group[0]:
             continue
+        if is_warning(pitfall.fingerprint):
+            group = [p for p in group if _compiles(p.failed)] or group
         named = [p for p in group if _names_tool(p.failed)]
         fixed = [p for p in group if p.fix is not None]
         both = [p for p in named if p.fix is not None]
         kept.append((both or fixed or named or group)[0])
     return kept
+
+
+def _compiles(attempt: Attempt) -> bool:
+    return attempt.use is not None and attempt.use.purpose in _COMPILING
 
 
 def _names_tool(attempt: Attempt) -> bool:

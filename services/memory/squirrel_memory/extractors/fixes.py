@@ -11,6 +11,7 @@ after `git push`, a test run covering the failed one) in the same session, withi
   `mix format --check-formatted` failed);
 - `variant`: the same command re-run with changed arguments, nothing else changed.
 
+What counts as that command run again, and a failed query that is only a probe: `retries`.
 Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
 the same signature in several sessions merge into one pitfall whose importance grows; one
 that recurs with no fix seen is kept as a warning that says no fix was recorded (grouping and
@@ -19,7 +20,6 @@ wording: `pitfall_memories`; why it failed: `failure_causes`).
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -45,6 +45,14 @@ from squirrel_memory.extractors.pitfalls import (
     normalise_line,
     nothing_ran,
 )
+from squirrel_memory.extractors.retries import (
+    USAGE_ERROR,
+    as_typed,
+    reads_history,
+    retries,
+    warning_line,
+    wrapper_words,
+)
 
 #: How long after a failure a passing attempt still counts as its fix.
 FIX_WINDOW = timedelta(minutes=60)
@@ -63,15 +71,9 @@ _INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
 _LOOK_AROUND_VERBS = frozenset(
     {"list", "ls", "show", "status", "view", "info", "describe", "help", "version", "get"}
     | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
+    | {"which", "where"}
 )
 MAX_FILES_SHOWN = 4
-#: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
-#: them, so a re-run of a check with other arguments is their fix.
-_USAGE_ERROR = re.compile(
-    r"no such file|not found|unrecognized|unknown (?:option|flag|command|argument)|usage:|"
-    r"invalid (?:option|argument|choice)|no tests? (?:ran|collected|found)|does not exist",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +151,8 @@ def find_pitfalls(
             continue
         if failed.program in _LOOK_AROUND and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
+        if reads_history(failed):
+            continue
         if (
             len(failed.tokens) > 1
             and failed.tokens[1] in _INLINE_CODE
@@ -260,15 +264,7 @@ def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     same_targets = [t for t in failed.tokens[1:] if not t.startswith("-")] == [
         t for t in passed.tokens[1:] if not t.startswith("-")
     ]
-    return same_targets or bool(_USAGE_ERROR.search(fingerprint))
-
-
-def as_typed(command: str) -> str:
-    """A whole command line as typed, without an enclosing subshell's parentheses."""
-    text = " ".join(command.split())
-    if text.startswith("(") and text.endswith(")"):
-        text = text[1:-1].strip()
-    return text
+    return same_targets or bool(USAGE_ERROR.search(fingerprint))
 
 
 def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
@@ -279,7 +275,7 @@ def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
     # A flag that only changes how much the command prints (`-v`) is no other way to run it.
     if _without_output_flags(before) == _without_output_flags(after):
         return False
-    return before != after and bool(_USAGE_ERROR.search(fingerprint))
+    return before != after and bool(USAGE_ERROR.search(fingerprint))
 
 
 def _without_output_flags(command: str) -> list[str]:
@@ -297,6 +293,11 @@ def _fingerprint(failed: Attempt) -> str:
     empty = nothing_ran(failed.run.output)
     if empty:
         return normalise_line(empty)
+    # A run that passed with a warning an edit then cleared (`cleared_warnings`) is known by
+    # that warning, not by its passing summary.
+    warning = warning_line(failed.run.output)
+    if warning:
+        return normalise_line(warning)
     # A test runner's progress (`..F`, `Run options: --seed 4242`) is not what failed; its
     # summary (`5 examples, 1 failure`) says it.
     report = report_line(failed.run.output)
@@ -365,7 +366,12 @@ def _attribute(
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)
-    elif changed_args and not files and _variant_can_fix(failed, passed, fingerprint):
+    elif (
+        changed_args
+        and not files
+        and _variant_can_fix(failed, passed, fingerprint)
+        and retries(failed, passed, fingerprint)
+    ):
         fix, shown, command = "variant", (), passed.text
     elif files:
         fix, shown, command = "edit", files, ""
@@ -373,7 +379,11 @@ def _attribute(
     elif _run_differently(failed, passed, fingerprint):
         # Same command, run another way (an environment activated, a wrapper): that way is
         # the fix for an error about the call itself (`pytest: command not found`).
-        fix, shown, command = "variant", (), as_typed(passed.run.command)
+        # The passing command itself when the line ran others too (a loop, a chain): the
+        # words put before it are the difference, not the line around it.
+        wrapped = bool(wrapper_words(failed.text, passed.text))
+        typed = passed.text if wrapped else as_typed(passed.run.command)
+        fix, shown, command = "variant", (), typed
     else:
         return Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,))
     ids.append(passed.run.event_id)
@@ -405,7 +415,7 @@ def _shell_folder(failed: Attempt, passed: Attempt, fingerprint: str) -> str:
     resolve ("" when that is not what happened): the passing run names the same file by its
     full path, or relative to that sub-folder, and the error said the file was not found."""
     cwd = (failed.run.cwd or "").rstrip("/")
-    if not cwd or not _USAGE_ERROR.search(fingerprint):
+    if not cwd or not USAGE_ERROR.search(fingerprint):
         return ""
     before, after = option_args(failed), option_args(passed)
     if len(before) != len(after):

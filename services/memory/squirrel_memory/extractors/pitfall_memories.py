@@ -19,7 +19,6 @@ from squirrel_memory.extractors.fix_kinds import formatter_for
 from squirrel_memory.extractors.fixes import (
     MAX_FILES_SHOWN,
     Pitfall,
-    as_typed,
     clip,
     ran_nothing,
     selection,
@@ -32,6 +31,7 @@ from squirrel_memory.extractors.pitfalls import (
     first_line,
     nothing_ran,
 )
+from squirrel_memory.extractors.retries import wrapper_words
 from squirrel_memory.extractors.work_in_progress import work_in_progress
 
 
@@ -48,7 +48,9 @@ def _relative(text: str, pitfall: Pitfall, root: str) -> str:
 def _shown_error(pitfall: Pitfall, root: str) -> str:
     """The error as printed (project paths made relative), or the fingerprint."""
     output = pitfall.failed.run.output
-    line = first_error_line(output) or nothing_ran(output) or report_line(output)
+    warned = is_warning(pitfall.fingerprint)
+    line = next((w.strip() for w in output.splitlines() if is_warning(w)), "") if warned else ""
+    line = line or first_error_line(output) or nothing_ran(output) or report_line(output)
     line = line or first_line(output)
     line = line or pitfall.fingerprint
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
@@ -70,6 +72,11 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
             shown = _relative(passed.text, pitfall, root)
             return f"running the formatter (`{shown_command(shown, 90)}`) fixed it"
         change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
+        wrapper = _wrapper(pitfall)
+        if wrapper and not change:
+            # The same command run through something: what was put before it is the fix.
+            shown = shown_command(fix_command, 90)
+            return f"putting `{wrapper}` before it worked (`{shown}`)"
         if change:
             shown = _relative(passed.text, pitfall, root) if passed else ""
             example = f" (`{shown}`)" if len(shown) <= 90 else ""
@@ -145,11 +152,9 @@ def _wrapper(pitfall: Pitfall) -> str:
     `uv run`, `bundle exec`), or ""."""
     if pitfall.fix != "variant" or pitfall.passed is None:
         return ""
-    before, after = as_typed(pitfall.failed.run.command), pitfall.fix_command
-    if before == after or not after.endswith(" " + before):
-        return ""
-    prefix = after[: -len(before)].strip()
-    return prefix if 0 < len(prefix) <= 60 and "`" not in prefix else ""
+    return wrapper_words(pitfall.failed.run.command, pitfall.fix_command) or wrapper_words(
+        pitfall.failed.text, pitfall.fix_command
+    )
 
 
 def _commands(group: list[Pitfall]) -> list[str]:

@@ -108,6 +108,116 @@ _CHECKBOX = re.compile(r"^\s*[-*]\s*\[[ xX]?\]")
 PRONOUN = re.compile(r"^(?:it|this|that|they|these|those|there)\b", re.IGNORECASE)
 
 
+#: "It expected `x`, but `y` ran first": what a check expected against what happened.
+_CONTRAST = re.compile(r"\bexpect(?:s|ed)?\b[^.;]{3,120}?,? but\b", re.IGNORECASE)
+MAX_DETAIL_CHARS = 200
+
+
+def contrast(following: list[str]) -> str:
+    """The first of the sentences after a cause that says what was expected against what
+    happened ("It expected `x – aborted`, but `x` ran concurrently and finished first"), as
+    a clause to follow the cause; "" when none does, or it hedges or speaks of someone."""
+    for text in following:
+        flat = text.strip().rstrip(":.").strip()
+        if not _CONTRAST.search(flat) or len(flat) > MAX_DETAIL_CHARS or flat.count("`") % 2:
+            continue
+        if PERSON.search(flat) or HEDGE.search(flat) or _PLAN.match(flat):
+            continue
+        return flat[:1].lower() + flat[1:] if PRONOUN.match(flat) else flat
+    return ""
+
+
+#: A heading a diagnosis puts over its cause: `### Root cause`, `**Cause:**`, `Why it fails`.
+_CAUSE_HEADING = re.compile(
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*)?(?:the )?(?:root cause|cause|why it (?:fails|failed|broke|"
+    r"breaks|hangs|hung))(?:\*\*)?\s*:?\s*(?:\*\*)?\s*$",
+    re.IGNORECASE,
+)
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*:?\s*$)")
+#: What a reply calls the problem before its cause: "This is a race in the scheduler".
+_PROBLEM = re.compile(
+    r"\b(?:an?|the) (?P<problem>(?:[\w’'/-]+ ){0,5}(?:bug|issue|problem|regression|race)"
+    r"(?: in [^.;:]{3,60})?)(?=[.;:]|$)",
+    re.IGNORECASE,
+)
+
+
+def headed_cause(text: str) -> tuple[str, str]:
+    """(what the reply calls the problem, the cause) under a heading that announces the cause
+    (`### Root cause`): its lead-in and the items it lists ("hk currently: uses …; renders
+    …; passes …"), or its first sentence; ("", "") when there is none, or it speaks of
+    someone's steps, hedges, or is too short or too long."""
+    prose = unlinked(re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL))
+    lines = prose.split("\n")
+    start = next((i for i, line in enumerate(lines) if _CAUSE_HEADING.match(line)), None)
+    if start is None:
+        return "", ""
+    blocks: list[list[str]] = [[]]
+    for line in lines[start + 1 :]:
+        if _HEADING.match(line):
+            break
+        if line.strip():
+            blocks[-1].append(line)
+        elif blocks[-1]:
+            blocks.append([])
+    body = [
+        *blocks[0],
+        *(
+            blocks[1]
+            if blocks[0] and blocks[0][-1].rstrip().endswith(":") and len(blocks) > 1
+            else []
+        ),
+    ]
+    if not body:
+        return "", ""
+    lead = " ".join(_MARKUP.sub("", body[0]).replace("**", "").split())
+    if lead.endswith(":"):
+        items = [
+            " ".join(_MARKUP.sub("", line).replace("**", "").split()).rstrip(".")
+            for line in body[1:]
+            if _MARKUP.match(line)
+        ]
+        items = [item[:1].lower() + item[1:] for item in items if item]
+        cause = f"{lead} {'; '.join(items)}" if items else ""
+    else:
+        cause = SENTENCE.split(lead)[0].rstrip(".")
+    if not MIN_CAUSE_CHARS <= len(cause) <= MAX_CAUSE_CHARS or cause.count("`") % 2:
+        return "", ""
+    if PERSON.search(cause) or HEDGE.search(cause):
+        return "", ""
+    before = " ".join(lines[:start])
+    named = _PROBLEM.search(before)
+    return (named.group("problem") if named else ""), cause
+
+
+#: What a report says code gets wrong: it leaves something out, lets it through, never does it.
+_DEFECT = re.compile(
+    r"(?<![.\w`])(?:omits?|omitted|leaves? out|left out|(?:is|are) missing|does ?n[o']t|never|"
+    r"skips?|ignores?|bypass(?:es)?|pass(?:es)? through|leaks?)\b",
+    re.IGNORECASE,
+)
+#: A name only code uses: `quoted`, camelCase, snake_case, dotted.name.
+_CODE_NAME = re.compile(r"`[^`]+`|\b[a-z]+[A-Z]\w*|\b[A-Za-z]\w*_\w+|\b[A-Za-z]\w*\.[A-Za-z]\w*\b")
+
+
+def reported_defect(text: str) -> str:
+    """The first sentence of a user's report that says what named code gets wrong ("The
+    shouldFilterFile function … omits paths.SummaryFileName"), or "": not a question, a guess,
+    nor a sentence about someone's own steps."""
+    for said in sentences(text):
+        flat = said.strip().rstrip(".!")
+        if not MIN_CAUSE_CHARS <= len(flat) <= MAX_CAUSE_CHARS or flat.endswith(("?", ":")):
+            continue
+        if not (_DEFECT.search(flat) and _CODE_NAME.search(flat)) or flat.count("`") % 2:
+            continue
+        if "|" in flat or flat[:1].isdigit() or len(flat.split()) < 6:
+            continue  # a pasted line of code or of a log, not the user's own words
+        if PERSON.search(flat) or HEDGE.search(flat) or _PLAN.match(flat):
+            continue
+        return flat
+    return ""
+
+
 def sentences(text: str) -> list[str]:
     """The sentences of a reply's prose that are not inside a plan, a to-do list or code."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
@@ -150,6 +260,8 @@ def stated_cause(text: str) -> tuple[str, str]:
     if match is None:
         return "", ""
     cause = match.group("cause").strip().rstrip(".!")
+    # "… failed because of a stale cache": the cause is what follows "of".
+    cause = re.sub(r"^of\s+", "", cause, flags=re.IGNORECASE)
     cause = re.sub(r"^(?:The|A|An|Each|Every|Its)\b", lambda m: m.group(0).lower(), cause)
     said = f"{trigger} {cause}"
     if not MIN_CAUSE_CHARS <= len(cause) <= MAX_CAUSE_CHARS or len(cause.split()) < 4:

@@ -7,7 +7,9 @@ that warning, the session met a problem and fixed it, as with a failure. Such a 
 failed, so the lesson rules name the warning and the change that cleared it, worded as what
 was printed rather than as a failure. The same in every ecosystem, by the warning's shape:
 a line that opens with `warning:` (`warning[code]:`), or with a file's `path:line:col:`
-before it. A warning the next run still prints, a next run that failed or came without an
+before it. The next run of the same command may run more around it (`cargo test` then `cargo
+fmt && cargo test && make e2e`): a later run that runs every command the first did is its
+rerun. A warning the next run still prints, a next run that failed or came without an
 edit in between, another session's run and a command that only shows data (`cat build.log`)
 change nothing.
 """
@@ -19,7 +21,7 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
-from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.activity import CommandRun, normalize_command, split_segments
 from squirrel_memory.extractors.evidence.piped_runs import shows_data
 
 #: A tool's warning line: `warning: …`, `warning[E0001]: …`, `src/x.c:3:5: warning: …`.
@@ -56,11 +58,7 @@ def with_cleared_warnings(
         if not printed:
             continue
         later = next(
-            (
-                r
-                for r in runs[i + 1 :]
-                if r.session_id == run.session_id and r.normalized == run.normalized
-            ),
+            (r for r in runs[i + 1 :] if r.session_id == run.session_id and _reruns(r, run)),
             None,
         )
         if (
@@ -71,3 +69,16 @@ def with_cleared_warnings(
         ):
             marked[i] = dataclasses.replace(run, ok=False)
     return marked
+
+
+def _reruns(later: CommandRun, run: CommandRun) -> bool:
+    """Whether `later` runs `run` again: the same command, or one that runs every command of
+    `run` among others."""
+    if later.normalized == run.normalized:
+        return True
+    ran = _commands_of(run)
+    return bool(ran) and ran <= _commands_of(later)
+
+
+def _commands_of(run: CommandRun) -> set[str]:
+    return {c for part in split_segments(run.command) if (c := normalize_command(part))}

@@ -111,16 +111,22 @@ def finishing_checks(found: list[Attempt]) -> Finding | None:
             best = list(streak)
     if len({a.use.purpose for a in best if a.use}) < 2:
         return None
-    # A formatter and its own check (`zig fmt src`, then `zig fmt --check src`) are one step,
-    # where it last ran.
     last: dict[str, Attempt] = {}
     for attempt in best:
-        use = attempt.use
-        step = f"format:{use.tool}" if use is not None and use.purpose == "format" else ""
-        step = step or attempt.base
-        last.pop(step, None)
-        last[step] = attempt
-    steps = list(dict.fromkeys(f"`{a.base}`" for a in last.values()))
+        last.pop(_finishing_step(attempt), None)
+        last[_finishing_step(attempt)] = attempt
+    # Each step as it was run (`cargo fmt --check`, not `cargo fmt`) when the session typed it
+    # that way twice or more; its stable head when every run chose other files or tests.
+    typed: dict[str, Counter[str]] = {}
+    for attempt in found:
+        if attempt.run.ok and attempt.use is not None and attempt.use.purpose in CHECK_PURPOSES:
+            typed.setdefault(_finishing_step(attempt), Counter())[attempt.text] += 1
+    steps: list[str] = []
+    for key, attempt in last.items():
+        text, count = typed[key].most_common(1)[0] if key in typed else ("", 0)
+        shown = text if count >= 2 and "\n" not in text and len(text) <= 80 else attempt.base
+        steps.append(f"`{shown}`")
+    steps = list(dict.fromkeys(steps))
     return Finding(
         "recipe",
         "recipe:verify",
@@ -128,6 +134,15 @@ def finishing_checks(found: list[Attempt]) -> Finding | None:
         ("recipe", "verify", *dict.fromkeys(a.use.purpose for a in best if a.use)),
         0.55,
         tuple(a.run.event_id for a in best),
+    )
+
+
+def _finishing_step(attempt: Attempt) -> str:
+    """A check's step in a finishing routine: a formatter and its own check (`zig fmt src`,
+    then `zig fmt --check src`) are one step, where it last ran."""
+    use = attempt.use
+    return (f"format:{use.tool}" if use is not None and use.purpose == "format" else "") or (
+        attempt.base
     )
 
 
