@@ -52,7 +52,6 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_core.start_texts import mark_changed
-from squirrel_memory.change_marks import ChangeMarks
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -68,6 +67,7 @@ from squirrel_memory.storage import SqliteStore, Store
 from squirrel_memory.updates import decide_update
 from squirrel_memory.user_memories.manual import Remembered, Statement, remember, remember_many
 from squirrel_memory.user_memories.userstore import SqliteUserStore
+from squirrel_memory.views.change_marks import ChangeMarks
 
 SECTION = "writes"
 USER = "bench"

@@ -19,8 +19,8 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
 from squirrel_core.start_texts import change_mark, keep_start_text, kept_start_text
-from squirrel_memory import change_marks
 from squirrel_memory import server as memory_server
+from squirrel_memory.views import change_marks
 from tests.conftest import PATIENCE_SECONDS
 from tests.integration.conftest import memory_client, running
 

@@ -25,7 +25,6 @@ from squirrel_core.redaction import redact, redact_value
 from squirrel_core.settings import Settings
 from squirrel_core.store_placement import location_of
 from squirrel_core.team_listen import is_team_server
-from squirrel_memory.change_marks import ChangeMarks
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -64,6 +63,7 @@ from squirrel_memory.user_memories.lookup import handles_of, require_memory
 from squirrel_memory.user_memories.manual_writes import ManualWrites
 from squirrel_memory.user_memories.privacy import filtering, visible
 from squirrel_memory.user_memories.userstore import SqliteUserStore
+from squirrel_memory.views.change_marks import ChangeMarks
 
 if TYPE_CHECKING:
     from squirrel_memory.storage.postgres.online import Progress

@@ -19,8 +19,8 @@ the project's own folder name (`retrieval.project_words`: "claude" and "log" pic
 for prompts of the foresight replay that were about something else), neither a subject nor a
 reason. With
 vectors, one telling word shared also needs the memory's meaning close to the task's, or the
-word to name a file both give (`task_relevance`); a phrase key's word other than its head needs
-the same closeness to name a subject. When
+word to name a file both give (`retrieval.task_relevance`); a phrase key's word other than its
+head needs the same closeness to name a subject. When
 nothing clears it the answer abstains: `has_relevant_memory = False`, no memories and the fixed
 markdown `ABSTAIN_MARKDOWN`.
 
@@ -71,8 +71,8 @@ from squirrel_memory.retrieval import (
     query_terms,
 )
 from squirrel_memory.retrieval.common_words import common_of, rarest_first
+from squirrel_memory.retrieval.task_relevance import close_in_meaning, relevant, touches_active
 from squirrel_memory.storage.checks import Clock, utc_now
-from squirrel_memory.task_relevance import close_in_meaning, relevant, touches_active
 from squirrel_memory.task_subjects import names_subject, subject_stem
 from squirrel_memory.user_memories.confirmations import Injectable, unflagged
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.start_texts import change_mark
-from squirrel_memory import change_marks
-from squirrel_memory.change_marks import ChangeMarks
+from squirrel_memory.views import change_marks
+from squirrel_memory.views.change_marks import ChangeMarks
 from tests.conftest import PATIENCE_SECONDS
 
 

@@ -12,12 +12,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from squirrel_memory import task_relevance
 from squirrel_memory.embedding.base import Vectors, normalised
 from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
-from squirrel_memory.retrieval import RetrievalSettings, Retriever, embedding_text, file_names
+from squirrel_memory.retrieval import (
+    RetrievalSettings,
+    Retriever,
+    embedding_text,
+    file_names,
+    task_relevance,
+)
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContextBuilder, TaskContextSettings
 from squirrel_memory.task_subjects import key_subjects, subject_stem
