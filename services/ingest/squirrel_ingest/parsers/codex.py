@@ -10,6 +10,7 @@ from typing import Any
 import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
+from squirrel_core.host_tools import HOSTS
 from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
@@ -58,9 +59,7 @@ _IGNORED_WRAPPED = frozenset(
         "token_usage_record",  # 0.171: a turn's token counts
     }
 )
-_SHELL_FUNCTIONS = frozenset(
-    {"shell", "exec_command", "shell_command", "container.exec", "local_shell"}
-)
+_SHELL_FUNCTIONS = HOSTS["codex"].run
 _INJECTED_PREFIXES = (
     "<environment_context>",
     "<user_instructions>",
