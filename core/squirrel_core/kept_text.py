@@ -36,6 +36,7 @@ from typing import Any, Final
 
 from squirrel_core.content_signature import content_signature
 from squirrel_core.events import Event
+from squirrel_core.host_tools import READ_TOOLS
 
 #: The content key that marks an event kept past the first bounds, and its value.
 KEPT_KEY: Final = "kept"
@@ -54,7 +55,7 @@ TAIL_KEPT: Final = 8_000
 
 #: Tools whose result is a file's text, kept whole up to `TEXT_KEPT`, then cut at the end (a
 #: read cut short stays one that reads as such).
-READING_TOOLS: Final = frozenset({"Read", "read_file", "view"})
+READING_TOOLS: Final = READ_TOOLS
 
 _SIGNATURE = re.compile(r"[0-9a-f]{64}")
 _END_CUT = re.compile(r"\n…\[truncated (\d+) chars\]\Z")

@@ -132,6 +132,26 @@ def remember_beyond_the_session_start(env: dict[str, str], repo: Path) -> None:
         assert down.returncode == 0, down.stderr
 
 
+def wait_for_services(env: dict[str, str], repo: Path, timeout: float = PATIENCE_SECONDS) -> None:
+    """Until every service is serving (`sqrl status --json`); fails saying their states at the
+    deadline. A host's session-start hook never waits for services that are still starting (it
+    answers nothing at once), so a run that is to find them up waits for them first: whatever
+    the run before it did, its own checks then test what they say."""
+    deadline = time.monotonic() + timeout
+    while True:
+        done = sqrl(env, repo, "status", "--json")
+        states = (
+            {row["service"]: row["state"] for row in json.loads(done.stdout)["services"]}
+            if done.returncode == 0
+            else {}
+        )
+        if states and all(state == "serving" for state in states.values()):
+            return
+        if time.monotonic() >= deadline:
+            pytest.fail(f"waited {timeout:.0f} s for the services to serve; saw {states or done}")
+        time.sleep(1.0)
+
+
 def stored_events(repo: Path) -> list[tuple[str, str, dict[str, Any]]]:
     with sqlite3.connect(repo / ".ctx" / "data.db") as conn:
         rows = conn.execute(

@@ -92,9 +92,17 @@ def test_the_correction_keeps_the_files_the_assistant_was_working_on() -> None:
     assert found[0].event_ids == ("s1_0004",)
 
 
-@pytest.mark.parametrize("tool", ["read_file", "view", "apply_patch", "replace"])
+@pytest.mark.parametrize(
+    "tool",
+    [
+        *("Write", "MultiEdit", "NotebookEdit"),  # Claude Code
+        "apply_patch",  # Codex CLI (its shell reads are `read_file`)
+        *("read_file", "write_file", "replace"),  # Gemini CLI
+        *("edit_file", "search_replace", "delete_file"),  # Cursor
+        "view",
+    ],
+)
 def test_every_hosts_file_tools_name_the_files_worked_on(tool: str) -> None:
-    # Codex CLI and Gemini CLI read with `read_file` and edit with `apply_patch` or `replace`.
     session = _corrected("The cache is per project.", "that's wrong, the cache is per user", tool)
     (found,) = user_corrections(session.events)
     assert "(working on src/sync/state.ts)" in found.content

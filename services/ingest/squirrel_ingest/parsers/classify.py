@@ -4,24 +4,10 @@ from __future__ import annotations
 
 from squirrel_core.commands import is_test_command
 from squirrel_core.events import EventType
+from squirrel_core.host_tools import CHANGE_TOOLS
 
-#: Claude Code, Gemini CLI, Codex and Cursor tools whose successful use changes files.
-CODE_CHANGE_TOOLS = frozenset(
-    {
-        "Edit",
-        "Write",
-        "MultiEdit",
-        "NotebookEdit",
-        "write_file",
-        "replace",
-        "edit",
-        "apply_patch",
-        "edit_file",
-        "edit_file_v2",
-        "search_replace",
-        "delete_file",
-    }
-)
+#: Every host's tools whose successful use changes files (`squirrel_core.host_tools`).
+CODE_CHANGE_TOOLS = CHANGE_TOOLS
 
 #: Tool input keys that name a file or folder the tool works on.
 PATH_KEYS = ("file_path", "notebook_path", "path", "dir_path", "absolute_path")

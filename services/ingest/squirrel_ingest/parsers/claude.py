@@ -12,6 +12,7 @@ from typing import Any
 import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
+from squirrel_core.host_tools import HOSTS
 from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.background import TASK_ID_KEYS
 from squirrel_ingest.parsers.background_runs import BackgroundRuns, sent_away
@@ -77,7 +78,7 @@ _SIDE_TYPES = frozenset({"queue-operation", "attachment", "system"})
 #: Queued prompts remembered until delivered (the queue is short: a few typed lines).
 QUEUE_LIMIT = 16
 _SHELL_TOOL = "Bash"
-_SHELL_TOOLS = frozenset({_SHELL_TOOL})
+_SHELL_TOOLS = HOSTS["claude_code"].run
 _QUESTION_TOOLS = frozenset({"AskUserQuestion"})
 _ANSWERED = "User has answered your question"
 _EXIT_CODE = re.compile(r"^Exit code (-?\d{1,9})\b")

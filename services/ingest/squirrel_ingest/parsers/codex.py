@@ -10,6 +10,7 @@ from typing import Any
 import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
+from squirrel_core.host_tools import HOSTS
 from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
@@ -27,6 +28,7 @@ from squirrel_ingest.parsers.base import (
     str_or_none,
     text_of,
 )
+from squirrel_ingest.parsers.codex_exec import CELL_TOOL, CodeCells, user_shell_end
 from squirrel_ingest.parsers.codex_forks import ForkCopy
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
 from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json
@@ -58,9 +60,7 @@ _IGNORED_WRAPPED = frozenset(
         "token_usage_record",  # 0.171: a turn's token counts
     }
 )
-_SHELL_FUNCTIONS = frozenset(
-    {"shell", "exec_command", "shell_command", "container.exec", "local_shell"}
-)
+_SHELL_FUNCTIONS = HOSTS["codex"].run
 _INJECTED_PREFIXES = (
     "<environment_context>",
     "<user_instructions>",
@@ -96,6 +96,7 @@ class CodexFileParser:
         self.skipped: Counter[str] = Counter()
         self._custom_prompts = CustomPrompts(codex_prompt_folder(path))
         self._fork = ForkCopy(path)
+        self._cells = CodeCells()
         self._session_id: str | None = None
         self._cwd: str | None = None
         self._version: str | None = None
@@ -143,6 +144,7 @@ class CodexFileParser:
             "pending": {key: tool.to_json() for key, tool in self._pending.items()},
             "running": {key: tool.to_json() for key, tool in self._running.items()},
             "fork": self._fork.state(),
+            "cells": self._cells.state(),
         }
 
     def restore_state(self, state: dict[str, Any]) -> None:
@@ -155,6 +157,7 @@ class CodexFileParser:
         self._bare = state.get("bare") is True
         self._held = held_from(state.get("held"))
         self._fork.restore(state.get("fork"))
+        self._cells.restore(state.get("cells"))
         prompt = state.get("prompt")
         if isinstance(prompt, list) and len(prompt) == 2:
             where, text = prompt
@@ -287,6 +290,10 @@ class CodexFileParser:
         prompt = isinstance(item, dict) and item.get("type") == "UserMessage"
         if kind == "item_completed" and prompt and isinstance(item, dict):
             return self._typed(text_of(item.get("content")), "item_completed", ctx)
+        if kind == "item_completed" and (ran := self._cells.recorded(item, ctx)) is not None:
+            if not ran:
+                self.skipped["duplicate_command_item"] += 1
+            return ran
         if kind == "exec_command_end":
             return self._exec_end(payload, ctx)
         if kind == "agent_message":
@@ -312,7 +319,7 @@ class CodexFileParser:
         return said_events(ctx, expanded if expanded is not None else split_user_text(text))
 
     def _exec_end(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
-        if payload.get("source") == "user_shell":  # the user's `!cmd`: its own message says it
+        if user_shell_end(payload):  # the user's `!cmd`: its own message says it
             self.skipped["user_shell_end"] += 1
             return []
         call_id = str_or_none(payload.get("call_id"))
@@ -324,6 +331,8 @@ class CodexFileParser:
         if command is None:
             self.skipped["malformed_exec_end"] += 1
             return []
+        if pending is None:
+            self._cells.ran(command)  # a cell's command: not read again from its answer
         self._complete(call_id)
         exit_code = payload.get("exit_code")
         code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
@@ -426,6 +435,8 @@ class CodexFileParser:
                     name, paths, line_limit = READ_TOOL, (path,), read.line_limit
                     arguments = {"file_path": path, "command": command}
                     command = None
+        if name == CELL_TOOL and item.get("type") == "custom_tool_call":
+            self._cells.opened(call_id, item.get("input"))
         paths = tuple(relative_path(path, self._cwd) for path in paths)
         pending = PendingTool(
             name=name, command=command, paths=paths, cwd=workdir, line_limit=line_limit
@@ -458,15 +469,20 @@ class CodexFileParser:
             output = codex_output(output)
             read_lines = partial_lines(1, len(output.splitlines()), limit=pending.line_limit)
         is_error = failed if failed is not None else exit_code not in (None, 0)
-        return completion_events(
-            ctx,
-            call_id,
-            pending,
-            output,
-            is_error=is_error,
-            exit_code=exit_code,
-            read_lines=read_lines,
-        )
+        cell = pending is not None and pending.name == CELL_TOOL
+        ran = self._cells.answered(ctx, call_id, item.get("output"), self._cwd) if cell else []
+        return [
+            *completion_events(
+                ctx,
+                call_id,
+                pending,
+                output,
+                is_error=is_error,
+                exit_code=exit_code,
+                read_lines=read_lines,
+            ),
+            *ran,
+        ]
 
     def _complete(self, call_id: str | None) -> None:
         if call_id is None:

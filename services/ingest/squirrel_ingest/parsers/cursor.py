@@ -17,6 +17,7 @@ from typing import Any, Final
 import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
+from squirrel_core.host_tools import HOSTS
 from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PendingTool,
@@ -37,9 +38,7 @@ log = structlog.get_logger()
 USER_BUBBLE: Final = 1
 ASSISTANT_BUBBLE: Final = 2
 #: Tool names that run a shell command (`params.command`).
-SHELL_TOOLS: Final = frozenset(
-    {"run_terminal_cmd", "run_terminal_command", "run_terminal_command_v2"}
-)
+SHELL_TOOLS: Final = HOSTS["cursor"].run
 #: Tool statuses after which a call is over and its result final.
 DONE_STATUSES: Final = frozenset(
     {"completed", "success", "error", "failed", "cancelled", "canceled", "aborted", "rejected"}

@@ -12,6 +12,7 @@ from typing import Any
 import structlog
 
 from squirrel_core.events import Event, EventType, SourcePosition, SourceTool
+from squirrel_core.host_tools import HOSTS
 from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PendingTool,
@@ -35,7 +36,7 @@ log = structlog.get_logger()
 
 #: Most message/tool-call keys a JSONL parser or a document cursor remembers.
 SEEN_LIMIT = 10_000
-_SHELL_TOOLS = frozenset({"run_shell_command", "shell"})
+_SHELL_TOOLS = HOSTS["gemini_cli"].run
 _DONE_STATUSES = frozenset({"success", "error", "cancelled"})
 _IGNORED_MESSAGE_TYPES = frozenset({"info", "error", "warning"})
 

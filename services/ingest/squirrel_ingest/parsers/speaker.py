@@ -16,6 +16,7 @@ from typing import Any
 
 from squirrel_core.events import Event, EventType, Origin
 from squirrel_ingest.parsers.base import RecordContext, cap_text, keep_text
+from squirrel_ingest.parsers.codex_exec import user_shell
 
 #: A whole text that starts like this was written by the host, not typed.
 _HARNESS_OPENINGS = (
@@ -32,14 +33,6 @@ _HARNESS_OPENINGS = (
     # The plan the assistant wrote in plan mode, handed to a fresh context by the host.
     "Implement the following plan:",
 )
-#: A command the user ran themselves in the Codex TUI (`!git status`), as Codex records it for
-#: the model: the command, then its exit code, duration and output.
-_USER_SHELL = re.compile(
-    r"^<user_shell_command>\s*<command>\n?(?P<command>.*?)\n?</command>\s*"
-    r"<result>\n?(?P<result>.*?)\n?</result>\s*</user_shell_command>$",
-    re.DOTALL,
-)
-_SHELL_OUTPUT = re.compile(r"^Output:\n?", re.MULTILINE)
 #: Older hosts write the compaction summary as a plain user message starting like this.
 _COMPACTION_OPENING = "This session is being continued from a previous conversation"
 #: Blocks the host or a hook wraps around what it adds to a user turn (`session_context`: the
@@ -136,14 +129,12 @@ def user_shell_command(text: str) -> list[Utterance] | None:
     """A command the user ran themselves (Codex's `<user_shell_command>` block) as Claude Code
     records one: what they typed, `<bash-input>…</bash-input>`, then the host's message with
     what it printed, `<bash-stdout>…</bash-stdout>`. None when `text` is not such a block."""
-    found = _USER_SHELL.match(text.strip())
-    if found is None or not found.group("command").strip():
+    ran = user_shell(text)
+    if ran is None:
         return None
-    result = found.group("result")
-    output = _SHELL_OUTPUT.search(result)
-    printed = result[output.end() :].strip("\n") if output else ""
+    command, printed = ran
     return [
-        Utterance(Origin.TYPED, f"<bash-input>{found.group('command').strip()}</bash-input>"),
+        Utterance(Origin.TYPED, f"<bash-input>{command}</bash-input>"),
         Utterance(Origin.HARNESS, f"<bash-stdout>{printed}</bash-stdout>"),
     ]
 

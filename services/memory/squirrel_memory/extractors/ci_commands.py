@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import structlog
 import yaml
 
 from squirrel_core.events import EventType
+from squirrel_core.host_tools import CHANGE_TOOLS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
-from squirrel_memory.extractors.manifests import first_project_path
-from squirrel_memory.extractors.patch_edits import patch_body, patch_edits
+from squirrel_memory.extractors.file_writes import writes
+from squirrel_memory.extractors.manifests import first_project_path, in_project
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.ci import is_ci_file, read_ci
 from squirrel_memory.repository.findings import Readings
@@ -52,9 +52,6 @@ _SCOPED = frozenset({"build"})
 TRIGGER_PREFIX = "ci:trigger:"
 #: Most branches or paths a trigger names before the rest are counted.
 MAX_FILTERS = 6
-_WRITE_TOOLS = frozenset({"Write", "write_file"})
-#: Edits given as the text replaced and the text written (Claude Code, Gemini CLI, others).
-_EDIT_TOOLS = frozenset({"Edit", "edit_file", "str_replace", "replace"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,53 +79,52 @@ def _done(events: list[StoredEvent]) -> set[str]:
     }
 
 
-def _edited(text: str, change: dict[str, Any]) -> str | None:
-    """`text` with one edit applied, or None when the edit does not match it exactly once."""
-    old, new = change.get("old_string"), change.get("new_string")
-    if not isinstance(old, str) or not isinstance(new, str) or not old:
+def _edited(text: str, before: str, after: str, *, every: bool = False) -> str | None:
+    """`text` with one edit applied (`every` place it matches, for a replace-all), or None when
+    the edit does not match it exactly once."""
+    if not before:
         return None
-    if change.get("replace_all") is True:
-        return text.replace(old, new) if old in text else None
-    return text.replace(old, new, 1) if text.count(old) == 1 else None
+    if every:
+        return text.replace(before, after) if before in text else None
+    return text.replace(before, after, 1) if text.count(before) == 1 else None
 
 
-def _patched(texts: dict[str, _Text], path: str, body: str, event: StoredEvent) -> None:
-    """`texts` with the hunks of an `apply_patch` body (Codex CLI) that change `path` applied:
-    an added file is its text, an updated one has each hunk's lines replaced once (the text
-    is unknown, None, when a hunk does not match it exactly once)."""
-    for patched, before, after in patch_edits(body):
-        if relative_path(patched, event.project_id) != path:
+def _changed(texts: dict[str, _Text], event: StoredEvent) -> None:
+    """`texts` with what a made change call of any host did to CI files: a file written whole
+    (a Codex patch's added file too) is its text; each edit or hunk is applied to a known text;
+    a CI file the call changed in a way not read here (deleted, or edited in a host's own form)
+    is no longer known (None)."""
+    applied: set[str] = set()
+    for written in writes(event):
+        if not in_project(written.path) or not is_ci_file(written.path):
             continue
-        if not before:
-            texts[path] = _Text(after, [event.id])
-        elif (known := texts.get(path)) is not None:
-            change = {"old_string": before, "new_string": after}
-            known.text = _edited(known.text, change) if known.text is not None else None
+        applied.add(written.path)
+        if written.whole:
+            texts[written.path] = _Text(written.after, [event.id])
+        elif (known := texts.get(written.path)) is not None:
+            if known.text is not None:
+                known.text = _edited(known.text, written.before, written.after, every=written.every)
+            known.event_ids.append(event.id)
+    if event.content.get("tool") not in CHANGE_TOOLS:
+        return
+    for raw in event.file_paths:
+        path = relative_path(raw, event.project_id)
+        if path not in applied and (known := texts.get(path)) is not None:
+            known.text = None
             known.event_ids.append(event.id)
 
 
 def _workflow_texts(events: list[StoredEvent]) -> dict[str, _Text]:
-    """The last known text of every CI file `events` read whole or wrote, edits applied."""
+    """The last known text of every CI file `events` read whole or wrote, changes applied."""
     done = _done(events)
     texts: dict[str, _Text] = {}
     for event in events:
+        if event.event_type == EventType.TOOL_CALL:
+            if str(event.content.get("tool_use_id")) in done:
+                _changed(texts, event)
+            continue
         path = first_project_path(event)
         if path is None or not is_ci_file(path):
-            continue
-        content: dict[str, Any] = event.content
-        if event.event_type == EventType.TOOL_CALL:
-            change = content.get("input")
-            tool = content.get("tool")
-            if not isinstance(change, dict) or str(content.get("tool_use_id")) not in done:
-                continue
-            if tool in _WRITE_TOOLS and isinstance(change.get("content"), str):
-                texts[path] = _Text(change["content"], [event.id])
-            elif tool in _EDIT_TOOLS and path in texts:
-                known = texts[path]
-                known.text = _edited(known.text, change) if known.text is not None else None
-                known.event_ids.append(event.id)
-            elif body := patch_body(change):
-                _patched(texts, path, body, event)
             continue
         output = whole_read_output(event)
         if output is not None:

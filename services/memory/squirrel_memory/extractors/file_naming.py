@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
+from squirrel_core.host_tools import WRITE_TOOLS
 from squirrel_memory.extractors.activity import commands, core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.file_writes import whole_writes
 from squirrel_memory.models import StoredEvent
@@ -34,10 +35,6 @@ _SKIPPED_DIRS = frozenset(
     {"node_modules", "vendor", ".venv", "venv", "site-packages", "__pycache__", ".git"}
     | {"dist", "build", "target", "_build", ".next", "migrations", "versions"}
 )
-#: Tools that write a whole file (Claude Code's, Gemini CLI's); an edit only shows a name. A
-#: change whose call wrote the file whole on any host counts too (`file_writes`: a Codex
-#: patch's added file).
-_WRITE_TOOLS = frozenset({"Write", "write_file"})
 _LONG_LISTING = re.compile(r"^[dlcbps-][rwxsStT-]{9}[@+.]?\s")
 
 
@@ -116,7 +113,9 @@ def _folders(events: list[StoredEvent]) -> dict[str, _Folder]:
     for event in events:
         if event.event_type == EventType.CODE_CHANGE:
             use_id, path = event.content.get("tool_use_id"), event.content.get("path")
-            written = event.content.get("tool") in _WRITE_TOOLS or (
+            # A whole-file write of any host (`host_tools`), or a change whose call wrote the
+            # file whole (`file_writes`: a Codex patch's added file); an edit only shows a name.
+            written = event.content.get("tool") in WRITE_TOOLS or (
                 isinstance(path, str) and (use_id, relative_path(path, event.project_id)) in whole
             )
         elif event.event_type == EventType.TOOL_RESULT and not event.content.get("is_error"):

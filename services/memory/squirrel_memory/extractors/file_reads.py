@@ -8,12 +8,13 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import LOADED_FILE, EventType, Origin
+from squirrel_core.host_tools import READ_TOOLS as HOST_READ_TOOLS
 from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.elsewhere import outside_root
 from squirrel_memory.models import StoredEvent
 
-#: Tools whose result is a file's content (Claude Code's Read, other assistants' equivalents).
-READ_TOOLS = frozenset({"Read", "read_file", "view"})
+#: Tools whose result is a file's content, on every host (`squirrel_core.host_tools`).
+READ_TOOLS = HOST_READ_TOOLS
 #: Tools whose result lists files: a pattern's matches, a folder's entries, a search's hits.
 LISTING_TOOLS = frozenset({"Glob", "LS", "Grep"})
 #: Programs whose output lists files: what they list is what the folder holds.

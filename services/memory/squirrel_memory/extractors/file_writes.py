@@ -24,12 +24,14 @@ _PATH_KEYS = ("file_path", "path", "absolute_path", "notebook_path")
 @dataclass(frozen=True, slots=True)
 class Written:
     """One file a call wrote: its path (relative to the project when inside it), the text it
-    replaced and the text it wrote, and whether it wrote the whole file."""
+    replaced and the text it wrote, whether it wrote the whole file, and whether the edit
+    replaced `every` place the text was found (`replace_all`)."""
 
     path: str
     before: str
     after: str
     whole: bool
+    every: bool = False
 
 
 def writes(event: StoredEvent) -> list[Written]:
@@ -54,7 +56,13 @@ def writes(event: StoredEvent) -> list[Written]:
         return [Written(where, "", data["content"], whole=True)]
     pairs = [data, *(e for e in data.get("edits") or () if isinstance(e, dict))]
     return [
-        Written(where, str(e.get("old_string") or ""), e["new_string"], whole=False)
+        Written(
+            where,
+            str(e.get("old_string") or ""),
+            e["new_string"],
+            whole=False,
+            every=e.get("replace_all") is True,
+        )
         for e in pairs
         if isinstance(e.get("new_string"), str)
     ]

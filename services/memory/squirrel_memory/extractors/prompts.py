@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from squirrel_core.events import EventType, Origin, is_user_voice, parse_origin
+from squirrel_core.host_tools import RUN_TOOLS
 from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import user_words
 from squirrel_memory.extractors.pitfalls import error_fingerprint
@@ -206,7 +207,8 @@ def _event_line(event: StoredEvent, commands_seen: set[str]) -> tuple[str, int] 
     if kind == EventType.TOOL_CALL:
         tool = content.get("tool")
         paths = ", ".join(event.file_paths[:3])
-        return (f"tool {tool} {paths}".rstrip(), 3) if tool not in ("Bash",) else None
+        # A command a host's shell tool ran is its own `ran …` line.
+        return (f"tool {tool} {paths}".rstrip(), 3) if tool not in RUN_TOOLS else None
     if kind == EventType.TOOL_RESULT and content.get("tool") in SUBAGENT_TOOLS:
         report = content.get("output")
         if not isinstance(report, str) or not report.strip() or content.get("is_error") is True:

@@ -32,9 +32,9 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, Origin
+from squirrel_core.host_tools import CHANGE_TOOLS, READ_TOOLS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root
-from squirrel_memory.extractors.file_reads import READ_TOOLS
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 
@@ -49,11 +49,9 @@ PREFIX = "The user corrected the assistant"
 _OWN = frozenset({str(Origin.TYPED), str(Origin.QUEUED)})
 #: What the user's message can answer without the assistant having acted before it.
 _NOT_ACTIONS = frozenset({EventType.USER_MESSAGE, EventType.COMMIT, EventType.COMPACTION_SUMMARY})
-#: Tools whose input names a file the assistant was working on: every host's file reads (a
-#: Codex or Gemini CLI `read_file`, a `view`) and edits, made or not.
-_FILE_TOOLS = READ_TOOLS | frozenset(
-    {"Edit", "Write", "MultiEdit", "NotebookEdit", "write_file", "replace", "apply_patch"}
-)
+#: Tools whose input names a file the assistant was working on: every host's file reads and
+#: changes (`squirrel_core.host_tools`), made or not.
+_FILE_TOOLS = READ_TOOLS | CHANGE_TOOLS
 _PART = r"[^,;.!?—–\n]{2,80}?"
 _SEP = r"\s*(?:[,;:.]|\s[—–-])\s*"
 _SHAPES = (
