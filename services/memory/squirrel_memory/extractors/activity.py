@@ -55,6 +55,11 @@ _RUNNER_PREFIXES: tuple[tuple[str, ...], ...] = (
     ("time",),
 )
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: `env` options whose value is the next word.
+_ENV_VALUED_OPTIONS = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
+#: A word a command can start with (not a redirection or a pipe).
+_COMMAND_WORD = re.compile(r"^[\w./~+@-]")
+_REDIRECTION = re.compile(r"^\d?>>?|^<|^2>&1$")
 #: Commands up to this long are cached by `normalize_command`.
 _CACHED_COMMAND_CHARS = 2_000
 _SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
@@ -105,7 +110,9 @@ def _tokenize(text: str) -> list[str]:
 def core_tokens(segment: str) -> list[str]:
     """Tokens of one simple command without env assignments, redirections and runner wrappers."""
     tokens = [t for t in _tokenize(segment) if not _ENV_ASSIGNMENT.match(t)]
-    tokens = [t for t in tokens if not re.match(r"^\d?>>?|^<|^2>&1$", t)]
+    if tokens and tokens[0] == "env":
+        tokens = _after_env(tokens)
+    tokens = [t for t in tokens if not _REDIRECTION.match(t)]
     changed = True
     while changed and tokens:
         changed = False
@@ -115,6 +122,22 @@ def core_tokens(segment: str) -> list[str]:
                 changed = True
                 break
     return tokens
+
+
+def _after_env(tokens: list[str]) -> list[str]:
+    """The command `env [options] [NAME=value …] command …` runs (the options that take a
+    value — `-u NAME`, `-C DIR`, `-S STRING` — skipped with it); the tokens as they are when it
+    runs none (`env`, `env > file`, `env | sort`)."""
+    rest = tokens[1:]
+    while rest and rest[0].startswith("-") and rest[0] != "--":
+        option = rest.pop(0)
+        if option in _ENV_VALUED_OPTIONS and rest:
+            rest.pop(0)
+    if rest and rest[0] == "--":
+        rest.pop(0)
+    if not rest or not _COMMAND_WORD.match(rest[0]) or _REDIRECTION.match(rest[0]):
+        return tokens
+    return rest
 
 
 def normalize_command(command: str) -> str:
