@@ -21,17 +21,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from tests.integration.conftest import running
+from tests.integration.mcp_setup import INITIALIZE
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
