@@ -25,7 +25,7 @@ import structlog
 from squirrel_core.events import Event, EventType, SourceCursor, SourceTool
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.storage.sqlite.schema import FTS_TOKENIZER
+from squirrel_memory.storage.sqlite.fts_rows import FTS_TOKENIZER
 
 _WORD_TEXT = (
     "auth service token login session cache redis postgres migration alembic pytest fixture "

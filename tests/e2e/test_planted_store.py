@@ -18,7 +18,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from squirrel_memory.bootstrap import init_project_files
-from squirrel_memory.storage.sqlite.schema import index_memory_text
+from squirrel_memory.storage.sqlite.fts_rows import index_memory_text
 from tests.mcp_host import model_reads
 
 pytestmark = pytest.mark.e2e

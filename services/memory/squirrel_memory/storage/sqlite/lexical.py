@@ -12,7 +12,7 @@ The tokens are SQLite's: postings come from `fts5vocab` over `memory_fts`; rows 
 and query terms are tokenized by a private in-memory FTS5 table with the same tokenizer.
 
 Every write is followed through `memory_fts_changes`, where each doc id added to or removed
-from `memory_fts_docs` is logged by the write itself (`schema.index_memory_text`), whichever
+from `memory_fts_docs` is logged by the write itself (`fts_rows.index_memory_text`), whichever
 connection or process made it (an older Squirrel refuses the newer schema). Before answering, the
 index applies the changes logged since its state, inside the query's own read transaction, so
 it ranks the same snapshot the memories are then read from. `ranked_rows` returns None, and
@@ -38,9 +38,9 @@ import structlog
 from squirrel_core.sqlite_files import harden
 from squirrel_memory.heap import release_free_memory
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS
+from squirrel_memory.storage.sqlite.fts_rows import FTS_TOKENIZER, SEARCH_RESET
 from squirrel_memory.storage.sqlite.postings import INSTANCES, IndexState, Postings, read_postings
 from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M
-from squirrel_memory.storage.sqlite.schema import FTS_TOKENIZER, SEARCH_RESET
 
 log = structlog.get_logger()
 

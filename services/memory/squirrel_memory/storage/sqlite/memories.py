@@ -17,8 +17,8 @@ from squirrel_memory.storage.memory_sql import statements
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.row_steps import row_statements
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.fts_rows import index_memory_text, unindex_memory_text
 from squirrel_memory.storage.sqlite.reads import memory_from_row, run
-from squirrel_memory.storage.sqlite.schema import index_memory_text, unindex_memory_text
 
 T = TypeVar("T")
 

@@ -15,6 +15,11 @@ from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.revisions import drive
 from squirrel_memory.storage.search_terms import match_terms
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+from squirrel_memory.storage.sqlite.fts_rows import (
+    SEARCH_RESET,
+    index_memory_text,
+    log_search_change,
+)
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.postings import COLUMN_WEIGHTS
 from squirrel_memory.storage.sqlite.reads import (
@@ -22,11 +27,6 @@ from squirrel_memory.storage.sqlite.reads import (
     memories_of_docs,
     memory_from_row,
     read_memories,
-)
-from squirrel_memory.storage.sqlite.schema import (
-    SEARCH_RESET,
-    index_memory_text,
-    log_search_change,
 )
 
 PRUNE_ABOVE_ROWS = 2_000
