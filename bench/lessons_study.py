@@ -38,7 +38,7 @@ _TYPES = {
     memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",
 }
 JUDGED = ("pitfall", "recipe")
-SETS = {"first": "lessons.toml", "second": "lessons2.toml"}
+STUDIES = {"first": STUDY / "lessons.toml", "second": STUDY / "lessons2.toml"}
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         title="lessons study",
         doc=__doc__,
         details="each lesson's verdict and noise",
-        studies={name: STUDY / file for name, file in SETS.items()},
+        studies=STUDIES,
         load=load_sessions,
         run=_run,
         report=report,

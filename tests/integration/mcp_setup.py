@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sys
@@ -113,3 +114,20 @@ async def sqrl_mcp(
         assert f'"mcp_{expect}' in log, log[-2000:]
     if logged is not None:
         logged.extend(json.loads(line) for line in log.splitlines() if line.startswith("{"))
+
+
+async def spawn_sqrl_mcp(settings: Settings, cwd: Path) -> asyncio.subprocess.Process:
+    """`sqrl mcp --no-autostart` as a host starts it, with raw pipes for stdin and stdout (stderr
+    dropped) and only the home and a plain PATH in its environment."""
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "squirrel_cli",
+        "mcp",
+        "--no-autostart",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        cwd=cwd,
+        env={"SQRL_HOME": str(settings.home), "PATH": "/usr/bin:/bin"},
+    )

@@ -21,7 +21,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from tests.integration.conftest import running
-from tests.integration.mcp_setup import INITIALIZE
+from tests.integration.mcp_setup import INITIALIZE, spawn_sqrl_mcp
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
@@ -61,18 +61,7 @@ def _line(message: dict[str, Any] | str) -> bytes:
 async def _talk(settings: Settings, cwd: Path, lines: list[bytes]) -> list[dict[str, Any]]:
     """Runs `sqrl mcp --no-autostart`, writes `lines` at once, closes stdin, and returns every
     message it printed before it exited (it must exit by itself)."""
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "squirrel_cli",
-        "mcp",
-        "--no-autostart",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-        cwd=cwd,
-        env={"SQRL_HOME": str(settings.home), "PATH": "/usr/bin:/bin"},
-    )
+    proc = await spawn_sqrl_mcp(settings, cwd)
     try:
         out, _ = await asyncio.wait_for(proc.communicate(b"".join(lines)), 120)
     finally:

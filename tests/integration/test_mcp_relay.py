@@ -23,7 +23,14 @@ from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file
 from tests.integration.conftest import running
-from tests.integration.mcp_setup import INITIALIZE, new_project, registered, served, sqrl_mcp
+from tests.integration.mcp_setup import (
+    INITIALIZE,
+    new_project,
+    registered,
+    served,
+    spawn_sqrl_mcp,
+    sqrl_mcp,
+)
 
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
@@ -70,18 +77,7 @@ class SqrlMcp:
 
 @asynccontextmanager
 async def sqrl_mcp_process(settings: Settings, cwd: Path) -> AsyncIterator[SqrlMcp]:
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "squirrel_cli",
-        "mcp",
-        "--no-autostart",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.DEVNULL,
-        cwd=cwd,
-        env={"SQRL_HOME": str(settings.home), "PATH": "/usr/bin:/bin"},
-    )
+    proc = await spawn_sqrl_mcp(settings, cwd)
     try:
         yield SqrlMcp(proc)
     finally:
