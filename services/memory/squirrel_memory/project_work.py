@@ -15,6 +15,7 @@ from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
+from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
 from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIGINS
@@ -238,10 +239,12 @@ def routine_candidates(found: list[Routine]) -> list[MemoryCandidate]:
 
 
 def _is_edit_call(event: StoredEvent) -> bool:
-    """A tool call that carries an edit's text (what `lessons.edits` reads)."""
+    """A tool call that carries an edit's text (what `lessons.edits` reads): the old and new
+    strings of an edit, a file's content, or an `apply_patch` body."""
     data = event.content.get("input")
-    return isinstance(data, dict) and any(
-        k in data for k in ("old_string", "new_string", "edits", "content")
+    return isinstance(data, dict) and (
+        any(k in data for k in ("old_string", "new_string", "edits", "content"))
+        or bool(patch_body(data))
     )
 
 

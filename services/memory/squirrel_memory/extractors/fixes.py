@@ -45,6 +45,7 @@ from squirrel_memory.extractors.pitfalls import (
     normalise_line,
     nothing_ran,
 )
+from squirrel_memory.extractors.pointed_edits import pointed_change
 from squirrel_memory.extractors.retries import (
     USAGE_ERROR,
     as_typed,
@@ -228,7 +229,14 @@ def _with_lesson(
             # build's configuration small enough to quote: what it changed is the fix, whatever
             # words it shares with the error.
             related = window[0] if difference(window[0]) else None
-        large = naming_edit(window, words) if related is None else None
+        # A small related edit, said whole; else the change at the line the error quoted,
+        # said exactly even in a large edit.
+        quoted = (
+            (related, difference(related))
+            if related is not None
+            else pointed_change(window, pitfall.failed.run.output)
+        )
+        large = naming_edit(window, words) if quoted is None else None
         if large is not None:
             # Too large to quote, but its lines name what failed: the file it changed is the fix.
             change = f"editing {large.path}"
@@ -237,14 +245,14 @@ def _with_lesson(
                 steps = (*named_checks, change)
                 pitfall = replace(pitfall, files=(large.path,), named=False)
             pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, large.event_id))
-        if related is not None:
-            change = f"{difference(related)} in {related.path}"
+        if quoted is not None:
+            edit, change = quoted[0], f"{quoted[1]} in {quoted[0].path}"
             steps = (f"running `{shown_command(pitfall.fix_command, 90)}`", change)
             if pitfall.fix == "edit":
                 steps = (*named_checks, change)
                 # The memory's files are the one the fix changed, not the one the error named.
-                pitfall = replace(pitfall, files=(related.path,), named=False)
-            pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, related.event_id))
+                pitfall = replace(pitfall, files=(edit.path,), named=False)
+            pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, edit.event_id))
     return replace(pitfall, causes=causes, steps=steps)
 
 
