@@ -107,6 +107,19 @@ def test_the_quoted_line_of_each_frame_shape() -> None:
     assert pointed_lines(marked) == ["assert parse_price('3,50') == 3.5"]
     elixir = 'warning: variable "rows" is unused\n    │\n 12 │     rows = Repo.all(query)\n'
     assert pointed_lines(elixir) == ["rows = Repo.all(query)"]
+    buildkit = (
+        "--------------------\n 150 |     RUN apt-get update && \\\n 151 | >>>     apt-get install -y"
+        " openjdk-17-jdk-headless=17.0.19\n--------------------\nERROR: failed to solve\n"
+    )
+    assert pointed_lines(buildkit) == [
+        "RUN apt-get update && \\",
+        "apt-get install -y openjdk-17-jdk-headless=17.0.19",
+    ]
+    tsc = (
+        "src/cart.ts:4:7 - error TS2322: Type 'number' is not assignable to type 'string'.\n\n"
+        "4 const label: string = item.count;\n        ~~~~~\n\nFound 1 error.\n"
+    )
+    assert pointed_lines(tsc) == ["const label: string = item.count;"]
 
 
 @pytest.mark.parametrize(
@@ -116,6 +129,7 @@ def test_the_quoted_line_of_each_frame_shape() -> None:
         "   Compiling tiles v0.3.0\n    Finished `test` profile target(s) in 2.1s\n",
         "src/app.ts(4,7): error TS2322: Type 'number' is not assignable to type 'string'.\n",
         "  12 | }\n   |  ^\n",  # a brace is no line of its own to match
+        "Installation guide\n~~~~~~~~~~~~~~~~~~\n",  # a heading's underline is no caret row
     ],
 )
 def test_progress_lines_and_bare_locations_quote_nothing(output: str) -> None:
@@ -146,6 +160,29 @@ def test_a_guard_put_below_the_quoted_line() -> None:
     found = pointed_change([_edit(old, new, "app/io.py")], output)
     assert found is not None
     assert found[1] == "adding `rows.close_on_exit()` below `rows = read_rows(path)`"
+
+
+def test_a_pinned_version_changed_on_the_line_a_build_quoted() -> None:
+    output = (
+        " 151 | >>>     apt-get install -y openjdk-17-jdk-headless=17.0.19\n"
+        "ERROR: failed to solve: process did not complete successfully: exit code: 100\n"
+    )
+    old = (
+        "RUN apt-get update && \\\n"
+        "    apt-get install -y openjdk-17-jdk-headless=17.0.19\n"
+        "ENV JAVA_HOME=/usr/lib/jvm/java-17\nENV PATH=$JAVA_HOME/bin:$PATH\n"
+    )
+    new = (
+        "RUN apt-get update && \\\n"
+        "    apt-get install -y openjdk-17-jdk-headless=17.0.20\n"
+        "ENV JAVA_HOME=/usr/lib/jvm/java-17-openjdk\nENV PATH=$JAVA_HOME/bin:$PATH:/opt/bin\n"
+    )
+    found = pointed_change([_edit(old, new, "android.Dockerfile")], output)
+    assert found is not None
+    assert found[1] == (
+        "changing `apt-get install -y openjdk-17-jdk-headless=17.0.19` to "
+        "`apt-get install -y openjdk-17-jdk-headless=17.0.20`"
+    )
 
 
 def test_silent_where_the_edit_left_the_quoted_line_alone() -> None:

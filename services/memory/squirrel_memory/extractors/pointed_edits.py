@@ -4,9 +4,10 @@ Compilers, linters and test runners quote the source line they complain about, e
 own frame but in a few shapes shared across ecosystems:
 
 - a numbered gutter (`22 | const LIMIT: usize = 32;` from rustc, gcc, clang, ruff, swiftc;
-  `12 │ def run` from Elixir);
+  `12 │ def run` from Elixir; `151 | >>> RUN apt-get install …` from Docker BuildKit);
 - the line under a traceback's frame (`File "app.py", line 12, in total` then the code);
-- the line a caret row underlines (javac, tsc, older gcc: the code, then `^~~~`);
+- the line a caret row underlines (javac, older gcc: the code, then `^~~~`; tsc: its line
+  number, the code, then `~~~`);
 - the line a test runner marks as the failing one (`>       assert total(2) == 3`).
 
 When an edit between the failure and the pass changed such a line, or put a line or two
@@ -26,9 +27,12 @@ from dataclasses import replace
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.lessons import Edit, difference
 
-_GUTTER = re.compile(r"^\s*>?\s*\d+\s*[|│]\s?(?P<code>.*\S)\s*$")
+_GUTTER = re.compile(r"^\s*>?\s*\d+\s*[|│]\s?(?:>>>\s*)?(?P<code>.*\S)\s*$")
 _FRAME = re.compile(r"^\s*File \"[^\"]+\", line \d+")
 _CARETS = re.compile(r"^\s*\^[\^~\s]*$")
+#: tsc underlines its numbered line (`4 const x = 1;`) with a row of `~`.
+_TILDES = re.compile(r"^\s*~[~\s]*$")
+_NUMBERED = re.compile(r"^\s*\d+\s+(?=\S)")
 _MARKED = re.compile(r"^>\s+(?P<code>\S.*)$")
 #: A quoted line worth matching: long enough to be one line of one file, with a name in it.
 _MIN_CODE_CHARS = 10
@@ -48,10 +52,14 @@ def pointed_lines(output: str) -> list[str]:
             code = gutter["code"]
         elif marked := _MARKED.match(line):
             code = marked["code"]
-        elif (index > 0 and _FRAME.match(lines[index - 1])) or (
-            index + 1 < len(lines) and _CARETS.match(lines[index + 1]) and line.strip()
-        ):
+        elif index > 0 and _FRAME.match(lines[index - 1]):
             code = line
+        elif index + 1 < len(lines) and line.strip():
+            below = lines[index + 1]
+            if _CARETS.match(below):
+                code = line
+            elif _TILDES.match(below) and _NUMBERED.match(line):
+                code = _NUMBERED.sub("", line, count=1)
         code = code.strip()
         if len(code) >= _MIN_CODE_CHARS and _NAME.search(code) and code not in found:
             found.append(code)
@@ -86,10 +94,14 @@ def _change_at(edit: Edit, pointed: set[str]) -> str:
             continue
         removed = [line for line in before[i1:i2] if line]
         added = [line for line in after[j1:j2] if line]
+        hit = next((m for m in marks if i1 <= m < i2), None)
+        if tag == "replace" and hit is not None and i2 - i1 == j2 - j1:
+            # Lines replaced one for one: the pointed line's own replacement is the change.
+            removed, added = [before[hit]], [after[j1 + hit - i1]]
         if len(removed) > MAX_LINES or len(added) > MAX_LINES:
             continue
         said = ""
-        if tag in ("replace", "delete") and any(i1 <= m < i2 for m in marks):
+        if tag in ("replace", "delete") and hit is not None:
             part = replace(edit, before="\n".join(removed), after="\n".join(added))
             said = difference(part) if added else _removing(removed)
         elif tag == "insert" and added:
