@@ -122,6 +122,14 @@ def test_the_description_is_the_project_s_overview_fact() -> None:
     ]
 
 
+def test_a_root_in_the_home_folder_may_be_written_from_tilde() -> None:
+    assert described("Repo: ~/src/ledger (a Rails app for invoices).", RAILS) == (
+        "a Rails app for invoices"
+    )
+    assert described("Repo: ~/src/ledger-old (a Rails app for invoices).", RAILS) == ""
+    assert described("Repo: ~/ledger (a Rails app for invoices).", RAILS) == ""
+
+
 def test_described_needs_the_root_itself() -> None:
     assert described(f"{GO}/ (a Go CLI)", GO) == ""
     assert described(f"{GO} (a Go CLI)", GO + "/") == "a Go CLI"

@@ -10,9 +10,9 @@ tool's) it cannot point at another thing. The rule, the same for every ecosystem
 human language:
 
 - the text gives the project's root path exactly (the folder the session works in, not a
-  file or folder inside it, not another checkout), in the assistant's own text (a reply, a
-  prompt it wrote for a subagent) or the user's message; a reply about another place
-  (`elsewhere`) does not count;
+  file or folder inside it, not another checkout; `~/src/tally` for `/home/me/src/tally`), in
+  the assistant's own text (a reply, a prompt it wrote for a subagent) or the user's message;
+  a reply about another place (`elsewhere`) does not count;
 - right after the path comes its description: in parentheses, after a comma and "a/an", or
   after a dash;
 - the description names a kind of software (`software_kinds`) at the edge of its head phrase:
@@ -81,12 +81,23 @@ def names_a_kind(description: str) -> bool:
     return any(is_software_kind(word) and word not in _NOT_A_KIND for word in edges)
 
 
+#: A home folder at the start of a root path (`/home/ana/`, `/Users/ana/`), written `~/` as well.
+_HOME = re.compile(r"^/(?:home|Users)/[^/]+/")
+
+
+def _spellings(root: str) -> list[str]:
+    """The ways a text may write the root path: as it is, and from `~` inside a home folder."""
+    home = _HOME.match(root)
+    return [root, "~/" + root[home.end() :]] if home else [root]
+
+
 def described(text: str, root: str) -> str:
     """The description `text` gives right after the project's root path `root`, or ""."""
     root = root.rstrip("/\\")
     if not root:
         return ""
-    for found in re.finditer(re.escape(root) + r"(?![\w.\\/-])", text):
+    spelled = "|".join(re.escape(way) for way in _spellings(root))
+    for found in re.finditer(rf"(?:{spelled})(?![\w.\\/-])", text):
         match = _AFTER_PATH.match(text[found.end() :])
         if match is None:
             continue
