@@ -12,9 +12,13 @@ type that matches a `wrong` entry is **wrong**; every project_fact that matches 
 not wrong is counted as **not an item** (listed with --details, for a human to judge).
 
 `learned2.toml` is the second set (`sessions2/`, SOURCES2.md): sessions in ecosystems the first set
-covers least, its gold likewise written before the rules first ran over it.
+covers least, its gold likewise written before the rules first ran over it. `learned3.toml` is the
+third (`sessions3/`, SOURCES3.md): what five projects are and what they are written in, from
+sessions of five repositories no rule was written from, its gold written before the rules first
+ran over it.
 
-Usage: python -m bench.learned_study [--study first|second|all] [--details] [--session NAME ...]
+Usage: python -m bench.learned_study [--study first|second|third|all] [--details]
+                                    [--session NAME ...]
 """
 
 from __future__ import annotations
@@ -31,7 +35,11 @@ from squirrel.v1 import memory_pb2
 from squirrel_core.clients import MemoryClient
 
 STUDY = fixture_pipeline.ROOT / "bench" / "data" / "learned_study"
-STUDIES = {"first": STUDY / "learned.toml", "second": STUDY / "learned2.toml"}
+STUDIES = {
+    "first": STUDY / "learned.toml",
+    "second": STUDY / "learned2.toml",
+    "third": STUDY / "learned3.toml",
+}
 # The memory types that can carry what a session taught about its project.
 LEARNED_TYPES = {
     memory_pb2.MEMORY_TYPE_PROJECT_FACT: "project_fact",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.learned_study import STUDY, Outcome, load_sessions, report
+from bench.learned_study import STUDIES, STUDY, Outcome, load_sessions, report
 from bench.study_files import StudyError
 
 STUDY_TOML = """
@@ -73,3 +73,14 @@ def test_the_study_in_the_repository_loads_with_its_transcripts() -> None:
         assert session.paths and all(p.exists() for p in session.paths), session.name
     sources = (STUDY / "SOURCES.md").read_text(encoding="utf-8")
     assert all(f"| {s.name} |" in sources for s in sessions)
+
+
+def test_the_third_set_loads_with_its_transcripts_and_provenance() -> None:
+    sessions = load_sessions(STUDIES["third"])
+    assert len(sessions) >= 5
+    sources = (STUDY / "SOURCES3.md").read_text(encoding="utf-8")
+    for session in sessions:
+        kinds = {item.note.split(":", 1)[0] for item in session.items}
+        assert "what" in kinds, session.name
+        assert session.paths and all(p.exists() for p in session.paths), session.name
+        assert f"| {session.name} |" in sources

@@ -25,6 +25,7 @@ from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_summary import named_summary
+from squirrel_memory.extractors.path_described import path_described
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.readme_database import readme_database
 from squirrel_memory.extractors.readme_stack import readme_stack
@@ -138,10 +139,12 @@ def project_facts(
         or user_about(events)
         or project_summary(events)
         or named_summary(events)
+        or path_described(events)
         or folder_summary(events)
     ):
         # No README or manifest read: the help its own program printed, the user's own words,
-        # else the assistant's summary (of "this project", else of the project by its name).
+        # else the assistant's summary (of "this project", else of the project by its name, else
+        # beside its path).
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     facts.extend(layout_facts(paths))
