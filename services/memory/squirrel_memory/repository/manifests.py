@@ -20,6 +20,7 @@ import yaml
 from squirrel_memory.repository.dev_groups import is_dev_group
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.gemfile import read_gemfile
+from squirrel_memory.repository.manifest_fields import add_dependency, describe
 from squirrel_memory.repository.manifest_formats import (
     MARKED_BY_CONTENT,
     MARKER_MANIFESTS,
@@ -36,8 +37,6 @@ from squirrel_memory.repository.pinned_versions import PINNED_READERS
 from squirrel_memory.repository.snapshot import TextFile
 
 Reader = Callable[[TextFile, Readings], None]
-#: Longest manifest description kept (characters).
-MAX_DESCRIPTION_CHARS = 300
 
 _PEP508_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._\-]*)")
 
@@ -48,25 +47,6 @@ def _toml_line(text: TextFile, name: str) -> str:
         if line:
             return text.ref(line)
     return text.ref(0)
-
-
-def _add(
-    out: Readings,
-    text: TextFile,
-    ecosystem: str,
-    name: str,
-    version: str,
-    *,
-    ref: str,
-    dev: bool = False,
-    extra: str = "",
-    optional: bool = False,
-) -> None:
-    out.dependencies.append(
-        Dependency(
-            ecosystem, name, version, ref, text.path, dev=dev, extra=extra, optional=optional
-        )
-    )
 
 
 def _pep508(
@@ -90,7 +70,11 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
     project = _table(data.get("project"))
     poetry = _table(_table(data.get("tool")).get("poetry"))
     out.name_project(str(project.get("name") or poetry.get("name") or ""), _toml_line(text, "name"))
-    _describe(out, project.get("description") or poetry.get("description"), text, "description")
+    describe(
+        out,
+        project.get("description") or poetry.get("description"),
+        _toml_line(text, "description"),
+    )
     for tool in _table(data.get("tool")):
         out.tools.setdefault(tool.lower(), text.ref_of(f"[tool.{tool}"))
     requires = project.get("requires-python")
@@ -115,7 +99,7 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
                 version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
                 ref = _toml_line(text, name)
                 dev = section != "dependencies"
-                _add(out, text, "python", name.lower(), version, ref=ref, dev=dev)
+                add_dependency(out, text, "python", name.lower(), version, ref=ref, dev=dev)
 
 
 def read_setup_cfg(text: TextFile, out: Readings) -> None:
@@ -125,7 +109,7 @@ def read_setup_cfg(text: TextFile, out: Readings) -> None:
     if parser.has_option("metadata", "name"):
         out.name_project(parser.get("metadata", "name"), text.ref_of("name"))
     if parser.has_option("metadata", "description"):
-        _describe(out, parser.get("metadata", "description"), text, "description")
+        describe(out, parser.get("metadata", "description"), _toml_line(text, "description"))
     if parser.has_option("options", "python_requires"):
         version = parser.get("options", "python_requires")
         out.toolchains.append(Toolchain("python", version, text.ref_of("python_requires")))
@@ -148,7 +132,7 @@ def read_requirements(text: TextFile, out: Readings) -> None:
         if match and not line.lstrip().startswith(("#", "-")):
             name = match.group(1).lower().replace("_", "-")
             version = line[match.end() :].split("#", 1)[0].split(";", 1)[0].strip()
-            _add(out, text, "python", name, version, ref=text.ref(number))
+            add_dependency(out, text, "python", name, version, ref=text.ref(number))
 
 
 def read_package_json(text: TextFile, out: Readings) -> None:
@@ -156,7 +140,7 @@ def read_package_json(text: TextFile, out: Readings) -> None:
     out.manifests[text.path] = "javascript"
     if not folder_of(text.path):
         out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
-        _describe(out, data.get("description"), text, '"description"')
+        describe(out, data.get("description"), _toml_line(text, '"description"'))
     workspaces = data.get("workspaces")
     members = _table(workspaces).get("packages") if isinstance(workspaces, dict) else workspaces
     for member in _strings(members):
@@ -170,7 +154,9 @@ def read_package_json(text: TextFile, out: Readings) -> None:
             ref = text.ref_of(f'"{name}"')
             dev = section == "devDependencies"
             optional = section == "optionalDependencies"
-            _add(out, text, "javascript", name, str(version), ref=ref, dev=dev, optional=optional)
+            add_dependency(
+                out, text, "javascript", name, str(version), ref=ref, dev=dev, optional=optional
+            )
 
 
 def read_cargo_toml(text: TextFile, out: Readings) -> None:
@@ -179,7 +165,7 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
     package = _table(data.get("package"))
     if package.get("name"):
         out.name_project(str(package["name"]), _toml_line(text, "name"))
-    _describe(out, package.get("description"), text, "description")
+    describe(out, package.get("description"), _toml_line(text, "description"))
     for key in ("rust-version", "edition"):
         value = package.get(key)
         if isinstance(value, str):
@@ -203,7 +189,7 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
                 extra, optional = _cargo_feature(features, name)
             for shown in (name, *(f"{name}:{f}" for f in _strings(_table(spec).get("features")))):
                 # `sqlx = { features = ["postgres"] }` names the database: `sqlx:postgres`.
-                _add(
+                add_dependency(
                     out,
                     text,
                     "rust",
@@ -249,7 +235,7 @@ def read_go_mod(text: TextFile, out: Readings) -> None:
         elif match := _GO_VERSION.match(stripped):
             out.toolchains.append(Toolchain("go", match.group(1), text.ref(number)))
         elif (match := _GO_REQUIRE.match(stripped)) and "// indirect" not in stripped:
-            _add(out, text, "go", match.group(1), match.group(2), ref=text.ref(number))
+            add_dependency(out, text, "go", match.group(1), match.group(2), ref=text.ref(number))
 
 
 _MIX_APP = re.compile(r"\bapp:\s*:([a-z_][a-z0-9_]*)")
@@ -287,21 +273,23 @@ def read_mix_exs(text: TextFile, out: Readings) -> None:
             for match in _MIX_DEP.finditer(line):
                 options = line[match.end() :].split("}", 1)[0]
                 version, ref = match.group(2) or "", text.ref(number)
-                _add(out, text, "elixir", match.group(1), version, ref=ref, dev=_mix_dev(options))
+                add_dependency(
+                    out, text, "elixir", match.group(1), version, ref=ref, dev=_mix_dev(options)
+                )
 
 
 def read_composer_json(text: TextFile, out: Readings) -> None:
     data = _table(json.loads(text.text))
     out.manifests[text.path] = "php"
     out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
-    _describe(out, data.get("description"), text, '"description"')
+    describe(out, data.get("description"), _toml_line(text, '"description"'))
     for section in ("require", "require-dev"):
         for name, version in _table(data.get(section)).items():
             if name == "php":
                 out.toolchains.append(Toolchain("php", str(version), text.ref_of('"php"')))
             elif "/" in name:
                 ref, dev = text.ref_of(f'"{name}"'), section == "require-dev"
-                _add(out, text, "php", name, str(version), ref=ref, dev=dev)
+                add_dependency(out, text, "php", name, str(version), ref=ref, dev=dev)
 
 
 def _xml(text: TextFile) -> ET.Element:
@@ -325,7 +313,7 @@ def read_pom_xml(text: TextFile, out: Readings) -> None:
         out.name_project(artifact.text.strip(), text.ref_of("<artifactId>"))
     described = children.get("description")
     if described is not None and described.text:
-        _describe(out, described.text, text, "<description>")
+        describe(out, described.text, _toml_line(text, "<description>"))
     for element in root.iter():
         tag = _local(element.tag)
         if tag in ("java.version", "maven.compiler.release", "maven.compiler.source"):
@@ -337,8 +325,10 @@ def read_pom_xml(text: TextFile, out: Readings) -> None:
             if fields.get("groupId") and fields.get("artifactId"):
                 name = f"{fields['groupId']}:{fields['artifactId']}"
                 ref = text.ref_of(f"<artifactId>{fields['artifactId']}<")
-                _add(out, text, "jvm", name, fields.get("version", ""), ref=ref)
-                _add(out, text, "jvm", fields["groupId"], fields.get("version", ""), ref=ref)
+                add_dependency(out, text, "jvm", name, fields.get("version", ""), ref=ref)
+                add_dependency(
+                    out, text, "jvm", fields["groupId"], fields.get("version", ""), ref=ref
+                )
 
 
 _GRADLE_DEP = re.compile(r"""["']([\w.\-]+):([\w.\-]+)(?::([\w.\-]+))?["']""")
@@ -364,17 +354,19 @@ def read_gradle(text: TextFile, out: Readings) -> None:
     java = False
     for number, line in enumerate(text.lines, 1):
         if match := _GRADLE_DESCRIPTION.match(line):
-            _describe(out, match.group(1), text, "description")
+            describe(out, match.group(1), _toml_line(text, "description"))
         if not java and (match := _GRADLE_JAVA.search(line.split("//", 1)[0])):
             version = next(g for g in match.groups() if g).replace("_", ".")
             out.toolchains.append(Toolchain("jvm", version, text.ref(number)))
             java = True
         if match := _GRADLE_PLUGIN.search(line):
-            _add(out, text, "jvm", match.group(1), match.group(2), ref=text.ref(number))
+            add_dependency(out, text, "jvm", match.group(1), match.group(2), ref=text.ref(number))
         dev = bool(_GRADLE_DEV_CONFIGURATION.match(line))
         for match in _GRADLE_DEP.finditer(line):
             name = f"{match.group(1)}:{match.group(2)}"
-            _add(out, text, "jvm", name, match.group(3) or "", ref=text.ref(number), dev=dev)
+            add_dependency(
+                out, text, "jvm", name, match.group(3) or "", ref=text.ref(number), dev=dev
+            )
 
 
 def read_csproj(text: TextFile, out: Readings) -> None:
@@ -382,18 +374,18 @@ def read_csproj(text: TextFile, out: Readings) -> None:
     out.manifests[text.path] = "dotnet"
     sdk = root.get("Sdk", "")
     if sdk == "Microsoft.NET.Sdk.Web":
-        _add(out, text, "dotnet", "Microsoft.AspNetCore.App", "", ref=text.ref_of("Sdk="))
+        add_dependency(out, text, "dotnet", "Microsoft.AspNetCore.App", "", ref=text.ref_of("Sdk="))
     for element in root.iter():
         tag = _local(element.tag)
         if tag == "Description" and element.text:
-            _describe(out, element.text, text, "<Description>")
+            describe(out, element.text, _toml_line(text, "<Description>"))
         elif tag in ("TargetFramework", "TargetFrameworks") and element.text:
             ref = text.ref_of(f"<{tag}>")
             out.toolchains.append(Toolchain("dotnet", element.text.strip(), ref))
         elif tag == "PackageReference" and element.get("Include"):
             name = element.get("Include", "")
             ref = text.ref_of(f'"{name}"')
-            _add(out, text, "dotnet", name, element.get("Version", ""), ref=ref)
+            add_dependency(out, text, "dotnet", name, element.get("Version", ""), ref=ref)
 
 
 def read_pnpm_workspace(text: TextFile, out: Readings) -> None:
@@ -420,7 +412,7 @@ def read_pipfile(text: TextFile, out: Readings) -> None:
         for name, spec in _table(data.get(section)).items():
             version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
             ref, dev = _toml_line(text, name), section == "dev-packages"
-            _add(out, text, "python", name.lower(), version.strip("*"), ref=ref, dev=dev)
+            add_dependency(out, text, "python", name.lower(), version.strip("*"), ref=ref, dev=dev)
 
 
 #: Manifest readers by file name; `*.csproj`/`*.fsproj` by suffix.
@@ -485,13 +477,6 @@ def manifest_reader(path: str) -> Reader | None:
     if found is not None:
         return found
     return next((r for s, r in SUFFIX_READERS.items() if name.endswith(s)), None)
-
-
-def _describe(out: Readings, value: object, text: TextFile, needle: str) -> None:
-    """A manifest's one-line `description` (what the package says it is), with its line."""
-    if isinstance(value, str) and len(value.strip()) >= 10:
-        described = value.strip()[:MAX_DESCRIPTION_CHARS]
-        out.describe_project(described.rstrip(".") + ".", _toml_line(text, needle))
 
 
 def _table(value: object) -> dict[str, Any]:
