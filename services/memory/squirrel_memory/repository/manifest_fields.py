@@ -1,7 +1,10 @@
-"""What every manifest reader records the same way: the one-line description a manifest gives
-of its project, and a dependency it declares, each with the line that says it."""
+"""What every manifest reader does the same way: record the one-line description a manifest
+gives of its project and a dependency it declares, each with the line that says it; find the
+line of a TOML key; take a parsed value as a table or a list of strings."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from squirrel_memory.repository.findings import Dependency, Readings
 from squirrel_memory.repository.snapshot import TextFile
@@ -40,3 +43,23 @@ def add_dependency(
             ecosystem, name, version, ref, text.path, dev=dev, extra=extra, optional=optional
         )
     )
+
+
+def toml_line(text: TextFile, name: str) -> str:
+    """The `path:line` of a TOML key `name` (quoted, then `name =`, then anywhere on a line), or
+    the file's path when no line has it."""
+    for pattern in (f'"{name}', f"{name} =", f"{name}=", name):
+        line = text.line_of(pattern)
+        if line:
+            return text.ref(line)
+    return text.ref(0)
+
+
+def table(value: object) -> dict[str, Any]:
+    """A parsed value as a table (an empty one when it is anything else)."""
+    return value if isinstance(value, dict) else {}
+
+
+def strings(value: object) -> list[str]:
+    """The strings of a parsed list (none when it is anything else)."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

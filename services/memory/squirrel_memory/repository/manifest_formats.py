@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from typing import Any
 
 import yaml
 
 from squirrel_memory.repository.code_manifests import read_code_manifest_dependencies
 from squirrel_memory.repository.findings import Readings, Toolchain
-from squirrel_memory.repository.manifest_fields import add_dependency, describe
+from squirrel_memory.repository.manifest_fields import add_dependency, describe, table
 from squirrel_memory.repository.snapshot import TextFile
 
 
@@ -29,19 +28,15 @@ def _toolchain(out: Readings, text: TextFile, ecosystem: str, version: object, n
         out.toolchains.append(Toolchain(ecosystem, " ".join(version.split()), text.ref_of(needle)))
 
 
-def _table(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def read_pubspec(text: TextFile, out: Readings) -> None:
     """Dart/Flutter `pubspec.yaml`."""
-    data = _table(yaml.safe_load(text.text))
+    data = table(yaml.safe_load(text.text))
     out.manifests[text.path] = "dart"
     out.name_project(str(data.get("name") or ""), text.ref_of("name:"))
     describe(out, data.get("description"), text.ref_of("description:"))
-    _toolchain(out, text, "dart", _table(data.get("environment")).get("sdk"), "sdk:")
+    _toolchain(out, text, "dart", table(data.get("environment")).get("sdk"), "sdk:")
     for section in ("dependencies", "dev_dependencies"):
-        for name, spec in _table(data.get(section)).items():
+        for name, spec in table(data.get(section)).items():
             version = spec if isinstance(spec, str) else ""
             dev = section != "dependencies"
             ref = text.ref_of(str(name))
@@ -56,7 +51,7 @@ def read_gleam_toml(text: TextFile, out: Readings) -> None:
     describe(out, data.get("description"), text.ref_of("description"))
     _toolchain(out, text, "gleam", data.get("gleam"), "gleam")
     for section in ("dependencies", "dev-dependencies"):
-        for name, spec in _table(data.get(section)).items():
+        for name, spec in table(data.get(section)).items():
             version = spec if isinstance(spec, str) else ""
             dev = section != "dependencies"
             add_dependency(out, text, "gleam", name, version, ref=text.ref_of(name), dev=dev)
