@@ -42,6 +42,7 @@ from bench.common import (
     sqrl,
     wait_for,
 )
+from tests.mcp_host import INITIALIZE
 
 CONTEXT_TASK = "add a new API endpoint and its tests"
 COMMANDS: tuple[tuple[str, tuple[str, ...], bool], ...] = (
@@ -66,16 +67,6 @@ MEMORIES = (
     "Always use type hints on public functions",
     "The API handlers live in src/api/handlers.py",
 )
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "0"},
-    },
-}
 
 
 def wall_ms(

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.retrieval_latency import base_texts_arg, loaded_embedder, questions, seed_project
+from bench.seeded_project import base_texts_arg, loaded_embedder, questions, seed_project
 from squirrel_memory.index import FaissIndex, IndexKind, Vector, faiss_index
 from squirrel_memory.indexer import index_path
 

@@ -14,7 +14,7 @@ iterative scans return `k` rows whatever it leaves).
 `--vectors minilm`: the texts of `MemoryGenerator(7)`'s memories (as the product embeds them:
 key, content, tags) embedded by MiniLM through the on-disk embedding cache
 (`bench.embedding_cache`), up to `--base-texts`; past that, vectors DERIVED from them as
-`bench.retrieval_latency` derives them (the sum of two real ones plus noise). `--vectors
+`bench.seeded_project` derives them (the sum of two real ones plus noise). `--vectors
 hashing`: the test embedder's (`FakeEmbedder`, what `bench.team_scale` stores), near-random
 directions in 384 dimensions. Two sets of `--queries` queries, embedded the same way:
 `memories`, memories of another seed (not in the index), near some stored memory; `questions`,
@@ -40,7 +40,7 @@ import numpy.typing as npt
 from bench.common import Figure, MemoryGenerator, percentile, print_table, progress
 from bench.embedding_cache import EmbeddingCache
 from bench.postgres_server import local_postgres
-from bench.retrieval_latency import derived_vectors, loaded_embedder
+from bench.seeded_project import derived_vectors, loaded_embedder
 from bench.storage_backends import QUERIES
 from bench.team_copy import HashingVectors
 from squirrel_memory.models import MemoryCandidate

@@ -37,7 +37,8 @@ from bench.common import (
     wait_idle,
 )
 from bench.mcp_latency import service_pids, services_up
-from bench.retrieval_latency import loaded_embedder, seed_project, wait_model
+from bench.memory_process import wait_model
+from bench.seeded_project import loaded_embedder, seed_project
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.home import HomeLayout
 

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bench.common import percentile
-from bench.retrieval_latency import loaded_embedder, questions
+from bench.seeded_project import loaded_embedder, questions
 from squirrel_memory.index import FaissIndex, IndexKind
 from squirrel_memory.index.coarse import probes_of
 from squirrel_memory.index.faiss_index import IVF_COARSE_WIDTHS

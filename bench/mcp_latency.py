@@ -1,7 +1,7 @@
 """MCP stdio round trips of every read tool next to the gateway's and the memory service's gRPC.
 
 A temporary home and repository get `sqrl init`, then `--size` memories written straight into
-the store with their vector index (see bench/retrieval_latency.py; vectors beyond
+the store with their vector index (see bench/seeded_project.py; vectors beyond
 `--base-texts` are DERIVED), then `sqrl up --detach`. Once the model is loaded and the memory
 service is idle, each read tool is called `--calls` times, rotating over developer questions and
 budgets, three ways: the real MCP client against `python -m squirrel_cli mcp` over stdio, the
@@ -52,7 +52,8 @@ from bench.common import (
     sqrl,
     wait_idle,
 )
-from bench.retrieval_latency import loaded_embedder, seed_project, wait_model
+from bench.memory_process import wait_model
+from bench.seeded_project import loaded_embedder, seed_project
 from squirrel.v1 import gateway_service_pb2 as gpb
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import GatewayClient, MemoryClient, open_channel, target_of

@@ -17,7 +17,7 @@ from bench import writes
 from bench.common import MemoryGenerator
 from bench.embedding_cache import EmbeddingCache
 from bench.mem0_child import conversations
-from bench.retrieval_latency import WRITE_BATCH, Vectors, loaded_embedder
+from bench.seeded_project import WRITE_BATCH, Vectors, loaded_embedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision

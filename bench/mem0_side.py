@@ -89,7 +89,8 @@ from bench.mem0_cached import PREFIX, Cached, cached_vectors, searched_texts, se
 from bench.mem0_child import BATCH, REPLY, WARMUP, conversations
 from bench.mem0_exact import by_text, exact_top, index_figures
 from bench.mem0_figures import Figures, Query, Round, Side, report
-from bench.retrieval_latency import Vectors, memory_process, wait_model
+from bench.memory_process import memory_process, wait_model
+from bench.seeded_project import Vectors
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout

@@ -2,7 +2,8 @@
 
 For each size (1k, 10k, 100k memories) a fresh project is filled straight through the store
 (`apply_processing_result`, ADD_NEW decisions in large transactions) and its FAISS index file is
-written before `python -m squirrel_memory` starts on a private home. Up to `--base-texts`
+written (`bench.seeded_project`) before `python -m squirrel_memory` starts on a private home
+(`bench.memory_process`). Up to `--base-texts`
 distinct memory texts are embedded with the real MiniLM model (`--base-texts all`: every one),
 through the on-disk cache of `bench.embedding_cache` so a second run reads them back; the
 vectors of the remaining memories are DERIVED (normalised sum of two embedded vectors plus
@@ -28,285 +29,69 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import math
-import os
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 import structlog
 
 from bench.common import (
-    BENCH_USER,
-    DEVELOPER_QUESTIONS,
     Figure,
-    MemoryGenerator,
     git_repo,
     latency_figures,
     percentile,
     print_table,
     rss_mib,
-    service_env,
-    wait_for,
     wait_idle,
 )
-from bench.embedding_cache import EmbeddingCache
+from bench.memory_process import memory_process, tree_env, wait_model
+from bench.seeded_project import (
+    WRITE_BATCH,
+    SeedReport,
+    Vectors,
+    base_texts_arg,
+    loaded_embedder,
+    questions,
+    seed_in_tree,
+    seed_project,
+)
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.clients import MemoryClient, open_channel, wait_serving
+from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
-from squirrel_core.service_info import read_service_info
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
-from squirrel_memory.index import FaissIndex
-from squirrel_memory.indexer import index_path
-from squirrel_memory.models import MemoryItem, UpdateAction, UpdateDecision
-from squirrel_memory.retrieval import embedding_text
-from squirrel_memory.storage import SqliteStore
+
+__all__ = [
+    # Taken from here by the search benches and by a baseline tree's seeding (`seed_in_tree`
+    # imports these two from here in every version); their homes are `bench.seeded_project`
+    # and `bench.memory_process`.
+    "Vectors",
+    "base_texts_arg",
+    "loaded_embedder",
+    "memory_process",
+    "questions",
+    "seed_in_tree",
+    "seed_project",
+    "tree_env",
+    "wait_model",
+]
 
 SECTION = "retrieval"
-WRITE_BATCH = 5000
-DERIVED_NOISE = 0.15
 TARGETS = {
     ("SearchMemory", 10_000): 8.0,
     ("SearchMemory", 100_000): 30.0,
     ("GetTaskContext", 10_000): 15.0,
 }
-SOURCE_ROOTS = ("protos", "core", "services/memory")
-"""Where a Squirrel tree keeps the packages the memory service imports."""
 ACTIVE_FILES = (
     ("src/api/routes.py",),
     ("src/auth/tokens.py", "tests/test_auth.py"),
     (),
     ("src/db/models.py",),
 )
-
-Vectors = npt.NDArray[np.float32]
-
-
-@dataclass(frozen=True)
-class SeedReport:
-    """What `seed_project` wrote."""
-
-    memories: int
-    embedded: int
-    derived: int
-    write_seconds: float
-    embed_seconds: float
-    index_build_seconds: float
-    index_kind: str
-
-
-def base_texts_arg(value: str) -> int:
-    """`--base-texts`: a count, or `all` (every memory text embedded, none derived)."""
-    if value == "all":
-        return sys.maxsize
-    count = int(value)
-    if count < 1:
-        raise argparse.ArgumentTypeError("--base-texts must be at least 1 or 'all'")
-    return count
-
-
-def loaded_embedder() -> MiniLmEmbedder:
-    embedder = MiniLmEmbedder(batch_threads=2)
-    embedder.load_now()
-    if not embedder.ready:
-        raise SystemExit(f"MiniLM did not load ({embedder.load_error}); install its model package")
-    return embedder
-
-
-def derived_vectors(base: Vectors, count: int, rng: np.random.Generator) -> Vectors:
-    """Unit vectors near the span of pairs of real ones, so they cluster like real text."""
-    first = rng.integers(0, len(base), count)
-    second = rng.integers(0, len(base), count)
-    noise = rng.standard_normal((count, base.shape[1])).astype(np.float32)
-    noise *= DERIVED_NOISE / math.sqrt(base.shape[1])
-    mixed = base[first] + 0.5 * base[second] + noise
-    mixed /= np.linalg.norm(mixed, axis=1, keepdims=True)
-    return mixed.astype(np.float32)
-
-
-async def seed_project(
-    root: Path,
-    count: int,
-    embedder: MiniLmEmbedder,
-    base_texts: int,
-    seed: int = 7,
-    *,
-    vectors: Vectors | None = None,
-) -> tuple[SeedReport, Vectors]:
-    """Writes `count` memories into `root/.ctx/data.db` and their vector index file; returns
-    what it did and the vectors, which a second project with the same seed can reuse."""
-    candidates = MemoryGenerator(seed).candidates(count)
-    store = await SqliteStore.open(str(root))
-    items: list[MemoryItem] = []
-    try:
-        started = time.perf_counter()
-        for start in range(0, count, WRITE_BATCH):
-            decisions = [
-                UpdateDecision(UpdateAction.ADD_NEW, c)
-                for c in candidates[start : start + WRITE_BATCH]
-            ]
-            result = await store.apply_processing_result([], decisions, [], user_id=BENCH_USER)
-            items.extend(result.memories)
-        write_seconds = time.perf_counter() - started
-    finally:
-        await store.close()
-    real = min(base_texts, len(items))
-    started = time.perf_counter()
-    if vectors is None or len(vectors) != len(items):
-        texts = [embedding_text(m) for m in items[:real]]
-        with EmbeddingCache() as cache:
-            base = cache.embed(embedder.model_id, embedder.dim, texts, embedder.embed_now).vectors
-        vectors = base
-        if real < len(items):
-            rng = np.random.default_rng(seed)
-            vectors = np.concatenate([base, derived_vectors(base, len(items) - real, rng)])
-    embed_seconds = time.perf_counter() - started
-    index = FaissIndex(embedder.dim, embedder.model_id, index_path(str(root)))
-    started = time.perf_counter()
-    index.rebuild(zip([m.id for m in items], vectors, strict=True))
-    index.save()
-    build_seconds = time.perf_counter() - started
-    report = SeedReport(
-        len(items),
-        real,
-        len(items) - real,
-        write_seconds,
-        embed_seconds,
-        build_seconds,
-        index.kind.value,
-    )
-    return report, vectors
-
-
-@dataclass
-class MemoryProcess:
-    """A `python -m squirrel_memory` process on a private home, and a client of it."""
-
-    process: subprocess.Popen[bytes]
-    client: MemoryClient
-    serving_seconds: float
-
-    @property
-    def pid(self) -> int:
-        return self.process.pid
-
-
-def tree_env(tree: Path | None) -> dict[str, str]:
-    """Environment that makes `python -m squirrel_memory` run `tree`'s code (none: this one's)."""
-    if tree is None:
-        return {}
-    roots = [tree / r for r in SOURCE_ROOTS]
-    missing = [str(r) for r in roots if not r.is_dir()]
-    if missing:
-        raise SystemExit(f"not a Squirrel tree, missing: {', '.join(missing)}")
-    return {"PYTHONPATH": os.pathsep.join(str(r.resolve()) for r in [*roots, tree])}
-
-
-_SEED_IN_TREE = (
-    "import asyncio, sys\n"
-    "from pathlib import Path\n"
-    "from bench.retrieval_latency import loaded_embedder, seed_project\n"
-    "asyncio.run(seed_project(Path(sys.argv[1]), int(sys.argv[2]), loaded_embedder(),"
-    " int(sys.argv[3])))\n"
-)
-
-
-def seed_in_tree(tree: Path, root: Path, count: int, base_texts: int) -> None:
-    """`seed_project` run by `tree`'s own code (its schema version, its writes), in a child
-    Python; the same seed gives the same memories and vectors as this tree's seeding."""
-    env = {**service_env(root.parent / "seed-home"), **tree_env(tree)}
-    done = subprocess.run(
-        [sys.executable, "-c", _SEED_IN_TREE, str(root), str(count), str(base_texts)],
-        env=env,
-        cwd=tree,
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"seeding with {tree} failed: {done.stderr.strip()[-2000:]}")
-
-
-_FLOAT_QUERIES = (
-    "from squirrel_core.imports import keep_out_console_extras\n"
-    "keep_out_console_extras()\n"
-    "import runpy\n"
-    "from squirrel_memory.embedding.minilm import MiniLmEmbedder\n"
-    "MiniLmEmbedder.__init__.__kwdefaults__['quantized_queries'] = False\n"
-    "runpy.run_module('squirrel_memory', run_name='__main__', alter_sys=True)\n"
-)
-"""Runs the memory service with the float query encoder instead of the shipped int8 one (a
-bench's comparison only: the service has no setting for it)."""
-
-
-def start_memory(
-    home: Path, tree: Path | None = None, *, float_queries: bool = False
-) -> subprocess.Popen[bytes]:
-    """`python -m squirrel_memory` on `home` (from `tree` if given), its output discarded;
-    `float_queries`: queries embedded by the float model, not the int8 copy."""
-    module = ["-c", _FLOAT_QUERIES] if float_queries else ["-m", "squirrel_memory"]
-    return subprocess.Popen(
-        [sys.executable, *module],
-        env=service_env(home, **tree_env(tree)),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-@asynccontextmanager
-async def memory_process(
-    home: Path, tree: Path | None = None, *, float_queries: bool = False
-) -> AsyncIterator[MemoryProcess]:
-    layout = HomeLayout(home)
-    started = time.perf_counter()
-    process = start_memory(home, tree, float_queries=float_queries)
-    client: MemoryClient | None = None
-    try:
-
-        def announced() -> bool:
-            info = read_service_info(layout.service_file("memory"))
-            return info is not None and info.pid == process.pid
-
-        wait_for(announced, 300, "the memory service writing its service file")
-        info = read_service_info(layout.service_file("memory"))
-        assert info is not None
-        if not await wait_serving(info.target, 300):
-            raise TimeoutError("the memory service did not reach SERVING")
-        serving = time.perf_counter() - started
-        client = MemoryClient(open_channel(info.target), layout.token.read_text().strip(), 60)
-        yield MemoryProcess(process, client, serving)
-    finally:
-        if client is not None:
-            await client.close()
-        process.terminate()
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-async def wait_model(client: MemoryClient, timeout: float = 300.0) -> float:
-    """Polls GetProcessingStatus until the embedder has loaded; returns the wait in seconds."""
-    started = time.monotonic()
-    delay = 0.05
-    while time.monotonic() - started < timeout:
-        status = await client.call(client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
-        if not status.embedder_loading:
-            return time.monotonic() - started
-        await asyncio.sleep(delay)
-        delay = min(delay * 1.5, 0.5)
-    raise TimeoutError("the embedding model did not load")
 
 
 async def timed(call: Callable[[Any], Awaitable[Any]], requests: Sequence[Any]) -> list[float]:
@@ -332,12 +117,6 @@ async def timed_pairs(
             await calls[side](request)
             times[side].append(1000 * (time.perf_counter() - started))
     return times
-
-
-def questions(count: int) -> list[str]:
-    """`count` distinct questions (a tag no memory holds makes each unique), so the embedder's
-    query cache never answers: every search pays for its embedding."""
-    return [f"{DEVELOPER_QUESTIONS[i % len(DEVELOPER_QUESTIONS)]} (q{i})" for i in range(count)]
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 While a session runs, its events reach the memory service in small batches, each one write
 transaction on the project's file, and a search falls between them. This bench seeds a project
-(`seed_project` of `bench.retrieval_latency`: `--size` generated memories, up to
+(`seed_project` of `bench.seeded_project`: `--size` generated memories, up to
 `--base-texts` of them embedded, the other vectors derived), opens its store, vector index and
 `Retriever` in its own process (no gRPC, as `bench.search_parts`) and asks each question one of
 two ways, in blocks of ten questions, the ways alternating block by block:
@@ -41,9 +41,10 @@ from pathlib import Path
 import structlog
 
 from bench.common import git_repo, percentile, service_env
-from bench.retrieval_latency import SOURCE_ROOTS, loaded_embedder, questions, seed_project
+from bench.memory_process import SOURCE_ROOTS
 from bench.search_floor import load
 from bench.search_parts import LEXICAL_BUILD_SECONDS, TOP
+from bench.seeded_project import loaded_embedder, questions, seed_project
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path

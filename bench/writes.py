@@ -45,7 +45,7 @@ import structlog
 
 from bench.common import Figure, git_repo, percentile, print_table, wait_idle
 from bench.mem0_child import conversations
-from bench.retrieval_latency import MemoryProcess, memory_process, wait_model
+from bench.memory_process import MemoryProcess, memory_process, wait_model
 from squirrel.v1 import memory_pb2 as mpb
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient

@@ -1,4 +1,6 @@
-"""What a host hands the model from an MCP tool result, so budget tests measure that.
+"""What a host sees of Squirrel's MCP server: the read tools it lists, the messages a host
+opens the session with, and what a host hands the model from a tool result, so budget tests
+measure that.
 
 Claude Code (checked with the real client in tests/e2e/test_claude_code.py) gives the model a
 result's `structuredContent`, serialized as JSON, whenever the result has one, and its text
@@ -14,6 +16,32 @@ from typing import Final
 from mcp.types import CallToolResult
 
 FOOTER: Final = re.compile(r"📏 ~([\d,]+) tokens\Z")
+
+READ_TOOLS: Final = frozenset(
+    {
+        "get_task_context",
+        "get_user_style_view",
+        "get_project_brief_view",
+        "get_pitfalls_view",
+        "search_project_memory",
+    }
+)
+"""The read tools, by their bare names (a host prefixes them: `mcp__ctx-memory__…`)."""
+
+INITIALIZE: Final = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+"""A host's first JSON-RPC message, as it goes over the wire."""
+
+INITIALIZED: Final = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+"""The notification a host sends once `initialize` is answered."""
 
 
 def model_reads(result: CallToolResult) -> str:

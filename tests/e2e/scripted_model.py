@@ -98,6 +98,7 @@ def _events(blocks: list[Block]) -> Iterator[tuple[str, dict[str, Any]]]:
         {"type": "message_start", "message": {**whole, "content": [], "stop_reason": None}},
     )
     for index, block in enumerate(blocks):
+        start: dict[str, Any]
         if block["type"] == "text":
             start = {"type": "text", "text": ""}
             delta = {"type": "text_delta", "text": block["text"]}

@@ -46,7 +46,7 @@ from tests.e2e.scripted_model import (
     tool_results,
     tool_use,
 )
-from tests.mcp_host import footer_tokens
+from tests.mcp_host import READ_TOOLS, footer_tokens
 
 pytestmark = [pytest.mark.e2e, pytest.mark.hosts, pytest.mark.timeout(HOST_SESSION_TIMEOUT)]
 
@@ -56,13 +56,6 @@ CLAUDE_PACKAGE = next(p for p in PINNED if p.startswith("@anthropic-ai/claude-co
 CLAUDE_VERSION = CLAUDE_PACKAGE.rsplit("@", 1)[1]
 HOSTS_DIR = ROOT / ".venv" / "hosts"
 
-READ_TOOLS = (
-    "get_task_context",
-    "get_user_style_view",
-    "get_project_brief_view",
-    "get_pitfalls_view",
-    "search_project_memory",
-)
 TASK_TOOL = "mcp__ctx-memory__get_task_context"
 BUDGET = 150
 FIRST_PROMPT = "Run the tests of this project"
@@ -277,7 +270,7 @@ def test_a_cold_start_offers_the_tools_in_the_first_request(session: Session) ->
     still connecting, for ToolSearch to wait for, which is offering it too; a server it counts
     as failed is not offered."""
     first = json.dumps(session.runs[0][0].body)
-    missing = [name for name in READ_TOOLS if f"mcp__ctx-memory__{name}" not in first]
+    missing = [name for name in sorted(READ_TOOLS) if f"mcp__ctx-memory__{name}" not in first]
     if missing:
         connecting = re.search(r"still connecting[^\n]*\\n(?:[\w-]+\\n)*ctx-memory\\n", first)
         assert connecting, f"the first request names neither {missing} nor ctx-memory connecting"

@@ -35,7 +35,7 @@ from tests.e2e.real_hosts import (
     wait_for_storage,
 )
 from tests.e2e.scripted_model import Block, Logged, ScriptedModel, scripted_model, text, tool_use
-from tests.mcp_host import footer_tokens
+from tests.mcp_host import READ_TOOLS, footer_tokens
 
 pytestmark = [pytest.mark.e2e, pytest.mark.hosts, pytest.mark.timeout(HOST_SESSION_TIMEOUT)]
 
@@ -46,13 +46,6 @@ CODEX_VERSION = CODEX_PACKAGE.rsplit("@", 1)[1]
 HOSTS_DIR = ROOT / ".venv" / "hosts"
 
 NAMESPACE = "mcp__ctx_memory"
-READ_TOOLS = {
-    "get_task_context",
-    "get_user_style_view",
-    "get_project_brief_view",
-    "get_pitfalls_view",
-    "search_project_memory",
-}
 BUDGET = 150
 PROMPT_BUDGET = 300
 """`hooks.prompt_budget`'s default."""

@@ -43,7 +43,7 @@ from tests.e2e.scripted_model import (
     text,
     tool_use,
 )
-from tests.mcp_host import footer_tokens
+from tests.mcp_host import READ_TOOLS, footer_tokens
 
 pytestmark = [pytest.mark.e2e, pytest.mark.hosts, pytest.mark.timeout(HOST_SESSION_TIMEOUT)]
 
@@ -54,13 +54,6 @@ GEMINI_VERSION = GEMINI_PACKAGE.rsplit("@", 1)[1]
 HOSTS_DIR = ROOT / ".venv" / "hosts"
 
 PREFIX = "mcp_ctx-memory_"
-READ_TOOLS = {
-    "get_task_context",
-    "get_user_style_view",
-    "get_project_brief_view",
-    "get_pitfalls_view",
-    "search_project_memory",
-}
 BUDGET = 150
 PROMPT_BUDGET = 300
 FIRST_PROMPT = "Run the tests of this project"

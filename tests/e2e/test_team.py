@@ -14,7 +14,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -25,19 +24,17 @@ import grpc
 import psutil
 import pytest
 
-from bench.postgres_server import free_port as _free_port
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import bearer, load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.events import Event, EventType, Origin, SourceTool
-from squirrel_core.home import HomeLayout
-from squirrel_core.service_info import read_service_info
 from squirrel_core.wire import event_to_pb
 from squirrel_memory.dedup import HashedFields, event_hash
 from squirrel_memory.storage.sqlite.schema import from_db_time, json_strings
 from tests.conftest import wait_until
 from tests.contract.conftest import postgres_dsn  # noqa: F401 - the fixture, for one variant
+from tests.e2e.team_homes import Home, home_in, joined_laptop, memory_pid, team_server
 from tests.tls_certs import TlsFiles, make_tls_files
 
 pytestmark = pytest.mark.e2e
@@ -54,64 +51,6 @@ USER_STYLE = memory_pb2.MEMORY_TYPE_USER_STYLE
 
 
 @dataclass
-class Home:
-    name: str
-    root: Path
-    env: dict[str, str]
-    repo: Path | None = None
-
-    def sqrl(self, *args: str, stdin: str = "", cwd: Path | None = None) -> Any:
-        return subprocess.run(
-            [sys.executable, "-m", "squirrel_cli", *args],
-            cwd=cwd or self.repo,
-            env=self.env,
-            input=stdin,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-
-    def json(self, *args: str) -> Any:
-        done = self.sqrl(*args, "--json")
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
-
-    @property
-    def layout(self) -> HomeLayout:
-        return HomeLayout(self.root)
-
-
-def _home(tmp_path: Path, name: str, **extra: str) -> Home:
-    empty = tmp_path / "no-transcripts"
-    empty.mkdir(exist_ok=True)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SQRL_")}
-    env.pop("ANTHROPIC_API_KEY", None)
-    env.update(
-        SQRL_HOME=str(tmp_path / name / "home"),
-        SQRL_GENERAL_USER_ID=name,
-        SQRL_PROCESSOR_INTERVAL_SECONDS="3600",
-        SQRL_PROCESSOR_MIN_EVENTS="1000000",
-        SQRL_INGEST_CLAUDE_ROOTS=str(empty),
-        SQRL_INGEST_CODEX_ROOTS=str(empty),
-        SQRL_INGEST_GEMINI_ROOTS=str(empty),
-        **extra,
-    )
-    return Home(name, tmp_path / name / "home", env)
-
-
-def _clone(tmp_path: Path, name: str, remote: str) -> Path:
-    repo = tmp_path / name / "shop"
-    repo.mkdir(parents=True)
-    for args in (
-        ["init", "-q", "-b", "main"],
-        ["remote", "add", "origin", remote],
-        ["-c", "user.email=a@b.c", "-c", "user.name=A", "commit", "-q", "--allow-empty", "-m", "x"],
-    ):
-        subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
-    return repo.resolve()
-
-
-@dataclass
 class Team:
     server: Home
     port: int
@@ -120,11 +59,6 @@ class Team:
     serve: subprocess.Popen[bytes]
     alice: Home
     bob: Home
-
-
-def _memory_pid(server: Home) -> int | None:
-    info = read_service_info(server.layout.team_server_file)
-    return info.pid if info is not None and psutil.pid_exists(info.pid) else None
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -136,57 +70,22 @@ def team(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Team]:
             "SQRL_STORAGE_BACKEND": "postgres",
             "SQRL_STORAGE_POSTGRES_DSN": request.getfixturevalue("postgres_dsn"),
         }
-    server = _home(tmp_path, "server", **backend)
+    server = home_in(tmp_path, "server", **backend)
     grant = ("--projects", "github.com/acme/*", "--role", "admin")
     tokens = {u: server.json("team", "token", "add", u, *grant)["token"] for u in ("alice", "bob")}
-    port = _free_port()
-    log = (tmp_path / "serve.log").open("wb")
-    serve = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "squirrel_cli",
-            "serve",
-            "--address",
-            f"127.0.0.1:{port}",
-            "--tls-cert",
-            str(tls.cert),
-            "--tls-key",
-            str(tls.key),
-        ],
-        env=server.env,
-        stdout=log,
-        stderr=log,
-    )
-    laptops: list[Home] = []
-    try:
-        wait_until(lambda: _memory_pid(server), timeout=120)
-        for name, remote in (
-            ("alice", "git@github.com:acme/shop.git"),
-            ("bob", "https://bob:hunter2@GitHub.com/acme/shop"),
-        ):
-            home = _home(
-                tmp_path, name, SQRL_TEAM_DELIVER_SECONDS="0.2", SQRL_TEAM_MACHINE=f"{name}-mbp"
-            )
-            home.repo = _clone(tmp_path, name, remote)
-            assert home.sqrl("init").returncode == 0
-            joined = home.sqrl(
-                "team", "join", f"127.0.0.1:{port}", "--ca-file", str(tls.ca), stdin=tokens[name]
-            )
-            assert joined.returncode == 0, joined.stderr
-            up = home.sqrl("up", "--detach")
-            assert up.returncode == 0, up.stderr
-            laptops.append(home)
-        yield Team(server, port, tls, tokens, serve, laptops[0], laptops[1])
-    finally:
-        for home in laptops:
-            home.sqrl("down")
-        serve.terminate()
+    with team_server(server, tls, tmp_path / "serve.log") as (port, serve):
+        laptops: list[Home] = []
         try:
-            serve.wait(60)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-        log.close()
+            for name, remote in (
+                ("alice", "git@github.com:acme/shop.git"),
+                ("bob", "https://bob:hunter2@GitHub.com/acme/shop"),
+            ):
+                home, _ = joined_laptop(tmp_path, name, remote, port, tls, tokens[name])
+                laptops.append(home)
+            yield Team(server, port, tls, tokens, serve, laptops[0], laptops[1])
+        finally:
+            for home in laptops:
+                home.sqrl("down")
 
 
 # --- events a laptop's ingest would have stored --------------------------------------------------
@@ -396,7 +295,7 @@ def test_two_laptops_share_a_project_keep_their_styles_and_survive_a_kill(
     # SIGKILL the server's memory process while Alice's backlog is on its way (any part of
     # it: batches of 500 may land between two looks on a loaded machine).
     wait_until(lambda: 0 < _server_events(team)[0] < FILLER, timeout=300, interval=0.02)
-    killed = _memory_pid(team.server)
+    killed = memory_pid(team.server)
     assert killed is not None
     # Paused first, so what it stored cannot grow between the look below and the kill (the
     # rest of the backlog could land in between on a loaded machine).
@@ -405,7 +304,7 @@ def test_two_laptops_share_a_project_keep_their_styles_and_survive_a_kill(
         assert _server_events(team)[0] < len(everything())
     finally:
         psutil.Process(killed).kill()
-    wait_until(lambda: (_memory_pid(team.server) or killed) != killed, timeout=180)
+    wait_until(lambda: (memory_pid(team.server) or killed) != killed, timeout=180)
 
     # Every event of both laptops arrives, each once.
     wait_until(lambda: _server_events(team)[0] >= len(everything()), timeout=600, interval=0.5)

@@ -18,7 +18,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from tests.conftest import wait_until
-from tests.e2e.test_team import Home, _home, _memory_pid
+from tests.e2e.team_homes import Home, home_in, memory_pid
 
 pytestmark = pytest.mark.e2e
 
@@ -69,7 +69,7 @@ class Serving:
         )
 
     def __enter__(self) -> Serving:
-        wait_until(lambda: _memory_pid(self._home), timeout=180)
+        wait_until(lambda: memory_pid(self._home), timeout=180)
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -90,7 +90,7 @@ def _create(server: TcpPostgres, name: str) -> None:
 def test_a_dump_restored_into_a_fresh_database_serves_the_same_memories(tmp_path: Path) -> None:
     with tcp_postgres() as database:
         _create(database, "squirrel")
-        home = _home(
+        home = home_in(
             tmp_path,
             "server",
             SQRL_STORAGE_BACKEND="postgres",

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,16 +22,8 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from tests.conftest import wait_until
-from tests.e2e.test_team import (
-    TEAM_ID,
-    Home,
-    _alice_session,
-    _append,
-    _clone,
-    _free_port,
-    _home,
-    _memory_pid,
-)
+from tests.e2e.team_homes import Home, home_in, joined_laptop, team_server
+from tests.e2e.test_team import TEAM_ID, _alice_session, _append
 from tests.tls_certs import make_tls_files
 
 pytestmark = pytest.mark.e2e
@@ -52,65 +42,26 @@ class Laptops:
 @pytest.fixture
 def laptops(tmp_path: Path) -> Iterator[Laptops]:
     tls = make_tls_files(tmp_path / "tls")
-    server = _home(tmp_path, "server")
+    server = home_in(tmp_path, "server")
     issued = {
         user: server.json("team", "token", "add", user, "--projects", "github.com/acme/*", *role)
         for user, role in (("alice", ("--role", "admin")), ("bob", ("--role", "write")))
     }
-    port = _free_port()
-    log = (tmp_path / "serve.log").open("wb")
-    serve = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "squirrel_cli",
-            "serve",
-            "--address",
-            f"127.0.0.1:{port}",
-            "--tls-cert",
-            str(tls.cert),
-            "--tls-key",
-            str(tls.key),
-        ],
-        env=server.env,
-        stdout=log,
-        stderr=log,
-    )
-    homes: list[Home] = []
-    try:
-        wait_until(lambda: _memory_pid(server), timeout=120)
-        for name, remote in (
-            ("alice", "git@github.com:acme/shop.git"),
-            ("bob", "https://github.com/acme/shop"),
-        ):
-            home = _home(
-                tmp_path, name, SQRL_TEAM_DELIVER_SECONDS="0.2", SQRL_TEAM_MACHINE=f"{name}-mbp"
-            )
-            home.repo = _clone(tmp_path, name, remote)
-            assert home.sqrl("init").returncode == 0
-            joined = home.sqrl(
-                "team",
-                "join",
-                f"127.0.0.1:{port}",
-                "--ca-file",
-                str(tls.ca),
-                stdin=issued[name]["token"],
-            )
-            assert joined.returncode == 0, joined.stderr
-            assert "the server accepted the token" in joined.stdout
-            up = home.sqrl("up", "--detach")
-            assert up.returncode == 0, up.stderr
-            homes.append(home)
-        yield Laptops(server, {u: issued[u]["id"] for u in issued}, homes[0], homes[1])
-    finally:
-        for home in homes:
-            home.sqrl("down")
-        serve.terminate()
+    with team_server(server, tls, tmp_path / "serve.log") as (port, _):
+        homes: list[Home] = []
         try:
-            serve.wait(60)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-        log.close()
+            for name, remote in (
+                ("alice", "git@github.com:acme/shop.git"),
+                ("bob", "https://github.com/acme/shop"),
+            ):
+                token = issued[name]["token"]
+                home, joined = joined_laptop(tmp_path, name, remote, port, tls, token)
+                assert "the server accepted the token" in joined
+                homes.append(home)
+            yield Laptops(server, {u: issued[u]["id"] for u in issued}, homes[0], homes[1])
+        finally:
+            for home in homes:
+                home.sqrl("down")
 
 
 def _team_has_project(server: Home) -> bool:

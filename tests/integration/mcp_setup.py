@@ -1,5 +1,6 @@
-"""What the MCP integration tests share: a registered project, the services behind `sqrl mcp`,
-`sqrl mcp` itself through the SDK's stdio client, the read tools, and a host's `initialize`."""
+"""What the MCP integration tests share: a registered project, the services behind `sqrl mcp`
+and `sqrl mcp` itself through the SDK's stdio client (the read tools and a host's `initialize`
+are in `tests/mcp_host.py`)."""
 
 from __future__ import annotations
 
@@ -23,26 +24,6 @@ from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from tests.integration.conftest import running
-
-READ_TOOLS = {
-    "get_task_context",
-    "get_user_style_view",
-    "get_project_brief_view",
-    "get_pitfalls_view",
-    "search_project_memory",
-}
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
-"""A host's first JSON-RPC message, as it goes over the wire."""
 
 
 def new_project(tmp_path: Path, *folders: str) -> Path:

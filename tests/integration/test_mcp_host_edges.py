@@ -21,9 +21,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from squirrel_core.settings import Settings
 from squirrel_gateway import server as gateway_server
 from tests.integration.conftest import running
-from tests.integration.mcp_setup import INITIALIZE, spawn_sqrl_mcp
-
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+from tests.integration.mcp_setup import spawn_sqrl_mcp
+from tests.mcp_host import INITIALIZE, INITIALIZED
 
 
 @pytest.fixture

@@ -25,8 +25,8 @@ from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file
 from squirrel_gateway.sockets import bind_loopback
 from tests.integration.conftest import running, wait_for
-from tests.integration.mcp_setup import INITIALIZE, new_project, registered, served
-from tests.mcp_host import footer_tokens, model_reads
+from tests.integration.mcp_setup import new_project, registered, served
+from tests.mcp_host import INITIALIZE, footer_tokens, model_reads
 
 MCP_HEADERS = {"accept": "application/json, text/event-stream"}
 

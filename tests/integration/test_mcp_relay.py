@@ -24,15 +24,14 @@ from squirrel_gateway import server as gateway_server
 from squirrel_gateway.mcp_http import endpoint_url, info_file
 from tests.integration.conftest import running
 from tests.integration.mcp_setup import (
-    INITIALIZE,
     new_project,
     registered,
     served,
     spawn_sqrl_mcp,
     sqrl_mcp,
 )
+from tests.mcp_host import INITIALIZE, INITIALIZED
 
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 LIST_TOOLS = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
 

@@ -26,8 +26,8 @@ from squirrel_core.settings import Settings
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway.stdio import ensure_memory, memory_serving
 from tests.conftest import PATIENCE_SECONDS
-from tests.integration.mcp_setup import READ_TOOLS, new_project, registered, served, sqrl_mcp
-from tests.mcp_host import footer_tokens, model_reads
+from tests.integration.mcp_setup import new_project, registered, served, sqrl_mcp
+from tests.mcp_host import READ_TOOLS, footer_tokens, model_reads
 
 
 @pytest.fixture

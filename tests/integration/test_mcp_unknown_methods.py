@@ -18,7 +18,8 @@ from mcp_types import METHOD_NOT_FOUND
 from mcp_types.version import LATEST_MODERN_VERSION
 
 from squirrel_core.settings import Settings
-from tests.integration.mcp_setup import READ_TOOLS, new_project, registered, served, sqrl_mcp
+from tests.integration.mcp_setup import new_project, registered, served, sqrl_mcp
+from tests.mcp_host import READ_TOOLS
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from bench.embedding_cache import CacheError, EmbeddingCache, default_path, text_digest
-from bench.retrieval_latency import base_texts_arg
 from bench.search_floor import vector_figures
+from bench.seeded_project import base_texts_arg
 
 DIM = 8
 

@@ -5,6 +5,7 @@ which fails the same way a read-only file system does (an OSError from the real 
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -12,11 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import private_env
-
-INITIALIZE = (
-    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
-    '"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'
-)
+from tests.mcp_host import INITIALIZE
 
 
 @pytest.mark.parametrize("args", [["mcp"], ["mcp", "--no-autostart"]])
@@ -27,7 +24,7 @@ def test_a_home_that_cannot_be_made_is_one_clear_line(tmp_path: Path, args: list
 
     done = subprocess.run(
         [sys.executable, "-m", "squirrel_cli", *args],
-        input=INITIALIZE,
+        input=json.dumps(INITIALIZE) + "\n",
         env=private_env(home),
         capture_output=True,
         text=True,

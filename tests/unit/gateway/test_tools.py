@@ -26,15 +26,7 @@ from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway.responses import fetch_budget
 from squirrel_gateway.schemas import ModuleSummary
 from squirrel_gateway.tools import build_mcp_server
-from tests.mcp_host import FOOTER, footer_tokens, model_reads
-
-READ_TOOLS = {
-    "get_task_context",
-    "get_user_style_view",
-    "get_project_brief_view",
-    "get_pitfalls_view",
-    "search_project_memory",
-}
+from tests.mcp_host import FOOTER, READ_TOOLS, footer_tokens, model_reads
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from squirrel_memory.repository.findings import Dependency, Readings
+from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.manifest_fields import add_dependency
 from squirrel_memory.repository.snapshot import TextFile
 
 #: `.package(url: "https://github.com/vapor/vapor.git", from: "4.0.0")`: the repository's name.
@@ -43,19 +44,6 @@ _CPAN_DEP = re.compile(
     r"""(?:\s*(?:,|=>)\s*["']?(?P<version>[^"';]*))?"""
 )
 _CPAN_PHASE = re.compile(r"""^\s*on\s+["']?(?P<phase>\w+)["']?\s*=>\s*sub\b""")
-
-
-def _add(
-    out: Readings,
-    text: TextFile,
-    ecosystem: str,
-    name: str,
-    version: str,
-    *,
-    ref: str,
-    dev: bool = False,
-) -> None:
-    out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path, dev=dev))
 
 
 #: The start of a SwiftPM target: its kind decides whether it runs as the package.
@@ -91,7 +79,7 @@ def _read_swift(text: TextFile, out: Readings) -> None:
             name = match.group("name").lower()
             if name in used:
                 version = match.group("version") or ""
-                _add(out, text, "swift", name, version, ref=text.ref(number))
+                add_dependency(out, text, "swift", name, version, ref=text.ref(number))
 
 
 def _read_sbt(text: TextFile, out: Readings) -> None:
@@ -100,7 +88,9 @@ def _read_sbt(text: TextFile, out: Readings) -> None:
         for match in _SBT_MODULE.finditer(code):
             name = f"{match.group('group')}:{match.group('artifact')}"
             dev = bool(_SBT_DEV_CONFIG.search(match.group("config") or ""))
-            _add(out, text, "jvm", name, match.group("version"), ref=text.ref(number), dev=dev)
+            add_dependency(
+                out, text, "jvm", name, match.group("version"), ref=text.ref(number), dev=dev
+            )
 
 
 def _read_lein(text: TextFile, out: Readings) -> None:
@@ -114,7 +104,7 @@ def _read_lein(text: TextFile, out: Readings) -> None:
         for match in _LEIN_DEP.finditer(code):
             name = match.group("name")
             name = name if "/" in name else f"{name}/{name}"
-            _add(
+            add_dependency(
                 out,
                 text,
                 "clojure",
@@ -132,7 +122,7 @@ def _read_edn(text: TextFile, out: Readings) -> None:
         code = line.split(";", 1)[0]
         aliases = aliases or ":aliases" in code
         for match in _EDN_DEP.finditer(code):
-            _add(
+            add_dependency(
                 out,
                 text,
                 "clojure",
@@ -159,7 +149,7 @@ def _read_cpanfile(text: TextFile, out: Readings) -> None:
                 continue
             dev = match.group("kind") != "requires" or phase not in ("", "runtime")
             version = (match.group("version") or "").strip()
-            _add(out, text, "perl", name, version, ref=text.ref(number), dev=dev)
+            add_dependency(out, text, "perl", name, version, ref=text.ref(number), dev=dev)
 
 
 CODE_MANIFEST_READERS: Mapping[str, Callable[[TextFile, Readings], None]] = {

@@ -13,29 +13,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from typing import Any
 
 import yaml
 
 from squirrel_memory.repository.code_manifests import read_code_manifest_dependencies
-from squirrel_memory.repository.findings import Dependency, Readings, Toolchain
+from squirrel_memory.repository.findings import Readings, Toolchain
+from squirrel_memory.repository.manifest_fields import add_dependency, describe, table
 from squirrel_memory.repository.snapshot import TextFile
-
-#: Longest manifest description kept (characters).
-MAX_DESCRIPTION_CHARS = 300
-
-
-def _describe(out: Readings, value: object, text: TextFile, needle: str) -> None:
-    if isinstance(value, str) and len(value.strip()) >= 10:
-        described = " ".join(value.split())[:MAX_DESCRIPTION_CHARS]
-        out.describe_project(described.rstrip(".") + ".", text.ref_of(needle))
-
-
-def _dependency(
-    out: Readings, text: TextFile, ecosystem: str, name: str, version: str, *, dev: bool = False
-) -> None:
-    ref = text.ref_of(name)
-    out.dependencies.append(Dependency(ecosystem, name, version, ref, text.path, dev=dev))
 
 
 def _toolchain(out: Readings, text: TextFile, ecosystem: str, version: object, needle: str) -> None:
@@ -44,21 +28,19 @@ def _toolchain(out: Readings, text: TextFile, ecosystem: str, version: object, n
         out.toolchains.append(Toolchain(ecosystem, " ".join(version.split()), text.ref_of(needle)))
 
 
-def _table(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def read_pubspec(text: TextFile, out: Readings) -> None:
     """Dart/Flutter `pubspec.yaml`."""
-    data = _table(yaml.safe_load(text.text))
+    data = table(yaml.safe_load(text.text))
     out.manifests[text.path] = "dart"
     out.name_project(str(data.get("name") or ""), text.ref_of("name:"))
-    _describe(out, data.get("description"), text, "description:")
-    _toolchain(out, text, "dart", _table(data.get("environment")).get("sdk"), "sdk:")
+    describe(out, data.get("description"), text.ref_of("description:"))
+    _toolchain(out, text, "dart", table(data.get("environment")).get("sdk"), "sdk:")
     for section in ("dependencies", "dev_dependencies"):
-        for name, spec in _table(data.get(section)).items():
+        for name, spec in table(data.get(section)).items():
             version = spec if isinstance(spec, str) else ""
-            _dependency(out, text, "dart", str(name), version, dev=section != "dependencies")
+            dev = section != "dependencies"
+            ref = text.ref_of(str(name))
+            add_dependency(out, text, "dart", str(name), version, ref=ref, dev=dev)
 
 
 def read_gleam_toml(text: TextFile, out: Readings) -> None:
@@ -66,12 +48,13 @@ def read_gleam_toml(text: TextFile, out: Readings) -> None:
     data = tomllib.loads(text.text)
     out.manifests[text.path] = "gleam"
     out.name_project(str(data.get("name") or ""), text.ref_of("name"))
-    _describe(out, data.get("description"), text, "description")
+    describe(out, data.get("description"), text.ref_of("description"))
     _toolchain(out, text, "gleam", data.get("gleam"), "gleam")
     for section in ("dependencies", "dev-dependencies"):
-        for name, spec in _table(data.get(section)).items():
+        for name, spec in table(data.get(section)).items():
             version = spec if isinstance(spec, str) else ""
-            _dependency(out, text, "gleam", name, version, dev=section != "dependencies")
+            dev = section != "dependencies"
+            add_dependency(out, text, "gleam", name, version, ref=text.ref_of(name), dev=dev)
 
 
 _DCF_FIELD = re.compile(r"^([A-Za-z][\w/@.-]*):\s*(.*)$")
@@ -99,12 +82,13 @@ def read_r_description(text: TextFile, out: Readings) -> None:
         return  # not an R package's DESCRIPTION
     out.manifests[text.path] = "r"
     out.name_project(fields["Package"], text.ref_of("Package:"))
-    _describe(out, fields.get("Description") or fields.get("Title"), text, "Description:")
+    describe(out, fields.get("Description") or fields.get("Title"), text.ref_of("Description:"))
     for field in ("Depends", "Imports", "LinkingTo", "Suggests"):
         for spec in fields.get(field, "").split(","):
             match = _R_PACKAGE.match(spec)
             if match and match.group(1) != "R":
-                _dependency(out, text, "r", match.group(1), (match.group(2) or "").strip())
+                name, version = match.group(1), (match.group(2) or "").strip()
+                add_dependency(out, text, "r", name, version, ref=text.ref_of(name))
 
 
 _CABAL_FIELD = re.compile(r"^\s*([a-z][\w-]*):\s*(.*)$", re.IGNORECASE)
@@ -133,7 +117,7 @@ def read_cabal(text: TextFile, out: Readings) -> None:
             if field == "name":
                 out.name_project(value, text.ref_of(line))
             elif field == "synopsis":
-                _describe(out, value, text, "synopsis:")
+                describe(out, value, text.ref_of("synopsis:"))
         elif field == "build-depends" and line[:1].isspace() and line.strip():
             value = line.strip()
         else:
@@ -144,7 +128,7 @@ def read_cabal(text: TextFile, out: Readings) -> None:
         match = _CABAL_PACKAGE.match(spec)
         if match:
             name, version = match.group(1), match.group(2).strip()
-            _dependency(out, text, "haskell", name, version, dev=dev)
+            add_dependency(out, text, "haskell", name, version, ref=text.ref_of(name), dev=dev)
 
 
 _DUNE_NAME = re.compile(r"^\s*\(name\s+([\w-]+)\)")
@@ -194,7 +178,7 @@ def read_dune_project(text: TextFile, out: Readings) -> None:
         if match := _DUNE_NAME.match(line):
             out.name_project(match.group(1), text.ref(number))
         elif match := _DUNE_SYNOPSIS.match(line):
-            _describe(out, match.group(1), text, "(synopsis")
+            describe(out, match.group(1), text.ref_of("(synopsis"))
     for depends in _DUNE_DEPENDS.finditer(text.text):
         body = text.text[depends.end() : _closing(text.text, depends.end())]
         for name, constraint in _dune_packages(body):
@@ -204,7 +188,7 @@ def read_dune_project(text: TextFile, out: Readings) -> None:
                     _toolchain(out, text, "ocaml", operator + version.group(2), "(ocaml")
             elif name != "dune":
                 dev = bool(_DUNE_DEV.search(constraint))
-                _dependency(out, text, "ocaml", name, "", dev=dev)
+                add_dependency(out, text, "ocaml", name, "", ref=text.ref_of(name), dev=dev)
 
 
 _CMAKE_PROJECT = re.compile(r"\bproject\s*\(\s*([\w.-]+)([^)]*)\)", re.IGNORECASE | re.DOTALL)
@@ -220,7 +204,7 @@ def read_cmakelists(text: TextFile, out: Readings) -> None:
     out.name_project(match.group(1), text.ref_of("project("))
     described = _CMAKE_DESCRIPTION.search(match.group(2))
     if described:
-        _describe(out, described.group(1), text, "DESCRIPTION")
+        describe(out, described.group(1), text.ref_of("DESCRIPTION"))
 
 
 #: Manifests read only for the ecosystem they mark (what they declare is code to evaluate, or

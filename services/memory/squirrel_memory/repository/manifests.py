@@ -1,25 +1,33 @@
-"""Manifests: project name, language version and declared dependencies, with their lines.
+"""Manifests: which reader reads each (`manifest_reader`) and the ecosystem its name marks
+(`MANIFEST_ECOSYSTEMS`); the readers of JavaScript, Rust, Go, Elixir and PHP manifests are here,
+each for the project's name, language version and declared dependencies, with their lines.
 
-Formats with a parser are parsed with it (tomllib, json, xml.etree, configparser); mix.exs,
-go.mod and Gradle scripts have none in Python and are read with anchored patterns (a Gemfile
-too, in `gemfile.py`).
+Formats with a parser are parsed with it (json, tomllib, yaml); mix.exs and go.mod have none in
+Python and are read with anchored patterns. Python's manifests are in `python_manifests.py`,
+the JVM's and .NET's build files in `build_manifests.py`, a Gemfile in `gemfile.py`, the other
+ecosystems' in `manifest_formats.py`.
 """
 
 from __future__ import annotations
 
-import configparser
 import json
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
-from xml.etree import ElementTree as ET
 
 import yaml
 
-from squirrel_memory.repository.dev_groups import is_dev_group
-from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
+from squirrel_memory.repository.build_manifests import read_csproj, read_gradle, read_pom_xml
+from squirrel_memory.repository.findings import Readings, Toolchain, folder_of
 from squirrel_memory.repository.gemfile import read_gemfile
+from squirrel_memory.repository.manifest_fields import (
+    add_dependency,
+    describe,
+    strings,
+    table,
+    toml_line,
+)
 from squirrel_memory.repository.manifest_formats import (
     MARKED_BY_CONTENT,
     MARKER_MANIFESTS,
@@ -33,177 +41,72 @@ from squirrel_memory.repository.manifest_formats import (
     read_r_description,
 )
 from squirrel_memory.repository.pinned_versions import PINNED_READERS
+from squirrel_memory.repository.python_manifests import (
+    read_pipfile,
+    read_pyproject,
+    read_requirements,
+    read_setup_cfg,
+)
 from squirrel_memory.repository.snapshot import TextFile
 
 Reader = Callable[[TextFile, Readings], None]
-#: Longest manifest description kept (characters).
-MAX_DESCRIPTION_CHARS = 300
-
-_PEP508_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._\-]*)")
-
-
-def _toml_line(text: TextFile, name: str) -> str:
-    for pattern in (f'"{name}', f"{name} =", f"{name}=", name):
-        line = text.line_of(pattern)
-        if line:
-            return text.ref(line)
-    return text.ref(0)
-
-
-def _add(
-    out: Readings,
-    text: TextFile,
-    ecosystem: str,
-    name: str,
-    version: str,
-    *,
-    ref: str,
-    dev: bool = False,
-    extra: str = "",
-    optional: bool = False,
-) -> None:
-    out.dependencies.append(
-        Dependency(
-            ecosystem, name, version, ref, text.path, dev=dev, extra=extra, optional=optional
-        )
-    )
-
-
-def _pep508(
-    out: Readings, text: TextFile, specs: Iterable[object], *, dev: bool = False, extra: str = ""
-) -> None:
-    for spec in specs:
-        if not isinstance(spec, str):
-            continue
-        match = _PEP508_NAME.match(spec)
-        if match:
-            name = match.group(1).lower().replace("_", "-")
-            version = spec[match.end() :].split(";", 1)[0].strip().strip("[]")
-            ref = _toml_line(text, match.group(1))
-            dependency = Dependency("python", name, version, ref, text.path, dev=dev, extra=extra)
-            out.dependencies.append(dependency)
-
-
-def read_pyproject(text: TextFile, out: Readings) -> None:
-    data = tomllib.loads(text.text)
-    out.manifests[text.path] = "python"
-    project = _table(data.get("project"))
-    poetry = _table(_table(data.get("tool")).get("poetry"))
-    out.name_project(str(project.get("name") or poetry.get("name") or ""), _toml_line(text, "name"))
-    _describe(out, project.get("description") or poetry.get("description"), text, "description")
-    for tool in _table(data.get("tool")):
-        out.tools.setdefault(tool.lower(), text.ref_of(f"[tool.{tool}"))
-    requires = project.get("requires-python")
-    if isinstance(requires, str):
-        out.toolchains.append(Toolchain("python", requires, _toml_line(text, "requires-python")))
-    _pep508(out, text, _strings(project.get("dependencies")))
-    # An extra named for development (`test`, `docs`) serves it; another (`postgres`,
-    # `server`) is an optional part of the running project. A dependency group serves
-    # development.
-    for extra, group in _table(project.get("optional-dependencies")).items():
-        if is_dev_group(extra):
-            _pep508(out, text, _strings(group), dev=True)
-        else:
-            _pep508(out, text, _strings(group), extra=extra)
-    for group in _table(data.get("dependency-groups")).values():
-        _pep508(out, text, _strings(group), dev=True)
-    for section in ("dependencies", "dev-dependencies"):
-        for name, spec in _table(poetry.get(section)).items():
-            if name == "python" and isinstance(spec, str):
-                out.toolchains.append(Toolchain("python", spec, _toml_line(text, "python")))
-            elif name != "python":
-                version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
-                ref = _toml_line(text, name)
-                dev = section != "dependencies"
-                _add(out, text, "python", name.lower(), version, ref=ref, dev=dev)
-
-
-def read_setup_cfg(text: TextFile, out: Readings) -> None:
-    parser = configparser.ConfigParser(interpolation=None)
-    parser.read_string(text.text)
-    out.manifests[text.path] = "python"
-    if parser.has_option("metadata", "name"):
-        out.name_project(parser.get("metadata", "name"), text.ref_of("name"))
-    if parser.has_option("metadata", "description"):
-        _describe(out, parser.get("metadata", "description"), text, "description")
-    if parser.has_option("options", "python_requires"):
-        version = parser.get("options", "python_requires")
-        out.toolchains.append(Toolchain("python", version, text.ref_of("python_requires")))
-    if parser.has_option("options", "install_requires"):
-        _pep508(out, text, parser.get("options", "install_requires").splitlines())
-    # `[options.extras_require]`, as a pyproject's optional dependencies: an extra named for
-    # development serves it, another is an optional part of the running project.
-    if parser.has_section("options.extras_require"):
-        for extra, specs in parser.items("options.extras_require"):
-            if is_dev_group(extra):
-                _pep508(out, text, specs.splitlines(), dev=True)
-            else:
-                _pep508(out, text, specs.splitlines(), extra=extra)
-
-
-def read_requirements(text: TextFile, out: Readings) -> None:
-    out.manifests.setdefault(text.path, "python")
-    for number, line in enumerate(text.lines, 1):
-        match = _PEP508_NAME.match(line)
-        if match and not line.lstrip().startswith(("#", "-")):
-            name = match.group(1).lower().replace("_", "-")
-            version = line[match.end() :].split("#", 1)[0].split(";", 1)[0].strip()
-            _add(out, text, "python", name, version, ref=text.ref(number))
 
 
 def read_package_json(text: TextFile, out: Readings) -> None:
-    data = _table(json.loads(text.text))
+    data = table(json.loads(text.text))
     out.manifests[text.path] = "javascript"
     if not folder_of(text.path):
         out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
-        _describe(out, data.get("description"), text, '"description"')
+        describe(out, data.get("description"), toml_line(text, '"description"'))
     workspaces = data.get("workspaces")
-    members = _table(workspaces).get("packages") if isinstance(workspaces, dict) else workspaces
-    for member in _strings(members):
+    members = table(workspaces).get("packages") if isinstance(workspaces, dict) else workspaces
+    for member in strings(members):
         out.workspaces.append((member, text.ref_of(f'"{member}"')))
-    node = _table(data.get("engines")).get("node")
+    node = table(data.get("engines")).get("node")
     if isinstance(node, str):
         out.toolchains.append(Toolchain("javascript", node, text.ref_of('"node"')))
     # `optionalDependencies` are installed when they can be: the project runs without them.
     for section in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
-        for name, version in _table(data.get(section)).items():
+        for name, version in table(data.get(section)).items():
             ref = text.ref_of(f'"{name}"')
             dev = section == "devDependencies"
             optional = section == "optionalDependencies"
-            _add(out, text, "javascript", name, str(version), ref=ref, dev=dev, optional=optional)
+            add_dependency(
+                out, text, "javascript", name, str(version), ref=ref, dev=dev, optional=optional
+            )
 
 
 def read_cargo_toml(text: TextFile, out: Readings) -> None:
     data = tomllib.loads(text.text)
     out.manifests[text.path] = "rust"
-    package = _table(data.get("package"))
+    package = table(data.get("package"))
     if package.get("name"):
-        out.name_project(str(package["name"]), _toml_line(text, "name"))
-    _describe(out, package.get("description"), text, "description")
+        out.name_project(str(package["name"]), toml_line(text, "name"))
+    describe(out, package.get("description"), toml_line(text, "description"))
     for key in ("rust-version", "edition"):
         value = package.get(key)
         if isinstance(value, str):
             label = value if key == "rust-version" else f"edition {value}"
-            out.toolchains.append(Toolchain("rust", label, _toml_line(text, key)))
+            out.toolchains.append(Toolchain("rust", label, toml_line(text, key)))
             break
-    workspace = _table(data.get("workspace"))
-    for member in _strings(workspace.get("members")):
-        out.workspaces.append((member, _toml_line(text, member)))
-    features = _table(data.get("features"))
+    workspace = table(data.get("workspace"))
+    for member in strings(workspace.get("members")):
+        out.workspaces.append((member, toml_line(text, member)))
+    features = table(data.get("features"))
     for section, dev in (
-        (_table(data.get("dependencies")), False),
-        (_table(data.get("dev-dependencies")), True),
-        (_table(workspace.get("dependencies")), False),
+        (table(data.get("dependencies")), False),
+        (table(data.get("dev-dependencies")), True),
+        (table(workspace.get("dependencies")), False),
     ):
         for name, spec in section.items():
-            version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
-            ref = _toml_line(text, name)
+            version = spec if isinstance(spec, str) else str(table(spec).get("version", ""))
+            ref = toml_line(text, name)
             extra, optional = "", False
-            if _table(spec).get("optional") is True:
+            if table(spec).get("optional") is True:
                 extra, optional = _cargo_feature(features, name)
-            for shown in (name, *(f"{name}:{f}" for f in _strings(_table(spec).get("features")))):
+            for shown in (name, *(f"{name}:{f}" for f in strings(table(spec).get("features")))):
                 # `sqlx = { features = ["postgres"] }` names the database: `sqlx:postgres`.
-                _add(
+                add_dependency(
                     out,
                     text,
                     "rust",
@@ -227,9 +130,9 @@ def _cargo_feature(features: dict[str, Any], name: str) -> tuple[str, bool]:
         feature
         for feature, enables in features.items()
         if feature != "default"
-        and any(e in turned_on or e.split("/", 1)[0] == name for e in _strings(enables))
+        and any(e in turned_on or e.split("/", 1)[0] == name for e in strings(enables))
     ]
-    default = set(_strings(features.get("default")))
+    default = set(strings(features.get("default")))
     if default & (turned_on | set(naming)):
         return "", True
     return (naming[0] if naming else name), False
@@ -249,7 +152,7 @@ def read_go_mod(text: TextFile, out: Readings) -> None:
         elif match := _GO_VERSION.match(stripped):
             out.toolchains.append(Toolchain("go", match.group(1), text.ref(number)))
         elif (match := _GO_REQUIRE.match(stripped)) and "// indirect" not in stripped:
-            _add(out, text, "go", match.group(1), match.group(2), ref=text.ref(number))
+            add_dependency(out, text, "go", match.group(1), match.group(2), ref=text.ref(number))
 
 
 _MIX_APP = re.compile(r"\bapp:\s*:([a-z_][a-z0-9_]*)")
@@ -287,119 +190,29 @@ def read_mix_exs(text: TextFile, out: Readings) -> None:
             for match in _MIX_DEP.finditer(line):
                 options = line[match.end() :].split("}", 1)[0]
                 version, ref = match.group(2) or "", text.ref(number)
-                _add(out, text, "elixir", match.group(1), version, ref=ref, dev=_mix_dev(options))
+                add_dependency(
+                    out, text, "elixir", match.group(1), version, ref=ref, dev=_mix_dev(options)
+                )
 
 
 def read_composer_json(text: TextFile, out: Readings) -> None:
-    data = _table(json.loads(text.text))
+    data = table(json.loads(text.text))
     out.manifests[text.path] = "php"
     out.name_project(str(data.get("name") or ""), text.ref_of('"name"'))
-    _describe(out, data.get("description"), text, '"description"')
+    describe(out, data.get("description"), toml_line(text, '"description"'))
     for section in ("require", "require-dev"):
-        for name, version in _table(data.get(section)).items():
+        for name, version in table(data.get(section)).items():
             if name == "php":
                 out.toolchains.append(Toolchain("php", str(version), text.ref_of('"php"')))
             elif "/" in name:
                 ref, dev = text.ref_of(f'"{name}"'), section == "require-dev"
-                _add(out, text, "php", name, str(version), ref=ref, dev=dev)
-
-
-def _xml(text: TextFile) -> ET.Element:
-    """Parse a build XML file; documents declaring a DTD or entities are refused (pom and
-    project files never need them, and refusing them shuts out entity-expansion attacks)."""
-    if "<!DOCTYPE" in text.text or "<!ENTITY" in text.text:
-        raise ValueError("XML with a DTD or entities is not read")
-    return ET.fromstring(text.text)  # noqa: S314 - DTDs refused above; expat caps expansion
-
-
-def _local(tag: str) -> str:
-    return tag.rsplit("}", 1)[-1]
-
-
-def read_pom_xml(text: TextFile, out: Readings) -> None:
-    root = _xml(text)
-    out.manifests[text.path] = "jvm"
-    children = {_local(child.tag): child for child in root}
-    artifact = children.get("artifactId")
-    if artifact is not None and artifact.text:
-        out.name_project(artifact.text.strip(), text.ref_of("<artifactId>"))
-    described = children.get("description")
-    if described is not None and described.text:
-        _describe(out, described.text, text, "<description>")
-    for element in root.iter():
-        tag = _local(element.tag)
-        if tag in ("java.version", "maven.compiler.release", "maven.compiler.source"):
-            if element.text:
-                ref = text.ref_of(f"<{tag}>")
-                out.toolchains.append(Toolchain("jvm", element.text.strip(), ref))
-        elif tag in ("dependency", "parent", "plugin"):
-            fields = {_local(c.tag): (c.text or "").strip() for c in element}
-            if fields.get("groupId") and fields.get("artifactId"):
-                name = f"{fields['groupId']}:{fields['artifactId']}"
-                ref = text.ref_of(f"<artifactId>{fields['artifactId']}<")
-                _add(out, text, "jvm", name, fields.get("version", ""), ref=ref)
-                _add(out, text, "jvm", fields["groupId"], fields.get("version", ""), ref=ref)
-
-
-_GRADLE_DEP = re.compile(r"""["']([\w.\-]+):([\w.\-]+)(?::([\w.\-]+))?["']""")
-_GRADLE_PLUGIN = re.compile(r"""id\s*\(?\s*["']([\w.\-]+)["']\s*\)?\s*version\s*["']([^"']+)""")
-
-
-#: Gradle configurations of the tests or of development builds (`testImplementation`,
-#: `androidTestImplementation`, `debugImplementation`).
-_GRADLE_DEV_CONFIGURATION = re.compile(
-    r"^\s*(?:test|androidTest|debug|testFixtures|integrationTest)\w*\s*[(\s]"
-)
-_GRADLE_DESCRIPTION = re.compile(r"""^\s*description\s*=\s*["']([^"']+)["']""")
-#: The Java version a Gradle build compiles for: `jvmToolchain(21)`,
-#: `JavaLanguageVersion.of(21)`, `JavaVersion.VERSION_17` (`VERSION_1_8` is 1.8).
-_GRADLE_JAVA = re.compile(
-    r"\bjvmToolchain\s*\(\s*(\d+)\s*\)|\bJavaLanguageVersion\.of\(\s*(\d+)\s*\)"
-    r"|\bJavaVersion\.VERSION_(\d+(?:_\d+)?)\b"
-)
-
-
-def read_gradle(text: TextFile, out: Readings) -> None:
-    out.manifests[text.path] = "jvm"
-    java = False
-    for number, line in enumerate(text.lines, 1):
-        if match := _GRADLE_DESCRIPTION.match(line):
-            _describe(out, match.group(1), text, "description")
-        if not java and (match := _GRADLE_JAVA.search(line.split("//", 1)[0])):
-            version = next(g for g in match.groups() if g).replace("_", ".")
-            out.toolchains.append(Toolchain("jvm", version, text.ref(number)))
-            java = True
-        if match := _GRADLE_PLUGIN.search(line):
-            _add(out, text, "jvm", match.group(1), match.group(2), ref=text.ref(number))
-        dev = bool(_GRADLE_DEV_CONFIGURATION.match(line))
-        for match in _GRADLE_DEP.finditer(line):
-            name = f"{match.group(1)}:{match.group(2)}"
-            _add(out, text, "jvm", name, match.group(3) or "", ref=text.ref(number), dev=dev)
-
-
-def read_csproj(text: TextFile, out: Readings) -> None:
-    root = _xml(text)
-    out.manifests[text.path] = "dotnet"
-    sdk = root.get("Sdk", "")
-    if sdk == "Microsoft.NET.Sdk.Web":
-        _add(out, text, "dotnet", "Microsoft.AspNetCore.App", "", ref=text.ref_of("Sdk="))
-    for element in root.iter():
-        tag = _local(element.tag)
-        if tag == "Description" and element.text:
-            _describe(out, element.text, text, "<Description>")
-        elif tag in ("TargetFramework", "TargetFrameworks") and element.text:
-            ref = text.ref_of(f"<{tag}>")
-            out.toolchains.append(Toolchain("dotnet", element.text.strip(), ref))
-        elif tag == "PackageReference" and element.get("Include"):
-            name = element.get("Include", "")
-            ref = text.ref_of(f'"{name}"')
-            _add(out, text, "dotnet", name, element.get("Version", ""), ref=ref)
+                add_dependency(out, text, "php", name, str(version), ref=ref, dev=dev)
 
 
 def read_pnpm_workspace(text: TextFile, out: Readings) -> None:
     data = yaml.safe_load(text.text)
     packages = data.get("packages") if isinstance(data, dict) else None
-    for member in _strings(packages):
+    for member in strings(packages):
         out.workspaces.append((member, text.ref_of(member)))
 
 
@@ -408,19 +221,6 @@ def read_go_work(text: TextFile, out: Readings) -> None:
         match = re.match(r"^\s*(?:use\s+)?(\./[\w./\-]+)\s*$", line)
         if match:
             out.workspaces.append((match.group(1)[2:], text.ref(number)))
-
-
-def read_pipfile(text: TextFile, out: Readings) -> None:
-    data = tomllib.loads(text.text)
-    out.manifests[text.path] = "python"
-    python = _table(data.get("requires")).get("python_version")
-    if isinstance(python, str):
-        out.toolchains.append(Toolchain("python", python, _toml_line(text, "python_version")))
-    for section in ("packages", "dev-packages"):
-        for name, spec in _table(data.get(section)).items():
-            version = spec if isinstance(spec, str) else str(_table(spec).get("version", ""))
-            ref, dev = _toml_line(text, name), section == "dev-packages"
-            _add(out, text, "python", name.lower(), version.strip("*"), ref=ref, dev=dev)
 
 
 #: Manifest readers by file name; `*.csproj`/`*.fsproj` by suffix.
@@ -485,18 +285,3 @@ def manifest_reader(path: str) -> Reader | None:
     if found is not None:
         return found
     return next((r for s, r in SUFFIX_READERS.items() if name.endswith(s)), None)
-
-
-def _describe(out: Readings, value: object, text: TextFile, needle: str) -> None:
-    """A manifest's one-line `description` (what the package says it is), with its line."""
-    if isinstance(value, str) and len(value.strip()) >= 10:
-        described = value.strip()[:MAX_DESCRIPTION_CHARS]
-        out.describe_project(described.rstrip(".") + ".", _toml_line(text, needle))
-
-
-def _table(value: object) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _strings(value: object) -> list[str]:
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []

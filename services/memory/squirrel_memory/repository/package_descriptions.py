@@ -33,11 +33,10 @@ from typing import Any
 import yaml
 
 from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.manifest_fields import MIN_DESCRIPTION_CHARS, describe
 from squirrel_memory.repository.snapshot import TextFile
 
 Reader = Callable[[TextFile, Readings], None]
-MAX_DESCRIPTION_CHARS = 300
-MIN_DESCRIPTION_CHARS = 10
 
 #: `spec.summary = "…"` / `s.description = '…'` / `%q{…}` in a gemspec or podspec.
 _RUBY_FIELD = re.compile(
@@ -69,12 +68,6 @@ _ZON_NAME = re.compile(r"""^\s*\.name\s*=\s*(?:\.(?P<tag>[A-Za-z_]\w*)|"(?P<quot
 _MESON_NAME = re.compile(r"""^\s*project\s*\(\s*'(?P<value>[^'\\]+)'""")
 
 
-def _describe(out: Readings, value: object, text: TextFile, needle: str) -> None:
-    if isinstance(value, str) and len(value.strip()) >= MIN_DESCRIPTION_CHARS:
-        described = " ".join(value.split())[:MAX_DESCRIPTION_CHARS]
-        out.describe_project(described.rstrip(".") + ".", text.ref_of(needle))
-
-
 def _name(out: Readings, value: object, text: TextFile, needle: str) -> None:
     if isinstance(value, str) and value.strip():
         out.name_project(value.strip(), text.ref_of(needle))
@@ -95,7 +88,7 @@ def _summary_first(out: Readings, text: TextFile, fields: Mapping[str, str]) -> 
     _name(out, fields.get("name"), text, "name")
     for field in ("summary", "synopsis", "description"):
         if len(fields.get(field, "").strip()) >= MIN_DESCRIPTION_CHARS:
-            _describe(out, fields[field], text, field)
+            describe(out, fields[field], text.ref_of(field))
             return
 
 
@@ -114,7 +107,7 @@ def read_rockspec(text: TextFile, out: Readings) -> None:
     fields = _fields(text, _ROCKSPEC)
     _name(out, fields.get("package"), text, "package")
     if len(fields.get("summary", "").strip()) >= MIN_DESCRIPTION_CHARS:
-        _describe(out, fields["summary"], text, "summary")
+        describe(out, fields["summary"], text.ref_of("summary"))
 
 
 def read_setup_py(text: TextFile, out: Readings) -> None:
@@ -140,7 +133,7 @@ def read_defproject(text: TextFile, out: Readings) -> None:
     if match := _DEFPROJECT.search(text.text):
         _name(out, match.group("name"), text, "defproject")
     if match := _CLOJURE_DESCRIPTION.search(text.text):
-        _describe(out, match.group("value"), text, ":description")
+        describe(out, match.group("value"), text.ref_of(":description"))
 
 
 def _table(value: object) -> dict[str, Any]:
@@ -151,7 +144,7 @@ def _read_mapping(data: dict[str, Any], text: TextFile, out: Readings) -> None:
     _name(out, data.get("name"), text, "name")
     for field in ("summary", "description"):
         if isinstance(data.get(field), str):
-            _describe(out, data[field], text, field)
+            describe(out, data[field], text.ref_of(field))
             return
 
 
