@@ -1,6 +1,6 @@
 """A way of working said in one session with the shape of a standing rule: a request about how
 work is done made again along other work, a routine asked after each of three pieces of work,
-a correction about the work's process, an ideal way of working, a "we didn't …?" after the
+a correction or stressed rule about the work's process, an ideal way of working, a "we didn't …?" after the
 assistant moved on. Each in made-up projects of two ecosystems (a Rust crate, a TypeScript web
 app), and the traps: one task asked again, two tasks of one form, a question, a quoted or
 pasted line, one file or id, the host's text, the assistant's words, a wish about the product."""
@@ -15,6 +15,8 @@ import pytest
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.preferences import (
     CORRECTION_TAG,
+    EMPHASIS_TAG,
+    REPEATED_TAG,
     TENTATIVE_IMPORTANCE,
     TENTATIVE_TAG,
     StatedPreference,
@@ -201,31 +203,29 @@ def _tentative(content: str, *tags: str) -> StatedPreference:
 @pytest.mark.parametrize(
     "content", ["Don't amend commits.", "Run cargo clippy before pushing.", "Don't mock the db."]
 )
-def test_a_tentative_rule_of_the_process_said_as_the_assistant_worked_is_a_habit_so_far(
-    content: str,
+@pytest.mark.parametrize("mark", [CORRECTION_TAG, EMPHASIS_TAG, REPEATED_TAG])
+def test_a_tentative_rule_of_the_process_corrected_or_stressed_is_a_habit_so_far(
+    content: str, mark: str
 ) -> None:
-    weighed = as_session_habit(_tentative(content), after_assistant_action=True)
+    weighed = as_session_habit(_tentative(content, mark))
     assert (weighed.importance, TAG in weighed.tags) == (IMPORTANCE, True)
-    stressed = as_session_habit(_tentative(content, CORRECTION_TAG), after_assistant_action=False)
-    assert stressed.importance == IMPORTANCE
 
 
 @pytest.mark.parametrize(
-    ("content", "after"),
+    "pref",
     [
-        ("Don't change the header layout.", True),  # the task's object, no process topic
-        ("Keep the button blue.", True),
-        ("Don't amend commits.", False),  # said out of the blue, plainly: still a one-off
+        _tentative("Don't change the header layout.", CORRECTION_TAG),  # the task's object
+        _tentative("Keep the button blue.", EMPHASIS_TAG),
+        _tentative("Don't amend commits."),  # said plainly, once: still a one-off
     ],
 )
-def test_other_one_offs_keep_their_weight(content: str, after: bool) -> None:
-    pref = _tentative(content)
-    assert as_session_habit(pref, after_assistant_action=after) == pref
+def test_other_one_offs_keep_their_weight(pref: StatedPreference) -> None:
+    assert as_session_habit(pref) == pref
 
 
 def test_a_standing_rule_is_not_lowered() -> None:
     [rule] = stated_preferences("always run the tests before pushing", after_assistant_action=True)
-    assert as_session_habit(rule, after_assistant_action=True) == rule
+    assert as_session_habit(rule) == rule
 
 
 # --- the ideal way of working -------------------------------------------------------------

@@ -185,10 +185,7 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         for pref in [*stated, portable] if portable else stated:
             # a "don't …" that names what the assistant just did corrects it, as a decline does
             undoing = declining or names_what_was_done(pref.content, acted)
-            weighed = as_session_habit(
-                _declining(pref) if undoing else pref, after_assistant_action=after_action
-            )
-            found.append(_style(weighed, event.id))
+            found.append(_style(as_session_habit(_declining(pref) if undoing else pref), event.id))
             if len(found) >= MAX_PREFERENCES:
                 return _repeated(found) + _reply_language(events)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))

@@ -5,14 +5,15 @@ one to count. What the user says once is still a one-off unless its evidence has
 a rule for all later work rather than the task at hand. Two shapes are read here, the same in
 every ecosystem:
 
-- **An instruction about how the work is done, said as the assistant worked or stressed.** A
+- **An instruction about how the work is done, said as a correction or stressed.** A
   tentative instruction (`preferences`) whose topic is the work's process (tests, version
-  control, formatting, linting, typing, comments, dependencies, naming: `topic`), said right
-  after the assistant acted (a correction of what it did or was about to do), with emphasis,
-  or in two messages, is kept at `IMPORTANCE`: above a plain one-off, below an instruction said
-  in several sessions (`recurrence`), and tagged `one_session`. An instruction about the task's
-  object ("don't change this file", "skip 5 and 7") has no such topic or was already dropped
-  as one-off wording.
+  control, formatting, linting, typing, comments, dependencies, naming: `topic`), said as a
+  correction of what the assistant did (`correction`), with emphasis, or in two messages, is
+  kept at `IMPORTANCE`: above a plain one-off, below an instruction said in several sessions
+  (`recurrence`), and tagged `one_session`. A plain "don't …" said once stays a one-off: a
+  session opens with it only when nothing firmer is on record (`views.core_style`). An
+  instruction about the task's object ("don't change this file", "skip 5 and 7") has no such
+  topic or was already dropped as one-off wording.
 - **A preferred way, said as the ideal.** "ideally just rebase onto main", "if possible, squash
   the fixups": the user states how they would have the work done whenever it can be, a way of
   working rather than a request for this task, when what follows is an imperative whose topic
@@ -57,13 +58,13 @@ _NOT_IMPERATIVE = re.compile(
 MAX_IDEAL_WORDS = 12
 
 
-def as_session_habit(pref: StatedPreference, *, after_assistant_action: bool) -> StatedPreference:
+def as_session_habit(pref: StatedPreference) -> StatedPreference:
     """`pref` raised to a one-session habit when it is a tentative instruction about how the
-    work is done, said as the assistant worked, stressed or repeated; else `pref` unchanged."""
+    work is done, said as a correction, stressed or repeated; else `pref` unchanged."""
     if pref.standing or TENTATIVE_TAG not in pref.tags or topic(pref.content) is None:
         return pref
     marked = {CORRECTION_TAG, EMPHASIS_TAG, REPEATED_TAG} & set(pref.tags)
-    if not (after_assistant_action or marked) or pref.importance >= IMPORTANCE:
+    if not marked or pref.importance >= IMPORTANCE:
         return pref
     return replace(
         pref,

@@ -35,17 +35,17 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     first by their importance), then at most `SAID_ONCE_ITEMS` instructions said once that
     the user stressed or corrected, marked as said once (or in one session so far). Other
     one-off wording still waiting to recur stays out (full mode and search still show it)
-    unless no standing rule is there: then it fills the places the stressed ones leave, so a
-    user with instructions on record never starts a session told that none are. Rules only
-    read from an instruction file in a session (tagged `written`: the host of that file loads
-    it itself) are left to the file, unless the user has no other instruction on record."""
+    unless nothing else is there: a user with instructions on record never starts a session
+    told that none are. Rules only read from an instruction file in a session (tagged
+    `written`: the host of that file loads it itself) are left to the file, unless the user
+    has no other instruction on record."""
     from_files = [m for m in memories if _only_written(m)]
     said = [m for m in memories if not _only_written(m)]
     firm = sorted((m for m in said if not is_tentative(m.tags)), key=lambda m: -m.importance)
     once = sorted((m for m in said if is_tentative(m.tags)), key=lambda m: -m.importance)
     stressed = [m for m in once if m.importance >= SAID_ONCE_MIN_IMPORTANCE]
-    if not firm:  # nothing else on record: the stressed ones first, then the faint ones
-        stressed += [m for m in once if m not in stressed]
+    if not firm and not stressed:
+        stressed = once
     said_once = [replace(m, content=_marked(m.content, m.tags)) for m in stressed]
     return firm + said_once[:SAID_ONCE_ITEMS] or from_files
 
