@@ -13,8 +13,11 @@ a habit** (listed with --details, for a human to judge). The third set (`habits3
 session per project) also gives each habit its `class` (`emphasis`, `corrected`, `repeated`,
 `sessions`: how the session shows it) and lists `must_not` entries, instructions about one task,
 file or value that look like habits: a user_style memory that states one is a **task kept**.
+The fourth set (`habits4.toml`, SOURCES4.md) has the same columns, from projects collected after
+the one-session habit rules were written, so that those rules are measured on sessions they were
+not written from.
 
-Usage: python -m bench.habits_study [--study first|second|third|all] [--details]
+Usage: python -m bench.habits_study [--study first|second|third|fourth|all] [--details]
 [--session NAME ...]
 """
 
@@ -35,6 +38,7 @@ STUDIES = {
     "first": STUDY / "habits.toml",
     "second": STUDY / "habits2.toml",
     "third": STUDY / "habits3.toml",
+    "fourth": STUDY / "habits4.toml",
 }
 #: How a session shows a habit (`class` in the third set); the first two sets give none.
 CLASSES = ("emphasis", "corrected", "repeated", "sessions")

@@ -25,6 +25,7 @@ from squirrel_memory.extractors.repeated_requests import RepeatedRequest, repeat
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.routine_requests import PREFIX as ROUTINE_PREFIX
 from squirrel_memory.extractors.routine_requests import Routine, routine_requests
+from squirrel_memory.extractors.session_requests import SessionRequest, session_requests
 from squirrel_memory.extractors.session_routines import TAG as SESSION_TAG
 from squirrel_memory.extractors.session_routines import SessionRoutine, session_routines
 from squirrel_memory.models import (
@@ -165,7 +166,8 @@ async def _repeated_requests(
 ) -> list[MemoryCandidate]:
     """Requests the user made again in another session, in any wording or language
     (`repeated_requests`), and delivery steps asked again in several sessions or, with other
-    work between, in one (`routine_requests`, `session_routines`), read from the project's
+    work between, in one (`routine_requests`, `session_routines`), requests about how work is
+    done asked again in one session for other work (`session_requests`), read from the project's
     stored messages with the replies and calls around them (what each session worked on). A
     request some of whose messages another user_style memory already cites (a rule the
     preference rules read in one of them) is left to that memory: a second memory would say
@@ -177,6 +179,7 @@ async def _repeated_requests(
         request_candidates(repeated_requests(stored))
         + routine_candidates(routine_requests(stored))
         + session_routine_candidates(session_routines(stored))
+        + session_routine_candidates(session_requests(stored))
     )
     if not found:
         return []
@@ -257,8 +260,11 @@ def _repository_ecosystems(root: str) -> tuple[str, ...]:
         return ()
 
 
-def session_routine_candidates(found: list[SessionRoutine]) -> list[MemoryCandidate]:
-    """Each routine of delivery steps asked in one session, with other work between, as a
+def session_routine_candidates(
+    found: Sequence[SessionRoutine | SessionRequest],
+) -> list[MemoryCandidate]:
+    """Each routine of delivery steps (or request about how work is done: `session_requests`)
+    asked in one session, with other work between, as a
     user_style candidate of this project: a habit so far, weighed below one said in several
     sessions and above a one-off instruction, tentative until another session asks it (its key
     is the routine's across sessions, which then replaces it)."""

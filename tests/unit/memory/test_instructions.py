@@ -409,7 +409,8 @@ async def test_a_correction_said_again_in_another_session_becomes_standing(
     await store.append_events(store.project_id, "u", first, [])
     await processor.drain(store)
     [once] = await _style(store)
-    assert (once.key, once.importance, "tentative" in once.tags) == ("pref:push", 0.3, True)
+    # a correction about how work is done, said once: a one-session habit so far
+    assert (once.key, once.importance, "tentative" in once.tags) == ("pref:push", 0.4, True)
     assert await users.list_user_style("u") == []  # a one-off stays in its project
 
     second = _exchange("thursday", NOW - timedelta(hours=2), "you forgot to push again")
@@ -434,8 +435,8 @@ async def test_a_correction_repeated_within_one_episode_stays_tentative_but_stre
     await _processor(store, users).drain(store)
 
     [once] = await _style(store)
-    # said twice in one session: above a single mention (0.3), still waiting for another session
-    assert "tentative" in once.tags and "emphasis" in once.tags and once.importance == 0.4
+    # said twice in one session: above a single mention (0.4), still waiting for another session
+    assert "tentative" in once.tags and "emphasis" in once.tags and once.importance == 0.5
 
 
 async def test_a_correction_said_once_in_an_episode_gets_no_emphasis(
@@ -448,7 +449,7 @@ async def test_a_correction_said_once_in_an_episode_gets_no_emphasis(
     await _processor(store, users).drain(store)
 
     [once] = await _style(store)
-    assert "emphasis" not in once.tags and once.importance == 0.3
+    assert "emphasis" not in once.tags and once.importance == 0.4
 
 
 async def test_a_rule_stated_later_replaces_the_one_off(

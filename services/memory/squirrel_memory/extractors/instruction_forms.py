@@ -132,8 +132,11 @@ MAX_LIKED_WORDS = 8
 _CODE_NAME = re.compile(r"\b[a-z]+[A-Z]\w*|\b\w+_\w+|\w/\w|\w\.\w{1,4}\b")
 _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
 #: "did you push?", "you forgot to run the tests": something expected before a task is done.
+#: "we" is the assistant's work too, as the user sees it, when asked: "we didn't write any
+#: tests?" ("we never push to main" states a practice).
 _ASKED_DONE = re.compile(
     r"^(?:did you|have you|you forgot to|you didn'?t|you did not|you never|"
+    r"(?:we didn'?t|we did not)(?=.*\?\s*$)|"
     r"why didn'?t you|why did you not)\s+(?P<x>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )

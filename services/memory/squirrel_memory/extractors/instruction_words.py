@@ -62,3 +62,9 @@ def instruction_words(text: str) -> frozenset[str]:
 def telling_words(words: frozenset[str]) -> frozenset[str]:
     """`words` without the verbs too common to tell two instructions apart."""
     return frozenset(w for w in words if w not in _GENERIC)
+
+
+def common_word(word: str) -> bool:
+    """Whether `word` is one of the verbs too common to tell instructions apart, or a stem of
+    one ("mak" of "making", "updat" of "updated")."""
+    return word in _GENERIC or any(g.startswith(word) for g in _GENERIC if len(word) >= 3)

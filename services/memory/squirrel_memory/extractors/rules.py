@@ -48,6 +48,7 @@ from squirrel_memory.extractors.reply_language import IMPORTANCE as LANGUAGE_IMP
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.reply_language import TAGS as LANGUAGE_TAGS
 from squirrel_memory.extractors.reply_language import reply_language
+from squirrel_memory.extractors.session_habits import as_session_habit, preferred_ways
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
 from squirrel_memory.extractors.stack_summary import IMPORTANCE as STACK_IMPORTANCE
@@ -174,6 +175,8 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             portable = None  # the message's rule, kept whole with its reason, already says it
         if not stated and not portable:  # a rule set in another language than English
             stated = standing_instructions(text)
+        if not stated and not portable:  # "ideally just rebase onto main"
+            stated = preferred_ways(text)
         # said while declining a call, or right after stopping the assistant
         declining = event.event_type == EventType.TOOL_RESULT or after_interrupt(
             events, position[event.id]
@@ -182,7 +185,7 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         for pref in [*stated, portable] if portable else stated:
             # a "don't …" that names what the assistant just did corrects it, as a decline does
             undoing = declining or names_what_was_done(pref.content, acted)
-            found.append(_style(_declining(pref) if undoing else pref, event.id))
+            found.append(_style(as_session_habit(_declining(pref) if undoing else pref), event.id))
             if len(found) >= MAX_PREFERENCES:
                 return _repeated(found) + _reply_language(events)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))

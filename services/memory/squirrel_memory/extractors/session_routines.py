@@ -10,14 +10,17 @@ with nothing of the user's in between (after an interrupt, or because it was not
 one task asked twice, the reason `routine_requests` gives for waiting: a task is not a habit.
 
 A routine is what `routine_steps` reads (every word a delivery step of version control or a
-short filler, no question, no object: "commit the fix for the login bug" is none). Within one
-session a routine that points at the change at hand ("commit this", "push it") is still a
-request of the moment, as the habits story test holds: only the bare steps ("commit and push")
-say how the user closes any piece of work. The memory quotes the user's shortest wording and
-says it was asked in one session so far, at `IMPORTANCE` (more when asked more often, up to
-`MAX_IMPORTANCE`): above a one-off instruction, below an instruction said in several sessions;
-the same key as the routine's across sessions, so a second session's pass turns it into that
-habit.
+short filler, no question, no object: "commit the fix for the login bug" is none), in a whole
+sentence or in the head of one whose rest moves on to the next piece of work ("commit, then
+let's filter them out", "okay, let's commit", "commit this - but let's try it after"). A routine
+that points at the change at hand ("commit this", "push it") is a request of the moment when
+asked twice in a session: only the bare steps ("commit and push") say how the user closes any
+piece of work. Asked in `MIN_POINTED_MESSAGES` messages or more, each after other work, the
+same step is how this user ends each piece, whatever it points at. The memory quotes the
+user's shortest wording and says it was asked in one session so far, at `IMPORTANCE` (more
+when asked more often, up to `MAX_IMPORTANCE`): above a one-off instruction, below an
+instruction said in several sessions; the same key as the routine's across sessions, so a
+second session's pass turns it into that habit.
 """
 
 from __future__ import annotations
@@ -38,6 +41,9 @@ LEAD = "In one session so far the user asked {n} times, each after other work"
 TAG = "one_session"
 #: Messages of the routine, with other requests between them, that make it a habit so far.
 MIN_MESSAGES = 2
+#: The same, when some of them point at the change at hand ("commit this") or only open with
+#: the step ("commit, then …"): each such message could be a request of the moment.
+MIN_POINTED_MESSAGES = 3
 #: Words a message between two of them needs to be other work ("ok", "yes" are not).
 MIN_OTHER_WORDS = 3
 IMPORTANCE = 0.45
@@ -48,6 +54,13 @@ MAX_ROUTINES = 3
 _WORD = re.compile(r"[^\W\d_]+")
 #: Words that point at the change at hand.
 _POINTS_AT = re.compile(r"\b(?:this|that|these|those|it|them)\b", re.IGNORECASE)
+#: Where a sentence's head ends and it moves on to other work: ", then", " - but", "; ".
+_MOVES_ON = re.compile(r"\s*(?:,\s*(?:and\s+)?then\b|,\s*but\b|\s[-–—]+\s|;)\s*", re.IGNORECASE)
+#: A lead that only proposes the step ("okay, let's commit"), left off before reading it.
+_LEAD_IN = re.compile(
+    r"^(?:(?:ok(?:ay)?|alright|right|great|cool|good|nice|so|and|now)\W+)*(?:let'?s|let us)\s+",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,21 +84,24 @@ class SessionRoutine:
 
 def session_routines(events: list[StoredEvent]) -> list[SessionRoutine]:
     """Routines asked for in at least `MIN_MESSAGES` messages of one session with another
-    request of the user's between each two of them, the most asked first. A routine asked in
-    several sessions is `routine_requests`' (its own memory, at its own weight)."""
+    request of the user's between each two of them (`MIN_POINTED_MESSAGES` when fewer than
+    `MIN_MESSAGES` of them are bare steps), the most asked first. A routine asked in several
+    sessions is `routine_requests`' (its own memory, at its own weight)."""
     typed = typed_requests(events)
     sessions_of: dict[frozenset[str], set[str]] = {}
-    asked: dict[tuple[str, frozenset[str]], list[tuple[int, StoredEvent, str]]] = {}
+    asked: dict[tuple[str, frozenset[str]], list[tuple[int, StoredEvent, str, bool]]] = {}
     for index, (event, text) in enumerate(typed):
         for sentence in sentences(text):
-            if (steps := routine_steps(sentence)) and not _POINTS_AT.search(sentence):
+            steps, wording, plain = asked_steps(sentence)
+            if steps:
                 session = event.session_id or ""
-                sessions_of.setdefault(steps, set()).add(session)
-                asked.setdefault((session, steps), []).append((index, event, sentence))
+                if wording == sentence:  # what `routine_requests` reads across sessions
+                    sessions_of.setdefault(steps, set()).add(session)
+                asked.setdefault((session, steps), []).append((index, event, wording, plain))
                 break
     found: list[SessionRoutine] = []
     for (_, steps), said in asked.items():
-        if len(sessions_of[steps]) > 1:
+        if len(sessions_of.get(steps, ())) > 1:
             continue
         # each kept message follows the previous one after at least one other request
         kept = [said[0]]
@@ -93,18 +109,34 @@ def session_routines(events: list[StoredEvent]) -> list[SessionRoutine]:
             between = typed[kept[-1][0] + 1 : item[0]]
             if any(_other_work(text) for _, text in between):
                 kept.append(item)
-        if len(kept) < MIN_MESSAGES:
+        bare = len([item for item in kept if item[3]])
+        if len(kept) < MIN_MESSAGES or (bare < MIN_MESSAGES and len(kept) < MIN_POINTED_MESSAGES):
             continue
         found.append(
             SessionRoutine(
                 key=PREFIX + "_".join(sorted(s.replace(" ", "_") for s in steps)),
-                wording=min((w for _, _, w in kept), key=len).rstrip(".!;。！；"),
+                wording=min((w for _, _, w, _ in kept), key=len).rstrip(".!;。！；"),
                 messages=len(kept),
-                event_ids=tuple(dict.fromkeys(event.id for _, event, _ in kept)),
+                event_ids=tuple(dict.fromkeys(event.id for _, event, _, _ in kept)),
             )
         )
     found.sort(key=lambda r: -r.messages)
     return found[:MAX_ROUTINES]
+
+
+def asked_steps(sentence: str) -> tuple[frozenset[str], str, bool]:
+    """The delivery steps a sentence asks for, the words that ask them, and whether they are
+    bare steps (the whole sentence, pointing at nothing): "commit and push" → bare; "commit
+    this" → pointing; "commit, then let's filter them out" and "okay, let's commit" → their
+    head ("commit"), not bare; a question or other words → no steps."""
+    if steps := routine_steps(sentence):
+        return steps, sentence, not _POINTS_AT.search(sentence)
+    if "?" in sentence:
+        return frozenset(), "", False
+    head = _LEAD_IN.sub("", _MOVES_ON.split(sentence, maxsplit=1)[0]).strip(" ,.!")
+    if head and head != sentence and (steps := routine_steps(head)):
+        return steps, head, False
+    return frozenset(), "", False
 
 
 def _other_work(text: str) -> bool:
