@@ -258,8 +258,11 @@ def test_the_shipped_keys_cover_four_projects_in_three_languages() -> None:
 
 def test_the_shipped_keys_are_split_and_name_what_must_not_be_said() -> None:
     keys = load_keys()
-    assert {k.split for k in keys} <= set(SPLITS)
+    assert {k.split for k in keys} == set(SPLITS)
     assert sum(1 for k in keys if k.split == "held-out") >= 3
+    # The fresh split has its own projects, each with its transcripts in the repository.
+    fresh = [k for k in keys if k.split == "fresh"]
+    assert fresh and all((fixture_pipeline.PROJECT_TRANSCRIPTS / k.project).is_dir() for k in fresh)
     for key in keys:
         assert key.wrong, f"{key.project}: no [[wrong]] facts"
         # A gold note never states what its own key calls wrong.
