@@ -4,8 +4,9 @@ For every project with a key in bench/data/answer_key/, its fixture transcripts 
 pipeline (AppendEvents, then ProcessNow with the chosen extractor, `rules` by default: no API key)
 in one memory service, via bench/fixture_pipeline.py. Then each project's memories are judged, and
 each question of the key is asked with the real SearchMemory (top 5, after the embedder is loaded
-and the vector index rebuilt). Prints one table for the tuning projects and one for the held-out
-projects (never tuned on), each row a project and each table with its pooled totals and targets;
+and the vector index rebuilt). Prints one table for the tuning projects, one for the held-out
+projects (never tuned on) and one for the fresh projects (collected after the rules they judge;
+never tuned on), each row a project and each table with its pooled totals and targets;
 with --details, what was missed, what was judged wrong or junk, the duplicates and every memory no
 gold item matched (for a human to check the noise judgement); with --views, the brief, style and
 pitfalls views of each project; with --hook-text, the text the session-start hook injects and
@@ -13,7 +14,7 @@ whether it states the key's `session_start` items (and no wrong fact).
 
 Usage: python -m bench.answer_key [--fixtures DIR] [--extractor rules] [--details] [--views]
                                   [--hook-text [--hook-host claude|codex|gemini]]
-                                  [--split tuning|held-out] [--project=NAME ...]
+                                  [--split tuning|held-out|fresh] [--project=NAME ...]
 (DIR defaults to ../shared/fixtures/claude; bench/data/transcripts/ is read too when it exists;
 without DIR the benchmark says so and exits 0.)
 With --backend NAME [--record DIR] or --replay DIR: the rules alone beside the rules plus a

@@ -16,9 +16,10 @@ from pathlib import Path
 
 KEY_DIR = Path(__file__).resolve().parent / "data" / "answer_key"
 IMPORTANCES = ("high", "normal")
-SPLITS = ("tuning", "held-out")
+SPLITS = ("tuning", "held-out", "fresh")
 """`tuning`: the extraction rules may be tuned on the project; `held-out`: never, it measures
-whether what was tuned holds on sessions nobody tuned on."""
+whether what was tuned holds on sessions nobody tuned on; `fresh`: never either, and no rule has
+been written while it existed, so it judges the rules written before it was collected."""
 KINDS = ("user_style", "project_fact", "pitfall", "recipe")
 HOOK_HOSTS = ("claude", "codex", "gemini")
 

@@ -164,7 +164,7 @@ def comparison(compared: Compared) -> str:
                     ),
                 )
             )
-        title = "tuning projects" if split == "tuning" else "held-out projects (never tuned on)"
+        title = answer_key_table.TITLES[split]
         out.append(f"### {title}: rules → {compared.label}\n\n{markdown_table(head, rows)}")
     return "\n\n".join(out)
 

@@ -260,6 +260,9 @@ def test_the_shipped_keys_are_split_and_name_what_must_not_be_said() -> None:
     keys = load_keys()
     assert {k.split for k in keys} == set(SPLITS)
     assert sum(1 for k in keys if k.split == "held-out") >= 3
+    # The fresh split has its own projects, each with its transcripts in the repository.
+    fresh = [k for k in keys if k.split == "fresh"]
+    assert fresh and all((fixture_pipeline.PROJECT_TRANSCRIPTS / k.project).is_dir() for k in fresh)
     for key in keys:
         assert key.wrong, f"{key.project}: no [[wrong]] facts"
         # A gold note never states what its own key calls wrong.
@@ -312,6 +315,39 @@ def test_the_report_puts_tuning_and_held_out_projects_in_tables_apart() -> None:
     assert row[answer_key_table.HEAD.index("wrong facts")] == "1"
     assert row[answer_key_table.HEAD.index("noise (wrong+junk)")] == "1+0/2 50 %"
     assert cells(tuning, "all (pooled)")[answer_key_table.HEAD.index("wrong facts")] == "0"
+
+
+def test_fresh_projects_get_their_own_table_pooled_line_and_targets() -> None:
+    good = [Memory("recipe", "t", "To run the tests: `cargo test`.")]
+    wrong = [*good, Memory("project_fact", "l", "Python project.")]
+    scores = [
+        _scored("tuned-a", "tuning", good),
+        _scored("fresh-f", "fresh", wrong),
+        _scored("kept-h", "held-out", good),
+    ]
+    assert [s.split for s in scores] == ["tuning", "fresh", "held-out"]
+    text = answer_key_table.tables(scores, {"tuned-a": 10, "fresh-f": 20, "kept-h": 30})
+    # Tuning first, then held-out, then fresh: each split's projects in their own table only.
+    head, fresh = text.split("### fresh projects")
+    tuning, held_out = head.split("### held-out projects")
+    assert "fresh-f" in fresh and "tuned-a" not in fresh and "kept-h" not in fresh
+    assert "fresh-f" not in tuning and "fresh-f" not in held_out
+    (pooled_line,) = [row for row in fresh.splitlines() if row.startswith("| all (pooled)")]
+    cells = [c.strip() for c in pooled_line.strip("|").split("|")]
+    # The fresh table pools its own project's events alone.
+    assert cells[answer_key_table.HEAD.index("events")] == "20"
+    # A fresh project is held to the held-out bar: one wrong fact fails it.
+    assert "wrong facts <= 0: NOT met (1)" in fresh
+    names = [f.measure for f in answer_key_table.figures(scores)]
+    assert "fresh: high-importance gold covered" in names
+    assert "tuning: high-importance gold covered" in names
+
+
+def test_a_key_names_one_of_the_known_splits() -> None:
+    data = tomllib.loads(KEY_TOML)
+    assert parse_key({**data, "split": "fresh"}, "f.toml").split == "fresh"
+    with pytest.raises(AnswerKeyError, match="split"):
+        parse_key({**data, "split": "new"}, "n.toml")
 
 
 def test_high_items_are_counted_by_kind_across_projects() -> None:
