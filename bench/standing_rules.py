@@ -31,6 +31,7 @@ import argparse
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -62,6 +63,8 @@ PROTOTYPES = (
 )
 PROTOTYPE_WEIGHT = 3.0
 TEST_SET = "fourth"
+#: Similarities the nearest labelled exemplar must reach (one is chosen per k off the fourth set).
+FLOORS = (0.0, 0.4, 0.5, 0.6, 0.7)
 
 
 @dataclass(frozen=True)
@@ -110,19 +113,30 @@ def knn(
     weights: Sequence[float],
     test: Vectors,
     k: int,
+    *,
+    labelled: bool = False,
+    floor: float = 0.0,
 ) -> list[bool]:
-    """Standing where the standing votes of the k nearest outweigh all others' votes."""
+    """Standing where the standing votes of the k nearest outweigh all others' votes; with
+    `labelled`, only standing and task exemplars vote, and the nearest must be `floor` similar."""
     if len(test) == 0:
         return []
+    if labelled:
+        keep = [i for i, label in enumerate(labels) if label in (STANDING, TASK)]
+        train = train[keep]
+        labels = [labels[i] for i in keep]
+        weights = [weights[i] for i in keep]
     sims = test @ train.T
-    top = np.argpartition(-sims, min(k, sims.shape[1] - 1), axis=1)[:, :k]
+    k = min(k, sims.shape[1])
+    top = np.argsort(-sims, axis=1)[:, :k]
     is_standing = np.array([label == STANDING for label in labels])
     weight = np.asarray(weights, dtype=np.float32)
     picked: list[bool] = []
     for row, near in enumerate(top):
         votes = np.maximum(sims[row, near], 0.0) * weight[near]
         standing = float(votes[is_standing[near]].sum())
-        picked.append(standing > float(votes.sum()) - standing)
+        close = float(sims[row, near[0]]) >= floor
+        picked.append(close and standing > float(votes.sum()) - standing)
     return picked
 
 
@@ -146,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--k", default="1,3,5,9", help="neighbour counts, comma-separated")
     parser.add_argument("--details", action="store_true", help="each picked test sentence")
+    parser.add_argument(
+        "--no-cache", action="store_true", help="embed every sentence (to time the encoder)"
+    )
     args = parser.parse_args(argv)
     ks = [int(k) for k in args.k.split(",") if k.strip()]
     configure_logging("bench", "warning")
@@ -164,67 +181,129 @@ def main(argv: list[str] | None = None) -> int:
     model, load_s, load_rss = _encoder()
     texts = [s.text for s in sentences] + [p for p, _ in PROTOTYPES]
     started = time.perf_counter()
-    with EmbeddingCache() as cache:
-        embedded = cache.embed(
-            model.model_id,  # type: ignore[attr-defined]
-            model.dim,  # type: ignore[attr-defined]
-            texts,
-            model.embed_now,  # type: ignore[attr-defined]
-        )
+    if args.no_cache:
+        vectors = np.asarray(model.embed_now(texts), dtype=np.float32)  # type: ignore[attr-defined]
+        fresh = len(texts)
+    else:
+        with EmbeddingCache() as cache:
+            embedded = cache.embed(
+                model.model_id,  # type: ignore[attr-defined]
+                model.dim,  # type: ignore[attr-defined]
+                texts,
+                model.embed_now,  # type: ignore[attr-defined]
+            )
+        vectors, fresh = embedded.vectors, embedded.embedded
     embed_s = time.perf_counter() - started
-    vectors = embedded.vectors
     vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     sentence_vectors, proto_vectors = vectors[: len(sentences)], vectors[len(sentences) :]
-    print(_cost(len(listed), len(sentences), load_s, load_rss, embed_s, embedded.embedded))
+    per_source = Counter(s.session for s in sentences)
+    print(_cost(sorted(per_source.values()), load_s, load_rss, embed_s, fresh))
 
     trained = (*HABIT_SETS[:3], TUNING)
     folds = [(TEST_SET, list(trained))] + [
         (held, [g for g in trained if g != held]) for held in HABIT_SETS[:3]
     ]
-    print(_header())
-    details: list[str] = []
+    results: dict[tuple[str, str], Scores] = {}
+    picks: dict[str, list[bool]] = {}
     for test_group, train_groups in folds:
         test_rows = [i for i, s in enumerate(sentences) if s.group == test_group]
         train_rows = [i for i, s in enumerate(sentences) if s.group in train_groups]
         test = [sentences[i] for i in test_rows]
-        rules = [s.kept for s in test]
-        print(_row(test_group, "rules", score(test, rules)))
-        train_labels = [sentences[i].label for i in train_rows]
-        for k in ks:
-            picked = knn(
-                sentence_vectors[train_rows],
-                train_labels,
-                [1.0] * len(train_rows),
-                sentence_vectors[test_rows],
-                k,
-            )
-            print(_row(test_group, f"knn k={k}", score(test, picked)))
-            both = np.vstack([sentence_vectors[train_rows], proto_vectors])
-            labels = train_labels + [label for _, label in PROTOTYPES]
-            weights = [1.0] * len(train_rows) + [PROTOTYPE_WEIGHT] * len(PROTOTYPES)
-            proto = knn(both, labels, weights, sentence_vectors[test_rows], k)
-            print(_row(test_group, f"knn+proto k={k}", score(test, proto)))
-            if args.details and test_group == TEST_SET:
-                details.extend(_details(f"knn k={k}", test, picked))
-        if args.details and test_group == TEST_SET:
-            details.extend(_details("rules", test, rules))
+        for name, picked in _classified(
+            sentences, sentence_vectors, proto_vectors, train_rows, test_rows, ks
+        ).items():
+            results[(test_group, name)] = score(test, picked)
+            if test_group == TEST_SET:
+                picks[name] = picked
+    floors = _chosen_floors(results, ks)
+    print(_header())
+    for test_group, _ in folds:
+        for name in _shown(ks, floors):
+            print(_row(test_group, name, results[(test_group, name)]))
     print(
         "\ngroups trained on: the fourth set's row on first+second+third+tuning; each of the"
-        " first three on the other two and tuning."
+        " first three on the other two and tuning. lab: labelled exemplars only, standing when"
+        " their standing votes outweigh the task votes and the nearest is at least `floor`"
+        " similar; each k's floor is the one of "
+        + ", ".join(f"{f:.2f}" for f in FLOORS)
+        + " with the most hits less twice the task hits over the first three sets' rows"
+        " (never the fourth's)."
     )
-    print("\n".join(details))
+    if args.details:
+        test = [s for s in sentences if s.group == TEST_SET]
+        for name in ("rules", *_shown(ks, floors)[1:]):
+            print("\n".join(_details(name, test, picks[name])))
     return 0
 
 
-def _cost(
-    sessions: int, count: int, load_s: float, load_rss: int, embed_s: float, embedded: int
-) -> str:
-    rate = embedded / embed_s if embed_s and embedded else float("nan")
-    per_session = embed_s / sessions if embedded else float("nan")
+def _classified(
+    sentences: Sequence[Sentence],
+    vectors: Vectors,
+    proto_vectors: Vectors,
+    train_rows: Sequence[int],
+    test_rows: Sequence[int],
+    ks: Sequence[int],
+) -> dict[str, list[bool]]:
+    """Every classifier's picks over the test rows, trained on the train rows."""
+    test = vectors[test_rows]
+    labels = [sentences[i].label for i in train_rows]
+    ones = [1.0] * len(train_rows)
+    both = np.vstack([vectors[train_rows], proto_vectors])
+    both_labels = labels + [label for _, label in PROTOTYPES]
+    both_weights = ones + [PROTOTYPE_WEIGHT] * len(PROTOTYPES)
+    found: dict[str, list[bool]] = {"rules": [sentences[i].kept for i in test_rows]}
+    for k in ks:
+        found[f"knn k={k}"] = knn(vectors[train_rows], labels, ones, test, k)
+        found[f"knn+proto k={k}"] = knn(both, both_labels, both_weights, test, k)
+        for floor in FLOORS:
+            found[f"lab k={k} f={floor:.2f}"] = knn(
+                vectors[train_rows], labels, ones, test, k, labelled=True, floor=floor
+            )
+            found[f"lab+proto k={k} f={floor:.2f}"] = knn(
+                both, both_labels, both_weights, test, k, labelled=True, floor=floor
+            )
+            found[f"rules|lab k={k} f={floor:.2f}"] = [
+                a or b
+                for a, b in zip(found["rules"], found[f"lab k={k} f={floor:.2f}"], strict=True)
+            ]
+    return found
+
+
+def _chosen_floors(results: dict[tuple[str, str], Scores], ks: Sequence[int]) -> dict[int, float]:
+    """Per k, the floor whose labelled-only rows do best over the first three sets."""
+    chosen: dict[int, float] = {}
+    for k in ks:
+
+        def gain(floor: float, k: int = k) -> tuple[int, float]:
+            rows = [results[(g, f"lab k={k} f={floor:.2f}")] for g in HABIT_SETS[:3]]
+            return sum(r.hit - 2 * r.task_hits for r in rows), floor
+
+        chosen[k] = max(FLOORS, key=gain)
+    return chosen
+
+
+def _shown(ks: Sequence[int], floors: dict[int, float]) -> list[str]:
+    names = ["rules"]
+    for k in ks:
+        names += [f"knn k={k}", f"knn+proto k={k}"]
+        names += [f"lab k={k} f={floors[k]:.2f}", f"lab+proto k={k} f={floors[k]:.2f}"]
+        names.append(f"rules|lab k={k} f={floors[k]:.2f}")
+    return names
+
+
+def _cost(counts: Sequence[int], load_s: float, load_rss: int, embed_s: float, fresh: int) -> str:
+    """The encoder's cost: its load, and per session the sentences and the time to embed them
+    (each session's count times the run's seconds per sentence)."""
+    line = f"encoder: load {load_s:.2f}s, +{load_rss / 2**20:.0f} MiB RSS"
+    if not fresh:
+        return line + f"; every sentence from the cache (load {_load()})"
+    per = embed_s / fresh
+    p50, p95 = counts[len(counts) // 2], counts[min(len(counts) - 1, int(0.95 * len(counts)))]
     return (
-        f"encoder: load {load_s:.2f}s, +{load_rss / 2**20:.0f} MiB RSS; embedded {embedded} new"
-        f" of {count} sentences in {embed_s:.1f}s ({rate:.0f}/s, {per_session:.2f}s per"
-        f" session/project) (load {_load()})"
+        f"{line}; embedded {fresh} sentences in {embed_s:.1f}s ({fresh / embed_s:.0f}/s);"
+        f" sentences per session/project median {p50}, p95 {p95}, max {counts[-1]}: about"
+        f" {p50 * per * 1000:.0f} ms, {p95 * per * 1000:.0f} ms, {counts[-1] * per:.1f} s of"
+        f" one core (load {_load()})"
     )
 
 
