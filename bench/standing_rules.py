@@ -14,7 +14,12 @@ the first three (trained on the other two and the tuning projects):
   with its similarity; standing when the standing votes outweigh the rest. Unlabelled training
   sentences vote `unlabelled` (most of what a user says is neither);
 - **knn+proto k=K**: the same with the `PROTOTYPES` below added to the training sentences,
-  each voting `PROTOTYPE_WEIGHT` times.
+  each voting `PROTOTYPE_WEIGHT` times;
+- **lab k=K f=F** (and **lab+proto**): only the labelled exemplars (standing and task) vote,
+  and a sentence whose nearest exemplar is less than F similar is left alone; F is chosen per
+  k from `FLOORS` on the first three sets' rows (most hits less twice the task hits), never
+  on the fourth's;
+- **rules|lab**: what wiring `lab` beside the rules would keep: either one's picks.
 
 Columns: standing/task/all are the test group's labelled and total sentences; picked: sentences
 called standing; hit: picked standing sentences; task hits: picked task sentences (must_not);
@@ -22,7 +27,9 @@ precision = hit / (hit + task hits) (the labelled picks; unlabelled picks are li
 `unl.`); recall = hit / standing; items: gold habits with at least one picked sentence. The
 encoder's cost (load, sentences per second, per session) is printed with the 1-minute load.
 
-Usage: python -m bench.standing_rules [--k 1,3,5,9] [--details]
+Usage: python -m bench.standing_rules [--k 1,3,5,9] [--details] [--no-cache]
+(`--no-cache` embeds every sentence again, to time the encoder; vectors are otherwise read from
+`bench.embedding_cache`.)
 """
 
 from __future__ import annotations
