@@ -1,0 +1,232 @@
+"""The user's sentences of the studies' sessions, each labelled by its gold and marked with what
+the product's rules keep of it: the data `bench/standing_rules.py` classifies.
+
+A **group** is one habits set (`first` … `fourth`, `bench/data/habits_study/`) or the answer
+key's tuning projects (`tuning`; a held-out project's key and transcripts are never read here).
+A session's sentences are its user's messages as the extractors read them (`user_requests`:
+the user's own voice, host text and injected context left out), cut by the product's clause
+reader (`clauses`: code blocks and quoted lines left out, lead-in words taken off), each
+wording once per session; a clause with fewer than two words, mostly not words, or the look of
+pasted output (a path or log line, a stack frame) is skipped.
+
+A sentence is **standing** when a gold habit of its session (habits sets) or a gold user_style
+item of its project (answer key) states it (every concept of the item's `match`), a **task**
+when a `must_not` entry (habits sets) or a `one_off` pattern for user_style (answer key) does
+and no habit does, else **unlabelled**.
+
+**Kept** is the product's decision: a user_style candidate of the offline rules (the rules
+extractor over the session's episodes, then the project's repeated-request readers over its
+events) cites the sentence's message and says most of the sentence's words.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bench import fixture_pipeline
+from bench.answer_key import keyed_projects
+from bench.answer_key_gold import KEY_DIR, AnswerKey, parse_key
+from bench.common import SHARED_FIXTURES
+from bench.habits_study import STUDIES, load_sessions
+from bench.stored_events import stored
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.extractors.clauses import clauses
+from squirrel_memory.extractors.repeated_requests import repeated_requests
+from squirrel_memory.extractors.routine_requests import routine_requests
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.extractors.session_requests import session_requests
+from squirrel_memory.extractors.session_routines import session_routines
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+from squirrel_memory.project_work import (
+    request_candidates,
+    routine_candidates,
+    session_routine_candidates,
+)
+
+HABIT_SETS = ("first", "second", "third", "fourth")
+TUNING = "tuning"
+GROUPS = (*HABIT_SETS, TUNING)
+#: The answer key's held-out projects: their key files and transcripts are not opened here.
+HELD_OUT = frozenset(
+    {
+        "flowstate",
+        "orpheus",
+        "orva",
+        "medgemma-hackathon",
+        "gemini-voyager",
+        "mathcomp-eulerian",
+        "resting",
+        "openprintkit",
+        "rlm",
+        "cpolar-connect",
+        "moonmind",
+    }
+)
+STANDING = "standing"
+TASK = "task"
+UNLABELLED = "unlabelled"
+
+Match = Callable[[str], bool]
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z']+")
+_CONTENT_WORD = re.compile(r"[a-z][a-z0-9']{3,}")
+#: A clause that reads as pasted output rather than the user's words: a stack frame, a log
+#: line's level, a prompt's `$ `, a line mostly of path and punctuation.
+_PASTED = re.compile(
+    r"^\s*(?:at\s+\S+\s*\(|File \"|Traceback|\$ |>>>|\[?(?:INFO|WARN|WARNING|ERROR|DEBUG)\]?[: ])"
+    r"|^\S*[/\\]\S*$"
+)
+#: Share of a sentence's content words a kept candidate must say.
+KEPT_SHARE = 0.6
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One user sentence: where it is from, its words, its label and the product's decision."""
+
+    group: str
+    session: str
+    text: str
+    label: str
+    kept: bool
+    #: The gold items (habit notes) it states: item-level recall counts these.
+    items: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Source:
+    """A session (habits set) or project (answer key) with its gold as predicates."""
+
+    group: str
+    name: str
+    paths: tuple[Path, ...]
+    standing: tuple[tuple[str, Match], ...]
+    task: tuple[Match, ...]
+
+
+def sources(groups: Sequence[str] = GROUPS) -> list[Source]:
+    """Every session of the habits sets and tuning project of the answer key in `groups`."""
+    found: list[Source] = []
+    for group in groups:
+        if group == TUNING:
+            found.extend(_tuning_sources())
+            continue
+        for session in load_sessions(STUDIES[group]):
+            found.append(
+                Source(
+                    group,
+                    session.name,
+                    session.paths,
+                    tuple((h.note, h.matches) for h in session.habits),
+                    tuple(m.matches for m in session.must_not),
+                )
+            )
+    return found
+
+
+def tuning_keys() -> list[AnswerKey]:
+    """The answer key's tuning projects; a held-out project's file is skipped unread."""
+    keys: list[AnswerKey] = []
+    for path in sorted(KEY_DIR.glob("*.toml")):
+        if path.stem in HELD_OUT:
+            continue
+        key = parse_key(tomllib.loads(path.read_text(encoding="utf-8")), path.name)
+        if key.split == "tuning" and key.project not in HELD_OUT:
+            keys.append(key)
+    return keys
+
+
+def _tuning_sources() -> list[Source]:
+    keys = {k.project: k for k in tuning_keys()}
+    projects, _ = keyed_projects(
+        list(keys.values()), [SHARED_FIXTURES, fixture_pipeline.PROJECT_TRANSCRIPTS]
+    )
+    found = []
+    for name, paths in projects:
+        key = keys[name]
+        standing = tuple(
+            (item.id, _item_match(item.concepts)) for item in key.items if item.kind == "user_style"
+        )
+        task = tuple(
+            _pattern_match(p.regex) for p in key.one_off if not p.types or "user_style" in p.types
+        )
+        found.append(Source(TUNING, name, tuple(paths), standing, task))
+    return found
+
+
+def _item_match(concepts: tuple[tuple[re.Pattern[str], ...], ...]) -> Match:
+    return lambda text: all(any(p.search(text) for p in c) for c in concepts)
+
+
+def _pattern_match(regex: re.Pattern[str]) -> Match:
+    return lambda text: bool(regex.search(text))
+
+
+def read(source: Source) -> list[Sentence]:
+    """The source's user sentences, labelled, each with the product's decision."""
+    events = stored(
+        fixture_pipeline.parse(list(source.paths), f"/nonexistent/standing/{source.name}"),
+        f"/nonexistent/standing/{source.name}",
+        source.name,
+    )
+    styles = kept_styles(events)
+    found: list[Sentence] = []
+    seen: set[str] = set()
+    for event, message in user_requests(events):
+        cited = [c.content for c in styles if event.id in c.source_event_ids]
+        for _, body in clauses(message):
+            if not usable(body) or body.lower() in seen:
+                continue
+            seen.add(body.lower())
+            items = tuple(note for note, match in source.standing if match(body))
+            label = STANDING if items else TASK if any(m(body) for m in source.task) else UNLABELLED
+            found.append(
+                Sentence(
+                    source.group,
+                    source.name,
+                    body,
+                    label,
+                    any(says(content, body) for content in cited),
+                    items,
+                )
+            )
+    return found
+
+
+def usable(body: str) -> bool:
+    """A clause worth classifying: two words or more, mostly words, not pasted output."""
+    words = _WORD.findall(body)
+    if len(words) < 2 or _PASTED.search(body):
+        return False
+    return sum(len(w) for w in words) >= 0.5 * len(body.replace(" ", ""))
+
+
+def says(content: str, sentence: str) -> bool:
+    """Whether a memory's `content` says most of `sentence`'s content words."""
+    wanted = set(_CONTENT_WORD.findall(sentence.lower()))
+    if not wanted:
+        return sentence.lower() in content.lower()
+    have = set(_CONTENT_WORD.findall(content.lower()))
+    return len(wanted & have) >= KEPT_SHARE * len(wanted)
+
+
+def kept_styles(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The user_style candidates the offline rules make of the events: per episode, then the
+    project's repeated requests and routines (as the processor reads them after a pass)."""
+    rules = RulesExtractor()
+    found: list[MemoryCandidate] = []
+    for episode in segment_episodes(events, now=datetime.now(UTC)):
+        found.extend(rules.extract_sync(episode, events))
+    found.extend(
+        request_candidates(repeated_requests(events))
+        + routine_candidates(routine_requests(events))
+        + session_routine_candidates(session_routines(events))
+        + session_routine_candidates(session_requests(events))
+    )
+    return [c for c in found if c.type is MemoryType.USER_STYLE]
