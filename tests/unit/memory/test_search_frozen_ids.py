@@ -20,11 +20,45 @@ from squirrel_memory.storage import SqliteStore
 FROZEN = Path(__file__).with_name("frozen_search_ids.json")
 NOW = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
 COUNT = COARSE_ABOVE + 952  # above the size where the flat index searches its int8 copy first
-WORDS = (
-    "cache redis parser token auth deploy docker retry timeout flaky migration schema index "
-    "query build release lint format config logging queue worker cron backup restore proxy "
-    "route handler session cookie upload thumbnail render template locale payment invoice"
-).split()
+WORDS = [
+    "cache",
+    "redis",
+    "parser",
+    "token",
+    "auth",
+    "deploy",
+    "docker",
+    "retry",
+    "timeout",
+    "flaky",
+    "migration",
+    "schema",
+    "index",
+    "query",
+    "build",
+    "release",
+    "lint",
+    "format",
+    "config",
+    "logging",
+    "queue",
+    "worker",
+    "cron",
+    "backup",
+    "restore",
+    "proxy",
+    "route",
+    "handler",
+    "session",
+    "cookie",
+    "upload",
+    "thumbnail",
+    "render",
+    "template",
+    "locale",
+    "payment",
+    "invoice",
+]
 KINDS = (MemoryType.PROJECT_FACT, MemoryType.PITFALL, MemoryType.RECIPE)
 
 Searched = list[tuple[str, list[tuple[str, float]]]]
