@@ -403,6 +403,35 @@ def test_the_scorer_keeps_the_top_k_of_scoring_every_document_one_by_one() -> No
         del lengths[removed]
 
 
+def test_a_term_in_every_row_still_finds_every_row_holding_it() -> None:
+    """A term held by every row scores each at the idf's floor (`bm25.MIN_IDF`): the smallest
+    shares there are, still above 0, so the rows holding it are found by their score (every
+    indexed column weighs more than 0: a posting's count is never 0)."""
+    assert all(weight > 0 for weight in postings.COLUMN_WEIGHTS[:3])
+    rng = random.Random(5)
+    vocabulary = ["common", *sorted(f"w{n:02d}" for n in range(40))]
+    docs: dict[int, dict[str, float]] = {}
+    lengths: dict[int, float] = {}
+    for rowid in range(1, 301):
+        terms, length = random_doc(rng, vocabulary[1:])
+        terms["common"] = postings.COLUMN_WEIGHTS[1]
+        docs[rowid], lengths[rowid] = terms, length + 1
+    ids = sorted(docs)
+    state = postings.IndexState(
+        1,
+        np.asarray(ids, dtype=np.int64),
+        ["fact"] * len(ids),
+        postings_of(docs, lengths, vocabulary),
+    )
+    found = state.best(["common"], None, 500)
+    assert sorted(doc for doc, _ in found) == ids
+    assert all(0.0 < score < 1e-5 for _, score in found)
+    assert found == reference_best(docs, lengths, ["common"], 500)
+    assert state.best(["common", "w03"], None, 50) == reference_best(
+        docs, lengths, ["common", "w03"], 50
+    )
+
+
 @pytest.mark.parametrize(
     ("prune_above", "prune_share"),
     [(0, 0), (postings.PRUNE_ABOVE_POSTINGS, postings.PRUNE_SHARE)],

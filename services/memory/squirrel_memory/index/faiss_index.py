@@ -97,6 +97,9 @@ class FaissIndex:
         self._index: Any = self._new_flat()
         self._coarse: Int8Copy | None = Int8Copy(dim)
         """An int8 copy of the index (same ids, and lists if IVF), kept in step with it."""
+        self._stored: tuple[npt.NDArray[np.int64], Vector] | None = None
+        """A flat index's vectors as FAISS stores them (a view, no copy) and each int id's row
+        among them (-1: none); made by the first search after a change (`_flat_rows`)."""
         self._copy_restored = False
         self._loaded_sha256 = ""
         """The SHA-256 of the index file `load` read (empty for an index not loaded)."""
@@ -149,6 +152,7 @@ class FaissIndex:
             for row, memory_id in enumerate(batch):
                 int_ids[row] = self._int_id_for(memory_id)
             vectors = np.stack(list(batch.values()))
+            self._stored = None
             self._index.add_with_ids(vectors, int_ids)
             if self._coarse is not None and self._coarse.fits(vectors):
                 self._coarse.add(vectors, int_ids)
@@ -197,12 +201,13 @@ class FaissIndex:
             k = min(k, len(self._ids))
             found = self._coarse_search(vector, k) if self._coarse is not None else None
             scores, int_ids = found if found is not None else self._index.search(vector, k)
-        hits: list[Hit] = []
-        for score, int_id in zip(scores[0].tolist(), int_ids[0].tolist(), strict=True):
-            name = self._names.get(int_id)
-            if int_id >= 0 and name is not None:
-                hits.append((name, float(score)))
-        return hits
+        # `tolist` gives Python floats and ints; -1 (no hit) names no memory.
+        names = self._names
+        return [
+            (name, score)
+            for score, int_id in zip(scores[0].tolist(), int_ids[0].tolist(), strict=True)
+            if (name := names.get(int_id)) is not None
+        ]
 
     def similarities(self, query: npt.ArrayLike, memory_ids: Iterable[str]) -> dict[str, float]:
         """The cosine of `query` to each given memory the index holds (others are left out)."""
@@ -248,11 +253,39 @@ class FaissIndex:
             # probed lists are not walked again (the candidates are in them: the int8 copy
             # holds each vector in the IVF index's own list).
             picked = np.sort(found.int_ids)
-            rows_of = np.asarray(self._index.reconstruct_batch(picked), np.float32)
+            rows_of = None if ivf else self._stored_rows(picked)
+            if rows_of is None:
+                rows_of = np.asarray(self._index.reconstruct_batch(picked), np.float32)
             scores, rows = faiss.knn(vector, rows_of, k, metric=faiss.METRIC_INNER_PRODUCT)
             if scores[0][k - 1] > found.ceiling:
                 return scores, picked[rows]
         return ivf_search(self._index, vector, k, probes) if probes is not None else None
+
+    def _stored_rows(self, int_ids: npt.NDArray[np.int64]) -> Vector | None:
+        """The flat index's stored vectors of `int_ids`, gathered in one step: the same floats
+        `reconstruct_batch` copies out one id at a time through the id map's hash table; None
+        when an id is not held (`reconstruct_batch` raises then, as it did)."""
+        row_of, stored = self._flat_rows()
+        if len(int_ids) and (int(int_ids.max()) >= len(row_of) or int(int_ids.min()) < 0):
+            return None
+        rows = row_of[int_ids]
+        if len(rows) and int(rows.min()) < 0:
+            return None
+        gathered: Vector = stored[rows]
+        return gathered
+
+    def _flat_rows(self) -> tuple[npt.NDArray[np.int64], Vector]:
+        """The flat index's stored vectors (a NumPy view of FAISS's own array, valid until the
+        index changes) and each int id's row among them (-1: none); call holding the lock."""
+        if self._stored is None:
+            flat: Any = faiss.downcast_index(self._index.index)
+            count = int(flat.ntotal)
+            stored = faiss.rev_swig_ptr(flat.get_xb(), count * self._dim).reshape(count, self._dim)
+            held = faiss.vector_to_array(self._index.id_map).astype(np.int64)
+            row_of = np.full(max(self._next_id, int(held.max(initial=-1)) + 1), -1, np.int64)
+            row_of[held] = np.arange(count, dtype=np.int64)
+            self._stored = (row_of, stored)
+        return self._stored
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -347,6 +380,7 @@ class FaissIndex:
         if raw.d != dim or raw.ntotal != len(ids) or meta["count"] != len(ids):
             raise IndexUnusableError(IndexProblem.CORRUPT, "index and sidecar disagree")
         index._index = raw
+        index._stored = None
         index._kind = IndexKind(meta["kind"])
         index._ids = ids
         index._names = {int_id: name for name, int_id in ids.items()}
@@ -427,6 +461,7 @@ class FaissIndex:
         return Int8Copy(self._dim, vectors, int_ids)
 
     def _remove_int_ids(self, int_ids: npt.NDArray[np.int64]) -> None:
+        self._stored = None
         self._index.remove_ids(int_ids)
         if self._coarse is not None:
             self._coarse.remove(int_ids)
@@ -451,6 +486,7 @@ class FaissIndex:
             log.info("vector_index_retrained", count=count, kind=self._kind.value)
 
     def _build(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> None:
+        self._stored = None
         count = len(int_ids)
         if count <= self.approximate_above:
             index = self._new_flat()

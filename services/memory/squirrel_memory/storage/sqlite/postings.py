@@ -299,9 +299,11 @@ class IndexState:
         scores: Floats = np.bincount(every, weights=weights, minlength=self.used).astype(
             np.float64, copy=False
         )
-        marked = np.zeros(self.used, dtype=bool)
-        marked[every] = True
-        found = np.flatnonzero(marked)
+        # The rows holding a term are those scoring above 0: every share is positive (the idf
+        # is at least MIN_IDF, a posting's column-weighted count is positive, as every indexed
+        # column weighs more than 0, and so is the length norm), and so is a sum of shares.
+        # One vectorised comparison, where marking each posting's row was a scattered write.
+        found = np.flatnonzero(scores > 0.0)
         if codes is not None:
             found = found[np.isin(self.kinds[found], codes)]
         if len(found) > limit:

@@ -1,0 +1,269 @@
+"""What each of a search's two indexes costs, and its alternatives, in process, by store size.
+
+For each size (400, 10k and 100k memories by default) a project is filled as `bench.search_stages`
+fills it (`seed_project`, up to `--base-texts` vectors embedded, the rest derived; `--keep DIR`
+keeps the projects for the next run) and opened in this process. Each question (one with a word
+no memory holds, as the search benches ask) is put to every way below, the order rotating; before
+each timed call the shipped query encoder embeds another spelling of the question, so the caches
+hold what they hold in a search (the encoder's weights, not the index).
+
+The vector index (the pool of 50 a search asks for, the int8 query vector):
+
+- `shipped`: `FaissIndex.search`, as a search calls it (one OpenMP thread; above 2,048 vectors
+  the int8 first pass, its candidates scored again exactly; IVF above 50,000);
+- `int8 pass`: the first pass alone (2k + 32 candidates from the int8 copy; of the probed lists
+  for IVF);
+- `float flat`: a float32 `IndexFlatIP` of the same vectors scanned in full (exact, no copy);
+- `ivf own`: the IVF index's own search (its probed lists in float32), at the IVF sizes;
+- each also with two OpenMP threads (`, 2 threads`), the process's CPU counted (every thread).
+
+The lexical side (SQLite store, the in-memory BM25 index built):
+
+- `tokenizer`: the question's words to FTS5 tokens (a SQLite round trip for a word not seen);
+- `bm25`: the in-memory index's top 50 of those tokens (`IndexState.best`);
+- `lexical read`: the store's BM25 read for the pool with its memories, as a search runs it
+  (`search_fts_memories`: one read transaction, catch-up, BM25, rows through the row cache);
+- `fts5 query`: the same top 50 asked of FTS5 itself (`MATCH` + `bm25()` + the rows in one SQL
+  query, MaxScore-pruned), the path the in-memory index replaced, which still answers when the
+  index cannot.
+
+Per way: CPU ms p50 and p95 (the calling thread's; the process's for two threads) and wall p50.
+
+Usage: python -m bench.index_costs [--sizes 400,10000,100000] [--queries 150] [--keep DIR]
+       [--base-texts 3000|all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import faiss
+import numpy as np
+import structlog
+
+from bench.common import percentile
+from bench.retrieval_latency import base_texts_arg, loaded_embedder, questions
+from bench.search_floor import load
+from bench.search_stages import seeded
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
+from squirrel_memory.index import FaissIndex, IndexKind
+from squirrel_memory.index.coarse import probes_of
+from squirrel_memory.index.faiss_index import COARSE_WIDTHS, IVF_COARSE_WIDTHS
+from squirrel_memory.indexer import index_path
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.search_terms import match_terms
+from squirrel_memory.storage.sqlite.search import fts_match_expression, ranked_rows
+
+POOL = 50
+LEXICAL_BUILD_SECONDS = 600.0
+Way = Callable[[int], object]
+"""One way, called with the question's number."""
+
+
+@dataclass
+class Times:
+    cpu: list[float]
+    wall: list[float]
+
+
+@dataclass(frozen=True)
+class SizeCosts:
+    size: int
+    kind: str
+    ways: dict[str, Times]
+    load_before: str
+    load_after: str
+
+
+def _threads(count: int, way: Way) -> Way:
+    def call(n: int) -> object:
+        faiss.omp_set_num_threads(count)
+        try:
+            return way(n)
+        finally:
+            faiss.omp_set_num_threads(1)
+
+    return call
+
+
+def vector_ways(index: FaissIndex, queries: np.ndarray) -> dict[str, tuple[Way, bool]]:
+    """Each vector way and whether its CPU is the process's (more than one thread)."""
+    ivf = index.kind is IndexKind.IVF
+    inner: Any = index._index
+    copy: Any = index._coarse
+    times, plus = (IVF_COARSE_WIDTHS if ivf else COARSE_WIDTHS)[0]
+    wide = min(times * POOL + plus, len(index))
+
+    def shipped(n: int) -> object:
+        return index.search(queries[n], POOL)
+
+    def int8_pass(n: int) -> object:
+        query = queries[n : n + 1]
+        return copy.candidates(query, wide, probes_of(inner, query) if ivf else None)
+
+    ways: dict[str, tuple[Way, bool]] = {
+        "shipped": (shipped, False),
+        "int8 pass": (int8_pass, False),
+        "int8 pass, 2 threads": (_threads(2, int8_pass), True),
+    }
+    if ivf:
+
+        def ivf_own(n: int) -> object:
+            return inner.search(queries[n : n + 1], POOL)
+
+        ways["ivf own"] = (ivf_own, False)
+        ways["ivf own, 2 threads"] = (_threads(2, ivf_own), True)
+    vectors, _ = index._all_vectors()
+    flat = faiss.IndexFlatIP(index.dim)
+    flat.add(vectors)
+
+    def float_flat(n: int) -> object:
+        return flat.search(queries[n : n + 1], POOL)
+
+    ways["float flat"] = (float_flat, False)
+    ways["float flat, 2 threads"] = (_threads(2, float_flat), True)
+    return ways
+
+
+def lexical_ways(
+    store: SqliteStore, conn: sqlite3.Connection, texts: Sequence[str], project_id: str
+) -> dict[str, tuple[Way, bool]]:
+    lexical: Any = store._lexical
+    state = lexical._state
+    tokenizer = lexical._tokenizer
+    terms = [match_terms(t) for t in texts]
+    tokens = [tokenizer.tokens(t) or [] for t in terms]
+    fresh = [[*t, f"unseen{n}way"] for n, t in enumerate(terms)]
+
+    def tokenize(n: int) -> object:
+        return tokenizer.tokens(fresh[n])
+
+    def bm25(n: int) -> object:
+        return state.best(tokens[n], None, POOL)
+
+    read = store._fts_read
+
+    def lexical_read(n: int) -> object:
+        run = read(project_id, texts[n], None, POOL)
+        return run(conn) if run is not None else None
+
+    def fts5(n: int) -> object:
+        expression = fts_match_expression(texts[n])
+        if expression is None:
+            return None
+        conn.execute("BEGIN")
+        try:
+            return ranked_rows(conn, project_id, expression, None, POOL)
+        finally:
+            conn.execute("COMMIT")
+
+    return {
+        "tokenizer": (tokenize, False),
+        "bm25": (bm25, False),
+        "lexical read": (lexical_read, False),
+        "fts5 query": (fts5, False),
+    }
+
+
+def timed(
+    ways: dict[str, tuple[Way, bool]], embedder: MiniLmEmbedder, texts: Sequence[str]
+) -> dict[str, Times]:
+    """Every way on every question, the order rotating; the encoder runs before each call."""
+    out = {name: Times([], []) for name in ways}
+    names = list(ways)
+    for n, text in enumerate(texts):
+        for k in range(len(names)):
+            name = names[(n + k) % len(names)]
+            way, whole_process = ways[name]
+            embedder.embed_query_now(f"{text} ({name})")
+            clock = time.process_time if whole_process else time.thread_time
+            cpu, wall = clock(), time.perf_counter()
+            way(n)
+            out[name].wall.append(1000 * (time.perf_counter() - wall))
+            out[name].cpu.append(1000 * (clock() - cpu))
+    return out
+
+
+async def measure(
+    size: int, texts: Sequence[str], embedder: MiniLmEmbedder, keep: Path, base_texts: int
+) -> SizeCosts:
+    project = await seeded(keep, size, embedder, base_texts)
+    index = FaissIndex.load(index_path(str(project)), embedder.dim, embedder.model_id)
+    store = await SqliteStore.open(str(project))
+    try:
+        await asyncio.to_thread(store.wait_lexical_index, LEXICAL_BUILD_SECONDS)
+        queries = np.stack([embedder.embed_query_now(t).reshape(-1) for t in texts])
+        # The vectors as the index searches with them (unit length, float32).
+        queries = np.stack([index._checked_vector(q) for q in queries])
+
+        def run(conn: sqlite3.Connection) -> tuple[str, dict[str, Times], str]:
+            ways = {
+                **vector_ways(index, queries),
+                **lexical_ways(store, conn, texts, str(project)),
+            }
+            timed(ways, embedder, texts[:10])  # warm-up
+            before = load()
+            found = timed(ways, embedder, texts)
+            return before, found, load()
+
+        faiss.omp_set_num_threads(1)
+        before, found, after = await store._db.read(run)
+    finally:
+        await store.close()
+    return SizeCosts(size, index.kind.value, found, before, after)
+
+
+def format_costs(rows: Sequence[SizeCosts]) -> str:
+    head = f"{'size':>7} {'index':>5} {'way':<22} {'cpu p50':>8} {'cpu p95':>8} {'wall p50':>8}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(f"{r.size:>7} {r.kind:>5} load 1/5/15 min {r.load_before} -> {r.load_after}")
+        for name, t in r.ways.items():
+            lines.append(
+                f"{r.size:>7} {r.kind:>5} {name:<22} {percentile(t.cpu, 50):>8.3f} "
+                f"{percentile(t.cpu, 95):>8.3f} {percentile(t.wall, 50):>8.3f}"
+            )
+    return "\n".join(lines)
+
+
+async def run(sizes: Sequence[int], queries: int, keep: Path, base_texts: int) -> list[SizeCosts]:
+    embedder = loaded_embedder()
+    out = []
+    for size in sizes:
+        texts = [f"{q} (costs {size})" for q in questions(queries)]
+        out.append(await measure(size, texts, embedder, keep, base_texts))
+        print(format_costs(out[-1:]), flush=True)
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="400,10000,100000")
+    parser.add_argument("--queries", type=int, default=150)
+    parser.add_argument("--base-texts", type=base_texts_arg, default=3000, help="a count or all")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the filled projects here")
+    args = parser.parse_args(argv)
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
+    sizes = [int(s) for s in args.sizes.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        keep = args.keep if args.keep is not None else Path(tmp)
+        rows = asyncio.run(run(sizes, args.queries, keep, args.base_texts))
+    print(
+        "CPU ms: the calling thread's (the process's, every thread, for `2 threads`); the "
+        f"encoder ran before each call; {os.cpu_count()} cores"
+    )
+    print(format_costs(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,93 @@
+"""bench/index_costs.py: every way is timed on every question, and its answers are the index's."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+
+from bench.index_costs import format_costs, lexical_ways, timed, vector_ways
+from squirrel_memory.embedding.fake import FakeEmbedder
+from squirrel_memory.embedding.minilm import MiniLmEmbedder
+from squirrel_memory.index import FaissIndex, IndexKind
+from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
+from squirrel_memory.retrieval import embedding_text
+from squirrel_memory.storage import SqliteStore
+
+WORDS = [
+    "cache",
+    "redis",
+    "parser",
+    "token",
+    "deploy",
+    "docker",
+    "retry",
+    "timeout",
+    "schema",
+    "index",
+    "queue",
+    "worker",
+]
+COUNT = 2_600  # above the size where a flat index searches its int8 copy first
+
+
+async def _store(root: Path) -> tuple[SqliteStore, list[Any]]:
+    rng = random.Random(3)
+    store = await SqliteStore.open(str(root))
+    decisions = [
+        UpdateDecision(
+            UpdateAction.ADD_NEW,
+            MemoryCandidate(
+                type=MemoryType.PROJECT_FACT,
+                key=f"k{n}",
+                content=" ".join(rng.choices(WORDS, k=rng.randint(3, 9))),
+                tags=(),
+                importance=0.5,
+            ),
+        )
+        for n in range(COUNT)
+    ]
+    result = await store.apply_processing_result([], decisions, [], user_id="bench")
+    store.wait_lexical_index(60)
+    return store, result.memories
+
+
+async def test_every_way_is_timed_and_answers_as_its_index(tmp_path: Path) -> None:
+    embedder = FakeEmbedder(dim=32)
+    store, memories = await _store(tmp_path)
+    try:
+        vectors = embedder.embed_now([embedding_text(m) for m in memories])
+        texts = ["redis cache timeout", "docker deploy worker", "schema index zebra"]
+        queries = np.stack([embedder.embed_query_now(t).reshape(-1) for t in texts])
+        for approximate_above in (COUNT + 1, 500):  # flat, then IVF
+            index = FaissIndex(embedder.dim, embedder.model_id, approximate_above=approximate_above)
+            index.rebuild(zip([m.id for m in memories], vectors, strict=True))
+            ivf = index.kind is IndexKind.IVF
+
+            def run(conn: sqlite3.Connection, index: FaissIndex = index) -> tuple[Any, Any]:
+                ways = {
+                    **vector_ways(index, queries),
+                    **lexical_ways(store, conn, texts, str(tmp_path)),
+                }
+                answers = {
+                    name: [way(n) for n in range(len(texts))] for name, (way, _) in ways.items()
+                }
+                times = timed(ways, cast(MiniLmEmbedder, embedder), texts)
+                return answers, times
+
+            answers, times = await store._db.read(run)
+            assert ("ivf own" in times) is ivf
+            assert all(len(t.cpu) == len(t.wall) == len(texts) for t in times.values())
+            assert all(v >= 0 for t in times.values() for v in t.cpu)
+            for n, query in enumerate(queries):
+                assert answers["shipped"][n] == index.search(query, 50)
+                # The in-memory index and FTS5's own query rank the same memories, in order.
+                read = [m.id for m, _ in answers["lexical read"][n]]
+                assert read and read == [row[2] for row in answers["fts5 query"][n]]
+            shown = format_costs([])
+            assert "cpu p50" in shown
+    finally:
+        await store.close()
