@@ -42,7 +42,7 @@ and pooled like the rest, but shown only as one pooled row (and left out of --de
 per-project --json figures) unless --held-out-rows asks for their own rows or --project names them.
 
 Usage: python -m bench.foresight [--fixtures DIR] [--project NAME ...] [--details] [--json PATH]
-                                 [--held-out-rows]
+                                 [--session-budget N] [--held-out-rows]
 (DIR defaults to ../shared/fixtures; without it the benchmark says so and exits 0.)
 """
 
@@ -137,19 +137,21 @@ def host_command(prompt: str) -> str | None:
 
 @contextlib.asynccontextmanager
 async def memory_service(
-    tmp: Path, *, learn: bool = True
+    tmp: Path, *, learn: bool = True, session_budget: int | None = None
 ) -> AsyncIterator[tuple[MemoryClient, HookSettings]]:
     """A fresh in-process memory service (rules extractor, no background passes) and a client;
-    `learn`: ranking and hooks use the outcomes of served memories (`hooks.learn_from_outcomes`)."""
-    settings = load_settings(
-        {
-            "SQRL_HOME": str(tmp / "home"),
-            "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
-            "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
-            "SQRL_EXTRACTOR_BACKEND": "rules",
-            "SQRL_HOOKS_LEARN_FROM_OUTCOMES": "true" if learn else "false",
-        }
-    )
+    `learn`: ranking and hooks use the outcomes of served memories (`hooks.learn_from_outcomes`);
+    `session_budget`: `hooks.session_budget` (its default when None)."""
+    env = {
+        "SQRL_HOME": str(tmp / "home"),
+        "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
+        "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
+        "SQRL_EXTRACTOR_BACKEND": "rules",
+        "SQRL_HOOKS_LEARN_FROM_OUTCOMES": "true" if learn else "false",
+    }
+    if session_budget is not None:
+        env["SQRL_HOOKS_SESSION_BUDGET"] = str(session_budget)
+    settings = load_settings(env)
     layout = HomeLayout(settings.home).ensure()
     token = ensure_token(layout.token)
     service = GrpcService("memory", token, 0, layout.service_file("memory"))
@@ -208,7 +210,9 @@ async def _ask(
     return injection
 
 
-async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectResult:
+async def replay(
+    project: Project, tmp: Path, *, learn: bool = True, session_budget: int | None = None
+) -> ProjectResult:
     """Replays one project's sessions in a fresh memory service; scores sessions 2..n but for
     those made only of a subagent's events (`Session.subagent_only`: no hook runs there). What
     each session was served is recorded, and judged when the session is processed (after it
@@ -221,7 +225,10 @@ async def replay(project: Project, tmp: Path, *, learn: bool = True) -> ProjectR
     total, studied, unstudied = Tally(), Tally(), Tally()
     history = History()
     memories = 0
-    async with memory_service(tmp, learn=learn) as (client, hook_settings):
+    async with memory_service(tmp, learn=learn, session_budget=session_budget) as (
+        client,
+        hook_settings,
+    ):
         await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=project_id))
         backend = GrpcMemoryBackend(client, lambda: [project_id]).for_hooks()
         (tmp / "run").mkdir(exist_ok=True)
@@ -366,11 +373,16 @@ async def _score(
 
 
 def measure(
-    fixtures: Path, only: Sequence[str] = (), *, learn: bool = True, part: str = "tuning"
+    fixtures: Path,
+    only: Sequence[str] = (),
+    *,
+    learn: bool = True,
+    part: str = "tuning",
+    session_budget: int | None = None,
 ) -> list[ProjectResult]:
     """Replays every project of the split `part` (`foresight_split.replayed_groups`), or those
-    of them named in `only`; `learn` as in `replay`. A key's project of one session is left
-    out (nothing before it to foresee)."""
+    of them named in `only`; `learn` and `session_budget` as in `replay`. A key's project of
+    one session is left out (nothing before it to foresee)."""
     groups = [(n, p) for n, p in split.replayed_groups(fixtures, part) if not only or n in only]
     missing = sorted(set(only) - {n for n, _ in groups})
     if missing:
@@ -381,7 +393,8 @@ def measure(
         if name.startswith(split.KEYED) and len(sessions_of(project.events)) < 2:
             continue
         with tempfile.TemporaryDirectory() as tmp:
-            results.append(asyncio.run(replay(project, Path(tmp), learn=learn)))
+            replayed = replay(project, Path(tmp), learn=learn, session_budget=session_budget)
+            results.append(asyncio.run(replayed))
     return results
 
 
@@ -415,6 +428,12 @@ def main(argv: list[str] | None = None) -> int:
         "and the key's tuning projects of two sessions or more; held-out: one pooled row)",
     )
     parser.add_argument(
+        "--session-budget",
+        type=int,
+        help="the session-start text's budget (`hooks.session_budget`), to compare budgets; "
+        "its default when not given",
+    )
+    parser.add_argument(
         "--held-out-rows",
         action="store_true",
         help="also show the answer key's held-out projects one by one (pooled only by default)",
@@ -439,11 +458,19 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         if args.compare:
-            before = measure(args.fixtures, args.project, learn=False, part=args.split)
+            before = measure(
+                args.fixtures,
+                args.project,
+                learn=False,
+                part=args.split,
+                session_budget=args.session_budget,
+            )
             print("foresight replay, ranking without outcomes (before learning):\n")
             print(table(before, hidden))
             print()
-        results = measure(args.fixtures, args.project, part=args.split)
+        results = measure(
+            args.fixtures, args.project, part=args.split, session_budget=args.session_budget
+        )
     except fixture_pipeline.UnknownTranscriptError as exc:
         print(f"foresight: {exc}", file=sys.stderr)
         return 2

@@ -184,6 +184,7 @@ class CorpusBackend:
         mode: ViewMode,
         budget: int,
         omit_sources_in: Sequence[str] = (),
+        live_only: bool = False,
     ) -> ProjectBriefData:
         modules = [
             ModuleSummary(name=f"Module {i}", paths=self._paths(), summary=self._text())

@@ -1323,10 +1323,15 @@ class GetProjectBriefViewRequest(_message.Message):
     MODE_FIELD_NUMBER: _builtins.int
     CONTEXT_BUDGET_TOKENS_FIELD_NUMBER: _builtins.int
     OMIT_SOURCES_IN_FIELD_NUMBER: _builtins.int
+    LIVE_ONLY_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     mode: _views_pb2.ViewMode.ValueType
     context_budget_tokens: _builtins.int
     """Default 256."""
+    live_only: _builtins.bool
+    """What a session starts with: a module is shown only once a session it was served to used
+    it (worked in its files); the others wait for a prompt that names them.
+    """
     @_builtins.property
     def omit_sources_in(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Repository files (project-relative, e.g. `CLAUDE.md`) the asking host already loads
@@ -1340,10 +1345,11 @@ class GetProjectBriefViewRequest(_message.Message):
         mode: _views_pb2.ViewMode.ValueType = ...,
         context_budget_tokens: _builtins.int = ...,
         omit_sources_in: _abc.Iterable[_builtins.str] | None = ...,
+        live_only: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_budget_tokens", b"context_budget_tokens", "mode", b"mode", "omit_sources_in", b"omit_sources_in", "project_id", b"project_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["context_budget_tokens", b"context_budget_tokens", "live_only", b"live_only", "mode", b"mode", "omit_sources_in", b"omit_sources_in", "project_id", b"project_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

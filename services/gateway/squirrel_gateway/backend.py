@@ -182,9 +182,11 @@ class MemoryBackend(Protocol):
         mode: ViewMode,
         budget: int,
         omit_sources_in: Sequence[str] = (),
+        live_only: bool = False,
     ) -> ProjectBriefData:
         """`omit_sources_in`: files the asking host loads itself; facts read only from them
-        are left out."""
+        are left out. `live_only`: what a session starts with, without the modules no session
+        used yet."""
         ...
 
     async def get_pitfalls_view(

@@ -195,7 +195,8 @@ async def session_start(
     budget: int,
     loaded_files: Sequence[str] = (),
 ) -> Injection:
-    """The user_style and project_brief views in core mode (its modules first, without what the
+    """The user_style and project_brief views in core mode (its modules first, only those a
+    session they were served to used, without what the
     project is and its language, `_AT_A_GLANCE`, unless nothing else is known, nor the libraries
     its manifest lists, `_IN_THE_MANIFEST`, nor a layout a repository file explains,
     `_LAYOUT_OF_A_FILE`, nor where the source is hosted, `_THE_REMOTE`, nor what an earlier
@@ -207,7 +208,7 @@ async def session_start(
     over, so it never keeps the next preference or pitfall out. Nothing read only from
     `loaded_files` (the instruction files the host loads itself) is shown."""
     brief = await backend.get_project_brief_view(
-        project_id, mode="core", budget=budget, omit_sources_in=loaded_files
+        project_id, mode="core", budget=budget, omit_sources_in=loaded_files, live_only=True
     )
     style = await backend.get_user_style_view(
         project_id, user_id=user_id, mode="core", budget=budget, omit_sources_in=loaded_files
@@ -215,8 +216,9 @@ async def session_start(
     pitfalls = await backend.get_pitfalls_view(
         project_id, scope_paths=[], task_description=None, budget=budget, live_only=True
     )
-    # The modules (each names the files of one part of the code) before the other facts: they
-    # are what a later session goes to, and a long summarised fact never keeps them out.
+    # The modules (each names the files of one part of the code) before the other facts: the
+    # brief asked for a session start (`live_only`) holds only those a session they were served
+    # to went back to (`views.start_modules`), and a long summarised fact never keeps them out.
     kept = [
         fact
         for fact in brief.key_facts

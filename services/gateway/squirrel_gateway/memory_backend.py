@@ -206,6 +206,7 @@ class GrpcMemoryBackend:
         mode: ViewMode,
         budget: int,
         omit_sources_in: Sequence[str] = (),
+        live_only: bool = False,
     ) -> ProjectBriefData:
         client = self.client()
         reply = await client.call(
@@ -215,6 +216,7 @@ class GrpcMemoryBackend:
                 mode=messages.view_mode_value(mode),
                 context_budget_tokens=budget,
                 omit_sources_in=list(omit_sources_in),
+                live_only=live_only,
             ),
             timeout=time_left(self._timeout),
         )

@@ -245,12 +245,19 @@ class TeamMemoryBackend:
         mode: ViewMode,
         budget: int,
         omit_sources_in: Sequence[str] = (),
+        live_only: bool = False,
     ) -> ProjectBriefData:
         shared, mine = await self._both(
             project_id,
-            lambda t: self._team.get_project_brief_view(t, mode=mode, budget=budget),
+            lambda t: self._team.get_project_brief_view(
+                t, mode=mode, budget=budget, live_only=live_only
+            ),
             self._local.get_project_brief_view(
-                project_id, mode=mode, budget=budget, omit_sources_in=omit_sources_in
+                project_id,
+                mode=mode,
+                budget=budget,
+                omit_sources_in=omit_sources_in,
+                live_only=live_only,
             ),
         )
         if shared is None:

@@ -200,6 +200,7 @@ class ReadSide:
             mode=_MODES.get(request.mode, "core"),
             context_budget_tokens=_optional_budget(request.context_budget_tokens),
             omit_sources_in=list(request.omit_sources_in),
+            live_only=request.live_only,
         )
         return pb.GetProjectBriefViewResponse(
             view=views_pb2.ProjectBriefView(

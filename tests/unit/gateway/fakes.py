@@ -130,6 +130,7 @@ class FakeBackend:
         mode: ViewMode,
         budget: int,
         omit_sources_in: Sequence[str] = (),
+        live_only: bool = False,
     ) -> ProjectBriefData:
         self._record(
             "get_project_brief_view",
@@ -137,6 +138,7 @@ class FakeBackend:
             mode=mode,
             budget=budget,
             omit_sources_in=tuple(omit_sources_in),
+            live_only=live_only,
         )
         return ProjectBriefData(
             mode=mode,

@@ -150,3 +150,13 @@ async def test_the_session_start_keeps_the_test_framework_beside_its_command(
     out = await start(backend)
 
     assert f"- {fact}" in out.text
+
+
+async def test_a_session_start_asks_for_the_brief_a_session_starts_with(
+    backend: FakeBackend,
+) -> None:
+    # The modules no session went back to stay out of it (`views.start_modules`); only the
+    # session start asks for that brief, a prompt's context and the MCP view do not.
+    await start(backend)
+    (call,) = [c for c in backend.calls if c.method == "get_project_brief_view"]
+    assert call.args["live_only"] is True

@@ -59,6 +59,7 @@ from squirrel_memory.views.models import (
     UserStyleView,
     ViewName,
 )
+from squirrel_memory.views.start_modules import earns_a_start
 from squirrel_memory.views.start_pitfalls import earns_the_start
 
 if TYPE_CHECKING:
@@ -204,15 +205,19 @@ class Views:
         mode: str = "core",
         context_budget_tokens: int | None = None,
         omit_sources_in: Sequence[str] = (),
+        live_only: bool = False,
     ) -> ProjectBriefView:
         """Spec §5.3: key facts ("Framework: FastAPI") and modules, from project facts; facts
         read only from `omit_sources_in` (the instruction files the asking host loads itself)
-        are left out."""
+        are left out. `live_only` (what a session starts with): only the modules a session
+        they were served to used (`heeded`, `views.start_modules`)."""
         self._check_project(project_id)
         view_mode = checked_mode(mode)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
         omitted = checked_files(omit_sources_in)
-        params = params_key(ViewName.PROJECT_BRIEF, view_mode, *omitted)
+        # No path holds a NUL: the session start's brief never shares a cache with another.
+        starting = ("\x00live",) if live_only else ()
+        params = params_key(ViewName.PROJECT_BRIEF, view_mode, *omitted, *starting)
         cached, stamp = await self._cache.cached(ViewName.PROJECT_BRIEF, params, budget)
         hit = decoded(brief_from_json, cached)
         if hit is not None:
@@ -223,7 +228,8 @@ class Views:
         key_facts = [key_fact(m) for m in facts if not m.key.startswith("module:")][
             : FACT_ITEMS[full]
         ]
-        modules = brief_modules(facts, project_id)[: MODULE_ITEMS[full]]
+        kept = [m for m in facts if earns_a_start(m, self._heeded)] if live_only else facts
+        modules = brief_modules(kept, project_id)[: MODULE_ITEMS[full]]
         heading = "## Project Overview"
         notes = [Note(f"f{n}", "project_fact", "fact", f) for n, f in enumerate(key_facts)] + [
             Note(f"d{n}", "module", m.name, module_line(m)[2:]) for n, m in enumerate(modules)
