@@ -59,3 +59,45 @@ def test_package_json_takes_its_language_from_the_files_shown(found: str, said: 
 )
 def test_a_manifest_that_names_its_language_still_does(manifest: str, text: str, said: str) -> None:
     assert _language(_session(manifest, text).extracted()) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            '{\n  "name": "tally",\n  "scripts": {\n    "check": "tsc --noEmit"\n  }\n}\n',
+            "TypeScript project (package.json).",
+        ),
+        (
+            '{\n  "name": "tally",\n  "exports": {\n    ".": "./src/index.ts"\n  }\n}\n',
+            "TypeScript project (package.json).",
+        ),
+        (
+            '{\n  "name": "tally",\n  "devDependencies": {\n    "typescript": "^5.6.0"\n  }\n}\n',
+            "TypeScript project (package.json).",
+        ),
+        # Typings shipped beside JavaScript say nothing of the code's language.
+        (
+            '{\n  "name": "tally",\n  "main": "index.js",\n  "types": "index.d.ts"\n}\n',
+            "JavaScript or TypeScript project (package.json; no code file seen says which).",
+        ),
+    ],
+)
+def test_package_json_s_own_text_may_say_typescript(text: str, said: str) -> None:
+    assert _language(_session("package.json", text).extracted()) == said
+
+
+def test_a_dependency_s_package_json_does_not_say_the_project_s_language() -> None:
+    session = _session("package.json", PACKAGE)
+    session.read(
+        "node_modules/zod/package.json", '{\n  "name": "zod",\n  "scripts": {"b": "tsc"}\n}\n'
+    )
+    assert _language(session.extracted()) == (
+        "JavaScript or TypeScript project (package.json; no code file seen says which)."
+    )
+
+
+def test_javascript_files_shown_outweigh_the_manifest_s_typescript_tooling() -> None:
+    text = '{\n  "name": "tally",\n  "scripts": {"types": "tsc --declaration"}\n}\n'
+    session = _session("package.json", text, "src/index.js\nsrc/cli.js\n")
+    assert _language(session.extracted()) == "JavaScript project (package.json)."

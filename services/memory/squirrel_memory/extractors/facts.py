@@ -25,6 +25,7 @@ from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_summary import named_summary
+from squirrel_memory.extractors.package_language import package_json_typescript
 from squirrel_memory.extractors.path_described import path_described
 from squirrel_memory.extractors.printed_manifests import printed_about
 from squirrel_memory.extractors.project_fact import Fact
@@ -122,7 +123,17 @@ def project_facts(
     # Files read through the shell (`cat src/a.hpp`) are read as surely as with a file tool.
     read = paths + shell_read_files(events)
     language = (
-        None if repository else language_fact(read, ran, listed, searched, versions, drawn=drawn)
+        None
+        if repository
+        else language_fact(
+            read,
+            ran,
+            listed,
+            searched,
+            versions,
+            drawn=drawn,
+            typescript_manifest=package_json_typescript(events),
+        )
     )
     if language:
         facts.append(language)

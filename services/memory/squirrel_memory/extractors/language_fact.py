@@ -40,6 +40,7 @@ def language_fact(
     versions: dict[str, ManifestVersion] | None = None,
     *,
     drawn: list[tuple[str, str]] | None = None,
+    typescript_manifest: bool = False,
 ) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
     files touched twice at least, and the language version each manifest read asks for:
@@ -49,7 +50,8 @@ def language_fact(
     the files a search or listing printed show (`searched`, see `searched_files`), then the
     files a root README or instruction file draws (`drawn`, see `drawn_files`); `ran` are
     the scripts the session wrote and ran with their interpreter, with the language it tells
-    of a suffix two languages share."""
+    of a suffix two languages share; `typescript_manifest` says the root `package.json`'s own
+    text names TypeScript (`package_language`)."""
     manifests: dict[str, str] = {}
     packages: set[str] = set()
     files: dict[str, set[str]] = {}
@@ -111,7 +113,7 @@ def language_fact(
         # where none is shown, both stay open. Beside a `package.json` a listed `.ts` is code.
         shown = [*(listed or []), *(searched or []), *(drawn or [])]
         seen = touched_code(shown, {}, packages).files
-        if "TypeScript" in seen and "JavaScript" not in seen:
+        if "JavaScript" not in seen and ("TypeScript" in seen or typescript_manifest):
             manifests.setdefault("TypeScript", manifests.pop("JavaScript"))
         elif "JavaScript" not in seen:
             manifests[_EITHER] = manifests.pop("JavaScript")
