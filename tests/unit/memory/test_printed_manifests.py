@@ -189,3 +189,33 @@ def test_the_description_is_the_project_s_overview_fact() -> None:
     facts = [c.content for c in session.extracted() if c.key == "about"]
 
     assert facts == [f"What this project (tally) is and does, per its package.json: {SAID}"]
+
+
+def _language(root: str, command: str, output: str, exit_code: int = 0) -> str | None:
+    session = Session(root, "s1", T0)
+    session.user("Look around the project.")
+    session.run(command, exit_code, output)
+    return next((c.content for c in session.extracted() if c.key == "language"), None)
+
+
+def test_a_manifest_printed_by_a_failed_compound_command_gives_the_language() -> None:
+    output = LS + PACKAGE_JSON + "# Tally (AGENTS.md)\nls: yarn.lock: No such file or directory\n"
+    said = _language(NODE, "ls -a && cat package.json AGENTS.md && ls yarn.lock", output, 2)
+    assert said == "TypeScript project (package.json)."  # its `check` script runs `tsc`
+    cargo = _language(RUST, "cargo build 2>&1 | tail -3; cat Cargo.toml", "Done\n" + CARGO_TOML)
+    assert cargo == "Rust project (Cargo.toml)."
+
+
+@pytest.mark.parametrize(
+    ("root", "command", "output"),
+    [
+        # A dependency's manifest, another folder's, a missing one.
+        (NODE, "ls; cat node_modules/effect/package.json", LS + PACKAGE_JSON),
+        (RUST, "cd ../billing; cat Cargo.toml", CARGO_TOML),
+        (RUST, "ls; cat Cargo.toml", "src\ncat: Cargo.toml: No such file or directory\n"),
+    ],
+)
+def test_a_manifest_not_the_project_s_or_not_printed_gives_no_language(
+    root: str, command: str, output: str
+) -> None:
+    assert _language(root, command, output) is None

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.about import last_root_reads
+from squirrel_memory.extractors.printed_manifests import printed_package_json
 from squirrel_memory.models import StoredEvent
 
 #: What in a `package.json` says the code is TypeScript.
@@ -27,6 +28,10 @@ def names_typescript(text: str) -> bool:
 
 
 def package_json_typescript(events: list[StoredEvent]) -> bool:
-    """Whether the last root `package.json` the session read says its code is TypeScript."""
+    """Whether the last root `package.json` the session read, or printed among other output
+    (`printed_manifests`), says its code is TypeScript."""
     read = last_root_reads(events, lambda path: path == "package.json").get("package.json")
-    return read is not None and names_typescript(read[1])
+    if read is not None:
+        return names_typescript(read[1])
+    printed = printed_package_json(events)
+    return bool(printed) and names_typescript(printed[-1][2])

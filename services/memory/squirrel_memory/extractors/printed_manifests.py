@@ -57,6 +57,7 @@ _JSON_FIELD = re.compile(
     r'^(?P<indent>\s*)"description"\s*:\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*,?\s*$'
 )
 _JSON_KEY = re.compile(r'^(?P<indent>\s+)"')
+_JSON_NAME = re.compile(r'^\s+"name"\s*:')
 _TOML_TABLE = re.compile(r"^\s*\[(?P<table>[^\]\[]+)\]\s*(?:#.*)?$")
 _TOML_FIELD = re.compile(r"""^description\s*=\s*(?P<q>"|')(?P<value>.*?)(?P=q)\s*(?:#.*)?$""")
 _MIX_FIELD = re.compile(r"""^\s*description:\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*,?\s*$""")
@@ -164,28 +165,88 @@ def _printed_files(command: str) -> list[str] | None:
     return printed
 
 
+def _root_manifests(event: StoredEvent) -> dict[str, str]:
+    """{format: root manifest path} of the manifests the event's command printed from their
+    first line, one of each format at most (two of one format are left out)."""
+    command = event.content.get("command")
+    if event.event_type not in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+        return {}
+    printed = _printed_files(command) if isinstance(command, str) else None
+    by_format: dict[str, list[str]] = {}
+    for raw in printed or []:
+        kind = _format(PurePosixPath(raw).name)
+        if kind is not None:
+            by_format.setdefault(kind, []).append(relative_path(raw, event.project_id))
+    roots: dict[str, str] = {}
+    for kind, paths in by_format.items():
+        path = paths[0].removeprefix("./")
+        if len(paths) == 1 and "/" not in path and not path.startswith(("~", "..")):
+            roots[kind] = path
+    return roots
+
+
+#: A line that shows a manifest's own text is in the output, by format.
+_SIGNATURES: dict[str, re.Pattern[str]] = {
+    "package.json": re.compile(r'^\s+"name"\s*:'),
+    "composer.json": re.compile(r'^\s+"name"\s*:'),
+    "Cargo.toml": re.compile(r"^\[package\]\s*$"),
+    "pyproject.toml": re.compile(r"^\[(?:project|build-system|tool\.poetry)\]\s*$"),
+    "mix.exs": re.compile(r"^defmodule\s+[\w.]+\.MixProject\b"),
+    ".gemspec": re.compile(r"Gem::Specification\.new\b"),
+    "pom.xml": re.compile(r"^\s*<project\b"),
+}
+
+
+def printed_manifest_paths(events: list[StoredEvent]) -> list[tuple[str, str]]:
+    """(root manifest, event id) for each manifest a command printed among other output whose
+    own text the output shows (`_SIGNATURES`): read as surely as with a file tool."""
+    found: list[tuple[str, str]] = []
+    for event in events:
+        output = event.content.get("output")
+        if not isinstance(output, str):
+            continue
+        lines = output[:MAX_OUTPUT_CHARS].splitlines()
+        for kind, path in _root_manifests(event).items():
+            signature = _SIGNATURES[kind]
+            if sum(1 for line in lines if signature.search(line)) == 1:
+                found.append((path, event.id))
+    return found
+
+
+def printed_package_json(events: list[StoredEvent]) -> list[tuple[str, str, str]]:
+    """(`package.json`, event id, the JSON object's text) for each command that printed the
+    root `package.json` among other output: the one object opened by a `{` line whose first key
+    is `"name"`, up to its closing `}` line (or the output's end, when cut short)."""
+    found: list[tuple[str, str, str]] = []
+    for event in events:
+        output = event.content.get("output")
+        if "package.json" not in _root_manifests(event) or not isinstance(output, str):
+            continue
+        lines = output[:MAX_OUTPUT_CHARS].splitlines()
+        starts = [
+            i
+            for i, line in enumerate(lines[:-1])
+            if line.rstrip() == "{" and _JSON_NAME.match(lines[i + 1])
+        ]
+        if len(starts) != 1:
+            continue  # no object, or two: which is the project's is not known
+        block = lines[starts[0] :]
+        end = next((i for i, line in enumerate(block) if line.rstrip() == "}"), len(block) - 1)
+        found.append(("package.json", event.id, "\n".join(block[: end + 1])))
+    return found
+
+
 def printed_description(event: StoredEvent) -> tuple[str, str] | None:
     """(root manifest, its description) the command of `event` printed, or None (module
     docstring)."""
     if event.event_type not in (EventType.COMMAND_RUN, EventType.TEST_RUN):
         return None
-    command, output = event.content.get("command"), event.content.get("output")
-    if not isinstance(command, str) or not isinstance(output, str):
+    output = event.content.get("output")
+    roots = _root_manifests(event)
+    if not roots or not isinstance(output, str):
         return None
-    printed = _printed_files(command)
-    if not printed:
-        return None
-    by_format: dict[str, list[str]] = {}
-    for raw in printed:
-        name = PurePosixPath(raw).name
-        kind = _format(name)
-        if kind is not None:
-            by_format.setdefault(kind, []).append(relative_path(raw, event.project_id))
     lines = output[:MAX_OUTPUT_CHARS].splitlines()
-    for kind, paths in by_format.items():
-        path = paths[0].removeprefix("./")
-        if len(paths) != 1 or "/" in path or path.startswith(("~", "..")):
-            continue  # two manifests of one format, or one that is not at the project's root
+    for kind, path in roots.items():
         reader = _FORMATS.get(kind, _gemspec_fields)
         values = reader(lines)
         if len(values) != 1:
