@@ -219,3 +219,15 @@ def test_a_manifest_not_the_project_s_or_not_printed_gives_no_language(
     root: str, command: str, output: str
 ) -> None:
     assert _language(root, command, output) is None
+
+
+def test_a_printed_manifest_s_description_comes_before_an_instruction_file_s_overview() -> None:
+    session = Session(NODE, "s1", T0)
+    session.user("Look around the project.")
+    session.read("AGENTS.md", "# Tally\n\n## Overview\n\nA tool that tallies words in notes.\n")
+    session.run("ls && cat package.json | head -n 20", 0, LS + PACKAGE_JSON)
+    session.say("Done.")
+
+    facts = [c.content for c in session.extracted() if c.key == "about"]
+
+    assert facts == [f"What this project (tally) is and does, per its package.json: {SAID}"]

@@ -27,7 +27,7 @@ from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.package_language import package_json_typescript
 from squirrel_memory.extractors.path_described import path_described
-from squirrel_memory.extractors.printed_manifests import printed_about, printed_manifest_paths
+from squirrel_memory.extractors.printed_manifests import printed_manifest_paths
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.readme_database import readme_database
 from squirrel_memory.extractors.readme_stack import readme_stack
@@ -141,8 +141,7 @@ def project_facts(
     build = None if repository else build_fact(searched + listed, events, runs)
     if build:
         facts.append(build)
-    # A manifest printed alone, else its description field printed among other output.
-    about = None if repository else session_about(events) or printed_about(events)
+    about = None if repository else session_about(events)
     if about:
         text, source, event_ids = about
         # An instruction file's overview gives way to the README or manifest, as a summary does.
