@@ -24,6 +24,11 @@ wherever the manifest's text stands in the output. The rule, the same for every 
 - two commands that print different descriptions of the project leave it unsaid; a
   placeholder or a few words say nothing.
 
+Such a manifest also counts as read for the project's language (`printed_manifest_paths`) when
+the output shows its own text once (a top-level `"name"`, `[package]`, `[project]`, a
+`MixProject`, `Gem::Specification.new`, `<project>`), and the `package.json` object so printed
+is what `package_language` reads for TypeScript.
+
 The memory quotes the field with its file ("What this project (hevy-mcp) is and does, per its
 package.json: A Model Context Protocol (MCP) server …"), as a manifest read alone does.
 """
