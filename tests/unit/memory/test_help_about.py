@@ -124,3 +124,57 @@ async def test_no_other_programs_help_and_no_failed_run_says_what_it_is(
     command: str, exit_code: int
 ) -> None:
     assert await _about(command, ARGPARSE, exit_code) == []
+
+
+#: A help page whose usage is a heading in capitals, without a colon, opening with the
+#: description and the program's version.
+CAPITALS = (
+    "Counts the words of Markdown files, section by section (tally v0.3.1)\n\n"
+    "USAGE tally [OPTIONS] <command> [args]\n\n"
+    "COMMANDS\n  count   Count words\n  watch   Count on every change\n\n"
+    "FLAGS\n  -h, --help   Show help\n"
+)
+GH_LIKE = (
+    "Work seamlessly with the forge from the command line.\n\n"
+    "USAGE\n  forge <command> <subcommand> [flags]\n\nCORE COMMANDS\n  pr   Manage pull requests\n"
+)
+
+
+def test_a_usage_heading_in_capitals_is_a_help_page() -> None:
+    assert help_description(CAPITALS) == SAID
+    assert help_description(GH_LIKE) == "Work seamlessly with the forge from the command line."
+    # "usage" in prose is no heading.
+    assert help_description("Counts the words of many files.\nusage of memory is low\n") is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tally --help",
+        'echo "$TALLY_URL $TALLY_USER"; tally --help 2>&1 | head -60',
+        "go run ./cmd/tally --help",
+        "cargo run -- --help",
+    ],
+)
+async def test_a_capitals_help_of_the_projects_own_program_says_what_it_is(command: str) -> None:
+    output = CAPITALS
+    if command.startswith("echo"):
+        output = "http://127.0.0.1:4521 user:01HX\n" + CAPITALS
+    (about,) = await _about(command, output)
+    assert about.endswith(f"`: {SAID}")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "forge --help",  # another tool's help, with the same capitals layout
+        "gh --help",
+        # Another command's output before the help: which lines are the help's is unknown.
+        "git log -1 --oneline; tally --help",
+    ],
+)
+async def test_a_capitals_help_of_another_program_says_nothing(command: str) -> None:
+    output = CAPITALS
+    if command.startswith("git"):
+        output = "3f2a1bc fix: count headings\n" + CAPITALS
+    assert await _about(command, output) == []

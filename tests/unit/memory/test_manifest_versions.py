@@ -31,7 +31,8 @@ def _language(found: list[MemoryCandidate]) -> str:
         (
             "package.json",
             '{"name": "ledger", "engines": {"node": ">=20"}, "dependencies": {"zod": "^3"}}\n',
-            "JavaScript project (package.json: Node.js >=20).",
+            "JavaScript or TypeScript project (package.json: Node.js >=20; no code file seen says "
+            "which).",
         ),
         ("go.mod", "module example.com/ledger\n\ngo 1.22\n", "Go project (go.mod: Go 1.22)."),
         (

@@ -133,3 +133,54 @@ def test_a_root_in_the_home_folder_may_be_written_from_tilde() -> None:
 def test_described_needs_the_root_itself() -> None:
     assert described(f"{GO}/ (a Go CLI)", GO) == ""
     assert described(f"{GO} (a Go CLI)", GO + "/") == "a Go CLI"
+
+
+ELIXIR = "/home/mo/code/beacon"
+
+
+@pytest.mark.parametrize(
+    ("root", "prompt", "expected"),
+    [
+        (
+            GO,
+            "You sweep the `tally` repository — a Go CLI that reconciles bank exports.",
+            "What this project (tally) is, as described beside its repository's name: a Go CLI "
+            "that reconciles bank exports.",
+        ),
+        (
+            RAILS,
+            "Work in the ledger repo, a Rails app for small-shop invoices. Fix the CSV export.",
+            "What this project (ledger) is, as described beside its repository's name: a Rails "
+            "app for small-shop invoices.",
+        ),
+        (
+            ELIXIR,
+            "Review the Beacon project (an Elixir service that pages the on-call engineer).",
+            "What this project (beacon) is, as described beside its repository's name: an "
+            "Elixir service that pages the on-call engineer.",
+        ),
+    ],
+)
+def test_a_description_beside_the_repository_s_own_name_is_kept(
+    root: str, prompt: str, expected: str
+) -> None:
+    assert _said(root, prompt) == expected
+
+
+@pytest.mark.parametrize(
+    ("root", "prompt"),
+    [
+        # Another repository: a library the project uses, a tool, a fork of another name.
+        (GO, "Read the `cobra` repository — a Go library for CLI flags — for the parsing."),
+        (ELIXIR, "Compare with the phoenix repo, an Elixir web framework."),
+        (GO, "Port it from the tally-legacy repository — a Go CLI for bank exports."),
+        # The name alone (no "repository") may be a package or a binary of that name.
+        (GO, "Run tally — a Go CLI that reconciles bank exports — on the sample."),
+        # The repository's state, a plan, a negation.
+        (RAILS, "The ledger repo (main branch) has the fix."),
+        (RAILS, "The ledger repo, not a Rails app any more, moved to Hanami."),
+        (ELIXIR, "The beacon project — will be an Elixir service for paging."),
+    ],
+)
+def test_a_name_that_is_not_the_repository_s_own_says_nothing(root: str, prompt: str) -> None:
+    assert _said(root, prompt) is None

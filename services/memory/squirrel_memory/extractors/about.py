@@ -29,6 +29,7 @@ from squirrel_core.events import LOADED_FILE
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import head_read_text, loaded_text, shown_file_texts
 from squirrel_memory.extractors.package_doc import package_about
+from squirrel_memory.extractors.printed_manifests import printed_about
 from squirrel_memory.extractors.readme_intro import stack_sentence
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
@@ -205,7 +206,8 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
         name = readings.name or "unnamed"
         text = about_text(name, _with_stack(readings.description, source, texts), source)
         return text, source, (sources[source],)
-    return package_about(events) or _instruction_about(events)
+    # A manifest's description printed among other output is still the manifest's own.
+    return printed_about(events) or package_about(events) or _instruction_about(events)
 
 
 def _with_stack(description: str, source: str, texts: dict[str, str]) -> str:

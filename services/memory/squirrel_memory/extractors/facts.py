@@ -25,7 +25,9 @@ from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_summary import named_summary
+from squirrel_memory.extractors.package_language import package_json_typescript
 from squirrel_memory.extractors.path_described import path_described
+from squirrel_memory.extractors.printed_manifests import printed_manifest_paths
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.readme_database import readme_database
 from squirrel_memory.extractors.readme_stack import readme_stack
@@ -119,9 +121,20 @@ def project_facts(
     versions = None if repository else manifest_versions(events)
     drawn = drawn_paths(events)
     # Files read through the shell (`cat src/a.hpp`) are read as surely as with a file tool.
-    read = paths + shell_read_files(events)
+    # And a root manifest printed among other output (a compound or failed command).
+    read = paths + shell_read_files(events) + printed_manifest_paths(events)
     language = (
-        None if repository else language_fact(read, ran, listed, searched, versions, drawn=drawn)
+        None
+        if repository
+        else language_fact(
+            read,
+            ran,
+            listed,
+            searched,
+            versions,
+            drawn=drawn,
+            typescript_manifest=package_json_typescript(events),
+        )
     )
     if language:
         facts.append(language)

@@ -12,10 +12,14 @@ every ecosystem:
   folder (`tally --help` in `…/tally`, through `uv run` or `bundle exec` as well); another
   tool's help (`gh --help`, `./gradlew --help`) says nothing of the project;
 - the command ran in the project (not after a `cd` elsewhere), succeeded, and printed a
-  usage line and no error: a complaint ("Error: unknown flag") or a version line is no help;
+  usage line (`usage:` in any case, or a `USAGE` heading in capitals with no colon) and no
+  error: a complaint ("Error: unknown flag") or a version line is no help;
+- nothing else printed before the help, or only `echo` lines (skipped, one line each): another
+  command's output would run into the help's first paragraph;
 - the description is the first prose paragraph of the help before its first section
   (`Options:`, `Commands:`, `Flags:`, `positional arguments:`): one that is not the usage
-  line, a version or author line, nor a hint to run something else ("Use `tally help` …").
+  line, a version or author line, nor a hint to run something else ("Use `tally help` …");
+  a trailing "(tally v0.3.1)" is left off.
 
 The memory quotes the help ("What this project (tally) is and does, per `tally --help`: …")
 and is tagged as a summary: the README or manifest, read in a later session, replaces it.
@@ -53,12 +57,15 @@ _RUNNERS: tuple[tuple[str, ...], ...] = (
 _HELP_FLAGS = frozenset({"--help", "-h", "-help", "help"})
 #: Blanks within one line (`\s` would run on across lines, and back, on a long blank output).
 _BLANK = r"[^\S\n]"
-_USAGE = re.compile(rf"^{_BLANK}*usage{_BLANK}*:", re.IGNORECASE | re.MULTILINE)
+#: A usage line: "usage:" in any case, or a `USAGE` heading in capitals (no colon), as some
+#: parsers print it ("USAGE\n  tally [flags]", "USAGE tally [OPTIONS] <command>").
+_USAGE = re.compile(rf"^{_BLANK}*(?i:usage){_BLANK}*:|^{_BLANK}*USAGE(?={_BLANK}|$)", re.MULTILINE)
 #: A section heading of a help page: the description comes before it.
 _SECTION = re.compile(
     r"^\s*(?:[A-Z][\w -]{0,30}(?:options|commands|flags|arguments|subcommands)|options|"
     r"commands|flags|arguments|subcommands|positional arguments|optional arguments|examples?|"
-    r"environment|aliases)\s*:\s*$",
+    r"environment|aliases)\s*:\s*$"
+    r"|^\s*(?-i:(?:[A-Z]+\s)?(?:OPTIONS|COMMANDS|FLAGS|ARGUMENTS|SUBCOMMANDS|EXAMPLES?))\s*$",
     re.IGNORECASE,
 )
 #: Lines of a help that say nothing of what the program is: a version, an author, a hint.
@@ -71,6 +78,12 @@ _NOT_PROSE = re.compile(
 _ERROR = re.compile(rf"^{_BLANK}*(?:error|fatal|warning)\b", re.IGNORECASE | re.MULTILINE)
 #: An option or command listing line: `-v, --verbose  Print more`, `  build    Build it`.
 _LISTING = re.compile(r"^\s*-|^\s+\S+\s{2,}\S")
+#: The program's name and version after its description ("… work (tally v0.3.1)").
+_VERSION_TAIL = re.compile(r"\s*\((?:[\w.-]+\s+)?v?\d+(?:\.\d+)+[^()]*\)\s*\.?$")
+#: Programs that print their arguments on one line: what they print comes before the help.
+_ECHOES = frozenset({"echo"})
+#: Commands that print nothing on success.
+_SILENT = frozenset({"cd", "pushd", "source", ".", "export", "set", "unset", "true", "clear"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,13 +127,14 @@ def _asks_help(tokens: list[str]) -> bool:
     return len(tokens) >= 2 and tokens[-1] in _HELP_FLAGS
 
 
-def help_description(output: str) -> str | None:
+def help_description(output: str, *, after: int = 0) -> str | None:
     """The first prose paragraph of a help page before its first section, or None when the
-    output is no help page (it has no usage line) or opens with none."""
+    output is no help page (it has no usage line) or opens with none; the first `after` lines
+    are another command's (an `echo` run before the help)."""
     if not _USAGE.search(output) or _ERROR.search(output):
         return None
     paragraphs: list[list[str]] = [[]]
-    for line in output.splitlines():
+    for line in output.splitlines()[after:]:
         if _SECTION.match(line):
             break
         if not line.strip():
@@ -134,6 +148,7 @@ def help_description(output: str) -> str | None:
             continue
         lines = [line for line in paragraph if not _NOT_PROSE.match(line)]
         prose = " ".join(" ".join(lines).split())
+        prose = _VERSION_TAIL.sub("", prose)
         if len(prose) >= MIN_CHARS and len(prose.split()) >= 4 and not prose.endswith(":"):
             return prose[:MAX_CHARS].rstrip(".") + "."
     return None
@@ -144,11 +159,17 @@ def help_about(runs: list[CommandRun], project_id: str) -> HelpAbout | None:
     for run in runs:
         if run.ok is not True or not run.output or ran_elsewhere(run.command, project_id):
             continue
-        for tokens in run.segments:
+        segments = run.segments
+        for at, tokens in enumerate(segments):
             if not _asks_help(tokens):
                 continue
             program = _own_program(tokens, project_id)
-            described = help_description(run.output) if program else None
+            # One line per `echo` before the help; a command that prints nothing (`cd`,
+            # `source`) adds none; another command's output may run into the help's.
+            before = [t for t in segments[:at] if t[0] not in _SILENT]
+            if any(t[0] not in _ECHOES or any(a.startswith("-") for a in t) for t in before):
+                continue
+            described = help_description(run.output, after=len(before)) if program else None
             if described:
                 folder = PurePosixPath(project_id).name or "unnamed"
                 shown = " ".join(tokens)

@@ -1,5 +1,7 @@
 """The project's languages, as the session shows them: the manifests read at its root (with the
-language version each asks for), else the code it touched, listed or searched."""
+language version each asks for), else the code it touched, listed or searched. A root
+`package.json` names no language of its own: the code files shown say JavaScript or TypeScript,
+and where none is shown the statement says both are open."""
 
 from __future__ import annotations
 
@@ -26,6 +28,9 @@ from squirrel_memory.extractors.touched_languages import (
 )
 from squirrel_memory.repository.languages import without_unshown
 
+#: What a `package.json` alone says of the language: one or the other.
+_EITHER = "JavaScript or TypeScript"
+
 
 def language_fact(
     paths: list[tuple[str, str]],
@@ -35,6 +40,7 @@ def language_fact(
     versions: dict[str, ManifestVersion] | None = None,
     *,
     drawn: list[tuple[str, str]] | None = None,
+    typescript_manifest: bool = False,
 ) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
     files touched twice at least, and the language version each manifest read asks for:
@@ -44,7 +50,8 @@ def language_fact(
     the files a search or listing printed show (`searched`, see `searched_files`), then the
     files a root README or instruction file draws (`drawn`, see `drawn_files`); `ran` are
     the scripts the session wrote and ran with their interpreter, with the language it tells
-    of a suffix two languages share."""
+    of a suffix two languages share; `typescript_manifest` says the root `package.json`'s own
+    text names TypeScript (`package_language`)."""
     manifests: dict[str, str] = {}
     packages: set[str] = set()
     files: dict[str, set[str]] = {}
@@ -100,6 +107,16 @@ def language_fact(
         if "JavaScript" in manifests:
             manifests.setdefault("TypeScript", manifests.pop("JavaScript"))
         own.pop("JavaScript", None)
+    node = manifests.get("JavaScript")
+    if node and PurePosixPath(node).name == "package.json" and "JavaScript" not in own:
+        # A `package.json` alone names no language: the code files shown say which, and
+        # where none is shown, both stay open. Beside a `package.json` a listed `.ts` is code.
+        shown = [*(listed or []), *(searched or []), *(drawn or [])]
+        seen = touched_code(shown, {}, packages).files
+        if "JavaScript" not in seen and ("TypeScript" in seen or typescript_manifest):
+            manifests.setdefault("TypeScript", manifests.pop("JavaScript"))
+        elif "JavaScript" not in seen:
+            manifests[_EITHER] = manifests.pop("JavaScript")
     c_family = [lang for lang in own if family(lang) == "C/C++"]
     if "C/C++" in manifests and len(c_family) == 1:
         # A CMake build of C++ code is a C++ project, not "C/C++ and C++".
@@ -114,8 +131,11 @@ def language_fact(
     said = ("; " if asked else ", ").join(
         f"{path}: {v.said}" if (v := asked.get(path)) else path for path in evidence
     )
+    if _EITHER in found_languages[:3]:
+        said += "; no code file seen says which"
     text = " and ".join(found_languages[:3]) + f" project ({said})."
-    tags = ("language", *(lang.lower() for lang in found_languages[:3]))
+    named = [part for lang in found_languages[:3] for part in lang.split(" or ")]
+    tags = ("language", *(lang.lower() for lang in named))
     return Fact("language", text, tags, 0.6, tuple(sorted(ids)))
 
 

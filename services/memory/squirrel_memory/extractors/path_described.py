@@ -1,4 +1,5 @@
-"""What the project is, as someone described it right beside the project's own path.
+"""What the project is, as someone described it right beside the project's own path or the
+name of its repository.
 
 An assistant that hands work to a subagent, or sums up where it works, often gives the
 project's folder and says what lives there in the same breath: "Repo: /home/me/tally (a Go
@@ -21,6 +22,13 @@ human language:
 - it is a statement of what is, not a plan, a question or a negation ("will be a …",
   "not a library", "to become …").
 
+The same holds beside the repository called by the project folder's own name, as a repository:
+"the `nexus-proxy` repository — a hardware-aware AI routing gateway in Go", "Working in the
+ledger repo, a Rails app for invoices" in `…/ledger`. The word "repository" (or "repo",
+"project", "codebase") right after the name says the name is the repository's, not a
+library's or a tool's; another name ("the `effect` repository — a TypeScript library") is
+another repository, and the name without that word may be a dependency's.
+
 The memory quotes the description with the folder's name ("What this project (tally) is, as
 described beside its path: a Go CLI that reconciles bank exports.") and is tagged as a
 summary: the README or manifest, read in a later session, replaces it.
@@ -39,8 +47,10 @@ from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
 MIN_CHARS = 6
+#: The shortest folder name taken for the repository's name in a text.
+MIN_NAME_CHARS = 3
 MAX_CHARS = 160
-PREFIX = "What this project ({name}) is, as described beside its path: "
+PREFIX = "What this project ({name}) is, as described beside its {anchor}: "
 #: Kinds of software that say nothing of what the folder holds ("(the project root)").
 _NOT_A_KIND = frozenset({"project", "projects", "package", "packages", "implementation"})
 #: A description after the path: "(…)", ", a …", " — …".
@@ -91,13 +101,34 @@ def _spellings(root: str) -> list[str]:
     return [root, "~/" + root[home.end() :]] if home else [root]
 
 
+#: What follows a name to say it is the name of a repository.
+_REPOSITORY_WORD = r"(?:repository|repo|project|codebase)"
+
+
+def _anchors(root: str) -> str:
+    """A pattern for where a description of the project may follow: its root path, or its
+    folder's name (quoted or not) called a repository ("the `tally` repo")."""
+    paths = "|".join(re.escape(way) for way in _spellings(root))
+    name = re.split(r"[\\/]", root)[-1]
+    named = rf"(?<![\w.\\/-])`?{re.escape(name)}`?\s+{_REPOSITORY_WORD}\b"
+    if len(name) < MIN_NAME_CHARS:
+        named = "(?!)"  # a name this short is no one's in particular
+    return rf"(?:(?:{paths})(?![\w.\\/-])|(?P<named>(?i:{named})))"
+
+
 def described(text: str, root: str) -> str:
-    """The description `text` gives right after the project's root path `root`, or ""."""
+    """The description `text` gives right after the project's root path `root` (or its
+    repository's name), or ""."""
+    found = _described(text, root)
+    return found[0] if found else ""
+
+
+def _described(text: str, root: str) -> tuple[str, str] | None:
+    """(description, "path" or "repository's name" as what it stood beside), or None."""
     root = root.rstrip("/\\")
     if not root:
-        return ""
-    spelled = "|".join(re.escape(way) for way in _spellings(root))
-    for found in re.finditer(rf"(?:{spelled})(?![\w.\\/-])", text):
+        return None
+    for found in re.finditer(_anchors(root), text):
         match = _AFTER_PATH.match(text[found.end() :])
         if match is None:
             continue
@@ -108,8 +139,8 @@ def described(text: str, root: str) -> str:
             said = said[named.end() :]
         fits = MIN_CHARS <= len(said) <= MAX_CHARS
         if fits and names_a_kind(said) and not _NOT_SAID.search(said):
-            return said
-    return ""
+            return said, "repository's name" if found.group("named") else "path"
+    return None
 
 
 def _texts(events: list[StoredEvent]) -> Iterator[tuple[StoredEvent, str]]:
@@ -124,9 +155,9 @@ def path_described(events: list[StoredEvent]) -> Summary | None:
     root = events[0].project_id
     name = re.split(r"[\\/]", root.rstrip("/\\"))[-1]
     for event, text in _texts(events):
-        said = described(text, root)
+        said = _described(text, root)
         if said:
-            content = sentence(PREFIX.format(name=name) + said)
+            content = sentence(PREFIX.format(name=name, anchor=said[1]) + said[0])
             if content:
                 return Summary(content, (event.id,))
     return None
