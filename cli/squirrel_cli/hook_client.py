@@ -8,6 +8,12 @@ never block or break the user's session; one JSON line on stderr (`hook_unanswer
 says why, as hosts keep a hook's stderr for their logs. Only the standard library is imported:
 a hook runs on every prompt, and importing the whole CLI would cost more than the answer.
 
+A session start while `sqrl up` is still starting the services (its `run/supervisor.json` names
+a live supervisor and the memory service or the gateway not serving yet) first waits for them, at
+most `hooks.start_wait_ms` (default 3 s, so the whole hook stays inside the 5 s hosts are told to
+allow), and then asks as usual within the deadline; a line on stderr (`hook_waited_for_start`)
+says how long. With the services down (no live supervisor) it never waits.
+
 A session start whose gateway is running but has not answered in the last quarter of the
 deadline prints the text the gateway kept for this host, event and folder, when nothing it was
 made from changed (`squirrel_core.start_texts`, itself standard library only); a line on stderr
@@ -28,6 +34,14 @@ from types import FrameType
 from typing import Final
 
 DEFAULT_DEADLINE_MS: Final = 1000
+DEFAULT_START_WAIT_MS: Final = 3000
+START_WAIT_MAX_MS: Final = 3500
+"""The most a session start waits for services still starting: with the deadline's 1 s this
+stays inside the 5 s hosts are told to allow a hook (`hook_config.HOST_TIMEOUT_SECONDS`)."""
+START_EVENTS: Final = frozenset({"SessionStart"})
+"""The hosts' session-start events (the same name in Claude Code, Codex and Gemini CLI)."""
+WAITED_FOR: Final = ("memory", "gateway")
+"""The services a session-start answer needs."""
 MAX_INPUT_BYTES: Final = 1_000_000
 MAX_ANSWER_BYTES: Final = 1_000_000
 _POLL_SECONDS: Final = 0.02
@@ -69,24 +83,86 @@ def _home() -> Path:
 
 def deadline_ms(home: Path) -> int:
     """`hooks.deadline_ms` from the environment or config.toml; the default when unreadable."""
-    raw: object = os.environ.get("SQRL_HOOKS_DEADLINE_MS")
+    return _hooks_ms(home, "deadline_ms", DEFAULT_DEADLINE_MS, 50, 60_000)
+
+
+def start_wait_ms(home: Path) -> int:
+    """`hooks.start_wait_ms` from the environment or config.toml; the default when unreadable."""
+    return _hooks_ms(home, "start_wait_ms", DEFAULT_START_WAIT_MS, 0, START_WAIT_MAX_MS)
+
+
+def _hooks_ms(home: Path, key: str, default: int, low: int, high: int) -> int:
+    """A `hooks.<key>` setting in milliseconds: `SQRL_HOOKS_<KEY>`, else config.toml, else (also
+    when unreadable or outside `low`..`high`) `default`."""
+    raw: object = os.environ.get(f"SQRL_HOOKS_{key.upper()}")
     if raw is None:
         try:
             text = (home / "config.toml").read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             text = ""
-        if "deadline_ms" in text:  # parse only when the setting is there (tomllib costs ~10 ms)
+        if key in text:  # parse only when the setting is there (tomllib costs ~10 ms)
             import tomllib  # noqa: PLC0415
 
             try:
-                raw = tomllib.loads(text).get("hooks", {}).get("deadline_ms")
+                raw = tomllib.loads(text).get("hooks", {}).get(key)
             except (tomllib.TOMLDecodeError, AttributeError):
                 raw = None
     try:
-        value = int(str(raw)) if raw is not None else DEFAULT_DEADLINE_MS
+        value = int(str(raw)) if raw is not None else default
     except ValueError:
-        return DEFAULT_DEADLINE_MS
-    return value if 50 <= value <= 60_000 else DEFAULT_DEADLINE_MS
+        return default
+    return value if low <= value <= high else default
+
+
+def services_starting(home: Path) -> bool:
+    """Whether `sqrl up` is starting the services a session-start answer needs: its record
+    names a live supervisor and one of them not serving yet. False when there is no record or
+    its supervisor is gone (the services are down: nothing to wait for)."""
+    try:
+        state = json.loads((home / "run" / "supervisor.json").read_text())
+        pid = int(state["pid"])
+        services = state.get("services") or {}
+        states = [str((services.get(name) or {}).get("state", "starting")) for name in WAITED_FOR]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    if not _alive(pid):
+        return False
+    return any(state != "serving" for state in states)
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def wait_for_start(home: Path, event: str) -> float:
+    """Seconds a session start waited for services still starting (0.0 when none are, or the
+    event is not a session start), at most `hooks.start_wait_ms`."""
+    if event not in START_EVENTS or not services_starting(home):
+        return 0.0
+    wait_s = start_wait_ms(home) / 1000
+    if wait_s <= 0:
+        return 0.0
+    started = time.monotonic()
+    deadline = started + wait_s
+    while time.monotonic() < deadline and services_starting(home):
+        _pause(_POLL_SECONDS)
+    waited = time.monotonic() - started
+    try:
+        sys.stderr.write(
+            json.dumps({"event": "hook_waited_for_start", "waited_ms": round(waited * 1000)}) + "\n"
+        )
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return waited
 
 
 def _endpoint(home: Path, budget_s: float) -> tuple[str, int, str] | None:
@@ -235,8 +311,10 @@ def _report_kept(reason: str) -> None:
 def main(argv: Sequence[str]) -> int:
     """`sqrl hook HOST EVENT`: always exits 0; prints the host's answer, or nothing and the
     reason on stderr."""
-    started = time.monotonic()
     home = _home()
+    if len(argv) == 2:
+        wait_for_start(home, argv[1])
+    started = time.monotonic()
     limit_s = deadline_ms(home) / 1000
     previous = signal.signal(signal.SIGALRM, _on_alarm)
     signal.setitimer(signal.ITIMER_REAL, limit_s)
