@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from squirrel_cli.parked_view import parked_lines
+from squirrel_cli.store_writes import refused_line
 from squirrel_cli.supervisor_state import SupervisorState, services_run
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
@@ -249,6 +250,9 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
     for p in projects:
         if p["notice"]:
             console.line(str(p["notice"]))
+    for p in projects:
+        if line := refused_line(p, ingest):
+            console.line(line)
     for p in projects:
         letters = [(str(d["kind"]), str(d["error"])) for d in p.get("parked") or []]
         for line in parked_lines(str(p["project"]), letters):

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -44,6 +45,18 @@ def _raise_write_failure(path: Path, exc: sqlite3.OperationalError) -> None:
         raise StorageError(f"{path} is read-only; check its permissions ({name})") from exc
 
 
+class WriteFailure:
+    """The last write the file system refused (disk full, file size limit, read-only), kept until
+    a write succeeds again: what `sqrl status` and `sqrl doctor` show of a store that cannot
+    take writes (the callers got the error; ingest keeps the events and retries)."""
+
+    __slots__ = ("at", "message")
+
+    def __init__(self, message: str, at: float) -> None:
+        self.message = message
+        self.at = at
+
+
 class SqliteDatabase:
     """A database file: writes are queued to one thread and run as one transaction each.
 
@@ -72,6 +85,8 @@ class SqliteDatabase:
         """Raised when the database moves to a new file: readers then reconnect."""
         self.schema_version = 0
         self.rows = RowCache()
+        self.write_failure: WriteFailure | None = None
+        """The last refused write, until one succeeds (see `WriteFailure`)."""
 
     async def open(self) -> None:
         """Create the file (0600) if needed, open the writer connection and migrate."""
@@ -159,9 +174,27 @@ class SqliteDatabase:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as exc:
-            _raise_write_failure(self.path, exc)
+            self._refused(exc)
             raise
+        self.write_failure = None
         return result
+
+    def _refused(self, exc: sqlite3.OperationalError) -> None:
+        """Raises a refused write as `_raise_write_failure` does, keeping it (and logging it
+        once per run of failures) when the file system refused it; returns for other errors."""
+        try:
+            _raise_write_failure(self.path, exc)
+        except UnavailableError:
+            raise  # locked by another process: a moment, not the store
+        except SquirrelError as refused:
+            if self.write_failure is None:
+                log.warning(
+                    "store_write_refused",
+                    path=str(self.path),
+                    error=str(getattr(exc, "sqlite_errorname", type(exc).__name__)),
+                )
+            self.write_failure = WriteFailure(str(refused), time.time())
+            raise
 
     def _run_plain(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn = self._write_conn
@@ -170,7 +203,7 @@ class SqliteDatabase:
         try:
             return fn(conn)
         except sqlite3.OperationalError as exc:
-            _raise_write_failure(self.path, exc)
+            self._refused(exc)
             raise
         finally:
             self.rows.bump()
