@@ -231,8 +231,11 @@ class Supervisor:
 
     async def _join(self, name: str, proc: asyncio.subprocess.Process) -> None:
         """Waits for `name` to serve, past the start timeout if it is still running then."""
-        if await self._wait_serving(name, proc):
-            return
+        if not await self._wait_serving(name, proc):
+            await self._join_late(name, proc)
+
+    async def _join_late(self, name: str, proc: asyncio.subprocess.Process) -> None:
+        """Waits, without a deadline, for a service past its start timeout to serve (or exit)."""
         if proc.returncode is None and not self._stopping.is_set():
             self._note_late(name, proc)
             await self._wait_serving(name, proc, bounded=False)
@@ -290,9 +293,8 @@ class Supervisor:
     async def _watch(self, name: str, *, late: bool = False) -> None:
         """Restarts `name` with exponential backoff whenever it exits, until stopping; a `late`
         one is first waited for until it serves (or exits)."""
-        if late and self._procs[name].returncode is None:
-            self._note_late(name, self._procs[name])
-            await self._wait_serving(name, self._procs[name], bounded=False)
+        if late:
+            await self._join_late(name, self._procs[name])
         backoff = FIRST_BACKOFF_SECONDS
         max_backoff = self._settings.float_("supervisor.max_backoff_seconds")
         while not self._stopping.is_set():

@@ -70,6 +70,12 @@ def _late(layout: HomeLayout, name: str) -> bool:
     return service is not None and service.late
 
 
+def _serving(layout: HomeLayout, name: str) -> bool:
+    state = read_supervisor_state(layout.supervisor_file)
+    service = state.services.get(name) if state is not None else None
+    return service is not None and service.state == "serving"
+
+
 def _status_text(layout: HomeLayout) -> str:
     rows, _ = service_rows(layout, _state(layout))
     for row in rows:
@@ -105,7 +111,10 @@ async def test_a_service_slower_than_the_start_timeout_joins_late_and_the_others
     with capture_logs() as logs:
         run = asyncio.create_task(supervisor.run())
         try:
-            await _until(lambda: _late(layout, "ingest") or run.done())
+            # (on a loaded machine memory may be late too: it then joins as ingest will)
+            await _until(
+                lambda: (_late(layout, "ingest") and _serving(layout, "memory")) or run.done()
+            )
             state = _state(layout)
             memory, ingest = state.services["memory"], state.services["ingest"]
             assert not run.done()  # the supervisor did not give up on everything
@@ -126,13 +135,13 @@ async def test_a_service_slower_than_the_start_timeout_joins_late_and_the_others
         finally:
             supervisor._stopping.set()
             assert await asyncio.wait_for(run, NEVER) == 0
-    late = [e for e in logs if e["event"] == "service_late"]
-    assert [(e["service"], e["keeps_waiting"]) for e in late] == [("ingest", True)]
-    assert "ingest-service.json" in late[0]["waits_for"]
+    late = {e["service"]: e for e in logs if e["event"] == "service_late"}
+    assert late["ingest"]["keeps_waiting"] is True
+    assert "ingest-service.json" in late["ingest"]["waits_for"]
     ready = {e["service"]: e["late"] for e in logs if e["event"] == "service_ready"}
-    assert ready == {"memory": False, "ingest": True}
+    assert set(ready) == {"memory", "ingest"} and ready["ingest"] is True
     up = next(e for e in logs if e["event"] == "services_up")
-    assert up["services"] == ["memory"] and up["still_starting"] == ["ingest"]
+    assert "ingest" in up["still_starting"] and "ingest" not in up["services"]
     assert not pid_alive(ingest.pid) and not pid_alive(memory.pid)
 
 
