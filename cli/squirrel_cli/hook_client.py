@@ -9,8 +9,10 @@ says why, as hosts keep a hook's stderr for their logs. Only the standard librar
 a hook runs on every prompt, and importing the whole CLI would cost more than the answer.
 
 A session start while `sqrl up` is still starting the services (its `run/supervisor.json` names
-a live supervisor and the memory service or the gateway not serving yet) first waits for them, at
-most `hooks.start_wait_ms` (default 3 s, so the whole hook stays inside the 5 s hosts are told to
+a live supervisor and the memory service or the gateway not serving yet) prints at once the text
+the gateway kept for this host, event and folder when nothing it was made from changed (see
+below; `hook_answered_kept`, late `services_starting`); without one it waits for them, at most
+`hooks.start_wait_ms` (default 3 s, so the whole hook stays inside the 5 s hosts are told to
 allow), and then asks as usual within the deadline; a line on stderr (`hook_waited_for_start`)
 says how long. With the services down (no live supervisor) it never waits.
 
@@ -40,6 +42,8 @@ START_WAIT_MAX_MS: Final = 3500
 stays inside the 5 s hosts are told to allow a hook (`hook_config.HOST_TIMEOUT_SECONDS`)."""
 START_EVENTS: Final = frozenset({"SessionStart"})
 """The hosts' session-start events (the same name in Claude Code, Codex and Gemini CLI)."""
+STARTING: Final = "services_starting"
+"""Why a kept session-start text was printed while `sqrl up` starts the services."""
 WAITED_FOR: Final = ("memory", "gateway")
 """The services a session-start answer needs."""
 MAX_INPUT_BYTES: Final = 1_000_000
@@ -142,12 +146,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def wait_for_start(home: Path, event: str) -> float:
-    """Seconds a session start waited for services still starting (0.0 when none are, or the
-    event is not a session start), at most `hooks.start_wait_ms`."""
+def start_wait_s(home: Path, event: str) -> float:
+    """How long this hook may wait for services still starting: `hooks.start_wait_ms` for a
+    session start while the supervisor says they are starting, else 0.0."""
     if event not in START_EVENTS or not services_starting(home):
         return 0.0
-    wait_s = start_wait_ms(home) / 1000
+    return start_wait_ms(home) / 1000
+
+
+def wait_for_start(home: Path, wait_s: float) -> float:
+    """Waits up to `wait_s` seconds while the services are starting; the seconds waited."""
     if wait_s <= 0:
         return 0.0
     started = time.monotonic()
@@ -254,13 +262,22 @@ def answer(host: str, event: str, stdin: bytes, home: Path, budget_s: float) -> 
     return _post(address, port, f"/hooks/{host}/{event}", token, body=stdin or b"{}", timeout=left)
 
 
-def _run(argv: Sequence[str], home: Path, budget_s: float) -> bytes:
+def _run(argv: Sequence[str], home: Path, budget_s: float, wait_s: float = 0.0) -> bytes:
+    """The answer within `budget_s`; a session start while the services start (`wait_s` > 0)
+    prints the text kept for it at once when there is a valid one, else first waits for them
+    (at most `wait_s`, not counted in `budget_s`)."""
     started = time.monotonic()
     if len(argv) != 2:
         raise _UnansweredError(Reason.BAD_INPUT)
     data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:
         raise _UnansweredError(Reason.BAD_INPUT)
+    if wait_s > 0:
+        kept = _kept(argv[0], argv[1], data, home)
+        if kept is not None:
+            _report_kept(STARTING)
+            return kept
+        started += wait_for_start(home, wait_s)
     left = max(0.01, budget_s - (time.monotonic() - started))
     reserve = min(left / 2, max(KEPT_RESERVE_SECONDS, left / 4))
     try:
@@ -269,7 +286,7 @@ def _run(argv: Sequence[str], home: Path, budget_s: float) -> bytes:
         reason = slow.reason if isinstance(slow, _UnansweredError) else Reason.DEADLINE
         late = reason == Reason.DEADLINE or (
             reason == Reason.GATEWAY_NOT_RUNNING
-            and (home / "run" / "gateway-service.json").exists()
+            and ((home / "run" / "gateway-service.json").exists() or wait_s > 0)
         )
         kept = _kept(argv[0], argv[1], data, home) if late else None
         if kept is None:
@@ -311,16 +328,15 @@ def _report_kept(reason: str) -> None:
 def main(argv: Sequence[str]) -> int:
     """`sqrl hook HOST EVENT`: always exits 0; prints the host's answer, or nothing and the
     reason on stderr."""
-    home = _home()
-    if len(argv) == 2:
-        wait_for_start(home, argv[1])
     started = time.monotonic()
+    home = _home()
     limit_s = deadline_ms(home) / 1000
+    wait_s = start_wait_s(home, argv[1]) if len(argv) == 2 else 0.0
     previous = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, limit_s)
+    signal.setitimer(signal.ITIMER_REAL, limit_s + wait_s)
     try:
         try:
-            out = _run(argv, home, limit_s - (time.monotonic() - started))
+            out = _run(argv, home, limit_s - (time.monotonic() - started), wait_s)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)  # an alarm before this raises below
     except _UnansweredError as unanswered:

@@ -19,12 +19,13 @@ from typing import Any
 import pytest
 
 from squirrel_cli import hook_client
+from squirrel_core.start_texts import change_mark, keep_start_text, mark_changed, start_folder
 
 START_TEXT = b'{"hookSpecificOutput": {"additionalContext": "the brief"}}'
 
 
 class _Gateway(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 - the handler's name
+    def do_POST(self) -> None:
         self.rfile.read(int(self.headers["Content-Length"]))
         self.send_response(200)
         self.send_header("Content-Length", str(len(START_TEXT)))
@@ -78,9 +79,11 @@ def _gateway_serves(home: Path, port: int) -> None:
     _supervisor(home, os.getpid(), memory="serving", ingest="serving", gateway="serving")
 
 
-def _hook(monkeypatch: pytest.MonkeyPatch, event: str) -> tuple[bytes, list[str]]:
+def _hook(
+    monkeypatch: pytest.MonkeyPatch, event: str, cwd: str = "/nowhere"
+) -> tuple[bytes, list[str]]:
     """`sqrl hook claude <event>` in this process: what it printed, and its stderr events."""
-    stdin = json.dumps({"cwd": "/nowhere", "hook_event_name": event}).encode()
+    stdin = json.dumps({"cwd": cwd, "hook_event_name": event}).encode()
     out, err = io.BytesIO(), io.StringIO()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin)))
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out, write_through=True))
@@ -128,10 +131,10 @@ def test_only_a_session_start_waits_and_only_for_memory_and_the_gateway(
     home = _home(tmp_path, monkeypatch)
     monkeypatch.setattr(hook_client, "_pause", pytest.fail)
     _supervisor(home, os.getpid(), memory="starting", ingest="starting", gateway="starting")
-    assert hook_client.wait_for_start(home, "UserPromptSubmit") == 0.0
+    assert hook_client.start_wait_s(home, "UserPromptSubmit") == 0.0
     _supervisor(home, os.getpid(), memory="serving", ingest="starting", gateway="serving")
     assert not hook_client.services_starting(home)  # a late ingest holds no session back
-    assert hook_client.wait_for_start(home, "SessionStart") == 0.0
+    assert hook_client.start_wait_s(home, "SessionStart") == 0.0
 
 
 def test_the_wait_is_bounded_by_the_setting(
@@ -141,12 +144,40 @@ def test_the_wait_is_bounded_by_the_setting(
     _supervisor(home, os.getpid(), memory="starting", gateway="starting")
     monkeypatch.setenv("SQRL_HOOKS_START_WAIT_MS", "0")
     monkeypatch.setattr(hook_client, "_pause", pytest.fail)
-    assert hook_client.wait_for_start(home, "SessionStart") < 0.5
+    assert hook_client.start_wait_s(home, "SessionStart") == 0.0
+    assert hook_client.wait_for_start(home, 0.0) == 0.0
     pauses: list[float] = []
     monkeypatch.setenv("SQRL_HOOKS_START_WAIT_MS", "60")
+    assert hook_client.start_wait_s(home, "SessionStart") == 0.06
     monkeypatch.setattr(hook_client, "_pause", pauses.append)  # never comes up
-    hook_client.wait_for_start(home, "SessionStart")
+    hook_client.wait_for_start(home, 0.06)
     assert pauses  # it polled, and returned although the services never served
+
+
+def test_a_kept_start_text_is_printed_at_once_while_the_services_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = _home(tmp_path, monkeypatch)
+    run = home / "run"
+    folder = tmp_path / "project"
+    folder.mkdir()
+    mark_changed(run)
+    mark = change_mark(run)
+    assert mark is not None
+    keep = {"host": "claude", "event": "SessionStart", "folder": start_folder(run, str(folder))}
+    keep_start_text(run, **keep, output="kept text", mark=mark, files=(), settings_key="k")
+    _supervisor(home, os.getpid(), memory="starting", ingest="starting", gateway="starting")
+    monkeypatch.setattr(hook_client, "_pause", pytest.fail)  # no wait: the kept text is valid
+    printed, said = _hook(monkeypatch, "SessionStart", cwd=str(folder))
+    assert printed.strip() == b"kept text"
+    assert said == ["hook_answered_kept"]
+    mark_changed(run)  # a memory changed since: the kept text is not printed, the hook waits
+    pauses: list[float] = []
+    monkeypatch.setenv("SQRL_HOOKS_START_WAIT_MS", "60")
+    monkeypatch.setattr(hook_client, "_pause", pauses.append)
+    printed, said = _hook(monkeypatch, "SessionStart", cwd=str(folder))
+    assert printed == b"" and pauses
+    assert said == ["hook_waited_for_start", "hook_unanswered"]
 
 
 def test_the_start_wait_setting_is_read_like_the_deadline(tmp_path: Path) -> None:
