@@ -5,6 +5,7 @@ limit on a real database file) keeps why and when, until a write succeeds again:
 from __future__ import annotations
 
 import sqlite3
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -52,6 +53,41 @@ async def test_a_refused_write_is_kept_until_a_write_succeeds(tmp_path: Path) ->
 
         await db.write_outside_transaction(_page_limit(1000))
         assert await db.write(_fill(1)) == 2
+        assert store.write_failure() is None
+    finally:
+        await store.close()
+
+
+def _chattr(flag: str, paths: list[Path]) -> bool:
+    try:
+        done = subprocess.run(["chattr", flag, *map(str, paths)], capture_output=True, check=False)
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
+async def test_a_store_file_made_unwritable_while_open_refuses_writes_and_says_so(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    store = await SqliteStore.open(str(root.resolve()))
+    # The database and its write-ahead log; not the shared-memory index SQLite maps into memory
+    # (a page it cannot grow there is a SIGBUS in the writer, not an error: left alone here).
+    files = [store.path, store.path.with_name("data.db-wal")]
+    try:
+        await store._db.write(_fill(1))
+        if not _chattr("+i", files):  # needs the immutable flag (CAP_LINUX_IMMUTABLE)
+            pytest.skip("cannot make a file immutable here")
+        try:
+            with pytest.raises(SquirrelError) as refused:
+                await store._db.write(_fill(50))
+            failure = store.write_failure()
+        finally:
+            _chattr("-i", files)
+        assert refused.value.grpc_code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert failure is not None and "read-only" in failure[0]
+        assert await store._db.write(_fill(1)) == 2  # writable again: nothing half-written
         assert store.write_failure() is None
     finally:
         await store.close()

@@ -37,9 +37,16 @@ def _raise_write_failure(path: Path, exc: sqlite3.OperationalError) -> None:
     name = str(getattr(exc, "sqlite_errorname", ""))
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         raise UnavailableError(f"{path} is locked by another process; try again") from exc
-    if name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+    if name.startswith("SQLITE_FULL"):
         raise ResourceExhaustedError(
             f"cannot write {path}: the disk is full or the file size limit was reached ({name})"
+        ) from exc
+    if name.startswith("SQLITE_IOERR"):
+        # The same error for a full disk, a file size limit and a file that refuses writes
+        # (made read-only or immutable while open): name them all rather than guess.
+        raise ResourceExhaustedError(
+            f"cannot write {path}: the file system refused the write (the disk is full, a file"
+            f" size limit was reached, or the file was made read-only) ({name})"
         ) from exc
     if name.startswith("SQLITE_READONLY"):
         raise StorageError(f"{path} is read-only; check its permissions ({name})") from exc
