@@ -230,7 +230,7 @@ def run_plan(plan: Plan, only: Sequence[str]) -> list[Figure]:
         "quality": quality_figures,
         "answer-key": answer_key_figures,
         "foresight": foresight_figures,
-        "hooks": lambda: asyncio.run(hook_latency.measure(1000, plan.mcp_calls)),
+        "hooks": lambda: asyncio.run(hook_latency.measure(1000, plan.mcp_calls, 3)),
         "cli": lambda: cli_latency.measure(plan.cli_runs),
     }
     figures: list[Figure] = []

@@ -4,10 +4,14 @@ A temporary home and repository get `sqrl init` and `--size` memories (as bench/
 seeds them), then `sqrl up --detach`. Once the model is loaded and the memory service is idle,
 the real `sqrl` console script is started `--calls` times for Claude Code's `UserPromptSubmit`
 (rotating developer questions) and `SessionStart`, with the host's JSON on stdin, and timed from
-spawn to exit. Then `sqrl down`, and the per-prompt hook is timed again with every service down
-(it must print nothing, fast). `python -c pass` is timed the same way for scale.
+spawn to exit. Then `sqrl down`, and the per-prompt and session-start hooks are timed again
+with every service down (they must print nothing, fast: no supervisor, nothing to wait for).
+Then, `--starts` times, `sqrl up --detach` is started and, as soon as its supervisor has written
+its state (the services starting), one session-start hook is timed and whether it printed the
+start text counted (it waits up to `hooks.start_wait_ms` for the services, then asks within its
+deadline); then `sqrl down`. `python -c pass` is timed the same way for scale.
 
-Usage: python -m bench.hook_latency [--size 1000] [--calls 40]
+Usage: python -m bench.hook_latency [--size 1000] [--calls 40] [--starts 5]
 """
 
 from __future__ import annotations
@@ -44,6 +48,9 @@ from squirrel_core.home import HomeLayout
 
 SECTION = "hooks"
 SQRL = str(Path(sys.executable).parent / "sqrl")
+WAITS = "waits for the start (hooks.start_wait_ms 3000)"
+NO_WAIT = "no wait (hooks.start_wait_ms 0)"
+UP = "sqrl up --detach until it returned (all serving)"
 
 
 def timed(
@@ -96,7 +103,44 @@ async def seeded_home(size: int, **env: str) -> AsyncIterator[tuple[Path, dict[s
         yield home, environ, root
 
 
-async def measure(size: int, calls: int) -> list[Figure]:
+def starting_series(
+    env: dict[str, str], root: Path, home: Path, starts: int
+) -> dict[str, tuple[list[float], int]]:
+    """Millis of a session-start hook run as soon as `sqrl up --detach` has a supervisor (its
+    services starting), and how many printed the start text: `starts` times with the shipped
+    `hooks.start_wait_ms` and `starts` times with 0 (no wait, as before it existed), alternated."""
+    got: dict[str, tuple[list[float], int]] = {WAITS: ([], 0), NO_WAIT: ([], 0), UP: ([], 0)}
+    state = HomeLayout(home).supervisor_file
+    for n in range(2 * starts):
+        way = WAITS if n % 2 == 0 else NO_WAIT
+        hook_env = env if way == WAITS else {**env, "SQRL_HOOKS_START_WAIT_MS": "0"}
+        spawned = time.perf_counter()
+        up = subprocess.Popen(
+            [SQRL, "up", "--detach"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 300
+            while not state.exists():
+                if up.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("sqrl up --detach wrote no supervisor state")
+                time.sleep(0.005)
+            stdin = hook_stdin("SessionStart", root, n)
+            took, done = timed([SQRL, "hook", "claude", "SessionStart"], hook_env, stdin)
+            millis, answered = got[way]
+            millis.append(took)
+            got[way] = (millis, answered + bool(done.stdout.strip()))
+        finally:
+            up.wait(300)
+            got[UP][0].append(1000 * (time.perf_counter() - spawned))
+            sqrl(env, "down")
+    return got
+
+
+async def measure(size: int, calls: int, starts: int) -> list[Figure]:
     figures: list[Figure] = []
     async with seeded_home(size) as (home, env, root):
         base, _ = series_python(env, calls)
@@ -114,16 +158,30 @@ async def measure(size: int, calls: int) -> list[Figure]:
             prompt, prompt_hits = series(env, "UserPromptSubmit", root, calls)
             start, start_hits = series(env, "SessionStart", root, calls)
         down, down_hits = series(env, "UserPromptSubmit", root, calls)
+        start_down, start_down_hits = series(env, "SessionStart", root, calls)
+        starting = starting_series(env, root, home, starts)
     label = f"{size // 1000}k memories"
     figures += latency_figures(SECTION, f"per-prompt hook, services up ({label})", prompt)
     figures += latency_figures(SECTION, f"session-start hook, services up ({label})", start)
     figures += latency_figures(SECTION, "per-prompt hook, services down", down)
-    for what, hits in (
-        ("per-prompt answers that injected context", prompt_hits),
-        ("session-start answers that injected context", start_hits),
-        ("answers printed with services down", down_hits),
+    figures += latency_figures(SECTION, "session-start hook, services down", start_down)
+    up_ms, _ = starting.pop(UP)
+    for way, (millis, _) in starting.items():
+        figures += latency_figures(
+            SECTION, f"session-start hook as `sqrl up --detach` starts, {way}", millis
+        )
+    figures += latency_figures(SECTION, f"in those starts, {UP}", up_ms)
+    for what, hits, of in (
+        ("per-prompt answers that injected context", prompt_hits, calls),
+        ("session-start answers that injected context", start_hits, calls),
+        ("answers printed with services down", down_hits, calls),
+        ("session-start answers printed with services down", start_down_hits, calls),
+        *(
+            (f"session-start answers printed as the services start, {way}", hits, starts)
+            for way, (_, hits) in starting.items()
+        ),
     ):
-        figures.append(Figure(SECTION, what, hits, "calls", f"of {calls}"))
+        figures.append(Figure(SECTION, what, hits, "calls", f"of {of}"))
     return figures
 
 
@@ -135,9 +193,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--calls", type=int, default=40)
+    parser.add_argument("--starts", type=int, default=5)
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
-    print_table(asyncio.run(measure(args.size, args.calls)))
+    print_table(asyncio.run(measure(args.size, args.calls, args.starts)))
 
 
 if __name__ == "__main__":

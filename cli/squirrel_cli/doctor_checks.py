@@ -16,6 +16,7 @@ from pathlib import Path
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli.commands.memory import with_memory
 from squirrel_cli.parked_view import parked_lines
+from squirrel_cli.store_writes import space_problem
 from squirrel_core.clients import MemoryClient
 from squirrel_core.config_repair import repair_config
 from squirrel_core.errors import SquirrelError
@@ -345,6 +346,8 @@ def project_checks(
         repair=init if repair else None,
     )
     checks.append(db_check)
+    space = space_problem(state.store_dir)
+    checks.append(Check(f"{label} store writes", space is None, space or "writable, space free"))
     if not readable:
         return checks
     facts = store_facts(paths.data_db)

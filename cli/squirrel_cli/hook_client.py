@@ -8,6 +8,14 @@ never block or break the user's session; one JSON line on stderr (`hook_unanswer
 says why, as hosts keep a hook's stderr for their logs. Only the standard library is imported:
 a hook runs on every prompt, and importing the whole CLI would cost more than the answer.
 
+A session start while `sqrl up` is still starting the services (its `run/supervisor.json` names
+a live supervisor and the memory service or the gateway not serving yet) prints at once the text
+the gateway kept for this host, event and folder when nothing it was made from changed (see
+below; `hook_answered_kept`, late `services_starting`); without one it waits for them, at most
+`hooks.start_wait_ms` (default 3 s, so the whole hook stays inside the 5 s hosts are told to
+allow), and then asks as usual within the deadline; a line on stderr (`hook_waited_for_start`)
+says how long. With the services down (no live supervisor) it never waits.
+
 A session start whose gateway is running but has not answered in the last quarter of the
 deadline prints the text the gateway kept for this host, event and folder, when nothing it was
 made from changed (`squirrel_core.start_texts`, itself standard library only); a line on stderr
@@ -28,6 +36,16 @@ from types import FrameType
 from typing import Final
 
 DEFAULT_DEADLINE_MS: Final = 1000
+DEFAULT_START_WAIT_MS: Final = 3000
+START_WAIT_MAX_MS: Final = 3500
+"""The most a session start waits for services still starting: with the deadline's 1 s this
+stays inside the 5 s hosts are told to allow a hook (`hook_config.HOST_TIMEOUT_SECONDS`)."""
+START_EVENTS: Final = frozenset({"SessionStart"})
+"""The hosts' session-start events (the same name in Claude Code, Codex and Gemini CLI)."""
+STARTING: Final = "services_starting"
+"""Why a kept session-start text was printed while `sqrl up` starts the services."""
+WAITED_FOR: Final = ("memory", "gateway")
+"""The services a session-start answer needs."""
 MAX_INPUT_BYTES: Final = 1_000_000
 MAX_ANSWER_BYTES: Final = 1_000_000
 _POLL_SECONDS: Final = 0.02
@@ -69,24 +87,90 @@ def _home() -> Path:
 
 def deadline_ms(home: Path) -> int:
     """`hooks.deadline_ms` from the environment or config.toml; the default when unreadable."""
-    raw: object = os.environ.get("SQRL_HOOKS_DEADLINE_MS")
+    return _hooks_ms(home, "deadline_ms", DEFAULT_DEADLINE_MS, 50, 60_000)
+
+
+def start_wait_ms(home: Path) -> int:
+    """`hooks.start_wait_ms` from the environment or config.toml; the default when unreadable."""
+    return _hooks_ms(home, "start_wait_ms", DEFAULT_START_WAIT_MS, 0, START_WAIT_MAX_MS)
+
+
+def _hooks_ms(home: Path, key: str, default: int, low: int, high: int) -> int:
+    """A `hooks.<key>` setting in milliseconds: `SQRL_HOOKS_<KEY>`, else config.toml, else (also
+    when unreadable or outside `low`..`high`) `default`."""
+    raw: object = os.environ.get(f"SQRL_HOOKS_{key.upper()}")
     if raw is None:
         try:
             text = (home / "config.toml").read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             text = ""
-        if "deadline_ms" in text:  # parse only when the setting is there (tomllib costs ~10 ms)
+        if key in text:  # parse only when the setting is there (tomllib costs ~10 ms)
             import tomllib  # noqa: PLC0415
 
             try:
-                raw = tomllib.loads(text).get("hooks", {}).get("deadline_ms")
+                raw = tomllib.loads(text).get("hooks", {}).get(key)
             except (tomllib.TOMLDecodeError, AttributeError):
                 raw = None
     try:
-        value = int(str(raw)) if raw is not None else DEFAULT_DEADLINE_MS
+        value = int(str(raw)) if raw is not None else default
     except ValueError:
-        return DEFAULT_DEADLINE_MS
-    return value if 50 <= value <= 60_000 else DEFAULT_DEADLINE_MS
+        return default
+    return value if low <= value <= high else default
+
+
+def services_starting(home: Path) -> bool:
+    """Whether `sqrl up` is starting the services a session-start answer needs: its record
+    names a live supervisor and one of them not serving yet. False when there is no record or
+    its supervisor is gone (the services are down: nothing to wait for)."""
+    try:
+        state = json.loads((home / "run" / "supervisor.json").read_text())
+        pid = int(state["pid"])
+        services = state.get("services") or {}
+        states = [str((services.get(name) or {}).get("state", "starting")) for name in WAITED_FOR]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
+    if not _alive(pid):
+        return False
+    return any(state != "serving" for state in states)
+
+
+def _alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def start_wait_s(home: Path, event: str) -> float:
+    """How long this hook may wait for services still starting: `hooks.start_wait_ms` for a
+    session start while the supervisor says they are starting, else 0.0."""
+    if event not in START_EVENTS or not services_starting(home):
+        return 0.0
+    return start_wait_ms(home) / 1000
+
+
+def wait_for_start(home: Path, wait_s: float) -> float:
+    """Waits up to `wait_s` seconds while the services are starting; the seconds waited."""
+    if wait_s <= 0:
+        return 0.0
+    started = time.monotonic()
+    deadline = started + wait_s
+    while time.monotonic() < deadline and services_starting(home):
+        _pause(_POLL_SECONDS)
+    waited = time.monotonic() - started
+    try:
+        sys.stderr.write(
+            json.dumps({"event": "hook_waited_for_start", "waited_ms": round(waited * 1000)}) + "\n"
+        )
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return waited
 
 
 def _endpoint(home: Path, budget_s: float) -> tuple[str, int, str] | None:
@@ -178,13 +262,22 @@ def answer(host: str, event: str, stdin: bytes, home: Path, budget_s: float) -> 
     return _post(address, port, f"/hooks/{host}/{event}", token, body=stdin or b"{}", timeout=left)
 
 
-def _run(argv: Sequence[str], home: Path, budget_s: float) -> bytes:
+def _run(argv: Sequence[str], home: Path, budget_s: float, wait_s: float = 0.0) -> bytes:
+    """The answer within `budget_s`; a session start while the services start (`wait_s` > 0)
+    prints the text kept for it at once when there is a valid one, else first waits for them
+    (at most `wait_s`, not counted in `budget_s`)."""
     started = time.monotonic()
     if len(argv) != 2:
         raise _UnansweredError(Reason.BAD_INPUT)
     data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     if len(data) > MAX_INPUT_BYTES:
         raise _UnansweredError(Reason.BAD_INPUT)
+    if wait_s > 0:
+        kept = _kept(argv[0], argv[1], data, home)
+        if kept is not None:
+            _report_kept(STARTING)
+            return kept
+        started += wait_for_start(home, wait_s)
     left = max(0.01, budget_s - (time.monotonic() - started))
     reserve = min(left / 2, max(KEPT_RESERVE_SECONDS, left / 4))
     try:
@@ -193,7 +286,7 @@ def _run(argv: Sequence[str], home: Path, budget_s: float) -> bytes:
         reason = slow.reason if isinstance(slow, _UnansweredError) else Reason.DEADLINE
         late = reason == Reason.DEADLINE or (
             reason == Reason.GATEWAY_NOT_RUNNING
-            and (home / "run" / "gateway-service.json").exists()
+            and ((home / "run" / "gateway-service.json").exists() or wait_s > 0)
         )
         kept = _kept(argv[0], argv[1], data, home) if late else None
         if kept is None:
@@ -238,11 +331,12 @@ def main(argv: Sequence[str]) -> int:
     started = time.monotonic()
     home = _home()
     limit_s = deadline_ms(home) / 1000
+    wait_s = start_wait_s(home, argv[1]) if len(argv) == 2 else 0.0
     previous = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, limit_s)
+    signal.setitimer(signal.ITIMER_REAL, limit_s + wait_s)
     try:
         try:
-            out = _run(argv, home, limit_s - (time.monotonic() - started))
+            out = _run(argv, home, limit_s - (time.monotonic() - started), wait_s)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)  # an alarm before this raises below
     except _UnansweredError as unanswered:

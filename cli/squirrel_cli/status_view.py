@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from squirrel_cli.parked_view import parked_lines
+from squirrel_cli.store_writes import refused_line
 from squirrel_cli.supervisor_state import SupervisorState, services_run
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
@@ -71,9 +72,27 @@ def service_rows(
                 "restarts": svc.restarts if svc else 0,
                 "problem": (svc.problem or None) if svc else None,
                 "starting": read_starting(layout.starting_file(name)) if alive else None,
+                "waits_for": (svc.waits_for or None) if svc and alive else None,
+                "late": bool(svc and svc.late and alive),
             }
         )
     return rows, ports
+
+
+def not_serving_line(row: dict[str, Any]) -> str | None:
+    """Why a running service is not serving yet, in one line (None when nothing says)."""
+    said = [str(row["starting"])] if row.get("starting") else []
+    if row.get("waits_for"):
+        said.append(f"the supervisor waits for {row['waits_for']}")
+    if not said:
+        return None
+    late = (
+        ", past the start timeout (supervisor.start_timeout_seconds): the other services run,"
+        " it joins them once it serves"
+        if row.get("late")
+        else ""
+    )
+    return f"The {row['service']} service is not serving yet{late}: {'; '.join(said)}"
 
 
 @dataclass(frozen=True)
@@ -171,8 +190,8 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
     for row in data["services"]:
         if row.get("problem"):
             console.line(str(row["problem"]))
-        if row.get("starting") and row.get("health") != "SERVING":
-            console.line(f"The {row['service']} service is not serving yet: {row['starting']}")
+        if row.get("health") != "SERVING" and (line := not_serving_line(row)):
+            console.line(line)
     memory = data["memory"]
     console.line(f"Memory: {memory['text']}{memory.get('text_delivery', '')}")
     model = data["embedding_model"]
@@ -231,6 +250,9 @@ def print_status(data: dict[str, Any], counts: dict[str, dict[str, Any]], consol
     for p in projects:
         if p["notice"]:
             console.line(str(p["notice"]))
+    for p in projects:
+        if line := refused_line(p, ingest):
+            console.line(line)
     for p in projects:
         letters = [(str(d["kind"]), str(d["error"])) for d in p.get("parked") or []]
         for line in parked_lines(str(p["project"]), letters):

@@ -9,7 +9,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
@@ -29,7 +29,7 @@ from squirrel_core.port_in_use import (
     port_in_use_line,
     taken_setting,
 )
-from squirrel_core.service_info import read_service_info
+from squirrel_core.service_info import read_service_info, read_starting
 from squirrel_core.settings import Settings
 
 
@@ -44,6 +44,11 @@ STABLE_AFTER_SECONDS = 30.0
 FIRST_BACKOFF_SECONDS = 0.5
 SERVING_POLL_SECONDS = 0.05
 """How often a starting service's file is read (health is asked once it is written, at SERVING)."""
+
+
+def service_command(name: str) -> list[str]:
+    """How a service is started: this interpreter running its package."""
+    return [sys.executable, "-m", f"squirrel_{name}"]
 
 
 class InstanceLock:
@@ -79,8 +84,10 @@ class Supervisor:
         settings: Settings,
         environ: Mapping[str, str],
         services: Sequence[str] = SERVICES,
+        command: Callable[[str], Sequence[str]] = service_command,
     ) -> None:
         self._settings = settings
+        self._command = command
         self._services = tuple(services)
         self._layout = HomeLayout(settings.home).ensure()
         self._environ = dict(environ)
@@ -114,9 +121,7 @@ class Supervisor:
             log_path.chmod(0o600)
             self._log_starts[name] = log_fh.tell()
             proc = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-m",
-                f"squirrel_{name}",
+                *self._command(name),
                 "--parent-pid",
                 str(os.getpid()),
                 "--preferred-port",
@@ -132,46 +137,108 @@ class Supervisor:
         state.port = port or preferred  # the port bound, once serving
         state.state = "starting"
         state.started_at = time.time()
+        state.late = False
+        state.waits_for = self._first_wait(name)
         self._procs[name] = proc
         self._save()
-        _log().info("service_spawned", service=name, pid=proc.pid, port=port or preferred)
+        _log().info(
+            "service_spawned",
+            service=name,
+            pid=proc.pid,
+            port=port or preferred,
+            waits_for=state.waits_for,
+            late_after_s=self._settings.float_("supervisor.start_timeout_seconds"),
+        )
         return proc
 
-    async def _wait_serving(self, name: str, proc: asyncio.subprocess.Process) -> bool:
+    def _first_wait(self, name: str) -> str:
+        return f"its record {self._layout.service_file(name).name} (written once it listens)"
+
+    async def _wait_serving(
+        self, name: str, proc: asyncio.subprocess.Process, *, bounded: bool = True
+    ) -> bool:
+        """Waits for `name` to serve: True once it does; False once it has exited, or (when
+        `bounded`) once `supervisor.start_timeout_seconds` passed since it was spawned. What it
+        waits for at each step is kept in its state (`waits_for`), for `sqrl status`."""
         # gRPC loads here, once the services are spawned: their start-up overlaps with it.
         from squirrel_core.clients import health_status  # noqa: PLC0415
 
-        deadline = time.monotonic() + self._settings.float_("supervisor.start_timeout_seconds")
+        state = self._state.services[name]
+        timeout = self._settings.float_("supervisor.start_timeout_seconds")
+        deadline = time.monotonic() + max(0.0, timeout - (time.time() - state.started_at))
         service_file = self._layout.service_file(name)
-        while time.monotonic() < deadline:
+        while not bounded or time.monotonic() < deadline:
             if proc.returncode is not None:
                 self._note_exit(name, proc.returncode)
                 return False
             info = read_service_info(service_file)
-            if (
-                info is not None
-                and info.pid == proc.pid
-                and await health_status(info.target, timeout=1.0) == "SERVING"
-                and self._answers_http(name, proc)
-            ):
-                state = self._state.services[name]
-                state.state = "serving"
-                state.port = info.port
-                state.problem = ""
+            waits_for = self._first_wait(name)
+            if info is not None and info.pid == proc.pid:
+                health = await health_status(info.target, timeout=1.0)
+                waits_for = f"SERVING from its health check on {info.target} (answered {health})"
+                if health == "SERVING":
+                    waits_for = self._http_wait(name, proc)
+                if not waits_for:
+                    return self._serving(name, proc, info.port)
+            if waits_for != state.waits_for:
+                state.waits_for = waits_for
                 self._save()
-                _log().info("service_ready", service=name, pid=proc.pid, port=info.port)
-                return True
             await asyncio.sleep(SERVING_POLL_SECONDS)
         return False
 
-    def _answers_http(self, name: str, proc: asyncio.subprocess.Process) -> bool:
-        """The gateway counts as up once its loopback HTTP endpoint answers too (it starts a
-        moment after SERVING): hooks and the quick CLI reads go there, so a session started
-        right after `sqrl up` is not left waiting for it within its hook's deadline."""
+    def _serving(self, name: str, proc: asyncio.subprocess.Process, port: int) -> bool:
+        state = self._state.services[name]
+        late, state.late = state.late, False
+        state.state = "serving"
+        state.port = port
+        state.problem = ""
+        state.waits_for = ""
+        self._save()
+        waited = round(time.time() - state.started_at, 1)
+        _log().info(
+            "service_ready", service=name, pid=proc.pid, port=port, waited_s=waited, late=late
+        )
+        return True
+
+    def _http_wait(self, name: str, proc: asyncio.subprocess.Process) -> str:
+        """What the gateway still lacks to count as up ("" when nothing): its loopback HTTP
+        endpoint answers too (it starts a moment after SERVING). Hooks and the quick CLI reads
+        go there, so a session started right after `sqrl up` is not left waiting for it within
+        its hook's deadline."""
         if name != "gateway":
-            return True
+            return ""
         http = read_service_info(self._layout.gateway_http_file)
-        return http is not None and http.pid == proc.pid
+        if http is not None and http.pid == proc.pid:
+            return ""
+        return f"its HTTP endpoint's record {self._layout.gateway_http_file.name}"
+
+    def _note_late(self, name: str, proc: asyncio.subprocess.Process) -> None:
+        """`name` runs but has not served within the start timeout: it is kept, and joins the
+        others once it serves (a loaded machine, a long migration); its state and one log line
+        say what it is waiting for."""
+        state = self._state.services[name]
+        state.late = True
+        self._save()
+        _log().warning(
+            "service_late",
+            service=name,
+            pid=proc.pid,
+            waited_s=round(time.time() - state.started_at, 1),
+            waits_for=state.waits_for,
+            its_start=read_starting(self._layout.starting_file(name)),
+            keeps_waiting=True,
+        )
+
+    async def _join(self, name: str, proc: asyncio.subprocess.Process) -> None:
+        """Waits for `name` to serve, past the start timeout if it is still running then."""
+        if not await self._wait_serving(name, proc):
+            await self._join_late(name, proc)
+
+    async def _join_late(self, name: str, proc: asyncio.subprocess.Process) -> None:
+        """Waits, without a deadline, for a service past its start timeout to serve (or exit)."""
+        if proc.returncode is None and not self._stopping.is_set():
+            self._note_late(name, proc)
+            await self._wait_serving(name, proc, bounded=False)
 
     def _note_exit(self, name: str, code: int) -> None:
         """Records why `name` exited when the user can fix it: its configured port is taken, or
@@ -223,8 +290,11 @@ class Supervisor:
             state.state = "stopped"
             self._save()
 
-    async def _watch(self, name: str) -> None:
-        """Restarts `name` with exponential backoff whenever it exits, until stopping."""
+    async def _watch(self, name: str, *, late: bool = False) -> None:
+        """Restarts `name` with exponential backoff whenever it exits, until stopping; a `late`
+        one is first waited for until it serves (or exits)."""
+        if late:
+            await self._join_late(name, self._procs[name])
         backoff = FIRST_BACKOFF_SECONDS
         max_backoff = self._settings.float_("supervisor.max_backoff_seconds")
         while not self._stopping.is_set():
@@ -248,9 +318,7 @@ class Supervisor:
                 return
             backoff = min(backoff * 2, max_backoff)
             state.restarts += 1
-            new_proc = await self._spawn(name)
-            if not await self._wait_serving(name, new_proc):
-                _log().warning("service_not_ready", service=name, pid=new_proc.pid)
+            await self._join(name, await self._spawn(name))
 
     # -- life ------------------------------------------------------------------------------------
     async def run(self) -> int:
@@ -275,18 +343,23 @@ class Supervisor:
             ready = await asyncio.gather(
                 *(self._wait_serving(name, proc) for name, proc in procs.items())
             )
+            late: list[str] = []
             for name, serving in zip(self._services, ready, strict=True):
                 problem = self._state.services[name].problem
                 if not serving and problem:
                     write_private_file(self._layout.up_failure_file, (problem + "\n").encode())
                     raise FailedPreconditionError(problem)
-                if not serving:
+                if not serving and procs[name].returncode is not None:
                     raise UnavailableError(
                         f"the {name} service did not start; see {self._layout.log_file(name)}"
                     )
+                if not serving:  # still starting: the others go on, it joins once it serves
+                    late.append(name)
             for name in self._services:
-                watchers.append(asyncio.create_task(self._watch(name), name=f"watch-{name}"))
-            _log().info("services_up", services=list(self._services))
+                watch = self._watch(name, late=name in late)
+                watchers.append(asyncio.create_task(watch, name=f"watch-{name}"))
+            serving_now = [name for name in self._services if name not in late]
+            _log().info("services_up", services=serving_now, still_starting=late)
             await self._stopping.wait()
             return 0
         finally:

@@ -28,6 +28,11 @@ class ServiceState:
     next_restart_in: float = 0.0
     problem: str = ""
     """Why its last start failed, when the user can fix it (a configured port in use)."""
+    waits_for: str = ""
+    """While it starts: what the supervisor is waiting for before it counts as serving."""
+    late: bool = False
+    """It has not served within `supervisor.start_timeout_seconds`: the others run without it,
+    and it joins them once it serves."""
 
 
 @dataclass

@@ -191,7 +191,8 @@ SETTINGS: tuple[Setting, ...] = (
         "start_timeout_seconds",
         float,
         60.0,
-        "How long `sqrl up` waits for each service to serve.",
+        "How long `sqrl up` waits for each service to serve before it runs the others without it"
+        " (the late one joins once it serves; `sqrl status` says what it waits for).",
         minimum=1.0,
         maximum=3_600.0,
     ),
@@ -261,6 +262,16 @@ SETTINGS: tuple[Setting, ...] = (
         "Hooks: milliseconds a hook may take before it gives up and prints nothing.",
         minimum=50,
         maximum=60_000,
+    ),
+    Setting(
+        "hooks",
+        "start_wait_ms",
+        int,
+        3000,
+        "Hooks: milliseconds a session start waits for services `sqrl up` is still starting"
+        " (never when they are down; 0: never waits), before its deadline begins.",
+        minimum=0,
+        maximum=3500,
     ),
     Setting(
         "hooks",

@@ -259,6 +259,82 @@ def test_a_full_disk_is_a_clear_error_and_leaves_no_partial_rows(
     assert install.events() == 1
 
 
+def _long_session(path: Path, cwd: Path, turns: int, chars: int) -> None:
+    """A Claude Code transcript of `turns` long user messages, each different (dedup)."""
+    lines = []
+    for n in range(turns):
+        text = f"turn {n}: " + " ".join(f"word{n}x{k}" for k in range(chars // 12))
+        record = {
+            "type": "user",
+            "cwd": str(cwd),
+            "sessionId": "a-long-session",
+            "uuid": f"u-{n:06d}",
+            "timestamp": (datetime(2026, 1, 15, tzinfo=UTC) + timedelta(seconds=n)).isoformat(),
+            "message": {"role": "user", "content": text},
+        }
+        lines.append(json.dumps(record))
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _limit_file_size_softly() -> None:
+    """The limit as a soft one (the hard one as it was), so it can be lifted later."""
+    hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+    resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_LIMIT_BYTES, hard))
+
+
+@pytest.mark.slow
+def test_a_store_that_refuses_writes_while_up_is_said_and_its_events_are_kept(
+    install: Install,
+) -> None:
+    # `sqrl up` and so every service it starts under a file size limit: the project's database
+    # cannot grow past it while the services run (a full disk, as the store sees it).
+    started = subprocess.run(
+        [sys.executable, "-m", "squirrel_cli", "up", "--detach"],
+        env=install.env,
+        cwd=install.repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=_limit_file_size_softly,
+    )
+    assert started.returncode == 0, started.stderr
+    project = str(install.repo)
+    session = install.claude / "-repo" / "a-long-session.jsonl"
+    session.parent.mkdir(parents=True)
+    _long_session(session, install.repo, turns=2500, chars=2400)  # ~6 MB of text
+    expected = expected_events(session)
+
+    def refused() -> dict[str, Any] | None:
+        status = install.status()
+        row = next(p for p in status["projects"] if p["project"] == project)
+        buffered = (status["ingest"] or {}).get("buffered_events", 0)
+        return row if row.get("write_failure") and buffered else None
+
+    wait_until(lambda: refused() is not None, timeout=240, interval=1.0)
+    row = refused()
+    assert row is not None and row["write_failed_at"]
+    stored = install.events()
+    assert 0 <= stored < expected  # what fitted; the rest waits in ingest
+    text = install.sqrl("status").stdout
+    assert f"Writes refused in {project}" in text and "nothing is dropped" in text
+    doctor = install.sqrl("doctor")
+    assert doctor.returncode != 0, (doctor.stdout, refused())
+    assert f"project {project} writes" in doctor.stdout
+    memory = install.service("memory")
+    assert memory["restarts"] == 0 and memory["pid"]  # refusals are answers, not crashes
+
+    # Room again (the limit lifted from the running memory service): ingest's retries deliver
+    # every event it kept, and the refusal is no longer reported.
+    process = psutil.Process(memory["pid"])
+    process.rlimit(
+        psutil.RLIMIT_FSIZE, (resource.RLIM_INFINITY, process.rlimit(psutil.RLIMIT_FSIZE)[1])
+    )
+    wait_until(lambda: install.events() == expected, timeout=240, interval=1.0)
+    after = next(p for p in install.status()["projects"] if p["project"] == project)
+    assert after["write_failure"] is None
+    assert f"Writes refused in {project}" not in install.sqrl("status").stdout
+
+
 # --- a crash-looping memory service while ingest buffers -----------------------------------------
 
 

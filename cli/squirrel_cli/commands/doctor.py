@@ -25,7 +25,9 @@ from squirrel_cli.doctor_checks import (
     project_checks,
 )
 from squirrel_cli.doctor_team import Say, team_checks
+from squirrel_cli.store_writes import refused_line
 from squirrel_cli.supervisor_state import services_run, supervisor_running
+from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, health_status
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import DIR_MODE, FILE_MODE
@@ -82,6 +84,26 @@ def _service_checks(layout: HomeLayout) -> tuple[list[Check], bool, bool]:
         else:
             checks.append(Check(label, False, f"{health}; see {layout.log_file(name)}"))
     return checks, any_up or supervised, memory_up
+
+
+def _refused_writes(layout: HomeLayout, roots: list[str]) -> list[Check]:
+    """A failed check per project whose store the running memory service saw refuse a write
+    (the disk full, a file size limit, a read-only file) since its last write went through
+    (asked while it runs, even when a busy one was slow to answer its health check)."""
+    from squirrel_core.status_probe import probe  # noqa: PLC0415 - doctor with memory up only
+
+    try:
+        token = load_token(layout.token)
+    except SquirrelError:
+        return []
+    _, counts, ingest = asyncio.run(probe(layout, token, {}, counts=True, sessions=1))
+    checks = []
+    for root in roots:
+        row = {"project": root, **counts.get(root, {})}
+        line = refused_line(row, ingest)
+        if line is not None:
+            checks.append(Check(f"project {root} writes", False, line))
+    return checks
 
 
 # -- the report -----------------------------------------------------------------------------------
@@ -159,6 +181,7 @@ def diagnose(settings: Settings, *, repair: bool = False, say: Say | None = None
                 memory_up=memory_up,
             )
         )
+    checks.extend(_refused_writes(layout, roots) if services_up else [])
     checks.extend(service_checks)
     checks.extend(_hook_checks(layout, roots))
     checks.extend(backend_checks(settings))

@@ -86,6 +86,9 @@ def _up_detached(settings: Settings, layout: HomeLayout, console: Console) -> in
             ports = ", ".join(f"{s.name} :{s.port}" for s in state.services.values())
             console.line(f"Squirrel is up (supervisor pid {proc.pid}; {ports}).")
             return 0
+        if state is not None and state.pid == proc.pid and _up_but_late(state):
+            console.line(_late_line(proc.pid, state))
+            return 0
         time.sleep(0.05)
     raise UnavailableError(f"services did not reach SERVING within {timeout:.0f}s; see {log_path}")
 
@@ -93,6 +96,28 @@ def _up_detached(settings: Settings, layout: HomeLayout, console: Console) -> in
 def _all_serving(state: SupervisorState) -> bool:
     return all(
         name in state.services and state.services[name].state == "serving" for name in SERVICES
+    )
+
+
+def _up_but_late(state: SupervisorState) -> bool:
+    """Every service serves or is late (running past the start timeout, joining once it
+    serves), and one is late."""
+    services = [state.services.get(name) for name in SERVICES]
+    return any(s is not None and s.late for s in services) and all(
+        s is not None and (s.state == "serving" or s.late) for s in services
+    )
+
+
+def _late_line(pid: int, state: SupervisorState) -> str:
+    serving = ", ".join(f"{s.name} :{s.port}" for s in state.services.values() if not s.late)
+    late = "; ".join(
+        f"the {s.name} service is still starting (waiting for {s.waits_for})"
+        for s in state.services.values()
+        if s.late
+    )
+    return (
+        f"Squirrel is up (supervisor pid {pid}; {serving}) but {late}; it joins once it serves"
+        " (`sqrl status` says when)."
     )
 
 

@@ -300,6 +300,8 @@ class ProjectProcessingStatus(_message.Message):
     TEAM_EVENTS_WAITING_FIELD_NUMBER: _builtins.int
     TEAM_DELIVERY_ERROR_FIELD_NUMBER: _builtins.int
     OUTCOMES_FIELD_NUMBER: _builtins.int
+    WRITE_FAILURE_FIELD_NUMBER: _builtins.int
+    WRITE_FAILED_AT_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -322,6 +324,11 @@ class ProjectProcessingStatus(_message.Message):
     did not).
     """
     team_delivery_error: _builtins.str
+    write_failure: _builtins.str
+    """Why the project's store refused its last write (the disk is full, a file size limit, a
+    read-only file), until a write succeeds again; empty when the last write went through.
+    The callers got the error; ingest keeps undelivered events and retries.
+    """
     @_builtins.property
     def last_processed_at(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -349,6 +356,10 @@ class ProjectProcessingStatus(_message.Message):
         `GetProcessingStatusRequest.outcome_sessions`).
         """
 
+    @_builtins.property
+    def write_failed_at(self) -> _timestamp_pb2.Timestamp:
+        """When that write was refused (unset when `write_failure` is empty)."""
+
     def __init__(
         self,
         *,
@@ -369,10 +380,12 @@ class ProjectProcessingStatus(_message.Message):
         team_events_waiting: _builtins.int = ...,
         team_delivery_error: _builtins.str = ...,
         outcomes: Global___OutcomeSummary | None = ...,
+        write_failure: _builtins.str = ...,
+        write_failed_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes", "write_failed_at", b"write_failed_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes", "parked", b"parked", "project_id", b"project_id", "team_delivery_error", b"team_delivery_error", "team_events_waiting", b"team_events_waiting", "vectors_pending", b"vectors_pending"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes", "parked", b"parked", "project_id", b"project_id", "team_delivery_error", b"team_delivery_error", "team_events_waiting", b"team_events_waiting", "vectors_pending", b"vectors_pending", "write_failed_at", b"write_failed_at", "write_failure", b"write_failure"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -276,6 +276,8 @@ def project_status_to_pb(
         events_per_day=s.events_per_day,
         vectors_pending=vectors_pending,
         outcomes=outcomes,
+        write_failure=s.write_failure,
+        write_failed_at=timestamp_pb(s.write_failed_at),
         **team,
     )
 

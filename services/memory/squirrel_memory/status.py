@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from squirrel_memory.processor import Processor
-from squirrel_memory.storage import DeadLetter, Store
+from squirrel_memory.storage import DeadLetter, SqliteStore, Store
 
 MAX_PARKED_LISTED = 50
 """Dead letters a status lists per project (all are counted)."""
@@ -30,6 +30,9 @@ class ProjectStatus:
     memories_by_writer: dict[str, int] = field(default_factory=dict)
     parked: tuple[DeadLetter, ...] = ()
     events_per_day: dict[str, int] = field(default_factory=dict)
+    write_failure: str = ""
+    """Why the store refused its last write (disk full, read-only), until one succeeds."""
+    write_failed_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,7 @@ class ExtractorActivity:
 async def project_status(project_id: str, store: Store, processor: Processor) -> ProjectStatus:
     """One project's status, read from its store and the processor."""
     counts = await store.counts()
+    refused = store.write_failure() if isinstance(store, SqliteStore) else None
     return ProjectStatus(
         project_id=project_id,
         events_total=counts["events"],
@@ -65,4 +69,6 @@ async def project_status(project_id: str, store: Store, processor: Processor) ->
         events_per_day=await store.events_per_day(datetime.now(UTC) - timedelta(days=ACTIVITY_DAYS))
         if counts["events"]
         else {},
+        write_failure=refused[0] if refused else "",
+        write_failed_at=datetime.fromtimestamp(refused[1], UTC) if refused else None,
     )

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -36,12 +37,31 @@ def _raise_write_failure(path: Path, exc: sqlite3.OperationalError) -> None:
     name = str(getattr(exc, "sqlite_errorname", ""))
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         raise UnavailableError(f"{path} is locked by another process; try again") from exc
-    if name.startswith(("SQLITE_FULL", "SQLITE_IOERR")):
+    if name.startswith("SQLITE_FULL"):
         raise ResourceExhaustedError(
             f"cannot write {path}: the disk is full or the file size limit was reached ({name})"
         ) from exc
+    if name.startswith("SQLITE_IOERR"):
+        # The same error for a full disk, a file size limit and a file that refuses writes
+        # (made read-only or immutable while open): name them all rather than guess.
+        raise ResourceExhaustedError(
+            f"cannot write {path}: the file system refused the write (the disk is full, a file"
+            f" size limit was reached, or the file was made read-only) ({name})"
+        ) from exc
     if name.startswith("SQLITE_READONLY"):
         raise StorageError(f"{path} is read-only; check its permissions ({name})") from exc
+
+
+class WriteFailure:
+    """The last write the file system refused (disk full, file size limit, read-only), kept until
+    a write succeeds again: what `sqrl status` and `sqrl doctor` show of a store that cannot
+    take writes (the callers got the error; ingest keeps the events and retries)."""
+
+    __slots__ = ("at", "message")
+
+    def __init__(self, message: str, at: float) -> None:
+        self.message = message
+        self.at = at
 
 
 class SqliteDatabase:
@@ -72,6 +92,8 @@ class SqliteDatabase:
         """Raised when the database moves to a new file: readers then reconnect."""
         self.schema_version = 0
         self.rows = RowCache()
+        self.write_failure: WriteFailure | None = None
+        """The last refused write, until one succeeds (see `WriteFailure`)."""
 
     async def open(self) -> None:
         """Create the file (0600) if needed, open the writer connection and migrate."""
@@ -159,9 +181,27 @@ class SqliteDatabase:
                     conn.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as exc:
-            _raise_write_failure(self.path, exc)
+            self._refused(exc)
             raise
+        self.write_failure = None
         return result
+
+    def _refused(self, exc: sqlite3.OperationalError) -> None:
+        """Raises a refused write as `_raise_write_failure` does, keeping it (and logging it
+        once per run of failures) when the file system refused it; returns for other errors."""
+        try:
+            _raise_write_failure(self.path, exc)
+        except UnavailableError:
+            raise  # locked by another process: a moment, not the store
+        except SquirrelError as refused:
+            if self.write_failure is None:
+                log.warning(
+                    "store_write_refused",
+                    path=str(self.path),
+                    error=str(getattr(exc, "sqlite_errorname", type(exc).__name__)),
+                )
+            self.write_failure = WriteFailure(str(refused), time.time())
+            raise
 
     def _run_plain(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn = self._write_conn
@@ -170,7 +210,7 @@ class SqliteDatabase:
         try:
             return fn(conn)
         except sqlite3.OperationalError as exc:
-            _raise_write_failure(self.path, exc)
+            self._refused(exc)
             raise
         finally:
             self.rows.bump()

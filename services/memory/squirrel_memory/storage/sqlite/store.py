@@ -118,6 +118,12 @@ class SqliteStore(
         """Whether the database file open here is gone from its folder (or another put there)."""
         return self._db.file_replaced()
 
+    def write_failure(self) -> tuple[str, float] | None:
+        """Why the last write was refused (disk full, file size limit, read-only) and when,
+        until a write succeeds again; None when the last write went through."""
+        failure = self._db.write_failure
+        return (failure.message, failure.at) if failure is not None else None
+
     async def move_store(self, store_dir: Path) -> None:
         """Copy everything this store holds into `<store_dir>/data.db` (a folder made as `sqrl
         init` makes it) and use that file from now on."""
