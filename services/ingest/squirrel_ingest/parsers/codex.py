@@ -270,6 +270,8 @@ class CodexFileParser:
             return self._exec_end(payload, ctx)
         if kind == "agent_message":
             self.skipped["duplicate_agent_message"] += 1
+        elif kind == "patch_apply_end" and self._cells.patch_ended(payload, ctx.cwd):
+            self.skipped["cell_patch_end"] += 1  # its cell's patch takes what it says
         elif kind == "patch_apply_end":
             self.skipped["duplicate_patch_end"] += 1
         else:

@@ -91,8 +91,9 @@ class CodexCalls:
                     name, paths, line_limit = READ_TOOL, (path,), read.line_limit
                     arguments = {"file_path": path, "command": command}
                     command = None
+        patches: list[Event] = []
         if name == CELL_TOOL and item.get("type") == "custom_tool_call":
-            self._cells.opened(call_id, item.get("input"))
+            patches = self._cells.opened(call_id, item.get("input"), ctx)
         paths = tuple(relative_path(path, cwd) for path in paths)
         pending = PendingTool(
             name=name, command=command, paths=paths, cwd=workdir, line_limit=line_limit
@@ -102,7 +103,7 @@ class CodexCalls:
         reads = read_paths(command, workdir or cwd, cwd) if command else ()
         if reads:  # `cat a; echo ---; cat b`: a read of each file, its output theirs together
             content["reads"] = list(reads)
-        return [ctx.event(EventType.TOOL_CALL, content, (*paths, *reads), kept=True)]
+        return [ctx.event(EventType.TOOL_CALL, content, (*paths, *reads), kept=True), *patches]
 
     def output(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
         """The events of a call's output: its result, the command it ran, the files it changed."""
@@ -153,8 +154,6 @@ class CodexCalls:
         if command is None:
             self._skipped["malformed_exec_end"] += 1
             return []
-        if pending is None:
-            self._cells.ran(command)  # a cell's command: not read again from its answer
         self.complete(call_id)
         exit_code = payload.get("exit_code")
         code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
@@ -163,6 +162,10 @@ class CodexCalls:
             for part in (text_of(payload.get("stdout")), text_of(payload.get("stderr")))
             if part
         )
+        if pending is None:  # a cell's command: not read again from its answer
+            read = self._cells.ended_read(ctx, command, output, code)
+            if read is not None:
+                return read
         paths = pending.paths if pending else ()
         shell_cwd = pending.cwd if pending else None
         return [
