@@ -66,8 +66,9 @@ def opens_transcript(record: dict[str, Any]) -> bool:
 class CodexFileParser:
     """Turns the lines of one Codex rollout into events.
 
-    Calls are paired with their outputs by `call_id`; a shell command whose output says it is
-    still running waits for its `exec_command_end` to learn the exit code. User turns come from
+    Calls are paired with their outputs by `call_id` (`codex_calls.CodexCalls`); a shell command
+    whose output says it is still running waits for its `exec_command_end` to learn the exit
+    code; code-mode cells are read by `codex_exec.CodeCells`. User turns come from
     `event_msg/user_message` (what the person typed), assistant turns from `response_item`
     messages; `agent_message` events repeat those and are skipped.
     """
