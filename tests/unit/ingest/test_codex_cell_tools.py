@@ -250,6 +250,34 @@ def test_a_patch_of_a_failed_cell_is_no_change_unless_the_host_said_it_applied()
 
 
 @pytest.mark.parametrize(
+    ("status", "changed"), [("completed", ["src/shop/cart.py"]), ("failed", [])]
+)
+def test_codex_0171s_file_change_record_says_whether_a_cells_patch_applied(
+    status: str, changed: list[str]
+) -> None:
+    """Codex 0.171 records a cell's patch as an `item_completed` `FileChange` (the shape the
+    pinned Codex wrote in tests/e2e/test_codex_code_mode.py): its `status` is the host's word,
+    whatever the cell's own status."""
+    source = f"text(await tools.apply_patch({json.dumps(PY_PATCH)}));"
+    item = {
+        "type": "FileChange",
+        "id": "exec-1",
+        "changes": {f"{CWD}/src/shop/cart.py": {"type": "update", "move_path": None}},
+        "status": status,
+        "stdout": "Success. Updated the following files:\nM src/shop/cart.py\n",
+        "stderr": "",
+    }
+    events = _rollout(
+        [
+            _cell("call_1", source),
+            ("event_msg", {"type": "item_completed", "item": item}),
+            _answer("call_1", "{}"),
+        ]
+    )
+    assert [e.content["path"] for e in events if e.event_type == EventType.CODE_CHANGE] == changed
+
+
+@pytest.mark.parametrize(
     "source",
     [
         "const p = makePatch(); await tools.apply_patch(p);",  # built at run time

@@ -263,6 +263,10 @@ class CodexFileParser:
         prompt = isinstance(item, dict) and item.get("type") == "UserMessage"
         if kind == "item_completed" and prompt and isinstance(item, dict):
             return self._typed(text_of(item.get("content")), "item_completed", ctx)
+        if kind == "item_completed" and isinstance(item, dict) and item.get("type") == "FileChange":
+            applied = self._cells.patch_ended(item, ctx.cwd)  # its cell's patch takes what it says
+            self.skipped["cell_patch_end" if applied else "ignored_event"] += 1
+            return []
         if kind == "item_completed" and (ran := self._cells.recorded(item, ctx)) is not None:
             if not ran:
                 self.skipped["duplicate_command_item"] += 1

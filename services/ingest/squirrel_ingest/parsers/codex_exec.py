@@ -20,10 +20,10 @@ A cell's commands and patches are read as the same commands and patches outside 
 command that only prints one file (`cat f`, `sed -n '1,120p' f`, `nl -ba f`) is a read of that
 file (a `read_file` call and, where its output is known, its result), and a
 `tools.apply_patch(…)` given its patch as a literal is an `apply_patch` call of the files it
-names, a change of each once the host said it applied (its `patch_apply_end`) or the cell
-completed. Each has a call id of its own, the cell's with `#read<n>` (the cell's n-th command)
-or `#patch<n>` after it, so that its call and result pair with each other and not with the
-cell's.
+names, a change of each once the host said it applied (its `patch_apply_end`, or from 0.171 an
+`item_completed` `FileChange`) or the cell completed. Each has a call id of its own, the
+cell's with `#read<n>` (the cell's n-th command) or `#patch<n>` after it, so that its call and
+result pair with each other and not with the cell's.
 """
 
 from __future__ import annotations
@@ -177,10 +177,13 @@ class CodeCells:
         return None
 
     def patch_ended(self, payload: dict[str, Any], cwd: str | None) -> bool:
-        """Takes what a `patch_apply_end` says (`success`) for the open cell's patch of the
-        files it changed; whether it was one."""
+        """Takes what the host says of a patch it applied for the open cell's patch of the files
+        it changed: a `patch_apply_end` (`success`) or (0.171) an `item_completed` `FileChange`
+        (`status`); whether it was one."""
         changes = payload.get("changes")
         success = payload.get("success")
+        if payload.get("type") == "FileChange" and isinstance(payload.get("status"), str):
+            success = payload["status"] == "completed"
         if not isinstance(changes, dict) or not isinstance(success, bool):
             return False
         changed = {relative_path(str(path), cwd) for path in changes}
