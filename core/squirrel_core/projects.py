@@ -78,11 +78,27 @@ def remove_project(path: Path, root: Path) -> bool:
 
 
 def owning_project(path: str | Path, roots: list[str]) -> str | None:
-    """The deepest registered root containing `path` (which is resolved first), or None."""
+    """The deepest registered root containing `path` (which is resolved first), or None. A path
+    in a linked worktree of a registered repository (`git worktree add ../app-feature`) is
+    that repository's: it is read as the same path in the main checkout. A worktree or clone
+    of another repository is not, wherever it lies."""
     try:
         target = canonical_root(path)
     except (InvalidArgumentError, OSError, RuntimeError):
         return None
+    best = _deepest_root(target, roots)
+    if best is not None or not roots:
+        return best
+    from squirrel_core.worktrees import checkout_of  # noqa: PLC0415 - worktrees only
+
+    place = checkout_of(target)
+    if place is None or place[0] == place[1]:
+        return None
+    checkout, main = place
+    return _deepest_root(main / target.relative_to(checkout), roots)
+
+
+def _deepest_root(target: Path, roots: list[str]) -> str | None:
     best: str | None = None
     for root in roots:
         if (target == Path(root) or Path(root) in target.parents) and (

@@ -252,6 +252,14 @@ def main_checkout(path: str | os.PathLike[str], max_depth: int = 64) -> Path | N
     the shared folder is not a `<root>/.git` (bare repositories). `path` is resolved first, as
     git resolves its working folder: a link inside a repository to a folder outside it leads
     out of the repository, and a link to a worktree leads into it."""
+    found = checkout_of(path, max_depth)
+    return found[1] if found else None
+
+
+def checkout_of(path: str | os.PathLike[str], max_depth: int = 64) -> tuple[Path, Path] | None:
+    """(the checkout holding `path`, the main checkout of its repository): the same folder twice
+    in a main checkout, a linked worktree's root and its repository's main checkout in a
+    worktree (`main_checkout` says how it is found; None where it finds none)."""
     try:
         here = Path(path).resolve()
     except (OSError, RuntimeError):  # a link loop
@@ -265,5 +273,5 @@ def main_checkout(path: str | os.PathLike[str], max_depth: int = 64) -> Path | N
                 shared = shared.resolve()
             except OSError:
                 return None
-            return shared.parent if shared.name == ".git" else None
+            return (candidate, shared.parent) if shared.name == ".git" else None
     return None

@@ -72,6 +72,17 @@ def tool_use(name: str, tool_input: dict[str, Any]) -> Block:
     }
 
 
+def custom_tool_call(name: str, source: str) -> Block:
+    """A call of a freeform tool (the Responses API's `custom_tool_call`), whose input is text:
+    Codex's code-mode `exec` takes a JavaScript cell. Only the Responses API speaks it."""
+    return {
+        "type": "custom_tool_call",
+        "id": f"call_scripted_{next(_ids)}",
+        "name": name,
+        "input": source,
+    }
+
+
 def _usage() -> dict[str, int]:
     return {"input_tokens": 100, "output_tokens": 20}
 
@@ -133,6 +144,15 @@ def _response_events(blocks: list[Block]) -> Iterator[tuple[str, dict[str, Any]]
                 "role": "assistant",
                 "id": f"msg_scripted_{next(_ids)}",
                 "content": [{"type": "output_text", "text": block["text"], "annotations": []}],
+            }
+        elif block["type"] == "custom_tool_call":  # a freeform tool: Codex's code-mode `exec`
+            item = {
+                "type": "custom_tool_call",
+                "id": f"ctc_scripted_{next(_ids)}",
+                "status": "completed",
+                "call_id": block["id"],
+                "name": block["name"],
+                "input": block["input"],
             }
         else:
             item = {

@@ -369,7 +369,9 @@ class IngestEngine:
             if route is None:
                 continue
             project_id = route.project_id
-            event = relocate(read, route)  # a worktree's paths, moved onto the main checkout
+            # A worktree's paths (this session's, or another of the project's), moved onto
+            # the main checkout.
+            event = relocate(read, route, self._router.checkouts(project_id))
             event = signed(event)  # known by the shorter form earlier versions kept
             if not wanted(self._out.floors, project_id, event):
                 self._tally.counts["already_delivered"] += 1

@@ -87,6 +87,7 @@ class ProjectRouter:
         self._use_git = use_git
         self._clock = clock
         self._places: dict[str, str] = {}  # checkout root (project or worktree) → project id
+        self._checkouts: dict[str, tuple[str, ...]] = {}  # project id → its worktree roots
         self._branches: dict[str, frozenset[str]] = {}
         self._heads: dict[str, str | None] = {}
         self._refreshed_at: float | None = None
@@ -107,6 +108,21 @@ class ProjectRouter:
     def worktrees(self) -> dict[str, str]:
         """Every known linked worktree root of a registered project → its project id."""
         return {path: project for path, project in self._places.items() if path != project}
+
+    def checkouts(self, project_id: str) -> tuple[str, ...]:
+        """The known linked worktree roots of `project_id`: a path a session names in one of
+        them is a path of the project (`relocate`)."""
+        found = self._checkouts.get(project_id)
+        if found is None:
+            found = tuple(
+                sorted(
+                    path
+                    for path, project in self._places.items()
+                    if project == project_id and path != project
+                )
+            )
+            self._checkouts[project_id] = found
+        return found
 
     def replace(self, roots: Iterable[str | os.PathLike[str]]) -> None:
         """Use a new set of registered project roots (e.g. after `sqrl init`); records already
@@ -130,6 +146,7 @@ class ProjectRouter:
         places = {path: project for path, project in places.items() if project in self._roots}
         places.update({root: root for root in self._roots})
         self._places = places
+        self._checkouts.clear()
         self._refreshed_at = self._clock()
         self._cache.clear()
 
@@ -218,6 +235,7 @@ class ProjectRouter:
         checkout = claude_worktree_root(path) or path
         self._memory.remember(project, [str(checkout)])
         self._places[str(checkout)] = project
+        self._checkouts.pop(project, None)
         return Route(project, str(checkout))
 
 
@@ -236,16 +254,23 @@ def _with_written_form(found: Route, written: PurePath, resolved: PurePath) -> R
     return dataclasses.replace(found, written_checkout=str(spelled))
 
 
-def relocate(event: Event, route: Route) -> Event:
+def relocate(event: Event, route: Route, siblings: Iterable[str] = ()) -> Event:
     """The event as if it had happened in the main checkout: the worktree's root, wherever it
     is named (cwd, file paths, tool input, commands, output, and the shorter form a kept event
-    is known by), becomes the project root.
+    is known by), becomes the project root. So does the root of any other linked worktree of
+    the project (`siblings`) that the session names, from the main checkout or from another
+    worktree (`git worktree add ../app-fix`, then `cd ../app-fix && npm test`): the same
+    repository's work, not another folder's. A clone or worktree of another repository is not
+    among them and stays where it is.
 
     Content arrives redacted; a string the move changed is redacted again (as `redact_value`
     would redact it under its key), so the content delivered is still what redaction gives."""
-    if not route.in_worktree:
+    own = tuple(p for p in (route.checkout, route.written_checkout) if p and route.in_worktree)
+    root = route.project_id.rstrip("/") + "/"
+    others = tuple(p for p in siblings if p != route.project_id and not root.startswith(p + "/"))
+    prefixes = (*own, *others)
+    if not prefixes:
         return event
-    prefixes = tuple(p for p in (route.checkout, route.written_checkout) if p)
     pattern = _root_pattern(prefixes)
 
     def move(text: str) -> str:

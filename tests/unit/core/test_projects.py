@@ -18,6 +18,7 @@ from squirrel_core.projects import (
     require_project,
     shown_path,
 )
+from tests.gitrepos import git, make_repo
 
 
 def test_registration_is_idempotent(tmp_path: Path) -> None:
@@ -89,3 +90,28 @@ def test_a_printable_name_in_any_script_is_a_project_path(tmp_path: Path) -> Non
     folder.mkdir()
     assert canonical_root(folder) == folder.resolve()
     assert shown_path("a\nb\x07") == "a\\nb\\x07"
+
+
+def test_a_path_in_a_linked_worktree_belongs_to_the_registered_repository(
+    tmp_path: Path,
+) -> None:
+    """A real `git worktree add` outside the repository: the repository's project (and, for a
+    registered package of a monorepo, that package's); a clone or another repository's
+    worktree is not."""
+    repo = make_repo(tmp_path / "shop")
+    (repo / "packages" / "api").mkdir(parents=True)
+    feature = tmp_path / "shop-feature"
+    git(repo, "worktree", "add", "-q", "-b", "feature", str(feature))
+    clone = tmp_path / "shop-clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    other = make_repo(tmp_path / "billing")
+    other_wt = tmp_path / "billing-wt"
+    git(other, "worktree", "add", "-q", "-b", "wt", str(other_wt))
+    root, package = str(repo), str(repo / "packages" / "api")
+
+    assert owning_project(feature / "src" / "cart.py", [root]) == root
+    assert owning_project(feature, [root, package]) == root
+    assert owning_project(feature / "packages" / "api" / "main.go", [root, package]) == package
+    assert owning_project(clone / "src" / "cart.py", [root]) is None  # another repository
+    assert owning_project(other_wt / "Cargo.toml", [root]) is None
+    assert owning_project(other_wt / "Cargo.toml", [root, str(other)]) == str(other)

@@ -12,6 +12,7 @@ from squirrel_gateway.projects import (
     normalise_project_root,
     normalise_scope_paths,
 )
+from tests.gitrepos import git, make_repo
 
 
 @pytest.fixture
@@ -142,3 +143,17 @@ def test_dotdot_that_stays_inside_is_allowed() -> None:
 def test_too_many_scope_paths_are_refused() -> None:
     with pytest.raises(InvalidArgumentError):
         normalise_scope_paths([f"f{i}.py" for i in range(MAX_SCOPE_PATHS + 1)], "/r")
+
+
+def test_a_host_in_a_linked_worktree_asks_for_the_registered_repository(tmp_path: Path) -> None:
+    """A host whose session runs in `git worktree add ../app-fix` sends that folder as its
+    project root: the registered repository answers; a clone of it is refused."""
+    repo = make_repo(tmp_path / "app")
+    fix = tmp_path / "app-fix"
+    git(repo, "worktree", "add", "-q", "-b", "fix", str(fix))
+    clone = tmp_path / "app-clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+
+    assert normalise_project_root(str(fix / "lib"), [str(repo)]) == str(repo)
+    with pytest.raises(PermissionDeniedError):
+        normalise_project_root(str(clone), [str(repo)])

@@ -22,6 +22,7 @@ from squirrel_ingest.reading import DocumentParser, LineParser
 from squirrel_ingest.routing import ProjectRouter
 from squirrel_ingest.status import IngestStatus, ScanProgress, WatchedRoot
 from tests.conftest import PATIENCE_SECONDS
+from tests.gitrepos import git, make_repo
 
 # watchdog warns when a nested tree appears faster than it adds watches; it still reports the
 # files (which these tests check), so the warning is expected here.
@@ -228,6 +229,32 @@ async def test_scan_delivers_each_event_to_the_project_of_its_cwd(
     end = (root / "s1.jsonl").stat().st_size
     assert sink.cursors[str(one)][str(root / "s1.jsonl")].offset == end
     assert sink.cursors[str(two)][str(root / "s1.jsonl")].offset == end
+
+
+async def test_a_session_in_the_main_checkout_working_in_a_worktree_is_the_projects(
+    tmp_path: Path,
+) -> None:
+    """`git worktree add ../app-fix` from the main checkout, then work there: delivered as the
+    project's own paths, not another folder's; a clone's paths stay as they are."""
+    repo = make_repo(tmp_path / "app")
+    fix = tmp_path / "app-fix"
+    git(repo, "worktree", "add", "-q", "-b", "fix", str(fix))
+    clone = tmp_path / "app-clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    root = tmp_path / "transcripts"
+    _write(
+        root / "s.jsonl",
+        _line(f"cd {fix} && pytest tests/test_cart.py", repo),
+        _line(f"diff {fix}/setup.cfg {clone}/setup.cfg", fix / "src"),
+    )
+    sink = FakeSink()
+
+    await _scan(root, [repo], sink)
+
+    assert sink.texts(str(repo)) == [
+        f"cd {repo} && pytest tests/test_cart.py",
+        f"diff {repo}/setup.cfg {clone}/setup.cfg",
+    ]
 
 
 async def test_restart_with_stored_cursors_delivers_nothing_again(

@@ -262,3 +262,57 @@ def test_registering_a_repository_uncounts_its_worktrees_backlog(tmp_path: Path)
     assert router.unregistered_records == 1
     assert router.unregistered == {"/elsewhere": 1}
     assert router.route(str(worktree)) == str(repo)
+
+
+def test_a_session_naming_another_worktree_of_the_project_works_in_the_project(
+    tmp_path: Path,
+) -> None:
+    """`git worktree add ../app-fix` from the main checkout, then work there: the same
+    repository's files and commands, not another folder's. A clone of the repository is
+    another repository and keeps its paths."""
+    repo = make_repo(tmp_path / "app")
+    fix = tmp_path / "app-fix"
+    git(repo, "worktree", "add", "-q", "-b", "fix", str(fix))
+    clone = tmp_path / "app-clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    router = ProjectRouter([repo])
+    main = router.resolve(str(repo))
+    assert main is not None and not main.in_worktree
+    content = {
+        "command": f"cd {fix} && cargo test && git -C {clone} log -1",
+        "input": {"file_path": f"{fix}/src/lib.rs"},
+    }
+    event = _event(str(repo), (f"{fix}/src/lib.rs", f"{clone}/src/lib.rs"), content)
+
+    moved = relocate(event, main, router.checkouts(str(repo)))
+
+    assert router.checkouts(str(repo)) == (str(fix.resolve()),)
+    assert moved.file_paths == (f"{repo}/src/lib.rs", f"{clone}/src/lib.rs")
+    assert moved.content == {
+        "command": f"cd {repo} && cargo test && git -C {clone} log -1",
+        "input": {"file_path": f"{repo}/src/lib.rs"},
+    }
+    # From one worktree, another worktree's paths move too.
+    docs = tmp_path / "app-docs"
+    git(repo, "worktree", "add", "-q", "-b", "docs", str(docs))
+    router.refresh()
+    in_docs = router.resolve(str(docs))
+    assert in_docs is not None and in_docs.in_worktree
+    across = _event(str(docs), (f"{fix}/pyproject.toml", f"{docs}/README.md"))
+    moved = relocate(across, in_docs, router.checkouts(str(repo)))
+    assert moved.file_paths == (f"{repo}/pyproject.toml", f"{repo}/README.md")
+    assert moved.cwd == str(repo)
+
+
+def test_another_repositorys_worktree_is_not_the_projects(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path / "app")
+    other = make_repo(tmp_path / "lib")
+    other_wt = tmp_path / "lib-feature"
+    git(other, "worktree", "add", "-q", "-b", "feature", str(other_wt))
+    router = ProjectRouter([repo])
+    main = router.resolve(str(repo))
+    assert main is not None
+    event = _event(str(repo), (f"{other_wt}/go.mod",), {"command": f"cd {other_wt} && go test"})
+
+    assert relocate(event, main, router.checkouts(str(repo))) == event
+    assert router.route(str(other_wt)) is None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from datetime import datetime
 from typing import Any
@@ -10,36 +9,20 @@ from typing import Any
 import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
-from squirrel_core.host_tools import HOSTS
 from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
-    PENDING_LIMIT,
-    PendingTool,
     RecordContext,
-    command_event,
-    completion_events,
     decode_record,
     keep_input,
     keep_text,
-    partial_lines,
-    relative_path,
-    remember,
-    shell_folder,
     str_or_none,
     text_of,
 )
-from squirrel_ingest.parsers.codex_exec import CELL_TOOL, CodeCells, user_shell_end
+from squirrel_ingest.parsers.codex_calls import CodexCalls
+from squirrel_ingest.parsers.codex_exec import CodeCells, user_shell_end
 from squirrel_ingest.parsers.codex_forks import ForkCopy
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
 from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json
-from squirrel_ingest.parsers.patches import patch_paths
-from squirrel_ingest.parsers.shell_commands import (
-    READ_TOOL,
-    command_text,
-    read_paths,
-    shell_read,
-)
-from squirrel_ingest.parsers.shell_reports import codex_answer, codex_output, codex_still_running
 from squirrel_ingest.parsers.speaker import (
     Utterance,
     said_events,
@@ -60,7 +43,6 @@ _IGNORED_WRAPPED = frozenset(
         "token_usage_record",  # 0.171: a turn's token counts
     }
 )
-_SHELL_FUNCTIONS = HOSTS["codex"].run
 _INJECTED_PREFIXES = (
     "<environment_context>",
     "<user_instructions>",
@@ -70,7 +52,6 @@ _INJECTED_PREFIXES = (
     "<user_shell_command>",
     "<turn_aborted>",
 )
-_COMPLETED_LIMIT = PENDING_LIMIT * 4
 
 
 def opens_transcript(record: dict[str, Any]) -> bool:
@@ -85,8 +66,9 @@ def opens_transcript(record: dict[str, Any]) -> bool:
 class CodexFileParser:
     """Turns the lines of one Codex rollout into events.
 
-    Calls are paired with their outputs by `call_id`; a shell command whose output says it is
-    still running waits for its `exec_command_end` to learn the exit code. User turns come from
+    Calls are paired with their outputs by `call_id` (`codex_calls.CodexCalls`); a shell command
+    whose output says it is still running waits for its `exec_command_end` to learn the exit
+    code; code-mode cells are read by `codex_exec.CodeCells`. User turns come from
     `event_msg/user_message` (what the person typed), assistant turns from `response_item`
     messages; `agent_message` events repeat those and are skipped.
     """
@@ -97,6 +79,7 @@ class CodexFileParser:
         self._custom_prompts = CustomPrompts(codex_prompt_folder(path))
         self._fork = ForkCopy(path)
         self._cells = CodeCells()
+        self._calls = CodexCalls(self._cells, self.skipped)
         self._session_id: str | None = None
         self._cwd: str | None = None
         self._version: str | None = None
@@ -104,9 +87,6 @@ class CodexFileParser:
         self._agent_id: str | None = None
         self._bare = False
         self._last_timestamp: datetime | None = None
-        self._pending: dict[str, PendingTool] = {}
-        self._running: dict[str, PendingTool] = {}
-        self._completed: dict[str, None] = {}
         self._line: tuple[bytes, SourcePosition] | None = None
         self._held: Held | None = None
         """A message that carries the project's AGENTS.md (its text, line and place), held until
@@ -141,8 +121,7 @@ class CodexFileParser:
             "bare": self._bare,
             "prompt": list(self._prompt) if self._prompt else None,
             "held": held_json(self._held),
-            "pending": {key: tool.to_json() for key, tool in self._pending.items()},
-            "running": {key: tool.to_json() for key, tool in self._running.items()},
+            **self._calls.state(),
             "fork": self._fork.state(),
             "cells": self._cells.state(),
         }
@@ -163,13 +142,7 @@ class CodexFileParser:
             where, text = prompt
             if isinstance(where, str) and isinstance(text, str):
                 self._prompt = (where, text)
-        for key, target in (("pending", self._pending), ("running", self._running)):
-            saved = state.get(key)
-            if isinstance(saved, dict):
-                for call_id, value in list(saved.items())[-PENDING_LIMIT:]:
-                    tool = PendingTool.from_json(value)
-                    if isinstance(call_id, str) and tool is not None:
-                        remember(target, call_id, tool)
+        self._calls.restore(state)
 
     def _replay(self, held: Held) -> list[Event]:
         """The events of a held message, now known to be the host's."""
@@ -290,6 +263,10 @@ class CodexFileParser:
         prompt = isinstance(item, dict) and item.get("type") == "UserMessage"
         if kind == "item_completed" and prompt and isinstance(item, dict):
             return self._typed(text_of(item.get("content")), "item_completed", ctx)
+        if kind == "item_completed" and isinstance(item, dict) and item.get("type") == "FileChange":
+            applied = self._cells.patch_ended(item, ctx.cwd)  # its cell's patch takes what it says
+            self.skipped["cell_patch_end" if applied else "ignored_event"] += 1
+            return []
         if kind == "item_completed" and (ran := self._cells.recorded(item, ctx)) is not None:
             if not ran:
                 self.skipped["duplicate_command_item"] += 1
@@ -298,6 +275,8 @@ class CodexFileParser:
             return self._exec_end(payload, ctx)
         if kind == "agent_message":
             self.skipped["duplicate_agent_message"] += 1
+        elif kind == "patch_apply_end" and self._cells.patch_ended(payload, ctx.cwd):
+            self.skipped["cell_patch_end"] += 1  # its cell's patch takes what it says
         elif kind == "patch_apply_end":
             self.skipped["duplicate_patch_end"] += 1
         else:
@@ -322,41 +301,16 @@ class CodexFileParser:
         if user_shell_end(payload):  # the user's `!cmd`: its own message says it
             self.skipped["user_shell_end"] += 1
             return []
-        call_id = str_or_none(payload.get("call_id"))
-        if call_id is not None and call_id in self._completed:
-            self.skipped["duplicate_exec_end"] += 1
-            return []
-        pending = self._running.pop(call_id, None) if call_id else None
-        command = pending.command if pending else command_text(payload.get("command"))
-        if command is None:
-            self.skipped["malformed_exec_end"] += 1
-            return []
-        if pending is None:
-            self._cells.ran(command)  # a cell's command: not read again from its answer
-        self._complete(call_id)
-        exit_code = payload.get("exit_code")
-        code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
-        output = text_of(payload.get("aggregated_output")) or "\n".join(
-            part
-            for part in (text_of(payload.get("stdout")), text_of(payload.get("stderr")))
-            if part
-        )
-        paths = pending.paths if pending else ()
-        shell_cwd = pending.cwd if pending else None
-        return [
-            command_event(
-                ctx, call_id, command, output, exit_code=code, paths=paths, shell_cwd=shell_cwd
-            )
-        ]
+        return self._calls.exec_end(payload, ctx)
 
     def _response_item(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
         kind = item.get("type")
         if kind == "message":
             return self._message(item, ctx)
         if kind in ("function_call", "custom_tool_call", "local_shell_call"):
-            return self._call(item, ctx)
+            return self._calls.call(item, ctx)
         if kind in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
-            return self._output(item, ctx)
+            return self._calls.output(item, ctx)
         if kind == "web_search_call":
             content = {
                 "tool": "web_search",
@@ -400,97 +354,6 @@ class CodexFileParser:
         self.skipped["injected_context" if role == "developer" else "duplicate_user_message"] += 1
         return []
 
-    def _call(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
-        call_id = str_or_none(item.get("call_id")) or str_or_none(item.get("id"))
-        name = str_or_none(item.get("name")) or (
-            "local_shell" if item.get("type") == "local_shell_call" else None
-        )
-        if call_id is None or name is None:
-            self.skipped["malformed_call"] += 1
-            return []
-        arguments = _arguments(item)
-        command: str | None = None
-        paths: tuple[str, ...] = ()
-        line_limit: int | None = None
-        workdir = shell_folder(arguments.get("workdir"), self._cwd)
-        if name == "apply_patch":
-            patch = (
-                arguments.get("input")
-                if isinstance(arguments.get("input"), str)
-                else item.get("input")
-            )
-            paths = patch_paths(patch) if isinstance(patch, str) else ()
-        elif name in _SHELL_FUNCTIONS:
-            raw = arguments.get("cmd", arguments.get("command"))
-            if isinstance(raw, list) and raw and raw[0] == "apply_patch":
-                name = "apply_patch"
-                paths = patch_paths(raw[1]) if len(raw) > 1 and isinstance(raw[1], str) else ()
-            else:
-                command = command_text(raw)
-                if command is not None and command.lstrip().startswith("apply_patch"):
-                    paths = patch_paths(command)
-                    name, command = "apply_patch", None
-                elif command is not None and (read := shell_read(command)) is not None:
-                    path = shell_folder(read.path, workdir or self._cwd) or read.path
-                    name, paths, line_limit = READ_TOOL, (path,), read.line_limit
-                    arguments = {"file_path": path, "command": command}
-                    command = None
-        if name == CELL_TOOL and item.get("type") == "custom_tool_call":
-            self._cells.opened(call_id, item.get("input"))
-        paths = tuple(relative_path(path, self._cwd) for path in paths)
-        pending = PendingTool(
-            name=name, command=command, paths=paths, cwd=workdir, line_limit=line_limit
-        )
-        remember(self._pending, call_id, pending)
-        content = {"tool": name, "tool_use_id": call_id, "input": keep_input(arguments)}
-        reads = read_paths(command, workdir or self._cwd, self._cwd) if command else ()
-        if reads:  # `cat a; echo ---; cat b`: a read of each file, its output theirs together
-            content["reads"] = list(reads)
-        return [ctx.event(EventType.TOOL_CALL, content, (*paths, *reads), kept=True)]
-
-    def _output(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
-        call_id = str_or_none(item.get("call_id"))
-        pending = self._pending.pop(call_id, None) if call_id else None
-        if pending is None:
-            self.skipped["unpaired_output"] += 1
-        runs_process = pending is not None and (
-            pending.command is not None or pending.name in ("apply_patch", READ_TOOL)
-        )
-        read_lines: tuple[int, int] | None = None
-        output, exit_code, failed = codex_answer(item.get("output"), scan_text=runs_process)
-        still_running = exit_code is None and codex_still_running(output)
-        if pending is not None and pending.command is not None and still_running and call_id:
-            remember(self._running, call_id, pending)
-            pending = PendingTool(name=pending.name, paths=pending.paths, cwd=pending.cwd)
-        if pending is not None and pending.command is not None:
-            self._complete(call_id)
-            output = codex_output(output)
-        elif pending is not None and pending.name == READ_TOOL:
-            output = codex_output(output)
-            read_lines = partial_lines(1, len(output.splitlines()), limit=pending.line_limit)
-        is_error = failed if failed is not None else exit_code not in (None, 0)
-        cell = pending is not None and pending.name == CELL_TOOL
-        ran = self._cells.answered(ctx, call_id, item.get("output"), self._cwd) if cell else []
-        return [
-            *completion_events(
-                ctx,
-                call_id,
-                pending,
-                output,
-                is_error=is_error,
-                exit_code=exit_code,
-                read_lines=read_lines,
-            ),
-            *ran,
-        ]
-
-    def _complete(self, call_id: str | None) -> None:
-        if call_id is None:
-            return
-        self._completed[call_id] = None
-        while len(self._completed) > _COMPLETED_LIMIT:
-            del self._completed[next(iter(self._completed))]
-
 
 def _parent_thread(subagent: object) -> str | None:
     """The parent thread id of a subagent rollout's `source.subagent`, when it names one."""
@@ -500,20 +363,3 @@ def _parent_thread(subagent: object) -> str | None:
         if isinstance(spawn, dict) and (parent := str_or_none(spawn.get("parent_thread_id"))):
             return parent
     return None
-
-
-def _arguments(item: dict[str, Any]) -> dict[str, Any]:
-    """A call's arguments as a dict: `arguments` (a JSON string), `input`, or a shell `action`."""
-    action = item.get("action")
-    if isinstance(action, dict):
-        return {"command": action.get("command"), "workdir": action.get("working_directory")}
-    raw = item.get("arguments", item.get("input"))
-    if isinstance(raw, dict):
-        return raw
-    if isinstance(raw, str):
-        try:
-            value = json.loads(raw)
-        except (ValueError, RecursionError):
-            return {"input": raw}
-        return value if isinstance(value, dict) else {"input": raw}
-    return {}

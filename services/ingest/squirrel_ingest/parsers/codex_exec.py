@@ -15,29 +15,61 @@ from the cell's source (a `cmd` given as a string literal; one built at run time
 command read here) with the exit code and output its answer holds when the cell ran one command.
 A command record that belongs to no cell is the record of a shell function's call, read from
 that call already.
+
+A cell's commands and patches are read as the same commands and patches outside a cell are: a
+command that only prints one file (`cat f`, `sed -n '1,120p' f`, `nl -ba f`) is a read of that
+file (a `read_file` call and, where its output is known, its result), and a
+`tools.apply_patch(…)` given its patch as a literal is an `apply_patch` call of the files it
+names, a change of each once the host said it applied (its `patch_apply_end`, or from 0.171 an
+`item_completed` `FileChange`) or the cell completed. Each has a call id of its own, the
+cell's with `#read<n>` (the cell's n-th command) or `#patch<n>` after it, so that its call and
+result pair with each other and not with the cell's.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
-from squirrel_core.events import Event
-from squirrel_ingest.parsers.base import RecordContext, command_event, shell_folder, text_of
-from squirrel_ingest.parsers.shell_commands import command_text
+from squirrel_core.events import Event, EventType
+from squirrel_ingest.parsers.base import (
+    PendingTool,
+    RecordContext,
+    command_event,
+    completion_events,
+    keep_input,
+    partial_lines,
+    relative_path,
+    shell_folder,
+    text_of,
+)
+from squirrel_ingest.parsers.codex_cell_source import (
+    CellCommand,
+    cell_commands,
+    cell_patches,
+)
+from squirrel_ingest.parsers.patches import patch_paths
+from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
+from squirrel_ingest.parsers.shell_reports import codex_output
+
+__all__ = [
+    "CELL_TOOL",
+    "CellCommand",
+    "CodeCells",
+    "cell_commands",
+    "user_shell",
+    "user_shell_end",
+]
 
 #: The tool whose input is a JavaScript cell.
 CELL_TOOL: Final = "exec"
 #: Most cells awaiting their answer kept between records (and in a cursor).
 OPEN_CELLS_LIMIT: Final = 64
-_CALL = re.compile(r"\btools\s*\.\s*exec_command\s*\(\s*")
-_KEY = re.compile(
-    r"""\s*(?:(?P<name>[A-Za-z_$][\w$]*)|"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)')\s*:\s*"""
-)
-_ESCAPES: Final = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+_PATCH_TOOL: Final = "apply_patch"
 _STATUS = re.compile(r"^Script (?:completed|failed|terminated)\b")
+_COMPLETED = re.compile(r"^Script completed\b")
 #: A command the user ran themselves in the Codex TUI (`!git status`), as Codex records it for
 #: the model: the command, then its exit code, duration and output.
 _USER_SHELL = re.compile(
@@ -48,112 +80,25 @@ _USER_SHELL = re.compile(
 _SHELL_OUTPUT = re.compile(r"^Output:\n?", re.MULTILINE)
 
 
-@dataclass(frozen=True, slots=True)
-class CellCommand:
-    """One `tools.exec_command` call of a cell: the command line and the folder it names."""
+@dataclass(slots=True)
+class OpenCell:
+    """A cell awaiting its answer: its commands the host has not recorded yet, its patches, and
+    what the host said of each patch (`patch_apply_end`: applied or not; None before it)."""
 
-    command: str
-    workdir: str | None = None
+    commands: list[CellCommand] = field(default_factory=list)
+    patches: list[str] = field(default_factory=list)
+    applied: list[bool | None] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
 class Ran:
-    """A cell command with what its cell's answer says of it."""
+    """A cell command with what is known of it: its output and exit code (`known` False when
+    neither the host nor the cell's answer said what it printed)."""
 
     command: CellCommand
     output: str
     exit_code: int | None
-
-
-def _literal(source: str, start: int) -> tuple[str, int] | None:
-    """The JavaScript string literal at `start` ('…', "…" or a template without `${`) and the
-    index after it; None when there is none."""
-    quote = source[start : start + 1]
-    if quote not in ("'", '"', "`"):
-        return None
-    out: list[str] = []
-    index = start + 1
-    while index < len(source):
-        char = source[index]
-        if char == quote:
-            return "".join(out), index + 1
-        if quote == "`" and source.startswith("${", index):
-            return None  # built at run time
-        if char == "\\" and index + 1 < len(source):
-            escaped = source[index + 1]
-            if escaped == "u" and re.fullmatch(r"[0-9a-fA-F]{4}", source[index + 2 : index + 6]):
-                out.append(chr(int(source[index + 2 : index + 6], 16)))
-                index += 6
-                continue
-            if escaped == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", source[index + 2 : index + 4]):
-                out.append(chr(int(source[index + 2 : index + 4], 16)))
-                index += 4
-                continue
-            out.append(_ESCAPES.get(escaped, "" if escaped == "\n" else escaped))
-            index += 2
-            continue
-        if char == "\n" and quote != "`":
-            return None
-        out.append(char)
-        index += 1
-    return None
-
-
-def _skip_value(source: str, start: int) -> int:
-    """The index of the `,` or `}` that ends the object value at `start`."""
-    depth, index = 0, start
-    while index < len(source):
-        char = source[index]
-        if char in "'\"`":
-            found = _literal(source, index)
-            index = found[1] if found else index + 1
-            continue
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            if depth == 0:
-                return index
-            depth -= 1
-        elif char == "," and depth == 0:
-            return index
-        index += 1
-    return index
-
-
-def _object_strings(source: str, start: int) -> dict[str, str]:
-    """The keys of the object literal opening at `start` whose values are string literals."""
-    found: dict[str, str] = {}
-    index = start + 1
-    while index < len(source):
-        key = _KEY.match(source, index)
-        if key is None:
-            break
-        name = key.group("name") or key.group("dq") or key.group("sq") or ""
-        value = _literal(source, key.end())
-        if value is not None:
-            found.setdefault(name, value[0])
-        end = _skip_value(source, value[1] if value else key.end())
-        if end >= len(source) or source[end] != ",":
-            break
-        index = end + 1
-    return found
-
-
-def cell_commands(source: str) -> list[CellCommand]:
-    """The commands a cell's source runs through `tools.exec_command`, in order: its `cmd`
-    (or its one argument) when a string literal, with the `workdir` it names."""
-    found: list[CellCommand] = []
-    for call in _CALL.finditer(source):
-        start = call.end()
-        if source.startswith("{", start):
-            given = _object_strings(source, start)
-            command, workdir = given.get("cmd"), given.get("workdir")
-        else:
-            literal = _literal(source, start)
-            command, workdir = (literal[0] if literal else None), None
-        if command and command.strip():
-            found.append(CellCommand(command.strip(), workdir or None))
-    return found
+    known: bool = True
 
 
 def command_item(item: object) -> tuple[str, str, int | None, str | None] | None:
@@ -191,43 +136,170 @@ def _answer(raw: object) -> tuple[str, int | None]:
 
 
 class CodeCells:
-    """The `exec` cells awaiting their answer and the commands of theirs not yet recorded."""
+    """The `exec` cells awaiting their answer, the commands of theirs not yet recorded and the
+    patches they apply."""
 
     def __init__(self) -> None:
-        self._open: dict[str, list[CellCommand]] = {}
+        self._open: dict[str, OpenCell] = {}
 
-    def opened(self, call_id: str, source: object) -> list[CellCommand]:
-        """Remembers the commands of a cell (`source` its input); returns them."""
-        commands = cell_commands(source) if isinstance(source, str) else []
+    def opened(self, call_id: str, source: object, ctx: RecordContext) -> list[Event]:
+        """Remembers the commands and patches of a cell (`source` its input); returns the call
+        events of its patches."""
+        text = source if isinstance(source, str) else ""
+        patches = cell_patches(text) if text else []
+        cell = OpenCell(cell_commands(text) if text else [], patches, [None] * len(patches))
         self._open.pop(call_id, None)
-        self._open[call_id] = list(commands)
+        self._open[call_id] = cell
         while len(self._open) > OPEN_CELLS_LIMIT:
             del self._open[next(iter(self._open))]
-        return commands
+        return [
+            ctx.event(
+                EventType.TOOL_CALL,
+                {
+                    "tool": _PATCH_TOOL,
+                    "tool_use_id": f"{call_id}#patch{n}",
+                    "input": keep_input({"input": patch}),
+                },
+                _patch_files(patch, ctx.cwd),
+                kept=True,
+            )
+            for n, patch in enumerate(patches, 1)
+        ]
 
-    def ran(self, command: str) -> str | None:
-        """The call id of the open cell `command` is one of, recorded by the host (so it is
-        not read again from the cell's answer); None when it is no open cell's."""
-        for call_id, commands in self._open.items():
-            for index, known in enumerate(commands):
+    def ran(self, command: str) -> tuple[str, CellCommand] | None:
+        """The call id of the open cell `command` is one of, and that command, recorded by the
+        host (so it is not read again from the cell's answer); None when it is no open cell's."""
+        for call_id, cell in self._open.items():
+            for index, known in enumerate(cell.commands):
                 if known.command == command.strip():
-                    del commands[index]
-                    return call_id
+                    del cell.commands[index]
+                    return call_id, known
         return None
+
+    def patch_ended(self, payload: dict[str, Any], cwd: str | None) -> bool:
+        """Takes what the host says of a patch it applied for the open cell's patch of the files
+        it changed: a `patch_apply_end` (`success`) or (0.171) an `item_completed` `FileChange`
+        (`status`); whether it was one."""
+        changes = payload.get("changes")
+        success = payload.get("success")
+        if payload.get("type") == "FileChange" and isinstance(payload.get("status"), str):
+            success = payload["status"] == "completed"
+        if not isinstance(changes, dict) or not isinstance(success, bool):
+            return False
+        changed = {relative_path(str(path), cwd) for path in changes}
+        for cell in self._open.values():
+            for index, patch in enumerate(cell.patches):
+                if cell.applied[index] is None and set(_patch_files(patch, cwd)) == changed:
+                    cell.applied[index] = success
+                    return True
+        return False
 
     def closed(self, call_id: str, raw: object) -> list[Ran]:
         """The cell's commands the host did not record, with what its answer (`raw`) says: the
         output and exit code when it ran one command, nothing more when it ran several."""
-        left = self._open.pop(call_id, [])
+        cell = self._open.get(call_id)
+        left = cell.commands if cell else []
         if len(left) != 1:
-            return [Ran(command, "", None) for command in left]
+            return [Ran(command, "", None, known=False) for command in left]
         output, exit_code = _answer(raw)
         return [Ran(left[0], output, exit_code)]
 
     def answered(
         self, ctx: RecordContext, call_id: str | None, raw: object, cwd: str | None
     ) -> list[Event]:
-        """The command events of a cell's commands the host did not record, from its answer."""
+        """The events of a cell's commands the host did not record, from its answer, and the
+        results of its patches."""
+        if call_id is None:
+            return []
+        events: list[Event] = []
+        for ran in self.closed(call_id, raw):
+            folder = shell_folder(ran.command.workdir, cwd)
+            events += _command_events(ctx, call_id, ran, folder)
+        cell = self._open.pop(call_id, None)
+        if cell is None:
+            return events
+        completed = _completed(raw)
+        for n, (patch, applied) in enumerate(zip(cell.patches, cell.applied, strict=True), 1):
+            done = applied if applied is not None else completed
+            paths = _patch_files(patch, ctx.cwd)
+            events += completion_events(
+                ctx,
+                f"{call_id}#patch{n}",
+                PendingTool(name=_PATCH_TOOL, paths=paths),
+                "",
+                is_error=not done,
+                exit_code=None,
+            )
+        return events
+
+    def recorded(self, item: object, ctx: RecordContext) -> list[Event] | None:
+        """The events of an `item_completed` `CommandExecution` of an open cell; [] for one of
+        no cell (a shell function's call, the user's `!cmd`: read from their own records); None
+        for any other item."""
+        found = command_item(item)
+        if found is None or not isinstance(item, dict):
+            return None
+        command, output, exit_code, folder = found
+        cell = self.ran(command)
+        if cell is None:
+            return []
+        call_id, known = cell
+        return _command_events(ctx, call_id, Ran(known, output, exit_code), folder)
+
+    def ended_read(
+        self, ctx: RecordContext, command: str, output: str, exit_code: int | None
+    ) -> list[Event] | None:
+        """The read events of an open cell's command that only prints one file, ended by an
+        `exec_command_end`; None when it is no open cell's (then read as a command) or reads
+        nothing (the cell's command, not read again from its answer, is a command event)."""
+        cell = self.ran(command)
+        if cell is None or shell_read(command) is None:
+            return None
+        call_id, known = cell
+        return _command_events(ctx, call_id, Ran(known, output, exit_code), None)
+
+    def state(self) -> dict[str, Any]:
+        return {
+            call_id: {
+                "commands": [[c.command, c.workdir, c.ordinal] for c in cell.commands],
+                "patches": cell.patches,
+                "applied": cell.applied,
+            }
+            for call_id, cell in self._open.items()
+        }
+
+    def restore(self, state: object) -> None:
+        if not isinstance(state, dict):
+            return
+        for call_id, saved in list(state.items())[-OPEN_CELLS_LIMIT:]:
+            if not isinstance(call_id, str):
+                continue
+            # An older cursor kept only the commands: a list of [command, workdir].
+            commands = saved.get("commands") if isinstance(saved, dict) else saved
+            patches = saved.get("patches") if isinstance(saved, dict) else None
+            applied = saved.get("applied") if isinstance(saved, dict) else None
+            cell = OpenCell()
+            for c in commands if isinstance(commands, list) else []:
+                if isinstance(c, list) and len(c) in (2, 3) and isinstance(c[0], str):
+                    workdir = c[1] if isinstance(c[1], str) else None
+                    ordinal = c[2] if len(c) == 3 and isinstance(c[2], int) else 0
+                    cell.commands.append(CellCommand(c[0], workdir, ordinal))
+            if isinstance(patches, list) and all(isinstance(p, str) for p in patches):
+                cell.patches = list(patches)
+                marks = applied if isinstance(applied, list) else []
+                cell.applied = [
+                    marks[i] if i < len(marks) and isinstance(marks[i], bool) else None
+                    for i in range(len(patches))
+                ]
+            self._open[call_id] = cell
+
+
+def _command_events(ctx: RecordContext, call_id: str, ran: Ran, folder: str | None) -> list[Event]:
+    """What one of a cell's commands yields, as the same command outside a cell does: a read of
+    the one file it prints (its call, and its result when its output is known), else a command
+    event."""
+    read = shell_read(ran.command.command)
+    if read is None:
         return [
             command_event(
                 ctx,
@@ -235,40 +307,38 @@ class CodeCells:
                 ran.command.command,
                 ran.output,
                 exit_code=ran.exit_code,
-                shell_cwd=shell_folder(ran.command.workdir, cwd),
+                shell_cwd=folder,
             )
-            for ran in (self.closed(call_id, raw) if call_id else [])
         ]
+    placed = shell_folder(read.path, folder or ctx.cwd) or read.path
+    path = relative_path(placed, ctx.cwd)
+    use_id = f"{call_id}#read{ran.command.ordinal}"
+    arguments = {"file_path": placed, "command": ran.command.command}
+    content = {"tool": READ_TOOL, "tool_use_id": use_id, "input": keep_input(arguments)}
+    events = [ctx.event(EventType.TOOL_CALL, content, (path,), kept=True)]
+    if not ran.known:
+        return events
+    output = codex_output(ran.output)
+    return events + completion_events(
+        ctx,
+        use_id,
+        PendingTool(name=READ_TOOL, paths=(path,)),
+        output,
+        is_error=ran.exit_code not in (None, 0),
+        exit_code=ran.exit_code,
+        read_lines=partial_lines(1, len(output.splitlines()), limit=read.line_limit),
+    )
 
-    def recorded(self, item: object, ctx: RecordContext) -> list[Event] | None:
-        """The command event of an `item_completed` `CommandExecution` of an open cell; [] for
-        one of no cell (a shell function's call, the user's `!cmd`: read from their own
-        records); None for any other item."""
-        ran = command_item(item)
-        if ran is None or not isinstance(item, dict):
-            return None
-        command, output, exit_code, folder = ran
-        cell = self.ran(command)
-        if cell is None:
-            return []
-        return [command_event(ctx, cell, command, output, exit_code=exit_code, shell_cwd=folder)]
 
-    def state(self) -> dict[str, Any]:
-        return {
-            call_id: [[c.command, c.workdir] for c in commands]
-            for call_id, commands in self._open.items()
-        }
+def _patch_files(patch: str, cwd: str | None) -> tuple[str, ...]:
+    """The files a patch names, as the session names paths."""
+    return tuple(relative_path(path, cwd) for path in patch_paths(patch))
 
-    def restore(self, state: object) -> None:
-        if not isinstance(state, dict):
-            return
-        for call_id, commands in list(state.items())[-OPEN_CELLS_LIMIT:]:
-            if isinstance(call_id, str) and isinstance(commands, list):
-                self._open[call_id] = [
-                    CellCommand(c[0], c[1] if isinstance(c[1], str) else None)
-                    for c in commands
-                    if isinstance(c, list) and len(c) == 2 and isinstance(c[0], str)
-                ]
+
+def _completed(raw: object) -> bool:
+    """Whether a cell's answer says its script completed (not failed or terminated)."""
+    parts = raw if isinstance(raw, list) else [raw]
+    return bool(parts) and _COMPLETED.match(text_of(parts[0])) is not None
 
 
 def user_shell(text: str) -> tuple[str, str] | None:
