@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from squirrel_ingest.parsers.base import _loads, decode_record
+from squirrel_ingest.parsers.records import _loads, decode_record
 
 # Integers beyond 64 bits may come as doubles (orjson reads them so): what the memory service
 # reads every number as anyway (`wire.content_from_json`), so the stored event is the same.

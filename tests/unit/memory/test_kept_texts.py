@@ -16,7 +16,7 @@ import pytest
 
 from squirrel_core.events import Event
 from squirrel_core.kept_text import FIRST_TEXT_LIMIT, INPUT_KEPT, KEPT_KEY, cut_end, signed
-from squirrel_ingest.parsers import ClaudeFileParser, base, claude, parse_bytes
+from squirrel_ingest.parsers import ClaudeFileParser, base, claude, kept_values, parse_bytes
 from squirrel_ingest.reading import redacted
 from squirrel_ingest.routing import Route, relocate
 from squirrel_memory.extractors.delegated_commands import delegated_commands
@@ -184,11 +184,12 @@ def _shorter_then_longer(
     monkeypatch: pytest.MonkeyPatch, data: bytes, route: Route | None = None
 ) -> tuple[list[Event], list[Event]]:
     with monkeypatch.context() as patched:
-        patched.setattr(claude, "keep_input", base.cap_value)
+        patched.setattr(claude, "keep_input", kept_values.cap_value)
         patched.setattr(claude, "keep_text", cut_end_text)
         patched.setattr(base, "keep_text", cut_end_text)
-        patched.setattr(base, "INPUT_KEPT", base.INPUT_STRING_LIMIT)
-        patched.setattr(base, "TEXT_KEPT", base.TEXT_LIMIT)
+        patched.setattr(base, "INPUT_KEPT", kept_values.INPUT_STRING_LIMIT)
+        patched.setattr(kept_values, "INPUT_KEPT", kept_values.INPUT_STRING_LIMIT)
+        patched.setattr(base, "TEXT_KEPT", kept_values.TEXT_LIMIT)
         patched.setattr(base, "marked", lambda _kind, content: content)
         shorter = _delivered(data, route)
     return shorter, _delivered(data, route)
@@ -231,9 +232,9 @@ async def test_a_transcript_read_again_after_the_bounds_grew_stores_no_second_ev
 
 
 def test_a_huge_tool_input_is_kept_to_its_bounds() -> None:
-    one = base.keep_input({"content": "y" * 10_000_000})
+    one = kept_values.keep_input({"content": "y" * 10_000_000})
     many = {"edits": [{"old_string": "a" * 5_000, "new_string": "b" * 5_000}] * 50}
 
     assert len(one["content"]) <= INPUT_KEPT + 40
     # fifty long edits in one call: each string cut to the first bound, as before
-    assert base.keep_input(many) == base.cap_value(many)
+    assert kept_values.keep_input(many) == kept_values.cap_value(many)

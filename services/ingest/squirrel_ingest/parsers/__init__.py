@@ -8,7 +8,7 @@ from pathlib import PurePosixPath
 
 from squirrel_core.events import SourceTool
 from squirrel_ingest.parsers import claude, codex, gemini
-from squirrel_ingest.parsers.base import Parser, ParseResult, decode_record, parse_bytes
+from squirrel_ingest.parsers.base import Parser, ParseResult, parse_bytes
 from squirrel_ingest.parsers.claude import ClaudeFileParser
 from squirrel_ingest.parsers.codex import CodexFileParser
 from squirrel_ingest.parsers.gemini import GeminiJsonlParser
@@ -18,6 +18,7 @@ from squirrel_ingest.parsers.gemini_document import (
     seen_ids_from_cursor,
 )
 from squirrel_ingest.parsers.git import GIT_LOG_ARGS, parse_git_log
+from squirrel_ingest.parsers.records import decode_record
 
 __all__ = [
     "GIT_LOG_ARGS",

@@ -1,8 +1,10 @@
-"""The parser contract and the record-level helpers every transcript parser shares."""
+"""The parser contract and the event-making helpers every transcript parser shares.
+
+Decoding a line into a record is `parsers.records`; how much of a text or value an event keeps
+is `parsers.kept_values`."""
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections import Counter
@@ -10,8 +12,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PureWindowsPath
 from typing import Any, Protocol
-
-import orjson
 
 from squirrel_core.events import (
     Event,
@@ -22,33 +22,17 @@ from squirrel_core.events import (
     default_origin,
 )
 from squirrel_core.kept_text import (
-    FIRST_INPUT_LIMIT,
-    FIRST_TEXT_LIMIT,
     INPUT_KEPT,
     KEPT_KEY,
     READING_TOOLS,
     TEXT_KEPT,
-    cut_end,
     first_content,
-    keep_ends,
     marked,
 )
 from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_ingest.parsers.classify import CODE_CHANGE_TOOLS, command_event_type
+from squirrel_ingest.parsers.kept_values import INPUT_ITEMS_LIMIT, cap_text, keep_text
 
-#: Longest output kept in an event (a subagent's report and a file read aside); longer values are
-#: cut and marked.
-#: Messages, tool inputs, shell commands and reports keep more (`squirrel_core.kept_text`).
-TEXT_LIMIT = FIRST_TEXT_LIMIT
-#: Longest string kept inside a value copied with `cap_value` (a Cursor tool's result).
-INPUT_STRING_LIMIT = FIRST_INPUT_LIMIT
-#: Most characters a tool call's input keeps in all its strings past `INPUT_STRING_LIMIT` each.
-INPUT_TOTAL_KEPT = 64_000
-#: Most list items / dict keys kept inside a tool's input dict, and how deep it is copied.
-INPUT_ITEMS_LIMIT = 50
-INPUT_DEPTH_LIMIT = 4
-#: How many inner `{"` boundaries are tried when a line is two records run together.
-TORN_LINE_ATTEMPTS = 16
 #: Most tool calls remembered while waiting for their results.
 PENDING_LIMIT = 256
 
@@ -318,115 +302,6 @@ def parse_bytes(parser: Parser, data: bytes, path: str, inode: int = 0) -> Parse
         )
     result.skipped = dict(parser.skipped)
     return result
-
-
-def decode_record(line: bytes, skipped: Counter[str]) -> dict[str, Any] | None:
-    """Decode one JSONL line into a dict, recovering the tail of a torn line when possible."""
-    if not line.strip():
-        skipped["blank_line"] += 1
-        return None
-    value = _loads(line)
-    if value is None:
-        value = _with_bad_bytes_replaced(line)
-        if value is not None:
-            skipped["invalid_utf8_replaced"] += 1
-    if value is None:
-        value = _recover_torn_line(line)
-        if value is None:
-            skipped["malformed_json"] += 1
-            return None
-        skipped["torn_line_prefix"] += 1
-    if not isinstance(value, dict):
-        skipped["not_an_object"] += 1
-        return None
-    return value
-
-
-def _loads(data: bytes) -> Any:
-    """`json.loads(data)`, or None where it raises. orjson decodes the lines it accepts (the
-    same values in about half the time, except that an integer beyond 64 bits comes as a
-    double: what the memory service reads every number as anyway); what it refuses and `json`
-    may read (NaN, lone surrogates, a byte-order mark, a number beyond a double) goes to
-    `json`."""
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
-        pass
-    try:
-        return json.loads(data)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _with_bad_bytes_replaced(line: bytes) -> Any:
-    """A line whose fault is bytes that are not UTF-8 (a write cut inside a character, a tool's
-    output in another encoding), read with each such byte as U+FFFD; None for any other line."""
-    try:
-        line.decode("utf-8")
-    except UnicodeDecodeError:
-        return _loads(line.decode("utf-8", errors="replace").encode("utf-8"))
-    return None
-
-
-def _recover_torn_line(line: bytes) -> Any:
-    """Find a complete record after a half-written one: `{"a":1,"b{"type":...}`."""
-    start = 1
-    for _ in range(TORN_LINE_ATTEMPTS):
-        start = line.find(b'{"', start)
-        if start < 0:
-            return None
-        value = _loads(line[start:])
-        if isinstance(value, dict):
-            return value
-        start += 2
-    return None
-
-
-def cap_text(text: str, limit: int = TEXT_LIMIT) -> str:
-    """Cut `text` to `limit` characters, saying how much was dropped."""
-    return cut_end(text, limit)
-
-
-def keep_text(text: str) -> str:
-    """A message's text or a subagent's report as an event keeps it: whole up to a bound, else
-    its head and its tail (`squirrel_core.kept_text.keep_ends`)."""
-    return keep_ends(text)
-
-
-def keep_input(value: Any) -> Any:
-    """A tool call's input as an event keeps it: `cap_value` with strings kept to `INPUT_KEPT`,
-    unless its strings then add up to more than `INPUT_TOTAL_KEPT` characters (fifty long edits
-    in one call): it is then cut as before, each string to `INPUT_STRING_LIMIT`."""
-    kept = cap_value(value, limit=INPUT_KEPT)
-    if _chars(kept) > INPUT_TOTAL_KEPT:
-        return cap_value(value)
-    return kept
-
-
-def _chars(value: Any) -> int:
-    if isinstance(value, str):
-        return len(value)
-    if isinstance(value, dict):
-        return sum(_chars(item) for item in value.values())
-    if isinstance(value, list):
-        return sum(_chars(item) for item in value)
-    return 0
-
-
-def cap_value(value: Any, depth: int = 0, *, limit: int = INPUT_STRING_LIMIT) -> Any:
-    """Copy a JSON value with strings cut to `limit` and big containers trimmed."""
-    if isinstance(value, str):
-        return cap_text(value, limit)
-    if value is None or isinstance(value, bool | int | float):
-        return value
-    if depth >= INPUT_DEPTH_LIMIT:
-        return "…[nested value dropped]"
-    if isinstance(value, dict):
-        items = list(value.items())[:INPUT_ITEMS_LIMIT]
-        return {str(key): cap_value(item, depth + 1, limit=limit) for key, item in items}
-    if isinstance(value, list):
-        return [cap_value(item, depth + 1, limit=limit) for item in value[:INPUT_ITEMS_LIMIT]]
-    return None
 
 
 def text_of(value: object) -> str:

@@ -21,9 +21,6 @@ from squirrel_ingest.parsers.base import (
     PendingTool,
     RecordContext,
     completion_events,
-    decode_record,
-    keep_input,
-    keep_text,
     partial_lines,
     relative_path,
     remember,
@@ -33,7 +30,9 @@ from squirrel_ingest.parsers.base import (
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
 from squirrel_ingest.parsers.claude_hooks import hook_events, stop_hook_events
+from squirrel_ingest.parsers.kept_values import keep_input, keep_text
 from squirrel_ingest.parsers.loaded_files import claude_loaded
+from squirrel_ingest.parsers.records import decode_record
 from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_failed, read_paths, shell_read
 from squirrel_ingest.parsers.speaker import (
     Utterance,

@@ -14,7 +14,8 @@ import re
 from typing import Any
 
 from squirrel_core.events import Event, EventType, Origin
-from squirrel_ingest.parsers.base import RecordContext, cap_text, str_or_none, text_of
+from squirrel_ingest.parsers.base import RecordContext, str_or_none, text_of
+from squirrel_ingest.parsers.kept_values import cap_text
 from squirrel_ingest.parsers.speaker import Utterance, said_events
 
 

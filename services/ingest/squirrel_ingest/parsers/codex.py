@@ -10,19 +10,14 @@ import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
 from squirrel_core.timestamps import parse_timestamp
-from squirrel_ingest.parsers.base import (
-    RecordContext,
-    decode_record,
-    keep_input,
-    keep_text,
-    str_or_none,
-    text_of,
-)
+from squirrel_ingest.parsers.base import RecordContext, str_or_none, text_of
 from squirrel_ingest.parsers.codex_calls import CodexCalls
 from squirrel_ingest.parsers.codex_exec import CodeCells, user_shell_end
 from squirrel_ingest.parsers.codex_forks import ForkCopy
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
+from squirrel_ingest.parsers.kept_values import keep_input, keep_text
 from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json
+from squirrel_ingest.parsers.records import decode_record
 from squirrel_ingest.parsers.speaker import (
     Utterance,
     said_events,

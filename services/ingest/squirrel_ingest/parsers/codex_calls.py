@@ -20,7 +20,6 @@ from squirrel_ingest.parsers.base import (
     RecordContext,
     command_event,
     completion_events,
-    keep_input,
     partial_lines,
     relative_path,
     remember,
@@ -29,6 +28,7 @@ from squirrel_ingest.parsers.base import (
     text_of,
 )
 from squirrel_ingest.parsers.codex_exec import CELL_TOOL, CodeCells
+from squirrel_ingest.parsers.kept_values import keep_input
 from squirrel_ingest.parsers.patches import patch_paths
 from squirrel_ingest.parsers.shell_commands import (
     READ_TOOL,

@@ -39,7 +39,6 @@ from squirrel_ingest.parsers.base import (
     RecordContext,
     command_event,
     completion_events,
-    keep_input,
     partial_lines,
     relative_path,
     shell_folder,
@@ -50,6 +49,7 @@ from squirrel_ingest.parsers.codex_cell_source import (
     cell_commands,
     cell_patches,
 )
+from squirrel_ingest.parsers.kept_values import keep_input
 from squirrel_ingest.parsers.patches import patch_paths
 from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
 from squirrel_ingest.parsers.shell_reports import codex_output

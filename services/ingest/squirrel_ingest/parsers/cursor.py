@@ -22,15 +22,13 @@ from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import (
     PendingTool,
     RecordContext,
-    cap_value,
     completion_events,
-    keep_input,
-    keep_text,
     relative_path,
     str_or_none,
     text_of,
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
+from squirrel_ingest.parsers.kept_values import cap_value, keep_input, keep_text
 from squirrel_ingest.parsers.speaker import answer_content, said_events, split_user_text
 
 log = structlog.get_logger()

@@ -18,9 +18,6 @@ from squirrel_ingest.parsers.base import (
     PendingTool,
     RecordContext,
     completion_events,
-    decode_record,
-    keep_input,
-    keep_text,
     partial_lines,
     relative_path,
     shell_folder,
@@ -28,6 +25,8 @@ from squirrel_ingest.parsers.base import (
     text_of,
 )
 from squirrel_ingest.parsers.classify import PATH_KEYS
+from squirrel_ingest.parsers.kept_values import keep_input, keep_text
+from squirrel_ingest.parsers.records import decode_record
 from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_paths, shell_read
 from squirrel_ingest.parsers.shell_reports import gemini_exit_code, gemini_output
 from squirrel_ingest.parsers.speaker import said_events, split_user_text

@@ -7,7 +7,7 @@ from collections import Counter
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.timestamps import parse_timestamp
-from squirrel_ingest.parsers.base import cap_text
+from squirrel_ingest.parsers.kept_values import cap_text
 
 _RECORD = "\x1e"
 _FIELD = "\x1f"

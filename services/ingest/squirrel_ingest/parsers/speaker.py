@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from squirrel_core.events import Event, EventType, Origin
-from squirrel_ingest.parsers.base import RecordContext, cap_text, keep_text
+from squirrel_ingest.parsers.base import RecordContext
 from squirrel_ingest.parsers.codex_exec import user_shell
+from squirrel_ingest.parsers.kept_values import cap_text, keep_text
 
 #: A whole text that starts like this was written by the host, not typed.
 _HARNESS_OPENINGS = (

@@ -31,7 +31,7 @@ _FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
 #: Any numbered line of a file read.
 _NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
-#: The mark ingest leaves where it cut a long tool output (`parsers.base.cap_text`).
+#: The mark ingest leaves where it cut a long tool output (`parsers.kept_values.cap_text`).
 _INGEST_CUT = re.compile(r"\n?…\[truncated \d+ chars\]\s*$")
 
 
