@@ -52,9 +52,9 @@ import numpy as np
 import structlog
 
 from bench.common import percentile
-from bench.retrieval_latency import base_texts_arg, loaded_embedder, questions
 from bench.search_floor import load
 from bench.search_stages import seeded
+from bench.seeded_project import base_texts_arg, loaded_embedder, questions
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex, IndexKind
 from squirrel_memory.index.coarse import probes_of

@@ -1,7 +1,7 @@
 """SearchMemory against its floor, measured in the same run: p50, p95 and floor ratio by size.
 
 For each size (400, 10k and 100k memories by default) a project is filled with the bench's
-generated memory texts (`seed_project` of `bench.retrieval_latency`: up to `--base-texts`
+generated memory texts (`seed_project` of `bench.seeded_project`: up to `--base-texts`
 embedded with MiniLM, `all` for every one, through the on-disk embedding cache of
 `bench.embedding_cache`; the other vectors DERIVED from them; the output gives the share
 embedded) and an empty
@@ -66,17 +66,16 @@ import structlog
 
 from bench.common import git_repo, percentile, process_cpu_ns, wait_idle
 from bench.mem0_cached import cached_vectors, searched_texts, seed_searched
-from bench.retrieval_latency import (
+from bench.memory_process import memory_process, wait_model
+from bench.search_parts import PartTimes, format_parts, measure_parts
+from bench.seeded_project import (
     Vectors,
     base_texts_arg,
     loaded_embedder,
-    memory_process,
     questions,
     seed_in_tree,
     seed_project,
-    wait_model,
 )
-from bench.search_parts import PartTimes, format_parts, measure_parts
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout

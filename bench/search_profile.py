@@ -43,15 +43,9 @@ from pathlib import Path
 import structlog
 
 from bench.common import git_repo, wait_idle
-from bench.retrieval_latency import (
-    base_texts_arg,
-    loaded_embedder,
-    memory_process,
-    questions,
-    seed_project,
-    wait_model,
-)
+from bench.memory_process import memory_process, wait_model
 from bench.search_floor import load
+from bench.seeded_project import base_texts_arg, loaded_embedder, questions, seed_project
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.home import HomeLayout

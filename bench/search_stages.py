@@ -64,13 +64,8 @@ from typing import Any
 import structlog
 
 from bench.common import git_repo, percentile
-from bench.retrieval_latency import (
-    base_texts_arg,
-    loaded_embedder,
-    questions,
-    seed_project,
-    tree_env,
-)
+from bench.memory_process import tree_env
+from bench.seeded_project import base_texts_arg, loaded_embedder, questions, seed_project
 from bench.stage_floor import ROWS_KEPT, TARGET, every_row_kept, floor_parts
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
