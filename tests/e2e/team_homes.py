@@ -1,6 +1,7 @@
 """What the team end-to-end tests share: a Squirrel home run as real `sqrl` processes, a clone
-of the team's repository, `sqrl serve` started with TLS on 127.0.0.1, and a laptop that joins it
-and runs `sqrl up`."""
+of the team's repository, `sqrl serve` started with TLS on 127.0.0.1, a laptop that joins it
+and runs `sqrl up`, and the events a laptop's ingest would have stored (Alice's session),
+appended through its memory service."""
 
 from __future__ import annotations
 
@@ -11,16 +12,30 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import psutil
 
 from bench.postgres_server import free_port
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.auth import load_token
+from squirrel_core.clients import MemoryClient, open_channel, target_of
+from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import read_service_info
+from squirrel_core.wire import event_to_pb
 from tests.conftest import wait_until
 from tests.tls_certs import TlsFiles
+
+TEAM_ID = "github.com/acme/shop"
+SECRET = "ghp_" + "Z9" * 18
+TRACEBACK = """\
+Traceback (most recent call last):
+  File "/home/alice/shop/src/cart.py", line 42, in <module>
+ImportError: cannot import name 'Money' from 'shop.types' (/home/alice/shop/src/types.py)
+"""
 
 
 @dataclass
@@ -142,3 +157,99 @@ def joined_laptop(
     up = home.sqrl("up", "--detach")
     assert up.returncode == 0, up.stderr
     return home, str(joined.stdout)
+
+
+# --- events a laptop's ingest would have stored --------------------------------------------------
+
+T0 = datetime.now(UTC) - timedelta(hours=2)
+
+
+def session_event(
+    kind: EventType, session: str, n: int, content: dict[str, Any], **kw: Any
+) -> Event:
+    """Event number `n` of `session`, as a Claude Code laptop's ingest would have stored it."""
+    return Event(
+        source_tool=SourceTool.CLAUDE_CODE,
+        event_type=kind,
+        timestamp=T0 + timedelta(seconds=20 * n),
+        content=content,
+        session_id=session,
+        **kw,
+    )
+
+
+def alice_session() -> list[Event]:
+    """Alice's session: a failing test run, the fix, the passing run, a style rule she typed and
+    a command that echoed `SECRET`."""
+    s = "sess-alice-1"
+    return [
+        session_event(
+            EventType.USER_MESSAGE, s, 1, {"text": "Run the cart tests."}, origin=Origin.TYPED
+        ),
+        session_event(
+            EventType.TEST_RUN,
+            s,
+            2,
+            {
+                "command": "uv run pytest tests/test_cart.py -x",
+                "tool_use_id": "t1",
+                "exit_code": 1,
+                "is_error": True,
+                "output": TRACEBACK,
+            },
+        ),
+        session_event(
+            EventType.CODE_CHANGE,
+            s,
+            3,
+            {"tool": "Write", "tool_use_id": "t2", "path": "src/shop/types.py"},
+            file_paths=("src/shop/types.py",),
+        ),
+        session_event(
+            EventType.TEST_RUN,
+            s,
+            4,
+            {
+                "command": "uv run pytest tests/test_cart.py -q",
+                "tool_use_id": "t3",
+                "exit_code": 0,
+                "is_error": False,
+                "output": "3 passed",
+            },
+        ),
+        session_event(
+            EventType.USER_MESSAGE,
+            s,
+            5,
+            {"text": "From now on, always use tabs for indentation in every file you write."},
+            origin=Origin.TYPED,
+        ),
+        session_event(
+            EventType.COMMAND_RUN,
+            s,
+            6,
+            {"command": f"echo token {SECRET}", "tool_use_id": "t4", "exit_code": 0},
+        ),
+    ]
+
+
+async def append_events(home: Home, events: list[Event]) -> None:
+    """Store `events` in `home`'s memory service under its clone, as its ingest would."""
+    assert home.repo is not None
+    client = MemoryClient(
+        open_channel(target_of(home.layout.service_file("memory"))),
+        load_token(home.layout.token),
+        timeout=120,
+    )
+    try:
+        for start in range(0, len(events), 5_000):
+            chunk = events[start : start + 5_000]
+            reply = await client.call(
+                client.stub.AppendEvents,
+                pb.AppendEventsRequest(
+                    project_id=str(home.repo), events=[event_to_pb(e) for e in chunk]
+                ),
+            )
+            assert reply.accepted == len(chunk), reply
+    finally:
+        await client.close()

@@ -16,7 +16,6 @@ import sqlite3
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,24 +27,27 @@ from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import bearer, load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
-from squirrel_core.events import Event, EventType, Origin, SourceTool
-from squirrel_core.wire import event_to_pb
+from squirrel_core.events import Event, EventType, Origin
 from squirrel_memory.dedup import HashedFields, event_hash
-from squirrel_memory.storage.sqlite.schema import from_db_time, json_strings
+from squirrel_memory.storage.formats import from_db_time, json_strings
 from tests.conftest import wait_until
 from tests.contract.conftest import postgres_dsn  # noqa: F401 - the fixture, for one variant
-from tests.e2e.team_homes import Home, home_in, joined_laptop, memory_pid, team_server
+from tests.e2e.team_homes import (
+    SECRET,
+    TEAM_ID,
+    Home,
+    alice_session,
+    append_events,
+    home_in,
+    joined_laptop,
+    memory_pid,
+    session_event,
+    team_server,
+)
 from tests.tls_certs import TlsFiles, make_tls_files
 
 pytestmark = pytest.mark.e2e
 
-TEAM_ID = "github.com/acme/shop"
-SECRET = "ghp_" + "Z9" * 18
-TRACEBACK = """\
-Traceback (most recent call last):
-  File "/home/alice/shop/src/cart.py", line 42, in <module>
-ImportError: cannot import name 'Money' from 'shop.types' (/home/alice/shop/src/types.py)
-"""
 FILLER = 12_000
 USER_STYLE = memory_pb2.MEMORY_TYPE_USER_STYLE
 
@@ -90,75 +92,11 @@ def team(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Team]:
 
 # --- events a laptop's ingest would have stored --------------------------------------------------
 
-T0 = datetime.now(UTC) - timedelta(hours=2)
-
-
-def _ev(kind: EventType, session: str, n: int, content: dict[str, Any], **kw: Any) -> Event:
-    return Event(
-        source_tool=SourceTool.CLAUDE_CODE,
-        event_type=kind,
-        timestamp=T0 + timedelta(seconds=20 * n),
-        content=content,
-        session_id=session,
-        **kw,
-    )
-
-
-def _alice_session() -> list[Event]:
-    s = "sess-alice-1"
-    return [
-        _ev(EventType.USER_MESSAGE, s, 1, {"text": "Run the cart tests."}, origin=Origin.TYPED),
-        _ev(
-            EventType.TEST_RUN,
-            s,
-            2,
-            {
-                "command": "uv run pytest tests/test_cart.py -x",
-                "tool_use_id": "t1",
-                "exit_code": 1,
-                "is_error": True,
-                "output": TRACEBACK,
-            },
-        ),
-        _ev(
-            EventType.CODE_CHANGE,
-            s,
-            3,
-            {"tool": "Write", "tool_use_id": "t2", "path": "src/shop/types.py"},
-            file_paths=("src/shop/types.py",),
-        ),
-        _ev(
-            EventType.TEST_RUN,
-            s,
-            4,
-            {
-                "command": "uv run pytest tests/test_cart.py -q",
-                "tool_use_id": "t3",
-                "exit_code": 0,
-                "is_error": False,
-                "output": "3 passed",
-            },
-        ),
-        _ev(
-            EventType.USER_MESSAGE,
-            s,
-            5,
-            {"text": "From now on, always use tabs for indentation in every file you write."},
-            origin=Origin.TYPED,
-        ),
-        _ev(
-            EventType.COMMAND_RUN,
-            s,
-            6,
-            {"command": f"echo token {SECRET}", "tool_use_id": "t4", "exit_code": 0},
-        ),
-    ]
-
 
 def _bob_session() -> list[Event]:
     s = "sess-bob-1"
     return [
-        _ev(
+        session_event(
             EventType.USER_MESSAGE,
             s,
             1,
@@ -170,30 +108,11 @@ def _bob_session() -> list[Event]:
 
 def _filler() -> list[Event]:
     return [
-        _ev(EventType.ASSISTANT_RESPONSE, f"sess-fill-{i // 400}", i % 400, {"text": f"Note {i}."})
+        session_event(
+            EventType.ASSISTANT_RESPONSE, f"sess-fill-{i // 400}", i % 400, {"text": f"Note {i}."}
+        )
         for i in range(FILLER)
     ]
-
-
-async def _append(home: Home, events: list[Event]) -> None:
-    assert home.repo is not None
-    client = MemoryClient(
-        open_channel(target_of(home.layout.service_file("memory"))),
-        load_token(home.layout.token),
-        timeout=120,
-    )
-    try:
-        for start in range(0, len(events), 5_000):
-            chunk = events[start : start + 5_000]
-            reply = await client.call(
-                client.stub.AppendEvents,
-                pb.AppendEventsRequest(
-                    project_id=str(home.repo), events=[event_to_pb(e) for e in chunk]
-                ),
-            )
-            assert reply.accepted == len(chunk), reply
-    finally:
-        await client.close()
 
 
 # --- the server, seen directly -------------------------------------------------------------------
@@ -285,8 +204,8 @@ def test_two_laptops_share_a_project_keep_their_styles_and_survive_a_kill(
     alice, bob = team.alice, team.bob
     assert alice.json("status")["memory"]["mode"] == "team"
 
-    asyncio.run(_append(bob, _bob_session()))
-    asyncio.run(_append(alice, _alice_session() + _filler()))
+    asyncio.run(append_events(bob, _bob_session()))
+    asyncio.run(append_events(alice, alice_session() + _filler()))
 
     def everything() -> set[str]:
         """Both laptops' events (ingest's git poller may still add a commit event)."""

@@ -18,11 +18,10 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from tests.conftest import wait_until
-from tests.e2e.team_homes import Home, home_in, memory_pid
+from tests.e2e.team_homes import TEAM_ID, Home, home_in, memory_pid
 
 pytestmark = pytest.mark.e2e
 
-TEAM_ID = "github.com/acme/shop"
 PITFALLS = (
     "pytest-xdist hides fixture teardown errors; run the failing test alone",
     "the payments sandbox rejects amounts over 10000 cents",

@@ -22,8 +22,15 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from tests.conftest import wait_until
-from tests.e2e.team_homes import Home, home_in, joined_laptop, team_server
-from tests.e2e.test_team import TEAM_ID, _alice_session, _append
+from tests.e2e.team_homes import (
+    TEAM_ID,
+    Home,
+    alice_session,
+    append_events,
+    home_in,
+    joined_laptop,
+    team_server,
+)
 from tests.tls_certs import make_tls_files
 
 pytestmark = pytest.mark.e2e
@@ -103,7 +110,7 @@ def test_the_terminal_shares_through_the_team_and_says_when_it_cannot(laptops: L
     assert PITFALL not in {m["content"] for m in mine["memories"]}
 
     # A pitfall the server learned from Alice's session: Bob's history says who taught it.
-    asyncio.run(_append(alice, _alice_session()))
+    asyncio.run(append_events(alice, alice_session()))
     wait_until(lambda: not alice.json("status")["memory"]["events_waiting"], timeout=120)
     asyncio.run(
         _admin_of(server, "ProcessNow", pb.ProcessNowRequest(project_id=TEAM_ID, drain=True))
