@@ -225,9 +225,8 @@ class Views:
         live = without_loaded(await self._live(MemoryType.PROJECT_FACT), omitted)
         facts = brief_order(best_per_key(live), self._weigh)
         full = view_mode == "full"
-        key_facts = [key_fact(m) for m in facts if not m.key.startswith("module:")][
-            : FACT_ITEMS[full]
-        ]
+        fact_items = [m for m in facts if not m.key.startswith("module:")][: FACT_ITEMS[full]]
+        key_facts = [key_fact(m) for m in fact_items]
         kept = [m for m in facts if earns_a_start(m, self._heeded)] if live_only else facts
         modules = brief_modules(kept, project_id)[: MODULE_ITEMS[full]]
         heading = "## Project Overview"
@@ -252,6 +251,7 @@ class Views:
             token_estimate=estimate_tokens(markdown),
             modules=tuple(modules[: shown - facts_shown]),
             key_facts=tuple(key_facts[:facts_shown]),
+            key_fact_ids=tuple(m.id for m in fact_items[:facts_shown]),
             markdown=markdown,
             budget=report(budget, markdown, shown, len(lines)),
             written_by=author(draft),
