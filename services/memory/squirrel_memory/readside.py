@@ -149,6 +149,7 @@ class ReadSide:
                     weigh=book.importance,
                     resting=book.resting,
                     heeded=book.heeded,
+                    passed_over=book.passed_over,
                 ),
                 handles=self._engine.handle_book(store),
             )
