@@ -10,6 +10,7 @@ import pytest
 from test_foresight_bench import ACTIVATED, NOT_FOUND, ORIGINAL, Transcript, session
 
 from bench import fixture_pipeline, foresight, foresight_fixtures
+from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event
@@ -177,3 +178,33 @@ async def test_a_pitfall_left_unused_twice_rests_until_its_trap_is_met_again(
     await stack.learn(run_activated_after_not_found("fourth", 4).events)
     assert len((await stack.history(pitfalls[0])).versions) == 2
     assert pitfalls[0] in served_ids(await stack.start("fifth"), "pitfall")
+
+
+async def test_a_brief_line_served_at_the_start_is_judged_by_its_session(stack: Stack) -> None:
+    """A project fact the start shows names its memory: the session that ran what it says
+    uses it, the session that did not leaves it unused."""
+    remembered = await stack.client.call(
+        stack.client.stub.Remember,
+        pb.RememberRequest(
+            project_id=stack.root,
+            type=memory_pb2.MEMORY_TYPE_PROJECT_FACT,
+            key="build",
+            content="The docs site is built with `make docs`.",
+        ),
+    )
+    fact = remembered.memory.memory_id
+    assert fact in served_ids(await stack.start("first"), "project_fact")
+    await stack.learn(Transcript("first", 1).say("What is in the README?").reply("X").events)
+    assert fact in served_ids(await stack.start("second"), "project_fact")
+    await stack.learn(
+        Transcript("second", 2)
+        .say("Build the docs.")
+        .run("make docs", 0, "built")
+        .reply("Done.")
+        .events
+    )
+    history = await stack.history(fact)
+    assert [(o.session_id, o.outcome) for o in history.outcomes] == [
+        ("first", "unused"),
+        ("second", "used"),
+    ]

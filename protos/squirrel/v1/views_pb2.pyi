@@ -170,8 +170,11 @@ class ProjectModule(_message.Message):
     NAME_FIELD_NUMBER: _builtins.int
     PATHS_FIELD_NUMBER: _builtins.int
     SUMMARY_FIELD_NUMBER: _builtins.int
+    MEMORY_ID_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     summary: _builtins.str
+    memory_id: _builtins.str
+    """The memory the module line was rendered from ("" when unknown)."""
     @_builtins.property
     def paths(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     def __init__(
@@ -180,10 +183,11 @@ class ProjectModule(_message.Message):
         name: _builtins.str = ...,
         paths: _abc.Iterable[_builtins.str] | None = ...,
         summary: _builtins.str = ...,
+        memory_id: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "paths", b"paths", "summary", b"summary"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory_id", b"memory_id", "name", b"name", "paths", b"paths", "summary", b"summary"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -203,6 +207,7 @@ class ProjectBriefView(_message.Message):
     KEY_FACTS_FIELD_NUMBER: _builtins.int
     MARKDOWN_FIELD_NUMBER: _builtins.int
     BUDGET_FIELD_NUMBER: _builtins.int
+    KEY_FACT_MEMORY_IDS_FIELD_NUMBER: _builtins.int
     mode: Global___ViewMode.ValueType
     project_id: _builtins.str
     token_estimate: _builtins.int
@@ -215,6 +220,10 @@ class ProjectBriefView(_message.Message):
     def key_facts(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
     def budget(self) -> Global___BudgetReport: ...
+    @_builtins.property
+    def key_fact_memory_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The memory each of `key_facts` was rendered from, in the same order ("" when unknown)."""
+
     def __init__(
         self,
         *,
@@ -226,10 +235,11 @@ class ProjectBriefView(_message.Message):
         key_facts: _abc.Iterable[_builtins.str] | None = ...,
         markdown: _builtins.str = ...,
         budget: Global___BudgetReport | None = ...,
+        key_fact_memory_ids: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["budget", b"budget", "generated_at", b"generated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget", b"budget", "generated_at", b"generated_at", "key_facts", b"key_facts", "markdown", b"markdown", "mode", b"mode", "modules", b"modules", "project_id", b"project_id", "token_estimate", b"token_estimate"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget", b"budget", "generated_at", b"generated_at", "key_fact_memory_ids", b"key_fact_memory_ids", "key_facts", b"key_facts", "markdown", b"markdown", "mode", b"mode", "modules", b"modules", "project_id", b"project_id", "token_estimate", b"token_estimate"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

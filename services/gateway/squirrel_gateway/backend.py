@@ -83,6 +83,18 @@ class ProjectBriefData:
     key_facts: Sequence[str]
     total: int = 0
     """How many exist, including those the memory service's own budget left out."""
+    key_fact_memory_ids: Sequence[str] = ()
+    """The memory behind each of `key_facts`, in the same order, when the view named them."""
+    module_memory_ids: Sequence[str] = ()
+    """The memory behind each of `modules`, in the same order, when the view named them."""
+
+    def memory_id_of(self, entry: str | ModuleSummary) -> str:
+        """The memory a fact or module of this brief was rendered from ("" when not named)."""
+        if isinstance(entry, str):
+            pairs = zip(self.key_facts, self.key_fact_memory_ids, strict=False)
+            return next((i for fact, i in pairs if fact == entry), "")
+        named = zip(self.modules, self.module_memory_ids, strict=False)
+        return next((i for module, i in named if module.name == entry.name), "")
 
 
 @dataclass(frozen=True, slots=True)

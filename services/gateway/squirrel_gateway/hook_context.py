@@ -228,7 +228,9 @@ async def session_start(
         *brief.modules,
         *(f for f in kept if not _at_a_glance(f, _THE_REMOTE) and not _SUMMARISED.search(f)),
     ]
-    facts = [(render_brief(entry), _brief_item(entry)) for entry in entries]
+    facts = [
+        (render_brief(entry), _brief_item(entry, brief.memory_id_of(entry))) for entry in entries
+    ]
     recipes = await everyday_commands(
         backend, project_id, [line for line, _ in facts], loaded_files
     )
@@ -269,7 +271,10 @@ async def session_start(
     if not (facts or recipes or styles or known):
         # When nothing else is known yet, a start is never left blank: the facts left to be
         # asked for (a summary, the remote), else what the project is.
-        facts = [(render_brief(fact), _brief_item(fact)) for fact in kept or brief.key_facts]
+        facts = [
+            (render_brief(fact), _brief_item(fact, brief.memory_id_of(fact)))
+            for fact in kept or brief.key_facts
+        ]
     # In each round a fact comes after a command, a preference and a pitfall: of the lines a
     # session start served in the foresight replay, the project's facts were the ones a later
     # session used least (a module line now and then, the rest never), and the room left at the
@@ -336,10 +341,13 @@ def _nth(values: Sequence[str], n: int) -> str:
     return values[n] if n < len(values) else ""
 
 
-def _brief_item(entry: str | ModuleSummary) -> Served:
+def _brief_item(entry: str | ModuleSummary, memory_id: str) -> Served:
+    """A brief line as served: the memory it was rendered from (judged like any served
+    memory), with the line's own text."""
     if isinstance(entry, str):
-        return Served("project_fact", "", "", entry)
-    return Served("project_fact", "", "", f"{entry.name}: {entry.summary} {' '.join(entry.paths)}")
+        return Served("project_fact", "", memory_id, entry)
+    text = f"{entry.name}: {entry.summary} {' '.join(entry.paths)}"
+    return Served("project_fact", "", memory_id, text)
 
 
 def files_named(prompt: str, project_root: str) -> list[str]:

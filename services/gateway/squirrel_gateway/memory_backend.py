@@ -228,6 +228,8 @@ class GrpcMemoryBackend:
             modules=messages.module_summaries(view.modules),
             key_facts=[str(fact) for fact in view.key_facts],
             total=view.budget.items_total,
+            key_fact_memory_ids=[str(i) for i in view.key_fact_memory_ids],
+            module_memory_ids=[m.memory_id for m in view.modules],
         )
 
     async def get_pitfalls_view(

@@ -48,7 +48,8 @@ _ROLES = re.compile(r", | and ")
 @dataclass(frozen=True, slots=True)
 class Served:
     """One item an injection shows: its memory type, key and id when the answer names them
-    (a brief's fact line has neither), and its text as the memory service gave it."""
+    (a brief's line names its memory but no key), and its text as the memory service gave
+    it."""
 
     type: str
     key: str

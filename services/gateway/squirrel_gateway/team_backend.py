@@ -35,7 +35,7 @@ from squirrel_gateway.backend import (
 )
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.schemas import ViewMode
-from squirrel_gateway.team_merge import alternate, decode_cursor, encode_cursor
+from squirrel_gateway.team_merge import alternate, decode_cursor, encode_cursor, merged_brief
 from squirrel_gateway.team_outbox import OutboxSender
 from squirrel_gateway.team_reach import RETRY_AFTER_SECONDS, TEAM_WAIT_SECONDS, TeamReach
 
@@ -262,16 +262,7 @@ class TeamMemoryBackend:
         )
         if shared is None:
             return mine
-        facts = alternate(list(mine.key_facts), list(shared.key_facts), lambda f: f)
-        modules = alternate(list(mine.modules), list(shared.modules), lambda m: m.name)
-        return ProjectBriefData(
-            mode=mine.mode,
-            project_id=mine.project_id,
-            generated_at=max(shared.generated_at, mine.generated_at),
-            modules=modules,
-            key_facts=facts,
-            total=max(len(facts) + len(modules), mine.total),
-        )
+        return merged_brief(mine, shared)
 
     async def get_pitfalls_view(
         self,

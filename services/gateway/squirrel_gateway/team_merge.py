@@ -1,5 +1,6 @@
-"""How the team's answer and local memory's are merged: alternating, each memory once; and the
-cursor of a merged search page, which carries each side's own cursor."""
+"""How the team's answer and local memory's are merged: alternating, each memory once; the
+project brief, each line with the memory it was rendered from; and the cursor of a merged
+search page, which carries each side's own cursor."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_gateway.backend import ProjectBriefData
 
 T = TypeVar("T")
 
@@ -24,6 +26,23 @@ def alternate(first: Sequence[T], second: Sequence[T], key: Callable[[T], Hashab
                 seen.add(key(side[index]))
                 merged.append(side[index])
     return merged
+
+
+def merged_brief(mine: ProjectBriefData, shared: ProjectBriefData) -> ProjectBriefData:
+    """Local memory's brief and the team's, alternating; each line keeps the memory it was
+    rendered from (named by the side whose line it is, local memory's first)."""
+    facts = alternate(list(mine.key_facts), list(shared.key_facts), lambda f: f)
+    modules = alternate(list(mine.modules), list(shared.modules), lambda m: m.name)
+    return ProjectBriefData(
+        mode=mine.mode,
+        project_id=mine.project_id,
+        generated_at=max(shared.generated_at, mine.generated_at),
+        modules=modules,
+        key_facts=facts,
+        total=max(len(facts) + len(modules), mine.total),
+        key_fact_memory_ids=[mine.memory_id_of(f) or shared.memory_id_of(f) for f in facts],
+        module_memory_ids=[mine.memory_id_of(m) or shared.memory_id_of(m) for m in modules],
+    )
 
 
 def encode_cursor(team: str | None, local: str | None) -> str | None:

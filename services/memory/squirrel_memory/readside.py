@@ -149,6 +149,7 @@ class ReadSide:
                     weigh=book.importance,
                     resting=book.resting,
                     heeded=book.heeded,
+                    passed_over=book.passed_over,
                 ),
                 handles=self._engine.handle_book(store),
             )
@@ -209,10 +210,13 @@ class ReadSide:
                 generated_at=timestamp_pb(view.generated_at),
                 token_estimate=view.token_estimate,
                 modules=[
-                    views_pb2.ProjectModule(name=m.name, paths=list(m.paths), summary=m.summary)
+                    views_pb2.ProjectModule(
+                        name=m.name, paths=list(m.paths), summary=m.summary, memory_id=m.memory_id
+                    )
                     for m in view.modules
                 ],
                 key_facts=list(view.key_facts),
+                key_fact_memory_ids=list(view.key_fact_ids),
                 markdown=view.markdown,
                 budget=_budget_pb(view.budget),
             )

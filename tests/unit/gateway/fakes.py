@@ -52,6 +52,8 @@ class FakeBackend:
     style_items: list[UserStyleItem] = field(default_factory=list)
     key_facts: list[str] = field(default_factory=list)
     modules: list[ModuleSummary] = field(default_factory=list)
+    brief_memory_ids: list[str] = field(default_factory=list)
+    """The memory behind each of `key_facts`, then each of `modules` (none: not named)."""
     pitfalls: list[PitfallItem] = field(default_factory=list)
     pitfalls_total: int = 0  # how many the memory service says exist (0: as many as listed)
     search_results: list[SearchResult] = field(default_factory=list)
@@ -146,6 +148,8 @@ class FakeBackend:
             generated_at=GENERATED_AT,
             modules=list(self.modules),
             key_facts=list(self.key_facts),
+            key_fact_memory_ids=self.brief_memory_ids[: len(self.key_facts)],
+            module_memory_ids=self.brief_memory_ids[len(self.key_facts) :],
         )
 
     async def get_pitfalls_view(

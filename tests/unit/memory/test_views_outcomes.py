@@ -137,6 +137,7 @@ async def resting_views(store: SqliteStore, *, learn: bool = True) -> tuple[View
         weigh=book.importance,
         resting=book.resting,
         heeded=book.heeded,
+        passed_over=book.passed_over,
     )
     book.on_change(views.invalidate)
     return views, book

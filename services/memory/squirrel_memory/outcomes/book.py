@@ -13,7 +13,10 @@ asked for, then kept up to date as sessions are judged (`judge`). From them:
   per-prompt context and in the views asked for a task, a path or all pitfalls, and a use, a
   miss or a rewrite (its error met again while it rested) brings it back;
 - a **heeded** memory (used, or missed, at least once) has had its trigger recur: a pitfall met
-  only once opens sessions from then on (`views.start_pitfalls`).
+  only once opens sessions from then on (`views.start_pitfalls`);
+- a project fact **passed over**: served `UNUSED_STARTS` times, never used nor missed. The
+  brief a session starts with places it after the others (`views.start_order`); a use puts it
+  back.
 
 The memory itself is never edited: its standing is read from the events.
 """
@@ -36,6 +39,12 @@ UNUSED_STEP: Final = 0.01
 UNUSED_CAP: Final = 0.1
 REST_AFTER: Final = 2
 """Servings in a row, unused, after which a pitfall rests (`OutcomeBook.resting`)."""
+UNUSED_STARTS: Final = 4
+"""Servings, all unused, after which a project fact comes after the others in the brief a
+session starts with (`OutcomeBook.passed_over`, `views.start_order`). In the foresight replay,
+of the 11 start lines a later session used, 7 were used the first time they were served and
+the longest wait was 3 unused servings (a finish-gate recipe, then used in 3 sessions in a
+row): one more than that never lowers a line the replay saw used later."""
 
 
 @dataclass(slots=True)
@@ -128,11 +137,12 @@ class OutcomeBook:
                 await listener()
 
     @staticmethod
-    def _weight(standing: Standing) -> tuple[float, bool, bool]:
+    def _weight(standing: Standing) -> tuple[float, bool, bool, bool]:
         """What ranking and the session start read of a standing: its adjustment, whether
-        it is at rest, and whether it was heeded (`heeded`)."""
+        it is at rest, whether it was heeded (`heeded`), and whether it is passed over."""
         heeded = standing.used + standing.missed > 0
-        return standing.adjustment, standing.unused_in_a_row >= REST_AFTER, heeded
+        passed = not heeded and standing.unused >= UNUSED_STARTS
+        return standing.adjustment, standing.unused_in_a_row >= REST_AFTER, heeded, passed
 
     def standing(self, memory_id: str) -> Standing:
         return self._standings.get(memory_id) or Standing()
@@ -180,6 +190,14 @@ class OutcomeBook:
             return False
         standing = self.standing(item.id)
         return standing.used + standing.missed > 0
+
+    def passed_over(self, item: MemoryItem) -> bool:
+        """Whether a project fact was served `UNUSED_STARTS` times and never used nor missed
+        (`views.start_order`); never while learning is off, never another type."""
+        if not self.learn or item.type != MemoryType.PROJECT_FACT:
+            return False
+        standing = self.standing(item.id)
+        return standing.used + standing.missed == 0 and standing.unused >= UNUSED_STARTS
 
     def injectable(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """What may reach a model unasked: the confirmations' rule, then no stale memory."""

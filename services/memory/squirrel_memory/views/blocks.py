@@ -123,7 +123,9 @@ def brief_modules(facts: Sequence[MemoryItem], project_id: str) -> list[ModuleSu
     for item in facts:
         if item.key.startswith("module:") and not _FILE_LIST.match(one_line(item.content)):
             name = item.key.split(":", 1)[1].strip() or item.key
-            modules.append(ModuleSummary(name, item.file_paths[:5], one_line(item.content)))
+            modules.append(
+                ModuleSummary(name, item.file_paths[:5], one_line(item.content), item.id)
+            )
     return modules
 
 

@@ -60,6 +60,7 @@ from squirrel_memory.views.models import (
     ViewName,
 )
 from squirrel_memory.views.start_modules import earns_a_start
+from squirrel_memory.views.start_order import used_first
 from squirrel_memory.views.start_pitfalls import earns_the_start
 
 if TYPE_CHECKING:
@@ -98,11 +99,15 @@ class Views:
         weigh: Weigh = stored_importance,
         resting: Callable[[MemoryItem], bool] = lambda _: False,
         heeded: Callable[[MemoryItem], bool] = lambda _: False,
+        passed_over: Callable[[MemoryItem], bool] = lambda _: False,
     ) -> None:
         """`resting`: whether a pitfall rests (`OutcomeBook.resting`), left out of the
         pitfalls a session starts with (`pitfalls(live_only=True)`), as a one-off is unless
-        `heeded` (`OutcomeBook.heeded`: used or met again since; `earns_the_start`)."""
+        `heeded` (`OutcomeBook.heeded`: used or met again since; `earns_the_start`).
+        `passed_over`: a fact served often and never used (`OutcomeBook.passed_over`), placed
+        after the others in the brief a session starts with (`views.start_order`)."""
         self._store = store
+        self._passed_over = passed_over
         self._resting = resting
         self._heeded = heeded
         self._injectable = injectable
@@ -210,7 +215,8 @@ class Views:
         """Spec §5.3: key facts ("Framework: FastAPI") and modules, from project facts; facts
         read only from `omit_sources_in` (the instruction files the asking host loads itself)
         are left out. `live_only` (what a session starts with): only the modules a session
-        they were served to used (`heeded`, `views.start_modules`)."""
+        they were served to used (`heeded`, `views.start_modules`), and the facts served often
+        and never used after the others (`passed_over`, `views.start_order`)."""
         self._check_project(project_id)
         view_mode = checked_mode(mode)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
@@ -224,10 +230,11 @@ class Views:
             return hit
         live = without_loaded(await self._live(MemoryType.PROJECT_FACT), omitted)
         facts = brief_order(best_per_key(live), self._weigh)
+        if live_only:
+            facts = used_first(facts, self._passed_over)
         full = view_mode == "full"
-        key_facts = [key_fact(m) for m in facts if not m.key.startswith("module:")][
-            : FACT_ITEMS[full]
-        ]
+        fact_items = [m for m in facts if not m.key.startswith("module:")][: FACT_ITEMS[full]]
+        key_facts = [key_fact(m) for m in fact_items]
         kept = [m for m in facts if earns_a_start(m, self._heeded)] if live_only else facts
         modules = brief_modules(kept, project_id)[: MODULE_ITEMS[full]]
         heading = "## Project Overview"
@@ -252,6 +259,7 @@ class Views:
             token_estimate=estimate_tokens(markdown),
             modules=tuple(modules[: shown - facts_shown]),
             key_facts=tuple(key_facts[:facts_shown]),
+            key_fact_ids=tuple(m.id for m in fact_items[:facts_shown]),
             markdown=markdown,
             budget=report(budget, markdown, shown, len(lines)),
             written_by=author(draft),

@@ -21,7 +21,8 @@ from squirrel_memory.views.models import STALE_RULES, ViewName
 
 log = structlog.get_logger()
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
+"""2: the brief names the memory of each line (a cache of format 1 is rebuilt)."""
 _NEVER = datetime(1970, 1, 1, tzinfo=UTC)
 _VIEW_TYPES: dict[ViewName, MemoryType] = {
     ViewName.USER_STYLE: MemoryType.USER_STYLE,

@@ -87,9 +87,11 @@ def brief_from_json(data: dict[str, Any]) -> ProjectBriefView:
         generated_at=_time(data["generated_at"]),
         token_estimate=int(data["token_estimate"]),
         modules=tuple(
-            ModuleSummary(m["name"], tuple(m["paths"]), m["summary"]) for m in data["modules"]
+            ModuleSummary(m["name"], tuple(m["paths"]), m["summary"], m.get("memory_id", ""))
+            for m in data["modules"]
         ),
         key_facts=tuple(data["key_facts"]),
+        key_fact_ids=tuple(data.get("key_fact_ids", ())),
         markdown=data["markdown"],
         budget=_budget(data["budget"]),
         written_by=WrittenBy(data.get("written_by", WrittenBy.RULES)),

@@ -86,6 +86,8 @@ class ModuleSummary:
     name: str
     paths: tuple[str, ...]
     summary: str
+    memory_id: str = ""
+    """The memory the module line was rendered from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +104,8 @@ class ProjectBriefView:
     budget: BudgetReport
     type: str = "project_brief_view"
     written_by: WrittenBy = WrittenBy.RULES
+    key_fact_ids: tuple[str, ...] = ()
+    """The memory each of `key_facts` was rendered from, in the same order."""
 
 
 @dataclass(frozen=True, slots=True)
