@@ -160,7 +160,7 @@ async def measure(size: int, calls: int, starts: int) -> list[Figure]:
         down, down_hits = series(env, "UserPromptSubmit", root, calls)
         start_down, start_down_hits = series(env, "SessionStart", root, calls)
         starting = starting_series(env, root, home, starts)
-    label = f"{size // 1000}k memories"
+    label = f"{size // 1000}k memories" if size % 1000 == 0 else f"{size} memories"
     figures += latency_figures(SECTION, f"per-prompt hook, services up ({label})", prompt)
     figures += latency_figures(SECTION, f"session-start hook, services up ({label})", start)
     figures += latency_figures(SECTION, "per-prompt hook, services down", down)
