@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from squirrel_memory.extractors.instruction_forms import VERBS
 from squirrel_memory.extractors.instruction_keys import topic
 from squirrel_memory.extractors.instruction_words import common_word, instruction_words
 from squirrel_memory.extractors.routine_requests import sentences, typed_requests
-from squirrel_memory.extractors.session_routines import IMPORTANCE, MAX_IMPORTANCE, STEP
+from squirrel_memory.extractors.session_routines import SessionRoutine
 from squirrel_memory.extractors.wording import key_slug, stem, word_set
 from squirrel_memory.extractors.working_habits import around
 from squirrel_memory.models import StoredEvent
@@ -83,22 +84,11 @@ _LEADS = re.compile(
 
 
 @dataclass(frozen=True, slots=True)
-class SessionRequest:
-    """A request about how work is done, asked in `messages` messages of one session."""
+class SessionRequest(SessionRoutine):
+    """A request about how work is done, asked in `messages` messages of one session (weighed and
+    worded as a routine, with its own lead-in)."""
 
-    key: str
-    wording: str
-    messages: int
-    event_ids: tuple[str, ...]
-
-    @property
-    def content(self) -> str:
-        return f"{LEAD.format(n=self.messages)}: “{self.wording}”."
-
-    @property
-    def importance(self) -> float:
-        grown = IMPORTANCE + STEP * (self.messages - MIN_MESSAGES)
-        return round(min(MAX_IMPORTANCE, grown), 3)
+    lead: ClassVar[str] = LEAD
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import ClassVar
 
 from squirrel_memory.extractors.routine_requests import (
     PREFIX,
@@ -72,9 +73,12 @@ class SessionRoutine:
     messages: int
     event_ids: tuple[str, ...]
 
+    #: How the memory opens ("… asked {n} times, each after other work").
+    lead: ClassVar[str] = LEAD
+
     @property
     def content(self) -> str:
-        return f"{LEAD.format(n=self.messages)}: “{self.wording}”."
+        return f"{self.lead.format(n=self.messages)}: “{self.wording}”."
 
     @property
     def importance(self) -> float:
