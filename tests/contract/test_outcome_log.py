@@ -44,6 +44,8 @@ async def test_an_outcome_is_appended_once_and_never_replaced(store: Store) -> N
         ("s1", "used", 1),
         ("s2", "contradicted", 2),
     ]
+    # Each outcome with the channel of its served record ("" where none was recorded).
+    assert [e.channel for e in history] == ["prompt", ""]
     assert [e.session_id for e in await store.outcome_events(["m1"], limit=1)] == ["s2"]
     assert await store.outcome_events(["m2"]) == []
     assert len(await store.outcome_events()) == 2
@@ -70,6 +72,12 @@ async def test_outcomes_of_one_project_stay_out_of_another(
     assert await two.pending_served(["s1"]) == []
     assert await two.outcome_events() == []
     assert await two.outcome_counts(10) == OutcomeCounts()
+    # The same session and memory served in the other project through another channel: each
+    # outcome reads its own project's served record.
+    await two.record_served([served("s1", "m1", channel="session_start")])
+    await two.append_outcomes([judged("s1", "m1", "unused")])
+    assert [e.channel for e in await one.outcome_events()] == ["prompt"]
+    assert [e.channel for e in await two.outcome_events()] == ["session_start"]
 
 
 async def test_bad_served_records_and_outcomes_are_refused(store: Store) -> None:

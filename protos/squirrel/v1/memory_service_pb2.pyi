@@ -1167,11 +1167,14 @@ class MemoryOutcome(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     SERVED_AT_FIELD_NUMBER: _builtins.int
     JUDGED_AT_FIELD_NUMBER: _builtins.int
+    CHANNEL_FIELD_NUMBER: _builtins.int
     session_id: _builtins.str
     outcome: _builtins.str
     """`used`, `missed`, `contradicted` or `unused`."""
     version: _builtins.int
     """The memory's version when it was judged."""
+    channel: _builtins.str
+    """Where the session was shown it first: `session_start`, `prompt` or `mcp` ("" unknown)."""
     @_builtins.property
     def served_at(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -1184,10 +1187,11 @@ class MemoryOutcome(_message.Message):
         version: _builtins.int = ...,
         served_at: _timestamp_pb2.Timestamp | None = ...,
         judged_at: _timestamp_pb2.Timestamp | None = ...,
+        channel: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["judged_at", b"judged_at", "served_at", b"served_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["judged_at", b"judged_at", "outcome", b"outcome", "served_at", b"served_at", "session_id", b"session_id", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["channel", b"channel", "judged_at", b"judged_at", "outcome", b"outcome", "served_at", b"served_at", "session_id", b"session_id", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1524,6 +1528,7 @@ class SearchMemoryRequest(_message.Message):
     SCOPE_PATHS_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     LEAVE_OUT_STALE_FIELD_NUMBER: _builtins.int
+    LEAVE_OUT_RESTING_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     query: _builtins.str
     top_k: _builtins.int
@@ -1534,6 +1539,12 @@ class SearchMemoryRequest(_message.Message):
     """Set by hooks: leave out memories a session contradicted that are neither confirmed nor
     rewritten since (stale), as views and task context do. A page may then hold fewer than
     `top_k` results.
+    """
+    leave_out_resting: _builtins.bool
+    """Set by the session-start hook: also leave out a recipe that rests at a session start (its
+    last session starts served it unused, with no use nor miss since and no rewrite: its
+    command not run again), but one that quotes a test command. A page may then hold fewer
+    than `top_k` results.
     """
     @_builtins.property
     def types(self) -> _containers.RepeatedScalarFieldContainer[_memory_pb2.MemoryType.ValueType]:
@@ -1553,10 +1564,11 @@ class SearchMemoryRequest(_message.Message):
         scope_paths: _abc.Iterable[_builtins.str] | None = ...,
         page_token: _builtins.str = ...,
         leave_out_stale: _builtins.bool = ...,
+        leave_out_resting: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["leave_out_stale", b"leave_out_stale", "page_token", b"page_token", "project_id", b"project_id", "query", b"query", "scope_paths", b"scope_paths", "top_k", b"top_k", "types", b"types"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["leave_out_resting", b"leave_out_resting", "leave_out_stale", b"leave_out_stale", "page_token", b"page_token", "project_id", b"project_id", "query", b"query", "scope_paths", b"scope_paths", "top_k", b"top_k", "types", b"types"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

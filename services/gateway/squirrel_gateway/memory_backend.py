@@ -106,7 +106,9 @@ class GrpcMemoryBackend:
 
     def for_hooks(self) -> GrpcMemoryBackend:
         """This backend as hooks read it: searches leave out stale memories (a session
-        contradicted them), as views and task context always do."""
+        contradicted them), as views and task context always do, and the recipes that rest at a
+        session start (`views.start_recipes`: the hooks' only searches are the session
+        start's)."""
         return GrpcMemoryBackend(
             self._client,
             self._roots,
@@ -285,6 +287,9 @@ class GrpcMemoryBackend:
                 scope_paths=list(scope_paths),
                 page_token=cursor or "",
                 leave_out_stale=self._leave_out_stale,
+                # A hook's search is the session start's (its everyday commands): a recipe the
+                # last session starts served unused is left out there too.
+                leave_out_resting=self._leave_out_stale,
             ),
             timeout=time_left(self._timeout),
         )

@@ -26,6 +26,7 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import write_private_file
+from squirrel_core.settings import Settings
 from squirrel_core.wire import timestamp_pb
 from squirrel_gateway.hook_context import Injection
 from squirrel_gateway.hook_hosts import HookInput, Moment
@@ -102,6 +103,20 @@ def grpc_sender(client: Callable[[], MemoryClient]) -> Send:
         )
 
     return send
+
+
+def served_log_for(
+    settings: Settings, client: Callable[[], MemoryClient], run_dir: Path
+) -> ServedLog | None:
+    """The gateway's served log, sending to the local memory service (`client`); None when
+    `hooks.record_served` is off. Also on a laptop that shares with a team server: its hooks'
+    answers hold local memories beside the team's, and the local ones are judged here like any
+    other. A team memory's id names no memory of the local project, so the memory service does
+    not record it (`outcomes.judge.record_served`): it never waits there for an outcome, which
+    would be the team server's to give."""
+    if not settings.bool_("hooks.record_served"):
+        return None
+    return ServedLog(grpc_sender(client), run_dir)
 
 
 class ServedLog:

@@ -29,7 +29,7 @@ from squirrel_core.team_in_use import clear_team_in_use, record_team_in_use
 from squirrel_gateway.hook_service import HookService, HookSettings, warm_up
 from squirrel_gateway.memory_backend import GrpcMemoryBackend, MemoryConnection
 from squirrel_gateway.reads import for_hooks, reads_backend
-from squirrel_gateway.served_log import ServedLog, grpc_sender
+from squirrel_gateway.served_log import served_log_for
 from squirrel_gateway.servicer import GatewayServicer
 from squirrel_gateway.session_end import IngestSessionEnder
 from squirrel_gateway.sockets import bind_loopback
@@ -97,13 +97,10 @@ async def setup(settings: Settings, service: GrpcService) -> tuple[Ready, Cleanu
     reads, close_team = reads_backend(settings, backend)
     record_team_in_use(layout.run, "gateway", settings)
     servicer = GatewayServicer(backend, reads)
-    # What each session was served goes to the local memory service (a team's memories are
-    # the team server's: their outcomes are not recorded here).
-    served = (
-        ServedLog(grpc_sender(connection.client), layout.run)
-        if settings.bool_("hooks.record_served") and reads is backend
-        else None
-    )
+    # What each session was served goes to the local memory service, on a joined laptop too
+    # (a team's memories are the team server's: the memory service records no id it does not
+    # hold, so their outcomes are not recorded here).
+    served = served_log_for(settings, connection.client, layout.run)
     hooks = HookService(
         for_hooks(reads, settings.int_("hooks.deadline_ms")),
         HookSettings.from_settings(settings),

@@ -130,9 +130,11 @@ class TeamMemoryBackend:
 
     def waiting_at_most(self, seconds: float) -> TeamMemoryBackend:
         """The same two memories, waiting at most `seconds` for the team (for hooks, whose
-        host gives up after `hooks.deadline_ms`: local memory must still make it in time)."""
+        host gives up after `hooks.deadline_ms`: local memory must still make it in time); local
+        memory read as hooks read it (`GrpcMemoryBackend.for_hooks`: its searches leave out stale
+        memories and the recipes resting at a session start)."""
         return TeamMemoryBackend._reaching(
-            self._local, self._team, self._reach.waiting_at_most(seconds)
+            self._local.for_hooks(), self._team, self._reach.waiting_at_most(seconds)
         )
 
     async def resolve_project(self, path: str) -> str:

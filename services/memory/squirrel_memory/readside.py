@@ -30,6 +30,7 @@ from squirrel_memory.retrieval import Retriever
 from squirrel_memory.storage import Store
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
 from squirrel_memory.user_memories.handle_book import HandleBook
+from squirrel_memory.views.start_recipes import rests_at_start
 
 if TYPE_CHECKING:
     from squirrel_memory.llm.read_writer import LlmWriter
@@ -278,13 +279,22 @@ class ReadSide:
             page_token=request.page_token or None,
         )
         results = list(page.results)
-        if request.leave_out_stale and results:
+        if (request.leave_out_stale or request.leave_out_resting) and results:
             store = await self._engine.registry.store(request.project_id)
             book = await self._engine.outcomes.of(store)
-            flagged = set(book.contradicted_ids()) & {r.memory_id for r in results}
-            if flagged:  # read only the memories that may be stale (usually none)
-                stale = book.stale_ids(await store.get_memories(sorted(flagged)))
-                results = [r for r in results if r.memory_id not in stale]
+            ids = {r.memory_id for r in results}
+            flagged = set(book.contradicted_ids()) & ids if request.leave_out_stale else set()
+            resting = (
+                {i for i in ids if book.may_rest_at_start(i)}
+                if request.leave_out_resting
+                else set()
+            )
+            if flagged or resting:  # read only the memories that may be left out (usually none)
+                items = await store.get_memories(sorted(flagged | resting))
+                gone = book.stale_ids([m for m in items if m.id in flagged]) | {
+                    m.id for m in items if m.id in resting and rests_at_start(m, book)
+                }
+                results = [r for r in results if r.memory_id not in gone]
         handles = await project.handles.handles([r.memory_id for r in results]) if results else {}
         response = pb.SearchMemoryResponse(
             query=page.query, total_count=page.total, next_page_token=page.next_page_token or ""

@@ -367,6 +367,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                     version=o.version,
                     served_at=timestamp_pb(o.served_at),
                     judged_at=timestamp_pb(o.judged_at),
+                    channel=o.channel,
                 )
                 for o in outcomes
             ],

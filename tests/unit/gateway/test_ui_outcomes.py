@@ -26,7 +26,7 @@ def reply(
         outcomes=[
             memory_service_pb2.MemoryOutcome(
                 session_id=session, outcome=outcome, version=1, served_at=stamp(n + 1),
-                judged_at=stamp(n + 2),
+                judged_at=stamp(n + 2), channel="session_start" if n == 0 else "prompt",
             )
             for n, (session, outcome) in enumerate(outcomes)
         ],
@@ -39,6 +39,8 @@ def test_each_session_served_the_memory_is_listed_with_its_outcome() -> None:
     outcomes = page.split("<h2>Outcomes</h2>")[1]
     assert "1 used, 1 contradicted" in outcomes
     assert outcomes.index("s-1") < outcomes.index("s-2")
+    # Where each session was shown it: the first at its start, the second with a prompt.
+    assert outcomes.index("session start") < outcomes.index("a prompt")
     assert "⚠ stale" in page
     assert "Confirm it still holds" in page
 

@@ -1,9 +1,8 @@
-"""A brief line names its memory, and a fact served at many starts and never used comes last.
+"""A brief line names its memory, and a fact served at many starts and never used leaves them.
 
 The brief a session starts with (`live_only`) names the memory each line was rendered from, so
-the served log judges it; a project fact served `UNUSED_STARTS` times and never used nor missed
-is placed after the others there (`views.start_order`), never dropped, and never moved in the
-brief asked for otherwise. Made-up projects in two ecosystems: a Python web service and a Go
+the served log judges it; a project fact served at `UNUSED_STARTS` session starts and never used
+nor missed is left out there (`views.start_order`), and kept in the brief asked for otherwise. Made-up projects in two ecosystems: a Python web service and a Go
 command-line tool.
 """
 
@@ -83,7 +82,7 @@ async def test_a_new_project_keeps_the_brief_order(
 
 
 @ECOSYSTEMS
-async def test_a_fact_served_at_many_starts_and_never_used_comes_last(
+async def test_a_fact_served_at_many_starts_and_never_used_leaves_the_start(
     store: SqliteStore, facts: tuple[tuple[str, str, float], ...]
 ) -> None:
     best, second, third = await _add(store, facts)
@@ -91,8 +90,8 @@ async def test_a_fact_served_at_many_starts_and_never_used_comes_last(
     await judge(book, best, *["unused"] * (UNUSED_STARTS - 1))
     assert await _start(store, views) == [best.id, second.id, third.id]  # not yet
     await judge(book, best, "unused")
-    assert await _start(store, views) == [second.id, third.id, best.id]
-    # Never out of the brief, and the brief asked for otherwise keeps its order.
+    assert await _start(store, views) == [second.id, third.id]
+    # Still in the brief asked for otherwise, in its order.
     full = await views.project_brief(store.project_id, mode="full")
     assert list(full.key_fact_ids) == [best.id, second.id, third.id]
     views.close()
@@ -106,7 +105,7 @@ async def test_a_fact_used_once_keeps_its_place(
     views, book = await resting_views(store)
     await judge(book, best, "used", *["unused"] * (UNUSED_STARTS + 2))
     await judge(book, second, *["unused"] * UNUSED_STARTS)
-    assert await _start(store, views) == [best.id, third.id, second.id]
+    assert await _start(store, views) == [best.id, third.id]
     # A use, however late, puts a passed-over fact back in its place.
     await judge(book, second, "used")
     assert await _start(store, views) == [best.id, second.id, third.id]

@@ -14,7 +14,7 @@ from squirrel_memory.extractors.pitfall_memories import MET_AGAIN_TAG
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.outcomes.book import OutcomeBook
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.storage.outcome_log import OutcomeEvent
+from squirrel_memory.storage.outcome_log import OutcomeEvent, ServedRecord
 from squirrel_memory.views import Views
 from tests.unit.memory.test_views import T0, USER, Clock, add_memory
 
@@ -31,11 +31,16 @@ async def views_of(store: SqliteStore, *, learn: bool = True) -> tuple[Views, Ou
     return views, book
 
 
-async def judge(book: OutcomeBook, item: MemoryItem, *outcomes: str) -> None:
+async def judge(
+    book: OutcomeBook, item: MemoryItem, *outcomes: str, channel: str = "session_start"
+) -> None:
+    """`item` served to one new session per outcome (through `channel`), then judged so."""
     start = len(await book.store.outcome_events([item.id]))
+    sessions = [f"s{start + n}" for n in range(len(outcomes))]
+    await book.store.record_served([ServedRecord(s, item.id, T0, channel) for s in sessions])
     events = [
-        OutcomeEvent(item.id, f"s{start + n}", o, item.version, T0, T0 + timedelta(hours=n))
-        for n, o in enumerate(outcomes)
+        OutcomeEvent(item.id, s, o, item.version, T0, T0 + timedelta(hours=n), channel)
+        for n, (s, o) in enumerate(zip(sessions, outcomes, strict=True))
     ]
     await book.store.append_outcomes(events)
     await book.apply(events)

@@ -26,6 +26,10 @@ def stale_note(reply: memory_service_pb2.GetMemoryHistoryResponse) -> str:
     )
 
 
+#: Where a session was shown a memory (`MemoryOutcome.channel`), as the table says it.
+_CHANNELS = {"session_start": "session start", "prompt": "a prompt", "mcp": "an MCP answer"}
+
+
 def outcome_section(reply: memory_service_pb2.GetMemoryHistoryResponse) -> str:
     """Each session the memory was served in, oldest first, and what became of it there."""
     outcomes = list(reply.outcomes)
@@ -37,6 +41,7 @@ def outcome_section(reply: memory_service_pb2.GetMemoryHistoryResponse) -> str:
         [
             esc(when(o.served_at)),
             esc(o.session_id),
+            esc(_CHANNELS.get(o.channel, o.channel)),
             f"<span title='{esc(MEANINGS.get(o.outcome, ''))}'>{esc(o.outcome)}</span>",
             str(o.version),
             esc(when(o.judged_at)),
@@ -45,6 +50,6 @@ def outcome_section(reply: memory_service_pb2.GetMemoryHistoryResponse) -> str:
     ]
     return f"<h2>Outcomes</h2><p>{esc(summary)}.</p>" + table(
         "Each session it was served in, oldest first",
-        ["Served", "Session", "Outcome", "Version", "Judged"],
+        ["Served", "Session", "Where", "Outcome", "Version", "Judged"],
         rows,
     )

@@ -14,9 +14,14 @@ asked for, then kept up to date as sessions are judged (`judge`). From them:
   miss or a rewrite (its error met again while it rested) brings it back;
 - a **heeded** memory (used, or missed, at least once) has had its trigger recur: a pitfall met
   only once opens sessions from then on (`views.start_pitfalls`);
-- a project fact **passed over**: served `UNUSED_STARTS` times, never used nor missed. The
-  brief a session starts with places it after the others (`views.start_order`); a use puts it
-  back.
+- a project fact **passed over**: served at `UNUSED_STARTS` session starts, never used nor
+  missed. The brief a session starts with leaves it out (`views.start_order`); a use puts it
+  back. Only session-start servings count: a prompt's answer serving it unused says
+  nothing of whether a session start should show it;
+- a recipe **resting at the start**: its last `UNUSED_STARTS` session-start servings of its
+  current version went unused, with no use and no miss since. The session start leaves it out
+  (`views.start_recipes`); a use, a miss or a rewrite (its command worked again: a new version)
+  brings it back.
 
 The memory itself is never edited: its standing is read from the events.
 """
@@ -40,11 +45,14 @@ UNUSED_CAP: Final = 0.1
 REST_AFTER: Final = 2
 """Servings in a row, unused, after which a pitfall rests (`OutcomeBook.resting`)."""
 UNUSED_STARTS: Final = 4
-"""Servings, all unused, after which a project fact comes after the others in the brief a
-session starts with (`OutcomeBook.passed_over`, `views.start_order`). In the foresight replay,
-of the 11 start lines a later session used, 7 were used the first time they were served and
-the longest wait was 3 unused servings (a finish-gate recipe, then used in 3 sessions in a
+"""Session-start servings, all unused, after which a project fact leaves the brief a session
+starts with (`OutcomeBook.passed_over`, `views.start_order`), and unused in a
+row after which a recipe rests at the start (`OutcomeBook.rests_at_start`). In the foresight
+replay, of the 11 start lines a later session used, 7 were used the first time they were served
+and the longest wait was 3 unused servings (a finish-gate recipe, then used in 3 sessions in a
 row): one more than that never lowers a line the replay saw used later."""
+START: Final = "session_start"
+"""The channel of a session-start serving (`storage.outcome_log.CHANNELS`)."""
 
 
 @dataclass(slots=True)
@@ -61,12 +69,18 @@ class Standing:
     #: trouble is still met), and the version they were of.
     unused_in_a_row: int = 0
     unused_version: int = 0
+    #: The same, of its session-start servings only (`START`): all of them unused, and those
+    #: unused since the last use or miss at the version they were of.
+    unused_starts: int = 0
+    unused_starts_in_a_row: int = 0
+    unused_start_version: int = 0
 
     def add(self, event: OutcomeEvent) -> None:
         if event.outcome == "used":
             self.used += 1
             self.unused_since_used = 0
             self.unused_in_a_row = 0
+            self.unused_starts_in_a_row = 0
             self.contradicted_version = 0
         elif event.outcome == "unused":
             self.unused += 1
@@ -77,9 +91,16 @@ class Standing:
                 self.unused_in_a_row = 0
             self.unused_in_a_row += 1
             self.unused_version = event.version
+            if event.channel == START:
+                self.unused_starts += 1
+                if event.version != self.unused_start_version:
+                    self.unused_starts_in_a_row = 0
+                self.unused_starts_in_a_row += 1
+                self.unused_start_version = event.version
         elif event.outcome == "missed":
             self.missed += 1
             self.unused_in_a_row = 0
+            self.unused_starts_in_a_row = 0
         elif event.outcome == "contradicted":
             self.contradicted += 1
             self.contradicted_version = event.version
@@ -137,12 +158,19 @@ class OutcomeBook:
                 await listener()
 
     @staticmethod
-    def _weight(standing: Standing) -> tuple[float, bool, bool, bool]:
+    def _weight(standing: Standing) -> tuple[float, bool, bool, bool, bool]:
         """What ranking and the session start read of a standing: its adjustment, whether
-        it is at rest, whether it was heeded (`heeded`), and whether it is passed over."""
+        it is at rest, whether it was heeded (`heeded`), whether it is passed over, and
+        whether it rests at the start (`rests_at_start`, its version aside)."""
         heeded = standing.used + standing.missed > 0
-        passed = not heeded and standing.unused >= UNUSED_STARTS
-        return standing.adjustment, standing.unused_in_a_row >= REST_AFTER, heeded, passed
+        passed = not heeded and standing.unused_starts >= UNUSED_STARTS
+        return (
+            standing.adjustment,
+            standing.unused_in_a_row >= REST_AFTER,
+            heeded,
+            passed,
+            standing.unused_starts_in_a_row >= UNUSED_STARTS,
+        )
 
     def standing(self, memory_id: str) -> Standing:
         return self._standings.get(memory_id) or Standing()
@@ -192,12 +220,30 @@ class OutcomeBook:
         return standing.used + standing.missed > 0
 
     def passed_over(self, item: MemoryItem) -> bool:
-        """Whether a project fact was served `UNUSED_STARTS` times and never used nor missed
-        (`views.start_order`); never while learning is off, never another type."""
+        """Whether a project fact was served at `UNUSED_STARTS` session starts and never used
+        nor missed (`views.start_order`): a prompt's answer that served it unused does not
+        count. Never while learning is off, never another type."""
         if not self.learn or item.type != MemoryType.PROJECT_FACT:
             return False
         standing = self.standing(item.id)
-        return standing.used + standing.missed == 0 and standing.unused >= UNUSED_STARTS
+        return standing.used + standing.missed == 0 and standing.unused_starts >= UNUSED_STARTS
+
+    def rests_at_start(self, item: MemoryItem) -> bool:
+        """Whether a recipe's last `UNUSED_STARTS` session-start servings of its current
+        version went unused, with no use nor miss since (`views.start_recipes`); a rewrite
+        (its command worked again) ends it. Never while learning is off, never another type."""
+        if not self.learn or item.type != MemoryType.RECIPE:
+            return False
+        standing = self.standing(item.id)
+        return (
+            standing.unused_starts_in_a_row >= UNUSED_STARTS
+            and standing.unused_start_version == item.version
+        )
+
+    def may_rest_at_start(self, memory_id: str) -> bool:
+        """Whether a memory's start servings alone could make it rest (`rests_at_start` needs
+        its current version too): a cheap test before reading the memory."""
+        return self.learn and self.standing(memory_id).unused_starts_in_a_row >= UNUSED_STARTS
 
     def injectable(self, items: Sequence[MemoryItem]) -> list[MemoryItem]:
         """What may reach a model unasked: the confirmations' rule, then no stale memory."""

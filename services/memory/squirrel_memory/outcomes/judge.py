@@ -75,7 +75,13 @@ async def judge_sessions(
             )
             judged.append(
                 OutcomeEvent(
-                    item.id, session_id, outcome.value, item.version, record.served_at, now
+                    item.id,
+                    session_id,
+                    outcome.value,
+                    item.version,
+                    record.served_at,
+                    now,
+                    record.channel,
                 )
             )
     await store.append_outcomes(judged)

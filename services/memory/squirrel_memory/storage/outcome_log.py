@@ -41,7 +41,9 @@ class ServedRecord:
 @dataclass(frozen=True, slots=True)
 class OutcomeEvent:
     """What became of a served memory in one session; `version` is the memory's version when
-    it was judged (a rewrite since then makes a later version)."""
+    it was judged (a rewrite since then makes a later version); `channel` is where the session
+    was first served it (`session_start`, `prompt`, `mcp`: its served record's; "" when no
+    served record is read with it)."""
 
     memory_id: str
     session_id: str
@@ -49,6 +51,7 @@ class OutcomeEvent:
     version: int
     served_at: datetime
     judged_at: datetime
+    channel: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,13 +202,18 @@ class SharedOutcomeLog:
     ) -> list[OutcomeEvent]:
         d = self._dialect
         listed = None if memory_ids is None else d.store_list(list(dict.fromkeys(memory_ids)))
-        mine, params = self._mine("")
-        where = " AND ".join([*mine, f"({d.null_list} OR memory_id {d.in_list})"])
+        mine, params = self._mine("o.")
+        where = " AND ".join([*mine, f"({d.null_list} OR o.memory_id {d.in_list})"])
         newest = (f" LIMIT {d.mark}", (limit,)) if limit > 0 else ("", ())
+        # Each outcome beside its served record, for where it was served (one per session and
+        # memory, as the outcome: both tables are keyed so).
+        same = " AND s.project_id = o.project_id" if d.shared else ""
         rows = await self._read(
             fetch(
-                "SELECT memory_id, session_id, outcome, version, served_at, judged_at "  # noqa: S608 (constants)
-                f"FROM memory_outcomes WHERE {where} ORDER BY seq DESC{newest[0]}",
+                "SELECT o.memory_id, o.session_id, o.outcome, o.version, o.served_at, "  # noqa: S608 (constants)
+                "o.judged_at, s.channel FROM memory_outcomes o LEFT JOIN served_memories s "
+                f"ON s.session_id = o.session_id AND s.memory_id = o.memory_id{same} "
+                f"WHERE {where} ORDER BY o.seq DESC{newest[0]}",
                 *params,
                 listed,
                 listed,
@@ -214,7 +222,13 @@ class SharedOutcomeLog:
         )
         return [
             OutcomeEvent(
-                str(r[0]), str(r[1]), str(r[2]), int(r[3]), d.load_time(r[4]), d.load_time(r[5])
+                str(r[0]),
+                str(r[1]),
+                str(r[2]),
+                int(r[3]),
+                d.load_time(r[4]),
+                d.load_time(r[5]),
+                str(r[6] or ""),
             )
             for r in reversed(rows)
         ]

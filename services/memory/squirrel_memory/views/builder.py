@@ -60,7 +60,7 @@ from squirrel_memory.views.models import (
     ViewName,
 )
 from squirrel_memory.views.start_modules import earns_a_start
-from squirrel_memory.views.start_order import used_first
+from squirrel_memory.views.start_order import not_passed_over
 from squirrel_memory.views.start_pitfalls import earns_the_start
 
 if TYPE_CHECKING:
@@ -104,8 +104,9 @@ class Views:
         """`resting`: whether a pitfall rests (`OutcomeBook.resting`), left out of the
         pitfalls a session starts with (`pitfalls(live_only=True)`), as a one-off is unless
         `heeded` (`OutcomeBook.heeded`: used or met again since; `earns_the_start`).
-        `passed_over`: a fact served often and never used (`OutcomeBook.passed_over`), placed
-        after the others in the brief a session starts with (`views.start_order`)."""
+        `passed_over`: a fact served at many session starts and never used
+        (`OutcomeBook.passed_over`), left out of the brief a session starts with
+        (`views.start_order`)."""
         self._store = store
         self._passed_over = passed_over
         self._resting = resting
@@ -215,8 +216,8 @@ class Views:
         """Spec §5.3: key facts ("Framework: FastAPI") and modules, from project facts; facts
         read only from `omit_sources_in` (the instruction files the asking host loads itself)
         are left out. `live_only` (what a session starts with): only the modules a session
-        they were served to used (`heeded`, `views.start_modules`), and the facts served often
-        and never used after the others (`passed_over`, `views.start_order`)."""
+        they were served to used (`heeded`, `views.start_modules`), without the facts served at
+        many session starts and never used (`passed_over`, `views.start_order`)."""
         self._check_project(project_id)
         view_mode = checked_mode(mode)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
@@ -231,7 +232,7 @@ class Views:
         live = without_loaded(await self._live(MemoryType.PROJECT_FACT), omitted)
         facts = brief_order(best_per_key(live), self._weigh)
         if live_only:
-            facts = used_first(facts, self._passed_over)
+            facts = not_passed_over(facts, self._passed_over)
         full = view_mode == "full"
         fact_items = [m for m in facts if not m.key.startswith("module:")][: FACT_ITEMS[full]]
         key_facts = [key_fact(m) for m in fact_items]

@@ -1,12 +1,14 @@
-"""The order of the brief a session starts with: what sessions used before what they never did.
+"""The facts of the brief a session starts with: what sessions used, not what none ever did.
 
 Each line of the brief a session starts with names the memory it was rendered from, so the
 served log judges it like any served memory (`outcomes.judge`): used when the session touched
-what it says, unused otherwise. A fact served `UNUSED_STARTS` times (`OutcomeBook.passed_over`)
-and never used nor missed is placed after the others; the session start fills its budget in
-this order, so such a fact is the first the budget leaves out. It is never dropped from the
-brief view, from search or from the per-prompt context, and a single use puts it back in its
-place. A project with no served history keeps the brief's order as it is.
+what it says, unused otherwise. A fact served at `UNUSED_STARTS` session starts and never used
+nor missed (`OutcomeBook.passed_over`: a prompt's answer that served it unused does not count)
+is left out of the brief a session starts with: four sessions were shown it and none acted on
+it, and in the foresight replay no such fact (the framework, where CI runs, a subagent's report)
+was used by a later start. It is never dropped from the brief view asked for otherwise, from
+search or from the per-prompt context (a prompt naming what it says still gets it), and a single
+use puts it back. A project with no served history keeps every fact.
 """
 
 from __future__ import annotations
@@ -15,12 +17,11 @@ from collections.abc import Callable, Sequence
 
 from squirrel_memory.models import MemoryItem
 
-__all__ = ["used_first"]
+__all__ = ["not_passed_over"]
 
 
-def used_first(
+def not_passed_over(
     facts: Sequence[MemoryItem], passed_over: Callable[[MemoryItem], bool]
 ) -> list[MemoryItem]:
-    """`facts` in their order, those `passed_over` moved after the others (their own order
-    kept)."""
-    return sorted(facts, key=passed_over)
+    """`facts` in their order, without those `passed_over`."""
+    return [fact for fact in facts if not passed_over(fact)]
