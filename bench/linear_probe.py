@@ -64,8 +64,11 @@ def fit(
     l2: float,
     row_weights: Vector | None = None,
     steps: int = STEPS,
+    start: Probe | None = None,
 ) -> Probe:
-    """Minimise sum_i w_i * logloss(y_i, sigmoid(x_i.b + c)) + l2/2 * |b|^2 by Newton's method."""
+    """Minimise sum_i w_i * logloss(y_i, sigmoid(x_i.b + c)) + l2/2 * |b|^2 by Newton's method,
+    from zero or from `start` (a nearby fit: the loss is strictly convex, so only the number of
+    steps changes, not where they end)."""
     x = np.asarray(rows, dtype=np.float64)
     y = np.asarray(labels, dtype=np.float64)
     if x.ndim != 2 or len(x) != len(y):
@@ -77,7 +80,9 @@ def fit(
     design = np.hstack([x, np.ones((n, 1))])
     penalty = np.full(d + 1, l2)
     penalty[d] = 1e-8  # the intercept: (almost) free, yet the system stays definite
-    theta = np.zeros(d + 1)
+    theta = np.zeros(d + 1) if start is None else np.append(start.weights, start.bias)
+    if len(theta) != d + 1:
+        raise ValueError("the start has another number of features")
     taken = 0
     for taken in range(1, steps + 1):  # noqa: B007 (the count is returned)
         p = sigmoid(design @ theta)

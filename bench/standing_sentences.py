@@ -159,20 +159,20 @@ def _tuning_sources() -> list[Source]:
     for name, paths in projects:
         key = keys[name]
         standing = tuple(
-            (item.id, _item_match(item.concepts)) for item in key.items if item.kind == "user_style"
+            (item.id, item_match(item.concepts)) for item in key.items if item.kind == "user_style"
         )
         task = tuple(
-            _pattern_match(p.regex) for p in key.one_off if not p.types or "user_style" in p.types
+            pattern_match(p.regex) for p in key.one_off if not p.types or "user_style" in p.types
         )
         found.append(Source(TUNING, name, tuple(paths), standing, task))
     return found
 
 
-def _item_match(concepts: tuple[tuple[re.Pattern[str], ...], ...]) -> Match:
+def item_match(concepts: tuple[tuple[re.Pattern[str], ...], ...]) -> Match:
     return lambda text: all(any(p.search(text) for p in c) for c in concepts)
 
 
-def _pattern_match(regex: re.Pattern[str]) -> Match:
+def pattern_match(regex: re.Pattern[str]) -> Match:
     return lambda text: bool(regex.search(text))
 
 
@@ -236,16 +236,20 @@ def _places(
         if event.id in asked:
             after[event.id] = failed.get(session, False)
             failed[session] = False
-        elif _failed(event):
+        elif failed_event(event):
             failed[session] = True
     places: dict[str, tuple[float, bool, bool]] = {}
     for ids in order.values():
         for i, event_id in enumerate(ids):
-            places[event_id] = (i / (len(ids) - 1) if len(ids) > 1 else 0.0, i == 0, after[event_id])
+            places[event_id] = (
+                i / (len(ids) - 1) if len(ids) > 1 else 0.0,
+                i == 0,
+                after[event_id],
+            )
     return places
 
 
-def _failed(event: StoredEvent) -> bool:
+def failed_event(event: StoredEvent) -> bool:
     """A command, test or tool result that reports a failure (non-zero exit or an error)."""
     if event.event_type not in ("command_run", "test_run", "tool_result"):
         return False

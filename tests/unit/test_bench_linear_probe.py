@@ -61,7 +61,9 @@ def test_row_weights_count_like_repeated_rows() -> None:
     x, y = _separable()
     weights = np.array([1.0, 2.0, 1.0, 1.0, 1.0, 3.0])
     weighted = fit(x, y, l2=1.0, row_weights=weights)
-    repeated = fit(np.repeat(x, [1, 2, 1, 1, 1, 3], axis=0), list(np.repeat(y, [1, 2, 1, 1, 1, 3])), l2=1.0)
+    repeated = fit(
+        np.repeat(x, [1, 2, 1, 1, 1, 3], axis=0), list(np.repeat(y, [1, 2, 1, 1, 1, 3])), l2=1.0
+    )
     assert np.allclose(weighted.weights, repeated.weights)
     assert weighted.bias == pytest.approx(repeated.bias)
 
