@@ -33,7 +33,9 @@ Columns per classifier: picked, hit (standing), task (task hits), unl (unlabelle
 by `--details` to be read by hand), items (gold items stated by a picked sentence, of those some
 sentence states).
 
-Usage: python -m bench.standing_probe [--features all|vector|structure] [--details]
+Usage: python -m bench.standing_probe [--features all,vector,structure] [--details]
+(`--features` is a comma-separated list, one table each: both kinds of columns, the vector
+only, the structural features only.)
 """
 
 from __future__ import annotations
