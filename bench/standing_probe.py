@@ -25,9 +25,11 @@ the other three and every tuning project), then each tuning project (trained on 
 and the other projects); the tables sum each kind's folds (pooled). The L2 strength (`L2S`) and
 the threshold (`linear_probe.THRESHOLDS`) are chosen inside the training rows only: out-of-fold
 scores over `INNER` folds of the training units, the pair with the most `hits - 2 * task hits
-- unlabelled picks`. Beside the probe are the rules (`kept`: the product's offline rules keep
-the sentence as a user_style candidate) and the union (rules | probe): what wiring the probe
-beside the rules would keep.
+- c * unlabelled picks`, once per objective (`OBJECTIVES`: strict c = 1, lenient c = 0).
+Beside the probe are the rules (`kept`: the product's offline rules keep the sentence as a
+user_style candidate) and the union (rules | probe): what wiring the probe beside the rules
+would keep. The held-out ranking (top k, AUC) pools every fold's scores; it is read, never
+used to choose a setting.
 
 Columns per classifier: picked, hit (standing), task (task hits), unl (unlabelled picks, listed
 by `--details` to be read by hand), items (gold items stated by a picked sentence, of those some
