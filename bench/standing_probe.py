@@ -75,6 +75,8 @@ STRUCTURE = ("turn", "first", "after_failure", "words", "recurs", "code")
 L2S = (100.0, 10.0, 1.0)
 #: Folds of the training units the setting is chosen over.
 INNER = 4
+#: A fold's own AUC is printed when it holds at least this many of each class.
+WITHIN_MIN = 3
 #: A token that reads as code or a path: a separator, a call, a flag, an assignment or a
 #: snake_case/camelCase/dotted name.
 _CODE = re.compile(r"[/\\`(){}\[\]<>=$]|^--?\w|\w_\w|[a-z][A-Z]|\w\.\w")
@@ -339,7 +341,28 @@ def ranking(sentences: Sequence[Sentence], found: Sequence[Fold], objective: str
             f" {sum(s.label not in (STANDING, TASK) for s in top)} unlabelled"
         )
     for other, name in ((TASK, "task"), (None, "all others")):
-        lines.append(f"  AUC standing vs {name}: {_auc(pairs, other):.2f}")
+        lines.append(
+            f"  AUC standing vs {name}, scores of all folds pooled: {_auc(pairs, other):.2f}"
+        )
+    # each fold's own model ranks its own rows: scores of different models are not on one scale
+    for other, name in ((TASK, "task"), (None, "all others")):
+        within = []
+        for fold in found:
+            rows = [
+                (v, sentences[i]) for i, v in zip(fold.rows, fold.scores[objective], strict=True)
+            ]
+            positives = sum(s.label == STANDING for _, s in rows)
+            negatives = sum(
+                s.label != STANDING and (other is None or s.label == other) for _, s in rows
+            )
+            if positives >= WITHIN_MIN and negatives >= WITHIN_MIN:
+                within.append((fold.name, _auc(rows, other)))
+        if within:
+            lines.append(
+                f"  AUC standing vs {name} within each fold (folds with {WITHIN_MIN}+ of each):"
+                f" median {float(np.median([a for _, a in within])):.2f} over {len(within)}; "
+                + ", ".join(f"{n[-20:]} {a:.2f}" for n, a in within[:8])
+            )
     return lines
 
 
