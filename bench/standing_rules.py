@@ -147,7 +147,8 @@ def knn(
     return picked
 
 
-def _encoder() -> tuple[object, float, int]:
+def encoder() -> tuple[object, float, int]:
+    """The shipped encoder, loaded in process, with its load time and the RSS it added."""
     from squirrel_memory.embedding.minilm import MiniLmEmbedder  # noqa: PLC0415
 
     rss = psutil.Process().memory_info().rss
@@ -185,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         f" (load {_load()})"
     )
 
-    model, load_s, load_rss = _encoder()
+    model, load_s, load_rss = encoder()
     texts = [s.text for s in sentences] + [p for p, _ in PROTOTYPES]
     started = time.perf_counter()
     if args.no_cache:

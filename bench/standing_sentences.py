@@ -97,6 +97,14 @@ class Sentence:
     kept: bool
     #: The gold items (habit notes) it states: item-level recall counts these.
     items: tuple[str, ...] = ()
+    #: Where its message sits among its session's user messages: 0 the first, 1 the last.
+    turn: float = 0.0
+    #: Whether its message is the session's first user message (the opening request).
+    first: bool = False
+    #: Whether a command or tool call failed since the user's previous message.
+    after_failure: bool = False
+    #: Other sessions of the same source where the user says the same words again.
+    recurs: int = 0
 
 
 @dataclass(frozen=True)
@@ -151,20 +159,20 @@ def _tuning_sources() -> list[Source]:
     for name, paths in projects:
         key = keys[name]
         standing = tuple(
-            (item.id, _item_match(item.concepts)) for item in key.items if item.kind == "user_style"
+            (item.id, item_match(item.concepts)) for item in key.items if item.kind == "user_style"
         )
         task = tuple(
-            _pattern_match(p.regex) for p in key.one_off if not p.types or "user_style" in p.types
+            pattern_match(p.regex) for p in key.one_off if not p.types or "user_style" in p.types
         )
         found.append(Source(TUNING, name, tuple(paths), standing, task))
     return found
 
 
-def _item_match(concepts: tuple[tuple[re.Pattern[str], ...], ...]) -> Match:
+def item_match(concepts: tuple[tuple[re.Pattern[str], ...], ...]) -> Match:
     return lambda text: all(any(p.search(text) for p in c) for c in concepts)
 
 
-def _pattern_match(regex: re.Pattern[str]) -> Match:
+def pattern_match(regex: re.Pattern[str]) -> Match:
     return lambda text: bool(regex.search(text))
 
 
@@ -176,10 +184,19 @@ def read(source: Source) -> list[Sentence]:
         source.name,
     )
     styles = kept_styles(events)
+    requests = user_requests(events)
+    places = _places(events, [event for event, _ in requests])
+    said = [
+        (event.session_id or "", body)
+        for event, message in requests
+        for _, body in clauses(message)
+        if usable(body)
+    ]
     found: list[Sentence] = []
     seen: set[str] = set()
-    for event, message in user_requests(events):
+    for event, message in requests:
         cited = [c.content for c in styles if event.id in c.source_event_ids]
+        turn, first, after_failure = places[event.id]
         for _, body in clauses(message):
             if not usable(body) or body.lower() in seen:
                 continue
@@ -194,9 +211,63 @@ def read(source: Source) -> list[Sentence]:
                     label,
                     any(says(content, body) for content in cited),
                     items,
+                    turn,
+                    first,
+                    after_failure,
+                    _recurs(body, event.session_id or "", said),
                 )
             )
     return found
+
+
+def _places(
+    events: Sequence[StoredEvent], requests: Sequence[StoredEvent]
+) -> dict[str, tuple[float, bool, bool]]:
+    """Per user message: its place among its session's user messages (0 first, 1 last), whether
+    it is the first, and whether a command or tool call failed since the previous one."""
+    order: dict[str, list[str]] = {}
+    for event in requests:
+        order.setdefault(event.session_id or "", []).append(event.id)
+    asked = {event.id for event in requests}
+    failed: dict[str, bool] = {}
+    after: dict[str, bool] = {}
+    for event in events:
+        session = event.session_id or ""
+        if event.id in asked:
+            after[event.id] = failed.get(session, False)
+            failed[session] = False
+        elif failed_event(event):
+            failed[session] = True
+    places: dict[str, tuple[float, bool, bool]] = {}
+    for ids in order.values():
+        for i, event_id in enumerate(ids):
+            places[event_id] = (
+                i / (len(ids) - 1) if len(ids) > 1 else 0.0,
+                i == 0,
+                after[event_id],
+            )
+    return places
+
+
+def failed_event(event: StoredEvent) -> bool:
+    """A command, test or tool result that reports a failure (non-zero exit or an error)."""
+    if event.event_type not in ("command_run", "test_run", "tool_result"):
+        return False
+    code = event.content.get("exit_code")
+    if isinstance(code, int) and not isinstance(code, bool):
+        return code != 0
+    return event.content.get("is_error") is True
+
+
+def _recurs(body: str, session: str, said: Sequence[tuple[str, str]]) -> int:
+    """Other sessions where a sentence says most of `body`'s words and `body` says most of it."""
+    return len(
+        {
+            other
+            for other, text in said
+            if other != session and says(text, body) and says(body, text)
+        }
+    )
 
 
 def usable(body: str) -> bool:

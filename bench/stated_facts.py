@@ -1,0 +1,214 @@
+"""The assistant's sentences of sessions with gold about their project, each labelled by that
+gold and marked with what the product's rules keep of it: the data `bench/fact_probe.py`
+classifies.
+
+Sources are the learned study's sessions (`bench/data/learned_study/`, each session its own
+project) and the answer key's tuning projects (a held-out project's key and transcripts are
+never read). A source's sentences are its assistant replies in the project (a subagent's or a
+reply about another place left out), code blocks taken off, cut at sentence ends, each wording
+once per source; a sentence of fewer than four words, mostly not words, or the look of pasted
+output is skipped.
+
+A sentence is a **fact** (the `STANDING` label of the shared `Sentence`) when a gold
+project_fact or pitfall item of its source states it (every concept of the item's match), a
+**wrong** one (the `TASK` label) when a `wrong` entry of its source does and no item does, else
+unlabelled. **Kept** is the product's decision: a project_fact or pitfall candidate of the
+offline rules cites the sentence's reply and says most of its words.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bench import fixture_pipeline
+from bench.answer_key import keyed_projects
+from bench.common import SHARED_FIXTURES
+from bench.learned_study import STUDIES, load_sessions
+from bench.standing_sentences import (
+    STANDING,
+    TASK,
+    TUNING,
+    UNLABELLED,
+    Match,
+    Sentence,
+    failed_event,
+    item_match,
+    pattern_match,
+    says,
+    tuning_keys,
+    usable,
+)
+from bench.stored_events import stored
+from squirrel_memory.episodes import segment_episodes
+from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+
+LEARNED_SETS = ("first", "second", "third")
+GROUPS = (*LEARNED_SETS, TUNING)
+KINDS = ("project_fact", "pitfall")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+_CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
+#: A sentence must have at least this many words to state a fact.
+MIN_WORDS = 4
+
+
+@dataclass(frozen=True)
+class Source:
+    """A learned-study session or a tuning project, with its gold as predicates."""
+
+    group: str
+    name: str
+    paths: tuple[Path, ...]
+    facts: tuple[tuple[str, Match], ...]
+    wrong: tuple[Match, ...]
+
+
+def sources(groups: Sequence[str] = GROUPS) -> list[Source]:
+    """Every learned-study session and tuning project in `groups`."""
+    found: list[Source] = []
+    for group in groups:
+        if group == TUNING:
+            found.extend(_tuning_sources())
+            continue
+        path = STUDIES[group]
+        kinds = _item_kinds(path)
+        for session in load_sessions(path):
+            found.append(
+                Source(
+                    group,
+                    session.name,
+                    session.paths,
+                    tuple(
+                        (i.note, i.matches)
+                        for i in session.items
+                        if kinds.get((session.name, i.note)) in KINDS
+                    ),
+                    tuple(w.matches for w in session.wrong),
+                )
+            )
+    return found
+
+
+def _item_kinds(path: Path) -> dict[tuple[str, str], str]:
+    """Each learned-study item's `kind`, by session name and note (the loader keeps no kind)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {
+        (str(raw.get("name")), str(item.get("note", ""))): str(item.get("kind", ""))
+        for raw in data.get("session", [])
+        for item in raw.get("item", [])
+    }
+
+
+def _tuning_sources() -> list[Source]:
+    keys = {k.project: k for k in tuning_keys()}
+    projects, _ = keyed_projects(
+        list(keys.values()), [SHARED_FIXTURES, fixture_pipeline.PROJECT_TRANSCRIPTS]
+    )
+    found = []
+    for name, paths in projects:
+        key = keys[name]
+        facts = tuple(
+            (item.id, item_match(item.concepts)) for item in key.items if item.kind in KINDS
+        )
+        wrong = tuple(pattern_match(p.regex) for p in key.wrong)
+        found.append(Source(TUNING, name, tuple(paths), facts, wrong))
+    return found
+
+
+def read(source: Source) -> list[Sentence]:
+    """The source's assistant sentences, labelled, each with the product's decision."""
+    root = f"/nonexistent/facts/{source.name}"
+    events = stored(fixture_pipeline.parse(list(source.paths), root), root, source.name)
+    facts = kept_facts(events)
+    away = replies_elsewhere(events)
+    replies = [
+        e
+        for e in events
+        if e.event_type == "assistant_response" and not e.sidechain and e.id not in away
+    ]
+    places = _places(events, replies)
+    said = [(e.session_id or "", s) for e in replies for s in sentences_of(e)]
+    found: list[Sentence] = []
+    seen: set[str] = set()
+    for event in replies:
+        cited = [c.content for c in facts if event.id in c.source_event_ids]
+        turn, first, after_failure = places[event.id]
+        for body in sentences_of(event):
+            if body.lower() in seen:
+                continue
+            seen.add(body.lower())
+            items = tuple(note for note, match in source.facts if match(body))
+            label = (
+                STANDING if items else TASK if any(m(body) for m in source.wrong) else UNLABELLED
+            )
+            found.append(
+                Sentence(
+                    source.group,
+                    source.name,
+                    body,
+                    label,
+                    any(says(content, body) for content in cited),
+                    items,
+                    turn,
+                    first,
+                    after_failure,
+                    len({o for o, t in said if o != (event.session_id or "") and t == body}),
+                )
+            )
+    return found
+
+
+def sentences_of(event: StoredEvent) -> list[str]:
+    """A reply's prose sentences: code blocks off, cut at sentence ends, usable ones only."""
+    text = event.content.get("text")
+    if not isinstance(text, str):
+        return []
+    prose = _CODE_BLOCK.sub(" ", text)
+    found: list[str] = []
+    for paragraph in prose.split("\n"):
+        line = " ".join(paragraph.replace("**", "").split()).lstrip("-*#> ")
+        for part in _SENTENCE_END.split(line):
+            if len(part.split()) >= MIN_WORDS and usable(part):
+                found.append(part)
+    return found
+
+
+def _places(
+    events: Sequence[StoredEvent], replies: Sequence[StoredEvent]
+) -> dict[str, tuple[float, bool, bool]]:
+    """Per reply: its place among its session's replies (0 first, 1 last), whether it is the
+    first, and whether a command or tool call failed since the previous reply."""
+    order: dict[str, list[str]] = {}
+    for event in replies:
+        order.setdefault(event.session_id or "", []).append(event.id)
+    wanted = {event.id for event in replies}
+    failed: dict[str, bool] = {}
+    after: dict[str, bool] = {}
+    for event in events:
+        session = event.session_id or ""
+        if event.id in wanted:
+            after[event.id] = failed.get(session, False)
+            failed[session] = False
+        elif failed_event(event):
+            failed[session] = True
+    places: dict[str, tuple[float, bool, bool]] = {}
+    for ids in order.values():
+        last = max(len(ids) - 1, 1)
+        for i, event_id in enumerate(ids):
+            places[event_id] = (i / last, i == 0, after[event_id])
+    return places
+
+
+def kept_facts(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The project_fact and pitfall candidates the offline rules make of the events' episodes."""
+    rules = RulesExtractor()
+    found: list[MemoryCandidate] = []
+    for episode in segment_episodes(events, now=datetime.now(UTC)):
+        found.extend(rules.extract_sync(episode, events))
+    return [c for c in found if c.type in (MemoryType.PROJECT_FACT, MemoryType.PITFALL)]
