@@ -8,33 +8,10 @@ keeps what it sent and retries)."""
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
-import struct
 from pathlib import Path
-from typing import Final
 
-FS_IOC_GETFLAGS: Final = 0x80086601
-"""Linux's ioctl reading a file's inode flags (those `lsattr` prints)."""
-_FIXED_FLAGS: Final = 0x10 | 0x20
-"""FS_IMMUTABLE_FL and FS_APPEND_FL: no write goes through either, not even through a mapping
-opened before the flag was set (root's included)."""
-
-
-def _fixed(path: Path) -> bool:
-    """Whether `path` is immutable or append-only (False where the flags cannot be read)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except OSError:
-        return False
-    try:
-        raw = fcntl.ioctl(fd, FS_IOC_GETFLAGS, bytes(8))
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    (flags,) = struct.unpack_from("=i", raw)
-    return bool(flags & _FIXED_FLAGS)
+from squirrel_core.file_flags import fixed, unwritable_reason
 
 
 class MappedIndex:
@@ -73,7 +50,7 @@ class MappedIndex:
                 " services (`sqrl down`, then `sqrl up -d`) and SQLite rebuilds it from the"
                 " write-ahead log"
             )
-        if not os.access(self.path, os.W_OK) and _fixed(self.path):
+        if not os.access(self.path, os.W_OK) and fixed(self.path):
             return (
                 f"its shared-memory index {self.path} was made immutable or append-only while"
                 f" the memory service had it mapped; clear the flag (`chattr -i -a {self.path}`),"
@@ -98,8 +75,5 @@ class MappedIndex:
     def unwritable(self) -> str:
         """The `-shm` or `-wal` file beside the database that refuses writes (immutable or
         append-only, or not writable by this user), for a refused write's message; ""."""
-        for path in (self.path, self.path.with_name(self.path.name[: -len("-shm")] + "-wal")):
-            if path.exists() and not os.access(path, os.W_OK):
-                how = "immutable or append-only" if _fixed(path) else "not writable by this user"
-                return f"{path} is {how} (`lsattr`, `ls -l` show it)"
-        return ""
+        wal = self.path.with_name(self.path.name.removesuffix("-shm") + "-wal")
+        return next((why for path in (self.path, wal) if (why := unwritable_reason(path))), "")
