@@ -165,12 +165,59 @@ def junk_reason(memory: Memory) -> str:
     return ""
 
 
+#: Words after "or" that qualify the answer rather than offer another ("Node 18 or later",
+#: "Rust, or at least its core", "pytest or similar"): English, the same for every project.
+_QUALIFIERS = frozenset(
+    [
+        "later",
+        "newer",
+        "higher",
+        "above",
+        "greater",
+        "lower",
+        "earlier",
+        "older",
+        "below",
+        "more",
+        "less",
+        "at",
+        "rather",
+        "even",
+        "so",
+        "similar",
+        "equivalent",
+        "compatible",
+        "whatever",
+        "another",
+        "other",
+        "others",
+        "any",
+        "anything",
+        "something",
+        "both",
+        "all",
+        "none",
+        "not",
+        "never",
+        "else",
+        "also",
+        "maybe",
+        "perhaps",
+        "possibly",
+    ]
+)
+
+
 def _hedged_match(concept: tuple[re.Pattern[str], ...], content: str, match: re.Match[str]) -> bool:
-    """True when `match` is one side of an "or" whose other side `concept` does not match."""
+    """True when `match` is one side of an "or" whose other side names another answer, which
+    `concept` does not match."""
     before = _OR_BEFORE.search(content[: match.start()])
     after = _OR_AFTER.search(content[match.end() :])
     other = (before.group(1) if before else "") or (after.group(1) if after else "")
-    return bool(other) and not any(p.search(other) for p in concept)
+    other = other.rstrip(".")
+    if not other or other.lower() in _QUALIFIERS:
+        return False
+    return not any(p.search(other) for p in concept)
 
 
 def hedged(item: GoldItem, content: str) -> bool:

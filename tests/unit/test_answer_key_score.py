@@ -148,6 +148,10 @@ def test_a_fact_that_hedges_between_two_answers_finds_neither(
             "language",
         ),
         (WEB_KEY, "project_fact", "TypeScript, compiled to JavaScript or WebAssembly.", "language"),
+        # "or" qualifying the answer offers no other one.
+        (KEY_TOML, "project_fact", "The project needs Rust 1.75 or later.", "language"),
+        (KEY_TOML, "project_fact", "The project is Rust, or at least its core is.", "language"),
+        (WEB_KEY, "user_style", "The user installs packages with pnpm or similar.", "manager"),
     ],
 )
 def test_an_or_that_leaves_nothing_open_is_still_a_find(
