@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bench.answer_key_gold import AnswerKey
-from bench.answer_key_score import Memory
+from bench.answer_key_score import Memory, finds
 from bench.recipe_commands import recipe_problem
 
 
@@ -67,8 +67,6 @@ def score_hook(key: AnswerKey, text: str, host: str = "claude") -> HookScore:
     junk = tuple(m.content for m in lines if m.kind == "recipe" and recipe_problem(m.content))
     usable = [m for m in lines if m.content not in junk]
     needed = key.start_items(host)
-    covered = tuple(
-        i for i in needed if any(key.item(i).matches(m.kind, m.content) for m in usable)
-    )
+    covered = tuple(i for i in needed if any(finds(key.item(i), m.kind, m.content) for m in usable))
     wrong = tuple(m.content for m in lines if any(p.matches(m.kind, m.content) for p in key.wrong))
     return HookScore(needed, covered, wrong, junk)

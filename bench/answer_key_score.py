@@ -3,7 +3,9 @@ the gold files are read by `bench/answer_key_gold.py`).
 
 A gold item is covered when one memory that is neither wrong nor junk satisfies every one of the
 item's concepts (each concept: any of its regular expressions found in the memory's text, case
-insensitive) and, when the item names `types`, has one of those types. A memory is wrong when it
+insensitive) and, when the item names `types`, has one of those types. A fact or a style note
+that names a concept only as one side of an "or" whose other side the concept does not match
+("JavaScript or TypeScript") hedges: it finds neither side (`hedged`). A memory is wrong when it
 matches a reviewed `wrong` pattern of its project (it contradicts the sessions); junk when a
 general rule says a reader could not use it (markdown residue, not a sentence, cut off, a personal
 home or worktree path, a module that is not code, a recipe whose command is not a command) or it
@@ -69,6 +71,16 @@ _SENTENCE_END = re.compile(r"[.!?][)\"'`]?$")
 _CUT_OFF = re.compile(r"(…|(?<!/)\.\.\.)[)`\"']?\.?$")
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _WORD = re.compile(r"[a-z0-9_]+")
+#: Item kinds that state one thing: "X or Y" there is a hedge, where a recipe's or a pitfall's
+#: "run X or Y" offers two ways.
+STATED_KINDS = frozenset({"project_fact", "user_style"})
+_QUOTES = "`\"'*"
+#: The alternative named before a match ("JavaScript or |TypeScript"), or after it
+#: ("TypeScript| or JavaScript"); "either" and a comma before "or" are allowed.
+_OR_BEFORE = re.compile(rf"([\w.+#/-]+)[{_QUOTES}]?,?\s+or\s+[{_QUOTES}]?$", re.IGNORECASE)
+_OR_AFTER = re.compile(
+    rf"^[{_QUOTES}]?,?\s+or\s+(?:else\s+)?[{_QUOTES}]?([\w.+#/-]+)", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -153,8 +165,81 @@ def junk_reason(memory: Memory) -> str:
     return ""
 
 
+#: Words after "or" that qualify the answer rather than offer another ("Node 18 or later",
+#: "Rust, or at least its core", "pytest or similar"): English, the same for every project.
+_QUALIFIERS = frozenset(
+    [
+        "later",
+        "newer",
+        "higher",
+        "above",
+        "greater",
+        "lower",
+        "earlier",
+        "older",
+        "below",
+        "more",
+        "less",
+        "at",
+        "rather",
+        "even",
+        "so",
+        "similar",
+        "equivalent",
+        "compatible",
+        "whatever",
+        "another",
+        "other",
+        "others",
+        "any",
+        "anything",
+        "something",
+        "both",
+        "all",
+        "none",
+        "not",
+        "never",
+        "else",
+        "also",
+        "maybe",
+        "perhaps",
+        "possibly",
+    ]
+)
+
+
+def _hedged_match(concept: tuple[re.Pattern[str], ...], content: str, match: re.Match[str]) -> bool:
+    """True when `match` is one side of an "or" whose other side names another answer, which
+    `concept` does not match."""
+    before = _OR_BEFORE.search(content[: match.start()])
+    after = _OR_AFTER.search(content[match.end() :])
+    other = (before.group(1) if before else "") or (after.group(1) if after else "")
+    other = other.rstrip(".")
+    if not other or other.lower() in _QUALIFIERS:
+        return False
+    return not any(p.search(other) for p in concept)
+
+
+def hedged(item: GoldItem, content: str) -> bool:
+    """True when a fact or style item's concept is named in `content` only as one side of an
+    "or" (a hedge: "The project is written in JavaScript or TypeScript" states neither)."""
+    if item.kind not in STATED_KINDS:
+        return False
+    for concept in item.concepts:
+        found = [m for p in concept for m in p.finditer(content)]
+        if found and all(_hedged_match(concept, content, m) for m in found):
+            return True
+    return False
+
+
+def finds(item: GoldItem, kind: str, content: str) -> bool:
+    """True when a memory of `kind` saying `content` states `item` (its concepts, its types, and
+    not as a hedge)."""
+    return item.matches(kind, content) and not hedged(item, content)
+
+
 def judge(key: AnswerKey, memory: Memory) -> Verdict:
-    matched = tuple(i.id for i in key.items if i.matches(memory.kind, memory.content))
+    matched = tuple(i.id for i in key.items if finds(i, memory.kind, memory.content))
     wrong = next((p.why for p in key.wrong if p.matches(memory.kind, memory.content)), "")
     junk = junk_reason(memory)
     if not junk:

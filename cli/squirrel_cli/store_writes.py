@@ -4,11 +4,12 @@ holding it. Shared by `sqrl status` (one line per refusing store) and `sqrl doct
 
 from __future__ import annotations
 
-import os
 import shutil
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
+
+from squirrel_core.file_flags import unwritable_reason
 
 LOW_SPACE_BYTES: Final = 64 * 1024 * 1024
 """Less free space than this on the disk holding a store is reported: a processing pass or an
@@ -44,13 +45,12 @@ def space_problem(store_dir: Path) -> str | None:
     folder = store_dir if store_dir.exists() else store_dir.parent
     if not folder.exists():
         return None
+    files = ("data.db", "data.db-wal", "data.db-shm")
     unwritable = [
-        str(path)
-        for path in (folder, *(folder / name for name in ("data.db", "data.db-wal")))
-        if path.exists() and not os.access(path, os.W_OK)
+        why for path in (folder, *(folder / n for n in files)) if (why := unwritable_reason(path))
     ]
     if unwritable:
-        return f"not writable by this user: {', '.join(unwritable)}"
+        return "; ".join(unwritable)
     try:
         free = shutil.disk_usage(folder).free
     except OSError:

@@ -14,6 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any
 
+from squirrel_cli.crash_loop import CrashLoop, exit_way, given_up_line
 from squirrel_cli.refusal import refusal_reason, refused_line
 from squirrel_cli.supervisor_state import (
     ServiceState,
@@ -290,13 +291,38 @@ class Supervisor:
             state.state = "stopped"
             self._save()
 
+    def _give_up(self, name: str, code: int, times: int, seconds: float) -> None:
+        """`name` exited the same way too often (`CrashLoop`): it is left stopped, its state
+        says why (after the cause found for its last exit, if one was), and one line is logged."""
+        state = self._state.services[name]
+        log_path = self._layout.log_file(name)
+        line = given_up_line(name, code, times, seconds, log_path)
+        state.problem = f"{state.problem} {line}" if state.problem else line
+        state.state = "failed"
+        state.next_restart_in = 0.0
+        self._save()
+        _log().error(
+            "service_given_up",
+            service=name,
+            exit=exit_way(code),
+            times=times,
+            within_s=round(seconds, 1),
+            log=str(log_path),
+        )
+
     async def _watch(self, name: str, *, late: bool = False) -> None:
-        """Restarts `name` with exponential backoff whenever it exits, until stopping; a `late`
-        one is first waited for until it serves (or exits)."""
+        """Restarts `name` with exponential backoff whenever it exits, until stopping or until
+        it exited the same way `supervisor.crash_limit` times within
+        `supervisor.crash_window_seconds` (then it is left stopped, saying why); a `late` one
+        is first waited for until it serves (or exits)."""
         if late:
             await self._join_late(name, self._procs[name])
         backoff = FIRST_BACKOFF_SECONDS
         max_backoff = self._settings.float_("supervisor.max_backoff_seconds")
+        crashes = CrashLoop(
+            self._settings.int_("supervisor.crash_limit"),
+            self._settings.float_("supervisor.crash_window_seconds"),
+        )
         while not self._stopping.is_set():
             proc = self._procs[name]
             code = await proc.wait()
@@ -307,8 +333,12 @@ class Supervisor:
             if uptime >= STABLE_AFTER_SECONDS:
                 backoff = FIRST_BACKOFF_SECONDS
             self._note_exit(name, code)
-            state.state = "restarting"
             state.last_exit_code = code
+            times = crashes.exited(code, time.monotonic())
+            if times >= crashes.limit:
+                self._give_up(name, code, times, crashes.span(code))
+                return
+            state.state = "restarting"
             state.next_restart_in = backoff
             self._save()
             _log().warning("service_exited", service=name, exit_code=code, restart_in_s=backoff)

@@ -207,6 +207,26 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "supervisor",
+        "crash_limit",
+        int,
+        5,
+        "A service that exits this many times the same way (the same exit code or signal)"
+        " within `supervisor.crash_window_seconds` is no longer restarted; `sqrl status` and"
+        " the log say why.",
+        minimum=2,
+        maximum=1_000,
+    ),
+    Setting(
+        "supervisor",
+        "crash_window_seconds",
+        float,
+        300.0,
+        "The window `supervisor.crash_limit` counts exits in.",
+        minimum=1.0,
+        maximum=86_400.0,
+    ),
+    Setting(
+        "supervisor",
         "stop_grace_seconds",
         float,
         60.0,

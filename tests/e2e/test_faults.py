@@ -1,5 +1,6 @@
 """Faults under the real `sqrl up`: a corrupt vector index, a locked database, a full disk, a
-crash-looping memory service while ingest buffers, and many readers during an import."""
+store's mapped index cut short under the memory service, a crash-looping memory service while
+ingest buffers, and many readers during an import."""
 
 from __future__ import annotations
 
@@ -333,6 +334,50 @@ def test_a_store_that_refuses_writes_while_up_is_said_and_its_events_are_kept(
     after = next(p for p in install.status()["projects"] if p["project"] == project)
     assert after["write_failure"] is None
     assert f"Writes refused in {project}" not in install.sqrl("status").stdout
+
+
+@pytest.mark.slow
+def test_a_store_index_cut_under_the_running_memory_service_is_refused_not_a_crash(
+    install: Install,
+) -> None:
+    # SQLite maps `data.db-shm` into memory: cut short under it, the next touch was a SIGBUS and
+    # the supervisor restarted memory. Now the write is refused and said, and nothing is lost.
+    up(install)
+    project = str(install.repo)
+    first = place_claude(TURN_1, install.claude, project, "first.jsonl")
+    wait_until(lambda: install.events() == expected_events(first))
+    memory = install.service("memory")
+    os.truncate(install.repo / ".ctx" / "data.db-shm", 0)
+    # From here on nothing in this process opens the database (that would grow the file again).
+    second = place_claude(TURN_2, install.claude, project, "second.jsonl", "-b")
+
+    def refused() -> dict[str, Any] | None:
+        status = install.status()
+        row = next(p for p in status["projects"] if p["project"] == project)
+        buffered = (status["ingest"] or {}).get("buffered_events", 0)
+        return row if row.get("write_failure") and buffered else None
+
+    wait_until(lambda: refused() is not None, timeout=240, interval=1.0)
+    row = refused()
+    assert row is not None and "data.db-shm" in row["write_failure"]
+    assert "sqrl down" in row["write_failure"]
+    now = install.service("memory")
+    assert now["pid"] == memory["pid"] and now["restarts"] == 0  # no SIGBUS, no restart
+    text = install.sqrl("status").stdout
+    assert f"Writes refused in {project}" in text and "data.db-shm" in text
+    doctor = install.sqrl("doctor")
+    assert doctor.returncode != 0 and "data.db-shm" in doctor.stdout
+    assert install.sqrl("down").returncode == 0
+    # Stopped cleanly: no fault at the close either (the service gives a cut file its size
+    # back first, unless another process opening the store, `sqrl doctor` here, already did).
+    log = (install.home / "logs" / "memory.log").read_text(errors="replace")
+    assert "Bus error" not in log and "service_stopping" in log
+    up(install)  # SQLite rebuilds the index from the write-ahead log; ingest delivers the rest
+    total = expected_events(first) + expected_events(second)
+    wait_until(lambda: install.events() == total, timeout=240, interval=1.0)
+    with contextlib.closing(sqlite3.connect(install.repo / ".ctx" / "data.db")) as conn:
+        distinct = conn.execute("SELECT COUNT(DISTINCT hash) FROM events").fetchone()[0]
+    assert distinct == total
 
 
 # --- a crash-looping memory service while ingest buffers -----------------------------------------

@@ -77,6 +77,98 @@ def test_an_item_needs_every_concept_and_an_allowed_type() -> None:
     )
 
 
+WEB_KEY = r"""
+project = "shop"
+language = "TypeScript"
+split = "tuning"
+
+[[item]]
+id = "language"
+importance = "high"
+kind = "project_fact"
+note = "The project is written in TypeScript."
+match = ['typescript']
+
+[[item]]
+id = "manager"
+importance = "high"
+kind = "user_style"
+note = "The user installs packages with pnpm."
+match = ['\bpnpm\b']
+
+[[item]]
+id = "test"
+importance = "high"
+kind = "recipe"
+note = "Run the tests with `pnpm test`."
+match = ['pnpm (run )?test']
+"""
+
+
+@pytest.mark.parametrize(
+    ("toml", "kind", "content"),
+    [
+        (KEY_TOML, "project_fact", "The project is written in Rust or C++."),
+        (KEY_TOML, "project_fact", "The project is written in C++, or Rust."),
+        (WEB_KEY, "project_fact", "The project is written in JavaScript or TypeScript."),
+        (WEB_KEY, "project_fact", "Its code is `TypeScript` or `JavaScript` (unclear)."),
+        (WEB_KEY, "user_style", "The user installs packages with either npm or pnpm."),
+    ],
+)
+def test_a_fact_that_hedges_between_two_answers_finds_neither(
+    toml: str, kind: str, content: str
+) -> None:
+    key = demo_key(toml)
+    assert judge(key, Memory(kind, "k", content)).matched == ()
+    # The same statement without the hedge is a find.
+    alone = content.replace(" or C++", "").replace("C++, or ", "")
+    alone = alone.replace("JavaScript or ", "").replace(" or `JavaScript`", "")
+    alone = alone.replace("either npm or ", "")
+    assert judge(key, Memory(kind, "k", alone)).matched != ()
+
+
+@pytest.mark.parametrize(
+    ("toml", "kind", "content", "item"),
+    [
+        # Two ways of one recipe, or of a pitfall's fix, are no hedge.
+        (KEY_TOML, "recipe", "To test: `cargo nextest run` or `cargo test`.", "test"),
+        (WEB_KEY, "recipe", "To test: `npm test` or `pnpm test`.", "test"),
+        # Both sides match the concept: nothing is left open.
+        (
+            KEY_TOML,
+            "project_fact",
+            "The project is Rust (stable Rust or nightly Rust).",
+            "language",
+        ),
+        # The fact is stated plainly once; an "or" elsewhere does not take it back.
+        (
+            WEB_KEY,
+            "project_fact",
+            "The app is TypeScript; its scripts are Bash or Python.",
+            "language",
+        ),
+        (WEB_KEY, "project_fact", "TypeScript, compiled to JavaScript or WebAssembly.", "language"),
+        # "or" qualifying the answer offers no other one.
+        (KEY_TOML, "project_fact", "The project needs Rust 1.75 or later.", "language"),
+        (KEY_TOML, "project_fact", "The project is Rust, or at least its core is.", "language"),
+        (WEB_KEY, "user_style", "The user installs packages with pnpm or similar.", "manager"),
+    ],
+)
+def test_an_or_that_leaves_nothing_open_is_still_a_find(
+    toml: str, kind: str, content: str, item: str
+) -> None:
+    assert item in judge(demo_key(toml), Memory(kind, "k", content)).matched
+
+
+def test_a_hedged_session_start_line_states_nothing() -> None:
+    key = demo_key(
+        WEB_KEY.replace('split = "tuning"', 'split = "tuning"\nsession_start = ["language"]')
+    )
+    hedge = f"{FRAME}\n\n### Project\n- The project is written in JavaScript or TypeScript.\n"
+    assert score_hook(key, hedge).covered == ()
+    assert score_hook(key, hedge.replace("JavaScript or ", "")).covered == ("language",)
+
+
 def test_a_wrong_memory_counts_as_noise_and_covers_nothing() -> None:
     key = _key()
     memories = [

@@ -82,7 +82,11 @@ def _service_checks(layout: HomeLayout) -> tuple[list[Check], bool, bool]:
         elif not supervised and not alive:
             checks.append(Check(label, True, "not running (`sqrl up` starts it)", info=True))
         else:
-            checks.append(Check(label, False, f"{health}; see {layout.log_file(name)}"))
+            # The supervisor's word on it first: a port taken, a refused configuration, a
+            # service no longer restarted after exiting the same way too often.
+            said = supervisor.services.get(name) if supervisor is not None else None
+            detail = said.problem if said is not None and said.problem else ""
+            checks.append(Check(label, False, detail or f"{health}; see {layout.log_file(name)}"))
     return checks, any_up or supervised, memory_up
 
 

@@ -48,6 +48,7 @@ from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.indexer import read_deadline
 from squirrel_memory.outcomes.judge import outcome_report, record_served
 from squirrel_memory.readside import ReadSide
+from squirrel_memory.status import ProjectStatus
 from squirrel_memory.storage.outcome_log import ServedRecord, check_served
 from squirrel_memory.team.delivery import TeamDelivery
 from squirrel_memory.team.registry import TeamProjectRegistry
@@ -173,17 +174,28 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     ) -> pb.GetProcessingStatusResponse:
         statuses = await self.engine.status(request.project_id)
         return pb.GetProcessingStatusResponse(
-            projects=[
-                project_status_to_pb(
-                    s,
-                    vectors_pending=self.reads.indexes.pending(s.project_id),
-                    outcomes=await self._outcomes(s.project_id, request.outcome_sessions),
-                    team=await self._team_status(s.project_id),
-                )
-                for s in statuses
-            ],
+            projects=[await self._project_status(s, request.outcome_sessions) for s in statuses],
             embedder_loading=not self.reads.embedder_ready,
             extractor_activity=pb.ExtractorActivity(**asdict(self.engine.extractor_activity())),
+        )
+
+    async def _project_status(
+        self, status: ProjectStatus, sessions: int
+    ) -> pb.ProjectProcessingStatus:
+        """One project's row; a store that refuses writes and cannot be read either (its mapped
+        index cut short) still says why, without its outcomes and team delivery."""
+        try:
+            outcomes = await self._outcomes(status.project_id, sessions)
+            team = await self._team_status(status.project_id)
+        except SquirrelError:
+            if not status.write_failure:
+                raise
+            outcomes, team = pb.OutcomeSummary(), {}
+        return project_status_to_pb(
+            status,
+            vectors_pending=self.reads.indexes.pending(status.project_id),
+            outcomes=outcomes,
+            team=team,
         )
 
     async def _outcomes(self, project_id: str, sessions: int) -> pb.OutcomeSummary:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from squirrel_core.errors import SquirrelError
 from squirrel_memory.processor import Processor
 from squirrel_memory.storage import DeadLetter, SqliteStore, Store
 
@@ -46,9 +47,27 @@ class ExtractorActivity:
 
 
 async def project_status(project_id: str, store: Store, processor: Processor) -> ProjectStatus:
-    """One project's status, read from its store and the processor."""
-    counts = await store.counts()
+    """One project's status, read from its store and the processor; a store that cannot be
+    read while it refuses writes (its mapped index cut short) still says why, with no counts."""
     refused = store.write_failure() if isinstance(store, SqliteStore) else None
+    try:
+        counts = await store.counts()
+    except SquirrelError:
+        if not refused:
+            raise
+        return ProjectStatus(
+            project_id,
+            0,
+            0,
+            0,
+            0,
+            0,
+            0,
+            None,
+            processor.extractor_name,
+            write_failure=refused[0],
+            write_failed_at=datetime.fromtimestamp(refused[1], UTC),
+        )
     return ProjectStatus(
         project_id=project_id,
         events_total=counts["events"],

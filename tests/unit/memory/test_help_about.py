@@ -178,3 +178,59 @@ async def test_a_capitals_help_of_another_program_says_nothing(command: str) -> 
     if command.startswith("git"):
         output = "3f2a1bc fix: count headings\n" + CAPITALS
     assert await _about(command, output) == []
+
+
+#: A Node program's help (commander's layout): the usage line first, then the description.
+COMMANDER = (
+    "Usage: tally [options] [command]\n\n"
+    "Counts the words of Markdown files, section by section\n\n"
+    "Options:\n  -V, --version  output the version number\n  -h, --help     display help\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("ls && python3 tally.py --help", "README.md\npyproject.toml\ntally.py\n" + ARGPARSE),
+        (
+            "npm run build && node bin/tally.js --help",
+            "\n> tally@0.3.1 build\n> tsc -p .\n\n" + COMMANDER,
+        ),
+        ("ls bin; ./bin/tally --help", "tally\ntally-completions.bash\n" + CLICK),
+    ],
+    ids=["python-after-ls", "node-after-build", "click-after-ls"],
+)
+async def test_a_help_after_another_commands_output_is_taken_from_its_usage_line(
+    command: str, output: str
+) -> None:
+    (about,) = await _about(command, output)
+    assert about.endswith(f"`: {SAID}")
+    # Nothing the other command printed is quoted.
+    said = about.split("`: ", 1)[1]
+    for line in output.split("usage", 1)[0].split("Usage", 1)[0].splitlines():
+        if line.strip():
+            assert line.strip() not in said
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # The description comes before the usage line: the other command's lines run into it.
+        ("ls && ./bin/tally --help", "README.md\ncmd\n" + COBRA),
+        ("cargo build && ./target/debug/tally --help", "   Compiling tally v0.3.1\n" + CLAP),
+        # Another program's usage and description before the help: never taken for the help.
+        (
+            "cat NOTES.md && ./bin/tally --help",
+            "usage: tally [-h]\n\nAn old wrapper that uploads the counts somewhere.\n\n" + COBRA,
+        ),
+        # A usage line that does not name the program: whose help it is is unknown.
+        ("ls && ./bin/tally --help", "README.md\nusage: main [-h]\n\n" + SAID + "\n"),
+        # The other command's own help, the project's program's help not printed at all.
+        ("gh --help && ./bin/tally --version", GH_LIKE + "tally 0.3.1\n"),
+    ],
+    ids=["cobra-after-ls", "clap-after-build", "notes-then-cobra", "unnamed-usage", "no-help"],
+)
+async def test_a_help_after_another_commands_output_says_nothing_it_cannot_place(
+    command: str, output: str
+) -> None:
+    assert await _about(command, output) == []

@@ -14,8 +14,11 @@ every ecosystem:
 - the command ran in the project (not after a `cd` elsewhere), succeeded, and printed a
   usage line (`usage:` in any case, or a `USAGE` heading in capitals with no colon) and no
   error: a complaint ("Error: unknown flag") or a version line is no help;
-- nothing else printed before the help, or only `echo` lines (skipped, one line each): another
-  command's output would run into the help's first paragraph;
+- what other commands printed before the help is never quoted: `echo` lines are skipped (one
+  line each); after any other output (`ls && ./bin/tally --help`) the help is taken from its
+  own usage line, the last one that names the program, so only a description printed after the
+  usage line is kept (a help that opens with its description, before the usage line, says
+  nothing there: the other command's lines would run into it);
 - the description is the first prose paragraph of the help before its first section
   (`Options:`, `Commands:`, `Flags:`, `positional arguments:`): one that is not the usage
   line, a version or author line, nor a hint to run something else ("Use `tally help` …");
@@ -154,6 +157,36 @@ def help_description(output: str, *, after: int = 0) -> str | None:
     return None
 
 
+def _names(tokens: list[str], program: str, project_id: str) -> set[str]:
+    """What the program's usage line may call it: its name, the file it was run as, the
+    project's folder (a runner's binary is named after it), each with and without a suffix."""
+    names = {program, PurePosixPath(project_id).name}
+    names.update(
+        PurePosixPath(t).name for t in tokens if "/" in t or ("." in t and _inside(t, project_id))
+    )
+    names.update(PurePosixPath(n).stem for n in list(names))
+    return {n for n in names if n and n not in {".", ".."}}
+
+
+def usage_start(output: str, names: set[str]) -> int | None:
+    """The line where the help of a program called one of `names` starts in `output` after
+    another command's output: its last usage line naming it ("usage: tally [-h]", or a
+    "Usage:" heading whose next line names it), or None."""
+    lines = output.splitlines()
+    named = re.compile(
+        "|".join(rf"(?<![\w./-]){re.escape(n)}(?![\w-])" for n in sorted(names, key=len))
+    )
+    found = None
+    for at, line in enumerate(lines):
+        if not _USAGE.match(line):
+            continue
+        rest = _USAGE.sub("", line, count=1).strip()
+        shown = rest or next((ln for ln in lines[at + 1 :] if ln.strip()), "")
+        if named.search(shown):
+            found = at
+    return found
+
+
 def help_about(runs: list[CommandRun], project_id: str) -> HelpAbout | None:
     """What the project is, from the first help its own program printed (module docstring)."""
     for run in runs:
@@ -164,12 +197,18 @@ def help_about(runs: list[CommandRun], project_id: str) -> HelpAbout | None:
             if not _asks_help(tokens):
                 continue
             program = _own_program(tokens, project_id)
-            # One line per `echo` before the help; a command that prints nothing (`cd`,
-            # `source`) adds none; another command's output may run into the help's.
-            before = [t for t in segments[:at] if t[0] not in _SILENT]
-            if any(t[0] not in _ECHOES or any(a.startswith("-") for a in t) for t in before):
+            if program is None:
                 continue
-            described = help_description(run.output, after=len(before)) if program else None
+            # One line per `echo` before the help; a command that prints nothing (`cd`,
+            # `source`) adds none; another command's output is cut off at the help's usage line.
+            before = [t for t in segments[:at] if t[0] not in _SILENT]
+            after = len(before)
+            if any(t[0] not in _ECHOES or any(a.startswith("-") for a in t) for t in before):
+                start = usage_start(run.output, _names(tokens, program, project_id))
+                if start is None:
+                    continue
+                after = start
+            described = help_description(run.output, after=after)
             if described:
                 folder = PurePosixPath(project_id).name or "unnamed"
                 shown = " ".join(tokens)

@@ -22,6 +22,7 @@ from squirrel_core.errors import (
 from squirrel_core.sqlite_files import harden
 from squirrel_core.store_paths import ensure_private_file, secure_sqlite_files
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, StorageError, connect
+from squirrel_memory.storage.sqlite.mapped_index import MappedIndex
 from squirrel_memory.storage.sqlite.migrator import Migration, migrate
 from squirrel_memory.storage.sqlite.row_cache import RowCache
 
@@ -31,9 +32,12 @@ U = TypeVar("U")
 log = structlog.get_logger()
 
 
-def _raise_write_failure(path: Path, exc: sqlite3.OperationalError) -> None:
+def _raise_write_failure(
+    path: Path, exc: sqlite3.OperationalError, unwritable: Callable[[], str] = str
+) -> None:
     """Raises a write the file system or another process refused as an error the caller can
-    act on (the transaction was rolled back); returns for any other error."""
+    act on (the transaction was rolled back); returns for any other error. `unwritable` names
+    the file beside the database that refuses writes, if one does."""
     name = str(getattr(exc, "sqlite_errorname", ""))
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
         raise UnavailableError(f"{path} is locked by another process; try again") from exc
@@ -49,6 +53,12 @@ def _raise_write_failure(path: Path, exc: sqlite3.OperationalError) -> None:
             f" size limit was reached, or the file was made read-only) ({name})"
         ) from exc
     if name.startswith("SQLITE_READONLY"):
+        beside = unwritable()
+        if beside:
+            raise StorageError(
+                f"cannot write {path}: {beside}; make it writable, then restart the services"
+                f" (`sqrl down`, then `sqrl up -d`) ({name})"
+            ) from exc
         raise StorageError(f"{path} is read-only; check its permissions ({name})") from exc
 
 
@@ -94,6 +104,8 @@ class SqliteDatabase:
         self.rows = RowCache()
         self.write_failure: WriteFailure | None = None
         """The last refused write, until one succeeds (see `WriteFailure`)."""
+        self._index = MappedIndex(path)
+        """The `-shm` file SQLite maps: checked before each use (a SIGBUS otherwise)."""
 
     async def open(self) -> None:
         """Create the file (0600) if needed, open the writer connection and migrate."""
@@ -117,6 +129,7 @@ class SqliteDatabase:
         secure_sqlite_files(self.path)
         self._write_conn = conn
         self._file_id = _file_id(self.path)
+        self._index.seen()
         log.info("database_opened", path=str(self.path), schema_version=self.schema_version)
 
     def file_replaced(self) -> bool:
@@ -162,15 +175,39 @@ class SqliteDatabase:
         self._write_conn = conn
         self.path = path
         self._file_id = _file_id(path)
+        self._index = MappedIndex(path)
+        self._index.seen()
         with self._lock:
             self._generation += 1
         self.rows.bump()
         log.info("database_moved", path=str(path), schema_version=self.schema_version)
 
+    def _check_mapped(self, *, writing: bool) -> None:
+        """Refuses a use of the database that would touch its mapped `-shm` file when that
+        would crash the process (`MappedIndex.problem`): a write is kept as a refused write
+        (logged once, shown by `sqrl status` and `sqrl doctor`), so its caller retries."""
+        problem = self._index.problem()
+        if not problem:
+            return
+        message = f"cannot use {self.path}: {problem}"
+        if not writing:
+            raise StorageError(message)
+        if self.write_failure is None or self.write_failure.message != message:
+            log.error(
+                "store_write_refused",
+                path=str(self.path),
+                file=str(self._index.path),
+                error="mapped_index_unsafe",
+                fix=problem.split("; ", 1)[-1],
+            )
+        self.write_failure = WriteFailure(message, time.time())
+        raise ResourceExhaustedError(message)
+
     def _run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         conn = self._write_conn
         if conn is None:
             raise StorageError(f"database is not open: {self.path}")
+        self._check_mapped(writing=True)
         try:
             conn.execute("BEGIN IMMEDIATE")
             try:
@@ -183,6 +220,7 @@ class SqliteDatabase:
         except sqlite3.OperationalError as exc:
             self._refused(exc)
             raise
+        self._index.seen()
         self.write_failure = None
         return result
 
@@ -190,7 +228,7 @@ class SqliteDatabase:
         """Raises a refused write as `_raise_write_failure` does, keeping it (and logging it
         once per run of failures) when the file system refused it; returns for other errors."""
         try:
-            _raise_write_failure(self.path, exc)
+            _raise_write_failure(self.path, exc, self._index.unwritable)
         except UnavailableError:
             raise  # locked by another process: a moment, not the store
         except SquirrelError as refused:
@@ -207,12 +245,14 @@ class SqliteDatabase:
         conn = self._write_conn
         if conn is None:
             raise StorageError(f"database is not open: {self.path}")
+        self._check_mapped(writing=True)
         try:
             return fn(conn)
         except sqlite3.OperationalError as exc:
             self._refused(exc)
             raise
         finally:
+            self._index.seen()
             self.rows.bump()
 
     def _reader_conn(self) -> sqlite3.Connection:
@@ -231,6 +271,7 @@ class SqliteDatabase:
         return conn
 
     def _run_read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        self._check_mapped(writing=False)
         return fn(self._reader_conn())
 
     async def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
@@ -307,6 +348,8 @@ class SqliteDatabase:
     def _shutdown(self) -> None:
         self._readers.shutdown(wait=True)
         self._writer.shutdown(wait=True)
+        if self._index.restore():  # closing reads the index: cut short, it would fault
+            log.warning("mapped_index_restored", file=str(self._index.path))
         with self._lock:
             for conn in self._read_conns:
                 conn.close()
