@@ -129,21 +129,13 @@ def services_starting(home: Path) -> bool:
         states = [str((services.get(name) or {}).get("state", "starting")) for name in WAITED_FOR]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
-    if not _alive(pid):
+    # Imported here, by a session start that found a supervisor record: its dataclasses cost
+    # every other hook about 10 ms. A supervisor that exited and was not reaped yet is gone.
+    from squirrel_core.service_info import pid_alive  # noqa: PLC0415
+
+    if not pid_alive(pid):
         return False
     return any(state != "serving" for state in states)
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def start_wait_s(home: Path, event: str) -> float:
