@@ -11,7 +11,7 @@ may be taken over by a retry. Rows older than `KEEP_DAYS` are dropped when a key
 from __future__ import annotations
 
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -64,6 +64,11 @@ class KeptReply:
     reply: bytes | None
 
 
+def kept_reply(row: Sequence[Any]) -> KeptReply:
+    """The `KeptReply` of a row read by `SharedKeptReplies._held` (method, fingerprint, reply)."""
+    return KeptReply(str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2]))
+
+
 class SharedKeptReplies:
     """Claiming, keeping and releasing a key's reply, for both backends; the claim's statements
     are each backend's own (`_claim`: SQLite's one writer reads then writes, Postgres claims in
@@ -82,6 +87,24 @@ class SharedKeptReplies:
         ) -> KeptReply | None:
             """`claim_reply` of a checked `key` at `now`, in the backend's own statements."""
             ...
+
+    def _expired(self, now: datetime) -> tuple[str, tuple[Any, ...]]:
+        """The statement and parameters that drop the project's rows older than `KEEP_FOR`."""
+        d = self._dialect
+        mine, params = d.of_project(self.project_id)
+        sql = f"DELETE FROM kept_replies WHERE claimed_at < {d.mark}{mine}"  # noqa: S608
+        return sql, (d.store_time(now - KEEP_FOR), *params)
+
+    def _held(self, key: str) -> tuple[str, tuple[Any, ...]]:
+        """The statement and parameters that read `key`'s row: method, fingerprint, reply (as
+        `kept_reply` reads them) and when it was claimed."""
+        d = self._dialect
+        mine, params = d.of_project(self.project_id)
+        sql = (
+            "SELECT method, fingerprint, reply, claimed_at FROM kept_replies "  # noqa: S608
+            f"WHERE key = {d.mark}{mine}"
+        )
+        return sql, (key, *params)
 
     async def claim_reply(self, key: str, method: str, fingerprint: str) -> KeptReply | None:
         """Claim `key` for a call of `method` with `fingerprint`: None when this call now holds

@@ -6,9 +6,9 @@ from datetime import datetime
 
 from squirrel_memory.storage.kept_replies import (
     CLAIM_FOR,
-    KEEP_FOR,
     KeptReply,
     SharedKeptReplies,
+    kept_reply,
 )
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
@@ -25,10 +25,7 @@ class PostgresKeptReplies(SharedKeptReplies):
     ) -> KeptReply | None:
         while True:
             async with self._db.transaction() as conn:
-                await conn.execute(
-                    "DELETE FROM kept_replies WHERE project_id = %s AND claimed_at < %s",
-                    (self.project_id, now - KEEP_FOR),
-                )
+                await conn.execute(*self._expired(now))
                 # Claimed here, or left as it is (another call holds it): one statement, so two
                 # servers claiming the same key at once cannot both win.
                 cursor = await conn.execute(
@@ -42,15 +39,9 @@ class PostgresKeptReplies(SharedKeptReplies):
                 )
                 if await cursor.fetchone() is not None:
                     return None
-                cursor = await conn.execute(
-                    "SELECT method, fingerprint, reply FROM kept_replies "
-                    "WHERE project_id = %s AND key = %s",
-                    (self.project_id, key),
-                )
+                cursor = await conn.execute(*self._held(key))
                 row = await cursor.fetchone()
             if row is not None:
-                return KeptReply(
-                    str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2])
-                )
+                return kept_reply(row)
             # Released between the two statements (the call holding it failed and kept
             # nothing): the key is free again, so this call claims it afresh.
