@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.common import MemoryGenerator
 from bench.embedding_cache import EmbeddingCache
 from bench.mem0_child import conversations
+from bench.memory_text import MemoryGenerator
 from bench.seeded_project import WRITE_BATCH, Vectors, loaded_embedder
 from bench.writes_in_process import USER
 from squirrel_memory.index import FaissIndex
