@@ -5,8 +5,9 @@ loopback with the install's token, and prints the answer — the host's own outp
 or nothing. Whatever goes wrong (services down, a slow answer, a broken config, bad input) it
 prints nothing and exits 0 within the deadline (`hooks.deadline_ms`, default 1 s), so a hook can
 never block or break the user's session; one JSON line on stderr (`hook_unanswered`, a reason)
-says why, as hosts keep a hook's stderr for their logs. Only the standard library is imported:
-a hook runs on every prompt, and importing the whole CLI would cost more than the answer.
+says why, as hosts keep a hook's stderr for their logs. Only the standard library is imported
+up front (two small `squirrel_core` modules later, where a session start needs them): a hook
+runs on every prompt, and importing the whole CLI would cost more than the answer.
 
 A session start while `sqrl up` is still starting the services (its `run/supervisor.json` names
 a live supervisor and the memory service or the gateway not serving yet) prints at once the text
