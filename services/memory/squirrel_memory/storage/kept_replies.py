@@ -64,8 +64,21 @@ class KeptReply:
     reply: bytes | None
 
 
+def claim_reads(d: Dialect) -> tuple[str, str]:
+    """The two reads of a claim, in `d`: the statement that drops the project's rows claimed
+    before `KEEP_FOR` (parameters: that time, then the project's, `Dialect.of_project`), and
+    the one that reads a key's row (the key, then the project's): its method, fingerprint and
+    reply (as `kept_reply` reads them) and when it was claimed."""
+    mine, _ = d.of_project("")
+    return (
+        f"DELETE FROM kept_replies WHERE claimed_at < {d.mark}{mine}",  # noqa: S608 (constants)
+        "SELECT method, fingerprint, reply, claimed_at FROM kept_replies "  # noqa: S608
+        f"WHERE key = {d.mark}{mine}",
+    )
+
+
 def kept_reply(row: Sequence[Any]) -> KeptReply:
-    """The `KeptReply` of a row read by `SharedKeptReplies._held` (method, fingerprint, reply)."""
+    """The `KeptReply` of a row read by `claim_reads`' second statement."""
     return KeptReply(str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2]))
 
 
@@ -87,24 +100,6 @@ class SharedKeptReplies:
         ) -> KeptReply | None:
             """`claim_reply` of a checked `key` at `now`, in the backend's own statements."""
             ...
-
-    def _expired(self, now: datetime) -> tuple[str, tuple[Any, ...]]:
-        """The statement and parameters that drop the project's rows older than `KEEP_FOR`."""
-        d = self._dialect
-        mine, params = d.of_project(self.project_id)
-        sql = f"DELETE FROM kept_replies WHERE claimed_at < {d.mark}{mine}"  # noqa: S608
-        return sql, (d.store_time(now - KEEP_FOR), *params)
-
-    def _held(self, key: str) -> tuple[str, tuple[Any, ...]]:
-        """The statement and parameters that read `key`'s row: method, fingerprint, reply (as
-        `kept_reply` reads them) and when it was claimed."""
-        d = self._dialect
-        mine, params = d.of_project(self.project_id)
-        sql = (
-            "SELECT method, fingerprint, reply, claimed_at FROM kept_replies "  # noqa: S608
-            f"WHERE key = {d.mark}{mine}"
-        )
-        return sql, (key, *params)
 
     async def claim_reply(self, key: str, method: str, fingerprint: str) -> KeptReply | None:
         """Claim `key` for a call of `method` with `fingerprint`: None when this call now holds

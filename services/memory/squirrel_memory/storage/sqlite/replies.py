@@ -5,14 +5,19 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
+from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import to_db_time
 from squirrel_memory.storage.kept_replies import (
     CLAIM_FOR,
+    KEEP_FOR,
     KeptReply,
     SharedKeptReplies,
+    claim_reads,
     kept_reply,
 )
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+
+_EXPIRED, _HELD = claim_reads(SQLITE)
 
 
 class SqliteKeptReplies(SharedKeptReplies):
@@ -24,11 +29,9 @@ class SqliteKeptReplies(SharedKeptReplies):
     async def _claim(
         self, key: str, method: str, fingerprint: str, now: datetime
     ) -> KeptReply | None:
-        expired, held = self._expired(now), self._held(key)
-
         def write(conn: sqlite3.Connection) -> KeptReply | None:
-            conn.execute(*expired)
-            row = conn.execute(*held).fetchone()
+            conn.execute(_EXPIRED, (to_db_time(now - KEEP_FOR),))
+            row = conn.execute(_HELD, (key,)).fetchone()
             if row is not None and (row[2] is not None or row[3] >= to_db_time(now - CLAIM_FOR)):
                 return kept_reply(row)
             conn.execute(
