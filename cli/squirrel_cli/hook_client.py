@@ -130,9 +130,9 @@ def services_starting(home: Path) -> bool:
         states = [str((services.get(name) or {}).get("state", "starting")) for name in WAITED_FOR]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
-    # Imported here, by a session start that found a supervisor record: its dataclasses cost
-    # every other hook about 10 ms. A supervisor that exited and was not reaped yet is gone.
-    from squirrel_core.service_info import pid_alive  # noqa: PLC0415
+    # Imported here, by a session start that found a supervisor record (standard library
+    # only). A supervisor that exited and was not reaped yet is gone.
+    from squirrel_core.process_alive import pid_alive  # noqa: PLC0415
 
     if not pid_alive(pid):
         return False
