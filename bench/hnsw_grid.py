@@ -37,8 +37,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from bench.common import Figure, MemoryGenerator, percentile, print_table, progress
+from bench.common import Figure, percentile, print_table, progress
 from bench.embedding_cache import EmbeddingCache
+from bench.memory_text import MemoryGenerator
 from bench.postgres_server import local_postgres
 from bench.seeded_project import derived_vectors, loaded_embedder
 from bench.storage_backends import QUERIES

@@ -31,7 +31,6 @@ from pathlib import Path
 import structlog
 
 from bench.common import (
-    DEVELOPER_QUESTIONS,
     Figure,
     git_repo,
     latency_figures,
@@ -42,6 +41,7 @@ from bench.common import (
 )
 from bench.mcp_latency import service_pids, services_up
 from bench.memory_process import wait_model
+from bench.memory_text import DEVELOPER_QUESTIONS
 from bench.seeded_project import loaded_embedder, seed_project
 from squirrel_core.clients import MemoryClient, open_channel, target_of
 from squirrel_core.home import HomeLayout

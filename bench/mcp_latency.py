@@ -41,7 +41,6 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from bench.cli_latency import mcp_initialize_ms, wall_ms
 from bench.common import (
-    DEVELOPER_QUESTIONS,
     Figure,
     git_repo,
     latency_figures,
@@ -53,6 +52,7 @@ from bench.common import (
     wait_idle,
 )
 from bench.memory_process import wait_model
+from bench.memory_text import DEVELOPER_QUESTIONS
 from bench.seeded_project import loaded_embedder, seed_project
 from squirrel.v1 import gateway_service_pb2 as gpb
 from squirrel.v1 import memory_service_pb2 as pb

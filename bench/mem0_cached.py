@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench import writes
-from bench.common import MemoryGenerator
 from bench.embedding_cache import EmbeddingCache
 from bench.mem0_child import conversations
+from bench.memory_text import MemoryGenerator
 from bench.seeded_project import WRITE_BATCH, Vectors, loaded_embedder
+from bench.writes_in_process import USER
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
@@ -58,7 +58,7 @@ def cached_vectors(texts: Sequence[str]) -> Cached:
 
 async def seed_searched(root: Path, texts: Sequence[str], cached: Cached) -> None:
     """Squirrel's searched project written straight through its store, one project fact per
-    text keyed `turn-NNNNN` (as `writes.statements` keys them), and its vector index file from
+    text keyed `turn-NNNNN` (as `bench.writes.statements` keys them), and its vector index file from
     the cached vectors, before the service starts."""
     store = await SqliteStore.open(str(root))
     ids: list[str] = []
@@ -70,7 +70,7 @@ async def seed_searched(root: Path, texts: Sequence[str], cached: Cached) -> Non
                 for n, text in enumerate(chunk, start)
             ]
             decisions = [UpdateDecision(UpdateAction.ADD_NEW, c) for c in candidates]
-            result = await store.apply_processing_result([], decisions, [], user_id=writes.USER)
+            result = await store.apply_processing_result([], decisions, [], user_id=USER)
             ids.extend(m.id for m in result.memories)
     finally:
         await store.close()

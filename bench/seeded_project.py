@@ -21,9 +21,10 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from bench.common import BENCH_USER, DEVELOPER_QUESTIONS, MemoryGenerator, service_env
+from bench.common import BENCH_USER, service_env
 from bench.embedding_cache import EmbeddingCache
 from bench.memory_process import tree_env
+from bench.memory_text import DEVELOPER_QUESTIONS, MemoryGenerator
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path

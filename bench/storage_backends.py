@@ -30,7 +30,8 @@ from pathlib import Path
 
 import structlog
 
-from bench.common import Figure, MemoryGenerator, latency_figures, print_table
+from bench.common import Figure, latency_figures, print_table
+from bench.memory_text import MemoryGenerator
 from bench.postgres_server import hnsw_built_after, local_postgres
 from bench.store_append import make_event
 from squirrel_core.events import SourceCursor, SourceTool

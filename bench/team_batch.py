@@ -48,7 +48,8 @@ from typing import Any
 import structlog
 from psycopg.adapt import PyFormat, Transformer
 
-from bench.common import Figure, MemoryGenerator, percentile, print_table, progress
+from bench.common import Figure, percentile, print_table, progress
+from bench.memory_text import MemoryGenerator
 from bench.postgres_server import (
     hnsw_built_after,
     local_postgres,

@@ -34,7 +34,8 @@ import numpy as np
 import psycopg
 from psycopg import sql
 
-from bench.common import MemoryGenerator, progress
+from bench.common import progress
+from bench.memory_text import MemoryGenerator
 from squirrel_memory.embedding.base import Vectors, normalised
 from squirrel_memory.embedding.fake import _EMPTY_FEATURE as _EMPTY
 from squirrel_memory.embedding.fake import _WORD, FakeEmbedder

@@ -46,7 +46,8 @@ from pathlib import Path
 
 import structlog
 
-from bench.common import Figure, MemoryGenerator, percentile, print_table, progress
+from bench.common import Figure, percentile, print_table, progress
+from bench.memory_text import MemoryGenerator
 from bench.postgres_server import hnsw_built_after, local_postgres, secondary_indexes_built_after
 from bench.storage_backends import QUERIES
 from bench.team_copy import CopyBatches, HashingVectors, verify

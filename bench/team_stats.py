@@ -18,7 +18,8 @@ import hashlib
 import time
 from collections.abc import Sequence
 
-from bench.common import Figure, MemoryGenerator, percentile
+from bench.common import Figure, percentile
+from bench.memory_text import MemoryGenerator
 from squirrel_memory.models import UpdateAction, UpdateDecision
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.postgres.schema import TS_CONFIG

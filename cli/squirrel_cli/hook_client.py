@@ -5,8 +5,9 @@ loopback with the install's token, and prints the answer — the host's own outp
 or nothing. Whatever goes wrong (services down, a slow answer, a broken config, bad input) it
 prints nothing and exits 0 within the deadline (`hooks.deadline_ms`, default 1 s), so a hook can
 never block or break the user's session; one JSON line on stderr (`hook_unanswered`, a reason)
-says why, as hosts keep a hook's stderr for their logs. Only the standard library is imported:
-a hook runs on every prompt, and importing the whole CLI would cost more than the answer.
+says why, as hosts keep a hook's stderr for their logs. Only the standard library is imported
+up front (two small `squirrel_core` modules later, where a session start needs them): a hook
+runs on every prompt, and importing the whole CLI would cost more than the answer.
 
 A session start while `sqrl up` is still starting the services (its `run/supervisor.json` names
 a live supervisor and the memory service or the gateway not serving yet) prints at once the text
@@ -129,21 +130,13 @@ def services_starting(home: Path) -> bool:
         states = [str((services.get(name) or {}).get("state", "starting")) for name in WAITED_FOR]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
-    if not _alive(pid):
+    # Imported here, by a session start that found a supervisor record (standard library
+    # only). A supervisor that exited and was not reaped yet is gone.
+    from squirrel_core.process_alive import pid_alive  # noqa: PLC0415
+
+    if not pid_alive(pid):
         return False
     return any(state != "serving" for state in states)
-
-
-def _alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def start_wait_s(home: Path, event: str) -> float:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from squirrel_core.files import write_private_file
+from squirrel_core.process_alive import pid_alive
 
 LOOPBACK = "127.0.0.1"
 MAX_MESSAGE_BYTES = 32 * 1024 * 1024
@@ -104,30 +105,6 @@ def _running(record: Path) -> bool:
     """Whether the process recorded at `record` is alive (a crash leaves its record behind)."""
     info = read_service_info(record)
     return info is not None and pid_alive(info.pid)
-
-
-def pid_alive(pid: int) -> bool:
-    """Whether a process with this pid runs (one of another user's counts as alive; one that has
-    exited but whose parent has not reaped it yet, a zombie, does not)."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return not _exited(pid)
-
-
-def _exited(pid: int) -> bool:
-    """Whether the process is a zombie, where the system says (Linux's /proc); else False."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
-    except OSError:
-        return False
-    fields = text.rsplit(")", 1)[-1].split()
-    return bool(fields) and fields[0] == "Z"
 
 
 __all__ = [

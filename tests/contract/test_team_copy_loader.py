@@ -15,7 +15,7 @@ import psycopg
 import pytest
 from pgvector.psycopg import register_vector
 
-from bench.common import MemoryGenerator
+from bench.memory_text import MemoryGenerator
 from bench.team_copy import CopyBatches, HashingVectors, copy_rows, planned_inserts, verify
 from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.models import MemoryItem, UpdateAction, UpdateDecision

@@ -6,34 +6,26 @@ import hashlib
 import posixpath
 import re
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 import structlog
 
 from squirrel_core.events import Event, EventType, Origin, SourcePosition, SourceTool
-from squirrel_core.host_tools import HOSTS
 from squirrel_core.timestamps import parse_timestamp
-from squirrel_ingest.parsers.background import TASK_ID_KEYS
 from squirrel_ingest.parsers.background_runs import BackgroundRuns, sent_away
 from squirrel_ingest.parsers.base import (
     PENDING_LIMIT,
     PendingTool,
     RecordContext,
-    completion_events,
-    partial_lines,
-    relative_path,
     remember,
-    shell_folder,
     str_or_none,
     text_of,
 )
-from squirrel_ingest.parsers.classify import PATH_KEYS
 from squirrel_ingest.parsers.claude_hooks import hook_events, stop_hook_events
-from squirrel_ingest.parsers.kept_values import keep_input, keep_text
+from squirrel_ingest.parsers.claude_tools import result_events, tool_call
+from squirrel_ingest.parsers.kept_values import keep_text
 from squirrel_ingest.parsers.loaded_files import claude_loaded
 from squirrel_ingest.parsers.records import decode_record
-from squirrel_ingest.parsers.shell_commands import READ_TOOL, read_failed, read_paths, shell_read
 from squirrel_ingest.parsers.speaker import (
     Utterance,
     answer_content,
@@ -76,11 +68,8 @@ IGNORED_TYPES = frozenset(
 _SIDE_TYPES = frozenset({"queue-operation", "attachment", "system"})
 #: Queued prompts remembered until delivered (the queue is short: a few typed lines).
 QUEUE_LIMIT = 16
-_SHELL_TOOL = "Bash"
-_SHELL_TOOLS = HOSTS["claude_code"].run
 _QUESTION_TOOLS = frozenset({"AskUserQuestion"})
 _ANSWERED = "User has answered your question"
-_EXIT_CODE = re.compile(r"^Exit code (-?\d{1,9})\b")
 _AGENT_FILE = re.compile(r"^agent-(.+)\.jsonl$")
 
 
@@ -370,25 +359,8 @@ class ClaudeFileParser:
             )
         elif pending is not None and pending.task_id is not None and not is_error:
             ended = self._runs.read_result(pending, output, structured, ctx)
-        exit_code = _exit_code(pending, output, structured, is_error=is_error)
-        read = _read_lines(structured) if pending is not None and pending.name == "Read" else None
-        if pending is not None and pending.name == READ_TOOL and pending.command is not None:
-            if is_error or exit_code not in (None, 0) or read_failed(output):
-                is_error, pending = True, replace(pending, name=_SHELL_TOOL)  # a failed command
-            else:  # the file's text, as a Codex or Gemini shell read records it
-                read = partial_lines(1, len(output.splitlines()), limit=pending.line_limit)
-                pending = replace(pending, command=None)
         return (
-            completion_events(
-                ctx,
-                tool_use_id,
-                pending,
-                output,
-                is_error=is_error,
-                exit_code=exit_code,
-                read_lines=read,
-            )
-            + ended
+            result_events(ctx, tool_use_id, pending, output, structured, is_error=is_error) + ended
         )
 
     def _assistant(self, message: dict[str, Any], ctx: RecordContext) -> list[Event]:
@@ -424,66 +396,10 @@ class ClaudeFileParser:
         return events
 
     def _tool_use(self, block: dict[str, Any], ctx: RecordContext) -> list[Event]:
-        tool_use_id = str_or_none(block.get("id"))
-        name = str_or_none(block.get("name"))
-        raw_input = block.get("input")
-        tool_input: dict[str, Any] = raw_input if isinstance(raw_input, dict) else {}
-        if tool_use_id is None or name is None:
+        call = tool_call(block, ctx)
+        if call is None:
             self.skipped["malformed_tool_use"] += 1
             return []
-        paths = tuple(
-            relative_path(value, ctx.cwd)
-            for key in PATH_KEYS
-            if isinstance(value := tool_input.get(key), str) and value
-        )
-        command = tool_input.get("command") if name in _SHELL_TOOLS else None
-        shell = command if isinstance(command, str) else None
-        background = tool_input.get("run_in_background") is True
-        read = shell_read(shell) if shell is not None and not background else None
-        if read is not None:  # only prints one file: that file's read, as Codex's are
-            path = shell_folder(read.path, ctx.cwd) or read.path
-            name, paths = READ_TOOL, (relative_path(path, ctx.cwd),)
-            tool_input = {"file_path": path, "command": shell}
-        limit = read.line_limit if read is not None else None
-        task = next((v for k in TASK_ID_KEYS if isinstance(v := tool_input.get(k), str)), None)
-        pending = PendingTool(
-            name, shell, paths, background=background, line_limit=limit, task_id=task or None
-        )
+        tool_use_id, pending, event = call
         remember(self._pending, tool_use_id, pending)
-        content = {"tool": name, "tool_use_id": tool_use_id, "input": keep_input(tool_input)}
-        reads = read_paths(shell, ctx.cwd, ctx.cwd) if shell and not read and not background else ()
-        if reads:  # `cat a; echo ---; cat b`: a read of each file, its output theirs together
-            content["reads"] = list(reads)
-        return [ctx.event(EventType.TOOL_CALL, content, (*paths, *reads), kept=True)]
-
-
-def _read_lines(structured: object) -> tuple[int, int] | None:
-    """The lines a Read returned when not the whole file, from its `toolUseResult.file`
-    (`startLine`, `numLines`, `totalLines`); `None` when whole or not said."""
-    file = structured.get("file") if isinstance(structured, dict) else None
-    if not isinstance(file, dict):
-        return None
-    numbers = [file.get(key) for key in ("startLine", "numLines", "totalLines")]
-    first, shown, total = [
-        n if isinstance(n, int) and not isinstance(n, bool) else 0 for n in numbers
-    ]
-    return partial_lines(first, shown, total=total) if first > 0 and total > 0 else None
-
-
-def _exit_code(
-    pending: PendingTool | None, output: str, structured: object, *, is_error: bool
-) -> int | None:
-    """Bash's exit status: `Exit code N` on failures, 0 on a plain success, else unknown."""
-    if pending is None or pending.command is None or pending.background:
-        return None
-    if isinstance(structured, dict):
-        for key in ("exitCode", "exit_code"):
-            value = structured.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                return value
-        if structured.get("interrupted") is True or structured.get("backgroundTaskId"):
-            return None
-    match = _EXIT_CODE.match(output)
-    if match:
-        return int(match.group(1))
-    return None if is_error else 0
+        return [event]

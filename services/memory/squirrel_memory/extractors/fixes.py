@@ -15,37 +15,29 @@ What counts as that command run again, and a failed query that is only a probe: 
 Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
 the same signature in several sessions merge into one pitfall whose importance grows; one
 that recurs with no fix seen is kept as a warning that says no fix was recorded (grouping and
-wording: `pitfall_memories`; why it failed: `failure_causes`).
+wording: `pitfall_memories`; why it failed: `failure_causes`; the fix's steps said as what
+changed: `fix_lessons`).
 """
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
-from squirrel_memory.extractors.evidence.attempts import command_base
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
-from squirrel_memory.extractors.fix_kinds import configuration_file, formatter_for, one_per_run
-from squirrel_memory.extractors.lessons import (
-    Edit,
-    Reply,
-    difference,
-    naming_edit,
-    related_edit,
-    telling,
-)
+from squirrel_memory.extractors.fix_kinds import formatter_for, one_per_run
+from squirrel_memory.extractors.fix_lessons import with_lesson
+from squirrel_memory.extractors.lessons import Edit, Reply
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
     first_line,
     normalise_line,
     nothing_ran,
 )
-from squirrel_memory.extractors.pointed_edits import pointed_change
 from squirrel_memory.extractors.retries import (
     USAGE_ERROR,
     as_typed,
@@ -191,74 +183,8 @@ def find_pitfalls(
         pitfall = _attribute(found, i, passed_at, changes, fingerprint)
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         # An edit before a later try that failed the same way did not fix it.
-        results.append(_with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
+        results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
     return one_per_run(results)
-
-
-def _with_lesson(
-    pitfall: Pitfall, causes: tuple[str, ...], edited: Sequence[Edit], last_try: datetime
-) -> Pitfall:
-    """`pitfall` with its causes and, for an edit made after the `last_try` that failed, the
-    change whose content relates to the error or the causes (said as the difference it made)
-    named first."""
-    steps: tuple[str, ...] = ()
-    # A check the causes name (a formatter run after "failing on formatting checks") is a step
-    # of the fix.
-    said = " ".join(causes).lower()
-    named_checks = tuple(
-        f"running `{shown_command(text, 90)}`"
-        for purpose, text in pitfall.checks_run
-        if any(w in said for w in _CHECK_WORDS.get(purpose, ()))
-    )[:1]
-    if pitfall.passed is not None and pitfall.fix in ("edit", "setup"):
-        start, end = last_try, pitfall.passed.run.timestamp
-        window = [
-            e
-            for e in edited
-            if e.session_id == pitfall.failed.run.session_id and start <= e.timestamp <= end
-        ]
-        words = telling(" ".join((pitfall.fingerprint, *causes)))
-        related = related_edit(window, words)
-        if (
-            related is None
-            and len(window) == 1
-            and set(pitfall.files) <= {window[0].path}
-            and configuration_file(window[0].path)
-        ):
-            # The one change between the failure and the pass, a line of a tool's or the
-            # build's configuration small enough to quote: what it changed is the fix, whatever
-            # words it shares with the error.
-            related = window[0] if difference(window[0]) else None
-        # A small related edit, said whole; else the change at the line the error quoted,
-        # said exactly even in a large edit.
-        quoted = (
-            (related, difference(related))
-            if related is not None
-            else pointed_change(window, pitfall.failed.run.output)
-        )
-        large = naming_edit(window, words) if quoted is None else None
-        if large is not None:
-            # Too large to quote, but its lines name what failed: the file it changed is the fix.
-            change = f"editing {large.path}"
-            steps = (change, f"running `{shown_command(pitfall.fix_command, 90)}`")
-            if pitfall.fix == "edit":
-                steps = (*named_checks, change)
-                pitfall = replace(pitfall, files=(large.path,), named=False)
-            pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, large.event_id))
-        if quoted is not None:
-            edit, change = quoted[0], f"{quoted[1]} in {quoted[0].path}"
-            steps = (f"running `{shown_command(pitfall.fix_command, 90)}`", change)
-            if pitfall.fix == "edit":
-                steps = (*named_checks, change)
-                # The memory's files are the one the fix changed, not the one the error named.
-                pitfall = replace(pitfall, files=(edit.path,), named=False)
-            pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, edit.event_id))
-    return replace(pitfall, causes=causes, steps=steps)
-
-
-#: Words a diagnosis uses for each kind of check that can change files (a formatter, a linter
-#: that fixes); a test run or a type check only reports, so it is never a step of a fix.
-_CHECK_WORDS = {"format": ("format",), "lint": ("lint",)}
 
 
 def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
@@ -440,29 +366,3 @@ def _shell_folder(failed: Attempt, passed: Attempt, fingerprint: str) -> str:
             if cwd.endswith("/" + prefix):
                 return prefix
     return ""
-
-
-def clip(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
-#: An argument longer than this (a prompt, a message) is shown as `'…'` in a long command.
-_LONG_ARGUMENT = 24
-
-
-def shown_command(text: str, limit: int) -> str:
-    """A command as typed, whole when it fits; else with its long free-text arguments shown
-    as `'…'` (every program, option and short value kept); else its stable head. Never cut
-    in the middle: the flag that mattered may be the last word."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    try:
-        words = shlex.split(flat)
-    except ValueError:
-        words = flat.split()
-    short = " ".join(
-        "'…'" if len(w) > _LONG_ARGUMENT or (" " in w and len(w) > 8) else w for w in words
-    )
-    return short if len(short) <= limit else command_base(flat)

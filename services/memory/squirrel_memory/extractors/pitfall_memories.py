@@ -16,14 +16,7 @@ from squirrel_memory.extractors.evidence import Attempt, Finding
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.fix_kinds import formatter_for
-from squirrel_memory.extractors.fixes import (
-    MAX_FILES_SHOWN,
-    Pitfall,
-    clip,
-    ran_nothing,
-    selection,
-    shown_command,
-)
+from squirrel_memory.extractors.fixes import MAX_FILES_SHOWN, Pitfall, ran_nothing, selection
 from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import (
     fingerprint_key,
@@ -32,6 +25,7 @@ from squirrel_memory.extractors.pitfalls import (
     nothing_ran,
 )
 from squirrel_memory.extractors.retries import wrapper_words
+from squirrel_memory.extractors.shown_commands import clip, shown_command
 from squirrel_memory.extractors.work_in_progress import work_in_progress
 
 

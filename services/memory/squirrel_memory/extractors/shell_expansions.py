@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import CommandRun, commands, split_segments
-from squirrel_memory.extractors.fixes import shown_command
+from squirrel_memory.extractors.shown_commands import shown_command
 from squirrel_memory.models import StoredEvent
 
 MAX_COMMAND_CHARS = 100

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun, commands, core_tokens
 from squirrel_memory.extractors.file_writes import writes
-from squirrel_memory.extractors.fixes import shown_command
+from squirrel_memory.extractors.shown_commands import shown_command
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 

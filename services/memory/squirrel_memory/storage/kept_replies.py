@@ -11,7 +11,7 @@ may be taken over by a retry. Rows older than `KEEP_DAYS` are dropped when a key
 from __future__ import annotations
 
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -62,6 +62,24 @@ class KeptReply:
     method: str
     fingerprint: str
     reply: bytes | None
+
+
+def claim_reads(d: Dialect) -> tuple[str, str]:
+    """The two reads of a claim, in `d`: the statement that drops the project's rows claimed
+    before `KEEP_FOR` (parameters: that time, then the project's, `Dialect.of_project`), and
+    the one that reads a key's row (the key, then the project's): its method, fingerprint and
+    reply (as `kept_reply` reads them) and when it was claimed."""
+    mine, _ = d.of_project("")
+    return (
+        f"DELETE FROM kept_replies WHERE claimed_at < {d.mark}{mine}",  # noqa: S608 (constants)
+        "SELECT method, fingerprint, reply, claimed_at FROM kept_replies "  # noqa: S608
+        f"WHERE key = {d.mark}{mine}",
+    )
+
+
+def kept_reply(row: Sequence[Any]) -> KeptReply:
+    """The `KeptReply` of a row read by `claim_reads`' second statement."""
+    return KeptReply(str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2]))
 
 
 class SharedKeptReplies:

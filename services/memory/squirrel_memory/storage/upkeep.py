@@ -1,7 +1,7 @@
 """Upkeep of a project's rows, written once for both backends: view staleness records, dead
 letters, retention and the counts `sqrl status` shows, as plans of statements (`queries`) in a
 `Dialect`. What a backend says its own way is data on its class (which rows a prune keeps, how
-its writers are counted) or its own method (`vacuum`, `counts`: each database's own tricks)."""
+its writers are counted) or its own method (`vacuum`: what only a file needs)."""
 
 from __future__ import annotations
 
@@ -25,6 +25,15 @@ PRUNED = '{"pruned":true}'
 """The content a pruned event keeps."""
 _LETTER = "id, kind, payload_ref, error, attempts, created_at, updated_at"
 _VIEW_COLUMNS = ("view_name", "last_generated", "events_count_at_gen", "ttl_seconds")
+COUNT_NAMES = (
+    "events",
+    "events_unprocessed",
+    "episodes",
+    "memories_live",
+    "memories_deleted",
+    "dead_letters",
+)
+"""The row counts `sqrl status` shows, in `counts`' order."""
 
 
 class SharedUpkeep:
@@ -158,6 +167,32 @@ class SharedUpkeep:
             )
         )
         return [(d.load_time(r[0]), d.load_time(r[1])) for r in rows]
+
+    async def counts(self) -> dict[str, int]:
+        """Row counts for `sqrl status`: events, unprocessed, episodes, memories, dead letters,
+        in one statement. The deleted memories are all of them but the live: counting all reads
+        the primary key alone, where `deleted = 1` scanned every row (SQLite)."""
+        d = self._dialect
+        mine, params = self._of_project()
+        scope = mine.removeprefix(" AND ")
+        counted = (
+            ("events", ""),
+            ("events", "processed_at IS NULL"),
+            ("episodes", ""),
+            ("memory_items", d.live),
+            ("memory_items", ""),
+            ("dead_letters", ""),
+        )
+        parts = []
+        for table, condition in counted:
+            where = " AND ".join(c for c in (condition, scope) if c)
+            where = f" WHERE {where}" if where else ""
+            parts.append(f"(SELECT COUNT(*) FROM {table}{where})")  # noqa: S608 (constants)
+        row = await self._read(first(f"SELECT {', '.join(parts)}", *(params * len(counted))))
+        assert row is not None  # an aggregate: one row
+        events, unprocessed, episodes, live, memories, dead_letters = (int(n) for n in row)
+        values = (events, unprocessed, episodes, live, memories - live, dead_letters)
+        return dict(zip(COUNT_NAMES, values, strict=True))
 
     async def writer_counts(self) -> dict[str, int]:
         """Live memories per writer (`rules`, `manual`, `<backend>:<model>`)."""

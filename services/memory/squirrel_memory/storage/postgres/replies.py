@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.kept_replies import (
     CLAIM_FOR,
     KEEP_FOR,
     KeptReply,
     SharedKeptReplies,
+    claim_reads,
+    kept_reply,
 )
 from squirrel_memory.storage.postgres.database import PostgresDatabase
+
+_EXPIRED, _HELD = claim_reads(POSTGRES)
 
 
 class PostgresKeptReplies(SharedKeptReplies):
@@ -25,10 +30,7 @@ class PostgresKeptReplies(SharedKeptReplies):
     ) -> KeptReply | None:
         while True:
             async with self._db.transaction() as conn:
-                await conn.execute(
-                    "DELETE FROM kept_replies WHERE project_id = %s AND claimed_at < %s",
-                    (self.project_id, now - KEEP_FOR),
-                )
+                await conn.execute(_EXPIRED, (now - KEEP_FOR, self.project_id))
                 # Claimed here, or left as it is (another call holds it): one statement, so two
                 # servers claiming the same key at once cannot both win.
                 cursor = await conn.execute(
@@ -42,15 +44,9 @@ class PostgresKeptReplies(SharedKeptReplies):
                 )
                 if await cursor.fetchone() is not None:
                     return None
-                cursor = await conn.execute(
-                    "SELECT method, fingerprint, reply FROM kept_replies "
-                    "WHERE project_id = %s AND key = %s",
-                    (self.project_id, key),
-                )
+                cursor = await conn.execute(_HELD, (key, self.project_id))
                 row = await cursor.fetchone()
             if row is not None:
-                return KeptReply(
-                    str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2])
-                )
+                return kept_reply(row)
             # Released between the two statements (the call holding it failed and kept
             # nothing): the key is free again, so this call claims it afresh.

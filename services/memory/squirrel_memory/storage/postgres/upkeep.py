@@ -1,12 +1,10 @@
-"""Upkeep of a project's rows on Postgres: the shared upkeep (`upkeep`) in its dialect, what
-Postgres says its own way (a prune by the memories' event arrays) and the counts of one
-project among many, in one statement."""
+"""Upkeep of a project's rows on Postgres: the shared upkeep (`upkeep`) in its dialect, and
+what Postgres says its own way (a prune by the memories' event arrays)."""
 
 from __future__ import annotations
 
 from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.postgres.database import PostgresDatabase
-from squirrel_memory.storage.queries import first
 from squirrel_memory.storage.upkeep import SharedUpkeep
 
 
@@ -30,27 +28,3 @@ class PostgresUpkeep(SharedUpkeep):
 
     async def vacuum(self) -> None:
         """Nothing to do per project: Postgres reclaims space with autovacuum."""
-
-    async def counts(self) -> dict[str, int]:
-        """Row counts for `sqrl status`: events, unprocessed, episodes, memories, dead letters."""
-        row = await self._read(
-            first(
-                "SELECT (SELECT COUNT(*) FROM events WHERE project_id = %s), "
-                "(SELECT COUNT(*) FROM events WHERE project_id = %s AND processed_at IS NULL), "
-                "(SELECT COUNT(*) FROM episodes WHERE project_id = %s), "
-                "(SELECT COUNT(*) FROM memory_items WHERE project_id = %s AND NOT deleted), "
-                "(SELECT COUNT(*) FROM memory_items WHERE project_id = %s AND deleted), "
-                "(SELECT COUNT(*) FROM dead_letters WHERE project_id = %s)",
-                *[self.project_id] * 6,
-            )
-        )
-        assert row is not None
-        names = (
-            "events",
-            "events_unprocessed",
-            "episodes",
-            "memories_live",
-            "memories_deleted",
-            "dead_letters",
-        )
-        return {name: int(value) for name, value in zip(names, row, strict=True)}

@@ -5,14 +5,19 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
+from squirrel_memory.storage.dialect import SQLITE
 from squirrel_memory.storage.formats import to_db_time
 from squirrel_memory.storage.kept_replies import (
     CLAIM_FOR,
     KEEP_FOR,
     KeptReply,
     SharedKeptReplies,
+    claim_reads,
+    kept_reply,
 )
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
+
+_EXPIRED, _HELD = claim_reads(SQLITE)
 
 
 class SqliteKeptReplies(SharedKeptReplies):
@@ -25,15 +30,10 @@ class SqliteKeptReplies(SharedKeptReplies):
         self, key: str, method: str, fingerprint: str, now: datetime
     ) -> KeptReply | None:
         def write(conn: sqlite3.Connection) -> KeptReply | None:
-            conn.execute(
-                "DELETE FROM kept_replies WHERE claimed_at < ?", (to_db_time(now - KEEP_FOR),)
-            )
-            row = conn.execute(
-                "SELECT method, fingerprint, reply, claimed_at FROM kept_replies WHERE key = ?",
-                (key,),
-            ).fetchone()
+            conn.execute(_EXPIRED, (to_db_time(now - KEEP_FOR),))
+            row = conn.execute(_HELD, (key,)).fetchone()
             if row is not None and (row[2] is not None or row[3] >= to_db_time(now - CLAIM_FOR)):
-                return KeptReply(str(row[0]), str(row[1]), None if row[2] is None else row[2])
+                return kept_reply(row)
             conn.execute(
                 "INSERT INTO kept_replies (key, method, fingerprint, reply, claimed_at) "
                 "VALUES (?, ?, ?, NULL, ?) ON CONFLICT (key) DO UPDATE SET "

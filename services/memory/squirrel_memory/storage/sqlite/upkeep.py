@@ -1,6 +1,6 @@
 """Upkeep of a project's database on SQLite: the shared upkeep (`upkeep`) in its dialect, what
 SQLite says its own way (a prune by the memories' JSON event lists, its planner kept off an
-index) and what only a file needs: vacuum, and counts of a file that holds one project."""
+index) and what only a file needs: vacuum."""
 
 from __future__ import annotations
 
@@ -42,22 +42,3 @@ class SqliteUpkeep(SharedUpkeep):
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
         await self._db.write_outside_transaction(run)
-
-    async def counts(self) -> dict[str, int]:
-        """Row counts for `sqrl status`: events, unprocessed, episodes, memories, dead letters."""
-
-        def read(conn: sqlite3.Connection) -> dict[str, int]:
-            queries = {
-                "events": "SELECT COUNT(*) FROM events",
-                "events_unprocessed": "SELECT COUNT(*) FROM events WHERE processed_at IS NULL",
-                "episodes": "SELECT COUNT(*) FROM episodes",
-                "memories_live": "SELECT COUNT(*) FROM memory_items WHERE deleted = 0",
-                # All memories from the primary key alone; `deleted = 1` scanned every row.
-                "memories": "SELECT COUNT(*) FROM memory_items",
-                "dead_letters": "SELECT COUNT(*) FROM dead_letters",
-            }
-            found = {name: int(conn.execute(sql).fetchone()[0]) for name, sql in queries.items()}
-            found["memories_deleted"] = found.pop("memories") - found["memories_live"]
-            return found
-
-        return await self._db.read(read)
