@@ -34,11 +34,11 @@ ODD = [0.0, -0.0, 1.0, 1.5, -0.2, math.nan, math.inf, 1e-300]
 
 def candidates(
     rng: random.Random, count: int
-) -> tuple[dict[str, MemoryItem], dict[str, tuple[float, float, float]]]:
+) -> tuple[dict[str, MemoryItem], dict[str, float]]:
     """Live memories and their fused relevance: many ties (a few relevances and ages shared),
     some odd values (NaN, out of [0, 1]), some ages in the future, some memories unmatched."""
     live: dict[str, MemoryItem] = {}
-    fused: dict[str, tuple[float, float, float]] = {}
+    fused: dict[str, float] = {}
     for n in range(count):
         memory_id = f"m{n:03d}"
         importance = rng.choice(ODD) if rng.random() < 0.05 else rng.choice([0.2, 0.5, 0.8])
@@ -46,7 +46,7 @@ def candidates(
         live[memory_id] = replace(BASE, id=memory_id, importance=importance, updated_at=NOW - age)
         if rng.random() < 0.9:
             relevance = rng.choice(ODD) if rng.random() < 0.05 else rng.choice([0.1, 0.4, 0.7])
-            fused[memory_id] = (relevance, 0.0, 0.0)
+            fused[memory_id] = relevance
     return live, fused
 
 
