@@ -329,36 +329,6 @@ def part_scorer(weights: ScoreWeights | None, now: datetime) -> PartScorer:
     return parts
 
 
-PartBounds = Callable[[float, float, float], tuple[float, float]]
-"""The least and the most total `part_scorer` can give a candidate of this similarity,
-importance and path match, whatever its age."""
-
-
-def part_bounds(weights: ScoreWeights | None) -> PartBounds:
-    """`part_scorer`'s total with the recency part at 0 and at 1, the rest as it computes them.
-
-    The total adds its four weighted parts left to right; a non-negative weight times a larger
-    recency is never a smaller float, nor is a sum with a larger term, so the two bounds hold
-    the exact total between them, whatever the rounding. Ranking uses them to leave unscored
-    the candidates that cannot reach the places a caller asks for (working out a recency is
-    most of a candidate's score)."""
-    w = weights or ScoreWeights()
-    w_similarity, w_importance, w_recency, w_path = (
-        w.similarity,
-        w.importance,
-        w.recency,
-        w.path_match,
-    )
-    clip = _clip01
-
-    def bounds(similarity: float, importance: float, path_match: float) -> tuple[float, float]:
-        s, i, p = clip(similarity), clip(importance), clip(path_match)
-        head = w_similarity * s + w_importance * i
-        return head + w_recency * 0.0 + w_path * p, head + w_recency * 1.0 + w_path * p
-
-    return bounds
-
-
 def _ranked_ids(hits: Hits) -> list[str]:
     best = _best_per_id(hits)
     return sorted(best, key=lambda memory_id: (-best[memory_id], memory_id))

@@ -140,10 +140,9 @@ class Retriever:
         include_path_matches: bool = False,
         limit: int | None = None,
         keep: Callable[[MemoryItem], bool] | None = None,
-        needed: int | None = None,
     ) -> Ranking:
         """`rank` of a checked query, its `ScoredMemory` made only for the places a caller
-        asks for: the first `needed` (default: `limit`) are placed, up to `limit` counted."""
+        asks for."""
         type_list = check_types(types)
         actives = check_paths(active_paths, "active_file_paths")
         scopes = check_paths(scope_paths, "scope_paths")
@@ -252,9 +251,7 @@ class Retriever:
             indexed=self._candidates.index,
         )
         matcher = PathMatcher(actives, scopes, root=project_id)
-        if limit and (needed is None or needed > limit):
-            needed = limit
-        order, count = placed(
+        order = placed(
             live,
             fused.relevance,
             matcher,
@@ -264,10 +261,8 @@ class Retriever:
             weights=self.settings.weights,
             importance=self._importance,
             now=self._clock(),
-            needed=needed,
         )
-        total = min(count, limit) if limit else count
-        return Ranking(order, live, fused, terms, matcher, vector_used, total)
+        return Ranking(order[:limit] if limit else order, live, fused, terms, matcher, vector_used)
 
     def _vector_pool(
         self,
@@ -328,14 +323,9 @@ class Retriever:
         # them, and a continuation fetches a larger pool.
         pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, 2 * (offset + top_k)))
         ranking = await self._rank(
-            project_id,
-            parsed,
-            types=type_list,
-            scope_paths=scopes,
-            limit=pool,
-            needed=offset + top_k,
+            project_id, parsed, types=type_list, scope_paths=scopes, limit=pool
         )
-        vector_used, total = ranking.vector_used, ranking.total
+        vector_used, total = ranking.vector_used, len(ranking.order)
         page = ranking.scored(offset, offset + top_k)
         end = offset + len(page)
         token = encode_page_token(end, fingerprint) if end < total else None
