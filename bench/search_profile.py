@@ -69,7 +69,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("query terms of hits", ("matched_terms ", "on_lexical")),
-    ("fusion and ranking", ("Retriever._rank ", "fuse ", "placed ", "Ranking.")),
+    ("fusion and ranking", ("Retriever._rank ", "fuse ", "fused_hits ", "placed ", "Ranking.")),
     ("page and reply", ("Retriever.search ", "ReadSide.search", "search_result ")),
 )
 """Each part and the frame names that mark it (a frame is `function (file:line)`)."""

@@ -199,7 +199,8 @@ def probes(
         (search_module, "memories_of_docs", "lexical rows"),
         (retriever_module, "matched_terms", "matched terms"),
         (retriever_module, "parse_query", "parse"),
-        (retriever_module, "fuse", "fusion"),
+        (retriever_module, "fuse", "fusion"),  # an older tree's
+        (retriever_module, "fused_hits", "fusion"),
         (retriever_module, "placed", "placing"),
         (ranking_module.Ranking, "scored", "page"),
         (retriever_module, "search_result", "page"),

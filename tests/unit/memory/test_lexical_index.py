@@ -494,3 +494,42 @@ def test_pruned_top_k_is_the_top_k_of_scoring_every_document(
         lengths.update(changed_lengths)
     if prune_above == 0:
         assert any(pruned), "no query was pruned"
+
+
+@pytest.mark.parametrize("select_above", [0, 10**9])
+def test_rows_picked_among_the_postings_are_the_top_k_of_scoring_every_document(
+    monkeypatch: pytest.MonkeyPatch, select_above: int
+) -> None:
+    """Picking the candidate rows among the query's postings (`_contenders`, a large store's
+    way) keeps the top 1, 10 and 50 of scoring every document, ties and kinds included, through
+    deletes; so does the comparison over every row (a small store's way)."""
+    monkeypatch.setattr(postings, "SELECT_ABOVE_ROWS", select_above)
+    monkeypatch.setattr(postings, "SELECT_SHARE", 0)
+    monkeypatch.setattr(postings, "PRUNE_ABOVE_POSTINGS", 10**12)
+    picked: list[int] = []
+    original = postings._contenders
+
+    def counted(*args: Any) -> Any:
+        found = original(*args)
+        picked.append(len(found))
+        return found
+
+    monkeypatch.setattr(postings, "_contenders", counted)
+    rng = random.Random(31)
+    # Few distinct counts and lengths: many rows tie on their score.
+    vocabulary = sorted(f"w{n:02d}" for n in range(30))
+    kinds = ("fact", "pitfall", "recipe")
+    state, docs, lengths, kind_of = random_state(rng, 1_500, vocabulary, kinds)
+    for _ in range(3):
+        for _ in range(30):
+            query = [*rng.choices(vocabulary, k=rng.randint(1, 6)), "absent"]
+            for limit in (1, 10, 50):
+                for wanted in (None, ["pitfall"], ["fact", "recipe"]):
+                    assert state.best(query, wanted, limit) == reference_best(
+                        docs, lengths, query, limit, kind_of, wanted
+                    ), (query, limit, wanted)
+        for doc in rng.sample(sorted(docs), 100):
+            state.remove(doc)
+            del docs[doc], lengths[doc]
+    assert bool(picked) == (select_above == 0)
+    assert not picked or min(picked) < len(docs)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from squirrel_memory.models import MemoryItem
+from squirrel_memory.retrieval.relevance import Fused
 from squirrel_memory.retrieval.results import ScoredMemory
 from squirrel_memory.scoring import (
     PATH_EXACT,
@@ -21,16 +22,13 @@ from squirrel_memory.scoring import (
     part_scorer,
 )
 
-UNMATCHED = (0.0, 0.0, 0.0)
-"""The (fused relevance, lexical part, vector part) of a candidate neither search scored."""
-
 Placed = tuple[float, float, str, tuple[float, float, float, float, float]]
 """A ranked memory: its sort key (-score, -relevance, id) and its `score_parts`."""
 
 
 def placed(
     live: Mapping[str, MemoryItem],
-    fused: Mapping[str, tuple[float, float, float]],
+    fused: Mapping[str, float],
     matcher: PathMatcher,
     *,
     keep: Callable[[MemoryItem], bool] | None,
@@ -44,19 +42,21 @@ def placed(
 
     A memory matches when its fused relevance reaches `floor`, (with `include_path_matches`)
     when one of its files is an active file or an exact scope path, or when a lexical or vector
-    hit satisfies `keep`. `importance` is a memory's importance as ranked (default: stored).
+    hit satisfies `keep`. `fused` is each hit's fused relevance (`Fused.relevance`; a memory
+    neither search scored counts 0). `importance` is a memory's importance as ranked (default:
+    stored).
     """
     paths = not matcher.empty
     scored = part_scorer(weights, now)
     order: list[Placed] = []
     for memory_id, item in live.items():
-        parts = fused.get(memory_id)
-        relevance = UNMATCHED[0] if parts is None else parts[0]
+        found = fused.get(memory_id)
+        relevance = 0.0 if found is None else found
         path_score = matcher.score(item.file_paths) if paths else 0.0
         if (
             relevance < floor
             and not (include_path_matches and path_score >= PATH_EXACT)
-            and not (keep is not None and parts is not None and keep(item))
+            and not (keep is not None and found is not None and keep(item))
         ):
             continue
         score = scored(
@@ -76,7 +76,7 @@ class Ranking:
 
     order: list[Placed]
     live: dict[str, MemoryItem]
-    fused: dict[str, tuple[float, float, float]]
+    fused: Fused
     terms: tuple[str, ...]
     matcher: PathMatcher
     vector_used: bool
@@ -86,7 +86,7 @@ class Ranking:
         out: list[ScoredMemory] = []
         for _, _, memory_id, parts in self.order[start:stop]:
             item = self.live[memory_id]
-            _, lexical, vector = self.fused.get(memory_id, UNMATCHED)
+            _, lexical, vector = self.fused.parts(memory_id)
             out.append(
                 ScoredMemory(
                     item=item,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from squirrel_memory.index import Vector, VectorIndex
@@ -126,6 +127,30 @@ def needs_matched(settings: RetrievalSettings, bm25: float) -> bool:
     return not bm25 >= settings.lexical_saturation
 
 
+UNMATCHED = (0.0, 0.0, 0.0)
+"""The (fused relevance, lexical part, vector part) of a candidate neither search scored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fused:
+    """A query's hits fused: each memory's fused relevance (what ranking orders by), and what
+    its lexical and vector parts are made of, put together (`parts`) only for the memories a
+    caller shows."""
+
+    relevance: dict[str, float]
+    lexical: Mapping[str, float]
+    """The lexical part of each lexical hit."""
+    vector: Mapping[str, float]
+    """Each vector hit's cosine as given (the last one of an id given twice)."""
+
+    def parts(self, memory_id: str) -> tuple[float, float, float]:
+        """(fused relevance, lexical part, vector part) of one memory, each in [0, 1]."""
+        value = self.relevance.get(memory_id)
+        if value is None:
+            return UNMATCHED
+        return value, self.lexical.get(memory_id, 0.0), min(1.0, self.vector.get(memory_id, 0.0))
+
+
 def fuse(
     settings: RetrievalSettings,
     lexical: list[tuple[str, float]],
@@ -136,7 +161,31 @@ def fuse(
     vector_used: bool,
     indexed: Container[str] | None,
 ) -> dict[str, tuple[float, float, float]]:
-    """memory id -> (fused relevance, lexical part, vector part), each in [0, 1];
+    """memory id -> (fused relevance, lexical part, vector part), each in [0, 1]: `fused_hits`
+    with every memory's parts put together."""
+    fused = fused_hits(
+        settings,
+        lexical,
+        vector,
+        term_count=term_count,
+        matched=matched,
+        vector_used=vector_used,
+        indexed=indexed,
+    )
+    return {m: fused.parts(m) for m in fused.relevance}
+
+
+def fused_hits(
+    settings: RetrievalSettings,
+    lexical: list[tuple[str, float]],
+    vector: list[tuple[str, float]],
+    *,
+    term_count: int,
+    matched: dict[str, int],
+    vector_used: bool,
+    indexed: Container[str] | None,
+) -> Fused:
+    """Each hit's fused relevance and its parts (`Fused`), each in [0, 1];
     `matched` holds how many query terms each lexical hit contains (needed only for the hits
     `needs_matched` names), `indexed` the memories the vector index holds (None: no index).
 
@@ -168,15 +217,11 @@ def fuse(
         lexical_parts = score_fusion(floored, [], FusionWeights(1.0, 0.0), lexical_saturation=c)
     else:
         fused, lexical_parts = score_fusion_parts(floored, vector, weights, lexical_saturation=c)
-    vector_parts = dict(vector)
     if scale is not None and indexed is not None:
         for memory_id, value in lexical_parts.items():
             if memory_id not in indexed:
                 fused[memory_id] = max(fused.get(memory_id, 0.0), min(1.0, value * scale))
-    return {
-        m: (value, lexical_parts.get(m, 0.0), min(1.0, vector_parts.get(m, 0.0)))
-        for m, value in fused.items()
-    }
+    return Fused(fused, lexical_parts, dict(vector))
 
 
 def _floored(
@@ -204,8 +249,8 @@ def _score_fused(
     floor: tuple[int, dict[str, int]],
     indexed: Container[str] | None,
     scale: float | None,
-) -> dict[str, tuple[float, float, float]]:
-    """`fuse` by score fusion (`score_fusion_parts` with `lexical_saturation` c > 0, then the
+) -> Fused:
+    """`fused_hits` by score fusion (`score_fusion_parts` with `lexical_saturation` c > 0, then the
     lift of lexical hits the index lacks), in a few passes over the hits instead of a dict
     and a function call per hit and step: the same doubles by the same operations, in the
     same order (`tests/unit/memory/test_fuse_fast.py` holds it to the steps written out).
@@ -250,6 +295,4 @@ def _score_fused(
         for memory_id, value in lexical_parts.items():
             if memory_id not in indexed:
                 fused[memory_id] = max(fused.get(memory_id, 0.0), min(1.0, value * scale))
-    vector_parts = dict(vector)
-    parts_get, raw_get = lexical_parts.get, vector_parts.get
-    return {m: (value, parts_get(m, 0.0), min(1.0, raw_get(m, 0.0))) for m, value in fused.items()}
+    return Fused(fused, lexical_parts, dict(vector))

@@ -31,7 +31,7 @@ from squirrel_memory.retrieval.queries import (
 )
 from squirrel_memory.retrieval.ranking import Ranking, placed
 from squirrel_memory.retrieval.reader import MemoryReader
-from squirrel_memory.retrieval.relevance import fuse, needs_matched, vector_relevance
+from squirrel_memory.retrieval.relevance import fused_hits, needs_matched, vector_relevance
 from squirrel_memory.retrieval.results import (
     ScoredMemory,
     SearchPage,
@@ -241,7 +241,7 @@ class Retriever:
         }
         lexical_live = [(m, s) for m, s in lexical if m in live]
         terms = parsed.terms
-        fused = fuse(
+        fused = fused_hits(
             self.settings,
             lexical_live,
             [(m, s) for m, s in vector if m in live],
@@ -253,7 +253,7 @@ class Retriever:
         matcher = PathMatcher(actives, scopes, root=project_id)
         order = placed(
             live,
-            fused,
+            fused.relevance,
             matcher,
             keep=keep,
             include_path_matches=include_path_matches,
