@@ -4,7 +4,6 @@ over compact codes above `COMPACT_ABOVE`, IVF above `APPROXIMATE_ABOVE` (its fil
 
 from __future__ import annotations
 
-import math
 import os
 import threading
 from collections.abc import Iterable
@@ -23,9 +22,9 @@ from squirrel_memory.index.base import (
     IndexProblem,
     IndexUnusableError,
     Vector,
-    VectorRefusedError,
+    unit_vector,
 )
-from squirrel_memory.index.coarse import Int8Copy, ivf_search, probes_of
+from squirrel_memory.index.coarse import Int8Copy
 from squirrel_memory.index.copy_file import copy_bytes
 from squirrel_memory.index.faiss_files import (
     index_files,
@@ -34,41 +33,30 @@ from squirrel_memory.index.faiss_files import (
     write_index_files,
 )
 from squirrel_memory.index.fast_scan import FastScanCopy, fast_scan_fits
+from squirrel_memory.index.first_pass import (
+    COARSE_ABOVE,
+    COARSE_WIDTHS,
+    COMPACT_ABOVE,
+    COMPACT_WIDTH,
+    IVF_COARSE_WIDTHS,
+    FlatRows,
+    Scored,
+    compact_answer,
+    int8_answer,
+)
+from squirrel_memory.index.ivf import APPROXIMATE_ABOVE, IVF_RETRAIN_GROWTH, built_ivf
+
+__all__ = [  # the thresholds and widths, where the benches and tests have always read them
+    "APPROXIMATE_ABOVE",
+    "COARSE_ABOVE",
+    "COARSE_WIDTHS",
+    "COMPACT_ABOVE",
+    "COMPACT_WIDTH",
+    "IVF_COARSE_WIDTHS",
+    "FaissIndex",
+]
 
 log = structlog.get_logger()
-
-# Measured (bench/index_bench.py, 384-d, k=10, one thread, 2 vCPU): exact search p95 is 4-5 ms
-# at 50k, 7-17 ms at 100k and 13-14 ms at 150k, and with the other core busy it reached
-# 19-22 ms at 75k-100k. Above this count the index is rebuilt as IVF-Flat (about 1 ms p95 at
-# 100k), which supports remove_ids; HNSW cannot delete and took 1.5-3x longer to build.
-APPROXIMATE_ABOVE = 50_000
-# IVF probes this share of its nlist = 4*sqrt(n) lists. Recall@10 against exact search was 1.0
-# for queries near stored vectors and 0.82 for queries unrelated to every vector (where the
-# true top 10 are near-ties anyway); 20 % probes gave 0.92 at twice the latency.
-IVF_PROBE_FRACTION = 0.1
-# An IVF index is retrained once it has grown this many times beyond its training size.
-IVF_RETRAIN_GROWTH = 2.0
-# A flat index of more vectors than this is searched first in an int8 copy (a quarter of the
-# bytes to stream, scored as whole numbers: `coarse.py`), and its best candidates then exactly.
-# At 10k x 384 under load the float32 scan took 8.4 ms p50 against 1.4 ms for a float16 one
-# (one thread, the 2 cores shared with other work); the int8 scan streams half the float16 bytes.
-COARSE_ABOVE = 2_048
-# The int8 pass's candidates for a top k: 2k + 32, then 8k + 64 when the first set cannot vouch
-# for its k best (the bound is looser than float16's), then the full scan. An IVF index (its
-# lists probed in an int8 copy too) starts wider, as set when its candidates were scored by a
-# filtered scan of its lists (which cost more than scoring them from their own vectors now).
-# On the search bench's 10k store (384-d, real and derived vectors, top 50) 2k + 16 vouched for
-# 76 % of its questions and 2k + 32 for 93 % (`bench.first_set`): each set that cannot vouch
-# costs a second int8 scan of every vector and the exact scores of 8k + 64 candidates.
-COARSE_WIDTHS = ((2, 32), (8, 64))
-IVF_COARSE_WIDTHS = ((4, 32), (16, 128))
-# A flat index of more vectors than this is searched first in a copy of 4-bit codes (a quarter
-# of the int8 copy's bytes: `fast_scan.py`) and its best 2k + 32 candidates then exactly. The
-# answer is no longer vouched for: on the search bench's 10k store (real and derived vectors,
-# top 50) it found 0.999 of the exact top 10 at a third of the int8 pass's CPU
-# (`bench.index_costs`). Below it the exact int8 pass costs little more than the codes' scan.
-COMPACT_ABOVE = 4_096
-COMPACT_WIDTH = (2, 32)
 
 
 class FaissIndex:
@@ -112,9 +100,9 @@ class FaissIndex:
         """An int8 copy of the index (same ids, and lists if IVF), kept in step with it."""
         self._compact: FastScanCopy | None = None
         """A flat index's 4-bit codes above `compact_above` vectors (none otherwise)."""
-        self._stored: tuple[npt.NDArray[np.int64], Vector] | None = None
-        """A flat index's vectors as FAISS stores them (a view, no copy) and each int id's row
-        among them (-1: none); made by the first search after a change (`_flat_rows`)."""
+        self._stored: FlatRows | None = None
+        """A flat index's stored vectors by int id (a view, no copy); made by the first search
+        after a change (`_rows`)."""
         self._copy_restored = False
         self._loaded_sha256 = ""
         """The SHA-256 of the index file `load` read (empty for an index not loaded)."""
@@ -219,10 +207,7 @@ class FaissIndex:
                 return []
             faiss.omp_set_num_threads(1)
             k = min(k, len(self._ids))
-            if self._compact is not None:
-                found = self._compact_search(self._compact, vector, k)
-            else:
-                found = self._coarse_search(vector, k) if self._coarse is not None else None
+            found = self._first_pass(vector, k)
             scores, int_ids = found if found is not None else self._index.search(vector, k)
         # `tolist` gives Python floats and ints; -1 (no hit) names no memory.
         names = self._names
@@ -250,82 +235,29 @@ class FaissIndex:
             out: Vector = np.asarray(self._index.reconstruct(self._ids[memory_id]), np.float32)
             return out
 
-    def _coarse_search(
-        self, vector: Vector, k: int
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None:
-        """The index's answer from the int8 copy's best candidates (scored again exactly), or
-        None for a flat index when a vector left out might still belong among the `k` best
-        (then the caller scans every vector) or it is too small to gain from the copy."""
+    def _first_pass(self, vector: Vector, k: int) -> Scored | None:
+        """The answer of the 4-bit codes or of the int8 copy (`first_pass`), or None when the
+        index is to be scanned in full (too small for either, or a first set that cannot vouch
+        for its `k` best)."""
         count = len(self._ids)
+        flat = self._kind is IndexKind.FLAT
+        if self._compact is not None:
+            return compact_answer(
+                self._compact, vector, k, count=count, width=COMPACT_WIDTH, rows=self._rows
+            )
         if self._coarse is None or count <= COARSE_ABOVE:
             return None
-        ivf = self._kind is IndexKind.IVF
-        probes = probes_of(self._index, vector) if ivf else None
-        for times, plus in IVF_COARSE_WIDTHS if ivf else COARSE_WIDTHS:
-            wide = times * k + plus
-            if wide >= count:
-                break
-            found = self._coarse.candidates(vector, wide, probes)
-            if found is None:
-                break
-            # The same kernel as the flat scan (`knn_inner_product`, which `IndexFlatIP.search`
-            # calls) and as the IVF lists' scan (one `fvec_inner_product` per stored vector),
-            # one query against a few vectors, so the scores are the same to the bit; candidates
-            # in id order, and equal scores ordered by id as both scans' heaps order them.
-            # Called directly: no index is made and filled per search, and an IVF index's
-            # probed lists are not walked again (the candidates are in them: the int8 copy
-            # holds each vector in the IVF index's own list).
-            picked = np.sort(found.int_ids)
-            rows_of = None if ivf else self._stored_rows(picked)
-            if rows_of is None:
-                rows_of = np.asarray(self._index.reconstruct_batch(picked), np.float32)
-            scores, rows = faiss.knn(vector, rows_of, k, metric=faiss.METRIC_INNER_PRODUCT)
-            if scores[0][k - 1] > found.ceiling:
-                return scores, picked[rows]
-        return ivf_search(self._index, vector, k, probes) if probes is not None else None
+        widths = COARSE_WIDTHS if flat else IVF_COARSE_WIDTHS
+        rows = self._rows if flat else None
+        return int8_answer(
+            self._index, self._coarse, vector, k, count=count, widths=widths, rows=rows
+        )
 
-    def _compact_search(
-        self, compact: FastScanCopy, vector: Vector, k: int
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]] | None:
-        """The exact top `k` of the 4-bit codes' best 2k + 32 candidates (scored as the flat
-        scan scores them, so a hit's score is its score there), or None when that is every
-        vector (the caller scans them all)."""
-        times, plus = COMPACT_WIDTH
-        wide = times * k + plus
-        if wide >= len(self._ids):
-            return None
-        picked = np.sort(compact.candidates(vector, wide))
-        rows_of = self._stored_rows(picked)
-        if rows_of is None or len(picked) < k:
-            return None
-        scores, rows = faiss.knn(vector, rows_of, k, metric=faiss.METRIC_INNER_PRODUCT)
-        return scores, picked[rows]
-
-    def _stored_rows(self, int_ids: npt.NDArray[np.int64]) -> Vector | None:
-        """The flat index's stored vectors of `int_ids`, gathered in one step: the same floats
-        `reconstruct_batch` copies out one id at a time through the id map's hash table; None
-        when an id is not held (`reconstruct_batch` raises then, as it did)."""
-        row_of, stored = self._flat_rows()
-        if len(int_ids) and (int(int_ids.max()) >= len(row_of) or int(int_ids.min()) < 0):
-            return None
-        rows = row_of[int_ids]
-        if len(rows) and int(rows.min()) < 0:
-            return None
-        gathered: Vector = stored[rows]
-        return gathered
-
-    def _flat_rows(self) -> tuple[npt.NDArray[np.int64], Vector]:
-        """The flat index's stored vectors (a NumPy view of FAISS's own array, valid until the
-        index changes) and each int id's row among them (-1: none); call holding the lock."""
+    def _rows(self, int_ids: npt.NDArray[np.int64]) -> Vector | None:
+        """A flat index's stored vectors of `int_ids` (`FlatRows`, made again after a change)."""
         if self._stored is None:
-            flat: Any = faiss.downcast_index(self._index.index)
-            count = int(flat.ntotal)
-            stored = faiss.rev_swig_ptr(flat.get_xb(), count * self._dim).reshape(count, self._dim)
-            held = faiss.vector_to_array(self._index.id_map).astype(np.int64)
-            row_of = np.full(max(self._next_id, int(held.max(initial=-1)) + 1), -1, np.int64)
-            row_of[held] = np.arange(count, dtype=np.int64)
-            self._stored = (row_of, stored)
-        return self._stored
+            self._stored = FlatRows(self._index, self._dim, self._next_id)
+        return self._stored.rows(int_ids)
 
     # -- persistence (the files: `faiss_files`) ------------------------------------------
 
@@ -454,21 +386,7 @@ class FaissIndex:
         return checked
 
     def _checked_vector(self, vector: npt.ArrayLike) -> Vector:
-        try:
-            array = np.asarray(vector, dtype=np.float32)
-        except (TypeError, ValueError) as exc:
-            raise VectorRefusedError("a vector must be numeric") from exc
-        if array.size != self._dim or array.ndim not in (1, 2):
-            raise VectorRefusedError(f"vectors must have {self._dim} dimensions")
-        flat = array.reshape(self._dim)
-        # The squared norm `np.linalg.norm` takes the root of: finite unless an element is not
-        # (or the sum overflows float32, where the elements are checked one by one).
-        squared = flat.dot(flat)
-        if not math.isfinite(squared) and not np.all(np.isfinite(flat)):
-            raise VectorRefusedError("vectors must be finite")
-        norm = float(np.sqrt(squared))
-        unit: Vector = (flat / norm if norm > 0 else flat).astype(np.float32)
-        return unit
+        return unit_vector(vector, self._dim)
 
     def _new_flat(self) -> Any:
         return faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim))
@@ -540,20 +458,6 @@ class FaissIndex:
             self._index, self._kind, self._trained_on = index, IndexKind.FLAT, 0
             self._coarse = self._new_copy(vectors, int_ids)
             return
-        nlist = max(16, round(4 * math.sqrt(count)))
-        quantizer = faiss.IndexFlatIP(self._dim)
-        ivf = faiss.IndexIVFFlat(quantizer, self._dim, nlist, faiss.METRIC_INNER_PRODUCT)
-        ivf.nprobe = max(1, math.ceil(IVF_PROBE_FRACTION * nlist))
-        faiss.omp_set_num_threads(self._build_threads)
-        try:
-            sample = vectors
-            if count > 256 * nlist:
-                rng = np.random.default_rng(0)
-                sample = vectors[rng.choice(count, 256 * nlist, replace=False)]
-            ivf.train(sample)
-            ivf.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]
-            ivf.add_with_ids(vectors, int_ids)
-        finally:
-            faiss.omp_set_num_threads(1)
+        ivf = built_ivf(vectors, int_ids, self._build_threads)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
         self._coarse = self._new_copy()
