@@ -4,9 +4,8 @@ Each vector is kept as `dim / 2` codes of 4 bits: every 2 components are replace
 nearest of 16 centroids learnt for them (`IndexPQFastScan`), 96 bytes for 384 dimensions, a
 quarter of the int8 copy's bytes. FAISS scores a query against the codes with SIMD table
 look-ups (no multiplication per component), so a scan of 10,000 vectors streams under a
-megabyte instead of 3.8 MB. (Groups of 4 components, half the bytes again, found 0.96-0.98 of
-the exact top 10 where pairs found 0.999-1.000, the same candidates scored again: see
-`docs/benchmarks.md`.)
+megabyte instead of 3.8 MB. (Groups of 4 components, half the bytes again, left more of the
+exact top 10 out with the same number of candidates scored again, in trials no bench prints.)
 
 The scores are approximate and, unlike the int8 pass's, carry no bound that could vouch for
 the vectors left out: the copy names `wide` candidates, its owner scores them again exactly and
