@@ -10,9 +10,15 @@ hold what they hold in a search (the encoder's weights, not the index).
 The vector index (the pool of 50 a search asks for, the int8 query vector):
 
 - `shipped`: `FaissIndex.search`, as a search calls it (one OpenMP thread; above 2,048 vectors
-  the int8 first pass, its candidates scored again exactly; IVF above 50,000);
-- `int8 pass`: the first pass alone (2k + 32 candidates from the int8 copy; of the probed lists
-  for IVF);
+  the int8 first pass, its candidates scored again exactly; above 4,096 the 4-bit codes' pass
+  instead, its 2k + 32 candidates scored exactly; IVF above 50,000);
+- `baseline` (with `--baseline TREE`): the same index files searched by TREE's `FaissIndex`
+  (its `index/faiss_index.py` loaded beside this tree's, its imports resolved in this tree, so
+  only a tree whose other index modules this one still has), asked in the same rotation;
+- `int8 pass`: the int8 first pass alone (2k + 32 candidates from the int8 copy; of the probed
+  lists for IVF);
+- `4-bit pass`: the 4-bit codes' pass alone (their 2k + 32 candidates), where the index holds
+  them;
 - `float flat`: a float32 `IndexFlatIP` of the same vectors scanned in full (exact, no copy);
 - `ivf own`: the IVF index's own search (its probed lists in float32), at the IVF sizes;
 - each also with two OpenMP threads (`, 2 threads`), the process's CPU counted (every thread).
@@ -27,16 +33,22 @@ The lexical side (SQLite store, the in-memory BM25 index built):
   query, MaxScore-pruned), the path the in-memory index replaced, which still answers when the
   index cannot.
 
-Per way: CPU ms p50 and p95 (the calling thread's; the process's for two threads) and wall p50.
+Per way: CPU ms p50 and p95 (the calling thread's; the process's for two threads) and wall p50;
+for the ways that answer a top k (shipped, baseline, float flat, ivf own) recall@10: the share
+of the exact top 10 in the top 10 of their pool of 50, against NumPy's exact search of every
+vector with the same int8 query vector (`rec own`: what the index loses) and with the float
+model's vector of the question (`rec flt`: exact float search, which counts the int8 query
+encoder's loss too).
 
 Usage: python -m bench.index_costs [--sizes 400,10000,100000] [--queries 150] [--keep DIR]
-       [--base-texts 3000|all]
+       [--base-texts 3000|all] [--baseline TREE]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import logging
 import os
 import sqlite3
@@ -45,7 +57,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import faiss
 import numpy as np
@@ -58,7 +70,7 @@ from bench.seeded_project import base_texts_arg, loaded_embedder, questions
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex, IndexKind
 from squirrel_memory.index.coarse import probes_of
-from squirrel_memory.index.faiss_index import COARSE_WIDTHS, IVF_COARSE_WIDTHS
+from squirrel_memory.index.faiss_index import COARSE_WIDTHS, COMPACT_WIDTH, IVF_COARSE_WIDTHS
 from squirrel_memory.indexer import index_path
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.search_terms import match_terms
@@ -70,10 +82,15 @@ Way = Callable[[int], object]
 """One way, called with the question's number."""
 
 
+TOP = 10
+
+
 @dataclass
 class Times:
     cpu: list[float]
     wall: list[float]
+    recall: float = float("nan")
+    recall_float: float = float("nan")
 
 
 @dataclass(frozen=True)
@@ -96,8 +113,23 @@ def _threads(count: int, way: Way) -> Way:
     return call
 
 
-def vector_ways(index: FaissIndex, queries: np.ndarray) -> dict[str, tuple[Way, bool]]:
-    """Each vector way and whether its CPU is the process's (more than one thread)."""
+def baseline_index(tree: Path) -> Any:
+    """TREE's `FaissIndex` class: its `index/faiss_index.py` loaded as a module of its own (its
+    imports of the other index modules resolve in this tree)."""
+    path = tree / "services/memory/squirrel_memory/index/faiss_index.py"
+    spec = importlib.util.spec_from_file_location("baseline_faiss_index", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no index module at {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.FaissIndex
+
+
+def vector_ways(
+    index: FaissIndex, queries: np.ndarray, baseline: Any = None
+) -> dict[str, tuple[Way, bool]]:
+    """Each vector way and whether its CPU is the process's (more than one thread); `baseline`:
+    another tree's index of the same files."""
     ivf = index.kind is IndexKind.IVF
     inner: Any = index._index
     copy: Any = index._coarse
@@ -111,11 +143,23 @@ def vector_ways(index: FaissIndex, queries: np.ndarray) -> dict[str, tuple[Way, 
         query = queries[n : n + 1]
         return copy.candidates(query, wide, probes_of(inner, query) if ivf else None)
 
-    ways: dict[str, tuple[Way, bool]] = {
-        "shipped": (shipped, False),
-        "int8 pass": (int8_pass, False),
-        "int8 pass, 2 threads": (_threads(2, int8_pass), True),
-    }
+    ways: dict[str, tuple[Way, bool]] = {"shipped": (shipped, False)}
+    if baseline is not None:
+
+        def before(n: int) -> object:
+            return baseline.search(queries[n], POOL)
+
+        ways["baseline"] = (before, False)
+    ways["int8 pass"] = (int8_pass, False)
+    ways["int8 pass, 2 threads"] = (_threads(2, int8_pass), True)
+    codes: Any = index._compact
+    if codes is not None:
+        compact_times, compact_plus = COMPACT_WIDTH
+
+        def compact_pass(n: int) -> object:
+            return codes.candidates(queries[n], compact_times * POOL + compact_plus)
+
+        ways["4-bit pass"] = (compact_pass, False)
     if ivf:
 
         def ivf_own(n: int) -> object:
@@ -123,9 +167,9 @@ def vector_ways(index: FaissIndex, queries: np.ndarray) -> dict[str, tuple[Way, 
 
         ways["ivf own"] = (ivf_own, False)
         ways["ivf own, 2 threads"] = (_threads(2, ivf_own), True)
-    vectors, _ = index._all_vectors()
-    flat = faiss.IndexFlatIP(index.dim)
-    flat.add(vectors)
+    vectors, held = index._all_vectors()
+    flat = faiss.IndexIDMap2(faiss.IndexFlatIP(index.dim))
+    flat.add_with_ids(vectors, held)
 
     def float_flat(n: int) -> object:
         return flat.search(queries[n : n + 1], POOL)
@@ -133,6 +177,37 @@ def vector_ways(index: FaissIndex, queries: np.ndarray) -> dict[str, tuple[Way, 
     ways["float flat"] = (float_flat, False)
     ways["float flat, 2 threads"] = (_threads(2, float_flat), True)
     return ways
+
+
+def top_ids(index: FaissIndex, answer: object) -> list[int]:
+    """The int ids of an answer's top 10: hits (memory ids) or FAISS's (scores, ids)."""
+    if isinstance(answer, list):
+        return [index._ids[name] for name, _ in answer[:TOP]]
+    _, found = cast(tuple[Any, Any], answer)
+    return [int(i) for i in found[0][:TOP]]
+
+
+def recalls(
+    index: FaissIndex,
+    ways: dict[str, tuple[Way, bool]],
+    queries: np.ndarray,
+    float_queries: np.ndarray,
+    times: dict[str, Times],
+) -> None:
+    """Set each answering way's recall@10 against NumPy's exact top 10 of every vector, for the
+    int8 query vector and for the float one (outside the timed calls)."""
+    vectors, held = index._all_vectors()
+    truth = [
+        [set(held[np.argsort(-(vectors @ q), kind="stable")[:TOP]].tolist()) for q in qs]
+        for qs in (queries, float_queries)
+    ]
+    for name in ("shipped", "baseline", "float flat", "ivf own"):
+        if name not in ways:
+            continue
+        found = [set(top_ids(index, ways[name][0](n))) for n in range(len(queries))]
+        own, flt = ([len(f & t) for f, t in zip(found, sets, strict=True)] for sets in truth)
+        times[name].recall = sum(own) / (TOP * len(queries))
+        times[name].recall_float = sum(flt) / (TOP * len(queries))
 
 
 def lexical_ways(
@@ -195,26 +270,38 @@ def timed(
 
 
 async def measure(
-    size: int, texts: Sequence[str], embedder: MiniLmEmbedder, keep: Path, base_texts: int
+    size: int,
+    texts: Sequence[str],
+    embedder: MiniLmEmbedder,
+    keep: Path,
+    base_texts: int,
+    baseline: Path | None = None,
 ) -> SizeCosts:
     project = await seeded(keep, size, embedder, base_texts)
-    index = FaissIndex.load(index_path(str(project)), embedder.dim, embedder.model_id)
+    path = index_path(str(project))
+    index = FaissIndex.load(path, embedder.dim, embedder.model_id)
+    before_index = None
+    if baseline is not None:
+        before_index = baseline_index(baseline).load(path, embedder.dim, embedder.model_id)
     store = await SqliteStore.open(str(project))
     try:
         await asyncio.to_thread(store.wait_lexical_index, LEXICAL_BUILD_SECONDS)
         queries = np.stack([embedder.embed_query_now(t).reshape(-1) for t in texts])
         # The vectors as the index searches with them (unit length, float32).
         queries = np.stack([index._checked_vector(q) for q in queries])
+        float_queries = np.stack([index._checked_vector(embedder.embed_now([t])[0]) for t in texts])
 
         def run(conn: sqlite3.Connection) -> tuple[str, dict[str, Times], str]:
             ways = {
-                **vector_ways(index, queries),
+                **vector_ways(index, queries, before_index),
                 **lexical_ways(store, conn, texts, str(project)),
             }
             timed(ways, embedder, texts[:10])  # warm-up
             before = load()
             found = timed(ways, embedder, texts)
-            return before, found, load()
+            after = load()
+            recalls(index, ways, queries, float_queries, found)
+            return before, found, after
 
         faiss.omp_set_num_threads(1)
         before, found, after = await store._db.read(run)
@@ -224,24 +311,30 @@ async def measure(
 
 
 def format_costs(rows: Sequence[SizeCosts]) -> str:
-    head = f"{'size':>7} {'index':>5} {'way':<22} {'cpu p50':>8} {'cpu p95':>8} {'wall p50':>8}"
+    head = (
+        f"{'size':>7} {'index':>5} {'way':<22} {'cpu p50':>8} {'cpu p95':>8} {'wall p50':>8} "
+        f"{'rec own':>7} {'rec flt':>7}"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         lines.append(f"{r.size:>7} {r.kind:>5} load 1/5/15 min {r.load_before} -> {r.load_after}")
         for name, t in r.ways.items():
             lines.append(
                 f"{r.size:>7} {r.kind:>5} {name:<22} {percentile(t.cpu, 50):>8.3f} "
-                f"{percentile(t.cpu, 95):>8.3f} {percentile(t.wall, 50):>8.3f}"
+                f"{percentile(t.cpu, 95):>8.3f} {percentile(t.wall, 50):>8.3f} "
+                f"{t.recall:>7.3f} {t.recall_float:>7.3f}"
             )
     return "\n".join(lines)
 
 
-async def run(sizes: Sequence[int], queries: int, keep: Path, base_texts: int) -> list[SizeCosts]:
+async def run(
+    sizes: Sequence[int], queries: int, keep: Path, base_texts: int, baseline: Path | None = None
+) -> list[SizeCosts]:
     embedder = loaded_embedder()
     out = []
     for size in sizes:
         texts = [f"{q} (costs {size})" for q in questions(queries)]
-        out.append(await measure(size, texts, embedder, keep, base_texts))
+        out.append(await measure(size, texts, embedder, keep, base_texts, baseline))
         print(format_costs(out[-1:]), flush=True)
     return out
 
@@ -252,15 +345,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--queries", type=int, default=150)
     parser.add_argument("--base-texts", type=base_texts_arg, default=3000, help="a count or all")
     parser.add_argument("--keep", type=Path, default=None, help="keep the filled projects here")
+    parser.add_argument("--baseline", type=Path, default=None, help="another Squirrel tree")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         keep = args.keep if args.keep is not None else Path(tmp)
-        rows = asyncio.run(run(sizes, args.queries, keep, args.base_texts))
+        rows = asyncio.run(run(sizes, args.queries, keep, args.base_texts, args.baseline))
     print(
         "CPU ms: the calling thread's (the process's, every thread, for `2 threads`); the "
-        f"encoder ran before each call; {os.cpu_count()} cores"
+        f"encoder ran before each call; {os.cpu_count()} cores; rec own / rec flt = recall@10"
+        " against exact search with the int8 / the float query vector"
     )
     print(format_costs(rows))
 

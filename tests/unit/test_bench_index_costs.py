@@ -9,7 +9,14 @@ from typing import Any, cast
 
 import numpy as np
 
-from bench.index_costs import format_costs, lexical_ways, timed, vector_ways
+from bench.index_costs import (
+    baseline_index,
+    format_costs,
+    lexical_ways,
+    recalls,
+    timed,
+    vector_ways,
+)
 from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex, IndexKind
@@ -69,17 +76,23 @@ async def test_every_way_is_timed_and_answers_as_its_index(tmp_path: Path) -> No
 
             def run(conn: sqlite3.Connection, index: FaissIndex = index) -> tuple[Any, Any]:
                 ways = {
-                    **vector_ways(index, queries),
+                    **vector_ways(index, queries, index),
                     **lexical_ways(store, conn, texts, str(tmp_path)),
                 }
                 answers = {
                     name: [way(n) for n in range(len(texts))] for name, (way, _) in ways.items()
                 }
                 times = timed(ways, cast(MiniLmEmbedder, embedder), texts)
+                recalls(index, ways, queries, queries, times)
                 return answers, times
 
             answers, times = await store._db.read(run)
             assert ("ivf own" in times) is ivf
+            # the exact scan finds the exact top 10 (the float queries are the int8 ones here)
+            assert times["float flat"].recall == times["float flat"].recall_float == 1.0
+            assert 0.0 < times["shipped"].recall <= 1.0
+            assert times["baseline"].recall == times["shipped"].recall
+            assert np.isnan(times["int8 pass"].recall)
             assert all(len(t.cpu) == len(t.wall) == len(texts) for t in times.values())
             assert all(v >= 0 for t in times.values() for v in t.cpu)
             for n, query in enumerate(queries):
@@ -88,6 +101,20 @@ async def test_every_way_is_timed_and_answers_as_its_index(tmp_path: Path) -> No
                 read = [m.id for m, _ in answers["lexical read"][n]]
                 assert read and read == [row[2] for row in answers["fts5 query"][n]]
             shown = format_costs([])
-            assert "cpu p50" in shown
+            assert "cpu p50" in shown and "rec flt" in shown
     finally:
         await store.close()
+
+
+def test_a_baseline_tree_searches_the_same_files_with_its_own_code(tmp_path: Path) -> None:
+    """This tree as the baseline: its own index module, loaded apart, answers as this one."""
+    tree = Path(__file__).resolve().parents[2]
+    rng = np.random.default_rng(5)
+    vectors = rng.standard_normal((300, 16)).astype(np.float32)
+    index = FaissIndex(16, "m", tmp_path / "i.faiss")
+    index.rebuild((f"m{n}", v) for n, v in enumerate(vectors))
+    index.save()
+    other = baseline_index(tree)
+    assert other is not FaissIndex and other.__module__ == "baseline_faiss_index"
+    loaded = other.load(tmp_path / "i.faiss", 16, "m")
+    assert loaded.search(vectors[3], 5) == index.search(vectors[3], 5)

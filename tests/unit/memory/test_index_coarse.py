@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from squirrel_memory.index import FaissIndex, IndexKind, faiss_index
+from squirrel_memory.index import FaissIndex, IndexKind, first_pass
 from squirrel_memory.index.faiss_index import COARSE_ABOVE
 
 DIM = 48
@@ -241,13 +241,13 @@ class _FullIvfScans:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.scans = 0
-        real = faiss_index.ivf_search
+        real = first_pass.ivf_search
 
         def counted(ivf: Any, query: Vectors, k: int, probes: Any) -> Any:
             self.scans += 1
             return real(ivf, query, k, probes)
 
-        monkeypatch.setattr(faiss_index, "ivf_search", counted)
+        monkeypatch.setattr(first_pass, "ivf_search", counted)
 
 
 def test_an_ivf_index_answers_as_its_own_scan_to_the_bit(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,6 +1,8 @@
 """The per-project vector index of memories: the contract (`base`), the FAISS implementation
-(`faiss_index`: exact below a size threshold, IVF above it; `coarse`: its int8 first pass) and
-its files (`sidecar`; `copy_file`: the int8 copy saved beside the index)."""
+(`faiss_index`: exact while small, IVF above a size threshold, `ivf`; its first passes,
+`first_pass`: the int8 copy, `coarse`, and above `COMPACT_ABOVE` vectors 4-bit codes,
+`fast_scan`) and its files (`faiss_files`, `sidecar`; `copy_file`: the int8 copy saved beside
+the index)."""
 
 from squirrel_core.store_paths import INDEX_FILE_NAME, META_SUFFIX, meta_path_for
 from squirrel_memory.index.base import (
@@ -12,12 +14,8 @@ from squirrel_memory.index.base import (
     VectorIndex,
     VectorRefusedError,
 )
-from squirrel_memory.index.faiss_index import (
-    APPROXIMATE_ABOVE,
-    IVF_PROBE_FRACTION,
-    IVF_RETRAIN_GROWTH,
-    FaissIndex,
-)
+from squirrel_memory.index.faiss_index import FaissIndex
+from squirrel_memory.index.ivf import APPROXIMATE_ABOVE, IVF_PROBE_FRACTION, IVF_RETRAIN_GROWTH
 from squirrel_memory.index.sidecar import FORMAT_VERSION, READABLE_FORMATS
 
 __all__ = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
@@ -47,6 +48,26 @@ class VectorRefusedError(FailedPreconditionError):
     is the service's fault, not a bad argument: it travels as FAILED_PRECONDITION, and `sqrl`
     exits 1, not 2 (docs/cli.md).
     """
+
+
+def unit_vector(vector: npt.ArrayLike, dim: int) -> Vector:
+    """`vector` as float32 of unit length (a zero vector stays zero); raise
+    `VectorRefusedError` for one that is not `dim` finite numbers."""
+    try:
+        array = np.asarray(vector, dtype=np.float32)
+    except (TypeError, ValueError) as exc:
+        raise VectorRefusedError("a vector must be numeric") from exc
+    if array.size != dim or array.ndim not in (1, 2):
+        raise VectorRefusedError(f"vectors must have {dim} dimensions")
+    flat = array.reshape(dim)
+    # The squared norm `np.linalg.norm` takes the root of: finite unless an element is not
+    # (or the sum overflows float32, where the elements are checked one by one).
+    squared = flat.dot(flat)
+    if not math.isfinite(squared) and not np.all(np.isfinite(flat)):
+        raise VectorRefusedError("vectors must be finite")
+    norm = float(np.sqrt(squared))
+    unit: Vector = (flat / norm if norm > 0 else flat).astype(np.float32)
+    return unit
 
 
 @runtime_checkable
