@@ -49,6 +49,9 @@ message may hold, and a batch the channel refuses would be sent again, whole, ev
 CURSOR_TOOL = SourceTool.MANUAL
 """The cursor's tool: not a transcript; its path (`team://…`) names the laptop and project."""
 MAX_BACKOFF_SECONDS = 60.0
+REASON_CHARS = 80
+"""A rejection's reason (the server's code for it, e.g. `timestamp_out_of_range`) is kept to
+this many characters."""
 
 
 PROBE_SECONDS = 2.0
@@ -133,6 +136,9 @@ class TeamDelivery:
         """Local root → last local position the server is known to hold (dropped on failure)."""
         self._delivered: dict[str, int] = {}
         """Local root → the last position known delivered (kept across failures, for status)."""
+        self._rejected: dict[str, tuple[int, str]] = {}
+        """Local root → how many delivered events the server rejected since this process
+        started, and the last reason it gave (for status: they reached local memory only)."""
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
@@ -313,8 +319,14 @@ class TeamDelivery:
             report.duplicates += reply.duplicates
             if reply.rejected:
                 # The server committed the cursor past them: they stay in local memory only.
+                count, _ = self._rejected.get(root, (0, ""))
+                reason = reply.rejected[-1].reason[:REASON_CHARS]
+                self._rejected[root] = (count + len(reply.rejected), reason)
                 log.warning(
-                    "team_events_rejected", server=self._link.server, count=len(reply.rejected)
+                    "team_events_rejected",
+                    server=self._link.server,
+                    count=len(reply.rejected),
+                    reason=reason,
                 )
 
     def _fitting(self, batch: list[tuple[int, StoredEvent]]) -> tuple[int, list[events_pb2.Event]]:
@@ -332,6 +344,11 @@ class TeamDelivery:
             events.append(message)
             last = at
         return last, events
+
+    def rejected(self, store: Store) -> tuple[int, str]:
+        """How many of this project's events the server rejected since this process started,
+        and the last reason it gave ((0, "") when none)."""
+        return self._rejected.get(store.project_id, (0, ""))
 
     async def waiting(self, store: Store) -> int:
         """Events of this project not yet delivered, as far as this process knows (all of
