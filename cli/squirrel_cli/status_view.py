@@ -317,7 +317,32 @@ def team_delivery(projects: list[dict[str, Any]]) -> dict[str, Any]:
     note = f"; {count:,} events waiting to be delivered" if count else "; all events delivered"
     if error:
         note += f" (last attempt: {error})"
-    return {"events_waiting": count, "delivery_error": error, "text_delivery": note}
+    rejected = sum(int(p.get("team_events_rejected") or 0) for p in projects)
+    reason = next(
+        (p["team_rejected_reason"] for p in projects if p.get("team_rejected_reason")), None
+    )
+    if rejected:
+        note += rejected_note(rejected, reason)
+    return {
+        "events_waiting": count,
+        "delivery_error": error,
+        "events_rejected": rejected,
+        "text_delivery": note,
+    }
+
+
+def rejected_note(count: int, reason: str | None) -> str:
+    """Events the team server rejected, in a few words: they reached local memory only."""
+    why = f" ({reason})" if reason else ""
+    if reason == "timestamp_out_of_range":
+        why = (
+            " (their times are over a day ahead of the server's clock: is this laptop's clock"
+            " right?)"
+        )
+    return (
+        f"; {count:,} event{'s' * (count != 1)} the team server rejected{why}, kept in local"
+        " memory only"
+    )
 
 
 def _outbox_note(memory: dict[str, Any]) -> str:

@@ -140,6 +140,8 @@ async def _memory_counts(
             "extractor_activity": activity,
             "team_events_waiting": p.team_events_waiting,
             "team_delivery_error": p.team_delivery_error or None,
+            "team_events_rejected": p.team_events_rejected,
+            "team_rejected_reason": p.team_rejected_reason or None,
             "write_failure": p.write_failure or None,
             "write_failed_at": p.write_failed_at.ToDatetime(UTC).isoformat()
             if p.write_failure and p.write_failed_at.seconds

@@ -53,7 +53,16 @@ class Role(IntEnum):
 
 
 WRITE_METHODS = frozenset(
-    {"AppendEvents", "Remember", "RememberMany", "Forget", "ConfirmMemory", "CorrectMemory"}
+    {
+        "AppendEvents",
+        "Remember",
+        "RememberMany",
+        "Forget",
+        "ConfirmMemory",
+        "CorrectMemory",
+        # What a session was served, judged later: it moves the project's ranking for everyone.
+        "RecordServedMemories",
+    }
 )
 """Memory service methods that change a project: `write` or `admin`. Every other method that
 names a project reads it."""

@@ -180,6 +180,9 @@ async def test_listing_status_and_cursors_show_only_granted_projects(team: Team)
             pb.GetProcessingStatusRequest(), metadata=bearer(token)
         )
         assert [p.project_id for p in status.projects] == [OWN]
+        # No project named: every project the token is granted, never the others' names.
+        every = await stub.GetSourceCursors(pb.GetSourceCursorsRequest(), metadata=bearer(token))
+        assert [p.project_id for p in every.projects] == [OWN]
     finally:
         await channel.close()
     cursors = pb.GetSourceCursorsRequest(project_ids=[OWN, OTHER])

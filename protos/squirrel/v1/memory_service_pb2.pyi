@@ -302,6 +302,8 @@ class ProjectProcessingStatus(_message.Message):
     OUTCOMES_FIELD_NUMBER: _builtins.int
     WRITE_FAILURE_FIELD_NUMBER: _builtins.int
     WRITE_FAILED_AT_FIELD_NUMBER: _builtins.int
+    TEAM_EVENTS_REJECTED_FIELD_NUMBER: _builtins.int
+    TEAM_REJECTED_REASON_FIELD_NUMBER: _builtins.int
     project_id: _builtins.str
     events_total: _builtins.int
     events_unprocessed: _builtins.int
@@ -329,6 +331,13 @@ class ProjectProcessingStatus(_message.Message):
     read-only file), until a write succeeds again; empty when the last write went through.
     The callers got the error; ingest keeps undelivered events and retries.
     """
+    team_events_rejected: _builtins.int
+    """A laptop sharing with a team server: how many of its delivered events the server rejected
+    since the memory service started (they stay in local memory only), and the last reason the
+    server gave (`timestamp_out_of_range`: their times are more than a day past the server's
+    clock, or before 2000). 0 and empty when none was.
+    """
+    team_rejected_reason: _builtins.str
     @_builtins.property
     def last_processed_at(self) -> _timestamp_pb2.Timestamp: ...
     @_builtins.property
@@ -382,10 +391,12 @@ class ProjectProcessingStatus(_message.Message):
         outcomes: Global___OutcomeSummary | None = ...,
         write_failure: _builtins.str = ...,
         write_failed_at: _timestamp_pb2.Timestamp | None = ...,
+        team_events_rejected: _builtins.int = ...,
+        team_rejected_reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["last_processed_at", b"last_processed_at", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes", "write_failed_at", b"write_failed_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes", "parked", b"parked", "project_id", b"project_id", "team_delivery_error", b"team_delivery_error", "team_events_waiting", b"team_events_waiting", "vectors_pending", b"vectors_pending", "write_failed_at", b"write_failed_at", "write_failure", b"write_failure"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dead_letters", b"dead_letters", "episodes_total", b"episodes_total", "events_per_day", b"events_per_day", "events_total", b"events_total", "events_unprocessed", b"events_unprocessed", "extractor", b"extractor", "last_processed_at", b"last_processed_at", "memories_by_writer", b"memories_by_writer", "memories_deleted", b"memories_deleted", "memories_live", b"memories_live", "next_processing_at", b"next_processing_at", "outcomes", b"outcomes", "parked", b"parked", "project_id", b"project_id", "team_delivery_error", b"team_delivery_error", "team_events_rejected", b"team_events_rejected", "team_events_waiting", b"team_events_waiting", "team_rejected_reason", b"team_rejected_reason", "vectors_pending", b"vectors_pending", "write_failed_at", b"write_failed_at", "write_failure", b"write_failure"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

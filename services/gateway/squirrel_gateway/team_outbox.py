@@ -52,6 +52,11 @@ RETRY_SECONDS: Final = 3.0
 REFUSED_RETRY_SECONDS: Final = 600.0
 """After the server refused the token in use, how long the background rounds wait before trying
 that same token again (another token saved in the home is tried at once)."""
+KEPT_RETRY_SECONDS: Final = 600.0
+"""Rows the server keeps refusing for their project (PERMISSION_DENIED: a `read` token, a
+project not granted or not created yet) are tried again after a pause that doubles from
+`RETRY_SECONDS` up to this, not every 3 seconds and at every read the team answers; a new row
+queued, or a row sent, ends the pause."""
 LEASE_SECONDS: Final = 120.0
 """How long a claimed row is left to its sender before another may send it."""
 CLAIM_LIMIT: Final = 200
@@ -194,6 +199,10 @@ class OutboxSender:
         refused it (UNAUTHENTICATED: the rows stay queued for a new token)."""
         self.last_error: str | None = None
         self._refused = False
+        self._kept_pause = 0.0
+        self._kept_until = 0.0
+        """While only rows the server keeps refusing wait (`KEPT_RETRY_SECONDS`), the
+        background rounds are held until then."""
 
     @property
     def outbox(self) -> TeamOutbox:
@@ -201,6 +210,7 @@ class OutboxSender:
 
     async def queue(self, project: str, request: pb.RememberRequest) -> str:
         row_id = await asyncio.to_thread(self._outbox.put, project, request)
+        self._kept_until = 0.0  # a new row may be for a project the server takes
         log.info("team_remember_queued", project_hash=hash(project) & 0xFFFF)
         return row_id
 
@@ -223,7 +233,8 @@ class OutboxSender:
         while not self._stop.is_set():
             try:
                 waiting = await asyncio.to_thread(self._outbox.pending)
-                if waiting and not self._same_refused_token():
+                held = time.monotonic() < self._kept_until
+                if waiting and not held and not self._same_refused_token():
                     await self.flush()
             except (SquirrelError, OSError, sqlite3.Error) as exc:
                 log.warning("team_outbox_failed", error_type=type(exc).__name__)
@@ -250,11 +261,13 @@ class OutboxSender:
             if not rows:
                 return report
             self._refused = False
+            away = False
             client = self._client_factory()
             try:
                 for index, row in enumerate(rows):
                     outcome = await self._send(client, row)
                     if outcome == "away":
+                        away = True
                         left = [r.id for r in rows[index:]]
                         report.kept += len(left)
                         await asyncio.to_thread(self._outbox.release, left)
@@ -270,6 +283,7 @@ class OutboxSender:
                         report.dropped += 1
             finally:
                 await client.close()
+            self._hold_kept(report, away)
             if self._refused:
                 self._refused_token = self._token() if self._token is not None else None
                 self._refused_at = time.monotonic()
@@ -283,6 +297,15 @@ class OutboxSender:
                 if self.on_sent is not None:
                     self.on_sent()
             return report
+
+    def _hold_kept(self, report: FlushReport, away: bool) -> None:
+        """After a round whose rows the server all kept refusing for their project, the next
+        background round waits twice as long as the last (up to `KEPT_RETRY_SECONDS`)."""
+        if report.kept and not report.sent and not away:
+            self._kept_pause = min(KEPT_RETRY_SECONDS, max(self._retry_every, self._kept_pause * 2))
+            self._kept_until = time.monotonic() + self._kept_pause
+        elif report.sent:
+            self._kept_pause = self._kept_until = 0.0
 
     async def _send(self, client: MemoryClient, row: Queued) -> str:
         """ "sent", "dropped" (the team refuses it as invalid), "kept" (not this project now),

@@ -19,6 +19,7 @@ import structlog
 from squirrel_core.errors import (
     InvalidArgumentError,
     NotFoundError,
+    PermissionDeniedError,
     SquirrelError,
     UnauthenticatedError,
 )
@@ -131,7 +132,11 @@ class TeamReach:
             if isinstance(exc, UnauthenticatedError):
                 self._token_refused()
             reason = team_away.reason_of(exc, self._wait)
-            if not isinstance(exc, NotFoundError):  # a project the team has not seen yet
+            # Left alone for a while: not for a project the team has not seen yet, nor for a
+            # write this token may not make (a `read` token still reads the team at once).
+            if not isinstance(exc, NotFoundError) and not (
+                write and isinstance(exc, PermissionDeniedError)
+            ):
                 self._down_until = time.monotonic() + RETRY_AFTER_SECONDS
                 self._down_reason = reason
                 self._down_token = token

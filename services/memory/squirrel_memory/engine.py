@@ -251,12 +251,14 @@ class MemoryEngine(MemoryActions):
         return outcome
 
     async def cursors(self, project_ids: Sequence[str]) -> list[tuple[str, list[SourceCursor]]]:
-        """The cursors of `project_ids`, or of every registered project whose folder is there
-        (one deleted folder must not stall ingest for the rest); a named one that is gone is
-        `NotFoundError`."""
+        """The cursors of `project_ids`, or of every registered project the caller may read (a
+        team token: those it is granted) whose folder is there (one deleted folder must not
+        stall ingest for the rest); a named one that is gone is `NotFoundError`."""
         ids = list(project_ids)
+        grant = team_grant()
+        every = [pid for pid in self.registry.roots() if grant is None or grant.covers(pid)]
         found = []
-        for project_id in ids or self.registry.roots():
+        for project_id in ids or every:
             try:
                 store = await self.registry.store(project_id)
             except NotFoundError:

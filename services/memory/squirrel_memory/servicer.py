@@ -231,9 +231,12 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         if self.delivery is None:
             return {}
         store = await self.engine.registry.store(project_id)
+        rejected = self.delivery.rejected(store)
         return {
             "team_events_waiting": await self.delivery.waiting(store),
             "team_delivery_error": self.delivery.last_error or "",
+            "team_events_rejected": rejected[0],
+            "team_rejected_reason": rejected[1],
         }
 
     async def ProcessNow(

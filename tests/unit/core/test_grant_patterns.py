@@ -144,6 +144,13 @@ def test_methods_that_change_a_project_need_write() -> None:
         assert role_for(f"/squirrel.v1.MemoryService/{method}") is Role.READ
 
 
+def test_recording_what_a_session_was_served_needs_write() -> None:
+    # The served log is judged into the project's ranking (a fact served and never used moves
+    # down for every teammate): a `read` token may not write it.
+    assert role_for("/squirrel.v1.MemoryService/RecordServedMemories") is Role.WRITE
+    assert role_for("/squirrel.v1.MemoryService/CorrectMemory") is Role.WRITE
+
+
 def test_a_grant_refuses_naming_the_project() -> None:
     grant = Grant("abc", "bob", Role.WRITE, ("github.com/acme/*",), max_projects=1)
     grant.require("github.com/acme/shop", Role.WRITE)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import structlog
 
+from squirrel.v1 import events_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient, channel_health
 from squirrel_core.errors import SquirrelError, UnauthenticatedError, UnavailableError
@@ -41,9 +42,16 @@ from squirrel_memory.storage import SqliteStore, Store
 log = structlog.get_logger()
 
 BATCH_EVENTS = 500
+BATCH_BYTES = 8 * 1024 * 1024
+"""A batch also stops before it would pass this many encoded bytes (it holds one event at least):
+an event's content may be up to 512 KB, so 500 of them would be far past the 32 MiB a gRPC
+message may hold, and a batch the channel refuses would be sent again, whole, every round."""
 CURSOR_TOOL = SourceTool.MANUAL
 """The cursor's tool: not a transcript; its path (`team://…`) names the laptop and project."""
 MAX_BACKOFF_SECONDS = 60.0
+REASON_CHARS = 80
+"""A rejection's reason (the server's code for it, e.g. `timestamp_out_of_range`) is kept to
+this many characters."""
 
 
 PROBE_SECONDS = 2.0
@@ -128,6 +136,9 @@ class TeamDelivery:
         """Local root → last local position the server is known to hold (dropped on failure)."""
         self._delivered: dict[str, int] = {}
         """Local root → the last position known delivered (kept across failures, for status)."""
+        self._rejected: dict[str, tuple[int, str]] = {}
+        """Local root → how many delivered events the server rejected since this process
+        started, and the last reason it gave (for status: they reached local memory only)."""
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
@@ -291,24 +302,53 @@ class TeamDelivery:
             batch = await store.events_after(position, BATCH_EVENTS)
             if not batch:
                 break
-            last = batch[-1][0]
+            last, events = self._fitting(batch)
             cursor = SourceCursor(CURSOR_TOOL, path, 0, last, {"team_id": team_id})
             reply = await client.call(
                 client.stub.AppendEvents,
                 pb.AppendEventsRequest(
-                    project_id=team_id,
-                    # `content`, not `content_json`: the team server may be an older version.
-                    events=[event_to_pb(outgoing_event(e, self._link.machine)) for _, e in batch],
-                    cursors=[cursor_to_pb(cursor)],
+                    project_id=team_id, events=events, cursors=[cursor_to_pb(cursor)]
                 ),
             )
             self._answered = True
             position = last
             self._positions[root] = last
             self._delivered[root] = last
-            report.sent += len(batch)
+            report.sent += len(events)
             report.accepted += reply.accepted
             report.duplicates += reply.duplicates
+            if reply.rejected:
+                # The server committed the cursor past them: they stay in local memory only.
+                count, _ = self._rejected.get(root, (0, ""))
+                reason = reply.rejected[-1].reason[:REASON_CHARS]
+                self._rejected[root] = (count + len(reply.rejected), reason)
+                log.warning(
+                    "team_events_rejected",
+                    server=self._link.server,
+                    count=len(reply.rejected),
+                    reason=reason,
+                )
+
+    def _fitting(self, batch: list[tuple[int, StoredEvent]]) -> tuple[int, list[events_pb2.Event]]:
+        """The leading events of `batch` that fit in `BATCH_BYTES` (one at least), as sent, and
+        the local position of the last of them."""
+        # `content`, not `content_json`: the team server may be an older version.
+        events: list[events_pb2.Event] = []
+        size = 0
+        last = batch[0][0]
+        for at, stored in batch:
+            message = event_to_pb(outgoing_event(stored, self._link.machine))
+            size += message.ByteSize()
+            if events and size > BATCH_BYTES:
+                break
+            events.append(message)
+            last = at
+        return last, events
+
+    def rejected(self, store: Store) -> tuple[int, str]:
+        """How many of this project's events the server rejected since this process started,
+        and the last reason it gave ((0, "") when none)."""
+        return self._rejected.get(store.project_id, (0, ""))
 
     async def waiting(self, store: Store) -> int:
         """Events of this project not yet delivered, as far as this process knows (all of
