@@ -84,6 +84,7 @@ _TEST_FRAMEWORK = re.compile(r"tests are written with ([\w.+-]+)", re.IGNORECASE
 _WORD = re.compile(r"[\w.+-]+")
 #: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
 _MANAGERS = re.compile(r"run through (.+?), its package managers?\b")
+#: A path in a text: a workflow file a CI fact names here, a file a prompt names (`files_named`).
 PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
 
 
