@@ -71,15 +71,15 @@ SUMMARISED = re.compile(
     r"^[^:]{1,40}:\s*read in `[^`]+`:",
     re.IGNORECASE,
 )
-#: The test framework fact ("Testing: Tests are written with Vitest.", "In `web/`, tests are
-#: written with Jest."): the framework named. A prompt is not given it when the session already
-#: has a command that runs it (`framework_run`); the session start keeps it (a shorter fact
-#: line there can be what leaves room for the finish gate's command).
 #: The keys of an earlier assistant's closing report of a turn (`extractors.closing_reports`)
 #: and of what it said about a folder it read (`extractors.read_findings`).
 _CLOSING_KEY: Final[tuple[str, ...]] = ("project:closing:", "project:read:")
 #: A word the reason says the task and the memory share ("Matches 'css', 'rule'; a fact.").
 _SHARED_WORD = re.compile(r"'([^']+)'")
+#: The test framework fact ("Testing: Tests are written with Vitest.", "In `web/`, tests are
+#: written with Jest."): the framework named. A prompt is not given it when the session already
+#: has a command that runs it (`framework_run`); the session start keeps it (a shorter fact
+#: line there can be what leaves room for the finish gate's command).
 _TEST_FRAMEWORK = re.compile(r"tests are written with ([\w.+-]+)", re.IGNORECASE)
 _WORD = re.compile(r"[\w.+-]+")
 #: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
