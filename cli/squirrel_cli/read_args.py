@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Final
 
-from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+from squirrel_core.budget_limits import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.read_shapes import (
     MAX_OUTCOME_SESSIONS,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -19,12 +18,6 @@ from squirrel_core.tokens import (
 )
 
 T = TypeVar("T")
-
-MIN_BUDGET_TOKENS = 48
-"""Smallest budget accepted: room for both footers, so a cut response always says it was cut."""
-
-MAX_BUDGET_TOKENS = 32_000
-"""Largest budget accepted; anything above is a mistake, not a context size."""
 
 _ITEM_SEPARATOR = "\n"
 _FOOTER_SEPARATOR = "\n\n"
@@ -45,54 +38,6 @@ class Packed(Generic[T]):
     token_estimate: int
     capped: bool
     cuts: tuple[str, ...] = ()
-
-
-def validate_budget(
-    value: object,
-    default: int,
-    maximum: int = MAX_BUDGET_TOKENS,
-    *,
-    minimum: int = MIN_BUDGET_TOKENS,
-    name: str = "context_budget_tokens",
-) -> int:
-    """The budget to use: `default` when `value` is None, else `value` if it is a sane integer.
-
-    Rejects booleans, strings, non-integral or non-finite numbers, values ≤ 0, values below
-    `minimum` (too small to hold even the token footer) and values above `maximum`, raising
-    `InvalidArgumentError` with a message that says what to send instead.
-    """
-    if value is None:
-        return default
-    number: int
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise InvalidArgumentError(
-            f"{name} must be a whole number of tokens between {minimum} and {maximum}"
-            f" (got a {type(value).__name__}); omit it to use the default of {default}."
-        )
-    if isinstance(value, float):
-        if not math.isfinite(value) or not value.is_integer():
-            raise InvalidArgumentError(
-                f"{name} must be a whole number of tokens between {minimum} and {maximum};"
-                f" omit it to use the default of {default}."
-            )
-        number = int(value)
-    else:
-        number = value
-    if number <= 0:
-        raise InvalidArgumentError(
-            f"{name} must be positive; send a number of tokens between {minimum} and {maximum}"
-            f" or omit it to use the default of {default}."
-        )
-    if number < minimum:
-        raise InvalidArgumentError(
-            f"{name} must be at least {minimum} tokens (a smaller response cannot carry its"
-            f" footer); the default is {default}."
-        )
-    if number > maximum:
-        raise InvalidArgumentError(
-            f"{name} must be at most {maximum:,} tokens; the default is {default}."
-        )
-    return number
 
 
 class Detail(IntEnum):
@@ -186,8 +131,8 @@ def pack(
     step, at the fullest step that holds that many. `render_item(item, detail)` renders an
     item at a step (returning the same line where a step changes nothing). When items exist
     at least one is shown — if need be without the header and the hint, its line cut to the
-    room left — for any budget of at least `MIN_BUDGET_TOKENS`. The budget footer says how many
-    items are shown of how many and what was cut.
+    room left — for any budget of at least `budget_limits.MIN_BUDGET_TOKENS`. The budget footer
+    says how many items are shown of how many and what was cut.
 
     `total` is how many items exist in all (for a page of search results it may exceed
     `len(items)`); it defaults to `len(items)`. `how_to_get_more` tells the reader how to see

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from squirrel_core.budget import validate_budget
+from squirrel_core.budget_limits import validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.read_shapes import MEMORY_TYPES, SEARCH_TOP_K_MAX, MemoryTypeName
 

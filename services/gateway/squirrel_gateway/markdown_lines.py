@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from squirrel_core.budget import (
-    MAX_BUDGET_TOKENS,
-    SHORT_REASON_CHARS,
-    Detail,
-    short_content_chars,
-    shorten,
-)
+from squirrel_core.budget import SHORT_REASON_CHARS, Detail, short_content_chars, shorten
+from squirrel_core.budget_limits import MAX_BUDGET_TOKENS
 from squirrel_core.hazards import describe, flags_of
 from squirrel_gateway.schemas import (
     ModuleSummary,

@@ -12,7 +12,8 @@ from typing import Any, Final, Generic, TypeVar
 
 import structlog
 
-from squirrel_core.budget import MAX_BUDGET_TOKENS, Packed, pack
+from squirrel_core.budget import Packed, pack
+from squirrel_core.budget_limits import MAX_BUDGET_TOKENS
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway.arguments import (
     MAX_ID_CHARS,

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Final
 
-from squirrel_gateway.hook_context import Injection, Served, framework_run
+from squirrel_gateway.hook_context import Injection, Served
+from squirrel_gateway.hook_left_out import framework_run
 
 MAX_SESSIONS: Final = 256
 """Sessions remembered; the least recently answered is forgotten first."""

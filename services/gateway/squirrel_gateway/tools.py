@@ -12,7 +12,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field, WithJsonSchema
 
-from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+from squirrel_core.budget_limits import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import PermissionDeniedError, SquirrelError, UnavailableError
 from squirrel_core.read_shapes import SEARCH_TOP_K_MAX, MemoryTypeName
 from squirrel_gateway import responses, team_away

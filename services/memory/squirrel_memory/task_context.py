@@ -50,7 +50,8 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from squirrel_core.budget import longest_cut, validate_budget
+from squirrel_core.budget import longest_cut
+from squirrel_core.budget_limits import validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.llm.read_prompts import Note, WrittenBy

@@ -10,16 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from squirrel_core.budget import (
-    MAX_BUDGET_TOKENS,
-    MIN_BUDGET_TOKENS,
     SHORT_CONTENT_CHARS,
     Detail,
     Packed,
     pack,
     short_content_chars,
     shorten,
-    validate_budget,
 )
+from squirrel_core.budget_limits import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS, validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.tokens import estimate_tokens
 

@@ -9,7 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from squirrel_core.budget import MIN_BUDGET_TOKENS, Detail, pack
+from squirrel_core.budget import Detail, pack
+from squirrel_core.budget_limits import MIN_BUDGET_TOKENS
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway.markdown_lines import (
     raise_budget_hint,

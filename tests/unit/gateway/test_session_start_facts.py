@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_gateway import hook_context
+from squirrel_gateway import hook_context, hook_left_out
 from squirrel_gateway.schemas import SearchResult, SearchSource, UserStyleItem
 from tests.unit.gateway.fakes import FakeBackend
 from tests.unit.gateway.test_hook_context import NOW
@@ -137,7 +137,7 @@ async def test_where_the_source_is_hosted_is_left_to_the_repository(
 def test_a_test_framework_is_run_by_a_command_that_names_it(
     fact: str, command: str, run: bool
 ) -> None:
-    assert hook_context.framework_run(fact, [command]) is run
+    assert hook_left_out.framework_run(fact, [command]) is run
 
 
 async def test_the_session_start_keeps_the_test_framework_beside_its_command(

@@ -20,7 +20,7 @@ from mcp import Client
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 
-from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+from squirrel_core.budget_limits import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import UnavailableError
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway.responses import fetch_budget

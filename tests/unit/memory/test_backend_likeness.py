@@ -27,14 +27,45 @@ def test_every_pair_of_namesake_backend_modules_is_measured_and_reported(
 
 
 def test_the_measure_counts_the_lines_two_modules_hold_in_the_same_order(tmp_path: Path) -> None:
-    text = "import a\n\ndef f():\n    return 1\n"
+    text = "x = 1\n\nprint(x)\nx += 1\n"
     assert shared_lines(text, text) == 4
     assert shared_lines(text, "x = 2\ny = 3\n") == 0
     # Lines that moved count once: only those still in order.
     assert shared_lines("a\nb\nc\n", "c\na\nb\n") == 2
-    # Different SQL around the same Python: the Python lines count, the SQL lines do not.
+    # Different SQL around the same Python: the Python lines count, the SQL lines do not (and a
+    # signature never does).
     left = 'def g(conn):\n    rows = conn.execute("SELECT 1 FROM t WHERE a = ?")\n    return rows\n'
     right = (
         'def g(conn):\n    rows = conn.execute("SELECT 1 FROM t WHERE a = %s")\n    return rows\n'
     )
-    assert shared_lines(left, right) == 2
+    assert shared_lines(left, right) == 1
+
+
+def test_imports_and_signature_lines_are_not_counted_as_alike() -> None:
+    # Two modules that only import the same names and define the same signatures share nothing
+    # but their blank lines: what both import or what a contract makes both declare is not code
+    # said twice.
+    left = (
+        "from __future__ import annotations\n"
+        "\n"
+        "from shared import (\n"
+        "    check_key,\n"
+        "    kept_reply,\n"
+        ")\n"
+        "import json\n"
+        "\n"
+        "\n"
+        "class Replies:\n"
+        "    async def claim(\n"
+        "        self, key: str, now: float\n"
+        "    ) -> bool:\n"
+        '        return self.conn.execute("SELECT 1 WHERE k = ?", (key,))\n'
+    )
+    right = left.replace('"SELECT 1 WHERE k = ?", (key,)', '"INSERT %s ON CONFLICT", [key]')
+    assert shared_lines(left, right) == 4  # the three blank lines and `class Replies:`
+    # A body line both say is still counted, and a one-line def keeps its body.
+    left_body = "def f(x: int) -> int: return x + 1\n\ndef g(y):\n    z = y * 2\n    return z\n"
+    right_body = "def f(x: int) -> int: return x + 1\n\ndef g(y):\n    z = y * 2\n    return -z\n"
+    assert shared_lines(left_body, right_body) == 3  # `def f(...): return x + 1`, blank, `z = ...`
+    # Text that is not Python (a fragment) is compared line by line, as before.
+    assert shared_lines("a\nb\n", "a\nb\n") == 2

@@ -18,7 +18,7 @@ import structlog
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from squirrel_core.auth import token_matches
-from squirrel_core.budget import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
+from squirrel_core.budget_limits import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import (
     InvalidArgumentError,
     NotFoundError,

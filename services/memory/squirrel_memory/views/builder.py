@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from squirrel_core.budget import validate_budget
+from squirrel_core.budget_limits import validate_budget
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.tokens import estimate_tokens
