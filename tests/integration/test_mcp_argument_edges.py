@@ -1,0 +1,104 @@
+"""`sqrl mcp` called as a careless host first calls it: arguments of the wrong type, a project
+root that is no registered project, a query of only stop-words or of 100 kB. Each refusal is a
+tool error of one clear line (never a schema dump, never a crash), and the session goes on: a
+good call after them all is answered. Both ways `sqrl mcp` serves are checked (relayed to a
+running gateway, and in its own process)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from squirrel_core.settings import Settings
+from tests.mcp_host import INITIALIZE, INITIALIZED
+
+from test_mcp_host_edges import (  # type: ignore[import-not-found]
+    _line,
+    _talk,
+    mode,
+    project,
+    services,
+    settings,
+)
+
+__all__ = ["mode", "project", "settings"]  # the fixtures, used by name
+
+
+def _call(call_id: int, tool: str, arguments: dict[str, Any] | str) -> bytes:
+    raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    return _line(
+        f'{{"jsonrpc": "2.0", "id": {call_id}, "method": "tools/call", "params": '
+        f'{{"name": "{tool}", "arguments": {raw}}}}}'
+    )
+
+
+def _cases(root: str, elsewhere: str) -> list[tuple[str, dict[str, Any] | str, str]]:
+    """(tool, arguments, a word the one-line refusal must hold)."""
+    return [
+        ("search_project_memory", {"project_root": root, "query": 42}, "query"),
+        ("search_project_memory", {"project_root": root, "query": ["a", "b"]}, "query"),
+        ("search_project_memory", {"project_root": root, "query": "x", "top_k": "five"}, "top_k"),
+        ("search_project_memory", {"project_root": root, "query": "x", "top_k": 0}, "top_k"),
+        (
+            "search_project_memory",
+            {"project_root": root, "query": "x", "types": ["bogus"]},
+            "types",
+        ),
+        (
+            "search_project_memory",
+            {"project_root": root, "query": "x", "scope_paths": 7},
+            "scope_paths",
+        ),
+        ("search_project_memory", {"project_root": root, "query": "x" * 100_000}, "query"),
+        ("search_project_memory", {"project_root": root, "query": "   "}, "query"),
+        ("search_project_memory", {"project_root": 12, "query": "x"}, "project_root"),
+        ("search_project_memory", {"project_root": elsewhere, "query": "x"}, "sqrl init"),
+        (
+            "get_task_context",
+            {"project_root": root, "task_description": {"a": 1}},
+            "task_description",
+        ),
+        ("get_task_context", {"project_root": root}, "task_description"),
+        ("get_project_brief_view", {"project_root": root, "mode": "everything"}, "mode"),
+        ("get_project_brief_view", '{"project_root": null}', "project_root"),
+        ("get_pitfalls_view", {"project_root": root, "scope_paths": "src/app.py"}, "scope_paths"),
+    ]
+
+
+async def test_wrong_arguments_are_one_line_tool_errors_and_the_session_goes_on(
+    settings: Settings, project: Path, mode: str, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "not-registered"
+    elsewhere.mkdir()
+    cases = _cases(str(project), str(elsewhere.resolve()))
+    lines = [_line(INITIALIZE), _line(INITIALIZED)]
+    lines += [_call(n, tool, args) for n, (tool, args, _) in enumerate(cases, start=2)]
+    good = len(cases) + 2
+    stop_words = good + 1
+    lines.append(
+        _call(good, "search_project_memory", {"project_root": str(project), "query": "lint"})
+    )
+    lines.append(
+        _call(
+            stop_words,
+            "search_project_memory",
+            {"project_root": str(project), "query": "the of and"},
+        )
+    )
+    async with services(settings, mode):
+        answers = await _talk(settings, project, lines)
+    by_id = {a.get("id"): a for a in answers}
+    assert set(by_id) == {1, *range(2, stop_words + 1)}, answers
+    bad: list[str] = []
+    for n, (tool, args, word) in enumerate(cases, start=2):
+        result = by_id[n].get("result") or {}
+        said = result["content"][0]["text"] if result.get("content") else json.dumps(by_id[n])
+        if not (result.get("isError") is True and len(said.splitlines()) == 1 and word in said):
+            bad.append(f"{tool} {str(args)[:80]}: {said[:300]!r}")
+    assert not bad, "\n".join(bad)
+    assert not by_id[good]["result"].get("isError"), by_id[good]
+    words = by_id[stop_words]["result"]
+    assert not words.get("isError") or len(words["content"][0]["text"].splitlines()) == 1, words
