@@ -10,11 +10,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from squirrel_core.settings import Settings
-from tests.mcp_host import INITIALIZE, INITIALIZED
-
 from test_mcp_host_edges import (  # type: ignore[import-not-found]
     _line,
     _talk,
@@ -23,6 +18,9 @@ from test_mcp_host_edges import (  # type: ignore[import-not-found]
     services,
     settings,
 )
+
+from squirrel_core.settings import Settings
+from tests.mcp_host import INITIALIZE, INITIALIZED
 
 __all__ = ["mode", "project", "settings"]  # the fixtures, used by name
 
