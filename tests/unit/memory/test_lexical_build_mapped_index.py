@@ -48,6 +48,50 @@ async def main():
 asyncio.run(main())
 """
 
+#: A build cut into mid-read: the store holds 400 memories (over 2,000 terms: several chunks of
+#: the postings' read); the `-shm` file is cut by the build's own check once the first chunk is
+#: read (a real cut, at a point the test chooses), so the next chunk's read would fault.
+MID_READ = """
+import asyncio, faulthandler, json, os, sys
+from squirrel_core.logs import configure_logging
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.sqlite.fts_rows import index_memory_text
+from squirrel_memory.storage.sqlite.lexical import LexicalIndex
+from squirrel_memory.storage.sqlite.mapped_index import MappedIndexUnsafeError
+
+faulthandler.enable()
+configure_logging("memory", "info", json=True)
+
+def fill(conn):
+    for n in range(400):
+        words = " ".join(f"w{n}x{k}" for k in range(6))
+        index_memory_text(conn, f"m{n}", kind="project_fact", key=f"k{n}", content=words,
+                          tags_json="[]")
+
+async def main():
+    store = await SqliteStore.open(sys.argv[1], lexical_index=False)
+    await store._db.write(fill)
+    shm, checks = store.path.with_name("data.db-shm"), []
+
+    def problem():
+        checks.append(1)
+        if len(checks) == 4:  # before open, after the vocabulary table, before the postings,
+            os.truncate(shm, 0)  # then after the first chunk of them
+        return store._db.mapped_problem()
+
+    index = LexicalIndex(store.path, problem)
+    try:
+        index.build_now()
+        out = {"built": True}
+    except MappedIndexUnsafeError as exc:
+        out = {"refused": "data.db-shm" in str(exc), "checks": len(checks)}
+    print(json.dumps(out), flush=True)
+    index.close()
+    await store.close()
+
+asyncio.run(main())
+"""
+
 
 def test_a_build_over_an_index_cut_short_is_refused_not_a_crash(tmp_path: Path) -> None:
     root = tmp_path / "repo"
@@ -73,3 +117,19 @@ def test_a_build_over_an_index_cut_short_is_refused_not_a_crash(tmp_path: Path) 
     assert refused[0]["error"] == "mapped_index_unsafe"
     assert refused[0]["file"].endswith("data.db-shm") and "sqrl down" in refused[0]["fix"]
     assert second["reopened"] == 200
+
+
+def test_a_build_whose_index_is_cut_mid_read_stops_before_the_next_chunk(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", MID_READ, str(root.resolve())],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, f"exit {done.returncode} (-7 is SIGBUS): {output[-3000:]}"
+    (answer,) = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert answer == {"refused": True, "checks": 4}
