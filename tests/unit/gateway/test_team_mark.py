@@ -16,7 +16,7 @@ from squirrel.v1 import gateway_service_pb2, memory_pb2, memory_service_pb2, vie
 from squirrel_core.read_shapes import search_output
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import messages, responses
-from squirrel_gateway.hook_context import prompt_context
+from squirrel_gateway.hook_context import prompt_context, session_start
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.team_backend import TeamMemoryBackend
 
@@ -34,17 +34,23 @@ class _Memory:
             SearchMemory="SearchMemory",
             GetTaskContext="GetTaskContext",
             GetPitfallsView="GetPitfallsView",
+            GetProjectBriefView="GetProjectBriefView",
+            GetUserStyleView="GetUserStyleView",
         )
 
     async def call(self, method: str, request: Any, **_: Any) -> Any:
         mid = f"mem-{self.key}"
+        if method == "GetProjectBriefView":
+            return memory_service_pb2.GetProjectBriefViewResponse()
+        if method == "GetUserStyleView":
+            return memory_service_pb2.GetUserStyleViewResponse()
         if method == "SearchMemory":
             return memory_service_pb2.SearchMemoryResponse(
                 query=request.query,
                 results=[
                     views_pb2.SearchResult(
                         memory_id=mid,
-                        type=FACT,
+                        type=request.types[0] if request.types else FACT,
                         key=self.key,
                         content=self.content,
                         score=0.9,
@@ -146,6 +152,16 @@ async def test_a_hooks_task_context_marks_the_teams_memory(root: str) -> None:
     )
     assert "[project_fact] (team) Releases are cut" in _line_of(injection.text, TEAMMATE)
     assert "(team)" not in _line_of(injection.text, MINE)
+
+
+async def test_a_session_starts_lines_mark_the_teams_memory(root: str) -> None:
+    # The everyday commands (recipes, from searches) and the pitfalls, as a session start
+    # shows them.
+    injection = await session_start(_backend(root), project_id=root, user_id=None, budget=2000)
+    theirs = [line for line in injection.text.splitlines() if "Releases are cut" in line]
+    mine = [line for line in injection.text.splitlines() if "seeded by" in line]
+    assert theirs and all(line.startswith("- (team) Releases") for line in theirs), injection
+    assert mine and not any("(team)" in line for line in mine), injection
 
 
 async def test_sqrl_search_rows_mark_the_teams_memory(root: str) -> None:
