@@ -7,22 +7,35 @@ running gateway, and in its own process)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from fake_memory import register_projects  # type: ignore[import-not-found]
 from test_mcp_host_edges import (  # type: ignore[import-not-found]
     _line,
     _talk,
     mode,
     project,
     services,
-    settings,
 )
 
 from squirrel_core.settings import Settings
 from tests.mcp_host import INITIALIZE, INITIALIZED
 
-__all__ = ["mode", "project", "settings"]  # the fixtures, used by name
+__all__ = ["mode", "project"]  # the fixtures, used by name
+
+
+@pytest.fixture
+def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
+    """With the write tools (`gateway.allow_writes`), for the relayed gateway and for `sqrl
+    mcp` in its own process (which reads the home's config file)."""
+    made = make_settings(gateway_allow_writes="true")
+    made.home.mkdir(parents=True, exist_ok=True)
+    (made.home / "config.toml").write_text("[gateway]\nallow_writes = true\n")
+    register_projects(made, [str(project)])
+    return made
 
 
 def _call(call_id: int, tool: str, arguments: dict[str, Any] | str) -> bytes:
@@ -63,6 +76,11 @@ def _cases(root: str, elsewhere: str) -> list[tuple[str, dict[str, Any] | str, s
         ("get_project_brief_view", {"project_root": root, "mode": "everything"}, "mode"),
         ("get_project_brief_view", '{"project_root": null}', "project_root"),
         ("get_pitfalls_view", {"project_root": root, "scope_paths": "src/app.py"}, "scope_paths"),
+        ("remember", {"project_root": root, "content": "x", "importance": "high"}, "importance"),
+        ("remember", {"project_root": root, "content": "x", "memory_type": "note"}, "memory_type"),
+        ("remember", {"project_root": root, "content": "x", "tags": "a,b"}, "tags"),
+        ("remember", {"project_root": root, "content": "   "}, "content"),
+        ("forget", {"project_root": root, "memory_id": 5}, "memory_id"),
     ]
 
 
@@ -86,10 +104,14 @@ async def test_wrong_arguments_are_one_line_tool_errors_and_the_session_goes_on(
             {"project_root": str(project), "query": "the of and"},
         )
     )
+    kept = stop_words + 1
+    note = {"project_root": str(project), "content": "Deploys need the VPN.", "key": "vpn"}
+    lines.append(_call(kept, "remember", note))
     async with services(settings, mode):
         answers = await _talk(settings, project, lines)
     by_id = {a.get("id"): a for a in answers}
-    assert set(by_id) == {1, *range(2, stop_words + 1)}, answers
+    assert set(by_id) == {1, *range(2, kept + 1)}, answers
+    assert not by_id[kept]["result"].get("isError"), by_id[kept]  # a write after them all
     bad: list[str] = []
     for n, (tool, args, word) in enumerate(cases, start=2):
         result = by_id[n].get("result") or {}
