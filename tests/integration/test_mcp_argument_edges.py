@@ -40,10 +40,11 @@ def settings(make_settings: Callable[..., Settings], project: Path) -> Settings:
 
 def _call(call_id: int, tool: str, arguments: dict[str, Any] | str) -> bytes:
     raw = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    return _line(
+    line: bytes = _line(
         f'{{"jsonrpc": "2.0", "id": {call_id}, "method": "tools/call", "params": '
         f'{{"name": "{tool}", "arguments": {raw}}}}}'
     )
+    return line
 
 
 def _cases(root: str, elsewhere: str) -> list[tuple[str, dict[str, Any] | str, str]]:
