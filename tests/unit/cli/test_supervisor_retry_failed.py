@@ -8,6 +8,7 @@ and the real `sqrl up -d`."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -154,3 +155,25 @@ def test_sqrl_up_starts_a_service_given_up_on_again_under_the_running_supervisor
     again = _up(env)
     assert again.returncode == 0 and "already running" in again.stdout, again
     assert _state(layout).services["memory"].pid == memory.pid
+
+
+def test_a_supervisor_that_takes_no_retry_signal_is_not_sent_one(tmp_path: Path) -> None:
+    """A supervisor from before the retry (its `supervisor.json` names no signal) would be
+    killed by SIGUSR1: it is left alone, and `sqrl up` says to restart everything instead."""
+    home = tmp_path / "sqrl"
+    (home / "run").mkdir(parents=True)
+    older = subprocess.Popen(["sleep", "120"])
+    try:
+        failed = {"name": "memory", "pid": 0, "state": "failed", "problem": "gave up"}
+        (home / "run" / "supervisor.json").write_text(
+            json.dumps({"pid": older.pid, "started_at": 0, "services": {"memory": failed}})
+        )
+        done = _up({**os.environ, "SQRL_HOME": str(home)})
+        assert done.returncode == 1, done
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "gave up on the memory service" in lines[0], done
+        assert "`sqrl down`, then `sqrl up -d`" in lines[0]
+        assert older.poll() is None  # not signalled
+    finally:
+        older.kill()
+        older.wait()
