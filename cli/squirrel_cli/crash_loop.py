@@ -63,6 +63,6 @@ def given_up_line(name: str, code: int, times: int, seconds: float, log: Path) -
     why = f" ({hint})" if hint else ""
     return (
         f"The {name} service exited {times} times in {seconds:.0f} s the same way, {way}{why};"
-        f" it is no longer restarted. See the end of {log}, fix the cause, then `sqrl down`"
-        " and `sqrl up -d`."
+        f" it is no longer restarted. See the end of {log}, fix the cause, then run `sqrl up`"
+        " (it starts the service again under the running supervisor)."
     )

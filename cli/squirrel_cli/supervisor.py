@@ -42,6 +42,8 @@ def _log() -> Any:
 
 
 STABLE_AFTER_SECONDS = 30.0
+RETRY_SIGNAL = signal.SIGUSR1
+"""Sent by `sqrl up` to a running supervisor: start again the services it gave up on."""
 FIRST_BACKOFF_SECONDS = 0.5
 SERVING_POLL_SECONDS = 0.05
 """How often a starting service's file is read (health is asked once it is written, at SERVING)."""
@@ -95,8 +97,11 @@ class Supervisor:
         self._procs: dict[str, asyncio.subprocess.Process] = {}
         self._log_starts: dict[str, int] = {}
         """Where each service's log ended when it was last spawned: what it wrote since."""
-        self._state = SupervisorState(pid=os.getpid(), started_at=time.time())
+        self._state = SupervisorState(
+            pid=os.getpid(), started_at=time.time(), retry_signal=RETRY_SIGNAL.name
+        )
         self._stopping = asyncio.Event()
+        self._watchers: list[asyncio.Task[None]] = []
         self._lock = InstanceLock(self._layout.run / "supervisor.lock")
 
     # -- state -----------------------------------------------------------------------------------
@@ -350,6 +355,26 @@ class Supervisor:
             state.restarts += 1
             await self._join(name, await self._spawn(name))
 
+    def _retry_failed(self) -> None:
+        """Starts again, each with a fresh crash count, the services given up on (`_give_up`):
+        `sqrl up` asks for it (`RETRY_SIGNAL`) once the user has fixed the cause."""
+        if self._stopping.is_set():
+            return
+        for name, state in self._state.services.items():
+            if state.state != "failed":
+                continue
+            state.state = "starting"  # a second signal meanwhile starts no second one
+            state.problem = ""
+            self._save()
+            last = exit_way(state.last_exit_code) if state.last_exit_code is not None else ""
+            _log().info("service_retried", service=name, last_exit=last)
+            self._watchers.append(asyncio.create_task(self._retry(name), name=f"retry-{name}"))
+
+    async def _retry(self, name: str) -> None:
+        self._state.services[name].restarts += 1
+        await self._join(name, await self._spawn(name))
+        await self._watch(name)
+
     # -- life ------------------------------------------------------------------------------------
     async def run(self) -> int:
         """Starts everything, supervises until SIGINT/SIGTERM, stops in reverse order."""
@@ -362,7 +387,8 @@ class Supervisor:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, self._stopping.set)
-        watchers: list[asyncio.Task[None]] = []
+        loop.add_signal_handler(RETRY_SIGNAL, self._retry_failed)
+        watchers = self._watchers
         try:
             self._layout.up_failure_file.unlink(missing_ok=True)
             self._save()
@@ -394,6 +420,7 @@ class Supervisor:
             return 0
         finally:
             self._stopping.set()
+            loop.remove_signal_handler(RETRY_SIGNAL)
             for task in watchers:
                 task.cancel()
             for name in reversed(self._services):

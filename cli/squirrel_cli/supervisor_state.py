@@ -42,6 +42,9 @@ class SupervisorState:
     pid: int
     started_at: float
     services: dict[str, ServiceState] = field(default_factory=dict)
+    retry_signal: str = ""
+    """The signal that makes it start again the services it gave up on (`sqrl up` sends it);
+    "" for a supervisor that does not take one."""
 
     def to_json(self) -> bytes:
         return (json.dumps(asdict(self), indent=2) + "\n").encode()
@@ -53,7 +56,10 @@ def read_supervisor_state(path: Path) -> SupervisorState | None:
         data = json.loads(path.read_text())
         services = {k: ServiceState(**v) for k, v in data.get("services", {}).items()}
         return SupervisorState(
-            pid=int(data["pid"]), started_at=float(data["started_at"]), services=services
+            pid=int(data["pid"]),
+            started_at=float(data["started_at"]),
+            services=services,
+            retry_signal=str(data.get("retry_signal", "")),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
@@ -65,6 +71,15 @@ def services_run(state: SupervisorState | None) -> tuple[str, ...]:
     if state is None or not state.services:
         return SERVICES
     return tuple(name for name in SERVICES if name in state.services)
+
+
+def failed_services(state: SupervisorState) -> list[str]:
+    """The services the supervisor gave up on (`supervisor.crash_limit`), in start order."""
+    return [
+        name
+        for name in SERVICES
+        if name in state.services and state.services[name].state == "failed"
+    ]
 
 
 def supervisor_running(layout: HomeLayout) -> SupervisorState | None:

@@ -32,6 +32,11 @@ MEMORY_SOURCES: Final = ("rules", "llm", "manual")
 """Memory sources as the CLI names them (`MEMORY_SOURCE_<NAME>` in the protocol)."""
 
 
+TEAM_MARK = "(team)"
+"""Before the text of a memory from the team's memory (a teammate's), not the user's own,
+wherever a memory is shown: `sqrl search`'s rows here, the gateway's markdown lines."""
+
+
 def spec_names(value: Any) -> Any:
     """Enum names as the spec's JSON spells them: MEMORY_TYPE_USER_STYLE → user_style."""
     if isinstance(value, list):
@@ -98,7 +103,7 @@ def search_output(
                 f"{r.score:.2f}",
                 memory_pb2.MemoryType.Name(r.type).removeprefix("MEMORY_TYPE_").lower(),
                 r.handle or r.memory_id,
-                r.content,
+                f"{TEAM_MARK} {r.content}" if r.from_team else r.content,
                 r.reason,
             ]
             for r in reply.search.results

@@ -15,6 +15,7 @@ from squirrel_cli.console import Console
 from squirrel_cli.status_view import print_status, service_rows, status_data, up_failure
 from squirrel_cli.supervisor_state import (
     SupervisorState,
+    failed_services,
     read_supervisor_state,
     supervisor_running,
 )
@@ -46,6 +47,10 @@ def cmd_up(args: argparse.Namespace, console: Console) -> int:
 
     layout = prepare_home(settings)
     running = supervisor_running(layout)
+    if running is not None and failed_services(running):
+        from squirrel_cli.service_retry import retry_failed  # noqa: PLC0415
+
+        return retry_failed(settings, layout, running, console)
     if running is not None and args.detach:
         console.line(f"Squirrel is already running (supervisor pid {running.pid}).")
         return 0

@@ -469,6 +469,7 @@ class SearchResult(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     SOURCE_FIELD_NUMBER: _builtins.int
     HANDLE_FIELD_NUMBER: _builtins.int
+    FROM_TEAM_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     type: _memory_pb2.MemoryType.ValueType
     key: _builtins.str
@@ -482,6 +483,10 @@ class SearchResult(_message.Message):
     handle: _builtins.str
     """The memory's shortest handle unique in the project (`mem_` and 8+ characters of a hash of
     the id), as lists show it; every call that takes a memory id accepts it.
+    """
+    from_team: _builtins.bool
+    """From the team's memory (a teammate's, or shared with the team), not this laptop's own: set
+    by a joined laptop's gateway on the results the team server answered.
     """
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
@@ -501,10 +506,11 @@ class SearchResult(_message.Message):
         reason: _builtins.str = ...,
         source: Global___ResultSource | None = ...,
         handle: _builtins.str = ...,
+        from_team: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["source", b"source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "handle", b"handle", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "recency_days", b"recency_days", "score", b"score", "source", b"source", "tags", b"tags", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "from_team", b"from_team", "handle", b"handle", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "recency_days", b"recency_days", "score", b"score", "source", b"source", "tags", b"tags", "type", b"type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -30,7 +30,7 @@ from squirrel_gateway.hook_left_out import (
     left_out_of_prompt,
     managers_shown,
 )
-from squirrel_gateway.markdown_lines import render_brief, render_pitfall, render_style
+from squirrel_gateway.markdown_lines import one_line, render_brief, render_pitfall, render_style
 from squirrel_gateway.schemas import ModuleSummary, SelectedMemory
 from squirrel_gateway.session_commands import COMMAND, TEST_KEY, Served, everyday_commands
 
@@ -191,7 +191,7 @@ async def session_start(
     )
     # The test command is shown among the commands, where it comes first, rather than as one of
     # the brief's facts, where a long brief could leave it to the budget.
-    tests = [line[2:] for line, item in recipes if TEST_KEY.match(item.key)]
+    tests = [one_line(item.content) for line, item in recipes if TEST_KEY.match(item.key)]
     facts = [(line, item) for line, item in facts if not any(t in line for t in tests)]
     styles = [
         (

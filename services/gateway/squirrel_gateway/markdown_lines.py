@@ -2,7 +2,8 @@
 
 The MCP tools, the gRPC API (`responses.py`) and the hooks' context (`hook_context.py`) render
 their memories with these, so a memory reads the same wherever it is shown; a flagged memory's
-line carries its ⚠ mark (`squirrel_core.hazards`).
+line carries its ⚠ mark (`squirrel_core.hazards`), and a memory from the team's memory its
+"(team)" mark (`team_mark`). Both are in the line, so a budget counts their tokens.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from squirrel_core.budget import SHORT_REASON_CHARS, Detail, short_content_chars, shorten
 from squirrel_core.budget_limits import MAX_BUDGET_TOKENS
 from squirrel_core.hazards import describe, flags_of
+from squirrel_core.read_shapes import TEAM_MARK
 from squirrel_gateway.schemas import (
     ModuleSummary,
     PitfallItem,
@@ -55,8 +57,14 @@ def flag_mark(content: str) -> str:
     return f" ⚠ flagged: {describe(flags)}" if flags else ""
 
 
+def team_mark(from_team: bool) -> str:
+    """`(team) ` for a memory from the team's memory (a joined laptop's merged answer)."""
+    return f"{TEAM_MARK} " if from_team else ""
+
+
 def render_selected(memory: SelectedMemory, detail: Detail = Detail.FULL) -> str:
-    line = f"- [{memory.type}] {_content(memory.content, detail)}{flag_mark(memory.content)}"
+    text = _content(memory.content, detail)
+    line = f"- [{memory.type}] {team_mark(memory.from_team)}{text}{flag_mark(memory.content)}"
     reason = _reason(memory.reason, detail)
     line = f"{line} — why: {reason}" if reason else line
     refs = _files(memory.source_refs, detail)
@@ -64,7 +72,7 @@ def render_selected(memory: SelectedMemory, detail: Detail = Detail.FULL) -> str
 
 
 def render_style(item: UserStyleItem, detail: Detail = Detail.FULL) -> str:
-    return f"- {_content(item.summary, detail)}{flag_mark(item.summary)}"
+    return f"- {team_mark(item.from_team)}{_content(item.summary, detail)}{flag_mark(item.summary)}"
 
 
 def render_brief(entry: str | ModuleSummary, detail: Detail = Detail.FULL) -> str:
@@ -77,13 +85,14 @@ def render_brief(entry: str | ModuleSummary, detail: Detail = Detail.FULL) -> st
 
 def render_pitfall(item: PitfallItem, detail: Detail = Detail.FULL) -> str:
     files = _files(item.file_paths, detail)
-    line = f"- {_content(item.content, detail)}" + (f" (in {files})" if files else "")
-    return line + flag_mark(item.content)
+    line = f"- {team_mark(item.from_team)}{_content(item.content, detail)}"
+    return line + (f" (in {files})" if files else "") + flag_mark(item.content)
 
 
 def render_search_result(result: SearchResult, detail: Detail = Detail.FULL) -> str:
     line = (
-        f"- [{result.type}] {_content(result.content, detail)} (score {result.score:.2f},"
+        f"- [{result.type}] {team_mark(result.from_team)}{_content(result.content, detail)}"
+        f" (score {result.score:.2f},"
         f" {result.memory_id}){flag_mark(result.content)}"
     )
     reason = _reason(result.reason, detail)

@@ -189,6 +189,7 @@ def search_results(items: Sequence[views_pb2.SearchResult]) -> tuple[list[Search
                     file_paths=_texts(item.source.file_paths),
                     source_refs=_texts(item.source.source_refs),
                 ),
+                from_team=item.from_team,
             )
         )
     return kept, len(items) - len(kept)
@@ -320,6 +321,7 @@ def search_result_messages(results: Sequence[SearchResult]) -> list[views_pb2.Se
                 file_paths=r.source.file_paths,
                 source_refs=r.source.source_refs,
             ),
+            from_team=r.from_team,
         )
         for r in results
     ]

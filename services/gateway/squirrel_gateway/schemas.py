@@ -28,6 +28,10 @@ class SelectedMemory(_Shape):
     content: str
     importance: float = Field(ge=0.0, le=1.0)
     reason: str
+    from_team: bool = Field(
+        default=False,
+        description="From the team's memory (a teammate's), not this laptop's own.",
+    )
     source_refs: list[str] = Field(
         default_factory=list,
         description="Where the memory was read: `path:line` in the repository or `commit:<sha>`.",
@@ -43,6 +47,10 @@ class UserStyleItem(_Shape):
     importance: float = Field(ge=0.0, le=1.0)
     last_updated_at: AwareDatetime
     source_memory_ids: list[str] = Field(default_factory=list)
+    from_team: bool = Field(
+        default=False,
+        description="From the team's memory (a teammate's), not this laptop's own.",
+    )
 
 
 class ModuleSummary(_Shape):
@@ -61,6 +69,10 @@ class PitfallItem(_Shape):
     tags: list[str] = Field(default_factory=list)
     importance: float = Field(ge=0.0, le=1.0)
     file_paths: list[str] = Field(default_factory=list)
+    from_team: bool = Field(
+        default=False,
+        description="From the team's memory (a teammate's), not this laptop's own.",
+    )
 
 
 class SearchSource(_Shape):
@@ -91,6 +103,10 @@ class SearchResult(_Shape):
     score: float
     reason: str
     source: SearchSource = Field(default_factory=SearchSource)
+    from_team: bool = Field(
+        default=False,
+        description="From the team's memory (a teammate's), not this laptop's own.",
+    )
 
 
 # --- tool outputs ---

@@ -15,7 +15,7 @@ from squirrel_core.hazards import flags_of
 from squirrel_core.host_files import only_from_files
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway.backend import MemoryBackend
-from squirrel_gateway.markdown_lines import one_line
+from squirrel_gateway.markdown_lines import one_line, team_mark
 from squirrel_gateway.schemas import SearchResult
 
 RECIPE_QUERY: Final = "run the tests lint format type-check build start install migrate"
@@ -116,10 +116,12 @@ async def everyday_commands(
             continue
         if commands:
             said.add(commands[0])
-        line = f"- {one_line(r.content)}"
-        if any(line[2:] in other for other in shown) and not TEST_KEY.match(r.key):
+        text = one_line(r.content)
+        if any(text in other for other in shown) and not TEST_KEY.match(r.key):
             continue
-        lines.append((line, Served(r.type, r.key, r.memory_id, r.content)))
+        lines.append(
+            (f"- {team_mark(r.from_team)}{text}", Served(r.type, r.key, r.memory_id, r.content))
+        )
     return lines[:RECIPE_ITEMS]
 
 

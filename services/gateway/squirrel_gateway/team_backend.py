@@ -35,7 +35,13 @@ from squirrel_gateway.backend import (
 )
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.schemas import ViewMode
-from squirrel_gateway.team_merge import alternate, decode_cursor, encode_cursor, merged_brief
+from squirrel_gateway.team_merge import (
+    alternate,
+    decode_cursor,
+    encode_cursor,
+    from_team,
+    merged_brief,
+)
 from squirrel_gateway.team_outbox import OutboxSender
 from squirrel_gateway.team_reach import RETRY_AFTER_SECONDS, TEAM_WAIT_SECONDS, TeamReach
 
@@ -194,7 +200,7 @@ class TeamMemoryBackend:
         if shared is None or not shared.has_relevant_memory:
             return mine
         chosen = alternate(
-            list(shared.selected_memories),
+            from_team(shared.selected_memories),
             list(mine.selected_memories) if mine.has_relevant_memory else [],
             lambda m: (m.type, m.key),
         )
@@ -230,7 +236,7 @@ class TeamMemoryBackend:
         )
         if shared is None:
             return mine
-        items = alternate(list(mine.items), list(shared.items), lambda i: i.key)
+        items = alternate(list(mine.items), from_team(shared.items), lambda i: i.key)
         return UserStyleData(
             mode=mine.mode,
             project_id=mine.project_id,
@@ -294,7 +300,7 @@ class TeamMemoryBackend:
         )
         if shared is None:
             return mine
-        items = alternate(list(shared.items), list(mine.items), lambda i: i.key)
+        items = alternate(from_team(shared.items), list(mine.items), lambda i: i.key)
         return PitfallsData(
             project_id=mine.project_id,
             generated_at=max(shared.generated_at, mine.generated_at),
@@ -346,7 +352,7 @@ class TeamMemoryBackend:
         if shared is None:
             shared = await nothing()
         results = sorted(
-            alternate(list(shared.results), list(mine.results), lambda r: (r.type, r.key)),
+            alternate(from_team(shared.results), list(mine.results), lambda r: (r.type, r.key)),
             key=lambda r: -r.score,
         )
         return SearchPage(

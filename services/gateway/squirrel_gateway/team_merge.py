@@ -10,10 +10,20 @@ import json
 from collections.abc import Callable, Hashable, Sequence
 from typing import TypeVar
 
+from pydantic import BaseModel
+
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_gateway.backend import ProjectBriefData
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+
+def from_team(items: Sequence[M]) -> list[M]:
+    """The team's items, each marked as the team's (`from_team`): every rendering of a memory
+    then says so (`markdown_lines.team_mark`), so a teammate's memory never reads as the
+    user's own."""
+    return [item.model_copy(update={"from_team": True}) for item in items]
 
 
 def alternate(first: Sequence[T], second: Sequence[T], key: Callable[[T], Hashable]) -> list[T]:

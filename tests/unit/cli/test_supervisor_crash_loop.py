@@ -126,7 +126,7 @@ async def test_a_service_crashing_the_same_way_is_left_stopped_saying_why(tmp_pa
             assert "3 times" in memory.problem and "signal SIGBUS" in memory.problem
             assert "no longer restarted" in memory.problem and "data.db-shm" in memory.problem
             text = _status_text(layout)
-            assert "The memory service exited 3 times" in text and "sqrl up -d" in text
+            assert "The memory service exited 3 times" in text and "run `sqrl up`" in text
             # The other service was never touched.
             still = _state(layout).services["ingest"]
             assert still.state == "serving" and still.pid == ingest.pid and pid_alive(ingest.pid)
@@ -158,5 +158,5 @@ def test_the_line_names_how_it_exited_and_what_to_do(tmp_path: Path) -> None:
     log = tmp_path / "memory.log"
     line = given_up_line("memory", 2, 5, 40.2, log)
     assert line.startswith("The memory service exited 5 times in 40 s the same way, exit code 2;")
-    assert str(log) in line and "`sqrl down` and `sqrl up -d`" in line
+    assert str(log) in line and "then run `sqrl up` (it starts the service again" in line
     assert "data.db-shm" in given_up_line("memory", -7, 5, 40.0, log)

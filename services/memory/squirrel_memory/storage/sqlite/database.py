@@ -182,6 +182,12 @@ class SqliteDatabase:
         self.rows.bump()
         log.info("database_moved", path=str(path), schema_version=self.schema_version)
 
+    def mapped_problem(self) -> str:
+        """Why touching the database's mapped `-shm` file now would crash the process, with
+        what to do; "" when it would not (`MappedIndex.problem`). For a connection of its own
+        (the lexical index's build), checked as this database checks its own."""
+        return self._index.problem()
+
     def _check_mapped(self, *, writing: bool) -> None:
         """Refuses a use of the database that would touch its mapped `-shm` file when that
         would crash the process (`MappedIndex.problem`): a write is kept as a refused write

@@ -28,7 +28,7 @@ import sqlite3
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from squirrel_core.sqlite_files import harden
 from squirrel_memory.heap import release_free_memory
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS
 from squirrel_memory.storage.sqlite.fts_rows import FTS_TOKENIZER, SEARCH_RESET
+from squirrel_memory.storage.sqlite.mapped_index import MappedIndexUnsafeError
 from squirrel_memory.storage.sqlite.postings import INSTANCES, IndexState, Postings, read_postings
 from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M
 
@@ -143,32 +144,66 @@ _BUILDS = threading.Semaphore(1)
 """One build at a time in the process: a service opening many projects builds them in turn."""
 
 
-def _build(path: Path, stop: threading.Event) -> IndexState:
+Problem = Callable[[], str]
+"""Why touching the database's mapped `-shm` file now would crash the process ("" if it would
+not): `SqliteDatabase.mapped_problem`."""
+
+
+def _no_problem() -> str:
+    return ""
+
+
+class _Watch(threading.Event):
+    """The build's stop flag, read between chunks of its long read: also refuses to go on once
+    the mapped index became unsafe (a SIGBUS at the next page read otherwise)."""
+
+    def __init__(self, stop: threading.Event, problem: Problem) -> None:
+        super().__init__()
+        self._stop = stop
+        self._problem = problem
+
+    def is_set(self) -> bool:
+        _refuse_if_unsafe(self._problem)
+        return self._stop.is_set()
+
+
+def _refuse_if_unsafe(problem: Problem) -> None:
+    if why := problem():
+        raise MappedIndexUnsafeError(why)
+
+
+def _build(path: Path, stop: threading.Event, problem: Problem = _no_problem) -> IndexState:
     """Read `memory_fts`'s postings, rows and change log position in one read transaction."""
     while not _BUILDS.acquire(timeout=0.1):
         if stop.is_set():
             raise InterruptedError("stopped")
     try:
-        return _read_state(path, stop)
+        return _read_state(path, _Watch(stop, problem))
     finally:
         _BUILDS.release()
 
 
-def _read_state(path: Path, stop: threading.Event) -> IndexState:
+def _read_state(path: Path, watch: _Watch) -> IndexState:
+    """The state, read on a connection of its own. The store's `-shm` is checked before the
+    connection opens and at each step: this process has it mapped, and a read of a file cut
+    short under it would be a SIGBUS, not an error (`MappedIndexUnsafeError` instead)."""
+    watch.is_set()
     conn = _open_reader(path)
     try:
         conn.execute(
             "CREATE VIRTUAL TABLE temp.memory_fts_instances "
             "USING fts5vocab(main, memory_fts, 'instance')"
         )
+        watch.is_set()
         conn.execute("BEGIN")
         seq = int(conn.execute(_HEAD).fetchone()[0])
         rows = conn.execute(_ROWS).fetchall()
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         kinds = [str(r[1]) for r in rows]
         del rows
+        watch.is_set()
         cursor = conn.execute(INSTANCES.format("memory_fts_instances"))
-        postings = read_postings(cursor, ids, stop)
+        postings = read_postings(cursor, ids, watch)
         conn.execute("COMMIT")
         return IndexState(seq, ids, kinds, postings)
     finally:
@@ -178,8 +213,10 @@ def _read_state(path: Path, stop: threading.Event) -> IndexState:
 class LexicalIndex:
     """The in-memory BM25 index of one store's `memory_fts` (see the module docstring)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, problem: Problem = _no_problem) -> None:
         self._path = path
+        self._problem = problem
+        """Checked before and during each build (the store's `mapped_problem`)."""
         self._lock = threading.Lock()
         self._state: IndexState | None = None
         self._tokenizer = _Tokenizer()
@@ -201,7 +238,7 @@ class LexicalIndex:
 
     def build_now(self) -> None:
         """Build in this thread (tests, tools)."""
-        state = _build(self._path, self._stop)
+        state = _build(self._path, self._stop, self._problem)
         with self._lock:
             self._state = state
         release_free_memory()
@@ -216,8 +253,19 @@ class LexicalIndex:
     def _run_build(self) -> None:
         started = time.monotonic()
         try:
-            state = _build(self._path, self._stop)
+            state = _build(self._path, self._stop, self._problem)
         except InterruptedError:
+            return
+        except MappedIndexUnsafeError as exc:
+            self._failed_at = time.monotonic()  # the index it had is kept; tried again later
+            why = str(exc)
+            log.error(
+                "lexical_index_build_refused",
+                path=str(self._path),
+                file=str(self._path.with_name(self._path.name + "-shm")),
+                error="mapped_index_unsafe",
+                fix=why.split("; ", 1)[-1],
+            )
             return
         except (sqlite3.Error, LookupError, ValueError) as exc:
             self._failed_at = time.monotonic()

@@ -12,6 +12,12 @@ import os
 from pathlib import Path
 
 from squirrel_core.file_flags import fixed, unwritable_reason
+from squirrel_memory.storage.sqlite.connection import StorageError
+
+
+class MappedIndexUnsafeError(StorageError):
+    """A use of the database refused because touching its mapped `-shm` file would crash the
+    process (`MappedIndex.problem`); the message names the file and what to do."""
 
 
 class MappedIndex:

@@ -58,7 +58,7 @@ class SqliteStore(
         super().__init__(project_id, clock=clock, max_content_bytes=max_content_bytes)
         self._per_author = per_author
         self._db = db
-        self._lexical = LexicalIndex(db.path) if lexical_index else None
+        self._lexical = LexicalIndex(db.path, db.mapped_problem) if lexical_index else None
 
     @classmethod
     async def open(
@@ -131,7 +131,7 @@ class SqliteStore(
         moved = paths.data_db != self._db.path
         await self._db.move_to(paths.data_db)
         if moved and self._lexical is not None:
-            old, self._lexical = self._lexical, LexicalIndex(paths.data_db)
+            old, self._lexical = self._lexical, LexicalIndex(paths.data_db, self._db.mapped_problem)
             await asyncio.get_running_loop().run_in_executor(None, old.close)
             self._lexical.start_build()
 
