@@ -195,7 +195,8 @@ def probes(
         (index, "similarities", "exact cosines"),
         (search_module, "read_memories", "vector rows"),
         (lexical, "_catch_up", "lexical catch-up"),
-        (postings_module.IndexState, "best", "bm25"),
+        (postings_module.IndexState, "best", "bm25"),  # an older tree's
+        (postings_module.IndexState, "_top", "bm25"),  # under `ranked`, which searches call
         (search_module, "memories_of_docs", "lexical rows"),
         (retriever_module, "matched_terms", "matched terms"),
         (retriever_module, "parse_query", "parse"),
