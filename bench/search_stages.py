@@ -34,13 +34,19 @@ not reach counts as 0 for it). A stage whose code is missing (an older tree) pri
 With `--baseline TREE` the same bench runs TREE's code (its services and core, this bench) on the
 same kept stores right after this tree's, one side after the other; it needs `--keep`.
 
+With `--ids-looked-up` each question is asked a second time, the same text, the order rotating,
+with a row cache of its own and the lexical index's memory ids hidden (side `ids looked up`):
+its hits are then looked up in `memory_fts_docs` by doc id, through the row cache's doc map,
+as before the index carried the ids. The encoder's cache of recent queries answers the second
+ask of a question, so compare the lexical stages only.
+
 With `--rows-kept` each question is asked a second time (the order rotating) with a row cache
 that holds every memory row of the project, decoded, and every full-text doc id (side `rows
 kept`): the row reads then touch no row of the file, which is the most that keeping what ranking
 needs in memory, beside the indexes, could save them.
 
 Usage: python -m bench.search_stages [--sizes 400,10000,100000] [--queries 200]
-       [--base-texts 3000|all] [--keep DIR] [--baseline TREE | --rows-kept]
+       [--base-texts 3000|all] [--keep DIR] [--baseline TREE | --rows-kept | --ids-looked-up]
 """
 
 from __future__ import annotations
@@ -66,7 +72,14 @@ import structlog
 from bench.common import git_repo, percentile
 from bench.memory_process import tree_env
 from bench.seeded_project import base_texts_arg, loaded_embedder, questions, seed_project
-from bench.stage_floor import ROWS_KEPT, TARGET, every_row_kept, floor_parts
+from bench.stage_floor import (
+    IDS_LOOKED_UP,
+    ROWS_KEPT,
+    TARGET,
+    every_row_kept,
+    floor_parts,
+    memory_ids_hidden,
+)
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
@@ -77,6 +90,7 @@ from squirrel_memory.retrieval import retriever as retriever_module
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.sqlite import postings as postings_module
 from squirrel_memory.storage.sqlite import search as search_module
+from squirrel_memory.storage.sqlite.row_cache import RowCache
 
 TOP = 10
 WARMUP = 10
@@ -262,10 +276,13 @@ async def time_stages(
     side: str,
     *,
     rows_kept: bool = False,
+    ids_looked_up: bool = False,
 ) -> list[StageTimes]:
     """Each stage's CPU per search on the seeded project at `root`, and the floor's parts; with
     `rows_kept` a second side (`rows kept`) asks each question again, in rotating order, with
-    every memory row already decoded in the row cache."""
+    every memory row already decoded in the row cache; with `ids_looked_up` a second side (`ids
+    looked up`, a row cache of its own) asks each question again, the same text, with the
+    lexical index's memory ids hidden."""
     store = await SqliteStore.open(str(root))
     empty = await SqliteStore.open(str(git_repo(root.parent / f"empty-{size}")))
     try:
@@ -281,20 +298,24 @@ async def time_stages(
         caches = [(side, db.rows)]
         if rows_kept:
             caches.append((ROWS_KEPT, await db.read(every_row_kept)))
+        if ids_looked_up:
+            caches.append((IDS_LOOKED_UP, RowCache()))
         clocks = Clocks()
         millis: dict[str, dict[str, list[float]]] = {name: {} for name, _ in caches}
         with probes(store, retriever, index, clocks):
             for name, cache in caches:
                 db.rows = cache
                 for text in texts[:WARMUP]:
-                    await retriever.search(store.project_id, f"{text} (warm-up {name})", TOP)
+                    with memory_ids_hidden(store._lexical if name == IDS_LOOKED_UP else None):
+                        await retriever.search(store.project_id, f"{text} (warm-up {name})", TOP)
             before = load()
             for n, text in enumerate(texts):
                 for k in range(len(caches)):
                     name, cache = caches[(n + k) % len(caches)]
                     db.rows = cache
-                    spelled = text if name == side else f"{text} ({name})"
-                    ms = await _one_search(retriever, spelled, clocks)
+                    spelled = text if name in (side, IDS_LOOKED_UP) else f"{text} ({name})"
+                    with memory_ids_hidden(store._lexical if name == IDS_LOOKED_UP else None):
+                        ms = await _one_search(retriever, spelled, clocks)
                     ms.update(await floor_parts(nothing, embedder, spelled))
                     for stage, value in ms.items():
                         millis[name].setdefault(stage, []).append(value)
@@ -347,13 +368,16 @@ async def run_side(
     side: str,
     *,
     rows_kept: bool = False,
+    ids_looked_up: bool = False,
 ) -> list[StageTimes]:
     embedder = loaded_embedder()
     out: list[StageTimes] = []
     for size in sizes:
         project = await seeded(keep, size, embedder, base_texts)
         texts = asked(size, queries)
-        out += await time_stages(project, embedder, texts, size, side, rows_kept=rows_kept)
+        out += await time_stages(
+            project, embedder, texts, size, side, rows_kept=rows_kept, ids_looked_up=ids_looked_up
+        )
     return out
 
 
@@ -430,20 +454,34 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="a second side: each question again with every memory row decoded in the row cache",
     )
+    parser.add_argument(
+        "--ids-looked-up",
+        action="store_true",
+        help="a second side: each question again (the same text, a row cache of its own) with "
+        "the lexical index's memory ids hidden, its hits looked up by doc id",
+    )
     parser.add_argument("--side", default="this", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.baseline is not None and args.keep is None:
         parser.error("--baseline needs --keep (both sides search the same kept stores)")
-    if args.baseline is not None and args.rows_kept:
-        parser.error("--rows-kept and --baseline are two different comparisons; ask one")
+    if sum((args.baseline is not None, args.rows_kept, args.ids_looked_up)) > 1:
+        parser.error(
+            "--baseline, --rows-kept and --ids-looked-up are different comparisons; ask one"
+        )
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         keep = args.keep if args.keep is not None else Path(tmp)
         rows = asyncio.run(
             run_side(
-                sizes, args.queries, args.base_texts, keep, args.side, rows_kept=args.rows_kept
+                sizes,
+                args.queries,
+                args.base_texts,
+                keep,
+                args.side,
+                rows_kept=args.rows_kept,
+                ids_looked_up=args.ids_looked_up,
             )
         )
     if args.json is not None:
