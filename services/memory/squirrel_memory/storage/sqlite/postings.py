@@ -334,14 +334,8 @@ class IndexState:
     ) -> list[tuple[int, float, str | None]]:
         """`best` with each row's memory id (None where the index was not given it)."""
         slots, scores = self._top(tokens, kinds, limit)
-        return list(
-            zip(
-                self.doc_ids[slots].tolist(),
-                scores.tolist(),
-                self.memory_ids.of(slots),
-                strict=True,
-            )
-        )
+        docs = self.doc_ids[slots].tolist()
+        return list(zip(docs, scores.tolist(), self.memory_ids.of(slots), strict=True))
 
     def _top(
         self, tokens: Sequence[str], kinds: Sequence[str] | None, limit: int
