@@ -34,13 +34,19 @@ not reach counts as 0 for it). A stage whose code is missing (an older tree) pri
 With `--baseline TREE` the same bench runs TREE's code (its services and core, this bench) on the
 same kept stores right after this tree's, one side after the other; it needs `--keep`.
 
+With `--ids-looked-up` each question is asked a second time, the same text, the order rotating,
+with a row cache of its own and the lexical index's memory ids hidden (side `ids looked up`):
+its hits are then looked up in `memory_fts_docs` by doc id, through the row cache's doc map,
+as before the index carried the ids. The encoder's cache of recent queries answers the second
+ask of a question, so compare the lexical stages only.
+
 With `--rows-kept` each question is asked a second time (the order rotating) with a row cache
 that holds every memory row of the project, decoded, and every full-text doc id (side `rows
 kept`): the row reads then touch no row of the file, which is the most that keeping what ranking
 needs in memory, beside the indexes, could save them.
 
 Usage: python -m bench.search_stages [--sizes 400,10000,100000] [--queries 200]
-       [--base-texts 3000|all] [--keep DIR] [--baseline TREE | --rows-kept]
+       [--base-texts 3000|all] [--keep DIR] [--baseline TREE | --rows-kept | --ids-looked-up]
 """
 
 from __future__ import annotations
@@ -53,30 +59,32 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import structlog
 
 from bench.common import git_repo, percentile
 from bench.memory_process import tree_env
 from bench.seeded_project import base_texts_arg, loaded_embedder, questions, seed_project
-from bench.stage_floor import ROWS_KEPT, TARGET, every_row_kept, floor_parts
+from bench.stage_floor import (
+    IDS_LOOKED_UP,
+    ROWS_KEPT,
+    TARGET,
+    every_row_kept,
+    floor_parts,
+    memory_ids_hidden,
+)
+from bench.stage_probes import Clocks, probes
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
 from squirrel_memory.retrieval import Retriever
-from squirrel_memory.retrieval import ranking as ranking_module
-from squirrel_memory.retrieval import retriever as retriever_module
 from squirrel_memory.storage import SqliteStore
-from squirrel_memory.storage.sqlite import postings as postings_module
-from squirrel_memory.storage.sqlite import search as search_module
+from squirrel_memory.storage.sqlite.row_cache import RowCache
 
 TOP = 10
 WARMUP = 10
@@ -109,116 +117,6 @@ DERIVED = {
     "lexical other": ("lexical job", LEXICAL_PARTS),
     "event loop other": ("event loop", LOOP_PARTS),
 }
-
-
-class Clocks:
-    """Thread CPU ns per stage of the search being timed (every reader thread adds to it)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.current: dict[str, int] = {}
-        self.found: set[str] = set()
-        """The stages whose code was found and wrapped."""
-
-    def add(self, stage: str, ns: int) -> None:
-        with self._lock:
-            self.current[stage] = self.current.get(stage, 0) + ns
-
-    def take(self) -> dict[str, int]:
-        with self._lock:
-            taken, self.current = self.current, {}
-        return taken
-
-    def timed(self, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """`fn`, its thread CPU added to `stage` on every call."""
-        self.found.add(stage)
-        clock, add = time.thread_time_ns, self.add
-
-        def wrapper(*args: Any, **kwargs: Any) -> Any:
-            started = clock()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                add(stage, clock() - started)
-
-        return wrapper
-
-
-@contextmanager
-def patched(target: object, name: str, clocks: Clocks, stage: str) -> Iterator[None]:
-    """`target.name` timed as `stage` while inside (nothing when it has no such attribute)."""
-    original = getattr(target, name, None)
-    if original is None:
-        yield
-        return
-    own = name in vars(target)  # else a class's attribute, seen through an instance
-    setattr(target, name, clocks.timed(stage, original))
-    try:
-        yield
-    finally:
-        if own:
-            setattr(target, name, original)
-        else:
-            delattr(target, name)
-
-
-@contextmanager
-def jobs_timed(store: SqliteStore, clocks: Clocks) -> Iterator[None]:
-    """The two jobs of a search's paired read (vector, then lexical) timed whole."""
-    db = store._db  # a bench looks inside
-    original = db.read_pair
-
-    async def read_pair(first: Callable[..., Any], second: Callable[..., Any]) -> Any:
-        return await original(
-            clocks.timed("vector job", first), clocks.timed("lexical job", second)
-        )
-
-    clocks.found.update(("vector job", "lexical job"))
-    db.read_pair = read_pair  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        del db.read_pair
-
-
-@contextmanager
-def probes(
-    store: SqliteStore, retriever: Retriever, index: FaissIndex, clocks: Clocks
-) -> Iterator[None]:
-    """Every stage of `STAGES` wrapped where the search calls it."""
-    embedder = retriever._candidates._embedder
-    lexical = store._lexical
-    tokenizer = getattr(lexical, "_tokenizer", None)
-    wrapped: list[tuple[object, str, str]] = [
-        (embedder, "embed_query_now", "encoder"),
-        (index, "search", "vector index"),
-        (index, "similarities", "exact cosines"),
-        (search_module, "read_memories", "vector rows"),
-        (lexical, "_catch_up", "lexical catch-up"),
-        (postings_module.IndexState, "best", "bm25"),
-        (search_module, "memories_of_docs", "lexical rows"),
-        (retriever_module, "matched_terms", "matched terms"),
-        (retriever_module, "parse_query", "parse"),
-        (retriever_module, "fuse", "fusion"),  # an older tree's
-        (retriever_module, "fused_hits", "fusion"),
-        (retriever_module, "placed", "placing"),
-        (ranking_module.Ranking, "scored", "page"),
-        (retriever_module, "search_result", "page"),
-    ]
-    if tokenizer is not None:
-        wrapped.append((tokenizer, "tokens", "tokenizer"))
-    with jobs_timed(store, clocks), _all(wrapped, clocks):
-        yield
-
-
-@contextmanager
-def _all(wrapped: Sequence[tuple[object, str, str]], clocks: Clocks) -> Iterator[None]:
-    if not wrapped:
-        yield
-        return
-    target, name, stage = wrapped[0]
-    with patched(target, name, clocks, stage), _all(wrapped[1:], clocks):
-        yield
 
 
 @dataclass(frozen=True)
@@ -261,10 +159,13 @@ async def time_stages(
     side: str,
     *,
     rows_kept: bool = False,
+    ids_looked_up: bool = False,
 ) -> list[StageTimes]:
     """Each stage's CPU per search on the seeded project at `root`, and the floor's parts; with
     `rows_kept` a second side (`rows kept`) asks each question again, in rotating order, with
-    every memory row already decoded in the row cache."""
+    every memory row already decoded in the row cache; with `ids_looked_up` a second side (`ids
+    looked up`, a row cache of its own) asks each question again, the same text, with the
+    lexical index's memory ids hidden."""
     store = await SqliteStore.open(str(root))
     empty = await SqliteStore.open(str(git_repo(root.parent / f"empty-{size}")))
     try:
@@ -280,20 +181,24 @@ async def time_stages(
         caches = [(side, db.rows)]
         if rows_kept:
             caches.append((ROWS_KEPT, await db.read(every_row_kept)))
+        if ids_looked_up:
+            caches.append((IDS_LOOKED_UP, RowCache()))
         clocks = Clocks()
         millis: dict[str, dict[str, list[float]]] = {name: {} for name, _ in caches}
         with probes(store, retriever, index, clocks):
             for name, cache in caches:
                 db.rows = cache
                 for text in texts[:WARMUP]:
-                    await retriever.search(store.project_id, f"{text} (warm-up {name})", TOP)
+                    with memory_ids_hidden(store._lexical if name == IDS_LOOKED_UP else None):
+                        await retriever.search(store.project_id, f"{text} (warm-up {name})", TOP)
             before = load()
             for n, text in enumerate(texts):
                 for k in range(len(caches)):
                     name, cache = caches[(n + k) % len(caches)]
                     db.rows = cache
-                    spelled = text if name == side else f"{text} ({name})"
-                    ms = await _one_search(retriever, spelled, clocks)
+                    spelled = text if name in (side, IDS_LOOKED_UP) else f"{text} ({name})"
+                    with memory_ids_hidden(store._lexical if name == IDS_LOOKED_UP else None):
+                        ms = await _one_search(retriever, spelled, clocks)
                     ms.update(await floor_parts(nothing, embedder, spelled))
                     for stage, value in ms.items():
                         millis[name].setdefault(stage, []).append(value)
@@ -346,13 +251,16 @@ async def run_side(
     side: str,
     *,
     rows_kept: bool = False,
+    ids_looked_up: bool = False,
 ) -> list[StageTimes]:
     embedder = loaded_embedder()
     out: list[StageTimes] = []
     for size in sizes:
         project = await seeded(keep, size, embedder, base_texts)
         texts = asked(size, queries)
-        out += await time_stages(project, embedder, texts, size, side, rows_kept=rows_kept)
+        out += await time_stages(
+            project, embedder, texts, size, side, rows_kept=rows_kept, ids_looked_up=ids_looked_up
+        )
     return out
 
 
@@ -429,20 +337,34 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="a second side: each question again with every memory row decoded in the row cache",
     )
+    parser.add_argument(
+        "--ids-looked-up",
+        action="store_true",
+        help="a second side: each question again (the same text, a row cache of its own) with "
+        "the lexical index's memory ids hidden, its hits looked up by doc id",
+    )
     parser.add_argument("--side", default="this", help=argparse.SUPPRESS)
     parser.add_argument("--json", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.baseline is not None and args.keep is None:
         parser.error("--baseline needs --keep (both sides search the same kept stores)")
-    if args.baseline is not None and args.rows_kept:
-        parser.error("--rows-kept and --baseline are two different comparisons; ask one")
+    if sum((args.baseline is not None, args.rows_kept, args.ids_looked_up)) > 1:
+        parser.error(
+            "--baseline, --rows-kept and --ids-looked-up are different comparisons; ask one"
+        )
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         keep = args.keep if args.keep is not None else Path(tmp)
         rows = asyncio.run(
             run_side(
-                sizes, args.queries, args.base_texts, keep, args.side, rows_kept=args.rows_kept
+                sizes,
+                args.queries,
+                args.base_texts,
+                keep,
+                args.side,
+                rows_kept=args.rows_kept,
+                ids_looked_up=args.ids_looked_up,
             )
         )
     if args.json is not None:

@@ -3,16 +3,21 @@
 - `floor_parts`: for one question, the process's CPU over `Retriever.search` on an empty project
   (no vector to search, the same path) and this thread's CPU over the query encoder alone;
 - `every_row_kept`: a row cache holding every memory row of a file, decoded, and every full-text
-  doc id, so a search's row reads touch no row of the file.
+  doc id, so a search's row reads touch no row of the file;
+- `memory_ids_hidden`: the lexical index's memory ids hidden for a while, so its hits are looked
+  up in `memory_fts_docs` (through the row cache's doc map) as before the index carried them.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.retrieval import Retriever
+from squirrel_memory.storage.sqlite.lexical import LexicalIndex
 from squirrel_memory.storage.sqlite.reads import cached_memories
 from squirrel_memory.storage.sqlite.row_cache import RowCache
 
@@ -23,6 +28,25 @@ alone`)), as the search pipeline is held to."""
 
 
 ROWS_KEPT = "rows kept"
+IDS_LOOKED_UP = "ids looked up"
+
+
+@contextmanager
+def memory_ids_hidden(lexical: LexicalIndex | None) -> Iterator[None]:
+    """The index's memory ids hidden while inside (no write may run meanwhile): its hits are
+    looked up by doc id. Nothing changes for an index without them (an older tree's)."""
+    state = getattr(lexical, "_state", None)
+    kept = getattr(state, "memory_ids", None)
+    if state is None or kept is None:
+        yield
+        return
+    from squirrel_memory.storage.sqlite.slot_ids import SlotIds  # noqa: PLC0415 (an older tree has none)
+
+    state.memory_ids = SlotIds(len(kept))
+    try:
+        yield
+    finally:
+        state.memory_ids = kept
 
 
 def every_row_kept(conn: sqlite3.Connection) -> RowCache:

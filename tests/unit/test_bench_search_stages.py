@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bench.search_stages import STAGES, StageTimes, format_budget, time_stages
-from bench.stage_floor import ROWS_KEPT
+from bench.stage_floor import IDS_LOOKED_UP, ROWS_KEPT
 from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.sqlite import reads
+from squirrel_memory.storage.sqlite import search as search_module
 
 TEXTS = [
     ("build", "Run the build with make before pushing the branch"),
@@ -75,6 +80,30 @@ async def test_rows_kept_asks_every_question_again_with_every_row_in_the_cache(
     assert (shipped.side, kept.side) == ("this", ROWS_KEPT)
     assert set(kept.millis) == set(shipped.millis)
     assert all(len(v) == len(questions) for v in kept.millis.values())
+
+
+async def test_ids_looked_up_asks_every_question_again_without_the_index_memory_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    embedder = FakeEmbedder()
+    await _seeded(tmp_path / "project", embedder)
+    looked_up: list[int] = []
+    original = reads.memories_of_docs
+
+    def counted(conn: Any, rows: Any, generation: int, ranked: Any, **kw: Any) -> Any:
+        looked_up.append(sum(1 for _, _, memory_id in ranked if memory_id is None))
+        return original(conn, rows, generation, ranked, **kw)
+
+    monkeypatch.setattr(search_module, "memories_of_docs", counted)
+    questions = ["how do I run the build", "which port does the database use"]
+    shipped, hidden = await time_stages(
+        tmp_path / "project", embedder, questions, 4, "this", ids_looked_up=True
+    )
+    assert (shipped.side, hidden.side) == ("this", IDS_LOOKED_UP)
+    assert set(hidden.millis) == set(shipped.millis)
+    assert all(len(v) == len(questions) for v in hidden.millis.values())
+    # every search's hits came with their ids on one side and without them on the other
+    assert 0 in looked_up and any(n > 0 for n in looked_up)
 
 
 def _times(**p50: float) -> StageTimes:

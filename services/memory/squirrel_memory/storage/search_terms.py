@@ -1,13 +1,17 @@
 """The words a lexical search looks for, the same on both backends: a query cut into words as
-the index cuts documents (`fts_text`), English clitics and stop words dropped."""
+the index cuts documents (`fts_text`), English clitics and stop words dropped; and a lexical
+search's arguments checked once for both (`lexical_query`)."""
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from squirrel_core.errors import InvalidArgumentError
-from squirrel_memory.storage.checks import encodable
+from squirrel_memory.models import MemoryType
+from squirrel_memory.storage.checks import check_limit, check_type, encodable
 from squirrel_memory.storage.formats import fts_text
 
 MAX_QUERY_TERMS = 32
@@ -61,3 +65,29 @@ def match_terms(query: str) -> list[str]:
     if not isinstance(query, str):
         raise InvalidArgumentError("query must be a string")
     return search_terms(query[:4096])[:MAX_QUERY_TERMS]
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalQuery:
+    """A lexical search's checked arguments: the terms it looks for (`match_terms`, never
+    empty) and the memory types it keeps (their values; None: every type)."""
+
+    terms: list[str]
+    kinds: list[str] | None
+
+
+def lexical_query(
+    query: str, types: Sequence[MemoryType] | None, limit: int
+) -> LexicalQuery | None:
+    """The checked arguments of a lexical search (`search_fts` on either backend), or None when
+    the query has no searchable words (the search finds nothing).
+
+    Raises `InvalidArgumentError` for a limit outside 1 to `MAX_PAGE` or a query that is not a
+    string (both checked first), and for an unknown type, checked only when there are words to
+    search for."""
+    check_limit(limit)
+    terms = match_terms(query)
+    if not terms:
+        return None
+    kinds = [str(check_type(t)) for t in types] if types else None
+    return LexicalQuery(terms, kinds)

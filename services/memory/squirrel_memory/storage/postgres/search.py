@@ -33,13 +33,13 @@ from psycopg import AsyncConnection, sql
 
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage.bm25 import K1, TermSets, idf, term_set_plan
-from squirrel_memory.storage.checks import check_limit, check_project, check_type
+from squirrel_memory.storage.checks import check_project
 from squirrel_memory.storage.formats import fts_text, searchable_content, searchable_tags
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 from squirrel_memory.storage.postgres.schema import TS_CONFIG
 from squirrel_memory.storage.postgres.search_words import read_statistics
 from squirrel_memory.storage.revisions import drive_async
-from squirrel_memory.storage.search_terms import match_terms
+from squirrel_memory.storage.search_terms import lexical_query
 
 _WORD = re.compile(r"[^\W_]+")
 # tsvector positions stop at 16383 and a document at 1 MB; memories are at most 16,000 chars.
@@ -188,11 +188,10 @@ class PostgresMemorySearch:
         conn: AsyncConnection | None = None,
     ) -> list[tuple[str, float]]:
         """`search_fts` on `conn` (which sees its transaction's rows) or a pooled connection."""
-        check_limit(limit)
-        terms = match_terms(query)
-        if not terms:
+        asked = lexical_query(query, types, limit)
+        if asked is None:
             return []
-        kinds = [str(check_type(t)) for t in types] if types else None
+        terms, kinds = asked.terms, asked.kinds
         stats = await self._stats_for(terms, conn)
         found = [
             (term, sql.SQL("{text}::tsquery").format(text=sql.Literal(stats.lexemes[term])))

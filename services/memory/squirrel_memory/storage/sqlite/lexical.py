@@ -55,10 +55,15 @@ RETRY_SECONDS = 60.0
 _HEAD = "SELECT coalesce(max(seq), 0) FROM memory_fts_changes"
 _OLDEST = "SELECT min(seq) FROM memory_fts_changes"
 _CHANGED = "SELECT DISTINCT doc_id FROM memory_fts_changes WHERE seq > ?"
-_ROWS = "SELECT rowid, type FROM memory_fts ORDER BY rowid"
+# Each row's memory id rides along (`IndexState.ranked`), so a search's hits need no lookup.
+_ROWS = (
+    "SELECT f.rowid, f.type, d.memory_id FROM memory_fts f "
+    "LEFT JOIN memory_fts_docs d ON d.doc_id = f.rowid ORDER BY f.rowid"
+)
 _ROWS_TEXT = (
-    "SELECT rowid, key, content, tags, type FROM memory_fts "
-    "WHERE rowid IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+    "SELECT f.rowid, f.key, f.content, f.tags, f.type, d.memory_id FROM memory_fts f "
+    "LEFT JOIN memory_fts_docs d ON d.doc_id = f.rowid "
+    "WHERE f.rowid IN (SELECT value FROM json_each(?)) ORDER BY f.rowid"
 )
 # The memories of ranked rows, as `search._BEST_MATCHES` joins and filters them.
 _MEMORIES = (
@@ -200,12 +205,13 @@ def _read_state(path: Path, watch: _Watch) -> IndexState:
         rows = conn.execute(_ROWS).fetchall()
         ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         kinds = [str(r[1]) for r in rows]
+        memory_ids = [None if r[2] is None else str(r[2]) for r in rows]
         del rows
         watch.is_set()
         cursor = conn.execute(INSTANCES.format("memory_fts_instances"))
         postings = read_postings(cursor, ids, watch)
         conn.execute("COMMIT")
-        return IndexState(seq, ids, kinds, postings)
+        return IndexState(seq, ids, kinds, postings, memory_ids)
     finally:
         conn.close()
 
@@ -280,6 +286,7 @@ class LexicalIndex:
             path=str(self._path),
             rows=state.rows,
             postings=len(state.slots),
+            memory_id_bytes=state.memory_ids.nbytes,
             seconds=round(time.monotonic() - started, 3),
         )
 
@@ -299,11 +306,12 @@ class LexicalIndex:
         terms: Sequence[str],
         kinds: Sequence[str] | None,
         limit: int,
-    ) -> list[tuple[int, float]] | None:
-        """The `limit` best (doc id, score) of the snapshot of `conn` (in a read transaction),
-        best first, the score higher-is-better; None when the index cannot answer (see the
-        module docstring). Their memories may be deleted or of another project (`ranked_rows`
-        and `reads.memories_of_docs` read and filter them)."""
+    ) -> list[tuple[int, float, str | None]] | None:
+        """The `limit` best (doc id, score, memory id) of the snapshot of `conn` (in a read
+        transaction), best first, the score higher-is-better, the memory id None where the
+        index does not hold it; None when the index cannot answer (see the module docstring).
+        Their memories may be deleted or of another project (`ranked_rows` and
+        `reads.memories_of_docs` read and filter them)."""
         if self._state is None:
             self.start_build()
             return None
@@ -314,7 +322,7 @@ class LexicalIndex:
             state = self._state
             if state is None or not self._catch_up(conn, state):
                 return None
-            return state.best(tokens, kinds, limit)
+            return state.ranked(tokens, kinds, limit)
 
     def ranked_rows(
         self,
@@ -331,13 +339,13 @@ class LexicalIndex:
             return best
         found = {
             row[0]: row[1:]
-            for row in conn.execute(_MEMORIES, (json.dumps([d for d, _ in best]), project_id))
+            for row in conn.execute(_MEMORIES, (json.dumps([d for d, _, _ in best]), project_id))
         }
         if kinds is not None and (
             len(found) < len(best) or any(row[4] not in kinds for row in found.values())
         ):
             return None
-        return [(-score, doc, *found[doc]) for doc, score in best if doc in found]
+        return [(-score, doc, *found[doc]) for doc, score, _ in best if doc in found]
 
     def _catch_up(self, conn: sqlite3.Connection, state: IndexState) -> bool:
         """Apply the changes logged after `state.seq` (call holding the lock); whether the
@@ -363,7 +371,8 @@ class LexicalIndex:
         if present:
             postings = self._tokenizer.postings([(r[0], r[1], r[2], r[3]) for r in present])
             ids = np.fromiter((r[0] for r in present), dtype=np.int64, count=len(present))
-            state.add(ids, [str(r[4]) for r in present], postings)
+            memory_ids = [None if r[5] is None else str(r[5]) for r in present]
+            state.add(ids, [str(r[4]) for r in present], postings, memory_ids)
         state.seq = head
         if state.wants_rebuild():
             self._spawn_builder()

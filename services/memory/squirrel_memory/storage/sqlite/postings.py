@@ -22,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from squirrel_memory.storage.bm25 import K1, MIN_IDF, SEED_ROWS_PER_RESULT, essential_terms
+from squirrel_memory.storage.sqlite.slot_ids import SlotIds
 
 B = 0.75
 """FTS5's length normalisation."""
@@ -141,10 +142,18 @@ class IndexState:
     """Postings and row statistics as of one position (`seq`) of the change log.
 
     Rows are numbered by slot: the rows read at the build, in rowid order, then the rows added
-    since, in the order they were applied. Removed rows stay in the postings, marked dead.
+    since, in the order they were applied. Removed rows stay in the postings, marked dead. Each
+    slot keeps its row's memory id where it was given (`memory_ids`, `ranked`).
     """
 
-    def __init__(self, seq: int, ids: Ints, kinds: Sequence[str], postings: Postings) -> None:
+    def __init__(
+        self,
+        seq: int,
+        ids: Ints,
+        kinds: Sequence[str],
+        postings: Postings,
+        memory_ids: Sequence[str | None] = (),
+    ) -> None:
         self.seq = seq
         self.kind_codes: dict[str, int] = {}
         self.terms = postings.terms  # FTS5's order (UTF-8 bytes, so code points): sorted
@@ -165,6 +174,7 @@ class IndexState:
         self.kinds[: self.base_count] = [self._kind(kind) for kind in kinds]
         self.alive = np.zeros(capacity, dtype=bool)
         self.alive[: self.base_count] = True
+        self.memory_ids = SlotIds(capacity, memory_ids)
         self.used = self.base_count
         self.added: dict[int, int] = {}  # rowid -> slot, for rows added since the build
         self.extra: dict[int, tuple[list[int], list[float]]] = {}  # term -> added postings
@@ -198,9 +208,15 @@ class IndexState:
         self.tokens -= int(self.lengths[slot])
         self.dead += 1
 
-    def add(self, ids: Ints, kinds: Sequence[str], postings: Postings) -> None:
+    def add(
+        self,
+        ids: Ints,
+        kinds: Sequence[str],
+        postings: Postings,
+        memory_ids: Sequence[str | None] = (),
+    ) -> None:
         """Append the rows `ids` (sorted rowids, none of them present) of types `kinds`, with
-        their postings."""
+        their postings and their memory ids (where given)."""
         first = self.used
         need = first + len(ids)
         if need > len(self.doc_ids):
@@ -210,6 +226,8 @@ class IndexState:
                 grown = np.zeros(size, dtype=old.dtype)
                 grown[: len(old)] = old
                 setattr(self, name, grown)
+            self.memory_ids.grow(size)
+        self.memory_ids.put(first, memory_ids)
         self.doc_ids[first:need] = ids
         self.lengths[first:need] = postings.lengths
         self.kinds[first:need] = [self._kind(kind) for kind in kinds]
@@ -308,12 +326,27 @@ class IndexState:
         idf x (f (k1 + 1)) / (f + k1 (1 - b + b·len/avgdl)), summed in phrase order. A query
         whose terms hold more than `PRUNE_ABOVE_POSTINGS` postings scores only the rows that
         can still enter the results (`_pruned`); the rows and scores are the same."""
+        slots, scores = self._top(tokens, kinds, limit)
+        return list(zip(self.doc_ids[slots].tolist(), scores.tolist(), strict=True))
+
+    def ranked(
+        self, tokens: Sequence[str], kinds: Sequence[str] | None, limit: int
+    ) -> list[tuple[int, float, str | None]]:
+        """`best` with each row's memory id (None where the index was not given it)."""
+        slots, scores = self._top(tokens, kinds, limit)
+        docs = self.doc_ids[slots].tolist()
+        return list(zip(docs, scores.tolist(), self.memory_ids.of(slots), strict=True))
+
+    def _top(
+        self, tokens: Sequence[str], kinds: Sequence[str] | None, limit: int
+    ) -> tuple[Ints, Floats]:
+        """The slots of `best`'s rows, best first, and their scores."""
         if self.rows <= 0:
-            return []
+            return _NO_SLOTS, _NO_SHARES
         asked = [self._term_shares(token) for token in tokens]
         held = [(slots, shares) for slots, shares, _ in asked if len(slots)]
         if not held:
-            return []
+            return _NO_SLOTS, _NO_SHARES
         codes = None
         if kinds is not None:
             codes = np.asarray([self.kind_codes[k] for k in kinds if k in self.kind_codes])
@@ -343,11 +376,11 @@ class IndexState:
             found = found[values >= np.partition(values, cut)[cut]]
         return self._listed(found, scores[found], limit)
 
-    def _listed(self, found: Ints, scores: Floats, limit: int) -> list[Any]:
-        """The `limit` best of the rows `found` scoring `scores`, ties by rowid, as (rowid,
-        score)."""
+    def _listed(self, found: Ints, scores: Floats, limit: int) -> tuple[Ints, Floats]:
+        """The `limit` best of the rows `found` scoring `scores`, ties by rowid, best first, as
+        their slots and scores."""
         order = np.lexsort((self.doc_ids[found], -scores))[:limit]
-        return list(zip(self.doc_ids[found[order]].tolist(), scores[order].tolist(), strict=True))
+        return found[order], scores[order]
 
     def _pruned(
         self,

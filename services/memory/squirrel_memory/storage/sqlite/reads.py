@@ -95,18 +95,22 @@ def memories_of_docs(
     conn: sqlite3.Connection,
     rows: RowCache,
     generation: int,
-    ranked: Sequence[tuple[int, float]],
+    ranked: Sequence[tuple[int, float, str | None]],
     *,
     project_id: str,
     kinds: Sequence[str] | None,
 ) -> list[tuple[MemoryItem, float]] | None:
-    """The live memories of `project_id` behind ranked full-text doc ids, with their scores, in
-    rank order, through `rows` (as `cached_memories`); None when `kinds` is asked and a doc's
-    memory is gone or of another kind (the index's types lag: the caller asks FTS5 instead)."""
+    """The live memories of `project_id` behind ranked full-text doc ids (each with its score
+    and its memory id, None where the ranking did not know it), in rank order, through `rows`
+    (as `cached_memories`); None when `kinds` is asked and a doc's memory is gone or of another
+    kind (the index's types lag: the caller asks FTS5 instead). A doc's unknown memory id is
+    looked up in `memory_fts_docs` (through the row cache's doc map)."""
     if not ranked:
         return []
-    docs = [d for d, _ in ranked]
-    ids = rows.memory_ids(docs, generation)
+    docs = [d for d, _, _ in ranked]
+    ids = {d: i for d, _, i in ranked if i is not None}
+    if len(ids) < len(docs):
+        ids.update(rows.memory_ids([d for d in docs if d not in ids], generation))
     if len(ids) < len(docs):
         missing = [d for d in docs if d not in ids]
         pairs = [(int(d), str(i)) for d, i in conn.execute(_DOC_MEMORY_IDS, (json.dumps(missing),))]
@@ -122,7 +126,7 @@ def memories_of_docs(
         len(found) < len(docs) or any(str(m.type) not in kinds for m in found.values())
     ):
         return None
-    return [(found[d], score) for d, score in ranked if d in found]
+    return [(found[d], score) for d, score, _ in ranked if d in found]
 
 
 def _with_paths(

@@ -10,10 +10,10 @@ from typing import Any
 
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage.bm25 import max_score, upper_bound
-from squirrel_memory.storage.checks import check_limit, check_project, check_type
+from squirrel_memory.storage.checks import check_project
 from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.revisions import drive
-from squirrel_memory.storage.search_terms import match_terms
+from squirrel_memory.storage.search_terms import lexical_query, match_terms
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 from squirrel_memory.storage.sqlite.fts_rows import (
     SEARCH_RESET,
@@ -214,12 +214,11 @@ class SqliteMemorySearch:
     ) -> Callable[[sqlite3.Connection], list[tuple[MemoryItem, float]]] | None:
         """The read of `search_fts_memories` (None: the query has no searchable words)."""
         check_project(self.project_id, project_id)
-        check_limit(limit)
-        terms = match_terms(query)
-        if not terms:
+        asked = lexical_query(query, types, limit)
+        if asked is None:
             return None
+        terms, kinds = asked.terms, asked.kinds
         expression = " OR ".join(f'"{term}"' for term in terms)
-        kinds = [str(check_type(t)) for t in types] if types else None
         type_list = to_json(kinds) if kinds else None
         lexical = self._lexical
         cache = self._db.rows

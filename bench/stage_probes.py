@@ -1,0 +1,129 @@
+"""Where `bench.search_stages` times a search: each stage's code wrapped where the search calls
+it (`probes`), its thread CPU added to the stage (`Clocks`)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from squirrel_memory.index import FaissIndex
+from squirrel_memory.retrieval import Retriever
+from squirrel_memory.retrieval import ranking as ranking_module
+from squirrel_memory.retrieval import retriever as retriever_module
+from squirrel_memory.storage import SqliteStore
+from squirrel_memory.storage.sqlite import postings as postings_module
+from squirrel_memory.storage.sqlite import search as search_module
+
+
+class Clocks:
+    """Thread CPU ns per stage of the search being timed (every reader thread adds to it)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.current: dict[str, int] = {}
+        self.found: set[str] = set()
+        """The stages whose code was found and wrapped."""
+
+    def add(self, stage: str, ns: int) -> None:
+        with self._lock:
+            self.current[stage] = self.current.get(stage, 0) + ns
+
+    def take(self) -> dict[str, int]:
+        with self._lock:
+            taken, self.current = self.current, {}
+        return taken
+
+    def timed(self, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """`fn`, its thread CPU added to `stage` on every call."""
+        self.found.add(stage)
+        clock, add = time.thread_time_ns, self.add
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            started = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                add(stage, clock() - started)
+
+        return wrapper
+
+
+@contextmanager
+def patched(target: object, name: str, clocks: Clocks, stage: str) -> Iterator[None]:
+    """`target.name` timed as `stage` while inside (nothing when it has no such attribute)."""
+    original = getattr(target, name, None)
+    if original is None:
+        yield
+        return
+    own = name in vars(target)  # else a class's attribute, seen through an instance
+    setattr(target, name, clocks.timed(stage, original))
+    try:
+        yield
+    finally:
+        if own:
+            setattr(target, name, original)
+        else:
+            delattr(target, name)
+
+
+@contextmanager
+def jobs_timed(store: SqliteStore, clocks: Clocks) -> Iterator[None]:
+    """The two jobs of a search's paired read (vector, then lexical) timed whole."""
+    db = store._db  # a bench looks inside
+    original = db.read_pair
+
+    async def read_pair(first: Callable[..., Any], second: Callable[..., Any]) -> Any:
+        return await original(
+            clocks.timed("vector job", first), clocks.timed("lexical job", second)
+        )
+
+    clocks.found.update(("vector job", "lexical job"))
+    db.read_pair = read_pair  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        del db.read_pair
+
+
+@contextmanager
+def probes(
+    store: SqliteStore, retriever: Retriever, index: FaissIndex, clocks: Clocks
+) -> Iterator[None]:
+    """Every stage of `STAGES` wrapped where the search calls it."""
+    embedder = retriever._candidates._embedder
+    lexical = store._lexical
+    tokenizer = getattr(lexical, "_tokenizer", None)
+    wrapped: list[tuple[object, str, str]] = [
+        (embedder, "embed_query_now", "encoder"),
+        (index, "search", "vector index"),
+        (index, "similarities", "exact cosines"),
+        (search_module, "read_memories", "vector rows"),
+        (lexical, "_catch_up", "lexical catch-up"),
+        (postings_module.IndexState, "best", "bm25"),  # an older tree's
+        (postings_module.IndexState, "_top", "bm25"),  # under `ranked`, which searches call
+        (search_module, "memories_of_docs", "lexical rows"),
+        (retriever_module, "matched_terms", "matched terms"),
+        (retriever_module, "parse_query", "parse"),
+        (retriever_module, "fuse", "fusion"),  # an older tree's
+        (retriever_module, "fused_hits", "fusion"),
+        (retriever_module, "placed", "placing"),
+        (ranking_module.Ranking, "scored", "page"),
+        (retriever_module, "search_result", "page"),
+    ]
+    if tokenizer is not None:
+        wrapped.append((tokenizer, "tokens", "tokenizer"))
+    with jobs_timed(store, clocks), _all(wrapped, clocks):
+        yield
+
+
+@contextmanager
+def _all(wrapped: Sequence[tuple[object, str, str]], clocks: Clocks) -> Iterator[None]:
+    if not wrapped:
+        yield
+        return
+    target, name, stage = wrapped[0]
+    with patched(target, name, clocks, stage), _all(wrapped[1:], clocks):
+        yield
