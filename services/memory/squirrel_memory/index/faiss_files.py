@@ -1,5 +1,6 @@
-"""The FAISS index's files: the index bytes, the JSON sidecar that vouches for them and the int8
-copy beside them, written atomically and read back only when every check passes.
+"""The FAISS index's files: the index bytes, the JSON sidecar that vouches for them, the int8
+copy and the 4-bit codes beside them, written atomically and read back only when every check
+passes (a copy or codes that do not check out are made again by the caller, never trusted).
 
 `FaissIndex` (`faiss_index`) holds the index in memory; this module turns it into files and
 files back into the parts it is made of, raising `IndexUnusableError` saying what is wrong.
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,17 +24,27 @@ from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.index.base import IndexKind, IndexProblem, IndexUnusableError
 from squirrel_memory.index.coarse import Int8Copy
+from squirrel_memory.index.codes_file import (
+    ID_BYTES,
+    CodesFileError,
+    check_codes,
+    codes_path_for,
+    encode_codes,
+)
 from squirrel_memory.index.copy_file import copy_bytes, load_copy
+from squirrel_memory.index.fast_scan import COMPONENTS_PER_CODE, DEAD_ROWS_KEPT, FastScanCopy
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
 
 
 @dataclass(frozen=True)
 class IndexFiles:
-    """What `save` writes: the index bytes, the sidecar's fields and the int8 copy's file."""
+    """What `save` writes: the index bytes, the sidecar's fields, the int8 copy's file and the
+    4-bit codes' file (None: the index has no codes, and a codes file left beside it is removed)."""
 
     blob: bytes
     meta: dict[str, Any]
     copy: bytes | None
+    codes: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -49,11 +61,16 @@ class SavedIndex:
     """The SHA-256 of the index file (the one the sidecar records)."""
     copy: Int8Copy | None
     """The int8 copy read from its file, or None when there is none that belongs to it."""
+    codes: FastScanCopy | None = None
+    """The 4-bit codes read from their file, or None (not asked for, or none that belong)."""
+    codes_problem: str | None = None
+    """Why a codes file beside the index was not used (None: read, absent or not asked for)."""
 
 
 def index_files(
     raw: Any,
     copy: Int8Copy | None,
+    codes: FastScanCopy | None = None,
     *,
     model_id: str,
     dim: int,
@@ -77,22 +94,33 @@ def index_files(
         "size": len(blob),
         "ids": sorted(ids.items(), key=lambda pair: pair[1]),
     }
-    return IndexFiles(blob, meta, copy_bytes(copy, digest) if copy is not None else None)
+    codes_file = encode_codes(*codes.file_parts(), digest) if codes is not None else None
+    return IndexFiles(
+        blob, meta, copy_bytes(copy, digest) if copy is not None else None, codes_file
+    )
 
 
 def write_index_files(target: Path, files: IndexFiles) -> None:
-    """Write index, sidecar and copy atomically (temp file, fsync, rename), in that order."""
+    """Write index, sidecar, copy and codes atomically (temp file, fsync, rename), in that
+    order; an index without codes removes a codes file left by an earlier save."""
     target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     write_atomically(target, files.blob)
     write_atomically(meta_path_for(target), json.dumps(files.meta).encode("utf-8"))
+    # After the sidecar: a copy or codes are read only beside the index bytes they name.
     if files.copy is not None:
-        # After the sidecar: a copy is read only beside the index bytes it names.
         write_atomically(copy_path_for(target), files.copy)
+    if files.codes is not None:
+        write_atomically(codes_path_for(target), files.codes)
+    else:
+        codes_path_for(target).unlink(missing_ok=True)
 
 
-def read_index_files(path: Path, dim: int, model_id: str) -> SavedIndex:
+def read_index_files(
+    path: Path, dim: int, model_id: str, *, codes_above: int | None = None
+) -> SavedIndex:
     """Read what `write_index_files` wrote at `path`; raise `IndexUnusableError` saying what is
-    wrong."""
+    wrong. The 4-bit codes are read too when the index is flat and holds more than
+    `codes_above` vectors (None: never)."""
     meta_path = meta_path_for(path)
     if not path.is_file() or not meta_path.is_file():
         raise IndexUnusableError(IndexProblem.MISSING, "index or sidecar file not found")
@@ -117,6 +145,15 @@ def read_index_files(path: Path, dim: int, model_id: str) -> SavedIndex:
     kind = IndexKind(meta["kind"])
     ivf = kind is IndexKind.IVF
     copy = load_copy(copy_path_for(path), raw, meta["sha256"], ivf=ivf)
+    codes: FastScanCopy | None = None
+    problem: str | None = None
+    if codes_above is not None and not ivf and len(ids) > codes_above:
+        try:
+            codes = read_codes(codes_path_for(path), str(meta["sha256"]), dim, ids.values())
+        except FileNotFoundError:
+            pass
+        except (OSError, CodesFileError) as exc:
+            problem = str(exc) if isinstance(exc, CodesFileError) else type(exc).__name__
     return SavedIndex(
         raw,
         kind,
@@ -125,7 +162,33 @@ def read_index_files(path: Path, dim: int, model_id: str) -> SavedIndex:
         int(meta["trained_on"]),
         str(meta["sha256"]),
         copy,
+        codes,
+        problem,
     )
+
+
+def read_codes(path: Path, index_sha256: str, dim: int, live_ids: Collection[int]) -> FastScanCopy:
+    """The 4-bit codes saved at `path` for the index file whose SHA-256 is `index_sha256` and
+    which holds `live_ids`; raise `CodesFileError` (or `OSError`) when they do not belong."""
+    if dim % COMPONENTS_PER_CODE:
+        raise CodesFileError("this index's vectors have no codes")
+    rows = len(live_ids) + DEAD_ROWS_KEPT + 1
+    if path.stat().st_size > 1_048_576 + rows * (ID_BYTES + dim):
+        raise CodesFileError("it is larger than codes of this index can be")
+    checked = check_codes(
+        path.read_bytes(),
+        index_sha256,
+        dim=dim,
+        live_ids=set(live_ids),
+        pairs=dim // COMPONENTS_PER_CODE,
+    )
+    return FastScanCopy.restored(checked.codes, checked.row_ids)
+
+
+def write_codes_file(target: Path, blob: bytes) -> None:
+    """Write the 4-bit codes' file (`encode_codes`, made holding the index's lock) beside the
+    index file at `target`. Raises `OSError` as the write does."""
+    write_atomically(codes_path_for(target), blob)
 
 
 def write_copy_file(target: Path, blob: bytes) -> None:

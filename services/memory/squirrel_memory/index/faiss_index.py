@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +25,12 @@ from squirrel_memory.index.base import (
     unit_vector,
 )
 from squirrel_memory.index.coarse import Int8Copy
+from squirrel_memory.index.codes_file import encode_codes
 from squirrel_memory.index.copy_file import copy_bytes
 from squirrel_memory.index.faiss_files import (
     index_files,
     read_index_files,
+    write_codes_file,
     write_copy_file,
     write_index_files,
 )
@@ -104,6 +106,7 @@ class FaissIndex:
         """A flat index's stored vectors by int id (a view, no copy); made by the first search
         after a change (`_rows`)."""
         self._copy_restored = False
+        self._codes_restored = False
         self._loaded_sha256 = ""
         """The SHA-256 of the index file `load` read (empty for an index not loaded)."""
 
@@ -134,6 +137,12 @@ class FaissIndex:
     def copy_restored(self) -> bool:
         """Whether `load` read the int8 copy from its file (else it made it from the index)."""
         return self._copy_restored
+
+    @property
+    def codes_restored(self) -> bool:
+        """Whether `load` read the 4-bit codes from their file (else it trained them, or the
+        index has none)."""
+        return self._codes_restored
 
     def memory_ids(self) -> set[str]:
         """Every memory id held (to diff against SQLite)."""
@@ -271,6 +280,7 @@ class FaissIndex:
                 files = index_files(
                     self._index,
                     self._coarse,
+                    self._compact,
                     model_id=self._model_id,
                     dim=self._dim,
                     kind=self._kind,
@@ -283,21 +293,28 @@ class FaissIndex:
         log.info("vector_index_saved", count=files.meta["count"], size_bytes=len(files.blob))
         return target
 
-    def _save_loaded_copy(self, index_sha256: str) -> None:
-        """Write the int8 copy `load` made beside the index file it read (whose SHA-256 is
-        `index_sha256`; the index unchanged since), so the next load reads it. A failure is
-        logged and changes nothing (the next load makes the copy again)."""
-        if self.path is None or self._coarse is None:
+    def _save_made_parts(self) -> None:
+        """Write the int8 copy and the 4-bit codes `load` made (none read from a file that
+        belongs to the index) beside the index file it read, unchanged since, so the next load
+        reads them. A failure is logged and changes nothing (the next load makes them again)."""
+        if self.path is None:
             return
+        sha = self._loaded_sha256
+        made: list[tuple[str, Callable[[Path, bytes], None], bytes]] = []
         with self._save_lock:
             with self._lock:
-                blob = copy_bytes(self._coarse, index_sha256)
-            try:
-                write_copy_file(self.path, blob)
-            except OSError as exc:
-                log.warning("vector_index_copy_not_saved", error_type=type(exc).__name__)
-                return
-        log.info("vector_index_copy_saved", count=len(self._ids), size_bytes=len(blob))
+                if not self._copy_restored and self._coarse is not None:
+                    made.append(("copy", write_copy_file, copy_bytes(self._coarse, sha)))
+                if not self._codes_restored and self._compact is not None:
+                    codes = encode_codes(*self._compact.file_parts(), sha)
+                    made.append(("codes", write_codes_file, codes))
+            for part, write, blob in made:
+                try:
+                    write(self.path, blob)
+                except OSError as exc:
+                    log.warning(f"vector_index_{part}_not_saved", error_type=type(exc).__name__)
+                    continue
+                log.info(f"vector_index_{part}_saved", count=len(self._ids), size_bytes=len(blob))
 
     @classmethod
     def load(
@@ -313,7 +330,10 @@ class FaissIndex:
         """Read an index saved by `save`; raise `IndexUnusableError` saying what is wrong
         (`faiss_files.read_index_files`: FAISS never parses bytes the sidecar does not vouch
         for)."""
-        saved = read_index_files(path, dim, model_id)
+        codes_above = compact_above if fast_scan_fits(dim) else None
+        saved = read_index_files(path, dim, model_id, codes_above=codes_above)
+        if saved.codes_problem is not None:
+            log.warning("vector_index_codes_unusable", reason=saved.codes_problem)
         index = cls(
             dim,
             model_id,
@@ -332,7 +352,9 @@ class FaissIndex:
         index._copy_restored = saved.copy is not None
         index._loaded_sha256 = saved.sha256
         index._coarse = saved.copy if saved.copy is not None else index._new_copy()
-        index._keep_compact()
+        index._compact = saved.codes
+        index._codes_restored = saved.codes is not None
+        index._keep_compact()  # trains the codes when none were read and the index wants them
         return index
 
     @classmethod
@@ -359,8 +381,7 @@ class FaissIndex:
             empty = cls(dim, model_id, path, approximate_above=approximate_above)
             empty.compact_above = compact_above
             return empty, exc.problem
-        if not index.copy_restored:
-            index._save_loaded_copy(index._loaded_sha256)
+        index._save_made_parts()
         return index, None
 
     # -- internals --------------------------------------------------------------------------

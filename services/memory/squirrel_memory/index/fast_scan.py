@@ -15,11 +15,12 @@ search.
 
 Training (16 centroids for each pair of components, `TRAIN_ITERATIONS` rounds of k-means) runs
 on at most `TRAIN_SAMPLE` vectors drawn with a fixed seed, so a copy of the same vectors is the
-same copy. It is kept in memory
-only: made when the flat index grows past its owner's threshold and when a large flat index is
-loaded. A removed vector keeps its codes and is skipped by its row (a search asks the codes for
-as many more candidates as there are such rows); once there are more than `DEAD_ROWS_KEPT`, the
-codes are written again from the live vectors (the centroids kept).
+same copy. It is made when the flat index grows past its owner's threshold, and saved beside
+the index (`codes_file`) so a load reads it back instead of training it again (`restored`); a
+load trains it only when no saved file belongs to the index. A removed vector keeps its codes
+and is skipped by its row (a search asks the codes for as many more candidates as there are such
+rows); once there are more than `DEAD_ROWS_KEPT`, the codes are written again from the live
+vectors (the centroids kept).
 """
 
 from __future__ import annotations
@@ -43,6 +44,20 @@ DEAD_ROWS_KEPT = 256
 made again from the live vectors (about 50 ms for 10,000 vectors)."""
 
 
+def trained_codes(dim: int, vectors: Vector) -> Any:
+    """An empty `IndexPQFastScan` whose centroids are learnt from `vectors` (a sample of them)."""
+    index: Any = faiss.IndexPQFastScan(
+        dim, dim // COMPONENTS_PER_CODE, 4, faiss.METRIC_INNER_PRODUCT
+    )
+    index.pq.cp.niter = TRAIN_ITERATIONS
+    sample = vectors
+    if len(vectors) > TRAIN_SAMPLE:
+        rng = np.random.default_rng(TRAIN_SEED)
+        sample = vectors[np.sort(rng.choice(len(vectors), TRAIN_SAMPLE, replace=False))]
+    index.train(np.ascontiguousarray(sample, dtype=np.float32))
+    return index
+
+
 def fast_scan_fits(dim: int) -> bool:
     """Whether vectors of `dim` components split into groups of `COMPONENTS_PER_CODE`."""
     return dim >= COMPONENTS_PER_CODE and dim % COMPONENTS_PER_CODE == 0
@@ -56,21 +71,32 @@ class FastScanCopy:
         if not fast_scan_fits(dim):
             raise ValueError(f"{dim} dimensions do not split into pairs")
         self._dim = dim
-        self._index: Any = faiss.IndexPQFastScan(
-            dim, dim // COMPONENTS_PER_CODE, 4, faiss.METRIC_INNER_PRODUCT
-        )
-        self._index.pq.cp.niter = TRAIN_ITERATIONS
-        sample = vectors
-        if len(vectors) > TRAIN_SAMPLE:
-            rng = np.random.default_rng(TRAIN_SEED)
-            sample = vectors[np.sort(rng.choice(len(vectors), TRAIN_SAMPLE, replace=False))]
-        self._index.train(np.ascontiguousarray(sample, dtype=np.float32))
+        self._index: Any = trained_codes(dim, vectors)
         self._ids = np.zeros(0, np.int64)
         """Each row's int id (rows in the order they were added)."""
         self._alive = np.zeros(0, np.bool_)
         self._row_of: dict[int, int] = {}
         """Each live int id's row."""
         self.add(vectors, int_ids)
+
+    @classmethod
+    def restored(cls, codes: Any, row_ids: npt.NDArray[np.int64]) -> FastScanCopy:
+        """The copy whose `IndexPQFastScan` is `codes` (read from its file, checked) and whose
+        rows hold `row_ids` (-1: a removed vector's row), no training."""
+        copy = cls.__new__(cls)
+        copy._dim = int(codes.d)
+        copy._index = codes
+        copy._ids = np.asarray(row_ids, dtype=np.int64).copy()
+        copy._alive = copy._ids >= 0
+        live = np.flatnonzero(copy._alive)
+        copy._row_of = dict(zip(copy._ids[live].tolist(), live.tolist(), strict=True))
+        return copy
+
+    def file_parts(self) -> tuple[Any, npt.NDArray[np.int64]]:
+        """What its file holds (`codes_file.encode_codes`): the codes and each row's int id, -1
+        for a removed vector's row."""
+        row_ids = np.where(self._alive, self._ids, -1).astype(np.int64)
+        return self._index, row_ids
 
     def __len__(self) -> int:
         return len(self._row_of)
