@@ -16,7 +16,8 @@ sidecar, the int8 copy `memories.int8` and, above `COMPACT_ABOVE`, the 4-bit cod
   each written to a temporary file, fsynced and renamed);
 - `save, baseline`: TREE's `save` of its loaded index, likewise;
 - `int8 copy: write` / `int8 copy: read`: the int8 copy's part of a save (its bytes made and
-  written as `save` writes them) and of a load (its file read, checked and handed to FAISS);
+  written as `save` writes them) and of a load (its file read, checked and handed to FAISS),
+  the copy made here when the index holds none (a flat index with codes keeps no int8 copy);
 - `codes: write` / `codes: read`: the same for the 4-bit codes' file.
 
 Per way: wall-clock ms p50 and p95 and the process's CPU ms p50 and p95 (every thread), with
@@ -49,6 +50,7 @@ from bench.search_stages import seeded
 from bench.seeded_project import base_texts_arg, loaded_embedder
 from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_memory.index import FaissIndex
+from squirrel_memory.index.coarse import Int8Copy
 from squirrel_memory.index.codes_file import codes_path_for, encode_codes
 from squirrel_memory.index.copy_file import copy_bytes, load_copy
 from squirrel_memory.index.faiss_files import read_codes, write_codes_file, write_copy_file
@@ -96,8 +98,9 @@ def _files_ways(
     index = FaissIndex.load(saved, dim, model_id)
     aside = scratch / "aside" / INDEX_NAME
     aside.parent.mkdir()
-    for part in (saved, saved.with_suffix(".meta.json"), copy_path_for(saved)):
-        shutil.copy2(part, aside.parent / part.name)
+    for part in saved.parent.iterdir():
+        if part != codes_path_for(saved):
+            shutil.copy2(part, aside.parent / part.name)
     written = scratch / "written" / INDEX_NAME
     sha = index._loaded_sha256
     ways: dict[str, Callable[[], object]] = {
@@ -112,12 +115,17 @@ def _files_ways(
         base_index = baseline.load(base_saved, dim, model_id)
         ways["load, baseline"] = lambda: baseline.load(base_saved, dim, model_id)
         ways["save, baseline"] = lambda: base_index.save(base_written)
-    copy, codes = index._coarse, index._compact
-    if copy is not None:
-        ways["int8 copy: write"] = lambda: write_copy_file(written, copy_bytes(copy, sha))
-        ways["int8 copy: read"] = lambda: load_copy(
-            copy_path_for(saved), index._index, sha, ivf=False
-        )
+    codes = index._compact
+    # The int8 copy as this tree keeps it below the codes' threshold (and as TREE may keep it
+    # above): made here when the index holds none, to time its file either way.
+    copy = index._coarse or Int8Copy(dim, *index._all_vectors())
+    copy_file = scratch / "int8" / INDEX_NAME
+    copy_file.parent.mkdir()
+    write_copy_file(copy_file, copy_bytes(copy, sha))
+    ways["int8 copy: write"] = lambda: write_copy_file(written, copy_bytes(copy, sha))
+    ways["int8 copy: read"] = lambda: load_copy(
+        copy_path_for(copy_file), index._index, sha, ivf=False
+    )
     if codes is not None:
         ids = set(index._names)
         ways["codes: write"] = lambda: write_codes_file(

@@ -23,7 +23,7 @@ def test_each_way_runs_on_its_files_and_the_codes_are_read_or_trained(tmp_path: 
     index.rebuild((f"mem_{n}", v) for n, v in enumerate(vectors))
     index.save(tmp_path / "this" / INDEX_NAME)
     ways, sizes = _files_ways(tmp_path, DIM, "test-model", None)
-    assert sizes.keys() == {"memories.faiss", "memories.int8", "memories.meta.json", "memories.pq4"}
+    assert sizes.keys() == {"memories.faiss", "memories.meta.json", "memories.pq4"}
     assert list(ways) == [
         "load",
         "load, codes file aside",

@@ -15,6 +15,7 @@ import numpy.typing as npt
 import pytest
 import structlog
 
+from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_memory.index import FaissIndex, fast_scan
 from squirrel_memory.index.codes_file import LENGTH_BYTES, MAGIC, _digest, codes_path_for
 from squirrel_memory.index.fast_scan import DEAD_ROWS_KEPT
@@ -220,15 +221,38 @@ def test_removals_across_a_reload(tmp_path: Path, trainings: list[int]) -> None:
     assert again.search(vectors[500], 1)[0][0] == "mem_500"
 
 
-def test_an_index_that_falls_below_the_threshold_leaves_no_codes_file(
+def test_above_the_threshold_no_int8_copy_is_kept_and_below_it_comes_back(
     tmp_path: Path, trainings: list[int]
 ) -> None:
     path = tmp_path / "memories.faiss"
     index = _saved(path, _clustered(COUNT, 1))
-    assert codes_path_for(path).is_file()
+    assert index._coarse is None and codes_path_for(path).is_file()
+    assert not copy_path_for(path).exists()
     index.remove(f"mem_{n}" for n in range(COUNT - ABOVE))
+    assert index._compact is None and index._coarse is not None
+    assert index._coarse.faiss_index.ntotal == ABOVE
     index.save()
-    assert not codes_path_for(path).exists()
+    assert not codes_path_for(path).exists() and copy_path_for(path).is_file()
     loaded = _load(path)
-    assert loaded._compact is None and not loaded.codes_restored
+    assert loaded._compact is None and not loaded.codes_restored and loaded.copy_restored
+    assert _answers(loaded) == _answers(index)
     assert trainings == [COUNT]
+
+
+def test_an_index_saved_with_an_int8_copy_above_the_threshold_drops_it_at_the_next_save(
+    tmp_path: Path, trainings: list[int]
+) -> None:
+    path = tmp_path / "memories.faiss"
+    old = FaissIndex(DIM, "test-model", path, compact_above=COUNT)  # as saved before the codes
+    old.rebuild((f"mem_{n}", v) for n, v in enumerate(_clustered(COUNT, 1)))
+    old.save()
+    assert copy_path_for(path).is_file() and not codes_path_for(path).exists()
+    assert trainings == []
+    opened = _open(path)
+    assert opened._coarse is None and opened._compact is not None and len(trainings) == 1
+    assert codes_path_for(path).is_file()
+    opened.save()
+    assert not copy_path_for(path).exists()
+    again = _load(path)
+    assert again.codes_restored and len(trainings) == 1
+    assert _answers(again) == _answers(opened)

@@ -102,17 +102,17 @@ def index_files(
 
 def write_index_files(target: Path, files: IndexFiles) -> None:
     """Write index, sidecar, copy and codes atomically (temp file, fsync, rename), in that
-    order; an index without codes removes a codes file left by an earlier save."""
+    order; a copy or codes file the index does not hold, left by an earlier save, is removed."""
     target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     write_atomically(target, files.blob)
     write_atomically(meta_path_for(target), json.dumps(files.meta).encode("utf-8"))
-    # After the sidecar: a copy or codes are read only beside the index bytes they name.
-    if files.copy is not None:
-        write_atomically(copy_path_for(target), files.copy)
-    if files.codes is not None:
-        write_atomically(codes_path_for(target), files.codes)
-    else:
-        codes_path_for(target).unlink(missing_ok=True)
+    # After the sidecar: a copy or codes are read only beside the index bytes they name; the
+    # one an index does not hold (codes above `COMPACT_ABOVE`, the int8 copy below) is removed.
+    for side, data in ((copy_path_for(target), files.copy), (codes_path_for(target), files.codes)):
+        if data is not None:
+            write_atomically(side, data)
+        else:
+            side.unlink(missing_ok=True)
 
 
 def read_index_files(
@@ -144,10 +144,12 @@ def read_index_files(
         raise IndexUnusableError(IndexProblem.CORRUPT, "index and sidecar disagree")
     kind = IndexKind(meta["kind"])
     ivf = kind is IndexKind.IVF
-    copy = load_copy(copy_path_for(path), raw, meta["sha256"], ivf=ivf)
     codes: FastScanCopy | None = None
     problem: str | None = None
-    if codes_above is not None and not ivf and len(ids) > codes_above:
+    copy = None
+    if codes_above is None or ivf or len(ids) <= codes_above:
+        copy = load_copy(copy_path_for(path), raw, meta["sha256"], ivf=ivf)
+    else:  # the codes answer the first pass: no int8 copy is kept beside them
         try:
             codes = read_codes(codes_path_for(path), str(meta["sha256"]), dim, ids.values())
         except FileNotFoundError:

@@ -99,7 +99,8 @@ class FaissIndex:
         self._kind = IndexKind.FLAT
         self._index: Any = self._new_flat()
         self._coarse: Int8Copy | None = Int8Copy(dim)
-        """An int8 copy of the index (same ids, and lists if IVF), kept in step with it."""
+        """An int8 copy of the index (same ids, and lists if IVF), kept in step with it; none
+        while the 4-bit codes answer the first pass (no search reads it then)."""
         self._compact: FastScanCopy | None = None
         """A flat index's 4-bit codes above `compact_above` vectors (none otherwise)."""
         self._stored: FlatRows | None = None
@@ -351,7 +352,9 @@ class FaissIndex:
         index._trained_on = saved.trained_on
         index._copy_restored = saved.copy is not None
         index._loaded_sha256 = saved.sha256
-        index._coarse = saved.copy if saved.copy is not None else index._new_copy()
+        index._coarse = saved.copy
+        if saved.copy is None and not index._codes_wanted():
+            index._coarse = index._new_copy()
         index._compact = saved.codes
         index._codes_restored = saved.codes is not None
         index._keep_compact()  # trains the codes when none were read and the index wants them
@@ -431,17 +434,24 @@ class FaissIndex:
         if self._compact is not None:
             self._compact.remove(int_ids)
 
+    def _codes_wanted(self, count: int | None = None) -> bool:
+        """Whether a flat index of `count` vectors (the ones held when None) has 4-bit codes."""
+        held = len(self._ids) if count is None else count
+        return (
+            self._kind is IndexKind.FLAT and held > self.compact_above and fast_scan_fits(self._dim)
+        )
+
     def _keep_compact(self) -> None:
         """Make, recode or drop the 4-bit codes as the kind and count now ask (holding the
-        lock): held by a flat index of more than `compact_above` vectors only."""
-        wanted = (
-            self._kind is IndexKind.FLAT
-            and len(self._ids) > self.compact_above
-            and fast_scan_fits(self._dim)
-        )
-        if not wanted:
+        lock): held by a flat index of more than `compact_above` vectors only, and the int8
+        copy only when there are none (made again from the index when the codes go)."""
+        if not self._codes_wanted():
             self._compact = None
-        elif self._compact is None or self._compact.recode_due:
+            if self._coarse is None:
+                self._coarse = self._new_copy()
+            return
+        self._coarse = None
+        if self._compact is None or self._compact.recode_due:
             vectors, int_ids = self._all_vectors()
             faiss.omp_set_num_threads(1)
             if self._compact is None:
@@ -477,7 +487,8 @@ class FaissIndex:
             if count:
                 index.add_with_ids(vectors, int_ids)
             self._index, self._kind, self._trained_on = index, IndexKind.FLAT, 0
-            self._coarse = self._new_copy(vectors, int_ids)
+            wanted = self._codes_wanted(count)
+            self._coarse = None if wanted else self._new_copy(vectors, int_ids)
             return
         ivf = built_ivf(vectors, int_ids, self._build_threads)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
