@@ -53,7 +53,8 @@ from squirrel_memory.index import FaissIndex
 from squirrel_memory.index.coarse import Int8Copy
 from squirrel_memory.index.codes_file import codes_path_for, encode_codes
 from squirrel_memory.index.copy_file import copy_bytes, load_copy
-from squirrel_memory.index.faiss_files import read_codes, write_codes_file, write_copy_file
+from squirrel_memory.index.faiss_files import read_codes
+from squirrel_memory.index.sidecar import write_atomically
 from squirrel_memory.indexer import index_path
 
 INDEX_NAME = "memories.faiss"
@@ -102,6 +103,7 @@ def _files_ways(
         if part != codes_path_for(saved):
             shutil.copy2(part, aside.parent / part.name)
     written = scratch / "written" / INDEX_NAME
+    written.parent.mkdir()
     sha = index._loaded_sha256
     ways: dict[str, Callable[[], object]] = {
         "load": lambda: FaissIndex.load(saved, dim, model_id),
@@ -121,15 +123,17 @@ def _files_ways(
     copy = index._coarse or Int8Copy(dim, *index._all_vectors())
     copy_file = scratch / "int8" / INDEX_NAME
     copy_file.parent.mkdir()
-    write_copy_file(copy_file, copy_bytes(copy, sha))
-    ways["int8 copy: write"] = lambda: write_copy_file(written, copy_bytes(copy, sha))
+    write_atomically(copy_path_for(copy_file), copy_bytes(copy, sha))
+    ways["int8 copy: write"] = lambda: write_atomically(
+        copy_path_for(written), copy_bytes(copy, sha)
+    )
     ways["int8 copy: read"] = lambda: load_copy(
         copy_path_for(copy_file), index._index, sha, ivf=False
     )
     if codes is not None:
         ids = set(index._names)
-        ways["codes: write"] = lambda: write_codes_file(
-            written, encode_codes(*codes.file_parts(), sha)
+        ways["codes: write"] = lambda: write_atomically(
+            codes_path_for(written), encode_codes(*codes.file_parts(), sha)
         )
         ways["codes: read"] = lambda: read_codes(codes_path_for(saved), sha, dim, ids)
     sizes = {

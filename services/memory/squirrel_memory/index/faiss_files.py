@@ -19,6 +19,7 @@ from typing import Any
 
 import faiss
 import numpy as np
+import structlog
 
 from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_core.store_paths import meta_path_for
@@ -34,6 +35,8 @@ from squirrel_memory.index.codes_file import (
 from squirrel_memory.index.copy_file import copy_bytes, load_copy
 from squirrel_memory.index.fast_scan import COMPONENTS_PER_CODE, DEAD_ROWS_KEPT, FastScanCopy
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
+
+log = structlog.get_logger()
 
 
 @dataclass(frozen=True)
@@ -187,13 +190,27 @@ def read_codes(path: Path, index_sha256: str, dim: int, live_ids: Collection[int
     return FastScanCopy.restored(checked.codes, checked.row_ids)
 
 
-def write_codes_file(target: Path, blob: bytes) -> None:
-    """Write the 4-bit codes' file (`encode_codes`, made holding the index's lock) beside the
-    index file at `target`. Raises `OSError` as the write does."""
-    write_atomically(codes_path_for(target), blob)
+def side_files(
+    copy: Int8Copy | None, codes: FastScanCopy | None, index_sha256: str
+) -> dict[str, bytes]:
+    """The int8 copy's and the codes' files (those given) for the index file whose SHA-256 is
+    `index_sha256`, by part ("copy", "codes"); made holding the index's lock."""
+    files = {}
+    if copy is not None:
+        files["copy"] = copy_bytes(copy, index_sha256)
+    if codes is not None:
+        files["codes"] = encode_codes(*codes.file_parts(), index_sha256)
+    return files
 
 
-def write_copy_file(target: Path, blob: bytes) -> None:
-    """Write an int8 copy's file (`copy_bytes`, made holding the index's lock) beside the index
-    file at `target`. Raises `OSError` as the write does."""
-    write_atomically(copy_path_for(target), blob)
+def write_side_files(target: Path, files: dict[str, bytes], *, count: int) -> None:
+    """Write `side_files` beside the index file at `target`, each atomically; a failure is
+    logged (no memory text) and changes nothing else: the next load makes that part again."""
+    for part, blob in files.items():
+        side = copy_path_for(target) if part == "copy" else codes_path_for(target)
+        try:
+            write_atomically(side, blob)
+        except OSError as exc:
+            log.warning(f"vector_index_{part}_not_saved", error_type=type(exc).__name__)
+            continue
+        log.info(f"vector_index_{part}_saved", count=count, size_bytes=len(blob))

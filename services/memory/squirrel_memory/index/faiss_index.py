@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +25,12 @@ from squirrel_memory.index.base import (
     unit_vector,
 )
 from squirrel_memory.index.coarse import Int8Copy
-from squirrel_memory.index.codes_file import encode_codes
-from squirrel_memory.index.copy_file import copy_bytes
 from squirrel_memory.index.faiss_files import (
     index_files,
     read_index_files,
-    write_codes_file,
-    write_copy_file,
+    side_files,
     write_index_files,
+    write_side_files,
 )
 from squirrel_memory.index.fast_scan import FastScanCopy, fast_scan_fits
 from squirrel_memory.index.first_pass import (
@@ -301,21 +299,12 @@ class FaissIndex:
         if self.path is None:
             return
         sha = self._loaded_sha256
-        made: list[tuple[str, Callable[[Path, bytes], None], bytes]] = []
         with self._save_lock:
             with self._lock:
-                if not self._copy_restored and self._coarse is not None:
-                    made.append(("copy", write_copy_file, copy_bytes(self._coarse, sha)))
-                if not self._codes_restored and self._compact is not None:
-                    codes = encode_codes(*self._compact.file_parts(), sha)
-                    made.append(("codes", write_codes_file, codes))
-            for part, write, blob in made:
-                try:
-                    write(self.path, blob)
-                except OSError as exc:
-                    log.warning(f"vector_index_{part}_not_saved", error_type=type(exc).__name__)
-                    continue
-                log.info(f"vector_index_{part}_saved", count=len(self._ids), size_bytes=len(blob))
+                copy = None if self._copy_restored else self._coarse
+                codes = None if self._codes_restored else self._compact
+                files = side_files(copy, codes, sha)
+            write_side_files(self.path, files, count=len(self._ids))
 
     @classmethod
     def load(
