@@ -16,7 +16,7 @@ import pytest
 import structlog
 
 from squirrel_core.int8_copy_file import copy_path_for
-from squirrel_memory.index import FaissIndex, fast_scan
+from squirrel_memory.index import FaissIndex, faiss_files, fast_scan
 from squirrel_memory.index.codes_file import LENGTH_BYTES, MAGIC, _digest, codes_path_for
 from squirrel_memory.index.fast_scan import DEAD_ROWS_KEPT
 
@@ -256,3 +256,22 @@ def test_an_index_saved_with_an_int8_copy_above_the_threshold_drops_it_at_the_ne
     again = _load(path)
     assert again.codes_restored and len(trainings) == 1
     assert _answers(again) == _answers(opened)
+
+
+def test_codes_that_cannot_be_saved_at_load_leave_a_warning_and_a_working_index(
+    tmp_path: Path, trainings: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "memories.faiss"
+    index = _saved(path, _clustered(COUNT, 1))
+    codes_path_for(path).unlink()
+
+    def refused(target: Path, data: bytes) -> None:
+        raise PermissionError(target)
+
+    monkeypatch.setattr(faiss_files, "write_atomically", refused)
+    with structlog.testing.capture_logs() as logs:
+        opened = _open(path)
+    [warning] = [e for e in logs if e["event"] == "vector_index_codes_not_saved"]
+    assert warning["error_type"] == "PermissionError" and str(tmp_path) not in str(warning)
+    assert not codes_path_for(path).exists() and len(trainings) == 2
+    assert _answers(opened) == _answers(index)
