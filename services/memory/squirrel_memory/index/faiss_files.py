@@ -207,10 +207,18 @@ def write_side_files(target: Path, files: dict[str, bytes], *, count: int) -> No
     """Write `side_files` beside the index file at `target`, each atomically; a failure is
     logged (no memory text) and changes nothing else: the next load makes that part again."""
     for part, blob in files.items():
-        side = copy_path_for(target) if part == "copy" else codes_path_for(target)
         try:
-            write_atomically(side, blob)
+            if part == "copy":
+                write_copy_file(target, blob)
+            else:
+                write_atomically(codes_path_for(target), blob)
         except OSError as exc:
             log.warning(f"vector_index_{part}_not_saved", error_type=type(exc).__name__)
             continue
         log.info(f"vector_index_{part}_saved", count=count, size_bytes=len(blob))
+
+
+def write_copy_file(target: Path, blob: bytes) -> None:
+    """Write an int8 copy's file (`copy_bytes`, made holding the index's lock) beside the index
+    file at `target`. Raises `OSError` as the write does."""
+    write_atomically(copy_path_for(target), blob)
