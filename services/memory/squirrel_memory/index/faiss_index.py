@@ -134,7 +134,8 @@ class FaissIndex:
 
     @property
     def copy_restored(self) -> bool:
-        """Whether `load` read the int8 copy from its file (else it made it from the index)."""
+        """Whether `load` read the int8 copy from its file (else it made it from the index, or
+        the index keeps none: a flat one with 4-bit codes)."""
         return self._copy_restored
 
     @property
