@@ -275,3 +275,26 @@ def test_codes_that_cannot_be_saved_at_load_leave_a_warning_and_a_working_index(
     assert warning["error_type"] == "PermissionError" and str(tmp_path) not in str(warning)
     assert not codes_path_for(path).exists() and len(trainings) == 2
     assert _answers(opened) == _answers(index)
+
+
+def test_the_centroids_are_learnt_again_when_the_index_doubles_and_that_is_saved(
+    tmp_path: Path, trainings: list[int]
+) -> None:
+    path = tmp_path / "memories.faiss"
+    vectors = _clustered(3 * ABOVE, 1)
+    index = FaissIndex(DIM, "test-model", path, compact_above=ABOVE)
+    index.upsert((f"mem_{n}", v) for n, v in enumerate(vectors[: ABOVE + 1]))
+    assert trainings == [ABOVE + 1]
+    index.save()
+    loaded = _load(path)
+    assert loaded.codes_restored and loaded._compact is not None
+    assert loaded._compact.trained_on == ABOVE + 1
+    loaded.upsert((f"mem_{n}", vectors[n]) for n in range(ABOVE + 1, 2 * ABOVE + 2))
+    assert trainings == [ABOVE + 1]  # twice what they were learnt from, not more
+    loaded.upsert([(f"mem_{2 * ABOVE + 2}", vectors[2 * ABOVE + 2])])
+    assert trainings == [ABOVE + 1, 2 * ABOVE + 3]
+    loaded.save()
+    again = _load(path)
+    assert again.codes_restored and again._compact is not None
+    assert again._compact.trained_on == 2 * ABOVE + 3 and len(trainings) == 2
+    assert again.search(vectors[2 * ABOVE], 1)[0][0] == f"mem_{2 * ABOVE}"

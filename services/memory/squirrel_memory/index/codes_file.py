@@ -42,6 +42,7 @@ _KINDS: dict[str, type] = {
     "dim": int,
     "count": int,
     "rows": int,
+    "trained_on": int,
     "index_sha256": str,
     "size": int,
     "sha256": str,
@@ -57,6 +58,8 @@ class CheckedCodes:
     """A codes file that belongs to its index: each row's int id (-1: removed) and the codes."""
 
     row_ids: npt.NDArray[np.int64]
+    trained_on: int
+    """How many vectors the centroids were learnt from."""
     codes: Any
     """The `IndexPQFastScan` read back (trained, `len(row_ids)` vectors)."""
 
@@ -72,9 +75,12 @@ def _digest(fields: dict[str, Any], payload: bytes) -> str:
     return hashed.hexdigest()
 
 
-def encode_codes(codes: Any, row_ids: npt.NDArray[np.int64], index_sha256: str) -> bytes:
-    """The file of `codes` (an `IndexPQFastScan`) whose rows hold `row_ids` (-1: removed),
-    saved with the index file whose SHA-256 is `index_sha256`."""
+def encode_codes(
+    codes: Any, row_ids: npt.NDArray[np.int64], trained_on: int, index_sha256: str
+) -> bytes:
+    """The file of `codes` (an `IndexPQFastScan` whose centroids were learnt from `trained_on`
+    vectors) whose rows hold `row_ids` (-1: removed), saved with the index file whose SHA-256
+    is `index_sha256`."""
     ids = np.ascontiguousarray(row_ids, dtype="<i8").tobytes()
     payload = ids + faiss.serialize_index(codes).tobytes()
     fields = {
@@ -82,6 +88,7 @@ def encode_codes(codes: Any, row_ids: npt.NDArray[np.int64], index_sha256: str) 
         "dim": int(codes.d),
         "count": int(np.count_nonzero(row_ids >= 0)),
         "rows": len(row_ids),
+        "trained_on": trained_on,
         "index_sha256": index_sha256,
         "size": len(payload),
     }
@@ -130,7 +137,7 @@ def check_codes(
         or not codes.is_trained
     ):
         raise CodesFileError("its codes are not of the shape this index uses")
-    return CheckedCodes(row_ids, codes)
+    return CheckedCodes(row_ids, header["trained_on"], codes)
 
 
 def _faiss_codes(blob: bytes) -> Any:
@@ -156,6 +163,6 @@ def _header(raw: bytes) -> dict[str, Any]:
         value = header.get(key)
         if not isinstance(value, kind) or isinstance(value, bool):
             raise CodesFileError("its header is not readable")
-    if any(header[key] < 0 for key in ("dim", "count", "rows", "size")):
+    if any(header[key] < 0 for key in ("dim", "count", "rows", "trained_on", "size")):
         raise CodesFileError("its header is not readable")
     return header

@@ -187,7 +187,7 @@ def read_codes(path: Path, index_sha256: str, dim: int, live_ids: Collection[int
         live_ids=set(live_ids),
         pairs=dim // COMPONENTS_PER_CODE,
     )
-    return FastScanCopy.restored(checked.codes, checked.row_ids)
+    return FastScanCopy.restored(checked.codes, checked.row_ids, checked.trained_on)
 
 
 def side_files(

@@ -441,10 +441,11 @@ class FaissIndex:
                 self._coarse = self._new_copy()
             return
         self._coarse = None
-        if self._compact is None or self._compact.recode_due:
+        compact = self._compact
+        if compact is None or compact.retrain_due or compact.recode_due:
             vectors, int_ids = self._all_vectors()
             faiss.omp_set_num_threads(1)
-            if self._compact is None:
+            if self._compact is None or self._compact.retrain_due:
                 self._compact = FastScanCopy(self._dim, vectors, int_ids)
             else:
                 self._compact.recode(vectors, int_ids)
