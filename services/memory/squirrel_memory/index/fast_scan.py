@@ -18,10 +18,10 @@ on at most `TRAIN_SAMPLE` vectors drawn with a fixed seed, so a copy of the same
 same copy. It is made when the flat index grows past its owner's threshold, and saved beside
 the index (`codes_file`) so a load reads it back instead of training it again (`restored`); a
 load trains it only when no saved file belongs to the index; its centroids are learnt again
-once it holds `RETRAIN_GROWTH` times the vectors they were learnt from. A removed vector keeps its codes
-and is skipped by its row (a search asks the codes for as many more candidates as there are such
-rows); once there are more than `DEAD_ROWS_KEPT`, the codes are written again from the live
-vectors (the centroids kept).
+once it holds `RETRAIN_GROWTH` times the vectors they were learnt from. A removed vector keeps
+its codes and is skipped by its row (a search asks the codes for as many more candidates as
+there are such rows); once there are more than `DEAD_ROWS_KEPT`, the codes are written again
+from the live vectors (the centroids kept).
 """
 
 from __future__ import annotations
