@@ -16,7 +16,7 @@ The vector index (the pool of 50 a search asks for, the int8 query vector):
   (its `index/faiss_index.py` loaded beside this tree's, its imports resolved in this tree, so
   only a tree whose other index modules this one still has), asked in the same rotation;
 - `int8 pass`: the int8 first pass alone (2k + 32 candidates from the int8 copy; of the probed
-  lists for IVF);
+  lists for IVF; a flat index with 4-bit codes keeps no int8 copy, so one is made for it);
 - `4-bit pass`: the 4-bit codes' pass alone (their 2k + 32 candidates), where the index holds
   them;
 - `float flat`: a float32 `IndexFlatIP` of the same vectors scanned in full (exact, no copy);
@@ -69,7 +69,7 @@ from bench.search_stages import seeded
 from bench.seeded_project import base_texts_arg, loaded_embedder, questions
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex, IndexKind
-from squirrel_memory.index.coarse import probes_of
+from squirrel_memory.index.coarse import Int8Copy, probes_of
 from squirrel_memory.index.faiss_index import COARSE_WIDTHS, COMPACT_WIDTH, IVF_COARSE_WIDTHS
 from squirrel_memory.indexer import index_path
 from squirrel_memory.storage import SqliteStore
@@ -132,7 +132,8 @@ def vector_ways(
     another tree's index of the same files."""
     ivf = index.kind is IndexKind.IVF
     inner: Any = index._index
-    copy: Any = index._coarse
+    # A flat index with 4-bit codes keeps no int8 copy: the int8 pass is timed on one made here.
+    copy: Any = index._coarse or Int8Copy(index.dim, *index._all_vectors())
     times, plus = (IVF_COARSE_WIDTHS if ivf else COARSE_WIDTHS)[0]
     wide = min(times * POOL + plus, len(index))
 

@@ -25,8 +25,9 @@ question is asked part by part, the order rotating with each question:
   `search cpu` holds beyond these two is the event loop's part: fusion, ranking and the page.
 
 Before the parts, the project's vector index is loaded twice (`index load`): as saved, its int8
-copy read from its file beside the index (`memories.int8`), and once more with that file set
-aside, so the copy is made from the index as an index saved without one is loaded; wall-clock
+copy (`memories.int8`) or, above 4,096 vectors, its 4-bit codes (`memories.pq4`) read from their
+file beside the index, and once more with those files set aside, so the copy or the codes are
+made from the index as an index saved without them is loaded; wall-clock
 and CPU seconds of each.
 
 The lexical and the vector side of a search run on two reader threads at once, so `search`
@@ -47,6 +48,7 @@ from bench.common import percentile
 from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
+from squirrel_memory.index.codes_file import codes_path_for
 from squirrel_memory.indexer import index_path
 from squirrel_memory.retrieval import RetrievalSettings, Retriever
 from squirrel_memory.storage import SqliteStore
@@ -74,7 +76,7 @@ LEXICAL_BUILD_SECONDS = 600.0
 @dataclass(frozen=True)
 class IndexLoad:
     """One load of the project's vector index: wall-clock and CPU seconds, and whether its
-    int8 copy was read from its file."""
+    int8 copy or 4-bit codes were read from their file."""
 
     seconds: float
     cpu_seconds: float
@@ -84,23 +86,23 @@ class IndexLoad:
 def _timed_load(path: Path, embedder: MiniLmEmbedder) -> tuple[FaissIndex, IndexLoad]:
     started, cpu = time.perf_counter(), time.process_time()
     index = FaissIndex.load(path, embedder.dim, embedder.model_id)
-    took = IndexLoad(time.perf_counter() - started, time.process_time() - cpu, index.copy_restored)
+    read = index.copy_restored or index.codes_restored
+    took = IndexLoad(time.perf_counter() - started, time.process_time() - cpu, read)
     return index, took
 
 
 def index_loads(path: Path, embedder: MiniLmEmbedder) -> tuple[FaissIndex, IndexLoad, IndexLoad]:
-    """The index at `path` loaded as saved, then again with its int8 copy's file set aside
-    (put back after); the first index and both loads."""
+    """The index at `path` loaded as saved, then again with its int8 copy's and 4-bit codes'
+    files set aside (put back after); the first index and both loads."""
     index, saved = _timed_load(path, embedder)
-    copy_file = copy_path_for(path)
-    aside = copy_file.with_name(f"{copy_file.name}.aside")
-    if copy_file.exists():
-        copy_file.rename(aside)
+    sides = [side for side in (copy_path_for(path), codes_path_for(path)) if side.exists()]
+    for side in sides:
+        side.rename(side.with_name(f"{side.name}.aside"))
     try:
         _, made = _timed_load(path, embedder)
     finally:
-        if aside.exists():
-            aside.rename(copy_file)
+        for side in sides:
+            side.with_name(f"{side.name}.aside").rename(side)
     return index, saved, made
 
 
@@ -203,9 +205,11 @@ def format_parts(size: int, parts: PartTimes) -> str:
     """One line of p50s (ms) per size, the load beside it."""
     figures = "  ".join(f"{part} {parts.p50(part):.2f}" for part in PARTS)
     loads = "  ".join(
-        f"{name} {took.seconds:.2f} s (cpu {took.cpu_seconds:.2f} s, copy "
+        f"{name} {took.seconds:.2f} s (cpu {took.cpu_seconds:.2f} s, copy or codes "
         f"{'read' if took.copy_read else 'made'})"
-        for name, took in zip(("saved", "without copy file"), parts.index_loads, strict=True)
+        for name, took in zip(
+            ("saved", "without copy or codes file"), parts.index_loads, strict=True
+        )
     )
     return (
         f"{size:>7} in process, p50 ms: {figures}  "

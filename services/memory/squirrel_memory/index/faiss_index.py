@@ -25,12 +25,12 @@ from squirrel_memory.index.base import (
     unit_vector,
 )
 from squirrel_memory.index.coarse import Int8Copy
-from squirrel_memory.index.copy_file import copy_bytes
 from squirrel_memory.index.faiss_files import (
     index_files,
     read_index_files,
-    write_copy_file,
+    side_files,
     write_index_files,
+    write_side_files,
 )
 from squirrel_memory.index.fast_scan import FastScanCopy, fast_scan_fits
 from squirrel_memory.index.first_pass import (
@@ -97,13 +97,15 @@ class FaissIndex:
         self._kind = IndexKind.FLAT
         self._index: Any = self._new_flat()
         self._coarse: Int8Copy | None = Int8Copy(dim)
-        """An int8 copy of the index (same ids, and lists if IVF), kept in step with it."""
+        """An int8 copy of the index (same ids, and lists if IVF), kept in step with it; none
+        while the 4-bit codes answer the first pass (no search reads it then)."""
         self._compact: FastScanCopy | None = None
         """A flat index's 4-bit codes above `compact_above` vectors (none otherwise)."""
         self._stored: FlatRows | None = None
         """A flat index's stored vectors by int id (a view, no copy); made by the first search
         after a change (`_rows`)."""
         self._copy_restored = False
+        self._codes_restored = False
         self._loaded_sha256 = ""
         """The SHA-256 of the index file `load` read (empty for an index not loaded)."""
 
@@ -132,8 +134,15 @@ class FaissIndex:
 
     @property
     def copy_restored(self) -> bool:
-        """Whether `load` read the int8 copy from its file (else it made it from the index)."""
+        """Whether `load` read the int8 copy from its file (else it made it from the index, or
+        the index keeps none: a flat one with 4-bit codes)."""
         return self._copy_restored
+
+    @property
+    def codes_restored(self) -> bool:
+        """Whether `load` read the 4-bit codes from their file (else it trained them, or the
+        index has none)."""
+        return self._codes_restored
 
     def memory_ids(self) -> set[str]:
         """Every memory id held (to diff against SQLite)."""
@@ -271,6 +280,7 @@ class FaissIndex:
                 files = index_files(
                     self._index,
                     self._coarse,
+                    self._compact,
                     model_id=self._model_id,
                     dim=self._dim,
                     kind=self._kind,
@@ -283,21 +293,19 @@ class FaissIndex:
         log.info("vector_index_saved", count=files.meta["count"], size_bytes=len(files.blob))
         return target
 
-    def _save_loaded_copy(self, index_sha256: str) -> None:
-        """Write the int8 copy `load` made beside the index file it read (whose SHA-256 is
-        `index_sha256`; the index unchanged since), so the next load reads it. A failure is
-        logged and changes nothing (the next load makes the copy again)."""
-        if self.path is None or self._coarse is None:
+    def _save_made_parts(self) -> None:
+        """Write the int8 copy and the 4-bit codes `load` made (none read from a file that
+        belongs to the index) beside the index file it read, unchanged since, so the next load
+        reads them. A failure is logged and changes nothing (the next load makes them again)."""
+        if self.path is None:
             return
+        sha = self._loaded_sha256
         with self._save_lock:
             with self._lock:
-                blob = copy_bytes(self._coarse, index_sha256)
-            try:
-                write_copy_file(self.path, blob)
-            except OSError as exc:
-                log.warning("vector_index_copy_not_saved", error_type=type(exc).__name__)
-                return
-        log.info("vector_index_copy_saved", count=len(self._ids), size_bytes=len(blob))
+                copy = None if self._copy_restored else self._coarse
+                codes = None if self._codes_restored else self._compact
+                files = side_files(copy, codes, sha)
+            write_side_files(self.path, files, count=len(self._ids))
 
     @classmethod
     def load(
@@ -313,7 +321,10 @@ class FaissIndex:
         """Read an index saved by `save`; raise `IndexUnusableError` saying what is wrong
         (`faiss_files.read_index_files`: FAISS never parses bytes the sidecar does not vouch
         for)."""
-        saved = read_index_files(path, dim, model_id)
+        codes_above = compact_above if fast_scan_fits(dim) else None
+        saved = read_index_files(path, dim, model_id, codes_above=codes_above)
+        if saved.codes_problem is not None:
+            log.warning("vector_index_codes_unusable", reason=saved.codes_problem)
         index = cls(
             dim,
             model_id,
@@ -331,8 +342,12 @@ class FaissIndex:
         index._trained_on = saved.trained_on
         index._copy_restored = saved.copy is not None
         index._loaded_sha256 = saved.sha256
-        index._coarse = saved.copy if saved.copy is not None else index._new_copy()
-        index._keep_compact()
+        index._coarse = saved.copy
+        if saved.copy is None and not index._codes_wanted():
+            index._coarse = index._new_copy()
+        index._compact = saved.codes
+        index._codes_restored = saved.codes is not None
+        index._keep_compact()  # trains the codes when none were read and the index wants them
         return index
 
     @classmethod
@@ -359,8 +374,7 @@ class FaissIndex:
             empty = cls(dim, model_id, path, approximate_above=approximate_above)
             empty.compact_above = compact_above
             return empty, exc.problem
-        if not index.copy_restored:
-            index._save_loaded_copy(index._loaded_sha256)
+        index._save_made_parts()
         return index, None
 
     # -- internals --------------------------------------------------------------------------
@@ -410,20 +424,28 @@ class FaissIndex:
         if self._compact is not None:
             self._compact.remove(int_ids)
 
+    def _codes_wanted(self, count: int | None = None) -> bool:
+        """Whether a flat index of `count` vectors (the ones held when None) has 4-bit codes."""
+        held = len(self._ids) if count is None else count
+        return (
+            self._kind is IndexKind.FLAT and held > self.compact_above and fast_scan_fits(self._dim)
+        )
+
     def _keep_compact(self) -> None:
         """Make, recode or drop the 4-bit codes as the kind and count now ask (holding the
-        lock): held by a flat index of more than `compact_above` vectors only."""
-        wanted = (
-            self._kind is IndexKind.FLAT
-            and len(self._ids) > self.compact_above
-            and fast_scan_fits(self._dim)
-        )
-        if not wanted:
+        lock): held by a flat index of more than `compact_above` vectors only, and the int8
+        copy only when there are none (made again from the index when the codes go)."""
+        if not self._codes_wanted():
             self._compact = None
-        elif self._compact is None or self._compact.recode_due:
+            if self._coarse is None:
+                self._coarse = self._new_copy()
+            return
+        self._coarse = None
+        compact = self._compact
+        if compact is None or compact.retrain_due or compact.recode_due:
             vectors, int_ids = self._all_vectors()
             faiss.omp_set_num_threads(1)
-            if self._compact is None:
+            if self._compact is None or self._compact.retrain_due:
                 self._compact = FastScanCopy(self._dim, vectors, int_ids)
             else:
                 self._compact.recode(vectors, int_ids)
@@ -456,7 +478,8 @@ class FaissIndex:
             if count:
                 index.add_with_ids(vectors, int_ids)
             self._index, self._kind, self._trained_on = index, IndexKind.FLAT, 0
-            self._coarse = self._new_copy(vectors, int_ids)
+            wanted = self._codes_wanted(count)
+            self._coarse = None if wanted else self._new_copy(vectors, int_ids)
             return
         ivf = built_ivf(vectors, int_ids, self._build_threads)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count

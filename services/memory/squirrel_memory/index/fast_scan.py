@@ -15,11 +15,13 @@ search.
 
 Training (16 centroids for each pair of components, `TRAIN_ITERATIONS` rounds of k-means) runs
 on at most `TRAIN_SAMPLE` vectors drawn with a fixed seed, so a copy of the same vectors is the
-same copy. It is kept in memory
-only: made when the flat index grows past its owner's threshold and when a large flat index is
-loaded. A removed vector keeps its codes and is skipped by its row (a search asks the codes for
-as many more candidates as there are such rows); once there are more than `DEAD_ROWS_KEPT`, the
-codes are written again from the live vectors (the centroids kept).
+same copy. It is made when the flat index grows past its owner's threshold, and saved beside
+the index (`codes_file`) so a load reads it back instead of training it again (`restored`); a
+load trains it only when no saved file belongs to the index; its centroids are learnt again
+once it holds `RETRAIN_GROWTH` times the vectors they were learnt from. A removed vector keeps
+its codes and is skipped by its row (a search asks the codes for as many more candidates as
+there are such rows); once there are more than `DEAD_ROWS_KEPT`, the codes are written again
+from the live vectors (the centroids kept).
 """
 
 from __future__ import annotations
@@ -38,9 +40,27 @@ TRAIN_SAMPLE = 2_048
 """At most this many vectors train the centroids (128 per centroid)."""
 TRAIN_ITERATIONS = 10
 TRAIN_SEED = 7
+RETRAIN_GROWTH = 2.0
+"""The centroids are learnt again once the copy holds more than this many times the vectors
+they were learnt from (as an IVF index is trained again): saved codes are no longer trained
+anew at each load, so a store that grows keeps centroids of its newer vectors this way."""
 DEAD_ROWS_KEPT = 256
 """Removed vectors' rows are skipped until there are more than this many; then the codes are
 made again from the live vectors (about 50 ms for 10,000 vectors)."""
+
+
+def trained_codes(dim: int, vectors: Vector) -> Any:
+    """An empty `IndexPQFastScan` whose centroids are learnt from `vectors` (a sample of them)."""
+    index: Any = faiss.IndexPQFastScan(
+        dim, dim // COMPONENTS_PER_CODE, 4, faiss.METRIC_INNER_PRODUCT
+    )
+    index.pq.cp.niter = TRAIN_ITERATIONS
+    sample = vectors
+    if len(vectors) > TRAIN_SAMPLE:
+        rng = np.random.default_rng(TRAIN_SEED)
+        sample = vectors[np.sort(rng.choice(len(vectors), TRAIN_SAMPLE, replace=False))]
+    index.train(np.ascontiguousarray(sample, dtype=np.float32))
+    return index
 
 
 def fast_scan_fits(dim: int) -> bool:
@@ -56,15 +76,9 @@ class FastScanCopy:
         if not fast_scan_fits(dim):
             raise ValueError(f"{dim} dimensions do not split into pairs")
         self._dim = dim
-        self._index: Any = faiss.IndexPQFastScan(
-            dim, dim // COMPONENTS_PER_CODE, 4, faiss.METRIC_INNER_PRODUCT
-        )
-        self._index.pq.cp.niter = TRAIN_ITERATIONS
-        sample = vectors
-        if len(vectors) > TRAIN_SAMPLE:
-            rng = np.random.default_rng(TRAIN_SEED)
-            sample = vectors[np.sort(rng.choice(len(vectors), TRAIN_SAMPLE, replace=False))]
-        self._index.train(np.ascontiguousarray(sample, dtype=np.float32))
+        self._index: Any = trained_codes(dim, vectors)
+        self.trained_on = len(vectors)
+        """How many vectors the centroids were learnt from (a sample of them)."""
         self._ids = np.zeros(0, np.int64)
         """Each row's int id (rows in the order they were added)."""
         self._alive = np.zeros(0, np.bool_)
@@ -72,8 +86,35 @@ class FastScanCopy:
         """Each live int id's row."""
         self.add(vectors, int_ids)
 
+    @classmethod
+    def restored(cls, codes: Any, row_ids: npt.NDArray[np.int64], trained_on: int) -> FastScanCopy:
+        """The copy whose `IndexPQFastScan` is `codes` (read from its file, checked), whose
+        rows hold `row_ids` (-1: a removed vector's row) and whose centroids were learnt from
+        `trained_on` vectors, no training."""
+        copy = cls.__new__(cls)
+        copy._dim = int(codes.d)
+        copy.trained_on = trained_on
+        copy._index = codes
+        copy._ids = np.asarray(row_ids, dtype=np.int64).copy()
+        copy._alive = copy._ids >= 0
+        live = np.flatnonzero(copy._alive)
+        copy._row_of = dict(zip(copy._ids[live].tolist(), live.tolist(), strict=True))
+        return copy
+
+    def file_parts(self) -> tuple[Any, npt.NDArray[np.int64], int]:
+        """What its file holds (`codes_file.encode_codes`): the codes, each row's int id (-1 for
+        a removed vector's row) and how many vectors the centroids were learnt from."""
+        row_ids = np.where(self._alive, self._ids, -1).astype(np.int64)
+        return self._index, row_ids, self.trained_on
+
     def __len__(self) -> int:
         return len(self._row_of)
+
+    @property
+    def retrain_due(self) -> bool:
+        """Whether the copy holds more than `RETRAIN_GROWTH` times the vectors its centroids
+        were learnt from (its owner then makes it again, centroids and all)."""
+        return len(self._row_of) > RETRAIN_GROWTH * self.trained_on
 
     @property
     def recode_due(self) -> bool:
