@@ -18,6 +18,7 @@ from squirrel_cli.commands.memory import with_memory
 from squirrel_cli.parked_view import parked_lines
 from squirrel_cli.store_writes import space_problem
 from squirrel_core.clients import MemoryClient
+from squirrel_core.codes_file import CodesFileError, codes_path_for, read_codes_file
 from squirrel_core.config_repair import repair_config
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
@@ -48,6 +49,8 @@ class Check:
     repaired: bool = False
     info: bool = False
     """Neither good nor bad (e.g. the services are simply not running)."""
+    warn: bool = False
+    """Worth knowing but not a failure: nothing is lost and Squirrel mends it by itself."""
 
 
 # -- files ----------------------------------------------------------------------------------------
@@ -260,6 +263,58 @@ def _copy_problem(index: Path, copy: Path) -> str | None:
     return ""
 
 
+def _codes_check(name: str, paths: ProjectPaths, memory_up: bool) -> Check | None:
+    """The 4-bit codes saved beside a large flat vector index (`memories.pq4`), when there is
+    a file and the index itself is readable, checked as the memory service checks it on load.
+    A file that does not belong is a warning, not a failure: the service never uses it, trains
+    the codes again from the index at its next start (slower on a large index) and saves them."""
+    index = paths.index_dir / INDEX_FILE_NAME
+    codes = codes_path_for(index)
+    problem = _codes_problem(index, codes)
+    deadline = time.monotonic() + INDEX_SETTLE_SECONDS
+    while memory_up and problem and time.monotonic() < deadline:
+        time.sleep(0.2)  # a running service writes index, sidecar, then codes
+        problem = _codes_problem(index, codes)
+    if problem is None:
+        return None
+    if not problem:
+        return Check(name, True, f"{codes.name} belongs to {index.name}")
+    return Check(
+        name,
+        True,
+        f"{codes} is not used: {problem}; the memory service trains the codes again from the "
+        "index at its next start (slower on a large index) and saves a new file; nothing is lost",
+        warn=True,
+    )
+
+
+def _codes_problem(index: Path, codes: Path) -> str | None:
+    """None when there is no codes file or no readable flat index to hold it against, "" when
+    the file belongs to the index, else why it does not."""
+    meta_path = meta_path_for(index)
+    if not codes.exists() or not index.is_file() or not meta_path.is_file():
+        return None
+    try:
+        meta = json.loads(meta_path.read_text())
+        digest, dim, kind = str(meta["sha256"]), int(meta["dim"]), meta["kind"]
+        live_ids = {int(pair[1]) for pair in meta["ids"]}
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None  # the vector index's own check reports the sidecar
+    if kind != "flat":
+        return None  # only a flat index reads codes; its next save removes the file
+    try:
+        if hashlib.sha256(index.read_bytes()).hexdigest() != digest:
+            return None  # the index does not match its sidecar: its own check says so
+        read_codes_file(codes, digest, dim=dim, live_ids=live_ids)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"it cannot be read ({type(exc).__name__})"
+    except CodesFileError as exc:
+        return str(exc)
+    return ""
+
+
 def _reindex(settings: Settings, project: str) -> int:
     async def work(client: MemoryClient) -> int:
         reply: pb.ReindexResponse = await client.call(
@@ -361,6 +416,9 @@ def project_checks(
     copy = _copy_check(f"{label} vector index int8 copy", paths, memory_up, repair)
     if copy is not None:
         checks.append(copy)
+    codes = _codes_check(f"{label} vector index codes", paths, memory_up)
+    if codes is not None:
+        checks.append(codes)
     checks.append(
         Check(
             f"{label} dead letters",

@@ -42,6 +42,7 @@ from squirrel_core.store_setup import init_user_db, latest_schemas
 OK_MARK = "✓"
 BAD_MARK = "✗"
 INFO_MARK = "-"
+WARN_MARK = "!"
 
 
 def add_commands(sub: Any) -> None:
@@ -283,10 +284,13 @@ def cmd_doctor(args: argparse.Namespace, console: Console) -> int:
         return 0 if healthy else 1
     for check in checks:
         mark = INFO_MARK if check.info else (OK_MARK if check.ok else BAD_MARK)
+        mark = WARN_MARK if check.warn and check.ok else mark
         note = " (repaired)" if check.repaired else ""
         console.line(f"{mark} {check.name}: {check.detail}{note}")
     bad = sum(1 for c in checks if not c.ok)
-    console.line("All checks passed." if healthy else f"{bad} problem(s) found.")
+    warned = sum(1 for c in checks if c.ok and c.warn)
+    passed = "All checks passed." if not warned else f"All checks passed; {warned} warning(s)."
+    console.line(passed if healthy else f"{bad} problem(s) found.")
     return 0 if healthy else 1
 
 

@@ -1,5 +1,6 @@
 """The per-project vector index of memories: the contract (`base`), the FAISS implementation
-(`faiss_index`: exact while small, IVF above a size threshold, `ivf`; its first passes,
+(`faiss_index`: exact while small, IVF above a size threshold, `ivf`; its parts made and grown
+as its size changes, `faiss_layout`; its first passes,
 `first_pass`: the int8 copy, `coarse`, and above `COMPACT_ABOVE` vectors 4-bit codes,
 `fast_scan`) and its files (`faiss_files`, `sidecar`; `copy_file`: the int8 copy saved beside
 the index)."""

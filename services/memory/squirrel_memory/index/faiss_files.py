@@ -21,19 +21,19 @@ import faiss
 import numpy as np
 import structlog
 
+from squirrel_core.codes_file import read_codes_file
 from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.index.base import IndexKind, IndexProblem, IndexUnusableError
 from squirrel_memory.index.coarse import Int8Copy
 from squirrel_memory.index.codes_file import (
-    ID_BYTES,
     CodesFileError,
-    check_codes,
     codes_path_for,
     encode_codes,
+    restore_codes,
 )
 from squirrel_memory.index.copy_file import copy_bytes, load_copy
-from squirrel_memory.index.fast_scan import COMPONENTS_PER_CODE, DEAD_ROWS_KEPT, FastScanCopy
+from squirrel_memory.index.fast_scan import COMPONENTS_PER_CODE, FastScanCopy
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
 
 log = structlog.get_logger()
@@ -175,19 +175,9 @@ def read_index_files(
 def read_codes(path: Path, index_sha256: str, dim: int, live_ids: Collection[int]) -> FastScanCopy:
     """The 4-bit codes saved at `path` for the index file whose SHA-256 is `index_sha256` and
     which holds `live_ids`; raise `CodesFileError` (or `OSError`) when they do not belong."""
-    if dim % COMPONENTS_PER_CODE:
-        raise CodesFileError("this index's vectors have no codes")
-    rows = len(live_ids) + DEAD_ROWS_KEPT + 1
-    if path.stat().st_size > 1_048_576 + rows * (ID_BYTES + dim):
-        raise CodesFileError("it is larger than codes of this index can be")
-    checked = check_codes(
-        path.read_bytes(),
-        index_sha256,
-        dim=dim,
-        live_ids=set(live_ids),
-        pairs=dim // COMPONENTS_PER_CODE,
-    )
-    return FastScanCopy.restored(checked.codes, checked.row_ids, checked.trained_on)
+    checked = read_codes_file(path, index_sha256, dim=dim, live_ids=set(live_ids))
+    restored = restore_codes(checked, dim=dim, pairs=dim // COMPONENTS_PER_CODE)
+    return FastScanCopy.restored(restored.codes, restored.row_ids, restored.trained_on)
 
 
 def side_files(

@@ -1,6 +1,7 @@
 """The per-project FAISS vector index of memories in memory: exact while small, its first pass
-over compact codes above `COMPACT_ABOVE`, IVF above `APPROXIMATE_ABOVE` (its files:
-`faiss_files`)."""
+over compact codes above `COMPACT_ABOVE`, IVF above `APPROXIMATE_ABOVE`. Its ids, writes,
+searches and files are here (the files' format: `faiss_files`); how its parts are made, grown
+and re-coded as its size changes is `faiss_layout`."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from squirrel_memory.index.faiss_files import (
     write_index_files,
     write_side_files,
 )
+from squirrel_memory.index.faiss_layout import IndexLayout
 from squirrel_memory.index.fast_scan import FastScanCopy, fast_scan_fits
 from squirrel_memory.index.first_pass import (
     COARSE_ABOVE,
@@ -44,7 +46,7 @@ from squirrel_memory.index.first_pass import (
     compact_answer,
     int8_answer,
 )
-from squirrel_memory.index.ivf import APPROXIMATE_ABOVE, IVF_RETRAIN_GROWTH, built_ivf
+from squirrel_memory.index.ivf import APPROXIMATE_ABOVE
 
 __all__ = [  # the thresholds and widths, where the benches and tests have always read them
     "APPROXIMATE_ABOVE",
@@ -59,7 +61,7 @@ __all__ = [  # the thresholds and widths, where the benches and tests have alway
 log = structlog.get_logger()
 
 
-class FaissIndex:
+class FaissIndex(IndexLayout):
     """IndexIDMap2(IndexFlatIP) while small, IndexIVFFlat (hashtable direct map) when large.
 
     Memory ids map to int64 ids kept in a JSON sidecar together with the model id, dimension
@@ -402,20 +404,6 @@ class FaissIndex:
     def _checked_vector(self, vector: npt.ArrayLike) -> Vector:
         return unit_vector(vector, self._dim)
 
-    def _new_flat(self) -> Any:
-        return faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim))
-
-    def _new_copy(
-        self, vectors: Vector | None = None, int_ids: npt.NDArray[np.int64] | None = None
-    ) -> Int8Copy:
-        """An int8 copy of the index: of `vectors` (every one the flat index holds, read from it
-        when not given), or of the IVF index's lists."""
-        if self._kind is IndexKind.IVF:
-            return Int8Copy(self._dim, ivf=self._index)
-        if vectors is None:
-            vectors, int_ids = self._all_vectors() if self._ids else (None, None)
-        return Int8Copy(self._dim, vectors, int_ids)
-
     def _remove_int_ids(self, int_ids: npt.NDArray[np.int64]) -> None:
         self._stored = None
         self._index.remove_ids(int_ids)
@@ -423,64 +411,3 @@ class FaissIndex:
             self._coarse.remove(int_ids)
         if self._compact is not None:
             self._compact.remove(int_ids)
-
-    def _codes_wanted(self, count: int | None = None) -> bool:
-        """Whether a flat index of `count` vectors (the ones held when None) has 4-bit codes."""
-        held = len(self._ids) if count is None else count
-        return (
-            self._kind is IndexKind.FLAT and held > self.compact_above and fast_scan_fits(self._dim)
-        )
-
-    def _keep_compact(self) -> None:
-        """Make, recode or drop the 4-bit codes as the kind and count now ask (holding the
-        lock): held by a flat index of more than `compact_above` vectors only, and the int8
-        copy only when there are none (made again from the index when the codes go)."""
-        if not self._codes_wanted():
-            self._compact = None
-            if self._coarse is None:
-                self._coarse = self._new_copy()
-            return
-        self._coarse = None
-        compact = self._compact
-        if compact is None or compact.retrain_due or compact.recode_due:
-            vectors, int_ids = self._all_vectors()
-            faiss.omp_set_num_threads(1)
-            if self._compact is None or self._compact.retrain_due:
-                self._compact = FastScanCopy(self._dim, vectors, int_ids)
-            else:
-                self._compact.recode(vectors, int_ids)
-
-    def _all_vectors(self) -> tuple[Vector, npt.NDArray[np.int64]]:
-        int_ids = np.fromiter(self._names.keys(), dtype=np.int64, count=len(self._names))
-        if self._kind is IndexKind.FLAT:
-            # IndexIDMap2 keeps vectors in insertion order; map them back through its id table.
-            stored = faiss.vector_to_array(self._index.id_map).astype(np.int64)
-            vectors = self._index.index.reconstruct_n(0, self._index.ntotal)
-            return np.asarray(vectors, dtype=np.float32), stored
-        vectors = np.stack([self._index.reconstruct(int(i)) for i in int_ids])
-        return np.asarray(vectors, dtype=np.float32), int_ids
-
-    def _maybe_change_kind(self) -> None:
-        count = len(self._ids)
-        grow = self._kind is IndexKind.FLAT and count > self.approximate_above
-        retrain = self._kind is IndexKind.IVF and count > IVF_RETRAIN_GROWTH * self._trained_on
-        if grow or retrain:
-            vectors, int_ids = self._all_vectors()
-            self._build(vectors, int_ids)
-            log.info("vector_index_retrained", count=count, kind=self._kind.value)
-
-    def _build(self, vectors: Vector, int_ids: npt.NDArray[np.int64]) -> None:
-        self._stored = None
-        self._compact = None
-        count = len(int_ids)
-        if count <= self.approximate_above:
-            index = self._new_flat()
-            if count:
-                index.add_with_ids(vectors, int_ids)
-            self._index, self._kind, self._trained_on = index, IndexKind.FLAT, 0
-            wanted = self._codes_wanted(count)
-            self._coarse = None if wanted else self._new_copy(vectors, int_ids)
-            return
-        ivf = built_ivf(vectors, int_ids, self._build_threads)
-        self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
-        self._coarse = self._new_copy()

@@ -32,10 +32,21 @@ import faiss
 import numpy as np
 import numpy.typing as npt
 
+from squirrel_core.codes_file import COMPONENTS_PER_CODE, DEAD_ROWS_KEPT
 from squirrel_memory.index.base import Vector
 
-COMPONENTS_PER_CODE = 2
-"""Components one 4-bit code stands for: 16 centroids per pair."""
+__all__ = [
+    "COMPONENTS_PER_CODE",
+    "DEAD_ROWS_KEPT",
+    "RETRAIN_GROWTH",
+    "TRAIN_ITERATIONS",
+    "TRAIN_SAMPLE",
+    "TRAIN_SEED",
+    "FastScanCopy",
+    "fast_scan_fits",
+    "trained_codes",
+]
+
 TRAIN_SAMPLE = 2_048
 """At most this many vectors train the centroids (128 per centroid)."""
 TRAIN_ITERATIONS = 10
@@ -44,9 +55,6 @@ RETRAIN_GROWTH = 2.0
 """The centroids are learnt again once the copy holds more than this many times the vectors
 they were learnt from (as an IVF index is trained again): saved codes are no longer trained
 anew at each load, so a store that grows keeps centroids of its newer vectors this way."""
-DEAD_ROWS_KEPT = 256
-"""Removed vectors' rows are skipped until there are more than this many; then the codes are
-made again from the live vectors (about 50 ms for 10,000 vectors)."""
 
 
 def trained_codes(dim: int, vectors: Vector) -> Any:
