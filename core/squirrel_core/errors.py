@@ -8,7 +8,7 @@ The tree (the status each travels as; the services' own subclasses in brackets):
     ├── AlreadyExistsError       ALREADY_EXISTS
     ├── FailedPreconditionError  FAILED_PRECONDITION
     │     [memory: StorageError, SchemaVersionError, ForeignDatabaseError, IndexUnusableError,
-    │      VectorRefusedError]
+    │      VectorRefusedError, MappedIndexUnsafeError]
     │     [core: StoreSetupError]
     ├── UnavailableError         UNAVAILABLE (also a deadline that passed, on the client side)
     │     [memory: EmbedderNotReadyError]

@@ -213,6 +213,8 @@ def test_vector_figures_name_the_service_index_kind_and_its_recall() -> None:
     found = vector_figures(many, asked, "model-a")
     assert found.kind == "ivf"
     assert 0.0 < found.recall < 1.0
-    # ...and a flat index of the same vectors, asked for, finds the exact top 10.
+    # ...and a flat index of the same vectors, asked for, is the service's flat index: above
+    # 4,096 vectors it scans 4-bit codes first, so its recall too is measured, not assumed.
     flat = vector_figures(many, asked, "model-a", flat=True)
-    assert (flat.kind, flat.recall) == ("flat", 1.0)
+    assert flat.kind == "flat"
+    assert 0.0 < flat.recall <= 1.0

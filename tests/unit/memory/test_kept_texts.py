@@ -16,7 +16,14 @@ import pytest
 
 from squirrel_core.events import Event
 from squirrel_core.kept_text import FIRST_TEXT_LIMIT, INPUT_KEPT, KEPT_KEY, cut_end, signed
-from squirrel_ingest.parsers import ClaudeFileParser, base, claude, kept_values, parse_bytes
+from squirrel_ingest.parsers import (
+    ClaudeFileParser,
+    base,
+    claude,
+    claude_tools,
+    kept_values,
+    parse_bytes,
+)
 from squirrel_ingest.reading import redacted
 from squirrel_ingest.routing import Route, relocate
 from squirrel_memory.extractors.delegated_commands import delegated_commands
@@ -184,7 +191,7 @@ def _shorter_then_longer(
     monkeypatch: pytest.MonkeyPatch, data: bytes, route: Route | None = None
 ) -> tuple[list[Event], list[Event]]:
     with monkeypatch.context() as patched:
-        patched.setattr(claude, "keep_input", kept_values.cap_value)
+        patched.setattr(claude_tools, "keep_input", kept_values.cap_value)
         patched.setattr(claude, "keep_text", cut_end_text)
         patched.setattr(base, "keep_text", cut_end_text)
         patched.setattr(base, "INPUT_KEPT", kept_values.INPUT_STRING_LIMIT)
