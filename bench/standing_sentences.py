@@ -185,7 +185,7 @@ def read(source: Source) -> list[Sentence]:
     )
     styles = kept_styles(events)
     requests = user_requests(events)
-    places = _places(events, [event for event, _ in requests])
+    places = session_places(events, [event for event, _ in requests])
     said = [
         (event.session_id or "", body)
         for event, message in requests
@@ -220,11 +220,12 @@ def read(source: Source) -> list[Sentence]:
     return found
 
 
-def _places(
+def session_places(
     events: Sequence[StoredEvent], requests: Sequence[StoredEvent]
 ) -> dict[str, tuple[float, bool, bool]]:
-    """Per user message: its place among its session's user messages (0 first, 1 last), whether
-    it is the first, and whether a command or tool call failed since the previous one."""
+    """Per message of `requests` (the user's, or the assistant's replies): its place among its
+    session's such messages (0 first, 1 last), whether it is the first, and whether a command or
+    tool call failed since the previous one."""
     order: dict[str, list[str]] = {}
     for event in requests:
         order.setdefault(event.session_id or "", []).append(event.id)

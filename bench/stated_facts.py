@@ -36,10 +36,10 @@ from bench.standing_sentences import (
     UNLABELLED,
     Match,
     Sentence,
-    failed_event,
     item_match,
     pattern_match,
     says,
+    session_places,
     tuning_keys,
     usable,
 )
@@ -132,7 +132,7 @@ def read(source: Source) -> list[Sentence]:
         for e in events
         if e.event_type == "assistant_response" and not e.sidechain and e.id not in away
     ]
-    places = _places(events, replies)
+    places = session_places(events, replies)
     said = [(e.session_id or "", s) for e in replies for s in sentences_of(e)]
     found: list[Sentence] = []
     seen: set[str] = set()
@@ -177,32 +177,6 @@ def sentences_of(event: StoredEvent) -> list[str]:
             if len(part.split()) >= MIN_WORDS and usable(part):
                 found.append(part)
     return found
-
-
-def _places(
-    events: Sequence[StoredEvent], replies: Sequence[StoredEvent]
-) -> dict[str, tuple[float, bool, bool]]:
-    """Per reply: its place among its session's replies (0 first, 1 last), whether it is the
-    first, and whether a command or tool call failed since the previous reply."""
-    order: dict[str, list[str]] = {}
-    for event in replies:
-        order.setdefault(event.session_id or "", []).append(event.id)
-    wanted = {event.id for event in replies}
-    failed: dict[str, bool] = {}
-    after: dict[str, bool] = {}
-    for event in events:
-        session = event.session_id or ""
-        if event.id in wanted:
-            after[event.id] = failed.get(session, False)
-            failed[session] = False
-        elif failed_event(event):
-            failed[session] = True
-    places: dict[str, tuple[float, bool, bool]] = {}
-    for ids in order.values():
-        last = max(len(ids) - 1, 1)
-        for i, event_id in enumerate(ids):
-            places[event_id] = (i / last, i == 0, after[event_id])
-    return places
 
 
 def kept_facts(events: list[StoredEvent]) -> list[MemoryCandidate]:
