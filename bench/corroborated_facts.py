@@ -15,7 +15,10 @@ either; `added` is picked by the rule and not by the rules.
 Columns: picked sentences, fact hits, wrong hits, unlabelled picks, and gold items found (an
 item is found when a picked sentence states it) of all the sources' items.
 
-Usage: python -m bench.corroborated_facts [--group first|second|third|fourth|tuning ...]
+The fourth set (`learned4.toml`) was collected after the rule was committed and is read only
+when asked for (`--group fourth`): it is the rule's figure on sessions it was not written from.
+
+Usage: python -m bench.corroborated_facts [--group first|second|third|tuning|fourth ...]
        [--sample N] [--details]
 """
 
@@ -32,7 +35,7 @@ from datetime import UTC, datetime
 
 from bench import fixture_pipeline
 from bench.standing_sentences import STANDING, TASK, UNLABELLED, Sentence
-from bench.stated_facts import GROUPS, Source, read, sources
+from bench.stated_facts import GROUPS, LATER_SETS, Source, read, sources
 from bench.stored_events import stored
 from squirrel_core.logs import configure_logging
 from squirrel_memory.episodes import segment_episodes
@@ -151,7 +154,9 @@ def details(rows: Sequence[Row]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--group", action="append", choices=GROUPS, help="only these groups")
+    parser.add_argument(
+        "--group", action="append", choices=(*GROUPS, *LATER_SETS), help="only these groups"
+    )
     parser.add_argument("--sample", type=int, default=0, help="unlabelled picks to print")
     parser.add_argument("--details", action="store_true", help="every pick of the rule")
     args = parser.parse_args(argv)
