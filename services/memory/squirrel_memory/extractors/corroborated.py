@@ -32,6 +32,11 @@ from ("Stated in the session and shown by its tools (`internal/config/`): …"):
 the deepest one every project path it names shares, else the one the corroborating reads
 share. A reply gives at most `MAX_PER_REPLY` statements, an episode `MAX_STATEMENTS`, each
 once.
+
+The rules extractor does not run this rule: `bench/corroborated_facts.py` measures it, and most
+of what it keeps beyond the other rules read as the session's moment rather than a durable fact
+(docs/benchmarks.md, "Assistant sentences kept only where the session's tool output says the
+same").
 """
 
 from __future__ import annotations
