@@ -15,9 +15,11 @@ not wrong is counted as **not an item** (listed with --details, for a human to j
 covers least, its gold likewise written before the rules first ran over it. `learned3.toml` is the
 third (`sessions3/`, SOURCES3.md): what five projects are and what they are written in, from
 sessions of five repositories no rule was written from, its gold written before the rules first
-ran over it.
+ran over it. `learned4.toml` is the fourth (`sessions4/`, SOURCES4.md): one session of a
+repository no rule was written from, collected after the corroboration rule was committed, its
+gold written before any rule ran over it.
 
-Usage: python -m bench.learned_study [--study first|second|third|all] [--details]
+Usage: python -m bench.learned_study [--study first|second|third|fourth|all] [--details]
                                     [--session NAME ...]
 """
 
@@ -39,6 +41,7 @@ STUDIES = {
     "first": STUDY / "learned.toml",
     "second": STUDY / "learned2.toml",
     "third": STUDY / "learned3.toml",
+    "fourth": STUDY / "learned4.toml",
 }
 # The memory types that can carry what a session taught about its project.
 LEARNED_TYPES = {

@@ -51,6 +51,8 @@ from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
 LEARNED_SETS = ("first", "second", "third")
 GROUPS = (*LEARNED_SETS, TUNING)
+#: Sets collected after a rule was written, read only when asked for (`--group`).
+LATER_SETS = ("fourth",)
 KINDS = ("project_fact", "pitfall")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)

@@ -267,11 +267,11 @@ def _stated(raw: str, label: str, report: _Report) -> str:
     return backed_statement(raw, label, report.seen, report.said)
 
 
-def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
-    """`raw`, a sentence of a reply under `label`, as a statement about the code that what the
-    session's tools showed (`seen`) backs, or "": built on a verb, not asked, guessed, planned,
-    addressed to the user or told as the session's own step, every code span of it in `seen`,
-    and not a line of `seen` or the user's words (`said_by_user`) quoted."""
+def stated_shape(raw: str, label: str, *, min_spans: int = MIN_SPANS) -> str:
+    """`raw`, a sentence of a reply under `label`, as a statement about the code, or "": built
+    on a verb, not asked, guessed, planned, addressed to the user or told as the session's own
+    step, its subject not only a pronoun, with `min_spans` code spans at least (with none
+    asked, the caller says what the sentence must name)."""
     flat = " ".join(raw.replace("**", "").split())
     prose = _SPAN.sub(" ", flat)
     if _ADDRESSED.search(prose) or _DONE.search(prose) or _STEP.match(flat):
@@ -282,7 +282,15 @@ def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
         return ""
     if not label and _FRAGMENT.match(flat):
         return ""
-    said = statement(flat, labelled=bool(label), min_spans=MIN_SPANS, plans=PLANNED)
+    labelled = bool(label) or min_spans == 0
+    return statement(flat, labelled=labelled, min_spans=min_spans, plans=PLANNED)
+
+
+def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
+    """`raw`, a sentence of a reply under `label`, as a statement about the code that what the
+    session's tools showed (`seen`) backs, or "": its shape `stated_shape`'s, every code span
+    of it in `seen`, and not a line of `seen` or the user's words (`said_by_user`) quoted."""
+    said = stated_shape(raw, label)
     if not said or not _shown(said, seen):
         return ""
     probe = said.rstrip(".")
