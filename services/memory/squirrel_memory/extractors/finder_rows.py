@@ -3,11 +3,12 @@ type, importance, tags, files and cited sources)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from squirrel_memory.extractors.candidates import candidate
+from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
 Found = Any
@@ -33,6 +34,7 @@ def one(
 ) -> Callable[[list[StoredEvent]], list[Found]]:
     """A rule that finds at most one thing, as one that finds a list."""
 
+    @functools.wraps(find)
     def listed(events: list[StoredEvent]) -> list[Found]:
         found = find(events)
         return [] if found is None else [found]
@@ -63,6 +65,7 @@ class Finder:
                     importance=self.importance,
                     event_ids=found.event_ids,
                     file_paths=self.paths(found),
+                    rule=rule_of(self.find.__module__),
                 ),
                 source_refs=self.refs(found),
             )
