@@ -6,9 +6,15 @@ command's own words contradict do not."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
-from squirrel_memory.extractors.lead_in_commands import KEY_PREFIX, blocks, lead_in_commands
+from squirrel_memory.extractors.lead_in_commands import (
+    KEY_PREFIX,
+    blocks,
+    lead_in_commands,
+    without_restated,
+)
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -113,3 +119,20 @@ def test_a_command_whose_own_words_give_another_role_is_not_kept() -> None:
 
 def test_a_path_of_one_machine_is_not_kept() -> None:
     assert blocks("Build with:\n```bash\n/Users/me/bin/cargo build\n```\n") == []
+
+
+def test_a_command_another_recipe_of_the_episode_gives_is_said_once() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Check the app.")
+    session.say(RUST_REPLY)
+    found = session.extracted()
+    recipe = next(c for c in found if c.key.startswith(KEY_PREFIX))
+    step = replace(
+        recipe,
+        key="command:check",
+        content="The command `/check` runs, in order: "
+        "build: `cargo build --release --features sqlite -p feeds-server`.",
+    )
+
+    assert without_restated([recipe, step]) == [step]
+    assert without_restated([recipe]) == [recipe]

@@ -19,7 +19,9 @@ for; the command itself may be one no table knows (`go build -ldflags … -o app
   other role (`npm install` under "Build:" installs); a block in another language than the
   shell counts only when every line is a command of that role by its own words;
 - the text names no place outside the project; a command the session ran (its runs say more)
-  or one that names a path of one machine says nothing.
+  or one that names a path of one machine says nothing, and a recipe of another rule of the
+  episode that already gives every command of it (a skill's steps) leaves it out
+  (`without_restated`).
 
 One recipe per role per episode, from the last text that gives it (later advice replaces
 earlier): "The assistant's reply gives the command to build: `go build -o app ./cmd/app`."
@@ -37,7 +39,7 @@ from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.delegated_commands import FAILED, names_elsewhere
 from squirrel_memory.extractors.doc_roles import doc_command
 from squirrel_memory.extractors.role_words import ROLES
-from squirrel_memory.models import StoredEvent
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 from squirrel_memory.repository.markdown_prose import clean_markdown
 from squirrel_memory.repository.task_records import purpose_of
 
@@ -216,3 +218,18 @@ def lead_in_commands(events: list[StoredEvent]) -> list[LeadInCommand]:
         content = f"{_GIVEN[kind]} the command {said}: {shown}."
         out.append(LeadInCommand(f"{KEY_PREFIX}{role}", content, (event_id,)))
     return out
+
+
+def without_restated(found: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """`found` less the lead-in recipes whose every command another recipe of the episode
+    already gives (a skill's steps, a brief's commands): the same advice, said once."""
+    others = [c.content for c in found if c.type is MemoryType.RECIPE]
+    others = [c for c in others if not c.startswith(tuple(_GIVEN.values()))]
+
+    def restated(cand: MemoryCandidate) -> bool:
+        if not cand.key.startswith(KEY_PREFIX):
+            return False
+        given = re.findall(r"`([^`]+)`", cand.content)
+        return bool(given) and all(any(f"`{c}`" in o for o in others) for c in given)
+
+    return [c for c in found if not restated(c)]

@@ -33,6 +33,7 @@ from squirrel_memory.extractors.exchange import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finder_docs import WITHOUT_REPOSITORY
 from squirrel_memory.extractors.finders import FOUND
+from squirrel_memory.extractors.lead_in_commands import without_restated
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
@@ -98,6 +99,7 @@ class RulesExtractor:
             found.extend(extract(ordered))
         found.extend(_stack(ordered, found))
         found = _without_restated_declines(from_loaded_files(found, ordered), ordered)
+        found = without_restated(found)
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
