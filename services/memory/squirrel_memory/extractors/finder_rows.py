@@ -65,12 +65,21 @@ class Finder:
                     importance=self.importance,
                     event_ids=found.event_ids,
                     file_paths=self.paths(found),
-                    rule=rule_of(self.find.__module__),
+                    rule=_rule_name(self.find),
                 ),
                 source_refs=self.refs(found),
             )
             for found in self.find(events)
         ]
+
+
+def _rule_name(find: Callable[..., object]) -> str:
+    """The rule a row's finder is: its module (one rule per module), or the function itself
+    when its module holds several finders (`finder_parts.diagnosed_problems`)."""
+    module = getattr(find, "__module__", "") or ""
+    if module.endswith(".finder_parts"):
+        return str(getattr(find, "__name__", rule_of(module)))
+    return rule_of(module)
 
 
 __all__ = ["Extract", "Finder", "Found", "files_of", "no_paths", "one", "path_of"]
