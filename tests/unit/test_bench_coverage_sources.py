@@ -25,7 +25,7 @@ def _item(item_id: str, kind: str = "recipe", importance: str = "high") -> GoldI
 def _project(name: str, covered: dict[str, str], split: str = "tuning") -> Project:
     """A project whose gold items are the keys of `covered`, each covered by one memory the
     rule it maps to wrote; plus one junk memory of the rule `noisy`."""
-    items = tuple(_item(i) for i in covered) + (_item("missed", "pitfall"),)
+    items = (*(_item(i) for i in covered), _item("missed", "pitfall"))
     key = AnswerKey(name, "Go" if name < "m" else "Ruby", items, (), split=split)
     verdicts = [Verdict(Memory("recipe", i, f"{i}."), (i,)) for i in covered]
     verdicts.append(Verdict(Memory("recipe", "x", "x"), (), junk="not a sentence"))
