@@ -124,6 +124,10 @@ class MemoryCandidate:
     # (`mix.exs:3`) or `commit:<sha>`.
     source_refs: tuple[str, ...] = ()
     written_by: str = ""
+    # The rule (or extractor) that proposed it, e.g. `placements`, `facts:database`,
+    # `command_evidence:recipe`: a trace for benches and debugging, never stored and never
+    # compared (two candidates that say the same thing are equal whoever found them).
+    rule: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,6 +145,7 @@ def enrich(repo: MemoryItem, session: MemoryCandidate | MemoryItem) -> UpdateDec
         source_event_ids=events,
         scope=repo.scope,
         source_refs=repo.source_refs,
+        rule="recipe_join",
     )
     reason = "joined the sessions' evidence: they ran the command the repository names"
     return UpdateDecision(UpdateAction.UPDATE_EXISTING, candidate, target_id=repo.id, reason=reason)

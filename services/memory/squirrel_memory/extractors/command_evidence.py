@@ -7,7 +7,7 @@ from datetime import datetime
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, relative_path
-from squirrel_memory.extractors.candidates import candidate
+from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
     Attempt,
@@ -132,6 +132,7 @@ def evidence_candidates(
             importance=f.importance,
             event_ids=f.event_ids,
             file_paths=f.file_paths,
+            rule=rule_of("command_evidence", f.key.split(":", 1)[0]),
         )
         for f, tags in tagged
     ]

@@ -122,5 +122,6 @@ def commit_fixes(events: list[StoredEvent], runs: list[CommandRun]) -> list[Memo
             file_paths=touched or commit.files[:4],
             source_event_ids=(run.event_id, commit.event_id),
             source_refs=(commit.ref,),
+            rule="commit_fixes",
         )
     return list(found.values())

@@ -286,6 +286,7 @@ def _candidate(
         file_paths=(),
         source_event_ids=tuple(c.event_id for c in commits),
         source_refs=tuple(c.ref for c in commits),
+        rule="commits",
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from squirrel_core.host_files import WRITTEN_TAG
-from squirrel_memory.extractors.candidates import candidate
+from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
 from squirrel_memory.extractors.instruction_commands import instruction_commands
 from squirrel_memory.extractors.labelled_points import labelled_points
@@ -60,6 +60,7 @@ def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 importance=PLACEMENT_IMPORTANCE,
                 event_ids=found.event_ids,
                 file_paths=(found.path,),
+                rule=rule_of(type(found).__module__),
             ),
             source_refs=found.source_refs,
         )
@@ -83,6 +84,7 @@ def written_note_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 importance=NOTES_COMMANDS if found.kind == "recipe" else NOTES_IMPORTANCE,
                 event_ids=found.event_ids,
                 file_paths=(found.path,),
+                rule="written_notes",
             ),
             source_refs=(found.path,),
         )
@@ -103,6 +105,7 @@ def read_rule_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 importance=READ_RULE_IMPORTANCE,
                 event_ids=found.event_ids,
                 file_paths=(found.ref.split(":", 1)[0],) if found.ref else (),
+                rule="read_instructions",
             ),
             source_refs=(found.ref,) if found.ref else (),
         )
@@ -123,6 +126,7 @@ def instruction_command_parts(events: list[StoredEvent]) -> list[MemoryCandidate
                 importance=README_COMMANDS_IMPORTANCE,
                 event_ids=found.event_ids,
                 file_paths=tuple(dict.fromkeys(ref.split(":", 1)[0] for ref in found.refs)),
+                rule="instruction_commands",
             ),
             source_refs=found.refs,
         )

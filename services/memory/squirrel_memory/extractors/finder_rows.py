@@ -3,11 +3,12 @@ type, importance, tags, files and cited sources)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from squirrel_memory.extractors.candidates import candidate
+from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
 Found = Any
@@ -33,6 +34,7 @@ def one(
 ) -> Callable[[list[StoredEvent]], list[Found]]:
     """A rule that finds at most one thing, as one that finds a list."""
 
+    @functools.wraps(find)
     def listed(events: list[StoredEvent]) -> list[Found]:
         found = find(events)
         return [] if found is None else [found]
@@ -63,11 +65,21 @@ class Finder:
                     importance=self.importance,
                     event_ids=found.event_ids,
                     file_paths=self.paths(found),
+                    rule=_rule_name(self.find),
                 ),
                 source_refs=self.refs(found),
             )
             for found in self.find(events)
         ]
+
+
+def _rule_name(find: Callable[..., object]) -> str:
+    """The rule a row's finder is: its module (one rule per module), or the function itself
+    when its module holds several finders (`finder_parts.diagnosed_problems`)."""
+    module = getattr(find, "__module__", "") or ""
+    if module.endswith(".finder_parts"):
+        return str(getattr(find, "__name__", rule_of(module)))
+    return rule_of(module)
 
 
 __all__ = ["Extract", "Finder", "Found", "files_of", "no_paths", "one", "path_of"]

@@ -50,6 +50,8 @@ from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.instruction_imports import IMPORTANCE as IMPORTS_IMPORTANCE
 from squirrel_memory.extractors.instruction_imports import instruction_imports
 from squirrel_memory.extractors.labelled_fixes import labelled_fixes
+from squirrel_memory.extractors.lead_in_commands import IMPORTANCE as LEAD_IN_IMPORTANCE
+from squirrel_memory.extractors.lead_in_commands import lead_in_commands
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
 from squirrel_memory.extractors.listed_tasks import listed_tasks
@@ -327,6 +329,14 @@ FOUND: tuple[Extract, ...] = (
     # words do not (under a heading or in a sentence that names the role).
     Finder(
         doc_roles, MemoryType.RECIPE, DOC_ROLES_IMPORTANCE, lambda _f: ("recipe", "docs"), path_of
+    ),
+    # A command handed over for a role under a lead-in that names it ("Rebuild with:" above a
+    # block), in the assistant's reply, a skill's or command's body or a brief.
+    Finder(
+        lead_in_commands,
+        MemoryType.RECIPE,
+        LEAD_IN_IMPORTANCE,
+        lambda _f: ("recipe", "lead-in"),
     ),
     # The build and test commands a subagent was briefed to run or reported passing.
     Finder(

@@ -17,6 +17,7 @@ from squirrel_memory.extractors.activity import (
 )
 from squirrel_memory.extractors.asked_routines import asked_routines
 from squirrel_memory.extractors.candidates import candidate as _candidate
+from squirrel_memory.extractors.candidates import rule_of
 from squirrel_memory.extractors.command_bodies import reads_as_command_body
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
@@ -32,6 +33,7 @@ from squirrel_memory.extractors.exchange import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finder_docs import WITHOUT_REPOSITORY
 from squirrel_memory.extractors.finders import FOUND
+from squirrel_memory.extractors.lead_in_commands import without_restated
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
@@ -97,6 +99,7 @@ class RulesExtractor:
             found.extend(extract(ordered))
         found.extend(_stack(ordered, found))
         found = _without_restated_declines(from_loaded_files(found, ordered), ordered)
+        found = without_restated(found)
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -117,6 +120,7 @@ def _style(pref: StatedPreference, event_id: str) -> MemoryCandidate:
         importance=pref.importance,
         event_ids=(event_id,),
         scope=pref.scope,
+        rule="preferences",
     )
 
 
@@ -205,6 +209,7 @@ def _reply_language(events: list[StoredEvent]) -> list[MemoryCandidate]:
             tags=LANGUAGE_TAGS,
             importance=LANGUAGE_IMPORTANCE,
             event_ids=found.event_ids,
+            rule="reply_language",
         )
     ]
 
@@ -278,6 +283,7 @@ def _facts(
             importance=fact.importance,
             event_ids=fact.event_ids,
             file_paths=fact.file_paths,
+            rule=rule_of("facts", fact.key.split(":", 1)[0]),
         )
         for fact in facts
     ]
@@ -303,6 +309,7 @@ def _stack(events: list[StoredEvent], found: list[MemoryCandidate]) -> list[Memo
             tags=("stack", point.key.removeprefix("stack:")),
             importance=STACK_IMPORTANCE,
             event_ids=point.event_ids,
+            rule="stack_summary",
         )
         for point in stack_summary(events)
         if not any(c.key.startswith(_STACK_COVERED[point.key]) for c in found)

@@ -225,6 +225,7 @@ class Consolidator:
             file_paths=memory.file_paths,
             scope=memory.scope,
             written_by=written_by(self._caller),
+            rule="consolidation",
         )
         decision = UpdateDecision(
             UpdateAction.UPDATE_EXISTING,

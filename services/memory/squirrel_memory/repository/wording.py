@@ -69,6 +69,7 @@ def candidate(
         importance=importance,
         file_paths=tuple(dict.fromkeys(f for f in files if f)),
         source_refs=unique_refs,
+        rule=f"repository:{key.split(':', 1)[0]}",
     )
 
 
