@@ -2,11 +2,12 @@
 
 CPython collects its youngest generation each time 700 more container objects (tuples, lists,
 dicts, class instances) have been made than freed. A search makes hundreds that are alive at
-once (its hits, candidates, scores and the reply), so with that threshold most searches paid for
-a collection that found nothing to free: sampled over the memory service answering searches of
-400 memories, the collector took about 0.09 ms of a search's CPU, next to nothing of an empty
-one's. Objects freed by their reference count do not count towards the threshold, so raising it
-leaves only cycles (rare in this code) waiting longer to be freed.
+once (its hits, candidates, scores and the reply), so searches kept setting off collections that
+walk every young object then alive: sampled over the memory service answering searches of 400
+memories (`bench.search_perf`), the collector took about 0.09 ms of a search's CPU, next to
+nothing of an empty one's, and 0.03 ms with this threshold. Objects freed by their reference
+count do not count towards it, so raising it leaves only cycles (rare in this code) waiting
+longer to be freed.
 
 The objects made while starting (modules, settings, the servicer, the opened projects) live as
 long as the process: they are moved out of the collector's scans (`gc.freeze`) once, so a full
