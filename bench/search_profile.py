@@ -68,7 +68,7 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "read_pair",
         ),
     ),
-    ("query terms of hits", ("matched_terms ", "on_lexical")),
+    ("query terms of hits", ("matched_terms ", "matched_counts ", "on_lexical")),
     ("fusion and ranking", ("Retriever._rank ", "fuse ", "fused_hits ", "placed ", "Ranking.")),
     ("page and reply", ("Retriever.search ", "ReadSide.search", "search_result ")),
 )

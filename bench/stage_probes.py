@@ -105,7 +105,8 @@ def probes(
         (postings_module.IndexState, "best", "bm25"),  # an older tree's
         (postings_module.IndexState, "_top", "bm25"),  # under `ranked`, which searches call
         (search_module, "memories_of_docs", "lexical rows"),
-        (retriever_module, "matched_terms", "matched terms"),
+        (retriever_module, "matched_terms", "matched terms"),  # an older tree's
+        (retriever_module, "matched_counts", "matched terms"),
         (retriever_module, "parse_query", "parse"),
         (retriever_module, "fuse", "fusion"),  # an older tree's
         (retriever_module, "fused_hits", "fusion"),

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 import structlog
 
 from squirrel_core.auth import ensure_token
+from squirrel_core.collector import settle_collector
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
@@ -117,6 +118,7 @@ async def run_service(
         await service.start()
         later = await ready()
         await service.set_serving()
+        settle_collector()  # what the start made lives on: out of the collector's scans
         finishing = _finish_start(later, stop)
         await stop.wait()
         log.info("service_stopping", service=name)

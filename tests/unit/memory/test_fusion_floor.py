@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime
 
 import pytest
 
+from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.retrieval import RetrievalSettings
+from squirrel_memory.retrieval.queries import matched_counts, matched_terms
 from squirrel_memory.retrieval.relevance import fuse, needs_matched
 from squirrel_memory.scoring import FusionMethod
 
@@ -85,3 +88,54 @@ def test_a_low_bm25_hit_still_takes_its_floor_from_the_terms_it_holds() -> None:
     }
 
     assert fused[0][1] < fused[1][1] < fused[2][1]
+
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+_WORDS = ("tests", "test", "pytest", "cargo", "build", "builds", "lint", "docs", "run", "release")
+
+
+def _memory(n: int, rng: random.Random) -> MemoryItem:
+    words = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(0, 6)))
+    return MemoryItem(
+        id=f"mem-{n}",
+        project_id="/repo",
+        user_id=None,
+        scope=Scope.PROJECT,
+        type=MemoryType.RECIPE,
+        key=rng.choice(["", "Run the tests", "Cargo build"]),
+        content=f"To check: {words}.",
+        tags=tuple(rng.sample(_WORDS, rng.randint(0, 2))),
+        importance=0.5,
+        created_at=T0,
+        updated_at=T0,
+        source=MemorySource.RULES,
+    )
+
+
+def test_the_counts_of_matched_terms_are_those_of_matched_terms_below_saturation() -> None:
+    settings = RetrievalSettings(lexical_saturation=4.0)
+    c = settings.lexical_saturation
+    rng = random.Random(5)
+    for _ in range(300):
+        terms = tuple(rng.sample(_WORDS, rng.randint(0, 5)))
+        found = [
+            (
+                _memory(rng.randint(0, 30), rng),  # an id may come twice: the last one counts
+                rng.choice([0.0, c, c - 1e-12, c + 1e-12, float("nan"), rng.uniform(0, 2 * c)]),
+            )
+            for _ in range(rng.randint(0, 40))
+        ]
+        expected = {
+            m.id: len(matched_terms(terms, m))
+            for m, score in found
+            if needs_matched(settings, score)
+        }
+        assert matched_counts(terms, found, c) == expected
+
+
+def test_a_hit_at_saturation_is_not_counted_and_a_nan_one_is() -> None:
+    item = _memory(1, random.Random(1))
+    counted = matched_counts(
+        ("tests",), [(item, 4.0), (_memory(2, random.Random(2)), float("nan"))], 4.0
+    )
+    assert list(counted) == ["mem-2"]

@@ -26,12 +26,12 @@ from squirrel_memory.retrieval.queries import (
     ParsedQuery,
     check_paths,
     check_types,
-    matched_terms,
+    matched_counts,
     parse_query,
 )
 from squirrel_memory.retrieval.ranking import Ranking, placed
 from squirrel_memory.retrieval.reader import MemoryReader
-from squirrel_memory.retrieval.relevance import fused_hits, needs_matched, vector_relevance
+from squirrel_memory.retrieval.relevance import fused_hits, vector_relevance
 from squirrel_memory.retrieval.results import (
     ScoredMemory,
     SearchPage,
@@ -154,7 +154,8 @@ class Retriever:
         lexical: list[tuple[str, float]] = []
         vector: list[tuple[str, float]] = []
         items: dict[str, MemoryItem] = {}
-        terms_of: dict[str, tuple[str, ...]] = {}
+        # How many query terms each lexical hit below saturation holds (fusion's floor).
+        matched: dict[str, int] = {}
         # Without a caller's reason to keep a hit, a vector hit that its cosine alone cannot
         # bring to `min_similarity` is only placed as a lexical hit: its row is not read.
         relevance = (
@@ -179,11 +180,7 @@ class Retriever:
                 lexical_ids: list[list[str]] = []
 
                 def on_lexical(found: list[tuple[MemoryItem, float]]) -> None:
-                    terms_of.update(
-                        (m.id, matched_terms(parsed.terms, m))
-                        for m, score in found
-                        if needs_matched(settings, score)
-                    )
+                    matched.update(matched_counts(parsed.terms, found, settings.lexical_saturation))
                     items.update((m.id, m) for m, _ in found)
                     lexical_ids.append([m.id for m, _ in found])
 
@@ -206,11 +203,7 @@ class Retriever:
                 )
                 lexical = [(m.id, score) for m, score in found]
                 items.update((m.id, m) for m, _ in found)
-                terms_of = {
-                    m.id: matched_terms(parsed.terms, m)
-                    for m, score in found
-                    if needs_matched(settings, score)
-                }
+                matched = matched_counts(parsed.terms, found, settings.lexical_saturation)
                 hits = await self._candidates.vector_hits(
                     parsed.text,
                     pool,
@@ -246,7 +239,7 @@ class Retriever:
             lexical_live,
             [(m, s) for m, s in vector if m in live],
             term_count=len(terms),
-            matched={m: len(t) for m, t in terms_of.items()},
+            matched=matched,
             vector_used=vector_used,
             indexed=self._candidates.index,
         )
