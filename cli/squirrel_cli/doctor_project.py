@@ -23,12 +23,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.int8_copy_file import CopyFileError, check_copy, copy_path_for
 from squirrel_core.model_files import model_problem
 from squirrel_core.settings import Settings
-from squirrel_core.store_health import (
-    FullTextCounts,
-    SourceCursorRow,
-    forget_cursors,
-    store_facts,
-)
+from squirrel_core.store_health import FullTextCounts, SourceCursorRow, forget_cursors, store_facts
 from squirrel_core.store_paths import INDEX_FILE_NAME, ProjectPaths, meta_path_for
 from squirrel_core.store_placement import inspect_store, location_of, place_store
 from squirrel_core.store_setup import init_project_files
@@ -120,19 +115,36 @@ def _vector_problem(index: Path, live_ids: frozenset[str]) -> str | None:
     return None
 
 
+def _beside_index(
+    name: str,
+    paths: ProjectPaths,
+    memory_up: bool,
+    path_for: Callable[[Path], Path],
+    problem_of: Callable[[Path, Path], str | None],
+) -> Check | tuple[Path, str] | None:
+    """A file saved beside the vector index (at `path_for(index)`), held against the index by
+    `problem_of` once a running service's save has settled (it writes index, sidecar, then the
+    file): None when there is nothing to check, a passing check when it belongs, else its path
+    and why it does not."""
+    index = paths.index_dir / INDEX_FILE_NAME
+    beside = path_for(index)
+    problem = _settled(lambda: problem_of(index, beside), bool, memory_up)
+    if problem is None:
+        return None
+    if not problem:
+        return Check(name, True, f"{beside.name} belongs to {index.name}")
+    return beside, problem
+
+
 def _copy_check(name: str, paths: ProjectPaths, memory_up: bool, repair: bool) -> Check | None:
     """The int8 copy saved beside the vector index (`memories.int8`), when there is one and the
     index itself is readable. A copy that does not belong to the index is never used: the
     memory service makes it again from the index at each start, which takes longer on a large
     index, and saves it. `repair` removes the bad file (it is only ever a copy)."""
-    index = paths.index_dir / INDEX_FILE_NAME
-    copy = copy_path_for(index)
-    # A running service writes index, sidecar, then copy.
-    problem = _settled(lambda: _copy_problem(index, copy), bool, memory_up)
-    if problem is None:
-        return None
-    if not problem:
-        return Check(name, True, f"{copy.name} belongs to {index.name}")
+    found = _beside_index(name, paths, memory_up, copy_path_for, _copy_problem)
+    if not isinstance(found, tuple):
+        return found
+    copy, problem = found
     detail = f"{copy} is not used: {problem}"
     when = "at its next start" if not memory_up else "when it next saves or starts"
     if not repair:
@@ -176,14 +188,10 @@ def _codes_check(name: str, paths: ProjectPaths, memory_up: bool) -> Check | Non
     a file and the index itself is readable, checked as the memory service checks it on load.
     A file that does not belong is a warning, not a failure: the service never uses it, trains
     the codes again from the index at its next start (slower on a large index) and saves them."""
-    index = paths.index_dir / INDEX_FILE_NAME
-    codes = codes_path_for(index)
-    # A running service writes index, sidecar, then codes.
-    problem = _settled(lambda: _codes_problem(index, codes), bool, memory_up)
-    if problem is None:
-        return None
-    if not problem:
-        return Check(name, True, f"{codes.name} belongs to {index.name}")
+    found = _beside_index(name, paths, memory_up, codes_path_for, _codes_problem)
+    if not isinstance(found, tuple):
+        return found
+    codes, problem = found
     return Check(
         name,
         True,
