@@ -18,25 +18,17 @@ from squirrel_cli.supervisor_state import ServiceState, SupervisorState, read_su
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import pid_alive
 from squirrel_core.settings import load_settings
-from tests.stand_in_services import (
-    NEVER,
-    PRELUDE,
-    SERVE,
-    service_state,
-    status_text,
-    supervisor_state,
-    until,
-)
+from tests import stand_in_services as stand_in
 
 #: A service: waits for its gate file, then serves and writes its record as a real one does.
 SERVICE = (
-    PRELUDE
+    stand_in.PRELUDE
     + """
 name, gate = sys.argv[1], pathlib.Path(sys.argv[2])
 while not gate.exists():
     time.sleep(0.02)
 """
-    + SERVE
+    + stand_in.SERVE
     + "server.wait_for_termination()\n"
 )
 
@@ -48,8 +40,8 @@ def _late(layout: HomeLayout, name: str) -> bool:
 
 
 def _status_text(layout: HomeLayout) -> str:
-    state = supervisor_state(layout)
-    return status_text(
+    state = stand_in.supervisor_state(layout)
+    return stand_in.status_text(
         layout, state, lambda row: "SERVING" if row["state"] == "serving" else "DOWN"
     )
 
@@ -71,13 +63,16 @@ async def test_a_service_slower_than_the_start_timeout_joins_late_and_the_others
         run = asyncio.create_task(supervisor.run())
         try:
             # (on a loaded machine memory may be late too: it then joins as ingest will)
-            await until(
+            await stand_in.until(
                 lambda: (
-                    (_late(layout, "ingest") and service_state(layout, "memory") == "serving")
+                    (
+                        _late(layout, "ingest")
+                        and stand_in.service_state(layout, "memory") == "serving"
+                    )
                     or run.done()
                 )
             )
-            state = supervisor_state(layout)
+            state = stand_in.supervisor_state(layout)
             memory, ingest = state.services["memory"], state.services["ingest"]
             assert not run.done()  # the supervisor did not give up on everything
             assert memory.state == "serving" and pid_alive(memory.pid)
@@ -89,14 +84,18 @@ async def test_a_service_slower_than_the_start_timeout_joins_late_and_the_others
             assert "memory service is not serving" not in text
 
             gates["ingest"].touch()
-            await until(lambda: supervisor_state(layout).services["ingest"].state == "serving")
-            joined = supervisor_state(layout).services["ingest"]
+            await stand_in.until(
+                lambda: stand_in.supervisor_state(layout).services["ingest"].state == "serving"
+            )
+            joined = stand_in.supervisor_state(layout).services["ingest"]
             assert not joined.late and joined.waits_for == "" and joined.pid == ingest.pid
-            assert supervisor_state(layout).services["memory"].pid == memory.pid  # never restarted
+            assert (
+                stand_in.supervisor_state(layout).services["memory"].pid == memory.pid
+            )  # never restarted
             assert "not serving yet" not in _status_text(layout)
         finally:
             supervisor._stopping.set()
-            assert await asyncio.wait_for(run, NEVER) == 0
+            assert await asyncio.wait_for(run, stand_in.NEVER) == 0
     late = {e["service"]: e for e in logs if e["event"] == "service_late"}
     assert late["ingest"]["keeps_waiting"] is True
     assert "ingest-service.json" in late["ingest"]["waits_for"]
