@@ -18,16 +18,12 @@ from bench import foresight_split as split
 from bench.foresight_fixtures import Project, Session
 from bench.foresight_score import SessionFacts
 from bench.instruction_files import write_shown_instructions
+from bench.memory_in_process import memory_in_process
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.auth import ensure_token
-from squirrel_core.clients import MemoryClient, open_channel
+from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event
-from squirrel_core.home import HomeLayout
-from squirrel_core.rpc import GrpcService
-from squirrel_core.settings import load_settings
 from squirrel_core.wire import event_to_pb
 from squirrel_gateway.hook_service import HookSettings
-from squirrel_memory import server as memory_server
 
 HOOK_DEADLINE_MS = 120_000
 INDEX_WAIT_SECONDS = 300.0
@@ -41,30 +37,14 @@ async def memory_service(
     `learn`: ranking and hooks use the outcomes of served memories (`hooks.learn_from_outcomes`);
     `session_budget`: `hooks.session_budget` (its default when None)."""
     env = {
-        "SQRL_HOME": str(tmp / "home"),
-        "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
-        "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
         "SQRL_EXTRACTOR_BACKEND": "rules",
         "SQRL_HOOKS_LEARN_FROM_OUTCOMES": "true" if learn else "false",
     }
     if session_budget is not None:
         env["SQRL_HOOKS_SESSION_BUDGET"] = str(session_budget)
-    settings = load_settings(env)
-    layout = HomeLayout(settings.home).ensure()
-    token = ensure_token(layout.token)
-    service = GrpcService("memory", token, 0, layout.service_file("memory"))
-    ready, cleanup = await memory_server.setup(settings, service)
-    await service.start()
-    await ready()
-    await service.set_serving()
-    client = MemoryClient(open_channel(f"127.0.0.1:{service.port}"), token, timeout=600)
-    hooks = dataclasses.replace(HookSettings.from_settings(settings), deadline_ms=HOOK_DEADLINE_MS)
-    try:
-        yield client, hooks
-    finally:
-        await client.close()
-        await service.stop(0)
-        await cleanup()
+    async with memory_in_process(tmp / "home", env) as (client, settings):
+        hooks = HookSettings.from_settings(settings)
+        yield client, dataclasses.replace(hooks, deadline_ms=HOOK_DEADLINE_MS)
 
 
 async def wait_indexed(client: MemoryClient, project_id: str) -> None:
