@@ -220,27 +220,32 @@ def read(source: Source) -> list[Sentence]:
     seen: set[str] = set()
     for event, message in requests:
         cited = [c.content for c in styles if event.id in c.source_event_ids]
-        turn, first, after_failure = places[event.id]
         for _, body in clauses(message):
             if not usable(body) or body.lower() in seen:
                 continue
             seen.add(body.lower())
-            items, label = labelled(source, body)
-            found.append(
-                Sentence(
-                    source.group,
-                    source.name,
-                    body,
-                    label,
-                    any(says(content, body) for content in cited),
-                    items,
-                    turn,
-                    first,
-                    after_failure,
-                    _recurs(body, event.session_id or "", said),
-                )
-            )
+            recurs = _recurs(body, event.session_id or "", said)
+            found.append(sentence(source, body, cited, places[event.id], recurs))
     return found
+
+
+def sentence(
+    source: Source,
+    body: str,
+    cited: Sequence[str],
+    place: tuple[float, bool, bool],
+    recurs: int,
+) -> Sentence:
+    """`body` as the data: labelled by `source`'s gold (`labelled`), kept when a candidate
+    citing its message says it (`cited`: their contents), at its `place` in its session (turn,
+    first, after a failure, as `session_places` gives it), said again in `recurs` other
+    sessions."""
+    items, label = labelled(source, body)
+    turn, first, after_failure = place
+    kept = any(says(content, body) for content in cited)
+    return Sentence(
+        source.group, source.name, body, label, kept, items, turn, first, after_failure, recurs
+    )
 
 
 def session_places(

@@ -31,9 +31,8 @@ from bench.standing_sentences import (
     Sentence,
     Source,
     item_match,
-    labelled,
     pattern_match,
-    says,
+    sentence,
     session_places,
     sources_by_group,
     tuning_projects,
@@ -117,26 +116,12 @@ def read(source: Source) -> list[Sentence]:
     seen: set[str] = set()
     for event in replies:
         cited = [c.content for c in facts if event.id in c.source_event_ids]
-        turn, first, after_failure = places[event.id]
         for body in sentences_of(event):
             if body.lower() in seen:
                 continue
             seen.add(body.lower())
-            items, label = labelled(source, body)
-            found.append(
-                Sentence(
-                    source.group,
-                    source.name,
-                    body,
-                    label,
-                    any(says(content, body) for content in cited),
-                    items,
-                    turn,
-                    first,
-                    after_failure,
-                    len({o for o, t in said if o != (event.session_id or "") and t == body}),
-                )
-            )
+            recurs = len({o for o, t in said if o != (event.session_id or "") and t == body})
+            found.append(sentence(source, body, cited, places[event.id], recurs))
     return found
 
 
