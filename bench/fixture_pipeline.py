@@ -28,14 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.instruction_files import write_shown_instructions
+from bench.memory_in_process import memory_in_process
 from squirrel.v1 import memory_pb2, views_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.auth import ensure_token
-from squirrel_core.clients import MemoryClient, open_channel
+from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event, SourcePosition, SourceTool
-from squirrel_core.home import HomeLayout
 from squirrel_core.logs import configure_logging
-from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import load_settings
 from squirrel_core.wire import event_to_pb
 from squirrel_gateway.hook_service import HookService, HookSettings
@@ -48,7 +46,6 @@ from squirrel_ingest.parsers import (
     parser_for,
     source_of_first_line,
 )
-from squirrel_memory import server as memory_server
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_FIXTURES = ROOT.parent / "shared" / "fixtures" / "claude"
@@ -223,25 +220,9 @@ async def run_once(
     a replay (e.g. one session's, after its fixture project: the folder's name is part of what
     the rules see), the replay's own name by default."""
     with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(
-            {
-                "SQRL_HOME": f"{tmp}/home",
-                "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
-                "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
-                **(settings_env or {}),
-            }
-        )
-        layout = HomeLayout(settings.home).ensure()
-        token = ensure_token(layout.token)
-        service = GrpcService("memory", token, 0, layout.service_file("memory"))
-        ready, cleanup = await memory_server.setup(settings, service)
-        await service.start()
-        await ready()
-        await service.set_serving()
-        client = MemoryClient(open_channel(f"127.0.0.1:{service.port}"), token, timeout=600)
-        total = 0
-        append_s = process_s = 0.0
-        try:
+        async with memory_in_process(f"{tmp}/home", settings_env) as (client, _):
+            total = 0
+            append_s = process_s = 0.0
             for name, paths in projects:
                 root = Path(tmp) / "projects" / name
                 if folder is not None:
@@ -283,10 +264,6 @@ async def run_once(
                         print(f"- [{TYPE_NAMES[memory.type]}] {memory.key}: {memory.content}")
                 if inspect is not None:
                     await inspect(client, name, project_id, len(events))
-        finally:
-            await client.close()
-            await service.stop(0)
-            await cleanup()
         return total, append_s, process_s
 
 

@@ -31,7 +31,8 @@ runs no session-start or prompt hook for a subagent, so nothing would have been 
 With --details, each session also lists the memories it would have used that no answer gave it,
 with their place among each prompt's search hits (bench/foresight_needed.py).
 
-Needs no model and no gold. Transcripts paths under the original project folder are moved into
+The replay's memory service and project folder are bench/foresight_service.py's. Needs no
+model and no gold. Transcripts paths under the original project folder are moved into
 the replay's project folder, as they would be on the user's machine; the files earlier sessions
 read or wrote are created there before the next session (empty, but for the instruction files
 they showed, written with the text shown), so a prompt naming one of them is answered as on the
@@ -50,16 +51,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import dataclasses
 import json
-import re
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from bench import fixture_pipeline
 from bench import foresight_split as split
@@ -81,6 +79,12 @@ from bench.foresight_score import (
     score_session,
     session_facts,
 )
+from bench.foresight_service import (
+    learn_session,
+    materialise,
+    memory_service,
+    project_folder,
+)
 from bench.foresight_table import (
     SECTION,
     ProjectResult,
@@ -89,28 +93,19 @@ from bench.foresight_table import (
     shown,
     table,
 )
-from bench.instruction_files import write_shown_instructions
 from bench.stored_events import stored
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.auth import ensure_token
-from squirrel_core.clients import MemoryClient, open_channel
-from squirrel_core.events import Event, SourceTool
-from squirrel_core.home import HomeLayout
+from squirrel_core.clients import MemoryClient
+from squirrel_core.events import SourceTool
 from squirrel_core.logs import configure_logging
 from squirrel_core.read_shapes import MEMORY_TYPES
-from squirrel_core.rpc import GrpcService
-from squirrel_core.settings import load_settings
-from squirrel_core.wire import event_to_pb
 from squirrel_gateway.arguments import MAX_TASK_CHARS
 from squirrel_gateway.hook_context import Injection, Served
 from squirrel_gateway.hook_hosts import HookInput
-from squirrel_gateway.hook_service import HookService, HookSettings
+from squirrel_gateway.hook_service import HookService
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
 from squirrel_gateway.served_log import ServedLog, grpc_sender
-from squirrel_memory import server as memory_server
 
-HOOK_DEADLINE_MS = 120_000
-INDEX_WAIT_SECONDS = 300.0
 NEAR_HITS = 3
 """Search hits --details shows for a prompt the hook left unanswered."""
 HOSTS = {SourceTool.CODEX: "codex", SourceTool.GEMINI_CLI: "gemini"}
@@ -133,53 +128,6 @@ def host_command(prompt: str) -> str | None:
 
 
 # -- the replay ----------------------------------------------------------------------------------
-
-
-@contextlib.asynccontextmanager
-async def memory_service(
-    tmp: Path, *, learn: bool = True, session_budget: int | None = None
-) -> AsyncIterator[tuple[MemoryClient, HookSettings]]:
-    """A fresh in-process memory service (rules extractor, no background passes) and a client;
-    `learn`: ranking and hooks use the outcomes of served memories (`hooks.learn_from_outcomes`);
-    `session_budget`: `hooks.session_budget` (its default when None)."""
-    env = {
-        "SQRL_HOME": str(tmp / "home"),
-        "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
-        "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
-        "SQRL_EXTRACTOR_BACKEND": "rules",
-        "SQRL_HOOKS_LEARN_FROM_OUTCOMES": "true" if learn else "false",
-    }
-    if session_budget is not None:
-        env["SQRL_HOOKS_SESSION_BUDGET"] = str(session_budget)
-    settings = load_settings(env)
-    layout = HomeLayout(settings.home).ensure()
-    token = ensure_token(layout.token)
-    service = GrpcService("memory", token, 0, layout.service_file("memory"))
-    ready, cleanup = await memory_server.setup(settings, service)
-    await service.start()
-    await ready()
-    await service.set_serving()
-    client = MemoryClient(open_channel(f"127.0.0.1:{service.port}"), token, timeout=600)
-    hooks = dataclasses.replace(HookSettings.from_settings(settings), deadline_ms=HOOK_DEADLINE_MS)
-    try:
-        yield client, hooks
-    finally:
-        await client.close()
-        await service.stop(0)
-        await cleanup()
-
-
-async def wait_indexed(client: MemoryClient, project_id: str) -> None:
-    """Until the embedder is loaded and the project's vector index holds every memory, so the
-    hook answers rank as they would a moment later (and the same on every run)."""
-    deadline = time.monotonic() + INDEX_WAIT_SECONDS
-    while time.monotonic() < deadline:
-        status = await client.call(client.stub.GetProcessingStatus, pb.GetProcessingStatusRequest())
-        pending = sum(p.vectors_pending for p in status.projects if p.project_id == project_id)
-        if not status.embedder_loading and pending == 0:
-            return
-        await asyncio.sleep(0.1)
-    raise RuntimeError(f"the vector index of {project_id} did not catch up")
 
 
 class Recorder:
@@ -242,7 +190,7 @@ async def replay(
                 if k > 0:
                     if not await recorder.served.flush():
                         raise RuntimeError("what the last session was served was not recorded")
-                    await _learn(client, project_id, sessions[k - 1])
+                    await learn_session(client, project_id, sessions[k - 1])
                 if k > 0 and not session.subagent_only:
                     scored = await _score(
                         client, backend, hooks, recorder, session, facts, history, project_id
@@ -263,53 +211,6 @@ async def replay(
     return ProjectResult(
         project.name, len(sessions), events, memories, total, studied=studied, unstudied=unstudied
     )
-
-
-def project_folder(tmp: Path, project: Project) -> Path:
-    """Makes the replay's folder of a fixture project under `tmp`, named as the project's folder
-    was on the user's disk (the last part of its original folder, `fixture_pipeline.
-    original_folder`), else as the fixture project (a Codex one without its `codex:` prefix)."""
-    original = re.split(r"[\\/]", fixture_pipeline.original_folder(project.events).rstrip("/\\"))[
-        -1
-    ]
-    own = project.name.removeprefix("codex:").removeprefix(split.KEYED)
-    name = original if original not in ("", ".", "..") else own
-    root = tmp / "projects" / (name.lstrip("-") or "project")
-    root.mkdir(parents=True)
-    return root
-
-
-def materialise(root: Path, facts: SessionFacts, events: Sequence[Event] = ()) -> None:
-    """Creates the project's files a session read or wrote, as they would be on the user's disk
-    for the sessions after it: the prompt hook only counts a path a prompt names when the file
-    exists, and the session-start hook reads the instruction files for their imports (a
-    CLAUDE.md that imports AGENTS.md). Each instruction file `events` (the session's, moved
-    into `root`) showed is written with the last text shown; the other files are created
-    empty. Only names with an extension are files here (a folder a session searched is not
-    one); paths outside the project are left alone."""
-    write_shown_instructions(root, events, update=True)
-    for path in sorted(facts.touched):
-        relative = PurePosixPath(path)
-        if relative.is_absolute() or ".." in relative.parts or not relative.suffix:
-            continue
-        target = root.joinpath(*relative.parts)
-        with contextlib.suppress(OSError):  # a file where a folder is needed, or the reverse
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.touch(exist_ok=True)
-
-
-async def _learn(client: MemoryClient, project_id: str, session: Session) -> None:
-    """Appends one session's events and processes them, as its end would."""
-    wire = [event_to_pb(e) for e in session.events]
-    for start in range(0, len(wire), 500):
-        await client.call(
-            client.stub.AppendEvents,
-            pb.AppendEventsRequest(project_id=project_id, events=wire[start : start + 500]),
-        )
-    await client.call(
-        client.stub.ProcessNow, pb.ProcessNowRequest(project_id=project_id, drain=True)
-    )
-    await wait_indexed(client, project_id)
 
 
 async def _below_the_cut(

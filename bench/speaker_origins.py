@@ -97,35 +97,15 @@ def _origin_of(event: Any) -> str:
 
 async def run(fixtures: Path) -> dict[str, Any]:
     """Per project: user-role events by origin and the sources of every user_style memory."""
+    from bench.memory_in_process import memory_in_process  # noqa: PLC0415
     from squirrel.v1 import memory_service_pb2 as pb  # noqa: PLC0415
-    from squirrel_core.auth import ensure_token  # noqa: PLC0415
-    from squirrel_core.clients import MemoryClient, open_channel  # noqa: PLC0415
-    from squirrel_core.home import HomeLayout  # noqa: PLC0415
     from squirrel_core.logs import configure_logging  # noqa: PLC0415
-    from squirrel_core.rpc import GrpcService  # noqa: PLC0415
-    from squirrel_core.settings import load_settings  # noqa: PLC0415
     from squirrel_core.wire import event_to_pb  # noqa: PLC0415
-    from squirrel_memory import server as memory_server  # noqa: PLC0415
 
     configure_logging("bench", "warning", json=True)
     found: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        settings = load_settings(
-            {
-                "SQRL_HOME": f"{tmp}/home",
-                "SQRL_PROCESSOR_MIN_EVENTS": "100000000",
-                "SQRL_PROCESSOR_INTERVAL_SECONDS": "3600",
-            }
-        )
-        layout = HomeLayout(settings.home).ensure()
-        token = ensure_token(layout.token)
-        service = GrpcService("memory", token, 0, layout.service_file("memory"))
-        ready, cleanup = await memory_server.setup(settings, service)
-        await service.start()
-        await ready()
-        await service.set_serving()
-        client = MemoryClient(open_channel(f"127.0.0.1:{service.port}"), token, timeout=600)
-        try:
+        async with memory_in_process(f"{tmp}/home") as (client, _):
             for name, source, paths in fixture_projects(fixtures):
                 root = Path(tmp) / "projects" / name.replace("/", "_")
                 root.mkdir(parents=True)
@@ -147,10 +127,6 @@ async def run(fixtures: Path) -> dict[str, Any]:
                     client.stub.ProcessNow, pb.ProcessNowRequest(project_id=project_id, drain=True)
                 )
                 found[name] = {"user_role": dict(roles), "user_style": _user_style(root)}
-        finally:
-            await client.close()
-            await service.stop(0)
-            await cleanup()
     return found
 
 

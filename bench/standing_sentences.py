@@ -109,7 +109,8 @@ class Sentence:
 
 @dataclass(frozen=True)
 class Source:
-    """A session (habits set) or project (answer key) with its gold as predicates."""
+    """A session (a study set) or project (answer key) with its gold as predicates: each gold
+    item that makes a sentence `STANDING` (by note), and each entry that makes it `TASK`."""
 
     group: str
     name: str
@@ -120,22 +121,33 @@ class Source:
 
 def sources(groups: Sequence[str] = GROUPS) -> list[Source]:
     """Every session of the habits sets and tuning project of the answer key in `groups`."""
+    return sources_by_group(groups, _habit_sources, _tuning_sources)
+
+
+def sources_by_group(
+    groups: Sequence[str],
+    of_set: Callable[[str], list[Source]],
+    of_tuning: Callable[[], list[Source]],
+) -> list[Source]:
+    """The sources of each group in turn: a study set's from `of_set`, the tuning projects'
+    from `of_tuning`."""
     found: list[Source] = []
     for group in groups:
-        if group == TUNING:
-            found.extend(_tuning_sources())
-            continue
-        for session in load_sessions(STUDIES[group]):
-            found.append(
-                Source(
-                    group,
-                    session.name,
-                    session.paths,
-                    tuple((h.note, h.matches) for h in session.habits),
-                    tuple(m.matches for m in session.must_not),
-                )
-            )
+        found.extend(of_tuning() if group == TUNING else of_set(group))
     return found
+
+
+def _habit_sources(group: str) -> list[Source]:
+    return [
+        Source(
+            group,
+            session.name,
+            session.paths,
+            tuple((h.note, h.matches) for h in session.habits),
+            tuple(m.matches for m in session.must_not),
+        )
+        for session in load_sessions(STUDIES[group])
+    ]
 
 
 def tuning_keys() -> list[AnswerKey]:
@@ -150,21 +162,25 @@ def tuning_keys() -> list[AnswerKey]:
     return keys
 
 
-def _tuning_sources() -> list[Source]:
+def tuning_projects() -> list[tuple[AnswerKey, tuple[Path, ...]]]:
+    """Each tuning project's key and its transcripts (fixtures and `bench/data/transcripts/`)."""
     keys = {k.project: k for k in tuning_keys()}
     projects, _ = keyed_projects(
         list(keys.values()), [SHARED_FIXTURES, fixture_pipeline.PROJECT_TRANSCRIPTS]
     )
+    return [(keys[name], tuple(paths)) for name, paths in projects]
+
+
+def _tuning_sources() -> list[Source]:
     found = []
-    for name, paths in projects:
-        key = keys[name]
+    for key, paths in tuning_projects():
         standing = tuple(
             (item.id, item_match(item.concepts)) for item in key.items if item.kind == "user_style"
         )
         task = tuple(
             pattern_match(p.regex) for p in key.one_off if not p.types or "user_style" in p.types
         )
-        found.append(Source(TUNING, name, tuple(paths), standing, task))
+        found.append(Source(TUNING, key.project, paths, standing, task))
     return found
 
 
@@ -174,6 +190,14 @@ def item_match(concepts: tuple[tuple[re.Pattern[str], ...], ...]) -> Match:
 
 def pattern_match(regex: re.Pattern[str]) -> Match:
     return lambda text: bool(regex.search(text))
+
+
+def labelled(source: Source, body: str) -> tuple[tuple[str, ...], str]:
+    """The notes of the gold items that state `body`, and its label: `STANDING` when one does,
+    else `TASK` when a task entry does, else `UNLABELLED`."""
+    items = tuple(note for note, match in source.standing if match(body))
+    label = STANDING if items else TASK if any(m(body) for m in source.task) else UNLABELLED
+    return items, label
 
 
 def read(source: Source) -> list[Sentence]:
@@ -196,28 +220,32 @@ def read(source: Source) -> list[Sentence]:
     seen: set[str] = set()
     for event, message in requests:
         cited = [c.content for c in styles if event.id in c.source_event_ids]
-        turn, first, after_failure = places[event.id]
         for _, body in clauses(message):
             if not usable(body) or body.lower() in seen:
                 continue
             seen.add(body.lower())
-            items = tuple(note for note, match in source.standing if match(body))
-            label = STANDING if items else TASK if any(m(body) for m in source.task) else UNLABELLED
-            found.append(
-                Sentence(
-                    source.group,
-                    source.name,
-                    body,
-                    label,
-                    any(says(content, body) for content in cited),
-                    items,
-                    turn,
-                    first,
-                    after_failure,
-                    _recurs(body, event.session_id or "", said),
-                )
-            )
+            recurs = _recurs(body, event.session_id or "", said)
+            found.append(sentence(source, body, cited, places[event.id], recurs))
     return found
+
+
+def sentence(
+    source: Source,
+    body: str,
+    cited: Sequence[str],
+    place: tuple[float, bool, bool],
+    recurs: int,
+) -> Sentence:
+    """`body` as the data: labelled by `source`'s gold (`labelled`), kept when a candidate
+    citing its message says it (`cited`: their contents), at its `place` in its session (turn,
+    first, after a failure, as `session_places` gives it), said again in `recurs` other
+    sessions."""
+    items, label = labelled(source, body)
+    turn, first, after_failure = place
+    kept = any(says(content, body) for content in cited)
+    return Sentence(
+        source.group, source.name, body, label, kept, items, turn, first, after_failure, recurs
+    )
 
 
 def session_places(

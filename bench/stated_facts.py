@@ -21,26 +21,21 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bench import fixture_pipeline
-from bench.answer_key import keyed_projects
-from bench.common import SHARED_FIXTURES
 from bench.learned_study import STUDIES, load_sessions
 from bench.standing_sentences import (
-    STANDING,
-    TASK,
     TUNING,
-    UNLABELLED,
-    Match,
     Sentence,
+    Source,
     item_match,
     pattern_match,
-    says,
+    sentence,
     session_places,
-    tuning_keys,
+    sources_by_group,
+    tuning_projects,
     usable,
 )
 from bench.stored_events import stored
@@ -60,41 +55,29 @@ _CODE_BLOCK = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 MIN_WORDS = 4
 
 
-@dataclass(frozen=True)
-class Source:
-    """A learned-study session or a tuning project, with its gold as predicates."""
-
-    group: str
-    name: str
-    paths: tuple[Path, ...]
-    facts: tuple[tuple[str, Match], ...]
-    wrong: tuple[Match, ...]
-
-
 def sources(groups: Sequence[str] = GROUPS) -> list[Source]:
-    """Every learned-study session and tuning project in `groups`."""
-    found: list[Source] = []
-    for group in groups:
-        if group == TUNING:
-            found.extend(_tuning_sources())
-            continue
-        path = STUDIES[group]
-        kinds = _item_kinds(path)
-        for session in load_sessions(path):
-            found.append(
-                Source(
-                    group,
-                    session.name,
-                    session.paths,
-                    tuple(
-                        (i.note, i.matches)
-                        for i in session.items
-                        if kinds.get((session.name, i.note)) in KINDS
-                    ),
-                    tuple(w.matches for w in session.wrong),
-                )
-            )
-    return found
+    """Every learned-study session and tuning project in `groups`: a fact is `standing`, a
+    `wrong` entry `task`."""
+    return sources_by_group(groups, _learned_sources, _tuning_sources)
+
+
+def _learned_sources(group: str) -> list[Source]:
+    path = STUDIES[group]
+    kinds = _item_kinds(path)
+    return [
+        Source(
+            group,
+            session.name,
+            session.paths,
+            tuple(
+                (i.note, i.matches)
+                for i in session.items
+                if kinds.get((session.name, i.note)) in KINDS
+            ),
+            tuple(w.matches for w in session.wrong),
+        )
+        for session in load_sessions(path)
+    ]
 
 
 def _item_kinds(path: Path) -> dict[tuple[str, str], str]:
@@ -108,18 +91,13 @@ def _item_kinds(path: Path) -> dict[tuple[str, str], str]:
 
 
 def _tuning_sources() -> list[Source]:
-    keys = {k.project: k for k in tuning_keys()}
-    projects, _ = keyed_projects(
-        list(keys.values()), [SHARED_FIXTURES, fixture_pipeline.PROJECT_TRANSCRIPTS]
-    )
     found = []
-    for name, paths in projects:
-        key = keys[name]
+    for key, paths in tuning_projects():
         facts = tuple(
             (item.id, item_match(item.concepts)) for item in key.items if item.kind in KINDS
         )
         wrong = tuple(pattern_match(p.regex) for p in key.wrong)
-        found.append(Source(TUNING, name, tuple(paths), facts, wrong))
+        found.append(Source(TUNING, key.project, paths, facts, wrong))
     return found
 
 
@@ -140,29 +118,12 @@ def read(source: Source) -> list[Sentence]:
     seen: set[str] = set()
     for event in replies:
         cited = [c.content for c in facts if event.id in c.source_event_ids]
-        turn, first, after_failure = places[event.id]
         for body in sentences_of(event):
             if body.lower() in seen:
                 continue
             seen.add(body.lower())
-            items = tuple(note for note, match in source.facts if match(body))
-            label = (
-                STANDING if items else TASK if any(m(body) for m in source.wrong) else UNLABELLED
-            )
-            found.append(
-                Sentence(
-                    source.group,
-                    source.name,
-                    body,
-                    label,
-                    any(says(content, body) for content in cited),
-                    items,
-                    turn,
-                    first,
-                    after_failure,
-                    len({o for o, t in said if o != (event.session_id or "") and t == body}),
-                )
-            )
+            recurs = len({o for o, t in said if o != (event.session_id or "") and t == body})
+            found.append(sentence(source, body, cited, places[event.id], recurs))
     return found
 
 

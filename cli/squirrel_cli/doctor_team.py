@@ -107,7 +107,7 @@ def _refusal(exc: SquirrelError, server: str, layout: HomeLayout) -> Check:
     """`check_link`'s refusal as a line: a fault to act on, or the server simply away."""
     reason = str(exc)
     if REFUSED_REASON in reason:  # what waits is kept: say so, and how it goes
-        from squirrel_cli.status_view import kept_while_refused  # noqa: PLC0415
+        from squirrel_cli.memory_status import kept_while_refused  # noqa: PLC0415
 
         queued = queued_remembers(layout.team_outbox)
         kept = kept_while_refused(server, None, queued)

@@ -21,7 +21,8 @@ import time
 from collections.abc import Sequence
 
 from squirrel_cli.mcp_local import AUTOSTART_WAIT_SECONDS, LocalAnswers, load_manifest
-from squirrel_cli.mcp_relay import ENDPOINT_FILE, Relay, log_event, memory_running
+from squirrel_cli.mcp_relay import ENDPOINT_FILE, Relay
+from squirrel_cli.relay_wire import log_event, memory_running
 from squirrel_core.auth import ensure_token
 from squirrel_core.detached_start import start_services_detached
 from squirrel_core.errors import SquirrelError

@@ -19,20 +19,31 @@ gave), and writes what comes back — JSON or server-sent events — to stdout, 
   it; neither ends the server. At end of stdin it waits briefly for calls in flight, ends the
   MCP session (`DELETE`) and exits.
 - stdout carries MCP messages only; logs are JSON lines on stderr.
+
+What it speaks on either side (error codes, log lines, a reply's messages) is `relay_wire`'s.
 """
 
 from __future__ import annotations
 
 import http.client
 import json
-import sys
 import threading
 import time
-from collections.abc import Iterator
 from typing import IO, Any, Final
 
 from squirrel_cli.mcp_local import LocalAnswers, load_manifest, served_methods
-from squirrel_cli.sse import sse_data
+from squirrel_cli.relay_wire import (
+    GATEWAY_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    NotServingError,
+    RelayError,
+    answers,
+    is_request,
+    log_event,
+    memory_running,
+)
 from squirrel_core.home import HomeLayout
 from squirrel_core.mcp_profile import read_profile
 from squirrel_core.service_info import ServiceInfo, pid_alive, read_service_info
@@ -52,41 +63,6 @@ CALL_TIMEOUT_SECONDS: Final = 600.0
 DRAIN_SECONDS: Final = 10.0
 """At end of stdin, how long calls in flight may still take."""
 _POLL_SECONDS: Final = 0.05
-
-PARSE_ERROR: Final = -32700
-INVALID_REQUEST: Final = -32600
-METHOD_NOT_FOUND: Final = -32601
-GATEWAY_ERROR: Final = -32000
-"""JSON-RPC code (server-error range) of a call the gateway could not be asked or refused."""
-
-
-def log_event(event: str, level: str = "info", **fields: object) -> None:
-    """One JSON line on stderr, as structlog writes them (stdout is the MCP wire)."""
-    now = time.time()
-    stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
-    line = {"event": event, **fields, "process": "mcp", "level": level, "timestamp": stamp}
-    try:
-        sys.stderr.write(json.dumps(line, default=str) + "\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-
-
-class RelayError(Exception):
-    """A message could not be relayed; a request gets this as its JSON-RPC error."""
-
-
-class NotServingError(RelayError):
-    """The gateway's endpoint did not answer within the time the call may wait."""
-
-    def __init__(self, reason: str, wait_seconds: float) -> None:
-        super().__init__(reason)
-        self.wait_seconds = wait_seconds
-        """How long the call was allowed to wait for the gateway."""
-
-
-def _is_request(message: dict[str, Any]) -> bool:
-    return "method" in message and "id" in message
 
 
 class Relay:
@@ -152,14 +128,14 @@ class Relay:
                 "Invalid Request: send one JSON-RPC object per line, its method a string",
             )
             return
-        if _is_request(message) and message["method"] not in self._methods:
+        if is_request(message) and message["method"] not in self._methods:
             method = message["method"]
             self._write_error(message["id"], METHOD_NOT_FOUND, "Method not found", method)
             log_event("mcp_method_not_found", method=message["method"][:100])
             return
         if self._local is not None and self._session is None and self._answer_locally(message):
             return
-        if _is_request(message) and message["method"] != "initialize":
+        if is_request(message) and message["method"] != "initialize":
             self._calls = [t for t in self._calls if t.is_alive()]
             call = threading.Thread(target=self.forward, args=(message,), daemon=True)
             call.start()
@@ -188,23 +164,23 @@ class Relay:
         """Answers what needs no gateway while its session is not open; False to forward."""
         assert self._local is not None
         method = message.get("method")
-        if method == "initialize" and _is_request(message):
+        if method == "initialize" and is_request(message):
             self._initialize = message
             result = self._local.initialize(message.get("params"))
             self._protocol = result["protocolVersion"]
             self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
             log_event("mcp_answered_locally", method=method)
             return True
-        listing = self._local.listing(method) if _is_request(message) else None
+        listing = self._local.listing(method) if is_request(message) else None
         if listing is not None:
             self._write({"jsonrpc": "2.0", "id": message["id"], "result": listing})
             log_event("mcp_answered_locally", method=method)
             return True
-        if method == "ping" and _is_request(message):
+        if method == "ping" and is_request(message):
             self._write({"jsonrpc": "2.0", "id": message["id"], "result": {}})
             return True
         # Opening the gateway session sends its own `initialized`; nothing there to cancel.
-        return not _is_request(message) and self._initialize is not None
+        return not is_request(message) and self._initialize is not None
 
     # -- one message -----------------------------------------------------------------------------
     def forward(self, message: dict[str, Any]) -> None:
@@ -221,7 +197,7 @@ class Relay:
                 reason=str(exc),
                 **waited,
             )
-            if not _is_request(message):
+            if not is_request(message):
                 return
             if (
                 isinstance(exc, NotServingError)
@@ -360,7 +336,7 @@ class Relay:
                     raise RelayError(
                         f"the gateway did not open a new session (HTTP {reply.status})"
                     )
-                for _ in self._answers(reply):
+                for _ in answers(reply):
                     pass  # the host has its initialize answer already
             finally:
                 conn.close()
@@ -382,33 +358,17 @@ class Relay:
         if opening and reply.status == 200:
             self._session = reply.getheader("mcp-session-id") or self._session
         answered = False
-        for answer in self._answers(reply):
+        for answer in answers(reply):
             if opening and isinstance(answer.get("result"), dict):
                 version = answer["result"].get("protocolVersion")
                 self._protocol = str(version) if version else None
-            if "error" in answer and _is_request(message) and answer.get("id") != message["id"]:
+            if "error" in answer and is_request(message) and answer.get("id") != message["id"]:
                 self._write({**answer, "id": message["id"]})  # HTTP-level errors name no call
             else:
                 self._write(answer)
             answered = True
         if reply.status >= 400 and not answered:
             raise RelayError(f"the gateway answered HTTP {reply.status} ({reply.reason})")
-
-    def _answers(self, reply: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
-        """The JSON-RPC messages in a reply: one JSON body, or one per server-sent event."""
-        kind = (reply.getheader("content-type") or "").split(";")[0].strip().lower()
-        chunks = sse_data(reply) if kind == "text/event-stream" else iter([reply.read()])
-        for chunk in chunks:
-            if not chunk.strip():
-                continue  # e.g. an event that only primes the stream
-            try:
-                parsed = json.loads(chunk)
-            except ValueError:
-                log_event("mcp_answer_unreadable", "warning", size=len(chunk))
-                continue
-            for item in parsed if isinstance(parsed, list) else [parsed]:
-                if isinstance(item, dict) and item.get("jsonrpc") == "2.0":
-                    yield item
 
     def _headers(self, session: str | None) -> dict[str, str]:
         headers = {
@@ -436,9 +396,3 @@ class Relay:
     def _write_error(self, request_id: object, code: int, text: str, data: object = None) -> None:
         error = {"code": code, "message": text} | ({} if data is None else {"data": data})
         self._write({"jsonrpc": "2.0", "id": request_id, "error": error})
-
-
-def memory_running(layout: HomeLayout) -> bool:
-    """Whether the memory service runs now (its service file names a live process)."""
-    info = read_service_info(layout.service_file("memory"))
-    return info is not None and pid_alive(info.pid)

@@ -4,18 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import os
 import signal
-import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from squirrel_cli.crash_loop import CrashLoop, exit_way, given_up_line
 from squirrel_cli.refusal import refusal_reason, refused_line
+from squirrel_cli.service_process import InstanceLock, service_command, spawn_service
 from squirrel_cli.supervisor_state import (
     ServiceState,
     SupervisorState,
@@ -47,36 +45,6 @@ RETRY_SIGNAL = signal.SIGUSR1
 FIRST_BACKOFF_SECONDS = 0.5
 SERVING_POLL_SECONDS = 0.05
 """How often a starting service's file is read (health is asked once it is written, at SERVING)."""
-
-
-def service_command(name: str) -> list[str]:
-    """How a service is started: this interpreter running its package."""
-    return [sys.executable, "-m", f"squirrel_{name}"]
-
-
-class InstanceLock:
-    """Only one supervisor per home: an exclusive lock held for the supervisor's life."""
-
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        self._fh: IO[str] | None = None
-
-    def acquire(self) -> bool:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        fh = self._path.open("a+")
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fh.close()
-            return False
-        self._fh = fh
-        return True
-
-    def release(self) -> None:
-        if self._fh is not None:
-            fcntl.flock(self._fh.fileno(), fcntl.LOCK_UN)
-            self._fh.close()
-            self._fh = None
 
 
 class Supervisor:
@@ -117,27 +85,15 @@ class Supervisor:
         port = self._settings.int_(f"{name}.port")
         earlier = self._state.services.get(name)
         preferred = earlier.port if earlier is not None and not port else 0
-        env = dict(self._environ)
-        env["SQRL_HOME"] = str(self._settings.home)
-        env[f"SQRL_{name.upper()}_PORT"] = str(port)
-        env["PYTHONUNBUFFERED"] = "1"
-        self._layout.service_file(name).unlink(missing_ok=True)
-        log_path = self._layout.log_file(name)
-        with log_path.open("ab") as log_fh:
-            log_path.chmod(0o600)
-            self._log_starts[name] = log_fh.tell()
-            proc = await asyncio.create_subprocess_exec(
-                *self._command(name),
-                "--parent-pid",
-                str(os.getpid()),
-                "--preferred-port",
-                str(preferred),
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=log_fh,
-                env=env,
-                start_new_session=False,
-            )
+        proc, self._log_starts[name] = await spawn_service(
+            self._command,
+            name,
+            home=self._settings.home,
+            layout=self._layout,
+            environ=self._environ,
+            port=port,
+            preferred=preferred,
+        )
         state = self._state.services.setdefault(name, ServiceState(name=name))
         state.pid = proc.pid
         state.port = port or preferred  # the port bound, once serving

@@ -15,13 +15,12 @@ the size of the bytes after the header and a SHA-256 over the other fields and t
 file may come from someone else, so none of it is trusted. Every check here runs before FAISS
 parses a byte, so `sqrl doctor` checks the file with the same code the memory service trusts
 (`read_codes_file`); the service then hands the codes' bytes to FAISS and checks what FAISS
-returns (`squirrel_memory.index.codes_file`).
+returns (`squirrel_memory.index.codes_file`). The frame is the one every file beside an index
+has (`index_sidecar`); what is the codes' own is here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from array import array
 from collections.abc import Collection
@@ -29,12 +28,37 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from squirrel_core.index_sidecar import (
+    LENGTH_BYTES,
+    MAX_HEADER_BYTES,
+    SidecarFormat,
+    digest,
+    encode_frame,
+    open_frame,
+)
+
+__all__ = [
+    "CODES_FORMAT",
+    "CODES_SUFFIX",
+    "COMPONENTS_PER_CODE",
+    "DEAD_ROWS_KEPT",
+    "ID_BYTES",
+    "LENGTH_BYTES",
+    "MAGIC",
+    "MAX_HEADER_BYTES",
+    "CheckedCodesFile",
+    "CodesFileError",
+    "check_codes_file",
+    "codes_path_for",
+    "digest",
+    "encode_codes_file",
+    "read_codes_file",
+]
+
 CODES_SUFFIX = ".pq4"
 """The codes' file: `memories.faiss` -> `memories.pq4`."""
 CODES_FORMAT = 1
 MAGIC = b"SQRL-PQ4\n"
-LENGTH_BYTES = 8
-MAX_HEADER_BYTES = 4096
 ID_BYTES = 8
 COMPONENTS_PER_CODE = 2
 """Components one 4-bit code stands for: 16 centroids per pair."""
@@ -72,13 +96,6 @@ def codes_path_for(index_path: Path) -> Path:
     return index_path.with_suffix(CODES_SUFFIX)
 
 
-def digest(fields: dict[str, Any], payload: bytes) -> str:
-    """The SHA-256 of the header's other fields (canonical JSON) and the bytes after it."""
-    hashed = hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8"))
-    hashed.update(payload)
-    return hashed.hexdigest()
-
-
 def encode_codes_file(
     blob: bytes, row_ids: bytes, *, dim: int, count: int, trained_on: int, index_sha256: str
 ) -> bytes:
@@ -96,8 +113,7 @@ def encode_codes_file(
         "index_sha256": index_sha256,
         "size": len(payload),
     }
-    header = json.dumps({**fields, "sha256": digest(fields, payload)}).encode("utf-8")
-    return MAGIC + len(header).to_bytes(LENGTH_BYTES, "little") + header + payload
+    return encode_frame(MAGIC, fields, payload)
 
 
 def read_codes_file(
@@ -121,19 +137,7 @@ def check_codes_file(
     """The codes in `data` when their header and rows belong to the index file whose SHA-256
     is `index_sha256` (`dim`-dimensional vectors of the int ids `live_ids`); else raise
     `CodesFileError`. The codes' FAISS bytes are not parsed here."""
-    start = len(MAGIC) + LENGTH_BYTES
-    if not data.startswith(MAGIC) or len(data) < start:
-        raise CodesFileError("not a codes file")
-    length = int.from_bytes(data[len(MAGIC) : start], "little")
-    if length > MAX_HEADER_BYTES or len(data) < start + length:
-        raise CodesFileError("its header is torn")
-    header = _header(data[start : start + length])
-    if header["index_sha256"] != index_sha256:
-        raise CodesFileError("it was saved with another version of the index")
-    payload = data[start + length :]
-    fields = {key: value for key, value in header.items() if key != "sha256"}
-    if len(payload) != header["size"] or digest(fields, payload) != header["sha256"]:
-        raise CodesFileError("its bytes do not match its checksum (damaged)")
+    header, payload = open_frame(data, _FORMAT, index_sha256)
     rows = header["rows"]
     if header["dim"] != dim or header["count"] != len(live_ids) or rows * ID_BYTES > len(payload):
         raise CodesFileError("it holds another number or size of vectors than the index")
@@ -152,18 +156,11 @@ def check_codes_file(
     return CheckedCodesFile(row_ids, header["trained_on"], payload[rows * ID_BYTES :])
 
 
-def _header(raw: bytes) -> dict[str, Any]:
-    """The header's fields, checked (each present, of its kind and not negative)."""
-    try:
-        header = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CodesFileError("its header is not readable") from exc
-    if not isinstance(header, dict) or header.get("format") != CODES_FORMAT:
-        raise CodesFileError("it is of another format")
-    for key, kind in _KINDS.items():
-        value = header.get(key)
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise CodesFileError("its header is not readable")
-    if any(header[key] < 0 for key in ("dim", "count", "rows", "trained_on", "size")):
-        raise CodesFileError("its header is not readable")
-    return header
+def _in_range(header: dict[str, Any]) -> bool:
+    """Whether the header's sizes and counts are not negative."""
+    return all(header[key] >= 0 for key in ("dim", "count", "rows", "trained_on", "size"))
+
+
+_FORMAT = SidecarFormat(
+    MAGIC, CODES_FORMAT, _KINDS, _in_range, CodesFileError, "a codes file", "saved with"
+)

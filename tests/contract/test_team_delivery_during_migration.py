@@ -13,7 +13,7 @@ import pytest
 
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_cli.status_view import team_delivery
+from squirrel_cli.memory_status import team_delivery
 from squirrel_core.errors import UnavailableError
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import read_starting

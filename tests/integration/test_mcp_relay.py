@@ -15,7 +15,8 @@ import httpx2
 import pytest
 from fake_memory import running_fake_memory  # type: ignore[import-not-found]
 
-from squirrel_cli.mcp_relay import GATEWAY_ERROR, INVALID_REQUEST, PARSE_ERROR, Relay
+from squirrel_cli.mcp_relay import Relay
+from squirrel_cli.relay_wire import GATEWAY_ERROR, INVALID_REQUEST, PARSE_ERROR
 from squirrel_core.home import HomeLayout
 from squirrel_core.mcp_profile import mcp_profile
 from squirrel_core.service_info import read_service_info

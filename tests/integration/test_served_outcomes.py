@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from test_foresight_bench import ACTIVATED, NOT_FOUND, ORIGINAL, Transcript, session
 
-from bench import fixture_pipeline, foresight, foresight_fixtures
+from bench import fixture_pipeline, foresight_fixtures, foresight_service
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
@@ -39,7 +39,7 @@ class Stack:
 
     async def learn(self, events: list[Event]) -> None:
         session = foresight_fixtures.sessions_of(fixture_pipeline.relocate(events, self.root))[0]
-        await foresight._learn(self.client, self.root, session)
+        await foresight_service.learn_session(self.client, self.root, session)
 
     async def history(self, memory_id: str) -> pb.GetMemoryHistoryResponse:
         return await self.client.call(
@@ -54,7 +54,7 @@ async def stack(tmp_path: Path) -> AsyncIterator[Stack]:
     root.mkdir(parents=True)
     project_id = str(root.resolve())
     (tmp_path / "run").mkdir()
-    async with foresight.memory_service(tmp_path) as (client, hook_settings):
+    async with foresight_service.memory_service(tmp_path) as (client, hook_settings):
         await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=project_id))
         served = ServedLog(grpc_sender(lambda: client), tmp_path / "run")
         made: list[Stack] = []

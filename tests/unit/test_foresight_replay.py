@@ -10,9 +10,9 @@ import pytest
 
 from bench import foresight
 from bench.fixture_pipeline import relocate
-from bench.foresight import materialise
 from bench.foresight_fixtures import Project, sessions_of
 from bench.foresight_score import SessionFacts
+from bench.foresight_service import materialise, project_folder
 from squirrel_core.events import Event, EventType, SourceTool
 from tests.unit.test_instruction_files import loaded
 
@@ -98,7 +98,7 @@ def test_a_replayed_project_lives_in_a_folder_named_as_it_was_on_the_users_disk(
     tmp_path: Path, name: str, cwd: str, folder: str
 ) -> None:
     events = (event("s", 0, cwd), event("s", 1, cwd))
-    root = foresight.project_folder(tmp_path, Project(name, events))
+    root = project_folder(tmp_path, Project(name, events))
     assert root.is_dir()
     assert root.name == folder
     moved = relocate(events, str(root))

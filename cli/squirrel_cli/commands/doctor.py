@@ -10,25 +10,23 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_cli import hook_config
 from squirrel_cli.commands.hooks import activity_line
-from squirrel_cli.commands.memory import project_of, with_memory
+from squirrel_cli.commands.memory import project_of
 from squirrel_cli.console import Console
 from squirrel_cli.doctor_checks import (
-    REINDEX_TIMEOUT,
     Check,
     config_check,
     database_check,
     home_check,
     permission_check,
-    project_checks,
 )
+from squirrel_cli.doctor_project import project_checks, reindex
 from squirrel_cli.doctor_team import Say, team_checks
 from squirrel_cli.store_writes import refused_line
 from squirrel_cli.supervisor_state import services_run, supervisor_running
 from squirrel_core.auth import load_token
-from squirrel_core.clients import MemoryClient, health_status
+from squirrel_core.clients import health_status
 from squirrel_core.errors import SquirrelError
 from squirrel_core.files import DIR_MODE, FILE_MODE
 from squirrel_core.home import HomeLayout
@@ -304,13 +302,7 @@ def cmd_reindex(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     project = project_of(settings, args.project)
 
-    async def work(client: MemoryClient) -> pb.ReindexResponse:
-        reply: pb.ReindexResponse = await client.call(
-            client.stub.Reindex, pb.ReindexRequest(project_id=project), timeout=REINDEX_TIMEOUT
-        )
-        return reply
-
-    reply = with_memory(settings, work)
+    reply = reindex(settings, project)
     if args.json:
         console.json(
             {

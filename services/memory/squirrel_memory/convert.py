@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
 from squirrel.v1 import events_pb2, memory_pb2
@@ -19,6 +20,7 @@ from squirrel_core.wire import (
     ORIGINS_PB,
     SOURCE_TOOLS,
     SOURCE_TOOLS_PB,
+    from_timestamp,
     timestamp_pb,
 )
 from squirrel_memory.models import (
@@ -30,6 +32,7 @@ from squirrel_memory.models import (
     Scope,
     StoredEvent,
 )
+from squirrel_memory.storage.outcome_log import OutcomeEvent, ServedRecord
 from squirrel_memory.user_memories.manual import Remembered, Statement
 
 if TYPE_CHECKING:
@@ -294,3 +297,28 @@ def outcome_summary_to_pb(report: OutcomeReport) -> pb.OutcomeSummary:
         pending=c.pending,
         stale=report.stale,
     )
+
+
+def outcome_to_pb(outcome: OutcomeEvent) -> pb.MemoryOutcome:
+    """One judged outcome of a memory, with when and where it was served."""
+    return pb.MemoryOutcome(
+        session_id=outcome.session_id,
+        outcome=outcome.outcome,
+        version=outcome.version,
+        served_at=timestamp_pb(outcome.served_at),
+        judged_at=timestamp_pb(outcome.judged_at),
+        channel=outcome.channel,
+    )
+
+
+def served_from_pb(request: pb.RecordServedMemoriesRequest, now: datetime) -> list[ServedRecord]:
+    """The memories a session was served, each at its own time (`now` when it has none)."""
+    return [
+        ServedRecord(
+            request.session_id,
+            m.memory_id,
+            from_timestamp(m.served_at) if m.HasField("served_at") else now,
+            m.channel,
+        )
+        for m in request.memories
+    ]

@@ -14,18 +14,14 @@ from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.caller import team_grant, team_user
 from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError, SquirrelError
 from squirrel_core.events import Event
-from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import preload as preload_redaction
 from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import TeamLink, saved_team_link, team_link
 from squirrel_core.wire import (
     EventDecodeError,
     cursor_from_pb,
     cursor_to_pb,
     event_from_pb,
-    from_timestamp,
-    timestamp_pb,
 )
 from squirrel_memory.convert import (
     decode_offset,
@@ -34,9 +30,11 @@ from squirrel_memory.convert import (
     memory_type_from_pb,
     memory_types_from_pb,
     outcome_summary_to_pb,
+    outcome_to_pb,
     project_status_to_pb,
     remember_response,
     scope_from_pb,
+    served_from_pb,
     source_event_to_pb,
     source_from_pb,
     source_tool_name,
@@ -49,8 +47,8 @@ from squirrel_memory.indexer import read_deadline
 from squirrel_memory.outcomes.judge import outcome_report, record_served
 from squirrel_memory.readside import ReadSide
 from squirrel_memory.status import ProjectStatus
-from squirrel_memory.storage.outcome_log import ServedRecord, check_served
-from squirrel_memory.team.delivery import TeamDelivery
+from squirrel_memory.storage.outcome_log import check_served
+from squirrel_memory.team.laptop import delivery_fields, delivery_for
 from squirrel_memory.team.registry import TeamProjectRegistry
 from squirrel_memory.user_memories.keyed_writes import KeyedWrites, R
 from squirrel_memory.user_memories.privacy import callers_cursors, owned_cursors, require_admin
@@ -62,16 +60,6 @@ MAX_OUTCOME_SESSIONS = 1000
 MAX_OUTCOMES_SHOWN = 200
 
 
-def _team_link_or_none(settings: Settings) -> TeamLink | None:
-    """The team server to deliver to; a half-configured link is logged and local memory goes
-    on alone (the service never refuses to start over it)."""
-    try:
-        return team_link(settings)
-    except SquirrelError as exc:
-        log.warning("team_delivery_off", reason=str(exc))
-        return None
-
-
 class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
     """Maps each RPC to the engine (writes, status) or the read side (views, context, search)."""
 
@@ -80,17 +68,10 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         self.engine = MemoryEngine(settings, embedder)
         self.reads = ReadSide(self.engine, settings, embedder)
         self.keyed = KeyedWrites(self.engine.registry.store)
-        link = None if self.engine.team_server else _team_link_or_none(settings)
         self.delivery = (
-            TeamDelivery(
-                self.engine.registry.open_stores,
-                link,
-                interval=settings.float_("team.deliver_seconds"),
-                relink=lambda: saved_team_link(settings),
-                refusal_file=HomeLayout(settings.home).team_refused,
-            )
-            if link is not None
-            else None
+            None
+            if self.engine.team_server
+            else delivery_for(settings, self.engine.registry.open_stores)
         )
         """A laptop sharing with a team server: its events go there too (`team.delivery`)."""
 
@@ -213,16 +194,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         self, request: pb.RecordServedMemoriesRequest, context: Context
     ) -> pb.RecordServedMemoriesResponse:
         store = await self.engine.registry.store(request.project_id)
-        now = datetime.now(UTC)
-        records = [
-            ServedRecord(
-                request.session_id,
-                m.memory_id,
-                from_timestamp(m.served_at) if m.HasField("served_at") else now,
-                m.channel,
-            )
-            for m in request.memories
-        ]
+        records = served_from_pb(request, datetime.now(UTC))
         check_served(records)
         return pb.RecordServedMemoriesResponse(recorded=await record_served(store, records))
 
@@ -230,14 +202,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
         """The project's delivery to the team server, for a laptop that shares with one."""
         if self.delivery is None:
             return {}
-        store = await self.engine.registry.store(project_id)
-        rejected = self.delivery.rejected(store)
-        return {
-            "team_events_waiting": await self.delivery.waiting(store),
-            "team_delivery_error": self.delivery.last_error or "",
-            "team_events_rejected": rejected[0],
-            "team_rejected_reason": rejected[1],
-        }
+        return await delivery_fields(self.delivery, await self.engine.registry.store(project_id))
 
     async def ProcessNow(
         self, request: pb.ProcessNowRequest, context: Context
@@ -375,17 +340,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
             memory=memory_to_pb(item, confirmed=item.id in confirmed),
             versions=[version_to_pb(v) for v in versions],
             source_events=[source_event_to_pb(e) for e in events],
-            outcomes=[
-                pb.MemoryOutcome(
-                    session_id=o.session_id,
-                    outcome=o.outcome,
-                    version=o.version,
-                    served_at=timestamp_pb(o.served_at),
-                    judged_at=timestamp_pb(o.judged_at),
-                    channel=o.channel,
-                )
-                for o in outcomes
-            ],
+            outcomes=[outcome_to_pb(o) for o in outcomes],
             stale=not item.deleted and book.is_stale(item, store.confirmations),
         )
 

@@ -15,32 +15,22 @@ import pytest
 
 from squirrel_cli.commands.doctor import Check, diagnose
 from squirrel_cli.main import main
-from squirrel_core.auth import ensure_token
 from squirrel_core.home import HomeLayout
 from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_core.projects import add_project
-from squirrel_core.settings import Settings, load_settings
-from squirrel_memory.bootstrap import init_project_files, init_user_db
+from squirrel_core.settings import Settings
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex, meta_path_for
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.sqlite.migrator import migrate
 from squirrel_memory.storage.sqlite.schema import DATA_MIGRATIONS
+from tests.doctor_home import installed
 
 
 @pytest.fixture
 def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Settings, Path]:
     """A home with a token, user.db and one registered, initialised project."""
-    home = tmp_path / "home"
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    layout = HomeLayout(home).ensure()
-    ensure_token(layout.token)
-    init_user_db(layout.user_db)
-    init_project_files(repo)
-    add_project(layout.projects, repo)
-    monkeypatch.setenv("SQRL_HOME", str(home))
-    return load_settings({"SQRL_HOME": str(home)}), repo
+    return installed(tmp_path, monkeypatch)
 
 
 def failing(checks: list[Check]) -> list[str]:

@@ -5,7 +5,6 @@ line."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import numpy as np
@@ -14,15 +13,10 @@ import pytest
 from squirrel_cli.commands.doctor import diagnose
 from squirrel_cli.doctor_checks import Check
 from squirrel_cli.main import main
-from squirrel_core.auth import ensure_token
 from squirrel_core.codes_file import codes_path_for
-from squirrel_core.home import HomeLayout
-from squirrel_core.projects import add_project
-from squirrel_core.settings import Settings, load_settings
-from squirrel_memory.bootstrap import init_project_files, init_user_db
+from squirrel_core.settings import Settings
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex
-from squirrel_memory.models import MemoryType, Scope
-from squirrel_memory.storage import SqliteStore
+from tests.doctor_home import installed, remembered_facts
 
 DIM = 8
 ABOVE = 16
@@ -31,40 +25,12 @@ MEMORIES = 40
 
 @pytest.fixture
 def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Settings, Path]:
-    """A home with a token, user.db and one registered project holding `MEMORIES` memories."""
-    home, repo = tmp_path / "home", tmp_path / "repo"
-    repo.mkdir()
-    layout = HomeLayout(home).ensure()
-    ensure_token(layout.token)
-    init_user_db(layout.user_db)
-    init_project_files(repo)
-    add_project(layout.projects, repo)
-    monkeypatch.setenv("SQRL_HOME", str(home))
-    return load_settings({"SQRL_HOME": str(home)}), repo
+    """A home with a token, user.db and one registered project."""
+    return installed(tmp_path, monkeypatch)
 
 
 def _memories(repo: Path) -> list[str]:
-    async def run() -> list[str]:
-        store = await SqliteStore.open(str(repo))
-        try:
-            ids = []
-            for n in range(MEMORIES):
-                item = await store.remember(
-                    str(repo),
-                    type=MemoryType.PROJECT_FACT,
-                    key=f"fact-{n}",
-                    content=f"fact number {n} about module m{n}",
-                    tags=[],
-                    importance=0.5,
-                    scope=Scope.PROJECT,
-                    user_id="alice",
-                )
-                ids.append(item.id)
-            return ids
-        finally:
-            await store.close()
-
-    return asyncio.run(run())
+    return remembered_facts(repo, MEMORIES)
 
 
 def _saved(path: Path, ids: list[str], *, seed: int = 3, above: int | None = ABOVE) -> Path:

@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_cli.status_view import memory_in_use, status_data
+from squirrel_cli.memory_status import memory_in_use
+from squirrel_cli.status_view import status_data
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings, load_settings

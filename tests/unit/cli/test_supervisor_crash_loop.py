@@ -8,86 +8,44 @@ each serves the gRPC health check and writes its record, and the crashing one th
 from __future__ import annotations
 
 import asyncio
-import io
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from structlog.testing import capture_logs
 
-from squirrel_cli.console import Console
 from squirrel_cli.crash_loop import CrashLoop, exit_way, given_up_line
-from squirrel_cli.status_view import print_status, service_rows
 from squirrel_cli.supervisor import Supervisor
-from squirrel_cli.supervisor_state import SupervisorState, read_supervisor_state
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import pid_alive
 from squirrel_core.settings import load_settings
+from tests.stand_in_services import (
+    DIE_ONCE_CRASH_FILE_EXISTS,
+    NEVER,
+    PRELUDE,
+    SERVE,
+    service_state,
+    status_text,
+    supervisor_state,
+    until,
+)
 
-#: A service: serves gRPC health (SERVING) on a free loopback port, writes its record as a real
-#: service does, then dies by SIGBUS a moment later whenever its crash file exists.
-SERVICE = """
-import json, os, pathlib, signal, sys, time
-from concurrent import futures
-import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-name, crash = sys.argv[1], pathlib.Path(sys.argv[2])
-server = grpc.server(futures.ThreadPoolExecutor(2))
-checks = health.HealthServicer()
-checks.set("", health_pb2.HealthCheckResponse.SERVING)
-health_pb2_grpc.add_HealthServicer_to_server(checks, server)
-port = server.add_insecure_port("127.0.0.1:0")
-server.start()
-record = pathlib.Path(os.environ["SQRL_HOME"]) / "run" / f"{name}-service.json"
-tmp = record.with_suffix(".tmp")
-tmp.write_text(json.dumps({"name": name, "pid": os.getpid(), "host": "127.0.0.1", "port": port,
-                           "started_at": time.time()}))
-tmp.rename(record)
-while not crash.exists():
-    time.sleep(0.02)
-time.sleep(0.2)
-os.kill(os.getpid(), signal.SIGBUS)
-"""
-#: A safety net for a test that would otherwise hang: never a measure of speed.
-NEVER = 120.0
+#: A service: serves and writes its record as a real service does, then dies by SIGBUS a moment
+#: later whenever its crash file exists.
+SERVICE = (
+    PRELUDE
+    + "name, crash = sys.argv[1], pathlib.Path(sys.argv[2])\n"
+    + SERVE
+    + DIE_ONCE_CRASH_FILE_EXISTS
+)
 LIMIT = 3
 
 
-async def _until(check: Callable[[], bool]) -> None:
-    async def poll() -> None:
-        while not check():
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(poll(), NEVER)
-
-
-def _state(layout: HomeLayout) -> SupervisorState:
-    state = read_supervisor_state(layout.supervisor_file)
-    assert state is not None
-    return state
-
-
 def _is(layout: HomeLayout, name: str, wanted: str) -> bool:
-    state = read_supervisor_state(layout.supervisor_file)
-    service = state.services.get(name) if state is not None else None
-    return service is not None and service.state == wanted
+    return service_state(layout, name) == wanted
 
 
 def _status_text(layout: HomeLayout) -> str:
-    rows, _ = service_rows(layout, _state(layout))
-    data = {
-        "home": str(layout.root),
-        "memory": {"text": "local"},
-        "supervisor_pid": 1,
-        "services": rows,
-        "projects": [],
-        "ingest": None,
-        "hooks": {},
-        "embedding_model": {"problem": None},
-    }
-    out = io.StringIO()
-    print_status(data, {}, Console(out))
-    return out.getvalue()
+    return status_text(layout, supervisor_state(layout))
 
 
 async def test_a_service_crashing_the_same_way_is_left_stopped_saying_why(tmp_path: Path) -> None:
@@ -109,18 +67,18 @@ async def test_a_service_crashing_the_same_way_is_left_stopped_saying_why(tmp_pa
     with capture_logs() as logs:
         run = asyncio.create_task(supervisor.run())
         try:
-            await _until(
+            await until(
                 lambda: (
                     (_is(layout, "memory", "serving") and _is(layout, "ingest", "serving"))
                     or run.done()
                 )
             )
             assert not run.done()
-            ingest = _state(layout).services["ingest"]
+            ingest = supervisor_state(layout).services["ingest"]
             crash["memory"].touch()  # every memory process from now on dies by SIGBUS
-            await _until(lambda: _is(layout, "memory", "failed") or run.done())
+            await until(lambda: _is(layout, "memory", "failed") or run.done())
             assert not run.done()
-            memory = _state(layout).services["memory"]
+            memory = supervisor_state(layout).services["memory"]
             assert memory.restarts == LIMIT - 1  # started LIMIT times, then left stopped
             assert memory.last_exit_code == -7 and not pid_alive(memory.pid)
             assert "3 times" in memory.problem and "signal SIGBUS" in memory.problem
@@ -128,7 +86,7 @@ async def test_a_service_crashing_the_same_way_is_left_stopped_saying_why(tmp_pa
             text = _status_text(layout)
             assert "The memory service exited 3 times" in text and "run `sqrl up`" in text
             # The other service was never touched.
-            still = _state(layout).services["ingest"]
+            still = supervisor_state(layout).services["ingest"]
             assert still.state == "serving" and still.pid == ingest.pid and pid_alive(ingest.pid)
         finally:
             supervisor._stopping.set()

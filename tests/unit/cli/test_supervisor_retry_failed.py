@@ -19,37 +19,30 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_cli.supervisor_state import SupervisorState, read_supervisor_state
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import pid_alive
+from tests.stand_in_services import (
+    DIE_ONCE_CRASH_FILE_EXISTS,
+    NEVER,
+    PRELUDE,
+    SERVE,
+    service_state,
+    supervisor_state,
+)
 
 #: A service: dies by SIGBUS at once while its crash file exists (a cause still there at
-#: start); otherwise serves gRPC health on a free loopback port, writes its record as a real
-#: service does, and dies by SIGBUS a moment after the crash file appears.
-SERVICE = """
-import json, os, pathlib, signal, sys, time
-from concurrent import futures
+#: start); otherwise serves and writes its record as a real service does, and dies by SIGBUS a
+#: moment after the crash file appears.
+SERVICE = (
+    PRELUDE
+    + """
 name, crash = sys.argv[1], pathlib.Path(sys.argv[2])
 if crash.exists():
     os.kill(os.getpid(), signal.SIGBUS)
-import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-server = grpc.server(futures.ThreadPoolExecutor(2))
-checks = health.HealthServicer()
-checks.set("", health_pb2.HealthCheckResponse.SERVING)
-health_pb2_grpc.add_HealthServicer_to_server(checks, server)
-port = server.add_insecure_port("127.0.0.1:0")
-server.start()
-record = pathlib.Path(os.environ["SQRL_HOME"]) / "run" / f"{name}-service.json"
-tmp = record.with_suffix(".tmp")
-tmp.write_text(json.dumps({"name": name, "pid": os.getpid(), "host": "127.0.0.1", "port": port,
-                           "started_at": time.time()}))
-tmp.rename(record)
-while not crash.exists():
-    time.sleep(0.02)
-time.sleep(0.2)
-os.kill(os.getpid(), signal.SIGBUS)
 """
+    + SERVE
+    + DIE_ONCE_CRASH_FILE_EXISTS
+)
 #: The supervisor, run as `sqrl up` runs it, over the stand-in services.
 SUPERVISOR = """
 import asyncio, os, sys
@@ -63,8 +56,6 @@ configure_logging("supervisor", "info", json=True)
 settings = load_settings(os.environ)
 sys.exit(asyncio.run(Supervisor(settings, os.environ, ("memory", "ingest"), command).run()))
 """
-#: A safety net for a test that would otherwise hang: never a measure of speed.
-NEVER = 120.0
 LIMIT = 3
 
 
@@ -73,18 +64,6 @@ def _until(check: Callable[[], bool]) -> None:
     while not check():
         assert time.monotonic() < deadline, "gave up waiting"
         time.sleep(0.05)
-
-
-def _service(layout: HomeLayout, name: str) -> str:
-    state = read_supervisor_state(layout.supervisor_file)
-    service = state.services.get(name) if state is not None else None
-    return service.state if service is not None else ""
-
-
-def _state(layout: HomeLayout) -> SupervisorState:
-    state = read_supervisor_state(layout.supervisor_file)
-    assert state is not None
-    return state
 
 
 @pytest.fixture
@@ -106,7 +85,7 @@ def running(tmp_path: Path) -> Iterator[tuple[dict[str, str], HomeLayout, Path]]
         stderr=log,
     )
     try:
-        _until(lambda: proc.poll() is not None or _service(layout, "ingest") == "serving")
+        _until(lambda: proc.poll() is not None or service_state(layout, "ingest") == "serving")
         assert proc.poll() is None
         yield env, layout, tmp_path
     finally:
@@ -127,11 +106,11 @@ def test_sqrl_up_starts_a_service_given_up_on_again_under_the_running_supervisor
 ) -> None:
     env, layout, folder = running
     crash = folder / "memory-crashes"
-    _until(lambda: _service(layout, "memory") == "serving")
-    ingest = _state(layout).services["ingest"].pid
+    _until(lambda: service_state(layout, "memory") == "serving")
+    ingest = supervisor_state(layout).services["ingest"].pid
     crash.touch()  # every memory process from now on dies by SIGBUS
-    _until(lambda: _service(layout, "memory") == "failed")
-    given_up = _state(layout).services["memory"]
+    _until(lambda: service_state(layout, "memory") == "failed")
+    given_up = supervisor_state(layout).services["memory"]
     assert "no longer restarted" in given_up.problem and "`sqrl up`" in given_up.problem
 
     # The cause is still there: started again, given up on again, and said in one line.
@@ -139,22 +118,22 @@ def test_sqrl_up_starts_a_service_given_up_on_again_under_the_running_supervisor
     assert still.returncode == 1, still
     lines = still.stderr.strip().splitlines()
     assert len(lines) == 1 and "The memory service exited 3 times" in lines[0], still
-    assert _service(layout, "memory") == "failed"
+    assert service_state(layout, "memory") == "failed"
 
     crash.unlink()  # the cause fixed
     fixed = _up(env)
     assert fixed.returncode == 0, fixed
     assert fixed.stdout.startswith("Started the memory service again under the running"), fixed
     assert len(fixed.stdout.strip().splitlines()) == 1
-    memory = _state(layout).services["memory"]
+    memory = supervisor_state(layout).services["memory"]
     assert memory.state == "serving" and pid_alive(memory.pid) and not memory.problem
     # The supervisor and the other service were never touched.
-    assert _state(layout).services["ingest"].pid == ingest and pid_alive(ingest)
+    assert supervisor_state(layout).services["ingest"].pid == ingest and pid_alive(ingest)
 
     # Nothing failed: `sqrl up` says it is already running, as before.
     again = _up(env)
     assert again.returncode == 0 and "already running" in again.stdout, again
-    assert _state(layout).services["memory"].pid == memory.pid
+    assert supervisor_state(layout).services["memory"].pid == memory.pid
 
 
 def test_a_supervisor_that_takes_no_retry_signal_is_not_sent_one(tmp_path: Path) -> None:

@@ -4,36 +4,19 @@ calls are told; the record goes when it serves or stops, and one a dead process 
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
 
-from squirrel_cli.console import Console
-from squirrel_cli.status_view import print_status, service_rows
 from squirrel_core.home import HomeLayout
 from squirrel_core.rpc import GrpcService
 from squirrel_core.service_info import read_starting
 from squirrel_core.team_listen import server_migrating
+from tests.stand_in_services import status_text
 
 
 def _status_text(layout: HomeLayout, health: str) -> str:
-    rows, _ = service_rows(layout, None)
-    for row in rows:
-        row["health"] = health
-    data = {
-        "home": str(layout.root),
-        "memory": {"text": "local"},
-        "supervisor_pid": 1,
-        "services": rows,
-        "projects": [],
-        "ingest": None,
-        "hooks": {},
-        "embedding_model": {"problem": None},
-    }
-    out = io.StringIO()
-    print_status(data, {}, Console(out))
-    return out.getvalue()
+    return status_text(layout, None, lambda row: health)
 
 
 async def test_status_says_how_far_a_start_is_until_the_service_serves(tmp_path: Path) -> None:

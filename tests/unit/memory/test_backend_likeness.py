@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.backend_likeness import STORAGE, likeness, shared_lines, table
+from bench.backend_likeness import STORAGE, likeness, shared_lines, table, worded_lines
 
 
 def test_every_pair_of_namesake_backend_modules_is_measured_and_reported(
@@ -21,6 +21,7 @@ def test_every_pair_of_namesake_backend_modules_is_measured_and_reported(
     assert {"events", "memories", "store"} <= {r.name for r in rows}
     for row in rows:
         assert 0 < row.shared <= min(row.sqlite_lines, row.postgres_lines), row
+        assert row.worded == len(row.said) <= row.shared, row
     record_property("backend_shared_lines", {r.name: r.shared for r in rows})
     with capsys.disabled():
         print("\n" + table(rows))
@@ -69,3 +70,13 @@ def test_imports_and_signature_lines_are_not_counted_as_alike() -> None:
     assert shared_lines(left_body, right_body) == 3  # `def f(...): return x + 1`, blank, `z = ...`
     # Text that is not Python (a fragment) is compared line by line, as before.
     assert shared_lines("a\nb\n", "a\nb\n") == 2
+
+
+def test_worded_lines_are_the_shared_lines_that_say_something() -> None:
+    # Blank lines and lone brackets are laid out alike in any two modules: not counted as
+    # worded. A shared line with a name or a number is, in the left module's order.
+    left = 'X = (\n    "CREATE TABLE t (a INTEGER)",\n)\n\ny = f(\n    1,\n)\n'
+    right = 'X = (\n    "CREATE TABLE t (a bigint)",\n)\n\ny = f(\n    2,\n)\n'
+    assert shared_lines(left, right) == 5  # `X = (`, `)`, blank, `y = f(`, `)`
+    assert worded_lines(left, right) == ["X = (", "y = f("]
+    assert worded_lines("(\n)\n\n", "(\n)\n\n") == []

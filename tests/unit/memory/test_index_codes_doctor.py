@@ -3,71 +3,32 @@ check passes, none names an int8 copy, and the index loads back with its codes."
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from squirrel_cli.commands.doctor import diagnose
-from squirrel_core.auth import ensure_token
-from squirrel_core.home import HomeLayout
 from squirrel_core.int8_copy_file import copy_path_for
-from squirrel_core.projects import add_project
-from squirrel_core.settings import load_settings
-from squirrel_memory.bootstrap import init_project_files, init_user_db
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex
 from squirrel_memory.index.codes_file import codes_path_for
-from squirrel_memory.models import MemoryType, Scope
-from squirrel_memory.storage import SqliteStore
+from tests.doctor_home import installed, remembered_facts
 
 DIM = 8
 ABOVE = 16
 MEMORIES = 40
 
 
-def _memories(repo: Path) -> list[str]:
-    async def run() -> list[str]:
-        store = await SqliteStore.open(str(repo))
-        try:
-            ids = []
-            for n in range(MEMORIES):
-                item = await store.remember(
-                    str(repo),
-                    type=MemoryType.PROJECT_FACT,
-                    key=f"fact-{n}",
-                    content=f"fact number {n} about module m{n}",
-                    tags=[],
-                    importance=0.5,
-                    scope=Scope.PROJECT,
-                    user_id="alice",
-                )
-                ids.append(item.id)
-            return ids
-        finally:
-            await store.close()
-
-    return asyncio.run(run())
-
-
 def test_doctor_passes_an_index_with_codes_and_no_int8_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    home, repo = tmp_path / "home", tmp_path / "repo"
-    repo.mkdir()
-    layout = HomeLayout(home).ensure()
-    ensure_token(layout.token)
-    init_user_db(layout.user_db)
-    init_project_files(repo)
-    add_project(layout.projects, repo)
-    monkeypatch.setenv("SQRL_HOME", str(home))
-    settings = load_settings({"SQRL_HOME": str(home)})
+    settings, repo = installed(tmp_path, monkeypatch)
     path = repo / ".ctx" / "index" / INDEX_FILE_NAME
     index = FaissIndex(DIM, "test-model", path, compact_above=ABOVE)
     copy_path_for(path).parent.mkdir(parents=True, exist_ok=True)
     copy_path_for(path).write_bytes(b"an int8 copy left by an earlier save")
     vectors = np.random.default_rng(3).standard_normal((MEMORIES, DIM)).astype(np.float32)
-    index.upsert(zip(_memories(repo), vectors, strict=True))
+    index.upsert(zip(remembered_facts(repo, MEMORIES), vectors, strict=True))
     index.save()
     assert codes_path_for(path).is_file() and not copy_path_for(path).exists()
 

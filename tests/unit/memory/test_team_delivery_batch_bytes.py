@@ -24,7 +24,7 @@ import pytest
 
 from squirrel.v1 import events_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_cli.status_view import team_delivery
+from squirrel_cli.memory_status import team_delivery
 from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import ResourceExhaustedError
 from squirrel_core.events import Event, EventType, Origin, SourceTool

@@ -208,6 +208,8 @@ class SharedMemoryReads:
     def _with_paths(
         self, project_id: str, paths: list[str], kinds: list[str] | None, limit: int
     ) -> ReadPlan[list[MemoryItem]]:
+        """Live memories naming one of `paths` (distinct, none empty) of `kinds` (None: all),
+        most important first."""
         raise NotImplementedError
 
     async def memory_ids_from_tool(self, source_tool: str) -> set[str]:

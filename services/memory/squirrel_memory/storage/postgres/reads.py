@@ -44,8 +44,7 @@ async def load_memories(
 def _with_paths(
     project_id: str, paths: list[str], kinds: list[str] | None, limit: int
 ) -> ReadPlan[list[MemoryItem]]:
-    """Live memories naming one of `paths` (distinct, none empty) of `kinds` (None: all), most
-    important first."""
+    """`SharedMemoryReads._with_paths` in one query: the paths' array overlaps `paths`."""
     rows = yield from fetch(
         SELECT_MEMORY + "WHERE project_id = %s AND NOT deleted AND file_paths && %s "
         "AND (%s::text[] IS NULL OR type = ANY(%s)) "

@@ -132,8 +132,8 @@ def memories_of_docs(
 def _with_paths(
     project_id: str, paths: list[str], kinds: list[str] | None, limit: int
 ) -> ReadPlan[list[MemoryItem]]:
-    """Live memories naming one of `paths` (distinct, none empty) of `kinds` (None: all), most
-    important first."""
+    """`SharedMemoryReads._with_paths` from the `memory_paths` index: the ids first, then the
+    memories."""
     # A memory has one row per wanted path it names, all with the same order keys.
     types = SQLITE.store_list(kinds) if kinds else None
     listed = yield from fetch(
