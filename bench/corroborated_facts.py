@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bench import fixture_pipeline
-from bench.standing_sentences import STANDING, TASK, UNLABELLED, Sentence
-from bench.stated_facts import GROUPS, LATER_SETS, Source, read, sources
+from bench.standing_sentences import STANDING, TASK, UNLABELLED, Sentence, Source
+from bench.stated_facts import GROUPS, LATER_SETS, read, sources
 from bench.stored_events import stored
 from squirrel_core.logs import configure_logging
 from squirrel_memory.episodes import segment_episodes
@@ -169,8 +169,8 @@ def main(argv: list[str] | None = None) -> int:
         found = rows_of(source)
         rows.extend(found)
         group_rows, items = by_group.get(source.group, ([], 0))
-        by_group[source.group] = ([*group_rows, *found], items + len(source.facts))
-    total_items = sum(len(s.facts) for s in chosen)
+        by_group[source.group] = ([*group_rows, *found], items + len(source.standing))
+    total_items = sum(len(s.standing) for s in chosen)
     print(
         f"{len(rows)} assistant sentences of {len(chosen)} sources read and decided in"
         f" {time.perf_counter() - started:.0f}s (1-minute load {os.getloadavg()[0]:.1f})\n"
