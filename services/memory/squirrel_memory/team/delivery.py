@@ -13,6 +13,9 @@ delivers as soon as another token is saved there; the refusal is noted in the ho
 (`squirrel_core.team_refusal`) for `sqrl status` and `sqrl doctor`, and the events stay in the
 local store. The server also drops events whose dedup
 hash it holds (the `machine` content key is not hashed), so a batch sent twice is stored once.
+Each event is sized with its mark as the server will size it: one the mark would push past the
+server's content limit (a local event within a few bytes of it) is sent without the mark, so no
+event is ever rejected for a size the laptop added (its history then names the user alone).
 
 Reads keep working on local memory meanwhile; nothing here blocks the service.
 """
@@ -35,9 +38,11 @@ from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceT
 from squirrel_core.project_identity import project_identity
 from squirrel_core.team_client import TeamLink, team_channel, team_memory_client
 from squirrel_core.team_refusal import note_accepted, note_refused
-from squirrel_core.wire import cursor_from_pb, cursor_to_pb, event_to_pb
+from squirrel_core.wire import cursor_from_pb, cursor_to_pb, event_to_pb, struct_to_dict
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.storage import SqliteStore, Store
+from squirrel_memory.storage.checks import MAX_CONTENT_BYTES
+from squirrel_memory.storage.formats import to_json
 
 log = structlog.get_logger()
 
@@ -74,19 +79,48 @@ def cursor_path(machine: str, local_root: str) -> str:
     return f"team://{machine}/{local_root.lstrip('/')}"
 
 
-def outgoing_event(event: StoredEvent, machine: str) -> Event:
-    """A stored (already redacted) event as it is sent, marked with the machine it came from."""
+JSON_GROWTH = 6
+"""The most a Struct's content grows as the server's JSON: a control character is one byte on
+the wire and six (`\\u0001`) in JSON; everything else grows less. An event whose message is
+smaller than the limit by this factor is not measured."""
+
+
+def outgoing_event(event: StoredEvent, machine: str | None) -> Event:
+    """A stored (already redacted) event as it is sent, marked with the machine it came from
+    (None: unmarked)."""
+    content = event.content if machine is None else {**event.content, "machine": machine}
     return Event(
         source_tool=SourceTool(event.source_tool),
         event_type=EventType(event.event_type),
         timestamp=event.timestamp,
-        content={**event.content, "machine": machine},
+        content=content,
         session_id=event.session_id,
         file_paths=event.file_paths,
         sidechain=event.sidechain,
         agent_id=event.agent_id,
         origin=Origin(event.origin) if event.origin else None,
     )
+
+
+def server_content_bytes(message: events_pb2.Event) -> int:
+    """The size the server holds an event's content to: its Struct read back as the server
+    reads it (every number a double) and written as the store writes it."""
+    return len(to_json(struct_to_dict(message.content)).encode("utf-8"))
+
+
+def outgoing_message(
+    event: StoredEvent, machine: str, *, limit: int = MAX_CONTENT_BYTES
+) -> tuple[events_pb2.Event, bool]:
+    """`event` as sent, and whether it carries the machine mark: an event the mark would push
+    past `limit` (the server's content limit) goes without it, so the server never rejects it
+    for the bytes the laptop added."""
+    # `content`, not `content_json`: the team server may be an older version.
+    message = event_to_pb(outgoing_event(event, machine))
+    if message.content.ByteSize() * JSON_GROWTH <= limit:
+        return message, True
+    if server_content_bytes(message) <= limit:
+        return message, True
+    return event_to_pb(outgoing_event(event, None)), False
 
 
 @dataclass
@@ -332,17 +366,20 @@ class TeamDelivery:
     def _fitting(self, batch: list[tuple[int, StoredEvent]]) -> tuple[int, list[events_pb2.Event]]:
         """The leading events of `batch` that fit in `BATCH_BYTES` (one at least), as sent, and
         the local position of the last of them."""
-        # `content`, not `content_json`: the team server may be an older version.
         events: list[events_pb2.Event] = []
         size = 0
+        unmarked = 0
         last = batch[0][0]
         for at, stored in batch:
-            message = event_to_pb(outgoing_event(stored, self._link.machine))
+            message, marked = outgoing_message(stored, self._link.machine)
             size += message.ByteSize()
             if events and size > BATCH_BYTES:
                 break
             events.append(message)
+            unmarked += not marked
             last = at
+        if unmarked:
+            log.info("team_events_unmarked", server=self._link.server, count=unmarked)
         return last, events
 
     def rejected(self, store: Store) -> tuple[int, str]:
