@@ -8,6 +8,7 @@ roots): a laptop never sends its token or its events in plain text.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,29 @@ def team_link(settings: Settings) -> TeamLink | None:
         )
     ca = settings.str_("team.ca_file").strip()
     return TeamLink(server, token, Path(ca).expanduser() if ca else None, machine_name(settings))
+
+
+LAPTOP_ID_CHARS: Final = 12
+
+
+def laptop_id(layout: HomeLayout) -> str:
+    """This home's own random id (`<home>/team/laptop`, made at its first need), or "" when it
+    cannot be read or made (delivery then names its position by machine and path alone)."""
+    path = layout.team_laptop
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        text = ""
+    except (OSError, UnicodeError):
+        return ""
+    if len(text) == LAPTOP_ID_CHARS and all(c in "0123456789abcdef" for c in text):
+        return text
+    made = secrets.token_hex(LAPTOP_ID_CHARS // 2)
+    try:
+        write_private_file(path, (made + "\n").encode())
+    except OSError:
+        return ""
+    return made
 
 
 def saved_team_link(settings: Settings) -> TeamLink | None:

@@ -18,7 +18,7 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.redaction import preload as preload_redaction
 from squirrel_core.redaction import ruleset
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import TeamLink, saved_team_link, team_link
+from squirrel_core.team_client import TeamLink, laptop_id, saved_team_link, team_link
 from squirrel_core.wire import (
     EventDecodeError,
     cursor_from_pb,
@@ -88,6 +88,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 interval=settings.float_("team.deliver_seconds"),
                 relink=lambda: saved_team_link(settings),
                 refusal_file=HomeLayout(settings.home).team_refused,
+                laptop=laptop_id(HomeLayout(settings.home)),
             )
             if link is not None
             else None

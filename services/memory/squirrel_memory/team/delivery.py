@@ -75,8 +75,13 @@ async def serving(link: TeamLink) -> bool:
         return await channel_health(channel, timeout=PROBE_SECONDS) == "SERVING"
 
 
-def cursor_path(machine: str, local_root: str) -> str:
-    return f"team://{machine}/{local_root.lstrip('/')}"
+def cursor_path(machine: str, local_root: str, laptop: str = "") -> str:
+    """The cursor a laptop's delivery of one local project is kept at on the server, filed
+    under the token's user: by machine name and path, and the home's own id (`laptop`), so two
+    laptops of one user with one machine name (`localhost`, a stock host name) and one project
+    path never take each other's position (one would skip the other's events)."""
+    path = f"team://{machine}/{local_root.lstrip('/')}"
+    return f"{path}#{laptop}" if laptop else path
 
 
 JSON_GROWTH = 6
@@ -148,8 +153,11 @@ class TeamDelivery:
         probe_every: float = PROBE_SECONDS,
         relink: Callable[[], TeamLink | None] | None = None,
         refusal_file: Path | None = None,
+        laptop: str = "",
     ) -> None:
         self._stores = stores
+        self._laptop = laptop
+        """This home's own id (`squirrel_core.team_client.laptop_id`) in the cursor's path."""
         self._link = link
         self._interval = interval
         self._client_factory = client_factory
@@ -326,10 +334,12 @@ class TeamDelivery:
             await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=team_id))
             self._registered.add(team_id)
             self._answered = True
-        path = cursor_path(self._link.machine, root)
+        path = cursor_path(self._link.machine, root, self._laptop)
         position = self._positions.get(root)
         if position is None:
-            position = await self._server_position(client, team_id, path)
+            position = await self._server_position(
+                client, team_id, path, cursor_path(self._link.machine, root)
+            )
             self._positions[root] = self._delivered[root] = position
             self._answered = True
         while not self._stop.is_set():
@@ -394,13 +404,19 @@ class TeamDelivery:
             return 0
         return await store.count_events_after(self._delivered.get(store.project_id, 0))
 
-    async def _server_position(self, client: MemoryClient, team_id: str, path: str) -> int:
-        """The last local position the server committed for this laptop's project (0: none)."""
+    async def _server_position(
+        self, client: MemoryClient, team_id: str, path: str, before: str
+    ) -> int:
+        """The last local position the server committed for this laptop's project (0: none);
+        until the laptop's own cursor exists, the one a version without the home's id kept
+        at `before` (so an upgrade does not send the whole history again)."""
         reply = await client.call(
             client.stub.GetSourceCursors, pb.GetSourceCursorsRequest(project_ids=[team_id])
         )
-        for project in reply.projects:
-            for msg in project.cursors:
-                if msg.path == path:
-                    return cursor_from_pb(msg).offset
-        return 0
+        offsets = {
+            msg.path: cursor_from_pb(msg).offset
+            for project in reply.projects
+            for msg in project.cursors
+            if msg.path in (path, before)
+        }
+        return offsets.get(path, offsets.get(before, 0))
