@@ -188,9 +188,27 @@ def failure_reason(exc: BaseException, wait_seconds: float) -> str:
     return f"it failed ({type(exc).__name__})"
 
 
-async def check_link(link: TeamLink, wait_seconds: float = JOIN_CHECK_SECONDS) -> list[str]:
-    """The projects the team server lets `link`'s token see; FailedPreconditionError saying
-    why when it refuses the token, fails TLS or does not answer."""
+READ_ONLY: Final = (
+    "it may only read: this laptop's sessions are not delivered and its `sqrl remember`s stay "
+    "queued, in local memory, until the server's admin grants it write "
+    "(`sqrl team token grant ID --role write`)"
+)
+"""What a `read` token means for a laptop, as `sqrl team join` and `sqrl doctor` say it."""
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSeen:
+    """What the team server answered for a token: the projects it lets it see, the user it
+    takes it for and its role ("" from an older server)."""
+
+    projects: list[str]
+    user: str = ""
+    role: str = ""
+
+
+async def check_link(link: TeamLink, wait_seconds: float = JOIN_CHECK_SECONDS) -> TokenSeen:
+    """What the team server lets `link`'s token see; FailedPreconditionError saying why when
+    it refuses the token, fails TLS or does not answer."""
     from squirrel.v1 import memory_service_pb2  # noqa: PLC0415 - stubs only when asked
 
     client = team_memory_client(link, timeout=wait_seconds)
@@ -207,4 +225,6 @@ async def check_link(link: TeamLink, wait_seconds: float = JOIN_CHECK_SECONDS) -
         ) from None
     finally:
         await client.close()
-    return [p.project_id for p in reply.projects]
+    return TokenSeen(
+        [p.project_id for p in reply.projects], reply.team_user[:200], reply.team_role[:20]
+    )

@@ -15,7 +15,9 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
 from squirrel_core.team_client import (
+    READ_ONLY,
     TeamLink,
+    TokenSeen,
     check_link,
     checked_token,
     machine_name,
@@ -253,7 +255,7 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
     saved_ca = settings.str_("team.ca_file").strip()
     # Without --ca-file the services will use the saved team.ca_file: the check tries that one.
     ca_file = Path(args.ca_file).resolve() if args.ca_file else Path(saved_ca) if saved_ca else None
-    seen: list[str] | None = None
+    seen: TokenSeen | None = None
     if not args.no_check:  # the token and the CA, tried on the server before anything is saved
         link = TeamLink(args.server, token, ca_file, machine_name(settings))
         seen = asyncio.run(check_link(link))
@@ -261,11 +263,19 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
     write_setting(settings.home, "team.server", args.server)
     if args.ca_file:
         write_setting(settings.home, "team.ca_file", str(ca_file))
-    checked = "" if seen is None else f"; the server accepted the token ({_shared(seen)})"
+    checked = "" if seen is None else f"; the server accepted the token{_taken(seen)}"
     console.line(
         f"Sharing with {args.server} (token in {path}){checked}; {_next_step(layout, args.server)}"
     )
     return 0
+
+
+def _taken(seen: TokenSeen) -> str:
+    """Who the server takes the token for (the name teammates see beside what this laptop
+    contributes), its role, and what it shares; a `read` token says what stays local."""
+    shared = _shared(seen.projects)
+    said = f" of {seen.user} ({seen.role}; {shared})" if seen.user and seen.role else f" ({shared})"
+    return f"{said}, but {READ_ONLY}" if seen.role == "read" else said
 
 
 SHOWN_PROJECTS: Final = 3
