@@ -309,12 +309,24 @@ def _next_step(layout: HomeLayout, server: str) -> str:
 
 
 def cmd_leave(args: argparse.Namespace, console: Console) -> int:
+    from squirrel_core.outbox_count import queued_remembers  # noqa: PLC0415 - leave only
+    from squirrel_core.team_in_use import teams_in_use  # noqa: PLC0415 - leave only
+
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     unset_setting(settings.home, "team.server")
     unset_setting(settings.home, "team.ca_file")
     layout.team_token.unlink(missing_ok=True)
-    console.line("Local memory only; restart `sqrl up` to stop delivering.")
+    queued = queued_remembers(layout.team_outbox) or 0
+    kept = (
+        f"; {queued} remember{'s' * (queued != 1)} queued for the team server stay queued"
+        " (already in local memory) and are sent if this laptop joins again"
+        if queued
+        else ""
+    )
+    running = any(t.server for t in teams_in_use(layout.run))
+    then = "; restart the services to stop delivering: `sqrl down && sqrl up -d`" if running else ""
+    console.line(f"Local memory only{kept}{then}.")
     return 0
 
 
