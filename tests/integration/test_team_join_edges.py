@@ -59,6 +59,7 @@ async def test_a_join_names_the_user_and_says_when_the_token_may_only_read(
             code, said = await asyncio.to_thread(_join, monkeypatch, capsys, refused, target, *ca)
             assert code != 0 and "refused this laptop's token" in said, said
             assert len(said.strip().splitlines()) == 1 and refused not in said
+            assert "nothing was saved" in said and "--no-check" not in said
         code, said = await asyncio.to_thread(_join, monkeypatch, capsys, "two words", target, *ca)
         assert code != 0 and "malformed" in said
         assert not (home / "team" / "token").exists()
@@ -91,5 +92,6 @@ def test_a_join_to_a_server_that_is_down_saves_nothing(
     monkeypatch.setenv("SQRL_HOME", str(home))
     code, said = _join(monkeypatch, capsys, "sqt_abc_" + "y" * 40, f"127.0.0.1:{free_port()}")
     assert code != 0 and "unreachable" in said, said
+    assert "nothing was saved (`--no-check` saves it" in said
     assert not (home / "team" / "token").exists()
     assert "team" not in load_settings({"SQRL_HOME": str(home)}).str_("team.server")

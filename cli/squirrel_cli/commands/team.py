@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from squirrel_cli.console import Console
+from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
 from squirrel_core.team_client import (
     READ_ONLY,
+    REFUSED_REASON,
     TeamLink,
     TokenSeen,
     check_link,
@@ -258,7 +260,10 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
     seen: TokenSeen | None = None
     if not args.no_check:  # the token and the CA, tried on the server before anything is saved
         link = TeamLink(args.server, token, ca_file, machine_name(settings))
-        seen = asyncio.run(check_link(link))
+        try:
+            seen = asyncio.run(check_link(link))
+        except FailedPreconditionError as exc:
+            raise FailedPreconditionError(f"{exc}; {_not_joined(str(exc))}") from None
     path = save_team_token(layout, token)
     write_setting(settings.home, "team.server", args.server)
     if args.ca_file:
@@ -268,6 +273,16 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
         f"Sharing with {args.server} (token in {path}){checked}; {_next_step(layout, args.server)}"
     )
     return 0
+
+
+def _not_joined(reason: str) -> str:
+    """What a join the server did not take leaves, and the way on for a server not reachable
+    from here yet."""
+    if REFUSED_REASON in reason or "TLS" in reason:
+        return "nothing was saved"
+    return (
+        "nothing was saved (`--no-check` saves it without asking, for a server not reachable yet)"
+    )
 
 
 def _taken(seen: TokenSeen) -> str:
