@@ -33,6 +33,26 @@ INDEX_SETTLE_SECONDS = 5.0
 """How long doctor waits for a running memory service's batched index save (2 s after a change)."""
 
 
+_DIGESTS: dict[Path, tuple[tuple[int, int, int, int], str]] = {}
+"""The index file's SHA-256 by path, with the stat it was taken at (the last one per path)."""
+
+
+def index_digest(index: Path) -> str:
+    """The SHA-256 of `index`, read once while the file stays as it was: the vector index's
+    check, its int8 copy's and its codes' each hold the index to its sidecar's digest, and a
+    large index is hundreds of megabytes. A file changed since (another size, time or inode: a
+    running service saved it again) is read again. Streamed, never read whole into memory."""
+    info = index.stat()
+    seen = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    kept = _DIGESTS.get(index)
+    if kept is not None and kept[0] == seen:
+        return kept[1]
+    with index.open("rb") as file:
+        digest = hashlib.file_digest(file, "sha256").hexdigest()
+    _DIGESTS[index] = (seen, digest)
+    return digest
+
+
 def _search_check(name: str, counts: FullTextCounts) -> Check:
     if counts.in_step:
         return Check(name, True, f"{counts.live} live memories, all in the full-text index")
@@ -105,7 +125,7 @@ def _vector_problem(index: Path, live_ids: frozenset[str]) -> str | None:
         digest = str(meta["sha256"])
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return f"{meta_path} is not a readable sidecar"
-    if hashlib.sha256(index.read_bytes()).hexdigest() != digest:
+    if index_digest(index) != digest:
         return f"{index} does not match its sidecar (corrupt)"
     if ids != live_ids:
         return (
@@ -173,7 +193,7 @@ def _copy_problem(index: Path, copy: Path) -> str | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None  # the vector index's own check reports the sidecar
     try:
-        if hashlib.sha256(index.read_bytes()).hexdigest() != digest:
+        if index_digest(index) != digest:
             return None  # the index does not match its sidecar: its own check says so
         check_copy(copy.read_bytes(), digest, dim=dim, count=count)
     except OSError as exc:
@@ -216,7 +236,7 @@ def _codes_problem(index: Path, codes: Path) -> str | None:
     if kind != "flat":
         return None  # only a flat index reads codes; its next save removes the file
     try:
-        if hashlib.sha256(index.read_bytes()).hexdigest() != digest:
+        if index_digest(index) != digest:
             return None  # the index does not match its sidecar: its own check says so
         read_codes_file(codes, digest, dim=dim, live_ids=live_ids)
     except FileNotFoundError:

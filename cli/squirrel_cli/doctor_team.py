@@ -11,7 +11,14 @@ from squirrel_core.files import FILE_MODE
 from squirrel_core.home import HomeLayout
 from squirrel_core.outbox_count import queued_remembers
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import REFUSED_REASON, TeamLink, check_link, team_link
+from squirrel_core.team_client import (
+    READ_ONLY,
+    REFUSED_REASON,
+    TeamLink,
+    TokenSeen,
+    check_link,
+    team_link,
+)
 from squirrel_core.team_in_use import teams_in_use
 
 TEAM_CHECK_SECONDS = 5.0
@@ -54,21 +61,20 @@ def team_checks(settings: Settings, repair: bool, say: Say | None = None) -> lis
     if link is None:
         return checks
     try:
-        granted = asyncio.run(_asked(link, server, say))
+        seen = asyncio.run(_asked(link, server, say))
     except SquirrelError as exc:
         return [*checks, _refusal(exc, server, layout)]
-    plural = "s" * (len(granted) != 1)
-    return [
-        *checks,
-        Check(
-            "team server",
-            True,
-            f"{server} accepted this laptop's token ({len(granted)} project{plural} granted)",
-        ),
-    ]
+    plural = "s" * (len(seen.projects) != 1)
+    granted = f"{len(seen.projects)} project{plural} granted"
+    if seen.role:
+        granted = f"{seen.user}, {seen.role}, {granted}"
+    detail = f"{server} accepted this laptop's token ({granted})"
+    if seen.role == "read":
+        detail += f"; {READ_ONLY}"
+    return [*checks, Check("team server", True, detail, warn=seen.role == "read")]
 
 
-async def _asked(link: TeamLink, server: str, say: Say | None) -> list[str]:
+async def _asked(link: TeamLink, server: str, say: Say | None) -> TokenSeen:
     """The projects `link`'s token is granted, saying so when the answer is slow to come."""
     asking = asyncio.ensure_future(check_link(link, TEAM_CHECK_SECONDS))
     if say is not None:

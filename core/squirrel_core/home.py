@@ -81,6 +81,12 @@ class HomeLayout:
         return self.team / "refused"
 
     @property
+    def team_laptop(self) -> Path:
+        """`<home>/team/laptop`: this home's own random id, so two laptops that share a machine
+        name and a project path keep apart delivery positions on the team server."""
+        return self.team / "laptop"
+
+    @property
     def team_outbox(self) -> Path:
         """`<home>/team/outbox.db`: a laptop's remembers queued for the team server."""
         return self.team / "outbox.db"

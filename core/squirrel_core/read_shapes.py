@@ -36,6 +36,27 @@ TEAM_MARK = "(team)"
 """Before the text of a memory from the team's memory (a teammate's), not the user's own,
 wherever a memory is shown: `sqrl search`'s rows here, the gateway's markdown lines."""
 
+MAX_CONTRIBUTOR_CHARS = 40
+"""A contributor's name is shown to this many characters (it is in every line of theirs)."""
+_NOT_IN_NAMES = str.maketrans("", "", "()[]`*_\\")
+
+
+def contributor_name(user: str) -> str:
+    """A team user's name as a line shows it: one line, without the brackets, parentheses and
+    markdown characters that would read as the line's own marks, at most
+    `MAX_CONTRIBUTOR_CHARS` (the name comes from a server, so it is never trusted as markup)."""
+    flat = " ".join(user.split()).translate(_NOT_IN_NAMES)
+    return flat[:MAX_CONTRIBUTOR_CHARS].strip()
+
+
+def team_mark_text(from_team: bool, contributor: str = "") -> str:
+    """`(team)`, or `(team: alice)` naming the teammate who contributed it, for a memory from
+    the team's memory; "" for the user's own."""
+    if not from_team:
+        return ""
+    name = contributor_name(contributor)
+    return f"(team: {name})" if name else TEAM_MARK
+
 
 def spec_names(value: Any) -> Any:
     """Enum names as the spec's JSON spells them: MEMORY_TYPE_USER_STYLE → user_style."""
@@ -103,7 +124,11 @@ def search_output(
                 f"{r.score:.2f}",
                 memory_pb2.MemoryType.Name(r.type).removeprefix("MEMORY_TYPE_").lower(),
                 r.handle or r.memory_id,
-                f"{TEAM_MARK} {r.content}" if r.from_team else r.content,
+                (
+                    f"{team_mark_text(True, r.contributor)} {r.content}"
+                    if r.from_team
+                    else r.content
+                ),
                 r.reason,
             ]
             for r in reply.search.results

@@ -8,6 +8,7 @@ roots): a laptop never sends its token or its events in plain text.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,29 @@ def team_link(settings: Settings) -> TeamLink | None:
     return TeamLink(server, token, Path(ca).expanduser() if ca else None, machine_name(settings))
 
 
+LAPTOP_ID_CHARS: Final = 12
+
+
+def laptop_id(layout: HomeLayout) -> str:
+    """This home's own random id (`<home>/team/laptop`, made at its first need), or "" when it
+    cannot be read or made (delivery then names its position by machine and path alone)."""
+    path = layout.team_laptop
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        text = ""
+    except (OSError, UnicodeError):
+        return ""
+    if len(text) == LAPTOP_ID_CHARS and all(c in "0123456789abcdef" for c in text):
+        return text
+    made = secrets.token_hex(LAPTOP_ID_CHARS // 2)
+    try:
+        write_private_file(path, (made + "\n").encode())
+    except OSError:
+        return ""
+    return made
+
+
 def saved_team_link(settings: Settings) -> TeamLink | None:
     """The team link with the token the home holds now, or None when it cannot be read (no
     token, a folder or an unreadable file in its place, bytes that are not text): whoever asks
@@ -164,9 +188,27 @@ def failure_reason(exc: BaseException, wait_seconds: float) -> str:
     return f"it failed ({type(exc).__name__})"
 
 
-async def check_link(link: TeamLink, wait_seconds: float = JOIN_CHECK_SECONDS) -> list[str]:
-    """The projects the team server lets `link`'s token see; FailedPreconditionError saying
-    why when it refuses the token, fails TLS or does not answer."""
+READ_ONLY: Final = (
+    "it may only read: this laptop's sessions are not delivered and its `sqrl remember`s stay "
+    "queued, in local memory, until the server's admin grants it write "
+    "(`sqrl team token grant ID --role write`)"
+)
+"""What a `read` token means for a laptop, as `sqrl team join` and `sqrl doctor` say it."""
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSeen:
+    """What the team server answered for a token: the projects it lets it see, the user it
+    takes it for and its role ("" from an older server)."""
+
+    projects: list[str]
+    user: str = ""
+    role: str = ""
+
+
+async def check_link(link: TeamLink, wait_seconds: float = JOIN_CHECK_SECONDS) -> TokenSeen:
+    """What the team server lets `link`'s token see; FailedPreconditionError saying why when
+    it refuses the token, fails TLS or does not answer."""
     from squirrel.v1 import memory_service_pb2  # noqa: PLC0415 - stubs only when asked
 
     client = team_memory_client(link, timeout=wait_seconds)
@@ -183,4 +225,6 @@ async def check_link(link: TeamLink, wait_seconds: float = JOIN_CHECK_SECONDS) -
         ) from None
     finally:
         await client.close()
-    return [p.project_id for p in reply.projects]
+    return TokenSeen(
+        [p.project_id for p in reply.projects], reply.team_user[:200], reply.team_role[:20]
+    )

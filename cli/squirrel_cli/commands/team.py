@@ -11,11 +11,15 @@ from pathlib import Path
 from typing import Any, Final
 
 from squirrel_cli.console import Console
+from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import ServiceInfo, write_service_info
 from squirrel_core.settings import Settings, lookup, unset_setting, write_setting
 from squirrel_core.team_client import (
+    READ_ONLY,
+    REFUSED_REASON,
     TeamLink,
+    TokenSeen,
     check_link,
     checked_token,
     machine_name,
@@ -253,19 +257,40 @@ def cmd_join(args: argparse.Namespace, console: Console) -> int:
     saved_ca = settings.str_("team.ca_file").strip()
     # Without --ca-file the services will use the saved team.ca_file: the check tries that one.
     ca_file = Path(args.ca_file).resolve() if args.ca_file else Path(saved_ca) if saved_ca else None
-    seen: list[str] | None = None
+    seen: TokenSeen | None = None
     if not args.no_check:  # the token and the CA, tried on the server before anything is saved
         link = TeamLink(args.server, token, ca_file, machine_name(settings))
-        seen = asyncio.run(check_link(link))
+        try:
+            seen = asyncio.run(check_link(link))
+        except FailedPreconditionError as exc:
+            raise FailedPreconditionError(f"{exc}; {_not_joined(str(exc))}") from None
     path = save_team_token(layout, token)
     write_setting(settings.home, "team.server", args.server)
     if args.ca_file:
         write_setting(settings.home, "team.ca_file", str(ca_file))
-    checked = "" if seen is None else f"; the server accepted the token ({_shared(seen)})"
+    checked = "" if seen is None else f"; the server accepted the token{_taken(seen)}"
     console.line(
         f"Sharing with {args.server} (token in {path}){checked}; {_next_step(layout, args.server)}"
     )
     return 0
+
+
+def _not_joined(reason: str) -> str:
+    """What a join the server did not take leaves, and the way on for a server not reachable
+    from here yet."""
+    if REFUSED_REASON in reason or "TLS" in reason:
+        return "nothing was saved"
+    return (
+        "nothing was saved (`--no-check` saves it without asking, for a server not reachable yet)"
+    )
+
+
+def _taken(seen: TokenSeen) -> str:
+    """Who the server takes the token for (the name teammates see beside what this laptop
+    contributes), its role, and what it shares; a `read` token says what stays local."""
+    shared = _shared(seen.projects)
+    said = f" of {seen.user} ({seen.role}; {shared})" if seen.user and seen.role else f" ({shared})"
+    return f"{said}, but {READ_ONLY}" if seen.role == "read" else said
 
 
 SHOWN_PROJECTS: Final = 3
@@ -299,12 +324,24 @@ def _next_step(layout: HomeLayout, server: str) -> str:
 
 
 def cmd_leave(args: argparse.Namespace, console: Console) -> int:
+    from squirrel_core.outbox_count import queued_remembers  # noqa: PLC0415 - leave only
+    from squirrel_core.team_in_use import teams_in_use  # noqa: PLC0415 - leave only
+
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     unset_setting(settings.home, "team.server")
     unset_setting(settings.home, "team.ca_file")
     layout.team_token.unlink(missing_ok=True)
-    console.line("Local memory only; restart `sqrl up` to stop delivering.")
+    queued = queued_remembers(layout.team_outbox) or 0
+    kept = (
+        f"; {queued} remember{'s' * (queued != 1)} queued for the team server stay queued"
+        " (already in local memory) and are sent if this laptop joins again"
+        if queued
+        else ""
+    )
+    running = any(t.server for t in teams_in_use(layout.run))
+    then = "; restart the services to stop delivering: `sqrl down && sqrl up -d`" if running else ""
+    console.line(f"Local memory only{kept}{then}.")
     return 0
 
 

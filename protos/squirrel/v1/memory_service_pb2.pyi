@@ -1704,16 +1704,26 @@ class ListProjectsResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     PROJECTS_FIELD_NUMBER: _builtins.int
+    TEAM_USER_FIELD_NUMBER: _builtins.int
+    TEAM_ROLE_FIELD_NUMBER: _builtins.int
+    team_user: _builtins.str
+    """For a team token's call: the user the token was issued to, as the server knows it (the
+    name teammates see beside what this user contributes), and its role (`read`, `write` or
+    `admin`); empty for the server machine's own caller, and from an older server.
+    """
+    team_role: _builtins.str
     @_builtins.property
     def projects(self) -> _containers.RepeatedCompositeFieldContainer[Global___Project]: ...
     def __init__(
         self,
         *,
         projects: _abc.Iterable[Global___Project] | None = ...,
+        team_user: _builtins.str = ...,
+        team_role: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["projects", b"projects"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["projects", b"projects", "team_role", b"team_role", "team_user", b"team_user"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

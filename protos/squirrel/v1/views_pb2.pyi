@@ -208,6 +208,7 @@ class ProjectBriefView(_message.Message):
     MARKDOWN_FIELD_NUMBER: _builtins.int
     BUDGET_FIELD_NUMBER: _builtins.int
     KEY_FACT_MEMORY_IDS_FIELD_NUMBER: _builtins.int
+    KEY_FACT_CONTRIBUTORS_FIELD_NUMBER: _builtins.int
     mode: Global___ViewMode.ValueType
     project_id: _builtins.str
     token_estimate: _builtins.int
@@ -224,6 +225,12 @@ class ProjectBriefView(_message.Message):
     def key_fact_memory_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The memory each of `key_facts` was rendered from, in the same order ("" when unknown)."""
 
+    @_builtins.property
+    def key_fact_contributors(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The team user who contributed each of `key_facts`, in the same order (see
+        `SearchResult.contributor`; "" when unknown); empty when not a team server's answer.
+        """
+
     def __init__(
         self,
         *,
@@ -236,10 +243,11 @@ class ProjectBriefView(_message.Message):
         markdown: _builtins.str = ...,
         budget: Global___BudgetReport | None = ...,
         key_fact_memory_ids: _abc.Iterable[_builtins.str] | None = ...,
+        key_fact_contributors: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["budget", b"budget", "generated_at", b"generated_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget", b"budget", "generated_at", b"generated_at", "key_fact_memory_ids", b"key_fact_memory_ids", "key_facts", b"key_facts", "markdown", b"markdown", "mode", b"mode", "modules", b"modules", "project_id", b"project_id", "token_estimate", b"token_estimate"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["budget", b"budget", "generated_at", b"generated_at", "key_fact_contributors", b"key_fact_contributors", "key_fact_memory_ids", b"key_fact_memory_ids", "key_facts", b"key_facts", "markdown", b"markdown", "mode", b"mode", "modules", b"modules", "project_id", b"project_id", "token_estimate", b"token_estimate"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -257,10 +265,16 @@ class PitfallItem(_message.Message):
     IMPORTANCE_FIELD_NUMBER: _builtins.int
     FILE_PATHS_FIELD_NUMBER: _builtins.int
     MEMORY_ID_FIELD_NUMBER: _builtins.int
+    CONTRIBUTOR_FIELD_NUMBER: _builtins.int
     key: _builtins.str
     content: _builtins.str
     importance: _builtins.float
     memory_id: _builtins.str
+    contributor: _builtins.str
+    """The team user who contributed the memory (the name their team token was issued to: the
+    first to `remember` it, else the author of the session it was learnt from), set by a team
+    server answering a team token; "" otherwise, or when unknown.
+    """
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
     @_builtins.property
@@ -274,10 +288,11 @@ class PitfallItem(_message.Message):
         importance: _builtins.float = ...,
         file_paths: _abc.Iterable[_builtins.str] | None = ...,
         memory_id: _builtins.str = ...,
+        contributor: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "file_paths", b"file_paths", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "tags", b"tags"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "contributor", b"contributor", "file_paths", b"file_paths", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "tags", b"tags"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -339,6 +354,7 @@ class SelectedMemory(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     SCORE_FIELD_NUMBER: _builtins.int
     SOURCE_REFS_FIELD_NUMBER: _builtins.int
+    CONTRIBUTOR_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     type: _memory_pb2.MemoryType.ValueType
     key: _builtins.str
@@ -347,6 +363,11 @@ class SelectedMemory(_message.Message):
     reason: _builtins.str
     score: _builtins.float
     """Fused score the memory was selected with (0.0 - 1.0)."""
+    contributor: _builtins.str
+    """The team user who contributed the memory (the name their team token was issued to: the
+    first to `remember` it, else the author of the session it was learnt from), set by a team
+    server answering a team token; "" otherwise, or when unknown.
+    """
     @_builtins.property
     def source_refs(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """`path:line` in the repository or `commit:<sha>` the memory was read from."""
@@ -362,10 +383,11 @@ class SelectedMemory(_message.Message):
         reason: _builtins.str = ...,
         score: _builtins.float = ...,
         source_refs: _abc.Iterable[_builtins.str] | None = ...,
+        contributor: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "score", b"score", "source_refs", b"source_refs", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "contributor", b"contributor", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "score", b"score", "source_refs", b"source_refs", "type", b"type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -470,6 +492,7 @@ class SearchResult(_message.Message):
     SOURCE_FIELD_NUMBER: _builtins.int
     HANDLE_FIELD_NUMBER: _builtins.int
     FROM_TEAM_FIELD_NUMBER: _builtins.int
+    CONTRIBUTOR_FIELD_NUMBER: _builtins.int
     memory_id: _builtins.str
     type: _memory_pb2.MemoryType.ValueType
     key: _builtins.str
@@ -487,6 +510,11 @@ class SearchResult(_message.Message):
     from_team: _builtins.bool
     """From the team's memory (a teammate's, or shared with the team), not this laptop's own: set
     by a joined laptop's gateway on the results the team server answered.
+    """
+    contributor: _builtins.str
+    """The team user who contributed the memory (the name their team token was issued to: the
+    first to `remember` it, else the author of the session it was learnt from), set by a team
+    server answering a team token; "" otherwise, or when unknown.
     """
     @_builtins.property
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
@@ -507,10 +535,11 @@ class SearchResult(_message.Message):
         source: Global___ResultSource | None = ...,
         handle: _builtins.str = ...,
         from_team: _builtins.bool = ...,
+        contributor: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["source", b"source"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "from_team", b"from_team", "handle", b"handle", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "recency_days", b"recency_days", "score", b"score", "source", b"source", "tags", b"tags", "type", b"type"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["content", b"content", "contributor", b"contributor", "from_team", b"from_team", "handle", b"handle", "importance", b"importance", "key", b"key", "memory_id", b"memory_id", "reason", b"reason", "recency_days", b"recency_days", "score", b"score", "source", b"source", "tags", b"tags", "type", b"type"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

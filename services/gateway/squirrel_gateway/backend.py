@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal, Protocol
 
-from squirrel_core.read_shapes import MemoryTypeName
+from squirrel_core.read_shapes import MemoryTypeName, team_mark_text
 from squirrel_gateway.schemas import (
     ModuleSummary,
     PitfallItem,
@@ -87,6 +87,12 @@ class ProjectBriefData:
     """The memory behind each of `key_facts`, in the same order, when the view named them."""
     module_memory_ids: Sequence[str] = ()
     """The memory behind each of `modules`, in the same order, when the view named them."""
+    key_fact_contributors: Sequence[str] = ()
+    """The teammate who contributed each of `key_facts`, in the same order, when a team server
+    named them ("" when not known)."""
+    team_facts: Mapping[str, str] = field(default_factory=dict)
+    """The key facts the team's memory gave a joined laptop's merged brief, each with the
+    teammate who contributed it ("" when not known): their lines carry the team's mark."""
 
     def memory_id_of(self, entry: str | ModuleSummary) -> str:
         """The memory a fact or module of this brief was rendered from ("" when not named)."""
@@ -95,6 +101,17 @@ class ProjectBriefData:
             return next((i for fact, i in pairs if fact == entry), "")
         named = zip(self.modules, self.module_memory_ids, strict=False)
         return next((i for module, i in named if module.name == entry.name), "")
+
+    def contributor_of(self, fact: str) -> str:
+        """The teammate a team server named for `fact` ("" when none)."""
+        pairs = zip(self.key_facts, self.key_fact_contributors, strict=False)
+        return next((name for said, name in pairs if said == fact), "")
+
+    def mark_of(self, entry: str | ModuleSummary) -> str:
+        """`(team: alice) ` before a key fact the team's memory gave, else ""."""
+        if not isinstance(entry, str) or entry not in self.team_facts:
+            return ""
+        return f"{team_mark_text(True, self.team_facts[entry])} "
 
 
 @dataclass(frozen=True, slots=True)

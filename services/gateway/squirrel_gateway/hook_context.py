@@ -184,7 +184,11 @@ async def session_start(
         *(f for f in kept if not at_a_glance(f, THE_REMOTE) and not SUMMARISED.search(f)),
     ]
     facts = [
-        (render_brief(entry), _brief_item(entry, brief.memory_id_of(entry))) for entry in entries
+        (
+            render_brief(entry, mark=brief.mark_of(entry)),
+            _brief_item(entry, brief.memory_id_of(entry)),
+        )
+        for entry in entries
     ]
     recipes = await everyday_commands(
         backend, project_id, [line for line, _ in facts], loaded_files
@@ -227,7 +231,10 @@ async def session_start(
         # When nothing else is known yet, a start is never left blank: the facts left to be
         # asked for (a summary, the remote), else what the project is.
         facts = [
-            (render_brief(fact), _brief_item(fact, brief.memory_id_of(fact)))
+            (
+                render_brief(fact, mark=brief.mark_of(fact)),
+                _brief_item(fact, brief.memory_id_of(fact)),
+            )
             for fact in kept or brief.key_facts
         ]
     # In each round a fact comes after a command, a preference and a pitfall: of the lines a

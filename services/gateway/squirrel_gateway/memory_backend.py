@@ -232,6 +232,7 @@ class GrpcMemoryBackend:
             total=view.budget.items_total,
             key_fact_memory_ids=[str(i) for i in view.key_fact_memory_ids],
             module_memory_ids=[m.memory_id for m in view.modules],
+            key_fact_contributors=[str(name) for name in view.key_fact_contributors],
         )
 
     async def get_pitfalls_view(

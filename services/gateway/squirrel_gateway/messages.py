@@ -129,6 +129,7 @@ def selected_memories(
                 importance=_unit(item.importance),
                 reason=item.reason,
                 source_refs=_texts(item.source_refs),
+                contributor=item.contributor,
             )
         )
     return kept, len(items) - len(kept)
@@ -160,6 +161,7 @@ def pitfall_items(items: Sequence[views_pb2.PitfallItem]) -> list[PitfallItem]:
             tags=_texts(item.tags),
             importance=_unit(item.importance),
             file_paths=_texts(item.file_paths),
+            contributor=item.contributor,
         )
         for item in items
     ]
@@ -190,6 +192,7 @@ def search_results(items: Sequence[views_pb2.SearchResult]) -> tuple[list[Search
                     source_refs=_texts(item.source.source_refs),
                 ),
                 from_team=item.from_team,
+                contributor=item.contributor,
             )
         )
     return kept, len(items) - len(kept)
@@ -229,6 +232,7 @@ def task_context_message(
                 importance=m.importance,
                 reason=m.reason,
                 source_refs=m.source_refs,
+                contributor=m.contributor,
             )
             for m in output.selected_memories
         ],
@@ -295,6 +299,7 @@ def pitfalls_message(
                 tags=p.tags,
                 importance=p.importance,
                 file_paths=p.file_paths,
+                contributor=p.contributor,
             )
             for p in output.items
         ],
@@ -322,6 +327,7 @@ def search_result_messages(results: Sequence[SearchResult]) -> list[views_pb2.Se
                 source_refs=r.source.source_refs,
             ),
             from_team=r.from_team,
+            contributor=r.contributor,
         )
         for r in results
     ]

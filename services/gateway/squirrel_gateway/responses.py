@@ -216,7 +216,7 @@ async def project_brief_view(
     header += f"\n\n{NO_FACTS}" if not entries else f"\n{NOTES}"
     packed = pack(
         entries,
-        render_brief,
+        lambda entry, detail: render_brief(entry, detail, data.mark_of(entry)),
         budget,
         header,
         total=max(data.total, len(entries)),

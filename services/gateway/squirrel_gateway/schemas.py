@@ -32,6 +32,11 @@ class SelectedMemory(_Shape):
         default=False,
         description="From the team's memory (a teammate's), not this laptop's own.",
     )
+    contributor: str = Field(
+        default="",
+        description="The teammate who contributed it (their team name), for a memory from "
+        "the team's memory; empty when not known.",
+    )
     source_refs: list[str] = Field(
         default_factory=list,
         description="Where the memory was read: `path:line` in the repository or `commit:<sha>`.",
@@ -73,6 +78,11 @@ class PitfallItem(_Shape):
         default=False,
         description="From the team's memory (a teammate's), not this laptop's own.",
     )
+    contributor: str = Field(
+        default="",
+        description="The teammate who contributed it (their team name), for a memory from "
+        "the team's memory; empty when not known.",
+    )
 
 
 class SearchSource(_Shape):
@@ -106,6 +116,11 @@ class SearchResult(_Shape):
     from_team: bool = Field(
         default=False,
         description="From the team's memory (a teammate's), not this laptop's own.",
+    )
+    contributor: str = Field(
+        default="",
+        description="The teammate who contributed it (their team name), for a memory from "
+        "the team's memory; empty when not known.",
     )
 
 

@@ -120,7 +120,10 @@ async def everyday_commands(
         if any(text in other for other in shown) and not TEST_KEY.match(r.key):
             continue
         lines.append(
-            (f"- {team_mark(r.from_team)}{text}", Served(r.type, r.key, r.memory_id, r.content))
+            (
+                f"- {team_mark(r.from_team, r.contributor)}{text}",
+                Served(r.type, r.key, r.memory_id, r.content),
+            )
         )
     return lines[:RECIPE_ITEMS]
 

@@ -40,8 +40,10 @@ def alternate(first: Sequence[T], second: Sequence[T], key: Callable[[T], Hashab
 
 def merged_brief(mine: ProjectBriefData, shared: ProjectBriefData) -> ProjectBriefData:
     """Local memory's brief and the team's, alternating; each line keeps the memory it was
-    rendered from (named by the side whose line it is, local memory's first)."""
+    rendered from (named by the side whose line it is, local memory's first), and a fact only
+    the team gave is marked as the team's, with the teammate who contributed it."""
     facts = alternate(list(mine.key_facts), list(shared.key_facts), lambda f: f)
+    local = set(mine.key_facts)
     modules = alternate(list(mine.modules), list(shared.modules), lambda m: m.name)
     return ProjectBriefData(
         mode=mine.mode,
@@ -52,6 +54,7 @@ def merged_brief(mine: ProjectBriefData, shared: ProjectBriefData) -> ProjectBri
         total=max(len(facts) + len(modules), mine.total),
         key_fact_memory_ids=[mine.memory_id_of(f) or shared.memory_id_of(f) for f in facts],
         module_memory_ids=[mine.memory_id_of(m) or shared.memory_id_of(m) for m in modules],
+        team_facts={f: shared.contributor_of(f) for f in facts if f not in local},
     )
 
 

@@ -9,9 +9,14 @@ old one may still be backing off), and at once when a read finds the team back.
 
 Each row is sent once. Its id is the idempotency key on this side: a sender claims rows for a
 lease before sending (another process sending the same queue leaves them alone) and deletes a row
-when the team server acknowledged it. A reply lost after the server stored the memory leaves the
-row, sent again after the lease; the server's remember rule answers the same statement again (on
-the key the user named, or the same words) with UNCHANGED, so the team does not hold it twice.
+when the team server acknowledged it. The lease is kept in the file, so it is on the wall clock
+(the one clock every process of the home shares, across restarts), and a step of that clock is
+harmless: a claim that ends further ahead than a lease from now (the clock stepped back since it
+was made) is void, so rows never wait past a lease however far the clock went back; a step
+forward may let a second sender take rows still being sent, and each row carries one
+idempotency key, so the team server answers the second send with the first one's reply. A reply
+lost after the server stored the memory leaves the row, sent again after the lease with the same
+key, so the team does not hold it twice.
 A statement the team refuses as invalid is dropped from the queue (it stays in local memory); a
 project the team does not know yet, or a token without write access, keeps its rows for later.
 A token the server refuses (revoked or unknown) keeps every row; the background rounds then wait
@@ -85,8 +90,9 @@ class Queued:
 class TeamOutbox:
     """The queue file (blocking calls: the sender runs them in a thread)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, clock: Callable[[], float] = time.time) -> None:
         self._path = path
+        self._clock = clock
 
     @property
     def path(self) -> Path:
@@ -115,20 +121,21 @@ class TeamOutbox:
         with contextlib.closing(self._connect()) as conn:
             conn.execute(
                 "INSERT INTO outbox (id, project, request, queued_at) VALUES (?, ?, ?, ?)",
-                (row_id, project, kept.SerializeToString(), time.time()),
+                (row_id, project, kept.SerializeToString(), self._clock()),
             )
         return row_id
 
     def claim(self, *, limit: int = CLAIM_LIMIT, lease: float = LEASE_SECONDS) -> list[Queued]:
-        """The oldest unclaimed rows, now claimed for `lease` seconds."""
-        now = time.time()
+        """The oldest unclaimed rows, now claimed for `lease` seconds. A claim ending more than
+        `lease` from now was made before the clock stepped back: it is void."""
+        now = self._clock()
         with contextlib.closing(self._connect()) as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
                 rows = conn.execute(
-                    "SELECT id, project, request FROM outbox WHERE claimed_until <= ?"
-                    " ORDER BY seq LIMIT ?",
-                    (now, limit),
+                    "SELECT id, project, request FROM outbox"
+                    " WHERE claimed_until <= ? OR claimed_until > ? ORDER BY seq LIMIT ?",
+                    (now, now + lease, limit),
                 ).fetchall()
                 conn.executemany(
                     "UPDATE outbox SET claimed_until = ? WHERE id = ?",

@@ -8,6 +8,7 @@ as extraction; otherwise all of them are built deterministically.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel.v1 import views_pb2
 from squirrel_core.backend_choice import chosen_backend
+from squirrel_core.caller import team_user
 from squirrel_core.settings import Settings
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.wire import timestamp_pb
@@ -29,6 +31,7 @@ from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.retrieval import Retriever
 from squirrel_memory.storage import Store
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
+from squirrel_memory.team.contributors import contributors
 from squirrel_memory.user_memories.handle_book import HandleBook
 from squirrel_memory.views.start_recipes import rests_at_start
 
@@ -158,6 +161,14 @@ class ReadSide:
             self._projects[project_id] = project
             return project
 
+    async def _contributors(self, project_id: str, memory_ids: Sequence[str]) -> dict[str, str]:
+        """Who contributed each memory, for a team caller (`team.contributors`); {} for a
+        local one, without reading the store."""
+        if team_user() is None or not memory_ids:
+            return {}
+        store = await self._engine.registry.store(project_id)
+        return await contributors(store, memory_ids)
+
     # -- views -----------------------------------------------------------------------------------
     async def user_style_view(
         self, request: pb.GetUserStyleViewRequest
@@ -204,6 +215,7 @@ class ReadSide:
             omit_sources_in=list(request.omit_sources_in),
             live_only=request.live_only,
         )
+        names = await self._contributors(request.project_id, view.key_fact_ids)
         return pb.GetProjectBriefViewResponse(
             view=views_pb2.ProjectBriefView(
                 mode=_MODES_PB[str(view.mode)],
@@ -218,6 +230,9 @@ class ReadSide:
                 ],
                 key_facts=list(view.key_facts),
                 key_fact_memory_ids=list(view.key_fact_ids),
+                key_fact_contributors=[names.get(i, "") for i in view.key_fact_ids]
+                if names
+                else [],
                 markdown=view.markdown,
                 budget=_budget_pb(view.budget),
             )
@@ -232,6 +247,7 @@ class ReadSide:
             context_budget_tokens=_optional_budget(request.context_budget_tokens),
             live_only=request.live_only,
         )
+        names = await self._contributors(request.project_id, [i.memory_id for i in view.items])
         return pb.GetPitfallsViewResponse(
             view=views_pb2.PitfallsView(
                 project_id=view.project_id,
@@ -246,6 +262,7 @@ class ReadSide:
                         importance=i.importance,
                         file_paths=list(i.file_paths),
                         memory_id=i.memory_id,
+                        contributor=names.get(i.memory_id, ""),
                     )
                     for i in view.items
                 ],
@@ -266,7 +283,10 @@ class ReadSide:
             preferred_memory_types=memory_types_from_pb(request.preferred_memory_types),
             omit_sources_in=list(request.omit_sources_in),
         )
-        return pb.GetTaskContextResponse(context=_task_context_pb(context))
+        names = await self._contributors(
+            request.project_id, [m.memory_id for m in context.selected_memories]
+        )
+        return pb.GetTaskContextResponse(context=_task_context_pb(context, names))
 
     async def search(self, request: pb.SearchMemoryRequest) -> pb.SearchMemoryResponse:
         project = await self._project(request.project_id)
@@ -296,6 +316,7 @@ class ReadSide:
                 }
                 results = [r for r in results if r.memory_id not in gone]
         handles = await project.handles.handles([r.memory_id for r in results]) if results else {}
+        names = await self._contributors(request.project_id, [r.memory_id for r in results])
         response = pb.SearchMemoryResponse(
             query=page.query, total_count=page.total, next_page_token=page.next_page_token or ""
         )
@@ -313,6 +334,7 @@ class ReadSide:
                 recency_days=r.recency_days,
                 score=r.score,
                 reason=r.reason,
+                contributor=names.get(r.memory_id, ""),
             )
             source = result.source
             source.SetInParent()  # present, as an empty `ResultSource` was before
@@ -359,7 +381,7 @@ def build_llm_writer(settings: Settings, budget: LlmBudget | None = None) -> Llm
     return LlmWriter(caller, timeout_seconds=WRITER_TIMEOUT_SECONDS)
 
 
-def _task_context_pb(context: TaskContext) -> views_pb2.TaskContext:
+def _task_context_pb(context: TaskContext, names: dict[str, str]) -> views_pb2.TaskContext:
     return views_pb2.TaskContext(
         project_id=context.project_id,
         user_id=context.user_id or "",
@@ -377,6 +399,7 @@ def _task_context_pb(context: TaskContext) -> views_pb2.TaskContext:
                 reason=m.reason,
                 score=m.score,
                 source_refs=list(m.source_refs),
+                contributor=names.get(m.memory_id, ""),
             )
             for m in context.selected_memories
         ],

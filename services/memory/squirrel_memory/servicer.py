@@ -400,5 +400,7 @@ class MemoryServicer(memory_service_pb2_grpc.MemoryServiceServicer):
                 pb.Project(project_id=root, available=registry.is_available(root))
                 for root in registry.roots()
                 if grant is None or grant.covers(root)
-            ]
+            ],
+            team_user=grant.user if grant is not None else "",
+            team_role=grant.role.label if grant is not None else "",
         )

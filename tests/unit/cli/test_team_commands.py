@@ -136,3 +136,38 @@ def test_serve_refuses_an_unreadable_certificate_before_starting_anything(
     (line,) = captured.err.strip().splitlines()
     assert "serve.tls_cert" in line
     assert not (home / "run" / "up-failed.txt").exists()
+
+
+def test_leaving_says_what_stays_queued_and_whether_a_restart_is_needed(
+    home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before, leaving always said to restart (nothing ran) and nothing of the remembers still
+    queued for the team: they stay, in local memory and in the queue for a join again."""
+    from squirrel.v1 import memory_service_pb2 as pb  # noqa: PLC0415
+    from squirrel_core.home import HomeLayout  # noqa: PLC0415
+    from squirrel_core.settings import load_settings  # noqa: PLC0415
+    from squirrel_core.team_in_use import record_team_in_use  # noqa: PLC0415
+    from squirrel_gateway.team_outbox import TeamOutbox  # noqa: PLC0415
+
+    token = "sqt_0123456789ab_" + "s" * 43
+    monkeypatch.setattr("sys.stdin", io.StringIO(token + "\n"))
+    assert main(["team", "join", "team.example.org:7443", "--no-check"]) == 0
+    layout = HomeLayout(home)
+    outbox = TeamOutbox(layout.team_outbox)
+    for text in ("deploy with make ship", "the cart tests need redis"):
+        outbox.put("/home/alice/shop", pb.RememberRequest(content=text))
+    capsys.readouterr()
+
+    assert main(["team", "leave"]) == 0
+    said = capsys.readouterr().out
+    assert "2 remembers queued for the team server stay queued" in said
+    assert "restart" not in said  # nothing runs
+    assert outbox.pending() == 2
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(token + "\n"))
+    assert main(["team", "join", "team.example.org:7443", "--no-check"]) == 0
+    record_team_in_use(layout.run, "memory", load_settings({"SQRL_HOME": str(home)}))
+    capsys.readouterr()
+    assert main(["team", "leave"]) == 0
+    said = capsys.readouterr().out
+    assert "sqrl down && sqrl up -d" in said

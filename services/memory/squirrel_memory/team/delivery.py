@@ -13,6 +13,9 @@ delivers as soon as another token is saved there; the refusal is noted in the ho
 (`squirrel_core.team_refusal`) for `sqrl status` and `sqrl doctor`, and the events stay in the
 local store. The server also drops events whose dedup
 hash it holds (the `machine` content key is not hashed), so a batch sent twice is stored once.
+Each event is sized with its mark as the server will size it: one the mark would push past the
+server's content limit (a local event within a few bytes of it) is sent without the mark, so no
+event is ever rejected for a size the laptop added (its history then names the user alone).
 
 Reads keep working on local memory meanwhile; nothing here blocks the service.
 """
@@ -35,9 +38,11 @@ from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceT
 from squirrel_core.project_identity import project_identity
 from squirrel_core.team_client import TeamLink, team_channel, team_memory_client
 from squirrel_core.team_refusal import note_accepted, note_refused
-from squirrel_core.wire import cursor_from_pb, cursor_to_pb, event_to_pb
+from squirrel_core.wire import cursor_from_pb, cursor_to_pb, event_to_pb, struct_to_dict
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.storage import SqliteStore, Store
+from squirrel_memory.storage.checks import MAX_CONTENT_BYTES
+from squirrel_memory.storage.formats import to_json
 
 log = structlog.get_logger()
 
@@ -70,23 +75,57 @@ async def serving(link: TeamLink) -> bool:
         return await channel_health(channel, timeout=PROBE_SECONDS) == "SERVING"
 
 
-def cursor_path(machine: str, local_root: str) -> str:
-    return f"team://{machine}/{local_root.lstrip('/')}"
+def cursor_path(machine: str, local_root: str, laptop: str = "") -> str:
+    """The cursor a laptop's delivery of one local project is kept at on the server, filed
+    under the token's user: by machine name and path, and the home's own id (`laptop`), so two
+    laptops of one user with one machine name (`localhost`, a stock host name) and one project
+    path never take each other's position (one would skip the other's events)."""
+    path = f"team://{machine}/{local_root.lstrip('/')}"
+    return f"{path}#{laptop}" if laptop else path
 
 
-def outgoing_event(event: StoredEvent, machine: str) -> Event:
-    """A stored (already redacted) event as it is sent, marked with the machine it came from."""
+JSON_GROWTH = 6
+"""The most a Struct's content grows as the server's JSON: a control character is one byte on
+the wire and six (`\\u0001`) in JSON; everything else grows less. An event whose message is
+smaller than the limit by this factor is not measured."""
+
+
+def outgoing_event(event: StoredEvent, machine: str | None) -> Event:
+    """A stored (already redacted) event as it is sent, marked with the machine it came from
+    (None: unmarked)."""
+    content = event.content if machine is None else {**event.content, "machine": machine}
     return Event(
         source_tool=SourceTool(event.source_tool),
         event_type=EventType(event.event_type),
         timestamp=event.timestamp,
-        content={**event.content, "machine": machine},
+        content=content,
         session_id=event.session_id,
         file_paths=event.file_paths,
         sidechain=event.sidechain,
         agent_id=event.agent_id,
         origin=Origin(event.origin) if event.origin else None,
     )
+
+
+def server_content_bytes(message: events_pb2.Event) -> int:
+    """The size the server holds an event's content to: its Struct read back as the server
+    reads it (every number a double) and written as the store writes it."""
+    return len(to_json(struct_to_dict(message.content)).encode("utf-8"))
+
+
+def outgoing_message(
+    event: StoredEvent, machine: str, *, limit: int = MAX_CONTENT_BYTES
+) -> tuple[events_pb2.Event, bool]:
+    """`event` as sent, and whether it carries the machine mark: an event the mark would push
+    past `limit` (the server's content limit) goes without it, so the server never rejects it
+    for the bytes the laptop added."""
+    # `content`, not `content_json`: the team server may be an older version.
+    message = event_to_pb(outgoing_event(event, machine))
+    if message.content.ByteSize() * JSON_GROWTH <= limit:
+        return message, True
+    if server_content_bytes(message) <= limit:
+        return message, True
+    return event_to_pb(outgoing_event(event, None)), False
 
 
 @dataclass
@@ -114,8 +153,11 @@ class TeamDelivery:
         probe_every: float = PROBE_SECONDS,
         relink: Callable[[], TeamLink | None] | None = None,
         refusal_file: Path | None = None,
+        laptop: str = "",
     ) -> None:
         self._stores = stores
+        self._laptop = laptop
+        """This home's own id (`squirrel_core.team_client.laptop_id`) in the cursor's path."""
         self._link = link
         self._interval = interval
         self._client_factory = client_factory
@@ -292,10 +334,12 @@ class TeamDelivery:
             await client.call(client.stub.RegisterProject, pb.RegisterProjectRequest(root=team_id))
             self._registered.add(team_id)
             self._answered = True
-        path = cursor_path(self._link.machine, root)
+        path = cursor_path(self._link.machine, root, self._laptop)
         position = self._positions.get(root)
         if position is None:
-            position = await self._server_position(client, team_id, path)
+            position = await self._server_position(
+                client, team_id, path, cursor_path(self._link.machine, root)
+            )
             self._positions[root] = self._delivered[root] = position
             self._answered = True
         while not self._stop.is_set():
@@ -332,17 +376,20 @@ class TeamDelivery:
     def _fitting(self, batch: list[tuple[int, StoredEvent]]) -> tuple[int, list[events_pb2.Event]]:
         """The leading events of `batch` that fit in `BATCH_BYTES` (one at least), as sent, and
         the local position of the last of them."""
-        # `content`, not `content_json`: the team server may be an older version.
         events: list[events_pb2.Event] = []
         size = 0
+        unmarked = 0
         last = batch[0][0]
         for at, stored in batch:
-            message = event_to_pb(outgoing_event(stored, self._link.machine))
+            message, marked = outgoing_message(stored, self._link.machine)
             size += message.ByteSize()
             if events and size > BATCH_BYTES:
                 break
             events.append(message)
+            unmarked += not marked
             last = at
+        if unmarked:
+            log.info("team_events_unmarked", server=self._link.server, count=unmarked)
         return last, events
 
     def rejected(self, store: Store) -> tuple[int, str]:
@@ -357,13 +404,19 @@ class TeamDelivery:
             return 0
         return await store.count_events_after(self._delivered.get(store.project_id, 0))
 
-    async def _server_position(self, client: MemoryClient, team_id: str, path: str) -> int:
-        """The last local position the server committed for this laptop's project (0: none)."""
+    async def _server_position(
+        self, client: MemoryClient, team_id: str, path: str, before: str
+    ) -> int:
+        """The last local position the server committed for this laptop's project (0: none);
+        until the laptop's own cursor exists, the one a version without the home's id kept
+        at `before` (so an upgrade does not send the whole history again)."""
         reply = await client.call(
             client.stub.GetSourceCursors, pb.GetSourceCursorsRequest(project_ids=[team_id])
         )
-        for project in reply.projects:
-            for msg in project.cursors:
-                if msg.path == path:
-                    return cursor_from_pb(msg).offset
-        return 0
+        offsets = {
+            msg.path: cursor_from_pb(msg).offset
+            for project in reply.projects
+            for msg in project.cursors
+            if msg.path in (path, before)
+        }
+        return offsets.get(path, offsets.get(before, 0))

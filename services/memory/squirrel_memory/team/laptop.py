@@ -13,7 +13,7 @@ import structlog
 from squirrel_core.errors import SquirrelError
 from squirrel_core.home import HomeLayout
 from squirrel_core.settings import Settings
-from squirrel_core.team_client import TeamLink, saved_team_link, team_link
+from squirrel_core.team_client import TeamLink, laptop_id, saved_team_link, team_link
 from squirrel_memory.storage import Store
 from squirrel_memory.team.delivery import TeamDelivery
 
@@ -34,6 +34,7 @@ def delivery_for(
         interval=settings.float_("team.deliver_seconds"),
         relink=lambda: saved_team_link(settings),
         refusal_file=HomeLayout(settings.home).team_refused,
+        laptop=laptop_id(HomeLayout(settings.home)),
     )
 
 
