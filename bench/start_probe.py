@@ -43,7 +43,8 @@ from pathlib import Path
 from bench import fixture_pipeline
 from bench.answer_key import backend_env
 from bench.answer_key_hook import hook_memories
-from bench.start_probe_set import PROBES, Probe, write_set
+from bench.start_probe_set import PROBES, write_set
+from bench.start_probe_types import Probe
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
@@ -158,7 +159,7 @@ def measure(probes: list[Probe], folder: Path = SET) -> ProbeRun:
 
 def table(probes: list[Probe], run: ProbeRun) -> str:
     """One row per project, then the totals."""
-    rows = [f"| project | ecosystem | how | test | pref | instead |", "|---|---|---|---|---|---|"]
+    rows = ["| project | ecosystem | how | test | pref | instead |", "|---|---|---|---|---|---|"]
     verdicts = []
     for probe in probes:
         verdict = judge(probe, run.texts.get(probe.name, ""))

@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.start_probe import SET, judge
-from bench.start_probe_set import PROBES, Probe, transcripts
-from squirrel_core.events import EventType
+from bench.start_probe_set import PROBES, transcripts
+from bench.start_probe_types import Probe
+from squirrel_core.events import EventType, SourcePosition
 from squirrel_ingest.parsers import line_parser_of, source_of_first_line
-from squirrel_core.events import SourcePosition
 
 FRAME = "Squirrel memory: notes.\n\n"
 
