@@ -26,9 +26,10 @@ from pathlib import Path
 
 from bench.start_probe_first import FIRST_BATCH
 from bench.start_probe_second import SECOND_BATCH
+from bench.start_probe_third import THIRD_BATCH
 from bench.start_probe_types import Probe, Step
 
-PROBES: tuple[Probe, ...] = (*FIRST_BATCH, *SECOND_BATCH)
+PROBES: tuple[Probe, ...] = (*FIRST_BATCH, *SECOND_BATCH, *THIRD_BATCH)
 
 
 # -- the transcripts -------------------------------------------------------------------------
