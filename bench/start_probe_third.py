@@ -205,7 +205,8 @@ RAKE = Probe(
                 "bash",
                 "bundle exec rake test",
                 1,
-                "Run options: --seed 4411\n\n  1) Failure:\nNoteTest#test_colour [test/note_test.rb:14]:\n"
+                "Run options: --seed 4411\n\n  1) Failure:\n"
+                "NoteTest#test_colour [test/note_test.rb:14]:\n"
                 'Expected: "red"\n  Actual: nil\n\n12 runs, 30 assertions, 1 failures, 0 errors, '
                 "0 skips\nrake aborted!",
             ),
