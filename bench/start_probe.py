@@ -22,6 +22,7 @@ SessionStart), and its lines are judged by the project's gold:
   when the user said it in several sessions but the line is marked as said once (it reached
   the start only as a one-off, which a firmer one-off can push out); `yes, not first` when
   the user said it in several sessions and a rule said once opens the section before it;
+  `WRONG` when a style line states what the gold says is a task, not a rule (`Probe.not_pref`);
 - `instead`: what the commands and style sections open with when either is missed.
 
 Usage: python -m bench.start_probe [--text] [--project NAME ...] [--write]
@@ -107,11 +108,13 @@ def judge(probe: Probe, text: str) -> Verdict:
         preference = "yes, as said once"
     elif probe.repeated and stating and styles[0] not in stating:
         preference = "yes, not first"
+    if probe.not_pref and any(re.search(probe.not_pref, s, re.IGNORECASE) for s in styles):
+        preference = "WRONG"
     instead = []
     if test in ("no", "PLAIN", "WRONG"):
         opening = (says_tests or recipes or [""])[0]
         instead.append(f"cmds: {_short(opening) if opening else '(none)'}")
-    if preference == "no":
+    if preference in ("no", "WRONG"):
         instead.append(f"style: {_short(styles[0]) if styles else '(none)'}")
     if not text:
         instead = ["(empty start)"]
@@ -164,9 +167,11 @@ def table(probes: list[Probe], run: ProbeRun) -> str:
     for probe in probes:
         verdict = judge(probe, run.texts.get(probe.name, ""))
         verdicts.append(verdict)
+        shape = probe.shape.replace("|", "\\|")  # a pipe in a command, not a column
+        instead = verdict.instead.replace("|", "\\|")
         rows.append(
-            f"| {probe.name} | {probe.ecosystem} | {probe.shape} | {verdict.test} | "
-            f"{verdict.preference} | {verdict.instead.replace('|', '/')} |"
+            f"| {probe.name} | {probe.ecosystem} | {shape} | {verdict.test} | "
+            f"{verdict.preference} | {instead} |"
         )
     tests = sum(v.test_right for v in verdicts)
     prefs = sum(v.preference == "yes" for v in verdicts)

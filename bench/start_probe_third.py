@@ -88,6 +88,7 @@ ZIG = Probe(
     ),
     test=r"`zig build test`",
     preference=r"doc comment|///",
+    not_pref=r"varint decoder",
 )
 
 CABAL = Probe(
@@ -183,8 +184,7 @@ JULIA = Probe(
             ),
             (
                 "user",
-                "Never use global variables in the package code - always pass state "
-                "explicitly.",
+                "Never use global variables in the package code - always pass state explicitly.",
             ),
         ),
     ),
@@ -215,8 +215,7 @@ RAKE = Probe(
                 "bash",
                 "bundle exec rake test",
                 0,
-                "Run options: --seed 9120\n\n12 runs, 31 assertions, 0 failures, 0 errors, "
-                "0 skips",
+                "Run options: --seed 9120\n\n12 runs, 31 assertions, 0 failures, 0 errors, 0 skips",
             ),
             ("user", "Never commit directly to main, open a branch for each change."),
         ),

@@ -24,3 +24,4 @@ class Probe:
     test_caveat: bool = False
     not_test: str = ""  # a regular expression no commands line may state as the test command
     repeated: bool = False  # the user said the preference in more than one session
+    not_pref: str = ""  # a regular expression no style line may match (a task, not a rule)

@@ -96,3 +96,10 @@ def test_a_repeated_preference_must_lead_unmarked() -> None:
     once = judge(probe, _text([], ["Said once so far: Never call malloc."]))
     assert once.preference == "yes, as said once"
     assert judge(probe, "").instead == "(empty start)"
+
+
+def test_a_task_stated_as_a_preference_is_wrong() -> None:
+    probe = _probe(not_pref=r"varint decoder")
+    text = _text([], ["Add a varint decoder.", "Never call malloc in the parser."])
+    assert judge(probe, text).preference == "WRONG"
+    assert judge(probe, _text([], ["Never call malloc in the parser."])).preference == "yes"
