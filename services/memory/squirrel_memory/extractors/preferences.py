@@ -205,7 +205,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     )
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
-    message_standing = bool(_MESSAGE_STANDING.search(strip_markdown(message)))
+    marker_at = _marker_start(message)
     undone = after_assistant_action and undoes_step(message)
     said_before = bool(_SAID_BEFORE.search(message))
     restating = said_before or bool(RESTATING.search(message))
@@ -220,7 +220,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         standing = (
-            message_standing
+            _after_marker(message, written, marker_at)
             or bool(_STANDING.search(written))
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
         )
@@ -305,6 +305,25 @@ def _restated(body: str) -> StatedPreference | None:
         scope=instruction_scope(body),
         importance=TENTATIVE_IMPORTANCE,
     )
+
+
+def _marker_start(message: str) -> int | None:
+    """Where a marker that makes every directive after it a standing one ("From now on: …")
+    starts in `message` (0 when only its markdown-free text has one); None without one."""
+    found = _MESSAGE_STANDING.search(message)
+    if found is not None:  # the marker's first word, not the sentence end before it
+        return found.start() + len(found.group(0)) - len(found.group(0).lstrip(".!:\n \t"))
+    return 0 if _MESSAGE_STANDING.search(strip_markdown(message)) else None
+
+
+def _after_marker(message: str, written: str, marker_at: int | None) -> bool:
+    """Whether a clause comes at or after the message's standing marker: "Add a decoder. From
+    now on, document every public function" makes the second a rule, not the request before
+    it."""
+    if marker_at is None:
+        return False
+    at = message.find(written)
+    return at < 0 or at + len(written) > marker_at
 
 
 def _head(clause: str) -> str:
