@@ -79,3 +79,31 @@ def test_a_test_command_that_never_passed_still_says_so(ecosystem: str) -> None:
     found = _found(ecosystem, [(test, 1, failed), (test, 1, failed)])
     assert found["test_command"] == f"Tests run with `{test}` (it ran; its tests failed)."
     assert "recipe:test" not in found
+
+
+#: A check whose options come before its action (the head alone is the bare program), per
+#: ecosystem, and a run of one test file whose head stays as it is.
+OPTIONS_FIRST = {
+    "maven": ("mvn -q test", "Tests run: 12, Failures: 0, Errors: 0, Skipped: 0", "Order.java"),
+    "gradle": ("./gradlew --offline test", "BUILD SUCCESSFUL in 9s", "Order.kt"),
+}
+
+
+@pytest.mark.parametrize("ecosystem", sorted(OPTIONS_FIRST))
+def test_a_verifying_check_shows_its_action_after_options(ecosystem: str) -> None:
+    command, output, source = OPTIONS_FIRST[ecosystem]
+    session = Session(ROOT, "s1", T0)
+    for _ in range(2):
+        session.edit(f"{ROOT}/src/main/{source}")
+        session.run(command, 0, output, cwd=ROOT)
+    found = {c.key: c.content for c in evidence_candidates(session.events)}
+    assert found["recipe:verify"] == f"Before finishing a change: `{command}`."
+
+
+def test_a_verifying_run_of_one_file_keeps_its_head() -> None:
+    session = Session(ROOT, "s1", T0)
+    for _ in range(2):
+        session.edit(f"{ROOT}/app/models.py")
+        session.run("pytest tests/test_models.py", 0, "3 passed in 0.10s", cwd=ROOT)
+    found = {c.key: c.content for c in evidence_candidates(session.events)}
+    assert found["recipe:verify"] == "Before finishing a change: `pytest`."
