@@ -1,5 +1,5 @@
 """The session-start probe's third batch (`bench/start_probe_set.py` says what a project holds),
-written after the rules of this round were committed and before they ran on it: commands and
+written after the rules it tests were committed and before they ran on it: commands and
 wordings in the shapes real sessions take (a build chained before the tests, a silent runner, a
 piped run, a runner no table names, a soft or corrective wording, a rule in the opening
 request)."""
