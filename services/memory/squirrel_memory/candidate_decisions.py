@@ -21,6 +21,7 @@ from squirrel_memory.recurrence import (
     SessionsOf,
     align_with_stored,
     decide_recurrence,
+    is_restated,
     merge_pair,
     unify_keys,
 )
@@ -103,6 +104,9 @@ async def decide_candidates(
     if styles:
         # An instruction said again in other words is filed under the stored one's key.
         merged = merge_candidates(align_with_stored(merged, stored, likeness), likeness, sessions)
+    # Words the user said again that match no instruction given before say nothing yet.
+    held = {m.key for m in stored if not m.deleted}
+    merged = [c for c in merged if not (is_restated(c) and c.key not in held)]
     # The look-alike search below finds manual memories only: without any, it is skipped,
     # and it runs only for candidates the words of the manual memories do not rule out.
     manual = bool(merged) and (await store.writer_counts()).get(str(MemorySource.MANUAL), 0) > 0

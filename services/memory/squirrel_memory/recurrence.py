@@ -45,6 +45,7 @@ from squirrel_memory.extractors.preferences import (
     CORRECTION_TAG,
     EMPHASIS_STEP,
     EMPHASIS_TAG,
+    RESTATED_TAG,
     STANDING_TAG,
     TENTATIVE_TAG,
 )
@@ -247,6 +248,20 @@ def promoted(
     )
 
 
+def _worded_as(said: MemoryCandidate, earlier: MemoryCandidate | MemoryItem) -> MemoryCandidate:
+    """An instruction said again: in the earlier wording when the later one is only the words
+    the user said again (`restated`: no form read them as an instruction), else as said."""
+    if RESTATED_TAG not in said.tags:
+        return said
+    tags = tuple(t for t in said.tags if t != RESTATED_TAG)
+    return replace(said, content=earlier.content, tags=tags, scope=earlier.scope)
+
+
+def is_restated(candidate: MemoryCandidate) -> bool:
+    """Whether a candidate is only words the user said again, waiting for their instruction."""
+    return RESTATED_TAG in candidate.tags and is_tentative(candidate.tags)
+
+
 def _marks(tags: Sequence[str]) -> tuple[str, ...]:
     """The stress marks among `tags`, which an instruction keeps when said again."""
     return tuple(t for t in tags if t in _STRESS_STEPS)
@@ -266,7 +281,8 @@ def merge_pair(
     if first_tentative and second_tentative:
         if first.source_episode_id == second.source_episode_id:
             return None
-        return promoted(second, first.source_event_ids, first.tags, sessions)
+        said = promoted(second, first.source_event_ids, first.tags, sessions)
+        return _worded_as(said, first)
     if first_tentative or second_tentative:
         firm, other = (second, first) if first_tentative else (first, second)
         pooled = _pooled(firm.source_event_ids, other.source_event_ids)
@@ -326,7 +342,7 @@ def decide_recurrence(
         target = earlier[0]
         return _decision(
             UpdateAction.DELETE_AND_ADD,
-            promoted(candidate, target.source_event_ids, target.tags, sessions),
+            _worded_as(promoted(candidate, target.source_event_ids, target.tags, sessions), target),
             target,
             "instruction recurred in another episode",
         )

@@ -35,6 +35,7 @@ from squirrel_memory.extractors.instruction_keys import instruction_key, topic
 from squirrel_memory.extractors.instruction_scope import instruction_scope
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
+from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
 from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
@@ -64,6 +65,10 @@ SAID_BEFORE_TAG = "recurring"
 REPEATED_TAG = "repeated"
 #: The tag of a rule kept whole with the reason the project gives for it (`reasoned_rules`).
 REASONED_TAG = "reasoned"
+#: The tag of words the user says they said before that no form reads as an instruction
+#: ("as I said before: constructor injection, no field injection"): kept only where they say
+#: again an instruction the user gave (`candidate_decisions`), whose wording stays.
+RESTATED_TAG = "restated"
 
 
 #: "No need to …", "no problem", "no rush" open a reply that waives or reassures; they say no
@@ -200,9 +205,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     )
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
-    message_standing = bool(_MESSAGE_STANDING.search(strip_markdown(message)))
+    marker_at = _marker_start(message)
     undone = after_assistant_action and undoes_step(message)
     said_before = bool(_SAID_BEFORE.search(message))
+    restating = said_before or bool(RESTATING.search(message))
     found: list[StatedPreference] = []
     reasoned = reasoned_rule(message)
     if reasoned is not None:
@@ -214,7 +220,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         standing = (
-            message_standing
+            _after_marker(message, written, marker_at)
             or bool(_STANDING.search(written))
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
         )
@@ -242,7 +248,12 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             # "we should run X before committing it": the "it" is the commit, not the task
             stepped = step_rule(body, correcting=correction or undone)
             result = stepped.found if stepped else result
+        if result is None and not clause.endswith("?"):
+            result = rule_shape(body)
+            standing = standing or result is not None
         if result is None:
+            if restating and not clause.endswith("?") and (said := _restated(body)):
+                found.append(said)
             continue
         if scope_phrase and result.content and not result.content.startswith("Prefers"):
             where = scope_phrase.group(0).strip(" ,").lower()
@@ -277,6 +288,42 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             )
         )
     return found
+
+
+def _restated(body: str) -> StatedPreference | None:
+    """The words of a clause the user says they said before, no form reading them as an
+    instruction: a tentative candidate tagged `restated` (see `RESTATED_TAG`)."""
+    said = RESTATING.sub(" ", body)
+    said = " ".join(said.split()).strip(" ,.:;!-")
+    if len(said.split()) < 2 or ONE_OFF.fullmatch(said):
+        return None
+    content = said[0].upper() + said[1:] + "."
+    return StatedPreference(
+        key=instruction_key(said),
+        content=content,
+        tags=tuple(t for t in ("preference", topic(said), TENTATIVE_TAG, RESTATED_TAG) if t),
+        scope=instruction_scope(body),
+        importance=TENTATIVE_IMPORTANCE,
+    )
+
+
+def _marker_start(message: str) -> int | None:
+    """Where a marker that makes every directive after it a standing one ("From now on: …")
+    starts in `message` (0 when only its markdown-free text has one); None without one."""
+    found = _MESSAGE_STANDING.search(message)
+    if found is not None:  # the marker's first word, not the sentence end before it
+        return found.start() + len(found.group(0)) - len(found.group(0).lstrip(".!:\n \t"))
+    return 0 if _MESSAGE_STANDING.search(strip_markdown(message)) else None
+
+
+def _after_marker(message: str, written: str, marker_at: int | None) -> bool:
+    """Whether a clause comes at or after the message's standing marker: "Add a decoder. From
+    now on, document every public function" makes the second a rule, not the request before
+    it."""
+    if marker_at is None:
+        return False
+    at = message.find(written)
+    return at < 0 or at + len(written) > marker_at
 
 
 def _head(clause: str) -> str:

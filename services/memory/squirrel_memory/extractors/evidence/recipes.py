@@ -2,7 +2,9 @@
 
 A command of the same purpose that passed over the whole project after the winner's last
 success replaces it (the project moved on, `recency.moved_on`); when both kept passing after
-each other, the recipe names both."""
+each other, the recipe names both. A gate task that runs the tests among other checks
+(`./gradlew check`, `make check`) is the test command only when nothing that runs just the
+tests is one; else it is a recipe of its own (`recipe:gate`, "To run the checks")."""
 
 from __future__ import annotations
 
@@ -54,6 +56,8 @@ _PURPOSE_WORDING = {
 }
 #: A gate task run for the tests (`mix precommit`, `make check`, `just ci`): said as what it is.
 _GATE_WORDING = "to run the checks"
+#: The slot of a gate task when a command running only the tests holds the test slot.
+GATE_SLOT = "recipe:gate"
 _ECOSYSTEM_NAMES = {
     "python": "Python",
     "javascript": "JavaScript/TypeScript",
@@ -104,6 +108,11 @@ class _Group:
     @property
     def score(self) -> float:
         return self.weight + 0.5 * len(self.sessions)
+
+
+def _gate(group: _Group) -> bool:
+    """Whether a test group's command runs a gate task (more than the tests)."""
+    return group.purpose == "test" and runs_a_gate(group.base)
 
 
 def _weight(when: datetime, newest: datetime) -> float:
@@ -159,7 +168,9 @@ def recipes(
     chosen: dict[str, _Group] = {}
     rivals: dict[str, list[_Group]] = {}
     main_test: _Group | None = None
-    for group in sorted(groups.values(), key=lambda g: (-g.score, g.base)):
+    # A gate task (`./gradlew check`, `make check`) runs more than the tests: a command that
+    # runs only the tests takes the test slot first, and the gate then has its own.
+    for group in sorted(groups.values(), key=lambda g: (_gate(g), -g.score, g.base)):
         foreign = (
             bool(ecosystems)
             and group.ecosystem not in NEUTRAL_ECOSYSTEMS
@@ -183,6 +194,8 @@ def recipes(
                 and bool(group.passes.ended_ok)
             )
         )
+        if _gate(group) and slot in chosen and not _gate(chosen[slot]):
+            slot = slot.replace("recipe:test", GATE_SLOT, 1)
         if enough:
             chosen.setdefault(slot, group)
         rivals.setdefault(slot, []).append(group)
@@ -328,7 +341,7 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
     importance = 0.4 + 0.04 * min(group.successes, 5) + 0.06 * min(sessions - 1, 4)
     if group.scope or len(parts) == 3:
         importance -= 0.1
-    elif group.purpose == "test":
+    elif group.purpose == "test" and not slot.startswith(GATE_SLOT):
         importance = max(importance, 0.5)  # the project's test command, as its fact had
     return Finding(
         "recipe",

@@ -8,7 +8,8 @@ reports its failed tests: `--- FAIL: TestPost`, `Failed!  - Failed: 1, Passed: 9
 command that failed to start (not found, no such file, a usage error) reports no tests and
 says nothing; nor does a run in a sub-folder, outside the project, of another ecosystem than
 the project's main one, or one naming a path of one machine. Where a run passed, the recipe
-says it better (`recipes.py`). The memory says its evidence: it ran and its tests failed.
+says it better (`recipes.py`), and a command a whole run of which passed is never said to have
+failed. The memory says its evidence: it ran and its tests failed.
 
 Beside a test command that passed, another one that ran and reported its own tests (the
 integration suite of `mise run test:integration` beside the unit tests of `mise run test`, an
@@ -21,6 +22,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
+from squirrel_memory.extractors.evidence.recipes import whole_run
 from squirrel_memory.extractors.evidence.test_reports import SUMMARY_LINES, reports_tests
 
 #: Below a passing test command's fact (0.5 and up): the command is right, its runs failed.
@@ -67,9 +69,12 @@ def reported_test_command(
     docstring); the one run most often (then most recently) when several did. `besides` is
     what the memories of the test command that passed say: a command they name is theirs,
     another one is a second way to run tests."""
+    # A command whole runs of which passed is not one whose tests failed: its failing runs
+    # came before a fix (the recipe, or the gate holding the test slot, says the rest).
+    passed = {a.base for a in found if a.run.ok and a.use is not None and whole_run(a)}
     runs: dict[str, list[Attempt]] = {}
     for attempt in found:
-        if attempt.base and _reported(attempt, ecosystems):
+        if attempt.base and attempt.base not in passed and _reported(attempt, ecosystems):
             if besides and re.search(rf"`{re.escape(attempt.base)}[` ]", besides):
                 continue  # the passing command itself, failing on another run
             runs.setdefault(attempt.base, []).append(attempt)

@@ -26,6 +26,7 @@ from datetime import datetime
 from squirrel_memory.extractors.activity import in_folder
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
 from squirrel_memory.extractors.evidence.piped_runs import status_hidden
+from squirrel_memory.extractors.evidence.recipes import picks_tests
 
 #: Below the gate of two kinds of check seen after the last change (0.5).
 IMPORTANCE = 0.45
@@ -75,6 +76,17 @@ def _session_check(session: list[Attempt], edits: Sequence[datetime], root: str)
     return runs if len(runs) >= MIN_RUNS or typed else []
 
 
+def shown_command(attempt: Attempt) -> str:
+    """The check as the recipe shows it: its stable head, unless that is the program alone and
+    the run named an action after its options (`mvn -q test`, `./gradlew --offline check`): a
+    bare program says nothing of what to run. A run that picks tests or files keeps the head."""
+    words = attempt.text.split()
+    if len(attempt.base.split()) != 1 or len(words) < 2 or picks_tests(attempt.text, attempt.base):
+        return attempt.base
+    action = any(not w.startswith("-") and "/" not in w and "." not in w for w in words[1:])
+    return attempt.text if action else attempt.base
+
+
 def verified_check(
     found: list[Attempt], edits: Mapping[str | None, Sequence[datetime]], root: str
 ) -> Finding | None:
@@ -95,7 +107,7 @@ def verified_check(
     return Finding(
         "recipe",
         KEY,
-        f"Before finishing a change: `{last.base}`.",
+        f"Before finishing a change: `{shown_command(last)}`.",
         ("recipe", "verify", purpose),
         IMPORTANCE,
         tuple(dict.fromkeys(a.run.event_id for a in best)),
