@@ -126,6 +126,11 @@ def homes(tmp_path: Path) -> Callable[..., tuple[Settings, Settings, TeamLink]]:
     return make
 
 
+def _patient_client(link: TeamLink) -> MemoryClient:
+    """A team client that waits 180 s for an answer (the product waits `TEAM_TIMEOUT`)."""
+    return team_memory_client(link, timeout=180.0)
+
+
 async def test_a_laptops_events_reach_the_team_project_once_even_when_sent_again(
     tmp_path: Path, homes: Callable[..., tuple[Settings, Settings, TeamLink]]
 ) -> None:
@@ -144,7 +149,11 @@ async def test_a_laptops_events_reach_the_team_project_once_even_when_sent_again
             )
             assert reply.accepted == 1_200
             engine = laptop.servicer.engine
-            delivery = TeamDelivery(engine.registry.open_stores, link, interval=3600)
+            # What is tested is "once", not how fast: a loaded machine may take longer than the
+            # product's 15 s per batch of 500 to store one, so this delivery waits longer.
+            delivery = TeamDelivery(
+                engine.registry.open_stores, link, interval=3600, client_factory=_patient_client
+            )
             store = await engine.registry.store(str(repo))
             assert await delivery.waiting(store) == 1_200
             first = await delivery.deliver()
@@ -154,7 +163,9 @@ async def test_a_laptops_events_reach_the_team_project_once_even_when_sent_again
             again = await delivery.deliver()
             assert again.sent == 0
             # A laptop that forgot everything (a restart) asks the server where it was.
-            fresh = TeamDelivery(engine.registry.open_stores, link, interval=3600)
+            fresh = TeamDelivery(
+                engine.registry.open_stores, link, interval=3600, client_factory=_patient_client
+            )
             assert (await fresh.deliver()).sent == 0
             await delivery.stop()
             await fresh.stop()
