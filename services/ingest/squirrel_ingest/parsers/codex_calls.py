@@ -174,6 +174,15 @@ class CodexCalls:
             )
         ]
 
+    def open_cell(self) -> str | None:
+        """The call id of the code cell awaiting its answer when it is the last call made (a
+        record of a command or patch then is that cell's); None when the last call awaiting its
+        output is another tool's, or none is."""
+        if not self.pending:
+            return None
+        call_id = next(reversed(self.pending))
+        return call_id if self.pending[call_id].name == CELL_TOOL else None
+
     def complete(self, call_id: str | None) -> None:
         """Mark a call complete: a later `exec_command_end` of it is a duplicate."""
         if call_id is None:

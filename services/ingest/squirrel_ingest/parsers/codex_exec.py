@@ -13,17 +13,22 @@ script passed to `text(…)`, a JSON result with `exit_code` and `output` when i
 whole result). A command is read once: from the host's record of it when there is one, else
 from the cell's source (a `cmd` given as a string literal; one built at run time is not a
 command read here) with the exit code and output its answer holds when the cell ran one command.
-A command record that belongs to no cell is the record of a shell function's call, read from
-that call already.
+A command record no cell's source names (its command built at run time, or a literal one run
+again in a loop) is a command of the cell awaiting its answer when that cell is the last call
+made; else it belongs to no cell: the record of a shell function's call, read from that call
+already, or the user's own `!cmd`.
 
 A cell's commands and patches are read as the same commands and patches outside a cell are: a
 command that only prints one file (`cat f`, `sed -n '1,120p' f`, `nl -ba f`) is a read of that
 file (a `read_file` call and, where its output is known, its result), and a
-`tools.apply_patch(…)` given its patch as a literal is an `apply_patch` call of the files it
-names, a change of each once the host said it applied (its `patch_apply_end`, or from 0.171 an
-`item_completed` `FileChange`) or the cell completed. Each has a call id of its own, the
-cell's with `#read<n>` (the cell's n-th command) or `#patch<n>` after it, so that its call and
-result pair with each other and not with the cell's.
+`tools.apply_patch(…)` given its patch as a literal (or a name the cell binds once to one) is an
+`apply_patch` call of the files it names, a change of each once the host said it applied (its
+`patch_apply_end`, or from 0.171 an `item_completed` `FileChange`) or the cell completed; a
+patch only the host's record names (given as a value built at run time) is an `apply_patch`
+call of the files that record names. A command that prints several files (`sed -n '40,90p' a;
+cat b`) is a call that reads each, as outside a cell, beside its command event. Each has a call
+id of its own, the cell's with `#read<n>` (the cell's n-th command) or `#patch<n>` after it, so
+that its call and result pair with each other and not with the cell's.
 """
 
 from __future__ import annotations
@@ -51,7 +56,12 @@ from squirrel_ingest.parsers.codex_cell_source import (
 )
 from squirrel_ingest.parsers.kept_values import keep_input
 from squirrel_ingest.parsers.patches import patch_paths
-from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
+from squirrel_ingest.parsers.shell_commands import (
+    READ_TOOL,
+    command_text,
+    read_paths,
+    shell_read,
+)
 from squirrel_ingest.parsers.shell_reports import codex_output
 
 __all__ = [
@@ -68,6 +78,8 @@ CELL_TOOL: Final = "exec"
 #: Most cells awaiting their answer kept between records (and in a cursor).
 OPEN_CELLS_LIMIT: Final = 64
 _PATCH_TOOL: Final = "apply_patch"
+#: The shell tool a cell calls (`tools.exec_command`), named so in a call that only reads files.
+_SHELL_TOOL: Final = "exec_command"
 _STATUS = re.compile(r"^Script (?:completed|failed|terminated)\b")
 _COMPLETED = re.compile(r"^Script completed\b")
 #: A command the user ran themselves in the Codex TUI (`!git status`), as Codex records it for
@@ -83,11 +95,14 @@ _SHELL_OUTPUT = re.compile(r"^Output:\n?", re.MULTILINE)
 @dataclass(slots=True)
 class OpenCell:
     """A cell awaiting its answer: its commands the host has not recorded yet, its patches, and
-    what the host said of each patch (`patch_apply_end`: applied or not; None before it)."""
+    what the host said of each patch (`patch_apply_end`: applied or not; None before it);
+    `seen` counts the commands and patches it has been given ids for (its source's, and those
+    only the host's records name), so each new one takes the next ordinal."""
 
     commands: list[CellCommand] = field(default_factory=list)
     patches: list[str] = field(default_factory=list)
     applied: list[bool | None] = field(default_factory=list)
+    seen: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +162,9 @@ class CodeCells:
         events of its patches."""
         text = source if isinstance(source, str) else ""
         patches = cell_patches(text) if text else []
-        cell = OpenCell(cell_commands(text) if text else [], patches, [None] * len(patches))
+        commands = cell_commands(text) if text else []
+        seen = max(len(commands), len(patches))
+        cell = OpenCell(commands, patches, [None] * len(patches), seen)
         self._open.pop(call_id, None)
         self._open[call_id] = cell
         while len(self._open) > OPEN_CELLS_LIMIT:
@@ -180,19 +197,42 @@ class CodeCells:
         """Takes what the host says of a patch it applied for the open cell's patch of the files
         it changed: a `patch_apply_end` (`success`) or (0.171) an `item_completed` `FileChange`
         (`status`); whether it was one."""
-        changes = payload.get("changes")
-        success = payload.get("success")
-        if payload.get("type") == "FileChange" and isinstance(payload.get("status"), str):
-            success = payload["status"] == "completed"
-        if not isinstance(changes, dict) or not isinstance(success, bool):
+        found = _host_patch(payload, cwd)
+        if found is None:
             return False
-        changed = {relative_path(str(path), cwd) for path in changes}
+        changed, success = found
         for cell in self._open.values():
             for index, patch in enumerate(cell.patches):
                 if cell.applied[index] is None and set(_patch_files(patch, cwd)) == changed:
                     cell.applied[index] = success
                     return True
         return False
+
+    def patch_only_recorded(
+        self, payload: dict[str, Any], ctx: RecordContext, cell_id: str | None
+    ) -> list[Event] | None:
+        """The events of a patch the host applied for the cell `cell_id` (the call awaiting its
+        answer) that its source does not show (built at run time): an `apply_patch` call of the
+        files the host names and, when it applied, their changes. None when there is no such
+        cell or the record names no change."""
+        cell = self._open.get(cell_id) if cell_id else None
+        found = _host_patch(payload, ctx.cwd)
+        if cell is None or cell_id is None or found is None or not found[0]:
+            return None
+        changed, success = found
+        cell.seen += 1
+        use_id = f"{cell_id}#patch{cell.seen}"
+        paths = tuple(sorted(changed))
+        kinds = payload.get("changes")
+        content = {
+            "tool": _PATCH_TOOL,
+            "tool_use_id": use_id,
+            "input": keep_input({"changes": kinds}),
+        }
+        call = ctx.event(EventType.TOOL_CALL, content, paths, kept=True)
+        pending = PendingTool(name=_PATCH_TOOL, paths=paths)
+        done = completion_events(ctx, use_id, pending, "", is_error=not success, exit_code=None)
+        return [call, *done]
 
     def closed(self, call_id: str, raw: object) -> list[Ran]:
         """The cell's commands the host did not record, with what its answer (`raw`) says: the
@@ -232,19 +272,28 @@ class CodeCells:
             )
         return events
 
-    def recorded(self, item: object, ctx: RecordContext) -> list[Event] | None:
+    def recorded(
+        self, item: object, ctx: RecordContext, cell_id: str | None = None
+    ) -> list[Event] | None:
         """The events of an `item_completed` `CommandExecution` of an open cell; [] for one of
         no cell (a shell function's call, the user's `!cmd`: read from their own records); None
-        for any other item."""
+        for any other item. A command no open cell's source names (built at run time, or run
+        again in a loop) is the command of `cell_id`, the cell awaiting its answer when the
+        last call made was that cell, under the cell's next ordinal."""
         found = command_item(item)
         if found is None or not isinstance(item, dict):
             return None
         command, output, exit_code, folder = found
         cell = self.ran(command)
-        if cell is None:
+        if cell is not None:
+            call_id, known = cell
+            return _command_events(ctx, call_id, Ran(known, output, exit_code), folder)
+        adopted = self._open.get(cell_id) if cell_id else None
+        if adopted is None or cell_id is None or item.get("source") == "user_shell":
             return []
-        call_id, known = cell
-        return _command_events(ctx, call_id, Ran(known, output, exit_code), folder)
+        adopted.seen += 1
+        known = CellCommand(command.strip(), folder, adopted.seen)
+        return _command_events(ctx, cell_id, Ran(known, output, exit_code), folder)
 
     def ended_read(
         self, ctx: RecordContext, command: str, output: str, exit_code: int | None
@@ -264,6 +313,7 @@ class CodeCells:
                 "commands": [[c.command, c.workdir, c.ordinal] for c in cell.commands],
                 "patches": cell.patches,
                 "applied": cell.applied,
+                "seen": cell.seen,
             }
             for call_id, cell in self._open.items()
         }
@@ -279,6 +329,8 @@ class CodeCells:
             patches = saved.get("patches") if isinstance(saved, dict) else None
             applied = saved.get("applied") if isinstance(saved, dict) else None
             cell = OpenCell()
+            seen = saved.get("seen") if isinstance(saved, dict) else None
+            cell.seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else 0
             for c in commands if isinstance(commands, list) else []:
                 if isinstance(c, list) and len(c) in (2, 3) and isinstance(c[0], str):
                     workdir = c[1] if isinstance(c[1], str) else None
@@ -291,6 +343,8 @@ class CodeCells:
                     marks[i] if i < len(marks) and isinstance(marks[i], bool) else None
                     for i in range(len(patches))
                 ]
+            # An older cursor kept no count: the ordinals its source gave out.
+            cell.seen = max(cell.seen, len(cell.commands), len(cell.patches))
             self._open[call_id] = cell
 
 
@@ -300,16 +354,20 @@ def _command_events(ctx: RecordContext, call_id: str, ran: Ran, folder: str | No
     event."""
     read = shell_read(ran.command.command)
     if read is None:
-        return [
-            command_event(
-                ctx,
-                call_id,
-                ran.command.command,
-                ran.output,
-                exit_code=ran.exit_code,
-                shell_cwd=folder,
-            )
-        ]
+        run = command_event(
+            ctx, call_id, ran.command.command, ran.output, exit_code=ran.exit_code, shell_cwd=folder
+        )
+        reads = read_paths(ran.command.command, folder or ctx.cwd, ctx.cwd)
+        if not reads:
+            return [run]
+        # `sed -n '40,90p' a; cat b`: a read of each file, as the same line outside a cell
+        content = {
+            "tool": _SHELL_TOOL,
+            "tool_use_id": f"{call_id}#read{ran.command.ordinal}",
+            "input": keep_input({"cmd": ran.command.command}),
+            "reads": list(reads),
+        }
+        return [ctx.event(EventType.TOOL_CALL, content, reads, kept=True), run]
     placed = shell_folder(read.path, folder or ctx.cwd) or read.path
     path = relative_path(placed, ctx.cwd)
     use_id = f"{call_id}#read{ran.command.ordinal}"
@@ -328,6 +386,19 @@ def _command_events(ctx: RecordContext, call_id: str, ran: Ran, folder: str | No
         exit_code=ran.exit_code,
         read_lines=partial_lines(1, len(output.splitlines()), limit=read.line_limit),
     )
+
+
+def _host_patch(payload: dict[str, Any], cwd: str | None) -> tuple[set[str], bool] | None:
+    """(files changed, whether it applied) of the host's record of a patch: a
+    `patch_apply_end` (`success`) or (0.171) an `item_completed` `FileChange` (`status`); None
+    for a record not in either shape."""
+    changes = payload.get("changes")
+    success = payload.get("success")
+    if payload.get("type") == "FileChange" and isinstance(payload.get("status"), str):
+        success = payload["status"] == "completed"
+    if not isinstance(changes, dict) or not isinstance(success, bool):
+        return None
+    return {relative_path(str(path), cwd) for path in changes}, success
 
 
 def _patch_files(patch: str, cwd: str | None) -> tuple[str, ...]:
