@@ -433,3 +433,82 @@ def test_a_heredoc_that_writes_a_pr_body_is_no_test_run(body_test: str, writer: 
         ]
     )
     assert [e.event_type for e in ran if e.event_type in RUNS] == [EventType.TEST_RUN]
+
+
+# --- `apply_patch` through the shell tool, and `tools.shell_command` ------------------------
+
+
+def _heredoc(patch: str) -> str:
+    return f"apply_patch <<'PATCH'\n{patch}PATCH"
+
+
+GO_PATCH = _patch("internal/cart/total.go", "\treturn sum", "\treturn sum - discount")
+PY_PATCH = _patch("shop/cart.py", "    return total", "    return total - discount")
+
+
+@pytest.mark.parametrize(
+    ("patch", "path"),
+    [(GO_PATCH, "internal/cart/total.go"), (PY_PATCH, "shop/cart.py")],
+    ids=["go", "python"],
+)
+def test_a_heredoc_apply_patch_through_the_shell_is_an_edit_not_a_command(
+    patch: str, path: str
+) -> None:
+    command = _heredoc(patch)
+    source = f"const r = await tools.exec_command({{cmd: {json.dumps(command)}}}); text(r.output);"
+    events = _rollout(
+        [
+            _cell("call_1", source),
+            _ran(command, "Success. Updated the following files:\nM " + path + "\n"),
+            _answer("call_1", "Success."),
+        ]
+    )
+    assert not [e for e in events if e.event_type in RUNS]
+    assert _changes(events) == [path]
+
+
+def test_a_heredoc_apply_patch_that_failed_changes_nothing() -> None:
+    command = _heredoc(GO_PATCH)
+    source = f"text(await tools.exec_command({{cmd: {json.dumps(command)}}}));"
+    events = _rollout(
+        [
+            _cell("call_1", source),
+            _ran(command, "apply_patch verification failed: no match", exit_code=1),
+            _answer("call_1", "Script failed"),
+        ]
+    )
+    assert _changes(events) == []
+    assert not [e for e in events if e.event_type in RUNS]
+
+
+def test_a_heredoc_apply_patch_built_at_run_time_is_its_cells_patch() -> None:
+    command = _heredoc(PY_PATCH)
+    source = "const r = await tools.exec_command({cmd: `apply_patch <<'PATCH'\\n${body}PATCH`});"
+    events = _rollout([_cell("call_1", source), _ran(command, "Success."), _answer("call_1", "ok")])
+    assert _changes(events) == ["shop/cart.py"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # a heredoc that writes a file which mentions a patch header: a command that wrote it
+        "cat > notes/patching.md <<'EOF'\n*** Update File: src/app.py\nEOF",
+        "apply_patch --help",  # names no file
+    ],
+    ids=["cat-heredoc", "help"],
+)
+def test_a_command_that_only_mentions_a_patch_is_a_command(command: str) -> None:
+    source = f"text(await tools.exec_command({{cmd: {json.dumps(command)}}}));"
+    events = _rollout([_cell("call_1", source), _ran(command, ""), _answer("call_1", "")])
+    assert [e.content["command"] for e in events if e.event_type in RUNS] == [command]
+    assert _changes(events) == []
+
+
+def test_shell_command_in_a_cell_is_read_as_exec_command_is() -> None:
+    source = (
+        'const r = await tools.shell_command({command: "dotnet test", workdir: "C:/src/shop"});\n'
+        "text(r);"
+    )
+    assert cell_commands(source) == [CellCommand("dotnet test", "C:/src/shop")]
+    # `cmd` is exec_command's key, not shell_command's
+    assert cell_commands("await tools.shell_command({cmd: 'dotnet test'});") == []

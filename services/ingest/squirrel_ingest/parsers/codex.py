@@ -12,8 +12,9 @@ from squirrel_core.events import Event, EventType, Origin, SourcePosition, Sourc
 from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import RecordContext, str_or_none, text_of
 from squirrel_ingest.parsers.codex_calls import CodexCalls
-from squirrel_ingest.parsers.codex_exec import CodeCells, user_shell_end
+from squirrel_ingest.parsers.codex_exec import CodeCells
 from squirrel_ingest.parsers.codex_forks import ForkCopy
+from squirrel_ingest.parsers.codex_user_shell import user_shell_end
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
 from squirrel_ingest.parsers.kept_values import keep_input, keep_text
 from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json

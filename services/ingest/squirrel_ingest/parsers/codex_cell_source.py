@@ -1,7 +1,7 @@
 """What a Codex code-mode cell's source says it runs: the commands it passes to
-`tools.exec_command` and the patches it passes to `tools.apply_patch`, where each is a JavaScript
-string literal, or a name the cell binds once to one (one built at run time is not read: what it
-held is not in the source).
+`tools.exec_command` (or `tools.shell_command`) and the patches it passes to
+`tools.apply_patch`, where each is a JavaScript string literal, or a name the cell binds once to
+one (one built at run time is not read: what it held is not in the source).
 
     const r = await tools.exec_command({cmd: "pytest -q", workdir: "/repo"}); text(r);
     await tools.apply_patch("*** Begin Patch\\n*** Update File: src/app.py\\n@@ …\\n*** End Patch");
@@ -16,7 +16,9 @@ from typing import Final
 
 from squirrel_ingest.parsers.patches import patch_paths
 
-_CALL = re.compile(r"\btools\s*\.\s*exec_command\s*\(\s*")
+_CALL = re.compile(r"\btools\s*\.\s*(?P<tool>exec_command|shell_command)\s*\(\s*")
+#: The key each shell tool takes its command line under.
+_COMMAND_KEY: Final = {"exec_command": "cmd", "shell_command": "command"}
 _PATCH_CALL = re.compile(r"\btools\s*\.\s*apply_patch\s*\(\s*")
 _KEY = re.compile(
     r"""\s*(?:(?P<name>[A-Za-z_$][\w$]*)|"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)')\s*:\s*"""
@@ -149,16 +151,16 @@ def _object_strings(source: str, start: int, bound: dict[str, str] | None = None
 
 
 def cell_commands(source: str) -> list[CellCommand]:
-    """The commands a cell's source runs through `tools.exec_command`, in order: its `cmd`
-    (or its one argument) when a string literal or a name bound once to one, with the
-    `workdir` it names."""
+    """The commands a cell's source runs through `tools.exec_command` (or, on some hosts,
+    `tools.shell_command`), in order: its `cmd` (`command`), or its one argument, when a string
+    literal or a name bound once to one, with the `workdir` it names."""
     found: list[CellCommand] = []
     bound = bindings(source)
     for call in _CALL.finditer(source):
         start = call.end()
         if source.startswith("{", start):
             given = _object_strings(source, start, bound)
-            command, workdir = given.get("cmd"), given.get("workdir")
+            command, workdir = given.get(_COMMAND_KEY[call.group("tool")]), given.get("workdir")
         else:
             command, workdir = _value(source, start, bound)[0], None
         if command and command.strip():

@@ -1,5 +1,5 @@
 """Commands a Codex rollout runs outside its shell functions: the cells of its JavaScript `exec`
-tool, and the user's own `!cmd`.
+tool (the user's own `!cmd` is read in `codex_user_shell`).
 
 With code mode (the Codex desktop app, `codex exec` from 0.154), the model runs commands
 through one custom tool, `exec`, whose input is JavaScript calling the shell tools:
@@ -69,8 +69,7 @@ __all__ = [
     "CellCommand",
     "CodeCells",
     "cell_commands",
-    "user_shell",
-    "user_shell_end",
+    "patch_command",
 ]
 
 #: The tool whose input is a JavaScript cell.
@@ -82,14 +81,6 @@ _PATCH_TOOL: Final = "apply_patch"
 _SHELL_TOOL: Final = "exec_command"
 _STATUS = re.compile(r"^Script (?:completed|failed|terminated)\b")
 _COMPLETED = re.compile(r"^Script completed\b")
-#: A command the user ran themselves in the Codex TUI (`!git status`), as Codex records it for
-#: the model: the command, then its exit code, duration and output.
-_USER_SHELL = re.compile(
-    r"^<user_shell_command>\s*<command>\n?(?P<command>.*?)\n?</command>\s*"
-    r"<result>\n?(?P<result>.*?)\n?</result>\s*</user_shell_command>$",
-    re.DOTALL,
-)
-_SHELL_OUTPUT = re.compile(r"^Output:\n?", re.MULTILINE)
 
 
 @dataclass(slots=True)
@@ -161,9 +152,13 @@ class CodeCells:
         """Remembers the commands and patches of a cell (`source` its input); returns the call
         events of its patches."""
         text = source if isinstance(source, str) else ""
-        patches = cell_patches(text) if text else []
-        commands = cell_commands(text) if text else []
-        seen = max(len(commands), len(patches))
+        named = cell_commands(text) if text else []
+        # `apply_patch <<'PATCH' … PATCH` through the shell tool: a patch, not a command run
+        commands = [c for c in named if not patch_command(c.command)]
+        patches = (cell_patches(text) if text else []) + [
+            c.command for c in named if patch_command(c.command)
+        ]
+        seen = max(len(named), len(patches))
         cell = OpenCell(commands, patches, [None] * len(patches), seen)
         self._open.pop(call_id, None)
         self._open[call_id] = cell
@@ -198,9 +193,11 @@ class CodeCells:
         it changed: a `patch_apply_end` (`success`) or (0.171) an `item_completed` `FileChange`
         (`status`); whether it was one."""
         found = _host_patch(payload, cwd)
-        if found is None:
-            return False
-        changed, success = found
+        return found is not None and self._patch_applied(*found, cwd)
+
+    def _patch_applied(self, changed: set[str], success: bool, cwd: str | None) -> bool:
+        """Marks the open cell's patch of exactly the files `changed` as applied or not; whether
+        there was one not yet marked."""
         for cell in self._open.values():
             for index, patch in enumerate(cell.patches):
                 if cell.applied[index] is None and set(_patch_files(patch, cwd)) == changed:
@@ -220,19 +217,9 @@ class CodeCells:
         if cell is None or cell_id is None or found is None or not found[0]:
             return None
         changed, success = found
-        cell.seen += 1
-        use_id = f"{cell_id}#patch{cell.seen}"
+        given = {"changes": payload.get("changes")}
         paths = tuple(sorted(changed))
-        kinds = payload.get("changes")
-        content = {
-            "tool": _PATCH_TOOL,
-            "tool_use_id": use_id,
-            "input": keep_input({"changes": kinds}),
-        }
-        call = ctx.event(EventType.TOOL_CALL, content, paths, kept=True)
-        pending = PendingTool(name=_PATCH_TOOL, paths=paths)
-        done = completion_events(ctx, use_id, pending, "", is_error=not success, exit_code=None)
-        return [call, *done]
+        return _adopted_patch(ctx, cell_id, cell, paths, applied=success, given=given)
 
     def closed(self, call_id: str, raw: object) -> list[Ran]:
         """The cell's commands the host did not record, with what its answer (`raw`) says: the
@@ -288,9 +275,15 @@ class CodeCells:
         if cell is not None:
             call_id, known = cell
             return _command_events(ctx, call_id, Ran(known, output, exit_code), folder)
+        changed = set(_patch_files(command, ctx.cwd)) if patch_command(command) else set()
+        if changed and self._patch_applied(changed, exit_code == 0, ctx.cwd):
+            return []  # the shell's `apply_patch` of an open cell's patch: what it says of it
         adopted = self._open.get(cell_id) if cell_id else None
         if adopted is None or cell_id is None or item.get("source") == "user_shell":
             return []
+        if changed:  # the shell's `apply_patch` of a patch no cell's source shows
+            paths, given = tuple(sorted(changed)), {"input": command}
+            return _adopted_patch(ctx, cell_id, adopted, paths, applied=exit_code == 0, given=given)
         adopted.seen += 1
         known = CellCommand(command.strip(), folder, adopted.seen)
         return _command_events(ctx, cell_id, Ran(known, output, exit_code), folder)
@@ -388,6 +381,32 @@ def _command_events(ctx: RecordContext, call_id: str, ran: Ran, folder: str | No
     )
 
 
+def patch_command(command: str) -> bool:
+    """Whether a shell command is Codex's `apply_patch` given its patch (`apply_patch <<'PATCH'
+    *** Begin Patch … PATCH`, or as its argument) naming the files it changes."""
+    return command.lstrip().startswith("apply_patch") and bool(patch_paths(command))
+
+
+def _adopted_patch(
+    ctx: RecordContext,
+    cell_id: str,
+    cell: OpenCell,
+    paths: tuple[str, ...],
+    *,
+    applied: bool,
+    given: dict[str, Any],
+) -> list[Event]:
+    """An `apply_patch` call of `paths` under the cell's next ordinal, its result, and the
+    changes when it `applied`: a patch only the host's record names."""
+    cell.seen += 1
+    use_id = f"{cell_id}#patch{cell.seen}"
+    content = {"tool": _PATCH_TOOL, "tool_use_id": use_id, "input": keep_input(given)}
+    call = ctx.event(EventType.TOOL_CALL, content, paths, kept=True)
+    pending = PendingTool(name=_PATCH_TOOL, paths=paths)
+    done = completion_events(ctx, use_id, pending, "", is_error=not applied, exit_code=None)
+    return [call, *done]
+
+
 def _host_patch(payload: dict[str, Any], cwd: str | None) -> tuple[set[str], bool] | None:
     """(files changed, whether it applied) of the host's record of a patch: a
     `patch_apply_end` (`success`) or (0.171) an `item_completed` `FileChange` (`status`); None
@@ -410,21 +429,3 @@ def _completed(raw: object) -> bool:
     """Whether a cell's answer says its script completed (not failed or terminated)."""
     parts = raw if isinstance(raw, list) else [raw]
     return bool(parts) and _COMPLETED.match(text_of(parts[0])) is not None
-
-
-def user_shell(text: str) -> tuple[str, str] | None:
-    """(command, what it printed) of a command the user ran themselves (Codex's
-    `<user_shell_command>` block); None when `text` is not such a block."""
-    found = _USER_SHELL.match(text.strip())
-    if found is None or not found.group("command").strip():
-        return None
-    result = found.group("result")
-    output = _SHELL_OUTPUT.search(result)
-    printed = result[output.end() :].strip("\n") if output else ""
-    return found.group("command").strip(), printed
-
-
-def user_shell_end(payload: dict[str, Any]) -> bool:
-    """Whether an `exec_command_end` is the end of the user's own `!cmd` (its own message,
-    `<user_shell_command>`, says it)."""
-    return payload.get("source") == "user_shell"
