@@ -1,14 +1,15 @@
 """What ingest makes of Codex rollouts in code mode: records by type, and the events each rollout
 gives (prompts, assistant messages, commands with their exit status, reads, patches, changes).
 
-    python -m bench.codex_cells [--json]
+    python -m bench.codex_cells [--json | --records]
 
 Two made-up Codex Desktop rollouts in the shape of real 0.153 ones (the record kinds and fields
 of a public Codex Desktop session in a Rust project, jdx/usage @ bb63b4d3,
 `6e/5cdd08407b/0/full.jsonl`: a cell that runs a shell command beside two connector calls, the
 host's `item_completed` `CommandExecution` with `stdout`, `aggregated_output` and
 `formatted_output`, a cell that prints several files with `sed -n`, a cell that binds its patch
-to a name before `tools.apply_patch(patch)`, the final answer as a message, an `agent_message`,
+to a name before `tools.apply_patch(patch)`, `apply_patch <<'PATCH'` through the shell tool (a
+shape other session readers parse), the final answer as a message, an `agent_message`,
 an `item_completed` `AgentMessage` and `task_complete`), one in a Rust project and one in a Node
 project; and the real code-mode rollout of the answer-key project `peq` (Codex CLI 0.154
 `exec`). No text of the public session is copied: commands, paths and outputs are made up.
@@ -207,6 +208,13 @@ def rust_rollout() -> Rollout:
     )
     r.ran(body, "https://github.com/dev/helpgen/pull/42\n")
     r.answer(call, "https://github.com/dev/helpgen/pull/42\n")
+    docs = _patch(
+        cwd, "docs/help.md", "Styles: heading, option.", "Styles: heading, option, command."
+    )
+    shell_patch = f"apply_patch <<'PATCH'\n{docs}PATCH"
+    call = r.cell(f"const r = await tools.exec_command({{cmd:{json.dumps(shell_patch)}}});\n")
+    r.ran(shell_patch, "Success. Updated the following files:\nM docs/help.md\n")
+    r.answer(call, "")
     r.say("Opened PR 42: subcommand names take a `command` style.", "final_answer")
     return r
 
@@ -281,7 +289,26 @@ def measure() -> list[dict[str, Any]]:
     return rows
 
 
+def record_kinds(data: bytes) -> Counter[str]:
+    """A rollout's records by kind: `type`, the payload's `type`, an item's `type`."""
+    kinds: Counter[str] = Counter()
+    for line in data.splitlines():
+        record = json.loads(line) if line.strip() else None
+        if not isinstance(record, dict):
+            continue
+        raw = record.get("payload")
+        payload: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        item: dict[str, Any] = payload["item"] if isinstance(payload.get("item"), dict) else {}
+        parts = (record.get("type"), payload.get("type"), item.get("type"))
+        kinds["/".join(str(part) for part in parts if part)] += 1
+    return kinds
+
+
 def main(argv: list[str]) -> int:
+    if "--records" in argv:
+        for name, data in (("Rust", rust_rollout().data()), ("Node", node_rollout().data())):
+            print(name, dict(sorted(record_kinds(data).items())))
+        return 0
     rows = measure()
     if "--json" in argv:
         print(json.dumps(rows, indent=1))
