@@ -7,8 +7,9 @@ Two made-up Codex Desktop rollouts in the shape of real 0.153 ones (the record k
 of a public Codex Desktop session in a Rust project, jdx/usage @ bb63b4d3,
 `6e/5cdd08407b/0/full.jsonl`: a cell that runs a shell command beside two connector calls, the
 host's `item_completed` `CommandExecution` with `stdout`, `aggregated_output` and
-`formatted_output`, a cell that prints several files with `sed -n`, a cell that binds its patch
-to a name before `tools.apply_patch(patch)`, `apply_patch <<'PATCH'` through the shell tool (a
+`formatted_output`, a cell that prints several files with `sed -n`, one that reads a file and
+searches (its record's `parsed_cmd` says which part reads), a cell that binds its patch to a
+name before `tools.apply_patch(patch)`, `apply_patch <<'PATCH'` through the shell tool (a
 shape other session readers parse), the final answer as a message, an `agent_message`,
 an `item_completed` `AgentMessage` and `task_complete`), one in a Rust project and one in a Node
 project; and the real code-mode rollout of the answer-key project `peq` (Codex CLI 0.154
@@ -102,15 +103,22 @@ class Rollout:
         )
         return call_id
 
-    def ran(self, command: str, output: str, exit_code: int = 0, cwd: str | None = None) -> None:
-        """The host's record of a command a cell ran (`item_completed` `CommandExecution`)."""
+    def ran(
+        self,
+        command: str,
+        output: str,
+        exit_code: int = 0,
+        parsed: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """The host's record of a command a cell ran (`item_completed` `CommandExecution`), with
+        the host's own reading of the line (`parsed_cmd`)."""
         item = {
             "type": "CommandExecution",
             "id": f"exec-{len(self.lines)}",
             "process_id": "4242",
             "command": ["/bin/zsh", "-lc", command],
-            "cwd": f"file://{cwd or self.cwd}",
-            "parsed_cmd": [{"type": "unknown", "cmd": command}],
+            "cwd": f"file://{self.cwd}",
+            "parsed_cmd": parsed or [{"type": "unknown", "cmd": command}],
             "source": "unified_exec_startup",
             "status": "completed",
             "stdout": output,
@@ -179,6 +187,22 @@ def rust_rollout() -> Rollout:
     )
     r.ran(read, "pub struct Styling {\n    headings: Vec<String>,\n}\n")
     r.answer(call, "pub struct Styling {\n    headings: Vec<String>,\n}\n")
+    mixed = "sed -n '1,80p' src/help.rs && rg -n 'command' src | head -40"
+    call = r.cell(
+        f'const r = await tools.exec_command({{cmd:{json.dumps(mixed)},workdir:"{cwd}"}});\n'
+        "text(r.output);\n"
+    )
+    parsed = [
+        {
+            "type": "read",
+            "cmd": "sed -n '1,80p' src/help.rs",
+            "name": "help.rs",
+            "path": "src/help.rs",
+        },
+        {"type": "search", "cmd": "rg -n command src", "query": "command", "path": "src"},
+    ]
+    r.ran(mixed, "fn render_help() {}\nsrc/help.rs:12: command\n", parsed=parsed)
+    r.answer(call, "fn render_help() {}\nsrc/help.rs:12: command\n")
     r.say("Command rows are never inventoried, so they stay plain.", "commentary")
     patch = _patch(cwd, "src/style.rs", "    headings: Vec<String>,", "    commands: Vec<String>,")
     call = r.cell(f"const patch = {json.dumps(patch)};\ntext(await tools.apply_patch(patch));\n")

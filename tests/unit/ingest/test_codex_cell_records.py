@@ -512,3 +512,81 @@ def test_shell_command_in_a_cell_is_read_as_exec_command_is() -> None:
     assert cell_commands(source) == [CellCommand("dotnet test", "C:/src/shop")]
     # `cmd` is exec_command's key, not shell_command's
     assert cell_commands("await tools.shell_command({cmd: 'dotnet test'});") == []
+
+
+# --- the host's own reading of a line that reads and does more -----------------------------
+
+
+def _ran_parsed(command: str, parsed: list[dict[str, Any]]) -> tuple[str, dict[str, Any]]:
+    kind, payload = _ran(command, "fn main() {}\n")
+    return kind, {**payload, "item": {**payload["item"], "parsed_cmd": parsed}}
+
+
+@pytest.mark.parametrize(
+    ("command", "parsed", "files"),
+    [
+        (  # the shape of a real 0.153 record: a read, a search and a listing in one line
+            "sed -n '1,200p' src/app.ts; rg -n 'TODO' src; pwd",
+            [
+                {
+                    "type": "read",
+                    "cmd": "sed -n '1,200p' src/app.ts",
+                    "name": "app.ts",
+                    "path": "src/app.ts",
+                },
+                {"type": "search", "cmd": "rg -n 'TODO' src", "path": "src", "query": "TODO"},
+                {"type": "unknown", "cmd": "pwd"},
+            ],
+            ["src/app.ts"],
+        ),
+        (  # an absolute path, placed in the session's folder
+            "sed -n '1,380p' lib/src/docs/cli/mod.rs && rg -n heading lib/src | head -400",
+            [
+                {
+                    "type": "read",
+                    "cmd": "sed -n '1,380p' lib/src/docs/cli/mod.rs",
+                    "name": "mod.rs",
+                    "path": f"{CWD}/lib/src/docs/cli/mod.rs",
+                },
+                {
+                    "type": "search",
+                    "cmd": "rg -n heading lib/src",
+                    "query": "heading",
+                    "path": "lib/src",
+                },
+            ],
+            ["lib/src/docs/cli/mod.rs"],
+        ),
+    ],
+    ids=["typescript", "rust"],
+)
+def test_the_hosts_reads_of_a_line_that_does_more_are_reads(
+    command: str, parsed: list[dict[str, Any]], files: list[str]
+) -> None:
+    source = f"const r = await tools.exec_command({{cmd: {json.dumps(command)}}}); text(r.output);"
+    events = _rollout(
+        [_cell("call_1", source), _ran_parsed(command, parsed), _answer("call_1", "x")]
+    )
+    (call,) = [e for e in events if e.content.get("reads")]
+    assert (call.content["reads"], list(call.file_paths)) == (files, files)
+    assert [e.content["command"] for e in events if e.event_type in RUNS] == [command]
+
+
+@pytest.mark.parametrize(
+    "parsed",
+    [
+        [{"type": "read", "cmd": "cat Gemfile", "name": "Gemfile"}],  # a name, no path
+        [{"type": "search", "cmd": "rg -n rspec", "query": "rspec", "path": None}],
+        [{"type": "unknown", "cmd": "bundle exec rspec"}],
+        "not a list",
+    ],
+    ids=["name-only", "search", "unknown", "malformed"],
+)
+def test_a_line_the_host_names_no_read_path_of_reads_nothing(parsed: object) -> None:
+    command = "cat Gemfile && bundle exec rspec"
+    kind, payload = _ran(command, "3 examples, 0 failures")
+    record = (kind, {**payload, "item": {**payload["item"], "parsed_cmd": parsed}})
+    source = f"text(await tools.exec_command({{cmd: {json.dumps(command)}}}));"
+    events = _rollout([_cell("call_1", source), record, _answer("call_1", "x")])
+    assert not [e for e in events if e.content.get("reads")]
+    assert [e.event_type for e in events if e.event_type in RUNS] == [EventType.TEST_RUN]

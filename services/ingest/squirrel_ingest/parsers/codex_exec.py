@@ -11,8 +11,9 @@ The rollout records the cell (`custom_tool_call` named `exec`), what the host ra
 and the cell's answer (`custom_tool_call_output`: a `Script completed` header, then what the
 script passed to `text(…)`, a JSON result with `exit_code` and `output` when it passed the
 whole result). A command is read once: from the host's record of it when there is one, else
-from the cell's source (a `cmd` given as a string literal; one built at run time is not a
-command read here) with the exit code and output its answer holds when the cell ran one command.
+from the cell's source (a `cmd` given as a string literal, or a name the cell binds once to
+one; one built at run time is not a command read here) with the exit code and output its answer
+holds when the cell ran one command (`codex_cell_answers` reads records and answers).
 A command record no cell's source names (its command built at run time, or a literal one run
 again in a loop) is a command of the cell awaiting its answer when that cell is the last call
 made; else it belongs to no cell: the record of a shell function's call, read from that call
@@ -26,15 +27,14 @@ file (a `read_file` call and, where its output is known, its result), and a
 `patch_apply_end`, or from 0.171 an `item_completed` `FileChange`) or the cell completed; a
 patch only the host's record names (given as a value built at run time) is an `apply_patch`
 call of the files that record names. A command that prints several files (`sed -n '40,90p' a;
-cat b`) is a call that reads each, as outside a cell, beside its command event. Each has a call
-id of its own, the cell's with `#read<n>` (the cell's n-th command) or `#patch<n>` after it, so
-that its call and result pair with each other and not with the cell's.
+cat b`) is a call that reads each, as outside a cell, beside its command event; so is one whose
+host record reads files among other work (its `parsed_cmd` `read` entries with their `path`).
+Each has a call id of its own, the cell's with `#read<n>` (the cell's n-th command) or
+`#patch<n>` after it, so that its call and result pair with each other and not with the cell's.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -47,7 +47,12 @@ from squirrel_ingest.parsers.base import (
     partial_lines,
     relative_path,
     shell_folder,
-    text_of,
+)
+from squirrel_ingest.parsers.codex_cell_answers import (
+    cell_answer,
+    cell_completed,
+    command_item,
+    host_reads,
 )
 from squirrel_ingest.parsers.codex_cell_source import (
     CellCommand,
@@ -58,7 +63,6 @@ from squirrel_ingest.parsers.kept_values import keep_input
 from squirrel_ingest.parsers.patches import patch_paths
 from squirrel_ingest.parsers.shell_commands import (
     READ_TOOL,
-    command_text,
     read_paths,
     shell_read,
 )
@@ -79,8 +83,6 @@ OPEN_CELLS_LIMIT: Final = 64
 _PATCH_TOOL: Final = "apply_patch"
 #: The shell tool a cell calls (`tools.exec_command`), named so in a call that only reads files.
 _SHELL_TOOL: Final = "exec_command"
-_STATUS = re.compile(r"^Script (?:completed|failed|terminated)\b")
-_COMPLETED = re.compile(r"^Script completed\b")
 
 
 @dataclass(slots=True)
@@ -105,40 +107,8 @@ class Ran:
     output: str
     exit_code: int | None
     known: bool = True
-
-
-def command_item(item: object) -> tuple[str, str, int | None, str | None] | None:
-    """(command, output, exit code, folder) of an `item_completed` `CommandExecution`; None for
-    any other item."""
-    if not isinstance(item, dict) or item.get("type") != "CommandExecution":
-        return None
-    command = command_text(item.get("command"))
-    if command is None:
-        return None
-    code = item.get("exit_code")
-    exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
-    output = text_of(item.get("aggregated_output")) or text_of(item.get("formatted_output"))
-    cwd = item.get("cwd")
-    folder = cwd.removeprefix("file://") if isinstance(cwd, str) and cwd else None
-    return command, output, exit_code, folder
-
-
-def _answer(raw: object) -> tuple[str, int | None]:
-    """What a cell's answer says of its one command: the `output` and `exit_code` of the JSON
-    result the script passed to `text(…)`, else the text it printed (exit code unknown)."""
-    parts = [text_of(part) for part in raw] if isinstance(raw, list) else [text_of(raw)]
-    if parts and _STATUS.match(parts[0]):
-        parts = parts[1:]
-    for part in parts:
-        if part.lstrip().startswith("{") and '"exit_code"' in part:
-            try:
-                result = json.loads(part)
-            except (ValueError, RecursionError):
-                continue
-            code = result.get("exit_code") if isinstance(result, dict) else None
-            if isinstance(code, int) and not isinstance(code, bool):
-                return text_of(result.get("output")), code
-    return "\n".join(part for part in parts if part.strip()), None
+    #: The files the host says the command printed among other work (`parsed_cmd` reads).
+    reads: tuple[str, ...] = ()
 
 
 class CodeCells:
@@ -228,7 +198,7 @@ class CodeCells:
         left = cell.commands if cell else []
         if len(left) != 1:
             return [Ran(command, "", None, known=False) for command in left]
-        output, exit_code = _answer(raw)
+        output, exit_code = cell_answer(raw)
         return [Ran(left[0], output, exit_code)]
 
     def answered(
@@ -245,7 +215,7 @@ class CodeCells:
         cell = self._open.pop(call_id, None)
         if cell is None:
             return events
-        completed = _completed(raw)
+        completed = cell_completed(raw)
         for n, (patch, applied) in enumerate(zip(cell.patches, cell.applied, strict=True), 1):
             done = applied if applied is not None else completed
             paths = _patch_files(patch, ctx.cwd)
@@ -271,10 +241,12 @@ class CodeCells:
         if found is None or not isinstance(item, dict):
             return None
         command, output, exit_code, folder = found
+        reads = host_reads(item)
         cell = self.ran(command)
         if cell is not None:
             call_id, known = cell
-            return _command_events(ctx, call_id, Ran(known, output, exit_code), folder)
+            ran = Ran(known, output, exit_code, reads=reads)
+            return _command_events(ctx, call_id, ran, folder)
         changed = set(_patch_files(command, ctx.cwd)) if patch_command(command) else set()
         if changed and self._patch_applied(changed, exit_code == 0, ctx.cwd):
             return []  # the shell's `apply_patch` of an open cell's patch: what it says of it
@@ -286,7 +258,7 @@ class CodeCells:
             return _adopted_patch(ctx, cell_id, adopted, paths, applied=exit_code == 0, given=given)
         adopted.seen += 1
         known = CellCommand(command.strip(), folder, adopted.seen)
-        return _command_events(ctx, cell_id, Ran(known, output, exit_code), folder)
+        return _command_events(ctx, cell_id, Ran(known, output, exit_code, reads=reads), folder)
 
     def ended_read(
         self, ctx: RecordContext, command: str, output: str, exit_code: int | None
@@ -350,10 +322,16 @@ def _command_events(ctx: RecordContext, call_id: str, ran: Ran, folder: str | No
         run = command_event(
             ctx, call_id, ran.command.command, ran.output, exit_code=ran.exit_code, shell_cwd=folder
         )
-        reads = read_paths(ran.command.command, folder or ctx.cwd, ctx.cwd)
+        reads = read_paths(ran.command.command, folder or ctx.cwd, ctx.cwd) or tuple(
+            dict.fromkeys(
+                relative_path(shell_folder(path, folder or ctx.cwd) or path, ctx.cwd)
+                for path in ran.reads
+            )
+        )
         if not reads:
             return [run]
-        # `sed -n '40,90p' a; cat b`: a read of each file, as the same line outside a cell
+        # `sed -n '40,90p' a; cat b`: a read of each file, as the same line outside a cell; or
+        # the reads the host's record names in a line that does more
         content = {
             "tool": _SHELL_TOOL,
             "tool_use_id": f"{call_id}#read{ran.command.ordinal}",
@@ -423,9 +401,3 @@ def _host_patch(payload: dict[str, Any], cwd: str | None) -> tuple[set[str], boo
 def _patch_files(patch: str, cwd: str | None) -> tuple[str, ...]:
     """The files a patch names, as the session names paths."""
     return tuple(relative_path(path, cwd) for path in patch_paths(patch))
-
-
-def _completed(raw: object) -> bool:
-    """Whether a cell's answer says its script completed (not failed or terminated)."""
-    parts = raw if isinstance(raw, list) else [raw]
-    return bool(parts) and _COMPLETED.match(text_of(parts[0])) is not None
