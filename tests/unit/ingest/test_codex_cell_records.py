@@ -19,6 +19,7 @@ import pytest
 from squirrel_core.events import Event, EventType, SourcePosition
 from squirrel_ingest.parsers.codex import CodexFileParser
 from squirrel_ingest.parsers.codex_cell_source import CellCommand, cell_commands, cell_patches
+from squirrel_ingest.parsers.shell_commands import command_text
 
 CWD = "/Users/dev/src/helpgen"
 RUNS = (EventType.COMMAND_RUN, EventType.TEST_RUN)
@@ -590,3 +591,50 @@ def test_a_line_the_host_names_no_read_path_of_reads_nothing(parsed: object) -> 
     events = _rollout([_cell("call_1", source), record, _answer("call_1", "x")])
     assert not [e for e in events if e.content.get("reads")]
     assert [e.event_type for e in events if e.event_type in RUNS] == [EventType.TEST_RUN]
+
+
+# --- a Windows host's argv -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            [
+                "C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe",
+                "-Command",
+                "dotnet test",
+            ],
+            "dotnet test",
+        ),
+        (["pwsh.exe", "-NoProfile", "-Command", "Get-ChildItem src"], "Get-ChildItem src"),
+        (["C:\\Windows\\system32\\cmd.exe", "/c", "npm test"], "npm test"),
+        (["/bin/zsh", "-lc", "cargo test"], "cargo test"),
+        # not a command line handed to the shell: kept as the argv it is
+        (["pwsh", "-File", "build.ps1"], "pwsh -File build.ps1"),
+        (["powershell.exe", "-Command", "a", "b"], "powershell.exe -Command a b"),
+    ],
+    ids=["powershell", "pwsh-noprofile", "cmd", "zsh", "pwsh-file", "extra-words"],
+)
+def test_a_hosts_shell_argv_is_the_line_it_ran(argv: list[str], line: str) -> None:
+    assert command_text(argv) == line
+
+
+def test_a_windows_cells_command_is_read_once() -> None:
+    # Without the unwrapped argv the host's record would not match the cell's literal: read once
+    # as a command of its own, and once more from the cell's answer.
+    source = (
+        'const r = await tools.shell_command({command: "dotnet test", workdir: "C:/src/shop"});'
+    )
+    kind, payload = _ran("dotnet test", "Passed!  - Failed: 0, Passed: 12")
+    argv = [
+        "C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe",
+        "-Command",
+        "dotnet test",
+    ]
+    record = (kind, {**payload, "item": {**payload["item"], "command": argv}})
+    events = _rollout([_cell("call_1", source), record, _answer("call_1", "Passed!")])
+    runs = [e for e in events if e.event_type in RUNS]
+    assert [(r.event_type, r.content["command"], r.content["exit_code"]) for r in runs] == [
+        (EventType.TEST_RUN, "dotnet test", 0)
+    ]
