@@ -638,3 +638,41 @@ def test_a_windows_cells_command_is_read_once() -> None:
     assert [(r.event_type, r.content["command"], r.content["exit_code"]) for r in runs] == [
         (EventType.TEST_RUN, "dotnet test", 0)
     ]
+
+
+def test_a_record_after_a_shell_call_that_has_its_answer_is_not_an_older_cells() -> None:
+    # A cell left without its answer (its turn was aborted), then a shell function's call and
+    # its output, then that call's late record: the last call made is the function's.
+    arguments = json.dumps({"cmd": "make test", "workdir": CWD})
+    call = {"type": "function_call", "name": "exec_command", "call_id": "call_2"}
+    answer = "Chunk ID: 1\nWall time: 0.3 seconds\nProcess exited with code 0\nOutput:\nok"
+    events = _rollout(
+        [
+            _cell(
+                "call_1", "for (const t of targets) await tools.exec_command({cmd: `make ${t}`});"
+            ),
+            ("response_item", {**call, "arguments": arguments}),
+            (
+                "response_item",
+                {"type": "function_call_output", "call_id": "call_2", "output": answer},
+            ),
+            _ran("make test", "ok"),
+        ]
+    )
+    runs = [e for e in events if e.event_type in RUNS]
+    assert [(r.content["command"], r.content["tool_use_id"]) for r in runs] == [
+        ("make test", "call_2")
+    ]
+
+
+def test_the_last_call_made_survives_a_restart() -> None:
+    source = "for (const f of files) text(await tools.exec_command({cmd: `go vet ${f}`}));"
+    first = CodexFileParser(PATH)
+    meta = {"id": "01a0ffff-0001", "cwd": CWD, "cli_version": "0.153.4"}
+    _feed(first, [("session_meta", meta), _cell("call_1", source)])
+    state = json.loads(json.dumps(first.export_state()))
+    for saved in (state, {k: v for k, v in state.items() if k != "last_call"}):  # older cursor
+        second = CodexFileParser(PATH)
+        second.restore_state(saved)
+        events = _feed(second, [_ran("go vet ./cart", "")])
+        assert [e.content["tool_use_id"] for e in events if e.event_type in RUNS] == ["call_1"]
