@@ -1,8 +1,10 @@
 """The real Codex CLI in code mode (`[features] code_mode`): the scripted model answers with one
 JavaScript `exec` cell that prints a file through `tools.exec_command` and edits it through
-`tools.apply_patch`. What Squirrel stores of that session is a read of the file (a `read_file`
-call and its text) and a patch of it (an `apply_patch` call and a change), as the same command
-and patch outside a cell give, not a bare command line.
+`tools.apply_patch`, then applies a patch it bound to a name and runs two commands it puts
+together at run time. What Squirrel stores of that session is a read of the file (a `read_file`
+call and its text), the patches (an `apply_patch` call and a change each), as the same command
+and patch outside a cell give, not a bare command line, and each run-time command with its exit
+code.
 
 One `codex exec` run in a fresh repository after `sqrl init --hooks codex`; Codex runs the cell in
 its own JavaScript isolate and the command and patch for real (`--dangerously-bypass-approvals-
@@ -43,12 +45,19 @@ PATCH = (
     "*** Begin Patch\n*** Update File: README.md\n@@\n # ledger\n \n"
     "-Run the tests with `pytest`.\n+Run the tests with `pytest -q`.\n*** End Patch\n"
 )
+NOTES = "*** Begin Patch\n*** Add File: NOTES.md\n+Quiet runs: `pytest -q`.\n*** End Patch\n"
 #: The cell, as a code-mode model writes one: a command through `tools.exec_command`, then the
-#: patch through `tools.apply_patch`, each result passed to `text(…)`.
+#: patch through `tools.apply_patch`, each result passed to `text(…)`; then, as Codex Desktop
+#: sessions write them, a patch bound to a name first and commands put together at run time.
 CELL = (
     'const r = await tools.exec_command({cmd: "cat README.md", max_output_tokens: 2000});\n'
     "text(r);\n"
     f"text(await tools.apply_patch({json.dumps(PATCH)}));\n"
+    f"const notes = {json.dumps(NOTES)};\n"
+    "text(await tools.apply_patch(notes));\n"
+    'for (const f of ["README.md", "NOTES.md"]) {\n'
+    "  text((await tools.exec_command({cmd: `wc -l ${f}`})).output);\n"
+    "}\n"
 )
 ANSWER = "The README now says `pytest -q`."
 
@@ -192,7 +201,17 @@ def test_the_cells_cat_is_stored_as_a_read_of_the_file(session: Session) -> None
 def test_the_cells_patch_is_stored_as_a_change_of_the_file(session: Session) -> None:
     stored = stored_events(session.repo)
     patches = [c for kind, _, c in stored if kind == "tool_call" and c.get("tool") == "apply_patch"]
-    assert len(patches) == 1 and "*** Update File: README.md" in patches[0]["input"]["input"]
+    assert len(patches) == 2 and "*** Update File: README.md" in patches[0]["input"]["input"]
+    # The patch the cell bound to a name first is read as the literal one is.
+    assert "*** Add File: NOTES.md" in patches[1]["input"]["input"]
     changes = [c for kind, _, c in stored if kind == "code_change"]
-    assert [c["path"] for c in changes] == ["README.md"]
-    assert changes[0]["tool_use_id"] == patches[0]["tool_use_id"]
+    assert [c["path"] for c in changes] == ["README.md", "NOTES.md"]
+    assert [c["tool_use_id"] for c in changes] == [p["tool_use_id"] for p in patches]
+
+
+def test_commands_the_cell_put_together_at_run_time_are_each_stored(session: Session) -> None:
+    """Their text is not in the cell's source: Codex's own record of each names it."""
+    stored = stored_events(session.repo)
+    runs = [c for kind, _, c in stored if kind in ("command_run", "test_run")]
+    wc = [(c["command"], c["exit_code"]) for c in runs if c["command"].startswith("wc -l")]
+    assert wc == [("wc -l README.md", 0), ("wc -l NOTES.md", 0)]

@@ -12,8 +12,9 @@ from squirrel_core.events import Event, EventType, Origin, SourcePosition, Sourc
 from squirrel_core.timestamps import parse_timestamp
 from squirrel_ingest.parsers.base import RecordContext, str_or_none, text_of
 from squirrel_ingest.parsers.codex_calls import CodexCalls
-from squirrel_ingest.parsers.codex_exec import CodeCells, user_shell_end
+from squirrel_ingest.parsers.codex_exec import CodeCells
 from squirrel_ingest.parsers.codex_forks import ForkCopy
+from squirrel_ingest.parsers.codex_user_shell import user_shell_end
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
 from squirrel_ingest.parsers.kept_values import keep_input, keep_text
 from squirrel_ingest.parsers.loaded_files import Held, codex_loaded, held_from, held_json
@@ -258,11 +259,11 @@ class CodexFileParser:
         prompt = isinstance(item, dict) and item.get("type") == "UserMessage"
         if kind == "item_completed" and prompt and isinstance(item, dict):
             return self._typed(text_of(item.get("content")), "item_completed", ctx)
-        if kind == "item_completed" and isinstance(item, dict) and item.get("type") == "FileChange":
-            applied = self._cells.patch_ended(item, ctx.cwd)  # its cell's patch takes what it says
-            self.skipped["cell_patch_end" if applied else "ignored_event"] += 1
-            return []
-        if kind == "item_completed" and (ran := self._cells.recorded(item, ctx)) is not None:
+        file_change = isinstance(item, dict) and item.get("type") == "FileChange"
+        if kind == "patch_apply_end" or (kind == "item_completed" and file_change):
+            return self._patch_end(payload if kind == "patch_apply_end" else item, ctx)
+        cell = self._calls.open_cell()
+        if kind == "item_completed" and (ran := self._cells.recorded(item, ctx, cell)) is not None:
             if not ran:
                 self.skipped["duplicate_command_item"] += 1
             return ran
@@ -270,12 +271,24 @@ class CodexFileParser:
             return self._exec_end(payload, ctx)
         if kind == "agent_message":
             self.skipped["duplicate_agent_message"] += 1
-        elif kind == "patch_apply_end" and self._cells.patch_ended(payload, ctx.cwd):
-            self.skipped["cell_patch_end"] += 1  # its cell's patch takes what it says
-        elif kind == "patch_apply_end":
-            self.skipped["duplicate_patch_end"] += 1
         else:
             self.skipped["ignored_event"] += 1
+        return []
+
+    def _patch_end(self, record: object, ctx: RecordContext) -> list[Event]:
+        """The host's word on a patch (`patch_apply_end`, or from 0.171 an `item_completed`
+        `FileChange`): what its cell's patch takes, or the patch of the cell awaiting its answer
+        that the cell's source does not show; else a repeat of an `apply_patch` call's own."""
+        if not isinstance(record, dict):
+            self.skipped["ignored_event"] += 1
+            return []
+        if self._cells.patch_ended(record, ctx.cwd):
+            self.skipped["cell_patch_end"] += 1  # its cell's patch takes what it says
+            return []
+        adopted = self._cells.patch_only_recorded(record, ctx, self._calls.open_cell())
+        if adopted is not None:
+            return adopted
+        self.skipped["duplicate_patch_end"] += 1
         return []
 
     def _typed(self, text: str, where: str, ctx: RecordContext) -> list[Event]:

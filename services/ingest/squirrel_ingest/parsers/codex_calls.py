@@ -53,6 +53,8 @@ class CodexCalls:
         self._completed: dict[str, None] = {}
         self._cells = cells
         self._skipped = skipped
+        self._last_call: str | None = None
+        """The id of the last call made, whatever its tool."""
 
     def call(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
         """The tool call event of a call item; the call is remembered until its output."""
@@ -99,6 +101,7 @@ class CodexCalls:
             name=name, command=command, paths=paths, cwd=workdir, line_limit=line_limit
         )
         remember(self.pending, call_id, pending)
+        self._last_call = call_id
         content = {"tool": name, "tool_use_id": call_id, "input": keep_input(arguments)}
         reads = read_paths(command, workdir or cwd, cwd) if command else ()
         if reads:  # `cat a; echo ---; cat b`: a read of each file, its output theirs together
@@ -174,6 +177,14 @@ class CodexCalls:
             )
         ]
 
+    def open_cell(self) -> str | None:
+        """The call id of the code cell awaiting its answer when it is the last call made (a
+        record of a command or patch then is that cell's); None when the last call made is
+        another tool's (even one already answered), or that cell has its answer."""
+        call_id = self._last_call
+        pending = self.pending.get(call_id) if call_id else None
+        return call_id if pending is not None and pending.name == CELL_TOOL else None
+
     def complete(self, call_id: str | None) -> None:
         """Mark a call complete: a later `exec_command_end` of it is a duplicate."""
         if call_id is None:
@@ -187,6 +198,7 @@ class CodexCalls:
         return {
             "pending": {key: tool.to_json() for key, tool in self.pending.items()},
             "running": {key: tool.to_json() for key, tool in self.running.items()},
+            "last_call": self._last_call,
         }
 
     def restore(self, state: dict[str, Any]) -> None:
@@ -198,6 +210,10 @@ class CodexCalls:
                     tool = PendingTool.from_json(value)
                     if isinstance(call_id, str) and tool is not None:
                         remember(target, call_id, tool)
+        last = state.get("last_call")
+        # An older cursor kept no last call: the last one still awaiting its output stands in.
+        fallback = next(reversed(self.pending), None) if "last_call" not in state else None
+        self._last_call = last if isinstance(last, str) else fallback
 
 
 def _arguments(item: dict[str, Any]) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """What a Codex code-mode cell's source says it runs: the commands it passes to
-`tools.exec_command` and the patches it passes to `tools.apply_patch`, where each is a JavaScript
-string literal (one built at run time is not read: what it held is not in the source).
+`tools.exec_command` (or `tools.shell_command`) and the patches it passes to
+`tools.apply_patch`, where each is a JavaScript string literal, or a name the cell binds once to
+one (one built at run time is not read: what it held is not in the source).
 
     const r = await tools.exec_command({cmd: "pytest -q", workdir: "/repo"}); text(r);
     await tools.apply_patch("*** Begin Patch\\n*** Update File: src/app.py\\n@@ …\\n*** End Patch");
+    const patch = "*** Begin Patch\\n…"; text(await tools.apply_patch(patch));
 """
 
 from __future__ import annotations
@@ -14,11 +16,17 @@ from typing import Final
 
 from squirrel_ingest.parsers.patches import patch_paths
 
-_CALL = re.compile(r"\btools\s*\.\s*exec_command\s*\(\s*")
+_CALL = re.compile(r"\btools\s*\.\s*(?P<tool>exec_command|shell_command)\s*\(\s*")
+#: The key each shell tool takes its command line under.
+_COMMAND_KEY: Final = {"exec_command": "cmd", "shell_command": "command"}
 _PATCH_CALL = re.compile(r"\btools\s*\.\s*apply_patch\s*\(\s*")
 _KEY = re.compile(
     r"""\s*(?:(?P<name>[A-Za-z_$][\w$]*)|"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)')\s*:\s*"""
 )
+_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_SHORTHAND = re.compile(r"\s*(?P<name>[A-Za-z_$][\w$]*)\s*(?P<end>[,}])")
+#: `const name = ` (or `let`, `var`): where a cell binds a name to a value.
+_BINDING = re.compile(r"\b(?:const|let|var)\s+(?P<name>[A-Za-z_$][\w$]*)\s*=(?!=)\s*")
 _ESCAPES: Final = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 
 
@@ -87,19 +95,55 @@ def _skip_value(source: str, start: int) -> int:
     return index
 
 
-def _object_strings(source: str, start: int) -> dict[str, str]:
-    """The keys of the object literal opening at `start` whose values are string literals."""
+def bindings(source: str) -> dict[str, str]:
+    """The names a cell binds once, and never assigns again, to a string literal
+    (`const patch = "*** Begin Patch…";`); a name bound or assigned twice is left out (which
+    value a call saw is not in the source)."""
     found: dict[str, str] = {}
+    for binding in _BINDING.finditer(source):
+        name = binding.group("name")
+        value = _literal(source, binding.end())
+        assigned = re.findall(rf"(?<![\w$.]){re.escape(name)}\s*(?:[-+*/]?=)(?!=)", source)
+        if value is not None and len(assigned) == 1:
+            found[name] = value[0]
+    return found
+
+
+def _value(source: str, start: int, bound: dict[str, str]) -> tuple[str | None, int]:
+    """The string at `start`, a literal or a name bound to one, and the index after it."""
+    literal = _literal(source, start)
+    if literal is not None:
+        return literal
+    name = _NAME.match(source, start)
+    if name is not None and re.match(r"\s*[,})]", source[name.end() :]):
+        return bound.get(name.group(0)), name.end()
+    return None, start
+
+
+def _object_strings(source: str, start: int, bound: dict[str, str] | None = None) -> dict[str, str]:
+    """The keys of the object literal opening at `start` whose values are string literals or
+    names `bound` to one (`{cmd: command}`, or shorthand `{cmd}`)."""
+    found: dict[str, str] = {}
+    bound = bound or {}
     index = start + 1
     while index < len(source):
         key = _KEY.match(source, index)
-        if key is None:
-            break
+        if key is None:  # shorthand: `{cmd}` names the value `cmd` is bound to
+            shorthand = _SHORTHAND.match(source, index)
+            if shorthand is None:
+                break
+            name = shorthand.group("name")
+            if name in bound:
+                found.setdefault(name, bound[name])
+            if shorthand.group("end") != ",":
+                break
+            index = shorthand.end()
+            continue
         name = key.group("name") or key.group("dq") or key.group("sq") or ""
-        value = _literal(source, key.end())
-        if value is not None:
-            found.setdefault(name, value[0])
-        end = _skip_value(source, value[1] if value else key.end())
+        text, after = _value(source, key.end(), bound)
+        if text is not None:
+            found.setdefault(name, text)
+        end = _skip_value(source, after)
         if end >= len(source) or source[end] != ",":
             break
         index = end + 1
@@ -107,17 +151,18 @@ def _object_strings(source: str, start: int) -> dict[str, str]:
 
 
 def cell_commands(source: str) -> list[CellCommand]:
-    """The commands a cell's source runs through `tools.exec_command`, in order: its `cmd`
-    (or its one argument) when a string literal, with the `workdir` it names."""
+    """The commands a cell's source runs through `tools.exec_command` (or, on some hosts,
+    `tools.shell_command`), in order: its `cmd` (`command`), or its one argument, when a string
+    literal or a name bound once to one, with the `workdir` it names."""
     found: list[CellCommand] = []
+    bound = bindings(source)
     for call in _CALL.finditer(source):
         start = call.end()
         if source.startswith("{", start):
-            given = _object_strings(source, start)
-            command, workdir = given.get("cmd"), given.get("workdir")
+            given = _object_strings(source, start, bound)
+            command, workdir = given.get(_COMMAND_KEY[call.group("tool")]), given.get("workdir")
         else:
-            literal = _literal(source, start)
-            command, workdir = (literal[0] if literal else None), None
+            command, workdir = _value(source, start, bound)[0], None
         if command and command.strip():
             found.append(CellCommand(command.strip(), workdir or None, len(found) + 1))
     return found
@@ -125,16 +170,17 @@ def cell_commands(source: str) -> list[CellCommand]:
 
 def cell_patches(source: str) -> list[str]:
     """The patches a cell's source applies through `tools.apply_patch`, in order: its one
-    argument, or that object's `input` (or `patch`), when a string literal naming files."""
+    argument, or that object's `input` (or `patch`), when a string literal naming files or a
+    name bound once to one (`const patch = "*** Begin Patch…"; tools.apply_patch(patch)`)."""
     found: list[str] = []
+    bound = bindings(source)
     for call in _PATCH_CALL.finditer(source):
         start = call.end()
         if source.startswith("{", start):
-            given = _object_strings(source, start)
+            given = _object_strings(source, start, bound)
             body = given.get("input", given.get("patch"))
         else:
-            literal = _literal(source, start)
-            body = literal[0] if literal else None
+            body = _value(source, start, bound)[0]
         if body and patch_paths(body):
             found.append(body)
     return found

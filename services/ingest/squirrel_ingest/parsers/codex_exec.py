@@ -1,5 +1,5 @@
 """Commands a Codex rollout runs outside its shell functions: the cells of its JavaScript `exec`
-tool, and the user's own `!cmd`.
+tool (the user's own `!cmd` is read in `codex_user_shell`).
 
 With code mode (the Codex desktop app, `codex exec` from 0.154), the model runs commands
 through one custom tool, `exec`, whose input is JavaScript calling the shell tools:
@@ -11,25 +11,30 @@ The rollout records the cell (`custom_tool_call` named `exec`), what the host ra
 and the cell's answer (`custom_tool_call_output`: a `Script completed` header, then what the
 script passed to `text(…)`, a JSON result with `exit_code` and `output` when it passed the
 whole result). A command is read once: from the host's record of it when there is one, else
-from the cell's source (a `cmd` given as a string literal; one built at run time is not a
-command read here) with the exit code and output its answer holds when the cell ran one command.
-A command record that belongs to no cell is the record of a shell function's call, read from
-that call already.
+from the cell's source (a `cmd` given as a string literal, or a name the cell binds once to
+one; one built at run time is not a command read here) with the exit code and output its answer
+holds when the cell ran one command (`codex_cell_answers` reads records and answers).
+A command record no cell's source names (its command built at run time, or a literal one run
+again in a loop) is a command of the cell awaiting its answer when that cell is the last call
+made; else it belongs to no cell: the record of a shell function's call, read from that call
+already, or the user's own `!cmd`.
 
 A cell's commands and patches are read as the same commands and patches outside a cell are: a
 command that only prints one file (`cat f`, `sed -n '1,120p' f`, `nl -ba f`) is a read of that
 file (a `read_file` call and, where its output is known, its result), and a
-`tools.apply_patch(…)` given its patch as a literal is an `apply_patch` call of the files it
-names, a change of each once the host said it applied (its `patch_apply_end`, or from 0.171 an
-`item_completed` `FileChange`) or the cell completed. Each has a call id of its own, the
-cell's with `#read<n>` (the cell's n-th command) or `#patch<n>` after it, so that its call and
-result pair with each other and not with the cell's.
+`tools.apply_patch(…)` given its patch as a literal (or a name the cell binds once to one) is an
+`apply_patch` call of the files it names, a change of each once the host said it applied (its
+`patch_apply_end`, or from 0.171 an `item_completed` `FileChange`) or the cell completed; a
+patch only the host's record names (given as a value built at run time) is an `apply_patch`
+call of the files that record names. A command that prints several files (`sed -n '40,90p' a;
+cat b`) is a call that reads each, as outside a cell, beside its command event; so is one whose
+host record reads files among other work (its `parsed_cmd` `read` entries with their `path`).
+Each has a call id of its own, the cell's with `#read<n>` (the cell's n-th command) or
+`#patch<n>` after it, so that its call and result pair with each other and not with the cell's.
 """
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -42,7 +47,12 @@ from squirrel_ingest.parsers.base import (
     partial_lines,
     relative_path,
     shell_folder,
-    text_of,
+)
+from squirrel_ingest.parsers.codex_cell_answers import (
+    cell_answer,
+    cell_completed,
+    command_item,
+    host_reads,
 )
 from squirrel_ingest.parsers.codex_cell_source import (
     CellCommand,
@@ -51,7 +61,11 @@ from squirrel_ingest.parsers.codex_cell_source import (
 )
 from squirrel_ingest.parsers.kept_values import keep_input
 from squirrel_ingest.parsers.patches import patch_paths
-from squirrel_ingest.parsers.shell_commands import READ_TOOL, command_text, shell_read
+from squirrel_ingest.parsers.shell_commands import (
+    READ_TOOL,
+    read_paths,
+    shell_read,
+)
 from squirrel_ingest.parsers.shell_reports import codex_output
 
 __all__ = [
@@ -59,8 +73,7 @@ __all__ = [
     "CellCommand",
     "CodeCells",
     "cell_commands",
-    "user_shell",
-    "user_shell_end",
+    "patch_command",
 ]
 
 #: The tool whose input is a JavaScript cell.
@@ -68,26 +81,21 @@ CELL_TOOL: Final = "exec"
 #: Most cells awaiting their answer kept between records (and in a cursor).
 OPEN_CELLS_LIMIT: Final = 64
 _PATCH_TOOL: Final = "apply_patch"
-_STATUS = re.compile(r"^Script (?:completed|failed|terminated)\b")
-_COMPLETED = re.compile(r"^Script completed\b")
-#: A command the user ran themselves in the Codex TUI (`!git status`), as Codex records it for
-#: the model: the command, then its exit code, duration and output.
-_USER_SHELL = re.compile(
-    r"^<user_shell_command>\s*<command>\n?(?P<command>.*?)\n?</command>\s*"
-    r"<result>\n?(?P<result>.*?)\n?</result>\s*</user_shell_command>$",
-    re.DOTALL,
-)
-_SHELL_OUTPUT = re.compile(r"^Output:\n?", re.MULTILINE)
+#: The shell tool a cell calls (`tools.exec_command`), named so in a call that only reads files.
+_SHELL_TOOL: Final = "exec_command"
 
 
 @dataclass(slots=True)
 class OpenCell:
     """A cell awaiting its answer: its commands the host has not recorded yet, its patches, and
-    what the host said of each patch (`patch_apply_end`: applied or not; None before it)."""
+    what the host said of each patch (`patch_apply_end`: applied or not; None before it);
+    `seen` counts the commands and patches it has been given ids for (its source's, and those
+    only the host's records name), so each new one takes the next ordinal."""
 
     commands: list[CellCommand] = field(default_factory=list)
     patches: list[str] = field(default_factory=list)
     applied: list[bool | None] = field(default_factory=list)
+    seen: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,40 +107,8 @@ class Ran:
     output: str
     exit_code: int | None
     known: bool = True
-
-
-def command_item(item: object) -> tuple[str, str, int | None, str | None] | None:
-    """(command, output, exit code, folder) of an `item_completed` `CommandExecution`; None for
-    any other item."""
-    if not isinstance(item, dict) or item.get("type") != "CommandExecution":
-        return None
-    command = command_text(item.get("command"))
-    if command is None:
-        return None
-    code = item.get("exit_code")
-    exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
-    output = text_of(item.get("aggregated_output")) or text_of(item.get("formatted_output"))
-    cwd = item.get("cwd")
-    folder = cwd.removeprefix("file://") if isinstance(cwd, str) and cwd else None
-    return command, output, exit_code, folder
-
-
-def _answer(raw: object) -> tuple[str, int | None]:
-    """What a cell's answer says of its one command: the `output` and `exit_code` of the JSON
-    result the script passed to `text(…)`, else the text it printed (exit code unknown)."""
-    parts = [text_of(part) for part in raw] if isinstance(raw, list) else [text_of(raw)]
-    if parts and _STATUS.match(parts[0]):
-        parts = parts[1:]
-    for part in parts:
-        if part.lstrip().startswith("{") and '"exit_code"' in part:
-            try:
-                result = json.loads(part)
-            except (ValueError, RecursionError):
-                continue
-            code = result.get("exit_code") if isinstance(result, dict) else None
-            if isinstance(code, int) and not isinstance(code, bool):
-                return text_of(result.get("output")), code
-    return "\n".join(part for part in parts if part.strip()), None
+    #: The files the host says the command printed among other work (`parsed_cmd` reads).
+    reads: tuple[str, ...] = ()
 
 
 class CodeCells:
@@ -146,8 +122,14 @@ class CodeCells:
         """Remembers the commands and patches of a cell (`source` its input); returns the call
         events of its patches."""
         text = source if isinstance(source, str) else ""
-        patches = cell_patches(text) if text else []
-        cell = OpenCell(cell_commands(text) if text else [], patches, [None] * len(patches))
+        named = cell_commands(text) if text else []
+        # `apply_patch <<'PATCH' … PATCH` through the shell tool: a patch, not a command run
+        commands = [c for c in named if not patch_command(c.command)]
+        patches = (cell_patches(text) if text else []) + [
+            c.command for c in named if patch_command(c.command)
+        ]
+        seen = max(len(named), len(patches))
+        cell = OpenCell(commands, patches, [None] * len(patches), seen)
         self._open.pop(call_id, None)
         self._open[call_id] = cell
         while len(self._open) > OPEN_CELLS_LIMIT:
@@ -180,19 +162,34 @@ class CodeCells:
         """Takes what the host says of a patch it applied for the open cell's patch of the files
         it changed: a `patch_apply_end` (`success`) or (0.171) an `item_completed` `FileChange`
         (`status`); whether it was one."""
-        changes = payload.get("changes")
-        success = payload.get("success")
-        if payload.get("type") == "FileChange" and isinstance(payload.get("status"), str):
-            success = payload["status"] == "completed"
-        if not isinstance(changes, dict) or not isinstance(success, bool):
-            return False
-        changed = {relative_path(str(path), cwd) for path in changes}
+        found = _host_patch(payload, cwd)
+        return found is not None and self._patch_applied(*found, cwd)
+
+    def _patch_applied(self, changed: set[str], success: bool, cwd: str | None) -> bool:
+        """Marks the open cell's patch of exactly the files `changed` as applied or not; whether
+        there was one not yet marked."""
         for cell in self._open.values():
             for index, patch in enumerate(cell.patches):
                 if cell.applied[index] is None and set(_patch_files(patch, cwd)) == changed:
                     cell.applied[index] = success
                     return True
         return False
+
+    def patch_only_recorded(
+        self, payload: dict[str, Any], ctx: RecordContext, cell_id: str | None
+    ) -> list[Event] | None:
+        """The events of a patch the host applied for the cell `cell_id` (the call awaiting its
+        answer) that its source does not show (built at run time): an `apply_patch` call of the
+        files the host names and, when it applied, their changes. None when there is no such
+        cell or the record names no change."""
+        cell = self._open.get(cell_id) if cell_id else None
+        found = _host_patch(payload, ctx.cwd)
+        if cell is None or cell_id is None or found is None or not found[0]:
+            return None
+        changed, success = found
+        given = {"changes": payload.get("changes")}
+        paths = tuple(sorted(changed))
+        return _adopted_patch(ctx, cell_id, cell, paths, applied=success, given=given)
 
     def closed(self, call_id: str, raw: object) -> list[Ran]:
         """The cell's commands the host did not record, with what its answer (`raw`) says: the
@@ -201,7 +198,7 @@ class CodeCells:
         left = cell.commands if cell else []
         if len(left) != 1:
             return [Ran(command, "", None, known=False) for command in left]
-        output, exit_code = _answer(raw)
+        output, exit_code = cell_answer(raw)
         return [Ran(left[0], output, exit_code)]
 
     def answered(
@@ -218,7 +215,7 @@ class CodeCells:
         cell = self._open.pop(call_id, None)
         if cell is None:
             return events
-        completed = _completed(raw)
+        completed = cell_completed(raw)
         for n, (patch, applied) in enumerate(zip(cell.patches, cell.applied, strict=True), 1):
             done = applied if applied is not None else completed
             paths = _patch_files(patch, ctx.cwd)
@@ -232,19 +229,36 @@ class CodeCells:
             )
         return events
 
-    def recorded(self, item: object, ctx: RecordContext) -> list[Event] | None:
+    def recorded(
+        self, item: object, ctx: RecordContext, cell_id: str | None = None
+    ) -> list[Event] | None:
         """The events of an `item_completed` `CommandExecution` of an open cell; [] for one of
         no cell (a shell function's call, the user's `!cmd`: read from their own records); None
-        for any other item."""
+        for any other item. A command no open cell's source names (built at run time, or run
+        again in a loop) is the command of `cell_id`, the cell awaiting its answer when the
+        last call made was that cell, under the cell's next ordinal."""
         found = command_item(item)
         if found is None or not isinstance(item, dict):
             return None
         command, output, exit_code, folder = found
+        reads = host_reads(item)
         cell = self.ran(command)
-        if cell is None:
+        if cell is not None:
+            call_id, known = cell
+            ran = Ran(known, output, exit_code, reads=reads)
+            return _command_events(ctx, call_id, ran, folder)
+        changed = set(_patch_files(command, ctx.cwd)) if patch_command(command) else set()
+        if changed and self._patch_applied(changed, exit_code == 0, ctx.cwd):
+            return []  # the shell's `apply_patch` of an open cell's patch: what it says of it
+        adopted = self._open.get(cell_id) if cell_id else None
+        if adopted is None or cell_id is None or item.get("source") == "user_shell":
             return []
-        call_id, known = cell
-        return _command_events(ctx, call_id, Ran(known, output, exit_code), folder)
+        if changed:  # the shell's `apply_patch` of a patch no cell's source shows
+            paths, given = tuple(sorted(changed)), {"input": command}
+            return _adopted_patch(ctx, cell_id, adopted, paths, applied=exit_code == 0, given=given)
+        adopted.seen += 1
+        known = CellCommand(command.strip(), folder, adopted.seen)
+        return _command_events(ctx, cell_id, Ran(known, output, exit_code, reads=reads), folder)
 
     def ended_read(
         self, ctx: RecordContext, command: str, output: str, exit_code: int | None
@@ -264,6 +278,7 @@ class CodeCells:
                 "commands": [[c.command, c.workdir, c.ordinal] for c in cell.commands],
                 "patches": cell.patches,
                 "applied": cell.applied,
+                "seen": cell.seen,
             }
             for call_id, cell in self._open.items()
         }
@@ -279,6 +294,8 @@ class CodeCells:
             patches = saved.get("patches") if isinstance(saved, dict) else None
             applied = saved.get("applied") if isinstance(saved, dict) else None
             cell = OpenCell()
+            seen = saved.get("seen") if isinstance(saved, dict) else None
+            cell.seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else 0
             for c in commands if isinstance(commands, list) else []:
                 if isinstance(c, list) and len(c) in (2, 3) and isinstance(c[0], str):
                     workdir = c[1] if isinstance(c[1], str) else None
@@ -291,6 +308,8 @@ class CodeCells:
                     marks[i] if i < len(marks) and isinstance(marks[i], bool) else None
                     for i in range(len(patches))
                 ]
+            # An older cursor kept no count: the ordinals its source gave out.
+            cell.seen = max(cell.seen, len(cell.commands), len(cell.patches))
             self._open[call_id] = cell
 
 
@@ -300,16 +319,26 @@ def _command_events(ctx: RecordContext, call_id: str, ran: Ran, folder: str | No
     event."""
     read = shell_read(ran.command.command)
     if read is None:
-        return [
-            command_event(
-                ctx,
-                call_id,
-                ran.command.command,
-                ran.output,
-                exit_code=ran.exit_code,
-                shell_cwd=folder,
+        run = command_event(
+            ctx, call_id, ran.command.command, ran.output, exit_code=ran.exit_code, shell_cwd=folder
+        )
+        reads = read_paths(ran.command.command, folder or ctx.cwd, ctx.cwd) or tuple(
+            dict.fromkeys(
+                relative_path(shell_folder(path, folder or ctx.cwd) or path, ctx.cwd)
+                for path in ran.reads
             )
-        ]
+        )
+        if not reads:
+            return [run]
+        # `sed -n '40,90p' a; cat b`: a read of each file, as the same line outside a cell; or
+        # the reads the host's record names in a line that does more
+        content = {
+            "tool": _SHELL_TOOL,
+            "tool_use_id": f"{call_id}#read{ran.command.ordinal}",
+            "input": keep_input({"cmd": ran.command.command}),
+            "reads": list(reads),
+        }
+        return [ctx.event(EventType.TOOL_CALL, content, reads, kept=True), run]
     placed = shell_folder(read.path, folder or ctx.cwd) or read.path
     path = relative_path(placed, ctx.cwd)
     use_id = f"{call_id}#read{ran.command.ordinal}"
@@ -330,30 +359,45 @@ def _command_events(ctx: RecordContext, call_id: str, ran: Ran, folder: str | No
     )
 
 
+def patch_command(command: str) -> bool:
+    """Whether a shell command is Codex's `apply_patch` given its patch (`apply_patch <<'PATCH'
+    *** Begin Patch … PATCH`, or as its argument) naming the files it changes."""
+    return command.lstrip().startswith("apply_patch") and bool(patch_paths(command))
+
+
+def _adopted_patch(
+    ctx: RecordContext,
+    cell_id: str,
+    cell: OpenCell,
+    paths: tuple[str, ...],
+    *,
+    applied: bool,
+    given: dict[str, Any],
+) -> list[Event]:
+    """An `apply_patch` call of `paths` under the cell's next ordinal, its result, and the
+    changes when it `applied`: a patch only the host's record names."""
+    cell.seen += 1
+    use_id = f"{cell_id}#patch{cell.seen}"
+    content = {"tool": _PATCH_TOOL, "tool_use_id": use_id, "input": keep_input(given)}
+    call = ctx.event(EventType.TOOL_CALL, content, paths, kept=True)
+    pending = PendingTool(name=_PATCH_TOOL, paths=paths)
+    done = completion_events(ctx, use_id, pending, "", is_error=not applied, exit_code=None)
+    return [call, *done]
+
+
+def _host_patch(payload: dict[str, Any], cwd: str | None) -> tuple[set[str], bool] | None:
+    """(files changed, whether it applied) of the host's record of a patch: a
+    `patch_apply_end` (`success`) or (0.171) an `item_completed` `FileChange` (`status`); None
+    for a record not in either shape."""
+    changes = payload.get("changes")
+    success = payload.get("success")
+    if payload.get("type") == "FileChange" and isinstance(payload.get("status"), str):
+        success = payload["status"] == "completed"
+    if not isinstance(changes, dict) or not isinstance(success, bool):
+        return None
+    return {relative_path(str(path), cwd) for path in changes}, success
+
+
 def _patch_files(patch: str, cwd: str | None) -> tuple[str, ...]:
     """The files a patch names, as the session names paths."""
     return tuple(relative_path(path, cwd) for path in patch_paths(patch))
-
-
-def _completed(raw: object) -> bool:
-    """Whether a cell's answer says its script completed (not failed or terminated)."""
-    parts = raw if isinstance(raw, list) else [raw]
-    return bool(parts) and _COMPLETED.match(text_of(parts[0])) is not None
-
-
-def user_shell(text: str) -> tuple[str, str] | None:
-    """(command, what it printed) of a command the user ran themselves (Codex's
-    `<user_shell_command>` block); None when `text` is not such a block."""
-    found = _USER_SHELL.match(text.strip())
-    if found is None or not found.group("command").strip():
-        return None
-    result = found.group("result")
-    output = _SHELL_OUTPUT.search(result)
-    printed = result[output.end() :].strip("\n") if output else ""
-    return found.group("command").strip(), printed
-
-
-def user_shell_end(payload: dict[str, Any]) -> bool:
-    """Whether an `exec_command_end` is the end of the user's own `!cmd` (its own message,
-    `<user_shell_command>`, says it)."""
-    return payload.get("source") == "user_shell"

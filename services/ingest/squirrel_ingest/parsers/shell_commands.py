@@ -162,12 +162,25 @@ def _line_limit(match: re.Match[str]) -> int | None:
     return _HEAD_LINES if said_head else None
 
 
+#: The switches before the command line of a Windows shell's argv (`powershell.exe -NoProfile
+#: -Command "…"`, `cmd.exe /c "…"`), case aside.
+_WINDOWS_QUIET = frozenset({"-noprofile", "-nologo", "-noninteractive"})
+_WINDOWS_RUN = frozenset({"-command", "-c", "/c"})
+
+
 def command_text(raw: object) -> str | None:
-    """A shell command line from a string or an argv list (`["bash", "-lc", "…"]` unwrapped)."""
+    """A shell command line from a string or an argv list (`["bash", "-lc", "…"]`, and on
+    Windows `["C:\\…\\powershell.exe", "-NoProfile", "-Command", "…"]` or `["cmd.exe", "/c",
+    "…"]`, unwrapped)."""
     if isinstance(raw, str):
         return raw or None
     if not isinstance(raw, list) or not raw or not all(isinstance(part, str) for part in raw):
         return None
     if len(raw) >= 3 and posixpath.basename(raw[0]) in _SHELLS and raw[1] in ("-lc", "-c", "-l"):
         return str(raw[2])
+    program = raw[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe")
+    if program in ("powershell", "pwsh", "cmd"):
+        rest = [part for part in raw[1:] if part.lower() not in _WINDOWS_QUIET]
+        if len(rest) == 2 and rest[0].lower() in _WINDOWS_RUN:
+            return str(rest[1])
     return shlex.join(raw)

@@ -16,7 +16,7 @@ from typing import Any
 
 from squirrel_core.events import Event, EventType, Origin
 from squirrel_ingest.parsers.base import RecordContext
-from squirrel_ingest.parsers.codex_exec import user_shell
+from squirrel_ingest.parsers.codex_user_shell import user_shell
 from squirrel_ingest.parsers.kept_values import cap_text, keep_text
 
 #: A whole text that starts like this was written by the host, not typed.

@@ -1,0 +1,70 @@
+"""What a Codex code-mode cell's commands did, as the host's records and the cell's answer say
+it: an `item_completed` `CommandExecution` (the command line, exit code, output, folder and the
+host's own reading of the line, `parsed_cmd`), and a cell's `custom_tool_call_output` (a `Script
+completed` header, then what the script passed to `text(…)`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from squirrel_ingest.parsers.base import text_of
+from squirrel_ingest.parsers.shell_commands import command_text
+
+_STATUS = re.compile(r"^Script (?:completed|failed|terminated)\b")
+_COMPLETED = re.compile(r"^Script completed\b")
+
+
+def command_item(item: object) -> tuple[str, str, int | None, str | None] | None:
+    """(command, output, exit code, folder) of an `item_completed` `CommandExecution`; None for
+    any other item."""
+    if not isinstance(item, dict) or item.get("type") != "CommandExecution":
+        return None
+    command = command_text(item.get("command"))
+    if command is None:
+        return None
+    code = item.get("exit_code")
+    exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
+    output = text_of(item.get("aggregated_output")) or text_of(item.get("formatted_output"))
+    cwd = item.get("cwd")
+    folder = cwd.removeprefix("file://") if isinstance(cwd, str) and cwd else None
+    return command, output, exit_code, folder
+
+
+def host_reads(item: dict[str, Any]) -> tuple[str, ...]:
+    """The files the host's record of a command says it printed: the `path` of each `read` in
+    its `parsed_cmd` (Codex's own reading of the line: `sed -n '1,200p' src/app.ts; rg -n TODO
+    src` is a read of `src/app.ts` and a search); a read it names by file name only is left
+    out (where the file is is not said)."""
+    parsed = item.get("parsed_cmd")
+    found = (
+        part.get("path")
+        for part in (parsed if isinstance(parsed, list) else [])
+        if isinstance(part, dict) and part.get("type") == "read"
+    )
+    return tuple(dict.fromkeys(path for path in found if isinstance(path, str) and path))
+
+
+def cell_answer(raw: object) -> tuple[str, int | None]:
+    """What a cell's answer says of its one command: the `output` and `exit_code` of the JSON
+    result the script passed to `text(…)`, else the text it printed (exit code unknown)."""
+    parts = [text_of(part) for part in raw] if isinstance(raw, list) else [text_of(raw)]
+    if parts and _STATUS.match(parts[0]):
+        parts = parts[1:]
+    for part in parts:
+        if part.lstrip().startswith("{") and '"exit_code"' in part:
+            try:
+                result = json.loads(part)
+            except (ValueError, RecursionError):
+                continue
+            code = result.get("exit_code") if isinstance(result, dict) else None
+            if isinstance(code, int) and not isinstance(code, bool):
+                return text_of(result.get("output")), code
+    return "\n".join(part for part in parts if part.strip()), None
+
+
+def cell_completed(raw: object) -> bool:
+    """Whether a cell's answer says its script completed (not failed or terminated)."""
+    parts = raw if isinstance(raw, list) else [raw]
+    return bool(parts) and _COMPLETED.match(text_of(parts[0])) is not None
