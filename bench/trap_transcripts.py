@@ -194,6 +194,38 @@ def codex_lines(session: Session, session_id: str, start: datetime) -> list[dict
         )
         item("response_item", {"type": "function_call_output", "call_id": call, "output": shown})
 
+    def patch(path: str, before: str | None, after: str) -> None:
+        # As Codex edits: an `apply_patch` call, the whole file replaced where it was read.
+        nonlocal n
+        n += 1
+        call = f"call_{session_id[:8]}_{n}"
+        added = "".join(f"+{line}\n" for line in after.splitlines())
+        if before is None:
+            body = f"*** Add File: {path}\n{added}"
+        else:
+            removed = "".join(f"-{line}\n" for line in before.splitlines())
+            body = f"*** Update File: {path}\n@@\n{removed}{added}"
+        given = f"*** Begin Patch\n{body}*** End Patch"
+        item(
+            "response_item",
+            {
+                "type": "custom_tool_call",
+                "status": "completed",
+                "call_id": call,
+                "name": "apply_patch",
+                "input": given,
+            },
+        )
+        done = {
+            "output": f"Success. Updated the following files:\nM {path}\n",
+            "metadata": {"exit_code": 0, "duration_seconds": 0.1},
+        }
+        item(
+            "response_item",
+            {"type": "custom_tool_call_output", "call_id": call, "output": json.dumps(done)},
+        )
+
+    seen: dict[str, str] = {}
     for step in session.steps:
         if isinstance(step, Ask):
             item("event_msg", {"type": "user_message", "message": step.text, "images": []})
@@ -208,10 +240,11 @@ def codex_lines(session: Session, session_id: str, start: datetime) -> list[dict
                 },
             )
         elif isinstance(step, Read):
+            seen[step.path] = step.text
             shell(f"cat {step.path}", step.text, 0)
         elif isinstance(step, Write):
-            body = f"cat > {step.path} <<'EOF'\n{step.text}\nEOF"
-            shell(body, "", 0)
+            patch(step.path, seen.get(step.path), step.text)
+            seen[step.path] = step.text
         else:
             shell(step.command, step.output, step.code)
     return lines

@@ -131,7 +131,7 @@ LARAVEL_SIDE_STORE = Trap(
             ),
         ),
     ),
-    wrong=((r"(data layer|database)[^.\n]*mongo", "MongoDB holds only the audit log"),),
+    wrong=((r"(data layer:|database is)[^.\n]*mongo", "MongoDB holds only the audit log"),),
     may=(r"sqlite|laravel",),
 )
 
@@ -439,7 +439,7 @@ JEST_TO_VITEST = Trap(
     ),
     wrong=(
         (r"tests? (are )?written with[^.\n]*\bjest\b", "the session moved the tests to Vitest"),
-        (r"\bnpx jest\b|run (the )?tests? with `?jest", "Jest is no longer the runner"),
+        (r"\bnpx jest\b|run (the )?tests? with `?jest|runs `jest`", "Jest is no longer the runner"),
     ),
     may=(r"vitest",),
 )

@@ -122,7 +122,7 @@ NO_DOCKER = Trap(
         ),
     ),
     wrong=(
-        (r"docker compose up|docker-compose up", "the user does not use Docker"),
+        (r"docker compose up|docker-compose up|run with docker", "the user does not use Docker"),
         (r"(data layer|database)[^.\n]*mysql", "MySQL is only the unused compose file's image"),
     ),
     may=(r"artisan",),
@@ -265,7 +265,10 @@ GENERATED_LANGUAGE = Trap(
         ),
     ),
     wrong=(
-        (r"(written in|language is|languages?:)[^.\n]*python", "Python is only generated stubs"),
+        (
+            r"(written in|language is|languages?:)[^.\n]*python|python project",
+            "Python is only generated stubs",
+        ),
         (r"\bpytest\b", "no Python test ran"),
     ),
     may=(r"\bgo\b",),
@@ -337,7 +340,10 @@ SIBLING_CHECKOUT = Trap(
         ),
     ),
     wrong=(
-        (r"`npm test`|`npx playwright test`|playwright", "those ran in another checkout"),
+        (
+            r"`npm test`|`npx playwright test`|playwright|through npm",
+            "those ran in another checkout",
+        ),
         (
             r"(written in|language)[^.\n]*typescript",
             "the TypeScript belongs to the sibling project",
@@ -616,7 +622,7 @@ STALE_README_FRAMEWORK = Trap(
     ),
     wrong=(
         (
-            r"(built with|framework|flask service)[^.\n]*flask",
+            r"(built with|framework)[^.\n]*flask|flask service",
             "the code is FastAPI; the README is stale",
         ),
         (r"`flask run`", "the service runs with uvicorn"),
