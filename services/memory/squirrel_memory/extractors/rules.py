@@ -32,6 +32,7 @@ from squirrel_memory.extractors.exchange import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finder_docs import WITHOUT_REPOSITORY
 from squirrel_memory.extractors.finders import FOUND
+from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
@@ -80,8 +81,12 @@ class RulesExtractor:
     def extract_sync(self, episode: Episode, events: list[StoredEvent]) -> list[MemoryCandidate]:
         """The same as `extract`, for callers without an event loop."""
         wanted = set(episode.event_ids)
-        ordered = sorted(
-            (e for e in events if not wanted or e.id in wanted), key=lambda e: (e.timestamp, e.id)
+        # What a later edit removed from a file the session read no longer counts as read.
+        ordered = latest_reads(
+            sorted(
+                (e for e in events if not wanted or e.id in wanted),
+                key=lambda e: (e.timestamp, e.id),
+            )
         )
         runs = commands(ordered)
         found: list[MemoryCandidate] = []
