@@ -22,6 +22,7 @@ from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
+from squirrel_memory.extractors.disowned_tools import without_disowned
 from squirrel_memory.extractors.exchange import (
     acted_words,
     after_interrupt,
@@ -102,6 +103,8 @@ class RulesExtractor:
             found.extend(extract(ordered))
         found.extend(_stack(ordered, found))
         found = _without_restated_declines(from_loaded_files(found, ordered), ordered)
+        # A tool the user said the project does not use is not stated as how it works.
+        found = without_disowned(found, ordered)
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
