@@ -90,3 +90,24 @@ def test_a_patch_removes_its_minus_lines_and_a_failed_edit_nothing() -> None:
     assert '"jest"' not in outputs[0] and '"name": "kit"' in outputs[0]
     assert "Run `npm test`." in outputs[1]
     assert after[2] is s.events[2]
+
+
+def _tasks(root: str, path: str, text: str, edit: tuple[str, str] | None) -> list[str]:
+    s = Session(root, "s4", START)
+    s.user("Move the tests to the new runner.")
+    s.read(path, text)
+    if edit:
+        s.edit_lines(path, *edit)
+    return [c.content for c in s.extracted() if c.content.startswith("Tasks")]
+
+
+def test_a_task_file_is_read_as_the_session_left_it_in_two_ecosystems() -> None:
+    package = '{\n  "name": "kit",\n  "scripts": {\n    "test": "jest"\n  }\n}\n'
+    edit = ('"test": "jest"', '"test": "vitest run"')
+    (after,) = _tasks("/home/u/kit", "package.json", package, edit)
+    assert "vitest run" in after and "jest" not in after
+    (before,) = _tasks("/home/u/kit", "package.json", package, None)
+    assert "jest" in before
+    makefile = "build:\n\tgo build ./...\n\ntest:\n\tgo test -race ./...\n"
+    (after,) = _tasks("/home/u/billing", "Makefile", makefile, ("go test -race", "gotestsum --"))
+    assert "gotestsum" in after and "-race" not in after

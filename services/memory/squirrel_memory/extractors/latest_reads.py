@@ -1,81 +1,104 @@
-"""A file's text as the session last saw it: what a later edit took out of a file no longer
-counts as read.
+"""A file's text as the session last saw it: a read of a file that the session edited later is
+read as the file stood after those edits.
 
 A session often reads a file and then changes it: it ports `app.py` from one framework to
 another, moves the `test` script of `package.json` to another runner, drops a dependency. The
-read still shows the old lines, and a rule reading it would state what the session itself just
-undid ("Built with Flask" after the port). So, before any rule reads them, the reads of a file
-that a later successful edit of the same file changed lose the lines that edit removed:
+read still shows the old text, and a rule reading it would state what the session itself just
+undid ("Built with Flask" after the port). So, before the project-fact rules read them, the
+reads of a file that later successful edits of the same file changed get those edits applied,
+in order:
 
-- a whole-file write (Claude Code's `Write`): every line it does not keep;
-- a replacement (`Edit`, `MultiEdit`'s edits): the lines of the old text not in the new one;
-- a patch (Codex's `apply_patch`): the file's `-` lines that no `+` line adds back.
+- a whole-file write (Claude Code's `Write`, a patch's added file): its text;
+- a replacement (`Edit`, `MultiEdit`'s edits) or a patch's hunk (Codex's `apply_patch`): made
+  where its old text is found in the read; where it is not (a partial read), the old text's
+  lines the new text does not keep are removed.
 
-Only the lines an edit removed go (the rest of the read still holds), only edits that did not
-fail, and only for the same file (by its path in the project). The edits themselves are what the
-session wrote, and rules read them as they are.
+Only edits that did not fail count, and only for the same file (by its path in the project).
+The edits themselves are what the session wrote, and rules read them as they are.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import read_output
+from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.models import StoredEvent
 
-_NUMBERED = re.compile(r"^\s*\d+(?:→|\t)")
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (?P<path>.+?)\s*$")
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Change:
-    """One edit of a file: the lines it removed, or (a whole write) the only lines it kept."""
+    """One edit of a file: the file's whole new text (a write), or the (old, new) text pairs it
+    replaced (an edit's strings, a patch's hunks)."""
 
-    removed: frozenset[str] = frozenset()
-    kept: frozenset[str] | None = None
+    whole: str | None = None
+    pairs: tuple[tuple[str, str], ...] = ()
 
-    def drops(self, line: str) -> bool:
-        if self.kept is not None:
-            return line not in self.kept
-        return line in self.removed
+    def apply(self, text: str) -> str:
+        """`text` after the edit: a write's text; each replacement made where its old text is
+        found, else the old text's lines that the new text does not keep removed."""
+        if self.whole is not None:
+            return self.whole
+        for old, new in self.pairs:
+            if old and old in text:
+                text = text.replace(old, new, 1)
+                continue
+            gone = _lines(old) - _lines(new)
+            text = "\n".join(line for line in text.splitlines() if line.strip() not in gone)
+        return text
 
 
 def _lines(text: str) -> set[str]:
     return {s for line in text.splitlines() if (s := line.strip())}
 
 
-def _replaced(pairs: Iterable[tuple[Any, Any]]) -> _Change:
-    removed: set[str] = set()
-    for old, new in pairs:
-        if isinstance(old, str) and isinstance(new, str):
-            removed |= _lines(old) - _lines(new)
-    return _Change(frozenset(removed))
+def _hunks(body: list[str]) -> list[tuple[str, str]]:
+    """A patch's hunks of one file as (old, new) texts, context lines in both."""
+    pairs: list[tuple[str, str]] = []
+    old: list[str] = []
+    new: list[str] = []
+    for line in [*body, "@@"]:
+        if line.startswith("@@"):
+            if old or new:
+                pairs.append(("\n".join(old), "\n".join(new)))
+            old, new = [], []
+        elif line.startswith("-"):
+            old.append(line[1:])
+        elif line.startswith("+"):
+            new.append(line[1:])
+        elif line.startswith(" "):
+            old.append(line[1:])
+            new.append(line[1:])
+    return pairs
 
 
 def _patched(patch: str, project_id: str) -> dict[str, _Change]:
-    """Per file a patch touches, the lines it removed and did not add back."""
-    minus: dict[str, set[str]] = {}
-    plus: dict[str, set[str]] = {}
-    current: str | None = None
+    """Per file a patch updates or adds, its change."""
+    bodies: dict[str, list[str]] = {}
+    added: set[str] = set()
+    current: list[str] | None = None
     for line in patch.splitlines():
         header = _PATCH_FILE.match(line)
         if header:
-            current = relative_path(header["path"], project_id)
-            minus.setdefault(current, set())
-            plus.setdefault(current, set())
-        elif (
-            current is not None
-            and line[:1] in "-+"
-            and not line.startswith(("---", "+++"))
-            and (s := line[1:].strip())
-        ):
-            (minus if line[0] == "-" else plus)[current].add(s)
-    return {path: _Change(frozenset(minus[path] - plus[path])) for path in minus}
+            path = relative_path(header["path"], project_id)
+            current = bodies.setdefault(path, [])
+            if line.startswith("*** Add File"):
+                added.add(path)
+        elif line.startswith("*** "):
+            current = None
+        elif current is not None:
+            current.append(line)
+    return {
+        path: _Change(whole="\n".join(x[1:] for x in body if x.startswith("+")))
+        if path in added
+        else _Change(pairs=tuple(_hunks(body)))
+        for path, body in bodies.items()
+    }
 
 
 def _changes(event: StoredEvent) -> dict[str, _Change]:
@@ -92,14 +115,15 @@ def _changes(event: StoredEvent) -> dict[str, _Change]:
         return {}
     path = relative_path(raw, event.project_id)
     if isinstance(given.get("content"), str):
-        return {path: _Change(kept=frozenset(_lines(given["content"])))}
+        return {path: _Change(whole=given["content"])}
     edits = given.get("edits")
-    if isinstance(edits, list):
-        pairs = [(e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)]
-        return {path: _replaced(pairs)}
-    if "old_string" in given:
-        return {path: _replaced([(given.get("old_string"), given.get("new_string"))])}
-    return {}
+    raw_pairs = (
+        [(e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)]
+        if isinstance(edits, list)
+        else [(given.get("old_string"), given.get("new_string"))]
+    )
+    pairs = tuple((o, n) for o, n in raw_pairs if isinstance(o, str) and isinstance(n, str))
+    return {path: _Change(pairs=pairs)} if pairs else {}
 
 
 def _failed(events: list[StoredEvent]) -> set[str]:
@@ -130,13 +154,14 @@ def latest_reads(events: list[StoredEvent]) -> list[StoredEvent]:
         if not changes or output is None or "output" not in event.content:
             out.append(event)
             continue
-        kept = [
-            line
-            for line in output.splitlines()
-            if not (s := _NUMBERED.sub("", line, count=1).strip())
-            or not any(c.drops(s) for c in changes)
-        ]
-        out.append(dataclasses.replace(event, content={**event.content, "output": "\n".join(kept)}))
+        text = file_text(output)
+        numbered = text != output
+        for change in changes:
+            text = change.apply(text)
+        if numbered:
+            # Shown as the read showed it: each line behind its number.
+            text = "".join(f"{n:6d}→{line}\n" for n, line in enumerate(text.splitlines(), 1))
+        out.append(dataclasses.replace(event, content={**event.content, "output": text}))
     return out
 
 

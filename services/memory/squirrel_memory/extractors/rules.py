@@ -82,19 +82,16 @@ class RulesExtractor:
     def extract_sync(self, episode: Episode, events: list[StoredEvent]) -> list[MemoryCandidate]:
         """The same as `extract`, for callers without an event loop."""
         wanted = set(episode.event_ids)
-        # What a later edit removed from a file the session read no longer counts as read.
-        ordered = latest_reads(
-            sorted(
-                (e for e in events if not wanted or e.id in wanted),
-                key=lambda e: (e.timestamp, e.id),
-            )
+        ordered = sorted(
+            (e for e in events if not wanted or e.id in wanted), key=lambda e: (e.timestamp, e.id)
         )
         runs = commands(ordered)
         found: list[MemoryCandidate] = []
         found.extend(_preferences(ordered))
         # A read repository answers what language, what the project is and its tasks.
         repository = bool(ordered) and bool(primary_ecosystems(ordered[0].project_id))
-        found.extend(_facts(ordered, runs, repository))
+        # The project's facts from its files as they stand after the session's own edits.
+        found.extend(_facts(latest_reads(ordered), runs, repository))
         found.extend(evidence_candidates(ordered))
         found.extend(asked_routines(ordered, found))
         found.extend(commit_memories(ordered))
