@@ -46,4 +46,5 @@ def test_only_a_tool_after_the_negation_counts() -> None:
     s = Session("/home/u/kit", "s1", START)
     s.user("don't use yarn, that lockfile is stale. Do not use the cache either.")
     s.user("I don't think we need Docker.")
-    assert disowned_tools(s.events) == {"yarn"}
+    s.user("We don't use Yarn workspaces, and we never use Lerna here.")
+    assert disowned_tools(s.events) == {"yarn", "lerna"}

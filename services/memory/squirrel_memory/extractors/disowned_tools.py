@@ -4,7 +4,9 @@ repository still holds (a compose file, an old lock file, a Makefile nobody runs
 
 Only the user's own words count (an assistant's "we don't use X" is no evidence), in the
 first person or as an instruction: "we/I don't use X", "we/I do not use X", "we never use
-X", and a sentence that starts "Don't use X" / "Do not use X" / "Never use X". A project fact or
+X", and a sentence that starts "Don't use X" / "Do not use X" / "Never use X", where the clause
+ends after the tool's name or goes on with where, when or why ("we don't use Yarn workspaces"
+disowns a feature, not Yarn). A project fact or
 recipe that names the tool (as a word: `docker` names Docker Compose, not a `Dockerfile`) is
 then left out, unless it says the negation itself ("not", "instead of"); the user's own
 note stays.
@@ -20,7 +22,11 @@ from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
 _NOT_USED = re.compile(
     r"(?:\b(?:we|i)\s+(?:don['’]?t|do\s+not|never)|(?:^|[.!?;:]\s*)(?:don['’]?t|do\s+not|never))"
-    r"\s+use\s+(?P<tool>[A-Za-z][\w.+-]*)",
+    r"\s+use\s+(?P<tool>[A-Za-z][\w.+-]*)"
+    # The tool itself, not a part of it ("we don't use Yarn workspaces", "Yarn PnP"): the
+    # clause ends after its name, or goes on with where, when or why.
+    r"(?=\s*(?:$|[.,;:!?)]|(?:here|there|in|for|on|at|anymore|any\s+more|locally|now|so|but"
+    r"|and|because|since|as|with|we|it)\b))",
     re.IGNORECASE,
 )
 #: Words after "don't use" that name no tool.
