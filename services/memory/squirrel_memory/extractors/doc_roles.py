@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from squirrel_core.command_table import command_table
 from squirrel_memory.extractors.about import last_root_reads
+from squirrel_memory.extractors.never_passed import failed_in_session, never_passed
 from squirrel_memory.extractors.readme_commands import shell_command
 from squirrel_memory.extractors.role_words import ROLES
 from squirrel_memory.extractors.wording import key_slug
@@ -245,15 +246,29 @@ def _wanted(path: str) -> bool:
     return instruction_kind(path) is not None
 
 
+def _failed_here(entry: str, failed: set[str]) -> bool:
+    return any(
+        failed_in_session(command, failed)
+        for command in map(doc_command, _CODE_SPAN.findall(entry))
+        if command
+    )
+
+
 def doc_roles(events: list[StoredEvent]) -> list[RoleSection]:
     """The role sections of each instruction file or README the session read (last read)."""
     found: list[RoleSection] = []
+    failed = never_passed(events)
     for path, (event, text) in last_root_reads(events, _wanted, loaded_folders=True).items():
         # A sub-folder's file its host loaded holds for that folder (`web/CLAUDE.md`).
         kind = instruction_kind(path) or instruction_kind(posixpath.basename(path)) or ""
         folder = "" if instruction_kind(path) else posixpath.dirname(path)
         where = f" (run in `{folder}/`)" if folder else ""
-        for heading, roles, entries in role_sections(text, kind)[:MAX_SECTIONS]:
+        for heading, roles, said in role_sections(text, kind)[:MAX_SECTIONS]:
+            # A command the session saw fail on every run is no way to do it, whatever the
+            # file says (`never_passed`).
+            entries = [e for e in said if not _failed_here(e, failed)]
+            if not entries:
+                continue
             named = _listed(roles[:3])
             under = f", under {heading}," if heading else ""
             content = f"{path}{under} says how to {named}{where}: {'; '.join(entries)}."

@@ -14,6 +14,7 @@ from squirrel_memory.extractors.activity import (
 )
 from squirrel_memory.extractors.build_files import build_fact
 from squirrel_memory.extractors.commit_hooks import commit_hooks
+from squirrel_memory.extractors.contradicted_about import known_stack_named, without_contradicted
 from squirrel_memory.extractors.drawn_files import drawn_paths
 from squirrel_memory.extractors.folder_summary import folder_summary
 from squirrel_memory.extractors.git_listed import listed_paths
@@ -35,7 +36,7 @@ from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
 from squirrel_memory.extractors.session_tasks import started_by_task
 from squirrel_memory.extractors.shell_reads import shell_read_files
-from squirrel_memory.extractors.stack_facts import stack_facts
+from squirrel_memory.extractors.stack_facts import stack_facts, stack_seen
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.toolchain import classify
@@ -142,18 +143,28 @@ def project_facts(
     if build:
         facts.append(build)
     about = None if repository else session_about(events)
+    text = ""
     if about:
         text, source, event_ids = about
+        # A README behind the code: its sentences whose stack claim the evidence contradicts
+        # are left out (`contradicted_about`), and the statement when none is left.
+        if known_stack_named(text):
+            text = without_contradicted(text, stack_seen(events, runs, paths, project_id)) or ""
+    if text:
         # An instruction file's overview gives way to the README or manifest, as a summary does.
         tags = ("overview", "about", *((SUMMARY_TAG,) if is_instruction_file(source) else ()))
         facts.append(Fact(ABOUT_KEY, text, tags, 0.7, event_ids, (source,)))
-    elif not repository and (
-        said := help_about(runs, project_id)
-        or user_about(events)
-        or project_summary(events)
-        or named_summary(events)
-        or path_described(events)
-        or folder_summary(events)
+    elif (
+        about is None
+        and not repository
+        and (
+            said := help_about(runs, project_id)
+            or user_about(events)
+            or project_summary(events)
+            or named_summary(events)
+            or path_described(events)
+            or folder_summary(events)
+        )
     ):
         # No README or manifest read: the help its own program printed, the user's own words,
         # else the assistant's summary (of "this project", else of the project by its name, else

@@ -26,7 +26,7 @@ from squirrel_memory.extractors.touched_languages import (
     touched_code,
     touched_language_text,
 )
-from squirrel_memory.repository.languages import without_unshown
+from squirrel_memory.repository.languages import is_excluded, without_unshown
 
 #: What a `package.json` alone says of the language: one or the other.
 _EITHER = "JavaScript or TypeScript"
@@ -96,11 +96,12 @@ def language_fact(
         tags = ("language", TOUCHED_TAG, *(lang.lower() for lang in languages))
         return Fact("language", text, tags, 0.6, tuple(sorted(touched.event_ids)))
     # Code of a docs site, an example, a script or tool folder is not the project's language
-    # (a workspace's packages are: in a monorepo they hold the code).
+    # (a workspace's packages are: in a monorepo they hold the code), nor is vendored,
+    # generated or build output code (`gen/python/…_pb2.py` beside a Go service).
     own = {
         lang: kept
         for lang, found in files.items()
-        if (kept := {f for f in found if not sample_folder(f)})
+        if (kept := {f for f in found if not sample_folder(f) and not is_excluded(f)})
     }
     if "TypeScript" in manifests or "TypeScript" in own:
         # TypeScript code built from a `package.json`: the manifest is the TypeScript one's.

@@ -23,6 +23,7 @@ from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
+from squirrel_memory.extractors.disowned_tools import without_disowned
 from squirrel_memory.extractors.exchange import (
     acted_words,
     after_interrupt,
@@ -33,6 +34,7 @@ from squirrel_memory.extractors.exchange import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finder_docs import WITHOUT_REPOSITORY
 from squirrel_memory.extractors.finders import FOUND
+from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.lead_in_commands import without_restated
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
@@ -90,7 +92,8 @@ class RulesExtractor:
         found.extend(_preferences(ordered))
         # A read repository answers what language, what the project is and its tasks.
         repository = bool(ordered) and bool(primary_ecosystems(ordered[0].project_id))
-        found.extend(_facts(ordered, runs, repository))
+        # The project's facts from its files as they stand after the session's own edits.
+        found.extend(_facts(latest_reads(ordered), runs, repository))
         found.extend(evidence_candidates(ordered))
         found.extend(asked_routines(ordered, found))
         found.extend(commit_memories(ordered))
@@ -100,6 +103,8 @@ class RulesExtractor:
         found.extend(_stack(ordered, found))
         found = _without_restated_declines(from_loaded_files(found, ordered), ordered)
         found = without_restated(found)
+        # A tool the user said the project does not use is not stated as how it works.
+        found = without_disowned(found, ordered)
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)

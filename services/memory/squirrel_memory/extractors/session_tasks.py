@@ -38,6 +38,7 @@ from squirrel_memory.extractors.file_reads import (
     read_output,
     step_read_paths,
 )
+from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings, Task
 from squirrel_memory.repository.languages import is_excluded
@@ -269,7 +270,9 @@ def _statement(path: str, out: Readings) -> str | None:
 
 def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
     """One recipe per task file read in `events` that defines public tasks; a re-read
-    replaces what an earlier read of the same file said."""
+    replaces what an earlier read of the same file said, and an edit the session made to a
+    file it read is applied to that read (`latest_reads`)."""
+    events = latest_reads(events)
     if not events:
         return []
     snap = Snapshot(root=Path(events[0].project_id), head="", files=_lock_files(events))

@@ -130,6 +130,17 @@ def _stack_evidence(
     return evidence
 
 
+def stack_seen(
+    events: list[StoredEvent], runs: list[CommandRun], paths: list[tuple[str, str]], project_id: str
+) -> dict[str, set[str]]:
+    """Per fact key, every name (lower-cased) any evidence shows, in any folder, any strength."""
+    evidence = _stack_evidence(events, runs, paths, project_id)
+    return {
+        key: {name.lower() for names in scopes.values() for name in names}
+        for key, scopes in evidence.found.items()
+    }
+
+
 def stack_facts(
     events: list[StoredEvent], runs: list[CommandRun], paths: list[tuple[str, str]], project_id: str
 ) -> list[Fact]:

@@ -20,10 +20,18 @@ _HABIT_WORDING = {
 }
 
 
+def outside_project(attempt: Attempt) -> bool:
+    """Whether the command ran in a folder outside the project (its scope is absolute)."""
+    return attempt.scope.startswith(("/", "~"))
+
+
 def _tool_counts(found: list[Attempt]) -> dict[tuple[str, str], _ToolCount]:
     """How often each (category, tool) was used, in how many sessions, through which wrapper."""
     counts: dict[tuple[str, str], _ToolCount] = {}
     for attempt in found:
+        if outside_project(attempt):
+            # Run in another checkout (`cd /src/other-app && npm test`): that project's tool.
+            continue
         manager = package_manager(attempt.text.split())
         seen: list[tuple[str, str]] = []
         if manager:

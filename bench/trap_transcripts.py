@@ -1,0 +1,285 @@
+"""Short made-up sessions written in the hosts' own transcript formats (Claude Code JSONL and
+Codex rollouts), for the wrong-fact traps (`bench/wrong_traps.py`): a session is a list of steps
+(the user's prompt, a file read, a command and its output, an edit, the assistant's reply) and
+is written as the host would write it, so the real ingest parsers read it."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Ask:
+    """The user's message."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Say:
+    """The assistant's reply text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Read:
+    """A file read (path relative to the project's folder unless absolute) and its text."""
+
+    path: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Run:
+    """A shell command, its output and its exit code."""
+
+    command: str
+    output: str
+    code: int = 0
+
+
+@dataclass(frozen=True)
+class Write:
+    """A file written whole (path relative to the project's folder unless absolute)."""
+
+    path: str
+    text: str
+
+
+Step = Ask | Say | Read | Run | Write
+
+
+@dataclass(frozen=True)
+class Session:
+    """One session: the host (`claude` or `codex`), the project's folder and the steps."""
+
+    host: str
+    cwd: str
+    steps: tuple[Step, ...]
+
+
+def _where(cwd: str, path: str) -> str:
+    return path if path.startswith("/") else f"{cwd.rstrip('/')}/{path}"
+
+
+class _Clock:
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+
+    def tick(self) -> str:
+        self.now += timedelta(seconds=7)
+        return self.now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.now.microsecond // 1000:03d}Z"
+
+
+def claude_lines(session: Session, session_id: str, start: datetime) -> list[dict[str, Any]]:
+    """The session as Claude Code's JSONL records."""
+    clock = _Clock(start)
+    lines: list[dict[str, Any]] = []
+    parent: str | None = None
+    n = 0
+
+    def record(kind: str, message: dict[str, Any], **extra: Any) -> None:
+        nonlocal parent
+        me = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{session_id}/{len(lines)}"))
+        lines.append(
+            {
+                "parentUuid": parent,
+                "isSidechain": False,
+                "userType": "external",
+                "cwd": session.cwd,
+                "sessionId": session_id,
+                "version": "2.1.39",
+                "gitBranch": "main",
+                "type": kind,
+                "uuid": me,
+                "timestamp": clock.tick(),
+                "message": message,
+                **extra,
+            }
+        )
+        parent = me
+
+    def assistant(content: list[dict[str, Any]]) -> None:
+        record(
+            "assistant",
+            {
+                "id": f"msg_{len(lines):04d}",
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-sonnet-4-5",
+                "content": content,
+                "stop_reason": None,
+                "usage": {"input_tokens": 1, "output_tokens": 1},
+            },
+        )
+
+    def tool(name: str, given: dict[str, Any], text: str, error: bool, result: Any) -> None:
+        nonlocal n
+        n += 1
+        call = f"toolu_{session_id[:8]}{n:04d}"
+        assistant([{"type": "tool_use", "id": call, "name": name, "input": given}])
+        block = {"tool_use_id": call, "type": "tool_result", "content": text, "is_error": error}
+        record("user", {"role": "user", "content": [block]}, toolUseResult=result)
+
+    for step in session.steps:
+        if isinstance(step, Ask):
+            record("user", {"role": "user", "content": step.text})
+        elif isinstance(step, Say):
+            assistant([{"type": "text", "text": step.text}])
+        elif isinstance(step, Read):
+            path = _where(session.cwd, step.path)
+            count = step.text.count("\n") + 1
+            shown = {"filePath": path, "content": step.text, "numLines": count}
+            result = {"type": "text", "file": {**shown, "startLine": 1, "totalLines": count}}
+            tool("Read", {"file_path": path}, step.text, False, result)
+        elif isinstance(step, Write):
+            path = _where(session.cwd, step.path)
+            done = f"File created successfully at: {path}"
+            result = {"type": "create", "filePath": path, "content": step.text}
+            tool("Write", {"file_path": path, "content": step.text}, done, False, result)
+        else:
+            given = {"command": step.command, "description": "Run command"}
+            if step.code:
+                text = f"Exit code {step.code}\n{step.output}"
+                tool("Bash", given, text, True, f"Error: {text}")
+            else:
+                ran = {"stdout": step.output, "stderr": "", "interrupted": False, "isImage": False}
+                tool("Bash", given, step.output, False, ran)
+    return lines
+
+
+def codex_lines(session: Session, session_id: str, start: datetime) -> list[dict[str, Any]]:
+    """The session as a Codex rollout's JSONL records (shell calls through `exec_command`)."""
+    clock = _Clock(start)
+    meta = {
+        "id": session_id,
+        "timestamp": clock.tick(),
+        "cwd": session.cwd,
+        "originator": "codex_cli_rs",
+        "cli_version": "0.146.0",
+        "model_provider": "openai",
+    }
+    lines: list[dict[str, Any]] = [
+        {"timestamp": meta["timestamp"], "type": "session_meta", "payload": meta}
+    ]
+    n = 0
+
+    def item(kind: str, payload: dict[str, Any]) -> None:
+        lines.append({"timestamp": clock.tick(), "type": kind, "payload": payload})
+
+    def shell(command: str, output: str, code: int) -> None:
+        nonlocal n
+        n += 1
+        call = f"call_{session_id[:8]}_{n}"
+        arguments = json.dumps({"cmd": command, "workdir": session.cwd})
+        item(
+            "response_item",
+            {
+                "type": "function_call",
+                "name": "exec_command",
+                "arguments": arguments,
+                "call_id": call,
+            },
+        )
+        shown = (
+            f"Chunk ID: {n}\nWall time: 0.4 seconds\nProcess exited with code {code}\n"
+            f"Original token count: {len(output.split())}\nOutput:\n{output}"
+        )
+        item("response_item", {"type": "function_call_output", "call_id": call, "output": shown})
+
+    def patch(path: str, before: str | None, after: str) -> None:
+        # As Codex edits: an `apply_patch` call, the whole file replaced where it was read.
+        nonlocal n
+        n += 1
+        call = f"call_{session_id[:8]}_{n}"
+        added = "".join(f"+{line}\n" for line in after.splitlines())
+        if before is None:
+            body = f"*** Add File: {path}\n{added}"
+        else:
+            removed = "".join(f"-{line}\n" for line in before.splitlines())
+            body = f"*** Update File: {path}\n@@\n{removed}{added}"
+        given = f"*** Begin Patch\n{body}*** End Patch"
+        item(
+            "response_item",
+            {
+                "type": "custom_tool_call",
+                "status": "completed",
+                "call_id": call,
+                "name": "apply_patch",
+                "input": given,
+            },
+        )
+        done = {
+            "output": f"Success. Updated the following files:\nM {path}\n",
+            "metadata": {"exit_code": 0, "duration_seconds": 0.1},
+        }
+        item(
+            "response_item",
+            {"type": "custom_tool_call_output", "call_id": call, "output": json.dumps(done)},
+        )
+
+    seen: dict[str, str] = {}
+    for step in session.steps:
+        if isinstance(step, Ask):
+            item("event_msg", {"type": "user_message", "message": step.text, "images": []})
+        elif isinstance(step, Say):
+            item("event_msg", {"type": "agent_message", "message": step.text})
+            item(
+                "response_item",
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": step.text}],
+                },
+            )
+        elif isinstance(step, Read):
+            seen[step.path] = step.text
+            shell(f"cat {step.path}", step.text, 0)
+        elif isinstance(step, Write):
+            patch(step.path, seen.get(step.path), step.text)
+            seen[step.path] = step.text
+        else:
+            shell(step.command, step.output, step.code)
+    return lines
+
+
+def write_sessions(folder: Path, name: str, sessions: Sequence[Session]) -> list[Path]:
+    """Writes each session of a trap under `folder/name/` as its host names its files."""
+    out: list[Path] = []
+    start = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+    (folder / name).mkdir(parents=True, exist_ok=True)
+    for i, session in enumerate(sessions):
+        session_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"wrong-trap/{name}/{i}"))
+        begun = start + timedelta(days=i)
+        if session.host == "codex":
+            stamp = begun.strftime("%Y-%m-%dT%H-%M-%S")
+            path = folder / name / f"rollout-{stamp}-{session_id}.jsonl"
+            lines = codex_lines(session, session_id, begun)
+        else:
+            path = folder / name / f"{session_id}.jsonl"
+            lines = claude_lines(session, session_id, begun)
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        out.append(path)
+    return out
+
+
+@dataclass(frozen=True)
+class Trap:
+    """A made-up project built around one way a rule could state a wrong fact: its sessions,
+    the patterns no memory or session-start line may match (`wrong`: regex and why, as the
+    answer key's `[[wrong]]` entries) and what may be stated (`may`: regexes of the right fact,
+    to show the rule still fires where it holds)."""
+
+    name: str
+    ecosystem: str
+    trap: str
+    sessions: tuple[Session, ...]
+    wrong: tuple[tuple[str, str], ...]
+    may: tuple[str, ...] = ()

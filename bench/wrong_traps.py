@@ -1,0 +1,162 @@
+"""Made-up sessions built around a trap each: where a rule could state a wrong stack fact or a
+wrong command (a side store's client, a sub-folder with its own manifest, a monorepo whose
+packages disagree, a migration mid-session, a stale README, a command that always failed, a tool
+the user does not use, a dev-only dependency, a generated or vendored language, a sibling
+checkout, another project's version). Each trap's sessions (`bench/wrong_trap_cases.py`,
+`bench/wrong_trap_cases_b.py`) are written in the host's own transcript format and go through
+the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every
+memory and every line of the session-start text is held against the trap's `wrong` patterns.
+
+Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
+fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
+Exits 1 when any wrong fact is stated.
+
+Usage: python -m bench.wrong_traps [--trap NAME ...] [--hook-text] [--memories]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench import fixture_pipeline
+from bench.answer_key import backend_env
+from bench.trap_transcripts import Trap, write_sessions
+from bench.wrong_trap_cases import CASES as FIRST
+from bench.wrong_trap_cases_b import CASES as SECOND
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.logs import configure_logging
+
+TRAPS: tuple[Trap, ...] = (*FIRST, *SECOND)
+_FLAGS = re.IGNORECASE | re.MULTILINE
+
+
+@dataclass
+class Outcome:
+    """What the pipeline said for one trap."""
+
+    trap: Trap
+    memories: list[tuple[str, str]] = field(default_factory=list)
+    start_text: str = ""
+
+    def wrong_memories(self) -> list[tuple[str, str, str]]:
+        """(why, kind, text) for every memory a `wrong` pattern matches."""
+        return [
+            (why, kind, text)
+            for kind, text in self.memories
+            for pattern, why in self.trap.wrong
+            if re.search(pattern, text, _FLAGS)
+        ]
+
+    def wrong_lines(self) -> list[tuple[str, str]]:
+        """(why, line) for every session-start line a `wrong` pattern matches."""
+        return [
+            (why, line)
+            for line in self.start_text.splitlines()
+            for pattern, why in self.trap.wrong
+            if re.search(pattern, line, _FLAGS)
+        ]
+
+    def right_stated(self) -> str:
+        """How many `may` patterns some memory states, as `n/m`."""
+        said = sum(
+            any(re.search(p, text, _FLAGS) for _, text in self.memories) for p in self.trap.may
+        )
+        return f"{said}/{len(self.trap.may)}"
+
+
+def measure(traps: Sequence[Trap]) -> list[Outcome]:
+    """Runs every trap's sessions through one memory service; one Outcome per trap."""
+    outcomes = {t.name: Outcome(t) for t in traps}
+    hosts = {t.name: t.sessions[0].host for t in traps}
+
+    async def inspect(client: MemoryClient, name: str, project_id: str, events: int) -> None:
+        listed = await client.call(
+            client.stub.ListMemories,
+            pb.ListMemoriesRequest(project_id=project_id, page_size=500),
+        )
+        names = fixture_pipeline.TYPE_NAMES
+        outcomes[name].memories = [
+            (names.get(m.type, "unknown"), m.content) for m in listed.memories
+        ]
+        outcomes[name].start_text = await fixture_pipeline.session_start_text(
+            client, project_id, hosts[name]
+        )
+
+    with tempfile.TemporaryDirectory() as tmp:
+        projects = [(t.name, write_sessions(Path(tmp), t.name, t.sessions)) for t in traps]
+        asyncio.run(
+            fixture_pipeline.run_once(
+                projects, False, settings_env=backend_env("rules"), inspect=inspect
+            )
+        )
+    return [outcomes[t.name] for t in traps]
+
+
+def _cell(text: str, width: int = 150) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def report(outcomes: Sequence[Outcome], hook_text: bool = False, memories: bool = False) -> str:
+    """The per-trap table and, under it, every wrong fact with its text."""
+    lines = [
+        "| trap | ecosystem | host | memories | wrong memories | wrong start lines"
+        " | right stated |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
+    for o in outcomes:
+        lines.append(
+            f"| {o.trap.name} | {o.trap.ecosystem} | {o.trap.sessions[0].host} | {len(o.memories)}"
+            f" | {len(o.wrong_memories())} | {len(o.wrong_lines())} | {o.right_stated()} |"
+        )
+    wrong_m = sum(len(o.wrong_memories()) for o in outcomes)
+    wrong_l = sum(len(o.wrong_lines()) for o in outcomes)
+    traps_hit = sum(bool(o.wrong_memories() or o.wrong_lines()) for o in outcomes)
+    lines.append(
+        f"| all ({len(outcomes)} traps) | | | {sum(len(o.memories) for o in outcomes)}"
+        f" | {wrong_m} | {wrong_l} | traps with a wrong fact: {traps_hit} |"
+    )
+    for o in outcomes:
+        found = o.wrong_memories()
+        start = o.wrong_lines()
+        if found or start or hook_text or memories:
+            lines.append(f"\n### {o.trap.name}: {o.trap.trap}")
+        for why, kind, text in found:
+            lines.append(f"- wrong memory [{kind}] ({why}): {_cell(text)}")
+        for why, line in start:
+            lines.append(f"- wrong session-start line ({why}): {_cell(line)}")
+        if memories:
+            lines.extend(f"- [{kind}] {_cell(text)}" for kind, text in sorted(o.memories))
+        if hook_text:
+            lines.append("session-start text:\n" + (o.start_text or "(none)"))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trap", action="append", default=[], help="only this trap (repeatable)")
+    parser.add_argument("--hook-text", action="store_true", help="print each session-start text")
+    parser.add_argument("--memories", action="store_true", help="print every memory")
+    args = parser.parse_args(argv)
+    configure_logging("bench", "error", json=True)
+    traps = [t for t in TRAPS if not args.trap or t.name in args.trap]
+    unknown = set(args.trap) - {t.name for t in traps}
+    if unknown:
+        print(f"no trap named {sorted(unknown)}", file=sys.stderr)
+        return 2
+    outcomes = measure(traps)
+    print(report(outcomes, args.hook_text, args.memories))
+    wrong = any(o.wrong_memories() or o.wrong_lines() for o in outcomes)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""A file's text as the session last saw it: a read of a file that the session edited later is
+read as the file stood after those edits.
+
+A session often reads a file and then changes it: it ports `app.py` from one framework to
+another, moves the `test` script of `package.json` to another runner, drops a dependency. The
+read still shows the old text, and a rule reading it would state what the session itself just
+undid ("Built with Flask" after the port). So, before the project-fact rules read them, the
+reads of a file that later successful edits of the same file changed get those edits applied,
+in order:
+
+- a whole-file write (Claude Code's `Write`, a patch's added file): its text;
+- a replacement (`Edit`, `MultiEdit`'s edits) or a patch's hunk (Codex's `apply_patch`): made
+  where its old text is found in the read; where it is not (a partial read), the old text's
+  lines the new text does not keep are removed.
+
+Only edits that did not fail count, and only for the same file (by its path in the project).
+The edits themselves are what the session wrote, and rules read them as they are.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_reads import file_text, read_output
+from squirrel_memory.models import StoredEvent
+
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (?P<path>.+?)\s*$")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Change:
+    """One edit of a file: the file's whole new text (a write), or the (old, new) text pairs it
+    replaced (an edit's strings, a patch's hunks)."""
+
+    whole: str | None = None
+    pairs: tuple[tuple[str, str], ...] = ()
+
+    def apply(self, text: str) -> str:
+        """`text` after the edit: a write's text; each replacement made where its old text is
+        found, else the old text's lines that the new text does not keep removed."""
+        if self.whole is not None:
+            return self.whole
+        for old, new in self.pairs:
+            if old and old in text:
+                text = text.replace(old, new, 1)
+                continue
+            gone = _lines(old) - _lines(new)
+            text = "\n".join(line for line in text.splitlines() if line.strip() not in gone)
+        return text
+
+
+def _lines(text: str) -> set[str]:
+    return {s for line in text.splitlines() if (s := line.strip())}
+
+
+def _hunks(body: list[str]) -> list[tuple[str, str]]:
+    """A patch's hunks of one file as (old, new) texts, context lines in both."""
+    pairs: list[tuple[str, str]] = []
+    old: list[str] = []
+    new: list[str] = []
+    for line in [*body, "@@"]:
+        if line.startswith("@@"):
+            if old or new:
+                pairs.append(("\n".join(old), "\n".join(new)))
+            old, new = [], []
+        elif line.startswith("-"):
+            old.append(line[1:])
+        elif line.startswith("+"):
+            new.append(line[1:])
+        elif line.startswith(" "):
+            old.append(line[1:])
+            new.append(line[1:])
+    return pairs
+
+
+def _patched(patch: str, project_id: str) -> dict[str, _Change]:
+    """Per file a patch updates or adds, its change."""
+    bodies: dict[str, list[str]] = {}
+    added: set[str] = set()
+    current: list[str] | None = None
+    for line in patch.splitlines():
+        header = _PATCH_FILE.match(line)
+        if header:
+            path = relative_path(header["path"], project_id)
+            current = bodies.setdefault(path, [])
+            if line.startswith("*** Add File"):
+                added.add(path)
+        elif line.startswith("*** "):
+            current = None
+        elif current is not None:
+            current.append(line)
+    return {
+        path: _Change(whole="\n".join(x[1:] for x in body if x.startswith("+")))
+        if path in added
+        else _Change(pairs=tuple(_hunks(body)))
+        for path, body in bodies.items()
+    }
+
+
+def _changes(event: StoredEvent) -> dict[str, _Change]:
+    """The files an edit event changed and how; empty for any other event."""
+    content: dict[str, Any] = event.content
+    given = content.get("input")
+    if event.event_type != EventType.TOOL_CALL or not isinstance(given, dict):
+        return {}
+    patch = given.get("input") if content.get("tool") == "apply_patch" else None
+    if isinstance(patch, str):
+        return _patched(patch, event.project_id)
+    raw = given.get("file_path")
+    if not isinstance(raw, str):
+        return {}
+    path = relative_path(raw, event.project_id)
+    if isinstance(given.get("content"), str):
+        return {path: _Change(whole=given["content"])}
+    edits = given.get("edits")
+    raw_pairs = (
+        [(e.get("old_string"), e.get("new_string")) for e in edits if isinstance(e, dict)]
+        if isinstance(edits, list)
+        else [(given.get("old_string"), given.get("new_string"))]
+    )
+    pairs = tuple((o, n) for o, n in raw_pairs if isinstance(o, str) and isinstance(n, str))
+    return {path: _Change(pairs=pairs)} if pairs else {}
+
+
+def _failed(events: list[StoredEvent]) -> set[str]:
+    """The tool calls whose result was an error (an edit that did not apply)."""
+    return {
+        str(e.content.get("tool_use_id"))
+        for e in events
+        if e.event_type == EventType.TOOL_RESULT and e.content.get("is_error") is True
+    }
+
+
+def latest_reads(events: list[StoredEvent]) -> list[StoredEvent]:
+    """`events` (in time order) with each file read cut to the lines no later successful edit
+    of that file removed; events nothing changed later are returned as they are."""
+    failed = _failed(events)
+    later: dict[str, list[tuple[int, _Change]]] = {}
+    for index, event in enumerate(events):
+        if str(event.content.get("tool_use_id")) in failed:
+            continue
+        for path, change in _changes(event).items():
+            later.setdefault(path, []).append((index, change))
+    if not later:
+        return events
+    out: list[StoredEvent] = []
+    for index, event in enumerate(events):
+        changes = _read_changes(event, index, later)
+        output = read_output(event) if changes else None
+        if not changes or output is None or "output" not in event.content:
+            out.append(event)
+            continue
+        text = file_text(output)
+        numbered = text != output
+        for change in changes:
+            text = change.apply(text)
+        if numbered:
+            # Shown as the read showed it: each line behind its number.
+            text = "".join(f"{n:6d}→{line}\n" for n, line in enumerate(text.splitlines(), 1))
+        out.append(dataclasses.replace(event, content={**event.content, "output": text}))
+    return out
+
+
+def _read_changes(
+    event: StoredEvent, index: int, later: dict[str, list[tuple[int, _Change]]]
+) -> list[_Change]:
+    if event.event_type != EventType.TOOL_RESULT or not event.file_paths:
+        return []
+    path = relative_path(event.file_paths[0], event.project_id)
+    return [change for at, change in later.get(path, ()) if at > index]

@@ -1,0 +1,50 @@
+"""A tool the user says the project does not use is not stated as how it works
+(`extractors/disowned_tools.py`), in any ecosystem; without the user's word, or with only the
+assistant's, the files still say it."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from session_builder import Session
+
+from squirrel_memory.extractors.disowned_tools import disowned_tools
+
+START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+COMPOSE = "services:\n  app:\n    build: .\n  db:\n    image: mysql:8\n"
+MAKEFILE = "build:\n\tgo build ./...\n\nlint:\n\tgolangci-lint run\n"
+
+
+def _stated(root: str, reads: list[tuple[str, str]], said: str, by_user: bool) -> list[str]:
+    s = Session(root, "s1", START)
+    s.user("Get it running.")
+    for path, text in reads:
+        s.read(path, text)
+    if by_user:
+        s.user(said)
+    else:
+        s.say(said)
+    return [c.content for c in s.extracted()]
+
+
+def test_a_compose_file_the_user_disowned_is_not_stated() -> None:
+    reads = [("docker-compose.yml", COMPOSE)]
+    said = "No, we don't use Docker here. Run it locally."
+    assert not any("Docker Compose" in c for c in _stated("/home/u/clinic", reads, said, True))
+    assert any("Docker Compose" in c for c in _stated("/home/u/clinic", reads, said, False))
+    assert any("Docker Compose" in c for c in _stated("/home/u/clinic", reads, "Go on.", True))
+
+
+def test_a_task_runner_the_user_disowned_is_not_stated_in_another_ecosystem() -> None:
+    reads = [("go.mod", "module example.com/billing\n\ngo 1.22\n"), ("Makefile", MAKEFILE)]
+    said = "We never use make, call the go tool directly."
+    assert not any("`make build`" in c for c in _stated("/home/u/billing", reads, said, True))
+    assert any("`make build`" in c for c in _stated("/home/u/billing", reads, "Thanks.", True))
+
+
+def test_only_a_tool_after_the_negation_counts() -> None:
+    s = Session("/home/u/kit", "s1", START)
+    s.user("don't use yarn, that lockfile is stale. Do not use the cache either.")
+    s.user("I don't think we need Docker.")
+    s.user("We don't use Yarn workspaces, and we never use Lerna here.")
+    assert disowned_tools(s.events) == {"yarn", "lerna"}

@@ -1,0 +1,113 @@
+"""A file's lines a later edit removed no longer count as read (`extractors/latest_reads.py`):
+a port to another framework, in any ecosystem, states the framework the session moved to."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from session_builder import Session
+
+from squirrel_memory.extractors.latest_reads import latest_reads
+
+START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+FLASK_APP = 'from flask import Flask\n\napp = Flask(__name__)\n\n\n@app.get("/")\ndef index():\n    return "ok"\n'
+FASTAPI_APP = 'from fastapi import FastAPI\n\napp = FastAPI()\n\n\n@app.get("/")\ndef index() -> str:\n    return "ok"\n'
+ACTIX_MAIN = "use actix_web::{App, HttpServer};\n\nfn main() {\n    let _ = HttpServer::new(|| App::new());\n}\n"
+AXUM_USE = "use axum::Router;\n"
+
+
+def _facts(session: Session) -> list[str]:
+    return [c.content for c in session.extracted() if c.content.startswith("Built with")]
+
+
+def _python(root: str, rewrite: bool) -> Session:
+    s = Session(root, "s1", START)
+    s.user("Port the API.")
+    s.read("app.py", FLASK_APP)
+    if rewrite:
+        s.write("app.py", FASTAPI_APP)
+    s.run("pytest -q", 0, "3 passed")
+    return s
+
+
+def test_a_whole_rewrite_drops_the_framework_the_read_showed() -> None:
+    assert _facts(_python("/home/u/weather", rewrite=True)) == ["Built with FastAPI."]
+
+
+def test_without_the_rewrite_the_read_still_states_its_framework() -> None:
+    assert any("Flask" in f for f in _facts(_python("/home/u/weather", rewrite=False)))
+
+
+def _rust(root: str, edit: tuple[str, str]) -> Session:
+    s = Session(root, "s2", START)
+    s.user("Move the admin server to axum.")
+    s.read("Cargo.toml", '[package]\nname = "admin"\n\n[dependencies]\ntokio = "1"\n')
+    s.read("src/main.rs", ACTIX_MAIN)
+    s.edit_lines("src/main.rs", *edit)
+    s.run("cargo test", 0, "test result: ok. 2 passed")
+    return s
+
+
+def test_an_edit_that_replaces_the_import_drops_it_in_another_ecosystem() -> None:
+    facts = _facts(_rust("/home/u/admin", ("use actix_web::{App, HttpServer};", AXUM_USE)))
+    assert facts and not any("Actix" in f for f in facts)
+    assert any("Axum" in f for f in facts)
+
+
+def test_an_edit_of_other_lines_keeps_what_the_read_showed() -> None:
+    facts = _facts(_rust("/home/u/admin", ("fn main() {", "fn main() {\n    // started")))
+    assert any("Actix" in f for f in facts)
+
+
+def test_a_patch_removes_its_minus_lines_and_a_failed_edit_nothing() -> None:
+    s = Session("/home/u/kit", "s3", START)
+    s.read("package.json", '{\n  "scripts": {"test": "jest"},\n  "name": "kit"\n}\n')
+    patch = (
+        "*** Begin Patch\n*** Update File: package.json\n@@\n"
+        '-  "scripts": {"test": "jest"},\n+  "scripts": {"test": "vitest run"},\n*** End Patch'
+    )
+    s.add(
+        "tool_call",
+        {"tool": "apply_patch", "tool_use_id": "p1", "input": {"input": patch}},
+        ("package.json",),
+    )
+    s.read("README.md", "# kit\n\nRun `npm test`.\n")
+    failed = {
+        "file_path": "/home/u/kit/README.md",
+        "old_string": "Run `npm test`.",
+        "new_string": "x",
+    }
+    s.add(
+        "tool_call",
+        {"tool": "Edit", "tool_use_id": "e1", "input": failed},
+        ("/home/u/kit/README.md",),
+    )
+    s.add(
+        "tool_result", {"tool": "Edit", "tool_use_id": "e1", "output": "no match", "is_error": True}
+    )
+    after = latest_reads(s.events)
+    outputs = [e.content.get("output", "") for e in after if e.event_type == "tool_result"]
+    assert '"jest"' not in outputs[0] and '"name": "kit"' in outputs[0]
+    assert "Run `npm test`." in outputs[1]
+    assert after[2] is s.events[2]
+
+
+def _tasks(root: str, path: str, text: str, edit: tuple[str, str] | None) -> list[str]:
+    s = Session(root, "s4", START)
+    s.user("Move the tests to the new runner.")
+    s.read(path, text)
+    if edit:
+        s.edit_lines(path, *edit)
+    return [c.content for c in s.extracted() if c.content.startswith("Tasks")]
+
+
+def test_a_task_file_is_read_as_the_session_left_it_in_two_ecosystems() -> None:
+    package = '{\n  "name": "kit",\n  "scripts": {\n    "test": "jest"\n  }\n}\n'
+    edit = ('"test": "jest"', '"test": "vitest run"')
+    (after,) = _tasks("/home/u/kit", "package.json", package, edit)
+    assert "vitest run" in after and "jest" not in after
+    (before,) = _tasks("/home/u/kit", "package.json", package, None)
+    assert "jest" in before
+    makefile = "build:\n\tgo build ./...\n\ntest:\n\tgo test -race ./...\n"
+    (after,) = _tasks("/home/u/billing", "Makefile", makefile, ("go test -race", "gotestsum --"))
+    assert "gotestsum" in after and "-race" not in after

@@ -1,0 +1,36 @@
+"""The wrong-fact traps' sessions are read by the real ingest parsers in both hosts' formats,
+and a trap's `wrong` patterns judge memories and session-start lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench import fixture_pipeline
+from bench.trap_transcripts import write_sessions
+from bench.wrong_traps import TRAPS, Outcome
+
+
+def test_at_least_24_traps_in_six_ecosystems_and_both_hosts() -> None:
+    assert len(TRAPS) >= 24
+    assert len({t.ecosystem.split("/")[0].split()[0] for t in TRAPS}) >= 6
+    assert {s.host for t in TRAPS for s in t.sessions} == {"claude", "codex"}
+    assert all(t.wrong for t in TRAPS)
+
+
+def test_every_trap_parses_into_reads_commands_and_prompts(tmp_path: Path) -> None:
+    for trap in TRAPS:
+        paths = write_sessions(tmp_path, trap.name, trap.sessions)
+        events = fixture_pipeline.parse(paths, f"/tmp/projects/{trap.name}")
+        kinds = {str(e.event_type) for e in events}
+        assert "user_message" in kinds, trap.name
+        assert {"command_run", "test_run"} & kinds, trap.name
+        assert fixture_pipeline.transcript_host(paths) == trap.sessions[0].host
+
+
+def test_a_wrong_pattern_judges_memories_and_start_lines() -> None:
+    trap = next(t for t in TRAPS if t.name == "flask-to-fastapi")
+    wrong = Outcome(trap, [("project_fact", "Built with Flask, FastAPI.")], "- Built with Flask.")
+    assert len(wrong.wrong_memories()) == 1 and len(wrong.wrong_lines()) == 1
+    right = Outcome(trap, [("project_fact", "Built with FastAPI.")], "- Built with FastAPI.")
+    assert not right.wrong_memories() and not right.wrong_lines()
+    assert right.right_stated() == "1/2"
