@@ -13,7 +13,12 @@ from datetime import datetime
 
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.retrieval.relevance import Fused
-from squirrel_memory.retrieval.results import PageRow, ScoredMemory, search_reason
+from squirrel_memory.retrieval.results import (
+    PageRow,
+    ScoredMemory,
+    search_reason,
+    shown_terms,
+)
 from squirrel_memory.scoring import (
     PATH_EXACT,
     MemoryScore,
@@ -103,11 +108,16 @@ class Ranking:
         """`places` (of `order`) as a page's rows: each memory, its rounded score and its
         reason (`search_reason`, the text `explain` gives its `ScoredMemory`), no
         `ScoredMemory` made."""
-        live, parts_of, terms, matched = self.live, self.fused.parts, self.terms, self.matcher
+        live, parts_of, query_terms, matcher = self.live, self.fused.parts, self.terms, self.matcher
+        paths = not matcher.empty
         out: list[PageRow] = []
         for _, _, memory_id, score in places:
             item = live[memory_id]
-            vector = parts_of(memory_id)[2]
-            paths = matched.matched(item.file_paths)
-            out.append((item, round(score[0], 4), search_reason(terms, item, vector, paths)))
+            terms = shown_terms(query_terms, item)
+            # The cosine is named only when no term is: 0.0 otherwise keeps the reasons' cache
+            # to one text per terms, paths and type.
+            vector = 0.0 if terms else parts_of(memory_id)[2]
+            touched = matcher.matched(item.file_paths) if paths else ()
+            reason = search_reason(terms, vector, touched, item.type)
+            out.append((item, round(score[0], 4), reason))
         return out

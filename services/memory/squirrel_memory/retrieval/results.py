@@ -174,16 +174,19 @@ def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
     )
 
 
+def shown_terms(query_terms: tuple[str, ...], item: MemoryItem) -> tuple[str, ...]:
+    """A search hit's `deciding_terms` (no common terms, no term order: the query's own order)
+    made from the memory itself, without a `ScoredMemory`."""
+    return _one_form(_meaningful(matched_terms(query_terms, item)))
+
+
+@functools.lru_cache(maxsize=4096)
 def search_reason(
-    query_terms: tuple[str, ...],
-    item: MemoryItem,
-    vector: float,
-    matched_paths: tuple[str, ...],
+    terms: tuple[str, ...], vector: float, matched_paths: tuple[str, ...], memory_type: MemoryType
 ) -> str:
-    """`explain` of a search hit (no common terms, no term order: the query's own order) made
-    straight from its parts, without a `ScoredMemory`: the same text, word for word."""
-    terms = _one_form(_meaningful(matched_terms(query_terms, item)))
-    return _reason(terms, vector, matched_paths, item.type, "the query")
+    """`explain`'s text for a search hit of `shown_terms` `terms`, word for word (`vector` is
+    read only when `terms` is empty). Cached: a query's hits share a few such texts."""
+    return _reason(terms, vector, matched_paths, memory_type, "the query")
 
 
 def _reason(
