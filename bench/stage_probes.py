@@ -111,7 +111,8 @@ def probes(
         (retriever_module, "fuse", "fusion"),  # an older tree's
         (retriever_module, "fused_hits", "fusion"),
         (retriever_module, "placed", "placing"),
-        (ranking_module.Ranking, "scored", "page"),
+        (ranking_module.Ranking, "scored", "page"),  # an older tree's
+        (ranking_module.Ranking, "rows", "page"),
         (retriever_module, "search_result", "page"),
     ]
     if tokenizer is not None:

@@ -215,6 +215,7 @@ async def test_search_results_carry_each_field_of_the_memory_found(
         assert first.HasField("source")
         assert list(first.source.file_paths) == list(tagged.memory.file_paths)
         assert list(first.source.episode_ids) == [] and list(first.source.source_refs) == []
+        assert not any(r.from_team for r in found.results)  # only the gateway marks team results
         others = [r for r in found.results[1:] if r.memory_id != first.memory_id]
         assert all(r.HasField("source") and r.handle for r in others)
         assert len({r.handle for r in found.results}) == len(found.results)

@@ -130,6 +130,19 @@ async def test_a_recipe_whose_command_now_fails_is_stale_and_leaves_the_hooks(
     history = await stack.history(recipes[0])
     assert [(o.session_id, o.outcome) for o in history.outcomes] == [("second", "contradicted")]
     assert history.stale
+    # A search that leaves out stale memories drops it from its page; the total is the search's.
+    asked = pb.SearchMemoryRequest(project_id=stack.root, query="ruff check src", top_k=10)
+    plain = await stack.client.call(stack.client.stub.SearchMemory, asked)
+    assert recipes[0] in [r.memory_id for r in plain.results]
+    asked.leave_out_stale = True
+    left = await stack.client.call(stack.client.stub.SearchMemory, asked)
+    assert [r.memory_id for r in left.results] == [
+        r.memory_id for r in plain.results if r.memory_id != recipes[0]
+    ]
+    assert [r.reason for r in left.results] == [
+        r.reason for r in plain.results if r.memory_id != recipes[0]
+    ]
+    assert left.total_count == plain.total_count
     later = await stack.start("third")
     assert recipes[0] not in [s.memory_id for s in later.served]
 

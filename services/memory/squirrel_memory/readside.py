@@ -8,6 +8,7 @@ as extraction; otherwise all of them are built deterministically.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,7 @@ from squirrel_memory.indexer import ProjectIndexes
 from squirrel_memory.llm.factory import budget_for
 from squirrel_memory.llm.spending import LlmBudget
 from squirrel_memory.retrieval import Retriever
+from squirrel_memory.scoring import recency_days
 from squirrel_memory.storage import Store
 from squirrel_memory.task_context import TaskContext, TaskContextBuilder
 from squirrel_memory.team.contributors import contributors
@@ -290,58 +292,69 @@ class ReadSide:
 
     async def search(self, request: pb.SearchMemoryRequest) -> pb.SearchMemoryResponse:
         project = await self._project(request.project_id)
-        page = await project.retriever.search(
+        leave_out = (
+            functools.partial(self._left_out, request)
+            if request.leave_out_stale or request.leave_out_resting
+            else None
+        )
+        page = await project.retriever.search_rows(
             request.project_id,
             request.query,
             request.top_k or 5,
             types=memory_types_from_pb(request.types),
             scope_paths=list(request.scope_paths),
             page_token=request.page_token or None,
+            leave_out=leave_out,
         )
-        results = list(page.results)
-        if (request.leave_out_stale or request.leave_out_resting) and results:
-            store = await self._engine.registry.store(request.project_id)
-            book = await self._engine.outcomes.of(store)
-            ids = {r.memory_id for r in results}
-            flagged = set(book.contradicted_ids()) & ids if request.leave_out_stale else set()
-            resting = (
-                {i for i in ids if book.may_rest_at_start(i)}
-                if request.leave_out_resting
-                else set()
-            )
-            if flagged or resting:  # read only the memories that may be left out (usually none)
-                items = await store.get_memories(sorted(flagged | resting))
-                gone = book.stale_ids([m for m in items if m.id in flagged]) | {
-                    m.id for m in items if m.id in resting and rests_at_start(m, book)
-                }
-                results = [r for r in results if r.memory_id not in gone]
-        handles = await project.handles.handles([r.memory_id for r in results]) if results else {}
-        names = await self._contributors(request.project_id, [r.memory_id for r in results])
+        rows = page.rows
+        handles = await project.handles.handles([m.id for m, _, _ in rows]) if rows else {}
+        names = await self._contributors(request.project_id, [m.id for m, _, _ in rows])
         response = pb.SearchMemoryResponse(
             query=page.query, total_count=page.total, next_page_token=page.next_page_token or ""
         )
-        # Each result made in place in the response (`add`), not made apart and copied in.
+        # Each result made in place in the response (`add`) straight from the page's rows.
         add = response.results.add
-        for r in results:
+        now = page.now
+        for item, score, reason in rows:
             result = add(
-                memory_id=r.memory_id,
-                handle=handles.get(r.memory_id, ""),
-                type=MEMORY_TYPES_PB[r.type],
-                key=r.key,
-                content=r.content,
-                tags=r.tags,
-                importance=r.importance,
-                recency_days=r.recency_days,
-                score=r.score,
-                reason=r.reason,
-                contributor=names.get(r.memory_id, ""),
+                memory_id=item.id,
+                handle=handles.get(item.id, ""),
+                type=MEMORY_TYPES_PB[item.type],
+                key=item.key,
+                content=item.content,
+                tags=item.tags,
+                importance=item.importance,
+                recency_days=recency_days(item.updated_at, now),
+                score=score,
+                reason=reason,
+                contributor=names.get(item.id, ""),
             )
             source = result.source
             source.SetInParent()  # present, as an empty `ResultSource` was before
-            source.episode_ids.extend(r.source.episode_ids)
-            source.file_paths.extend(r.source.file_paths)
-            source.source_refs.extend(r.source.source_refs)
+            if item.source_episode_id:
+                source.episode_ids.append(item.source_episode_id)
+            if item.file_paths:
+                source.file_paths.extend(item.file_paths)
+            if item.source_refs:
+                source.source_refs.extend(item.source_refs)
         return response
+
+    async def _left_out(self, request: pb.SearchMemoryRequest, ids: list[str]) -> set[str]:
+        """Of a page's `ids`, those the request leaves out: contradicted (stale) memories and
+        memories resting at the session start, as asked."""
+        store = await self._engine.registry.store(request.project_id)
+        book = await self._engine.outcomes.of(store)
+        shown = set(ids)
+        flagged = set(book.contradicted_ids()) & shown if request.leave_out_stale else set()
+        resting = (
+            {i for i in shown if book.may_rest_at_start(i)} if request.leave_out_resting else set()
+        )
+        if not (flagged or resting):  # read only the memories that may be left out (usually none)
+            return set()
+        items = await store.get_memories(sorted(flagged | resting))
+        return book.stale_ids([m for m in items if m.id in flagged]) | {
+            m.id for m in items if m.id in resting and rests_at_start(m, book)
+        }
 
     async def reindex(self, request: pb.ReindexRequest) -> pb.ReindexResponse:
         loop = asyncio.get_running_loop()

@@ -34,7 +34,7 @@ from squirrel_memory.retrieval import (
     query_terms,
 )
 from squirrel_memory.retrieval.queries import matched_terms
-from squirrel_memory.retrieval.results import search_result
+from squirrel_memory.retrieval.results import explain, search_result
 from squirrel_memory.scoring import FusionMethod
 from squirrel_memory.storage import SqliteStore
 from tests.conftest import PATIENCE_SECONDS
@@ -737,7 +737,8 @@ async def test_a_search_page_is_the_same_slice_of_the_full_ranking(world: World)
     query = BROAD
     ranked, _ = await retriever.rank(str(world.root), query, limit=50)
     assert len(ranked) >= 4
-    expected = [search_result(s, now) for s in ranked]
+    # Each result as the ranking's `ScoredMemory` explains it (the page builds no such object).
+    expected = [search_result((s.item, round(s.score.total, 4), explain(s)), now) for s in ranked]
     first = await retriever.search(str(world.root), query, top_k=2)
     assert list(first.results) == expected[:2]
     assert first.total == len(ranked) and first.next_page_token

@@ -7,13 +7,18 @@ each candidate is kept as a sort key and its `score_parts`, and `Ranking.scored`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.retrieval.relevance import Fused
-from squirrel_memory.retrieval.results import ScoredMemory
+from squirrel_memory.retrieval.results import (
+    PageRow,
+    ScoredMemory,
+    search_reason,
+    shown_terms,
+)
 from squirrel_memory.scoring import (
     PATH_EXACT,
     MemoryScore,
@@ -97,4 +102,22 @@ class Ranking:
                     matched_paths=self.matcher.matched(item.file_paths),
                 )
             )
+        return out
+
+    def rows(self, places: Iterable[Placed]) -> list[PageRow]:
+        """`places` (of `order`) as a page's rows: each memory, its rounded score and its
+        reason (`search_reason`, the text `explain` gives its `ScoredMemory`), no
+        `ScoredMemory` made."""
+        live, parts_of, query_terms, matcher = self.live, self.fused.parts, self.terms, self.matcher
+        paths = not matcher.empty
+        out: list[PageRow] = []
+        for _, _, memory_id, score in places:
+            item = live[memory_id]
+            terms = shown_terms(query_terms, item)
+            # The cosine is named only when no term is: 0.0 otherwise keeps the reasons' cache
+            # to one text per terms, paths and type.
+            vector = 0.0 if terms else parts_of(memory_id)[2]
+            touched = matcher.matched(item.file_paths) if paths else ()
+            reason = search_reason(terms, vector, touched, item.type)
+            out.append((item, round(score[0], 4), reason))
         return out

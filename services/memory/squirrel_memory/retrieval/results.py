@@ -123,6 +123,25 @@ class SearchResult:
     source: ResultSource
 
 
+PageRow = tuple[MemoryItem, float, str]
+"""A search hit as a page holds it: the memory, its score (rounded to 4 places) and its reason.
+A reply is built from these straight (`SearchResult` is made only for callers that ask)."""
+
+
+@dataclass(slots=True)
+class SearchRows:
+    """One page of a search as rows (`Retriever.search_rows`); `now` is the moment results'
+    `recency_days` are counted from. The rest as `SearchPage`."""
+
+    query: str
+    rows: list[PageRow]
+    total: int
+    next_page_token: str | None
+    now: datetime
+    vector_used: bool = False
+    written_by: WrittenBy = WrittenBy.RULES
+
+
 @dataclass(frozen=True, slots=True)
 class SearchPage:
     """One page of results, how many matched in all and the token for the next page.
@@ -146,25 +165,55 @@ def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
     Only the terms that say what the query is about are named: a memory that shares nothing
     but "add" or "new" with it is not explained by them; the ones fewest of the project's
     memories hold come first, when known (`deciding_terms`)."""
+    return _reason(
+        scored.deciding_terms,  # worked out on each access
+        scored.vector,
+        scored.matched_paths,
+        scored.item.type,
+        subject,
+    )
+
+
+def shown_terms(query_terms: tuple[str, ...], item: MemoryItem) -> tuple[str, ...]:
+    """A search hit's `deciding_terms` (no common terms, no term order: the query's own order)
+    made from the memory itself, without a `ScoredMemory`."""
+    return _one_form(_meaningful(matched_terms(query_terms, item)))
+
+
+@functools.lru_cache(maxsize=4096)
+def search_reason(
+    terms: tuple[str, ...], vector: float, matched_paths: tuple[str, ...], memory_type: MemoryType
+) -> str:
+    """`explain`'s text for a search hit of `shown_terms` `terms`, word for word (`vector` is
+    read only when `terms` is empty). Cached: a query's hits share a few such texts."""
+    return _reason(terms, vector, matched_paths, memory_type, "the query")
+
+
+def _reason(
+    terms: tuple[str, ...],
+    vector: float,
+    matched_paths: tuple[str, ...],
+    memory_type: MemoryType,
+    subject: str,
+) -> str:
     parts: list[str] = []
-    terms = scored.deciding_terms  # worked out on each access
     if terms:
         shown = ", ".join(f"'{t}'" for t in terms[:4])
         more = len(terms) - 4
         parts.append(f"Matches {shown}" + (f" and {more} more" if more > 0 else ""))
-    elif scored.vector >= MENTION_SIMILARITY:
-        parts.append(f"Close in meaning to {subject} (similarity {scored.vector:.2f})")
-    if scored.matched_paths:
+    elif vector >= MENTION_SIMILARITY:
+        parts.append(f"Close in meaning to {subject} (similarity {vector:.2f})")
+    if matched_paths:
         verb = "touches" if parts else "Touches"
-        parts.append(f"{verb} {', '.join(scored.matched_paths[:2])}")
-    phrase = _TYPE_PHRASES.get(scored.item.type, "a memory")
+        parts.append(f"{verb} {', '.join(matched_paths[:2])}")
+    phrase = _TYPE_PHRASES.get(memory_type, "a memory")
     parts.append(phrase if parts else phrase[0].upper() + phrase[1:])
     return "; ".join(parts) + "."
 
 
-def search_result(scored: ScoredMemory, now: datetime) -> SearchResult:
-    """A scored memory as a search hit, with its deterministic reason."""
-    item = scored.item
+def search_result(row: PageRow, now: datetime) -> SearchResult:
+    """A page's row as a search hit (for callers that want the frozen form)."""
+    item, score, reason = row
     episodes = (item.source_episode_id,) if item.source_episode_id else ()
     return SearchResult(
         memory_id=item.id,
@@ -174,8 +223,8 @@ def search_result(scored: ScoredMemory, now: datetime) -> SearchResult:
         tags=item.tags,
         importance=item.importance,
         recency_days=recency_days(item.updated_at, now),
-        score=round(scored.score.total, 4),
-        reason=explain(scored),
+        score=score,
+        reason=reason,
         source=ResultSource(
             episode_ids=episodes, file_paths=item.file_paths, source_refs=item.source_refs
         ),

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import structlog
@@ -33,9 +32,10 @@ from squirrel_memory.retrieval.ranking import Ranking, placed
 from squirrel_memory.retrieval.reader import MemoryReader
 from squirrel_memory.retrieval.relevance import fused_hits, vector_relevance
 from squirrel_memory.retrieval.results import (
+    PageRow,
     ScoredMemory,
     SearchPage,
-    SearchResult,
+    SearchRows,
     search_result,
 )
 from squirrel_memory.retrieval.settings import RetrievalSettings
@@ -302,8 +302,36 @@ class Retriever:
 
         `page_token` is the `next_page_token` of the previous page of the SAME search (same
         query, types and scope paths); a token from another search or altered in transit raises
-        `InvalidArgumentError`.
+        `InvalidArgumentError`. `search_rows` gives the same page without its frozen results.
         """
+        page = await self.search_rows(
+            project_id, query, top_k, types=types, scope_paths=scope_paths, page_token=page_token
+        )
+        now = page.now
+        return SearchPage(
+            page.query,
+            tuple(search_result(row, now) for row in page.rows),
+            page.total,
+            page.next_page_token,
+            page.vector_used,
+            page.written_by,
+        )
+
+    async def search_rows(
+        self,
+        project_id: str,
+        query: str,
+        top_k: int = DEFAULT_TOP_K,
+        *,
+        types: Sequence[MemoryType] | None = None,
+        scope_paths: Sequence[str] = (),
+        page_token: str | None = None,
+        leave_out: Callable[[list[str]], Awaitable[set[str]]] | None = None,
+    ) -> SearchRows:
+        """`search`'s page as rows (memory, score, reason), for a caller that builds its own
+        reply from them. `leave_out` (the page's ids → the ids not to return) drops results
+        before any reason is written: the page then holds fewer than `top_k`, and `total` and
+        the next page's token stay those of the search."""
         if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
             raise InvalidArgumentError(f"top_k must be an integer from 1 to {MAX_TOP_K}")
         self._check_project(project_id)
@@ -319,37 +347,37 @@ class Retriever:
             project_id, parsed, types=type_list, scope_paths=scopes, limit=pool
         )
         vector_used, total = ranking.vector_used, len(ranking.order)
-        page = ranking.scored(offset, offset + top_k)
-        end = offset + len(page)
+        places = ranking.order[offset : offset + top_k]
+        end = offset + len(places)
         token = encode_page_token(end, fingerprint) if end < total else None
         now = self._clock()
-        results = tuple(search_result(s, now) for s in page)
+        if leave_out is not None and places:
+            gone = await leave_out([place[2] for place in places])
+            if gone:
+                places = [place for place in places if place[2] not in gone]
+        rows = ranking.rows(places)
         written_by = WrittenBy.RULES
-        reasons = await self._written_reasons(parsed.text, results)
+        reasons = await self._written_reasons(parsed.text, rows)
         if reasons:
-            results = tuple(
-                replace(r, reason=reasons.get(r.memory_id) or r.reason) for r in results
-            )
+            rows = [(item, score, reasons.get(item.id) or reason) for item, score, reason in rows]
             written_by = WrittenBy.LLM
         log.info(
             "memory_searched",
             project_id=project_id,
             terms=len(parsed.terms),
             total=total,
-            returned=len(results),
+            returned=len(rows),
             offset=offset,
             vector_used=vector_used,
             written_by=str(written_by),
         )
-        return SearchPage(parsed.text, results, total, token, vector_used, written_by)
+        return SearchRows(parsed.text, rows, total, token, now, vector_used, written_by)
 
-    async def _written_reasons(
-        self, query: str, results: tuple[SearchResult, ...]
-    ) -> dict[str, str] | None:
+    async def _written_reasons(self, query: str, rows: list[PageRow]) -> dict[str, str] | None:
         """Claude's reasons for the shown results (one call), or None to keep the rules'."""
-        if self._writer is None or not results:
+        if self._writer is None or not rows:
             return None
-        notes = [Note(r.memory_id, str(r.type), r.key, r.content, r.reason) for r in results]
+        notes = [Note(m.id, str(m.type), m.key, m.content, reason) for m, _, reason in rows]
         return await self._writer.search_reasons(query, notes)
 
     # -- internals -------------------------------------------------------------------------
