@@ -1,11 +1,12 @@
-"""`sqrl doctor` on the 4-bit codes saved beside a large flat vector index (`memories.pq4`):
-checked as the memory service checks them on load; a file that does not belong is a warning
+"""`sqrl doctor` on the 4-bit codes saved beside a large vector index, flat or IVF
+(`memories.pq4`): checked as the memory service checks them on load; a file that does not belong is a warning
 (the service trains the codes again at its next start), never a failure, and no file adds no
 line."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from squirrel_core.codes_file import codes_path_for
 from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_core.settings import Settings, load_settings
+from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.bootstrap import init_project_files, init_user_db
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex
 from squirrel_memory.models import MemoryType, Scope
@@ -67,13 +69,23 @@ def _memories(repo: Path) -> list[str]:
     return asyncio.run(run())
 
 
-def _saved(path: Path, ids: list[str], *, seed: int = 3, above: int | None = ABOVE) -> Path:
-    """The index of `ids` saved at `path` by the memory service's own code."""
+def _saved(
+    path: Path,
+    ids: list[str],
+    *,
+    seed: int = 3,
+    above: int | None = ABOVE,
+    ivf_above: int | None = None,
+) -> Path:
+    """The index of `ids` saved at `path` by the memory service's own code (IVF above
+    `ivf_above` vectors when given)."""
     index = (
         FaissIndex(DIM, "test-model", path, compact_above=above)
         if above is not None
         else FaissIndex(DIM, "test-model", path)
     )
+    if ivf_above is not None:
+        index.approximate_above = ivf_above
     vectors = np.random.default_rng(seed).standard_normal((len(ids), DIM)).astype(np.float32)
     index.upsert(zip(ids, vectors, strict=True))
     return index.save()
@@ -149,3 +161,22 @@ def test_an_index_at_or_below_the_default_threshold_has_no_codes_file_and_no_lin
 
     assert _codes_lines(checks) == []
     assert [c.name for c in checks if not c.ok or c.warn] == []
+
+
+def test_the_codes_of_an_ivf_index_are_checked_too(install: tuple[Settings, Path]) -> None:
+    """An IVF index keeps codes of its lists in the same file: one that belongs passes, one
+    damaged is a warning."""
+    settings, repo = install
+    path = _saved(repo / ".ctx" / "index" / INDEX_FILE_NAME, _memories(repo), ivf_above=24)
+    assert json.loads(meta_path_for(path).read_text())["kind"] == "ivf"
+    codes = codes_path_for(path)
+    assert codes.is_file()
+
+    [check] = _codes_lines(diagnose(settings))
+    assert check.ok and not check.warn and "belongs to" in check.detail
+
+    data = bytearray(codes.read_bytes())
+    data[-3] ^= 0xFF
+    codes.write_bytes(bytes(data))
+    [check] = _codes_lines(diagnose(settings))
+    assert check.ok and check.warn and "damaged" in check.detail
