@@ -413,8 +413,8 @@ class FaissIndex(IndexLayout):
 
     def _remove_int_ids(self, int_ids: npt.NDArray[np.int64]) -> None:
         self._stored = None
+        if self._compact is not None:  # first: an IVF index's codes read its lists to recode
+            self._compact.remove(int_ids)
         self._index.remove_ids(int_ids)
         if self._coarse is not None:
             self._coarse.remove(int_ids)
-        if self._compact is not None:
-            self._compact.remove(int_ids)

@@ -12,7 +12,8 @@ again exactly from the IVF index's stored vectors, so each hit's score is the ex
 bound vouches for the vectors left out: `bench.index_costs` and `bench.search_floor` print the
 recall@10 against exact search beside the time.
 
-Unlike the flat copy's, the lists remove a vector directly (no dead rows). The centroids are
+Unlike the flat copy's, no dead rows are kept: a removal codes the lists that held the removed
+vectors again from the IVF index's own vectors of those lists. The centroids are
 learnt once, on at most `TRAIN_SAMPLE` vectors drawn with a fixed seed, when the IVF index is
 built or trained again; the copy is saved beside the index (`codes_file`, the same file and
 checks as the flat copy's) so a load reads it instead of training and encoding every vector.
@@ -66,10 +67,12 @@ class IvfFastScanCopy:
         )
         codes.by_residual = False
         codes.pq.cp.niter = TRAIN_ITERATIONS
-        sample = vectors
+        # The sample is drawn in int id order: the same vectors train the same centroids,
+        # whatever order they come in (list by list at a load, as written at a build).
+        sample = vectors[np.argsort(int_ids, kind="stable")]
         if len(vectors) > TRAIN_SAMPLE:
             rng = np.random.default_rng(TRAIN_SEED)
-            sample = vectors[np.sort(rng.choice(len(vectors), TRAIN_SAMPLE, replace=False))]
+            sample = sample[np.sort(rng.choice(len(vectors), TRAIN_SAMPLE, replace=False))]
         # The quantizer is the IVF index's, trained: only the codes' centroids are learnt.
         codes.train(np.ascontiguousarray(sample, dtype=np.float32))
         self._ivf = ivf
@@ -121,9 +124,32 @@ class IvfFastScanCopy:
         )
 
     def remove(self, int_ids: npt.NDArray[np.int64]) -> None:
-        """Drop these int ids (unknown ids are ignored)."""
-        if len(int_ids):
-            self._index.remove_ids(np.ascontiguousarray(int_ids, dtype=np.int64))
+        """Drop these int ids (unknown ids are ignored); call it before the IVF index drops
+        them. Each list that holds one is coded again from the IVF index's vectors of that list
+        less them: FAISS's own `remove_ids` moves codes within the packed blocks of 4-bit codes
+        so that a vector moved there is no longer found (FAISS 1.15)."""
+        gone = np.asarray(int_ids, dtype=np.int64)
+        lists: set[int] = set()
+        for int_id in gone.tolist():
+            try:
+                lists.add(int(self._ivf.direct_map.get(int_id)) >> 32)
+            except RuntimeError:  # an id the IVF index does not hold
+                continue
+        for list_no in sorted(lists):
+            self._recode_list(list_no, gone)
+
+    def _recode_list(self, list_no: int, gone: npt.NDArray[np.int64]) -> None:
+        ivf, inverted = self._ivf, self._ivf.invlists
+        size = inverted.list_size(list_no)
+        ids = faiss.rev_swig_ptr(inverted.get_ids(list_no), size).astype(np.int64)
+        raw = faiss.rev_swig_ptr(inverted.get_codes(list_no), size * inverted.code_size)
+        vectors = np.frombuffer(raw.tobytes(), np.float32).reshape(size, int(ivf.d))
+        kept = ~np.isin(ids, gone)
+        codes = self._index
+        held = codes.invlists.list_size(list_no)
+        codes.invlists.resize(list_no, 0)
+        codes.ntotal = codes.ntotal - held
+        self.add(vectors[kept], ids[kept])
 
     def probes(self, query: Vector) -> Probes:
         """The lists the codes are searched in for `query`, best first (the IVF index's own
