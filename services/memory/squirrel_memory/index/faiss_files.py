@@ -157,7 +157,11 @@ def read_index_files(
     else:  # the codes answer the first pass: no int8 copy is kept beside them
         try:
             codes = read_codes(
-                codes_path_for(path), str(meta["sha256"]), dim, ids.values(), ivf=raw if ivf else None
+                codes_path_for(path),
+                str(meta["sha256"]),
+                dim,
+                ids.values(),
+                ivf=raw if ivf else None,
             )
         except FileNotFoundError:
             pass

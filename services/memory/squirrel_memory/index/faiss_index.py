@@ -258,7 +258,9 @@ class FaissIndex(IndexLayout):
         count = len(self._ids)
         flat = self._kind is IndexKind.FLAT
         if isinstance(self._compact, IvfFastScanCopy):
-            return ivf_compact_answer(self._index, self._compact, vector, k, width=IVF_COMPACT_WIDTH)
+            return ivf_compact_answer(
+                self._index, self._compact, vector, k, width=IVF_COMPACT_WIDTH
+            )
         if self._compact is not None:
             return compact_answer(
                 self._compact, vector, k, count=count, width=COMPACT_WIDTH, rows=self._rows
