@@ -20,6 +20,7 @@ import structlog
 from squirrel_core.int8_copy_file import copy_path_for
 from squirrel_memory.index import FaissIndex, IndexKind
 from squirrel_memory.index.codes_file import LENGTH_BYTES, MAGIC, _digest, codes_path_for
+from squirrel_memory.index.first_pass import IVF_COMPACT_LEAST
 from squirrel_memory.index.ivf_fast_scan import IvfFastScanCopy, fast_scan_probes, list_ids
 
 DIM = 32
@@ -248,3 +249,22 @@ def test_an_index_below_the_threshold_keeps_the_int8_copy_of_its_lists() -> None
     index = FaissIndex(DIM, "test-model", approximate_above=IVF_ABOVE, compact_above=COUNT)
     index.rebuild((f"mem_{n}", v) for n, v in enumerate(_clustered(COUNT, 1)))
     assert index.kind is IndexKind.IVF and index._compact is None and index._coarse is not None
+
+
+def test_a_small_top_k_still_scores_a_pool_of_50_s_candidates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A top 10 asked directly scores as many candidates as a search's pool of 50 does."""
+    index = _index(_clustered(COUNT, 1))
+    asked: list[int] = []
+    real = IvfFastScanCopy.candidates
+
+    def counting(self: IvfFastScanCopy, query: Vectors, wide: int, probes: Any) -> Any:
+        asked.append(wide)
+        return real(self, query, wide, probes)
+
+    monkeypatch.setattr(IvfFastScanCopy, "candidates", counting)
+    index.search(_queries()[0], 10)
+    index.search(_queries()[0], 50)
+    index.search(_queries()[0], 100)
+    assert asked == [IVF_COMPACT_LEAST, 4 * 50 + 32, 4 * 100 + 32]
