@@ -15,10 +15,18 @@ The vector index (the pool of 50 a search asks for, the int8 query vector):
 - `baseline` (with `--baseline TREE`): the same index files searched by TREE's `FaissIndex`
   (its `index/faiss_index.py` loaded beside this tree's, its imports resolved in this tree, so
   only a tree whose other index modules this one still has), asked in the same rotation;
-- `int8 pass`: the int8 first pass alone (2k + 32 candidates from the int8 copy; of the probed
-  lists for IVF; a flat index with 4-bit codes keeps no int8 copy, so one is made for it);
-- `4-bit pass`: the 4-bit codes' pass alone (their 2k + 32 candidates), where the index holds
+- `int8 pass`: the int8 first pass alone (2k + 32 candidates from the int8 copy; 4k + 32 of
+  the probed lists for IVF, the quantizer's search included; an index with 4-bit codes keeps no
+  int8 copy, so one is made for it);
+- `4-bit pass`: the 4-bit codes' pass alone (a flat index's 2k + 32 candidates; an IVF index's
+  4k + 32 of its codes' probed lists, the quantizer's search included), where the index holds
   them;
+- `quantizer`: an IVF index's quantizer search alone (the lists its codes probe);
+- `int8 way`: at an IVF index with 4-bit codes, the search as it ran before them
+  (`first_pass.int8_answer`: the int8 pass over the IVF index's own probed lists, its 4k + 32
+  candidates scored exactly, wider or the lists' own scan when they cannot vouch), on an int8
+  copy made here: the code before, in the same process and rotation (a `--baseline` tree's
+  `faiss_index.py` would run on this tree's layout, which makes the codes);
 - `float flat`: a float32 `IndexFlatIP` of the same vectors scanned in full (exact, no copy);
 - `ivf own`: the IVF index's own search (its probed lists in float32), at the IVF sizes;
 - each also with two OpenMP threads (`, 2 threads`), the process's CPU counted (every thread).
@@ -34,9 +42,9 @@ The lexical side (SQLite store, the in-memory BM25 index built):
   index cannot.
 
 Per way: CPU ms p50 and p95 (the calling thread's; the process's for two threads) and wall p50;
-for the ways that answer a top k (shipped, baseline, float flat, ivf own) recall@10: the share
-of the exact top 10 in the top 10 of their pool of 50, against NumPy's exact search of every
-vector with the same int8 query vector (`rec own`: what the index loses) and with the float
+for the ways that answer a top k (shipped, baseline, int8 way, float flat, ivf own) recall@10:
+the share of the exact top 10 in the top 10 of their pool of 50, against NumPy's exact search
+of every vector with the same int8 query vector (`rec own`: what the index loses) and with the float
 model's vector of the question (`rec flt`: exact float search, which counts the int8 query
 encoder's loss too).
 
@@ -70,7 +78,14 @@ from bench.seeded_project import base_texts_arg, loaded_embedder, questions
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex, IndexKind
 from squirrel_memory.index.coarse import Int8Copy, probes_of
-from squirrel_memory.index.faiss_index import COARSE_WIDTHS, COMPACT_WIDTH, IVF_COARSE_WIDTHS
+from squirrel_memory.index.faiss_index import (
+    COARSE_WIDTHS,
+    COMPACT_WIDTH,
+    IVF_COARSE_WIDTHS,
+    IVF_COMPACT_WIDTH,
+)
+from squirrel_memory.index.first_pass import int8_answer
+from squirrel_memory.index.ivf_fast_scan import IvfFastScanCopy
 from squirrel_memory.indexer import index_path
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.search_terms import match_terms
@@ -132,8 +147,10 @@ def vector_ways(
     another tree's index of the same files."""
     ivf = index.kind is IndexKind.IVF
     inner: Any = index._index
-    # A flat index with 4-bit codes keeps no int8 copy: the int8 pass is timed on one made here.
-    copy: Any = index._coarse or Int8Copy(index.dim, *index._all_vectors())
+    # An index with 4-bit codes keeps no int8 copy: the int8 pass is timed on one made here.
+    copy: Any = index._coarse
+    if copy is None:
+        copy = Int8Copy(index.dim, ivf=inner) if ivf else Int8Copy(index.dim, *index._all_vectors())
     times, plus = (IVF_COARSE_WIDTHS if ivf else COARSE_WIDTHS)[0]
     wide = min(times * POOL + plus, len(index))
 
@@ -154,7 +171,31 @@ def vector_ways(
     ways["int8 pass"] = (int8_pass, False)
     ways["int8 pass, 2 threads"] = (_threads(2, int8_pass), True)
     codes: Any = index._compact
-    if codes is not None:
+    if isinstance(codes, IvfFastScanCopy):
+        ivf_times, ivf_plus = IVF_COMPACT_WIDTH
+
+        def ivf_compact_pass(n: int) -> object:
+            query = queries[n : n + 1]
+            return codes.candidates(query, ivf_times * POOL + ivf_plus, codes.probes(query))
+
+        def quantizer(n: int) -> object:
+            return codes.probes(queries[n : n + 1])
+
+        def int8_way(n: int) -> object:
+            return int8_answer(
+                inner,
+                copy,
+                queries[n : n + 1],
+                POOL,
+                count=len(index),
+                widths=IVF_COARSE_WIDTHS,
+                rows=None,
+            )
+
+        ways["int8 way"] = (int8_way, False)
+        ways["4-bit pass"] = (ivf_compact_pass, False)
+        ways["quantizer"] = (quantizer, False)
+    elif codes is not None:
         compact_times, compact_plus = COMPACT_WIDTH
 
         def compact_pass(n: int) -> object:
@@ -202,7 +243,7 @@ def recalls(
         [set(held[np.argsort(-(vectors @ q), kind="stable")[:TOP]].tolist()) for q in qs]
         for qs in (queries, float_queries)
     ]
-    for name in ("shipped", "baseline", "float flat", "ivf own"):
+    for name in ("shipped", "baseline", "int8 way", "float flat", "ivf own"):
         if name not in ways:
             continue
         found = [set(top_ids(index, ways[name][0](n))) for n in range(len(queries))]

@@ -4,7 +4,8 @@ For each size (10k memories by default) a project is filled as `bench.search_sta
 (`seeded`; `--keep DIR` keeps it for the next run) and its vector index is saved afresh by this
 tree into a scratch directory, so every file beside it is this tree's (`memories.faiss`, its
 sidecar, the int8 copy `memories.int8` and, above `COMPACT_ABOVE`, the 4-bit codes
-`memories.pq4`). The ways below then run in turn, the order rotating each round:
+`memories.pq4`, of a flat index or of an IVF index's lists). The ways below then run in turn,
+the order rotating each round:
 
 - `load`: `FaissIndex.load` of those files, as a start reads them (the codes read back);
 - `load, codes file aside`: the same files but the codes', so the load trains the codes and
@@ -49,7 +50,7 @@ from bench.search_floor import load
 from bench.search_stages import seeded
 from bench.seeded_project import base_texts_arg, loaded_embedder
 from squirrel_core.int8_copy_file import copy_path_for
-from squirrel_memory.index import FaissIndex
+from squirrel_memory.index import FaissIndex, IndexKind
 from squirrel_memory.index.coarse import Int8Copy
 from squirrel_memory.index.codes_file import codes_path_for, encode_codes
 from squirrel_memory.index.copy_file import copy_bytes, load_copy
@@ -118,9 +119,12 @@ def _files_ways(
         ways["load, baseline"] = lambda: baseline.load(base_saved, dim, model_id)
         ways["save, baseline"] = lambda: base_index.save(base_written)
     codes = index._compact
+    ivf = index.kind is IndexKind.IVF
     # The int8 copy as this tree keeps it below the codes' threshold (and as TREE may keep it
     # above): made here when the index holds none, to time its file either way.
-    copy = index._coarse or Int8Copy(dim, *index._all_vectors())
+    copy = index._coarse
+    if copy is None:
+        copy = Int8Copy(dim, ivf=index._index) if ivf else Int8Copy(dim, *index._all_vectors())
     copy_file = scratch / "int8" / INDEX_NAME
     copy_file.parent.mkdir()
     write_atomically(copy_path_for(copy_file), copy_bytes(copy, sha))
@@ -128,14 +132,16 @@ def _files_ways(
         copy_path_for(written), copy_bytes(copy, sha)
     )
     ways["int8 copy: read"] = lambda: load_copy(
-        copy_path_for(copy_file), index._index, sha, ivf=False
+        copy_path_for(copy_file), index._index, sha, ivf=ivf
     )
     if codes is not None:
         ids = set(index._names)
         ways["codes: write"] = lambda: write_atomically(
             codes_path_for(written), encode_codes(*codes.file_parts(), sha)
         )
-        ways["codes: read"] = lambda: read_codes(codes_path_for(saved), sha, dim, ids)
+        ways["codes: read"] = lambda: read_codes(
+            codes_path_for(saved), sha, dim, ids, ivf=index._index if ivf else None
+        )
     sizes = {
         part.name: part.stat().st_size
         for part in sorted(saved.parent.iterdir())

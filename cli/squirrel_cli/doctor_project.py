@@ -204,8 +204,9 @@ def _copy_problem(index: Path, copy: Path) -> str | None:
 
 
 def _codes_check(name: str, paths: ProjectPaths, memory_up: bool) -> Check | None:
-    """The 4-bit codes saved beside a large flat vector index (`memories.pq4`), when there is
-    a file and the index itself is readable, checked as the memory service checks it on load.
+    """The 4-bit codes saved beside a large vector index, flat or IVF (`memories.pq4`), when
+    there is a file and the index itself is readable, checked as the memory service checks it on
+    load (without FAISS: the header, checksum, index hash and live ids).
     A file that does not belong is a warning, not a failure: the service never uses it, trains
     the codes again from the index at its next start (slower on a large index) and saves them."""
     found = _beside_index(name, paths, memory_up, codes_path_for, _codes_problem)
@@ -222,19 +223,17 @@ def _codes_check(name: str, paths: ProjectPaths, memory_up: bool) -> Check | Non
 
 
 def _codes_problem(index: Path, codes: Path) -> str | None:
-    """None when there is no codes file or no readable flat index to hold it against, "" when
-    the file belongs to the index, else why it does not."""
+    """None when there is no codes file or no readable index to hold it against, "" when the
+    file belongs to the index, else why it does not."""
     meta_path = meta_path_for(index)
     if not codes.exists() or not index.is_file() or not meta_path.is_file():
         return None
     try:
         meta = json.loads(meta_path.read_text())
-        digest, dim, kind = str(meta["sha256"]), int(meta["dim"]), meta["kind"]
+        digest, dim = str(meta["sha256"]), int(meta["dim"])
         live_ids = {int(pair[1]) for pair in meta["ids"]}
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return None  # the vector index's own check reports the sidecar
-    if kind != "flat":
-        return None  # only a flat index reads codes; its next save removes the file
     try:
         if index_digest(index) != digest:
             return None  # the index does not match its sidecar: its own check says so

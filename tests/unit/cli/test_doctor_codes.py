@@ -1,10 +1,11 @@
-"""`sqrl doctor` on the 4-bit codes saved beside a large flat vector index (`memories.pq4`):
-checked as the memory service checks them on load; a file that does not belong is a warning
-(the service trains the codes again at its next start), never a failure, and no file adds no
-line."""
+"""`sqrl doctor` on the 4-bit codes saved beside a large vector index, flat or IVF
+(`memories.pq4`): checked as the memory service checks them on load; a file that does not
+belong is a warning (the service trains the codes again at its next start), never a failure,
+and no file adds no line."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from squirrel_cli.doctor_checks import Check
 from squirrel_cli.main import main
 from squirrel_core.codes_file import codes_path_for
 from squirrel_core.settings import Settings
+from squirrel_core.store_paths import meta_path_for
 from squirrel_memory.index import INDEX_FILE_NAME, FaissIndex
 from tests.doctor_home import installed, remembered_facts
 
@@ -33,13 +35,23 @@ def _memories(repo: Path) -> list[str]:
     return remembered_facts(repo, MEMORIES)
 
 
-def _saved(path: Path, ids: list[str], *, seed: int = 3, above: int | None = ABOVE) -> Path:
-    """The index of `ids` saved at `path` by the memory service's own code."""
+def _saved(
+    path: Path,
+    ids: list[str],
+    *,
+    seed: int = 3,
+    above: int | None = ABOVE,
+    ivf_above: int | None = None,
+) -> Path:
+    """The index of `ids` saved at `path` by the memory service's own code (IVF above
+    `ivf_above` vectors when given)."""
     index = (
         FaissIndex(DIM, "test-model", path, compact_above=above)
         if above is not None
         else FaissIndex(DIM, "test-model", path)
     )
+    if ivf_above is not None:
+        index.approximate_above = ivf_above
     vectors = np.random.default_rng(seed).standard_normal((len(ids), DIM)).astype(np.float32)
     index.upsert(zip(ids, vectors, strict=True))
     return index.save()
@@ -115,3 +127,22 @@ def test_an_index_at_or_below_the_default_threshold_has_no_codes_file_and_no_lin
 
     assert _codes_lines(checks) == []
     assert [c.name for c in checks if not c.ok or c.warn] == []
+
+
+def test_the_codes_of_an_ivf_index_are_checked_too(install: tuple[Settings, Path]) -> None:
+    """An IVF index keeps codes of its lists in the same file: one that belongs passes, one
+    damaged is a warning."""
+    settings, repo = install
+    path = _saved(repo / ".ctx" / "index" / INDEX_FILE_NAME, _memories(repo), ivf_above=24)
+    assert json.loads(meta_path_for(path).read_text())["kind"] == "ivf"
+    codes = codes_path_for(path)
+    assert codes.is_file()
+
+    [check] = _codes_lines(diagnose(settings))
+    assert check.ok and not check.warn and "belongs to" in check.detail
+
+    data = bytearray(codes.read_bytes())
+    data[-3] ^= 0xFF
+    codes.write_bytes(bytes(data))
+    [check] = _codes_lines(diagnose(settings))
+    assert check.ok and check.warn and "damaged" in check.detail

@@ -12,6 +12,7 @@ import pytest
 
 from squirrel_memory.index import FaissIndex, IndexKind
 from squirrel_memory.index.fast_scan import DEAD_ROWS_KEPT, FastScanCopy, fast_scan_fits
+from squirrel_memory.index.ivf_fast_scan import IvfFastScanCopy
 
 DIM = 64
 COUNT = 1_500
@@ -113,7 +114,9 @@ def test_the_codes_come_and_go_with_the_size_and_kind(tmp_path: Path) -> None:
     assert index._compact is None
     big = FaissIndex(DIM, "test-model", approximate_above=1_200, compact_above=ABOVE)
     big.rebuild((f"mem_{n}", v) for n, v in enumerate(vectors))
-    assert big.kind is IndexKind.IVF and big._compact is None
+    # An IVF index keeps codes of its own lists instead (`test_index_ivf_fast_scan`).
+    assert big.kind is IndexKind.IVF and isinstance(big._compact, IvfFastScanCopy)
+    assert big._coarse is None
 
 
 def test_below_the_threshold_the_search_is_the_flat_scan() -> None:

@@ -2,8 +2,8 @@
 (`faiss_index`: exact while small, IVF above a size threshold, `ivf`; its parts made and grown
 as its size changes, `faiss_layout`; its first passes,
 `first_pass`: the int8 copy, `coarse`, and above `COMPACT_ABOVE` vectors 4-bit codes,
-`fast_scan`) and its files (`faiss_files`, `sidecar`; `copy_file`: the int8 copy saved beside
-the index)."""
+`fast_scan`, or in an IVF index's lists `ivf_fast_scan`) and its files (`faiss_files`,
+`sidecar`; `copy_file`: the int8 copy saved beside the index)."""
 
 from squirrel_core.store_paths import INDEX_FILE_NAME, META_SUFFIX, meta_path_for
 from squirrel_memory.index.base import (

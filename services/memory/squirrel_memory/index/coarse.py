@@ -90,7 +90,7 @@ class Int8Copy:
         """The largest sum of absolute codes of any vector added (removals keep it a bound)."""
         lists = None
         if ivf is not None:
-            vectors, int_ids, lists = _ivf_contents(ivf)
+            vectors, int_ids, lists = ivf_contents(ivf)
         if vectors is not None and len(vectors):
             largest = float(np.abs(vectors).max())
             self._scale = LARGEST_CODE / largest if largest > 0 else 1.0
@@ -195,7 +195,7 @@ class Int8Copy:
         )
 
 
-def _ivf_contents(
+def ivf_contents(
     ivf: Any,
 ) -> tuple[Vector, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """Every vector of an IVF-Flat index, its int id and its list, read list by list."""

@@ -35,6 +35,7 @@ from squirrel_core.codes_file import (
     encode_codes_file,
 )
 from squirrel_core.codes_file import digest as _digest
+from squirrel_memory.index.ivf_fast_scan import list_ids
 
 __all__ = [
     "CODES_FORMAT",
@@ -50,6 +51,7 @@ __all__ = [
     "codes_path_for",
     "encode_codes",
     "restore_codes",
+    "restore_ivf_codes",
 ]
 
 
@@ -108,12 +110,48 @@ def restore_codes(checked: CheckedCodesFile, *, dim: int, pairs: int) -> Checked
     return CheckedCodes(row_ids, checked.trained_on, codes)
 
 
-def _faiss_codes(blob: bytes) -> Any:
+def restore_ivf_codes(checked: CheckedCodesFile, ivf: Any, *, pairs: int) -> CheckedCodes:
+    """The codes of a file `check_codes_file` passed, beside the IVF index `ivf`: read by FAISS
+    and checked to be exactly the kind and shape `ivf_fast_scan` makes for it (its lists, its
+    quantizer's centroids, `pairs` 4-bit codes a vector, not on residuals) and to hold each
+    vector the file's rows name once; else raise `CodesFileError`."""
+    row_ids = np.frombuffer(checked.row_ids, dtype=np.int64).copy()
+    codes = _faiss_codes(checked.blob, faiss.IndexIVFPQFastScan)
+    if (
+        codes.d != ivf.d
+        or codes.nlist != ivf.nlist
+        or codes.ntotal != len(row_ids)
+        or pairs != codes.pq.M
+        or codes.pq.nbits != 4
+        or codes.by_residual
+        or codes.metric_type != faiss.METRIC_INNER_PRODUCT
+        or not codes.is_trained
+        or codes.quantizer.ntotal != ivf.quantizer.ntotal
+    ):
+        raise CodesFileError("its codes are not of the shape this index uses")
+    mine, theirs = _centroids(codes.quantizer), _centroids(ivf.quantizer)
+    if mine is None or theirs is None or not np.array_equal(mine, theirs):
+        raise CodesFileError("its lists are not the index's lists")
+    if not np.array_equal(np.sort(list_ids(codes)), np.sort(row_ids)):
+        raise CodesFileError("its lists hold other vectors than its rows name")
+    return CheckedCodes(row_ids, checked.trained_on, codes)
+
+
+def _centroids(quantizer: Any) -> npt.NDArray[np.float32] | None:
+    """The centroids of an IVF quantizer that is a flat index (a view), else None."""
+    flat = faiss.downcast_index(quantizer)
+    if not isinstance(flat, faiss.IndexFlat):
+        return None
+    held: npt.NDArray[np.float32] = faiss.rev_swig_ptr(flat.get_xb(), flat.ntotal * flat.d)
+    return held
+
+
+def _faiss_codes(blob: bytes, kind: type = faiss.IndexPQFastScan) -> Any:
     try:
         raw = faiss.deserialize_index(np.frombuffer(blob, dtype=np.uint8))
     except Exception as exc:  # FAISS raises RuntimeError subclasses; any means "not usable"
         raise CodesFileError("FAISS could not read its codes") from exc
     # `deserialize_index` returns the index as its own class (casting it again misreads it).
-    if type(raw) is not faiss.IndexPQFastScan:
+    if type(raw) is not kind:
         raise CodesFileError("it holds another kind of index")
     return raw

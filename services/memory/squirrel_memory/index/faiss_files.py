@@ -31,9 +31,11 @@ from squirrel_memory.index.codes_file import (
     codes_path_for,
     encode_codes,
     restore_codes,
+    restore_ivf_codes,
 )
 from squirrel_memory.index.copy_file import copy_bytes, load_copy
 from squirrel_memory.index.fast_scan import COMPONENTS_PER_CODE, FastScanCopy
+from squirrel_memory.index.ivf_fast_scan import IvfFastScanCopy
 from squirrel_memory.index.sidecar import FORMAT_VERSION, most_bytes, read_meta, write_atomically
 
 log = structlog.get_logger()
@@ -64,7 +66,7 @@ class SavedIndex:
     """The SHA-256 of the index file (the one the sidecar records)."""
     copy: Int8Copy | None
     """The int8 copy read from its file, or None when there is none that belongs to it."""
-    codes: FastScanCopy | None = None
+    codes: FastScanCopy | IvfFastScanCopy | None = None
     """The 4-bit codes read from their file, or None (not asked for, or none that belong)."""
     codes_problem: str | None = None
     """Why a codes file beside the index was not used (None: read, absent or not asked for)."""
@@ -73,7 +75,7 @@ class SavedIndex:
 def index_files(
     raw: Any,
     copy: Int8Copy | None,
-    codes: FastScanCopy | None = None,
+    codes: FastScanCopy | IvfFastScanCopy | None = None,
     *,
     model_id: str,
     dim: int,
@@ -122,8 +124,8 @@ def read_index_files(
     path: Path, dim: int, model_id: str, *, codes_above: int | None = None
 ) -> SavedIndex:
     """Read what `write_index_files` wrote at `path`; raise `IndexUnusableError` saying what is
-    wrong. The 4-bit codes are read too when the index is flat and holds more than
-    `codes_above` vectors (None: never)."""
+    wrong. The 4-bit codes are read instead of the int8 copy when the index (flat or IVF) holds
+    more than `codes_above` vectors (None: never)."""
     meta_path = meta_path_for(path)
     if not path.is_file() or not meta_path.is_file():
         raise IndexUnusableError(IndexProblem.MISSING, "index or sidecar file not found")
@@ -147,14 +149,20 @@ def read_index_files(
         raise IndexUnusableError(IndexProblem.CORRUPT, "index and sidecar disagree")
     kind = IndexKind(meta["kind"])
     ivf = kind is IndexKind.IVF
-    codes: FastScanCopy | None = None
+    codes: FastScanCopy | IvfFastScanCopy | None = None
     problem: str | None = None
     copy = None
-    if codes_above is None or ivf or len(ids) <= codes_above:
+    if codes_above is None or len(ids) <= codes_above:
         copy = load_copy(copy_path_for(path), raw, meta["sha256"], ivf=ivf)
     else:  # the codes answer the first pass: no int8 copy is kept beside them
         try:
-            codes = read_codes(codes_path_for(path), str(meta["sha256"]), dim, ids.values())
+            codes = read_codes(
+                codes_path_for(path),
+                str(meta["sha256"]),
+                dim,
+                ids.values(),
+                ivf=raw if ivf else None,
+            )
         except FileNotFoundError:
             pass
         except (OSError, CodesFileError) as exc:
@@ -172,16 +180,23 @@ def read_index_files(
     )
 
 
-def read_codes(path: Path, index_sha256: str, dim: int, live_ids: Collection[int]) -> FastScanCopy:
+def read_codes(
+    path: Path, index_sha256: str, dim: int, live_ids: Collection[int], *, ivf: Any = None
+) -> FastScanCopy | IvfFastScanCopy:
     """The 4-bit codes saved at `path` for the index file whose SHA-256 is `index_sha256` and
-    which holds `live_ids`; raise `CodesFileError` (or `OSError`) when they do not belong."""
+    which holds `live_ids` (with `ivf`, that IVF index: codes in its lists); raise
+    `CodesFileError` (or `OSError`) when they do not belong."""
     checked = read_codes_file(path, index_sha256, dim=dim, live_ids=set(live_ids))
-    restored = restore_codes(checked, dim=dim, pairs=dim // COMPONENTS_PER_CODE)
+    pairs = dim // COMPONENTS_PER_CODE
+    if ivf is not None:
+        in_lists = restore_ivf_codes(checked, ivf, pairs=pairs)
+        return IvfFastScanCopy.restored(in_lists.codes, ivf, in_lists.trained_on)
+    restored = restore_codes(checked, dim=dim, pairs=pairs)
     return FastScanCopy.restored(restored.codes, restored.row_ids, restored.trained_on)
 
 
 def side_files(
-    copy: Int8Copy | None, codes: FastScanCopy | None, index_sha256: str
+    copy: Int8Copy | None, codes: FastScanCopy | IvfFastScanCopy | None, index_sha256: str
 ) -> dict[str, bytes]:
     """The int8 copy's and the codes' files (those given) for the index file whose SHA-256 is
     `index_sha256`, by part ("copy", "codes"); made holding the index's lock."""

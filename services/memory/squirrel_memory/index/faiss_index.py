@@ -41,12 +41,15 @@ from squirrel_memory.index.first_pass import (
     COMPACT_ABOVE,
     COMPACT_WIDTH,
     IVF_COARSE_WIDTHS,
+    IVF_COMPACT_WIDTH,
     FlatRows,
     Scored,
     compact_answer,
     int8_answer,
+    ivf_compact_answer,
 )
 from squirrel_memory.index.ivf import APPROXIMATE_ABOVE
+from squirrel_memory.index.ivf_fast_scan import IvfFastScanCopy
 
 __all__ = [  # the thresholds and widths, where the benches and tests have always read them
     "APPROXIMATE_ABOVE",
@@ -55,6 +58,7 @@ __all__ = [  # the thresholds and widths, where the benches and tests have alway
     "COMPACT_ABOVE",
     "COMPACT_WIDTH",
     "IVF_COARSE_WIDTHS",
+    "IVF_COMPACT_WIDTH",
     "FaissIndex",
 ]
 
@@ -101,8 +105,9 @@ class FaissIndex(IndexLayout):
         self._coarse: Int8Copy | None = Int8Copy(dim)
         """An int8 copy of the index (same ids, and lists if IVF), kept in step with it; none
         while the 4-bit codes answer the first pass (no search reads it then)."""
-        self._compact: FastScanCopy | None = None
-        """A flat index's 4-bit codes above `compact_above` vectors (none otherwise)."""
+        self._compact: FastScanCopy | IvfFastScanCopy | None = None
+        """The 4-bit codes above `compact_above` vectors (none otherwise): a flat index's, or
+        in an IVF index's lists."""
         self._stored: FlatRows | None = None
         """A flat index's stored vectors by int id (a view, no copy); made by the first search
         after a change (`_rows`)."""
@@ -252,6 +257,10 @@ class FaissIndex(IndexLayout):
         for its `k` best)."""
         count = len(self._ids)
         flat = self._kind is IndexKind.FLAT
+        if isinstance(self._compact, IvfFastScanCopy):
+            return ivf_compact_answer(
+                self._index, self._compact, vector, k, width=IVF_COMPACT_WIDTH
+            )
         if self._compact is not None:
             return compact_answer(
                 self._compact, vector, k, count=count, width=COMPACT_WIDTH, rows=self._rows
@@ -406,8 +415,8 @@ class FaissIndex(IndexLayout):
 
     def _remove_int_ids(self, int_ids: npt.NDArray[np.int64]) -> None:
         self._stored = None
+        if self._compact is not None:  # first: an IVF index's codes read its lists to recode
+            self._compact.remove(int_ids)
         self._index.remove_ids(int_ids)
         if self._coarse is not None:
             self._coarse.remove(int_ids)
-        if self._compact is not None:
-            self._compact.remove(int_ids)

@@ -1,7 +1,8 @@
 """What a `FaissIndex` is made of as its size changes, and how it is made again: a flat index
 (`IndexIDMap2(IndexFlatIP)`) while small, IVF above `approximate_above` (trained again as it
 grows), and beside it the first pass's copy, kept in step: the int8 copy, or above
-`compact_above` vectors of a flat index the 4-bit codes instead (`first_pass`).
+`compact_above` vectors the 4-bit codes instead (`fast_scan` for a flat index, `ivf_fast_scan`
+in an IVF index's lists; `first_pass`).
 
 `IndexLayout` is the part of `FaissIndex` (`faiss_index`) that builds, grows and re-codes these
 parts holding the index's lock; `FaissIndex` adds the ids, writes, searches and files.
@@ -17,10 +18,11 @@ import numpy.typing as npt
 import structlog
 
 from squirrel_memory.index.base import IndexKind, Vector
-from squirrel_memory.index.coarse import Int8Copy
+from squirrel_memory.index.coarse import Int8Copy, ivf_contents
 from squirrel_memory.index.fast_scan import FastScanCopy, fast_scan_fits
 from squirrel_memory.index.first_pass import FlatRows
 from squirrel_memory.index.ivf import IVF_RETRAIN_GROWTH, built_ivf
+from squirrel_memory.index.ivf_fast_scan import IvfFastScanCopy
 
 log = structlog.get_logger()
 
@@ -39,7 +41,7 @@ class IndexLayout:
     _kind: IndexKind
     _index: Any
     _coarse: Int8Copy | None
-    _compact: FastScanCopy | None
+    _compact: FastScanCopy | IvfFastScanCopy | None
     _stored: FlatRows | None
 
     def _new_flat(self) -> Any:
@@ -57,16 +59,15 @@ class IndexLayout:
         return Int8Copy(self._dim, vectors, int_ids)
 
     def _codes_wanted(self, count: int | None = None) -> bool:
-        """Whether a flat index of `count` vectors (the ones held when None) has 4-bit codes."""
+        """Whether an index of `count` vectors (the ones held when None) has 4-bit codes."""
         held = len(self._ids) if count is None else count
-        return (
-            self._kind is IndexKind.FLAT and held > self.compact_above and fast_scan_fits(self._dim)
-        )
+        return held > self.compact_above and fast_scan_fits(self._dim)
 
     def _keep_compact(self) -> None:
         """Make, recode or drop the 4-bit codes as the kind and count now ask (holding the
-        lock): held by a flat index of more than `compact_above` vectors only, and the int8
-        copy only when there are none (made again from the index when the codes go)."""
+        lock): held by an index of more than `compact_above` vectors only (of the kind the
+        index is), and the int8 copy only when there are none (made again from the index when
+        the codes go)."""
         if not self._codes_wanted():
             self._compact = None
             if self._coarse is None:
@@ -74,23 +75,28 @@ class IndexLayout:
             return
         self._coarse = None
         compact = self._compact
+        ivf = self._kind is IndexKind.IVF
+        if compact is not None and isinstance(compact, IvfFastScanCopy) is not ivf:
+            compact = self._compact = None  # made for the other kind of index
         if compact is None or compact.retrain_due or compact.recode_due:
             vectors, int_ids = self._all_vectors()
             faiss.omp_set_num_threads(1)
-            if self._compact is None or self._compact.retrain_due:
-                self._compact = FastScanCopy(self._dim, vectors, int_ids)
+            if ivf:
+                self._compact = IvfFastScanCopy(self._index, vectors, int_ids)
+            elif isinstance(compact, FastScanCopy) and not compact.retrain_due:
+                compact.recode(vectors, int_ids)
             else:
-                self._compact.recode(vectors, int_ids)
+                self._compact = FastScanCopy(self._dim, vectors, int_ids)
 
     def _all_vectors(self) -> tuple[Vector, npt.NDArray[np.int64]]:
-        int_ids = np.fromiter(self._names.keys(), dtype=np.int64, count=len(self._names))
+        """Every vector the index holds and its int id."""
         if self._kind is IndexKind.FLAT:
             # IndexIDMap2 keeps vectors in insertion order; map them back through its id table.
             stored = faiss.vector_to_array(self._index.id_map).astype(np.int64)
             vectors = self._index.index.reconstruct_n(0, self._index.ntotal)
             return np.asarray(vectors, dtype=np.float32), stored
-        vectors = np.stack([self._index.reconstruct(int(i)) for i in int_ids])
-        return np.asarray(vectors, dtype=np.float32), int_ids
+        vectors, held, _ = ivf_contents(self._index)  # list by list, not id by id
+        return vectors, held
 
     def _maybe_change_kind(self) -> None:
         count = len(self._ids)
@@ -115,4 +121,9 @@ class IndexLayout:
             return
         ivf = built_ivf(vectors, int_ids, self._build_threads)
         self._index, self._kind, self._trained_on = ivf, IndexKind.IVF, count
-        self._coarse = self._new_copy()
+        if self._codes_wanted(count):
+            self._coarse = None
+            faiss.omp_set_num_threads(1)
+            self._compact = IvfFastScanCopy(ivf, vectors, int_ids)
+        else:
+            self._coarse = self._new_copy()
