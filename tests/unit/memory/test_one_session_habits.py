@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_memory.extractors import session_requests as requests
 from squirrel_memory.extractors.preferences import (
     CORRECTION_TAG,
     EMPHASIS_TAG,
@@ -132,6 +133,18 @@ def test_what_is_not_a_request_about_the_work_said_again(turns: list[tuple[str, 
 @pytest.mark.parametrize("origin", ["harness", "slash_command", "parent_agent", "hook"])
 def test_the_hosts_text_and_a_subagents_prompt_are_no_request(origin: str) -> None:
     assert session_requests(_session("/work/rust", REPLIES["rust"], origin=origin)) == []
+
+
+def test_a_long_session_of_other_requests_weighs_no_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every two requests of a session are compared: in a long session most share fewer than
+    `MIN_SHARED_WORDS` words and end there, before any word is weighed (a session of 1,200 short
+    requests took seconds of extraction when each pair weighed its shared words first)."""
+    weighed: list[str] = []
+    monkeypatch.setattr(requests, "common_word", lambda w: weighed.append(w) or False)
+    names = ["".join(chr(ord("a") + int(d)) for d in f"{i:03d}") for i in range(300)]
+    turns = [(f"Tidy the {name}zor panel.", "Ok.") for name in names]
+    assert session_requests(_session("/work/app", turns)) == []
+    assert weighed == []
 
 
 def test_the_assistants_words_are_no_request() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from functools import lru_cache
 
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
 
@@ -64,6 +65,7 @@ def telling_words(words: frozenset[str]) -> frozenset[str]:
     return frozenset(w for w in words if w not in _GENERIC)
 
 
+@lru_cache(maxsize=8192)
 def common_word(word: str) -> bool:
     """Whether `word` is one of the verbs too common to tell instructions apart, or a stem of
     one ("mak" of "making", "updat" of "updated")."""

@@ -124,8 +124,9 @@ def same_request(first: frozenset[str], second: frozenset[str]) -> bool:
     """Whether two sentences' content words make one request about how the work is done, each
     along other work (see the module's rules)."""
     shared = first & second
-    telling = [w for w in shared if not common_word(w)]
-    if len(shared) < MIN_SHARED_WORDS or len(telling) < MIN_TELLING_WORDS:
+    if len(shared) < MIN_SHARED_WORDS:
+        return False  # most pairs of a long session end here, before any word is weighed
+    if sum(1 for w in shared if not common_word(w)) < MIN_TELLING_WORDS:
         return False
     if len(shared) / min(len(first), len(second)) < MIN_SHARED_SHARE:
         return False
