@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -554,3 +556,24 @@ async def test_real_claude_code_sessions_yield_sensible_memories() -> None:
     assert pitfall.content.startswith("`uv run ty check` failed with `error[call-non-callable]")
     assert pitfall.file_paths == ("test/test_cache.py",)
     assert not any(c.type == MemoryType.USER_STYLE and c.scope == Scope.USER for c in candidates)
+
+
+async def test_extraction_leaves_the_event_loop_free(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long episode's rules run off the event loop: while they run, the loop still answers
+    (here the loop itself releases the extraction; run on the loop, it would wait in vain)."""
+    release = threading.Event()
+    waited: list[bool] = []
+
+    def slow(self: RulesExtractor, episode: Episode, events: list[StoredEvent]) -> list[Any]:
+        waited.append(release.wait(timeout=5.0))
+        return []
+
+    monkeypatch.setattr(RulesExtractor, "extract_sync", slow)
+    stream = Stream()
+    stream.user("Add the dependency.")
+    running = asyncio.create_task(extract(stream))
+    await asyncio.sleep(0)
+    release.set()
+
+    assert await running == []
+    assert waited == [True]

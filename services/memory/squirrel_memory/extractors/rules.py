@@ -4,6 +4,7 @@ where things live)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import replace
 
@@ -78,8 +79,11 @@ class RulesExtractor:
     name = "rules"
 
     async def extract(self, episode: Episode, events: list[StoredEvent]) -> list[MemoryCandidate]:
-        """Candidates for `episode`, each carrying its episode id and the events behind it."""
-        return self.extract_sync(episode, events)
+        """Candidates for `episode`, each carrying its episode id and the events behind it.
+
+        The rules run in a worker thread: a long episode's extraction is CPU-bound and would
+        otherwise hold the service's event loop (searches, hooks, writes) until it ended."""
+        return await asyncio.to_thread(self.extract_sync, episode, events)
 
     def extract_sync(self, episode: Episode, events: list[StoredEvent]) -> list[MemoryCandidate]:
         """The same as `extract`, for callers without an event loop."""
