@@ -140,7 +140,7 @@ async def _project_evidence(store: Store) -> list[MemoryCandidate]:
         str(Origin.HARNESS),
     )
     ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
-    return evidence_candidates(stored, ecosystems, injected=injected)
+    return await asyncio.to_thread(evidence_candidates, stored, ecosystems, injected=injected)
 
 
 async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
@@ -158,7 +158,7 @@ async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
         PROJECT_EVIDENCE_LIMIT,
     )
     stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
-    return commit_fixes(stored, commands(stored))
+    return await asyncio.to_thread(lambda: commit_fixes(stored, commands(stored)))
 
 
 async def _repeated_requests(
@@ -175,12 +175,7 @@ async def _repeated_requests(
     stored = await store.fetch_recent_of_types(
         store.project_id, [str(t) for t in REQUEST_CONTEXT_TYPES], REQUEST_EVIDENCE_LIMIT
     )
-    found = (
-        request_candidates(repeated_requests(stored))
-        + routine_candidates(routine_requests(stored))
-        + session_routine_candidates(session_routines(stored))
-        + session_routine_candidates(session_requests(stored))
-    )
+    found = await asyncio.to_thread(_request_candidates, stored)
     if not found:
         return []
     kept, _ = await store.list_memories(
@@ -195,6 +190,16 @@ async def _repeated_requests(
     ]
     cited = {event_id for owner in owners for event_id in owner.source_event_ids}
     return [c for c in found if not cited & set(c.source_event_ids)]
+
+
+def _request_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The request rules over the project's stored messages (CPU only: run off the loop)."""
+    return (
+        request_candidates(repeated_requests(stored))
+        + routine_candidates(routine_requests(stored))
+        + session_routine_candidates(session_routines(stored))
+        + session_routine_candidates(session_requests(stored))
+    )
 
 
 def _as_candidate(memory: MemoryItem) -> MemoryCandidate:
