@@ -13,7 +13,7 @@ from squirrel_memory.retrieval.reader import MemoryReader
 from squirrel_memory.retrieval.relevance import (
     VectorRelevance,
     exact_cosines,
-    rescaled,
+    rescaled_hits,
     worth_reading,
 )
 from squirrel_memory.retrieval.settings import RetrievalSettings
@@ -63,7 +63,7 @@ class _VectorSearch:
         except EmbedderNotReadyError:
             return []
         self._query = vector
-        self._hits = [(m, rescaled(settings, cos)) for m, cos in index.search(vector, self._k)]
+        self._hits = rescaled_hits(settings, index.search(vector, self._k))
         lexical_ids = self._lexical_ids
         if settings.fusion_method is FusionMethod.EXACT and lexical_ids:
             self._exact = exact_cosines(settings, index, vector, self._hits, lexical_ids[0])

@@ -32,6 +32,16 @@ def rescaled(settings: RetrievalSettings, cosine: float) -> float:
     return max(0.0, (cosine - floor) / (1.0 - floor))
 
 
+def rescaled_hits(
+    settings: RetrievalSettings, hits: Iterable[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """Each hit's cosine `rescaled`, in one pass: the same doubles (`max(0.0, x)` is `x` when
+    `x > 0.0`, else 0.0, NaN and -0.0 included), without a call per hit."""
+    floor = settings.vector_floor
+    span = 1.0 - floor
+    return [(m, value if (value := (cosine - floor) / span) > 0.0 else 0.0) for m, cosine in hits]
+
+
 def exact_cosines(
     settings: RetrievalSettings,
     index: VectorIndex,
@@ -45,8 +55,7 @@ def exact_cosines(
     missing = [m for m in lexical_ids if m not in pooled]
     if not missing:
         return []
-    cosines = index.similarities(query_vector, missing)
-    return [(m, rescaled(settings, c)) for m, c in cosines.items()]
+    return rescaled_hits(settings, index.similarities(query_vector, missing).items())
 
 
 def fusion_weights(settings: RetrievalSettings, vector_used: bool) -> FusionWeights:
