@@ -7,7 +7,7 @@ import posixpath
 from collections.abc import Callable, Container, Sequence
 
 from squirrel_memory.embedding.base import Embedder, EmbedderNotReadyError
-from squirrel_memory.index import Vector, VectorIndex
+from squirrel_memory.index import FaissIndex, Vector, VectorIndex
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.reader import MemoryReader
 from squirrel_memory.retrieval.relevance import (
@@ -106,6 +106,14 @@ class Candidates:
             and index.dim == embedder.dim
             and index.model_id == embedder.model_id
         )
+
+    @property
+    def indexed(self) -> Container[str] | None:
+        """The memories the vector index holds (None: no index), for fusion to ask of each
+        lexical hit: a FAISS index's live view of its ids (`FaissIndex.held`), whose `in`
+        needs no Python call, else the index itself."""
+        index = self.index
+        return index.held() if isinstance(index, FaissIndex) else index
 
     @property
     def exact_fusion(self) -> bool:
