@@ -85,7 +85,7 @@ def test_rescaled_hits_are_each_cosine_rescaled_to_the_bit(floor: float) -> None
     settings = dataclasses.replace(RetrievalSettings(), vector_floor=floor)
     rng = random.Random(f"rescaled {floor}")
     for _ in range(200):
-        hits = _hits(rng) + [("at floor", floor), ("just below", math.nextafter(floor, -1.0))]
+        hits = [*_hits(rng), ("at floor", floor), ("just below", math.nextafter(floor, -1.0))]
         got = rescaled_hits(settings, hits)
         want = [(m, rescaled(settings, cosine)) for m, cosine in hits]
         assert [m for m, _ in got] == [m for m, _ in want]
