@@ -42,6 +42,25 @@ async def test_each_handle_is_the_one_every_id_gives(store: SqliteStore) -> None
         book.close()
 
 
+async def test_neighbours_sharing_less_than_the_minimum_leave_it_alone(store: SqliteStore) -> None:
+    """With a minimum above 1, a neighbour differing early leaves the handle at the minimum and
+    one sharing the start makes it longer: both kinds occur, and every handle is the one every
+    id gives."""
+    for n in range(200):
+        await _remember(store, n)
+    for minimum in (2, 3):
+        every = await _every(store, minimum=minimum)
+        lengths = set(map(len, every.values()))
+        assert len(handles.ID_PREFIX) + minimum in lengths
+        if minimum == 2:  # ~19 pairs of 200 random digests share 2 characters: some neighbours
+            assert max(lengths) > len(handles.ID_PREFIX) + minimum
+        book = HandleBook(store, minimum=minimum)
+        try:
+            assert await book.handles(list(every)) == every
+        finally:
+            book.close()
+
+
 async def test_the_shipped_minimum_is_the_default(store: SqliteStore) -> None:
     items = [await _remember(store, n) for n in range(5)]
     book = HandleBook(store)

@@ -33,6 +33,7 @@ from squirrel_memory.retrieval import (
     encode_page_token,
     query_terms,
 )
+from squirrel_memory.retrieval.candidates import Candidates
 from squirrel_memory.retrieval.queries import matched_terms
 from squirrel_memory.retrieval.results import explain, search_result
 from squirrel_memory.scoring import FusionMethod
@@ -746,3 +747,28 @@ async def test_a_search_page_is_the_same_slice_of_the_full_ranking(world: World)
         str(world.root), query, top_k=2, page_token=first.next_page_token
     )
     assert list(second.results) == expected[2:4]
+
+
+async def test_a_lexical_hit_the_index_lacks_is_lifted_as_the_index_says(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fusion asks the index's live view of its ids (`Candidates.indexed`) which lexical hits
+    it lacks: the page is the one asking the index itself gives, and the lift of the hit the
+    index lost is there (without it the hit scores less)."""
+    root, query = str(world.root), "JWT tokens expire login"
+    target = world.items["auth_token_expiry"].id
+    view = world.retriever._candidates.indexed
+    assert view is not None and target in view
+    world.index.remove([target])
+    assert target not in view  # live: the removal shows without asking again
+
+    page = await world.retriever.search(root, query, top_k=5)
+    monkeypatch.setattr(Candidates, "indexed", property(lambda self: self.index))
+    asked_of_the_index = await world.retriever.search(root, query, top_k=5)
+    every = {m.id for m in world.items.values()}
+    monkeypatch.setattr(Candidates, "indexed", property(lambda self: every))
+    not_lifted = await world.retriever.search(root, query, top_k=5)
+
+    assert page == asked_of_the_index
+    scores = {r.memory_id: r.score for r in page.results}
+    assert scores[target] > {r.memory_id: r.score for r in not_lifted.results}.get(target, 0.0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import struct
@@ -9,7 +10,13 @@ import struct
 import pytest
 
 from squirrel_memory.retrieval import RetrievalSettings
-from squirrel_memory.retrieval.relevance import fusion_weights, vector_relevance, worth_reading
+from squirrel_memory.retrieval.relevance import (
+    fusion_weights,
+    rescaled,
+    rescaled_hits,
+    vector_relevance,
+    worth_reading,
+)
 from squirrel_memory.scoring import FusionMethod, FusionWeights, score_fusion
 
 HOSTILE = [0.0, -0.0, 1.0, -1.0, 1.5, 1e-300, 5e-324, math.inf, -math.inf, math.nan, 1e308, 7, 0]
@@ -69,3 +76,17 @@ def test_rank_fusion_leaves_every_vector_hit_to_be_read() -> None:
     assert vector_relevance(settings) is None
     hits = [("a", 0.0), ("b", 0.9)]
     assert worth_reading(settings, hits, {"b"}, None) == [("a", 0.0)]
+
+
+@pytest.mark.parametrize("floor", [0.0, 0.2, 0.45])
+def test_rescaled_hits_are_each_cosine_rescaled_to_the_bit(floor: float) -> None:
+    """One pass over the hits gives what `rescaled` gives each cosine: 0.0 for a NaN, for -0.0
+    and below the floor, the same double above it, ids and order kept."""
+    settings = dataclasses.replace(RetrievalSettings(), vector_floor=floor)
+    rng = random.Random(f"rescaled {floor}")
+    for _ in range(200):
+        hits = [*_hits(rng), ("at floor", floor), ("just below", math.nextafter(floor, -1.0))]
+        got = rescaled_hits(settings, hits)
+        want = [(m, rescaled(settings, cosine)) for m, cosine in hits]
+        assert [m for m, _ in got] == [m for m, _ in want]
+        assert [struct.pack("<d", v) for _, v in got] == [struct.pack("<d", v) for _, v in want]

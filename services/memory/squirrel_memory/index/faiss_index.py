@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, KeysView
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +138,11 @@ class FaissIndex(IndexLayout):
 
     def __contains__(self, memory_id: object) -> bool:
         return memory_id in self._ids
+
+    def held(self) -> KeysView[str]:
+        """The memory ids held now, as a live view: `in` on it is `in` on the index without a
+        Python call per id (a search asks it of each lexical hit)."""
+        return self._ids.keys()
 
     @property
     def copy_restored(self) -> bool:

@@ -7,13 +7,13 @@ import posixpath
 from collections.abc import Callable, Container, Sequence
 
 from squirrel_memory.embedding.base import Embedder, EmbedderNotReadyError
-from squirrel_memory.index import Vector, VectorIndex
+from squirrel_memory.index import FaissIndex, Vector, VectorIndex
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.reader import MemoryReader
 from squirrel_memory.retrieval.relevance import (
     VectorRelevance,
     exact_cosines,
-    rescaled,
+    rescaled_hits,
     worth_reading,
 )
 from squirrel_memory.retrieval.settings import RetrievalSettings
@@ -63,7 +63,7 @@ class _VectorSearch:
         except EmbedderNotReadyError:
             return []
         self._query = vector
-        self._hits = [(m, rescaled(settings, cos)) for m, cos in index.search(vector, self._k)]
+        self._hits = rescaled_hits(settings, index.search(vector, self._k))
         lexical_ids = self._lexical_ids
         if settings.fusion_method is FusionMethod.EXACT and lexical_ids:
             self._exact = exact_cosines(settings, index, vector, self._hits, lexical_ids[0])
@@ -106,6 +106,14 @@ class Candidates:
             and index.dim == embedder.dim
             and index.model_id == embedder.model_id
         )
+
+    @property
+    def indexed(self) -> Container[str] | None:
+        """The memories the vector index holds (None: no index), for fusion to ask of each
+        lexical hit: a FAISS index's live view of its ids (`FaissIndex.held`), whose `in`
+        needs no Python call, else the index itself."""
+        index = self.index
+        return index.held() if isinstance(index, FaissIndex) else index
 
     @property
     def exact_fusion(self) -> bool:

@@ -32,6 +32,16 @@ def rescaled(settings: RetrievalSettings, cosine: float) -> float:
     return max(0.0, (cosine - floor) / (1.0 - floor))
 
 
+def rescaled_hits(
+    settings: RetrievalSettings, hits: Iterable[tuple[str, float]]
+) -> list[tuple[str, float]]:
+    """Each hit's cosine `rescaled`, in one pass: the same doubles (`max(0.0, x)` is `x` when
+    `x > 0.0`, else 0.0, NaN and -0.0 included), without a call per hit."""
+    floor = settings.vector_floor
+    span = 1.0 - floor
+    return [(m, value if (value := (cosine - floor) / span) > 0.0 else 0.0) for m, cosine in hits]
+
+
 def exact_cosines(
     settings: RetrievalSettings,
     index: VectorIndex,
@@ -45,8 +55,7 @@ def exact_cosines(
     missing = [m for m in lexical_ids if m not in pooled]
     if not missing:
         return []
-    cosines = index.similarities(query_vector, missing)
-    return [(m, rescaled(settings, c)) for m, c in cosines.items()]
+    return rescaled_hits(settings, index.similarities(query_vector, missing).items())
 
 
 def fusion_weights(settings: RetrievalSettings, vector_used: bool) -> FusionWeights:
@@ -258,9 +267,13 @@ def _score_fused(
     isfinite, clip = math.isfinite, clip01
     # The lexical hits: floored (`_floored`), the best per id, finite or 0 (`_best_per_id`),
     # then s / (s + c) of max(0, s) (`_normalised_lexical`), clipped (always in [0, 1]).
+    # Each id's parts are worked out when its best value is set (again if a later hit of the
+    # same id beats it): one pass, the parts of the best value as before, in first-hit order.
     term_count, matched = floor
     best: dict[str, float] = {}
     seen = best.get
+    lexical_norm: dict[str, float] = {}
+    lexical_parts: dict[str, float] = {}
     for memory_id, bm25 in lexical:
         score = bm25
         if not score >= c:
@@ -272,13 +285,10 @@ def _score_fused(
         known = seen(memory_id)
         if known is None or value > known:
             best[memory_id] = value
-    lexical_norm: dict[str, float] = {}
-    lexical_parts: dict[str, float] = {}
-    for memory_id, value in best.items():
-        positive = value if value > 0.0 else 0.0  # max(0.0, value)
-        normed = positive / (positive + c)
-        lexical_norm[memory_id] = normed
-        lexical_parts[memory_id] = normed + 0.0 if 0.0 <= normed <= 1.0 else clip(normed)
+            positive = value if value > 0.0 else 0.0  # max(0.0, value)
+            normed = positive / (positive + c)
+            lexical_norm[memory_id] = normed
+            lexical_parts[memory_id] = normed + 0.0 if 0.0 <= normed <= 1.0 else clip(normed)
     # The vector hits: the best per id, finite or 0, clipped to [0, 1].
     closest = best_cosines(vector)
     for memory_id, value in closest.items():

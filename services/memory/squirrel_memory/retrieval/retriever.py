@@ -241,7 +241,7 @@ class Retriever:
             term_count=len(terms),
             matched=matched,
             vector_used=vector_used,
-            indexed=self._candidates.index,
+            indexed=self._candidates.indexed,
         )
         matcher = PathMatcher(actives, scopes, root=project_id)
         order = placed(

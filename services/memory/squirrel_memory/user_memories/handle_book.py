@@ -45,16 +45,22 @@ class HandleBook:
             return {}
         digests = await self._loaded()
         ordered = self._ordered
+        minimum = self._minimum
+        # A neighbour that differs within the first `minimum` characters leaves the handle at
+        # `minimum` (their common start + 1 is at most that): only the others are walked
+        # character by character (in a project of a few thousand memories, few or none).
+        lead = max(0, minimum)
         out: dict[str, str] = {}
         for memory_id in wanted:
             text = digests.get(memory_id) or handles.digest(memory_id)
             at = bisect.bisect_left(ordered, text)
             after = at + 1 if at < len(ordered) and ordered[at] == text else at
-            length = self._minimum
-            if at > 0:
-                length = max(length, _common(ordered[at - 1], text) + 1)
-            if after < len(ordered):
-                length = max(length, _common(ordered[after], text) + 1)
+            length = minimum
+            start = text[:lead]
+            if at > 0 and (before := ordered[at - 1])[:lead] == start:
+                length = max(length, _common(before, text) + 1)
+            if after < len(ordered) and (next_one := ordered[after])[:lead] == start:
+                length = max(length, _common(next_one, text) + 1)
             out[memory_id] = handles.ID_PREFIX + text[:length]
         return out
 
