@@ -7,7 +7,7 @@ study's sessions and of the answer key's tuning projects (a held-out project's k
 transcripts are never read), each labelled `fact` when a gold project_fact or pitfall item of
 its source states it, `wrong` when a `wrong` entry does and no item does, else unlabelled; and
 `rules` when a project_fact or pitfall candidate of the offline rules cites its reply and says
-most of it. `corroborated` is the rule (`squirrel_memory.extractors.corroborated`) run over
+most of it. `corroborated` is the rule (`bench.corroborated_rule`) run over
 each episode of the source, as the rules extractor runs its finders: a sentence is picked when
 a statement the rule keeps and the sentence each say most of the other's words. `union` is
 either; `added` is picked by the rule and not by the rules.
@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bench import fixture_pipeline
+from bench.corroborated_rule import Corroborated, corroborated
 from bench.standing_sentences import STANDING, TASK, UNLABELLED, Sentence, Source
 from bench.stated_facts import GROUPS, LATER_SETS, read, sources
 from bench.stored_events import stored
 from squirrel_core.logs import configure_logging
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.corroborated import Corroborated, corroborated
 
 SIDES = ("rules", "corroborated", "union", "added")
 #: The fewest words a statement and a sentence share to be taken as the same.

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.corroborated import (
+from bench.corroborated_rule import (
     KEY_PREFIX,
     PITFALL_KEY_PREFIX,
     PREFIX,
