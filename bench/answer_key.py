@@ -14,7 +14,7 @@ whether it states the key's `session_start` items (and no wrong fact).
 
 Usage: python -m bench.answer_key [--fixtures DIR] [--extractor rules] [--details] [--views]
                                   [--hook-text [--hook-host claude|codex|gemini]]
-                                  [--split tuning|held-out|fresh] [--project=NAME ...]
+                                  [--split tuning|dev|held-out|fresh] [--project=NAME ...]
 (DIR defaults to ../shared/fixtures/claude; bench/data/transcripts/ is read too when it exists;
 without DIR the benchmark says so and exits 0.)
 With --backend NAME [--record DIR] or --replay DIR: the rules alone beside the rules plus a

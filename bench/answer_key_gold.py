@@ -16,10 +16,13 @@ from pathlib import Path
 
 KEY_DIR = Path(__file__).resolve().parent / "data" / "answer_key"
 IMPORTANCES = ("high", "normal")
-SPLITS = ("tuning", "held-out", "fresh")
-"""`tuning`: the extraction rules may be tuned on the project; `held-out`: never, it measures
-whether what was tuned holds on sessions nobody tuned on; `fresh`: never either, and no rule has
-been written while it existed, so it judges the rules written before it was collected."""
+SPLITS = ("tuning", "dev", "held-out", "fresh")
+"""`tuning`: the extraction rules may be tuned on the project; `dev`: collected as `fresh` and
+judged so (its first figures stay in its file), then opened to study so that rules can be
+written from sessions of ecosystems the tuning projects lack, reported apart from `tuning`;
+`held-out`: never tuned on, it measures whether what was tuned holds on sessions nobody tuned
+on; `fresh`: never either, and no rule has been written while it existed, so it judges the
+rules written before it was collected."""
 KINDS = ("user_style", "project_fact", "pitfall", "recipe")
 HOOK_HOSTS = ("claude", "codex", "gemini")
 

@@ -21,7 +21,7 @@ Prints:
 4. with --narrow-items, the tuning items only narrow rules cover (project, item, rules), for
    a person looking for the class a general rule should take over.
 
-Usage: python -m bench.coverage_sources [--fixtures DIR] [--split tuning|held-out|fresh ...]
+Usage: python -m bench.coverage_sources [--fixtures DIR] [--split tuning|dev|held-out|fresh ...]
                                         [--narrow-items]
 (all three splits by default; DIR defaults to ../shared/fixtures/claude, bench/data/transcripts/
 is read too; without DIR the benchmark says so and exits 0.)
@@ -269,7 +269,7 @@ def report(found: Mapping[str, Sequence[Project]]) -> str:
         "",
         narrow_line("tuning", narrow_shares(tuning, narrow)),
     ]
-    unseen = {s: rule_rows(found[s]) for s in ("held-out", "fresh") if found.get(s)}
+    unseen = {s: rule_rows(found[s]) for s in ("dev", "held-out", "fresh") if found.get(s)}
     for split in unseen:
         line = narrow_line(f"{split} (pooled)", narrow_shares(found[split], narrow))
         out.append(line.replace("only by narrow rules", "only by rules narrow on tuning"))
