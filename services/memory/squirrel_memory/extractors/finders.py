@@ -71,6 +71,8 @@ from squirrel_memory.extractors.prose_answers import IMPORTANCE as PROSE_DECISIO
 from squirrel_memory.extractors.prose_answers import prose_answers
 from squirrel_memory.extractors.read_findings import IMPORTANCE as READ_IMPORTANCE
 from squirrel_memory.extractors.read_findings import read_findings
+from squirrel_memory.extractors.rejected_lines import IMPORTANCE as REJECTED_IMPORTANCE
+from squirrel_memory.extractors.rejected_lines import rejected_lines
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
 from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_statements import IMPORTANCE as STATEMENT_IMPORTANCE
@@ -220,6 +222,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         CORRECTED_IMPORTANCE,
         lambda _f: ("pitfall", "corrected"),
+        files_of,
+    ),
+    # A line the user quoted back as untrue and the assistant then removed: kept as untrue.
+    Finder(
+        rejected_lines,
+        MemoryType.PITFALL,
+        REJECTED_IMPORTANCE,
+        lambda _f: ("pitfall", "corrected", "untrue"),
         files_of,
     ),
     placed_parts,
