@@ -60,6 +60,8 @@ from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMP
 from squirrel_memory.extractors.main_branch import main_branch
 from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
 from squirrel_memory.extractors.missing_manifests import missing_manifests
+from squirrel_memory.extractors.missing_tools import IMPORTANCE as MISSING_TOOL_IMPORTANCE
+from squirrel_memory.extractors.missing_tools import missing_tools
 from squirrel_memory.extractors.package_scripts import IMPORTANCE as SCRIPTS_IMPORTANCE
 from squirrel_memory.extractors.package_scripts import package_scripts
 from squirrel_memory.extractors.preferences import STANDING_TAG
@@ -145,6 +147,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         SHELL_IMPORTANCE,
         lambda _f: ("pitfall", "shell"),
+    ),
+    # A program the shell could not find, and no run of it passed in the session.
+    Finder(
+        missing_tools,
+        MemoryType.PITFALL,
+        MISSING_TOOL_IMPORTANCE,
+        lambda _f: ("pitfall", "environment", "missing"),
     ),
     # A check that kept its old output until one command (not its look-alike) ran.
     Finder(

@@ -1,0 +1,121 @@
+"""A program the shell could not find, with no run of it passing in the session, is kept as a
+pitfall of the environment in every shell's wording; a later or earlier pass, a program missing
+on a remote host or inside a script, and a "not found" word in a log are not."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.extractors.missing_tools import missing_program, missing_tools
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 4, 7, 10, 0, tzinfo=UTC)
+GO = "/home/dev/relay"  # a Go service built with `just`
+ELIXIR = "/home/dev/ledger"  # an Elixir app whose protobufs need `protoc`
+
+
+@pytest.mark.parametrize(
+    ("output", "program"),
+    [
+        ("/bin/bash: line 1: just: command not found", "just"),
+        ("zsh: command not found: protoc", "protoc"),
+        ("sh: 1: protoc: not found", "protoc"),
+        ("fish: Unknown command: just", "just"),
+        ("'make' is not recognized as an internal or external command,", "make"),
+        ("dotnet : The term 'dotnet' is not recognized as the name of a cmdlet", "dotnet"),
+    ],
+)
+def test_each_shells_not_found_line_names_the_program(output: str, program: str) -> None:
+    assert missing_program(output)[0] == program
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "ERROR: fixture 'db' not found",
+        "test_lookup: command not found in registry (expected)",
+        "Checking 3 source files ... not found: 0",
+        'panic: template "index" not found',
+    ],
+)
+def test_a_not_found_word_in_a_log_is_no_missing_program(output: str) -> None:
+    assert missing_program(output) == ("", "")
+
+
+def _failed(root: str, command: str, output: str) -> Session:
+    session = Session(root, "s1", T0)
+    session.user("Build it and run the checks.")
+    session.run(command, 127, output)
+    return session
+
+
+@pytest.mark.parametrize(
+    ("root", "command", "output", "program"),
+    [
+        (GO, "just build", "/bin/bash: line 1: just: command not found", "just"),
+        (
+            ELIXIR,
+            "protoc --elixir_out=lib proto/ledger.proto",
+            "zsh: command not found: protoc",
+            "protoc",
+        ),
+    ],
+)
+def test_a_program_that_stayed_missing_is_a_pitfall(
+    root: str, command: str, output: str, program: str
+) -> None:
+    session = _failed(root, command, output)
+    session.say(f"`{program}` is not installed on this machine, so the build cannot run yet.")
+
+    (found,) = missing_tools(session.events)
+
+    assert found.content == (
+        f"`{program}` was not found on `PATH` where the session ran: `{command}` failed with "
+        f"`{output}`, and no run of it passed in the session. The assistant's reading: "
+        f"`{program}` is not installed on this machine, so the build cannot run yet."
+    )
+    kept = [c for c in session.extracted() if "missing" in c.tags]
+    assert [c.type for c in kept] == [MemoryType.PITFALL]
+
+
+def test_a_reply_that_does_not_name_the_program_adds_nothing() -> None:
+    session = _failed(GO, "just build", "/bin/bash: line 1: just: command not found")
+    session.say("Let me look at the Makefile instead.")
+
+    (found,) = missing_tools(session.events)
+
+    assert "reading" not in found.content
+
+
+@pytest.mark.parametrize("when", ["after", "before"])
+def test_a_pass_of_the_program_in_the_session_keeps_nothing(when: str) -> None:
+    session = Session(GO, "s1", T0)
+    if when == "before":
+        session.run("just --list", 0, "build\ntest")
+    session.run("just build", 127, "/bin/bash: line 1: just: command not found")
+    if when == "after":
+        session.run("source .envrc && just build", 0, "ok")
+    assert missing_tools(session.events) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("ssh gpu-box nvcc --version", "bash: nvcc: command not found"),  # a remote host's
+        ("make proto", "sh: 1: protoc: not found\nmake: *** [proto] Error 127"),  # a script's
+    ],
+)
+def test_a_program_missing_elsewhere_than_the_command_line_is_not_kept(
+    command: str, output: str
+) -> None:
+    session = _failed(ELIXIR, command, output)
+    assert missing_tools(session.events) == []
+
+
+def test_a_command_that_passed_despite_the_line_is_not_kept() -> None:
+    session = Session(GO, "s1", T0)
+    session.run("just build || go build ./...", 0, "/bin/bash: line 1: just: command not found")
+    assert missing_tools(session.events) == []
