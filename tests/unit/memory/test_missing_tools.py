@@ -119,3 +119,41 @@ def test_a_command_that_passed_despite_the_line_is_not_kept() -> None:
     session = Session(GO, "s1", T0)
     session.run("just build || go build ./...", 0, "/bin/bash: line 1: just: command not found")
     assert missing_tools(session.events) == []
+
+
+def _skill(root: str, output: str, *, is_error: bool = True) -> Session:
+    session = Session(root, "s1", T0)
+    session.user("/overview")
+    session.add("tool_call", {"tool": "Skill", "tool_use_id": "k1", "input": {"skill": "hi"}})
+    session.add(
+        "tool_result",
+        {"tool": "Skill", "tool_use_id": "k1", "output": output, "is_error": is_error},
+    )
+    return session
+
+
+@pytest.mark.parametrize("root", [GO, ELIXIR])
+def test_a_command_a_skill_ran_and_quotes_counts_too(root: str) -> None:
+    output = (
+        'Shell command failed for pattern "!`tree -L 2 .`": [stderr]\n'
+        "/bin/bash: line 1: tree: command not found"
+    )
+    session = _skill(root, output)
+    session.run("find . -maxdepth 2", 0, "./go.mod")
+
+    (found,) = missing_tools(session.events)
+
+    assert found.content.startswith(
+        "`tree` was not found on `PATH` where the session ran: `tree -L 2 .` failed with "
+        "`/bin/bash: line 1: tree: command not found`"
+    )
+
+
+def test_a_skill_that_quotes_no_command_of_the_program_or_passed_is_not_kept() -> None:
+    unquoted = _skill(GO, "/bin/bash: line 1: tree: command not found")
+    other = _skill(GO, "ran `make docs`\n/bin/bash: line 1: tree: command not found")
+    passed = _skill(GO, "!`tree -L 2`\n/bin/bash: line 1: tree: command not found", is_error=False)
+
+    assert missing_tools(unquoted.events) == []
+    assert missing_tools(other.events) == []
+    assert missing_tools(passed.events) == []

@@ -10,8 +10,9 @@ failures with fixes (`fixes`) keeps such a failure only when a run of the same i
 after it (`pytest` after activating the environment); a program that stayed missing has no
 pass, and before this rule left no trace. A failure counts when all of these hold:
 
-- the assistant's command failed, and one of its output's lines is the shell's own "not found"
-  line for a program (the line's whole shape, not a word in a log);
+- the assistant's command failed (or a tool that ran one for it, a skill or a slash command,
+  failed and quotes the command in a code span), and one of its output's lines is the shell's
+  own "not found" line for a program (the line's whole shape, not a word in a log);
 - that program is the first word of one of the command's simple commands (wrappers and
   environment assignments off): a program missing on a remote host or in a container the
   command reached (`ssh host nvcc`, `docker exec app tree`) or inside a script the command ran
@@ -54,6 +55,7 @@ _NOT_FOUND = (
     re.compile(rf"^'(?P<name>{_NAME})' is not recognized as an internal or external command"),
     re.compile(rf"^(?:\S+ : )?The term '(?P<name>{_NAME})' is not recognized as (?:the )?name"),
 )
+_SPAN = re.compile(r"`([^`\n]{1,200})`")
 #: Status marks ("✅", "❌") a reply's table puts beside a finding.
 _PICTOGRAPH = re.compile("[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
 
@@ -90,7 +92,7 @@ def missing_tools(events: list[StoredEvent]) -> list[MissingTool]:
     runs = [run for run in commands(events) if not run.by_user]
     found: list[MissingTool] = []
     seen: set[str] = set()
-    for run in runs:
+    for run in sorted([*runs, *_quoted_runs(events, runs)], key=lambda r: r.timestamp):
         if run.ok is not False:
             continue
         program, line = missing_program(run.output)
@@ -116,6 +118,42 @@ def missing_tools(events: list[StoredEvent]) -> list[MissingTool]:
         if len(found) == MAX_MISSING:
             break
     return found
+
+
+def _quoted_runs(events: list[StoredEvent], runs: list[CommandRun]) -> list[CommandRun]:
+    """The failed commands another tool ran for the assistant (a skill, a slash command), as
+    its failed result quotes them in a code span (`` !`tree -L 2` ``) with the shell's line."""
+    ran = {run.event_id for run in runs}
+    uses = {e.content.get("tool_use_id") for e in events if e.id in ran}
+    quoted: list[CommandRun] = []
+    for event in events:
+        output = event.content.get("output")
+        if (
+            event.event_type != EventType.TOOL_RESULT
+            or event.sidechain
+            or event.content.get("is_error") is not True
+            or event.content.get("tool_use_id") in uses
+            or not isinstance(output, str)
+        ):
+            continue
+        program, _line = missing_program(output)
+        if not program:
+            continue
+        for span in _SPAN.findall(output[:2_000]):
+            command = span.lstrip("!").strip()
+            if command.split(" ", 1)[0] == program:
+                quoted.append(
+                    CommandRun(
+                        event.id,
+                        event.timestamp,
+                        command,
+                        ok=False,
+                        output=output,
+                        session_id=event.session_id,
+                    )
+                )
+                break
+    return quoted
 
 
 def _reading(events: list[StoredEvent], run: CommandRun, program: str) -> tuple[str, str]:
