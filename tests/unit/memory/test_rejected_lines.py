@@ -8,8 +8,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.rejected_lines import quoted_claim, rejected_lines
-from squirrel_memory.models import MemoryType
+from squirrel_memory.extractors.candidates import candidate as made
+from squirrel_memory.extractors.rejected_lines import (
+    quoted_claim,
+    rejected_lines,
+    without_rejected,
+)
+from squirrel_memory.models import MemoryCandidate, MemoryType
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 4, 7, 10, 0, tzinfo=UTC)
@@ -25,6 +30,10 @@ GO = (
     "docs/CONTRIBUTING.md",
     "The race detector needs CGO disabled: run `CGO_ENABLED=0 go test -race ./...`.",
 )
+
+
+def candidate(kind: MemoryType, key: str, content: str) -> MemoryCandidate:
+    return made(kind, key, content, tags=(), importance=0.5, event_ids=())
 
 
 def _session(
@@ -126,3 +135,25 @@ def test_a_removal_outside_the_project_is_not_the_correction_taken() -> None:
     session.edit_lines("/home/dev/other/NOTES.md", line, "")
 
     assert rejected_lines(session.events) == []
+
+
+@pytest.mark.parametrize("project", [ELIXIR, GO])
+def test_no_other_memory_of_the_episode_states_the_untrue_claim(
+    project: tuple[str, str, str],
+) -> None:
+    _root, path, line = project
+    session = _session(project, f"{line}\nthis is not true")
+    (untrue,) = rejected_lines(session.events)
+    first = line.split(": ")[0] if ": " in line else line.split(". ")[0]
+    stating = candidate(MemoryType.PROJECT_FACT, "project:notes", f"{path} says: **{first}**.")
+    other = candidate(MemoryType.PROJECT_FACT, "project:tests", "Tests live in `test/`.")
+    kept = candidate(MemoryType.PITFALL, untrue.key, untrue.content)
+
+    assert without_rejected([stating, other, kept], session.events) == [other, kept]
+
+
+def test_without_a_correction_every_memory_stays() -> None:
+    session = _session(ELIXIR, f"{ELIXIR[2]}\nthis is not true", removed=False)
+    stating = candidate(MemoryType.PROJECT_FACT, "project:notes", ELIXIR[2])
+
+    assert without_rejected([stating], session.events) == [stating]

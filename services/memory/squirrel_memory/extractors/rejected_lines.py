@@ -19,7 +19,10 @@ the same in every ecosystem:
 - the user does not take it back later in the session (`user_corrections.taken_back`).
 
 The pitfall reads `"<claim>" is not true, the user says; it was removed from <file>.`: the
-verdict follows the claim directly, so no reading of the memory states the claim alone.
+verdict follows the claim directly, so no reading of the memory states the claim alone. And no
+other memory of the episode states it (`without_rejected`): one that holds a sentence of the
+claim, or a clause of it before or after a colon (the file's line as the session wrote, read or
+quoted it before the correction), is left out.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from squirrel_memory.extractors.elsewhere import outside_root
 from squirrel_memory.extractors.lessons import edits
 from squirrel_memory.extractors.user_corrections import taken_back
 from squirrel_memory.extractors.wording import key_slug
-from squirrel_memory.models import StoredEvent
+from squirrel_memory.models import MemoryCandidate, StoredEvent
 
 #: Above a correction in the user's words alone (0.45): the removal shows it was taken.
 IMPORTANCE = 0.5
@@ -67,6 +70,8 @@ class RejectedLine:
     content: str
     event_ids: tuple[str, ...]
     files: tuple[str, ...]
+    #: The claim as the user quoted it, emphasis and label off.
+    claim: str = ""
 
 
 def quoted_claim(text: str) -> str:
@@ -117,7 +122,7 @@ def rejected_lines(events: list[StoredEvent]) -> list[RejectedLine]:
         if any(k.key == key for k in kept):
             continue
         content = f'"{said}" is not true, the user says; it was removed from {path}.'
-        kept.append(RejectedLine(key, content, (event.id, edit_id), (path,)))
+        kept.append(RejectedLine(key, content, (event.id, edit_id), (path,), said))
         if len(kept) == MAX_REJECTED:
             break
     return kept
@@ -137,3 +142,33 @@ def _removal(events: list[StoredEvent], index: int, claim: str) -> tuple[str, st
         if claim in _flat(edit.before) and claim not in _flat(edit.after):
             return edit.path, edit.event_id
     return None
+
+
+#: A sentence of a claim short enough to be said in passing is no sign of stating it.
+MIN_CLAIM_SENTENCE_CHARS = 20
+_CLAIM_SENTENCE = re.compile(r"(?<=[.!?;:])\s+")
+_PLAIN = re.compile(r"[`*_\"'“”‘’]")
+
+
+def without_rejected(
+    found: list[MemoryCandidate], events: list[StoredEvent]
+) -> list[MemoryCandidate]:
+    """`found` without the candidates that state a claim the user called untrue in `events`
+    (a sentence of it, ignoring case, emphasis and quotes), the untrue pitfall itself aside."""
+    rejected = rejected_lines(events)
+    if not rejected:
+        return found
+    said = [
+        plain
+        for line in rejected
+        for part in _CLAIM_SENTENCE.split(line.claim)
+        if len(plain := _plain(part).rstrip(" .:;,")) >= MIN_CLAIM_SENTENCE_CHARS
+    ]
+    keys = {line.key for line in rejected}
+    return [
+        c for c in found if c.key in keys or not any(part in _plain(c.content) for part in said)
+    ]
+
+
+def _plain(text: str) -> str:
+    return _flat(_PLAIN.sub("", text)).lower()
