@@ -51,9 +51,10 @@ def test_a_refused_folder_then_the_folder_as_an_option_is_one_lesson(
     session.events[-1].content["is_error"] = True
     session.run(passing, 0, "built")
 
-    (lesson,) = [p for p in _pitfalls(session) if failing.split(" && ")[0] in p]
+    folder = failing.partition(" && ")[0]
+    (lesson,) = [p for p in _pitfalls(session) if folder in p]
 
-    assert lesson.startswith(f"`{failing.split(' && ')[0]} && ")
+    assert lesson.startswith(f"`{folder} && ")
     assert f"with `{option}` added worked" in lesson
 
 
