@@ -90,7 +90,7 @@ def test_a_reply_that_does_not_name_the_program_adds_nothing() -> None:
     assert "reading" not in found.content
 
 
-@pytest.mark.parametrize("when", ["after", "before"])
+@pytest.mark.parametrize("when", ["after", "before", "installed"])
 def test_a_pass_of_the_program_in_the_session_keeps_nothing(when: str) -> None:
     session = Session(GO, "s1", T0)
     if when == "before":
@@ -98,7 +98,17 @@ def test_a_pass_of_the_program_in_the_session_keeps_nothing(when: str) -> None:
     session.run("just build", 127, "/bin/bash: line 1: just: command not found")
     if when == "after":
         session.run("source .envrc && just build", 0, "ok")
+    if when == "installed":
+        session.run("cargo install just", 0, "Installed package `just v1.36.0`")
     assert missing_tools(session.events) == []
+
+
+def test_an_install_of_something_else_or_that_failed_keeps_it() -> None:
+    session = _failed(ELIXIR, "protoc --version", "zsh: command not found: protoc")
+    session.run("mix deps.get", 0, "All dependencies are up to date")
+    session.run("brew install protobuf protoc", 1, "Error: No available formula")
+
+    assert [f.key for f in missing_tools(session.events)] == ["pitfall:missing:protoc"]
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,8 @@ pass, and before this rule left no trace. A failure counts when all of these hol
   command reached (`ssh host nvcc`, `docker exec app tree`) or inside a script the command ran
   is not this environment's;
 - no run in the session started that program and passed, before or after: a program found
-  once is installed, and a later pass means a fix (`fixes` says which).
+  once is installed, and a later pass means a fix (`fixes` says which); and no later passing
+  command names it as an argument (`cargo install just`): the session may have installed it.
 
 The pitfall reads "`<program>` was not found on `PATH` where the session ran: `<command>`
 failed with `<line>`, and no run of it passed in the session.", with the first sentence of the
@@ -101,7 +102,7 @@ def missing_tools(events: list[StoredEvent]) -> list[MissingTool]:
         if any(
             other.ok and other.session_id == run.session_id and _started(other, program)
             for other in runs
-        ):
+        ) or _installed_after(runs, run, program):
             continue
         seen.add(program)
         command = clipped(" ".join(run.command.split()), MAX_COMMAND_CHARS)
@@ -118,6 +119,18 @@ def missing_tools(events: list[StoredEvent]) -> list[MissingTool]:
         if len(found) == MAX_MISSING:
             break
     return found
+
+
+def _installed_after(runs: list[CommandRun], failed: CommandRun, program: str) -> bool:
+    """Whether a later passing command of the session names `program` as an argument (`cargo
+    install just`, `brew install protobuf protoc`): the session may have installed it."""
+    return any(
+        other.ok
+        and other.session_id == failed.session_id
+        and other.timestamp > failed.timestamp
+        and any(program in tokens[1:] for tokens in other.segments)
+        for other in runs
+    )
 
 
 def _quoted_runs(events: list[StoredEvent], runs: list[CommandRun]) -> list[CommandRun]:
