@@ -214,7 +214,7 @@ def user_requests(events: list[StoredEvent]) -> list[tuple[StoredEvent, str]]:
 
 _FAILURE_WORDS = re.compile(
     r"error|fail|fatal|denied|not found|no such|exception|traceback|timed out|timeout|killed|"
-    r"terminated|cannot|can't|unable|invalid|refused|abort|panic|warn",
+    r"terminated|cannot|can't|unable|invalid|refused|abort|panic|warn|blocked|not permitted",
     re.IGNORECASE,
 )
 #: A tool call the user declined or interrupted did not run: it neither failed nor passed.

@@ -60,6 +60,8 @@ from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMP
 from squirrel_memory.extractors.main_branch import main_branch
 from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
 from squirrel_memory.extractors.missing_manifests import missing_manifests
+from squirrel_memory.extractors.missing_tools import IMPORTANCE as MISSING_TOOL_IMPORTANCE
+from squirrel_memory.extractors.missing_tools import missing_tools
 from squirrel_memory.extractors.package_scripts import IMPORTANCE as SCRIPTS_IMPORTANCE
 from squirrel_memory.extractors.package_scripts import package_scripts
 from squirrel_memory.extractors.preferences import STANDING_TAG
@@ -71,6 +73,8 @@ from squirrel_memory.extractors.prose_answers import IMPORTANCE as PROSE_DECISIO
 from squirrel_memory.extractors.prose_answers import prose_answers
 from squirrel_memory.extractors.read_findings import IMPORTANCE as READ_IMPORTANCE
 from squirrel_memory.extractors.read_findings import read_findings
+from squirrel_memory.extractors.rejected_lines import IMPORTANCE as REJECTED_IMPORTANCE
+from squirrel_memory.extractors.rejected_lines import rejected_lines
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
 from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_statements import IMPORTANCE as STATEMENT_IMPORTANCE
@@ -143,6 +147,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         SHELL_IMPORTANCE,
         lambda _f: ("pitfall", "shell"),
+    ),
+    # A program the shell could not find, and no run of it passed in the session.
+    Finder(
+        missing_tools,
+        MemoryType.PITFALL,
+        MISSING_TOOL_IMPORTANCE,
+        lambda _f: ("pitfall", "environment", "missing"),
     ),
     # A check that kept its old output until one command (not its look-alike) ran.
     Finder(
@@ -220,6 +231,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         CORRECTED_IMPORTANCE,
         lambda _f: ("pitfall", "corrected"),
+        files_of,
+    ),
+    # A line the user quoted back as untrue and the assistant then removed: kept as untrue.
+    Finder(
+        rejected_lines,
+        MemoryType.PITFALL,
+        REJECTED_IMPORTANCE,
+        lambda _f: ("pitfall", "corrected", "untrue"),
         files_of,
     ),
     placed_parts,

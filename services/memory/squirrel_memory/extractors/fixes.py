@@ -21,6 +21,7 @@ changed: `fix_lessons`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -53,6 +54,7 @@ FIX_WINDOW = timedelta(minutes=60)
 _OUTPUT_FLAGS = frozenset(
     {"-v", "-vv", "-vvv", "-q", "-qq", "-s", "-x", "--verbose", "--quiet", "--trace"}
 )
+MAX_FOLDER_ERROR_SCAN = 1_000
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
 _LOOK_AROUND = frozenset(
     {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
@@ -104,7 +106,7 @@ def option_args(attempt: Attempt) -> list[str]:
 def _covers(failed: Attempt, passed: Attempt) -> bool:
     """Whether a passing attempt retries the failed one: a check must run at least the same
     targets (`pytest` covers `pytest tests/a.py`, `pytest tests/b.py` does not)."""
-    if failed.intent != passed.intent:
+    if not same_intent(failed, passed):
         return False
     if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
         return True
@@ -113,8 +115,33 @@ def _covers(failed: Attempt, passed: Attempt) -> bool:
     return passed_targets <= failed_targets
 
 
+#: The shell or the host refusing the `cd` a command started with: the folder failed, not the
+#: command (`cd to '/tmp' was blocked`, `cd: no such file or directory: build`).
+_FOLDER_ERROR = re.compile(
+    r"^(?:\S+: )?(?:line \d+: )?cd(?::| to)\s[^\n]{0,120}?(?:\bblocked\b|not permitted|"
+    r"denied|no such file|not a directory|does not exist)|^(?:\S+: )?(?:line \d+: )?cd: ",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def same_intent(failed: Attempt, other: Attempt) -> bool:
+    """Whether `other` tries what `failed` tried: the same intent, or, when the `cd` that gave
+    `failed` its folder is what failed, the same command given the folder another way (its own
+    option, `wget -P /tmp …` after `cd /tmp && wget …` was refused)."""
+    if other.intent == failed.intent:
+        return True
+    return other.intent[:2] == failed.intent[:2] and folder_failed(failed)
+
+
+def folder_failed(failed: Attempt) -> bool:
+    """Whether the `cd` that gave `failed` its folder is what failed (`_FOLDER_ERROR`)."""
+    return bool(failed.scope) and bool(
+        _FOLDER_ERROR.search(failed.run.output[:MAX_FOLDER_ERROR_SCAN])
+    )
+
+
 def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
-    if not attempt.run.ok or attempt.intent == failed.intent or not attempt.tokens:
+    if not attempt.run.ok or same_intent(failed, attempt) or not attempt.tokens:
         return False
     if attempt.use is not None:
         return attempt.use.purpose in _SETUP_PURPOSES
@@ -165,9 +192,9 @@ def find_pitfalls(
                 break
             if other.run.timestamp - failed.run.timestamp > FIX_WINDOW:
                 break
-            if other.intent == failed.intent and tries[-1][1] is None:
+            if same_intent(failed, other) and tries[-1][1] is None:
                 tries[-1] = (tries[-1][0], other.run.timestamp)
-            if other.run.ok is False and other.intent == failed.intent:
+            if other.run.ok is False and same_intent(failed, other):
                 if _fingerprint(other) == fingerprint:
                     claimed.add(j)
                     tries.append((other, None))
@@ -335,7 +362,7 @@ def _attribute(
                 (a.use.purpose, a.text)
                 for a in between
                 if a.run.ok
-                and a.intent != failed.intent
+                and not same_intent(failed, a)
                 and a.use is not None
                 and a.use.purpose in CHECK_PURPOSES
                 and "\n" not in a.text

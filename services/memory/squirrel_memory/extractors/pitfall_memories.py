@@ -16,7 +16,13 @@ from squirrel_memory.extractors.evidence import Attempt, Finding
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.fix_kinds import formatter_for
-from squirrel_memory.extractors.fixes import MAX_FILES_SHOWN, Pitfall, ran_nothing, selection
+from squirrel_memory.extractors.fixes import (
+    MAX_FILES_SHOWN,
+    Pitfall,
+    folder_failed,
+    ran_nothing,
+    selection,
+)
 from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import (
     fingerprint_key,
@@ -368,7 +374,9 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             shown = next((p for p in reversed(commits) if p.fix), commits[-1])
         else:
             shown = fixed[-1] if fixed else group[-1]
-        first = shown.failed.text.splitlines()[0] if shown.failed.text else ""
+        # A refused `cd` is part of what failed: the command is shown as it was run.
+        ran = shown.failed.run.command if folder_failed(shown.failed) else shown.failed.text
+        first = ran.splitlines()[0] if ran else ""
         command = shown_command(_relative(first, shown, root), 80)
         subject = f"`{command}`"
         if command.startswith("hook:"):

@@ -49,6 +49,7 @@ from squirrel_memory.extractors.preferences import (
     StatedPreference,
 )
 from squirrel_memory.extractors.proposals import accepted_proposals
+from squirrel_memory.extractors.rejected_lines import without_rejected
 from squirrel_memory.extractors.reply_language import IMPORTANCE as LANGUAGE_IMPORTANCE
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.reply_language import TAGS as LANGUAGE_TAGS
@@ -109,6 +110,8 @@ class RulesExtractor:
         found = without_restated(found)
         # A tool the user said the project does not use is not stated as how it works.
         found = without_disowned(found, ordered)
+        # A line the user called untrue is stated only as untrue.
+        found = without_rejected(found, ordered)
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)

@@ -20,7 +20,7 @@ was working on when it was made. A message counts when all of these hold:
 - it names something of its own (a file, symbol, command, value or plain noun): "no, not that
   one, the other one" or "no, the other file" says nothing without its context;
 - the user does not take it back later in the session ("never mind", "you were right", "my
-  bad", "ignore that", "scratch that").
+  bad", "ignore that", "scratch that": `taken_back`).
 
 The pitfall reads "The user corrected the assistant (working on <files>): <correction>"
 (`pitfall:corrected:…`); at most `MAX_CORRECTIONS` per episode.
@@ -185,7 +185,7 @@ def user_corrections(events: list[StoredEvent]) -> list[UserCorrection]:
         if event.origin not in _OWN or not answered or not isinstance(text, str):
             continue
         said = correction(text)
-        if not said or _taken_back(events, index):
+        if not said or taken_back(events, index):
             continue
         files = _files(events, start, index)
         where = f" (working on {', '.join(files)})" if files else ""
@@ -198,8 +198,8 @@ def user_corrections(events: list[StoredEvent]) -> list[UserCorrection]:
     return kept
 
 
-def _taken_back(events: list[StoredEvent], index: int) -> bool:
-    """Whether a later message of the user's takes the correction back."""
+def taken_back(events: list[StoredEvent], index: int) -> bool:
+    """Whether a later message of the user's takes back the one at `index`."""
     return any(
         e.event_type == EventType.USER_MESSAGE
         and e.origin in _OWN

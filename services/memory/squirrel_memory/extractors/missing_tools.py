@@ -1,0 +1,189 @@
+"""A program the shell could not find, and no run of it passed in the session: kept as a pitfall
+of the environment the project is worked in.
+
+A command whose shell says the program is not there (`bash: nvcc: command not found`, `zsh:
+command not found: tree`, `sh: 1: protoc: not found`, `fish: Unknown command: just`, `'make'
+is not recognized as an internal or external command`, `The term 'dotnet' is not recognized`)
+teaches the next session something whatever the language: that program is not installed, or
+not on `PATH`, where the work happens, so a step that needs it fails until it is. The pairing of
+failures with fixes (`fixes`) keeps such a failure only when a run of the same intent passed
+after it (`pytest` after activating the environment); a program that stayed missing has no
+pass, and before this rule left no trace. A failure counts when all of these hold:
+
+- the assistant's command failed (or a tool that ran one for it, a skill or a slash command,
+  failed and quotes the command in a code span), and one of its output's lines is the shell's
+  own "not found" line for a program (the line's whole shape, not a word in a log);
+- that program is the first word of one of the command's simple commands (wrappers and
+  environment assignments off): a program missing on a remote host or in a container the
+  command reached (`ssh host nvcc`, `docker exec app tree`) or inside a script the command ran
+  is not this environment's;
+- no run in the session started that program and passed, before or after: a program found
+  once is installed, and a later pass means a fix (`fixes` says which); and no later passing
+  command names it as an argument (`cargo install just`): the session may have installed it.
+
+The pitfall reads "`<program>` was not found on `PATH` where the session ran: `<command>`
+failed with `<line>`, and no run of it passed in the session.", with the first sentence of the
+assistant's next reply that names the program and states something (`lessons.stated_sentences`)
+after "The assistant's reading:". The sentence is the assistant's; the failure is what the
+memory claims.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import CommandRun, commands
+from squirrel_memory.extractors.lessons import clipped, replies, stated_sentences
+from squirrel_memory.models import StoredEvent
+
+#: A fact of the machine from one session's failure, below a pitfall a fix showed (0.5).
+IMPORTANCE = 0.45
+MAX_MISSING = 2
+MAX_COMMAND_CHARS = 120
+MAX_LINE_CHARS = 160
+MAX_READING_CHARS = 200
+
+_NAME = r"[\w.+-]{1,60}"
+#: The shells' own lines for a program they could not find (bash, zsh, dash, fish, cmd,
+#: PowerShell).
+_NOT_FOUND = (
+    re.compile(rf"^(?:\S+: )?(?:line \d+: )?(?P<name>{_NAME}): command not found$"),
+    re.compile(rf"^(?:\S+: )?command not found: (?P<name>{_NAME})$"),
+    re.compile(rf"^(?:/bin/)?(?:sh|dash|bash): \d+: (?P<name>{_NAME}): not found$"),
+    re.compile(rf"^(?:fish: )?Unknown command: (?P<name>{_NAME})$"),
+    re.compile(rf"^'(?P<name>{_NAME})' is not recognized as an internal or external command"),
+    re.compile(rf"^(?:\S+ : )?The term '(?P<name>{_NAME})' is not recognized as (?:the )?name"),
+)
+_SPAN = re.compile(r"`([^`\n]{1,200})`")
+#: Status marks ("✅", "❌") a reply's table puts beside a finding.
+_PICTOGRAPH = re.compile("[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
+
+
+@dataclass(frozen=True, slots=True)
+class MissingTool:
+    """A program the shell could not find: key, statement, the failure and reply events."""
+
+    key: str
+    content: str
+    event_ids: tuple[str, ...]
+    files: tuple[str, ...] = ()
+
+
+def missing_program(output: str) -> tuple[str, str]:
+    """(the program, the shell's line) when a line of `output` is the shell's "not found" line
+    for a program, else ("", "")."""
+    for raw in output.splitlines()[:40]:
+        line = raw.strip()
+        for shape in _NOT_FOUND:
+            found = shape.match(line)
+            if found:
+                return found.group("name"), line
+    return "", ""
+
+
+def _started(run: CommandRun, program: str) -> bool:
+    """Whether `program` is the first word of one of `run`'s simple commands."""
+    return any(tokens[0].rsplit("/", 1)[-1] == program for tokens in run.segments)
+
+
+def missing_tools(events: list[StoredEvent]) -> list[MissingTool]:
+    """The programs the shell could not find in `events` and that no run of the session found."""
+    runs = [run for run in commands(events) if not run.by_user]
+    found: list[MissingTool] = []
+    seen: set[str] = set()
+    for run in sorted([*runs, *_quoted_runs(events, runs)], key=lambda r: r.timestamp):
+        if run.ok is not False:
+            continue
+        program, line = missing_program(run.output)
+        if not program or program in seen or not _started(run, program):
+            continue
+        if any(
+            other.ok and other.session_id == run.session_id and _started(other, program)
+            for other in runs
+        ) or _installed_after(runs, run, program):
+            continue
+        seen.add(program)
+        command = clipped(" ".join(run.command.split()), MAX_COMMAND_CHARS)
+        shown = clipped(line, MAX_LINE_CHARS)
+        content = (
+            f"`{program}` was not found on `PATH` where the session ran: `{command}` failed "
+            f"with `{shown}`, and no run of it passed in the session."
+        )
+        reading, reply_id = _reading(events, run, program)
+        if reading:
+            content += f" The assistant's reading: {reading}."
+        ids = (run.event_id, reply_id) if reply_id else (run.event_id,)
+        found.append(MissingTool(f"pitfall:missing:{program.lower()}", content, ids))
+        if len(found) == MAX_MISSING:
+            break
+    return found
+
+
+def _installed_after(runs: list[CommandRun], failed: CommandRun, program: str) -> bool:
+    """Whether a later passing command of the session names `program` as an argument (`cargo
+    install just`, `brew install protobuf protoc`): the session may have installed it."""
+    return any(
+        other.ok
+        and other.session_id == failed.session_id
+        and other.timestamp > failed.timestamp
+        and any(program in tokens[1:] for tokens in other.segments)
+        for other in runs
+    )
+
+
+def _quoted_runs(events: list[StoredEvent], runs: list[CommandRun]) -> list[CommandRun]:
+    """The failed commands another tool ran for the assistant (a skill, a slash command), as
+    its failed result quotes them in a code span (`` !`tree -L 2` ``) with the shell's line."""
+    ran = {run.event_id for run in runs}
+    uses = {e.content.get("tool_use_id") for e in events if e.id in ran}
+    quoted: list[CommandRun] = []
+    for event in events:
+        output = event.content.get("output")
+        if (
+            event.event_type != EventType.TOOL_RESULT
+            or event.sidechain
+            or event.content.get("is_error") is not True
+            or event.content.get("tool_use_id") in uses
+            or not isinstance(output, str)
+        ):
+            continue
+        program, _line = missing_program(output)
+        if not program:
+            continue
+        for span in _SPAN.findall(output[:2_000]):
+            command = span.lstrip("!").strip()
+            if command.split(" ", 1)[0] == program:
+                quoted.append(
+                    CommandRun(
+                        event.id,
+                        event.timestamp,
+                        command,
+                        ok=False,
+                        output=output,
+                        session_id=event.session_id,
+                    )
+                )
+                break
+    return quoted
+
+
+def _reading(events: list[StoredEvent], run: CommandRun, program: str) -> tuple[str, str]:
+    """The first stated sentence naming `program` of the assistant's replies after `run` and
+    before the user's next message, and its reply's id; ("", "") when none names it."""
+    start = next((i for i, e in enumerate(events) if e.id == run.event_id), len(events))
+    turn: list[StoredEvent] = []
+    for event in events[start + 1 :]:
+        if event.event_type == EventType.USER_MESSAGE and not event.sidechain:
+            break
+        turn.append(event)
+    named = re.compile(rf"(?<![\w.-]){re.escape(program)}(?![\w-])")
+    for reply in replies([e for e in turn if not e.sidechain]):
+        for sentence in stated_sentences(reply.text):
+            if named.search(sentence):
+                plain = _PICTOGRAPH.sub("", sentence).strip().rstrip(".")
+                said = clipped(" ".join(plain.split()), MAX_READING_CHARS)
+                if said:
+                    return said, reply.event_id
+    return "", ""
