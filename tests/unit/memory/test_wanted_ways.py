@@ -84,7 +84,46 @@ def test_a_negative_wish_says_what_the_user_does_not_want() -> None:
         after_assistant_action=True,
     )
 
-    assert found.content.startswith("The user does not want") and "push" in found.content
+    assert found.content.startswith("The user does not want this") and "push" in found.content
+
+
+#: Per ecosystem: a means named in a sentence, then refused by a pronoun; what the memory
+#: names in its place (under the project's folder, relative to it; outside, by its name).
+REFUSALS = {
+    "python": (
+        "The course gives us a list of data sets in /work/ml/data/catalog.md but I don't want "
+        "to use any of these.",
+        "use any of `data/catalog.md`",
+    ),
+    "php": (
+        "The starter kit ships ~/templates/stack/docker-compose.yml but dont want to use it.",
+        "use `docker-compose.yml`",
+    ),
+}
+
+
+@pytest.mark.parametrize("ecosystem", sorted(REFUSALS))
+def test_a_means_refused_by_a_pronoun_is_named_by_what_it_points_back_to(ecosystem: str) -> None:
+    message, named = REFUSALS[ecosystem]
+    root = "/work/ml" if ecosystem == "python" else "/work/shop"
+
+    [found] = wanted_ways(message, after_assistant_action=False, root=root)
+
+    assert found.content.startswith(f"The user does not want to {named}"), found.content
+    assert found.scope is Scope.PROJECT and TENTATIVE_TAG in found.tags
+    assert "/work/" not in found.content and "~" not in found.content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I don't want to do it",  # nothing named before the pronoun
+        "I don't want you to touch them",
+        "The tests in spec/models are slow, I don't need to run it again",  # no refusal form
+    ],
+)
+def test_a_pronoun_with_nothing_named_before_it_refuses_nothing(message: str) -> None:
+    assert wanted_ways(message, after_assistant_action=True, root="/work/app") == []
 
 
 @pytest.mark.parametrize("ecosystem", sorted(WISHES))

@@ -192,7 +192,13 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         if not stated and not portable:  # "ideally just rebase onto main"
             stated = preferred_ways(text)
         # "I want you to act as my coordinator, …", "vendor/ is committed on purpose"
-        stated = [*stated, *_unsaid(wanted_ways(text, after_assistant_action=after_action), stated)]
+        stated = [
+            *stated,
+            *_unsaid(
+                wanted_ways(text, after_assistant_action=after_action, root=event.project_id),
+                stated,
+            ),
+        ]
         # said while declining a call, or right after stopping the assistant
         declining = event.event_type == EventType.TOOL_RESULT or after_interrupt(
             events, position[event.id]

@@ -58,8 +58,10 @@ DELIBERATE_TAG = "deliberate"
 #: quote kept (cut at its last comma before it).
 MAX_SENTENCE_CHARS = 400
 MAX_QUOTE_CHARS = 180
-#: Fewest words after the wish's verb: "I want you to help" says nothing of how.
+#: Fewest words after the wish's verb: "I want you to help" says nothing of how; a refusal
+#: may be shorter ("I don't want to use Redux").
 MIN_WISH_WORDS = 3
+MIN_REFUSAL_WORDS = 2
 
 _CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
@@ -72,7 +74,10 @@ _LEAD_IN = re.compile(
 #: The wish's lead: "I want you to", "I'd like to", "I need you to", "I don't want you to",
 #: "your job is to", "it's imperative that you" (with "here's" as typed for "here it's").
 _WISH = re.compile(
-    r"(?:^|[,;:]\s+)(?P<lead>i\s+(?:really\s+|also\s+|just\s+)?(?P<neg>don'?t\s+|do not\s+)?"
+    r"(?:^|[,;:]\s+|\b(?:but|and)\s+)"
+    r"(?P<lead>(?:i\s+(?:really\s+|also\s+|just\s+)?(?P<neg>don'?t\s+|do not\s+)?"
+    # "… but dont want to use any of these": the speaker left out, as typed in a hurry
+    r"|(?P<bare>don'?t\s+|do not\s+))"
     r"(?:want|need|would like|'d like|’d like)\s+(?P<you>you\s+)?to"
     r"|your\s+(?P<standing>standing\s+|ongoing\s+|permanent\s+)?(?:main\s+|only\s+|first\s+)?"
     r"(?:job|role)\s+(?:is|will be)\s+to"
@@ -134,11 +139,11 @@ def _quote(text: str) -> str:
     return text.strip(" ,;:")
 
 
-def _is_way(words: str) -> bool:
+def _is_way(words: str, *, least: int = MIN_WISH_WORDS) -> bool:
     """Whether the words after the wish's lead are a way of working: a verb first, then no
     single named thing of the task."""
     tokens = re.findall(r"[\w'’-]+", words.lower())
-    if len(tokens) < MIN_WISH_WORDS or not re.fullmatch(r"[a-z][a-z-]+", tokens[0]):
+    if len(tokens) < least or not re.fullmatch(r"[a-z][a-z-]+", tokens[0]):
         return False
     if tokens[0] in _NOT_A_WAY or tokens[1] in _NOT_A_WAY:
         return False
@@ -148,26 +153,32 @@ def _is_way(words: str) -> bool:
     return not _CODE_NAME.search(words) and not ONE_OFF.search(words.split(",", 1)[0])
 
 
-def wanted_ways(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:
+def wanted_ways(
+    text: str, *, after_assistant_action: bool, root: str = ""
+) -> list[StatedPreference]:
     """The ways of working the user's message asks for as a wish, and the states of the
-    project it says are deliberate (see the module's docstring)."""
+    project it says are deliberate (see the module's docstring); paths under `root` (the
+    project's folder) are named relative to it."""
     found: list[StatedPreference] = []
     for said in _sentences(text):
-        if (wish := _wish(said, after_assistant_action)) is not None:
+        if (wish := _wish(said, after_assistant_action, root)) is not None:
             found.append(wish)
         elif (meant := _deliberate(said, after_assistant_action)) is not None:
             found.append(meant)
     return found
 
 
-def _wish(said: str, after_assistant_action: bool) -> StatedPreference | None:
+def _wish(said: str, after_assistant_action: bool, root: str) -> StatedPreference | None:
     match = _WISH.search(said)
     if match is None:
         return None
     way = _quote(match.group("x"))
-    if not _is_way(way):
-        return None
     quote = _quote(said[match.start("lead") :])
+    negative = bool(match.group("neg") or match.group("bare"))
+    if negative and (refused := _refused(way, said[: match.start()], root)):
+        return _refusal(refused, quote, after_assistant_action)
+    if not _is_way(way, least=MIN_REFUSAL_WORDS if negative else MIN_WISH_WORDS):
+        return None
     standing = bool(match.group("standing")) or bool(_STANDING.search(said))
     stressed = bool(match.group("stress"))
     kind = STANDING_TAG if standing else TENTATIVE_TAG
@@ -178,15 +189,61 @@ def _wish(said: str, after_assistant_action: bool) -> StatedPreference | None:
     if stressed:
         importance += EMPHASIS_STEP
     marks = (CORRECTION_TAG if correction else None, EMPHASIS_TAG if stressed else None)
-    lead = "does not want" if match.group("neg") else "wants"
+    said_as = "does not want this" if negative else "wants this way of working"
     return StatedPreference(
         key=instruction_key(way),
-        content=f"The user {lead} this way of working, in their words: “{quote}”.",
+        content=f"The user {said_as}, in their words: “{quote}”.",
         tags=tuple(t for t in ("preference", topic(way), kind, WISH_TAG, *marks) if t),
         scope=Scope.USER,
         importance=round(importance, 3),
         correction=correction,
         standing=standing,
+    )
+
+
+#: "use any of these", "use them", "touch it": a refused means named by a pronoun.
+_POINTED = re.compile(
+    r"^(?P<verb>[a-z][a-z-]+)\s+(?P<any>(?:any|all|either|one)\s+of\s+)?"
+    r"(?P<pronoun>it|them|these|those|this|that)\s*$",
+    re.IGNORECASE,
+)
+#: A named thing a pronoun can point back to: a code span, a path or a file name.
+_NAMED = re.compile(r"`[^`]{1,120}`|(?<![\w/.-])(?:[\w.~-]*/)+[\w.*-]+|\b[\w-]+\.[a-z]{1,5}\b")
+
+
+def _refused(way: str, before: str, root: str) -> str | None:
+    """ "use any of these" after a sentence that named `challenge/list.md`: the refusal with
+    the pronoun replaced by the last thing named before it, or None."""
+    pointed = _POINTED.match(way)
+    named = _NAMED.findall(before)
+    if pointed is None or not named:
+        return None
+    thing = named[-1].strip("`").rstrip(".,;:")
+    home = root.rstrip("/") + "/"
+    if root and thing.startswith(home):
+        thing = thing[len(home) :]
+    elif thing.startswith(("/", "~")):
+        thing = thing.rsplit("/", 1)[-1]  # outside the project: its name, not the machine's path
+    return f"{pointed.group('verb').lower()} {pointed.group('any') or ''}`{thing}`"
+
+
+def _refusal(refused: str, quote: str, after_assistant_action: bool) -> StatedPreference:
+    """A means the user refused for this project, named by what it points back to."""
+    importance = TENTATIVE_IMPORTANCE + (CORRECTION_STEP if after_assistant_action else 0.0)
+    tags = (
+        "preference",
+        topic(refused),
+        TENTATIVE_TAG,
+        WISH_TAG,
+        CORRECTION_TAG if after_assistant_action else None,
+    )
+    return StatedPreference(
+        key=instruction_key(refused),
+        content=f"The user does not want to {refused}, in their words: “{quote}”.",
+        tags=tuple(t for t in tags if t),
+        scope=Scope.PROJECT,
+        importance=round(importance, 3),
+        correction=after_assistant_action,
     )
 
 
