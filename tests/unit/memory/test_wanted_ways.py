@@ -28,8 +28,9 @@ from tests.unit.memory.session_builder import Session, clocked_stores, rules_pro
 START = datetime(2026, 11, 3, 9, 0, tzinfo=UTC)
 NOW = START + timedelta(days=10)
 
-#: Per ecosystem: a wish about the way of working, the words its memory must quote, and a
-#: state the user says is deliberate, with the thing it names.
+#: Per ecosystem: a wish about the way of working (a role given to the assistant; a wish that
+#: takes up the exchange before it), the words its memory must quote, and a state the user
+#: says is deliberate, with the thing it names.
 WISHES = {
     "go": (
         "OK, the handler compiles. I want you to act as my reviewer, pointing out risky "
@@ -39,20 +40,23 @@ WISHES = {
         "`vendor/`",
     ),
     "typescript": (
-        "Looks fine. I want you to write failing tests first and keep commits small, one change "
-        "each.",
-        "write failing tests first",
+        "I want to keep commits small and reuse the components we already have.",
+        "keep commits small",
         "no, the lock file is deliberately not committed",
         "the lock file",
     ),
 }
+#: The exchange before the wish: the user's previous message and the assistant's reply.
+BEFORE = (
+    "does this keep the commit small?\nNo: the commit touches twelve files and adds components."
+)
 
 
 @pytest.mark.parametrize("ecosystem", sorted(WISHES))
 def test_a_wish_about_the_way_of_working_is_kept_in_the_users_words(ecosystem: str) -> None:
     message, quoted, _, _ = WISHES[ecosystem]
 
-    [found] = wanted_ways(message, after_assistant_action=True)
+    [found] = wanted_ways(message, after_assistant_action=True, before=BEFORE)
 
     assert quoted in found.content and found.content.startswith("The user wants")
     # said right after the assistant acted: it redirects the work, one step above a one-off
@@ -64,9 +68,22 @@ def test_a_wish_about_the_way_of_working_is_kept_in_the_users_words(ecosystem: s
 def test_a_wish_said_before_the_assistant_acted_is_tentative(ecosystem: str) -> None:
     message = WISHES[ecosystem][0]
 
-    [found] = wanted_ways(message, after_assistant_action=False)
+    [found] = wanted_ways(message, after_assistant_action=False, before=BEFORE)
 
     assert CORRECTION_TAG not in found.tags and found.importance == TENTATIVE_IMPORTANCE
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I want you to add pagination to the orders list and cache each page",
+        "I want to migrate settings to environment variables across services",
+    ],
+)
+def test_a_wish_for_a_new_piece_of_work_is_no_way_of_working(message: str) -> None:
+    # no rule word, no role, no stress, and nothing of the exchange before it taken up
+    assert wanted_ways(message, after_assistant_action=True, before=BEFORE) == []
+    assert wanted_ways(message, after_assistant_action=False) == []
 
 
 def test_a_standing_job_is_a_standing_rule() -> None:
@@ -205,12 +222,14 @@ async def test_a_wish_said_in_two_sessions_leads_the_core_style(
     tmp_path: Path, ecosystem: str
 ) -> None:
     wish, quoted, _, _ = WISHES[ecosystem]
+    asked, reply = BEFORE.split("\n")
     first = [
         ("Start on the next ticket.", "Started."),
+        (asked, reply),
         (wish, "Understood."),
         ("no, never force-push a shared branch", "Noted."),
     ]
-    second = [("Pick up the flaky test.", "Looking."), (wish, "Will do.")]
+    second = [("Pick up the flaky test.", "Looking."), (asked, reply), (wish, "Will do.")]
     async with clocked_stores(tmp_path, NOW) as (store, users):
         processor = rules_processor(store, users, NOW)
         await store.append_events(

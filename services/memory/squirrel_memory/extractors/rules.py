@@ -195,7 +195,12 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         stated = [
             *stated,
             *_unsaid(
-                wanted_ways(text, after_assistant_action=after_action, root=event.project_id),
+                wanted_ways(
+                    text,
+                    after_assistant_action=after_action,
+                    root=event.project_id,
+                    before=_exchange_before(events, position[event.id]),
+                ),
                 stated,
             ),
         ]
@@ -212,6 +217,22 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 return _repeated(found) + _reply_language(events)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
     return _repeated(found[:MAX_PREFERENCES]) + _reply_language(events)
+
+
+def _exchange_before(events: list[StoredEvent], index: int) -> str:
+    """The user's previous message and the assistant's last reply before the event at
+    `index`: the exchange a wish may take up (`wanted_ways`)."""
+    reply = user = ""
+    for before in reversed(events[:index]):
+        text = before.content.get("text")
+        if not isinstance(text, str):
+            continue
+        if not reply and before.event_type == EventType.ASSISTANT_RESPONSE:
+            reply = text
+        elif before.event_type == EventType.USER_MESSAGE and is_user_voice(before.origin):
+            user = text
+            break
+    return f"{user}\n{reply}"
 
 
 #: Share of a wish's words another instruction of the message already holds for the wish to

@@ -19,6 +19,14 @@ What decides is the evidence's shape, the same in every ecosystem, never its wor
   words ("for now", "these") make it the task at hand, and nothing is kept; nor when the
   user goes on to say what they do themselves ("I want to commit, realize I need to pull
   first, …" tells a story of their own work).
+- **A way, not a new piece of work**: "I want you to add pagination" asks for work as much
+  as "I want you to act as my reviewer" asks for a way. A wish is kept only with a shape a
+  request for work lacks: said as a standing job or with a rule word ("your standing job is
+  to …", "from now on"), a role given to the assistant ("act as my …", "be my …"), stressed
+  ("it's imperative that you …"), or taking up the words of the exchange just before it (the
+  user's previous message or the assistant's last reply: "does this minimize the diff?" …
+  "I want to minimize the diff to main"), which makes it a judgement of the approach at
+  hand. A refusal ("I don't want to use Redux") needs none of these: it rules a means out.
 - **Whether it answers what the assistant did**: said right after the assistant acted, the
   wish redirects its way of working (a correction: one step up); said as a standing job
   ("your standing job is to …", "from now on") it is a rule; else it is tentative and waits,
@@ -154,21 +162,24 @@ def _is_way(words: str, *, least: int = MIN_WISH_WORDS) -> bool:
 
 
 def wanted_ways(
-    text: str, *, after_assistant_action: bool, root: str = ""
+    text: str, *, after_assistant_action: bool, root: str = "", before: str = ""
 ) -> list[StatedPreference]:
     """The ways of working the user's message asks for as a wish, and the states of the
     project it says are deliberate (see the module's docstring); paths under `root` (the
-    project's folder) are named relative to it."""
+    project's folder) are named relative to it; `before` is the exchange just before the
+    message (the user's previous message and the assistant's last reply)."""
     found: list[StatedPreference] = []
     for said in _sentences(text):
-        if (wish := _wish(said, after_assistant_action, root)) is not None:
+        if (wish := _wish(said, after_assistant_action, root, before)) is not None:
             found.append(wish)
         elif (meant := _deliberate(said, after_assistant_action)) is not None:
             found.append(meant)
     return found
 
 
-def _wish(said: str, after_assistant_action: bool, root: str) -> StatedPreference | None:
+def _wish(
+    said: str, after_assistant_action: bool, root: str, before: str
+) -> StatedPreference | None:
     match = _WISH.search(said)
     if match is None:
         return None
@@ -181,6 +192,8 @@ def _wish(said: str, after_assistant_action: bool, root: str) -> StatedPreferenc
         return None
     standing = bool(match.group("standing")) or bool(_STANDING.search(said))
     stressed = bool(match.group("stress"))
+    if not (negative or standing or stressed or _ROLE.match(way) or _takes_up(way, before)):
+        return None  # "I want you to add pagination": a request for work, not a way
     kind = STANDING_TAG if standing else TENTATIVE_TAG
     importance = STANDING_IMPORTANCE if standing else TENTATIVE_IMPORTANCE
     correction = after_assistant_action and not standing
@@ -199,6 +212,25 @@ def _wish(said: str, after_assistant_action: bool, root: str) -> StatedPreferenc
         correction=correction,
         standing=standing,
     )
+
+
+#: A role given to the assistant: "act as my reviewer", "be my project coordinator".
+_ROLE = re.compile(r"^(?:act|serve|work)\s+as\s+(?:my|our|a|an|the)\s|^be\s+(?:my|our)\s", re.I)
+#: Fewest words (of `MIN_TAKEN_CHARS` letters or more) a wish shares with the exchange just
+#: before it to take it up.
+MIN_TAKEN_WORDS = 2
+MIN_TAKEN_CHARS = 4
+
+
+def _content_words(text: str) -> set[str]:
+    """Words of `MIN_TAKEN_CHARS` letters or more, a plural's "s" off."""
+    words = re.findall(rf"[a-z][a-z-]{{{MIN_TAKEN_CHARS - 1},}}", text.lower())
+    return {w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in words}
+
+
+def _takes_up(way: str, before: str) -> bool:
+    """Whether the wish takes up the words of the exchange just before it."""
+    return len(_content_words(way) & _content_words(before)) >= MIN_TAKEN_WORDS
 
 
 #: "use any of these", "use them", "touch it": a refused means named by a pronoun.
