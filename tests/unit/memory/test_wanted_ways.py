@@ -95,6 +95,16 @@ def test_a_standing_job_is_a_standing_rule() -> None:
     assert STANDING_TAG in found.tags and TENTATIVE_TAG not in found.tags and found.standing
 
 
+def test_a_typographic_apostrophe_reads_as_a_plain_one() -> None:
+    [stressed] = wanted_ways(
+        "Sure. Here’s imperative that you protect your context from large log files.",
+        after_assistant_action=True,
+    )
+    [refused] = wanted_ways("I don’t want to use Redux", after_assistant_action=False)
+
+    assert "large log files" in stressed.content and "Redux" in refused.content
+
+
 def test_a_negative_wish_says_what_the_user_does_not_want() -> None:
     [found] = wanted_ways(
         "I don't want you to push to the main branch without asking me",

@@ -86,7 +86,7 @@ _WISH = re.compile(
     r"(?P<lead>(?:i\s+(?:really\s+|also\s+|just\s+)?(?P<neg>don'?t\s+|do not\s+)?"
     # "… but dont want to use any of these": the speaker left out, as typed in a hurry
     r"|(?P<bare>don'?t\s+|do not\s+))"
-    r"(?:want|need|would like|'d like|’d like)\s+(?P<you>you\s+)?to"
+    r"(?:want|need|would like|'d like)\s+(?P<you>you\s+)?to"
     r"|your\s+(?P<standing>standing\s+|ongoing\s+|permanent\s+)?(?:main\s+|only\s+|first\s+)?"
     r"(?:job|role)\s+(?:is|will be)\s+to"
     r"|(?:it|here)'?s\s+(?P<stress>imperative|essential|vital|crucial)\s+(?:that\s+)?you)"
@@ -128,7 +128,8 @@ _PRONOUN = re.compile(
 def _sentences(text: str) -> list[str]:
     """The user's own sentences, without code blocks, quoted lines and asides in brackets."""
     text = _QUOTED_LINE.sub("", _CODE_BLOCK.sub(" ", text))
-    text = _ASIDE.sub("", strip_markdown(text))
+    # a typographic apostrophe ("don’t", "here’s", as phones and some editors type it)
+    text = _ASIDE.sub("", strip_markdown(text)).replace("’", "'")
     found = []
     for raw in _SENTENCES.split(text):
         said = " ".join(raw.split())
