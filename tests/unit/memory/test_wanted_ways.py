@@ -46,10 +46,10 @@ WISHES = {
         "the lock file",
     ),
 }
-#: The exchange before the wish: the user's previous message and the assistant's reply.
-BEFORE = (
-    "does this keep the commit small?\nNo: the commit touches twelve files and adds components."
-)
+#: The user's previous message, and the assistant's reply to it, before the wish.
+ASKED = "does this keep the commit small?"
+REPLY = "No: the commit touches twelve files and adds components."
+BEFORE = ASKED
 
 
 @pytest.mark.parametrize("ecosystem", sorted(WISHES))
@@ -190,6 +190,25 @@ def test_no_way_of_working_is_read_where_there_is_none(message: str) -> None:
     assert wanted_ways(message, after_assistant_action=True) == []
 
 
+def test_a_wish_that_only_takes_up_the_assistants_proposal_is_no_way_of_working() -> None:
+    built = Session("/work/shop", "s0", START)
+    built.user("Add the coupon field to the cart summary.")
+    built.say("Added. Shall I also cache the coupon lookups per cart session?")
+    built.user("yes, I want you to cache coupon lookups per cart session")
+
+    assert not [c for c in built.extracted() if WISH_TAG in c.tags]
+
+
+def test_a_wish_that_returns_to_the_users_own_question_is_kept() -> None:
+    built = Session("/work/parser", "s0", START)
+    built.user("does this keep the commit small?")
+    built.say(REPLY)
+    built.user("I want to keep commits small and reuse the components we already have.")
+
+    [wish] = [c for c in built.extracted() if WISH_TAG in c.tags]
+    assert "keep commits small" in wish.content and CORRECTION_TAG in wish.tags
+
+
 def test_the_assistants_words_are_never_the_users_wish() -> None:
     built = Session("/work/shop", "s0", START)
     built.user("Add the coupon field to the cart summary.")
@@ -232,7 +251,7 @@ async def test_a_wish_said_in_two_sessions_leads_the_core_style(
     tmp_path: Path, ecosystem: str
 ) -> None:
     wish, quoted, _, _ = WISHES[ecosystem]
-    asked, reply = BEFORE.split("\n")
+    asked, reply = ASKED, REPLY
     first = [
         ("Start on the next ticket.", "Started."),
         (asked, reply),

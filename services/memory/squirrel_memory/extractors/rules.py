@@ -199,7 +199,7 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
                     text,
                     after_assistant_action=after_action,
                     root=event.project_id,
-                    before=_exchange_before(events, position[event.id]),
+                    before=_said_before(events, position[event.id]),
                 ),
                 stated,
             ),
@@ -219,20 +219,19 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     return _repeated(found[:MAX_PREFERENCES]) + _reply_language(events)
 
 
-def _exchange_before(events: list[StoredEvent], index: int) -> str:
-    """The user's previous message and the assistant's last reply before the event at
-    `index`: the exchange a wish may take up (`wanted_ways`)."""
-    reply = user = ""
+def _said_before(events: list[StoredEvent], index: int) -> str:
+    """The user's own previous message before the event at `index`: a wish that takes up its
+    words returns to a concern the user raised (`wanted_ways`); the assistant's words are not
+    read, so accepting what it proposed is no wish of the user's."""
     for before in reversed(events[:index]):
         text = before.content.get("text")
-        if not isinstance(text, str):
-            continue
-        if not reply and before.event_type == EventType.ASSISTANT_RESPONSE:
-            reply = text
-        elif before.event_type == EventType.USER_MESSAGE and is_user_voice(before.origin):
-            user = text
-            break
-    return f"{user}\n{reply}"
+        if (
+            isinstance(text, str)
+            and before.event_type == EventType.USER_MESSAGE
+            and is_user_voice(before.origin)
+        ):
+            return text
+    return ""
 
 
 #: Share of a wish's words another instruction of the message already holds for the wish to

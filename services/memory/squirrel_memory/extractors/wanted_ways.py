@@ -23,10 +23,13 @@ What decides is the evidence's shape, the same in every ecosystem, never its wor
   as "I want you to act as my reviewer" asks for a way. A wish is kept only with a shape a
   request for work lacks: said as a standing job or with a rule word ("your standing job is
   to …", "from now on"), a role given to the assistant ("act as my …", "be my …"), stressed
-  ("it's imperative that you …"), or taking up the words of the exchange just before it (the
-  user's previous message or the assistant's last reply: "does this minimize the diff?" …
-  "I want to minimize the diff to main"), which makes it a judgement of the approach at
-  hand. A refusal ("I don't want to use Redux") needs none of these: it rules a means out.
+  ("it's imperative that you …"), or taking up the words of the user's own previous message
+  when that asked a question ("does this minimize the diff?" … "I want to minimize the diff
+  to main"): the user comes back to a concern they raised, a judgement of the approach at
+  hand. The assistant's words are not read ("yes, I want you to add the cache" after "Shall I
+  add a cache?" accepts a proposal), nor a previous request ("add the coupon field" … "I want
+  you to cache coupon lookups" is the next task on the same subject). A refusal ("I don't
+  want to use Redux") needs none of these: it rules a means out.
 - **Whether it answers what the assistant did**: said right after the assistant acted, the
   wish redirects its way of working (a correction: one step up); said as a standing job
   ("your standing job is to …", "from now on") it is a rule; else it is tentative and waits,
@@ -167,8 +170,8 @@ def wanted_ways(
 ) -> list[StatedPreference]:
     """The ways of working the user's message asks for as a wish, and the states of the
     project it says are deliberate (see the module's docstring); paths under `root` (the
-    project's folder) are named relative to it; `before` is the exchange just before the
-    message (the user's previous message and the assistant's last reply)."""
+    project's folder) are named relative to it; `before` is the user's own previous
+    message."""
     found: list[StatedPreference] = []
     for said in _sentences(text):
         if (wish := _wish(said, after_assistant_action, root, before)) is not None:
@@ -217,8 +220,8 @@ def _wish(
 
 #: A role given to the assistant: "act as my reviewer", "be my project coordinator".
 _ROLE = re.compile(r"^(?:act|serve|work)\s+as\s+(?:my|our|a|an|the)\s|^be\s+(?:my|our)\s", re.I)
-#: Fewest words (of `MIN_TAKEN_CHARS` letters or more) a wish shares with the exchange just
-#: before it to take it up.
+#: Fewest words (of `MIN_TAKEN_CHARS` letters or more) a wish shares with the user's previous
+#: message to take it up.
 MIN_TAKEN_WORDS = 2
 MIN_TAKEN_CHARS = 4
 
@@ -230,7 +233,9 @@ def _content_words(text: str) -> set[str]:
 
 
 def _takes_up(way: str, before: str) -> bool:
-    """Whether the wish takes up the words of the exchange just before it."""
+    """Whether the wish takes up the words of the user's previous message, a question."""
+    if not before.rstrip().endswith("?"):
+        return False
     return len(_content_words(way) & _content_words(before)) >= MIN_TAKEN_WORDS
 
 
