@@ -61,6 +61,7 @@ from squirrel_memory.extractors.stack_summary import IMPORTANCE as STACK_IMPORTA
 from squirrel_memory.extractors.stack_summary import stack_summary
 from squirrel_memory.extractors.standing_words import standing_instructions
 from squirrel_memory.extractors.toolchain_language import toolchain_language
+from squirrel_memory.extractors.wanted_ways import wanted_ways
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.workflow_habits import with_workflow_habits
 from squirrel_memory.extractors.working_habits import user_instructions
@@ -193,6 +194,19 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             stated = standing_instructions(text)
         if not stated and not portable:  # "ideally just rebase onto main"
             stated = preferred_ways(text)
+        # "I want you to act as my coordinator, …", "vendor/ is committed on purpose"
+        stated = [
+            *stated,
+            *_unsaid(
+                wanted_ways(
+                    text,
+                    after_assistant_action=after_action,
+                    root=event.project_id,
+                    before=_said_before(events, position[event.id]),
+                ),
+                stated,
+            ),
+        ]
         # said while declining a call, or right after stopping the assistant
         declining = event.event_type == EventType.TOOL_RESULT or after_interrupt(
             events, position[event.id]
@@ -206,6 +220,40 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 return _repeated(found) + _reply_language(events)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
     return _repeated(found[:MAX_PREFERENCES]) + _reply_language(events)
+
+
+def _said_before(events: list[StoredEvent], index: int) -> str:
+    """The user's own previous message before the event at `index`: a wish that takes up its
+    words returns to a concern the user raised (`wanted_ways`); the assistant's words are not
+    read, so accepting what it proposed is no wish of the user's."""
+    for before in reversed(events[:index]):
+        text = before.content.get("text")
+        if (
+            isinstance(text, str)
+            and before.event_type == EventType.USER_MESSAGE
+            and is_user_voice(before.origin)
+        ):
+            return text
+    return ""
+
+
+#: Share of a wish's words another instruction of the message already holds for the wish to
+#: add nothing ("I want you to keep your answers terse" beside "Keep your answers terse.").
+_SAID_SHARE = 0.6
+
+
+def _unsaid(
+    wishes: list[StatedPreference], stated: list[StatedPreference]
+) -> list[StatedPreference]:
+    """The wishes (`wanted_ways`) whose words no other instruction of the message already
+    says: one memory per thing the user asked for."""
+    said = [_words(pref.content) for pref in stated]
+    kept = []
+    for wish in wishes:
+        words = _words(wish.content.split("“", 1)[-1]) - _words("I want you to the")
+        if not any(len(words & other) >= _SAID_SHARE * len(words) for other in said if words):
+            kept.append(wish)
+    return kept
 
 
 def _reply_language(events: list[StoredEvent]) -> list[MemoryCandidate]:
