@@ -104,9 +104,16 @@ read from the file (not in the cache)."""
 def rows_counted(clocks: Clocks) -> Iterator[None]:
     """The rows each read of a search asks for and reads from the file, counted (nothing where
     an older tree has no such function)."""
-    counted = (
-        ("cached_memories", ROWS_ASKED, lambda _c, _r, _g, ids: len(set(ids))),
-        ("load_memories", ROWS_READ, lambda _c, ids: len(ids)),
+
+    def asked(_conn: object, _rows: object, _generation: object, ids: Sequence[str]) -> int:
+        return len(set(ids))
+
+    def read(_conn: object, ids: Sequence[str]) -> int:
+        return len(ids)
+
+    counted: tuple[tuple[str, str, Callable[..., int]], ...] = (
+        ("cached_memories", ROWS_ASKED, asked),
+        ("load_memories", ROWS_READ, read),
     )
     originals = [(name, getattr(reads_module, name, None)) for name, _, _ in counted]
     for (name, what, how_many), (_, original) in zip(counted, originals, strict=True):

@@ -149,13 +149,13 @@ async def test_the_rows_a_read_asks_for_and_reads_from_the_file_are_counted(tmp_
         with rows_counted(clocks):
             for _ in range(2):
                 await store._db.read(
-                    lambda conn: search_module.read_memories(conn, store._db.rows, ids + ids[:1])
+                    lambda conn: reads.read_memories(conn, store._db.rows, ids + ids[:1])
                 )
                 # each id once; read from the file the first time only (then the row cache)
                 read = len(TEXTS) if _ == 0 else 0
                 assert clocks.take_counts() == {ROWS_ASKED: len(TEXTS), ROWS_READ: read}
         # outside, nothing is counted
-        await store._db.read(lambda conn: search_module.read_memories(conn, store._db.rows, ids))
+        await store._db.read(lambda conn: reads.read_memories(conn, store._db.rows, ids))
         assert clocks.take_counts() == {ROWS_ASKED: 0, ROWS_READ: 0}
     finally:
         await store.close()
