@@ -27,6 +27,9 @@ The vector index (the pool of 50 a search asks for, the int8 query vector):
   candidates scored exactly, wider or the lists' own scan when they cannot vouch), on an int8
   copy made here: the code before, in the same process and rotation (a `--baseline` tree's
   `faiss_index.py` would run on this tree's layout, which makes the codes);
+- `ivf here`: at a flat index above 4,096 vectors (`COMPACT_ABOVE`), the same memories in the
+  index the service builds above 50,000 (IVF, its 4-bit codes in its lists, its candidates
+  scored exactly), built in the bench: flat against IVF at a size where either could serve;
 - `float flat`: a float32 `IndexFlatIP` of the same vectors scanned in full (exact, no copy);
 - `ivf own`: the IVF index's own search (its probed lists in float32), at the IVF sizes;
 - each also with two OpenMP threads (`, 2 threads`), the process's CPU counted (every thread).
@@ -42,7 +45,8 @@ The lexical side (SQLite store, the in-memory BM25 index built):
   index cannot.
 
 Per way: CPU ms p50 and p95 (the calling thread's; the process's for two threads) and wall p50;
-for the ways that answer a top k (shipped, baseline, int8 way, float flat, ivf own) recall@10:
+for the ways that answer a top k (shipped, baseline, int8 way, ivf here, float flat, ivf own)
+recall@10:
 the share of the exact top 10 in the top 10 of their pool of 50, against NumPy's exact search
 of every vector with the same int8 query vector (`rec own`: what the index loses) and with the float
 model's vector of the question (`rec flt`: exact float search, which counts the int8 query
@@ -84,7 +88,7 @@ from squirrel_memory.index.faiss_index import (
     IVF_COARSE_WIDTHS,
     IVF_COMPACT_WIDTH,
 )
-from squirrel_memory.index.first_pass import int8_answer
+from squirrel_memory.index.first_pass import COMPACT_ABOVE, int8_answer
 from squirrel_memory.index.ivf_fast_scan import IvfFastScanCopy
 from squirrel_memory.indexer import index_path
 from squirrel_memory.storage import SqliteStore
@@ -141,10 +145,11 @@ def baseline_index(tree: Path) -> Any:
 
 
 def vector_ways(
-    index: FaissIndex, queries: np.ndarray, baseline: Any = None
+    index: FaissIndex, queries: np.ndarray, baseline: Any = None, *, ivf_above: int = COMPACT_ABOVE
 ) -> dict[str, tuple[Way, bool]]:
     """Each vector way and whether its CPU is the process's (more than one thread); `baseline`:
-    another tree's index of the same files."""
+    another tree's index of the same files; a flat index of more than `ivf_above` vectors is
+    also built as IVF (`ivf here`)."""
     ivf = index.kind is IndexKind.IVF
     inner: Any = index._index
     # An index with 4-bit codes keeps no int8 copy: the int8 pass is timed on one made here.
@@ -210,6 +215,17 @@ def vector_ways(
         ways["ivf own"] = (ivf_own, False)
         ways["ivf own, 2 threads"] = (_threads(2, ivf_own), True)
     vectors, held = index._all_vectors()
+    if not ivf and len(index) > ivf_above:
+        # The index the service builds above `APPROXIMATE_ABOVE` (IVF, its 4-bit codes in its
+        # lists), built here of the same memories: flat against IVF at a size both could serve.
+        names = [index._names[int(i)] for i in held]
+        here = FaissIndex(index.dim, index.model_id, approximate_above=len(index) - 1)
+        here.rebuild(zip(names, vectors, strict=True))
+
+        def ivf_here(n: int) -> object:
+            return here.search(queries[n], POOL)
+
+        ways["ivf here"] = (ivf_here, False)
     flat = faiss.IndexIDMap2(faiss.IndexFlatIP(index.dim))
     flat.add_with_ids(vectors, held)
 
@@ -243,7 +259,7 @@ def recalls(
         [set(held[np.argsort(-(vectors @ q), kind="stable")[:TOP]].tolist()) for q in qs]
         for qs in (queries, float_queries)
     ]
-    for name in ("shipped", "baseline", "int8 way", "float flat", "ivf own"):
+    for name in ("shipped", "baseline", "int8 way", "ivf here", "float flat", "ivf own"):
         if name not in ways:
             continue
         found = [set(top_ids(index, ways[name][0](n))) for n in range(len(queries))]

@@ -1,12 +1,12 @@
 """SearchMemory against its floor, measured in the same run: p50, p95 and floor ratio by size.
 
 For each size (400, 10k and 100k memories by default) a project is filled with the bench's
-generated memory texts (`seed_project` of `bench.seeded_project`: up to `--base-texts`
-embedded with MiniLM, `all` for every one, through the on-disk embedding cache of
-`bench.embedding_cache`; the other vectors DERIVED from them; the output gives the share
-embedded) and an empty
-project is registered beside it, in one real `python -m squirrel_memory` process. Every
-question is then asked three ways, one after the other, the order rotating with each question:
+generated memory texts (`seed_project` of `bench.seeded_project`, run by `seed_in_tree` in a
+child Python: up to `--base-texts` embedded with MiniLM, `all` for every one, through the
+on-disk embedding cache of `bench.embedding_cache`; the other vectors DERIVED from them; the
+output gives the share embedded) and an empty project is registered beside it, in one real
+`python -m squirrel_memory` process. Every question is then asked three ways, one after the
+other, in an order that changes with each question (`balanced_orders`):
 
 - `search`: SearchMemory (top 10) on the filled project, over gRPC;
 - `empty`: SearchMemory on the empty project (gRPC, the service's request path, no embedding);
@@ -32,9 +32,13 @@ Then, the service stopped, the parts of a search on the filled project in this p
 (`bench.search_parts`: encoder, vector index, vector rows, lexical, the whole search), p50 ms.
 
 With `--baseline TREE` (another checkout, e.g. the code before a change) a second service runs
-that tree's code on the same memories, asked the same questions in the same rotation, so both
-are measured under the same load. The load average (`uptime`) is printed before and after each
-size.
+that tree's code on the same memories, asked the same questions, so both are measured under the
+same load. The two sides are set up alike: each project is seeded by its own tree's code in a
+child Python (this side's too), each service is its own child process, and no side has a fixed
+place in the order of the calls: the sides' order turns, the cycle runs backwards and forwards
+and its first call rotates, so each side's search follows the encoder (which leaves the next
+call's caches cold), its own empty search and the other side's as often as the other side's
+search does. The load average (`uptime`) is printed before and after each size.
 
 With `--store side-by-side` the filled project holds the texts of `bench.mem0_side`'s
 searched store instead (the long conversations' turns, then generated memories' contents; one
@@ -74,7 +78,6 @@ from bench.seeded_project import (
     loaded_embedder,
     questions,
     seed_in_tree,
-    seed_project,
 )
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
@@ -82,8 +85,11 @@ from squirrel_core.home import HomeLayout
 from squirrel_core.projects import add_project
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
+from squirrel_memory.indexer import index_path
 
 WARMUP = 10
+THIS_TREE = Path(__file__).resolve().parents[1]
+"""This checkout (what `seed_in_tree` runs for this side)."""
 TOP = 10
 GENERATED = "generated"
 SIDE_BY_SIDE = "side-by-side"
@@ -204,6 +210,13 @@ class Row:
         return self.search.cpu_mean / self.cpu_floor
 
 
+def saved_vectors(root: Path, embedder: MiniLmEmbedder) -> Vectors:
+    """The vectors of the index file a seeding wrote under `root` (the in-process figures'
+    vectors), by memory id."""
+    index = FaissIndex.load(index_path(str(root)), embedder.dim, embedder.model_id)
+    return np.stack([index.vector(name) for name in sorted(index.memory_ids())])
+
+
 def _search(client: MemoryClient, project_id: str) -> Call:
     async def call(query: str) -> Any:
         return await client.call(
@@ -221,13 +234,44 @@ def _encoder(embedder: MiniLmEmbedder) -> Call:
     return call
 
 
-async def timed_rotating(calls: Sequence[Timed], texts: Sequence[str]) -> list[Times]:
-    """Wall-clock and CPU milliseconds of each call on every text, one call at a time, the
-    first call rotating. The CPU clock is read just outside the wall-clock marks."""
+def balanced_orders(sides: int, count: int) -> list[list[int]]:
+    """The order of the calls for each of `count` texts, the calls laid out as the encoder (0)
+    then each side's search and empty search (`1 + 2 * side`, `2 + 2 * side`).
+
+    A call's cost depends on the call before it (the encoder in this process leaves the caches
+    to the next service cold), so a fixed cycle (encoder, this side, the other side) would charge
+    one side more whichever code it ran. Here the sides' order turns every `2 * calls` texts,
+    the cycle runs backwards every other `calls` texts, and its first call rotates with each
+    text: over every `2 * calls * sides` texts each side's search follows the encoder as often
+    as every other side's does, its own empty search as often, another side's empty search as
+    often.
+    """
+    calls = 1 + 2 * sides
+    orders: list[list[int]] = []
+    for n in range(count):
+        turn = (n // (2 * calls)) % sides
+        cycle = [0]
+        for side in [*range(turn, sides), *range(turn)]:
+            cycle += [1 + 2 * side, 2 + 2 * side]
+        if (n // calls) % 2:
+            cycle.reverse()
+        start = n % calls
+        orders.append(cycle[start:] + cycle[:start])
+    return orders
+
+
+async def timed_rotating(
+    calls: Sequence[Timed], texts: Sequence[str], orders: Sequence[Sequence[int]] | None = None
+) -> list[Times]:
+    """Wall-clock and CPU milliseconds of each call on every text, one call at a time, in the
+    order `orders` gives for each text (default: the first call rotating). The CPU clock is
+    read just outside the wall-clock marks."""
     times = [Times([], []) for _ in calls]
     for n, text in enumerate(texts):
-        for k in range(len(calls)):
-            which = (n + k) % len(calls)
+        order = (
+            orders[n] if orders is not None else [(n + k) % len(calls) for k in range(len(calls))]
+        )
+        for which in order:
             cpu = calls[which].cpu_ns()
             started = time.perf_counter()
             await calls[which].call(text)
@@ -263,11 +307,11 @@ async def measure_size(
             git_repo(empty)
             if cached is not None:
                 await seed_searched(full, texts, cached)
-            elif tree is None:
-                seed, vectors = await seed_project(full, size, embedder, base_texts)
-                share = seed.embedded / seed.memories
-            else:
-                seed_in_tree(tree, full, size, base_texts)
+            else:  # each side by its own code in a child Python, the same way
+                seed_in_tree(tree or THIS_TREE, full, size, base_texts)
+                if tree is None:
+                    vectors = saved_vectors(full, embedder)
+                    share = min(base_texts, len(vectors)) / len(vectors)
             add_project(HomeLayout(home).projects, full)
             add_project(HomeLayout(home).projects, empty)
             homes.append(home)
@@ -288,9 +332,10 @@ async def measure_size(
                     Timed(_search(service.client, full_id), cpu),
                     Timed(_search(service.client, empty_id), cpu),
                 ]
-            await timed_rotating(calls, questions(WARMUP))
+            orders = balanced_orders(len(services), max(WARMUP, len(asked)))
+            await timed_rotating(calls, questions(WARMUP), orders)
             before = load()
-            timed = await timed_rotating(calls, asked)
+            timed = await timed_rotating(calls, asked, orders)
             after = load()
         own = [f"{q} (parts {size})" for q in questions(queries)]
         parts = await measure_parts(Path(projects[0][0]), embedder, own, load)

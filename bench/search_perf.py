@@ -19,9 +19,10 @@ It prints per piece the CPU milliseconds per call the samples stand for (samples
 calls), for the filled project, the empty one, and their difference (what a search costs above
 an empty search's request path), then the same by thread (the event loop's, the others'), and
 the service's CPU per call read from `/proc` over the same calls as a check of the sampling.
-With `--baseline TREE` a second service runs TREE's code on the same memories (seeded by its own
-code, as `bench.search_floor` seeds them), sampled in the same rotation (its blocks alternate
-with this tree's), so both sides see the same load.
+With `--baseline TREE` a second service runs TREE's code on the same memories (each side's
+project seeded by its own tree's code in a child Python, as `bench.search_floor` seeds them),
+sampled in the same rotation (its blocks alternate with this tree's, and which side goes first
+turns with each block), so both sides see the same load.
 
 perf is not a dependency (Debian: `apt-get install linux-perf`); it must be allowed to sample a
 process of the same user (`kernel.perf_event_paranoid` at most 2).
@@ -50,7 +51,7 @@ import structlog
 
 from bench.common import git_repo, process_cpu_ns, wait_idle
 from bench.memory_process import MemoryProcess, memory_process, wait_model
-from bench.search_floor import load
+from bench.search_floor import THIS_TREE, load
 from bench.seeded_project import (
     base_texts_arg,
     loaded_embedder,
@@ -214,10 +215,10 @@ async def run(
             HomeLayout(home).ensure()
             git_repo(side_full)
             git_repo(side_empty)
-            if tree is None:
+            if baseline is None:
                 await seed_project(side_full, size, embedder, base_texts)
-            else:  # the same memories and vectors, written by that tree's own code
-                seed_in_tree(tree, side_full, size, base_texts)
+            else:  # the same memories and vectors, each side's written by its own code, alike
+                seed_in_tree(tree or THIS_TREE, side_full, size, base_texts)
             add_project(HomeLayout(home).projects, side_full)
             add_project(HomeLayout(home).projects, side_empty)
             homes.append((home, side_full, side_empty))
@@ -239,10 +240,12 @@ async def run(
                             pb.SearchMemoryRequest(project_id=str(project), query=text, top_k=TOP),
                         )
             before = load()
-            for start in range(0, len(asked), block):
+            sides = list(zip(services, homes, trees, strict=True))
+            for turn, start in enumerate(range(0, len(asked), block)):
                 texts = asked[start : start + block]
-                for service, (_, side_full, side_empty), (name, _) in zip(
-                    services, homes, trees, strict=True
+                # which side goes first turns with each block
+                for service, (_, side_full, side_empty), (name, _) in (
+                    sides[turn % len(sides) :] + sides[: turn % len(sides)]
                 ):
                     search, nothing = samples[name]
                     await sampled(tool, service, str(side_full), texts, rate, search)

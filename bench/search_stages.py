@@ -30,7 +30,9 @@ not counted:
   it, and what the vector index and BM25 alone take of that (their p50s added).
 
 Each stage prints its median, 95th percentile and mean CPU ms per search (a stage a search does
-not reach counts as 0 for it). A stage whose code is missing (an older tree) prints `-`.
+not reach counts as 0 for it). A stage whose code is missing (an older tree) prints `-`. Last,
+per size, the memory rows a search asks for (the ids of each of its row reads, through the row
+cache) and those it reads from the file (not in the cache), p50 and mean per search.
 With `--baseline TREE` the same bench runs TREE's code (its services and core, this bench) on the
 same kept stores right after this tree's, one side after the other; it needs `--keep`.
 
@@ -77,7 +79,7 @@ from bench.stage_floor import (
     floor_parts,
     memory_ids_hidden,
 )
-from bench.stage_probes import Clocks, probes
+from bench.stage_probes import ROWS_ASKED, ROWS_READ, Clocks, probes
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
 from squirrel_memory.index import FaissIndex
@@ -212,6 +214,7 @@ async def time_stages(
 async def _one_search(retriever: Retriever, text: str, clocks: Clocks) -> dict[str, float]:
     """One search's CPU ms per stage, its process CPU and its wall-clock ms."""
     clocks.take()
+    clocks.take_counts()
     wall, process = time.perf_counter_ns(), time.process_time_ns()
     loop = time.thread_time_ns()
     await retriever.search(retriever.project_id, text, TOP)
@@ -223,6 +226,7 @@ async def _one_search(retriever: Retriever, text: str, clocks: Clocks) -> dict[s
     ms = per_search(taken, clocks.found | {"event loop"})
     ms["search cpu"] = process / 1e6
     ms["search wall"] = wall / 1e6
+    ms.update((name, float(n)) for name, n in clocks.take_counts().items())
     return ms
 
 
@@ -305,7 +309,25 @@ def format_stages(rows: Sequence[StageTimes]) -> str:
             shown = " ".join("      -" if c is None else f"{c:>7.3f}" for c in cells)
             lines.append(f"{r.size:>7} {r.side:<9} {stage:<17} {thread:<15} {shown}")
     lines += [format_budget(r) for r in rows]
+    lines += [format_rows_read(r) for r in rows]
     return "\n".join(lines)
+
+
+def format_rows_read(r: StageTimes) -> str:
+    """One line: the memory rows a search asks for (each read's ids, through the row cache)
+    and those read from the file, p50 and mean per search (`-` where the tree has no such
+    function)."""
+
+    def shown(name: str) -> str:
+        values = r.millis.get(name)
+        if not values:
+            return "-"
+        return f"{percentile(values, 50):.1f} ({sum(values) / len(values):.1f})"
+
+    return (
+        f"{r.size:>7} {r.side:<9} memory rows per search, p50 (mean): asked {shown(ROWS_ASKED)},"
+        f" read from the file {shown(ROWS_READ)}"
+    )
 
 
 def format_budget(r: StageTimes) -> str:

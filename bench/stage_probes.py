@@ -15,6 +15,7 @@ from squirrel_memory.retrieval import ranking as ranking_module
 from squirrel_memory.retrieval import retriever as retriever_module
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.sqlite import postings as postings_module
+from squirrel_memory.storage.sqlite import reads as reads_module
 from squirrel_memory.storage.sqlite import search as search_module
 
 
@@ -26,6 +27,10 @@ class Clocks:
         self.current: dict[str, int] = {}
         self.found: set[str] = set()
         """The stages whose code was found and wrapped."""
+        self.counts: dict[str, int] = {}
+        """Things counted in the search being timed (`counted`), not times."""
+        self.counting: set[str] = set()
+        """The counts whose code was found and wrapped."""
 
     def add(self, stage: str, ns: int) -> None:
         with self._lock:
@@ -35,6 +40,26 @@ class Clocks:
         with self._lock:
             taken, self.current = self.current, {}
         return taken
+
+    def take_counts(self) -> dict[str, int]:
+        """Each count found (0 where nothing was counted) since the last take."""
+        with self._lock:
+            taken, self.counts = self.counts, {}
+        return {name: taken.get(name, 0) for name in self.counting}
+
+    def counted(
+        self, name: str, fn: Callable[..., Any], how_many: Callable[..., int]
+    ) -> Callable[..., Any]:
+        """`fn`, `how_many(*args)` added to the count `name` on every call."""
+        self.counting.add(name)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            n = how_many(*args)
+            with self._lock:
+                self.counts[name] = self.counts.get(name, 0) + n
+            return fn(*args, **kwargs)
+
+        return wrapper
 
     def timed(self, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         """`fn`, its thread CPU added to `stage` on every call."""
@@ -67,6 +92,39 @@ def patched(target: object, name: str, clocks: Clocks, stage: str) -> Iterator[N
             setattr(target, name, original)
         else:
             delattr(target, name)
+
+
+ROWS_ASKED = "rows asked"
+ROWS_READ = "rows read"
+"""The memory rows a search asks for (through the row cache, each id once per read) and those
+read from the file (not in the cache)."""
+
+
+@contextmanager
+def rows_counted(clocks: Clocks) -> Iterator[None]:
+    """The rows each read of a search asks for and reads from the file, counted (nothing where
+    an older tree has no such function)."""
+
+    def asked(_conn: object, _rows: object, _generation: object, ids: Sequence[str]) -> int:
+        return len(set(ids))
+
+    def read(_conn: object, ids: Sequence[str]) -> int:
+        return len(ids)
+
+    counted: tuple[tuple[str, str, Callable[..., int]], ...] = (
+        ("cached_memories", ROWS_ASKED, asked),
+        ("load_memories", ROWS_READ, read),
+    )
+    originals = [(name, getattr(reads_module, name, None)) for name, _, _ in counted]
+    for (name, what, how_many), (_, original) in zip(counted, originals, strict=True):
+        if original is not None:
+            setattr(reads_module, name, clocks.counted(what, original, how_many))
+    try:
+        yield
+    finally:
+        for name, original in originals:
+            if original is not None:
+                setattr(reads_module, name, original)
 
 
 @contextmanager
@@ -117,7 +175,7 @@ def probes(
     ]
     if tokenizer is not None:
         wrapped.append((tokenizer, "tokens", "tokenizer"))
-    with jobs_timed(store, clocks), _all(wrapped, clocks):
+    with jobs_timed(store, clocks), rows_counted(clocks), _all(wrapped, clocks):
         yield
 
 

@@ -118,3 +118,26 @@ def test_a_baseline_tree_searches_the_same_files_with_its_own_code(tmp_path: Pat
     assert other is not FaissIndex and other.__module__ == "baseline_faiss_index"
     loaded = other.load(tmp_path / "i.faiss", 16, "m")
     assert loaded.search(vectors[3], 5) == index.search(vectors[3], 5)
+
+
+def test_a_flat_index_is_timed_against_the_same_memories_in_ivf() -> None:
+    rng = np.random.default_rng(5)
+    vectors = rng.standard_normal((COUNT, 32)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    names = [f"m{n}" for n in range(COUNT)]
+    queries = vectors[:4] + 0.1 * rng.standard_normal((4, 32)).astype(np.float32)
+    flat = FaissIndex(32, "fake", approximate_above=COUNT + 1)
+    flat.rebuild(zip(names, vectors, strict=True))
+    ways = vector_ways(flat, queries, ivf_above=1_000)
+    stored, held = flat._all_vectors()  # the flat index's own (unit) vectors
+    ivf = FaissIndex(32, "fake", approximate_above=COUNT - 1)
+    ivf.rebuild(zip([f"m{i}" for i in held], stored, strict=True))
+    assert ivf.kind is IndexKind.IVF
+    for n, query in enumerate(queries):
+        assert ways["ivf here"][0](n) == ivf.search(query, 50)
+    times = {name: cast(Any, type("T", (), {})()) for name in ways}
+    recalls(flat, ways, queries, queries, times)
+    assert 0.0 < times["ivf here"].recall <= 1.0
+    # not above the size asked, nor for an index that is IVF already
+    assert "ivf here" not in vector_ways(flat, queries)
+    assert "ivf here" not in vector_ways(ivf, queries, ivf_above=1_000)

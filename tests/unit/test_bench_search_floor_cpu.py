@@ -8,9 +8,18 @@ import os
 import subprocess
 import sys
 import time
+from collections import Counter
+from itertools import pairwise
 
 from bench.common import process_cpu_ns
-from bench.search_floor import Row, Timed, Times, VectorFigures, timed_rotating
+from bench.search_floor import (
+    Row,
+    Timed,
+    Times,
+    VectorFigures,
+    balanced_orders,
+    timed_rotating,
+)
 
 SPIN = (
     "import sys, time\n"
@@ -77,3 +86,46 @@ def test_the_cpu_floor_is_empty_plus_encoder_means() -> None:
     assert row.cpu_ratio == 7.0 / 4.0
     assert row.floor == 5.0
     assert row.ratio == 9.0 / 5.0
+
+
+def _before_search(orders: list[list[int]], side: int) -> Counter[str]:
+    """What each side's search follows within a text: the encoder, its own empty search, or
+    another side's empty search (or a search)."""
+    search, own = 1 + 2 * side, 2 + 2 * side
+    seen: Counter[str] = Counter()
+    for order in orders:
+        for before, call in pairwise(order):
+            if call == search:
+                kind = "encoder" if before == 0 else "own empty" if before == own else "other"
+                seen[kind] += 1
+    return seen
+
+
+def test_no_side_has_a_fixed_place_in_the_order_of_the_calls() -> None:
+    for sides in (1, 2, 3):
+        calls = 1 + 2 * sides
+        orders = balanced_orders(sides, 2 * calls * sides)
+        assert all(sorted(order) == list(range(calls)) for order in orders)
+        # every call comes first as often as every other
+        assert len(set(Counter(order[0] for order in orders).values())) == 1
+        seen = [_before_search(orders, side) for side in range(sides)]
+        assert all(s == seen[0] for s in seen)
+        assert seen[0]["encoder"] > 0
+    # the fixed cycle this replaced put one side's search after the encoder every time
+    fixed = [[(n + k) % 5 for k in range(5)] for n in range(20)]
+    assert _before_search(fixed, 0) != _before_search(fixed, 1)
+
+
+def test_the_calls_run_in_the_order_given() -> None:
+    ran: list[str] = []
+
+    def named(name: str) -> Timed:
+        async def call(_: str) -> None:
+            ran.append(name)
+
+        return Timed(call, time.process_time_ns)
+
+    asyncio.run(
+        timed_rotating([named("a"), named("b"), named("c")], ["x", "y"], [[2, 0, 1], [1, 2, 0]])
+    )
+    assert ran == ["c", "a", "b", "b", "c", "a"]

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from bench.search_stages import STAGES, StageTimes, format_budget, time_stages
+from bench.search_stages import STAGES, StageTimes, format_budget, format_rows_read, time_stages
 from bench.stage_floor import IDS_LOOKED_UP, ROWS_KEPT
+from bench.stage_probes import ROWS_ASKED, ROWS_READ, Clocks, rows_counted
 from squirrel_memory.embedding.fake import FakeEmbedder
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.indexer import index_path
@@ -53,9 +54,15 @@ async def test_every_stage_of_a_search_is_timed(tmp_path: Path) -> None:
     questions = ["how do I run the build", "which port does the database use", "zebra"]
     (times,) = await time_stages(tmp_path / "project", embedder, questions, 4, "this")
     stages = {stage for stage, _ in STAGES}
-    # every stage's code was found (a renamed function would leave its stage out)
-    assert set(times.millis) == stages
+    # every stage's code was found (a renamed function would leave its stage out), and the
+    # rows asked were counted (the warm-up read every row from the file: none is read now)
+    assert set(times.millis) == stages | {ROWS_ASKED, ROWS_READ}
     assert all(len(values) == len(questions) for values in times.millis.values())
+    assert times.millis[ROWS_ASKED][0] > 0
+    assert sum(times.millis[ROWS_READ]) == 0
+    shown = format_rows_read(times)
+    assert "memory rows per search, p50 (mean): asked" in shown
+    assert shown.endswith("read from the file 0.0 (0.0)")
     # the stages a search always reaches cost some CPU on every question
     for stage in ("encoder", "vector index", "bm25", "fusion", "placing", "event loop"):
         assert all(v > 0 for v in times.millis[stage]), stage
@@ -128,3 +135,27 @@ def test_the_budget_line_sets_the_search_against_its_floor() -> None:
 
 def test_a_side_without_the_floor_says_so() -> None:
     assert "not measured" in format_budget(_times(search_cpu=12.0))
+
+
+async def test_the_rows_a_read_asks_for_and_reads_from_the_file_are_counted(tmp_path: Path) -> None:
+    embedder = FakeEmbedder()
+    await _seeded(tmp_path / "project", embedder)
+    store = await SqliteStore.open(str(tmp_path / "project"))
+    try:
+        ids = await store._db.read(
+            lambda conn: [r[0] for r in conn.execute("SELECT id FROM memory_items")]
+        )
+        clocks = Clocks()
+        with rows_counted(clocks):
+            for _ in range(2):
+                await store._db.read(
+                    lambda conn: reads.read_memories(conn, store._db.rows, ids + ids[:1])
+                )
+                # each id once; read from the file the first time only (then the row cache)
+                read = len(TEXTS) if _ == 0 else 0
+                assert clocks.take_counts() == {ROWS_ASKED: len(TEXTS), ROWS_READ: read}
+        # outside, nothing is counted
+        await store._db.read(lambda conn: reads.read_memories(conn, store._db.rows, ids))
+        assert clocks.take_counts() == {ROWS_ASKED: 0, ROWS_READ: 0}
+    finally:
+        await store.close()
