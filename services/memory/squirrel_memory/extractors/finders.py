@@ -92,6 +92,8 @@ from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_
 from squirrel_memory.extractors.user_corrections import user_corrections
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
+from squirrel_memory.extractors.written_checks import IMPORTANCE as WRITTEN_CHECKS_IMPORTANCE
+from squirrel_memory.extractors.written_checks import written_checks
 from squirrel_memory.models import MemoryType
 
 #: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
@@ -351,6 +353,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         REPLIED_IMPORTANCE,
         lambda _f: ("recipe", "replied"),
+    ),
+    # The checks a description the assistant wrote (a pull request's, a commit's) lists as
+    # passing, when the session never ran them.
+    Finder(
+        one(written_checks),
+        MemoryType.RECIPE,
+        WRITTEN_CHECKS_IMPORTANCE,
+        lambda _f: ("recipe", "described"),
     ),
     # How the project's own scripts the session ran (and did not write) are started.
     Finder(
