@@ -45,6 +45,8 @@ from squirrel_memory.extractors.finder_parts import (
 from squirrel_memory.extractors.finder_rows import Extract, Finder, files_of, one, path_of
 from squirrel_memory.extractors.forge_workflows import IMPORTANCE as FORGE_IMPORTANCE
 from squirrel_memory.extractors.forge_workflows import forge_workflows
+from squirrel_memory.extractors.generated_commits import IMPORTANCE as GENERATED_IMPORTANCE
+from squirrel_memory.extractors.generated_commits import generated_commits
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.instruction_imports import IMPORTANCE as IMPORTS_IMPORTANCE
@@ -353,6 +355,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         REPLIED_IMPORTANCE,
         lambda _f: ("recipe", "replied"),
+    ),
+    # A generator run (or named by the assistant) whose output a commit of the session took.
+    Finder(
+        generated_commits,
+        MemoryType.RECIPE,
+        GENERATED_IMPORTANCE,
+        lambda _f: ("recipe", "generated"),
     ),
     # The checks a description the assistant wrote (a pull request's, a commit's) lists as
     # passing, when the session never ran them.
