@@ -13,9 +13,9 @@ a bare `cd` (`cd build && ctest` is kept whole) and placeholders (`<repository-u
 out, and a section with none left says nothing. A block written without a fence (indented four
 spaces, as many C, make and Lua READMEs write theirs) counts as a shell block, but only its
 lines with a prompt (`$ make check`) or a program the command table knows (`make`,
-`luarocks`): it may hold code of any language. A read by lines that stopped inside a shell block keeps
-the whole lines it showed of that block, and the recipe says the read stopped there. Sub-folder pages and the instruction files a
-host loads itself are not read here.
+`luarocks`): it may hold code of any language. A read by lines that stopped inside a shell
+block keeps the whole lines it showed of that block, and the recipe says the read stopped
+there. Sub-folder pages and the instruction files a host loads itself are not read here.
 """
 
 from __future__ import annotations
