@@ -123,3 +123,14 @@ def test_a_named_fix_without_a_commit_of_its_files_or_negated_gives_nothing() ->
         "git add docs/cli/index.md && git commit -m docs", 0, cwd="/home/dev/other-checkout"
     )
     assert _contents(elsewhere) == []
+
+
+def test_a_check_that_names_a_generator_only_in_its_options_is_no_generator() -> None:
+    session = Session(RUST, "s1", T0)
+    session.run("cargo test --features codegen", 0, "test result: ok. 12 passed")
+    session.run("git add src/lib.rs && git commit -m 'lib: tidy'", 0)
+    assert _contents(session) == []
+    checked = Session(WEB, "s1", T0)
+    checked.run("npm run test:render", 0, "12 passed")
+    checked.run("git add src/view.tsx && git commit -m view", 0)
+    assert _contents(checked) == []  # a test run, whatever its task's name says

@@ -4,9 +4,10 @@ Many projects keep generated files in the repository (rendered CLI docs, API cli
 types, lock-like snapshots) and a check that fails when they drift; the fix is to run the
 generator and commit its output. One session shows that procedure once, in one of two ways:
 
-- a generator ran and passed (its own words say it generates: `generate`, `gen`, `codegen`,
-  `render`, in the program's words or a task's name), and a later commit of the session that
-  passed staged files no edit tool of the session touched (the generator wrote them);
+- a generator ran and passed (its program, sub-command or task says it generates: `generate`,
+  `gen`, `codegen`, `render`; never an option, and never a run the command table reads as a
+  check), and a later commit of the session that passed staged files no edit tool of the
+  session touched (the generator wrote them);
 - or the assistant's reply named the generator as what to run with its output committed ("Fix:
   run `mise run render` and commit the resulting files"), and a later commit of the session
   that passed staged files that reply named (the link that it is this procedure, in this
@@ -25,6 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squirrel_core.commands import classify_command
 from squirrel_core.events import EventType
 from squirrel_core.negation import negated_before
 from squirrel_memory.extractors.activity import CommandRun, commands, relative_path
@@ -115,6 +117,17 @@ def _edited(events: list[StoredEvent], root: str) -> set[str]:
     return found
 
 
+def _generates(command: str) -> bool:
+    """Whether `command`'s program, sub-command or task says it generates (`go generate`,
+    `npm run gen:types`), not an option or an argument (`cargo test --features codegen`), and
+    the command table reads it as no check (a test, lint, format or type-check run)."""
+    words = command.split()
+    head = " ".join(w for w in words[:3] if not w.startswith("-"))
+    use = classify_command(command)
+    checks = use is not None and use.purpose in ("test", "lint", "format", "typecheck")
+    return bool(_GENERATES.search(head)) and not checks
+
+
 def _ran_generators(
     runs: list[CommandRun], commits: list[_Commit], edited: set[str], root: str
 ) -> list[GeneratedCommit]:
@@ -122,7 +135,7 @@ def _ran_generators(
     last: dict[str, CommandRun] = {}
     for run in runs:
         command = " ".join(run.command.split())
-        if _GENERATES.search(command) and not _elsewhere(run, root):
+        if _generates(command) and not _elsewhere(run, root):
             last[command] = run
     for command, run in last.items():
         if run.ok is not True or "\n" in run.command or "git " in command:
