@@ -67,6 +67,8 @@ _INTERPRETERS = frozenset(
     {"node", "ruby", "bash", "sh", "zsh", "deno", "bun", "perl", "lua", "Rscript", "elixir"}
     | {"luajit", "php"}
 )
+#: Programs that load variables (from a file, a secrets store) and run the command after `--`.
+_ENV_LOADERS = frozenset({"dotenv", "dotenvx", "doppler", "infisical"})
 #: A Lua interpreter named with its version (`lua5.4`, `lua54`).
 _VERSIONED_LUA = re.compile(r"^lua\d[\d.]*$")
 _SCRIPT_SUFFIXES = (
@@ -141,6 +143,12 @@ def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
         program = _program(words[0])
         if program in table.wrappers:
             words = tuple(_skip_wrapper(list(words), table.wrappers[program]))
+            changed = True
+            continue
+        if program in _ENV_LOADERS and "--" in words:
+            # `dotenv -e .env.test -- tsx scripts/x.ts`: the command after `--` runs, with the
+            # file's variables (the typed form keeps the loader: which file matters)
+            words = words[words.index("--") + 1 :]
             changed = True
             continue
         for prefix in runners.get(program, ()):

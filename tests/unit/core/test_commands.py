@@ -566,3 +566,28 @@ def test_a_script_whose_name_only_contains_test_keeps_its_purpose(
     use = classify_command(line)
     assert (use.purpose if use else None) == purpose
     assert not is_test_command(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "purpose", "ecosystem"),
+    [
+        ("dotenv -e .env.test -- npm test", "test", "javascript"),
+        ("pnpm exec dotenv -e .env.test -- vitest run", "test", "javascript"),
+        ("dotenvx run -f .env.ci -- pytest -q", "test", "python"),
+        ("doppler run -- go test ./...", "test", "go"),
+    ],
+)
+def test_a_variables_loader_runs_the_command_after_its_double_dash(
+    line: str, purpose: str, ecosystem: str
+) -> None:
+    use = classify_command(line)
+    assert use is not None
+    assert (use.purpose, use.ecosystem) == (purpose, ecosystem)
+    # the typed form keeps the loader: which file the variables come from matters
+    (typed,) = typed_commands(line, cwd="/repo", project_root="/repo")
+    assert typed.text == line
+
+
+def test_a_variables_loader_without_a_double_dash_says_nothing() -> None:
+    assert classify_command("dotenv -e .env npm test") is None  # where its options end is unknown
+    assert classify_command("doppler secrets download") is None

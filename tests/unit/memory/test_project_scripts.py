@@ -92,3 +92,43 @@ def test_a_module_that_is_not_the_projects_says_nothing() -> None:
     session.run("python3 -m othertool report", 0, "report written", cwd=ROOT)
 
     assert project_scripts(session.events) == []
+
+
+def test_a_script_launched_through_a_runner_and_a_variables_loader_keeps_both() -> None:
+    web = Session("/home/dev/league", "s1", T0)
+    web.run(
+        "pnpm exec dotenv -e .env.test -- tsx scripts/apply-migrations.ts 00012",
+        0,
+        "Applying 1 migration(s) to TEST ...\nDone.",
+        cwd="/home/dev/league",
+    )
+    (found,) = project_scripts(web.events)
+    assert found.content == (
+        "Run `scripts/apply-migrations.ts` with `pnpm exec dotenv -e .env.test -- tsx"
+        " scripts/apply-migrations.ts` (run here as `pnpm exec dotenv -e .env.test -- tsx"
+        " scripts/apply-migrations.ts 00012`)."
+    )
+    data = Session("/home/dev/warehouse", "s1", T0)
+    data.run(
+        "dotenvx run -f .env.ci -- python3 tools/backfill.py --since 2026-01-01",
+        0,
+        "backfilled 120 rows",
+        cwd="/home/dev/warehouse",
+    )
+    (kept,) = project_scripts(data.events)
+    assert kept.key == "recipe:script:tools/backfill.py"
+    assert "`dotenvx run -f .env.ci -- python3 tools/backfill.py`" in kept.content
+
+
+def test_a_loaded_script_that_failed_or_ran_elsewhere_says_nothing() -> None:
+    session = Session("/home/dev/league", "s1", T0)
+    session.run(
+        "pnpm exec dotenv -e .env.test -- tsx scripts/apply-migrations.ts 00012",
+        1,
+        "Error: SUPABASE_URL is not set",
+        cwd="/home/dev/league",
+    )
+    session.run(
+        "dotenv -e .env -- tsx scripts/seed.ts", 0, "seeded", cwd="/home/dev/other-checkout"
+    )
+    assert project_scripts(session.events) == []

@@ -4,6 +4,7 @@ the commands of the page's everyday recipe say nothing."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -237,3 +238,69 @@ def test_an_indented_block_gives_the_commands_a_fence_would() -> None:
 def test_an_indented_block_of_a_dependencys_readme_gives_nothing() -> None:
     assert readme_sections(_read("deps/tally/README.md", INDENTED)) == []
     assert readme_sections(_read("../other/README.md", INDENTED)) == []
+
+
+def _cut_read(path: str, text: str, *, ingest_cut: bool = False) -> list[StoredEvent]:
+    """A Read of `path` that stopped at its last line of `text` (a limit), as the host marks it."""
+    events = read_result(ROOT, path, text, T0)
+    output = events[0].content["output"].rstrip("\n")
+    output += "\n…[truncated 812 chars]" if ingest_cut else ""
+    content = {**events[0].content, "output": output, "partial": True}
+    return [replace(events[0], content=content)]
+
+
+PYTHON_CUT = """# Ledger
+
+## Developer Setup
+
+Install uv if it is missing:
+```bash
+curl -LsSf https://astral.sh/uv/install.sh | sh
+```
+
+Create the environment and install:
+```bash
+uv venv --python 3.13
+source .venv/bin/activate
+uv pip install -e ".[dev]\""""
+
+RUST_CUT = """# Relay
+
+## Building
+
+```sh
+cargo build --release
+cargo test --workspace -- \\"""
+
+
+def test_a_read_that_stopped_inside_a_shell_block_keeps_the_lines_it_showed() -> None:
+    found = readme_sections(_cut_read("README.md", PYTHON_CUT))
+    assert [f.content for f in found] == [
+        "README.md, under Developer Setup, gives: `curl -LsSf https://astral.sh/uv/install.sh"
+        " | sh`; `uv venv --python 3.13`; `source .venv/bin/activate`; `uv pip install -e"
+        ' ".[dev]"` (the read stopped inside this block).'
+    ]
+
+
+def test_a_continued_line_or_one_ingest_cut_is_not_kept() -> None:
+    found = readme_sections(_cut_read("README.md", RUST_CUT))
+    assert [f.content for f in found] == [
+        "README.md, under Building, gives: `cargo build --release` (the read stopped inside"
+        " this block)."
+    ]
+    cut = readme_sections(_cut_read("README.md", PYTHON_CUT, ingest_cut=True))
+    assert 'uv pip install -e ".[dev]"' not in cut[0].content
+    assert "`uv venv --python 3.13`; `source .venv/bin/activate` (the read stopped" in (
+        cut[0].content
+    )
+
+
+def test_a_read_that_stopped_outside_a_shell_block_ends_at_its_last_blank_line() -> None:
+    in_config = PYTHON_CUT.replace("```bash\nuv venv", "```toml\nuv venv")
+    found = readme_sections(_cut_read("README.md", in_config))
+    assert [f.content for f in found] == [
+        "README.md, under Developer Setup, gives: `curl -LsSf https://astral.sh/uv/install.sh"
+        " | sh`."
+    ]
+    whole = readme_sections(read_result(ROOT, "README.md", PYTHON_CUT, T0))
+    assert "(the read stopped" not in whole[0].content  # a whole read says the page as it is

@@ -45,6 +45,8 @@ from squirrel_memory.extractors.finder_parts import (
 from squirrel_memory.extractors.finder_rows import Extract, Finder, files_of, one, path_of
 from squirrel_memory.extractors.forge_workflows import IMPORTANCE as FORGE_IMPORTANCE
 from squirrel_memory.extractors.forge_workflows import forge_workflows
+from squirrel_memory.extractors.generated_commits import IMPORTANCE as GENERATED_IMPORTANCE
+from squirrel_memory.extractors.generated_commits import generated_commits
 from squirrel_memory.extractors.ignore_rules import IMPORTANCE as IGNORED_IMPORTANCE
 from squirrel_memory.extractors.ignore_rules import ignore_rules
 from squirrel_memory.extractors.instruction_imports import IMPORTANCE as IMPORTS_IMPORTANCE
@@ -96,6 +98,8 @@ from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_
 from squirrel_memory.extractors.user_corrections import user_corrections
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
+from squirrel_memory.extractors.written_checks import IMPORTANCE as WRITTEN_CHECKS_IMPORTANCE
+from squirrel_memory.extractors.written_checks import written_checks
 from squirrel_memory.models import MemoryType
 
 #: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
@@ -370,6 +374,21 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         REPLIED_IMPORTANCE,
         lambda _f: ("recipe", "replied"),
+    ),
+    # A generator run (or named by the assistant) whose output a commit of the session took.
+    Finder(
+        generated_commits,
+        MemoryType.RECIPE,
+        GENERATED_IMPORTANCE,
+        lambda _f: ("recipe", "generated"),
+    ),
+    # The checks a description the assistant wrote (a pull request's, a commit's) lists as
+    # passing, when the session never ran them.
+    Finder(
+        one(written_checks),
+        MemoryType.RECIPE,
+        WRITTEN_CHECKS_IMPORTANCE,
+        lambda _f: ("recipe", "described"),
     ),
     # How the project's own scripts the session ran (and did not write) are started.
     Finder(

@@ -7,6 +7,8 @@ in every ecosystem:
 
 - the command's program is an interpreter and its first argument is a code file given by a
   path inside the project (relative, from a shell inside the project), and the run succeeded;
+  a runner or a variables loader before the interpreter (`pnpm exec`, `dotenv -e .env.test
+  --`) is part of how the script is started, and is shown with it;
 - the session did not write or edit the script (`script_runs` says how the session's own
   scripts run), and the command table knows no role for it (a test runner, a server);
 - a look at the script (`--help`, `--version`), a failed run, a run from another folder or
@@ -26,9 +28,9 @@ from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, in_folder, relative_path
-from squirrel_memory.extractors.evidence.attempts import attempts
+from squirrel_memory.extractors.evidence.attempts import Attempt, attempts
 from squirrel_memory.extractors.evidence.recipes import looks_only
-from squirrel_memory.extractors.script_runs import script_file
+from squirrel_memory.extractors.script_runs import INTERPRETERS, script_file
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent
 
@@ -97,6 +99,19 @@ def _module(words: list[str], seen: set[str]) -> str | None:
     return None
 
 
+def _launched_script(attempt: Attempt) -> str | None:
+    """The script an interpreter runs after a runner or a variables loader (`pnpm exec dotenv
+    -e .env.test -- tsx scripts/x.ts`): the command's own words start at that interpreter or
+    at its script, once the launchers are set aside."""
+    words = attempt.text.split()
+    for index, word in enumerate(words[1:], 1):
+        if PurePosixPath(word).name in INTERPRETERS:
+            script = script_file(" ".join(words[index:]))
+            own = attempt.tokens[0] if attempt.tokens else ""
+            return script if script is not None and own in (word, script) else None
+    return None
+
+
 def project_scripts(events: list[StoredEvent]) -> list[ProjectScript]:
     """How the project's scripts the session ran, and did not write, are run."""
     if not events:
@@ -129,7 +144,9 @@ def project_scripts(events: list[StoredEvent]) -> list[ProjectScript]:
             if len(found) >= MAX_SCRIPTS:
                 break
             continue
-        script = script_file(attempt.text)
+        # launched through a runner or a variables loader (`pnpm exec dotenv -e .env.test --
+        # tsx scripts/x.ts`): the interpreter is the first of the command's own words
+        script = script_file(attempt.text) or _launched_script(attempt)
         if (
             script is None
             or script.startswith(("/", "~", ".."))
@@ -141,7 +158,7 @@ def project_scripts(events: list[StoredEvent]) -> list[ProjectScript]:
         path = path.removeprefix("./")
         if path in edited or path in found:
             continue
-        base = " ".join(words[:2])
+        base = " ".join(words[: words.index(script) + 1] if script in words else words[:2])
         where = f", from `{attempt.scope}/`" if attempt.scope else ""
         found[path] = ProjectScript(
             KEY_PREFIX + path,

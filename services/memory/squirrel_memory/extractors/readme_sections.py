@@ -13,8 +13,9 @@ a bare `cd` (`cd build && ctest` is kept whole) and placeholders (`<repository-u
 out, and a section with none left says nothing. A block written without a fence (indented four
 spaces, as many C, make and Lua READMEs write theirs) counts as a shell block, but only its
 lines with a prompt (`$ make check`) or a program the command table knows (`make`,
-`luarocks`): it may hold code of any language. Sub-folder pages and the instruction files a
-host loads itself are not read here.
+`luarocks`): it may hold code of any language. A read by lines that stopped inside a shell
+block keeps the whole lines it showed of that block, and the recipe says the read stopped
+there. Sub-folder pages and the instruction files a host loads itself are not read here.
 """
 
 from __future__ import annotations
@@ -25,7 +26,13 @@ from dataclasses import dataclass
 from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import head_read_text, read_output
+from squirrel_memory.extractors.file_reads import (
+    cut_at_ingest,
+    file_text,
+    head_read_text,
+    partial_read,
+    read_output,
+)
 from squirrel_memory.extractors.readme_commands import (
     SHELL_FENCE,
     documented_commands,
@@ -68,6 +75,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("test", re.compile(r"\btest\w*", re.I)),
     ("develop", re.compile(r"\b(?:develop\w*|contribut\w*|commands?|tasks?|scripts?)\b", re.I)),
 )
+#: The mark ingest leaves where it cut a long output (`file_reads.cut_at_ingest`).
+_INGEST_MARK = re.compile(r"^…\[truncated \d+ chars\]\s*$")
 _MARKUP = re.compile(r"[*_`\[\]]|\(http[^)]*\)")
 #: Commands no reader needs told: moving into the clone, cloning it. (A first word ending in `/`
 #: is a folder of a tree, not a command.) A move that runs a command there (`cd build && ctest`)
@@ -194,18 +203,55 @@ def _docs_page(event: StoredEvent) -> str | None:
     return None
 
 
+def _cut_block(event: StoredEvent, shown: str) -> str | None:
+    """The page's text up to the end of a partial read that stopped inside a shell block, or
+    None. A partial read's text ends at its last blank line (`head_read_text`), so a recipe it
+    cut short is not taken for the whole of it; but a read by lines returns whole lines, and
+    the lines of a shell block it stopped inside are each a step as the page gives it, in
+    order. They are kept (the memory says the read stopped there); a line ingest cut, or one
+    continued on the next line, is not."""
+    output = read_output(event)
+    if output is None or not partial_read(event):
+        return None
+    lines = file_text(output).splitlines()
+    if cut_at_ingest(event):
+        # the mark, and the line before it: ingest may have cut that one in the middle
+        lines = lines[:-2] if lines and _INGEST_MARK.search(lines[-1]) else lines[:-1]
+    opened = -1  # the line of a shell fence left open; -1 when none is
+    inside = False  # inside a fenced block of any language
+    for index, line in enumerate(lines):
+        if not ANY_FENCE.match(line):
+            continue
+        if inside:
+            inside, opened = False, -1
+        else:
+            inside, opened = True, index if SHELL_FENCE.match(line) else -1
+    if opened < 0 or any(not line.strip() for line in lines[opened + 1 :]):
+        return None  # no shell block left open, or the read's own cut already ends it
+    while lines and lines[-1].rstrip().endswith("\\"):
+        lines = lines[:-1]
+    text = "\n".join(lines)
+    return text if len(text) > len(shown) else None
+
+
 def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
     """One recipe per set-up, usage or development section of the pages read in `events` (the
     last read of each page counts); a command an earlier page or section gave is not repeated,
     nor a section of a kind an earlier page had, and the README comes before CONTRIBUTING."""
     pages: dict[str, tuple[str, str]] = {}
+    #: Pages whose last read stopped inside a shell block (`_cut_block`).
+    cut: set[str] = set()
     for event in events:
         read = root_file_read(event, _is_page)
         if read is None and (docs := _docs_page(event)) is not None:
             shown = head_read_text(event)
             read = (docs, shown) if shown is not None else None
         if read is not None:
-            pages[read[0]] = (read[1], event.id)
+            longer = _cut_block(event, read[1])
+            pages[read[0]] = (longer or read[1], event.id)
+            cut.discard(read[0])
+            if longer is not None:
+                cut.add(read[0])
     found: dict[str, ReadmeSection] = {}
     given: set[str] = set()
     kinds: set[str] = set()
@@ -214,7 +260,7 @@ def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
     ):
         given.update(command for _, _, command in documented_commands(text))
         sections = documented_sections(text)[:MAX_SECTIONS]
-        for title, commands in sections:
+        for number, (title, commands) in enumerate(sections):
             if _kind(title) in kinds:
                 continue  # an earlier page's section of this kind says it already
             kept = list({c: (c, label) for c, label in commands if c not in given}.values())
@@ -227,6 +273,8 @@ def readme_sections(events: list[StoredEvent]) -> list[ReadmeSection]:
             )
             key = f"{KEY_PREFIX}{path}#{_slug(title)}"
             content = f"{path}, under {title}, gives: {listed}."
+            if path in cut and number == len(sections) - 1:
+                content = content[:-1] + " (the read stopped inside this block)."
             found[key] = ReadmeSection(key, content, path, (event_id,))
         kinds.update(_kind(title) for title, _ in sections)
     return list(found.values())
