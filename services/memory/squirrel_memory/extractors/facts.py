@@ -16,6 +16,7 @@ from squirrel_memory.extractors.build_files import build_fact
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.contradicted_about import known_stack_named, without_contradicted
 from squirrel_memory.extractors.drawn_files import drawn_paths
+from squirrel_memory.extractors.folder_listings import ls_listed_paths, tree_listed_paths
 from squirrel_memory.extractors.folder_summary import folder_summary
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
@@ -118,7 +119,12 @@ def project_facts(
     scripts = ran_scripts(runs, _edited(events), project_id)
     ran = {script.path: script.language for script in scripts}
     listed = listed_paths(runs, project_id)
-    searched = searched_paths(runs, project_id) + tool_listed_paths(events)
+    searched = (
+        searched_paths(runs, project_id)
+        + tool_listed_paths(events)
+        + tree_listed_paths(events)
+        + ls_listed_paths(runs, project_id)
+    )
     versions = None if repository else manifest_versions(events)
     drawn = drawn_paths(events)
     # Files read through the shell (`cat src/a.hpp`) are read as surely as with a file tool.
