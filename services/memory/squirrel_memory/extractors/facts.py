@@ -26,6 +26,7 @@ from squirrel_memory.extractors.layout_facts import layout_facts, tests_fact
 from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
+from squirrel_memory.extractors.named_stack import named_stack
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.package_language import package_json_typescript
 from squirrel_memory.extractors.path_described import path_described
@@ -177,6 +178,7 @@ def project_facts(
         # beside its path).
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
+    described = any(fact.key == ABOUT_KEY for fact in facts)
     facts.extend(layout_facts(paths))
     tests = None if repository else tests_fact(paths)
     if tests:
@@ -192,7 +194,14 @@ def project_facts(
         # What the project is written in and the framework its code is built on, in one.
         built_on = next((fact for fact in stack if fact.key == "framework"), None)
         parts = language_parts(read, listed + searched, stated_languages(language))
-        facts[facts.index(language)] = with_parts(with_framework(language, built_on), parts)
+        roots = [path for path, _ in read if "/" not in path]
+        at = facts.index(language)
+        language = facts[at] = with_parts(with_framework(language, built_on), parts)
+        # Nothing described the project: its name and what it is written in, at least.
+        named = None if described or about is not None else named_stack(project_id, language, roots)
+        if named:
+            tags = ("overview", "about", SUMMARY_TAG)
+            facts.append(Fact(ABOUT_KEY, named, tags, SUMMARY_IMPORTANCE, language.event_ids))
     if not repository and not any(fact.key == "framework" for fact in stack):
         # No framework seen in the code: the one the app's own start task starts, else the one
         # the README's introduction names where the code agrees.
