@@ -94,3 +94,49 @@ def test_the_folder_name_is_the_last_part_of_the_root_on_every_system() -> None:
     assert project_folder_name("C:\\Users\\dev\\care_fe") == "care_fe"
     assert project_folder_name("/home/dev/workspace/") is None
     assert project_folder_name("/home/dev/deadbeef") is None
+
+
+def _listed(session: Session, files: list[str]) -> None:
+    session.run("git ls-files", 0, "\n".join(files) + "\n")
+
+
+@pytest.mark.parametrize(
+    ("files", "said"),
+    [
+        (
+            ["api/main.go", "api/store.go", "worker/jobs.py", "worker/queue.py"],
+            "has Go code in `api/` and Python code in `worker/`",
+        ),
+        (
+            ["apps/core/lib/a.ex", "apps/core/lib/b.ex", "native/src/a.rs", "native/src/b.rs"],
+            "has Elixir code in `apps/core/` and Rust code in `native/`",
+        ),
+    ],
+)
+async def test_two_languages_each_in_a_folder_of_its_own_say_where_each_part_is(
+    files: list[str], said: str
+) -> None:
+    session = Session("/home/dev/shop", "s1", T0 + timedelta(days=1))
+    session.user("Look at the checkout flow.")
+    _listed(session, files)
+
+    assert _about(await _extract(session)) == [
+        f"The project `shop` (its folder's name) {said}, going by the files its sessions showed."
+    ]
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        ["src/a.rs", "src/b.rs", "src/c.rs"],  # one language: no parts
+        ["api/a.go", "api/b.go", "jobs/a.py", "jobs/b.py", "cli/c.go", "cli/d.go"],  # Go in two
+        ["src/a.go", "src/b.go", "src/c.py", "src/d.py"],  # both in one folder
+        ["a.go", "b.go", "jobs/a.py", "jobs/b.py"],  # Go at the root: no folder of its own
+    ],
+)
+async def test_code_spread_over_folders_or_sharing_one_gives_no_parts(files: list[str]) -> None:
+    session = Session("/home/dev/shop", "s1", T0 + timedelta(days=1))
+    session.user("Look at the checkout flow.")
+    _listed(session, files)
+
+    assert _about(await _extract(session)) == []

@@ -198,7 +198,13 @@ def project_facts(
         at = facts.index(language)
         language = facts[at] = with_parts(with_framework(language, built_on), parts)
         # Nothing described the project: its name and what it is written in, at least.
-        named = None if described or about is not None else named_stack(project_id, language, roots)
+        named = (
+            None
+            if described or about is not None
+            else named_stack(
+                project_id, language, roots, [path for path, _ in read + listed + searched]
+            )
+        )
         if named:
             tags = ("overview", "about", SUMMARY_TAG)
             facts.append(Fact(ABOUT_KEY, named, tags, SUMMARY_IMPORTANCE, language.event_ids))

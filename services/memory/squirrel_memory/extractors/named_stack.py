@@ -19,7 +19,10 @@ the project is, and the overview says that much, the same in every ecosystem:
   file; the manifests the statement names, lock files and code files do not;
 - what it is written in is the episode's language statement when a root manifest makes it
   ("is written in Rust (Cargo.toml at its root)"); a count of the code files seen says where
-  code was seen, not what the whole project is, and gives no overview (nor does no statement).
+  code was seen, not what the whole project is: it gives an overview only when it names two
+  languages or more and each one's files sit in a top-level folder (or a monorepo's package)
+  of its own, and then it says where each part is ("has Python code in `apps/api/` and
+  TypeScript code in `apps/web/`"); no statement, no overview.
 """
 
 from __future__ import annotations
@@ -28,9 +31,10 @@ import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
 
+from squirrel_memory.extractors.language_parts import part_folder, stated_languages
 from squirrel_memory.extractors.manifests import extension_language
 from squirrel_memory.extractors.project_fact import Fact
-from squirrel_memory.extractors.touched_languages import is_touched_statement
+from squirrel_memory.extractors.touched_languages import is_touched_statement, touched_code
 
 #: Folder names that say nothing of the project they hold.
 _GENERIC_FOLDERS = frozenset(
@@ -72,13 +76,40 @@ def _unread_description(read: Iterable[str], manifests: list[str]) -> bool:
     return False
 
 
-def named_stack(project_id: str, language: Fact, read: Iterable[str] = ()) -> str | None:
+def _in_parts(name: str, language: Fact, seen: Iterable[str]) -> str | None:
+    """ "The project `shop` (its folder's name) has TypeScript code in `apps/web/` and Python
+    code in `apps/api/` …": a counted statement of two languages or more, each of whose files
+    the session saw all sit in one top-level folder (or monorepo package) of its own; None when
+    a language's code is spread over several folders or shares one with another language."""
+    languages = stated_languages(language)
+    if len(languages) < 2:
+        return None
+    folders: dict[str, set[str | None]] = {}
+    for found, paths in touched_code([(path, "") for path in seen], {}).files.items():
+        if found in languages:
+            folders[found] = {part_folder(path) for path in paths}
+    places = {lang: next(iter(where)) for lang, where in folders.items() if len(where) == 1}
+    if set(places) != languages or None in places.values():
+        return None
+    if len(set(places.values())) != len(places):
+        return None
+    said = " and ".join(f"{lang} code in `{places[lang]}/`" for lang in sorted(languages))
+    shown = "going by the files its sessions showed"
+    return f"The project `{name}` (its folder's name) has {said}, {shown}."
+
+
+def named_stack(
+    project_id: str, language: Fact, read: Iterable[str] = (), seen: Iterable[str] = ()
+) -> str | None:
     """The overview "The project `ledger` (its folder's name) is written in Rust (Cargo.toml at
     its root)." from the episode's root-manifest language statement, or None (module
-    docstring); `read` are the project-relative paths of the files the episode read."""
+    docstring); `read` are the project-relative paths of the root files the episode read,
+    `seen` those of every file it read or listed."""
     name = project_folder_name(project_id)
-    if name is None or language.key != "language" or is_touched_statement(language.content):
+    if name is None or language.key != "language":
         return None
+    if is_touched_statement(language.content):
+        return _in_parts(name, language, seen)
     match = _MANIFEST_STATEMENT.match(language.content.strip())
     if match is None:
         return None
