@@ -198,16 +198,16 @@ def project_facts(
         at = facts.index(language)
         language = facts[at] = with_parts(with_framework(language, built_on), parts)
         # Nothing described the project: its name and what it is written in, at least.
-        named = (
+        overview = (
             None
             if described or about is not None
             else named_stack(
                 project_id, language, roots, [path for path, _ in read + listed + searched]
             )
         )
-        if named:
+        if overview:
             tags = ("overview", "about", SUMMARY_TAG)
-            facts.append(Fact(ABOUT_KEY, named, tags, SUMMARY_IMPORTANCE, language.event_ids))
+            facts.append(Fact(ABOUT_KEY, overview, tags, SUMMARY_IMPORTANCE, language.event_ids))
     if not repository and not any(fact.key == "framework" for fact in stack):
         # No framework seen in the code: the one the app's own start task starts, else the one
         # the README's introduction names where the code agrees.
