@@ -34,7 +34,9 @@ def _tree(session: Session, top: str, body: str, is_error: bool = False) -> None
 
 def test_ls_of_the_root_gives_its_names() -> None:
     assert _ls("ls", "Cargo.toml\nsrc\nREADME.md\n") == ["Cargo.toml", "src", "README.md"]
-    assert _ls("ls -1A", "mix.exs\nlib/\n") == ["mix.exs", "lib"]
+    # With `-p` or `-F` a folder is marked and left out (a folder named `x.py` is no code).
+    assert _ls("ls -1A", "mix.exs\nlib/\n") == ["mix.exs"]
+    assert _ls("ls -F", "run.sh*\nhelpers.py/\nmain.go\n") == ["run.sh", "main.go"]
 
 
 def test_echo_separators_tell_one_listing_from_the_next() -> None:

@@ -38,8 +38,8 @@ TREE_TOOLS = frozenset({"LS"})
 _NAME_OPTIONS = frozenset("1aAFp")
 #: An entry of a tree: its indent, its name, and `/` when it is a folder.
 _TREE_ENTRY = re.compile(r"^(?P<indent> *)- (?P<name>[^\s/][^/]*?)(?P<folder>/?)$")
-#: One name printed by `ls` (with `-F`/`-p`, a folder's `/` and a kind mark may follow it).
-_NAME = re.compile(r"^(?P<name>[\w@+.-]+)[/*@=|]?$")
+#: One name printed by `ls` (with `-F`, a kind mark may follow it; a folder's `/` is left out).
+_NAME = re.compile(r"^(?P<name>[\w@+.-]+)[*@=|]?$")
 _GLOB = re.compile(r"[*?\[\]{}]")
 _MOVES = frozenset({"cd", "pushd"})
 _ECHO_OPTIONS = re.compile(r"^-[neE]+$")
