@@ -1,5 +1,6 @@
 """The project's languages, as the session shows them: the manifests read at its root (with the
-language version each asks for), else the code it touched, listed or searched. A root
+language version each asks for), else the root manifests a listing shows beside comparable code
+of their language, else the code it touched, listed or searched. A root
 `package.json` names no language of its own: the code files shown say JavaScript or TypeScript,
 and where none is shown the statement says both are open."""
 
