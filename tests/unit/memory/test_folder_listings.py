@@ -191,3 +191,48 @@ async def test_a_nested_manifest_in_a_listing_is_no_root_manifest() -> None:
     assert not any(
         text.endswith("(web/package.json).") for text in _said(await _extract(session), "language")
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "paths"),
+    [
+        (
+            "git add src/main.rs src/cli/mod.rs && git commit -m 'x'",
+            ["src/main.rs", "src/cli/mod.rs"],
+        ),
+        ("git rm lib/old.ex", ["lib/old.ex"]),
+        ("git restore --staged app/models/user.rb", ["app/models/user.rb"]),
+        ("git checkout -- cmd/tally/main.go", ["cmd/tally/main.go"]),
+        ("git checkout src/a.rs lib/b.rs", ["src/a.rs", "lib/b.rs"]),
+        ("cd web && git add src/app.tsx", ["web/src/app.tsx"]),
+    ],
+)
+def test_files_a_successful_git_line_names_are_the_repository_s(
+    command: str, paths: list[str]
+) -> None:
+    run = CommandRun("e1", AT, command, True, "")
+
+    assert [path for path, _ in listed_paths([run], ROOT)] == paths
+
+
+@pytest.mark.parametrize(
+    ("command", "ok"),
+    [
+        ("git add src/main.rs", False),  # failed: the path may not exist
+        ("git add -A", True),  # no path named
+        ("git add .", True),
+        ("git add 'src/*.rs'", True),  # a pattern
+        ("git checkout fix/rounding", True),  # a branch
+        ("git checkout main", True),
+        ("git -C ../other add src/main.rs", True),  # another repository
+        ("cd /home/dev/other && git add src/main.rs", True),
+        ("git diff main -- src/main.rs", True),  # succeeds for a path that does not exist
+        ("git commit -m 'fix src/main.rs'", True),
+    ],
+)
+def test_a_git_line_that_names_no_file_of_this_repository_gives_none(
+    command: str, ok: bool
+) -> None:
+    run = CommandRun("e1", AT, command, ok, "")
+
+    assert listed_paths([run], ROOT) == []
