@@ -26,9 +26,8 @@ from squirrel_memory.extractors.layout_facts import layout_facts, tests_fact
 from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
-from squirrel_memory.extractors.named_stack import named_stack, project_folder_name
+from squirrel_memory.extractors.named_stack import named_stack
 from squirrel_memory.extractors.named_summary import named_summary
-from squirrel_memory.extractors.own_command import own_command
 from squirrel_memory.extractors.package_language import package_json_typescript
 from squirrel_memory.extractors.path_described import path_described
 from squirrel_memory.extractors.printed_manifests import printed_manifest_paths
@@ -132,7 +131,6 @@ def project_facts(
     # Files read through the shell (`cat src/a.hpp`) are read as surely as with a file tool.
     # And a root manifest printed among other output (a compound or failed command).
     read = paths + shell_read_files(events) + printed_manifest_paths(events)
-    seen_paths = [path for path, _ in read + listed + searched]
     language = (
         None
         if repository
@@ -203,18 +201,13 @@ def project_facts(
         overview = (
             None
             if described or about is not None
-            else named_stack(project_id, language, roots, seen_paths)
+            else named_stack(
+                project_id, language, roots, [path for path, _ in read + listed + searched]
+            )
         )
         if overview:
             tags = ("overview", "about", SUMMARY_TAG)
             facts.append(Fact(ABOUT_KEY, overview, tags, SUMMARY_IMPORTANCE, language.event_ids))
-    name = project_folder_name(project_id)
-    if name and not described and about is None and not any(f.key == ABOUT_KEY for f in facts):
-        # Nor by its language: the program of its own name its sessions run, with a CLI module.
-        program = own_command(name, events, runs, seen_paths)
-        if program:
-            tags = ("overview", "about", SUMMARY_TAG)
-            facts.append(Fact(ABOUT_KEY, program[0], tags, SUMMARY_IMPORTANCE, program[1]))
     if not repository and not any(fact.key == "framework" for fact in stack):
         # No framework seen in the code: the one the app's own start task starts, else the one
         # the README's introduction names where the code agrees.

@@ -15,10 +15,6 @@ other steps prints no list of its own: a `cd` into a folder of the project, a gi
 that stages, commits or moves between branches, or a `git diff --check` (silent when it
 passes). `git status` (but `--porcelain`), `git ls-files` and `git diff --relative` print
 paths from the folder they ran in; the others from the repository's root.
-The files a successful line stages, removes or restores by name (`git add src/a.rs`, `git rm`,
-`git restore`, `git checkout -- src/a.rs`, `git checkout src/a.rs lib/b.rs`) are the
-repository's as surely: git fails on a path it cannot match. They count from the folder the
-line ran in; a pattern, a folder, an option's value and a line that works elsewhere give none.
 """
 
 from __future__ import annotations
@@ -27,7 +23,6 @@ import posixpath
 import re
 
 from squirrel_memory.extractors.activity import CommandRun, relative_path
-from squirrel_memory.extractors.elsewhere import ran_elsewhere
 
 #: git subcommands whose output lists files with one of these options.
 _LISTING_OPTIONS = frozenset({"--stat", "--name-only", "--name-status", "--numstat"})
@@ -201,53 +196,6 @@ def _paths(kind: str, output: str) -> list[str]:
     return found
 
 
-#: git subcommands whose path arguments must name files of this repository for the line to
-#: succeed (`git add src/a.rs`, `git rm`, `git restore`, `git checkout -- src/a.rs`).
-_STAGING = frozenset({"add", "rm", "restore", "stage"})
-#: A path argument: a folder in it, or a file's suffix; no pattern, variable or option.
-_PATH_ARGUMENT = re.compile(r"^(?:[\w.@+-]+/)*[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,9}$")
-
-
-def _checks_out_files(rest: list[str]) -> bool:
-    """Whether `git checkout …` restores files, not a branch: paths after `--`, or only
-    arguments that are paths in a folder (`src/a.rs`; a branch `fix/x` has no suffix)."""
-    if not rest or rest[0] != "checkout":
-        return False
-    if "--" in rest:
-        return True
-    words = [word for word in rest[1:] if not word.startswith("-")]
-    return bool(words) and all("/" in word and _PATH_ARGUMENT.match(word) for word in words)
-
-
-def _staged(run: CommandRun, project_id: str) -> list[str]:
-    """The project-relative paths a successful line's `git add`, `rm`, `restore`, `stage` or
-    `checkout -- …` named: git fails on a path it cannot match, so each is a file of this
-    repository (a pattern, a folder, an option's value and `.` are left out)."""
-    if ran_elsewhere(run.command, project_id):
-        return []
-    folder = folder_of(run.cwd, project_id)
-    found: list[str] = []
-    for tokens in run.segments:
-        if folder is None:
-            return []
-        if tokens[0] in _MOVES:
-            folder = moved_to(folder, tokens, project_id)
-            continue
-        if tokens[0] != "git" or _elsewhere(tokens):
-            continue
-        rest = _after_global_options(tokens[1:])
-        if not rest or not (rest[0] in _STAGING or _checks_out_files(rest)):
-            continue
-        after = rest[rest.index("--") + 1 :] if "--" in rest else rest[1:]
-        for word in after:
-            if word.startswith("-") or not _PATH_ARGUMENT.match(word):
-                continue
-            path = posixpath.normpath(posixpath.join(folder, word)) if folder else word
-            if not path.startswith(("/", "..")):
-                found.append(path)
-    return found
-
-
 def listed_paths(runs: list[CommandRun], project_id: str) -> list[tuple[str, str]]:
     """(project-relative path, event id) for every file a successful listing command printed in
     the project's own repository (module docstring): never after `cd` out of the project, nor
@@ -261,5 +209,4 @@ def listed_paths(runs: list[CommandRun], project_id: str) -> list[tuple[str, str
                 path = posixpath.normpath(posixpath.join(folder, printed)) if folder else printed
                 if path and not path.startswith(("/", "~", "..", ".../")) and "://" not in path:
                     found.append((path, run.event_id))
-        found.extend((path, run.event_id) for path in _staged(run, project_id))
     return found
