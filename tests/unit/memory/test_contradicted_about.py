@@ -41,3 +41,29 @@ def test_a_confirmed_sentence_and_an_undecided_one_stay() -> None:
     alone = "# quotes\n\nA small Flask service that quotes prices.\n"
     (said,) = _about("/home/u/quotes", alone, [("quotes/util.py", "import json\n")])
     assert "Flask service" in said
+
+
+PGX_STORE = (
+    'package store\n\nimport (\n\t"context"\n\n\t"github.com/jackc/pgx/v5/pgxpool"\n)\n\n'
+    "func Open(ctx context.Context, url string) (*pgxpool.Pool, error) {\n"
+    "\treturn pgxpool.New(ctx, url)\n}\n"
+)
+PSYCOPG_STORE = "import psycopg2\n\n\ndef connect(url):\n    return psycopg2.connect(url)\n"
+
+
+def test_a_readme_store_the_code_s_driver_contradicts_goes_in_go_as_in_python() -> None:
+    readme = "# billing\n\nA billing service backed by MySQL.\n"
+    assert _about("/home/u/billing", readme, [("internal/store/db.go", PGX_STORE)]) == []
+    assert _about("/home/u/billing", readme, [("billing/store.py", PSYCOPG_STORE)]) == []
+
+
+def test_go_drivers_count_from_go_code_alone_and_from_an_import_spec_only() -> None:
+    readme = "# billing\n\nA billing service backed by MySQL.\n"
+    blank = 'package main\n\nimport _ "github.com/lib/pq"\n'
+    assert _about("/home/u/billing", readme, [("cmd/main.go", blank)]) == []
+    # The module path in a comment, or in a Python string, is no import of Go code.
+    comment = 'package store\n\n// We moved off "github.com/jackc/pgx/v5" last year.\n'
+    string = 'DRIVER = "github.com/jackc/pgx/v5"\n'
+    for path, text in (("internal/store/db.go", comment), ("tools/gen.py", string)):
+        (said,) = _about("/home/u/billing", readme, [(path, text)])
+        assert "MySQL" in said

@@ -16,6 +16,7 @@ from squirrel_memory.extractors.build_files import build_fact
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.contradicted_about import known_stack_named, without_contradicted
 from squirrel_memory.extractors.drawn_files import drawn_paths
+from squirrel_memory.extractors.folder_listings import ls_listed_paths, tree_listed_paths
 from squirrel_memory.extractors.folder_summary import folder_summary
 from squirrel_memory.extractors.git_listed import listed_paths
 from squirrel_memory.extractors.help_about import help_about
@@ -25,6 +26,7 @@ from squirrel_memory.extractors.layout_facts import layout_facts, tests_fact
 from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
+from squirrel_memory.extractors.named_stack import named_stack
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.package_language import package_json_typescript
 from squirrel_memory.extractors.path_described import path_described
@@ -118,7 +120,12 @@ def project_facts(
     scripts = ran_scripts(runs, _edited(events), project_id)
     ran = {script.path: script.language for script in scripts}
     listed = listed_paths(runs, project_id)
-    searched = searched_paths(runs, project_id) + tool_listed_paths(events)
+    searched = (
+        searched_paths(runs, project_id)
+        + tool_listed_paths(events)
+        + tree_listed_paths(events)
+        + ls_listed_paths(runs, project_id)
+    )
     versions = None if repository else manifest_versions(events)
     drawn = drawn_paths(events)
     # Files read through the shell (`cat src/a.hpp`) are read as surely as with a file tool.
@@ -171,6 +178,7 @@ def project_facts(
         # beside its path).
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
+    described = any(fact.key == ABOUT_KEY for fact in facts)
     facts.extend(layout_facts(paths))
     tests = None if repository else tests_fact(paths)
     if tests:
@@ -186,7 +194,20 @@ def project_facts(
         # What the project is written in and the framework its code is built on, in one.
         built_on = next((fact for fact in stack if fact.key == "framework"), None)
         parts = language_parts(read, listed + searched, stated_languages(language))
-        facts[facts.index(language)] = with_parts(with_framework(language, built_on), parts)
+        roots = [path for path, _ in read if "/" not in path]
+        at = facts.index(language)
+        language = facts[at] = with_parts(with_framework(language, built_on), parts)
+        # Nothing described the project: its name and what it is written in, at least.
+        overview = (
+            None
+            if described or about is not None
+            else named_stack(
+                project_id, language, roots, [path for path, _ in read + listed + searched]
+            )
+        )
+        if overview:
+            tags = ("overview", "about", SUMMARY_TAG)
+            facts.append(Fact(ABOUT_KEY, overview, tags, SUMMARY_IMPORTANCE, language.event_ids))
     if not repository and not any(fact.key == "framework" for fact in stack):
         # No framework seen in the code: the one the app's own start task starts, else the one
         # the README's introduction names where the code agrees.

@@ -11,10 +11,10 @@ outside the project, or pointed at another repository with `git -C`, `--git-dir`
 --repo`). Renames count by their new name: `a => b`, `src/{a => b}.ts`, `R100<TAB>a<TAB>b`,
 `R  a -> b`.
 A chained line (`git add -A && git status`, `cd web; git ls-files`) is read when each of its
-other steps prints no list of its own: a `cd` into a folder of the project, or a git command
-that stages, commits or moves between branches. `git status` (but `--porcelain`), `git
-ls-files` and `git diff --relative` print paths from the folder they ran in; the others from
-the repository's root.
+other steps prints no list of its own: a `cd` into a folder of the project, a git command
+that stages, commits or moves between branches, or a `git diff --check` (silent when it
+passes). `git status` (but `--porcelain`), `git ls-files` and `git diff --relative` print
+paths from the folder they ran in; the others from the repository's root.
 """
 
 from __future__ import annotations
@@ -124,6 +124,9 @@ def _quiet(tokens: list[str]) -> bool:
     if tokens[0] != "git" or _elsewhere(tokens):
         return False
     rest = _after_global_options(tokens[1:])
+    if rest and rest[0] == "diff" and "--check" in rest and not set(rest) & _LISTING_OPTIONS:
+        # `git diff --check` prints nothing when it passes (a line that succeeded).
+        return True
     return bool(rest) and rest[0] in _QUIET_GIT
 
 

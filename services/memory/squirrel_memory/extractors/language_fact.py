@@ -1,5 +1,6 @@
 """The project's languages, as the session shows them: the manifests read at its root (with the
-language version each asks for), else the code it touched, listed or searched. A root
+language version each asks for), else the root manifests a listing shows beside comparable code
+of their language, else the code it touched, listed or searched. A root
 `package.json` names no language of its own: the code files shown say JavaScript or TypeScript,
 and where none is shown the statement says both are open."""
 
@@ -18,6 +19,7 @@ from squirrel_memory.extractors.manifests import (
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.stack_evidence import family, sample_folder
 from squirrel_memory.extractors.touched_languages import (
+    COMPARABLE_SHARE,
     DRAWN_PREFIX,
     LISTED_PREFIX,
     SEARCHED_PREFIX,
@@ -30,6 +32,45 @@ from squirrel_memory.repository.languages import is_excluded, without_unshown
 
 #: What a `package.json` alone says of the language: one or the other.
 _EITHER = "JavaScript or TypeScript"
+
+
+def _listed_manifests(
+    shown: list[tuple[str, str]],
+) -> tuple[dict[str, str], dict[str, set[str]], set[str]] | None:
+    """(language → root manifest, language → own code files, event ids) of what listings of
+    the project showed: a root manifest counts when the listings also show the project's own
+    code of its language family (a `package.json` beside `.ts` files, a `CMakeLists.txt`
+    beside `.c` files), and only when that code is comparable in number to the most listed
+    language's (`COMPARABLE_SHARE`): a `pyproject.toml` that packages a C library's bindings
+    beside its thirty C files does not make it a Python project. Languages with fewer files
+    than that are left out of the files too. None when no manifest holds."""
+    kept = without_unshown(shown)
+    nested = {
+        str(PurePosixPath(path).parent)
+        for path, _ in kept
+        if "/" in path and manifest_language(PurePosixPath(path).name)
+    }
+    code = touched_code(kept, {}, nested)
+    own = {
+        lang: found
+        for lang, paths in code.files.items()
+        if (found := {f for f in paths if not sample_folder(f) and not is_excluded(f)})
+    }
+    if not own:
+        return None
+    top = max(len(found) for found in own.values())
+    own = {lang: found for lang, found in own.items() if len(found) >= top * COMPARABLE_SHARE}
+    manifests: dict[str, str] = {}
+    ids: set[str] = set()
+    for path, event_id in kept:
+        language = None if "/" in path else manifest_language(path)
+        if language is None or not any(family(lang) == family(language) for lang in own):
+            continue
+        manifests.setdefault(language, path)
+        ids.add(event_id)
+    if not manifests:
+        return None
+    return manifests, own, ids | code.event_ids
 
 
 def language_fact(
@@ -77,6 +118,12 @@ def language_fact(
         if built is not None and built != language:
             del manifests[language]
             manifests.setdefault(built, path)
+    listed_root = None if manifests else _listed_manifests([*(listed or []), *(searched or [])])
+    if listed_root is not None:
+        # No root manifest read, but a listing of the root shows one beside the code of its
+        # language: the files listed stand in for the files read.
+        manifests, files, listed_ids = listed_root
+        ids.update(listed_ids)
     if not manifests:
         touched = touched_code(paths, ran, packages)
         stated = touched_language_text(touched)

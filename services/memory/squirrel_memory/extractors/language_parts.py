@@ -73,7 +73,7 @@ def _language(path: str) -> str | None:
     return next(iter(files), None)
 
 
-def _top(path: str) -> str | None:
+def part_folder(path: str) -> str | None:
     """The top-level folder (or monorepo package) a file may be a part in, or None (a root
     file, a hidden folder, an example, docs, scripts or tools folder, test data)."""
     parts = PurePosixPath(path).parts
@@ -101,7 +101,7 @@ def language_parts(
         language = _language(path)
         if language is None:
             continue
-        top = _top(path)
+        top = part_folder(path)
         if family(language) in main_families:
             if top:
                 mixed.add(top)
@@ -114,7 +114,7 @@ def language_parts(
     listed: dict[tuple[str, str], set[str]] = {}
     for path, event_id in seen:
         language = _language(path)
-        top = _top(path)
+        top = part_folder(path)
         if language is None or top is None:
             continue
         if family(language) in main_families:

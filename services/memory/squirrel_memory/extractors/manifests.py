@@ -262,6 +262,34 @@ RUST_CRATES: dict[str, tuple[str, str]] = {
     "reqwest": ("libraries", "reqwest"),
     "rstest": ("testing", "rstest"),
 }
+#: Go's import specs (`"github.com/jackc/pgx/v5/pgxpool"`, `_ "github.com/lib/pq"`, `import
+#: pq "github.com/lib/pq"`): the module path, one a line as gofmt writes them.
+_GO_IMPORT = re.compile(
+    r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:import\s+)?(?:[\w.]+\s+)?\"([\w.-]+(?:/[\w.~-]+)+)\"\s*$",
+    re.MULTILINE,
+)
+#: Go database drivers, by the module path their import starts with → (fact key, name): what
+#: the code opens, as `RUST_CRATES` says for Rust.
+GO_MODULES: dict[str, tuple[str, str]] = {
+    "github.com/jackc/pgx": ("database", "PostgreSQL"),
+    "github.com/lib/pq": ("database", "PostgreSQL"),
+    "github.com/mattn/go-sqlite3": ("database", "SQLite"),
+    "modernc.org/sqlite": ("database", "SQLite"),
+    "github.com/go-sql-driver/mysql": ("database", "MySQL"),
+    "go.mongodb.org/mongo-driver": ("database", "MongoDB"),
+}
+
+
+def _go_modules(text: str) -> set[tuple[str, str]]:
+    """(fact key, name) of each known Go module the code imports (`GO_MODULES`)."""
+    found: set[tuple[str, str]] = set()
+    for path in _GO_IMPORT.findall(text):
+        for module, named in GO_MODULES.items():
+            if path == module or path.startswith(f"{module}/"):
+                found.add(named)
+    return found
+
+
 #: Folders whose files are not the project's (dependencies, environments, build output) in
 #: any ecosystem: SwiftPM's `.build/checkouts`, an opam switch, Zig's and Haskell's caches …
 _FOREIGN_DIRS = frozenset(
@@ -307,8 +335,9 @@ def libraries_in(text: str, language: str | None = None) -> set[tuple[str, str]]
     """(fact key, display name) of each known library a text of code imports (a manifest's
     declarations are read by `declared_libraries`): Python and JavaScript imports in any code
     (`LIBRARIES`), Rust's `use` and `extern crate` in Rust code (`RUST_CRATES`), where a `use`
-    line of another language (PHP, Perl) or of prose names no crate, and the test framework a
-    C or C++ file includes (`test_headers`)."""
+    line of another language (PHP, Perl) or of prose names no crate, the database drivers Go
+    code imports (`GO_MODULES`), and the test framework a C or C++ file includes
+    (`test_headers`)."""
     names: set[str] = set()
     for match in _PY_IMPORT.finditer(text):
         names.add((match.group(1) or match.group(2)).lower())
@@ -316,6 +345,8 @@ def libraries_in(text: str, language: str | None = None) -> set[tuple[str, str]]
     found = {LIBRARIES[n] for n in names if n in LIBRARIES}
     if language == "Rust":
         found.update(RUST_CRATES[c] for c in _RUST_USE.findall(text) if c in RUST_CRATES)
+    if language == "Go":
+        found.update(_go_modules(text))
     found.update(included_test_frameworks(text, language))
     return found
 

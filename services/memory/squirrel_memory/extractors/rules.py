@@ -23,6 +23,7 @@ from squirrel_memory.extractors.command_bodies import reads_as_command_body
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
+from squirrel_memory.extractors.config_commands import config_language
 from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
 from squirrel_memory.extractors.disowned_tools import without_disowned
 from squirrel_memory.extractors.exchange import (
@@ -331,7 +332,11 @@ def _facts(
 ) -> list[MemoryCandidate]:
     facts = project_facts(events, runs, repository=repository)
     if not repository and not any(f.key == LANGUAGE_KEY for f in facts):
-        found = session_language(events, runs) or toolchain_language(events, runs)
+        found = (
+            session_language(events, runs)
+            or toolchain_language(events, runs)
+            or config_language(events)
+        )
         if found is not None:
             facts.append(found)
     return [

@@ -10,7 +10,8 @@ paths and nothing else:
   `find` without an action that prints something else (`-exec`, `-printf`, `-ls`, `-delete`),
   `fd`; a pipe may only cut, sort or filter the list (`| head -30`, `| sort`, `| grep -v
   test`): a pipe into anything else (`| xargs cat`, `| sed …`) prints other lines;
-- its line may chain a `cd` into a folder of the project, an `echo` separator and git commands
+- its line may chain a `cd` into a folder of the project, an `echo` separator, a `pwd` (its
+  absolute line is never counted) and git commands
   run in this repository; any other step, a `cd` out of the project (or that cannot be told)
   and a command run in another folder give nothing;
 - a printed line counts when it is one relative path and nothing else (`src/a.ts`,
@@ -50,7 +51,8 @@ _FIND_ACTIONS = frozenset(
     {"-exec", "-execdir", "-ok", "-okdir", "-printf", "-fprintf", "-ls", "-fls", "-delete"}
     | {"-print0", "-fprint", "-fprint0"}
 )
-_SEPARATORS = frozenset({"echo", "printf"})
+#: Steps that print no path of their own (`pwd` prints the absolute folder, never counted).
+_SEPARATORS = frozenset({"echo", "printf", "pwd"})
 #: Programs a list may be piped through and still print its own lines.
 _CUTS = frozenset({"head", "tail", "sort", "uniq"} | _SEARCHES)
 #: Options that make a search print something other than the lines it keeps.
@@ -84,7 +86,7 @@ def _lists(tokens: list[str]) -> bool:
     return False
 
 
-def _only_cut(command: str) -> bool:
+def only_cut(command: str) -> bool:
     """Whether every pipe of `command` only cuts, sorts or filters what comes before it (a
     `grep` that prints counts or parts of lines is no filter); quotes are respected
     (`grep -E 'a|b'` pipes nothing)."""
@@ -109,7 +111,7 @@ def _folder_listed(run: CommandRun, project_id: str) -> str | None:
     """The project folder the listings of `run`'s line print paths from, or None when the line
     lists nothing, does something else too, pipes the list into something that prints other
     lines, or works outside the project."""
-    if ran_elsewhere(run.command, project_id) or not _only_cut(run.command):
+    if ran_elsewhere(run.command, project_id) or not only_cut(run.command):
         return None
     folder = folder_of(run.cwd, project_id)
     listed: set[str] = set()

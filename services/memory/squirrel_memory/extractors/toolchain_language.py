@@ -45,7 +45,7 @@ TOOLS_PREFIX = "Commands run on this project in its sessions are "
 #: The tag of the statement: a weaker one than a count of files (`touched_languages`).
 TOOLS_TAG = "tools"
 #: Ecosystems of the command table that are one language.
-_LANGUAGES = {
+LANGUAGES = {
     "python": "Python",
     "go": "Go",
     "rust": "Rust",
@@ -81,7 +81,7 @@ def _checks(attempt: Attempt) -> bool:
     )
 
 
-def _touched_languages(events: list[StoredEvent]) -> set[str]:
+def touched_languages(events: list[StoredEvent]) -> set[str]:
     """The languages of the project's own code files the session read or edited (shell
     scripts sit beside code of any language and are left out)."""
     return {
@@ -112,8 +112,8 @@ def toolchain_language(events: list[StoredEvent], runs: list[CommandRun]) -> Fac
             shown = attempt
     if shown is None or shown.use is None or len(ecosystems) != 1:
         return None
-    language = _LANGUAGES.get(shown.use.ecosystem)
-    if language is None or _touched_languages(events) - {language}:
+    language = LANGUAGES.get(shown.use.ecosystem)
+    if language is None or touched_languages(events) - {language}:
         return None
     return Fact(
         KEY,
@@ -124,6 +124,12 @@ def toolchain_language(events: list[StoredEvent], runs: list[CommandRun]) -> Fac
     )
 
 
+#: The statement of the tools the project's build configuration runs (`config_commands`), as
+#: weak as this rule's.
+CONFIG_PREFIX = "Commands the project's build configuration runs are "
+
+
 def is_tools_statement(text: str) -> bool:
-    """Whether a language statement is this rule's."""
-    return text.startswith(TOOLS_PREFIX)
+    """Whether a language statement is this rule's, or says what tools the project's build
+    configuration runs (`config_commands`)."""
+    return text.startswith((TOOLS_PREFIX, CONFIG_PREFIX))
