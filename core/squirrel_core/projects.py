@@ -48,12 +48,18 @@ def read_projects(path: Path) -> list[str]:
     if not path.exists():
         return []
     try:
-        data = json.loads(path.read_text() or "{}")
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
     except json.JSONDecodeError as exc:
         raise FailedPreconditionError(  # the home's state, never a value the caller gave
             f"{path} is not valid JSON ({exc.msg}); fix or delete it"
         ) from None
+    except UnicodeDecodeError:
+        raise FailedPreconditionError(f"{path} is not UTF-8 text; fix or delete it") from None
     roots = data.get("projects", []) if isinstance(data, dict) else []
+    if not isinstance(roots, list):  # a string would be read as one project per character
+        raise FailedPreconditionError(
+            f'{path}: "projects" is not a list of paths; fix or delete it'
+        )
     return [str(r) for r in roots if isinstance(r, str)]
 
 

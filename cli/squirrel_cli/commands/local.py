@@ -19,7 +19,7 @@ from squirrel_core.errors import (
 )
 from squirrel_core.files import write_private_file
 from squirrel_core.home import HomeLayout
-from squirrel_core.projects import add_project, canonical_root, read_projects
+from squirrel_core.projects import add_project, canonical_root, checked_path, read_projects
 from squirrel_core.settings import (
     ANTHROPIC_KEY_ENV,
     Settings,
@@ -225,7 +225,7 @@ def _carry_over(layout: HomeLayout, root: Path, moved_from: str | None, console:
     from squirrel_core.project_move import move_project, moved_store  # noqa: PLC0415
 
     if moved_from is not None:
-        old = str(Path(moved_from).expanduser().absolute())
+        old = str(Path(checked_path(moved_from)).expanduser().absolute())
         if old not in read_projects(layout.projects):
             old = str(canonical_root(moved_from))
     else:
