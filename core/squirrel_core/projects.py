@@ -27,20 +27,38 @@ def checked_path(text: str) -> str:
             "a project path may not contain control characters (a newline, a tab …); "
             "rename the folder"
         )
+    if not _utf8(text):  # a folder named in another encoding: bytes Python keeps as surrogates
+        raise InvalidArgumentError(
+            f"the path {shown_path(text)} is not UTF-8 text, which is all Squirrel stores and "
+            "matches; rename the folder"
+        )
     return text
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def shown_path(path: str | Path) -> str:
     """`path` for a one-line message: control characters escaped (`\\n`)."""
     text = os.fspath(path)
+    if not _utf8(text):  # the bytes of another encoding, as `\xff`
+        text = os.fsencode(text).decode("utf-8", "backslashreplace")
     return "".join(
         c.encode("unicode_escape").decode() if unicodedata.category(c) == "Cc" else c for c in text
     )
 
 
 def canonical_root(path: str | Path) -> Path:
-    """Absolute and symlink-resolved; rejects what `checked_path` refuses."""
-    return Path(checked_path(str(path))).expanduser().resolve()
+    """Absolute and symlink-resolved; rejects what `checked_path` refuses (in the path given,
+    and in the folders it resolves to: `.` inside a folder named in another encoding)."""
+    resolved = Path(checked_path(str(path))).expanduser().resolve()
+    checked_path(str(resolved))
+    return resolved
 
 
 def read_projects(path: Path) -> list[str]:

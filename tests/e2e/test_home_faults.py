@@ -7,6 +7,7 @@ not text or not one word of printable ASCII (which no gRPC call can carry)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -77,3 +78,17 @@ def test_a_damaged_token_is_one_line_and_doctor_names_it(
     doctor = sqrl("doctor", cwd=repo)
     assert doctor.returncode != 0
     assert any(line.startswith("✗ token: the auth token") for line in doctor.stdout.splitlines())
+
+
+def test_init_inside_a_folder_named_in_another_encoding_is_one_line(
+    sqrl: Sqrl, tmp_path: Path, sqrl_home: Path
+) -> None:
+    """A folder whose name is Latin-1 bytes (`caf\\xe9`): `sqrl init` run inside it (`.`) stopped
+    with a traceback when the store's id was hashed; it is refused with one line naming it."""
+    folder = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"caf\xe9")))
+    folder.mkdir()
+    subprocess.run(["git", "init", "-q", str(folder)], check=True)
+    done = sqrl("init", "--no-mcp", cwd=folder)
+    assert done.returncode == 2
+    assert "caf\\xe9 is not UTF-8 text" in _one_line(done)
+    assert not (folder / ".ctx").exists()
