@@ -85,7 +85,7 @@ def test_init_inside_a_folder_named_in_another_encoding_is_one_line(
 ) -> None:
     """A folder whose name is Latin-1 bytes (`caf\\xe9`): `sqrl init` run inside it (`.`) stopped
     with a traceback when the store's id was hashed; it is refused with one line naming it."""
-    folder = Path(os.fsdecode(os.path.join(os.fsencode(tmp_path), b"caf\xe9")))
+    folder = Path(os.fsdecode(os.fsencode(tmp_path) + b"/caf\xe9"))
     folder.mkdir()
     subprocess.run(["git", "init", "-q", str(folder)], check=True)
     done = sqrl("init", "--no-mcp", cwd=folder)
