@@ -56,6 +56,9 @@ class Moved:
     store_dir: Path
     memories: int
     events: int
+    carried: int = 0
+    """Events of sessions run in the new folder before the carry (in the store `sqrl init` made
+    there), carried over to be processed again."""
 
 
 def _entry_location(layout: HomeLayout, root: str) -> Location | None:
@@ -133,14 +136,62 @@ def _counts(db: Path) -> tuple[int, int]:
     return int(memories[0]), int(events[0])
 
 
-def _empty_store(store_dir: Path) -> bool:
-    db = store_dir / DATA_DB_NAME
+def _made_here(target: Path, key: bytes, new_id: str) -> str | None:
+    """Why the store at the new folder (made by `sqrl init` there before the carry) cannot give
+    way to the carried one, or None when it can: it is this home's for the new folder, and
+    nothing in it was written by hand (its events are carried over; the memories the rules or
+    a model drew from them are drawn again from them)."""
+    if target.is_symlink() or not target.is_dir() or _marker_id(target, key, new_id)[0] is None:
+        return f"{target} is not a store this home made for {new_id}"
+    db = target / DATA_DB_NAME
     if not db.is_file():
-        return True
+        return None
     try:
-        return _counts(db) == (0, 0)
-    except sqlite3.Error:
-        return False
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+            (manual,) = conn.execute(
+                "SELECT count(*) FROM memory_items WHERE deleted = 0 AND source = 'manual'"
+            ).fetchone()
+    except sqlite3.Error as exc:
+        return f"{db} cannot be read ({type(exc).__name__})"
+    if manual:
+        return (
+            f"{new_id} already holds {manual} memories written by hand (`sqrl memories`); "
+            "two such stores are never merged"
+        )
+    return None
+
+
+def _carry_events(into: Path, made_here: Path) -> int:
+    """The events and source cursors of the store made at the new folder (sessions run there
+    before the carry) into the carried store, each event to be processed again there; returns
+    how many events were new to it."""
+    conn = sqlite3.connect(f"file:{into}", uri=True, isolation_level=None)
+    try:
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("ATTACH DATABASE ? AS made", (f"file:{made_here}?mode=ro",))
+        conn.execute("BEGIN IMMEDIATE")
+        carried = 0
+        for table in ("events", "source_cursors"):
+            ours = [r[1] for r in conn.execute(f"PRAGMA main.table_info({table})")]
+            theirs = {r[1] for r in conn.execute(f"PRAGMA made.table_info({table})")}
+            names = [c for c in ours if c in theirs]
+            values = ", ".join("NULL" if c == "processed_at" else c for c in names)
+            verb = "INSERT OR IGNORE" if table == "events" else "INSERT OR REPLACE"
+            done = conn.execute(
+                f"{verb} INTO main.{table} ({', '.join(names)}) "  # noqa: S608 - fixed names
+                f"SELECT {values} FROM made.{table}"
+            )
+            if table == "events":
+                carried = max(done.rowcount, 0)
+        conn.execute("COMMIT")
+        conn.execute("DETACH DATABASE made")
+        return carried
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    finally:
+        conn.close()
 
 
 def _rename_rows(db: Path, old: str, new: str) -> None:
@@ -165,9 +216,11 @@ def move_project(layout: HomeLayout, old: str, new: Path) -> Moved:
 
     Refused, changing nothing, while the memory service runs (it holds the store open), when
     `old` is not registered or its folder still exists (a copy is a project of its own), when
-    its store is not found or not this home's, and when `new` already has memories or events
-    of its own (two stores are never merged). An empty store made at `new` by `sqrl init`
-    before is replaced.
+    its store is not found or not this home's, and when the store at `new` holds memories
+    written by hand (two such stores are never merged). A store `sqrl init` made at `new`
+    before gives way: the events of sessions run there since are carried, to be processed
+    again, with their source cursors (so nothing is read twice); what the rules or a model drew
+    from them is drawn again.
     """
     new_id = str(new)
     shown_old = shown_path(old)
@@ -205,15 +258,15 @@ def move_project(layout: HomeLayout, old: str, new: Path) -> Moved:
             )
         target = home_store_dir(layout, new_id) if location is Location.HOME else source
         taken = target != source and (target.exists() or target.is_symlink())
-        if taken and (target.is_symlink() or not target.is_dir() or not _empty_store(target)):
-            raise FailedPreconditionError(
-                f"{new_id} already has a store of its own with memories or events at "
-                f"{target}; two stores are never merged, nothing was moved"
-            )
+        if taken and (why_not := _made_here(target, key, new_id)) is not None:
+            raise FailedPreconditionError(f"{why_not}; nothing was moved")
         _rename_rows(source / DATA_DB_NAME, old, new_id)
+        carried = 0
         if target != source:
-            if target.exists():
-                shutil.rmtree(target)  # the empty store `sqrl init` made here before
+            if taken:
+                if (target / DATA_DB_NAME).is_file():
+                    carried = _carry_events(source / DATA_DB_NAME, target / DATA_DB_NAME)
+                shutil.rmtree(target)  # the store `sqrl init` made here, its events carried
             source.rename(target)
         _write_marker(target, key, new_id, store_id)
         entries.pop(new_id, None)
@@ -226,4 +279,4 @@ def move_project(layout: HomeLayout, old: str, new: Path) -> Moved:
             worktrees = WorktreeMemory(layout.worktrees)
             worktrees.remember(new_id, [p for p, r in worktrees.entries().items() if r == old])
     memories, events = _counts(target / DATA_DB_NAME)
-    return Moved(old, new_id, target, memories, events)
+    return Moved(old, new_id, target, memories, events, carried)

@@ -113,20 +113,25 @@ def test_a_renamed_project_keeps_its_memories_and_says_what_to_run(
     assert status.returncode == 0, status.stderr
     assert f"`sqrl init --moved-from {old}`" in status.stdout
     assert str(old_store) in status.stdout
+
+    # `sqrl init` in the new folder alone, the services up: a store of its own, the session run
+    # there read into it, and a line saying what the old one holds.
+    plain = install.sqrl("init", "--no-mcp", cwd=new)
+    assert plain.returncode == 0, plain.stderr
+    assert f"`sqrl init --moved-from {old}`" in plain.stdout
+    new_db = home_store_dir(HomeLayout(install.home), str(new)) / "data.db"
+    wait_until(lambda: _events(new_db, str(new)) > 0)
+    session_events = _events(new_db, str(new))
     assert install.sqrl("down", cwd=new).returncode == 0
 
     doctor = install.sqrl("doctor", cwd=new)
     assert doctor.returncode != 0
     assert f"--moved-from {old}" in doctor.stdout
 
-    # `sqrl init` in the new folder alone makes an empty store, and says what the old one holds.
-    plain = install.sqrl("init", "--no-mcp", cwd=new)
-    assert plain.returncode == 0, plain.stderr
-    assert f"`sqrl init --moved-from {old}`" in plain.stdout
-
     moved = install.sqrl("init", "--no-mcp", "--moved-from", str(old), cwd=new)
     assert moved.returncode == 0, moved.stderr
     assert f"Moved here from {old}: 1 memories" in moved.stdout
+    assert f"{session_events} of them from sessions run here since" in moved.stdout
     assert not old_store.exists()
     registered = json.loads((install.home / "projects.json").read_text())["projects"]
     assert registered == [str(new)]
@@ -134,9 +139,11 @@ def test_a_renamed_project_keeps_its_memories_and_says_what_to_run(
     assert install.sqrl("up", "--detach", cwd=new).returncode == 0
     listed = install.sqrl("memories", "--json", cwd=new)
     assert listed.returncode == 0, listed.stderr
-    assert [m["content"] for m in json.loads(listed.stdout)["memories"]] == [FACT]
-    new_db = home_store_dir(HomeLayout(install.home), str(new)) / "data.db"
-    wait_until(lambda: _events(new_db, str(new)) > 0)
+    assert FACT in [m["content"] for m in json.loads(listed.stdout)["memories"]]
+    # The session's events are there once, its cursor carried with them: not read again.
+    place_claude(TURN_1, install.claude, str(new), "later.jsonl", "-later")
+    wait_until(lambda: _events(new_db, str(new)) > session_events)
+    assert _events(new_db, str(new)) == 2 * session_events
     status = install.sqrl("status", cwd=new)
     assert "gone" not in status.stdout
 

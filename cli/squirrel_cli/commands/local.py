@@ -234,9 +234,14 @@ def _carry_over(layout: HomeLayout, root: Path, moved_from: str | None, console:
             return False
         old = found
     moved = move_project(layout, old, root)
+    since = (
+        f", {moved.carried} of them from sessions run here since, to be processed again"
+        if moved.carried
+        else ""
+    )
     console.line(
-        f"Moved here from {moved.old}: {moved.memories} memories and {moved.events} events kept "
-        f"(data in {moved.store_dir})"
+        f"Moved here from {moved.old}: {moved.memories} memories and {moved.events} events kept"
+        f"{since} (data in {moved.store_dir})"
     )
     return True
 

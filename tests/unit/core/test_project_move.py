@@ -26,13 +26,28 @@ def _register(layout: HomeLayout, root: Path, location: Location) -> Path:
     return placed.store_dir
 
 
-def _add_memory(store: Path, project: Path, key: str) -> None:
+def _add_memory(store: Path, project: Path, key: str, source: str = "rules") -> None:
     with sqlite3.connect(store / "data.db") as db:
         db.execute(
             "INSERT INTO memory_items (id, project_id, scope, type, key, content, tags, "
-            "importance, created_at, updated_at, source_event_ids) VALUES "
-            "(?, ?, 'project', 'project_fact', ?, 'x', '[]', 0.5, 't', 't', '[]')",
-            (key, str(project), key),
+            "importance, created_at, updated_at, source_event_ids, source) VALUES "
+            "(?, ?, 'project', 'project_fact', ?, 'x', '[]', 0.5, 't', 't', '[]', ?)",
+            (key, str(project), key, source),
+        )
+
+
+def _add_event(store: Path, project: Path, event_id: str) -> None:
+    with sqlite3.connect(store / "data.db") as db:
+        db.execute(
+            "INSERT INTO events (id, project_id, user_id, source_tool, session_id, timestamp, "
+            "event_type, content_json, file_paths, hash, processed_at) VALUES "
+            "(?, ?, 'dev', 'claude_code', 's9', 't', 'user_message', '{}', '[]', ?, 't')",
+            (event_id, str(project), event_id),
+        )
+        db.execute(
+            "INSERT INTO source_cursors (project_id, source_tool, path, inode, offset, "
+            "updated_at) VALUES (?, 'claude_code', ?, 1, 120, 't')",
+            (str(project), f"/sessions/{event_id}.jsonl"),
         )
 
 
@@ -62,18 +77,39 @@ def test_a_home_store_follows_its_renamed_folder(layout: HomeLayout, tmp_path: P
     assert json.loads(layout.projects.read_text())["projects"] == [str(new)]
 
 
-def test_a_new_folder_with_memories_of_its_own_is_never_merged_into(
+def test_a_new_folder_with_memories_written_by_hand_is_never_merged_into(
     layout: HomeLayout, tmp_path: Path
 ) -> None:
     old, new = tmp_path / "api", tmp_path / "api2"
     old_store = _register(layout, old, Location.HOME)
     new_store = _register(layout, new, Location.HOME)
     _add_memory(old_store, old, "old")
-    _add_memory(new_store, new, "new")
+    _add_memory(new_store, new, "new", source="manual")
     old.rename(tmp_path / "elsewhere")
     with pytest.raises(FailedPreconditionError):
         move_project(layout, str(old), new)
     assert _projects(old_store) == {str(old)} and _projects(new_store) == {str(new)}
+
+
+def test_sessions_run_in_the_new_folder_before_the_carry_are_carried_to_be_processed_again(
+    layout: HomeLayout, tmp_path: Path
+) -> None:
+    old, new = tmp_path / "app", tmp_path / "app2"
+    old_store = _register(layout, old, Location.HOME)
+    _add_memory(old_store, old, "kept")
+    _add_event(old_store, old, "e-old")
+    old.rename(tmp_path / "gone")
+    new_store = _register(layout, new, Location.HOME)
+    _add_event(new_store, new, "e-new")
+    _add_memory(new_store, new, "drawn-from-e-new")  # the rules' memory: drawn again
+    moved = move_project(layout, str(old), new)
+    assert (moved.memories, moved.events, moved.carried) == (1, 2, 1)
+    with sqlite3.connect(moved.store_dir / "data.db") as db:
+        events = dict(db.execute("SELECT id, processed_at FROM events").fetchall())
+        cursors = {r[0] for r in db.execute("SELECT path FROM source_cursors")}
+    assert events == {"e-old": "t", "e-new": None}
+    assert cursors == {"/sessions/e-old.jsonl", "/sessions/e-new.jsonl"}
+    assert _projects(moved.store_dir) == {str(new)}
 
 
 def test_an_empty_store_made_first_in_the_new_folder_is_replaced(
