@@ -4,7 +4,9 @@ call (fetching a GitHub issue through `codex_apps`).
 
 The item names its `server` and `tool`, its `arguments` (an object, or a JSON string), its
 `status` (`completed`, `failed`) and its `result` (an MCP `CallToolResult`: `content` parts and
-`isError`; or a Rust `Result` written as `{"Ok": …}` / `{"Err": …}`) or `error`. It is read as
+`isError`; or a Rust `Result` written as `{"Ok": …}` / `{"Err": …}`) or `error`; Codex 0.171
+writes `id`, `server`, `tool`, `arguments`, `readOnlyHint`, `status`, `result` and `duration`
+(`tests/e2e/test_codex_cell_mcp.py` runs it). It is read as
 the same call made as a function is (`mcp__<server>__<tool>`, its input kept and redacted
 downstream like any tool's) and its result, the error flag set when the call failed. Its call
 id is the cell's awaiting its answer, with `#mcp:<item id>` after it, so it pairs with its own
