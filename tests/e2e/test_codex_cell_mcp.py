@@ -3,8 +3,8 @@ Codex records the call as an `item_completed` `McpToolCall` (0.171: `id`, `serve
 `arguments`, `readOnlyHint`, `status`, `result{content, isError}`, `duration`), and Squirrel
 stores it as a tool call with its server, tool and arguments and the tool's result, as the same
 call made as a function is. The MCP server is Squirrel's own (`sqrl mcp`), the tool its memory
-search, called without the `project_root` it requires: the tool's refusal is the result, an
-error, as Codex's `status: failed` says.
+search, called once with the project's root (its answer the result) and once without it (the
+tool's refusal the result, an error, as Codex's `status: failed` says).
 
 One `codex exec` run in a fresh repository, as `test_codex_code_mode` runs it."""
 
@@ -38,10 +38,14 @@ pytestmark = [pytest.mark.e2e, pytest.mark.hosts, pytest.mark.timeout(HOST_SESSI
 
 PROMPT = "What do we remember about how the tests run here?"
 TOOL = "mcp__squirrel__search_project_memory"
+#: Two calls: one with the project's root (filled in per run), one without it (refused).
 CELL = (
     "const found = await tools.mcp__squirrel__search_project_memory("
-    '{query: "how the tests run", top_k: 3});\n'
+    '{project_root: ROOT, query: "how the tests run", top_k: 3});\n'
     "text(found);\n"
+    "const refused = await tools.mcp__squirrel__search_project_memory("
+    '{query: "how the tests run", top_k: 3});\n'
+    "text(refused);\n"
 )
 ANSWER = "The memory tool needs the project's root; I will pass it next time."
 
@@ -53,13 +57,13 @@ def _said(item: dict[str, Any]) -> str:
     return "\n".join(str(c.get("text", "")) for c in content or [] if isinstance(c, dict))
 
 
-def script(body: dict[str, Any]) -> list[Block]:
+def script(body: dict[str, Any], root: Path) -> list[Block]:
     items = [i for i in body.get("input", []) if isinstance(i, dict)]
     if not any(i.get("role") == "user" and PROMPT in _said(i) for i in items):
         return [text("ok")]
     if any(i.get("type") == "custom_tool_call_output" for i in items):
         return [text(ANSWER)]
-    return [custom_tool_call("exec", CELL)]
+    return [custom_tool_call("exec", CELL.replace("ROOT", json.dumps(str(root))))]
 
 
 @dataclass
@@ -115,7 +119,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     up = sqrl(env, repo, "up", "--detach")
     assert up.returncode == 0, up.stderr
     wait_for_services(env, repo)
-    with scripted_model(script) as model:
+    with scripted_model(lambda body: script(body, repo)) as model:
         (home / ".codex" / "config.toml").write_text(_config(model.url, env["SQRL_HOME"]))
         try:
             ran = subprocess.run(
@@ -146,17 +150,24 @@ def _mcp_items(session: Session) -> list[dict[str, Any]]:
     return items
 
 
-def test_codex_records_the_cells_mcp_call_as_an_item(session: Session) -> None:
-    (item,) = _mcp_items(session)
-    assert (item.get("server"), item.get("tool")) == ("squirrel", "search_project_memory")
+def test_codex_records_the_cells_mcp_calls_as_items(session: Session) -> None:
+    items = _mcp_items(session)
+    assert [(i.get("server"), i.get("tool")) for i in items] == [
+        ("squirrel", "search_project_memory")
+    ] * 2
+    assert [i.get("status") for i in items] == ["completed", "failed"]
 
 
-def test_the_cells_mcp_call_is_stored_as_a_tool_call_with_its_result(session: Session) -> None:
+def test_the_cells_mcp_calls_are_stored_as_tool_calls_with_their_results(
+    session: Session,
+) -> None:
     events = stored_events(session.repo)
     calls = [c for kind, _, c in events if kind == "tool_call" and c.get("tool") == TOOL]
     results = [c for kind, _, c in events if kind == "tool_result" and c.get("tool") == TOOL]
-    assert len(calls) == 1 and len(results) == 1, [(k, c.get("tool")) for k, _, c in events]
-    assert calls[0]["input"]["query"] == "how the tests run"
-    assert calls[0]["tool_use_id"] == results[0]["tool_use_id"]
-    assert results[0]["is_error"] is True
-    assert "missing `project_root`" in results[0]["output"]
+    assert len(calls) == 2 and len(results) == 2, [(k, c.get("tool")) for k, _, c in events]
+    assert [c["input"]["query"] for c in calls] == ["how the tests run"] * 2
+    assert calls[0]["input"]["project_root"] == str(session.repo)
+    assert [c["tool_use_id"] for c in calls] == [r["tool_use_id"] for r in results]
+    assert [r["is_error"] for r in results] == [False, True]
+    assert "📏" in results[0]["output"]  # the search's answer, its token footer
+    assert "missing `project_root`" in results[1]["output"]
