@@ -40,6 +40,7 @@ COLUMNS = (
     "patch",
     "change",
     "cell",
+    "mcp",
 )
 
 
@@ -131,8 +132,18 @@ class Rollout:
         self.add("event_msg", {"type": "item_completed", "turn_id": "t1", "item": item})
 
     def connector(self, tool: str) -> None:
-        item = {"type": "McpToolCall", "id": "exec-mcp", "server": "codex_apps", "tool": tool}
-        self.add("event_msg", {"type": "item_completed", "item": {**item, "status": "completed"}})
+        """The host's record of a connector call a cell made (`item_completed` `McpToolCall`)."""
+        result = {"content": [{"type": "text", "text": "issue 41: help is not coloured"}]}
+        item: dict[str, Any] = {
+            "type": "McpToolCall",
+            "id": "exec-mcp",
+            "server": "codex_apps",
+            "tool": tool,
+            "arguments": {"issue_number": 41},
+            "result": result,
+            "status": "completed",
+        }
+        self.add("event_msg", {"type": "item_completed", "item": item})
 
     def file_change(self, paths: list[str], status: str = "completed") -> None:
         changes = {f"{self.cwd}/{path}": {"type": "update"} for path in paths}
@@ -290,6 +301,8 @@ def tally(events: list[Event]) -> Counter[str]:
             counts["change"] += 1
         elif kind == EventType.TOOL_CALL and tool == "exec":
             counts["cell"] += 1
+        elif kind == EventType.TOOL_CALL and str(tool).startswith("mcp__"):
+            counts["mcp"] += 1
         elif kind == EventType.TOOL_CALL and tool == "apply_patch":
             counts["patch"] += 1
         elif kind == EventType.TOOL_CALL and (tool == "read_file" or event.content.get("reads")):

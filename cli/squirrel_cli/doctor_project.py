@@ -297,7 +297,9 @@ def project_checks(
     """`data_schema`: the version of `data.db` this installation's memory service creates."""
     label = f"project {root}"
     if not Path(root).is_dir():
-        return [Check(label, False, "folder is gone; remove it from projects.json")]
+        from squirrel_core.project_move import gone_line  # noqa: PLC0415 - doctor only
+
+        return [Check(label, False, gone_line(HomeLayout(settings.home), root))]
     layout = HomeLayout(settings.home)
     try:
         state = inspect_store(layout, root)

@@ -289,7 +289,9 @@ def project_row(layout: HomeLayout, root: str) -> tuple[dict[str, Any], bool]:
     """A project's row from its store, and whether its counts belong in it (not when its store
     cannot be inspected, nor when its folder is gone)."""
     if not Path(root).is_dir():
-        gone = f"the project folder {root} is gone; re-create it or remove it from projects.json"
+        from squirrel_core.project_move import gone_line  # noqa: PLC0415 - status only
+
+        gone = gone_line(layout, root)
         return {"project": root, "initialised": False, "store": None, "notice": gone}, False
     try:
         from squirrel_core.store_placement import inspect_store  # noqa: PLC0415 - status only

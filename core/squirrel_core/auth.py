@@ -25,14 +25,24 @@ def ensure_token(path: Path) -> str:
 def load_token(path: Path) -> str:
     """Reads the token; a missing or empty file means Squirrel was never set up here."""
     try:
-        token = path.read_text().strip()
+        token = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
         raise FailedPreconditionError(
             f"no auth token at {path}; run `sqrl init` (or `sqrl up`) first"
         ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FailedPreconditionError(
+            f"the auth token file {path} cannot be read ({type(exc).__name__}); delete it and "
+            "rerun `sqrl up` (a new token is made)"
+        ) from None
     if not token:
         raise FailedPreconditionError(
             f"the auth token file {path} is empty; delete it and rerun `sqrl up`"
+        )
+    if not all(" " < c <= "~" for c in token):  # gRPC metadata takes printable ASCII only
+        raise FailedPreconditionError(
+            f"the auth token file {path} is damaged (not one word of printable ASCII); delete "
+            "it and rerun `sqrl up` (a new token is made)"
         )
     return token
 

@@ -27,20 +27,38 @@ def checked_path(text: str) -> str:
             "a project path may not contain control characters (a newline, a tab …); "
             "rename the folder"
         )
+    if not _utf8(text):  # a folder named in another encoding: bytes Python keeps as surrogates
+        raise InvalidArgumentError(
+            f"the path {shown_path(text)} is not UTF-8 text, which is all Squirrel stores and "
+            "matches; rename the folder"
+        )
     return text
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def shown_path(path: str | Path) -> str:
     """`path` for a one-line message: control characters escaped (`\\n`)."""
     text = os.fspath(path)
+    if not _utf8(text):  # the bytes of another encoding, as `\xff`
+        text = os.fsencode(text).decode("utf-8", "backslashreplace")
     return "".join(
         c.encode("unicode_escape").decode() if unicodedata.category(c) == "Cc" else c for c in text
     )
 
 
 def canonical_root(path: str | Path) -> Path:
-    """Absolute and symlink-resolved; rejects what `checked_path` refuses."""
-    return Path(checked_path(str(path))).expanduser().resolve()
+    """Absolute and symlink-resolved; rejects what `checked_path` refuses (in the path given,
+    and in the folders it resolves to: `.` inside a folder named in another encoding)."""
+    resolved = Path(checked_path(str(path))).expanduser().resolve()
+    checked_path(str(resolved))
+    return resolved
 
 
 def read_projects(path: Path) -> list[str]:
@@ -48,12 +66,18 @@ def read_projects(path: Path) -> list[str]:
     if not path.exists():
         return []
     try:
-        data = json.loads(path.read_text() or "{}")
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
     except json.JSONDecodeError as exc:
         raise FailedPreconditionError(  # the home's state, never a value the caller gave
             f"{path} is not valid JSON ({exc.msg}); fix or delete it"
         ) from None
+    except UnicodeDecodeError:
+        raise FailedPreconditionError(f"{path} is not UTF-8 text; fix or delete it") from None
     roots = data.get("projects", []) if isinstance(data, dict) else []
+    if not isinstance(roots, list):  # a string would be read as one project per character
+        raise FailedPreconditionError(
+            f'{path}: "projects" is not a list of paths; fix or delete it'
+        )
     return [str(r) for r in roots if isinstance(r, str)]
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
 
+from squirrel_core.lone_surrogates import whole_text
 from squirrel_core.redaction_entropy import MIN_ENTROPY_LEN, entropy_redacted
 from squirrel_core.redaction_literals import Found, Literals
 from squirrel_core.redaction_providers import RULE_HINTS as _RULE_HINTS
@@ -259,7 +260,12 @@ def redact(text: str, *, entropy: bool = True, maintained: bool = True) -> tuple
     if len(text) < _MIN_SECRET_LEN:
         return text, 0
     lowered = _lower_aligned(text)
-    found = _LITERALS.scan(text, lowered)
+    try:
+        found = _LITERALS.scan(text, lowered)
+    except UnicodeEncodeError:  # a lone surrogate (half of an emoji): the scanner takes UTF-8
+        text = whole_text(text)
+        lowered = _lower_aligned(text)
+        found = _LITERALS.scan(text, lowered)
     if found.empty and not (maintained and has_unhinted_detectors()):
         # No rule's literal: only the high-entropy check can find anything.
         if entropy and len(text) >= MIN_ENTROPY_LEN:

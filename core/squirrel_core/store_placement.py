@@ -150,7 +150,9 @@ def _read_entries(layout: HomeLayout) -> dict[str, dict[str, Any]]:
     return {
         str(k): v
         for k, v in stores.items()
-        if isinstance(v, dict) and isinstance(v.get("store_id"), str)
+        if isinstance(v, dict)
+        and isinstance(v.get("store_id"), str)
+        and (v.get("location") is None or v.get("location") in ("repo", "home"))
     }
 
 

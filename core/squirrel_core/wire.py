@@ -12,6 +12,7 @@ from google.protobuf import struct_pb2, timestamp_pb2
 from squirrel.v1 import events_pb2
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.events import Event, EventType, Origin, SourceCursor, SourceTool
+from squirrel_core.lone_surrogates import whole_value
 
 SOURCE_TOOLS = {
     events_pb2.SOURCE_TOOL_CLAUDE_CODE: SourceTool.CLAUDE_CODE,
@@ -202,13 +203,21 @@ def event_to_pb(event: Event, *, json_content: bool = False) -> events_pb2.Event
     msg.timestamp.SetInParent()
     if event.timestamp is not None:
         _set_timestamp(msg.timestamp, event.timestamp)
+    content = event.content
     if json_content:
-        payload = content_to_json(event.content)
+        payload = content_to_json(content)
+        if payload is None and (whole := whole_value(content)) != content:
+            content = whole  # a lone surrogate, half of an emoji: U+FFFD, as UTF-8 can carry
+            payload = content_to_json(content)
         if payload is not None:
             msg.content_json = payload
             return msg
     msg.content.SetInParent()
-    msg.content.update(event.content)
+    try:
+        msg.content.update(content)
+    except UnicodeEncodeError:
+        msg.content.Clear()
+        msg.content.update(whole_value(content))
     return msg
 
 

@@ -151,6 +151,11 @@ def diagnose(settings: Settings, *, repair: bool = False, say: Say | None = None
     if not layout.root.exists():
         return checks
     checks.append(permission_check("token", layout.token, FILE_MODE, repair))
+    if layout.token.is_file():
+        try:
+            load_token(layout.token)
+        except SquirrelError as exc:  # not text, or not one word: no call could carry it
+            checks.append(Check("token", False, str(exc)))
     checks.append(config_check(layout, repair))
     checks.append(_model_check(repair))
     try:

@@ -19,7 +19,7 @@ from squirrel_core.errors import (
 )
 from squirrel_core.files import write_private_file
 from squirrel_core.home import HomeLayout
-from squirrel_core.projects import add_project, canonical_root, read_projects
+from squirrel_core.projects import add_project, canonical_root, checked_path, read_projects
 from squirrel_core.settings import (
     ANTHROPIC_KEY_ENV,
     Settings,
@@ -44,6 +44,13 @@ def add_commands(sub: Any) -> None:
         help="use PATH itself as the project root even if it is not a git repository",
     )
     init.add_argument("--yes", "-y", action="store_true", help="answer yes to every question")
+    init.add_argument(
+        "--moved-from",
+        metavar="OLD",
+        default=None,
+        help="this repository was registered at OLD and has since been moved or renamed: carry "
+        "its memories here (with the services stopped)",
+    )
     init.add_argument(
         "--mcp",
         action=argparse.BooleanOptionalAction,
@@ -178,6 +185,7 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
             f"cannot write to {root}; Squirrel keeps its data in {root}/.ctx"
         )
     layout = prepare_home(settings)
+    moved = _carry_over(layout, root, getattr(args, "moved_from", None), console)
     try:
         placement = place_store(
             layout,
@@ -188,11 +196,12 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
         init_project_files(root, placement.store_dir)
     except PermissionError:
         raise PermissionDeniedError(f"cannot write to {root}/.ctx") from None
-    created = add_project(layout.projects, root)
+    created = add_project(layout.projects, root) or moved
     verb = "Registered" if created else "Already registered:"
     console.line(f"{verb} {root}  (data in {placement.store_dir}, home {layout.root})")
     if placement.notice:
         console.line(placement.notice)
+    _say_gone(layout, root, console)
     hosts.offer_claude_code(
         root,
         settings.home,
@@ -208,6 +217,47 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
             hook_commands.install_hooks(args, console, args.hooks, root)
     _offer_backends(settings, console)
     return 0
+
+
+def _carry_over(layout: HomeLayout, root: Path, moved_from: str | None, console: Console) -> bool:
+    """With --moved-from, or when `root` holds the signed `.ctx/` of a registered project whose
+    folder is gone (it moved here), carry that project's store to `root` first."""
+    from squirrel_core.project_move import move_project, moved_store  # noqa: PLC0415
+
+    if moved_from is not None:
+        old = str(Path(checked_path(moved_from)).expanduser().absolute())
+        if old not in read_projects(layout.projects):
+            old = str(canonical_root(moved_from))
+    else:
+        found = moved_store(layout, root)
+        if found is None:
+            return False
+        old = found
+    moved = move_project(layout, old, root)
+    since = (
+        f", {moved.carried} of them from sessions run here since, to be processed again"
+        if moved.carried
+        else ""
+    )
+    console.line(
+        f"Moved here from {moved.old}: {moved.memories} memories and {moved.events} events kept"
+        f"{since} (data in {moved.store_dir})"
+    )
+    return True
+
+
+def _say_gone(layout: HomeLayout, root: Path, console: Console) -> None:
+    """One line per other registered project whose folder is gone and whose memories are kept
+    under the home: this repository may be it, moved or renamed."""
+    from squirrel_core.project_move import gone_projects, kept_at_home  # noqa: PLC0415
+
+    for old in gone_projects(layout):
+        store = kept_at_home(layout, old)
+        if old != str(root) and store is not None:
+            console.line(
+                f"{old} is registered but its folder is gone; its memories are kept in {store}. "
+                f"If this repository is it, moved or renamed: `sqrl init --moved-from {old}`"
+            )
 
 
 def _offer_backends(settings: Settings, console: Console) -> None:

@@ -281,6 +281,7 @@ def project_brief_message(
         key_facts=output.key_facts,
         markdown=output.markdown,
         budget=report,
+        key_fact_contributors=output.key_fact_contributors,
     )
 
 

@@ -14,7 +14,7 @@ import structlog
 
 from squirrel_core.budget import Packed, pack
 from squirrel_core.budget_limits import MAX_BUDGET_TOKENS
-from squirrel_core.read_shapes import MemoryTypeName
+from squirrel_core.read_shapes import MemoryTypeName, contributor_name
 from squirrel_gateway.arguments import (
     MAX_ID_CHARS,
     MAX_MEMORY_CHARS,
@@ -26,7 +26,7 @@ from squirrel_gateway.arguments import (
     required_text,
     tag_list,
 )
-from squirrel_gateway.backend import MemoryBackend
+from squirrel_gateway.backend import MemoryBackend, ProjectBriefData
 from squirrel_gateway.cursors import decode_cursor, encode_cursor, search_fingerprint
 from squirrel_gateway.markdown_lines import (
     one_line,
@@ -222,16 +222,26 @@ async def project_brief_view(
         total=max(data.total, len(entries)),
         how_to_get_more=raise_budget_hint(budget),
     )
+    facts = [e for e in packed.shown if isinstance(e, str)]
     output = ProjectBriefView(
         mode=data.mode,
         project_id=data.project_id,
         generated_at=data.generated_at,
         token_estimate=packed.token_estimate,
         modules=[e for e in packed.shown if isinstance(e, ModuleSummary)],
-        key_facts=[e for e in packed.shown if isinstance(e, str)],
+        key_facts=facts,
+        key_fact_from_team=[bool(data.mark_of(f)) for f in facts],
+        key_fact_contributors=[_fact_contributor(data, f) for f in facts],
         markdown=packed.text,
     )
     return _budgeted(output, packed, budget, "get_project_brief_view")
+
+
+def _fact_contributor(data: ProjectBriefData, fact: str) -> str:
+    """Who contributed a key fact, as its line's mark names them: a team fact of a joined
+    laptop's brief, or any fact a team server named a teammate for; "" for the user's own."""
+    name = data.team_facts[fact] if fact in data.team_facts else data.contributor_of(fact)
+    return contributor_name(name)
 
 
 async def pitfalls_view(

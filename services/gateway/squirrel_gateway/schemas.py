@@ -170,6 +170,17 @@ class ProjectBriefView(_Shape):
     )
     modules: list[ModuleSummary]
     key_facts: list[str]
+    key_fact_from_team: list[bool] = Field(
+        default_factory=list,
+        description="For each of `key_facts`, in the same order: whether it came from the "
+        "team's memory (a teammate's), not this laptop's own.",
+    )
+    key_fact_contributors: list[str] = Field(
+        default_factory=list,
+        description="For each of `key_facts`, in the same order: the teammate who contributed "
+        "it (their team name, as its `(team: name)` mark shows it); empty for the user's own "
+        "facts and when not known.",
+    )
     markdown: str = Field(description="What to read: key facts and modules, then the footers.")
 
 

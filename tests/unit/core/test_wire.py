@@ -145,11 +145,19 @@ def test_odd_content_reads_back_the_same_either_way() -> None:
     assert isinstance(back["int"], float) and isinstance(back["list"][0], float)
 
 
-@pytest.mark.parametrize("content", [{"x": math.nan}, {"x": [math.inf]}, {"x": "\ud800"}])
+@pytest.mark.parametrize("content", [{"x": math.nan}, {"x": [math.inf]}])
 def test_content_json_cannot_carry_falls_back_to_the_struct(content: dict[str, Any]) -> None:
     with contextlib.suppress(ValueError, UnicodeEncodeError):  # whatever the Struct did before
         msg = event_to_pb(_event(content), json_content=True)
         assert not msg.content_json
+
+
+@pytest.mark.parametrize("json_content", [True, False])
+def test_a_lone_surrogate_travels_as_the_replacement_character(json_content: bool) -> None:
+    """Half of an emoji (a UTF-16 half cut from its pair) stopped both forms (UTF-8 refuses
+    it); it travels as U+FFFD, in a key too."""
+    msg = event_to_pb(_event({"x\udc00": "cut \ud800"}), json_content=json_content)
+    assert event_from_pb(msg).content == {"x\ufffd": "cut \ufffd"}
 
 
 @pytest.mark.parametrize(

@@ -216,3 +216,25 @@ def test_a_name_is_shown_without_marks_of_its_own() -> None:
     assert team_mark_text(True, "Eve (admin)") == "(team: Eve admin)"
     assert team_mark_text(True, " () ") == "(team)"
     assert team_mark_text(False, "alice") == ""
+
+
+async def test_the_structured_brief_names_who_gave_each_team_fact(root: str) -> None:
+    """The brief's structured content (MCP) and its gRPC message (`sqrl view brief --json`)
+    say which teammate each team fact came from, beside the fact, and nothing for the user's
+    own; the name is the one the mark shows, never more."""
+    backend = _backend(root, contributor="alice (release lead) `x`")
+    brief = await responses.project_brief_view(backend, project_root=root, mode="core", budget=2000)
+    facts = brief.output.key_facts
+    by_fact = dict(zip(facts, brief.output.key_fact_contributors, strict=True))
+    assert by_fact == {TEAM_FACT: "alice release lead x", MY_FACT: ""}
+    team = dict(zip(facts, brief.output.key_fact_from_team, strict=True))
+    assert team == {TEAM_FACT: True, MY_FACT: False}
+    assert f"(team: {by_fact[TEAM_FACT]})" in _line_of(brief.output.markdown, TEAM_FACT)
+    message = messages.project_brief_message(brief.output, views_pb2.BudgetReport())
+    assert list(message.key_fact_contributors) == brief.output.key_fact_contributors
+    unknown = await responses.project_brief_view(
+        _backend(root, contributor=""), project_root=root, mode="core", budget=2000
+    )
+    assert dict(zip(unknown.output.key_facts, unknown.output.key_fact_from_team, strict=True))[
+        TEAM_FACT
+    ]

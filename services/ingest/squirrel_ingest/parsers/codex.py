@@ -14,6 +14,7 @@ from squirrel_ingest.parsers.base import RecordContext, str_or_none, text_of
 from squirrel_ingest.parsers.codex_calls import CodexCalls
 from squirrel_ingest.parsers.codex_exec import CodeCells
 from squirrel_ingest.parsers.codex_forks import ForkCopy
+from squirrel_ingest.parsers.codex_mcp_items import is_mcp_item, mcp_item_events
 from squirrel_ingest.parsers.codex_user_shell import user_shell_end
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
 from squirrel_ingest.parsers.kept_values import keep_input, keep_text
@@ -263,6 +264,8 @@ class CodexFileParser:
         if kind == "patch_apply_end" or (kind == "item_completed" and file_change):
             return self._patch_end(payload if kind == "patch_apply_end" else item, ctx)
         cell = self._calls.open_cell()
+        if kind == "item_completed" and isinstance(item, dict) and is_mcp_item(item):
+            return mcp_item_events(item, ctx, cell)
         if kind == "item_completed" and (ran := self._cells.recorded(item, ctx, cell)) is not None:
             if not ran:
                 self.skipped["duplicate_command_item"] += 1

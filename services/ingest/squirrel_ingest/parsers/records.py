@@ -4,13 +4,18 @@ where the record can still be read, every other fault counted by its reason."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
 import orjson
 
+from squirrel_core.lone_surrogates import whole_value
+
 #: How many inner `{"` boundaries are tried when a line is two records run together.
 TORN_LINE_ATTEMPTS = 16
+#: A JSON escape of a UTF-16 surrogate: only a line holding one can decode to a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
 def decode_record(line: bytes, skipped: Counter[str]) -> dict[str, Any] | None:
@@ -29,6 +34,11 @@ def decode_record(line: bytes, skipped: Counter[str]) -> dict[str, Any] | None:
             skipped["malformed_json"] += 1
             return None
         skipped["torn_line_prefix"] += 1
+    if _SURROGATE_ESCAPE.search(line):
+        whole = whole_value(value)
+        if whole != value:  # half of an emoji cut from its pair: U+FFFD, as a bad byte is
+            skipped["lone_surrogates_replaced"] += 1
+            value = whole
     if not isinstance(value, dict):
         skipped["not_an_object"] += 1
         return None

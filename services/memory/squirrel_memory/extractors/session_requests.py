@@ -30,7 +30,10 @@ the wording that shares most with the others, at the weight of a routine asked i
 
 from __future__ import annotations
 
+import bisect
+import heapq
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -137,32 +140,42 @@ def same_request(first: frozenset[str], second: frozenset[str]) -> bool:
 
 def session_requests(events: list[StoredEvent]) -> list[SessionRequest]:
     """Requests about how work is done asked in `MIN_MESSAGES` or more messages of one session,
-    another request of the user's between each two of them, the most asked first."""
+    another request of the user's between each two of them, the most asked first.
+
+    Each sentence, in order, gathers the later ones that make the same request as one of its
+    group so far (`same_request`, not two tasks of one form) with other work between. Only a
+    sentence sharing a verb of carrying work out and a word with a topic with a member can make
+    the same request (`same_request` needs both in the words they share), so a group looks at
+    those alone (`_Candidates`), and whether other work lies between two messages is read from
+    a running count: the time grows with the sentences that could pair, not with the square of
+    the session's length."""
     typed = typed_requests(events)
     said: list[_Said] = [
         _Said(index, event, sentence, instruction_words(sentence))
         for index, (event, text) in enumerate(typed)
         for sentence in request_sentences(text)
     ]
+    work_before = [0]  # work_before[k]: messages before the k-th that are other work
+    for _, text in typed:
+        work_before.append(work_before[-1] + _other_work(text))
+    candidates = _Candidates(said)
+    same = _SameRequest()
     found: list[SessionRequest] = []
     used: set[int] = set()
     for i, first in enumerate(said):
-        if i in used:
+        if i in used or not candidates.keys[i]:
             continue
         group = [first]
-        for j in range(i + 1, len(said)):
+        for j in candidates.after(i, used):
             other = said[j]
-            if j in used or other.event.session_id != first.event.session_id:
-                continue
             if other.index == group[-1].index or not any(
-                same_request(member.words, other.words) and not _one_form(member, other)
-                for member in group
+                same(member.words, other.words) and not _one_form(member, other) for member in group
             ):
                 continue
-            between = typed[group[-1].index + 1 : other.index]
-            if any(_other_work(text) for _, text in between):
+            if work_before[other.index] - work_before[group[-1].index + 1] > 0:
                 group.append(other)
                 used.add(j)
+                candidates.joined(j)
         if len(group) < MIN_MESSAGES:
             continue
         used.add(i)
@@ -180,6 +193,74 @@ def session_requests(events: list[StoredEvent]) -> list[SessionRequest]:
     return found[:MAX_REQUESTS]
 
 
+class _SameRequest:
+    """`same_request`, remembered per pair of word sets (a wording said again is asked once)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[frozenset[str], frozenset[str]], bool] = {}
+
+    def __call__(self, first: frozenset[str], second: frozenset[str]) -> bool:
+        pair = (first, second)
+        known = self._seen.get(pair)
+        if known is None:
+            known = self._seen[pair] = same_request(first, second)
+        return known
+
+
+class _Candidates:
+    """The sentences that could make the same request as a group's members: of the same
+    session, sharing with one of them a verb of carrying work out and a word with a topic (a
+    pair sharing neither fails `same_request` whatever else they share). A sentence with no
+    such pair of words (`keys` empty) pairs with none."""
+
+    def __init__(self, said: list[_Said]) -> None:
+        self._said = said
+        self.keys: list[tuple[tuple[str | None, str, str], ...]] = []
+        self._postings: dict[tuple[str | None, str, str], list[int]] = {}
+        for n, item in enumerate(said):
+            verbs = sorted(item.words & _PROCESS_VERBS)
+            topical = sorted(w for w in item.words if _topical(w)) if verbs else []
+            keys = tuple((item.event.session_id, v, t) for v in verbs for t in topical)
+            self.keys.append(keys)
+            for key in keys:
+                self._postings.setdefault(key, []).append(n)
+        self._heap: list[int] = []
+        self._queued: set[int] = set()
+        self._keys_seen: set[tuple[str | None, str, str]] = set()
+        self._at = 0
+
+    def after(self, i: int, used: set[int]) -> Iterator[int]:
+        """The candidates after sentence `i` for the group it opens, in order, not yet used;
+        members that join (`joined`) add theirs as the walk goes on."""
+        self._heap, self._queued, self._keys_seen, self._at = [], set(), set(), i
+        self._add(i)
+        while self._heap:
+            j = heapq.heappop(self._heap)
+            self._at = j
+            if j not in used:
+                yield j
+
+    def joined(self, j: int) -> None:
+        """Sentence `j` joined the group: the later sentences it could pair with are candidates."""
+        self._add(j)
+
+    def _add(self, n: int) -> None:
+        for key in self.keys[n]:
+            if key in self._keys_seen:
+                continue
+            self._keys_seen.add(key)
+            postings = self._postings[key]
+            for j in postings[bisect.bisect_right(postings, self._at) :]:
+                if j not in self._queued:
+                    self._queued.add(j)
+                    heapq.heappush(self._heap, j)
+
+
+def _topical(word: str) -> bool:
+    """Whether `topic` finds a topic in this word (so in any words it is among)."""
+    return topic(word) is not None
+
+
 def _quote(sentence: str, shared: frozenset[str]) -> str:
     """`sentence`, cut when long to the words around those the request's messages share."""
     spans = [m.span() for m in _WORD.finditer(sentence) if instruction_words(m.group()) & shared]
@@ -195,6 +276,6 @@ def _one_form(first: _Said, second: _Said) -> bool:
     return verb in _TASK_VERBS and verb == _opening_verb(second.sentence)
 
 
-def _other_work(text: str) -> bool:
+def _other_work(text: str) -> int:
     """A message that asks or says something (not a bare "ok" or "yes")."""
-    return len(_WORD.findall(text)) >= MIN_OTHER_WORDS
+    return int(len(_WORD.findall(text)) >= MIN_OTHER_WORDS)
