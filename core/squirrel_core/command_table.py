@@ -119,6 +119,12 @@ def known_tools() -> dict[str, str]:
     return names
 
 
+#: Task-name heads that say what a task works on, not what it does (`db:…`): a longer name
+#: says its own action, and has the head's purpose only when another part names it too
+#: (`db:migrate`); `db:check:test`, `db:seed` or `db:studio` migrate nothing.
+_OBJECT_HEADS = frozenset({"db"})
+
+
 def task_purpose(name: str) -> str | None:
     """The purpose a task, script or target name usually has (`test:unit` → test)."""
     table = command_table()
@@ -128,5 +134,8 @@ def task_purpose(name: str) -> str | None:
     if name.startswith(":"):
         name = name.rsplit(":", 1)[-1]
         return table.task_names.get(name)
-    head = re.split(r"[:._\-/]", name, maxsplit=1)[0]
-    return table.task_names.get(head)
+    head, *rest = re.split(r"[:._\-/]", name)
+    purpose = table.task_names.get(head)
+    if head in _OBJECT_HEADS and purpose is not None:
+        return purpose if any(table.task_names.get(part) == purpose for part in rest) else None
+    return purpose

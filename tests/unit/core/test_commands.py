@@ -390,6 +390,28 @@ def test_task_names() -> None:
     assert task_purpose("frobnicate") is None
 
 
+@pytest.mark.parametrize(
+    ("line", "purpose"),
+    [
+        # A name headed by what the task works on says its own action.
+        ("pnpm -s db:check:test", None),
+        ("npm run db:seed", None),
+        ("make db-reset", None),
+        ("just db-studio", None),
+        # ... and migrates when a part of it says so, in any ecosystem.
+        ("pnpm db:migrate", "migrate"),
+        ("make db-migrate", "migrate"),
+        ("just db:migrations", "migrate"),
+        ("rake db:migrate", "migrate"),
+    ],
+)
+def test_a_task_named_after_the_database_migrates_only_when_it_says_so(
+    line: str, purpose: str | None
+) -> None:
+    use = classify_command(line)
+    assert (use.purpose if use else None) == purpose
+
+
 def test_package_manager_of_a_command() -> None:
     assert package_manager(["uv", "run", "pytest"]) == ("uv", "python")
     assert package_manager(["npx", "vitest"]) == ("npm", "javascript")

@@ -401,3 +401,27 @@ def test_no_tasks_from_output_that_is_not_one_project_task_files_text(
     command: str, output: str, exit_code: int
 ) -> None:
     assert session_tasks(_ran(command, output, exit_code)) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "said"),
+    [
+        # A step that prepares the database comes first: the fact names what the task runs.
+        (
+            "mise.toml",
+            '[tasks.dev]\nrun = """\nbin/rails db:prepare\nbin/dev\n"""\n',
+            "Built with Rails: `mise run dev` (mise.toml) runs `bin/rails db:prepare`.",
+        ),
+        # The step that starts the app wins over a preparing one, in another ecosystem.
+        (
+            "mise.toml",
+            '[tasks.dev]\nrun = """\npython manage.py migrate\npython manage.py runserver\n"""\n',
+            "starts it with `python manage.py runserver`.",
+        ),
+    ],
+)
+def test_a_step_that_only_prepares_the_app_is_not_said_to_start_it(
+    path: str, text: str, said: str
+) -> None:
+    facts = {f.key: f for f in project_facts(_reads((path, _numbered(text))), [], repository=False)}
+    assert facts["framework"].content.endswith(said)

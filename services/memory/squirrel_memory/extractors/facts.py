@@ -36,7 +36,7 @@ from squirrel_memory.extractors.readme_database import readme_database
 from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
-from squirrel_memory.extractors.session_tasks import started_by_task
+from squirrel_memory.extractors.session_tasks import started_by_task, starts_app
 from squirrel_memory.extractors.shell_reads import shell_read_files
 from squirrel_memory.extractors.stack_facts import stack_facts, stack_seen
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
@@ -215,7 +215,9 @@ def project_facts(
         named = None if started else readme_stack(events, paths, frameworks_only=bool(language))
         if started and started.started:
             framework, task, step = started.started
-            text = f"Built with {framework}: `{task}` ({started.path}) starts it with `{step}`."
+            # A step that only prepares the app (`bin/rails db:prepare`) is said as run by it.
+            does = "starts it with" if starts_app(step) else "runs"
+            text = f"Built with {framework}: `{task}` ({started.path}) {does} `{step}`."
             tags = ("framework", framework.lower(), "tasks")
             facts.append(Fact("framework", text, tags, 0.7, started.event_ids, (started.path,)))
         elif named:

@@ -11,6 +11,10 @@ after `git push`, a test run covering the failed one) in the same session, withi
   `mix format --check-formatted` failed);
 - `variant`: the same command re-run with changed arguments, nothing else changed.
 
+A command the host or the user refused (a permission prompt declined, an auto-mode or sandbox
+denial) never ran: nothing run or edited before the next try can have fixed it, so only the
+same command run another way (`variant`, its targets kept) is named as its fix.
+
 What counts as that command run again, and a failed query that is only a probe: `retries`.
 Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
 the same signature in several sessions merge into one pitfall whose importance grows; one
@@ -69,6 +73,23 @@ _LOOK_AROUND_VERBS = frozenset(
     | {"which", "where"}
 )
 MAX_FILES_SHOWN = 4
+#: How a coding agent's host says it refused a call, which then did not run (Claude Code's
+#: permission classifier and declined prompts, its folder guard; Codex's rejected or
+#: sandbox-denied commands).
+_HOST_REFUSED = (
+    r"permission for this action (?:was|has been) denied"
+    r"|was blocked\. For security,"
+    r"|\b(?:command|request|exec\w*) (?:was )?denied by (?:the )?sandbox"
+    r"|\bsandbox denied\b"
+)
+_REFUSED = re.compile(
+    _HOST_REFUSED + r"|doesn't want to proceed with this tool use"
+    r"|\b(?:command|request|exec\w*) (?:was )?rejected by (?:the )?user",
+    re.IGNORECASE,
+)
+#: The host's own refusal (a policy of where the agent runs, not one answer of the user's).
+_BY_HOST = re.compile(_HOST_REFUSED, re.IGNORECASE)
+_REFUSAL_SCAN_CHARS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +169,16 @@ def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
     words = {t.lstrip("-") for t in attempt.tokens[1:4]}
     # `tool profile list`, `tool --version`: looking around, whatever the program.
     return attempt.program not in _LOOK_AROUND and not words & _LOOK_AROUND_VERBS
+
+
+def refused(failed: Attempt) -> bool:
+    """Whether the host or the user refused the call, so it never ran."""
+    return bool(_REFUSED.search(failed.run.output[:_REFUSAL_SCAN_CHARS]))
+
+
+def refused_by_host(failed: Attempt) -> bool:
+    """Whether the host's policy refused the call (a lesson by itself, fixed or not)."""
+    return bool(_BY_HOST.search(failed.run.output[:_REFUSAL_SCAN_CHARS]))
 
 
 def _named_in(path: str, output: str) -> bool:
@@ -302,6 +333,13 @@ def _attribute(
     files = tuple(dict.fromkeys(c.path for c in edits))
     named = tuple(f for f in files if _named_in(f, failed.run.output))
     between = [a for a in found[i + 1 : j] if a.run.event_id != failed.run.event_id]
+    if refused(failed):
+        # It never ran: what was edited or run before the next try did not fix it, and a
+        # try that reaches other targets (another URL, host or file) did another thing.
+        kept = {t for t in failed.tokens[1:] if not t.startswith("-")}
+        if not kept <= {t for t in passed.tokens[1:] if not t.startswith("-")}:
+            return Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,))
+        files, named, between = (), (), []
     # A command that also ran in the failed run (the step before it in `a && b`) changed
     # nothing between the failure and the pass.
     ran_with = {a.text for a in found if a.run.event_id == failed.run.event_id}

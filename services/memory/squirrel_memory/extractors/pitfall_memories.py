@@ -21,6 +21,7 @@ from squirrel_memory.extractors.fixes import (
     Pitfall,
     folder_failed,
     ran_nothing,
+    refused_by_host,
     selection,
 )
 from squirrel_memory.extractors.lessons import argument_change
@@ -366,7 +367,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         fixed = [p for p in group if p.fix]
         real_error = not group[0].fingerprint.endswith(": non-zero exit")
         empty = [p for p in group if ran_nothing(p)]
-        if not fixed and not empty and (_most_sessions(group) < 2 or not real_error):
+        policy = any(refused_by_host(p.failed) for p in group)
+        if not fixed and not empty and not policy and (_most_sessions(group) < 2 or not real_error):
             continue  # a warning needs the same error again in another session
         # A gate's memory speaks of the commit, whichever of its checks was also run apart.
         commits = [p for p in group if is_commit(p.failed)]
@@ -387,6 +389,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             errors.setdefault(fingerprint_key(other.fingerprint), _shown_error(other, root))
         error = "` and with `".join(list(errors.values())[:2])
         remedy = _remedy(shown, root) if shown.fix else "no fix was recorded"
+        if not shown.fix and refused_by_host(shown.failed):
+            remedy = "the host refused it, so it never ran, and no way past it was seen"
         if not shown.fix and ran_nothing(shown):
             # A selection that matched no test teaches by itself: that selection is empty here.
             chosen = " ".join(selection(shown.failed))

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import structlog
 
+from squirrel_core.commands import classify_command
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.file_reads import (
@@ -92,11 +93,22 @@ def _started(path: str, out: Readings) -> tuple[str, str, str] | None:
         if command.purpose != "run" or command.scope:
             continue
         task = next((t for t in out.tasks if t.text == command.text), None)
-        for step in _steps(command.detail) + _steps(task.runs if task else ""):
-            framework = started_framework(" ".join(step.split()[:2]))
-            if framework is not None:
-                return framework, command.text, step
+        found = [
+            (framework, command.text, step)
+            for step in _steps(command.detail) + _steps(task.runs if task else "")
+            if (framework := started_framework(" ".join(step.split()[:2]))) is not None
+        ]
+        # The step that starts the app (`bin/rails server`), before one that prepares it
+        # (`bin/rails db:prepare`, `python manage.py migrate`).
+        if found:
+            return next((f for f in found if starts_app(f[2])), found[0])
     return None
+
+
+def starts_app(step: str) -> bool:
+    """Whether a task's step is itself a command that starts the app (`bin/rails server`)."""
+    use = classify_command(step)
+    return use is not None and use.purpose == "run"
 
 
 #: The script a task's detail quotes (`runs \`…\``).

@@ -1,0 +1,131 @@
+"""A call the host or the user refused never ran: no later step is its fix.
+
+Made-up projects in several ecosystems: a refused call followed by a setup step and a try that
+reaches another target (no fix is claimed, the refusal is kept as what it was), the same call
+run another way with its targets kept (that way is the fix), and an ordinary failure whose
+setup step still fixes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from squirrel_memory.extractors.rules import evidence_candidates
+from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+
+T0 = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
+_POLICY = (
+    "Permission for this action was denied by the Claude Code auto mode classifier. "
+    "Reason: [Production Reads]. If you have other tasks that don't depend on this action, "
+    "continue working on those."
+)
+_FOLDER = (
+    "cd to '/tmp' was blocked. For security, Claude Code may only change directories to child "
+    "directories of the allowed working directories for this session."
+)
+_DECLINED = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it "
+    "was a file edit, the new_string was NOT written to the file)."
+)
+
+
+def _runs(root: str, runs: Sequence[tuple[str, int, str]]) -> list[StoredEvent]:
+    events = []
+    for index, (command, code, output) in enumerate(runs):
+        content: dict[str, Any] = {
+            "command": command,
+            "tool_use_id": f"s1-{index}",
+            "exit_code": code,
+            "is_error": code != 0,
+            "output": output,
+            "cwd": root,
+        }
+        events.append(
+            StoredEvent(
+                id=f"evt_s1_{index:04d}",
+                project_id=root,
+                user_id="dev",
+                source_tool="claude_code",
+                session_id="s1",
+                timestamp=T0 + timedelta(seconds=30 * (index + 1)),
+                event_type="command_run",
+                content=content,
+                file_paths=(),
+                hash=f"h-s1-{index}",
+            )
+        )
+    return events
+
+
+def _pitfalls(root: str, runs: Sequence[tuple[str, int, str]]) -> list[MemoryCandidate]:
+    found = evidence_candidates(_runs(root, runs))
+    return [c for c in found if c.type == MemoryType.PITFALL]
+
+
+def test_a_policy_refusal_is_not_fixed_by_a_setup_step_or_another_request() -> None:
+    node = _pitfalls(
+        "/w/shop",
+        [
+            ("curl -s https://prod.shop.example/rest/v1/orders -H 'apikey: $SERVICE'", 1, _POLICY),
+            ("pnpm db:migrate", 0, "Applied 1 migration"),
+            ("curl -s https://test.shop.example/rest/v1/orders -H 'apikey: $ANON'", 0, "[]"),
+        ],
+    )
+    python = _pitfalls(
+        "/w/ledger",
+        [
+            ("curl -s https://prod.ledger.example/api/accounts", 1, _POLICY),
+            ("uv sync", 0, "Resolved 12 packages"),
+            ("curl -s http://localhost:8000/api/accounts", 0, "[]"),
+        ],
+    )
+    for found, setup in ((node, "pnpm db:migrate"), (python, "uv sync")):
+        (refusal,) = found
+        assert "Production Reads" in refusal.content
+        assert setup not in refusal.content
+        assert "re-running" not in refusal.content
+        assert "fixed it" not in refusal.content
+        assert refusal.content.endswith(
+            "the host refused it, so it never ran, and no way past it was seen."
+        )
+
+
+def test_a_refused_call_run_another_way_with_its_targets_kept_is_fixed_by_that_way() -> None:
+    go = _pitfalls(
+        "/w/relay",
+        [
+            ("cd /tmp && wget https://dl.example/relay.tar.gz", 1, _FOLDER),
+            ("go build ./...", 0, ""),
+            ("wget -P /tmp https://dl.example/relay.tar.gz", 0, "saved"),
+        ],
+    )
+    (refusal,) = go
+    assert "go build" not in refusal.content
+    assert "re-running it with `-P /tmp` added worked" in refusal.content
+
+
+def test_a_call_the_user_declined_once_is_no_pitfall_and_names_no_fix() -> None:
+    rust = _pitfalls(
+        "/w/tiles",
+        [
+            ("cargo publish", 1, _DECLINED),
+            ("cargo build --release", 0, "Finished"),
+            ("cargo publish --dry-run", 0, "Uploading tiles"),
+        ],
+    )
+    assert not any("cargo build" in c.content for c in rust)
+
+
+def test_an_ordinary_failure_is_still_fixed_by_the_setup_step_between() -> None:
+    python = _pitfalls(
+        "/w/ledger",
+        [
+            ("uv run pytest", 1, "E   ModuleNotFoundError: No module named 'httpx'"),
+            ("uv add httpx", 0, "Resolved 12 packages"),
+            ("uv run pytest", 0, "5 passed"),
+        ],
+    )
+    (module,) = python
+    assert module.content.endswith("running `uv add httpx` first fixed it.")
