@@ -31,6 +31,8 @@ CORRECT = "correct"  # "no, …", "that's wrong" opening a reply to the assistan
 SAID = "said"  # as I said, I already told you
 ONE_OFF = "one_off"  # for now, this time, yet
 EMPHASIS = "emphasis"  # important, absolutely
+HEDGE = "hedge"  # I think, maybe, probably
+TAKEN_BACK = "taken_back"  # never mind, you were right
 
 #: Each language's markers, by kind. Latin and Cyrillic entries are regular expressions matched
 #: at word boundaries; Chinese, Japanese and Korean ones are matched anywhere in the clause.
@@ -50,6 +52,8 @@ _SPACED: dict[str, dict[str, str]] = {
         r"je t'ai déjà dit",
         ONE_OFF: r"pour l'instant|pour le moment|cette fois|pas encore|maintenant|aujourd'hui",
         EMPHASIS: r"important|surtout|absolument|impérativement",
+        HEDGE: r"je pense|je crois|peut-être|probablement|sans doute",
+        TAKEN_BACK: r"oublie ça|laisse tomber|tu avais raison|au temps pour moi|autant pour moi",
     },
     "de": {
         STANDING: r"immer|niemals|nie|jedes mal|grundsätzlich|standardmäßig|stets",
@@ -64,6 +68,8 @@ _SPACED: dict[str, dict[str, str]] = {
         SAID: r"wie (?:ich )?(?:schon )?gesagt|ich habe (?:dir |es dir )?(?:doch )?schon gesagt",
         ONE_OFF: r"vorerst|diesmal|noch nicht|erstmal|jetzt|heute",
         EMPHASIS: r"wichtig|unbedingt|auf keinen fall",
+        HEDGE: r"ich glaube|ich denke|vielleicht|wahrscheinlich|vermutlich",
+        TAKEN_BACK: r"vergiss es|vergiss das|du hattest recht|mein fehler",
     },
     "es": {
         STANDING: r"siempre|nunca|jamás|cada vez|por defecto|en general",
@@ -79,6 +85,8 @@ _SPACED: dict[str, dict[str, str]] = {
         SAID: r"como (?:te )?dije|ya te (?:lo )?dije|te lo he dicho",
         ONE_OFF: r"por ahora|esta vez|todavía|aún|ahora|hoy",
         EMPHASIS: r"importante|muy importante|absolutamente",
+        HEDGE: r"creo que|quizás|quizá|tal vez|probablemente",
+        TAKEN_BACK: r"olvídalo|olvida eso|tenías razón|error mío",
     },
     "pt": {
         STANDING: r"sempre|nunca|jamais|toda vez|cada vez|por padrão|em geral",
@@ -94,6 +102,8 @@ _SPACED: dict[str, dict[str, str]] = {
         SAID: r"como (?:eu )?(?:te )?disse|já (?:te )?disse",
         ONE_OFF: r"por enquanto|desta vez|dessa vez|ainda|agora|hoje",
         EMPHASIS: r"importante|muito importante|absolutamente",
+        HEDGE: r"acho que|talvez|provavelmente",
+        TAKEN_BACK: r"esquece|deixa pra lá|você tinha razão|erro meu",
     },
     "it": {
         STANDING: r"sempre|mai|ogni volta|di default|in generale",
@@ -108,6 +118,8 @@ _SPACED: dict[str, dict[str, str]] = {
         SAID: r"come (?:ti )?ho (?:già )?detto|te l'ho già detto",
         ONE_OFF: r"per ora|per adesso|questa volta|ancora|adesso|oggi",
         EMPHASIS: r"importante|assolutamente",
+        HEDGE: r"penso che|credo che|forse|probabilmente",
+        TAKEN_BACK: r"lascia perdere|dimentica|avevi ragione|colpa mia",
     },
     "ru": {
         STANDING: r"всегда|никогда|каждый раз|по умолчанию|всякий раз",
@@ -123,6 +135,8 @@ _SPACED: dict[str, dict[str, str]] = {
         SAID: r"как я (?:уже )?(?:говорил|сказал)|я (?:же )?уже (?:говорил|сказал)",
         ONE_OFF: r"пока|сейчас|в этот раз|ещё не|еще не|сегодня",
         EMPHASIS: r"важно|обязательно|ни в коем случае",
+        HEDGE: r"думаю|кажется|может быть|наверное|возможно",
+        TAKEN_BACK: r"забудь|неважно|ты был прав|ты была права|моя ошибка",
     },
     "uk": {
         STANDING: r"завжди|ніколи|щоразу|кожного разу|за замовчуванням",
@@ -137,6 +151,8 @@ _SPACED: dict[str, dict[str, str]] = {
         SAID: r"як я (?:вже )?(?:казав|казала|сказав)|я вже (?:казав|казала)",
         ONE_OFF: r"поки що|поки|зараз|цього разу|ще не|сьогодні",
         EMPHASIS: r"важливо|обов'язково",
+        HEDGE: r"думаю|здається|можливо|мабуть",
+        TAKEN_BACK: r"забудь|неважливо|ти мав рацію|моя помилка",
     },
 }
 _UNSPACED: dict[str, dict[str, str]] = {
@@ -152,6 +168,8 @@ _UNSPACED: dict[str, dict[str, str]] = {
         SAID: r"我(?:已经|之前)?说过|跟你说过|我说了",
         ONE_OFF: r"暂时|这次|先|还没|现在|今天",
         EMPHASIS: r"重要|一定|千万",
+        HEDGE: r"我觉得|可能|也许|大概|好像",
+        TAKEN_BACK: r"算了|你是对的|我搞错了|忽略",
     },
     "ja": {
         STANDING: r"常に|いつも|必ず|毎回|絶対に|絶対|デフォルトで",
@@ -166,6 +184,8 @@ _UNSPACED: dict[str, dict[str, str]] = {
         SAID: r"言ったでしょ|言ったよね|前にも言った|言いました",
         ONE_OFF: r"今回|とりあえず|一旦|まだ|今日",
         EMPHASIS: r"重要|大事|絶対",
+        HEDGE: r"たぶん|多分|かも|と思う|おそらく",
+        TAKEN_BACK: r"やっぱりいい|忘れて|あなたが正しい|私の間違い",
     },
     "ko": {
         STANDING: r"항상|언제나|절대|매번|기본적으로|반드시",
@@ -179,6 +199,8 @@ _UNSPACED: dict[str, dict[str, str]] = {
         SAID: r"말했잖아|말했듯이|이미 말했",
         ONE_OFF: r"이번|일단|우선|아직|지금|오늘",
         EMPHASIS: r"중요|꼭",
+        HEDGE: r"아마|같아|것 같|생각해",
+        TAKEN_BACK: r"됐어|잊어|네 말이 맞|내 실수",
     },
 }
 
@@ -187,7 +209,7 @@ def _compile(lang: str, pattern: str) -> re.Pattern[str]:
     if lang in _UNSPACED:
         return re.compile(pattern)
     # a word boundary around each alternative, unless it anchors itself (^, \b, $)
-    return re.compile(rf"(?<![\w'])(?:{pattern})(?![\w'])", re.IGNORECASE)
+    return re.compile(rf"(?<!\w)(?:{pattern})(?![\w'])", re.IGNORECASE)
 
 
 _MARKERS: dict[str, dict[str, re.Pattern[str]]] = {
@@ -273,6 +295,7 @@ __all__ = [
     "CORRECT",
     "EMPHASIS",
     "FROM_NOW",
+    "HEDGE",
     "LANGUAGES",
     "MUST",
     "ONE_OFF",
@@ -281,6 +304,7 @@ __all__ = [
     "PROHIBIT",
     "SAID",
     "STANDING",
+    "TAKEN_BACK",
     "WANT",
     "Marked",
     "marker_spans",
