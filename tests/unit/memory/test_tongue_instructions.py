@@ -107,6 +107,12 @@ def test_the_same_rule_in_two_languages_is_one_instruction() -> None:
         "Ne pousse pas encore, je veux relire d'abord.",
         "先不要提交，我还要检查一下。",
         "Не коммить пока, я сначала посмотрю.",
+        # "after", "from now", "better", "than": words that only sound like a rule's marker
+        "修复以后请运行测试。",
+        "これからテストを書いてください。",
+        "前より遅くなった。",
+        "Стало лучше, спасибо за исправление.",
+        "Statt eines Fehlers kommt jetzt eine Warnung beim Build.",
         # a question
         "Est-ce que tu lances toujours les tests avant de pousser ?",
         "为什么总是不要运行测试？",
