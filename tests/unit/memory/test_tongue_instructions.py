@@ -113,6 +113,8 @@ def test_the_same_rule_in_two_languages_is_one_instruction() -> None:
         "前より遅くなった。",
         "Стало лучше, спасибо за исправление.",
         "Statt eines Fehlers kommt jetzt eine Warnung beim Build.",
+        # a negation inside a clause, not its prohibitive ending
+        "再取得したファイルをコミットする前に、IP アドレスが残っていないことを確認する。",
         # a question
         "Est-ce que tu lances toujours les tests avant de pousser ?",
         "为什么总是不要运行测试？",
@@ -154,6 +156,11 @@ def test_english_is_left_to_the_english_rules() -> None:
         ("Ich bevorzuge kleine Commits mit kurzen Nachrichten.", False, "Preference"),
         (
             "不要在 `src/lib.rs` 里加 unsafe 代码。",
+            False,
+            "Something the user asked not to be done",
+        ),
+        (
+            "`git push` を避け、`git push origin main` を使用してください。",
             False,
             "Something the user asked not to be done",
         ),
