@@ -263,3 +263,37 @@ async def test_a_prohibition_said_again_in_another_session_becomes_standing(
     assert standing.key == once.key == "pref:git_push"
     assert "recurring" in standing.tags and "tentative" not in standing.tags
     assert len(standing.source_event_ids) == 2
+
+
+# --- what finishing includes: "did you …?" after the assistant's work ----------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("As-tu lancé `cargo fmt` avant de pousser les changements ?", "pref:cargo_fmt"),
+        ("Hast du `pytest` laufen lassen, bevor du die Änderungen gepusht hast?", "pref:pytest"),
+        ("Ты запустил `go vet`?", "pref:go_vet"),
+        ("`ruff check` 运行了吗？", "pref:ruff_check"),
+        ("`cargo clippy` は実行しましたか？", "pref:cargo_clippy"),
+        ("`mypy` 실행했어?", "pref:mypy"),
+    ],
+)
+def test_did_you_after_the_work_asks_for_a_step_of_finishing(text: str, key: str) -> None:
+    [pref] = user_instructions(text, after_assistant_action=True)
+    assert (pref.key, pref.standing, "correction" in pref.tags) == (key, False, True)
+    assert pref.content.startswith("What finishing includes, asked after the assistant's work")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # before the assistant did anything: a plain question
+        "As-tu lancé `cargo fmt` avant de pousser les changements ?",
+        "Ты видел ошибку в логах?",  # names nothing of the work's code
+        "¿Viste el error que sale en `src/main.rs` cuando lo ejecutas?",  # a file, no step
+    ],
+)
+def test_did_you_needs_the_work_before_it_and_a_named_step(text: str) -> None:
+    after = "`" not in text
+    assert user_instructions(text, after_assistant_action=after) == []

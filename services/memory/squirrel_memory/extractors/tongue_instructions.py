@@ -51,6 +51,7 @@ from squirrel_memory.extractors.reply_language import (
 )
 from squirrel_memory.extractors.tongue_markers import (
     CORRECT,
+    DID,
     EMPHASIS,
     FROM_NOW,
     LANGUAGES,
@@ -85,6 +86,7 @@ _ASCII_RUN = re.compile(
 #: A Latin letter with a mark (é, ü, ñ, ç): the script of French, German, Spanish.
 _LATIN = re.compile(r"[À-ɏ]")
 _CODE_SHAPED = re.compile(r"[./_]\w|^--?\w|[a-z][A-Z]|\d")
+_FILE_LIKE = re.compile(r"/|\w\.\w{1,5}$")
 _QUESTION = re.compile(r"[?？]\s*$|か[。\s]*$")
 
 
@@ -108,6 +110,10 @@ def tongue_instructions(
         if marked.has(FROM_NOW):
             from_now = True
         if _QUESTION.search(written):
+            # "did you run `cargo fmt`?" after the work: a step the user expects of finishing
+            if after_assistant_action and marked.has(DID) and _steps(written):
+                quoted = " ".join(written.split())
+                found.append(_asked_done(lang, quoted, clause))
             continue
         # "from now on, always open a pull request": a rule said as a bare imperative
         directive = marked.has(PROHIBIT, PREFER, WANT, MUST, POLITE) or (
@@ -217,6 +223,31 @@ def _key(lang: str, clause: str) -> str:
     words = sorted(instruction_words(own))
     digest = hashlib.sha256(" ".join(words).encode()).hexdigest()[:10]
     return f"pref:said_{lang}_{digest}"
+
+
+def _steps(clause: str) -> list[str]:
+    """The code a clause names that can be a step of work (a command, a tool), not a file or
+    a path ("did you see the error in `src/main.rs`?" asks about a file, no step)."""
+    return [n for n in code_names(clause) if not _FILE_LIKE.search(n)]
+
+
+def _asked_done(lang: str, quoted: str, clause: str) -> StatedPreference:
+    """A step asked after the assistant reported its work ("did you push?"): tentative, a
+    correction, keyed by the code it names so another session's asking promotes it."""
+    named = " ".join(_steps(quoted))
+    content = (
+        f"What finishing includes, asked after the assistant's work by the user in "
+        f"{language_name(lang)}: “{quoted}”."
+    )
+    tags = tuple(t for t in ("preference", topic(named), TENTATIVE_TAG, CORRECTION_TAG) if t)
+    return StatedPreference(
+        key=instruction_key(named),
+        content=content,
+        tags=tags,
+        scope=instruction_scope(clause),
+        importance=round(TENTATIVE_IMPORTANCE + CORRECTION_STEP, 3),
+        correction=True,
+    )
 
 
 def _instruction(

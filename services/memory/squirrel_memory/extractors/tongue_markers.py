@@ -33,6 +33,7 @@ ONE_OFF = "one_off"  # for now, this time, yet
 EMPHASIS = "emphasis"  # important, absolutely
 HEDGE = "hedge"  # I think, maybe, probably
 TAKEN_BACK = "taken_back"  # never mind, you were right
+DID = "did"  # did you …?, have you …? (the past of a question to the assistant)
 
 #: Each language's markers, by kind. Latin and Cyrillic entries are regular expressions matched
 #: at word boundaries; Chinese, Japanese and Korean ones are matched anywhere in the clause.
@@ -54,6 +55,7 @@ _SPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"important|surtout|absolument|impérativement",
         HEDGE: r"je pense|je crois|peut-être|probablement|sans doute",
         TAKEN_BACK: r"oublie ça|laisse tomber|tu avais raison|au temps pour moi|autant pour moi",
+        DID: r"as-tu|avez-vous|tu as|vous avez",
     },
     "de": {
         STANDING: r"immer|niemals|nie|jedes mal|grundsätzlich|standardmäßig|stets",
@@ -70,6 +72,7 @@ _SPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"wichtig|unbedingt|auf keinen fall",
         HEDGE: r"ich glaube|ich denke|vielleicht|wahrscheinlich|vermutlich",
         TAKEN_BACK: r"vergiss es|vergiss das|du hattest recht|mein fehler",
+        DID: r"hast du|haben sie",
     },
     "es": {
         STANDING: r"siempre|nunca|jamás|cada vez|por defecto|en general",
@@ -87,6 +90,7 @@ _SPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"importante|muy importante|absolutamente",
         HEDGE: r"creo que|quizás|quizá|tal vez|probablemente",
         TAKEN_BACK: r"olvídalo|olvida eso|tenías razón|error mío",
+        DID: r"(?:ya )?(?:has|hiciste|\w+aste|\w+iste)",
     },
     "pt": {
         STANDING: r"sempre|nunca|jamais|toda vez|cada vez|por padrão|em geral",
@@ -104,6 +108,7 @@ _SPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"importante|muito importante|absolutamente",
         HEDGE: r"acho que|talvez|provavelmente",
         TAKEN_BACK: r"esquece|deixa pra lá|você tinha razão|erro meu",
+        DID: r"você (?:já )?\w+(?:ou|eu|iu)|já \w+(?:ou|eu|iu)",
     },
     "it": {
         STANDING: r"sempre|mai|ogni volta|di default|in generale",
@@ -120,6 +125,7 @@ _SPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"importante|assolutamente",
         HEDGE: r"penso che|credo che|forse|probabilmente",
         TAKEN_BACK: r"lascia perdere|dimentica|avevi ragione|colpa mia",
+        DID: r"hai",
     },
     "ru": {
         STANDING: r"всегда|никогда|каждый раз|по умолчанию|всякий раз",
@@ -137,6 +143,7 @@ _SPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"важно|обязательно|ни в коем случае",
         HEDGE: r"думаю|кажется|может быть|наверное|возможно",
         TAKEN_BACK: r"забудь|неважно|ты был прав|ты была права|моя ошибка",
+        DID: r"ты (?:уже )?\w+л|вы (?:уже )?\w+ли",
     },
     "uk": {
         STANDING: r"завжди|ніколи|щоразу|кожного разу|за замовчуванням",
@@ -153,6 +160,7 @@ _SPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"важливо|обов'язково",
         HEDGE: r"думаю|здається|можливо|мабуть",
         TAKEN_BACK: r"забудь|неважливо|ти мав рацію|моя помилка",
+        DID: r"ти (?:вже )?\w+в|ви (?:вже )?\w+ли",
     },
 }
 _UNSPACED: dict[str, dict[str, str]] = {
@@ -170,6 +178,7 @@ _UNSPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"重要|一定|千万",
         HEDGE: r"我觉得|可能|也许|大概|好像",
         TAKEN_BACK: r"算了|你是对的|我搞错了|忽略",
+        DID: r"了吗|了没|有没有",
     },
     "ja": {
         STANDING: r"常に|いつも|必ず|毎回|絶対に|絶対|デフォルトで",
@@ -186,6 +195,7 @@ _UNSPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"重要|大事|絶対",
         HEDGE: r"たぶん|多分|かも|と思う|おそらく",
         TAKEN_BACK: r"やっぱりいい|忘れて|あなたが正しい|私の間違い",
+        DID: r"しましたか|ましたか|した[？?]|った[？?]",
     },
     "ko": {
         STANDING: r"항상|언제나|절대|매번|기본적으로|반드시",
@@ -201,6 +211,7 @@ _UNSPACED: dict[str, dict[str, str]] = {
         EMPHASIS: r"중요|꼭",
         HEDGE: r"아마|같아|것 같|생각해",
         TAKEN_BACK: r"됐어|잊어|네 말이 맞|내 실수",
+        DID: r"했어|했나요|했습니까|했니",
     },
 }
 
@@ -293,6 +304,7 @@ def marker_spans(lang: str, clause: str) -> list[tuple[int, int]]:
 
 __all__ = [
     "CORRECT",
+    "DID",
     "EMPHASIS",
     "FROM_NOW",
     "HEDGE",
