@@ -14,6 +14,9 @@ writes in French, Russian or Japanese says the same with their language's marker
   assistant just did; a plain polite request ("please fix the parser") is a task, never kept,
   and a clause tied to the moment ("for now", "this time", "yet") is dropped unless said as a
   rule.
+- a question is no instruction, but for "did you …?" after the assistant's work naming a step
+  in code (a command, not a file): what finishing includes, tentative and a correction, as
+  "did you push?" is in English.
 
 The memory quotes the user's clause and says in English what kind of statement it is and in
 which language it was said. Its key is the code the clause names (`cargo test`, `main`,
