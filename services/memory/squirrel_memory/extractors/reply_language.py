@@ -174,6 +174,19 @@ def _latin_language(words: list[str]) -> str | None:
     return lang if count > runner_up else None
 
 
+def function_word_counts(text: str) -> tuple[int, dict[str, int]]:
+    """How many of English's function words the user's own prose in `text` has, and how many
+    of each Latin-script language's: for telling a message too short for `message_language`."""
+    lowered = [w.lower() for w in _LATIN_WORD.findall(_plain(text))]
+    english = sum(w in _ENGLISH for w in lowered)
+    return english, {lang: sum(w in found for w in lowered) for lang, found in _FUNCTION.items()}
+
+
+def language_name(lang: str) -> str:
+    """The English name of a language code `message_language` returns."""
+    return _NAMES[lang][0] if lang in _NAMES else lang
+
+
 def reply_language(events: list[StoredEvent]) -> ReplyLanguage | None:
     """The user's reply-language habit in `events` (see the module's rules), or None."""
     languages: dict[str, list[str]] = {}
@@ -204,6 +217,8 @@ __all__ = [
     "KEY",
     "TAGS",
     "ReplyLanguage",
+    "function_word_counts",
+    "language_name",
     "message_language",
     "reply_language",
 ]

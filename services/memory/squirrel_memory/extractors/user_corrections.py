@@ -23,7 +23,8 @@ was working on when it was made. A message counts when all of these hold:
   bad", "ignore that", "scratch that": `taken_back`).
 
 The pitfall reads "The user corrected the assistant (working on <files>): <correction>"
-(`pitfall:corrected:…`); at most `MAX_CORRECTIONS` per episode.
+(`pitfall:corrected:…`); at most `MAX_CORRECTIONS` per episode. The same correction said in
+another language is read by `tongue_corrections` and quoted in the user's words.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from squirrel_core.events import EventType, Origin
 from squirrel_core.host_tools import CHANGE_TOOLS, READ_TOOLS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root
+from squirrel_memory.extractors.tongue_corrections import taken_back_in, tongue_correction
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 
@@ -184,7 +186,7 @@ def user_corrections(events: list[StoredEvent]) -> list[UserCorrection]:
         text = event.content.get("text")
         if event.origin not in _OWN or not answered or not isinstance(text, str):
             continue
-        said = correction(text)
+        said = correction(text) or tongue_correction(text)
         if not said or taken_back(events, index):
             continue
         files = _files(events, start, index)
@@ -204,6 +206,6 @@ def taken_back(events: list[StoredEvent], index: int) -> bool:
         e.event_type == EventType.USER_MESSAGE
         and e.origin in _OWN
         and isinstance(e.content.get("text"), str)
-        and bool(_TAKEN_BACK.search(e.content["text"]))
+        and (bool(_TAKEN_BACK.search(e.content["text"])) or taken_back_in(e.content["text"]))
         for e in events[index + 1 :]
     )

@@ -39,6 +39,10 @@ from squirrel_memory.extractors.preferences import (
     StatedPreference,
     stated_preferences,
 )
+from squirrel_memory.extractors.tongue_instructions import (
+    instruction_language,
+    tongue_instructions,
+)
 from squirrel_memory.extractors.wording import strip_markdown
 from squirrel_memory.models import Scope
 
@@ -229,6 +233,11 @@ def user_instructions(text: str, *, after_assistant_action: bool) -> list[Stated
     """The instructions of one user message: those `stated_preferences` finds, with any that
     only word the simplicity habit filed as the habit (once per message)."""
     found = stated_preferences(text, after_assistant_action=after_assistant_action)
+    keys = {p.key for p in found}
+    said = tongue_instructions(
+        text, instruction_language(text), after_assistant_action=after_assistant_action
+    )
+    found.extend(p for p in said if p.key not in keys)
     habit = working_habit(text, after_assistant_action=after_assistant_action)
     if habit is None:
         return found
