@@ -434,8 +434,9 @@ async def test_a_drain_weighs_project_evidence_once_with_the_same_memories(
     # each one made processing slow. The drain weighs it once, after its last batch, and the
     # memories are the ones a single big batch gives.
     async def memories(batch_size: int, name: str) -> tuple[set[tuple[str, str, str]], int]:
-        root = tmp_path / name
-        root.mkdir()
+        # One folder name on both sides: the overview may name the project by its folder.
+        root = tmp_path / name / "service"
+        root.mkdir(parents=True)
         sqlite = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
         users = await SqliteUserStore.open(tmp_path / f"{name}-home")
         reads = 0
