@@ -184,15 +184,19 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             events, position[event.id]
         )
         portable = portability_habit(text, after_assistant_action=after_action)
+        # "from now on" set in another language: kept whole, before the per-clause markers
+        standing = standing_instructions(text)
         stated = with_workflow_habits(
-            user_instructions(text, after_assistant_action=after_action),
+            user_instructions(
+                text, after_assistant_action=after_action, other_languages=not standing
+            ),
             text,
             after_assistant_action=after_action,
         )
         if portable and any(REASONED_TAG in pref.tags for pref in stated):
             portable = None  # the message's rule, kept whole with its reason, already says it
         if not stated and not portable:  # a rule set in another language than English
-            stated = standing_instructions(text)
+            stated = standing
         if not stated and not portable:  # "ideally just rebase onto main"
             stated = preferred_ways(text)
         # "I want you to act as my coordinator, …", "vendor/ is committed on purpose"

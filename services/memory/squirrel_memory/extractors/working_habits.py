@@ -229,15 +229,20 @@ def working_habit(text: str, *, after_assistant_action: bool) -> StatedPreferenc
     )
 
 
-def user_instructions(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:
+def user_instructions(
+    text: str, *, after_assistant_action: bool, other_languages: bool = True
+) -> list[StatedPreference]:
     """The instructions of one user message: those `stated_preferences` finds, with any that
-    only word the simplicity habit filed as the habit (once per message)."""
+    only word the simplicity habit filed as the habit (once per message); with
+    `other_languages`, also those `tongue_instructions` reads in another language than
+    English."""
     found = stated_preferences(text, after_assistant_action=after_assistant_action)
-    keys = {p.key for p in found}
-    said = tongue_instructions(
-        text, instruction_language(text), after_assistant_action=after_assistant_action
-    )
-    found.extend(p for p in said if p.key not in keys)
+    if other_languages:
+        keys = {p.key for p in found}
+        said = tongue_instructions(
+            text, instruction_language(text), after_assistant_action=after_assistant_action
+        )
+        found.extend(p for p in said if p.key not in keys)
     habit = working_habit(text, after_assistant_action=after_assistant_action)
     if habit is None:
         return found
