@@ -25,11 +25,10 @@ from __future__ import annotations
 import posixpath
 import re
 
-from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun
-from squirrel_memory.extractors.elsewhere import looked_outside, ran_elsewhere
+from squirrel_memory.extractors.elsewhere import ran_elsewhere
 from squirrel_memory.extractors.git_listed import folder_of, moved_to
-from squirrel_memory.extractors.searched_files import only_cut
+from squirrel_memory.extractors.searched_files import only_cut, tool_outputs
 from squirrel_memory.models import StoredEvent
 
 #: Tools whose result is a folder's tree, one entry a line.
@@ -80,16 +79,7 @@ def tree_listed_paths(events: list[StoredEvent]) -> list[tuple[str, str]]:
     """(project-relative path, event id) for every file a listing tool's successful tree of a
     project folder printed (module docstring)."""
     found: list[tuple[str, str]] = []
-    for event in events:
-        output = event.content.get("output")
-        if (
-            event.event_type != EventType.TOOL_RESULT
-            or event.content.get("tool") not in TREE_TOOLS
-            or event.content.get("is_error")
-            or not isinstance(output, str)
-            or looked_outside(event)
-        ):
-            continue
+    for event, output in tool_outputs(events, TREE_TOOLS):
         found.extend((path, event.id) for path in _tree_paths(output, event.project_id))
     return found
 

@@ -30,6 +30,7 @@ import itertools
 import posixpath
 import re
 import shlex
+from collections.abc import Collection, Iterator
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun, core_tokens, relative_path
@@ -154,20 +155,28 @@ def searched_paths(runs: list[CommandRun], project_id: str) -> list[tuple[str, s
     return found
 
 
+def tool_outputs(
+    events: list[StoredEvent], tools: Collection[str]
+) -> Iterator[tuple[StoredEvent, str]]:
+    """(event, output) for every successful result of one of `tools` whose output is text and
+    that looked inside the project (`looked_outside`)."""
+    for event in events:
+        output = event.content.get("output")
+        if (
+            event.event_type == EventType.TOOL_RESULT
+            and event.content.get("tool") in tools
+            and not event.content.get("is_error")
+            and isinstance(output, str)
+            and not looked_outside(event)
+        ):
+            yield event, output
+
+
 def tool_listed_paths(events: list[StoredEvent]) -> list[tuple[str, str]]:
     """(project-relative path, event id) for every file of the project a search tool's
     successful result listed (module docstring)."""
     found: list[tuple[str, str]] = []
-    for event in events:
-        output = event.content.get("output")
-        if (
-            event.event_type != EventType.TOOL_RESULT
-            or event.content.get("tool") not in LISTING_TOOLS
-            or event.content.get("is_error")
-            or not isinstance(output, str)
-            or looked_outside(event)
-        ):
-            continue
+    for event, output in tool_outputs(events, LISTING_TOOLS):
         for line in output.splitlines():
             match = _PATH_LINE.match(relative_path(line.strip(), event.project_id))
             if match is not None and not match.group("path").startswith(".."):
