@@ -172,6 +172,8 @@ def measure(
         for k in load_keys()
         if (not only or k.project in only) and (split is None or k.split == split)
     }
+    if split is not None and not keys:
+        raise AnswerKeyError(f"no project's key is in the `{split}` split yet")
     if only and len(keys) != len(set(only)):
         raise AnswerKeyError(f"no answer key for {sorted(set(only) - set(keys))}")
     projects, missing = keyed_projects(
