@@ -23,6 +23,7 @@ from squirrel_gateway.hook_left_out import (
     IN_THE_MANIFEST,
     LAYOUT_OF_A_FILE,
     PATHISH,
+    REPORTED,
     SUMMARISED,
     THE_REMOTE,
     at_a_glance,
@@ -155,7 +156,7 @@ async def session_start(
     session they were served to used, without what the
     project is and its language, unless nothing else is known, nor the libraries its manifest
     lists, nor a layout a repository file explains, nor where the source is hosted, nor what an
-    earlier assistant summarised: `hook_left_out` says why for each), the
+    earlier assistant summarised or a subagent reported: `hook_left_out` says why for each), the
     everyday commands (the test command first) and the top pitfalls, in one budget; the first
     command (the test command whenever one is known) and the user's top preference are placed
     first, then each section's best line before any section's second, so the budget never
@@ -181,7 +182,13 @@ async def session_start(
     ]
     entries: list[str | ModuleSummary] = [
         *brief.modules,
-        *(f for f in kept if not at_a_glance(f, THE_REMOTE) and not SUMMARISED.search(f)),
+        *(
+            f
+            for f in kept
+            if not at_a_glance(f, THE_REMOTE)
+            and not SUMMARISED.search(f)
+            and not REPORTED.search(f)
+        ),
     ]
     facts = [
         (

@@ -22,6 +22,7 @@ __all__ = [
     "IN_THE_MANIFEST",
     "LAYOUT_OF_A_FILE",
     "PATHISH",
+    "REPORTED",
     "SUMMARISED",
     "THE_REMOTE",
     "at_a_glance",
@@ -71,6 +72,13 @@ SUMMARISED = re.compile(
     r"^[^:]{1,40}:\s*read in `[^`]+`:",
     re.IGNORECASE,
 )
+#: What a subagent reported and the main assistant relayed ("Project: Subagent report: …", from
+#: `extractors.report_statements`): a claim made in another context window that the session
+#: never checked, often a review's verdict on a change of that day ("`handlers.test.ts` was
+#: correctly left alone"). A session start states what holds, so it leaves these out; they stay
+#: in the brief view, in search and in the per-prompt context. A start with nothing else known
+#: still shows them (the blank-start fallback shows the brief as it is).
+REPORTED = re.compile(r"^[^:]{1,40}:\s*subagent report(?: \([^)]*\))?:\s", re.IGNORECASE)
 #: The keys of an earlier assistant's closing report of a turn (`extractors.closing_reports`)
 #: and of what it said about a folder it read (`extractors.read_findings`).
 _CLOSING_KEY: Final[tuple[str, ...]] = ("project:closing:", "project:read:")

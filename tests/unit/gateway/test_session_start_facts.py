@@ -109,6 +109,50 @@ async def test_a_fact_that_only_mentions_a_summary_word_stays(backend: FakeBacke
     assert all(f"- {fact}" in out.text for fact in kept)
 
 
+@pytest.mark.parametrize(
+    "report",
+    [
+        # a review subagent's verdicts on a TypeScript change, a research subagent's on a Go one
+        "Project: Subagent report: Only `infra/lib/handlers/live.ts` is touched; "
+        "`handlers.test.ts` was correctly left alone per the ruling.",
+        "Project: Subagent report (Findings): `Serve` holds `mu` across the write, so it blocks.",
+        "Project: Subagent report: the migration in `priv/repo/` is reversible.",
+    ],
+)
+async def test_what_a_subagent_reported_is_not_stated_at_a_start(
+    backend: FakeBackend, report: str
+) -> None:
+    backend.key_facts = ["Framework: Built with Phoenix.", report]
+    out = await start(backend)
+
+    assert report.split(": ", 2)[2] not in out.text
+    assert "- Framework: Built with Phoenix." in out.text
+    assert all("Subagent report" not in s.content for s in out.served)
+
+
+async def test_a_subagent_report_still_opens_a_start_that_would_otherwise_be_blank(
+    backend: FakeBackend,
+) -> None:
+    report = "Project: Subagent report: the CLI entry point is `cmd/tally/main.go`."
+    backend.key_facts = [report]
+    backend.style_items = []
+    out = await start(backend)
+
+    assert f"- {report}" in out.text
+
+
+async def test_a_fact_about_subagent_reports_is_no_report(backend: FakeBackend) -> None:
+    # Trap: a project whose subject is subagents and their reports states facts about them.
+    kept = [
+        "Agents: Subagent report templates live in `prompts/reports/`.",
+        "Architecture: Subagent reports are written to `out/<agent>.md` (src/report.ts).",
+    ]
+    backend.key_facts = kept
+    out = await start(backend)
+
+    assert all(f"- {fact}" in out.text for fact in kept)
+
+
 async def test_where_the_source_is_hosted_is_left_to_the_repository(
     backend: FakeBackend,
 ) -> None:
