@@ -18,12 +18,17 @@ START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 def _style(messages: list[str]) -> list[str]:
-    """The contents of the user_style candidates the rules keep of one session."""
+    """The contents of the user_style candidates the rules keep of one session, but the
+    language it is written in (`test_reply_language`)."""
     session = Session("/work/app", "s1", START)
     for message in messages:
         session.add("user_message", {"text": message}, origin="typed")
         session.say("Entendido.")
-    return [c.content for c in session.extracted() if c.type is MemoryType.USER_STYLE]
+    return [
+        c.content
+        for c in session.extracted()
+        if c.type is MemoryType.USER_STYLE and c.key != REPLY_LANGUAGE_KEY
+    ]
 
 
 @pytest.mark.parametrize(
@@ -63,7 +68,8 @@ def test_a_rule_for_later_work_in_another_language_is_a_standing_instruction(
 ) -> None:
     session = Session("/work/app", "s1", START)
     session.add("user_message", {"text": said}, origin="typed")
-    (found,) = [c for c in session.extracted() if c.type is MemoryType.USER_STYLE]
+    styles = [c for c in session.extracted() if c.type is MemoryType.USER_STYLE]
+    (found,) = [c for c in styles if c.key != REPLY_LANGUAGE_KEY]
     assert found.content == f"Standing instruction, in the user's words: “{quoted}”."
     assert found.key.startswith(PREFIX)
     assert STANDING_TAG in found.tags and found.importance == STANDING_IMPORTANCE

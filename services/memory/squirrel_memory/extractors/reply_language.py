@@ -68,7 +68,8 @@ _FUNCTION_WORDS = {
     "pt": "que não uma com para por como mas está isso também muito você quero preciso fazer "
     "quando agora são então",
     "fr": "les des une que est pour pas avec dans sur mais ça cette aussi très faire peux veux "
-    "quand maintenant",
+    "quand maintenant je tu nous vous ne oui donc alors moi mon à où fais voudrais puis ensuite "
+    "qu j",
     "de": "und der die das ist nicht ein eine mit für auf auch bitte wenn jetzt noch kannst "
     "möchte werden diese",
     "it": "che il della per una con non sono anche questo quando adesso puoi voglio fare come "
@@ -86,6 +87,23 @@ _URL_OR_PATH = re.compile(r"\b\w+://\S+|(?:~|\.{1,2})?/[\w.@%+-]+(?:/[\w.@%+-]+)
 #: A request for a translation quotes the language it asks about.
 _TRANSLATION = re.compile(r"translat|traduc|übersetz|翻[译譯訳]|перев[оe]д", re.IGNORECASE)
 _LATIN_WORD = re.compile(r"[^\W\d_]+")
+#: A token written as code has an identifier's punctuation in it (`Store::var(`, `$ARGS`,
+#: `task_get`, `user@host:~/x$`); a word's closing comma, colon or question mark is none.
+_CODE_MARKS = frozenset("_${}()[]=<>#@\\|;:")
+_CLOSING = ".,:;!?\"')»”"
+#: Letters only one of the two Cyrillic languages writes, and everyday words only one of them
+#: has (the rest of a message's Cyrillic words say nothing between them).
+_UKRAINIAN_LETTERS = frozenset("іїєґ")
+_RUSSIAN_LETTERS = frozenset("ыэъё")
+_UKRAINIAN_WORDS = word_set("що це як треба зробити зроби також щоб якщо дякую")
+_RUSSIAN_WORDS = word_set(
+    "что это как надо нужно сделай сделать тоже потому чтобы если сейчас пожалуйста спасибо",
+    "также",
+)
+#: Scripts that name one language: a message leaning to them alone may stand for the habit.
+_ONE_LANGUAGE_SCRIPTS = frozenset({"ko", "ja", "th", "el", "he"})
+CYRILLIC = "cyrillic"
+"""A Cyrillic message with nothing that tells Russian from Ukrainian (`message_lean`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +144,24 @@ def _script(char: str) -> str | None:
 def _plain(text: str) -> str:
     """The user's own prose: no code, quoted lines, URLs or paths."""
     text = _QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text))
-    return _URL_OR_PATH.sub(" ", _INLINE_CODE.sub(" ", strip_markdown(text)))
+    text = _URL_OR_PATH.sub(" ", _INLINE_CODE.sub(" ", strip_markdown(text)))
+    return " ".join(
+        token for token in text.split() if not _CODE_MARKS & set(token.rstrip(_CLOSING))
+    )
+
+
+def cyrillic_language(words: list[str]) -> str:
+    """`uk` or `ru` for Cyrillic `words` by the letters and words only one of them has, or
+    `CYRILLIC` when they have neither or both."""
+    uk = ru = 0
+    for word in (w.lower() for w in words):
+        uk += bool(set(word) & _UKRAINIAN_LETTERS) or word in _UKRAINIAN_WORDS
+        ru += bool(set(word) & _RUSSIAN_LETTERS) or word in _RUSSIAN_WORDS
+    if uk and not ru:
+        return "uk"
+    if ru and not uk:
+        return "ru"
+    return CYRILLIC
 
 
 def message_language(text: str) -> str | None:
@@ -140,24 +175,26 @@ def message_language(text: str) -> str | None:
         if script in ("han", "ja", "th", "ko"):  # Hangul's syllable blocks are counted alike
             units[script] += 1 / CHARS_PER_WORD
     words = _LATIN_WORD.findall(plain)
+    cyrillic: list[str] = []
     for word in words:
         scripts = {_script(c) for c in word}
         if "cyrillic" in scripts:
-            units["uk" if set(word.lower()) & set("іїєґ") else "cyrillic"] += 1
+            cyrillic.append(word)
+            units["cyrillic"] += 1
         elif own := sorted(s for s in scripts if s in ("el", "ar", "he", "hi")):
             units[own[0]] += 1
         elif scripts <= {"latin"}:
             units["latin"] += 1
     if units.get("ja"):  # Japanese writes Han and kana together
         units["ja"] += units.pop("han", 0.0)
-    if units.get("cyrillic"):
-        units["uk" if units.get("uk") else "ru"] += units.pop("cyrillic")
+    if cyrillic and (found := cyrillic_language(cyrillic)) != CYRILLIC:
+        units[found] += units.pop("cyrillic")
     total = sum(units.values())
     other = [(n, lang) for lang, n in units.items() if lang != "latin" and n]
     if other:
         count, lang = max(other)
         lang = "zh" if lang == "han" else lang
-        ok = count >= MIN_UNITS and count >= MIN_MESSAGE_SHARE * total
+        ok = count >= MIN_UNITS and count >= MIN_MESSAGE_SHARE * total and lang != CYRILLIC
         return lang if ok else None
     return _latin_language(words)
 
@@ -187,32 +224,68 @@ def language_name(lang: str) -> str:
     return _NAMES[lang][0] if lang in _NAMES else lang
 
 
+def message_lean(text: str) -> str | None:
+    """The language a message `message_language` cannot read alone leans to by its letters:
+    those of one script other than Latin (Cyrillic told apart by `cyrillic_language`, so
+    possibly `CYRILLIC`) and no English function word; None otherwise."""
+    plain = _plain(text)
+    if _TRANSLATION.search(plain):
+        return None
+    scripts = {found for char in plain if (found := _script(char)) not in (None, "latin")}
+    if "ja" in scripts:  # Japanese writes Han and kana together
+        scripts.discard("han")
+    if len(scripts) != 1:
+        return None
+    words = _LATIN_WORD.findall(plain)
+    if any(word.lower() in _ENGLISH for word in words):
+        return None
+    (script,) = scripts
+    if script == "cyrillic":
+        return cyrillic_language([w for w in words if _script(w[0]) == "cyrillic"])
+    return "zh" if script == "han" else script
+
+
 def reply_language(events: list[StoredEvent]) -> ReplyLanguage | None:
     """The user's reply-language habit in `events` (see the module's rules), or None."""
-    languages: dict[str, list[str]] = {}
+    decided: dict[str, list[str]] = defaultdict(list)
+    leaning: dict[str, list[str]] = defaultdict(list)
     written = 0
+    order: list[str] = []
     for event, text in user_requests(events):
-        found = message_language(text)
-        if found is None:  # English, when it says enough to tell
+        order.append(event.id)
+        if (found := message_language(text)) is not None:
+            decided[found].append(event.id)
+        elif (lean := message_lean(text)) is not None:
+            leaning[lean].append(event.id)
+        else:  # English, when it says enough to tell
             latin = [w for w in _LATIN_WORD.findall(_plain(text)) if _script(w[0]) == "latin"]
             written += len(latin) >= MIN_UNITS
             continue
         written += 1
-        languages.setdefault(found, []).append(event.id)
-    if not languages:
+    cyrillic = {lang for lang in (*decided, *leaning) if lang in ("uk", "ru")}
+    if len(cyrillic) > 1:  # Russian and Ukrainian both told apart: nothing decides
         return None
-    lang, ids = max(languages.items(), key=lambda item: len(item[1]))
-    if len(ids) < MIN_MESSAGES or len(ids) < MIN_SHARE * written:
+    said: dict[str, list[str]] = {
+        lang: decided.get(lang, []) + leaning.get(lang, [])
+        for lang in {*decided, *leaning} - {CYRILLIC}
+    }
+    if cyrillic:
+        said[next(iter(cyrillic))] += leaning.get(CYRILLIC, [])
+    if not said:
+        return None
+    lang, ids = max(said.items(), key=lambda item: (len(item[1]), len(decided.get(item[0], []))))
+    alone = bool(decided.get(lang)) or (lang in _ONE_LANGUAGE_SCRIPTS and len(ids) == written)
+    enough = len(ids) >= MIN_MESSAGES or len(ids) == written
+    if not alone or not enough or len(ids) < MIN_SHARE * written:
         return None
     name, own = _NAMES[lang]
-    content = (
-        f"The user writes to the assistant in {name} ({own}), {len(ids)} of {written} "
-        f"messages: reply in {name}"
-    )
-    return ReplyLanguage(lang, content, tuple(ids))
+    share = f"{len(ids)} of {written} messages" if written > 1 else "its one message"
+    content = f"The user writes to the assistant in {name} ({own}), {share}: reply in {name}."
+    return ReplyLanguage(lang, content, tuple(i for i in order if i in set(ids)))
 
 
 __all__ = [
+    "CYRILLIC",
     "IMPORTANCE",
     "KEY",
     "TAGS",
@@ -220,5 +293,6 @@ __all__ = [
     "function_word_counts",
     "language_name",
     "message_language",
+    "message_lean",
     "reply_language",
 ]
