@@ -15,6 +15,7 @@ from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
+from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.housekeeping.consolidation import Consolidator
 from squirrel_memory.models import (
@@ -322,6 +323,8 @@ class Processor:
             pending = pending.joined(earlier)
         if pending.evidence:
             candidates = [c for c in candidates if EVIDENCE_TAG not in c.tags]
+        if pending.language:  # decided over every session's messages instead
+            candidates = [c for c in candidates if c.key != REPLY_LANGUAGE_KEY]
         if defer:
             self._deferred[store.project_id] = pending
             return candidates

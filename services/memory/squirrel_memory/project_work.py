@@ -1,5 +1,6 @@
 """The project-wide passes: recipes, habits and pitfalls weighed over every session of a
-project, and failures of any session paired with the commit that fixed them."""
+project, failures of any session paired with the commit that fixed them, and the language the
+user writes in, read from every session's messages."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from dataclasses import dataclass, replace
 import structlog
 
 from squirrel_core.events import EventType, Origin
-from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.activity import commands, user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
@@ -22,7 +23,10 @@ from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIG
 from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
 from squirrel_memory.extractors.repeated_requests import TAG as REQUEST_TAG
 from squirrel_memory.extractors.repeated_requests import RepeatedRequest, repeated_requests
+from squirrel_memory.extractors.reply_language import IMPORTANCE as LANGUAGE_IMPORTANCE
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
+from squirrel_memory.extractors.reply_language import TAGS as LANGUAGE_TAGS
+from squirrel_memory.extractors.reply_language import reply_language
 from squirrel_memory.extractors.routine_requests import PREFIX as ROUTINE_PREFIX
 from squirrel_memory.extractors.routine_requests import Routine, routine_requests
 from squirrel_memory.extractors.session_requests import SessionRequest, session_requests
@@ -32,6 +36,7 @@ from squirrel_memory.models import (
     Episode,
     MemoryCandidate,
     MemoryItem,
+    MemorySource,
     MemoryType,
     StoredEvent,
 )
@@ -59,6 +64,8 @@ REQUEST_EVIDENCE_LIMIT = 4_000
 REQUEST_CONTEXT_TYPES = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
 STYLE_LIMIT = 500
 """Most user_style memories read for the events they cite."""
+LANGUAGE_EVIDENCE_LIMIT = 4_000
+"""Newest user messages read for the language the user writes in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +76,7 @@ class ProjectWork:
     evidence: bool
     commit_fixes: bool
     requests: bool = False
+    language: bool = False
 
     @classmethod
     def asked_by(cls, events: list[StoredEvent], latest: Episode) -> ProjectWork:
@@ -84,6 +92,7 @@ class ProjectWork:
                 e.event_type == EventType.USER_MESSAGE and e.origin in REQUEST_ORIGINS
                 for e in events
             ),
+            language=bool(user_requests(events)),
         )
 
     def joined(self, other: ProjectWork) -> ProjectWork:
@@ -93,6 +102,7 @@ class ProjectWork:
             self.evidence or other.evidence,
             self.commit_fixes or other.commit_fixes,
             self.requests or other.requests,
+            self.language or other.language,
         )
 
 
@@ -109,6 +119,8 @@ async def project_candidates(
         found += await _commit_fixes(store)
     if pending.requests:
         found += await _repeated_requests(store, batch)
+    if pending.language:
+        found += await _reply_language(store)
     return [replace(c, source_episode_id=pending.latest.id) for c in found]
 
 
@@ -190,6 +202,44 @@ async def _repeated_requests(
     ]
     cited = {event_id for owner in owners for event_id in owner.source_event_ids}
     return [c for c in found if not cited & set(c.source_event_ids)]
+
+
+async def _reply_language(store: Store) -> list[MemoryCandidate]:
+    """The language the user writes in, decided over the project's stored messages of every
+    session (`reply_language`: sessions of one short message add up, a language most sessions
+    do not show is none), as important as an instruction said in that many sessions. A stored
+    memory of it the messages no longer show (one session in Korean, then many in English) is
+    retired with the reason; the user's own memory of it stays."""
+    stored = await store.fetch_recent_of_types(
+        store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT
+    )
+    found = await asyncio.to_thread(reply_language, stored)
+    if found is not None:
+        recurring = (RECURRING_TAG,) if found.sessions > 1 else ()
+        return [
+            candidate(
+                MemoryType.USER_STYLE,
+                REPLY_LANGUAGE_KEY,
+                found.content,
+                tags=(*LANGUAGE_TAGS, *recurring),
+                importance=recurring_importance(found.sessions, LANGUAGE_IMPORTANCE),
+                event_ids=found.event_ids,
+                rule="reply_language",
+            )
+        ]
+    kept, _ = await store.list_memories(
+        store.project_id, types=[MemoryType.USER_STYLE], limit=STYLE_LIMIT
+    )
+    for memory in kept:
+        if (
+            memory.key == REPLY_LANGUAGE_KEY
+            and not memory.deleted
+            and memory.source is not MemorySource.MANUAL
+        ):
+            await store.forget(
+                memory.id, "retired: the project's messages no longer show that language"
+            )
+    return []
 
 
 def _request_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:

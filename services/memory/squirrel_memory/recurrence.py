@@ -49,6 +49,7 @@ from squirrel_memory.extractors.preferences import (
     STANDING_TAG,
     TENTATIVE_TAG,
 )
+from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.standing_words import PREFIX as OWN_WORDS_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY
 from squirrel_memory.extractors.working_habits import HABIT_KEY
@@ -76,6 +77,9 @@ MIN_SHARED_WORDS = 2
 _CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s", re.IGNORECASE)
 #: Keys every wording of one habit is filed under: whatever the words, they say the same.
 ONE_MEANING_KEYS = frozenset({HABIT_KEY, CARRY_KEY, DONE_KEY})
+#: Keys a project pass decides over every session at once (`project_work`): its statement
+#: already counts the sessions, and replaces the stored one (`updates.rules`).
+PROJECT_DECIDED_KEYS = frozenset({REPLY_LANGUAGE_KEY})
 MIN_SHARED_SHARE = 0.6
 #: Two wordings whose sentence vectors are at least this close (cosine, all-MiniLM-L6-v2) are
 #: one instruction when word overlap agrees in part: a telling word shared, and at least
@@ -307,9 +311,10 @@ def decide_recurrence(
       the one-off, citing it);
     - standing candidate saying a standing memory's rule again, from another episode →
       UPDATE_EXISTING with the occurrence cited and the importance grown.
-    None otherwise: the ordinary update rules decide. Manual memories are left alone.
+    None otherwise (and for `PROJECT_DECIDED_KEYS`): the ordinary update rules decide. Manual
+    memories are left alone.
     """
-    if candidate.type is not MemoryType.USER_STYLE:
+    if candidate.type is not MemoryType.USER_STYLE or candidate.key in PROJECT_DECIDED_KEYS:
         return None
     live = [
         m

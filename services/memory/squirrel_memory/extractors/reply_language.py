@@ -13,6 +13,10 @@ translate, not what the user writes in), and a message with fewer than `MIN_UNIT
 the language says too little. The habit needs `MIN_MESSAGES` of the user's messages in one
 language, most of the messages that are in any language: a user who pastes one foreign text,
 or writes English with one foreign greeting, has no such habit.
+
+Read over every session of a project (`project_work`), the same rules add up sessions of one
+short message each, and a language most sessions do not show is no habit (`MIN_SESSION_SHARE`):
+one session in Korean among many in English says nothing of how the user writes.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ IMPORTANCE = STANDING_IMPORTANCE
 #: Messages in the language the habit needs, and their share of the messages in any language.
 MIN_MESSAGES = 2
 MIN_SHARE = 0.6
+#: The language's share of the sessions with a message that says enough to tell.
+MIN_SESSION_SHARE = 0.5
 #: Words a message needs in the language (Chinese, Japanese and Thai, written without spaces,
 #: count `CHARS_PER_WORD` characters as one word).
 MIN_UNITS = 4
@@ -85,6 +91,8 @@ _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _URL_OR_PATH = re.compile(r"\b\w+://\S+|(?:~|\.{1,2})?/[\w.@%+-]+(?:/[\w.@%+-]+)+|\S+\.\w{1,4}\b")
 #: A request for a translation quotes the language it asks about.
+#: The language a memory of this habit names ("… in Korean (한국어), …").
+_STATED = re.compile(r"writes to the assistant in ([^\W\d_]+) \(")
 _TRANSLATION = re.compile(r"translat|traduc|übersetz|翻[译譯訳]|перев[оe]д", re.IGNORECASE)
 _LATIN_WORD = re.compile(r"[^\W\d_]+")
 #: A token written as code has an identifier's punctuation in it (`Store::var(`, `$ARGS`,
@@ -113,6 +121,8 @@ class ReplyLanguage:
     language: str
     content: str
     event_ids: tuple[str, ...]
+    #: Sessions with a message in the language (events without a session count as one).
+    sessions: int = 1
 
 
 def _script(char: str) -> str | None:
@@ -251,17 +261,23 @@ def reply_language(events: list[StoredEvent]) -> ReplyLanguage | None:
     leaning: dict[str, list[str]] = defaultdict(list)
     written = 0
     order: list[str] = []
+    session_of: dict[str, str] = {}
+    told: set[str] = set()  # sessions with a message that says enough to tell
     for event, text in user_requests(events):
         order.append(event.id)
+        session_of[event.id] = event.session_id or ""
         if (found := message_language(text)) is not None:
             decided[found].append(event.id)
         elif (lean := message_lean(text)) is not None:
             leaning[lean].append(event.id)
         else:  # English, when it says enough to tell
             latin = [w for w in _LATIN_WORD.findall(_plain(text)) if _script(w[0]) == "latin"]
-            written += len(latin) >= MIN_UNITS
+            if len(latin) >= MIN_UNITS:
+                written += 1
+                told.add(session_of[event.id])
             continue
         written += 1
+        told.add(session_of[event.id])
     cyrillic = {lang for lang in (*decided, *leaning) if lang in ("uk", "ru")}
     if len(cyrillic) > 1:  # Russian and Ukrainian both told apart: nothing decides
         return None
@@ -278,10 +294,21 @@ def reply_language(events: list[StoredEvent]) -> ReplyLanguage | None:
     enough = len(ids) >= MIN_MESSAGES or len(ids) == written
     if not alone or not enough or len(ids) < MIN_SHARE * written:
         return None
+    sessions = len({session_of[i] for i in ids})
+    if sessions < MIN_SESSION_SHARE * len(told):  # most sessions are in another language
+        return None
     name, own = _NAMES[lang]
     share = f"{len(ids)} of {written} messages" if written > 1 else "its one message"
+    if sessions > 1:
+        share += f" in {sessions} sessions"
     content = f"The user writes to the assistant in {name} ({own}), {share}: reply in {name}."
-    return ReplyLanguage(lang, content, tuple(i for i in order if i in set(ids)))
+    return ReplyLanguage(lang, content, tuple(i for i in order if i in set(ids)), sessions)
+
+
+def stated_language(content: str) -> str | None:
+    """The language a memory of this habit names (its English name), or None."""
+    found = _STATED.search(content)
+    return found.group(1) if found else None
 
 
 __all__ = [
@@ -295,4 +322,5 @@ __all__ = [
     "message_language",
     "message_lean",
     "reply_language",
+    "stated_language",
 ]

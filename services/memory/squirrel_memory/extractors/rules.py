@@ -262,7 +262,8 @@ def _unsaid(
 
 
 def _reply_language(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """The language the user writes in, when it is not English (`reply_language`)."""
+    """The language the user writes in, when it is not English (`reply_language`), as this
+    episode shows it; the processor decides it over every session instead (`project_work`)."""
     found = reply_language(events)
     if found is None:
         return []

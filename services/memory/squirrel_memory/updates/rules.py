@@ -12,6 +12,8 @@ import structlog
 from squirrel_memory.extractors.about import ABOUT_KEY
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.manifests import known_stack
+from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
+from squirrel_memory.extractors.reply_language import stated_language
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.summaries import SUMMARY_TAG
 from squirrel_memory.extractors.toolchain import known_tools
@@ -277,6 +279,7 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
         _restate(candidate, same_key)
         or _overview(candidate, same_key)
         or _touched_language(candidate, same_key)
+        or _reply_language(candidate, same_key)
     )
     if restated is not None:
         return restated
@@ -372,6 +375,27 @@ def _touched_language(
         return _decision(UpdateAction.NOOP, candidate, item, sim, "no more code counted")
     decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "more code counted")
     return replace(decision, merged_content=content)
+
+
+def _reply_language(
+    candidate: MemoryCandidate, same_key: list[tuple[Similarity, MemoryItem]]
+) -> UpdateDecision | None:
+    """One statement of the language the user writes in, decided over every session of the
+    project (`project_work`): counted again in the same language it replaces the stored
+    wording (its importance grows with the sessions), in another language it replaces the
+    memory. Manual memories stay."""
+    if candidate.key != REPLY_LANGUAGE_KEY:
+        return None
+    automatic = [(sim, m) for sim, m in same_key if m.source != MemorySource.MANUAL]
+    if not automatic:
+        return None
+    sim, item = automatic[0]
+    if item.content == candidate.content and candidate.importance <= item.importance:
+        return _decision(UpdateAction.NOOP, candidate, item, sim, "same statement")
+    if stated_language(item.content) != stated_language(candidate.content):
+        return _decision(UpdateAction.DELETE_AND_ADD, candidate, item, sim, "another language")
+    decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "counted again")
+    return replace(decision, merged_content=candidate.content)
 
 
 def says_less(candidate: MemoryCandidate, other: MemoryCandidate) -> bool:
