@@ -41,6 +41,7 @@ from squirrel_memory.extractors.shell_reads import shell_read_files
 from squirrel_memory.extractors.stack_facts import stack_facts, stack_seen
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
+from squirrel_memory.extractors.tested_files import runner_printed_paths
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.user_about import user_about
 from squirrel_memory.extractors.wrapper_scripts import wrapper_scripts
@@ -141,6 +142,7 @@ def project_facts(
             searched,
             versions,
             drawn=drawn,
+            tested=runner_printed_paths(runs, project_id),
             typescript_manifest=package_json_typescript(events),
         )
     )

@@ -23,6 +23,7 @@ from squirrel_memory.extractors.touched_languages import (
     DRAWN_PREFIX,
     LISTED_PREFIX,
     SEARCHED_PREFIX,
+    TESTED_PREFIX,
     TOUCHED_TAG,
     is_touched_statement,
     touched_code,
@@ -81,6 +82,7 @@ def language_fact(
     versions: dict[str, ManifestVersion] | None = None,
     *,
     drawn: list[tuple[str, str]] | None = None,
+    tested: list[tuple[str, str]] | None = None,
     typescript_manifest: bool = False,
 ) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
@@ -89,6 +91,7 @@ def language_fact(
     (`touched_languages`), leaving out sub-packages (folders of a nested manifest), and when
     that says nothing, what the files git listed show (`listed`, see `git_listed`), then what
     the files a search or listing printed show (`searched`, see `searched_files`), then the
+    files a test runner printed as it ran them (`tested`, see `tested_files`), then the
     files a root README or instruction file draws (`drawn`, see `drawn_files`); `ran` are
     the scripts the session wrote and ran with their interpreter, with the language it tells
     of a suffix two languages share; `typescript_manifest` says the root `package.json`'s own
@@ -134,6 +137,9 @@ def language_fact(
         if stated is None and searched:
             touched = touched_code(without_unshown(searched), {}, packages)
             stated = touched_language_text(touched, SEARCHED_PREFIX)
+        if stated is None and tested:
+            touched = touched_code(tested, {}, packages)
+            stated = touched_language_text(touched, TESTED_PREFIX)
         if stated is None and drawn:
             touched = touched_code(drawn, {}, packages)
             stated = touched_language_text(touched, DRAWN_PREFIX)
@@ -159,7 +165,7 @@ def language_fact(
     if node and PurePosixPath(node).name == "package.json" and "JavaScript" not in own:
         # A `package.json` alone names no language: the code files shown say which, and
         # where none is shown, both stay open. Beside a `package.json` a listed `.ts` is code.
-        shown = [*(listed or []), *(searched or []), *(drawn or [])]
+        shown = [*(listed or []), *(searched or []), *(tested or []), *(drawn or [])]
         seen = touched_code(shown, {}, packages).files
         if "JavaScript" not in seen and ("TypeScript" in seen or typescript_manifest):
             manifests.setdefault("TypeScript", manifests.pop("JavaScript"))

@@ -21,7 +21,8 @@ every ecosystem:
 When the touched files say nothing, the files git and gh commands listed (`git_listed`) are
 counted by the same rules and say so ("Code in the files listed by git in this project's
 sessions: TypeScript (17 files)."), and when those say nothing either, the files a search or
-listing command printed (`searched_files`: `grep -l`, `find`), and last the files a root
+listing command printed (`searched_files`: `grep -l`, `find`), then the files a test runner
+printed as it ran them (`tested_files`: `✓ src/a.test.ts`), and last the files a root
 README or instruction file the session read draws in its layout block (`drawn_files`); a
 statement from touched files replaces one from listed files, never the other way round, and
 a drawn one replaces none.
@@ -57,6 +58,9 @@ PREFIX = "Code worked on in this project's sessions: "
 LISTED_PREFIX = "Code in the files listed by git in this project's sessions: "
 #: The statement counted from the files a search or listing printed (`searched_files`).
 SEARCHED_PREFIX = "Code in the files that searches in this project's sessions listed: "
+#: The statement counted from the files a test runner printed as it ran them (`tested_files`),
+#: as weak as a search's.
+TESTED_PREFIX = "Code in the files that test runs in this project's sessions printed: "
 #: The statement counted from the files a root README or instruction file draws (`drawn_files`),
 #: the weakest: it never replaces a statement counted from files seen.
 DRAWN_PREFIX = "Code in the files this project's README or instruction file lays out: "
@@ -152,7 +156,7 @@ _STATED = re.compile(r"(?P<language>[^()]+?) \((?P<n>\d+) files?(?:: (?P<names>[
 
 
 def _prefix(text: str) -> str | None:
-    prefixes = (PREFIX, LISTED_PREFIX, SEARCHED_PREFIX, DRAWN_PREFIX)
+    prefixes = (PREFIX, LISTED_PREFIX, SEARCHED_PREFIX, TESTED_PREFIX, DRAWN_PREFIX)
     return next((p for p in prefixes if text.startswith(p)), None)
 
 
