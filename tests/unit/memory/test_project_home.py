@@ -338,3 +338,17 @@ def test_a_push_to_the_recorded_repository_agrees_with_it() -> None:
         "The project's repository is https://github.com/acme/shop "
         "(named in the session's git metadata)."
     )
+
+
+def test_the_repository_a_forge_client_shows_for_the_project_is_the_home() -> None:
+    stream = Stream()
+    stream.run(
+        "gh repo view --json url,nameWithOwner",
+        output='{"nameWithOwner":"acme/shop","url":"https://github.com/acme/shop"}\n',
+    )
+    found = project_home(stream.events)
+    assert found is not None
+    assert found.content == (
+        "The project's repository is https://github.com/acme/shop "
+        "(named in `gh repo view --json url,nameWithOwner`)."
+    )
