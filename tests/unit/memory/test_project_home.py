@@ -352,3 +352,16 @@ def test_the_repository_a_forge_client_shows_for_the_project_is_the_home() -> No
         "The project's repository is https://github.com/acme/shop "
         "(named in `gh repo view --json url,nameWithOwner`)."
     )
+
+
+def test_a_file_that_agrees_with_the_recorded_repository_is_cited_beside_it() -> None:
+    stream = Stream()
+    _recorded(stream, "git@github.com:acme/shop.git")
+    _read(stream, "go.mod", GO_MOD)
+    found = project_home(stream.events)
+    assert found is not None
+    assert found.content == (
+        "The project's repository is https://github.com/acme/shop "
+        "(named in the session's git metadata and `go.mod:1`)."
+    )
+    assert found.files == ("go.mod",) and found.refs == ("go.mod:1",)

@@ -269,7 +269,11 @@ def project_home(events: list[StoredEvent]) -> ProjectHome | None:
     decided = [*listed, *_recorded(events)]
     if decided and _pushed_elsewhere(decided, transfers):
         return None
-    seen = decided or [*transfers, *_read_files(events, project_id)]
+    found = [*transfers, *_read_files(events, project_id)]
+    if decided:  # what agrees with the listing or record is cited beside it
+        seen = [*decided, *(s for s in found if s.identity == decided[0].identity)]
+    else:
+        seen = found
     if not seen or len({s.identity for s in seen}) > 1:
         return None
     first = list({(s.path or s.where): s for s in reversed(seen)}.values())[::-1]
