@@ -31,6 +31,7 @@ class EventType(StrEnum):
     TEST_RUN = "test_run"
     COMMIT = "commit"
     COMPACTION_SUMMARY = "compaction_summary"
+    SESSION_REPOSITORY = "session_repository"
 
 
 class Origin(StrEnum):
@@ -84,6 +85,7 @@ _DEFAULT_ORIGINS: dict[EventType, Origin] = {
     EventType.TEST_RUN: Origin.ASSISTANT,
     EventType.COMMIT: Origin.GIT,
     EventType.COMPACTION_SUMMARY: Origin.COMPACTION,
+    EventType.SESSION_REPOSITORY: Origin.HARNESS,
 }
 
 
@@ -133,6 +135,9 @@ class Event:
     - command_run / test_run: `command`, `tool_use_id`, and once the result is known
       `exit_code` (int | None), `is_error` (bool), `output` (str, capped)
     - commit: `sha`, `message`, `author`, `files_changed`
+    - session_repository: `repository_url` (credentials removed), and `branch`, `commit` when
+      the host recorded them: the repository the session ran in, as the host wrote it when the
+      session opened (Codex's `session_meta`)
 
     `cwd` is the working directory the record was written in; ingest maps it to the registered
     project whose root contains it (deepest match). `sidechain` marks subagent traffic, kept apart

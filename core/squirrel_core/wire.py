@@ -34,6 +34,7 @@ EVENT_TYPES = {
     events_pb2.EVENT_TYPE_TEST_RUN: EventType.TEST_RUN,
     events_pb2.EVENT_TYPE_COMMIT: EventType.COMMIT,
     events_pb2.EVENT_TYPE_COMPACTION_SUMMARY: EventType.COMPACTION_SUMMARY,
+    events_pb2.EVENT_TYPE_SESSION_REPOSITORY: EventType.SESSION_REPOSITORY,
 }
 EVENT_TYPES_PB = {v: k for k, v in EVENT_TYPES.items()}
 

@@ -70,6 +70,10 @@ class _EventTypeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EventType.V
     EVENT_TYPE_COMMIT: _EventType.ValueType  # 8
     """A git commit of a registered project (message, author, files; never a diff)."""
     EVENT_TYPE_COMPACTION_SUMMARY: _EventType.ValueType  # 9
+    EVENT_TYPE_SESSION_REPOSITORY: _EventType.ValueType  # 10
+    """The repository a session ran in, as the host recorded it when the session opened (Codex's
+    `session_meta`): `repository_url` (credentials removed), `branch`, `commit` when known.
+    """
 
 class EventType(_EventType, metaclass=_EventTypeEnumTypeWrapper):
     """What happened."""
@@ -89,6 +93,10 @@ EVENT_TYPE_TEST_RUN: EventType.ValueType  # 7
 EVENT_TYPE_COMMIT: EventType.ValueType  # 8
 """A git commit of a registered project (message, author, files; never a diff)."""
 EVENT_TYPE_COMPACTION_SUMMARY: EventType.ValueType  # 9
+EVENT_TYPE_SESSION_REPOSITORY: EventType.ValueType  # 10
+"""The repository a session ran in, as the host recorded it when the session opened (Codex's
+`session_meta`): `repository_url` (credentials removed), `branch`, `commit` when known.
+"""
 Global___EventType: _TypeAlias = EventType  # noqa: Y015
 
 class _EventOrigin:

@@ -53,9 +53,10 @@ IN_THE_MANIFEST: Final = frozenset({"libraries"})
 #: brief view, in search and in the per-prompt context; a layout seen in a session ("as listed
 #: in a session") is kept.
 LAYOUT_OF_A_FILE = re.compile(r"^layout:\s[^:`]*\bper [\w./-]+:\s", re.IGNORECASE)
-#: Where the project's source is hosted ("Home: The project's source is hosted at
-#: github.com/…"): the assistant has the repository's remote; no later session of the foresight
-#: replay used it. It stays in the brief view, in search and in the per-prompt context.
+#: Where the project's source is hosted ("Home: The project's repository is
+#: https://github.com/…"): the assistant has the repository's remote; no later session of the
+#: foresight replay used it. It stays in the brief view, in search and in the per-prompt
+#: context.
 THE_REMOTE: Final = frozenset({"home"})
 #: A fact an earlier session's assistant summarised ("How the project is built, as the assistant
 #: summarised it: …", its stack, a folder's purpose): a paraphrase of code the new session's

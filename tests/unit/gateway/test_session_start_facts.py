@@ -156,7 +156,7 @@ async def test_a_fact_about_subagent_reports_is_no_report(backend: FakeBackend) 
 async def test_where_the_source_is_hosted_is_left_to_the_repository(
     backend: FakeBackend,
 ) -> None:
-    home = "Home: The project's source is hosted at github.com/acme/tally (named in `README.md`)."
+    home = "Home: The project's repository is https://github.com/acme/tally (named in `README.md`)."
     backend.key_facts = [home, "Deploy: The project is hosted and deployed on Fly.io (fly.toml)."]
     out = await start(backend)
 

@@ -113,8 +113,12 @@ def test_a_fork_stores_only_its_own_turn_not_the_source_history_again(tmp_path: 
     ]
     assert skipped["forked_copy"] == len(source)
     assert {e.session_id for e in events} == {FORK_ID}
-    # Nothing of the source is re-dated to the fork's moment.
-    assert all(e.timestamp.isoformat() >= "2026-05-12T09:00:07" for e in events)
+    # Nothing of the source is re-dated to the fork's moment; the fork's own meta, written when
+    # it opened, records the repository it runs in.
+    opened, *own = events
+    assert opened.event_type is EventType.SESSION_REPOSITORY
+    assert opened.timestamp.isoformat() == "2026-05-12T09:00:00+00:00"
+    assert all(e.timestamp.isoformat() >= "2026-05-12T09:00:07" for e in own)
     # The source's own rollout still gives its turns, with their real times.
     source_events, _ = _parse(EXCERPT)
     assert _typed(source_events)[0] == "show tools"

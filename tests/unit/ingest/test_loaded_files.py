@@ -74,7 +74,11 @@ def test_the_agents_md_codex_0154_puts_among_other_injected_parts_is_the_file_re
 def test_codex_skills_list_is_no_instruction_file() -> None:
     events = parse_bytes(CodexFileParser(str(SKILLS_ONLY)), SKILLS_ONLY.read_bytes(), "r").events
     assert _loaded(events) == []
-    said = [e.content["text"] for e in events if e.origin is Origin.HARNESS]
+    said = [
+        e.content["text"]
+        for e in events
+        if e.origin is Origin.HARNESS and e.event_type is EventType.USER_MESSAGE
+    ]
     assert any(text.startswith("# AGENTS.md instructions for") for text in said)
 
 

@@ -59,7 +59,7 @@ def test_a_file_read_in_the_project_names_its_home(
         assert found is None
         return
     assert found is not None
-    assert found.content == f"The project's source is hosted at {address} (named in `{ref}`)."
+    assert found.content == f"The project's repository is https://{address} (named in `{ref}`)."
     assert found.refs == (ref,)
     assert found.files == (path,)
 
@@ -76,7 +76,7 @@ def test_the_remote_git_listed_decides_origin_first() -> None:
     found = project_home(stream.events)
     assert found is not None
     assert found.content == (
-        "The project's source is hosted at github.com/dev/shop-fork (named in `git remote -v`)."
+        "The project's repository is https://github.com/dev/shop-fork (named in `git remote -v`)."
     )
     assert found.refs == ()
 
@@ -98,7 +98,7 @@ def test_what_git_push_printed_names_the_home() -> None:
     found = project_home(stream.events)
     assert found is not None
     assert found.content == (
-        "The project's source is hosted at github.com/acme/shop (named in `git push origin main`)."
+        "The project's repository is https://github.com/acme/shop (named in `git push origin main`)."
     )
 
 
@@ -110,7 +110,7 @@ def test_the_pull_request_a_forge_client_opened_names_the_home() -> None:
     )
     found = project_home(stream.events)
     assert found is not None
-    assert found.content.startswith("The project's source is hosted at github.com/acme/shop ")
+    assert found.content.startswith("The project's repository is https://github.com/acme/shop ")
 
 
 def test_another_repository_a_forge_client_shows_is_not_the_home() -> None:
@@ -177,7 +177,7 @@ def test_a_full_stop_after_the_address_is_not_part_of_its_name() -> None:
     _read(stream, "docs/x.md", "See https://github.com/acme/shop.git.\n")
     found = project_home(stream.events)
     assert found is not None
-    assert found.content.startswith("The project's source is hosted at github.com/acme/shop (")
+    assert found.content.startswith("The project's repository is https://github.com/acme/shop (")
 
 
 @pytest.mark.parametrize(
@@ -252,7 +252,116 @@ async def test_the_rules_extractor_keeps_the_home_with_its_source_line() -> None
     home = by_key(await extract(stream))["home"]
     assert home.type == MemoryType.PROJECT_FACT
     assert home.content == (
-        "The project's source is hosted at github.com/acme/shop (named in `.golangci.yml:4`)."
+        "The project's repository is https://github.com/acme/shop (named in `.golangci.yml:4`)."
     )
     assert home.source_refs == (".golangci.yml:4",)
     assert home.file_paths == (".golangci.yml",)
+
+
+def _recorded(stream: Stream, url: str) -> None:
+    """The repository Codex recorded when the session opened (what ingest makes of the
+    `git` block of a rollout's `session_meta`)."""
+    stream.add(
+        "session_repository",
+        {"repository_url": url, "branch": "main", "commit": "9a3bedad366f"},
+        origin="harness",
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "address"),
+    [
+        ("https://github.com/jdx/fnox.git", "https://github.com/jdx/fnox"),
+        (
+            "git@github.com:jarvis-systems/brain-node.git",
+            "https://github.com/jarvis-systems/brain-node",
+        ),
+        ("ssh://git@gitlab.com/acme/Ledger.git", "https://gitlab.com/acme/Ledger"),
+    ],
+    ids=["https", "scp-like-ssh", "ssh-url"],
+)
+def test_the_repository_the_session_recorded_is_the_home(url: str, address: str) -> None:
+    stream = Stream()
+    _recorded(stream, url)
+    stream.user("why is this failing?")
+    found = project_home(stream.events)
+    assert found is not None
+    assert found.content == (
+        f"The project's repository is {address} (named in the session's git metadata)."
+    )
+    assert found.event_ids == ("evt_0001",)
+    assert found.files == () and found.refs == ()
+
+
+def test_a_recorded_repository_outside_a_known_forge_says_nothing() -> None:
+    stream = Stream()
+    _recorded(stream, "git@personal:Yangeok/i-cherri.git")  # an ssh host alias
+    assert project_home(stream.events) is None
+
+
+def test_a_recorded_repository_decides_over_the_files_read() -> None:
+    stream = Stream()
+    _recorded(stream, "https://github.com/dev/shop.git")
+    _read(stream, "go.mod", GO_MOD)  # the upstream's module path
+    found = project_home(stream.events)
+    assert found is not None and "https://github.com/dev/shop " in found.content
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda s: s.run("git remote get-url origin", output="https://github.com/acme/shop\n"),
+        lambda s: _recorded(s, "https://github.com/acme/shop-two.git"),
+        lambda s: s.run(
+            "git push origin main",
+            output="To github.com:acme/shop.git\n   1a2b3c4..5d6e7f8  main -> main\n",
+        ),
+    ],
+    ids=["listed-origin", "another-session", "pushed-elsewhere"],
+)
+def test_evidence_that_disagrees_with_the_recorded_repository_says_nothing(build: object) -> None:
+    stream = Stream()
+    _recorded(stream, "git@github.com:dev/shop.git")  # a fork's working copy
+    build(stream)  # type: ignore[operator]
+    assert project_home(stream.events) is None
+
+
+def test_a_push_to_the_recorded_repository_agrees_with_it() -> None:
+    stream = Stream()
+    _recorded(stream, "git@github.com:acme/shop.git")
+    stream.run(
+        "git push", output="To github.com:acme/shop.git\n   1a2b3c4..5d6e7f8  main -> main\n"
+    )
+    found = project_home(stream.events)
+    assert found is not None
+    assert found.content == (
+        "The project's repository is https://github.com/acme/shop "
+        "(named in the session's git metadata)."
+    )
+
+
+def test_the_repository_a_forge_client_shows_for_the_project_is_the_home() -> None:
+    stream = Stream()
+    stream.run(
+        "gh repo view --json url,nameWithOwner",
+        output='{"nameWithOwner":"acme/shop","url":"https://github.com/acme/shop"}\n',
+    )
+    found = project_home(stream.events)
+    assert found is not None
+    assert found.content == (
+        "The project's repository is https://github.com/acme/shop "
+        "(named in `gh repo view --json url,nameWithOwner`)."
+    )
+
+
+def test_a_file_that_agrees_with_the_recorded_repository_is_cited_beside_it() -> None:
+    stream = Stream()
+    _recorded(stream, "git@github.com:acme/shop.git")
+    _read(stream, "go.mod", GO_MOD)
+    found = project_home(stream.events)
+    assert found is not None
+    assert found.content == (
+        "The project's repository is https://github.com/acme/shop "
+        "(named in the session's git metadata and `go.mod:1`)."
+    )
+    assert found.files == ("go.mod",) and found.refs == ("go.mod:1",)

@@ -14,6 +14,7 @@ from squirrel_ingest.parsers.base import RecordContext, str_or_none, text_of
 from squirrel_ingest.parsers.codex_calls import CodexCalls
 from squirrel_ingest.parsers.codex_exec import CodeCells
 from squirrel_ingest.parsers.codex_forks import ForkCopy
+from squirrel_ingest.parsers.codex_git import session_repository
 from squirrel_ingest.parsers.codex_mcp_items import is_mcp_item, mcp_item_events
 from squirrel_ingest.parsers.codex_user_shell import user_shell_end
 from squirrel_ingest.parsers.custom_prompts import CustomPrompts, codex_prompt_folder
@@ -83,6 +84,9 @@ class CodexFileParser:
         self._sidechain = False
         self._agent_id: str | None = None
         self._bare = False
+        self._repository: str | None = None
+        """The repository URL of the last `session_repository` event, so a session's meta
+        written again (a resumed session) does not repeat it."""
         self._last_timestamp: datetime | None = None
         self._line: tuple[bytes, SourcePosition] | None = None
         self._held: Held | None = None
@@ -116,6 +120,7 @@ class CodexFileParser:
             "sidechain": self._sidechain,
             "agent_id": self._agent_id,
             "bare": self._bare,
+            "repository": self._repository,
             "prompt": list(self._prompt) if self._prompt else None,
             "held": held_json(self._held),
             **self._calls.state(),
@@ -131,6 +136,7 @@ class CodexFileParser:
         self._sidechain = state.get("sidechain") is True
         self._agent_id = str_or_none(state.get("agent_id"))
         self._bare = state.get("bare") is True
+        self._repository = str_or_none(state.get("repository"))
         self._held = held_from(state.get("held"))
         self._fork.restore(state.get("fork"))
         self._cells.restore(state.get("cells"))
@@ -210,8 +216,7 @@ class CodexFileParser:
         self, kind: str, payload: dict[str, Any], timestamp: datetime, position: SourcePosition
     ) -> list[Event]:
         if kind == "session_meta":
-            self._session_meta(payload)
-            return []
+            return self._session_meta(payload, timestamp, position)
         if kind == "turn_context":
             self._cwd = str_or_none(payload.get("cwd")) or self._cwd
             self.skipped["turn_context"] += 1
@@ -227,13 +232,18 @@ class CodexFileParser:
             return self._event_msg(payload, ctx)
         return self._response_item(payload, ctx)
 
-    def _session_meta(self, payload: dict[str, Any]) -> None:
+    def _session_meta(
+        self, payload: dict[str, Any], timestamp: datetime, position: SourcePosition
+    ) -> list[Event]:
+        """Take the session's facts; the repository it ran in, when Codex recorded one that
+        this file has not said yet, becomes a `session_repository` event (the main session's
+        only: a subagent works in its parent's repository)."""
         session_id = str_or_none(payload.get("id"))
         if self._session_id is None:
             self._fork.opened(payload)
         if self._session_id is not None and session_id not in (None, self._session_id):
             self.skipped["replayed_session_meta"] += 1
-            return
+            return []
         self.skipped["session_meta"] += 1
         self._session_id = session_id or self._session_id
         self._cwd = str_or_none(payload.get("cwd")) or self._cwd
@@ -245,6 +255,14 @@ class CodexFileParser:
             self._agent_id = str_or_none(payload.get("agent_nickname")) or session_id
             parent = str_or_none(payload.get("parent_thread_id"))
             self._session_id = parent or _parent_thread(source["subagent"]) or self._session_id
+        repository = session_repository(payload)
+        if self._sidechain or repository is None:
+            return []
+        if repository["repository_url"] == self._repository:
+            return []
+        self._repository = repository["repository_url"]
+        ctx = self._context(timestamp, position)
+        return [ctx.event(EventType.SESSION_REPOSITORY, repository, origin=Origin.HARNESS)]
 
     def _event_msg(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
         kind = payload.get("type")

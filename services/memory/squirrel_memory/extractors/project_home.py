@@ -8,7 +8,12 @@ issues, pull requests and CI runs belong to. It becomes a project fact when a ru
 address is this project's, the same in every ecosystem:
 
 - the remotes git listed in the project (`git remote -v`, `git remote get-url origin`,
-  `git config --get remote.origin.url`) decide: `origin`, else the only remote listed;
+  `git config --get remote.origin.url`) decide: `origin`, else the only remote listed; so does
+  the repository the host recorded when a session opened in the project (Codex's `session_meta`
+  names the working copy's remote: a `session_repository` event). Listings and records that
+  name different addresses say nothing, and so does a `git push` run in the project that
+  printed another address of the project (`To github.com:dev/shop.git` beside an `origin` of
+  `acme/shop`: which one the work goes to is not settled);
 - without such a listing, an address on a forge (`github.com`, `gitlab.com`, `bitbucket.org`,
   `codeberg.org`, `git.sr.ht`, or a self-hosted `git.`, `gitlab.`, `gitea.` or `forgejo.` host)
   whose repository name is the project folder's own name (letter case and `-`, `_`, `.` aside)
@@ -27,8 +32,10 @@ address is this project's, the same in every ecosystem:
   (`git remote get-url upstream`); a command run in another folder (`cd`, `git -C`:
   `ran_elsewhere`) shows another repository.
 
-The memory names the address and where it was seen (`path:line` of a file read, or the git
-command), keeps those events and cites the files as its sources.
+The memory names the address as a web address (`https://github.com/acme/ledger`: an ssh form
+`git@github.com:acme/ledger.git` is written so; ingest has removed any credentials from a
+recorded URL) and where it was seen (`path:line` of a file read, the git command, or the
+session's record), keeps those events and cites the files as its sources.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import (
     CommandRun,
     commands,
@@ -95,6 +103,8 @@ _COMPARED = re.compile(
 )
 #: A forge client's subcommand that can show any repository (a search, a raw API call).
 _NAMES_REPO = frozenset({"api", "search"})
+#: Where a repository the host recorded was seen, as the memory names it.
+_RECORDED = "the session's git metadata"
 #: `  12→text` (Claude Code's Read) or `  12\ttext` (`cat -n`): a numbered line of a file.
 
 
@@ -227,6 +237,25 @@ def _read_files(events: list[StoredEvent], project_id: str) -> list[_Seen]:
     return seen
 
 
+def _recorded(events: list[StoredEvent]) -> list[_Seen]:
+    """The forge addresses of the repository the host recorded when a session opened."""
+    seen: list[_Seen] = []
+    for event in events:
+        if event.event_type != EventType.SESSION_REPOSITORY:
+            continue
+        url = event.content.get("repository_url")
+        found = _addresses(url) if isinstance(url, str) else []
+        if found:
+            seen.append(_Seen(found[0][0], _RECORDED, event.id))
+    return seen
+
+
+def _pushed_elsewhere(decided: list[_Seen], transfers: list[_Seen]) -> bool:
+    """Whether a `git push` printed an address of the project other than the decided one."""
+    pushed = {s.identity for s in transfers if s.where.startswith("`git push")}
+    return bool(pushed - {s.identity for s in decided})
+
+
 def project_home(events: list[StoredEvent]) -> ProjectHome | None:
     """The project's home on a forge as the episode shows it, or None (see the module)."""
     if not events:
@@ -236,15 +265,24 @@ def project_home(events: list[StoredEvent]) -> ProjectHome | None:
     listed = _listed_remotes(runs, project_id)
     if len(listed) > 1:
         return None  # several remotes and none is `origin`: nothing decides
-    seen = listed or [*_transfers(runs, project_id), *_read_files(events, project_id)]
+    transfers = _transfers(runs, project_id)
+    decided = [*listed, *_recorded(events)]
+    if decided and _pushed_elsewhere(decided, transfers):
+        return None
+    found = [*transfers, *_read_files(events, project_id)]
+    if decided:  # what agrees with the listing or record is cited beside it
+        seen = [*decided, *(s for s in found if s.identity == decided[0].identity)]
+    else:
+        seen = found
     if not seen or len({s.identity for s in seen}) > 1:
         return None
     first = list({(s.path or s.where): s for s in reversed(seen)}.values())[::-1]
     cited = [s.where for s in first][:MAX_CITED]
+    address = f"https://{seen[0].address}"
     refs = tuple(s.where.strip("`") for s in first if s.path)
     return ProjectHome(
         KEY,
-        f"The project's source is hosted at {seen[0].address} (named in {' and '.join(cited)}).",
+        f"The project's repository is {address} (named in {' and '.join(cited)}).",
         tuple(dict.fromkeys(s.event_id for s in seen)),
         tuple(dict.fromkeys(s.path for s in seen if s.path)),
         refs[:MAX_CITED],
