@@ -110,6 +110,10 @@ def test_the_point_becomes_a_project_fact() -> None:
         # a label that names no part, with no labelled item above it
         "- **Summary:** it runs one query per type in `src/search/query.ts`.",
         "- **Fetching:** it runs one query per type in `src/search/query.ts`.",
+        # a label that is a sentence or a denial: a verdict on that day's state
+        "- **Nothing is committed.** `src/search/query.ts` is untracked, so it is local.",
+        "- **Search is fragile.** It runs one query per type in `src/search/query.ts`.",
+        "- **Nothing committed:** it runs one query per type in `src/search/query.ts`.",
         # a code span as the label: a list of changed files
         "- **`src/search/query.ts`**: it runs one query per type in `src/search/query.ts`.",
     ],
