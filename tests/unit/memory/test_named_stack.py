@@ -140,3 +140,48 @@ async def test_code_spread_over_folders_or_sharing_one_gives_no_parts(files: lis
     _listed(session, files)
 
     assert _about(await _extract(session)) == []
+
+
+@pytest.mark.parametrize(
+    ("manifest", "text", "files", "folder"),
+    [
+        ("Cargo.toml", '[package]\nname = "tally"\n', ["src/cli/mod.rs", "src/git.rs"], "src/cli"),
+        (
+            "go.mod",
+            "module example.com/tally\n",
+            ["cmd/tally/cli/root.go", "main.go"],
+            "cmd/tally/cli",
+        ),
+        ("package.json", '{"name": "tally"}\n', ["packages/cli/src/index.ts"], "packages/cli"),
+        ("pyproject.toml", '[project]\nname = "tally"\n', ["cli/main.py", "cli/run.py"], "cli"),
+    ],
+    ids=["rust", "go", "typescript", "python"],
+)
+async def test_a_cli_folder_whose_code_the_session_read_says_where_the_interface_is(
+    manifest: str, text: str, files: list[str], folder: str
+) -> None:
+    session = _session("/home/dev/tally", manifest, text, ())
+    _listed(session, files)
+
+    [said] = _about(await _extract(session))
+    assert said.endswith(
+        f"(`{manifest}` at its root), with its command-line interface in `{folder}/`."
+    )
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        ["docs/cli/commands.js", "src/main.rs"],  # the documentation of the interface
+        ["e2e/cli/test_login.rs", "tests/cli/run.rs"],  # its tests
+        ["src/cli/README.md", "src/cli/usage.txt"],  # no code file in it
+        ["node_modules/cli/index.js"],  # a dependency's folder
+        ["server/cli/a.rs", "worker/cli/b.rs"],  # two unrelated ones: which is not known
+    ],
+)
+async def test_no_cli_folder_is_said_without_the_projects_own_code_in_one(files: list[str]) -> None:
+    session = _session("/home/dev/tally", "Cargo.toml", '[package]\nname = "tally"\n', ())
+    _listed(session, files)
+
+    [said] = _about(await _extract(session))
+    assert "command-line" not in said

@@ -22,7 +22,12 @@ the project is, and the overview says that much, the same in every ecosystem:
   code was seen, not what the whole project is: it gives an overview only when it names two
   languages or more and each one's files sit in a top-level folder (or a monorepo's package)
   of its own, and then it says where each part is ("has Python code in `apps/api/` and
-  TypeScript code in `apps/web/`"); no statement, no overview.
+  TypeScript code in `apps/web/`"); no statement, no overview;
+- a folder named `cli` whose code files the sessions read or listed (`src/cli/`, `cli/`,
+  `cmd/entire/cli/`, a monorepo's `packages/cli/`) holds the project's command-line interface,
+  and the overview says where ("…, with its command-line interface in `src/cli/`"): the one
+  such folder, the outermost; none in documentation, tests or a dependency's folder, and two
+  or more unrelated ones say nothing (which one is the project's own is not known).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.language_parts import part_folder, stated_languages
 from squirrel_memory.extractors.manifests import extension_language
+from squirrel_memory.extractors.placements import excluded
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.touched_languages import is_touched_statement, touched_code
 
@@ -49,6 +55,35 @@ _HEX = re.compile(r"^[0-9a-f]+$", re.IGNORECASE)
 _LOCKS = (".lock", "-lock.json", "-lock.yaml", ".lockb", "lock.json")
 #: A root manifest's statement: "Rust and TypeScript project (Cargo.toml, package.json)…".
 _MANIFEST_STATEMENT = re.compile(r"^(?P<languages>[^()]+?) project \((?P<evidence>[^()]+)\)")
+
+
+#: The folder a command-line interface's code sits in, by its name.
+_CLI_FOLDER = "cli"
+#: Folders whose `cli/` is not the project's command-line interface: its documentation, its
+#: tests, examples.
+_NOT_THE_CODE = frozenset(
+    {"docs", "doc", "documentation", "site", "website", "test", "tests", "e2e", "spec"}
+    | {"specs", "examples", "example", "samples", "benchmarks", "bench", "scripts"}
+)
+
+
+def cli_folder(seen: Iterable[str]) -> str | None:
+    """The folder named `cli` (the outermost, outside documentation, tests and dependencies)
+    that holds code files among the project-relative paths `seen`, when there is one; None
+    when there is none or two unrelated ones."""
+    found: set[str] = set()
+    for path in seen:
+        pure = PurePosixPath(path)
+        if not extension_language(pure.suffix) or excluded(path):
+            continue
+        folders = pure.parts[:-1]
+        if _CLI_FOLDER not in folders:
+            continue
+        at = folders.index(_CLI_FOLDER)
+        if any(part.lower() in _NOT_THE_CODE or part.startswith(".") for part in folders[:at]):
+            continue
+        found.add("/".join(folders[: at + 1]))
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def project_folder_name(project_id: str) -> str | None:
@@ -122,4 +157,6 @@ def named_stack(
         return None
     evidence = " and ".join(f"`{path}`" for path in files)
     written = f"is written in {languages} ({evidence} at its root)"
-    return f"The project `{name}` (its folder's name) {written}."
+    cli = cli_folder(seen)
+    with_cli = f", with its command-line interface in `{cli}/`" if cli else ""
+    return f"The project `{name}` (its folder's name) {written}{with_cli}."
