@@ -185,3 +185,43 @@ async def test_no_cli_folder_is_said_without_the_projects_own_code_in_one(files:
 
     [said] = _about(await _extract(session))
     assert "command-line" not in said
+
+
+@pytest.mark.parametrize(
+    ("files", "folder", "language"),
+    [
+        (["src/cli/mod.rs", "src/cli/run.rs", "src/git.rs"], "src/cli", "Rust"),
+        (["cmd/tally/cli/root.go", "cmd/tally/main.go", "store.go"], "cmd/tally/cli", "Go"),
+        (["cli/main.py", "cli/run.py", "tally/core.py"], "cli", "Python"),
+    ],
+    ids=["rust", "go", "python"],
+)
+async def test_counted_code_of_one_language_with_a_cli_folder_says_where_the_interface_is(
+    files: list[str], folder: str, language: str
+) -> None:
+    session = Session("/home/dev/tally", "s1", T0 + timedelta(days=1))
+    session.user("Fix the rounding in the totals.")
+    _listed(session, files)
+
+    assert _about(await _extract(session)) == [
+        f"The project `tally` (its folder's name) has its command-line interface in `{folder}/`,"
+        f" written in {language}, going by the files its sessions showed."
+    ]
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        ["src/a.rs", "src/b.rs", "src/c.rs"],  # no cli folder
+        ["src/cli/a.rs", "src/cli/b.rs", "tools/x.py", "tools/y.py"],  # two languages counted
+        ["docs/cli/a.rs", "src/b.rs", "src/c.rs"],  # the interface's documentation
+    ],
+)
+async def test_counted_code_gives_no_cli_overview_without_one_language_in_its_own_cli_folder(
+    files: list[str],
+) -> None:
+    session = Session("/home/dev/tally", "s1", T0 + timedelta(days=1))
+    session.user("Fix the rounding in the totals.")
+    _listed(session, files)
+
+    assert _about(await _extract(session)) == []

@@ -14,9 +14,10 @@ part of the code is, the same for every ecosystem:
 
 - the label is a name for a part of the project (a few words of prose, not a code span),
   not a report of the session's work ("Switched to X", "Fixed"), a plan, a proposal, a
-  problem or a change ("Next steps", "Bug", "Changes"), nor a sentence or a denial of its
-  own ("Nothing is committed.", "Git hooks are fragile."): a verdict on the state the
-  session found that day, which a later session cannot take as how the code is; a one-word
+  problem or a change ("Next steps", "Bug", "Changes"), nor a denial ("Nothing is
+  committed.", "No tests yet"): the state the session found that day, which a later session
+  cannot take as how the code is (a label written as a sentence loses its full stop: "Git
+  hooks are fragile: they live in `.husky/_/` …"); a one-word
   label that names no part ("Fetching", "Preview") counts beneath a labelled item above it,
   whose label it joins;
 - the sentence names, in backticks, a path the session read or touched (or that exists in the
@@ -125,9 +126,9 @@ def _label(raw: str) -> str:
         return ""
     if _REPORTED.match(label) or opens_with_action(label) or not plain(label):
         return ""
-    if label.endswith((".", "!")) or _NEGATION.search(label):
-        return ""  # a sentence or a denial: a verdict on that day's state, no part's name
-    return label
+    if _NEGATION.search(label):
+        return ""  # a denial ("Nothing is committed."): that day's state, no part's name
+    return label.rstrip(".!")
 
 
 def _lowered(body: str) -> str:

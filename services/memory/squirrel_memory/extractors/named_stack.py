@@ -27,7 +27,11 @@ the project is, and the overview says that much, the same in every ecosystem:
   `cmd/entire/cli/`, a monorepo's `packages/cli/`) holds the project's command-line interface,
   and the overview says where ("…, with its command-line interface in `src/cli/`"): the one
   such folder, the outermost; none in documentation, tests or a dependency's folder, and two
-  or more unrelated ones say nothing (which one is the project's own is not known).
+  or more unrelated ones say nothing (which one is the project's own is not known); where a
+  count of code files of one language is the only statement, that folder, holding code of that
+  language alone, gives the overview ("The project `mise` (its folder's name) has its
+  command-line interface in `src/cli/`, written in Rust, going by the files its sessions
+  showed.").
 """
 
 from __future__ import annotations
@@ -67,14 +71,15 @@ _NOT_THE_CODE = frozenset(
 )
 
 
-def cli_folder(seen: Iterable[str]) -> str | None:
+def cli_folder(seen: Iterable[str]) -> tuple[str, set[str]] | None:
     """The folder named `cli` (the outermost, outside documentation, tests and dependencies)
-    that holds code files among the project-relative paths `seen`, when there is one; None
-    when there is none or two unrelated ones."""
-    found: set[str] = set()
+    that holds code files among the project-relative paths `seen`, and the languages of those
+    files, when there is one; None when there is none or two unrelated ones."""
+    found: dict[str, set[str]] = {}
     for path in seen:
         pure = PurePosixPath(path)
-        if not extension_language(pure.suffix) or excluded(path):
+        language = extension_language(pure.suffix)
+        if not language or excluded(path):
             continue
         folders = pure.parts[:-1]
         if _CLI_FOLDER not in folders:
@@ -82,8 +87,24 @@ def cli_folder(seen: Iterable[str]) -> str | None:
         at = folders.index(_CLI_FOLDER)
         if any(part.lower() in _NOT_THE_CODE or part.startswith(".") for part in folders[:at]):
             continue
-        found.add("/".join(folders[: at + 1]))
-    return next(iter(found)) if len(found) == 1 else None
+        found.setdefault("/".join(folders[: at + 1]), set()).add(language)
+    return next(iter(found.items())) if len(found) == 1 else None
+
+
+def _with_cli(name: str, language: Fact, seen: Iterable[str]) -> str | None:
+    """ "The project `mise` (its folder's name) has its command-line interface in `src/cli/`,
+    written in Rust, …": a counted statement whose one language is that of the code files the
+    sessions saw in the project's one `cli` folder; None otherwise."""
+    found = cli_folder(seen)
+    languages = stated_languages(language)
+    if found is None or len(languages) != 1 or found[1] != languages:
+        return None
+    shown = "going by the files its sessions showed"
+    written = f"written in {next(iter(languages))}"
+    return (
+        f"The project `{name}` (its folder's name) has its command-line interface in "
+        f"`{found[0]}/`, {written}, {shown}."
+    )
 
 
 def project_folder_name(project_id: str) -> str | None:
@@ -144,7 +165,8 @@ def named_stack(
     if name is None or language.key != "language":
         return None
     if is_touched_statement(language.content):
-        return _in_parts(name, language, seen)
+        seen = list(seen)
+        return _in_parts(name, language, seen) or _with_cli(name, language, seen)
     match = _MANIFEST_STATEMENT.match(language.content.strip())
     if match is None:
         return None
@@ -158,5 +180,5 @@ def named_stack(
     evidence = " and ".join(f"`{path}`" for path in files)
     written = f"is written in {languages} ({evidence} at its root)"
     cli = cli_folder(seen)
-    with_cli = f", with its command-line interface in `{cli}/`" if cli else ""
+    with_cli = f", with its command-line interface in `{cli[0]}/`" if cli else ""
     return f"The project `{name}` (its folder's name) {written}{with_cli}."
