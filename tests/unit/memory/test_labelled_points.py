@@ -110,6 +110,9 @@ def test_the_point_becomes_a_project_fact() -> None:
         # a label that names no part, with no labelled item above it
         "- **Summary:** it runs one query per type in `src/search/query.ts`.",
         "- **Fetching:** it runs one query per type in `src/search/query.ts`.",
+        # a label that denies: that day's state, no part's name
+        "- **Nothing is committed.** `src/search/query.ts` is untracked, so it is local.",
+        "- **No search tests yet:** it runs one query per type in `src/search/query.ts`.",
         # a code span as the label: a list of changed files
         "- **`src/search/query.ts`**: it runs one query per type in `src/search/query.ts`.",
     ],
@@ -187,3 +190,11 @@ def test_a_label_that_only_says_a_path_follows_names_no_part() -> None:
     session = _looked_around()
     session.say("- **Document path (relative):** `src/search/translators.ts`\n")
     assert labelled_points(session.events) == []
+
+
+def test_a_label_written_as_a_sentence_loses_its_full_stop() -> None:
+    session = _looked_around()
+    session.say("- **Search is fragile.** It runs one query per type in `src/search/query.ts`.\n")
+    assert [p.content for p in labelled_points(session.events)] == [
+        "Search is fragile: it runs one query per type in `src/search/query.ts`."
+    ]

@@ -140,3 +140,88 @@ async def test_code_spread_over_folders_or_sharing_one_gives_no_parts(files: lis
     _listed(session, files)
 
     assert _about(await _extract(session)) == []
+
+
+@pytest.mark.parametrize(
+    ("manifest", "text", "files", "folder"),
+    [
+        ("Cargo.toml", '[package]\nname = "tally"\n', ["src/cli/mod.rs", "src/git.rs"], "src/cli"),
+        (
+            "go.mod",
+            "module example.com/tally\n",
+            ["cmd/tally/cli/root.go", "main.go"],
+            "cmd/tally/cli",
+        ),
+        ("package.json", '{"name": "tally"}\n', ["packages/cli/src/index.ts"], "packages/cli"),
+        ("pyproject.toml", '[project]\nname = "tally"\n', ["cli/main.py", "cli/run.py"], "cli"),
+    ],
+    ids=["rust", "go", "typescript", "python"],
+)
+async def test_a_cli_folder_whose_code_the_session_read_says_where_the_interface_is(
+    manifest: str, text: str, files: list[str], folder: str
+) -> None:
+    session = _session("/home/dev/tally", manifest, text, ())
+    _listed(session, files)
+
+    [said] = _about(await _extract(session))
+    assert said.endswith(
+        f"(`{manifest}` at its root), with its command-line interface in `{folder}/`."
+    )
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        ["docs/cli/commands.js", "src/main.rs"],  # the documentation of the interface
+        ["e2e/cli/test_login.rs", "tests/cli/run.rs"],  # its tests
+        ["src/cli/README.md", "src/cli/usage.txt"],  # no code file in it
+        ["node_modules/cli/index.js"],  # a dependency's folder
+        ["server/cli/a.rs", "worker/cli/b.rs"],  # two unrelated ones: which is not known
+    ],
+)
+async def test_no_cli_folder_is_said_without_the_projects_own_code_in_one(files: list[str]) -> None:
+    session = _session("/home/dev/tally", "Cargo.toml", '[package]\nname = "tally"\n', ())
+    _listed(session, files)
+
+    [said] = _about(await _extract(session))
+    assert "command-line" not in said
+
+
+@pytest.mark.parametrize(
+    ("files", "folder", "language"),
+    [
+        (["src/cli/mod.rs", "src/cli/run.rs", "src/git.rs"], "src/cli", "Rust"),
+        (["cmd/tally/cli/root.go", "cmd/tally/main.go", "store.go"], "cmd/tally/cli", "Go"),
+        (["cli/main.py", "cli/run.py", "tally/core.py"], "cli", "Python"),
+    ],
+    ids=["rust", "go", "python"],
+)
+async def test_counted_code_of_one_language_with_a_cli_folder_says_where_the_interface_is(
+    files: list[str], folder: str, language: str
+) -> None:
+    session = Session("/home/dev/tally", "s1", T0 + timedelta(days=1))
+    session.user("Fix the rounding in the totals.")
+    _listed(session, files)
+
+    assert _about(await _extract(session)) == [
+        f"The project `tally` (its folder's name) has its command-line interface in `{folder}/`,"
+        f" written in {language}, going by the files its sessions showed."
+    ]
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        ["src/a.rs", "src/b.rs", "src/c.rs"],  # no cli folder
+        ["src/cli/a.rs", "src/cli/b.rs", "tools/x.py", "tools/y.py"],  # two languages counted
+        ["docs/cli/a.rs", "src/b.rs", "src/c.rs"],  # the interface's documentation
+    ],
+)
+async def test_counted_code_gives_no_cli_overview_without_one_language_in_its_own_cli_folder(
+    files: list[str],
+) -> None:
+    session = Session("/home/dev/tally", "s1", T0 + timedelta(days=1))
+    session.user("Fix the rounding in the totals.")
+    _listed(session, files)
+
+    assert _about(await _extract(session)) == []

@@ -14,8 +14,12 @@ part of the code is, the same for every ecosystem:
 
 - the label is a name for a part of the project (a few words of prose, not a code span),
   not a report of the session's work ("Switched to X", "Fixed"), a plan, a proposal, a
-  problem or a change ("Next steps", "Bug", "Changes"); a one-word label that names no part
-  ("Fetching", "Preview") counts beneath a labelled item above it, whose label it joins;
+  problem or a change ("Next steps", "Bug", "Changes"), nor a denial ("Nothing is
+  committed.", "No tests yet"): the state the session found that day, which a later session
+  cannot take as how the code is (a label written as a sentence loses its full stop: "Git
+  hooks are fragile: they live in `.husky/_/` …"); a one-word
+  label that names no part ("Fetching", "Preview") counts beneath a labelled item above it,
+  whose label it joins;
 - the sentence names, in backticks, a path the session read or touched (or that exists in the
   repository), inside the project and outside dependency, build and test-data folders: a
   path never seen is not trusted;
@@ -122,7 +126,9 @@ def _label(raw: str) -> str:
         return ""
     if _REPORTED.match(label) or opens_with_action(label) or not plain(label):
         return ""
-    return label
+    if _NEGATION.search(label):
+        return ""  # a denial ("Nothing is committed."): that day's state, no part's name
+    return label.rstrip(".!")
 
 
 def _lowered(body: str) -> str:

@@ -22,7 +22,16 @@ the project is, and the overview says that much, the same in every ecosystem:
   code was seen, not what the whole project is: it gives an overview only when it names two
   languages or more and each one's files sit in a top-level folder (or a monorepo's package)
   of its own, and then it says where each part is ("has Python code in `apps/api/` and
-  TypeScript code in `apps/web/`"); no statement, no overview.
+  TypeScript code in `apps/web/`"); no statement, no overview;
+- a folder named `cli` whose code files the sessions read or listed (`src/cli/`, `cli/`,
+  `cmd/entire/cli/`, a monorepo's `packages/cli/`) holds the project's command-line interface,
+  and the overview says where ("…, with its command-line interface in `src/cli/`"): the one
+  such folder, the outermost; none in documentation, tests or a dependency's folder, and two
+  or more unrelated ones say nothing (which one is the project's own is not known); where a
+  count of code files of one language is the only statement, that folder, holding code of that
+  language alone, gives the overview ("The project `mise` (its folder's name) has its
+  command-line interface in `src/cli/`, written in Rust, going by the files its sessions
+  showed.").
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.language_parts import part_folder, stated_languages
 from squirrel_memory.extractors.manifests import extension_language
+from squirrel_memory.extractors.placements import excluded
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.touched_languages import is_touched_statement, touched_code
 
@@ -49,6 +59,52 @@ _HEX = re.compile(r"^[0-9a-f]+$", re.IGNORECASE)
 _LOCKS = (".lock", "-lock.json", "-lock.yaml", ".lockb", "lock.json")
 #: A root manifest's statement: "Rust and TypeScript project (Cargo.toml, package.json)…".
 _MANIFEST_STATEMENT = re.compile(r"^(?P<languages>[^()]+?) project \((?P<evidence>[^()]+)\)")
+
+
+#: The folder a command-line interface's code sits in, by its name.
+_CLI_FOLDER = "cli"
+#: Folders whose `cli/` is not the project's command-line interface: its documentation, its
+#: tests, examples.
+_NOT_THE_CODE = frozenset(
+    {"docs", "doc", "documentation", "site", "website", "test", "tests", "e2e", "spec"}
+    | {"specs", "examples", "example", "samples", "benchmarks", "bench", "scripts"}
+)
+
+
+def cli_folder(seen: Iterable[str]) -> tuple[str, set[str]] | None:
+    """The folder named `cli` (the outermost, outside documentation, tests and dependencies)
+    that holds code files among the project-relative paths `seen`, and the languages of those
+    files, when there is one; None when there is none or two unrelated ones."""
+    found: dict[str, set[str]] = {}
+    for path in seen:
+        pure = PurePosixPath(path)
+        language = extension_language(pure.suffix)
+        if not language or excluded(path):
+            continue
+        folders = pure.parts[:-1]
+        if _CLI_FOLDER not in folders:
+            continue
+        at = folders.index(_CLI_FOLDER)
+        if any(part.lower() in _NOT_THE_CODE or part.startswith(".") for part in folders[:at]):
+            continue
+        found.setdefault("/".join(folders[: at + 1]), set()).add(language)
+    return next(iter(found.items())) if len(found) == 1 else None
+
+
+def _with_cli(name: str, language: Fact, seen: Iterable[str]) -> str | None:
+    """ "The project `mise` (its folder's name) has its command-line interface in `src/cli/`,
+    written in Rust, …": a counted statement whose one language is that of the code files the
+    sessions saw in the project's one `cli` folder; None otherwise."""
+    found = cli_folder(seen)
+    languages = stated_languages(language)
+    if found is None or len(languages) != 1 or found[1] != languages:
+        return None
+    shown = "going by the files its sessions showed"
+    written = f"written in {next(iter(languages))}"
+    return (
+        f"The project `{name}` (its folder's name) has its command-line interface in "
+        f"`{found[0]}/`, {written}, {shown}."
+    )
 
 
 def project_folder_name(project_id: str) -> str | None:
@@ -109,7 +165,8 @@ def named_stack(
     if name is None or language.key != "language":
         return None
     if is_touched_statement(language.content):
-        return _in_parts(name, language, seen)
+        seen = list(seen)
+        return _in_parts(name, language, seen) or _with_cli(name, language, seen)
     match = _MANIFEST_STATEMENT.match(language.content.strip())
     if match is None:
         return None
@@ -122,4 +179,6 @@ def named_stack(
         return None
     evidence = " and ".join(f"`{path}`" for path in files)
     written = f"is written in {languages} ({evidence} at its root)"
-    return f"The project `{name}` (its folder's name) {written}."
+    cli = cli_folder(seen)
+    with_cli = f", with its command-line interface in `{cli[0]}/`" if cli else ""
+    return f"The project `{name}` (its folder's name) {written}{with_cli}."
