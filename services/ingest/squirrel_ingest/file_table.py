@@ -114,7 +114,9 @@ class FileTable:
 
     def renamed(self, moves: Mapping[Path, Path]) -> None:
         """Note the watcher's renames (old path -> new, a folder's for every tracked file in it)
-        for `track` to resume each new path where its old one was left."""
+        for `track` to resume each new path where its old one was left, when the paths changed
+        with them are read next; those of earlier batches, read already, are dropped."""
+        self._renamed = {}
         for old, new in moves.items():
             for path in self.files:
                 if path == old:
