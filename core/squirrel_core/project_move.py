@@ -98,7 +98,10 @@ def gone_line(layout: HomeLayout, root: str) -> str:
             f"the project folder {shown} is gone, and its memories with it (in its "
             f"{CTX_DIR_NAME}/): if it was moved or renamed, {fix}"
         )
-    return f"the project folder {shown} is gone; re-create it or remove it from projects.json"
+    return (
+        f"the project folder {shown} is gone; re-create it or forget it "
+        f"(`sqrl projects --forget {shown}`)"
+    )
 
 
 def gone_projects(layout: HomeLayout) -> list[str]:

@@ -1,4 +1,5 @@
-"""`sqrl projects`: the repositories with assistant history here, and registering them at once."""
+"""`sqrl projects`: the repositories with assistant history here, registering them at once, and
+forgetting one (`--forget`: off the registry, its store kept unless `--delete-store`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from typing import Any
 
 from squirrel_cli.console import Console
 from squirrel_cli.discovery import Activity, Repository, discover
-from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
-from squirrel_core.projects import read_projects
+from squirrel_core.project_forget import forget_project, own_store, require_registered
+from squirrel_core.projects import canonical_root, read_projects, shown_path
 from squirrel_core.settings import Settings
 from squirrel_core.worktrees import WorktreeMemory
 
@@ -31,6 +33,19 @@ def add_commands(sub: Any) -> None:
     )
     projects.add_argument(
         "--all", action="store_true", help="register every listed repository not yet registered"
+    )
+    projects.add_argument(
+        "--forget",
+        metavar="N|PATH",
+        help="take this registered project off the registry (its memories are kept)",
+    )
+    projects.add_argument(
+        "--delete-store",
+        action="store_true",
+        help="with --forget: delete its store too, only one this home made (asks first)",
+    )
+    projects.add_argument(
+        "--yes", "-y", action="store_true", help="with --delete-store: do not ask"
     )
     projects.add_argument("--json", action="store_true", help="print JSON")
     projects.set_defaults(handler=cmd_projects)
@@ -93,8 +108,79 @@ def _register(settings: Settings, repo: Repository, console: Console) -> None:
     cmd_init(args, console)
 
 
+def _forgotten_root(settings: Settings, word: str) -> str:
+    """The registered project `--forget` names: a number from the list, or a path."""
+    layout = HomeLayout(settings.home)
+    if not word.isdigit():
+        return require_registered(layout, str(canonical_root(word)))
+    found = _found(settings)
+    number = int(word)
+    if not 1 <= number <= len(found):
+        raise InvalidArgumentError(
+            f"no repository numbered {number}; `sqrl projects` lists 1 to {len(found)}"
+        )
+    repo = found[number - 1]
+    if not repo.registered:
+        raise NotFoundError(
+            f"repository {number} ({shown_path(repo.root)}) is not registered; nothing to forget"
+        )
+    return repo.root
+
+
+def _confirmed(args: argparse.Namespace, question: str, console: Console) -> bool:
+    if args.yes:
+        return True
+    if not sys.stdin.isatty():
+        raise InvalidArgumentError(f"{question} Add --yes to confirm; nothing was changed")
+    from rich.prompt import Confirm  # noqa: PLC0415 - only when a person is asked
+
+    return bool(Confirm.ask(question, console=console.out, default=False))
+
+
+def _forget(args: argparse.Namespace, console: Console) -> int:
+    settings: Settings = args.settings
+    layout = HomeLayout(settings.home)
+    root = _forgotten_root(settings, args.forget)
+    notes = Console(sys.stderr) if args.json else console
+    if args.delete_store and (store := own_store(layout, root)) is not None:
+        question = (
+            f"Delete {shown_path(store.store_dir)} ({store.memories} memories, "
+            f"{store.events} events of {shown_path(root)})?"
+        )
+        if not _confirmed(args, question, notes):
+            notes.line("Nothing was changed.")
+            return 1
+    done = forget_project(layout, root, delete_store=args.delete_store)
+    shown = shown_path(root)
+    if args.json:
+        console.json(
+            {
+                "forgotten": root,
+                "store": str(done.store_dir) if done.store_dir else None,
+                "deleted": done.deleted,
+            }
+        )
+    elif done.deleted and done.store_dir is not None:
+        console.line(f"Forgot {shown} and deleted its store {shown_path(done.store_dir)}.")
+    elif done.store_dir is not None:
+        console.line(
+            f"Forgot {shown}; its memories stay in {shown_path(done.store_dir)} (`sqrl init` "
+            f"there registers it again with them; `sqrl projects --forget` with --delete-store "
+            "deletes them)."
+        )
+    else:
+        console.line(f"Forgot {shown}; no store of it was found.")
+    return 0
+
+
 def cmd_projects(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
+    if args.forget is not None:
+        if args.register or args.all:
+            raise InvalidArgumentError("--forget goes alone, without --register or --all")
+        return _forget(args, console)
+    if args.delete_store:
+        raise InvalidArgumentError("--delete-store goes with --forget N|PATH")
     found = _found(settings)
     chosen = _chosen(args, found) if (args.register or args.all) else []
     notes = console

@@ -287,6 +287,7 @@ class IngestEngine:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._queue.wait(), timeout=max(0.0, wait))
         changed = self._queue.take()
+        self._table.renamed(self._queue.take_moves())
         if changed:
             expanded = await asyncio.to_thread(expand, changed, set(self._table.files))
             await self._read_paths(expanded, force=True)

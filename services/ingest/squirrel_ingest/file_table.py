@@ -1,9 +1,19 @@
 """The transcript files the ingest engine tracks: where each newly found one resumes (the lowest
 position any registered project has for it), rewinding one for newly registered projects, and
-the files whose read failed."""
+the files whose read failed.
+
+A file renamed or moved under the roots while the service runs (watchdog's `moved` event, for
+the file or a folder holding it: `renamed`) is the file already read under its old name: when
+its new path is tracked, with the old path gone and the same inode, it resumes where the
+registered projects left the old one (their floors and the parser's state), and its later
+cursors are kept under the new path. Read from its start instead, every event of it would be
+sent again (the memory service keeps each once, counting the rest as duplicates). Only a rename
+the watcher saw is carried: a new file that merely has the inode of a deleted one (inodes are
+reused) is read from its start."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -39,6 +49,8 @@ class FileTable:
         self._tally = tally
         self.files: dict[Path, TrackedFile] = {}
         self.ignored: set[Path] = set()
+        #: New path -> the tracked path it was renamed from, until the new path is tracked.
+        self._renamed: dict[Path, Path] = {}
 
     def _resume(
         self, key: str, inode: int, size: int
@@ -86,13 +98,40 @@ class FileTable:
             return None
         key = str(path)
         position, state_from = self._resume(key, stat.st_ino, stat.st_size)
+        renamed = self._renamed_from(path, source, stat.st_ino)
+        if renamed is not None and position is None:
+            position, state_from = self._resume(renamed.key, stat.st_ino, stat.st_size)
         parser = new_parser(self._factory, path, source, state_from)
         if parser is None:
             self.ignored.add(path)
             return None
         tracked = TrackedFile(path=path, key=key, source=source, parser=parser, position=position)
         self.files[path] = tracked
+        if renamed is not None and position is not None:
+            del self.files[renamed.path]
+            log.info("source_file_renamed", source=source.value, offset=position.offset)
         return tracked
+
+    def renamed(self, moves: Mapping[Path, Path]) -> None:
+        """Note the watcher's renames (old path -> new, a folder's for every tracked file in it)
+        for `track` to resume each new path where its old one was left, when the paths changed
+        with them are read next; those of earlier batches, read already, are dropped."""
+        self._renamed = {}
+        for old, new in moves.items():
+            for path in self.files:
+                if path == old:
+                    self._renamed[new] = path
+                elif path.is_relative_to(old):
+                    self._renamed[new / path.relative_to(old)] = path
+
+    def _renamed_from(self, path: Path, source: SourceTool, inode: int) -> TrackedFile | None:
+        """The tracked file `path` was renamed from: same source and inode, old path gone."""
+        old = self._renamed.pop(path, None)
+        tracked = self.files.get(old) if old is not None and old != path else None
+        if tracked is None or tracked.source is not source or os.path.lexists(tracked.path):
+            return None
+        at = tracked.position
+        return tracked if at is not None and at.inode == inode else None
 
     def failed(self, path: Path, tracked: TrackedFile | None, error: Exception) -> None:
         """A file whose read failed: counted, and retried once it changes (one never tracked:

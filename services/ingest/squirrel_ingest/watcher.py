@@ -29,13 +29,16 @@ class ChangeQueue:
         self._loop = loop
         self._lock = threading.Lock()
         self._paths: set[Path] = set()
+        self._moves: dict[Path, Path] = {}
         self._wake_scheduled = False
         self._ready = asyncio.Event()
 
-    def put_threadsafe(self, path: Path) -> None:
-        """Record a change from a non-loop thread."""
+    def put_threadsafe(self, path: Path, moved_from: Path | None = None) -> None:
+        """Record a change from a non-loop thread (`moved_from`: the path it was renamed from)."""
         with self._lock:
             self._paths.add(path)
+            if moved_from is not None:
+                self._moves[moved_from] = path
             if self._wake_scheduled:
                 return
             self._wake_scheduled = True
@@ -65,6 +68,12 @@ class ChangeQueue:
             self._ready.clear()
         return paths
 
+    def take_moves(self) -> dict[Path, Path]:
+        """Every rename recorded since the last call: old path to new (files and folders)."""
+        with self._lock:
+            moves, self._moves = self._moves, {}
+        return moves
+
     def _wake(self) -> None:
         with self._lock:
             self._wake_scheduled = False
@@ -80,9 +89,11 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type not in _RELEVANT:
             return
-        target = event.dest_path if event.event_type == "moved" else event.src_path
+        moved = event.event_type == "moved"
+        target = event.dest_path if moved else event.src_path
         if target:
-            self._queue.put_threadsafe(Path(os.fsdecode(target)))
+            source = Path(os.fsdecode(event.src_path)) if moved and event.src_path else None
+            self._queue.put_threadsafe(Path(os.fsdecode(target)), moved_from=source)
 
 
 class RootWatcher:

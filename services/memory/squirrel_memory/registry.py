@@ -76,7 +76,7 @@ class ProjectRegistry:
         if not await asyncio.to_thread(Path(project_id).is_dir):
             raise NotFoundError(
                 f"the project folder {project_id} is gone; "
-                "re-create it or remove it from projects.json"
+                f"re-create it or forget it (`sqrl projects --forget {project_id}`)"
             )
         fresh = project_id not in self._stores.open_projects()
         if not fresh:

@@ -89,6 +89,38 @@ async def test_file_moved_into_the_root_is_reported(
     assert target in await _collect_until(queue, target)
 
 
+async def test_a_rename_in_the_root_is_reported_with_its_old_path(
+    watched: tuple[Path, ChangeQueue, RootWatcher],
+) -> None:
+    root, queue, _ = watched
+    old = root / "session.jsonl"
+    old.write_text("x\n")
+    assert old in await _collect_until(queue, old)
+    queue.take_moves()
+    new = root / "session-renamed.jsonl"
+
+    old.rename(new)
+
+    assert new in await _collect_until(queue, new)
+    assert queue.take_moves() == {old: new}
+    assert queue.take_moves() == {}
+
+
+async def test_a_file_created_or_deleted_records_no_move(
+    watched: tuple[Path, ChangeQueue, RootWatcher],
+) -> None:
+    root, queue, _ = watched
+    doomed = root / "doomed.jsonl"
+    doomed.write_text("x\n")
+    assert doomed in await _collect_until(queue, doomed)
+    doomed.unlink()
+    other = root / "other.jsonl"
+    other.write_text("y\n")  # may take the deleted file's inode: still no rename
+
+    assert other in await _collect_until(queue, other)
+    assert queue.take_moves() == {}
+
+
 async def test_root_created_after_start_is_watched_after_sync(tmp_path: Path) -> None:
     root = tmp_path / "later"
     queue = ChangeQueue(asyncio.get_running_loop())

@@ -90,7 +90,11 @@ def session_routines(events: list[StoredEvent]) -> list[SessionRoutine]:
     """Routines asked for in at least `MIN_MESSAGES` messages of one session with another
     request of the user's between each two of them (`MIN_POINTED_MESSAGES` when fewer than
     `MIN_MESSAGES` of them are bare steps), the most asked first. A routine asked in several
-    sessions is `routine_requests`' (its own memory, at its own weight)."""
+    sessions is `routine_requests`' (its own memory, at its own weight).
+
+    Whether other work lies between two messages is a difference of a running count
+    (`_WorkBefore`), each message judged once: the time grows with the session's length, not
+    with its square when a routine is asked many times along nothing but steps and "ok"."""
     typed = typed_requests(events)
     sessions_of: dict[frozenset[str], set[str]] = {}
     asked: dict[tuple[str, frozenset[str]], list[tuple[int, StoredEvent, str, bool]]] = {}
@@ -103,15 +107,15 @@ def session_routines(events: list[StoredEvent]) -> list[SessionRoutine]:
                     sessions_of.setdefault(steps, set()).add(session)
                 asked.setdefault((session, steps), []).append((index, event, wording, plain))
                 break
+    work_before = _WorkBefore(typed)
     found: list[SessionRoutine] = []
     for (_, steps), said in asked.items():
-        if len(sessions_of.get(steps, ())) > 1:
+        if len(said) < MIN_MESSAGES or len(sessions_of.get(steps, ())) > 1:
             continue
         # each kept message follows the previous one after at least one other request
         kept = [said[0]]
         for item in said[1:]:
-            between = typed[kept[-1][0] + 1 : item[0]]
-            if any(_other_work(text) for _, text in between):
+            if work_before[item[0]] - work_before[kept[-1][0] + 1] > 0:
                 kept.append(item)
         bare = len([item for item in kept if item[3]])
         if len(kept) < MIN_MESSAGES or (bare < MIN_MESSAGES and len(kept) < MIN_POINTED_MESSAGES):
@@ -148,3 +152,19 @@ def _other_work(text: str) -> bool:
     if any(routine_steps(sentence) for sentence in sentences(text)):
         return False
     return len(_WORD.findall(text)) >= MIN_OTHER_WORDS
+
+
+class _WorkBefore:
+    """`self[k]`: how many of the first k typed messages are other work (`_other_work`), each
+    message judged once and only as far as a routine asked again needs."""
+
+    def __init__(self, typed: list[tuple[StoredEvent, str]]) -> None:
+        self._typed = typed
+        self._counts = [0]
+
+    def __getitem__(self, k: int) -> int:
+        counts = self._counts
+        while len(counts) <= k:
+            _, text = self._typed[len(counts) - 1]
+            counts.append(counts[-1] + _other_work(text))
+        return counts[k]
