@@ -17,19 +17,13 @@ digest must be the same.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
-import resource
-import statistics
 import sys
-import time
-from datetime import UTC, datetime, timedelta
 
-from squirrel_memory.extractors.session_routines import SessionRoutine, session_routines
+from bench import session_timing
+from bench.session_timing import digest, user_request
+from squirrel_memory.extractors.session_routines import session_routines
 from squirrel_memory.models import StoredEvent
-
-START = datetime(2026, 11, 3, 9, 0, tzinfo=UTC)
 
 _TASKS = (
     "fix the {thing} in the {module} module",
@@ -74,70 +68,20 @@ def made_up_session(size: int, seed: int = 7) -> list[StoredEvent]:
             text = rng.choice(_SHORT)
         else:
             text = rng.choice(_TASKS).format(thing=rng.choice(_THINGS), module=rng.choice(_MODULES))
-        events.append(
-            StoredEvent(
-                id=f"s0_{n:06d}",
-                project_id="/work/shop",
-                user_id="dev",
-                source_tool="claude_code",
-                session_id="s0",
-                timestamp=START + timedelta(seconds=20 * n),
-                event_type="user_message",
-                content={"text": text},
-                file_paths=(),
-                hash=f"h{n}",
-                origin="typed",
-            )
-        )
+        events.append(user_request(n, text))
     return events
 
 
-def digest(found: list[SessionRoutine]) -> str:
-    """What was found, as a short hash: the same on two trees when their outputs are equal."""
-    shown = [[r.key, r.wording, r.messages, list(r.event_ids)] for r in found]
-    return hashlib.sha256(json.dumps(shown).encode()).hexdigest()[:16]
-
-
 def measure(size: int, repeat: int) -> dict[str, object]:
-    events = made_up_session(size)
-    times: list[float] = []
-    found: list[SessionRoutine] = []
-    for _ in range(repeat):
-        began = time.perf_counter()
-        found = session_routines(events)
-        times.append(time.perf_counter() - began)
-    ordered = sorted(times)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    median = statistics.median(times)
-    return {
-        "requests": size,
-        "median_s": round(median, 4),
-        "p95_s": round(p95, 4),
-        "requests_per_s": round(size / median) if median else 0,
-        "found": len(found),
-        "digest": digest(found),
-        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
-    }
+    """`session_routines` timed on a made-up session of `size` requests (`session_timing.timed`)."""
+    return session_timing.timed(made_up_session(size), repeat, session_routines)
 
 
 def main(argv: list[str]) -> int:
-    sizes = [1000, 10000]
-    repeat = 3
-    for i, arg in enumerate(argv):
-        if arg == "--sizes" and i + 1 < len(argv):
-            sizes = [int(s) for s in argv[i + 1].split(",") if s]
-        if arg == "--repeat" and i + 1 < len(argv):
-            repeat = max(1, int(argv[i + 1]))
-    rows = [measure(size, repeat) for size in sizes]
-    if "--json" in argv:
-        print(json.dumps(rows, indent=2))
-        return 0
-    head = list(rows[0])
-    print("| " + " | ".join(head) + " |")
-    print("|" + "---|" * len(head))
-    for row in rows:
-        print("| " + " | ".join(str(row[c]) for c in head) + " |")
-    return 0
+    return session_timing.main(argv, measure)
+
+
+__all__ = ["digest", "made_up_session", "main", "measure"]
 
 
 if __name__ == "__main__":

@@ -13,9 +13,11 @@ import pytest
 from squirrel_core.auth import ensure_token
 from squirrel_core.clients import MemoryClient, open_channel
 from squirrel_core.home import HomeLayout
+from squirrel_core.projects import add_project
 from squirrel_core.rpc import GrpcService
 from squirrel_core.runner import Setup
 from squirrel_core.settings import Settings, load_settings
+from squirrel_memory.bootstrap import init_project_files
 from tests.conftest import PATIENCE_SECONDS
 
 
@@ -65,6 +67,30 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
         return load_settings(base)
 
     return make
+
+
+def watched_claude_home(
+    make_settings: Callable[..., Settings], tmp_path: Path, project: Path
+) -> Settings:
+    """Settings whose ingest reads only Claude Code transcripts under `tmp_path/claude-projects`
+    (created; the other hosts' folders do not exist), delivers each batch at once, never rescans
+    (only the watcher sees a change) and never runs the processor; `project` is initialised
+    and registered in the home."""
+    claude = tmp_path / "claude-projects"
+    claude.mkdir()
+    settings = make_settings(
+        ingest_claude_roots=str(claude),
+        ingest_codex_roots=str(tmp_path / "none-codex"),
+        ingest_gemini_roots=str(tmp_path / "none-gemini"),
+        ingest_cursor_roots=str(tmp_path / "none-cursor"),
+        ingest_batch_age_seconds="0.05",
+        ingest_rescan_seconds="3600",
+        processor_min_events="1000000",
+    )
+    layout = HomeLayout(settings.home).ensure()
+    init_project_files(project)
+    add_project(layout.projects, project)
+    return settings
 
 
 @asynccontextmanager

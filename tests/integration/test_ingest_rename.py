@@ -16,13 +16,11 @@ from squirrel.v1.events_pb2 import SOURCE_TOOL_CLAUDE_CODE
 from squirrel_core.clients import IngestClient, open_channel
 from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
-from squirrel_core.projects import add_project
 from squirrel_core.settings import Settings
 from squirrel_ingest import server as ingest_server
 from squirrel_ingest.parsers import parse_file
 from squirrel_memory import server as memory_server
-from squirrel_memory.bootstrap import init_project_files
-from tests.integration.conftest import memory_client, running, wait_for
+from tests.integration.conftest import memory_client, running, wait_for, watched_claude_home
 from tests.transcripts import FIXTURES, append_claude, place_claude
 
 TURN_1 = FIXTURES / "claude" / "incremental-simple" / "turn-1.jsonl"
@@ -35,24 +33,6 @@ def project(tmp_path: Path) -> Path:
     root.mkdir()
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root.resolve()
-
-
-def _setup(make_settings: Callable[..., Settings], tmp_path: Path, project: Path) -> Settings:
-    claude = tmp_path / "claude-projects"
-    claude.mkdir()
-    settings = make_settings(
-        ingest_claude_roots=str(claude),
-        ingest_codex_roots=str(tmp_path / "none-codex"),
-        ingest_gemini_roots=str(tmp_path / "none-gemini"),
-        ingest_cursor_roots=str(tmp_path / "none-cursor"),
-        ingest_batch_age_seconds="0.05",
-        ingest_rescan_seconds="3600",  # only the watcher sees the rename
-        processor_min_events="1000000",
-    )
-    layout = HomeLayout(settings.home).ensure()
-    init_project_files(project)
-    add_project(layout.projects, project)
-    return settings
 
 
 def _parsed_events(path: Path) -> int:
@@ -78,7 +58,7 @@ async def _claude_status(settings: Settings, port: int) -> ipb.SourceStatus:
 async def test_a_renamed_transcript_is_stored_once_and_read_on_under_its_new_name(
     make_settings: Callable[..., Settings], tmp_path: Path, project: Path, where: str
 ) -> None:
-    settings = _setup(make_settings, tmp_path, project)
+    settings = watched_claude_home(make_settings, tmp_path, project)
     async with (
         running("memory", memory_server.setup, settings) as mem,
         running("ingest", ingest_server.setup, settings) as ing,

@@ -15,13 +15,11 @@ from squirrel.v1.events_pb2 import SOURCE_TOOL_CLAUDE_CODE
 from squirrel_core.clients import IngestClient, open_channel
 from squirrel_core.events import SourceTool
 from squirrel_core.home import HomeLayout
-from squirrel_core.projects import add_project
 from squirrel_core.settings import Settings
 from squirrel_ingest import server as ingest_server
 from squirrel_ingest.parsers import parse_file
 from squirrel_memory import server as memory_server
-from squirrel_memory.bootstrap import init_project_files
-from tests.integration.conftest import memory_client, running, wait_for
+from tests.integration.conftest import memory_client, running, wait_for, watched_claude_home
 from tests.transcripts import FIXTURES, append_claude, place_claude
 
 TURN_1 = FIXTURES / "claude" / "incremental-simple" / "turn-1.jsonl"
@@ -34,24 +32,6 @@ def project(tmp_path: Path) -> Path:
     root.mkdir()
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root.resolve()
-
-
-def _setup(make_settings: Callable[..., Settings], tmp_path: Path, project: Path) -> Settings:
-    claude = tmp_path / "claude-projects"
-    claude.mkdir()
-    settings = make_settings(
-        ingest_claude_roots=str(claude),
-        ingest_codex_roots=str(tmp_path / "none-codex"),
-        ingest_gemini_roots=str(tmp_path / "none-gemini"),
-        ingest_cursor_roots=str(tmp_path / "none-cursor"),
-        ingest_batch_age_seconds="0.05",
-        ingest_rescan_seconds="3600",
-        processor_min_events="1000000",
-    )
-    layout = HomeLayout(settings.home).ensure()
-    init_project_files(project)
-    add_project(layout.projects, project)
-    return settings
 
 
 def _parsed_events(path: Path) -> int:
@@ -68,7 +48,7 @@ async def _events_total(settings: Settings, svc: object) -> int:
 async def test_appending_to_a_watched_transcript_delivers_exactly_the_new_events(
     make_settings: Callable[..., Settings], tmp_path: Path, project: Path
 ) -> None:
-    settings = _setup(make_settings, tmp_path, project)
+    settings = watched_claude_home(make_settings, tmp_path, project)
     async with (
         running("memory", memory_server.setup, settings) as mem,
         running("ingest", ingest_server.setup, settings) as ing,
@@ -105,7 +85,7 @@ async def test_appending_to_a_watched_transcript_delivers_exactly_the_new_events
 async def test_restart_resumes_from_committed_cursors_without_duplicates(
     make_settings: Callable[..., Settings], tmp_path: Path, project: Path
 ) -> None:
-    settings = _setup(make_settings, tmp_path, project)
+    settings = watched_claude_home(make_settings, tmp_path, project)
     target = place_claude(TURN_2, tmp_path / "claude-projects", str(project), "session.jsonl")
     first = _parsed_events(target)
     async with running("memory", memory_server.setup, settings) as mem:
@@ -140,7 +120,7 @@ async def test_events_for_an_unregistered_project_are_counted_not_retried_foreve
     from squirrel_core.events import Event, EventType, SourceTool  # noqa: PLC0415
     from squirrel_ingest.grpc_sink import GrpcSink  # noqa: PLC0415
 
-    settings = _setup(make_settings, tmp_path, project)
+    settings = watched_claude_home(make_settings, tmp_path, project)
     event = Event(SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, datetime.now(UTC), {"text": "hi"})
     async with running("memory", memory_server.setup, settings) as mem:
         token = HomeLayout(settings.home).token.read_text()
@@ -176,7 +156,7 @@ async def test_new_commits_of_a_registered_project_arrive_without_diffs(
     (project / "app.py").write_text("print('hello')\n")
     git("add", "app.py")
     git("commit", "-q", "-m", "Add the app entry point")
-    settings = _setup(make_settings, tmp_path, project)
+    settings = watched_claude_home(make_settings, tmp_path, project)
     settings = settings.with_values(ingest__git_poll_seconds=0.2)
     async with (
         running("memory", memory_server.setup, settings) as mem,

@@ -18,16 +18,14 @@ from squirrel_core.clients import IngestClient, open_channel
 from squirrel_core.commands import is_test_command
 from squirrel_core.events import EventType
 from squirrel_core.home import HomeLayout
-from squirrel_core.projects import add_project
 from squirrel_core.rpc import GrpcService
 from squirrel_core.settings import Settings
 from squirrel_ingest import server as ingest_server
 from squirrel_ingest.parsers import base as parsers_base
 from squirrel_memory import server as memory_server
-from squirrel_memory.bootstrap import init_project_files
 from squirrel_memory.dedup import HashedFields, event_hash
 from squirrel_memory.storage.formats import from_db_time, json_strings
-from tests.integration.conftest import memory_client, running, wait_for
+from tests.integration.conftest import memory_client, running, wait_for, watched_claude_home
 from tests.transcripts import FIXTURES, place_claude
 
 SESSIONS = sorted((FIXTURES / "claude" / "constructed" / "elixir").glob("*.jsonl"))
@@ -42,20 +40,8 @@ def project(tmp_path: Path) -> Path:
 
 
 def _setup(make_settings: Callable[..., Settings], tmp_path: Path, project: Path) -> Settings:
+    settings = watched_claude_home(make_settings, tmp_path, project)
     claude = tmp_path / "claude-projects"
-    claude.mkdir()
-    settings = make_settings(
-        ingest_claude_roots=str(claude),
-        ingest_codex_roots=str(tmp_path / "none-codex"),
-        ingest_gemini_roots=str(tmp_path / "none-gemini"),
-        ingest_cursor_roots=str(tmp_path / "none-cursor"),
-        ingest_batch_age_seconds="0.05",
-        ingest_rescan_seconds="3600",
-        processor_min_events="1000000",
-    )
-    layout = HomeLayout(settings.home).ensure()
-    init_project_files(project)
-    add_project(layout.projects, project)
     for session in SESSIONS:
         place_claude(session, claude, str(project))
     return settings
