@@ -412,6 +412,8 @@ class Processor:
         found: list[MemoryCandidate],
         findings: UserFindings,
     ) -> PassReport:
+        """Put-off cross-session candidates of `user`, joined with the repository's recipes,
+        decided and written with what the passes retire, in one transaction."""
         candidates, joined = join_candidates(
             [*found, *findings.candidates], await repository_memories(store)
         )
