@@ -11,7 +11,7 @@ import pytest
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_core.events import Event, EventType, SourceCursor, SourceTool
-from squirrel_memory.models import Episode
+from squirrel_memory.models import Episode, StoredEvent
 from squirrel_memory.storage import RejectReason, Store
 
 from .conftest import Opener
@@ -163,6 +163,21 @@ async def test_events_of_sessions_and_of_types(store: Store, project: str) -> No
     commands = await store.fetch_recent_of_types(project, [str(EventType.COMMAND_RUN)], limit=5)
     assert [e.content["command"] for e in commands] == ["pytest"]
     assert await store.fetch_recent_of_types(project, ["user_message"], 5, origin="git") == []
+
+
+async def test_recent_events_of_one_user_leave_the_others_out(store: Store, project: str) -> None:
+    await store.append_events(project, "alice", [ev("hers", at=T0)], [])
+    await store.append_events(project, "bob", [ev("his", at=T0 + timedelta(seconds=1))], [])
+    types = [str(EventType.USER_MESSAGE)]
+
+    def said(events: list[StoredEvent]) -> list[str]:
+        return [e.content["text"] for e in events]
+
+    assert said(await store.fetch_recent_of_types(project, types, 5)) == ["hers", "his"]
+    assert said(await store.fetch_recent_of_types(project, types, 5, user_id="alice")) == ["hers"]
+    bob = await store.fetch_recent_of_types(project, types, 5, "typed", user_id="bob")
+    assert [(e.user_id, e.content["text"]) for e in bob] == [("bob", "his")]
+    assert await store.fetch_recent_of_types(project, types, 5, user_id="carol") == []
 
 
 async def test_episodes_are_saved_with_their_events_in_order(store: Store, project: str) -> None:

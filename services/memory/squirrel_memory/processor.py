@@ -15,7 +15,6 @@ from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
-from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.housekeeping.consolidation import Consolidator
 from squirrel_memory.models import (
@@ -33,11 +32,17 @@ from squirrel_memory.parking.letters import (
 from squirrel_memory.parking.retry import ParkedRetry
 from squirrel_memory.pass_report import Decide, PassReport
 from squirrel_memory.processor_settings import ProcessorSettings
-from squirrel_memory.project_work import ProjectWork, project_candidates
+from squirrel_memory.project_work import (
+    ProjectWork,
+    UserFindings,
+    UserWork,
+    project_candidates,
+    user_candidates,
+)
 from squirrel_memory.recipe_join import join_candidates, retire_duplicates
 from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.session_readiness import SessionReadiness
-from squirrel_memory.storage import Store
+from squirrel_memory.storage import Retirement, Store
 from squirrel_memory.style_scope import merge_global_style
 from squirrel_memory.user_memories.userstore import UserStore
 
@@ -102,6 +107,9 @@ class Processor:
         self._task: asyncio.Task[None] | None = None
         #: Project-wide passes a drain put off until after its last batch, per project.
         self._deferred: dict[str, ProjectWork] = {}
+        #: The passes over a user's messages a drain put off, per project and user (None: the
+        #: one user of a laptop's project, whose are written with the project-wide ones).
+        self._deferred_users: dict[str, dict[str | None, UserWork]] = {}
         self.last_processed_at: dict[str, datetime] = {}
         self._failures = ExtractionFailures(self._settings.retry_delays)
         self._parked = ParkedRetry(
@@ -262,9 +270,10 @@ class Processor:
                 report.dead_lettered += 1
             elif found:
                 from_model[episode.id] = found
+        retirements: list[Retirement] = []
         if episodes:
-            candidates = await self._project_candidates(
-                store, candidates, events, episodes, defer=defer_project
+            candidates, retirements = await self._project_candidates(
+                store, candidates, events, episodes, user, defer=defer_project
             )
         candidates, joined = join_candidates(candidates, await repository_memories(store))
         decisions = [
@@ -277,6 +286,7 @@ class Processor:
             [e.id for e in events],
             user_id=user,
             source=MemorySource.RULES,
+            retirements=retirements,
         )
         report.memories_added = len(result.change.added)
         report.memories_updated = len(result.change.updated)
@@ -303,32 +313,45 @@ class Processor:
         )
         return report
 
+    def _owner(self, user: str) -> str | None:
+        """Whose messages the passes over a user's messages read and whose memories they
+        write: `user` on a team server; None on a laptop (every message, project memories)."""
+        return user if self._per_user else None
+
     async def _project_candidates(
         self,
         store: Store,
         candidates: list[MemoryCandidate],
         events: list[StoredEvent],
         episodes: list[Episode],
+        user: str,
         *,
         defer: bool,
-    ) -> list[MemoryCandidate]:
-        """The batch's candidates with the project-wide ones: recipes, habits and pitfalls
-        weighed over every session (replacing the batch's own), and failures paired with fix
-        commits. Deferred, they are only noted: a drain of a long backlog weighs them once at
-        its end instead of re-reading the project's evidence after every batch."""
+    ) -> tuple[list[MemoryCandidate], list[Retirement]]:
+        """The batch's candidates with the cross-session ones: recipes, habits and pitfalls
+        weighed over every session (replacing the batch's own), failures paired with fix
+        commits, and the requests and language of the batch's user over all their sessions;
+        with what those retire. Deferred, they are only noted: a drain of a long backlog weighs
+        them once at its end instead of re-reading the project's evidence after every batch."""
         latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
         pending = ProjectWork.asked_by(events, latest)
+        asked = UserWork.asked_by(events, latest)
+        owner = self._owner(user)
         earlier = self._deferred.pop(store.project_id, None)
         if earlier is not None:
             pending = pending.joined(earlier)
+        earlier_asked = self._deferred_users.get(store.project_id, {}).pop(owner, None)
+        if earlier_asked is not None:
+            asked = asked.joined(earlier_asked)
         if pending.evidence:
             candidates = [c for c in candidates if EVIDENCE_TAG not in c.tags]
-        if pending.language:  # decided over every session's messages instead
-            candidates = [c for c in candidates if c.key != REPLY_LANGUAGE_KEY]
         if defer:
             self._deferred[store.project_id] = pending
-            return candidates
-        return candidates + await project_candidates(store, pending, candidates)
+            self._deferred_users.setdefault(store.project_id, {})[owner] = asked
+            return candidates, []
+        project = await project_candidates(store, pending)
+        found = await user_candidates(store, asked, owner, candidates)
+        return candidates + project + found.candidates, found.retirements
 
     async def _write_model_part(
         self,
@@ -363,15 +386,40 @@ class Processor:
         )
 
     async def _deferred_project_pass(self, store: Store) -> PassReport:
-        """The project-wide candidates a drain put off, decided and written in one transaction."""
+        """The cross-session candidates a drain put off, decided and written in one transaction
+        (one more per user of a team server, each user's written as theirs)."""
         async with self._lock:
             pending = self._deferred.pop(store.project_id, None)
-            if pending is None:
-                return PassReport()
-            candidates, joined = join_candidates(
-                await project_candidates(store, pending), await repository_memories(store)
-            )
-            return await self._write_candidates(store, candidates, joined)
+            asked = self._deferred_users.pop(store.project_id, {})
+            report = PassReport()
+            if pending is None and not asked:
+                return report
+            found = await project_candidates(store, pending) if pending is not None else []
+            own = asked.pop(None, None)
+            mine = await user_candidates(store, own, None) if own is not None else UserFindings()
+            if found or own is not None:
+                report.add(await self._write_found_work(store, self._user_id, found, mine))
+            for user, work in asked.items():
+                assert user is not None
+                theirs = await user_candidates(store, work, user)
+                report.add(await self._write_found_work(store, user, [], theirs))
+            return report
+
+    async def _write_found_work(
+        self,
+        store: Store,
+        user: str,
+        found: list[MemoryCandidate],
+        findings: UserFindings,
+    ) -> PassReport:
+        """Put-off cross-session candidates of `user`, joined with the repository's recipes,
+        decided and written with what the passes retire, in one transaction."""
+        candidates, joined = join_candidates(
+            [*found, *findings.candidates], await repository_memories(store)
+        )
+        return await self._write_candidates(
+            store, candidates, joined, user=user, retirements=findings.retirements
+        )
 
     async def write_candidates(
         self, store: Store, candidates: Sequence[MemoryCandidate]
@@ -379,24 +427,27 @@ class Processor:
         """Candidates found outside a pass (no episode, no events), decided against the store
         and written in one transaction, as a pass writes its own."""
         async with self._lock:
-            return await self._write_candidates(store, candidates, [])
+            return await self._write_candidates(store, candidates, [], user=self._user_id)
 
     async def _write_candidates(
         self,
         store: Store,
         candidates: Sequence[MemoryCandidate],
         joined: Sequence[UpdateDecision],
+        *,
+        user: str,
+        retirements: Sequence[Retirement] = (),
     ) -> PassReport:
         decisions = [
             *joined,
-            *await decide_candidates(
-                store, candidates, self._user_id, self._rules_decide, self._meaning
-            ),
+            *await decide_candidates(store, candidates, user, self._rules_decide, self._meaning),
         ]
-        if not decisions:
+        if not decisions and not retirements:
             return PassReport()
-        report = await self._write_decisions(store, decisions, self._user_id, MemorySource.RULES)
-        report.memories_deleted += await retire_duplicates(store, user_id=self._user_id)
+        report = await self._write_decisions(
+            store, decisions, user, MemorySource.RULES, retirements
+        )
+        report.memories_deleted += await retire_duplicates(store, user_id=user)
         return report
 
     async def consolidate(self, store: Store, *, force: bool = False) -> PassReport:
@@ -434,11 +485,18 @@ class Processor:
         return await self._write_decisions(store, decisions, user, source)
 
     async def _write_decisions(
-        self, store: Store, decisions: list[UpdateDecision], user: str, source: MemorySource
+        self,
+        store: Store,
+        decisions: list[UpdateDecision],
+        user: str,
+        source: MemorySource,
+        retirements: Sequence[Retirement] = (),
     ) -> PassReport:
-        """Decisions outside a pass's own episodes, written in one transaction under `source`;
-        a user-wide style is also kept in the user store."""
-        result = await store.apply_processing_result([], decisions, [], user_id=user, source=source)
+        """Decisions outside a pass's own episodes (with what the pass retires), written in one
+        transaction under `source`; a user-wide style is also kept in the user store."""
+        result = await store.apply_processing_result(
+            [], decisions, [], user_id=user, source=source, retirements=retirements
+        )
         await merge_global_style(self._user_store, decisions, user, store.project_id)
         return PassReport(
             memories_added=len(result.change.added),

@@ -1,12 +1,14 @@
-"""The project-wide passes: recipes, habits and pitfalls weighed over every session of a
-project, failures of any session paired with the commit that fixed them, and the language the
-user writes in, read from every session's messages."""
+"""The cross-session passes: recipes, habits and pitfalls weighed over every session of a
+project, failures of any session paired with the commit that fixed them (`ProjectWork`), and,
+over one user's messages of every session, the requests they make again and the language they
+write in (`UserWork`). On a laptop the project has one user: those passes read every message
+and write project memories; on a team server each user's are read and written as theirs."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import structlog
 
@@ -38,11 +40,12 @@ from squirrel_memory.models import (
     MemoryItem,
     MemorySource,
     MemoryType,
+    Scope,
     StoredEvent,
 )
 from squirrel_memory.recurrence import RECURRING_TAG, recurring_importance
 from squirrel_memory.repository.languages import primary_ecosystems
-from squirrel_memory.storage import Store
+from squirrel_memory.storage import Retirement, Store
 
 log = structlog.get_logger()
 
@@ -66,6 +69,11 @@ STYLE_LIMIT = 500
 """Most user_style memories read for the events they cite."""
 LANGUAGE_EVIDENCE_LIMIT = 4_000
 """Newest user messages read for the language the user writes in."""
+LANGUAGE_RETIRED = "retired: the project's messages no longer show that language"
+
+
+def _newest(a: Episode, b: Episode) -> Episode:
+    return max(a, b, key=lambda ep: (ep.end_ts, ep.id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +83,6 @@ class ProjectWork:
     latest: Episode
     evidence: bool
     commit_fixes: bool
-    requests: bool = False
-    language: bool = False
 
     @classmethod
     def asked_by(cls, events: list[StoredEvent], latest: Episode) -> ProjectWork:
@@ -88,6 +94,31 @@ class ProjectWork:
             evidence=any(e.event_type in kinds for e in events),
             commit_fixes=any(e.event_type == EventType.COMMIT for e in events)
             or any(run.ok is False for run in commands(events)),
+        )
+
+    def joined(self, other: ProjectWork) -> ProjectWork:
+        return ProjectWork(
+            _newest(self.latest, other.latest),
+            self.evidence or other.evidence,
+            self.commit_fixes or other.commit_fixes,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UserWork:
+    """The passes over one user's messages of every session a batch of theirs asks for, and
+    the newest episode they are credited to."""
+
+    latest: Episode
+    requests: bool
+    language: bool
+
+    @classmethod
+    def asked_by(cls, events: list[StoredEvent], latest: Episode) -> UserWork:
+        """What a batch's events ask for: requests said again when they hold a request, the
+        language when the user said anything."""
+        return cls(
+            latest,
             requests=any(
                 e.event_type == EventType.USER_MESSAGE and e.origin in REQUEST_ORIGINS
                 for e in events
@@ -95,33 +126,54 @@ class ProjectWork:
             language=bool(user_requests(events)),
         )
 
-    def joined(self, other: ProjectWork) -> ProjectWork:
-        latest = max(self.latest, other.latest, key=lambda ep: (ep.end_ts, ep.id))
-        return ProjectWork(
-            latest,
-            self.evidence or other.evidence,
-            self.commit_fixes or other.commit_fixes,
+    def joined(self, other: UserWork) -> UserWork:
+        return UserWork(
+            _newest(self.latest, other.latest),
             self.requests or other.requests,
             self.language or other.language,
         )
 
 
-async def project_candidates(
-    store: Store, pending: ProjectWork, batch: Sequence[MemoryCandidate] = ()
-) -> list[MemoryCandidate]:
+@dataclass(frozen=True, slots=True)
+class UserFindings:
+    """What the passes over a user's messages found, and the memories they wrote before and no
+    longer find (retired in the same write)."""
+
+    candidates: list[MemoryCandidate] = field(default_factory=list)
+    retirements: list[Retirement] = field(default_factory=list)
+
+
+async def project_candidates(store: Store, pending: ProjectWork) -> list[MemoryCandidate]:
     """The candidates of the project-wide passes `pending` asks for, credited to its latest
-    episode (`batch`: the candidates the pass's episodes gave, which a request said again
-    may already be one of)."""
+    episode."""
     found: list[MemoryCandidate] = []
     if pending.evidence:
         found += await _project_evidence(store)
     if pending.commit_fixes:
         found += await _commit_fixes(store)
-    if pending.requests:
-        found += await _repeated_requests(store, batch)
-    if pending.language:
-        found += await _reply_language(store)
     return [replace(c, source_episode_id=pending.latest.id) for c in found]
+
+
+async def user_candidates(
+    store: Store, asked: UserWork, owner: str | None, batch: Sequence[MemoryCandidate] = ()
+) -> UserFindings:
+    """The candidates of the passes over a user's messages `asked` asks for, credited to its
+    latest episode (`batch`: the candidates the pass's episodes gave, which a request said
+    again may already be one of). `owner` is the user on a team server: only their messages
+    are read, and what is found is theirs (user-scoped); None on a laptop, whose one user's
+    are every message of the project and whose findings are the project's."""
+    found = UserFindings()
+    if asked.requests:
+        found.candidates.extend(await _repeated_requests(store, owner, batch))
+    if asked.language:
+        language = await _reply_language(store, owner)
+        found.candidates.extend(language.candidates)
+        found.retirements.extend(language.retirements)
+    scope = Scope.PROJECT if owner is None else Scope.USER
+    found.candidates[:] = [
+        replace(c, source_episode_id=asked.latest.id, scope=scope) for c in found.candidates
+    ]
+    return found
 
 
 async def _project_evidence(store: Store) -> list[MemoryCandidate]:
@@ -174,7 +226,7 @@ async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
 
 
 async def _repeated_requests(
-    store: Store, batch: Sequence[MemoryCandidate]
+    store: Store, owner: str | None, batch: Sequence[MemoryCandidate]
 ) -> list[MemoryCandidate]:
     """Requests the user made again in another session, in any wording or language
     (`repeated_requests`), and delivery steps asked again in several sessions or, with other
@@ -185,7 +237,10 @@ async def _repeated_requests(
     preference rules read in one of them) is left to that memory: a second memory would say
     it again. A request's own earlier memory is not such a memory: it grows."""
     stored = await store.fetch_recent_of_types(
-        store.project_id, [str(t) for t in REQUEST_CONTEXT_TYPES], REQUEST_EVIDENCE_LIMIT
+        store.project_id,
+        [str(t) for t in REQUEST_CONTEXT_TYPES],
+        REQUEST_EVIDENCE_LIMIT,
+        user_id=owner,
     )
     found = await asyncio.to_thread(_request_candidates, stored)
     if not found:
@@ -204,42 +259,48 @@ async def _repeated_requests(
     return [c for c in found if not cited & set(c.source_event_ids)]
 
 
-async def _reply_language(store: Store) -> list[MemoryCandidate]:
-    """The language the user writes in, decided over the project's stored messages of every
-    session (`reply_language`: sessions of one short message add up, a language most sessions
-    do not show is none), as important as an instruction said in that many sessions. A stored
-    memory of it the messages no longer show (one session in Korean, then many in English) is
-    retired with the reason; the user's own memory of it stays."""
+async def _reply_language(store: Store, owner: str | None) -> UserFindings:
+    """The language the user writes in, decided over their stored messages of every session
+    (`reply_language`: sessions of one short message add up, a language most sessions do not
+    show is none), as important as an instruction said in that many sessions. A stored memory
+    of it the messages no longer show (one session in Korean, then many in English) is retired
+    with the reason; the user's own memory of it stays."""
     stored = await store.fetch_recent_of_types(
-        store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT
+        store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT, user_id=owner
     )
-    found = await asyncio.to_thread(reply_language, stored)
-    if found is not None:
-        recurring = (RECURRING_TAG,) if found.sessions > 1 else ()
-        return [
-            candidate(
-                MemoryType.USER_STYLE,
-                REPLY_LANGUAGE_KEY,
-                found.content,
-                tags=(*LANGUAGE_TAGS, *recurring),
-                importance=recurring_importance(found.sessions, LANGUAGE_IMPORTANCE),
-                event_ids=found.event_ids,
-                rule="reply_language",
-            )
+    found = await asyncio.to_thread(language_candidates, stored)
+    if found:
+        return UserFindings(found)
+    scope = Scope.PROJECT if owner is None else Scope.USER
+    kept = await store.find_anchor(
+        store.project_id, MemoryType.USER_STYLE, REPLY_LANGUAGE_KEY, scope, owner
+    )
+    return UserFindings(
+        retirements=[
+            Retirement(memory.id, LANGUAGE_RETIRED)
+            for memory in kept
+            if memory.source is not MemorySource.MANUAL
         ]
-    kept, _ = await store.list_memories(
-        store.project_id, types=[MemoryType.USER_STYLE], limit=STYLE_LIMIT
     )
-    for memory in kept:
-        if (
-            memory.key == REPLY_LANGUAGE_KEY
-            and not memory.deleted
-            and memory.source is not MemorySource.MANUAL
-        ):
-            await store.forget(
-                memory.id, "retired: the project's messages no longer show that language"
-            )
-    return []
+
+
+def language_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:
+    """The reply-language rule over a user's stored messages (CPU only: run off the loop)."""
+    found = reply_language(stored)
+    if found is None:
+        return []
+    recurring = (RECURRING_TAG,) if found.sessions > 1 else ()
+    return [
+        candidate(
+            MemoryType.USER_STYLE,
+            REPLY_LANGUAGE_KEY,
+            found.content,
+            tags=(*LANGUAGE_TAGS, *recurring),
+            importance=recurring_importance(found.sessions, LANGUAGE_IMPORTANCE),
+            event_ids=found.event_ids,
+            rule="reply_language",
+        )
+    ]
 
 
 def _request_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:

@@ -11,6 +11,7 @@ import pytest
 from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE, STANDING_TAG
 from squirrel_memory.extractors.reply_language import CYRILLIC, KEY, message_language, message_lean
 from squirrel_memory.models import MemoryType
+from squirrel_memory.project_work import language_candidates
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
@@ -101,9 +102,10 @@ def _session(root: str, said: list[str]) -> list[tuple[str, tuple[str, ...], flo
     for text in said:
         session.add("user_message", {"text": text}, origin="typed")
         session.say("Done.")
+    said_events = [e for e in session.events if e.event_type == "user_message"]
     return [
         (c.content, c.tags, c.importance)
-        for c in session.extracted()
+        for c in language_candidates(said_events)
         if c.type is MemoryType.USER_STYLE and c.key == KEY
     ]
 

@@ -51,10 +51,6 @@ from squirrel_memory.extractors.preferences import (
 )
 from squirrel_memory.extractors.proposals import accepted_proposals
 from squirrel_memory.extractors.rejected_lines import without_rejected
-from squirrel_memory.extractors.reply_language import IMPORTANCE as LANGUAGE_IMPORTANCE
-from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
-from squirrel_memory.extractors.reply_language import TAGS as LANGUAGE_TAGS
-from squirrel_memory.extractors.reply_language import reply_language
 from squirrel_memory.extractors.session_habits import as_session_habit, preferred_ways
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
@@ -222,9 +218,9 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             undoing = declining or names_what_was_done(pref.content, acted)
             found.append(_style(as_session_habit(_declining(pref) if undoing else pref), event.id))
             if len(found) >= MAX_PREFERENCES:
-                return _repeated(found) + _reply_language(events)
+                return _repeated(found)
     found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
-    return _repeated(found[:MAX_PREFERENCES]) + _reply_language(events)
+    return _repeated(found[:MAX_PREFERENCES])
 
 
 def _said_before(events: list[StoredEvent], index: int) -> str:
@@ -259,25 +255,6 @@ def _unsaid(
         if not any(len(words & other) >= _SAID_SHARE * len(words) for other in said if words):
             kept.append(wish)
     return kept
-
-
-def _reply_language(events: list[StoredEvent]) -> list[MemoryCandidate]:
-    """The language the user writes in, when it is not English (`reply_language`), as this
-    episode shows it; the processor decides it over every session instead (`project_work`)."""
-    found = reply_language(events)
-    if found is None:
-        return []
-    return [
-        _candidate(
-            MemoryType.USER_STYLE,
-            REPLY_LANGUAGE_KEY,
-            found.content,
-            tags=LANGUAGE_TAGS,
-            importance=LANGUAGE_IMPORTANCE,
-            event_ids=found.event_ids,
-            rule="reply_language",
-        )
-    ]
 
 
 def _words(text: str) -> set[str]:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         MemoryChange,
         MemoryListener,
         ProcessingResult,
+        Retirement,
         ViewMeta,
     )
 
@@ -58,6 +59,7 @@ _HOMES = {
         "MemoryChange",
         "MemoryListener",
         "ProcessingResult",
+        "Retirement",
         "ViewMeta",
     ),
     "squirrel_memory.storage.checks": ("RejectReason",),
@@ -89,6 +91,7 @@ __all__ = [
     "ProcessingResult",
     "ProjectStores",
     "RejectReason",
+    "Retirement",
     "SqliteBackend",
     "SqliteStore",
     "Store",

@@ -41,6 +41,7 @@ from squirrel_memory.storage.values import (
     ManualStep,
     MemoryListener,
     ProcessingResult,
+    Retirement,
     ViewMeta,
 )
 from squirrel_memory.user_memories.confirmations import Confirmations
@@ -125,8 +126,18 @@ class EventLog(Protocol):
     async def count_events_after(self, position: int) -> int: ...
     async def get_events(self, event_ids: Sequence[str]) -> list[StoredEvent]: ...
     async def fetch_recent_of_types(
-        self, project_id: str, event_types: Sequence[str], limit: int, origin: str | None = None
-    ) -> list[StoredEvent]: ...
+        self,
+        project_id: str,
+        event_types: Sequence[str],
+        limit: int,
+        origin: str | None = None,
+        *,
+        user_id: str | None = None,
+    ) -> list[StoredEvent]:
+        """The newest `limit` events of these types, oldest first; only those of `origin` and
+        delivered by `user_id`, when given."""
+        ...
+
     async def save_episodes(self, episodes: Sequence[Episode]) -> list[str]: ...
     async def get_episode(self, episode_id: str) -> Episode: ...
     async def mark_processed(self, event_ids: Sequence[str], at: datetime | None = None) -> int: ...
@@ -340,7 +351,11 @@ class Store(EventLog, MemoryBook, MemorySearch, Upkeep, OutcomeLog, Protocol):
         user_id: str,
         source: MemorySource = MemorySource.RULES,
         at: datetime | None = None,
-    ) -> ProcessingResult: ...
+        retirements: Sequence[Retirement] = (),
+    ) -> ProcessingResult:
+        """Episodes, decisions, `retirements` and processing marks, in ONE transaction."""
+        ...
+
     def open_vector_index(self, dim: int, model_id: str) -> tuple[VectorIndex, IndexProblem | None]:
         """The project's vector index for one embedder (a FAISS file beside SQLite, pgvector
         rows on Postgres) and, when a stored index could not be used, why (the caller then

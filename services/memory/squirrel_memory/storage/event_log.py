@@ -155,11 +155,17 @@ class SharedEventLog(EventIntake):
         )
 
     async def fetch_recent_of_types(
-        self, project_id: str, event_types: Sequence[str], limit: int, origin: str | None = None
+        self,
+        project_id: str,
+        event_types: Sequence[str],
+        limit: int,
+        origin: str | None = None,
+        *,
+        user_id: str | None = None,
     ) -> list[StoredEvent]:
-        """The newest `limit` events of these types (and of this origin, when given), processed
-        or not, oldest first: the project-wide evidence (every session's commands) that recipes
-        and pitfalls weigh."""
+        """The newest `limit` events of these types (and of this origin, and delivered by this
+        user, when given), processed or not, oldest first: the project-wide evidence (every
+        session's commands) that recipes and pitfalls weigh, or one user's messages."""
         check_project(self.project_id, project_id)
         if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 100_000:
             raise InvalidArgumentError("limit must be an integer from 1 to 100000")
@@ -168,11 +174,14 @@ class SharedEventLog(EventIntake):
         found = await self._events(
             f"{d.indexed('idx_events_project_time')}WHERE project_id = {m} "
             f"AND event_type {d.in_list} AND ({d.null_text} OR origin = {m}) "
+            f"AND ({d.null_text} OR user_id = {m}) "
             f"ORDER BY timestamp DESC, id DESC LIMIT {m}",
             project_id,
             d.store_list(list(dict.fromkeys(event_types))),
             origin,
             origin,
+            user_id,
+            user_id,
             limit,
         )
         return list(reversed(found))

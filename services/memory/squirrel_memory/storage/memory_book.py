@@ -48,6 +48,7 @@ from squirrel_memory.storage.memory_plans import (
     insert,
     replace,
     retire,
+    retire_if_live,
     supersede_memory,
     write_manual,
 )
@@ -60,6 +61,7 @@ from squirrel_memory.storage.values import (
     HistoryAction,
     MemoryListener,
     ProcessingResult,
+    Retirement,
 )
 
 T = TypeVar("T")
@@ -164,8 +166,11 @@ class SharedMemoryBook(MemoryRevisions):
         user_id: str,
         source: MemorySource = MemorySource.RULES,
         at: datetime | None = None,
+        retirements: Sequence[Retirement] = (),
     ) -> ProcessingResult:
-        """Write episodes, apply decisions and mark events processed in ONE transaction."""
+        """Write episodes, apply decisions, retire what the pass no longer finds
+        (`retirements`, counted among the deleted) and mark events processed in ONE
+        transaction."""
         check_episodes(self.project_id, episodes)
         for decision in decisions:
             self._check_decision(decision, user_id)
@@ -178,6 +183,8 @@ class SharedMemoryBook(MemoryRevisions):
                 yield from self._apply(
                     decision, user_id=user_id, source=MemorySource(source), now=now, changes=changes
                 )
+            for retirement in retirements:
+                yield from retire_if_live(retirement, now=now, changes=changes)
             return (yield from mark_events(self._dialect, processed_event_ids, now))
 
         processed = await self._write(plan())

@@ -1,8 +1,8 @@
 """The plans of a project's memory writes, for both backends: the row steps a plan asks of its
 connection (`RowStep`: load, insert, replace, and statements: reads, episodes, processing
-marks) and each write
-as a plan of them (insert, replace, retire, a manual write, supersede, forget, correct), run by
-`memory_book.SharedMemoryBook` and by a batch of manual plans (`manual_batches`).
+marks) and each write as a plan of them (insert, replace, retire, a manual write, supersede,
+forget, a pass's retirement, correct), run by `memory_book.SharedMemoryBook` and by a batch of
+manual plans (`manual_batches`).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from squirrel_memory.storage.revisions import (
 )
 from squirrel_memory.storage.values import (
     HistoryAction,
+    Retirement,
 )
 
 T = TypeVar("T")
@@ -228,6 +229,26 @@ def forget_memory(
     return (
         yield from retire(
             old, action=HistoryAction.FORGOTTEN, reason=reason[:2000], now=now, changes=changes
+        )
+    )
+
+
+def retire_if_live(
+    retirement: Retirement, *, now: datetime, changes: ChangeSet
+) -> RowPlan[MemoryItem | None]:
+    """A pass's retirement of a memory it wrote before: forgotten with its reason, counted
+    among the write's deleted memories; one gone (or already deleted) or written by hand is
+    left as it is (None)."""
+    old: MemoryItem | None = yield Load(retirement.memory_id)
+    if old is None or old.deleted or old.source is MemorySource.MANUAL:
+        return None
+    return (
+        yield from retire(
+            old,
+            action=HistoryAction.FORGOTTEN,
+            reason=retirement.reason[:2000],
+            now=now,
+            changes=changes,
         )
     )
 

@@ -22,6 +22,7 @@ __all__ = [
     "MemoryChange",
     "MemoryListener",
     "ProcessingResult",
+    "Retirement",
     "Supersede",
     "ViewMeta",
     "WriteManual",
@@ -106,6 +107,15 @@ class ProcessingResult:
     memories: tuple[MemoryItem, ...]
     change: MemoryChange
     processed: int
+
+
+@dataclass(frozen=True, slots=True)
+class Retirement:
+    """A memory a pass wrote before and no longer finds, forgotten with `reason` in the pass's
+    own write (`apply_processing_result`); one already gone, or written by hand, is left."""
+
+    memory_id: str
+    reason: str
 
 
 @dataclass(frozen=True, slots=True)
