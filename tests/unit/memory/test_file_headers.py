@@ -172,8 +172,18 @@ def test_modelines_and_doc_pointers_are_left_out_of_what_a_file_says(path: str, 
         "#!/usr/bin/env -S tool run\n# -*- mode: conf; coding: utf-8 -*-\n# vim: ft=conf\nx\n",
         "# Full configuration reference and the options available here:\n"
         "# https://docs.example.org/reference/configuration\nx: 1\n",
+        "# Make sure to check the documentation at https://docs.example.org\n"
+        "# yaml-language-server: $schema=https://docs.example.org/static/schema.json\n"
+        "version: 2\n",
     ],
-    ids=["schema", "doc-pointer", "more-information", "modelines", "pointer-and-link"],
+    ids=[
+        "schema",
+        "doc-pointer",
+        "more-information",
+        "modelines",
+        "pointer-and-link",
+        "check-the-docs-then-schema",
+    ],
 )
 def test_a_header_of_only_modelines_and_doc_pointers_says_nothing(text: str) -> None:
     assert describes("tools/release.yml", text) is None

@@ -71,12 +71,15 @@ _DIRECTIVE = re.compile(
 )
 _URL = re.compile(r"<?https?://\S+>?")
 #: A pointer to a tool's documentation ("See https://… for more about this file", "For more
-#: information see:"): says where to read about the file's format, not what this file is for.
+#: information see:", "Make sure to check the documentation at https://…"): says where to
+#: read about the file's format, not what this file is for.
 _POINTER = re.compile(
     r"^(?:please\s+)?(?:see|refer\s+to|visit|consult|check(?:\s+out)?|(?:learn|read)\s+more|"
     r"more\s+info(?:rmation)?|further\s+info(?:rmation)?|docs?|documentation|reference)\b|"
     r"\b(?:for|get)\s+(?:more|further|full|additional)\s+"
-    r"(?:info(?:rmation)?|details|documentation|options|about)\b",
+    r"(?:info(?:rmation)?|details|documentation|options|about)\b|"
+    r"\b(?:see|check|consult|visit|read|refer\s+to|follow)\s+(?:out\s+)?(?:the\s+|our\s+|its\s+)?"
+    r"(?:official\s+|full\s+|online\s+)?(?:docs?|documentation|reference|manual|guide)\b",
     re.IGNORECASE,
 )
 #: A commented-out line of code rather than prose.
