@@ -71,6 +71,14 @@ def test_the_patterns_are_said_by_class_and_the_rest_by_name() -> None:
     )
 
 
+def test_patterns_past_the_shown_ones_are_counted_not_cut_off() -> None:
+    said = statement("dist/\nbuild/\nout/\ntarget/\n" + "".join(f"/x{n}/\n" for n in range(7)))
+    assert said == (
+        "The repository's `.gitignore` ignores build output (`dist/`, `build/`, `out/` and 1 "
+        "more) and also `/x0/`, `/x1/`, `/x2/`, `/x3/`, `/x4/` and 2 more."
+    )
+
+
 def test_comment_and_blank_lines_are_not_patterns() -> None:
     said = statement("# Local settings\n\n#.idea/\n.env\n")
     assert said == "The repository's `.gitignore` ignores environment files (`.env`)."

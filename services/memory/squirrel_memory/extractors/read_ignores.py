@@ -147,7 +147,7 @@ def patterns(text: str) -> list[str]:
     found: list[str] = []
     for raw in text.splitlines():
         line = raw.strip()
-        if line and not line.startswith("#") and line not in found:
+        if line and not line.startswith("#") and "`" not in line and line not in found:
             found.append(line)
     return found
 
@@ -157,9 +157,11 @@ def _listed(items: list[str]) -> str:
 
 
 def _shown(names: list[str], most: int) -> str:
-    """Up to `most` patterns, comma-separated (the statement's own list joins with "and")."""
+    """Up to `most` patterns, comma-separated (the statement's own list joins with "and"),
+    and how many more there are."""
     shown = ", ".join(f"`{n}`" for n in names[:most])
-    return shown + ", …" if len(names) > most else shown
+    more = len(names) - most
+    return f"{shown} and {more} more" if more > 0 else shown
 
 
 def statement(text: str) -> str | None:
