@@ -117,6 +117,85 @@ def test_no_description_where_the_comment_says_nothing(path: str, text: str) -> 
     assert describes(path, text) is None
 
 
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        (
+            ".github/dependabot.yml",
+            "# yaml-language-server: $schema=https://json.schemastore.org/dependabot-2.0.json\n"
+            "# Keeps the workflow actions and the packages up to date every week\nversion: 2\n",
+        ),
+        (
+            "tools/release.cfg",
+            "# -*- coding: utf-8 -*-\n# vim: set ft=dosini:\n"
+            "# Keeps the workflow actions and the packages up to date every week\nx = 1\n",
+        ),
+        (
+            "tools/release.cfg",
+            "# See https://docs.example.org/config-file for more about this file\n"
+            "# Keeps the workflow actions and the packages up to date every week\nx = 1\n",
+        ),
+        (
+            "tools/release.cfg",
+            "# For more information see:\n# https://docs.example.org/config-file\n"
+            "# Keeps the workflow actions and the packages up to date every week\nx = 1\n",
+        ),
+        (
+            "tools/release.jsonc",
+            "// @ts-check\n"
+            "// Keeps the workflow actions and the packages up to date every week\n{}\n",
+        ),
+        (
+            "tools/release.cfg",
+            "# Keeps the workflow actions and the packages up to date every week\n"
+            "# See https://docs.example.org/config-file for all options\nx = 1\n",
+        ),
+    ],
+    ids=["schema", "modelines", "doc-pointer", "pointer-then-link", "ts-check", "pointer-after"],
+)
+def test_modelines_and_doc_pointers_are_left_out_of_what_a_file_says(path: str, text: str) -> None:
+    said = describes(path, text)
+    assert said == (
+        f"`{path}` says of itself: Keeps the workflow actions and the packages up to date "
+        "every week."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# yaml-language-server: $schema=https://json.schemastore.org/github-workflow.json\n"
+        "name: ci\n",
+        "# See https://docs.github.com/en/code-security/dependabot for more about this file\n"
+        "version: 2\n",
+        "# For more information see: https://help.example.org/actions/guides/building\non: x\n",
+        "#!/usr/bin/env -S tool run\n# -*- mode: conf; coding: utf-8 -*-\n# vim: ft=conf\nx\n",
+        "# Full configuration reference and the options available here:\n"
+        "# https://docs.example.org/reference/configuration\nx: 1\n",
+        "# Make sure to check the documentation at https://docs.example.org\n"
+        "# yaml-language-server: $schema=https://docs.example.org/static/schema.json\n"
+        "version: 2\n",
+    ],
+    ids=[
+        "schema",
+        "doc-pointer",
+        "more-information",
+        "modelines",
+        "pointer-and-link",
+        "check-the-docs-then-schema",
+    ],
+)
+def test_a_header_of_only_modelines_and_doc_pointers_says_nothing(text: str) -> None:
+    assert describes("tools/release.yml", text) is None
+
+
+def test_a_line_that_names_a_link_while_saying_what_the_file_does_is_kept() -> None:
+    text = "# Deploys the site to the staging host; credentials at https://vault.example.org\n"
+    said = describes("deploy/stage.cfg", text + "x = 1\n")
+    assert said is not None
+    assert said.startswith("`deploy/stage.cfg` says of itself: Deploys the site to the staging")
+
+
 def test_only_whole_reads_inside_the_project_and_outside_dependencies_count() -> None:
     partial = "\n".join(f"{n:>6}→{line}" for n, line in enumerate(MERGE_SCRIPT.splitlines(), 5))
     events = _reads(

@@ -5,8 +5,12 @@ project. Its opening comment (after a `#!` line) is the author's own note on wha
 "Monitors CI status and automatically merges when all checks pass", "FUSE-T compatibility
 shim: macFUSE needs a kernel extension". Kept as a project fact about that file when the file
 was read from its first line, lies inside the project and outside dependency or build
-folders, and the comment says something in words (not a licence, a pragma, a generated-file
-banner, a separator or commented-out code). Module docstrings of source code are the module
+folders, and the comment says something in words (not a licence, a generated-file banner, a
+separator or commented-out code). Lines meant for a tool are left out of what it states: a
+modeline (`-*- coding: utf-8 -*-`, `vim: …`), a schema or linter directive
+(`yaml-language-server: $schema=…`, `@ts-check`), a shebang, and a pointer to a tool's
+documentation ("See https://… for more about this file"); a header of only such lines says
+nothing. Module docstrings of source code are the module
 rule's (`modules.py`); this covers the files that rule does not: scripts and configuration in
 any language that comments with `#`, `//`, `--` or `;`.
 """
@@ -51,9 +55,31 @@ _PATTERN_FILES = ("ignore", ".gitattributes", "codeowners", ".editorconfig")
 #: Comment markers, longest first (`//!` and `///` are doc comments the module rule reads).
 _MARKERS = ("#", "//", "--", ";;", ";")
 _NOT_WORDS = re.compile(
-    r"copyright|licen[cs]e|spdx|generated|do not edit|@generated|eslint|prettier|noqa|"
-    r"type:\s*ignore|pylint|shellcheck|coding[:=]|vim?:|-\*-|frozen_string_literal|"
+    r"copyright|licen[cs]e|spdx|generated|do not edit|@generated|"
     r"^(?:todo|fixme|xxx|hack|region|endregion)\b|^\+build|^go:|^syntax\b|^@",
+    re.IGNORECASE,
+)
+#: A line meant for an editor, a schema checker or a linter, not the reader: a modeline
+#: (`-*- coding: utf-8 -*-`, `vim: set ft=sh:`), a schema or type-check directive
+#: (`yaml-language-server: $schema=…`, `@ts-check`), a linter's pragma, a shebang.
+_DIRECTIVE = re.compile(
+    r"^!|-\*-.*-\*-|^(?:vim?|ex):|\s(?:vim?|ex):\s*set\b|coding[:=]|"
+    r"^yaml-language-server:|^\$schema\b|^@(?:ts-(?:check|nocheck)|flow|format|noformat)\b|"
+    r"^(?:eslint|prettier|jshint|tslint|stylelint|shellcheck|pylint|noqa|cspell|biome-ignore)\b|"
+    r"^(?:type|fmt|isort|mypy|ruff):|frozen_string_literal",
+    re.IGNORECASE,
+)
+_URL = re.compile(r"<?https?://\S+>?")
+#: A pointer to a tool's documentation ("See https://… for more about this file", "For more
+#: information see:", "Make sure to check the documentation at https://…"): says where to
+#: read about the file's format, not what this file is for.
+_POINTER = re.compile(
+    r"^(?:please\s+)?(?:see|refer\s+to|visit|consult|check(?:\s+out)?|(?:learn|read)\s+more|"
+    r"more\s+info(?:rmation)?|further\s+info(?:rmation)?|docs?|documentation|reference)\b|"
+    r"\b(?:for|get)\s+(?:more|further|full|additional)\s+"
+    r"(?:info(?:rmation)?|details|documentation|options|about)\b|"
+    r"\b(?:see|check|consult|visit|read|refer\s+to|follow)\s+(?:out\s+)?(?:the\s+|our\s+|its\s+)?"
+    r"(?:official\s+|full\s+|online\s+)?(?:docs?|documentation|reference|manual|guide)\b",
     re.IGNORECASE,
 )
 #: A commented-out line of code rather than prose.
@@ -115,10 +141,28 @@ def _comment_lines(text: str) -> list[str]:
                 return []
         if not stripped.startswith(marker) or stripped.startswith((marker + "!", marker + "/")):
             break
-        found.append(stripped[len(marker) :].strip())
+        said = stripped[len(marker) :].strip()
+        if said_for_tools(said):
+            if found and found[-1].endswith(":") and not _URL.sub("", said).strip():
+                found.pop()  # the lead-in to a link ("Full reference:") points as the link does
+            if found:
+                break  # what follows a pragma or a pointer is not the file's description
+            continue
+        found.append(said)
         if len(found) > MAX_LINES * 2:
             break
     return found
+
+
+def said_for_tools(line: str) -> bool:
+    """Whether a comment line (marker stripped) is for a tool rather than the reader: a
+    modeline, a directive or pragma, or a pointer to a tool's documentation."""
+    if _DIRECTIVE.search(line):
+        return True
+    words = _URL.sub("", line).strip()
+    if not words:
+        return line != ""  # a bare link
+    return bool(_POINTER.search(words)) and (words != line or words.endswith(":"))
 
 
 def _clauses(lines: list[str]) -> list[str]:

@@ -75,6 +75,8 @@ from squirrel_memory.extractors.prose_answers import IMPORTANCE as PROSE_DECISIO
 from squirrel_memory.extractors.prose_answers import prose_answers
 from squirrel_memory.extractors.read_findings import IMPORTANCE as READ_IMPORTANCE
 from squirrel_memory.extractors.read_findings import read_findings
+from squirrel_memory.extractors.read_ignores import IMPORTANCE as READ_IGNORES_IMPORTANCE
+from squirrel_memory.extractors.read_ignores import read_ignores
 from squirrel_memory.extractors.rejected_lines import IMPORTANCE as REJECTED_IMPORTANCE
 from squirrel_memory.extractors.rejected_lines import rejected_lines
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
@@ -329,6 +331,14 @@ FOUND: tuple[Extract, ...] = (
         checked_ignores,
         MemoryType.PROJECT_FACT,
         CHECKED_IMPORTANCE,
+        lambda f: ("gitignore", "where", f.path),
+        path_of,
+    ),
+    # What the project keeps out of git, as the root ignore file the session read lists it.
+    Finder(
+        read_ignores,
+        MemoryType.PROJECT_FACT,
+        READ_IGNORES_IMPORTANCE,
         lambda f: ("gitignore", "where", f.path),
         path_of,
     ),
