@@ -219,11 +219,12 @@ def test_a_denied_path_is_a_pitfall_with_the_command_as_run() -> None:
 
     (found,) = denied_access(session.events)
 
-    assert found.key == "pitfall:denied:path:/home/dev/.cache/uv/sdists-v9/.git"
+    assert found.key == "pitfall:denied:path:~/.cache/uv/sdists-v9/.git"
     assert found.content == (
-        "Access to `/home/dev/.cache/uv/sdists-v9/.git` is denied to the user these commands "
-        f"run as: `uv run ledger-mcp --help` failed with `{output}`. A step that reads, writes "
-        "or runs it fails until its permissions (or the user) change."
+        "Access to `~/.cache/uv/sdists-v9/.git` is denied to the user these commands run as: "
+        "`uv run ledger-mcp --help` failed with `error: failed to open file "
+        "'~/.cache/uv/sdists-v9/.git': Permission denied (os error 13)`. A step that reads, "
+        "writes or runs it fails until its permissions (or the user) change."
     )
 
 
@@ -270,3 +271,13 @@ def test_the_same_refusal_in_another_session_restates_one_memory() -> None:
     )
 
     assert decide_update(new, [stored]).action != UpdateAction.ADD_NEW
+
+
+def test_a_denied_path_inside_the_project_is_said_from_its_root() -> None:
+    output = f"bash: {PY_LIB}/scripts/release.sh: Permission denied"
+    session = _failed(PY_LIB, f"{PY_LIB}/scripts/release.sh v1", output, 126)
+
+    (found,) = denied_access(session.events)
+
+    assert found.key == "pitfall:denied:path:scripts/release.sh"
+    assert PY_LIB not in found.content

@@ -22,7 +22,8 @@ its program's own line in the failed command's output, never by the words elsewh
   says more).
 
 Each reads what was seen and what it means, with the command as run (the failed run is the
-memory's source), under one key per cause (`pitfall:denied:sudo`,
+memory's source; the project's paths relative to its root, a home folder's from `~`: where
+one machine keeps things says nothing to another), under one key per cause (`pitfall:denied:sudo`,
 `pitfall:denied:protected:<branch>`, `pitfall:denied:path:<path>`), so the same refusal in
 another session restates one memory. Commands the user typed and failures whose outcome is
 unknown say nothing.
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import CommandRun, commands
 from squirrel_memory.extractors.lessons import clipped
+from squirrel_memory.extractors.reported import local_paths
 from squirrel_memory.models import StoredEvent
 
 #: A fact of the machine or the forge from one failure, as a missing program's (0.45).
@@ -219,7 +221,7 @@ def _path(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
         for other in runs
     ):
         return None
-    shown = clipped(line, MAX_LINE_CHARS)
+    shown = clipped(line.replace("`", "'"), MAX_LINE_CHARS)
     if not shown:
         return None
     content = (
@@ -233,13 +235,17 @@ def _path(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
 def denied_access(events: list[StoredEvent]) -> list[DeniedAccess]:
     """The refusals for want of access the failed commands of `events` show, one per cause."""
     runs = [run for run in commands(events) if not run.by_user]
+    root = events[0].project_id if events else ""
     found: dict[str, DeniedAccess] = {}
     for run in runs:
         if run.ok is not False or run.command.startswith("hook:") or not _shown(run):
             continue
         lesson = _sudo(run, runs) or _protected(run, runs) or _path(run, runs)
-        if lesson is not None and lesson.key not in found:
-            found[lesson.key] = lesson
+        if lesson is None:
+            continue
+        key, content = local_paths(lesson.key, root), local_paths(lesson.content, root)
+        if content.count("`") % 2 == 0:
+            found.setdefault(key, DeniedAccess(key, content, lesson.event_ids))
         if len(found) == MAX_DENIED:
             break
     return list(found.values())
