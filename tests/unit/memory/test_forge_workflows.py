@@ -136,3 +136,52 @@ def test_no_script_recipe_without_a_merge_line_in_a_script(path: str, text: str)
     session.read(path, text)
 
     assert forge_workflows(session.events) == []
+
+
+def test_a_pull_request_read_as_json_then_diffed_is_a_review_recipe_in_run_order() -> None:
+    session = _session(
+        ("gh pr view 318 --json title,body,files,headRefName", 0),
+        ("gh pr diff 318 | head -300", 0),
+        ("gh pr checks 318", 0),
+        ("gh pr diff 318 | sed -n 300,600p", 0),
+    )
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.key == "recipe:forge:review"
+    assert found.content == (
+        "Review a pull request: `gh pr view <number> --json title,body,files,headRefName`; "
+        "`gh pr diff <number>`; `gh pr checks <number>`."
+    )
+    assert len(found.event_ids) == 3
+    recipes = [c for c in session.extracted() if "forge" in c.tags]
+    assert [c.key for c in recipes] == ["recipe:forge:review"]
+
+
+def test_a_review_keeps_the_steps_of_the_reviewed_pull_request_only() -> None:
+    session = _session(
+        ("gh pr diff 7", 0),  # another pull request
+        ("gh pr diff 12 --name-only", 0),
+        ("gh pr view https://github.com/acme/vault/pull/12 --json reviews --repo acme/vault", 0),
+    )
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.content == (
+        "Review a pull request: `gh pr diff <number> --name-only`; "
+        "`gh pr view <number> --json reviews --repo acme/vault`."
+    )
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        [("gh pr view 42 --json title", 1), ("gh pr diff 42", 0)],  # the read failed
+        [("gh pr view feat-search --json number,state", 0)],  # a branch's, not a review
+        [("gh pr view --json state", 0)],  # the current branch's own
+    ],
+)
+def test_no_review_recipe_without_a_numbered_pull_request_read_as_json(
+    runs: list[tuple[str, int | None]],
+) -> None:
+    assert forge_workflows(_session(*runs).events) == []

@@ -25,6 +25,8 @@ from squirrel_memory.extractors.declined_trailers import IMPORTANCE as TRAILER_I
 from squirrel_memory.extractors.declined_trailers import declined_trailers
 from squirrel_memory.extractors.delegated_commands import IMPORTANCE as DELEGATED_IMPORTANCE
 from squirrel_memory.extractors.delegated_commands import delegated_commands
+from squirrel_memory.extractors.denied_access import IMPORTANCE as DENIED_IMPORTANCE
+from squirrel_memory.extractors.denied_access import denied_access
 from squirrel_memory.extractors.doc_roles import IMPORTANCE as DOC_ROLES_IMPORTANCE
 from squirrel_memory.extractors.doc_roles import doc_roles
 from squirrel_memory.extractors.entry_folders import IMPORTANCE as ENTRY_IMPORTANCE
@@ -160,6 +162,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         MISSING_TOOL_IMPORTANCE,
         lambda _f: ("pitfall", "environment", "missing"),
+    ),
+    # A command refused for want of access: `sudo` with no terminal for its password, a push
+    # to a protected branch, a path the system denied.
+    Finder(
+        denied_access,
+        MemoryType.PITFALL,
+        DENIED_IMPORTANCE,
+        lambda f: ("pitfall", "environment", "denied", f.key.split(":")[2]),
     ),
     # A check that kept its old output until one command (not its look-alike) ran.
     Finder(

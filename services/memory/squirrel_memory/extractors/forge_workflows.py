@@ -1,5 +1,5 @@
 """How the project's forge is worked from the shell, as the session did it: reading a failed CI
-run's log, opening a pull request, and merging one.
+run's log, opening a pull request, reviewing one, and merging one.
 
 These come back in every project that has CI and pull requests, yet a session does each once:
 the workflow rule (`evidence/workflows.py`) waits for a procedure to repeat and counts
@@ -9,8 +9,13 @@ that ran successfully makes its recipe at once, with its identifiers generalised
 `gh run view <run-id> --log-failed` (after `gh run view <run-id>` shows which job and step
 failed)." / "Open pull requests with `gh pr create --draft --base main --head <value> --title
 "<text>" --body-file <value>`." / "Merge pull requests with `gh pr merge <number> --squash
---delete-branch`." The branch, title, body and file of one pull request are its own. A failed
-or declined run, or one whose outcome is unknown, says nothing. Without a merge run, a shell
+--delete-branch`." A pull request read with `gh pr view <number> --json …` is a review: its
+recipe lists that run and the session's `gh pr view`, `gh pr diff` and `gh pr checks` runs of
+the same pull request, each once, in the order run ("Review a pull request: `gh pr view
+<number> --json title,body,files`; `gh pr diff <number>`."); a look at a pull request without
+`--json`, or one named by its branch, is no review. The branch, title, body and file of one
+pull request are its own. A failed or declined run, or one whose outcome is unknown, says
+nothing. Without a merge run, a shell
 script of the project read in the session that merges says how it does ("`scripts/merge.sh`
 merges pull requests with `gh pr merge <number> --squash`."), its variables generalised too;
 a commented-out line says nothing.
@@ -40,6 +45,8 @@ _VALUE_OPTIONS = frozenset(
         "--source-branch",
     }
 )
+#: Options naming the repository, whose value is the next word.
+_REPO_OPTIONS = frozenset({"-R", "--repo"})
 _LOG_FLAGS = frozenset({"--log-failed", "--log"})
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
 #: A merge command in a script's line, up to a redirection, pipe or the end of the command.
@@ -129,6 +136,51 @@ def _opens(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
     return ForgeWorkflow("recipe:forge:open", text, (run.event_id,))
 
 
+def _reviews(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
+    """How the session reviewed a pull request: its last `gh pr view <number> --json …` and the
+    `gh pr view`, `gh pr diff` and `gh pr checks` runs of that pull request in its session,
+    each step once, in the order run."""
+    views = [
+        (run, t)
+        for run, t in runs
+        if t[:3] == ["gh", "pr", "view"] and "--json" in t and _numbered(t) is not None
+    ]
+    if not views:
+        return None
+    last, tokens = views[-1]
+    number = _numbered(tokens)
+    steps: dict[str, str] = {}
+    for run, t in runs:
+        if (
+            run.session_id == last.session_id
+            and t[:2] == ["gh", "pr"]
+            and t[2:3] in (["view"], ["diff"], ["checks"])
+            and _numbered(t) == number
+        ):
+            shown = _general(t, "<number>")
+            if len(shown) <= MAX_COMMAND_CHARS:
+                steps.setdefault(shown, run.event_id)
+    shown_view = _general(tokens, "<number>")
+    if shown_view not in steps:
+        return None
+    text = "Review a pull request: " + "; ".join(f"`{step}`" for step in steps) + "."
+    return ForgeWorkflow("recipe:forge:review", text, tuple(dict.fromkeys(steps.values())))
+
+
+def _numbered(tokens: list[str]) -> str | None:
+    """The pull request a `gh pr <verb>` names by its number or address (None for a branch,
+    or for none: the current branch's)."""
+    rest = tokens[3:]
+    while rest and rest[0].startswith("-"):
+        rest = rest[2:] if rest[0] in _REPO_OPTIONS else rest[1:]
+    if not rest:
+        return None
+    selector = rest[0].lstrip("#")
+    if selector.startswith(("https://", "http://")):
+        selector = selector.rstrip("/").rsplit("/", 1)[-1]
+    return selector if selector.isdigit() else None
+
+
 def _script_merges(events: list[StoredEvent]) -> ForgeWorkflow | None:
     """How a shell script of the project the session read merges pull requests."""
     found: ForgeWorkflow | None = None
@@ -163,11 +215,16 @@ def forge_workflows(events: list[StoredEvent]) -> list[ForgeWorkflow]:
         for tokens in run.segments
         if tokens and tokens[0] in ("gh", "glab")
     ]
-    found = [_ci_logs(runs), _opens(runs), _merges(runs) or _script_merges(events)]
+    found = [
+        _ci_logs(runs),
+        _opens(runs),
+        _merges(runs) or _script_merges(events),
+        _reviews(runs),
+    ]
     return [
         f
         for f in found
         if f is not None
-        and len(f.content) <= MAX_COMMAND_CHARS * 2
+        and len(f.content) <= MAX_COMMAND_CHARS * (len(f.event_ids) + 1)
         and f.content.count("`") % 2 == 0
     ]
