@@ -359,7 +359,13 @@ class IndexState:
         scores: Floats = np.bincount(every, weights=weights, minlength=self.used).astype(
             np.float64, copy=False
         )
-        if self.used >= SELECT_ABOVE_ROWS and self.used >= SELECT_SHARE * len(every):
+        floor = self._rarest_floor(held, scores, codes, limit)
+        if floor is not None:
+            # Every row of the results scores at least the floor (`_rarest_floor`), ties kept.
+            found = np.flatnonzero(scores >= floor)
+            if codes is not None:
+                found = found[np.isin(self.kinds[found], codes)]
+        elif self.used >= SELECT_ABOVE_ROWS and self.used >= SELECT_SHARE * len(every):
             found = _contenders(every, scores, self.kinds, codes, limit * len(held))
         else:
             # The rows holding a term are those scoring above 0: every share is positive (the
@@ -375,6 +381,32 @@ class IndexState:
             cut = len(values) - limit
             found = found[values >= np.partition(values, cut)[cut]]
         return self._listed(found, scores[found], limit)
+
+    def _rarest_floor(
+        self, held: Sequence[tuple[Ints, Floats]], scores: Floats, codes: Ints | None, limit: int
+    ) -> float | None:
+        """A score the `limit`-th best row reaches: the `limit`-th best whole score among the
+        rows (of the kinds `codes`, None: all) of the rarest query term holding that many, or
+        None where no term does.
+
+        Those rows are `limit` rows scoring at least it, so a row scoring less is not among the
+        results; a row scoring exactly it may be (ties go by rowid) and is kept. The floor is
+        one of `scores` itself, so the comparison is exact. Found among the rarest term's rows
+        alone, it lets one comparison over the scores pick the few rows left, where the rows
+        holding any term were gathered and partitioned."""
+        if limit < 1:
+            return None
+        for slots, _ in sorted(held, key=lambda part: len(part[0])):
+            if len(slots) < limit:
+                continue
+            if codes is not None:
+                slots = slots[np.isin(self.kinds[slots], codes)]
+                if len(slots) < limit:
+                    continue
+            values = scores[slots]
+            cut = len(values) - limit
+            return float(np.partition(values, cut)[cut])
+        return None
 
     def _listed(self, found: Ints, scores: Floats, limit: int) -> tuple[Ints, Floats]:
         """The `limit` best of the rows `found` scoring `scores`, ties by rowid, best first, as
