@@ -396,14 +396,13 @@ class IndexState:
         holding any term were gathered and partitioned."""
         if limit < 1:
             return None
-        for slots, _ in sorted(held, key=lambda part: len(part[0])):
-            if len(slots) < limit:
+        for holding, _ in sorted(held, key=lambda part: len(part[0])):
+            if len(holding) < limit:
                 continue
-            if codes is not None:
-                slots = slots[np.isin(self.kinds[slots], codes)]
-                if len(slots) < limit:
-                    continue
-            values = scores[slots]
+            rows = holding if codes is None else holding[np.isin(self.kinds[holding], codes)]
+            if len(rows) < limit:
+                continue
+            values = scores[rows]
             cut = len(values) - limit
             return float(np.partition(values, cut)[cut])
         return None
