@@ -3,8 +3,9 @@
 `read_postings` decodes an FTS5 vocabulary (`fts5vocab ... 'instance'`, grouped by `INSTANCES`)
 into NumPy arrays; `IndexState` holds them for one store with each row's length and type, takes
 rows out and in as the store changes, and ranks a query's tokens as `bm25()` does, leaving
-unscored the rows that cannot enter the top k where that saves work (MaxScore, `storage.bm25`);
-see `sqlite.lexical`, which keeps a state current and answers searches from it.
+unscored the rows that cannot enter the top k where that saves work (MaxScore, `storage.bm25`)
+and keeping of the scored rows those reaching a floor the rarest term's rows give; see
+`sqlite.lexical`, which keeps a state current and answers searches from it.
 """
 
 from __future__ import annotations
