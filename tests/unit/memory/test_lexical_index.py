@@ -533,3 +533,98 @@ def test_rows_picked_among_the_postings_are_the_top_k_of_scoring_every_document(
             del docs[doc], lengths[doc]
     assert bool(picked) == (select_above == 0)
     assert not picked or min(picked) < len(docs)
+
+
+def skewed_state(
+    rng: random.Random, count: int, vocabulary: list[str], kinds: tuple[str, ...]
+) -> tuple[postings.IndexState, dict[int, dict[str, float]], dict[int, float], dict[int, str]]:
+    """`random_state` with Zipf-like word frequencies (the n-th word about 1/n as common) and
+    few distinct lengths, so that many rows tie on a term's share."""
+    weights = [1.0 / (n + 1) for n in range(len(vocabulary))]
+    docs: dict[int, dict[str, float]] = {}
+    lengths: dict[int, float] = {}
+    kind_of: dict[int, str] = {}
+    rowid = 0
+    for _ in range(count):
+        rowid += rng.randint(1, 4)
+        words = rng.choices(vocabulary, weights=weights, k=rng.choice((1, 4, 8, 16)))
+        terms: dict[str, float] = {}
+        for word in words:
+            terms[word] = terms.get(word, 0.0) + rng.choice(postings.COLUMN_WEIGHTS[:3])
+        docs[rowid], lengths[rowid] = terms, float(len(words))
+        kind_of[rowid] = rng.choice(kinds)
+    ids = sorted(docs)
+    state = postings.IndexState(
+        1,
+        np.asarray(ids, dtype=np.int64),
+        [kind_of[doc] for doc in ids],
+        postings_of(docs, lengths, vocabulary),
+    )
+    return state, docs, lengths, kind_of
+
+
+@pytest.mark.parametrize("select_above", [0, 10**9])
+def test_rows_picked_by_the_rarest_terms_floor_are_the_top_k_of_scoring_every_document(
+    monkeypatch: pytest.MonkeyPatch, select_above: int
+) -> None:
+    """The floor (the `limit`-th best whole score among the rarest term's rows) keeps the top
+    1, 10 and 50 of scoring every document on skewed corpora, ties (by rowid) and kinds
+    included, through deletes; where no term holds `limit` rows, the other ways answer."""
+    monkeypatch.setattr(postings, "SELECT_ABOVE_ROWS", select_above)
+    monkeypatch.setattr(postings, "SELECT_SHARE", 0)
+    monkeypatch.setattr(postings, "PRUNE_ABOVE_POSTINGS", 10**12)
+    floors: list[bool] = []
+    original = postings.IndexState._rarest_floor
+
+    def counted(self: postings.IndexState, *args: Any) -> Any:
+        floor = original(self, *args)
+        floors.append(floor is not None)
+        return floor
+
+    monkeypatch.setattr(postings.IndexState, "_rarest_floor", counted)
+    kinds = ("fact", "pitfall", "recipe")
+    for seed in (3, 17, 29):
+        rng = random.Random(seed)
+        vocabulary = sorted(f"w{n:03d}" for n in range(400))
+        state, docs, lengths, kind_of = skewed_state(rng, 2_500, vocabulary, kinds)
+        by_rank = sorted(vocabulary, key=lambda word: -sum(word in doc for doc in docs.values()))
+        for _ in range(2):
+            for _ in range(25):
+                # Common words with a rarer one or two, or a word alone (every row holding it
+                # ties with the rows of the same count and length), repeats and all.
+                query = rng.choices(by_rank[:30], k=rng.randint(1, 6))
+                query += rng.choices(by_rank[30:], k=rng.randint(0, 2))
+                for wanted in (None, ["pitfall"], ["fact", "recipe"]):
+                    expected = reference_best(docs, lengths, query, 50, kind_of, wanted)
+                    for limit in (1, 10, 50):
+                        assert state.best(query, wanted, limit) == expected[:limit], (
+                            seed,
+                            query,
+                            limit,
+                            wanted,
+                        )
+            for doc in rng.sample(sorted(docs), 200):
+                state.remove(doc)
+                del docs[doc], lengths[doc]
+    assert any(floors), "no query had a floor"
+    assert not all(floors), "every query had a floor"
+
+
+def test_rows_tied_with_the_floor_are_kept() -> None:
+    """Rows scoring exactly the floor are among the results, ranked by rowid: here every row
+    holding the word scores the same, so the floor is that score."""
+    docs = {rowid: {"tied": 1.0, f"w{rowid:02d}": 1.0} for rowid in range(1, 31)}
+    lengths = dict.fromkeys(docs, 2.0)
+    vocabulary = sorted({term for terms in docs.values() for term in terms})
+    ids = sorted(docs)
+    state = postings.IndexState(
+        1,
+        np.asarray(ids, dtype=np.int64),
+        ["fact"] * len(ids),
+        postings_of(docs, lengths, vocabulary),
+    )
+    for limit in (1, 10, 30):
+        found = state.best(["tied"], None, limit)
+        assert [doc for doc, _ in found] == ids[:limit]
+        assert found == reference_best(docs, lengths, ["tied"], limit)
+    assert state.best(["tied", "w07"], None, 5) == reference_best(docs, lengths, ["tied", "w07"], 5)

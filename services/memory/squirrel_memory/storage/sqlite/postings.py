@@ -3,8 +3,9 @@
 `read_postings` decodes an FTS5 vocabulary (`fts5vocab ... 'instance'`, grouped by `INSTANCES`)
 into NumPy arrays; `IndexState` holds them for one store with each row's length and type, takes
 rows out and in as the store changes, and ranks a query's tokens as `bm25()` does, leaving
-unscored the rows that cannot enter the top k where that saves work (MaxScore, `storage.bm25`);
-see `sqlite.lexical`, which keeps a state current and answers searches from it.
+unscored the rows that cannot enter the top k where that saves work (MaxScore, `storage.bm25`)
+and keeping of the scored rows those reaching a floor the rarest term's rows give; see
+`sqlite.lexical`, which keeps a state current and answers searches from it.
 """
 
 from __future__ import annotations
@@ -359,7 +360,13 @@ class IndexState:
         scores: Floats = np.bincount(every, weights=weights, minlength=self.used).astype(
             np.float64, copy=False
         )
-        if self.used >= SELECT_ABOVE_ROWS and self.used >= SELECT_SHARE * len(every):
+        floor = self._rarest_floor(held, scores, codes, limit)
+        if floor is not None:
+            # Every row of the results scores at least the floor (`_rarest_floor`), ties kept.
+            found = np.flatnonzero(scores >= floor)
+            if codes is not None:
+                found = found[np.isin(self.kinds[found], codes)]
+        elif self.used >= SELECT_ABOVE_ROWS and self.used >= SELECT_SHARE * len(every):
             found = _contenders(every, scores, self.kinds, codes, limit * len(held))
         else:
             # The rows holding a term are those scoring above 0: every share is positive (the
@@ -375,6 +382,31 @@ class IndexState:
             cut = len(values) - limit
             found = found[values >= np.partition(values, cut)[cut]]
         return self._listed(found, scores[found], limit)
+
+    def _rarest_floor(
+        self, held: Sequence[tuple[Ints, Floats]], scores: Floats, codes: Ints | None, limit: int
+    ) -> float | None:
+        """A score the `limit`-th best row reaches: the `limit`-th best whole score among the
+        rows (of the kinds `codes`, None: all) of the rarest query term holding that many, or
+        None where no term does.
+
+        Those rows are `limit` rows scoring at least it, so a row scoring less is not among the
+        results; a row scoring exactly it may be (ties go by rowid) and is kept. The floor is
+        one of `scores` itself, so the comparison is exact. Found among the rarest term's rows
+        alone, it lets one comparison over the scores pick the few rows left, where the rows
+        holding any term were gathered and partitioned."""
+        if limit < 1:
+            return None
+        for holding, _ in sorted(held, key=lambda part: len(part[0])):
+            if len(holding) < limit:
+                continue
+            rows = holding if codes is None else holding[np.isin(self.kinds[holding], codes)]
+            if len(rows) < limit:
+                continue
+            values = scores[rows]
+            cut = len(values) - limit
+            return float(np.partition(values, cut)[cut])
+        return None
 
     def _listed(self, found: Ints, scores: Floats, limit: int) -> tuple[Ints, Floats]:
         """The `limit` best of the rows `found` scoring `scores`, ties by rowid, best first, as
