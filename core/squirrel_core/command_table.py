@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -70,6 +70,8 @@ class CommandTable:
     runners: tuple[tuple[str, ...], ...]
     wrappers: dict[str, int]
     package_managers: dict[str, str]
+    #: Interpreters' flags that only check a file's syntax (`php -l`), with their ecosystem.
+    syntax_checks: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
 
 
 @cache
@@ -101,6 +103,10 @@ def parse_table(raw: dict[str, Any]) -> CommandTable:
         runners=tuple(tuple(p.split()) for p in raw["runners"]["prefixes"]),
         wrappers={k: int(v) for k, v in raw["runners"]["wrappers"].items()},
         package_managers=dict(raw["package_managers"]),
+        syntax_checks={
+            program: (frozenset(spec["flags"]), spec["ecosystem"])
+            for program, spec in raw.get("syntax_checks", {}).items()
+        },
     )
 
 

@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import Final
 
 from squirrel_core.command_roles import ROLE_PURPOSES, TASK_KEYWORDS, role_use
 from squirrel_core.command_table import (
@@ -151,6 +153,8 @@ def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
             words = words[words.index("--") + 1 :]
             changed = True
             continue
+        if _syntax_check(program, words) is not None:
+            break  # `php -l a.php`: the interpreter is the tool, not a launcher
         for prefix in runners.get(program, ()):
             if len(words) > len(prefix) and all(
                 words[i] == prefix[i] for i in range(1, len(prefix))
@@ -218,6 +222,9 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
         return None
     table = command_table()
     program = _program(words[0])
+    checked = _syntax_check(program, words)
+    if checked is not None:
+        return checked
     rest = [w for w in words[1:] if not w.startswith(("-", "+"))]
     best: tuple[str, ...] | None = None
     for length in range(min(4, len(rest) + 1), 1, -1):
@@ -244,6 +251,21 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     if (program,) in table.patterns:
         return _named_use(table.patterns[(program,)], program, rest)
     return role_use(program, words)
+
+
+def _syntax_check(program: str, words: Sequence[str]) -> CommandUse | None:
+    """An interpreter asked only to check a file's syntax (`php -l a.php`, `bash -n x.sh`): a
+    lint. Only the options before the first other word are the interpreter's own."""
+    check = command_table().syntax_checks.get(program)
+    if check is None:
+        return None
+    flags, ecosystem = check
+    for word in words[1:]:
+        if not word.startswith("-"):
+            return None
+        if word in flags:
+            return CommandUse(f"{program} {word}", "lint", ecosystem)
+    return None
 
 
 def _named_use(use: CommandUse, program: str, rest: list[str]) -> CommandUse:
@@ -273,6 +295,10 @@ def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | N
                 return CommandUse(program, purpose, table.task_runners[program], task=name)
         if program == "make" and not names:
             return CommandUse("make", "build", "any", task="")
+        if program == "make" and _MAKE_ALL in names[:3]:
+            # make's conventional default target builds the whole program (`make all`,
+            # `make clean all`), as `make` alone does.
+            return CommandUse("make", "build", "any", task=_MAKE_ALL)
         return None
     if "/" in words[0] or words[0].endswith(_SCRIPT_SUFFIXES):
         stem = program.rsplit(".", 1)[0] if "." in program else program
@@ -287,6 +313,8 @@ def _task_use(program: str, words: list[str], rest: list[str]) -> CommandUse | N
     return None
 
 
+#: The target make's conventions name for building everything.
+_MAKE_ALL: Final = "all"
 #: make's options whose value is the next word (`make -C test/plugins`, `make -f ci.mk`).
 _MAKE_VALUED = frozenset({"-C", "-f", "-I", "-o", "-W", "--directory", "--file", "--makefile"})
 

@@ -192,6 +192,11 @@ CASES = [
     ("make -C test/llvmpasses", "build", "any"),
     ("make -C build test", "test", "any"),
     ("make -f ci.mk V=1 lint", "lint", "any"),
+    # make's conventional default target builds everything, as `make` alone does
+    ("make all", "build", "any"),
+    ("make -j4 all", "build", "any"),
+    ("make clean all", "build", "any"),
+    ("make all test", "test", "any"),
     # a script right in a test folder runs the tests, whatever its own name says
     ("lua tests/run.lua", "test", "any"),
     ("luajit spec/main_spec.lua", "test", "any"),
@@ -339,6 +344,42 @@ def test_the_cases_cover_every_purpose_and_ecosystem() -> None:
 )
 def test_unknown_commands_are_none(line: str) -> None:
     assert classify_command(line) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "tool", "ecosystem"),
+    [
+        ("php -l src/Includes/DoValidateInclude.php", "php -l", "php"),
+        ("php --syntax-check app.php", "php --syntax-check", "php"),
+        ("ruby -c app/models/user.rb", "ruby -c", "ruby"),
+        ("perl -c lib/App.pm", "perl -c", "perl"),
+        ("node --check src/index.js", "node --check", "javascript"),
+        ("bash -n scripts/build.sh", "bash -n", "any"),
+        ("sudo php -l index.php", "php -l", "php"),
+    ],
+)
+def test_an_interpreters_syntax_check_is_a_lint(line: str, tool: str, ecosystem: str) -> None:
+    assert classify_command(line) == CommandUse(tool, "lint", ecosystem)
+
+
+@pytest.mark.parametrize(
+    ("line", "purpose"),
+    [
+        # the same letters run code, or belong to the script after the interpreter's options
+        ("bash -c 'echo hi'", None),
+        ("php -r 'echo 1;'", None),
+        ("node -e 'console.log(1)'", None),
+        ("php index.php -l", None),
+        ("php tests/run.php -l", "test"),
+        ("php artisan test", "test"),
+        # a task named `all` is make's alone: other runners' `all` says nothing
+        ("npm run all", None),
+        ("just all", None),
+    ],
+)
+def test_what_is_no_syntax_check_nor_a_make_all(line: str, purpose: str | None) -> None:
+    use = classify_command(line)
+    assert (use.purpose if use else None) == purpose
 
 
 def test_tool_names_are_what_habits_need() -> None:
