@@ -66,6 +66,8 @@ from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_I
 from squirrel_memory.extractors.missing_manifests import missing_manifests
 from squirrel_memory.extractors.missing_tools import IMPORTANCE as MISSING_TOOL_IMPORTANCE
 from squirrel_memory.extractors.missing_tools import missing_tools
+from squirrel_memory.extractors.package_names import IMPORTANCE as PACKAGE_NAME_IMPORTANCE
+from squirrel_memory.extractors.package_names import package_names
 from squirrel_memory.extractors.package_scripts import IMPORTANCE as SCRIPTS_IMPORTANCE
 from squirrel_memory.extractors.package_scripts import package_scripts
 from squirrel_memory.extractors.preferences import STANDING_TAG
@@ -299,6 +301,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         MEMBERS_IMPORTANCE,
         lambda _f: ("workspace", "monorepo"),
+    ),
+    # A package whose name its folder does not tell, as its manifest read says.
+    Finder(
+        package_names,
+        MemoryType.PROJECT_FACT,
+        PACKAGE_NAME_IMPORTANCE,
+        lambda _f: ("workspace", "package"),
+        files_of,
     ),
     # What each package runs for a task, as the task runner's output printed it.
     Finder(
