@@ -19,8 +19,8 @@ TASKS = [
         "go",
         "make all",
         "mkdir -p dist\ngo build -ldflags=\"-X 'main.v=1'\" -o dist/app .\n"
-        "go build -o dist/init ./cmd/init\n✅ built\n",
-        "Go's: `go build -o dist/init ./cmd/init` (printed by `make all`).",
+        "go build -o bin/tally ./cmd/tally\n✅ built\n",
+        "Go's: `go build -o bin/tally ./cmd/tally` (printed by `make all`).",
     ),
     (
         "rust",

@@ -14,9 +14,9 @@ from tests.unit.memory.test_touched_languages import ROOT, T0
 MANIFESTS = [
     (
         "rust",
-        "sdk-libs/token-sdk/Cargo.toml",
-        '[package]\nname = "light-token"\nversion = "0.22.0"\ndescription = "SDK for tokens"\n',
-        "light-token",
+        "libs/token-sdk/Cargo.toml",
+        '[package]\nname = "acme-token"\nversion = "0.22.0"\ndescription = "SDK for tokens"\n',
+        "acme-token",
     ),
     (
         "node",
@@ -54,9 +54,7 @@ def _said(session: Session) -> list[MemoryCandidate]:
     return [c for c in session.extracted() if c.key.startswith("package_name:")]
 
 
-@pytest.mark.parametrize(
-    ("eco", "path", "text", "name"), MANIFESTS, ids=[m[0] for m in MANIFESTS]
-)
+@pytest.mark.parametrize(("eco", "path", "text", "name"), MANIFESTS, ids=[m[0] for m in MANIFESTS])
 def test_a_package_named_unlike_its_folder_is_said_with_its_manifest(
     eco: str, path: str, text: str, name: str
 ) -> None:
@@ -73,7 +71,7 @@ def test_a_package_named_unlike_its_folder_is_said_with_its_manifest(
 def test_the_description_is_quoted_beside_the_source() -> None:
     [found] = _said(_read(MANIFESTS[0][1:3]))
 
-    assert found.content.endswith('(`sdk-libs/token-sdk/Cargo.toml`; "SDK for tokens").')
+    assert found.content.endswith('(`libs/token-sdk/Cargo.toml`; "SDK for tokens").')
 
 
 @pytest.mark.parametrize(
@@ -85,7 +83,7 @@ def test_the_description_is_quoted_beside_the_source() -> None:
         ("libs/date_utils/pyproject.toml", '[project]\nname = "date-utils"\n'),
         ("modules/billing/composer.json", '{"name": "acme/billing"}'),
         # A root manifest names the project, not one of its packages.
-        ("Cargo.toml", '[package]\nname = "light-token"\n'),
+        ("Cargo.toml", '[package]\nname = "acme-token"\n'),
         # Examples, docs, test data and dependencies are not the project's packages.
         ("examples/hello/Cargo.toml", '[package]\nname = "demo-app"\n'),
         ("tests/fixtures/app/package.json", '{"name": "fake-pkg"}'),
@@ -111,13 +109,13 @@ def test_a_part_read_from_the_middle_says_nothing() -> None:
     session = Session(ROOT, "s1", T0)
     session.add(
         "tool_call",
-        {"tool": "Read", "input": {"file_path": f"{ROOT}/sdk-libs/token-sdk/Cargo.toml"}},
-        (f"{ROOT}/sdk-libs/token-sdk/Cargo.toml",),
+        {"tool": "Read", "input": {"file_path": f"{ROOT}/libs/token-sdk/Cargo.toml"}},
+        (f"{ROOT}/libs/token-sdk/Cargo.toml",),
     )
     session.add(
         "tool_result",
-        {"tool": "Read", "output": '    12\tname = "light-token"\n', "is_error": False},
-        (f"{ROOT}/sdk-libs/token-sdk/Cargo.toml",),
+        {"tool": "Read", "output": '    12\tname = "acme-token"\n', "is_error": False},
+        (f"{ROOT}/libs/token-sdk/Cargo.toml",),
     )
 
     assert package_names(session.events) == []
@@ -126,4 +124,4 @@ def test_a_part_read_from_the_middle_says_nothing() -> None:
 def test_a_name_and_a_folder_that_hold_each_other_are_after_the_folder() -> None:
     assert not not_after_folder("@acme/ledger-web", "apps/web")
     assert not not_after_folder("web", "apps/web-app")
-    assert not_after_folder("light-token", "sdk-libs/token-sdk")
+    assert not_after_folder("acme-token", "libs/token-sdk")

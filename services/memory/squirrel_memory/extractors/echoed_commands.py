@@ -4,10 +4,10 @@ shows nothing else of it.
 A session may only run the project's own tasks (`make all`, `make run`, `just build`) and read
 no manifest or code file. `make` and `just` print every recipe line before they run it, so the
 output of such a run shows the commands the project's build configuration runs: `go build -o
-dist/server .`, `cargo build --release`. When every command of the command table among them is
+bin/server .`, `cargo build --release`. When every command of the command table among them is
 one language's own tools, the project is built with that language's tools, and the statement
 says that and no more ("Commands the project's build configuration runs are Go's: `go build -o
-dist/init ./cmd/init` (printed by `make all`)."). The rule, the same for every ecosystem:
+bin/tally ./cmd/tally` (printed by `make all`)."). The rule, the same for every ecosystem:
 
 - the run is a task of `make` or `just` at the project's root that succeeded (a failed run may
   have stopped before its real work; a run in another folder builds something else);

@@ -1,11 +1,11 @@
 """A package of the project whose name its folder does not tell, from its manifest as read.
 
 In a monorepo the name a package is published, built and addressed by (`cargo test -p
-light-token`, `pnpm --filter @acme/ledger`) need not be its folder's: `sdk-libs/token-sdk`
-holds `light-token`. A user names the package, the tools want the package, and the files sit
+acme-token`, `pnpm --filter @acme/ledger`) need not be its folder's: `libs/token-sdk`
+holds `acme-token`. A user names the package, the tools want the package, and the files sit
 under the folder; reading the manifest is how the session found out, and the fact says what it
-read ("The package in `sdk-libs/token-sdk` is named `light-token`, not after its folder
-(`sdk-libs/token-sdk/Cargo.toml`; "SDK for Light Tokens")."). The rule, the same for every
+read ("The package in `libs/token-sdk` is named `acme-token`, not after its folder
+(`libs/token-sdk/Cargo.toml`; "SDK for tokens")."). The rule, the same for every
 ecosystem:
 
 - a manifest in a sub-folder of the project (`Cargo.toml`'s `[package]`, `pyproject.toml`'s
