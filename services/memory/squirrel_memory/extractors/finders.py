@@ -15,6 +15,8 @@ from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMP
 from squirrel_memory.extractors.checked_ignores import checked_ignores
 from squirrel_memory.extractors.closing_reports import IMPORTANCE as CLOSING_IMPORTANCE
 from squirrel_memory.extractors.closing_reports import closing_reports
+from squirrel_memory.extractors.code_answers import IMPORTANCE as CODE_ANSWER_IMPORTANCE
+from squirrel_memory.extractors.code_answers import code_answers
 from squirrel_memory.extractors.command_outputs import IMPORTANCE as OUTPUT_IMPORTANCE
 from squirrel_memory.extractors.command_outputs import command_outputs
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
@@ -301,6 +303,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         MEMBERS_IMPORTANCE,
         lambda _f: ("workspace", "monorepo"),
+    ),
+    # What the assistant found in the code, answering the user's yes-or-no question about it.
+    Finder(
+        code_answers,
+        MemoryType.PROJECT_FACT,
+        CODE_ANSWER_IMPORTANCE,
+        lambda _f: ("answer", "learned"),
     ),
     # A package whose name its folder does not tell, as its manifest read says.
     Finder(
