@@ -93,6 +93,7 @@ def test_what_asks_no_fact_of_the_project_is_not_kept(question: str) -> None:
         "Not exactly: the fee is computed but never charged.",
         "I checked the billing code. No fee there.",
         "Nope",
+        "No-op: the fee function returns early.",  # no bare "No"
     ],
 )
 def test_a_hedged_or_indirect_answer_is_not_kept(answer: str) -> None:
