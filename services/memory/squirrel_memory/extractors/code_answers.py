@@ -57,9 +57,7 @@ _FACT_QUESTION = re.compile(
 )
 #: A reply that opens with a bare yes or no.
 _LEAD_WORDS = re.compile(rf"^{_LEAD}", re.IGNORECASE)
-_PLAIN_ANSWER = re.compile(
-    r"^(?:\*\*)?(?:yes|no)(?:\*\*)?(?:\s*[,.:;—–]|\s+-\s)", re.IGNORECASE
-)
+_PLAIN_ANSWER = re.compile(r"^(?:\*\*)?(?:yes|no)(?:\*\*)?(?:\s*[,.:;—–]|\s+-\s)", re.IGNORECASE)
 _HEDGED = re.compile(r"^(?:\*\*)?(?:yes and no|no and yes)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
