@@ -25,6 +25,7 @@ from squirrel_memory.extractors.language_parts import language_parts, stated_lan
 from squirrel_memory.extractors.layout_facts import layout_facts, tests_fact
 from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
+from squirrel_memory.extractors.mentioned_files import mentioned_paths
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_stack import named_stack
 from squirrel_memory.extractors.named_summary import named_summary
@@ -130,8 +131,11 @@ def project_facts(
     versions = None if repository else manifest_versions(events)
     drawn = drawn_paths(events)
     # Files read through the shell (`cat src/a.hpp`) are read as surely as with a file tool.
-    # And a root manifest printed among other output (a compound or failed command).
-    read = paths + shell_read_files(events) + printed_manifest_paths(events)
+    # And a root manifest printed among other output (a compound or failed command), and the
+    # files the user pointed at with an `@` mention.
+    read = (
+        paths + shell_read_files(events) + printed_manifest_paths(events) + mentioned_paths(events)
+    )
     language = (
         None
         if repository

@@ -15,6 +15,8 @@ from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMP
 from squirrel_memory.extractors.checked_ignores import checked_ignores
 from squirrel_memory.extractors.closing_reports import IMPORTANCE as CLOSING_IMPORTANCE
 from squirrel_memory.extractors.closing_reports import closing_reports
+from squirrel_memory.extractors.code_answers import IMPORTANCE as CODE_ANSWER_IMPORTANCE
+from squirrel_memory.extractors.code_answers import code_answers
 from squirrel_memory.extractors.command_outputs import IMPORTANCE as OUTPUT_IMPORTANCE
 from squirrel_memory.extractors.command_outputs import command_outputs
 from squirrel_memory.extractors.command_steps import IMPORTANCE as COMMAND_IMPORTANCE
@@ -66,6 +68,8 @@ from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_I
 from squirrel_memory.extractors.missing_manifests import missing_manifests
 from squirrel_memory.extractors.missing_tools import IMPORTANCE as MISSING_TOOL_IMPORTANCE
 from squirrel_memory.extractors.missing_tools import missing_tools
+from squirrel_memory.extractors.package_names import IMPORTANCE as PACKAGE_NAME_IMPORTANCE
+from squirrel_memory.extractors.package_names import package_names
 from squirrel_memory.extractors.package_scripts import IMPORTANCE as SCRIPTS_IMPORTANCE
 from squirrel_memory.extractors.package_scripts import package_scripts
 from squirrel_memory.extractors.preferences import STANDING_TAG
@@ -299,6 +303,21 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         MEMBERS_IMPORTANCE,
         lambda _f: ("workspace", "monorepo"),
+    ),
+    # What the assistant found in the code, answering the user's yes-or-no question about it.
+    Finder(
+        code_answers,
+        MemoryType.PROJECT_FACT,
+        CODE_ANSWER_IMPORTANCE,
+        lambda _f: ("answer", "learned"),
+    ),
+    # A package whose name its folder does not tell, as its manifest read says.
+    Finder(
+        package_names,
+        MemoryType.PROJECT_FACT,
+        PACKAGE_NAME_IMPORTANCE,
+        lambda _f: ("workspace", "package"),
+        files_of,
     ),
     # What each package runs for a task, as the task runner's output printed it.
     Finder(

@@ -26,6 +26,7 @@ from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.config_commands import config_language
 from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
 from squirrel_memory.extractors.disowned_tools import without_disowned
+from squirrel_memory.extractors.echoed_commands import echoed_language
 from squirrel_memory.extractors.exchange import (
     acted_words,
     after_interrupt,
@@ -318,6 +319,7 @@ def _facts(
             session_language(events, runs)
             or toolchain_language(events, runs)
             or config_language(events)
+            or echoed_language(events, runs)
         )
         if found is not None:
             facts.append(found)
