@@ -40,7 +40,8 @@ def test_a_how_to_answer_gives_its_commands_in_order() -> None:
     found = _found("Okay give me the instructions on how to test it myself live", NODE_ANSWER)
     assert found == [
         'Asked "Okay give me the instructions on how to test it myself live", the assistant\'s'
-        " answer gave these steps, in order: `pnpm install`, then `pnpm check`, then"
+        " answer gave, in order: from the repository root, verify the local build:"
+        " `pnpm install`, then `pnpm check`; then run the live loop:"
         ' `pnpm exec node --env-file=.env --import tsx src/cli.ts -- . "Inspect the repository"'
         " --orchestrate`."
     ]
@@ -49,8 +50,8 @@ def test_a_how_to_answer_gives_its_commands_in_order() -> None:
 def test_one_command_answers_a_how_do_i_question() -> None:
     found = _found("How do I run the program tests?", RUST_ANSWER)
     assert found == [
-        'Asked "How do I run the program tests?", the assistant\'s answer gave the command'
-        " `cargo test-sbf -p system-test`."
+        'Asked "How do I run the program tests?", the assistant\'s answer gave: run them per'
+        " package: `cargo test-sbf -p system-test`."
     ]
 
 
@@ -67,6 +68,11 @@ def test_a_request_that_asks_no_how_to_gives_nothing() -> None:
     assert _found("Please add the live loop.", NODE_ANSWER) == []
     assert _found("Why does the build fail?", RUST_ANSWER) == []
     assert _found("Check whether how to run it is documented?", RUST_ANSWER) == []
+
+
+def test_a_block_without_a_short_lead_in_has_no_label() -> None:
+    answer = "Sure.\n\n```bash\nmake build\n```\n\nThen, once it finished:\n\n```bash\nmake install\n```\n"
+    assert steps(answer) == [("", ["make build"]), ("Then, once it finished", ["make install"])]
 
 
 def test_a_block_with_anything_but_commands_is_left_out_whole() -> None:

@@ -17,9 +17,10 @@ order given. The rule reads that shape, never the words of one tool:
 - the answer names no other repository ("upstream", a folder outside the project), and no
   command names a path of one machine.
 
-One recipe per request, its commands in order (the first few, each once), attributed to the
-assistant's answer: "Asked "how do I run it locally?", the assistant's answer gave these steps,
-in order: `pnpm install`, then `pnpm dev`."
+One recipe per request, its commands in order (the first few, each once), each block after its
+lead-in when that is a short label ("Install globally:"), attributed to the assistant's answer:
+'Asked "how do I run it locally?", the assistant's answer gave, in order: install: `pnpm
+install`; start the dev server: `pnpm dev`.'
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ IMPORTANCE = 0.5
 #: Commands kept per answer, and the longest request quoted (characters).
 MAX_STEPS = 6
 MAX_REQUEST_CHARS = 140
+#: The longest lead-in kept as a step's label (characters).
+MAX_LABEL_CHARS = 80
 #: A request for how a thing is done (English only: in another language the rule says nothing).
 _ASKS_HOW = re.compile(
     r"\bhow (?:do|can|could|should|would) (?:i|we)\b|\bhow to\b"
@@ -97,9 +100,17 @@ def _lines(body: list[str]) -> list[str]:
     return joined
 
 
-def steps(text: str) -> list[str]:
-    """The commands of `text`'s shell blocks, in order: only blocks whose every line is one."""
-    found: list[str] = []
+def _label(lead: str) -> str:
+    """A block's lead-in as the label of its step ("Install globally"), or "" when it is too
+    long to be one or there is none."""
+    label = lead.rstrip(":").strip()
+    return label if label and lead.endswith(":") and len(label) <= MAX_LABEL_CHARS else ""
+
+
+def steps(text: str) -> list[tuple[str, list[str]]]:
+    """(label, commands) of each of `text`'s shell blocks whose every line is a command, in
+    order; the label is the block's lead-in when it is a short one ending with a colon."""
+    found: list[tuple[str, list[str]]] = []
     lead = ""
     lines = text.splitlines()
     i = 0
@@ -115,12 +126,21 @@ def steps(text: str) -> list[str]:
         said = _NOT_STATED.search(lead) or FAILED.search(lead) or _NEGATED.search(lead)
         if language in _SHELL and not said:
             body = [line.lstrip("$% ").strip() for line in _lines(lines[i + 1 : end])]
-            given = [_command(line) for line in body]
-            if body and all(given):
-                found.extend(c for c in given if c is not None)
+            given = [c for c in map(_command, body) if c is not None]
+            if body and len(given) == len(body):
+                found.append((_label(lead), given))
         lead = ""
         i = end + 1
     return found
+
+
+def _shown(given: list[tuple[str, list[str]]]) -> str:
+    """The steps as one clause: each block's commands, after its label when it has one."""
+    parts = []
+    for label, commands in given:
+        shown = ", then ".join(f"`{c}`" for c in commands)
+        parts.append(f"{label[0].lower()}{label[1:]}: {shown}" if label else shown)
+    return "; ".join(parts)
 
 
 def asked_steps(events: list[StoredEvent]) -> list[AskedSteps]:
@@ -135,7 +155,8 @@ def asked_steps(events: list[StoredEvent]) -> list[AskedSteps]:
         request = _request(text) if isinstance(text, str) else None
         if request is None:
             continue
-        commands: list[str] = []
+        given: list[tuple[str, list[str]]] = []
+        seen: set[str] = set()
         ids: list[str] = []
         for event in events[first + 1 : end]:
             if event.event_type != EventType.ASSISTANT_RESPONSE or event.sidechain:
@@ -145,18 +166,17 @@ def asked_steps(events: list[StoredEvent]) -> list[AskedSteps]:
                 continue
             if names_elsewhere(reply, event.project_id):
                 continue
-            given = [c for c in steps(reply) if c not in commands]
-            if given:
-                commands.extend(given)
-                ids.append(event.id)
-        if not commands:
+            for label, commands in steps(reply):
+                fresh = [c for c in commands if c not in seen][: MAX_STEPS - len(seen)]
+                if fresh:
+                    seen.update(fresh)
+                    given.append((label, fresh))
+                    if event.id not in ids:
+                        ids.append(event.id)
+        if not given:
             continue
-        shown = ", then ".join(f"`{c}`" for c in commands[:MAX_STEPS])
-        content = (
-            f'Asked "{request}", the assistant\'s answer gave these steps, in order: {shown}.'
-            if len(commands) > 1
-            else f'Asked "{request}", the assistant\'s answer gave the command {shown}.'
-        )
+        order = ", in order" if len(seen) > 1 else ""
+        content = f'Asked "{request}", the assistant\'s answer gave{order}: {_shown(given)}.'
         asked = _ASKS_HOW.search(request)
         subject = request[asked.start() :] if asked else request
         key = f"{KEY_PREFIX}{key_slug(subject) or opener.id}"
