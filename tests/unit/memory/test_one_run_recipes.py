@@ -216,3 +216,28 @@ def test_a_configuration_file_given_to_an_option_picks_nothing(command: str, key
 )
 def test_a_configuration_file_does_not_hide_a_picked_test(command: str) -> None:
     assert not any(k.startswith("recipe:test") for k in _recipes([(command, 0, "ok")]))
+
+
+def test_a_check_run_file_by_file_is_a_recipe_with_the_file_left_open() -> None:
+    found = _recipes(
+        [
+            ("php -l src/Commands/ValidateInclude.php", 0, "No syntax errors detected"),
+            ("php -l src/Commands/TestInclude.php", 0, "No syntax errors detected"),
+        ]
+    )
+    assert found["recipe:lint"].startswith("To lint: `php -l <file>` (e.g. `php -l src/")
+
+
+def test_a_check_run_on_one_file_once_is_no_recipe() -> None:
+    found = _recipes([("php -l src/Commands/ValidateInclude.php", 0, "No syntax errors")])
+    assert "recipe:lint" not in found
+
+
+def test_a_test_command_run_file_by_file_keeps_its_whole_command() -> None:
+    found = _recipes(
+        [
+            ("pytest tests/test_a.py", 0, "1 passed"),
+            ("pytest tests/test_b.py", 0, "1 passed"),
+        ]
+    )
+    assert "<file>" not in found["recipe:test"]

@@ -9,6 +9,8 @@ from squirrel_memory.extractors.answered_questions import answered_questions
 from squirrel_memory.extractors.apply_steps import apply_steps
 from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_IMPORTANCE
 from squirrel_memory.extractors.architecture import architecture_points
+from squirrel_memory.extractors.asked_steps import IMPORTANCE as ASKED_STEPS_IMPORTANCE
+from squirrel_memory.extractors.asked_steps import asked_steps
 from squirrel_memory.extractors.branch_merges import IMPORTANCE as MERGES_IMPORTANCE
 from squirrel_memory.extractors.branch_merges import branch_merges
 from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMPORTANCE
@@ -399,6 +401,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         LEAD_IN_IMPORTANCE,
         lambda _f: ("recipe", "lead-in"),
+    ),
+    # The commands the assistant's answer gave, in order, when the user asked how to do a thing.
+    Finder(
+        asked_steps,
+        MemoryType.RECIPE,
+        ASKED_STEPS_IMPORTANCE,
+        lambda _f: ("recipe", "asked"),
     ),
     # The build and test commands a subagent was briefed to run or reported passing.
     Finder(

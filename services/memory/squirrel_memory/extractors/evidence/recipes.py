@@ -278,6 +278,25 @@ _CONFIG_FILE = re.compile(
 )
 
 
+#: A word that names one file: a path or a name with an extension.
+_FILE_WORD = re.compile(r"^[\w./-]*\w\.\w{1,5}$")
+
+
+def file_template(commands: list[str]) -> str | None:
+    """The one command `commands` share with the file they name left open (`php -l <file>`),
+    when they differ only in that one word and each names a file there; else `None`."""
+    split = [c.split() for c in dict.fromkeys(commands)]
+    if len(split) < 2 or len({len(words) for words in split}) != 1:
+        return None
+    differing = [i for i in range(len(split[0])) if len({words[i] for words in split}) > 1]
+    if len(differing) != 1 or differing[0] == 0:
+        return None
+    at = differing[0]
+    if not all(_FILE_WORD.match(words[at]) for words in split):
+        return None
+    return " ".join([*split[0][:at], "<file>", *split[0][at + 1 :]])
+
+
 def _newest_recipe(slot: str, winner: _Group, rivals: list[_Group]) -> Finding | None:
     """The slot's recipe, unless the project moved on from it (`recency.moved_on`): then the
     command that replaced the winner is the recipe (None when one such run is too little to
@@ -311,7 +330,12 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         if not _ABSOLUTE_PATH.search(v.removeprefix(group.base))
     ]
     top, top_count = examples[0] if examples else (head, 0)
-    if top_count * 2 >= group.successes and not (
+    per_file = not group.whole_run and group.purpose != "test"  # a test recipe runs them all
+    template = file_template([v for v, _ in examples]) if per_file else None
+    if template is not None:
+        # A check only ever run on one file at a time, on several files: how a file is checked.
+        head = template
+    elif top_count * 2 >= group.successes and not (
         group.purpose == "test" and head and picks_tests(top, head)
     ):
         head = top  # what the user types most of the time, flags included (not a selection)
