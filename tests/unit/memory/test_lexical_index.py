@@ -7,7 +7,7 @@ import random
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -249,6 +249,27 @@ async def test_query_terms_are_tokenized_by_sqlite() -> None:
     try:
         assert tokenizer.tokens(["running", "caching", "naïve"]) == ["run", "cach", "naiv"]
         assert tokenizer.tokens(["running", "x"]) == ["run", "x"]  # cached and fresh
+    finally:
+        tokenizer.close()
+
+
+async def test_tokenized_words_leave_nothing_behind_for_the_next_ones() -> None:
+    tokenizer = lexical._Tokenizer()
+    try:
+        assert tokenizer.tokens(["connections", "two words", ""]) is None  # a phrase of two
+        assert tokenizer.tokens(["generalizations"]) == ["gener"]  # nothing of the first call
+        with pytest.raises(sqlite3.Error):
+            tokenizer._tokenize([cast(str, object())])  # fails inside its transaction
+        assert tokenizer.tokens(["q139", "connections"]) == ["q139", "connect"]
+        assert tokenizer._conn.execute("SELECT count(*) FROM v").fetchone()[0] == 0
+        # the build's postings use the same table, empty again after each use
+        rows = [(1, "key", "running caches", ""), (2, "", "cache", "tag")]
+        first = tokenizer.postings(rows)
+        tokenizer.tokens(["running"])
+        again = tokenizer.postings(rows)
+        assert first.terms == again.terms
+        assert first.rows.tolist() == again.rows.tolist()
+        assert first.freqs.tolist() == again.freqs.tolist()
     finally:
         tokenizer.close()
 

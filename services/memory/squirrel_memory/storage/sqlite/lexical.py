@@ -111,6 +111,10 @@ class _Tokenizer:
         return None if any(t is None for t in found) else [t for t in found if t is not None]
 
     def _tokenize(self, phrases: list[str]) -> None:
+        # The phrases are inserted and their tokens read in one transaction that is rolled
+        # back: the table is empty again without FTS5's 'delete-all' (a query's new word is
+        # tokenized on its search's path).
+        self._conn.execute("BEGIN")
         try:
             self._conn.executemany(
                 "INSERT INTO t(rowid, key, content, tags) VALUES (?, '', ?, '')",
@@ -120,7 +124,7 @@ class _Tokenizer:
             for doc, term in self._conn.execute("SELECT doc, term FROM v"):
                 seen.setdefault(int(doc), []).append(str(term))
         finally:
-            self._conn.execute("INSERT INTO t(t) VALUES ('delete-all')")
+            self._conn.execute("ROLLBACK")
         for n, phrase in enumerate(phrases):
             tokens = seen.get(n, [])
             self._cache[phrase] = tokens[0] if len(tokens) == 1 else None
