@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from squirrel_memory.extractors.evidence.recipes import package_template
 from squirrel_memory.extractors.rules import evidence_candidates
 from tests.unit.memory.session_builder import Session
 
@@ -241,3 +242,49 @@ def test_a_test_command_run_file_by_file_keeps_its_whole_command() -> None:
         ]
     )
     assert "<file>" not in found["recipe:test"]
+
+
+@pytest.mark.parametrize(
+    ("runs", "head"),
+    [
+        (["cargo test -p parser-core", "cargo test -p wire-format"], "cargo test -p <package>"),
+        (
+            ["npm test -w packages/web", "npm test -w packages/api"],
+            "npm test -w <package>",
+        ),
+        (
+            ["dotnet-like test --package=ledger", "dotnet-like test --package=billing"],
+            "dotnet-like test --package=<package>",
+        ),
+    ],
+)
+def test_a_command_run_package_by_package_leaves_the_package_open(
+    runs: list[str], head: str
+) -> None:
+    found = _recipes([(command, 0, "ok") for command in runs])
+    assert found["recipe:test"] == (f"To run the tests: `{head}` (e.g. `{runs[0]}`, `{runs[1]}`).")
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        # One package only: its command, not a template.
+        ["cargo test -p parser-core", "cargo test -p parser-core"],
+        # A count of parallel runs, not a package.
+        ["go test -p 4 ./...", "go test -p 8 ./..."],
+        # A plugin switch, not a package.
+        ["pytest -p no:randomly", "pytest -p no:cacheprovider"],
+        # A configuration file given to `-p`.
+        ["npx tsc --noEmit -p tsconfig.json", "npx tsc --noEmit -p tsconfig.build.json"],
+        # Different in a word that is no package option's value.
+        ["cargo test -p parser-core --release", "cargo test -p parser-core --locked"],
+    ],
+)
+def test_no_package_is_left_open_where_no_package_was_picked_in_turn(runs: list[str]) -> None:
+    found = _recipes([(command, 0, "ok") for command in runs])
+    assert not any("<package>" in content for content in found.values())
+
+
+def test_a_package_template_needs_runs_that_differ_only_in_the_package() -> None:
+    assert package_template(["cargo test -p a", "cargo test -p b --release"]) is None
+    assert package_template(["cargo test -p a", "cargo test -p b"]) == "cargo test -p <package>"

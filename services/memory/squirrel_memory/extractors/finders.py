@@ -101,11 +101,14 @@ from squirrel_memory.extractors.sibling_patterns import IMPORTANCE as PATTERN_IM
 from squirrel_memory.extractors.sibling_patterns import sibling_patterns
 from squirrel_memory.extractors.side_by_side import IMPORTANCE as PROGRAMS_IMPORTANCE
 from squirrel_memory.extractors.side_by_side import side_by_side
+from squirrel_memory.extractors.spawn_failures import spawn_failures
 from squirrel_memory.extractors.stale_checks import stale_checks
 from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
 from squirrel_memory.extractors.subagent_findings import subagent_findings
 from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
 from squirrel_memory.extractors.user_corrections import user_corrections
+from squirrel_memory.extractors.version_files import IMPORTANCE as VERSION_FILES_IMPORTANCE
+from squirrel_memory.extractors.version_files import version_files
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
 from squirrel_memory.extractors.workspace_members import workspace_members
 from squirrel_memory.extractors.written_checks import IMPORTANCE as WRITTEN_CHECKS_IMPORTANCE
@@ -165,6 +168,21 @@ FOUND: tuple[Extract, ...] = (
     # A program the shell could not find, and no run of it passed in the session.
     Finder(
         missing_tools,
+        MemoryType.PITFALL,
+        MISSING_TOOL_IMPORTANCE,
+        lambda _f: ("pitfall", "environment", "missing"),
+    ),
+    # One version written in several files, as a bump in the session changed them together.
+    Finder(
+        version_files,
+        MemoryType.PITFALL,
+        VERSION_FILES_IMPORTANCE,
+        lambda _f: ("pitfall", "release", "version"),
+        files_of,
+    ),
+    # An executable a running program could not start (`spawn rg ENOENT`).
+    Finder(
+        spawn_failures,
         MemoryType.PITFALL,
         MISSING_TOOL_IMPORTANCE,
         lambda _f: ("pitfall", "environment", "missing"),

@@ -297,6 +297,46 @@ def file_template(commands: list[str]) -> str | None:
     return " ".join([*split[0][:at], "<file>", *split[0][at + 1 :]])
 
 
+#: Options that pick the package (workspace member) a command runs on, in many ecosystems'
+#: tools (`-p`, `--package`, `--filter`, `-w`, `--workspace`).
+_PACKAGE_OPTIONS = frozenset({"-p", "--package", "--filter", "-F", "-w", "--workspace"})
+#: A package's name: no plugin switch (`no:cacheprovider`), no count (`go test -p 4`), no
+#: configuration file.
+_PACKAGE_NAME = re.compile(r"^[@\w][\w@./-]*$")
+
+
+def _package_name(word: str) -> bool:
+    return (
+        bool(_PACKAGE_NAME.match(word)) and not word.isdigit() and not _CONFIG_FILE.fullmatch(word)
+    )
+
+
+def package_template(commands: list[str]) -> str | None:
+    """The one command `commands` share with the package they pick left open (`cargo test -p
+    <package>`), when they differ only in the value of one package option (`-p a`, `-p b`;
+    `--package=a`, `--package=b`) and there are at least two; else `None`."""
+    split = [c.split() for c in dict.fromkeys(commands)]
+    if len(split) < 2 or len({len(words) for words in split}) != 1:
+        return None
+    differing = [i for i in range(len(split[0])) if len({words[i] for words in split}) > 1]
+    if len(differing) != 1 or differing[0] == 0:
+        return None
+    at = differing[0]
+    option, equals, _value = split[0][at].partition("=")
+    if equals:
+        values = [words[at].partition("=") for words in split]
+        if option in _PACKAGE_OPTIONS and all(
+            o == option and _package_name(v) for o, _e, v in values
+        ):
+            return " ".join([*split[0][:at], f"{option}=<package>", *split[0][at + 1 :]])
+        return None
+    if split[0][at - 1] not in _PACKAGE_OPTIONS:
+        return None
+    if not all(_package_name(words[at]) for words in split):
+        return None
+    return " ".join([*split[0][:at], "<package>", *split[0][at + 1 :]])
+
+
 def _newest_recipe(slot: str, winner: _Group, rivals: list[_Group]) -> Finding | None:
     """The slot's recipe, unless the project moved on from it (`recency.moved_on`): then the
     command that replaced the winner is the recipe (None when one such run is too little to
@@ -332,6 +372,8 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
     top, top_count = examples[0] if examples else (head, 0)
     per_file = not group.whole_run and group.purpose != "test"  # a test recipe runs them all
     template = file_template([v for v, _ in examples]) if per_file else None
+    # A command only ever run on one package at a time, on several: how a package is run.
+    template = template or package_template([v for v, _ in examples])
     if template is not None:
         # A check only ever run on one file at a time, on several files: how a file is checked.
         head = template
