@@ -87,6 +87,8 @@ from squirrel_memory.extractors.read_ignores import IMPORTANCE as READ_IGNORES_I
 from squirrel_memory.extractors.read_ignores import read_ignores
 from squirrel_memory.extractors.rejected_lines import IMPORTANCE as REJECTED_IMPORTANCE
 from squirrel_memory.extractors.rejected_lines import rejected_lines
+from squirrel_memory.extractors.release_steps import IMPORTANCE as RELEASE_STEPS_IMPORTANCE
+from squirrel_memory.extractors.release_steps import release_steps
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
 from squirrel_memory.extractors.replied_commands import replied_commands
 from squirrel_memory.extractors.report_statements import IMPORTANCE as STATEMENT_IMPORTANCE
@@ -419,6 +421,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         LEAD_IN_IMPORTANCE,
         lambda _f: ("recipe", "lead-in"),
+    ),
+    # How the project is released, as a session bumped a version and tagged it: steps in order.
+    Finder(
+        release_steps,
+        MemoryType.RECIPE,
+        RELEASE_STEPS_IMPORTANCE,
+        lambda _f: ("recipe", "release", "steps"),
+        files_of,
     ),
     # The commands the assistant's answer gave, in order, when the user asked how to do a thing.
     Finder(

@@ -1,0 +1,232 @@
+"""How the project is released, as a session released it: the steps in order, each as run.
+
+A release is a procedure more than a command: the version is bumped where it is written, the
+change log gets the release's section, the checks pass, the release is committed and a version
+tag is made and pushed (the tag is often what publishes). A session shows the whole of it when
+it creates a version tag (`git tag v1.4.2`, `git tag -a 1.4.2 -m …`) with a passing command
+after bumping that same version in a version-keyed line (`version_files.bumped`) of one or more
+files. The recipe then lists, in the order they were done between the first bump and the tag:
+
+- the bump, naming its files;
+- each other file an edit of that window wrote the new version into (the change log);
+- each check (test, lint, format, type-check, build) that passed, as its command was typed
+  (pipes to a pager or `tail` left off), at its last passing run;
+- the commit, with its subject when the subject names the version;
+- the tag command as run, with the push of the tag when a later command pushed it.
+
+A tag made without a bump of its version in the session, a tag listed or deleted, a failed tag
+command and a bump to another version say nothing: the session did not show a release.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from squirrel_core.commands import typed_commands
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import CommandRun, commands, split_segments
+from squirrel_memory.extractors.lessons import Edit, clipped, edits
+from squirrel_memory.extractors.version_files import bumped
+from squirrel_memory.models import StoredEvent
+
+IMPORTANCE = 0.55
+KEY = "recipe:release_steps"
+MAX_CHECKS = 4
+MAX_WRITTEN = 2
+MAX_STEP_CHARS = 120
+MAX_SUBJECT_CHARS = 80
+_PURPOSES = frozenset({"test", "lint", "format", "typecheck", "build"})
+_TAG_NAME = re.compile(r"v?(?P<version>\d+\.\d+\.\d+(?:[-+][\w.]+)?)")
+#: Options of `git tag` that list, delete or verify tags: no tag is made.
+_NOT_MADE = frozenset({"-l", "--list", "-d", "--delete", "-v", "--verify", "-n", "--contains"})
+#: Options of `git tag` followed by a value.
+_VALUED = frozenset({"-m", "--message", "-F", "--file", "-u", "--local-user"})
+_SUBJECT = (
+    re.compile(r"<<-?\s*['\"]?(\w+)['\"]?\s*\n\s*(?P<subject>[^\n]+)"),
+    re.compile(r"(?:-m|--message)[\s=]+([\"'])(?P<subject>[^\n]+?)(?:\1|\n)"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseSteps:
+    """The steps of one release a session made: key, statement, events, files."""
+
+    key: str
+    content: str
+    event_ids: tuple[str, ...]
+    files: tuple[str, ...] = ()
+
+
+def made_tag(tokens: list[str]) -> str:
+    """The name of the tag a `git tag` command's tokens make, else ""."""
+    if len(tokens) < 3 or tokens[0].rsplit("/", 1)[-1] != "git" or tokens[1] != "tag":
+        return ""
+    args = tokens[2:]
+    if _NOT_MADE.intersection(args):
+        return ""
+    skip = False
+    for token in args:
+        if skip:
+            skip = False
+            continue
+        if token in _VALUED:
+            skip = True
+            continue
+        if token.startswith("-"):
+            continue
+        return token
+    return ""
+
+
+def pushed_tag(output: str, tag: str) -> bool:
+    """Whether a push's output shows `tag` sent (`* [new tag]  v1.4.2 -> v1.4.2`): the tag was
+    made and went out even when another ref of the same push was refused."""
+    shape = re.compile(rf"^\s*\*\s+\[new tag\]\s+{re.escape(tag)}\s+->\s+{re.escape(tag)}\s*$")
+    return any(shape.match(line) for line in output.splitlines())
+
+
+def _typed(run: CommandRun) -> list[tuple[str, str | None]]:
+    """Each simple command of `run` as typed, with its purpose (None when it has none)."""
+    return [
+        (t.text, t.use.purpose if t.use else None)
+        for t in typed_commands(run.command, cwd="/", project_root="/")
+    ]
+
+
+_REDIRECT = re.compile(r"\s+\d?>>?\s*(?:&\d|/dev/null)")
+
+
+def _as_run(run: CommandRun) -> list[str]:
+    """Each simple command of `run` as it was typed, redirections and pipes left off."""
+    return [_REDIRECT.sub("", part).strip() for part in split_segments(run.command)]
+
+
+def _subject(command: str) -> str:
+    for shape in _SUBJECT:
+        found = shape.search(command)
+        if found:
+            return found.group("subject").strip()
+    return ""
+
+
+def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
+    """The newest release a session made with a version tag after bumping that version."""
+    failed = {
+        e.content.get("tool_use_id")
+        for e in events
+        if e.event_type == EventType.TOOL_RESULT and e.content.get("is_error") is True
+    }
+    calls = {
+        e.id: e.content.get("tool_use_id") for e in events if e.event_type == EventType.TOOL_CALL
+    }
+    done = [e for e in edits(events) if calls.get(e.event_id) not in failed]
+    runs = [run for run in commands(events) if not run.by_user]
+    found: list[ReleaseSteps] = []
+    for at, run in enumerate(runs):
+        tag = next((name for tokens in run.segments if (name := made_tag(tokens))), "")
+        version = _TAG_NAME.fullmatch(tag)
+        if version is None or not (run.ok is True or pushed_tag(run.output, tag)):
+            continue
+        steps = _steps(
+            run, runs[at + 1 :], runs[:at], done=done, version=version.group("version"), tag=tag
+        )
+        if steps is not None:
+            found = [steps]
+    return found
+
+
+def _steps(
+    tag_run: CommandRun,
+    later: list[CommandRun],
+    earlier: list[CommandRun],
+    *,
+    done: list[Edit],
+    version: str,
+    tag: str,
+) -> ReleaseSteps | None:
+    session = tag_run.session_id
+    ours = [e for e in done if e.session_id == session and e.timestamp < tag_run.timestamp]
+    bumps = [
+        e
+        for e in ours
+        if (change := bumped(e.before, e.after)) is not None and change[2] == version
+    ]
+    if not bumps:
+        return None
+    start = min(e.timestamp for e in bumps)
+    bumped_files = list(dict.fromkeys(e.path for e in bumps))
+    word = re.compile(rf"(?<![\d.]){re.escape(version)}(?![\w.])")
+    steps: list[tuple[datetime, str]] = [(start, "bump the version in " + _joined(bumped_files))]
+    ids = [e.event_id for e in bumps]
+    written: dict[str, datetime] = {}
+    for e in ours:
+        if e.timestamp >= start and e.path not in bumped_files and word.search(e.after):
+            written.setdefault(e.path, e.timestamp)
+    for path, when in list(written.items())[:MAX_WRITTEN]:
+        steps.append((when, f"write `{version}` into `{path}`"))
+    checks: dict[str, datetime] = {}
+    commit: tuple[datetime, str, str] | None = None
+    for run in earlier:
+        if run.session_id != session or run.timestamp < start or run.ok is not True:
+            continue
+        for text, purpose in _typed(run):
+            if purpose in _PURPOSES and len(text) <= MAX_STEP_CHARS:
+                checks.pop(text, None)
+                checks[text] = run.timestamp
+            if text.startswith("git commit"):
+                subject = _subject(run.command)
+                shown = (
+                    f"commit `{subject}`"
+                    if word.search(subject) and len(subject) <= MAX_SUBJECT_CHARS
+                    else "commit"
+                )
+                commit = (run.timestamp, shown, run.event_id)
+    for text, when in list(checks.items())[-MAX_CHECKS:]:
+        steps.append((when, f"`{text}`"))
+    if commit is not None:
+        steps.append((commit[0], commit[1]))
+        ids.append(commit[2])
+    made = _as_run(tag_run)
+    if tag_run.ok is not True:
+        # The tag went out, another ref of the same push was refused: the tag, then the push
+        # as run, said to have sent the tag.
+        pushes = [text for text in made if text.startswith("git push")]
+        if not pushes:
+            return None
+        steps.append((tag_run.timestamp, f"`git tag {tag}` → push it (`{pushes[0]}` sent it)"))
+        ids.append(tag_run.event_id)
+        return _finding(steps, ids, tag, bumped_files)
+    if not any(text.startswith("git push") for text in made):
+        pushed = next(
+            (
+                text
+                for run in later
+                if run.session_id == session and run.ok is True
+                for text in _as_run(run)
+                if text.startswith("git push") and ("--tags" in text or tag in text.split())
+            ),
+            "",
+        )
+        if pushed:
+            made.append(pushed)
+    shown = clipped(" && ".join(made), MAX_STEP_CHARS * 2)
+    if not shown:
+        return None
+    steps.append((tag_run.timestamp, f"`{shown}`"))
+    ids.append(tag_run.event_id)
+    return _finding(steps, ids, tag, bumped_files)
+
+
+def _finding(
+    steps: list[tuple[datetime, str]], ids: list[str], tag: str, files: list[str]
+) -> ReleaseSteps:
+    steps.sort(key=lambda step: step[0])
+    content = f"To release, as `{tag}` was: " + " → ".join(text for _when, text in steps) + "."
+    return ReleaseSteps(KEY, content, tuple(dict.fromkeys(ids)), tuple(files))
+
+
+def _joined(paths: list[str]) -> str:
+    named = [f"`{p}`" for p in paths]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]

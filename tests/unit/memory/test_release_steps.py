@@ -1,0 +1,124 @@
+"""A release the session made (a version bumped where it is written, then a tag of that
+version made) is a recipe of its steps in order, each command as it was run; a tag with no
+bump, a tag listed or deleted, a failed tag and a bump to another version are not."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from squirrel_memory.extractors.release_steps import made_tag, pushed_tag, release_steps
+from squirrel_memory.models import MemoryType
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
+ROOT = "/home/dev/ledger"  # a library with a manifest version and a change log
+
+PUSH_REFUSED = (
+    "remote: error: GH006: Protected branch update failed for refs/heads/main.\n"
+    "To github.com:dev/ledger.git\n"
+    " * [new tag]         v2.3.1 -> v2.3.1\n"
+    " ! [remote rejected] main -> main (protected branch hook declined)\n"
+    "error: failed to push some refs to 'github.com:dev/ledger.git'"
+)
+
+
+@pytest.mark.parametrize(
+    ("tokens", "name"),
+    [
+        (["git", "tag", "v1.4.2"], "v1.4.2"),
+        (["git", "tag", "-a", "1.4.2", "-m", "release 1.4.2"], "1.4.2"),
+        (["git", "tag", "-m", "v1.4.2", "v1.4.2"], "v1.4.2"),
+        (["git", "tag", "-l"], ""),
+        (["git", "tag", "-d", "v1.4.2"], ""),
+        (["git", "status"], ""),
+    ],
+)
+def test_the_tag_a_command_makes(tokens: list[str], name: str) -> None:
+    assert made_tag(tokens) == name
+
+
+def test_a_push_output_shows_the_tag_sent() -> None:
+    assert pushed_tag(PUSH_REFUSED, "v2.3.1")
+    assert not pushed_tag(PUSH_REFUSED, "v2.3.0")
+
+
+def _release(session: Session, *, tag_command: str, code: int = 0, output: str = "") -> None:
+    session.user("release 2.3.1")
+    session.edit_lines("Cargo.toml", 'version = "2.3.0"', 'version = "2.3.1"')
+    session.edit_lines("src/version.rs", 'VERSION = "2.3.0"', 'VERSION = "2.3.1"')
+    session.edit_lines(
+        "CHANGELOG.md", "## Unreleased\n", "## Unreleased\n\n## 2.3.1 - 2026-07-01\n"
+    )
+    session.run("cargo test 2>&1 | tail -5", 0, "test result: ok. 40 passed")
+    session.run("git add -A && git commit -m 'release: v2.3.1'", 0, "[main 1a2b3c4] release")
+    session.run(tag_command, code, output)
+
+
+def test_a_release_is_a_recipe_of_its_steps_in_order() -> None:
+    session = Session(ROOT, "s1", T0)
+    _release(session, tag_command="git tag v2.3.1 && git push origin main --tags")
+
+    (found,) = release_steps(session.events)
+
+    assert found.content == (
+        "To release, as `v2.3.1` was: bump the version in `Cargo.toml` and `src/version.rs` → "
+        "write `2.3.1` into `CHANGELOG.md` → `cargo test` → commit `release: v2.3.1` → "
+        "`git tag v2.3.1 && git push origin main --tags`."
+    )
+    kept = [c for c in session.extracted() if c.key == "recipe:release_steps"]
+    assert [c.type for c in kept] == [MemoryType.RECIPE]
+
+
+def test_a_tag_pushed_with_a_refused_branch_still_shows_the_release() -> None:
+    session = Session(ROOT, "s1", T0)
+    _release(
+        session,
+        tag_command="git tag v2.3.1 && git push origin main --tags",
+        code=1,
+        output=PUSH_REFUSED,
+    )
+
+    (found,) = release_steps(session.events)
+
+    assert found.content.endswith(
+        "→ `git tag v2.3.1` → push it (`git push origin main --tags` sent it)."
+    )
+
+
+def test_a_later_push_of_the_tag_joins_its_step() -> None:
+    session = Session(ROOT, "s1", T0)
+    _release(session, tag_command="git tag -a v2.3.1 -m 'v2.3.1'")
+    session.run("git push origin v2.3.1", 0, " * [new tag]  v2.3.1 -> v2.3.1")
+
+    (found,) = release_steps(session.events)
+
+    assert found.content.endswith("→ `git tag -a v2.3.1 -m 'v2.3.1' && git push origin v2.3.1`.")
+
+
+@pytest.mark.parametrize(
+    ("tag_command", "code", "output"),
+    [
+        ("git tag v2.3.2", 0, ""),  # another version than the bump's
+        ("git tag -l 'v2.*'", 0, "v2.3.0\nv2.3.1"),  # a listing
+        ("git tag -d v2.3.1", 0, "Deleted tag 'v2.3.1'"),
+        ("git tag v2.3.1", 128, "fatal: tag 'v2.3.1' already exists"),  # failed
+        ("git tag nightly", 0, ""),  # no version
+    ],
+)
+def test_no_release_without_a_tag_of_the_bumped_version(
+    tag_command: str, code: int, output: str
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    _release(session, tag_command=tag_command, code=code, output=output)
+
+    assert release_steps(session.events) == []
+
+
+def test_a_tag_with_no_bump_in_the_session_is_no_release() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("cargo test", 0, "ok")
+    session.run("git tag v2.3.1 && git push origin --tags", 0, "")
+
+    assert release_steps(session.events) == []
