@@ -288,3 +288,11 @@ def test_no_package_is_left_open_where_no_package_was_picked_in_turn(runs: list[
 def test_a_package_template_needs_runs_that_differ_only_in_the_package() -> None:
     assert package_template(["cargo test -p a", "cargo test -p b --release"]) is None
     assert package_template(["cargo test -p a", "cargo test -p b"]) == "cargo test -p <package>"
+
+
+def test_a_run_commands_picked_value_is_kept_as_run() -> None:
+    # `-p` of a command that runs the app is as often a profile or a port as a package.
+    found = _recipes([("cargo run -p server", 0, "ok"), ("cargo run -p worker", 0, "ok")])
+    assert (
+        found["recipe:run"] == "To run the app: `cargo run -p server` (e.g. `cargo run -p worker`)."
+    )

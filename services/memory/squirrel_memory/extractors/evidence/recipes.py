@@ -302,6 +302,8 @@ def file_template(commands: list[str]) -> str | None:
 _PACKAGE_OPTIONS = frozenset({"-p", "--package", "--filter", "-F", "-w", "--workspace"})
 #: A package's name: no plugin switch (`no:cacheprovider`), no count (`go test -p 4`), no
 #: configuration file.
+#: Purposes whose package option picks a workspace member.
+_PACKAGE_PURPOSES = frozenset({"test", "lint", "format", "typecheck", "build"})
 _PACKAGE_NAME = re.compile(r"^[@\w][\w@./-]*$")
 
 
@@ -372,8 +374,10 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
     top, top_count = examples[0] if examples else (head, 0)
     per_file = not group.whole_run and group.purpose != "test"  # a test recipe runs them all
     template = file_template([v for v, _ in examples]) if per_file else None
-    # A command only ever run on one package at a time, on several: how a package is run.
-    template = template or package_template([v for v, _ in examples])
+    # A check or build only ever run on one package at a time, on several: how a package is
+    # checked. (A run or deploy command's `-p` is as often a profile or a port.)
+    if template is None and group.purpose in _PACKAGE_PURPOSES:
+        template = package_template([v for v, _ in examples])
     if template is not None:
         # A check only ever run on one file at a time, on several files: how a file is checked.
         head = template
