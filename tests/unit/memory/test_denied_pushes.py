@@ -354,3 +354,47 @@ def test_push_protection_words_outside_a_blocked_push_are_not_kept(
     command: str, code: int, output: str
 ) -> None:
     assert denied_access(_failed(command, output, code).events) == []
+
+
+@pytest.mark.parametrize(
+    ("failed", "fix", "host", "how"),
+    [
+        (
+            "git clone git@github.com:acme/ledger.git",
+            "git clone https://github.com/acme/ledger.git",
+            "github.com",
+            "the same over https, `git clone https://github.com/acme/ledger.git`",
+        ),
+        (
+            "ssh deploy@build.example.org uptime",
+            "ssh -i ~/.ssh/id_build deploy@build.example.org uptime",
+            "build.example.org",
+            "a different key, `ssh -i ~/.ssh/id_build deploy@build.example.org uptime`",
+        ),
+    ],
+)
+def test_a_run_that_reached_the_host_another_way_is_what_got_past_it(
+    failed: str, fix: str, host: str, how: str
+) -> None:
+    session = _failed(
+        failed,
+        f"{'git@github.com' if 'git' in failed else 'deploy@' + host}: "
+        "Permission denied (publickey).",
+        255,
+    )
+    session.run(fix, 0, "up 3 days")
+
+    (found,) = denied_access(session.events)
+
+    assert found.key == f"pitfall:denied:ssh:{host}"
+    assert found.content.endswith(f" What got past it: {how}.")
+
+
+def test_a_key_for_another_host_is_not_what_got_past_it() -> None:
+    session = _failed("git push origin main", PUBLICKEY, 128)
+    session.run("git remote set-url backup https://gitlab.example.com/acme/ledger.git", 0)
+    session.run("git push origin main", 0, "   1a2b..3c4d  main -> main")
+
+    (found,) = denied_access(session.events)
+
+    assert "got past" not in found.content
