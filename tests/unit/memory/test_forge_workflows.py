@@ -185,3 +185,79 @@ def test_no_review_recipe_without_a_numbered_pull_request_read_as_json(
     runs: list[tuple[str, int | None]],
 ) -> None:
     assert forge_workflows(_session(*runs).events) == []
+
+
+def test_a_merge_request_read_in_full_is_a_review_recipe_in_run_order() -> None:
+    session = _session(
+        ("glab mr view 57 --comments", 0),
+        ("glab mr diff 57 | head -200", 0),
+        ("glab mr checkout 57", 0),
+        ("glab ci status", 0),
+        ("glab mr diff 57", 0),
+    )
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.key == "recipe:forge:review"
+    assert found.content == (
+        "Review a merge request: `glab mr view <number> --comments`; `glab mr diff <number>`; "
+        "`glab mr checkout <number>`; `glab ci status`."
+    )
+    assert len(found.event_ids) == 4
+
+
+def test_a_merge_request_read_as_json_keeps_its_output_option() -> None:
+    session = _session(
+        ("glab mr diff 9", 0),
+        ("glab mr view -F json !9 --repo acme/vault", 0),
+    )
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.content == (
+        "Review a merge request: `glab mr diff <number>`; "
+        "`glab mr view -F json <number> --repo acme/vault`."
+    )
+
+
+def test_the_last_forge_reviewed_on_gives_the_recipe() -> None:
+    session = _session(
+        ("gh pr view 3 --json title,body", 0),
+        ("glab mr view 4 -c", 0),
+    )
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.content == "Review a merge request: `glab mr view <number> -c`."
+
+
+def test_a_pull_request_named_after_its_json_fields_is_still_a_review() -> None:
+    session = _session(("gh pr view --json title,body 318", 0), ("gh pr diff 318", 0))
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.content == (
+        "Review a pull request: `gh pr view --json title,body <number>`; `gh pr diff <number>`."
+    )
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        [("glab mr view 42 --comments", 1), ("glab mr diff 42", 0)],  # the read failed
+        [("glab mr view 42", 0), ("glab mr diff 42", 0)],  # a look, not read in full
+        [("glab mr view feat-search -c", 0)],  # a branch's, not a numbered request
+    ],
+)
+def test_no_merge_request_review_without_a_numbered_request_read_in_full(
+    runs: list[tuple[str, int | None]],
+) -> None:
+    assert forge_workflows(_session(*runs).events) == []
+
+
+def test_the_pipeline_status_is_a_step_only_once_the_request_is_checked_out() -> None:
+    session = _session(("glab ci status", 0), ("glab mr view 42 -c", 0), ("glab ci status", 0))
+
+    (found,) = forge_workflows(session.events)
+
+    assert found.content == "Review a merge request: `glab mr view <number> -c`."

@@ -9,11 +9,16 @@ that ran successfully makes its recipe at once, with its identifiers generalised
 `gh run view <run-id> --log-failed` (after `gh run view <run-id>` shows which job and step
 failed)." / "Open pull requests with `gh pr create --draft --base main --head <value> --title
 "<text>" --body-file <value>`." / "Merge pull requests with `gh pr merge <number> --squash
---delete-branch`." A pull request read with `gh pr view <number> --json …` is a review: its
-recipe lists that run and the session's `gh pr view`, `gh pr diff` and `gh pr checks` runs of
-the same pull request, each once, in the order run ("Review a pull request: `gh pr view
-<number> --json title,body,files`; `gh pr diff <number>`."); a look at a pull request without
-`--json`, or one named by its branch, is no review. The branch, title, body and file of one
+--delete-branch`." A request read in full is a review, on either forge
+(a table of each one's verbs, not code per tool): a pull request read with `gh pr view <number>
+--json …` (its number or address, after any option's value), its recipe listing that run and
+the session's `gh pr view`, `gh pr diff` and `gh pr checks` runs of the same pull request; a
+merge request read with `glab mr view <number> --comments` (`-c`, `-F json`), with the session's
+`glab mr view`, `glab mr diff` and `glab mr checkout` runs of it and, once it is checked out,
+`glab ci status` of its branch. Each step once, in the order run ("Review a pull request: `gh pr
+view <number> --json title,body,files`; `gh pr diff <number>`."); the forge of the last such
+read gives the recipe. A look at a request without a full read, or one named by its branch, is
+no review. The branch, title, body and file of one
 pull request are its own. A failed or declined run, or one whose outcome is unknown, says
 nothing. Without a merge run, a shell
 script of the project read in the session that merges says how it does ("`scripts/merge.sh`
@@ -26,6 +31,7 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
+from datetime import datetime
 
 from squirrel_memory.extractors.activity import CommandRun, commands, relative_path
 from squirrel_memory.extractors.file_reads import file_text, read_output
@@ -65,16 +71,19 @@ class ForgeWorkflow:
     event_ids: tuple[str, ...]
 
 
-def _general(tokens: list[str], placeholder: str) -> str:
-    """A command with its identifiers, messages and per-run values replaced by placeholders."""
+def _general(tokens: list[str], placeholder: str, kept: frozenset[str] = frozenset()) -> str:
+    """A command with its identifiers, messages and per-run values replaced by placeholders
+    (the values of the `kept` options aside)."""
     shown: list[str] = []
     after = ""
     for token in tokens:
-        if after in _TEXT_OPTIONS:
+        if after in kept:
+            shown.append(token)
+        elif after in _TEXT_OPTIONS:
             shown.append('"<text>"')
         elif after in _VALUE_OPTIONS:
             shown.append("<value>")
-        elif token.lstrip("#").isdigit() or token.startswith(("https://", "http://", "$")):
+        elif token.lstrip("#!").isdigit() or token.startswith(("https://", "http://", "$")):
             shown.append(placeholder)
         elif " " in token or "`" in token:
             shown.append('"<text>"')
@@ -136,46 +145,107 @@ def _opens(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
     return ForgeWorkflow("recipe:forge:open", text, (run.event_id,))
 
 
+@dataclass(frozen=True, slots=True)
+class _Forge:
+    """How one forge's command line reviews a request: its program and noun, the verbs that
+    look at one request, the options of a full read, and those whose value is a word to keep."""
+
+    program: str
+    noun: str
+    what: str
+    #: Verbs that look at one request named by its number (`gh pr diff 12`).
+    looks: tuple[str, ...]
+    #: Options of a view that read the request in full, as a review does (`--json`).
+    full: frozenset[str]
+    #: Options whose value is the next word (`--jq <filter>`, `-F json`).
+    valued: frozenset[str] = frozenset()
+    #: Of those, the ones whose value is shown as typed (`-F json`).
+    kept: frozenset[str] = frozenset()
+    #: Commands of the checked-out request's branch (`glab ci status`), kept after its checkout.
+    branch_steps: tuple[tuple[str, str], ...] = ()
+
+
+_FORGES = (
+    _Forge(
+        program="gh",
+        noun="pr",
+        what="pull request",
+        looks=("view", "diff", "checks"),
+        full=frozenset({"--json"}),
+        valued=frozenset({"--json", "-q", "--jq", "-t", "--template"}),
+    ),
+    _Forge(
+        program="glab",
+        noun="mr",
+        what="merge request",
+        looks=("view", "diff", "checkout"),
+        full=frozenset({"-c", "--comments", "-F", "--output"}),
+        valued=frozenset({"-F", "--output"}),
+        kept=frozenset({"-F", "--output"}),
+        branch_steps=(("ci", "status"),),
+    ),
+)
+
+
 def _reviews(runs: list[tuple[CommandRun, list[str]]]) -> ForgeWorkflow | None:
-    """How the session reviewed a pull request: its last `gh pr view <number> --json …` and the
-    `gh pr view`, `gh pr diff` and `gh pr checks` runs of that pull request in its session,
-    each step once, in the order run."""
+    """How the session reviewed a request, on the forge of the last full read of one."""
+    found = [r for forge in _FORGES if (r := _review(forge, runs)) is not None]
+    return max(found, key=lambda r: r[0])[1] if found else None
+
+
+def _review(
+    forge: _Forge, runs: list[tuple[CommandRun, list[str]]]
+) -> tuple[datetime, ForgeWorkflow] | None:
+    """How the session reviewed a request of `forge`: its last full view of a numbered request
+    (`gh pr view <number> --json …`) and the looks at that request in its session, with the
+    commands of its branch once checked out, each step once, in the order run."""
+    head = [forge.program, forge.noun]
     views = [
         (run, t)
         for run, t in runs
-        if t[:3] == ["gh", "pr", "view"] and "--json" in t and _numbered(t) is not None
+        if t[:3] == [*head, "view"]
+        and forge.full & {w.split("=", 1)[0] for w in t}
+        and _numbered(t, forge.valued) is not None
     ]
     if not views:
         return None
     last, tokens = views[-1]
-    number = _numbered(tokens)
+    number = _numbered(tokens, forge.valued)
     steps: dict[str, str] = {}
+    checked_out = False
     for run, t in runs:
-        if (
-            run.session_id == last.session_id
-            and t[:2] == ["gh", "pr"]
-            and t[2:3] in (["view"], ["diff"], ["checks"])
-            and _numbered(t) == number
-        ):
-            shown = _general(t, "<number>")
+        if run.session_id != last.session_id:
+            continue
+        looks = (
+            len(t) > 2
+            and t[:2] == head
+            and t[2] in forge.looks
+            and _numbered(t, forge.valued) == number
+        )
+        on_branch = checked_out and tuple(t[1:3]) in forge.branch_steps and t[0] == forge.program
+        if looks or on_branch:
+            shown = _general(t, "<number>", forge.kept)
             if len(shown) <= MAX_COMMAND_CHARS:
                 steps.setdefault(shown, run.event_id)
-    shown_view = _general(tokens, "<number>")
+        checked_out = checked_out or (looks and t[2] == "checkout")
+    shown_view = _general(tokens, "<number>", forge.kept)
     if shown_view not in steps:
         return None
-    text = "Review a pull request: " + "; ".join(f"`{step}`" for step in steps) + "."
-    return ForgeWorkflow("recipe:forge:review", text, tuple(dict.fromkeys(steps.values())))
+    text = f"Review a {forge.what}: " + "; ".join(f"`{step}`" for step in steps) + "."
+    ids = tuple(dict.fromkeys(steps.values()))
+    return last.timestamp, ForgeWorkflow("recipe:forge:review", text, ids)
 
 
-def _numbered(tokens: list[str]) -> str | None:
-    """The pull request a `gh pr <verb>` names by its number or address (None for a branch,
-    or for none: the current branch's)."""
+def _numbered(tokens: list[str], valued: frozenset[str] = frozenset()) -> str | None:
+    """The request a `gh pr <verb>` (`glab mr <verb>`) names by its number or address (None
+    for a branch, or for none: the current branch's)."""
     rest = tokens[3:]
     while rest and rest[0].startswith("-"):
-        rest = rest[2:] if rest[0] in _REPO_OPTIONS else rest[1:]
+        takes_value = rest[0] in _REPO_OPTIONS or rest[0] in valued
+        rest = rest[2:] if takes_value else rest[1:]
     if not rest:
         return None
-    selector = rest[0].lstrip("#")
+    selector = rest[0].lstrip("#!")
     if selector.startswith(("https://", "http://")):
         selector = selector.rstrip("/").rsplit("/", 1)[-1]
     return selector if selector.isdigit() else None
