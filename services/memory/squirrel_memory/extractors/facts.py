@@ -30,6 +30,7 @@ from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_stack import named_stack
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.package_language import package_json_typescript
+from squirrel_memory.extractors.pasted_brief import pasted_brief
 from squirrel_memory.extractors.path_described import path_described
 from squirrel_memory.extractors.printed_manifests import printed_manifest_paths
 from squirrel_memory.extractors.project_fact import Fact
@@ -173,6 +174,7 @@ def project_facts(
         and (
             said := help_about(runs, project_id)
             or user_about(events)
+            or pasted_brief(events)
             or project_summary(events)
             or named_summary(events)
             or path_described(events)
@@ -180,8 +182,8 @@ def project_facts(
         )
     ):
         # No README or manifest read: the help its own program printed, the user's own words,
-        # else the assistant's summary (of "this project", else of the project by its name, else
-        # beside its path).
+        # the brief they pasted and called the task, else the assistant's summary (of "this
+        # project", else of the project by its name, else beside its path).
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     described = any(fact.key == ABOUT_KEY for fact in facts)
