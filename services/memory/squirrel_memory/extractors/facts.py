@@ -13,6 +13,7 @@ from squirrel_memory.extractors.activity import (
     split_segments,
 )
 from squirrel_memory.extractors.build_files import build_fact
+from squirrel_memory.extractors.build_products import build_products
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.contradicted_about import known_stack_named, without_contradicted
 from squirrel_memory.extractors.drawn_files import drawn_paths
@@ -156,6 +157,9 @@ def project_facts(
     build = None if repository else build_fact(searched + listed, events, runs)
     if build:
         facts.append(build)
+    made = build_products(runs)
+    if made:
+        facts.append(made)
     about = None if repository else session_about(events)
     text = ""
     if about:
