@@ -35,6 +35,7 @@ from squirrel_memory.extractors.pasted_brief import pasted_brief
 from squirrel_memory.extractors.path_described import path_described
 from squirrel_memory.extractors.printed_manifests import printed_manifest_paths
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.public_headers import public_headers
 from squirrel_memory.extractors.readme_database import readme_database
 from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
@@ -192,6 +193,9 @@ def project_facts(
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     described = any(fact.key == ABOUT_KEY for fact in facts)
     facts.extend(layout_facts(paths))
+    library = public_headers(project_id, read + listed + searched)
+    if library:
+        facts.append(library)
     tests = None if repository else tests_fact(paths)
     if tests:
         facts.append(tests)
