@@ -22,7 +22,7 @@ hedges it nor makes it too long. Another name ("since react is a library"), a qu
 condition ("if forem is a …") or a hedge inside the clause say nothing.
 
 The user may also call the project by its folder's name and what it is in passing ("split the
-token exchange out of this "cyspbot" service, so that …"): "this", the name (quoted or not) and
+token exchange out of this "ledger" service, so that …"): "this", the name (quoted or not) and
 a kind of software right after it, where the noun phrase ends (a comma, the sentence's end, or
 a clause word: "this ledger service layer" names a part, not the project). A bare "project" or
 "repo" says nothing; a question, a hedge or a sentence too long to quote says nothing; the
@@ -128,7 +128,7 @@ MAX_CALLED_CHARS = 240
 
 def called_statement(text: str, name: str) -> tuple[str, str] | None:
     """(kind, the sentence with the name's quotes dropped) when one sentence calls the project
-    "this <name> <kind>" ("out of this \u201ccyspbot\u201d service, so that …"), else None
+    "this <name> <kind>" ("out of this \u201cledger\u201d service, so that …"), else None
     (module docstring)."""
     flat = " ".join(text.split()).strip()
     if len(name) < MIN_NAME_CHARS or not flat or flat.endswith("?") or _HEDGED.search(flat):
