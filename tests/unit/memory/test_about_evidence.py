@@ -263,6 +263,13 @@ async def test_the_user_calling_the_project_by_name_and_kind_says_what_it_is(
     ]
 
 
+async def test_a_common_word_for_a_folder_is_not_the_projects_name() -> None:
+    session = Session("/home/dev/app", "s1", T0)
+    session.user("restart this app service, so that the new config loads")
+
+    assert await _about(session) == []
+
+
 async def test_a_plain_statement_wins_over_a_name_said_in_passing() -> None:
     session = _session()
     session.user("restart this ledger service, please")

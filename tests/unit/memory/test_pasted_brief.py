@@ -52,9 +52,7 @@ async def test_a_pasted_brief_called_the_task_says_what_the_project_is_for(
     (about,) = await _about(session)
 
     what = called.lower().split(" is ")[-1]
-    assert about == (
-        f'What the project is for, per the brief the user pasted and called "{what}": {GOAL}'
-    )
+    assert about == f'The user pasted a brief and called it "{what}"; its mission: {GOAL}'
 
 
 @pytest.mark.parametrize(
@@ -63,9 +61,13 @@ async def test_a_pasted_brief_called_the_task_says_what_the_project_is_for(
         # a paste the user does not call the work (a log, another system's spec)
         _brief() + "why does the pipeline fail on this?",
         # called the task, but too short to be a pasted brief
-        "🎯 Goal\n\nBuild a model that warns cyclists.\n\nthis is the task",
-        # no heading that names the goal
+        "🎯 Mission\n\nBuild a model that warns cyclists.\n\nthis is the task",
+        # no heading that names the purpose
         _brief(heading="Some background") + "this is the task",
+        # an issue pasted as the task: its problem or goal is one change's, not the project's
+        _brief(heading="## Problem") + "this is the task",
+        _brief(heading="**Goal**") + "here is the task",
+        _brief(heading="### Task") + "this is the task",
         # the goal line is a question
         _brief(goal="Can you build a model that warns cyclists of dangerous air?")
         + "this is the task",
@@ -89,11 +91,11 @@ async def test_an_assistants_paste_is_not_the_users_brief() -> None:
 
 
 def test_the_goal_is_the_first_sentence_under_the_heading() -> None:
-    text = "## Objective\n\n" + GOAL + " It should run on a phone. Judges like demos.\n"
+    text = "## Objectives\n\n" + GOAL + " It should run on a phone. Judges like demos.\n"
 
-    assert brief_goal(text) == GOAL
-    assert brief_goal("## Objective\n\n## Steps\n\n" + GOAL) == ""  # a heading, not a goal
-    assert brief_goal("The mission statement of our team is long.\n" + GOAL) == ""
+    assert brief_goal(text) == ("objectives", GOAL)
+    assert brief_goal("## Objective\n\n## Our Mission\n\n" + GOAL) is None  # no goal line
+    assert brief_goal("The mission statement of our team is long.\n" + GOAL) is None
 
 
 async def test_a_readme_wins_over_the_pasted_brief() -> None:

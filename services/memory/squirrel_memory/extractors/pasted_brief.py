@@ -11,13 +11,14 @@ for every ecosystem:
 - the user says the paste is the work: "this/that/above is the/our/my task|challenge|brief|
   assignment|problem statement", or "here is the …"; a paste with no such words may be a log,
   a spec of another system or an example, and says nothing;
-- the brief has a short heading line naming its goal (Mission, Goal, Objective, Task,
-  Challenge, Problem, Brief, Overview, at most five words, emoji and markup aside), and the
-  first sentence of the next non-empty line is kept when it reads as a statement (not a
-  question, 30 to 300 characters).
+- the brief has a short heading line naming its purpose (Mission, Objective, Challenge, at
+  most five words, emoji and markup aside), and the first sentence of the next non-empty line
+  is kept when it reads as a statement (not a question, 30 to 300 characters). An issue or a
+  ticket pasted as the task heads its text "Problem", "Goal", "Task" or "Overview": those are
+  one change's, not the project's, and say nothing.
 
-The memory quotes that sentence and is tagged as a summary: the project's own README replaces
-it.
+The memory says what the user did and quotes the brief ("The user pasted a brief and called it
+"the task"; its mission: …"), tagged as a summary: the project's own README replaces it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from squirrel_memory.extractors.activity import user_requests
 from squirrel_memory.extractors.user_about import UserAbout
 from squirrel_memory.models import StoredEvent
 
-PREFIX = "What the project is for, per the brief the user pasted and called "
 MIN_PASTE_CHARS = 300
 MIN_PASTE_LINES = 5
 MIN_GOAL_CHARS = 30
@@ -40,10 +40,7 @@ _CALLED = re.compile(
     r"(?P<what>(?:the|our|my)\s+(?:task|challenge|brief|assignment|problem\s+statement))\b",
     re.IGNORECASE,
 )
-_GOAL_WORDS = re.compile(
-    r"\b(?:mission|goal|goals|objective|objectives|task|challenge|problem|brief|overview)\b",
-    re.IGNORECASE,
-)
+_GOAL_WORDS = re.compile(r"\b(?P<word>mission|objectives?|challenge)\b", re.IGNORECASE)
 #: Emoji, markup and punctuation around a heading's words.
 _NOT_WORD = re.compile(r"[^\w\s'&+-]+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -63,24 +60,26 @@ def _is_goal_heading(line: str) -> bool:
     )
 
 
-def brief_goal(text: str) -> str:
-    """The first sentence under a pasted brief's goal heading, or "" (module docstring)."""
+def brief_goal(text: str) -> tuple[str, str] | None:
+    """(the heading's word, lower case; the first sentence under it) for a pasted brief's
+    purpose heading, or None (module docstring)."""
     lines = text.splitlines()
     for at, line in enumerate(lines):
         if not _is_goal_heading(line):
             continue
         following = next((later.strip() for later in lines[at + 1 :] if later.strip()), "")
         if not following or _is_goal_heading(following):
-            return ""
+            return None
         sentence = " ".join(_SENTENCE_END.split(following, maxsplit=1)[0].split())
         if (
             MIN_GOAL_CHARS <= len(sentence) <= MAX_GOAL_CHARS
             and not sentence.endswith("?")
             and '"' not in sentence
         ):
-            return sentence
-        return ""
-    return ""
+            word = _GOAL_WORDS.search(" ".join(_heading_words(line)))
+            return (word.group("word").lower() if word else "goal"), sentence
+        return None
+    return None
 
 
 def pasted_brief(events: list[StoredEvent]) -> UserAbout | None:
@@ -97,5 +96,7 @@ def pasted_brief(events: list[StoredEvent]) -> UserAbout | None:
         goal = brief_goal(text[: called.start()]) or brief_goal(text)
         if goal:
             what = " ".join(called.group("what").lower().split())
-            return UserAbout(f'{PREFIX}"{what}": {goal}', (event.id,))
+            heading, sentence = goal
+            content = f'The user pasted a brief and called it "{what}"; its {heading}: {sentence}'
+            return UserAbout(content, (event.id,))
     return None

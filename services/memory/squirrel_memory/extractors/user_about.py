@@ -25,9 +25,9 @@ The user may also call the project by its folder's name and what it is in passin
 token exchange out of this "ledger" service, so that …"): "this", the name (quoted or not) and
 a kind of software right after it, where the noun phrase ends (a comma, the sentence's end, or
 a clause word: "this ledger service layer" names a part, not the project). A bare "project" or
-"repo" says nothing; a question, a hedge or a sentence too long to quote says nothing; the
-memory gives the kind and quotes the sentence, so what the user wants of it is kept in their
-words and never as done.
+"repo" says nothing, nor does a folder name that is a common word ("src", "app"), a question,
+a hedge or a sentence too long to quote; the memory gives the kind and quotes the sentence, so
+what the user wants of it is kept in their words and never as done.
 
 The memory quotes the user ("What this project is, as the user put it: \"this is my emacs
 config\".") and is tagged as a summary: the project's own README or manifest replaces it.
@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.extractors.named_stack import project_folder_name
 from squirrel_memory.extractors.software_kinds import is_repository_kind, is_software_kind
 from squirrel_memory.models import StoredEvent
 
@@ -165,11 +166,13 @@ def user_about(events: list[StoredEvent]) -> UserAbout | None:
             said = user_statement(raw.strip()) or named_statement(raw.strip(), name)
             if said and said.count('"') == 0:
                 return UserAbout(f'{PREFIX}"{said[0].lower()}{said[1:]}".', (event.id,))
+    # A generic folder name ("app", "src") in a sentence is a word, not the project's name.
+    folder = project_folder_name(events[0].project_id) or ""
     for event, text in user_requests(events):
         if "```" in text:
             continue
         for raw in _SENTENCE.split(text):
-            called = called_statement(raw.strip(), name)
+            called = called_statement(raw.strip(), folder)
             if called:
                 kind, said = called
                 article = "an" if kind[0] in "aeiou" else "a"
