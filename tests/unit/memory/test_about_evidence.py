@@ -11,7 +11,11 @@ import pytest
 
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.extractors.user_about import named_statement, user_statement
+from squirrel_memory.extractors.user_about import (
+    called_statement,
+    named_statement,
+    user_statement,
+)
 from squirrel_memory.models import MemoryCandidate
 from tests.unit.memory.session_builder import Session
 
@@ -200,6 +204,80 @@ def test_only_a_plain_statement_naming_the_project_says_what_it_is(
     said: str, name: str, kept: str
 ) -> None:
     assert named_statement(said, name) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "name", "kept"),
+    [
+        (
+            "I want to split the token exchange out of this \u201cledger\u201d service, so that "
+            "other apps can use it",
+            "ledger",
+            (
+                "service",
+                "I want to split the token exchange out of this ledger service, so that other "
+                "apps can use it",
+            ),
+        ),
+        (
+            "deploy this ledger app to staging.",
+            "ledger",
+            ("app", "deploy this ledger app to staging"),
+        ),
+        ("ship this `my_tool` CLI to users", "my-tool", ("cli", "ship this my_tool CLI to users")),
+        ("make this ledger app print less", "ledger", None),  # the phrase may go on
+        ("this ledger service layer is slow", "ledger", None),  # a part of it
+        ("this ledger project needs tests", "ledger", None),  # a bare project
+        ("this ledger repo is big", "ledger", None),
+        ("is this ledger service down?", "ledger", None),
+        ("I think this ledger service leaks", "ledger", None),
+        ("if this ledger library grows, split it", "ledger", None),
+        ("this other service is slow", "ledger", None),  # another name
+        ("move it into the ledger service", "ledger", None),  # no "this"
+        ("this ledger mess is slow", "ledger", None),  # no kind of software
+        ("this ui library is slow", "ui", None),  # a name too short to tell
+        ("this ledger service " + "and more " * 30, "ledger", None),  # too long to quote
+    ],
+)
+def test_only_this_name_and_a_kind_says_what_the_project_is(
+    said: str, name: str, kept: tuple[str, str] | None
+) -> None:
+    assert called_statement(said, name) == kept
+
+
+@pytest.mark.parametrize(("name", "language", "code"), ECOSYSTEMS[:4], ids=IDS[:4])
+async def test_the_user_calling_the_project_by_name_and_kind_says_what_it_is(
+    name: str, language: str, code: str
+) -> None:
+    session = _session()
+    session.user(
+        "I\u2019m coming to the opinion that I want to split the payment export out of this "
+        "\u201cledger\u201d service, so that I can use it for other apps"
+    )
+    session.edit(code, "fixed\n")
+
+    assert await _about(session) == [
+        'What this project is, as the user put it: a service ("I\u2019m coming to the opinion '
+        "that I want to split the payment export out of this ledger service, so that I can use "
+        'it for other apps").'
+    ]
+
+
+async def test_a_common_word_for_a_folder_is_not_the_projects_name() -> None:
+    session = Session("/home/dev/app", "s1", T0)
+    session.user("restart this app service, so that the new config loads")
+
+    assert await _about(session) == []
+
+
+async def test_a_plain_statement_wins_over_a_name_said_in_passing() -> None:
+    session = _session()
+    session.user("restart this ledger service, please")
+    session.user("this is my bookkeeping app, fix the totals")
+
+    assert await _about(session) == [
+        'What this project is, as the user put it: "this is my bookkeeping app".'
+    ]
 
 
 async def test_a_readme_wins_over_the_users_words_and_the_user_over_the_assistant() -> None:

@@ -13,6 +13,7 @@ from squirrel_memory.extractors.activity import (
     split_segments,
 )
 from squirrel_memory.extractors.build_files import build_fact
+from squirrel_memory.extractors.build_products import build_products
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.contradicted_about import known_stack_named, without_contradicted
 from squirrel_memory.extractors.drawn_files import drawn_paths
@@ -30,9 +31,11 @@ from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_stack import named_stack
 from squirrel_memory.extractors.named_summary import named_summary
 from squirrel_memory.extractors.package_language import package_json_typescript
+from squirrel_memory.extractors.pasted_brief import pasted_brief
 from squirrel_memory.extractors.path_described import path_described
 from squirrel_memory.extractors.printed_manifests import printed_manifest_paths
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.public_headers import public_headers
 from squirrel_memory.extractors.readme_database import readme_database
 from squirrel_memory.extractors.readme_stack import readme_stack
 from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
@@ -155,6 +158,9 @@ def project_facts(
     build = None if repository else build_fact(searched + listed, events, runs)
     if build:
         facts.append(build)
+    made = build_products(runs)
+    if made:
+        facts.append(made)
     about = None if repository else session_about(events)
     text = ""
     if about:
@@ -173,6 +179,7 @@ def project_facts(
         and (
             said := help_about(runs, project_id)
             or user_about(events)
+            or pasted_brief(events)
             or project_summary(events)
             or named_summary(events)
             or path_described(events)
@@ -180,12 +187,15 @@ def project_facts(
         )
     ):
         # No README or manifest read: the help its own program printed, the user's own words,
-        # else the assistant's summary (of "this project", else of the project by its name, else
-        # beside its path).
+        # the brief they pasted and called the task, else the assistant's summary (of "this
+        # project", else of the project by its name, else beside its path).
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     described = any(fact.key == ABOUT_KEY for fact in facts)
     facts.extend(layout_facts(paths))
+    library = public_headers(project_id, read + listed + searched)
+    if library:
+        facts.append(library)
     tests = None if repository else tests_fact(paths)
     if tests:
         facts.append(tests)

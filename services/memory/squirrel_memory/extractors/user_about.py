@@ -21,6 +21,14 @@ rest of the sentence asks for ("we need to make sure we're not forcing everyone 
 hedges it nor makes it too long. Another name ("since react is a library"), a question, a
 condition ("if forem is a …") or a hedge inside the clause say nothing.
 
+The user may also call the project by its folder's name and what it is in passing ("split the
+token exchange out of this "ledger" service, so that …"): "this", the name (quoted or not) and
+a kind of software right after it, where the noun phrase ends (a comma, the sentence's end, or
+a clause word: "this ledger service layer" names a part, not the project). A bare "project" or
+"repo" says nothing, nor does a folder name that is a common word ("src", "app"), a question,
+a hedge or a sentence too long to quote; the memory gives the kind and quotes the sentence, so
+what the user wants of it is kept in their words and never as done.
+
 The memory quotes the user ("What this project is, as the user put it: \"this is my emacs
 config\".") and is tagged as a summary: the project's own README or manifest replaces it.
 """
@@ -32,7 +40,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import user_requests
-from squirrel_memory.extractors.software_kinds import is_repository_kind
+from squirrel_memory.extractors.named_stack import project_folder_name
+from squirrel_memory.extractors.software_kinds import is_repository_kind, is_software_kind
 from squirrel_memory.models import StoredEvent
 
 PREFIX = "What this project is, as the user put it: "
@@ -110,6 +119,43 @@ def named_statement(text: str, name: str) -> str:
     return said if len(said) <= MAX_CHARS else ""
 
 
+#: Kinds that say nothing of what a repository called by its name is ("this ledger project").
+_BARE_KINDS = frozenset({"project", "projects", "implementation", "implementations"})
+#: Quote marks the user may put around the project's name.
+_QUOTES = "\"'`\u201c\u201d\u2018\u2019"
+#: The longest sentence quoted around "this <name> <kind>".
+MAX_CALLED_CHARS = 240
+
+
+def called_statement(text: str, name: str) -> tuple[str, str] | None:
+    """(kind, the sentence with the name's quotes dropped) when one sentence calls the project
+    "this <name> <kind>" ("out of this \u201cledger\u201d service, so that …"), else None
+    (module docstring)."""
+    flat = " ".join(text.split()).strip()
+    if len(name) < MIN_NAME_CHARS or not flat or flat.endswith("?") or _HEDGED.search(flat):
+        return None
+    spelled = r"[-_ ]".join(re.escape(part) for part in re.split(r"[-_ ]", name))
+    quote = f"[{_QUOTES}]?"
+    match = re.search(
+        rf"\bthis\s+{quote}(?P<name>{spelled}){quote}\s+(?P<kind>[a-z-]+)"
+        r"(?=\s*(?:[,.;:!)]|$)|\s+(?:so|that|which|and|because|to|for|is|has|does|runs|uses|"
+        r"with|in|on)\b)",
+        flat,
+        re.IGNORECASE,
+    )
+    if match is None:
+        return None
+    kind = match.group("kind").lower()
+    if kind in _BARE_KINDS or not is_software_kind(kind):
+        return None
+    said = flat[: match.start("name")].rstrip(_QUOTES) + match.group("name")
+    said += flat[match.end("name") :].lstrip(_QUOTES)
+    said = said.rstrip(" .!")
+    if len(said) > MAX_CALLED_CHARS or '"' in said:
+        return None
+    return kind, said
+
+
 def user_about(events: list[StoredEvent]) -> UserAbout | None:
     """The first statement of what the repository is the user made in `events`, or None."""
     name = PurePosixPath(events[0].project_id).name if events else ""
@@ -120,4 +166,15 @@ def user_about(events: list[StoredEvent]) -> UserAbout | None:
             said = user_statement(raw.strip()) or named_statement(raw.strip(), name)
             if said and said.count('"') == 0:
                 return UserAbout(f'{PREFIX}"{said[0].lower()}{said[1:]}".', (event.id,))
+    # A generic folder name ("app", "src") in a sentence is a word, not the project's name.
+    folder = project_folder_name(events[0].project_id) or ""
+    for event, text in user_requests(events):
+        if "```" in text:
+            continue
+        for raw in _SENTENCE.split(text):
+            called = called_statement(raw.strip(), folder)
+            if called:
+                kind, said = called
+                article = "an" if kind[0] in "aeiou" else "a"
+                return UserAbout(f'{PREFIX}{article} {kind} ("{said}").', (event.id,))
     return None
