@@ -5,9 +5,11 @@ shared; a laptop keeps its scopes. Through the processor, on every backend (a re
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,7 @@ from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory import candidate_decisions
 from squirrel_memory.candidate_decisions import decide_by_rules
 from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.housekeeping.consolidation import Consolidator
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
@@ -292,3 +295,54 @@ async def test_project_memories_from_the_same_episodes_stay_shared(
     assert _seen_by("alice", shared) == shared and _seen_by("bob", shared) == shared
     styles = [m for m in live if m.type is MemoryType.USER_STYLE]
     assert sorted(m.user_id or "" for m in styles) == ["alice", "bob"]
+
+
+class MergeAll:
+    """A model that merges the last memory into the first and retires the first as
+    contradicted by the last, whatever they are."""
+
+    backend = "claude_cli"
+    model = ""
+
+    async def call_tool(self, **kwargs: Any) -> dict[str, Any]:
+        refs = re.findall(r"^(m\d+) \[", str(kwargs["message"]), re.MULTILINE)
+        first, last = refs[0], refs[-1]
+        return {
+            "merge": [{"keep": first, "drop": [last], "content": "Never call Repo directly."}],
+            "retire": [{"ref": first, "contradicted_by": last}],
+        }
+
+    async def close(self) -> None:
+        return None
+
+
+def _consolidator(*, team: bool) -> Consolidator:
+    return Consolidator(
+        MergeAll(), interval=timedelta(hours=24), user_id=SERVER, clock=lambda: NOW, per_user=team
+    )
+
+
+async def test_consolidation_on_a_team_server_never_merges_two_users_style(
+    store: Store, users: SqliteUserStore
+) -> None:
+    processor = _processor(store, users, team=True)
+    await _say(store, processor, "alice", "a1", 3, HERE)
+    await _say(store, processor, "bob", "b1", 2, HERE)
+
+    report = await _consolidator(team=True).run(store, force=True)
+
+    assert (report.merged, report.retired) == (0, 0)
+    assert sorted(m.user_id or "" for m in await _styles(store)) == ["alice", "bob"]
+
+
+async def test_consolidation_on_a_laptop_merges_as_before(
+    store: Store, users: SqliteUserStore
+) -> None:
+    processor = _processor(store, users, team=False)
+    await _say(store, processor, "me", "s1", 3, HERE)
+    await _say(store, processor, "me", "s2", 2, ANYWHERE)
+
+    report = await _consolidator(team=False).run(store, force=True)
+
+    assert report.merged == 1
+    assert len(await _styles(store)) == 1
