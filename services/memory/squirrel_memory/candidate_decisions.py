@@ -81,16 +81,25 @@ async def decide_candidates(
     user: str,
     decide: Decide,
     meaning: Embedder | None = None,
+    *,
+    owner: str | None = None,
 ) -> list[UpdateDecision]:
     """One Mem0-style decision per merged candidate against what the store holds (a
     model's candidate never retires a rules memory: see `spare_rules_memory`). With a
     `meaning` embedder, an instruction said again in other words is also told by how close
-    its meaning is to an earlier one (`instruction_meaning`)."""
+    its meaning is to an earlier one (`instruction_meaning`). With an `owner` (the user of a
+    team server's pass, whose style findings are theirs: `style_owner`) style is weighed
+    against that user's stored style only, read by owner; without one (a laptop), against
+    the project's."""
     project_id = store.project_id
     decisions: list[UpdateDecision] = []
     styles = [c for c in candidates if c.type is MemoryType.USER_STYLE]
     stored: list[MemoryItem] = []
-    if styles:
+    if styles and owner is not None:
+        stored = await store.owned_memories(
+            project_id, MemoryType.USER_STYLE, owner, limit=STYLE_LIMIT
+        )
+    elif styles:
         stored, _ = await store.list_memories(
             project_id, [MemoryType.USER_STYLE], limit=STYLE_LIMIT
         )

@@ -140,6 +140,7 @@ class MemoryEngine(MemoryActions):
                 interval=timedelta(hours=self._settings.float_("extractor.consolidate_hours")),
                 user_id=self.user_id,
                 ledger=self._layout.run / "llm-consolidation.json",
+                per_user=self.team_server,
             )
             if self.caller is not None
             else None

@@ -44,6 +44,7 @@ from squirrel_memory.repository.sync import repository_memories
 from squirrel_memory.session_readiness import SessionReadiness
 from squirrel_memory.storage import Retirement, Store
 from squirrel_memory.style_scope import merge_global_style
+from squirrel_memory.user_memories.style_owner import owned_styles
 from squirrel_memory.user_memories.userstore import UserStore
 
 log = structlog.get_logger()
@@ -256,11 +257,12 @@ class Processor:
         for episode in episodes:
             episode_events = [by_id[i] for i in episode.event_ids if i in by_id]
             try:
-                candidates.extend(await self._rules.extract(episode, episode_events))
+                extracted = await self._rules.extract(episode, episode_events)
             except Exception as exc:  # a bug in a rule: the whole episode waits, parked
                 await self._failures.park(store, EXTRACTION_LETTER, episode, exc)
                 report.dead_lettered += 1
                 continue
+            candidates.extend(owned_styles(extracted, self._owner(user)))
             if self._model is None:
                 continue
             found = await self._failures.extract_with_retry(
@@ -269,7 +271,7 @@ class Processor:
             if found is None:
                 report.dead_lettered += 1
             elif found:
-                from_model[episode.id] = found
+                from_model[episode.id] = owned_styles(found, self._owner(user))
         retirements: list[Retirement] = []
         if episodes:
             candidates, retirements = await self._project_candidates(
@@ -278,7 +280,14 @@ class Processor:
         candidates, joined = join_candidates(candidates, await repository_memories(store))
         decisions = [
             *joined,
-            *await decide_candidates(store, candidates, user, self._rules_decide, self._meaning),
+            *await decide_candidates(
+                store,
+                candidates,
+                user,
+                self._rules_decide,
+                self._meaning,
+                owner=self._owner(user),
+            ),
         ]
         result = await store.apply_processing_result(
             episodes,
@@ -367,7 +376,7 @@ class Processor:
             return PassReport()
         try:
             decisions = await decide_candidates(
-                store, candidates, user, self._decide, self._meaning
+                store, candidates, user, self._decide, self._meaning, owner=self._owner(user)
             )
             result = await store.apply_processing_result(
                 [], decisions, [], user_id=user, source=MemorySource.LLM
@@ -398,27 +407,29 @@ class Processor:
             own = asked.pop(None, None)
             mine = await user_candidates(store, own, None) if own is not None else UserFindings()
             if found or own is not None:
-                report.add(await self._write_found_work(store, self._user_id, found, mine))
+                report.add(await self._write_found_work(store, self._user_id, None, found, mine))
             for user, work in asked.items():
                 assert user is not None
                 theirs = await user_candidates(store, work, user)
-                report.add(await self._write_found_work(store, user, [], theirs))
+                report.add(await self._write_found_work(store, user, user, [], theirs))
             return report
 
     async def _write_found_work(
         self,
         store: Store,
         user: str,
+        owner: str | None,
         found: list[MemoryCandidate],
         findings: UserFindings,
     ) -> PassReport:
         """Put-off cross-session candidates of `user`, joined with the repository's recipes,
-        decided and written with what the passes retire, in one transaction."""
+        decided and written with what the passes retire, in one transaction; `owner` is the
+        team server's user whose style they are (None: the project-wide passes, a laptop)."""
         candidates, joined = join_candidates(
             [*found, *findings.candidates], await repository_memories(store)
         )
         return await self._write_candidates(
-            store, candidates, joined, user=user, retirements=findings.retirements
+            store, candidates, joined, user=user, owner=owner, retirements=findings.retirements
         )
 
     async def write_candidates(
@@ -436,11 +447,14 @@ class Processor:
         joined: Sequence[UpdateDecision],
         *,
         user: str,
+        owner: str | None = None,
         retirements: Sequence[Retirement] = (),
     ) -> PassReport:
         decisions = [
             *joined,
-            *await decide_candidates(store, candidates, user, self._rules_decide, self._meaning),
+            *await decide_candidates(
+                store, candidates, user, self._rules_decide, self._meaning, owner=owner
+            ),
         ]
         if not decisions and not retirements:
             return PassReport()
@@ -479,7 +493,10 @@ class Processor:
         """Candidates of a parked episode, decided and written in one transaction under
         `source` (the rules' part as `RULES`, the model's as `LLM`, as a pass writes them)."""
         # `decide_candidates` merges them itself, weighing recurrence by sessions.
-        decisions = await decide_candidates(store, found, user, decide, self._meaning)
+        owner = self._owner(user)
+        decisions = await decide_candidates(
+            store, owned_styles(found, owner), user, decide, self._meaning, owner=owner
+        )
         if not decisions:
             return PassReport()
         return await self._write_decisions(store, decisions, user, source)

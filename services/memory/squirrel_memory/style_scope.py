@@ -30,6 +30,7 @@ from squirrel_memory.models import (
     writer_source,
 )
 from squirrel_memory.recurrence import is_tentative
+from squirrel_memory.user_memories.style_owner import project_only
 from squirrel_memory.user_memories.userstore import UserStore, UserStyleItem
 
 SEEN_IN_PREFIX = "seen-in:"
@@ -94,7 +95,8 @@ async def merge_global_style(
     user_store: UserStore, decisions: Sequence[UpdateDecision], user: str, project_id: str
 ) -> None:
     """User-scoped style findings also refine the global `user.db` (project items win here);
-    tentative instructions stay in their project until they recur. Each global item keeps
+    tentative instructions stay in their project until they recur, and a team user's finding
+    about this project (`style_owner.project_only`) stays in it. Each global item keeps
     the projects it was found in (`style_scope`): other projects see it once it recurs
     across projects."""
     merged = [
@@ -103,6 +105,7 @@ async def merge_global_style(
         if d.candidate.scope is Scope.USER
         and d.action is not UpdateAction.NOOP
         and not is_tentative(d.candidate.tags)
+        and not project_only(d.candidate)
     ]
     if not merged:
         return

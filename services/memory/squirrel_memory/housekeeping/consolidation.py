@@ -127,10 +127,13 @@ class Consolidator:
         user_id: str,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         ledger: Path | None = None,
+        per_user: bool = False,
     ) -> None:
         self._caller = caller
         self._interval = interval
         self._user_id = user_id
+        self._per_user = per_user
+        """A team server: a memory is never merged into, nor retired by, another owner's."""
         self._clock = clock
         self._ledger = ledger
         self._last: dict[str, datetime] = {}
@@ -179,7 +182,11 @@ class Consolidator:
         for item in _objects(answer.get("merge")):
             keep, content = refs.get(str(item.get("keep"))), _text(item.get("content"))
             drops = [refs[d] for d in _strings(item.get("drop")) if d in refs]
-            drops = [d for d in drops if keep is not None and d.id != keep.id]
+            drops = [
+                d
+                for d in drops
+                if keep is not None and d.id != keep.id and self._one_owner(keep, d)
+            ]
             if keep is None or not content or not drops or keep.id in touched:
                 continue
             if any(d.id in touched for d in drops):
@@ -203,6 +210,8 @@ class Consolidator:
             memory, by = refs.get(str(item.get("ref"))), refs.get(str(item.get("contradicted_by")))
             if memory is None or by is None or memory.id in touched or by.id == memory.id:
                 continue
+            if not self._one_owner(memory, by):
+                continue
             await store.forget(memory.id, f"consolidated: contradicted by {by.id}")
             touched.add(memory.id)
             report.retired += 1
@@ -214,6 +223,12 @@ class Consolidator:
             retired=report.retired,
         )
         return report
+
+    def _one_owner(self, first: MemoryItem, second: MemoryItem) -> bool:
+        """Whether one memory may absorb or retire the other: always on a laptop (one user);
+        on a team server only when both are the project's or both one user's (a user's style
+        is theirs alone: Alice's and Bob's same preference stay two memories)."""
+        return not self._per_user or first.user_id == second.user_id
 
     async def _update(self, store: Store, memory: MemoryItem, content: str, reason: str) -> None:
         candidate = MemoryCandidate(

@@ -335,6 +335,29 @@ class SharedMemoryReads:
         read = row_reader(d)
         return [read(r) for r in rows]
 
+    async def owned_memories(
+        self, project_id: str, memory_type: MemoryType, owner: str, limit: int = 50
+    ) -> list[MemoryItem]:
+        """Live user-scoped memories of one type that belong to `owner`, most recently updated
+        first: the owner is in the query, so another user's memories never take the places."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        d = self._dialect
+        m = d.mark
+        rows = await self._read(
+            fetch(
+                f"{SELECT_MEMORY}WHERE project_id = {m} AND type = {m} AND scope = {m} "
+                f"AND user_id = {m} AND {d.live} ORDER BY updated_at DESC, id DESC LIMIT {m}",
+                project_id,
+                str(check_type(memory_type)),
+                str(Scope.USER),
+                owner,
+                limit,
+            )
+        )
+        read = row_reader(d)
+        return [read(r) for r in rows]
+
     async def history(self, memory_id: str) -> list[MemoryVersion]:
         """Every version of a memory, oldest first (the last is the current one)."""
         d = self._dialect
