@@ -342,3 +342,41 @@ def test_an_acronym_is_no_name() -> None:
     )
 
     assert learned(events) == []
+
+
+@pytest.mark.parametrize(
+    ("report", "reply", "said"),
+    [
+        (
+            "this is a problem for us",
+            "**Having `TOKEN` set doesn\u2019t by itself authenticate a plain `fetch`.**",
+            "Having `TOKEN` set doesn't by itself authenticate a plain `fetch`.",
+        ),
+        (
+            "the build is broken again",
+            "The runner doesn\u2019t load `.env` on its own.",
+            "The runner doesn't load `.env` on its own.",
+        ),
+    ],
+)
+def test_a_typographic_apostrophe_reads_as_a_plain_one(report: str, reply: str, said: str) -> None:
+    events = _session(("user_message", {"text": report}), ("assistant_response", {"text": reply}))
+
+    assert [f.content for f in learned(events)] == [f"Found in a session: {said}"]
+
+
+@pytest.mark.parametrize(
+    ("report", "reply"),
+    [
+        # no trouble before it: a remark, however its apostrophe is written
+        ("add a dark mode toggle", "The theme provider doesn\u2019t persist it automatically."),
+        # a guess and the assistant's own conduct stay out with a typographic apostrophe too
+        ("it still fails", "This might not run automatically on the server, I\u2019d say."),
+        ("it still fails", "I don\u2019t push automatically, so nothing was deployed."),
+        ("it still fails", "It doesn\u2019t restart the worker automatically after a deploy."),
+    ],
+)
+def test_a_typographic_apostrophe_lets_no_remark_or_guess_through(report: str, reply: str) -> None:
+    events = _session(("user_message", {"text": report}), ("assistant_response", {"text": reply}))
+
+    assert learned(events) == []

@@ -49,7 +49,7 @@ from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.explained_failures import explained
 from squirrel_memory.extractors.instruction_words import instruction_words
 from squirrel_memory.extractors.lessons import changed_lines, edits
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence
 from squirrel_memory.models import StoredEvent
 
 MIN_CHARS = 30
@@ -285,7 +285,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         if not isinstance(text, str):
             continue
         seen = "\n".join(evidence).lower()
-        prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
+        prose = re.sub(r"```.*?(?:```|$)", " ", plain_apostrophes(text), flags=re.DOTALL)
         for paragraph in prose.split("\n"):
             said_here = _SENTENCE.split(" ".join(paragraph.replace("**", "").split()))
             for at, raw in enumerate(said_here):
