@@ -180,6 +180,8 @@ def test_a_failed_command_is_trouble_too() -> None:
         "Those diagnostics are just your local language server not finding the headers - not "
         "real issues.",
         "The deprecation warning printed by the installer is harmless.",
+        "The two `summary` failures are only aggregate failures of the jobs above.",
+        "The `deploy` error is only a downstream error of the failed build.",
     ],
 )
 def test_a_dismissal_after_trouble_is_a_pitfall(reply: str) -> None:
@@ -206,6 +208,11 @@ def test_a_dismissal_after_trouble_is_a_pitfall(reply: str) -> None:
         # a subject that is only a pronoun names nothing a later reader could recognise
         ("it still fails", "It doesn't restart the worker automatically after a deploy."),
         ("any other issues?", "Those are just warnings from the editor, not real errors."),
+        # a failure said to echo another, but with no trouble before it, or said of nothing
+        ("add a summary job", "The `summary` failures are only aggregate failures of the jobs."),
+        ("why is CI failing?", "They are only aggregate failures of the jobs above."),
+        # "only" that narrows what fails is no dismissal
+        ("why is CI failing?", "The `lint` job is only failing on the generated files."),
     ],
 )
 def test_remarks_guesses_and_plans_are_not_stated_causes(report: str, reply: str) -> None:

@@ -109,11 +109,15 @@ _BY_ITSELF = re.compile(
     r"(?:by itself|by default|on (?:its|their) own),?)\s+\w+",
     re.IGNORECASE,
 )
-#: What looked like a failure is not one.
+#: What looked like a failure is not one, or is only the echo of another.
 _NOT_REAL = re.compile(
     r"\bnot (?:real|actual|genuine) (?:build |compile |compiler )?(?:errors?|issues?|problems?|"
     r"failures?)\b|\b(?:is|are) (?:harmless|a false positive|false positives|spurious|"
-    r"safe to ignore)\b",
+    r"safe to ignore)\b|"
+    # a failure that only follows from another one: "the `final` failures are only aggregate
+    # failures caused by those jobs"
+    r"\b(?:is|are) only (?:an? )?(?:aggregate|downstream|follow-on|knock-on|cascading|"
+    r"secondary) (?:failures?|errors?)\b",
     re.IGNORECASE,
 )
 #: A user message reporting trouble: something does not work, an error, a failure, issues, or a
