@@ -105,6 +105,13 @@ def test_a_typographic_apostrophe_reads_as_a_plain_one() -> None:
     ]
 
 
+def test_a_files_words_with_a_typographic_apostrophe_are_still_the_files() -> None:
+    line = "The `Serve` handler doesn\u2019t release `mu` before it returns."
+    read = f"// {line}\n" + GO_FILE
+
+    assert _said(f"- {line}\n", read=read) == []
+
+
 def test_a_name_the_session_never_saw_is_not_stated() -> None:
     report = "- `Serve` takes `mutexPool` twice, so the second request blocks forever.\n"
 

@@ -298,6 +298,8 @@ def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
     probe = said.rstrip(".")
     if probe in seen or probe in " ".join(said_by_user.split()):
         return ""  # a file's words or the user's own, quoted
+    if "'" in probe and probe in seen.replace("\u2019", "'"):
+        return ""  # the same, its typographic apostrophes read as plain ones
     return said
 
 
