@@ -81,6 +81,37 @@ def test_the_rules_extractor_keeps_it_as_a_project_fact_citing_the_report() -> N
     assert len(found) == 2
 
 
+def test_a_labels_sentence_opening_in_lower_case_is_read_as_its_own() -> None:
+    report = "- **Root cause:** the `Serve` handler takes `mu` twice, so a request blocks.\n"
+
+    assert _said(report) == [
+        f"{PREFIX} (Root cause): The `Serve` handler takes `mu` twice, so a request blocks."
+    ]
+
+
+def test_an_unlabelled_line_opening_in_lower_case_is_still_a_cut_sentence() -> None:
+    # no label before it: the rest of a sentence cut at an abbreviation, not a statement
+    assert _said("- the `Serve` handler takes `mu` twice, so a request blocks.\n") == []
+    # a label does not lift a plan, a guess or a step told as done
+    assert _said("- **Next:** the `Serve` handler will take `mu` once.\n") == []
+    assert _said("- **Cause:** the `Serve` handler probably takes `mu` twice.\n") == []
+
+
+def test_a_typographic_apostrophe_reads_as_a_plain_one() -> None:
+    report = "- The `Serve` handler doesn\u2019t release `mu` before it returns.\n"
+
+    assert _said(report) == [
+        f"{PREFIX}: The `Serve` handler doesn't release `mu` before it returns."
+    ]
+
+
+def test_a_files_words_with_a_typographic_apostrophe_are_still_the_files() -> None:
+    line = "The `Serve` handler doesn\u2019t release `mu` before it returns."
+    read = f"// {line}\n" + GO_FILE
+
+    assert _said(f"- {line}\n", read=read) == []
+
+
 def test_a_name_the_session_never_saw_is_not_stated() -> None:
     report = "- `Serve` takes `mutexPool` twice, so the second request blocks forever.\n"
 

@@ -6,7 +6,7 @@ import re
 import time
 
 from squirrel_memory.extractors.preferences import stated_preferences
-from squirrel_memory.extractors.wording import outside_code
+from squirrel_memory.extractors.wording import outside_code, plain_apostrophes
 
 _WORD = re.compile(r"x")
 
@@ -22,3 +22,8 @@ def test_a_message_of_backticks_is_read_in_one_pass() -> None:
     assert stated_preferences("`" * 4_000, after_assistant_action=True) == []
     assert outside_code("`" * 4_000 + " x", _WORD, "y").endswith(" y")
     assert time.process_time() - started < 1.0  # this process's CPU time, not wall-clock
+
+
+def test_an_apostrophe_inside_a_word_is_made_plain_outside_code_spans() -> None:
+    text = "It\u2019s `don\u2019t` and doesn\u2019t, said \u2018quoted\u2019 here."
+    assert plain_apostrophes(text) == "It's `don\u2019t` and doesn't, said \u2018quoted\u2019 here."

@@ -180,6 +180,8 @@ def test_a_failed_command_is_trouble_too() -> None:
         "Those diagnostics are just your local language server not finding the headers - not "
         "real issues.",
         "The deprecation warning printed by the installer is harmless.",
+        "The two `summary` failures are only aggregate failures of the jobs above.",
+        "The `deploy` error is only a downstream error of the failed build.",
     ],
 )
 def test_a_dismissal_after_trouble_is_a_pitfall(reply: str) -> None:
@@ -206,6 +208,11 @@ def test_a_dismissal_after_trouble_is_a_pitfall(reply: str) -> None:
         # a subject that is only a pronoun names nothing a later reader could recognise
         ("it still fails", "It doesn't restart the worker automatically after a deploy."),
         ("any other issues?", "Those are just warnings from the editor, not real errors."),
+        # a failure said to echo another, but with no trouble before it, or said of nothing
+        ("add a summary job", "The `summary` failures are only aggregate failures of the jobs."),
+        ("why is CI failing?", "They are only aggregate failures of the jobs above."),
+        # "only" that narrows what fails is no dismissal
+        ("why is CI failing?", "The `lint` job is only failing on the generated files."),
     ],
 )
 def test_remarks_guesses_and_plans_are_not_stated_causes(report: str, reply: str) -> None:
@@ -340,5 +347,43 @@ def test_an_acronym_is_no_name() -> None:
         ("command_run", {"command": "curl -I https://example.test/old-url", "exit_code": 0}),
         ("assistant_response", {"text": "The old URL won't break once the redirect is deployed."}),
     )
+
+    assert learned(events) == []
+
+
+@pytest.mark.parametrize(
+    ("report", "reply", "said"),
+    [
+        (
+            "this is a problem for us",
+            "**Having `TOKEN` set doesn\u2019t by itself authenticate a plain `fetch`.**",
+            "Having `TOKEN` set doesn't by itself authenticate a plain `fetch`.",
+        ),
+        (
+            "the build is broken again",
+            "The runner doesn\u2019t load `.env` on its own.",
+            "The runner doesn't load `.env` on its own.",
+        ),
+    ],
+)
+def test_a_typographic_apostrophe_reads_as_a_plain_one(report: str, reply: str, said: str) -> None:
+    events = _session(("user_message", {"text": report}), ("assistant_response", {"text": reply}))
+
+    assert [f.content for f in learned(events)] == [f"Found in a session: {said}"]
+
+
+@pytest.mark.parametrize(
+    ("report", "reply"),
+    [
+        # no trouble before it: a remark, however its apostrophe is written
+        ("add a dark mode toggle", "The theme provider doesn\u2019t persist it automatically."),
+        # a guess and the assistant's own conduct stay out with a typographic apostrophe too
+        ("it still fails", "This might not run automatically on the server, I\u2019d say."),
+        ("it still fails", "I don\u2019t push automatically, so nothing was deployed."),
+        ("it still fails", "It doesn\u2019t restart the worker automatically after a deploy."),
+    ],
+)
+def test_a_typographic_apostrophe_lets_no_remark_or_guess_through(report: str, reply: str) -> None:
+    events = _session(("user_message", {"text": report}), ("assistant_response", {"text": reply}))
 
     assert learned(events) == []

@@ -54,7 +54,7 @@ from squirrel_memory.extractors.report_statements import (
     statement,
 )
 from squirrel_memory.extractors.subagent_findings import taken_back
-from squirrel_memory.extractors.wording import key_slug
+from squirrel_memory.extractors.wording import key_slug, plain_apostrophes
 from squirrel_memory.models import StoredEvent
 
 #: Importance of a statement of a closing report: the assistant's word, below what a file shows.
@@ -222,7 +222,7 @@ def report_points(report: str) -> list[tuple[str, list[str]]]:
     blocks, tables and quoted lines, under no heading that asks something."""
     found: list[tuple[str, list[str]]] = []
     asking = False
-    for line in FENCE.sub(" ", report).splitlines():
+    for line in FENCE.sub(" ", plain_apostrophes(report)).splitlines():
         if heading := HEADING.match(line):
             asking = heading.group("title").rstrip("*: ").endswith("?")
             continue
@@ -236,6 +236,8 @@ def report_points(report: str) -> list[tuple[str, list[str]]]:
             label, body = bold.group("label").strip(" .:`"), body[bold.end() :]
             if len(label) > MAX_LABEL_CHARS or "?" in label or "`" in label:
                 continue
+        if label and body[:1].islower():
+            body = body[0].upper() + body[1:]  # the label is its lead-in: "**Cause:** the …"
         found.append((label, SENTENCE.split(body)))
     return found
 
@@ -296,6 +298,8 @@ def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
     probe = said.rstrip(".")
     if probe in seen or probe in " ".join(said_by_user.split()):
         return ""  # a file's words or the user's own, quoted
+    if "'" in probe and probe in seen.replace("\u2019", "'"):
+        return ""  # the same, its typographic apostrophes read as plain ones
     return said
 
 

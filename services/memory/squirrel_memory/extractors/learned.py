@@ -49,7 +49,7 @@ from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.explained_failures import explained
 from squirrel_memory.extractors.instruction_words import instruction_words
 from squirrel_memory.extractors.lessons import changed_lines, edits
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence
 from squirrel_memory.models import StoredEvent
 
 MIN_CHARS = 30
@@ -109,11 +109,15 @@ _BY_ITSELF = re.compile(
     r"(?:by itself|by default|on (?:its|their) own),?)\s+\w+",
     re.IGNORECASE,
 )
-#: What looked like a failure is not one.
+#: What looked like a failure is not one, or is only the echo of another.
 _NOT_REAL = re.compile(
     r"\bnot (?:real|actual|genuine) (?:build |compile |compiler )?(?:errors?|issues?|problems?|"
     r"failures?)\b|\b(?:is|are) (?:harmless|a false positive|false positives|spurious|"
-    r"safe to ignore)\b",
+    r"safe to ignore)\b|"
+    # a failure that only follows from another one: "the `final` failures are only aggregate
+    # failures caused by those jobs"
+    r"\b(?:is|are) only (?:an? )?(?:aggregate|downstream|follow-on|knock-on|cascading|"
+    r"secondary) (?:failures?|errors?)\b",
     re.IGNORECASE,
 )
 #: A user message reporting trouble: something does not work, an error, a failure, issues, or a
@@ -285,7 +289,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         if not isinstance(text, str):
             continue
         seen = "\n".join(evidence).lower()
-        prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
+        prose = re.sub(r"```.*?(?:```|$)", " ", plain_apostrophes(text), flags=re.DOTALL)
         for paragraph in prose.split("\n"):
             said_here = _SENTENCE.split(" ".join(paragraph.replace("**", "").split()))
             for at, raw in enumerate(said_here):

@@ -48,6 +48,13 @@ def outside_code(text: str, fix: re.Pattern[str], repl: str) -> str:
     return "".join(parts)
 
 
+def plain_apostrophes(text: str) -> str:
+    """`text` with each typographic apostrophe inside a word ("doesn’t", "it’s", as some hosts
+    and editors write them) made a plain one, so word patterns ("doesn't") read it; quotes
+    around a word (‘x’) and code spans stay as they are."""
+    return outside_code(text, _IN_WORD_APOSTROPHE, "'")
+
+
 def strip_markdown(text: str) -> str:
     """`text` without bold/strike/emphasis markers and line markers (headings, bullets)."""
     lines = [_LINE_MARKER.sub("", line) for line in text.splitlines()]
