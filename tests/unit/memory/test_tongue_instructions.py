@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from squirrel_memory.extractors.preferences import TENTATIVE_IMPORTANCE
 from squirrel_memory.extractors.tongue_instructions import (
     code_names,
     instruction_language,
     tongue_instructions,
 )
-from squirrel_memory.extractors.tongue_markers import PROHIBIT, STANDING, markers
+from squirrel_memory.extractors.tongue_markers import PROHIBIT, STANDING, interim_way, markers
 from squirrel_memory.extractors.working_habits import user_instructions
-from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.user_memories.userstore import SqliteUserStore
 from tests.unit.memory.session_builder import clocked_stores, exchange, rules_processor
@@ -297,3 +298,53 @@ def test_did_you_after_the_work_asks_for_a_step_of_finishing(text: str, key: str
 def test_did_you_needs_the_work_before_it_and_a_named_step(text: str) -> None:
     after = "`" not in text
     assert user_instructions(text, after_assistant_action=after) == []
+
+
+# --- an interim convention: "for now we <verb> in <manner>", kept for this project ----------
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("faisons simple : pour l'instant on code en relatif : le .codex est dans le dépôt", "fr"),
+        ("pour le moment, nous travaillons en local", "fr"),
+        ("por enquanto a gente roda em local, sem docker", "pt"),
+        ("por ahora trabajamos en local con la base de pruebas", "es"),
+        ("per ora lavoriamo in locale sul ramo principale", "it"),
+        ("vorerst schreiben wir auf Deutsch, die Doku kommt später", "de"),
+        ("пока что мы пишем на русском, документацию потом", "ru"),
+    ],
+)
+def test_an_interim_convention_is_kept_tentative_for_this_project(text: str, lang: str) -> None:
+    found = tongue_instructions(text, lang, after_assistant_action=True)
+    assert len(found) == 1
+    (kept,) = found
+    assert kept.content.startswith("Interim convention of this project")
+    assert not kept.standing
+    assert kept.scope is Scope.PROJECT
+    assert kept.importance == TENTATIVE_IMPORTANCE
+    assert " ".join(text.split()).strip(" ,;:") in kept.content
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        ("pour l'instant on ajoute une colonne à la table", "fr"),  # a task: an object
+        ("pour l'instant on est en train de tester le serveur", "fr"),  # a progressive
+        ("pour l'instant on laisse en l'état", "fr"),  # as it is: the task at hand
+        ("on code en relatif", "fr"),  # no "for now": the English-style rules decide
+        ("je pense que pour l'instant on code en relatif", "fr"),  # hedged
+        ("pour l'instant on code en relatif ?", "fr"),  # a question
+        ("por ahora añadimos una columna", "es"),  # a task
+        ("vorerst fügen wir eine Spalte hinzu", "de"),  # a task
+    ],
+)
+def test_a_task_of_the_moment_is_no_interim_convention(text: str, lang: str) -> None:
+    found = tongue_instructions(text, lang, after_assistant_action=True)
+    assert not any(p.content.startswith("Interim convention") for p in found)
+
+
+def test_an_interim_convention_is_no_marker_and_no_language_evidence() -> None:
+    assert not interim_way("en", "for now we code in relative")
+    assert interim_way("fr", "pour  l'instant\non code en relatif")
+    assert markers("fr", "pour l'instant on code en relatif").kinds == {"one_off"}

@@ -57,6 +57,7 @@ from squirrel_memory.extractors.tongue_markers import (
     DID,
     EMPHASIS,
     FROM_NOW,
+    HEDGE,
     LANGUAGES,
     MUST,
     ONE_OFF,
@@ -65,12 +66,15 @@ from squirrel_memory.extractors.tongue_markers import (
     PROHIBIT,
     SAID,
     STANDING,
+    TAKEN_BACK,
     WANT,
+    interim_way,
     marker_spans,
     markers,
     script_language,
     without_correction,
 )
+from squirrel_memory.models import Scope
 
 #: The fewest letters of the user's own words (markers left out) a kept clause has: "no,
 #: please don't" says what not to do about nothing.
@@ -123,6 +127,9 @@ def tongue_instructions(
             from_now and marked.has(STANDING)
         )
         if not directive:
+            interim = interim_way(lang, written) and not marked.has(HEDGE, TAKEN_BACK)
+            if interim and (kept := _interim(lang, " ".join(written.split()).strip(" ,;:"))):
+                found.append(kept)
             continue
         said_before = marked.has(SAID)
         standing = from_now or marked.has(STANDING) or said_before
@@ -250,6 +257,26 @@ def _asked_done(lang: str, quoted: str, clause: str) -> StatedPreference:
         scope=instruction_scope(clause),
         importance=round(TENTATIVE_IMPORTANCE + CORRECTION_STEP, 3),
         correction=True,
+    )
+
+
+def _interim(lang: str, quoted: str) -> StatedPreference | None:
+    """An interim convention ("for now we code in relative"): how this project's work is done
+    until the user says otherwise; tentative, of this project, promoted when it comes back."""
+    if len(quoted) > MAX_QUOTED_CHARS or len(_own_words(lang, quoted)) < MIN_OWN_CHARS:
+        return None
+    content = (
+        f"Interim convention of this project, said by the user in {language_name(lang)}: "
+        f"“{quoted}”."
+    )
+    named = " ".join(code_names(quoted))
+    tags = tuple(t for t in ("preference", topic(named) if named else None, TENTATIVE_TAG) if t)
+    return StatedPreference(
+        key=_key(lang, quoted),
+        content=content,
+        tags=tags,
+        scope=Scope.PROJECT,
+        importance=TENTATIVE_IMPORTANCE,
     )
 
 

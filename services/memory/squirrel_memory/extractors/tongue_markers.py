@@ -285,6 +285,37 @@ def script_language(text: str) -> str | None:
     return lang
 
 
+#: "for now we code in relative", "pour l'instant on code en relatif": an interim convention,
+#: the time word ("for now") right before the inclusive "we" and a verb done *in* a manner
+#: ("en relatif", "em local", "auf Deutsch"), no object of the task at hand ("for now we add a
+#: column" has one). Each language's form, matched as a whole; not a marker of `markers`, whose
+#: spans would swallow the user's own words.
+_INTERIM_WAYS: dict[str, re.Pattern[str]] = {
+    lang: re.compile(pattern, re.IGNORECASE)
+    for lang, pattern in {
+        "fr": r"(?<!\w)(?:pour l'instant|pour le moment),?\s+(?:on|nous)\s+\w+\s+"
+        r"en\s+(?!train\b|l'|cours\b|attendant\b)\w+",
+        "pt": r"(?<!\w)(?:por enquanto|por agora|por ora),?\s+(?:a gente|nós)\s+\w+\s+"
+        r"em\s+(?!andamento\b)\w+",
+        "es": r"(?<!\w)(?:por ahora|de momento|por el momento),?\s+(?:nosotros\s+)?\w+mos\s+"
+        r"en\s+(?!curso\b)\w+",
+        "it": r"(?<!\w)(?:per ora|per il momento|per adesso),?\s+(?:noi\s+)?\w+iamo\s+"
+        r"in\s+(?!corso\b)\w+",
+        "de": r"(?<!\w)(?:vorerst|erstmal|fürs erste),?\s+\w+en\s+wir\s+(?:auf|in)\s+\w+",
+        "ru": r"(?<!\w)(?:пока что|пока),?\s+мы\s+\w+\s+(?:на|в)\s+\w+",
+        "uk": r"(?<!\w)(?:поки що|наразі),?\s+ми\s+\w+\s+(?:на|в|у)\s+\w+",
+    }.items()
+}
+
+
+def interim_way(lang: str, clause: str) -> bool:
+    """Whether `clause`, written in `lang`, states an interim convention of the project: "for
+    now" before "we <verb> in <manner>" ("pour l'instant on code en relatif"); a task of the
+    moment ("for now we add a column") has an object instead of a manner and is none."""
+    pattern = _INTERIM_WAYS.get(lang)
+    return pattern is not None and pattern.search(" ".join(clause.split())) is not None
+
+
 def without_correction(lang: str, clause: str) -> str:
     """`clause` without the "no, …" that opens it as a correction ("Non, ne pousse pas" →
     "ne pousse pas"); unchanged without one."""
@@ -319,6 +350,7 @@ __all__ = [
     "TAKEN_BACK",
     "WANT",
     "Marked",
+    "interim_way",
     "marker_spans",
     "markers",
     "script_language",
