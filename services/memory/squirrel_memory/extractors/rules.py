@@ -16,6 +16,7 @@ from squirrel_memory.extractors.activity import (
     commands,
     user_requests,
 )
+from squirrel_memory.extractors.applied_files import with_applied_files
 from squirrel_memory.extractors.asked_routines import asked_routines
 from squirrel_memory.extractors.candidates import candidate as _candidate
 from squirrel_memory.extractors.candidates import rule_of
@@ -214,6 +215,7 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             events, position[event.id]
         )
         acted = acted_words(events, position[event.id]) if after_action else frozenset()
+        stated = [with_applied_files(p, events, position[event.id]) for p in stated]
         for pref in [*stated, portable] if portable else stated:
             # a "don't …" that names what the assistant just did corrects it, as a decline does
             undoing = declining or names_what_was_done(pref.content, acted)

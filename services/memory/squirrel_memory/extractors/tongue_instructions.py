@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from squirrel_memory.extractors.applied_files import INTERIM_TAG
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_keys import instruction_key, topic
 from squirrel_memory.extractors.instruction_scope import instruction_scope
@@ -270,7 +271,9 @@ def _interim(lang: str, quoted: str) -> StatedPreference | None:
         f"“{quoted}”."
     )
     named = " ".join(code_names(quoted))
-    tags = tuple(t for t in ("preference", topic(named) if named else None, TENTATIVE_TAG) if t)
+    tags = tuple(
+        t for t in ("preference", topic(named) if named else None, TENTATIVE_TAG, INTERIM_TAG) if t
+    )
     return StatedPreference(
         key=_key(lang, quoted),
         content=content,
