@@ -29,7 +29,7 @@ def _event(n: int, kind: EventType, content: dict[str, object]) -> StoredEvent:
         timestamp=T0 + timedelta(seconds=n),
         event_type=kind,
         content=content,
-        file_paths=[],
+        file_paths=(),
         hash=f"h{n}",
     )
 
