@@ -41,8 +41,14 @@ class MemoryReader(Protocol):
         limit: int,
         on_lexical: Callable[[list[tuple[MemoryItem, float]]], None],
     ) -> tuple[list[tuple[str, float]], list[MemoryItem], list[tuple[MemoryItem, float]]]: ...
-    async def most_important(
-        self, project_id: str, memory_type: MemoryType, limit: int = 20
+    async def visible_memories(
+        self,
+        project_id: str,
+        memory_type: MemoryType,
+        viewer: str | None,
+        *,
+        limit: int = 50,
+        by_importance: bool = False,
     ) -> list[MemoryItem]: ...
     async def memories_with_paths(
         self,

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import structlog
 
+from squirrel_core.caller import team_user
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.index import VectorIndex
@@ -283,9 +284,13 @@ class Retriever:
         return await term_shares(self._store, project_id, parse_query(query).terms, types)
 
     async def style_memories(self, project_id: str, limit: int = 50) -> list[MemoryItem]:
-        """Live user-style memories, most important (then most recent) first."""
+        """Live user-style memories the caller may see, most important (then most recent)
+        first: on a team server the caller's own, read by owner in the query (other users'
+        never take the places)."""
         self._check_project(project_id)
-        found = await self._store.most_important(project_id, MemoryType.USER_STYLE, limit)
+        found = await self._store.visible_memories(
+            project_id, MemoryType.USER_STYLE, team_user(), limit=limit, by_importance=True
+        )
         return visible_items(found)
 
     async def search(

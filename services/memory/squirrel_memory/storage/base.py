@@ -240,6 +240,28 @@ class MemoryBook(Protocol):
         """Live user-scoped memories of one type that belong to `owner`, newest first."""
         ...
 
+    async def visible_memories(
+        self,
+        project_id: str,
+        memory_type: MemoryType,
+        viewer: str | None,
+        *,
+        limit: int = 50,
+        by_importance: bool = False,
+    ) -> list[MemoryItem]:
+        """Live memories of one type that `viewer` may see (shared ones and their own private
+        ones; all when None), newest (or most important) first, chosen in the query."""
+        ...
+
+    async def unowned_memories(self, project_id: str, memory_type: MemoryType) -> list[MemoryItem]:
+        """Live project-scoped memories of one type with no owner, oldest first."""
+        ...
+
+    async def hand_over(self, old: MemoryItem, successor: MemoryItem, reason: str) -> bool:
+        """`old` retired, superseded by `successor` (a new memory, or the next version of a
+        live one), in one write; False (nothing written) when either changed meanwhile."""
+        ...
+
     async def history(self, memory_id: str) -> list[MemoryVersion]: ...
     def add_listener(self, listener: MemoryListener) -> None: ...
     def remove_listener(self, listener: MemoryListener) -> None: ...

@@ -45,6 +45,7 @@ from squirrel_memory.storage.memory_plans import (
     anchor_memories,
     correct_memory,
     forget_memory,
+    hand_over,
     insert,
     replace,
     retire,
@@ -274,6 +275,15 @@ class SharedMemoryBook(MemoryRevisions):
         manual one is left as it is (what the user wrote is never retired this way)."""
         changes = ChangeSet()
         plan = supersede_memory(memory_id, by_id, reason=reason, now=self._clock(), changes=changes)
+        return await self._changed(plan, changes)
+
+    async def hand_over(self, old: MemoryItem, successor: MemoryItem, reason: str) -> bool:
+        """`old` retired, superseded by `successor` (a new memory, or the next version of a
+        live one), in one write; False (nothing written) when either changed meanwhile."""
+        check_project(self.project_id, old.project_id)
+        check_project(self.project_id, successor.project_id)
+        changes = ChangeSet()
+        plan = hand_over(old, successor, reason=reason, now=self._clock(), changes=changes)
         return await self._changed(plan, changes)
 
     async def forget(self, memory_id: str, reason: str) -> MemoryItem:

@@ -1,12 +1,13 @@
 """The plans of a project's memory writes, for both backends: the row steps a plan asks of its
 connection (`RowStep`: load, insert, replace, and statements: reads, episodes, processing
 marks) and each write as a plan of them (insert, replace, retire, a manual write, supersede,
-forget, a pass's retirement, correct), run by `memory_book.SharedMemoryBook` and by a batch of
-manual plans (`manual_batches`).
+a hand-over, forget, a pass's retirement, correct), run by `memory_book.SharedMemoryBook` and
+by a batch of manual plans (`manual_batches`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Generator
 from dataclasses import dataclass
 from datetime import datetime
@@ -216,6 +217,36 @@ def supersede_memory(
             superseded_by=by_id,
         )
     )
+
+
+def hand_over(
+    old: MemoryItem, successor: MemoryItem, *, reason: str, now: datetime, changes: ChangeSet
+) -> RowPlan[bool]:
+    """`old` retired as superseded by `successor`: a new memory (inserted) or the next version
+    of a live one (replacing it), in one write. Nothing is written (False) when `old` is no
+    longer as read (deleted, or a newer version), or the memory `successor` follows is not
+    the version before it (or is deleted): both were read before the write, and another write
+    came first. `successor` is stamped as changed `now`."""
+    successor = dataclasses.replace(successor, updated_at=now)
+    current: MemoryItem | None = yield Load(old.id)
+    if current is None or current.deleted or current.version != old.version:
+        return False
+    before: MemoryItem | None = yield Load(successor.id)
+    if before is None:
+        yield from insert(successor, reason[:2000], changes)
+    elif before.deleted or before.version != successor.version - 1:
+        return False
+    else:
+        yield from replace(before, successor, HistoryAction.UPDATED, reason[:2000], changes)
+    yield from retire(
+        current,
+        action=HistoryAction.SUPERSEDED,
+        reason=reason[:2000],
+        now=now,
+        changes=changes,
+        superseded_by=successor.id,
+    )
+    return True
 
 
 def forget_memory(

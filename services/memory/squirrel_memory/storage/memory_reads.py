@@ -358,6 +358,61 @@ class SharedMemoryReads:
         read = row_reader(d)
         return [read(r) for r in rows]
 
+    async def visible_memories(
+        self,
+        project_id: str,
+        memory_type: MemoryType,
+        viewer: str | None,
+        *,
+        limit: int = 50,
+        by_importance: bool = False,
+    ) -> list[MemoryItem]:
+        """Live memories of one type that `viewer` may see, most recently updated first (or
+        most important first, `by_importance`): every shared memory, and of the private ones
+        (user-scoped, or user style) only `viewer`'s own; all of them when `viewer` is None
+        (the install's own caller). The rule of `user_memories.privacy.visible`, in the query:
+        other users' private memories never take the places of the viewer's."""
+        check_project(self.project_id, project_id)
+        check_limit(limit)
+        d = self._dialect
+        m = d.mark
+        order = "updated_at DESC, id DESC"
+        if by_importance:
+            order = "importance DESC, updated_at DESC, id"
+        rows = await self._read(
+            fetch(
+                f"{SELECT_MEMORY}WHERE project_id = {m} AND type = {m} AND {d.live} "
+                f"AND ({d.null_text} OR (scope <> {m} AND type <> {m}) OR user_id = {m}) "
+                f"ORDER BY {order} LIMIT {m}",
+                project_id,
+                str(check_type(memory_type)),
+                viewer,
+                str(Scope.USER),
+                str(MemoryType.USER_STYLE),
+                viewer,
+                limit,
+            )
+        )
+        read = row_reader(d)
+        return [read(r) for r in rows]
+
+    async def unowned_memories(self, project_id: str, memory_type: MemoryType) -> list[MemoryItem]:
+        """Live project-scoped memories of one type with no owner, oldest first."""
+        check_project(self.project_id, project_id)
+        d = self._dialect
+        m = d.mark
+        rows = await self._read(
+            fetch(
+                f"{SELECT_MEMORY}WHERE project_id = {m} AND type = {m} AND scope = {m} "
+                f"AND user_id IS NULL AND {d.live} ORDER BY created_at, id",
+                project_id,
+                str(check_type(memory_type)),
+                str(Scope.PROJECT),
+            )
+        )
+        read = row_reader(d)
+        return [read(r) for r in rows]
+
     async def history(self, memory_id: str) -> list[MemoryVersion]:
         """Every version of a memory, oldest first (the last is the current one)."""
         d = self._dialect

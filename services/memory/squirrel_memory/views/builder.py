@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from squirrel_core.budget_limits import validate_budget
+from squirrel_core.caller import team_user
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_core.store_paths import ProjectPaths
 from squirrel_core.tokens import estimate_tokens
@@ -74,6 +75,14 @@ _TITLES: dict[ViewName, str] = {
     ViewName.PROJECT_BRIEF: "project brief (key facts and modules of this repository)",
     ViewName.PITFALLS: "known pitfalls (traps hit in this project and what fixed them)",
 }
+
+
+def _viewer() -> tuple[str, ...]:
+    """The team user a view is built for, as part of its cache key: a view read as one user
+    is never served to another, nor to the install's own caller (who sees every memory)."""
+    user = team_user()
+    # No user name holds a NUL: a team user's key never equals a local caller's.
+    return () if user is None else ("\x00viewer", user)
 
 
 class GlobalStyleSource(Protocol):
@@ -164,7 +173,7 @@ class Views:
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
         globals_ = await self._global_style(user_id)
         omitted = checked_files(omit_sources_in)
-        params = params_key(ViewName.USER_STYLE, view_mode, user_id, *omitted)
+        params = params_key(ViewName.USER_STYLE, view_mode, user_id, *omitted, *_viewer())
         extra = "|".join(f"{g.id}:{g.updated_at.isoformat()}" for g in globals_)
         cached, stamp = await self._cache.cached(ViewName.USER_STYLE, params, budget, extra)
         hit = decoded(style_from_json, cached)
@@ -224,7 +233,7 @@ class Views:
         omitted = checked_files(omit_sources_in)
         # No path holds a NUL: the session start's brief never shares a cache with another.
         starting = ("\x00live",) if live_only else ()
-        params = params_key(ViewName.PROJECT_BRIEF, view_mode, *omitted, *starting)
+        params = params_key(ViewName.PROJECT_BRIEF, view_mode, *omitted, *starting, *_viewer())
         cached, stamp = await self._cache.cached(ViewName.PROJECT_BRIEF, params, budget)
         hit = decoded(brief_from_json, cached)
         if hit is not None:
@@ -292,7 +301,7 @@ class Views:
         task = task_text(task_description)
         # No path holds a NUL: the session start's view never shares a cache with another.
         live = ("\x00live",) if live_only else ()
-        params = params_key(ViewName.PITFALLS, task, *sorted(scopes), *live)
+        params = params_key(ViewName.PITFALLS, task, *sorted(scopes), *live, *_viewer())
         cached, stamp = await self._cache.cached(ViewName.PITFALLS, params, budget)
         hit = decoded(pitfalls_from_json, cached)
         if hit is not None:
@@ -366,6 +375,11 @@ class Views:
         return for_project(await self._user_store.list_user_style(user_id), self.project_id)
 
     async def _live(self, kind: MemoryType) -> list[MemoryItem]:
-        items, _ = await self._store.list_memories(self.project_id, [kind], limit=_LIST_LIMIT)
-        live = self._injectable([m for m in items if not m.deleted and visible(m)])
+        """The newest live memories of `kind` the caller may see, read as theirs in the query
+        (`visible_memories`): on a team server other users' styles never take the places of
+        the caller's own, however many there are."""
+        items = await self._store.visible_memories(
+            self.project_id, kind, team_user(), limit=_LIST_LIMIT
+        )
+        live = self._injectable([m for m in items if visible(m)])
         return by_usefulness(live, self._weigh)

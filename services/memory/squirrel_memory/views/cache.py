@@ -44,6 +44,15 @@ class ViewStore(Protocol):
         limit: int = 50,
         offset: int = 0,
     ) -> tuple[list[MemoryItem], int]: ...
+    async def visible_memories(
+        self,
+        project_id: str,
+        memory_type: MemoryType,
+        viewer: str | None,
+        *,
+        limit: int = 50,
+        by_importance: bool = False,
+    ) -> list[MemoryItem]: ...
     async def count_events(self, project_id: str) -> int: ...
     async def get_view_meta(self, name: str) -> ViewMeta | None: ...
     async def put_view_meta(
