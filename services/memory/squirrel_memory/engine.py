@@ -54,6 +54,7 @@ from squirrel_memory.updates import decide_update
 from squirrel_memory.user_memories.handle_book import HandleBook
 from squirrel_memory.user_memories.manual_writes import ManualWrites
 from squirrel_memory.user_memories.memory_actions import MemoryActions
+from squirrel_memory.user_memories.style_backfill import own_unowned_styles
 from squirrel_memory.user_memories.userstore import SqliteUserStore
 from squirrel_memory.views.change_marks import ChangeMarks
 
@@ -131,6 +132,8 @@ class MemoryEngine(MemoryActions):
         self._user_store = await SqliteUserStore.open(self._layout.root)
         self._user_store.on_change(self.change_marks.changed)
         self.registry.on_open(self._read_repository)
+        if self.team_server:
+            self.registry.on_open(self._own_unowned_styles)
         self.registry.on_open(self._watch_changes)
         await self.registry.open_all()
         extractor, decide = self._build_extractor()
@@ -165,6 +168,11 @@ class MemoryEngine(MemoryActions):
 
     async def _read_repository(self, store: Store) -> None:
         self.repository.schedule(store)
+
+    async def _own_unowned_styles(self, store: Store) -> None:
+        """A team server's style memories from before style was owned, each handed to the
+        one teammate who said it (`style_backfill`); never run on a laptop."""
+        await own_unowned_styles(store, self.user_id)
 
     async def close(self) -> None:
         await self.repository.close()
