@@ -11,6 +11,7 @@ import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_core.settings import load_settings
+from squirrel_memory import engine as engine_module
 from squirrel_memory.candidate_decisions import decide_by_rules
 from squirrel_memory.engine import MemoryEngine
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -99,3 +100,29 @@ async def test_ownerless_styles_are_handed_over_at_open_on_a_team_server_only(
         assert [(m.scope, m.user_id) for m in found] == [(Scope.USER, "alice")]
     else:
         assert found == [old]
+
+
+async def test_a_failing_hand_over_never_keeps_a_project_from_opening(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = load_settings(
+        {"SQRL_HOME": str(tmp_path / "home"), "SQRL_SERVE_ADDRESS": "127.0.0.1:0"}
+    )
+    engine = MemoryEngine(settings)
+    try:
+        await engine.start()
+        project, _ = await engine.registry.register("github.com/acme/shop")
+    finally:
+        await engine.close()
+
+    async def broken(store: Store, install_user: str) -> int:
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(engine_module, "own_unowned_styles", broken)
+    again = MemoryEngine(settings)
+    try:
+        await again.start()
+        store = await again.registry.store(project)
+        assert store.project_id == project
+    finally:
+        await again.close()

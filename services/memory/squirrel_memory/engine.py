@@ -171,8 +171,14 @@ class MemoryEngine(MemoryActions):
 
     async def _own_unowned_styles(self, store: Store) -> None:
         """A team server's style memories from before style was owned, each handed to the
-        one teammate who said it (`style_backfill`); never run on a laptop."""
-        await own_unowned_styles(store, self.user_id)
+        one teammate who said it (`style_backfill`); never run on a laptop. A failure leaves
+        them as they were (the next open tries again): the project still opens."""
+        try:
+            await own_unowned_styles(store, self.user_id)
+        except Exception as exc:  # a project must open whatever this meets; next open retries
+            log.warning(
+                "unowned_styles_left", project_id=store.project_id, error=type(exc).__name__
+            )
 
     async def close(self) -> None:
         await self.repository.close()
