@@ -109,6 +109,8 @@ from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_
 from squirrel_memory.extractors.subagent_findings import subagent_findings
 from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
 from squirrel_memory.extractors.user_corrections import user_corrections
+from squirrel_memory.extractors.user_plans import IMPORTANCE as PLAN_IMPORTANCE
+from squirrel_memory.extractors.user_plans import user_plans
 from squirrel_memory.extractors.version_files import IMPORTANCE as VERSION_FILES_IMPORTANCE
 from squirrel_memory.extractors.version_files import version_files
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
@@ -333,6 +335,8 @@ FOUND: tuple[Extract, ...] = (
         CODE_ANSWER_IMPORTANCE,
         lambda _f: ("answer", "learned"),
     ),
+    # What the user set out to build, or the plan they settled for it, in their own words.
+    Finder(user_plans, MemoryType.PROJECT_FACT, PLAN_IMPORTANCE, lambda _f: ("plan", "user")),
     # A package whose name its folder does not tell, as its manifest read says.
     Finder(
         package_names,
