@@ -87,6 +87,8 @@ def test_a_settled_plan_of_steps_is_kept_in_the_users_words(message: str, steps:
         "I would like to plan a rewrite of the importer, maybe with a new parser in Rust",
         "I think what we should do is not touch the importer, then see",
         "the plan is to add the column, then maybe drop the old table",
+        # A plan kept elsewhere is pointed at, not stated.
+        "the plan is in PLAN.md, then we pick the next milestone",
         # A settled "plan" of one step is a request, not steps in order.
         "the plan is to add the column to the users table",
         # Quoted, not the user's own words.

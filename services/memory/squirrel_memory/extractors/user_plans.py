@@ -16,7 +16,8 @@ the same in every project and ecosystem:
     integration …", "the billing rewrite …") of at least `MIN_WHAT_WORDS` words;
   - **a plan settled**: "what we should do is", "the plan is", "my plan is", "here's the
     plan:" (an "I think" before it is a way of putting it, not a doubt), then steps in order:
-    a word of sequence ("then", "after that", "once", "first", "followed by") joins them;
+    a word of sequence ("then", "after that", "once", "first", "followed by") joins them, and
+    they do not point at a plan kept elsewhere ("the plan is in `PLAN.md`, then …");
 - nothing in it hedges (maybe, perhaps, might, not sure, whether, or not …) or negates the
   plan ("not", "never", "don't");
 - at most `MAX_CHARS` characters: a longer plan is a brief, cut nowhere (say less);
@@ -54,6 +55,13 @@ _SETTLED = re.compile(
     r"our plan is(?: to)?|here'?s the plan:)\s*(?P<steps>.+?)[.!]?$",
     re.IGNORECASE,
 )
+#: Words after "the plan is" that point at a plan kept elsewhere ("the plan is in PLAN.md, then
+#: …"), not steps.
+_POINTER = re.compile(
+    r"^(?:in|at|on|under|from|inside|described|written|outlined|documented|located|here|there|"
+    r"that|this|it|still|already|as)\b",
+    re.IGNORECASE,
+)
 _SEQUENCE = re.compile(r"\b(?:then|after that|once|first|followed by)\b", re.IGNORECASE)
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|probably|not sure|unsure|whether|or not|wonder|not|never|"
@@ -89,7 +97,7 @@ def _plan(sentence: str) -> tuple[str, str] | None:
         return what, "The user set out to plan (their words)"
     if (settled := _SETTLED.match(plain)) is not None:
         steps = settled.group("steps").strip()
-        if not _SEQUENCE.search(steps) or _HEDGE.search(steps):
+        if not _SEQUENCE.search(steps) or _HEDGE.search(steps) or _POINTER.match(steps):
             return None
         return steps, "The user's plan for the work (their words)"
     return None
