@@ -50,7 +50,8 @@ def test_an_answer_found_in_the_code_is_kept_with_its_question(look: str) -> Non
 
     assert found.content == (
         f'Asked "{QUESTION}", the assistant answered after reading the project\'s files: No. '
-        "The late fee only appears in the help text, not in any billing logic."
+        "The late fee only appears in the help text, not in any billing logic. "
+        "Where it's mentioned: `app/help/page.tsx:40`."
     )
     assert found.type.value == "project_fact"
 
@@ -120,3 +121,62 @@ def test_a_long_answer_keeps_its_opening_sentences_within_the_limit() -> None:
     assert answer.startswith("No. Sentence 0 says more")
     assert answer.endswith("billing code.")
     assert len(answer) <= 320
+
+
+VERDICT = "No. The discount only appears in the pricing copy, not in any checkout logic."
+
+
+@pytest.mark.parametrize(
+    ("listed", "kept"),
+    [
+        (
+            "- **Where it's mentioned:** the pricing page (`web/pricing.vue:12`) describes 10 % "
+            "off for yearly plans. It also says so in the FAQ.\n"
+            "- **What counts:** `Checkout.total` sums the line items only.",
+            "Where it's mentioned: the pricing page (`web/pricing.vue:12`) describes 10 % off "
+            "for yearly plans. It also says so in the FAQ.",
+        ),
+        (
+            "1. `billing/Invoice.java` never reads a discount field.\n2. No table stores one.",
+            "`billing/Invoice.java` never reads a discount field.",
+        ),
+        (
+            "* **Searched** `lib/` and `priv/repo/migrations`: no discount column.",
+            "Searched `lib/` and `priv/repo/migrations`: no discount column.",
+        ),
+    ],
+)
+def test_a_bare_verdict_keeps_the_first_item_of_the_list_after_it(listed: str, kept: str) -> None:
+    [found] = _said(_asked(answer=f"{VERDICT}\n\n{listed}"))
+
+    answer = found.content.split("reading the project's files: ", 1)[1]
+    assert answer == f"{VERDICT} {kept}"
+    assert len(answer) <= 320
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        # Prose after the verdict may weigh options or propose the change: not what was found.
+        "Adding it would need a migration and a table of awards.",
+        # A heading, not a list.
+        "**Where it lives**\n\n- `web/pricing.vue:12`",
+        # A list item too long to fit beside the verdict is left out whole, never cut.
+        "- " + " ".join(["the pricing page describes the yearly discount in detail"] * 8),
+    ],
+)
+def test_prose_a_heading_or_an_item_too_long_after_a_verdict_is_not_kept(after: str) -> None:
+    [found] = _said(_asked(answer=f"{VERDICT}\n\n{after}"))
+
+    assert found.content.endswith(VERDICT)
+
+
+def test_a_list_after_a_longer_opening_is_not_kept() -> None:
+    opening = (
+        "Yes, it needs a new migration, but it is small. The total you see comes from the "
+        "database view, not from the application code, and the view sorts by points, then by name."
+    )
+
+    [found] = _said(_asked(answer=f"{opening}\n\n- `db/views/totals.sql:4`"))
+
+    assert found.content.endswith("then by name.")

@@ -106,3 +106,84 @@ async def test_a_readme_wins_over_the_pasted_brief() -> None:
     (about,) = await _about(session)
 
     assert "per its README.md" in about
+
+
+STEPS = (
+    "🛠️ From Idea to Demo — 3 Steps\n\n"
+    "1️⃣ DATA — find open air-quality feeds for the city\n\n"
+    "2️⃣ MODEL — train a forecaster, compare vs. a baseline on held-out days (no leakage!)\n\n"
+    "3️⃣ DEMO — show a route with its warnings\n\n"
+)
+
+
+def _terms(session: Session) -> dict[str, str]:
+    return {c.key: c.content for c in session.extracted() if c.key.startswith("brief:")}
+
+
+def test_a_called_briefs_steps_and_submissions_are_quoted() -> None:
+    session = Session("/home/dev/clean-air", "s1", T0)
+    session.user(_brief() + STEPS + "this is the task. lets start with the data.")
+
+    terms = _terms(session)
+
+    assert terms["brief:steps"] == (
+        'The brief the user called "the task" sets out its steps: '
+        "1. DATA — find open air-quality feeds for the city; "
+        "2. MODEL — train a forecaster, compare vs. a baseline on held-out days (no leakage!); "
+        "3. DEMO — show a route with its warnings."
+    )
+    assert terms["brief:submit"] == (
+        'The brief the user called "the task" asks them to submit: '
+        "Working demo; Code + config; Short evaluation with a baseline."
+    )
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        "Step 1: collect the feeds\nStep 2: train the model\nStep 3: ship the demo\n\n",
+        "1. collect the feeds\n2. train the model\n3. ship the demo\n\n",
+        "1) collect the feeds\n\n2) train the model\n\n3) ship the demo\n\n",
+    ],
+)
+def test_steps_numbered_in_any_common_way_are_read(steps: str) -> None:
+    session = Session("/home/dev/clean-air", "s1", T0)
+    session.user(_brief() + steps + "here is the challenge.")
+
+    assert _terms(session)["brief:steps"].endswith(
+        "1. collect the feeds; 2. train the model; 3. ship the demo."
+    )
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [
+        # Two steps are no list of steps.
+        "1. collect the feeds\n2. train the model\n\n",
+        # Out of order, or interrupted by prose: not one run of steps.
+        "1. collect the feeds\n3. train the model\n4. ship the demo\n\n",
+        "1. collect the feeds\nThen think hard.\n2. train the model\n3. ship the demo\n\n",
+        # A step too long to quote is not cut.
+        "1. collect the feeds\n2. " + "train the model well " * 12 + "\n3. ship the demo\n\n",
+    ],
+)
+def test_what_is_no_run_of_steps_is_not_kept(steps: str) -> None:
+    session = Session("/home/dev/clean-air", "s1", T0)
+    session.user(_brief() + steps + "this is the task.")
+
+    assert "brief:steps" not in _terms(session)
+
+
+def test_a_paste_not_called_the_work_gives_no_terms() -> None:
+    session = Session("/home/dev/clean-air", "s1", T0)
+    session.user(_brief() + STEPS + "what do you think of this?")
+
+    assert _terms(session) == {}
+
+
+def test_a_submission_heading_without_a_list_under_it_gives_nothing() -> None:
+    brief = _brief().replace("📦 You Submit\n✅", "📦 You Submit\n\nWe will ask for a\n✅")
+    session = Session("/home/dev/clean-air", "s1", T0)
+    session.user(brief + "this is the task.")
+
+    assert "brief:submit" not in _terms(session)

@@ -22,7 +22,13 @@ same in every project and ecosystem:
   comma, full stop, colon or dash) answers it; a reply that hedges ("Yes and no", "Not
   exactly", "Partly") or opens otherwise is not kept;
 - the answer is the reply's opening paragraph, cut at a sentence end within
-  `MAX_ANSWER_CHARS`; the question is quoted whole when short, else its last sentence.
+  `MAX_ANSWER_CHARS`; the question is quoted whole when short, else its last sentence;
+- a bare verdict (an opening paragraph under `SHORT_VERDICT_CHARS`) that a list follows keeps
+  the list's first item too, its bold label as plain words ("No. The bonus is only in the
+  site's copy. Where it's mentioned: the Rules page describes +6 …"): a list right after a
+  one-line yes or no sets out what the assistant found, and the first item is where it found
+  it. Prose after the verdict, a heading, or a list after a longer opening is not kept (a
+  paragraph after the verdict may weigh options or propose the change, not report the code).
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ IMPORTANCE = 0.5
 KEY_PREFIX = "answer:"
 MAX_QUESTION_CHARS = 220
 MAX_ANSWER_CHARS = 320
+#: An opening paragraph this short is a bare verdict: the list after it holds what was found.
+SHORT_VERDICT_CHARS = 160
 #: Programs whose clean run shows the text of the project's files to the assistant (a listing,
 #: `ls` or `find`, or a look at git's history shows names and events, not what the code does).
 _LOOKS = SHELL_READERS | {"grep", "egrep", "rg", "ag"}
@@ -60,6 +68,9 @@ _LEAD_WORDS = re.compile(rf"^{_LEAD}", re.IGNORECASE)
 _PLAIN_ANSWER = re.compile(r"^(?:\*\*)?(?:yes|no)(?:\*\*)?(?:\s*[,.:;—–]|\s+-\s)", re.IGNORECASE)
 _HEDGED = re.compile(r"^(?:\*\*)?(?:yes and no|no and yes)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+#: A block that opens a list ("- ", "* ", "1. "), and a bold label at an item's start.
+_LIST_ITEM = re.compile(r"^(?:[-*•]|\d{1,2}[.)])\s+(?P<item>\S.*)$", re.DOTALL)
+_BOLD_LABEL = re.compile(r"^\*\*(?P<label>[^*\n]{1,60}?)\*\*\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,13 +118,29 @@ def _answer(text: str) -> str | None:
     stripped = text.strip()
     if not _PLAIN_ANSWER.match(stripped) or _HEDGED.match(stripped):
         return None
-    paragraph = " ".join(stripped.split("\n\n", 1)[0].split())
+    blocks = stripped.split("\n\n")
+    paragraph = " ".join(blocks[0].split())
+    parts = _SENTENCE_END.split(paragraph)
+    if len(paragraph) < SHORT_VERDICT_CHARS and len(blocks) > 1:
+        parts += _first_item(blocks[1])
     kept = ""
-    for part in _SENTENCE_END.split(paragraph):
+    for part in parts:
         if len(kept) + len(part) + 1 > MAX_ANSWER_CHARS:
             break
         kept = f"{kept} {part}".strip()
     return kept or None
+
+
+def _first_item(block: str) -> list[str]:
+    """The sentences of `block`'s first list item, its bold label as plain words, when the
+    block is a list (module docstring); none otherwise."""
+    first = re.split(r"\n(?=\s*(?:[-*•]|\d{1,2}[.)])\s)", block.strip(), maxsplit=1)[0]
+    item = _LIST_ITEM.match(first)
+    if item is None:
+        return []
+    text = " ".join(item.group("item").split())
+    text = _BOLD_LABEL.sub(lambda m: f"{m.group('label').strip()} ", text, count=1)
+    return _SENTENCE_END.split(text.strip())
 
 
 def code_answers(events: list[StoredEvent]) -> list[CodeAnswer]:

@@ -74,6 +74,8 @@ from squirrel_memory.extractors.package_names import IMPORTANCE as PACKAGE_NAME_
 from squirrel_memory.extractors.package_names import package_names
 from squirrel_memory.extractors.package_scripts import IMPORTANCE as SCRIPTS_IMPORTANCE
 from squirrel_memory.extractors.package_scripts import package_scripts
+from squirrel_memory.extractors.pasted_brief import PART_IMPORTANCE as BRIEF_IMPORTANCE
+from squirrel_memory.extractors.pasted_brief import brief_parts
 from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANCE
 from squirrel_memory.extractors.project_home import project_home
@@ -109,6 +111,8 @@ from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_
 from squirrel_memory.extractors.subagent_findings import subagent_findings
 from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
 from squirrel_memory.extractors.user_corrections import user_corrections
+from squirrel_memory.extractors.user_plans import IMPORTANCE as PLAN_IMPORTANCE
+from squirrel_memory.extractors.user_plans import user_plans
 from squirrel_memory.extractors.version_files import IMPORTANCE as VERSION_FILES_IMPORTANCE
 from squirrel_memory.extractors.version_files import version_files
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
@@ -333,6 +337,10 @@ FOUND: tuple[Extract, ...] = (
         CODE_ANSWER_IMPORTANCE,
         lambda _f: ("answer", "learned"),
     ),
+    # The steps and the things to submit of a brief the user pasted and called the work.
+    Finder(brief_parts, MemoryType.PROJECT_FACT, BRIEF_IMPORTANCE, lambda _f: ("brief", "task")),
+    # What the user set out to build, or the plan they settled for it, in their own words.
+    Finder(user_plans, MemoryType.PROJECT_FACT, PLAN_IMPORTANCE, lambda _f: ("plan", "user")),
     # A package whose name its folder does not tell, as its manifest read says.
     Finder(
         package_names,

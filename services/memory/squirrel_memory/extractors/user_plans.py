@@ -1,0 +1,121 @@
+"""What the user sets out to build, and the plan they settle for it, in their own words.
+
+A session often opens on a plan, not a task: "I would like to start planning out an integration
+for the payment terminal to allow refunds from the till as well as …", or settles one in
+passing: "I think what we should do is pick one existing importer and add the new format to it,
+make sure that works, then move the others over". The next session needs it (what is under
+way, in which order), and nothing else in the session says it: no file holds it yet. The rule,
+the same in every project and ecosystem:
+
+- the sentence is the user's own (`user_requests`: not a pasted log, a skill's body, a
+  subagent's prompt or the host's text), not quoted (`>`), not a question;
+- it is one of two shapes:
+  - **an intent to plan**: a first-person lead ("I would like to", "I want to", "I'm going
+    to", "let's"), an optional "start", then "plan" (or "planning", with an optional "out"),
+    then what is planned: a noun phrase opening on an article or possessive ("an
+    integration …", "the billing rewrite …") of at least `MIN_WHAT_WORDS` words;
+  - **a plan settled**: "what we should do is", "the plan is", "my plan is", "here's the
+    plan:" (an "I think" before it is a way of putting it, not a doubt), then steps in order:
+    a word of sequence ("then", "after that", "once", "first", "followed by") joins them, and
+    they do not point at a plan kept elsewhere ("the plan is in `PLAN.md`, then …");
+- nothing in it hedges (maybe, perhaps, might, not sure, whether, or not …) or negates the
+  plan ("not", "never", "don't");
+- at most `MAX_CHARS` characters: a longer plan is a brief, cut nowhere (say less);
+- a later message of the user's that drops the plan ("scratch that", "change of plan",
+  "never mind", "forget the plan") leaves it unsaid.
+
+The memory quotes the user's words, says it was a plan, and never that anything was built
+("The user set out to plan (their words): \"an integration for …\"").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.extractors.wording import key_slug
+from squirrel_memory.models import StoredEvent
+
+IMPORTANCE = 0.5
+KEY_PREFIX = "plan:"
+MAX_CHARS = 320
+#: The fewest words after the article of what is planned ("the next step" says nothing).
+MIN_WHAT_WORDS = 4
+_SENTENCE = re.compile(r"(?<=[.!])\s+|\n+")
+_LEAD = r"^(?:(?:so|ok(?:ay)?|and|also|now|next|then|right)[,\s]+)*"
+_INTENT = re.compile(
+    _LEAD + r"(?:i(?:'d| would)? like to|i want to|i(?:'m| am) (?:going|about) to|"
+    r"we(?:'d| would)? like to|we want to|let'?s)\s+(?:start\s+)?plan(?:ning)?(?:\s+out)?\s+"
+    r"(?P<what>(?:a|an|the|our|my)\s+.+?)[.!]?$",
+    re.IGNORECASE,
+)
+_SETTLED = re.compile(
+    _LEAD + r"(?:i think,?\s+)?(?:what we should do is|the plan is(?: to)?|my plan is(?: to)?|"
+    r"our plan is(?: to)?|here'?s the plan:)\s*(?P<steps>.+?)[.!]?$",
+    re.IGNORECASE,
+)
+#: Words after "the plan is" that point at a plan kept elsewhere ("the plan is in PLAN.md, then
+#: …"), not steps.
+_POINTER = re.compile(
+    r"^(?:in|at|on|under|from|inside|described|written|outlined|documented|located|here|there|"
+    r"that|this|it|still|already|as)\b",
+    re.IGNORECASE,
+)
+_SEQUENCE = re.compile(r"\b(?:then|after that|once|first|followed by)\b", re.IGNORECASE)
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|might|probably|not sure|unsure|whether|or not|wonder|not|never|"
+    r"don'?t|doesn'?t|won'?t|shouldn'?t|if)\b|n't\b",
+    re.IGNORECASE,
+)
+_DROPPED = re.compile(
+    r"\b(?:scratch that|change of plans?|never ?mind|forget (?:that|the plan|it)|"
+    r"drop the plan|new plan)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class UserPlan:
+    """One plan in the user's words, and the message it was said in."""
+
+    key: str
+    content: str
+    event_ids: tuple[str, ...]
+
+
+def _plan(sentence: str) -> tuple[str, str] | None:
+    """(what is planned or the plan's steps, how the memory says it) of one sentence, or None
+    (module docstring)."""
+    plain = " ".join(sentence.split())
+    if not plain or plain.startswith(">") or plain.endswith("?") or len(plain) > MAX_CHARS:
+        return None
+    if (intent := _INTENT.match(plain)) is not None:
+        what = intent.group("what").strip()
+        if len(what.split()) - 1 < MIN_WHAT_WORDS or _HEDGE.search(what):
+            return None
+        return what, "The user set out to plan (their words)"
+    if (settled := _SETTLED.match(plain)) is not None:
+        steps = settled.group("steps").strip()
+        if not _SEQUENCE.search(steps) or _HEDGE.search(steps) or _POINTER.match(steps):
+            return None
+        return steps, "The user's plan for the work (their words)"
+    return None
+
+
+def user_plans(events: list[StoredEvent]) -> list[UserPlan]:
+    """The plans the user set out or settled in their own words (module docstring)."""
+    found: list[UserPlan] = []
+    for event, text in user_requests(events):
+        if _DROPPED.search(text):
+            found.clear()
+            continue
+        for sentence in _SENTENCE.split(text):
+            plan = _plan(sentence)
+            if plan is None:
+                continue
+            words, said = plan
+            found.append(
+                UserPlan(f"{KEY_PREFIX}{key_slug(words)}", f'{said}: "{words}".', (event.id,))
+            )
+    return found
