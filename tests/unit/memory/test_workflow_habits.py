@@ -327,6 +327,19 @@ def test_a_habit_so_far_and_an_instruction_said_again_in_its_session_follow_a_st
     assert shown[2].content.startswith("Said in one session so far: ")
 
 
+@pytest.mark.parametrize(
+    ("key", "tag"), [("pref:simplest_reuse_existing", "simplicity"), (CARRY_KEY, "workflow")]
+)
+def test_a_working_habit_said_once_follows_a_standing_rule(key: str, tag: str) -> None:
+    memories = [
+        _item("pref:rule", "Always run the linter.", 0.7, ("preference", "standing")),
+        _item(key, "Keep it simple.", 0.45, ("preference", tag, "tentative", "correction")),
+        _item("pref:perf", "Performance is crucial.", 0.5, ("preference", "tentative", "emphasis")),
+    ]
+
+    assert [m.key for m in core_style(memories)] == ["pref:rule", key]
+
+
 def test_a_stressed_one_off_still_opens_a_session_with_no_standing_rule() -> None:
     memories = [
         _item("pref:perf", "Performance is crucial.", 0.4, ("preference", "tentative", "emphasis")),
