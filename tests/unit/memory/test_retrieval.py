@@ -704,6 +704,12 @@ def test_generic_request_words_are_told_apart_from_meaningful_ones() -> None:
     assert all(is_generic(w) for w in ("add", "adding", "new", "fix", "updates", "Create"))
     assert not any(is_generic(w) for w in ("test", "migration", "handler", "build", "sessions"))
     assert meaningful_terms(("add", "column", "new", "table")) == ("column", "table")
+    # the noun of the verb "implement" says no more than the verb: what is implemented does
+    assert all(is_generic(w) for w in ("implementation", "implementations", "Implementation"))
+    assert meaningful_terms(("current", "implementation", "metrics", "adapter")) == (
+        "metrics",
+        "adapter",
+    )
     # the words of any failure report are generic; what failed, and how, is not
     assert all(is_generic(w) for w in ("error", "errors", "failing", "failed", "broken", "issue"))
     assert not any(is_generic(w) for w in ("exception", "timeout", "traceback", "deadlock"))

@@ -276,6 +276,82 @@ def test_faint_one_offs_stay_out_beside_a_standing_rule() -> None:
     assert [m.key for m in core_style(memories)] == ["pref:rule"]
 
 
+def test_a_stressed_one_off_waits_beside_a_standing_rule() -> None:
+    memories = [
+        _item("pref:perf", "Performance is crucial.", 0.4, ("preference", "tentative", "emphasis")),
+        _item(
+            "pref:commit",
+            "Don't commit until the final step.",
+            0.4,
+            ("preference", "git", "tentative", "correction", "emphasis"),
+        ),
+        _item("pref:rule", "Always run the linter.", 0.7, ("preference", "standing")),
+    ]
+
+    # stressed or corrected, but said once: the standing rule opens the session alone
+    assert [m.key for m in core_style(memories)] == ["pref:rule"]
+
+
+def test_a_habit_so_far_and_an_instruction_said_again_in_its_session_follow_a_standing_rule() -> (
+    None
+):
+    memories = [
+        _item("pref:rule", "Always run the linter.", 0.7, ("preference", "standing")),
+        _item(
+            "pref:types",
+            "Run the type checker before you push.",
+            0.4,
+            ("preference", "typing", "tentative", "correction", "one_session"),
+        ),
+        _item(
+            "pref:terse",
+            "Keep your answers terse.",
+            0.35,
+            ("preference", "tentative", "emphasis", "repeated"),
+        ),
+        _item(
+            "pref:routine",
+            "In one session so far the user asked 3 times, each after other work: commit this.",
+            0.3,
+            ("preference", "tentative", "one_session"),
+        ),
+        _item(
+            "pref:perf", "Performance is crucial.", 0.38, ("preference", "tentative", "emphasis")
+        ),
+    ]
+
+    shown = core_style(memories)
+
+    assert [m.key for m in shown] == ["pref:rule", "pref:types", "pref:terse"]
+    assert shown[1].content.startswith(SAID_ONCE_PREFIX)
+    assert shown[2].content.startswith("Said in one session so far: ")
+
+
+@pytest.mark.parametrize(
+    ("key", "tag"), [("pref:simplest_reuse_existing", "simplicity"), (CARRY_KEY, "workflow")]
+)
+def test_a_working_habit_said_once_follows_a_standing_rule(key: str, tag: str) -> None:
+    memories = [
+        _item("pref:rule", "Always run the linter.", 0.7, ("preference", "standing")),
+        _item(key, "Keep it simple.", 0.45, ("preference", tag, "tentative", "correction")),
+        _item("pref:perf", "Performance is crucial.", 0.5, ("preference", "tentative", "emphasis")),
+    ]
+
+    assert [m.key for m in core_style(memories)] == ["pref:rule", key]
+
+
+def test_a_stressed_one_off_still_opens_a_session_with_no_standing_rule() -> None:
+    memories = [
+        _item("pref:perf", "Performance is crucial.", 0.4, ("preference", "tentative", "emphasis")),
+        _item("pref:notes", "Don't add notes.", 0.25, ("preference", "tentative")),
+    ]
+
+    shown = core_style(memories)
+
+    assert [m.key for m in shown] == ["pref:perf"]
+    assert shown[0].content == f"{SAID_ONCE_PREFIX}Performance is crucial."
+
+
 def _candidate(key: str, content: str, episode: str, event: str) -> MemoryCandidate:
     return MemoryCandidate(
         MemoryType.USER_STYLE,

@@ -27,11 +27,12 @@ WORD_CACHE_SIZE = 20_000
 _WORD = re.compile(r"[^\W_]+")
 _STEM_SUFFIXES = ("ing", "ed", "es", "s")
 #: Words almost every coding request uses, whatever it is about: the verbs of asking for work
-#: ("add", "fix", "update", "make") and words such as "new", "existing", "simple", "file" or
-#: "code", and the words of reporting that something went wrong ("error", "failing", "broken":
-#: every pitfall says them), and the adverbs that say how or how often, never of what
-#: ("automatically", "actually", "still", "again", "always"). A task shares them with any memory,
-#: so alone they never make a memory relevant nor explain why it is.
+#: ("add", "fix", "update", "make", and "implementation", the noun of one: "review the current
+#: implementation" says no more of what than "implement" does) and words such as "new",
+#: "existing", "simple", "file" or "code", and the words of reporting that something went wrong
+#: ("error", "failing", "broken": every pitfall says them), and the adverbs that say how or how
+#: often, never of what ("automatically", "actually", "still", "again", "always"). A task shares
+#: them with any memory, so alone they never make a memory relevant nor explain why it is.
 _GENERIC_WORD_TEXT = (
     "add adds added adding new make makes making made use uses used using need needs"
     " needed want wants wanted get gets getting got set sets setting put change changes"
@@ -45,7 +46,7 @@ _GENERIC_WORD_TEXT = (
     " exist exists existing current currently other another same different"
     " simple simpler small smaller quick quickly easy easier bit part parts"
     " error errors fail fails failed failing failure failures broken wrong issue issues"
-    " problem problems"
+    " problem problems implementation implementations"
     " automatically actually maybe perhaps probably still again already always never somehow"
     " anymore properly correctly basically"
 )

@@ -1,11 +1,17 @@
 """The core style view's choice: which of the user's instructions a session starts with.
 
-Standing rules first; then at most a couple said once that the user stressed or corrected,
-marked as said once (or as said in one session so far, when the user said it there more than
-once); rules only read from an instruction file the host loads itself are left to
-that file unless nothing else is on record. In the view, what the user said more than once
-(in several sessions, or again after a break) leads (`said_again_first`): a rule stated once,
-however firmly, comes after the instructions the user keeps giving.
+Standing rules first; then at most a couple the user stressed or corrected but has not said in
+another session yet, marked as said once (or as said in one session so far, when the user said
+it there more than once). Beside a standing rule only those that are a way of working follow (a
+habit so far, an instruction said in several messages of its session, the wish for the simplest
+way, a workflow habit); a plain one-off waits to be asked for (search, the per-prompt context,
+full mode). In the foresight replay the plain one-offs a session started with beside a standing
+rule ("Performance is crucial") were never said again by the user nor seen followed, while the
+user's standing rules are what every session needs. Rules only read from an instruction file
+the host loads itself are left to that file unless nothing else is on record. In the view,
+what the user said more than once (in several sessions, or again after a break) leads
+(`said_again_first`): a rule stated once, however firmly, comes after the instructions the user
+keeps giving.
 """
 
 from __future__ import annotations
@@ -16,11 +22,15 @@ from typing import Protocol, TypeVar
 
 from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.extractors.preferences import REPEATED_TAG
+from squirrel_memory.extractors.session_habits import TAG as HABIT_SO_FAR_TAG
+from squirrel_memory.extractors.workflow_habits import WORKFLOW_TAG
+from squirrel_memory.extractors.working_habits import HABIT_TAG as SIMPLICITY_TAG
 from squirrel_memory.models import MemoryItem
 from squirrel_memory.recurrence import RECURRING_TAG, is_tentative
 
-#: Instructions said once that a session may still start with, after the standing ones, when
-#: the user stressed or corrected them (importance at least `SAID_ONCE_MIN_IMPORTANCE`).
+#: Instructions not yet said in another session that a session may start with, when the user
+#: stressed or corrected them (importance at least `SAID_ONCE_MIN_IMPORTANCE`); beside a
+#: standing rule, only a way of working (`_HABITS`).
 SAID_ONCE_ITEMS = 2
 SAID_ONCE_MIN_IMPORTANCE = 0.3
 SAID_ONCE_PREFIX = "Said once so far: "
@@ -28,12 +38,19 @@ SAID_ONCE_PREFIX = "Said once so far: "
 SAID_IN_SESSION_PREFIX = "Said in one session so far: "
 #: The words that open a memory already saying so (a routine asked in one session): no mark.
 SAYS_ONE_SESSION = "In one session so far"
+#: What marks an instruction not yet said in another session as a way of working rather than a
+#: one-off: said in several messages of its session (`repeated`), a habit so far
+#: (`one_session`: a process instruction stressed or said as a correction), the wish for the
+#: simplest way, or a workflow habit (how far to carry a batch, what done means). Those may
+#: follow a standing rule at a session's opening; a plain one-off waits to be asked for.
+_HABITS = frozenset({REPEATED_TAG, HABIT_SO_FAR_TAG, SIMPLICITY_TAG, WORKFLOW_TAG})
 
 
 def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     """What a session starts with: the standing rules (those said in several sessions rank
-    first by their importance), then at most `SAID_ONCE_ITEMS` instructions said once that
-    the user stressed or corrected, marked as said once (or in one session so far). Other
+    first by their importance), then at most `SAID_ONCE_ITEMS` instructions not yet said in
+    another session that the user stressed or corrected, marked as said once (or in one session
+    so far); beside a standing rule, only those that are a way of working. Other
     one-off wording still waiting to recur stays out (full mode and search still show it)
     unless nothing else is there: a user with instructions on record never starts a session
     told that none are. Rules only read from an instruction file in a session (tagged
@@ -46,8 +63,18 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     stressed = [m for m in once if m.importance >= SAID_ONCE_MIN_IMPORTANCE]
     if not firm and not stressed:
         stressed = once
+    if firm:
+        # Beside a standing rule only a way of working follows; a one-off waits to be asked for.
+        stressed = [m for m in stressed if _a_way_of_working(m)]
     said_once = [replace(m, content=_marked(m.content, m.tags)) for m in stressed]
     return firm + said_once[:SAID_ONCE_ITEMS] or from_files
+
+
+def _a_way_of_working(memory: MemoryItem) -> bool:
+    """Whether an instruction not yet said in another session is a way of working (`_HABITS`,
+    or a routine asked several times in one session: "In one session so far the user asked 3
+    times …") rather than a one-off."""
+    return bool(_HABITS & set(memory.tags)) or memory.content.startswith(SAYS_ONE_SESSION)
 
 
 def _marked(content: str, tags: Sequence[str]) -> str:
