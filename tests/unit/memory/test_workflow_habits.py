@@ -54,6 +54,14 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
         ("Don't say it's done before cargo test passes.", DONE_KEY),
         ("no, it's not done until mix test is green", DONE_KEY),
         ("Before calling it done, run go vet and commit.", DONE_KEY),
+        ("Work through the whole list without asking.", CARRY_KEY),
+        ("Only report back when everything is finished.", CARRY_KEY),
+        ("I asked you to finish all of them.", CARRY_KEY),
+        ("you were supposed to do every task, not just the first", CARRY_KEY),
+        ("Run the full test suite before saying it's done.", DONE_KEY),
+        ("run the linter before you say it's finished", DONE_KEY),
+        ("Don't tell me it works until you've run it.", DONE_KEY),
+        ("check the build before telling me it's fixed", DONE_KEY),
     ],
 )
 def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None:
@@ -80,6 +88,18 @@ def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None
         "The job is not complete until the upload finishes.",
         "the retry loop should keep going until all workers exit",
         "ok so the importer should continue until all rows are read",
+        "The worker should only stop when all jobs are drained.",
+        # a one-off request naming everything of a kind, not the batch
+        "I asked you to do everything in Python.",
+        "I told you to finish all the tests for the parser module",
+        # questions and hedges
+        "Did you work through the whole list without asking?",
+        "Can you tell me whether it works before saying it's done?",
+        # a pasted quote, not the user's words
+        "> Only report back when everything is finished.\nwhat does this line in the doc mean",
+        "```\nrun the tests before you say it's done\n```",
+        # about the program, not the assistant's reporting
+        "The health check tells me it works until the cache expires.",
     ],
 )
 def test_other_sentences_are_not_workflow_habits(text: str) -> None:
@@ -96,6 +116,15 @@ def test_said_as_a_rule_it_is_standing_at_once_and_emphasis_raises_it() -> None:
 
     assert rule.standing and "standing" in rule.tags and rule.importance == 0.7
     assert not stressed.standing and "emphasis" in stressed.tags and stressed.importance == 0.45
+
+
+def test_a_correction_saying_it_was_said_before_is_stressed() -> None:
+    [habit] = workflow_habits(
+        "No, I said run the tests before you say it's done.", after_assistant_action=True
+    )
+
+    assert habit.key == DONE_KEY and "correction" in habit.tags and "emphasis" in habit.tags
+    assert "I said run the tests before you say it's done" in habit.content
 
 
 def test_a_habit_replaces_the_instruction_that_only_words_it() -> None:
