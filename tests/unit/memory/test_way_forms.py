@@ -34,6 +34,12 @@ T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
         ("could you please stop apologising", "Avoid apologising.", False),
         ("no need to explain", "Don't explain.", False),
         ("don't explain, just do it", "Don't explain.", False),
+        ("Answer me in French.", "Answer in French.", True),
+        ("Write commit messages in English.", "Write commit messages in English.", True),
+        ("commit messages in English, please", "Write commit messages in English.", True),
+        ("always write code comments in German", "Write code comments in German.", True),
+        ("Keep your answers short.", "Keep your answers short.", True),
+        ("please keep your replies brief", "Keep your replies brief.", True),
     ],
 )
 def test_a_way_of_working_said_in_a_few_words_is_a_preference(
@@ -56,6 +62,11 @@ def test_a_way_of_working_said_in_a_few_words_is_a_preference(
         "no need to update the readme",  # a step of this task
         "be careful",  # not how to answer
         "respond in the PR thread",  # where, not which language
+        "Answer in Python",  # code asked for, not the language of the answers
+        "write the docs in Rust",  # a programming language, no language of prose
+        "Write the README in Spanish.",  # one document of the task
+        "keep it short",  # this answer
+        "keep the function short",  # code, not the answers
     ],
 )
 def test_the_task_at_hand_is_no_way_of_working(text: str) -> None:
