@@ -108,6 +108,15 @@ _CONDITION = re.compile(
 )
 #: The rule word before the directive of a conditioned rule ("before committing, always run …").
 _RULE_ADVERB = re.compile(r"^(?:always|never|also|still)\s+", re.IGNORECASE)
+#: "always" or "never" and the word after it, opening a conditioned rule's directive.
+_RULED = re.compile(r"^(?:always|never)\s+(?P<w>[a-z]+)\b(?!['’])", re.IGNORECASE)
+#: Words that open a statement, not a directive, after "always" or "never".
+_NOT_A_VERB = word_set(
+    "a an the this that these those it its there here is are was were be been being has have ",
+    "had do does did will would can could should may might must shall i you he she we they me ",
+    "us him her them my your our their one some any all every each no not so too very more ",
+    "less true false same different",
+)
 #: "important not to commit until the final step": a directive behind a weight word.
 _IMPORTANT = re.compile(
     r"^(?:it'?s\s+|it is\s+)?(?:very\s+|really\s+|super\s+)?"
@@ -201,6 +210,21 @@ def _usable(obj: str) -> bool:
 def _first_verb(text: str) -> str:
     word = text.split(maxsplit=1)[0].lower().strip(",.:") if text.split() else ""
     return word if word in VERBS else stem(word) if stem(word) in VERBS else ""
+
+
+def _ruled_verb(then: str) -> str:
+    """The verb after "always" or "never" that opens a conditioned rule's directive ("if there
+    is an error, always exit with code 1"), whatever the verb: the rule word leaves no other
+    reading when a bare verb follows it. Not a word that opens a statement ("always the same",
+    "never it"), nor an inflected one ("always fails", "never used"), which a subject left out
+    of the sentence would take."""
+    match = _RULED.match(then)
+    if match is None:
+        return ""
+    word = match.group("w").lower()
+    if word in _NOT_A_VERB or word.endswith(("ed", "ing")) or re.search(r"[^s]s$", word):
+        return ""
+    return word
 
 
 def _base_form(gerund: str) -> str:
@@ -318,7 +342,10 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
     if (
         imperative_ok
         and (match := _CONDITION.match(body))
-        and _first_verb(_RULE_ADVERB.sub("", match.group("then")))
+        and (
+            _first_verb(_RULE_ADVERB.sub("", match.group("then")))
+            or _ruled_verb(match.group("then"))
+        )
     ):
         x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""
         return worded(x, x) if x else None
