@@ -1,0 +1,51 @@
+"""The user quoting an instruction they gave before ("I told you not to use mocks", "I already
+asked you to run the linter before committing"): kept as a rule said before, in the
+instruction's own words; a task asked again, a statement or a request of the moment is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from squirrel_memory.extractors.preferences import (
+    SAID_BEFORE_TAG,
+    STANDING_TAG,
+    stated_preferences,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("I told you not to use mocks.", "Don't use mocks."),
+        ("I told you before not to use mocks.", "Don't use mocks."),
+        ("I asked you not to touch the tests.", "Don't touch the tests."),
+        (
+            "I already told you to run the linter before committing.",
+            "Run the linter before committing.",
+        ),
+        ("I mentioned never to force-push.", "Don't force-push."),
+    ],
+)
+def test_an_instruction_the_user_says_they_gave_is_a_rule_said_before(
+    text: str, content: str
+) -> None:
+    [found] = stated_preferences(text, after_assistant_action=True)
+
+    assert found.content == content
+    assert STANDING_TAG in found.tags and SAID_BEFORE_TAG in found.tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I asked you to fix the login bug",  # the task asked again
+        "I told you to rename the handler",
+        "I told you not to push yet",  # tied to the moment
+        "I said don't touch that file",  # one file
+        "I just asked you not to add comments",  # a request of the moment
+        "I said that the API is slow",  # a statement
+        "Did I tell you not to use mocks?",  # a question
+    ],
+)
+def test_a_task_or_statement_said_again_is_no_rule(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=True) == []
