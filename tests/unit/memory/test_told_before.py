@@ -4,6 +4,8 @@ instruction's own words; a task asked again, a statement or a request of the mom
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from squirrel_memory.extractors.preferences import (
@@ -11,6 +13,11 @@ from squirrel_memory.extractors.preferences import (
     STANDING_TAG,
     stated_preferences,
 )
+from squirrel_memory.models import MemoryType
+from squirrel_memory.views.core_style import said_again_first
+from tests.unit.memory.session_builder import Session
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
@@ -49,3 +56,16 @@ def test_an_instruction_the_user_says_they_gave_is_a_rule_said_before(
 )
 def test_a_task_or_statement_said_again_is_no_rule(text: str) -> None:
     assert stated_preferences(text, after_assistant_action=True) == []
+
+
+def test_a_rule_said_before_leads_the_style_a_session_starts_with() -> None:
+    session = Session("/home/dev/service", "s1", T0)
+    session.add("user_message", {"text": "Always run the formatter before committing."})
+    session.say("Added the handler and a test that mocks the store.")
+    session.add("user_message", {"text": "I told you not to use mocks."}, origin="typed")
+    styles = [c for c in session.extracted() if c.type is MemoryType.USER_STYLE]
+    told = next(c for c in styles if c.content == "Don't use mocks.")
+    rule = next(c for c in styles if "formatter" in c.content)
+
+    assert SAID_BEFORE_TAG in told.tags and SAID_BEFORE_TAG not in rule.tags
+    assert next(c.content for c in said_again_first([rule, told])) == "Don't use mocks."

@@ -235,6 +235,25 @@ SESSIONS = {
             "keep going till the whole plan is done. Never call it done before pnpm test passes.",
         ),
     ],
+    # wordings none of the three users above used
+    "go": [
+        (
+            "Split the handlers into packages.",
+            "Moved the auth handler.",
+            "Work through the whole list without asking. Run go test before saying it's done.",
+        ),
+        (
+            "Add the metrics endpoints.",
+            "Added /healthz.",
+            "Only report back when everything is finished. Don't tell me it works until "
+            "you've run go vet.",
+        ),
+        (
+            "Replace the logger calls.",
+            "Replaced the calls in main.go.",
+            "I asked you to finish all of them. Check the build before telling me it's fixed.",
+        ),
+    ],
 }
 
 
