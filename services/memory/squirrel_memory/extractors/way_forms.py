@@ -32,7 +32,8 @@ WAY_WORDS = word_set(
     "magic numbers helper helpers wrapper wrappers inheritance indentation tabs spaces ",
     "semicolons quotes function functions method methods file files line lines nesting commit ",
     "commits message messages branch branches force-push force-pushes merge merges amend test ",
-    "tests fixture fixtures snapshot snapshots refactor refactors rewrite rewrites",
+    "tests fixture fixtures snapshot snapshots refactor refactors rewrite rewrites trailer ",
+    "trailers co-author co-authors footer footers signature signatures attribution",
 )
 #: Adjectives of how the assistant should talk.
 _TALK = (
@@ -63,6 +64,30 @@ LANGUAGE_NAMES = word_set(
     "Portuguese French German Italian Dutch Polish Czech Swedish Norwegian Danish Finnish ",
     "Turkish Vietnamese Indonesian Persian Hungarian Romanian Bulgarian Catalan",
 )
+#: The language to answer in, asked in that language: "用中文回答", "请用中文回复",
+#: "日本語で答えて", "한국어로 답변해 주세요". The language's own name, then a verb of answering.
+_ANSWER_IN_OWN = re.compile(
+    r"^(?:(?:请|請)?(?:你)?(?:以后|以後|今后|今後)?(?:都)?用(?P<zh>中文|汉语|漢語|英文|英语|日文|日语|"
+    r"韩文|韩语)(?:来|來)?(?:回答|回复|回覆|答复|答覆|交流|沟通|溝通|对话|對話)(?:我)?(?:吧|哦|啊)?"
+    r"|(?P<ja>日本語|英語)で(?:答えて|回答して|返答して|返事して|話して)(?:ください|くれ|ね)?"
+    r"|(?P<ko>한국어|영어)로\s*(?:답변|대답|응답)(?:해\s*주세요|해줘|해요|하세요|해)?)"
+    r"[\s。！!.]*$"
+)
+_OWN_NAMES = {
+    "中文": "Chinese",
+    "汉语": "Chinese",
+    "漢語": "Chinese",
+    "英文": "English",
+    "英语": "English",
+    "英語": "English",
+    "日文": "Japanese",
+    "日语": "Japanese",
+    "日本語": "Japanese",
+    "韩文": "Korean",
+    "韩语": "Korean",
+    "한국어": "Korean",
+    "영어": "English",
+}
 #: Text written for people that a language can be asked of: "write commit messages in
 #: English", "code comments in English please", "always write the docs in German".
 _WRITTEN_TEXT = (
@@ -145,6 +170,9 @@ def way_statement(clause: str) -> WayStatement | None:
     if (match := _WRITE_IN.match(text)) and match.group("lang").title() in LANGUAGE_NAMES:
         lang, written = match.group("lang").title(), " ".join(match.group("x").lower().split())
         return WayStatement(f"Write {written} in {lang}", f"{written} language {lang}", True)
+    if match := _ANSWER_IN_OWN.match(text):
+        lang = _OWN_NAMES[next(g for g in match.groups() if g)]
+        return WayStatement(f"Answer in {lang}", f"answer language {lang}", standing=True)
     if _KEEP_SHORT.match(text):  # "your answers": every answer, not this one
         return WayStatement(text, "answer length", standing=True)
     if _BE.match(text) or _LESS_VERBOSE.match(text):
