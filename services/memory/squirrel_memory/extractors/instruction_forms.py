@@ -144,12 +144,22 @@ _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
 #: "we" is the assistant's work too, as the user sees it, when asked: "we didn't write any
 #: tests?" ("we never push to main" states a practice).
 _ASKED_DONE = re.compile(
-    r"^(?:did you|have you|you forgot to|you didn'?t|you did not|you never|"
+    r"^(?:did you|have you|you forgot to|you (?:always|keep|constantly) forget(?:ting)? to|"
+    r"you didn'?t|you did not|you never|"
     r"(?:we didn'?t|we did not)(?=.*\?\s*$)|"
     r"why didn'?t you|why did you not)\s+(?P<x>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )
 _WHY_DID = re.compile(r"^why (?:did|do) you\s+(?P<x>.+?)[\s?.!]*$", re.IGNORECASE)
+#: "you keep adding comments", "you always create new files instead of editing": what the
+#: assistant does again and again, said as a complaint (not the imperative "keep adding …").
+_YOU_KEEP = re.compile(
+    r"^you(?:'re|\s+are)?\s+(?:still\s+)?(?:keep|kept|always|constantly|repeatedly)\s+"
+    r"(?:on\s+)?(?P<x>\w+ing\b.*)$",
+    re.IGNORECASE,
+)
+#: Gerunds after "you keep" that carry on the work rather than repeat a habit.
+_KEEP_ON = word_set("going working trying doing getting")
 #: "why are you adding a trailer?": what the assistant keeps doing, asked as a correction.
 _WHY_ARE = re.compile(r"^why (?:are|were) you\s+(?P<x>\w+ing\b.+?)[\s?.!]*$", re.IGNORECASE)
 #: "why are we writing docs instead of using artifacts?", "why not use the helper rather than
@@ -290,6 +300,12 @@ def _without_subject(clause: str, *, standing: bool) -> str:
 
 def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Found | None:
     """The instruction one clause states, or None."""
+    if complaint := _YOU_KEEP.match(clause):
+        # "you keep adding comments": what the assistant does again and again, never "keep …"
+        x = _clean(complaint.group("x"))
+        if complaint.group("x").split()[0].lower() in _KEEP_ON or not _usable(x):
+            return None
+        return None if ONE_OFF.search(x) else worded(f"avoid {x}", x)
     if way := way_statement(clause):
         found = worded(way.content, way.subject)
         return Found(found.content, found.subject, standing=way.standing) if found else None
