@@ -431,3 +431,33 @@ def test_a_change_only_with_the_users_approval_is_a_rule_of_conduct(
 )
 def test_without_and_until_alone_make_no_approval_rule(text: str) -> None:
     assert stated_preferences(text, after_assistant_action=False) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There appear to be lots of uncommitted changes",
+        "There still appear to be lots of uncommitted changes.",
+        "hmm, there are still unpushed commits",
+        "there are still uncommitted changes left in the working tree",
+    ],
+)
+def test_work_left_uncommitted_after_the_assistant_acted_says_what_done_includes(
+    text: str,
+) -> None:
+    [habit] = workflow_habits(text, after_assistant_action=True)
+
+    assert habit.key == DONE_KEY and "correction" in habit.tags
+    assert workflow_habits(text, after_assistant_action=False) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There are uncommitted changes in the repo, is that expected?",  # a question
+        "there are uncommitted changes from my other branch, ignore them",  # the user's own
+        "The script fails when there are uncommitted changes.",  # about the program
+    ],
+)
+def test_uncommitted_work_said_otherwise_is_no_habit(text: str) -> None:
+    assert workflow_habits(text, after_assistant_action=True) == []

@@ -14,6 +14,11 @@ Said once it is tentative, at the level of a corrected one-off (a session may op
 marked as said once); said with a word of permanence ("always", "from now on", "never") it is
 a standing rule at once. A question never counts ("should I keep going?", "is it done?"), nor
 does a sentence about one thing being finished ("the migration is done").
+Right after the assistant acted, the user pointing at work left behind ("there are still
+uncommitted changes", "there appear to be unpushed commits", and nothing more in the sentence)
+says what done includes, in their words. A cue that names the assistant's own saying ("run the
+tests before you say it's done", "don't tell me it works until you've run it") counts wherever
+it stands in the sentence; a quoted line or a fenced block is pasted text, not read.
 """
 
 from __future__ import annotations
@@ -125,6 +130,18 @@ _DONE = (
         re.IGNORECASE,
     ),
 )
+#: What the user finds left undone after the assistant said it finished: "there are still
+#: uncommitted changes", "there appear to be lots of unpushed commits". Read only right after
+#: the assistant acted: the user checks that finishing includes it.
+_LEFT_UNDONE = re.compile(
+    r"^(?:(?:but|and|hmm|ok|okay|so|no|yet)[\s,]+)*there\s+(?:still\s+)?(?:are|is|appears?\s+to\s+be|"
+    r"seems?\s+to\s+be)\s+(?:still\s+)?(?:lots\s+of\s+|a\s+lot\s+of\s+|many\s+|some\s+|a\s+few\s+|"
+    r"several\s+|\d+\s+)?(?:uncommitted|unstaged|unpushed|unmerged)\s+(?:changes|files|commits|work)"
+    # nothing after it but where it is left: "from my other branch, ignore them" is the user's
+    r"(?:\s+(?:left|still|remaining|(?:in|on)\s+(?:the\s+)?(?:repo|repository|branch|working\s+"
+    r"(?:tree|copy)|worktree)))*[\s.!]*$",
+    re.IGNORECASE,
+)
 #: Cues that name the assistant's own saying ("before you say it's done", "before saying it
 #: works"): addressed to it wherever they stand, also after the step they ask for ("run the
 #: tests before you say it's done").
@@ -205,9 +222,10 @@ def _addressed(before: str) -> bool:
     )
 
 
-def workflow_clauses(text: str) -> dict[str, str]:
+def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict[str, str]:
     """The words of a user message that state each workflow habit (`CARRY_KEY`, `DONE_KEY`),
-    the first sentence for each; questions never count."""
+    the first sentence for each; questions never count. Right after the assistant acted, work
+    the user finds left uncommitted or unpushed says what done includes."""
     # a fenced block or a quoted line is pasted text, not the user's instruction
     unquoted = _QUOTED_LINE.sub(" ", re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
     plain = strip_markdown(unquoted)
@@ -223,6 +241,8 @@ def workflow_clauses(text: str) -> dict[str, str]:
             ) or next((m for cue in anywhere if (m := cue.search(flat))), None)
             if match is not None and key not in found:
                 found[key] = _quote(flat, match.start())
+        if after_assistant_action and DONE_KEY not in found and _LEFT_UNDONE.match(flat):
+            found[DONE_KEY] = _quote(flat, 0)
     return found
 
 
@@ -230,7 +250,9 @@ def workflow_habits(text: str, *, after_assistant_action: bool) -> list[StatedPr
     """The workflow habits a user message states, one per habit: tentative until they recur
     (a nudge after the assistant acted is a correction), standing when said as a rule."""
     found: list[StatedPreference] = []
-    for key, clause in workflow_clauses(text).items():
+    for key, clause in workflow_clauses(
+        text, after_assistant_action=after_assistant_action
+    ).items():
         standing = bool(_PERMANENT.search(clause))
         emphasis = bool(_EMPHASIS.search(clause))
         correction = after_assistant_action
