@@ -24,6 +24,11 @@ from squirrel_memory.extractors.preferences import STANDING_TAG, stated_preferen
             "when a migration fails, never retry it blindly",
             "When a migration fails, never retry it blindly.",
         ),
+        # a condition met again and again makes a rule as "always" does
+        (
+            "Every time you change the schema, regenerate the client.",
+            "Every time you change the schema, regenerate the client.",
+        ),
     ],
 )
 def test_a_conditioned_rule_with_any_verb_is_standing(text: str, content: str) -> None:
@@ -40,6 +45,8 @@ def test_a_conditioned_rule_with_any_verb_is_standing(text: str, content: str) -
         "if it breaks, always fails again",
         "when the cache was cold, always used the slow path",
         "If a command fails, should we always show the full output?",  # a question
+        "every time I run it, tests fail",  # what happens, in the third person
+        "whenever the build breaks, the cache is stale",
     ],
 )
 def test_a_statement_after_the_rule_word_is_no_rule(text: str) -> None:

@@ -69,3 +69,9 @@ def test_a_rule_said_before_leads_the_style_a_session_starts_with() -> None:
 
     assert SAID_BEFORE_TAG in told.tags and SAID_BEFORE_TAG not in rule.tags
     assert next(c.content for c in said_again_first([rule, told])) == "Don't use mocks."
+
+
+def test_for_the_last_time_restates_the_instruction_without_its_lead() -> None:
+    [found] = stated_preferences("For the last time, don't use var.", after_assistant_action=True)
+
+    assert found.content == "Don't use var." and "restated" in found.tags

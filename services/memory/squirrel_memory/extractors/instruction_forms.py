@@ -108,6 +108,12 @@ _CONDITION = re.compile(
 )
 #: The rule word before the directive of a conditioned rule ("before committing, always run …").
 _RULE_ADVERB = re.compile(r"^(?:always|never|also|still)\s+", re.IGNORECASE)
+#: A first word in the third person or the plural ("tests fail", "builds break"): what
+#: happens under the condition, not a directive.
+_INFLECTED = re.compile(r"^\w+[^s\W]s\b(?!\s+(?:and|or|then)\b)", re.IGNORECASE)
+#: A condition met again and again ("every time you change the schema, regenerate the
+#: client"): the directive after it is a rule whatever its verb, as after "always".
+_EVERY_TIME = re.compile(r"^(?:whenever|every ?time|each time)\b", re.IGNORECASE)
 #: "always" or "never" and the word after it, opening a conditioned rule's directive.
 _RULED = re.compile(r"^(?:always|never)\s+(?P<w>[a-z]+)\b(?!['’])", re.IGNORECASE)
 #: Words that open a statement, not a directive, after "always" or "never".
@@ -380,9 +386,11 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
     if (
         imperative_ok
         and (match := _CONDITION.match(body))
+        and not _INFLECTED.match(_RULE_ADVERB.sub("", match.group("then")))
         and (
             _first_verb(_RULE_ADVERB.sub("", match.group("then")))
             or _ruled_verb(match.group("then"))
+            or (_EVERY_TIME.match(body) and _ruled_verb(f"always {match.group('then')}"))
         )
     ):
         x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""

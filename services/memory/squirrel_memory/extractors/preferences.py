@@ -137,7 +137,7 @@ _SAID_BEFORE = re.compile(
     r"\b(?:(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|i (?:already )?told "
     r"you(?: before| already)|i already (?:said|told you|mentioned)|i(?:'ve| have) (?:already )?"
     r"(?:said|told you)|i keep (?:telling|saying|asking)|how many times|for the (?:second|third|"
-    r"hundredth|nth) time)\b",
+    r"hundredth|nth|last) time)\b",
     re.IGNORECASE,
 )
 #: The user quoting their own earlier instruction: "I told you not to use mocks", "no, I said
