@@ -111,6 +111,16 @@ _RULE_ADVERB = re.compile(r"^(?:always|never|also|still)\s+", re.IGNORECASE)
 #: A first word in the third person or the plural ("tests fail", "builds break"): what
 #: happens under the condition, not a directive.
 _INFLECTED = re.compile(r"^\w+[^s\W]s\b(?!\s+(?:and|or|then)\b)", re.IGNORECASE)
+#: The end of the work as a condition ("when you finish, summarize what is left", "once
+#: you're done, run the full suite"): how the user wants the work closed and reported, a rule
+#: of conduct (tentative) even in a request's own message, whatever the directive's verb.
+AT_THE_END = re.compile(
+    r"^(?:(?:and|also|then|please)\s+)*(?:when|once|after|as soon as)\s+(?:you(?:'re|\s+are)\s+"
+    r"(?:done|finished|through)|you\s+(?:finish|complete|are\s+finished)(?:\s+(?:the\s+)?"
+    r"(?:work|task|tasks|changes))?|(?:the\s+)?(?:work|task)\s+is\s+(?:done|finished)),\s*"
+    r"(?!(?:i|we|it|this|that|there|you|he|she|they)\b)\w+",
+    re.IGNORECASE,
+)
 #: A condition met again and again ("every time you change the schema, regenerate the
 #: client"): the directive after it is a rule whatever its verb, as after "always".
 _EVERY_TIME = re.compile(r"^(?:whenever|every ?time|each time)\b", re.IGNORECASE)
@@ -390,7 +400,10 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         and (
             _first_verb(_RULE_ADVERB.sub("", match.group("then")))
             or _ruled_verb(match.group("then"))
-            or (_EVERY_TIME.match(body) and _ruled_verb(f"always {match.group('then')}"))
+            or (
+                (_EVERY_TIME.match(body) or AT_THE_END.match(body))
+                and _ruled_verb(f"always {match.group('then')}")
+            )
         )
     ):
         x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_forms import (
+    AT_THE_END,
     ONE_OFF,
     VERBS,
     Found,
@@ -97,7 +98,10 @@ _STANDING = re.compile(
     r"warnings?|typos?|smells?|inconsistenc(?:y|ies)|mistakes?|things?) (?:that )?you "
     r"(?:notice|see|find|spot|come across|encounter|run into)|"
     r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
-    r"pull request|push|release|task|merge)s?)\b",
+    r"pull request|push|release|task|merge)s?|"
+    # "commit after each milestone": a step of work again and again, whatever the unit
+    r"(?:before|after) (?:every|each) (?:new )?(?:milestone|step|phase|stage|feature|fix|edit|"
+    r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component)s?)\b",
     re.IGNORECASE,
 )
 #: A marker that makes every directive of its message a standing one ("From now on: …").
@@ -260,7 +264,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
                 or correction
                 or process
                 or told_before
-                or bool(_INSIST.match(written) and _CONDITIONED.search(body)),
+                or bool(_INSIST.match(written) and _CONDITIONED.search(body))
+                or bool(AT_THE_END.match(body)),
                 standing=standing,
             )
         stepped = None
