@@ -448,7 +448,8 @@ def test_work_left_uncommitted_after_the_assistant_acted_says_what_done_includes
     [habit] = workflow_habits(text, after_assistant_action=True)
 
     assert habit.key == DONE_KEY and "correction" in habit.tags
-    assert workflow_habits(text, after_assistant_action=False) == []
+    # said again ("still"), it needs no action just before it
+    assert bool(workflow_habits(text, after_assistant_action=False)) == ("still" in text)
 
 
 @pytest.mark.parametrize(

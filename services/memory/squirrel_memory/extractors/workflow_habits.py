@@ -14,9 +14,10 @@ Said once it is tentative, at the level of a corrected one-off (a session may op
 marked as said once); said with a word of permanence ("always", "from now on", "never") it is
 a standing rule at once. A question never counts ("should I keep going?", "is it done?"), nor
 does a sentence about one thing being finished ("the migration is done").
-Right after the assistant acted, the user pointing at work left behind ("there are still
-uncommitted changes", "there appear to be unpushed commits", and nothing more in the sentence)
-says what done includes, in their words. A cue that names the assistant's own saying ("run the
+Right after the assistant acted, the user pointing at work left behind ("there appear to be
+unpushed commits", and nothing more in the sentence) says what done includes, in their words;
+said with "still" ("there are still uncommitted changes") it needs no action before it: the
+user has pointed at it before. A cue that names the assistant's own saying ("run the
 tests before you say it's done", "don't tell me it works until you've run it") counts wherever
 it stands in the sentence; a quoted line or a fenced block is pasted text, not read.
 """
@@ -142,6 +143,7 @@ _LEFT_UNDONE = re.compile(
     r"(?:tree|copy)|worktree)))*[\s.!]*$",
     re.IGNORECASE,
 )
+_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
 #: Cues that name the assistant's own saying ("before you say it's done", "before saying it
 #: works"): addressed to it wherever they stand, also after the step they ask for ("run the
 #: tests before you say it's done").
@@ -241,7 +243,9 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
             ) or next((m for cue in anywhere if (m := cue.search(flat))), None)
             if match is not None and key not in found:
                 found[key] = _quote(flat, match.start())
-        if after_assistant_action and DONE_KEY not in found and _LEFT_UNDONE.match(flat):
+        undone = _LEFT_UNDONE.match(flat)
+        # "still": the user already pointed at it, whatever came just before
+        if undone and DONE_KEY not in found and (after_assistant_action or _STILL.search(flat)):
             found[DONE_KEY] = _quote(flat, 0)
     return found
 
