@@ -774,6 +774,8 @@ def test_plain_requests_get_no_emphasis(text: str) -> None:
             "Keep commit messages and PR descriptions to one or two sentences.",
         ),
         ("Keep functions small.", "Keep functions small."),
+        ("Please keep the commits atomic.", "Keep the commits atomic."),
+        ("keep it atomic", ""),  # "it": the change at hand
         ("Use Path objects consistently.", "Use Path objects consistently."),
         ("consistently use named exports", "Consistently use named exports."),
         ("Write the tests first, then implement.", "Write the tests first, then implement."),

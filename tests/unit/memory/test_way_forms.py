@@ -34,6 +34,19 @@ T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
         ("could you please stop apologising", "Avoid apologising.", False),
         ("no need to explain", "Don't explain.", False),
         ("don't explain, just do it", "Don't explain.", False),
+        ("Answer me in French.", "Answer in French.", True),
+        ("Write commit messages in English.", "Write commit messages in English.", True),
+        ("commit messages in English, please", "Write commit messages in English.", True),
+        ("always write code comments in German", "Write code comments in German.", True),
+        ("Keep your answers short.", "Keep your answers short.", True),
+        ("please keep your replies brief", "Keep your replies brief.", True),
+        ("no co-authored-by trailers", "No co-authored-by trailers.", False),
+        # the language to answer in, asked in that language
+        ("用中文回答", "Answer in Chinese.", True),
+        ("请用中文回复我", "Answer in Chinese.", True),
+        ("以后都用中文回答我", "Answer in Chinese.", True),
+        ("日本語で答えてください", "Answer in Japanese.", True),
+        ("한국어로 답변해 주세요", "Answer in Korean.", True),
     ],
 )
 def test_a_way_of_working_said_in_a_few_words_is_a_preference(
@@ -56,6 +69,14 @@ def test_a_way_of_working_said_in_a_few_words_is_a_preference(
         "no need to update the readme",  # a step of this task
         "be careful",  # not how to answer
         "respond in the PR thread",  # where, not which language
+        "Answer in Python",  # code asked for, not the language of the answers
+        "write the docs in Rust",  # a programming language, no language of prose
+        "Write the README in Spanish.",  # one document of the task
+        "keep it short",  # this answer
+        "keep the function short",  # code, not the answers
+        "用中文回答这个问题",  # this question, in Chinese
+        "日本語で答えてください、このバグについて",  # about this bug
+        "no trailers on this commit",  # one commit
     ],
 )
 def test_the_task_at_hand_is_no_way_of_working(text: str) -> None:

@@ -54,6 +54,14 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
         ("Don't say it's done before cargo test passes.", DONE_KEY),
         ("no, it's not done until mix test is green", DONE_KEY),
         ("Before calling it done, run go vet and commit.", DONE_KEY),
+        ("Work through the whole list without asking.", CARRY_KEY),
+        ("Only report back when everything is finished.", CARRY_KEY),
+        ("I asked you to finish all of them.", CARRY_KEY),
+        ("you were supposed to do every task, not just the first", CARRY_KEY),
+        ("Run the full test suite before saying it's done.", DONE_KEY),
+        ("run the linter before you say it's finished", DONE_KEY),
+        ("Don't tell me it works until you've run it.", DONE_KEY),
+        ("check the build before telling me it's fixed", DONE_KEY),
     ],
 )
 def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None:
@@ -80,6 +88,18 @@ def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None
         "The job is not complete until the upload finishes.",
         "the retry loop should keep going until all workers exit",
         "ok so the importer should continue until all rows are read",
+        "The worker should only stop when all jobs are drained.",
+        # a one-off request naming everything of a kind, not the batch
+        "I asked you to do everything in Python.",
+        "I told you to finish all the tests for the parser module",
+        # questions and hedges
+        "Did you work through the whole list without asking?",
+        "Can you tell me whether it works before saying it's done?",
+        # a pasted quote, not the user's words
+        "> Only report back when everything is finished.\nwhat does this line in the doc mean",
+        "```\nrun the tests before you say it's done\n```",
+        # about the program, not the assistant's reporting
+        "The health check tells me it works until the cache expires.",
     ],
 )
 def test_other_sentences_are_not_workflow_habits(text: str) -> None:
@@ -96,6 +116,15 @@ def test_said_as_a_rule_it_is_standing_at_once_and_emphasis_raises_it() -> None:
 
     assert rule.standing and "standing" in rule.tags and rule.importance == 0.7
     assert not stressed.standing and "emphasis" in stressed.tags and stressed.importance == 0.45
+
+
+def test_a_correction_saying_it_was_said_before_is_stressed() -> None:
+    [habit] = workflow_habits(
+        "No, I said run the tests before you say it's done.", after_assistant_action=True
+    )
+
+    assert habit.key == DONE_KEY and "correction" in habit.tags and "emphasis" in habit.tags
+    assert "I said run the tests before you say it's done" in habit.content
 
 
 def test_a_habit_replaces_the_instruction_that_only_words_it() -> None:
@@ -204,6 +233,25 @@ SESSIONS = {
             "Add the routes.",
             "Added /users.",
             "keep going till the whole plan is done. Never call it done before pnpm test passes.",
+        ),
+    ],
+    # wordings none of the three users above used
+    "go": [
+        (
+            "Split the handlers into packages.",
+            "Moved the auth handler.",
+            "Work through the whole list without asking. Run go test before saying it's done.",
+        ),
+        (
+            "Add the metrics endpoints.",
+            "Added /healthz.",
+            "Only report back when everything is finished. Don't tell me it works until "
+            "you've run go vet.",
+        ),
+        (
+            "Replace the logger calls.",
+            "Replaced the calls in main.go.",
+            "I asked you to finish all of them. Check the build before telling me it's fixed.",
         ),
     ],
 }
@@ -459,3 +507,34 @@ def test_a_change_only_with_the_users_approval_is_a_rule_of_conduct(
 )
 def test_without_and_until_alone_make_no_approval_rule(text: str) -> None:
     assert stated_preferences(text, after_assistant_action=False) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There appear to be lots of uncommitted changes",
+        "There still appear to be lots of uncommitted changes.",
+        "hmm, there are still unpushed commits",
+        "there are still uncommitted changes left in the working tree",
+    ],
+)
+def test_work_left_uncommitted_after_the_assistant_acted_says_what_done_includes(
+    text: str,
+) -> None:
+    [habit] = workflow_habits(text, after_assistant_action=True)
+
+    assert habit.key == DONE_KEY and "correction" in habit.tags
+    # said again ("still"), it needs no action just before it
+    assert bool(workflow_habits(text, after_assistant_action=False)) == ("still" in text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There are uncommitted changes in the repo, is that expected?",  # a question
+        "there are uncommitted changes from my other branch, ignore them",  # the user's own
+        "The script fails when there are uncommitted changes.",  # about the program
+    ],
+)
+def test_uncommitted_work_said_otherwise_is_no_habit(text: str) -> None:
+    assert workflow_habits(text, after_assistant_action=True) == []

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 _KEEP_SHORT = re.compile(
     r"^keep\s+(?P<x>(?!(?:it|this|that|them|these|those|things|everything|the|my|your|our|its|"
     r"going|working|at)\b)[\w`'./+-]+(?:\s+(?:and\s+)?[\w`'./+-]+){0,5}?)\s+"
-    r"(?:(?:very\s+|really\s+)?(?:short|brief|concise|small|minimal|terse|focused|lean)|"
+    r"(?:(?:very\s+|really\s+)?(?:short|brief|concise|small|minimal|terse|focused|lean|atomic)|"
     r"to\s+(?:one|two|three|a few|\d+(?:-\d+)?|one or two)\s+(?:sentences?|lines?|words?|"
     r"paragraphs?|bullets?))\b",
     re.IGNORECASE,

@@ -108,6 +108,31 @@ _CONDITION = re.compile(
 )
 #: The rule word before the directive of a conditioned rule ("before committing, always run …").
 _RULE_ADVERB = re.compile(r"^(?:always|never|also|still)\s+", re.IGNORECASE)
+#: A first word in the third person or the plural ("tests fail", "builds break"): what
+#: happens under the condition, not a directive.
+_INFLECTED = re.compile(r"^\w+[^s\W]s\b(?!\s+(?:and|or|then)\b)", re.IGNORECASE)
+#: The end of the work as a condition ("when you finish, summarize what is left", "once
+#: you're done, run the full suite"): how the user wants the work closed and reported, a rule
+#: of conduct (tentative) even in a request's own message, whatever the directive's verb.
+AT_THE_END = re.compile(
+    r"^(?:(?:and|also|then|please)\s+)*(?:when|once|after|as soon as)\s+(?:you(?:'re|\s+are)\s+"
+    r"(?:done|finished|through)|you\s+(?:finish|complete|are\s+finished)(?:\s+(?:the\s+)?"
+    r"(?:work|task|tasks|changes))?|(?:the\s+)?(?:work|task)\s+is\s+(?:done|finished)),\s*"
+    r"(?!(?:i|we|it|this|that|there|you|he|she|they)\b)\w+",
+    re.IGNORECASE,
+)
+#: A condition met again and again ("every time you change the schema, regenerate the
+#: client"): the directive after it is a rule whatever its verb, as after "always".
+_EVERY_TIME = re.compile(r"^(?:whenever|every ?time|each time)\b", re.IGNORECASE)
+#: "always" or "never" and the word after it, opening a conditioned rule's directive.
+_RULED = re.compile(r"^(?:always|never)\s+(?P<w>[a-z]+)\b(?!['’])", re.IGNORECASE)
+#: Words that open a statement, not a directive, after "always" or "never".
+_NOT_A_VERB = word_set(
+    "a an the this that these those it its there here is are was were be been being has have ",
+    "had do does did will would can could should may might must shall i you he she we they me ",
+    "us him her them my your our their one some any all every each no not so too very more ",
+    "less true false same different",
+)
 #: "important not to commit until the final step": a directive behind a weight word.
 _IMPORTANT = re.compile(
     r"^(?:it'?s\s+|it is\s+)?(?:very\s+|really\s+|super\s+)?"
@@ -135,12 +160,44 @@ _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
 #: "we" is the assistant's work too, as the user sees it, when asked: "we didn't write any
 #: tests?" ("we never push to main" states a practice).
 _ASKED_DONE = re.compile(
-    r"^(?:did you|have you|you forgot to|you didn'?t|you did not|you never|"
+    r"^(?:did you|have you|you forgot to|you (?:always|keep|constantly) forget(?:ting)? to|"
+    r"you didn'?t|you did not|you never|"
     r"(?:we didn'?t|we did not)(?=.*\?\s*$)|"
     r"why didn'?t you|why did you not)\s+(?P<x>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )
 _WHY_DID = re.compile(r"^why (?:did|do) you\s+(?P<x>.+?)[\s?.!]*$", re.IGNORECASE)
+#: "you keep adding comments", "you always create new files instead of editing": what the
+#: assistant does again and again, said as a complaint (not the imperative "keep adding …").
+_YOU_KEEP = re.compile(
+    r"^you(?:'re|\s+are)?\s+(?:still\s+)?(?:keep|kept|always|constantly|repeatedly)\s+"
+    r"(?:on\s+)?(?P<x>\w+ing\b.*)$",
+    re.IGNORECASE,
+)
+#: Gerunds after "you keep" that carry on the work rather than repeat a habit.
+_KEEP_ON = word_set("going working trying doing getting")
+#: "why are you adding a trailer?": what the assistant keeps doing, asked as a correction.
+_WHY_ARE = re.compile(r"^why (?:are|were) you\s+(?P<x>\w+ing\b.+?)[\s?.!]*$", re.IGNORECASE)
+#: "why are we writing docs instead of using artifacts?", "why not use the helper rather than
+#: a new one?": the contrast says which way the user wants, asked about the work at hand.
+_WHY_INSTEAD = re.compile(
+    r"^why (?:(?P<not>not)\s+(?:just\s+)?|(?:are|were|do|did|would) (?:you|we)\s+)"
+    r"(?P<x>.+?),?\s+(?:instead of|rather than)\s+(?P<y>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+#: A pronoun that ends a side of a contrast after "and", taking up the side's own thing
+#: ("writing docs and committing them"), not one thing of the task ("changing it").
+_BACK_REFERENCE = re.compile(r"(\s(?:and|then)\s+\w+)\s+(?:them|it)$", re.IGNORECASE)
+#: Gerunds that only carry the means a contrast is about ("using npm instead of pnpm").
+_MEANS = word_set("using running calling installing choosing picking")
+#: Verbs of making or changing something, whose "why are you …ing?" objects to what is made
+#: ("why are you running the tests?" may only ask).
+_MAKING = word_set(
+    "adding creating writing using putting including making committing pushing installing ",
+    "changing deleting removing renaming moving copying generating editing",
+)
+#: The most words each side of a contrast asked about may have.
+MAX_CONTRAST_WORDS = 8
 _TRAILING_ADVERB = re.compile(r"\s+(?:yet|already|too|as well|first|again)$", re.IGNORECASE)
 #: Verbs that start an instruction about how work is done.
 VERBS = word_set(
@@ -203,6 +260,21 @@ def _first_verb(text: str) -> str:
     return word if word in VERBS else stem(word) if stem(word) in VERBS else ""
 
 
+def _ruled_verb(then: str) -> str:
+    """The verb after "always" or "never" that opens a conditioned rule's directive ("if there
+    is an error, always exit with code 1"), whatever the verb: the rule word leaves no other
+    reading when a bare verb follows it. Not a word that opens a statement ("always the same",
+    "never it"), nor an inflected one ("always fails", "never used"), which a subject left out
+    of the sentence would take."""
+    match = _RULED.match(then)
+    if match is None:
+        return ""
+    word = match.group("w").lower()
+    if word in _NOT_A_VERB or word.endswith(("ed", "ing")) or re.search(r"[^s]s$", word):
+        return ""
+    return word
+
+
 def _base_form(gerund: str) -> str:
     """ "running the tests twice" → "run the tests twice" (the verb as a directive takes it)."""
     head, _, rest = gerund.partition(" ")
@@ -244,6 +316,12 @@ def _without_subject(clause: str, *, standing: bool) -> str:
 
 def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Found | None:
     """The instruction one clause states, or None."""
+    if complaint := _YOU_KEEP.match(clause):
+        # "you keep adding comments": what the assistant does again and again, never "keep …"
+        x = _clean(complaint.group("x"))
+        if complaint.group("x").split()[0].lower() in _KEEP_ON or not _usable(x):
+            return None
+        return None if ONE_OFF.search(x) else worded(f"avoid {x}", x)
     if way := way_statement(clause):
         found = worded(way.content, way.subject)
         return Found(found.content, found.subject, standing=way.standing) if found else None
@@ -318,7 +396,15 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
     if (
         imperative_ok
         and (match := _CONDITION.match(body))
-        and _first_verb(_RULE_ADVERB.sub("", match.group("then")))
+        and not _INFLECTED.match(_RULE_ADVERB.sub("", match.group("then")))
+        and (
+            _first_verb(_RULE_ADVERB.sub("", match.group("then")))
+            or _ruled_verb(match.group("then"))
+            or (
+                (_EVERY_TIME.match(body) or AT_THE_END.match(body))
+                and _ruled_verb(f"always {match.group('then')}")
+            )
+        )
     ):
         x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""
         return worded(x, x) if x else None
@@ -344,6 +430,30 @@ def habit_statement(clause: str) -> Found | None:
     return worded(form.content, form.subject)
 
 
+def _contrast(match: re.Match[str]) -> Found | None:
+    """ "why are we writing docs instead of using artifacts?" → "Prefers using artifacts over
+    writing docs."; "why not use the helper instead of a new one?" → "Use the helper instead of
+    a new one."; None when a side is one thing of the task ("it", "this") or too long."""
+    x, y = _clean(match.group("x")), _clean(match.group("y"))
+    sides = (x, y)
+    # "writing docs and committing them": the pronoun takes up the side's own thing
+    own = [_BACK_REFERENCE.sub(r"\1", side) for side in sides]
+    if not all(_usable(side) for side in sides) or any(
+        ONE_OFF.search(side) or len(side.split()) > MAX_CONTRAST_WORDS for side in own
+    ):
+        return None
+    if match.group("not"):
+        return worded(f"{x} instead of {y}", f"{x} {y}") if _first_verb(x) else None
+    if x.split()[0].lower() not in _MAKING | _MEANS:
+        return None  # "why did you use X instead of Y", "why are you reading X": other forms
+    if x.split()[0].lower() in _MEANS and len(x.split()) > 1:
+        # "using npm instead of using pnpm", "using npm instead of pnpm" → npm, pnpm
+        x = x.split(maxsplit=1)[1]
+        y = y.split(maxsplit=1)[1] if y.split()[0].lower() in _MEANS and len(y.split()) > 1 else y
+    subject = " ".join(_BACK_REFERENCE.sub(r"\1", side) for side in (x, y))
+    return worded(f"Prefers {y} over {x}", subject, choice=bool(tool_words(subject)))
+
+
 def asked_statement(clause: str) -> Found | None:
     """A correction phrased as a question: "did you push?" → "Push before calling a task done."."""
     if match := _ASKED_DONE.match(clause):
@@ -353,6 +463,20 @@ def asked_statement(clause: str) -> Found | None:
         if verb not in _ROUTINE or len(x.split()) > 6 or re.search(r"\b(?:i|me|my)\b", x, re.I):
             return None
         return worded(f"{verb} {rest}".strip() + " before calling a task done", x)
+    if (match := _WHY_INSTEAD.match(clause)) and (contrast := _contrast(match)):
+        return contrast
+    if match := _WHY_ARE.match(clause):
+        said = _TRAILING_ADVERB.sub("", _clean(match.group("x")))
+        x = _base_form(said)
+        if (
+            said.split()[0].lower() not in _MAKING
+            or not _first_verb(x)
+            or not _usable(x)
+            or len(x.split()) > MAX_CONTRAST_WORDS
+            or ONE_OFF.search(x)
+        ):
+            return None
+        return worded(f"don't {x}", x)
     if match := _WHY_DID.match(clause):
         x = _TRAILING_ADVERB.sub("", _clean(match.group("x")))
         if not _first_verb(x) or not _usable(x) or len(x.split()) > 8:

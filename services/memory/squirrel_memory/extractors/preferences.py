@@ -11,6 +11,10 @@ of Y") are *tentative*: kept at low importance until the same instruction (same 
 in another episode, when the update path promotes it (see `squirrel_memory.recurrence`); said
 in two messages of one episode, or with a reminder ("please remember", "don't forget"), it is
 stressed (the emphasis step) and ranks above a single mention.
+The user quoting their own earlier instruction ("I told you not to use mocks", "I already asked
+you to run the linter before committing") states it as a rule said before, in its own words,
+when it is one: a prohibition, a condition or a rule word, never tied to the moment; "I asked
+you to fix the login bug" is the task asked again.
 Directives about the task at hand ("don't push yet", "don't change this file", "don't fix
 anything, just validate it works") are dropped.
 The forms a clause's instruction takes, and its clean wording, are `instruction_forms`'.
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_forms import (
+    AT_THE_END,
     ONE_OFF,
     VERBS,
     Found,
@@ -93,7 +98,10 @@ _STANDING = re.compile(
     r"warnings?|typos?|smells?|inconsistenc(?:y|ies)|mistakes?|things?) (?:that )?you "
     r"(?:notice|see|find|spot|come across|encounter|run into)|"
     r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
-    r"pull request|push|release|task|merge)s?)\b",
+    r"pull request|push|release|task|merge)s?|"
+    # "commit after each milestone": a step of work again and again, whatever the unit
+    r"(?:before|after) (?:every|each) (?:new )?(?:milestone|step|phase|stage|feature|fix|edit|"
+    r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component)s?)\b",
     re.IGNORECASE,
 )
 #: A marker that makes every directive of its message a standing one ("From now on: …").
@@ -133,9 +141,20 @@ _SAID_BEFORE = re.compile(
     r"\b(?:(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|i (?:already )?told "
     r"you(?: before| already)|i already (?:said|told you|mentioned)|i(?:'ve| have) (?:already )?"
     r"(?:said|told you)|i keep (?:telling|saying|asking)|how many times|for the (?:second|third|"
-    r"hundredth|nth) time)\b",
+    r"hundredth|nth|last) time)\b",
     re.IGNORECASE,
 )
+#: The user quoting their own earlier instruction: "I told you not to use mocks", "no, I said
+#: run the linter before committing", "I already asked you to keep commits small". ("I just
+#: asked you to …" is a request of the moment.) What follows is the instruction.
+_TOLD = re.compile(
+    r"^(?:(?:no|nope|but|and|so|again|well|ok|okay)[\s,]+)*i\s+(?:already\s+|have\s+|'ve\s+)?"
+    r"(?:said|told you|asked you|mentioned)(?:\s+(?:before|already|earlier|twice|"
+    r"(?:many|several|a few) times))?(?:\s*[,:]\s*|\s+)"
+    r"(?:(?P<neg>not\s+to|to\s+not|never\s+to)\s+|to\s+)?(?P<x>.+)$",
+    re.IGNORECASE,
+)
+_TOLD_LEAD = re.compile(r"^(?:don'?t|do not|never|always|no)\b", re.IGNORECASE)
 #: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
 _EMPHASIS = re.compile(
     r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL|EVERYONE|EVERYBODY|"
@@ -219,6 +238,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             continue  # a part of the reasoned rule, kept whole with its reason
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
+        told = _told(written.strip().rstrip(".!"))
+        if told == "":
+            continue  # "I told you to fix the login bug": a task asked again, no rule
+        body = told or body
+        told_before = said_before or told is not None
         standing = (
             _after_marker(message, written, marker_at)
             or bool(_STANDING.search(written))
@@ -239,8 +263,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
                 imperative_ok=standing
                 or correction
                 or process
-                or said_before
-                or bool(_INSIST.match(written) and _CONDITIONED.search(body)),
+                or told_before
+                or bool(_INSIST.match(written) and _CONDITIONED.search(body))
+                or bool(AT_THE_END.match(body)),
                 standing=standing,
             )
         stepped = None
@@ -272,7 +297,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             not standing
             and not correction
             and not gated
-            and not said_before
+            and not told_before
             and _DONT_ANY.match(_head(body))
             and _instead_this_time(message, listed, index)
         ):
@@ -284,10 +309,29 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
                 standing or result.choice,
                 correction or process or gated or (stepped is not None and undone),
                 emphasis=bool(_EMPHASIS.search(written)),
-                said_before=said_before,
+                said_before=told_before,
             )
         )
     return found
+
+
+def _told(body: str) -> str | None:
+    """The instruction a clause says the user gave before ("I told you not to use mocks" →
+    "don't use mocks"); "" when it says so of a task asked again rather than a rule ("I asked
+    you to fix the login bug": no prohibition, condition or rule word, or tied to the moment);
+    None when the clause says nothing of the kind."""
+    match = _TOLD.match(body)
+    if match is None:
+        return None
+    x = match.group("x").strip()
+    head = x.split(maxsplit=1)[0].lower() if x else ""
+    if not (match.group("neg") or _TOLD_LEAD.match(x) or head in VERBS or stem(head) in VERBS):
+        return None  # "I said that the API is slow": a statement, not an instruction
+    said = f"don't {x}" if match.group("neg") else x
+    ruled = match.group("neg") or _TOLD_LEAD.match(x) or _CONDITIONED.search(x)
+    if not ruled or ONE_OFF.search(said):
+        return ""
+    return said
 
 
 def _restated(body: str) -> StatedPreference | None:

@@ -30,7 +30,8 @@ RESTATING = re.compile(
     r"(?:,\s*)?\b(?:as|like) i (?:said|asked|mentioned|told you|requested)\b(?: (?:before|"
     r"earlier|last (?:time|week|session)|previously))?|"
     r"^(?:you )?forgot (?:it |this |that )?again\s*[:,.-]?|^(?:and |once )?again\s*[,:]|"
-    r"^remember\s*[:,-])\s*",
+    r"^remember\s*[:,-]|^(?:once more|one more time|for the (?:second|third|last|hundredth|nth) "
+    r"time)\s*[:,-])\s*",
     re.IGNORECASE,
 )
 #: A rule over every future thing of a kind ("in every new PHP file", "for all new services"):

@@ -6,8 +6,11 @@ comments": each names a way of working (how the assistant answers, how code is w
 changes are made) rather than the task at hand. What tells them apart from a request about the
 task is the object: a word of `WAY_WORDS` (answers, explanations, emojis, comments, dependencies,
 abstractions, commits …), never "it", "this …" or a name from the code. Each is a tentative
-instruction (the preference rules weigh it) except the language to answer in, which holds for
-every later answer.
+instruction (the preference rules weigh it) except three that hold for all later work as said:
+the language to answer in ("answer me in French"), the language a kind of written text takes
+("write commit messages in English", "code comments in German please": a language people
+write in, never a programming language, and a kind of text, never one document), and the
+length of every answer ("keep your answers short", not "keep it short").
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ WAY_WORDS = word_set(
     "magic numbers helper helpers wrapper wrappers inheritance indentation tabs spaces ",
     "semicolons quotes function functions method methods file files line lines nesting commit ",
     "commits message messages branch branches force-push force-pushes merge merges amend test ",
-    "tests fixture fixtures snapshot snapshots refactor refactors rewrite rewrites",
+    "tests fixture fixtures snapshot snapshots refactor refactors rewrite rewrites trailer ",
+    "trailers co-author co-authors footer footers signature signatures attribution",
 )
 #: Adjectives of how the assistant should talk.
 _TALK = (
@@ -47,10 +51,60 @@ _LESS = re.compile(
     re.IGNORECASE,
 )
 _LESS_VERBOSE = re.compile(r"^(?:less verbose|more concise|shorter|briefer)$", re.IGNORECASE)
-#: "respond in Chinese", "please answer in English", "reply to me in German".
+#: "respond in Chinese", "please answer in English", "reply to me in German", "answer me in
+#: French".
 _ANSWER_IN = re.compile(
-    r"^(?:always\s+)?(?:answer|respond|reply|talk|speak|write\s+(?:your\s+)?(?:answers|replies))"
-    r"(?:\s+to\s+me)?\s+in\s+(?P<lang>[A-Z][a-z]+|[^\x00-\x7f]{2,8})$"
+    r"^(?i:(?:always\s+)?(?:answer|respond|reply|talk|speak|write\s+(?:your\s+)?(?:answers|"
+    r"replies))(?:\s+(?:to\s+)?me)?)\s+(?:only\s+)?in\s+(?P<lang>[A-Z][a-z]+|[^\x00-\x7f]{2,8})$"
+)
+#: Natural languages a user may ask text to be written in (not programming languages: "write
+#: the docs in Rust" is no language of prose).
+LANGUAGE_NAMES = word_set(
+    "English Chinese Japanese Korean Russian Ukrainian Greek Arabic Hebrew Hindi Thai Spanish ",
+    "Portuguese French German Italian Dutch Polish Czech Swedish Norwegian Danish Finnish ",
+    "Turkish Vietnamese Indonesian Persian Hungarian Romanian Bulgarian Catalan",
+)
+#: The language to answer in, asked in that language: "用中文回答", "请用中文回复",
+#: "日本語で答えて", "한국어로 답변해 주세요". The language's own name, then a verb of answering.
+_ANSWER_IN_OWN = re.compile(
+    r"^(?:(?:请|請)?(?:你)?(?:以后|以後|今后|今後)?(?:都)?用(?P<zh>中文|汉语|漢語|英文|英语|日文|日语|"
+    r"韩文|韩语)(?:来|來)?(?:回答|回复|回覆|答复|答覆|交流|沟通|溝通|对话|對話)(?:我)?(?:吧|哦|啊)?"
+    r"|(?P<ja>日本語|英語)で(?:答えて|回答して|返答して|返事して|話して)(?:ください|くれ|ね)?"
+    r"|(?P<ko>한국어|영어)로\s*(?:답변|대답|응답)(?:해\s*주세요|해줘|해요|하세요|해)?)"
+    r"[\s。！!.]*$"
+)
+_OWN_NAMES = {
+    "中文": "Chinese",
+    "汉语": "Chinese",
+    "漢語": "Chinese",
+    "英文": "English",
+    "英语": "English",
+    "英語": "English",
+    "日文": "Japanese",
+    "日语": "Japanese",
+    "日本語": "Japanese",
+    "韩文": "Korean",
+    "韩语": "Korean",
+    "한국어": "Korean",
+    "영어": "English",
+}
+#: Text written for people that a language can be asked of: "write commit messages in
+#: English", "code comments in English please", "always write the docs in German".
+_WRITTEN_TEXT = (
+    r"(?:(?:code\s+|git\s+)?comments|commit\s+messages?|docs|documentation|docstrings|"
+    r"(?:pr|pull\s+request)\s+(?:descriptions?|titles?)|changelog\s+entries|log\s+messages|"
+    r"error\s+messages)"
+)
+_WRITE_IN = re.compile(
+    rf"^(?:always\s+)?(?:(?:write|keep)\s+)?(?:(?:the|your|all|our)\s+)?(?P<x>{_WRITTEN_TEXT})"
+    r"(?:\s+(?:always|only))?\s+in\s+(?P<lang>[A-Z][a-z]+)$",
+    re.IGNORECASE,
+)
+#: "keep your answers short", "keep the replies brief": how long the assistant's answers are.
+_KEEP_SHORT = re.compile(
+    r"^keep\s+(?:your\s+|the\s+|all\s+)?(?:answers|replies|responses|explanations|summaries|"
+    rf"messages|updates|reports)\s+(?:very\s+|really\s+)?{_TALK}$",
+    re.IGNORECASE,
 )
 #: "I don't want any new dependencies", "we don't like long functions", "I don't need comments".
 _NOT_WANTED = re.compile(
@@ -99,14 +153,28 @@ def _names_a_way(text: str) -> bool:
     return bool(words) and any(w in WAY_WORDS for w in words) and not _ONE_OFF.search(text)
 
 
+def _natural(lang: str) -> bool:
+    """Whether `lang` names a language people write in ("English", "中文"), not a programming
+    language or a format ("answer in Python" asks for code)."""
+    return lang in LANGUAGE_NAMES or not lang.isascii()
+
+
 def way_statement(clause: str) -> WayStatement | None:
     """The way-of-working preference `clause` states in one of the short forms, or None."""
     text = _TRAILING_PLEASE.sub("", clause.strip()).strip(" .!")
     if not text or (text.endswith("?") and not _STOP_ASKED.match(text)):
         return None
-    if match := _ANSWER_IN.match(text):
+    if (match := _ANSWER_IN.match(text)) and _natural(match.group("lang")):
         lang = match.group("lang")
         return WayStatement(f"Answer in {lang}", f"answer language {lang}", standing=True)
+    if (match := _WRITE_IN.match(text)) and match.group("lang").title() in LANGUAGE_NAMES:
+        lang, written = match.group("lang").title(), " ".join(match.group("x").lower().split())
+        return WayStatement(f"Write {written} in {lang}", f"{written} language {lang}", True)
+    if match := _ANSWER_IN_OWN.match(text):
+        lang = _OWN_NAMES[next(g for g in match.groups() if g)]
+        return WayStatement(f"Answer in {lang}", f"answer language {lang}", standing=True)
+    if _KEEP_SHORT.match(text):  # "your answers": every answer, not this one
+        return WayStatement(text, "answer length", standing=True)
     if _BE.match(text) or _LESS_VERBOSE.match(text):
         return WayStatement(text, "answer length")
     if (match := _LESS.match(text)) and _names_a_way(match.group("x")):

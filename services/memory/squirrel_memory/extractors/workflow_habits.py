@@ -14,6 +14,12 @@ Said once it is tentative, at the level of a corrected one-off (a session may op
 marked as said once); said with a word of permanence ("always", "from now on", "never") it is
 a standing rule at once. A question never counts ("should I keep going?", "is it done?"), nor
 does a sentence about one thing being finished ("the migration is done").
+Right after the assistant acted, the user pointing at work left behind ("there appear to be
+unpushed commits", and nothing more in the sentence) says what done includes, in their words;
+said with "still" ("there are still uncommitted changes") it needs no action before it: the
+user has pointed at it before. A cue that names the assistant's own saying ("run the
+tests before you say it's done", "don't tell me it works until you've run it") counts wherever
+it stands in the sentence; a quoted line or a fenced block is pasted text, not read.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ DONE_KEY = "pref:definition_of_done"
 WORKFLOW_TAG = "workflow"
 MAX_QUOTE_CHARS = 160
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _UNITS = r"(?:tasks?|items?|steps?|phases?|issues?|todos?|tickets?|points?|parts?|ones?|fix(?:es)?)"
 _STOPPING = r"(?:stop(?:ping)?|paus(?:e|ing)|wait(?:ing)?|check(?:ing)? in|ask(?:ing)?(?: me)?)"
 _FINISHED = r"(?:done|finished|complete|completed)"
@@ -74,6 +81,30 @@ _CARRY = (
         r"(?:remaining|rest of the)\s+\w+",
         re.IGNORECASE,
     ),
+    # work through the whole list without asking / do the entire plan before you report back
+    re.compile(
+        r"\b(?:do|finish|complete|implement|work through|go through|handle|tackle)\s+(?:the\s+)?"
+        r"(?:whole|entire|full)\s+(?:list|plan|batch|backlog|set|checklist|queue)\b[^.?!;]{0,40}?"
+        r"\b(?:in one go|in one pass|before (?:you\s+)?(?:stop|report|ask|come back|check in)\w*|"
+        r"without (?:stopping|asking|pausing|checking in))\b",
+        re.IGNORECASE,
+    ),
+    # only report back when everything is finished / only stop once all the tasks are done
+    re.compile(
+        r"\bonly\s+(?:report back|report|come back|check in|stop|ping me|get back to me)\s+"
+        r"(?:when|once|after)\s+(?:everything|all|every|each|the whole|the entire)\b",
+        re.IGNORECASE,
+    ),
+    # I asked you to finish all of them / you were supposed to do every task
+    re.compile(
+        r"\b(?:i (?:asked|told) you to|you were (?:supposed|meant) to|you should have)\s+"
+        r"(?:finish(?:ed)?|do(?:ne)?|complete(?:d)?|implement(?:ed)?|go(?:ne)? through)\s+"
+        rf"(?:all|every|each|the whole|the entire|everything)\b(?:\s+(?:of\s+)?(?:the\s+)?"
+        rf"(?:them|{_UNITS}))?"
+        # the batch itself, not everything of a kind ("do everything in Python")
+        r"(?=\s*(?:$|[,.!:—–-]|\s(?:not|before|without|in one)\b))",
+        re.IGNORECASE,
+    ),
 )
 _DONE = (
     # done means the tests pass / finished = committed and pushed
@@ -92,6 +123,31 @@ _DONE = (
         r"when)\b",
         re.IGNORECASE,
     ),
+    # don't tell me it works until you've run it / never say it's fixed without a test
+    re.compile(
+        r"\b(?:don'?t|do not|never)\s+(?:say|tell me|claim|report)\s+(?:that\s+)?"
+        r"(?:it|this|that|something|anything)\s*(?:works|(?:'s|\s+is)\s+(?:working|fixed|ready))"
+        r"\s+(?:until|before|unless|if|without)\b",
+        re.IGNORECASE,
+    ),
+)
+#: What the user finds left undone after the assistant said it finished: "there are still
+#: uncommitted changes", "there appear to be lots of unpushed commits". Read only right after
+#: the assistant acted: the user checks that finishing includes it.
+_LEFT_UNDONE = re.compile(
+    r"^(?:(?:but|and|hmm|ok|okay|so|no|yet)[\s,]+)*there\s+(?:still\s+)?(?:are|is|appears?\s+to\s+be|"
+    r"seems?\s+to\s+be)\s+(?:still\s+)?(?:lots\s+of\s+|a\s+lot\s+of\s+|many\s+|some\s+|a\s+few\s+|"
+    r"several\s+|\d+\s+)?(?:uncommitted|unstaged|unpushed|unmerged)\s+(?:changes|files|commits|work)"
+    # nothing after it but where it is left: "from my other branch, ignore them" is the user's
+    r"(?:\s+(?:left|still|remaining|(?:in|on)\s+(?:the\s+)?(?:repo|repository|branch|working\s+"
+    r"(?:tree|copy)|worktree)))*[\s.!]*$",
+    re.IGNORECASE,
+)
+_STILL = re.compile(r"\bstill\b", re.IGNORECASE)
+#: Cues that name the assistant's own saying ("before you say it's done", "before saying it
+#: works"): addressed to it wherever they stand, also after the step they ask for ("run the
+#: tests before you say it's done").
+_DONE_SAYING = (
     # before you say it's finished, run the tests and commit
     re.compile(
         r"\bbefore\s+you\s+(?:say|call|mark|report|declare|claim)\s+(?:that\s+)?"
@@ -99,11 +155,18 @@ _DONE = (
         rf"\s+)?{_FINISHED}\b",
         re.IGNORECASE,
     ),
-    # before calling it done, run the tests
+    # before calling it done, run the tests / run the suite before saying it's finished
     re.compile(
-        r"\bbefore\s+(?:calling|saying|marking|reporting|declaring|claiming)\s+(?:that\s+)?"
-        rf"(?:it|a task|the task|anything|something|this|that|you'?re)\s+(?:is\s+|as\s+)?"
-        rf"{_FINISHED}\b",
+        r"\bbefore\s+(?:calling|saying|marking|reporting|declaring|claiming|telling me)\s+"
+        r"(?:that\s+)?(?:it|a task|the task|anything|something|this|that|you'?re)"
+        rf"(?:'s|\s+is|\s+as)?\s+(?:{_FINISHED}|fixed|working|ready)\b",
+        re.IGNORECASE,
+    ),
+    # before you tell me it works
+    re.compile(
+        r"\bbefore\s+(?:you\s+)?(?:say|saying|tell me|telling me|claim|claiming|report|"
+        r"reporting)\s+(?:that\s+)?(?:it|this|that|something|anything)\s*(?:works|(?:'s|\s+is)"
+        r"\s+(?:working|fixed|ready))\b",
         re.IGNORECASE,
     ),
 )
@@ -129,7 +192,7 @@ _PERMANENT = re.compile(
 )
 _EMPHASIS = re.compile(
     r"\b(?:DON'?T|NOT|NEVER|MUST|ONLY|ALL|EVERY)\b|!!|\b(?i:really|seriously|absolutely|"
-    r"important|crucial|i (?:already )?told you|as i said|how many times)\b"
+    r"important|crucial|i (?:already )?(?:told you|said)|as i said|how many times)\b"
 )
 #: "could you please keep going until all are done?" asks politely: an instruction all the same.
 _POLITE = re.compile(r"\bplease\b", re.IGNORECASE)
@@ -161,22 +224,29 @@ def _addressed(before: str) -> bool:
     )
 
 
-def workflow_clauses(text: str) -> dict[str, str]:
+def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict[str, str]:
     """The words of a user message that state each workflow habit (`CARRY_KEY`, `DONE_KEY`),
-    the first sentence for each; questions never count."""
-    plain = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    the first sentence for each; questions never count. Right after the assistant acted, work
+    the user finds left uncommitted or unpushed says what done includes."""
+    # a fenced block or a quoted line is pasted text, not the user's instruction
+    unquoted = _QUOTED_LINE.sub(" ", re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    plain = strip_markdown(unquoted)
     found: dict[str, str] = {}
     for raw in _SENTENCES.split(plain):
         flat = " ".join(raw.split())
         if not flat or (flat.endswith("?") and not _POLITE.search(flat)):
             continue
-        for key, cues in ((CARRY_KEY, _CARRY), (DONE_KEY, _DONE)):
+        for key, cues, anywhere in ((CARRY_KEY, _CARRY, ()), (DONE_KEY, _DONE, _DONE_SAYING)):
             match = next(
                 (m for cue in cues if (m := cue.search(flat)) and _addressed(flat[: m.start()])),
                 None,
-            )
+            ) or next((m for cue in anywhere if (m := cue.search(flat))), None)
             if match is not None and key not in found:
                 found[key] = _quote(flat, match.start())
+        undone = _LEFT_UNDONE.match(flat)
+        # "still": the user already pointed at it, whatever came just before
+        if undone and DONE_KEY not in found and (after_assistant_action or _STILL.search(flat)):
+            found[DONE_KEY] = _quote(flat, 0)
     return found
 
 
@@ -184,7 +254,9 @@ def workflow_habits(text: str, *, after_assistant_action: bool) -> list[StatedPr
     """The workflow habits a user message states, one per habit: tentative until they recur
     (a nudge after the assistant acted is a correction), standing when said as a rule."""
     found: list[StatedPreference] = []
-    for key, clause in workflow_clauses(text).items():
+    for key, clause in workflow_clauses(
+        text, after_assistant_action=after_assistant_action
+    ).items():
         standing = bool(_PERMANENT.search(clause))
         emphasis = bool(_EMPHASIS.search(clause))
         correction = after_assistant_action
@@ -221,6 +293,6 @@ def with_workflow_habits(
     habits = workflow_habits(text, after_assistant_action=after_assistant_action)
     if not habits:
         return stated
-    cues = (*_CARRY, *_DONE)
+    cues = (*_CARRY, *_DONE, *_DONE_SAYING)
     kept = [p for p in stated if not any(cue.search(p.content) for cue in cues)]
     return [*kept, *habits]
