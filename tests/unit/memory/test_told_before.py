@@ -75,3 +75,35 @@ def test_for_the_last_time_restates_the_instruction_without_its_lead() -> None:
     [found] = stated_preferences("For the last time, don't use var.", after_assistant_action=True)
 
     assert found.content == "Don't use var." and "restated" in found.tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "as I said, fix the login bug",
+        "As I said before, rename the handler.",
+        "like I said, add a test for it",
+    ],
+)
+def test_a_task_after_as_i_said_is_no_standing_rule(text: str) -> None:
+    found = stated_preferences(text, after_assistant_action=True)
+
+    assert all(STANDING_TAG not in f.tags for f in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("as I said, never push to main", "Never push to main."),
+        (
+            "like I said earlier, always run ruff before committing",
+            "Always run ruff before committing.",
+        ),
+        ("like I said, use pnpm for everything", "Use pnpm for everything."),
+    ],
+)
+def test_a_rule_after_as_i_said_stays_a_rule_said_before(text: str, content: str) -> None:
+    [found] = stated_preferences(text, after_assistant_action=True)
+
+    assert found.content == content
+    assert STANDING_TAG in found.tags and SAID_BEFORE_TAG in found.tags

@@ -242,7 +242,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if told == "":
             continue  # "I told you to fix the login bug": a task asked again, no rule
         body = told or body
-        told_before = said_before or told is not None
+        # "as I said, fix the login bug" is the task asked again; "as I said, never push to
+        # main" is a rule said again: the clause must be worded as a rule, as `_told` asks
+        told_before = told is not None or (said_before and _rule_worded(body))
         standing = (
             _after_marker(message, written, marker_at)
             or bool(_STANDING.search(written))
@@ -332,6 +334,15 @@ def _told(body: str) -> str | None:
     if not ruled or ONE_OFF.search(said):
         return ""
     return said
+
+
+def _rule_worded(clause: str) -> bool:
+    """Whether a clause the user says they said before is worded as a rule, not a task: a
+    prohibition or "always" lead, a condition, or a standing word ("for everything"), and
+    nothing tying it to the moment."""
+    x = _SAID_BEFORE.sub(" ", clause).strip(" ,:;.!-")
+    ruled = _TOLD_LEAD.match(x) or _CONDITIONED.search(x) or _STANDING.search(x)
+    return bool(ruled) and not ONE_OFF.search(x)
 
 
 def _restated(body: str) -> StatedPreference | None:
