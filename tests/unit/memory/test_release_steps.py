@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.release_steps import made_tag, pushed_tag, release_steps
+from squirrel_memory.extractors.release_steps import made_tag, pushed_tag, release_steps, tag_line
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 
@@ -122,3 +122,92 @@ def test_a_tag_with_no_bump_in_the_session_is_no_release() -> None:
     session.run("git tag v2.3.1 && git push origin --tags", 0, "")
 
     assert release_steps(session.events) == []
+
+
+RELEASE_DOC = """# Releasing
+
+## Trigger
+- Pushing a tag `v*` runs `.github/workflows/publish.yml`, which builds and uploads the package.
+
+## Checks
+- the tests pass
+- tag only after the change log has the version's section
+"""
+
+
+def test_the_release_document_read_first_is_named_with_what_the_tag_sets_off() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.read("docs/RELEASING.md", RELEASE_DOC)
+    _release(session, tag_command="git tag v2.3.1 && git push origin main --tags")
+
+    (found,) = release_steps(session.events)
+
+    assert found.content.endswith(
+        "`git tag v2.3.1 && git push origin main --tags`. The release document "
+        '`docs/RELEASING.md`, read first, says: "Pushing a tag `v*` runs '
+        '`.github/workflows/publish.yml`, which builds and uploads the package."'
+    )
+    assert session.events[1].id in found.event_ids
+
+
+def test_a_release_document_printed_by_a_command_counts_as_read() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("cat RELEASE.md | head -80", 0, RELEASE_DOC)
+    _release(session, tag_command="git tag v2.3.1 && git push origin main --tags")
+
+    (found,) = release_steps(session.events)
+
+    assert "The release document `RELEASE.md`, read first, says:" in found.content
+
+
+def test_a_release_document_without_a_workflow_line_is_named_alone() -> None:
+    session = Session(ROOT, "s1", T0)
+    # a tag named, but no workflow file: nothing says what the tag sets off
+    session.read("RELEASE.md", "# Release\n\n1. Bump the version.\n2. Tag it and push the tag.\n")
+    _release(session, tag_command="git tag v2.3.1 && git push origin main --tags")
+
+    (found,) = release_steps(session.events)
+
+    assert found.content.endswith(" The release document, read first, is `RELEASE.md`.")
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        "listed",  # only its name printed by a listing
+        "after",  # read after the tag
+        "notes",  # release notes, not a procedure
+        "other session",
+    ],
+)
+def test_a_release_document_not_read_before_the_tag_is_not_named(shown: str) -> None:
+    session = Session(ROOT, "s1", T0)
+    other = Session(ROOT, "s0", T0)
+    if shown == "listed":
+        session.run("ls docs", 0, "RELEASING.md\nusage.md")
+    elif shown == "notes":
+        session.read("RELEASE_NOTES.md", RELEASE_DOC)
+    elif shown == "other session":
+        other.read("docs/RELEASING.md", RELEASE_DOC)
+    _release(session, tag_command="git tag v2.3.1 && git push origin main --tags")
+    if shown == "after":
+        session.read("docs/RELEASING.md", RELEASE_DOC)
+
+    (found,) = release_steps(other.events + session.events)
+
+    assert "release document" not in found.content
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ("- [ ] Tag push matching `v*` → triggers `.github/workflows/release.yml`", True),
+        ("Tags are built by `.gitlab-ci.yml`.", True),
+        ("- tag push → CI publish", False),  # no workflow file
+        ("- `.github/workflows/release.yml` lints and tests", False),  # no tag
+        ("```\ngit tag v1 # .github/workflows/release.yml\n```", False),  # in a code block
+        ("- Tag push runs `.github/workflows/release.yml`" + " and more" * 20, False),  # long
+    ],
+)
+def test_the_line_on_what_a_tag_sets_off(text: str, line: bool) -> None:
+    assert bool(tag_line(text)) is line

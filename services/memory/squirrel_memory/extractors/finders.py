@@ -76,6 +76,8 @@ from squirrel_memory.extractors.package_scripts import IMPORTANCE as SCRIPTS_IMP
 from squirrel_memory.extractors.package_scripts import package_scripts
 from squirrel_memory.extractors.pasted_brief import PART_IMPORTANCE as BRIEF_IMPORTANCE
 from squirrel_memory.extractors.pasted_brief import brief_parts
+from squirrel_memory.extractors.placeholder_commands import IMPORTANCE as SHAPE_IMPORTANCE
+from squirrel_memory.extractors.placeholder_commands import placeholder_commands
 from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.project_home import IMPORTANCE as HOME_IMPORTANCE
 from squirrel_memory.extractors.project_home import project_home
@@ -436,6 +438,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         RELEASE_STEPS_IMPORTANCE,
         lambda _f: ("recipe", "release", "steps"),
+        files_of,
+    ),
+    # A command a document gives with a placeholder and examples of it: one shape per thing.
+    Finder(
+        placeholder_commands,
+        MemoryType.RECIPE,
+        SHAPE_IMPORTANCE,
+        lambda _f: ("recipe", "documented", "per-item"),
         files_of,
     ),
     # The commands the assistant's answer gave, in order, when the user asked how to do a thing.

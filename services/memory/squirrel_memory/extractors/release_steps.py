@@ -16,6 +16,14 @@ files. The recipe then lists, in the order they were done between the first bump
 
 A tag made without a bump of its version in the session, a tag listed or deleted, a failed tag
 command and a bump to another version say nothing: the session did not show a release.
+
+When the session read the project's release document before the tag (a `RELEASE.md` or
+`RELEASING.md` anywhere, a `docs/release*` page: its text shown by a file read or a command
+that printed it), the recipe names that document, and quotes, as the document writes it, its
+line that says what a tag sets off: one naming a tag and a CI workflow file
+(`.github/workflows/release.yml`, `.gitlab-ci.yml`): what publishes the release, which the
+session's commands do not show. A document the session only listed, or read after the tag, is
+not named; a line naming a tag but no workflow file, or longer than a step, is not quoted.
 """
 
 from __future__ import annotations
@@ -26,7 +34,13 @@ from datetime import datetime
 
 from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import CommandRun, commands, split_segments
+from squirrel_memory.extractors.activity import (
+    CommandRun,
+    commands,
+    relative_path,
+    split_segments,
+)
+from squirrel_memory.extractors.file_reads import file_text, read_output, shown_file_texts
 from squirrel_memory.extractors.lessons import Edit, clipped, edits
 from squirrel_memory.extractors.version_files import bumped
 from squirrel_memory.models import StoredEvent
@@ -43,6 +57,21 @@ _TAG_NAME = re.compile(r"v?(?P<version>\d+\.\d+\.\d+(?:[-+][\w.]+)?)")
 _NOT_MADE = frozenset({"-l", "--list", "-d", "--delete", "-v", "--verify", "-n", "--contains"})
 #: Options of `git tag` followed by a value.
 _VALUED = frozenset({"-m", "--message", "-F", "--file", "-u", "--local-user"})
+#: The project's release document, by its name (`RELEASE.md`, `RELEASING.md`,
+#: `docs/release-process.md`); release notes (`RELEASE_NOTES.md`, `RELEASES.md`) are not one.
+_RELEASE_DOC = re.compile(
+    r"(?:^|/)releas(?:e|ing)(?:[-_](?:process|procedure|checklist|guide|howto|steps))?"
+    r"\.(?:md|markdown|rst|txt)$",
+    re.IGNORECASE,
+)
+#: A CI workflow file a release document names.
+_WORKFLOW_FILE = re.compile(
+    r"(?:\.github/workflows/[\w.-]+|\.gitlab-ci|\.circleci/[\w.-]+|azure-pipelines|"
+    r"\.woodpecker/[\w.-]+|\.forgejo/workflows/[\w.-]+|\.gitea/workflows/[\w.-]+)"
+    r"\.ya?ml\b"
+)
+_TAG_WORD = re.compile(r"\btag(?:s|ged|ging)?\b", re.IGNORECASE)
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
 _SUBJECT = (
     re.compile(r"<<-?\s*['\"]?(\w+)['\"]?\s*\n\s*(?P<subject>[^\n]+)"),
     re.compile(r"(?:-m|--message)[\s=]+([\"'])(?P<subject>[^\n]+?)(?:\1|\n)"),
@@ -57,6 +86,52 @@ class ReleaseSteps:
     content: str
     event_ids: tuple[str, ...]
     files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseDoc:
+    """A release document a session showed: its path, text and the event that showed it."""
+
+    path: str
+    text: str
+    event_id: str
+    session_id: str | None
+    timestamp: datetime
+
+
+def release_docs(events: list[StoredEvent]) -> list[ReleaseDoc]:
+    """The release documents `events` showed whole or from their first line, in order: a file
+    read's output, or the text a command printed (`cat docs/RELEASE.md | head -80`)."""
+    found: list[ReleaseDoc] = []
+    for event in events:
+        shown: list[tuple[str, str]] = []
+        output = read_output(event)
+        if output is not None:
+            shown = [(raw, file_text(output)) for raw in event.file_paths]
+        else:
+            shown = shown_file_texts(event)
+        for raw, text in shown:
+            path = relative_path(raw, event.project_id).removeprefix("./")
+            if _RELEASE_DOC.search(path) and not path.startswith(("/", "../")) and text.strip():
+                found.append(ReleaseDoc(path, text, event.id, event.session_id, event.timestamp))
+    return found
+
+
+def tag_line(text: str) -> str:
+    """The line of a release document that says what a tag sets off, as written (its list mark
+    left off): the first, outside code blocks, naming a tag and a CI workflow file; "" when
+    none does or that line is longer than a step."""
+    fenced = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or line.lstrip().startswith("#"):
+            continue
+        said = _LIST_MARK.sub("", line).strip()
+        if _TAG_WORD.search(said) and _WORKFLOW_FILE.search(said):
+            return said if len(said) <= MAX_STEP_CHARS else ""
+    return ""
 
 
 def made_tag(tokens: list[str]) -> str:
@@ -123,6 +198,7 @@ def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
     }
     done = [e for e in edits(events) if calls.get(e.event_id) not in failed]
     runs = [run for run in commands(events) if not run.by_user]
+    docs = release_docs(events)
     found: list[ReleaseSteps] = []
     for at, run in enumerate(runs):
         tag = next((name for tokens in run.segments if (name := made_tag(tokens))), "")
@@ -133,8 +209,33 @@ def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
             run, runs[at + 1 :], runs[:at], done=done, version=version.group("version"), tag=tag
         )
         if steps is not None:
-            found = [steps]
+            found = [_documented(steps, docs, run)]
     return found
+
+
+def _documented(steps: ReleaseSteps, docs: list[ReleaseDoc], tag_run: CommandRun) -> ReleaseSteps:
+    """`steps` naming the release document the session read before the tag, with its line on
+    what the tag sets off when it has one."""
+    read = [
+        d for d in docs if d.session_id == tag_run.session_id and d.timestamp < tag_run.timestamp
+    ]
+    if not read:
+        return steps
+    doc = read[-1]
+    line = tag_line(doc.text)
+    said = (
+        f' The release document `{doc.path}`, read first, says: "{line}"'
+        if line
+        else f" The release document, read first, is `{doc.path}`."
+    )
+    if line and not line.endswith((".", "!", "?")):
+        said += "."
+    return ReleaseSteps(
+        steps.key,
+        steps.content + said,
+        (*steps.event_ids, doc.event_id),
+        steps.files,
+    )
 
 
 def _steps(
