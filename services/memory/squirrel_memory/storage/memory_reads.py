@@ -319,21 +319,9 @@ class SharedMemoryReads:
         self, project_id: str, memory_type: MemoryType, limit: int = 20
     ) -> list[MemoryItem]:
         """Live memories of one type, most important first, then most recently updated."""
-        check_project(self.project_id, project_id)
-        check_limit(limit)
-        d = self._dialect
-        m = d.mark
-        rows = await self._read(
-            fetch(
-                f"{SELECT_MEMORY}WHERE project_id = {m} AND type = {m} AND {d.live} "
-                f"ORDER BY importance DESC, updated_at DESC, id LIMIT {m}",
-                project_id,
-                str(check_type(memory_type)),
-                limit,
-            )
+        return await self.visible_memories(
+            project_id, memory_type, None, limit=limit, by_importance=True
         )
-        read = row_reader(d)
-        return [read(r) for r in rows]
 
     async def owned_memories(
         self, project_id: str, memory_type: MemoryType, owner: str, limit: int = 50
@@ -344,19 +332,15 @@ class SharedMemoryReads:
         check_limit(limit)
         d = self._dialect
         m = d.mark
-        rows = await self._read(
-            fetch(
-                f"{SELECT_MEMORY}WHERE project_id = {m} AND type = {m} AND scope = {m} "
-                f"AND user_id = {m} AND {d.live} ORDER BY updated_at DESC, id DESC LIMIT {m}",
-                project_id,
-                str(check_type(memory_type)),
-                str(Scope.USER),
-                owner,
-                limit,
-            )
+        return await self._memories_where(
+            f"WHERE project_id = {m} AND type = {m} AND scope = {m} "
+            f"AND user_id = {m} AND {d.live} ORDER BY updated_at DESC, id DESC LIMIT {m}",
+            project_id,
+            str(check_type(memory_type)),
+            str(Scope.USER),
+            owner,
+            limit,
         )
-        read = row_reader(d)
-        return [read(r) for r in rows]
 
     async def visible_memories(
         self,
@@ -379,38 +363,36 @@ class SharedMemoryReads:
         order = "updated_at DESC, id DESC"
         if by_importance:
             order = "importance DESC, updated_at DESC, id"
-        rows = await self._read(
-            fetch(
-                f"{SELECT_MEMORY}WHERE project_id = {m} AND type = {m} AND {d.live} "
-                f"AND ({d.null_text} OR (scope <> {m} AND type <> {m}) OR user_id = {m}) "
-                f"ORDER BY {order} LIMIT {m}",
-                project_id,
-                str(check_type(memory_type)),
-                viewer,
-                str(Scope.USER),
-                str(MemoryType.USER_STYLE),
-                viewer,
-                limit,
-            )
+        return await self._memories_where(
+            f"WHERE project_id = {m} AND type = {m} AND {d.live} "
+            f"AND ({d.null_text} OR (scope <> {m} AND type <> {m}) OR user_id = {m}) "
+            f"ORDER BY {order} LIMIT {m}",
+            project_id,
+            str(check_type(memory_type)),
+            viewer,
+            str(Scope.USER),
+            str(MemoryType.USER_STYLE),
+            viewer,
+            limit,
         )
-        read = row_reader(d)
-        return [read(r) for r in rows]
 
     async def unowned_memories(self, project_id: str, memory_type: MemoryType) -> list[MemoryItem]:
         """Live project-scoped memories of one type with no owner, oldest first."""
         check_project(self.project_id, project_id)
         d = self._dialect
         m = d.mark
-        rows = await self._read(
-            fetch(
-                f"{SELECT_MEMORY}WHERE project_id = {m} AND type = {m} AND scope = {m} "
-                f"AND user_id IS NULL AND {d.live} ORDER BY created_at, id",
-                project_id,
-                str(check_type(memory_type)),
-                str(Scope.PROJECT),
-            )
+        return await self._memories_where(
+            f"WHERE project_id = {m} AND type = {m} AND scope = {m} "
+            f"AND user_id IS NULL AND {d.live} ORDER BY created_at, id",
+            project_id,
+            str(check_type(memory_type)),
+            str(Scope.PROJECT),
         )
-        read = row_reader(d)
+
+    async def _memories_where(self, condition: str, *params: object) -> list[MemoryItem]:
+        """The memories a condition (`WHERE …`, with its order and limit) selects."""
+        rows = await self._read(fetch(f"{SELECT_MEMORY}{condition}", *params))
+        read = row_reader(self._dialect)
         return [read(r) for r in rows]
 
     async def history(self, memory_id: str) -> list[MemoryVersion]:
