@@ -8,6 +8,7 @@ only caller is the install's own user.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from contextvars import ContextVar, Token
 
 from squirrel_core.team_grants import Grant
@@ -45,3 +46,13 @@ def unbind_team_user(token: Token[str | None]) -> None:
     # with that context anyway.
     with contextlib.suppress(ValueError):
         _TEAM_USER.reset(token)
+
+
+@contextlib.contextmanager
+def serving_team_user(user: str | None) -> Iterator[None]:
+    """Serves the block as a request of team user `user` (None: the install's own caller)."""
+    token = bind_team_user(user)
+    try:
+        yield
+    finally:
+        unbind_team_user(token)

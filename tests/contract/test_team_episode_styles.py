@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from squirrel_core.caller import bind_team_user, unbind_team_user
+from squirrel_core.caller import serving_team_user
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory import candidate_decisions
 from squirrel_memory.candidate_decisions import decide_by_rules
@@ -105,13 +105,8 @@ async def _styles(store: Store) -> list[MemoryItem]:
 
 
 def _seen_by(user: str | None, items: list[MemoryItem]) -> list[MemoryItem]:
-    if user is None:
+    with serving_team_user(user):
         return visible_items(items)
-    token = bind_team_user(user)
-    try:
-        return visible_items(items)
-    finally:
-        unbind_team_user(token)
 
 
 async def _style_view_keys(
@@ -119,11 +114,10 @@ async def _style_view_keys(
 ) -> set[str]:
     """The keys of `user`'s style view, asked with their team token."""
     views = Views(store, user_store=users, views_dir=where, clock=lambda: NOW)
-    token = bind_team_user(user)
     try:
-        view = await views.user_style(store.project_id, user_id=user, mode="full")
+        with serving_team_user(user):
+            view = await views.user_style(store.project_id, user_id=user, mode="full")
     finally:
-        unbind_team_user(token)
         views.close()
     return {i.key for i in view.items}
 

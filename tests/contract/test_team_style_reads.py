@@ -4,13 +4,11 @@ style, and another user's never shows. On every backend (a real Postgres)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from squirrel_core.caller import bind_team_user, unbind_team_user
+from squirrel_core.caller import serving_team_user
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
 from squirrel_memory.retrieval import Retriever
 from squirrel_memory.storage import Store
@@ -20,18 +18,6 @@ from squirrel_memory.views import Views, builder
 OTHERS = 6
 """Bob's style memories, all newer than Alice's one: more than the views read (patched)."""
 READ = 3
-
-
-@contextmanager
-def as_user(user: str | None) -> Iterator[None]:
-    if user is None:
-        yield
-        return
-    token = bind_team_user(user)
-    try:
-        yield
-    finally:
-        unbind_team_user(token)
 
 
 async def _style(store: Store, user: str | None, key: str, scope: Scope = Scope.USER) -> MemoryItem:
@@ -62,7 +48,7 @@ async def _view_keys(
     `named`)."""
     views = Views(store, views_dir=where)
     try:
-        with as_user(user):
+        with serving_team_user(user):
             view = await views.user_style(store.project_id, user_id=user or named, mode=mode)
     finally:
         views.close()
@@ -112,7 +98,7 @@ async def test_a_brief_built_for_the_install_is_not_served_to_a_teammate(
     views = Views(store, views_dir=tmp_path / "views")
     try:
         everyone = await views.project_brief(store.project_id, mode="full")
-        with as_user("alice"):
+        with serving_team_user("alice"):
             alices = await views.project_brief(store.project_id, mode="full")
     finally:
         views.close()
@@ -123,11 +109,11 @@ async def test_a_brief_built_for_the_install_is_not_served_to_a_teammate(
 async def test_task_context_styles_are_the_callers_among_many_of_others(store: Store) -> None:
     alice = await _crowded(store)
     retriever = Retriever(store)
-    with as_user("alice"):
+    with serving_team_user("alice"):
         assert [m.id for m in await retriever.style_memories(store.project_id, limit=READ)] == [
             alice.id
         ]
-    with as_user("bob"):
+    with serving_team_user("bob"):
         found = await retriever.style_memories(store.project_id, limit=READ)
         assert len(found) == READ and {m.user_id for m in found} == {"bob"}
     # Must not fire on a local caller: every style, most important first.
@@ -155,7 +141,7 @@ async def test_the_query_keeps_what_the_privacy_rule_keeps(store: Store) -> None
             )
         )
     for viewer in ("alice", "bob", "carol", None):
-        with as_user(viewer):
+        with serving_team_user(viewer):
             expected = {m.id for m in made if visible(m)}
         found = {
             m.id

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_core.caller import bind_team_user, unbind_team_user
+from squirrel_core.caller import serving_team_user
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.candidate_decisions import decide_by_rules
 from squirrel_memory.extractors.repeated_requests import PREFIX as ASKED_PREFIX
@@ -100,11 +100,8 @@ async def _live(store: Store, *, prefix: str = LANGUAGE_KEY) -> list[MemoryItem]
 
 
 def _seen_by(user: str, items: list[MemoryItem]) -> list[MemoryItem]:
-    token = bind_team_user(user)
-    try:
+    with serving_team_user(user):
         return visible_items(items)
-    finally:
-        unbind_team_user(token)
 
 
 async def test_each_users_language_is_theirs_alone(store: Store, users: SqliteUserStore) -> None:

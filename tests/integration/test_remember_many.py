@@ -10,7 +10,7 @@ import pytest
 
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
-from squirrel_core.caller import bind_team_user, unbind_team_user
+from squirrel_core.caller import serving_team_user
 from squirrel_core.clients import MemoryClient
 from squirrel_core.errors import InvalidArgumentError, NotFoundError, PermissionDeniedError
 from squirrel_core.settings import Settings
@@ -186,8 +186,7 @@ async def test_secrets_are_redacted_and_a_retried_batch_adds_nothing(
 
 
 def test_on_a_team_server_an_item_is_the_callers_own() -> None:
-    token = bind_team_user("alice")
-    try:
+    with serving_team_user("alice"):
         own = statement_from_pb("/p", pb.RememberRequest(type=FACT, content="Uses Postgres."))
         named = statement_from_pb(
             "/p", pb.RememberRequest(user_id="alice", type=FACT, content="Uses Postgres.")
@@ -195,8 +194,6 @@ def test_on_a_team_server_an_item_is_the_callers_own() -> None:
         other = statement_from_pb(
             "/p", pb.RememberRequest(user_id="bob", type=FACT, content="Uses Postgres.")
         )
-    finally:
-        unbind_team_user(token)
     assert isinstance(own, Statement) and own.user_id == "alice"
     assert isinstance(named, Statement) and named.user_id == "alice"
     assert isinstance(other, PermissionDeniedError)
