@@ -11,8 +11,8 @@ subject only where the text says the task's word too: `task_subjects`). Words
 every request uses ("add", "new", "fix", "update" — `retrieval.GENERIC_WORDS`) are never a
 subject, and a memory that shares only such words with the task counts as relevant only when
 its meaning (its cosine) clears the threshold by itself; reasons name the other words. So are
-the words most of the project's memories hold (`retrieval.common_words`: "claude", "log" and
-"py" in a project called claude-code-log), and the extensions of the file names the task gives
+the words most of the project's memories hold (`retrieval.common_words`: "ocean", "log" and
+"py" in a project called ocean-sound-log), and the extensions of the file names the task gives
 (`retrieval.extension_words`: `py` in "look at renderer.py"), the folders its paths go
 through (`retrieval.folder_words`: `src`, `app` in "see src/app/renderer.py") and the words of
 the project's own folder name (`retrieval.project_words`: "claude" and "log" picked pitfalls

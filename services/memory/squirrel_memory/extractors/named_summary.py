@@ -1,7 +1,7 @@
 """What the project is, as the assistant said it calling the project by its name.
 
 An assistant that delegates work describes the project to the subagent in the prompt it
-writes ("Repo: … — NumWordify, a .NET library that converts numbers to words across locales"),
+writes ("Repo: … — Tallyword, a .NET library that converts numbers to words across locales"),
 and a subagent's report often sums it up the same way ("Ledger is a double-entry bookkeeping
 service for small shops."). Neither says "this project", so `summaries` passes them by. Such a
 sentence becomes the project's overview when a rule can tell it is about the project itself,
@@ -9,9 +9,9 @@ the same for every ecosystem:
 
 - its subject is the project's own name: the name's letters are the project folder's name's,
   or the name has two words, its first (four letters at least) is the folder name's first
-  part and the second says what kind of product it is ("CodeMie CLI" in `codemie-code`); one
-  word that is only part of the folder's name, or that part with another word ("Claude Code"
-  in `claude-code-log`), may be another project's, and another repository, a dependency or a
+  part and the second says what kind of product it is ("Quillmark CLI" in `quillmark-code`); one
+  word that is only part of the folder's name, or that part with another word ("Ocean Sound"
+  in `ocean-sound-log`), may be another project's, and another repository, a dependency or a
   tool is not the project;
 - it says what the project is: "<Name> is a …" at the start of a sentence, or "<Name>, a …" /
   "<Name> — a …" after the start of a line or a colon or dash; what follows passes the test of
@@ -26,7 +26,7 @@ the same for every ecosystem:
   place (`elsewhere`) does not count.
 
 One statement per episode, the first; it is kept as the assistant's summary with the name it
-used ("What this project (NumWordify) is, as the assistant summarised it: a .NET library …"),
+used ("What this project (Tallyword) is, as the assistant summarised it: a .NET library …"),
 and a README or manifest read in the episode says it better and wins (`facts.py`).
 """
 
@@ -45,8 +45,8 @@ from squirrel_memory.models import StoredEvent
 
 #: Shortest first word of a name that may stand for the folder's name.
 MIN_FIRST_WORD = 4
-#: Words that, after the folder's first part, name the project's own product ("CodeMie CLI"):
-#: any other word makes another thing of that name ("Claude Code" in `claude-code-log`,
+#: Words that, after the folder's first part, name the project's own product ("Quillmark CLI"):
+#: any other word makes another thing of that name ("Ocean Sound" in `ocean-sound-log`,
 #: "Django REST" in `django-app`).
 _PRODUCT_WORDS = frozenset(
     str.split(
@@ -84,9 +84,9 @@ def _letters(text: str) -> str:
 def names_project(name: str, project_id: str) -> bool:
     """Whether `name` is the project's own: its letters are the folder's name's, or it has
     two words or more, its first word is the first part of the folder's name and the others say
-    what kind of product it is ("CodeMie CLI" in `codemie-code`). One word that is only part of
-    the folder's name ("Caffeine" in `caffeine-lang`), or that part with another word ("Claude
-    Code" in `claude-code-log`), may well be another project's, a library's or a tool's."""
+    what kind of product it is ("Quillmark CLI" in `quillmark-code`). One word that is only part of
+    the folder's name ("Brewer" in `brewer-lang`), or that part with another word ("Ocean
+    Sound" in `ocean-sound-log`), may well be another project's, a library's or a tool's."""
     folder_name = PurePosixPath(project_id.rstrip("/")).name
     folder = _letters(folder_name)
     whole = _letters(name)

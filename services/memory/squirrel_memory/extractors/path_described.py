@@ -71,7 +71,7 @@ _NOT_SAID = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:an?|the|my|our)\s+", re.IGNORECASE)
-#: A name before the description ("NumWordify, a .NET library …"): left off when it is the
+#: A name before the description ("Tallyword, a .NET library …"): left off when it is the
 #: project's own (`named_summary.names_project`); another name is another thing's.
 _NAME_FIRST = re.compile(r"^(?P<name>[\w.+-]+(?:\s[\w.+-]+)?),\s+(?=an?\s)")
 #: Where a description ends: the end of its sentence.

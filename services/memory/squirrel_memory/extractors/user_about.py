@@ -13,13 +13,13 @@ when a session reads no README or manifest. The rule, the same for every ecosyst
   and not a hypothetical ("if this is a …", "suppose this repo is …");
 - it is the user's own message (not a pasted log, a subagent prompt or injected context).
 
-The user may also name the project instead ("since forem is an open source project that people
+The user may also name the project instead ("since harbor is an open source project that people
 can self deploy, …"): a sentence that starts with the name of the project's folder (or with
 "since", "as", "because" or "given that" and the name), then "is a/an/the/my/our" and a noun
 phrase that ends on a kind of project, says what it is; only that clause is kept, so what the
 rest of the sentence asks for ("we need to make sure we're not forcing everyone …") neither
 hedges it nor makes it too long. Another name ("since react is a library"), a question, a
-condition ("if forem is a …") or a hedge inside the clause say nothing.
+condition ("if harbor is a …") or a hedge inside the clause say nothing.
 
 The user may also call the project by its folder's name and what it is in passing ("split the
 token exchange out of this "ledger" service, so that …"): "this", the name (quoted or not) and
@@ -99,7 +99,7 @@ def user_statement(text: str) -> str:
 
 def named_statement(text: str, name: str) -> str:
     """The clause of one sentence that says what the project called `name` (its folder's name)
-    is ("forem is an open source project"), or "" (module docstring)."""
+    is ("harbor is an open source project"), or "" (module docstring)."""
     flat = " ".join(text.split()).strip()
     if len(name) < MIN_NAME_CHARS or not flat or flat.endswith("?"):
         return ""

@@ -1,7 +1,7 @@
 """Words a project's memory says everywhere: a task's words that half its memories hold.
 
-In a project called claude-code-log, "claude", "log" and "py" are in nearly every memory; a
-prompt naming `claude_code_log/renderer.py` shares them with all of them, and BM25 (whose IDF is
+In a project called ocean-sound-log, "ocean", "log" and "py" are in nearly every memory; a
+prompt naming `ocean_sound_log/renderer.py` shares them with all of them, and BM25 (whose IDF is
 about 0 for such a word) gives no reason to prefer one memory over another. Such a word, like a
 generic verb, neither makes a memory relevant to a task nor explains why it is: the task context
 judges a memory that shares nothing else with the task on its meaning alone. The share is the

@@ -128,7 +128,7 @@ def extension_words(text: str) -> frozenset[str]:
 
 
 #: A file's name a text gives: a name, a dot and an extension (`renderer.py`, `Legacy.tsx`,
-#: the last part of `claude_code_log/renderer.py`), not part of a longer dotted word.
+#: the last part of `ocean_sound_log/renderer.py`), not part of a longer dotted word.
 _FILE = re.compile(r"(?<![\w.-])(?:[\w.@-]*/)*([\w-]+)\.([A-Za-z][A-Za-z0-9]{0,7})\b(?!\.\w)")
 
 
@@ -149,7 +149,7 @@ def file_name_words(name: str) -> frozenset[str]:
     return frozenset(search_terms(name.rpartition(".")[0] or name))
 
 
-#: A path a text gives: folders joined by `/` (`claude_code_log/renderer.py`, `src/billing/`,
+#: A path a text gives: folders joined by `/` (`ocean_sound_log/renderer.py`, `src/billing/`,
 #: `@lib/ledger.ex`, `/home/me/app/main.go`, a URL's path). A pair such as "and/or" or
 #: "client/server" (one slash, no file name with an extension) is no path.
 _PATH = re.compile(r"(?<![\w./@-])[@/]?((?:[\w.@-]+/)+[\w.@-]*)")
@@ -193,8 +193,8 @@ _SEPARATOR = re.compile(r"[\\/]")
 
 
 def project_words(project_id: str) -> frozenset[str]:
-    """The searchable words of the project's own folder name (`claude`, `code`, `log` for a
-    project at `/home/me/claude-code-log`): its memories, files and commands say them
+    """The searchable words of the project's own folder name (`ocean`, `sound`, `log` for a
+    project at `/home/me/ocean-sound-log`): its memories, files and commands say them
     everywhere, so in a task they say nothing of what it is about."""
     name = _SEPARATOR.split(project_id.rstrip("/\\"))[-1]
     return frozenset(search_terms(name)) if name else frozenset()
