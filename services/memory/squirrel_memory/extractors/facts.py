@@ -47,6 +47,7 @@ from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANC
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.tested_files import runner_printed_paths
 from squirrel_memory.extractors.toolchain import classify
+from squirrel_memory.extractors.untracked_root import untracked_root_language
 from squirrel_memory.extractors.user_about import user_about
 from squirrel_memory.extractors.wrapper_scripts import wrapper_scripts
 from squirrel_memory.models import StoredEvent
@@ -153,6 +154,10 @@ def project_facts(
             typescript_manifest=package_json_typescript(events),
         )
     )
+    if language is None and not repository:
+        # Nothing else says it: a manifest `git status` showed untracked beside the project's
+        # untracked folders.
+        language = untracked_root_language(runs, project_id)
     if language:
         facts.append(language)
     build = None if repository else build_fact(searched + listed, events, runs)
