@@ -124,3 +124,40 @@ async def test_code_the_session_read_wins_over_the_untracked_manifest() -> None:
 
     said = _said(found, "language")
     assert said and all("Python" not in text for text in said)
+
+
+async def test_one_code_file_of_another_language_read_is_a_conflict() -> None:
+    session = _status_session(_status("?? pyproject.toml", "?? tools/", "?? scripts/"))
+    session.read("cmd/main.go", "package main\n")
+
+    assert all("Python" not in text for text in _said(await _extract(session), "language"))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "dotnet test",  # another ecosystem's tests
+        "./gradlew test",  # the JVM's: no one language
+        "cargo build",
+        "cd tools && go vet ./...",  # anywhere in the project
+    ],
+)
+def test_another_ecosystems_tool_run_is_a_conflict(command: str) -> None:
+    output = _status("?? package.json", "?? scripts/", "?? tools/")
+    runs = [
+        CommandRun("e1", AT, "git status -s", True, output, cwd=ROOT),
+        CommandRun("e2", AT, command, False, "", cwd=ROOT),
+    ]
+
+    assert untracked_root_language(runs, ROOT) is None
+
+
+def test_its_own_ecosystems_tool_run_is_no_conflict() -> None:
+    output = _status("?? pubspec.yaml", "?? lib/", "?? test/")
+    runs = [
+        CommandRun("e1", AT, "git status -s", True, output, cwd=ROOT),
+        CommandRun("e2", AT, "dart test", True, "All tests passed!", cwd=ROOT),
+    ]
+
+    fact = untracked_root_language(runs, ROOT)
+    assert fact is not None and fact.content.startswith("Dart project (pubspec.yaml; ")

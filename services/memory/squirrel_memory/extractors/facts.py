@@ -157,7 +157,7 @@ def project_facts(
     if language is None and not repository:
         # Nothing else says it: a manifest `git status` showed untracked beside the project's
         # untracked folders.
-        language = untracked_root_language(runs, project_id)
+        language = untracked_root_language(runs, project_id, events)
     if language:
         facts.append(language)
     build = None if repository else build_fact(searched + listed, events, runs)

@@ -15,6 +15,9 @@ came with it. The rule asks all of this, the same in every ecosystem:
   tooling): one new folder beside a new manifest may be a side tool's;
 - the untracked root manifests name one language: two (`?? Cargo.toml`, `?? package.json`)
   say nothing, as does a JVM build file (it names the ecosystem, not the language);
+- no command of another ecosystem's tools ran in the project (`dotnet test` beside an
+  untracked `package.json` for a lint tool), and no code file of another language was read or
+  edited: either is a conflict, and then nothing is said;
 - the caller asks only when nothing else the session showed gives a language statement
   (`language_fact`'s last resort): a code file read, listed or searched wins.
 """
@@ -24,9 +27,17 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.elsewhere import ran_elsewhere
+from squirrel_memory.extractors.evidence.attempts import (
+    NEUTRAL_ECOSYSTEMS,
+    SIDE_ECOSYSTEMS,
+    attempts,
+)
 from squirrel_memory.extractors.git_listed import folder_of
 from squirrel_memory.extractors.manifests import manifest_language
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.toolchain_language import LANGUAGES, touched_languages
+from squirrel_memory.models import StoredEvent
 
 #: `git status` options whose output is the short form, and ones that change nothing of it.
 _SHORT = frozenset({"-s", "--short", "-sb", "-bs", "--porcelain", "--porcelain=v1"})
@@ -38,6 +49,23 @@ _ECOSYSTEM_ONLY = frozenset({"pom.xml", "build.gradle", "build.gradle.kts", "bui
 _EITHER = "JavaScript or TypeScript"
 #: Untracked root folders (not hidden) a statement needs.
 MIN_FOLDERS = 2
+#: The command table's ecosystem of a `package.json`'s tools.
+_NODE_ECOSYSTEM = "javascript"
+
+
+def _other_tools(runs: list[CommandRun], project_id: str, language: str) -> bool:
+    """Whether a command of another ecosystem's tools than `language`'s ran in the project,
+    whatever its outcome (one of no single language, the JVM's or .NET's, is another)."""
+    for attempt in attempts(runs, project_id):
+        use = attempt.use
+        if use is None or use.ecosystem in NEUTRAL_ECOSYSTEMS | SIDE_ECOSYSTEMS:
+            continue
+        if ran_elsewhere(attempt.run.command, project_id):
+            continue
+        own = use.ecosystem == _NODE_ECOSYSTEM if language == _EITHER else None
+        if not (own or LANGUAGES.get(use.ecosystem) == language):
+            return True
+    return False
 
 
 def _is_root_status(run: CommandRun, project_id: str) -> bool:
@@ -54,9 +82,12 @@ def _is_root_status(run: CommandRun, project_id: str) -> bool:
     return bool(set(options) & _SHORT) and all(t in _SHORT | _HARMLESS for t in options)
 
 
-def untracked_root_language(runs: list[CommandRun], project_id: str) -> Fact | None:
+def untracked_root_language(
+    runs: list[CommandRun], project_id: str, events: list[StoredEvent] | None = None
+) -> Fact | None:
     """The language statement "Rust project (Cargo.toml; …)" from a root `git status` that shows
-    the manifest and the project's folders untracked (module docstring), or None."""
+    the manifest and the project's folders untracked (module docstring), or None; `events` are
+    the session's, whose code files read or edited must be of no other language."""
     for run in runs:
         if not _is_root_status(run, project_id):
             continue
@@ -79,6 +110,9 @@ def untracked_root_language(runs: list[CommandRun], project_id: str) -> Fact | N
         language = manifests[manifest]
         if manifest.lower() == "package.json":
             language = _EITHER
+        read = touched_languages(events or [])
+        if _other_tools(runs, project_id, language) or read - set(language.split(" or ")):
+            return None
         # No comma between file names: the evidence's parts are the manifests it names.
         shown = " and ".join(f"`{folder}`" for folder in folders[:2])
         text = (
