@@ -101,6 +101,24 @@ def test_older_codex_user_instructions_count_only_with_the_project_doc_line() ->
     assert _loaded(events) == [] and [e.origin for e in events] == [Origin.HARNESS]
 
 
+def test_older_codex_user_instructions_titled_for_the_sessions_folder_are_the_projects() -> None:
+    body = "# Shop Development Guidelines\n\nAuto-generated.\n\n## Commands\nmake check"
+    assert _loaded(_codex(f"<user_instructions>\n\n{body}\n\n</user_instructions>")) == [
+        ("AGENTS.md", body)
+    ]
+
+
+def test_older_codex_user_instructions_titled_otherwise_stay_the_users() -> None:
+    for body in (
+        "# My global rules\n\nAnswer in French.",  # names no folder
+        "# Workshop notes\n\nUse tabs.",  # `shop` inside another word
+        "Use tabs.\n\n# Shop\n\nRun `make`.",  # a heading that is not the file's title
+        "## Shop\n\nRun `make`.",  # a section, not the title
+    ):
+        text = f"<user_instructions>\n\n{body}\n\n</user_instructions>"
+        assert _loaded(_codex(text)) == [], body
+
+
 def _attachment(attachment: dict[str, Any]) -> list[Event]:
     record = {
         "type": "attachment",

@@ -7,9 +7,11 @@ Hosts load the project's instruction file into every session without a tool call
   `<user_instructions>` … `</user_instructions>` (older ones). Codex joins the user's own
   `~/.codex/AGENTS.md` before the project's file with a `--- project-doc ---` line, and may
   append its list of skills (`## Skills`); neither is the project's file and both are cut off.
-  The older shape names no folder: only a text with the `--- project-doc ---` line says which
-  part is the project's, and it was loaded for the session's folder. Only the host's own
-  message counts: one the user typed (a block pasted from elsewhere) is followed by its
+  The older shape names no folder: a text with the `--- project-doc ---` line says which
+  part is the project's, and it was loaded for the session's folder; a text without it is the
+  project's file only when its title names the session's folder (`# ledger guidelines` in
+  `/home/dev/ledger`): the user's own file is written for every project, not one. Only the
+  host's own message counts: one the user typed (a block pasted from elsewhere) is followed by its
   `user_message` record of the same text, so the parser holds such a message until the next
   record says which it was.
 - Claude Code (2.1) writes an `attachment` record `nested_memory` with the file's `path` and its
@@ -54,6 +56,10 @@ _SKILLS = re.compile(
     r"^## Skills\n+(?:These skills are discovered|A skill is a set of local instructions)",
     re.MULTILINE,
 )
+#: A file's title: its first line that is a top-level heading.
+_TITLE = re.compile(r"^#[ \t]+(?P<title>[^\n]+)$", re.MULTILINE)
+#: Shortest folder name a title is held against (`ui`, `go` are words of any title).
+_MIN_NAME = 3
 #: Claude Code memory types that are a project's file (not the user's, a policy, automatic).
 _PROJECT_MEMORY = frozenset({"Project", "Local"})
 #: Files of one `instructions` attachment read (a session loads a handful; the rest is noise).
@@ -103,10 +109,25 @@ def codex_loaded(content: object, cwd: str | None) -> tuple[list[LoadedFile], st
     return found, "\n".join(rest)
 
 
+def _titled_for(body: str, cwd: str) -> bool:
+    """Whether the file's title (its first line, a `# ` heading) names the folder `cwd`."""
+    name = posixpath.basename(cwd.rstrip("/"))
+    first = body.strip().split("\n", 1)[0]
+    title = _TITLE.match(first)
+    if len(name) < _MIN_NAME or title is None:
+        return False
+    words = re.escape(name.lower())
+    return re.search(rf"(?<![\w.-]){words}(?![\w-])", title.group("title").lower()) is not None
+
+
 def _codex_file(text: str, cwd: str | None) -> LoadedFile | None:
     if current := _CODEX_CURRENT.match(text):
         folder, body = current.group("folder").strip(), current.group("body")
-    elif (older := _CODEX_OLDER.match(text)) and cwd and _PROJECT_DOC.search(older.group("body")):
+    elif (
+        (older := _CODEX_OLDER.match(text))
+        and cwd
+        and (_PROJECT_DOC.search(older.group("body")) or _titled_for(older.group("body"), cwd))
+    ):
         folder, body = cwd, older.group("body")
     else:
         return None

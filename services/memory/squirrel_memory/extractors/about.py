@@ -143,7 +143,9 @@ _OVERVIEW_HEADING = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])")
 _ABOUT_THE_FILE = re.compile(
     r"\bthis file\b|\b(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md\b|claude\.ai/code|"
-    r"\bguidance\b|\binstructions? for\b",
+    r"\bguidance\b|\binstructions? for\b|"
+    # a generated file's stamp: "Auto-generated from all feature plans. Last updated: …"
+    r"^\W*(?:auto-?)?generated (?:from|by)\b|\blast updated:",
     re.IGNORECASE,
 )
 

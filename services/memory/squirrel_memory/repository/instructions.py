@@ -186,10 +186,18 @@ def _rules_of(whole: str) -> list[str]:
     return found
 
 
+#: A template's unfilled placeholder ("[ONLY COMMANDS FOR ACTIVE TECHNOLOGIES]",
+#: "[NEEDS CLARIFICATION]"): a line holding one was never written for this project.
+_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_/-]*(?: [A-Z0-9_/-]+)+\]")
+
+
 def _is_rule(text: str, *, bullet: bool, anywhere: bool = True) -> bool:
     """Whether `text` states a rule: a rule word ("always", "must", "do not"; only as its
     first words unless `anywhere`), a bullet that opens with an imperative ("Use …"), or an
-    imperative after its condition ("When writing commit messages, follow …")."""
+    imperative after its condition ("When writing commit messages, follow …"); never a line
+    that holds a template's unfilled placeholder."""
+    if _PLACEHOLDER.search(text):
+        return False
     words = _RULE_WORDS.search(text) if anywhere else _directive(text)
     if words or (bullet and _IMPERATIVE.match(text)):
         return True
@@ -262,6 +270,8 @@ def _commands(out: Readings, text: TextFile, line: str, number: int, origin: str
         found = purpose_of(typed.text)
         if found is None or typed.use is None:
             continue
+        if typed.text.split()[0].endswith("/"):
+            continue  # a folder in a layout's tree (`tests/`) runs nothing
         out.commands.append(
             Command(
                 text=typed.text,

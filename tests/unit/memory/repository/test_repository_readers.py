@@ -252,6 +252,27 @@ def test_a_readmes_shell_block_gives_its_commands_whichever_fence(fence: str) ->
     assert [c.text for c in out.commands] == ["make test"]
 
 
+def test_a_layout_trees_folders_in_a_plain_fence_are_no_commands() -> None:
+    fence = "```"
+    agents = f"# X\n\n## Project Structure\n{fence}\nsrc/\ntests/\n{fence}\n\n{fence}\nmake test\n{fence}\n"
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
+    assert [c.text for c in out.commands] == ["make test"]
+
+
+def test_a_line_with_a_templates_unfilled_placeholder_is_no_rule() -> None:
+    agents = (
+        "# X\n\n## Commands\nnpm test [ONLY COMMANDS FOR ACTIVE TECHNOLOGIES] npm run lint\n\n"
+        "## Style\nAlways run [NEEDS CLARIFICATION] first.\n\n"
+        "Always run `make check` before committing [see CI].\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
+    assert [i.text for i in out.instructions] == [
+        "Always run `make check` before committing [see CI]."
+    ]
+
+
 def test_a_hard_wrapped_paragraph_too_long_for_one_rule_gives_its_rule_sentences() -> None:
     agents = (
         "# Agents\n\n## Commit messages\n\n"
