@@ -43,6 +43,7 @@ from squirrel_memory.extractors.searched_files import searched_paths, tool_liste
 from squirrel_memory.extractors.session_tasks import started_by_task, starts_app
 from squirrel_memory.extractors.shell_reads import shell_read_files
 from squirrel_memory.extractors.stack_facts import stack_facts, stack_seen
+from squirrel_memory.extractors.stack_section import stack_section
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
 from squirrel_memory.extractors.tested_files import runner_printed_paths
@@ -211,6 +212,11 @@ def project_facts(
         agreed = readme_database(events)
         stack = [*stack, agreed] if agreed else stack
     facts.extend(stack)
+    listed_stack = (
+        None if repository else stack_section(events, stack_seen(events, runs, paths, project_id))
+    )
+    if listed_stack:
+        facts.append(listed_stack)
     if language:
         # What the project is written in and the framework its code is built on, in one.
         built_on = next((fact for fact in stack if fact.key == "framework"), None)
