@@ -1,6 +1,7 @@
 # ruff: noqa: E501  (transcript text: file contents and outputs are kept as one string a line)
 """Wrong-fact traps, third part: a side tool's manifest that `git status` shows untracked at the
-root beside new folders, in projects whose own manifest is tracked and so never listed
+root beside new folders, in projects whose own manifest is tracked and so never listed; a
+technology section that is stale, a dependency's, or a list of what not to use
 (`bench/wrong_traps.py` runs them).
 
 Every trap was written, its `wrong` and `may` patterns included, before any rule ran on it.
@@ -79,4 +80,84 @@ KOTLIN_UNTRACKED_SCRIPTS = Trap(
     may=(r"steplog|kotlin",),
 )
 
-CASES = (DOTNET_UNTRACKED_TOOLING, KOTLIN_UNTRACKED_SCRIPTS)
+RAILS_STALE_STACK_SECTION = Trap(
+    "rails-stale-stack-section",
+    "Ruby/Rails",
+    "a CLAUDE.md whose Tech Stack section still says MySQL and Resque, against the database.yml "
+    "(PostgreSQL) and the Sidekiq jobs the session reads",
+    (
+        Session(
+            "claude",
+            "/home/dev/src/bookings",
+            (
+                Ask("Why do the reminder jobs run twice?"),
+                Read(
+                    "CLAUDE.md",
+                    "# bookings\n\n## Tech Stack\n\n- Ruby on Rails 7\n- MySQL 8\n- Resque for background jobs\n\n"
+                    "## Commands\n\n- `bin/rails test`\n",
+                ),
+                Read(
+                    "config/database.yml",
+                    "default: &default\n  adapter: postgresql\n  encoding: unicode\n\ndevelopment:\n  <<: *default\n  database: bookings_dev\n",
+                ),
+                Read(
+                    "app/jobs/reminder_job.rb",
+                    "class ReminderJob\n  include Sidekiq::Job\n\n  def perform(id)\n    Booking.find(id).remind!\n  end\nend\n",
+                ),
+                Say("The job is enqueued from two callbacks; one is enough."),
+            ),
+        ),
+    ),
+    wrong=(
+        (r"\bmysql\b", "the database.yml names PostgreSQL; CLAUDE.md's list is stale"),
+        (r"\bresque\b", "the jobs are Sidekiq jobs"),
+    ),
+    may=(r"postgres|rails",),
+)
+
+PHOENIX_SIDE_STACK_SECTIONS = Trap(
+    "phoenix-side-stack-sections",
+    "Elixir/Phoenix",
+    "a dependency's README and a sub-folder's AGENTS.md with their own Tech Stack lists, and a "
+    "root CLAUDE.md section of technologies to avoid, in a Phoenix app",
+    (
+        Session(
+            "codex",
+            "/home/dev/src/rota",
+            (
+                Ask("Add an export of the weekly rota as CSV."),
+                Read(
+                    "CLAUDE.md",
+                    "# rota\n\n## Technologies to avoid\n\n- MongoDB\n- jQuery\n\n## Commands\n\n- `mix test`\n",
+                ),
+                Read(
+                    "deps/csv_kit/README.md",
+                    "# csv_kit\n\n## Tech Stack\n\n- Node.js 20\n- Express\n",
+                ),
+                Read(
+                    "assets/AGENTS.md",
+                    "# assets\n\n## Tech Stack\n\n- esbuild\n- Svelte\n",
+                ),
+                Read(
+                    "lib/rota_web/controllers/export_controller.ex",
+                    "defmodule RotaWeb.ExportController do\n  use RotaWeb, :controller\nend\n",
+                ),
+                Run("mix test", "Finished in 0.4 seconds\n23 tests, 0 failures"),
+                Say("The export is served from `ExportController`."),
+            ),
+        ),
+    ),
+    wrong=(
+        (r"\bmongo(db)?\b", "MongoDB is listed as a technology to avoid"),
+        (r"\bexpress\b|node\.js", "Node.js and Express are a dependency's README's"),
+        (r"\bsvelte\b", "Svelte is the assets folder's, not the project's stack"),
+    ),
+    may=(r"mix test",),
+)
+
+CASES = (
+    DOTNET_UNTRACKED_TOOLING,
+    KOTLIN_UNTRACKED_SCRIPTS,
+    RAILS_STALE_STACK_SECTION,
+    PHOENIX_SIDE_STACK_SECTIONS,
+)
