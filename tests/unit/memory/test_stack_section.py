@@ -41,6 +41,19 @@ def test_a_root_readmes_stack_paragraph_is_quoted() -> None:
     ]
 
 
+def test_a_two_column_tables_rows_are_its_items() -> None:
+    table = (
+        "| Part | Technology |\n|------|------------|\n| API | Go with chi |\n"
+        "| Store | **PostgreSQL** |\n"
+    )
+    assert section_items(f"# X\n\n## Tech Stack\n\n{table}\n## Next\n") == (
+        "Tech Stack",
+        ["API: Go with chi", "Store: PostgreSQL"],
+    )
+    wide = "| Part | Technology | Why |\n|---|---|---|\n| API | Go | speed |\n"
+    assert section_items(f"# X\n\n## Tech Stack\n\n{wide}") is None
+
+
 @pytest.mark.parametrize(
     "title",
     ["Technologies to avoid", "Stack traces", "Technical debt", "Call stack", "Tech notes"],

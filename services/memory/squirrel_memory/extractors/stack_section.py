@@ -10,9 +10,10 @@ planning or design conversation). The statement quotes it, the same in every eco
   project;
 - only the section under a heading that names the stack itself, never one that only mentions
   technologies ("## Technologies to avoid", "## Stack traces");
-- its list items (else its first paragraph), at most `MAX_ITEMS`, markdown emphasis dropped and
-  a trailing feature tag in brackets (`(001-login)`) left out; a section that holds a
-  template's unfilled placeholder ("[e.g. Python 3.11]", "NEEDS CLARIFICATION") is no list;
+- its list items, else the rows of its two-column table ("Streaming: Kafka, Flink"), else its
+  first paragraph; at most `MAX_ITEMS`, markdown emphasis dropped and a trailing feature tag
+  in brackets (`(001-login)`) left out; a table of more columns, or a section that holds a
+  template's unfilled placeholder ("[e.g. Python 3.11]", "NEEDS CLARIFICATION"), is no list;
 - two files whose sections differ leave it unsaid: which one is current is not known;
 - a framework or main store the list names that the session's own evidence contradicts (the
   code imports another, nothing shows it) drops the statement (`contradicted_about`).
@@ -31,7 +32,7 @@ from squirrel_memory.repository.instructions import instruction_kind
 KEY = "stack_section"
 IMPORTANCE = 0.6
 #: List items quoted at most, and characters of the whole list.
-MAX_ITEMS = 5
+MAX_ITEMS = 8
 MAX_CHARS = 400
 
 _HEADING = re.compile(r"^(?P<level>#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
@@ -42,6 +43,8 @@ _STACK_TITLE = re.compile(
 )
 _ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<text>.+)$")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
+_TABLE_ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$")
+_TABLE_RULE = re.compile(r"^[\s|:-]+$")
 _EMPHASIS = re.compile(r"\*\*|__")
 #: A trailing tag in brackets with no space in it: a feature or plan's name (`(001-login)`).
 _TAG = re.compile(r"\s*\([\w.-]+\)\s*$")
@@ -53,6 +56,15 @@ _PLACEHOLDER = re.compile(
 
 def _wanted(path: str) -> bool:
     return is_instruction_file(path) or (instruction_kind(path) == "readme" and "/" not in path)
+
+
+def _table_items(rows: list[str]) -> list[str] | None:
+    """ "Name: value" of each row of a two-column table under its header; None for another
+    shape (a table of more columns reads as no list)."""
+    cells = [[cell.strip() for cell in row.split("|")] for row in rows]
+    if any(len(row) != 2 for row in cells) or len(cells) < 3 or not _TABLE_RULE.match(rows[1]):
+        return None
+    return [f"{name}: {value}" for name, value in cells[2:] if name and value]
 
 
 def section_items(text: str) -> tuple[str, list[str]] | None:
@@ -74,6 +86,11 @@ def section_items(text: str) -> tuple[str, list[str]] | None:
                 break
             body.append(following)
         items = [m.group("text").strip() for b in body if (m := _ITEM.match(b))]
+        rows = [m.group("cells") for b in body if (m := _TABLE_ROW.match(b))]
+        if not items and rows:
+            items = _table_items(rows)
+            if items is None:
+                return None
         if not items:
             paragraphs = "\n".join(body).strip().split("\n\n")
             items = [" ".join(paragraphs[0].split())] if paragraphs and paragraphs[0] else []
