@@ -104,6 +104,10 @@ RAILS_STALE_STACK_SECTION = Trap(
                     "app/jobs/reminder_job.rb",
                     "class ReminderJob\n  include Sidekiq::Job\n\n  def perform(id)\n    Booking.find(id).remind!\n  end\nend\n",
                 ),
+                Run(
+                    "bin/rails test test/jobs/reminder_job_test.rb",
+                    "Running 3 tests in a single process\n...\nFinished in 0.41s\n3 runs, 5 assertions, 0 failures, 0 errors, 0 skips",
+                ),
                 Say("The job is enqueued from two callbacks; one is enough."),
             ),
         ),

@@ -85,12 +85,13 @@ def section_items(text: str) -> tuple[str, list[str]] | None:
             if _HEADING.match(following.strip()):
                 break
             body.append(following)
-        items = [m.group("text").strip() for b in body if (m := _ITEM.match(b))]
+        items: list[str] = [m.group("text").strip() for b in body if (m := _ITEM.match(b))]
         rows = [m.group("cells") for b in body if (m := _TABLE_ROW.match(b))]
         if not items and rows:
-            items = _table_items(rows)
-            if items is None:
+            table = _table_items(rows)
+            if table is None:
                 return None
+            items = table
         if not items:
             paragraphs = "\n".join(body).strip().split("\n\n")
             items = [" ".join(paragraphs[0].split())] if paragraphs and paragraphs[0] else []
