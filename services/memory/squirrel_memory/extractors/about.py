@@ -144,7 +144,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])")
 _ABOUT_THE_FILE = re.compile(
     r"\bthis file\b|\b(?:CLAUDE|AGENTS|GEMINI)(?:\.local)?\.md\b|claude\.ai/code|"
     r"\bguidance\b|\binstructions? for\b|"
-    # a generated file's stamp: "Auto-generated from all feature plans. Last updated: …"
+    # a generated file's stamp: "Auto-generated from the plans. Last updated: …"
     r"^\W*(?:auto-?)?generated (?:from|by)\b|\blast updated:",
     re.IGNORECASE,
 )

@@ -186,7 +186,7 @@ def _rules_of(whole: str) -> list[str]:
     return found
 
 
-#: A template's unfilled placeholder ("[ONLY COMMANDS FOR ACTIVE TECHNOLOGIES]",
+#: A template's unfilled placeholder ("[COMMANDS FOR YOUR STACK]",
 #: "[NEEDS CLARIFICATION]"): a line holding one was never written for this project.
 _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9_/-]*(?: [A-Z0-9_/-]+)+\]")
 

@@ -262,7 +262,7 @@ def test_a_layout_trees_folders_in_a_plain_fence_are_no_commands() -> None:
 
 def test_a_line_with_a_templates_unfilled_placeholder_is_no_rule() -> None:
     agents = (
-        "# X\n\n## Commands\nnpm test [ONLY COMMANDS FOR ACTIVE TECHNOLOGIES] npm run lint\n\n"
+        "# X\n\n## Commands\nmake test [COMMANDS FOR YOUR STACK] make lint\n\n"
         "## Style\nAlways run [NEEDS CLARIFICATION] first.\n\n"
         "Always run `make check` before committing [see CI].\n"
     )
