@@ -11,11 +11,12 @@ from squirrel_memory.index.base import (
     IndexKind,
     IndexProblem,
     IndexUnusableError,
+    StoredVectors,
     Vector,
     VectorIndex,
     VectorRefusedError,
 )
-from squirrel_memory.index.faiss_index import FaissIndex, StoredVectors
+from squirrel_memory.index.faiss_index import FaissIndex
 from squirrel_memory.index.ivf import APPROXIMATE_ABOVE, IVF_PROBE_FRACTION, IVF_RETRAIN_GROWTH
 from squirrel_memory.index.sidecar import FORMAT_VERSION, READABLE_FORMATS
 

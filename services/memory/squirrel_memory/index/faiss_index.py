@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, KeysView
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from squirrel_memory.index.base import (
     IndexKind,
     IndexProblem,
     IndexUnusableError,
+    StoredVectors,
     Vector,
     unit_vector,
 )
@@ -61,22 +61,9 @@ __all__ = [  # the thresholds and widths, where the benches and tests have alway
     "IVF_COARSE_WIDTHS",
     "IVF_COMPACT_WIDTH",
     "FaissIndex",
-    "StoredVectors",
 ]
 
 log = structlog.get_logger()
-
-
-@dataclass(frozen=True)
-class StoredVectors:
-    """Some memories' stored vectors (`FaissIndex.stored_vectors`): of the memories `asked`,
-    the rows of `rows` by memory id (`at`: those the index held), as the index held them at
-    `version`."""
-
-    version: int
-    asked: frozenset[str]
-    at: dict[str, int]
-    rows: Vector
 
 
 class FaissIndex(IndexLayout):
