@@ -60,7 +60,7 @@ def test_a_memory_not_taken_is_read_from_the_index() -> None:
     index, vectors = _filled(50_000)
     query = vectors[7]
     stored = index.stored_vectors(["m1", "m2"])
-    got = index.similarities(query, ["m1", "m7"], stored)
+    got = index.similarities(query, iter(["m1", "m7"]), stored)  # an iterator, read once
     assert list(got) == ["m1", "m7"]
     assert got == index.similarities(query, ["m1", "m7"])
     assert got["m7"] == pytest.approx(1.0, abs=1e-5)

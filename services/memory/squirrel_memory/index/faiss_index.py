@@ -255,11 +255,11 @@ class FaissIndex(IndexLayout):
         `stored`: `stored_vectors` of (at least) those memories taken before, used when the
         index has not been written since (the same vectors, so the same cosines to the bit)."""
         vector = self._checked_vector(query)
+        wanted = list(dict.fromkeys(memory_ids))  # once: `memory_ids` may be an iterator
         if stored is not None and stored.version == self._version:
             # Not written since: what the index holds now (a write racing this call is one it
             # could as well have waited for, as the read under the lock below would have).
             at, asked = stored.at, stored.asked
-            wanted = list(dict.fromkeys(memory_ids))
             if asked.issuperset(wanted):  # else: a memory not taken, read below
                 known = [m for m in wanted if m in at]
                 if not known:
@@ -268,7 +268,7 @@ class FaissIndex(IndexLayout):
                 return dict(zip(known, scores.tolist(), strict=True))
         with self._lock:
             held = self._ids
-            pairs = [(m, held[m]) for m in dict.fromkeys(memory_ids) if m in held]
+            pairs = [(m, held[m]) for m in wanted if m in held]
             if not pairs:
                 return {}
             keys = np.fromiter((int_id for _, int_id in pairs), dtype=np.int64, count=len(pairs))
