@@ -778,3 +778,42 @@ async def test_a_lexical_hit_the_index_lacks_is_lifted_as_the_index_says(
     assert page == asked_of_the_index
     scores = {r.memory_id: r.score for r in page.results}
     assert scores[target] > {r.memory_id: r.score for r in not_lifted.results}.get(target, 0.0)
+
+
+async def test_the_lexical_hits_vectors_taken_on_their_reader_rank_the_same(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The lexical side takes its hits' stored vectors on its reader; the vector side then only
+    # multiplies them by the query (on its thread, the lexical side done first). The ranking is
+    # the one of cosines read from the index there (the vectors not taken), to the bit.
+    query = "jwt tokens migrations postgres uv"
+    now = datetime.now(UTC)
+    taken: list[list[str]] = []
+    take = FaissIndex.stored_vectors
+
+    def noted(index: FaissIndex, memory_ids: Any) -> Any:
+        taken.append(list(memory_ids))
+        return take(index, memory_ids)
+
+    monkeypatch.setattr(FaissIndex, "stored_vectors", noted)
+    ranked: dict[bool, list[tuple[str, float, float, float]]] = {}
+    for with_taken in (True, False):
+        index: Any = world.index if with_taken else _ThreadNotingIndex(world.index)
+        retriever = Retriever(
+            cast(SqliteStore, _OrderedSides(world.store, lexical_first=True)),
+            embedder=world.embedder,
+            index=cast(FaissIndex, index),
+            settings=_settings(FusionMethod.EXACT, 1),
+            clock=lambda: now,
+        )
+        found, vector_used = await retriever.rank(str(world.root), query)
+        assert vector_used
+        ranked[with_taken] = [(s.item.id, s.score.total, s.lexical, s.vector) for s in found]
+        if with_taken:
+            assert len(taken) == 1 and taken[0]  # on the lexical side, once
+        else:
+            assert len(taken) == 1 and index.threads  # not taken: read from the index
+
+    assert ranked[True] == ranked[False]
+    # a lexical hit outside the vector pool of one, weighed by a cosine from taken vectors
+    assert any(m in taken[0] and lexical and vector for m, _, lexical, vector in ranked[True])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Protocol, runtime_checkable
@@ -15,6 +16,18 @@ from squirrel_core.errors import FailedPreconditionError
 
 Hit = tuple[str, float]
 Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class StoredVectors:
+    """Some memories' stored vectors (`FaissIndex.stored_vectors`): of the memories `asked`,
+    the rows of `rows` by memory id (`at`: those the index held), as the index held them at
+    `version`."""
+
+    version: int
+    asked: frozenset[str]
+    at: dict[str, int]
+    rows: Vector
 
 
 class IndexKind(StrEnum):

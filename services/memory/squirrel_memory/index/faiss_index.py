@@ -22,6 +22,7 @@ from squirrel_memory.index.base import (
     IndexKind,
     IndexProblem,
     IndexUnusableError,
+    StoredVectors,
     Vector,
     unit_vector,
 )
@@ -115,6 +116,9 @@ class FaissIndex(IndexLayout):
         self._codes_restored = False
         self._loaded_sha256 = ""
         """The SHA-256 of the index file `load` read (empty for an index not loaded)."""
+        self._version = 0
+        """Bumped by every write (`upsert`, `remove`, `rebuild`): `StoredVectors` taken under
+        another version are not used."""
 
     # -- properties -------------------------------------------------------------------------
 
@@ -169,6 +173,7 @@ class FaissIndex(IndexLayout):
         if not batch:
             return 0
         with self._lock:
+            self._version += 1
             replaced = [self._ids[m] for m in batch if m in self._ids]
             if replaced:
                 self._remove_int_ids(np.asarray(replaced, dtype=np.int64))
@@ -194,6 +199,7 @@ class FaissIndex(IndexLayout):
             known = [m for m in dict.fromkeys(memory_ids) if m in self._ids]
             if not known:
                 return 0
+            self._version += 1
             int_ids = np.asarray([self._ids[m] for m in known], dtype=np.int64)
             self._remove_int_ids(int_ids)
             for memory_id, int_id in zip(known, int_ids.tolist(), strict=True):
@@ -208,6 +214,7 @@ class FaissIndex(IndexLayout):
         ids = {memory_id: int_id for int_id, memory_id in enumerate(batch)}
         vectors = np.stack(list(batch.values())) if batch else np.zeros((0, self._dim), np.float32)
         with self._lock:
+            self._version += 1
             self._build(vectors, np.arange(len(ids), dtype=np.int64))
             self._ids = ids
             self._names = {int_id: memory_id for memory_id, int_id in ids.items()}
@@ -238,17 +245,52 @@ class FaissIndex(IndexLayout):
             if (name := names.get(int_id)) is not None
         ]
 
-    def similarities(self, query: npt.ArrayLike, memory_ids: Iterable[str]) -> dict[str, float]:
-        """The cosine of `query` to each given memory the index holds (others are left out)."""
+    def similarities(
+        self,
+        query: npt.ArrayLike,
+        memory_ids: Iterable[str],
+        stored: StoredVectors | None = None,
+    ) -> dict[str, float]:
+        """The cosine of `query` to each given memory the index holds (others are left out).
+        `stored`: `stored_vectors` of (at least) those memories taken before, used when the
+        index has not been written since (the same vectors, so the same cosines to the bit)."""
         vector = self._checked_vector(query)
+        wanted = list(dict.fromkeys(memory_ids))  # once: `memory_ids` may be an iterator
+        if stored is not None and stored.version == self._version:
+            # Not written since: what the index holds now (a write racing this call is one it
+            # could as well have waited for, as the read under the lock below would have).
+            at, asked = stored.at, stored.asked
+            if asked.issuperset(wanted):  # else: a memory not taken, read below
+                known = [m for m in wanted if m in at]
+                if not known:
+                    return {}
+                scores = stored.rows[[at[m] for m in known]] @ vector
+                return dict(zip(known, scores.tolist(), strict=True))
         with self._lock:
-            known = [(m, self._ids[m]) for m in dict.fromkeys(memory_ids) if m in self._ids]
-            if not known:
+            held = self._ids
+            pairs = [(m, held[m]) for m in wanted if m in held]
+            if not pairs:
                 return {}
-            keys = np.fromiter((int_id for _, int_id in known), dtype=np.int64, count=len(known))
-            rows = self._index.reconstruct_batch(keys)  # one call: ~15x faster than one by one
-        scores = np.asarray(rows, np.float32) @ vector
-        return {m: float(s) for (m, _), s in zip(known, scores.tolist(), strict=True)}
+            keys = np.fromiter((int_id for _, int_id in pairs), dtype=np.int64, count=len(pairs))
+            found = self._index.reconstruct_batch(keys)  # one call: ~15x faster than one by one
+        scores = np.asarray(found, np.float32) @ vector
+        return {m: float(s) for (m, _), s in zip(pairs, scores.tolist(), strict=True)}
+
+    def stored_vectors(self, memory_ids: Iterable[str]) -> StoredVectors:
+        """The stored vectors of the given memories the index holds, taken now (before the
+        query's vector is known) for a later `similarities`: a search's lexical side takes
+        those of its hits while the query is still being embedded."""
+        asked = frozenset(memory_ids)
+        with self._lock:
+            held = self._ids
+            known = [m for m in asked if m in held]
+            keys = np.fromiter((held[m] for m in known), dtype=np.int64, count=len(known))
+            rows = (
+                np.asarray(self._index.reconstruct_batch(keys), np.float32)
+                if known
+                else np.zeros((0, self._dim), np.float32)
+            )
+            return StoredVectors(self._version, asked, {m: n for n, m in enumerate(known)}, rows)
 
     def vector(self, memory_id: str) -> Vector:
         """The stored vector of one memory (raises `KeyError` for an unknown id)."""

@@ -7,7 +7,7 @@ import posixpath
 from collections.abc import Callable, Container, Sequence
 
 from squirrel_memory.embedding.base import Embedder, EmbedderNotReadyError
-from squirrel_memory.index import FaissIndex, Vector, VectorIndex
+from squirrel_memory.index import FaissIndex, StoredVectors, Vector, VectorIndex
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.reader import MemoryReader
 from squirrel_memory.retrieval.relevance import (
@@ -41,6 +41,7 @@ class _VectorSearch:
         known: Container[str],
         relevance: VectorRelevance | None,
         lexical_ids: Sequence[list[str]],
+        lexical_vectors: Sequence[StoredVectors] = (),
     ) -> None:
         self._settings = settings
         self._embedder = embedder
@@ -50,6 +51,7 @@ class _VectorSearch:
         self._known = known
         self._relevance = relevance
         self._lexical_ids = lexical_ids
+        self._lexical_vectors = lexical_vectors
         self._query: Vector | None = None
         self._hits: list[tuple[str, float]] = []
         self._exact: list[tuple[str, float]] | None = None
@@ -66,7 +68,11 @@ class _VectorSearch:
         self._hits = rescaled_hits(settings, index.search(vector, self._k))
         lexical_ids = self._lexical_ids
         if settings.fusion_method is FusionMethod.EXACT and lexical_ids:
-            self._exact = exact_cosines(settings, index, vector, self._hits, lexical_ids[0])
+            # The lexical side leaves its hits' vectors before their ids (`stored_vectors`).
+            stored = self._lexical_vectors[0] if self._lexical_vectors else None
+            self._exact = exact_cosines(
+                settings, index, vector, self._hits, lexical_ids[0], stored=stored
+            )
         return worth_reading(settings, self._hits, self._known, self._relevance)
 
     def hits(self, items: list[MemoryItem]) -> VectorHits:
@@ -166,10 +172,12 @@ class Candidates:
         relevance: VectorRelevance | None,
         lexical_ids: Sequence[list[str]],
         on_lexical: Callable[[list[tuple[MemoryItem, float]]], None],
+        lexical_vectors: Sequence[StoredVectors] = (),
     ) -> tuple[VectorHits, list[tuple[MemoryItem, float]]]:
         """`vector_hits` and `lexical_hits` at once, in one read of the store (two readers, the
         event loop woken once); `on_lexical` gets the lexical hits as soon as they are read,
-        on their reader, so that the vector side can use them (`known`, `lexical_ids`).
+        on their reader, so that the vector side can use them (`known`, `lexical_ids`, and
+        `lexical_vectors`: their stored vectors, `stored_vectors`, left before their ids).
         For a search whose vectors and lexical side are both on (`vector_ready`)."""
         search = self._vector_search(
             text,
@@ -178,6 +186,7 @@ class Candidates:
             known=known,
             relevance=relevance,
             lexical_ids=lexical_ids,
+            lexical_vectors=lexical_vectors,
         )
         if search is None or not self.settings.use_lexical:
             raise ValueError("both_hits needs the vector and the lexical side")
@@ -195,6 +204,7 @@ class Candidates:
         known: Container[str],
         relevance: VectorRelevance | None,
         lexical_ids: Sequence[list[str]],
+        lexical_vectors: Sequence[StoredVectors] = (),
     ) -> _VectorSearch | None:
         embedder, index = self._embedder, self.index
         if not self.vector_ready or embedder is None or index is None:
@@ -209,7 +219,18 @@ class Candidates:
             known=known,
             relevance=relevance,
             lexical_ids=lexical_ids,
+            lexical_vectors=lexical_vectors,
         )
+
+    def stored_vectors(self, memory_ids: Sequence[str]) -> StoredVectors | None:
+        """The stored vectors of lexical hits, for their exact cosines once the query is
+        embedded (`exact_cosines`): taken on the lexical side's reader, which is done long
+        before the query's embedding, they leave the vector side only a product to work out.
+        None unless exact score fusion asks for them and the index is a `FaissIndex`."""
+        index = self.index
+        if not self.exact_fusion or not isinstance(index, FaissIndex) or not memory_ids:
+            return None
+        return index.stored_vectors(memory_ids)
 
     def with_exact_cosines(
         self,

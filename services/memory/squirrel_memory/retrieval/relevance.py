@@ -8,7 +8,7 @@ from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from squirrel_memory.index import Vector, VectorIndex
+from squirrel_memory.index import FaissIndex, StoredVectors, Vector, VectorIndex
 from squirrel_memory.retrieval.results import RELEVANT_LEXICAL_ONLY, RELEVANT_WITH_VECTORS
 from squirrel_memory.scoring import (
     FusionMethod,
@@ -48,14 +48,22 @@ def exact_cosines(
     query_vector: Vector,
     pool: Sequence[tuple[str, float]],
     lexical_ids: Sequence[str],
+    *,
+    stored: StoredVectors | None = None,
 ) -> list[tuple[str, float]]:
     """The rescaled cosines to the query of the lexical hits outside the vector `pool`, in the
-    lexical order (a hit the index lacks is left out): what score fusion weighs them by."""
+    lexical order (a hit the index lacks is left out): what score fusion weighs them by.
+    `stored`: the lexical hits' vectors taken from a `FaissIndex` beforehand (its
+    `stored_vectors`), used while the index is unchanged."""
     pooled = {m for m, _ in pool}
     missing = [m for m in lexical_ids if m not in pooled]
     if not missing:
         return []
-    return rescaled_hits(settings, index.similarities(query_vector, missing).items())
+    if stored is not None and isinstance(index, FaissIndex):
+        cosines = index.similarities(query_vector, missing, stored)
+    else:
+        cosines = index.similarities(query_vector, missing)
+    return rescaled_hits(settings, cosines.items())
 
 
 def fusion_weights(settings: RetrievalSettings, vector_used: bool) -> FusionWeights:

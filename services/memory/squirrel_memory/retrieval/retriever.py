@@ -11,7 +11,7 @@ import structlog
 from squirrel_core.caller import team_user
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.embedding.base import Embedder
-from squirrel_memory.index import VectorIndex
+from squirrel_memory.index import StoredVectors, VectorIndex
 from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.candidates import Candidates, VectorHits
@@ -178,12 +178,19 @@ class Retriever:
                 # side (usually done first) has already read, and gives the lexical hits outside
                 # the vector pool their exact cosines on its thread (`lexical_ids` holds them
                 # then). Fusion's query terms of the lexical hits are worked out on their reader.
+                # Their stored vectors are taken there too (`lexical_vectors`, before the ids),
+                # so the vector side, on the search's critical path, only multiplies.
                 lexical_ids: list[list[str]] = []
+                lexical_vectors: list[StoredVectors] = []
 
                 def on_lexical(found: list[tuple[MemoryItem, float]]) -> None:
                     matched.update(matched_counts(parsed.terms, found, settings.lexical_saturation))
                     items.update((m.id, m) for m, _ in found)
-                    lexical_ids.append([m.id for m, _ in found])
+                    ids = [m.id for m, _ in found]
+                    stored = candidates.stored_vectors(ids)
+                    if stored is not None:
+                        lexical_vectors.append(stored)
+                    lexical_ids.append(ids)
 
                 hits, found = await self._candidates.both_hits(
                     project_id,
@@ -194,6 +201,7 @@ class Retriever:
                     relevance=relevance,
                     lexical_ids=lexical_ids,
                     on_lexical=on_lexical,
+                    lexical_vectors=lexical_vectors,
                 )
                 lexical = [(m.id, score) for m, score in found]
                 vector = self._vector_pool(hits, lexical, items)
