@@ -8,8 +8,10 @@ Hosts load the project's instruction file into every session without a tool call
   `~/.codex/AGENTS.md` before the project's file with a `--- project-doc ---` line, and may
   append its list of skills (`## Skills`); neither is the project's file and both are cut off.
   The older shape names no folder: only a text with the `--- project-doc ---` line says which
-  part is the project's, and it was loaded for the session's folder. Only the host's own
-  message counts: one the user typed (a block pasted from elsewhere) is followed by its
+  part is the project's, and it was loaded for the session's folder; without that line, a text
+  whose title names the session's folder (`# Shop Development Guidelines` in `…/shop`) is the
+  project's own file too (a user's own file does not name one project's folder). Only the
+  host's own message counts: one the user typed (a block pasted from elsewhere) is followed by its
   `user_message` record of the same text, so the parser holds such a message until the next
   record says which it was.
 - Claude Code (2.1) writes an `attachment` record `nested_memory` with the file's `path` and its
@@ -106,12 +108,42 @@ def codex_loaded(content: object, cwd: str | None) -> tuple[list[LoadedFile], st
 def _codex_file(text: str, cwd: str | None) -> LoadedFile | None:
     if current := _CODEX_CURRENT.match(text):
         folder, body = current.group("folder").strip(), current.group("body")
-    elif (older := _CODEX_OLDER.match(text)) and cwd and _PROJECT_DOC.search(older.group("body")):
+    elif (older := _CODEX_OLDER.match(text)) and cwd and _projects_own(older.group("body"), cwd):
         folder, body = cwd, older.group("body")
     else:
         return None
     project = _project_part(body)
     return LoadedFile(posixpath.join(folder, CODEX_FILE), project) if project else None
+
+
+#: A Markdown file's title: its first line, one `#`.
+_TITLE = re.compile(r"\A\s*#\s+(?P<title>[^\n]+)")
+#: Shortest folder name a title is matched against (a shorter one is too common a word).
+_MIN_FOLDER_NAME = 3
+#: Most title words one folder name is spelt with ("Try 4th").
+_MAX_NAME_WORDS = 4
+
+
+def _squashed(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text).lower()
+
+
+def _projects_own(body: str, cwd: str) -> bool:
+    """Whether an older-shape Codex block holds the project's file: it has the project-doc line,
+    or its title names the session's folder."""
+    if _PROJECT_DOC.search(body):
+        return True
+    title = _TITLE.match(body)
+    folder = _squashed(posixpath.basename(cwd.rstrip("/")))
+    if title is None or len(folder) < _MIN_FOLDER_NAME:
+        return False
+    # Whole words of the title spell the folder's name ("Try 4th", "Try_4th"; not "Workshop").
+    words = title.group("title").split()
+    return any(
+        _squashed(" ".join(words[start:end])) == folder
+        for start in range(len(words))
+        for end in range(start + 1, min(start + _MAX_NAME_WORDS, len(words)) + 1)
+    )
 
 
 def claude_loaded(attachment: dict[str, Any]) -> list[LoadedFile]:
