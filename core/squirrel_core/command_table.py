@@ -129,6 +129,13 @@ def known_tools() -> dict[str, str]:
 #: says its own action, and has the head's purpose only when another part names it too
 #: (`db:migrate`); `db:check:test`, `db:seed` or `db:studio` migrate nothing.
 _OBJECT_HEADS = frozenset({"db"})
+#: Heads of a task that checks something, and the things a check of the machine's setup names
+#: (`check-prerequisites`, `check:env`, `check-deps`): such a check runs none of the tests.
+_CHECK_HEADS = frozenset({"check", "verify"})
+_SETUP_OBJECTS = frozenset(
+    {"prerequisites", "prereqs", "prereq", "env", "environment", "deps", "dependencies"}
+    | {"requirements", "setup", "install", "installation", "tools", "toolchain", "versions"}
+)
 
 
 def task_purpose(name: str) -> str | None:
@@ -142,6 +149,8 @@ def task_purpose(name: str) -> str | None:
         return table.task_names.get(name)
     head, *rest = re.split(r"[:._\-/]", name)
     purpose = table.task_names.get(head)
+    if head in _CHECK_HEADS and _SETUP_OBJECTS.intersection(rest):
+        return None  # `check-prerequisites`, `check_env`: the setup is checked, not the code
     if head in _OBJECT_HEADS and purpose is not None:
         return purpose if any(table.task_names.get(part) == purpose for part in rest) else None
     return purpose

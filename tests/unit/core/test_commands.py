@@ -431,6 +431,15 @@ def test_task_names() -> None:
     assert task_purpose("frobnicate") is None
 
 
+def test_a_check_of_the_machines_setup_runs_no_tests() -> None:
+    for name in ("check-prerequisites", "check:env", "verify_deps", "check-toolchain"):
+        assert task_purpose(name) is None, name
+    assert not is_test_command(".specify/scripts/bash/check-prerequisites.sh --json")
+    # A check of the code keeps its purpose: the gate, a suite, a named check.
+    for name in ("check", "check:unit", "check-all", "check-links", "verify"):
+        assert task_purpose(name) == "test", name
+
+
 @pytest.mark.parametrize(
     ("line", "purpose"),
     [

@@ -117,6 +117,22 @@ def test_older_codex_user_instructions_titled_otherwise_stay_the_users() -> None
     ):
         text = f"<user_instructions>\n\n{body}\n\n</user_instructions>"
         assert _loaded(_codex(text)) == [], body
+def test_older_codex_user_instructions_titled_with_the_session_folder_are_the_projects() -> None:
+    # The session runs in /work/shop: a file titled for that folder is the project's own.
+    titled = "<user_instructions>\n\n# Shop Development Guidelines\n\nRun `make`.\n\n</user_instructions>"
+    assert _loaded(_codex(titled)) == [
+        ("AGENTS.md", "# Shop Development Guidelines\n\nRun `make`.")
+    ]
+
+
+def test_older_codex_user_instructions_titled_for_another_name_are_no_project_file() -> None:
+    for body in (
+        "# My global rules\n\nAnswer in French.",  # the user's own file
+        "Notes on the shop\n\nRun `make`.",  # the folder named, but in no title
+        "# Workshop notes\n\n## Shop\n\nRun `make`.",  # a title holding a longer word
+    ):
+        events = _codex(f"<user_instructions>\n\n{body}\n\n</user_instructions>")
+        assert _loaded(events) == [], body
 
 
 def _attachment(attachment: dict[str, Any]) -> list[Event]:

@@ -87,6 +87,48 @@ _CONDITIONED = re.compile(
 _SHELL_FENCES = {"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal", "cmd"}
 _INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
 _PROMPT = re.compile(r"^\s*(?:\$|>|%|#)\s+")
+#: A heading that names the section of the project's commands ("## Commands", "### Development
+#: commands", "## Useful Commands").
+_COMMANDS_HEADING = re.compile(r"^#{1,6}\s+(?:[\w-]+\s+)?commands\s*:?\s*$", re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}\s")
+#: A template's placeholder left in a generated file ("[ONLY COMMANDS FOR ACTIVE TECHNOLOGIES]"):
+#: capitals in brackets, which separate the commands written around them.
+_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9 _/,'-]{3,}\]")
+#: The most words one bare command of a commands section has (more is a sentence).
+_MAX_BARE_WORDS = 8
+#: Words of running English that no bare command holds ("make sure the tests pass").
+_PROSE_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "to",
+        "and",
+        "or",
+        "sure",
+        "before",
+        "after",
+        "that",
+        "this",
+        "these",
+        "those",
+        "you",
+        "your",
+        "we",
+        "is",
+        "are",
+        "it",
+        "of",
+        "for",
+        "with",
+        "when",
+        "if",
+        "then",
+        "first",
+    ]
+)
+#: A sentence's end: a word and its full stop (not `./...`).
+_SENTENCE_STOP = re.compile(r"[A-Za-z)][.:!?]$")
 
 
 #: A line of an indented code block: four spaces or a tab before its text.
@@ -126,7 +168,13 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
     rules = 0
     fence: str | None = None
     indented = indented_code_lines(text.lines)
+    in_commands = False
     for number, line in enumerate(text.lines, 1):
+        if fence is None and _HEADING.match(line):
+            in_commands = _COMMANDS_HEADING.match(line.strip()) is not None
+        if in_commands and fence is None and number - 1 not in indented:
+            for bare in _bare_commands(line):
+                _commands(out, text, bare, number, origin)
         if number - 1 in indented:  # a block without a fence: its commands, never a rule
             _commands(out, text, _PROMPT.sub("", line).strip(), number, origin)
             continue
@@ -261,6 +309,25 @@ def with_continuation(lines: Sequence[str], index: int) -> str:
             break
         joined.append(line.strip())
     return " ".join(joined)
+
+
+def _bare_commands(line: str) -> list[str]:
+    """The commands a plain line of a commands section holds without code marks
+    (`npm test [ONLY COMMANDS …] npm run lint`): the parts between a template's placeholders,
+    each a short command and not a sentence. A line with code marks, a bullet's words or a
+    heading gives none (its code spans are read as every line's are)."""
+    stripped = line.strip()
+    if not stripped or "`" in stripped or not _prose(line):
+        return []
+    parts = [p.strip() for p in _PLACEHOLDER.split(stripped)]
+    return [
+        p
+        for p in parts
+        if p
+        and len(p.split()) <= _MAX_BARE_WORDS
+        and not _SENTENCE_STOP.search(p)
+        and not _PROSE_WORDS.intersection(w.lower() for w in p.split())
+    ]
 
 
 def _commands(out: Readings, text: TextFile, line: str, number: int, origin: str) -> None:

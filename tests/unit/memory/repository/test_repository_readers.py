@@ -530,3 +530,31 @@ def test_a_gate_task_is_said_as_the_checks_it_runs(
     _, found = _read(make_repo, files)
 
     assert found["repo:recipe:test"].content.startswith(head), found["repo:recipe:test"].content
+
+
+def test_a_commands_section_gives_the_bare_commands_between_a_templates_placeholders() -> None:
+    agents = (
+        "# Shop Guidelines\n\n## Commands\n"
+        "npm test [ONLY COMMANDS FOR ACTIVE TECHNOLOGIES][ONLY COMMANDS FOR ACTIVE TECHNOLOGIES]"
+        " npm run lint\n\n## Code Style\nFollow standard conventions\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
+    assert [(c.text, c.purpose, c.ref) for c in out.commands] == [
+        ("npm test", "test", "AGENTS.md:4"),
+        ("npm run lint", "lint", "AGENTS.md:4"),
+    ]
+
+
+def test_bare_text_is_no_command_outside_a_commands_section_or_when_it_is_a_sentence() -> None:
+    agents = (
+        "# Shop\n\n## Testing\nnpm test\n\n"  # another section: its bare words are prose
+        "## Development commands\n"
+        "make sure the tests pass\n"  # a sentence in the section
+        "Run these before pushing.\n"
+        "- `cargo test` runs the suite\n"  # a code span, read as every line's is
+        "```\nsrc/\n```\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
+    assert [c.text for c in out.commands] == ["cargo test"]
