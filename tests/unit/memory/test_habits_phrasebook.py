@@ -59,4 +59,29 @@ def test_a_one_off_is_never_a_standing_habit(message: str) -> None:
 
 def test_the_phrasebook_keeps_at_least_what_it_kept() -> None:
     kept = sum(verdict(m) == "kept" for m in HABITS)
-    assert kept >= 12
+    assert kept >= 14
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I told you to use pnpm", "Use pnpm."),
+        ("i said use yarn not npm", "Prefers yarn over npm."),
+    ],
+)
+def test_a_means_said_again_is_a_habit(message: str, content: str) -> None:
+    found = stated_preferences(message, after_assistant_action=True)
+    assert [(p.content, p.standing) for p in found] == [(content, True)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I told you to use the second option",
+        "I asked you to use this file",
+        "I said use it",
+        "I told you to fix the login bug",
+    ],
+)
+def test_a_task_said_again_is_no_habit(message: str) -> None:
+    assert stated_preferences(message, after_assistant_action=True) == []
