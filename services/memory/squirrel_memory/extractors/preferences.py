@@ -155,6 +155,14 @@ _TOLD = re.compile(
     re.IGNORECASE,
 )
 _TOLD_LEAD = re.compile(r"^(?:don'?t|do not|never|always|no)\b", re.IGNORECASE)
+#: A means said again ("I told you to use pnpm", "I said use yarn not npm"): the thing used is a
+#: bare name, not one picked for the task at hand ("use the second option", "use this file").
+_MEANS = re.compile(
+    r"^(?:use|prefer|stick (?:to|with))\s+(?!(?:the|this|that|these|those|it|my|your|our|a|an|"
+    r"one|another|same|other|option|version|approach|first|second|third|last|previous|next)\b)"
+    r"[a-z][\w.+-]*(?:\s+(?:not|instead of|over|rather than)\s+[a-z][\w.+-]*)?$",
+    re.IGNORECASE,
+)
 #: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
 _EMPHASIS = re.compile(
     r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL|EVERYONE|EVERYBODY|"
@@ -330,7 +338,7 @@ def _told(body: str) -> str | None:
     if not (match.group("neg") or _TOLD_LEAD.match(x) or head in VERBS or stem(head) in VERBS):
         return None  # "I said that the API is slow": a statement, not an instruction
     said = f"don't {x}" if match.group("neg") else x
-    ruled = match.group("neg") or _TOLD_LEAD.match(x) or _CONDITIONED.search(x)
+    ruled = match.group("neg") or _TOLD_LEAD.match(x) or _CONDITIONED.search(x) or _MEANS.match(x)
     if not ruled or ONE_OFF.search(said):
         return ""
     return said

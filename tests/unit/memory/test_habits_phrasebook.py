@@ -1,0 +1,87 @@
+"""The phrasebook of habit wordings (bench/habits_phrasebook.py): the wordings the rules keep stay
+kept, and no one-off request is ever read as a standing habit."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.habits_phrasebook import HABITS, ONE_OFFS, verdict
+from squirrel_memory.extractors.preferences import stated_preferences
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        (
+            "please always run the linter before committing",
+            "Always run the linter before committing.",
+        ),
+        ("from now on, put type hints on every function", "Put type hints on every function."),
+        ("going forward, squash commits before merging", "Squash commits before merging."),
+        (
+            "whenever you add a dependency, pin its version",
+            "Whenever you add a dependency, pin its version.",
+        ),
+        ("hi! please always answer in short sentences", "Always answer in short sentences."),
+        ("ALWAYS run the tests before you commit!!", "Always run the tests before you commit."),
+        ("prefer composition over inheritance", "Prefers composition over inheritance."),
+    ],
+)
+def test_a_habit_is_kept_in_the_users_words_normalised(message: str, content: str) -> None:
+    found = [p for p in stated_preferences(message, after_assistant_action=False) if p.standing]
+    assert [p.content for p in found] == [content]
+
+
+def test_a_bulleted_list_gives_one_habit_per_line() -> None:
+    found = stated_preferences(
+        "- always use early returns\n- never commit secrets", after_assistant_action=False
+    )
+    assert [p.content for p in found if p.standing] == [
+        "Always use early returns.",
+        "Never commit secrets.",
+    ]
+
+
+def test_emphasis_weighs_more_than_a_plain_habit() -> None:
+    plain = stated_preferences(
+        "always run the tests before you commit", after_assistant_action=False
+    )
+    loud = stated_preferences(
+        "ALWAYS run the tests before you commit!!", after_assistant_action=False
+    )
+    assert loud[0].importance > plain[0].importance
+
+
+@pytest.mark.parametrize("message", ONE_OFFS)
+def test_a_one_off_is_never_a_standing_habit(message: str) -> None:
+    assert verdict(message) != "kept"
+
+
+def test_the_phrasebook_keeps_at_least_what_it_kept() -> None:
+    kept = sum(verdict(m) == "kept" for m in HABITS)
+    assert kept >= 14
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("I told you to use pnpm", "Use pnpm."),
+        ("i said use yarn not npm", "Prefers yarn over npm."),
+    ],
+)
+def test_a_means_said_again_is_a_habit(message: str, content: str) -> None:
+    found = stated_preferences(message, after_assistant_action=True)
+    assert [(p.content, p.standing) for p in found] == [(content, True)]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I told you to use the second option",
+        "I asked you to use this file",
+        "I said use it",
+        "I told you to fix the login bug",
+    ],
+)
+def test_a_task_said_again_is_no_habit(message: str) -> None:
+    assert stated_preferences(message, after_assistant_action=True) == []
