@@ -23,7 +23,7 @@ from squirrel_memory.extractors.lessons import (
     telling,
 )
 from squirrel_memory.extractors.pitfall_memories import hook_checks
-from squirrel_memory.extractors.pitfalls import error_fingerprint
+from squirrel_memory.extractors.pitfalls import error_fingerprint, first_error_line
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 from tests.unit.memory.session_builder import scripted_session
@@ -51,6 +51,9 @@ def _pitfalls(events: list[StoredEvent]) -> list[MemoryCandidate]:
         "Getting extensions in current project...",
         "Compiling ledger v0.1.0 (/home/dev/src/ledger)",
         "[2/4] Fetching packages…",
+        "-- Detecting CXX compiler ABI info - done",
+        "-- The CXX compiler identification is GNU 13.2.0",
+        "go: downloading example.com/testify v1.9.0",
     ],
 )
 def test_progress_lines_are_progress(line: str) -> None:
@@ -63,6 +66,10 @@ def test_progress_lines_are_progress(line: str) -> None:
         "error: could not compile `ledger` due to 2 previous errors",
         "Checking failed: 2 errors found",
         "fatal: not a git repository",
+        "-- Configuring incomplete, errors occurred!",
+        "go: example.com/mod: not found",
+        "warning: using the legacy resolver",
+        "- a list item that says something",
     ],
 )
 def test_error_lines_are_not_progress(line: str) -> None:
@@ -76,6 +83,22 @@ def test_a_progress_line_is_never_the_signature() -> None:
     events += _session("t", [("run", ("tool check", 1, "Getting extensions ...\n"))], 3600 * 24)
     for pitfall in _pitfalls(events):
         assert "Getting extensions" not in pitfall.content and "fine" not in pitfall.content
+
+
+def test_an_error_named_at_its_place_is_the_signature_not_the_status_lines_before_it() -> None:
+    output = (
+        "-- The CXX compiler identification is GNU 13.2.0\n"
+        "CMake Error at CMakeLists.txt:12 (find_package):\n"
+        '  Could not find a package configuration file provided by "fmt"\n'
+    )
+    assert first_error_line(output) == (
+        "CMake Error at CMakeLists.txt:12 (find_package): "
+        'Could not find a package configuration file provided by "fmt"'
+    )
+
+
+def test_a_line_that_only_mentions_errors_at_is_no_error() -> None:
+    assert first_error_line("Looking for errors at the top of the log\n") == ""
 
 
 # --- the cause -------------------------------------------------------------------------------
@@ -100,6 +123,10 @@ def _reply(text: str, at: int = 60) -> Reply:
             "Let me check the config.\n\nThe `DATABASE_URL` variable is not set in CI.",
             "The `DATABASE_URL` variable is not set in CI",
         ),
+        (
+            "The error means the CLI target lacks ArgumentParser among its dependencies.",
+            "The error means the CLI target lacks ArgumentParser among its dependencies",
+        ),
     ],
 )
 def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str) -> None:
@@ -113,6 +140,7 @@ def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str) -> None:
         "Perfect! All tests pass now.",  # a reaction
         "Now let me run the tests again.",
         "What does the error say?",
+        "Let me see what the error means.",  # a plan, not a diagnosis
     ],
 )
 def test_plans_and_reactions_are_no_diagnosis(text: str) -> None:
