@@ -598,3 +598,35 @@ def test_shell_and_parser_syntax_errors_are_error_lines(output: str, expected: s
 
     want = output.strip() if expected is None else expected
     assert first_error_line(output) == want
+
+
+# --- a command the explanation told to run is the fix -----------------------------------------
+
+_DB_DOWN = "** (ConnectionError) connection not available and request was dropped from queue\n"
+
+
+def _advised_session(reply: str) -> list[StoredEvent]:
+    return _session(
+        "s",
+        [
+            ("run", ("tool test", 1, _DB_DOWN)),
+            ("say", reply),
+            ("run", ("docker compose up -d db", 0, "Container app-db-1  Started\n")),
+            ("run", ("tool test", 0, "86 tests, 0 failures\n")),
+        ],
+    )
+
+
+def test_a_command_the_explanation_told_to_run_is_the_fix() -> None:
+    reply = (
+        "This fails because the tests need the database: nothing listens on its port. "
+        "Start it with `docker compose up -d db` first."
+    )
+    (pitfall,) = _pitfalls(_advised_session(reply))
+    assert "docker compose up -d db" in pitfall.content
+    assert "the tests need the database" in pitfall.content
+
+
+def test_a_command_no_explanation_named_is_no_fix() -> None:
+    reply = "This fails because the tests need the database: nothing listens on its port."
+    assert _pitfalls(_advised_session(reply)) == []
