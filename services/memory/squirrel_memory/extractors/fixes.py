@@ -6,7 +6,8 @@ after `git push`, a test run covering the failed one) in the same session, withi
 
 - `edit`: files were edited (those the error names first);
 - `setup`: a setup command ran in between (install, migrate, build, or any other working
-  command that is not a look-around);
+  command that is not a look-around), or a working command the reply explaining the failure
+  quoted (`docker compose up -d db`), whatever its purpose;
 - `formatter`: a lint or format check's own formatter ran in between (`mix format` after
   `mix format --check-formatted` failed);
 - `variant`: the same command re-run with changed arguments, nothing else changed.
