@@ -23,7 +23,7 @@ from squirrel_memory.extractors.lessons import (
     telling,
 )
 from squirrel_memory.extractors.pitfall_memories import hook_checks
-from squirrel_memory.extractors.pitfalls import error_fingerprint
+from squirrel_memory.extractors.pitfalls import error_fingerprint, first_error_line
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 from tests.unit.memory.session_builder import scripted_session
@@ -51,6 +51,9 @@ def _pitfalls(events: list[StoredEvent]) -> list[MemoryCandidate]:
         "Getting extensions in current project...",
         "Compiling ledger v0.1.0 (/home/dev/src/ledger)",
         "[2/4] Fetching packages…",
+        "-- Detecting CXX compiler ABI info - done",
+        "-- The CXX compiler identification is GNU 13.2.0",
+        "go: downloading example.com/testify v1.9.0",
     ],
 )
 def test_progress_lines_are_progress(line: str) -> None:
@@ -63,6 +66,10 @@ def test_progress_lines_are_progress(line: str) -> None:
         "error: could not compile `ledger` due to 2 previous errors",
         "Checking failed: 2 errors found",
         "fatal: not a git repository",
+        "-- Configuring incomplete, errors occurred!",
+        "go: example.com/mod: not found",
+        "warning: using the legacy resolver",
+        "- a list item that says something",
     ],
 )
 def test_error_lines_are_not_progress(line: str) -> None:
@@ -76,6 +83,22 @@ def test_a_progress_line_is_never_the_signature() -> None:
     events += _session("t", [("run", ("tool check", 1, "Getting extensions ...\n"))], 3600 * 24)
     for pitfall in _pitfalls(events):
         assert "Getting extensions" not in pitfall.content and "fine" not in pitfall.content
+
+
+def test_an_error_named_at_its_place_is_the_signature_not_the_status_lines_before_it() -> None:
+    output = (
+        "-- The CXX compiler identification is GNU 13.2.0\n"
+        "CMake Error at CMakeLists.txt:12 (find_package):\n"
+        '  Could not find a package configuration file provided by "fmt"\n'
+    )
+    assert first_error_line(output) == (
+        "CMake Error at CMakeLists.txt:12 (find_package): "
+        'Could not find a package configuration file provided by "fmt"'
+    )
+
+
+def test_a_line_that_only_mentions_errors_at_is_no_error() -> None:
+    assert first_error_line("Looking for errors at the top of the log\n") == ""
 
 
 # --- the cause -------------------------------------------------------------------------------
@@ -100,6 +123,10 @@ def _reply(text: str, at: int = 60) -> Reply:
             "Let me check the config.\n\nThe `DATABASE_URL` variable is not set in CI.",
             "The `DATABASE_URL` variable is not set in CI",
         ),
+        (
+            "The error means the CLI target lacks ArgumentParser among its dependencies.",
+            "The error means the CLI target lacks ArgumentParser among its dependencies",
+        ),
     ],
 )
 def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str) -> None:
@@ -113,6 +140,7 @@ def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str) -> None:
         "Perfect! All tests pass now.",  # a reaction
         "Now let me run the tests again.",
         "What does the error say?",
+        "Let me see what the error means.",  # a plan, not a diagnosis
     ],
 )
 def test_plans_and_reactions_are_no_diagnosis(text: str) -> None:
@@ -570,3 +598,35 @@ def test_shell_and_parser_syntax_errors_are_error_lines(output: str, expected: s
 
     want = output.strip() if expected is None else expected
     assert first_error_line(output) == want
+
+
+# --- a command the explanation told to run is the fix -----------------------------------------
+
+_DB_DOWN = "** (ConnectionError) connection not available and request was dropped from queue\n"
+
+
+def _advised_session(reply: str) -> list[StoredEvent]:
+    return _session(
+        "s",
+        [
+            ("run", ("tool test", 1, _DB_DOWN)),
+            ("say", reply),
+            ("run", ("docker compose up -d db", 0, "Container app-db-1  Started\n")),
+            ("run", ("tool test", 0, "86 tests, 0 failures\n")),
+        ],
+    )
+
+
+def test_a_command_the_explanation_told_to_run_is_the_fix() -> None:
+    reply = (
+        "This fails because the tests need the database: nothing listens on its port. "
+        "Start it with `docker compose up -d db` first."
+    )
+    (pitfall,) = _pitfalls(_advised_session(reply))
+    assert "docker compose up -d db" in pitfall.content
+    assert "the tests need the database" in pitfall.content
+
+
+def test_a_command_no_explanation_named_is_no_fix() -> None:
+    reply = "This fails because the tests need the database: nothing listens on its port."
+    assert _pitfalls(_advised_session(reply)) == []

@@ -6,7 +6,8 @@ after `git push`, a test run covering the failed one) in the same session, withi
 
 - `edit`: files were edited (those the error names first);
 - `setup`: a setup command ran in between (install, migrate, build, or any other working
-  command that is not a look-around);
+  command that is not a look-around), or a working command the reply explaining the failure
+  quoted (`docker compose up -d db`), whatever its purpose;
 - `formatter`: a lint or format check's own formatter ran in between (`mix format` after
   `mix format --check-formatted` failed);
 - `variant`: the same command re-run with changed arguments, nothing else changed.
@@ -64,6 +65,7 @@ _LOOK_AROUND = frozenset(
     {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
     | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "git", "ps", "env"}
 )
+_CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
 #: An interpreter given code inline (`python -c …`, `node -e …`, `ruby -e …`).
 _INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
 #: Subcommands and options that only show something (`tool profile list`, `tool --help`).
@@ -238,7 +240,8 @@ def find_pitfalls(
             ids = (failed.run.event_id, *cited)
             results.append(Pitfall(failed, fingerprint, event_ids=ids, causes=causes))
             continue
-        pitfall = _attribute(found, i, passed_at, changes, fingerprint)
+        advised = _quoted(said, cited)
+        pitfall = _attribute(found, i, passed_at, changes, fingerprint, advised=advised)
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         # An edit before a later try that failed the same way did not fix it.
         results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
@@ -318,8 +321,34 @@ def ran_nothing(pitfall: Pitfall) -> bool:
     )
 
 
+def _advised(attempt: Attempt, failed: Attempt, advised: frozenset[str]) -> bool:
+    """Whether `attempt` is a working command the reply explaining the failure told to run
+    ("Start it with `docker compose up -d db` first"), whatever its purpose."""
+    return (
+        bool(attempt.run.ok)
+        and bool(attempt.tokens)
+        and attempt.text in advised
+        and attempt.program not in _LOOK_AROUND
+        and not same_intent(failed, attempt)
+    )
+
+
+def _quoted(said: Sequence[Reply], cited: Sequence[str]) -> frozenset[str]:
+    """The code spans of the replies `cited` as explaining a failure."""
+    ids = set(cited)
+    return frozenset(
+        span.strip() for r in said if r.event_id in ids for span in _CODE_SPAN.findall(r.text)
+    )
+
+
 def _attribute(
-    found: list[Attempt], i: int, j: int, changes: list[Change], fingerprint: str
+    found: list[Attempt],
+    i: int,
+    j: int,
+    changes: list[Change],
+    fingerprint: str,
+    *,
+    advised: frozenset[str] = frozenset(),
 ) -> Pitfall:
     failed, passed = found[i], found[j]
     start, end = failed.run.timestamp, passed.run.timestamp
@@ -343,7 +372,11 @@ def _attribute(
     # A command that also ran in the failed run (the step before it in `a && b`) changed
     # nothing between the failure and the pass.
     ran_with = {a.text for a in found if a.run.event_id == failed.run.event_id}
-    setup = [a for a in between if _is_setup(a, failed) and a.text not in ran_with]
+    setup = [
+        a
+        for a in between
+        if (_is_setup(a, failed) or _advised(a, failed, advised)) and a.text not in ran_with
+    ]
     changed_args = option_args(failed) != option_args(passed)
     ids = [failed.run.event_id]
     folder = _shell_folder(failed, passed, fingerprint)

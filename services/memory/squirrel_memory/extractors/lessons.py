@@ -47,6 +47,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 #: A sentence that explains a failure: a cause, a negation, what it fails on.
 _DIAGNOSES = re.compile(
     r"\b(?:because|due to|caused by|since the|the (?:issue|problem|cause|reason|error) (?:is|was)|"
+    r"the (?:error|failure|message) (?:means|says)|"
     r"(?:is|are|was|were) (?:failing|failed) (?:on|at|because|due)|failing on|fails? on|"
     r"fails? (?:when|if|because)|there (?:is|are|were|was) (?:\w+ ){0,4}(?:errors?|failures?|"
     r"conflicts?)|(?:is|are) (?:missing|not installed|not set|not found|not on|not in|"
@@ -95,10 +96,14 @@ _PROGRESS = re.compile(
     r"^\[(?:info|debug|trace|success)\]\s|"
     # A package script's banner (`> ledger@0.4.0 test`, `> vitest run`), a build step's.
     r"^> \S|"
+    # A build tool's status line: `-- Detecting CXX compiler ABI info`, `-- Found Threads: TRUE`.
+    r"^-- \S|"
     # What a tool did, said once it is done: `Got dependencies!`, `Generated ledger app`.
     r"^(?:got|resolved|downloaded|fetched|compiled|built|installed|generated|linked|"
     r"bundled|loaded)\b|"
-    r"^(?:checking|getting|running|compiling|building|downloading|installing|resolving|"
+    # The verb may follow the tool's name: `go: downloading example.com/mod v1.9.0`.
+    r"^(?:(?!(?i:warn|error|fatal|fail|panic))[\w.-]+: )?"
+    r"(?:checking|getting|running|compiling|building|downloading|installing|resolving|"
     r"fetching|loading|starting|analy[sz]ing|collecting|preparing|updating|generating|"
     r"processing|scanning|waiting|linking|bundling|transforming|formatting|linting|"
     r"type-?checking|testing|executing|creating|writing|reading|using|found \d+ files?)\b|"

@@ -28,7 +28,9 @@ _ERROR_LINE = re.compile(
     r"^\S+: line \d+: |(?<![Nn]o )\bsyntax error\b|"
     # Kotlin's compiler (`e: file:///src/A.kt:3:9 Unresolved reference: x`) and R's
     # (`Error in `f(x)`: could not find function "f"`).
-    r"^e: \S+:\d+|^Error in \S.*?: )",
+    r"^e: \S+:\d+|^Error in \S.*?: |"
+    # A tool's error naming where it happened: `CMake Error at CMakeLists.txt:12 (find_package):`.
+    r"\bError at \S+:\d+)",
 )
 #: A line that only announces an error, the explanation is on a line after it: a heading with
 #: nothing after its colon (`NoMethodError:`, `There was 1 error:`, `[ERROR] COMPILATION

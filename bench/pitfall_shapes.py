@@ -1,0 +1,147 @@
+"""Pitfall shapes in ecosystems the answer keys barely hold: what the rules keep.
+
+Each case of `bench/pitfall_shape_cases.py` (a command failing then passing with a changed flag
+or argument, a failure explained in the next reply, a failure fixed by a config line in another
+file, one cause behind a commit gate's checks, progress lines around an error, and must-not-fire
+cases: a failure left alone, a TDD red step, a transient network error) goes alone into its own
+project through the real pipeline (the offline `rules` extractor, as `bench.answer_key` runs it).
+Prints per case: pitfalls kept, whether one names the trigger, the cause and the fix, and junk
+(a pitfall built on a progress line, or any pitfall where none is due).
+
+Usage: python -m bench.pitfall_shapes [--case NAME ...] [--memories]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import re
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench import fixture_pipeline
+from bench.answer_key import backend_env
+from bench.pitfall_shape_cases import CASES, Shape
+from bench.trap_transcripts import write_sessions
+from squirrel.v1 import memory_service_pb2 as pb
+from squirrel_core.clients import MemoryClient
+from squirrel_core.logs import configure_logging
+
+_FLAGS = re.IGNORECASE
+
+
+@dataclass
+class Outcome:
+    """The memories the pipeline kept for one case, as (kind, text)."""
+
+    shape: Shape
+    memories: list[tuple[str, str]] = field(default_factory=list)
+
+    def pitfalls(self) -> list[str]:
+        """The text of every pitfall memory."""
+        return [text for kind, text in self.memories if kind == "pitfall"]
+
+    def states(self, pattern: str) -> bool:
+        """Whether some pitfall matches `pattern` (False when the case has none)."""
+        return bool(pattern) and any(re.search(pattern, t, _FLAGS) for t in self.pitfalls())
+
+    def junk(self) -> list[str]:
+        """Pitfalls that should not be: any where none is due, else those on a progress line."""
+        if not self.shape.fires:
+            return self.pitfalls()
+        return [t for t in self.pitfalls() if any(re.search(p, t) for p in self.shape.junk)]
+
+    def right(self) -> bool:
+        """Whether the case came out as it should."""
+        if not self.shape.fires:
+            return not self.pitfalls()
+        s = self.shape
+        return self.states(s.trigger) and self.states(s.cause) and self.states(s.fix)
+
+
+def measure(shapes: Sequence[Shape]) -> list[Outcome]:
+    """Runs every case's sessions through one memory service; one Outcome per case."""
+    outcomes = {s.name: Outcome(s) for s in shapes}
+
+    async def inspect(client: MemoryClient, name: str, project_id: str, events: int) -> None:
+        listed = await client.call(
+            client.stub.ListMemories,
+            pb.ListMemoriesRequest(project_id=project_id, page_size=500),
+        )
+        names = fixture_pipeline.TYPE_NAMES
+        outcomes[name].memories = [
+            (names.get(m.type, "unknown"), m.content) for m in listed.memories
+        ]
+
+    with tempfile.TemporaryDirectory() as tmp:
+        projects = [(s.name, write_sessions(Path(tmp), s.name, s.sessions)) for s in shapes]
+        asyncio.run(
+            fixture_pipeline.run_once(
+                projects, False, settings_env=backend_env("rules"), inspect=inspect
+            )
+        )
+    return [outcomes[s.name] for s in shapes]
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "-"
+
+
+def _cell(text: str, width: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def report(outcomes: Sequence[Outcome], memories: bool = False) -> str:
+    """The per-case table, a total line and, with `memories`, every pitfall kept."""
+    lines = [
+        "| case | shape | ecosystem | pitfalls | trigger | cause | fix | junk | right |",
+        "|---|---|---|---:|---|---|---|---:|---|",
+    ]
+    for o in outcomes:
+        s = o.shape
+        due = s.fires
+        lines.append(
+            f"| {s.name} | {s.shape} | {s.ecosystem} | {len(o.pitfalls())}"
+            f" | {_yes(o.states(s.trigger)) if due else 'n/a'}"
+            f" | {_yes(o.states(s.cause)) if due else 'n/a'}"
+            f" | {_yes(o.states(s.fix)) if due else 'n/a'}"
+            f" | {len(o.junk())} | {_yes(o.right())} |"
+        )
+    fires = [o for o in outcomes if o.shape.fires]
+    quiet = [o for o in outcomes if not o.shape.fires]
+    lines.append(
+        f"| all | kept {sum(bool(o.pitfalls()) for o in fires)}/{len(fires)}"
+        f", cause {sum(o.states(o.shape.cause) for o in fires)}/{len(fires)}"
+        f", fix {sum(o.states(o.shape.fix) for o in fires)}/{len(fires)}"
+        f", right {sum(o.right() for o in fires)}/{len(fires)}"
+        f", quiet {sum(not o.pitfalls() for o in quiet)}/{len(quiet)} | | | | | |"
+        f" {sum(len(o.junk()) for o in outcomes)} | |"
+    )
+    if memories:
+        for o in outcomes:
+            lines.append(f"\n### {o.shape.name}")
+            lines.extend(f"- [{kind}] {_cell(text)}" for kind, text in sorted(o.memories))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--case", action="append", default=[], help="only this case (repeatable)")
+    parser.add_argument("--memories", action="store_true", help="print every memory kept")
+    args = parser.parse_args(argv)
+    configure_logging("bench", "error", json=True)
+    shapes = [s for s in CASES if not args.case or s.name in args.case]
+    unknown = set(args.case) - {s.name for s in shapes}
+    if unknown:
+        print(f"no case named {sorted(unknown)}", file=sys.stderr)
+        return 2
+    print(report(measure(shapes), args.memories))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
