@@ -16,6 +16,7 @@ keeps giving.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol, TypeVar
@@ -44,6 +45,19 @@ SAYS_ONE_SESSION = "In one session so far"
 #: simplest way, or a workflow habit (how far to carry a batch, what done means). Those may
 #: follow a standing rule at a session's opening; a plain one-off waits to be asked for.
 _HABITS = frozenset({REPEATED_TAG, HABIT_SO_FAR_TAG, SIMPLICITY_TAG, WORKFLOW_TAG})
+#: How long the assistant's own replies should be ("keep your console outputs terse", "answer
+#: briefly", "no wall of text"): said once, it is still about every reply of every session, so
+#: it is a way of working, not a one-off. The length of code, names, files or commit messages
+#: is not.
+_REPLIES = r"(?:answers?|responses?|repl(?:y|ies)|your(?:\W+\w+){0,2}?\W+outputs?)"
+_SHORT = r"(?:terse|concise|brief|short|shorter)"
+_REPLY_LENGTH = re.compile(
+    rf"\bwalls? of text\b"
+    rf"|\b{_SHORT}\b(?:\W+\w+){{0,3}}?\W+{_REPLIES}\b"
+    rf"|\b{_REPLIES}\b(?:\W+\w+){{0,3}}?\W+{_SHORT}\b"
+    rf"|\b(?:answer|reply|respond)\s+(?:briefly|tersely|concisely)\b",
+    re.IGNORECASE,
+)
 
 
 def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
@@ -72,9 +86,14 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
 
 def _a_way_of_working(memory: MemoryItem) -> bool:
     """Whether an instruction not yet said in another session is a way of working (`_HABITS`,
-    or a routine asked several times in one session: "In one session so far the user asked 3
-    times …") rather than a one-off."""
-    return bool(_HABITS & set(memory.tags)) or memory.content.startswith(SAYS_ONE_SESSION)
+    a routine asked several times in one session: "In one session so far the user asked 3
+    times …", or how long the assistant's replies should be: `_REPLY_LENGTH`) rather than a
+    one-off."""
+    return (
+        bool(_HABITS & set(memory.tags))
+        or memory.content.startswith(SAYS_ONE_SESSION)
+        or _REPLY_LENGTH.search(memory.content) is not None
+    )
 
 
 def _marked(content: str, tags: Sequence[str]) -> str:
