@@ -117,6 +117,8 @@ def test_older_codex_user_instructions_titled_otherwise_stay_the_users() -> None
     ):
         text = f"<user_instructions>\n\n{body}\n\n</user_instructions>"
         assert _loaded(_codex(text)) == [], body
+
+
 def test_older_codex_user_instructions_titled_with_the_session_folder_are_the_projects() -> None:
     # The session runs in /work/shop: a file titled for that folder is the project's own.
     titled = "<user_instructions>\n\n# Shop Development Guidelines\n\nRun `make`.\n\n</user_instructions>"

@@ -8,10 +8,10 @@ task is the object: a word of `WAY_WORDS` (answers, explanations, emojis, commen
 abstractions, commits …), never "it", "this …" or a name from the code. Each is a tentative
 instruction (the preference rules weigh it) except those that hold for all later work as said:
 the language to answer in ("answer me in French"), what no answer should have ("no emojis",
-"no filler"), a kind of thing the project does without ("we don't use ORMs here"), the language a kind of written text takes
-("write commit messages in English", "code comments in German please": a language people
-write in, never a programming language, and a kind of text, never one document), and the
-length of every answer ("keep your answers short", not "keep it short").
+"no filler"), a kind of thing the project does without ("we don't use ORMs here"), the
+language a kind of written text takes ("write commit messages in English", "code comments in
+German please": a language people write in, never a programming language, and a kind of text,
+never one document), and the length of every answer ("keep your answers short", not "keep it short").
 """
 
 from __future__ import annotations
@@ -122,8 +122,8 @@ _NOT_WANTED = re.compile(
 #: "we don't use classes here", "we don't mock the database": a practice of the team.
 _WE_DONT = re.compile(
     r"^we\s+(?:don'?t|do not|never)\s+(?P<verb>use|write|add|mock|commit|push|merge|squash|"
-    r"rebase|amend|vendor|pin)\s+(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?P<place>\s+(?:here|in this (?:repo|"
-    r"repository|project|codebase)))?$",
+    r"rebase|amend|vendor|pin)\s+(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)"
+    r"(?P<place>\s+(?:here|in this (?:repo|repository|project|codebase)))?$",
     re.IGNORECASE,
 )
 #: "can you stop adding comments", "could you please stop apologising": a habit of making
