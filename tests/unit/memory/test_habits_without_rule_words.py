@@ -27,7 +27,7 @@ def _standing(message: str) -> list[str]:
             "For every PR, add a short summary of the changes.",
         ),
         ("write tests for every module", "Write tests for every module."),
-        ("add a docstring to each function", "Add a docstring to each function."),
+        ("add a docstring to every function", "Add a docstring to every function."),
         (
             "make sure every commit message follows conventional commits",
             "Make sure every commit message follows conventional commits.",
@@ -65,6 +65,8 @@ def test_imperatives_joined_by_a_comma_are_two_habits() -> None:
         "stop using the old config for testing",
         "for this PR, add a summary",
         "write a test for this function",
+        "add a test for each file",
+        "for each file, add a license header",
         "fix the imports in every file",
         "make sure the build passes now",
         "make sure every test passes",

@@ -14,8 +14,8 @@ Habits said with no rule word, read from their shape:
 - a means kept or dropped for a purpose ("keep using pnpm", "stop using print for logging"; a
   bare name, never "the old branch" or "it");
 - a step for every thing of a kind, condition first or last ("for every PR, add a short
-  summary", "write tests for every module"; not "for this PR, …" or "fix the imports in every
-  file", which names existing things);
+  summary", "write tests for every module"; not "for this PR, …", "add a test for each file"
+  or "fix the imports in every file", which name things at hand);
 - a property every thing of a kind must have ("make sure every commit message follows
   conventional commits"; not "make sure every test passes", a check of the moment);
 - a standing fact about all things of a kind ("remember that all dates are stored in UTC"; not
@@ -120,18 +120,20 @@ _STOP_USING = re.compile(
     rf"^stop\s+using\s+{_PICKED}(?P<x>[a-z][\w.+-]*)\s+for\s+{_PICKED}(?P<y>[a-z][\w-]*)$",
     re.IGNORECASE,
 )
-#: "for every PR, add a short summary": the step after a condition over every thing of a kind.
+#: "for every PR, add a short summary": the step after a condition over every thing of a kind
+#: ("for each file, …" shares out the files at hand).
 _FOR_EVERY = re.compile(
-    r"^(?:for|on|with|in)\s+(?:every|each)\s+(?:new\s+)?(?P<k>[\w-]+(?:\s+[\w-]+)?),\s*"
+    r"^(?:for|on|with|in)\s+every\s+(?:new\s+)?(?P<k>[\w-]+(?:\s+[\w-]+)?),\s*"
     r"(?P<d>[a-z][^,;]{3,120})$",
     re.IGNORECASE,
 )
 #: Verbs that make something for each thing of a kind.
 _MAKE = r"(?:write|add|include|put|create|keep|document|update|bump)"
-#: "write tests for every module", "add a docstring to each function".
+#: "write tests for every module", "add a docstring to every function" ("each" shares out a set
+#: at hand: "add a test for each file").
 _FOR_EVERY_AFTER = re.compile(
     rf"^{_MAKE}\s+(?P<o>(?:an?\s+)?{_PICKED}[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+"
-    r"(?:for|to|in|on)\s+(?:every|each)\s+(?:new\s+)?(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)$",
+    r"(?:for|to|in|on)\s+every\s+(?:new\s+)?(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)$",
     re.IGNORECASE,
 )
 #: "make sure every commit message follows conventional commits".
