@@ -11,7 +11,8 @@ the language to answer in ("answer me in French"), what no answer should have ("
 "no filler"), a kind of thing the project does without ("we don't use ORMs here"), the
 language a kind of written text takes ("write commit messages in English", "code comments in
 German please": a language people write in, never a programming language, and a kind of text,
-never one document), and the length of every answer ("keep your answers short", not "keep it short").
+never one document), and the length of every answer ("keep your answers short", not "keep it
+short").
 """
 
 from __future__ import annotations
