@@ -59,6 +59,22 @@ ONE_OFFS: tuple[str, ...] = (
     "rename foo to bar",
     "> always use tabs",
     "delete the temp folder",
+    "make sure the build passes now",
+    "make sure every test passes",
+    "write a test for this function",
+    "don't forget the semicolon on line 3",
+    "don't forget to update the readme",
+    "use tabs here",
+    "for this PR, add a summary",
+    "keep using it",
+    "keep using the old branch",
+    "stop using the old config for testing",
+    "remember that the server is down",
+    "fix the imports in every file",
+    "no comments",
+    "we don't use that here",
+    "again, run the tests",
+    "fix the bug, run the tests",
 )
 
 

@@ -20,7 +20,9 @@ T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 @pytest.mark.parametrize(
     ("text", "content", "standing"),
     [
-        ("no emojis please", "No emojis.", False),
+        # what no answer should have holds for every answer, as their length does
+        ("no emojis please", "No emojis.", True),
+        ("no filler", "No filler.", True),
         ("no comments in the code please", "No comments in the code.", False),
         ("be more concise in your answers", "Be more concise in your answers.", False),
         ("shorter answers please", "Shorter answers.", False),
@@ -30,6 +32,8 @@ T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
         ("I don't want any new dependencies", "Avoid new dependencies.", False),
         ("I don't like long functions", "Avoid long functions.", False),
         ("we don't use classes here", "Don't use classes.", True),
+        # a kind of thing the project does without, whatever the kind
+        ("we don't use ORMs here", "Don't use ORMs.", True),
         ("can you stop adding comments", "Avoid adding comments.", False),
         ("could you please stop apologising", "Avoid apologising.", False),
         ("no need to explain", "Don't explain.", False),

@@ -8,6 +8,20 @@ step names a work product (not "fix the import first, then run it"). "Use snake_
 function names", "name files in kebab-case", "constants should be UPPER_CASE": the naming
 convention of a kind of name (plural, or "… names": never "this function" or one name), which
 holds for all the code however long the task prompt that says it.
+
+Habits said with no rule word, read from their shape:
+- the indentation to use ("use tabs", "keep using tabs for indentation"; not "use tabs here");
+- a means kept or dropped for a purpose ("keep using pnpm", "stop using print for logging"; a
+  bare name, never "the old branch" or "it");
+- a step for every thing of a kind, condition first or last ("for every PR, add a short
+  summary", "write tests for every module"; not "for this PR, …", "add a test for each file"
+  or "fix the imports in every file", which name things at hand);
+- a property every thing of a kind must have ("make sure every commit message follows
+  conventional commits"; not "make sure every test passes", a check of the moment);
+- a standing fact about all things of a kind ("remember that all dates are stored in UTC"; not
+  "remember that the server is down");
+- a reminder of a step every change takes ("don't forget to update the changelog"; not "don't
+  forget the semicolon on line 3").
 """
 
 from __future__ import annotations
@@ -85,9 +99,99 @@ _TEST_FIRST = re.compile(
 )
 
 
+#: "use tabs", "keep using tabs for indentation", "indent with 4 spaces".
+_INDENT = re.compile(
+    r"^(?:(?:keep\s+)?(?:use|using)|indent\s+with|stick\s+(?:to|with))\s+"
+    r"(?P<x>tabs|spaces|(?:\d|two|four|eight)\s+spaces)(?:\s+for\s+(?:indentation|indenting))?$",
+    re.IGNORECASE,
+)
+#: Words that pick one thing of the moment rather than name a means.
+_PICKED = (
+    r"(?!(?:the|this|that|these|those|it|them|my|your|our|a|an|one|another|same|other|old|new|"
+    r"previous|next|first|second|last)\b)"
+)
+#: "keep using pnpm", "keep using ruff for linting".
+_KEEP_USING = re.compile(
+    rf"^keep\s+using\s+{_PICKED}(?P<x>[a-z][\w.+-]*(?:\s+for\s+{_PICKED}[a-z][\w-]*)?)$",
+    re.IGNORECASE,
+)
+#: "stop using print for logging": a means dropped for a purpose.
+_STOP_USING = re.compile(
+    rf"^stop\s+using\s+{_PICKED}(?P<x>[a-z][\w.+-]*)\s+for\s+{_PICKED}(?P<y>[a-z][\w-]*)$",
+    re.IGNORECASE,
+)
+#: "for every PR, add a short summary": the step after a condition over every thing of a kind
+#: ("for each file, …" shares out the files at hand).
+_FOR_EVERY = re.compile(
+    r"^(?:for|on|with|in)\s+every\s+(?:new\s+)?(?P<k>[\w-]+(?:\s+[\w-]+)?),\s*"
+    r"(?P<d>[a-z][^,;]{3,120})$",
+    re.IGNORECASE,
+)
+#: Verbs that make something for each thing of a kind.
+_MAKE = r"(?:write|add|include|put|create|keep|document|update|bump)"
+#: "write tests for every module", "add a docstring to every function" ("each" shares out a set
+#: at hand: "add a test for each file").
+_FOR_EVERY_AFTER = re.compile(
+    rf"^{_MAKE}\s+(?P<o>(?:an?\s+)?{_PICKED}[a-z][\w-]*(?:\s+[a-z][\w-]*){{0,2}}?)\s+"
+    r"(?:for|to|in|on)\s+every\s+(?:new\s+)?(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)$",
+    re.IGNORECASE,
+)
+#: "make sure every commit message follows conventional commits".
+_EVERY_MUST = re.compile(
+    r"^(?:make sure|ensure|be sure)\s+(?:that\s+)?(?P<x>(?:every|each)\s+(?:new\s+)?"
+    r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?P<v>[a-z]+s)\b.{3,120})$",
+    re.IGNORECASE,
+)
+#: A state of the moment the check is about, not a property things keep.
+_MOMENT_CHECK = re.compile(
+    r"^(?:passes|works|compiles|runs|builds|succeeds|loads|starts|fails)$", re.IGNORECASE
+)
+#: "remember that all dates are stored in UTC": a fact about every thing of a kind.
+_FACT_OF_ALL = re.compile(
+    r"^(?:remember|keep in mind|note|bear in mind)\s*,?\s+that\s+(?P<x>(?:all|every|each)\s+"
+    r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+(?:are|is|must|should|get|go|live|use|uses)\s+"
+    r"(?!\w+ing\b)[^,;]{2,100})$",
+    re.IGNORECASE,
+)
+#: "don't forget to update the changelog": a step every change takes.
+_REMINDER = re.compile(
+    r"^(?:don'?t|do not|never)\s+forget\s+to\s+(?P<x>(?:update|bump|add|write|run)\s+(?:the\s+)?"
+    r"(?:changelog|change log|release notes|version(?:\s+number)?|migrations?|type hints|"
+    r"(?:unit\s+)?tests|docs|documentation))(?:\s+(?:too|as well|entry))?$",
+    re.IGNORECASE,
+)
+
+
+def _kind_habit(text: str) -> HabitForm | None:
+    """A habit said with no rule word, told by its shape (see the module's rules)."""
+    if match := _INDENT.match(text):
+        return HabitForm(
+            f"Use {match.group('x')} for indentation", f"indentation {match.group('x')}"
+        )
+    if match := _KEEP_USING.match(text):
+        return HabitForm(f"Keep using {match.group('x')}", f"use {match.group('x')}")
+    if match := _STOP_USING.match(text):
+        said = f"{match.group('x')} for {match.group('y')}"
+        return HabitForm(f"Don't use {said}", f"use {said}")
+    if match := _FOR_EVERY.match(text):
+        return HabitForm(text, f"every {match.group('k')} {match.group('d')}", match.group("d"))
+    if match := _FOR_EVERY_AFTER.match(text):
+        return HabitForm(text, f"every {match.group('k')} {match.group('o')}")
+    if (match := _EVERY_MUST.match(text)) and not _MOMENT_CHECK.match(match.group("v")):
+        return HabitForm(text, match.group("x"))
+    if match := _FACT_OF_ALL.match(text):
+        said = match.group("x")
+        return HabitForm(said[0].upper() + said[1:], said)
+    if match := _REMINDER.match(text):
+        return HabitForm(f"Always {match.group('x')}", match.group("x"))
+    return None
+
+
 def habit_form(clause: str) -> HabitForm | None:
     """The habit form `clause` takes ("keep <kind of thing> short", "<work product> first,
     then …"), or None."""
+    if form := _kind_habit(clause.strip(" .!,;:")):
+        return form
     if match := _KEEP_SHORT.match(_THE_KIND.sub(r"\1 ", clause.strip())):
         return HabitForm(clause.strip(" .!,;:"), match.group("x"))
     if match := _TEST_FIRST.match(clause.strip(" .!,;:")):

@@ -6,11 +6,13 @@ comments": each names a way of working (how the assistant answers, how code is w
 changes are made) rather than the task at hand. What tells them apart from a request about the
 task is the object: a word of `WAY_WORDS` (answers, explanations, emojis, comments, dependencies,
 abstractions, commits …), never "it", "this …" or a name from the code. Each is a tentative
-instruction (the preference rules weigh it) except three that hold for all later work as said:
-the language to answer in ("answer me in French"), the language a kind of written text takes
-("write commit messages in English", "code comments in German please": a language people
-write in, never a programming language, and a kind of text, never one document), and the
-length of every answer ("keep your answers short", not "keep it short").
+instruction (the preference rules weigh it) except those that hold for all later work as said:
+the language to answer in ("answer me in French"), what no answer should have ("no emojis",
+"no filler"), a kind of thing the project does without ("we don't use ORMs here"), the
+language a kind of written text takes ("write commit messages in English", "code comments in
+German please": a language people write in, never a programming language, and a kind of text,
+never one document), and the length of every answer ("keep your answers short", not "keep it
+short").
 """
 
 from __future__ import annotations
@@ -41,6 +43,12 @@ _TALK = (
     r"more direct|more concise|briefer|straightforward)"
 )
 _TRAILING_PLEASE = re.compile(r"[\s,]*(?:please|pls|thanks|thank you)[\s.!]*$", re.IGNORECASE)
+#: What a "no …" refuses in every answer, not in the work at hand ("no emojis", "no filler").
+_HOW_IT_TALKS = word_set(
+    "emoji emojis emoticons preamble preambles apology apologies filler jargon"
+)
+#: Words that pick a thing of the moment rather than name a kind.
+_PICKED_WORDS = word_set("the this that these those it them my your our its one any")
 #: "no emojis please", "no more mocks", "no comments in the code".
 _NO = re.compile(r"^no\s+(?:more\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,4})$", re.IGNORECASE)
 #: "be concise", "be more direct in your answers", "keep your answers short".
@@ -115,8 +123,8 @@ _NOT_WANTED = re.compile(
 #: "we don't use classes here", "we don't mock the database": a practice of the team.
 _WE_DONT = re.compile(
     r"^we\s+(?:don'?t|do not|never)\s+(?P<verb>use|write|add|mock|commit|push|merge|squash|"
-    r"rebase|amend|vendor|pin)\s+(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:here|in this (?:repo|"
-    r"repository|project|codebase)))?$",
+    r"rebase|amend|vendor|pin)\s+(?P<x>[\w-]+(?:\s+[\w-]+){0,3}?)"
+    r"(?P<place>\s+(?:here|in this (?:repo|repository|project|codebase)))?$",
     re.IGNORECASE,
 )
 #: "can you stop adding comments", "could you please stop apologising": a habit of making
@@ -159,6 +167,12 @@ def _natural(lang: str) -> bool:
     return lang in LANGUAGE_NAMES or not lang.isascii()
 
 
+def _a_kind(x: str) -> bool:
+    """ "ORMs", "feature flags": a kind of thing in the plural, not "it" or "that library"."""
+    words = x.lower().split()
+    return words[-1].endswith("s") and words[0] not in _PICKED_WORDS
+
+
 def way_statement(clause: str) -> WayStatement | None:
     """The way-of-working preference `clause` states in one of the short forms, or None."""
     text = _TRAILING_PLEASE.sub("", clause.strip()).strip(" .!")
@@ -180,10 +194,13 @@ def way_statement(clause: str) -> WayStatement | None:
     if (match := _LESS.match(text)) and _names_a_way(match.group("x")):
         return WayStatement(text, match.group("x"))
     if (match := _NO.match(text)) and _names_a_way(match.group("x")):
-        return WayStatement(f"No {match.group('x')}", match.group("x"))
+        x = match.group("x")
+        return WayStatement(f"No {x}", x, standing=x.lower() in _HOW_IT_TALKS)
     if (match := _NOT_WANTED.match(text)) and _names_a_way(match.group("x")):
         return WayStatement(f"Avoid {match.group('x')}", match.group("x"))
-    if (match := _WE_DONT.match(text)) and _names_a_way(match.group("x")):
+    if (match := _WE_DONT.match(text)) and (
+        _names_a_way(match.group("x")) or (match.group("place") and _a_kind(match.group("x")))
+    ):
         said = f"Don't {match.group('verb')} {match.group('x')}"
         return WayStatement(said, f"{match.group('verb')} {match.group('x')}", standing=True)
     if match := _STOP_ASKED.match(text):
