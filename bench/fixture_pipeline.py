@@ -267,6 +267,14 @@ async def run_once(
         return total, append_s, process_s
 
 
+async def typed_memories(client: MemoryClient, project_id: str) -> list[tuple[str, str]]:
+    """(type name, content) of the project's first 500 memories, as ListMemories gives them."""
+    listed = await client.call(
+        client.stub.ListMemories, pb.ListMemoriesRequest(project_id=project_id, page_size=500)
+    )
+    return [(TYPE_NAMES.get(m.type, "unknown"), m.content) for m in listed.memories]
+
+
 async def views_markdown(client: MemoryClient, project_id: str) -> str:
     """The brief, style and pitfalls views of a project (full mode, default budgets)."""
     full = views_pb2.VIEW_MODE_FULL

@@ -26,7 +26,6 @@ from bench import fixture_pipeline
 from bench.answer_key import backend_env
 from bench.pitfall_shape_cases import CASES, Shape
 from bench.trap_transcripts import write_sessions
-from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -67,14 +66,7 @@ def measure(shapes: Sequence[Shape]) -> list[Outcome]:
     outcomes = {s.name: Outcome(s) for s in shapes}
 
     async def inspect(client: MemoryClient, name: str, project_id: str, events: int) -> None:
-        listed = await client.call(
-            client.stub.ListMemories,
-            pb.ListMemoriesRequest(project_id=project_id, page_size=500),
-        )
-        names = fixture_pipeline.TYPE_NAMES
-        outcomes[name].memories = [
-            (names.get(m.type, "unknown"), m.content) for m in listed.memories
-        ]
+        outcomes[name].memories = await fixture_pipeline.typed_memories(client, project_id)
 
     with tempfile.TemporaryDirectory() as tmp:
         projects = [(s.name, write_sessions(Path(tmp), s.name, s.sessions)) for s in shapes]

@@ -32,7 +32,6 @@ from bench.trap_transcripts import Trap, write_sessions
 from bench.wrong_trap_cases import CASES as FIRST
 from bench.wrong_trap_cases_b import CASES as SECOND
 from bench.wrong_trap_cases_c import CASES as THIRD
-from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -80,14 +79,7 @@ def measure(traps: Sequence[Trap]) -> list[Outcome]:
     hosts = {t.name: t.sessions[0].host for t in traps}
 
     async def inspect(client: MemoryClient, name: str, project_id: str, events: int) -> None:
-        listed = await client.call(
-            client.stub.ListMemories,
-            pb.ListMemoriesRequest(project_id=project_id, page_size=500),
-        )
-        names = fixture_pipeline.TYPE_NAMES
-        outcomes[name].memories = [
-            (names.get(m.type, "unknown"), m.content) for m in listed.memories
-        ]
+        outcomes[name].memories = await fixture_pipeline.typed_memories(client, project_id)
         outcomes[name].start_text = await fixture_pipeline.session_start_text(
             client, project_id, hosts[name]
         )
