@@ -42,6 +42,7 @@ from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
+from squirrel_memory.extractors.user_wording import imperatives_apart, mended_spelling
 from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
@@ -168,22 +169,6 @@ _AGAIN_LEAD = re.compile(
     r"^(?:(?:and|once)\s+)?again\s*[,:]\s*|^(?:once more|one more time)\s*[,:-]\s*",
     re.IGNORECASE,
 )
-#: Usual misspellings of the words the rules are read by, and their spelling.
-_SPELLING = {
-    "alwasy": "always",
-    "allways": "always",
-    "alwyas": "always",
-    "awlays": "always",
-    "alwys": "always",
-    "nevr": "never",
-    "nver": "never",
-    "neevr": "never",
-    "commiting": "committing",
-    "comitting": "committing",
-    "everytime": "every time",
-    "whenver": "whenever",
-}
-_MISSPELT = re.compile(r"\b(?:" + "|".join(_SPELLING) + r")\b", re.IGNORECASE)
 #: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
 _EMPHASIS = re.compile(
     r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL|EVERYONE|EVERYBODY|"
@@ -246,7 +231,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     `after_assistant_action` says the message answers something the assistant just did:
     only then can "no, …" or "did you …?" be a correction.
     """
-    message = _spelled(without_written_warnings(text.strip()))
+    message = mended_spelling(without_written_warnings(text.strip()))
     # "no emojis please" is a way of working refused, not a "no, …" that corrects
     correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message)) and not (
         way_statement(message.split("\n", 1)[0])
@@ -261,7 +246,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     reasoned = reasoned_rule(message)
     if reasoned is not None:
         found.append(_reasoned(reasoned))
-    listed = _imperatives_apart(clauses(message))
+    listed = imperatives_apart(clauses(message))
     for index, (written, clause) in enumerate(listed):
         if reasoned is not None and " ".join(clause.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
@@ -346,37 +331,6 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             )
         )
     return found
-
-
-def _spelled(message: str) -> str:
-    """The message with the usual misspellings of the words rules are read by mended
-    ("alwasy run the formatter before commiting")."""
-    return _MISSPELT.sub(lambda m: _SPELLING[m.group(0).lower()], message)
-
-
-def _imperatives_apart(listed: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Clauses with imperatives joined by commas taken apart ("respond in English, keep
-    explanations brief" is two instructions); a condition, a list of objects or a sentence
-    going on after its comma stays whole."""
-    apart: list[tuple[str, str]] = []
-    for written, clause in listed:
-        parts = [p.strip() for p in clause.split(",")]
-        if len(parts) > 1 and all(_imperative(p) for p in parts):
-            said = [p.strip() for p in written.split(",")]
-            apart.extend(
-                zip(said, parts, strict=True)
-                if len(said) == len(parts)
-                else ((p, p) for p in parts)
-            )
-        else:
-            apart.append((written, clause))
-    return apart
-
-
-def _imperative(part: str) -> bool:
-    """Whether a part of a clause opens with a verb of work and says something after it."""
-    words = part.split()
-    return len(words) >= 2 and (words[0].lower() in VERBS or stem(words[0].lower()) in VERBS)
 
 
 def _told(body: str) -> str | None:
