@@ -50,3 +50,14 @@ def test_an_ascii_instruction_keeps_its_key(subject: str, key: str) -> None:
 def test_a_subject_without_any_word_is_still_general(subject: str) -> None:
     assert instruction_key(subject) == "pref:general"
     assert key_slug(subject) == ""
+
+
+@pytest.mark.parametrize("opening", ["Let's", "Lets", "lets,", "let’s"])
+def test_a_suggestions_opening_is_not_part_of_its_key(opening: str) -> None:
+    plain = "create a web_fetch tool so skills that fetch data use it"
+    assert instruction_key(f"{opening} {plain}") == instruction_key(plain.capitalize())
+
+
+def test_let_inside_an_instruction_stays_in_its_key() -> None:
+    assert instruction_key("prefer const over let") != instruction_key("prefer const over var")
+    assert instruction_key("let bindings over var") != instruction_key("bindings over var")
