@@ -2,11 +2,12 @@
 wrong command (a side store's client, a sub-folder with its own manifest, a monorepo whose
 packages disagree, a migration mid-session, a stale README, a command that always failed, a tool
 the user does not use, a dev-only dependency, a generated or vendored language, a sibling
-checkout, another project's version, a side tool's manifest untracked at the root). Each
-trap's sessions (`bench/wrong_trap_cases.py`, `bench/wrong_trap_cases_b.py`,
-`bench/wrong_trap_cases_c.py`) are written in the host's own transcript format and go through
-the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every
-memory and every line of the session-start text is held against the trap's `wrong` patterns.
+checkout, another project's version, a side tool's manifest untracked at the root, a side
+container's database, a guess taken back, another project the user speaks of, a stale example
+environment file). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b`, `_c`,
+`_d`) are written in the host's own transcript format and go through the real pipeline as
+`bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line of
+the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -32,10 +33,11 @@ from bench.trap_transcripts import Trap, write_sessions
 from bench.wrong_trap_cases import CASES as FIRST
 from bench.wrong_trap_cases_b import CASES as SECOND
 from bench.wrong_trap_cases_c import CASES as THIRD
+from bench.wrong_trap_cases_d import CASES as FOURTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
-TRAPS: tuple[Trap, ...] = (*FIRST, *SECOND, *THIRD)
+TRAPS: tuple[Trap, ...] = (*FIRST, *SECOND, *THIRD, *FOURTH)
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
 

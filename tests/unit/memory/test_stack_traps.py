@@ -49,6 +49,29 @@ GEMFILE = 'source "https://rubygems.org"\ngem "rails", "~> 7.1"\ngem "pg"\ngem "
 PYTEST_OK = "12 passed in 0.41s\n"
 
 TRAPS = [
+    # -- an example environment file left from a starter, beside the settings the app reads ----
+    Trap(
+        "django-stale-env-example",
+        (
+            ("read", ".env.example", "DATABASE_URL=mysql://root:root@localhost:3306/app\n"),
+            (
+                "read",
+                "clinic/settings.py",
+                "DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql'}}\n",
+            ),
+            ("run", "python manage.py test", "Ran 8 tests in 0.412s\n\nOK\n"),
+        ),
+        said=(("database", "PostgreSQL"),),
+        unsaid=("MySQL",),
+    ),
+    Trap(
+        "django-env-example-alone",
+        (
+            ("read", ".env.example", "DATABASE_URL=mysql://root:root@localhost:3306/app\n"),
+            ("run", "python manage.py test", "Ran 8 tests in 0.412s\n\nOK\n"),
+        ),
+        said=(("database", "MySQL"),),
+    ),
     # -- a dependency only declared, or used by a script, a side store or a dev tool ------------
     Trap(
         "ruby-declared-driver",

@@ -84,6 +84,8 @@ class Seen:
     """Test commands that ran it (a subset of `strong`)."""
     configured: set[str] = field(default_factory=set)
     """Data-access configuration that names it (a subset of `strong`)."""
+    example: set[str] = field(default_factory=set)
+    """Example environment files that name it (`.env.example`: a subset of `configured`)."""
 
     def event_ids(self) -> set[str]:
         return self.strong | self.weak
@@ -107,6 +109,7 @@ class StackEvidence:
         strong: bool,
         ran: bool = False,
         configured: bool = False,
+        example: bool = False,
     ) -> None:
         seen = self.found.setdefault(key, {}).setdefault(scope, {}).setdefault(name, Seen())
         (seen.strong if strong else seen.weak).add(event_id)
@@ -114,6 +117,8 @@ class StackEvidence:
             seen.ran.add(event_id)
         if configured:
             seen.configured.add(event_id)
+            if example:
+                seen.example.add(event_id)
 
     def project_names(self, key: str) -> list[str]:
         """What the root-scoped evidence says of the whole project, conflicts left out."""
@@ -135,6 +140,10 @@ class StackEvidence:
             # A driver a manifest declares may serve a script, a side store or nothing yet:
             # only code or configuration that uses it says where the data lives.
             weak = []
+            if any(root[n].configured - root[n].example for n in strong):
+                # The application's own configuration decides over an example environment
+                # file (a starter's leftover may name another database).
+                strong = [n for n in strong if not root[n].strong <= root[n].example]
             if any(n in EXCLUSIVE_DATABASES and root[n].configured for n in strong):
                 # The configuration decides the main store: another one the code imports is a
                 # side store (an import, a migration source), not the project's database.

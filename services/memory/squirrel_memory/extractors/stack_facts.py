@@ -32,7 +32,7 @@ from squirrel_memory.repository import primary_ecosystems
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.manifests import manifest_reader
 from squirrel_memory.repository.scan import PARSE_ERRORS
-from squirrel_memory.repository.services import config_reader
+from squirrel_memory.repository.services import config_reader, is_env_example
 from squirrel_memory.repository.snapshot import TextFile
 from squirrel_memory.repository.stack import language_name
 
@@ -118,8 +118,11 @@ def _stack_evidence(
             for key, display in sorted(libraries_in(text, language)):
                 if key != "database" or not is_test_code(rel):
                     evidence.add(key, display, scope, event.id, strong=True)
+        example = is_env_example(rel)
         for database in sorted(_configured_databases(event, rel)):
-            evidence.add("database", database, scope, event.id, strong=True, configured=True)
+            evidence.add(
+                "database", database, scope, event.id, strong=True, configured=True, example=example
+            )
     testing = {display.lower(): display for key, display in LIBRARIES.values() if key == "testing"}
     for tool, scope, event_id in test_runs(runs, project_id):
         framework = testing.get(tool.lower())

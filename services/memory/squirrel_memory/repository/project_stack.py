@@ -10,6 +10,7 @@ from fnmatch import fnmatch
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.languages import LanguageShare, primary_of
 from squirrel_memory.repository.scan import RepositoryReading
+from squirrel_memory.repository.services import is_env_example
 from squirrel_memory.repository.stack import (
     Role,
     dependency_role,
@@ -207,9 +208,12 @@ def _weigh_databases(parts: dict[str, list[Part]], out: Readings) -> tuple[list[
     that do not agree, are none the project's (they are all returned as others)."""
     declared = parts.pop("database", [])
     configured: list[Part] = []
-    for service in out.services:
-        if service.kind != "database" or not service.configured:
-            continue
+    named = [s for s in out.services if s.kind == "database" and s.configured]
+    if any(not is_env_example(s.via) for s in named):
+        # The application's own configuration decides over an example environment file, which
+        # may be a starter's leftover naming another database.
+        named = [s for s in named if not is_env_example(s.via)]
+    for service in named:
         known = next((p for p in configured if p.name == service.name), None)
         if known is None:
             match = next((p for p in declared if p.name == service.name), None)

@@ -42,6 +42,12 @@ _IN_MODULE = re.compile(
 )
 
 
+def is_env_example(path: str) -> bool:
+    """Whether `path` is an example environment file (`.env.example`, `.env.sample`): a
+    template to copy, often left from a starter, that the application itself never reads."""
+    return bool(_ENV_EXAMPLE.match(path))
+
+
 def configured_module(path: str) -> str | None:
     """The module folder ("" for the root) a configuration file in its convention's place
     configures (`services/orders` for `services/orders/src/main/resources/application.yml`),

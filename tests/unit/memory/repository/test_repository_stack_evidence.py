@@ -160,6 +160,33 @@ def test_a_side_url_in_the_environment_example_is_not_the_app_database(
     assert found["repo:database"].content.startswith("The project's database is SQLite")
 
 
+def test_the_settings_decide_over_a_stale_environment_example(make_repo: MakeRepo) -> None:
+    # A starter's `.env.example` still names MySQL; the settings the app runs with say PostgreSQL.
+    files: Files = {
+        "pyproject.toml": '[project]\nname = "clinic"\ndependencies = ["django"]\n',
+        ".env.example": "DATABASE_URL=mysql://root:root@localhost:3306/app\n",
+        "clinic/settings.py": "DATABASES = {'default': {'ENGINE': 'django.db.backends.postgresql'}}\n",
+        "clinic/app.py": "def main():\n    pass\n" + CODE,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:database"].content.startswith("The project's database is PostgreSQL")
+    assert "MySQL" not in found["repo:stack"].content
+
+
+def test_an_environment_example_alone_still_names_the_database(make_repo: MakeRepo) -> None:
+    files: Files = {
+        "pyproject.toml": '[project]\nname = "clinic"\ndependencies = ["django"]\n',
+        ".env.example": "DATABASE_URL=mysql://root:root@localhost:3306/app\n",
+        "clinic/app.py": "def main():\n    pass\n" + CODE,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:database"].content.startswith("The project's database is MySQL")
+
+
 def test_a_sub_package_manifest_does_not_speak_for_the_project(make_repo: MakeRepo) -> None:
     files: Files = {
         "package.json": '{"name": "site", "dependencies": {"next": "14.2.0"}}\n',
