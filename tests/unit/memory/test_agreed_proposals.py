@@ -114,6 +114,25 @@ def test_a_users_proposal_the_assistant_accepts_is_a_standing_rule() -> None:
     )
 
 
+async def test_an_agreed_proposal_is_one_memory_not_two() -> None:
+    # The message alone reads as an instruction too; the agreed wording replaces it.
+    events = _events(
+        ("user", "lets create a fetch tool so skills use that tool exclusively, makes sense?"),
+        ("assistant", "Makes sense — one interface instead of raw HTTP in every skill."),
+    )
+    (episode,) = segment_episodes(events, now=NOW + timedelta(days=1))
+
+    found = [
+        c
+        for c in await RulesExtractor().extract(episode, events)
+        if c.type is MemoryType.USER_STYLE
+    ]
+
+    assert [c.content for c in found] == [
+        "Create a fetch tool so skills use that tool exclusively (proposed by the user, agreed)."
+    ]
+
+
 def test_an_assistants_proposal_the_user_accepts_is_a_standing_rule() -> None:
     events = _events(
         ("user", "fix the failing build"),

@@ -54,6 +54,10 @@ def _test_recipe(commands: list[str]) -> str:
             ["bundle exec rspec spec/cart_spec.rb", "bundle exec rspec spec/cart_spec.rb"],
             "bundle exec rspec",
         ),
+        (
+            ["./mvnw test -Dtest=InvoiceTotalTest", "./mvnw test -Dtest=InvoiceTotalTest#rounds"],
+            "./mvnw test",
+        ),
     ],
 )
 def test_a_run_that_picked_some_tests_is_an_example_not_the_command(
@@ -71,6 +75,7 @@ def test_a_run_that_picked_some_tests_is_an_example_not_the_command(
         ("cargo test --release", "cargo test"),
         ("uv run pytest -x -q", "uv run pytest"),
         ("dotnet test --no-build", "dotnet test"),
+        ("mvn test -Dspring.profiles.active=test", "mvn test"),
     ],
 )
 def test_flags_of_the_whole_suite_pick_no_test(command: str, base: str) -> None:

@@ -222,7 +222,13 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             found.append(_style(as_session_habit(_declining(pref) if undoing else pref), event.id))
             if len(found) >= MAX_PREFERENCES:
                 return _repeated(found)
-    found.extend(_style(pref, event.id) for event, pref in accepted_proposals(events))
+    for event, pref in accepted_proposals(events):
+        agreed = _style(pref, event.id)
+        # The message's own wording of the same rule gives way to the agreed one.
+        found = [
+            c for c in found if (c.key, c.source_event_ids) != (agreed.key, agreed.source_event_ids)
+        ]
+        found.append(agreed)
     return _repeated(found[:MAX_PREFERENCES])
 
 

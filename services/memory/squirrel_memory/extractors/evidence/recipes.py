@@ -229,9 +229,11 @@ def looks_only(command: str) -> bool:
 
 
 _ABSOLUTE_PATH = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
-#: Options that pick some tests by name, in the runners of many ecosystems.
+#: Options that pick some tests by name, in the runners of many ecosystems (Maven's Surefire
+#: and Failsafe take theirs as system properties: `-Dtest=InvoiceTest`, `-Dit.test=…`).
 _TEST_PICKERS = frozenset(
     {"-t", "-k", "-run", "--run", "--grep", "-g", "--filter", "--testNamePattern", "--tests"}
+    | {"-Dtest", "-Dit.test"}
 )
 
 
