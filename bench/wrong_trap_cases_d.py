@@ -272,6 +272,110 @@ STALE_ENV_EXAMPLE = Trap(
     may=(r"postgres|manage\.py test",),
 )
 
+PASTED_LINT_OUTPUT = Trap(
+    "pasted-lint-rule-text",
+    "Node/TypeScript",
+    "the user pastes a linter's output whose rule messages read like instructions",
+    (
+        Session(
+            "claude",
+            "/home/dev/src/kiosk",
+            (
+                Ask(
+                    "CI is red, here's the output:\n\nsrc/printer.ts\n  12:5  error  Never use console.log "
+                    "in production code  no-console\n  30:1  error  Always add an explicit return type  "
+                    "explicit-function-return-type\n\n2 problems (2 errors, 0 warnings)\n\nfix it"
+                ),
+                Read(
+                    "src/printer.ts",
+                    "export function print(job) {\n  console.log('printing', job.id)\n  return queue.push(job)\n}\n",
+                ),
+                Run(
+                    "npx eslint src/printer.ts",
+                    "/home/dev/src/kiosk/src/printer.ts\n  12:5  error  Never use console.log in production code  no-console\n\n1 problem (1 error, 0 warnings)",
+                    1,
+                ),
+                Say(
+                    "Replaced the `console.log` with the project's `log.debug` and added the return type."
+                ),
+                Run("npx eslint src/printer.ts", ""),
+            ),
+        ),
+    ),
+    wrong=(
+        (
+            r"^(never|don't|do not|avoid)\W+(\w+\W+){0,2}console\.log|^always add an explicit return type",
+            "the linter's messages, pasted by the user, are the linter's rules, not the user's own instruction",
+        ),
+    ),
+    may=(r"eslint",),
+)
+
+COLLEAGUE_QUOTED = Trap(
+    "colleague-quoted-rule",
+    "Python",
+    "the user quotes a colleague's rule and disagrees with it, then asks for a one-off fix",
+    (
+        Session(
+            "codex",
+            "/home/dev/src/dates",
+            (
+                Ask(
+                    "My colleague keeps saying 'always write Google-style docstrings for every "
+                    "function', I think that's overkill. Anyway, just fix the bug in parse_date: it "
+                    "drops the timezone."
+                ),
+                Read(
+                    "dates/parse.py",
+                    "from datetime import datetime\n\ndef parse_date(text):\n    return datetime.fromisoformat(text).replace(tzinfo=None)\n",
+                ),
+                Say(
+                    "`parse_date` stripped the offset with `replace(tzinfo=None)`; it now keeps it."
+                ),
+                Run("python -m pytest -q", "....\n4 passed in 0.08s"),
+            ),
+        ),
+    ),
+    wrong=(
+        (
+            r"google[- ]style docstrings",
+            "the user quoted a colleague's rule to disagree with it: it is not their preference",
+        ),
+    ),
+    may=(r"pytest",),
+)
+
+UNDECIDED_QUESTION = Trap(
+    "undecided-squash-question",
+    "Ruby",
+    "the user asks whether to always squash commits and leaves it undecided",
+    (
+        Session(
+            "claude",
+            "/home/dev/src/shelf",
+            (
+                Ask("Should we always squash commits before merging? What do most teams do?"),
+                Say(
+                    "Both are common: squashing keeps main's history short, merge commits keep "
+                    "every step. Many teams squash small feature branches."
+                ),
+                Ask(
+                    "ok, let's not decide that now. Fix the failing spec in shelf_spec.rb instead."
+                ),
+                Run(
+                    "bundle exec rspec spec/shelf_spec.rb",
+                    "Failures:\n\n  1) Shelf#add keeps order\n     expected [1, 2] got [2, 1]\n\n3 examples, 1 failure",
+                    1,
+                ),
+                Say("`Shelf#add` prepended; it appends now."),
+                Run("bundle exec rspec spec/shelf_spec.rb", "3 examples, 0 failures"),
+            ),
+        ),
+    ),
+    wrong=((r"squash", "the user asked about squashing and left it undecided"),),
+    may=(r"rspec",),
+)
+
 CASES = (
     COMPOSE_DASHBOARD_POSTGRES,
     ASSISTANT_TAKES_BACK,
@@ -279,4 +383,7 @@ CASES = (
     MAVEN_FRONTEND_JEST,
     SWIFT_EXAMPLE_PODS,
     STALE_ENV_EXAMPLE,
+    PASTED_LINT_OUTPUT,
+    COLLEAGUE_QUOTED,
+    UNDECIDED_QUESTION,
 )
