@@ -132,6 +132,8 @@ _OBJECT_HEADS = frozenset({"db"})
 #: Heads of a task that checks something, and the things a check of the machine's setup names
 #: (`check-prerequisites`, `check:env`, `check-deps`): such a check runs none of the tests.
 _CHECK_HEADS = frozenset({"check", "verify"})
+#: What a check names that no task is named alone (`check:ts`, `check-style`).
+_CHECKED = {"ts": "typecheck", "type": "typecheck", "typescript": "typecheck", "style": "lint"}
 _SETUP_OBJECTS = frozenset(
     {"prerequisites", "prereqs", "prereq", "env", "environment", "deps", "dependencies"}
     | {"requirements", "setup", "install", "installation", "tools", "toolchain", "versions"}
@@ -151,6 +153,11 @@ def task_purpose(name: str) -> str | None:
     purpose = table.task_names.get(head)
     if head in _CHECK_HEADS and _SETUP_OBJECTS.intersection(rest):
         return None  # `check-prerequisites`, `check_env`: the setup is checked, not the code
+    if head in _CHECK_HEADS:
+        # `check-types`, `check:ts`, `check-format`: the part after the head says what is checked
+        checked = [_CHECKED.get(part) or table.task_names.get(part) for part in rest]
+        if named := next((p for p in checked if p is not None), None):
+            return named
     if head in _OBJECT_HEADS and purpose is not None:
         return purpose if any(table.task_names.get(part) == purpose for part in rest) else None
     return purpose

@@ -441,6 +441,24 @@ def test_a_check_of_the_machines_setup_runs_no_tests() -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "purpose"),
+    [
+        ("check-types", "typecheck"),
+        ("check:ts", "typecheck"),
+        ("check_types", "typecheck"),
+        ("check-format", "format"),
+        ("check:fmt", "format"),
+        ("check:lint", "lint"),
+        ("check-style", "lint"),
+        ("verify:build", "build"),
+    ],
+)
+def test_a_check_that_names_what_it_checks_has_that_purpose(name: str, purpose: str) -> None:
+    # `npm run check-types` runs the type checker, none of the tests.
+    assert task_purpose(name) == purpose
+
+
+@pytest.mark.parametrize(
     ("line", "purpose"),
     [
         # A name headed by what the task works on says its own action.
