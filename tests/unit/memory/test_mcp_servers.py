@@ -146,3 +146,26 @@ async def test_a_partial_json_edit_states_nothing() -> None:
     session.edit_lines(".mcp.json", '"args": []', '"mcpServers": {"db": {"command": "x"}}')
 
     assert await _said(session) == []
+
+
+async def test_an_edit_that_removes_a_server_s_table_drops_it() -> None:
+    session = _session()
+    session.read(".agent/config.toml", TOML)
+    session.edit_lines(
+        ".agent/config.toml",
+        '[mcp_servers."docs-search"]\ncommand = "npx"\nargs = ["-y", "docs-search-mcp"]\n',
+        "",
+    )
+
+    assert await _said(session) == [
+        "`.agent/config.toml` (in the repository) declares the MCP server `db`, started with "
+        "`uv run db-mcp --read-only`."
+    ]
+
+
+async def test_an_edit_of_a_json_config_read_whole_leaves_its_servers_unknown() -> None:
+    session = _session()
+    session.read(".mcp.json", JSON)
+    session.edit_lines(".mcp.json", '"browser"', '"browser-old"')
+
+    assert await _said(session) == []

@@ -13,7 +13,9 @@ one starts should not be re-done. The rule, the same in every ecosystem and host
   a key of the `mcpServers` object of a JSON file read or written whole (and of `servers` in a
   file named `mcp.json`); its `command` and `args`, when written as plain strings, are how it
   starts, and a command line longer than `MAX_COMMAND_CHARS` is left out;
-- the latest text wins: an edit restates the servers it shows, a whole text replaces all;
+- the latest text wins: an edit restates the servers its new text shows and drops those whose
+  table it removed, a whole text replaces all, and an edit of a JSON file (whose objects an
+  edit's fragment does not show) leaves its servers unknown until it is read whole again;
 - the statement names the file and each server (at most `MAX_SERVERS`), with its command line
   where known: "`.codex/config.toml` (in the repository) declares the MCP server `db`, started
   with `.venv/bin/db-mcp --read-only`." It says nothing of whether the server worked.
@@ -129,26 +131,29 @@ def _own_file(path: str) -> bool:
     return in_project(path) and not sample_folder(path) and not is_test_data(path)
 
 
-def _texts(events: list[StoredEvent]) -> list[tuple[str, str, bool, str]]:
-    """(path, text, whole, event id) of every project file read whole or written, in order."""
+def _texts(events: list[StoredEvent]) -> list[tuple[str, str, str, bool, str]]:
+    """(path, text before, text after, whole, event id) of every project file read whole or
+    written, in order (the text before is the part an edit replaced, "" for a whole text)."""
     applied = {
         e.content.get("tool_use_id")
         for e in events
         if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
     }
-    found: list[tuple[str, str, bool, str]] = []
+    found: list[tuple[str, str, str, bool, str]] = []
     for event in events:
         if event.event_type == EventType.TOOL_CALL:
             if event.content.get("tool_use_id") not in applied:
                 continue  # rejected or failed: nothing was written
             for written in writes(event):
                 if _own_file(written.path):
-                    found.append((written.path, written.after, written.whole, event.id))
+                    found.append(
+                        (written.path, written.before, written.after, written.whole, event.id)
+                    )
             continue
         output = whole_read_output(event)
         path = first_project_path(event) if output is not None else None
         if output is not None and path is not None and _own_file(path):
-            found.append((path, file_text(output), True, event.id))
+            found.append((path, "", file_text(output), True, event.id))
     return found
 
 
@@ -162,15 +167,23 @@ def _statement(path: str, servers: dict[str, str]) -> str:
 def mcp_servers(events: list[StoredEvent]) -> list[Fact]:
     """One fact per project file that declares MCP servers (module docstring)."""
     files: dict[str, _Declared] = {}
-    for path, text, whole, event_id in _texts(events):
+    for path, before, text, whole, event_id in _texts(events):
+        if not whole and path.lower().endswith(".json"):
+            files.pop(path, None)  # an edit of objects not shown whole: now unknown
+            continue
         servers = _servers(path, text, whole)
-        if servers is None or (not servers and not whole):
+        if servers is None:
+            continue
+        removed = set(toml_servers(before)) - set(servers) if not whole else set()
+        if not servers and not removed and not whole:
             continue
         declared = files.setdefault(path, _Declared())
         if whole:
             declared.servers = dict(servers)
         else:
             declared.servers.update(servers)
+            for name in removed:
+                declared.servers.pop(name, None)
         declared.event_ids.append(event_id)
     return [
         Fact(
