@@ -260,3 +260,97 @@ def test_a_touched_statement_replaces_a_listed_one_and_never_the_reverse() -> No
     assert (
         merged_statement(listed, f"{LISTED_PREFIX}Go (6 files).") == f"{LISTED_PREFIX}Go (6 files)."
     )
+
+
+_PATCH = (
+    "diff --git a/src/a.ts b/src/a.ts\nindex 1..2 100644\n--- a/src/a.ts\n+++ b/src/a.ts\n"
+    "@@ -1 +1 @@\n-old\n+new\ndiff --git a/old.ts b/src/b.ts\nsimilarity index 90%\n"
+)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git diff main -- src/a.ts",
+        "git diff",
+        "git show HEAD",
+        "git log -p -1",
+        "git diff --cached",
+    ],
+)
+def test_a_patch_names_its_files_in_its_headers(command: str) -> None:
+    assert _listed(command, _PATCH) == ["src/a.ts", "src/b.ts"]
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "ok"),
+    [
+        ("git diff --no-index /tmp/x.ts src/a.ts", _PATCH, True),  # not the repository's files
+        ("git show HEAD:notes/fix.patch", _PATCH, True),  # a file's text, whatever it holds
+        ("git diff main", _PATCH, False),
+        ("git diff main", "+diff --git a/src/a.ts b/src/a.ts\n", True),  # a line of a patch
+        ("git -C ../other diff", _PATCH, True),
+        ("cd .. && git diff", _PATCH, True),
+    ],
+)
+def test_a_patch_elsewhere_or_a_header_inside_a_text_gives_none(
+    command: str, output: str, ok: bool
+) -> None:
+    assert _listed(command, output, ok) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "cwd", "expected"),
+    [
+        ("git checkout src/a.ts src/b.ts", None, ["src/a.ts", "src/b.ts"]),
+        ("git checkout main -- src/a.ts src/b.ts", None, ["src/a.ts", "src/b.ts"]),
+        ("git restore --source HEAD~1 src/a.ts src/b.ts", None, ["src/a.ts", "src/b.ts"]),
+        ("git restore -s main -- a.ts", f"{ROOT}/web", ["web/a.ts"]),
+        ("cd web && git checkout a.ts", None, ["web/a.ts"]),
+        (f"git checkout {ROOT}/src/a.ts", None, ["src/a.ts"]),
+    ],
+)
+def test_paths_git_put_back_are_named_by_their_arguments(
+    command: str, cwd: str | None, expected: list[str]
+) -> None:
+    output = "Updated 2 paths from the index\n"
+    assert _chained(command, output, cwd=cwd) == expected
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("git checkout feature/x.ts", "Switched to branch 'feature/x.ts'\n"),  # a branch
+        ("git checkout -- 'src/*.ts'", "Updated 2 paths from the index\n"),  # a glob
+        ("git checkout ../other/a.ts", "Updated 1 path from the index\n"),  # outside
+        ("git -C ../other checkout a.ts", "Updated 1 path from the index\n"),
+        ("cd /srv/other && git checkout a.ts", "Updated 1 path from the index\n"),
+        ("git stash && git checkout a.ts", "Updated 1 path from the index\n"),
+        ("git add a.ts b.ts", "Updated 2 paths from the index\n"),  # not a restore
+    ],
+)
+def test_a_checkout_of_a_branch_or_of_paths_elsewhere_names_none(command: str, output: str) -> None:
+    assert _chained(command, output) == []
+
+
+@pytest.mark.parametrize("eco", ECOS, ids=IDS)
+async def test_a_patch_and_a_restore_name_the_language_when_none_was_touched(eco: Eco) -> None:
+    session = _session()
+    session.run(
+        f"git diff main -- {eco.first}",
+        0,
+        f"diff --git a/{eco.first} b/{eco.first}\n--- a/{eco.first}\n+++ b/{eco.first}\n",
+    )
+    session.run(f"git checkout {eco.first} {eco.second}", 0, "Updated 2 paths from the index\n")
+
+    assert _said(await _extract(session), "language") == [
+        f"{LISTED_PREFIX}{eco.language} (2 files: `{eco.first}`, `{eco.second}`)."
+    ]
+
+
+@pytest.mark.parametrize("eco", ECOS, ids=IDS)
+async def test_one_file_of_a_patch_states_no_language(eco: Eco) -> None:
+    session = _session()
+    session.run(f"git diff -- {eco.first}", 0, f"diff --git a/{eco.first} b/{eco.first}\n")
+
+    assert _said(await _extract(session), "language") == []

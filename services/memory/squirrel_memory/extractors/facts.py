@@ -26,6 +26,7 @@ from squirrel_memory.extractors.language_parts import language_parts, stated_lan
 from squirrel_memory.extractors.layout_facts import layout_facts, tests_fact
 from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
+from squirrel_memory.extractors.mcp_servers import mcp_servers
 from squirrel_memory.extractors.mentioned_files import mentioned_paths
 from squirrel_memory.extractors.module_facts import module_docs, module_facts
 from squirrel_memory.extractors.named_stack import named_stack
@@ -267,5 +268,6 @@ def project_facts(
     facts.extend(script_runs(scripts))
     facts.extend(wrapper_scripts(events, runs))
     facts.extend(commit_hooks(events, runs))
+    facts.extend(mcp_servers(events))
     facts.extend(module_facts(paths, project_id, module_docs(events, project_id)))
     return facts

@@ -10,6 +10,11 @@ commands that succeeded in the project's own repository, and only paths relative
 outside the project, or pointed at another repository with `git -C`, `--git-dir` or `gh
 --repo`). Renames count by their new name: `a => b`, `src/{a => b}.ts`, `R100<TAB>a<TAB>b`,
 `R  a -> b`.
+A patch (`git diff`, `git show`, `git log -p` with none of the listing options) names its files
+in its `diff --git a/x b/y` headers, read by the new name; `git diff --no-index` compares files
+that need not be the repository's and is not read, nor a `git show rev:path` (a file's text,
+whatever it holds). A `git checkout` or `git restore` of paths that git confirms (`Updated 3
+paths from the index`) names them as arguments, from the folder it ran in; globs are left out.
 A chained line (`git add -A && git status`, `cd web; git ls-files`) is read when each of its
 other steps prints no list of its own: a `cd` into a folder of the project, a git command
 that stages, commits or moves between branches, or a `git diff --check` (silent when it
@@ -49,6 +54,12 @@ _LONG_STATUS = re.compile(
 )
 _BARE = re.compile(r"^([^\s:]+)$")
 _BRACED = re.compile(r"\{([^{}]*?) => ([^{}]*?)\}")
+_PATCH_HEADER = re.compile(r"^diff --git a/\S+ b/(\S+)$")
+#: What `git checkout`/`git restore` prints when it put the named paths back.
+_RESTORED = re.compile(r"^Updated \d+ paths? from\b", re.MULTILINE)
+_RESTORES = frozenset({"checkout", "restore"})
+#: `git restore` options that take the next token as their value.
+_VALUED = frozenset({"-s", "--source"})
 
 
 #: A Windows drive's path (`C:\\Users\\x`, `D:/src`).
@@ -72,6 +83,11 @@ def _after_global_options(tokens: list[str]) -> list[str]:
     return rest
 
 
+def _object_paths(arguments: list[str]) -> bool:
+    """Whether a `git show` argument names a file in a revision (`HEAD:src/a.ts`)."""
+    return any(":" in t and not t.startswith("-") for t in arguments)
+
+
 def _elsewhere(tokens: list[str]) -> bool:
     return any(t in _ELSEWHERE or t.startswith(("--git-dir=", "--work-tree=")) for t in tokens)
 
@@ -91,6 +107,8 @@ def _kind(tokens: list[str]) -> str | None:
             return "bare"
         if sub in _FILE_LISTS and options & _LISTING_OPTIONS:
             return "changes"
+        if sub in _FILE_LISTS and "--no-index" not in options and not _object_paths(rest[1:]):
+            return "patch"
         return None
     if len(tokens) >= 3 and tokens[:3] in (["gh", "pr", "view"], ["gh", "pr", "diff"]):
         if any(t in _GH_REPO or t.startswith("--repo=") for t in tokens):
@@ -180,7 +198,9 @@ def _paths(kind: str, output: str) -> list[str]:
         return _JSON_PATH.findall(output)
     found: list[str] = []
     for line in output.splitlines():
-        if kind == "status":
+        if kind == "patch":
+            match = _PATCH_HEADER.match(line)
+        elif kind == "status":
             match = _PORCELAIN.match(line) or _LONG_STATUS.match(line)
         elif kind == "changes":
             match = (
@@ -196,6 +216,44 @@ def _paths(kind: str, output: str) -> list[str]:
     return found
 
 
+def _restored(run: CommandRun, project_id: str) -> list[str]:
+    """The paths a lone `git checkout`/`git restore` (after a `cd` into the project at most) put
+    back, when its output says it did: the arguments after `--`, or else every argument but
+    options (and a `--source`), from the folder it ran in; a glob is no path."""
+    if not _RESTORED.search(run.output):
+        return []
+    folder = folder_of(run.cwd, project_id)
+    *moves, last = run.segments or [[]]
+    for tokens in moves:
+        if folder is None or tokens[0] not in _MOVES:
+            return []
+        folder = moved_to(folder, tokens, project_id)
+    if folder is None or len(last) < 3 or last[0] != "git" or _elsewhere(last):
+        return []
+    rest = _after_global_options(last[1:])
+    if not rest or rest[0] not in _RESTORES:
+        return []
+    arguments = rest[1:]
+    if "--" in arguments:
+        named = arguments[arguments.index("--") + 1 :]
+    else:
+        named, skip = [], False
+        for token in arguments:
+            if skip or token.startswith("-"):
+                skip = token in _VALUED
+                continue
+            named.append(token)
+    paths = []
+    for token in named:
+        inside = folder_of(token, project_id)
+        if any(c in token for c in "*?[") or inside is None:
+            continue
+        paths.append(
+            inside if token.startswith("/") else posixpath.normpath(posixpath.join(folder, token))
+        )
+    return paths
+
+
 def listed_paths(runs: list[CommandRun], project_id: str) -> list[tuple[str, str]]:
     """(project-relative path, event id) for every file a successful listing command printed in
     the project's own repository (module docstring): never after `cd` out of the project, nor
@@ -204,9 +262,12 @@ def listed_paths(runs: list[CommandRun], project_id: str) -> list[tuple[str, str
     for run in runs:
         if run.ok is not True:
             continue
-        for kind, folder in _listings(run, project_id):
-            for printed in _paths(kind, run.output):
-                path = posixpath.normpath(posixpath.join(folder, printed)) if folder else printed
-                if path and not path.startswith(("/", "~", "..", ".../")) and "://" not in path:
-                    found.append((path, run.event_id))
+        printed_paths = [
+            posixpath.normpath(posixpath.join(folder, printed)) if folder else printed
+            for kind, folder in _listings(run, project_id)
+            for printed in _paths(kind, run.output)
+        ]
+        for path in printed_paths + _restored(run, project_id):
+            if path and not path.startswith(("/", "~", "..", ".../")) and "://" not in path:
+                found.append((path, run.event_id))
     return found
