@@ -101,3 +101,19 @@ async def test_code_of_another_language_touched_is_a_conflict_and_a_shell_script
 
     assert said["ruby"] == []
     assert said["shell"] == [f"{PREFIX}Rust's: `cargo fmt --check`."]
+
+
+async def test_a_run_of_one_spec_shows_the_tool_not_the_file() -> None:
+    assert await _language(("bundle exec rspec spec/shelf_spec.rb", 0)) == [
+        f"{PREFIX}Ruby's: `bundle exec rspec`."
+    ]
+    # a whole run later in the session is shown as it was typed
+    assert await _language(("mix test test/cart_test.exs:12", 0), ("mix test --cover", 0)) == [
+        f"{PREFIX}Elixir's: `mix test --cover`."
+    ]
+
+
+async def test_a_check_of_one_file_shows_how_a_file_is_checked() -> None:
+    assert await _language(("ruff check app/cart.py", 0)) == [
+        f"{PREFIX}Python's: `ruff check app/cart.py`."
+    ]

@@ -35,6 +35,7 @@ from squirrel_memory.extractors.evidence.attempts import (
     Attempt,
     attempts,
 )
+from squirrel_memory.extractors.evidence.recipes import whole_run
 from squirrel_memory.extractors.manifests import extension_language, in_project
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.models import StoredEvent
@@ -108,16 +109,20 @@ def toolchain_language(events: list[StoredEvent], runs: list[CommandRun]) -> Fac
         if ran_elsewhere(attempt.run.command, project_id):
             continue
         ecosystems.add(use.ecosystem)
-        if shown is None and _checks(attempt):
-            shown = attempt
+        if _checks(attempt) and (shown is None or (whole_run(attempt) and not whole_run(shown))):
+            shown = attempt  # the first whole run, else the first that picked some tests
     if shown is None or shown.use is None or len(ecosystems) != 1:
         return None
     language = LANGUAGES.get(shown.use.ecosystem)
     if language is None or touched_languages(events) - {language}:
         return None
+    # A test run that picked some tests shows the runner alone (`bundle exec rspec`); a check
+    # of one file shows how a file is checked (`php -l src/Cart.php`).
+    picked = shown.use.purpose == "test" and not whole_run(shown)
+    command = shown.base if picked else shown.text
     return Fact(
         KEY,
-        f"{TOOLS_PREFIX}{language}'s: `{shown.text}`.",
+        f"{TOOLS_PREFIX}{language}'s: `{command}`.",
         ("language", TOOLS_TAG, language.lower()),
         IMPORTANCE,
         (shown.run.event_id,),
