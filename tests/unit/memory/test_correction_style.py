@@ -1,6 +1,7 @@
 """A correction said once (the user undoing what the assistant did or proposed) is a way of
 working: beside a standing rule it still opens a session, marked as said once; a plain one-off,
-or a correction too faint to be kept, waits to be asked for."""
+or a correction too faint to be kept, waits to be asked for. The reply language is how to talk,
+not a standing rule of the work: beside it alone, an instruction said once is still kept."""
 
 from __future__ import annotations
 
