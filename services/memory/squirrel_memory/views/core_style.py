@@ -4,15 +4,15 @@ Standing rules first; then at most a couple the user stressed or corrected but h
 another session yet, marked as said once (or as said in one session so far, when the user said it
 there more than once). Beside a standing rule only those that are a way of working follow (a habit
 so far, an instruction said in several messages of its session, the wish for the simplest way, a
-workflow habit, a correction of what the assistant did); a plain one-off waits to be asked for
-(search, the per-prompt context, full mode). The language to reply in is no such rule: beside it
-alone, an instruction said once still opens a session. In the foresight replay the plain one-offs a
-session started with beside a standing rule ("Performance is crucial") were never said again by the
-user nor seen followed, while the user's standing rules are what every session needs. Rules only
-read from an instruction file the host loads itself are left to that file unless nothing else is on
-record. In the view, what the user said more than once (in several sessions, or again after a
-break) leads (`said_again_first`): a rule stated once, however firmly, comes after the instructions
-the user keeps giving.
+workflow habit, a state of the repository said to be deliberate); a plain one-off waits to be asked
+for (search, the per-prompt context, full mode). The language to reply in is no such rule: beside
+it alone, an instruction said once still opens a session. In the foresight replay the plain
+one-offs a session started with beside a standing rule ("Performance is crucial") were never said
+again by the user nor seen followed, while the user's standing rules are what every session
+needs. Rules only read from an instruction file the host loads itself are left to that file unless
+nothing else is on record. In the view, what the user said more than once (in several sessions, or
+again after a break) leads (`said_again_first`): a rule stated once, however firmly, comes after
+the instructions the user keeps giving.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from dataclasses import replace
 from typing import Protocol, TypeVar
 
 from squirrel_core.host_files import WRITTEN_TAG
-from squirrel_memory.extractors.preferences import CORRECTION_TAG, REPEATED_TAG
+from squirrel_memory.extractors.preferences import REPEATED_TAG
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.session_habits import TAG as HABIT_SO_FAR_TAG
+from squirrel_memory.extractors.wanted_ways import DELIBERATE_TAG
 from squirrel_memory.extractors.workflow_habits import WORKFLOW_TAG
 from squirrel_memory.extractors.working_habits import HABIT_TAG as SIMPLICITY_TAG
 from squirrel_memory.models import MemoryItem
@@ -47,10 +48,6 @@ SAYS_ONE_SESSION = "In one session so far"
 #: simplest way, or a workflow habit (how far to carry a batch, what done means). Those may
 #: follow a standing rule at a session's opening; a plain one-off waits to be asked for.
 _HABITS = frozenset({REPEATED_TAG, HABIT_SO_FAR_TAG, SIMPLICITY_TAG, WORKFLOW_TAG})
-#: A said-once instruction the user gave as a correction of what the assistant did or proposed
-#: ("`.claude/*` is ignored on purpose, not to be undone") and stressed enough to be kept
-#: (`SAID_ONCE_MIN_IMPORTANCE`): the next session would otherwise undo it again, so it follows
-#: a standing rule as a way of working does.
 #: How long the assistant's own replies should be ("keep your console outputs terse", "answer
 #: briefly", "no wall of text"): said once, it is still about every reply of every session, so
 #: it is a way of working, not a one-off. The length of code, names, files or commit messages
@@ -102,7 +99,10 @@ def _a_way_of_working(memory: MemoryItem) -> bool:
         bool(_HABITS & set(memory.tags))
         or memory.content.startswith(SAYS_ONE_SESSION)
         or _REPLY_LENGTH.search(memory.content) is not None
-        or CORRECTION_TAG in memory.tags
+        # A state of the repository the user said is deliberate when the assistant went to
+        # change it ("`.claude/*` is ignored on purpose, not to be undone"): the next session
+        # would otherwise undo it again. Other corrections said once still wait.
+        or DELIBERATE_TAG in memory.tags
     )
 
 
