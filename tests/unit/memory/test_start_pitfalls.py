@@ -163,3 +163,46 @@ async def test_a_pitfall_the_user_wrote_is_not_judged_as_a_one_off(store: Sqlite
 async def test_other_memories_are_not_judged_by_the_pitfall_rule(store: SqliteStore) -> None:
     fact = await add_memory(store, MemoryType.PROJECT_FACT, "ci", "CI runs on Buildkite.")
     assert earns_the_start(fact, lambda _: False)
+
+
+@pytest.mark.parametrize(
+    ("key", "tags", "text"),
+    [
+        (
+            "pitfall:denied:protected:trunk",
+            ["pitfall", "environment", "denied", "protected"],
+            "`trunk` is a protected branch: the remote refused `git push origin trunk`.",
+        ),
+        (
+            "pitfall:version_files",
+            ["pitfall", "release", "version"],
+            "The version is written in 2 files, which a bump changed together: `a.toml`, `b.c`.",
+        ),
+    ],
+    ids=["protected-branch", "version-files"],
+)
+async def test_a_standing_condition_met_once_opens_sessions(
+    store: SqliteStore, key: str, tags: list[str], text: str
+) -> None:
+    # Every push to that branch, every bump meets it again: not a one-off.
+    await add_memory(store, MemoryType.PITFALL, key, text, tags=tags)
+    await add_memory(
+        store, MemoryType.PITFALL, "pitfall:e", "Edited.", tags=["pitfall", "fix:edit"]
+    )
+    views, _ = await resting_views(store)
+    assert await _start(store, views) == [text]
+    views.close()
+
+
+async def test_another_denied_access_met_once_still_waits(store: SqliteStore) -> None:
+    text = "`sudo make install` failed with `sudo: a terminal is required to read the password`."
+    await add_memory(
+        store,
+        MemoryType.PITFALL,
+        "pitfall:denied:sudo",
+        text,
+        tags=["pitfall", "environment", "denied", "sudo"],
+    )
+    views, _ = await resting_views(store)
+    assert await _start(store, views) == []
+    views.close()

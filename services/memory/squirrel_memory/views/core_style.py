@@ -1,17 +1,18 @@
 """The core style view's choice: which of the user's instructions a session starts with.
 
 Standing rules first; then at most a couple the user stressed or corrected but has not said in
-another session yet, marked as said once (or as said in one session so far, when the user said
-it there more than once). Beside a standing rule only those that are a way of working follow (a
-habit so far, an instruction said in several messages of its session, the wish for the simplest
-way, a workflow habit); a plain one-off waits to be asked for (search, the per-prompt context,
-full mode). In the foresight replay the plain one-offs a session started with beside a standing
-rule ("Performance is crucial") were never said again by the user nor seen followed, while the
-user's standing rules are what every session needs. Rules only read from an instruction file
-the host loads itself are left to that file unless nothing else is on record. In the view,
-what the user said more than once (in several sessions, or again after a break) leads
-(`said_again_first`): a rule stated once, however firmly, comes after the instructions the user
-keeps giving.
+another session yet, marked as said once (or as said in one session so far, when the user said it
+there more than once). Beside a standing rule only those that are a way of working follow (a habit
+so far, an instruction said in several messages of its session, the wish for the simplest way, a
+workflow habit, a state of the repository said to be deliberate); a plain one-off waits to be asked
+for (search, the per-prompt context, full mode). The language to reply in is no such rule: beside
+it alone, an instruction said once still opens a session. In the foresight replay the plain
+one-offs a session started with beside a standing rule ("Performance is crucial") were never said
+again by the user nor seen followed, while the user's standing rules are what every session
+needs. Rules only read from an instruction file the host loads itself are left to that file unless
+nothing else is on record. In the view, what the user said more than once (in several sessions, or
+again after a break) leads (`said_again_first`): a rule stated once, however firmly, comes after
+the instructions the user keeps giving.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from typing import Protocol, TypeVar
 
 from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.extractors.preferences import REPEATED_TAG
+from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.session_habits import TAG as HABIT_SO_FAR_TAG
+from squirrel_memory.extractors.wanted_ways import DELIBERATE_TAG
 from squirrel_memory.extractors.workflow_habits import WORKFLOW_TAG
 from squirrel_memory.extractors.working_habits import HABIT_TAG as SIMPLICITY_TAG
 from squirrel_memory.models import MemoryItem
@@ -75,9 +78,12 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     firm = sorted((m for m in said if not is_tentative(m.tags)), key=lambda m: -m.importance)
     once = sorted((m for m in said if is_tentative(m.tags)), key=lambda m: -m.importance)
     stressed = [m for m in once if m.importance >= SAID_ONCE_MIN_IMPORTANCE]
-    if not firm and not stressed:
+    # The language to reply in is how to talk, not a rule of the work: beside it alone, the
+    # user's one instruction about the work still has its place.
+    work = [m for m in firm if m.key != REPLY_LANGUAGE_KEY]
+    if not work and not stressed:
         stressed = once
-    if firm:
+    if work:
         # Beside a standing rule only a way of working follows; a one-off waits to be asked for.
         stressed = [m for m in stressed if _a_way_of_working(m)]
     said_once = [replace(m, content=_marked(m.content, m.tags)) for m in stressed]
@@ -93,6 +99,10 @@ def _a_way_of_working(memory: MemoryItem) -> bool:
         bool(_HABITS & set(memory.tags))
         or memory.content.startswith(SAYS_ONE_SESSION)
         or _REPLY_LENGTH.search(memory.content) is not None
+        # A state of the repository the user said is deliberate when the assistant went to
+        # change it ("`.claude/*` is ignored on purpose, not to be undone"): the next session
+        # would otherwise undo it again. Other corrections said once still wait.
+        or DELIBERATE_TAG in memory.tags
     )
 
 

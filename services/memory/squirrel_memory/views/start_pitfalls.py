@@ -9,6 +9,9 @@ when its trigger recurs:
   `fix:formatter`; a word the shell expanded before the program ran, `shell`; a check that kept
   its old output until another command ran, `stale`): the command is the trigger, and every
   session runs it again;
+- or it states a standing condition of the repository that every session meets again when it
+  does that work: the remote refuses every push to a protected branch (`protected`), the
+  version is written in several files a bump must change together (`version`);
 - or a later session used it or met its error anyway (`heeded`, from its outcomes).
 A one-off — one failure whose fix was an edit of the code, or was never seen (a test failing
 once while its code changed, a type error the edit cleared) — waits to be asked: search, the
@@ -26,7 +29,7 @@ from typing import Final
 from squirrel_memory.extractors.pitfall_memories import MET_AGAIN_TAG
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType
 
-__all__ = ["HOW_TO_RUN_TAGS", "earns_the_start"]
+__all__ = ["HOW_TO_RUN_TAGS", "STANDING_TAGS", "earns_the_start"]
 
 #: The lessons that say how a command must be run here, whatever the code says: the fixes of a
 #: failed run (`extractors.pitfall_memories`), and the shell's and a stale check's lessons
@@ -34,6 +37,10 @@ __all__ = ["HOW_TO_RUN_TAGS", "earns_the_start"]
 HOW_TO_RUN_TAGS: Final = frozenset(
     {"fix:setup", "fix:variant", "fix:folder", "fix:formatter", "shell", "stale"}
 )
+#: The pitfalls that state a standing condition rather than one failure: a protected branch
+#: (`extractors.denied_access`, `pitfall:denied:protected:<branch>`) and the files a version
+#: bump must change together (`extractors.version_files`).
+STANDING_TAGS: Final = frozenset({"protected", "version"})
 _SEEN_IN = re.compile(r"\(seen in \d+ sessions\)")
 
 
@@ -47,6 +54,7 @@ def earns_the_start(item: MemoryItem, heeded: Callable[[MemoryItem], bool]) -> b
     return (
         MET_AGAIN_TAG in tags
         or bool(tags & HOW_TO_RUN_TAGS)
+        or bool(tags & STANDING_TAGS)
         or bool(_SEEN_IN.search(item.content))
         or heeded(item)
     )
