@@ -27,7 +27,7 @@ from squirrel_core.events import EventType
 from squirrel_core.host_tools import CHANGE_TOOLS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
-from squirrel_memory.extractors.file_writes import writes
+from squirrel_memory.extractors.file_writes import applied_calls, writes
 from squirrel_memory.extractors.manifests import first_project_path, in_project
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.ci import is_ci_file, read_ci
@@ -70,15 +70,6 @@ class _Text:
     event_ids: list[str]
 
 
-def _done(events: list[StoredEvent]) -> set[str]:
-    """The tool calls whose change was made (a code change recorded for them)."""
-    return {
-        str(e.content.get("tool_use_id"))
-        for e in events
-        if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
-    }
-
-
 def _edited(text: str, before: str, after: str, *, every: bool = False) -> str | None:
     """`text` with one edit applied (`every` place it matches, for a replace-all), or None when
     the edit does not match it exactly once."""
@@ -116,7 +107,7 @@ def _changed(texts: dict[str, _Text], event: StoredEvent) -> None:
 
 def _workflow_texts(events: list[StoredEvent]) -> dict[str, _Text]:
     """The last known text of every CI file `events` read whole or wrote, changes applied."""
-    done = _done(events)
+    done = applied_calls(events)
     texts: dict[str, _Text] = {}
     for event in events:
         if event.event_type == EventType.TOOL_CALL:

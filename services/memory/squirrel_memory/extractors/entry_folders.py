@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import file_text, shown_paths, whole_read_output
+from squirrel_memory.extractors.file_writes import applied_calls
 from squirrel_memory.models import StoredEvent
 
 #: Importance of a folder's entry shape: how the next entry there is written.
@@ -63,11 +64,7 @@ def _own(path: str, project_id: str) -> str | None:
 
 def _written(events: list[StoredEvent]) -> list[tuple[str, str, StoredEvent]]:
     """(project path, text, call) of each new file a Write made, in order."""
-    applied = {
-        e.content.get("tool_use_id")
-        for e in events
-        if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
-    }
+    applied = applied_calls(events)
     found: list[tuple[str, str, StoredEvent]] = []
     for event in events:
         data = event.content.get("input")

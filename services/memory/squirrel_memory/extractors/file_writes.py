@@ -68,6 +68,16 @@ def writes(event: StoredEvent) -> list[Written]:
     ]
 
 
+def applied_calls(events: list[StoredEvent]) -> set[str]:
+    """The tool calls whose change was made: a code change was recorded for them (a call the
+    user rejected, or one that failed, wrote nothing)."""
+    return {
+        str(e.content.get("tool_use_id"))
+        for e in events
+        if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
+    }
+
+
 def whole_writes(events: list[StoredEvent]) -> set[tuple[str, str]]:
     """(tool_use_id, path) of every file a call in `events` wrote whole."""
     found: set[tuple[str, str]] = set()

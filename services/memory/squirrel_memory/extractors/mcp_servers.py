@@ -33,7 +33,7 @@ from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
-from squirrel_memory.extractors.file_writes import writes
+from squirrel_memory.extractors.file_writes import applied_calls, writes
 from squirrel_memory.extractors.manifests import first_project_path, in_project
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.stack_evidence import is_test_data, sample_folder
@@ -134,11 +134,7 @@ def _own_file(path: str) -> bool:
 def _texts(events: list[StoredEvent]) -> list[tuple[str, str, str, bool, str]]:
     """(path, text before, text after, whole, event id) of every project file read whole or
     written, in order (the text before is the part an edit replaced, "" for a whole text)."""
-    applied = {
-        e.content.get("tool_use_id")
-        for e in events
-        if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
-    }
+    applied = applied_calls(events)
     found: list[tuple[str, str, str, bool, str]] = []
     for event in events:
         if event.event_type == EventType.TOOL_CALL:

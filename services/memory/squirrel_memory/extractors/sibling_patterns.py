@@ -20,6 +20,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_headers import own_file
 from squirrel_memory.extractors.file_reads import file_text, read_output, whole_read_output
+from squirrel_memory.extractors.file_writes import applied_calls
 from squirrel_memory.extractors.modules import CODE_SUFFIXES
 from squirrel_memory.models import StoredEvent
 
@@ -96,11 +97,7 @@ class _Shape:
 
 def _whole_files(events: list[StoredEvent]) -> list[tuple[str, str, str, bool]]:
     """(project path, text, event id, written) of every whole code file read or written."""
-    applied = {
-        e.content.get("tool_use_id")
-        for e in events
-        if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
-    }
+    applied = applied_calls(events)
     found: list[tuple[str, str, str, bool]] = []
     for event in events:
         content: dict[str, Any] = event.content

@@ -25,6 +25,7 @@ from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun, relative_path
+from squirrel_memory.extractors.file_writes import applied_calls
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.toolchain import classify
@@ -57,11 +58,7 @@ class WrittenFile:
 
 def written_files(events: list[StoredEvent]) -> list[WrittenFile]:
     """The final text of each project file the session wrote whole, in order of first write."""
-    recorded = {
-        e.content.get("tool_use_id")
-        for e in events
-        if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
-    }
+    recorded = applied_calls(events)
     files: dict[str, WrittenFile | None] = {}
     for event in events:
         if event.event_type != EventType.TOOL_CALL or not event.file_paths:

@@ -21,6 +21,7 @@ from typing import Any
 from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.file_writes import applied_calls
 from squirrel_memory.extractors.wording import key_slug, outside_code, strip_markdown
 from squirrel_memory.markdown_links import MARKDOWN_LINK
 from squirrel_memory.models import StoredEvent
@@ -135,11 +136,7 @@ def _edits(data: dict[str, Any]) -> list[tuple[str, str]]:
 
 def final_texts(events: list[StoredEvent]) -> dict[str, _Notes]:
     """Each notes file written in `events` (project path → its known final pieces)."""
-    applied = {
-        e.content.get("tool_use_id")
-        for e in events
-        if e.event_type == EventType.CODE_CHANGE and e.content.get("tool_use_id")
-    }
+    applied = applied_calls(events)
     files: dict[str, _Notes] = {}
     for event in events:
         use_id = event.content.get("tool_use_id")
