@@ -22,10 +22,14 @@ _CLAUSE_SPLIT = re.compile(
 )
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|yeah|yep|yes|btw|fyi|note|"
+    r"just so you know|for the record|for your information|"
     r"remember to|"
     # A label that stresses the rule after it ("IMPORTANT: never …", "NB: …").
     r"(?:(?:very|really|super)\s+)?(?:important|crucial|critical|essential)(?=\s*:)|"
     r"nb(?=\s*:)|n\.b(?=\.?\s*:)|heads[- ]up(?=\s*:)|reminder(?=\s*:)|"
+    # A label that names the rule after it as one ("Our convention: …", "Rule of thumb: …").
+    r"(?:(?:our|the|a|my|one)\s+)?(?:(?:general|house|team|golden|coding|simple)\s+)?"
+    r"(?:rule|convention|policy|standard|guideline)s?(?:\s+of\s+thumb|\s+here)?(?=\s*:)|"
     # A lead that insists on the rule after it ("To be clear: don't use X, use Y").
     r"(?:just\s+)?to be (?:clear|explicit|precise)|to clarify|for clarity|"
     r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"

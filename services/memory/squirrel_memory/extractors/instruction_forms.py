@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.habit_forms import NAMING_CONVENTION, habit_form
+from squirrel_memory.extractors.habit_wordings import habit_wording
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.way_forms import way_statement
@@ -90,6 +91,26 @@ _PERFECT = re.compile(
     re.IGNORECASE,
 )
 _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
+#: Words after "always" or "never" that start a remark, not a rule ("always the same error",
+#: "never been a problem"): what happens, said with the subject left out.
+_REMARK = word_set(
+    "the this that these those it its there here is are was were be been has have had does ",
+    "did same so too very",
+)
+#: An object that picks one of the things on the table ("I prefer the second approach",
+#: "I'd rather go with option B", "I prefer yours"): a choice for the task at hand.
+_PICK = re.compile(
+    r"^(?:(?:the|this|that|your|my|his|her|their)\s+(?:(?:first|second|third|fourth|last|"
+    r"former|latter|other|previous|original|earlier|current|new|old)\b|(?:[\w-]+\s+)?"
+    r"(?:one|option|version|variant|proposal|suggestion|approach|solution|plan|idea)s?$)|"
+    r"(?:option|variant|choice|approach|plan|solution|number)\s+\w{1,3}$|"
+    r"(?:yours|mine|both|neither|either|that|this|it)$|"
+    # "prefer whichever is faster", "I'd prefer the shorter name": one of two on the table
+    r"(?:whichever|whatever|either one|any of them)\b|"
+    r"the\s+(?:shorter|longer|simpler|cleaner|faster|smaller|bigger|newer|older|clearer|safer|"
+    r"easier|nicer|better)\b)",
+    re.IGNORECASE,
+)
 _CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
     r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
@@ -100,7 +121,7 @@ _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 #: "avoid adding …", "avoid global state": a rule said with "avoid" keeps it as its lead.
 _AVOIDED = re.compile(r"^avoid\s", re.IGNORECASE)
-_STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
+_STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
     r"^(?:whenever|every ?time|each time|when|before|after|if|once)\b[^,]{3,80},\s*(?P<then>.+)$",
@@ -332,7 +353,10 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         return None
     if match := _PREFER.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y") or "")
-        if not _usable(x) or ONE_OFF.match(x):
+        if x.lower() == "not":  # "I prefer not to use mocks": a way ruled out
+            ok = _usable(y) and _first_verb(y) and not ONE_OFF.search(y)
+            return worded(f"don't {y}", y) if ok else None
+        if not _usable(x) or ONE_OFF.match(x) or _PICK.match(x):
             return None
         text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
         return worded(text, f"{x} {y}", choice=bool(tool_words(f"{x} {y}")))
@@ -340,7 +364,7 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         x, y = _clean(match.group("x")), _clean(match.group("y") or "")
         negative = bool(match.group("neg")) or x.lower() == "not"
         x = "" if x.lower() == "not" else x
-        if not _usable(x) or ONE_OFF.match(x) or len(x.split()) > MAX_LIKED_WORDS:
+        if not _usable(x) or ONE_OFF.match(x) or _PICK.match(x) or len(x.split()) > MAX_LIKED_WORDS:
             return None
         if negative:
             return worded(f"don't {x}", x) if _first_verb(x) else None
@@ -378,6 +402,8 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
             x = _clean(match.group("x"))
             if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
                 return None
+            if lead in ("always", "never") and x.split()[0].lower() in _REMARK:
+                return None  # "always the same error": a remark on what happens
             # "avoid adding new files" is no "don't adding new files".
             said = "avoid" if lead == "don't" and _AVOIDED.match(body) else lead
             return worded(f"{said} {x}", x)
@@ -420,11 +446,12 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
 def habit_statement(clause: str) -> Found | None:
     """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
     from the code."""
-    # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code.
-    named = NAMING_CONVENTION.sub("", clause)
-    if ONE_OFF.search(clause) or _CODE_NAME.search(named) or len(clause) > MAX_OBJECT_CHARS:
+    if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
-    form = habit_form(clause)
+    # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the
+    # everyday wordings of a habit may name one, being about every thing of a kind.
+    named = NAMING_CONVENTION.sub("", clause)
+    form = (None if _CODE_NAME.search(named) else habit_form(clause)) or habit_wording(clause)
     if form is None or (form.first_step is not None and not _first_verb(form.first_step)):
         return None
     return worded(form.content, form.subject)
