@@ -157,6 +157,43 @@ HABITS_SECOND: tuple[str, ...] = (
     "No more TODO comments, either fix it or open an issue.",
     "Do not mock the database in integration tests.",
     "Prefer explicit error handling; no bare rescue.",
+    # Habits said inside a request or an answer, written after the second round of rules and
+    # read once before any rule was fitted to them.
+    (
+        "Fix the flaky retry test. And please, always run the whole suite before telling me "
+        "you're done."
+    ),
+    "ok that works. btw in this codebase we never use unwrap outside of tests",
+    (
+        "Can you add pagination to the users endpoint? Also from now on put new SQL in the "
+        "migrations folder, not inline."
+    ),
+    "thanks. one thing: I like small commits, one logical change each",
+    (
+        "Nice. For future reference, the staging deploy always goes through the Makefile, "
+        "never kubectl directly."
+    ),
+    "Looks fine, but please stop using var, we're on Java 17",
+    "good. moving forward, document every new env var in .env.example",
+    (
+        "Refactor the parser. Keep in mind that we only support Python 3.10+, so use match "
+        "statements freely."
+    ),
+    "I don't want you to push to main directly. Open a PR every time.",
+    "Your standing job is to keep the TODO list in NOTES.md up to date.",
+    "you keep forgetting to run rubocop. run it before every commit please",
+    "Please write all user-facing text in German.",
+    "Don't write tests with sleeps in them, use the fake clock.",
+    "When you write Bash, quote all variables.",
+    (
+        "Heads up: this team squashes merges, so keep branch history tidy but don't worry "
+        "about it too much."
+    ),
+    "Add the migration. Note that schema changes always need a rollback script.",
+    "And generally speaking, don't introduce new dependencies without asking.",
+    "We prefer Tailwind utility classes over custom CSS.",
+    "No emojis in commit messages or code comments, please.",
+    "Just a reminder - never edit the lockfile by hand.",
 )
 #: Requests about the work at hand, answers and remarks that merely contain a rule word.
 ONE_OFFS_SECOND: tuple[str, ...] = (
@@ -208,6 +245,22 @@ ONE_OFFS_SECOND: tuple[str, ...] = (
     "Stop. Revert the last commit.",
     "Use Kotlin for the new module",
     "All tests should pass now.",
+    # The requests those habits were said inside, without the habit (same round).
+    "Fix the flaky retry test and run the whole suite.",
+    "ok that works. can you use unwrap here for now?",
+    "Add pagination to the users endpoint, put the SQL in the migrations folder.",
+    "thanks. make this one a small commit",
+    "Nice. Deploy it to staging with kubectl.",
+    "Looks fine, but rename var to count",
+    "good. document the new env var in .env.example",
+    "Refactor the parser, using match statements.",
+    "Don't push to main yet, I'll review first.",
+    "Keep the TODO list in NOTES.md for this task.",
+    "run rubocop on the changed files",
+    "Translate this paragraph to German.",
+    "Don't write more tests for now, just fix the bug.",
+    "Quote the variable on line 12.",
+    "Squash these two commits.",
 )
 
 #: Where a second-phrasebook message sits: opening the session, or answering the assistant.

@@ -262,3 +262,57 @@ def test_a_question_that_insists_on_always_asks_for_a_rule() -> None:
     assert asked_as_rule("Can you make sure to always run the linter on scripts you write?") == (
         "always run the linter on scripts you write"
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("When you write Bash, quote all variables.", "When you write Bash, quote all variables."),
+        ("if you delete files, tell me", "If you delete files, tell me."),
+        (
+            "Your standing job is to keep the TODO list in NOTES.md up to date.",
+            "Keep the TODO list in NOTES.md up to date.",
+        ),
+        ("Please write all user-facing text in German.", "Write user-facing text in German."),
+        (
+            "No emojis in commit messages or code comments, please.",
+            "No emojis in commit messages or code comments.",
+        ),
+        (
+            "Add the migration. Note that schema changes always need a rollback script.",
+            "Schema changes always need a rollback script.",
+        ),
+        (
+            "Nice. For future reference, the staging deploy always goes through the Makefile.",
+            "The staging deploy always goes through the Makefile.",
+        ),
+        (
+            "And generally speaking, don't introduce new dependencies without asking.",
+            "Don't introduce new dependencies without asking.",
+        ),
+    ],
+)
+def test_a_habit_said_inside_a_request_is_standing(message: str, content: str) -> None:
+    assert _standing(message) == [content]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "when you write the migration, add an index",
+        "if you add it, run the tests",
+        "Your job is to add a login page",
+        "Your standing job is to fix this bug",
+        "users always need a password",
+        "no emojis in this file",
+        "one thing: fix the typo",
+        "Note that the server is down",
+        "quick note: the build is red",
+        "Going forward, the tests always fail on CI",
+        "Note that tests always fail on Mondays",
+        "builds never pass on the first try",
+    ],
+)
+def test_a_request_or_remark_inside_the_same_leads_is_no_habit(message: str) -> None:
+    assert _standing(message) == []
+    assert _standing(message, replying=True) == []

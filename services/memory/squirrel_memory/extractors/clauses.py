@@ -21,7 +21,8 @@ _CLAUSE_SPLIT = re.compile(
     r"|(?<=[。！？；])\s*"
 )
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|yeah|yep|yes|btw|fyi|note|"
+    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|yeah|yep|yes|btw|fyi|"
+    r"note(?: that)?|"
     r"just so you know|for the record|for your information|"
     r"remember to|"
     # A label that stresses the rule after it ("IMPORTANT: never …", "NB: …").
@@ -34,7 +35,10 @@ _LEAD_IN = re.compile(
     r"(?:just\s+)?to be (?:clear|explicit|precise)|to clarify|for clarity|"
     r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"
     r"actually|i (?:want|need|would like|'d like) you to|"
-    r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
+    r"from now on|going forward|moving forward|from here on|in (?:the )?future|"
+    r"for future reference|in general|generally(?: speaking)?|"
+    # "one thing: …", "quick note: …": a label that sets off what follows
+    r"(?:one (?:more |last )?|quick |small )(?:thing|note|request|rule)(?=\s*:)|"
     r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
     re.IGNORECASE,

@@ -4,11 +4,13 @@
   handlers must have a timeout" (not "every test needs fixing", a task);
 - what a kind of thing should be: "commit messages should be in the imperative mood" (a bare
   plural kind, never "the tests", "it", "this file"; nor "tests should be green now");
+- what every thing of a kind takes: "schema changes always need a rollback script";
 - what no thing of a kind may do: "tests must not hit the network" (not "users must not …");
 - a kind of thing kept out: "avoid abbreviations in variable names", "I'm not a fan of long
   functions" (not "avoid that function", "I'm not a fan of this approach");
 - a prohibition over a kind of work product: "do not mock the database in integration tests"
   (not "… in the tests");
+- a duty for every session: "your standing job is to keep the TODO list up to date";
 - a wish over every thing of a kind: "I'd like every new endpoint to have an integration test";
 - a want said with a rule word: "I want conventional commits from now on", "I always want
   --no-ff merges" (never "I want a logout button");
@@ -53,7 +55,8 @@ _WORK_KINDS = word_set(
     "header readme document config setting argument parameter option flag feature helper ",
     "file-name filename path directory folder script job workflow pipeline step check lint ",
     "snapshot benchmark example annotation hint signature macro trait protocol extension ",
-    "record dto schema resource manifest chart image container dockerfile makefile target",
+    "record dto schema resource manifest chart image container dockerfile makefile target ",
+    "change patch diff",
 )
 #: A judgement of the work at hand rather than a rule ("errors should be handled better").
 _COMPARED = re.compile(
@@ -89,6 +92,12 @@ _JUDGED = re.compile(
     r"okay|working|green|passing|gone|deleted|there|here|visible|shown)\b",
     re.IGNORECASE,
 )
+#: "schema changes always need a rollback script": what every thing of a kind takes.
+_KIND_ALWAYS_NEEDS = re.compile(
+    r"^(?:(?:all|our)\s+)?(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?[a-z][^s\W]s)\s+always\s+"
+    r"(?:need|require|get|have|take|carry)\s+(?P<x>(?!to\b)[^;]{2,100})$",
+    re.IGNORECASE,
+)
 #: "tests must not hit the network", "handlers should never block": what no thing of a kind
 #: may do, whatever the verb.
 _KIND_MUST_NOT = re.compile(
@@ -109,6 +118,12 @@ _DONT_IN_KIND = re.compile(
 _DISLIKE = re.compile(
     r"^(?:(?:i'?m|i am|we'?re|we are)\s+not\s+(?:a\s+|the\s+)?(?:big(?:gest)?\s+|huge\s+)?"
     r"fans?\s+of|i\s+(?:really\s+)?(?:hate|dislike|can'?t stand|detest))\s+(?P<x>[^,;]{3,60})$",
+    re.IGNORECASE,
+)
+#: "your standing job is to keep the TODO list up to date": a duty for every session.
+_STANDING_JOB = re.compile(
+    r"^your\s+(?:standing|ongoing|permanent)\s+(?:job|task|role|duty)\s+(?:is|will be)\s+"
+    r"to\s+(?P<x>[a-z][^;]{3,140})$",
     re.IGNORECASE,
 )
 #: "I'd like every new endpoint to have an integration test".
@@ -229,6 +244,13 @@ def _kind_should(match: re.Match[str]) -> HabitForm | None:
     return HabitForm(_sentence(match.group(0).strip()), f"{kind} {match.group('v')}{x}")
 
 
+def _always_needs(match: re.Match[str]) -> HabitForm | None:
+    kind = match.group("k")
+    if not _work_kind(kind):
+        return None  # "users always need a password": the product
+    return HabitForm(_sentence(match.group(0).strip()), f"{kind} {match.group('x')}")
+
+
 def _must_not(match: re.Match[str]) -> HabitForm | None:
     kind = match.group("k")
     if not _work_kind(kind):
@@ -334,9 +356,11 @@ _FORMS = (
     (_EVERY_NEEDS, _every),
     (_KIND_SHOULD, _kind_should),
     (_KIND_MUST_NOT, _must_not),
+    (_KIND_ALWAYS_NEEDS, _always_needs),
     (_AVOID_KIND, _avoided),
     (_DONT_IN_KIND, _dont_in_kind),
     (_DISLIKE, _disliked),
+    (_STANDING_JOB, lambda m: HabitForm(_sentence(m.group("x")), m.group("x"))),
     (_LIKE_EVERY, _like_every),
     (_WANT_RULED, _want),
     (_DEFAULT_TO, _default),

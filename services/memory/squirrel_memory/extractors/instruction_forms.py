@@ -129,6 +129,13 @@ _CONDITION = re.compile(
 )
 #: The rule word before the directive of a conditioned rule ("before committing, always run …").
 _RULE_ADVERB = re.compile(r"^(?:always|never|also|still)\s+", re.IGNORECASE)
+#: A plural noun or a verb in the third person first, then a rule or time word ("tests always
+#: fail", "builds never pass"): the clause says what happens, no imperative.
+_PLURAL_HEAD = re.compile(
+    r"^\w+[^s\W]s\s+(?:always|never|often|sometimes|usually|still|keep|are|were|have|fail|"
+    r"break|pass|run|crash|hang|time)\b",
+    re.IGNORECASE,
+)
 #: A first word in the third person or the plural ("tests fail", "builds break"): what
 #: happens under the condition, not a directive.
 _INFLECTED = re.compile(r"^\w+[^s\W]s\b(?!\s+(?:and|or|then)\b)", re.IGNORECASE)
@@ -144,7 +151,14 @@ AT_THE_END = re.compile(
 )
 #: A condition met again and again ("every time you change the schema, regenerate the
 #: client"): the directive after it is a rule whatever its verb, as after "always".
-_EVERY_TIME = re.compile(r"^(?:whenever|every ?time|each time)\b", re.IGNORECASE)
+#: "when you write Bash, …", "if you add a dependency, …": each time a kind of thing is made
+#: or changed (not "when you write the migration, …", one thing at hand).
+MADE_CONDITION = (
+    r"(?:when|if) you (?:write|add|create|touch|edit|change|update|make|open|introduce|"
+    r"rename|remove|delete|bump|release|deploy)\s+(?!(?:the|this|that|these|those|it|them|my|"
+    r"your|our)\b)(?=[a-z])"
+)
+_EVERY_TIME = re.compile(rf"^(?:whenever|every ?time|each time|{MADE_CONDITION})\b", re.I)
 #: "always" or "never" and the word after it, opening a conditioned rule's directive.
 _RULED = re.compile(r"^(?:always|never)\s+(?P<w>[a-z]+)\b(?!['’])", re.IGNORECASE)
 #: Words that open a statement, not a directive, after "always" or "never".
@@ -435,6 +449,8 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""
         return worded(x, x) if x else None
     verb = _first_verb(body)
+    if verb and _PLURAL_HEAD.match(body) and body.split()[0].lower() not in VERBS:
+        verb = ""  # "tests always fail on Mondays": a plural noun says what happens
     if verb and (imperative_ok or _INSTEAD.search(body)):
         x = _clean(body)
         if not _usable(x) or len(x.split()) < 2 or (not standing and _CODE_NAME.search(x)):

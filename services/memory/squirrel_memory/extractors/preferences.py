@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_forms import (
     AT_THE_END,
+    MADE_CONDITION,
     ONE_OFF,
     VERBS,
     Found,
@@ -95,7 +96,11 @@ _CORRECTION_LEAD = re.compile(
 )
 #: Words that make a clause a general rule rather than a request about the task at hand.
 _STANDING = re.compile(
-    r"\b(?:always|never|from now on|going forward|from here on|in (?:the )?future|next time|"
+    r"\b(?:always|never|from now on|going forward|moving forward|from here on|"
+    r"in (?:the )?future|for future reference|next time|generally speaking|"
+    r"your (?:standing|ongoing|permanent) (?:job|task|role|duty)|"
+    # "when you write Bash, quote all variables": each time a kind of thing is made
+    rf"{MADE_CONDITION}|"
     # "whenever you're ready, …": when the user is ready for it, once
     r"every ?time|each time|whenever(?! you(?:'re| are) ready| you can\b| you get a chance| "
     r"you have (?:a )?(?:moment|minute|sec|second|time))|by default|as a (?:general )?rule|"
@@ -118,7 +123,8 @@ _STANDING = re.compile(
 )
 #: A marker that makes every directive of its message a standing one ("From now on: …").
 _MESSAGE_STANDING = re.compile(
-    r"(?:^|[\n.!:]\s*)(?:from now on|going forward|from here on|in (?:the )?future|"
+    r"(?:^|[\n.!:]\s*)(?:from now on|going forward|moving forward|from here on|"
+    r"in (?:the )?future|for future reference|"
     r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
     re.IGNORECASE,
 )
@@ -207,6 +213,15 @@ _DONT_ANY = re.compile(
 )
 _JUST = re.compile(r"^[\s,]*(?:(?:but|and)\s+)*(?:just|only|simply)\s+[a-z]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]")
+#: Words that make a statement after a standing marker a rule ("the deploy always goes through
+#: the Makefile").
+_RULE_WORD = re.compile(r"\b(?:always|never|must|only|should)\b", re.IGNORECASE)
+#: What happens, said with a rule word ("the tests always fail on CI"): a remark, no rule.
+_HAPPENS = re.compile(
+    r"\b(?:always|never|only)\s+(?:fails?|breaks?|crash(?:es)?|hangs?|errors?|times? out|"
+    r"flakes?|dies|works?|passes|happens?|seems?|looks?|gets?|got|was|were|is|are)\b",
+    re.IGNORECASE,
+)
 _SCOPE_PHRASE = re.compile(
     r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
     re.IGNORECASE,
@@ -273,8 +288,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         # "as I said, fix the login bug" is the task asked again; "as I said, never push to
         # main" is a rule said again: the clause must be worded as a rule, as `_told` asks
         told_before = told is not None or ((said_before or again) and _rule_worded(body))
+        marked = _after_marker(message, written, marker_at)
         standing = (
-            _after_marker(message, written, marker_at)
+            marked
             or ever_after(message, written)
             or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
             or bool(_STANDING.search(written))
@@ -309,8 +325,14 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and not clause.endswith("?"):
             result = rule_shape(body)
             standing = standing or result is not None
-        if result is None and labelled_rule(written) and rule_as_said(body):
-            # "Our convention: one class per file": the rule as said
+        if (
+            result is None
+            and (labelled_rule(written) or (marked and _RULE_WORD.search(body)))
+            and not _HAPPENS.search(body)
+            and rule_as_said(body)
+        ):
+            # "Our convention: one class per file", "for future reference, the deploy always
+            # goes through the Makefile": the rule as said
             result = worded(body, body)
         if result is None and told_before and (thing := ruled_out_thing(body)):
             # "again: no Lombok!": a thing ruled out, said again
