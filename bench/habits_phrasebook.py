@@ -194,6 +194,28 @@ HABITS_SECOND: tuple[str, ...] = (
     "We prefer Tailwind utility classes over custom CSS.",
     "No emojis in commit messages or code comments, please.",
     "Just a reminder - never edit the lockfile by hand.",
+    # Habits said in passing, in corrections and asides, written after the third round of
+    # rules and read once before any rule was fitted to them.
+    "no, don't use mocks for the repo layer, we test against a real sqlite db",
+    "perfect. also, i'd rather you not add docstrings to private helpers",
+    "hmm, you used println again. please use the logger for anything that isn't CLI output",
+    "that's not how we do it here, we put all config in config/ not in env vars",
+    "wait, before you commit anything run `make check`, always",
+    "ugh, please stop reformatting unrelated files, it makes my diffs unreadable",
+    "great work. please keep responses short from now on, I read them on my phone",
+    "You don't need to ask me before running tests, just run them.",
+    "don't create new markdown files to summarize your work, just tell me in chat",
+    "I never want force pushes on main, under no circumstances",
+    "Make sure you use `uv run` for every python command, not bare python",
+    "next time you touch the API, update the OpenAPI spec too",
+    "pls dont leave commented out code behind",
+    "Important: migrations are append-only, never edit an existing one.",
+    "we're a Kotlin shop, so prefer Kotlin over Java for new code",
+    "Every time you finish a task, give me a one-line summary",
+    "I really dislike deeply nested callbacks",
+    "please don't bump the version, CI does that on release",
+    "the rule here is tests first, then implementation",
+    "also can you always use absolute imports going forward?",
 )
 #: Requests about the work at hand, answers and remarks that merely contain a rule word.
 ONE_OFFS_SECOND: tuple[str, ...] = (
@@ -261,6 +283,27 @@ ONE_OFFS_SECOND: tuple[str, ...] = (
     "Don't write more tests for now, just fix the bug.",
     "Quote the variable on line 12.",
     "Squash these two commits.",
+    # Requests in the same words as those habits (same round).
+    "no, use the real sqlite db for this test",
+    "perfect. add a docstring to that helper",
+    "hmm, you used println again in main.rs, remove it",
+    "that's not right, the config goes in config/app.yaml",
+    "wait, don't commit yet",
+    "ugh, revert the formatting changes in utils.py",
+    "great work. can you shorten that response?",
+    "You can run the tests now.",
+    "create a markdown file summarizing the API",
+    "force push the branch, I rebased it",
+    "use uv run to start the server",
+    "next, touch the API handler and add validation",
+    "delete the commented out code in parser.go",
+    "Important: the migration failed on staging.",
+    "convert this file to Kotlin",
+    "when you finish this task, tell me",
+    "I dislike this color, try blue",
+    "bump the version to 1.4.0",
+    "the tests go first in this PR",
+    "can you use absolute imports in this file?",
 )
 
 #: Where a second-phrasebook message sits: opening the session, or answering the assistant.

@@ -316,3 +316,58 @@ def test_a_habit_said_inside_a_request_is_standing(message: str, content: str) -
 def test_a_request_or_remark_inside_the_same_leads_is_no_habit(message: str) -> None:
     assert _standing(message) == []
     assert _standing(message, replying=True) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        (
+            "the rule here is tests first, then implementation",
+            "Tests first, then implementation.",
+        ),
+        ("You don't need to ask me before running tests.", "No need to ask before running tests."),
+        ("I never want force pushes on main, under no circumstances", "No force pushes on main."),
+        (
+            "we're a Kotlin shop, so prefer Kotlin over Java for new code",
+            "Prefers Kotlin over Java for new code.",
+        ),
+        (
+            "Important: migrations are append-only, never edit an existing one.",
+            "Migrations are append-only, never edit an existing one.",
+        ),
+        (
+            "next time you touch the API, update the OpenAPI spec too",
+            "Next time you touch the API, update the OpenAPI spec too.",
+        ),
+        (
+            "please use the logger for anything that isn't CLI output",
+            "Use the logger for anything that isn't CLI output.",
+        ),
+        (
+            "that's not how we do it here, we put all config in config/ not in env vars",
+            "Put all config in config/ instead of in env vars.",
+        ),
+    ],
+)
+def test_a_habit_said_in_passing_is_standing(message: str, content: str) -> None:
+    assert _standing(message) == [content]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "it failed, so I reverted it",
+        "the build is red, so fix it",
+        "the rule is that you fix it",
+        "you don't need to ask before doing that",
+        "Important: always the same error",
+        "Important: the build must be green before the demo tomorrow",
+        "NB: this should only run once",
+        "I never want to see this error again",
+        "that's not how we do it here",
+        "for every file you changed, show me the diff",
+    ],
+)
+def test_the_same_words_about_the_moment_are_no_habit(message: str) -> None:
+    assert _standing(message) == []
+    assert _standing(message, replying=True) == []

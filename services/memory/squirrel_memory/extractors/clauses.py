@@ -22,6 +22,9 @@ _CLAUSE_SPLIT = re.compile(
 )
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|yeah|yep|yes|btw|fyi|"
+    r"ugh|hmm+|hm|ah|argh|sigh|meh|alright|"
+    # "that's not how we do it here, we …": what the team does follows
+    r"that'?s not how we do (?:it|things|this)(?: here| in this (?:repo|project|codebase))?|"
     r"note(?: that)?|"
     r"just so you know|for the record|for your information|"
     r"remember to|"

@@ -11,6 +11,9 @@
 - a prohibition over a kind of work product: "do not mock the database in integration tests"
   (not "… in the tests");
 - a duty for every session: "your standing job is to keep the TODO list up to date";
+- a rule named as the rule: "the rule here is tests first, then implementation";
+- a step the assistant may take unasked: "you don't need to ask me before running tests";
+- what the user never wants: "I never want force pushes on main";
 - a wish over every thing of a kind: "I'd like every new endpoint to have an integration test";
 - a want said with a rule word: "I want conventional commits from now on", "I always want
   --no-ff merges" (never "I want a logout button");
@@ -126,6 +129,24 @@ _STANDING_JOB = re.compile(
     r"to\s+(?P<x>[a-z][^;]{3,140})$",
     re.IGNORECASE,
 )
+#: "the rule here is tests first, then implementation": a rule named as the rule.
+_THE_RULE_IS = re.compile(
+    r"^(?:the|our|my)\s+(?:rule|convention|policy|standard|practice)(?:\s+here)?\s+is"
+    r"(?:\s+that|\s*:)?\s+(?P<x>[a-z`][^;]{5,140})$",
+    re.IGNORECASE,
+)
+#: "you don't need to ask me before running tests": a step the assistant may take unasked.
+_NO_NEED_TO_ASK = re.compile(
+    r"^you\s+(?:don'?t|do not)\s+(?:need|have)\s+to\s+ask(?:\s+me)?\s+(?:before|to|for "
+    r"permission to|whether to)\s+(?P<x>[a-z][^,;]{3,80}?)(?:\s*,\s*(?:just\s+)?[^,;]{2,60})?$",
+    re.IGNORECASE,
+)
+#: "I never want force pushes on main, under no circumstances".
+_NEVER_WANT = re.compile(
+    r"^(?:i|we)\s+never\s+want\s+(?P<x>(?!to\b|you\b)[^,;]{3,80}?)"
+    r"(?:\s*,\s*(?:under no circumstances|ever|at all|please))?$",
+    re.IGNORECASE,
+)
 #: "I'd like every new endpoint to have an integration test".
 _LIKE_EVERY = re.compile(
     r"^(?:i|we)\s*(?:'d|’d|\s+would)?\s+(?:really\s+)?(?:like|want|need|expect|prefer)\s+"
@@ -176,7 +197,8 @@ _DONT_KIND_THAT = re.compile(
     re.IGNORECASE,
 )
 _TEAM_VERBS = (
-    r"use|write|return|raise|throw|prefer|log|mock|handle|wrap|store|deploy|manage|format|lint|"
+    r"use|write|return|raise|throw|prefer|log|mock|handle|wrap|store|put|keep|deploy|manage|"
+    r"format|lint|"
     r"name|go\s+with|stick\s+(?:to|with)"
 )
 #: "we use RSpec here, not minitest", "in library code we return Result instead of panicking".
@@ -280,6 +302,23 @@ def _disliked(match: re.Match[str]) -> HabitForm | None:
     return HabitForm(f"Avoid {x}", x)
 
 
+def _rule_named(match: re.Match[str]) -> HabitForm | None:
+    x = match.group("x").strip()
+    return HabitForm(_sentence(x), x) if len(x.split()) >= 3 else None
+
+
+def _unasked(match: re.Match[str]) -> HabitForm | None:
+    x = match.group("x").strip()
+    if _VAGUE_END.search(x) or not _a_kind(x.split(maxsplit=1)[-1]):
+        return None  # "you don't need to ask before doing that"
+    return HabitForm(f"No need to ask before {x}", f"ask before {x}")
+
+
+def _never_wanted(match: re.Match[str]) -> HabitForm | None:
+    x = match.group("x").strip()
+    return HabitForm(f"No {x}", x) if _a_kind(x) else None
+
+
 def _like_every(match: re.Match[str]) -> HabitForm | None:
     kind = match.group("k")
     if not _work_kind(kind) or _STATE.match(match.group("x")):
@@ -361,6 +400,9 @@ _FORMS = (
     (_DONT_IN_KIND, _dont_in_kind),
     (_DISLIKE, _disliked),
     (_STANDING_JOB, lambda m: HabitForm(_sentence(m.group("x")), m.group("x"))),
+    (_THE_RULE_IS, _rule_named),
+    (_NO_NEED_TO_ASK, _unasked),
+    (_NEVER_WANT, _never_wanted),
     (_LIKE_EVERY, _like_every),
     (_WANT_RULED, _want),
     (_DEFAULT_TO, _default),

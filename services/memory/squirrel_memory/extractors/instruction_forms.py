@@ -124,7 +124,8 @@ _AVOIDED = re.compile(r"^avoid\s", re.IGNORECASE)
 _STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
-    r"^(?:whenever|every ?time|each time|when|before|after|if|once)\b[^,]{3,80},\s*(?P<then>.+)$",
+    r"^(?:whenever|every ?time|each time|next time|when|before|after|if|once)\b[^,]{3,80},\s*"
+    r"(?P<then>.+)$",
     re.IGNORECASE,
 )
 #: The rule word before the directive of a conditioned rule ("before committing, always run …").
@@ -158,7 +159,9 @@ MADE_CONDITION = (
     r"rename|remove|delete|bump|release|deploy)\s+(?!(?:the|this|that|these|those|it|them|my|"
     r"your|our)\b)(?=[a-z])"
 )
-_EVERY_TIME = re.compile(rf"^(?:whenever|every ?time|each time|{MADE_CONDITION})\b", re.I)
+_EVERY_TIME = re.compile(
+    rf"^(?:whenever|every ?time|each time|next time|{MADE_CONDITION})\b", re.IGNORECASE
+)
 #: "always" or "never" and the word after it, opening a conditioned rule's directive.
 _RULED = re.compile(r"^(?:always|never)\s+(?P<w>[a-z]+)\b(?!['’])", re.IGNORECASE)
 #: Words that open a statement, not a directive, after "always" or "never".
@@ -467,7 +470,10 @@ def habit_statement(clause: str) -> Found | None:
     # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the
     # everyday wordings of a habit may name one, being about every thing of a kind.
     named = NAMING_CONVENTION.sub("", clause)
-    form = (None if _CODE_NAME.search(named) else habit_form(clause)) or habit_wording(clause)
+    form = None if _CODE_NAME.search(named) else habit_form(clause)
+    if form is not None and form.first_step is not None and not _first_verb(form.first_step):
+        form = None  # "the rule here is tests first, then …": no step of work first
+    form = form or habit_wording(clause)
     if form is None or (form.first_step is not None and not _first_verb(form.first_step)):
         return None
     return worded(form.content, form.subject)

@@ -44,6 +44,7 @@ from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rul
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
 from squirrel_memory.extractors.user_wording import (
+    after_reason,
     asked_as_rule,
     ever_after,
     imperatives_apart,
@@ -51,6 +52,7 @@ from squirrel_memory.extractors.user_wording import (
     mended_spelling,
     rule_as_said,
     ruled_out_thing,
+    stressed_rule,
 )
 from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
@@ -114,6 +116,8 @@ _STANDING = re.compile(
     r"(?:any|every|all(?: the)?|whatever) (?:[\w-]+ ){0,3}?(?:issues?|problems?|bugs?|errors?|"
     r"warnings?|typos?|smells?|inconsistenc(?:y|ies)|mistakes?|things?) (?:that )?you "
     r"(?:notice|see|find|spot|come across|encounter|run into)|"
+    # "use uv run for every python command", "use the logger for anything that isn't output"
+    r"for every|for (?:anything|everything|any \w+) (?:that|which|you)|"
     r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
     r"pull request|push|release|task|merge)s?|"
     # "commit after each milestone": a step of work again and again, whatever the unit
@@ -213,15 +217,6 @@ _DONT_ANY = re.compile(
 )
 _JUST = re.compile(r"^[\s,]*(?:(?:but|and)\s+)*(?:just|only|simply)\s+[a-z]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]")
-#: Words that make a statement after a standing marker a rule ("the deploy always goes through
-#: the Makefile").
-_RULE_WORD = re.compile(r"\b(?:always|never|must|only|should)\b", re.IGNORECASE)
-#: What happens, said with a rule word ("the tests always fail on CI"): a remark, no rule.
-_HAPPENS = re.compile(
-    r"\b(?:always|never|only)\s+(?:fails?|breaks?|crash(?:es)?|hangs?|errors?|times? out|"
-    r"flakes?|dies|works?|passes|happens?|seems?|looks?|gets?|got|was|were|is|are)\b",
-    re.IGNORECASE,
-)
 _SCOPE_PHRASE = re.compile(
     r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
     re.IGNORECASE,
@@ -276,7 +271,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     for index, (written, read) in enumerate(listed):
         if reasoned is not None and " ".join(read.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
-        clause = asked_as_rule(read) or read  # "can you always … before …?": the rule
+        # "can you always … before …?", "we're a Kotlin shop, so prefer …": the rule
+        clause = asked_as_rule(read) or after_reason(read) or read
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         again = _AGAIN_LEAD.match(body) is not None
@@ -288,7 +284,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         # "as I said, fix the login bug" is the task asked again; "as I said, never push to
         # main" is a rule said again: the clause must be worded as a rule, as `_told` asks
         told_before = told is not None or ((said_before or again) and _rule_worded(body))
-        marked = _after_marker(message, written, marker_at)
+        # "Important: migrations are append-only, never edit one": a stressed statement
+        marked = _after_marker(message, written, marker_at) or stressed_rule(written, body)
         standing = (
             marked
             or ever_after(message, written)
@@ -325,12 +322,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and not clause.endswith("?"):
             result = rule_shape(body)
             standing = standing or result is not None
-        if (
-            result is None
-            and (labelled_rule(written) or (marked and _RULE_WORD.search(body)))
-            and not _HAPPENS.search(body)
-            and rule_as_said(body)
-        ):
+        if result is None and rule_as_said(body, labelled=labelled_rule(written), marked=marked):
             # "Our convention: one class per file", "for future reference, the deploy always
             # goes through the Makefile": the rule as said
             result = worded(body, body)

@@ -113,6 +113,28 @@ _RULE_LABEL = re.compile(
     r"(?:rule|convention|policy|standard|guideline)s?(?:\s+of\s+thumb|\s+here)?\s*:",
     re.IGNORECASE,
 )
+#: Words that tie a statement to a moment ("before the demo tomorrow").
+_MOMENT = re.compile(
+    r"\b(?:now(?! on\b)|tomorrow|tonight|this (?:week|morning|afternoon|evening|sprint)|"
+    r"next (?:week|month|release)|until (?:monday|tuesday|wednesday|thursday|friday))\b",
+    re.IGNORECASE,
+)
+#: Words that make a statement after a standing marker a rule ("the deploy always goes through
+#: the Makefile").
+_RULE_WORDS = re.compile(r"\b(?:always|never|must|only|should)\b", re.IGNORECASE)
+#: A label that stresses what follows ("Important: …", "NB: …").
+_STRESS_LABEL = re.compile(
+    r"^(?:(?:very|really|super)\s+)?(?:important|crucial|critical|essential|nb|n\.b\.?|"
+    r"reminder|heads[- ]up)\s*:",
+    re.IGNORECASE,
+)
+#: What happens, said with a rule word ("the tests always fail on CI"): a remark, no rule.
+_HAPPENS = re.compile(
+    r"\b(?:always|never|only)\s+(?:fails?|breaks?|crash(?:es)?|hangs?|errors?|times? out|"
+    r"flakes?|dies|works?|passes|happens?|seems?|looks?|gets?|got|was|were|is|are|the|a|an|"
+    r"same|this|that|it)\b",
+    re.IGNORECASE,
+)
 #: Fewest and most words of a rule kept as said after its label.
 MIN_LABELLED_WORDS = 3
 MAX_LABELLED_WORDS = 16
@@ -129,14 +151,26 @@ _PROHIBITION = re.compile(
 )
 
 
-def rule_as_said(body: str) -> bool:
-    """Whether the words after a rule's label can stand as the rule: a few words, none tying
-    them to the moment, and not a question."""
+def stressed_rule(written: str, body: str) -> bool:
+    """Whether a clause is a statement stressed as a rule: a label ("Important: …") and a rule
+    word ("migrations are append-only, never edit one")."""
+    return bool(_STRESS_LABEL.match(written) and _RULE_WORDS.search(body))
+
+
+def rule_as_said(body: str, *, labelled: bool, marked: bool) -> bool:
+    """Whether a clause no form reads can stand as the rule in its own words: after a rule's
+    label ("Our convention: one class per file"), or with a rule word after a lasting marker or
+    a stressing label ("for future reference, the deploy always goes through the Makefile");
+    a few words, none tying them to the moment or telling what happens ("the tests always fail
+    on CI"), and not a question."""
+    if not (labelled or (marked and _RULE_WORDS.search(body))) or _HAPPENS.search(body):
+        return False
     words = body.split()
     return (
         MIN_LABELLED_WORDS <= len(words) <= MAX_LABELLED_WORDS
         and not body.rstrip().endswith("?")
         and not ONE_OFF.search(body)
+        and not _MOMENT.search(body)
     )
 
 
@@ -162,3 +196,19 @@ def ruled_out_thing(body: str) -> str | None:
     need", "no idea" or longer words."""
     match = _NO_THING.match(body.rstrip(" .!"))
     return match.group("x") if match else None
+
+
+#: "we're a Kotlin shop, so prefer Kotlin for new code": a reason, then what follows from it.
+_REASON_SO = re.compile(r"^(?P<why>[^,;]{3,80}),\s+so\s+(?P<x>[a-z][^;]{3,160})$", re.IGNORECASE)
+
+
+def after_reason(clause: str) -> str | None:
+    """The directive a clause gives after its reason ("we're a Kotlin shop, so prefer Kotlin
+    over Java for new code" → "prefer Kotlin over Java for new code"), or None when no
+    directive follows "so" ("it failed, so I reverted it")."""
+    match = _REASON_SO.match(clause)
+    if match is None:
+        return None
+    x = match.group("x")
+    head = x.split(maxsplit=1)[0].lower()
+    return x if head in VERBS or head in ("always", "never", "don't", "dont") else None
