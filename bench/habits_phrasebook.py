@@ -7,6 +7,13 @@ talk to a coding assistant (no session's wording). A habit is **kept** when
 tentative one (kept later only if said again), **missed** when it reads nothing. A one-off is
 **wrong** when it is read as a standing instruction.
 
+The second phrasebook (`HABITS_SECOND`, `ONE_OFFS_SECOND`) was written apart from the first and
+from the rules, across ecosystems, and is read the way a session is: the offline rules
+extractor over a session of that one message, once as the message that opens the session and
+once as the answer to the assistant's work (a reply and an edit before it). A habit is kept
+only when both readings keep it as a standing user_style memory; a one-off is wrong when either
+does.
+
 Usage: python -m bench.habits_phrasebook [--details]
 """
 
@@ -14,8 +21,13 @@ from __future__ import annotations
 
 import argparse
 from collections import Counter
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from squirrel_memory.extractors.preferences import stated_preferences
+from squirrel_core.logs import configure_logging
+from squirrel_memory.extractors.preferences import STANDING_TAG, stated_preferences
+from squirrel_memory.extractors.rules import RulesExtractor
+from squirrel_memory.models import Episode, MemoryType, StoredEvent
 
 #: Ways a developer states a habit for every later session.
 HABITS: tuple[str, ...] = (
@@ -77,6 +89,229 @@ ONE_OFFS: tuple[str, ...] = (
     "fix the bug, run the tests",
 )
 
+#: A second phrasebook, written apart from the first: habits as developers put them to an
+#: assistant in many ecosystems (Go, Rust, Elixir, the JVM, Ruby, PHP, .NET, Swift, shell,
+#: infrastructure), said once in a short session.
+HABITS_SECOND: tuple[str, ...] = (
+    "always run go vet before you commit",
+    "From now on, run cargo clippy with -D warnings before every commit.",
+    "we use RSpec here, not minitest",
+    "I prefer guard clauses over nested ifs",
+    "please don't add comments that just restate the code",
+    "no, I said use coroutines, not RxJava",
+    "stop wrapping every error in a custom exception class",
+    "NEVER run terraform apply without showing me the plan first!!",
+    "can you always run mix format before committing?",
+    "Please put set -euo pipefail at the top of every shell script.",
+    "make it a habit to run dotnet format after each change",
+    "declare strict_types in every PHP file",
+    "Don't use force unwraps. Ever.",
+    "In library code we return Result instead of panicking.",
+    "Prefer records over classes for DTOs.",
+    "I'd like every new endpoint to have an integration test.",
+    "keep pull requests small, one concern per PR",
+    "Don't ever commit .env files.",
+    "Whenever you touch the Helm chart, bump the chart version.",
+    "i want conventional commit messages from now on",
+    "It would be great if you could always include a test plan in the PR description.",
+    "Do not use Lombok in this project.",
+    "quit using `any` in the TypeScript code, use proper types",
+    "we don't write raw SQL, everything goes through Ecto queries",
+    "Use British spelling in all user-facing strings.",
+    "Every public function needs a doc comment.",
+    "Never log secrets or access tokens.",
+    "dont use sudo in the scripts, ever",
+    "Commit messages should be in the imperative mood.",
+    "Again: no Lombok!",
+    "just so you know, I always want --no-ff merges",
+    "Please stop generating getters and setters by hand, use data classes.",
+    "Default to async/await, never raw callbacks.",
+    "Stop creating new files for every tiny helper",
+    "Could you please not reformat files you aren't changing? Keep diffs minimal.",
+    "Looks good. Going forward, ask me before adding any new dependency.",
+    "Add the /health endpoint. Also, as a rule, I want table-driven tests in Go.",
+    # Written after the first round of rules for the lines above, read once before any rule
+    # was fitted to them.
+    "Remember, we deploy with Capistrano, never by hand.",
+    "Whenever you add a route, add a request spec for it.",
+    "Please, no more force pushes to shared branches.",
+    "I'm not a fan of long functions. Keep them under 40 lines.",
+    "Our convention: one class per file.",
+    "don't use git add -A, stage files explicitly",
+    "You should always check `cargo fmt --check` before pushing.",
+    "Rule of thumb: prefer slices to arrays in function signatures.",
+    "Use `mix test --stale` when iterating, the full suite only before commit.",
+    "STOP adding console.log everywhere",
+    "Never, ever hardcode credentials.",
+    "Tests must not hit the network.",
+    "I'd prefer if you didn't run migrations without asking.",
+    "Make sure all new code has type annotations.",
+    "please write commit messages in English",
+    "Use the repository pattern for all database access.",
+    "Avoid abbreviations in variable names.",
+    "we always rebase, we never merge main into feature branches",
+    "Don't touch the generated code under gen/ — regenerate it instead.",
+    "Every migration must be reversible.",
+    "Always ask before deleting files.",
+    "Can you make sure to always run shellcheck on scripts you write?",
+    "No more TODO comments, either fix it or open an issue.",
+    "Do not mock the database in integration tests.",
+    "Prefer explicit error handling; no bare rescue.",
+    # Habits said inside a request or an answer, written after the second round of rules and
+    # read once before any rule was fitted to them.
+    (
+        "Fix the flaky retry test. And please, always run the whole suite before telling me "
+        "you're done."
+    ),
+    "ok that works. btw in this codebase we never use unwrap outside of tests",
+    (
+        "Can you add pagination to the users endpoint? Also from now on put new SQL in the "
+        "migrations folder, not inline."
+    ),
+    "thanks. one thing: I like small commits, one logical change each",
+    (
+        "Nice. For future reference, the staging deploy always goes through the Makefile, "
+        "never kubectl directly."
+    ),
+    "Looks fine, but please stop using var, we're on Java 17",
+    "good. moving forward, document every new env var in .env.example",
+    (
+        "Refactor the parser. Keep in mind that we only support Python 3.10+, so use match "
+        "statements freely."
+    ),
+    "I don't want you to push to main directly. Open a PR every time.",
+    "Your standing job is to keep the TODO list in NOTES.md up to date.",
+    "you keep forgetting to run rubocop. run it before every commit please",
+    "Please write all user-facing text in German.",
+    "Don't write tests with sleeps in them, use the fake clock.",
+    "When you write Bash, quote all variables.",
+    (
+        "Heads up: this team squashes merges, so keep branch history tidy but don't worry "
+        "about it too much."
+    ),
+    "Add the migration. Note that schema changes always need a rollback script.",
+    "And generally speaking, don't introduce new dependencies without asking.",
+    "We prefer Tailwind utility classes over custom CSS.",
+    "No emojis in commit messages or code comments, please.",
+    "Just a reminder - never edit the lockfile by hand.",
+    # Habits said in passing, in corrections and asides, written after the third round of
+    # rules and read once before any rule was fitted to them.
+    "no, don't use mocks for the repo layer, we test against a real sqlite db",
+    "perfect. also, i'd rather you not add docstrings to private helpers",
+    "hmm, you used println again. please use the logger for anything that isn't CLI output",
+    "that's not how we do it here, we put all config in config/ not in env vars",
+    "wait, before you commit anything run `make check`, always",
+    "ugh, please stop reformatting unrelated files, it makes my diffs unreadable",
+    "great work. please keep responses short from now on, I read them on my phone",
+    "You don't need to ask me before running tests, just run them.",
+    "don't create new markdown files to summarize your work, just tell me in chat",
+    "I never want force pushes on main, under no circumstances",
+    "Make sure you use `uv run` for every python command, not bare python",
+    "next time you touch the API, update the OpenAPI spec too",
+    "pls dont leave commented out code behind",
+    "Important: migrations are append-only, never edit an existing one.",
+    "we're a Kotlin shop, so prefer Kotlin over Java for new code",
+    "Every time you finish a task, give me a one-line summary",
+    "I really dislike deeply nested callbacks",
+    "please don't bump the version, CI does that on release",
+    "the rule here is tests first, then implementation",
+    "also can you always use absolute imports going forward?",
+)
+#: Requests about the work at hand, answers and remarks that merely contain a rule word.
+ONE_OFFS_SECOND: tuple[str, ...] = (
+    "add a logout button to the navbar",
+    "fix this failing test",
+    "run cargo test again",
+    "use the staging cluster for this deploy",
+    "please don't push yet",
+    "can you rename UserSvc to UserService?",
+    "bump the version to 2.3.1",
+    "stop the dev server",
+    "never mind, revert that",
+    "make sure the migration runs on the prod copy",
+    "delete the old Dockerfile",
+    "add a unit test for the parser",
+    "don't change the public API in this PR",
+    "I prefer the second approach",
+    "let's go with option B",
+    "no, the other file",
+    "it always fails at step 3",
+    "every time I run it, it crashes with a segfault",
+    "we use Redis for caching, right?",
+    "Please update the README with the new flags.",
+    "always the same error: connection refused",
+    "keep the retry logic as it is",
+    "don't forget to restart the pod",
+    "why is this test always flaky?",
+    "use the v2 client in the new handler",
+    "never seen this error before, can you look into it?",
+    "I prefer not to decide that now",
+    # Written after the first round of rules, as above.
+    "Remember to push the branch when you're done.",
+    "Whenever you're ready, run the deploy.",
+    "no more changes to the schema for now",
+    "one class per file is fine here",
+    "don't use git add -A this time",
+    "Can you make sure the tests pass?",
+    "Every migration ran fine.",
+    "Tests must pass before I merge this PR",
+    "Make sure all the new files are added.",
+    "Use the repository pattern here.",
+    "avoid that function, it's deprecated",
+    "We always had problems with this library.",
+    "Don't touch the generated code yet.",
+    "Always? Really?",
+    "never mind the linter for now",
+    "prefer whichever is faster",
+    "I'd prefer the shorter name",
+    "Stop. Revert the last commit.",
+    "Use Kotlin for the new module",
+    "All tests should pass now.",
+    # The requests those habits were said inside, without the habit (same round).
+    "Fix the flaky retry test and run the whole suite.",
+    "ok that works. can you use unwrap here for now?",
+    "Add pagination to the users endpoint, put the SQL in the migrations folder.",
+    "thanks. make this one a small commit",
+    "Nice. Deploy it to staging with kubectl.",
+    "Looks fine, but rename var to count",
+    "good. document the new env var in .env.example",
+    "Refactor the parser, using match statements.",
+    "Don't push to main yet, I'll review first.",
+    "Keep the TODO list in NOTES.md for this task.",
+    "run rubocop on the changed files",
+    "Translate this paragraph to German.",
+    "Don't write more tests for now, just fix the bug.",
+    "Quote the variable on line 12.",
+    "Squash these two commits.",
+    # Requests in the same words as those habits (same round).
+    "no, use the real sqlite db for this test",
+    "perfect. add a docstring to that helper",
+    "hmm, you used println again in main.rs, remove it",
+    "that's not right, the config goes in config/app.yaml",
+    "wait, don't commit yet",
+    "ugh, revert the formatting changes in utils.py",
+    "great work. can you shorten that response?",
+    "You can run the tests now.",
+    "create a markdown file summarizing the API",
+    "force push the branch, I rebased it",
+    "use uv run to start the server",
+    "next, touch the API handler and add validation",
+    "delete the commented out code in parser.go",
+    "Important: the migration failed on staging.",
+    "convert this file to Kotlin",
+    "when you finish this task, tell me",
+    "I dislike this color, try blue",
+    "bump the version to 1.4.0",
+    "the tests go first in this PR",
+    "can you use absolute imports in this file?",
+)
+
+#: Where a second-phrasebook message sits: opening the session, or answering the assistant.
+OPENING = "opening"
+REPLYING = "replying"
+_START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+_ROOT = "/home/dev/project"
+
 
 def verdict(message: str) -> str:
     """`kept`, `tentative` or `missed`: what the rules read from one message."""
@@ -86,10 +321,60 @@ def verdict(message: str) -> str:
     return "tentative" if found else "missed"
 
 
+def _event(n: int, kind: str, content: dict[str, Any]) -> StoredEvent:
+    return StoredEvent(
+        id=f"s1_{n:04d}",
+        project_id=_ROOT,
+        user_id="dev",
+        source_tool="claude_code",
+        session_id="s1",
+        timestamp=_START + timedelta(seconds=20 * n),
+        event_type=kind,
+        content=content,
+        file_paths=(),
+        hash=f"phrasebook{n}",
+    )
+
+
+def session_verdict(message: str, where: str) -> str:
+    """`kept`, `tentative` or `missed`: the user_style memories the rules extractor keeps of a
+    session where `message` opens the session or answers the assistant's work (`where`)."""
+    events = []
+    if where == REPLYING:
+        events = [
+            _event(1, "user_message", {"text": "Please tidy up the request handler."}),
+            _event(2, "assistant_response", {"text": "I tidied the handler up."}),
+            _event(3, "tool_call", {"tool": "Edit", "tool_use_id": "t3", "input": {}}),
+            _event(4, "code_change", {"tool": "Edit", "tool_use_id": "t3", "path": "app.txt"}),
+        ]
+    events.append(_event(len(events) + 1, "user_message", {"text": message}))
+    said = events[-1].id
+    episode = Episode(
+        "ep1", _ROOT, "dev", "s1", _START, events[-1].timestamp, len(events), "", 0.5, _START
+    )
+    found = [
+        c
+        for c in RulesExtractor().extract_sync(episode, events)
+        if c.type is MemoryType.USER_STYLE and said in c.source_event_ids
+    ]
+    if any(STANDING_TAG in c.tags for c in found):
+        return "kept"
+    return "tentative" if found else "missed"
+
+
+def second_verdict(message: str, *, habit: bool) -> str:
+    """A second-phrasebook message's verdict over both places it may sit: a habit's weakest
+    reading, a one-off's strongest."""
+    readings = [session_verdict(message, where) for where in (OPENING, REPLYING)]
+    order = ("kept", "tentative", "missed")
+    return (max if habit else min)(readings, key=order.index)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--details", action="store_true", help="print every message's verdict")
     details = parser.parse_args().details
+    configure_logging("bench", "error", json=True)
     habits = Counter(verdict(m) for m in HABITS)
     wrong = [m for m in ONE_OFFS if verdict(m) == "kept"]
     print(
@@ -101,6 +386,19 @@ def main() -> None:
             print(f"  habit   {verdict(message):9} {message!r}")
         for message in ONE_OFFS:
             print(f"  one-off {verdict(message):9} {message!r}")
+    second = {m: second_verdict(m, habit=True) for m in HABITS_SECOND}
+    wrong_second = [m for m in ONE_OFFS_SECOND if second_verdict(m, habit=False) == "kept"]
+    counts = Counter(second.values())
+    print(
+        f"second, as sessions: habits {len(HABITS_SECOND)}: kept {counts['kept']}, "
+        f"tentative {counts['tentative']}, missed {counts['missed']}; "
+        f"one-offs {len(ONE_OFFS_SECOND)}: wrong {len(wrong_second)}"
+    )
+    if details:
+        for message, said in second.items():
+            print(f"  habit   {said:9} {message!r}")
+        for message in ONE_OFFS_SECOND:
+            print(f"  one-off {second_verdict(message, habit=False):9} {message!r}")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from bench.habits_phrasebook import HABITS, ONE_OFFS, verdict
+from bench.habits_phrasebook import (
+    HABITS,
+    HABITS_SECOND,
+    ONE_OFFS,
+    ONE_OFFS_SECOND,
+    OPENING,
+    REPLYING,
+    second_verdict,
+    session_verdict,
+    verdict,
+)
 from squirrel_memory.extractors.preferences import stated_preferences
 
 
@@ -85,3 +95,19 @@ def test_a_means_said_again_is_a_habit(message: str, content: str) -> None:
 )
 def test_a_task_said_again_is_no_habit(message: str) -> None:
     assert stated_preferences(message, after_assistant_action=True) == []
+
+
+@pytest.mark.parametrize("message", ONE_OFFS_SECOND)
+def test_a_one_off_of_the_second_phrasebook_is_never_a_standing_habit(message: str) -> None:
+    assert second_verdict(message, habit=False) != "kept"
+
+
+def test_the_second_phrasebook_keeps_at_least_what_it_kept() -> None:
+    kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_SECOND)
+    assert kept >= 84
+
+
+def test_a_session_reading_tells_the_place_of_the_message() -> None:
+    # "no, …" corrects only what the assistant just did
+    assert session_verdict("no, I said use coroutines, not callbacks", REPLYING) == "kept"
+    assert session_verdict("fix the login bug", OPENING) == "missed"

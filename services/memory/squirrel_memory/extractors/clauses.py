@@ -21,16 +21,27 @@ _CLAUSE_SPLIT = re.compile(
     r"|(?<=[。！？；])\s*"
 )
 _LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|yeah|yep|yes|btw|fyi|note|"
+    r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|yeah|yep|yes|btw|fyi|"
+    r"ugh|hmm+|hm|ah|argh|sigh|meh|alright|"
+    # "that's not how we do it here, we …": what the team does follows
+    r"that'?s not how we do (?:it|things|this)(?: here| in this (?:repo|project|codebase))?|"
+    r"note(?: that)?|"
+    r"just so you know|for the record|for your information|"
     r"remember to|"
     # A label that stresses the rule after it ("IMPORTANT: never …", "NB: …").
     r"(?:(?:very|really|super)\s+)?(?:important|crucial|critical|essential)(?=\s*:)|"
     r"nb(?=\s*:)|n\.b(?=\.?\s*:)|heads[- ]up(?=\s*:)|reminder(?=\s*:)|"
+    # A label that names the rule after it as one ("Our convention: …", "Rule of thumb: …").
+    r"(?:(?:our|the|a|my|one)\s+)?(?:(?:general|house|team|golden|coding|simple)\s+)?"
+    r"(?:rule|convention|policy|standard|guideline)s?(?:\s+of\s+thumb|\s+here)?(?=\s*:)|"
     # A lead that insists on the rule after it ("To be clear: don't use X, use Y").
     r"(?:just\s+)?to be (?:clear|explicit|precise)|to clarify|for clarity|"
     r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"
     r"actually|i (?:want|need|would like|'d like) you to|"
-    r"from now on|going forward|from here on|in (?:the )?future|in general|generally|"
+    r"from now on|going forward|moving forward|from here on|in (?:the )?future|"
+    r"for future reference|in general|generally(?: speaking)?|"
+    # "one thing: …", "quick note: …": a label that sets off what follows
+    r"(?:one (?:more |last )?|quick |small )(?:thing|note|request|rule)(?=\s*:)|"
     r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
     re.IGNORECASE,

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.habit_forms import NAMING_CONVENTION, habit_form
+from squirrel_memory.extractors.habit_wordings import habit_wording
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.way_forms import way_statement
@@ -90,6 +91,26 @@ _PERFECT = re.compile(
     re.IGNORECASE,
 )
 _ALWAYS = re.compile(r"^always\s+(?P<x>.+)$", re.IGNORECASE)
+#: Words after "always" or "never" that start a remark, not a rule ("always the same error",
+#: "never been a problem"): what happens, said with the subject left out.
+_REMARK = word_set(
+    "the this that these those it its there here is are was were be been has have had does ",
+    "did same so too very",
+)
+#: An object that picks one of the things on the table ("I prefer the second approach",
+#: "I'd rather go with option B", "I prefer yours"): a choice for the task at hand.
+_PICK = re.compile(
+    r"^(?:(?:the|this|that|your|my|his|her|their)\s+(?:(?:first|second|third|fourth|last|"
+    r"former|latter|other|previous|original|earlier|current|new|old)\b|(?:[\w-]+\s+)?"
+    r"(?:one|option|version|variant|proposal|suggestion|approach|solution|plan|idea)s?$)|"
+    r"(?:option|variant|choice|approach|plan|solution|number)\s+\w{1,3}$|"
+    r"(?:yours|mine|both|neither|either|that|this|it)$|"
+    # "prefer whichever is faster", "I'd prefer the shorter name": one of two on the table
+    r"(?:whichever|whatever|either one|any of them)\b|"
+    r"the\s+(?:shorter|longer|simpler|cleaner|faster|smaller|bigger|newer|older|clearer|safer|"
+    r"easier|nicer|better)\b)",
+    re.IGNORECASE,
+)
 _CONSISTENTLY = re.compile(r"^consistently\s+(?P<x>.+)$", re.IGNORECASE)
 _ONLY = re.compile(
     r"^only\s+(?P<x>use\s+(?!(?:it|them|this|that|those|these)\b).+)$", re.IGNORECASE
@@ -100,14 +121,22 @@ _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 #: "avoid adding …", "avoid global state": a rule said with "avoid" keeps it as its lead.
 _AVOIDED = re.compile(r"^avoid\s", re.IGNORECASE)
-_STOP = re.compile(r"^stop\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
+_STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
-    r"^(?:whenever|every ?time|each time|when|before|after|if|once)\b[^,]{3,80},\s*(?P<then>.+)$",
+    r"^(?:whenever|every ?time|each time|next time|when|before|after|if|once)\b[^,]{3,80},\s*"
+    r"(?P<then>.+)$",
     re.IGNORECASE,
 )
 #: The rule word before the directive of a conditioned rule ("before committing, always run …").
 _RULE_ADVERB = re.compile(r"^(?:always|never|also|still)\s+", re.IGNORECASE)
+#: A plural noun or a verb in the third person first, then a rule or time word ("tests always
+#: fail", "builds never pass"): the clause says what happens, no imperative.
+_PLURAL_HEAD = re.compile(
+    r"^\w+[^s\W]s\s+(?:always|never|often|sometimes|usually|still|keep|are|were|have|fail|"
+    r"break|pass|run|crash|hang|time)\b",
+    re.IGNORECASE,
+)
 #: A first word in the third person or the plural ("tests fail", "builds break"): what
 #: happens under the condition, not a directive.
 _INFLECTED = re.compile(r"^\w+[^s\W]s\b(?!\s+(?:and|or|then)\b)", re.IGNORECASE)
@@ -123,7 +152,16 @@ AT_THE_END = re.compile(
 )
 #: A condition met again and again ("every time you change the schema, regenerate the
 #: client"): the directive after it is a rule whatever its verb, as after "always".
-_EVERY_TIME = re.compile(r"^(?:whenever|every ?time|each time)\b", re.IGNORECASE)
+#: "when you write Bash, …", "if you add a dependency, …": each time a kind of thing is made
+#: or changed (not "when you write the migration, …", one thing at hand).
+MADE_CONDITION = (
+    r"(?:when|if) you (?:write|add|create|touch|edit|change|update|make|open|introduce|"
+    r"rename|remove|delete|bump|release|deploy)\s+(?!(?:the|this|that|these|those|it|them|my|"
+    r"your|our)\b)(?=[a-z])"
+)
+_EVERY_TIME = re.compile(
+    rf"^(?:whenever|every ?time|each time|next time|{MADE_CONDITION})\b", re.IGNORECASE
+)
 #: "always" or "never" and the word after it, opening a conditioned rule's directive.
 _RULED = re.compile(r"^(?:always|never)\s+(?P<w>[a-z]+)\b(?!['’])", re.IGNORECASE)
 #: Words that open a statement, not a directive, after "always" or "never".
@@ -332,7 +370,10 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         return None
     if match := _PREFER.match(clause):
         x, y = _clean(match.group("x")), _clean(match.group("y") or "")
-        if not _usable(x) or ONE_OFF.match(x):
+        if x.lower() == "not":  # "I prefer not to use mocks": a way ruled out
+            ok = _usable(y) and _first_verb(y) and not ONE_OFF.search(y)
+            return worded(f"don't {y}", y) if ok else None
+        if not _usable(x) or ONE_OFF.match(x) or _PICK.match(x):
             return None
         text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
         return worded(text, f"{x} {y}", choice=bool(tool_words(f"{x} {y}")))
@@ -340,7 +381,7 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         x, y = _clean(match.group("x")), _clean(match.group("y") or "")
         negative = bool(match.group("neg")) or x.lower() == "not"
         x = "" if x.lower() == "not" else x
-        if not _usable(x) or ONE_OFF.match(x) or len(x.split()) > MAX_LIKED_WORDS:
+        if not _usable(x) or ONE_OFF.match(x) or _PICK.match(x) or len(x.split()) > MAX_LIKED_WORDS:
             return None
         if negative:
             return worded(f"don't {x}", x) if _first_verb(x) else None
@@ -378,6 +419,8 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
             x = _clean(match.group("x"))
             if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
                 return None
+            if lead in ("always", "never") and x.split()[0].lower() in _REMARK:
+                return None  # "always the same error": a remark on what happens
             # "avoid adding new files" is no "don't adding new files".
             said = "avoid" if lead == "don't" and _AVOIDED.match(body) else lead
             return worded(f"{said} {x}", x)
@@ -409,6 +452,8 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         x = _clean(body) if len(body) <= MAX_OBJECT_CHARS else ""
         return worded(x, x) if x else None
     verb = _first_verb(body)
+    if verb and _PLURAL_HEAD.match(body) and body.split()[0].lower() not in VERBS:
+        verb = ""  # "tests always fail on Mondays": a plural noun says what happens
     if verb and (imperative_ok or _INSTEAD.search(body)):
         x = _clean(body)
         if not _usable(x) or len(x.split()) < 2 or (not standing and _CODE_NAME.search(x)):
@@ -420,11 +465,15 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
 def habit_statement(clause: str) -> Found | None:
     """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
     from the code."""
-    # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code.
-    named = NAMING_CONVENTION.sub("", clause)
-    if ONE_OFF.search(clause) or _CODE_NAME.search(named) or len(clause) > MAX_OBJECT_CHARS:
+    if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
-    form = habit_form(clause)
+    # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the
+    # everyday wordings of a habit may name one, being about every thing of a kind.
+    named = NAMING_CONVENTION.sub("", clause)
+    form = None if _CODE_NAME.search(named) else habit_form(clause)
+    if form is not None and form.first_step is not None and not _first_verb(form.first_step):
+        form = None  # "the rule here is tests first, then …": no step of work first
+    form = form or habit_wording(clause)
     if form is None or (form.first_step is not None and not _first_verb(form.first_step)):
         return None
     return worded(form.content, form.subject)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_forms import (
     AT_THE_END,
+    MADE_CONDITION,
     ONE_OFF,
     VERBS,
     Found,
@@ -42,7 +43,17 @@ from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
-from squirrel_memory.extractors.user_wording import imperatives_apart, mended_spelling
+from squirrel_memory.extractors.user_wording import (
+    after_reason,
+    asked_as_rule,
+    ever_after,
+    imperatives_apart,
+    labelled_rule,
+    mended_spelling,
+    rule_as_said,
+    ruled_out_thing,
+    stressed_rule,
+)
 from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
@@ -87,8 +98,15 @@ _CORRECTION_LEAD = re.compile(
 )
 #: Words that make a clause a general rule rather than a request about the task at hand.
 _STANDING = re.compile(
-    r"\b(?:always|never|from now on|going forward|from here on|in (?:the )?future|next time|"
-    r"every ?time|each time|whenever|by default|as a (?:general )?rule|in general|"
+    r"\b(?:always|never|from now on|going forward|moving forward|from here on|"
+    r"in (?:the )?future|for future reference|next time|generally speaking|"
+    r"your (?:standing|ongoing|permanent) (?:job|task|role|duty)|"
+    # "when you write Bash, quote all variables": each time a kind of thing is made
+    rf"{MADE_CONDITION}|"
+    # "whenever you're ready, …": when the user is ready for it, once
+    r"every ?time|each time|whenever(?! you(?:'re| are) ready| you can\b| you get a chance| "
+    r"you have (?:a )?(?:moment|minute|sec|second|time))|by default|as a (?:general )?rule|"
+    r"in general|"
     r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
     r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
     r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
@@ -98,6 +116,8 @@ _STANDING = re.compile(
     r"(?:any|every|all(?: the)?|whatever) (?:[\w-]+ ){0,3}?(?:issues?|problems?|bugs?|errors?|"
     r"warnings?|typos?|smells?|inconsistenc(?:y|ies)|mistakes?|things?) (?:that )?you "
     r"(?:notice|see|find|spot|come across|encounter|run into)|"
+    # "use uv run for every python command", "use the logger for anything that isn't output"
+    r"for every|for (?:anything|everything|any \w+) (?:that|which|you)|"
     r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
     r"pull request|push|release|task|merge)s?|"
     # "commit after each milestone": a step of work again and again, whatever the unit
@@ -107,7 +127,8 @@ _STANDING = re.compile(
 )
 #: A marker that makes every directive of its message a standing one ("From now on: …").
 _MESSAGE_STANDING = re.compile(
-    r"(?:^|[\n.!:]\s*)(?:from now on|going forward|from here on|in (?:the )?future|"
+    r"(?:^|[\n.!:]\s*)(?:from now on|going forward|moving forward|from here on|"
+    r"in (?:the )?future|for future reference|"
     r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
     re.IGNORECASE,
 )
@@ -161,7 +182,7 @@ _TOLD_LEAD = re.compile(r"^(?:don'?t|do not|never|always|no)\b", re.IGNORECASE)
 _MEANS = re.compile(
     r"^(?:use|prefer|stick (?:to|with))\s+(?!(?:the|this|that|these|those|it|my|your|our|a|an|"
     r"one|another|same|other|option|version|approach|first|second|third|last|previous|next)\b)"
-    r"[a-z][\w.+-]*(?:\s+(?:not|instead of|over|rather than)\s+[a-z][\w.+-]*)?$",
+    r"[a-z][\w.+-]*(?:,?\s+(?:not|instead of|over|rather than)\s+[a-z][\w.+-]*)?$",
     re.IGNORECASE,
 )
 #: "Again, never use var": the rule said again, read without its lead.
@@ -247,11 +268,14 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     if reasoned is not None:
         found.append(_reasoned(reasoned))
     listed = imperatives_apart(clauses(message))
-    for index, (written, clause) in enumerate(listed):
-        if reasoned is not None and " ".join(clause.split()) in reasoned.said:
+    for index, (written, read) in enumerate(listed):
+        if reasoned is not None and " ".join(read.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
+        # "can you always … before …?", "we're a Kotlin shop, so prefer …": the rule
+        clause = asked_as_rule(read) or after_reason(read) or read
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
+        again = _AGAIN_LEAD.match(body) is not None
         body = _AGAIN_LEAD.sub("", body, count=1)  # "again, never use var": the rule said again
         told = _told(written.strip().rstrip(".!"))
         if told == "":
@@ -259,9 +283,13 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         body = told or body
         # "as I said, fix the login bug" is the task asked again; "as I said, never push to
         # main" is a rule said again: the clause must be worded as a rule, as `_told` asks
-        told_before = told is not None or (said_before and _rule_worded(body))
+        told_before = told is not None or ((said_before or again) and _rule_worded(body))
+        # "Important: migrations are append-only, never edit one": a stressed statement
+        marked = _after_marker(message, written, marker_at) or stressed_rule(written, body)
         standing = (
-            _after_marker(message, written, marker_at)
+            marked
+            or ever_after(message, written)
+            or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
             or bool(_STANDING.search(written))
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
         )
@@ -294,6 +322,13 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and not clause.endswith("?"):
             result = rule_shape(body)
             standing = standing or result is not None
+        if result is None and rule_as_said(body, labelled=labelled_rule(written), marked=marked):
+            # "Our convention: one class per file", "for future reference, the deploy always
+            # goes through the Makefile": the rule as said
+            result = worded(body, body)
+        if result is None and told_before and (thing := ruled_out_thing(body)):
+            # "again: no Lombok!": a thing ruled out, said again
+            result = worded(f"no {thing}", thing)
         if result is None:
             if restating and not clause.endswith("?") and (said := _restated(body)):
                 found.append(said)

@@ -1,12 +1,16 @@
 """A user's message as the standing-rule readers take it: the usual misspellings of the words
-rules are read by mended ("alwasy run the formatter before commiting"), and imperatives joined by
-commas taken apart ("respond in English, keep explanations brief" is two instructions)."""
+rules are read by mended ("alwasy run the formatter before commiting"), imperatives joined by
+commas taken apart ("respond in English, keep explanations brief" is two instructions), a
+rule put as a question or a polite wish read as the rule it asks for ("can you always run the
+formatter before committing?", "it would be great if you could always add a test plan"), and
+the words around a rule that make it one: a label ("Our convention: …"), "Ever." after a
+prohibition, a thing ruled out in a few words ("no Lombok")."""
 
 from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.instruction_forms import VERBS
+from squirrel_memory.extractors.instruction_forms import ONE_OFF, VERBS
 from squirrel_memory.extractors.wording import stem
 
 #: Usual misspellings of the words the rules are read by, and their spelling.
@@ -56,3 +60,155 @@ def _imperative(part: str) -> bool:
     """Whether a part of a clause opens with a verb of work and says something after it."""
     words = part.split()
     return len(words) >= 2 and (words[0].lower() in VERBS or stem(words[0].lower()) in VERBS)
+
+
+#: "can you always …?", "could you please never …?", "can we … from now on?": a question whose
+#: answer is a way of working.
+_ASKED = re.compile(
+    r"^(?:(?:can|could|would|will)\s+you|(?:can|could)\s+we)\s+(?:please\s+)?"
+    r"(?:make sure to\s+|remember to\s+)?(?P<x>[^?]+?)[\s?!]*$",
+    re.IGNORECASE,
+)
+#: "it would be great if you could always …", "I'd appreciate it if you never …".
+_POLITE = re.compile(
+    r"^(?:it(?:'d|’d|\s+would)\s+be\s+(?:really\s+)?(?:great|nice|good|helpful|ideal|better|"
+    r"awesome|lovely)|i(?:'d|’d|\s+would)\s+(?:really\s+)?(?:appreciate it|love it|like it|"
+    r"prefer it))\s+if\s+you\s+(?:could|would|can|'d)?\s*(?P<x>[^?]+?)[\s.!]*$",
+    re.IGNORECASE,
+)
+_INSISTED = re.compile(
+    r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:make sure|remember)\s+to\s", re.I
+)
+_RULE_WORD = re.compile(r"^(?:always|never)\s+(?P<rest>.+)$", re.IGNORECASE)
+#: A condition met again and again, or a marker of every later session.
+_LASTING = re.compile(
+    r"\b(?:before|after|whenever|every|each|when|once|by default|from now on|going forward|"
+    r"in (?:the )?future)\b",
+    re.IGNORECASE,
+)
+_MARKED = re.compile(r"\b(?:from now on|going forward|in (?:the )?future)$", re.IGNORECASE)
+
+
+def asked_as_rule(clause: str) -> str | None:
+    """The rule a question or a polite wish asks for ("can you always run the formatter before
+    committing?" → "always run the formatter before committing"), or None. A question with no
+    condition or marker ("can you always run the tests?") may ask what the assistant can do;
+    a polite wish without "always" or "never" is a request of the moment."""
+    if match := _POLITE.match(clause):
+        x = match.group("x")
+        return x if _RULE_WORD.match(x) else None
+    if not clause.rstrip().endswith("?") or (match := _ASKED.match(clause)) is None:
+        return None
+    x = match.group("x")
+    ruled = _RULE_WORD.match(x)
+    insisted = bool(_INSISTED.match(clause))  # "can you make sure to always …?"
+    if (ruled and (insisted or _LASTING.search(ruled.group("rest")))) or _MARKED.search(x):
+        return x
+    return None
+
+
+#: A label that names what follows as a rule ("Our convention: …", "Rule of thumb: …").
+_RULE_LABEL = re.compile(
+    r"^(?:(?:our|the|a|my|one)\s+)?(?:(?:general|house|team|golden|coding|simple)\s+)?"
+    r"(?:rule|convention|policy|standard|guideline)s?(?:\s+of\s+thumb|\s+here)?\s*:",
+    re.IGNORECASE,
+)
+#: Words that tie a statement to a moment ("before the demo tomorrow").
+_MOMENT = re.compile(
+    r"\b(?:now(?! on\b)|tomorrow|tonight|this (?:week|morning|afternoon|evening|sprint)|"
+    r"next (?:week|month|release)|until (?:monday|tuesday|wednesday|thursday|friday))\b",
+    re.IGNORECASE,
+)
+#: Words that make a statement after a standing marker a rule ("the deploy always goes through
+#: the Makefile").
+_RULE_WORDS = re.compile(r"\b(?:always|never|must|only|should)\b", re.IGNORECASE)
+#: A label that stresses what follows ("Important: …", "NB: …").
+_STRESS_LABEL = re.compile(
+    r"^(?:(?:very|really|super)\s+)?(?:important|crucial|critical|essential|nb|n\.b\.?|"
+    r"reminder|heads[- ]up)\s*:",
+    re.IGNORECASE,
+)
+#: What happens, said with a rule word ("the tests always fail on CI"): a remark, no rule.
+_HAPPENS = re.compile(
+    r"\b(?:always|never|only)\s+(?:fails?|breaks?|crash(?:es)?|hangs?|errors?|times? out|"
+    r"flakes?|dies|works?|passes|happens?|seems?|looks?|gets?|got|was|were|is|are|the|a|an|"
+    r"same|this|that|it)\b",
+    re.IGNORECASE,
+)
+#: Fewest and most words of a rule kept as said after its label.
+MIN_LABELLED_WORDS = 3
+MAX_LABELLED_WORDS = 16
+#: "no Lombok", "no force pushes": a thing ruled out, in a few words (not "no need", "no idea").
+_NO_THING = re.compile(
+    r"^no\s+(?!(?:need|problem|worries|way|idea|clue|rush|hurry|thanks|luck)\b)"
+    r"(?P<x>[\w`'.+/-]+(?:\s+[\w`'.+/-]+){0,3})$",
+    re.IGNORECASE,
+)
+#: "Ever." after a prohibition, as a sentence of its own.
+_EVER_NEXT = re.compile(r"^\s*[.!]?\s*(?:ever|never ever|not ever)\s*[.!]*\s*$", re.IGNORECASE)
+_PROHIBITION = re.compile(
+    r"^(?:(?:please|and|also|so)\s+)*(?:don'?t|do not|never|no)\b", re.IGNORECASE
+)
+
+
+def stressed_rule(written: str, body: str) -> bool:
+    """Whether a clause is a statement stressed as a rule: a label ("Important: …") and a rule
+    word ("migrations are append-only, never edit one")."""
+    return bool(_STRESS_LABEL.match(written) and _RULE_WORDS.search(body))
+
+
+def rule_as_said(body: str, *, labelled: bool, marked: bool) -> bool:
+    """Whether a clause no form reads can stand as the rule in its own words: after a rule's
+    label ("Our convention: one class per file"), or with a rule word after a lasting marker or
+    a stressing label ("for future reference, the deploy always goes through the Makefile");
+    a few words, none tying them to the moment or telling what happens ("the tests always fail
+    on CI"), and not a question."""
+    if not (labelled or (marked and _RULE_WORDS.search(body))) or _HAPPENS.search(body):
+        return False
+    words = body.split()
+    return (
+        MIN_LABELLED_WORDS <= len(words) <= MAX_LABELLED_WORDS
+        and not body.rstrip().endswith("?")
+        and not ONE_OFF.search(body)
+        and not _MOMENT.search(body)
+    )
+
+
+def ever_after(message: str, written: str) -> bool:
+    """Whether a prohibition is followed by "Ever." ("Don't use force unwraps. Ever."): said
+    for all later work."""
+    at = message.find(written)
+    return (
+        at >= 0
+        and bool(_PROHIBITION.match(written))
+        and bool(_EVER_NEXT.match(message[at + len(written) :]))
+    )
+
+
+def labelled_rule(written: str) -> bool:
+    """Whether a clause opens with a label naming what follows as a rule ("Our convention: …",
+    "Rule of thumb: …")."""
+    return bool(_RULE_LABEL.match(written))
+
+
+def ruled_out_thing(body: str) -> str | None:
+    """ "no Lombok", "no force pushes" → the thing ruled out, in a few words; None for "no
+    need", "no idea" or longer words."""
+    match = _NO_THING.match(body.rstrip(" .!"))
+    return match.group("x") if match else None
+
+
+#: "we're a Kotlin shop, so prefer Kotlin for new code": a reason, then what follows from it.
+_REASON_SO = re.compile(r"^(?P<why>[^,;]{3,80}),\s+so\s+(?P<x>[a-z][^;]{3,160})$", re.IGNORECASE)
+
+
+def after_reason(clause: str) -> str | None:
+    """The directive a clause gives after its reason ("we're a Kotlin shop, so prefer Kotlin
+    over Java for new code" → "prefer Kotlin over Java for new code"), or None when no
+    directive follows "so" ("it failed, so I reverted it")."""
+    match = _REASON_SO.match(clause)
+    if match is None:
+        return None
+    x = match.group("x")
+    head = x.split(maxsplit=1)[0].lower()
+    return x if head in VERBS or head in ("always", "never", "don't", "dont") else None

@@ -50,7 +50,7 @@ _HOW_IT_TALKS = word_set(
 #: Words that pick a thing of the moment rather than name a kind.
 _PICKED_WORDS = word_set("the this that these those it them my your our its one any")
 #: "no emojis please", "no more mocks", "no comments in the code".
-_NO = re.compile(r"^no\s+(?:more\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,4})$", re.IGNORECASE)
+_NO = re.compile(r"^no\s+(?:more\s+)?(?P<x>[\w-]+(?:\s+[\w-]+){0,7})$", re.IGNORECASE)
 #: "be concise", "be more direct in your answers", "keep your answers short".
 _BE = re.compile(rf"^be\s+(?:a\s+bit\s+|much\s+|way\s+)?{_TALK}(?:\s+in\s+your\s+\w+)?$", re.I)
 #: "shorter answers please", "less verbose responses", "fewer comments", "less comments".
@@ -101,7 +101,7 @@ _OWN_NAMES = {
 _WRITTEN_TEXT = (
     r"(?:(?:code\s+|git\s+)?comments|commit\s+messages?|docs|documentation|docstrings|"
     r"(?:pr|pull\s+request)\s+(?:descriptions?|titles?)|changelog\s+entries|log\s+messages|"
-    r"error\s+messages)"
+    r"error\s+messages|(?:user-facing|ui|visible)\s+(?:text|strings|copy|labels))"
 )
 _WRITE_IN = re.compile(
     rf"^(?:always\s+)?(?:(?:write|keep)\s+)?(?:(?:the|your|all|our)\s+)?(?P<x>{_WRITTEN_TEXT})"
@@ -195,7 +195,8 @@ def way_statement(clause: str) -> WayStatement | None:
         return WayStatement(text, match.group("x"))
     if (match := _NO.match(text)) and _names_a_way(match.group("x")):
         x = match.group("x")
-        return WayStatement(f"No {x}", x, standing=x.lower() in _HOW_IT_TALKS)
+        # "no emojis in commit messages": what nothing written should have, wherever it is
+        return WayStatement(f"No {x}", x, standing=x.split()[0].lower() in _HOW_IT_TALKS)
     if (match := _NOT_WANTED.match(text)) and _names_a_way(match.group("x")):
         return WayStatement(f"Avoid {match.group('x')}", match.group("x"))
     if (match := _WE_DONT.match(text)) and (
