@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.file_headers import describes, file_headers
+from squirrel_memory.extractors.file_headers import describes, file_headers, root_code_says
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.test_rules_extractor import PROJECT, T0
@@ -222,3 +222,70 @@ async def test_the_rules_extractor_keeps_it_as_a_fact_about_the_file() -> None:
     assert fact.type is MemoryType.PROJECT_FACT
     assert fact.file_paths == ("scripts/merge.sh",)
     assert "monitors CI status" in fact.content
+
+
+ROOT_SCRIPT = '''#!/usr/bin/env python3
+"""
+ABOUTME: Extract review feedback from pull requests for language models
+ABOUTME: Uses the forge's command-line client to fetch comments and prints plain text
+"""
+
+import json
+'''
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "said"),
+    [
+        (
+            "extract-feedback.py",
+            ROOT_SCRIPT,
+            "`extract-feedback.py` says of itself: Extract review feedback from pull requests for "
+            "language models. Uses the forge's command-line client to fetch comments and prints "
+            "plain text.",
+        ),
+        (
+            "sync.ts",
+            "/**\n * Copies the release notes into the documentation site before each build.\n"
+            " */\nimport x from 'y';\n",
+            "`sync.ts` says of itself: Copies the release notes into the documentation site "
+            "before each build.",
+        ),
+    ],
+    ids=["python-docstring", "block-comment"],
+)
+def test_a_code_file_at_the_root_says_what_it_is_by_its_doc_comment(
+    path: str, text: str, said: str
+) -> None:
+    assert root_code_says(path, text) == said
+    assert describes(path, text) is None  # not a script's comment header
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        # A module's file: the module rule reads its doc.
+        ("tools/extract-feedback.py", ROOT_SCRIPT),
+        # No doc comment, a licence, too few words.
+        ("manage.py", "#!/usr/bin/env python\nimport os\nimport sys\n"),
+        ("build.js", "/**\n * Copyright 2024 Example Corp. MIT License.\n */\n"),
+        ("run.py", '"""Run."""\n'),
+    ],
+    ids=["in-a-folder", "no-doc", "licence", "too-short"],
+)
+def test_no_description_of_a_code_file_in_a_folder_or_without_a_doc(path: str, text: str) -> None:
+    assert root_code_says(path, text) is None
+
+
+async def test_the_rules_extractor_keeps_a_root_scripts_doc_below_a_scripts_header() -> None:
+    events = _reads(
+        (f"{PROJECT}/extract-feedback.py", _numbered(ROOT_SCRIPT)),
+        (f"{PROJECT}/scripts/merge.sh", _numbered(MERGE_SCRIPT)),
+        (f"{PROJECT}/tools/extract-feedback.py", _numbered(ROOT_SCRIPT)),
+    )
+    (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
+    found = {c.key: c for c in await RulesExtractor().extract(episode, events)}
+    doc, header = found["file:extract-feedback.py"], found["file:scripts/merge.sh"]
+    assert doc.type is MemoryType.PROJECT_FACT and doc.file_paths == ("extract-feedback.py",)
+    assert doc.importance < header.importance
+    assert "file:tools/extract-feedback.py" not in found

@@ -203,7 +203,7 @@ def test_the_subjects_a_oneline_git_log_printed_make_the_convention() -> None:
 @pytest.mark.parametrize(
     ("command", "output"),
     [
-        # Not one-line entries: the long format, a diff stat, a listing.
+        # Not one-line entries: the long format of one commit three times, a diff stat.
         ("git log -5", "commit 067332e05\nAuthor: A <a@x>\n\n    fix(ci): grant x\n" * 3),
         ("git log --oneline", "src/a.ts | 2 +-\nsrc/b.ts | 4 ++--\nsrc/c.ts | 1 +\n"),
         # Not a log: the same lines printed by another command.
@@ -343,4 +343,72 @@ def test_no_convention_from_entries_another_command_or_repository_printed(
 def test_a_log_beside_another_repositorys_log_reads_neither(command: str) -> None:
     output = "0aa11bb Update readme\n" + GO_COMPOUND[1].split("\n", 1)[1]
 
+    assert _convention(evidence_candidates(_log_events(command, output))) is None
+
+
+def _long(sha: str, message: str) -> str:
+    """One commit as `git show` and `git log` print it in git's long format."""
+    indented = "".join(f"    {line}\n" if line else "    \n" for line in message.splitlines())
+    return (
+        f"commit {sha}\nAuthor: Dev <dev@example.com>\nDate:   Wed Sep 30 11:22:04 2026 -0400\n\n"
+        f"{indented}"
+    )
+
+
+#: A pull request's squash commit: its body lists the commits it squashed.
+SQUASH = _long(
+    "a1c1d0af70784d10d370b478a7d951f3417f49a2",
+    "ENG-2272 Show candidate nodes in search (#1489)\n\n"
+    "* ENG-2272 Show candidate nodes in search\n\nAdd a toggle to the options menu.\n\n"
+    "Co-Authored-By: Someone <s@example.com>\n\n"
+    "* ENG-2272 Apply review fixes\n\n"
+    '* Revert "ENG-2272 Keep every node type"\n\n'
+    "* ENG-2272 Style the pill with a class",
+)
+
+
+def test_a_squash_commit_git_show_printed_makes_the_convention_with_its_tracker_key() -> None:
+    command = "cd /home/dev/manifest; git show --stat a1c1d0af | head -40"
+    found = _convention(evidence_candidates(_log_events(command, SQUASH + " src/a.ts | 2 +-\n")))
+
+    assert found is not None and found.source_event_ids == ("evt_log",)
+    assert found.content == (
+        "Commit subjects start with the tracker id (`ENG-<number> summary`) — 3 of 3 commits "
+        "shown by `git show` or `git log` in sessions follow it."
+    )
+
+
+def test_commits_a_long_format_git_log_printed_make_the_convention() -> None:
+    output = "".join(
+        _long(f"{n:07x}abc", subject)
+        for n, subject in enumerate(["fix: close rows", "feat: stream results", "docs: explain x"])
+    )
+    found = _convention(evidence_candidates(_log_events("git log -3", output)))
+
+    assert found is not None
+    assert "Conventional Commits prefix" in found.content
+    assert "3 of 3 commits shown by `git show` or `git log`" in found.content
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # One commit that is no squash: the bullets of its body are notes, not commits.
+        (
+            "git show HEAD",
+            _long("0aa11bb", "ENG-1 Release 1.2\n\n* ENG-2 fix a\n* ENG-3 fix b\n* ENG-4 c"),
+        ),
+        # The same commits printed by another command, or by a log in another format.
+        ("cat notes.txt", SQUASH),
+        ("git log --format=medium -3", SQUASH),
+        # Another repository's history.
+        ("cd /home/dev/other && git show HEAD", SQUASH),
+        # A header without its message.
+        ("git show --stat HEAD", "commit 0aa11bb\nAuthor: Dev <d@x>\n src/a.ts | 2 +-\n"),
+    ],
+    ids=["not-a-squash", "not-git", "other-format", "other-repo", "no-message"],
+)
+def test_no_convention_from_long_format_output_that_shows_too_little(
+    command: str, output: str
+) -> None:
     assert _convention(evidence_candidates(_log_events(command, output))) is None

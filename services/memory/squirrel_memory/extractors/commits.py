@@ -145,6 +145,7 @@ class _Shares:
     issue_key: int = 0
     signed_off: int = 0
     types: Counter[str] | None = None
+    trackers: Counter[str] = field(default_factory=Counter)
 
 
 def _summary(subject: str) -> tuple[str, str]:
@@ -186,6 +187,8 @@ def _tally(commits: list[Commit]) -> _Shares:
             assert shares.types is not None
             shares.types[match.group("type")] += 1
         shares.prefixes[kind] += 1
+        if kind == "tracker" and (key := _ISSUE_KEY.search(commit.subject)):
+            shares.trackers[key.group().rsplit("-", 1)[0]] += 1
         mood = _mood(summary)
         shares.imperative += mood == "imperative"
         shares.past += mood == "past"
@@ -219,8 +222,19 @@ def _prefix_convention(
         return phrase, s.typed, "use the prefix"
     for kind, phrase, tail in _PREFIX_WORDING:
         if _share(s.prefixes[kind], s.total) and (kinds is None or kind in kinds):
-            return phrase, s.prefixes[kind], tail
+            said = phrase
+            if kind == "tracker" and s.trackers:
+                # One tracker's ids in most subjects: its key is what the subjects start with.
+                key, count = s.trackers.most_common(1)[0]
+                if _share(count, s.prefixes[kind]):
+                    said = f"start with the tracker id (`{key}-<number> summary`)"
+            return said, s.prefixes[kind], tail
     return None
+
+
+def own_subjects(subjects: Iterable[str]) -> list[str]:
+    """The subjects of commits of their own: merges, reverts and empty subjects left out."""
+    return [t for t in subjects if t.strip() and not _MERGE.match(t) and not _REVERT.match(t)]
 
 
 def prefix_convention(
@@ -229,11 +243,7 @@ def prefix_convention(
     """How most of `subjects` start (a Conventional Commits type, a component, a tracker id,
     a bracketed tag or an emoji; only `kinds` when given) and how many of them do, or None
     without such a prefix. Merges and reverts are left out; the caller sets a minimum count."""
-    own = [
-        " ".join(t.split())[:MAX_SUBJECT_CHARS]
-        for t in subjects
-        if t.strip() and not _MERGE.match(t) and not _REVERT.match(t)
-    ]
+    own = [" ".join(t.split())[:MAX_SUBJECT_CHARS] for t in own_subjects(subjects)]
     commits = [Commit("", "0" * 7, t, "", (), datetime.min) for t in own]
     s = _tally(commits)
     found = _prefix_convention(s, kinds)

@@ -12,23 +12,30 @@ modeline (`-*- coding: utf-8 -*-`, `vim: …`), a schema or linter directive
 documentation ("See https://… for more about this file"); a header of only such lines says
 nothing. Module docstrings of source code are the module
 rule's (`modules.py`); this covers the files that rule does not: scripts and configuration in
-any language that comments with `#`, `//`, `--` or `;`.
+any language that comments with `#`, `//`, `--` or `;`. A code file at the project's root is
+no module's (`extract-feedback.py` whose docstring says "Extract review feedback from pull
+requests"): `root_code_docs` reads its doc comment as the module rule reads one, a fact kept
+below the project's own documents (`CODE_DOC_IMPORTANCE`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import file_text, whole_read_output
-from squirrel_memory.extractors.modules import CODE_SUFFIXES
+from squirrel_memory.extractors.modules import CODE_SUFFIXES, file_description
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 
 #: Importance of what a file says of itself: a fact about one file, not about the project.
 IMPORTANCE = 0.5
+#: Importance of what a code file's doc comment says of it: a note on code that a reader meets
+#: opening the file, below what the project's own documents say (a README's requirements).
+CODE_DOC_IMPORTANCE = 0.4
 #: Comment lines read, characters kept, files described per episode.
 MAX_LINES = 4
 MAX_CHARS = 260
@@ -219,17 +226,40 @@ def describes(path: str, text: str) -> str | None:
     return _statement(path, _clauses(_comment_lines(text)))
 
 
-def file_headers(events: list[StoredEvent]) -> list[FileHeader]:
-    """What the files read whole in the session say of themselves, first read first."""
+def root_code_says(path: str, text: str) -> str | None:
+    """What a code file at the project's root says it is by its doc comment (a docstring, a
+    leading `/** … */`, as the module rule reads one), or None: a file in a folder is a
+    module's, and the module rule speaks for it."""
+    pure = PurePosixPath(path)
+    if len(pure.parts) != 1 or pure.suffix.lower() not in CODE_SUFFIXES:
+        return None
+    said = file_description(path, text, MAX_CHARS)
+    return sentence(f"`{path}` says of itself: {said}") if said else None
+
+
+def _described(
+    events: list[StoredEvent], describe: Callable[[str, str], str | None]
+) -> list[FileHeader]:
     found: dict[str, FileHeader] = {}
     for event in events:
         read = _whole_read(event)
         if read is None or read[0] in found:
             continue
         path, text = read
-        statement = describes(path, text)
+        statement = describe(path, text)
         if statement:
             found[path] = FileHeader(f"file:{path}", statement, path, (event.id,))
         if len(found) >= MAX_FILES:
             break
     return list(found.values())
+
+
+def file_headers(events: list[StoredEvent]) -> list[FileHeader]:
+    """What the files read whole in the session say of themselves, first read first."""
+    return _described(events, describes)
+
+
+def root_code_docs(events: list[StoredEvent]) -> list[FileHeader]:
+    """What the code files at the project's root read whole in the session say of themselves
+    (`root_code_says`), first read first."""
+    return _described(events, root_code_says)

@@ -37,8 +37,12 @@ from squirrel_memory.extractors.entry_folders import IMPORTANCE as ENTRY_IMPORTA
 from squirrel_memory.extractors.entry_folders import entry_folders
 from squirrel_memory.extractors.env_files import IMPORTANCE as ENV_IMPORTANCE
 from squirrel_memory.extractors.env_files import env_files
+from squirrel_memory.extractors.file_headers import (
+    CODE_DOC_IMPORTANCE,
+    file_headers,
+    root_code_docs,
+)
 from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTANCE
-from squirrel_memory.extractors.file_headers import file_headers
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
 from squirrel_memory.extractors.file_naming import file_naming
 from squirrel_memory.extractors.finder_parts import (
@@ -318,6 +322,14 @@ FOUND: tuple[Extract, ...] = (
         file_headers,
         MemoryType.PROJECT_FACT,
         HEADER_IMPORTANCE,
+        lambda f: ("where", f.path),
+        path_of,
+    ),
+    # What the code files at the root (no module's) read whole say of themselves.
+    Finder(
+        root_code_docs,
+        MemoryType.PROJECT_FACT,
+        CODE_DOC_IMPORTANCE,
         lambda f: ("where", f.path),
         path_of,
     ),

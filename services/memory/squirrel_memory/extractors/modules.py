@@ -226,6 +226,8 @@ _LEADS_ON = re.compile(
 
 
 _LIST_ITEM = re.compile(r"(?:[-+•]|\d{1,2}[.)])\s")
+#: The label some authors start each line of a file's opening comment with ("ABOUTME: …").
+_ABOUT_LABEL = re.compile(r"^ABOUT ?ME:\s*")
 
 
 def _paragraphs(text: str) -> list[str]:
@@ -233,6 +235,11 @@ def _paragraphs(text: str) -> list[str]:
     paragraphs: list[list[str]] = [[]]
     for line in text.strip().splitlines():
         stripped = line.strip().lstrip("*").strip()
+        if labelled := _ABOUT_LABEL.match(stripped):
+            # "ABOUTME: …" lines each say one thing about the file: each is a sentence.
+            stripped = stripped[labelled.end() :].strip()
+            if stripped and stripped[-1] not in ".!?:;":
+                stripped += "."
         if not stripped:
             if paragraphs[-1]:
                 paragraphs.append([])

@@ -1,6 +1,7 @@
 """The commit convention seen in the `git commit -m` commands run in sessions, the
 `git log --oneline` output they printed (alone, or among the output of other commands run with
-it), and the recent commits a command's injected context listed.
+it), the commits `git show` and `git log` printed in git's long format, and the recent commits
+a command's injected context listed.
 
 When a repository's history is read, its commits say how the project writes them
 (`commits.py`). Without it, the commits made in sessions say the same thing on a smaller scale:
@@ -11,6 +12,12 @@ mood and capitalisation of messages an assistant wrote say more about the assist
 about the project. A slash command's expansion (the host's words, not the user's) may list the
 recent commits as `git log --oneline` prints them ("- Recent commits: eb9370f feat: …"); a run
 of at least `MIN_INJECTED_SUBJECTS` such lines counts as a log the session saw.
+
+One `git show` of a pull request's squash commit is often the only history a short session
+reads. In git's long format each commit is a `commit <sha>` line, its `Author:` and `Date:`
+lines, then the message indented; a squash commit's subject ends with the pull request's number
+(`… (#1489)`) and its body lists the subjects of the commits it squashed (`* ENG-2272 …`),
+which are commits of the project too. Those subjects count as the listed ones do.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from squirrel_core.events import EventType, Origin
-from squirrel_memory.extractors.commits import CONVENTION_KEY, prefix_convention
+from squirrel_memory.extractors.commits import CONVENTION_KEY, own_subjects, prefix_convention
 from squirrel_memory.extractors.evidence import Attempt, Finding
 from squirrel_memory.models import StoredEvent
 
@@ -43,6 +50,16 @@ MIN_ONELINE_SHARE = 0.8
 _ELSEWHERE = ("/", "~", "..")
 #: Fewest one-line entries in a row read from the output of several commands run at once.
 MIN_BLOCK_ENTRIES = 2
+#: The first line of a commit in git's long format (`git show`, `git log` without `--oneline`).
+_LONG_HEADER = re.compile(r"^commit [0-9a-f]{7,40}\b")
+#: Header lines between `commit <sha>` and the message.
+_LONG_FIELDS = re.compile(r"^(?:Merge|Author|AuthorDate|Commit|CommitDate|Date):\s")
+#: A squash commit's subject: it ends with the number of the pull request it merged.
+_SQUASHED = re.compile(r"\s\(#\d+\)$")
+#: A squashed commit's subject in a squash commit's body.
+_SQUASHED_ITEM = re.compile(r"^\*\s+(?P<subject>\S.*)$")
+#: Formats that are not git's long format.
+_OTHER_FORMATS = ("--format", "--pretty", "--oneline", "--name-only", "--name-status", "-s")
 #: A labelled first entry of an injected log ("- Recent commits: eb9370f feat: …").
 _LABELLED = re.compile(r"^[-*]?\s*[A-Za-z][\w ]{0,30}:\s+(?P<entry>[0-9a-f]{7,40}\s+\S.*)$")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
@@ -114,6 +131,49 @@ def _blocks(lines: list[str]) -> list[str]:
     return found
 
 
+def shown_subjects(tokens: Sequence[str], output: str) -> list[str]:
+    """The commit subjects a `git show` or `git log` in git's long format printed (the
+    subjects a squash commit's body lists among them), or [] for any other command. The
+    commits are read by their shape (`commit <sha>`, `Author:`/`Date:`, the indented
+    message), so a run of several commands may print them among other output."""
+    words = list(tokens)
+    if len(words) < 2 or words[0].rsplit("/", 1)[-1] != "git" or words[1] not in ("log", "show"):
+        return []
+    if any(w.split("=", 1)[0] in _OTHER_FORMATS for w in words[2:]):
+        return []
+    lines = output.splitlines()
+    found: list[str] = []
+    at = 0
+    while at < len(lines):
+        if not _LONG_HEADER.match(lines[at]):
+            at += 1
+            continue
+        at += 1
+        fields = 0
+        while at < len(lines) and _LONG_FIELDS.match(lines[at]):
+            fields, at = fields + 1, at + 1
+        if not fields or at >= len(lines) or lines[at].strip():
+            continue  # no header of a commit, or no blank line before its message
+        at += 1
+        message: list[str] = []
+        while at < len(lines) and (lines[at].startswith("    ") or not lines[at].strip()):
+            message.append(lines[at][4:].rstrip())
+            at += 1
+        while message and not message[-1]:
+            message.pop()
+        if not message or not message[0].strip():
+            continue
+        subject = message[0].strip()
+        found.append(subject)
+        if _SQUASHED.search(subject):
+            found += [
+                m.group("subject").strip()
+                for line in message[1:]
+                if (m := _SQUASHED_ITEM.match(line))
+            ]
+    return found
+
+
 def injected_subjects(events: list[StoredEvent]) -> dict[str, str]:
     """The subjects (with their event) of the one-line logs the host injected into a session:
     runs of at least `MIN_INJECTED_SUBJECTS` `git log --oneline` lines in its context."""
@@ -147,6 +207,7 @@ def session_convention(
     injected (`injected_subjects`), or None."""
     made: dict[str, str] = {}
     listed: dict[str, str] = {}
+    shown: dict[str, str] = {}
     per_run = Counter(attempt.run.event_id for attempt in found)
     # A run with a command in another folder prints that folder's log beside the project's,
     # unmarked: no log of it is read.
@@ -167,20 +228,25 @@ def session_convention(
         output = "" if attempt.run.event_id in mixed else attempt.run.output
         for seen in listed_subjects(attempt.tokens, output, compound=compound):
             listed.setdefault(seen, attempt.run.event_id)
+        for seen in shown_subjects(attempt.tokens, output):
+            # A squash commit's subject and its first squashed commit's are one commit.
+            shown.setdefault(_SQUASHED.sub("", seen), attempt.run.event_id)
     return (
         _convention(made, "made in sessions")
         or _convention(listed, "listed by `git log` in sessions")
+        or _convention(shown, "shown by `git show` or `git log` in sessions")
         or _convention(injected or {}, "listed in the recent commits a command's context showed")
     )
 
 
 def _convention(subjects: dict[str, str], where: str) -> Finding | None:
-    if len(subjects) < MIN_SESSION_COMMITS:
+    own = own_subjects(subjects)
+    if len(own) < MIN_SESSION_COMMITS:
         return None
-    convention = prefix_convention(list(subjects), SESSION_PREFIXES)
+    convention = prefix_convention(own, SESSION_PREFIXES)
     if convention is None:
         return None
     phrase, count = convention
-    text = f"Commit subjects {phrase} — {count} of {len(subjects)} commits {where} follow it."
+    text = f"Commit subjects {phrase} — {count} of {len(own)} commits {where} follow it."
     cited = tuple(reversed(list(subjects.values())))[:MAX_CITED]
     return Finding("fact", CONVENTION_KEY, text, ("convention", "commits", "git"), 0.6, cited)
