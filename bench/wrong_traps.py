@@ -4,8 +4,8 @@ packages disagree, a migration mid-session, a stale README, a command that alway
 the user does not use, a dev-only dependency, a generated or vendored language, a sibling
 checkout, another project's version, a side tool's manifest untracked at the root, a side
 container's database, a guess taken back, another project the user speaks of, a stale example
-environment file). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b`, `_c`,
-`_d`) are written in the host's own transcript format and go through the real pipeline as
+environment file, a legacy framework, an empty test run). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b`, `_c`,
+`_d`, `_e`) are written in the host's own transcript format and go through the real pipeline as
 `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line of
 the session-start text is held against the trap's `wrong` patterns.
 
@@ -34,10 +34,11 @@ from bench.wrong_trap_cases import CASES as FIRST
 from bench.wrong_trap_cases_b import CASES as SECOND
 from bench.wrong_trap_cases_c import CASES as THIRD
 from bench.wrong_trap_cases_d import CASES as FOURTH
+from bench.wrong_trap_cases_e import CASES as FIFTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
-TRAPS: tuple[Trap, ...] = (*FIRST, *SECOND, *THIRD, *FOURTH)
+TRAPS: tuple[Trap, ...] = (*FIRST, *SECOND, *THIRD, *FOURTH, *FIFTH)
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
 

@@ -259,3 +259,18 @@ def test_a_fix_between_a_failing_check_and_its_passing_rerun_is_no_step(
 )
 def test_a_step_that_fixed_nothing_stays_in_the_routine(runs: Sequence[Run], content: str) -> None:
     assert _routines("run the checks", runs) == {"recipe:asked:check": content}
+
+
+def test_a_test_run_that_ran_no_test_is_no_step_of_the_routine() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Run the tests before I push, please.")
+    session.run(
+        "bin/rails test", 0, "0 runs, 0 assertions, 0 failures, 0 errors, 0 skips", cwd=ROOT
+    )
+    session.run("ls test spec", 0, "spec:\nmodels\n\ntest:\ntest_helper.rb", cwd=ROOT)
+    session.run("bundle exec rspec", 0, "43 examples, 0 failures", cwd=ROOT)
+    session.say("43 examples, 0 failures.")
+
+    found = {c.key: c.content for c in asked_routines(session.events)}
+
+    assert not any("bin/rails test" in text for text in found.values())

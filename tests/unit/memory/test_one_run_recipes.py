@@ -296,3 +296,36 @@ def test_a_run_commands_picked_value_is_kept_as_run() -> None:
     assert (
         found["recipe:run"] == "To run the app: `cargo run -p server` (e.g. `cargo run -p worker`)."
     )
+
+
+@pytest.mark.parametrize(
+    "empty",
+    [
+        "0 runs, 0 assertions, 0 failures, 0 errors, 0 skips",
+        "Finished in 0.01 seconds (files took 0.2 seconds to load)\n0 examples, 0 failures",
+        "Finished in 0.00 seconds\n0 tests, 0 failures",
+        "\n  0 passing (2ms)\n",
+        "No tests executed!",
+    ],
+)
+def test_a_test_run_that_passed_with_no_test_in_it_is_not_the_recipe(empty: str) -> None:
+    found = _recipes(
+        [("bundle exec rspec", 0, "43 examples, 0 failures"), ("bin/rails test", 0, empty)]
+    )
+
+    assert found["recipe:test"] == "To run the tests: `bundle exec rspec`."
+
+
+@pytest.mark.parametrize(
+    "ran",
+    [
+        "12 runs, 30 assertions, 0 failures, 0 errors, 0 skips",
+        "10 examples, 0 failures",
+        "  10 passing (40ms)",
+        "5 tests, 0 failures",
+    ],
+)
+def test_a_test_run_that_ran_tests_stays_the_recipe(ran: str) -> None:
+    found = _recipes([("bin/rails test", 0, ran)])
+
+    assert found["recipe:test"] == "To run the tests: `bin/rails test`."

@@ -316,3 +316,34 @@ def test_a_counted_language_or_a_sub_folders_framework_is_not_joined() -> None:
     assert "built with" not in counted["language"]
     assert counted["framework"] == "Built with Axum."
     assert scoped["language"] == "Python project (pyproject.toml)."
+
+
+TWO_FRAMEWORKS = '{"dependencies": {"express": "^4.19.2", "fastify": "^4.26.0"}}\n'
+
+
+def test_the_framework_the_code_imports_wins_over_one_only_declared() -> None:
+    server = (
+        "import Fastify from 'fastify';\n\nconst app = Fastify();\napp.listen({ port: 3000 });\n"
+    )
+
+    found = _facts([("package.json", TWO_FRAMEWORKS), ("src/server.ts", server)])
+
+    assert found["framework"] == "Built with Fastify."
+
+
+def test_two_declared_frameworks_and_no_code_read_name_both() -> None:
+    found = _facts([("package.json", TWO_FRAMEWORKS)])
+
+    assert "Express" in found["framework"] and "Fastify" in found["framework"]
+
+
+def test_code_that_imports_both_frameworks_names_both() -> None:
+    files = [
+        ("package.json", TWO_FRAMEWORKS),
+        ("src/server.ts", "import Fastify from 'fastify';\nexport const app = Fastify();\n"),
+        ("src/admin.ts", "import express from 'express';\nexport const admin = express();\n"),
+    ]
+
+    found = _facts(files)
+
+    assert "Express" in found["framework"] and "Fastify" in found["framework"]

@@ -117,3 +117,17 @@ async def test_a_check_of_one_file_shows_how_a_file_is_checked() -> None:
     assert await _language(("ruff check app/cart.py", 0)) == [
         f"{PREFIX}Python's: `ruff check app/cart.py`."
     ]
+
+
+async def test_a_test_run_that_ran_no_test_is_not_the_command_shown() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("run the tests")
+    session.run("bin/rails test", 0, "0 runs, 0 assertions, 0 failures, 0 errors, 0 skips\n")
+    session.run("bundle exec rspec", 0, "43 examples, 0 failures\n")
+    found = []
+    for episode in segment_episodes(session.events, now=NOW):
+        found.extend(await RulesExtractor().extract(episode, session.events))
+
+    assert [c.content for c in found if c.key == "language"] == [
+        f"{PREFIX}Ruby's: `bundle exec rspec`."
+    ]

@@ -285,7 +285,7 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
         last[step.text] = step
         runs.append(step)
     fixes = _fixes(runs)
-    chosen = [a for a in last.values() if a.run.ok and a.text not in fixes]
+    chosen = [a for a in last.values() if a.run.ok and not a.ran_no_test and a.text not in fixes]
     if names_file and any(_picks_file(a) for a in chosen):
         return []
     chosen = [a for a in chosen if not _picks_file(a)]

@@ -143,7 +143,10 @@ def fingerprint_key(fingerprint: str) -> str:
 _NOTHING_RAN = re.compile(
     r"\bno tests? (?:ran|run|collected|found|to run|matche[sd]|was executed|were executed)\b|"
     r"\bno test files? found\b|\b0 selected\b|\bno examples? found\b|"
-    r"\bno tests? found for given includes\b",
+    r"\bno tests? found for given includes\b|\bno tests? (?:were |was )?executed\b|"
+    # A run that passed with nothing in it: its summary counts zero ("0 runs, 0 assertions",
+    # "0 examples, 0 failures", "0 tests, 0 failures", "0 passing").
+    r"^\s*0 (?:runs|examples|tests|specs),\s+0 (?:assertions|failures)\b|^\s*0 passing\b",
     re.IGNORECASE,
 )
 

@@ -16,6 +16,8 @@ evidence speaks for the project, and:
   (a root's declared runner beside a docs site tested with another); one that code imports is not
   stated either when the root's tests run with a runner of the language's own (`mix test`,
   `go test`) and it never ran there itself;
+- a web framework a manifest only declares is not stated when the code at the root imports
+  another one (the manifest may keep an old framework for a `legacy/` folder);
 - a database (or data-access library) a manifest only declares is never stated: the driver
   may serve a script, a side store or nothing yet, so only code or configuration that uses it
   says where the data lives; a database the configuration names is the main store, and another
@@ -130,7 +132,9 @@ class StackEvidence:
             # test`): only a framework that ran at the root too is the project's.
             strong = [name for name in strong if root[name].ran]
             weak = []
-        elif key == "testing" and strong:
+        elif key in ("testing", "framework") and strong:
+            # The code shows which one it uses: another one a manifest only declares may
+            # serve an old folder or a side tool (Express left for a `legacy/` server).
             weak = []
         elif key == "testing" and self._tested_elsewhere_with_another(weak):
             # Only a manifest names the root's framework, while the tests the code shows run

@@ -79,6 +79,7 @@ def _checks(attempt: Attempt) -> bool:
         and use.purpose in _CHECKS
         and attempt.scope == ""
         and attempt.run.ok is True
+        and not attempt.ran_no_test
     )
 
 

@@ -10,6 +10,7 @@ from squirrel_core.commands import CommandUse, core_tokens, typed_commands
 from squirrel_core.container_runs import inside_container
 from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.activity import CommandRun, in_folder
+from squirrel_memory.extractors.pitfalls import nothing_ran
 from squirrel_memory.extractors.stack_evidence import sample_folder
 
 #: Tag on candidates weighed from command evidence: the project pass replaces the batch's,
@@ -62,6 +63,13 @@ class Attempt:
         if self.use is not None and self.use.purpose in CHECK_PURPOSES:
             return (self.use.purpose, self.use.tool, self.scope)
         return (self.program, _subcommand(self.tokens[1:]), self.scope)
+
+    @property
+    def ran_no_test(self) -> bool:
+        """A test run whose output says no test ran ("0 runs, 0 assertions"), even if it
+        passed: it shows no way to run the tests."""
+        use = self.use
+        return use is not None and use.purpose == "test" and bool(nothing_ran(self.run.output))
 
 
 def _subcommand(words: tuple[str, ...]) -> str:

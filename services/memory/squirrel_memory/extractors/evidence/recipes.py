@@ -149,8 +149,9 @@ def recipes(
         key = (use.purpose, attempt.scope, attempt.base)
         whole = whole_run(attempt)
         command_passes = passes.setdefault(key, Passes())
-        command_passes.add(attempt.run.timestamp, attempt.run.ok, whole=whole)
-        if not attempt.run.ok:
+        ok = attempt.run.ok and not attempt.ran_no_test
+        command_passes.add(attempt.run.timestamp, ok, whole=whole)
+        if not ok:
             continue
         group = groups.setdefault(
             key,
