@@ -331,10 +331,25 @@ def test_the_framework_the_code_imports_wins_over_one_only_declared() -> None:
     assert found["framework"] == "Built with Fastify."
 
 
-def test_two_declared_frameworks_and_no_code_read_name_both() -> None:
+def test_two_rival_server_frameworks_only_declared_name_none() -> None:
     found = _facts([("package.json", TWO_FRAMEWORKS)])
 
-    assert "Express" in found["framework"] and "Fastify" in found["framework"]
+    assert "framework" not in found
+
+
+@pytest.mark.parametrize(
+    ("manifest", "said"),
+    [
+        # A framework built on another one declares both: no conflict.
+        ('{"dependencies": {"@nestjs/core": "^10", "express": "^4"}}\n', "NestJS"),
+        # A UI library beside one server framework: no conflict.
+        ('{"dependencies": {"express": "^4", "react": "^18"}}\n', "Express"),
+    ],
+)
+def test_declared_frameworks_that_do_not_rival_are_still_named(manifest: str, said: str) -> None:
+    found = _facts([("package.json", manifest)])
+
+    assert said in found["framework"]
 
 
 def test_code_that_imports_both_frameworks_names_both() -> None:

@@ -17,7 +17,8 @@ evidence speaks for the project, and:
   stated either when the root's tests run with a runner of the language's own (`mix test`,
   `go test`) and it never ran there itself;
 - a web framework a manifest only declares is not stated when the code at the root imports
-  another one (the manifest may keep an old framework for a `legacy/` folder);
+  another one (the manifest may keep an old framework for a `legacy/` folder), nor are two
+  rival server frameworks (`server_frameworks.rival_servers`) only declared;
 - a database (or data-access library) a manifest only declares is never stated: the driver
   may serve a script, a side store or nothing yet, so only code or configuration that uses it
   says where the data lives; a database the configuration names is the main store, and another
@@ -37,6 +38,7 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import CommandRun, core_tokens, split_segments
 from squirrel_memory.extractors.toolchain import classify
+from squirrel_memory.server_frameworks import rival_servers
 
 #: Databases of which a project has one main store: two of them declared and nothing
 #: deciding between them is a conflict (a cache or an ORM is no such conflict).
@@ -136,6 +138,9 @@ class StackEvidence:
             # The code shows which one it uses: another one a manifest only declares may
             # serve an old folder or a side tool (Express left for a `legacy/` server).
             weak = []
+        elif key == "framework":
+            # Two server frameworks only declared, and no code read: nothing decides.
+            weak = [name for name in weak if name not in rival_servers(weak)]
         elif key == "testing" and self._tested_elsewhere_with_another(weak):
             # Only a manifest names the root's framework, while the tests the code shows run
             # with another one in a sub-folder: nothing decides, so nothing is said.

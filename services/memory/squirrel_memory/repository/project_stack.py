@@ -20,6 +20,7 @@ from squirrel_memory.repository.stack import (
     started_framework,
 )
 from squirrel_memory.repository.wording import join_words, ref_path, short_version
+from squirrel_memory.server_frameworks import rival_servers
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +136,23 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
         names = {tuple(p.name for p in parts) for parts in named}
         if len(names) == 1:
             found[role] = named[0]
+    _drop_rival_servers(found, started)
     return found
+
+
+def _drop_rival_servers(found: dict[str, list[Part]], started: frozenset[str]) -> None:
+    """Two server frameworks one ecosystem declares, neither built on the other and neither
+    started by the project's own run command, leave the framework unsaid: nothing decides which
+    one the app runs (Express kept for a `legacy/` admin server beside a Fastify service)."""
+    frameworks = found.get("framework", [])
+    rivals = rival_servers(p.name for p in frameworks)
+    if not rivals or rivals & started:
+        return
+    kept = [p for p in frameworks if p.name not in rivals]
+    if kept:
+        found["framework"] = kept
+    else:
+        found.pop("framework", None)
 
 
 def _project_toolchains(out: Readings, ecosystem: str) -> list[Toolchain]:

@@ -94,3 +94,43 @@ def test_a_language_named_by_a_letter_takes_its_article(make_repo: MakeRepo) -> 
     files = {"DESCRIPTION": "Package: orchard\n", "R/tree.R": "f <- function(x) x\n" * 300}
 
     assert " is an R project" in _facts(make_repo, files)["repo:stack"].content
+
+
+LEGACY_EXPRESS = {
+    "package.json": '{"name": "parcel-api", "scripts": {"start": "node dist/server.js"}, '
+    '"dependencies": {"express": "^4.19.2", "fastify": "^4.26.0"}}\n',
+    "src/server.ts": "import Fastify from 'fastify';\nFastify().listen({ port: 3000 });\n",
+    "legacy/admin-server.js": "const express = require('express');\n",
+}
+
+
+def test_two_rival_server_frameworks_leave_the_framework_unsaid(make_repo: MakeRepo) -> None:
+    found = _facts(make_repo, LEGACY_EXPRESS)
+
+    assert found["repo:stack"].content == "parcel-api is a TypeScript project."
+
+
+def test_the_framework_the_start_command_starts_decides_between_rivals(
+    make_repo: MakeRepo,
+) -> None:
+    files = {
+        "Gemfile": 'source "https://rubygems.org"\ngem "rails", "~> 7.1"\ngem "sinatra"\n',
+        "config/application.rb": "module Shop\nend\n" * 30,
+    }
+    started = {**files, "Procfile": "web: bin/rails server -p $PORT\n"}
+
+    assert _facts(make_repo, files)["repo:stack"].content.endswith("is a Ruby project.")
+    assert _facts(make_repo, started)["repo:stack"].content.endswith(
+        "is a Ruby/Rails app (Rails 7.1)."
+    )
+
+
+def test_a_framework_built_on_another_is_no_rival(make_repo: MakeRepo) -> None:
+    files = {
+        "pyproject.toml": '[project]\nname = "orchard"\ndependencies = ["fastapi", "starlette"]\n',
+        "orchard/main.py": "from fastapi import FastAPI\napp = FastAPI()\n" * 50,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:stack"].content.startswith("orchard is a Python/FastAPI app")
