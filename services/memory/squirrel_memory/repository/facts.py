@@ -153,7 +153,9 @@ def _database_fact(stack: Stack, out: Readings) -> MemoryCandidate | None:
         text += f"; migrations are written with {migrations.name}"
         refs.extend(migrations.refs)
     if databases and others:
-        declared = [p for p in others if p.dependency]
+        # A client a profile's configuration uses (SQLite in development) is not unused.
+        in_profiles = {service.name for _, service in out.profiles}
+        declared = [p for p in others if p.dependency and p.name not in in_profiles]
         if declared:
             client = "a client" if len(declared) == 1 else "clients"
             text += (

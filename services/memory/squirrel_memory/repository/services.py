@@ -231,16 +231,61 @@ def read_elixir_config(text: TextFile, out: Readings) -> None:
             in_endpoint = False
 
 
+_RAILS_ADAPTERS = {"postgresql": "PostgreSQL", "postgis": "PostgreSQL", "mysql2": "MySQL"}
+_RAILS_ADAPTERS |= {"trilogy": "MySQL", "sqlite3": "SQLite"}
+#: Environments a Rails app runs on its own machines only: what they name is not what it runs on.
+_LOCAL_ENVIRONMENTS = frozenset({"development", "test"})
+
+
 def read_rails_database(text: TextFile, out: Readings) -> None:
-    names = {"postgresql": "PostgreSQL", "mysql2": "MySQL", "sqlite3": "SQLite"}
+    """`config/database.yml`: each environment's adapter, an alias (`<<: *default`) giving the
+    aliased section's. The environments the app is deployed to (`production`, `staging`) name
+    its database; development and test name their own only when they differ from it (SQLite
+    on the developer's machine, PostgreSQL in production), recorded as those environments'.
+    A file with no deployed environment names the database its first adapter names."""
+    adapters: dict[str, tuple[str, int]] = {}
+    aliases: dict[str, str] = {}
+    anchors: dict[str, str] = {}
+    section = ""
     for number, line in enumerate(text.lines, 1):
-        match = re.match(r"^\s*adapter:\s*(\w+)", line)
-        if match and match.group(1) in names:
-            name = names[match.group(1)]
-            out.services.append(
-                Service("database", name, text.ref(number), via=text.path, configured=True)
-            )
-            return
+        if top := re.match(r"^([\w-]+):\s*(?:&([\w-]+))?", line):
+            section = top.group(1)
+            if top.group(2):
+                anchors[top.group(2)] = section
+        elif section and (alias := re.match(r"^\s+<<:\s*\*([\w-]+)", line)):
+            aliases[section] = alias.group(1)
+        elif (
+            section
+            and section not in adapters
+            and (match := re.match(r"^\s+adapter:\s*[\"']?(\w+)", line))
+            and match.group(1) in _RAILS_ADAPTERS
+        ):
+            adapters[section] = (_RAILS_ADAPTERS[match.group(1)], number)
+    for section, anchor in aliases.items():
+        source = anchors.get(anchor)
+        if section not in adapters and source in adapters:
+            adapters[section] = adapters[source]
+    found = {
+        env: Service("database", name, text.ref(number), via=text.path, configured=True)
+        for env, (name, number) in adapters.items()
+        if env not in anchors.values()
+    }
+    if not found and adapters:  # only an anchored section names one
+        name, number = next(iter(adapters.values()))
+        found = {"": Service("database", name, text.ref(number), via=text.path, configured=True)}
+    deployed = [service for env, service in found.items() if env not in _LOCAL_ENVIRONMENTS]
+    if not deployed:
+        if found:
+            out.services.append(next(iter(found.values())))
+        return
+    names = set()
+    for service in deployed:
+        if service.name not in names:
+            names.add(service.name)
+            out.services.append(service)
+    for env, service in found.items():
+        if env in _LOCAL_ENVIRONMENTS and service.name not in names:
+            out.profiles.append((env, service))
 
 
 _SPRING_PROFILE = re.compile(r"application-(?P<profile>\w+)\.(?:properties|ya?ml)$")
@@ -299,13 +344,25 @@ def read_django_settings(text: TextFile, out: Readings) -> None:
 _DATABASE_URL = re.compile(r"""(?:["'=]\s*)(sqlite|postgres(?:ql)?|mysql|mariadb)(?:\+\w+)?:///?""")
 
 
+#: A URL given as the fallback of a setting read from the environment
+#: (`dj_database_url.config(default="sqlite:///db.sqlite3")`, `os.getenv("DATABASE_URL",
+#: "sqlite://…")`): what runs where the variable is unset, not what the deployed app uses.
+_FALLBACK = re.compile(
+    r"""\bdefault\s*=\s*["']\w+(?:\+\w+)?:|(?:getenv|environ\.get|env)\s*\(\s*["'][A-Z][A-Z0-9_]*["']\s*,"""
+)
+
+
 def read_database_urls(text: TextFile, out: Readings) -> None:
-    """A SQLAlchemy or Alembic database URL the configuration module sets."""
+    """A SQLAlchemy or Alembic database URL the configuration module sets; one that is only
+    the fallback of an environment variable names a database nothing configures."""
     for number, line in enumerate(text.lines, 1):
         if line.lstrip().startswith("#"):
             continue
         if match := _DATABASE_URL.search(line):
-            _configured(out, text, match.group(1), number)
+            if _FALLBACK.search(line) and (name := _DRIVERS.get(match.group(1).lower())):
+                out.services.append(Service("database", name, text.ref(number), via=text.path))
+            else:
+                _configured(out, text, match.group(1), number)
 
 
 _JS_DRIVER = re.compile(

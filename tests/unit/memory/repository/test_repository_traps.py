@@ -3,6 +3,8 @@ a suffix two kinds of file share, and a database driver only a script uses."""
 
 from __future__ import annotations
 
+import pytest
+
 from squirrel_memory.models import MemoryCandidate
 from squirrel_memory.repository import primary_ecosystems, read_repository, repository_candidates
 from tests.unit.memory.repository.conftest import MakeRepo
@@ -134,3 +136,68 @@ def test_a_framework_built_on_another_is_no_rival(make_repo: MakeRepo) -> None:
     found = _facts(make_repo, files)
 
     assert found["repo:stack"].content.startswith("orchard is a Python/FastAPI app")
+
+
+RAILS_GEMFILE = 'source "https://rubygems.org"\ngem "rails", "~> 7.1"\ngem "pg"\ngem "sqlite3"\n'
+
+
+def test_a_rails_app_runs_on_its_production_database(make_repo: MakeRepo) -> None:
+    database = (
+        "default: &default\n  pool: 5\n\ndevelopment:\n  <<: *default\n  adapter: sqlite3\n"
+        "  database: db/development.sqlite3\n\ntest:\n  <<: *default\n  adapter: sqlite3\n"
+        "\nproduction:\n  <<: *default\n  adapter: postgresql\n  url: <%= ENV['DATABASE_URL'] %>\n"
+    )
+    files = {"Gemfile": RAILS_GEMFILE, "config/database.yml": database}
+
+    text = _facts(make_repo, files)["repo:database"].content
+
+    assert text.startswith("The project's database is PostgreSQL;")
+    assert "`development` profile's (config/database.yml) names SQLite" in text
+    assert "which the database configuration does not use" not in text
+
+
+def test_an_aliased_adapter_holds_for_every_environment(make_repo: MakeRepo) -> None:
+    database = (
+        "default: &default\n  adapter: postgresql\n\ndevelopment:\n  <<: *default\n"
+        "  database: shop_dev\n\nproduction:\n  <<: *default\n  database: shop\n"
+    )
+    files = {"Gemfile": RAILS_GEMFILE, "config/database.yml": database}
+
+    text = _facts(make_repo, files)["repo:database"].content
+
+    assert text.startswith("The project's database is PostgreSQL;")
+    assert "profile" not in text
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "DATABASES = {'default': dj_database_url.config(default='sqlite:///db.sqlite3')}",
+        'SQLALCHEMY_DATABASE_URI = os.getenv("DATABASE_URL", "sqlite:///app.db")',
+        'SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL", "sqlite:///app.db")',
+    ],
+)
+def test_a_fallback_url_of_an_environment_setting_is_not_the_database(
+    make_repo: MakeRepo, line: str
+) -> None:
+    files = {
+        "requirements.txt": "django==5.0\ndj-database-url==2.1\npsycopg2-binary==2.9\n",
+        "shop/settings.py": f"import os\nimport dj_database_url\n{line}\n",
+        "manage.py": "import django\n",
+    }
+
+    text = _facts(make_repo, files)["repo:database"].content
+
+    assert not text.startswith("The project's database is SQLite")
+    assert "more than one database" in text
+
+
+def test_a_literal_url_is_still_the_database(make_repo: MakeRepo) -> None:
+    files = {
+        "requirements.txt": "flask==3.0\nflask-sqlalchemy==3.1\n",
+        "app/config.py": 'SQLALCHEMY_DATABASE_URI = "sqlite:///app.db"\n',
+    }
+
+    text = _facts(make_repo, files)["repo:database"].content
+
+    assert text.startswith("The project's database is SQLite")
