@@ -53,6 +53,8 @@ def _stack_fact(reading: RepositoryReading, stack: Stack) -> MemoryCandidate:
     if versions:
         text += f" ({', '.join(versions)})"
     database, orm, queue = stack.first("database"), stack.first("orm"), stack.first("queue")
+    if len(stack.parts.get("database", [])) > 1:
+        database = None  # the database fact says which configuration names which one
     extras = []
     if database:
         extras.append(database.name + (f" via {orm.name}" if orm else ""))

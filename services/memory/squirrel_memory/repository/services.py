@@ -346,9 +346,10 @@ _DATABASE_URL = re.compile(r"""(?:["'=]\s*)(sqlite|postgres(?:ql)?|mysql|mariadb
 
 #: A URL given as the fallback of a setting read from the environment
 #: (`dj_database_url.config(default="sqlite:///db.sqlite3")`, `os.getenv("DATABASE_URL",
-#: "sqlite://…")`): what runs where the variable is unset, not what the deployed app uses.
+#: "sqlite://…")`, `os.environ.get("DATABASE_URL") or "sqlite://…"`, `ENV.fetch(…)`): what
+#: runs where the variable is unset, not what the deployed app uses.
 _FALLBACK = re.compile(
-    r"""\bdefault\s*=\s*["']\w+(?:\+\w+)?:|(?:getenv|environ\.get|env)\s*\(\s*["'][A-Z][A-Z0-9_]*["']\s*,"""
+    r"""\bdefault\s*=\s*["']\w+(?:\+\w+)?:|\b(?:getenv|environ|ENV\.fetch|ENV\[|env\(|process\.env)"""
 )
 
 

@@ -175,6 +175,7 @@ def test_an_aliased_adapter_holds_for_every_environment(make_repo: MakeRepo) -> 
         "DATABASES = {'default': dj_database_url.config(default='sqlite:///db.sqlite3')}",
         'SQLALCHEMY_DATABASE_URI = os.getenv("DATABASE_URL", "sqlite:///app.db")',
         'SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL", "sqlite:///app.db")',
+        'SQLALCHEMY_DATABASE_URI = os.environ.get("DATABASE_URL") or "sqlite:///app.db"',
     ],
 )
 def test_a_fallback_url_of_an_environment_setting_is_not_the_database(
@@ -201,3 +202,21 @@ def test_a_literal_url_is_still_the_database(make_repo: MakeRepo) -> None:
     text = _facts(make_repo, files)["repo:database"].content
 
     assert text.startswith("The project's database is SQLite")
+
+
+def test_a_stack_line_names_no_database_when_the_configuration_names_two(
+    make_repo: MakeRepo,
+) -> None:
+    knexfile = (
+        "module.exports = {\n  development: {\n    client: 'sqlite3',\n  },\n"
+        "  production: {\n    client: 'pg',\n  },\n};\n"
+    )
+    files = {
+        "package.json": '{"name": "shelf", "dependencies": {"knex": "3", "pg": "8", "sqlite3": "5"}}',
+        "knexfile.js": knexfile,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:stack"].content == "shelf is a JavaScript project with Knex."
+    assert "names SQLite and PostgreSQL" in found["repo:database"].content
