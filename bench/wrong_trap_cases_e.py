@@ -297,6 +297,10 @@ REPLACED_PERSISTENCE = Trap(
                     "no, we moved to SQLDelight last year. Room is only left in the old :legacy "
                     "module, which nothing depends on anymore"
                 ),
+                Run(
+                    "grep -rl androidx.room --include=*.kts .",
+                    "./legacy/build.gradle.kts",
+                ),
                 Read(
                     "shared/build.gradle.kts",
                     'plugins {\n    kotlin("multiplatform")\n    id("app.cash.sqldelight") version "2.0.1"\n}\n\n'

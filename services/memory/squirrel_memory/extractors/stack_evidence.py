@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.activity import CommandRun, core_tokens, split_segments
+from squirrel_memory.extractors.server_frameworks import rival_servers
 from squirrel_memory.extractors.toolchain import classify
-from squirrel_memory.server_frameworks import rival_servers
 
 #: Databases of which a project has one main store: two of them declared and nothing
 #: deciding between them is a conflict (a cache or an ORM is no such conflict).

@@ -7,6 +7,7 @@ import posixpath
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
+from squirrel_memory.extractors.server_frameworks import rival_servers
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.languages import LanguageShare, primary_of
 from squirrel_memory.repository.scan import RepositoryReading
@@ -20,7 +21,6 @@ from squirrel_memory.repository.stack import (
     started_framework,
 )
 from squirrel_memory.repository.wording import join_words, ref_path, short_version
-from squirrel_memory.server_frameworks import rival_servers
 
 
 @dataclass(frozen=True, slots=True)
