@@ -47,10 +47,12 @@ def read_pom_xml(text: TextFile, out: Readings) -> None:
             if fields.get("groupId") and fields.get("artifactId"):
                 name = f"{fields['groupId']}:{fields['artifactId']}"
                 ref = text.ref_of(f"<artifactId>{fields['artifactId']}<")
-                add_dependency(out, text, "jvm", name, fields.get("version", ""), ref=ref)
-                add_dependency(
-                    out, text, "jvm", fields["groupId"], fields.get("version", ""), ref=ref
-                )
+                # A `test` scope puts it on the tests' classpath only (an in-memory database
+                # for the tests says nothing of the application's).
+                dev = tag == "dependency" and fields.get("scope") == "test"
+                version = fields.get("version", "")
+                add_dependency(out, text, "jvm", name, version, ref=ref, dev=dev)
+                add_dependency(out, text, "jvm", fields["groupId"], version, ref=ref, dev=dev)
 
 
 _GRADLE_DEP = re.compile(r"""["']([\w.\-]+):([\w.\-]+)(?::([\w.\-]+))?["']""")

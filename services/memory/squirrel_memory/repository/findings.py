@@ -148,10 +148,13 @@ class Readings:
     """Each manifest that describes the project → (description, `path:line`)."""
 
     def name_project(self, name: str, ref: str) -> None:
-        """Keep the first project name found (root manifests are read first)."""
+        """Keep the first project name a root manifest gives (root manifests are read first):
+        a sub-folder's manifest names its own package (`crates/api` in a workspace), not the
+        project, unless the repository's folder is named as it (`prefer_own`)."""
+        path = ref.split(":", 1)[0]
         if name:
-            self.named.setdefault(ref.split(":", 1)[0], (name, ref))
-        if name and not self.name:
+            self.named.setdefault(path, (name, ref))
+        if name and not self.name and "/" not in path:
             self.name, self.name_ref = name, ref
 
     def prefer_own(self, folder: str) -> None:

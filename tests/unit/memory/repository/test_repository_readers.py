@@ -214,7 +214,9 @@ def test_cargo_workspace_and_mix_umbrella(make_repo: MakeRepo) -> None:
         ),
     )
     assert "workspace (mix.exs) of `apps/*`" in umbrella["repo:layout"].content
-    assert umbrella["repo:stack"].content.startswith("web is an Elixir/Phoenix app (Elixir 1.16")
+    # A member app names its own package, not the umbrella: the repository's folder names it.
+    assert " is an Elixir/Phoenix app (Elixir 1.16" in umbrella["repo:stack"].content
+    assert not umbrella["repo:stack"].content.startswith("web ")
 
 
 def test_contributing_prose_is_not_a_rule_but_its_bullets_are(make_repo: MakeRepo) -> None:

@@ -220,3 +220,51 @@ def test_a_stack_line_names_no_database_when_the_configuration_names_two(
 
     assert found["repo:stack"].content == "shelf is a JavaScript project with Knex."
     assert "names SQLite and PostgreSQL" in found["repo:database"].content
+
+
+def _pom(*dependencies: tuple[str, str, str]) -> str:
+    deps = "".join(
+        f"<dependency><groupId>{g}</groupId><artifactId>{a}</artifactId>"
+        + (f"<scope>{scope}</scope>" if scope else "")
+        + "</dependency>"
+        for g, a, scope in dependencies
+    )
+    return (
+        "<project><modelVersion>4.0.0</modelVersion><groupId>a</groupId>"
+        "<artifactId>shop</artifactId><version>1</version>"
+        f"<dependencies>{deps}</dependencies></project>"
+    )
+
+
+def test_a_test_scoped_database_is_not_the_applications(make_repo: MakeRepo) -> None:
+    pom = _pom(
+        ("org.springframework.boot", "spring-boot-starter-web", ""),
+        ("org.springframework.boot", "spring-boot-starter-data-mongodb", ""),
+        ("com.h2database", "h2", "test"),
+    )
+    files = {"pom.xml": pom, "src/main/java/a/App.java": "package a;\nclass App {}\n" * 40}
+
+    text = _facts(make_repo, files)["repo:database"].content
+
+    assert "H2" not in text
+    assert "MongoDB" in text
+
+
+def test_a_runtime_scoped_driver_is_still_declared(make_repo: MakeRepo) -> None:
+    pom = _pom(("org.postgresql", "postgresql", "runtime"))
+    files = {"pom.xml": pom, "src/main/java/a/App.java": "package a;\nclass App {}\n" * 40}
+
+    assert "PostgreSQL" in _facts(make_repo, files)["repo:database"].content
+
+
+def test_a_workspace_member_does_not_name_the_project(make_repo: MakeRepo) -> None:
+    files = {
+        "Cargo.toml": '[workspace]\nmembers = ["crates/*"]\n',
+        "crates/api/Cargo.toml": '[package]\nname = "api"\nedition = "2021"\n',
+        "crates/api/src/main.rs": "fn main() {}\n" * 40,
+    }
+
+    stack = _facts(make_repo, files)["repo:stack"].content
+
+    assert not stack.startswith("api ")
+    assert " is a Rust project" in stack
