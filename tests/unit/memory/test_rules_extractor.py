@@ -213,6 +213,38 @@ async def test_hostile_flood_of_preferences_is_capped() -> None:
 # --- tool habits ----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    "side",
+    [
+        ["npm install -g @mermaid-js/mermaid-cli", "npx mmdc -i docs/arch.mmd"],
+        ["npm i --global prettier", "npm install -g tsx"],
+        ["yarn global add serve", "yarn global add http-server"],
+    ],
+)
+async def test_a_global_install_or_a_one_off_runner_is_not_the_projects_manager(
+    side: list[str],
+) -> None:
+    stream = Stream()
+    stream.user("Render the diagram and run the tests.")
+    for command in [*side, "pnpm test", "pnpm run lint"]:
+        stream.run(command)
+
+    manager = by_key(await extract(stream))["package_manager"]
+
+    assert manager.content == "Commands in this project run through pnpm, its package manager."
+
+
+async def test_one_off_runs_still_show_the_manager_when_nothing_else_drives_the_project() -> None:
+    stream = Stream()
+    stream.user("Type-check and run the tests.")
+    for command in ["npx tsc --noEmit", "npx vitest run"]:
+        stream.run(command)
+
+    manager = by_key(await extract(stream))["package_manager"]
+
+    assert manager.content == "Commands in this project run through npm, its package manager."
+
+
 async def test_the_assistants_commands_make_no_habit_only_project_knowledge() -> None:
     # DESIGN §7: only the user's own origins make user_style. What the assistant ran says how
     # the project is driven: recipes and the package manager fact, never "the user's habit".

@@ -108,13 +108,49 @@ def habits(found: list[Attempt]) -> list[Finding]:
     return findings
 
 
+#: Runners of a one-off tool (`npx mmdc …`): any project's developer may use them.
+_ONE_OFF_RUNNERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pipx"})
+
+
+def _global_install(attempt: Attempt) -> bool:
+    """`npm install -g x`, `yarn global add x`, `uv tool install x`: a tool for the machine,
+    not a dependency of the project."""
+    words = attempt.text.split()
+    return bool(words) and (
+        any(w in ("-g", "--global", "--location=global") for w in words[1:])
+        or words[1:2] == ["global"]
+        or words[1:3] == ["tool", "install"]
+    )
+
+
+def _one_off(attempt: Attempt) -> bool:
+    words = attempt.text.split()
+    return bool(words) and (words[0] in _ONE_OFF_RUNNERS or words[1:2] == ["dlx"])
+
+
 def package_manager_fact(found: list[Attempt]) -> Finding | None:
     """The package manager the project's commands go through (`uv run …`, `pnpm exec …`).
 
     A project fact, whoever ran the commands: it says how this project is driven. The other
-    tool categories are the recipes' (`To run the tests: …`).
+    tool categories are the recipes' (`To run the tests: …`). A global install is the
+    machine's, not the project's; a manager used only to run one-off tools (`npx`) is not the
+    project's when another manager of its ecosystem runs the project's own commands (`npx mmdc`
+    in a project driven with `pnpm test`).
     """
-    tools = _top_tools(_tool_counts(found), "package_manager")
+    own = [a for a in found if not _global_install(a)]
+    counts = _tool_counts(own)
+    driving: dict[str, set[str]] = {}
+    for attempt in own:
+        if not _one_off(attempt) and (manager := package_manager(attempt.text.split())):
+            driving.setdefault(manager[1], set()).add(manager[0])
+    for attempt in own:
+        manager = package_manager(attempt.text.split())
+        if manager is None or not _one_off(attempt):
+            continue
+        name, ecosystem = manager
+        if name not in driving.get(ecosystem, set()) and driving.get(ecosystem):
+            counts.pop(("package_manager", name), None)
+    tools = _top_tools(counts, "package_manager")
     if not tools:
         return None
     names = " and ".join(tool for tool, _ in tools)
