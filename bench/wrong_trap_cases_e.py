@@ -179,7 +179,7 @@ IMAGE_INSTALLER = Trap(
     ),
     wrong=(
         (
-            r"run through pip\b|pip,? its package manager|package manager\W+(\w+\W+){0,3}pip\b|(managed|installed) with pip\b(?!,? ignoring)(?! in the (docker|image))",
+            r"run through pip\b|\bpip,? its package manager|package manager\W+(\w+\W+){0,3}pip\b|(managed|installed) with pip\b(?!,? ignoring)(?! in the (docker|image))",
             "The project is managed with uv; only the Dockerfile installs with pip",
         ),
     ),

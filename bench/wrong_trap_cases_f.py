@@ -39,7 +39,7 @@ GLOBAL_TOOL_MANAGER = Trap(
     ),
     wrong=(
         (
-            r"run through npm\b|npm,? its package manager|package manager\W+(\w+\W+){0,3}npm\b|(installed|managed) with npm\b",
+            r"run through npm\b|\bnpm,? its package manager|package manager\W+(\w+\W+){0,3}npm\b|(installed|managed) with npm\b",
             "the project uses pnpm; npm only installed a global tool",
         ),
     ),

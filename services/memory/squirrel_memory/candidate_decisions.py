@@ -27,7 +27,7 @@ from squirrel_memory.recurrence import (
 )
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.values import FindAnchor, FindLookalikes
-from squirrel_memory.updates import decide_update, says_less
+from squirrel_memory.updates import decide_update, replaces, says_less
 from squirrel_memory.updates.writers import spare_rules_memory
 from squirrel_memory.user_memories.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 
@@ -40,7 +40,8 @@ def merge_candidates(
     likeness: Likeness | None = None,
     sessions: SessionsOf | None = None,
 ) -> list[MemoryCandidate]:
-    """One candidate per anchor (type, key, scope) within a batch: the one that says more (a
+    """One candidate per anchor (type, key, scope) within a batch: a later one that contradicts
+    an earlier one (`updates.replaces`: the project moved on), else the one that says more (a
     manifest's language over a counted one: `updates.says_less`), else the most important wins,
     evidence (event ids, paths, tags) is pooled, so two episodes cannot both ADD the same key.
     A tentative instruction repeated by another episode, in the same words or others (close in
@@ -55,6 +56,11 @@ def merge_candidates(
             continue
         if (recurring := merge_pair(best, cand, sessions)) is not None:
             merged[anchor] = recurring
+            continue
+        if replaces(cand, best):
+            # The later episode contradicts the earlier one: the project moved on, and the
+            # older statement's evidence is no evidence for the newer one.
+            merged[anchor] = cand
             continue
         stronger = says_less(best, cand) or (
             not says_less(cand, best) and cand.importance > best.importance

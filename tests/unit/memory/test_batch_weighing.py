@@ -66,3 +66,56 @@ def test_other_keys_are_still_weighed_by_importance() -> None:
 
     assert [m.content for m in merge_candidates([high, low])] == ["Built with Rocket."]
     assert [m.content for m in merge_candidates([low, high])] == ["Built with Rocket."]
+
+
+@pytest.mark.parametrize(
+    ("key", "earlier", "later"),
+    [
+        ("testing", "Tests are written with Jest.", "Tests are written with Vitest."),
+        ("database", "Data layer: SQLite.", "Data layer: PostgreSQL."),
+        (
+            "package_manager",
+            "Commands in this project run through npm, its package manager.",
+            "Commands in this project run through pnpm, its package manager.",
+        ),
+    ],
+)
+def test_a_later_episode_that_contradicts_an_earlier_one_wins(
+    key: str, earlier: str, later: str
+) -> None:
+    old = _fact(key, earlier, (key,), "e1")
+    new = _fact(key, later, (key,), "e2")
+
+    [merged] = merge_candidates([old, new])
+
+    assert merged.content == later
+    assert merged.source_event_ids == ("e2",)
+
+
+def test_a_later_episode_that_agrees_keeps_the_first_and_pools_evidence() -> None:
+    first = _fact("testing", "Tests are written with Vitest.", ("testing",), "e1")
+    again = _fact("testing", "Tests are written with Vitest and Playwright.", ("testing",), "e2")
+
+    [merged] = merge_candidates([first, again])
+
+    assert merged.content == first.content
+    assert set(merged.source_event_ids) == {"e1", "e2"}
+
+
+def test_accumulating_keys_are_never_replaced_by_a_later_episode() -> None:
+    first = _fact("libraries", "Key libraries: httpx, Pydantic.", ("libraries",), "e1")
+    later = _fact("libraries", "Key libraries: requests.", ("libraries",), "e2")
+
+    [merged] = merge_candidates([first, later])
+
+    assert merged.content == first.content
+
+
+def test_a_later_read_of_a_task_file_replaces_the_earlier_one() -> None:
+    key = "tasks:package.json"
+    old = _fact(key, "Tasks `package.json` defines: `npm test` (runs `jest`).", ("tasks",), "e1")
+    new = _fact(key, "Tasks `package.json` defines: `npm test` (runs `vitest run`).", (), "e2")
+
+    [merged] = merge_candidates([old, new])
+
+    assert merged.content == new.content

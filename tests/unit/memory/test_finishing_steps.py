@@ -51,3 +51,24 @@ def test_a_step_run_once_or_on_other_files_each_time_is_shown_by_its_stable_head
 
 def test_one_kind_of_check_alone_is_no_finishing_routine() -> None:
     assert _finding(["cargo test --workspace", "cargo test --workspace"]) == ""
+
+
+def test_of_two_runs_of_checks_as_long_the_later_is_the_recipe() -> None:
+    commands = ["npm test", "npm run lint", "pnpm install", "pnpm test", "pnpm run lint"]
+
+    assert _finding(commands) == "Before finishing a change: `pnpm test` → `pnpm run lint`."
+
+
+def test_a_longer_earlier_run_of_checks_still_wins() -> None:
+    commands = [
+        "ruff format --check .",
+        "ruff check .",
+        "pytest",
+        "uv sync",
+        "ruff check .",
+        "pytest",
+    ]
+
+    assert _finding(commands) == (
+        "Before finishing a change: `ruff format` → `ruff check .` → `pytest`."
+    )

@@ -234,6 +234,28 @@ async def test_a_global_install_or_a_one_off_runner_is_not_the_projects_manager(
     assert manager.content == "Commands in this project run through pnpm, its package manager."
 
 
+async def test_a_manager_the_project_moved_away_from_is_not_its_manager() -> None:
+    stream = Stream()
+    stream.user("Switch the project to pnpm.")
+    for command in ["npm test", "npm run lint", "pnpm import", "pnpm test", "pnpm run lint"]:
+        stream.run(command)
+
+    manager = by_key(await extract(stream))["package_manager"]
+
+    assert manager.content == "Commands in this project run through pnpm, its package manager."
+
+
+async def test_two_managers_used_side_by_side_are_both_named() -> None:
+    stream = Stream()
+    stream.user("Run the tests both ways.")
+    for command in ["npm test", "pnpm test", "npm run lint", "pnpm run lint"]:
+        stream.run(command)
+
+    manager = by_key(await extract(stream))["package_manager"]
+
+    assert "npm" in manager.content.replace("pnpm", "") and "pnpm" in manager.content
+
+
 async def test_one_off_runs_still_show_the_manager_when_nothing_else_drives_the_project() -> None:
     stream = Stream()
     stream.user("Type-check and run the tests.")

@@ -18,6 +18,7 @@ from squirrel_memory.updates.rules import (
     edit_ratio_reaches,
     jaccard,
     merge_contents,
+    replaces,
     says_less,
     similarity,
 )
@@ -36,6 +37,7 @@ __all__ = [
     "edit_ratio_reaches",
     "jaccard",
     "merge_contents",
+    "replaces",
     "says_less",
     "similarity",
 ]

@@ -54,6 +54,8 @@ MAX_MERGED_CHARS = 600
 #: Keys whose content accumulates observations (a project may use several languages and
 #: libraries; a pitfall or module gains files): differences refine, never contradict.
 ACCUMULATING_PREFIXES = ("pitfall:", "module:", "language", "libraries")
+#: Keys whose content is what one file says (a task file's tasks): a later read replaces it.
+SNAPSHOT_PREFIXES = ("tasks:",)
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_.+#/-]*")
 _NEGATIONS = frozenset(
@@ -411,6 +413,22 @@ def says_less(candidate: MemoryCandidate, other: MemoryCandidate) -> bool:
     if candidate.key == ABOUT_KEY:
         return SUMMARY_TAG in candidate.tags and SUMMARY_TAG not in other.tags
     return False
+
+
+def replaces(later: MemoryCandidate, earlier: MemoryCandidate) -> bool:
+    """Whether a later episode's candidate takes the place of an earlier one's of the same key
+    in one batch, as `decide_update` would have it replace the stored memory had the earlier
+    episode been processed first: it contradicts it ("Tests are written with Vitest." after
+    "… with Jest.": the project moved on) under a key that does not accumulate, or it is a
+    later read of the same file (`SNAPSHOT_PREFIXES`), and says no less. Without this, a
+    history imported in one pass kept the oldest state."""
+    if later.key != earlier.key or says_less(later, earlier):
+        return False
+    if later.key.startswith(SNAPSHOT_PREFIXES):
+        return True  # what a file defines, as it was last read
+    return not later.key.startswith(ACCUMULATING_PREFIXES) and contradicts(
+        later.content, earlier.content
+    )
 
 
 def _decision(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from squirrel_core.commands import package_manager
 from squirrel_memory.extractors.evidence.attempts import Attempt, Finding
@@ -128,6 +129,28 @@ def _one_off(attempt: Attempt) -> bool:
     return bool(words) and (words[0] in _ONE_OFF_RUNNERS or words[1:2] == ["dlx"])
 
 
+def _moved_from(found: list[Attempt]) -> set[str]:
+    """Managers the project moved away from: every use of one came before the first use of
+    another manager of its ecosystem (npm until the switch, pnpm from then on)."""
+    spans: dict[str, tuple[str, datetime, datetime]] = {}
+    for attempt in found:
+        manager = package_manager(attempt.text.split())
+        if manager is None or _one_off(attempt):
+            continue
+        name, ecosystem = manager
+        when = attempt.run.timestamp
+        _, first, last = spans.get(name, (ecosystem, when, when))
+        spans[name] = (ecosystem, min(first, when), max(last, when))
+    return {
+        name
+        for name, (ecosystem, _, last) in spans.items()
+        if any(
+            other != name and eco == ecosystem and first > last
+            for other, (eco, first, _) in spans.items()
+        )
+    }
+
+
 def package_manager_fact(found: list[Attempt]) -> Finding | None:
     """The package manager the project's commands go through (`uv run …`, `pnpm exec …`).
 
@@ -135,7 +158,8 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
     tool categories are the recipes' (`To run the tests: …`). A global install is the
     machine's, not the project's; a manager used only to run one-off tools (`npx`) is not the
     project's when another manager of its ecosystem runs the project's own commands (`npx mmdc`
-    in a project driven with `pnpm test`).
+    in a project driven with `pnpm test`); nor is one the project moved away from
+    (`_moved_from`).
     """
     own = [a for a in found if not _global_install(a)]
     counts = _tool_counts(own)
@@ -150,6 +174,8 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
         name, ecosystem = manager
         if name not in driving.get(ecosystem, set()) and driving.get(ecosystem):
             counts.pop(("package_manager", name), None)
+    for name in _moved_from(own):
+        counts.pop(("package_manager", name), None)
     tools = _top_tools(counts, "package_manager")
     if not tools:
         return None

@@ -96,7 +96,9 @@ def quality_gate(found: list[Attempt], edit_times: list[datetime]) -> Finding | 
 
 
 def finishing_checks(found: list[Attempt]) -> Finding | None:
-    """Without commits: the longest run of passing checks with no failure in between."""
+    """Without commits: the longest run of passing checks with no failure in between (of two
+    as long, the later: the project may have moved on, `npm test` → `npm run lint` before a
+    switch to pnpm)."""
     streak: list[Attempt] = []
     best: list[Attempt] = []
     for attempt in found:
@@ -105,9 +107,10 @@ def finishing_checks(found: list[Attempt]) -> Finding | None:
             streak.append(attempt)
         elif attempt.run.ok is False or use is not None:
             streak = []
-        if len({a.use.purpose for a in streak if a.use}) > len(
-            {a.use.purpose for a in best if a.use}
-        ):
+        purposes = len({a.use.purpose for a in streak if a.use})
+        held = len({a.use.purpose for a in best if a.use})
+        # A later run of checks as long takes the place of an earlier one (not of itself).
+        if purposes > held or (purposes == held >= 2 and streak[:1] != best[:1]):
             best = list(streak)
     if len({a.use.purpose for a in best if a.use}) < 2:
         return None
