@@ -13,6 +13,7 @@ from squirrel_memory.models import (
     MemoryItem,
     MemorySource,
     MemoryType,
+    UpdateAction,
     UpdateDecision,
 )
 from squirrel_memory.pass_report import Decide
@@ -27,7 +28,7 @@ from squirrel_memory.recurrence import (
 )
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.values import FindAnchor, FindLookalikes
-from squirrel_memory.updates import decide_update, replaces, says_less
+from squirrel_memory.updates import decide_update, replaces, reverses, says_less
 from squirrel_memory.updates.writers import spare_rules_memory
 from squirrel_memory.user_memories.manual import LOOKALIKE_LIMIT, WordScreen, manual_lookalikes
 
@@ -78,7 +79,43 @@ def merge_candidates(
                 dict.fromkeys((*winner.tags, *(() if says_less(other, winner) else other.tags)))
             ),
         )
-    return list(merged.values())
+    return _without_taken_back(list(merged.values()))
+
+
+def _without_taken_back(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """The batch's instructions but those a later one takes back (`updates.reverses`: "from
+    now on 4 spaces, not 2" after "indent with 2 spaces")."""
+    styles = [c for c in candidates if c.type is MemoryType.USER_STYLE]
+    gone = {
+        id(earlier)
+        for i, earlier in enumerate(styles)
+        for later in styles[i + 1 :]
+        if reverses(later.content, earlier.content)
+    }
+    return [c for c in candidates if id(c) not in gone]
+
+
+def _taking_back(decision: UpdateDecision, stored: Sequence[MemoryItem]) -> UpdateDecision:
+    """A new instruction that takes a stored one back (`updates.reverses`) replaces it: the
+    older one is deleted, superseded by the new one (a manual memory stays: what the user wrote
+    is theirs to change)."""
+    cand = decision.candidate
+    if cand.type is not MemoryType.USER_STYLE or decision.action is not UpdateAction.ADD_NEW:
+        return decision
+    for item in stored:
+        if (
+            not item.deleted
+            and item.source is not MemorySource.MANUAL
+            and item.key != cand.key
+            and reverses(cand.content, item.content)
+        ):
+            return replace(
+                decision,
+                action=UpdateAction.DELETE_AND_ADD,
+                target_id=item.id,
+                reason="takes back an earlier instruction",
+            )
+    return decision
 
 
 async def decide_candidates(
@@ -154,7 +191,7 @@ async def decide_candidates(
             sessions = {**sessions, **await _sessions_of(store, existing, known=sessions)}
         recurring = decide_recurrence(cand, existing, sessions)
         decision = recurring or await decide(cand, existing)
-        decisions.append(spare_rules_memory(decision, existing))
+        decisions.append(spare_rules_memory(_taking_back(decision, stored), existing))
     return decisions
 
 

@@ -5,13 +5,26 @@ the episodes were processed one pass apart."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime
+
 import pytest
 
-from squirrel_memory.candidate_decisions import merge_candidates
+from squirrel_memory.candidate_decisions import _taking_back, merge_candidates
 from squirrel_memory.extractors.about import ABOUT_KEY
 from squirrel_memory.extractors.summaries import SUMMARY_TAG
 from squirrel_memory.extractors.touched_languages import PREFIX, SEARCHED_PREFIX, TOUCHED_TAG
-from squirrel_memory.models import MemoryCandidate, MemoryType
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    Scope,
+    UpdateAction,
+    UpdateDecision,
+)
+
+T0 = datetime(2026, 3, 2, tzinfo=UTC)
 
 
 def _fact(key: str, content: str, tags: tuple[str, ...], event: str) -> MemoryCandidate:
@@ -119,3 +132,52 @@ def test_a_later_read_of_a_task_file_replaces_the_earlier_one() -> None:
     [merged] = merge_candidates([old, new])
 
     assert merged.content == new.content
+
+
+def _style(key: str, content: str, event: str) -> MemoryCandidate:
+    return MemoryCandidate(MemoryType.USER_STYLE, key, content, (), 0.6, (), None, (event,))
+
+
+def test_a_later_instruction_that_takes_an_earlier_one_back_leaves_only_itself() -> None:
+    earlier = _style("pref:indent-2", "Always indent Lua with 2 spaces in this repo.", "e1")
+    other = _style("pref:tests", "Run busted before every commit.", "e2")
+    later = _style("pref:indent-4", "From now on always indent Lua with 4 spaces, not 2.", "e3")
+
+    merged = merge_candidates([earlier, other, later])
+
+    assert [c.key for c in merged] == ["pref:tests", "pref:indent-4"]
+
+
+def test_the_same_statement_with_a_newer_version_wins_the_batch() -> None:
+    old = _fact("language", "Python project (pyproject.toml: Python >=3.10).", (), "e1")
+    new = _fact("language", "Python project (pyproject.toml: Python >=3.12).", (), "e2")
+
+    [merged] = merge_candidates([old, new])
+
+    assert merged.content == new.content
+
+
+def test_a_stored_instruction_taken_back_is_deleted_and_replaced() -> None:
+    stored = MemoryItem(
+        id="mem_indent",
+        project_id="/repo",
+        user_id="dev",
+        scope=Scope.PROJECT,
+        type=MemoryType.USER_STYLE,
+        key="pref:indent-2",
+        content="Always indent Lua with 2 spaces in this repo.",
+        tags=(),
+        importance=0.8,
+        created_at=T0,
+        updated_at=T0,
+        source=MemorySource.RULES,
+    )
+    later = _style("pref:indent-4", "From now on always indent Lua with 4 spaces, not 2.", "e3")
+    added = UpdateDecision(UpdateAction.ADD_NEW, later)
+
+    decision = _taking_back(added, [stored])
+
+    assert decision.action is UpdateAction.DELETE_AND_ADD
+    assert decision.target_id == "mem_indent"
+    manual = _taking_back(added, [replace(stored, source=MemorySource.MANUAL)])
+    assert manual.action is UpdateAction.ADD_NEW

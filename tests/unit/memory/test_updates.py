@@ -26,6 +26,7 @@ from squirrel_memory.updates import (
     edit_ratio_reaches,
     jaccard,
     merge_contents,
+    reverses,
     similarity,
 )
 
@@ -373,3 +374,59 @@ def test_a_sentence_restated_with_another_aside_replaces_the_old_one(
 )
 def test_other_sentences_are_not_taken_for_restatements(old: str, new: str) -> None:
     assert merge_contents(old, new) == f"{old} {new}"
+
+
+def test_the_same_statement_with_a_newer_version_replaces_the_stored_one() -> None:
+    old = item("Python project (pyproject.toml: Python >=3.10).", key="language")
+    new = cand("Python project (pyproject.toml: Python >=3.12).", key="language")
+
+    decision = decide_update(new, [old])
+
+    assert decision.action is UpdateAction.UPDATE_EXISTING
+    assert decision.merged_content == new.content
+
+
+def test_a_manual_memory_keeps_its_version() -> None:
+    old = item("Deploys run on Node 20.", key="runtime", source=MemorySource.MANUAL)
+
+    decision = decide_update(cand("Deploys run on Node 22.", key="runtime"), [old])
+
+    assert decision.merged_content != "Deploys run on Node 22."
+
+
+@pytest.mark.parametrize(
+    ("later", "earlier"),
+    [
+        (
+            "We changed the style guide: from now on always indent Lua with 4 spaces, not 2.",
+            "Always indent Lua with 2 spaces in this repo.",
+        ),
+        (
+            "From now on write commit subjects in English instead of German.",
+            "Write commit subjects in German.",
+        ),
+        (
+            "Use double quotes in Python strings, no longer single.",
+            "Use single quotes in Python strings.",
+        ),
+    ],
+)
+def test_a_later_instruction_that_turns_down_the_earlier_value_takes_it_back(
+    later: str, earlier: str
+) -> None:
+    assert reverses(later, earlier)
+
+
+@pytest.mark.parametrize(
+    ("later", "earlier"),
+    [
+        # Another subject: the turned-down word appears in the earlier one in passing.
+        ("Use pytest, not unittest.", "Never use unittest mocks in integration tests."),
+        # Nothing turned down.
+        ("Always indent Lua with 4 spaces.", "Always indent Lua with 2 spaces in this repo."),
+        # The turned-down value is not the earlier one's.
+        ("Indent Lua with 4 spaces, not tabs.", "Always indent Lua with 2 spaces in this repo."),
+    ],
+)
+def test_an_instruction_takes_back_nothing_it_does_not_turn_down(later: str, earlier: str) -> None:
+    assert not reverses(later, earlier)

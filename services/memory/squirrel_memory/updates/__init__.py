@@ -19,6 +19,7 @@ from squirrel_memory.updates.rules import (
     jaccard,
     merge_contents,
     replaces,
+    reverses,
     says_less,
     similarity,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "jaccard",
     "merge_contents",
     "replaces",
+    "reverses",
     "says_less",
     "similarity",
 ]

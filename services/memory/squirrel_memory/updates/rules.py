@@ -54,6 +54,9 @@ MAX_MERGED_CHARS = 600
 #: Keys whose content accumulates observations (a project may use several languages and
 #: libraries; a pitfall or module gains files): differences refine, never contradict.
 ACCUMULATING_PREFIXES = ("pitfall:", "module:", "language", "libraries")
+#: A version number ("3.12", "20.11.1", "v2"), masked to compare statements that differ only
+#: by it.
+_VERSION = re.compile(r"\bv?\d+(?:\.\d+)*\b")
 #: Keys whose content is what one file says (a task file's tasks): a later read replaces it.
 SNAPSHOT_PREFIXES = ("tasks:",)
 
@@ -264,7 +267,8 @@ def merge_contents(existing: str, candidate: str) -> str:
 def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
     """The rule-based decision for `candidate` against memories sharing its anchor.
 
-    In order: a contradiction with a same-key memory → DELETE_AND_ADD (NOOP if that memory
+    In order: the same statement with another version → UPDATE_EXISTING with the candidate's
+    words; a contradiction with a same-key memory → DELETE_AND_ADD (NOOP if that memory
     is manual: what the user wrote wins); a near-identical memory of the same type (any key)
     → NOOP; a same-key memory whose words already cover the candidate's → NOOP; a related
     same-key memory → UPDATE_EXISTING with merged content (ADD_NEW if it is manual: manual
@@ -285,6 +289,15 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
     )
     if restated is not None:
         return restated
+    for sim, item in same_key:
+        # The same statement with another version (a raised `requires-python`): the newer.
+        if (
+            item.source != MemorySource.MANUAL
+            and item.content != candidate.content
+            and _VERSION.sub("#", item.content) == _VERSION.sub("#", candidate.content)
+        ):
+            decision = _decision(UpdateAction.UPDATE_EXISTING, candidate, item, sim, "new version")
+            return replace(decision, merged_content=candidate.content)
     if not candidate.key.startswith(ACCUMULATING_PREFIXES):
         for sim, item in same_key:
             if contradicts(candidate.content, item.content):
@@ -415,17 +428,51 @@ def says_less(candidate: MemoryCandidate, other: MemoryCandidate) -> bool:
     return False
 
 
+#: What a statement turns down: "…, not 2", "instead of tabs", "no longer squash".
+_REJECTED = re.compile(
+    r"(?:,\s*not|\binstead of|\brather than|\bno longer)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?P<old>[a-z0-9][a-z0-9_.+#/-]*)",
+    re.IGNORECASE,
+)
+#: Share of the earlier instruction's subject words the later one must repeat.
+REVERSAL_SUBJECT_SHARE = 0.6
+
+
+def reverses(later: str, earlier: str) -> bool:
+    """Whether a later instruction takes an earlier one back: it turns down, in so many words,
+    a value the earlier one states ("from now on indent Lua with 4 spaces, not 2" after
+    "Always indent Lua with 2 spaces in this repo"), and repeats most of the earlier one's
+    other words (its subject: indent, Lua, spaces), at least two of them. An instruction that
+    turns down a value of another subject ("use pytest, not unittest" against "never mock in
+    unittest suites") takes nothing back."""
+    rejected = {m.group("old").lower().rstrip(".") for m in _REJECTED.finditer(later)}
+    earlier_words = _words(earlier)
+    taken_back = rejected & earlier_words
+    if not taken_back:
+        return False
+    subject = {
+        w for w in earlier_words - _POLARITY_WORDS - taken_back if not re.fullmatch(r"[\d.]+", w)
+    }
+    shared = subject & _words(later)
+    return len(shared) >= 2 and len(shared) >= REVERSAL_SUBJECT_SHARE * len(subject)
+
+
 def replaces(later: MemoryCandidate, earlier: MemoryCandidate) -> bool:
     """Whether a later episode's candidate takes the place of an earlier one's of the same key
     in one batch, as `decide_update` would have it replace the stored memory had the earlier
     episode been processed first: it contradicts it ("Tests are written with Vitest." after
     "… with Jest.": the project moved on) under a key that does not accumulate, or it is a
-    later read of the same file (`SNAPSHOT_PREFIXES`), and says no less. Without this, a
-    history imported in one pass kept the oldest state."""
+    later read of the same file (`SNAPSHOT_PREFIXES`), or the same statement with another
+    version, and says no less. Without this, a history imported in one pass kept the oldest
+    state."""
     if later.key != earlier.key or says_less(later, earlier):
         return False
     if later.key.startswith(SNAPSHOT_PREFIXES):
         return True  # what a file defines, as it was last read
+    if later.content != earlier.content and _VERSION.sub("#", later.content) == _VERSION.sub(
+        "#", earlier.content
+    ):
+        return True  # the same statement with another version: a newer one (3.10 -> 3.12)
     return not later.key.startswith(ACCUMULATING_PREFIXES) and contradicts(
         later.content, earlier.content
     )
