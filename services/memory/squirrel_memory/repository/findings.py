@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 
 
 def folder_of(path: str) -> str:
@@ -148,13 +149,18 @@ class Readings:
     """Each manifest that describes the project → (description, `path:line`)."""
 
     def name_project(self, name: str, ref: str) -> None:
-        """Keep the first project name a root manifest gives (root manifests are read first):
-        a sub-folder's manifest names its own package (`crates/api` in a workspace), not the
-        project, unless the repository's folder is named as it (`prefer_own`)."""
+        """Keep the first project name found (root manifests are read first); a workspace
+        member's manifest names its own package (`crates/api` of a Cargo workspace, an
+        umbrella's `apps/web`), not the project, unless the repository's folder is named as it
+        (`prefer_own`)."""
         path = ref.split(":", 1)[0]
         if name:
             self.named.setdefault(path, (name, ref))
-        if name and not self.name and "/" not in path:
+        folder = posixpath.dirname(path)
+        member = bool(folder) and any(
+            fnmatch(folder, pattern.rstrip("/")) for pattern, _ in self.workspaces
+        )
+        if name and not self.name and not member:
             self.name, self.name_ref = name, ref
 
     def prefer_own(self, folder: str) -> None:
