@@ -630,3 +630,24 @@ def test_a_command_the_explanation_told_to_run_is_the_fix() -> None:
 def test_a_command_no_explanation_named_is_no_fix() -> None:
     reply = "This fails because the tests need the database: nothing listens on its port."
     assert _pitfalls(_advised_session(reply)) == []
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "> Task :app:compileJava FAILED\n\nFAILURE: Build failed with an exception.\n\n"
+        "* What went wrong:\nExecution failed for task ':app:compileJava'.\n\nBUILD FAILED in 3s",
+        "[INFO] BUILD FAILURE\n[ERROR] Failed to execute goal org.example:plugin:1.0:compile "
+        "(default) on project app: Compilation failure",
+        "error[E0382]: borrow of moved value: `v`\nerror: aborting due to previous error\n"
+        "error: could not compile `x`",
+    ],
+)
+def test_explanation_never_names_a_progress_or_summary_line(output: str) -> None:
+    # A build's progress and summary lines are not why it failed; nor is "could not compile".
+    found = explanation(output)
+    assert "BUILD FAILED" not in found
+    assert "Task :" not in found
+    assert "[INFO]" not in found
+    assert "could not compile" not in found
+    assert "aborting due to" not in found
