@@ -651,3 +651,21 @@ def test_explanation_never_names_a_progress_or_summary_line(output: str) -> None
     assert "[INFO]" not in found
     assert "could not compile" not in found
     assert "aborting due to" not in found
+
+
+def test_explanation_is_what_a_build_says_went_wrong() -> None:
+    gradle = (
+        "> Task :app:compileJava FAILED\n\nFAILURE: Build failed with an exception.\n\n"
+        "* What went wrong:\nExecution failed for task ':app:compileJava'.\n\nBUILD FAILED in 3s"
+    )
+    assert explanation(gradle) == "Execution failed for task ':app:compileJava'"
+    maven = (
+        "[INFO] BUILD FAILURE\n[ERROR] Failed to execute goal org.example:plugin:1.0:compile "
+        "(default) on project app: Compilation failure\n[ERROR] -> [Help 1]"
+    )
+    assert explanation(maven) == "Compilation failure"
+
+
+def test_explanation_needs_the_build_statement() -> None:
+    assert explanation("> Task :app:compileJava\nBUILD FAILED in 3s") == ""
+    assert explanation("[INFO] Building app 1.0\n[ERROR] something broke here") == ""
