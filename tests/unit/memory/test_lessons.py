@@ -630,3 +630,42 @@ def test_a_command_the_explanation_told_to_run_is_the_fix() -> None:
 def test_a_command_no_explanation_named_is_no_fix() -> None:
     reply = "This fails because the tests need the database: nothing listens on its port."
     assert _pitfalls(_advised_session(reply)) == []
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "> Task :app:compileJava FAILED\n\nFAILURE: Build failed with an exception.\n\n"
+        "* What went wrong:\nExecution failed for task ':app:compileJava'.\n\nBUILD FAILED in 3s",
+        "[INFO] BUILD FAILURE\n[ERROR] Failed to execute goal org.example:plugin:1.0:compile "
+        "(default) on project app: Compilation failure",
+        "error[E0382]: borrow of moved value: `v`\nerror: aborting due to previous error\n"
+        "error: could not compile `x`",
+    ],
+)
+def test_explanation_never_names_a_progress_or_summary_line(output: str) -> None:
+    # A build's progress and summary lines are not why it failed; nor is "could not compile".
+    found = explanation(output)
+    assert "BUILD FAILED" not in found
+    assert "Task :" not in found
+    assert "[INFO]" not in found
+    assert "could not compile" not in found
+    assert "aborting due to" not in found
+
+
+def test_explanation_is_what_a_build_says_went_wrong() -> None:
+    gradle = (
+        "> Task :app:compileJava FAILED\n\nFAILURE: Build failed with an exception.\n\n"
+        "* What went wrong:\nExecution failed for task ':app:compileJava'.\n\nBUILD FAILED in 3s"
+    )
+    assert explanation(gradle) == "Execution failed for task ':app:compileJava'"
+    maven = (
+        "[INFO] BUILD FAILURE\n[ERROR] Failed to execute goal org.example:plugin:1.0:compile "
+        "(default) on project app: Compilation failure\n[ERROR] -> [Help 1]"
+    )
+    assert explanation(maven) == "Compilation failure"
+
+
+def test_explanation_needs_the_build_statement() -> None:
+    assert explanation("> Task :app:compileJava\nBUILD FAILED in 3s") == ""
+    assert explanation("[INFO] Building app 1.0\n[ERROR] something broke here") == ""

@@ -89,6 +89,13 @@ _EXPLAINS = re.compile(
     r"to fix|try)\b[:\s]",
     re.IGNORECASE,
 )
+#: A build's own statement of why it failed: the line after `* What went wrong:`, or the
+#: reason after `[ERROR] Failed to execute goal … on project NAME:`.
+_BUILD_CAUSE = re.compile(
+    r"^\* What went wrong:[ \t]*\n[ \t]*(\S[^\n]*)$|"
+    r"^\[ERROR\] Failed to execute goal \S+(?: \([^)\n]*\))? on project [^:\s]+: ([^\n]+)$",
+    re.MULTILINE,
+)
 #: Lines that report progress, not an error.
 _PROGRESS = re.compile(
     r"(?:\.{3}|…)\s*$|^(?:==>|-->|>>>|»|\[\d+/\d+\])|"
@@ -268,7 +275,12 @@ def _explaining_sentence(text: str) -> str:
 
 
 def explanation(output: str) -> str:
-    """The output's own explanation of an error (`hint: …`, `help: …`, `Caused by: …`), or ""."""
+    """The output's own explanation of an error (`hint: …`, `help: …`, `Caused by: …`, the line
+    after a build's `* What went wrong:`, the reason after `Failed to execute goal … :`), or ""."""
+    said = _BUILD_CAUSE.search(output[:MAX_OUTPUT_SCAN_CHARS])
+    cause = said and (said.group(1) or said.group(2)).strip()
+    if cause and len(cause.split()) >= 2:
+        return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
     for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
         line = raw.strip()
         if _EXPLAINS.match(line) and len(line.split()) >= 3:
