@@ -658,7 +658,16 @@ def test_explanation_is_what_a_build_says_went_wrong() -> None:
         "> Task :app:compileJava FAILED\n\nFAILURE: Build failed with an exception.\n\n"
         "* What went wrong:\nExecution failed for task ':app:compileJava'.\n\nBUILD FAILED in 3s"
     )
-    assert explanation(gradle) == "Execution failed for task ':app:compileJava'"
+    # A line that only names the failed task says nothing of why it failed.
+    assert explanation(gradle) == ""
+    resolved = (
+        "FAILURE: Build failed with an exception.\n\n* What went wrong:\n"
+        "Could not resolve all files for configuration ':app:compileClasspath'.\n\n"
+        "BUILD FAILED in 2s"
+    )
+    assert explanation(resolved) == (
+        "Could not resolve all files for configuration ':app:compileClasspath'"
+    )
     maven = (
         "[INFO] BUILD FAILURE\n[ERROR] Failed to execute goal org.example:plugin:1.0:compile "
         "(default) on project app: Compilation failure\n[ERROR] -> [Help 1]"

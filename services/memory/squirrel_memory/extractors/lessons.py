@@ -96,6 +96,8 @@ _BUILD_CAUSE = re.compile(
     r"^\[ERROR\] Failed to execute goal \S+(?: \([^)\n]*\))? on project [^:\s]+: ([^\n]+)$",
     re.MULTILINE,
 )
+#: Gradle's cause line that only names the task that failed.
+_TASK_ONLY = re.compile(r"^Execution failed for task\b", re.IGNORECASE)
 #: Lines that report progress, not an error.
 _PROGRESS = re.compile(
     r"(?:\.{3}|…)\s*$|^(?:==>|-->|>>>|»|\[\d+/\d+\])|"
@@ -279,7 +281,8 @@ def explanation(output: str) -> str:
     after a build's `* What went wrong:`, the reason after `Failed to execute goal … :`), or ""."""
     said = _BUILD_CAUSE.search(output[:MAX_OUTPUT_SCAN_CHARS])
     cause = said and (said.group(1) or said.group(2)).strip()
-    if cause and len(cause.split()) >= 2:
+    # "Execution failed for task ':app:compileJava'." names the task that failed, not why.
+    if cause and len(cause.split()) >= 2 and not _TASK_ONLY.match(cause):
         return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
     for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
         line = raw.strip()
