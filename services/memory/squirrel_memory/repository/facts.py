@@ -228,6 +228,8 @@ def _services_fact(out: Readings) -> MemoryCandidate | None:
     for service in out.services:
         if service.via in ("CI", "") or not service.via.endswith((".yml", ".yaml")):
             continue
+        if service.configured:
+            continue  # the app's configuration (`config/database.yml`) connects; it starts nothing
         port = ports.get(service.name)
         label = service.name + (f" on port {port.port}" if port else "")
         if label not in listed:

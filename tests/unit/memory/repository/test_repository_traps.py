@@ -268,3 +268,17 @@ def test_a_workspace_member_does_not_name_the_project(make_repo: MakeRepo) -> No
 
     assert not stack.startswith("api ")
     assert " is a Rust project" in stack
+
+
+def test_a_database_configuration_file_starts_nothing(make_repo: MakeRepo) -> None:
+    database = "development:\n  adapter: sqlite3\nproduction:\n  adapter: postgresql\n"
+    compose = "services:\n  cache:\n    image: redis:7\n"
+    files = {
+        "Gemfile": RAILS_GEMFILE,
+        "config/database.yml": database,
+        "docker-compose.yml": compose,
+    }
+
+    found = _facts(make_repo, files)
+
+    assert found["repo:services"].content == "For development, docker-compose.yml starts Redis."
