@@ -284,7 +284,7 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
             cut = max(i for i, p in enumerate(parts[:-1]) if p in ("migrations", "migrate"))
             migrations["/".join(parts[: cut + 1])] += 1
             continue
-        if top in _TEST_DIRS:
+        if top.lower() in _TEST_DIRS:
             tests.add(top)
             continue
         if path.endswith(("_test.go", "_test.exs")) or ".test." in path or ".spec." in path:

@@ -41,7 +41,7 @@ _VERBS = {
 # Words a command for each purpose usually contains: `mix precommit` runs the tests, but it is
 # not "the test command"; `mix ecto.setup` migrates, but it is not "the migration command".
 _PURPOSE_WORDS = {
-    "test": ("test", "spec", "jest", "unit"),
+    "test": ("test", "spec", "jest", "unit", "pest"),
     "lint": ("lint", "credo", "clippy", "vet", "ruff", "rubocop", "flake8"),
     "format": ("format", "fmt", "prettier", "black"),
     "typecheck": ("type", "tsc", "mypy", "pyright", "dialyzer"),
@@ -84,22 +84,54 @@ def _runs_tool(command: str, out: Readings) -> bool:
     return tool in hooks or (len(words) > 1 and words[1] in hooks)
 
 
+def _present(
+    need: str, manifest: str, deps: dict[str, str], out: Readings, tracked: set[str]
+) -> str:
+    """Where a convention's need (`""`, `dep:<name>`, `file:<path>`) is met, or ""."""
+    if need.startswith("dep:"):
+        name = need[4:].lower()
+        return deps.get(name) or out.tools.get(name, "")
+    if need.startswith("file:"):
+        return f"{need[5:]}:1" if need[5:] in tracked else ""
+    return f"{manifest}:1"
+
+
+def _met(needs: str, manifest: str, deps: dict[str, str], out: Readings, tracked: set[str]) -> str:
+    """Where a convention's needs are met (the first need's place), or "": each space-separated
+    need must be met, `a|b` by either, `!a` by `a` being absent."""
+    ref = ""
+    for need in needs.split():
+        if need.startswith("!"):
+            if _present(need[1:], manifest, deps, out, tracked):
+                return ""
+            continue
+        found = next(
+            (r for one in need.split("|") if (r := _present(one, manifest, deps, out, tracked))),
+            "",
+        )
+        if not found:
+            return ""
+        ref = ref or found
+    return ref or f"{manifest}:1"
+
+
 def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list[Command]:
     out = reading.readings
     tracked = {f.path for f in reading.files}
     found: list[Command] = []
-    for manifest, eco in out.manifests.items():
-        folder = folder_of(manifest)
-        if folder or eco not in ecosystems:
+    solution = next((p for p in sorted(tracked) if p.endswith((".sln", ".slnx"))), None)
+    said: set[str] = set()
+    for path, eco in out.manifests.items():
+        manifest, folder = path, folder_of(path)
+        if eco == "dotnet" and folder and solution is not None and "/" not in solution:
+            # A .NET solution at the root builds and tests the projects in its folders.
+            manifest, folder = solution, ""
+        if folder or eco not in ecosystems or manifest in said:
             continue
+        said.add(manifest)
         deps = {d.name.lower(): d.ref for d in out.dependencies if d.manifest == manifest}
         for command, needs in conventions(eco).items():
-            ref = f"{manifest}:1"
-            if needs.startswith("dep:"):
-                name = needs[4:].lower()
-                ref = deps.get(name) or out.tools.get(name, "")
-            elif needs.startswith("file:"):
-                ref = f"{needs[5:]}:1" if needs[5:] in tracked else ""
+            ref = _met(needs, manifest, deps, out, tracked)
             purpose = purpose_of(command)
             if not ref or purpose is None:
                 continue

@@ -80,7 +80,7 @@ def config_reader(path: str) -> ConfigReader | None:
         return read_env_example
     if _ELIXIR_CONFIG.match(path):
         return read_elixir_config
-    if name == "repo.ex":
+    if name.endswith("repo.ex"):
         return read_ecto_repo
     if _DJANGO_SETTINGS.match(path):
         return read_django_settings
