@@ -121,7 +121,47 @@ def package_runner(snap: Snapshot, folder: str, declared: object = None) -> str 
     found = {runner for lock, runner in _LOCK_RUNNERS if snap.has(prefix + lock)}
     if len(found) > 1:
         return None
-    return found.pop() if found else "npm"
+    if found:
+        return found.pop()
+    if folder:
+        # A workspace member without its own lock file is installed and run by the manager of
+        # the folder above it that holds one (a pnpm workspace's `apps/web`).
+        return _enclosing_runner(snap, folder)
+    return "npm"
+
+
+def _enclosing_runner(snap: Snapshot, folder: str) -> str | None:
+    """The package manager of the nearest folder above `folder` that says one, else npm."""
+    parts = folder.split("/")[:-1]
+    while True:
+        above = "/".join(parts)
+        prefix = f"{above}/" if above else ""
+        found = {runner for lock, runner in _LOCK_RUNNERS if snap.has(prefix + lock)}
+        if snap.has(prefix + "pnpm-workspace.yaml"):
+            found.add("pnpm")
+        manifest = snap.read(prefix + "package.json") if snap.has(prefix + "package.json") else None
+        if manifest is not None:
+            declared = _declared_manager(manifest.text)
+            if declared:
+                return declared
+        if len(found) > 1:
+            return None
+        if found:
+            return found.pop()
+        if not parts:
+            return "npm"
+        parts.pop()
+
+
+def _declared_manager(text: str) -> str:
+    """The manager a package.json's `packageManager` field names, or ""."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return ""
+    declared = data.get("packageManager") if isinstance(data, dict) else None
+    named = declared.split("@", 1)[0].strip() if isinstance(declared, str) else ""
+    return named if named in _PACKAGE_MANAGERS else ""
 
 
 def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:

@@ -194,3 +194,48 @@ def test_a_ktor_server_engine_names_ktor(make_repo: MakeRepo) -> None:
         {"build.gradle.kts": gradle, "src/main/kotlin/App.kt": "fun main() {}\n" * 40},
     )
     assert "Kotlin/Ktor app" in found["repo:stack"], found
+
+
+_WEB = '{"name": "web", "scripts": {"dev": "next dev", "test": "vitest"}}'
+
+
+@pytest.mark.parametrize(
+    ("root", "runner"),
+    [
+        ({"pnpm-workspace.yaml": "packages:\n  - apps/*\n", "pnpm-lock.yaml": "v: 9\n"}, "pnpm"),
+        (
+            {"package.json": '{"name": "o", "private": true, "packageManager": "yarn@4.1.0"}'},
+            "yarn",
+        ),
+        ({"package.json": '{"name": "o", "private": true}', "package-lock.json": "{}"}, "npm"),
+        ({"package.json": '{"name": "o", "private": true}'}, "npm"),
+    ],
+    ids=["pnpm-workspace", "root-package-manager-field", "root-npm-lock", "no-lock-anywhere"],
+)
+def test_a_workspace_member_without_a_lock_file_runs_with_the_managers_above_it(
+    make_repo: MakeRepo, root: dict[str, str | bytes], runner: str
+) -> None:
+    files = {**root, "apps/web/package.json": _WEB, "apps/web/src/page.ts": "export {}\n" * 40}
+    found = _found(make_repo, files)
+    test = found["repo:recipe:test@apps/web"]
+    assert f"run the tests with `{runner} test`" in test, found
+
+
+def test_a_member_with_its_own_lock_file_keeps_its_manager(make_repo: MakeRepo) -> None:
+    files = {
+        "pnpm-workspace.yaml": "packages:\n  - apps/*\n",
+        "pnpm-lock.yaml": "v: 9\n",
+        "apps/web/package.json": _WEB,
+        "apps/web/package-lock.json": "{}",
+        "apps/web/src/page.ts": "export {}\n" * 40,
+    }
+    assert "`npm test`" in _found(make_repo, files)["repo:recipe:test@apps/web"]
+    # Lock files of two managers above a member: no command rather than a wrong one.
+    files = {
+        "package.json": '{"name": "o", "private": true}',
+        "yarn.lock": "",
+        "package-lock.json": "{}",
+        "apps/web/package.json": _WEB,
+        "apps/web/src/page.ts": "export {}\n" * 40,
+    }
+    assert "repo:recipe:test@apps/web" not in _found(make_repo, files)
