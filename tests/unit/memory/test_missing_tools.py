@@ -167,3 +167,46 @@ def test_a_skill_that_quotes_no_command_of_the_program_or_passed_is_not_kept() -
     assert missing_tools(unquoted.events) == []
     assert missing_tools(other.events) == []
     assert missing_tools(passed.events) == []
+
+
+RAILS = "/home/dev/depot"  # a Rails app whose tests are Minitest
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "runner"),
+    [
+        ("bundle exec rspec", "bundler: command not found: rspec", "bundle exec"),
+        ("RAILS_ENV=test bundle exec rspec", "bundler: command not found: rspec", "bundle exec"),
+    ],
+)
+def test_a_program_the_projects_environment_lacks_is_said_as_such(
+    command: str, output: str, runner: str
+) -> None:
+    session = _failed(RAILS, command, output)
+    (found,) = missing_tools(session.events)
+    program = output.rsplit(" ", 1)[-1]
+    assert found.content.startswith(
+        f"`{program}` is not in the project's environment that `{runner}` runs in: "
+    ), found.content
+    assert "PATH" not in found.content
+
+
+def test_what_passed_instead_for_the_same_purpose_is_named() -> None:
+    session = _failed(RAILS, "bundle exec rspec", "bundler: command not found: rspec")
+    session.run("bin/rails test", 0, "24 runs, 34 assertions, 0 failures, 0 errors, 0 skips")
+    (found,) = missing_tools(session.events)
+    assert found.content.endswith(" The same step passed as `bin/rails test`."), found.content
+
+
+def test_a_later_pass_of_another_purpose_or_session_is_not_named() -> None:
+    session = _failed(RAILS, "bundle exec rspec", "bundler: command not found: rspec")
+    session.run("bin/rails db:migrate", 0, "== 2026 CreateProducts: migrated")
+    other = Session(RAILS, "s2", T0.replace(hour=12))
+    other.run("bin/rails test", 0, "24 runs, 34 assertions, 0 failures, 0 errors, 0 skips")
+    (found,) = missing_tools([*session.events, *other.events])
+    assert "The same step passed" not in found.content, found.content
+    # A pass of the same session for another purpose (the tests after a failed build).
+    session = _failed(GO, "just build", "/bin/bash: line 1: just: command not found")
+    session.run("go test ./...", 0, "ok  \tgithub.com/acme/relay\t0.4s")
+    (found,) = missing_tools(session.events)
+    assert "The same step passed" not in found.content, found.content

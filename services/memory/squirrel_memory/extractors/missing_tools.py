@@ -22,10 +22,15 @@ pass, and before this rule left no trace. A failure counts when all of these hol
   command names it as an argument (`cargo install just`): the session may have installed it.
 
 The pitfall reads "`<program>` was not found on `PATH` where the session ran: `<command>`
-failed with `<line>`, and no run of it passed in the session.", with the first sentence of the
-assistant's next reply that names the program and states something (`lessons.stated_sentences`)
-after "The assistant's reading:". The sentence is the assistant's; the failure is what the
-memory claims.
+failed with `<line>`, and no run of it passed in the session." — or, when the command started
+the program through the project's own environment (`bundle exec`, `uv run`, `poetry run`),
+"`<program>` is not in the project's environment that `<runner>` runs in: …" (bundler's
+`command not found: rspec` says the bundle lacks it, not the machine) — then, when a later
+passing command of the session served the same purpose with another program (the tests run
+with `bin/rails test` after `bundle exec rspec`), "The same step passed as `<command>`.", with
+the first sentence of the assistant's next reply that names the program and states something
+(`lessons.stated_sentences`) after "The assistant's reading:". The sentence is the
+assistant's; the failure is what the memory claims.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from squirrel_core.commands import classify_command
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun, commands
 from squirrel_memory.extractors.lessons import clipped, replies, stated_sentences
@@ -107,10 +113,19 @@ def missing_tools(events: list[StoredEvent]) -> list[MissingTool]:
         seen.add(program)
         command = clipped(" ".join(run.command.split()), MAX_COMMAND_CHARS)
         shown = clipped(line, MAX_LINE_CHARS)
-        content = (
-            f"`{program}` was not found on `PATH` where the session ran: `{command}` failed "
-            f"with `{shown}`, and no run of it passed in the session."
+        where = _environment(run)
+        missing = (
+            f"is not in the project's environment that `{where}` runs in"
+            if where
+            else "was not found on `PATH` where the session ran"
         )
+        content = (
+            f"`{program}` {missing}: `{command}` failed with `{shown}`, and no run of it passed "
+            "in the session."
+        )
+        instead = _passed_instead(runs, run, program)
+        if instead:
+            content += f" The same step passed as `{clipped(instead, MAX_COMMAND_CHARS)}`."
         reading, reply_id = _reading(events, run, program)
         if reading:
             content += f" The assistant's reading: {reading}."
@@ -119,6 +134,54 @@ def missing_tools(events: list[StoredEvent]) -> list[MissingTool]:
         if len(found) == MAX_MISSING:
             break
     return found
+
+
+#: Runners that start a program from the project's own environment (its bundle, its virtual
+#: environment, its packages): a program they cannot find is missing from the project's
+#: dependencies, not from the machine.
+_ENVIRONMENT_RUNNERS = (
+    ("bundle", "exec"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("uv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("pnpm", "exec"),
+    ("yarn", "exec"),
+    ("npm", "exec"),
+)
+
+
+def _environment(run: CommandRun) -> str:
+    """The project-environment runner (`bundle exec`) the failed command started the program
+    through, or ""."""
+    words = run.command.split()
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        words = words[1:]  # environment assignments before the runner
+    for runner in _ENVIRONMENT_RUNNERS:
+        if tuple(words[:2]) == runner:
+            return " ".join(runner)
+    return ""
+
+
+def _passed_instead(runs: list[CommandRun], failed: CommandRun, program: str) -> str:
+    """The first later passing command of the session with the failed one's purpose (the tests,
+    a lint) that starts another program: what the session ran instead, or ""."""
+    use = classify_command(failed.command)
+    if use is None or not use.purpose:
+        return ""
+    for other in runs:
+        if (
+            not other.ok
+            or other.session_id != failed.session_id
+            or other.timestamp <= failed.timestamp
+            or _started(other, program)
+        ):
+            continue
+        again = classify_command(other.command)
+        if again is not None and again.purpose == use.purpose:
+            return " ".join(other.command.split())
+    return ""
 
 
 def _installed_after(runs: list[CommandRun], failed: CommandRun, program: str) -> bool:
