@@ -475,3 +475,64 @@ def test_a_read_awaiting_its_output_keeps_its_line_limit_across_a_restart() -> N
 
     (result,) = _of(_feed(second, output), EventType.TOOL_RESULT)
     assert (result.content["tool"], result.content.get("lines")) == (READ_TOOL, [1, 2])
+
+
+@pytest.mark.parametrize(
+    ("output", "exit_code"),
+    [
+        (
+            "failed in sandbox: fatal: Unable to create '/work/repo/.git/index.lock': "
+            "Operation not permitted\n",
+            None,
+        ),
+        (
+            "failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit "
+            "code: 1, stdout: , stderr: bash: cannot create temp file for here document: Operation "
+            "not permitted\n",
+            1,
+        ),
+    ],
+    ids=["failed-in-sandbox", "sandbox-denied-exec"],
+)
+def test_a_command_codex_says_failed_in_its_sandbox_is_a_failure(
+    output: str, exit_code: int | None
+) -> None:
+    call = {
+        "type": "function_call",
+        "name": "shell",
+        "call_id": "c1",
+        "arguments": json.dumps({"command": ["bash", "-lc", "git add -A"]}),
+    }
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _wrapped("response_item", call),
+        _wrapped(
+            "response_item", {"type": "function_call_output", "call_id": "c1", "output": output}
+        ),
+    )
+    (run,) = _of(events, EventType.COMMAND_RUN)
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert result.content["is_error"] is True
+    assert run.content["exit_code"] == exit_code
+    assert result.content["output"] == output
+
+
+def test_output_that_only_mentions_the_sandbox_is_no_failure() -> None:
+    call = {
+        "type": "function_call",
+        "name": "shell",
+        "call_id": "c1",
+        "arguments": json.dumps({"command": ["bash", "-lc", "grep -rn sandbox docs"]}),
+    }
+    output = "docs/security.md:3: commands that failed in sandbox are retried with approval\n"
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _wrapped("response_item", call),
+        _wrapped(
+            "response_item", {"type": "function_call_output", "call_id": "c1", "output": output}
+        ),
+    )
+    (result,) = _of(events, EventType.TOOL_RESULT)
+    assert result.content["is_error"] is False

@@ -54,6 +54,13 @@ def codex_output(report: str) -> str:
     return report
 
 
+#: How Codex answers for a command that failed in its sandbox: "failed in sandbox: <output>",
+#: "failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code:
+#: 1, stdout: …, stderr: …".
+_SANDBOX_FAILED = "failed in sandbox"
+_SANDBOX_EXIT = re.compile(r"\bexit code: (\d+)\b")
+
+
 def codex_answer(raw: object, *, scan_text: bool) -> tuple[str, int | None, bool | None]:
     """Output text, exit code and failure flag from the output shapes Codex has used."""
     if isinstance(raw, dict) and "success" in raw:
@@ -74,6 +81,10 @@ def codex_answer(raw: object, *, scan_text: bool) -> tuple[str, int | None, bool
             exit_code = code if isinstance(code, int) and not isinstance(code, bool) else None
     if exit_code is None and scan_text:
         exit_code = codex_exit_code(text)
+    if text.startswith(_SANDBOX_FAILED):
+        # Codex's own line for a command its sandbox stopped or that failed inside it.
+        code = _SANDBOX_EXIT.search(text.split("\n", 1)[0])
+        return text, int(code.group(1)) if code and exit_code is None else exit_code, True
     return text, exit_code, None
 
 
