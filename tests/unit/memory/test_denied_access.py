@@ -281,3 +281,54 @@ def test_a_denied_path_inside_the_project_is_said_from_its_root() -> None:
 
     assert found.key == "pitfall:denied:path:scripts/release.sh"
     assert PY_LIB not in found.content
+
+
+SANDBOXED = "/home/dev/quire"  # worked in by an agent whose host runs commands in a sandbox
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "line", "key"),
+    [
+        (
+            "git add -A",
+            "failed in sandbox: fatal: Unable to create '/home/dev/quire/.git/index.lock': "
+            "Operation not permitted\n",
+            "fatal: Unable to create '.git/index.lock': Operation not permitted",
+            "pitfall:denied:sandbox:git",
+        ),
+        (
+            "python - << 'PY'\nprint(1)\nPY",
+            "failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, "
+            "exit code: 1, stdout: , stderr: bash: cannot create temp file for here document: "
+            "Operation not permitted\n",
+            "bash: cannot create temp file for here document: Operation not permitted",
+            "pitfall:denied:sandbox:python",
+        ),
+    ],
+    ids=["git-metadata", "here-document"],
+)
+def test_a_write_the_agents_sandbox_refused_is_a_pitfall(
+    command: str, output: str, line: str, key: str
+) -> None:
+    session = _failed(SANDBOXED, command, output)
+    (found,) = denied_access(session.events)
+    assert found.key == key
+    assert f"failed with `{line}`" in found.content, found.content
+    assert found.content.startswith("The agent's sandbox refused `"), found.content
+    assert "/home/dev" not in found.content
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # The same words without the host's sandbox: the system's permissions (`_path`'s) or
+        # a program's own message.
+        "fatal: Unable to create '/home/dev/quire/.git/index.lock': File exists.\n",
+        "rm: cannot remove 'build/x': Operation not permitted\n",
+        # The host's sandbox line with no refusal of the command's own.
+        "failed in sandbox: error: pathspec 'nope' did not match any file(s) known to git\n",
+    ],
+)
+def test_no_sandbox_refusal_without_both_the_hosts_and_the_commands_lines(output: str) -> None:
+    session = _failed(SANDBOXED, "git add nope", output)
+    assert not [d for d in denied_access(session.events) if "sandbox" in d.key]

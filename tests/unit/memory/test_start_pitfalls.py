@@ -178,8 +178,14 @@ async def test_other_memories_are_not_judged_by_the_pitfall_rule(store: SqliteSt
             ["pitfall", "release", "version"],
             "The version is written in 2 files, which a bump changed together: `a.toml`, `b.c`.",
         ),
+        (
+            "pitfall:denied:sandbox:git",
+            ["pitfall", "environment", "denied", "sandbox"],
+            "The agent's sandbox refused `git add -A`: it failed with `fatal: Unable to create "
+            "'.git/index.lock': Operation not permitted`.",
+        ),
     ],
-    ids=["protected-branch", "version-files"],
+    ids=["protected-branch", "version-files", "sandbox-refused-write"],
 )
 async def test_a_standing_condition_met_once_opens_sessions(
     store: SqliteStore, key: str, tags: list[str], text: str

@@ -1,7 +1,7 @@
 """A command refused for want of access: kept as a pitfall of where the project is worked,
 whether or not the session got past it.
 
-Five refusals teach the next session something whatever the language, and each is told by
+Six refusals teach the next session something whatever the language, and each is told by
 its program's own line in the failed command's output, never by the words elsewhere:
 
 - `sudo` could not ask for a password (`sudo: a terminal is required to read the password`,
@@ -28,6 +28,10 @@ its program's own line in the failed command's output, never by the words elsewh
   the session reached the host after a change: the remote switched to https (`git remote
   set-url <name> https://…`), the key loaded (`ssh-add`), another key (`-i`), git told which
   key to use (`GIT_SSH_COMMAND`, `core.sshCommand`), the same over https;
+- the agent's sandbox refused a write (the host's `failed in sandbox` or `sandbox denied exec
+  error` with the command's own `Operation not permitted` or `Read-only file system` line:
+  git's `.git/index.lock`, a shell's here-document file): inside the sandbox the step fails
+  whatever the files' permissions, and runs once approved to run outside it;
 - the system denied access to a path (EACCES, in the shapes of the shell and coreutils,
   Python, Node, Rust, Go and apt): the user the commands run as may not read, write or run
   it. Not when the command itself names the words (a search for them), not for a tree walk's
@@ -40,6 +44,7 @@ memory's source; the project's paths relative to its root, a home folder's from 
 one machine keeps things says nothing to another; an address's credentials never shown), under
 one key per cause (`pitfall:denied:sudo`, `pitfall:denied:protected:<branch>`,
 `pitfall:denied:push-protection:<path>`, `pitfall:denied:ssh:<host>`,
+`pitfall:denied:sandbox:<folder or program>`,
 `pitfall:denied:path:<path>`), so the same refusal in another session restates one memory.
 Commands the user typed and failures whose outcome is unknown say nothing.
 """
@@ -480,6 +485,43 @@ def denied_path(output: str) -> tuple[str, str]:
     return "", ""
 
 
+#: The host's sandbox refused the command's write (Codex: `failed in sandbox …`, `sandbox denied
+#: exec error`), and the line the command itself printed for it.
+_SANDBOXED = re.compile(r"^failed in sandbox\b|\bsandbox denied exec error\b")
+_NOT_PERMITTED = ("Operation not permitted", "Read-only file system")
+_HOST_PREFIX = re.compile(r"^failed in sandbox\b[^:]*?(?:stderr: |: )")
+_SANDBOX_PATH = re.compile(_QUOTED)
+
+
+def _sandbox(run: CommandRun) -> DeniedAccess | None:
+    """A write the agent's sandbox refused (the folder the project's repository keeps its
+    metadata in, a shell's temporary file): a step that needs it fails inside the sandbox
+    whatever the user's own permissions."""
+    if not _SANDBOXED.search(run.output[:400]):
+        return None
+    line = ""
+    for raw in _lines(run.output):
+        said = _HOST_PREFIX.sub("", raw).rsplit("stderr: ", 1)[-1].strip()
+        if any(words in said for words in _NOT_PERMITTED):
+            line = said
+            break
+    if not line:
+        return None
+    quoted = _SANDBOX_PATH.search(line)
+    where = quoted.group("path") if quoted else ""
+    shown = clipped(line.replace("`", "'"), MAX_LINE_CHARS)
+    program = next((tokens[0] for tokens in run.segments), "")
+    content = (
+        f"The agent's sandbox refused `{_shown(run)}`: it failed with `{shown}`. Inside the "
+        "sandbox such a step fails whatever the user's own permissions; it runs once approved "
+        "to run outside it."
+    )
+    slug = key_slug(where.rsplit("/", 2)[-2] if where.count("/") >= 1 else where) or key_slug(
+        program
+    )
+    return DeniedAccess(f"pitfall:denied:sandbox:{slug or 'write'}", content, (run.event_id,))
+
+
 def _path(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
     if _NAMES_WORDS.search(run.command):
         return None
@@ -516,6 +558,7 @@ def denied_access(events: list[StoredEvent]) -> list[DeniedAccess]:
             or _secrets(run)
             or _protected(run, runs)
             or _publickey(run, runs)
+            or _sandbox(run)
             or _path(run, runs)
         )
         if lesson is None:

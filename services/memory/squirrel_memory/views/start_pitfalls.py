@@ -11,6 +11,7 @@ when its trigger recurs:
   session runs it again;
 - or it states a standing condition of the repository that every session meets again when it
   does that work: the remote refuses every push to a protected branch (`protected`), the
+  agent's sandbox refuses a write the step needs (`sandbox`: git's `.git/index.lock`), the
   version is written in several files a bump must change together (`version`);
 - or a later session used it or met its error anyway (`heeded`, from its outcomes).
 A one-off — one failure whose fix was an edit of the code, or was never seen (a test failing
@@ -38,9 +39,10 @@ HOW_TO_RUN_TAGS: Final = frozenset(
     {"fix:setup", "fix:variant", "fix:folder", "fix:formatter", "shell", "stale"}
 )
 #: The pitfalls that state a standing condition rather than one failure: a protected branch
-#: (`extractors.denied_access`, `pitfall:denied:protected:<branch>`) and the files a version
-#: bump must change together (`extractors.version_files`).
-STANDING_TAGS: Final = frozenset({"protected", "version"})
+#: (`extractors.denied_access`, `pitfall:denied:protected:<branch>`), the agent's sandbox that
+#: refuses a write every session's step needs (`pitfall:denied:sandbox:<folder>`), and the files
+#: a version bump must change together (`extractors.version_files`).
+STANDING_TAGS: Final = frozenset({"protected", "version", "sandbox"})
 _SEEN_IN = re.compile(r"\(seen in \d+ sessions\)")
 
 
