@@ -62,6 +62,16 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
         ("run the linter before you say it's finished", DONE_KEY),
         ("Don't tell me it works until you've run it.", DONE_KEY),
         ("check the build before telling me it's fixed", DONE_KEY),
+        # the batch named by a file, and who not to stop for between the tasks
+        (
+            "Work through every open task in TODO.md without stopping to ask me between them.",
+            CARRY_KEY,
+        ),
+        (
+            "Go through all remaining tasks in TODO.md, don't stop to check in with me between tasks.",
+            CARRY_KEY,
+        ),
+        ("Do not pause to confirm with me between the steps.", CARRY_KEY),
     ],
 )
 def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None:
@@ -100,6 +110,9 @@ def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None
         "```\nrun the tests before you say it's done\n```",
         # about the program, not the assistant's reporting
         "The health check tells me it works until the cache expires.",
+        # stopping something else between runs, not the work
+        "Without stopping the server between the runs, reload the config.",
+        "Don't stop to look at the logs between the deploy steps.",
     ],
 )
 def test_other_sentences_are_not_workflow_habits(text: str) -> None:

@@ -52,9 +52,12 @@ _STOPPING = r"(?:stop(?:ping)?|paus(?:e|ing)|wait(?:ing)?|check(?:ing)? in|ask(?
 _FINISHED = r"(?:done|finished|complete|completed)"
 _CARRY = (
     # don't stop after the first task / no need to check in between steps
+    # (… without stopping to ask me between them / don't stop to check in with me between tasks)
     re.compile(
         rf"\b(?:don'?t|do not|never|no need to|without)\s+{_STOPPING}\s+(?:\w+\s+)?"
-        rf"(?:after|between|at the end of)\s+(?:each|every|the first|one|a single|the)\b",
+        r"(?:to\s+(?:ask|check in|confirm|wait for|report)\s+(?:(?:in\s+)?with\s+)?(?:me\s+)?)?"
+        rf"(?:after|between|at the end of)\s+(?:each|every|the first|one|a single|the|them|"
+        rf"{_UNITS})\b",
         re.IGNORECASE,
     ),
     # don't stop until everything is done
@@ -69,8 +72,10 @@ _CARRY = (
     # do all the tasks in one go / finish every item before reporting back
     re.compile(
         rf"\b(?:do|finish|complete|implement|work through|go through|handle|tackle)\s+"
-        rf"(?:all|every|each)(?:\s+of)?(?:\s+(?:the|them|these|those|remaining))?(?:\s+{_UNITS})?"
-        rf"[^.?!;]{{0,40}}?\b(?:in one go|in one pass|in one session|before (?:you\s+)?(?:stop|"
+        rf"(?:all|every|each)(?:\s+of)?(?:\s+(?:the|them|these|those|remaining|open))?"
+        rf"(?:\s+{_UNITS})?"
+        rf"(?:[^.?!;]|\.(?=\w)){{0,40}}?\b(?:in one go|in one pass|in one session|before "
+        rf"(?:you\s+)?(?:stop|"
         rf"report|ask|come back|check in)\w*|without (?:stopping|asking|pausing|"
         rf"checking in))\b",
         re.IGNORECASE,
