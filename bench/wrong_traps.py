@@ -39,10 +39,21 @@ from bench.wrong_trap_cases_e import CASES as FIFTH
 from bench.wrong_trap_cases_f import CASES as SIXTH
 from bench.wrong_trap_cases_g import CASES as SEVENTH
 from bench.wrong_trap_cases_h import CASES as EIGHTH
+from bench.wrong_trap_cases_i import CASES as NINTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
-TRAPS: tuple[Trap, ...] = (*FIRST, *SECOND, *THIRD, *FOURTH, *FIFTH, *SIXTH, *SEVENTH, *EIGHTH)
+TRAPS: tuple[Trap, ...] = (
+    *FIRST,
+    *SECOND,
+    *THIRD,
+    *FOURTH,
+    *FIFTH,
+    *SIXTH,
+    *SEVENTH,
+    *EIGHTH,
+    *NINTH,
+)
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
 
