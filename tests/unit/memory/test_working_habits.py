@@ -79,6 +79,9 @@ def test_wordings_of_the_habit_are_one_instruction(text: str) -> None:
         "should we reuse the connection pool here",  # a question without its mark
         "Can we keep it dependency free?",
         "why not reuse the Ecto changeset?",
+        # the size of every unit of code is a habit of its own, not the simplest way
+        "Keep the functions small and write the test first.",
+        "keep the components minimal",
     ],
 )
 def test_other_mentions_of_reuse_simplicity_or_dependencies_are_not_the_habit(

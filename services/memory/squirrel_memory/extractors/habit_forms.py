@@ -9,6 +9,9 @@ function names", "name files in kebab-case", "constants should be UPPER_CASE": t
 convention of a kind of name (plural, or "… names": never "this function" or one name), which
 holds for all the code however long the task prompt that says it.
 
+"keep commit messages in the imperative", "use the imperative mood in commit subjects": the style
+a change's write-up (a commit message, a PR description, a changelog entry) is written in.
+
 Habits said with no rule word, read from their shape:
 - the indentation to use ("use tabs", "keep using tabs for indentation"; not "use tabs here");
 - a means kept or dropped for a purpose ("keep using pnpm", "stop using print for logging"; a
@@ -36,6 +39,32 @@ _KEEP_SHORT = re.compile(
     r"(?:(?:very\s+|really\s+)?(?:short|brief|concise|small|minimal|terse|focused|lean|atomic)|"
     r"to\s+(?:one|two|three|a few|\d+(?:-\d+)?|one or two)\s+(?:sentences?|lines?|words?|"
     r"paragraphs?|bullets?))\b",
+    re.IGNORECASE,
+)
+#: The texts a change is written up in, whose style is a habit of the user's.
+_WRITE_UP = (
+    r"(?:commit|pr|pull request|merge request|changelog)\s+(?:messages?|subjects?|titles?|"
+    r"descriptions?|summar(?:y|ies)|entr(?:y|ies))"
+)
+#: The style such a text is written in.
+_WRITE_UP_STYLE = (
+    r"(?:imperative(?:\s+mood)?|present tense|past tense|lower-?case|english|"
+    r"conventional commits?(?: style| format)?)"
+)
+#: "keep commit messages in the imperative", "keep the commit subject imperative", "use the
+#: imperative mood in commit subjects", "write commit messages in English".
+_WRITE_UP_STYLED = re.compile(
+    rf"^(?:(?:keep|write)\s+(?:the\s+|all\s+|our\s+)?(?P<x1>{_WRITE_UP})\s+(?:in\s+)?(?:the\s+)?"
+    rf"(?P<s1>{_WRITE_UP_STYLE})"
+    rf"|(?:use|follow)\s+(?:the\s+)?(?P<s2>{_WRITE_UP_STYLE})\s+(?:in|for)\s+(?:the\s+|all\s+)?"
+    rf"(?P<x2>{_WRITE_UP}))"
+    r"(?:\s*,?\s+(?:like|e\.g\.|such as)\b.*)?$",
+    re.IGNORECASE,
+)
+#: "keep the commit message imperative": the one write-up of the change at hand, not a kind.
+_THIS_WRITE_UP = re.compile(
+    r"^(?:keep|write)\s+the\s+(?:commit|pr|pull request|merge request|changelog)\s+"
+    r"(?:message|subject|title|description|summary|entry)\b",
     re.IGNORECASE,
 )
 #: "write the tests first, then implement", "first update the spec, then the code".
@@ -192,6 +221,14 @@ def habit_form(clause: str) -> HabitForm | None:
     then …"), or None."""
     if form := _kind_habit(clause.strip(" .!,;:")):
         return form
+    if (match := _WRITE_UP_STYLED.match(clause.strip(" .!;:"))) and not _THIS_WRITE_UP.match(
+        clause.strip()
+    ):
+        kind = (match.group("x1") or match.group("x2")).lower()
+        style = (match.group("s1") or match.group("s2")).split()[0].lower()
+        # One key for one habit, whichever part of the write-up it names.
+        base = "commit message" if kind.startswith("commit") else kind.split()[0]
+        return HabitForm(clause.strip(" .!,;:"), f"{base} {style}")
     if match := _KEEP_SHORT.match(_THE_KIND.sub(r"\1 ", clause.strip())):
         return HabitForm(clause.strip(" .!,;:"), match.group("x"))
     if match := _TEST_FIRST.match(clause.strip(" .!,;:")):

@@ -73,7 +73,10 @@ _DIRECTIVES = (
     ),
     # keep it simple / keeping things simple / KISS
     re.compile(
-        r"\bkeep(?:ing|s)?\s+(?:it|things|this|that|them|everything|the \w+)\s+"
+        # (not "keep the functions small": the size of every unit of code is a habit of its own)
+        r"\bkeep(?:ing|s)?\s+(?:it|things|this|that|them|everything|the (?!"
+        + _CODE_THINGS
+        + r"\b)\w+)\s+"
         r"(?:\w+\s+){0,2}(?:simple|minimal|lean|small)\b",
         re.IGNORECASE,
     ),
