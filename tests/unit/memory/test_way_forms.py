@@ -113,3 +113,28 @@ def test_the_language_to_answer_in_holds_for_every_later_answer(
     styles = [c for c in session.extracted() if c.type is MemoryType.USER_STYLE]
     assert [c.content for c in styles] == [f"Answer in {language}."]
     assert STANDING_TAG in styles[0].tags
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "Keep your answers short, bullet points please.",
+            "Keep your answers short, bullet points.",
+        ),
+        ("Again: shorter replies, I don't need the long explanations.", None),
+        ("Keep answers short.", "Keep answers short."),
+        ("Shorter answers please.", "Shorter answers."),
+        ("Keep your answers short, and fix the bug in parser.py.", "Keep your answers short."),
+    ],
+)
+def test_every_wording_of_the_answers_length_shares_one_key(text: str, content: str | None) -> None:
+    (found,) = stated_preferences(text, after_assistant_action=False)
+    assert found.key == "pref:answer_length"
+    if content is not None:
+        assert found.content == content
+
+
+def test_fewer_of_a_kind_of_code_keeps_its_own_key() -> None:
+    (found,) = stated_preferences("Fewer comments please.", after_assistant_action=False)
+    assert found.key == "pref:comment"

@@ -67,6 +67,8 @@ _THIS_WRITE_UP = re.compile(
     r"(?:message|subject|title|description|summary|entry)\b",
     re.IGNORECASE,
 )
+#: The assistant's answers, as a kind whose length is asked for.
+_ANSWER_KINDS = frozenset({"answers", "replies", "responses", "explanations"})
 #: "write the tests first, then implement", "first update the spec, then the code".
 _ORDER = re.compile(
     r"^(?:first,?\s+(?P<a1>[^,;]{4,70}?)|(?P<a2>[^,;]{4,70}?)\s+first),?\s+(?:and\s+)?then\s+"
@@ -230,7 +232,10 @@ def habit_form(clause: str) -> HabitForm | None:
         base = "commit message" if kind.startswith("commit") else kind.split()[0]
         return HabitForm(clause.strip(" .!,;:"), f"{base} {style}")
     if match := _KEEP_SHORT.match(_THE_KIND.sub(r"\1 ", clause.strip())):
-        return HabitForm(clause.strip(" .!,;:"), match.group("x"))
+        kind = match.group("x")
+        # "keep answers short" is the length of every answer, as "keep your answers short" is
+        subject = "answer length" if kind.lower() in _ANSWER_KINDS else kind
+        return HabitForm(clause.strip(" .!,;:"), subject)
     if match := _TEST_FIRST.match(clause.strip(" .!,;:")):
         return HabitForm(clause.strip(" .!,;:"), f"{match.group('x')} first")
     if match := _NAMING.match(clause.strip()):

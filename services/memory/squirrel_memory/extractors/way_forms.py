@@ -108,6 +108,10 @@ _WRITE_IN = re.compile(
     r"(?:\s+(?:always|only))?\s+in\s+(?P<lang>[A-Z][a-z]+)$",
     re.IGNORECASE,
 )
+#: What comes after a way in the same sentence that is a task of its own.
+_TASK_AFTER = re.compile(r"^(?:and|then|also|but)\b", re.IGNORECASE)
+#: The assistant's answers, by the words users call them.
+_ANSWERS = word_set("answer answers reply replies response responses explanation explanations")
 #: "keep your answers short", "keep the replies brief": how long the assistant's answers are.
 _KEEP_SHORT = re.compile(
     r"^keep\s+(?:your\s+|the\s+|all\s+)?(?:answers|replies|responses|explanations|summaries|"
@@ -187,12 +191,18 @@ def way_statement(clause: str) -> WayStatement | None:
     if match := _ANSWER_IN_OWN.match(text):
         lang = _OWN_NAMES[next(g for g in match.groups() if g)]
         return WayStatement(f"Answer in {lang}", f"answer language {lang}", standing=True)
-    if _KEEP_SHORT.match(text):  # "your answers": every answer, not this one
-        return WayStatement(text, "answer length", standing=True)
+    # "keep your answers short, bullet points please": the length asked first, then the form
+    first = _TRAILING_PLEASE.sub("", text.split(",", 1)[0]).strip(" .!")
+    # (", and fix the parser": a task after it, not part of the way)
+    said = first if _TASK_AFTER.match(text[len(first) :].lstrip(" ,")) else text
+    if _KEEP_SHORT.match(text) or _KEEP_SHORT.match(first):  # "your answers": every answer
+        return WayStatement(said, "answer length", standing=True)
     if _BE.match(text) or _LESS_VERBOSE.match(text):
         return WayStatement(text, "answer length")
-    if (match := _LESS.match(text)) and _names_a_way(match.group("x")):
-        return WayStatement(text, match.group("x"))
+    if (match := _LESS.match(text) or _LESS.match(first)) and _names_a_way(match.group("x")):
+        # "shorter replies", "less verbose answers": how long every answer is, one key
+        length = match.group("x").lower().split()[-1] in _ANSWERS
+        return WayStatement(said, "answer length" if length else match.group("x"))
     if (match := _NO.match(text)) and _names_a_way(match.group("x")):
         x = match.group("x")
         # "no emojis in commit messages": what nothing written should have, wherever it is
