@@ -24,7 +24,10 @@ Habits said with no rule word, read from their shape:
 - a standing fact about all things of a kind ("remember that all dates are stored in UTC"; not
   "remember that the server is down");
 - a reminder of a step every change takes ("don't forget to update the changelog"; not "don't
-  forget the semicolon on line 3").
+  forget the semicolon on line 3");
+- a step that waits for the user ("ask before deleting files", "ask me first before you push";
+  not "ask before deleting the old branch");
+- the commit convention ("use conventional commits", "commit with conventional commit messages").
 """
 
 from __future__ import annotations
@@ -193,8 +196,35 @@ _REMINDER = re.compile(
 )
 
 
+#: "ask before deleting files", "ask me first before you push": a step that waits for the user
+#: (a kind of action, not "ask before deleting the old branch").
+_ASK_BEFORE = re.compile(
+    rf"^(?:always\s+)?ask(?:\s+me)?(?:\s+first)?\s+before\s+(?:you\s+)?"
+    rf"(?P<x>[a-z]+(?:\s+{_PICKED}[a-z][\w-]*){{0,3}})$",
+    re.IGNORECASE,
+)
+#: Steps whose effect outlives the session, worth the user's word on their own ("ask before
+#: you push"; "ask before you start" waits for this task's go-ahead, not a habit).
+_WEIGHTY = frozenset(
+    {"push", "pushing", "commit", "committing", "merge", "merging", "deploy", "deploying"}
+    | {"release", "releasing", "publish", "publishing", "delete", "deleting", "force-push"}
+)
+#: "use conventional commits", "commit with conventional commit messages".
+_CONVENTIONAL = re.compile(
+    r"^(?:(?:use|follow|stick\s+to|write)\s+(?:the\s+)?|commit\s+(?:with|using)\s+)"
+    r"conventional[- ]commits?(?:\s+(?:format|style|spec(?:ification)?|messages?))?$",
+    re.IGNORECASE,
+)
+
+
 def _kind_habit(text: str) -> HabitForm | None:
     """A habit said with no rule word, told by its shape (see the module's rules)."""
+    if (match := _ASK_BEFORE.match(text)) and (
+        len(match.group("x").split()) > 1 or match.group("x").lower() in _WEIGHTY
+    ):
+        return HabitForm(text, f"ask before {match.group('x')}")
+    if _CONVENTIONAL.match(text):
+        return HabitForm(text, "commit message conventional")
     if match := _INDENT.match(text):
         return HabitForm(
             f"Use {match.group('x')} for indentation", f"indentation {match.group('x')}"
