@@ -61,7 +61,7 @@ CAVEAT = re.compile(
 TESTS_WORD = re.compile(r"\btests?\b|\btest suite\b", re.IGNORECASE)
 _SPAN = re.compile(r"`[^`\n]*`")
 #: The mark of a preference the start says was said once (`views.core_style`).
-SAID_ONCE = "Said once so far: "
+SAID_ONCE = "Noted once so far: "
 
 
 @dataclass(frozen=True)

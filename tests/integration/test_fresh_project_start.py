@@ -102,4 +102,4 @@ async def test_a_fresh_project_starts_with_its_test_command_and_the_users_habit(
     run_here = start.text.split("### How things are run here\n", 1)[1]
     assert run_here.startswith(f"- Run the tests with `{command}`")
     style = start.text.split("### Your coding style\n", 1)[1]
-    assert style.startswith("- Said once so far: The user asks for the simplest way")
+    assert style.startswith("- Noted once so far: The user asks for the simplest way")

@@ -93,7 +93,7 @@ def test_a_repeated_preference_must_lead_unmarked() -> None:
     assert lead.preference == "yes"
     second = judge(probe, _text([], ["Use tabs.", "Never call malloc in the parser."]))
     assert second.preference == "yes, not first"
-    once = judge(probe, _text([], ["Said once so far: Never call malloc."]))
+    once = judge(probe, _text([], ["Noted once so far: Never call malloc."]))
     assert once.preference == "yes, as said once"
     assert judge(probe, "").instead == "(empty start)"
 

@@ -226,8 +226,8 @@ def test_the_session_view_says_how_often_a_waiting_instruction_was_said() -> Non
         ),
     ]
     shown = {m.key: m.content for m in core_style(said)}
-    assert shown["pref:a"] == "Said once so far: Don't amend commits."
-    assert shown["pref:b"] == "Said in one session so far: Run the linter first."
+    assert shown["pref:a"] == "Noted once so far: Don't amend commits."
+    assert shown["pref:b"] == "Noted in one session so far: Run the linter first."
     assert f"{PREFIX}commit_push" not in shown  # at most two waiting ones: the weightiest
 
 

@@ -800,5 +800,5 @@ async def test_core_user_style_adds_a_stressed_instruction_said_once_as_such(
     core = await world.views.user_style(str(world.root), user_id=USER)
 
     assert [i.summary for i in core.items] == [
-        "Said once so far: Don't commit changes until the final step."
+        "Noted once so far: Don't commit changes until the final step."
     ]

@@ -1,12 +1,14 @@
 """The core style view's choice: which of the user's instructions a session starts with.
 
 Standing rules first; then at most a couple the user stressed or corrected but has not said in
-another session yet, marked as said once (or as said in one session so far, when the user said it
-there more than once). Beside a standing rule only those that are a way of working follow (a habit
-so far, an instruction said in several messages of its session, the wish for the simplest way, a
-workflow habit, a state of the repository said to be deliberate); a plain one-off waits to be asked
-for (search, the per-prompt context, full mode). The language to reply in is no such rule: beside
-it alone, an instruction said once still opens a session. In the foresight replay the plain
+another session yet, marked as noted once (or as noted in one session so far, when the user said
+it there more than once): what Squirrel noted, not a count of what the user said, since a
+wording the rules did not read as the same instruction is not counted. Beside a standing rule
+only those that are a way of working follow (a habit so far, an instruction said in several
+messages of its session, the wish for the simplest way, a workflow habit, a state of the
+repository said to be deliberate); a plain one-off waits to be asked for (search, the
+per-prompt context, full mode). The language to reply in is no such rule: beside it alone, an
+instruction said once still opens a session. In the foresight replay the plain
 one-offs a session started with beside a standing rule ("Performance is crucial") were never said
 again by the user nor seen followed, while the user's standing rules are what every session
 needs. Rules only read from an instruction file the host loads itself are left to that file unless
@@ -37,9 +39,9 @@ from squirrel_memory.recurrence import RECURRING_TAG, is_tentative
 #: standing rule, only a way of working (`_HABITS`).
 SAID_ONCE_ITEMS = 2
 SAID_ONCE_MIN_IMPORTANCE = 0.3
-SAID_ONCE_PREFIX = "Said once so far: "
+SAID_ONCE_PREFIX = "Noted once so far: "
 #: The mark of an instruction said in several messages of one session, not yet in another.
-SAID_IN_SESSION_PREFIX = "Said in one session so far: "
+SAID_IN_SESSION_PREFIX = "Noted in one session so far: "
 #: The words that open a memory already saying so (a routine asked in one session): no mark.
 SAYS_ONE_SESSION = "In one session so far"
 #: What marks an instruction not yet said in another session as a way of working rather than a
