@@ -16,6 +16,8 @@ from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.extractors.workflow_habits import (
     CARRY_KEY,
     DONE_KEY,
+    SUITE_KEY,
+    TESTS_KEY,
     with_workflow_habits,
     workflow_habits,
 )
@@ -72,6 +74,13 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
             CARRY_KEY,
         ),
         ("Do not pause to confirm with me between the steps.", CARRY_KEY),
+        # the tests left as they are, and the whole suite run
+        ("Please don't modify existing tests to make them pass.", TESTS_KEY),
+        ("don't change a test just to make it green", TESTS_KEY),
+        ("don't edit the tests so they pass, fix the code", TESTS_KEY),
+        ("run the full suite, not just the one file", SUITE_KEY),
+        ("Run all the tests before you finish.", SUITE_KEY),
+        ("Full test suite please, not only the new test.", SUITE_KEY),
     ],
 )
 def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None:
@@ -113,6 +122,12 @@ def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None
         # stopping something else between runs, not the work
         "Without stopping the server between the runs, reload the config.",
         "Don't stop to look at the logs between the deploy steps.",
+        # the task's own step, tests the code removed, a fixture's doing, a question
+        "Run all the tests.",
+        "run the full suite",
+        "Delete the tests for the old parser, they test removed code.",
+        "The fixture changes the tests so they pass on Windows.",
+        "Why did you change the test to make it pass?",
     ],
 )
 def test_other_sentences_are_not_workflow_habits(text: str) -> None:
@@ -385,7 +400,7 @@ def test_a_habit_so_far_and_an_instruction_said_again_in_its_session_follow_a_st
 
     assert [m.key for m in shown] == ["pref:rule", "pref:types", "pref:terse"]
     assert shown[1].content.startswith(SAID_ONCE_PREFIX)
-    assert shown[2].content.startswith("Said in one session so far: ")
+    assert shown[2].content.startswith("Noted in one session so far: ")
 
 
 @pytest.mark.parametrize(

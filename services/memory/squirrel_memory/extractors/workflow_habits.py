@@ -1,5 +1,5 @@
-"""Two workflow habits said in many wordings: how far to carry a batch of work, and what "done"
-means.
+"""Workflow habits said in many wordings: how far to carry a batch of work, what "done" means,
+that the code is fixed rather than the tests bent to pass, and that the whole suite runs.
 
 Users repeat these across sessions, each time in other words, mostly as a correction after the
 assistant stopped too early or called something finished too soon:
@@ -7,9 +7,15 @@ assistant stopped too early or called something finished too soon:
   list is done", "do all of them in one go, without checking in between";
 - what finishing means: "done means the tests pass and it's committed", "it's not finished
   until it's pushed", "don't say it's done before the tests pass".
+- the tests left as they are: "don't modify existing tests to make them pass", "never change a
+  test just to make it green", "fix the code, not the tests";
+- the whole suite: "run the full suite, not just the one file", "run all the tests before you
+  finish" (with a contrast or a moment every change reaches; "run all the tests" alone is the
+  task's step).
 Shared words cannot tell that such wordings are one instruction, so each habit has one key
-(`CARRY_KEY`, `DONE_KEY`): the recurrence rules then promote it when it comes back in another
-session, whatever the words, and its importance grows with every session that says it again.
+(`CARRY_KEY`, `DONE_KEY`, `TESTS_KEY`, `SUITE_KEY`): the recurrence rules then promote it when
+it comes back in another session, whatever the words, and its importance grows with every
+session that says it again.
 Said once it is tentative, at the level of a corrected one-off (a session may open with it,
 marked as said once); said with a word of permanence ("always", "from now on", "never") it is
 a standing rule at once. A question never counts ("should I keep going?", "is it done?"), nor
@@ -43,6 +49,8 @@ from squirrel_memory.models import Scope
 
 CARRY_KEY = "pref:carry_work_through"
 DONE_KEY = "pref:definition_of_done"
+TESTS_KEY = "pref:tests_not_bent_to_pass"
+SUITE_KEY = "pref:whole_test_suite"
 WORKFLOW_TAG = "workflow"
 MAX_QUOTE_CHARS = 160
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
@@ -136,6 +144,39 @@ _DONE = (
         re.IGNORECASE,
     ),
 )
+_BEND = (
+    r"(?:modify|modifying|change|changing|edit|editing|alter|altering|rewrite|rewriting|weaken|"
+    r"weakening|adjust|adjusting|tweak|tweaking|delete|deleting|remove|removing|skip|skipping|"
+    r"disable|disabling|loosen|loosening)"
+)
+#: Tests changed to pass instead of the code fixed: "don't modify existing tests to make them
+#: pass", "never change a test just to make it green", "fix the code, not the tests".
+_TESTS_BENT = (
+    re.compile(
+        rf"\b(?:don'?t|do not|never|stop|no)\s+(?:\w+\s+){{0,2}}?{_BEND}\s+"
+        r"(?:(?:the|existing|any|a|my|our)\s+)*(?:tests?|specs?|assertions?|test cases?)\s+"
+        r"(?:just\s+|only\s+|simply\s+)?(?:to\s+(?:make\s+(?:them|it)\s+)?|so\s+(?:that\s+)?"
+        r"(?:they|it)\s+(?:can\s+)?)(?:pass|go green|green|succeed)\w*",
+        re.IGNORECASE,
+    ),
+    re.compile(r"\bfix\s+the\s+code,?\s+not\s+the\s+tests?\b", re.IGNORECASE),
+)
+#: The whole suite rather than the tests at hand: "run the full suite, not just the one file",
+#: "run all the tests before you finish", "full test suite please, not only the new test".
+_WHOLE_SUITE = (
+    re.compile(
+        r"\b(?:(?:run|running)\s+(?:the\s+)?(?:full|whole|entire|complete)\s+(?:test\s+)?suite|"
+        r"(?:full|whole|entire|complete)\s+test\s+suite|run\s+all\s+(?:of\s+)?(?:the\s+)?tests)\b",
+        re.IGNORECASE,
+    ),
+)
+#: What makes a whole-suite run a habit rather than this task's step: a contrast with the
+#: tests at hand, or the moment every change reaches.
+_SUITE_CONDITION = re.compile(
+    r"\b(?:not\s+(?:just|only)|rather\s+than|instead\s+of|before\s+(?:you\s+)?(?:finish|"
+    r"commit|push|say|call|are\s+done|report|hand))",
+    re.IGNORECASE,
+)
 #: What the user finds left undone after the assistant said it finished: "there are still
 #: uncommitted changes", "there appear to be lots of unpushed commits". Read only right after
 #: the assistant acted: the user checks that finishing includes it.
@@ -205,6 +246,8 @@ _LEADS = {
     CARRY_KEY: "The user wants a batch of work carried through to the end, not stopped after "
     "one part",
     DONE_KEY: "What the user counts as done",
+    TESTS_KEY: "The user wants the code fixed, never the tests changed to make them pass",
+    SUITE_KEY: "The user wants the whole test suite run, not only the tests at hand",
 }
 
 
@@ -241,13 +284,26 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
         flat = " ".join(raw.split())
         if not flat or (flat.endswith("?") and not _POLITE.search(flat)):
             continue
-        for key, cues, anywhere in ((CARRY_KEY, _CARRY, ()), (DONE_KEY, _DONE, _DONE_SAYING)):
+        here: set[str] = set()
+        for key, cues, anywhere in (
+            (CARRY_KEY, _CARRY, ()),
+            (DONE_KEY, _DONE, _DONE_SAYING),
+            (TESTS_KEY, _TESTS_BENT, ()),
+            (SUITE_KEY, _WHOLE_SUITE, ()),
+        ):
+            if key == SUITE_KEY and (
+                not (_SUITE_CONDITION.search(flat) or _PERMANENT.search(flat)) or DONE_KEY in here
+            ):
+                # "run all the tests": this task's step, not a habit; "run the full suite
+                # before saying it's done": what done means, which holds the suite
+                continue
             match = next(
                 (m for cue in cues if (m := cue.search(flat)) and _addressed(flat[: m.start()])),
                 None,
             ) or next((m for cue in anywhere if (m := cue.search(flat))), None)
-            if match is not None and key not in found:
-                found[key] = _quote(flat, match.start())
+            if match is not None:
+                here.add(key)
+                found.setdefault(key, _quote(flat, match.start()))
         undone = _LEFT_UNDONE.match(flat)
         # "still": the user already pointed at it, whatever came just before
         if undone and DONE_KEY not in found and (after_assistant_action or _STILL.search(flat)):
@@ -298,6 +354,6 @@ def with_workflow_habits(
     habits = workflow_habits(text, after_assistant_action=after_assistant_action)
     if not habits:
         return stated
-    cues = (*_CARRY, *_DONE, *_DONE_SAYING)
+    cues = (*_CARRY, *_DONE, *_DONE_SAYING, *_TESTS_BENT, *_WHOLE_SUITE)
     kept = [p for p in stated if not any(cue.search(p.content) for cue in cues)]
     return [*kept, *habits]
