@@ -61,3 +61,16 @@ def test_a_suggestions_opening_is_not_part_of_its_key(opening: str) -> None:
 def test_let_inside_an_instruction_stays_in_its_key() -> None:
     assert instruction_key("prefer const over let") != instruction_key("prefer const over var")
     assert instruction_key("let bindings over var") != instruction_key("bindings over var")
+
+
+@pytest.mark.parametrize(
+    ("said", "plain"),
+    [
+        ("tests should be table-driven, as always", "tests should be table-driven"),
+        ("write the failing test first, like always", "write the failing test first"),
+        ("run ruff before committing as usual", "run ruff before committing"),
+        ("keep the changelog entry short, like before", "keep the changelog entry short"),
+    ],
+)
+def test_how_often_it_was_said_is_not_part_of_the_key(said: str, plain: str) -> None:
+    assert instruction_key(said) == instruction_key(plain)

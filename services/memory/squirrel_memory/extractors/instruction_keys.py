@@ -11,6 +11,11 @@ from squirrel_memory.extractors.wording import key_slug, word_set
 _MAKE_SURE = re.compile(r"\bmake sure (?:to|that|you)\b\s*", re.IGNORECASE)
 #: A suggestion's opening ("let's", "lets"): how it is put, not what (not `let` in code).
 _LETS = re.compile(r"^\W*let['’]?s\b[\s,]*", re.IGNORECASE)
+#: "as always", "like before", "as usual": how often it was said, not what.
+_AS_EVER = re.compile(
+    r"[\s,]*\b(?:as|like)\s+(?:always|usual|ever|before|last time|agreed|discussed)\b",
+    re.IGNORECASE,
+)
 #: Tool names decide a topic before generic words do ("run tests with uv" is about uv).
 _TOOL_TOPICS = {
     **dict.fromkeys(
@@ -73,7 +78,7 @@ def instruction_key(subject: str, *, choice: bool = False) -> str:
     """
     if choice and (found := next((_TOOL_TOPICS[w] for w in tool_words(subject)), None)):
         return f"pref:{found}"
-    subject = _LETS.sub("", _MAKE_SURE.sub("", subject))
+    subject = _AS_EVER.sub("", _LETS.sub("", _MAKE_SURE.sub("", subject)))
     return f"pref:{key_slug(subject, _KEY_DROP) or 'general'}"
 
 
