@@ -173,8 +173,29 @@ def _other_scripts(attempts: list[Attempt]) -> bool:
     return len(files) > 1 and all("/" in f or "." in f.strip(".") for f in files)
 
 
+def _fix_steps(attempts: list[Attempt]) -> set[str]:
+    """The runs (event ids) made between a failed check and the next run of that check that
+    passed: what got the check past its failure (`go mod tidy` after a missing `go.sum` entry),
+    a fix of that moment rather than a step every session ends with."""
+    fixing: set[str] = set()
+    for index, failed in enumerate(attempts):
+        if failed.run.ok is not False or failed.use is None:
+            continue
+        if failed.use.purpose not in CHECK_PURPOSES:
+            continue
+        between: list[str] = []
+        for later in attempts[index + 1 :]:
+            if later.base == failed.base:
+                if later.run.ok:
+                    fixing.update(between)
+                break
+            between.append(later.run.event_id)
+    return fixing
+
+
 def routine(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
-    """Commands repeated after the last edit of several sessions (commit, push, deploy …)."""
+    """Commands repeated after the last edit of several sessions (commit, push, deploy …); a
+    run that got a failed check past its failure is that moment's fix, not a routine step."""
     by_session: dict[str, list[Attempt]] = {}
     for attempt in found:
         by_session.setdefault(attempt.run.session_id or "", []).append(attempt)
@@ -183,11 +204,13 @@ def routine(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
         end = session_attempts[-1].run.timestamp
         start = session_attempts[0].run.timestamp
         last_edit = max((t for t in edit_times if start <= t <= end), default=None)
+        fixing = _fix_steps(session_attempts)
         tail = [
             a
             for a in session_attempts
             if a.run.ok is not False
             and _routine_step(a)
+            and a.run.event_id not in fixing
             and (last_edit is None or a.run.timestamp >= last_edit)
         ][-_ROUTINE_TAIL:]
         if tail:
