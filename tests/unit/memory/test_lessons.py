@@ -199,7 +199,11 @@ def test_the_outputs_own_explanation() -> None:
         "hint: Use -f if you really want to add them.\n"
     )
     assert explanation(output) == "hint: Use -f if you really want to add them"
-    assert explanation("error[E0425]: cannot find value\n  = help: consider `self.x`") == ""
+    # A coded compiler error is its own cause; an indented `= help:` is no explanation line.
+    rust = "error[E0425]: cannot find value\n  = help: consider `self.x`"
+    assert explanation(rust) == "error[E0425]: cannot find value"
+    # …but not when the memory already shows that line: there is nothing else to say.
+    assert explanation(rust, shown="error[E0425]: cannot find value") == ""
     assert explanation("help: consider importing this struct\n") == (
         "help: consider importing this struct"
     )
@@ -673,6 +677,119 @@ def test_explanation_is_what_a_build_says_went_wrong() -> None:
         "(default) on project app: Compilation failure\n[ERROR] -> [Help 1]"
     )
     assert explanation(maven) == "Compilation failure"
+
+
+@pytest.mark.parametrize(
+    ("output", "cause"),
+    [
+        # a compiler's error with a code: the line itself, not the location under it
+        (
+            "   Compiling foo v0.1.0 (/home/dev/foo)\nerror[E0308]: mismatched types\n"
+            " --> src/x.rs:3:5\n  |\nerror: could not compile `foo`",
+            "error[E0308]: mismatched types",
+        ),
+        (
+            "src/api.ts(3,10): error TS2305: Module './types' has no exported member 'Entry'.",
+            "error TS2305: Module './types' has no exported member 'Entry'",
+        ),
+        # an exception raised by the compiler: the message after its name and location
+        (
+            "==> app\nCompiling 2 files (.ex)\n"
+            "** (CompileError) lib/x.ex:3: undefined function foo/0\n    (elixir) expanding",
+            "undefined function foo/0",
+        ),
+        # a located `error:`: the message
+        (
+            "src/Main.java:5: error: cannot find symbol\n    foo();\n    ^\n"
+            "  symbol:   method foo()\n1 error",
+            "cannot find symbol",
+        ),
+        (
+            "Checking 3 source files ...\nsrc/util.c:12:5: error: 'count' undeclared here",
+            "'count' undeclared here",
+        ),
+        # a resolver's conflict: what causes it, else the conflict it states
+        (
+            "Collecting a==1\nERROR: Cannot install a==1 and b==2 because these package "
+            "versions have conflicting dependencies.\n\nThe conflict is caused by:\n"
+            "    a 1 depends on c>=2\n    b 2 depends on c<2\n    The user requested c==1\n\n"
+            "To fix this you could try to:\n1. loosen the range of package versions\n"
+            "ERROR: ResolutionImpossible: for help visit https://example.org/conflicts",
+            "a 1 depends on c>=2; b 2 depends on c<2",
+        ),
+        (
+            "ERROR: Cannot install a==1 and b==2 because these package versions have "
+            "conflicting dependencies.\nERROR: ResolutionImpossible",
+            "Cannot install a==1 and b==2 because these package versions have conflicting "
+            "dependencies",
+        ),
+        (
+            "  × No solution found when resolving dependencies:\n"
+            "  ╰─▶ Because a==1 depends on c>=2 and b==2 depends on c<2, a==1 and b==2 are "
+            "incompatible.",
+            "Because a==1 depends on c>=2 and b==2 depends on c<2, a==1 and b==2 are incompatible",
+        ),
+    ],
+)
+def test_explanation_is_the_cause_a_compiler_or_resolver_states(output: str, cause: str) -> None:
+    assert explanation(output) == cause
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        # progress lines, a location, summaries: never a cause
+        "   Compiling foo v0.1.0 (/home/dev/foo)\n    Checking bar v0.2.0\n"
+        " --> src/x.rs:3:5\nerror: could not compile `foo`",
+        "Checking 3 source files ...\n==> fine\nerror: aborting due to previous error",
+        "Compiling 2 files (.ex)\n** (Mix) Could not compile dependency :app",
+        # an unlocated `error:` is any tool's complaint, not a compiler's message
+        "error: failed to push some refs to 'origin'",
+        # a coded error with no message to speak of
+        "error[E0601]: main",
+        # a heading with nothing under it, an introduction
+        "The conflict is caused by:\n\nTo fix this you could try to:\n",
+        "Resolving dependencies...\nResolved 12 packages in 3ms",
+    ],
+)
+def test_explanation_names_no_progress_location_or_summary_as_a_cause(output: str) -> None:
+    assert explanation(output) == ""
+
+
+def test_a_cause_line_the_memory_shows_gives_way_to_a_hint() -> None:
+    output = "error[E0412]: cannot find type `Foo` in this scope\nhelp: consider importing Foo\n"
+    shown = "error[E0412]: cannot find type `Foo` in this scope"
+    assert explanation(output, shown=shown) == "help: consider importing Foo"
+    assert explanation(output) == shown
+
+
+def test_a_compilers_shown_error_leaves_the_cause_to_the_reply() -> None:
+    error = "src/Main.java:5: error: cannot find symbol\n  symbol:   method foo()\n1 error\n"
+    steps = [
+        ("run", ("javac src/Main.java", 1, error)),
+        ("say", "The build fails because `foo` is not declared in `Main`."),
+        ("edit", ("src/Main.java", "    foo();", "    bar();")),
+        ("run", ("javac src/Main.java", 0, "")),
+    ]
+    (pitfall,) = _pitfalls(_session("s", steps))
+    assert "the assistant found: the build fails because `foo` is not declared" in (pitfall.content)
+    assert "the output explains" not in pitfall.content
+
+
+def test_a_resolvers_conflict_is_what_the_output_explains() -> None:
+    error = (
+        "ERROR: Cannot install a==1 and b==2 because these package versions have conflicting "
+        "dependencies.\n\nThe conflict is caused by:\n    a 1 depends on c>=2\n"
+        "    b 2 depends on c<2\n\nTo fix this you could try to:\n1. loosen the range\n"
+    )
+    steps = [
+        ("run", ("pip install -r requirements.txt", 1, error)),
+        ("edit", ("requirements.txt", "b==2", "b==1")),
+        ("run", ("pip install -r requirements.txt", 0, "Successfully installed a-1 b-1")),
+    ]
+    (pitfall,) = _pitfalls(_session("s", steps))
+    assert "the output explains `a 1 depends on c>=2; b 2 depends on c<2`" in pitfall.content
+    assert "To fix this" not in pitfall.content
 
 
 def test_explanation_needs_the_build_statement() -> None:

@@ -2,7 +2,8 @@
 
 `fixes.find_pitfalls` asks for each failure it finds. The cause is, in that order:
 
-- the sentence the failing output itself gives to explain the error (`lessons.explanation`);
+- the sentence the failing output itself gives to explain the error (`lessons.explanation`),
+  unless it is the error line the memory already shows (`error[E0308]: mismatched types`);
 - the assistant's diagnoses in its replies after each try of the failure and before the next
   try of the same command (`lessons.diagnosis`; a short while when no next try came), one per
   try, at most `MAX_CAUSES`;
@@ -20,6 +21,7 @@ from datetime import datetime, timedelta
 from squirrel_memory.extractors.evidence import Attempt
 from squirrel_memory.extractors.lessons import Edit, Reply, diagnosis, explanation
 from squirrel_memory.extractors.named_causes import named_cause
+from squirrel_memory.extractors.pitfalls import first_error_line
 
 #: How long after a failure with no pass the assistant's replies may still explain it.
 UNFIXED_WINDOW = timedelta(minutes=10)
@@ -37,7 +39,9 @@ def failure_causes(
     the assistant's diagnoses in its replies after each try of the failure and before the next
     try of the same command (a short while when none came), else, when a run passed after
     it, the sentence naming what the last try's output named (`named_causes`)."""
-    own = explanation(failed.run.output)
+    output = failed.run.output
+    # A compiler's error line the memory already shows explains nothing: a reply may.
+    own = explanation(output, shown=first_error_line(output))
     if own:
         quoted = own.replace("`", "'")
         return (f"`{quoted}`",), ()

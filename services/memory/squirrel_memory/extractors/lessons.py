@@ -10,7 +10,9 @@ past the failure. Three rules read that from the session, the same for every eco
   ("the issue is that we can see the link is missing": a symptom, not its cause) or where
   the trouble is ("the issue is in the `render` function": a place, not a cause);
 - `explanation`: the line of the output that explains the error (`hint: Use -f if you really
-  want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`);
+  want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`), or its cause
+  as a resolver or a compiler states it (`cause_line`: the lines under `The conflict is caused
+  by:`, `error[E0308]: mismatched types`, the message after `** (CompileError)`);
 - `edits` and `difference`: what an edit between the failure and the pass changed, when it is
   small enough to say (`continue-on-error: true` added), `naming_edit`: a larger edit whose
   changed lines name what failed (the module, the setting), said by its file, and
@@ -37,6 +39,8 @@ from squirrel_memory.models import StoredEvent
 
 MAX_DIAGNOSIS_CHARS = 220
 MAX_EXPLANATION_CHARS = 160
+#: A resolver's conflict is said by at most this many of the lines that cause it.
+MAX_CONFLICT_LINES = 2
 MAX_DIFF_LINE_CHARS = 80
 #: An edit says its difference when it changed at most this many lines.
 #: A replaced line longer than this is shown by the words that changed in it.
@@ -98,6 +102,25 @@ _BUILD_CAUSE = re.compile(
 )
 #: Gradle's cause line that only names the task that failed.
 _TASK_ONLY = re.compile(r"^Execution failed for task\b", re.IGNORECASE)
+#: A dependency resolver's reason for a conflict: the lines under `The conflict is caused by:`,
+#: a `Because … depends on …` derivation, or `Cannot install A and B because … conflicting …`.
+_CONFLICT_HEADING = re.compile(r"^(?:the )?conflict is caused by:$", re.IGNORECASE)
+_CONFLICT_LINE = re.compile(
+    r"^(?:error:\s*|[╰─▶│×]+\s*)?((?:cannot|could not|unable to) (?:install|resolve)\b.*"
+    r"\bconflict\w*\b.*|because \S.*\bdepends on\b.*)$",
+    re.IGNORECASE,
+)
+#: A compiler's own error line, said after its location (`src/x.ts(3,10): `, `a.c:3:5: `): an
+#: error with a code (`error[E0308]: mismatched types`, `error TS2305: …`), an exception with its
+#: message (`** (CompileError) lib/x.ex:3: undefined function foo/0`), a located
+#: `error: cannot find symbol`. The message is the cause; the code's line is kept whole.
+_LOCATION = r"(?:[\w./\\-]+\.\w+(?::\d+){1,2}|[\w./\\-]+\.\w+\(\d+,\s*\d+\)):\s*"
+_COMPILE_ERROR = re.compile(
+    rf"^(?:{_LOCATION})?(?P<coded>(?:fatal )?error(?:\[[A-Z]+\d+\]|\s+[A-Z]+\d{{2,}}):\s*\S.*)$|"
+    r"^(?:\*\*\s*)?\((?P<name>[A-Z]\w*(?:Error|Exception))\)\s+"
+    rf"(?:{_LOCATION})?(?P<raised>\S.*)$|"
+    rf"^{_LOCATION}(?:fatal )?error:\s*(?P<located>\S.*)$",
+)
 #: Lines that report progress, not an error.
 _PROGRESS = re.compile(
     r"(?:\.{3}|…)\s*$|^(?:==>|-->|>>>|»|\[\d+/\d+\])|"
@@ -276,21 +299,60 @@ def _explaining_sentence(text: str) -> str:
     return ""
 
 
-def explanation(output: str) -> str:
+def explanation(output: str, shown: str = "") -> str:
     """The output's own explanation of an error (`hint: …`, `help: …`, `Caused by: …`, the line
-    after a build's `* What went wrong:`, the reason after `Failed to execute goal … :`), or ""."""
+    after a build's `* What went wrong:`, the reason after `Failed to execute goal … :`, a
+    resolver's conflict, a compiler's error message: `cause_line`), or "".
+
+    A compiler's or a resolver's line that `shown` (the error the memory shows) already says is
+    no explanation of it: the next one is looked for."""
     said = _BUILD_CAUSE.search(output[:MAX_OUTPUT_SCAN_CHARS])
     cause = said and (said.group(1) or said.group(2)).strip()
     # "Execution failed for task ':app:compileJava'." names the task that failed, not why.
     if cause and len(cause.split()) >= 2 and not _TASK_ONLY.match(cause):
         return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
+    cause = cause_line(output)
+    if cause and cause.rstrip(".") not in shown:
+        return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
     for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
         line = raw.strip()
-        if _EXPLAINS.match(line) and len(line.split()) >= 3:
+        # `To fix this you could try to:` introduces what follows; it says nothing itself.
+        if _EXPLAINS.match(line) and len(line.split()) >= 3 and not line.endswith(":"):
             # `Note: Using configuration file …` says what the tool did, not why it failed.
             if is_progress(re.split(r"[:\s]", line, maxsplit=1)[1]):
                 continue
             return clipped(line.rstrip("."), MAX_EXPLANATION_CHARS)
+    return ""
+
+
+def cause_line(output: str) -> str:
+    """The line a resolver or a compiler gives as the cause of its failure, or "": the lines
+    under `The conflict is caused by:` (`a 1 depends on c>=2; b 2 depends on c<2`), else a
+    resolver's `Because … depends on …` or `Cannot install … conflicting dependencies`; else
+    the first compiler error: a coded one whole (`error[E0308]: mismatched types`), else the
+    message after an exception's name or a location's `error:` (`cannot find symbol`). Never
+    a progress line (`Compiling foo v0.1.0`) nor a location line (`--> src/x.rs:3:5`)."""
+    lines = [raw.strip() for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
+    for n, line in enumerate(lines):
+        if _CONFLICT_HEADING.match(line):
+            under: list[str] = []
+            for after in lines[n + 1 : n + 1 + MAX_CONFLICT_LINES + 1]:
+                if not after or len(under) == MAX_CONFLICT_LINES:
+                    break
+                if not is_progress(after):
+                    under.append(after.rstrip("."))
+            if under:
+                return "; ".join(under)
+    for line in lines:
+        if (found := _CONFLICT_LINE.match(line)) and not is_progress(line):
+            return found.group(1)
+    for line in lines:
+        if not (found := _COMPILE_ERROR.match(line)):
+            continue
+        message = found["coded"] or found["raised"] or found["located"]
+        said = message.split(":", 1)[1] if found["coded"] else message  # after the code
+        if len(said.split()) >= 2 and not is_progress(message):
+            return str(message)
     return ""
 
 
