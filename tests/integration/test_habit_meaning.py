@@ -195,7 +195,9 @@ async def test_said_again_in_other_words_in_another_session_it_recurs(
     items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
     live: list[MemoryItem] = [m for m in items if not m.deleted]
     recurring = [m for m in live if "recurring" in m.tags]
-    assert [m.content for m in recurring] == ["Check with me before you delete any file."]
+    # "ask me before deleting files" is a standing habit by its shape: said again in other
+    # words, it recurs and keeps the words of the rule it is
+    assert [m.content for m in recurring] == ["Ask me before deleting files."]
     assert len(recurring[0].source_event_ids) == 2
     assert recurring[0].importance == 0.75  # two sessions (0.7), corrections (+0.05)
     # the look-alikes stay apart, each still waiting for a repeat
