@@ -115,6 +115,17 @@ def _gate(group: _Group) -> bool:
     return group.purpose == "test" and runs_a_gate(group.base)
 
 
+#: Options that make a formatter only check (or list) what it would change.
+_FORMAT_CHECK = re.compile(
+    r"\s(?:--check\S*|--diff|-l|--list\S*|--dry-run|--test|--verify-no-changes)(?:\s|=|$)"
+)
+
+
+def _only_checks_format(group: _Group) -> bool:
+    """Whether a format group's command only checks the formatting (`--check`, `--test`)."""
+    return group.purpose == "format" and bool(_FORMAT_CHECK.search(f" {group.base} "))
+
+
 def _weight(when: datetime, newest: datetime) -> float:
     age_days = max(0.0, (newest - when).total_seconds() / 86_400)
     return float(0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
@@ -171,7 +182,11 @@ def recipes(
     main_test: _Group | None = None
     # A gate task (`./gradlew check`, `make check`) runs more than the tests: a command that
     # runs only the tests takes the test slot first, and the gate then has its own.
-    for group in sorted(groups.values(), key=lambda g: (_gate(g), -g.score, g.base)):
+    # A formatter that writes (`vendor/bin/pint`) is the format recipe before its check-only
+    # form (`vendor/bin/pint --test`), however often the check ran: "to format" runs it.
+    for group in sorted(
+        groups.values(), key=lambda g: (_gate(g), _only_checks_format(g), -g.score, g.base)
+    ):
         foreign = (
             bool(ecosystems)
             and group.ecosystem not in NEUTRAL_ECOSYSTEMS
@@ -375,6 +390,11 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         if not _ABSOLUTE_PATH.search(v.removeprefix(group.base))
     ]
     top, top_count = examples[0] if examples else (head, 0)
+    if group.purpose == "format" and _FORMAT_CHECK.search(f" {top} "):
+        # "To format" is the run that formats (`vendor/bin/pint`), not its check (`--test`).
+        writer = next((v for v, _ in examples if not _FORMAT_CHECK.search(f" {v} ")), None)
+        if writer is not None:
+            top, top_count = writer, group.successes
     per_file = not group.whole_run and group.purpose != "test"  # a test recipe runs them all
     template = file_template([v for v, _ in examples]) if per_file else None
     # A check or build only ever run on one package at a time, on several: how a package is
