@@ -127,10 +127,17 @@ def _reply(text: str, at: int = 60) -> Reply:
             "The error means the CLI target lacks ArgumentParser among its dependencies.",
             "The error means the CLI target lacks ArgumentParser among its dependencies",
         ),
+        # a service the command needs, not running
+        (
+            "Postgres isn't running locally; starting it with `docker compose up -d db`.",
+            "Postgres isn't running locally; starting it with `docker compose up -d db`",
+        ),
+        ("The Redis container is not running, so the worker cannot connect.", None),
+        ("The staging API was down when the smoke test ran.", None),
     ],
 )
-def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str) -> None:
-    assert diagnosis([_reply(text)], "s", T0, None)[0] == cause
+def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str | None) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None)[0] == (cause or text.rstrip("."))
 
 
 @pytest.mark.parametrize(
@@ -609,13 +616,13 @@ def test_shell_and_parser_syntax_errors_are_error_lines(output: str, expected: s
 _DB_DOWN = "** (ConnectionError) connection not available and request was dropped from queue\n"
 
 
-def _advised_session(reply: str) -> list[StoredEvent]:
+def _advised_session(reply: str, started: str = "docker compose up -d db") -> list[StoredEvent]:
     return _session(
         "s",
         [
             ("run", ("tool test", 1, _DB_DOWN)),
             ("say", reply),
-            ("run", ("docker compose up -d db", 0, "Container app-db-1  Started\n")),
+            ("run", (started, 0, "Container app-1  Started\n")),
             ("run", ("tool test", 0, "86 tests, 0 failures\n")),
         ],
     )
@@ -632,8 +639,17 @@ def test_a_command_the_explanation_told_to_run_is_the_fix() -> None:
 
 
 def test_a_command_no_explanation_named_is_no_fix() -> None:
+    # Starting the app itself between the failure and the pass is no fix unless said to be.
     reply = "This fails because the tests need the database: nothing listens on its port."
-    assert _pitfalls(_advised_session(reply)) == []
+    assert _pitfalls(_advised_session(reply, "docker compose up -d web")) == []
+
+
+def test_starting_a_service_the_app_uses_is_a_setup_step_and_the_fix() -> None:
+    # `docker compose up -d db` starts what the tests use, as an install or a migration sets
+    # them up: between the failure and the pass it is the fix, named or not.
+    reply = "This fails because the tests need the database: nothing listens on its port."
+    (pitfall,) = _pitfalls(_advised_session(reply))
+    assert "docker compose up -d db" in pitfall.content
 
 
 @pytest.mark.parametrize(

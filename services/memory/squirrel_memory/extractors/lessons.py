@@ -57,7 +57,8 @@ _DIAGNOSES = re.compile(
     r"conflicts?)|(?:is|are) (?:missing|not installed|not set|not found|not on|not in|"
     r"required|expected|deprecated|outdated|stale)|doesn'?t (?:exist|have|support|match|"
     r"accept)|does not (?:exist|have|support|match|accept)|isn'?t (?:installed|set|"
-    r"supported|allowed|available)|is not (?:installed|set|supported|allowed|available)|"
+    r"supported|allowed|available|running|started|reachable)|is not (?:installed|set|supported|"
+    r"allowed|available|running|started|reachable)|(?:is|was) (?:down|unreachable)|"
     r"can'?t (?:find|resolve|import|open|connect)|cannot (?:find|resolve|import|open|connect)|"
     r"expects?|mismatch|conflicts? with)\b",
     re.IGNORECASE,
