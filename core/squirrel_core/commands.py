@@ -244,13 +244,35 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
         if best is None and any(_GRADLE_TEST_TASK.match(t) for t in tasks):
             best = (program, "test")
     if best is not None:
-        return table.patterns[best]
+        use = table.patterns[best]
+        if use.tool == "docker compose" and use.purpose == "run" and _backing_only(rest):
+            return None  # starts what the app uses (its database), not the app
+        return use
     task = _task_use(program, words, rest)
     if task is not None:
         return task
     if (program,) in table.patterns:
         return _named_use(table.patterns[(program,)], program, rest)
     return role_use(program, words)
+
+
+#: Services an app uses rather than is: databases, caches, queues, mail catchers, stores.
+_BACKING = re.compile(
+    r"^(?:[\w-]+[-_])?(?:db|database|postgres(?:ql)?|pg|mysql|mariadb|mongo(?:db)?|redis|valkey|"
+    r"memcached?|cache|rabbitmq|rabbit|kafka|zookeeper|nats|elasticsearch|opensearch|es|minio|"
+    r"localstack|mailhog|mailpit|smtp|mail|queue|broker|clickhouse|cassandra|neo4j|influxdb|"
+    r"sqlserver|mssql|oracle|dynamodb|azurite|vault|consul|etcd)(?:[-_]?\d+)?(?:[-_][\w-]+)?$",
+    re.IGNORECASE,
+)
+
+
+def _backing_only(rest: Sequence[str]) -> bool:
+    """Whether `docker compose up <services>` names services, each one an app uses (`db`,
+    `postgres`, `redis`, `test-db`): it starts those, not the app."""
+    if "up" not in rest:
+        return False
+    services = list(rest[rest.index("up") + 1 :])
+    return bool(services) and all(_BACKING.match(s) for s in services)
 
 
 def _syntax_check(program: str, words: Sequence[str]) -> CommandUse | None:

@@ -681,3 +681,31 @@ def test_a_variables_loader_runs_the_command_after_its_double_dash(
 def test_a_variables_loader_without_a_double_dash_says_nothing() -> None:
     assert classify_command("dotenv -e .env npm test") is None  # where its options end is unknown
     assert classify_command("doppler secrets download") is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker compose up -d db",
+        "docker-compose up -d postgres redis",
+        "docker compose up -d test-db",
+        "docker compose up mailpit",
+    ],
+)
+def test_compose_up_of_what_the_app_uses_is_not_running_the_app(line: str) -> None:
+    # It starts the database (or the cache, the mail catcher), which the app then uses.
+    assert classify_command(line) is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "docker compose up -d",
+        "docker compose up web",
+        "docker compose up api db",
+        "docker compose up --build",
+    ],
+)
+def test_compose_up_of_the_app_or_everything_still_runs_it(line: str) -> None:
+    use = classify_command(line)
+    assert use is not None and use.purpose == "run"
