@@ -225,7 +225,7 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     checked = _syntax_check(program, words)
     if checked is not None:
         return checked
-    rest = [w for w in words[1:] if not w.startswith(("-", "+"))]
+    rest = _without_option_values(program, words[1:])
     best: tuple[str, ...] | None = None
     for length in range(min(4, len(rest) + 1), 1, -1):
         key = (program, *rest[: length - 1])
@@ -254,6 +254,38 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     if (program,) in table.patterns:
         return _named_use(table.patterns[(program,)], program, rest)
     return role_use(program, words)
+
+
+#: Options of the JavaScript package managers whose value (a package, a folder) comes next:
+#: `pnpm --filter web test` runs the `test` script of `web`.
+_VALUED = {
+    "npm": frozenset({"-w", "--workspace", "--prefix", "-C"}),
+    "pnpm": frozenset({"--filter", "-F", "-C", "--dir"}),
+    "yarn": frozenset({"--cwd"}),
+    "bun": frozenset({"--filter", "--cwd"}),
+}
+
+
+def package_option(program: str, word: str) -> bool:
+    """Whether `word` is an option of the package manager `program` whose value picks the
+    package or folder a script runs in (`pnpm --filter`, `npm -w`)."""
+    return word in _VALUED.get(program, frozenset())
+
+
+def _without_option_values(program: str, words: Sequence[str]) -> list[str]:
+    """The words after the program that are neither options nor, for a package manager, an
+    option's value (`pnpm --filter web test` → `test`)."""
+    valued = _VALUED.get(program, frozenset())
+    rest: list[str] = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word.startswith(("-", "+")):
+            skip = word in valued
+        else:
+            rest.append(word)
+    return rest
 
 
 #: Services an app uses rather than is: databases, caches, queues, mail catchers, stores.

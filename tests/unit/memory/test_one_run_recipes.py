@@ -329,3 +329,17 @@ def test_a_test_run_that_ran_tests_stays_the_recipe(ran: str) -> None:
     found = _recipes([("bin/rails test", 0, ran)])
 
     assert found["recipe:test"] == "To run the tests: `bin/rails test`."
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        ["pnpm --filter web test", "pnpm --filter api test"],
+        ["npm -w packages/web run lint", "npm -w packages/api run lint"],
+    ],
+)
+def test_the_package_picked_before_the_script_is_left_open_too(runs: list[str]) -> None:
+    # Each run its own command (the package is part of it), one recipe for them all.
+    found = _recipes([(command, 0, "ok") for command in runs])
+    (content,) = [c for c in found.values() if "<package>" in c]
+    assert all(f"`{run}`" in content for run in runs), content

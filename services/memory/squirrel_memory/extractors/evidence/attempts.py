@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from squirrel_core.commands import CommandUse, core_tokens, typed_commands
+from squirrel_core.commands import CommandUse, core_tokens, package_option, typed_commands
 from squirrel_core.container_runs import inside_container
 from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.activity import CommandRun, in_folder
@@ -126,12 +126,22 @@ def command_base(text: str) -> str:
         if not token.startswith("-"):
             break
     words: list[str] = []
-    for token in tokens:
+    picked = False
+    cap = 4
+    for n, token in enumerate(tokens):
+        if picked:
+            picked = False
+            continue  # the package the option before picked, already in `words`
         if (words and words[-1] in {"python", "python3"} and token == "-m") or token in (  # noqa: S105
             "./...",
             "...",
         ):
             words.append(token)
+            continue
+        if len(words) == 1 and package_option(words[0], token) and n + 1 < len(tokens):
+            # `pnpm --filter web test`: the package a script runs in is part of the command
+            words.extend(tokens[n : n + 2])
+            picked, cap = True, cap + 2
             continue
         if (
             token.startswith(("-", "+", '"', "'"))
@@ -143,7 +153,7 @@ def command_base(text: str) -> str:
         ):
             break
         words.append(token)
-        if len(words) >= 4:
+        if len(words) >= cap:
             break
     return " ".join(words)
 

@@ -218,7 +218,8 @@ def recipes(
     findings = [
         f
         for slot, group in chosen.items()
-        if (f := _newest_recipe(slot, group, rivals.get(slot, []))) is not None
+        if (f := _newest_recipe(slot, _across_packages(group, rivals[slot]), rivals[slot]))
+        is not None
     ]
     # The fact only restates the test recipe's command: written when there is no such recipe.
     if main_test is not None and "recipe:test" not in chosen:
@@ -355,6 +356,39 @@ def package_template(commands: list[str]) -> str | None:
     if not all(_package_name(words[at]) for words in split):
         return None
     return " ".join([*split[0][:at], "<package>", *split[0][at + 1 :]])
+
+
+def _across_packages(winner: _Group, rivals: list[_Group]) -> _Group:
+    """`winner` with the rivals of its slot that run the same command in another package
+    (`pnpm --filter web test` beside `pnpm --filter api test`): one command with the package
+    left open, said with all their runs, rather than one package's run as the project's."""
+    if winner.purpose not in _PACKAGE_PURPOSES:
+        return winner
+    same = [
+        g
+        for g in rivals
+        if g is not winner and g.successes and package_template([winner.base, g.base])
+    ]
+    if same and not package_template([winner.base, *(g.base for g in same)]):
+        same = []  # they differ in more than the package
+    if not same:
+        return winner
+    bases = [winner.base, *(g.base for g in same)]
+    merged = replace(
+        winner,
+        base=package_template(bases) or winner.base,
+        sessions=set(winner.sessions),
+        examples=Counter(winner.examples),
+        event_ids=list(winner.event_ids),
+    )
+    for group in same:
+        merged.successes += group.successes
+        merged.weight += group.weight
+        merged.sessions |= group.sessions
+        merged.examples.update(group.examples)
+        merged.event_ids.extend(group.event_ids)
+        merged.whole_run = merged.whole_run or group.whole_run
+    return merged
 
 
 def _newest_recipe(slot: str, winner: _Group, rivals: list[_Group]) -> Finding | None:
