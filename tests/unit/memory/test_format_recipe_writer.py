@@ -45,3 +45,14 @@ def test_the_format_recipe_is_the_run_that_formats(ecosystem: str) -> None:
 def test_with_only_the_check_seen_the_check_is_said(ecosystem: str) -> None:
     writer, check = FORMATTERS[ecosystem]
     assert f"`{check}`" in _format_recipe(writer, check, with_writer=False)
+
+
+def test_the_formatter_after_a_failed_check_is_its_fix_not_its_pass() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Tidy it.")
+    session.write("src/main.rs", "fn main() {}\n")
+    session.run("cargo fmt --all -- --check", 1, "Diff in /home/dev/ledger/src/main.rs at line 3:")
+    session.run("cargo fmt --all", 0, "")
+    session.run("cargo fmt --all -- --check", 0, "")
+    (pitfall,) = [c for c in evidence_candidates(session.events) if c.key.startswith("pitfall")]
+    assert "running the formatter (`cargo fmt --all`)" in pitfall.content, pitfall.content

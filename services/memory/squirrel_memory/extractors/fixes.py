@@ -232,7 +232,9 @@ def find_pitfalls(
                     claimed.add(j)
                     tries.append((other, None))
                 continue
-            if other.run.ok and _covers(failed, other):
+            if other.run.ok and _covers(failed, other) and not formatter_for(failed, other):
+                # (the formatter a failed format check calls for is its fix, not its pass:
+                # `cargo fmt --all` after `cargo fmt --all -- --check`)
                 passed_at = j
                 break
         causes, cited = failure_causes(failed, said, tries, edited, passed_at is not None)
