@@ -343,3 +343,17 @@ def test_the_package_picked_before_the_script_is_left_open_too(runs: list[str]) 
     found = _recipes([(command, 0, "ok") for command in runs])
     (content,) = [c for c in found.values() if "<package>" in c]
     assert all(f"`{run}`" in content for run in runs), content
+
+
+@pytest.mark.parametrize(
+    ("runs", "head"),
+    [
+        (["cargo test -p core", "cargo test --workspace"], "cargo test --workspace"),
+        (["npm test -w packages/web", "npm test"], "npm test"),
+    ],
+)
+def test_the_whole_projects_run_is_the_recipe_before_one_packages(
+    runs: list[str], head: str
+) -> None:
+    found = _recipes([(command, 0, "ok") for command in runs])
+    assert found["recipe:test"].startswith(f"To run the tests: `{head}` (e.g. "), found

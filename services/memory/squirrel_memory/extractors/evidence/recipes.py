@@ -358,6 +358,19 @@ def package_template(commands: list[str]) -> str | None:
     return " ".join([*split[0][:at], "<package>", *split[0][at + 1 :]])
 
 
+def _picks_package(command: str) -> bool:
+    """Whether a command picks one package of a workspace (`-p core`, `--filter=web`), not all
+    of them (cargo's `--workspace` takes no value)."""
+    words = command.split()[1:]
+    for n, word in enumerate(words):
+        option, equals, value = word.partition("=")
+        if option not in _PACKAGE_OPTIONS:
+            continue
+        if (equals and value) or (n + 1 < len(words) and not words[n + 1].startswith("-")):
+            return True
+    return False
+
+
 def _across_packages(winner: _Group, rivals: list[_Group]) -> _Group:
     """`winner` with the rivals of its slot that run the same command in another package
     (`pnpm --filter web test` beside `pnpm --filter api test`): one command with the package
@@ -424,6 +437,12 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         if not _ABSOLUTE_PATH.search(v.removeprefix(group.base))
     ]
     top, top_count = examples[0] if examples else (head, 0)
+    if group.purpose in _PACKAGE_PURPOSES and _picks_package(top):
+        # `cargo test --workspace` beside `cargo test -p core`: the whole project's run is the
+        # project's command; one package's is an example of it.
+        whole = next((v for v, _ in examples if not _picks_package(v)), None)
+        if whole is not None:
+            top, top_count = whole, group.successes
     if group.purpose == "format" and _FORMAT_CHECK.search(f" {top} "):
         # "To format" is the run that formats (`vendor/bin/pint`), not its check (`--test`).
         writer = next((v for v, _ in examples if not _FORMAT_CHECK.search(f" {v} ")), None)
