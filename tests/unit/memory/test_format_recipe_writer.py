@@ -44,7 +44,8 @@ def test_the_format_recipe_is_the_run_that_formats(ecosystem: str) -> None:
 @pytest.mark.parametrize("ecosystem", sorted(FORMATTERS))
 def test_with_only_the_check_seen_the_check_is_said(ecosystem: str) -> None:
     writer, check = FORMATTERS[ecosystem]
-    assert f"`{check}`" in _format_recipe(writer, check, with_writer=False)
+    said = _format_recipe(writer, check, with_writer=False)
+    assert said.startswith(f"To check the formatting: `{check}`"), said
 
 
 def test_the_formatter_after_a_failed_check_is_its_fix_not_its_pass() -> None:

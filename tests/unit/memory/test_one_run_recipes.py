@@ -47,11 +47,15 @@ def _recipes(runs: Sequence[Run]) -> dict[str, str]:
         ("mise run release", "recipe:release", "To release: `mise run release`."),
         ("./scripts/deploy.sh", "recipe:deploy", "To deploy: `./scripts/deploy.sh`."),
         # Known tools run once, with a check flag.
-        ("cargo fmt --all --check", "recipe:format", "To format: `cargo fmt --all --check`."),
+        (
+            "cargo fmt --all --check",
+            "recipe:format",
+            "To check the formatting: `cargo fmt --all --check`.",
+        ),
         ("go test ./...", "recipe:test", "To run the tests: `go test ./...`."),
         # Programs no table names, by their own words.
         ("quux test", "recipe:test", "To run the tests: `quux test`."),
-        ("quux fmt --check", "recipe:format", "To format: `quux fmt --check`."),
+        ("quux fmt --check", "recipe:format", "To check the formatting: `quux fmt --check`."),
         ("quux run lint", "recipe:lint", "To lint: `quux run lint`."),
         (
             "R -q -e 'quuxpkg::test_dir(\"tests\")'",

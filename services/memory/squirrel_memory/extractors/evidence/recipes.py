@@ -471,6 +471,8 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         " (e.g. " + ", ".join(f"`{v}`" for v in variants) + ")" if variants else ""
     )
     wording = _PURPOSE_WORDING[group.purpose]
+    if group.purpose == "format" and _FORMAT_CHECK.search(f" {head} "):
+        wording = "to check the formatting"  # only the check was seen run: it formats nothing
     if group.purpose == "test" and runs_a_gate(head):
         wording = _GATE_WORDING  # more than the tests: the project's checks, as one command
     parts = slot.split(":")
