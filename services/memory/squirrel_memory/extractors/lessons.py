@@ -94,6 +94,12 @@ _EXPLAINS = re.compile(
     r"to fix|try)\b[:\s]",
     re.IGNORECASE,
 )
+#: A note on how to see more (`note: run with `RUST_BACKTRACE=1` … to display a backtrace`,
+#: `Run with --stacktrace option …`): not why it failed.
+_SEE_MORE = re.compile(
+    r"\b(?:backtrace|stack ?trace|--info|--debug|--verbose)\b|\bfor more (?:information|details)\b",
+    re.IGNORECASE,
+)
 #: A build's own statement of why it failed: the line after `* What went wrong:`, or the
 #: reason after `[ERROR] Failed to execute goal … on project NAME:`.
 _BUILD_CAUSE = re.compile(
@@ -310,7 +316,8 @@ def explanation(output: str, shown: str = "") -> str:
     said = _BUILD_CAUSE.search(output[:MAX_OUTPUT_SCAN_CHARS])
     cause = said and (said.group(1) or said.group(2)).strip()
     # "Execution failed for task ':app:compileJava'." names the task that failed, not why.
-    if cause and len(cause.split()) >= 2 and not _TASK_ONLY.match(cause):
+    fresh = isinstance(cause, str) and cause.rstrip(".") not in shown
+    if cause and fresh and len(cause.split()) >= 2 and not _TASK_ONLY.match(cause):
         return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
     cause = cause_line(output)
     if cause and cause.rstrip(".") not in shown:
@@ -320,7 +327,7 @@ def explanation(output: str, shown: str = "") -> str:
         # `To fix this you could try to:` introduces what follows; it says nothing itself.
         if _EXPLAINS.match(line) and len(line.split()) >= 3 and not line.endswith(":"):
             # `Note: Using configuration file …` says what the tool did, not why it failed.
-            if is_progress(re.split(r"[:\s]", line, maxsplit=1)[1]):
+            if is_progress(re.split(r"[:\s]", line, maxsplit=1)[1]) or _SEE_MORE.search(line):
                 continue
             return clipped(line.rstrip("."), MAX_EXPLANATION_CHARS)
     return ""

@@ -65,12 +65,31 @@ def _first_error_line(output: str) -> str:
     lines = [line.strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
     lines = [line for line in lines if line and not _SKIP_LINE.match(line)]
     lines = [line for line in lines if not is_progress(line)]
+    first = _chosen(lines, stated=False)
+    if first and not is_summary(first):
+        return first
+    if not first and not any(is_summary(line) for line in lines):
+        return ""
+    # The line chosen only says that something failed (or none was chosen beside such a line):
+    # a line that states the error itself says more; without one, the summary stays.
+    return _chosen(lines, stated=True) or first
+
+
+def _chosen(lines: list[str], *, stated: bool) -> str:
+    """The first exception line, else the first error line, with what it announces; `stated`:
+    one that states the error, never a summary, else a line `_STATED` knows (or "")."""
+    for test in (_EXCEPTION_LINE.match, _ERROR_LINE.search):
+        for n, line in enumerate(lines):
+            if test(line) and not (stated and is_summary(line)):
+                found = _explained(lines, n, stated=stated)
+                if not (stated and is_summary(found)):
+                    return found
+    if not stated:
+        return ""
     for n, line in enumerate(lines):
-        if _EXCEPTION_LINE.match(line):
-            return _explained(lines, n)
-    for n, line in enumerate(lines):
-        if _ERROR_LINE.search(line):
-            return _explained(lines, n)
+        announced = n > 0 and bool(_ANNOUNCER.search(lines[n - 1]))
+        if (announced or _STATED.search(line)) and not is_summary(line):
+            return _explained(lines, n, stated=True)
     return ""
 
 
@@ -78,19 +97,85 @@ def _is_error(line: str) -> bool:
     return bool(_EXCEPTION_LINE.match(line) or _ERROR_LINE.search(line))
 
 
-def _explained(lines: list[str], n: int) -> str:
+def _explained(lines: list[str], n: int, *, stated: bool = False) -> str:
     """The error line at `n`, or what it announces: the next error line within reach, else
-    the heading with the line that follows it (`NoMethodError: undefined method …`)."""
+    the heading with the line that follows it (`NoMethodError: undefined method …`). `stated`:
+    a summary is never what it announces, and a located error with words of its own needs no
+    more (`a.go:2:8: missing go.sum entry for module …; to add:`)."""
     line = lines[n]
     if not _HEADING.search(line):
         return line
     after = lines[n + 1 : n + 1 + _HEADING_REACH]
     for other in after:
-        if _is_error(other) and not _HEADING.search(other):
+        if _is_error(other) and not _HEADING.search(other) and not (stated and is_summary(other)):
             return other
+    if stated and _LOCATED_MESSAGE.match(line):
+        return line
     if after and line.endswith((":", "]")) and not _HEADING.search(after[0]):
         return f"{line} {after[0]}"
     return line
+
+
+#: A line that only reports that a run, build, step or test failed: it names the target, the
+#: exit code, or points to the lines above (`make: *** [Makefile:12: test] Error 1`, `BUILD
+#: FAILED in 3s`, `npm ERR! Test failed.  See above for more details.`, `FAIL  src/x.test.ts`).
+#: A tool's own prefix (`npm ERR!`, `error:`, `[ERROR]`, `** (Mix)`) is left out first.
+_SUMMARY_PREFIX = re.compile(
+    r"^(?:(?:(?:npm|pnpm|yarn)\s+(?:ERR!|error)|ELIFECYCLE|\[(?i:error)\]|##\[error\]|"
+    r"(?i:error|fatal)(?:\[[\w-]+\])?:?|FAILURE:|\*\* \(\w+\)|[✖×✗])\s*)+"
+)
+_SUMMARY = re.compile(
+    # An exit code or status: `Command failed with exit code 1.`, `Process completed with exit
+    # code 1.`, `Exit status 1`, `ld returned 1 exit status`, `make: *** [all] Error 2`.
+    r"\b(?:exit(?:ed)?(?: with)?(?: code| status)|status code)\s*:?\s*-?\d+\.?$|"
+    r"\breturned (?:non-zero|-?\d+) exit status\b.*$|"
+    r"^g?make(?:\[\d+\])?: \*\*\* \[[^\]]*\] Error \d+|\brecipe for target \S+ failed$|"
+    # What failed, pointing to the lines above or a log: `Test failed.  See above for more
+    # details.`, `Compilation error. See log for more details`, `errors have been logged`.
+    r"\bsee (?:above|below|the log|log|the report|report)\b|\berrors have been logged\b|"
+    r"\bdue to (?:\d+|one|a|an|several) previous errors?\b|"
+    r"^could not compile\b|^build failed\b|^build had \d+ command failures?\b|"
+    r"^(?:the )?(?:build|compilation|tests?|test run|command|script|task|step|job)s? failed\.?$|"
+    r"^(?:some |\d+ )?tests? failed\b(?:, to rerun\b.*)?|^\d+ targets? failed:?$|"
+    r"^execution failed for task \S+$|^failed to execute goal\b|^there are test failures\b|"
+    r"^command failed:|\bsubcommand failed\.?$|^test result: FAILED\b|\baborted!$|"
+    # A test runner's count: `Tests: 1 failed, 3 passed`, `Tests run: 3, Failures: 1`.
+    r"^(?:tests?|test suites|test files|suites?)\s*:\s+\d+ failed\b|"
+    r"^tests run: \d+, failures: \d+|^=*\s*\d+ failed\b(?:, \d+ \w+)* in [\d.]+s\b|"
+    r"^FAILED \((?:failures|errors)=\d+.*\)$|"
+    # A package manager's own lines about the script it ran: `npm ERR! code ELIFECYCLE`.
+    r"^(?:code|errno) \w+$|^(?:a complete log of this run\b|this is probably not a problem)|"
+    r"^lifecycle script \S+ failed\b|^failed at the \S+ \S+ script\b|^\S+@\S+ \S+: |"
+    r"^-> \[help \d+\]$|^(?:to see the full stack trace|re-run maven)\b|"
+    # A target named, no error stated: `FAIL  src/x.test.ts`, `FAIL example.com/m [setup
+    # failed]`, `--- FAIL: TestAdd (0.00s)`, `test a::b ... FAILED`, `FAILED tests/x.py::t`,
+    # `> Task :app:test FAILED`, `FAILED: build/main.o`.
+    r"^FAIL(?:ED)?:?\s+\S+(?:\s+(?:>|›)\s+.*)?(?:\s+\[[^\]]*\])?(?:\s+\(?[\d.]+\s*m?s\)?)?$|"
+    r"^FAIL$|^--- FAIL: \S+(?: \([\d.]+m?s\))?$|\.\.\.\s*(?:FAILED|FAIL|failed|ERROR)$|"
+    r"^ERROR\s+\S+::\S+$|^> Task \S+ FAILED$",
+    re.IGNORECASE,
+)
+#: A line that states an error in words no error pattern knows, looked for only beside a
+#: summary: a located message (`add_test.go:12: got 3, want 4`), a panic or failed assertion,
+#: a test runner's failed case (`● sum › adds`).
+_STATED = re.compile(
+    r"^\.{0,2}/?[\w./-]+\.\w+:\d+(?::\d+)?:\s*\S+(?:\s+\S+){1,}|"
+    r"\bpanicked at\b|\bassertion\b.*\bfailed\b|^●\s+\S",
+    re.IGNORECASE,
+)
+#: A line after which the error is told (`* What went wrong:`, `rake aborted!`).
+_ANNOUNCER = re.compile(r"^\*?\s*what went wrong:$|\baborted!$", re.IGNORECASE)
+#: A located error with words of its own before its last colon.
+_LOCATED_MESSAGE = re.compile(r"^\.{0,2}/?[\w./-]+\.\w+:\d+(?::\d+)?:\s*\S+(?:\s+\S+){2,}")
+
+
+def is_summary(line: str) -> bool:
+    """Whether an output line only reports that a run, build, step or test failed (naming its
+    target, its exit code, or pointing above) instead of stating the error."""
+    text = _SUMMARY_PREFIX.sub("", line.strip()).strip()
+    if not text:
+        return True
+    return bool(_SUMMARY.search(text) or _SUMMARY.search(line.strip()))
 
 
 def error_fingerprint(output: str) -> str:
