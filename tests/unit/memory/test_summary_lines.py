@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from squirrel_memory.extractors.lessons import explanation
-from squirrel_memory.extractors.pitfalls import first_error_line, is_summary
+from squirrel_memory.extractors.pitfalls import first_error_line
+from squirrel_memory.extractors.summary_lines import is_summary
 
 _GO = (
     "internal/cache/cache.go:2:8: missing go.sum entry for module providing package "
@@ -136,6 +137,7 @@ def test_the_line_stating_the_error_beats_a_summary(output: str, expected: str) 
         "collect2: error: ld returned 1 exit status",
         "> Task :app:compileKotlin FAILED",
         "rake aborted!",
+        "Compilation failure",
     ],
 )
 def test_summaries_are_known(line: str) -> None:
@@ -202,3 +204,13 @@ def test_an_explanation_never_repeats_the_shown_error_nor_says_how_to_see_more()
     shown = first_error_line(_GRADLE)
     assert explanation(_GRADLE, shown=shown) != shown.rstrip(".")
     assert "backtrace" not in explanation(_CARGO_TEST, shown=first_error_line(_CARGO_TEST))
+    # Maven's reason after `Failed to execute goal … on project app:` only says it failed.
+    assert explanation(_MAVEN, shown=first_error_line(_MAVEN)) != "Compilation failure"
+
+
+def test_a_reason_stating_the_error_is_still_the_explanation() -> None:
+    output = (
+        "[ERROR] Failed to execute goal on project app: Could not resolve dependencies for "
+        "project org.example:app:jar:1.0: Could not find artifact org.example:lib:jar:1.2\n"
+    )
+    assert explanation(output).startswith("Could not resolve dependencies")

@@ -8,6 +8,7 @@ import re
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.lessons import is_progress
+from squirrel_memory.extractors.summary_lines import is_summary
 
 MAX_FINGERPRINT_CHARS = 160
 
@@ -116,45 +117,6 @@ def _explained(lines: list[str], n: int, *, stated: bool = False) -> str:
     return line
 
 
-#: A line that only reports that a run, build, step or test failed: it names the target, the
-#: exit code, or points to the lines above (`make: *** [Makefile:12: test] Error 1`, `BUILD
-#: FAILED in 3s`, `npm ERR! Test failed.  See above for more details.`, `FAIL  src/x.test.ts`).
-#: A tool's own prefix (`npm ERR!`, `error:`, `[ERROR]`, `** (Mix)`) is left out first.
-_SUMMARY_PREFIX = re.compile(
-    r"^(?:(?:(?:npm|pnpm|yarn)\s+(?:ERR!|error)|ELIFECYCLE|\[(?i:error)\]|##\[error\]|"
-    r"(?i:error|fatal)(?:\[[\w-]+\])?:?|FAILURE:|\*\* \(\w+\)|[✖×✗])\s*)+"
-)
-_SUMMARY = re.compile(
-    # An exit code or status: `Command failed with exit code 1.`, `Process completed with exit
-    # code 1.`, `Exit status 1`, `ld returned 1 exit status`, `make: *** [all] Error 2`.
-    r"\b(?:exit(?:ed)?(?: with)?(?: code| status)|status code)\s*:?\s*-?\d+\.?$|"
-    r"\breturned (?:non-zero|-?\d+) exit status\b.*$|"
-    r"^g?make(?:\[\d+\])?: \*\*\* \[[^\]]*\] Error \d+|\brecipe for target \S+ failed$|"
-    # What failed, pointing to the lines above or a log: `Test failed.  See above for more
-    # details.`, `Compilation error. See log for more details`, `errors have been logged`.
-    r"\bsee (?:above|below|the log|log|the report|report)\b|\berrors have been logged\b|"
-    r"\bdue to (?:\d+|one|a|an|several) previous errors?\b|"
-    r"^could not compile\b|^build failed\b|^build had \d+ command failures?\b|"
-    r"^(?:the )?(?:build|compilation|tests?|test run|command|script|task|step|job)s? failed\.?$|"
-    r"^(?:some |\d+ )?tests? failed\b(?:, to rerun\b.*)?|^\d+ targets? failed:?$|"
-    r"^execution failed for task \S+$|^failed to execute goal\b|^there are test failures\b|"
-    r"^command failed:|\bsubcommand failed\.?$|^test result: FAILED\b|\baborted!$|"
-    # A test runner's count: `Tests: 1 failed, 3 passed`, `Tests run: 3, Failures: 1`.
-    r"^(?:tests?|test suites|test files|suites?)\s*:\s+\d+ failed\b|"
-    r"^tests run: \d+, failures: \d+|^=*\s*\d+ failed\b(?:, \d+ \w+)* in [\d.]+s\b|"
-    r"^FAILED \((?:failures|errors)=\d+.*\)$|"
-    # A package manager's own lines about the script it ran: `npm ERR! code ELIFECYCLE`.
-    r"^(?:code|errno) \w+$|^(?:a complete log of this run\b|this is probably not a problem)|"
-    r"^lifecycle script \S+ failed\b|^failed at the \S+ \S+ script\b|^\S+@\S+ \S+: |"
-    r"^-> \[help \d+\]$|^(?:to see the full stack trace|re-run maven)\b|"
-    # A target named, no error stated: `FAIL  src/x.test.ts`, `FAIL example.com/m [setup
-    # failed]`, `--- FAIL: TestAdd (0.00s)`, `test a::b ... FAILED`, `FAILED tests/x.py::t`,
-    # `> Task :app:test FAILED`, `FAILED: build/main.o`.
-    r"^FAIL(?:ED)?:?\s+\S+(?:\s+(?:>|›)\s+.*)?(?:\s+\[[^\]]*\])?(?:\s+\(?[\d.]+\s*m?s\)?)?$|"
-    r"^FAIL$|^--- FAIL: \S+(?: \([\d.]+m?s\))?$|\.\.\.\s*(?:FAILED|FAIL|failed|ERROR)$|"
-    r"^ERROR\s+\S+::\S+$|^> Task \S+ FAILED$",
-    re.IGNORECASE,
-)
 #: A line that states an error in words no error pattern knows, looked for only beside a
 #: summary: a located message (`add_test.go:12: got 3, want 4`), a panic or failed assertion,
 #: a test runner's failed case (`● sum › adds`).
@@ -167,15 +129,6 @@ _STATED = re.compile(
 _ANNOUNCER = re.compile(r"^\*?\s*what went wrong:$|\baborted!$", re.IGNORECASE)
 #: A located error with words of its own before its last colon.
 _LOCATED_MESSAGE = re.compile(r"^\.{0,2}/?[\w./-]+\.\w+:\d+(?::\d+)?:\s*\S+(?:\s+\S+){2,}")
-
-
-def is_summary(line: str) -> bool:
-    """Whether an output line only reports that a run, build, step or test failed (naming its
-    target, its exit code, or pointing above) instead of stating the error."""
-    text = _SUMMARY_PREFIX.sub("", line.strip()).strip()
-    if not text:
-        return True
-    return bool(_SUMMARY.search(text) or _SUMMARY.search(line.strip()))
 
 
 def error_fingerprint(output: str) -> str:
