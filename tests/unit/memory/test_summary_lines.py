@@ -103,6 +103,12 @@ _PYTEST = (
         (_RAKE, "Don't know how to build task 'db:seed_all'"),
         (_YARN, "src/app.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'."),
         (_PYTEST, "AssertionError: assert 3 == 4"),
+        (
+            "error: externally-managed-environment\n"
+            "subprocess.CalledProcessError: Command '['pip', 'install', '.']' returned non-zero "
+            "exit status 1.\n",
+            "error: externally-managed-environment",
+        ),
     ],
 )
 def test_the_line_stating_the_error_beats_a_summary(output: str, expected: str) -> None:
@@ -137,6 +143,9 @@ def test_the_line_stating_the_error_beats_a_summary(output: str, expected: str) 
         "collect2: error: ld returned 1 exit status",
         "> Task :app:compileKotlin FAILED",
         "rake aborted!",
+        "exit status 1",
+        "subprocess.CalledProcessError: Command '['make']' returned non-zero exit status 2.",
+        "npm ERR! app@1.0.0 test: `jest`",
         "Compilation failure",
     ],
 )
@@ -156,6 +165,10 @@ def test_summaries_are_known(line: str) -> None:
         "ModuleNotFoundError: No module named 'yaml'",
         "npm ERR! 404 Not Found - GET https://registry.npmjs.org/nope",
         "[ERROR] /src/App.java:[2,17] cannot find symbol",
+        # An HTTP status is no exit code; a word after "Failed:" is a message.
+        "Error: Request failed with status code 404",
+        "Failed: timeout",
+        "git@github.com: Permission denied (publickey).",
     ],
 )
 def test_lines_stating_an_error_are_no_summary(line: str) -> None:

@@ -16,7 +16,7 @@ _SUMMARY_PREFIX = re.compile(
 _SUMMARY = re.compile(
     # An exit code or status: `Command failed with exit code 1.`, `Process completed with exit
     # code 1.`, `Exit status 1`, `ld returned 1 exit status`, `make: *** [all] Error 2`.
-    r"\b(?:exit(?:ed)?(?: with)?(?: code| status)|status code)\s*:?\s*-?\d+\.?$|"
+    r"\bexit(?:ed)?(?: with)?(?: code| status)\s*:?\s*-?\d+\.?$|"
     r"\breturned (?:non-zero|-?\d+) exit status\b.*$|"
     r"^g?make(?:\[\d+\])?: \*\*\* \[[^\]]*\] Error \d+|\brecipe for target \S+ failed$|"
     # What failed, pointing to the lines above or a log: `Test failed.  See above for more
@@ -35,14 +35,14 @@ _SUMMARY = re.compile(
     r"^FAILED \((?:failures|errors)=\d+.*\)$|"
     # A package manager's own lines about the script it ran: `npm ERR! code ELIFECYCLE`.
     r"^(?:code|errno) \w+$|^(?:a complete log of this run\b|this is probably not a problem)|"
-    r"^lifecycle script \S+ failed\b|^failed at the \S+ \S+ script\b|^\S+@\S+ \S+: |"
+    r"^lifecycle script \S+ failed\b|^failed at the \S+ \S+ script\b|^\S+@\d[\w.-]* \S+: |"
     r"^-> \[help \d+\]$|^(?:to see the full stack trace|re-run maven)\b|"
     # A target named, no error stated: `FAIL  src/x.test.ts`, `FAIL example.com/m [setup
     # failed]`, `--- FAIL: TestAdd (0.00s)`, `test a::b ... FAILED`, `FAILED tests/x.py::t`,
     # `> Task :app:test FAILED`, `FAILED: build/main.o`.
-    r"^FAIL(?:ED)?:?\s+\S+(?:\s+(?:>|›)\s+.*)?(?:\s+\[[^\]]*\])?(?:\s+\(?[\d.]+\s*m?s\)?)?$|"
-    r"^FAIL$|^--- FAIL: \S+(?: \([\d.]+m?s\))?$|\.\.\.\s*(?:FAILED|FAIL|failed|ERROR)$|"
-    r"^ERROR\s+\S+::\S+$|^> Task \S+ FAILED$",
+    r"^(?-i:FAIL(?:ED)?):?\s+\S+(?:\s+(?:>|›)\s+.*)?(?:\s+\[[^\]]*\])?(?:\s+\(?[\d.]+\s*m?s\)?)?$|"
+    r"^(?-i:FAIL)$|^--- (?-i:FAIL): \S+(?: \([\d.]+m?s\))?$|\.\.\.\s*(?:FAILED|FAIL|failed|ERROR)$|"
+    r"^(?-i:ERROR)\s+\S+::\S+$|^> Task \S+ FAILED$",
     re.IGNORECASE,
 )
 
