@@ -34,6 +34,7 @@ from typing import Any
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, relative_path
 from squirrel_memory.extractors.patch_edits import patch_body, patch_edits
+from squirrel_memory.extractors.summary_lines import is_summary
 from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
@@ -94,11 +95,17 @@ _EXPLAINS = re.compile(
     r"to fix|try)\b[:\s]",
     re.IGNORECASE,
 )
+#: A note on how to see more (`note: run with `RUST_BACKTRACE=1` … to display a backtrace`,
+#: `Run with --stacktrace option …`): not why it failed.
+_SEE_MORE = re.compile(
+    r"\b(?:backtrace|stack ?trace|--info|--debug|--verbose)\b|\bfor more (?:information|details)\b",
+    re.IGNORECASE,
+)
 #: A build's own statement of why it failed: the line after `* What went wrong:`, or the
 #: reason after `[ERROR] Failed to execute goal … on project NAME:`.
 _BUILD_CAUSE = re.compile(
     r"^\* What went wrong:[ \t]*\n[ \t]*(\S[^\n]*)$|"
-    r"^\[ERROR\] Failed to execute goal \S+(?: \([^)\n]*\))? on project [^:\s]+: ([^\n]+)$",
+    r"^\[ERROR\] Failed to execute goal (?:\S+(?: \([^)\n]*\))? )?on project [^:\s]+: ([^\n]+)$",
     re.MULTILINE,
 )
 #: Gradle's cause line that only names the task that failed.
@@ -308,9 +315,12 @@ def explanation(output: str, shown: str = "") -> str:
     A compiler's or a resolver's line that `shown` (the error the memory shows) already says is
     no explanation of it: the next one is looked for."""
     said = _BUILD_CAUSE.search(output[:MAX_OUTPUT_SCAN_CHARS])
-    cause = said and (said.group(1) or said.group(2)).strip()
-    # "Execution failed for task ':app:compileJava'." names the task that failed, not why.
-    if cause and len(cause.split()) >= 2 and not _TASK_ONLY.match(cause):
+    cause = (said.group(1) or said.group(2)).strip() if said else ""
+    # "Execution failed for task ':app:compileJava'." names the task that failed, not why;
+    # "Compilation failure" only says that the goal failed: beside the error shown it adds
+    # nothing (alone, it is all the build said); the error shown is no explanation of itself.
+    told = cause.rstrip(".") not in shown and not (shown and is_summary(cause))
+    if told and len(cause.split()) >= 2 and not _TASK_ONLY.match(cause):
         return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
     cause = cause_line(output)
     if cause and cause.rstrip(".") not in shown:
@@ -320,7 +330,8 @@ def explanation(output: str, shown: str = "") -> str:
         # `To fix this you could try to:` introduces what follows; it says nothing itself.
         if _EXPLAINS.match(line) and len(line.split()) >= 3 and not line.endswith(":"):
             # `Note: Using configuration file …` says what the tool did, not why it failed.
-            if is_progress(re.split(r"[:\s]", line, maxsplit=1)[1]):
+            words = re.split(r"[:\s]", line, maxsplit=1)[1]
+            if is_progress(words) or _SEE_MORE.search(line) or is_summary(words):
                 continue
             return clipped(line.rstrip("."), MAX_EXPLANATION_CHARS)
     return ""

@@ -8,6 +8,7 @@ import re
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.lessons import is_progress
+from squirrel_memory.extractors.summary_lines import is_summary
 
 MAX_FINGERPRINT_CHARS = 160
 
@@ -65,12 +66,31 @@ def _first_error_line(output: str) -> str:
     lines = [line.strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
     lines = [line for line in lines if line and not _SKIP_LINE.match(line)]
     lines = [line for line in lines if not is_progress(line)]
+    first = _chosen(lines, stated=False)
+    if first and not is_summary(first):
+        return first
+    if not first and not any(is_summary(line) for line in lines):
+        return ""
+    # The line chosen only says that something failed (or none was chosen beside such a line):
+    # a line that states the error itself says more; without one, the summary stays.
+    return _chosen(lines, stated=True) or first
+
+
+def _chosen(lines: list[str], *, stated: bool) -> str:
+    """The first exception line, else the first error line, with what it announces; `stated`:
+    one that states the error, never a summary, else a line `_STATED` knows (or "")."""
+    for test in (_EXCEPTION_LINE.match, _ERROR_LINE.search):
+        for n, line in enumerate(lines):
+            if test(line) and not (stated and is_summary(line)):
+                found = _explained(lines, n, stated=stated)
+                if not (stated and is_summary(found)):
+                    return found
+    if not stated:
+        return ""
     for n, line in enumerate(lines):
-        if _EXCEPTION_LINE.match(line):
-            return _explained(lines, n)
-    for n, line in enumerate(lines):
-        if _ERROR_LINE.search(line):
-            return _explained(lines, n)
+        announced = n > 0 and bool(_ANNOUNCER.search(lines[n - 1]))
+        if (announced or _STATED.search(line)) and not is_summary(line):
+            return _explained(lines, n, stated=True)
     return ""
 
 
@@ -78,19 +98,37 @@ def _is_error(line: str) -> bool:
     return bool(_EXCEPTION_LINE.match(line) or _ERROR_LINE.search(line))
 
 
-def _explained(lines: list[str], n: int) -> str:
+def _explained(lines: list[str], n: int, *, stated: bool = False) -> str:
     """The error line at `n`, or what it announces: the next error line within reach, else
-    the heading with the line that follows it (`NoMethodError: undefined method …`)."""
+    the heading with the line that follows it (`NoMethodError: undefined method …`). `stated`:
+    a summary is never what it announces, and a located error with words of its own needs no
+    more (`a.go:2:8: missing go.sum entry for module …; to add:`)."""
     line = lines[n]
     if not _HEADING.search(line):
         return line
     after = lines[n + 1 : n + 1 + _HEADING_REACH]
     for other in after:
-        if _is_error(other) and not _HEADING.search(other):
+        if _is_error(other) and not _HEADING.search(other) and not (stated and is_summary(other)):
             return other
+    if stated and _LOCATED_MESSAGE.match(line):
+        return line
     if after and line.endswith((":", "]")) and not _HEADING.search(after[0]):
         return f"{line} {after[0]}"
     return line
+
+
+#: A line that states an error in words no error pattern knows, looked for only beside a
+#: summary: a located message (`add_test.go:12: got 3, want 4`), a panic or failed assertion,
+#: a test runner's failed case (`● sum › adds`).
+_STATED = re.compile(
+    r"^\.{0,2}/?[\w./-]+\.\w+:\d+(?::\d+)?:\s*\S+(?:\s+\S+){1,}|"
+    r"\bpanicked at\b|\bassertion\b.*\bfailed\b|^●\s+\S",
+    re.IGNORECASE,
+)
+#: A line after which the error is told (`* What went wrong:`, `rake aborted!`).
+_ANNOUNCER = re.compile(r"^\*?\s*what went wrong:$|\baborted!$", re.IGNORECASE)
+#: A located error with words of its own before its last colon.
+_LOCATED_MESSAGE = re.compile(r"^\.{0,2}/?[\w./-]+\.\w+:\d+(?::\d+)?:\s*\S+(?:\s+\S+){2,}")
 
 
 def error_fingerprint(output: str) -> str:
