@@ -217,6 +217,19 @@ _DONT_ANY = re.compile(
 )
 _JUST = re.compile(r"^[\s,]*(?:(?:but|and)\s+)*(?:just|only|simply)\s+[a-z]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]")
+#: A clause tied to one spot of the task at hand: "in this function", "from this action", "on
+#: this screen", "for this one", "for now", "just this once". A rule word in it ("Always return
+#: 404 in this handler", "Prefer the cached value in this function") is about that spot, not
+#: later work. The whole project ("in this repo", "for this crate") or its team is no spot.
+_TASK_SPOT = re.compile(
+    r"\b(?:(?:in|on|from|for|to|inside|within|into) (?:this|that) (?!(?:repo|repository|project|"
+    r"codebase|code base|monorepo|workspace|team|company|org|organi[sz]ation|shop|house|crate|"
+    r"package|app|application|library|service|language|ecosystem|stack)\b)[\w-]+|"
+    r"for now|(?:just )?this once|this time|for the time being)\b",
+    re.IGNORECASE,
+)
+#: "in this module we never …", "our handlers here …": the team's way, not a spot of the task.
+_WE = re.compile(r"\b(?:we|our|us)\b", re.IGNORECASE)
 _SCOPE_PHRASE = re.compile(
     r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
     re.IGNORECASE,
@@ -286,6 +299,13 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         told_before = told is not None or ((said_before or again) and _rule_worded(body))
         # "Important: migrations are append-only, never edit one": a stressed statement
         marked = _after_marker(message, written, marker_at) or stressed_rule(written, body)
+        if (
+            not marked
+            and _TASK_SPOT.search(written)
+            and not _WE.search(written)
+            and not _GATE.search(body)
+        ):
+            continue  # "always return 404 in this handler": a rule of one spot of the task
         standing = (
             marked
             or ever_after(message, written)
