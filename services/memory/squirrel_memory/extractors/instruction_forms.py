@@ -121,7 +121,7 @@ _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 #: "avoid adding …", "avoid global state": a rule said with "avoid" keeps it as its lead.
 _AVOIDED = re.compile(r"^avoid\s", re.IGNORECASE)
-_STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
+_STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>(?:\w+-)?\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
     r"^(?:whenever|every ?time|each time|next time|when|before|after|if|once)\b[^,]{3,80},\s*"

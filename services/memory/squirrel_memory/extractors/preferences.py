@@ -23,7 +23,7 @@ The forms a clause's instruction takes, and its clean wording, are `instruction_
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_forms import (
@@ -39,6 +39,7 @@ from squirrel_memory.extractors.instruction_forms import (
 )
 from squirrel_memory.extractors.instruction_keys import instruction_key, topic
 from squirrel_memory.extractors.instruction_scope import instruction_scope
+from squirrel_memory.extractors.labelled_habits import bare_routine, topic_label, with_label
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
@@ -109,6 +110,8 @@ _STANDING = re.compile(
     r"in general|"
     r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
     r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
+    # "rubocop before you commit, as always": a habit said again
+    r"(?:as|like) (?:always|usual)|as per usual|"
     r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
     r"exclusively|only use|consistently|throughout the (?:code|codebase|project)|"
     r"(?:the|our|my) (?:overriding|overarching|golden|guiding) (?:rule|principle|directive)|"
@@ -286,6 +289,13 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             continue  # a part of the reasoned rule, kept whole with its reason
         # "can you always … before …?", "we're a Kotlin shop, so prefer …": the rule
         clause = asked_as_rule(read) or after_reason(read) or read
+        # "Errors: always wrap with %w", "Style: start pipelines with a raw value": the rule
+        # after a topic label, told with it
+        labelled = topic_label(clause) if not labelled_rule(written) else None
+        if labelled is not None and (labelled.style or _STANDING.search(labelled.rest)):
+            clause = labelled.rest
+        else:
+            labelled = None
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         again = _AGAIN_LEAD.match(body) is not None
@@ -294,6 +304,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if told == "":
             continue  # "I told you to fix the login bug": a task asked again, no rule
         body = told or body
+        # "bundle exec rubocop -a before committing": the routine of running a bare command
+        routine = bare_routine(body)
+        body = routine or body
         # "as I said, fix the login bug" is the task asked again; "as I said, never push to
         # main" is a rule said again: the clause must be worded as a rule, as `_told` asks
         told_before = told is not None or ((said_before or again) and _rule_worded(body))
@@ -310,6 +323,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             marked
             or ever_after(message, written)
             or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
+            or (labelled is not None and labelled.style)
             or bool(_STANDING.search(written))
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
         )
@@ -331,6 +345,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
                 or process
                 or told_before
                 or bool(_INSIST.match(written) and _CONDITIONED.search(body))
+                or routine is not None
                 or bool(AT_THE_END.match(body)),
                 standing=standing,
             )
@@ -356,6 +371,12 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if scope_phrase and result.content and not result.content.startswith("Prefers"):
             where = scope_phrase.group(0).strip(" ,").lower()
             result = Found(result.content.rstrip(".") + f" {where}.", result.subject)
+        if labelled is not None:
+            result = replace(
+                result,
+                content=with_label(labelled.label, result.content),
+                subject=f"{labelled.label} {result.subject}",
+            )
         standing = (standing or result.standing) and not asked
         gated = bool(_GATE.search(body))
         if (

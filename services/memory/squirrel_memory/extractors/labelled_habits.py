@@ -1,0 +1,111 @@
+"""Habits said in a developer's shorthand: under a topic label, or as a bare command with the
+step of work it goes before.
+
+A topic label ("Errors: always wrap with %w", "Kotlin: prefer val over var everywhere") names
+what the rule after it is about; the rule is read without it and told with it. A style label
+("Style: start pipelines with a raw value") names what follows as the way code is written here,
+a rule even without a rule word. A label naming a state of things ("Bug: …", "Output: …",
+"Step 2: …") sets off no rule.
+
+A bare command before a step of work that comes back ("bundle exec rubocop -a before
+committing", "./gradlew spotlessApply before every commit") is the routine "run it before …".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from squirrel_memory.extractors.instruction_forms import VERBS
+from squirrel_memory.extractors.tool_names import known_tool
+from squirrel_memory.extractors.wording import stem
+
+#: A label of one to three words before a colon or a spaced dash, then the words it sets off.
+_LABEL = re.compile(
+    r"^(?P<label>[A-Za-z][\w#+./]*(?:[ -][A-Za-z][\w#+./]*){0,2})\s*(?::|\s[-–—])\s+"
+    r"(?P<rest>\S.*)$"
+)
+#: Labels that name the way code is written: what follows is a rule as it stands.
+_STYLE = re.compile(
+    r"^(?:(?:code|coding|house|our|team|naming|formatting)\s+)?(?:style|conventions?|"
+    r"naming|formatting)$",
+    re.IGNORECASE,
+)
+#: Labels that set off a state of things, a plan or an output, not a rule.
+_NOT_TOPIC = re.compile(
+    r"^(?:bug|issue|problem|question|todo|task|step(?:\s+\d+)?|update|status|result|output|"
+    r"log|logs|context|background|plan|goal|summary|error|warning|traceback|expected|actual|"
+    r"edit|fix|done|next|then|now|today|here|also|ps|p\.s|re|example|e\.g|i\.e|eg|ie|"
+    r"q|a|tl;?dr|update \d+|note|nb|fyi|reminder|important|heads up|edit \d+)$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    """A clause's topic label, the words after it, and whether the label names a style."""
+
+    label: str
+    rest: str
+    style: bool
+
+
+def topic_label(clause: str) -> Labelled | None:
+    """ "Errors: always wrap with %w" → ("Errors", "always wrap with %w", False); None when the
+    clause opens with no label, or with one naming no topic ("Bug: …", "Step 2: …")."""
+    match = _LABEL.match(clause.strip())
+    if match is None:
+        return None
+    label = match.group("label")
+    words = label.lower().split()
+    if (
+        _NOT_TOPIC.match(label)
+        or label.lower().startswith(("http", "www"))
+        or words[0] in VERBS
+        or stem(words[0]) in VERBS  # "Add the tests: …": a task, then what follows
+        or _NOT_COMMAND.match(label)
+    ):
+        return None
+    return Labelled(label, match.group("rest").strip(), bool(_STYLE.match(label)))
+
+
+def with_label(label: str, content: str) -> str:
+    """ "Errors" + "Always wrap with %w." → "Errors: always wrap with %w."."""
+    if not content:
+        return content
+    head = content.split(maxsplit=1)[0]
+    lowered = content if head.isupper() and len(head) > 1 else content[0].lower() + content[1:]
+    return f"{label}: {lowered}"
+
+
+#: A bare command, then the step of work it goes before or after, again and again.
+_BARE_ROUTINE = re.compile(
+    r"^(?P<cmd>[`./\w][^,;]{0,60}?)\s+(?:before|after)\s+(?:(?:every|each)\s+)?(?:you\s+)?"
+    r"(?:commit(?:ting|s)?|push(?:ing|es)?|(?:you(?:'re| are)\s+)?done|finishing|"
+    r"hand(?:ing)?\s+it\s+(?:back|over)|open(?:ing)?\s+(?:a\s+)?(?:pr|pull request)s?|"
+    r"merg(?:e|ing)|releas(?:e|ing))\b",
+    re.IGNORECASE,
+)
+#: Words that open a noun phrase or a sentence, never a command.
+_NOT_COMMAND = re.compile(
+    r"^(?:the|a|an|this|that|these|those|it|we|i|you|they|my|our|your|please|and|also|then|"
+    r"always|never|only|just|run|do|don'?t)\b",
+    re.IGNORECASE,
+)
+
+
+def bare_routine(clause: str) -> str | None:
+    """ "bundle exec rubocop -a before committing" → "run bundle exec rubocop -a before
+    committing"; None unless the clause opens with a command: a known tool among its first
+    words, or a program's path (`./gradlew`, `vendor/bin/phpstan`)."""
+    match = _BARE_ROUTINE.match(clause.strip())
+    if match is None or _NOT_COMMAND.match(match.group("cmd")):
+        return None
+    words = match.group("cmd").strip("`").split()
+    if len(words) > 6:
+        return None
+    head = words[0].strip("`")
+    program = "/" in head and not head.endswith("/")
+    if not program and not any(known_tool(w.strip("`")) for w in words[:3]):
+        return None
+    return f"run {clause.strip()}"

@@ -1,0 +1,106 @@
+"""Habits in a developer's shorthand: a rule under a topic label ("Errors: always wrap with
+%w"), a style label ("Style: …"), a bare command before a step of work ("bundle exec rubocop -a
+before committing"), "as always"; and the look-alikes that stay no habit."""
+
+from __future__ import annotations
+
+import pytest
+
+from squirrel_memory.extractors.labelled_habits import bare_routine, topic_label, with_label
+from squirrel_memory.extractors.preferences import stated_preferences
+
+
+def _standing(text: str) -> list[str]:
+    found = stated_preferences(text, after_assistant_action=False)
+    return [p.content for p in found if "standing" in p.tags]
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "Add a cache layer. Errors: always wrap with fmt.Errorf and %w.",
+            "Errors: always wrap with fmt.Errorf and %w.",
+        ),
+        ("Kotlin: prefer val over var everywhere", "Kotlin: prefers val over var everywhere."),
+        (
+            "Style: start pipelines with a raw value, not a function call.",
+            "Style: start pipelines with a raw value, not a function call.",
+        ),
+        ("Commits: never more than one topic each", "Commits: never more than one topic each."),
+    ],
+)
+def test_a_rule_under_a_topic_label_is_a_habit_told_with_its_label(text: str, content: str) -> None:
+    assert _standing(text) == [content]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Bug: the parser always drops the last line.",  # a state of things
+        "Output: always 0 rows",
+        "Step 2: run the migration",
+        "Errors: the build fails on CI",  # no rule word after a topic label
+        "Kotlin: add the data class",  # a task under a topic label
+        "Errors: always return 404 in this handler.",  # one spot of the task
+    ],
+)
+def test_a_label_over_a_state_a_task_or_one_spot_makes_no_habit(text: str) -> None:
+    assert _standing(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "./gradlew spotlessApply before every commit",
+            "Run ./gradlew spotlessApply before every commit.",
+        ),
+        (
+            "rubocop autocorrect before you commit, as always.",
+            "Run rubocop autocorrect before you commit.",
+        ),
+        ("vendor/bin/phpstan before every push", "Run vendor/bin/phpstan before every push."),
+    ],
+)
+def test_a_bare_command_before_a_step_said_as_a_rule_is_a_habit(text: str, content: str) -> None:
+    assert _standing(text) == [content]
+
+
+def test_a_bare_command_before_committing_said_once_is_tentative() -> None:
+    (found,) = stated_preferences(
+        "Reminder: bundle exec rubocop -a before committing.", after_assistant_action=False
+    )
+    assert found.content == "Run bundle exec rubocop -a before committing."
+    assert "tentative" in found.tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the tests before committing",  # no command
+        "the migration after merging",
+        "Lunch before the release",
+        "I'll look at it before committing",
+        "docs/ before every commit",  # a folder, no program
+    ],
+)
+def test_no_command_before_a_step_is_no_routine(text: str) -> None:
+    assert bare_routine(text) is None
+
+
+def test_the_label_and_its_words() -> None:
+    found = topic_label("Code style: prefer early returns")
+    assert found is not None
+    assert (found.label, found.rest, found.style) == ("Code style", "prefer early returns", True)
+    assert topic_label("Add the tests: never mock the database") is None  # a task first
+    assert topic_label("https://example.com: always up") is None
+    assert with_label("Errors", "Always wrap with %w.") == "Errors: always wrap with %w."
+    assert with_label("API", "NEVER break it.") == "API: NEVER break it."
+
+
+def test_stop_with_a_dashed_verb_is_a_directive() -> None:
+    (found,) = stated_preferences(
+        "please stop force-unwrapping optionals", after_assistant_action=False
+    )
+    assert found.content == "Avoid force-unwrapping optionals."
