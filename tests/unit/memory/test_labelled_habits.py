@@ -104,3 +104,29 @@ def test_stop_with_a_dashed_verb_is_a_directive() -> None:
         "please stop force-unwrapping optionals", after_assistant_action=False
     )
     assert found.content == "Avoid force-unwrapping optionals."
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "Add the feed. Going forward, async/await instead of completion handlers.",
+            "Prefers async/await over completion handlers.",
+        ),
+        ("From now on: tabs over spaces", "Prefers tabs over spaces."),
+    ],
+)
+def test_one_thing_over_another_after_a_marker_is_a_choice(text: str, content: str) -> None:
+    assert _standing(text) == [content]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "async/await instead of completion handlers",  # no marker for later work
+        "Going forward, the cache over the db call",  # a sentence's words, not two things
+        "From now on, this one instead of that one",  # things of the task
+    ],
+)
+def test_two_sides_without_a_marker_or_of_the_task_make_no_choice(text: str) -> None:
+    assert _standing(text) == []

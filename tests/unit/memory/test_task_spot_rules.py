@@ -24,6 +24,10 @@ from squirrel_memory.extractors.preferences import stated_preferences
         "Prefer the builder for this one.",
         "Always use the staging API this time.",
         "Just this once, never run the formatter.",
+        "Always return None here when the key is missing.",
+        "Use GenServer.call here, not cast.",
+        "Use find_by here instead of where.first.",
+        "Prefer user_id here over the email.",
     ],
 )
 def test_a_rule_word_about_one_spot_of_the_task_is_no_habit(text: str) -> None:
@@ -39,6 +43,8 @@ def test_a_rule_word_about_one_spot_of_the_task_is_no_habit(text: str) -> None:
         "From now on, always run the linter in this folder.",  # a marker for later work
         "Never add a dependency to this crate without asking me first.",  # a gate
         "Always use tabs here",  # "here" names the project
+        "Never use npm here, use pnpm.",
+        "We use snake_case here, always.",  # the team's way
     ],
 )
 def test_the_whole_project_or_the_teams_way_is_still_a_habit(text: str) -> None:

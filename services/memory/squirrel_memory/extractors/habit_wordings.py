@@ -120,7 +120,9 @@ _DONT_IN_KIND = re.compile(
 #: "I'm not a fan of long functions", "I hate magic numbers": a kind of thing the user dislikes.
 _DISLIKE = re.compile(
     r"^(?:(?:i'?m|i am|we'?re|we are)\s+not\s+(?:a\s+|the\s+)?(?:big(?:gest)?\s+|huge\s+)?"
-    r"fans?\s+of|i\s+(?:really\s+)?(?:hate|dislike|can'?t stand|detest))\s+(?P<x>[^,;]{3,60})$",
+    r"fans?\s+of|i\s+(?:really\s+)?(?:hate|dislike|can'?t stand|detest))\s+"
+    # "I hate when the build is slow": a complaint about what happens, no kind of thing
+    r"(?!(?:it\s+)?(?:when|if|how|that)\b)(?P<x>[^,;]{3,60})$",
     re.IGNORECASE,
 )
 #: "your standing job is to keep the TODO list up to date": a duty for every session.

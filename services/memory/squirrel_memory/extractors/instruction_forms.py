@@ -80,6 +80,25 @@ _LIKE = re.compile(
     r"them|a lot|much)\b).+)$",
     re.IGNORECASE,
 )
+#: "I hate when functions use naked returns, please don't", "I hate model callbacks, put it in
+#: the service instead": a dislike the user asks the work to keep clear of (the second part
+#: says so; "I hate when the build is slow" alone is a complaint).
+_HATE = re.compile(
+    r"^(?:i|we)\s+(?:really\s+|just\s+)?(?:hate|dislike|can'?t stand|don'?t like|do not like)\s+"
+    r"(?:it\s+)?(?P<when>when\s+)?(?P<x>(?!(?:it|this|that|the|these|those|you|your)\b)[^,;]+?)"
+    r"\s*[,;:.-]+\s*(?P<then>.+)$",
+    re.IGNORECASE,
+)
+_HATE_THEN = re.compile(
+    r"^(?:(?:so|and|just)\s+)?(?:please\s+)?(?:(?:don'?t|do not)(?!\s+(?:worry|bother|mind)\b)|"
+    r"avoid|stop|never)\b|.*\binstead\b",
+    re.IGNORECASE,
+)
+_INSTEAD_END = re.compile(r"\binstead\W*$", re.IGNORECASE)
+#: The two sides of a liked thing: "pattern matching in function heads rather than case".
+_LIKED_OVER = re.compile(
+    r"^(?P<x>.+?)\s+(?:better than|rather than|instead of)\s+(?P<y>.+)$", re.IGNORECASE
+)
 _SUBJECT = re.compile(
     r"^(?:you|we|i)\s+(?:(?P<modal>should|must|need to|have to|are to|will)\s+)?(?P<rest>.+)$",
     re.IGNORECASE | re.DOTALL,
@@ -400,8 +419,23 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         if not _usable(x) or len(x.split()) < MIN_PRINCIPLE_WORDS:
             return None
         return worded(f"don't {x}" if match.group("neg") else x, x)
+    if (match := _HATE.match(clause)) and _HATE_THEN.match(match.group("then")):
+        # "I hate when functions use naked returns, please don't": a thing to avoid
+        x = _clean(match.group("x"))
+        if not _usable(x) or ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
+            return None
+        said = f"Dislikes it when {x}" if match.group("when") else f"Dislikes {x}"
+        instead = match.group("then") if _INSTEAD_END.search(match.group("then")) else ""
+        return worded(f"{said}; {_clean(instead)}" if instead else said, x)
     if match := _LIKE.match(clause):
         x = _clean(match.group("x"))
+        if (sides := _LIKED_OVER.match(x)) and not any(
+            ONE_OFF.search(side) or len(side.split()) > MAX_LIKED_WORDS for side in sides.groups()
+        ):
+            # "I like AssertJ assertions better than the JUnit ones": one thing over another
+            x, y = (_clean(side) for side in sides.groups())
+            both = f"{x} {y}"
+            return worded(f"Prefers {x} over {y}", both, choice=bool(tool_words(both)))
         if not _usable(x) or ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
             return None
         return worded(f"Prefers {x}", x, choice=bool(tool_words(x)))

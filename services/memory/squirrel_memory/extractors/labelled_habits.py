@@ -7,6 +7,10 @@ what the rule after it is about; the rule is read without it and told with it. A
 a rule even without a rule word. A label naming a state of things ("Bug: …", "Output: …",
 "Step 2: …") sets off no rule.
 
+One thing over another with no verb, said after a marker for all later work ("Going forward,
+async/await instead of completion handlers") is the choice of the first: its two sides are a
+few words each, neither a verb's start nor a thing of the task at hand.
+
 A bare command before a step of work that comes back ("bundle exec rubocop -a before
 committing", "./gradlew spotlessApply before every commit") is the routine "run it before …".
 """
@@ -16,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.instruction_forms import VERBS
+from squirrel_memory.extractors.instruction_forms import ONE_OFF, VERBS
 from squirrel_memory.extractors.tool_names import known_tool
 from squirrel_memory.extractors.wording import stem
 
@@ -109,3 +113,26 @@ def bare_routine(clause: str) -> str | None:
     if not program and not any(known_tool(w.strip("`")) for w in words[:3]):
         return None
     return f"run {clause.strip()}"
+
+
+#: "async/await instead of completion handlers": two sides of a few words, no verb.
+_BARE_CHOICE = re.compile(
+    r"^(?P<x>[\w`'./+#-]+(?:\s[\w`'./+#-]+){0,3}?),?\s+(?:instead of|over|rather than)\s+"
+    r"(?P<y>[\w`'./+#-]+(?:\s[\w`'./+#-]+){0,3})[.!\s]*$",
+    re.IGNORECASE,
+)
+
+
+def bare_choice(clause: str) -> tuple[str, str] | None:
+    """ "async/await instead of completion handlers" → ("async/await", "completion handlers");
+    None when a side opens with a verb or a word of a sentence, or is a thing of the task."""
+    match = _BARE_CHOICE.match(clause.strip())
+    if match is None:
+        return None
+    x, y = match.group("x").strip(), match.group("y").strip()
+    head = x.split()[0].lower()
+    if head in VERBS or stem(head) in VERBS or _NOT_COMMAND.match(x) or _NOT_COMMAND.match(y):
+        return None
+    if ONE_OFF.search(x) or ONE_OFF.search(y):
+        return None
+    return x, y

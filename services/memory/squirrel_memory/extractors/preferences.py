@@ -37,9 +37,14 @@ from squirrel_memory.extractors.instruction_forms import (
     statement,
     worded,
 )
-from squirrel_memory.extractors.instruction_keys import instruction_key, topic
+from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
 from squirrel_memory.extractors.instruction_scope import instruction_scope
-from squirrel_memory.extractors.labelled_habits import bare_routine, topic_label, with_label
+from squirrel_memory.extractors.labelled_habits import (
+    bare_choice,
+    bare_routine,
+    topic_label,
+    with_label,
+)
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
@@ -231,6 +236,13 @@ _TASK_SPOT = re.compile(
     r"for now|(?:just )?this once|this time|for the time being)\b",
     re.IGNORECASE,
 )
+#: "Always return None here when the key is missing", "use GenServer.call here, not cast": "here"
+#: with a case of the code or a name from it is a spot of the task ("never use npm here" is the
+#: project's way).
+_HERE_SPOT = re.compile(
+    r"\bhere\b(?:\s+(?:when|if|unless|whenever|once)\b|.*?(?:\b\w+\.\w+\(?|\b[a-z]+_[a-z_]+\b|"
+    r"\b[a-z]+[A-Z]\w*))|(?:\b\w+\.\w+\(?|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*).*?\bhere\b"
+)
 #: "in this module we never …", "our handlers here …": the team's way, not a spot of the task.
 _WE = re.compile(r"\b(?:we|our|us)\b", re.IGNORECASE)
 _SCOPE_PHRASE = re.compile(
@@ -314,7 +326,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         marked = _after_marker(message, written, marker_at) or stressed_rule(written, body)
         if (
             not marked
-            and _TASK_SPOT.search(written)
+            and (_TASK_SPOT.search(written) or _HERE_SPOT.search(written))
             and not _WE.search(written)
             and not _GATE.search(body)
         ):
@@ -357,6 +369,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and not clause.endswith("?"):
             result = rule_shape(body)
             standing = standing or result is not None
+        if result is None and marked and (sides := bare_choice(body)):
+            # "Going forward, async/await instead of completion handlers": the first side
+            x, y = sides
+            result = worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
         if result is None and rule_as_said(body, labelled=labelled_rule(written), marked=marked):
             # "Our convention: one class per file", "for future reference, the deploy always
             # goes through the Makefile": the rule as said
