@@ -130,3 +130,32 @@ def test_one_thing_over_another_after_a_marker_is_a_choice(text: str, content: s
 )
 def test_two_sides_without_a_marker_or_of_the_task_make_no_choice(text: str) -> None:
     assert _standing(text) == []
+
+
+def test_a_style_label_keeps_a_verbless_rule_as_said() -> None:
+    assert _standing("house style: thiserror for library errors, anyhow only in the binary") == [
+        "House style: thiserror for library errors, anyhow only in the binary."
+    ]
+    assert _standing("Style: this one is fine for now") == []  # the moment
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        (
+            "Every PHP file starts with declare(strict_types=1);",
+            "Every PHP file starts with declare(strict_types=1).",
+        ),
+        ("every public method gets a doc comment", "Every public method gets a doc comment."),
+    ],
+)
+def test_what_every_kind_of_work_starts_with_or_gets_is_a_habit(text: str, content: str) -> None:
+    assert _standing(text) == [content]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["every user gets an email", "each file has been updated", "every test starts with failing"],
+)
+def test_what_every_user_gets_or_a_past_state_is_no_habit(text: str) -> None:
+    assert _standing(text) == []

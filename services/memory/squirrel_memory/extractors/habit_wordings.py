@@ -75,9 +75,11 @@ _STATE = re.compile(
 _MOMENT = re.compile(r"\b(?:now(?! on\b)|yet|again|today|this time|at the moment)\b", re.I)
 _KIND = r"(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
 
-#: "every public function needs a doc comment", "all handlers must have a timeout".
+#: "every public function needs a doc comment", "all handlers must have a timeout", "every
+#: file starts with a license header", "every public method gets a doc comment".
 _EVERY_NEEDS = re.compile(
     rf"^(?P<q>every|each|any|all)\s+(?P<new>new\s+)?{_KIND}\s+(?:needs?|requires?|deserves?|"
+    r"gets?|(?:starts?|begins?|ends?|opens?)\s+with|"
     r"(?:must|should|has to|have to)\s+(?:always\s+)?(?:have|get|include|carry|be))\s+"
     r"(?P<x>(?!to\b)[^;]{2,100})$",
     re.IGNORECASE,

@@ -499,6 +499,7 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
 def habit_statement(clause: str) -> Found | None:
     """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
     from the code."""
+    clause = clause.rstrip(" ;")  # "Every PHP file starts with declare(strict_types=1);"
     if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
     # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the

@@ -74,12 +74,13 @@ def topic_label(clause: str) -> Labelled | None:
 
 
 def with_label(label: str, content: str) -> str:
-    """ "Errors" + "Always wrap with %w." → "Errors: always wrap with %w."."""
+    """ "Errors" + "Always wrap with %w." → "Errors: always wrap with %w."; "house style" +
+    "Thiserror for library errors." → "House style: thiserror for library errors."."""
     if not content:
         return content
     head = content.split(maxsplit=1)[0]
     lowered = content if head.isupper() and len(head) > 1 else content[0].lower() + content[1:]
-    return f"{label}: {lowered}"
+    return f"{label[0].upper()}{label[1:]}: {lowered}"
 
 
 #: A bare command, then the step of work it goes before or after, again and again.

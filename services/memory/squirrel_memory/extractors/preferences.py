@@ -373,7 +373,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             # "Going forward, async/await instead of completion handlers": the first side
             x, y = sides
             result = worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
-        if result is None and rule_as_said(body, labelled=labelled_rule(written), marked=marked):
+        style = labelled is not None and labelled.style
+        if result is None and rule_as_said(
+            body, labelled=labelled_rule(written) or style, marked=marked
+        ):
             # "Our convention: one class per file", "for future reference, the deploy always
             # goes through the Makefile": the rule as said
             result = worded(body, body)
