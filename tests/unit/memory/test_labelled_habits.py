@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from squirrel_memory.extractors.labelled_habits import bare_routine, topic_label, with_label
+from squirrel_memory.extractors.labelled_habits import (
+    asides_apart,
+    bare_routine,
+    topic_label,
+    with_label,
+)
 from squirrel_memory.extractors.preferences import stated_preferences
 
 
@@ -159,3 +164,11 @@ def test_what_every_kind_of_work_starts_with_or_gets_is_a_habit(text: str, conte
 )
 def test_what_every_user_gets_or_a_past_state_is_no_habit(text: str) -> None:
     assert _standing(text) == []
+
+
+def test_a_habit_in_brackets_after_a_task_is_a_clause_of_its_own() -> None:
+    said = "Add the eviction loop (I prefer the plain testing package over testify)"
+    assert _standing(said) == ["Prefers the plain testing package over testify."]
+    assert asides_apart([("Run the tests (with -x please)", "Run the tests (with -x please)")]) == [
+        ("Run the tests (with -x please)", "Run the tests (with -x please)")
+    ]  # a detail of the task, not an aside of the user's own

@@ -33,6 +33,10 @@ def _said(text: str) -> list[str]:
             "Dislikes model callbacks; put it in the service instead.",
         ),
         ("I hate magic numbers", "Avoid magic numbers."),
+        (
+            "I'd rather see iterator chains than manual index loops",
+            "Prefers iterator chains over manual index loops.",
+        ),
     ],
 )
 def test_a_liked_or_disliked_way_is_a_habit(text: str, content: str) -> None:

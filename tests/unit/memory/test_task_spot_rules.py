@@ -28,6 +28,7 @@ from squirrel_memory.extractors.preferences import stated_preferences
         "Use GenServer.call here, not cast.",
         "Use find_by here instead of where.first.",
         "Prefer user_id here over the email.",
+        "Never cache this response, it's per-user.",
     ],
 )
 def test_a_rule_word_about_one_spot_of_the_task_is_no_habit(text: str) -> None:
@@ -44,6 +45,8 @@ def test_a_rule_word_about_one_spot_of_the_task_is_no_habit(text: str) -> None:
         "Never add a dependency to this crate without asking me first.",  # a gate
         "Always use tabs here",  # "here" names the project
         "Never use npm here, use pnpm.",
+        "Run the linter. Always do this before committing.",  # how work is done
+        "Never write code this way",
         "We use snake_case here, always.",  # the team's way
     ],
 )

@@ -44,7 +44,7 @@ _PREFER = re.compile(
 #: didn't add dependencies": a preference said as what the user would rather have.
 _RATHER = re.compile(
     r"^(?:i|we)\s*(?:'d|’d|\s+would)\s+(?:much\s+|really\s+)?rather\s+(?:(?:you|we)\s+)?"
-    r"(?P<neg>not\b\s*|didn'?t\s+|did not\s+)?(?:(?:use|have|go with|stick with|keep)\s+)?"
+    r"(?P<neg>not\b\s*|didn'?t\s+|did not\s+)?(?:(?:use|have|go with|stick with|keep|see)\s+)?"
     r"(?P<x>.+?)(?:\s+(?:than|over|instead of|rather than)\s+(?P<y>[^,;]+))?$",
     re.IGNORECASE,
 )

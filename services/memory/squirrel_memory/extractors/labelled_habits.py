@@ -7,6 +7,9 @@ what the rule after it is about; the rule is read without it and told with it. A
 a rule even without a rule word. A label naming a state of things ("Bug: …", "Output: …",
 "Step 2: …") sets off no rule.
 
+A habit in brackets after a task ("Add the eviction loop (I prefer the plain testing package
+over testify)") is a clause of its own: the task is not the habit.
+
 One thing over another with no verb, said after a marker for all later work ("Going forward,
 async/await instead of completion handlers") is the choice of the first: its two sides are a
 few words each, neither a verb's start nor a thing of the task at hand.
@@ -137,3 +140,26 @@ def bare_choice(clause: str) -> tuple[str, str] | None:
     if ONE_OFF.search(x) or ONE_OFF.search(y):
         return None
     return x, y
+
+
+#: A clause that ends in brackets whose words are the user's own aside: a subject, a plea or
+#: a rule word opens it ("(I prefer …)", "(we group imports …)", "(always …)").
+_ASIDE = re.compile(
+    r"^(?P<a>.*\S)\s*\((?P<b>(?:i|i'd|i'm|we|we're|our|please|always|never|from now on|going "
+    r"forward|by default|as always|as usual|fyi|btw|note|reminder)\b[^()]{6,})\)\s*[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def asides_apart(listed: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Clauses (as written, as read) with a bracketed aside of the user's own taken apart:
+    "Add the eviction loop (I prefer testify)" is the task and "I prefer testify"."""
+    apart: list[tuple[str, str]] = []
+    for written, read in listed:
+        said, heard = _ASIDE.match(written), _ASIDE.match(read)
+        if said is None or heard is None:
+            apart.append((written, read))
+            continue
+        apart.append((said.group("a"), heard.group("a")))
+        apart.append((said.group("b").strip(), heard.group("b").strip()))
+    return apart

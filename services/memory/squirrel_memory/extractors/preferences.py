@@ -40,6 +40,7 @@ from squirrel_memory.extractors.instruction_forms import (
 from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
 from squirrel_memory.extractors.instruction_scope import instruction_scope
 from squirrel_memory.extractors.labelled_habits import (
+    asides_apart,
     bare_choice,
     bare_routine,
     topic_label,
@@ -233,7 +234,14 @@ _TASK_SPOT = re.compile(
     r"\b(?:(?:in|on|from|for|to|inside|within|into) (?:this|that) (?!(?:repo|repository|project|"
     r"codebase|code base|monorepo|workspace|team|company|org|organi[sz]ation|shop|house|crate|"
     r"package|app|application|library|service|language|ecosystem|stack)\b)[\w-]+|"
-    r"for now|(?:just )?this once|this time|for the time being)\b",
+    r"for now|(?:just )?this once|this time|for the time being|"
+    # "never cache this response": one thing of the task ("always do this before committing",
+    # "this way", "this kind of code" say how work is done)
+    r"this (?!(?:repo|repository|project|codebase|code base|monorepo|workspace|team|company|org|"
+    r"organi[sz]ation|shop|house|crate|package|app|application|library|service|language|"
+    r"ecosystem|stack|way|pattern|style|kind|sort|type|format|convention|rule|approach|mistake|"
+    r"again|when|whenever|before|after|if|unless|for|in|on|at|by|with|and|or|as|is|was|so|too|"
+    r"every|each|first|is|should|must|every ?time)\b)[a-z][\w-]*)\b",
     re.IGNORECASE,
 )
 #: "Always return None here when the key is missing", "use GenServer.call here, not cast": "here"
@@ -295,7 +303,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     reasoned = reasoned_rule(message)
     if reasoned is not None:
         found.append(_reasoned(reasoned))
-    listed = imperatives_apart(clauses(message))
+    listed = imperatives_apart(asides_apart(clauses(message)))
     for index, (written, read) in enumerate(listed):
         if reasoned is not None and " ".join(read.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
