@@ -172,3 +172,23 @@ def test_a_habit_in_brackets_after_a_task_is_a_clause_of_its_own() -> None:
     assert asides_apart([("Run the tests (with -x please)", "Run the tests (with -x please)")]) == [
         ("Run the tests (with -x please)", "Run the tests (with -x please)")
     ]  # a detail of the task, not an aside of the user's own
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Repro: always happens after a restart",  # what happens, under a label
+        "Fix the flaky test (always fails on Mondays)",  # what happens, in brackets
+        "always crashes on start",
+        "Always runs the linter first",  # said of a thing, no imperative
+    ],
+)
+def test_a_rule_word_before_what_a_thing_does_is_a_remark(text: str) -> None:
+    assert _standing(text) == []
+
+
+@pytest.mark.parametrize(
+    "text", ["always pass --frozen-lockfile", "always address review comments", "always focus"]
+)
+def test_an_imperative_ending_in_s_is_still_a_rule(text: str) -> None:
+    assert _standing(text)

@@ -453,8 +453,11 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
             x = _clean(match.group("x"))
             if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
                 return None
-            if lead in ("always", "never") and x.split()[0].lower() in _REMARK:
-                return None  # "always the same error": a remark on what happens
+            if lead in ("always", "never") and (
+                x.split()[0].lower() in _REMARK or _third_person(x.split()[0].lower())
+            ):
+                # "always the same error", "always fails on Mondays": a remark on what happens
+                return None
             # "avoid adding new files" is no "don't adding new files".
             said = "avoid" if lead == "don't" and _AVOIDED.match(body) else lead
             return worded(f"{said} {x}", x)
@@ -494,6 +497,22 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
             return None
         return worded(x, x, choice=verb == "use" and bool(tool_words(x)))
     return None
+
+
+#: Verbs of what happens, said of a thing ("always fails", "never happens").
+_HAPPENING = word_set(
+    "happen fail break crash hang work pass return throw time seem look get show drop lose ",
+    "take flake die error occur appear end",
+)
+
+
+def _third_person(word: str) -> bool:
+    """ "fails", "happens", "crashes", "tries": a verb said of a thing, never an imperative
+    ("pass", "focus", "address" end in s as they are)."""
+    if not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return False
+    bases = {word[:-1], word[:-2] if word.endswith("es") else "", word[:-3] + "y"}
+    return any(b and (b in _HAPPENING or b in VERBS) for b in bases)
 
 
 def habit_statement(clause: str) -> Found | None:
