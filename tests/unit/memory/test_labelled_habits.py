@@ -192,3 +192,26 @@ def test_a_rule_word_before_what_a_thing_does_is_a_remark(text: str) -> None:
 )
 def test_an_imperative_ending_in_s_is_still_a_rule(text: str) -> None:
     assert _standing(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("we follow PSR-12, please keep to it", "We follow PSR-12."),
+        ("our handlers return JSON errors, stick to that", "Our handlers return JSON errors."),
+    ],
+)
+def test_a_way_stated_then_asked_to_be_kept_is_a_habit(text: str, content: str) -> None:
+    assert _standing(text) == [content]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we use the old client, keep to it for now",  # for the moment
+        "the tests pass, keep to it",  # no way of the user's or the team's
+        "I added a cache, keep to it",
+    ],
+)
+def test_no_way_of_the_team_or_one_for_now_is_no_kept_way(text: str) -> None:
+    assert _standing(text) == []

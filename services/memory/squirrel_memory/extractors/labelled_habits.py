@@ -14,6 +14,9 @@ One thing over another with no verb, said after a marker for all later work ("Go
 async/await instead of completion handlers") is the choice of the first: its two sides are a
 few words each, neither a verb's start nor a thing of the task at hand.
 
+A way of working the user states, then asks to be kept ("we follow PSR-12, please keep to
+it", "tests live next to the code, stick to that") is a rule as said.
+
 A bare command before a step of work that comes back ("bundle exec rubocop -a before
 committing", "./gradlew spotlessApply before every commit") is the routine "run it before …".
 """
@@ -163,3 +166,24 @@ def asides_apart(listed: list[tuple[str, str]]) -> list[tuple[str, str]]:
         apart.append((said.group("a"), heard.group("a")))
         apart.append((said.group("b").strip(), heard.group("b").strip()))
     return apart
+
+
+#: "we follow PSR-12, please keep to it": a way stated, then asked to be kept to.
+_KEPT_TO = re.compile(
+    r"^(?P<x>[a-z][^,;]{4,100}?)\s*[,;:-]+\s*(?:so\s+|and\s+)?(?:please\s+)?"
+    r"(?:keep to|stick to|stick with|follow|respect|honou?r)\s+(?:it|that|this|them|those)"
+    r"(?:\s+please)?[\s.!]*$",
+    re.IGNORECASE,
+)
+#: The first words of a way stated by the user or their team.
+_WAY_SUBJECT = re.compile(r"^(?:we|our|in this (?:repo|project|codebase) we)\b", re.IGNORECASE)
+
+
+def kept_way(clause: str) -> str | None:
+    """ "we follow PSR-12, please keep to it" → "we follow PSR-12"; None unless the user or
+    their team states the way ("we", "our") and asks that it be kept to."""
+    match = _KEPT_TO.match(clause.strip())
+    if match is None or not _WAY_SUBJECT.match(match.group("x")):
+        return None
+    x = match.group("x").strip()
+    return None if ONE_OFF.search(x) else x

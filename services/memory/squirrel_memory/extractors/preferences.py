@@ -43,6 +43,7 @@ from squirrel_memory.extractors.labelled_habits import (
     asides_apart,
     bare_choice,
     bare_routine,
+    kept_way,
     topic_label,
     with_label,
 )
@@ -377,6 +378,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and not clause.endswith("?"):
             result = rule_shape(body)
             standing = standing or result is not None
+        if result is None and (way := kept_way(body)):
+            # "we follow PSR-12, please keep to it": the way as said, asked to be kept
+            result, standing = worded(way, way), True
         if result is None and marked and (sides := bare_choice(body)):
             # "Going forward, async/await instead of completion handlers": the first side
             x, y = sides
