@@ -14,8 +14,9 @@ One thing over another with no verb, said after a marker for all later work ("Go
 async/await instead of completion handlers") is the choice of the first: its two sides are a
 few words each, neither a verb's start nor a thing of the task at hand.
 
-A way of working the user states, then asks to be kept ("we follow PSR-12, please keep to
-it", "tests live next to the code, stick to that") is a rule as said.
+A way of working the user or their team states ("we …", "our …"), then asks to be kept ("we
+follow PSR-12, please keep to it", "our handlers return JSON errors, stick to that") is a rule
+as said.
 
 A bare command before a step of work that comes back ("bundle exec rubocop -a before
 committing", "./gradlew spotlessApply before every commit") is the routine "run it before …".
