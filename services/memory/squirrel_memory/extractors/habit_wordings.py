@@ -75,9 +75,11 @@ _STATE = re.compile(
 _MOMENT = re.compile(r"\b(?:now(?! on\b)|yet|again|today|this time|at the moment)\b", re.I)
 _KIND = r"(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
 
-#: "every public function needs a doc comment", "all handlers must have a timeout".
+#: "every public function needs a doc comment", "all handlers must have a timeout", "every
+#: file starts with a license header", "every public method gets a doc comment".
 _EVERY_NEEDS = re.compile(
     rf"^(?P<q>every|each|any|all)\s+(?P<new>new\s+)?{_KIND}\s+(?:needs?|requires?|deserves?|"
+    r"gets?|(?:starts?|begins?|ends?|opens?)\s+with|"
     r"(?:must|should|has to|have to)\s+(?:always\s+)?(?:have|get|include|carry|be))\s+"
     r"(?P<x>(?!to\b)[^;]{2,100})$",
     re.IGNORECASE,
@@ -120,7 +122,9 @@ _DONT_IN_KIND = re.compile(
 #: "I'm not a fan of long functions", "I hate magic numbers": a kind of thing the user dislikes.
 _DISLIKE = re.compile(
     r"^(?:(?:i'?m|i am|we'?re|we are)\s+not\s+(?:a\s+|the\s+)?(?:big(?:gest)?\s+|huge\s+)?"
-    r"fans?\s+of|i\s+(?:really\s+)?(?:hate|dislike|can'?t stand|detest))\s+(?P<x>[^,;]{3,60})$",
+    r"fans?\s+of|i\s+(?:really\s+)?(?:hate|dislike|can'?t stand|detest))\s+"
+    # "I hate when the build is slow": a complaint about what happens, no kind of thing
+    r"(?!(?:it\s+)?(?:when|if|how|that)\b)(?P<x>[^,;]{3,60})$",
     re.IGNORECASE,
 )
 #: "your standing job is to keep the TODO list up to date": a duty for every session.

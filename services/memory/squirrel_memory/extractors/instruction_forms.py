@@ -44,7 +44,7 @@ _PREFER = re.compile(
 #: didn't add dependencies": a preference said as what the user would rather have.
 _RATHER = re.compile(
     r"^(?:i|we)\s*(?:'d|’d|\s+would)\s+(?:much\s+|really\s+)?rather\s+(?:(?:you|we)\s+)?"
-    r"(?P<neg>not\b\s*|didn'?t\s+|did not\s+)?(?:(?:use|have|go with|stick with|keep)\s+)?"
+    r"(?P<neg>not\b\s*|didn'?t\s+|did not\s+)?(?:(?:use|have|go with|stick with|keep|see)\s+)?"
     r"(?P<x>.+?)(?:\s+(?:than|over|instead of|rather than)\s+(?P<y>[^,;]+))?$",
     re.IGNORECASE,
 )
@@ -79,6 +79,25 @@ _LIKE = re.compile(
     r"(?P<x>(?!(?:it|this|that|the|these|those|your|how|what|when|where|to see|you|him|her|"
     r"them|a lot|much)\b).+)$",
     re.IGNORECASE,
+)
+#: "I hate when functions use naked returns, please don't", "I hate model callbacks, put it in
+#: the service instead": a dislike the user asks the work to keep clear of (the second part
+#: says so; "I hate when the build is slow" alone is a complaint).
+_HATE = re.compile(
+    r"^(?:i|we)\s+(?:really\s+|just\s+)?(?:hate|dislike|can'?t stand|don'?t like|do not like)\s+"
+    r"(?:it\s+)?(?P<when>when\s+)?(?P<x>(?!(?:it|this|that|the|these|those|you|your)\b)[^,;]+?)"
+    r"\s*[,;:.-]+\s*(?P<then>.+)$",
+    re.IGNORECASE,
+)
+_HATE_THEN = re.compile(
+    r"^(?:(?:so|and|just)\s+)?(?:please\s+)?(?:(?:don'?t|do not)(?!\s+(?:worry|bother|mind)\b)|"
+    r"avoid|stop|never)\b|.*\binstead\b",
+    re.IGNORECASE,
+)
+_INSTEAD_END = re.compile(r"\binstead\W*$", re.IGNORECASE)
+#: The two sides of a liked thing: "pattern matching in function heads rather than case".
+_LIKED_OVER = re.compile(
+    r"^(?P<x>.+?)\s+(?:better than|rather than|instead of)\s+(?P<y>.+)$", re.IGNORECASE
 )
 _SUBJECT = re.compile(
     r"^(?:you|we|i)\s+(?:(?P<modal>should|must|need to|have to|are to|will)\s+)?(?P<rest>.+)$",
@@ -121,7 +140,7 @@ _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 #: "avoid adding …", "avoid global state": a rule said with "avoid" keeps it as its lead.
 _AVOIDED = re.compile(r"^avoid\s", re.IGNORECASE)
-_STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>\w+ing\b.*)$", re.IGNORECASE)
+_STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>(?:\w+-)?\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
     r"^(?:whenever|every ?time|each time|next time|when|before|after|if|once)\b[^,]{3,80},\s*"
@@ -400,8 +419,23 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         if not _usable(x) or len(x.split()) < MIN_PRINCIPLE_WORDS:
             return None
         return worded(f"don't {x}" if match.group("neg") else x, x)
+    if (match := _HATE.match(clause)) and _HATE_THEN.match(match.group("then")):
+        # "I hate when functions use naked returns, please don't": a thing to avoid
+        x = _clean(match.group("x"))
+        if not _usable(x) or ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
+            return None
+        said = f"Dislikes it when {x}" if match.group("when") else f"Dislikes {x}"
+        instead = match.group("then") if _INSTEAD_END.search(match.group("then")) else ""
+        return worded(f"{said}; {_clean(instead)}" if instead else said, x)
     if match := _LIKE.match(clause):
         x = _clean(match.group("x"))
+        if (sides := _LIKED_OVER.match(x)) and not any(
+            ONE_OFF.search(side) or len(side.split()) > MAX_LIKED_WORDS for side in sides.groups()
+        ):
+            # "I like AssertJ assertions better than the JUnit ones": one thing over another
+            x, y = (_clean(side) for side in sides.groups())
+            both = f"{x} {y}"
+            return worded(f"Prefers {x} over {y}", both, choice=bool(tool_words(both)))
         if not _usable(x) or ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
             return None
         return worded(f"Prefers {x}", x, choice=bool(tool_words(x)))
@@ -419,8 +453,11 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
             x = _clean(match.group("x"))
             if not _usable(x) or (lead == "don't" and _NOT_DIRECTIVE.match(x)):
                 return None
-            if lead in ("always", "never") and x.split()[0].lower() in _REMARK:
-                return None  # "always the same error": a remark on what happens
+            if lead in ("always", "never") and (
+                x.split()[0].lower() in _REMARK or _third_person(x.split()[0].lower())
+            ):
+                # "always the same error", "always fails on Mondays": a remark on what happens
+                return None
             # "avoid adding new files" is no "don't adding new files".
             said = "avoid" if lead == "don't" and _AVOIDED.match(body) else lead
             return worded(f"{said} {x}", x)
@@ -462,9 +499,26 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
     return None
 
 
+#: Verbs of what happens, said of a thing ("always fails", "never happens").
+_HAPPENING = word_set(
+    "happen fail break crash hang work pass return throw time seem look get show drop lose ",
+    "take flake die error occur appear end",
+)
+
+
+def _third_person(word: str) -> bool:
+    """ "fails", "happens", "crashes", "tries": a verb said of a thing, never an imperative
+    ("pass", "focus", "address" end in s as they are)."""
+    if not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return False
+    bases = {word[:-1], word[:-2] if word.endswith("es") else "", word[:-3] + "y"}
+    return any(b and (b in _HAPPENING or b in VERBS) for b in bases)
+
+
 def habit_statement(clause: str) -> Found | None:
     """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
     from the code."""
+    clause = clause.rstrip(" ;")  # "Every PHP file starts with declare(strict_types=1);"
     if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
     # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the

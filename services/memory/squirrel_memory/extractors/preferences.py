@@ -23,7 +23,7 @@ The forms a clause's instruction takes, and its clean wording, are `instruction_
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_forms import (
@@ -37,8 +37,16 @@ from squirrel_memory.extractors.instruction_forms import (
     statement,
     worded,
 )
-from squirrel_memory.extractors.instruction_keys import instruction_key, topic
+from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
 from squirrel_memory.extractors.instruction_scope import instruction_scope
+from squirrel_memory.extractors.labelled_habits import (
+    asides_apart,
+    bare_choice,
+    bare_routine,
+    kept_way,
+    topic_label,
+    with_label,
+)
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
@@ -109,6 +117,8 @@ _STANDING = re.compile(
     r"in general|"
     r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
     r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
+    # "rubocop before you commit, as always": a habit said again
+    r"(?:as|like) (?:always|usual)|as per usual|"
     r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
     r"exclusively|only use|consistently|throughout the (?:code|codebase|project)|"
     r"(?:the|our|my) (?:overriding|overarching|golden|guiding) (?:rule|principle|directive)|"
@@ -217,6 +227,33 @@ _DONT_ANY = re.compile(
 )
 _JUST = re.compile(r"^[\s,]*(?:(?:but|and)\s+)*(?:just|only|simply)\s+[a-z]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]")
+#: A clause tied to one spot of the task at hand: "in this function", "from this action", "on
+#: this screen", "for this one", "for now", "just this once". A rule word in it ("Always return
+#: 404 in this handler", "Prefer the cached value in this function") is about that spot, not
+#: later work. The whole project ("in this repo", "for this crate") or its team is no spot.
+_TASK_SPOT = re.compile(
+    r"\b(?:(?:in|on|from|for|to|inside|within|into) (?:this|that) (?!(?:repo|repository|project|"
+    r"codebase|code base|monorepo|workspace|team|company|org|organi[sz]ation|shop|house|crate|"
+    r"package|app|application|library|service|language|ecosystem|stack)\b)[\w-]+|"
+    r"for now|(?:just )?this once|this time|for the time being|"
+    # "never cache this response": one thing of the task ("always do this before committing",
+    # "this way", "this kind of code" say how work is done)
+    r"this (?!(?:repo|repository|project|codebase|code base|monorepo|workspace|team|company|org|"
+    r"organi[sz]ation|shop|house|crate|package|app|application|library|service|language|"
+    r"ecosystem|stack|way|pattern|style|kind|sort|type|format|convention|rule|approach|mistake|"
+    r"again|when|whenever|before|after|if|unless|for|in|on|at|by|with|and|or|as|is|was|so|too|"
+    r"every|each|first|is|should|must|every ?time)\b)[a-z][\w-]*)\b",
+    re.IGNORECASE,
+)
+#: "Always return None here when the key is missing", "use GenServer.call here, not cast": "here"
+#: with a case of the code or a name from it is a spot of the task ("never use npm here" is the
+#: project's way).
+_HERE_SPOT = re.compile(
+    r"\bhere\b(?:\s+(?:when|if|unless|whenever|once)\b|.*?(?:\b\w+\.\w+\(?|\b[a-z]+_[a-z_]+\b|"
+    r"\b[a-z]+[A-Z]\w*))|(?:\b\w+\.\w+\(?|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*).*?\bhere\b"
+)
+#: "in this module we never …", "our handlers here …": the team's way, not a spot of the task.
+_WE = re.compile(r"\b(?:we|our|us)\b", re.IGNORECASE)
 _SCOPE_PHRASE = re.compile(
     r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
     re.IGNORECASE,
@@ -267,12 +304,19 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     reasoned = reasoned_rule(message)
     if reasoned is not None:
         found.append(_reasoned(reasoned))
-    listed = imperatives_apart(clauses(message))
+    listed = imperatives_apart(asides_apart(clauses(message)))
     for index, (written, read) in enumerate(listed):
         if reasoned is not None and " ".join(read.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
         # "can you always … before …?", "we're a Kotlin shop, so prefer …": the rule
         clause = asked_as_rule(read) or after_reason(read) or read
+        # "Errors: always wrap with %w", "Style: start pipelines with a raw value": the rule
+        # after a topic label, told with it
+        labelled = topic_label(clause) if not labelled_rule(written) else None
+        if labelled is not None and (labelled.style or _STANDING.search(labelled.rest)):
+            clause = labelled.rest
+        else:
+            labelled = None
         scope_phrase = _SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
         again = _AGAIN_LEAD.match(body) is not None
@@ -281,15 +325,26 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if told == "":
             continue  # "I told you to fix the login bug": a task asked again, no rule
         body = told or body
+        # "bundle exec rubocop -a before committing": the routine of running a bare command
+        routine = bare_routine(body)
+        body = routine or body
         # "as I said, fix the login bug" is the task asked again; "as I said, never push to
         # main" is a rule said again: the clause must be worded as a rule, as `_told` asks
         told_before = told is not None or ((said_before or again) and _rule_worded(body))
         # "Important: migrations are append-only, never edit one": a stressed statement
         marked = _after_marker(message, written, marker_at) or stressed_rule(written, body)
+        if (
+            not marked
+            and (_TASK_SPOT.search(written) or _HERE_SPOT.search(written))
+            and not _WE.search(written)
+            and not _GATE.search(body)
+        ):
+            continue  # "always return 404 in this handler": a rule of one spot of the task
         standing = (
             marked
             or ever_after(message, written)
             or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
+            or (labelled is not None and labelled.style)
             or bool(_STANDING.search(written))
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
         )
@@ -311,6 +366,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
                 or process
                 or told_before
                 or bool(_INSIST.match(written) and _CONDITIONED.search(body))
+                or routine is not None
                 or bool(AT_THE_END.match(body)),
                 standing=standing,
             )
@@ -322,7 +378,17 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and not clause.endswith("?"):
             result = rule_shape(body)
             standing = standing or result is not None
-        if result is None and rule_as_said(body, labelled=labelled_rule(written), marked=marked):
+        if result is None and (way := kept_way(body)):
+            # "we follow PSR-12, please keep to it": the way as said, asked to be kept
+            result, standing = worded(way, way), True
+        if result is None and marked and (sides := bare_choice(body)):
+            # "Going forward, async/await instead of completion handlers": the first side
+            x, y = sides
+            result = worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
+        style = labelled is not None and labelled.style
+        if result is None and rule_as_said(
+            body, labelled=labelled_rule(written) or style, marked=marked
+        ):
             # "Our convention: one class per file", "for future reference, the deploy always
             # goes through the Makefile": the rule as said
             result = worded(body, body)
@@ -336,6 +402,12 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if scope_phrase and result.content and not result.content.startswith("Prefers"):
             where = scope_phrase.group(0).strip(" ,").lower()
             result = Found(result.content.rstrip(".") + f" {where}.", result.subject)
+        if labelled is not None:
+            result = replace(
+                result,
+                content=with_label(labelled.label, result.content),
+                subject=f"{labelled.label} {result.subject}",
+            )
         standing = (standing or result.standing) and not asked
         gated = bool(_GATE.search(body))
         if (
