@@ -11,7 +11,7 @@ from squirrel_memory.extractors.server_frameworks import rival_servers
 from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
 from squirrel_memory.repository.languages import LanguageShare, primary_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.services import is_env_example
+from squirrel_memory.repository.services import is_compose_file, is_env_example
 from squirrel_memory.repository.stack import (
     Role,
     dependency_role,
@@ -285,6 +285,10 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
             continue  # weighed by `_weigh_databases`
         role = "cache" if service.kind == "cache" else service.kind
         known = {p.name for p in parts.get(role, [])}
+        if role == "queue" and service.name not in known and is_compose_file(service.via):
+            # A queue only a compose file starts, with no client in any manifest: the services
+            # fact says it is started, nothing says jobs run on it.
+            continue
         if service.name not in known:
             parts.setdefault(role, []).append(Part(service.name, "", (service.ref,)))
         else:

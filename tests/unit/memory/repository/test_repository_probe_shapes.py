@@ -1,0 +1,72 @@
+"""Facts from repository shapes met in made-up projects: a queue only a compose file starts,
+and where each rule must not fire."""
+
+from __future__ import annotations
+
+from squirrel_memory.repository import read_repository, repository_candidates
+from tests.unit.memory.repository.conftest import MakeRepo
+
+
+def _found(make_repo: MakeRepo, files: dict[str, str | bytes]) -> dict[str, str]:
+    return {c.key: c.content for c in repository_candidates(read_repository(make_repo(files)))}
+
+
+_PY_APP = {
+    "pyproject.toml": '[project]\nname = "sift"\nrequires-python = ">=3.11"\n'
+    'dependencies = ["fastapi", "sqlalchemy>=2", "aiosqlite"]\n',
+    "sift/main.py": "from fastapi import FastAPI\n\napp = FastAPI()\n" * 20,
+    "docker-compose.yml": "services:\n  postgres:\n    image: postgres:16\n"
+    "  rabbitmq:\n    image: rabbitmq:3-management\n",
+}
+
+
+def test_a_queue_only_a_compose_file_starts_is_not_what_runs_the_jobs(make_repo: MakeRepo) -> None:
+    found = _found(make_repo, _PY_APP)
+    assert "repo:jobs" not in found
+    assert "RabbitMQ" not in found["repo:stack"]
+    assert "RabbitMQ" in found["repo:services"]  # what the compose file starts is still said
+
+
+def test_a_queue_the_application_connects_to_is_still_said(make_repo: MakeRepo) -> None:
+    files = {**_PY_APP, ".env.example": "BROKER_URL=amqp://guest:guest@localhost:5672//\n"}
+    found = _found(make_repo, files)
+    assert "RabbitMQ" in found["repo:jobs"]
+
+
+_MODULE = {
+    "main.tf": 'resource "aws_db_instance" "this" {\n  engine = "postgres"\n}\n' * 20,
+    "variables.tf": 'variable "size" {\n  type = string\n}\n',
+}
+
+
+def test_a_manifest_in_a_test_folder_does_not_name_the_project(make_repo: MakeRepo) -> None:
+    files = {
+        **_MODULE,
+        "test/go.mod": "module github.com/acme/terraform-aws-rds/test\n\ngo 1.22\n",
+        "test/rds_test.go": 'package test\n\nimport "testing"\n\nfunc TestRds(t *testing.T) {}\n',
+    }
+    found = _found(make_repo, files)
+    assert "terraform-aws-rds/test" not in found["repo:stack"]
+    assert found["repo:stack"].startswith("repo")  # the repository's folder name
+
+
+def test_a_manifest_in_another_folder_still_names_the_project(make_repo: MakeRepo) -> None:
+    files = {**_MODULE, "tools/go.mod": "module github.com/acme/rdskit\n\ngo 1.22\n"}
+    files["tools/main.go"] = "package main\n\nfunc main() {}\n"
+    assert _found(make_repo, files)["repo:stack"].startswith("github.com/acme/rdskit")
+
+
+_DJANGO = {
+    "requirements.txt": "Django==5.0.6\nmysqlclient==2.2.4\n",
+    "manage.py": "import os\nos.environ.setdefault('DJANGO_SETTINGS_MODULE', 'kiosk.settings')\n",
+    "kiosk/settings.py": "DATABASES = {'default': {'ENGINE': 'django.db.backends.mysql'}}\n" * 20,
+}
+
+
+def test_a_pytest_config_file_says_the_tests_run_with_pytest(make_repo: MakeRepo) -> None:
+    files = {**_DJANGO, "pytest.ini": "[pytest]\nDJANGO_SETTINGS_MODULE = kiosk.settings_test\n"}
+    assert "`pytest`" in _found(make_repo, files)["repo:recipe:test"]
+
+
+def test_without_a_pytest_config_django_s_runner_is_still_said(make_repo: MakeRepo) -> None:
+    assert "`python manage.py test`" in _found(make_repo, _DJANGO)["repo:recipe:test"]
