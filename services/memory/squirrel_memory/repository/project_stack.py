@@ -57,9 +57,34 @@ class Stack:
         return found[0] if found else None
 
 
+#: Dependencies that make a folder a documentation site.
+_DOCS_GENERATORS = frozenset(
+    {"@docusaurus/core", "vitepress", "vuepress", "nextra", "@astrojs/starlight", "docsify"}
+)
+
+
+def docs_site_folders(out: Readings) -> frozenset[str]:
+    """Sub-folders whose manifest declares a documentation-site generator (`website/`, `docs/`)."""
+    return frozenset(
+        folder
+        for d in out.dependencies
+        if d.name in _DOCS_GENERATORS and (folder := folder_of(d.manifest))
+    )
+
+
+def _only_in(out: Readings, ecosystem: str, folders: frozenset[str]) -> bool:
+    paths = [p for p, eco in out.manifests.items() if eco == ecosystem]
+    return bool(paths) and all(folder_of(p) in folders for p in paths)
+
+
 def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
     """Primary ecosystems by code size, else those of the root manifests."""
     found = primary_of(reading.shares)
+    sites = docs_site_folders(reading.readings)
+    if found and sites:
+        # An ecosystem whose every manifest is a docs site's (`website/package.json` beside a
+        # root `pyproject.toml`) is the site's language, not the project's.
+        found = tuple(eco for eco in found if not _only_in(reading.readings, eco, sites))
     if found:
         return found
     root = [eco for path, eco in reading.readings.manifests.items() if not folder_of(path)]
@@ -121,8 +146,11 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
     )
     root = _roles([d for d in deps if not folder_of(d.manifest)], ecosystem, started)
     by_folder: dict[str, dict[str, list[Part]]] = {}
+    sites = docs_site_folders(out)
     for dep in deps:
         folder = folder_of(dep.manifest)
+        if folder in sites:
+            continue  # a docs site's framework is the site's, not the project's
         if folder and (not has_root or any(fnmatch(folder, m) for m in members)):
             by_folder.setdefault(folder, {})
     for folder in by_folder:

@@ -1,5 +1,6 @@
-"""Facts from repository shapes met in made-up projects: a queue only a compose file starts,
-and where each rule must not fire."""
+"""Facts from repository shapes met in made-up projects: a queue only a compose file starts, a
+test folder's manifest, a pytest config file, a docs site's sub-folder; and where each rule must
+not fire."""
 
 from __future__ import annotations
 
@@ -70,3 +71,33 @@ def test_a_pytest_config_file_says_the_tests_run_with_pytest(make_repo: MakeRepo
 
 def test_without_a_pytest_config_django_s_runner_is_still_said(make_repo: MakeRepo) -> None:
     assert "`python manage.py test`" in _found(make_repo, _DJANGO)["repo:recipe:test"]
+
+
+_PY_CLI = {
+    "pyproject.toml": '[project]\nname = "cinder"\nrequires-python = ">=3.10"\n'
+    'dependencies = ["flask>=3"]\n',
+    "cinder/app.py": "from flask import Flask\n\napp = Flask(__name__)\n" * 10,
+}
+_SITE_JS = "import React from 'react';\nexport default function Home() { return null; }\n" * 30
+
+
+def test_a_docs_site_s_framework_and_language_are_not_the_project_s(make_repo: MakeRepo) -> None:
+    files = {
+        **_PY_CLI,
+        "website/package.json": '{"name": "cinder-website", "dependencies": '
+        '{"@docusaurus/core": "3.3.2", "react": "^18.2.0"}}',
+        "website/src/pages/index.js": _SITE_JS,
+    }
+    stack = _found(make_repo, files)["repo:stack"]
+    assert "React" not in stack
+    assert "JavaScript" not in stack
+    assert stack.startswith("cinder is a Python/Flask app")
+
+
+def test_a_front_end_folder_that_is_no_docs_site_still_counts(make_repo: MakeRepo) -> None:
+    files = {
+        **_PY_CLI,
+        "frontend/package.json": '{"name": "cinder-ui", "dependencies": {"react": "^18.2.0"}}',
+        "frontend/src/App.js": _SITE_JS,
+    }
+    assert "React" in _found(make_repo, files)["repo:stack"]
