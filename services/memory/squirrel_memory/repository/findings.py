@@ -10,6 +10,11 @@ from fnmatch import fnmatch
 _TEST_FOLDERS = frozenset({"test", "tests", "spec", "e2e", "integration-tests"})
 
 
+def is_test_folder(folder: str) -> bool:
+    """Whether a folder sits under a top folder that holds tests (`tests/Shop.Tests`)."""
+    return folder.split("/", 1)[0].lower() in _TEST_FOLDERS
+
+
 def folder_of(path: str) -> str:
     """The folder of a tracked path, relative to the root ("" for the root itself)."""
     return posixpath.dirname(path)
@@ -165,7 +170,7 @@ class Readings:
         )
         # A manifest in a test folder names the test harness (a Go module that drives the
         # project's tests), not the project.
-        harness = folder.split("/", 1)[0].lower() in _TEST_FOLDERS
+        harness = is_test_folder(folder)
         if name and not self.name and not member and not harness:
             self.name, self.name_ref = name, ref
 

@@ -8,7 +8,13 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
 from squirrel_memory.extractors.server_frameworks import rival_servers
-from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
+from squirrel_memory.repository.findings import (
+    Dependency,
+    Readings,
+    Toolchain,
+    folder_of,
+    is_test_folder,
+)
 from squirrel_memory.repository.languages import LanguageShare, primary_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.services import is_compose_file, is_env_example
@@ -127,6 +133,9 @@ def _roles(
     return found
 
 
+_APP_ROLES = frozenset({"framework", "database", "orm"})
+
+
 def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
     """What the project's own manifests say of its stack, per role.
 
@@ -162,7 +171,14 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
             continue
         named = [parts for roles in by_folder.values() if (parts := roles.get(role))]
         names = {tuple(p.name for p in parts) for parts in named}
-        if len(names) == 1:
+        # Every folder that names a part of the app (its framework, database or ORM) must name
+        # this one too: one member's Next.js or Drizzle is not the whole project's.
+        apps = [
+            roles
+            for folder, roles in by_folder.items()
+            if _APP_ROLES & roles.keys() and not is_test_folder(folder)
+        ]
+        if len(names) == 1 and all(role in roles for roles in apps):
             found[role] = named[0]
     _drop_rival_servers(found, started)
     return found

@@ -101,3 +101,30 @@ def test_a_front_end_folder_that_is_no_docs_site_still_counts(make_repo: MakeRep
         "frontend/src/App.js": _SITE_JS,
     }
     assert "React" in _found(make_repo, files)["repo:stack"]
+
+
+def _workspace(store: str, admin: str) -> dict[str, str | bytes]:
+    return {
+        "package.json": '{"name": "harbor", "private": true, "workspaces": ["apps/*"],'
+        ' "scripts": {"test": "turbo run test"}, "devDependencies": {"turbo": "^2.0.3"}}',
+        "apps/store/package.json": store,
+        "apps/store/src/db.ts": "export const db = 1;\n" * 30,
+        "apps/admin/package.json": admin,
+        "apps/admin/src/page.tsx": "export default function P() { return null; }\n" * 30,
+    }
+
+
+def test_one_workspace_member_s_framework_is_not_the_project_s(make_repo: MakeRepo) -> None:
+    files = _workspace(
+        '{"name": "store", "dependencies": {"drizzle-orm": "^0.30.10", "postgres": "^3.4.4"}}',
+        '{"name": "admin", "dependencies": {"next": "14.2.3", "mongoose": "^8.4.0"}}',
+    )
+    stack = _found(make_repo, files)["repo:stack"]
+    assert "Next.js" not in stack
+    assert "Drizzle" not in stack
+
+
+def test_a_framework_every_member_names_is_still_said(make_repo: MakeRepo) -> None:
+    member = '{{"name": "{0}", "dependencies": {{"next": "14.2.3"}}}}'
+    files = _workspace(member.format("store"), member.format("admin"))
+    assert "Next.js" in _found(make_repo, files)["repo:stack"]
