@@ -6,6 +6,14 @@ import posixpath
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
+#: Top folders whose manifests serve the tests, not the project.
+_TEST_FOLDERS = frozenset({"test", "tests", "spec", "e2e", "integration-tests"})
+
+
+def is_test_folder(folder: str) -> bool:
+    """Whether a folder sits under a top folder that holds tests (`tests/Shop.Tests`)."""
+    return folder.split("/", 1)[0].lower() in _TEST_FOLDERS
+
 
 def folder_of(path: str) -> str:
     """The folder of a tracked path, relative to the root ("" for the root itself)."""
@@ -160,7 +168,10 @@ class Readings:
         member = bool(folder) and any(
             fnmatch(folder, pattern.rstrip("/")) for pattern, _ in self.workspaces
         )
-        if name and not self.name and not member:
+        # A manifest in a test folder names the test harness (a Go module that drives the
+        # project's tests), not the project.
+        harness = is_test_folder(folder)
+        if name and not self.name and not member and not harness:
             self.name, self.name_ref = name, ref
 
     def prefer_own(self, folder: str) -> None:

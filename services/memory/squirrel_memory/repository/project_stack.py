@@ -8,10 +8,16 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
 from squirrel_memory.extractors.server_frameworks import rival_servers
-from squirrel_memory.repository.findings import Dependency, Readings, Toolchain, folder_of
+from squirrel_memory.repository.findings import (
+    Dependency,
+    Readings,
+    Toolchain,
+    folder_of,
+    is_test_folder,
+)
 from squirrel_memory.repository.languages import LanguageShare, primary_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.services import is_env_example
+from squirrel_memory.repository.services import is_compose_file, is_env_example
 from squirrel_memory.repository.stack import (
     Role,
     dependency_role,
@@ -57,9 +63,34 @@ class Stack:
         return found[0] if found else None
 
 
+#: Dependencies that make a folder a documentation site.
+_DOCS_GENERATORS = frozenset(
+    {"@docusaurus/core", "vitepress", "vuepress", "nextra", "@astrojs/starlight", "docsify"}
+)
+
+
+def docs_site_folders(out: Readings) -> frozenset[str]:
+    """Sub-folders whose manifest declares a documentation-site generator (`website/`, `docs/`)."""
+    return frozenset(
+        folder
+        for d in out.dependencies
+        if d.name in _DOCS_GENERATORS and (folder := folder_of(d.manifest))
+    )
+
+
+def _only_in(out: Readings, ecosystem: str, folders: frozenset[str]) -> bool:
+    paths = [p for p, eco in out.manifests.items() if eco == ecosystem]
+    return bool(paths) and all(folder_of(p) in folders for p in paths)
+
+
 def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
     """Primary ecosystems by code size, else those of the root manifests."""
     found = primary_of(reading.shares)
+    sites = docs_site_folders(reading.readings)
+    if found and sites:
+        # An ecosystem whose every manifest is a docs site's (`website/package.json` beside a
+        # root `pyproject.toml`) is the site's language, not the project's.
+        found = tuple(eco for eco in found if not _only_in(reading.readings, eco, sites))
     if found:
         return found
     root = [eco for path, eco in reading.readings.manifests.items() if not folder_of(path)]
@@ -102,6 +133,9 @@ def _roles(
     return found
 
 
+_APP_ROLES = frozenset({"framework", "database", "orm"})
+
+
 def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
     """What the project's own manifests say of its stack, per role.
 
@@ -121,8 +155,11 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
     )
     root = _roles([d for d in deps if not folder_of(d.manifest)], ecosystem, started)
     by_folder: dict[str, dict[str, list[Part]]] = {}
+    sites = docs_site_folders(out)
     for dep in deps:
         folder = folder_of(dep.manifest)
+        if folder in sites:
+            continue  # a docs site's framework is the site's, not the project's
         if folder and (not has_root or any(fnmatch(folder, m) for m in members)):
             by_folder.setdefault(folder, {})
     for folder in by_folder:
@@ -134,7 +171,14 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
             continue
         named = [parts for roles in by_folder.values() if (parts := roles.get(role))]
         names = {tuple(p.name for p in parts) for parts in named}
-        if len(names) == 1:
+        # Every folder that names a part of the app (its framework, database or ORM) must name
+        # this one too: one member's Next.js or Drizzle is not the whole project's.
+        apps = [
+            roles
+            for folder, roles in by_folder.items()
+            if _APP_ROLES & roles.keys() and not is_test_folder(folder)
+        ]
+        if len(names) == 1 and all(role in roles for roles in apps):
             found[role] = named[0]
     _drop_rival_servers(found, started)
     return found
@@ -285,6 +329,10 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
             continue  # weighed by `_weigh_databases`
         role = "cache" if service.kind == "cache" else service.kind
         known = {p.name for p in parts.get(role, [])}
+        if role == "queue" and service.name not in known and is_compose_file(service.via):
+            # A queue only a compose file starts, with no client in any manifest: the services
+            # fact says it is started, nothing says jobs run on it.
+            continue
         if service.name not in known:
             parts.setdefault(role, []).append(Part(service.name, "", (service.ref,)))
         else:

@@ -116,6 +116,11 @@ def _host_port(spec: object) -> int | None:
     return None
 
 
+def is_compose_file(path: str) -> bool:
+    """Whether `path` is a compose file (`docker-compose.yml`, `compose.dev.yaml`)."""
+    return bool(_COMPOSE.match(path))
+
+
 def read_compose(text: TextFile, out: Readings) -> None:
     data = yaml.safe_load(text.text)
     services = data.get("services") if isinstance(data, dict) else None
