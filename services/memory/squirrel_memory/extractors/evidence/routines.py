@@ -154,6 +154,10 @@ def _routine_step(attempt: Attempt) -> bool:
         return False
     if attempt.use is not None and attempt.use.purpose in CHECK_PURPOSES:
         return False
+    if attempt.use is not None and attempt.use.purpose == "migrate":
+        # Applying migrations follows the migration a session wrote (generate, review,
+        # migrate): a step of that change, not of how every session ends.
+        return False
     words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
     return not (attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT))
 
