@@ -186,3 +186,20 @@ def test_the_routine_around_a_migration_keeps_its_other_steps() -> None:
     assert routine.startswith("At the end of a session: `git commit -am")
     assert "→ `git push`" in routine
     assert "migrate" not in routine
+
+
+def test_a_program_run_with_other_first_words_each_time_is_no_routine_step() -> None:
+    one = ["sbt ~compile", 'git commit -am "balances"', "git push"]
+    two = ['sbt "core/testOnly a.TransferSpec"', 'git commit -am "tz"', "git push"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    (routine,) = _routines(events)
+    assert "`sbt`" not in routine
+    assert "→ `git push`" in routine
+
+
+def test_a_program_run_the_same_way_each_time_stays_a_routine_step() -> None:
+    one = ["just release", 'git commit -am "a"', "git push"]
+    two = ["just release", 'git commit -am "b"', "git push"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    (routine,) = _routines(events)
+    assert routine.startswith("At the end of a session: `just release`")

@@ -177,6 +177,15 @@ def _other_scripts(attempts: list[Attempt]) -> bool:
     return len(files) > 1 and all("/" in f or "." in f.strip(".") for f in files)
 
 
+def _other_verbs(attempts: list[Attempt], step: str) -> bool:
+    """Whether a step known only by its program (`tool`) gathers runs that gave it different
+    first words (`tool ~compile`, `tool "pkg/testOnly X"`): other commands, no one step."""
+    if " " in step.strip("`"):
+        return False
+    firsts = {next((t for t in a.tokens[1:] if not t.startswith("-")), "") for a in attempts}
+    return len(firsts) > 1
+
+
 def _fix_steps(attempts: list[Attempt]) -> set[str]:
     """The runs (event ids) made between a failed check and the next run of that check that
     passed: what got the check past its failure (`go mod tidy` after a missing `go.sum` entry),
@@ -231,7 +240,11 @@ def routine(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
             ids.setdefault(f"`{attempt.base}`", []).append(attempt.run.event_id)
             runs.setdefault(f"`{attempt.base}`", []).append(attempt)
     # An interpreter running another script each time (`Rscript scripts/<name>.R`) is no step.
-    steps = [step for step in _common_steps(sequences) if not _other_scripts(runs[step])]
+    steps = [
+        step
+        for step in _common_steps(sequences)
+        if not _other_scripts(runs[step]) and not _other_verbs(runs[step], step)
+    ]
     if not steps:
         return None
     sessions = min(sum(1 for seq in sequences if step in seq) for step in steps)
