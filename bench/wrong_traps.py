@@ -40,6 +40,7 @@ from bench.wrong_trap_cases_f import CASES as SIXTH
 from bench.wrong_trap_cases_g import CASES as SEVENTH
 from bench.wrong_trap_cases_h import CASES as EIGHTH
 from bench.wrong_trap_cases_i import CASES as NINTH
+from bench.wrong_trap_cases_j import CASES as TENTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -53,6 +54,7 @@ TRAPS: tuple[Trap, ...] = (
     *SEVENTH,
     *EIGHTH,
     *NINTH,
+    *TENTH,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

@@ -161,3 +161,45 @@ def test_services_started_before_the_tests_are_a_procedure() -> None:
     events = _runs("s1", session) + _runs("s2", session, day=2)
     (workflow,) = _workflows(events)
     assert workflow.content.endswith("`docker compose up -d` → `npm test`.")
+
+
+def _routines(events: list[StoredEvent]) -> list[str]:
+    return [c.content for c in evidence_candidates(events) if c.key == "recipe:routine"]
+
+
+def test_applying_migrations_is_no_end_of_session_routine() -> None:
+    # Each session wrote a migration and applied it: a step of that change, not of how every
+    # session ends (the procedure and the migrate recipe still say it).
+    elixir = _runs("s1", ["mix ecto.gen.migration add_tags", "mix ecto.migrate"])
+    elixir += _runs("s2", ["mix ecto.gen.migration add_color", "mix ecto.migrate"], day=1)
+    django = _runs("s1", ["python manage.py makemigrations", "python manage.py migrate"])
+    django += _runs("s2", ["python manage.py makemigrations", "python manage.py migrate"], day=1)
+    for events in (elixir, django):
+        assert not any("migrate" in r for r in _routines(events))
+
+
+def test_the_routine_around_a_migration_keeps_its_other_steps() -> None:
+    one = ["mix ecto.migrate", 'git commit -am "tags"', "git push"]
+    two = ["mix ecto.migrate", 'git commit -am "color"', "git push"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    (routine,) = _routines(events)
+    assert routine.startswith("At the end of a session: `git commit -am")
+    assert "→ `git push`" in routine
+    assert "migrate" not in routine
+
+
+def test_a_program_run_with_other_first_words_each_time_is_no_routine_step() -> None:
+    one = ["sbt ~compile", 'git commit -am "balances"', "git push"]
+    two = ['sbt "core/testOnly a.TransferSpec"', 'git commit -am "tz"', "git push"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    (routine,) = _routines(events)
+    assert "`sbt`" not in routine
+    assert "→ `git push`" in routine
+
+
+def test_a_program_run_the_same_way_each_time_stays_a_routine_step() -> None:
+    one = ["just release", 'git commit -am "a"', "git push"]
+    two = ["just release", 'git commit -am "b"', "git push"]
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    (routine,) = _routines(events)
+    assert routine.startswith("At the end of a session: `just release`")

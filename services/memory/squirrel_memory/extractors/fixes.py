@@ -243,7 +243,10 @@ def find_pitfalls(
             results.append(Pitfall(failed, fingerprint, event_ids=ids, causes=causes))
             continue
         advised = _quoted(said, cited)
-        pitfall = _attribute(found, i, passed_at, changes, fingerprint, advised=advised)
+        last_try = tries[-1][0].run.timestamp
+        pitfall = _attribute(
+            found, i, passed_at, changes, fingerprint, advised=advised, last_try=last_try
+        )
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         # An edit before a later try that failed the same way did not fix it.
         results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
@@ -351,6 +354,7 @@ def _attribute(
     fingerprint: str,
     *,
     advised: frozenset[str] = frozenset(),
+    last_try: datetime | None = None,
 ) -> Pitfall:
     failed, passed = found[i], found[j]
     start, end = failed.run.timestamp, passed.run.timestamp
@@ -374,9 +378,12 @@ def _attribute(
     # A command that also ran in the failed run (the step before it in `a && b`) changed
     # nothing between the failure and the pass.
     ran_with = {a.text for a in found if a.run.event_id == failed.run.event_id}
+    # A step run before a later try that failed the same way did not fix it (`clean`, then
+    # the same error again): only what ran after the last such try can be the fix.
+    late = [a for a in between if last_try is None or a.run.timestamp > last_try]
     setup = [
         a
-        for a in between
+        for a in late
         if (_is_setup(a, failed) or _advised(a, failed, advised)) and a.text not in ran_with
     ]
     changed_args = option_args(failed) != option_args(passed)
@@ -392,7 +399,7 @@ def _attribute(
         fix, shown, command = "edit", named, ""
         ids.extend(c.event_id for c in edits if c.path in named)
     elif formatter := [
-        a for a in between if a.run.ok and formatter_for(failed, a) and a.text not in ran_with
+        a for a in late if a.run.ok and formatter_for(failed, a) and a.text not in ran_with
     ]:
         # The check failed, its formatter rewrote the files, the same check passed.
         fix, shown, command = "formatter", (), formatter[-1].text

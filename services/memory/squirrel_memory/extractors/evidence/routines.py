@@ -154,6 +154,10 @@ def _routine_step(attempt: Attempt) -> bool:
         return False
     if attempt.use is not None and attempt.use.purpose in CHECK_PURPOSES:
         return False
+    if attempt.use is not None and attempt.use.purpose == "migrate":
+        # Applying migrations follows the migration a session wrote (generate, review,
+        # migrate): a step of that change, not of how every session ends.
+        return False
     words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
     return not (attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT))
 
@@ -171,6 +175,15 @@ def _other_scripts(attempts: list[Attempt]) -> bool:
     """Whether the runs of one step gave its program different files to run."""
     files = {_file_run(a) for a in attempts}
     return len(files) > 1 and all("/" in f or "." in f.strip(".") for f in files)
+
+
+def _other_verbs(attempts: list[Attempt], step: str) -> bool:
+    """Whether a step known only by its program (`tool`) gathers runs that gave it different
+    first words (`tool ~compile`, `tool "pkg/testOnly X"`): other commands, no one step."""
+    if " " in step.strip("`"):
+        return False
+    firsts = {next((t for t in a.tokens[1:] if not t.startswith("-")), "") for a in attempts}
+    return len(firsts) > 1
 
 
 def _fix_steps(attempts: list[Attempt]) -> set[str]:
@@ -227,7 +240,11 @@ def routine(found: list[Attempt], edit_times: list[datetime]) -> Finding | None:
             ids.setdefault(f"`{attempt.base}`", []).append(attempt.run.event_id)
             runs.setdefault(f"`{attempt.base}`", []).append(attempt)
     # An interpreter running another script each time (`Rscript scripts/<name>.R`) is no step.
-    steps = [step for step in _common_steps(sequences) if not _other_scripts(runs[step])]
+    steps = [
+        step
+        for step in _common_steps(sequences)
+        if not _other_scripts(runs[step]) and not _other_verbs(runs[step], step)
+    ]
     if not steps:
         return None
     sessions = min(sum(1 for seq in sequences if step in seq) for step in steps)
