@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.instruction_forms import ONE_OFF, Found, worded
+from squirrel_memory.extractors.instruction_parts import ONE_OFF, Found, worded
 from squirrel_memory.extractors.wording import word_set
 
 #: The user saying what follows is not new, more loosely than `_SAID_BEFORE` ("as before",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.instruction_forms import ONE_OFF, VERBS
+from squirrel_memory.extractors.instruction_parts import ONE_OFF, VERBS
 from squirrel_memory.extractors.wording import stem
 
 #: Usual misspellings of the words the rules are read by, and their spelling.
