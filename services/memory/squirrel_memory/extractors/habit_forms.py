@@ -44,6 +44,14 @@ _KEEP_SHORT = re.compile(
     r"paragraphs?|bullets?))\b",
     re.IGNORECASE,
 )
+#: "keep it brief when you reply", "keep it short in your answers": the length of every reply
+#: ("keep it short" alone may be this one text).
+_KEEP_REPLIES_SHORT = re.compile(
+    r"^keep\s+(?:it|things)\s+(?:very\s+|really\s+)?(?:short|brief|concise|terse)\s+(?:when(?:ever)?"
+    r"\s+you\s+(?:reply|answer|respond|write\s+back)|in\s+(?:your|all|every)\s+(?:replies|answers|"
+    r"responses|reply|answer|response))\b",
+    re.IGNORECASE,
+)
 #: The texts a change is written up in, whose style is a habit of the user's.
 _WRITE_UP = (
     r"(?:commit|pr|pull request|merge request|changelog)\s+(?:messages?|subjects?|titles?|"
@@ -245,6 +253,14 @@ def _kind_habit(text: str) -> HabitForm | None:
         return HabitForm(said[0].upper() + said[1:], said)
     if match := _REMINDER.match(text):
         return HabitForm(f"Always {match.group('x')}", match.group("x"))
+    return None
+
+
+def reply_length_form(clause: str) -> HabitForm | None:
+    """ "keep it brief when you reply" → the length of every reply, whose "it" is no thing of
+    the task; None for other clauses."""
+    if _KEEP_REPLIES_SHORT.match(clause.strip()):
+        return HabitForm(clause.strip(" .!,;:"), "answer length")
     return None
 
 

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.habit_forms import NAMING_CONVENTION, habit_form
+from squirrel_memory.extractors.habit_forms import (
+    NAMING_CONVENTION,
+    habit_form,
+    reply_length_form,
+)
 from squirrel_memory.extractors.habit_wordings import habit_wording
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.instruction_parts import (
@@ -289,6 +293,8 @@ def habit_statement(clause: str) -> Found | None:
     """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
     from the code."""
     clause = clause.rstrip(" ;")  # "Every PHP file starts with declare(strict_types=1);"
+    if reply := reply_length_form(clause):
+        return worded(reply.content, reply.subject)
     if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
     # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the
