@@ -135,7 +135,6 @@ def test_a_norm_for_every_thing_of_a_kind_after_a_note_is_a_rule(
         "FYI - the staging server is down.",
         "Heads up - the API is flaky, not down.",
         "Note: all of these are broken.",
-        "Every public type derives Debug.",  # no label: a statement about the code
     ],
 )
 def test_notes_about_how_things_stand_are_no_rules(text: str) -> None:
@@ -278,3 +277,47 @@ async def test_one_habit_in_two_wordings_is_one_memory_at_the_top(
     finally:
         views.close()
     assert view.items[0].key == HANDOVER_KEY
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ctx goes first in every function signature that does I/O.",
+        "Compose previews go at the bottom of the file.",
+        "Business logic goes in service objects, not in the controllers.",
+        "Every commit message explains why the change was made.",
+        "Every public type derives Debug.",
+        "Async methods end in Async.",
+        "Feature flags are named in kebab-case.",
+        "classes are final by default unless they're meant to be extended",
+        "Imports are qualified except for the Prelude.",
+        "Components are function components, no classes.",
+    ],
+)
+def test_a_norm_said_of_a_kind_of_thing_is_a_rule_as_said(text: str) -> None:
+    [rule] = stated_preferences(text, after_assistant_action=False)
+
+    assert STANDING_TAG in rule.tags
+    assert rule.content.lower().startswith(text[:12].lower())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Memory goes up on every request.",
+        "The fix goes in the parser.",
+        "It goes in the config.",
+        "This file goes in src.",
+        "Previews go at the bottom of this file.",
+        "Everything goes in one file for now.",
+        "Every test fails on CI.",
+        "Requests end in a 500.",
+        "Tests end with errors.",
+        "Tests are broken except on CI.",
+        "Builds are green except for the nightly.",
+        "Users are logged out, no redirects.",
+        "Every user needs a password.",
+    ],
+)
+def test_a_state_or_one_thing_of_the_task_is_no_norm(text: str) -> None:
+    assert stated_preferences(text, after_assistant_action=False) == []
