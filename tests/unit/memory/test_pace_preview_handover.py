@@ -292,6 +292,9 @@ async def test_one_habit_in_two_wordings_is_one_memory_at_the_top(
         "classes are final by default unless they're meant to be extended",
         "Imports are qualified except for the Prelude.",
         "Components are function components, no classes.",
+        "One class per file, the file named after the class.",
+        "Error strings are lowercase with no trailing punctuation.",
+        "Bug fixes go in the changelog.",
     ],
 )
 def test_a_norm_said_of_a_kind_of_thing_is_a_rule_as_said(text: str) -> None:
@@ -317,6 +320,11 @@ def test_a_norm_said_of_a_kind_of_thing_is_a_rule_as_said(text: str) -> None:
         "Builds are green except for the nightly.",
         "Users are logged out, no redirects.",
         "Every user needs a password.",
+        "One request per second at most.",
+        "One test failed per run.",
+        "One class per file is fine here.",
+        "The names are lowercase.",
+        "Requests end in an error.",
     ],
 )
 def test_a_state_or_one_thing_of_the_task_is_no_norm(text: str) -> None:

@@ -12,7 +12,8 @@ rule the user says they said before.
   in every function signature", "previews go at the bottom of the file", "business logic goes
   in service objects"), what every one of it says or follows ("every commit message explains
   why"), how it is named ("async methods end in Async", "feature flags are named in
-  kebab-case") or what it is by default or with an exception ("classes are final by default",
+  kebab-case", "error strings are lowercase"), one of it per another ("one class per file") or
+  what it is by default or with an exception ("classes are final by default",
   "imports are qualified except for the Prelude", "components are function components, no
   classes"). The kind is named bare, never "the parser", "it" or "this file", and no state is
   told ("memory goes up", "every test fails", "tests are broken except on CI").
@@ -84,6 +85,15 @@ _KIND_NORMS = (
         rf"|^{_KIND}s\s+are\s+(?:named|prefixed|suffixed|spelled|written)\s+(?:in|with)\s+\S",
         re.IGNORECASE,
     ),
+    # one class per file (said alone: not "one class per file is fine here") / error strings
+    # are lowercase
+    re.compile(
+        r"^one\s+[a-z][\w-]*\s+per\s+(?!(?:second|minute|hour|day|week|month|year|request|user|"
+        r"call)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s*(?:[,;.!]|$)"
+        rf"|^{_KIND}s\s+are\s+(?:lower-?case|upper-?case|capitali[sz]ed|camel-?case|snake_case|"
+        r"kebab-case|pascal-?case|immutable|final|sealed|frozen|read-?only)\b",
+        re.IGNORECASE,
+    ),
     # classes are final by default / imports are qualified except for the Prelude / components
     # are function components, no classes
     re.compile(
@@ -97,7 +107,7 @@ _KIND_NORMS = (
 #: How things stand, not how they are to be ("memory goes up", "tests are broken except on CI").
 _STATE = re.compile(
     r"\b(?:fail\w*|break\w*|broken|crash\w*|hang\w*|flak\w*|slow|down|up|missing|wrong|stuck|"
-    r"leak\w*|bug\w*|error\w*|times? out|timing out|anymore|still|now|again|green|red|passing|"
+    r"leak\w*|times? out|timing out|anymore|still|now|again|green|red|passing|"
     r"empty|null|nil|undefined|blank|stale|outdated|logged)\b",
     re.IGNORECASE,
 )
