@@ -111,6 +111,10 @@ def test_a_notice_label_before_a_dash_stays_with_what_it_sets_off() -> None:
             "Coroutines are launched in viewModelScope, not GlobalScope.",
         ),
         (
+            "Add pagination. Reminder - the logger is passed in, never a global.",
+            "The logger is passed in, never a global.",
+        ),
+        (
             "Reminder - migrations are never edited after they are merged.",
             "Migrations are never edited after they are merged.",
         ),
@@ -135,6 +139,8 @@ def test_a_norm_for_every_thing_of_a_kind_after_a_note_is_a_rule(
         "FYI - the staging server is down.",
         "Heads up - the API is flaky, not down.",
         "Note: all of these are broken.",
+        "Reminder - it's always a timeout, never a crash.",
+        "Reminder - the build is always a mess, never a joy.",
     ],
 )
 def test_notes_about_how_things_stand_are_no_rules(text: str) -> None:
@@ -329,3 +335,20 @@ def test_a_norm_said_of_a_kind_of_thing_is_a_rule_as_said(text: str) -> None:
 )
 def test_a_state_or_one_thing_of_the_task_is_no_norm(text: str) -> None:
     assert stated_preferences(text, after_assistant_action=False) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "gated"),
+    [
+        ("Ask before adding a dependency.", True),
+        ("Ask before adding a new package.", True),
+        ("Ask before deleting a file.", True),
+        ("Ask before deleting the old branch.", False),
+        ("Ask before you start.", False),
+    ],
+)
+def test_asking_before_any_one_of_a_kind_is_a_rule(text: str, gated: bool) -> None:
+    found = stated_preferences(text, after_assistant_action=False)
+
+    assert bool(found) is gated
+    assert not found or STANDING_TAG in found[0].tags

@@ -25,8 +25,8 @@ Habits said with no rule word, read from their shape:
   "remember that the server is down");
 - a reminder of a step every change takes ("don't forget to update the changelog"; not "don't
   forget the semicolon on line 3");
-- a step that waits for the user ("ask before deleting files", "ask me first before you push";
-  not "ask before deleting the old branch");
+- a step that waits for the user ("ask before deleting files", "ask before adding a
+  dependency", "ask me first before you push"; not "ask before deleting the old branch");
 - the commit convention ("use conventional commits", "commit with conventional commit messages").
 """
 
@@ -208,7 +208,8 @@ _REMINDER = re.compile(
 #: (a kind of action, not "ask before deleting the old branch").
 _ASK_BEFORE = re.compile(
     rf"^(?:always\s+)?ask(?:\s+me)?(?:\s+first)?\s+before\s+(?:you\s+)?"
-    rf"(?P<x>[a-z]+(?:\s+{_PICKED}[a-z][\w-]*){{0,3}})$",
+    # "ask before adding a dependency": any one of a kind ("the old branch" is one at hand)
+    rf"(?P<x>[a-z]+(?:\s+(?:(?:a|an|any|new)\s+){{0,2}}{_PICKED}[a-z][\w-]*){{0,3}})$",
     re.IGNORECASE,
 )
 #: Steps whose effect outlives the session, worth the user's word on their own ("ask before

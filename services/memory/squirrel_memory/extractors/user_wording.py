@@ -165,6 +165,8 @@ _HAPPENS = re.compile(
     r"same|this|that|it)\b",
     re.IGNORECASE,
 )
+#: A contrast that rules one thing out after a comma ("…, never a global").
+_NEVER_A = re.compile(r",\s*never\s+an?\s+[\w-]+\W*$", re.IGNORECASE)
 #: Fewest and most words of a rule kept as said after its label.
 MIN_LABELLED_WORDS = 3
 MAX_LABELLED_WORDS = 16
@@ -198,7 +200,8 @@ def rule_as_said(body: str, *, labelled: bool, marked: bool) -> bool:
     a few words, none tying them to the moment or telling what happens ("the tests always fail
     on CI"), and not a question."""
     ruled = _RULE_WORDS.search(body) or _kind_norm(body)
-    if not (labelled or (marked and ruled)) or _HAPPENS.search(body):
+    # "the logger is passed in, never a global": the one ruled out, no remark on what happens
+    if not (labelled or (marked and ruled)) or _HAPPENS.search(_NEVER_A.sub("", body)):
         return False
     words = body.split()
     return (
