@@ -1,5 +1,6 @@
 """Practices the user states of themselves or their team: "we only do patch releases", "we
-always squash", "I never pin versions".
+always squash", "I never pin versions", and with no rule word the team's way with a kind of
+thing: "we write doctests for public functions", "we squash commits before merging".
 
 A practice is said in the present tense with a verb of how work is done; a short reason before
 or after it ("we are prerelease, we only do patch", "… because it is a library") is kept with

@@ -1,5 +1,6 @@
 """Workflow habits said in many wordings: how far to carry a batch of work, what "done" means,
-that the code is fixed rather than the tests bent to pass, and that the whole suite runs.
+that the code is fixed rather than the tests bent to pass, that the whole suite runs, the pace
+of the work, the change shown first, no closing summary and how finished work is handed over.
 
 Users repeat these across sessions, each time in other words, mostly as a correction after the
 assistant stopped too early or called something finished too soon:
@@ -11,11 +12,19 @@ assistant stopped too early or called something finished too soon:
   test just to make it green", "fix the code, not the tests";
 - the whole suite: "run the full suite, not just the one file", "run all the tests before you
   finish" (with a contrast or a moment every change reaches; "run all the tests" alone is the
-  task's step).
+  task's step);
+- one piece at a time: "do them one at a time and wait for my ok before the next";
+- the change shown before it is made: "show me the diff before applying anything", "before
+  applying a change, show me the diff", "show me the plan before writing any code";
+- no summary closing a reply: "no summary at the end", "skip the recap at the end of your
+  replies", "don't summarize what you did at the end";
+- finished work handed over for review: "when you finish, push and open a PR", "open a pull
+  request when you're done instead of pushing to main" ("push when you're done" alone keeps the
+  push's own key, which "did you push?" shares).
 Shared words cannot tell that such wordings are one instruction, so each habit has one key
-(`CARRY_KEY`, `DONE_KEY`, `TESTS_KEY`, `SUITE_KEY`): the recurrence rules then promote it when
-it comes back in another session, whatever the words, and its importance grows with every
-session that says it again.
+(`CARRY_KEY`, `DONE_KEY`, `TESTS_KEY`, `SUITE_KEY`, `PACE_KEY`, `PREVIEW_KEY`, `SUMMARY_KEY`,
+`HANDOVER_KEY`): the recurrence rules then promote it when it comes back in another session,
+whatever the words, and its importance grows with every session that says it again.
 Said once it is tentative, at the level of a corrected one-off (a session may open with it,
 marked as said once); said with a word of permanence ("always", "from now on", "never") it is
 a standing rule at once. A question never counts ("should I keep going?", "is it done?"), nor
