@@ -301,6 +301,7 @@ async def test_one_habit_in_two_wordings_is_one_memory_at_the_top(
         "One class per file, the file named after the class.",
         "Error strings are lowercase with no trailing punctuation.",
         "Bug fixes go in the changelog.",
+        "DTOs are data classes in our codebase",
     ],
 )
 def test_a_norm_said_of_a_kind_of_thing_is_a_rule_as_said(text: str) -> None:
@@ -331,6 +332,8 @@ def test_a_norm_said_of_a_kind_of_thing_is_a_rule_as_said(text: str) -> None:
         "One class per file is fine here.",
         "The names are lowercase.",
         "Requests end in an error.",
+        "Every user gets an email.",
+        "Tests are flaky in our codebase.",
     ],
 )
 def test_a_state_or_one_thing_of_the_task_is_no_norm(text: str) -> None:

@@ -12,11 +12,13 @@ rule the user says they said before.
   in every function signature", "previews go at the bottom of the file", "business logic goes
   in service objects"), what every one of it says or follows ("every commit message explains
   why"), how it is named ("async methods end in Async", "feature flags are named in
-  kebab-case", "error strings are lowercase"), one of it per another ("one class per file") or
-  what it is by default or with an exception ("classes are final by default",
-  "imports are qualified except for the Prelude", "components are function components, no
-  classes"). The kind is named bare, never "the parser", "it" or "this file", and no state is
-  told ("memory goes up", "every test fails", "tests are broken except on CI").
+  kebab-case", "error strings are lowercase"), one of it per another ("one class per file"),
+  or what it is in the codebase, by default or with an exception ("DTOs are data classes in our
+  codebase", "classes are final by default", "imports are qualified except for the Prelude",
+  "components are function components, no classes"). The kind is named bare, never "the
+  parser", "it" or "this file", and no state is told ("memory goes up", "every test fails",
+  "tests are broken except on CI"); what every one of a kind gets ("every user gets an email")
+  is what the product does.
 - `RESTATING`: the user saying what follows is not new ("as before", "like I asked last time",
   "Again, …", "you forgot it again"), more loosely than "as I said". Alone it makes no
   instruction: `preferences` keeps such words only as a candidate waiting to match an
@@ -97,7 +99,9 @@ _KIND_NORMS = (
     # classes are final by default / imports are qualified except for the Prelude / components
     # are function components, no classes
     re.compile(
-        rf"^{_KIND}s\s+are\s+[^,;]{{2,40}}?(?:\s+by default\b|\s+except\s+(?:for|in|when)\s+\S)"
+        rf"^{_KIND}s\s+are\s+[^,;]{{2,40}}?(?:\s+by default\b|\s+except\s+(?:for|in|when)\s+\S"
+        # "DTOs are data classes in our codebase": the team's way for the kind
+        r"|\s+in\s+(?:our|this)\s+(?:codebase|code base|repo|repository|project|code)\W*$)"
         # "…, no classes" after a noun, never a participle ("users are logged out, no …")
         rf"|^{_KIND}s\s+are\s+(?:[a-z][\w-]*\s+){{0,2}}[a-z][\w-]*(?<!ed)(?<!out)(?<!off)(?<!in)"
         r",\s+no\s+[a-z][\w-]*s\b",
