@@ -51,7 +51,14 @@ from squirrel_memory.extractors.preferences import (
 )
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.standing_words import PREFIX as OWN_WORDS_PREFIX
-from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY
+from squirrel_memory.extractors.workflow_habits import (
+    CARRY_KEY,
+    DONE_KEY,
+    HANDOVER_KEY,
+    PACE_KEY,
+    PREVIEW_KEY,
+    SUMMARY_KEY,
+)
 from squirrel_memory.extractors.working_habits import HABIT_KEY
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -76,7 +83,9 @@ RECURRING_TAG = "recurring"
 MIN_SHARED_WORDS = 2
 _CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s", re.IGNORECASE)
 #: Keys every wording of one habit is filed under: whatever the words, they say the same.
-ONE_MEANING_KEYS = frozenset({HABIT_KEY, CARRY_KEY, DONE_KEY})
+ONE_MEANING_KEYS = frozenset(
+    {HABIT_KEY, CARRY_KEY, DONE_KEY, PACE_KEY, PREVIEW_KEY, SUMMARY_KEY, HANDOVER_KEY}
+)
 #: Keys a project pass decides over every session at once (`project_work`): its statement
 #: already counts the sessions, and replaces the stored one (`updates.rules`).
 PROJECT_DECIDED_KEYS = frozenset({REPLY_LANGUAGE_KEY})

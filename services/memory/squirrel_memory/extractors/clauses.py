@@ -47,6 +47,11 @@ _LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+#: A notice label that a spaced dash sets off from what it labels ("Reminder - ctx goes first
+#: in every function"): read with it, as "Reminder: …" would be.
+_DASH_LABEL = re.compile(
+    r"^(?:reminder|note|nb|n\.b\.?|heads[- ]up|important|fyi|psa)$", re.IGNORECASE
+)
 
 
 def clauses(text: str) -> list[tuple[str, str]]:
@@ -55,8 +60,12 @@ def clauses(text: str) -> list[tuple[str, str]]:
     text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
     text = strip_markdown(_QUOTED_LINE.sub("", text))
     found: list[tuple[str, str]] = []
-    for raw in _CLAUSE_SPLIT.split(text):
+    parts = _CLAUSE_SPLIT.split(text)
+    for at, raw in enumerate(parts):
         clause = raw.strip()
+        if _DASH_LABEL.match(clause) and at + 1 < len(parts) and parts[at + 1].strip():
+            parts[at + 1] = f"{clause}: {parts[at + 1].strip()}"
+            continue  # "Reminder - …": the label goes with what it sets off
         if not clause or len(clause) > MAX_CLAUSE_CHARS:
             continue
         body = _LEAD_IN.sub("", clause).strip()

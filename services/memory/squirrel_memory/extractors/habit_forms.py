@@ -25,8 +25,8 @@ Habits said with no rule word, read from their shape:
   "remember that the server is down");
 - a reminder of a step every change takes ("don't forget to update the changelog"; not "don't
   forget the semicolon on line 3");
-- a step that waits for the user ("ask before deleting files", "ask me first before you push";
-  not "ask before deleting the old branch");
+- a step that waits for the user ("ask before deleting files", "ask before adding a
+  dependency", "ask me first before you push"; not "ask before deleting the old branch");
 - the commit convention ("use conventional commits", "commit with conventional commit messages").
 """
 
@@ -42,6 +42,14 @@ _KEEP_SHORT = re.compile(
     r"(?:(?:very\s+|really\s+)?(?:short|brief|concise|small|minimal|terse|focused|lean|atomic)|"
     r"to\s+(?:one|two|three|a few|\d+(?:-\d+)?|one or two)\s+(?:sentences?|lines?|words?|"
     r"paragraphs?|bullets?))\b",
+    re.IGNORECASE,
+)
+#: "keep it brief when you reply", "keep it short in your answers": the length of every reply
+#: ("keep it short" alone may be this one text).
+_KEEP_REPLIES_SHORT = re.compile(
+    r"^keep\s+(?:it|things)\s+(?:very\s+|really\s+)?(?:short|brief|concise|terse)\s+(?:when(?:ever)?"
+    r"\s+you\s+(?:reply|answer|respond|write\s+back)|in\s+(?:your|all|every)\s+(?:replies|answers|"
+    r"responses|reply|answer|response))\b",
     re.IGNORECASE,
 )
 #: The texts a change is written up in, whose style is a habit of the user's.
@@ -200,7 +208,8 @@ _REMINDER = re.compile(
 #: (a kind of action, not "ask before deleting the old branch").
 _ASK_BEFORE = re.compile(
     rf"^(?:always\s+)?ask(?:\s+me)?(?:\s+first)?\s+before\s+(?:you\s+)?"
-    rf"(?P<x>[a-z]+(?:\s+{_PICKED}[a-z][\w-]*){{0,3}})$",
+    # "ask before adding a dependency": any one of a kind ("the old branch" is one at hand)
+    rf"(?P<x>[a-z]+(?:\s+(?:(?:a|an|any|new)\s+){{0,2}}{_PICKED}[a-z][\w-]*){{0,3}})$",
     re.IGNORECASE,
 )
 #: Steps whose effect outlives the session, worth the user's word on their own ("ask before
@@ -245,6 +254,14 @@ def _kind_habit(text: str) -> HabitForm | None:
         return HabitForm(said[0].upper() + said[1:], said)
     if match := _REMINDER.match(text):
         return HabitForm(f"Always {match.group('x')}", match.group("x"))
+    return None
+
+
+def reply_length_form(clause: str) -> HabitForm | None:
+    """ "keep it brief when you reply" → the length of every reply, whose "it" is no thing of
+    the task; None for other clauses."""
+    if _KEEP_REPLIES_SHORT.match(clause.strip()):
+        return HabitForm(clause.strip(" .!,;:"), "answer length")
     return None
 
 

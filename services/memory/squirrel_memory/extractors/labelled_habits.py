@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.instruction_forms import ONE_OFF, VERBS
+from squirrel_memory.extractors.instruction_parts import ONE_OFF, VERBS
 from squirrel_memory.extractors.tool_names import known_tool
 from squirrel_memory.extractors.wording import stem
 

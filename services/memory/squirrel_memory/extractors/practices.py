@@ -1,5 +1,6 @@
 """Practices the user states of themselves or their team: "we only do patch releases", "we
-always squash", "I never pin versions".
+always squash", "I never pin versions", and with no rule word the team's way with a kind of
+thing: "we write doctests for public functions", "we squash commits before merging".
 
 A practice is said in the present tense with a verb of how work is done; a short reason before
 or after it ("we are prerelease, we only do patch", "… because it is a library") is kept with
@@ -70,6 +71,25 @@ _PRACTICE_VERBS = word_set(
 )
 
 
+#: "We write doctests for public functions", "we squash commits before merging", "we use records
+#: for DTOs": the team's way with no rule word, a verb of how code is written or kept, a kind of
+#: thing named bare in the plural and where or when it holds. Not "we use mocks for these
+#: tests" (things at hand), "we add tests for the parser" (one thing: the task), "we return
+#: early if …" (what the code does: no such verb) nor "we put files in the wrong place".
+_KIND_PRACTICE = re.compile(
+    r"^we\s+(?P<verb>write|use|put|keep|squash|rebase|co-?locate|name|prefix|suffix|document|"
+    r"tag|pin|review|format|lint|follow|group|sort|organi[sz]e|mark|add|run|wrap|declare|"
+    r"annotate|inject|mock|stub|vendor)\s+"
+    r"(?P<obj>(?!(?:the|this|that|these|those|it|them|a|an|my|your|our|one|some|any|all|to|"
+    r"into|out|up|down|back|on|off|in|with|for|each|every|no|not)\b)[\w`'.+-]+"
+    r"(?:\s+[\w`'.+-]+){0,2}?(?<=[^s\W]s))\s+"
+    r"(?P<scope>(?:for|before|after|in|next to|alongside|at|on|per|under|inside)\s+"
+    r"(?!the\s+\w+[\s.!]*$)[^,;]{3,80}?)[\s.!]*$",
+    re.IGNORECASE,
+)
+_NOT_A_WAY = re.compile(r"\b(?:wrong|broken|bad|by accident|by mistake)\b", re.IGNORECASE)
+
+
 def stated_practice(
     clause: str, *, verbs: frozenset[str], task_words: re.Pattern[str]
 ) -> str | None:
@@ -77,6 +97,10 @@ def stated_practice(
 
     `verbs` are the verbs that start a directive; `task_words` tie a clause to the task at hand.
     """
+    if _KIND_PRACTICE.match(clause) and not (
+        task_words.search(clause) or _NOT_A_WAY.search(clause)
+    ):
+        return clause[3:].strip().rstrip(".! ")
     match = _PRACTICE.match(clause)
     if match is None:
         return None

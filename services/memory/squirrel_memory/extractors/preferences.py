@@ -17,7 +17,9 @@ when it is one: a prohibition, a condition or a rule word, never tied to the mom
 you to fix the login bug" is the task asked again.
 Directives about the task at hand ("don't push yet", "don't change this file", "don't fix
 anything, just validate it works") are dropped.
-The forms a clause's instruction takes, and its clean wording, are `instruction_forms`'.
+The forms a clause's instruction takes, and its clean wording, are `instruction_forms`'; the
+words that make a clause standing or tie it to the task, `standing_marks`'; the user quoting
+an instruction given before, `said_before`'.
 """
 
 from __future__ import annotations
@@ -25,19 +27,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from squirrel_memory.extractors.asked_forms import asked_statement
 from squirrel_memory.extractors.clauses import clauses
-from squirrel_memory.extractors.instruction_forms import (
-    AT_THE_END,
-    MADE_CONDITION,
-    ONE_OFF,
-    VERBS,
-    Found,
-    asked_statement,
-    habit_statement,
-    statement,
-    worded,
-)
+from squirrel_memory.extractors.instruction_forms import AT_THE_END, habit_statement, statement
 from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
+from squirrel_memory.extractors.instruction_parts import ONE_OFF, VERBS, Found, worded
 from squirrel_memory.extractors.instruction_scope import instruction_scope
 from squirrel_memory.extractors.labelled_habits import (
     asides_apart,
@@ -50,6 +44,17 @@ from squirrel_memory.extractors.labelled_habits import (
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
+from squirrel_memory.extractors.said_before import AGAIN_LEAD, SAID_BEFORE, rule_worded, told_rule
+from squirrel_memory.extractors.standing_marks import (
+    CONDITIONED,
+    HERE_SPOT,
+    SCOPE_PHRASE,
+    STANDING,
+    TASK_SPOT,
+    WE,
+    after_marker,
+    marker_start,
+)
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
 from squirrel_memory.extractors.user_wording import (
     after_reason,
@@ -63,7 +68,7 @@ from squirrel_memory.extractors.user_wording import (
     stressed_rule,
 )
 from squirrel_memory.extractors.way_forms import way_statement
-from squirrel_memory.extractors.wording import stem, strip_markdown, word_set
+from squirrel_memory.extractors.wording import stem, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
 from squirrel_memory.models import Scope
 
@@ -104,44 +109,6 @@ _CORRECTION_LEAD = re.compile(
     r"[\s,.!:;—–-]*",
     re.IGNORECASE,
 )
-#: Words that make a clause a general rule rather than a request about the task at hand.
-_STANDING = re.compile(
-    r"\b(?:always|never|from now on|going forward|moving forward|from here on|"
-    r"in (?:the )?future|for future reference|next time|generally speaking|"
-    r"your (?:standing|ongoing|permanent) (?:job|task|role|duty)|"
-    # "when you write Bash, quote all variables": each time a kind of thing is made
-    rf"{MADE_CONDITION}|"
-    # "whenever you're ready, …": when the user is ready for it, once
-    r"every ?time|each time|whenever(?! you(?:'re| are) ready| you can\b| you get a chance| "
-    r"you have (?:a )?(?:moment|minute|sec|second|time))|by default|as a (?:general )?rule|"
-    r"in general|"
-    r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
-    r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
-    # "rubocop before you commit, as always": a habit said again
-    r"(?:as|like) (?:always|usual)|as per usual|"
-    r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
-    r"exclusively|only use|consistently|throughout the (?:code|codebase|project)|"
-    r"(?:the|our|my) (?:overriding|overarching|golden|guiding) (?:rule|principle|directive)|"
-    # "fix any code quality issues you notice": every such thing met later, not one of them
-    r"(?:any|every|all(?: the)?|whatever) (?:[\w-]+ ){0,3}?(?:issues?|problems?|bugs?|errors?|"
-    r"warnings?|typos?|smells?|inconsistenc(?:y|ies)|mistakes?|things?) (?:that )?you "
-    r"(?:notice|see|find|spot|come across|encounter|run into)|"
-    # "use uv run for every python command", "use the logger for anything that isn't output"
-    r"for every|for (?:anything|everything|any \w+) (?:that|which|you)|"
-    r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
-    r"pull request|push|release|task|merge)s?|"
-    # "commit after each milestone": a step of work again and again, whatever the unit
-    r"(?:before|after) (?:every|each) (?:new )?(?:milestone|step|phase|stage|feature|fix|edit|"
-    r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component)s?)\b",
-    re.IGNORECASE,
-)
-#: A marker that makes every directive of its message a standing one ("From now on: …").
-_MESSAGE_STANDING = re.compile(
-    r"(?:^|[\n.!:]\s*)(?:from now on|going forward|moving forward|from here on|"
-    r"in (?:the )?future|for future reference|"
-    r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
-    re.IGNORECASE,
-)
 #: A lead that insists on what follows ("make sure to …", "remember to …"): with a condition
 #: ("… before you commit") the directive after it is a rule of conduct, tentative unless said
 #: as a rule; without one it is usually about the task at hand.
@@ -166,40 +133,6 @@ _NO_GATE = re.compile(
     r"[\s.!]*$",
     re.IGNORECASE,
 )
-#: The user saying they gave the instruction before: "as I said", "I already told you", "how
-#: many times". ("again" alone is not one: "run the tests again" asks for a re-run; nor is "I
-#: just asked you to …", a request of the moment.)
-_SAID_BEFORE = re.compile(
-    r"\b(?:(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|i (?:already )?told "
-    r"you(?: before| already)|i already (?:said|told you|mentioned)|i(?:'ve| have) (?:already )?"
-    r"(?:said|told you)|i keep (?:telling|saying|asking)|how many times|for the (?:second|third|"
-    r"hundredth|nth|last) time)\b",
-    re.IGNORECASE,
-)
-#: The user quoting their own earlier instruction: "I told you not to use mocks", "no, I said
-#: run the linter before committing", "I already asked you to keep commits small". ("I just
-#: asked you to …" is a request of the moment.) What follows is the instruction.
-_TOLD = re.compile(
-    r"^(?:(?:no|nope|but|and|so|again|well|ok|okay)[\s,]+)*i\s+(?:already\s+|have\s+|'ve\s+)?"
-    r"(?:said|told you|asked you|mentioned)(?:\s+(?:before|already|earlier|twice|"
-    r"(?:many|several|a few) times))?(?:\s*[,:]\s*|\s+)"
-    r"(?:(?P<neg>not\s+to|to\s+not|never\s+to)\s+|to\s+)?(?P<x>.+)$",
-    re.IGNORECASE,
-)
-_TOLD_LEAD = re.compile(r"^(?:don'?t|do not|never|always|no)\b", re.IGNORECASE)
-#: A means said again ("I told you to use pnpm", "I said use yarn not npm"): the thing used is a
-#: bare name, not one picked for the task at hand ("use the second option", "use this file").
-_MEANS = re.compile(
-    r"^(?:use|prefer|stick (?:to|with))\s+(?!(?:the|this|that|these|those|it|my|your|our|a|an|"
-    r"one|another|same|other|option|version|approach|first|second|third|last|previous|next)\b)"
-    r"[a-z][\w.+-]*(?:,?\s+(?:not|instead of|over|rather than)\s+[a-z][\w.+-]*)?$",
-    re.IGNORECASE,
-)
-#: "Again, never use var": the rule said again, read without its lead.
-_AGAIN_LEAD = re.compile(
-    r"^(?:(?:and|once)\s+)?again\s*[,:]\s*|^(?:once more|one more time)\s*[,:-]\s*",
-    re.IGNORECASE,
-)
 #: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
 _EMPHASIS = re.compile(
     r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL|EVERYONE|EVERYBODY|"
@@ -213,9 +146,6 @@ _PROCESS = word_set(
     "keep continue push commit finish stop wait ask check verify test run lint format rebase ",
     "squash document update",
 )
-_CONDITIONED = re.compile(
-    r"\b(?:until|before|after|when|whenever|once|every|all|each|unless)\b", re.IGNORECASE
-)
 #: A plain "don't" over the whole of the work ("don't fix anything", "don't touch the code")
 #: followed by what to do instead this time ("…, but just validate it"): the two set the scope
 #: of the request at hand, not a rule for later work. One means for another ("don't use npm,
@@ -227,37 +157,6 @@ _DONT_ANY = re.compile(
 )
 _JUST = re.compile(r"^[\s,]*(?:(?:but|and)\s+)*(?:just|only|simply)\s+[a-z]", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?\n]")
-#: A clause tied to one spot of the task at hand: "in this function", "from this action", "on
-#: this screen", "for this one", "for now", "just this once". A rule word in it ("Always return
-#: 404 in this handler", "Prefer the cached value in this function") is about that spot, not
-#: later work. The whole project ("in this repo", "for this crate") or its team is no spot.
-_TASK_SPOT = re.compile(
-    r"\b(?:(?:in|on|from|for|to|inside|within|into) (?:this|that) (?!(?:repo|repository|project|"
-    r"codebase|code base|monorepo|workspace|team|company|org|organi[sz]ation|shop|house|crate|"
-    r"package|app|application|library|service|language|ecosystem|stack)\b)[\w-]+|"
-    r"for now|(?:just )?this once|this time|for the time being|"
-    # "never cache this response": one thing of the task ("always do this before committing",
-    # "this way", "this kind of code" say how work is done)
-    r"this (?!(?:repo|repository|project|codebase|code base|monorepo|workspace|team|company|org|"
-    r"organi[sz]ation|shop|house|crate|package|app|application|library|service|language|"
-    r"ecosystem|stack|way|pattern|style|kind|sort|type|format|convention|rule|approach|mistake|"
-    r"again|when|whenever|before|after|if|unless|for|in|on|at|by|with|and|or|as|is|was|so|too|"
-    r"every|each|first|is|should|must|every ?time)\b)[a-z][\w-]*)\b",
-    re.IGNORECASE,
-)
-#: "Always return None here when the key is missing", "use GenServer.call here, not cast": "here"
-#: with a case of the code or a name from it is a spot of the task ("never use npm here" is the
-#: project's way).
-_HERE_SPOT = re.compile(
-    r"\bhere\b(?:\s+(?:when|if|unless|whenever|once)\b|.*?(?:\b\w+\.\w+\(?|\b[a-z]+_[a-z_]+\b|"
-    r"\b[a-z]+[A-Z]\w*))|(?:\b\w+\.\w+\(?|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*).*?\bhere\b"
-)
-#: "in this module we never …", "our handlers here …": the team's way, not a spot of the task.
-_WE = re.compile(r"\b(?:we|our|us)\b", re.IGNORECASE)
-_SCOPE_PHRASE = re.compile(
-    r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
-    re.IGNORECASE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +179,7 @@ def _is_process_rule(clause: str) -> bool:
     if not words:  # nothing left after a place word ("here", "in this repo")
         return False
     verb = stem(words[0].lower())
-    return (verb in _PROCESS or words[0].lower() in _PROCESS) and bool(_CONDITIONED.search(clause))
+    return (verb in _PROCESS or words[0].lower() in _PROCESS) and bool(CONDITIONED.search(clause))
 
 
 def stated_preferences(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:
@@ -296,9 +195,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     )
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
-    marker_at = _marker_start(message)
+    marker_at = marker_start(message)
     undone = after_assistant_action and undoes_step(message)
-    said_before = bool(_SAID_BEFORE.search(message))
+    said_before = bool(SAID_BEFORE.search(message))
     restating = said_before or bool(RESTATING.search(message))
     found: list[StatedPreference] = []
     reasoned = reasoned_rule(message)
@@ -313,15 +212,15 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         # "Errors: always wrap with %w", "Style: start pipelines with a raw value": the rule
         # after a topic label, told with it
         labelled = topic_label(clause) if not labelled_rule(written) else None
-        if labelled is not None and (labelled.style or _STANDING.search(labelled.rest)):
+        if labelled is not None and (labelled.style or STANDING.search(labelled.rest)):
             clause = labelled.rest
         else:
             labelled = None
-        scope_phrase = _SCOPE_PHRASE.match(clause)
+        scope_phrase = SCOPE_PHRASE.match(clause)
         body = clause[scope_phrase.end() :] if scope_phrase else clause
-        again = _AGAIN_LEAD.match(body) is not None
-        body = _AGAIN_LEAD.sub("", body, count=1)  # "again, never use var": the rule said again
-        told = _told(written.strip().rstrip(".!"))
+        again = AGAIN_LEAD.match(body) is not None
+        body = AGAIN_LEAD.sub("", body, count=1)  # "again, never use var": the rule said again
+        told = told_rule(written.strip().rstrip(".!"))
         if told == "":
             continue  # "I told you to fix the login bug": a task asked again, no rule
         body = told or body
@@ -329,14 +228,14 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         routine = bare_routine(body)
         body = routine or body
         # "as I said, fix the login bug" is the task asked again; "as I said, never push to
-        # main" is a rule said again: the clause must be worded as a rule, as `_told` asks
-        told_before = told is not None or ((said_before or again) and _rule_worded(body))
+        # main" is a rule said again: the clause must be worded as a rule, as `told_rule` asks
+        told_before = told is not None or ((said_before or again) and rule_worded(body))
         # "Important: migrations are append-only, never edit one": a stressed statement
-        marked = _after_marker(message, written, marker_at) or stressed_rule(written, body)
+        marked = after_marker(message, written, marker_at) or stressed_rule(written, body)
         if (
             not marked
-            and (_TASK_SPOT.search(written) or _HERE_SPOT.search(written))
-            and not _WE.search(written)
+            and (TASK_SPOT.search(written) or HERE_SPOT.search(written))
+            and not WE.search(written)
             and not _GATE.search(body)
         ):
             continue  # "always return 404 in this handler": a rule of one spot of the task
@@ -345,7 +244,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             or ever_after(message, written)
             or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
             or (labelled is not None and labelled.style)
-            or bool(_STANDING.search(written))
+            or bool(STANDING.search(written))
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
         )
         result = asked_statement(body) if after_assistant_action else None
@@ -365,7 +264,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
                 or correction
                 or process
                 or told_before
-                or bool(_INSIST.match(written) and _CONDITIONED.search(body))
+                or bool(_INSIST.match(written) and CONDITIONED.search(body))
                 or routine is not None
                 or bool(AT_THE_END.match(body)),
                 standing=standing,
@@ -440,34 +339,6 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     return found
 
 
-def _told(body: str) -> str | None:
-    """The instruction a clause says the user gave before ("I told you not to use mocks" →
-    "don't use mocks"); "" when it says so of a task asked again rather than a rule ("I asked
-    you to fix the login bug": no prohibition, condition or rule word, or tied to the moment);
-    None when the clause says nothing of the kind."""
-    match = _TOLD.match(body)
-    if match is None:
-        return None
-    x = match.group("x").strip()
-    head = x.split(maxsplit=1)[0].lower() if x else ""
-    if not (match.group("neg") or _TOLD_LEAD.match(x) or head in VERBS or stem(head) in VERBS):
-        return None  # "I said that the API is slow": a statement, not an instruction
-    said = f"don't {x}" if match.group("neg") else x
-    ruled = match.group("neg") or _TOLD_LEAD.match(x) or _CONDITIONED.search(x) or _MEANS.match(x)
-    if not ruled or ONE_OFF.search(said):
-        return ""
-    return said
-
-
-def _rule_worded(clause: str) -> bool:
-    """Whether a clause the user says they said before is worded as a rule, not a task: a
-    prohibition or "always" lead, a condition, or a standing word ("for everything"), and
-    nothing tying it to the moment."""
-    x = _SAID_BEFORE.sub(" ", clause).strip(" ,:;.!-")
-    ruled = _TOLD_LEAD.match(x) or _CONDITIONED.search(x) or _STANDING.search(x)
-    return bool(ruled) and not ONE_OFF.search(x)
-
-
 def _restated(body: str) -> StatedPreference | None:
     """The words of a clause the user says they said before, no form reading them as an
     instruction: a tentative candidate tagged `restated` (see `RESTATED_TAG`)."""
@@ -483,25 +354,6 @@ def _restated(body: str) -> StatedPreference | None:
         scope=instruction_scope(body),
         importance=TENTATIVE_IMPORTANCE,
     )
-
-
-def _marker_start(message: str) -> int | None:
-    """Where a marker that makes every directive after it a standing one ("From now on: …")
-    starts in `message` (0 when only its markdown-free text has one); None without one."""
-    found = _MESSAGE_STANDING.search(message)
-    if found is not None:  # the marker's first word, not the sentence end before it
-        return found.start() + len(found.group(0)) - len(found.group(0).lstrip(".!:\n \t"))
-    return 0 if _MESSAGE_STANDING.search(strip_markdown(message)) else None
-
-
-def _after_marker(message: str, written: str, marker_at: int | None) -> bool:
-    """Whether a clause comes at or after the message's standing marker: "Add a decoder. From
-    now on, document every public function" makes the second a rule, not the request before
-    it."""
-    if marker_at is None:
-        return False
-    at = message.find(written)
-    return at < 0 or at + len(written) > marker_at
 
 
 def _head(clause: str) -> str:

@@ -37,8 +37,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from squirrel_memory.extractors.instruction_forms import VERBS
 from squirrel_memory.extractors.instruction_keys import topic
+from squirrel_memory.extractors.instruction_parts import VERBS
 from squirrel_memory.extractors.instruction_words import common_word, instruction_words
 from squirrel_memory.extractors.routine_requests import sentences, typed_requests
 from squirrel_memory.extractors.session_routines import SessionRoutine

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.instruction_forms import ONE_OFF, Found, worded
+from squirrel_memory.extractors.instruction_parts import ONE_OFF, Found, worded
 from squirrel_memory.extractors.wording import stem, word_set
 
 #: The longest action kept; a longer one is a story, not a rule.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.instruction_forms import ONE_OFF, VERBS
+from squirrel_memory.extractors.instruction_parts import ONE_OFF, VERBS
 from squirrel_memory.extractors.wording import stem
 
 #: Usual misspellings of the words the rules are read by, and their spelling.
@@ -128,6 +128,36 @@ _STRESS_LABEL = re.compile(
     r"reminder|heads[- ]up)\s*:",
     re.IGNORECASE,
 )
+#: A label that sets off a note ("Note: …", "FYI: …"): a rule only when what follows is a
+#: norm for every thing of a kind (`_KIND_NORM`) or has a rule word.
+_NOTE_LABEL = re.compile(r"^(?:note|fyi|psa)\s*:", re.IGNORECASE)
+#: A norm for every thing of a kind, with no rule word: "every public type derives Debug",
+#: "partial functions are off limits", "coroutines are launched in viewModelScope, not
+#: GlobalScope" (a kind named bare, then the one way and the one ruled out). Not "the bug is
+#: in the parser, not the lexer" (one thing of the task), nor "every test fails" (`_HAPPENS`).
+_KIND_NORM = re.compile(
+    r"^(?:every|each|all)\s+(?!(?:the|this|that|of|my|your|time)\b)[a-z][\w-]*\b"
+    r"|\b(?:(?:is|are)\s+(?:off[- ]limits|not allowed|forbidden|banned))\b"
+    r"|^(?!(?:the|this|that|these|those|it|its|there|here|my|your|his|her|their|a|an|one|"
+    r"some|i|we|you|he|she|they)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*)?\s+"
+    r"(?:are|is|goes?|lives?|stays?|belongs?)"
+    r"\s+[^,;]{2,60},\s+not\s+(?:in\s+|on\s+|with\s+)?[\w.`'-]+",
+    re.IGNORECASE,
+)
+#: How things stand, not how they are to be: "every test fails on CI", "tests are slow, not
+#: broken".
+_STATE = re.compile(
+    r"\b(?:fail\w*|break\w*|broken|crash\w*|hang\w*|pass(?:es|ing|ed)?|flak\w*|slow|down|"
+    r"missing|wrong|stuck|red|green|times? out|timing out)\b",
+    re.IGNORECASE,
+)
+
+
+def _kind_norm(body: str) -> bool:
+    """Whether `body` is a norm for every thing of a kind (`_KIND_NORM`), not a state."""
+    return bool(_KIND_NORM.search(body)) and not _STATE.search(body)
+
+
 #: What happens, said with a rule word ("the tests always fail on CI"): a remark, no rule.
 _HAPPENS = re.compile(
     r"\b(?:always|never|only)\s+(?:fails?|breaks?|crash(?:es)?|hangs?|errors?|times? out|"
@@ -135,6 +165,8 @@ _HAPPENS = re.compile(
     r"same|this|that|it)\b",
     re.IGNORECASE,
 )
+#: A contrast that rules one thing out after a comma ("…, never a global").
+_NEVER_A = re.compile(r",\s*never\s+an?\s+[\w-]+\W*$", re.IGNORECASE)
 #: Fewest and most words of a rule kept as said after its label.
 MIN_LABELLED_WORDS = 3
 MAX_LABELLED_WORDS = 16
@@ -154,7 +186,11 @@ _PROHIBITION = re.compile(
 def stressed_rule(written: str, body: str) -> bool:
     """Whether a clause is a statement stressed as a rule: a label ("Important: …") and a rule
     word ("migrations are append-only, never edit one")."""
-    return bool(_STRESS_LABEL.match(written) and _RULE_WORDS.search(body))
+    if _HAPPENS.search(body):
+        return bool(_STRESS_LABEL.match(written) and _RULE_WORDS.search(body))
+    if _NOTE_LABEL.match(written):
+        return _kind_norm(body)
+    return bool(_STRESS_LABEL.match(written) and (_RULE_WORDS.search(body) or _kind_norm(body)))
 
 
 def rule_as_said(body: str, *, labelled: bool, marked: bool) -> bool:
@@ -163,7 +199,9 @@ def rule_as_said(body: str, *, labelled: bool, marked: bool) -> bool:
     a stressing label ("for future reference, the deploy always goes through the Makefile");
     a few words, none tying them to the moment or telling what happens ("the tests always fail
     on CI"), and not a question."""
-    if not (labelled or (marked and _RULE_WORDS.search(body))) or _HAPPENS.search(body):
+    ruled = _RULE_WORDS.search(body) or _kind_norm(body)
+    # "the logger is passed in, never a global": the one ruled out, no remark on what happens
+    if not (labelled or (marked and ruled)) or _HAPPENS.search(_NEVER_A.sub("", body)):
         return False
     words = body.split()
     return (

@@ -46,8 +46,8 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.instruction_forms import ONE_OFF
 from squirrel_memory.extractors.instruction_keys import instruction_key, topic
+from squirrel_memory.extractors.instruction_parts import ONE_OFF
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
     CORRECTION_TAG,

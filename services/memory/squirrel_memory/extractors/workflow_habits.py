@@ -1,5 +1,6 @@
 """Workflow habits said in many wordings: how far to carry a batch of work, what "done" means,
-that the code is fixed rather than the tests bent to pass, and that the whole suite runs.
+that the code is fixed rather than the tests bent to pass, that the whole suite runs, the pace
+of the work, the change shown first, no closing summary and how finished work is handed over.
 
 Users repeat these across sessions, each time in other words, mostly as a correction after the
 assistant stopped too early or called something finished too soon:
@@ -11,11 +12,19 @@ assistant stopped too early or called something finished too soon:
   test just to make it green", "fix the code, not the tests";
 - the whole suite: "run the full suite, not just the one file", "run all the tests before you
   finish" (with a contrast or a moment every change reaches; "run all the tests" alone is the
-  task's step).
+  task's step);
+- one piece at a time: "do them one at a time and wait for my ok before the next";
+- the change shown before it is made: "show me the diff before applying anything", "before
+  applying a change, show me the diff", "show me the plan before writing any code";
+- no summary closing a reply: "no summary at the end", "skip the recap at the end of your
+  replies", "don't summarize what you did at the end";
+- finished work handed over for review: "when you finish, push and open a PR", "open a pull
+  request when you're done instead of pushing to main" ("push when you're done" alone keeps the
+  push's own key, which "did you push?" shares).
 Shared words cannot tell that such wordings are one instruction, so each habit has one key
-(`CARRY_KEY`, `DONE_KEY`, `TESTS_KEY`, `SUITE_KEY`): the recurrence rules then promote it when
-it comes back in another session, whatever the words, and its importance grows with every
-session that says it again.
+(`CARRY_KEY`, `DONE_KEY`, `TESTS_KEY`, `SUITE_KEY`, `PACE_KEY`, `PREVIEW_KEY`, `SUMMARY_KEY`,
+`HANDOVER_KEY`): the recurrence rules then promote it when it comes back in another session,
+whatever the words, and its importance grows with every session that says it again.
 Said once it is tentative, at the level of a corrected one-off (a session may open with it,
 marked as said once); said with a word of permanence ("always", "from now on", "never") it is
 a standing rule at once. A question never counts ("should I keep going?", "is it done?"), nor
@@ -51,6 +60,10 @@ CARRY_KEY = "pref:carry_work_through"
 DONE_KEY = "pref:definition_of_done"
 TESTS_KEY = "pref:tests_not_bent_to_pass"
 SUITE_KEY = "pref:whole_test_suite"
+PACE_KEY = "pref:one_task_at_a_time"
+PREVIEW_KEY = "pref:preview_before_applying"
+SUMMARY_KEY = "pref:no_closing_summary"
+HANDOVER_KEY = "pref:hand_over_when_done"
 WORKFLOW_TAG = "workflow"
 MAX_QUOTE_CHARS = 160
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
@@ -170,6 +183,67 @@ _WHOLE_SUITE = (
         re.IGNORECASE,
     ),
 )
+#: One piece of work at a time, the user's ok awaited before the next: "do them one at a time
+#: and wait for my ok before the next", "wait for me to say go before the next task" (not "wait
+#: for me", "stop after the export endpoint": where this batch stops).
+_PACE = (
+    re.compile(
+        r"\b(?:do|take|handle|tackle|work\s+(?:on|through))\s+(?:\w+\s+){0,2}?one\s+(?:\w+\s+)?"
+        r"at\s+a\s+time\b[^.?!;]{0,20}?\bwait\b[^.?!;]{0,40}?\bbefore\s+(?:you\s+)?(?:the\s+next|"
+        r"moving\s+on|going\s+on|continuing|(?:start|do|begin)(?:ing)?\s+the\s+next)\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\bwait\s+(?:for\s+(?:my|me|the user'?s?|an?)\s+)?(?:ok|okay|go|go-ahead|approval|"
+        r"confirmation|to\s+say\s+(?:go|so|ok)|reply|answer)?[^.?!;]{0,30}?\bbefore\s+(?:you\s+)?"
+        r"(?:the next|moving on|going on|continuing|starting the next|(?:start|do|begin)(?:ing)?"
+        r"\s+the next)\b",
+        re.IGNORECASE,
+    ),
+)
+#: The change shown before it is made: "show me the diff before applying anything", "before
+#: applying a change, show me the diff", "show me the plan before writing any code" (not "show
+#: me the diff of lexer.rs": this change).
+_PREVIEW_OF = r"(?:the\s+|a\s+|your\s+)?(?:diff|patch|changes?|plan|proposal)"
+_PREVIEW_BEFORE = (
+    r"before\s+(?:you\s+)?(?:apply|applying|writ(?:e|ing)|mak(?:e|ing)|chang(?:e|ing)|"
+    r"edit(?:ing)?|touch(?:ing)?|commit(?:ting)?|implement(?:ing)?)\s+(?:any|anything|a|an|"
+    r"changes|code|edits)\b"
+)
+_PREVIEW = (
+    re.compile(rf"\bshow\s+me\s+{_PREVIEW_OF}\s+(?:first\s+)?{_PREVIEW_BEFORE}", re.I),
+    re.compile(rf"\b{_PREVIEW_BEFORE}[^.?!;]{{0,20}}?,\s*show\s+me\s+{_PREVIEW_OF}\b", re.I),
+)
+#: No summary closing each reply: "no summary at the end", "skip the recap at the end of your
+#: replies", "don't summarize what you did at the end" (not "summarize what changed").
+_SUMMARY = (
+    re.compile(
+        r"\b(?:no|skip\s+(?:the|a)|without\s+(?:the|a)|drop\s+the|leave\s+out\s+the|"
+        r"(?:don'?t|do not|stop)\s+(?:add|writ|giv|includ|end with|put)\w*\s+(?:the\s+|a\s+)?)"
+        r"\s*(?:final\s+|closing\s+)?(?:summary|summaries|recap|wrap-up)\b[^.?!;]{0,30}?"
+        r"\bat\s+the\s+end\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:don'?t|do not|stop)\s+(?:summari[sz]|recap)\w*\b[^.?!;]{0,40}?\bat\s+the\s+end\b",
+        re.IGNORECASE,
+    ),
+)
+#: How finished work is handed over for review: "when you finish, push and open a PR", "open a
+#: pull request when you're done instead of pushing to main" (not "open a PR for this"; "push
+#: when you're done" is the push's own rule, as "did you push?" is).
+_WHEN_DONE = (
+    r"(?:when|once|after)\s+(?:you(?:'re|\s+are)\s+(?:done|finished)|you\s+(?:finish|are\s+"
+    r"finished)|the\s+work\s+is\s+(?:done|finished)|(?:it'?s|it\s+is)\s+(?:done|finished))"
+)
+_HAND_OVER = (
+    r"(?:(?:push\s+(?:the\s+branch\s+)?and\s+)?open\s+(?:a|the)\s+(?:pr|pull\s+request|"
+    r"merge\s+request))"
+)
+_HANDOVER = (
+    re.compile(rf"\b{_WHEN_DONE}\s*,?\s*(?:then\s+)?{_HAND_OVER}\b", re.I),
+    re.compile(rf"\b{_HAND_OVER}\b[^.?!;]{{0,40}}?\b{_WHEN_DONE}\b", re.I),
+)
 #: What makes a whole-suite run a habit rather than this task's step: a contrast with the
 #: tests at hand, or the moment every change reaches.
 _SUITE_CONDITION = re.compile(
@@ -196,7 +270,7 @@ _STILL = re.compile(r"\bstill\b", re.IGNORECASE)
 _DONE_SAYING = (
     # before you say it's finished, run the tests and commit
     re.compile(
-        r"\bbefore\s+you\s+(?:say|call|mark|report|declare|claim)\s+(?:that\s+)?"
+        r"\bbefore\s+you\s+(?:say|call|mark|report|declare|claim|tell me)\s+(?:that\s+)?"
         r"(?:(?:it|this|that|a task|the task|anything|something|you)(?:'s|'re|\s+is|\s+are|\s+as)?"
         rf"\s+)?{_FINISHED}\b",
         re.IGNORECASE,
@@ -206,6 +280,12 @@ _DONE_SAYING = (
         r"\bbefore\s+(?:calling|saying|marking|reporting|declaring|claiming|telling me)\s+"
         r"(?:that\s+)?(?:it|a task|the task|anything|something|this|that|you'?re)"
         rf"(?:'s|\s+is|\s+as)?\s+(?:{_FINISHED}|fixed|working|ready)\b",
+        re.IGNORECASE,
+    ),
+    # review your own diff before handing it over / run the linter before you hand it back
+    re.compile(
+        r"\bbefore\s+(?:you\s+)?hand(?:ing)?\s+(?:it|this|that|the\s+work|anything|your\s+work)?"
+        r"\s*(?:over|back|in)\b",
         re.IGNORECASE,
     ),
     # before you tell me it works
@@ -248,6 +328,10 @@ _LEADS = {
     DONE_KEY: "What the user counts as done",
     TESTS_KEY: "The user wants the code fixed, never the tests changed to make them pass",
     SUITE_KEY: "The user wants the whole test suite run, not only the tests at hand",
+    PACE_KEY: "The user wants one piece of work at a time, their ok awaited before the next",
+    PREVIEW_KEY: "The user wants to see a change before it is applied",
+    SUMMARY_KEY: "The user wants no summary at the end of a reply",
+    HANDOVER_KEY: "How the user wants finished work handed over",
 }
 
 
@@ -290,6 +374,10 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
             (DONE_KEY, _DONE, _DONE_SAYING),
             (TESTS_KEY, _TESTS_BENT, ()),
             (SUITE_KEY, _WHOLE_SUITE, ()),
+            (PACE_KEY, _PACE, ()),
+            (PREVIEW_KEY, _PREVIEW, ()),
+            (SUMMARY_KEY, _SUMMARY, ()),
+            (HANDOVER_KEY, _HANDOVER, ()),
         ):
             if key == SUITE_KEY and (
                 not (_SUITE_CONDITION.search(flat) or _PERMANENT.search(flat)) or DONE_KEY in here
@@ -354,6 +442,16 @@ def with_workflow_habits(
     habits = workflow_habits(text, after_assistant_action=after_assistant_action)
     if not habits:
         return stated
-    cues = (*_CARRY, *_DONE, *_DONE_SAYING, *_TESTS_BENT, *_WHOLE_SUITE)
+    cues = (
+        *_CARRY,
+        *_DONE,
+        *_DONE_SAYING,
+        *_TESTS_BENT,
+        *_WHOLE_SUITE,
+        *_PACE,
+        *_PREVIEW,
+        *_SUMMARY,
+        *_HANDOVER,
+    )
     kept = [p for p in stated if not any(cue.search(p.content) for cue in cues)]
     return [*kept, *habits]

@@ -1,0 +1,107 @@
+"""The words that decide whether a clause is a standing rule or about the task at hand.
+
+"always", "from now on", "in this repo", "before every commit", "as usual" make a clause a
+rule for all later work; "From now on: …" makes every directive after it in its message one.
+"in this handler", "for now", "this response", "here" with a name from the code tie a clause to
+one spot of the task, however it is worded; "we" and "our" make it the team's way again.
+"""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_memory.extractors.instruction_forms import MADE_CONDITION
+from squirrel_memory.extractors.wording import strip_markdown
+
+#: Words that make a clause a general rule rather than a request about the task at hand.
+STANDING = re.compile(
+    r"\b(?:always|never|from now on|going forward|moving forward|from here on|"
+    r"in (?:the )?future|for future reference|next time|generally speaking|"
+    r"your (?:standing|ongoing|permanent) (?:job|task|role|duty)|"
+    # "when you write Bash, quote all variables": each time a kind of thing is made
+    rf"{MADE_CONDITION}|"
+    # "whenever you're ready, …": when the user is ready for it, once
+    r"every ?time|each time|whenever(?! you(?:'re| are) ready| you can\b| you get a chance| "
+    r"you have (?:a )?(?:moment|minute|sec|second|time))|by default|as a (?:general )?rule|"
+    r"in general|"
+    r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
+    r"in (?:all|every) (?:repo|repositorie|project)s?|prefers?|preferably|everywhere|"
+    # "rubocop before you commit, as always": a habit said again
+    r"(?:as|like) (?:always|usual)|as per usual|"
+    r"for everything|at all times|all the time|for all (?:\w+ )?(?:projects|repos|code|files)|"
+    r"exclusively|only use|consistently|throughout the (?:code|codebase|project)|"
+    r"(?:the|our|my) (?:overriding|overarching|golden|guiding) (?:rule|principle|directive)|"
+    # "fix any code quality issues you notice": every such thing met later, not one of them
+    r"(?:any|every|all(?: the)?|whatever) (?:[\w-]+ ){0,3}?(?:issues?|problems?|bugs?|errors?|"
+    r"warnings?|typos?|smells?|inconsistenc(?:y|ies)|mistakes?|things?) (?:that )?you "
+    r"(?:notice|see|find|spot|come across|encounter|run into)|"
+    # "use uv run for every python command", "use the logger for anything that isn't output"
+    r"for every|for (?:anything|everything|any \w+) (?:that|which|you)|"
+    r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
+    r"pull request|push|release|task|merge)s?|"
+    # "commit after each milestone": a step of work again and again, whatever the unit
+    r"(?:before|after) (?:every|each) (?:new )?(?:milestone|step|phase|stage|feature|fix|edit|"
+    r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component)s?)\b",
+    re.IGNORECASE,
+)
+#: A marker that makes every directive of its message a standing one ("From now on: …").
+_MESSAGE_STANDING = re.compile(
+    r"(?:^|[\n.!:]\s*)(?:from now on|going forward|moving forward|from here on|"
+    r"in (?:the )?future|for future reference|"
+    r"as a (?:general )?rule|general rules?|ground rules?|house rules?)\b",
+    re.IGNORECASE,
+)
+#: A condition on the work: the directive under it holds each time it is met.
+CONDITIONED = re.compile(
+    r"\b(?:until|before|after|when|whenever|once|every|all|each|unless)\b", re.IGNORECASE
+)
+#: A clause tied to one spot of the task at hand: "in this function", "from this action", "on
+#: this screen", "for this one", "for now", "just this once". A rule word in it ("Always return
+#: 404 in this handler", "Prefer the cached value in this function") is about that spot, not
+#: later work. The whole project ("in this repo", "for this crate") or its team is no spot.
+TASK_SPOT = re.compile(
+    r"\b(?:(?:in|on|from|for|to|inside|within|into) (?:this|that) (?!(?:repo|repository|project|"
+    r"codebase|code base|monorepo|workspace|team|company|org|organi[sz]ation|shop|house|crate|"
+    r"package|app|application|library|service|language|ecosystem|stack)\b)[\w-]+|"
+    r"for now|(?:just )?this once|this time|for the time being|"
+    # "never cache this response": one thing of the task ("always do this before committing",
+    # "this way", "this kind of code" say how work is done)
+    r"this (?!(?:repo|repository|project|codebase|code base|monorepo|workspace|team|company|org|"
+    r"organi[sz]ation|shop|house|crate|package|app|application|library|service|language|"
+    r"ecosystem|stack|way|pattern|style|kind|sort|type|format|convention|rule|approach|mistake|"
+    r"again|when|whenever|before|after|if|unless|for|in|on|at|by|with|and|or|as|is|was|so|too|"
+    r"every|each|first|is|should|must|every ?time)\b)[a-z][\w-]*)\b",
+    re.IGNORECASE,
+)
+#: "Always return None here when the key is missing", "use GenServer.call here, not cast": "here"
+#: with a case of the code or a name from it is a spot of the task ("never use npm here" is the
+#: project's way).
+HERE_SPOT = re.compile(
+    r"\bhere\b(?:\s+(?:when|if|unless|whenever|once)\b|.*?(?:\b\w+\.\w+\(?|\b[a-z]+_[a-z_]+\b|"
+    r"\b[a-z]+[A-Z]\w*))|(?:\b\w+\.\w+\(?|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w*).*?\bhere\b"
+)
+#: "in this module we never …", "our handlers here …": the team's way, not a spot of the task.
+WE = re.compile(r"\b(?:we|our|us)\b", re.IGNORECASE)
+SCOPE_PHRASE = re.compile(
+    r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
+    re.IGNORECASE,
+)
+
+
+def marker_start(message: str) -> int | None:
+    """Where a marker that makes every directive after it a standing one ("From now on: …")
+    starts in `message` (0 when only its markdown-free text has one); None without one."""
+    found = _MESSAGE_STANDING.search(message)
+    if found is not None:  # the marker's first word, not the sentence end before it
+        return found.start() + len(found.group(0)) - len(found.group(0).lstrip(".!:\n \t"))
+    return 0 if _MESSAGE_STANDING.search(strip_markdown(message)) else None
+
+
+def after_marker(message: str, written: str, marker_at: int | None) -> bool:
+    """Whether a clause comes at or after the message's standing marker: "Add a decoder. From
+    now on, document every public function" makes the second a rule, not the request before
+    it."""
+    if marker_at is None:
+        return False
+    at = message.find(written)
+    return at < 0 or at + len(written) > marker_at
