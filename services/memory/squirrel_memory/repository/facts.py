@@ -8,9 +8,10 @@ from collections import Counter
 from squirrel_memory.code_files import language_of
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
-from squirrel_memory.repository.findings import Readings, folder_of
+from squirrel_memory.repository.description_claims import backed_description
+from squirrel_memory.repository.findings import Readings, folder_of, names_tests
 from squirrel_memory.repository.languages import is_excluded
-from squirrel_memory.repository.project_stack import Part, Stack, stack_of
+from squirrel_memory.repository.project_stack import Part, Stack, primary_ecosystems_of, stack_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import dependency_role, language_name
 from squirrel_memory.repository.wording import (
@@ -257,7 +258,11 @@ def _about_fact(reading: RepositoryReading) -> MemoryCandidate | None:
     out = reading.readings
     if not out.description:
         return None
-    text = about_text(project_name(reading), out.description, ref_path(out.description_ref))
+    name = project_name(reading)
+    described = backed_description(out.description, out, primary_ecosystems_of(reading), name)
+    if not described:
+        return None
+    text = about_text(name, described, ref_path(out.description_ref))
     refs = [out.description_ref]
     return candidate(FACT, "about", text, refs=refs, importance=0.7, tags=["overview"])
 
@@ -265,6 +270,12 @@ def _about_fact(reading: RepositoryReading) -> MemoryCandidate | None:
 _TEST_DIRS = ("test", "tests", "spec", "__tests__", "e2e")
 #: Top folders of configuration: their code files set the application up, they are not it.
 _CONFIG_DIRS = frozenset({"config", "configs", "conf"})
+
+
+def _nested_tests(folder: str) -> bool:
+    """Whether a folder below the top one holds tests (`src/test/`, `app/src/androidTest/`;
+    a `spec/` there may hold a specification's code, as `api/spec/` does)."""
+    return folder.lower() != "spec" and names_tests(folder)
 
 
 def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandidate | None:
@@ -284,8 +295,14 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
             cut = max(i for i, p in enumerate(parts[:-1]) if p in ("migrations", "migrate"))
             migrations["/".join(parts[: cut + 1])] += 1
             continue
-        if top.lower() in _TEST_DIRS:
+        if top.lower() in _TEST_DIRS or names_tests(top):
             tests.add(top)
+            continue
+        nested = next((i for i, p in enumerate(parts[1:-1], 1) if _nested_tests(p)), None)
+        if nested is not None:
+            # Tests inside a source folder (`src/test/`) are no application code.
+            if nested == 1:
+                tests.add(f"{top}/{parts[1]}")
             continue
         if path.endswith(("_test.go", "_test.exs")) or ".test." in path or ".spec." in path:
             beside += 1

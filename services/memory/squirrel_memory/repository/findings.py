@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
 #: Top folders whose manifests serve the tests, not the project.
 _TEST_FOLDERS = frozenset({"test", "tests", "spec", "e2e", "integration-tests"})
+#: A folder named as the tests of something: `AppTests`, `AppUITests`, `Shop.Tests`,
+#: `api-tests`, `unit_test` (not `latest`, `contest` nor `manifest`).
+_TESTS_OF = re.compile(r"(?:[A-Za-z0-9]Tests?|[._-][Tt]ests?)$")
+
+
+def names_tests(name: str) -> bool:
+    """Whether a folder's own name says it holds tests (`tests`, `spec`, `AppTests`)."""
+    return name.lower() in _TEST_FOLDERS or _TESTS_OF.search(name) is not None
 
 
 def is_test_folder(folder: str) -> bool:
-    """Whether a folder sits under a top folder that holds tests (`tests/Shop.Tests`)."""
-    return folder.split("/", 1)[0].lower() in _TEST_FOLDERS
+    """Whether a folder sits under a top folder that holds tests (`tests/Shop.Tests`,
+    `Shop.Tests/`)."""
+    return names_tests(folder.split("/", 1)[0])
 
 
 def folder_of(path: str) -> str:

@@ -97,7 +97,7 @@ def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
     return tuple(dict.fromkeys(root))
 
 
-def _language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
+def ecosystem_language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
     """The ecosystem's language, or the largest of the languages it may be written in
     (TypeScript over JavaScript, Kotlin over Java when there is more of it)."""
     named = ecosystem_languages(ecosystem)
@@ -353,7 +353,7 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
     if not _versions_agree(chains):
         chains = []
     version = short_version(chains[0].version) if chains else ""
-    names = [_language(eco, reading.shares) for eco in ecosystems]
+    names = [ecosystem_language(eco, reading.shares) for eco in ecosystems]
     return Stack(
         ecosystems=ecosystems,
         language=join_words(list(dict.fromkeys(names))),

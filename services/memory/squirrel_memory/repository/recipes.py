@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
+from fnmatch import fnmatch
 
 from squirrel_core.commands import GATE_TASKS, runs_a_gate
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.findings import Command, Port, Readings, folder_of
-from squirrel_memory.repository.project_stack import primary_ecosystems_of
+from squirrel_memory.repository.project_stack import ecosystem_language, primary_ecosystems_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import conventions, language_name
 from squirrel_memory.repository.task_records import purpose_of
@@ -92,7 +94,18 @@ def _present(
         name = need[4:].lower()
         return deps.get(name) or out.tools.get(name, "")
     if need.startswith("file:"):
-        return f"{need[5:]}:1" if need[5:] in tracked else ""
+        path = need[5:]
+        if path in tracked:
+            return f"{path}:1"
+        if any(mark in path for mark in "*?["):
+            # `test/*_SUITE.erl`: a file of that shape in that very folder.
+            depth = path.count("/")
+            found = sorted(p for p in tracked if p.count("/") == depth and fnmatch(p, path))
+            return f"{found[0]}:1" if found else ""
+        return ""
+    if need.startswith("dir:"):
+        found = sorted(p for p in tracked if p.startswith(f"{need[4:]}/"))
+        return f"{found[0]}:1" if found else ""
     return f"{manifest}:1"
 
 
@@ -180,14 +193,14 @@ def _port_for(command: Command, ports: Sequence[Port]) -> tuple[int, str] | None
     return (dev[0].port, dev[0].ref) if dev else None
 
 
-def _recipe_text(verb: str, chosen: Command, others: list[Command]) -> str:
+def _recipe_text(verb: str, chosen: Command, others: list[Command], language: str) -> str:
     text = f"{verb} `{chosen.text}`"
     origin = "CI" if chosen.origin == "ci" else ref_path(chosen.ref)
     task = next((o for o in others if o.text == chosen.text and o.detail), None)
     if not chosen.detail and task is not None:
         text += f" ({chosen.ref}; {task.ref} {task.detail})"
     elif chosen.origin == "convention":
-        text += f" (the {language_name(chosen.ecosystem)} convention; {chosen.ref})"
+        text += f" (the {language} convention; {chosen.ref})"
     elif chosen.detail:
         text += f" ({chosen.ref} {chosen.detail})"
     elif chosen.origin == "ci":
@@ -201,8 +214,12 @@ def _recipe_text(verb: str, chosen: Command, others: list[Command]) -> str:
 
 
 def _project_recipes(
-    commands: list[Command], ecosystems: Sequence[str], out: Readings
+    commands: list[Command],
+    ecosystems: Sequence[str],
+    reading: RepositoryReading,
+    borrowed: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[MemoryCandidate]:
+    out = reading.readings
     found: list[MemoryCandidate] = []
     present = {eco for path, eco in out.manifests.items() if not folder_of(path)}
     for purpose, (verb, importance) in _VERBS.items():
@@ -215,12 +232,22 @@ def _project_recipes(
             continue
         # A command of an ecosystem whose manifest the repository holds before one whose tool
         # has nothing here to run on (a README's `npm test` beside no package.json).
-        mine.sort(key=lambda c: (c.ecosystem not in (*present, "any"), *_rank(c)))
+        # The project's own ecosystem's commands before a code-less runner's tasks.
+        mine.sort(
+            key=lambda c: (
+                c.ecosystem not in (*present, "any"),
+                (c.text, c.ref) in borrowed,
+                *_rank(c),
+            )
+        )
         chosen = mine[0]
         # A gate run for the tests is said as what it is; what it runs is its detail, if known.
         said = "Run the checks with" if purpose == "test" and runs_a_gate(chosen.text) else verb
         distinct = list({c.text: c for c in mine[1:] if c.origin != "convention"}.values())
-        text = _recipe_text(said, chosen, [c for c in mine[1:] if c.text == chosen.text] + distinct)
+        # A convention is named for the language the code is written in (`sbt test` for Scala).
+        language = ecosystem_language(chosen.ecosystem, reading.shares)
+        others = [c for c in mine[1:] if c.text == chosen.text] + distinct
+        text = _recipe_text(said, chosen, others, language)
         refs = [
             chosen.ref,
             *(c.ref for c in mine[1:] if c.text == chosen.text and c.origin != "convention"),
@@ -286,7 +313,11 @@ def _scoped_recipes(commands: list[Command], ecosystems: Sequence[str]) -> list[
 def _gate_recipe(commands: list[Command], out: Readings) -> MemoryCandidate | None:
     sentences: list[str] = []
     refs: list[str] = []
-    gates = [c for c in commands if c.origin == "task" and c.task in _GATE_TASKS and not c.scope]
+    gates = [
+        c
+        for c in commands
+        if c.origin == "task" and c.task in _GATE_TASKS and c.purpose == "test" and not c.scope
+    ]
     if gates:
         gate = sorted(gates, key=lambda c: c.ref)[0]
         detail = f" ({gate.ref} {gate.detail})" if gate.detail else f" ({gate.ref})"
@@ -324,19 +355,38 @@ def _ci_recipe(commands: list[Command], out: Readings) -> MemoryCandidate | None
     return candidate(RECIPE, "ci", text, refs=refs, importance=0.6, tags=["ci"], files=out.ci_files)
 
 
+def _codeless_runner_tasks(reading: RepositoryReading, ecosystems: Sequence[str]) -> set[int]:
+    """Tasks of a root task-runner file of an ecosystem with no code in the repository (a
+    `package.json` whose scripts run the project's own tools, beside no JavaScript): they
+    are the project's tasks, not those of a part in another language."""
+    with_code = {share.ecosystem for share in reading.shares if share.bytes > 0}
+    return {
+        index
+        for index, c in enumerate(reading.readings.commands)
+        if c.origin == "task"
+        and c.scope == ""
+        and c.ecosystem not in (*ecosystems, "any")
+        and c.ecosystem not in with_code
+    }
+
+
 def recipes(reading: RepositoryReading) -> list[MemoryCandidate]:
     """Every recipe one reading supports."""
     ecosystems = primary_ecosystems_of(reading)
     out = reading.readings
     own = _own_names(out)
+    borrowed = _codeless_runner_tasks(reading, ecosystems)
+    runs = [
+        replace(c, ecosystem="any") if index in borrowed else c
+        for index, c in enumerate(out.commands)
+    ]
+    moved = frozenset((out.commands[i].text, out.commands[i].ref) for i in borrowed)
     commands = [
-        c
-        for c in [*out.commands, *_conventional(reading, ecosystems)]
-        if not _installs_itself(c, own)
+        c for c in [*runs, *_conventional(reading, ecosystems)] if not _installs_itself(c, own)
     ]
     found: list[MemoryCandidate | None] = [
-        *_project_recipes(commands, ecosystems, out),
-        *_scoped_recipes(out.commands, ecosystems),
+        *_project_recipes(commands, ecosystems, reading, moved),
+        *_scoped_recipes(runs, ecosystems),
         _gate_recipe(out.commands, out),
         _ci_recipe(out.commands, out),
     ]

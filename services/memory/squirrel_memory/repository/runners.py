@@ -233,15 +233,17 @@ def read_tox_ini(snap: Snapshot, text: TextFile, out: Readings) -> None:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.read_string(text.text)
     for section in parser.sections()[:MAX_TASKS_PER_FILE]:
-        if not section.startswith("testenv:"):
+        # `[testenv]` is what `tox` runs in each environment of its `envlist`; `[testenv:x]`
+        # is `tox -e x`. What an environment is for is what its commands run.
+        if section != "testenv" and not section.startswith("testenv:"):
             continue
-        env = section.split(":", 1)[1]
+        env = section.partition(":")[2]
         steps = parser.get(section, "commands", fallback="").strip().splitlines()
         add_task(
             out,
             text,
-            f"tox -e {env}",
-            env,
+            f"tox -e {env}" if env else "tox",
+            env or "tox",
             steps,
             line=text.line_of(f"[{section}]"),
             body_first=True,
@@ -314,6 +316,70 @@ def read_deno_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
         add_task(out, text, f"deno task {name}", name, steps, line=line, about=about)
 
 
+#: A keyword opening a map (`:test {`) in a `deps.edn`.
+_EDN_KEY_MAP = re.compile(r":([\w.*+!?<>=/-]+)\s*\{")
+
+
+def _edn_maps(text: str, start: int) -> list[tuple[str, int, str]]:
+    """(keyword, offset, body) of each `:key {…}` entry of the map opening at `start`."""
+    found: list[tuple[str, int, str]] = []
+    depth, index, in_string = 0, start, False
+    while index < len(text):
+        char = text[index]
+        if in_string:
+            in_string = char != '"' or text[index - 1] == "\\"
+        elif char == '"':
+            in_string = True
+        elif char == ";":
+            index = text.find("\n", index)
+            if index < 0:
+                break
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                break
+        elif char == ":" and depth == 1 and (match := _EDN_KEY_MAP.match(text, index)):
+            close = _edn_close(text, match.end() - 1)
+            found.append((match.group(1), index, text[match.end() : close]))
+            index = close
+        index += 1
+    return found
+
+
+def _edn_close(text: str, opening: int) -> int:
+    """The offset of the `}` closing the map that opens at `opening`."""
+    depth, in_string = 0, False
+    for index in range(opening, len(text)):
+        char = text[index]
+        if in_string:
+            in_string = char != '"' or text[index - 1] == "\\"
+        elif char == '"':
+            in_string = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(text)
+
+
+def read_edn_aliases(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """Aliases of a Clojure `deps.edn`: one with `:main-opts` runs as `clojure -M:<alias>`, one
+    with `:exec-fn` as `clojure -X:<alias>` (any other only adds paths or dependencies)."""
+    del snap
+    where = re.search(r":aliases\s*\{", text.text)
+    if where is None:
+        return
+    for alias, offset, body in _edn_maps(text.text, where.end() - 1)[:MAX_TASKS_PER_FILE]:
+        flag = "-M" if ":main-opts" in body else "-X" if ":exec-fn" in body else ""
+        if flag:
+            line = text.text.count("\n", 0, offset) + 1
+            add_task(out, text, f"clojure {flag}:{alias}", alias, [], line=line)
+
+
 _RAKE_TASK = re.compile(r"""^\s*task\s*\(?\s*(?::([\w:-]+)|["']([\w:-]+)["']|([\w-]+):\s)""")
 _RAKE_DESC = re.compile(r"""^\s*desc\s*\(?\s*["'](.+?)["']""")
 
@@ -361,6 +427,7 @@ TASK_READERS: Mapping[str, TaskReader] = {
     ".mise.toml": read_mise_tasks,
     "pixi.toml": read_pixi_tasks,
     "deno.json": read_deno_tasks,
+    "deps.edn": read_edn_aliases,
     "Rakefile": read_rakefile,
     "rakefile": read_rakefile,
 }

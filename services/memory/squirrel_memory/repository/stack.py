@@ -144,3 +144,14 @@ def started_framework(command: str) -> str | None:
         if name in table:
             return table[name]
     return None
+
+
+#: Roles whose names a description may claim of a project: what it is built with or stores in.
+CLAIMED_ROLES = frozenset({"framework", "database", "queue", "cache", "search"})
+
+
+def claimed_names(ecosystem: str) -> dict[str, str]:
+    """Names of the frameworks, databases, queues, caches and search engines an ecosystem's
+    project would declare a dependency for, with their role (`Flask` → framework)."""
+    table: dict[str, dict[str, str]] = _data()["deps"].get(ecosystem, {})
+    return {role["name"]: role["role"] for role in table.values() if role["role"] in CLAIMED_ROLES}

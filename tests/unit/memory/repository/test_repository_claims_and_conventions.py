@@ -1,0 +1,336 @@
+"""What a reading states from the code, met in made-up projects: a README's stack the code
+contradicts, a folder of tests named for what it tests, a convention named for the language the
+code is in, tasks said for what they run, the test conventions of smaller ecosystems; and where
+each rule must not fire."""
+
+from __future__ import annotations
+
+from squirrel_memory.repository import read_repository, repository_candidates
+from squirrel_memory.repository.description_claims import backed_description
+from squirrel_memory.repository.findings import Dependency, Readings, names_tests
+from tests.unit.memory.repository.conftest import MakeRepo
+
+
+def _found(make_repo: MakeRepo, files: dict[str, str | bytes]) -> dict[str, str]:
+    return {c.key: c.content for c in repository_candidates(read_repository(make_repo(files)))}
+
+
+# --- a README's stack the code contradicts -------------------------------------------------
+
+_STARLETTE = {
+    "pyproject.toml": '[project]\nname = "beacon"\ndependencies = ["starlette", "uvicorn"]\n'
+    '[project.optional-dependencies]\ntest = ["pytest"]\n',
+    "beacon/app.py": "from starlette.applications import Starlette\napp = Starlette()\n" * 20,
+}
+
+
+def test_a_readme_naming_another_framework_than_the_code_gives_no_description(
+    make_repo: MakeRepo,
+) -> None:
+    readme = "# Beacon\n\nBeacon is a Flask app backed by PostgreSQL and Redis.\n"
+    found = _found(make_repo, {**_STARLETTE, "README.md": readme})
+    assert "repo:about" not in found
+    assert "Starlette" in found["repo:stack"]
+
+
+def test_a_readme_whose_stack_the_code_does_not_contradict_is_quoted(make_repo: MakeRepo) -> None:
+    readme = "# Beacon\n\nBeacon is a Starlette service that keeps its state in SQLite.\n"
+    found = _found(make_repo, {**_STARLETTE, "README.md": readme})
+    assert found["repo:about"].endswith(
+        "Beacon is a Starlette service that keeps its state in SQLite."
+    )
+
+
+def _readings(*deps: tuple[str, str]) -> Readings:
+    out = Readings()
+    for ecosystem, name in deps:
+        out.dependencies.append(Dependency(ecosystem, name, "", "m:1", "m"))
+    return out
+
+
+def test_a_later_sentence_the_code_contradicts_or_a_command_is_left_out() -> None:
+    out = _readings(("python", "starlette"), ("python", "asyncpg"))
+    text = (
+        "Beacon serves events. It stores them in MongoDB. Run tests with `nosetests`. It is fast."
+    )
+    assert backed_description(text, out, ["python"]) == "Beacon serves events. It is fast."
+
+
+def test_a_name_of_another_ecosystem_or_the_project_s_own_stays() -> None:
+    out = _readings(("python", "starlette"))
+    assert backed_description("Rails-like helpers.", out, ["python"]) == "Rails-like helpers."
+    own = backed_description("Flask-Beacon is a tool.", out, ["python"], own_name="Flask-Beacon")
+    assert own == "Flask-Beacon is a tool."
+
+
+# --- folders of tests ----------------------------------------------------------------------
+
+
+def test_a_folder_named_for_the_tests_of_something_holds_tests() -> None:
+    assert names_tests("BirdwatchTests")
+    assert names_tests("BirdwatchUITests")
+    assert names_tests("Shop.Api.Tests")
+    assert names_tests("api-tests")
+    assert names_tests("androidTest")
+    assert not names_tests("latest")
+    assert not names_tests("contest")
+    assert not names_tests("manifest")
+    assert not names_tests("Testimonials")
+
+
+def test_an_app_s_test_target_folder_is_no_application_code(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "Birdwatch/App.swift": "import SwiftUI\n@main struct App {}\n" * 20,
+        "BirdwatchTests/AppTests.swift": "import XCTest\nfinal class T: XCTestCase {}\n",
+    }
+    layout = _found(make_repo, files)["repo:layout"]
+    assert "application code is in `Birdwatch/`" in layout
+    assert "tests are in `BirdwatchTests/`" in layout
+
+
+def test_tests_inside_a_source_folder_are_no_application_code(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "pom.xml": "<project><artifactId>ledger</artifactId></project>\n",
+        "src/main/java/a/App.java": "package a;\npublic class App {}\n" * 20,
+        "src/test/java/a/AppTest.java": "package a;\nclass AppTest {}\n" * 5,
+        "src/latest/java/a/Latest.java": "package a;\nclass Latest {}\n" * 5,
+    }
+    layout = _found(make_repo, files)["repo:layout"]
+    assert "tests are in `src/test/`" in layout
+    assert "src/latest" in layout  # a folder whose name only ends in "test" is code
+    assert "(src/main, src/latest)" in layout
+
+
+# --- a convention named for the language the code is in -------------------------------------
+
+
+def test_a_convention_is_named_for_the_language_the_code_is_written_in(
+    make_repo: MakeRepo,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "build.sbt": 'name := "tally"\nscalaVersion := "3.3.3"\n',
+        "src/main/scala/Main.scala": "object Main extends App\n" * 20,
+    }
+    assert "(the Scala convention;" in _found(make_repo, files)["repo:recipe:test"]
+
+
+def test_a_java_build_s_convention_is_still_the_java_one(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "pom.xml": "<project><artifactId>ledger</artifactId></project>\n",
+        "src/main/java/a/App.java": "package a;\npublic class App {}\n" * 20,
+    }
+    assert "(the Java convention;" in _found(make_repo, files)["repo:recipe:test"]
+
+
+# --- tasks said for what they run -----------------------------------------------------------
+
+_CRUMB = {
+    "setup.cfg": "[metadata]\nname = crumb\n\n[options]\ninstall_requires =\n    requests\n",
+    "crumb/__init__.py": "import requests\n" * 30,
+}
+
+
+def test_a_tox_lint_environment_is_not_the_test_command(make_repo: MakeRepo) -> None:
+    tox = (
+        "[tox]\nenvlist = py311, lint\n\n[testenv]\ndeps = pytest\ncommands = pytest {posargs}\n"
+        "\n[testenv:lint]\ndeps = flake8\ncommands = flake8 crumb\n"
+    )
+    found = _found(make_repo, {**_CRUMB, "tox.ini": tox})
+    assert found["repo:recipe:test"].startswith("Run the tests with `tox` (tox.ini:4 runs `pytest")
+    assert found["repo:recipe:lint"].startswith("Lint the code with `tox -e lint`")
+
+
+def test_a_tox_environment_that_runs_the_tests_is_still_a_test_command(
+    make_repo: MakeRepo,
+) -> None:
+    tox = "[tox]\nenvlist = unit\n\n[testenv:unit]\ndeps = pytest\ncommands = pytest -x\n"
+    found = _found(make_repo, {**_CRUMB, "tox.ini": tox})
+    assert found["repo:recipe:test"].startswith("Run the tests with `tox -e unit`")
+
+
+_DENO = {
+    "main.ts": 'import { Hono } from "hono";\nconst app = new Hono();\n' * 10,
+    "main_test.ts": 'Deno.test("ok", () => {});\n',
+}
+
+
+def test_a_check_task_that_runs_one_type_checker_is_a_type_check_not_a_gate(
+    make_repo: MakeRepo,
+) -> None:
+    deno = '{"tasks":{"test":"deno test -A","check":"deno check main.ts"}}'
+    found = _found(make_repo, {**_DENO, "deno.json": deno})
+    assert found["repo:recipe:test"] == (
+        "Run the tests with `deno task test` (deno.json:1 runs `deno test -A`)."
+    )
+    assert found["repo:recipe:typecheck"].startswith("Type-check the code with `deno task check`")
+    assert "repo:recipe:checks" not in found
+
+
+def test_a_check_task_that_runs_several_steps_is_still_a_gate(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        **_CRUMB,
+        "Makefile": "check:\n\truff check .\n\tpytest\n",
+    }
+    found = _found(make_repo, files)
+    assert found["repo:recipe:checks"].startswith("Before committing, run `make check`")
+
+
+def test_a_hatch_script_is_read_with_its_environment(make_repo: MakeRepo) -> None:
+    pyproject = (
+        '[project]\nname = "parsnip"\ndependencies = ["httpx"]\n'
+        '[tool.hatch.envs.default.scripts]\ntest = "pytest {args:tests}"\n'
+        '[tool.hatch.envs.lint.scripts]\ncheck = "ruff check ."\n'
+    )
+    files: dict[str, str | bytes] = {
+        "pyproject.toml": pyproject,
+        "src/parsnip/__init__.py": "import httpx\n" * 30,
+    }
+    found = _found(make_repo, files)
+    assert "lint:check" not in found["repo:recipe:test"]
+    assert found["repo:recipe:lint"].startswith("Lint the code with `hatch run lint:check`")
+    assert "repo:recipe:checks" not in found
+
+
+# --- a task-runner file beside no code of its own ecosystem ---------------------------------
+
+_ELM = {
+    "elm.json": '{"type":"application","source-directories":["src"],"elm-version":"0.19.1"}',
+    "src/Main.elm": 'module Main exposing (main)\nimport Html\nmain = Html.text "hi"\n' * 10,
+}
+
+
+def test_scripts_beside_no_code_of_their_ecosystem_are_the_project_s(make_repo: MakeRepo) -> None:
+    package = '{"name":"board","scripts":{"test":"elm-test"},"devDependencies":{"elm-test":"1"}}'
+    found = _found(make_repo, {**_ELM, "package.json": package})
+    assert (
+        found["repo:recipe:test"]
+        == "Run the tests with `npm test` (package.json:1 runs `elm-test`)."
+    )
+    assert not any(key.startswith("repo:recipe:test@") for key in found)
+
+
+def test_scripts_beside_their_own_code_stay_that_part_s(make_repo: MakeRepo) -> None:
+    package = '{"name":"board","scripts":{"test":"vitest run"},"devDependencies":{"vitest":"1"}}'
+    files: dict[str, str | bytes] = {
+        **_ELM,
+        "package.json": package,
+        "ports.js": "export function init() {}\n",
+    }
+    found = _found(make_repo, files)
+    assert "repo:recipe:test" not in found
+    assert found["repo:recipe:test@javascript"].startswith("For its JavaScript part")
+
+
+def test_the_project_s_own_convention_ranks_before_a_code_less_runner_s_task(
+    make_repo: MakeRepo,
+) -> None:
+    pyproject = (
+        '[project]\nname = "sift"\ndependencies = ["httpx"]\n'
+        '[project.optional-dependencies]\ndev = ["ruff", "pytest"]\n'
+    )
+    files: dict[str, str | bytes] = {
+        "pyproject.toml": pyproject,
+        "sift/__init__.py": "import httpx\n" * 30,
+        "package.json": '{"scripts":{"lint":"prettier --check ."},"devDependencies":{"prettier":"3"}}',
+    }
+    found = _found(make_repo, files)
+    assert found["repo:recipe:lint"].startswith("Lint the code with `ruff check .`")
+
+
+# --- test conventions of smaller ecosystems -------------------------------------------------
+
+
+def test_a_julia_package_with_a_runtests_file_tests_with_pkg_test(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "Project.toml": 'name = "Orbits"\nversion = "0.1.0"\n',
+        "src/Orbits.jl": "module Orbits\nend\n" * 20,
+    }
+    assert "repo:recipe:test" not in _found(make_repo, files)
+    files["test/runtests.jl"] = "using Test\n"
+    test = _found(make_repo, files)["repo:recipe:test"]
+    assert test.startswith("Run the tests with `julia --project -e 'using Pkg; Pkg.test()'`")
+
+
+def test_an_r_package_with_testthat_tests_with_testthat(make_repo: MakeRepo) -> None:
+    description = "Package: ledger\nVersion: 0.1.0\nSuggests:\n    testthat (>= 3.0.0)\n"
+    files: dict[str, str | bytes] = {"DESCRIPTION": description, "R/a.R": "f <- 1\n" * 30}
+    assert "repo:recipe:test" not in _found(make_repo, files)
+    files["tests/testthat.R"] = "library(testthat)\n"
+    test = _found(make_repo, files)["repo:recipe:test"]
+    assert test.startswith("Run the tests with `Rscript -e 'testthat::test_local()'`")
+
+
+def test_crystal_perl_and_lua_conventions_need_their_test_folders(make_repo: MakeRepo) -> None:
+    crystal: dict[str, str | bytes] = {
+        "shard.yml": "name: relay\nversion: 0.1.0\n",
+        "src/relay.cr": 'puts "hi"\n' * 20,
+    }
+    assert "repo:recipe:test" not in _found(make_repo, crystal)
+    crystal["spec/relay_spec.cr"] = 'require "spec"\n'
+    assert "`crystal spec`" in _found(make_repo, crystal)["repo:recipe:test"]
+
+    perl: dict[str, str | bytes] = {
+        "cpanfile": "requires 'DBI';\n",
+        "lib/Ledger.pm": "package Ledger;\n1;\n" * 20,
+    }
+    assert "repo:recipe:test" not in _found(make_repo, perl)
+    perl["t/basic.t"] = "use Test::More;\nok(1);\ndone_testing;\n"
+    assert "`prove -lr t`" in _found(make_repo, perl)["repo:recipe:test"]
+
+    lua: dict[str, str | bytes] = {
+        "kite-0.1.0-1.rockspec": 'package = "kite"\nversion = "0.1.0-1"\n',
+        "src/kite.lua": "local M = {}\nreturn M\n" * 20,
+        "spec/kite_spec.lua": "describe('kite', function() end)\n",
+    }
+    assert "repo:recipe:test" not in _found(make_repo, lua)  # a spec folder alone says no runner
+    lua[".busted"] = "return {}\n"
+    assert "`busted`" in _found(make_repo, lua)["repo:recipe:test"]
+
+
+def test_rebar3_s_test_command_follows_the_suites_it_holds(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "rebar.config": "{deps, []}.\n",
+        "src/pulse.erl": "-module(pulse).\n" * 20,
+    }
+    assert "repo:recipe:test" not in _found(make_repo, files)
+    files["test/pulse_SUITE.erl"] = "-module(pulse_SUITE).\n"
+    assert "`rebar3 ct`" in _found(make_repo, files)["repo:recipe:test"]
+    del files["test/pulse_SUITE.erl"]
+    files["test/deep/pulse_tests.erl"] = "-module(pulse_tests).\n"
+    assert "repo:recipe:test" not in _found(make_repo, files)  # the shape is of `test/` itself
+
+
+def test_a_deps_edn_alias_runs_as_its_options_say(make_repo: MakeRepo) -> None:
+    base: dict[str, str | bytes] = {"src/acme/app.clj": "(ns acme.app)\n" * 20}
+    main = '{:deps {}\n :aliases {:test {:extra-paths ["test"]\n   :main-opts ["-m" "runner"]}}}\n'
+    found = _found(make_repo, {**base, "deps.edn": main})
+    assert found["repo:recipe:test"] == "Run the tests with `clojure -M:test` (deps.edn:2)."
+    exec_fn = "{:deps {}\n :aliases {:test {:exec-fn cognitect.test-runner.api/test}}}\n"
+    found = _found(make_repo, {**base, "deps.edn": exec_fn})
+    assert found["repo:recipe:test"].startswith("Run the tests with `clojure -X:test`")
+    paths_only = '{:deps {}\n :aliases {:test {:extra-paths ["test"]}}}\n'
+    assert "repo:recipe:test" not in _found(make_repo, {**base, "deps.edn": paths_only})
+
+
+def test_a_poetry_dependency_group_serves_development(make_repo: MakeRepo) -> None:
+    pyproject = (
+        '[tool.poetry]\nname = "fleet"\nversion = "0.1.0"\n\n[tool.poetry.dependencies]\n'
+        'python = "^3.12"\nhttpx = "^0.27"\n\n[tool.poetry.group.dev.dependencies]\n'
+        'pytest = "^8.2"\n'
+    )
+    files: dict[str, str | bytes] = {
+        "pyproject.toml": pyproject,
+        "fleet/__init__.py": "import httpx\n" * 30,
+    }
+    found = _found(make_repo, files)
+    assert found["repo:recipe:test"].startswith("Run the tests with `pytest`")
+
+
+def test_a_spec_folder_inside_a_source_folder_may_be_code(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/api\n\ngo 1.22\n",
+        "api/spec/types.go": "package spec\n\ntype T struct{}\n" * 20,
+    }
+    layout = _found(make_repo, files)["repo:layout"]
+    assert "tests are in" not in layout
+    assert "application code is in `api/` (api/spec)" in layout
