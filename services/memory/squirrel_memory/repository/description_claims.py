@@ -44,8 +44,18 @@ def _names(sentence: str, names: Iterable[str]) -> set[str]:
     }
 
 
+#: A sentence that tells the reader to run something in backticks ("Run tests with `x`").
+_INSTRUCTION = re.compile(r"\b(?:run|type|execute|invoke)\b[^`]*`", re.IGNORECASE)
+
+
 def _names_a_command(sentence: str) -> bool:
-    return any(classify_command(span) is not None for span in _CODE_SPAN.findall(sentence))
+    """Whether a sentence names a developer command: a known tool's, or any in backticks it
+    tells the reader to run."""
+    spans = _CODE_SPAN.findall(sentence)
+    return bool(spans) and (
+        _INSTRUCTION.search(sentence) is not None
+        or any(classify_command(span) is not None for span in spans)
+    )
 
 
 def backed_description(

@@ -20,8 +20,10 @@ from dataclasses import replace
 from fnmatch import fnmatch
 
 from squirrel_core.commands import GATE_TASKS, runs_a_gate
+from squirrel_memory.code_files import language_of
 from squirrel_memory.models import MemoryCandidate, MemoryType
-from squirrel_memory.repository.findings import Command, Port, Readings, folder_of
+from squirrel_memory.repository.dev_groups import is_dev_group
+from squirrel_memory.repository.findings import Command, Port, Readings, folder_of, is_test_folder
 from squirrel_memory.repository.project_stack import ecosystem_language, primary_ecosystems_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import conventions, language_name
@@ -89,12 +91,14 @@ def _runs_tool(command: str, out: Readings) -> bool:
 def _present(
     need: str, manifest: str, deps: dict[str, str], out: Readings, tracked: set[str]
 ) -> str:
-    """Where a convention's need (`""`, `dep:<name>`, `file:<path>`) is met, or ""."""
+    """Where a convention's need (`""`, `dep:<name>`, `file:<path>`, `dir:<folder>`, paths
+    beside the manifest) is met, or ""."""
+    base = f"{folder_of(manifest)}/" if folder_of(manifest) else ""
     if need.startswith("dep:"):
         name = need[4:].lower()
         return deps.get(name) or out.tools.get(name, "")
     if need.startswith("file:"):
-        path = need[5:]
+        path = base + need[5:]
         if path in tracked:
             return f"{path}:1"
         if any(mark in path for mark in "*?["):
@@ -104,7 +108,7 @@ def _present(
             return f"{found[0]}:1" if found else ""
         return ""
     if need.startswith("dir:"):
-        found = sorted(p for p in tracked if p.startswith(f"{need[4:]}/"))
+        found = sorted(p for p in tracked if p.startswith(f"{base}{need[4:]}/"))
         return f"{found[0]}:1" if found else ""
     return f"{manifest}:1"
 
@@ -128,7 +132,24 @@ def _met(needs: str, manifest: str, deps: dict[str, str], out: Readings, tracked
     return ref or f"{manifest}:1"
 
 
+def _own_part(folder: str, eco: str, reading: RepositoryReading) -> bool:
+    """Whether a top folder's manifest makes that folder a part of the project in its own
+    ecosystem (`backend/go.mod` beside `frontend/package.json`): no root manifest of that
+    ecosystem, no tests', docs' or examples' folder, and code of that ecosystem in it."""
+    out = reading.readings
+    if "/" in folder or is_test_folder(folder) or is_dev_group(folder):
+        return False
+    if any(e == eco and not folder_of(p) for p, e in out.manifests.items()):
+        return False
+    return any(
+        f.path.startswith(f"{folder}/") and (lang := language_of(f.path)) and lang[1] == eco
+        for f in reading.files
+    )
+
+
 def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list[Command]:
+    """Conventions of the root manifests of the primary ecosystems; for a top folder that is a
+    part of its own (`_own_part`), its test convention, scoped to the folder."""
     out = reading.readings
     tracked = {f.path for f in reading.files}
     found: list[Command] = []
@@ -139,19 +160,22 @@ def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list
         if eco == "dotnet" and folder and solution is not None and "/" not in solution:
             # A .NET solution at the root builds and tests the projects in its folders.
             manifest, folder = solution, ""
-        if folder or eco not in ecosystems or manifest in said:
+        if eco not in ecosystems or manifest in said:
+            continue
+        if folder and not _own_part(folder, eco, reading):
             continue
         said.add(manifest)
         deps = {d.name.lower(): d.ref for d in out.dependencies if d.manifest == manifest}
         for command, needs in conventions(eco).items():
             ref = _met(needs, manifest, deps, out, tracked)
             purpose = purpose_of(command)
-            if not ref or purpose is None:
+            if not ref or purpose is None or (folder and purpose[0] != "test"):
                 continue
             if purpose[0] in _CHOSEN and not needs and not _runs_tool(command, out):
                 continue  # the manifest alone does not say the project uses this tool
             typed, wrapper_ref = _wrapped(command, tracked, out.commands)
-            found.append(Command(typed, purpose[0], eco, "", "convention", wrapper_ref or ref))
+            ref = wrapper_ref or ref
+            found.append(Command(typed, purpose[0], eco, folder, "convention", ref))
     return found
 
 
@@ -275,7 +299,7 @@ def _project_recipes(
 def _scoped_recipes(commands: list[Command], ecosystems: Sequence[str]) -> list[MemoryCandidate]:
     groups: dict[tuple[str, str], list[Command]] = {}
     for command in commands:
-        if command.origin == "convention" or command.purpose not in (
+        if (command.origin == "convention" and not command.scope) or command.purpose not in (
             "test",
             "run",
             "build",
@@ -288,7 +312,10 @@ def _scoped_recipes(commands: list[Command], ecosystems: Sequence[str]) -> list[
         scope = command.scope or folder_of(ref_path(command.ref))
         groups.setdefault((command.purpose, scope), []).append(command)
     found: list[MemoryCandidate] = []
-    for (purpose, scope), group in sorted(groups.items())[:MAX_SCOPED]:
+    # The tests first: of more scoped commands than are said, how to test a part matters most.
+    order = list(_VERBS)
+    ranked = sorted(groups.items(), key=lambda item: (order.index(item[0][0]), item[0][1]))
+    for (purpose, scope), group in ranked[:MAX_SCOPED]:
         group.sort(key=_rank)
         chosen = group[0]
         where = f"In `{scope}/`" if scope else f"For its {language_name(chosen.ecosystem)} part"
@@ -386,7 +413,7 @@ def recipes(reading: RepositoryReading) -> list[MemoryCandidate]:
     ]
     found: list[MemoryCandidate | None] = [
         *_project_recipes(commands, ecosystems, reading, moved),
-        *_scoped_recipes(runs, ecosystems),
+        *_scoped_recipes([*runs, *(c for c in commands if c.origin == "convention")], ecosystems),
         _gate_recipe(out.commands, out),
         _ci_recipe(out.commands, out),
     ]

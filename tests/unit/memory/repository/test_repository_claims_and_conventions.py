@@ -334,3 +334,124 @@ def test_a_spec_folder_inside_a_source_folder_may_be_code(make_repo: MakeRepo) -
     layout = _found(make_repo, files)["repo:layout"]
     assert "tests are in" not in layout
     assert "application code is in `api/` (api/spec)" in layout
+
+
+def test_a_sentence_telling_the_reader_to_run_something_is_no_description() -> None:
+    out = _readings(("python", "starlette"))
+    text = "Beacon serves events. Run the suite with `nose-runner -v`. Its name is `beacon`."
+    assert (
+        backed_description(text, out, ["python"]) == "Beacon serves events. Its name is `beacon`."
+    )
+
+
+# --- dependencies of rebar3, Nimble and shard manifests -------------------------------------
+
+
+def test_rebar3_nimble_and_shard_dependencies_say_the_stack(make_repo: MakeRepo) -> None:
+    rebar = (
+        '{deps, [\n  {cowboy, "2.12.0"},\n  {epgsql, {git, "https://x/epgsql", {tag, "4.7.1"}}}\n'
+        ']}.\n{profiles, [{test, [{deps, [{meck, "0.9.2"}]}]}]}.\n'
+    )
+    found = _found(make_repo, {"rebar.config": rebar, "src/p.erl": "-module(p).\n" * 30})
+    assert "is an Erlang/Cowboy app (Cowboy 2.12.0)" in found["repo:stack"]
+    assert "PostgreSQL (epgsql)" in found["repo:database"]
+
+    nimble = 'version = "0.1.0"\nrequires "nim >= 2.0.0"\nrequires "jester >= 0.6.0"\n'
+    found = _found(make_repo, {"ledger.nimble": nimble, "src/ledger.nim": "import jester\n" * 30})
+    assert "Nim/Jester app" in found["repo:stack"]
+
+    shard = (
+        "name: relay\nversion: 0.1.0\ndependencies:\n  kemal:\n    github: kemalcr/kemal\n"
+        "development_dependencies:\n  sqlite3:\n    github: crystal-lang/crystal-sqlite3\n"
+    )
+    found = _found(make_repo, {"shard.yml": shard, "src/relay.cr": 'require "kemal"\n' * 30})
+    assert "Crystal/Kemal app" in found["repo:stack"]
+    assert "repo:database" not in found  # a development dependency is no database of the app
+
+
+def test_a_profile_s_deps_are_for_development_only(make_repo: MakeRepo) -> None:
+    rebar = '{deps, []}.\n{profiles, [{test, [{deps, [{epgsql, "4.7.1"}]}]}]}.\n'
+    found = _found(make_repo, {"rebar.config": rebar, "src/p.erl": "-module(p).\n" * 30})
+    assert "repo:database" not in found
+
+
+# --- a top folder that is a part of its own -------------------------------------------------
+
+_GO_BACKEND: dict[str, str | bytes] = {
+    "backend/go.mod": "module example.com/kiln/backend\n\ngo 1.22\n",
+    "backend/main.go": "package main\n\nfunc main() {}\n" * 30,
+    "frontend/package.json": '{"name":"web","scripts":{"test":"vitest run"},"devDependencies":'
+    '{"vitest":"1"}}',
+    "frontend/src/App.tsx": "export default function App() { return null }\n" * 20,
+}
+
+
+def test_a_top_folder_in_its_own_language_is_tested_with_its_convention(
+    make_repo: MakeRepo,
+) -> None:
+    found = _found(make_repo, _GO_BACKEND)
+    assert found["repo:recipe:test@backend"].startswith(
+        "In `backend/`, run the tests with `go test ./...` (backend/go.mod:1)"
+    )
+    assert found["repo:recipe:test@frontend"].startswith("In `frontend/`, run the tests with")
+    assert "repo:recipe:test" not in found  # no test command for the whole repository
+    assert "repo:recipe:build@backend" not in found  # only the tests are said for a part
+
+
+def test_an_examples_folder_or_a_root_manifest_gives_no_scoped_convention(
+    make_repo: MakeRepo,
+) -> None:
+    files = {**_GO_BACKEND}
+    files["examples/go.mod"] = files.pop("backend/go.mod")
+    files["examples/main.go"] = files.pop("backend/main.go")
+    assert not any(key.startswith("repo:recipe:test@examples") for key in _found(make_repo, files))
+    files = {**_GO_BACKEND, "go.mod": "module example.com/kiln\n\ngo 1.22\n"}
+    found = _found(make_repo, files)
+    assert "repo:recipe:test@backend" not in found
+    assert found["repo:recipe:test"].startswith("Run the tests with `go test ./...`")
+
+
+# --- an Xcode project's shared scheme -------------------------------------------------------
+
+_SCHEME = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<Scheme version="1.7">\n'
+    '   <TestAction buildConfiguration="Debug">\n      <Testables>\n'
+    '         <TestableReference skipped="NO">\n         </TestableReference>\n'
+    "      </Testables>\n   </TestAction>\n</Scheme>\n"
+)
+
+
+def _xcode(sdk: str) -> dict[str, str | bytes]:
+    return {
+        "Notes.xcodeproj/project.pbxproj": f"// !$*UTF8*$!\n{{ SDKROOT = {sdk}; }}\n",
+        "Notes/NotesApp.swift": "import SwiftUI\n@main struct NotesApp: App {}\n" * 20,
+        "NotesTests/NotesTests.swift": "import XCTest\nfinal class T: XCTestCase {}\n",
+    }
+
+
+def test_a_macos_project_s_shared_scheme_says_how_to_test(make_repo: MakeRepo) -> None:
+    files = {
+        **_xcode("macosx"),
+        "Notes.xcodeproj/xcshareddata/xcschemes/Notes.xcscheme": _SCHEME,
+    }
+    found = _found(make_repo, files)
+    assert found["repo:recipe:test"].startswith(
+        "Run the tests with `xcodebuild test -project Notes.xcodeproj -scheme Notes`"
+    )
+
+
+def test_no_xcode_test_command_without_a_scheme_or_for_a_device_platform(
+    make_repo: MakeRepo,
+) -> None:
+    assert "repo:recipe:test" not in _found(make_repo, _xcode("macosx"))
+    files = {
+        **_xcode("iphoneos"),
+        "Notes.xcodeproj/xcshareddata/xcschemes/Notes.xcscheme": _SCHEME,
+    }
+    assert "repo:recipe:test" not in _found(make_repo, files)  # needs a simulator named
+    without_tests = _SCHEME.replace("TestableReference", "BuildableReference")
+    files = {
+        **_xcode("macosx"),
+        "Notes.xcodeproj/xcshareddata/xcschemes/Notes.xcscheme": without_tests,
+    }
+    assert "repo:recipe:test" not in _found(make_repo, files)
