@@ -11,7 +11,13 @@ from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.description_claims import backed_description
 from squirrel_memory.repository.findings import Readings, folder_of, names_tests
 from squirrel_memory.repository.languages import is_excluded
-from squirrel_memory.repository.project_stack import Part, Stack, primary_ecosystems_of, stack_of
+from squirrel_memory.repository.project_stack import (
+    Part,
+    Stack,
+    docs_site_folders,
+    primary_ecosystems_of,
+    stack_of,
+)
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import dependency_role, language_name
 from squirrel_memory.repository.wording import (
@@ -285,6 +291,7 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
     migrations: Counter[str] = Counter()
     tests: set[str] = set()
     beside = 0
+    sites = docs_site_folders(reading.readings)  # a documentation site is no application code
     for tracked in reading.files:
         path = tracked.path
         if is_excluded(path) or "/" not in path:
@@ -307,7 +314,12 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
         if path.endswith(("_test.go", "_test.exs")) or ".test." in path or ".spec." in path:
             beside += 1
         language = language_of(path)
-        if language is not None and (not main or language[1] in main) and top not in _CONFIG_DIRS:
+        if (
+            language is not None
+            and (not main or language[1] in main)
+            and top not in _CONFIG_DIRS
+            and top not in sites
+        ):
             code[top] += tracked.size
             if len(parts) > 2:
                 subdirs.setdefault(top, Counter())[parts[1]] += tracked.size

@@ -67,6 +67,9 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
             _pep508(out, text, strings(group), extra=extra)
     for group in table(data.get("dependency-groups")).values():
         _pep508(out, text, strings(group), dev=True)
+    # uv's own development dependencies (`[tool.uv] dev-dependencies`), before PEP 735 groups.
+    uv = table(table(data.get("tool")).get("uv"))
+    _pep508(out, text, strings(uv.get("dev-dependencies")), dev=True)
     # Poetry's dependency groups (`[tool.poetry.group.dev.dependencies]`) serve development,
     # as its older `dev-dependencies` do.
     groups = [table(group).get("dependencies") for group in table(poetry.get("group")).values()]

@@ -455,3 +455,85 @@ def test_no_xcode_test_command_without_a_scheme_or_for_a_device_platform(
         "Notes.xcodeproj/xcshareddata/xcschemes/Notes.xcscheme": without_tests,
     }
     assert "repo:recipe:test" not in _found(make_repo, files)
+
+
+# --- Mill and uv ----------------------------------------------------------------------------
+
+_MILL: dict[str, str | bytes] = {
+    "build.mill": "package build\nimport mill._, scalalib._\nobject app extends ScalaModule\n",
+    "app/src/Main.scala": "object Main extends App\n" * 20,
+}
+
+
+def test_a_mill_build_tests_every_module_through_its_launcher(make_repo: MakeRepo) -> None:
+    found = _found(make_repo, {**_MILL, "mill": "#!/usr/bin/env sh\nexec java -jar mill.jar\n"})
+    assert found["repo:recipe:test"].startswith(
+        "Run the tests with `./mill __.test` (the Scala convention; mill:1)"
+    )
+    found = _found(make_repo, _MILL)
+    assert found["repo:recipe:test"].startswith("Run the tests with `mill __.test`")
+    assert "repo:recipe:test" not in _found(
+        make_repo, {"app/src/Main.scala": _MILL["app/src/Main.scala"]}
+    )
+
+
+def test_uv_s_own_development_dependencies_are_read(make_repo: MakeRepo) -> None:
+    pyproject = (
+        '[project]\nname = "harbor"\ndependencies = ["httpx"]\n\n[tool.uv]\n'
+        'dev-dependencies = ["pytest>=8"]\n'
+    )
+    files: dict[str, str | bytes] = {
+        "pyproject.toml": pyproject,
+        "harbor/__init__.py": "import httpx\n" * 30,
+    }
+    assert _found(make_repo, files)["repo:recipe:test"].startswith("Run the tests with `pytest`")
+
+
+def test_a_documentation_site_folder_is_no_application_code(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "package.json": '{"name":"tally","dependencies":{"hono":"^4.2.0"}}',
+        "src/index.js": "import { Hono } from 'hono';\n" * 10,
+        "docs/package.json": '{"name":"d","devDependencies":{"vitepress":"^1.1.0"}}',
+        "docs/components/Demo.js": "export const demo = 1;\n" * 30,
+    }
+    layout = _found(make_repo, files)["repo:layout"]
+    assert "application code is in `src/`" in layout
+    assert "docs/" not in layout
+    files["docs/package.json"] = '{"name":"d","dependencies":{"react":"^18.0.0"}}'
+    assert "docs/" in _found(make_repo, files)["repo:layout"]  # no docs site: still code
+
+
+def test_an_hpack_package_yaml_says_the_stack_and_its_tests_dependencies_do_not(
+    make_repo: MakeRepo,
+) -> None:
+    hpack = (
+        "name: quotes\ndependencies:\n- base\n- servant-server\nlibrary:\n  source-dirs: src\n"
+        "  dependencies: [persistent-postgresql]\ntests:\n  spec:\n    main: Spec.hs\n"
+        "    dependencies: [hspec, persistent-sqlite]\n"
+    )
+    files: dict[str, str | bytes] = {"package.yaml": hpack, "src/Api.hs": "module Api where\n" * 30}
+    found = _found(make_repo, files)
+    assert found["repo:stack"].startswith("quotes is a Haskell/Servant app")
+    assert "PostgreSQL (persistent-postgresql)" in found["repo:database"]
+    assert "SQLite" not in found["repo:database"]
+
+
+def test_another_tool_s_package_yaml_is_no_haskell_manifest(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "package.yaml": "name: web\ndependencies:\n  react: ^18.0.0\nscripts:\n  test: vitest\n",
+        "src/a.py": "x = 1\n" * 30,
+    }
+    assert "Haskell" not in _found(make_repo, files)["repo:stack"]
+
+
+def test_a_deno_import_map_s_packages_say_the_stack(make_repo: MakeRepo) -> None:
+    deno = (
+        '{"imports":{"hono":"jsr:@hono/hono@^4.4.0","postgres":"npm:postgres@^3.4.4",'
+        '"$std/":"https://deno.land/std@0.224.0/","@/":"./src/"}}'
+    )
+    files: dict[str, str | bytes] = {"deno.json": deno, "main.ts": 'import "hono";\n' * 30}
+    found = _found(make_repo, files)
+    assert "TypeScript/Hono app (Hono 4.4.0)" in found["repo:stack"]
+    assert "PostgreSQL (postgres)" in found["repo:database"]
+    url_only = '{"imports":{"$fresh/":"https://deno.land/x/fresh@1.6.8/"}}'
+    assert "repo:database" not in _found(make_repo, {**files, "deno.json": url_only})
