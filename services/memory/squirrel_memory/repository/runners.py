@@ -165,6 +165,11 @@ def _declared_manager(text: str) -> str:
     return named if named in _PACKAGE_MANAGERS else ""
 
 
+#: A script that only says it is missing and fails (`npm init`'s `echo "Error: no test
+#: specified" && exit 1`): it runs nothing of the project.
+_FAILS_ON_PURPOSE = re.compile(r"^\s*echo\b[^&|;]*(?:&&|;)\s*exit\s+[1-9]\d*\s*$")
+
+
 def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
     data = json.loads(text.text)
     scripts = data.get("scripts") if isinstance(data, dict) else None
@@ -174,7 +179,7 @@ def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
     if runner is None:
         return  # which manager runs the scripts is not known: no command is better than a wrong one
     for name, body in list(scripts.items())[:MAX_TASKS_PER_FILE]:
-        if not isinstance(body, str) or _LIFECYCLE.match(name):
+        if not isinstance(body, str) or _LIFECYCLE.match(name) or _FAILS_ON_PURPOSE.match(body):
             continue
         if name in ("test", "start") or runner != "npm":
             typed = f"{runner} {name}"

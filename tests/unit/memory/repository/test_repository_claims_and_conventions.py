@@ -537,3 +537,24 @@ def test_a_deno_import_map_s_packages_say_the_stack(make_repo: MakeRepo) -> None
     assert "PostgreSQL (postgres)" in found["repo:database"]
     url_only = '{"imports":{"$fresh/":"https://deno.land/x/fresh@1.6.8/"}}'
     assert "repo:database" not in _found(make_repo, {**files, "deno.json": url_only})
+
+
+def test_a_check_task_of_two_commands_in_one_line_is_still_a_gate(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        **_CRUMB,
+        "Makefile": "check:\n\tmypy crumb && ruff check crumb\n",
+    }
+    found = _found(make_repo, files)
+    assert "repo:recipe:typecheck" not in found
+    assert found["repo:recipe:checks"].startswith("Before committing, run `make check`")
+
+
+def test_a_script_that_only_fails_is_no_task(make_repo: MakeRepo) -> None:
+    package = (
+        '{"name":"x","scripts":{"test":"echo \\"Error: no test specified\\" && exit 1",'
+        '"lint":"prettier --check ."},"devDependencies":{"prettier":"3"}}'
+    )
+    files: dict[str, str | bytes] = {**_CRUMB, "package.json": package, "package-lock.json": "{}"}
+    found = _found(make_repo, files)
+    assert not any(key.startswith("repo:recipe:test") for key in found)
+    assert found["repo:recipe:lint"].startswith("Lint the code with `npm run lint`")
