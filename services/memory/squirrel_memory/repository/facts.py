@@ -331,8 +331,8 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
         detail = f" ({', '.join(inner[:5])})" if inner else ""
         folders = join_words([f"`{t}/`" for t in tops])
         phrases.append(f"application code is in {folders}{detail}")
-    for folder in sorted(tests):
-        phrases.append(f"tests are in `{folder}/`")
+    if tests:
+        phrases.append(f"tests are in {join_words([f'`{t}/`' for t in sorted(tests)])}")
     if beside and not tests:
         phrases.append("tests sit beside the code they test")
     if migrations:

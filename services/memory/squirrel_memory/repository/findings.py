@@ -184,6 +184,18 @@ class Readings:
         if name and not self.name and not member and not harness:
             self.name, self.name_ref = name, ref
 
+    def forget_a_part_s_name(self) -> None:
+        """A name read from one top folder's manifest, when other top folders hold manifests of
+        their own parts (`backend/` "api" beside `web/package.json`), is that part's name, not
+        the project's: none is kept (the repository's folder names it)."""
+        path = self.name_ref.split(":", 1)[0]
+        top = path.split("/", 1)[0] if "/" in path else ""
+        if not top:
+            return
+        others = {p.split("/", 1)[0] for p in self.manifests if "/" in p} - {top}
+        if others - {f for f in others if is_test_folder(f)}:
+            self.name, self.name_ref = "", ""
+
     def prefer_own(self, folder: str) -> None:
         """When the repository's folder is named as one of its manifests names the project
         (`redash` beside a `redash-client` front end's package.json), that manifest's name, and

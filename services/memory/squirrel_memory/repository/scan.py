@@ -148,6 +148,7 @@ def read_repository(root: Path) -> RepositoryReading:
     for path in paths:
         _read_file(snap, path, out, locks)
     out.dependencies = [_locked(dep, locks) for dep in out.dependencies]
+    out.forget_a_part_s_name()
     out.prefer_own(root.resolve().name)
     files = tuple(snap.files.values())
     reading = RepositoryReading(

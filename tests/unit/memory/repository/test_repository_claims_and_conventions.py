@@ -558,3 +558,28 @@ def test_a_script_that_only_fails_is_no_task(make_repo: MakeRepo) -> None:
     found = _found(make_repo, files)
     assert not any(key.startswith("repo:recipe:test") for key in found)
     assert found["repo:recipe:lint"].startswith("Lint the code with `npm run lint`")
+
+
+def test_several_test_folders_are_said_in_one_phrase(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "pom.xml": "<project><artifactId>ledger</artifactId></project>\n",
+        "src/main/java/a/App.java": "package a;\npublic class App {}\n" * 20,
+        "src/test/java/a/AppTest.java": "package a;\nclass AppTest {}\n",
+        "src/integrationTest/java/a/AppIT.java": "package a;\nclass AppIT {}\n",
+    }
+    layout = _found(make_repo, files)["repo:layout"]
+    assert "tests are in `src/integrationTest/` and `src/test/`" in layout
+
+
+def test_one_part_s_manifest_does_not_name_a_project_of_several_parts(
+    make_repo: MakeRepo,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "backend/pyproject.toml": '[project]\nname = "api"\ndependencies = ["fastapi"]\n',
+        "backend/api/main.py": "from fastapi import FastAPI\napp = FastAPI()\n" * 30,
+        "web/package.json": '{"name":"web","dependencies":{"react":"18.3.1"}}',
+        "web/src/App.tsx": "export default function App() { return null }\n" * 30,
+    }
+    assert _found(make_repo, files)["repo:stack"].startswith("repo")  # the folder's name
+    del files["web/package.json"]
+    assert _found(make_repo, files)["repo:stack"].startswith("api is")  # one part: its name
