@@ -141,6 +141,9 @@ class Readings:
     manifests: dict[str, str] = field(default_factory=dict)
     dependencies: list[Dependency] = field(default_factory=list)
     toolchains: list[Toolchain] = field(default_factory=list)
+    image_runtimes: list[Toolchain] = field(default_factory=list)
+    """Runtime versions a root Dockerfile's base images say (`FROM node:22-alpine`): never
+    the project's version, but one a version its files pin (not a floor) must agree with."""
     commands: list[Command] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
     """Every public task the task-runner files define (`commands` holds those of a known

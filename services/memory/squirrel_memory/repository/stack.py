@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -155,3 +156,16 @@ def claimed_names(ecosystem: str) -> dict[str, str]:
     project would declare a dependency for, with their role (`Flask` → framework)."""
     table: dict[str, dict[str, str]] = _data()["deps"].get(ecosystem, {})
     return {role["name"]: role["role"] for role in table.values() if role["role"] in CLAIMED_ROLES}
+
+
+def runtime_image(image: str) -> tuple[str, str] | None:
+    """(ecosystem, version) an official base image's tag says of a runtime (`node:22-alpine` →
+    javascript 22), or None for another image, one of another registry or owner, or a tag
+    without a version (`node:lts`)."""
+    images: dict[str, str] = _data()["runtime_images"]
+    bare = image.split("@", 1)[0]
+    name, _, tag = bare.rpartition(":") if ":" in bare.rsplit("/", 1)[-1] else (bare, "", "")
+    official = name.lower().removeprefix("docker.io/").removeprefix("library/")
+    ecosystem = images.get(official) if "/" not in official else None
+    version = re.match(r"\d+(?:\.\d+)*", tag)
+    return (ecosystem, version.group(0)) if ecosystem and version else None

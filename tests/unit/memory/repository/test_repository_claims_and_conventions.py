@@ -583,3 +583,35 @@ def test_one_part_s_manifest_does_not_name_a_project_of_several_parts(
     assert _found(make_repo, files)["repo:stack"].startswith("repo")  # the folder's name
     del files["web/package.json"]
     assert _found(make_repo, files)["repo:stack"].startswith("api is")  # one part: its name
+
+
+# --- a root Dockerfile's runtime against the pinned version ---------------------------------
+
+_RELAY: dict[str, str | bytes] = {
+    "package.json": '{"name":"relay","dependencies":{"fastify":"^4.27.0"}}',
+    ".nvmrc": "20\n",
+    "src/index.js": "const fastify = require('fastify')();\n" * 20,
+}
+
+
+def test_a_base_image_of_another_runtime_version_leaves_the_version_unsaid(
+    make_repo: MakeRepo,
+) -> None:
+    assert "(Node.js 20, " in _found(make_repo, _RELAY)["repo:stack"]
+    files = {**_RELAY, "Dockerfile": "FROM node:22-alpine\nCOPY . .\n"}
+    assert "Node.js" not in _found(make_repo, files)["repo:stack"]
+
+
+def test_a_base_image_that_agrees_or_is_not_official_changes_nothing(make_repo: MakeRepo) -> None:
+    for dockerfile in (
+        "FROM node:20.11-alpine\n",
+        "FROM ghcr.io/acme/node:22\n",
+        "FROM node:lts\n",
+    ):
+        found = _found(make_repo, {**_RELAY, "Dockerfile": dockerfile})
+        assert "(Node.js 20, " in found["repo:stack"], dockerfile
+    found = _found(make_repo, {**_RELAY, "deploy/Dockerfile": "FROM node:22-alpine\n"})
+    assert "(Node.js 20, " in found["repo:stack"]  # a sub-folder's image is not the app's
+    alone = {k: v for k, v in _RELAY.items() if k != ".nvmrc"}
+    found = _found(make_repo, {**alone, "Dockerfile": "FROM node:22-alpine\n"})
+    assert "Node.js" not in found["repo:stack"]  # an image alone states no version
