@@ -15,11 +15,12 @@ from squirrel_memory.repository.project_stack import (
     Part,
     Stack,
     docs_site_folders,
+    ecosystem_language,
     primary_ecosystems_of,
     stack_of,
 )
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import dependency_role, language_name
+from squirrel_memory.repository.stack import dependency_role
 from squirrel_memory.repository.wording import (
     about_text,
     article,
@@ -278,6 +279,14 @@ _TEST_DIRS = ("test", "tests", "spec", "__tests__", "e2e")
 _CONFIG_DIRS = frozenset({"config", "configs", "conf"})
 
 
+def _holds_code(reading: RepositoryReading, folder: str, ecosystem: str) -> bool:
+    """Whether a folder holds code files of an ecosystem (not only its build files)."""
+    return any(
+        f.path.startswith(f"{folder}/") and (lang := language_of(f.path)) and lang[1] == ecosystem
+        for f in reading.files
+    )
+
+
 def _nested_tests(folder: str) -> bool:
     """Whether a folder below the top one holds tests (`src/test/`, `app/src/androidTest/`;
     a `spec/` there may hold a specification's code, as `api/spec/` does)."""
@@ -345,8 +354,10 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
         phrases.append(f"the repository is a workspace ({declared}) of {join_words(members[:6])}")
     for path, eco in sorted(out.manifests.items()):
         folder = folder_of(path)
-        if folder and eco not in main:
-            name = language_name(eco)
+        if folder and eco not in main and _holds_code(reading, folder, eco):
+            # Named for the language its code is in (a Gradle build of Kotlin is Kotlin's); a
+            # folder of build files alone (a mobile app's platform host) holds no package.
+            name = ecosystem_language(eco, reading.shares)
             phrases.append(f"`{folder}/` holds {article(name)} {name} package ({path})")
     if not phrases:
         return None

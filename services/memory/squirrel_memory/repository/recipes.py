@@ -26,7 +26,7 @@ from squirrel_memory.repository.dev_groups import is_dev_group
 from squirrel_memory.repository.findings import Command, Port, Readings, folder_of, is_test_folder
 from squirrel_memory.repository.project_stack import ecosystem_language, primary_ecosystems_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import conventions, language_name
+from squirrel_memory.repository.stack import command_needs, conventions, language_name
 from squirrel_memory.repository.task_records import purpose_of
 from squirrel_memory.repository.wording import candidate, join_words, ref_path
 
@@ -397,6 +397,31 @@ def _codeless_runner_tasks(reading: RepositoryReading, ecosystems: Sequence[str]
     }
 
 
+def _runs_here(command: Command, reading: RepositoryReading) -> bool:
+    """Whether a command people named (a README's, an instruction file's) can run in this
+    repository: one through a program the stack table says needs something (`make`, a task
+    `test`; `poetry`, a project Poetry manages) needs it to be here."""
+    if command.origin not in ("docs", "instructions") or command.scope:
+        return True
+    program = command.text.split()[0].rsplit("/", 1)[-1]
+    needs = command_needs(program)
+    if needs is None:
+        return True
+    out = reading.readings
+    if needs == "task":
+        words = command.text.split()[1:]
+        if any(w.startswith(("-C", "-f", "--directory", "--file", "--justfile")) for w in words):
+            return True  # another folder's or file's tasks: not judged here
+        names = [w for w in words if not w.startswith("-") and "=" not in w]
+        runner = f"{command.text.split()[0]} "
+        if not names:  # the default task: any task of that runner's file
+            return any(task.text.startswith(runner) for task in out.tasks)
+        return any(task.text == f"{runner}{names[0]}" for task in out.tasks)
+    tracked = {f.path for f in reading.files}
+    deps = {d.name.lower(): d.ref for d in out.dependencies if not folder_of(d.manifest)}
+    return bool(_met(needs, "", deps, out, tracked))
+
+
 def recipes(reading: RepositoryReading) -> list[MemoryCandidate]:
     """Every recipe one reading supports."""
     ecosystems = primary_ecosystems_of(reading)
@@ -406,6 +431,7 @@ def recipes(reading: RepositoryReading) -> list[MemoryCandidate]:
     runs = [
         replace(c, ecosystem="any") if index in borrowed else c
         for index, c in enumerate(out.commands)
+        if _runs_here(c, reading)
     ]
     moved = frozenset((out.commands[i].text, out.commands[i].ref) for i in borrowed)
     commands = [

@@ -131,6 +131,13 @@ def scheme_name(scheme: str) -> str | None:
     return schemes.get(scheme.lower())
 
 
+def command_needs(program: str) -> str | None:
+    """What the repository must hold for a named command run through `program` (see
+    stack.toml's `[command_needs]`), or None when any repository may run it."""
+    table: dict[str, str] = _data().get("command_needs", {})
+    return table.get(program)
+
+
 def conventions(ecosystem: str) -> dict[str, str]:
     """Conventional commands of an ecosystem → what must be present (see stack.toml)."""
     table: dict[str, dict[str, str]] = _data().get("conventions", {})

@@ -615,3 +615,61 @@ def test_a_base_image_that_agrees_or_is_not_official_changes_nothing(make_repo: 
     alone = {k: v for k, v in _RELAY.items() if k != ".nvmrc"}
     found = _found(make_repo, {**alone, "Dockerfile": "FROM node:22-alpine\n"})
     assert "Node.js" not in found["repo:stack"]  # an image alone states no version
+
+
+def test_the_sqlite3_package_is_a_javascript_sqlite_client(make_repo: MakeRepo) -> None:
+    package = '{"name":"depot","dependencies":{"express":"^4.19.2","sqlite3":"^5.1.7"}}'
+    files: dict[str, str | bytes] = {"package.json": package, "src/a.js": "require('x')\n" * 30}
+    assert "a client for SQLite (sqlite3)" in _found(make_repo, files)["repo:database"]
+    files["package.json"] = package.replace('"sqlite3":"^5.1.7"', '"pg":"^8.11.5","sqlite3":"5"')
+    database = _found(make_repo, files)["repo:database"]
+    assert "more than one database" in database  # two clients, no configuration: say less
+
+
+# --- a command people name that cannot run here ---------------------------------------------
+
+_TESTED: dict[str, str | bytes] = {
+    "pyproject.toml": '[project]\nname = "x"\ndependencies = ["httpx"]\n'
+    '[project.optional-dependencies]\ntest = ["pytest"]\n',
+    "x/__init__.py": "import httpx\n" * 30,
+}
+
+
+def _readme(command: str) -> str:
+    return (
+        f"# X\n\nX fetches things over HTTP.\n\n## Development\n\nRun the tests with `{command}`.\n"
+    )
+
+
+def _test_recipe(make_repo: MakeRepo, files: dict[str, str | bytes]) -> str:
+    return _found(make_repo, files)["repo:recipe:test"]
+
+
+def test_a_readme_task_the_repository_does_not_define_is_not_said(make_repo: MakeRepo) -> None:
+    for command in ("make test", "just test", "poetry run pytest", "tox", "nox -s tests"):
+        said = _test_recipe(make_repo, {**_TESTED, "README.md": _readme(command)})
+        assert said.startswith("Run the tests with `pytest`"), command
+        assert command not in said, command
+    makefile = {**_TESTED, "README.md": _readme("make test"), "Makefile": "lint:\n\truff .\n"}
+    assert "make test" not in _test_recipe(make_repo, makefile)  # no such target
+
+
+def test_a_readme_task_the_repository_defines_is_still_said(make_repo: MakeRepo) -> None:
+    files = {**_TESTED, "README.md": _readme("make test"), "Makefile": "test:\n\tpytest -x\n"}
+    assert _test_recipe(make_repo, files).startswith("Run the tests with `make test`")
+    files = {**_TESTED, "README.md": _readme("make -C sub test")}
+    assert "make -C sub test" in _test_recipe(make_repo, files)  # another folder's: not judged
+    poetry = {**_TESTED, "README.md": _readme("poetry run pytest"), "poetry.lock": "# lock\n"}
+    assert _test_recipe(make_repo, poetry).startswith("Run the tests with `poetry run pytest`")
+
+
+def test_a_folder_of_build_files_alone_holds_no_package(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "pubspec.yaml": "name: pantry\ndependencies:\n  flutter:\n    sdk: flutter\n",
+        "lib/main.dart": "void main() {}\n" * 40,
+        "android/app/build.gradle": "android { compileSdkVersion 34 }\n",
+    }
+    assert "android/app/" not in _found(make_repo, files)["repo:layout"]
+    files["android/app/src/main/kotlin/MainActivity.kt"] = "class MainActivity\n"
+    layout = _found(make_repo, files)["repo:layout"]
+    assert "`android/app/` holds a Kotlin package (android/app/build.gradle)" in layout
