@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.findings import SAMPLE_FOLDERS, Readings
 from squirrel_memory.repository.manifest_fields import add_dependency
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -53,9 +53,7 @@ _SWIFT_TARGET = re.compile(r"\.(?P<kind>\w*[tT]arget|plugin|macro)\s*\(")
 _SWIFT_PATH = re.compile(r'\bpath\s*:\s*"(?P<path>[^"]*)"')
 _SWIFT_NAMED = re.compile(r'\bpackage\s*:\s*"(?P<package>[^"]+)"|"(?P<product>[^"]+)"')
 #: Folders of a target that shows the package in use, not the package.
-_SAMPLE_FOLDERS = frozenset(
-    {"examples", "example", "samples", "sample", "demo", "demos", "docs", "playground"}
-)
+_SAMPLE_FOLDERS = SAMPLE_FOLDERS | {"docs"}
 
 
 def _swift_used(text: str) -> set[str]:

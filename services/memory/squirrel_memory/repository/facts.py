@@ -9,7 +9,7 @@ from squirrel_memory.code_files import language_of
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.description_claims import backed_description
-from squirrel_memory.repository.findings import Readings, folder_of, names_tests
+from squirrel_memory.repository.findings import SAMPLE_FOLDERS, Readings, folder_of, names_tests
 from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.project_stack import (
     Part,
@@ -300,7 +300,8 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
     migrations: Counter[str] = Counter()
     tests: set[str] = set()
     beside = 0
-    sites = docs_site_folders(reading.readings)  # a documentation site is no application code
+    # A documentation site, examples and demos are no application code.
+    sites = docs_site_folders(reading.readings)
     for tracked in reading.files:
         path = tracked.path
         if is_excluded(path) or "/" not in path:
@@ -328,6 +329,7 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
             and (not main or language[1] in main)
             and top not in _CONFIG_DIRS
             and top not in sites
+            and top.lower() not in SAMPLE_FOLDERS
         ):
             code[top] += tracked.size
             if len(parts) > 2:

@@ -14,6 +14,12 @@ _TEST_FOLDERS = frozenset({"test", "tests", "spec", "e2e", "integration-tests"})
 _TESTS_OF = re.compile(r"(?:[A-Za-z0-9]Tests?|[._-][Tt]ests?)$")
 
 
+#: Folders of code that shows the project in use (examples, demos), not the project itself.
+SAMPLE_FOLDERS = frozenset(
+    {"examples", "example", "samples", "sample", "demo", "demos", "playground"}
+)
+
+
 def names_tests(name: str) -> bool:
     """Whether a folder's own name says it holds tests (`tests`, `spec`, `AppTests`)."""
     return name.lower() in _TEST_FOLDERS or _TESTS_OF.search(name) is not None

@@ -673,3 +673,17 @@ def test_a_folder_of_build_files_alone_holds_no_package(make_repo: MakeRepo) -> 
     files["android/app/src/main/kotlin/MainActivity.kt"] = "class MainActivity\n"
     layout = _found(make_repo, files)["repo:layout"]
     assert "`android/app/` holds a Kotlin package (android/app/build.gradle)" in layout
+
+
+def test_examples_are_no_application_code(make_repo: MakeRepo) -> None:
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/kit\n\ngo 1.22\n",
+        "kit.go": "package kit\n" * 10,
+        "examples/basic/main.go": "package main\n\nfunc main() {}\n" * 30,
+        "internal/core/core.go": "package core\n" * 30,
+    }
+    layout = _found(make_repo, files)["repo:layout"]
+    assert "application code is in `internal/`" in layout
+    assert "examples" not in layout
+    files["exemplars/basic/main.go"] = files.pop("examples/basic/main.go")
+    assert "`exemplars/`" in _found(make_repo, files)["repo:layout"]  # no examples folder
