@@ -1,14 +1,16 @@
 """The dependencies a manifest written as code declares, read from its literal declaration
 lines: SwiftPM's `Package.swift`, sbt's `build.sbt`, Leiningen's `project.clj`, Clojure's
-`deps.edn` and Perl's `cpanfile`.
+`deps.edn`, Perl's `cpanfile`, rebar3's `rebar.config`, a Nimble package's `requires` and a
+Crystal `shard.yml`.
 
 Such a file is a program (`manifest_formats.MARKER_MANIFESTS`), so only the shapes every one of
 them writes its dependencies in are read, each with its line; a dependency built from a
 variable or a function call says nothing. One declared for tests or development only is marked
 so: sbt's `% Test`, a Leiningen `:profiles` entry, a `deps.edn` alias, a cpanfile's `on 'test'`
-block or `test_requires`. A SwiftPM package is declared for the whole manifest, so one counts
-only when a target that is no test target and sits in no examples or docs folder names it
-(`.product(name: "Vapor", package: "vapor")`, or a product of the package's own name).
+block or `test_requires`, a rebar3 profile's `deps`, a shard's `development_dependencies`. A
+SwiftPM package is declared for the whole manifest, so one counts only when a target that is
+no test target and sits in no examples or docs folder names it (`.product(name: "Vapor",
+package: "vapor")`, or a product of the package's own name).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from squirrel_memory.repository.findings import Readings
+from squirrel_memory.repository.findings import SAMPLE_FOLDERS, Readings
 from squirrel_memory.repository.manifest_fields import add_dependency
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -51,9 +53,7 @@ _SWIFT_TARGET = re.compile(r"\.(?P<kind>\w*[tT]arget|plugin|macro)\s*\(")
 _SWIFT_PATH = re.compile(r'\bpath\s*:\s*"(?P<path>[^"]*)"')
 _SWIFT_NAMED = re.compile(r'\bpackage\s*:\s*"(?P<package>[^"]+)"|"(?P<product>[^"]+)"')
 #: Folders of a target that shows the package in use, not the package.
-_SAMPLE_FOLDERS = frozenset(
-    {"examples", "example", "samples", "sample", "demo", "demos", "docs", "playground"}
-)
+_SAMPLE_FOLDERS = SAMPLE_FOLDERS | {"docs"}
 
 
 def _swift_used(text: str) -> set[str]:
@@ -152,17 +152,95 @@ def _read_cpanfile(text: TextFile, out: Readings) -> None:
             add_dependency(out, text, "perl", name, version, ref=text.ref(number), dev=dev)
 
 
+#: `{deps, [` opening rebar3's dependency list (a profile's own list is for that profile).
+_REBAR_DEPS = re.compile(r"\{\s*deps\s*,\s*\[")
+#: `{cowboy, "2.12.0"}` or `{cowboy, {git, …}}` in a rebar3 deps list.
+_REBAR_DEP = re.compile(r'\{\s*(?P<name>[a-z]\w*)\s*,\s*(?:"(?P<version>[^"]*)")?')
+
+
+def _read_rebar(text: TextFile, out: Readings) -> None:
+    """`{deps, [...]}` of the project; the deps of a `{profiles, …}` entry are for that profile
+    (tests, development)."""
+    profiles = text.text.find("{profiles")
+    for match in _REBAR_DEPS.finditer(text.text):
+        close = text.text.find("]}", match.end())
+        body = text.text[match.end() : close if close >= 0 else len(text.text)]
+        dev = 0 <= profiles < match.start()
+        depth, start = 0, match.end()
+        for offset, char in enumerate(body):
+            if char == "{":
+                depth += 1
+                if depth == 1 and (dep := _REBAR_DEP.match(body, offset)):
+                    line = text.text.count("\n", 0, start + offset) + 1
+                    add_dependency(
+                        out,
+                        text,
+                        "erlang",
+                        dep.group("name"),
+                        dep.group("version") or "",
+                        ref=text.ref(line),
+                        dev=dev,
+                    )
+            elif char == "}":
+                depth -= 1
+
+
+#: `requires "jester >= 0.6.0"` (or several names apart by commas) in a `.nimble` file.
+_NIMBLE_REQUIRES = re.compile(r'^\s*requires\s*\(?\s*(?P<specs>"[^\n]*)$')
+_NIMBLE_SPEC = re.compile(r'"(?P<name>[A-Za-z][\w]*)\s*(?P<version>[^"]*)"')
+
+
+def _read_nimble(text: TextFile, out: Readings) -> None:
+    """A Nimble package's `requires` lines (`nim` itself is the language, not a dependency)."""
+    for number, line in enumerate(text.lines, 1):
+        match = _NIMBLE_REQUIRES.match(line.split("#", 1)[0])
+        for spec in _NIMBLE_SPEC.finditer(match.group("specs")) if match else ():
+            if spec.group("name").lower() != "nim":
+                version = spec.group("version").strip()
+                add_dependency(out, text, "nim", spec.group("name"), version, ref=text.ref(number))
+
+
+#: A shard's dependency section and one entry of it (`  kemal:` two spaces in).
+_SHARD_SECTION = re.compile(r"^(?P<section>dependencies|development_dependencies)\s*:\s*$")
+_SHARD_ENTRY = re.compile(r"^  (?P<name>[\w.-]+)\s*:\s*$")
+
+
+def _read_shard(text: TextFile, out: Readings) -> None:
+    """The `dependencies` (and, for development, `development_dependencies`) of a Crystal
+    `shard.yml`."""
+    section = ""
+    for number, line in enumerate(text.lines, 1):
+        if start := _SHARD_SECTION.match(line):
+            section = start.group("section")
+        elif line.strip() and not line.startswith(" "):
+            section = ""
+        elif section and (entry := _SHARD_ENTRY.match(line)):
+            dev = section != "dependencies"
+            add_dependency(
+                out, text, "crystal", entry.group("name"), "", ref=text.ref(number), dev=dev
+            )
+
+
 CODE_MANIFEST_READERS: Mapping[str, Callable[[TextFile, Readings], None]] = {
     "Package.swift": _read_swift,
     "build.sbt": _read_sbt,
     "project.clj": _read_lein,
     "deps.edn": _read_edn,
     "cpanfile": _read_cpanfile,
+    "rebar.config": _read_rebar,
+    "shard.yml": _read_shard,
+}
+#: The same, known by their suffix.
+CODE_MANIFEST_SUFFIXES: Mapping[str, Callable[[TextFile, Readings], None]] = {
+    ".nimble": _read_nimble,
 }
 
 
 def read_code_manifest_dependencies(text: TextFile, out: Readings) -> None:
     """The dependencies a manifest written as code declares (module docstring)."""
-    reader = CODE_MANIFEST_READERS.get(text.path.rsplit("/", 1)[-1])
+    name = text.path.rsplit("/", 1)[-1]
+    reader = CODE_MANIFEST_READERS.get(name) or next(
+        (read for suffix, read in CODE_MANIFEST_SUFFIXES.items() if name.endswith(suffix)), None
+    )
     if reader is not None:
         reader(text, out)

@@ -8,11 +8,19 @@ from collections import Counter
 from squirrel_memory.code_files import language_of
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
-from squirrel_memory.repository.findings import Readings, folder_of
+from squirrel_memory.repository.description_claims import backed_description
+from squirrel_memory.repository.findings import SAMPLE_FOLDERS, Readings, folder_of, names_tests
 from squirrel_memory.repository.languages import is_excluded
-from squirrel_memory.repository.project_stack import Part, Stack, stack_of
+from squirrel_memory.repository.project_stack import (
+    Part,
+    Stack,
+    docs_site_folders,
+    ecosystem_language,
+    primary_ecosystems_of,
+    stack_of,
+)
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import dependency_role, language_name
+from squirrel_memory.repository.stack import dependency_role
 from squirrel_memory.repository.wording import (
     about_text,
     article,
@@ -257,7 +265,11 @@ def _about_fact(reading: RepositoryReading) -> MemoryCandidate | None:
     out = reading.readings
     if not out.description:
         return None
-    text = about_text(project_name(reading), out.description, ref_path(out.description_ref))
+    name = project_name(reading)
+    described = backed_description(out.description, out, primary_ecosystems_of(reading), name)
+    if not described:
+        return None
+    text = about_text(name, described, ref_path(out.description_ref))
     refs = [out.description_ref]
     return candidate(FACT, "about", text, refs=refs, importance=0.7, tags=["overview"])
 
@@ -267,6 +279,20 @@ _TEST_DIRS = ("test", "tests", "spec", "__tests__", "e2e")
 _CONFIG_DIRS = frozenset({"config", "configs", "conf"})
 
 
+def _holds_code(reading: RepositoryReading, folder: str, ecosystem: str) -> bool:
+    """Whether a folder holds code files of an ecosystem (not only its build files)."""
+    return any(
+        f.path.startswith(f"{folder}/") and (lang := language_of(f.path)) and lang[1] == ecosystem
+        for f in reading.files
+    )
+
+
+def _nested_tests(folder: str) -> bool:
+    """Whether a folder below the top one holds tests (`src/test/`, `app/src/androidTest/`;
+    a `spec/` there may hold a specification's code, as `api/spec/` does)."""
+    return folder.lower() != "spec" and names_tests(folder)
+
+
 def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandidate | None:
     main = set(stack.ecosystems) if stack else set()
     code: Counter[str] = Counter()
@@ -274,6 +300,8 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
     migrations: Counter[str] = Counter()
     tests: set[str] = set()
     beside = 0
+    # A documentation site, examples and demos are no application code.
+    sites = docs_site_folders(reading.readings)
     for tracked in reading.files:
         path = tracked.path
         if is_excluded(path) or "/" not in path:
@@ -284,13 +312,25 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
             cut = max(i for i, p in enumerate(parts[:-1]) if p in ("migrations", "migrate"))
             migrations["/".join(parts[: cut + 1])] += 1
             continue
-        if top.lower() in _TEST_DIRS:
+        if top.lower() in _TEST_DIRS or names_tests(top):
             tests.add(top)
+            continue
+        nested = next((i for i, p in enumerate(parts[1:-1], 1) if _nested_tests(p)), None)
+        if nested is not None:
+            # Tests inside a source folder (`src/test/`) are no application code.
+            if nested == 1:
+                tests.add(f"{top}/{parts[1]}")
             continue
         if path.endswith(("_test.go", "_test.exs")) or ".test." in path or ".spec." in path:
             beside += 1
         language = language_of(path)
-        if language is not None and (not main or language[1] in main) and top not in _CONFIG_DIRS:
+        if (
+            language is not None
+            and (not main or language[1] in main)
+            and top not in _CONFIG_DIRS
+            and top not in sites
+            and top.lower() not in SAMPLE_FOLDERS
+        ):
             code[top] += tracked.size
             if len(parts) > 2:
                 subdirs.setdefault(top, Counter())[parts[1]] += tracked.size
@@ -302,8 +342,8 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
         detail = f" ({', '.join(inner[:5])})" if inner else ""
         folders = join_words([f"`{t}/`" for t in tops])
         phrases.append(f"application code is in {folders}{detail}")
-    for folder in sorted(tests):
-        phrases.append(f"tests are in `{folder}/`")
+    if tests:
+        phrases.append(f"tests are in {join_words([f'`{t}/`' for t in sorted(tests)])}")
     if beside and not tests:
         phrases.append("tests sit beside the code they test")
     if migrations:
@@ -316,8 +356,10 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
         phrases.append(f"the repository is a workspace ({declared}) of {join_words(members[:6])}")
     for path, eco in sorted(out.manifests.items()):
         folder = folder_of(path)
-        if folder and eco not in main:
-            name = language_name(eco)
+        if folder and eco not in main and _holds_code(reading, folder, eco):
+            # Named for the language its code is in (a Gradle build of Kotlin is Kotlin's); a
+            # folder of build files alone (a mobile app's platform host) holds no package.
+            name = ecosystem_language(eco, reading.shares)
             phrases.append(f"`{folder}/` holds {article(name)} {name} package ({path})")
     if not phrases:
         return None

@@ -3,16 +3,32 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
 #: Top folders whose manifests serve the tests, not the project.
 _TEST_FOLDERS = frozenset({"test", "tests", "spec", "e2e", "integration-tests"})
+#: A folder named as the tests of something: `AppTests`, `AppUITests`, `Shop.Tests`,
+#: `api-tests`, `unit_test` (not `latest`, `contest` nor `manifest`).
+_TESTS_OF = re.compile(r"(?:[A-Za-z0-9]Tests?|[._-][Tt]ests?)$")
+
+
+#: Folders of code that shows the project in use (examples, demos), not the project itself.
+SAMPLE_FOLDERS = frozenset(
+    {"examples", "example", "samples", "sample", "demo", "demos", "playground"}
+)
+
+
+def names_tests(name: str) -> bool:
+    """Whether a folder's own name says it holds tests (`tests`, `spec`, `AppTests`)."""
+    return name.lower() in _TEST_FOLDERS or _TESTS_OF.search(name) is not None
 
 
 def is_test_folder(folder: str) -> bool:
-    """Whether a folder sits under a top folder that holds tests (`tests/Shop.Tests`)."""
-    return folder.split("/", 1)[0].lower() in _TEST_FOLDERS
+    """Whether a folder sits under a top folder that holds tests (`tests/Shop.Tests`,
+    `Shop.Tests/`)."""
+    return names_tests(folder.split("/", 1)[0])
 
 
 def folder_of(path: str) -> str:
@@ -131,6 +147,9 @@ class Readings:
     manifests: dict[str, str] = field(default_factory=dict)
     dependencies: list[Dependency] = field(default_factory=list)
     toolchains: list[Toolchain] = field(default_factory=list)
+    image_runtimes: list[Toolchain] = field(default_factory=list)
+    """Runtime versions a root Dockerfile's base images say (`FROM node:22-alpine`): never
+    the project's version, but one a version its files pin (not a floor) must agree with."""
     commands: list[Command] = field(default_factory=list)
     tasks: list[Task] = field(default_factory=list)
     """Every public task the task-runner files define (`commands` holds those of a known
@@ -173,6 +192,18 @@ class Readings:
         harness = is_test_folder(folder)
         if name and not self.name and not member and not harness:
             self.name, self.name_ref = name, ref
+
+    def forget_a_part_s_name(self) -> None:
+        """A name read from one top folder's manifest, when other top folders hold manifests of
+        their own parts (`backend/` "api" beside `web/package.json`), is that part's name, not
+        the project's: none is kept (the repository's folder names it)."""
+        path = self.name_ref.split(":", 1)[0]
+        top = path.split("/", 1)[0] if "/" in path else ""
+        if not top:
+            return
+        others = {p.split("/", 1)[0] for p in self.manifests if "/" in p} - {top}
+        if others - {f for f in others if is_test_folder(f)}:
+            self.name, self.name_ref = "", ""
 
     def prefer_own(self, folder: str) -> None:
         """When the repository's folder is named as one of its manifests names the project

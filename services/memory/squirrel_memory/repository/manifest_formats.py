@@ -131,6 +131,49 @@ def read_cabal(text: TextFile, out: Readings) -> None:
             add_dependency(out, text, "haskell", name, version, ref=text.ref_of(name), dev=dev)
 
 
+#: The sections of an hpack `package.yaml` that name what it builds; one of them (beside a
+#: `dependencies` list somewhere) tells hpack's file from another tool's `package.yaml`.
+_HPACK_TARGETS = ("library", "executables", "executable", "tests", "benchmarks")
+_HPACK_DEV = ("tests", "benchmarks")
+
+
+def _hpack_dependencies(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [v for v in value if isinstance(v, str)]
+    if isinstance(value, dict):
+        return [str(k) for k in value]
+    return []
+
+
+def read_hpack(text: TextFile, out: Readings) -> None:
+    """A Haskell package's hpack `package.yaml`: its `name`, `synopsis` and `dependencies`, at
+    the top, in its library and executables, and (for development) in its tests."""
+    data = yaml.safe_load(text.text)
+    if not isinstance(data, dict) or not any(isinstance(data.get(t), dict) for t in _HPACK_TARGETS):
+        return
+    out.manifests[text.path] = "haskell"
+    if isinstance(data.get("name"), str):
+        out.name_project(data["name"], text.ref_of("name:"))
+    if isinstance(data.get("synopsis"), str):
+        describe(out, data["synopsis"], text.ref_of("synopsis:"))
+    found: list[tuple[str, bool]] = [
+        (d, False) for d in _hpack_dependencies(data.get("dependencies"))
+    ]
+    for section in _HPACK_TARGETS:
+        targets = table(data.get(section))
+        stanzas = [targets] if section == "library" else [table(t) for t in targets.values()]
+        for stanza in stanzas:
+            deps = _hpack_dependencies(stanza.get("dependencies"))
+            found.extend((d, section in _HPACK_DEV) for d in deps)
+    for spec, dev in found:
+        match = _CABAL_PACKAGE.match(spec)
+        if match:
+            name, version = match.group(1), match.group(2).strip()
+            add_dependency(out, text, "haskell", name, version, ref=text.ref_of(name), dev=dev)
+
+
 _DUNE_NAME = re.compile(r"^\s*\(name\s+([\w-]+)\)")
 _DUNE_SYNOPSIS = re.compile(r'^\s*\(synopsis\s+"([^"]+)"\)')
 _DUNE_DEPENDS = re.compile(r"\(depends\b")
@@ -212,6 +255,8 @@ def read_cmakelists(text: TextFile, out: Readings) -> None:
 MARKER_MANIFESTS = {
     "Package.swift": "swift",
     "build.sbt": "jvm",
+    "build.mill": "jvm",
+    "build.sc": "jvm",
     "project.clj": "clojure",
     "deps.edn": "clojure",
     "rebar.config": "erlang",

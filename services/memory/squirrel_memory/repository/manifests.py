@@ -36,6 +36,7 @@ from squirrel_memory.repository.manifest_formats import (
     read_cmakelists,
     read_dune_project,
     read_gleam_toml,
+    read_hpack,
     read_marker,
     read_pubspec,
     read_r_description,
@@ -74,6 +75,25 @@ def read_package_json(text: TextFile, out: Readings) -> None:
             add_dependency(
                 out, text, "javascript", name, str(version), ref=ref, dev=dev, optional=optional
             )
+
+
+#: A Deno import map's package specifier: `npm:postgres@^3.4.4`, `jsr:@hono/hono@^4.4.0`.
+_DENO_SPECIFIER = re.compile(r"^(?:npm|jsr):(?P<name>@?[^@\s]+)(?:@(?P<version>\S*))?$")
+
+
+def read_deno_json(text: TextFile, out: Readings) -> None:
+    """A Deno project's `deno.json`: its name and the `npm:` and `jsr:` packages its import
+    map names (an import of a URL or a path says nothing of the stack)."""
+    data = table(json.loads(text.text))
+    out.manifests[text.path] = "javascript"
+    if not folder_of(text.path) and isinstance(data.get("name"), str):
+        out.name_project(data["name"], text.ref_of('"name"'))
+    for alias, spec in table(data.get("imports")).items():
+        match = _DENO_SPECIFIER.match(spec) if isinstance(spec, str) else None
+        if match is not None and not alias.endswith("/"):
+            ref = text.ref_of(f'"{alias}"')
+            version = match.group("version") or ""
+            add_dependency(out, text, "javascript", match.group("name"), version, ref=ref)
 
 
 def read_cargo_toml(text: TextFile, out: Readings) -> None:
@@ -229,6 +249,7 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "setup.cfg": read_setup_cfg,
     "requirements.txt": read_requirements,
     "package.json": read_package_json,
+    "deno.json": read_deno_json,
     "Cargo.toml": read_cargo_toml,
     "go.mod": read_go_mod,
     "mix.exs": read_mix_exs,
@@ -244,6 +265,7 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "gleam.toml": read_gleam_toml,
     "DESCRIPTION": read_r_description,
     "dune-project": read_dune_project,
+    "package.yaml": read_hpack,
     "CMakeLists.txt": read_cmakelists,
     **dict.fromkeys(MARKER_MANIFESTS, read_marker),
     **PINNED_READERS,

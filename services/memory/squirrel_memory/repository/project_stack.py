@@ -97,7 +97,7 @@ def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
     return tuple(dict.fromkeys(root))
 
 
-def _language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
+def ecosystem_language(ecosystem: str, shares: tuple[LanguageShare, ...]) -> str:
     """The ecosystem's language, or the largest of the languages it may be written in
     (TypeScript over JavaScript, Kotlin over Java when there is more of it)."""
     named = ecosystem_languages(ecosystem)
@@ -350,10 +350,14 @@ def stack_of(reading: RepositoryReading) -> Stack | None:
     others, configured = _weigh_databases(parts, out)
     _entry_point_first(parts, out)
     chains = _project_toolchains(out, main)
-    if not _versions_agree(chains):
+    # A version a file pins (`.nvmrc`'s `20`), not a floor (`engines: >=20`), that the image
+    # the app is built on contradicts (`FROM node:22`) leaves nothing to decide which one runs.
+    images = [t for t in out.image_runtimes if t.ecosystem == main]
+    pins = [t for t in chains if not t.version.strip().startswith(_RANGE_OPERATORS)]
+    if not _versions_agree(chains) or (pins and not _versions_agree([*pins, *images])):
         chains = []
     version = short_version(chains[0].version) if chains else ""
-    names = [_language(eco, reading.shares) for eco in ecosystems]
+    names = [ecosystem_language(eco, reading.shares) for eco in ecosystems]
     return Stack(
         ecosystems=ecosystems,
         language=join_words(list(dict.fromkeys(names))),

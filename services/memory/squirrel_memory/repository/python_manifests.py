@@ -67,8 +67,17 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
             _pep508(out, text, strings(group), extra=extra)
     for group in table(data.get("dependency-groups")).values():
         _pep508(out, text, strings(group), dev=True)
-    for section in ("dependencies", "dev-dependencies"):
-        for name, spec in table(poetry.get(section)).items():
+    # uv's own development dependencies (`[tool.uv] dev-dependencies`), before PEP 735 groups.
+    uv = table(table(data.get("tool")).get("uv"))
+    _pep508(out, text, strings(uv.get("dev-dependencies")), dev=True)
+    # Poetry's dependency groups (`[tool.poetry.group.dev.dependencies]`) serve development,
+    # as its older `dev-dependencies` do.
+    groups = [table(group).get("dependencies") for group in table(poetry.get("group")).values()]
+    sections = [("dependencies", poetry.get("dependencies"))]
+    sections += [("dev-dependencies", poetry.get("dev-dependencies"))]
+    sections += [("group", group) for group in groups]
+    for section, declared in sections:
+        for name, spec in table(declared).items():
             if name == "python" and isinstance(spec, str):
                 out.toolchains.append(Toolchain("python", spec, toml_line(text, "python")))
             elif name != "python":

@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
+from fnmatch import fnmatch
 
 from squirrel_core.commands import GATE_TASKS, runs_a_gate
+from squirrel_memory.code_files import language_of
 from squirrel_memory.models import MemoryCandidate, MemoryType
-from squirrel_memory.repository.findings import Command, Port, Readings, folder_of
-from squirrel_memory.repository.project_stack import primary_ecosystems_of
+from squirrel_memory.repository.dev_groups import is_dev_group
+from squirrel_memory.repository.findings import Command, Port, Readings, folder_of, is_test_folder
+from squirrel_memory.repository.project_stack import ecosystem_language, primary_ecosystems_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import conventions, language_name
+from squirrel_memory.repository.stack import command_needs, conventions, language_name
 from squirrel_memory.repository.task_records import purpose_of
 from squirrel_memory.repository.wording import candidate, join_words, ref_path
 
@@ -87,12 +91,25 @@ def _runs_tool(command: str, out: Readings) -> bool:
 def _present(
     need: str, manifest: str, deps: dict[str, str], out: Readings, tracked: set[str]
 ) -> str:
-    """Where a convention's need (`""`, `dep:<name>`, `file:<path>`) is met, or ""."""
+    """Where a convention's need (`""`, `dep:<name>`, `file:<path>`, `dir:<folder>`, paths
+    beside the manifest) is met, or ""."""
+    base = f"{folder_of(manifest)}/" if folder_of(manifest) else ""
     if need.startswith("dep:"):
         name = need[4:].lower()
         return deps.get(name) or out.tools.get(name, "")
     if need.startswith("file:"):
-        return f"{need[5:]}:1" if need[5:] in tracked else ""
+        path = base + need[5:]
+        if path in tracked:
+            return f"{path}:1"
+        if any(mark in path for mark in "*?["):
+            # `test/*_SUITE.erl`: a file of that shape in that very folder.
+            depth = path.count("/")
+            found = sorted(p for p in tracked if p.count("/") == depth and fnmatch(p, path))
+            return f"{found[0]}:1" if found else ""
+        return ""
+    if need.startswith("dir:"):
+        found = sorted(p for p in tracked if p.startswith(f"{base}{need[4:]}/"))
+        return f"{found[0]}:1" if found else ""
     return f"{manifest}:1"
 
 
@@ -115,7 +132,24 @@ def _met(needs: str, manifest: str, deps: dict[str, str], out: Readings, tracked
     return ref or f"{manifest}:1"
 
 
+def _own_part(folder: str, eco: str, reading: RepositoryReading) -> bool:
+    """Whether a top folder's manifest makes that folder a part of the project in its own
+    ecosystem (`backend/go.mod` beside `frontend/package.json`): no root manifest of that
+    ecosystem, no tests', docs' or examples' folder, and code of that ecosystem in it."""
+    out = reading.readings
+    if "/" in folder or is_test_folder(folder) or is_dev_group(folder):
+        return False
+    if any(e == eco and not folder_of(p) for p, e in out.manifests.items()):
+        return False
+    return any(
+        f.path.startswith(f"{folder}/") and (lang := language_of(f.path)) and lang[1] == eco
+        for f in reading.files
+    )
+
+
 def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list[Command]:
+    """Conventions of the root manifests of the primary ecosystems; for a top folder that is a
+    part of its own (`_own_part`), its test convention, scoped to the folder."""
     out = reading.readings
     tracked = {f.path for f in reading.files}
     found: list[Command] = []
@@ -126,19 +160,22 @@ def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list
         if eco == "dotnet" and folder and solution is not None and "/" not in solution:
             # A .NET solution at the root builds and tests the projects in its folders.
             manifest, folder = solution, ""
-        if folder or eco not in ecosystems or manifest in said:
+        if eco not in ecosystems or manifest in said:
+            continue
+        if folder and not _own_part(folder, eco, reading):
             continue
         said.add(manifest)
         deps = {d.name.lower(): d.ref for d in out.dependencies if d.manifest == manifest}
         for command, needs in conventions(eco).items():
             ref = _met(needs, manifest, deps, out, tracked)
             purpose = purpose_of(command)
-            if not ref or purpose is None:
+            if not ref or purpose is None or (folder and purpose[0] != "test"):
                 continue
             if purpose[0] in _CHOSEN and not needs and not _runs_tool(command, out):
                 continue  # the manifest alone does not say the project uses this tool
             typed, wrapper_ref = _wrapped(command, tracked, out.commands)
-            found.append(Command(typed, purpose[0], eco, "", "convention", wrapper_ref or ref))
+            ref = wrapper_ref or ref
+            found.append(Command(typed, purpose[0], eco, folder, "convention", ref))
     return found
 
 
@@ -180,14 +217,14 @@ def _port_for(command: Command, ports: Sequence[Port]) -> tuple[int, str] | None
     return (dev[0].port, dev[0].ref) if dev else None
 
 
-def _recipe_text(verb: str, chosen: Command, others: list[Command]) -> str:
+def _recipe_text(verb: str, chosen: Command, others: list[Command], language: str) -> str:
     text = f"{verb} `{chosen.text}`"
     origin = "CI" if chosen.origin == "ci" else ref_path(chosen.ref)
     task = next((o for o in others if o.text == chosen.text and o.detail), None)
     if not chosen.detail and task is not None:
         text += f" ({chosen.ref}; {task.ref} {task.detail})"
     elif chosen.origin == "convention":
-        text += f" (the {language_name(chosen.ecosystem)} convention; {chosen.ref})"
+        text += f" (the {language} convention; {chosen.ref})"
     elif chosen.detail:
         text += f" ({chosen.ref} {chosen.detail})"
     elif chosen.origin == "ci":
@@ -201,8 +238,12 @@ def _recipe_text(verb: str, chosen: Command, others: list[Command]) -> str:
 
 
 def _project_recipes(
-    commands: list[Command], ecosystems: Sequence[str], out: Readings
+    commands: list[Command],
+    ecosystems: Sequence[str],
+    reading: RepositoryReading,
+    borrowed: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[MemoryCandidate]:
+    out = reading.readings
     found: list[MemoryCandidate] = []
     present = {eco for path, eco in out.manifests.items() if not folder_of(path)}
     for purpose, (verb, importance) in _VERBS.items():
@@ -215,12 +256,22 @@ def _project_recipes(
             continue
         # A command of an ecosystem whose manifest the repository holds before one whose tool
         # has nothing here to run on (a README's `npm test` beside no package.json).
-        mine.sort(key=lambda c: (c.ecosystem not in (*present, "any"), *_rank(c)))
+        # The project's own ecosystem's commands before a code-less runner's tasks.
+        mine.sort(
+            key=lambda c: (
+                c.ecosystem not in (*present, "any"),
+                (c.text, c.ref) in borrowed,
+                *_rank(c),
+            )
+        )
         chosen = mine[0]
         # A gate run for the tests is said as what it is; what it runs is its detail, if known.
         said = "Run the checks with" if purpose == "test" and runs_a_gate(chosen.text) else verb
         distinct = list({c.text: c for c in mine[1:] if c.origin != "convention"}.values())
-        text = _recipe_text(said, chosen, [c for c in mine[1:] if c.text == chosen.text] + distinct)
+        # A convention is named for the language the code is written in (`sbt test` for Scala).
+        language = ecosystem_language(chosen.ecosystem, reading.shares)
+        others = [c for c in mine[1:] if c.text == chosen.text] + distinct
+        text = _recipe_text(said, chosen, others, language)
         refs = [
             chosen.ref,
             *(c.ref for c in mine[1:] if c.text == chosen.text and c.origin != "convention"),
@@ -248,7 +299,7 @@ def _project_recipes(
 def _scoped_recipes(commands: list[Command], ecosystems: Sequence[str]) -> list[MemoryCandidate]:
     groups: dict[tuple[str, str], list[Command]] = {}
     for command in commands:
-        if command.origin == "convention" or command.purpose not in (
+        if (command.origin == "convention" and not command.scope) or command.purpose not in (
             "test",
             "run",
             "build",
@@ -261,7 +312,10 @@ def _scoped_recipes(commands: list[Command], ecosystems: Sequence[str]) -> list[
         scope = command.scope or folder_of(ref_path(command.ref))
         groups.setdefault((command.purpose, scope), []).append(command)
     found: list[MemoryCandidate] = []
-    for (purpose, scope), group in sorted(groups.items())[:MAX_SCOPED]:
+    # The tests first: of more scoped commands than are said, how to test a part matters most.
+    order = list(_VERBS)
+    ranked = sorted(groups.items(), key=lambda item: (order.index(item[0][0]), item[0][1]))
+    for (purpose, scope), group in ranked[:MAX_SCOPED]:
         group.sort(key=_rank)
         chosen = group[0]
         where = f"In `{scope}/`" if scope else f"For its {language_name(chosen.ecosystem)} part"
@@ -286,7 +340,11 @@ def _scoped_recipes(commands: list[Command], ecosystems: Sequence[str]) -> list[
 def _gate_recipe(commands: list[Command], out: Readings) -> MemoryCandidate | None:
     sentences: list[str] = []
     refs: list[str] = []
-    gates = [c for c in commands if c.origin == "task" and c.task in _GATE_TASKS and not c.scope]
+    gates = [
+        c
+        for c in commands
+        if c.origin == "task" and c.task in _GATE_TASKS and c.purpose == "test" and not c.scope
+    ]
     if gates:
         gate = sorted(gates, key=lambda c: c.ref)[0]
         detail = f" ({gate.ref} {gate.detail})" if gate.detail else f" ({gate.ref})"
@@ -324,19 +382,64 @@ def _ci_recipe(commands: list[Command], out: Readings) -> MemoryCandidate | None
     return candidate(RECIPE, "ci", text, refs=refs, importance=0.6, tags=["ci"], files=out.ci_files)
 
 
+def _codeless_runner_tasks(reading: RepositoryReading, ecosystems: Sequence[str]) -> set[int]:
+    """Tasks of a root task-runner file of an ecosystem with no code in the repository (a
+    `package.json` whose scripts run the project's own tools, beside no JavaScript): they
+    are the project's tasks, not those of a part in another language."""
+    with_code = {share.ecosystem for share in reading.shares if share.bytes > 0}
+    return {
+        index
+        for index, c in enumerate(reading.readings.commands)
+        if c.origin == "task"
+        and c.scope == ""
+        and c.ecosystem not in (*ecosystems, "any")
+        and c.ecosystem not in with_code
+    }
+
+
+def _runs_here(command: Command, reading: RepositoryReading) -> bool:
+    """Whether a command people named (a README's, an instruction file's) can run in this
+    repository: one through a program the stack table says needs something (`make`, a task
+    `test`; `poetry`, a project Poetry manages) needs it to be here."""
+    if command.origin not in ("docs", "instructions") or command.scope:
+        return True
+    program = command.text.split()[0].rsplit("/", 1)[-1]
+    needs = command_needs(program)
+    if needs is None:
+        return True
+    out = reading.readings
+    if needs == "task":
+        words = command.text.split()[1:]
+        if any(w.startswith(("-C", "-f", "--directory", "--file", "--justfile")) for w in words):
+            return True  # another folder's or file's tasks: not judged here
+        names = [w for w in words if not w.startswith("-") and "=" not in w]
+        runner = f"{command.text.split()[0]} "
+        if not names:  # the default task: any task of that runner's file
+            return any(task.text.startswith(runner) for task in out.tasks)
+        return any(task.text == f"{runner}{names[0]}" for task in out.tasks)
+    tracked = {f.path for f in reading.files}
+    deps = {d.name.lower(): d.ref for d in out.dependencies if not folder_of(d.manifest)}
+    return bool(_met(needs, "", deps, out, tracked))
+
+
 def recipes(reading: RepositoryReading) -> list[MemoryCandidate]:
     """Every recipe one reading supports."""
     ecosystems = primary_ecosystems_of(reading)
     out = reading.readings
     own = _own_names(out)
+    borrowed = _codeless_runner_tasks(reading, ecosystems)
+    runs = [
+        replace(c, ecosystem="any") if index in borrowed else c
+        for index, c in enumerate(out.commands)
+        if _runs_here(c, reading)
+    ]
+    moved = frozenset((out.commands[i].text, out.commands[i].ref) for i in borrowed)
     commands = [
-        c
-        for c in [*out.commands, *_conventional(reading, ecosystems)]
-        if not _installs_itself(c, own)
+        c for c in [*runs, *_conventional(reading, ecosystems)] if not _installs_itself(c, own)
     ]
     found: list[MemoryCandidate | None] = [
-        *_project_recipes(commands, ecosystems, out),
-        *_scoped_recipes(out.commands, ecosystems),
+        *_project_recipes(commands, ecosystems, reading, moved),
+        *_scoped_recipes([*runs, *(c for c in commands if c.origin == "convention")], ecosystems),
         _gate_recipe(out.commands, out),
         _ci_recipe(out.commands, out),
     ]

@@ -9,6 +9,7 @@ How each task is recorded is `task_records`.
 from __future__ import annotations
 
 import configparser
+import dataclasses
 import json
 import posixpath
 import re
@@ -164,6 +165,11 @@ def _declared_manager(text: str) -> str:
     return named if named in _PACKAGE_MANAGERS else ""
 
 
+#: A script that only says it is missing and fails (`npm init`'s `echo "Error: no test
+#: specified" && exit 1`): it runs nothing of the project.
+_FAILS_ON_PURPOSE = re.compile(r"^\s*echo\b[^&|;]*(?:&&|;)\s*exit\s+[1-9]\d*\s*$")
+
+
 def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
     data = json.loads(text.text)
     scripts = data.get("scripts") if isinstance(data, dict) else None
@@ -173,7 +179,7 @@ def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
     if runner is None:
         return  # which manager runs the scripts is not known: no command is better than a wrong one
     for name, body in list(scripts.items())[:MAX_TASKS_PER_FILE]:
-        if not isinstance(body, str) or _LIFECYCLE.match(name):
+        if not isinstance(body, str) or _LIFECYCLE.match(name) or _FAILS_ON_PURPOSE.match(body):
             continue
         if name in ("test", "start") or runner != "npm":
             typed = f"{runner} {name}"
@@ -233,15 +239,17 @@ def read_tox_ini(snap: Snapshot, text: TextFile, out: Readings) -> None:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.read_string(text.text)
     for section in parser.sections()[:MAX_TASKS_PER_FILE]:
-        if not section.startswith("testenv:"):
+        # `[testenv]` is what `tox` runs in each environment of its `envlist`; `[testenv:x]`
+        # is `tox -e x`. What an environment is for is what its commands run.
+        if section != "testenv" and not section.startswith("testenv:"):
             continue
-        env = section.split(":", 1)[1]
+        env = section.partition(":")[2]
         steps = parser.get(section, "commands", fallback="").strip().splitlines()
         add_task(
             out,
             text,
-            f"tox -e {env}",
-            env,
+            f"tox -e {env}" if env else "tox",
+            env or "tox",
             steps,
             line=text.line_of(f"[{section}]"),
             body_first=True,
@@ -314,6 +322,110 @@ def read_deno_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
         add_task(out, text, f"deno task {name}", name, steps, line=line, about=about)
 
 
+#: A scheme an Xcode project or workspace at the root shares with everyone who checks it out.
+_SHARED_SCHEME = re.compile(
+    r"^(?P<container>[^/]+\.(?P<kind>xcodeproj|xcworkspace))/xcshareddata/xcschemes/"
+    r"(?P<scheme>[^/]+)\.xcscheme$"
+)
+#: The build setting that names a macOS target: only there does `xcodebuild test` run without a
+#: device or simulator to name (`-destination`), which the repository does not say.
+_MACOS_SDK = re.compile(r"\bSDKROOT\s*=\s*macosx\b")
+_OTHER_SDK = re.compile(r"\bSDKROOT\s*=\s*(?!macosx\b)\w+")
+
+
+def is_shared_scheme(path: str) -> bool:
+    """Whether `path` is a shared Xcode scheme of a project or workspace at the root."""
+    return _SHARED_SCHEME.match(path) is not None
+
+
+def read_xcode_scheme(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """A shared Xcode scheme that tests something: `xcodebuild test -scheme <name>`, said only
+    for a macOS project (any other platform's tests need a simulator or device named)."""
+    match = _SHARED_SCHEME.match(text.path)
+    if match is None or "<TestableReference" not in text.text:
+        return
+    projects = snap.matching(lambda p: "/" in p and p.count("/") == 1)
+    settings = [snap.read(p) for p in projects if p.endswith(".xcodeproj/project.pbxproj")]
+    read = [t.text for t in settings if t is not None]
+    if not read or not any(_MACOS_SDK.search(t) for t in read):
+        return
+    if any(_OTHER_SDK.search(t) for t in read):
+        return
+    scheme, container = match.group("scheme"), match.group("container")
+    if " " in scheme or " " in container:
+        return  # a name to quote: left unsaid rather than typed wrong
+    flag = "-workspace" if match.group("kind") == "xcworkspace" else "-project"
+    typed = f"xcodebuild test {flag} {container} -scheme {scheme}"
+    add_task(out, text, typed, "test", [], line=text.line_of("<TestAction") or 1)
+    if out.commands and out.commands[-1].text == typed:
+        # The scheme lives inside the project's bundle, but it is run from the root.
+        out.commands[-1] = dataclasses.replace(out.commands[-1], scope="")
+
+
+#: A keyword opening a map (`:test {`) in a `deps.edn`.
+_EDN_KEY_MAP = re.compile(r":([\w.*+!?<>=/-]+)\s*\{")
+
+
+def _edn_maps(text: str, start: int) -> list[tuple[str, int, str]]:
+    """(keyword, offset, body) of each `:key {…}` entry of the map opening at `start`."""
+    found: list[tuple[str, int, str]] = []
+    depth, index, in_string = 0, start, False
+    while index < len(text):
+        char = text[index]
+        if in_string:
+            in_string = char != '"' or text[index - 1] == "\\"
+        elif char == '"':
+            in_string = True
+        elif char == ";":
+            index = text.find("\n", index)
+            if index < 0:
+                break
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                break
+        elif char == ":" and depth == 1 and (match := _EDN_KEY_MAP.match(text, index)):
+            close = _edn_close(text, match.end() - 1)
+            found.append((match.group(1), index, text[match.end() : close]))
+            index = close
+        index += 1
+    return found
+
+
+def _edn_close(text: str, opening: int) -> int:
+    """The offset of the `}` closing the map that opens at `opening`."""
+    depth, in_string = 0, False
+    for index in range(opening, len(text)):
+        char = text[index]
+        if in_string:
+            in_string = char != '"' or text[index - 1] == "\\"
+        elif char == '"':
+            in_string = True
+        elif char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(text)
+
+
+def read_edn_aliases(snap: Snapshot, text: TextFile, out: Readings) -> None:
+    """Aliases of a Clojure `deps.edn`: one with `:main-opts` runs as `clojure -M:<alias>`, one
+    with `:exec-fn` as `clojure -X:<alias>` (any other only adds paths or dependencies)."""
+    del snap
+    where = re.search(r":aliases\s*\{", text.text)
+    if where is None:
+        return
+    for alias, offset, body in _edn_maps(text.text, where.end() - 1)[:MAX_TASKS_PER_FILE]:
+        flag = "-M" if ":main-opts" in body else "-X" if ":exec-fn" in body else ""
+        if flag:
+            line = text.text.count("\n", 0, offset) + 1
+            add_task(out, text, f"clojure {flag}:{alias}", alias, [], line=line)
+
+
 _RAKE_TASK = re.compile(r"""^\s*task\s*\(?\s*(?::([\w:-]+)|["']([\w:-]+)["']|([\w-]+):\s)""")
 _RAKE_DESC = re.compile(r"""^\s*desc\s*\(?\s*["'](.+?)["']""")
 
@@ -361,6 +473,7 @@ TASK_READERS: Mapping[str, TaskReader] = {
     ".mise.toml": read_mise_tasks,
     "pixi.toml": read_pixi_tasks,
     "deno.json": read_deno_tasks,
+    "deps.edn": read_edn_aliases,
     "Rakefile": read_rakefile,
     "rakefile": read_rakefile,
 }

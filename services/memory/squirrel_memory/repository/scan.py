@@ -25,7 +25,11 @@ from squirrel_memory.repository.languages import LanguageShare, is_excluded, lan
 from squirrel_memory.repository.lockfiles import LOCK_READERS, Locked
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS, manifest_reader
 from squirrel_memory.repository.package_descriptions import description_reader
-from squirrel_memory.repository.runners import task_reader_for
+from squirrel_memory.repository.runners import (
+    is_shared_scheme,
+    read_xcode_scheme,
+    task_reader_for,
+)
 from squirrel_memory.repository.services import config_reader, configured_module, set_up_words
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile, take_snapshot
 
@@ -85,6 +89,8 @@ def _read_file(
         _guarded(snap, path, lambda t: read_instruction_file(t, out, kind))
     if is_ci_file(path):
         _guarded(snap, path, lambda t: read_ci(t, out))
+    if is_shared_scheme(path):
+        _guarded(snap, path, lambda t: read_xcode_scheme(snap, t, out))
     if depth > MAX_DEPTH:
         # Configuration whose convention puts it folders below its module (Spring's
         # `src/main/resources/`, an umbrella app's `lib/<app>/repo.ex`) is read wherever that
@@ -142,6 +148,7 @@ def read_repository(root: Path) -> RepositoryReading:
     for path in paths:
         _read_file(snap, path, out, locks)
     out.dependencies = [_locked(dep, locks) for dep in out.dependencies]
+    out.forget_a_part_s_name()
     out.prefer_own(root.resolve().name)
     files = tuple(snap.files.values())
     reading = RepositoryReading(

@@ -15,9 +15,16 @@ from collections.abc import Callable
 
 import yaml
 
-from squirrel_memory.repository.findings import Command, Port, Readings, Service, folder_of
+from squirrel_memory.repository.findings import (
+    Command,
+    Port,
+    Readings,
+    Service,
+    Toolchain,
+    folder_of,
+)
 from squirrel_memory.repository.snapshot import TextFile
-from squirrel_memory.repository.stack import image_role, scheme_name
+from squirrel_memory.repository.stack import image_role, runtime_image, scheme_name
 from squirrel_memory.repository.task_records import purpose_of
 
 ConfigReader = Callable[[TextFile, Readings], None]
@@ -412,8 +419,15 @@ def read_procfile(text: TextFile, out: Readings) -> None:
             )
 
 
+_FROM = re.compile(r"^\s*FROM\s+(?:--platform=\S+\s+)?(?P<image>\S+)", re.IGNORECASE)
+
+
 def read_dockerfile(text: TextFile, out: Readings) -> None:
     for number, line in enumerate(text.lines, 1):
+        base = _FROM.match(line)
+        runtime = runtime_image(base.group("image")) if base and "/" not in text.path else None
+        if runtime is not None:
+            out.image_runtimes.append(Toolchain(runtime[0], runtime[1], text.ref(number)))
         match = re.match(r"^\s*EXPOSE\s+(\d{2,5})", line, re.IGNORECASE)
         if match:
             out.ports.append(Port(int(match.group(1)), "container", text.ref(number)))

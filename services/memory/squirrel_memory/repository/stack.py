@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -130,6 +131,13 @@ def scheme_name(scheme: str) -> str | None:
     return schemes.get(scheme.lower())
 
 
+def command_needs(program: str) -> str | None:
+    """What the repository must hold for a named command run through `program` (see
+    stack.toml's `[command_needs]`), or None when any repository may run it."""
+    table: dict[str, str] = _data().get("command_needs", {})
+    return table.get(program)
+
+
 def conventions(ecosystem: str) -> dict[str, str]:
     """Conventional commands of an ecosystem → what must be present (see stack.toml)."""
     table: dict[str, dict[str, str]] = _data().get("conventions", {})
@@ -144,3 +152,27 @@ def started_framework(command: str) -> str | None:
         if name in table:
             return table[name]
     return None
+
+
+#: Roles whose names a description may claim of a project: what it is built with or stores in.
+CLAIMED_ROLES = frozenset({"framework", "database", "queue", "cache", "search"})
+
+
+def claimed_names(ecosystem: str) -> dict[str, str]:
+    """Names of the frameworks, databases, queues, caches and search engines an ecosystem's
+    project would declare a dependency for, with their role (`Flask` → framework)."""
+    table: dict[str, dict[str, str]] = _data()["deps"].get(ecosystem, {})
+    return {role["name"]: role["role"] for role in table.values() if role["role"] in CLAIMED_ROLES}
+
+
+def runtime_image(image: str) -> tuple[str, str] | None:
+    """(ecosystem, version) an official base image's tag says of a runtime (`node:22-alpine` →
+    javascript 22), or None for another image, one of another registry or owner, or a tag
+    without a version (`node:lts`)."""
+    images: dict[str, str] = _data()["runtime_images"]
+    bare = image.split("@", 1)[0]
+    name, _, tag = bare.rpartition(":") if ":" in bare.rsplit("/", 1)[-1] else (bare, "", "")
+    official = name.lower().removeprefix("docker.io/").removeprefix("library/")
+    ecosystem = images.get(official) if "/" not in official else None
+    version = re.match(r"\d+(?:\.\d+)*", tag)
+    return (ecosystem, version.group(0)) if ecosystem and version else None

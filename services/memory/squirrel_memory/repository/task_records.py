@@ -8,7 +8,8 @@ Every public task is kept (`Readings.tasks`); those whose purpose the shared com
 
 from __future__ import annotations
 
-from squirrel_core.commands import classify_command, task_purpose
+from squirrel_core.commands import GATE_TASKS, classify_command, task_purpose
+from squirrel_core.shell_words import simple_commands
 from squirrel_memory.repository.findings import Command, Readings, Task, folder_of
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -67,12 +68,18 @@ def add_task(
     runs = short[0] if len(short) == 1 and len(short[0]) <= _STEP_CHARS else ""
     out.tasks.append(Task(typed, name, text.ref(line), _about(about), runs.replace("`", "")))
     found = purpose_of(typed, name)
-    if found is None or (body_first and found[1] == "any"):
-        for step in steps:
-            by_body = purpose_of(step)
-            if by_body is not None:
-                found = (by_body[0], found[1] if found and found[1] != "any" else by_body[1])
-                break
+    by_body = next((p for step in steps if (p := purpose_of(step)) is not None), None)
+    # A gate's name (`check`) says little when the task runs one tool that is not a test
+    # runner (`check = "deno check main.ts"`, `check = "ruff check ."`): the tool says it.
+    one_tool = (
+        len(short) == 1
+        and by_body is not None
+        and by_body[0] != "test"
+        and len(simple_commands(short[0])) == 1
+    )
+    gate = name.lower() in GATE_TASKS and one_tool
+    if by_body is not None and (found is None or body_first or gate):
+        found = (by_body[0], found[1] if found and found[1] != "any" else by_body[1])
     if found is None:
         return
     purpose, ecosystem = found

@@ -41,6 +41,7 @@ def _toml_tasks(
     header: str,
     *,
     body_keys: tuple[str, ...] = ("cmd", "shell", "call"),
+    name_prefix: str = "",
 ) -> None:
     """Tasks of one TOML table (`name = "cmd"`, `name = ["a", "b"]` or `name = {cmd = …}`),
     each typed as `runner` followed by its name."""
@@ -58,7 +59,8 @@ def _toml_tasks(
             steps = [b for b in body if isinstance(b, str)] if isinstance(body, list) else []
         line = text.line_of(f"{name} =", text.line_of(header)) or text.line_of(header)
         about = described(spec, "description", "help")
-        add_task(out, text, f"{runner}{name}", str(name), steps, line=line, about=about)
+        named = f"{name_prefix}{name}"
+        add_task(out, text, f"{runner}{named}", named, steps, line=line, about=about)
 
 
 def read_pixi_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
@@ -93,7 +95,9 @@ def read_pyproject_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
     for env, spec in envs.items() if isinstance(envs, dict) else ():
         scripts = spec.get("scripts") if isinstance(spec, dict) else None
         prefix = "" if env == "default" else f"{env}:"
-        _toml_tasks(text, out, scripts, f"hatch run {prefix}", f"[tool.hatch.envs.{env}")
+        # A script is named with its environment (`lint:check`): the environment says what
+        # a script named for a gate (`check`) is for.
+        _toml_tasks(text, out, scripts, "hatch run ", f"[tool.hatch.envs.{env}", name_prefix=prefix)
     pixi = tool.get("pixi")
     if isinstance(pixi, dict):
         _toml_tasks(text, out, pixi.get("tasks"), "pixi run ", "[tool.pixi.tasks")
