@@ -253,3 +253,46 @@ def test_a_finding_holds_when_another_command_fails_after_it() -> None:
     )
     (found,) = learned(events)
     assert "does not load `.env` on its own" in found.content
+
+
+# --- the output's explanation and the assistant's diagnosis together --------------------------
+
+_REFUSED = (
+    "InvoiceRepositoryTest > savesInvoice() FAILED\n"
+    "    Caused by: org.postgresql.util.PSQLException: Connection to localhost:5432 refused.\n"
+    "3 tests completed, 1 failed"
+)
+
+
+def _refused_then(reply: str) -> list[MemoryCandidate]:
+    return _pitfalls(
+        [
+            ("run", ("./gradlew test", 1, _REFUSED)),
+            ("say", reply),
+            ("edit", ("src/test/resources/application-test.yml", "localhost:5432", "tc:16")),
+            ("run", ("./gradlew test", 0, "BUILD SUCCESSFUL in 21s")),
+        ]
+    )
+
+
+def test_the_diagnosis_follows_the_outputs_own_explanation() -> None:
+    (pitfall,) = _refused_then(
+        "The test fails because `application-test.yml` hard-codes `localhost:5432`."
+    )
+    assert "the output explains `Caused by: org.postgresql.util.PSQLException" in pitfall.content
+    assert "; the assistant found: the test fails because `application-test.yml`" in (
+        pitfall.content
+    )
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "This might be because the database container starts late.",  # a guess
+        "Let me look at the test configuration.",  # a plan
+    ],
+)
+def test_without_a_diagnosis_the_output_explains_alone(reply: str) -> None:
+    (pitfall,) = _refused_then(reply)
+    assert "the output explains `Caused by:" in pitfall.content
+    assert "the assistant found" not in pitfall.content

@@ -45,9 +45,25 @@ def failure_causes(
     output = failed.run.output
     # A compiler's error line the memory already shows explains nothing: a reply may.
     own = explanation(output, shown=first_error_line(output))
+    found, cited = _diagnoses(said, tries)
     if own:
+        # The output's line says what went wrong; the assistant's diagnosis, when it gave one
+        # that held, says why (`Connection refused` and "the test config hard-codes the port").
         quoted = own.replace("`", "'")
-        return (f"`{quoted}`",), ()
+        return (f"`{quoted}`", *found[:1]), tuple(cited[:1])
+    if not found and passed:
+        last, until = tries[-1]
+        text, event_id = named_cause(said, edited, last.run, until)
+        if text:
+            return (text,), (event_id,)
+    return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
+
+
+def _diagnoses(
+    said: Sequence[Reply], tries: list[tuple[Attempt, datetime | None]]
+) -> tuple[list[str], list[str]]:
+    """(the diagnoses, their replies): one per try, the first reply after it and before the
+    next try that explains it and that no later reply takes back."""
     found: list[str] = []
     cited: list[str] = []
     # The replies that may take a diagnosis back: up to the next run after the last try (the
@@ -67,12 +83,7 @@ def failure_causes(
             found.append(text)
             cited.append(event_id)
             break  # one diagnosis per try: the first reply that explains it
-    if not found and passed:
-        last, until = tries[-1]
-        text, event_id = named_cause(said, edited, last.run, until)
-        if text:
-            return (text,), (event_id,)
-    return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
+    return found, cited
 
 
 def _taken_back(later: Sequence[Reply], reply: Reply, claim: str, close: datetime | None) -> bool:
