@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from squirrel_memory.extractors.closing_reports import PREFIX, closing_reports
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
@@ -116,6 +118,28 @@ def test_a_name_the_session_never_saw_is_not_stated() -> None:
     report = "- `Serve` takes `mutexPool` twice, so the second request blocks forever.\n"
 
     assert _said(report) == []
+
+
+#: A Go package whose functions are read by their bare names: the report qualifies them.
+FX_FILE = "package fx\nfunc Rate(cur string) float64 { return rates[cur] }\nfunc Refresh() {}\n"
+
+
+def test_a_qualified_name_is_shown_when_each_part_was_seen() -> None:
+    report = "`fx.Rate` falls back to the base rate, and `fx.Refresh` only fills listed currencies."
+    assert _said(report, read=FX_FILE, path="internal/fx/cache.go") == [f"{PREFIX}: {report}"]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # one part never seen: `fx.Lookup` is no name the file holds
+        "`fx.Lookup` falls back to the base rate when a currency is missing from the cache.",
+        # a part seen only inside a longer word: `Rat` is no name of `Rate`
+        "`fx.Rat` falls back to the base rate when a currency is missing from the cache.",
+    ],
+)
+def test_a_qualified_name_with_a_part_never_seen_is_not_shown(report: str) -> None:
+    assert _said(report, read=FX_FILE, path="internal/fx/cache.go") == []
 
 
 def test_plans_questions_and_guesses_are_not_statements() -> None:

@@ -19,7 +19,7 @@ them. This rule reads them by where they stand and how they are built, not by th
   ("Added …", "Removing …") nor a "key: value" fragment;
 - it states only what the session shows: every code span it names occurs in what the
   session's own tools were given or printed before the report (a command run, a file read or
-  written, an output), and it is not a line an output holds as it stands (a file's words, or
+  written, an output; a qualified name such as `fx.Rate` by each of its parts as a word), and it is not a line an output holds as it stands (a file's words, or
   a subagent's report relayed, which `report_statements` reads);
 - it names no path outside the project or in a dependency's folder, does not address the
   user ("you", "your": advice, not a statement about the code) and its subject is not only a
@@ -105,6 +105,8 @@ _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|
 #: "Key: value" with no sentence around it ("Sessions: `sessions/`"), unlabelled.
 _FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
+#: A qualified name: identifiers joined by `.`, `::` or `#`, maybe called (`Store::open()`).
+_QUALIFIED = re.compile(r"^[A-Za-z_]\w*(?:(?:\.|::|#)[A-Za-z_]\w*)+(?:\(\))?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,9 +261,18 @@ def _has_verb(flat: str) -> bool:
 
 
 def _shown(said: str, seen: str) -> bool:
-    """Whether every code span of `said` occurs in what the session's tools saw."""
+    """Whether every code span of `said` occurs in what the session's tools saw: as it is, or,
+    for a qualified name (`fx.Rate`, `Book#slug`, `Store::open()`), each of its parts as a
+    word of its own (the file showed `package fx` and `func Rate`)."""
     spans = [s.strip() for s in _SPAN.findall(said)]
-    return all(span in seen for span in spans)
+    return all(span in seen or _parts_shown(span, seen) for span in spans)
+
+
+def _parts_shown(span: str, seen: str) -> bool:
+    if not _QUALIFIED.match(span):
+        return False
+    parts = re.split(r"\.|::|#", span.removesuffix("()"))
+    return all(re.search(rf"(?<!\w){re.escape(part)}(?!\w)", seen) for part in parts)
 
 
 def _stated(raw: str, label: str, report: _Report) -> str:
