@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.closing_reports import PREFIX, closing_reports
+from squirrel_memory.extractors.closing_reports import PREFIX, clauses, closing_reports
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 
@@ -288,3 +288,42 @@ def test_a_here_document_that_creates_nothing_is_no_report() -> None:
 
 def test_a_body_naming_code_the_session_never_saw_states_nothing() -> None:
     assert _written(PR_COMMAND, "fn main() {}\n", "src/main.rs") == []
+
+
+#: A Django project's settings, read before the report.
+SETTINGS = "EMAIL_BACKEND = 'smtp'\n# clinic/settings/base.py and clinic/settings/local.py\n"
+
+
+@pytest.mark.parametrize(
+    ("report", "said"),
+    [
+        (  # a short lead-in's colon: what follows is the statement
+            "Settings are split: `settings/base.py` holds the shared values and "
+            "`settings/local.py` overrides them; `manage.py` picks the local one.",
+            "`settings/base.py` holds the shared values and `settings/local.py` overrides them.",
+        ),
+        (  # too long to quote whole: its first clause
+            "`settings/base.py` holds every shared value the project reads at start-up, from "
+            "the mail backend to the cache, and `settings/local.py` imports it and overrides "
+            "the few values a developer's machine needs; `manage.py` picks the local one unless "
+            "told otherwise by the environment.",
+            "`settings/base.py` holds every shared value the project reads at start-up, from "
+            "the mail backend to the cache, and `settings/local.py` imports it and overrides "
+            "the few values a developer's machine needs.",
+        ),
+    ],
+)
+def test_the_first_clause_of_a_long_or_led_in_sentence_is_a_statement(
+    report: str, said: str
+) -> None:
+    found = _said(report, read=SETTINGS, path="settings/base.py", ask="Where is mail set?")
+    assert found == [f"{PREFIX}: {said}"]
+
+
+def test_a_short_sentence_is_judged_whole_not_by_its_clauses() -> None:
+    # whole, it is advice to the user; its first clause alone would pass
+    assert _said("`Serve` takes `mu` twice; you should call it once.") == []
+    assert clauses("`Serve` takes `mu` twice; you should call it once.") == []
+    assert clauses("The lock is held twice: `Serve` takes `mu` twice; you call it once.") == [
+        "`Serve` takes `mu` twice"
+    ]

@@ -3,7 +3,9 @@
 `fixes.find_pitfalls` asks for each failure it finds. The cause is, in that order:
 
 - the sentence the failing output itself gives to explain the error (`lessons.explanation`),
-  unless it is the error line the memory already shows (`error[E0308]: mismatched types`);
+  unless it is the error line the memory already shows (`error[E0308]: mismatched types`),
+  followed by the assistant's first diagnosis (below) when it gave one: the output says what
+  went wrong, the diagnosis why;
 - the assistant's diagnoses in its replies after each try of the failure and before the next
   try of the same command (`lessons.diagnosis`; a short while when no next try came), one per
   try, at most `MAX_CAUSES`; one a later reply takes back before the run after the last try
