@@ -296,3 +296,50 @@ def test_without_a_diagnosis_the_output_explains_alone(reply: str) -> None:
     (pitfall,) = _refused_then(reply)
     assert "the output explains `Caused by:" in pitfall.content
     assert "the assistant found" not in pitfall.content
+
+
+# --- a cause tied to the failure by what the fix changed ---------------------------------------
+
+_SLUG_FAILED = (
+    'Failure:\nBookTest#test_slug [test/models/book_test.rb:12]:\nExpected: "the-hobbit"\n'
+    '  Actual: "The-Hobbit"\n1 runs, 1 assertions, 1 failures'
+)
+
+
+def _slug_session(reply: str, *, after_edit: bool = False) -> list[MemoryCandidate]:
+    say = ("say", reply)
+    edit = (
+        "edit",
+        ("app/models/book.rb", "def slug = title.tr(' ', '-')", "def slug = title.parameterize"),
+    )
+    middle = [edit, say] if after_edit else [say, edit]
+    return _pitfalls(
+        [
+            ("run", ("bin/rails test test/models/book_test.rb", 1, _SLUG_FAILED)),
+            *middle,
+            ("run", ("bin/rails test test/models/book_test.rb", 0, "1 runs, 0 failures")),
+        ]
+    )
+
+
+def test_a_state_naming_what_the_fix_changed_is_the_cause() -> None:
+    reply = "`Book#slug` keeps the title's case; `parameterize` lowercases and strips punctuation."
+    (pitfall,) = _slug_session(reply)
+    assert "the assistant found: `Book#slug` keeps the title's case" in pitfall.content
+
+
+@pytest.mark.parametrize(
+    ("reply", "after_edit"),
+    [
+        # names nothing the fix changed
+        ("`Book#title` keeps its case when it is saved from the admin form.", False),
+        # a guess
+        ("`parameterize` probably lowercases the title as well.", False),
+        # said after the edit: what the change does, not why it failed
+        ("`parameterize` lowercases and strips punctuation.", True),
+    ],
+)
+def test_no_cause_from_a_sentence_not_tied_to_the_fix(reply: str, after_edit: bool) -> None:
+    assert all(
+        "the assistant found" not in p.content for p in _slug_session(reply, after_edit=after_edit)
+    )
