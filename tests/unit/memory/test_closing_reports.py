@@ -327,3 +327,15 @@ def test_a_short_sentence_is_judged_whole_not_by_its_clauses() -> None:
     assert clauses("The lock is held twice: `Serve` takes `mu` twice; you call it once.") == [
         "`Serve` takes `mu` twice"
     ]
+
+
+def test_a_code_span_opening_the_sentence_is_its_subject() -> None:
+    report = "- **Routes:** `Serve` locks `mu` before it writes the response.\n"
+    assert _said(report) == [
+        f"{PREFIX} (Routes): `Serve` locks `mu` before it writes the response."
+    ]
+
+
+def test_a_span_then_a_plural_noun_is_no_statement() -> None:
+    # "`mu` locks" would be a verb; "`Serve` handlers" with no verb after is a fragment
+    assert _said("- `Serve` handlers in the `api` package.\n") == []

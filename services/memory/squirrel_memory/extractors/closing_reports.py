@@ -112,6 +112,9 @@ _FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
 #: A short lead-in closed by a colon, before a statement: "Settings are split: ".
 _LEAD_IN = re.compile(r"^(?:[A-Za-z][\w'-]*\s+){1,4}[a-z][\w'-]*:\s+(?=[`A-Z])")
+_PREPOSITIONS = frozenset(
+    str.split("in of for from on at with under over by into onto to as about within without")
+)
 #: A qualified name: identifiers joined by `.`, `::` or `#`, maybe called (`Store::open()`).
 _QUALIFIED = re.compile(r"^[A-Za-z_]\w*(?:(?:\.|::|#)[A-Za-z_]\w*)+(?:\(\))?$")
 
@@ -259,6 +262,13 @@ def _has_verb(flat: str) -> bool:
     if _AUXILIARY.search(prose):
         return True
     words = re.findall(r"[\w'-]+", prose)
+    # A code span opening the sentence is its subject: its verb comes right after it
+    # ("`src/routes/index.ts` mounts every handler under `/api`."), unless a preposition
+    # follows that word, a plural noun's ("`Serve` handlers in the `api` package").
+    if words[:1] == ["SPAN"] and len(words) > 2 and words[2].lower() not in _PREPOSITIONS:
+        second = words[1]
+        if second.endswith("s") and not second.endswith("ss") and second.islower():
+            return True
     for position in range(2, len(words) - 1):
         word, before = words[position], words[position - 1]
         verb = word.endswith("s") and not word.endswith("ss") and word.islower()
