@@ -339,3 +339,13 @@ def test_a_code_span_opening_the_sentence_is_its_subject() -> None:
 def test_a_span_then_a_plural_noun_is_no_statement() -> None:
     # "`mu` locks" would be a verb; "`Serve` handlers" with no verb after is a fragment
     assert _said("- `Serve` handlers in the `api` package.\n") == []
+
+
+def test_a_product_name_with_a_plan_word_is_no_plan() -> None:
+    report = "`Serve` is the Next.js entry point and takes `mu` first.\n"
+    assert _said(report) == [f"{PREFIX}: {report.strip()}"]
+
+
+def test_a_plan_word_ending_the_sentence_is_still_a_plan() -> None:
+    assert _said("`Serve` should take `mu` once, and that comes next.\n") == []
+    assert _said("`Serve` takes `mu` once; the lock goes next.\n") == []
