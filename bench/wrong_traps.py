@@ -41,6 +41,7 @@ from bench.wrong_trap_cases_g import CASES as SEVENTH
 from bench.wrong_trap_cases_h import CASES as EIGHTH
 from bench.wrong_trap_cases_i import CASES as NINTH
 from bench.wrong_trap_cases_j import CASES as TENTH
+from bench.wrong_trap_cases_l import CASES as ELEVENTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -55,6 +56,7 @@ TRAPS: tuple[Trap, ...] = (
     *EIGHTH,
     *NINTH,
     *TENTH,
+    *ELEVENTH,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

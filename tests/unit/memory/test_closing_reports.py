@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from squirrel_memory.extractors.closing_reports import PREFIX, closing_reports
+import pytest
+
+from squirrel_memory.extractors.closing_reports import PREFIX, clauses, closing_reports
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 
@@ -116,6 +118,28 @@ def test_a_name_the_session_never_saw_is_not_stated() -> None:
     report = "- `Serve` takes `mutexPool` twice, so the second request blocks forever.\n"
 
     assert _said(report) == []
+
+
+#: A Go package whose functions are read by their bare names: the report qualifies them.
+FX_FILE = "package fx\nfunc Rate(cur string) float64 { return rates[cur] }\nfunc Refresh() {}\n"
+
+
+def test_a_qualified_name_is_shown_when_each_part_was_seen() -> None:
+    report = "`fx.Rate` falls back to the base rate, and `fx.Refresh` only fills listed currencies."
+    assert _said(report, read=FX_FILE, path="internal/fx/cache.go") == [f"{PREFIX}: {report}"]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # one part never seen: `fx.Lookup` is no name the file holds
+        "`fx.Lookup` falls back to the base rate when a currency is missing from the cache.",
+        # a part seen only inside a longer word: `Rat` is no name of `Rate`
+        "`fx.Rat` falls back to the base rate when a currency is missing from the cache.",
+    ],
+)
+def test_a_qualified_name_with_a_part_never_seen_is_not_shown(report: str) -> None:
+    assert _said(report, read=FX_FILE, path="internal/fx/cache.go") == []
 
 
 def test_plans_questions_and_guesses_are_not_statements() -> None:
@@ -264,3 +288,64 @@ def test_a_here_document_that_creates_nothing_is_no_report() -> None:
 
 def test_a_body_naming_code_the_session_never_saw_states_nothing() -> None:
     assert _written(PR_COMMAND, "fn main() {}\n", "src/main.rs") == []
+
+
+#: A Django project's settings, read before the report.
+SETTINGS = "EMAIL_BACKEND = 'smtp'\n# clinic/settings/base.py and clinic/settings/local.py\n"
+
+
+@pytest.mark.parametrize(
+    ("report", "said"),
+    [
+        (  # a short lead-in's colon: what follows is the statement
+            "Settings are split: `settings/base.py` holds the shared values and "
+            "`settings/local.py` overrides them; `manage.py` picks the local one.",
+            "`settings/base.py` holds the shared values and `settings/local.py` overrides them.",
+        ),
+        (  # too long to quote whole: its first clause
+            "`settings/base.py` holds every shared value the project reads at start-up, from "
+            "the mail backend to the cache, and `settings/local.py` imports it and overrides "
+            "the few values a developer's machine needs; `manage.py` picks the local one unless "
+            "told otherwise by the environment.",
+            "`settings/base.py` holds every shared value the project reads at start-up, from "
+            "the mail backend to the cache, and `settings/local.py` imports it and overrides "
+            "the few values a developer's machine needs.",
+        ),
+    ],
+)
+def test_the_first_clause_of_a_long_or_led_in_sentence_is_a_statement(
+    report: str, said: str
+) -> None:
+    found = _said(report, read=SETTINGS, path="settings/base.py", ask="Where is mail set?")
+    assert found == [f"{PREFIX}: {said}"]
+
+
+def test_a_short_sentence_is_judged_whole_not_by_its_clauses() -> None:
+    # whole, it is advice to the user; its first clause alone would pass
+    assert _said("`Serve` takes `mu` twice; you should call it once.") == []
+    assert clauses("`Serve` takes `mu` twice; you should call it once.") == []
+    assert clauses("The lock is held twice: `Serve` takes `mu` twice; you call it once.") == [
+        "`Serve` takes `mu` twice"
+    ]
+
+
+def test_a_code_span_opening_the_sentence_is_its_subject() -> None:
+    report = "- **Routes:** `Serve` locks `mu` before it writes the response.\n"
+    assert _said(report) == [
+        f"{PREFIX} (Routes): `Serve` locks `mu` before it writes the response."
+    ]
+
+
+def test_a_span_then_a_plural_noun_is_no_statement() -> None:
+    # "`mu` locks" would be a verb; "`Serve` handlers" with no verb after is a fragment
+    assert _said("- `Serve` handlers in the `api` package.\n") == []
+
+
+def test_a_product_name_with_a_plan_word_is_no_plan() -> None:
+    report = "`Serve` is the Next.js entry point and takes `mu` first.\n"
+    assert _said(report) == [f"{PREFIX}: {report.strip()}"]
+
+
+def test_a_plan_word_ending_the_sentence_is_still_a_plan() -> None:
+    assert _said("`Serve` should take `mu` once, and that comes next.\n") == []
+    assert _said("`Serve` takes `mu` once; the lock goes next.\n") == []

@@ -114,6 +114,11 @@ def _said(reads: list[str], text: str) -> list[str]:
             "HTTP endpoints are mapped in `com.acme.billing.InvoiceController`.",
             "HTTP endpoints are mapped in `src/main/java/com/acme/billing/InvoiceController.java`.",
         ),
+        (  # Elixir: a module beside its own path stays a module
+            ["lib/shop/orders.ex"],
+            "The `Shop.Orders` context is defined in `lib/shop/orders.ex`.",
+            "The `Shop.Orders` context is defined in `lib/shop/orders.ex`.",
+        ),
         (  # JS: a summary list item naming a folder
             ["src/agents/plugins/claude.ts"],
             "- **Agent plugins** in `src/agents/plugins/`",

@@ -19,8 +19,10 @@ them. This rule reads them by where they stand and how they are built, not by th
   ("Added …", "Removing …") nor a "key: value" fragment;
 - it states only what the session shows: every code span it names occurs in what the
   session's own tools were given or printed before the report (a command run, a file read or
-  written, an output), and it is not a line an output holds as it stands (a file's words, or
-  a subagent's report relayed, which `report_statements` reads);
+  written, an output; a qualified name such as `fx.Rate` by each of its parts as a word), and
+  it is not a line an output holds as it stands (a file's words, or a subagent's report
+  relayed, which `report_statements` reads); a sentence too long to quote whole, or opened by
+  a short lead-in's colon, gives its first clause (`clauses`);
 - it names no path outside the project or in a dependency's folder, does not address the
   user ("you", "your": advice, not a statement about the code) and its subject is not only a
   pronoun ("This is …", "It …": what the project is, the summaries rule says).
@@ -52,6 +54,9 @@ from squirrel_memory.extractors.report_statements import (
     in_project,
     named_paths,
     statement,
+)
+from squirrel_memory.extractors.report_statements import (
+    MAX_CHARS as MAX_STATEMENT_CHARS,
 )
 from squirrel_memory.extractors.subagent_findings import taken_back
 from squirrel_memory.extractors.wording import key_slug, plain_apostrophes
@@ -105,6 +110,13 @@ _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|
 #: "Key: value" with no sentence around it ("Sessions: `sessions/`"), unlabelled.
 _FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
+#: A short lead-in closed by a colon, before a statement: "Settings are split: ".
+_LEAD_IN = re.compile(r"^(?:[A-Za-z][\w'-]*\s+){1,4}[a-z][\w'-]*:\s+(?=[`A-Z])")
+_PREPOSITIONS = frozenset(
+    str.split("in of for from on at with under over by into onto to as about within without")
+)
+#: A qualified name: identifiers joined by `.`, `::` or `#`, maybe called (`Store::open()`).
+_QUALIFIED = re.compile(r"^[A-Za-z_]\w*(?:(?:\.|::|#)[A-Za-z_]\w*)+(?:\(\))?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,6 +262,13 @@ def _has_verb(flat: str) -> bool:
     if _AUXILIARY.search(prose):
         return True
     words = re.findall(r"[\w'-]+", prose)
+    # A code span opening the sentence is its subject: its verb comes right after it
+    # ("`src/routes/index.ts` mounts every handler under `/api`."), unless a preposition
+    # follows that word, a plural noun's ("`Serve` handlers in the `api` package").
+    if words[:1] == ["SPAN"] and len(words) > 2 and words[2].lower() not in _PREPOSITIONS:
+        second = words[1]
+        if second.endswith("s") and not second.endswith("ss") and second.islower():
+            return True
     for position in range(2, len(words) - 1):
         word, before = words[position], words[position - 1]
         verb = word.endswith("s") and not word.endswith("ss") and word.islower()
@@ -259,14 +278,47 @@ def _has_verb(flat: str) -> bool:
 
 
 def _shown(said: str, seen: str) -> bool:
-    """Whether every code span of `said` occurs in what the session's tools saw."""
+    """Whether every code span of `said` occurs in what the session's tools saw: as it is, or,
+    for a qualified name (`fx.Rate`, `Book#slug`, `Store::open()`), each of its parts as a
+    word of its own (the file showed `package fx` and `func Rate`)."""
     spans = [s.strip() for s in _SPAN.findall(said)]
-    return all(span in seen for span in spans)
+    return all(span in seen or _parts_shown(span, seen) for span in spans)
+
+
+def _parts_shown(span: str, seen: str) -> bool:
+    if not _QUALIFIED.match(span):
+        return False
+    parts = re.split(r"\.|::|#", span.removesuffix("()"))
+    return all(re.search(rf"(?<!\w){re.escape(part)}(?!\w)", seen) for part in parts)
 
 
 def _stated(raw: str, label: str, report: _Report) -> str:
-    """`raw` as a statement the session's tools back, or ""."""
-    return backed_statement(raw, label, report.seen, report.said)
+    """`raw` as a statement the session's tools back, or "": the sentence whole, else its first
+    clause (`clauses`)."""
+    whole = backed_statement(raw, label, report.seen, report.said)
+    if whole:
+        return whole
+    for clause in clauses(raw):
+        if said := backed_statement(clause, label, report.seen, report.said):
+            return said
+    return ""
+
+
+def clauses(raw: str) -> list[str]:
+    """The first clause of a sentence too long to quote whole, or opened by a short lead-in's
+    colon ("Settings are split: `base.py` holds …; `manage.py` selects …"): what stands before
+    its first semicolon, after the lead-in, when it opens with a capital or a code span. A
+    later clause may lean on an earlier one ("… registers them all"); a sentence short enough
+    and without a lead-in was judged whole ("Slug now uses `parameterize`; the test passes."
+    is a report of the work, whichever half is read)."""
+    flat = " ".join(raw.split())
+    lead = _LEAD_IN.match(flat)
+    if not lead and len(flat) <= MAX_STATEMENT_CHARS:
+        return []
+    first = flat[lead.end() if lead else 0 :].split("; ")[0].strip()
+    if first == flat or not (first[:1] == "`" or first[:1].isupper()):
+        return []
+    return [first]
 
 
 def stated_shape(raw: str, label: str, *, min_spans: int = MIN_SPANS) -> str:

@@ -26,7 +26,8 @@ The trigger is the symptom the cause sentence names ("The deploy hangs because â
 hangs"), else the user's own sentence of the report when it names no one, else where a reply
 said it fails ("the lint job is failing on the format check"), else the error line of the
 fetched log. Never kept: a cause the session took back (a later reply says it was not
-the problem, or that the real problem is another) or the user rejected (the next message says
+the problem, or that the real problem is another, or the command that failed before it fails
+again after it) or the user rejected (the next message says
 no, or that it still fails), a cause with no change after it (a hypothesis), a change outside
 the project (another repository's problem), a turn with no problem in it.
 """
@@ -248,12 +249,20 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
         causes: list[_Cause] = []
         failing_on = ""  # where a reply said it shows ("CI is failing on the lint step")
         floor = first  # a change made before a cause was taken back answered that cause
+        failed_runs: set[str] = set()
         for index in range(first + 1, end):
             event = events[index]
             if not fetched and (error := _fetched_error(event)):
                 fetched, fetched_id = error, event.id
             if event.event_type in _RUNS and _failed(event):
                 trouble = True  # a failing check: what is said after it may be its cause
+                command = str(event.content.get("command") or "")
+                if command and command in failed_runs and causes:
+                    # The same command failed again after the cause was stated: the change
+                    # it led to did not fix it, so the cause did not hold.
+                    causes.clear()
+                    floor = index
+                failed_runs.add(command)
             text = event.content.get("text")
             if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
                 continue

@@ -3,10 +3,14 @@
 `fixes.find_pitfalls` asks for each failure it finds. The cause is, in that order:
 
 - the sentence the failing output itself gives to explain the error (`lessons.explanation`),
-  unless it is the error line the memory already shows (`error[E0308]: mismatched types`);
+  unless it is the error line the memory already shows (`error[E0308]: mismatched types`),
+  followed by the assistant's first diagnosis (below) when it gave one: the output says what
+  went wrong, the diagnosis why;
 - the assistant's diagnoses in its replies after each try of the failure and before the next
   try of the same command (`lessons.diagnosis`; a short while when no next try came), one per
-  try, at most `MAX_CAUSES`;
+  try, at most `MAX_CAUSES`; one a later reply takes back before the run after the last try
+  ("The cache was not the problem.", "the real cause is …": `lessons.takes_back`) is not
+  kept, and the reply that took it back may give the cause instead;
 - when a run of the same intent passed after it, the sentence of a reply that names what the
   last try's output named (`named_causes`).
 
@@ -19,7 +23,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from squirrel_memory.extractors.evidence import Attempt
-from squirrel_memory.extractors.lessons import Edit, Reply, diagnosis, explanation
+from squirrel_memory.extractors.lessons import Edit, Reply, diagnosis, explanation, takes_back
 from squirrel_memory.extractors.named_causes import named_cause
 from squirrel_memory.extractors.pitfalls import first_error_line
 
@@ -37,32 +41,61 @@ def failure_causes(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(why the command failed, the replies that said it): the output's own explanation, else
     the assistant's diagnoses in its replies after each try of the failure and before the next
-    try of the same command (a short while when none came), else, when a run passed after
-    it, the sentence naming what the last try's output named (`named_causes`)."""
+    try of the same command (a short while when none came) that no later reply takes back,
+    else, when a run passed after it, the sentence naming what the last try's output
+    named (`named_causes`)."""
     output = failed.run.output
     # A compiler's error line the memory already shows explains nothing: a reply may.
     own = explanation(output, shown=first_error_line(output))
+    found, cited = _diagnoses(said, tries)
     if own:
+        # The output's line says what went wrong; the assistant's diagnosis, when it gave one
+        # that held, says why (`Connection refused` and "the test config hard-codes the port").
         quoted = own.replace("`", "'")
-        return (f"`{quoted}`",), ()
-    found: list[str] = []
-    cited: list[str] = []
-    for attempt, until in tries:
-        start = attempt.run.timestamp
-        stop = until or start + UNFIXED_WINDOW
-        for reply in said:
-            if reply.session_id != attempt.run.session_id or reply.timestamp <= start:
-                continue
-            if reply.timestamp >= stop:
-                break
-            text, event_id = diagnosis([reply], reply.session_id, reply.timestamp, None)
-            if text and text not in found:
-                found.append(text)
-                cited.append(event_id)
-                break  # one diagnosis per try: the first reply that explains it
+        return (f"`{quoted}`", *found[:1]), tuple(cited[:1])
     if not found and passed:
         last, until = tries[-1]
         text, event_id = named_cause(said, edited, last.run, until)
         if text:
             return (text,), (event_id,)
     return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
+
+
+def _diagnoses(
+    said: Sequence[Reply], tries: list[tuple[Attempt, datetime | None]]
+) -> tuple[list[str], list[str]]:
+    """(the diagnoses, their replies): one per try, the first reply after it and before the
+    next try that explains it and that no later reply takes back."""
+    found: list[str] = []
+    cited: list[str] = []
+    # The replies that may take a diagnosis back: up to the next run after the last try (the
+    # pass, when one came), or to the end when none came.
+    close = tries[-1][1]
+    for attempt, until in tries:
+        start = attempt.run.timestamp
+        stop = until or start + UNFIXED_WINDOW
+        for k, reply in enumerate(said):
+            if reply.session_id != attempt.run.session_id or reply.timestamp <= start:
+                continue
+            if reply.timestamp >= stop:
+                break
+            text, event_id = diagnosis([reply], reply.session_id, reply.timestamp, None)
+            if not text or text in found or _taken_back(said[k + 1 :], reply, text, close):
+                continue
+            found.append(text)
+            cited.append(event_id)
+            break  # one diagnosis per try: the first reply that explains it
+    return found, cited
+
+
+def _taken_back(later: Sequence[Reply], reply: Reply, claim: str, close: datetime | None) -> bool:
+    """Whether a later reply of the same session, before `close`, takes back the explanation
+    `claim` that `reply` gave ("The cache was not the problem.", "The real cause is …")."""
+    for other in later:
+        if other.session_id != reply.session_id or other.timestamp <= reply.timestamp:
+            continue
+        if close is not None and other.timestamp >= close:
+            break
+        if takes_back(other.text, claim):
+            return True
+    return False

@@ -72,7 +72,7 @@ _INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
 _LOOK_AROUND_VERBS = frozenset(
     {"list", "ls", "show", "status", "view", "info", "describe", "help", "version", "get"}
     | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
-    | {"which", "where"}
+    | {"which", "where", "ping", "health"}
 )
 MAX_FILES_SHOWN = 4
 #: How a coding agent's host says it refused a call, which then did not run (Claude Code's

@@ -48,7 +48,7 @@ from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.explained_failures import explained
 from squirrel_memory.extractors.instruction_words import instruction_words
-from squirrel_memory.extractors.lessons import changed_lines, edits
+from squirrel_memory.extractors.lessons import changed_lines, edits, takes_back
 from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence
 from squirrel_memory.models import StoredEvent
 
@@ -326,10 +326,42 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
                         kept[same], kinds[same] = Learned(key, said, ids), kind
                         counts[kind] += 1
                     continue
+                if _undone(events, index, what):
+                    continue
                 kept.append(Learned(key, said, ids))
                 kinds.append(kind)
                 counts[kind] += 1
     return kept
+
+
+def _command(event: StoredEvent) -> str:
+    return str(event.content.get("command") or "") if _failed(event) else ""
+
+
+def _undone(events: list[StoredEvent], index: int, claim: str) -> bool:
+    """Whether `claim`, said in the reply `events[index]`, did not hold before the user's next
+    message: a later reply takes it back ("The cache was not the problem.", "the real cause is
+    …": `lessons.takes_back`), or a command that failed before it in the turn fails again
+    after it."""
+    failed: set[str] = set()
+    for event in reversed(events[:index]):
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            break
+        failed.add(_command(event))
+    failed.discard("")
+    for event in events[index + 1 :]:
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            break
+        if _command(event) in failed:
+            return True
+        text = event.content.get("text")
+        if (
+            event.event_type == EventType.ASSISTANT_RESPONSE
+            and isinstance(text, str)
+            and takes_back(text, claim)
+        ):
+            return True
+    return False
 
 
 def _same(first: str, second: str) -> bool:

@@ -51,7 +51,9 @@ MAX_DIFF_LINES = 2
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 #: A sentence that explains a failure: a cause, a negation, what it fails on.
 _DIAGNOSES = re.compile(
-    r"\b(?:because|due to|caused by|since the|the (?:issue|problem|cause|reason|error) (?:is|was)|"
+    r"\b(?:because|due to|caused by|since the|"
+    r"the (?:real |actual |root )?(?:issue|problem|cause|reason|error) (?:is|was)|"
+    r"(?:error|failure|exception|crash) (?:comes|came|stems|stemmed) from|"
     r"the (?:error|failure|message) (?:means|says)|"
     r"(?:is|are|was|were) (?:failing|failed) (?:on|at|because|due)|failing on|fails? on|"
     r"fails? (?:when|if|because)|there (?:is|are|were|was) (?:\w+ ){0,4}(?:errors?|failures?|"
@@ -81,6 +83,26 @@ _LEAD_IN = re.compile(
     r"\s*(?:[-–—:]|\.\.\.|…)\s+",
     re.IGNORECASE,
 )
+#: A guess, not a diagnosis: "This might be because the cache is stale", "probably …", "I
+#: suspect …" ("could not connect" and "may not" of a rule stay statements).
+_GUESS = re.compile(
+    r"\b(?:might|maybe|perhaps|probably|possibly|presumably|likely|seems?|seemingly|"
+    r"appears? to|could be|may be|may have|must be|not sure|guess|suspect|i think|i believe)\b",
+    re.IGNORECASE,
+)
+#: A later reply that takes an earlier explanation back: "The cache was not the problem.",
+#: "that wasn't it", "I was wrong".
+_TAKES_BACK = re.compile(
+    r"\b(?:was|is|were|are)(?:n'?t| not) (?:the|a|what) (?:real |actual |root )?(?:problem|issue|"
+    r"cause|culprit|reason|bug)\b|\b(?:that|this) (?:was|is)n'?t it\b|"
+    r"\bi was (?:wrong|mistaken)\b|\bwrong (?:diagnosis|guess|assumption)\b",
+    re.IGNORECASE,
+)
+#: A reply that names another cause as the real one: "The real cause is that …".
+_REAL_CAUSE = re.compile(
+    r"\bthe (?:real|actual) (?:problem|issue|cause|culprit|reason)\b", re.IGNORECASE
+)
+_SPAN = re.compile(r"`([^`\n]+)`")
 #: What the session itself saw ("we can see the link is missing"): a symptom, not a cause.
 _OBSERVED = re.compile(r"\b(?:we|i|you) (?:can |could )?(?:see|saw|notice|noticed)\b", re.I)
 #: Where the trouble is ("the issue is in the `render` function"): a place, not a cause.
@@ -299,8 +321,24 @@ def stated_sentences(text: str) -> Iterator[str]:
                 yield sentence
 
 
+def takes_back(text: str, claim: str = "") -> bool:
+    """Whether a reply takes the explanation `claim` back: it says that was not the problem
+    ("The cache was not the problem.", "that wasn't it"), or names the real cause and that
+    cause does not name every code span of `claim` ("Actually, wait - the real issue is that
+    `index.html` …" says again a claim about `index.html`)."""
+    if _TAKES_BACK.search(text):
+        return True
+    if not _REAL_CAUSE.search(text):
+        return False
+    spans = {s.strip().lower() for s in _SPAN.findall(claim)}
+    named = {s.strip().lower() for s in _SPAN.findall(text)}
+    return not spans or not spans <= named
+
+
 def _explaining_sentence(text: str) -> str:
     for sentence in stated_sentences(text):
+        if _GUESS.search(sentence):
+            continue  # a guess is not a finding, whatever a later step shows
         explains = _DIAGNOSES.search(_LOCATED.sub(" ", sentence))
         if explains and (said := clipped(sentence, MAX_DIAGNOSIS_CHARS)):
             return said.rstrip(".")

@@ -15,7 +15,10 @@ hold, the same in every ecosystem and language:
   guess ("might", "probably", "seems"), the assistant's own doing ("I updated …", "we need"),
   an instruction ("Add `x` …"), what holds after the change ("now …"), or the outcome again
   ("`x` failed", "the tests pass");
-- it names a code-like word that the failing output names too.
+- it names a code-like word that the failing output names too, or quotes in a code span a
+  name (four letters at least) that the edits between the failure and the pass wrote and the
+  text they replaced did not hold ("`Book#slug` keeps the title's case; `parameterize`
+  lowercases …" before the edit that wrote `title.parameterize`): the fix it led to held.
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ from squirrel_memory.extractors.lessons import (
 )
 
 _SPAN = re.compile(r"`[^`]*`")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A name shorter than this ("id", "ok") says too little to tie a sentence to an edit.
+MIN_NAME_CHARS = 4
+#: A file written whole, longer than this, names too much to tie a sentence to the fix.
+MAX_WRITTEN_LINES = 40
 _TOKEN = re.compile(r"[\w./:@+-]+")
 #: A word only code would use: a flag, a path, a dotted or `::` name, snake_case, camelCase or
 #: a version.
@@ -50,7 +58,8 @@ _STATE = re.compile(
     r"does|did|doesn't|don't|didn't|needs?|requires?|expects?|returns?|uses?|takes?|reads?|"
     r"points?|refers?|resolves?|lacks?|only|no longer|never|defaults?|contains?|accepts?|"
     r"rejects?|treats?|matches|ignores?|overrides?|shadows?|conflicts?|belongs?|lives?|"
-    r"calls?|imports?|loads?|gets?|gives?|produces?|comes?|means?|wants?)\b",
+    r"calls?|imports?|loads?|gets?|gives?|produces?|comes?|means?|wants?|keeps?|drops?|"
+    r"strips?|skips?|sends?|writes?|holds?)\b",
     re.IGNORECASE,
 )
 #: A guess: said before anything showed it.
@@ -110,9 +119,17 @@ def named_cause(
     `until` (the next try); ("", "") when none does."""
     session, start = failed.session_id, failed.timestamp
     names = _code_words(failed.output[:MAX_OUTPUT_SCAN_CHARS])
-    if not names:
+    fixing = [
+        e
+        for e in edited
+        if e.session_id == session
+        and e.timestamp > start
+        and (until is None or e.timestamp < until)
+    ]
+    changed = [e.timestamp for e in fixing]
+    fixed = _changed_names(fixing)
+    if not names and not fixed:
         return "", ""
-    changed = [e.timestamp for e in edited if e.session_id == session and e.timestamp > start]
     stop = min([*changed, *([until] if until is not None else [])], default=None)
     for reply in said:
         if reply.session_id != session or reply.timestamp <= start:
@@ -120,8 +137,33 @@ def named_cause(
         if stop is not None and reply.timestamp >= stop:
             break
         for sentence in stated_sentences(reply.text):
-            if not _code_words(sentence) & names or not _states_a_cause(sentence):
+            named = _code_words(sentence) & names or _quoted_names(sentence) & fixed
+            if not named or not _states_a_cause(sentence):
                 continue
             if said_whole := clipped(sentence, MAX_DIAGNOSIS_CHARS):
                 return said_whole.rstrip("."), reply.event_id
     return "", ""
+
+
+def _quoted_names(sentence: str) -> set[str]:
+    """The names a sentence quotes in code spans, each part of a qualified one too."""
+    found: set[str] = set()
+    for span in _SPAN.findall(sentence):
+        for part in re.split(r"\.|::|#|\(\)", span.strip("`").strip()):
+            if len(part) >= MIN_NAME_CHARS and _IDENTIFIER.fullmatch(part):
+                found.add(part)
+    return found
+
+
+def _changed_names(found: Sequence[Edit]) -> set[str]:
+    """The identifiers the edits wrote that the text they replaced did not hold (what the fix
+    changed); a file written whole counts only when it is short (`MAX_WRITTEN_LINES`)."""
+    names: set[str] = set()
+    for edit in found:
+        if not edit.before and edit.after.count("\n") > MAX_WRITTEN_LINES:
+            continue
+        old = set(_IDENTIFIER.findall(edit.before))
+        names.update(
+            w for w in _IDENTIFIER.findall(edit.after) if len(w) >= MIN_NAME_CHARS and w not in old
+        )
+    return names

@@ -293,7 +293,8 @@ def _because(pitfall: Pitfall) -> str:
     first, *rest = pitfall.causes
     if re.fullmatch(r"`[^`]*`", first):
         # The output's own line, quoted whole; a diagnosis may open with a code span too.
-        return f"; the output explains {first}"
+        said = f"; the assistant found: {_lowered(rest[0])}" if rest else ""
+        return f"; the output explains {first}{said}"
     said = "; then ".join(_lowered(c) for c in (first, *rest))
     return f"; the assistant found: {said}"
 

@@ -276,6 +276,9 @@ def project_paths(
     the other spans (`queryByType`, `Router.route`: `route`)."""
     placed: str | None = None
     symbols: list[str] = []
+    # The paths the text already names: a module beside its own path stays a module
+    # ("`Shop.Orders` in `lib/shop/orders.ex`", not the path twice).
+    named = {span.strip() for span in _CODE_SPAN.findall(text)}
 
     def rewrite(match: re.Match[str]) -> str:
         nonlocal placed
@@ -290,6 +293,8 @@ def project_paths(
             return match.group(0)
         if placed is None:
             placed = path
+        if path in named and path != match.group(1).strip():
+            return match.group(0)
         folder = match.group(1).rstrip().endswith("/") and path not in files
         return f"`{path}/`" if folder else f"`{path}`"
 

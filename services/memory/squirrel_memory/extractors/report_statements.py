@@ -101,9 +101,10 @@ _LATER = (
 )
 #: What is planned, still to do or true only for now: a subagent's "now" is the code as it
 #: read it, which the session may be about to change.
-_PLAN = re.compile(rf"\b(?:now|currently|{_LATER})\b", re.IGNORECASE)
+#: A word followed by a dot and a letter is part of a name ("Next.js"), not the word.
+_PLAN = re.compile(rf"\b(?:now|currently|{_LATER})\b(?!\.\w)", re.IGNORECASE)
 #: What is planned or still to do, where "now" is the state a change left (a closing report).
-PLANNED = re.compile(rf"\b(?:{_LATER})\b", re.IGNORECASE)
+PLANNED = re.compile(rf"\b(?:{_LATER})\b(?!\.\w)", re.IGNORECASE)
 #: An instruction's first word, beside those `placements.opens_with_action` knows.
 _ADVICE = re.compile(
     r"^(?:modify|expand|avoid|prefer|switch|introduce|wrap|validate|handle|pass|call|drop|"
