@@ -32,6 +32,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
+from squirrel_core.commands import core_tokens
+from squirrel_core.shell_words import shell_tokens
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
@@ -120,10 +122,24 @@ class Pitfall:
     steps: tuple[str, ...] = ()
     #: Passing checks of another kind between the failure and the pass: (purpose, command).
     checks_run: tuple[tuple[str, str], ...] = ()
+    #: A setup fix's earlier step, when two ran in turn (`cmake -S . -B build`, then the
+    #: build `fix_command` names).
+    setup_before: tuple[str, ...] = ()
 
 
 def option_args(attempt: Attempt) -> list[str]:
     return [t for t in attempt.tokens[1:] if t not in _OUTPUT_FLAGS]
+
+
+def typed_words(attempt: Attempt) -> tuple[str, ...]:
+    """The command's words as typed, a runner's own options kept (`uv run --extra test
+    pytest`): `tokens` start at the tool the runner starts."""
+    words = tuple(shell_tokens(attempt.text))
+    return words if words and words[-len(attempt.tokens) :] == attempt.tokens else attempt.tokens
+
+
+def typed_options(attempt: Attempt) -> list[str]:
+    return [t for t in typed_words(attempt)[1:] if t not in _OUTPUT_FLAGS]
 
 
 def _covers(failed: Attempt, passed: Attempt) -> bool:
@@ -133,9 +149,14 @@ def _covers(failed: Attempt, passed: Attempt) -> bool:
         return False
     if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
         return True
-    failed_targets = {PurePosixPath(t).name for t in failed.tokens[1:] if not t.startswith("-")}
-    passed_targets = {PurePosixPath(t).name for t in passed.tokens[1:] if not t.startswith("-")}
-    return passed_targets <= failed_targets
+    return _targets(passed) <= _targets(failed)
+
+
+def _targets(attempt: Attempt) -> set[str]:
+    """The words a check is given past its runner and the runner's options (`uv run --extra
+    test pytest a.py` → `a.py`): what it runs on."""
+    words = core_tokens(list(attempt.tokens)) or list(attempt.tokens)
+    return {PurePosixPath(t).name for t in words[1:] if not t.startswith("-")}
 
 
 #: The shell or the host refusing the `cd` a command started with: the folder failed, not the
@@ -250,7 +271,24 @@ def find_pitfalls(
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         # An edit before a later try that failed the same way did not fix it.
         results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
-    return one_per_run(results)
+    return one_per_run(_first_variant_tries(results))
+
+
+def _first_variant_tries(found: list[Pitfall]) -> list[Pitfall]:
+    """Of tries of one command that failed in turn with other errors until a variant passed
+    (`deno test`, then `deno test --allow-net` with another error, then both flags), the first:
+    one lesson from the command as first typed to the one that passed, not one per error."""
+    last: dict[tuple[str, tuple[str, ...]], Pitfall] = {}
+    for pitfall in found:
+        if pitfall.fix == "variant" and pitfall.passed is not None:
+            last.setdefault((pitfall.passed.run.event_id, pitfall.failed.intent), pitfall)
+    return [
+        p
+        for p in found
+        if p.fix != "variant"
+        or p.passed is None
+        or last[(p.passed.run.event_id, p.failed.intent)] is p
+    ]
 
 
 def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
@@ -261,9 +299,7 @@ def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
         return True
     if formatter_for(failed, passed):
         return True
-    same_targets = [t for t in failed.tokens[1:] if not t.startswith("-")] == [
-        t for t in passed.tokens[1:] if not t.startswith("-")
-    ]
+    same_targets = _targets(failed) == _targets(passed)
     return same_targets or bool(USAGE_ERROR.search(fingerprint))
 
 
@@ -380,13 +416,23 @@ def _attribute(
     ran_with = {a.text for a in found if a.run.event_id == failed.run.event_id}
     # A step run before a later try that failed the same way did not fix it (`clean`, then
     # the same error again): only what ran after the last such try can be the fix.
+    # A try of the same intent that failed otherwise (another error, other arguments) counts
+    # too: what ran before it did not get the command to pass.
+    failed_again = [
+        a.run.timestamp for a in between if a.run.ok is False and same_intent(failed, a)
+    ]
+    if failed_again and (last_try is None or max(failed_again) > last_try):
+        last_try = max(failed_again)
     late = [a for a in between if last_try is None or a.run.timestamp > last_try]
     setup = [
         a
         for a in late
         if (_is_setup(a, failed) or _advised(a, failed, advised)) and a.text not in ran_with
     ]
-    changed_args = option_args(failed) != option_args(passed)
+    setup_before: tuple[str, ...] = ()
+    changed_args = option_args(failed) != option_args(passed) or typed_options(
+        failed
+    ) != typed_options(passed)
     ids = [failed.run.event_id]
     folder = _shell_folder(failed, passed, fingerprint)
     shown: tuple[str, ...]
@@ -407,6 +453,8 @@ def _attribute(
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)
+        earlier = [a.text for a in setup[:-1] if a.text != command and "\n" not in a.text]
+        setup_before = tuple(earlier[-1:])
     elif (
         changed_args
         and not files
@@ -437,6 +485,7 @@ def _attribute(
         shown,
         named=bool(named),
         event_ids=tuple(dict.fromkeys(ids)),
+        setup_before=setup_before,
         checks_run=tuple(
             dict.fromkeys(
                 (a.use.purpose, a.text)

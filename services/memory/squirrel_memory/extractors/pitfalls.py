@@ -13,7 +13,7 @@ from squirrel_memory.extractors.summary_lines import is_summary
 MAX_FINGERPRINT_CHARS = 160
 
 _EXCEPTION_LINE = re.compile(
-    r"^(?:E\s+)?(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Failure|Warning|Interrupt))"
+    r"^(?:E\s+)?(?P<cls>[A-Za-z_](?:[\w.]|::)*(?:Error|Exception|Exit|Failure|Warning|Interrupt))"
     r"(?::\s*(?P<msg>.*))?$"
     # Elixir and Erlang: `** (Postgrex.Error) FATAL 3D000 …`
     r"|^\*\* \((?P<ex_cls>[\w.]+)\)\s*(?P<ex_msg>.*)$"
@@ -112,6 +112,9 @@ def _explained(lines: list[str], n: int, *, stated: bool = False) -> str:
             return other
     if stated and _LOCATED_MESSAGE.match(line):
         return line
+    if after and _EXCEPTION_LINE.match(line) and line.endswith(":"):
+        # `ActiveRecord::PendingMigrationError:` then its message, whatever the message ends with
+        return f"{line} {after[0]}"
     if after and line.endswith((":", "]")) and not _HEADING.search(after[0]):
         return f"{line} {after[0]}"
     return line
@@ -179,7 +182,8 @@ def fingerprint_key(fingerprint: str) -> str:
 
 #: A test run that selected nothing, in the words of common runners.
 _NOTHING_RAN = re.compile(
-    r"\bno tests? (?:ran|run|collected|found|to run|matche[sd]|was executed|were executed)\b|"
+    r"\bno tests? (?:ran|run|collected|(?:were |was )?found|to run|matche[sd]|was executed|"
+    r"were executed)\b|"
     r"\bno test files? found\b|\b0 selected\b|\bno examples? found\b|"
     r"\bno tests? found for given includes\b|\bno tests? (?:were |was )?executed\b|"
     # A run that passed with nothing in it: its summary counts zero ("0 runs, 0 assertions",
