@@ -15,6 +15,7 @@ from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.evidence import attempts
 from squirrel_memory.extractors.evidence.attempts import command_base
 from squirrel_memory.extractors.evidence.routines import finishing_checks
+from squirrel_memory.extractors.pitfall_memories import clip_stated
 from squirrel_memory.extractors.pitfalls import first_error_line, nothing_ran
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryType, StoredEvent
@@ -339,3 +340,105 @@ def test_a_command_substitution_is_kept_as_typed() -> None:
 )
 def test_a_runner_s_options_and_a_named_session_are_part_of_the_head(text: str, base: str) -> None:
     assert command_base(text) == base
+
+
+# --- a selection that matched nothing, written another way --------------------------------------
+
+
+def test_a_selection_written_another_way_is_the_fix() -> None:
+    events = _session(
+        [
+            (
+                "run",
+                (
+                    "swift test --filter ParserTests",
+                    1,
+                    "error: no tests found; create a target in the 'Tests' directory",
+                ),
+            ),
+            (
+                "run",
+                (
+                    "swift test --filter AppTests.ParserTests",
+                    0,
+                    "Executed 9 tests, with 0 failures",
+                ),
+            ),
+            ("run", ("swift test", 0, "Executed 31 tests, with 0 failures")),
+        ]
+    )
+    [found] = _pitfalls(events)
+    assert "with `AppTests.ParserTests` instead of `ParserTests` worked" in found
+    assert "without" not in found
+
+
+def test_another_selection_after_a_real_failure_is_no_fix() -> None:
+    events = _session(
+        [
+            ("run", ("pytest tests/test_a.py", 1, "E   assert 1 == 2\n1 failed in 0.1s")),
+            ("run", ("pytest tests/test_b.py", 0, "3 passed in 0.1s")),
+        ]
+    )
+    assert not any("instead of" in p for p in _pitfalls(events))
+
+
+# --- an error line cut where its statement ends --------------------------------------------------
+
+
+def test_a_long_error_line_is_cut_after_its_statement() -> None:
+    line = (
+        "internal/resolver/resolver.go:2:8: missing go.sum entry for module providing package "
+        "github.com/acme-corp/resolver-helpers (imported by example.com/resolvd/internal/resolver); "
+        "to add:"
+    )
+    assert clip_stated(line, 160) == (
+        "internal/resolver/resolver.go:2:8: missing go.sum entry for module providing package "
+        "github.com/acme-corp/resolver-helpers …"
+    )
+
+
+def test_a_long_line_without_clauses_is_cut_at_a_word() -> None:
+    said = clip_stated("word " * 50, 160)
+    assert said.endswith("word…") and len(said) <= 160
+    assert clip_stated("short error", 160) == "short error"
+
+
+@pytest.mark.parametrize(
+    ("text", "base"),
+    [
+        ("bin/rails db:migrate RAILS_ENV=test", "bin/rails db:migrate"),
+        ("make test V=1", "make test"),
+    ],
+)
+def test_a_variable_given_after_the_task_is_an_argument(text: str, base: str) -> None:
+    assert command_base(text) == base
+
+
+def test_the_rails_test_database_migration_is_an_example_of_the_migrate_recipe() -> None:
+    events = _session(
+        [
+            ("run", ("bin/rails db:migrate", 0, "== AddStatus: migrated (0.0042s)")),
+            ("run", ("bin/rails db:migrate RAILS_ENV=test", 0, "== AddStatus: migrated (0.0039s)")),
+        ]
+    )
+    found = [r for r in _recipes(events) if r.startswith("To migrate")]
+    assert found == [
+        "To migrate the database: `bin/rails db:migrate` (e.g. `bin/rails db:migrate RAILS_ENV=test`)."
+    ]
+
+
+def test_listing_the_markers_after_an_empty_selection_is_no_fix() -> None:
+    events = _session(
+        [
+            (
+                "run",
+                (
+                    "uv run pytest -m unit -v",
+                    5,
+                    "collected 205 items / 205 deselected / 0 selected",
+                ),
+            ),
+            ("run", ("uv run pytest --markers", 0, "@pytest.mark.tui: terminal UI tests")),
+        ]
+    )
+    assert not any("--markers" in p and "worked" in p for p in _pitfalls(events))

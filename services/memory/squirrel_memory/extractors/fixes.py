@@ -45,6 +45,7 @@ from squirrel_memory.extractors.pitfalls import (
     first_line,
     normalise_line,
     nothing_ran,
+    selected_nothing,
 )
 from squirrel_memory.extractors.retries import (
     USAGE_ERROR,
@@ -253,6 +254,9 @@ def find_pitfalls(
                     claimed.add(j)
                     tries.append((other, None))
                 continue
+            if other.run.ok and _reselects(failed, other):
+                passed_at = j  # the selection that matched nothing, corrected
+                break
             if other.run.ok and _covers(failed, other) and not formatter_for(failed, other):
                 # (the formatter a failed format check calls for is its fix, not its pass:
                 # `cargo fmt --all` after `cargo fmt --all -- --check`)
@@ -291,16 +295,30 @@ def _first_variant_tries(found: list[Pitfall]) -> list[Pitfall]:
     ]
 
 
+def _reselects(failed: Attempt, other: Attempt) -> bool:
+    """Whether a test run whose selection matched nothing (`swift test --filter ParserTests`:
+    no tests found) is followed by the same run selecting otherwise, that ran tests: the
+    selection written another way is the fix (`--filter TesseraTests.ParserTests`)."""
+    use = failed.use
+    if use is None or use.purpose != "test" or not same_intent(failed, other):
+        return False
+    if not selected_nothing(failed.run.output) or other.ran_no_test:
+        return False
+    picked = _targets(other)
+    return bool(picked) and picked != _targets(failed)
+
+
 def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
     """Other arguments fix any command's failure, except a check's: running other tests or
     files is not a fix, unless the error was about the call itself (a wrong path or flag) or
-    the other run is the check's own formatter."""
+    the other run is the check's own formatter, or a selection that matched nothing written
+    another way (`_reselects`)."""
     if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
         return True
     if formatter_for(failed, passed):
         return True
     same_targets = _targets(failed) == _targets(passed)
-    return same_targets or bool(USAGE_ERROR.search(fingerprint))
+    return same_targets or bool(USAGE_ERROR.search(fingerprint)) or _reselects(failed, passed)
 
 
 def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:

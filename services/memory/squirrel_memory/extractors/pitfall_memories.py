@@ -33,9 +33,11 @@ from squirrel_memory.extractors.pitfalls import (
     first_error_line,
     first_line,
     nothing_ran,
+    selected_nothing_line,
 )
 from squirrel_memory.extractors.retries import wrapper_words
 from squirrel_memory.extractors.shown_commands import clip, shown_command
+from squirrel_memory.extractors.summary_lines import is_summary
 from squirrel_memory.extractors.work_in_progress import work_in_progress
 
 
@@ -54,12 +56,36 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     output = pitfall.failed.run.output
     warned = is_warning(pitfall.fingerprint)
     line = next((w.strip() for w in output.splitlines() if is_warning(w)), "") if warned else ""
-    line = line or first_error_line(output) or nothing_ran(output) or report_line(output)
+    stated = first_error_line(output)
+    if stated and is_summary(stated):
+        # `> Task :test FAILED` only says it failed; "No tests found for given includes" says why
+        stated = selected_nothing_line(output) or stated
+    line = line or stated or nothing_ran(output) or report_line(output)
     line = line or first_line(output)
     line = line or pitfall.fingerprint
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
     line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
-    return clip(_relative(line, pitfall, root).replace("`", "'"), 160)
+    return clip_stated(_relative(line, pitfall, root).replace("`", "'"), 160)
+
+
+#: Where an error line's statement ends and its detail starts: a clause, an aside in brackets.
+_CLAUSE_END = re.compile(r"; | \(|, | - | — ")
+
+
+def clip_stated(text: str, limit: int) -> str:
+    """An error line cut to `limit`: whole when it fits; else at the last clause or aside that
+    leaves its statement whole (`missing go.sum entry for module providing package x (imported
+    by …`), else at a word's end; never inside a word."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    room = flat[: limit - 1]
+    ends = [m.start() for m in _CLAUSE_END.finditer(room) if m.start() >= limit // 2]
+    if ends:
+        return room[: ends[-1]].rstrip(" ,;:") + " …"
+    space = room.rfind(" ")
+    cut = room[:space] if space >= limit // 2 else room
+    return cut.rstrip(" ,;:") + "…"
 
 
 def _remedy(pitfall: Pitfall, root: str = "") -> str:

@@ -193,6 +193,19 @@ _NOTHING_RAN = re.compile(
 )
 
 
+def selected_nothing(output: str) -> bool:
+    """Whether a test run's output says its selection matched no test, error line or not."""
+    return bool(_NOTHING_RAN.search(output[:MAX_OUTPUT_SCAN_CHARS]))
+
+
+def selected_nothing_line(output: str) -> str:
+    """The line saying a test run's selection matched nothing, whatever else it printed."""
+    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
+        if _NOTHING_RAN.search(raw):
+            return raw.strip().lstrip(">").strip().strip("=").strip()
+    return ""
+
+
 def nothing_ran(output: str) -> str:
     """The line of a test run's output that says no test was selected (its banner's rules
     stripped), or "" (also when an error line explains the failure better)."""

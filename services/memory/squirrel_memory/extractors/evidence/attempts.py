@@ -162,6 +162,8 @@ def command_base(text: str) -> str:
             continue
         if (
             token.startswith(("-", "+", '"', "'"))
+            # A variable given after the task (`rails db:migrate RAILS_ENV=test`): an argument
+            or (bool(words) and _TASK_VARIABLE.match(token) is not None)
             # A program named by its relative path (`./gradlew`, `vendor/bin/phpunit`) is the
             # head itself; a path after it is an argument.
             or ("/" in token and (bool(words) or token.startswith(("/", "~"))))
@@ -173,6 +175,9 @@ def command_base(text: str) -> str:
         if len(words) >= cap:
             break
     return " ".join(words)
+
+
+_TASK_VARIABLE = re.compile(r"^[A-Z][A-Z0-9_]*=")
 
 
 def _is_task_word(token: str) -> bool:
