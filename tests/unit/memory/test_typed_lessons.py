@@ -385,19 +385,21 @@ def test_another_selection_after_a_real_failure_is_no_fix() -> None:
 # --- an error line cut where its statement ends --------------------------------------------------
 
 
-def test_a_long_error_line_is_cut_after_its_statement() -> None:
+def test_a_long_error_line_is_cut_at_a_word_s_end() -> None:
     line = (
         "internal/resolver/resolver.go:2:8: missing go.sum entry for module providing package "
         "github.com/acme-corp/resolver-helpers (imported by example.com/resolvd/internal/resolver); "
         "to add:"
     )
-    assert clip_stated(line, 160) == (
+    said = clip_stated(line, 160)
+    assert said == (
         "internal/resolver/resolver.go:2:8: missing go.sum entry for module providing package "
-        "github.com/acme-corp/resolver-helpers …"
+        "github.com/acme-corp/resolver-helpers (imported by…"
     )
+    assert len(said) <= 160
 
 
-def test_a_long_line_without_clauses_is_cut_at_a_word() -> None:
+def test_a_long_line_is_cut_at_a_word() -> None:
     said = clip_stated("word " * 50, 160)
     assert said.endswith("word…") and len(said) <= 160
     assert clip_stated("short error", 160) == "short error"

@@ -68,22 +68,14 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     return clip_stated(_relative(line, pitfall, root).replace("`", "'"), 160)
 
 
-#: Where an error line's statement ends and its detail starts: a clause, an aside in brackets.
-_CLAUSE_END = re.compile(r"; | \(|, | - | — ")
-
-
 def clip_stated(text: str, limit: int) -> str:
-    """An error line cut to `limit`: whole when it fits; else at the last clause or aside that
-    leaves its statement whole (`missing go.sum entry for module providing package x (imported
-    by …`), else at a word's end; never inside a word."""
+    """An error line cut to `limit`: whole when it fits, else at the end of its last whole word
+    (`… package github.com/acme/x (imported by…`), never inside a word."""
     flat = " ".join(text.split())
     if len(flat) <= limit:
         return flat
     room = flat[: limit - 1]
-    ends = [m.start() for m in _CLAUSE_END.finditer(room) if m.start() >= limit // 2]
-    if ends:
-        return room[: ends[-1]].rstrip(" ,;:") + " …"
-    space = room.rfind(" ")
+    space = len(room) if flat[limit - 1] == " " else room.rfind(" ")
     cut = room[:space] if space >= limit // 2 else room
     return cut.rstrip(" ,;:") + "…"
 
