@@ -444,3 +444,46 @@ def test_listing_the_markers_after_an_empty_selection_is_no_fix() -> None:
         ]
     )
     assert not any("--markers" in p and "worked" in p for p in _pitfalls(events))
+
+
+def test_a_heading_reads_the_line_that_says_why() -> None:
+    output = (
+        "Error: cabal: Could not resolve dependencies:\n"
+        "[__0] trying: app-0.1.0.0 (user goal)\n"
+        "[__1] next goal: base (dependency of app)\n"
+        "[__1] rejecting: base-4.19.1.0 (conflict: app => base>=4.14 && <4.19)\n"
+    )
+    assert first_error_line(output) == (
+        "Error: cabal: Could not resolve dependencies: "
+        "[__1] rejecting: base-4.19.1.0 (conflict: app => base>=4.14 && <4.19)"
+    )
+
+
+def test_a_heading_without_a_reason_reads_its_next_line() -> None:
+    assert first_error_line("[ERROR] COMPILATION ERROR :\n/src/A.java:[3,8] cannot find symbol\n")
+
+
+def test_a_commit_gate_s_memory_is_a_standing_condition() -> None:
+    events = _session(
+        [
+            ("edit", ("app/report.py", "", "import os\n")),
+            ("run", ("git commit -am 'Report'", 1, _HOOKS)),
+            ("edit", ("app/report.py", "import os\n", "")),
+            ("run", ("git commit -am 'Report'", 0, "[main 8c9d0e1] Report")),
+        ]
+    )
+    [gate] = [c for c in evidence_candidates(events) if c.type == MemoryType.PITFALL]
+    assert "commit-gate" in gate.tags
+
+
+def test_a_lint_failure_alone_is_no_commit_gate() -> None:
+    events = _session(
+        [
+            ("run", ("ruff check .", 1, "app/a.py:1:1: F401 `os` imported but unused")),
+            ("edit", ("app/a.py", "import os\n", "")),
+            ("run", ("ruff check .", 0, "All checks passed!")),
+        ]
+    )
+    assert not any(
+        "commit-gate" in c.tags for c in evidence_candidates(events) if c.type == MemoryType.PITFALL
+    )

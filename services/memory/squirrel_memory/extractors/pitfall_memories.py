@@ -153,6 +153,8 @@ def _met_again(group: list[Pitfall]) -> str:
     return MET_AGAIN_TAG if len(group) >= 2 else ""
 
 
+#: A commit gate's memory: every commit meets its checks again, whichever session commits.
+COMMIT_GATE_TAG = "commit-gate"
 #: Failures of one gate share one memory: the commit's checks, or one checker's findings.
 GATE_KEY_PREFIX = "pitfall:gate:"
 _GROUPED_PURPOSES = frozenset({"lint", "typecheck", "format"})
@@ -431,6 +433,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             exception.lower() if exception.isidentifier() else "",
             f"fix:{shown.fix}" if shown.fix else "fix:unknown",
             _met_again(group),
+            # every commit meets the gate again: a standing condition (`views.start_pitfalls`)
+            COMMIT_GATE_TAG if key.startswith(f"{GATE_KEY_PREFIX}commit") and commits else "",
         )
         event_ids = [e for p in group for e in p.event_ids]
         findings.append(

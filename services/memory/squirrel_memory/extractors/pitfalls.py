@@ -116,8 +116,17 @@ def _explained(lines: list[str], n: int, *, stated: bool = False) -> str:
         # `ActiveRecord::PendingMigrationError:` then its message, whatever the message ends with
         return f"{line} {after[0]}"
     if after and line.endswith((":", "]")) and not _HEADING.search(after[0]):
-        return f"{line} {after[0]}"
+        # the line that says why (a solver's `rejecting: … (conflict: …)`), else the next one
+        why = next((o for o in after[1:] if _REASON.search(o) and not _HEADING.search(o)), "")
+        return f"{line} {why or after[0]}"
     return line
+
+
+#: Words of a line that says why something failed, after a heading's first line of detail.
+_REASON = re.compile(
+    r"\b(?:conflict\w*|because|incompatible|required by|requires|no matching|mismatch\w*)\b",
+    re.IGNORECASE,
+)
 
 
 #: A line that states an error in words no error pattern knows, looked for only beside a
