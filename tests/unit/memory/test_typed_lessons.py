@@ -487,3 +487,61 @@ def test_a_lint_failure_alone_is_no_commit_gate() -> None:
     assert not any(
         "commit-gate" in c.tags for c in evidence_candidates(events) if c.type == MemoryType.PITFALL
     )
+
+
+def test_an_option_s_value_that_turned_a_feature_on_is_the_lesson() -> None:
+    events = _session(
+        [
+            (
+                "run",
+                ("cargo test", 101, "error[E0432]: unresolved import `crate::backend::sqlite`"),
+            ),
+            ("run", ("cargo test --features sqlite", 0, "test result: ok. 23 passed; 0 failed")),
+        ]
+    )
+    [found] = _pitfalls(events)
+    assert "with `--features sqlite` added worked" in found
+
+
+def test_other_tests_picked_by_name_are_no_fix() -> None:
+    events = _session(
+        [
+            ("run", ("pytest -k parse", 1, "E   assert 1 == 2\n1 failed, 3 deselected in 0.1s")),
+            ("run", ("pytest -k render", 0, "2 passed, 2 deselected in 0.1s")),
+        ]
+    )
+    assert not any("worked" in p for p in _pitfalls(events))
+
+
+def test_a_whole_test_run_with_its_own_options_is_the_test_recipe() -> None:
+    events = _session(
+        [
+            (
+                "run",
+                (
+                    "go test -tags integration ./store/... -run TestRoundTrip -v",
+                    0,
+                    "--- PASS: TestRoundTrip (0.41s)\nok  \tx/store\t0.4s",
+                ),
+            ),
+            (
+                "run",
+                ("go test -tags integration ./...", 0, "ok  \tx/store\t0.6s\nok  \tx/api\t0.1s"),
+            ),
+        ]
+    )
+    assert any(
+        r.startswith("To run the tests: `go test -tags integration ./...`")
+        for r in _recipes(events)
+    )
+
+
+def test_a_run_of_one_file_beside_a_quiet_run_keeps_the_head() -> None:
+    events = _session(
+        [
+            ("run", ("pytest tests/test_a.py", 0, "3 passed in 0.1s")),
+            ("run", ("pytest tests/test_a.py", 0, "3 passed in 0.1s")),
+            ("run", ("pytest -q", 0, "12 passed in 0.4s")),
+        ]
+    )
+    assert not any(r.startswith("To run the tests: `pytest -q`") for r in _recipes(events))

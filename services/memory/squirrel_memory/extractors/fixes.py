@@ -35,6 +35,7 @@ from pathlib import PurePosixPath
 from squirrel_core.commands import core_tokens
 from squirrel_core.shell_words import shell_tokens
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
+from squirrel_memory.extractors.evidence.recipes import TEST_PICKERS
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import formatter_for, one_per_run
@@ -150,14 +151,40 @@ def _covers(failed: Attempt, passed: Attempt) -> bool:
         return False
     if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
         return True
-    return _targets(passed) <= _targets(failed)
+    return _targets(passed) <= _targets(failed) or _same_but_option_values(failed, passed)
+
+
+#: Options whose value picks which tests run (by name, marker or tag): a target.
+_PICKING = TEST_PICKERS | {"-m", "--only", "--include", "--exclude", "--tag", "--tags", "-e"}
 
 
 def _targets(attempt: Attempt) -> set[str]:
     """The words a check is given past its runner and the runner's options (`uv run --extra
     test pytest a.py` → `a.py`): what it runs on."""
-    words = core_tokens(list(attempt.tokens)) or list(attempt.tokens)
-    return {PurePosixPath(t).name for t in words[1:] if not t.startswith("-")}
+    return {PurePosixPath(t).name for t in _core(attempt)[1:] if not t.startswith("-")}
+
+
+def _core(attempt: Attempt) -> list[str]:
+    return core_tokens(list(attempt.tokens)) or list(attempt.tokens)
+
+
+def _same_but_option_values(failed: Attempt, passed: Attempt) -> bool:
+    """Whether the passing run gives the same targets plus values of options it added
+    (`cargo test --features sqlite`): an option turned on, not other targets. A value that
+    picks tests (`-k other`) or names a path is a target."""
+    before = _targets(failed)
+    words = _core(passed)
+    option = ""
+    for word in words[1:]:
+        if word.startswith("-"):
+            option = "" if "=" in word else word
+            continue
+        valued, option = option, ""
+        if PurePosixPath(word).name in before:
+            continue
+        if not valued or valued in _PICKING or "/" in word or "." in word:
+            return False
+    return before <= _targets(passed)
 
 
 #: The shell or the host refusing the `cd` a command started with: the folder failed, not the
@@ -317,7 +344,7 @@ def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool
         return True
     if formatter_for(failed, passed):
         return True
-    same_targets = _targets(failed) == _targets(passed)
+    same_targets = _targets(failed) == _targets(passed) or _same_but_option_values(failed, passed)
     return same_targets or bool(USAGE_ERROR.search(fingerprint)) or _reselects(failed, passed)
 
 

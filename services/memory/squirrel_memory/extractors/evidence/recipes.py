@@ -248,7 +248,7 @@ def looks_only(command: str) -> bool:
 _ABSOLUTE_PATH = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
 #: Options that pick some tests by name, in the runners of many ecosystems (Maven's Surefire
 #: and Failsafe take theirs as system properties: `-Dtest=InvoiceTest`, `-Dit.test=…`).
-_TEST_PICKERS = frozenset(
+TEST_PICKERS = frozenset(
     {"-t", "-k", "-run", "--run", "--grep", "-g", "--filter", "--testNamePattern", "--tests"}
     | {"-Dtest", "-Dit.test"}
 )
@@ -274,7 +274,7 @@ def picks_tests(command: str, base: str) -> bool:
     after_option = False
     for token in command.removeprefix(base).split():
         word, equals, value = token.partition("=")
-        if word in _TEST_PICKERS or "::" in token:
+        if word in TEST_PICKERS or "::" in token:
             return True
         if token.startswith("-"):
             after_option = not equals
@@ -285,6 +285,8 @@ def picks_tests(command: str, base: str) -> bool:
             after_option = False
             continue
         after_option = False
+        if token in ("./...", "..."):
+            continue  # every package of the module: the whole project
         if "/" in token or re.search(r"\.\w{1,5}$", token):
             return True
     return False
@@ -297,8 +299,26 @@ _CONFIG_FILE = re.compile(
 )
 
 
+#: Options that only change how much a check prints (`-q`, `--tb=short`, `--output-on-failure`).
+OUTPUT_ONLY = re.compile(
+    r"^(?:-v+|-q+|-s|--verbose|--quiet|--tb=\S+|--colou?r(?:=\S+)?|--no-colou?r|"
+    r"--output-on-failure|--durations=\S+|--no-header|-r[a-zA-Z]+|--reporter=\S+|--progress\S*)$"
+)
+
+
 #: A word that names one file: a path or a name with an extension.
 _FILE_WORD = re.compile(r"^[\w./-]*\w\.\w{1,5}$")
+
+
+def _whole_with_options(command: str, base: str) -> bool:
+    """Whether a test command runs every test with options of its own that are not only about
+    its output (`go test -tags integration ./...`, not `pytest -q`)."""
+    extra = command.removeprefix(base).split()
+    return (
+        command.startswith(base)
+        and not picks_tests(command, base)
+        and any(w.startswith("-") and not OUTPUT_ONLY.match(w) for w in extra)
+    )
 
 
 def file_template(commands: list[str]) -> str | None:
@@ -455,6 +475,12 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         # `cargo test --workspace` beside `cargo test -p core`: the whole project's run is the
         # project's command; one package's is an example of it.
         whole = next((v for v, _ in examples if not _picks_package(v)), None)
+        if whole is not None:
+            top, top_count = whole, group.successes
+    if group.purpose == "test" and picks_tests(top, group.base):
+        # `go test -tags integration ./...` beside a run of one test: the whole run, with the
+        # options it needs, is the command (not the bare head)
+        whole = next((v for v, _ in examples if _whole_with_options(v, group.base)), None)
         if whole is not None:
             top, top_count = whole, group.successes
     if group.purpose == "format" and _FORMAT_CHECK.search(f" {top} "):

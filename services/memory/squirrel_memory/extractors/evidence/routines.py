@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
-from squirrel_memory.extractors.evidence.recipes import whole_run
+from squirrel_memory.extractors.evidence.recipes import OUTPUT_ONLY, whole_run
 from squirrel_memory.extractors.evidence.workflows import as_run
 
 #: Commands that only look around; they are never part of a routine.
@@ -43,17 +42,10 @@ def step_shown(attempt: Attempt) -> str:
     if not whole_run(attempt) and not _globs_only(text.removeprefix(base)):
         return base
     extra = text.removeprefix(base).split()
-    kept = [w for w in extra if not _OUTPUT_ONLY.match(w)]
+    kept = [w for w in extra if not OUTPUT_ONLY.match(w)]
     if not kept:
         return base  # `pytest -q --tb=short`: how much it prints, not how it runs
     return text if kept == extra else " ".join([base, *kept])
-
-
-#: Options that only change how much a check prints (`-q`, `--tb=short`, `--output-on-failure`).
-_OUTPUT_ONLY = re.compile(
-    r"^(?:-v+|-q+|-s|--verbose|--quiet|--tb=\S+|--colou?r(?:=\S+)?|--no-colou?r|"
-    r"--output-on-failure|--durations=\S+|--no-header|-r[a-zA-Z]+|--reporter=\S+|--progress\S*)$"
-)
 
 
 def _globs_only(args: str) -> bool:
