@@ -272,6 +272,14 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
             break
     # Build tools whose action may follow options and their values (`gradle -p app test`,
     # `xcodebuild -scheme App -destination … test`): the first action word the table names.
+    if best is None and len(rest) > 1 and words[1].startswith("-") and "=" not in words[1]:
+        # `nix --extra-experimental-features 'nix-command flakes' flake check`, `go -C api test`:
+        # the program's option took the first word as its value; its subcommand comes after
+        for length in range(min(4, len(rest)), 1, -1):
+            key = (program, *rest[1:length])
+            if key in table.patterns:
+                best = key
+                break
     if best is None and program in ("mvn", "mvnw", "gradle", "gradlew", "sbt", "xcodebuild"):
         best = next(((program, w) for w in rest if (program, w) in table.patterns), None)
     if best is None and program in ("gradle", "gradlew"):

@@ -762,3 +762,20 @@ def test_a_dependency_s_executable_is_not_the_app(line: str) -> None:
 def test_the_project_s_own_entry_point_still_runs_the_app(line: str) -> None:
     use = classify_command(line)
     assert use is not None and use.purpose == "run"
+
+
+@pytest.mark.parametrize(
+    ("line", "purpose"),
+    [
+        ("nix --extra-experimental-features 'nix-command flakes' flake check", "test"),
+        ("go -C api test ./...", "test"),
+    ],
+)
+def test_a_subcommand_after_a_program_option_and_its_value(line: str, purpose: str) -> None:
+    use = classify_command(line)
+    assert use is not None and use.purpose == purpose
+
+
+def test_a_program_option_does_not_make_a_subcommand_of_a_plain_argument() -> None:
+    use = classify_command("pytest -k parse tests")
+    assert use is not None and use.tool == "pytest"

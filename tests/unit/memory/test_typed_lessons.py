@@ -545,3 +545,61 @@ def test_a_run_of_one_file_beside_a_quiet_run_keeps_the_head() -> None:
         ]
     )
     assert not any(r.startswith("To run the tests: `pytest -q`") for r in _recipes(events))
+
+
+_REWRITING_HOOKS = (
+    "black....................................................................Failed\n"
+    "- hook id: black\n- files were modified by this hook\n\nreformatted app/cli.py\n\n"
+    "isort....................................................................Failed\n"
+    "- hook id: isort\n- files were modified by this hook\n\nFixing /home/dev/src/app/app/cli.py\n"
+)
+
+
+def test_hooks_that_rewrote_the_files_then_passed_are_a_lesson() -> None:
+    events = _session(
+        [
+            ("run", ("pre-commit run --all-files", 1, _REWRITING_HOOKS)),
+            ("run", ("pre-commit run --all-files", 0, "black....Passed\nisort....Passed")),
+        ]
+    )
+    [found] = _pitfalls(events)
+    assert found.startswith("Its hooks run checks (black, isort): `pre-commit run --all-files`")
+    assert "it rewrote the files itself, and running it again passed" in found
+
+
+def test_a_check_run_again_without_rewriting_anything_is_no_lesson() -> None:
+    events = _session(
+        [
+            (
+                "run",
+                (
+                    "ruff format --check .",
+                    1,
+                    "Would reformat: app/cli.py\n1 file would be reformatted",
+                ),
+            ),
+            ("run", ("ruff format --check .", 0, "12 files already formatted")),
+        ]
+    )
+    assert not any("rewrote" in p for p in _pitfalls(events))
+
+
+def test_an_option_before_the_subcommand_is_the_lesson() -> None:
+    events = _session(
+        [
+            (
+                "run",
+                ("nix flake check", 1, "error: experimental Nix feature 'nix-command' is disabled"),
+            ),
+            (
+                "run",
+                (
+                    "nix --extra-experimental-features 'nix-command flakes' flake check",
+                    0,
+                    "checking flake output 'packages'...",
+                ),
+            ),
+        ]
+    )
+    [found] = _pitfalls(events)
+    assert "with `--extra-experimental-features 'nix-command flakes'` added worked" in found

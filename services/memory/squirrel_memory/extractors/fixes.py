@@ -154,6 +154,13 @@ def _covers(failed: Attempt, passed: Attempt) -> bool:
     return _targets(passed) <= _targets(failed) or _same_but_option_values(failed, passed)
 
 
+#: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
+#: as a check that fixes as it goes): its next identical run passes.
+_REWROTE = re.compile(
+    r"files were modified by this hook|^\s*reformatted\s+\S|\b\d+ files? reformatted\b|"
+    r"^Fixing\s+\S",
+    re.IGNORECASE | re.MULTILINE,
+)
 #: Options whose value picks which tests run (by name, marker or tag): a target.
 _PICKING = TEST_PICKERS | {"-m", "--only", "--include", "--exclude", "--tag", "--tags", "-e"}
 
@@ -510,6 +517,10 @@ def _attribute(
     elif files:
         fix, shown, command = "edit", files, ""
         ids.extend(c.event_id for c in edits)
+    elif not changed_args and failed.text == passed.text and _REWROTE.search(failed.run.output):
+        # The run rewrote the files itself (a hook or formatter that fixes what it finds and
+        # fails so the change is seen): the same command passed when run again.
+        fix, shown, command = "rewrote", (), passed.text
     elif _run_differently(failed, passed, fingerprint):
         # Same command, run another way (an environment activated, a wrapper): that way is
         # the fix for an error about the call itself (`pytest: command not found`).

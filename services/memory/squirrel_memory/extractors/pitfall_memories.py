@@ -65,6 +65,7 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     line = line or pitfall.fingerprint
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
     line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
+    line = re.sub(r"\s*\.{4,}\s*", " … ", line)  # a hook's dotted leader (`black....Failed`)
     return clip_stated(_relative(line, pitfall, root).replace("`", "'"), 160)
 
 
@@ -115,6 +116,8 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
         return f"running {before}`{shown_command(fix_command, 90)}` first fixed it"
     if pitfall.fix == "formatter":
         return f"running the formatter (`{shown_command(fix_command, 90)}`) fixed it"
+    if pitfall.fix == "rewrote":
+        return "it rewrote the files itself, and running it again passed"
     if pitfall.fix == "folder":
         return (
             f"the shell was still in `{clip(pitfall.fix_command, 60)}/` after a `cd`, so the "
@@ -130,7 +133,7 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
 def _fix_weight(pitfall: Pitfall) -> float:
     """How much a seen fix teaches: a setup step or the right arguments are reusable; an edit
     after a failing test is often the work itself (a test written first, then the code)."""
-    if pitfall.fix in ("setup", "formatter", "variant", "folder"):
+    if pitfall.fix in ("setup", "formatter", "variant", "folder", "rewrote"):
         return 0.2
     if pitfall.fix != "edit":
         return 0.0
@@ -424,6 +427,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:
                 text = f"Commits run checks that must pass first ({', '.join(checks)}): " + text
+        elif checks := hook_checks(shown.failed.run.output):
+            text = f"Its hooks run checks ({', '.join(checks)}): " + text
         importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
         exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
         use = shown.failed.use

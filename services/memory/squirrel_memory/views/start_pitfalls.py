@@ -5,8 +5,9 @@ when its trigger recurs:
 - its error was met on more than one run, in one session or in several (`MET_AGAIN_TAG`, or
   "(seen in N sessions)" in a pitfall written before the tag);
 - or it says how a command must be run here (its fix was a setup step, another form of the
-  command, another folder or the formatter: `fix:setup`, `fix:variant`, `fix:folder`,
-  `fix:formatter`; a word the shell expanded before the program ran, `shell`; a check that kept
+  command, another folder or the formatter, or the run rewrote the files itself and passed
+  again: `fix:setup`, `fix:variant`, `fix:folder`, `fix:formatter`, `fix:rewrote`; a word the
+  shell expanded before the program ran, `shell`; a check that kept
   its old output until another command ran, `stale`): the command is the trigger, and every
   session runs it again;
 - or it states a standing condition of the repository that every session meets again when it
@@ -37,7 +38,7 @@ __all__ = ["HOW_TO_RUN_TAGS", "STANDING_TAGS", "earns_the_start"]
 #: failed run (`extractors.pitfall_memories`), and the shell's and a stale check's lessons
 #: (`extractors.finders`).
 HOW_TO_RUN_TAGS: Final = frozenset(
-    {"fix:setup", "fix:variant", "fix:folder", "fix:formatter", "shell", "stale"}
+    {"fix:setup", "fix:variant", "fix:folder", "fix:formatter", "fix:rewrote", "shell", "stale"}
 )
 #: The pitfalls that state a standing condition rather than one failure: a protected branch
 #: (`extractors.denied_access`, `pitfall:denied:protected:<branch>`), the agent's sandbox that
