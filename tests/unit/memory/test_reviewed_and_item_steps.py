@@ -125,3 +125,22 @@ def test_a_service_started_before_the_pause_is_no_generated_change() -> None:
     session.user("yes")
     session.run("alembic upgrade head", 0, "Running upgrade -> 1, add column")
     assert _reviewed(session) == []
+
+
+def test_an_id_carrying_the_tool_s_name_is_an_item() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("bd ready", 0, "bd-a1b2  Trim titles")
+    session.run("bd update bd-a1b2 --status in_progress", 0, "Updated bd-a1b2")
+    session.edit("src/entries.ts", "export const x = 1;\n")
+    session.run("bd close bd-a1b2 --reason 'trimmed titles'", 0, "Closed bd-a1b2")
+    assert _items(session) == [
+        "With `bd`, an item goes through these steps in order: `bd update <id> --status "
+        'in_progress` → `bd close <id> --reason "<text>"`.'
+    ]
+
+
+def test_a_name_with_the_tool_s_prefix_but_no_digit_is_no_item() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("kit add kit-core", 0, "")
+    session.run("kit remove kit-core", 0, "")
+    assert _items(session) == []

@@ -7,8 +7,8 @@ tool is called. It is written when, in one session:
 
 - runs of one program that the command table does not know as a check, build or other tool
   (nor `git`, nor a look-around) name the same item: an id written as a tracker writes one
-  (`T-41`, `ABC-123`, `#42`, or a bare number after verbs naming an issue, a ticket or a
-  task), after the program's verbs;
+  (`T-41`, `ABC-123`, `#42`, an id carrying the tool's own name, `bd-a1b2` of `bd`, or a
+  bare number after verbs naming an issue, a ticket or a task), after the program's verbs;
 - those runs passed and use two verbs or more, one of them changing the item (not only
   `view`, `show`, `list`, `status`);
 
@@ -94,8 +94,20 @@ def _item_step(attempt: Attempt) -> tuple[str, str] | None:
     if not verbs:
         return None
     typed = _ITEM if _ITEM_NOUNS.intersection(verbs) else _TRACKER_ID
-    item = next((w for w in words[:2] if typed.match(w)), None)
+    item = next((w for w in words[:2] if typed.match(w) or _own_id(attempt.program, w)), None)
     return (" ".join([attempt.program, *verbs]), item.lstrip("#")) if item else None
+
+
+def _own_id(program: str, word: str) -> bool:
+    """An id the tool writes with its own name (`bd-a1b2`, `bd-12` of `bd`), a digit in it."""
+    head, dash, tail = word.partition("-")
+    return (
+        bool(dash)
+        and head == program
+        and 1 <= len(tail) <= 8
+        and tail.isalnum()
+        and any(c.isdigit() for c in tail)
+    )
 
 
 def _template(text: str) -> str:
@@ -106,7 +118,7 @@ def _template(text: str) -> str:
         return ""
     shown = []
     for word in words:
-        if _ITEM.match(word):
+        if _ITEM.match(word) or _own_id(words[0].rsplit("/", 1)[-1], word):
             shown.append("<id>")
         elif " " in word:
             shown.append('"<text>"')
