@@ -162,6 +162,8 @@ def _core_tokens(tokens: tuple[str, ...]) -> tuple[str, ...]:
                 words = words[len(prefix) :]
                 while words and words[0].startswith("-") and prefix[-1] in {"npx", "uvx"}:
                     words = words[1:]
+                if prefix[-1] == "run" and program in _ENV_RUNNERS:
+                    words = _without_runner_options(words)
                 changed = True
                 break
         if changed:
@@ -194,6 +196,42 @@ def _is_script_launch(words: list[str]) -> bool:
         return words[1].endswith(".py")
     interpreter = program in _INTERPRETERS or bool(_VERSIONED_LUA.match(program))
     return interpreter and ("/" in words[1] or words[1].endswith(_SCRIPT_SUFFIXES))
+
+
+#: Environment managers whose `run` starts a command in the project's environment, and the
+#: options of that `run` whose value comes next (`uv run --extra test pytest` runs pytest).
+_ENV_RUNNERS = frozenset({"uv", "poetry", "pdm", "hatch", "rye", "pixi", "conda"})
+_RUNNER_VALUED = frozenset(
+    {
+        "--extra",
+        "--with",
+        "--with-editable",
+        "--with-requirements",
+        "--python",
+        "-p",
+        "--group",
+        "--only-group",
+        "--no-group",
+        "--package",
+        "--env-file",
+        "--directory",
+        "--project",
+        "--index",
+        "-n",
+        "--name",
+        "--prefix",
+        "-e",
+        "--environment",
+    }
+)
+
+
+def _without_runner_options(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The command an environment runner starts, past the runner's own options."""
+    while words and words[0].startswith("-") and words[0] != "--":
+        valued = words[0] in _RUNNER_VALUED
+        words = words[2:] if valued else words[1:]
+    return words[1:] if words[:1] == ("--",) else words
 
 
 def _skip_wrapper(words: list[str], arguments: int) -> list[str]:
@@ -234,6 +272,14 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
             break
     # Build tools whose action may follow options and their values (`gradle -p app test`,
     # `xcodebuild -scheme App -destination … test`): the first action word the table names.
+    if best is None and len(rest) > 1 and words[1].startswith("-") and "=" not in words[1]:
+        # `nix --extra-experimental-features 'nix-command flakes' flake check`, `go -C api test`:
+        # the program's option took the first word as its value; its subcommand comes after
+        for length in range(min(4, len(rest)), 1, -1):
+            key = (program, *rest[1:length])
+            if key in table.patterns:
+                best = key
+                break
     if best is None and program in ("mvn", "mvnw", "gradle", "gradlew", "sbt", "xcodebuild"):
         best = next(((program, w) for w in rest if (program, w) in table.patterns), None)
     if best is None and program in ("gradle", "gradlew"):
@@ -247,13 +293,70 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
         use = table.patterns[best]
         if use.tool == "docker compose" and use.purpose == "run" and _backing_only(rest):
             return None  # starts what the app uses (its database), not the app
+        if best in _PACKAGE_EXECUTABLE_RUNS and _names_executable(rest[len(best) - 1 :]):
+            return (
+                None  # `dart run build_runner build`: a package's tool (a generator), not the app
+            )
         return use
     task = _task_use(program, words, rest)
     if task is not None:
         return task
     if (program,) in table.patterns:
+        session = _session_use(table.patterns[(program,)], program, words)
+        if session is not _NO_SESSION:
+            return session
         return _named_use(table.patterns[(program,)], program, rest)
     return role_use(program, words)
+
+
+#: `run` subcommands that start either the project's own entry point or, given a bare name,
+#: an executable of a dependency (`dart run build_runner build` generates code).
+_PACKAGE_EXECUTABLE_RUNS = frozenset(
+    {("dart", "run"), ("dart", "pub", "run"), ("flutter", "pub", "run")}
+)
+
+
+def _names_executable(words: Sequence[str]) -> bool:
+    """Whether the first word after a `run` is a dependency's executable: a bare name, not a
+    file (`bin/main.dart`) nor an option."""
+    first = next((w for w in words if not w.startswith("-")), "")
+    return bool(first) and "/" not in first and "." not in first
+
+
+#: Session runners and the options naming the sessions to run (`nox -s lint`, `tox -e py312`).
+_SESSION_OPTIONS = {
+    "nox": frozenset({"-s", "--session", "--sessions", "-e"}),
+    "tox": frozenset({"-e", "--envlist"}),
+}
+_NO_SESSION = CommandUse("", "", "")
+
+
+def _session_use(use: CommandUse, program: str, words: list[str]) -> CommandUse | None:
+    """What a session runner does when it names its sessions: a session's name gives the
+    purpose (`nox -s lint` lints, `tox -e py312` tests); a name that says nothing (`nox -s
+    docs`) gives none. `_NO_SESSION` when no session is named (the runner's own purpose)."""
+    options = _SESSION_OPTIONS.get(program)
+    if options is None:
+        return _NO_SESSION
+    names: list[str] = []
+    for i, word in enumerate(words[1:], 1):
+        flag, eq, value = word.partition("=")
+        if flag in options:
+            given = value if eq else (words[i + 1] if i + 1 < len(words) else "")
+            names.extend(n for n in given.split(",") if n)
+    if not names:
+        return _NO_SESSION
+    purposes = {_session_purpose(n) for n in names}
+    if len(purposes) != 1 or None in purposes:
+        return None
+    return CommandUse(use.tool, purposes.pop() or "", use.ecosystem)
+
+
+def _session_purpose(name: str) -> str | None:
+    """A session's purpose by its name; an interpreter's name (`py312`, `3.12`) runs the tests."""
+    if re.fullmatch(r"(?:py|pypy)?3?\.?\d*(?:-\w+)?", name.lower()):
+        return "test"
+    return task_purpose(name)
 
 
 #: Options of the JavaScript package managers whose value (a package, a folder) comes next:
@@ -270,6 +373,21 @@ def package_option(program: str, word: str) -> bool:
     """Whether `word` is an option of the package manager `program` whose value picks the
     package or folder a script runs in (`pnpm --filter`, `npm -w`)."""
     return word in _VALUED.get(program, frozenset())
+
+
+def session_option(program: str, word: str) -> bool:
+    """Whether `word` is an option of the session runner `program` naming the sessions it runs
+    (`nox -s lint`, `tox -e py312`): which session is part of the command."""
+    return word.partition("=")[0] in _SESSION_OPTIONS.get(program, frozenset())
+
+
+def runner_launch(words: Sequence[str]) -> int:
+    """How many of `words` launch the tool through an environment runner, the runner's own
+    options included (`uv run --extra test pytest` → 4); 0 when no such runner starts it."""
+    if len(words) < 3 or _program(words[0]) not in _ENV_RUNNERS or words[1] != "run":
+        return 0
+    rest = _without_runner_options(tuple(words[2:]))
+    return len(words) - len(rest) if rest else 0
 
 
 def _without_option_values(program: str, words: Sequence[str]) -> list[str]:
@@ -434,6 +552,44 @@ def _typed_cached(line: str, cwd: str | None, project_root: str | None) -> tuple
     return tuple(_typed(line, cwd, project_root))
 
 
+def _with_substitutions(words: list[str], line: str) -> str:
+    """`words` joined back with each command substitution as it was typed: the shell's
+    tokens split `$(git ls-files '*.hs')` into `$`, `git`, `ls-files`, `*.hs`."""
+    shown: list[str] = []
+    start = 0
+    i = 0
+    while i < len(words):
+        at = line.find("$(", start) if words[i] == "$" else -1
+        end = _closing(line, at + 2) if at >= 0 else -1
+        if end < 0:
+            shown.append(join_words([words[i]], typed=line))
+            i += 1
+            continue
+        inner = [w for part in simple_commands(line[at + 2 : end]) for w in part]
+        shown.append(line[at : end + 1])
+        start = end + 1
+        i += 1 + len(inner)
+    return " ".join(shown)
+
+
+def _closing(line: str, start: int) -> int:
+    """Where the parenthesis opened just before `start` closes, outside quotes (-1 if never)."""
+    depth, quote = 1, ""
+    for n in range(start, len(line)):
+        char = line[n]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return n
+    return -1
+
+
 def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCommand]:
     root = posixpath.normpath(project_root) if project_root else None
     here = posixpath.normpath(cwd) if cwd else root
@@ -453,6 +609,9 @@ def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCo
         shown = [_relative(word, here) for word in words]
         kept = tuple(join_words([e], typed=read) for e in env)
         text = join_words([*env, *shown], typed=read)
+        if "$" in shown and "$(" in read:
+            text = join_words(env, typed=read) + " " if env else ""
+            text += _with_substitutions(shown, read)
         found.append(
             TypedCommand(text, _scope(here, root), classify_tokens(tokens), tuple(shown), kept)
         )
@@ -527,6 +686,8 @@ __all__ = [
     "join_words",
     "known_tools",
     "package_manager",
+    "runner_launch",
+    "session_option",
     "task_purpose",
     "typed_commands",
 ]

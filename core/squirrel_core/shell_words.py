@@ -215,7 +215,13 @@ def _as_typed(word: str, typed: str) -> str | None:
             return f"{head}'{inner}'"
         if not any(c in inner for c in '"\\$`') and f'{head}"{inner}"' in typed:
             return f'{head}"{inner}"'
+    if _GLOB_WORD.match(word) and re.search(rf"(?<![^\s]){re.escape(word)}(?![^\s;&|)])", typed):
+        return word  # a pattern typed unquoted (`src/*.cpp`): the shell expands it
     return None
+
+
+#: A word of plain path characters with a glob in it (`src/*.cpp`, `test_?.py`).
+_GLOB_WORD = re.compile(r"^[\w./@+-]*[*?][\w./@*?+-]*$")
 
 
 __all__ = [

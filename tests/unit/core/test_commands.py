@@ -709,3 +709,73 @@ def test_compose_up_of_what_the_app_uses_is_not_running_the_app(line: str) -> No
 def test_compose_up_of_the_app_or_everything_still_runs_it(line: str) -> None:
     use = classify_command(line)
     assert use is not None and use.purpose == "run"
+
+
+@pytest.mark.parametrize(
+    ("line", "purpose"),
+    [
+        ("uv run --extra test pytest", "test"),
+        ("uv run --all-extras --frozen pytest -q", "test"),
+        ("uv run --with rich --python 3.12 mypy src", "typecheck"),
+        ("poetry run -- pytest", "test"),
+        ("conda run -n dev pytest", "test"),
+    ],
+)
+def test_an_environment_runner_s_own_options_are_passed_over(line: str, purpose: str) -> None:
+    use = classify_command(line)
+    assert use is not None and use.purpose == purpose
+
+
+@pytest.mark.parametrize(
+    ("line", "purpose"),
+    [
+        ("nox", "test"),
+        ("uv run nox -s tests-3.12", "test"),
+        ("nox -s lint", "lint"),
+        ("nox --session=typecheck", "typecheck"),
+        ("tox -e py312", "test"),
+        ("tox -e lint", "lint"),
+    ],
+)
+def test_a_named_session_gives_the_session_runner_s_purpose(line: str, purpose: str) -> None:
+    use = classify_command(line)
+    assert use is not None and use.purpose == purpose
+
+
+def test_sessions_of_different_purposes_give_none() -> None:
+    assert classify_command("tox -e py311,lint") is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "dart run build_runner build --delete-conflicting-outputs",
+        "flutter pub run build_runner watch",
+    ],
+)
+def test_a_dependency_s_executable_is_not_the_app(line: str) -> None:
+    use = classify_command(line)
+    assert use is None or use.purpose != "run"
+
+
+@pytest.mark.parametrize("line", ["dart run", "dart run bin/server.dart", "flutter run"])
+def test_the_project_s_own_entry_point_still_runs_the_app(line: str) -> None:
+    use = classify_command(line)
+    assert use is not None and use.purpose == "run"
+
+
+@pytest.mark.parametrize(
+    ("line", "purpose"),
+    [
+        ("nix --extra-experimental-features 'nix-command flakes' flake check", "test"),
+        ("go -C api test ./...", "test"),
+    ],
+)
+def test_a_subcommand_after_a_program_option_and_its_value(line: str, purpose: str) -> None:
+    use = classify_command(line)
+    assert use is not None and use.purpose == purpose
+
+
+def test_a_program_option_does_not_make_a_subcommand_of_a_plain_argument() -> None:
+    use = classify_command("pytest -k parse tests")
+    assert use is not None and use.tool == "pytest"

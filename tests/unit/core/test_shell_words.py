@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from squirrel_core.commands import command_uses, typed_commands
-from squirrel_core.shell_words import simple_commands, without_heredocs
+from squirrel_core.shell_words import join_words, simple_commands, without_heredocs
 
 
 def _texts(line: str) -> list[str]:
@@ -133,3 +133,11 @@ def test_a_compound_commands_reserved_words_are_not_commands(
 )
 def test_a_reserved_word_that_is_not_in_command_position_stays(line: str, words: list[str]) -> None:
     assert simple_commands(line) == [words]
+
+
+def test_a_pattern_typed_unquoted_stays_unquoted() -> None:
+    line = "clang-format -i src/*.cpp"
+    assert join_words(["clang-format", "-i", "src/*.cpp"], typed=line) == line
+    quoted = "find . -name '*.py'"
+    assert join_words(["find", ".", "-name", "*.py"], typed=quoted) == quoted
+    assert join_words(["echo", "*.py"]) == "echo '*.py'"

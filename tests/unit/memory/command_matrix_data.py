@@ -464,7 +464,7 @@ TOOLCHAINS = [
             "error: experimental Nix feature 'nix-command' is disabled; add "
             "'--extra-experimental-features nix-command' to enable it\n",
             "nix --extra-experimental-features 'nix-command flakes' flake check",
-            "--extra-experimental-features",
+            "--extra-experimental-features 'nix-command flakes'",
         ),
         config=None,
         progress=(

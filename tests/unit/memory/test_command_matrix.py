@@ -33,12 +33,14 @@ WITH_CONFIG = [t for t in TOOLCHAINS if t.config is not None]
 
 #: Shapes where the evidence is too thin and the rules say nothing (said less, never wrong).
 #: A failing run that picked one suite or file, then another: other targets, not a fix.
-VARIANT_SAID_LESS = {"erlang", "flutter", "kotlin", "swift", "dotnet"}
-#: `nix flake check`, then `nix --extra-experimental-features … flake check`: another head;
-#: `zig build tests`, then `zig build test`: another step, another command.
-VARIANT_SAID_LESS |= {"nix", "zig"}
-#: A run that selected no test: the pitfall says the selection matched nothing.
-VARIANT_RAN_NOTHING = {"elixir"}
+VARIANT_SAID_LESS = {"erlang", "flutter", "swift", "dotnet"}
+#: `zig build tests`, then `zig build test`: another step, another command. (`nix flake
+#: check`, then `nix --extra-experimental-features … flake check`: the same check with an
+#: option before its subcommand, the option named.)
+VARIANT_SAID_LESS |= {"zig"}
+#: A run that selected no test: the pitfall says the selection matched nothing (a selection
+#: written another way that then ran tests is the fix instead, `v.word` named).
+VARIANT_RAN_NOTHING: set[str] = set()
 #: Tests failing, then passing after an edit: the work itself, not a lesson.
 CONFIG_SAID_LESS = {"zig", "kotlin"}
 #: The configuration fix and the formatting check are the same tool's: one memory per checker

@@ -47,7 +47,7 @@ def test_the_checks_after_the_last_edit_are_the_gate_though_something_ran_betwee
     session.run("uv run pytest", 0, "12 passed in 0.4s\n")
     session.run("uv run pyright", 0, "0 errors, 0 warnings, 0 informations\n")
     expected = [
-        "Before finishing a change: `uv run ruff check` → `uv run ruff format` → "
+        "Before finishing a change: `uv run ruff check --fix .` → `uv run ruff format .` → "
         "`uv run pytest` → `uv run pyright`."
     ]
     assert _gate(session) == expected

@@ -70,5 +70,5 @@ def test_a_longer_earlier_run_of_checks_still_wins() -> None:
     ]
 
     assert _finding(commands) == (
-        "Before finishing a change: `ruff format` → `ruff check .` → `pytest`."
+        "Before finishing a change: `ruff format --check .` → `ruff check .` → `pytest`."
     )

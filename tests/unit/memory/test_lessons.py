@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from squirrel_memory.extractors.commit_gates import hook_checks
 from squirrel_memory.extractors.lessons import (
     Edit,
     Reply,
@@ -22,7 +23,6 @@ from squirrel_memory.extractors.lessons import (
     related_edit,
     telling,
 )
-from squirrel_memory.extractors.pitfall_memories import hook_checks
 from squirrel_memory.extractors.pitfalls import error_fingerprint, first_error_line
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent

@@ -91,6 +91,25 @@ def test_the_lock_file_the_session_touched_names_the_package_manager() -> None:
     assert "`yarn dev` (starts the dev server" in found.content
 
 
+def test_the_package_manager_the_commands_went_through_names_it() -> None:
+    events = _reads(("package.json", _numbered(PACKAGE)))
+    run = _event("command_run", {"command": "bun install", "exit_code": 0, "output": ""})
+    events.append(dataclasses.replace(run, id="evt_bun"))
+    (found,) = session_tasks(events)
+    # bun's own `build` bundles: the script runs as `bun run build`
+    assert "`bun run dev` (starts the dev server" in found.content
+    assert "`bun run build`" in found.content
+
+
+def test_commands_through_two_package_managers_name_neither() -> None:
+    events = _reads(("package.json", _numbered(PACKAGE)))
+    for n, command in enumerate(("bun install", "pnpm install")):
+        run = _event("command_run", {"command": command, "exit_code": 0, "output": ""})
+        events.append(dataclasses.replace(run, id=f"evt_{n}"))
+    (found,) = session_tasks(events)
+    assert "`npm run dev`" in found.content
+
+
 def test_mix_aliases_read_in_a_session() -> None:
     (found,) = session_tasks(_reads(("mix.exs", _numbered(MIX))))
     assert found.content.startswith("Tasks `mix.exs` defines: `mix setup` (sets the project up)")

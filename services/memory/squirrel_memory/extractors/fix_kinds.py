@@ -8,6 +8,7 @@ from pathlib import PurePosixPath
 from typing import Protocol, TypeVar
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
+from squirrel_memory.extractors.commit_gates import gated, is_commit
 from squirrel_memory.extractors.evidence import Attempt
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 
@@ -76,7 +77,8 @@ def one_per_run(found: list[P]) -> list[P]:
     before it or never ran, so the run is one failure, not one per command. The one kept is the
     first with a fix whose tool the output names (`** (Mix) mix format failed …`), else the
     first with a fix, else the first the output names, else the first. A warning the run
-    printed is a compiling command's (a build's, a test run's), not a formatter's."""
+    printed is a compiling command's (a build's, a test run's), not a formatter's; a commit
+    whose hooks reported their checks is the one that failed."""
     by_run: dict[str, list[P]] = {}
     for pitfall in found:
         by_run.setdefault(pitfall.failed.run.event_id, []).append(pitfall)
@@ -90,6 +92,8 @@ def one_per_run(found: list[P]) -> list[P]:
             continue
         if is_warning(pitfall.fingerprint):
             group = [p for p in group if _compiles(p.failed)] or group
+        # A commit whose hooks reported their checks is what failed (`git add -A && git commit`)
+        group = [p for p in group if is_commit(p.failed) and gated(p.failed.run.output)] or group
         named = [p for p in group if _names_tool(p.failed)]
         fixed = [p for p in group if p.fix is not None]
         both = [p for p in named if p.fix is not None]

@@ -32,7 +32,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
+from squirrel_core.commands import core_tokens
+from squirrel_core.shell_words import shell_tokens
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
+from squirrel_memory.extractors.evidence.recipes import TEST_PICKERS
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import formatter_for, one_per_run
@@ -43,6 +46,7 @@ from squirrel_memory.extractors.pitfalls import (
     first_line,
     normalise_line,
     nothing_ran,
+    selected_nothing,
 )
 from squirrel_memory.extractors.retries import (
     USAGE_ERROR,
@@ -120,10 +124,24 @@ class Pitfall:
     steps: tuple[str, ...] = ()
     #: Passing checks of another kind between the failure and the pass: (purpose, command).
     checks_run: tuple[tuple[str, str], ...] = ()
+    #: A setup fix's earlier step, when two ran in turn (`cmake -S . -B build`, then the
+    #: build `fix_command` names).
+    setup_before: tuple[str, ...] = ()
 
 
 def option_args(attempt: Attempt) -> list[str]:
     return [t for t in attempt.tokens[1:] if t not in _OUTPUT_FLAGS]
+
+
+def typed_words(attempt: Attempt) -> tuple[str, ...]:
+    """The command's words as typed, a runner's own options kept (`uv run --extra test
+    pytest`): `tokens` start at the tool the runner starts."""
+    words = tuple(shell_tokens(attempt.text))
+    return words if words and words[-len(attempt.tokens) :] == attempt.tokens else attempt.tokens
+
+
+def typed_options(attempt: Attempt) -> list[str]:
+    return [t for t in typed_words(attempt)[1:] if t not in _OUTPUT_FLAGS]
 
 
 def _covers(failed: Attempt, passed: Attempt) -> bool:
@@ -133,9 +151,47 @@ def _covers(failed: Attempt, passed: Attempt) -> bool:
         return False
     if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
         return True
-    failed_targets = {PurePosixPath(t).name for t in failed.tokens[1:] if not t.startswith("-")}
-    passed_targets = {PurePosixPath(t).name for t in passed.tokens[1:] if not t.startswith("-")}
-    return passed_targets <= failed_targets
+    return _targets(passed) <= _targets(failed) or _same_but_option_values(failed, passed)
+
+
+#: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
+#: as a check that fixes as it goes): its next identical run passes.
+_REWROTE = re.compile(
+    r"files were modified by this hook|^\s*reformatted\s+\S|\b\d+ files? reformatted\b|"
+    r"^Fixing\s+\S",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: Options whose value picks which tests run (by name, marker or tag): a target.
+_PICKING = TEST_PICKERS | {"-m", "--only", "--include", "--exclude", "--tag", "--tags", "-e"}
+
+
+def _targets(attempt: Attempt) -> set[str]:
+    """The words a check is given past its runner and the runner's options (`uv run --extra
+    test pytest a.py` → `a.py`): what it runs on."""
+    return {PurePosixPath(t).name for t in _core(attempt)[1:] if not t.startswith("-")}
+
+
+def _core(attempt: Attempt) -> list[str]:
+    return core_tokens(list(attempt.tokens)) or list(attempt.tokens)
+
+
+def _same_but_option_values(failed: Attempt, passed: Attempt) -> bool:
+    """Whether the passing run gives the same targets plus values of options it added
+    (`cargo test --features sqlite`): an option turned on, not other targets. A value that
+    picks tests (`-k other`) or names a path is a target."""
+    before = _targets(failed)
+    words = _core(passed)
+    option = ""
+    for word in words[1:]:
+        if word.startswith("-"):
+            option = "" if "=" in word else word
+            continue
+        valued, option = option, ""
+        if PurePosixPath(word).name in before:
+            continue
+        if not valued or valued in _PICKING or "/" in word or "." in word:
+            return False
+    return before <= _targets(passed)
 
 
 #: The shell or the host refusing the `cd` a command started with: the folder failed, not the
@@ -232,6 +288,9 @@ def find_pitfalls(
                     claimed.add(j)
                     tries.append((other, None))
                 continue
+            if other.run.ok and _reselects(failed, other):
+                passed_at = j  # the selection that matched nothing, corrected
+                break
             if other.run.ok and _covers(failed, other) and not formatter_for(failed, other):
                 # (the formatter a failed format check calls for is its fix, not its pass:
                 # `cargo fmt --all` after `cargo fmt --all -- --check`)
@@ -250,21 +309,50 @@ def find_pitfalls(
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         # An edit before a later try that failed the same way did not fix it.
         results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
-    return one_per_run(results)
+    return one_per_run(_first_variant_tries(results))
+
+
+def _first_variant_tries(found: list[Pitfall]) -> list[Pitfall]:
+    """Of tries of one command that failed in turn with other errors until a variant passed
+    (`deno test`, then `deno test --allow-net` with another error, then both flags), the first:
+    one lesson from the command as first typed to the one that passed, not one per error."""
+    last: dict[tuple[str, tuple[str, ...]], Pitfall] = {}
+    for pitfall in found:
+        if pitfall.fix == "variant" and pitfall.passed is not None:
+            last.setdefault((pitfall.passed.run.event_id, pitfall.failed.intent), pitfall)
+    return [
+        p
+        for p in found
+        if p.fix != "variant"
+        or p.passed is None
+        or last[(p.passed.run.event_id, p.failed.intent)] is p
+    ]
+
+
+def _reselects(failed: Attempt, other: Attempt) -> bool:
+    """Whether a test run whose selection matched nothing (`swift test --filter ParserTests`:
+    no tests found) is followed by the same run selecting otherwise, that ran tests: the
+    selection written another way is the fix (`--filter TesseraTests.ParserTests`)."""
+    use = failed.use
+    if use is None or use.purpose != "test" or not same_intent(failed, other):
+        return False
+    if not selected_nothing(failed.run.output) or other.ran_no_test:
+        return False
+    picked = _targets(other)
+    return bool(picked) and picked != _targets(failed)
 
 
 def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
     """Other arguments fix any command's failure, except a check's: running other tests or
     files is not a fix, unless the error was about the call itself (a wrong path or flag) or
-    the other run is the check's own formatter."""
+    the other run is the check's own formatter, or a selection that matched nothing written
+    another way (`_reselects`)."""
     if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
         return True
     if formatter_for(failed, passed):
         return True
-    same_targets = [t for t in failed.tokens[1:] if not t.startswith("-")] == [
-        t for t in passed.tokens[1:] if not t.startswith("-")
-    ]
-    return same_targets or bool(USAGE_ERROR.search(fingerprint))
+    same_targets = _targets(failed) == _targets(passed) or _same_but_option_values(failed, passed)
+    return same_targets or bool(USAGE_ERROR.search(fingerprint)) or _reselects(failed, passed)
 
 
 def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
@@ -380,13 +468,23 @@ def _attribute(
     ran_with = {a.text for a in found if a.run.event_id == failed.run.event_id}
     # A step run before a later try that failed the same way did not fix it (`clean`, then
     # the same error again): only what ran after the last such try can be the fix.
+    # A try of the same intent that failed otherwise (another error, other arguments) counts
+    # too: what ran before it did not get the command to pass.
+    failed_again = [
+        a.run.timestamp for a in between if a.run.ok is False and same_intent(failed, a)
+    ]
+    if failed_again and (last_try is None or max(failed_again) > last_try):
+        last_try = max(failed_again)
     late = [a for a in between if last_try is None or a.run.timestamp > last_try]
     setup = [
         a
         for a in late
         if (_is_setup(a, failed) or _advised(a, failed, advised)) and a.text not in ran_with
     ]
-    changed_args = option_args(failed) != option_args(passed)
+    setup_before: tuple[str, ...] = ()
+    changed_args = option_args(failed) != option_args(passed) or typed_options(
+        failed
+    ) != typed_options(passed)
     ids = [failed.run.event_id]
     folder = _shell_folder(failed, passed, fingerprint)
     shown: tuple[str, ...]
@@ -407,6 +505,8 @@ def _attribute(
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)
+        earlier = [a.text for a in setup[:-1] if a.text != command and "\n" not in a.text]
+        setup_before = tuple(earlier[-1:])
     elif (
         changed_args
         and not files
@@ -417,6 +517,10 @@ def _attribute(
     elif files:
         fix, shown, command = "edit", files, ""
         ids.extend(c.event_id for c in edits)
+    elif not changed_args and failed.text == passed.text and _REWROTE.search(failed.run.output):
+        # The run rewrote the files itself (a hook or formatter that fixes what it finds and
+        # fails so the change is seen): the same command passed when run again.
+        fix, shown, command = "rewrote", (), passed.text
     elif _run_differently(failed, passed, fingerprint):
         # Same command, run another way (an environment activated, a wrapper): that way is
         # the fix for an error about the call itself (`pytest: command not found`).
@@ -437,6 +541,7 @@ def _attribute(
         shown,
         named=bool(named),
         event_ids=tuple(dict.fromkeys(ids)),
+        setup_before=setup_before,
         checks_run=tuple(
             dict.fromkeys(
                 (a.use.purpose, a.text)

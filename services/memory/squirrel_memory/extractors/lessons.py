@@ -531,12 +531,17 @@ def argument_change(failed: tuple[str, ...], passed: tuple[str, ...]) -> str:
         if any(len(t) > 60 or "`" in t for t in added + removed):
             return ""
     if added and removed:
-        new = " ".join(added)
-        old = " ".join(removed)
+        new = _joined(added)
+        old = _joined(removed)
         return f"with `{new}` instead of `{old}`"
     if added:
-        return f"with `{' '.join(added)}` added"
-    return f"without `{' '.join(removed)}`"
+        return f"with `{_joined(added)}` added"
+    return f"without `{_joined(removed)}`"
+
+
+def _joined(words: list[str]) -> str:
+    """Words as typed: one holding a space keeps its quotes (`--features 'a b'`)."""
+    return " ".join(f"'{w}'" if " " in w and "'" not in w else w for w in words)
 
 
 def _options(words: list[str], changed: list[str]) -> list[str]:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
-from squirrel_memory.extractors.evidence import Attempt, Finding
+from squirrel_core.commands import classify_command
+from squirrel_memory.extractors.commit_gates import gated as _gated
+from squirrel_memory.extractors.commit_gates import hook_checks, is_commit
+from squirrel_memory.extractors.evidence import Finding
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.fix_kinds import formatter_for
@@ -23,6 +25,7 @@ from squirrel_memory.extractors.fixes import (
     ran_nothing,
     refused_by_host,
     selection,
+    typed_words,
 )
 from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import (
@@ -30,9 +33,11 @@ from squirrel_memory.extractors.pitfalls import (
     first_error_line,
     first_line,
     nothing_ran,
+    selected_nothing_line,
 )
 from squirrel_memory.extractors.retries import wrapper_words
 from squirrel_memory.extractors.shown_commands import clip, shown_command
+from squirrel_memory.extractors.summary_lines import is_summary
 from squirrel_memory.extractors.work_in_progress import work_in_progress
 
 
@@ -51,12 +56,29 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     output = pitfall.failed.run.output
     warned = is_warning(pitfall.fingerprint)
     line = next((w.strip() for w in output.splitlines() if is_warning(w)), "") if warned else ""
-    line = line or first_error_line(output) or nothing_ran(output) or report_line(output)
+    stated = first_error_line(output)
+    if stated and is_summary(stated):
+        # `> Task :test FAILED` only says it failed; "No tests found for given includes" says why
+        stated = selected_nothing_line(output) or stated
+    line = line or stated or nothing_ran(output) or report_line(output)
     line = line or first_line(output)
     line = line or pitfall.fingerprint
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
     line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
-    return clip(_relative(line, pitfall, root).replace("`", "'"), 160)
+    line = re.sub(r"\s*\.{4,}\s*", " … ", line)  # a hook's dotted leader (`black....Failed`)
+    return clip_stated(_relative(line, pitfall, root).replace("`", "'"), 160)
+
+
+def clip_stated(text: str, limit: int) -> str:
+    """An error line cut to `limit`: whole when it fits, else at the end of its last whole word
+    (`… package github.com/acme/x (imported by…`), never inside a word."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    room = flat[: limit - 1]
+    space = len(room) if flat[limit - 1] == " " else room.rfind(" ")
+    cut = room[:space] if space >= limit // 2 else room
+    return cut.rstrip(" ,;:") + "…"
 
 
 def _remedy(pitfall: Pitfall, root: str = "") -> str:
@@ -73,6 +95,9 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
             shown = _relative(passed.text, pitfall, root)
             return f"running the formatter (`{shown_command(shown, 90)}`) fixed it"
         change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
+        if passed and not change:
+            # a runner's own option (`uv run --extra test pytest`): the words as typed
+            change = argument_change(typed_words(pitfall.failed), typed_words(passed))
         wrapper = _wrapper(pitfall)
         if wrapper and not change:
             # The same command run through something: what was put before it is the fix.
@@ -84,9 +109,15 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
             return f"re-running it {change} worked{example}"
         return f"re-running it as `{shown_command(fix_command, 120)}` worked"
     if pitfall.fix == "setup":
-        return f"running `{shown_command(fix_command, 90)}` first fixed it"
+        before = "".join(
+            f"`{shown_command(_relative(b, pitfall, root), 60)}`, then "
+            for b in pitfall.setup_before
+        )
+        return f"running {before}`{shown_command(fix_command, 90)}` first fixed it"
     if pitfall.fix == "formatter":
         return f"running the formatter (`{shown_command(fix_command, 90)}`) fixed it"
+    if pitfall.fix == "rewrote":
+        return "it rewrote the files itself, and running it again passed"
     if pitfall.fix == "folder":
         return (
             f"the shell was still in `{clip(pitfall.fix_command, 60)}/` after a `cd`, so the "
@@ -102,7 +133,7 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
 def _fix_weight(pitfall: Pitfall) -> float:
     """How much a seen fix teaches: a setup step or the right arguments are reusable; an edit
     after a failing test is often the work itself (a test written first, then the code)."""
-    if pitfall.fix in ("setup", "formatter", "variant", "folder"):
+    if pitfall.fix in ("setup", "formatter", "variant", "folder", "rewrote"):
         return 0.2
     if pitfall.fix != "edit":
         return 0.0
@@ -125,24 +156,11 @@ def _met_again(group: list[Pitfall]) -> str:
     return MET_AGAIN_TAG if len(group) >= 2 else ""
 
 
+#: A commit gate's memory: every commit meets its checks again, whichever session commits.
+COMMIT_GATE_TAG = "commit-gate"
 #: Failures of one gate share one memory: the commit's checks, or one checker's findings.
 GATE_KEY_PREFIX = "pitfall:gate:"
 _GROUPED_PURPOSES = frozenset({"lint", "typecheck", "format"})
-#: A check a commit hook reports by name: `ruff....Failed` (pre-commit), `✖ eslint --fix`,
-#: `[FAILED] tsc --noEmit` (lint-staged), `name: failed` / `name (failed)` (other runners).
-_HOOK_CHECK = re.compile(
-    r"^\s*(?:(?P<dots>[A-Za-z][\w .:/+()-]{1,48}?)\s*\.{3,}.*?\b(?:Passed|Failed|Skipped)\b|"
-    r"(?:[✖✔✓✗×]|\[(?:FAILED|STARTED|COMPLETED|SUCCESS)\])\s+"
-    r"(?P<mark>[\w@./:-]+(?: [\w@./:=-]+){0,3}))",
-    re.MULTILINE,
-)
-
-
-def is_commit(attempt: Attempt) -> bool:
-    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
-    return attempt.program == "git" and bool(words) and words[0] == "commit"
-
-
 #: Failures that passed once run through the same wrapper (an environment activated, a
 #: runner) share one memory: one root cause, however many commands it broke.
 WRAPPER_KEY_PREFIX = "pitfall:run-with:"
@@ -237,6 +255,20 @@ def _gate_checks(pitfall: Pitfall) -> list[str]:
     return [name for output in outputs for name in hook_checks(output)]
 
 
+def _gate_checks_run(key: str, group: list[Pitfall], shown: Pitfall) -> list[str]:
+    """The checks a commit gate's hooks name that the session ran and passed apart between the
+    stopped commit and the one that went through (`ruff check --fix`, then the commit)."""
+    if not key.startswith(f"{GATE_KEY_PREFIX}commit"):
+        return []
+    names = " ".join(c for p in group for c in _gate_checks(p)).lower()
+    found: list[str] = []
+    for _purpose, command in shown.checks_run:
+        use = classify_command(command)
+        if use is not None and _names_tool(names, use.tool) and command not in found:
+            found.append(command)
+    return found[:3]
+
+
 def _names_tool(names: str, tool: str) -> bool:
     """Whether a hook's check names name `tool` (`go vet` as `go vet` or `go-vet`)."""
     spellings = {tool.lower(), tool.lower().replace(" ", "-")}
@@ -266,24 +298,6 @@ def _fold_into_gates(groups: dict[str, list[Pitfall]]) -> dict[str, list[str]]:
                 if typed and typed not in passing.setdefault(gate, []):
                     passing[gate].append(typed)
     return {gate: commands[:3] for gate, commands in passing.items()}
-
-
-_HOOK_WORD = re.compile(r"\bhooks?\b", re.IGNORECASE)
-
-
-def _gated(output: str) -> bool:
-    """Whether a commit's output shows hooks running checks (not "nothing to commit")."""
-    return bool(hook_checks(output)) or bool(_HOOK_WORD.search(output[:MAX_OUTPUT_SCAN_CHARS]))
-
-
-def hook_checks(output: str) -> list[str]:
-    """The checks a commit hook's output reports by name, in order (none when it names none)."""
-    names: dict[str, None] = {}
-    for match in _HOOK_CHECK.finditer(output[:MAX_OUTPUT_SCAN_CHARS]):
-        name = (match.group("dots") or match.group("mark") or "").strip(" .")
-        if name and "`" not in name:
-            names.setdefault(name)
-    return list(names)[:6]
 
 
 def _because(pitfall: Pitfall) -> str:
@@ -401,7 +415,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
                 else "no test was found"
             )
         # The checks a gate runs, passed apart before committing, are what gets past it.
-        before = [f"`{shown_command(_relative(c, shown, root), 60)}`" for c in direct.get(key, [])]
+        passed_apart = direct.get(key, []) or _gate_checks_run(key, group, shown)
+        before = [f"`{shown_command(_relative(c, shown, root), 60)}`" for c in passed_apart]
         if before:
             passing = f"running {', '.join(before)} before committing gets past it"
             remedy = f"{remedy}; {passing}" if shown.fix else passing
@@ -413,6 +428,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:
                 text = f"Commits run checks that must pass first ({', '.join(checks)}): " + text
+        elif checks := hook_checks(shown.failed.run.output):
+            text = f"Its hooks run checks ({', '.join(checks)}): " + text
         importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
         exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""
         use = shown.failed.use
@@ -422,6 +439,8 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             exception.lower() if exception.isidentifier() else "",
             f"fix:{shown.fix}" if shown.fix else "fix:unknown",
             _met_again(group),
+            # every commit meets the gate again: a standing condition (`views.start_pitfalls`)
+            COMMIT_GATE_TAG if key.startswith(f"{GATE_KEY_PREFIX}commit") and commits else "",
         )
         event_ids = [e for p in group for e in p.event_ids]
         findings.append(

@@ -13,7 +13,7 @@ from squirrel_memory.extractors.summary_lines import is_summary
 MAX_FINGERPRINT_CHARS = 160
 
 _EXCEPTION_LINE = re.compile(
-    r"^(?:E\s+)?(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Failure|Warning|Interrupt))"
+    r"^(?:E\s+)?(?P<cls>[A-Za-z_](?:[\w.]|::)*(?:Error|Exception|Exit|Failure|Warning|Interrupt))"
     r"(?::\s*(?P<msg>.*))?$"
     # Elixir and Erlang: `** (Postgrex.Error) FATAL 3D000 …`
     r"|^\*\* \((?P<ex_cls>[\w.]+)\)\s*(?P<ex_msg>.*)$"
@@ -112,9 +112,21 @@ def _explained(lines: list[str], n: int, *, stated: bool = False) -> str:
             return other
     if stated and _LOCATED_MESSAGE.match(line):
         return line
-    if after and line.endswith((":", "]")) and not _HEADING.search(after[0]):
+    if after and _EXCEPTION_LINE.match(line) and line.endswith(":"):
+        # `ActiveRecord::PendingMigrationError:` then its message, whatever the message ends with
         return f"{line} {after[0]}"
+    if after and line.endswith((":", "]")) and not _HEADING.search(after[0]):
+        # the line that says why (a solver's `rejecting: … (conflict: …)`), else the next one
+        why = next((o for o in after[1:] if _REASON.search(o) and not _HEADING.search(o)), "")
+        return f"{line} {why or after[0]}"
     return line
+
+
+#: Words of a line that says why something failed, after a heading's first line of detail.
+_REASON = re.compile(
+    r"\b(?:conflict\w*|because|incompatible|required by|requires|no matching|mismatch\w*)\b",
+    re.IGNORECASE,
+)
 
 
 #: A line that states an error in words no error pattern knows, looked for only beside a
@@ -179,7 +191,8 @@ def fingerprint_key(fingerprint: str) -> str:
 
 #: A test run that selected nothing, in the words of common runners.
 _NOTHING_RAN = re.compile(
-    r"\bno tests? (?:ran|run|collected|found|to run|matche[sd]|was executed|were executed)\b|"
+    r"\bno tests? (?:ran|run|collected|(?:were |was )?found|to run|matche[sd]|was executed|"
+    r"were executed)\b|"
     r"\bno test files? found\b|\b0 selected\b|\bno examples? found\b|"
     r"\bno tests? found for given includes\b|\bno tests? (?:were |was )?executed\b|"
     # A run that passed with nothing in it: its summary counts zero ("0 runs, 0 assertions",
@@ -187,6 +200,19 @@ _NOTHING_RAN = re.compile(
     r"^\s*0 (?:runs|examples|tests|specs),\s+0 (?:assertions|failures)\b|^\s*0 passing\b",
     re.IGNORECASE,
 )
+
+
+def selected_nothing(output: str) -> bool:
+    """Whether a test run's output says its selection matched no test, error line or not."""
+    return bool(_NOTHING_RAN.search(output[:MAX_OUTPUT_SCAN_CHARS]))
+
+
+def selected_nothing_line(output: str) -> str:
+    """The line saying a test run's selection matched nothing, whatever else it printed."""
+    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
+        if _NOTHING_RAN.search(raw):
+            return raw.strip().lstrip(">").strip().strip("=").strip()
+    return ""
 
 
 def nothing_ran(output: str) -> str:

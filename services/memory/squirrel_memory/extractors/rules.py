@@ -38,6 +38,7 @@ from squirrel_memory.extractors.exchange import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finder_docs import WITHOUT_REPOSITORY
 from squirrel_memory.extractors.finders import FOUND
+from squirrel_memory.extractors.item_steps import item_steps
 from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.lead_in_commands import without_restated
 from squirrel_memory.extractors.portability import portability_habit
@@ -53,6 +54,7 @@ from squirrel_memory.extractors.preferences import (
 )
 from squirrel_memory.extractors.proposals import accepted_proposals
 from squirrel_memory.extractors.rejected_lines import without_rejected
+from squirrel_memory.extractors.reviewed_changes import reviewed_changes
 from squirrel_memory.extractors.session_habits import as_session_habit, preferred_ways
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
@@ -101,6 +103,8 @@ class RulesExtractor:
         found.extend(_facts(latest_reads(ordered), runs, repository))
         found.extend(evidence_candidates(ordered))
         found.extend(asked_routines(ordered, found))
+        found.extend(reviewed_changes(ordered))
+        found.extend(item_steps(ordered))
         found.extend(commit_memories(ordered))
         found.extend(commit_fixes(ordered, runs))
         for extract in (*FOUND, *(() if repository else WITHOUT_REPOSITORY)):

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import structlog
 
-from squirrel_core.commands import classify_command
+from squirrel_core.commands import classify_command, package_manager, typed_commands
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.file_reads import (
@@ -130,13 +130,36 @@ def _steps(detail: str) -> list[str]:
 
 
 def _lock_files(events: list[StoredEvent]) -> dict[str, TrackedFile]:
+    """The lock files the session saw, else the one of the only package manager besides npm
+    its commands went through at the root (`bun install`, `bun run build`: bun's)."""
     found: dict[str, TrackedFile] = {}
     for event in events:
         for raw in event.file_paths:
             path = relative_path(raw, event.project_id)
             if posixpath.basename(path) in _LOCK_FILES:
                 found[path] = TrackedFile(path, 0, "")
+    if not found:
+        used = _managers_used(events)
+        if len(used) == 1 and (lock := _MANAGER_LOCKS.get(next(iter(used)))):
+            found[lock] = TrackedFile(lock, 0, "")
     return found
+
+
+_MANAGER_LOCKS = {"pnpm": "pnpm-lock.yaml", "yarn": "yarn.lock", "bun": "bun.lock"}
+
+
+def _managers_used(events: list[StoredEvent]) -> set[str]:
+    """The JavaScript package managers the session's commands went through."""
+    used: set[str] = set()
+    for event in events:
+        command = event.content.get("command") if event.event_type in _RUNS else None
+        if not isinstance(command, str):
+            continue
+        for typed in typed_commands(command):
+            found = package_manager(list(typed.words))
+            if found is not None and found[1] == "javascript":
+                used.add(found[0])
+    return used
 
 
 def _project_task_file(raw: str, project_id: str) -> str | None:

@@ -38,10 +38,11 @@ _SUMMARY = re.compile(
     r"^lifecycle script \S+ failed\b|^failed at the \S+ \S+ script\b|^\S+@\d[\w.-]* \S+: |"
     r"^-> \[help \d+\]$|^(?:to see the full stack trace|re-run maven)\b|"
     # A target named, no error stated: `FAIL  src/x.test.ts`, `FAIL example.com/m [setup
-    # failed]`, `--- FAIL: TestAdd (0.00s)`, `test a::b ... FAILED`, `FAILED tests/x.py::t`,
-    # `> Task :app:test FAILED`, `FAILED: build/main.o`.
+    # failed]`, `--- FAIL: TestAdd (0.00s)`, `test a::b ... FAILED`, `case ... FAILED (4ms)`,
+    # `FAILED tests/x.py::t`, `> Task :app:test FAILED`, `FAILED: build/main.o`.
     r"^(?-i:FAIL(?:ED)?):?\s+\S+(?:\s+(?:>|›)\s+.*)?(?:\s+\[[^\]]*\])?(?:\s+\(?[\d.]+\s*m?s\)?)?$|"
-    r"^(?-i:FAIL)$|^--- (?-i:FAIL): \S+(?: \([\d.]+m?s\))?$|\.\.\.\s*(?:FAILED|FAIL|failed|ERROR)$|"
+    r"^(?-i:FAIL)$|^--- (?-i:FAIL): \S+(?: \([\d.]+m?s\))?$|"
+    r"\.\.\.\s*(?:FAILED|FAIL|failed|ERROR)(?:\s+\([\d.]+\s*m?s\))?$|"
     r"^(?-i:ERROR)\s+\S+::\S+$|^> Task \S+ FAILED$",
     re.IGNORECASE,
 )

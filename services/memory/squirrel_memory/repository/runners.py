@@ -181,12 +181,35 @@ def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
     for name, body in list(scripts.items())[:MAX_TASKS_PER_FILE]:
         if not isinstance(body, str) or _LIFECYCLE.match(name) or _FAILS_ON_PURPOSE.match(body):
             continue
-        if name in ("test", "start") or runner != "npm":
-            typed = f"{runner} {name}"
-        else:
-            typed = f"{runner} run {name}"
+        typed = f"{runner} {name}" if _runs_by_name(runner, name) else f"{runner} run {name}"
         line = text.line_of(f'"{name}"', text.line_of('"scripts"'))
         add_task(out, text, typed, name, [body], line=line)
+
+
+#: Words a package manager runs as its own command, never as the script of that name (`bun
+#: build` bundles, `bun test` runs bun's test runner, `pnpm deploy` deploys a package).
+_OWN_COMMANDS = {
+    "bun": None,  # bun's own commands shadow scripts: a script always runs as `bun run <name>`
+    "pnpm": frozenset(
+        {"add", "audit", "create", "deploy", "dlx", "env", "exec", "import", "init", "install"}
+        | {"link", "list", "outdated", "pack", "patch", "prune", "publish", "rebuild", "remove"}
+        | {"root", "server", "setup", "store", "unlink", "update", "why"}
+    ),
+    "yarn": frozenset(
+        {"add", "audit", "cache", "config", "create", "dlx", "exec", "info", "init", "install"}
+        | {"link", "pack", "plugin", "publish", "rebuild", "remove", "set", "unlink", "up"}
+        | {"upgrade", "version", "why", "workspace", "workspaces"}
+    ),
+}
+
+
+def _runs_by_name(runner: str, name: str) -> bool:
+    """Whether `runner <name>` runs the package.json script `name` (npm only for its
+    shortcuts `test` and `start`)."""
+    if runner == "npm":
+        return name in ("test", "start")
+    own = _OWN_COMMANDS.get(runner, frozenset())
+    return own is not None and name not in own
 
 
 _MIX_ALIASES = re.compile(r"^\s*defp?\s+aliases\b")

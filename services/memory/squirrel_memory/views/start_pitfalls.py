@@ -5,14 +5,16 @@ when its trigger recurs:
 - its error was met on more than one run, in one session or in several (`MET_AGAIN_TAG`, or
   "(seen in N sessions)" in a pitfall written before the tag);
 - or it says how a command must be run here (its fix was a setup step, another form of the
-  command, another folder or the formatter: `fix:setup`, `fix:variant`, `fix:folder`,
-  `fix:formatter`; a word the shell expanded before the program ran, `shell`; a check that kept
+  command, another folder or the formatter, or the run rewrote the files itself and passed
+  again: `fix:setup`, `fix:variant`, `fix:folder`, `fix:formatter`, `fix:rewrote`; a word the
+  shell expanded before the program ran, `shell`; a check that kept
   its old output until another command ran, `stale`): the command is the trigger, and every
   session runs it again;
 - or it states a standing condition of the repository that every session meets again when it
   does that work: the remote refuses every push to a protected branch (`protected`), the
   agent's sandbox refuses a write the step needs (`sandbox`: git's `.git/index.lock`), the
-  version is written in several files a bump must change together (`version`);
+  version is written in several files a bump must change together (`version`), the commit
+  hooks run checks a commit must pass (`commit-gate`);
 - or a later session used it or met its error anyway (`heeded`, from its outcomes).
 A one-off — one failure whose fix was an edit of the code, or was never seen (a test failing
 once while its code changed, a type error the edit cleared) — waits to be asked: search, the
@@ -27,7 +29,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from squirrel_memory.extractors.pitfall_memories import MET_AGAIN_TAG
+from squirrel_memory.extractors.pitfall_memories import COMMIT_GATE_TAG, MET_AGAIN_TAG
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType
 
 __all__ = ["HOW_TO_RUN_TAGS", "STANDING_TAGS", "earns_the_start"]
@@ -36,13 +38,14 @@ __all__ = ["HOW_TO_RUN_TAGS", "STANDING_TAGS", "earns_the_start"]
 #: failed run (`extractors.pitfall_memories`), and the shell's and a stale check's lessons
 #: (`extractors.finders`).
 HOW_TO_RUN_TAGS: Final = frozenset(
-    {"fix:setup", "fix:variant", "fix:folder", "fix:formatter", "shell", "stale"}
+    {"fix:setup", "fix:variant", "fix:folder", "fix:formatter", "fix:rewrote", "shell", "stale"}
 )
 #: The pitfalls that state a standing condition rather than one failure: a protected branch
 #: (`extractors.denied_access`, `pitfall:denied:protected:<branch>`), the agent's sandbox that
 #: refuses a write every session's step needs (`pitfall:denied:sandbox:<folder>`), and the files
-#: a version bump must change together (`extractors.version_files`).
-STANDING_TAGS: Final = frozenset({"protected", "version", "sandbox"})
+#: a version bump must change together (`extractors.version_files`), and a commit gate whose
+#: hooks stopped a commit (`extractors.pitfall_memories`): every commit meets its checks again.
+STANDING_TAGS: Final = frozenset({"protected", "version", "sandbox", COMMIT_GATE_TAG})
 _SEEN_IN = re.compile(r"\(seen in \d+ sessions\)")
 
 

@@ -6,7 +6,14 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from squirrel_core.commands import CommandUse, core_tokens, package_option, typed_commands
+from squirrel_core.commands import (
+    CommandUse,
+    core_tokens,
+    package_option,
+    runner_launch,
+    session_option,
+    typed_commands,
+)
 from squirrel_core.container_runs import inside_container
 from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.activity import CommandRun, in_folder
@@ -125,6 +132,10 @@ def command_base(text: str) -> str:
             return " ".join(tokens[: i + 2])
         if not token.startswith("-"):
             break
+    started = runner_launch(tokens)
+    if started >= 2:
+        # `uv run --extra test pytest`: the runner's own options say how the tool runs
+        return " ".join([*tokens[:started], command_base(" ".join(tokens[started:]))])
     words: list[str] = []
     picked = False
     cap = 4
@@ -138,6 +149,12 @@ def command_base(text: str) -> str:
         ):
             words.append(token)
             continue
+        if len(words) == 1 and session_option(words[0], token):
+            # `nox -s lint`: the session run is part of the command
+            given = token.partition("=")[2]
+            words.extend([token] if given else tokens[n : n + 2])
+            picked, cap = not given, cap + (1 if given else 2)
+            continue
         if len(words) == 1 and package_option(words[0], token) and n + 1 < len(tokens):
             # `pnpm --filter web test`: the package a script runs in is part of the command
             words.extend(tokens[n : n + 2])
@@ -145,6 +162,8 @@ def command_base(text: str) -> str:
             continue
         if (
             token.startswith(("-", "+", '"', "'"))
+            # A variable given after the task (`rails db:migrate RAILS_ENV=test`): an argument
+            or (bool(words) and _TASK_VARIABLE.match(token) is not None)
             # A program named by its relative path (`./gradlew`, `vendor/bin/phpunit`) is the
             # head itself; a path after it is an argument.
             or ("/" in token and (bool(words) or token.startswith(("/", "~"))))
@@ -156,6 +175,9 @@ def command_base(text: str) -> str:
         if len(words) >= cap:
             break
     return " ".join(words)
+
+
+_TASK_VARIABLE = re.compile(r"^[A-Z][A-Z0-9_]*=")
 
 
 def _is_task_word(token: str) -> bool:

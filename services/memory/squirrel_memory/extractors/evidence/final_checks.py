@@ -27,6 +27,7 @@ from datetime import datetime
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
 from squirrel_memory.extractors.evidence.recency import Passes, moved_on
 from squirrel_memory.extractors.evidence.recipes import looks_only, whole_run
+from squirrel_memory.extractors.evidence.routines import step_shown
 
 #: Steps named at most.
 MAX_STEPS = 5
@@ -101,7 +102,7 @@ def final_checks(found: list[Attempt], edit_times: list[datetime]) -> Finding | 
             best = checks
     if not best:
         return None
-    steps = [f"`{a.base}`" for a in best[:MAX_STEPS]]
+    steps = list(dict.fromkeys(f"`{step_shown(a)}`" for a in best[:MAX_STEPS]))
     return Finding(
         "recipe",
         KEY,

@@ -248,7 +248,7 @@ def looks_only(command: str) -> bool:
 _ABSOLUTE_PATH = re.compile(r"""(?:^|[\s='"])(?:/(?!dev/null)[\w.-]|~/)""")
 #: Options that pick some tests by name, in the runners of many ecosystems (Maven's Surefire
 #: and Failsafe take theirs as system properties: `-Dtest=InvoiceTest`, `-Dit.test=…`).
-_TEST_PICKERS = frozenset(
+TEST_PICKERS = frozenset(
     {"-t", "-k", "-run", "--run", "--grep", "-g", "--filter", "--testNamePattern", "--tests"}
     | {"-Dtest", "-Dit.test"}
 )
@@ -274,7 +274,7 @@ def picks_tests(command: str, base: str) -> bool:
     after_option = False
     for token in command.removeprefix(base).split():
         word, equals, value = token.partition("=")
-        if word in _TEST_PICKERS or "::" in token:
+        if word in TEST_PICKERS or "::" in token:
             return True
         if token.startswith("-"):
             after_option = not equals
@@ -285,6 +285,8 @@ def picks_tests(command: str, base: str) -> bool:
             after_option = False
             continue
         after_option = False
+        if token in ("./...", "..."):
+            continue  # every package of the module: the whole project
         if "/" in token or re.search(r"\.\w{1,5}$", token):
             return True
     return False
@@ -297,8 +299,26 @@ _CONFIG_FILE = re.compile(
 )
 
 
+#: Options that only change how much a check prints (`-q`, `--tb=short`, `--output-on-failure`).
+OUTPUT_ONLY = re.compile(
+    r"^(?:-v+|-q+|-s|--verbose|--quiet|--tb=\S+|--colou?r(?:=\S+)?|--no-colou?r|"
+    r"--output-on-failure|--durations=\S+|--no-header|-r[a-zA-Z]+|--reporter=\S+|--progress\S*)$"
+)
+
+
 #: A word that names one file: a path or a name with an extension.
 _FILE_WORD = re.compile(r"^[\w./-]*\w\.\w{1,5}$")
+
+
+def _whole_with_options(command: str, base: str) -> bool:
+    """Whether a test command runs every test with options of its own that are not only about
+    its output (`go test -tags integration ./...`, not `pytest -q`)."""
+    extra = command.removeprefix(base).split()
+    return (
+        command.startswith(base)
+        and not picks_tests(command, base)
+        and any(w.startswith("-") and not OUTPUT_ONLY.match(w) for w in extra)
+    )
 
 
 def file_template(commands: list[str]) -> str | None:
@@ -318,7 +338,15 @@ def file_template(commands: list[str]) -> str | None:
 
 #: Options that pick the package (workspace member) a command runs on, in many ecosystems'
 #: tools (`-p`, `--package`, `--filter`, `-w`, `--workspace`).
-_PACKAGE_OPTIONS = frozenset({"-p", "--package", "--filter", "-F", "-w", "--workspace"})
+_PACKAGE_OPTIONS = frozenset(
+    {"-p", "--package", "--filter", "-F", "-w", "--workspace", "-pl", "--projects"}
+)
+#: Options that leave the tests out of a build (`mvn package -DskipTests`, `gradle build -x
+#: test`): a quicker build, not the project's whole one.
+_SKIPS_TESTS = re.compile(
+    r"(?:^|\s)(?:-DskipTests\b|-Dmaven\.test\.skip\b|(?:-x|--exclude-task)[\s=]+\S*test\b)",
+    re.IGNORECASE,
+)
 #: A package's name: no plugin switch (`no:cacheprovider`), no count (`go test -p 4`), no
 #: configuration file.
 #: Purposes whose package option picks a workspace member.
@@ -358,15 +386,21 @@ def package_template(commands: list[str]) -> str | None:
     return " ".join([*split[0][:at], "<package>", *split[0][at + 1 :]])
 
 
+#: Programs whose `-p` picks a package (elsewhere it loads a plugin, sets a count or a port).
+_P_IS_PACKAGE = frozenset({"cargo", "cross"})
+
+
 def _picks_package(command: str) -> bool:
     """Whether a command picks one package of a workspace (`-p core`, `--filter=web`), not all
-    of them (cargo's `--workspace` takes no value)."""
+    of them (cargo's `--workspace` takes no value), nor a plugin or a count (`-p 4`)."""
+    program = command.split(maxsplit=1)[0].rsplit("/", 1)[-1] if command.split() else ""
     words = command.split()[1:]
     for n, word in enumerate(words):
         option, equals, value = word.partition("=")
-        if option not in _PACKAGE_OPTIONS:
+        if option not in _PACKAGE_OPTIONS or (option == "-p" and program not in _P_IS_PACKAGE):
             continue
-        if (equals and value) or (n + 1 < len(words) and not words[n + 1].startswith("-")):
+        given = value if equals else (words[n + 1] if n + 1 < len(words) else "")
+        if given and _package_name(given):
             return True
     return False
 
@@ -443,6 +477,12 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         whole = next((v for v, _ in examples if not _picks_package(v)), None)
         if whole is not None:
             top, top_count = whole, group.successes
+    if group.purpose == "test" and picks_tests(top, group.base):
+        # `go test -tags integration ./...` beside a run of one test: the whole run, with the
+        # options it needs, is the command (not the bare head)
+        whole = next((v for v, _ in examples if _whole_with_options(v, group.base)), None)
+        if whole is not None:
+            top, top_count = whole, group.successes
     if group.purpose == "format" and _FORMAT_CHECK.search(f" {top} "):
         # "To format" is the run that formats (`vendor/bin/pint`), not its check (`--test`).
         writer = next((v for v, _ in examples if not _FORMAT_CHECK.search(f" {v} ")), None)
@@ -475,6 +515,12 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         wording = "to check the formatting"  # only the check was seen run: it formats nothing
     if group.purpose == "test" and runs_a_gate(head):
         wording = _GATE_WORDING  # more than the tests: the project's checks, as one command
+    one_package = template is None and group.purpose in _PACKAGE_PURPOSES and _picks_package(head)
+    if one_package:
+        # `mvn -pl router -am test` only: how one package is checked, not the whole project
+        wording = f"{wording}, for one package"
+    elif group.purpose == "build" and _SKIPS_TESTS.search(head):
+        wording = f"{wording} without running the tests"
     parts = slot.split(":")
     if group.scope:
         content = f"In `{group.scope}/`, {wording}: {text}."
@@ -487,9 +533,9 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
     if sessions >= 2:
         content = content[:-1] + f" (worked in {sessions} sessions)."
     importance = 0.4 + 0.04 * min(group.successes, 5) + 0.06 * min(sessions - 1, 4)
-    if group.scope or len(parts) == 3:
+    if group.scope or len(parts) == 3 or one_package:
         importance -= 0.1
-    elif group.purpose == "test" and not slot.startswith(GATE_SLOT):
+    elif group.purpose == "test" and not slot.startswith(GATE_SLOT) and not one_package:
         importance = max(importance, 0.5)  # the project's test command, as its fact had
     return Finding(
         "recipe",

@@ -6,6 +6,7 @@ from collections import Counter
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.evidence.recipes import OUTPUT_ONLY, whole_run
 from squirrel_memory.extractors.evidence.workflows import as_run
 
 #: Commands that only look around; they are never part of a routine.
@@ -25,6 +26,32 @@ def _is_commit(attempt: Attempt) -> bool:
 def _step(attempt: Attempt) -> str:
     """A check as a recipe step: its stable head, and its folder when not the root."""
     return f"`{attempt.base}` (in `{attempt.scope}/`)" if attempt.scope else f"`{attempt.base}`"
+
+
+#: A step is shown as it was typed up to this long; longer, by its stable head.
+_STEP_CHARS = 60
+
+
+def step_shown(attempt: Attempt) -> str:
+    """A check as a routine's step: as it was typed (`cabal test --allow-newer`, `hlint src`)
+    when it ran the check whole on one short line, else its stable head (`pytest`, not `pytest
+    tests/test_a.py -k slow`)."""
+    text, base = attempt.text, attempt.base
+    if "\n" in text or len(text) > _STEP_CHARS or not text.startswith(base):
+        return base
+    if not whole_run(attempt) and not _globs_only(text.removeprefix(base)):
+        return base
+    extra = text.removeprefix(base).split()
+    kept = [w for w in extra if not OUTPUT_ONLY.match(w)]
+    if not kept:
+        return base  # `pytest -q --tb=short`: how much it prints, not how it runs
+    return text if kept == extra else " ".join([base, *kept])
+
+
+def _globs_only(args: str) -> bool:
+    """Whether the files a step names are all patterns (`src/*.cpp`): every file of a kind."""
+    files = [w for w in args.split() if not w.startswith("-")]
+    return bool(files) and all("*" in w for w in files)
 
 
 def _common_steps(sequences: list[list[str]]) -> list[str]:
@@ -48,6 +75,7 @@ def quality_gate(found: list[Attempt], edit_times: list[datetime]) -> Finding | 
     """
     sequences: list[list[str]] = []
     ids: dict[str, list[str]] = {}
+    latest: dict[str, Attempt] = {}
     window: list[Attempt] = []
     last_session: str | None = None
     for attempt in found:
@@ -65,6 +93,8 @@ def quality_gate(found: list[Attempt], edit_times: list[datetime]) -> Finding | 
                 ]
                 # Each check where it last ran: the final pass before the commit is the gate.
                 last = {_step(a): i for i, a in enumerate(checks)}
+                for a in checks:
+                    latest[_step(a)] = a
                 if last:
                     sequences.append(sorted(last, key=lambda step: last[step]))
                 for a in checks:
@@ -88,11 +118,23 @@ def quality_gate(found: list[Attempt], edit_times: list[datetime]) -> Finding | 
     return Finding(
         "recipe",
         "recipe:verify",
-        f"Before committing, run: {' → '.join(steps[:6])}{seen}.",
+        f"Before committing, run: {' → '.join(_shown_steps(steps[:6], latest))}{seen}.",
         ("recipe", "verify", "commit", "quality-gate"),
         round(min(0.8, 0.5 + 0.05 * times), 3),
         tuple(e for step in steps[:6] for e in ids.get(step, [])[-5:]),
     )
+
+
+def _shown_steps(steps: list[str], latest: dict[str, Attempt]) -> list[str]:
+    """Each step as its last run typed it (`step_shown`), its folder kept."""
+    shown: list[str] = []
+    for step in steps:
+        attempt = latest.get(step)
+        if attempt is None or attempt.scope:
+            shown.append(step)
+        else:
+            shown.append(f"`{step_shown(attempt)}`")
+    return list(dict.fromkeys(shown))
 
 
 def finishing_checks(found: list[Attempt]) -> Finding | None:
@@ -127,7 +169,8 @@ def finishing_checks(found: list[Attempt]) -> Finding | None:
     steps: list[str] = []
     for key, attempt in last.items():
         text, count = typed[key].most_common(1)[0] if key in typed else ("", 0)
-        shown = text if count >= 2 and "\n" not in text and len(text) <= 80 else attempt.base
+        shown = text if count >= 2 and "\n" not in text and len(text) <= 80 else ""
+        shown = shown or step_shown(attempt)
         steps.append(f"`{shown}`")
     steps = list(dict.fromkeys(steps))
     return Finding(

@@ -27,6 +27,7 @@ from squirrel_memory.extractors.activity import in_folder
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
 from squirrel_memory.extractors.evidence.piped_runs import status_hidden
 from squirrel_memory.extractors.evidence.recipes import picks_tests
+from squirrel_memory.extractors.evidence.routines import step_shown
 
 #: Below the gate of two kinds of check seen after the last change (0.5).
 IMPORTANCE = 0.45
@@ -82,7 +83,8 @@ def shown_command(attempt: Attempt) -> str:
     bare program says nothing of what to run. A run that picks tests or files keeps the head."""
     words = attempt.text.split()
     if len(attempt.base.split()) != 1 or len(words) < 2 or picks_tests(attempt.text, attempt.base):
-        return attempt.base
+        # as typed when it ran the check whole on a short line (`dotnet test --no-restore`)
+        return step_shown(attempt)
     action = any(not w.startswith("-") and "/" not in w and "." not in w for w in words[1:])
     return attempt.text if action else attempt.base
 

@@ -1,0 +1,40 @@
+"""A commit gate's output: the checks its hooks report by name, and whether a commit ran them."""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
+from squirrel_memory.extractors.evidence import Attempt
+
+#: A check a commit hook reports by name: `ruff....Failed` (pre-commit), `✖ eslint --fix`,
+#: `[FAILED] tsc --noEmit` (lint-staged), `name: failed` / `name (failed)` (other runners).
+_HOOK_CHECK = re.compile(
+    r"^\s*(?:(?P<dots>[A-Za-z][\w .:/+()-]{1,48}?)\s*\.{3,}.*?\b(?:Passed|Failed|Skipped)\b|"
+    r"(?:[✖✔✓✗×]|\[(?:FAILED|STARTED|COMPLETED|SUCCESS)\])\s+"
+    r"(?P<mark>[\w@./:-]+(?: [\w@./:=-]+){0,3}))",
+    re.MULTILINE,
+)
+
+
+def is_commit(attempt: Attempt) -> bool:
+    words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
+    return attempt.program == "git" and bool(words) and words[0] == "commit"
+
+
+_HOOK_WORD = re.compile(r"\bhooks?\b", re.IGNORECASE)
+
+
+def gated(output: str) -> bool:
+    """Whether a commit's output shows hooks running checks (not "nothing to commit")."""
+    return bool(hook_checks(output)) or bool(_HOOK_WORD.search(output[:MAX_OUTPUT_SCAN_CHARS]))
+
+
+def hook_checks(output: str) -> list[str]:
+    """The checks a commit hook's output reports by name, in order (none when it names none)."""
+    names: dict[str, None] = {}
+    for match in _HOOK_CHECK.finditer(output[:MAX_OUTPUT_SCAN_CHARS]):
+        name = (match.group("dots") or match.group("mark") or "").strip(" .")
+        if name and "`" not in name:
+            names.setdefault(name)
+    return list(names)[:6]
