@@ -108,7 +108,7 @@ def pitfalls(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
                 "recipe:format": "To format: `mix format` (worked in 2 sessions).",
                 "recipe:migrate": "To migrate the database: `mix ecto.migrate`.",
                 "recipe:run": "To run the app: `mix phx.server`.",
-                "recipe:verify": "Before committing, run: `mix format` → `mix credo` → `mix test`"
+                "recipe:verify": "Before committing, run: `mix format` → `mix credo --strict` → `mix test`"
                 " (before 2 commits).",
                 "recipe:routine": "At the end of a session: `git add -A` → "
                 '`git commit -m "<text>"` → `git push` (done in 2 sessions).',
@@ -132,7 +132,7 @@ def pitfalls(candidates: list[MemoryCandidate]) -> list[MemoryCandidate]:
                 "recipe:format": "To format: `cargo fmt` (worked in 2 sessions).",
                 # the environment prefix changes what runs: it stays
                 "recipe:run": "To run the app: `RUST_LOG=debug cargo run -- report --json`.",
-                "recipe:verify": "Before committing, run: `cargo fmt` → `cargo clippy` → "
+                "recipe:verify": "Before committing, run: `cargo fmt` → `cargo clippy -- -D warnings` → "
                 "`cargo test` (before 2 commits).",
             },
         ),

@@ -4,6 +4,7 @@ the project's build and preview recipes without outvoting the code beside them."
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.evidence import attempts, main_ecosystem, recipes
 from squirrel_memory.repository.findings import Command, Readings
 from squirrel_memory.repository.recipes import _project_recipes, _scoped_recipes
+from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.site_configs import site_config_reader
 from squirrel_memory.repository.snapshot import TextFile
 
@@ -124,7 +126,8 @@ def test_docs_commands_never_outvote_the_code() -> None:
 def test_a_readme_docs_preview_in_a_code_repository_is_a_side_recipe() -> None:
     command = Command("mkdocs serve", "run", "docs", "", "docs", "README.md:12")
 
-    assert _project_recipes([command], ["python"], Readings()) == []
+    reading = RepositoryReading(Path(), "", Readings(), (), (), {})
+    assert _project_recipes([command], ["python"], reading) == []
     (recipe,) = _scoped_recipes([command], ["python"])
     assert recipe.content.startswith(
         "For its documentation site part, start the dev server with `mkdocs serve`"
