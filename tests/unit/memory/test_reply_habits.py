@@ -146,6 +146,20 @@ def test_one_off_tasks_in_reply_words_are_no_habits(text: str) -> None:
     assert _keys(text) == {}
 
 
+def test_stop_summarizing_at_the_end_is_one_habit() -> None:
+    keys = _keys("Update the schema. Please stop summarizing your work at the end.")
+
+    assert list(keys) == [SUMMARY_KEY]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Keep the responses short in the API docs.", "Make the replies brief in this template."],
+)
+def test_short_replies_of_a_thing_are_not_every_reply(text: str) -> None:
+    assert [h.key for h in workflow_habits(text, after_assistant_action=False)] == []
+
+
 def test_a_reply_habit_another_rule_reads_stays_in_its_words() -> None:
     keys = _keys("Add the tokenizer. Be concise.")
 

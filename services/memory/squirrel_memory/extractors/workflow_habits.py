@@ -241,8 +241,8 @@ _SUMMARY = (
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b(?:don'?t|do not|stop|no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+to)\s+"
-        r"(?:summari[sz]|recap)\w*\b[^.?!;]{0,40}?\bat\s+the\s+end\b",
+        r"\b(?:don'?t|do not|stop|avoid|no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+"
+        r"to)\s+(?:summari[sz]|recap)\w*\b[^.?!;]{0,40}?\bat\s+the\s+end\b",
         re.IGNORECASE,
     ),
     # no recap please / skip the final summary / no need for a summary when you're done
@@ -266,7 +266,12 @@ _SHORT = r"(?:very\s+|really\s+)?(?:short|shorter|brief|briefer|concise|terse|su
 #: should be brief", "be brief and to the point" (not "keep this function short", "answer this
 #: one briefly").
 _LENGTH = (
-    re.compile(rf"\b(?:keep|make)\s+(?:your\s+|the\s+)?{_REPLIES}\s+{_SHORT}\b", re.I),
+    # (not "keep the responses short in the API docs": the docs' own)
+    re.compile(
+        rf"\b(?:keep|make)\s+(?:your\s+|the\s+)?{_REPLIES}\s+{_SHORT}\b"
+        r"(?!\s+(?:in|of|for|on)\s+(?:the|this|that|our|these|those)\b)",
+        re.I,
+    ),
     re.compile(rf"^{_SHORT}\s+{_REPLIES}(?=\s*(?:$|[.!]|please\b|,))", re.I),
     re.compile(rf"^(?:your\s+)?{_REPLIES}\s+should\s+(?:always\s+)?be\s+{_SHORT}\b", re.I),
     re.compile(r"^be\s+(?:brief|concise|terse|succinct)\s+and\s+to\s+the\s+point\b", re.I),
