@@ -52,10 +52,16 @@ from squirrel_memory.extractors.preferences import (
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.standing_words import PREFIX as OWN_WORDS_PREFIX
 from squirrel_memory.extractors.workflow_habits import (
+    BULLETS_KEY,
     CARRY_KEY,
+    CHANGED_LINES_KEY,
     DONE_KEY,
+    EXPLAIN_KEY,
+    FENCED_KEY,
     HANDOVER_KEY,
+    LENGTH_KEY,
     PACE_KEY,
+    PLAIN_KEY,
     PREVIEW_KEY,
     SUMMARY_KEY,
 )
@@ -84,8 +90,24 @@ MIN_SHARED_WORDS = 2
 _CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s", re.IGNORECASE)
 #: Keys every wording of one habit is filed under: whatever the words, they say the same.
 ONE_MEANING_KEYS = frozenset(
-    {HABIT_KEY, CARRY_KEY, DONE_KEY, PACE_KEY, PREVIEW_KEY, SUMMARY_KEY, HANDOVER_KEY}
+    {
+        HABIT_KEY,
+        CARRY_KEY,
+        DONE_KEY,
+        PACE_KEY,
+        PREVIEW_KEY,
+        SUMMARY_KEY,
+        HANDOVER_KEY,
+        EXPLAIN_KEY,
+        BULLETS_KEY,
+        PLAIN_KEY,
+        FENCED_KEY,
+        CHANGED_LINES_KEY,
+    }
 )
+#: Keys of habits told apart by their cues, not their words: two of them are never one
+#: instruction, though their statements share a lead ("The user wants … replies").
+_CUED_KEYS = ONE_MEANING_KEYS | {LENGTH_KEY}
 #: Keys a project pass decides over every session at once (`project_work`): its statement
 #: already counts the sessions, and replaces the stored one (`updates.rules`).
 PROJECT_DECIDED_KEYS = frozenset({REPLY_LANGUAGE_KEY})
@@ -179,6 +201,7 @@ def _style_pair(
         first.type is MemoryType.USER_STYLE
         and second.type is MemoryType.USER_STYLE
         and first.key != second.key
+        and not (first.key in _CUED_KEYS and second.key in _CUED_KEYS)
         and (
             is_tentative(first.tags)
             or is_tentative(second.tags)
