@@ -67,8 +67,11 @@ _PLACED = re.compile(
     r"(?:in|under|inside|within)|"
     r"(?:is|are|get|gets|being)?\s*(?:defined|declared|registered|configured|mounted|wired(?: up)?|"
     r"implemented|kept|stored|generated|loaded|discovered|dispatched|routed|handled|located|"
-    r"exported|collected|organi[sz]ed|grouped|split|mapped|served|built|bundled)\s+(?:in|under|inside|within|through|via|by|"
+    r"exported|collected|organi[sz]ed|grouped|split|mapped|served|built|bundled|installed|"
+    r"connected|initiali[sz]ed|instantiated|bootstrapped|opened|applied|listed|set up)"
+    r"(?:\s+as\s+[\w-]+(?:\s+[\w-]+){0,2}?)?\s+(?:in|under|inside|within|through|via|by|"
     r"from|at|into|across)|"
+    r"\bentry ?point (?:is|lives)|"
     r"registers?\s+(?:itself|themselves|each|every|all|them|it)\b|"
     r"(?:is|are) (?:the )?(?:entry ?point|home|source of truth)\b|"
     r"one (?:file|module|folder|directory|package|class) per)\b",
@@ -77,7 +80,8 @@ _PLACED = re.compile(
 #: "`router.ex` defines every route", "`plugins/` holds one folder per plugin".
 _PATH_SUBJECT = re.compile(
     r"^`[^`]+`\s+(?:defines|declares|registers|holds|contains|wires|mounts|maps|configures|"
-    r"routes|dispatches|lists|exports|is where)\b",
+    r"routes|dispatches|lists|exports|is where|starts|creates|builds|loads|opens|connects|"
+    r"installs|applies|initiali[sz]es|sets up|bootstraps)\b",
     re.IGNORECASE,
 )
 #: A summary list item: "Blog posts in `data/blog/`", "**Agent plugins** (`src/agents/plugins/`)".
@@ -108,7 +112,7 @@ _ACTION_OPENING = re.compile(
     r"added|moved|updated|created|modified|fixed|removed|deleted|changed|renamed|replaced|"
     r"extracted|implemented|refactored|introduced|wrote|mounted|registered|installed|"
     r"configured|copied|converted|migrated|merged|cleaned|reverted|found|saw|checked|"
-    r"also|then|first|finally|so|but|if|when|once|after|before|since|not|no)\b",
+    r"also|then|first|finally|so|but|if|when|once|after|before|since|not|no|done)\b",
     re.IGNORECASE,
 )
 #: What a diagnosis places, not the layout ("The bug is in `x.py`").
@@ -133,6 +137,8 @@ _VAGUE = frozenset(
         "match source setting content project repo repository main rest other"
     )
 )
+#: Where a sentence's clauses meet: "…; the database …", "…, and the tests …".
+_CLAUSE_BOUNDARY = re.compile(r"(;\s+|,\s+(?:and|while|whereas|but)\s+)")
 _NUMBERED = re.compile(r"^\s*(\d+)(?:→|\t)(.*)$")
 _SYMBOL = re.compile(r"^([A-Za-z_][\w.:]*?)(?:\(\)?\)?|/\d+)?$")
 
@@ -182,7 +188,12 @@ class SeenPaths:
                 "/" in tail or _FILE_SUFFIX.search(tail)
             ):
                 return tail
-        return None
+        if raw.startswith(("/", "~")):
+            return None
+        # A path written from a folder inside the project (`plugins/Routing.kt` for
+        # `src/main/kotlin/app/plugins/Routing.kt`): the one file or folder seen ending so.
+        ends = [p for p in [*self.files, *self.folders] if p.endswith("/" + rel)]
+        return ends[0] if len(ends) == 1 else None
 
     def _known(self, rel: str) -> bool:
         if rel in self.files or rel in self.folders:
@@ -337,6 +348,21 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
     return (said, placed, symbols) if said else None
 
 
+def clauses(text: str) -> list[str]:
+    """`text` cut where two clauses that each name code meet ("Routes are installed in `a`;
+    the database is connected in `b`, and the tests point `c` at …"): each clause stands
+    whole, with its own scope words, and a clause naming no code stays with the one before
+    ("Routes, models, and views are defined in `x`" is one clause)."""
+    parts = _CLAUSE_BOUNDARY.split(text)
+    kept = [parts[0]]
+    for boundary, part in zip(parts[1::2], parts[2::2], strict=True):
+        if "`" in kept[-1] and "`" in part and kept[-1].count("`") % 2 == 0:
+            kept.append(part)
+        else:
+            kept[-1] += boundary + part
+    return kept
+
+
 def _subject(said: str) -> str:
     """What the sentence places (the key): the words of the clause before its placing verb,
     or, when the path is the subject, the words after it; stemmed."""
@@ -363,26 +389,35 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
         return []
     seen = seen_paths(events, shown_paths(events))
     kept: dict[str, Placement] = {}
-    for event in replies:
+    written: set[str] = set()
+    reply_ids = {e.id for e in replies}
+    for event in events:
+        if event.event_type == EventType.CODE_CHANGE:
+            written.update(relative_path(p, event.project_id) for p in event.file_paths if p)
+        if event.id not in reply_ids:
+            continue
         prose = re.sub(r"```.*?(?:```|$)", " ", event.content["text"], flags=re.DOTALL)
         for line in prose.split("\n"):
-            for raw in _SENTENCE.split(line.strip()) if not _BULLET.match(line) else [line]:
-                found = claim(raw, seen)
-                if found is None:
-                    continue
-                said, path, symbols = found
-                subject = _subject(said)
-                key = f"{KEY_PREFIX}{path}:{subject}"
-                if key in kept or set(subject.split("_")) <= _VAGUE:
-                    continue
-                ref = seen.line_of(path, symbols)
-                kept[key] = Placement(
-                    key,
-                    said,
-                    path,
-                    (ref,) if ref else (),
-                    (event.id, *seen.files.get(path, [])[:3]),
-                )
-                if len(kept) >= MAX_PLACEMENTS:
-                    return list(kept.values())
+            for whole in _SENTENCE.split(line.strip()) if not _BULLET.match(line) else [line]:
+                for raw in clauses(whole):
+                    found = claim(raw, seen)
+                    if found is None:
+                        continue
+                    said, path, symbols = found
+                    if path in written:
+                        continue  # what the session just changed there is its own work
+                    subject = _subject(said)
+                    key = f"{KEY_PREFIX}{path}:{subject}"
+                    if key in kept or set(subject.split("_")) <= _VAGUE:
+                        continue
+                    ref = seen.line_of(path, symbols)
+                    kept[key] = Placement(
+                        key,
+                        said,
+                        path,
+                        (ref,) if ref else (),
+                        (event.id, *seen.files.get(path, [])[:3]),
+                    )
+                    if len(kept) >= MAX_PLACEMENTS:
+                        return list(kept.values())
     return list(kept.values())
