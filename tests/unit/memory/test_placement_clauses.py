@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from squirrel_memory.extractors.closing_reports import closing_reports
 from squirrel_memory.extractors.placements import clauses, placements
 from tests.unit.memory.test_placements import ROOT, _event, _read, _reply
 
@@ -128,3 +129,23 @@ def test_what_the_session_just_wrote_is_its_own_change_not_the_layout() -> None:
     text = "The health route is installed in `plugins/Routing.kt` with the other resources."
     assert _said(READS, text, written=(f"{KT}/Routing.kt",)) == []
     assert _said(READS, text) != []
+
+
+def test_a_closing_report_says_once_what_a_placement_keeps() -> None:
+    ask = _event(0, "user_message", {"text": "How is it wired?"})
+    call = _event(
+        1, "tool_call", {"tool": "Read", "input": {"file_path": f"{ROOT}/{KT}/Routing.kt"}}
+    )
+    text = "fun Application.configureRouting() { routing { vehicleRoutes(); driverRoutes() } }"
+    reads = [call, *(_read(i, path, text) for i, path in enumerate(READS, 2))]
+    one = "Routes are installed in `plugins/Routing.kt` (`configureRouting`), one per resource."
+    events = [ask, *reads, _reply(99, one)]
+    assert [p.content for p in placements(events)] == [
+        f"Routes are installed in `{KT}/Routing.kt` (`configureRouting`), one per resource."
+    ]
+    assert closing_reports(events) == []
+    # A report statement no placement keeps stays.
+    other = "`plugins/Routing.kt` calls `vehicleRoutes()` before `driverRoutes()` on start-up."
+    said = [s.content for s in closing_reports([ask, *reads, _reply(99, other)])]
+    assert placements([ask, *reads, _reply(99, other)]) == []
+    assert said and said[0].endswith("before `driverRoutes()` on start-up.")

@@ -10,11 +10,18 @@ becomes a project fact when a rule can tell it is a statement about the code as 
   the repository — a path never seen is not trusted; a path in a
   dependency, build or test-data folder is not the project's layout;
 - it says where something lives or how it is wired: "lives in", "is defined/registered/
-  mounted/generated in|by|through", "`path` defines/holds/registers …", or, as an item of a
+  mounted/installed/connected/set up in|by|through", "`path` defines/holds/wires/starts …",
+  "The entry point is `path`", or, as an item of a
   summary list, "Blog posts in `data/blog/`";
 - it is declarative: not a question, a plan ("will", "Let me", "should"), a hedge ("might",
   "probably", "seems"), a report of the session's own change ("Added … in `x`"), nor about a
   person (no "I", "we", "you", "he", "the user").
+
+A sentence is read clause by clause where two clauses that each name code meet ("Routes are
+installed in `a`; the database is connected in `b`, and the tests point `c` at …"): each
+clause is judged alone and kept whole with its own scope words. A path written from a folder
+inside the project (`plugins/Routing.kt`) is the one file seen whose path ends so; a claim
+about a file the session wrote earlier is its own change, not the layout.
 
 One memory per (path, what lives there): the key holds the path and the claim's subject, so
 the same statement from another session updates that memory. The memory names the path as
