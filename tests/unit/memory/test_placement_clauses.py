@@ -149,3 +149,24 @@ def test_a_closing_report_says_once_what_a_placement_keeps() -> None:
     said = [s.content for s in closing_reports([ask, *reads, _reply(99, other)])]
     assert placements([ask, *reads, _reply(99, other)]) == []
     assert said and said[0].endswith("before `driverRoutes()` on start-up.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A modal in one clause speaks for the other.
+        "The trips route should be installed in `plugins/Routing.kt`, and its table is to be "
+        "created in `plugins/Database.kt`.",
+        "Its table is to be created in `plugins/Database.kt`.",
+        # How the code was, not how it is.
+        "Previously the database was connected in `plugins/Database.kt` at start-up.",
+        "Routes were installed in `plugins/Routing.kt` before the split.",
+    ],
+)
+def test_a_plan_in_any_clause_and_the_past_are_not_facts(text: str) -> None:
+    assert _said(READS, text) == []
+
+
+def test_a_table_created_in_a_read_file_is_placed() -> None:
+    said = _said(READS, "The `trips` table is created in `plugins/Database.kt` at start-up.")
+    assert said == [f"The `trips` table is created in `{KT}/Database.kt` at start-up."]

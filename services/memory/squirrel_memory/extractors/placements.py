@@ -19,7 +19,9 @@ becomes a project fact when a rule can tell it is a statement about the code as 
 
 A sentence is read clause by clause where two clauses that each name code meet ("Routes are
 installed in `a`; the database is connected in `b`, and the tests point `c` at …"): each
-clause is judged alone and kept whole with its own scope words. A path written from a folder
+clause is judged alone and kept whole with its own scope words; a plan, hedge or person in
+any clause rules out all of them, and the past ("was created in") is how the code was. A path
+written from a folder
 inside the project (`plugins/Routing.kt`) is the one file seen whose path ends so; a claim
 about a file the session wrote earlier is its own change, not the layout.
 
@@ -75,7 +77,7 @@ _PLACED = re.compile(
     r"(?:is|are|get|gets|being)?\s*(?:defined|declared|registered|configured|mounted|wired(?: up)?|"
     r"implemented|kept|stored|generated|loaded|discovered|dispatched|routed|handled|located|"
     r"exported|collected|organi[sz]ed|grouped|split|mapped|served|built|bundled|installed|"
-    r"connected|initiali[sz]ed|instantiated|bootstrapped|opened|applied|listed|set up)"
+    r"connected|initiali[sz]ed|instantiated|bootstrapped|opened|applied|listed|set up|created)"
     r"(?:\s+as\s+[\w-]+(?:\s+[\w-]+){0,2}?)?\s+(?:in|under|inside|within|through|via|by|"
     r"from|at|into|across)|"
     r"\bentry ?point (?:is|lives)|"
@@ -108,7 +110,7 @@ _HEDGE = re.compile(
 )
 _PLAN = re.compile(
     r"\b(?:will|won't|going to|gonna|need to|needs to|want to|plan|planned|next|todo|"
-    r"instead|new|now|yet|later|proposed|option|currently)\b",
+    r"instead|new|now|yet|later|proposed|option|currently|is to be|are to be)\b",
     re.IGNORECASE,
 )
 #: First words of a report of the session's own work or of an instruction.
@@ -128,6 +130,8 @@ _TRANSIENT = re.compile(
     r"failure|failures|typo|mistake|culprit|cause|regression|diff|difference|conflict)\b",
     re.IGNORECASE,
 )
+#: How the code was, not how it is ("Previously the engine was created in `db.py`").
+_PAST = re.compile(r"\b(?:was|were|had been|used to|previously|formerly|originally)\b", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|nothing|isn'?t|aren'?t|doesn'?t|don'?t)\b", re.I)
 _KEY_DROP = frozenset(
     str.split(
@@ -335,7 +339,7 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
         return None
     listed = _LISTED.match(flat) if bullet else None
     if listed is None:
-        if _ACTION_OPENING.match(flat) or _NEGATION.search(prose):
+        if _ACTION_OPENING.match(flat) or _NEGATION.search(prose) or _PAST.search(prose):
             return None
         if not (_PLACED.search(flat) or _PATH_SUBJECT.match(flat)):
             return None
@@ -368,6 +372,14 @@ def clauses(text: str) -> list[str]:
         else:
             kept[-1] += boundary + part
     return kept
+
+
+def whole_plain(text: str) -> bool:
+    """Whether the whole sentence `text` is plain and opens with no action or condition: a
+    modal or a person in one clause ("should be installed in `a`, and its table is to be
+    created in `b`") speaks for the others."""
+    flat = " ".join(_BULLET.sub("", text).replace("**", "").split())
+    return plain(_CODE_SPAN.sub(" code ", flat)) and not _ACTION_OPENING.match(flat)
 
 
 def _subject(said: str) -> str:
@@ -406,7 +418,10 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
         prose = re.sub(r"```.*?(?:```|$)", " ", event.content["text"], flags=re.DOTALL)
         for line in prose.split("\n"):
             for whole in _SENTENCE.split(line.strip()) if not _BULLET.match(line) else [line]:
-                for raw in clauses(whole):
+                parts = clauses(whole)
+                if len(parts) > 1 and not whole_plain(whole):
+                    continue  # a plan, hedge or person anywhere rules every clause
+                for raw in parts:
                     found = claim(raw, seen)
                     if found is None:
                         continue
