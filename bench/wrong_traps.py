@@ -44,6 +44,7 @@ from bench.wrong_trap_cases_i import CASES as NINTH
 from bench.wrong_trap_cases_j import CASES as TENTH
 from bench.wrong_trap_cases_k import CASES as ELEVENTH
 from bench.wrong_trap_cases_l import CASES as TWELFTH
+from bench.wrong_trap_cases_m import CASES as THIRTEENTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -60,6 +61,7 @@ TRAPS: tuple[Trap, ...] = (
     *TENTH,
     *ELEVENTH,
     *TWELFTH,
+    *THIRTEENTH,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

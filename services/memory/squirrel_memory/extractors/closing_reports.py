@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.report_statements import (
     FENCE,
     HEADING,
@@ -358,6 +359,8 @@ def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
 def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
     """What the main agent's closing reports in `events` (in order) state about the code."""
     kept: dict[str, ReportStatement] = {}
+    # What `placements` keeps of the same clause (its paths written from the root) is said once.
+    placed = {_words(p.content) for p in placements(events)}
     for report in [*_closing(events), *_written(events)]:
         event = events[report.index]
         text = report.body or event.content.get("text")
@@ -372,6 +375,8 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
             key = f"{KEY_PREFIX}{key_slug(f'{label} {said}', _KEY_DROP) or 'statement'}"
             if key in kept or any(k.content.endswith(said) for k in kept.values()):
                 continue
+            if _words(said) in placed:
+                continue
             where = f" ({label})" if label else ""
             kept[key] = ReportStatement(
                 key, f"{PREFIX}{where}: {said}", (event.id,), tuple(dict.fromkeys(named))[:2]
@@ -382,3 +387,9 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
         if len(kept) >= MAX_STATEMENTS:
             break
     return list(kept.values())
+
+
+def _words(text: str) -> str:
+    """`text`'s words outside its code spans, lower case: one clause however its paths are
+    written."""
+    return " ".join(re.findall(r"[a-z0-9]+", re.sub(r"`[^`]*`", " ", text).lower()))

@@ -10,11 +10,20 @@ becomes a project fact when a rule can tell it is a statement about the code as 
   the repository — a path never seen is not trusted; a path in a
   dependency, build or test-data folder is not the project's layout;
 - it says where something lives or how it is wired: "lives in", "is defined/registered/
-  mounted/generated in|by|through", "`path` defines/holds/registers …", or, as an item of a
+  mounted/installed/connected/set up in|by|through", "`path` defines/holds/wires/starts …",
+  "The entry point is `path`", or, as an item of a
   summary list, "Blog posts in `data/blog/`";
 - it is declarative: not a question, a plan ("will", "Let me", "should"), a hedge ("might",
   "probably", "seems"), a report of the session's own change ("Added … in `x`"), nor about a
   person (no "I", "we", "you", "he", "the user").
+
+A sentence is read clause by clause where two clauses that each name code meet ("Routes are
+installed in `a`; the database is connected in `b`, and the tests point `c` at …"): each
+clause is judged alone and kept whole with its own scope words; a plan, hedge or person in
+any clause rules out all of them, and the past ("was created in") is how the code was. A path
+written from a folder
+inside the project (`plugins/Routing.kt`) is the one file seen whose path ends so; a claim
+about a file the session wrote earlier is its own change, not the layout.
 
 One memory per (path, what lives there): the key holds the path and the claim's subject, so
 the same statement from another session updates that memory. The memory names the path as
@@ -67,8 +76,11 @@ _PLACED = re.compile(
     r"(?:in|under|inside|within)|"
     r"(?:is|are|get|gets|being)?\s*(?:defined|declared|registered|configured|mounted|wired(?: up)?|"
     r"implemented|kept|stored|generated|loaded|discovered|dispatched|routed|handled|located|"
-    r"exported|collected|organi[sz]ed|grouped|split|mapped|served|built|bundled)\s+(?:in|under|inside|within|through|via|by|"
+    r"exported|collected|organi[sz]ed|grouped|split|mapped|served|built|bundled|installed|"
+    r"connected|initiali[sz]ed|instantiated|bootstrapped|opened|applied|listed|set up|created)"
+    r"(?:\s+as\s+[\w-]+(?:\s+[\w-]+){0,2}?)?\s+(?:in|under|inside|within|through|via|by|"
     r"from|at|into|across)|"
+    r"\bentry ?point (?:is|lives)|"
     r"registers?\s+(?:itself|themselves|each|every|all|them|it)\b|"
     r"(?:is|are) (?:the )?(?:entry ?point|home|source of truth)\b|"
     r"one (?:file|module|folder|directory|package|class) per)\b",
@@ -77,7 +89,8 @@ _PLACED = re.compile(
 #: "`router.ex` defines every route", "`plugins/` holds one folder per plugin".
 _PATH_SUBJECT = re.compile(
     r"^`[^`]+`\s+(?:defines|declares|registers|holds|contains|wires|mounts|maps|configures|"
-    r"routes|dispatches|lists|exports|is where)\b",
+    r"routes|dispatches|lists|exports|is where|starts|creates|builds|loads|opens|connects|"
+    r"installs|applies|initiali[sz]es|sets up|bootstraps)\b",
     re.IGNORECASE,
 )
 #: A summary list item: "Blog posts in `data/blog/`", "**Agent plugins** (`src/agents/plugins/`)".
@@ -97,7 +110,7 @@ _HEDGE = re.compile(
 )
 _PLAN = re.compile(
     r"\b(?:will|won't|going to|gonna|need to|needs to|want to|plan|planned|next|todo|"
-    r"instead|new|now|yet|later|proposed|option|currently)\b",
+    r"instead|new|now|yet|later|proposed|option|currently|is to be|are to be)\b",
     re.IGNORECASE,
 )
 #: First words of a report of the session's own work or of an instruction.
@@ -108,7 +121,7 @@ _ACTION_OPENING = re.compile(
     r"added|moved|updated|created|modified|fixed|removed|deleted|changed|renamed|replaced|"
     r"extracted|implemented|refactored|introduced|wrote|mounted|registered|installed|"
     r"configured|copied|converted|migrated|merged|cleaned|reverted|found|saw|checked|"
-    r"also|then|first|finally|so|but|if|when|once|after|before|since|not|no)\b",
+    r"also|then|first|finally|so|but|if|when|once|after|before|since|not|no|done)\b",
     re.IGNORECASE,
 )
 #: What a diagnosis places, not the layout ("The bug is in `x.py`").
@@ -117,6 +130,8 @@ _TRANSIENT = re.compile(
     r"failure|failures|typo|mistake|culprit|cause|regression|diff|difference|conflict)\b",
     re.IGNORECASE,
 )
+#: How the code was, not how it is ("Previously the engine was created in `db.py`").
+_PAST = re.compile(r"\b(?:was|were|had been|used to|previously|formerly|originally)\b", re.I)
 _NEGATION = re.compile(r"\b(?:not|no|never|nothing|isn'?t|aren'?t|doesn'?t|don'?t)\b", re.I)
 _KEY_DROP = frozenset(
     str.split(
@@ -133,6 +148,8 @@ _VAGUE = frozenset(
         "match source setting content project repo repository main rest other"
     )
 )
+#: Where a sentence's clauses meet: "…; the database …", "…, and the tests …".
+_CLAUSE_BOUNDARY = re.compile(r"(;\s+|,\s+(?:and|while|whereas|but)\s+)")
 _NUMBERED = re.compile(r"^\s*(\d+)(?:→|\t)(.*)$")
 _SYMBOL = re.compile(r"^([A-Za-z_][\w.:]*?)(?:\(\)?\)?|/\d+)?$")
 
@@ -182,7 +199,12 @@ class SeenPaths:
                 "/" in tail or _FILE_SUFFIX.search(tail)
             ):
                 return tail
-        return None
+        if raw.startswith(("/", "~")):
+            return None
+        # A path written from a folder inside the project (`plugins/Routing.kt` for
+        # `src/main/kotlin/app/plugins/Routing.kt`): the one file or folder seen ending so.
+        ends = [p for p in [*self.files, *self.folders] if p.endswith("/" + rel)]
+        return ends[0] if len(ends) == 1 else None
 
     def _known(self, rel: str) -> bool:
         if rel in self.files or rel in self.folders:
@@ -317,7 +339,7 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
         return None
     listed = _LISTED.match(flat) if bullet else None
     if listed is None:
-        if _ACTION_OPENING.match(flat) or _NEGATION.search(prose):
+        if _ACTION_OPENING.match(flat) or _NEGATION.search(prose) or _PAST.search(prose):
             return None
         if not (_PLACED.search(flat) or _PATH_SUBJECT.match(flat)):
             return None
@@ -335,6 +357,29 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
         rewritten = f"{listed.group('what').strip()}: {path_span.group(0)}"
     said = sentence(rewritten)
     return (said, placed, symbols) if said else None
+
+
+def clauses(text: str) -> list[str]:
+    """`text` cut where two clauses that each name code meet ("Routes are installed in `a`;
+    the database is connected in `b`, and the tests point `c` at …"): each clause stands
+    whole, with its own scope words, and a clause naming no code stays with the one before
+    ("Routes, models, and views are defined in `x`" is one clause)."""
+    parts = _CLAUSE_BOUNDARY.split(text)
+    kept = [parts[0]]
+    for boundary, part in zip(parts[1::2], parts[2::2], strict=True):
+        if "`" in kept[-1] and "`" in part and kept[-1].count("`") % 2 == 0:
+            kept.append(part)
+        else:
+            kept[-1] += boundary + part
+    return kept
+
+
+def whole_plain(text: str) -> bool:
+    """Whether the whole sentence `text` is plain and opens with no action or condition: a
+    modal or a person in one clause ("should be installed in `a`, and its table is to be
+    created in `b`") speaks for the others."""
+    flat = " ".join(_BULLET.sub("", text).replace("**", "").split())
+    return plain(_CODE_SPAN.sub(" code ", flat)) and not _ACTION_OPENING.match(flat)
 
 
 def _subject(said: str) -> str:
@@ -363,26 +408,38 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
         return []
     seen = seen_paths(events, shown_paths(events))
     kept: dict[str, Placement] = {}
-    for event in replies:
+    written: set[str] = set()
+    reply_ids = {e.id for e in replies}
+    for event in events:
+        if event.event_type == EventType.CODE_CHANGE:
+            written.update(relative_path(p, event.project_id) for p in event.file_paths if p)
+        if event.id not in reply_ids:
+            continue
         prose = re.sub(r"```.*?(?:```|$)", " ", event.content["text"], flags=re.DOTALL)
         for line in prose.split("\n"):
-            for raw in _SENTENCE.split(line.strip()) if not _BULLET.match(line) else [line]:
-                found = claim(raw, seen)
-                if found is None:
-                    continue
-                said, path, symbols = found
-                subject = _subject(said)
-                key = f"{KEY_PREFIX}{path}:{subject}"
-                if key in kept or set(subject.split("_")) <= _VAGUE:
-                    continue
-                ref = seen.line_of(path, symbols)
-                kept[key] = Placement(
-                    key,
-                    said,
-                    path,
-                    (ref,) if ref else (),
-                    (event.id, *seen.files.get(path, [])[:3]),
-                )
-                if len(kept) >= MAX_PLACEMENTS:
-                    return list(kept.values())
+            for whole in _SENTENCE.split(line.strip()) if not _BULLET.match(line) else [line]:
+                parts = clauses(whole)
+                if len(parts) > 1 and not whole_plain(whole):
+                    continue  # a plan, hedge or person anywhere rules every clause
+                for raw in parts:
+                    found = claim(raw, seen)
+                    if found is None:
+                        continue
+                    said, path, symbols = found
+                    if path in written:
+                        continue  # what the session just changed there is its own work
+                    subject = _subject(said)
+                    key = f"{KEY_PREFIX}{path}:{subject}"
+                    if key in kept or set(subject.split("_")) <= _VAGUE:
+                        continue
+                    ref = seen.line_of(path, symbols)
+                    kept[key] = Placement(
+                        key,
+                        said,
+                        path,
+                        (ref,) if ref else (),
+                        (event.id, *seen.files.get(path, [])[:3]),
+                    )
+                    if len(kept) >= MAX_PLACEMENTS:
+                        return list(kept.values())
     return list(kept.values())
