@@ -698,3 +698,19 @@ def test_recoveries_skip_checks_and_runs_after_an_edit() -> None:
     assert texts == ["cargo build --release"]
     edited = [T0 + timedelta(seconds=100)]  # a change between the failed build and the next
     assert recoveries(found, edited) == set()
+
+
+def test_an_option_the_later_runs_keep_is_a_standing_need_not_a_repair() -> None:
+    conflict = (
+        "Error: cabal: Could not resolve dependencies:\n[__1] rejecting: base-4.19 (conflict)"
+    )
+    events = _session(
+        [
+            ("run", ("cabal build", 1, conflict)),
+            ("run", ("cabal build --allow-newer", 0, "[2 of 2] Compiling Hex.Grid")),
+            ("run", ("cabal test --allow-newer", 0, "14 examples, 0 failures")),
+        ]
+    )
+    assert "To build: `cabal build --allow-newer`." in _recipes(events)
+    found = attempts(commands(sorted(events, key=lambda e: e.timestamp)), ROOT)
+    assert recoveries(found) == set()

@@ -144,8 +144,8 @@ def recoveries(found: list[Attempt], edit_times: Sequence[datetime] = ()) -> set
     run of their session failed, that run had the same program but not this command (`meson
     setup --wipe build` after `meson setup --reconfigure build` failed; `npm ci` after `npm
     install` failed), and no file changed between. A check is not one (a test run given what
-    it needs passes as the check); nor is the failed command run again, nor a run after an
-    edit (the change fixed it)."""
+    it needs passes as the check); nor is the failed command run again, a run after an edit
+    (the change fixed it), or one whose option later runs of its program are given again."""
     found_at: set[int] = set()
     current: dict[str | None, tuple[str, list[Attempt]]] = {}
     previous: dict[str | None, list[Attempt]] = {}
@@ -175,8 +175,26 @@ def recoveries(found: list[Attempt], edit_times: Sequence[datetime] = ()) -> set
         programs = {b.program for b in before} | {_typed_program(b) for b in before}
         same = attempt.program in programs or _typed_program(attempt) in programs
         if same and attempt.text not in {b.text for b in before}:
-            found_at.add(n)
+            given = {w for b in before for w in b.text.split()}
+            if not _option_kept(found, n, given):
+                found_at.add(n)
     return found_at
+
+
+def _option_kept(found: list[Attempt], n: int, given: set[str]) -> bool:
+    """Whether an option the repair at `n` added to the failed run (`given`: its words) is
+    given again to a later run of its program (`cabal build --allow-newer`, then `cabal test
+    --allow-newer`): a standing need of the project, not a one-time repair."""
+    repair = found[n]
+    options = {w for w in repair.text.split() if w.startswith("-")} - given
+    programs = {repair.program, _typed_program(repair)}
+    return any(
+        a.run.timestamp > repair.run.timestamp
+        and a.run.event_id != repair.run.event_id
+        and (a.program in programs or _typed_program(a) in programs)
+        and options.intersection(a.text.split())
+        for a in found
+    )
 
 
 def _typed_program(attempt: Attempt) -> str:
