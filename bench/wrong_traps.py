@@ -5,11 +5,11 @@ does not use, a dev-only dependency, a generated or vendored language, a sibling
 project's version, a side tool's manifest untracked at the root, a side container's database, a
 guess taken back, another project the user speaks of, a stale example environment file, a legacy
 framework, an empty test run, a global tool's package manager, a project that moved on between
-sessions, an instruction taken back, a command said otherwise than it was typed). Each trap's
-sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_l`) are written in the host's own
-transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
-extractor, no key); then every memory and every line of the session-start text is held against
-the trap's `wrong` patterns.
+sessions, an instruction taken back, a command said otherwise than it was typed, an architecture summary with a clause scoped to the tests, a repair run once
+said as the build). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to
+`_n`) are written in the host's own transcript format and go through the real pipeline as
+`bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line
+of the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -45,6 +45,7 @@ from bench.wrong_trap_cases_j import CASES as TENTH
 from bench.wrong_trap_cases_k import CASES as ELEVENTH
 from bench.wrong_trap_cases_l import CASES as TWELFTH
 from bench.wrong_trap_cases_m import CASES as THIRTEENTH
+from bench.wrong_trap_cases_n import CASES as FOURTEENTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -62,6 +63,7 @@ TRAPS: tuple[Trap, ...] = (
     *ELEVENTH,
     *TWELFTH,
     *THIRTEENTH,
+    *FOURTEENTH,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

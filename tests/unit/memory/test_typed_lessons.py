@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from squirrel_core.commands import typed_commands
-from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.activity import CommandRun, commands
 from squirrel_memory.extractors.evidence import attempts
 from squirrel_memory.extractors.evidence.attempts import command_base
+from squirrel_memory.extractors.evidence.recipes import recoveries
 from squirrel_memory.extractors.evidence.routines import finishing_checks
 from squirrel_memory.extractors.pitfall_memories import clip_stated
 from squirrel_memory.extractors.pitfalls import first_error_line, nothing_ran
@@ -603,3 +604,113 @@ def test_an_option_before_the_subcommand_is_the_lesson() -> None:
     )
     [found] = _pitfalls(events)
     assert "with `--extra-experimental-features 'nix-command flakes'` added worked" in found
+
+
+# --- a repair run after a failure is the failure's fix, not the project's recipe -------------
+
+
+def _two_sessions(
+    first: Sequence[tuple[str, Any]], second: Sequence[tuple[str, Any]]
+) -> list[StoredEvent]:
+    return [
+        *scripted_session(ROOT, T0, "s1", first),
+        *scripted_session(ROOT, T0, "s2", second, start=3600),
+    ]
+
+
+_STALE = "ERROR: Build directory has been generated with Meson version 1.2.3, which is incompatible"
+
+
+def test_a_wipe_that_fixed_a_stale_build_folder_is_not_how_to_build() -> None:
+    events = _two_sessions(
+        [
+            ("run", ("meson setup build", 0, "Build targets in project: 4")),
+            ("run", ("meson compile -C build", 0, "[6/6] Linking target app")),
+        ],
+        [
+            ("run", ("meson test -C build", 1, _STALE)),
+            ("run", ("meson setup --reconfigure build", 1, _STALE)),
+            ("run", ("meson setup --wipe build", 0, "Build targets in project: 4")),
+            ("run", ("meson test -C build", 0, "Ok: 3\nFail: 0")),
+        ],
+    )
+    found = _recipes(events)
+    assert not any("--wipe" in r for r in found)
+    assert any(r.startswith("To build: `meson") for r in found)
+
+
+def test_a_forced_update_after_a_failure_is_not_the_build_nor_its_example() -> None:
+    missing = "[ERROR] Could not resolve dependencies: com.mj:core:jar:0.9-SNAPSHOT was cached"
+    events = _two_sessions(
+        [("run", ("mvn install", 0, "[INFO] BUILD SUCCESS"))],
+        [
+            ("run", ("mvn install", 1, missing)),
+            ("run", ("mvn -U clean install", 0, "[INFO] BUILD SUCCESS")),
+        ],
+    )
+    found = _recipes(events)
+    assert "To build: `mvn install`." in found
+    assert not any("-U" in r for r in found)
+
+
+def test_a_flag_run_in_ordinary_work_stays_the_recipe() -> None:
+    run = ("run", ("pod install --repo-update", 0, "Pod installation complete!"))
+    events = _two_sessions([run], [run])
+    assert "To install dependencies: `pod install --repo-update` (worked in 2 sessions)." in (
+        _recipes(events)
+    )
+
+
+def test_the_failed_command_run_again_is_no_repair() -> None:
+    failed = "[+] Building 4.0s\nfailed to solve: exit code: 1"
+    events = _two_sessions(
+        [("run", ("docker compose up --build -d", 0, "Container api Started"))],
+        [
+            ("run", ("docker compose up --build -d", 1, failed)),
+            ("edit", ("main.go", "routes", "app.Routes")),
+            ("run", ("docker compose up --build -d", 0, "Container api Started")),
+        ],
+    )
+    assert "To run the app: `docker compose up --build -d` (worked in 2 sessions)." in (
+        _recipes(events)
+    )
+
+
+def test_recoveries_skip_checks_and_runs_after_an_edit() -> None:
+    events = [
+        *scripted_session(
+            ROOT,
+            T0,
+            "s1",
+            [
+                (
+                    "run",
+                    ("cargo test", 101, "error[E0433]: failed to resolve: use of undeclared crate"),
+                ),
+                ("run", ("cargo test --features sqlite", 0, "test result: ok. 9 passed")),
+                ("run", ("cargo build", 101, "error: linking with `cc` failed")),
+                ("run", ("cargo build --release", 0, "Finished `release` profile")),
+            ],
+        )
+    ]
+    found = attempts(commands(sorted(events, key=lambda e: e.timestamp)), ROOT)
+    texts = [found[n].text for n in recoveries(found)]
+    assert texts == ["cargo build --release"]
+    edited = [T0 + timedelta(seconds=100)]  # a change between the failed build and the next
+    assert recoveries(found, edited) == set()
+
+
+def test_an_option_the_later_runs_keep_is_a_standing_need_not_a_repair() -> None:
+    conflict = (
+        "Error: cabal: Could not resolve dependencies:\n[__1] rejecting: base-4.19 (conflict)"
+    )
+    events = _session(
+        [
+            ("run", ("cabal build", 1, conflict)),
+            ("run", ("cabal build --allow-newer", 0, "[2 of 2] Compiling Hex.Grid")),
+            ("run", ("cabal test --allow-newer", 0, "14 examples, 0 failures")),
+        ]
+    )
+    assert "To build: `cabal build --allow-newer`." in _recipes(events)
+    found = attempts(commands(sorted(events, key=lambda e: e.timestamp)), ROOT)
+    assert recoveries(found) == set()

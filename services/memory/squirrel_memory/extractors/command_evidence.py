@@ -76,7 +76,7 @@ def evidence_candidates(
     found = discovered_tests(found, edit_times)
     main = ecosystems or _ecosystem_of(found, changes)
     findings = [
-        *recipes(found, main, first_edits),
+        *recipes(found, main, first_edits, edit_times),
         *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
     ]
     # No run of the test command passed: the runner that ran and reported tests is still it;

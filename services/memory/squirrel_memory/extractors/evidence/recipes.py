@@ -2,7 +2,10 @@
 
 A command of the same purpose that passed over the whole project after the winner's last
 success replaces it (the project moved on, `recency.moved_on`); when both kept passing after
-each other, the recipe names both. A gate task that runs the tests among other checks
+each other, the recipe names both. A command run as a repair (`recoveries`: right after a run
+of the same program failed, with nothing edited between) is that failure's fix, not the way
+the project is built or set up: it adds to a recipe only beside ordinary runs of the same
+command, and never becomes one alone. A gate task that runs the tests among other checks
 (`./gradlew check`, `make check`) is the test command only when nothing that runs just the
 tests is one; else it is a recipe of its own (`recipe:gate`, "To run the checks")."""
 
@@ -10,12 +13,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from squirrel_core.commands import runs_a_gate
-from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
+from squirrel_memory.extractors.evidence.attempts import (
+    CHECK_PURPOSES,
+    NEUTRAL_ECOSYSTEMS,
+    Attempt,
+    Finding,
+)
 from squirrel_memory.extractors.evidence.recency import Passes, moved_on
 
 #: Successful runs needed before a command becomes a recipe, by purpose (or two sessions).
@@ -131,10 +139,75 @@ def _weight(when: datetime, newest: datetime) -> float:
     return float(0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS))
 
 
+def recoveries(found: list[Attempt], edit_times: Sequence[datetime] = ()) -> set[int]:
+    """The indexes in `found` of the commands run as a repair: passed right after the previous
+    run of their session failed, that run had the same program but not this command (`meson
+    setup --wipe build` after `meson setup --reconfigure build` failed; `npm ci` after `npm
+    install` failed), and no file changed between. A check is not one (a test run given what
+    it needs passes as the check); nor is the failed command run again, a run after an edit
+    (the change fixed it), or one whose option later runs of its program are given again."""
+    found_at: set[int] = set()
+    current: dict[str | None, tuple[str, list[Attempt]]] = {}
+    previous: dict[str | None, list[Attempt]] = {}
+    for n in sorted(range(len(found)), key=lambda i: found[i].run.timestamp):
+        attempt = found[n]
+        session = attempt.run.session_id
+        event_id, parts = current.get(session, ("", []))
+        if event_id != attempt.run.event_id:
+            if parts:
+                previous[session] = parts
+            current[session] = (attempt.run.event_id, [attempt])
+        else:
+            parts.append(attempt)
+        before = previous.get(session)
+        use = attempt.use
+        if (
+            not before
+            or not attempt.run.ok
+            or use is None
+            or use.purpose in CHECK_PURPOSES
+            or before[0].run.ok is not False
+        ):
+            continue
+        failed_at = before[0].run.timestamp
+        if any(failed_at < t < attempt.run.timestamp for t in edit_times):
+            continue
+        programs = {b.program for b in before} | {_typed_program(b) for b in before}
+        same = attempt.program in programs or _typed_program(attempt) in programs
+        if same and attempt.text not in {b.text for b in before}:
+            given = {w for b in before for w in b.text.split()}
+            if not _option_kept(found, n, given):
+                found_at.add(n)
+    return found_at
+
+
+def _option_kept(found: list[Attempt], n: int, given: set[str]) -> bool:
+    """Whether an option the repair at `n` added to the failed run (`given`: its words) is
+    given again to a later run of its program (`cabal build --allow-newer`, then `cabal test
+    --allow-newer`): a standing need of the project, not a one-time repair."""
+    repair = found[n]
+    options = {w for w in repair.text.split() if w.startswith("-")} - given
+    programs = {repair.program, _typed_program(repair)}
+    return any(
+        a.run.timestamp > repair.run.timestamp
+        and a.run.event_id != repair.run.event_id
+        and (a.program in programs or _typed_program(a) in programs)
+        and options.intersection(a.text.split())
+        for a in found
+    )
+
+
+def _typed_program(attempt: Attempt) -> str:
+    """The program as typed, before any runner it starts (`uv` of `uv run pytest`)."""
+    word = next((w for w in attempt.text.split() if "=" not in w), "")
+    return word.rsplit("/", 1)[-1]
+
+
 def recipes(
     found: list[Attempt],
     ecosystems: tuple[str, ...],
     first_edits: Mapping[str | None, datetime] | None = None,
+    edit_times: Sequence[datetime] = (),
 ) -> list[Finding]:
     """One recipe per purpose at the project root, plus scoped and other-ecosystem recipes.
 
@@ -145,7 +218,9 @@ def recipes(
     session): it checked the change, as a rerun would. Any command whose words say a role
     (test, lint, format, type-check, build, docs, release, deploy) is a recipe after one whole
     run (no file or test picked) when its last run did not fail: a command that failed and
-    was replaced, or only ever ran on one file, is not.
+    was replaced, or only ever ran on one file, is not. A repair (`recoveries`, given the
+    times files changed, `edit_times`) counts only for a command also run in ordinary work,
+    and is never shown as its example.
     """
     if not found:
         return []
@@ -153,7 +228,9 @@ def recipes(
     groups: dict[tuple[str, str, str], _Group] = {}
     #: When each command passed, and how its last run with a known outcome ended.
     passes: dict[tuple[str, str, str], Passes] = {}
-    for attempt in found:
+    repairs = recoveries(found, edit_times)
+    repaired: list[tuple[tuple[str, str, str], Attempt]] = []
+    for n, attempt in enumerate(found):
         use = attempt.use
         if use is None or attempt.scope.startswith("/") or looks_only(attempt.text):
             continue
@@ -163,6 +240,9 @@ def recipes(
         ok = attempt.run.ok and not attempt.ran_no_test
         command_passes.add(attempt.run.timestamp, ok, whole=whole)
         if not ok:
+            continue
+        if n in repairs:
+            repaired.append((key, attempt))
             continue
         group = groups.setdefault(
             key,
@@ -177,6 +257,13 @@ def recipes(
         first_edit = (first_edits or {}).get(attempt.run.session_id)
         if first_edit is not None and attempt.run.timestamp > first_edit and whole:
             group.checked_change = True
+    for key, attempt in repaired:  # it worked, but said by the ordinary runs' own words
+        repaired_group = groups.get(key)
+        if repaired_group is not None:
+            repaired_group.successes += 1
+            repaired_group.weight += _weight(attempt.run.timestamp, newest)
+            repaired_group.sessions.add(attempt.run.session_id or "")
+            repaired_group.event_ids.append(attempt.run.event_id)
     chosen: dict[str, _Group] = {}
     rivals: dict[str, list[_Group]] = {}
     main_test: _Group | None = None
