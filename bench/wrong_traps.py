@@ -1,15 +1,16 @@
-"""Made-up sessions built around a trap each: where a rule could state a wrong stack fact or a wrong
-command (a side store's client, a sub-folder with its own manifest, a monorepo whose packages
-disagree, a migration mid-session, a stale README, a command that always failed, a tool the user
-does not use, a dev-only dependency, a generated or vendored language, a sibling checkout, another
-project's version, a side tool's manifest untracked at the root, a side container's database, a
-guess taken back, another project the user speaks of, a stale example environment file, a legacy
-framework, an empty test run, a global tool's package manager, a project that moved on between
-sessions, an instruction taken back, a command said otherwise than it was typed, an architecture summary with a clause scoped to the tests, a repair run once
-said as the build). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to
-`_n`) are written in the host's own transcript format and go through the real pipeline as
-`bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line
-of the session-start text is held against the trap's `wrong` patterns.
+"""Made-up sessions built around a trap each: where a rule could state a wrong stack fact or a
+wrong command (a side store's client, a sub-folder with its own manifest, a monorepo whose
+packages disagree, a migration mid-session, a stale README, a command that always failed, a tool
+the user does not use, a dev-only dependency, a generated or vendored language, a sibling
+checkout, another project's version, a side tool's manifest untracked at the root, a side
+container's database, a guess taken back, another project the user speaks of, a stale example
+environment file, a legacy framework, an empty test run, a global tool's package manager, a
+project that moved on between sessions, an instruction taken back, a command said otherwise than
+it was typed, an architecture summary with a clause scoped to the tests, a repair run once said
+as the build). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_n`) are
+written in the host's own transcript format and go through the real pipeline as
+`bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line of
+the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
