@@ -49,21 +49,23 @@ from squirrel_memory.extractors.preferences import (
     STANDING_TAG,
     TENTATIVE_TAG,
 )
+from squirrel_memory.extractors.reply_habits import (
+    BULLETS_KEY,
+    CHANGED_LINES_KEY,
+    EXPLAIN_KEY,
+    FENCED_KEY,
+    LENGTH_KEY,
+    PLAIN_KEY,
+    SUMMARY_KEY,
+)
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.standing_words import PREFIX as OWN_WORDS_PREFIX
 from squirrel_memory.extractors.workflow_habits import (
-    BULLETS_KEY,
     CARRY_KEY,
-    CHANGED_LINES_KEY,
     DONE_KEY,
-    EXPLAIN_KEY,
-    FENCED_KEY,
     HANDOVER_KEY,
-    LENGTH_KEY,
     PACE_KEY,
-    PLAIN_KEY,
     PREVIEW_KEY,
-    SUMMARY_KEY,
 )
 from squirrel_memory.extractors.working_habits import HABIT_KEY
 from squirrel_memory.models import (

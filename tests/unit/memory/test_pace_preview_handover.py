@@ -13,13 +13,15 @@ import pytest
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.preferences import STANDING_TAG, stated_preferences
+from squirrel_memory.extractors.reply_habits import (
+    SUMMARY_KEY,
+)
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.extractors.workflow_habits import (
     DONE_KEY,
     HANDOVER_KEY,
     PACE_KEY,
     PREVIEW_KEY,
-    SUMMARY_KEY,
     workflow_habits,
 )
 from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType, UpdateDecision

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from squirrel_memory.extractors.preferences import stated_preferences
-from squirrel_memory.extractors.workflow_habits import (
+from squirrel_memory.extractors.reply_habits import (
     BULLETS_KEY,
     CHANGED_LINES_KEY,
     EXPLAIN_KEY,
@@ -15,6 +15,8 @@ from squirrel_memory.extractors.workflow_habits import (
     LENGTH_KEY,
     PLAIN_KEY,
     SUMMARY_KEY,
+)
+from squirrel_memory.extractors.workflow_habits import (
     with_workflow_habits,
     workflow_habits,
 )

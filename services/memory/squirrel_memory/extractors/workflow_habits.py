@@ -16,17 +16,10 @@ assistant stopped too early or called something finished too soon:
 - one piece at a time: "do them one at a time and wait for my ok before the next";
 - the change shown before it is made: "show me the diff before applying anything", "before
   applying a change, show me the diff", "show me the plan before writing any code";
-- no summary closing a reply: "no summary at the end", "skip the recap at the end of your
-  replies", "don't summarize what you did at the end", "no recap please", "skip the final
-  summary", "don't summarise what you did";
-- the rest of every reply: its length ("short replies please", "answers should be brief"), no
-  explanation unasked ("don't bother explaining", "just give me the code, no explanation"),
-  its form ("answer in bullet points", "write your replies in plain text", "put code in fenced
-  blocks", "show only the changed lines"). Said after the task, even in the same sentence
-  after an "and" ("fix it and keep your answers short"), they are read from their own words
-  on; "explain this function", "keep this function short", "write the commit message in
-  bullet points" are the task's. A reply habit another rule already reads ("be concise")
-  stays in that rule's words;
+- no summary closing a reply, and the rest of every reply (its length, no explanation unasked,
+  its form): the cues of `reply_habits`. Said after the task, even in the same sentence after
+  an "and" ("fix it and keep your answers short"), they are read from their own words on; a
+  reply habit another rule already reads ("be concise") stays in that rule's words;
 - finished work handed over for review: "when you finish, push and open a PR", "open a pull
   request when you're done instead of pushing to main" ("push when you're done" alone keeps the
   push's own key, which "did you push?" shares).
@@ -62,6 +55,25 @@ from squirrel_memory.extractors.preferences import (
     TENTATIVE_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.reply_habits import (
+    AND_CLAUSE,
+    BULLETS,
+    BULLETS_KEY,
+    CHANGED_LINES,
+    CHANGED_LINES_KEY,
+    EXPLAIN,
+    EXPLAIN_KEY,
+    FENCED,
+    FENCED_KEY,
+    LENGTH,
+    LENGTH_KEY,
+    OWN_WORDS,
+    PLAIN,
+    PLAIN_KEY,
+    REPLY_KEYS,
+    SUMMARY,
+    SUMMARY_KEY,
+)
 from squirrel_memory.extractors.wording import strip_markdown
 from squirrel_memory.extractors.working_habits import HABIT_STEP
 from squirrel_memory.models import Scope
@@ -72,13 +84,6 @@ TESTS_KEY = "pref:tests_not_bent_to_pass"
 SUITE_KEY = "pref:whole_test_suite"
 PACE_KEY = "pref:one_task_at_a_time"
 PREVIEW_KEY = "pref:preview_before_applying"
-SUMMARY_KEY = "pref:no_closing_summary"
-LENGTH_KEY = "pref:answer_length"
-EXPLAIN_KEY = "pref:no_unasked_explanations"
-BULLETS_KEY = "pref:reply_in_bullets"
-PLAIN_KEY = "pref:reply_in_plain_text"
-FENCED_KEY = "pref:code_in_fenced_blocks"
-CHANGED_LINES_KEY = "pref:changed_lines_only"
 HANDOVER_KEY = "pref:hand_over_when_done"
 WORKFLOW_TAG = "workflow"
 MAX_QUOTE_CHARS = 160
@@ -230,109 +235,6 @@ _PREVIEW = (
     re.compile(rf"\bshow\s+me\s+{_PREVIEW_OF}\s+(?:first\s+)?{_PREVIEW_BEFORE}", re.I),
     re.compile(rf"\b{_PREVIEW_BEFORE}[^.?!;]{{0,20}}?,\s*show\s+me\s+{_PREVIEW_OF}\b", re.I),
 )
-#: No summary closing each reply: "no summary at the end", "skip the recap at the end of your
-#: replies", "don't summarize what you did at the end" (not "summarize what changed").
-_SUMMARY = (
-    re.compile(
-        r"\b(?:no|skip\s+(?:the|a)|without\s+(?:the|a)|drop\s+the|leave\s+out\s+the|"
-        r"(?:don'?t|do not|stop)\s+(?:add|writ|giv|includ|end with|put)\w*\s+(?:the\s+|a\s+)?)"
-        r"\s*(?:final\s+|closing\s+)?(?:summary|summaries|recap|wrap-up)\b[^.?!;]{0,30}?"
-        r"\bat\s+the\s+end\b",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        r"\b(?:don'?t|do not|stop|avoid|no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+"
-        r"to)\s+(?:summari[sz]|recap)\w*\b[^.?!;]{0,40}?\bat\s+the\s+end\b",
-        re.IGNORECASE,
-    ),
-    # no recap please / skip the final summary / no need for a summary when you're done
-    re.compile(
-        r"\b(?:no|skip\s+the|leave\s+out\s+the|drop\s+the|no\s+need\s+for\s+(?:a|the))\s+"
-        r"(?:final\s+|closing\s+)?(?:summary|summaries|recap|wrap-up)"
-        r"(?=\s*(?:$|[.!]|please\b|,|\s(?:when|once|after)\s+you(?:'re|\s+are)?\s+(?:done|finish)))",
-        re.IGNORECASE,
-    ),
-    # don't summarise what you did / you don't need to recap your changes
-    re.compile(
-        r"\b(?:don'?t|do not|no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+to)\s+"
-        r"(?:summari[sz]e|recap)\s+(?:what\s+you(?:'ve)?\s+(?:did|done|changed)|your\s+(?:changes|"
-        r"work)|the\s+changes\s+you\s+made)\b",
-        re.IGNORECASE,
-    ),
-)
-_REPLIES = r"(?:answers?|replies|reply|responses?|messages)"
-_SHORT = r"(?:very\s+|really\s+)?(?:short|shorter|brief|briefer|concise|terse|succinct)"
-#: The length of every reply: "keep your answers short and …", "short replies please", "answers
-#: should be brief", "be brief and to the point" (not "keep this function short", "answer this
-#: one briefly").
-_LENGTH = (
-    # (not "keep the responses short in the API docs": the docs' own)
-    re.compile(
-        rf"\b(?:keep|make)\s+(?:your\s+|the\s+)?{_REPLIES}\s+{_SHORT}\b"
-        r"(?!\s+(?:in|of|for|on)\s+(?:the|this|that|our|these|those)\b)",
-        re.I,
-    ),
-    re.compile(rf"^{_SHORT}\s+{_REPLIES}(?=\s*(?:$|[.!]|please\b|,))", re.I),
-    re.compile(rf"^(?:your\s+)?{_REPLIES}\s+should\s+(?:always\s+)?be\s+{_SHORT}\b", re.I),
-    re.compile(r"^be\s+(?:brief|concise|terse|succinct)\s+and\s+to\s+the\s+point\b", re.I),
-)
-#: No explanation the user did not ask for: "don't bother explaining", "just give me the code,
-#: no explanation", "skip the explanations", "you don't have to explain what each line does"
-#: (not "explain this function", "can you explain what this regex does?").
-_EXPLAIN = (
-    re.compile(
-        r"\b(?:don'?t|do not|never|no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+to)"
-        r"\s+(?:bother\s+)?explain(?:ing)?\b(?!\s+(?:this|that|the\s+\w+\s+(?:in|to)\s+the)\b)",
-        re.IGNORECASE,
-    ),
-    re.compile(r"\b(?:skip|drop|leave\s+out)\s+the\s+explanations\b", re.IGNORECASE),
-    re.compile(r"\bno\s+explanations?(?=\s*(?:$|[.!]|please\b|,|needed\b))", re.IGNORECASE),
-)
-#: The form of every reply: "answer in bullet points", "use bullet points when you list things",
-#: "write your replies in plain text", "put code in fenced blocks", "show only the changed
-#: lines, not the whole file" (not "write the commit message in bullet points").
-_BULLETS = (
-    re.compile(
-        r"\b(?:answer|reply|respond|write\s+your\s+(?:answers|replies))\s+(?:in|with|using)\s+"
-        r"bullet(?:\s+points|s)\b",
-        re.IGNORECASE,
-    ),
-    re.compile(r"\buse\s+bullet(?:\s+points|s)\s+when(?:ever)?\s+you\b", re.IGNORECASE),
-)
-_PLAIN = (
-    re.compile(
-        rf"\b(?:write|keep)\s+(?:your\s+|the\s+|all\s+)?{_REPLIES}\s+(?:in\s+)?plain(?:\s+text)?\b",
-        re.IGNORECASE,
-    ),
-)
-_FENCED = (
-    re.compile(
-        r"\b(?:put|wrap|show)\s+(?:all\s+|any\s+)?code\s+(?:snippets\s+)?in\s+fenced\s+"
-        r"(?:code\s+)?blocks\b",
-        re.IGNORECASE,
-    ),
-)
-_CHANGED_LINES = (
-    re.compile(
-        r"\b(?:show|give)\s+(?:me\s+)?only\s+the\s+(?:changed\s+lines|lines\s+(?:that\s+|you\s+)"
-        r"changed?)\b",
-        re.IGNORECASE,
-    ),
-)
-#: Habits of every reply, which may follow the task after an "and" in the same sentence ("fix
-#: it and keep your answers short").
-_REPLY_KEYS = frozenset(
-    {SUMMARY_KEY, LENGTH_KEY, EXPLAIN_KEY, BULLETS_KEY, PLAIN_KEY, FENCED_KEY, CHANGED_LINES_KEY}
-)
-_OWN_WORDS = {
-    LENGTH_KEY: _LENGTH,
-    EXPLAIN_KEY: _EXPLAIN,
-    BULLETS_KEY: _BULLETS,
-    PLAIN_KEY: _PLAIN,
-    FENCED_KEY: _FENCED,
-    CHANGED_LINES_KEY: _CHANGED_LINES,
-}
-_AND_CLAUSE = re.compile(r"\s(?:and|but)\s+(?:please\s+|also\s+|just\s+)*$", re.IGNORECASE)
 #: How finished work is handed over for review: "when you finish, push and open a PR", "open a
 #: pull request when you're done instead of pushing to main" (not "open a PR for this"; "push
 #: when you're done" is the push's own rule, as "did you push?" is).
@@ -486,14 +388,14 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
             (SUITE_KEY, _WHOLE_SUITE, ()),
             (PACE_KEY, _PACE, ()),
             (PREVIEW_KEY, _PREVIEW, ()),
-            (SUMMARY_KEY, _SUMMARY, ()),
+            (SUMMARY_KEY, SUMMARY, ()),
             (HANDOVER_KEY, _HANDOVER, ()),
-            (LENGTH_KEY, _LENGTH, ()),
-            (EXPLAIN_KEY, _EXPLAIN, ()),
-            (BULLETS_KEY, _BULLETS, ()),
-            (PLAIN_KEY, _PLAIN, ()),
-            (FENCED_KEY, _FENCED, ()),
-            (CHANGED_LINES_KEY, _CHANGED_LINES, ()),
+            (LENGTH_KEY, LENGTH, ()),
+            (EXPLAIN_KEY, EXPLAIN, ()),
+            (BULLETS_KEY, BULLETS, ()),
+            (PLAIN_KEY, PLAIN, ()),
+            (FENCED_KEY, FENCED, ()),
+            (CHANGED_LINES_KEY, CHANGED_LINES, ()),
         ):
             if key == SUITE_KEY and (
                 not (_SUITE_CONDITION.search(flat) or _PERMANENT.search(flat)) or DONE_KEY in here
@@ -508,7 +410,7 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
                     if (m := cue.search(flat))
                     and (
                         _addressed(flat[: m.start()])
-                        or (key in _REPLY_KEYS and _AND_CLAUSE.search(flat[: m.start()]))
+                        or (key in REPLY_KEYS and AND_CLAUSE.search(flat[: m.start()]))
                     )
                 ),
                 None,
@@ -516,7 +418,7 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
             if match is not None:
                 here.add(key)
                 # a reply habit after the task ("fix it, and no recap"): its own words on
-                if key in _REPLY_KEYS and not _LEAD_INS.match(flat[: match.start()]):
+                if key in REPLY_KEYS and not _LEAD_INS.match(flat[: match.start()]):
                     said = flat[match.start() :]
                     found.setdefault(key, _quote(said[:1].upper() + said[1:], 0))
                 found.setdefault(key, _quote(flat, match.start()))
@@ -578,7 +480,7 @@ def with_workflow_habits(
         *_WHOLE_SUITE,
         *_PACE,
         *_PREVIEW,
-        *_SUMMARY,
+        *SUMMARY,
         *_HANDOVER,
     )
     kept = [p for p in stated if not any(cue.search(p.content) for cue in cues)]
@@ -587,9 +489,9 @@ def with_workflow_habits(
     habits = [
         h
         for h in habits
-        if h.key not in _OWN_WORDS
+        if h.key not in OWN_WORDS
         or not any(
-            p.key == h.key or any(cue.search(p.content) for cue in _OWN_WORDS[h.key]) for p in kept
+            p.key == h.key or any(cue.search(p.content) for cue in OWN_WORDS[h.key]) for p in kept
         )
     ]
     return [*kept, *habits]
