@@ -8,7 +8,7 @@ Every trap was written, its `wrong` patterns included, before any rule ran on it
 
 from __future__ import annotations
 
-from bench.trap_transcripts import Ask, Read, Say, Session, Trap, Write
+from bench.trap_transcripts import Ask, Read, Run, Say, Session, Trap, Write
 
 _ROOT = "/home/lee/dev/fleetd"
 _PLUGINS = "src/main/kotlin/com/fleet/plugins"
@@ -46,6 +46,7 @@ SUMMARY_WITH_TEST_CLAUSE = Trap(
                     "Routes are installed in `plugins/Routing.kt` (`configureRouting`), one extension function per resource; the database is connected in `plugins/Database.kt` with Exposed against PostgreSQL, and the tests point `db.url` at H2 through `application-test.conf`."
                 ),
                 Ask("Good, go ahead."),
+                Run("./gradlew test", "> Task :test\n\nBUILD SUCCESSFUL in 14s"),
                 Say("Adding `tripRoutes()` next to the others."),
             ),
         ),
@@ -81,6 +82,7 @@ PLACED_WHAT_IT_WROTE = Trap(
                 Say(
                     "The health route is defined in `plugins/Health.kt` and installed in `plugins/Routing.kt` with the other resources."
                 ),
+                Run("./gradlew test", "> Task :test\n\nBUILD SUCCESSFUL in 12s"),
             ),
         ),
     ),
