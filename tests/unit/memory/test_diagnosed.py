@@ -165,6 +165,23 @@ def test_a_subagents_guess_is_not_kept_and_its_plain_finding_is() -> None:
             "Actually, wait - the real issue is that the server doesn't serve folders.",
             ("", "the server doesn't serve folders"),
         ),
+        # an exception or a panic is a symptom as a failure is
+        (
+            "The carrier table is keyed by upper-case codes, so `CARRIERS.fetch(code)` raises"
+            " KeyError for `ups`.",
+            (
+                "`CARRIERS.fetch(code)` raises KeyError for `ups`",
+                "the carrier table is keyed by upper-case codes",
+            ),
+        ),
+        (
+            "The handler throws NullPointerException because the session is never initialised.",
+            ("The handler throws NullPointerException", "the session is never initialised"),
+        ),
+        (
+            "The config is read lazily, so the worker panics on the first request.",
+            ("the worker panics on the first request", "the config is read lazily"),
+        ),
     ],
 )
 def test_the_shapes_of_a_stated_cause(text: str, said: tuple[str, str]) -> None:
@@ -181,6 +198,9 @@ def test_the_shapes_of_a_stated_cause(text: str, said: tuple[str, str]) -> None:
         "Let me check why the build fails because of the cache.",  # a plan
         "Why does the job fail because of the cache?",  # a question
         "The issue is likely that the cache is stale between runs.",  # a guess
+        # raising nothing is no symptom
+        "The parser checks every token first, so `parse()` raises no error on empty input.",
+        "The function raises nothing because the input is validated upstream.",
     ],
 )
 def test_what_is_not_a_stated_cause(text: str) -> None:

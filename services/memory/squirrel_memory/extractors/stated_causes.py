@@ -41,6 +41,7 @@ _SYMPTOM_BECAUSE = re.compile(
     r"^(?P<trigger>(?!(?:it|this|that|they|these|those|there|which|so|and|but|or)\b)"
     r"[`\w][^,;:]{3,90}?\b(?:hangs?|hung|hanging|fails?|failed|failing|"
     r"breaks|broke|breaking|crash(?:es|ed)?|times? out|timed out|errors? out|stalls?|"
+    r"(?:raises|raised|throws|threw|panics|panicked)(?! no\b| nothing\b)(?: [^,;:]{1,60}?)?|"
     r"(?:is|was|were|are) (?:stuck|red|broken|rejected|blocked|skipped|empty|wrong|missing)|"
     r"never (?:finishes|finished|returns|returned|starts|started|runs|ran)|"
     r"(?:does|did)n'?t (?:work|run|start|finish|show|load|build|pass)))\s+because\s+(?P<cause>.+)$",
@@ -58,6 +59,7 @@ _SO_SYMPTOM = re.compile(
     r"^(?P<cause>(?!(?:it|this|that|they|so|and|but)\b)[^;:]{15,180}?),? so (?P<trigger>"
     r"(?:the |a |an |`|every |each )[^;:]{3,90}?\b(?:hangs?|blocks?|waits? forever|stalls?|"
     r"fails?|breaks|crash(?:es)?|times? out|never (?:finishes|returns|starts|runs)|"
+    r"(?:raises|throws|panics)(?! no\b| nothing\b)(?=\s+\w)|"
     r"(?:is|are) (?:stuck|skipped|rejected|empty|missing))\b[^;:]{0,40}?)\.?$",
     re.IGNORECASE,
 )
