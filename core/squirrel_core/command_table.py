@@ -61,7 +61,7 @@ class CommandUse:
 
 @dataclass(frozen=True, slots=True)
 class CommandTable:
-    """`commands.toml` read: command patterns, task runners and names, launchers."""
+    """`commands.toml` read: command patterns, task runners and names, launchers, options."""
 
     patterns: dict[tuple[str, ...], CommandUse]
     task_runners: dict[str, str]
@@ -72,6 +72,16 @@ class CommandTable:
     package_managers: dict[str, str]
     #: Interpreters' flags that only check a file's syntax (`php -l`), with their ecosystem.
     syntax_checks: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
+    #: Environment managers whose `run` starts a command in the project's environment (`uv`).
+    environment_runners: frozenset[str] = frozenset()
+    #: Options of such a `run` whose value comes next (`uv run --extra test pytest`).
+    environment_options: frozenset[str] = frozenset()
+    #: Programs that load variables and run the command after `--` (`dotenv -e .env --`).
+    loaders: frozenset[str] = frozenset()
+    #: Package managers' options whose value picks the package or folder (`pnpm --filter web`).
+    package_options: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: Session runners' options naming the sessions to run (`nox -s lint`, `tox -e py312`).
+    session_options: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 @cache
@@ -107,7 +117,16 @@ def parse_table(raw: dict[str, Any]) -> CommandTable:
             program: (frozenset(spec["flags"]), spec["ecosystem"])
             for program, spec in raw.get("syntax_checks", {}).items()
         },
+        environment_runners=frozenset(raw["runners"].get("environments", ())),
+        environment_options=frozenset(raw["runners"].get("environment_options", ())),
+        loaders=frozenset(raw["runners"].get("loaders", ())),
+        package_options=_option_sets(raw.get("package_options", {})),
+        session_options=_option_sets(raw.get("session_options", {})),
     )
+
+
+def _option_sets(raw: dict[str, list[str]]) -> dict[str, frozenset[str]]:
+    return {program: frozenset(options) for program, options in raw.items()}
 
 
 def ecosystems() -> list[str]:

@@ -22,7 +22,6 @@ from squirrel_memory.models import (
     MemoryCandidate,
     MemorySource,
     StoredEvent,
-    UpdateDecision,
 )
 from squirrel_memory.parking.failures import ExtractionFailures
 from squirrel_memory.parking.letters import (
@@ -31,6 +30,7 @@ from squirrel_memory.parking.letters import (
 )
 from squirrel_memory.parking.retry import ParkedRetry
 from squirrel_memory.pass_report import Decide, PassReport
+from squirrel_memory.pass_writes import PassWrites
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.project_work import (
     ProjectWork,
@@ -113,12 +113,19 @@ class Processor:
         self._deferred_users: dict[str, dict[str | None, UserWork]] = {}
         self.last_processed_at: dict[str, datetime] = {}
         self._failures = ExtractionFailures(self._settings.retry_delays)
+        self._writes = PassWrites(
+            user_store=user_store,
+            rules_decide=self._rules_decide,
+            meaning=meaning,
+            per_user=per_user,
+        )
+        """Decided candidates written outside a pass's own episodes."""
         self._parked = ParkedRetry(
             rules=self._rules,
             model=self._model,
             rules_decide=self._rules_decide,
             decide=self._decide,
-            write_found=self._write_found,
+            write_found=self._writes.found,
             park=self._failures.park,
             user_id=self._user_id,
             per_user=self._per_user,
@@ -262,7 +269,7 @@ class Processor:
                 await self._failures.park(store, EXTRACTION_LETTER, episode, exc)
                 report.dead_lettered += 1
                 continue
-            candidates.extend(owned_styles(extracted, self._owner(user)))
+            candidates.extend(owned_styles(extracted, self._writes.owner(user)))
             if self._model is None:
                 continue
             found = await self._failures.extract_with_retry(
@@ -271,7 +278,7 @@ class Processor:
             if found is None:
                 report.dead_lettered += 1
             elif found:
-                from_model[episode.id] = owned_styles(found, self._owner(user))
+                from_model[episode.id] = owned_styles(found, self._writes.owner(user))
         retirements: list[Retirement] = []
         if episodes:
             candidates, retirements = await self._project_candidates(
@@ -286,7 +293,7 @@ class Processor:
                 user,
                 self._rules_decide,
                 self._meaning,
-                owner=self._owner(user),
+                owner=self._writes.owner(user),
             ),
         ]
         result = await store.apply_processing_result(
@@ -322,11 +329,6 @@ class Processor:
         )
         return report
 
-    def _owner(self, user: str) -> str | None:
-        """Whose messages the passes over a user's messages read and whose memories they
-        write: `user` on a team server; None on a laptop (every message, project memories)."""
-        return user if self._per_user else None
-
     async def _project_candidates(
         self,
         store: Store,
@@ -345,7 +347,7 @@ class Processor:
         latest = max(episodes, key=lambda ep: (ep.end_ts, ep.id))
         pending = ProjectWork.asked_by(events, latest)
         asked = UserWork.asked_by(events, latest)
-        owner = self._owner(user)
+        owner = self._writes.owner(user)
         earlier = self._deferred.pop(store.project_id, None)
         if earlier is not None:
             pending = pending.joined(earlier)
@@ -376,7 +378,7 @@ class Processor:
             return PassReport()
         try:
             decisions = await decide_candidates(
-                store, candidates, user, self._decide, self._meaning, owner=self._owner(user)
+                store, candidates, user, self._decide, self._meaning, owner=self._writes.owner(user)
             )
             result = await store.apply_processing_result(
                 [], decisions, [], user_id=user, source=MemorySource.LLM
@@ -407,30 +409,12 @@ class Processor:
             own = asked.pop(None, None)
             mine = await user_candidates(store, own, None) if own is not None else UserFindings()
             if found or own is not None:
-                report.add(await self._write_found_work(store, self._user_id, None, found, mine))
+                report.add(await self._writes.found_work(store, self._user_id, None, found, mine))
             for user, work in asked.items():
                 assert user is not None
                 theirs = await user_candidates(store, work, user)
-                report.add(await self._write_found_work(store, user, user, [], theirs))
+                report.add(await self._writes.found_work(store, user, user, [], theirs))
             return report
-
-    async def _write_found_work(
-        self,
-        store: Store,
-        user: str,
-        owner: str | None,
-        found: list[MemoryCandidate],
-        findings: UserFindings,
-    ) -> PassReport:
-        """Put-off cross-session candidates of `user`, joined with the repository's recipes,
-        decided and written with what the passes retire, in one transaction; `owner` is the
-        team server's user whose style they are (None: the project-wide passes, a laptop)."""
-        candidates, joined = join_candidates(
-            [*found, *findings.candidates], await repository_memories(store)
-        )
-        return await self._write_candidates(
-            store, candidates, joined, user=user, owner=owner, retirements=findings.retirements
-        )
 
     async def write_candidates(
         self, store: Store, candidates: Sequence[MemoryCandidate]
@@ -438,31 +422,7 @@ class Processor:
         """Candidates found outside a pass (no episode, no events), decided against the store
         and written in one transaction, as a pass writes its own."""
         async with self._lock:
-            return await self._write_candidates(store, candidates, [], user=self._user_id)
-
-    async def _write_candidates(
-        self,
-        store: Store,
-        candidates: Sequence[MemoryCandidate],
-        joined: Sequence[UpdateDecision],
-        *,
-        user: str,
-        owner: str | None = None,
-        retirements: Sequence[Retirement] = (),
-    ) -> PassReport:
-        decisions = [
-            *joined,
-            *await decide_candidates(
-                store, candidates, user, self._rules_decide, self._meaning, owner=owner
-            ),
-        ]
-        if not decisions and not retirements:
-            return PassReport()
-        report = await self._write_decisions(
-            store, decisions, user, MemorySource.RULES, retirements
-        )
-        report.memories_deleted += await retire_duplicates(store, user_id=user)
-        return report
+            return await self._writes.candidates(store, candidates, [], user=self._user_id)
 
     async def consolidate(self, store: Store, *, force: bool = False) -> PassReport:
         """The model backend's tidy-up of the project's memories, when due (or now with
@@ -481,42 +441,3 @@ class Processor:
         (`sqrl process`, the browser's retry button): see `ParkedRetry.retry_parked`."""
         async with self._lock:
             return await self._parked.retry_parked(store, force=force)
-
-    async def _write_found(
-        self,
-        store: Store,
-        found: Sequence[MemoryCandidate],
-        user: str,
-        decide: Decide,
-        source: MemorySource,
-    ) -> PassReport:
-        """Candidates of a parked episode, decided and written in one transaction under
-        `source` (the rules' part as `RULES`, the model's as `LLM`, as a pass writes them)."""
-        # `decide_candidates` merges them itself, weighing recurrence by sessions.
-        owner = self._owner(user)
-        decisions = await decide_candidates(
-            store, owned_styles(found, owner), user, decide, self._meaning, owner=owner
-        )
-        if not decisions:
-            return PassReport()
-        return await self._write_decisions(store, decisions, user, source)
-
-    async def _write_decisions(
-        self,
-        store: Store,
-        decisions: list[UpdateDecision],
-        user: str,
-        source: MemorySource,
-        retirements: Sequence[Retirement] = (),
-    ) -> PassReport:
-        """Decisions outside a pass's own episodes (with what the pass retires), written in one
-        transaction under `source`; a user-wide style is also kept in the user store."""
-        result = await store.apply_processing_result(
-            [], decisions, [], user_id=user, source=source, retirements=retirements
-        )
-        await merge_global_style(self._user_store, decisions, user, store.project_id)
-        return PassReport(
-            memories_added=len(result.change.added),
-            memories_updated=len(result.change.updated),
-            memories_deleted=len(result.change.deleted),
-        )

@@ -34,6 +34,7 @@ TOP_LEVEL = frozenset(
         "loaded_sources",
         "markdown_links",
         "pass_report",
+        "pass_writes",
         "processor",
         "processor_settings",
         "project_work",

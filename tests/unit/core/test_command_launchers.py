@@ -1,0 +1,78 @@
+"""What only launches a command: one way of skipping a launcher's options, for every launcher."""
+
+from __future__ import annotations
+
+import pytest
+
+from squirrel_core.command_launchers import (
+    core_tokens,
+    past_options,
+    runner_launch,
+    skip_wrapper,
+)
+from squirrel_core.command_table import command_table
+
+
+def test_an_option_that_takes_a_value_is_skipped_with_it() -> None:
+    words = ("--extra", "test", "-q", "pytest", "-x")
+    assert past_options(words, frozenset({"--extra"})) == ("pytest", "-x")
+    # not known to take a value: only the option itself goes
+    assert past_options(words) == ("test", "-q", "pytest", "-x")
+
+
+def test_double_dash_ends_the_options_only_where_it_is_asked_to() -> None:
+    words = ("--", "-x", "cmd")
+    assert past_options(words, dashes_end=True) == ("-x", "cmd")
+    assert past_options(words) == ("cmd",)
+
+
+def test_assignments_are_skipped_among_options_only_when_asked() -> None:
+    words = ("-i", "A=1", "B=2", "cmd")
+    assert past_options(words, assignments=True) == ("cmd",)
+    assert past_options(words) == ("A=1", "B=2", "cmd")
+
+
+@pytest.mark.parametrize(
+    ("words", "arguments", "command"),
+    [
+        (("env", "-i", "A=1", "make", "test"), 0, ("make", "test")),
+        (("timeout", "60", "pytest"), 1, ("pytest",)),
+        (("timeout", "--preserve-status", "60", "pytest"), 1, ("pytest",)),
+        (("nice", "-10", "pytest"), 0, ("pytest",)),
+    ],
+)
+def test_a_wrapper_is_skipped_with_its_options_and_arguments(
+    words: tuple[str, ...], arguments: int, command: tuple[str, ...]
+) -> None:
+    assert skip_wrapper(words, arguments) == command
+
+
+@pytest.mark.parametrize(
+    ("line", "core"),
+    [
+        ("uv run --extra test -- pytest -q", ["pytest", "-q"]),
+        ("conda run -n env pytest", ["pytest"]),
+        ("npx --yes vitest run", ["vitest", "run"]),
+        ("dotenv -e .env.test -- npm test", ["npm", "test"]),
+        ("FOO=1 timeout 60 python -m pytest", ["pytest"]),
+        ("php -l a.php", ["php", "-l", "a.php"]),
+    ],
+)
+def test_core_tokens_are_the_tool_past_every_launcher(line: str, core: list[str]) -> None:
+    assert core_tokens(line.split()) == core
+
+
+def test_a_runner_launch_counts_the_runner_and_its_options() -> None:
+    assert runner_launch(["uv", "run", "--extra", "test", "pytest"]) == 4
+    assert runner_launch(["uv", "run", "--", "pytest"]) == 3
+    assert runner_launch(["npm", "run", "test"]) == 0  # npm is no environment runner
+    assert runner_launch(["uv", "run", "--extra", "test"]) == 0  # nothing is launched
+
+
+def test_the_launchers_are_table_data() -> None:
+    table = command_table()
+    assert {"uv", "poetry", "conda"} <= table.environment_runners
+    assert "--extra" in table.environment_options
+    assert "dotenv" in table.loaders
+    assert table.package_options["pnpm"] >= {"--filter", "-F"}
+    assert table.session_options["tox"] == frozenset({"-e", "--envlist"})
