@@ -148,9 +148,11 @@ def past_options(
 
 
 def skip_wrapper(words: tuple[str, ...], arguments: int) -> tuple[str, ...]:
-    """The command a wrapper (`timeout 60`, `env -i A=1`) runs: past the wrapper, its options,
-    the assignments it makes and its `arguments` positional arguments."""
-    return past_options(words[1:], assignments=True)[arguments:]
+    """The command a wrapper (`timeout 60`, `env -i A=1`, `nice -n 10`) runs: past the wrapper,
+    its options (with the value of those that take one), the assignments it makes and its
+    `arguments` positional arguments."""
+    valued = command_table().wrapper_options.get(program_name(words[0]), frozenset())
+    return past_options(words[1:], valued, assignments=True)[arguments:]
 
 
 def runner_launch(words: Sequence[str]) -> int:

@@ -69,6 +69,8 @@ class CommandTable:
     plain_programs: frozenset[str]
     runners: tuple[tuple[str, ...], ...]
     wrappers: dict[str, int]
+    #: Each wrapper's options whose value is the next word (`nice -n 10`).
+    wrapper_options: dict[str, frozenset[str]]
     package_managers: dict[str, str]
     #: Interpreters' flags that only check a file's syntax (`php -l`), with their ecosystem.
     syntax_checks: dict[str, tuple[frozenset[str], str]] = field(default_factory=dict)
@@ -112,6 +114,9 @@ def parse_table(raw: dict[str, Any]) -> CommandTable:
         plain_programs=frozenset(raw.get("plain_programs", {}).get("names", ())),
         runners=tuple(tuple(p.split()) for p in raw["runners"]["prefixes"]),
         wrappers={k: int(v) for k, v in raw["runners"]["wrappers"].items()},
+        wrapper_options={
+            k: frozenset(v) for k, v in raw["runners"].get("wrapper_options", {}).items()
+        },
         package_managers=dict(raw["package_managers"]),
         syntax_checks={
             program: (frozenset(spec["flags"]), spec["ecosystem"])

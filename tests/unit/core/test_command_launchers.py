@@ -11,6 +11,7 @@ from squirrel_core.command_launchers import (
     skip_wrapper,
 )
 from squirrel_core.command_table import command_table
+from squirrel_core.commands import classify_command
 
 
 def test_an_option_that_takes_a_value_is_skipped_with_it() -> None:
@@ -76,3 +77,27 @@ def test_the_launchers_are_table_data() -> None:
     assert "dotenv" in table.loaders
     assert table.package_options["pnpm"] >= {"--filter", "-F"}
     assert table.session_options["tox"] == frozenset({"-e", "--envlist"})
+
+
+@pytest.mark.parametrize(
+    ("line", "core"),
+    [
+        ("nice -n 10 pytest -q", ["pytest", "-q"]),
+        ("nice -n 10 .venv/bin/python -m pytest", ["pytest"]),
+        ("timeout -s KILL 60 cargo test", ["cargo", "test"]),
+        ("timeout -k 5 60 go test ./...", ["go", "test", "./..."]),
+        ("sudo -u app bundle exec rspec", ["rspec"]),
+        ("env -u DEBUG npm test", ["npm", "test"]),
+        ("time -f %e make test", ["make", "test"]),
+        ("nice -10 pytest", ["pytest"]),  # the old form: the value is part of the option
+    ],
+)
+def test_a_wrapper_option_with_a_value_is_skipped_with_it(line: str, core: list[str]) -> None:
+    assert core_tokens(line.split()) == core
+    assert classify_command(line) is not None
+
+
+def test_a_wrapper_option_without_a_value_keeps_the_next_word() -> None:
+    # `timeout --foreground 60 pytest`: `--foreground` takes no value, 60 is the duration
+    assert core_tokens(["timeout", "--foreground", "60", "pytest"]) == ["pytest"]
+    assert command_table().wrapper_options["nice"] == frozenset({"-n", "--adjustment"})
