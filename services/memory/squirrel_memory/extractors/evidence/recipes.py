@@ -25,6 +25,7 @@ from squirrel_memory.extractors.evidence.attempts import (
     Finding,
 )
 from squirrel_memory.extractors.evidence.recency import Passes, moved_on
+from squirrel_memory.extractors.evidence.recipe_forms import migration_template, several_tasks
 
 #: Successful runs needed before a command becomes a recipe, by purpose (or two sessions).
 RECIPE_MIN_SUCCESSES = {
@@ -279,12 +280,14 @@ def recipes(
             and group.ecosystem not in NEUTRAL_ECOSYSTEMS
             and group.ecosystem not in ecosystems
         )
+        # A migration generator creates a migration; it has its own slot beside applying them.
+        role = "new_migration" if _creates_migration(group) else group.purpose
         if group.scope:
-            slot = f"recipe:{group.purpose}:{group.scope}"
+            slot = f"recipe:{role}:{group.scope}"
         elif foreign:
-            slot = f"recipe:{group.purpose}:{group.ecosystem}"
+            slot = f"recipe:{role}:{group.ecosystem}"
         else:
-            slot = f"recipe:{group.purpose}"
+            slot = f"recipe:{role}"
             if group.purpose == "test" and main_test is None:
                 main_test = group
         enough = (
@@ -547,6 +550,11 @@ def _newest_recipe(slot: str, winner: _Group, rivals: list[_Group]) -> Finding |
     return replace(found, content=content, event_ids=ids)
 
 
+def _creates_migration(group: _Group) -> bool:
+    """Whether the group's runs create a migration rather than apply them."""
+    return group.purpose == "migrate" and any(migration_template(v) for v in group.examples)
+
+
 def _recipe_finding(slot: str, group: _Group) -> Finding:
     head = group.base
     # An example naming a path outside the project's folders (a home folder, another
@@ -598,6 +606,10 @@ def _recipe_finding(slot: str, group: _Group) -> Finding:
         " (e.g. " + ", ".join(f"`{v}`" for v in variants) + ")" if variants else ""
     )
     wording = _PURPOSE_WORDING[group.purpose]
+    if slot.split(":")[1] == "new_migration" and (made := migration_template(top)) is not None:
+        text, wording = f"`{made}`", "to create a migration"
+    elif (tasks := several_tasks(head)) is not None:
+        wording = tasks  # `sbt scalafmtCheckAll test`: every task it runs, not the first
     if group.purpose == "format" and _FORMAT_CHECK.search(f" {head} "):
         wording = "to check the formatting"  # only the check was seen run: it formats nothing
     if group.purpose == "test" and runs_a_gate(head):
