@@ -24,6 +24,7 @@ from squirrel_memory.code_files import language_of
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.dev_groups import is_dev_group
 from squirrel_memory.repository.findings import Command, Port, Readings, folder_of, is_test_folder
+from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.project_stack import ecosystem_language, primary_ecosystems_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import command_needs, conventions, language_name
@@ -92,7 +93,7 @@ def _present(
     need: str, manifest: str, deps: dict[str, str], out: Readings, tracked: set[str]
 ) -> str:
     """Where a convention's need (`""`, `dep:<name>`, `file:<path>`, `dir:<folder>`, paths
-    beside the manifest) is met, or ""."""
+    beside the manifest, `tree:<name>` a file so named below it) is met, or ""."""
     base = f"{folder_of(manifest)}/" if folder_of(manifest) else ""
     if need.startswith("dep:"):
         name = need[4:].lower()
@@ -109,6 +110,15 @@ def _present(
         return ""
     if need.startswith("dir:"):
         found = sorted(p for p in tracked if p.startswith(f"{base}{need[4:]}/"))
+        return f"{found[0]}:1" if found else ""
+    if need.startswith("tree:"):
+        # `tree:*_test.ts`: a file of that name anywhere below the manifest's folder.
+        found = sorted(
+            p
+            for p in tracked
+            if p.startswith(base) and fnmatch(p.rsplit("/", 1)[-1], need[5:])
+            if not is_excluded(p)
+        )
         return f"{found[0]}:1" if found else ""
     return f"{manifest}:1"
 

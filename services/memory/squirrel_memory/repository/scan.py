@@ -18,6 +18,7 @@ from xml.etree import ElementTree as ET
 import structlog
 import yaml
 
+from squirrel_memory.repository.build_steps import is_shared_scheme, read_xcode_scheme
 from squirrel_memory.repository.ci import is_ci_file, read_ci
 from squirrel_memory.repository.findings import Dependency, Readings, folder_of
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
@@ -25,11 +26,7 @@ from squirrel_memory.repository.languages import LanguageShare, is_excluded, lan
 from squirrel_memory.repository.lockfiles import LOCK_READERS, Locked
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS, manifest_reader
 from squirrel_memory.repository.package_descriptions import description_reader
-from squirrel_memory.repository.runners import (
-    is_shared_scheme,
-    read_xcode_scheme,
-    task_reader_for,
-)
+from squirrel_memory.repository.runners import task_reader_for
 from squirrel_memory.repository.services import config_reader, configured_module, set_up_words
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile, take_snapshot
 
