@@ -133,7 +133,14 @@ def _roles(
     return found
 
 
-_APP_ROLES = frozenset({"framework", "database", "orm"})
+def declared_roles(deps: list[Dependency], ecosystem: str) -> dict[str, list[Part]]:
+    """Each role's parts the dependencies `deps` declare for running (not for development,
+    tests or an optional extra)."""
+    return _roles(deps, ecosystem)
+
+
+#: Roles that make a member folder a running part of its own (a web app, a job worker).
+_APP_ROLES = frozenset({"framework", "database", "orm", "queue"})
 
 
 def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
@@ -171,8 +178,9 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
             continue
         named = [parts for roles in by_folder.values() if (parts := roles.get(role))]
         names = {tuple(p.name for p in parts) for parts in named}
-        # Every folder that names a part of the app (its framework, database or ORM) must name
-        # this one too: one member's Next.js or Drizzle is not the whole project's.
+        # Every folder that names a part of the app (its framework, database, ORM or job queue)
+        # must name this one too: one member's Next.js or Drizzle is not the whole project's,
+        # nor a web member's framework that of a job worker beside it.
         apps = [
             roles
             for folder, roles in by_folder.items()
