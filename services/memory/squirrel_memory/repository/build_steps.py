@@ -4,8 +4,9 @@ Bazel workspace's `bazel test //...` and a Kotlin Multiplatform module's `./grad
 
 A Zig step is what `b.step("name", "description")` declares; it tests when it depends on a run
 of an `addTest` artifact, and starts the program when it depends on a run of an
-`addExecutable` artifact — its name alone says neither (`zig build check-units`), and a
-project with no `test` step has no `zig build test`.
+`addExecutable` artifact — its name alone says neither (`zig build check-units`), and a step
+named `test` is the tests whatever it runs; a project with no `test` step has no `zig build
+test`.
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ def read_zig_build(snap: Snapshot, text: TextFile, out: Readings) -> None:
         typed = f"zig build {name}"
         out.tasks.append(Task(typed, name, text.ref(line), about[:80]))
         purpose = "test" if found == {"Test"} else "run" if found == {"Executable"} else None
+        if name == "test":
+            purpose = "test"  # a step named for the tests is them, whatever it runs
         if purpose is not None:
             scope = task_scope(text.path)
             out.commands.append(Command(typed, purpose, "zig", scope, "task", text.ref(line)))

@@ -126,9 +126,11 @@ def image_role(image: str) -> Role | None:
 
 
 def scheme_name(scheme: str) -> str | None:
-    """The service a URL scheme names (`postgres` → PostgreSQL), or None."""
+    """The service a URL scheme names (`postgres` → PostgreSQL, and with a driver named after a
+    `+`, SQLAlchemy's `postgresql+asyncpg` or `mysql+pymysql`, the same), or None."""
     schemes: dict[str, str] = _data()["schemes"]
-    return schemes.get(scheme.lower())
+    lowered = scheme.lower()
+    return schemes.get(lowered) or schemes.get(lowered.split("+", 1)[0])
 
 
 def command_needs(program: str) -> str | None:

@@ -46,6 +46,19 @@ def test_an_inline_zig_test_step_is_read(make_repo: MakeRepo) -> None:
     assert "`zig build test`" in _found(make_repo, _zig(steps))["repo:recipe:test"]
 
 
+def test_a_zig_step_named_test_is_the_tests_whatever_it_runs(make_repo: MakeRepo) -> None:
+    steps = (
+        '    const script = b.addSystemCommand(&.{"./run-tests.sh"});\n'
+        '    const t = b.step("test", "Run the test script");\n'
+        "    t.dependOn(&script.step);\n"
+        '    const lint = b.step("lint", "Check the code");\n'
+        "    lint.dependOn(&script.step);\n"
+    )
+    found = _found(make_repo, _zig(steps))
+    assert "`zig build test`" in found["repo:recipe:test"]
+    assert "zig build lint" not in " ".join(found.values())  # what it runs is not read
+
+
 def test_no_zig_test_step_means_no_test_command(make_repo: MakeRepo) -> None:
     steps = '    const docs = b.step("docs", "Build the docs");\n    docs.dependOn(b.getInstallStep());\n'
     found = _found(make_repo, _zig(steps))

@@ -95,3 +95,36 @@ def test_another_program_s_database_url_decides_nothing(make_repo: MakeRepo) -> 
     how = "    image: metabase/metabase\n"
     found = _found(make_repo, {**_NODE_PG, "docker-compose.yml": _COMPOSE.format(how=how)})
     assert "does not say which one" in found["repo:database"]
+
+
+def test_a_list_environment_and_a_driver_after_a_plus_are_read(make_repo: MakeRepo) -> None:
+    compose = (
+        "services:\n  web:\n    build: .\n    environment:\n"
+        "      - DATABASE_URL=mysql+pymysql://u:p@db/app\n  db:\n    image: mysql:8\n"
+    )
+    files = {
+        "requirements.txt": "flask==3.0.3\npymysql==1.1.1\npsycopg2-binary==2.9.9\n",
+        "app/__init__.py": "from flask import Flask\n" * 20,
+        "docker-compose.yml": compose,
+    }
+    assert _found(make_repo, files)["repo:database"].startswith("The project's database is MySQL")
+
+
+def test_an_example_environment_s_url_with_a_driver_names_its_database(
+    make_repo: MakeRepo,
+) -> None:
+    files = {
+        "pyproject.toml": '[project]\nname = "s"\ndependencies = ["fastapi", "sqlalchemy", "asyncpg", "aiosqlite"]\n',
+        "s/main.py": "from fastapi import FastAPI\n" * 20,
+        ".env.example": "DATABASE_URL=postgresql+asyncpg://u:p@localhost/s\n",
+    }
+    assert _found(make_repo, files)["repo:database"].startswith(
+        "The project's database is PostgreSQL"
+    )
+
+
+def test_a_variable_in_the_url_names_no_database(make_repo: MakeRepo) -> None:
+    how = "    build: .\n"
+    compose = _COMPOSE.format(how=how).replace("postgres://u:p@db:5432/p", "${DATABASE_URL}")
+    found = _found(make_repo, {**_NODE_PG, "docker-compose.yml": compose})
+    assert "does not say which one" in found["repo:database"]
