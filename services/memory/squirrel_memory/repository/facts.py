@@ -21,6 +21,7 @@ from squirrel_memory.repository.project_stack import (
     primary_ecosystems_of,
     stack_of,
 )
+from squirrel_memory.repository.project_templates import template_fact
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import dependency_role
 from squirrel_memory.repository.wording import (
@@ -418,6 +419,7 @@ def project_facts(reading: RepositoryReading) -> list[MemoryCandidate]:
         _jobs_fact(stack) if stack else None,
         members_fact(reading.readings),
         generated_fact(reading.readings),
+        template_fact(reading),
         _services_fact(reading.readings),
         _extras_fact(reading.readings),
         _languages_fact(reading),

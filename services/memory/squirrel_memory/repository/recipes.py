@@ -7,7 +7,8 @@ project's recipe, others become recipes scoped to their folder. A convention is 
 where the repository shows what it runs on: a lint, format or type-check convention needs its
 tool declared, configured or run somewhere in the repository (the manifest alone decides
 nothing: many Go projects lint with something other than `go vet`), and a convention runs
-through the repository's wrapper of its tool (`mvn test` as `./mvnw test` beside `mvnw`). An
+through the repository's wrapper of its tool (`mvn test` as `./mvnw test` beside `mvnw`) and in
+the environment a lock file beside the manifest manages (`uv run pytest` beside `uv.lock`). An
 install line that fetches the project itself (`go get <its module>`, `npm install <its name>`)
 is how others use it, not its set-up.
 """
@@ -27,7 +28,12 @@ from squirrel_memory.repository.findings import Command, Port, Readings, folder_
 from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.project_stack import ecosystem_language, primary_ecosystems_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import command_needs, conventions, language_name
+from squirrel_memory.repository.stack import (
+    command_needs,
+    conventions,
+    env_runner,
+    language_name,
+)
 from squirrel_memory.repository.task_records import purpose_of
 from squirrel_memory.repository.wording import candidate, join_words, ref_path
 
@@ -175,6 +181,10 @@ def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list
         if folder and not _own_part(folder, eco, reading):
             continue
         said.add(manifest)
+        base = f"{folder_of(manifest)}/" if folder_of(manifest) else ""
+        beside = {
+            p[len(base) :] for p in tracked if p.startswith(base) and "/" not in p[len(base) :]
+        }
         deps = {d.name.lower(): d.ref for d in out.dependencies if d.manifest == manifest}
         for command, needs in conventions(eco).items():
             ref = _met(needs, manifest, deps, out, tracked)
@@ -185,6 +195,8 @@ def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list
                 continue  # the manifest alone does not say the project uses this tool
             typed, wrapper_ref = _wrapped(command, tracked, out.commands)
             ref = wrapper_ref or ref
+            if runner := env_runner(eco, beside):
+                typed = f"{runner} {typed}"
             found.append(Command(typed, purpose[0], eco, folder, "convention", ref))
     return found
 

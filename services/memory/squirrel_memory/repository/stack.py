@@ -146,6 +146,15 @@ def conventions(ecosystem: str) -> dict[str, str]:
     return dict(table.get(ecosystem, {}))
 
 
+def env_runner(ecosystem: str, present: set[str]) -> str:
+    """The program that runs `ecosystem`'s tools in the environment the one lock file among
+    `present` (file names beside the manifest) manages (`uv run`), or "" (stack.toml's
+    `[env_runners]`)."""
+    table: dict[str, dict[str, str]] = _data().get("env_runners", {})
+    found = {run for lock, run in table.get(ecosystem, {}).items() if lock in present}
+    return found.pop() if len(found) == 1 else ""
+
+
 def started_framework(command: str) -> str | None:
     """The framework a command that starts the app starts (`next dev` → Next.js), if it says."""
     table: dict[str, str] = _data()["entry_points"]

@@ -184,3 +184,16 @@ def test_a_package_json_beside_deno_json_leaves_deno_test_unsaid(make_repo: Make
         "package.json": '{"name": "x", "scripts": {"build": "tsc"}}',
     }
     assert "deno test" not in _found(make_repo, files).get("repo:recipe:test", "")
+
+
+def test_a_melos_file_s_packages_are_the_workspace_s_members(make_repo: MakeRepo) -> None:
+    files = {
+        **_MELOS,
+        "melos.yaml": "name: ws\npackages:\n  - packages/**\n",
+        "packages/app/pubspec.yaml": "name: app\ndependencies:\n  flutter:\n    sdk: flutter\n",
+        "packages/app/lib/main.dart": "void main() {}\n" * 20,
+    }
+    files["packages/core/pubspec.yaml"] = "name: core\ndependencies:\n  drift: ^2.18.0\n"
+    found = _found(make_repo, files)
+    assert "workspace (melos.yaml) of `packages/**`" in found["repo:layout"]
+    assert "`packages/app/`: Flutter" in found["repo:members"]
