@@ -69,3 +69,24 @@ def test_a_template_marker_at_the_root_says_the_repository_is_a_template(
 def test_a_template_marker_in_a_sub_folder_is_no_template_repository(make_repo: MakeRepo) -> None:
     files = {**_PY, "templates/svc/cookiecutter.json": "{}\n"}
     assert "repo:template" not in _found(make_repo, files)
+
+
+_FLAKE = (
+    "{\n  outputs = { self, nixpkgs }: {\n    devShells.default = pkgs.mkShell { packages = [ pkgs.go ]; };\n  };\n}\n"
+    * 12
+)
+_GO_SMALL = {
+    "go.mod": "module example.com/l\n\ngo 1.22\n",
+    "main.go": "package main\n\nfunc main() {}\n" * 4,
+}
+
+
+def test_a_dev_shell_flake_is_not_the_project_s_language(make_repo: MakeRepo) -> None:
+    found = _found(make_repo, {**_GO_SMALL, "flake.nix": _FLAKE})
+    assert found["repo:stack"].startswith("example.com/l is a Go project")
+    assert "Nix" in found["repo:languages"]  # its size is still counted
+
+
+def test_nix_code_beyond_the_environment_files_is_the_project_s(make_repo: MakeRepo) -> None:
+    files = {**_GO_SMALL, "flake.nix": _FLAKE, "hosts/web.nix": _FLAKE, "hosts/db.nix": _FLAKE}
+    assert "Nix" in _found(make_repo, files)["repo:stack"]
