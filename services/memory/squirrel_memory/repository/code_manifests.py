@@ -1,7 +1,7 @@
 """The dependencies a manifest written as code declares, read from its literal declaration
 lines: SwiftPM's `Package.swift`, sbt's `build.sbt`, Mill's `build.mill`, Leiningen's
 `project.clj`, Clojure's `deps.edn`, Perl's `cpanfile`, rebar3's `rebar.config`, a Nimble
-package's `requires` and a Crystal `shard.yml`.
+package's `requires`, a Crystal `shard.yml` and a Zig `build.zig.zon`.
 
 Such a file is a program (`manifest_formats.MARKER_MANIFESTS`), so only the shapes every one of
 them writes its dependencies in are read, each with its line; a dependency built from a
@@ -231,6 +231,25 @@ def _read_nimble(text: TextFile, out: Readings) -> None:
                 add_dependency(out, text, "nim", spec.group("name"), version, ref=text.ref(number))
 
 
+#: A `build.zig.zon` dependency entry (`.httpz = .{`), one level inside `.dependencies`.
+_ZON_DEPENDENCY = re.compile(r'^\s*\.@?"?(?P<name>[\w-]+)"?\s*=\s*\.\{')
+
+
+def _read_zig_zon(text: TextFile, out: Readings) -> None:
+    """The `.dependencies` of a `build.zig.zon`, by name (a package has no version there)."""
+    depth = 0
+    inside = -1  # the depth of the `.dependencies` block, once open
+    for number, line in enumerate(text.lines, 1):
+        code = line.split("//", 1)[0]
+        if inside < 0 and re.match(r"^\s*\.dependencies\s*=\s*\.\{", code):
+            inside = depth + 1
+        elif inside >= 0 and depth == inside and (entry := _ZON_DEPENDENCY.match(code)):
+            add_dependency(out, text, "zig", entry.group("name"), "", ref=text.ref(number))
+        depth += code.count("{") - code.count("}")
+        if inside >= 0 and depth < inside:
+            break
+
+
 #: A shard's dependency section and one entry of it (`  kemal:` two spaces in).
 _SHARD_SECTION = re.compile(r"^(?P<section>dependencies|development_dependencies)\s*:\s*$")
 _SHARD_ENTRY = re.compile(r"^  (?P<name>[\w.-]+)\s*:\s*$")
@@ -262,6 +281,7 @@ CODE_MANIFEST_READERS: Mapping[str, Callable[[TextFile, Readings], None]] = {
     "cpanfile": _read_cpanfile,
     "rebar.config": _read_rebar,
     "shard.yml": _read_shard,
+    "build.zig.zon": _read_zig_zon,
 }
 #: The same, known by their suffix.
 CODE_MANIFEST_SUFFIXES: Mapping[str, Callable[[TextFile, Readings], None]] = {
