@@ -21,7 +21,7 @@ from squirrel_memory.repository.project_stack import (
     primary_ecosystems_of,
     stack_of,
 )
-from squirrel_memory.repository.project_templates import template_fact
+from squirrel_memory.repository.project_templates import template_fact, template_folders
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import dependency_role
 from squirrel_memory.repository.wording import (
@@ -305,6 +305,7 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
     beside = 0
     # A documentation site, examples and demos are no application code.
     sites = docs_site_folders(reading.readings)
+    machinery = template_folders(reading)
     for tracked in reading.files:
         path = tracked.path
         if is_excluded(path) or "/" not in path or is_generated(path, reading.readings):
@@ -332,6 +333,7 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
             and (not main or language[1] in main)
             and top not in _CONFIG_DIRS
             and top not in sites
+            and top not in machinery
             and top.lower() not in SAMPLE_FOLDERS
         ):
             code[top] += tracked.size

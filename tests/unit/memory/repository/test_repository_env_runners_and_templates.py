@@ -90,3 +90,14 @@ def test_a_dev_shell_flake_is_not_the_project_s_language(make_repo: MakeRepo) ->
 def test_nix_code_beyond_the_environment_files_is_the_project_s(make_repo: MakeRepo) -> None:
     files = {**_GO_SMALL, "flake.nix": _FLAKE, "hosts/web.nix": _FLAKE, "hosts/db.nix": _FLAKE}
     assert "Nix" in _found(make_repo, files)["repo:stack"]
+
+
+def test_a_template_tool_s_hooks_are_no_application_code(make_repo: MakeRepo) -> None:
+    files = {"cookiecutter.json": "{}\n", "hooks/post_gen_project.py": "print(1)\n" * 20}
+    files["tests/test_bake.py"] = "def test_bake():\n    assert True\n"
+    assert "hooks" not in _found(make_repo, files).get("repo:layout", "")
+
+
+def test_a_hooks_folder_outside_a_template_is_still_code(make_repo: MakeRepo) -> None:
+    files = {**_PY, "hooks/use_thing.py": "def use():\n    return 2\n" * 40}
+    assert "`hooks/`" in _found(make_repo, files)["repo:layout"]
