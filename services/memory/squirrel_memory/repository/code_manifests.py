@@ -1,16 +1,17 @@
 """The dependencies a manifest written as code declares, read from its literal declaration
-lines: SwiftPM's `Package.swift`, sbt's `build.sbt`, Leiningen's `project.clj`, Clojure's
-`deps.edn`, Perl's `cpanfile`, rebar3's `rebar.config`, a Nimble package's `requires` and a
-Crystal `shard.yml`.
+lines: SwiftPM's `Package.swift`, sbt's `build.sbt`, Mill's `build.mill`, Leiningen's
+`project.clj`, Clojure's `deps.edn`, Perl's `cpanfile`, rebar3's `rebar.config`, a Nimble
+package's `requires`, a Crystal `shard.yml` and a Zig `build.zig.zon`.
 
 Such a file is a program (`manifest_formats.MARKER_MANIFESTS`), so only the shapes every one of
 them writes its dependencies in are read, each with its line; a dependency built from a
 variable or a function call says nothing. One declared for tests or development only is marked
-so: sbt's `% Test`, a Leiningen `:profiles` entry, a `deps.edn` alias, a cpanfile's `on 'test'`
-block or `test_requires`, a rebar3 profile's `deps`, a shard's `development_dependencies`. A
-SwiftPM package is declared for the whole manifest, so one counts only when a target that is
-no test target and sits in no examples or docs folder names it (`.product(name: "Vapor",
-package: "vapor")`, or a product of the package's own name).
+so: sbt's `% Test`, a Mill test module's `ivyDeps`, a Leiningen `:profiles` entry, a
+`deps.edn` alias, a cpanfile's `on 'test'` block or `test_requires`, a rebar3 profile's
+`deps`, a shard's `development_dependencies`. A SwiftPM package is declared for the whole
+manifest, so one counts only when a target that is no test target and sits in no examples or
+docs folder names it (`.product(name: "Vapor", package: "vapor")`, or a product of the
+package's own name).
 """
 
 from __future__ import annotations
@@ -91,6 +92,36 @@ def _read_sbt(text: TextFile, out: Readings) -> None:
             add_dependency(
                 out, text, "jvm", name, match.group("version"), ref=text.ref(number), dev=dev
             )
+
+
+#: `ivy"com.lihaoyi::cask:0.9.2"` (or Mill 0.12's `mvn"…"`) in a Mill build file.
+_MILL_DEP = re.compile(
+    r'\b(?:ivy|mvn)"(?P<group>[\w.-]+):{1,3}(?P<artifact>[\w.-]+):+(?P<version>[^":]*)"'
+)
+#: A Mill module opening (`object test extends ScalaTests with TestModule.Munit {`).
+_MILL_OBJECT = re.compile(r"^\s*object\s+(?P<name>\w+)\b(?P<rest>.*)$")
+_MILL_TEST_MODULE = re.compile(r"\bTests?\b|Tests\b|TestModule", re.IGNORECASE)
+
+
+def _read_mill(text: TextFile, out: Readings) -> None:
+    """The `ivyDeps` of a Mill build file; those of a test module (`object test extends
+    ScalaTests`, nested in the module it tests) are for tests."""
+    depth = 0
+    tests: list[int] = []  # the depths at which test modules opened
+    for number, line in enumerate(text.lines, 1):
+        code = line.split("//", 1)[0]
+        opening = _MILL_OBJECT.match(code)
+        if opening and "{" in code:
+            named = opening.group("name").lower() in ("test", "tests", "it")
+            if named or _MILL_TEST_MODULE.search(opening.group("rest")):
+                tests.append(depth)
+        for match in _MILL_DEP.finditer(code):
+            name = f"{match.group('group')}:{match.group('artifact')}"
+            version = match.group("version")
+            add_dependency(out, text, "jvm", name, version, ref=text.ref(number), dev=bool(tests))
+        depth += code.count("{") - code.count("}")
+        while tests and depth <= tests[-1]:
+            tests.pop()
 
 
 def _read_lein(text: TextFile, out: Readings) -> None:
@@ -200,6 +231,25 @@ def _read_nimble(text: TextFile, out: Readings) -> None:
                 add_dependency(out, text, "nim", spec.group("name"), version, ref=text.ref(number))
 
 
+#: A `build.zig.zon` dependency entry (`.httpz = .{`), one level inside `.dependencies`.
+_ZON_DEPENDENCY = re.compile(r'^\s*\.@?"?(?P<name>[\w-]+)"?\s*=\s*\.\{')
+
+
+def _read_zig_zon(text: TextFile, out: Readings) -> None:
+    """The `.dependencies` of a `build.zig.zon`, by name (a package has no version there)."""
+    depth = 0
+    inside = -1  # the depth of the `.dependencies` block, once open
+    for number, line in enumerate(text.lines, 1):
+        code = line.split("//", 1)[0]
+        if inside < 0 and re.match(r"^\s*\.dependencies\s*=\s*\.\{", code):
+            inside = depth + 1
+        elif inside >= 0 and depth == inside and (entry := _ZON_DEPENDENCY.match(code)):
+            add_dependency(out, text, "zig", entry.group("name"), "", ref=text.ref(number))
+        depth += code.count("{") - code.count("}")
+        if inside >= 0 and depth < inside:
+            break
+
+
 #: A shard's dependency section and one entry of it (`  kemal:` two spaces in).
 _SHARD_SECTION = re.compile(r"^(?P<section>dependencies|development_dependencies)\s*:\s*$")
 _SHARD_ENTRY = re.compile(r"^  (?P<name>[\w.-]+)\s*:\s*$")
@@ -224,11 +274,14 @@ def _read_shard(text: TextFile, out: Readings) -> None:
 CODE_MANIFEST_READERS: Mapping[str, Callable[[TextFile, Readings], None]] = {
     "Package.swift": _read_swift,
     "build.sbt": _read_sbt,
+    "build.mill": _read_mill,
+    "build.sc": _read_mill,
     "project.clj": _read_lein,
     "deps.edn": _read_edn,
     "cpanfile": _read_cpanfile,
     "rebar.config": _read_rebar,
     "shard.yml": _read_shard,
+    "build.zig.zon": _read_zig_zon,
 }
 #: The same, known by their suffix.
 CODE_MANIFEST_SUFFIXES: Mapping[str, Callable[[TextFile, Readings], None]] = {

@@ -10,7 +10,9 @@ from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.deploy import deploy_platform, deploy_text
 from squirrel_memory.repository.description_claims import backed_description
 from squirrel_memory.repository.findings import SAMPLE_FOLDERS, Readings, folder_of, names_tests
+from squirrel_memory.repository.generated_code import generated_fact, is_generated
 from squirrel_memory.repository.languages import is_excluded
+from squirrel_memory.repository.member_stacks import members_fact
 from squirrel_memory.repository.project_stack import (
     Part,
     Stack,
@@ -19,6 +21,7 @@ from squirrel_memory.repository.project_stack import (
     primary_ecosystems_of,
     stack_of,
 )
+from squirrel_memory.repository.project_templates import template_fact, template_folders
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.stack import dependency_role
 from squirrel_memory.repository.wording import (
@@ -302,9 +305,10 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
     beside = 0
     # A documentation site, examples and demos are no application code.
     sites = docs_site_folders(reading.readings)
+    machinery = template_folders(reading)
     for tracked in reading.files:
         path = tracked.path
-        if is_excluded(path) or "/" not in path:
+        if is_excluded(path) or "/" not in path or is_generated(path, reading.readings):
             continue
         parts = path.split("/")
         top = parts[0]
@@ -329,6 +333,7 @@ def _layout_fact(reading: RepositoryReading, stack: Stack | None) -> MemoryCandi
             and (not main or language[1] in main)
             and top not in _CONFIG_DIRS
             and top not in sites
+            and top not in machinery
             and top.lower() not in SAMPLE_FOLDERS
         ):
             code[top] += tracked.size
@@ -414,6 +419,9 @@ def project_facts(reading: RepositoryReading) -> list[MemoryCandidate]:
         _stack_fact(reading, stack) if stack else None,
         _database_fact(stack, reading.readings) if stack else None,
         _jobs_fact(stack) if stack else None,
+        members_fact(reading.readings),
+        generated_fact(reading.readings),
+        template_fact(reading),
         _services_fact(reading.readings),
         _extras_fact(reading.readings),
         _languages_fact(reading),

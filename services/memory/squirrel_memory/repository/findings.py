@@ -166,6 +166,9 @@ class Readings:
     tools: dict[str, str] = field(default_factory=dict)
     """Tools configured in a manifest (`[tool.pytest.ini_options]`) → `path:line`."""
     ci_files: list[str] = field(default_factory=list)
+    generated: list[tuple[str, str, str, str]] = field(default_factory=list)
+    """Folders a code generator writes: (folder, generator, `path:line` of the configuration
+    naming it, the source folder or file it is made from, if said)."""
     set_up: set[str] = field(default_factory=set)
     """Words (lower-cased) of the configuration and process files read: what they set up or
     start (`config :shop, Oban`, a Procfile's `worker: bundle exec sidekiq`)."""

@@ -1,13 +1,16 @@
 """Language shares of a repository, from the sizes of its tracked files.
 
 Vendored, generated and dependency folders and files are left out, so a vendored copy of a
-JavaScript library does not make an Elixir app "JavaScript". `primary_ecosystems` is what other
-code asks (is `npx vitest run` the project's test command, or a sub-folder's?).
+JavaScript library does not make an Elixir app "JavaScript", and a template's files (a path
+with a `{{ placeholder }}`) do not make their stack the template repository's.
+`primary_ecosystems` is what other code asks (is `npx vitest run` the project's test command,
+or a sub-folder's?).
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,6 +34,7 @@ _EXCLUDED_DIRS = frozenset(
         "jspm_packages",
         "vendor",
         "vendored",
+        "_vendor",
         "third_party",
         "third-party",
         "thirdparty",
@@ -151,8 +155,16 @@ def shown_shared_suffixes(paths: Iterable[str]) -> set[str]:
     }
 
 
+#: A template placeholder in a path (`{{cookiecutter.project_slug}}/`, `{% if x %}a.py{% endif
+#: %}`): the file is a template's, what a generated project will hold, not this project's.
+_PLACEHOLDER = re.compile(r"\{\{|\{%")
+
+
 def is_excluded(path: str) -> bool:
-    """True for vendored, generated, build and dependency files (never counted or read)."""
+    """True for vendored, generated, build and dependency files and a template's files (never
+    counted or read)."""
+    if _PLACEHOLDER.search(path):
+        return True
     parts = path.split("/")
     if any(part in _EXCLUDED_DIRS for part in parts[:-1]):
         return True

@@ -230,6 +230,7 @@ def read_composer_json(text: TextFile, out: Readings) -> None:
 
 
 def read_pnpm_workspace(text: TextFile, out: Readings) -> None:
+    """The `packages:` globs of a `pnpm-workspace.yaml` or a Melos `melos.yaml`."""
     data = yaml.safe_load(text.text)
     packages = data.get("packages") if isinstance(data, dict) else None
     for member in strings(packages):
@@ -259,6 +260,7 @@ MANIFEST_READERS: Mapping[str, Reader] = {
     "build.gradle": read_gradle,
     "build.gradle.kts": read_gradle,
     "pnpm-workspace.yaml": read_pnpm_workspace,
+    "melos.yaml": read_pnpm_workspace,
     "Pipfile": read_pipfile,
     "go.work": read_go_work,
     "pubspec.yaml": read_pubspec,

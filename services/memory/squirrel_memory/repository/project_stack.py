@@ -7,6 +7,7 @@ import posixpath
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
+from squirrel_memory.code_files import language_of
 from squirrel_memory.extractors.server_frameworks import rival_servers
 from squirrel_memory.repository.findings import (
     Dependency,
@@ -15,7 +16,7 @@ from squirrel_memory.repository.findings import (
     folder_of,
     is_test_folder,
 )
-from squirrel_memory.repository.languages import LanguageShare, primary_of
+from squirrel_memory.repository.languages import LanguageShare, is_excluded, primary_of
 from squirrel_memory.repository.scan import RepositoryReading
 from squirrel_memory.repository.services import is_compose_file, is_env_example
 from squirrel_memory.repository.stack import (
@@ -83,9 +84,25 @@ def _only_in(out: Readings, ecosystem: str, folders: frozenset[str]) -> bool:
     return bool(paths) and all(folder_of(p) in folders for p in paths)
 
 
+#: Root files that set up the development environment (a Nix flake's dev shell) of a project
+#: in another language: an ecosystem with no other file is the environment's, not the project's.
+_ENVIRONMENT_FILES = frozenset({"flake.nix", "shell.nix", "default.nix", "devenv.nix"})
+
+
+def _only_environment(reading: RepositoryReading, ecosystem: str) -> bool:
+    paths = [
+        f.path
+        for f in reading.files
+        if (lang := language_of(f.path)) and lang[1] == ecosystem and not is_excluded(f.path)
+    ]
+    return bool(paths) and all(path in _ENVIRONMENT_FILES for path in paths)
+
+
 def primary_ecosystems_of(reading: RepositoryReading) -> tuple[str, ...]:
     """Primary ecosystems by code size, else those of the root manifests."""
-    found = primary_of(reading.shares)
+    environment = {s.ecosystem for s in reading.shares if _only_environment(reading, s.ecosystem)}
+    code = primary_of(s for s in reading.shares if s.ecosystem not in environment)
+    found = code or primary_of(reading.shares)
     sites = docs_site_folders(reading.readings)
     if found and sites:
         # An ecosystem whose every manifest is a docs site's (`website/package.json` beside a
@@ -133,7 +150,14 @@ def _roles(
     return found
 
 
-_APP_ROLES = frozenset({"framework", "database", "orm"})
+def declared_roles(deps: list[Dependency], ecosystem: str) -> dict[str, list[Part]]:
+    """Each role's parts the dependencies `deps` declare for running (not for development,
+    tests or an optional extra)."""
+    return _roles(deps, ecosystem)
+
+
+#: Roles that make a member folder a running part of its own (a web app, a job worker).
+_APP_ROLES = frozenset({"framework", "database", "orm", "queue"})
 
 
 def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
@@ -171,8 +195,9 @@ def _project_roles(out: Readings, ecosystem: str) -> dict[str, list[Part]]:
             continue
         named = [parts for roles in by_folder.values() if (parts := roles.get(role))]
         names = {tuple(p.name for p in parts) for parts in named}
-        # Every folder that names a part of the app (its framework, database or ORM) must name
-        # this one too: one member's Next.js or Drizzle is not the whole project's.
+        # Every folder that names a part of the app (its framework, database, ORM or job queue)
+        # must name this one too: one member's Next.js or Drizzle is not the whole project's,
+        # nor a web member's framework that of a job worker beside it.
         apps = [
             roles
             for folder, roles in by_folder.items()

@@ -70,6 +70,9 @@ def read_pyproject(text: TextFile, out: Readings) -> None:
     # uv's own development dependencies (`[tool.uv] dev-dependencies`), before PEP 735 groups.
     uv = table(table(data.get("tool")).get("uv"))
     _pep508(out, text, strings(uv.get("dev-dependencies")), dev=True)
+    # A uv workspace's members (`[tool.uv.workspace] members = ["packages/*"]`).
+    for member in strings(table(uv.get("workspace")).get("members")):
+        out.workspaces.append((member, toml_line(text, member)))
     # Poetry's dependency groups (`[tool.poetry.group.dev.dependencies]`) serve development,
     # as its older `dev-dependencies` do.
     groups = [table(group).get("dependencies") for group in table(poetry.get("group")).values()]

@@ -7,7 +7,8 @@ project's recipe, others become recipes scoped to their folder. A convention is 
 where the repository shows what it runs on: a lint, format or type-check convention needs its
 tool declared, configured or run somewhere in the repository (the manifest alone decides
 nothing: many Go projects lint with something other than `go vet`), and a convention runs
-through the repository's wrapper of its tool (`mvn test` as `./mvnw test` beside `mvnw`). An
+through the repository's wrapper of its tool (`mvn test` as `./mvnw test` beside `mvnw`) and in
+the environment a lock file beside the manifest manages (`uv run pytest` beside `uv.lock`). An
 install line that fetches the project itself (`go get <its module>`, `npm install <its name>`)
 is how others use it, not its set-up.
 """
@@ -24,9 +25,15 @@ from squirrel_memory.code_files import language_of
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from squirrel_memory.repository.dev_groups import is_dev_group
 from squirrel_memory.repository.findings import Command, Port, Readings, folder_of, is_test_folder
+from squirrel_memory.repository.languages import is_excluded
 from squirrel_memory.repository.project_stack import ecosystem_language, primary_ecosystems_of
 from squirrel_memory.repository.scan import RepositoryReading
-from squirrel_memory.repository.stack import command_needs, conventions, language_name
+from squirrel_memory.repository.stack import (
+    command_needs,
+    conventions,
+    env_runner,
+    language_name,
+)
 from squirrel_memory.repository.task_records import purpose_of
 from squirrel_memory.repository.wording import candidate, join_words, ref_path
 
@@ -92,7 +99,7 @@ def _present(
     need: str, manifest: str, deps: dict[str, str], out: Readings, tracked: set[str]
 ) -> str:
     """Where a convention's need (`""`, `dep:<name>`, `file:<path>`, `dir:<folder>`, paths
-    beside the manifest) is met, or ""."""
+    beside the manifest, `tree:<name>` a file so named below it) is met, or ""."""
     base = f"{folder_of(manifest)}/" if folder_of(manifest) else ""
     if need.startswith("dep:"):
         name = need[4:].lower()
@@ -109,6 +116,15 @@ def _present(
         return ""
     if need.startswith("dir:"):
         found = sorted(p for p in tracked if p.startswith(f"{base}{need[4:]}/"))
+        return f"{found[0]}:1" if found else ""
+    if need.startswith("tree:"):
+        # `tree:*_test.ts`: a file of that name anywhere below the manifest's folder.
+        found = sorted(
+            p
+            for p in tracked
+            if p.startswith(base) and fnmatch(p.rsplit("/", 1)[-1], need[5:])
+            if not is_excluded(p)
+        )
         return f"{found[0]}:1" if found else ""
     return f"{manifest}:1"
 
@@ -165,6 +181,10 @@ def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list
         if folder and not _own_part(folder, eco, reading):
             continue
         said.add(manifest)
+        base = f"{folder_of(manifest)}/" if folder_of(manifest) else ""
+        beside = {
+            p[len(base) :] for p in tracked if p.startswith(base) and "/" not in p[len(base) :]
+        }
         deps = {d.name.lower(): d.ref for d in out.dependencies if d.manifest == manifest}
         for command, needs in conventions(eco).items():
             ref = _met(needs, manifest, deps, out, tracked)
@@ -175,6 +195,8 @@ def _conventional(reading: RepositoryReading, ecosystems: Sequence[str]) -> list
                 continue  # the manifest alone does not say the project uses this tool
             typed, wrapper_ref = _wrapped(command, tracked, out.commands)
             ref = wrapper_ref or ref
+            if runner := env_runner(eco, beside):
+                typed = f"{runner} {typed}"
             found.append(Command(typed, purpose[0], eco, folder, "convention", ref))
     return found
 

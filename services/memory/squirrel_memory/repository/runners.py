@@ -9,7 +9,6 @@ How each task is recorded is `task_records`.
 from __future__ import annotations
 
 import configparser
-import dataclasses
 import json
 import posixpath
 import re
@@ -17,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import yaml
 
+from squirrel_memory.repository.build_steps import BUILD_STEP_READERS
 from squirrel_memory.repository.findings import Command, Readings, folder_of
 from squirrel_memory.repository.snapshot import Snapshot, TextFile
 from squirrel_memory.repository.task_records import (
@@ -345,46 +345,6 @@ def read_deno_tasks(snap: Snapshot, text: TextFile, out: Readings) -> None:
         add_task(out, text, f"deno task {name}", name, steps, line=line, about=about)
 
 
-#: A scheme an Xcode project or workspace at the root shares with everyone who checks it out.
-_SHARED_SCHEME = re.compile(
-    r"^(?P<container>[^/]+\.(?P<kind>xcodeproj|xcworkspace))/xcshareddata/xcschemes/"
-    r"(?P<scheme>[^/]+)\.xcscheme$"
-)
-#: The build setting that names a macOS target: only there does `xcodebuild test` run without a
-#: device or simulator to name (`-destination`), which the repository does not say.
-_MACOS_SDK = re.compile(r"\bSDKROOT\s*=\s*macosx\b")
-_OTHER_SDK = re.compile(r"\bSDKROOT\s*=\s*(?!macosx\b)\w+")
-
-
-def is_shared_scheme(path: str) -> bool:
-    """Whether `path` is a shared Xcode scheme of a project or workspace at the root."""
-    return _SHARED_SCHEME.match(path) is not None
-
-
-def read_xcode_scheme(snap: Snapshot, text: TextFile, out: Readings) -> None:
-    """A shared Xcode scheme that tests something: `xcodebuild test -scheme <name>`, said only
-    for a macOS project (any other platform's tests need a simulator or device named)."""
-    match = _SHARED_SCHEME.match(text.path)
-    if match is None or "<TestableReference" not in text.text:
-        return
-    projects = snap.matching(lambda p: "/" in p and p.count("/") == 1)
-    settings = [snap.read(p) for p in projects if p.endswith(".xcodeproj/project.pbxproj")]
-    read = [t.text for t in settings if t is not None]
-    if not read or not any(_MACOS_SDK.search(t) for t in read):
-        return
-    if any(_OTHER_SDK.search(t) for t in read):
-        return
-    scheme, container = match.group("scheme"), match.group("container")
-    if " " in scheme or " " in container:
-        return  # a name to quote: left unsaid rather than typed wrong
-    flag = "-workspace" if match.group("kind") == "xcworkspace" else "-project"
-    typed = f"xcodebuild test {flag} {container} -scheme {scheme}"
-    add_task(out, text, typed, "test", [], line=text.line_of("<TestAction") or 1)
-    if out.commands and out.commands[-1].text == typed:
-        # The scheme lives inside the project's bundle, but it is run from the root.
-        out.commands[-1] = dataclasses.replace(out.commands[-1], scope="")
-
-
 #: A keyword opening a map (`:test {`) in a `deps.edn`.
 _EDN_KEY_MAP = re.compile(r":([\w.*+!?<>=/-]+)\s*\{")
 
@@ -499,6 +459,7 @@ TASK_READERS: Mapping[str, TaskReader] = {
     "deps.edn": read_edn_aliases,
     "Rakefile": read_rakefile,
     "rakefile": read_rakefile,
+    **BUILD_STEP_READERS,
 }
 #: Readers of the task-runner configuration kept in a folder of its own (`NESTED_TASK_FILES`).
 NESTED_TASK_READERS: Mapping[str, TaskReader] = {

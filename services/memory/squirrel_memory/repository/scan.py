@@ -18,18 +18,16 @@ from xml.etree import ElementTree as ET
 import structlog
 import yaml
 
+from squirrel_memory.repository.build_steps import is_shared_scheme, read_xcode_scheme
 from squirrel_memory.repository.ci import is_ci_file, read_ci
 from squirrel_memory.repository.findings import Dependency, Readings, folder_of
+from squirrel_memory.repository.generated_code import generator_reader, is_generated
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
 from squirrel_memory.repository.languages import LanguageShare, is_excluded, language_shares
 from squirrel_memory.repository.lockfiles import LOCK_READERS, Locked
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS, manifest_reader
 from squirrel_memory.repository.package_descriptions import description_reader
-from squirrel_memory.repository.runners import (
-    is_shared_scheme,
-    read_xcode_scheme,
-    task_reader_for,
-)
+from squirrel_memory.repository.runners import task_reader_for
 from squirrel_memory.repository.services import config_reader, configured_module, set_up_words
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile, take_snapshot
 
@@ -91,6 +89,9 @@ def _read_file(
         _guarded(snap, path, lambda t: read_ci(t, out))
     if is_shared_scheme(path):
         _guarded(snap, path, lambda t: read_xcode_scheme(snap, t, out))
+    generator = generator_reader(path) if depth <= MAX_DEPTH else None
+    if generator is not None:
+        _guarded(snap, path, lambda t: generator(t, out))
     if depth > MAX_DEPTH:
         # Configuration whose convention puts it folders below its module (Spring's
         # `src/main/resources/`, an umbrella app's `lib/<app>/repo.ex`) is read wherever that
@@ -155,7 +156,7 @@ def read_repository(root: Path) -> RepositoryReading:
         root=root,
         head=snap.head,
         readings=out,
-        shares=tuple(language_shares(files)),
+        shares=tuple(language_shares(f for f in files if not is_generated(f.path, out))),
         files=files,
         skipped=dict(snap.skipped),
     )

@@ -141,6 +141,8 @@ def read_compose(text: TextFile, out: Readings) -> None:
         where = text.ref_of(str(image)) if isinstance(image, str) else text.ref_of(f"{name}:")
         if role is not None:
             out.services.append(Service(role.role, role.name, where, via=text.path))
+        if "build" in spec:
+            _built_service_database(text, spec.get("environment"), out)
         label = role.name if role is not None else str(name)
         for port_spec in spec.get("ports") or []:
             port = _host_port(port_spec)
@@ -151,6 +153,28 @@ def read_compose(text: TextFile, out: Readings) -> None:
 #: Environment keys that hold the URL of the database the application itself connects to (a
 #: `MYSQL_URL` or `ANALYTICS_DB_URL` beside it may be a side store).
 _APP_DATABASE_KEYS = frozenset({"DATABASE_URL", "DB_URL", "SQLALCHEMY_DATABASE_URI"})
+
+
+def _built_service_database(text: TextFile, environment: object, out: Readings) -> None:
+    """The database a compose service built from the repository (the application itself, not
+    an image of another program) connects to: its `DATABASE_URL` (or the like) environment
+    entry's scheme."""
+    pairs: list[tuple[str, str]] = []
+    if isinstance(environment, dict):
+        pairs = [(str(k), str(v)) for k, v in environment.items() if v is not None]
+    elif isinstance(environment, list):
+        for entry in environment:
+            key, sep, value = str(entry).partition("=")
+            if sep:
+                pairs.append((key, value))
+    for key, value in pairs:
+        scheme = _SCHEME.match(value.strip())
+        name = scheme_name(scheme.group(1)) if scheme and key in _APP_DATABASE_KEYS else None
+        if name is not None and name not in ("Redis", "RabbitMQ"):
+            ref = text.ref_of(f"{key}:") if f"{key}:" in text.text else text.ref_of(f"{key}=")
+            out.services.append(Service("database", name, ref, via=text.path, configured=True))
+
+
 #: Adapter, driver, dialect and provider names of data-access libraries → the database.
 _DRIVERS = {
     "postgres": "PostgreSQL",

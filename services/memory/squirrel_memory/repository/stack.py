@@ -126,9 +126,11 @@ def image_role(image: str) -> Role | None:
 
 
 def scheme_name(scheme: str) -> str | None:
-    """The service a URL scheme names (`postgres` → PostgreSQL), or None."""
+    """The service a URL scheme names (`postgres` → PostgreSQL, and with a driver named after a
+    `+`, SQLAlchemy's `postgresql+asyncpg` or `mysql+pymysql`, the same), or None."""
     schemes: dict[str, str] = _data()["schemes"]
-    return schemes.get(scheme.lower())
+    lowered = scheme.lower()
+    return schemes.get(lowered) or schemes.get(lowered.split("+", 1)[0])
 
 
 def command_needs(program: str) -> str | None:
@@ -142,6 +144,15 @@ def conventions(ecosystem: str) -> dict[str, str]:
     """Conventional commands of an ecosystem → what must be present (see stack.toml)."""
     table: dict[str, dict[str, str]] = _data().get("conventions", {})
     return dict(table.get(ecosystem, {}))
+
+
+def env_runner(ecosystem: str, present: set[str]) -> str:
+    """The program that runs `ecosystem`'s tools in the environment the one lock file among
+    `present` (file names beside the manifest) manages (`uv run`), or "" (stack.toml's
+    `[env_runners]`)."""
+    table: dict[str, dict[str, str]] = _data().get("env_runners", {})
+    found = {run for lock, run in table.get(ecosystem, {}).items() if lock in present}
+    return found.pop() if len(found) == 1 else ""
 
 
 def started_framework(command: str) -> str | None:

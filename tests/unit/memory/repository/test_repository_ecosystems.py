@@ -102,14 +102,13 @@ _HASKELL_STACK = {
     ("files", "test", "build"),
     [
         (_SWIFT, "swift test", "swift build"),
-        (_ZIG, "zig build test", "zig build"),
         (_CLOJURE, "lein test", None),
         (_SCALA, "sbt test", None),
         (_FLUTTER, "flutter test", None),
         (_OCAML, "dune test", "dune build"),
         (_HASKELL_STACK, "stack test", None),
     ],
-    ids=["swift", "zig", "clojure", "scala", "flutter", "ocaml", "haskell-stack"],
+    ids=["swift", "clojure", "scala", "flutter", "ocaml", "haskell-stack"],
 )
 def test_an_ecosystems_conventions_give_its_commands(
     make_repo: MakeRepo, files: dict[str, str | bytes], test: str, build: str | None
@@ -118,6 +117,13 @@ def test_an_ecosystems_conventions_give_its_commands(
     assert found["repo:recipe:test"].startswith(f"Run the tests with `{test}` (the "), found
     if build is not None:
         assert f"`{build}`" in found["repo:recipe:build"]
+
+
+def test_a_zig_build_without_a_test_step_is_built_but_not_tested(make_repo: MakeRepo) -> None:
+    # `build.zig` names its own steps: with none declared, `zig build test` does not exist.
+    found = _found(make_repo, _ZIG)
+    assert "repo:recipe:test" not in found
+    assert found["repo:recipe:build"].startswith("Build the project with `zig build` (the ")
 
 
 def test_a_convention_needs_what_it_runs_on(make_repo: MakeRepo) -> None:
