@@ -123,3 +123,40 @@ def test_an_entry_point_named_with_its_kind_is_a_place() -> None:
     assert [c for c, _, _ in _said(_reads(("CLAUDE.md", _numbered(text))))] == [
         "`src/main.zig` is the CLI entry point (CLAUDE.md)."
     ]
+
+
+def test_a_path_a_reply_placed_is_not_placed_again_from_the_file() -> None:
+    stream = Stream()
+    stream.read("CLAUDE.md", _numbered(NOTES))
+    stream.read("src/Api/Endpoints/Accounts.cs", _numbered("public static class Accounts {}"))
+    stream.say("Handlers sit in `src/Api/Endpoints/`, one class per resource.")
+    contents = [p.content for p in placed_parts(stream.events)]
+
+    assert "Handlers sit in `src/Api/Endpoints/`, one class per resource." in contents
+    assert not any(c.startswith("Endpoints go in") for c in contents)
+    assert "Flyway migrations live in `src/main/resources/db/migration/` (CLAUDE.md)." in contents
+
+
+def test_a_part_that_only_names_the_folder_of_a_thing_is_a_place() -> None:
+    text = (
+        "# Notes\n\n- Business logic lives in `lib/shop/`; the web layer is `lib/shop_web/`.\n"
+        "- The default branch is `main`.\n- The code is `src/`.\n- The new home is `src/next/`.\n"
+        "- The runtime is `/usr/local/bin/node`.\n- The web layer is not `web/`.\n"
+    )
+
+    assert [(c, p) for c, p, _ in _said(_reads(("AGENTS.md", _numbered(text))))] == [
+        ("Business logic lives in `lib/shop/` (AGENTS.md).", "lib/shop"),
+        ("The web layer is `lib/shop_web/` (AGENTS.md).", "lib/shop_web"),
+    ]
+
+
+def test_a_thing_named_as_a_kind_of_file_in_a_path_is_a_place() -> None:
+    text = (
+        "# Notes\n\n- The system is an Integrant config in `resources/config.edn`.\n"
+        "- The bug is a race in `src/pool.go`.\n- The next step is a rewrite in `src/x/`.\n"
+        "- The importer is probably a script in `tools/imp.py`.\n"
+    )
+
+    assert [c for c, _, _ in _said(_reads(("CLAUDE.md", _numbered(text))))] == [
+        "The system is an Integrant config in `resources/config.edn` (CLAUDE.md)."
+    ]

@@ -16,7 +16,7 @@ from squirrel_memory.extractors.labelled_points import labelled_points
 from squirrel_memory.extractors.learned import Learned, learned
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
-from squirrel_memory.extractors.placements import Placement, placements
+from squirrel_memory.extractors.placements import KEY_PREFIX, Placement, placements
 from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
 from squirrel_memory.extractors.read_instructions import read_rules
@@ -50,8 +50,13 @@ def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
     stated: list[Placement | StatedPlace] = [*placements(events)]
     keys = {found.key for found in stated}
     stated += [found for found in labelled_points(events) if found.key not in keys]
-    keys = {found.key for found in stated}
-    stated += [found for found in instruction_layout(events) if found.key not in keys]
+    # The file's own line about a path the replies placed says the same thing again.
+    keys = {found.key for found in stated} | {f"{KEY_PREFIX}{found.path}:" for found in stated}
+    stated += [
+        found
+        for found in instruction_layout(events)
+        if found.key not in keys and f"{KEY_PREFIX}{found.path}:" not in keys
+    ]
     placed = {found.path for found in stated}
     listed = [found for found in report_layout(events) if found.path not in placed]
     return [
