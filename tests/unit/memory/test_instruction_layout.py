@@ -121,7 +121,8 @@ def test_an_entry_point_named_with_its_kind_is_a_place() -> None:
     )
 
     assert [c for c, _, _ in _said(_reads(("CLAUDE.md", _numbered(text))))] == [
-        "`src/main.zig` is the CLI entry point (CLAUDE.md)."
+        "`src/main.zig` is the CLI entry point (CLAUDE.md).",
+        "`src/root.zig` is the library root (CLAUDE.md).",
     ]
 
 
@@ -159,4 +160,22 @@ def test_a_thing_named_as_a_kind_of_file_in_a_path_is_a_place() -> None:
 
     assert [c for c, _, _ in _said(_reads(("CLAUDE.md", _numbered(text))))] == [
         "The system is an Integrant config in `resources/config.edn` (CLAUDE.md)."
+    ]
+
+
+def test_what_a_folder_is_is_a_place() -> None:
+    text = (
+        "# Notes\n\n"
+        "- `bench/` is a separate package (`lib-bench`) with its own dependencies; it is not"
+        " part of the library.\n"
+        "- `legacy/` is no longer used.\n- `next/` is a new module for the rewrite.\n"
+        "- `gen/` is the generated client, never edit it by hand.\n"
+        "- `vendor/lib/` is a copy of the upstream parser.\n"
+    )
+
+    assert [(c, p) for c, p, _ in _said(_reads(("AGENTS.md", _numbered(text))))] == [
+        (
+            "`bench/` is a separate package (`lib-bench`) with its own dependencies (AGENTS.md).",
+            "bench",
+        )
     ]

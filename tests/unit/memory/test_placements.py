@@ -124,16 +124,6 @@ def _said(reads: list[str], text: str) -> list[str]:
             "- **Agent plugins** in `src/agents/plugins/`",
             "Agent plugins: `src/agents/plugins/`.",
         ),
-        (  # Haskell: what a thing is, and the file it is in
-            ["src/Rivet/Api.hs"],
-            "The API is a Servant type in `src/Rivet/Api.hs`, served by Warp.",
-            "The API is a Servant type in `src/Rivet/Api.hs`, served by Warp.",
-        ),
-        (  # Clojure: the same, a configuration file
-            ["resources/config.edn"],
-            "The system is an Integrant map in `resources/config.edn`.",
-            "The system is an Integrant map in `resources/config.edn`.",
-        ),
     ],
 )
 def test_a_statement_of_where_things_live_becomes_a_fact(
@@ -166,13 +156,8 @@ def test_a_statement_of_where_things_live_becomes_a_fact(
         "Sample payloads are kept in `test/fixtures/payloads`.",  # test data
         "- `lib/app_web/router.ex` - Updated the admin scope",  # a list of changed files
         "- Router: `lib/app_web/router.ex`",  # a listed file is a report, not the layout
-        "The bug is a missing scope in `lib/app_web/router.ex`.",  # a diagnosis
-        "The culprit is an old plug in `lib/app_web/router.ex`.",  # a diagnosis
-        "The router is probably a plain module in `lib/app_web/router.ex`.",  # a hedge
-        "The admin scope is a new block in `lib/app_web/router.ex`.",  # the session's change
-        "Your router is a plain module in `lib/app_web/router.ex`.",  # about a person
-        "The router is not a plug in `lib/app_web/router.ex`.",  # a negation
-        "The router is a plain module in `lib/other/router.ex`.",  # a path never seen
+        "The flaky test is a data race in `lib/app_web/router.ex`.",  # a diagnosis
+        "The router is a Plug module in `lib/app_web/router.ex`.",  # what it is: may be taken back
     ],
 )
 def test_plans_questions_hedges_and_unseen_paths_are_not_facts(text: str) -> None:

@@ -88,12 +88,6 @@ _PLACED = re.compile(
     r"one (?:file|module|folder|directory|package|class) per)\b",
     re.IGNORECASE,
 )
-#: "The API is a Servant type in `src/Api.hs`": what a thing is, and in which file or folder.
-_KIND_IN = re.compile(
-    r"^[A-Za-z][\w' -]{2,50}?\s+(?:is|are)\s+(?:a|an|the)\s+(?:[\w.+-]+\s+){1,4}?"
-    r"(?:in|inside|under|within)\s+`",
-    re.IGNORECASE,
-)
 #: "`router.ex` defines every route", "`plugins/` holds one folder per plugin".
 _PATH_SUBJECT = re.compile(
     r"^`[^`]+`\s+(?:defines|declares|registers|holds|contains|wires|mounts|maps|configures|"
@@ -349,7 +343,7 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
     if listed is None:
         if _ACTION_OPENING.match(flat) or _NEGATION.search(prose) or _PAST.search(prose):
             return None
-        if not (_PLACED.search(flat) or _PATH_SUBJECT.match(flat) or _KIND_IN.match(flat)):
+        if not (_PLACED.search(flat) or _PATH_SUBJECT.match(flat)):
             return None
     elif _ACTION_OPENING.match(listed.group("what")) or _NEGATION.search(listed.group("what")):
         return None
@@ -403,14 +397,11 @@ def sentences(line: str) -> list[str]:
 
 
 def subject_of(said: str) -> str:
-    """What the sentence places (the key): the words of the clause before its placing verb
-    (before "is" when it says what a thing is in a path), or, when the path is the subject,
-    the words after it; stemmed."""
+    """What the sentence places (the key): the words of the clause before its placing verb,
+    or, when the path is the subject, the words after it; stemmed."""
     plain = _CODE_SPAN.sub(" ", said)
     if said.startswith("`"):
         words = plain
-    elif _KIND_IN.match(said):
-        words = re.split(r"\s+(?:is|are)\s+", said, maxsplit=1)[0]
     elif ": " in said and not _PLACED.search(said):
         words = said.split(": ", 1)[0]
     else:
