@@ -156,6 +156,8 @@ def test_a_statement_of_where_things_live_becomes_a_fact(
         "Sample payloads are kept in `test/fixtures/payloads`.",  # test data
         "- `lib/app_web/router.ex` - Updated the admin scope",  # a list of changed files
         "- Router: `lib/app_web/router.ex`",  # a listed file is a report, not the layout
+        "The flaky test is a data race in `lib/app_web/router.ex`.",  # a diagnosis
+        "The router is a Plug module in `lib/app_web/router.ex`.",  # what it is: may be taken back
     ],
 )
 def test_plans_questions_hedges_and_unseen_paths_are_not_facts(text: str) -> None:

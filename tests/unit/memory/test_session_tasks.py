@@ -444,3 +444,12 @@ def test_a_step_that_only_prepares_the_app_is_not_said_to_start_it(
 ) -> None:
     facts = {f.key: f for f in project_facts(_reads((path, _numbered(text))), [], repository=False)}
     assert facts["framework"].content.endswith(said)
+
+
+def test_a_sub_folders_build_builds_that_folder_not_the_project() -> None:
+    (found,) = session_tasks(_reads(("docs/package.json", _numbered(PACKAGE))))
+
+    assert "`npm run build` (builds `docs/`; runs `next build`)" in found.content
+    assert "builds the project" not in found.content
+    (root,) = session_tasks(_reads(("package.json", _numbered(PACKAGE))))
+    assert "`npm run build` (builds the project; runs `next build`)" in root.content

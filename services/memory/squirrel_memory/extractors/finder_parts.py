@@ -11,11 +11,12 @@ from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
 from squirrel_memory.extractors.instruction_commands import instruction_commands
+from squirrel_memory.extractors.instruction_layout import StatedPlace, instruction_layout
 from squirrel_memory.extractors.labelled_points import labelled_points
 from squirrel_memory.extractors.learned import Learned, learned
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
-from squirrel_memory.extractors.placements import placements
+from squirrel_memory.extractors.placements import KEY_PREFIX, Placement, placements
 from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
 from squirrel_memory.extractors.read_instructions import read_rules
@@ -43,11 +44,19 @@ def learned_findings(events: list[StoredEvent]) -> list[Learned]:
 
 def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """Where things live and how they are wired, as the assistant said after reading the code,
-    how the parts it labelled in a summary work, and the key files a subagent's report lists
-    (for the paths no statement placed)."""
-    stated = placements(events)
+    how the parts it labelled in a summary work, where the root instruction file read says
+    things live, and the key files a subagent's report lists (for the paths no statement
+    placed)."""
+    stated: list[Placement | StatedPlace] = [*placements(events)]
     keys = {found.key for found in stated}
     stated += [found for found in labelled_points(events) if found.key not in keys]
+    # The file's own line about a path the replies placed says the same thing again.
+    keys = {found.key for found in stated} | {f"{KEY_PREFIX}{found.path}:" for found in stated}
+    stated += [
+        found
+        for found in instruction_layout(events)
+        if found.key not in keys and f"{KEY_PREFIX}{found.path}:" not in keys
+    ]
     placed = {found.path for found in stated}
     listed = [found for found in report_layout(events) if found.path not in placed]
     return [
@@ -56,7 +65,8 @@ def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 MemoryType.PROJECT_FACT,
                 found.key,
                 found.content,
-                tags=("where", found.path),
+                # What only the instruction file says is left to the host that loads it.
+                tags=("where", found.path, *((WRITTEN_TAG,) * isinstance(found, StatedPlace))),
                 importance=PLACEMENT_IMPORTANCE,
                 event_ids=found.event_ids,
                 file_paths=(found.path,),

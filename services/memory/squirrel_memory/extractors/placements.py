@@ -62,6 +62,8 @@ EXCLUDED_DIRS = frozenset(
     | {"snapshots", "golden", "goldens"}
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+#: Abbreviations whose full stop ends no sentence ("e.g. `Shop.Orders`", "i.e. the").
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|incl|resp)\.$", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 #: A line reference after a path: `:12`, `:12-40`, `:12:5`, `#L12-L40`.
@@ -82,7 +84,7 @@ _PLACED = re.compile(
     r"from|at|into|across)|"
     r"\bentry ?point (?:is|lives)|"
     r"registers?\s+(?:itself|themselves|each|every|all|them|it)\b|"
-    r"(?:is|are) (?:the )?(?:entry ?point|home|source of truth)\b|"
+    r"(?:is|are) (?:the |its )?(?:[\w-]+ ){0,2}?(?:entry ?point|home|source of truth)\b|"
     r"one (?:file|module|folder|directory|package|class) per)\b",
     re.IGNORECASE,
 )
@@ -141,7 +143,7 @@ _KEY_DROP = frozenset(
     )
 )
 #: Subjects that say nothing of what lives there ("The code is in `src/`", "Location: `x/`").
-_VAGUE = frozenset(
+VAGUE_SUBJECTS = _VAGUE = frozenset(
     str.split(
         "code file it thi that logic implementation thing stuff everything something here "
         "function method class line part folder directory module path location config home "
@@ -382,7 +384,19 @@ def whole_plain(text: str) -> bool:
     return plain(_CODE_SPAN.sub(" code ", flat)) and not _ACTION_OPENING.match(flat)
 
 
-def _subject(said: str) -> str:
+def sentences(line: str) -> list[str]:
+    """The sentences of `line`: cut after a full stop, "!" or "?" and a space before a capital,
+    a code span or emphasis, never after an abbreviation ("contexts such as, e.g. `Orders`")."""
+    found: list[str] = []
+    for piece in _SENTENCE.split(line):
+        if found and _ABBREVIATION.search(found[-1]):
+            found[-1] += " " + piece
+        else:
+            found.append(piece)
+    return found
+
+
+def subject_of(said: str) -> str:
     """What the sentence places (the key): the words of the clause before its placing verb,
     or, when the path is the subject, the words after it; stemmed."""
     plain = _CODE_SPAN.sub(" ", said)
@@ -417,7 +431,7 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
             continue
         prose = re.sub(r"```.*?(?:```|$)", " ", event.content["text"], flags=re.DOTALL)
         for line in prose.split("\n"):
-            for whole in _SENTENCE.split(line.strip()) if not _BULLET.match(line) else [line]:
+            for whole in sentences(line.strip()) if not _BULLET.match(line) else [line]:
                 parts = clauses(whole)
                 if len(parts) > 1 and not whole_plain(whole):
                     continue  # a plan, hedge or person anywhere rules every clause
@@ -428,7 +442,7 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
                     said, path, symbols = found
                     if path in written:
                         continue  # what the session just changed there is its own work
-                    subject = _subject(said)
+                    subject = subject_of(said)
                     key = f"{KEY_PREFIX}{path}:{subject}"
                     if key in kept or set(subject.split("_")) <= _VAGUE:
                         continue

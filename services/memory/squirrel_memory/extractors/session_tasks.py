@@ -267,7 +267,14 @@ def _whole_part(event: StoredEvent, text: str) -> str:
     return "\n".join(lines[: max((i for i, x in enumerate(lines) if not x.strip()), default=0)])
 
 
-def _entry(task: Task, purposes: dict[str, str]) -> str:
+def _purpose(purpose: str, folder: str) -> str:
+    """What a task of `purpose` does; a sub-folder's task builds or sets up that folder, not
+    the project (a docs site's `npm run build` beside the app)."""
+    said = _PURPOSES[purpose]
+    return said.replace("the project", f"`{folder}/`") if folder else said
+
+
+def _entry(task: Task, purposes: dict[str, str], folder: str = "") -> str:
     """`make x` with the file's words for it, else what its one step is for and runs, else
     what its name is for (the step, when there is one, is the truth rather than the name)."""
     said: list[str] = []
@@ -276,10 +283,10 @@ def _entry(task: Task, purposes: dict[str, str]) -> str:
     elif task.runs:
         purpose = purpose_of(task.runs)
         if purpose is not None and purpose[0] in _PURPOSES:
-            said.append(_PURPOSES[purpose[0]])
+            said.append(_purpose(purpose[0], folder))
         said.append(f"runs `{task.runs}`")
     elif task.text in purposes:
-        said.append(_PURPOSES[purposes[task.text]])
+        said.append(_purpose(purposes[task.text], folder))
     return f"`{task.text}` ({'; '.join(said)})" if said else f"`{task.text}`"
 
 
@@ -294,11 +301,11 @@ def _statement(path: str, out: Readings) -> str | None:
     if not tasks:
         return None
     purposes = {c.text: c.purpose for c in out.commands if c.purpose in _PURPOSES}
-    listed = "; ".join(_entry(t, purposes) for t in tasks[:MAX_LISTED])
+    folder = task_scope(path)
+    listed = "; ".join(_entry(t, purposes, folder) for t in tasks[:MAX_LISTED])
     more = len(tasks) - MAX_LISTED
     if more > 0:
         listed += f"; and {more} more"
-    folder = task_scope(path)
     where = f" (run in `{folder}/`)" if folder else ""
     return f"Tasks `{path}` defines{where}: {listed}."
 
