@@ -135,6 +135,7 @@ def test_a_line_of_several_tasks_says_them_all(command: str, said: str) -> None:
         "pytest tests/a tests/b",
         "mvn clean verify",
         "make lint && make test",
+        "zig build test",  # one step: the line is the test run a longer pattern knows
     ],
 )
 def test_one_task_is_said_as_its_purpose(command: str) -> None:

@@ -111,14 +111,20 @@ def several_tasks(command: str) -> str | None:
     if len(words) < 3 or any(w in {"&&", "||", ";", "|"} for w in words):
         return None
     program = words[0]
+    whole = classify_command(command)
     acts: list[str] = []
     purposes: set[str] = set()
+    first = True
     for word in words[1:]:
         if word.startswith("-") or "=" in word or "/" in word:
             continue
         use = classify_command(f"{program} {word}")
         if use is None or use.purpose not in _ACTS:
             continue
+        if first and (whole is None or whole.purpose != use.purpose):
+            # `zig build test` is one step a longer pattern knows, not a build and a test run
+            return None
+        first = False
         purposes.add(use.purpose)
         act = _ACTS[use.purpose]
         if (
