@@ -606,3 +606,17 @@ def test_an_end_of_no_open_call_is_still_a_run() -> None:
     )
     runs = [e for e in events if "command" in e.content and "exit_code" in e.content]
     assert [(r.content["command"], r.content["exit_code"]) for r in runs] == [("ls", 0)]
+
+
+def test_an_early_end_of_a_shell_read_leaves_the_read_alone() -> None:
+    done = "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\n[tool]\nx = 1"
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _exec_call("c1", "cat conf.toml", "/work/repo"),
+        _exec_end("c1", "cat conf.toml", "/work/repo", 0, "[tool]\nx = 1"),
+        _exec_output("c1", done),
+    )
+    assert [e for e in events if "command" in e.content and "exit_code" in e.content] == []
+    (read,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
+    assert (read.content["tool"], read.content["output"]) == (READ_TOOL, "[tool]\nx = 1")

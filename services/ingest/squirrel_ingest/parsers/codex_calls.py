@@ -160,10 +160,15 @@ class CodexCalls:
             self._skipped["duplicate_exec_end"] += 1
             return []
         awaiting = self.pending.get(call_id) if call_id else None
-        if call_id is not None and awaiting is not None and awaiting.command is not None:
-            # A command that ended within its call's wait: its end is written before the call's
-            # output, which says the same (exit code, output) and is read as the run, in the
-            # folder the call named; the end is kept in case the output says it still runs.
+        if (
+            call_id is not None
+            and awaiting is not None
+            and (awaiting.command is not None or awaiting.name == READ_TOOL)
+        ):
+            # A command (or a shell read) that ended within its call's wait: its end is written
+            # before the call's output, which says the same (exit code, output) and is read as
+            # the run or the read, in the folder the call named; the end is kept in case the
+            # output says it still runs.
             self._early[call_id] = payload
             while len(self._early) > PENDING_LIMIT:
                 del self._early[next(iter(self._early))]
