@@ -117,7 +117,11 @@ def parse(paths: list[Path], cwd: str) -> list[Event]:
     events: list[Event] = []
     for path, parser in parsers:
         if _is_document(path):
-            found, _ = parse_gemini_json_document(path.read_bytes(), str(path), 0, set(), cwd=cwd)
+            data = path.read_bytes()
+            # A chat that names its folder (`directories`) is read there and moved like the
+            # other hosts' transcripts; one that does not is read in `cwd` itself.
+            named = _named_folder(data)
+            found, _ = parse_gemini_json_document(data, str(path), 0, set(), cwd=named or cwd)
             events.extend(found)
             continue
         if parser is not None:
@@ -156,6 +160,17 @@ def transcript_host(paths: Sequence[Path]) -> str:
         if source in HOOK_HOSTS:
             hosts[HOOK_HOSTS[source]] += 1
     return hosts.most_common(1)[0][0] if hosts else "claude"
+
+
+def _named_folder(data: bytes) -> str | None:
+    """The first of the `directories` a Gemini CLI chat document names, if any."""
+    try:
+        document = json.loads(data)
+    except ValueError:
+        return None
+    folders = document.get("directories") if isinstance(document, dict) else None
+    first = folders[0] if isinstance(folders, list) and folders else None
+    return first if isinstance(first, str) and first.startswith("/") else None
 
 
 def _is_document(path: Path) -> bool:

@@ -1,5 +1,6 @@
-"""Short made-up sessions written in the hosts' own transcript formats (Claude Code JSONL and
-Codex rollouts), for the wrong-fact traps (`bench/wrong_traps.py`): a session is a list of steps
+"""Short made-up sessions written in the hosts' own transcript formats (Claude Code JSONL, Codex
+rollouts of today's `exec_command` and of the older `shell` era, Gemini CLI chats), for the
+wrong-fact traps (`bench/wrong_traps.py`) and the hosts' parity: a session is a list of steps
 (the user's prompt, a file read, a command and its output, an edit, the assistant's reply) and
 is written as the host would write it, so the real ingest parsers read it."""
 
@@ -53,12 +54,26 @@ class Write:
     text: str
 
 
-Step = Ask | Say | Read | Run | Write
+@dataclass(frozen=True)
+class Edit:
+    """Part of a file replaced (`old` -> `new`; path relative to the project's folder)."""
+
+    path: str
+    old: str
+    new: str
+
+
+Step = Ask | Say | Read | Run | Write | Edit
+
+#: The hosts a session can be written for: Claude Code, Codex (`exec_command`), Codex's older
+#: `shell` function (an argv through `bash -lc`, its output wrapped in JSON with the exit
+#: code) and Gemini CLI (a chat kept as one JSON document).
+HOSTS = ("claude", "codex", "codex-shell", "gemini")
 
 
 @dataclass(frozen=True)
 class Session:
-    """One session: the host (`claude` or `codex`), the project's folder and the steps."""
+    """One session: the host (one of `HOSTS`), the project's folder and the steps."""
 
     host: str
     cwd: str
@@ -144,6 +159,11 @@ def claude_lines(session: Session, session_id: str, start: datetime) -> list[dic
             done = f"File created successfully at: {path}"
             result = {"type": "create", "filePath": path, "content": step.text}
             tool("Write", {"file_path": path, "content": step.text}, done, False, result)
+        elif isinstance(step, Edit):
+            path = _where(session.cwd, step.path)
+            given = {"file_path": path, "old_string": step.old, "new_string": step.new}
+            result = {"filePath": path, "oldString": step.old, "newString": step.new}
+            tool("Edit", given, f"The file {path} has been updated.", False, result)
         else:
             given = {"command": step.command, "description": "Run command"}
             if step.code:
@@ -192,6 +212,17 @@ def codex_lines(session: Session, session_id: str, start: datetime) -> list[dict
             f"Chunk ID: {n}\nWall time: 0.4 seconds\nProcess exited with code {code}\n"
             f"Original token count: {len(output.split())}\nOutput:\n{output}"
         )
+        # The command's end, written as it ends: before the call's output.
+        ended = {
+            "type": "exec_command_end",
+            "call_id": call,
+            "command": ["/bin/bash", "-lc", command],
+            "cwd": session.cwd,
+            "aggregated_output": output,
+            "exit_code": code,
+            "status": "completed" if code == 0 else "failed",
+        }
+        item("event_msg", ended)
         item("response_item", {"type": "function_call_output", "call_id": call, "output": shown})
 
     def patch(path: str, before: str | None, after: str) -> None:
@@ -245,9 +276,148 @@ def codex_lines(session: Session, session_id: str, start: datetime) -> list[dict
         elif isinstance(step, Write):
             patch(step.path, seen.get(step.path), step.text)
             seen[step.path] = step.text
+        elif isinstance(step, Edit):
+            patch(step.path, step.old, step.new)
+            seen[step.path] = seen.get(step.path, "").replace(step.old, step.new)
         else:
             shell(step.command, step.output, step.code)
     return lines
+
+
+def _patch_text(path: str, before: str | None, after: str) -> str:
+    """An `apply_patch` body: the file added, or its `before` lines replaced by `after`."""
+    added = "".join(f"+{line}\n" for line in after.splitlines())
+    if before is None:
+        return f"*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch"
+    removed = "".join(f"-{line}\n" for line in before.splitlines())
+    return f"*** Begin Patch\n*** Update File: {path}\n@@\n{removed}{added}*** End Patch"
+
+
+def codex_shell_lines(session: Session, session_id: str, start: datetime) -> list[dict[str, Any]]:
+    """The session as an older Codex rollout: commands through the `shell` function as
+    `["bash", "-lc", command]`, outputs wrapped in JSON with their exit code, reads through
+    `sed`, edits as an `apply_patch` argv; the prompt also as a `user` message."""
+    clock = _Clock(start)
+    meta = {
+        "id": session_id,
+        "timestamp": clock.tick(),
+        "cwd": session.cwd,
+        "originator": "codex_exec",
+        "cli_version": "0.77.0",
+        "source": "exec",
+        "model_provider": "openai",
+    }
+    lines: list[dict[str, Any]] = [
+        {"timestamp": meta["timestamp"], "type": "session_meta", "payload": meta}
+    ]
+    n = 0
+
+    def item(kind: str, payload: dict[str, Any]) -> None:
+        lines.append({"timestamp": clock.tick(), "type": kind, "payload": payload})
+
+    def shell(argv: list[str], output: str, code: int) -> None:
+        nonlocal n
+        n += 1
+        call = f"call_{session_id[:8]}_{n}"
+        arguments = json.dumps({"command": argv, "workdir": session.cwd})
+        item(
+            "response_item",
+            {"type": "function_call", "name": "shell", "arguments": arguments, "call_id": call},
+        )
+        wrapped = {"output": output, "metadata": {"exit_code": code, "duration_seconds": 0.4}}
+        item(
+            "response_item",
+            {"type": "function_call_output", "call_id": call, "output": json.dumps(wrapped)},
+        )
+
+    seen: dict[str, str] = {}
+    for step in session.steps:
+        if isinstance(step, Ask):
+            said = {"type": "input_text", "text": step.text}
+            item("response_item", {"type": "message", "role": "user", "content": [said]})
+            item("event_msg", {"type": "user_message", "message": step.text, "images": []})
+        elif isinstance(step, Say):
+            item("event_msg", {"type": "agent_message", "message": step.text})
+            said = {"type": "output_text", "text": step.text}
+            item("response_item", {"type": "message", "role": "assistant", "content": [said]})
+        elif isinstance(step, Read):
+            seen[step.path] = step.text
+            shell(["bash", "-lc", f"sed -n '1,200p' {step.path}"], step.text, 0)
+        elif isinstance(step, Write | Edit):
+            done = f"Success. Updated the following files:\nM {step.path}\n"
+            if isinstance(step, Write):
+                body = _patch_text(step.path, seen.get(step.path), step.text)
+                seen[step.path] = step.text
+            else:
+                body = _patch_text(step.path, step.old, step.new)
+                seen[step.path] = seen.get(step.path, "").replace(step.old, step.new)
+            shell(["apply_patch", body], done, 0)
+        else:
+            shell(["bash", "-lc", step.command], step.output, step.code)
+    return lines
+
+
+def gemini_document(session: Session, session_id: str, start: datetime) -> dict[str, Any]:
+    """The session as a Gemini CLI chat kept as one JSON document (`session-*.json`): each tool
+    call in a `gemini` message of its own, a command's output in `run_shell_command`'s report;
+    its folder named in `directories`."""
+    clock = _Clock(start)
+    messages: list[dict[str, Any]] = []
+
+    def message(kind: str, text: str, calls: list[dict[str, Any]] | None = None) -> None:
+        record: dict[str, Any] = {
+            "id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"{session_id}/{len(messages)}")),
+            "timestamp": clock.tick(),
+            "type": kind,
+            "content": text,
+        }
+        if calls:
+            record["toolCalls"] = calls
+        messages.append(record)
+
+    def call(name: str, args: dict[str, Any], output: str) -> None:
+        call_id = f"{name}-{len(messages)}-{session_id[:8]}"
+        answer = {"id": call_id, "name": name, "response": {"output": output}}
+        done = {
+            "id": call_id,
+            "name": name,
+            "args": args,
+            "result": [{"functionResponse": answer}],
+            "status": "success",
+            "timestamp": clock.tick(),
+        }
+        message("gemini", "", [done])
+
+    for step in session.steps:
+        if isinstance(step, Ask):
+            message("user", step.text)
+        elif isinstance(step, Say):
+            message("gemini", step.text)
+        elif isinstance(step, Read):
+            call("read_file", {"file_path": _where(session.cwd, step.path)}, step.text)
+        elif isinstance(step, Write):
+            path = _where(session.cwd, step.path)
+            done = f"Successfully created and wrote to new file: {path}."
+            call("write_file", {"file_path": path, "content": step.text}, done)
+        elif isinstance(step, Edit):
+            path = _where(session.cwd, step.path)
+            given = {"file_path": path, "old_string": step.old, "new_string": step.new}
+            call("replace", given, f"Successfully modified file: {path} (1 replacements).")
+        else:
+            report = (
+                f"Command: {step.command}\nDirectory: (root)\nOutput: {step.output or '(empty)'}"
+                f"\nError: (none)\nExit Code: {step.code}\nSignal: (none)\n"
+                f"Background PIDs: (none)\nProcess Group PGID: {1000 + len(messages)}"
+            )
+            call("run_shell_command", {"command": step.command}, report)
+    return {
+        "sessionId": session_id,
+        "projectHash": "0" * 64,
+        "startTime": start.strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+        "lastUpdated": clock.tick(),
+        "directories": [session.cwd],
+        "messages": messages,
+    }
 
 
 def write_sessions(folder: Path, name: str, sessions: Sequence[Session]) -> list[Path]:
@@ -258,10 +428,17 @@ def write_sessions(folder: Path, name: str, sessions: Sequence[Session]) -> list
     for i, session in enumerate(sessions):
         session_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"wrong-trap/{name}/{i}"))
         begun = start + timedelta(days=i)
-        if session.host == "codex":
+        if session.host == "gemini":
+            stamp = begun.strftime("%Y-%m-%dT%H-%M")
+            path = folder / name / f"session-{stamp}-{session_id[:8]}.json"
+            path.write_text(json.dumps(gemini_document(session, session_id, begun)))
+            out.append(path)
+            continue
+        if session.host in ("codex", "codex-shell"):
             stamp = begun.strftime("%Y-%m-%dT%H-%M-%S")
             path = folder / name / f"rollout-{stamp}-{session_id}.jsonl"
-            lines = codex_lines(session, session_id, begun)
+            write = codex_lines if session.host == "codex" else codex_shell_lines
+            lines = write(session, session_id, begun)
         else:
             path = folder / name / f"{session_id}.jsonl"
             lines = claude_lines(session, session_id, begun)

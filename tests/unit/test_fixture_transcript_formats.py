@@ -4,6 +4,7 @@ known format by name."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -80,6 +81,43 @@ def test_a_gemini_chat_kept_as_one_json_document_is_a_transcript_of_its_folder(
     assert (name, paths) == ("demo", [document])
     assert events and {e.source_tool for e in events} == {SourceTool.GEMINI_CLI}
     assert {e.cwd for e in events} == {"/home/dev/app"}
+
+
+def _chat(folder: Path, directories: list[str] | None) -> Path:
+    head: dict[str, object] = {"sessionId": "s1", "projectHash": "0" * 64}
+    if directories is not None:
+        head["directories"] = directories
+    read = {
+        "id": "r1",
+        "name": "read_file",
+        "args": {"file_path": "/home/ana/shop/mix.exs"},
+        "status": "success",
+        "result": [
+            {"functionResponse": {"id": "r1", "name": "read_file", "response": {"output": "x"}}}
+        ],
+    }
+    message = {
+        "id": "m1",
+        "type": "gemini",
+        "timestamp": "2026-05-04T09:00:00Z",
+        "content": "",
+        "toolCalls": [read],
+    }
+    document = folder / "session-2026-05-04T09-00-0000aaaa.json"
+    document.write_text(json.dumps({**head, "messages": [message]}), encoding="utf-8")
+    return document
+
+
+def test_a_gemini_chat_that_names_its_folder_is_moved_like_other_transcripts(
+    tmp_path: Path,
+) -> None:
+    named = parse([_chat(tmp_path, ["/home/ana/shop"])], "/home/dev/app")
+    unnamed = parse([_chat(tmp_path, None)], "/home/dev/app")
+
+    assert {p for e in named for p in e.file_paths} == {"mix.exs"}
+    assert {e.cwd for e in named} == {"/home/dev/app"}
+    # Without `directories` the chat is read in the replay's folder: its paths stay as written.
+    assert {p for e in unnamed for p in e.file_paths} == {"/home/ana/shop/mix.exs"}
 
 
 def test_a_file_in_no_known_format_is_refused_with_its_name(tmp_path: Path) -> None:

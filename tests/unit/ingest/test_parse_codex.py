@@ -536,3 +536,87 @@ def test_output_that_only_mentions_the_sandbox_is_no_failure() -> None:
     )
     (result,) = _of(events, EventType.TOOL_RESULT)
     assert result.content["is_error"] is False
+
+
+def _exec_call(call_id: str, cmd: str, workdir: str) -> bytes:
+    arguments = json.dumps({"cmd": cmd, "workdir": workdir})
+    return _wrapped(
+        "response_item",
+        {
+            "type": "function_call",
+            "name": "exec_command",
+            "arguments": arguments,
+            "call_id": call_id,
+        },
+    )
+
+
+def _exec_end(call_id: str, cmd: str, workdir: str, code: int, out: str) -> bytes:
+    return _wrapped(
+        "event_msg",
+        {
+            "type": "exec_command_end",
+            "call_id": call_id,
+            "command": ["/bin/bash", "-lc", cmd],
+            "cwd": workdir,
+            "aggregated_output": out,
+            "exit_code": code,
+        },
+    )
+
+
+def _exec_output(call_id: str, text: str) -> bytes:
+    return _wrapped(
+        "response_item", {"type": "function_call_output", "call_id": call_id, "output": text}
+    )
+
+
+def test_an_end_written_before_its_calls_output_is_one_run_in_the_calls_folder() -> None:
+    done = "Chunk ID: 1\nWall time: 0.4 seconds\nProcess exited with code 1\nOutput:\nboom"
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _exec_call("c1", "mvn -q verify", "/work/repo/server"),
+        _exec_end("c1", "mvn -q verify", "/work/repo/server", 1, "boom"),
+        _exec_output("c1", done),
+    )
+    runs = [e for e in events if "command" in e.content and "exit_code" in e.content]
+    assert [(r.content["command"], r.content["cwd"], r.content["exit_code"]) for r in runs] == [
+        ("mvn -q verify", "/work/repo/server", 1)
+    ]
+
+
+def test_an_early_end_whose_output_says_still_running_is_the_run() -> None:
+    running = "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 7\nOutput:\n"
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _exec_call("c1", "make check", "/work/repo"),
+        _exec_end("c1", "make check", "/work/repo", 2, "failed"),
+        _exec_output("c1", running),
+    )
+    runs = [e for e in events if "command" in e.content and "exit_code" in e.content]
+    assert [(r.content["command"], r.content["exit_code"]) for r in runs] == [("make check", 2)]
+
+
+def test_an_end_of_no_open_call_is_still_a_run() -> None:
+    # Must not be held back: no call awaits an output (a command only the end records).
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"), _meta(), _exec_end("c9", "ls", "/work/repo", 0, "a")
+    )
+    runs = [e for e in events if "command" in e.content and "exit_code" in e.content]
+    assert [(r.content["command"], r.content["exit_code"]) for r in runs] == [("ls", 0)]
+
+
+def test_an_early_end_of_a_shell_read_leaves_the_read_alone() -> None:
+    done = "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\n[tool]\nx = 1"
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _exec_call("c1", "cat conf.toml", "/work/repo"),
+        _exec_end("c1", "cat conf.toml", "/work/repo", 0, "[tool]\nx = 1"),
+        _exec_output("c1", done),
+    )
+    assert [e for e in events if "command" in e.content and "exit_code" in e.content] == []
+    (read,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
+    assert (read.content["tool"], read.content["output"]) == (READ_TOOL, "[tool]\nx = 1")

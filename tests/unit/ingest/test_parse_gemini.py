@@ -244,6 +244,34 @@ def test_a_report_keeps_both_streams_and_a_real_error_but_no_placeholders() -> N
     assert run.content["output"] == "Error: Cannot find module 'x'\n  at load\nCommand failed"
 
 
+def test_the_short_report_of_later_versions_is_unwrapped_and_its_exit_code_read() -> None:
+    failed = "Output: build.zig:5:60: error: no field named 'path'\n   ^~~~\nExit Code: 1\nProcess Group PGID: 41"
+    passed = "Output: All 12 tests passed.\nProcess Group PGID: 42"
+    first = _call("success", failed, command="zig build test")
+    second = _call("success", passed, command="zig build test")
+    second["id"] = "t2"
+    data = _doc([_message("m1", "gemini", "", [first, second])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    runs = [e for e in events if e.event_type is EventType.TEST_RUN]
+    assert [(r.content["output"], r.content["exit_code"]) for r in runs] == [
+        ("build.zig:5:60: error: no field named 'path'\n   ^~~~", 1),
+        ("All 12 tests passed.", 0),
+    ]
+
+
+def test_output_that_only_opens_on_output_is_not_taken_for_a_short_report() -> None:
+    # No closing PGID line: a command that printed "Output: ..." itself, kept whole.
+    printed = "Output: 3 files\nExit Code: 0 means fine"
+    data = _doc([_message("m1", "gemini", "", [_call("success", printed, command="./count")])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    (run,) = [e for e in events if e.event_type is EventType.COMMAND_RUN]
+    assert run.content["output"] == printed
+
+
 def test_a_tool_answer_that_is_not_a_shell_report_is_kept_whole() -> None:
     answer = "Command: is a word\nOutput: here"
     data = _doc([_message("m1", "gemini", "", [_call("success", answer, name="read_file")])])
@@ -265,6 +293,19 @@ def test_a_shell_command_runs_in_the_directory_its_call_names() -> None:
 
     runs = [e for e in events if e.event_type is EventType.COMMAND_RUN]
     assert [run.content["cwd"] for run in runs] == ["/w/app", "/w"]
+
+
+def test_a_later_versions_dir_path_names_the_shell_commands_folder_too() -> None:
+    report = "Output: ok\nProcess Group PGID: 3"
+    here = _call("success", report, command="npm test", dir_path="web")
+    empty = _call("success", report, command="npm test", dir_path="")
+    empty["id"] = "t2"
+    data = _doc([_message("m1", "gemini", "", [here, empty])])
+
+    events, _ = parse_gemini_json_document(data, PATH, 1, set(), cwd="/w")
+
+    runs = [e for e in events if e.event_type is EventType.TEST_RUN]
+    assert [run.content["cwd"] for run in runs] == ["/w/web", "/w"]
 
 
 @pytest.mark.parametrize(

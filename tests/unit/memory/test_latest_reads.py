@@ -92,6 +92,26 @@ def test_a_patch_removes_its_minus_lines_and_a_failed_edit_nothing() -> None:
     assert after[2] is s.events[2]
 
 
+def test_a_patch_given_as_a_shell_calls_argument_removes_its_minus_lines_too() -> None:
+    # Older Codex: `shell` with `["apply_patch", body]`, recorded as an `apply_patch` call.
+    s = Session("/home/u/kit", "s5", START)
+    s.read("package.json", '{\n  "scripts": {"test": "jest"},\n  "name": "kit"\n}\n')
+    patch = (
+        "*** Begin Patch\n*** Update File: package.json\n@@\n"
+        '-  "scripts": {"test": "jest"},\n+  "scripts": {"test": "vitest run"},\n*** End Patch'
+    )
+    given = {"command": ["apply_patch", patch], "workdir": "/home/u/kit"}
+    s.add("tool_call", {"tool": "apply_patch", "tool_use_id": "p1", "input": given})
+    # Another tool whose input holds a patch's text (a file written with it) changes nothing.
+    s.read("notes.md", "# notes\n")
+    note = {"file_path": "/home/u/kit/docs/example.patch", "content": patch}
+    s.add("tool_call", {"tool": "Write", "tool_use_id": "w1", "input": note})
+    after = latest_reads(s.events)
+    outputs = [e.content.get("output", "") for e in after if e.event_type == "tool_result"]
+    assert '"jest"' not in outputs[0] and '"name": "kit"' in outputs[0]
+    assert outputs[1].endswith("# notes\n")
+
+
 def _tasks(root: str, path: str, text: str, edit: tuple[str, str] | None) -> list[str]:
     s = Session(root, "s4", START)
     s.user("Move the tests to the new runner.")

@@ -18,6 +18,7 @@ from squirrel_memory.extractors.lessons import (
     argument_change,
     diagnosis,
     difference,
+    edits,
     explanation,
     is_progress,
     related_edit,
@@ -26,6 +27,7 @@ from squirrel_memory.extractors.lessons import (
 from squirrel_memory.extractors.pitfalls import error_fingerprint, first_error_line
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+from tests.unit.memory.session_builder import Session as Built
 from tests.unit.memory.session_builder import scripted_session
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -811,3 +813,30 @@ def test_a_resolvers_conflict_is_what_the_output_explains() -> None:
 def test_explanation_needs_the_build_statement() -> None:
     assert explanation("> Task :app:compileJava\nBUILD FAILED in 3s") == ""
     assert explanation("[INFO] Building app 1.0\n[ERROR] something broke here") == ""
+
+
+def test_a_whole_write_of_a_file_read_before_replaced_the_text_the_read_showed() -> None:
+    first = "class Queue {\n  jobs!: Job[];\n}\n"
+    second = "class Queue {\n  jobs: Job[] = [];\n}\n"
+    s = Built("/home/u/q", "s1", datetime(2026, 5, 4, 9, 0, tzinfo=UTC))
+    s.read("src/queue.ts", first)
+    s.write("src/queue.ts", second)
+    s.write("src/queue.ts", second + "// done\n")  # changed since the read: before unknown
+    s.write("src/new.ts", "export {};\n")  # never read: a new file
+    found = [(e.path, e.before, e.after) for e in edits(s.events)]
+    assert found == [
+        ("src/queue.ts", first.rstrip("\n"), second),
+        ("src/queue.ts", "", second + "// done\n"),
+        ("src/new.ts", "", "export {};\n"),
+    ]
+    assert difference(edits(s.events)[0]) == "changing `jobs!: Job[];` to `jobs: Job[] = [];`"
+
+
+def test_a_read_in_another_session_does_not_say_what_a_whole_write_replaced() -> None:
+    start = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
+    earlier = Built("/home/u/q", "s1", start)
+    earlier.read("src/queue.ts", "class Queue {}\n")
+    later = Built("/home/u/q", "s2", start + timedelta(days=1))
+    later.write("src/queue.ts", "class Queue { n = 0 }\n")
+    (edit,) = edits([*earlier.events, *later.events])
+    assert edit.before == ""

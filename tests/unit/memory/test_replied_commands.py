@@ -66,6 +66,16 @@ def test_a_command_the_session_ran_gives_nothing_here() -> None:
     assert _replied(reply, runs=(("make test", 0),)) is None  # passed: its own recipe says it
 
 
+def test_a_command_run_as_one_step_of_a_line_counts_as_run() -> None:
+    reply = "You can run the tests with `make test`."
+    assert _replied(reply, runs=((f"cd {ROOT} && make test", 0),)) is None
+    assert _replied(reply, runs=(("make test | tail -n 20", 0),)) is None
+    # A line that ran another command still leaves the one said.
+    said = "The assistant said to run the tests with `make test`."
+    assert _replied(reply, runs=((f"cd {ROOT} && make build", 0),)) == said
+    assert _replied(reply, runs=(("make test-unit", 0),)) == said
+
+
 def test_the_last_statement_is_kept() -> None:
     found = _replied(
         "Run the tests with `make test`.", "Actually, run the tests with `make check` instead."

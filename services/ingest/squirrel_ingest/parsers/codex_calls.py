@@ -51,6 +51,8 @@ class CodexCalls:
         self.pending: dict[str, PendingTool] = {}
         self.running: dict[str, PendingTool] = {}
         self._completed: dict[str, None] = {}
+        self._early: dict[str, dict[str, Any]] = {}
+        """The `exec_command_end`s that came before their call's output, by call id."""
         self._cells = cells
         self._skipped = skipped
         self._last_call: str | None = None
@@ -120,9 +122,13 @@ class CodexCalls:
         read_lines: tuple[int, int] | None = None
         output, exit_code, failed = codex_answer(item.get("output"), scan_text=runs_process)
         still_running = exit_code is None and codex_still_running(output)
+        early = self._early.pop(call_id, None) if call_id else None
+        ended: list[Event] = []
         if pending is not None and pending.command is not None and still_running and call_id:
             remember(self.running, call_id, pending)
             pending = PendingTool(name=pending.name, paths=pending.paths, cwd=pending.cwd)
+            if early is not None:  # its end came first after all: that is the command's run
+                ended = self.exec_end(early, ctx)
         if pending is not None and pending.command is not None:
             self.complete(call_id)
             output = codex_output(output)
@@ -143,6 +149,7 @@ class CodexCalls:
                 read_lines=read_lines,
             ),
             *ran,
+            *ended,
         ]
 
     def exec_end(self, payload: dict[str, Any], ctx: RecordContext) -> list[Event]:
@@ -151,6 +158,21 @@ class CodexCalls:
         call_id = str_or_none(payload.get("call_id"))
         if call_id is not None and call_id in self._completed:
             self._skipped["duplicate_exec_end"] += 1
+            return []
+        awaiting = self.pending.get(call_id) if call_id else None
+        if (
+            call_id is not None
+            and awaiting is not None
+            and (awaiting.command is not None or awaiting.name == READ_TOOL)
+        ):
+            # A command (or a shell read) that ended within its call's wait: its end is written
+            # before the call's output, which says the same (exit code, output) and is read as
+            # the run or the read, in the folder the call named; the end is kept in case the
+            # output says it still runs.
+            self._early[call_id] = payload
+            while len(self._early) > PENDING_LIMIT:
+                del self._early[next(iter(self._early))]
+            self._skipped["early_exec_end"] += 1
             return []
         pending = self.running.pop(call_id, None) if call_id else None
         command = pending.command if pending else command_text(payload.get("command"))

@@ -36,6 +36,7 @@ log = structlog.get_logger()
 #: Most message/tool-call keys a JSONL parser or a document cursor remembers.
 SEEN_LIMIT = 10_000
 _SHELL_TOOLS = HOSTS["gemini_cli"].run
+_SHELL_FOLDER_KEYS = ("dir_path", "directory")
 _DONE_STATUSES = frozenset({"success", "error", "cancelled"})
 _IGNORED_MESSAGE_TYPES = frozenset({"info", "error", "warning"})
 
@@ -302,7 +303,9 @@ def _tool_events(call: dict[str, Any], call_id: str, message_ctx: RecordContext)
     paths = tuple(relative_path(path, ctx.cwd) for path in raw_paths)
     command = args.get("command") if name in _SHELL_TOOLS else None
     shell = command if isinstance(command, str) else None
-    where = shell_folder(args.get("directory"), ctx.cwd) if shell is not None else None
+    # The folder it runs in: `dir_path` in later versions, `directory` before.
+    folder = next((v for k in _SHELL_FOLDER_KEYS if isinstance(v := args.get(k), str) and v), None)
+    where = shell_folder(folder, ctx.cwd) if shell is not None else None
     reported = shell is not None  # the answer is `run_shell_command`'s report
     read = shell_read(shell) if shell is not None else None
     if read is not None:  # only prints one file: that file's read, as Codex's are

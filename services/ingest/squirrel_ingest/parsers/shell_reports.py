@@ -2,8 +2,10 @@
 
 Codex opens its answer with header lines (`Exit code: 1`, `Wall time: …`, … then `Output:`);
 Gemini CLI's `run_shell_command` wraps the output in `Command:` / `Directory:` lines before it
-and `Error:` / `Exit Code:` / `Process Group PGID:` lines after it. Each decoder returns what
-the command printed, as a shell tool's result reads elsewhere, and any other text unchanged.
+and `Error:` / `Exit Code:` / `Process Group PGID:` lines after it (later versions drop the
+head and keep only the tail lines that say something, always closing on the PGID line). Each
+decoder returns what the command printed, as a shell tool's result reads elsewhere, and any
+other text unchanged.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ _CODEX_HEADER = re.compile(
     r"|Original token count: \d+)"
 )
 _CODEX_HEADER_LIMIT = 6
+# Codex's own note that it cut a long output, on the first line after `Output:` then a blank one.
+_TOTAL_LINES = re.compile(r"\ATotal output lines: \d+\n\n")
 #: How far into a report the exit code or the still-running notice is looked for.
 _SCAN_CHARS = 2_000
 
@@ -44,11 +48,12 @@ def codex_still_running(report: str) -> bool:
 
 
 def codex_output(report: str) -> str:
-    """What a shell command printed, without the header lines Codex puts before `Output:`."""
+    """What a shell command printed, without the header lines Codex puts before `Output:` nor
+    the `Total output lines: N` note (then a blank line) it may open the output with."""
     lines = report.split("\n", _CODEX_HEADER_LIMIT + 1)
     for index, line in enumerate(lines[: _CODEX_HEADER_LIMIT + 1]):
         if line == "Output:":
-            return "\n".join(lines[index + 1 :]) if index else report
+            return _TOTAL_LINES.sub("", "\n".join(lines[index + 1 :]), count=1) if index else report
         if not _CODEX_HEADER.fullmatch(line):
             return report
     return report
@@ -95,12 +100,18 @@ def gemini_exit_code(report: str) -> int | None:
 
 
 def gemini_output(report: str) -> str:
-    """What the command printed, out of the report `run_shell_command` answers with: the output
-    itself, then an `Error:` that is not `(none)`."""
+    """What the command printed, out of the report `run_shell_command` answers with (whole, or
+    in the later short form that opens on `Output:` and closes on `Process Group PGID:`): the
+    output itself, then an `Error:` that is not `(none)`."""
     lines = report.split("\n")
-    if not lines[0].startswith("Command: "):
+    if lines[0].startswith("Command: "):
+        start = 2 if len(lines) > 1 and lines[1].startswith("Directory: ") else 1
+    elif lines[0].startswith(_GEMINI_STREAMS) and lines[-1].startswith("Process Group PGID: "):
+        # The shorter report of later versions: no `Command:`/`Directory:` head, and only the
+        # lines that say something (`Exit Code:` when not 0) before the closing PGID line.
+        start = 0
+    else:
         return report
-    start = 2 if len(lines) > 1 and lines[1].startswith("Directory: ") else 1
     end = len(lines)
     while end > start and lines[end - 1].startswith(_GEMINI_TAIL):
         end -= 1

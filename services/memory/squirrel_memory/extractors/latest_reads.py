@@ -26,6 +26,7 @@ from typing import Any
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import file_text, read_output
+from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.models import StoredEvent
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (?P<path>.+?)\s*$")
@@ -107,8 +108,9 @@ def _changes(event: StoredEvent) -> dict[str, _Change]:
     given = content.get("input")
     if event.event_type != EventType.TOOL_CALL or not isinstance(given, dict):
         return {}
-    patch = given.get("input") if content.get("tool") == "apply_patch" else None
-    if isinstance(patch, str):
+    # The patch as the call's own input, or as the argument of a shell-form call (older Codex).
+    patch = patch_body(given) if content.get("tool") == "apply_patch" else ""
+    if patch:
         return _patched(patch, event.project_id)
     raw = given.get("file_path")
     if not isinstance(raw, str):

@@ -33,6 +33,7 @@ from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, relative_path
+from squirrel_memory.extractors.file_reads import cut_at_ingest, file_text, whole_read_output
 from squirrel_memory.extractors.patch_edits import patch_body, patch_edits
 from squirrel_memory.extractors.summary_lines import is_summary
 from squirrel_memory.markdown_links import unlinked
@@ -255,9 +256,19 @@ def changed_lines(edit: Edit) -> tuple[list[str], list[str]]:
 def edits(events: list[StoredEvent]) -> list[Edit]:
     """The edits the assistant's tool calls of `events` made, with the text they replaced and
     wrote (an edit's `old_string`/`new_string`, each of a multi-edit, a new file's content,
-    each hunk of an `apply_patch` body: `patch_edits`)."""
+    each hunk of an `apply_patch` body: `patch_edits`). A file written whole that the session
+    read whole before (and did not change since) replaced the text that read showed, as a
+    patch rewriting it says: what such a write changed is told the same on every host."""
     found: list[Edit] = []
+    # The text of each file as its session last read it whole, by (session, path).
+    shown: dict[tuple[str | None, str], str] = {}
     for event in events:
+        if event.event_type == EventType.TOOL_RESULT:
+            text = whole_read_output(event)
+            if text is not None and event.file_paths and not cut_at_ingest(event):
+                where = relative_path(event.file_paths[0], event.project_id)
+                shown[(event.session_id, where)] = file_text(text)
+            continue
         if event.event_type != EventType.TOOL_CALL:
             continue
         data = event.content.get("input")
@@ -265,11 +276,14 @@ def edits(events: list[StoredEvent]) -> list[Edit]:
             continue
         path = _text(data.get("file_path")) or _text(data.get("path"))
         if not path:
-            found.extend(
+            hunks = [
                 Edit(event.id, event.timestamp, event.session_id, relative, before, after)
                 for patched, before, after in patch_edits(patch_body(data))
                 if (relative := relative_path(patched, event.project_id))
-            )
+            ]
+            for hunk in hunks:
+                shown.pop((event.session_id, hunk.path), None)
+            found.extend(hunks)
             continue
         pairs: list[tuple[str, str]] = []
         if "old_string" in data or "new_string" in data:
@@ -277,9 +291,10 @@ def edits(events: list[StoredEvent]) -> list[Edit]:
         for item in data.get("edits") or []:
             if isinstance(item, dict):
                 pairs.append((_text(item.get("old_string")), _text(item.get("new_string"))))
-        if not pairs and isinstance(data.get("content"), str):
-            pairs.append(("", data["content"]))
         relative = relative_path(path, event.project_id)
+        if not pairs and isinstance(data.get("content"), str):
+            pairs.append((shown.get((event.session_id, relative), ""), data["content"]))
+        shown.pop((event.session_id, relative), None)  # changed since it was read
         found.extend(
             Edit(event.id, event.timestamp, event.session_id, relative, before, after)
             for before, after in pairs

@@ -16,8 +16,9 @@ the same in every ecosystem:
   about to do ("Let me run…", "I'll run…": its run says more), is no step of a plan's task
   list ("- [ ] Run all unit tests: `npm run test`") or row of a table, names no failure, and
   names no other repository ("upstream", another project's folder, a web address);
-- the session never ran the command: a command that ran and passed has its own recipe, and
-  one that only failed is no way to run the tests.
+- the session never ran the command, alone or as one step of a line (`cd app && npm test`):
+  a command that ran and passed has its own recipe, and one that only failed is no way to run
+  the tests.
 
 One recipe per session, the last such statement: "The assistant said to run the tests with
 `busted spec/`."
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 
 from squirrel_core.commands import is_test_command
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.activity import commands, split_segments
 from squirrel_memory.extractors.delegated_commands import (
     FAILED,
     labelled_commands,
@@ -99,7 +100,13 @@ def _runs_tests(command: str) -> bool:
 def replied_commands(events: list[StoredEvent]) -> RepliedCommand | None:
     """The last test command the session's assistant told the user to run the tests with and
     the session never ran; None when there is none."""
-    ran = {" ".join(run.command.split()) for run in commands(events)}
+    # A run counts by its whole line and by each command of it: `cd app && npm test` ran
+    # `npm test` (a host may say where a command runs in its own line or beside it).
+    ran = {
+        " ".join(part.split())
+        for run in commands(events)
+        for part in (run.command, *split_segments(run.command))
+    }
     chosen: tuple[str, str] | None = None
     for event in events:
         if event.event_type != EventType.ASSISTANT_RESPONSE or event.sidechain:
