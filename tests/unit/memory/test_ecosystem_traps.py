@@ -316,6 +316,27 @@ TRAPS = [
         unsaid=("Built with Zap", "Built with zap"),
     ),
     Trap(
+        "zig-build-zon-dependency-the-app-imports",
+        (
+            (
+                "read",
+                "build.zig.zon",
+                '.{\n    .name = "quarry",\n    .version = "0.1.0",\n    .dependencies = .{\n'
+                '        .zap = .{ .url = "https://example.invalid/zap.tar.gz", .hash = "1220ab" },\n'
+                "    },\n}\n",
+            ),
+            (
+                "write",
+                "src/server.zig",
+                'const std = @import("std");\nconst zap = @import("zap");\n',
+            ),
+            ("edit", "src/main.zig"),
+            ("run", "zig build test", "All 4 tests passed.\n"),
+        ),
+        said=(("language", "Zig project"), ("framework", "Zap")),
+        unsaid=(),
+    ),
+    Trap(
         "ocaml-dune-test-stanza-libraries",
         (
             (
@@ -508,6 +529,18 @@ TRAPS = [
         ),
         said=(("language", "Python project"),),
         unsaid=("Built with Flask", "Celery"),
+    ),
+    Trap(
+        "python-root-dependency-imported-only-in-examples",
+        (
+            ("read", "pyproject.toml", '[project]\nname = "quarry"\ndependencies = ["flask"]\n'),
+            ("read", "examples/webapp/app.py", "from flask import Flask\n"),
+            ("edit", "quarry/stones.py"),
+            ("edit", "quarry/cut.py"),
+            ("run", "pytest -q", "12 passed in 0.41s\n"),
+        ),
+        said=(("language", "Python project"),),
+        unsaid=("Built with Flask",),
     ),
     # -- a dependency declared for tests or development only ---------------------------------
     Trap(

@@ -13,6 +13,7 @@ from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import read_output
 from squirrel_memory.extractors.test_headers import included_test_frameworks
 from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.stack import dependency_role
 
 MAX_CODE_SCAN_CHARS = 50_000
 
@@ -280,6 +281,22 @@ GO_MODULES: dict[str, tuple[str, str]] = {
 }
 
 
+#: Zig's `@import("httpz")`: a package by its name in `build.zig.zon` (not `std`, `builtin`,
+#: `root` or a file such as `"util.zig"`).
+_ZIG_IMPORT = re.compile(r'@import\(\s*"(?P<name>[A-Za-z_][\w-]*)"\s*\)')
+_ZIG_OWN = frozenset({"std", "builtin", "root"})
+
+
+def _zig_packages(text: str) -> set[tuple[str, str]]:
+    """(fact key, name) of each package of the stack table that Zig code imports."""
+    found: set[tuple[str, str]] = set()
+    for name in _ZIG_IMPORT.findall(text):
+        role = dependency_role("zig", name) if name not in _ZIG_OWN else None
+        if role is not None:
+            found.add((role.role, role.name))
+    return found
+
+
 def _go_modules(text: str) -> set[tuple[str, str]]:
     """(fact key, name) of each known Go module the code imports (`GO_MODULES`)."""
     found: set[tuple[str, str]] = set()
@@ -336,7 +353,8 @@ def libraries_in(text: str, language: str | None = None) -> set[tuple[str, str]]
     declarations are read by `declared_libraries`): Python and JavaScript imports in any code
     (`LIBRARIES`), Rust's `use` and `extern crate` in Rust code (`RUST_CRATES`), where a `use`
     line of another language (PHP, Perl) or of prose names no crate, the database drivers Go
-    code imports (`GO_MODULES`), and the test framework a C or C++ file includes
+    code imports (`GO_MODULES`), the packages Zig code imports (`@import("httpz")`, named in
+    the stack table), and the test framework a C or C++ file includes
     (`test_headers`)."""
     names: set[str] = set()
     for match in _PY_IMPORT.finditer(text):
@@ -347,6 +365,8 @@ def libraries_in(text: str, language: str | None = None) -> set[tuple[str, str]]
         found.update(RUST_CRATES[c] for c in _RUST_USE.findall(text) if c in RUST_CRATES)
     if language == "Go":
         found.update(_go_modules(text))
+    if language == "Zig":
+        found.update(_zig_packages(text))
     found.update(included_test_frameworks(text, language))
     return found
 

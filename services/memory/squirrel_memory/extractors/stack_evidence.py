@@ -19,6 +19,8 @@ evidence speaks for the project, and:
 - a web framework a manifest only declares is not stated when the code at the root imports
   another one (the manifest may keep an old framework for a `legacy/` folder), nor are two
   rival server frameworks (`server_frameworks.rival_servers`) only declared;
+- a framework or library the root's manifest declares whose only users in the session are
+  examples, demos or docs (`examples/server/main.zig` imports it) is theirs, not stated;
 - a database (or data-access library) a manifest only declares is never stated: the driver
   may serve a script, a side store or nothing yet, so only code or configuration that uses it
   says where the data lives; a database the configuration names is the main store, and another
@@ -145,6 +147,9 @@ class StackEvidence:
             # Only a manifest names the root's framework, while the tests the code shows run
             # with another one in a sub-folder: nothing decides, so nothing is said.
             weak = []
+        # A dependency the root's manifest declares whose only users the session saw are
+        # examples or demos (`examples/server/main.zig` imports it): it is theirs.
+        weak = [name for name in weak if not self._only_samples_use(key, name)]
         if key == "database":
             # A driver a manifest declares may serve a script, a side store or nothing yet:
             # only code or configuration that uses it says where the data lives.
@@ -159,6 +164,19 @@ class StackEvidence:
                 strong = [n for n in strong if n not in EXCLUSIVE_DATABASES or root[n].configured]
         shown = set(strong) | set(weak)
         return [name for name in root if name in shown]
+
+    def _only_samples_use(self, key: str, name: str) -> bool:
+        """Whether code of an examples, demos or docs folder uses `name`, and code elsewhere
+        does not."""
+        used = [
+            scope
+            for scope, names in self.found.get(key, {}).items()
+            if scope and name in names and names[name].strong
+        ]
+        return bool(used) and all(
+            any(part.lower() in SAMPLE_DIRS for part in PurePosixPath(scope).parts)
+            for scope in used
+        )
 
     def _tested_elsewhere_with_another(self, declared: list[str]) -> bool:
         """Whether a sub-folder's tests ran with, or its code imports, a framework the root's
