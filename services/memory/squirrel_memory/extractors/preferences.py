@@ -43,6 +43,7 @@ from squirrel_memory.extractors.labelled_habits import (
 )
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
+from squirrel_memory.extractors.rule_lists import rules_apart
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
 from squirrel_memory.extractors.said_before import AGAIN_LEAD, SAID_BEFORE, rule_worded, told_rule
 from squirrel_memory.extractors.standing_marks import (
@@ -68,6 +69,7 @@ from squirrel_memory.extractors.user_wording import (
     stressed_rule,
 )
 from squirrel_memory.extractors.way_forms import way_statement
+from squirrel_memory.extractors.way_reasons import reasoned_by_way
 from squirrel_memory.extractors.wording import stem, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
 from squirrel_memory.models import Scope
@@ -203,7 +205,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     reasoned = reasoned_rule(message)
     if reasoned is not None:
         found.append(_reasoned(reasoned))
-    listed = imperatives_apart(asides_apart(clauses(message)))
+    # "Ground rules: use the wrapper, never a global install, and keep PRs small": each rule
+    listed, announced = rules_apart(imperatives_apart(asides_apart(clauses(message))))
     for index, (written, read) in enumerate(listed):
         if reasoned is not None and " ".join(read.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
@@ -231,7 +234,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         # main" is a rule said again: the clause must be worded as a rule, as `told_rule` asks
         told_before = told is not None or ((said_before or again) and rule_worded(body))
         # "Important: migrations are append-only, never edit one": a stressed statement
-        marked = after_marker(message, written, marker_at) or stressed_rule(written, body)
+        marked = (
+            after_marker(message, written, marker_at)
+            or stressed_rule(written, body)
+            or written in announced
+        )
         if (
             not marked
             and (TASK_SPOT.search(written) or HERE_SPOT.search(written))
@@ -243,6 +250,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             marked
             or ever_after(message, written)
             or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
+            or reasoned_by_way(read)  # "don't use var, we spell types out"
             or (labelled is not None and labelled.style)
             or bool(STANDING.search(written))
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
