@@ -7,8 +7,9 @@ container's database, a guess taken back, another project the user speaks of, a 
 environment file, a legacy framework, an empty test run, a global tool's package manager, a
 project that moved on between sessions, an instruction taken back, a command said otherwise than
 it was typed, an architecture summary with a clause scoped to the tests, a repair run once said
-as the build). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_n`) are
-written in the host's own transcript format and go through the real pipeline as
+as the build, a one-off task said beside the user's standing rules). Each trap's sessions
+(`bench/wrong_trap_cases.py` and its parts `_b` to `_o`) are written in the host's own
+transcript format and go through the real pipeline as
 `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line of
 the session-start text is held against the trap's `wrong` patterns.
 
@@ -47,6 +48,7 @@ from bench.wrong_trap_cases_k import CASES as ELEVENTH
 from bench.wrong_trap_cases_l import CASES as TWELFTH
 from bench.wrong_trap_cases_m import CASES as THIRTEENTH
 from bench.wrong_trap_cases_n import CASES as FOURTEENTH
+from bench.wrong_trap_cases_o import CASES as FIFTEENTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -65,6 +67,7 @@ TRAPS: tuple[Trap, ...] = (
     *TWELFTH,
     *THIRTEENTH,
     *FOURTEENTH,
+    *FIFTEENTH,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

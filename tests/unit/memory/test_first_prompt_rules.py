@@ -12,7 +12,7 @@ from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.reply_habits import BULLETS
 from squirrel_memory.extractors.rule_lists import listed_rules
 from squirrel_memory.extractors.tongue_instructions import instruction_language, tongue_instructions
-from squirrel_memory.extractors.way_reasons import reasoned_by_way
+from squirrel_memory.extractors.way_reasons import reasoned_by_moment, reasoned_by_way
 
 
 def _found(message: str, *, replying: bool = False) -> list[tuple[str, bool]]:
@@ -237,3 +237,88 @@ def test_a_german_rule_among_code_words_is_read() -> None:
     found = tongue_instructions(text, lang, after_assistant_action=True)
     assert any(p.standing and "immer als Integer" in p.content for p in found)
     assert instruction_language("Keep the docs as they are, no new section.") is None
+
+
+# rule_lists: norms of a kind after a ways lead; a list going on after a semicolon
+
+
+def test_norms_of_a_kind_in_a_ways_list_are_rules() -> None:
+    message = (
+        "Add retries. Our conventions: errors are wrapped with %w, and no global state. Bump the "
+        "max retries to 5 for this release."
+    )
+    assert _standing(message) == ["Errors are wrapped with %w.", "No global state."]
+
+
+def test_a_ways_list_goes_on_after_a_semicolon() -> None:
+    message = (
+        "Add a toggle. A couple of things about how I like to work: please don't force-unwrap "
+        "optionals, ever; we use the linter and it must pass before you hand anything back; and "
+        "keep view models free of UI imports. Name the toggle hapticsEnabled."
+    )
+    assert _standing(message) == [
+        "Never force-unwrap optionals.",
+        "Use the linter and it must pass before you hand anything back.",
+        "Keep view models free of UI imports.",
+    ]
+
+
+def test_a_context_list_makes_no_norm_a_rule() -> None:
+    assert _standing("Notes: errors are logged twice, the retry count is 3.") == []
+
+
+# preferences: a marker earlier in the message does not make the task after it a rule
+
+
+@pytest.mark.parametrize(
+    ("message", "rule"),
+    [
+        (
+            "ok. for future reference: put new keys in Keys.swift, not inline strings. commit "
+            "this as 'settings: toggle'",
+            "Put new keys in Keys.swift, not inline strings.",
+        ),
+        (
+            "going forward keep composables in src/composables, one per file. Also move the "
+            "locale import to the top for now.",
+            "Keep composables in src/composables, one per file.",
+        ),
+        (
+            "House rules: use includes, not preload, and never edit the schema file by hand. Use "
+            "a page size of 20 for this page.",
+            "Never edit the schema file by hand.",
+        ),
+    ],
+)
+def test_the_task_after_a_marker_is_no_rule(message: str, rule: str) -> None:
+    found = _standing(message)
+    assert rule in found
+    assert not any(("this" in f or "for now" in f) for f in found)
+
+
+# way_reasons: a reason of the moment makes the directive the task at hand
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Don't merge the offline-banner branch, we need it for the demo tomorrow.",
+        "Don't delete the cache folder, I'm still using it.",
+        "Don't restart the worker, QA is testing it today.",
+    ],
+)
+def test_a_directive_with_a_reason_of_the_moment_is_dropped(message: str) -> None:
+    assert _found(message, replying=True) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Don't add comments to the code.",
+        "Don't hardcode strings, we keep all text in the resource file.",
+        "don't push to main, ever.",
+    ],
+)
+def test_a_directive_without_a_reason_of_the_moment_stays(message: str) -> None:
+    assert _found(message, replying=True)
+    assert not reasoned_by_moment(message)

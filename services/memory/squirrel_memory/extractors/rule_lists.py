@@ -42,16 +42,25 @@ _OPENS = re.compile(
 )
 #: A part that goes with the rule before it: what to do instead ("open a PR instead").
 _INSTEAD = re.compile(r"\binstead\W*$", re.IGNORECASE)
+#: A norm of a kind in a list after a ways lead ("errors are wrapped with %w", "no global
+#: state"): a rule of its own there, though it opens with no verb.
+_NORM = re.compile(
+    r"^(?:no\s+[a-z][\w-]*\s+[a-z]|(?!(?:it|this|that|there|here|one|not|never)\b)[\w.`'-]+"
+    r"(?:\s+[\w.`'-]+){0,3}\s+(?:is|are|goes|go|lives|live|stays|stay|must|should)\s)",
+    re.IGNORECASE,
+)
 #: Fewest listed rules a sentence takes apart (one rule alone is read as the sentence).
 MIN_LISTED = 2
 
 
-def _opens_rule(part: str) -> bool:
+def _opens_rule(part: str, *, norms: bool = False) -> bool:
     """Whether a listed part opens a rule of its own ("never push to main", "keep PRs small"),
     not one that goes with the rule before it ("never a global install", "one concern each",
     "open a PR instead", "not even in tests")."""
     if _INSTEAD.search(part):
         return False
+    if norms and _NORM.match(part):
+        return True
     if match := _OPENS.match(part):
         ruled = match.group("ruled")
         return ruled is None or bool(first_verb(ruled))
@@ -69,12 +78,13 @@ def listed_rules(written: str) -> tuple[list[str], bool] | None:
         return None  # "Fix the rules: …", "Add a note: …": a task, then what it is about
     parts: list[str] = []
     pieces = [p for p in _PART_END.split(lead.group("rest")) if p]
+    norms = ways is not None
     for piece in pieces:
-        if parts and not _opens_rule(piece):
+        if parts and not _opens_rule(piece, norms=norms):
             parts[-1] = f"{parts[-1]}, {piece}"
         else:
             parts.append(piece)
-    if len(parts) < MIN_LISTED or not _opens_rule(pieces[0]):
+    if len(parts) < MIN_LISTED or not _opens_rule(pieces[0], norms=norms):
         return [], ways is not None
     return parts, ways is not None
 
@@ -84,17 +94,23 @@ def rules_apart(listed: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], s
     apart, and the listed rules (as written) the lead makes standing."""
     apart: list[tuple[str, str]] = []
     standing: set[str] = set()
+    listing = False  # a ways lead's list goes on after a semicolon
     for written, read in listed:
         found = listed_rules(written)
         if found is None:
             apart.append((written, read))
+            if listing:
+                standing.add(written)
+            listing = listing and written.rstrip().endswith(";")
             continue
         parts, ways = found
+        listing = ways and written.rstrip().endswith(";")
         if not parts:
             # one rule or none after the lead: the sentence as written (its label says how
             # firm the rule is), read without a lead that sets off context
             lead = _WAYS_LEAD.match(written.strip()) or _NOTE_LEAD.match(written.strip())
-            apart.append((written, lead.group("rest") if lead and read == written else read))
+            rest = clauses(lead.group("rest")) if lead and read == written else []
+            apart.append((written, rest[0][1] if rest else read))
             if ways:
                 standing.add(written)
             continue

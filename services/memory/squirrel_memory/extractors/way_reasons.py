@@ -53,6 +53,22 @@ def _a_way(verb: str, rest: str) -> bool:
     return not _ONE_THING.search(_REASON_OF_REASON.sub("", rest))
 
 
+#: A reason that ties a directive to the moment: "…, we need it for the demo tomorrow", "…,
+#: I'm still using it", "…, since QA is testing it today".
+_MOMENT_REASON = re.compile(
+    r",\s+(?:(?:since|because|as)\s+)?(?:(?:we|i)(?:'re|'m|\s+are|\s+am)?\s+(?:still\s+)?"
+    r"(?:need|using|use|want)\s+(?:it|them|that|this)\b|[^,;]*\b(?:tomorrow|today|tonight|"
+    r"right now|this (?:week|morning|afternoon|evening)|for the demo)\b)",
+    re.IGNORECASE,
+)
+
+
+def reasoned_by_moment(written: str) -> bool:
+    """Whether a directive's reason ties it to the moment ("don't merge the branch, we need it
+    for the demo tomorrow"): the directive is about the task at hand, no rule."""
+    return bool(_MOMENT_REASON.search(written))
+
+
 def reasoned_by_way(written: str) -> bool:
     """Whether a directive ends in the team's way or the user's taste as its reason."""
     clause = written.strip().rstrip(".!")
