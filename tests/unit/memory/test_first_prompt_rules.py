@@ -322,3 +322,32 @@ def test_a_directive_with_a_reason_of_the_moment_is_dropped(message: str) -> Non
 def test_a_directive_without_a_reason_of_the_moment_stays(message: str) -> None:
     assert _found(message, replying=True)
     assert not reasoned_by_moment(message)
+
+
+# instruction_forms: "stop …ing" about every one of a kind of work product
+
+
+def test_stop_adding_to_every_work_product_is_standing() -> None:
+    assert _standing("Please stop adding emojis to your replies and commit messages.") == [
+        "Avoid adding emojis to your replies and commit messages."
+    ]
+    assert _standing("stop adding print statements to the parser.") == []
+    assert _standing("Stop making changes.") == []
+
+
+# way_forms: the language to answer in, whatever the user writes in
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "please answer in English even if I write German",
+        "Always reply in English, even when I write in Spanish.",
+    ],
+)
+def test_answer_language_even_if_the_user_writes_another(message: str) -> None:
+    assert _standing(message) == ["Answer in English."]
+
+
+def test_answer_language_with_a_condition_of_the_task_is_not_read_so() -> None:
+    assert _standing("Reply in English when I ask about the release notes.") == []

@@ -11,6 +11,7 @@ tentative one, and how much it weighs, is `preferences`' to say.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from squirrel_memory.extractors.habit_forms import (
     NAMING_CONVENTION,
@@ -75,6 +76,13 @@ _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 #: "avoid adding …", "avoid global state": a rule said with "avoid" keeps it as its lead.
 _AVOIDED = re.compile(r"^avoid\s", re.IGNORECASE)
+#: The work products a habit is kept in, every one of them ("to your replies", "in all commit
+#: messages"): a "stop …ing" about them holds for all later work.
+_EVERY_PRODUCT = re.compile(
+    r"\b(?:to|in|into|on|from)\s+(?:all\s+)?(?:your|all|every|any)\s+(?:replies|answers|responses|"
+    r"messages|commits|commit messages|prs|pull requests|comments|docstrings)\b",
+    re.IGNORECASE,
+)
 _STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>(?:\w+-)?\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
@@ -260,7 +268,9 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         return worded(match.group(0), match.group(0))
     if match := _STOP.match(body):
         x = clean(match.group("x"))
-        return worded(f"avoid {x}", x) if usable(x) else None
+        found = worded(f"avoid {x}", x) if usable(x) else None
+        # "stop adding emojis to your replies": every one of a kind of work product
+        return replace(found, standing=True) if found and _EVERY_PRODUCT.search(x) else found
     if (
         imperative_ok
         and (match := _CONDITION.match(body))
