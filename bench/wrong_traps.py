@@ -7,9 +7,9 @@ container's database, a guess taken back, another project the user speaks of, a 
 environment file, a legacy framework, an empty test run, a global tool's package manager, a
 project that moved on between sessions, an instruction taken back, a command said otherwise than
 it was typed, an architecture summary with a clause scoped to the tests, a repair run once said
-as the build, an instruction file's layout line that plans or that the session took out; and
-some of these again as the other hosts write them). Each trap's sessions
-(`bench/wrong_trap_cases.py` and its parts `_b` to `_q`) are
+as the build, an instruction file's layout line that plans or that the session took out, a
+one-off task said beside the user's standing rules; and some of these again as the other hosts
+write them). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_q`) are
 written in the host's own transcript format and go through the real pipeline as
 `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line of
 the session-start text is held against the trap's `wrong` patterns.
@@ -49,6 +49,7 @@ from bench.wrong_trap_cases_k import CASES as ELEVENTH
 from bench.wrong_trap_cases_l import CASES as TWELFTH
 from bench.wrong_trap_cases_m import CASES as THIRTEENTH
 from bench.wrong_trap_cases_n import CASES as FOURTEENTH
+from bench.wrong_trap_cases_o import CASES as FIFTEENTH
 from bench.wrong_trap_cases_p import CASES as SIXTEENTH
 from bench.wrong_trap_cases_q import CASES as OTHER_HOSTS
 from squirrel_core.clients import MemoryClient
@@ -69,6 +70,7 @@ TRAPS: tuple[Trap, ...] = (
     *TWELFTH,
     *THIRTEENTH,
     *FOURTEENTH,
+    *FIFTEENTH,
     *SIXTEENTH,
     *OTHER_HOSTS,
 )

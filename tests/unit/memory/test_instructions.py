@@ -837,7 +837,7 @@ def test_task_steps_in_those_forms_are_not_rules(text: str) -> None:
 def test_a_liking_for_a_kind_of_thing_is_a_preference(text: str, content: str) -> None:
     [pref] = stated_preferences(text, after_assistant_action=False)
 
-    assert pref.content == content and not pref.standing  # said once: waits to recur
+    assert pref.content == content and pref.standing  # a kind liked holds for all work
 
 
 @pytest.mark.parametrize(

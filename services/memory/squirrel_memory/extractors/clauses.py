@@ -42,6 +42,8 @@ _LEAD_IN = re.compile(
     r"for future reference|in general|generally(?: speaking)?|"
     # "one thing: …", "quick note: …": a label that sets off what follows
     r"(?:one (?:more |last )?|quick |small )(?:thing|note|request|rule)(?=\s*:)|"
+    # "one more thing, we write a spec for every module": the same label, with a comma
+    r"one (?:more|last) thing(?=\s*,)|"
     r"as a (?:general )?rule|by default|(?:as|like) i (?:said|mentioned)(?: before| earlier)?|"
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
     re.IGNORECASE,
@@ -54,13 +56,30 @@ _DASH_LABEL = re.compile(
 )
 
 
+#: A name from the code that ends in "!" or "?" ("Repo.insert!", "File.exists?"), at the end of
+#: a piece the split cut off: the sentence goes on after it when a lowercase word follows.
+_CODE_MARK_END = re.compile(r"\w[.:_]\w+[!?]$")
+
+
+def _bangs_kept(parts: list[str]) -> list[str]:
+    """The split pieces with each one cut after a code name's "!" or "?" joined again to the
+    piece after it ("never use Repo.insert! in request paths" is one sentence)."""
+    kept: list[str] = []
+    for part in parts:
+        if kept and _CODE_MARK_END.search(kept[-1]) and part[:1].islower():
+            kept[-1] = f"{kept[-1]} {part}"
+        else:
+            kept.append(part)
+    return kept
+
+
 def clauses(text: str) -> list[tuple[str, str]]:
     """(clause as written, clause without lead-in words) of a message; code blocks and quoted
     lines (`> …`: someone else's words, the assistant's or a document's) skipped."""
     text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
     text = strip_markdown(_QUOTED_LINE.sub("", text))
     found: list[tuple[str, str]] = []
-    parts = _CLAUSE_SPLIT.split(text)
+    parts = _bangs_kept(_CLAUSE_SPLIT.split(text))
     for at, raw in enumerate(parts):
         clause = raw.strip()
         if _DASH_LABEL.match(clause) and at + 1 < len(parts) and parts[at + 1].strip():

@@ -133,10 +133,11 @@ _STANDING_JOB = re.compile(
     r"to\s+(?P<x>[a-z][^;]{3,140})$",
     re.IGNORECASE,
 )
-#: "the rule here is tests first, then implementation": a rule named as the rule.
+#: "the rule here is tests first, then implementation", "our rule is to never use X": a rule
+#: named as the rule.
 _THE_RULE_IS = re.compile(
     r"^(?:the|our|my)\s+(?:rule|convention|policy|standard|practice)(?:\s+here)?\s+is"
-    r"(?:\s+that|\s*:)?\s+(?P<x>[a-z`][^;]{5,140})$",
+    r"(?:\s+that|\s*:|\s+to(?=\s))?\s+(?P<x>[a-z`][^;]{5,140})$",
     re.IGNORECASE,
 )
 #: "you don't need to ask me before running tests": a step the assistant may take unasked.

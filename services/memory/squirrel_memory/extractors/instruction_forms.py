@@ -11,6 +11,7 @@ tentative one, and how much it weighs, is `preferences`' to say.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from squirrel_memory.extractors.habit_forms import (
     NAMING_CONVENTION,
@@ -36,7 +37,15 @@ from squirrel_memory.extractors.wording import word_set
 
 _USE_INSTEAD = re.compile(
     r"^(?:use|pick|choose|go with)\s+(?P<x>[^,;]+?),?\s+(?:instead of|rather than|over|not)\s+"
-    r"(?P<y>[^,;]+)$",
+    # "use pnpm, not npm, for the frontend assets": what the choice is made for, after it
+    r"(?P<y>[^,;]+?)(?:,\s*(?P<for>(?:for|in|with|when)\s+[^,;]+))?$",
+    re.IGNORECASE,
+)
+#: "use Tailwind classes only, no custom CSS": one kind of thing and nothing else, said of a
+#: kind named bare (not "use the staging db only", one thing of the task).
+_USE_ONLY = re.compile(
+    r"^use\s+(?P<x>(?!(?:the|this|that|these|those|it|them|my|your|a|an)\b)[^,;]+?)\s+only"
+    r"(?:,\s*(?P<y>no\s+[^,;]+))?$",
     re.IGNORECASE,
 )
 _INSTEAD_USE = re.compile(r"^instead of\s+(?P<y>[^,;]+?),?\s+use\s+(?P<x>[^,;]+)$", re.IGNORECASE)
@@ -67,6 +76,13 @@ _NEVER = re.compile(r"^never\s+(?P<x>.+)$", re.IGNORECASE)
 _DONT = re.compile(r"^(?:don'?t|do not|avoid|no more)\s+(?P<x>.+)$", re.IGNORECASE)
 #: "avoid adding …", "avoid global state": a rule said with "avoid" keeps it as its lead.
 _AVOIDED = re.compile(r"^avoid\s", re.IGNORECASE)
+#: The work products a habit is kept in, every one of them ("to your replies", "in all commit
+#: messages"): a "stop …ing" about them holds for all later work.
+_EVERY_PRODUCT = re.compile(
+    r"\b(?:to|in|into|on|from)\s+(?:all\s+)?(?:your|all|every|any)\s+(?:replies|answers|responses|"
+    r"messages|commits|commit messages|prs|pull requests|comments|docstrings)\b",
+    re.IGNORECASE,
+)
 _STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>(?:\w+-)?\w+ing\b.*)$", re.IGNORECASE)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
@@ -103,7 +119,7 @@ AT_THE_END = re.compile(
 MADE_CONDITION = (
     r"(?:when|if) you (?:write|add|create|touch|edit|change|update|make|open|introduce|"
     r"rename|remove|delete|bump|release|deploy)\s+(?!(?:the|this|that|these|those|it|them|my|"
-    r"your|our)\b)(?=[a-z])"
+    r"your|our|one)\b)(?=[a-z])"
 )
 _EVERY_TIME = re.compile(
     rf"^(?:whenever|every ?time|each time|next time|{MADE_CONDITION})\b", re.IGNORECASE
@@ -207,9 +223,15 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         return Found(found.content, found.subject, standing=way.standing) if found else None
     if match := _USE_INSTEAD.match(clause) or _INSTEAD_USE.match(clause):
         x, y = clean(match.group("x")), clean(match.group("y"))
+        used_for = clean(match.groupdict().get("for") or "")
         if usable(x) and y:
-            return worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
+            said = f"Prefers {x} over {y} {used_for}" if used_for else f"Prefers {x} over {y}"
+            return worded(said, f"{x} {y}", choice=bool(tool_words(x)))
         return None
+    if (match := _USE_ONLY.match(clause.rstrip(" .!"))) and usable(x := clean(match.group("x"))):
+        y = clean(match.group("y") or "")
+        found = worded(f"use {x} only, {y}" if y else f"use {x} only", x)
+        return Found(found.content, found.subject, standing=True) if found else None
     read, liked = liking_statement(clause)
     if read:
         return liked
@@ -246,7 +268,9 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         return worded(match.group(0), match.group(0))
     if match := _STOP.match(body):
         x = clean(match.group("x"))
-        return worded(f"avoid {x}", x) if usable(x) else None
+        found = worded(f"avoid {x}", x) if usable(x) else None
+        # "stop adding emojis to your replies": every one of a kind of work product
+        return replace(found, standing=True) if found and _EVERY_PRODUCT.search(x) else found
     if (
         imperative_ok
         and (match := _CONDITION.match(body))
@@ -289,10 +313,18 @@ def _third_person(word: str) -> bool:
     return any(b and (b in _HAPPENING or b in VERBS) for b in bases)
 
 
+#: Examples after a habit: a bracketed list ("(feat:, fix:, chore:)") or the things it rules
+#: out ("keep functions small, no god objects").
+_EXAMPLES_AFTER = re.compile(r"\s*\([^()]{1,60}\)[\s.!]*$|,\s*no\s+[^,;()]{1,40}$")
+
+
 def habit_statement(clause: str) -> Found | None:
     """A rule in a form only a rule takes (`habit_forms`), never about "it", "this …" or a name
     from the code."""
     clause = clause.rstrip(" ;")  # "Every PHP file starts with declare(strict_types=1);"
+    if (core := _EXAMPLES_AFTER.sub("", clause)) != clause and (found := habit_statement(core)):
+        # "commit with conventional commits (feat:, fix:)": the habit, its examples kept on it
+        return worded(clause, found.subject)
     if reply := reply_length_form(clause):
         return worded(reply.content, reply.subject)
     if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:

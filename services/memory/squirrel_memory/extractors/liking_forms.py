@@ -9,6 +9,7 @@ one") or is tied to the task at hand.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.instruction_parts import (
@@ -29,7 +30,7 @@ _PREFER = re.compile(
 #: "I'd rather you use pnpm than npm", "I would rather have small commits", "I'd rather you
 #: didn't add dependencies": a preference said as what the user would rather have.
 _RATHER = re.compile(
-    r"^(?:i|we)\s*(?:'d|’d|\s+would)\s+(?:much\s+|really\s+)?rather\s+(?:(?:you|we)\s+)?"
+    r"^(?:i|we)\s*(?:'d|’d|\s+would)\s+(?:much\s+|really\s+)?rather\s+(?:(?P<you>you|we)\s+)?"
     r"(?P<neg>not\b\s*|didn'?t\s+|did not\s+)?(?:(?:use|have|go with|stick with|keep|see)\s+)?"
     r"(?P<x>.+?)(?:\s+(?:than|over|instead of|rather than)\s+(?P<y>[^,;]+))?$",
     re.IGNORECASE,
@@ -126,7 +127,11 @@ def liking_statement(clause: str) -> tuple[bool, Found | None]:
         if negative:
             return True, worded(f"don't {x}", x) if first_verb(x) else None
         text = f"Prefers {x} over {y}" if y else f"Prefers {x}"
-        return True, worded(text, f"{x} {y}", choice=bool(y) and bool(tool_words(f"{x} {y}")))
+        found = worded(text, f"{x} {y}", choice=bool(y) and bool(tool_words(f"{x} {y}")))
+        if found and y and first_verb(x) and match.group("you"):
+            # "I'd rather you ask than guess": one way of working over another, for all work
+            return True, replace(found, standing=True)
+        return True, found
     if match := _NO_SENSE.match(clause):
         x = clean(match.group("x") or base_form(match.group("x2")))
         return True, worded(f"don't {x}", x) if usable(x) and first_verb(x) else None
@@ -159,5 +164,7 @@ def liking_statement(clause: str) -> tuple[bool, Found | None]:
             return True, worded(f"Prefers {x} over {y}", both, choice=bool(tool_words(both)))
         if not usable(x) or ONE_OFF.search(x) or len(x.split()) > MAX_LIKED_WORDS:
             return True, None
-        return True, worded(f"Prefers {x}", x, choice=bool(tool_words(x)))
+        # "I like small focused commits": a kind of thing liked, for all later work
+        found = worded(f"Prefers {x}", x, choice=bool(tool_words(x)))
+        return True, replace(found, standing=True) if found else None
     return False, None

@@ -43,6 +43,7 @@ from squirrel_memory.extractors.labelled_habits import (
 )
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
+from squirrel_memory.extractors.rule_lists import rules_apart
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
 from squirrel_memory.extractors.said_before import AGAIN_LEAD, SAID_BEFORE, rule_worded, told_rule
 from squirrel_memory.extractors.standing_marks import (
@@ -68,6 +69,7 @@ from squirrel_memory.extractors.user_wording import (
     stressed_rule,
 )
 from squirrel_memory.extractors.way_forms import way_statement
+from squirrel_memory.extractors.way_reasons import reasoned_by_moment, reasoned_by_way
 from squirrel_memory.extractors.wording import stem, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
 from squirrel_memory.models import Scope
@@ -203,7 +205,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     reasoned = reasoned_rule(message)
     if reasoned is not None:
         found.append(_reasoned(reasoned))
-    listed = imperatives_apart(asides_apart(clauses(message)))
+    # "Ground rules: use the wrapper, never a global install, and keep PRs small": each rule
+    listed, announced = rules_apart(imperatives_apart(asides_apart(clauses(message))))
     for index, (written, read) in enumerate(listed):
         if reasoned is not None and " ".join(read.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
@@ -231,18 +234,30 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         # main" is a rule said again: the clause must be worded as a rule, as `told_rule` asks
         told_before = told is not None or ((said_before or again) and rule_worded(body))
         # "Important: migrations are append-only, never edit one": a stressed statement
-        marked = after_marker(message, written, marker_at) or stressed_rule(written, body)
+        # A marker earlier in the message ("for future reference: …") carries to this clause;
+        # its own stress or a ways lead's list marks it itself.
+        carried = after_marker(message, written, marker_at)
+        own_mark = (
+            stressed_rule(written, body)
+            or written in announced
+            or _marker_within(message, written, marker_at)
+        )
+        marked = carried or own_mark
         if (
-            not marked
+            not own_mark
             and (TASK_SPOT.search(written) or HERE_SPOT.search(written))
             and not WE.search(written)
             and not _GATE.search(body)
         ):
-            continue  # "always return 404 in this handler": a rule of one spot of the task
+            # "always return 404 in this handler": a rule of one spot of the task, also after a
+            # marker earlier in the message ("Going forward, …. Use a page size of 20 for this
+            # page.")
+            continue
         standing = (
             marked
             or ever_after(message, written)
             or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
+            or reasoned_by_way(read)  # "don't use var, we spell types out"
             or (labelled is not None and labelled.style)
             or bool(STANDING.search(written))
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
@@ -286,7 +301,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             result = worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
         style = labelled is not None and labelled.style
         if result is None and rule_as_said(
-            body, labelled=labelled_rule(written) or style, marked=marked
+            body, labelled=labelled_rule(written) or style or written in announced, marked=marked
         ):
             # "Our convention: one class per file", "for future reference, the deploy always
             # goes through the Makefile": the rule as said
@@ -308,6 +323,14 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
                 subject=f"{labelled.label} {result.subject}",
             )
         standing = (standing or result.standing) and not asked
+        if (
+            carried
+            and not own_mark
+            and not STANDING.search(written)
+            and not result.choice
+            and ONE_OFF.search(result.subject)
+        ):
+            continue  # "Going forward, …. Commit this as 'wip'": the task after the marker
         gated = bool(_GATE.search(body))
         if (
             not standing
@@ -317,6 +340,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             and ONE_OFF.search(result.subject)
         ):
             continue
+        if not standing and not told_before and reasoned_by_moment(read):
+            continue  # "don't merge the branch, we need it for the demo": the task at hand
         if (
             not standing
             and not correction
@@ -337,6 +362,13 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             )
         )
     return found
+
+
+def _marker_within(message: str, written: str, marker_at: int | None) -> bool:
+    """Whether the message's standing marker is in this clause itself ("From now on, always run
+    the linter in this folder"), not in one before it."""
+    at = message.find(written)
+    return marker_at is not None and 0 <= at <= marker_at < at + len(written)
 
 
 def _restated(body: str) -> StatedPreference | None:

@@ -85,7 +85,7 @@ EXPLAIN = (
 BULLETS = (
     re.compile(
         r"\b(?:answer|reply|respond|write\s+your\s+(?:answers|replies))\s+(?:in|with|using)\s+"
-        r"bullet(?:\s+points|s)\b",
+        r"(?:(?:short|brief|concise|terse)\s+)?bullet(?:\s+points|s)\b",
         re.IGNORECASE,
     ),
     re.compile(r"\buse\s+bullet(?:\s+points|s)\s+when(?:ever)?\s+you\b", re.IGNORECASE),

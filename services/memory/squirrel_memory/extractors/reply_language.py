@@ -77,7 +77,7 @@ _FUNCTION_WORDS = {
     "quand maintenant je tu nous vous ne oui donc alors moi mon à où fais voudrais puis ensuite "
     "qu j",
     "de": "und der die das ist nicht ein eine mit für auf auch bitte wenn jetzt noch kannst "
-    "möchte werden diese",
+    "möchte werden diese wir als kein keine nein sind uns oder aber",
     "it": "che il della per una con non sono anche questo quando adesso puoi voglio fare come "
     "ma gli delle",
 }

@@ -37,6 +37,8 @@ STANDING = re.compile(
     r"(?:notice|see|find|spot|come across|encounter|run into)|"
     # "use uv run for every python command", "use the logger for anything that isn't output"
     r"for every|for (?:anything|everything|any \w+) (?:that|which|you)|"
+    # "use the testing allocator in every test": a means used in every thing of a kind
+    r"\buse\s[^,;]{1,60}?\bin (?:every|each) (?:new )?[a-z]+|"
     r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
     r"pull request|push|release|task|merge)s?|"
     # "commit after each milestone": a step of work again and again, whatever the unit

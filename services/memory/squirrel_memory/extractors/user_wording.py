@@ -125,7 +125,7 @@ _RULE_WORDS = re.compile(r"\b(?:always|never|must|only|should)\b", re.IGNORECASE
 #: A label that stresses what follows ("Important: …", "NB: …").
 _STRESS_LABEL = re.compile(
     r"^(?:(?:very|really|super)\s+)?(?:important|crucial|critical|essential|nb|n\.b\.?|"
-    r"reminder|heads[- ]up)\s*:",
+    r"reminder|remember|heads[- ]up)\s*:",
     re.IGNORECASE,
 )
 #: A label that sets off a note ("Note: …", "FYI: …"): a rule only when what follows is a
@@ -240,13 +240,18 @@ def ruled_out_thing(body: str) -> str | None:
 _REASON_SO = re.compile(r"^(?P<why>[^,;]{3,80}),\s+so\s+(?P<x>[a-z][^;]{3,160})$", re.IGNORECASE)
 
 
+#: A reason that is the user's own liking ("I like one widget per file, so …"): the rule itself,
+#: what follows "so" being the case at hand.
+_LIKING_REASON = re.compile(r"^(?:i|we)\s+(?:really\s+)?(?:like|love|prefer)\s", re.IGNORECASE)
+
+
 def after_reason(clause: str) -> str | None:
     """The directive a clause gives after its reason ("we're a Kotlin shop, so prefer Kotlin
     over Java for new code" → "prefer Kotlin over Java for new code"), or None when no
     directive follows "so" ("it failed, so I reverted it")."""
     match = _REASON_SO.match(clause)
-    if match is None:
-        return None
+    if match is None or _LIKING_REASON.match(match.group("why")):
+        return None  # "I like one widget per file, so split X out": the liking is the rule
     x = match.group("x")
     head = x.split(maxsplit=1)[0].lower()
     return x if head in VERBS or head in ("always", "never", "don't", "dont") else None

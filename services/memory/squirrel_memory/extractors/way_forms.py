@@ -63,7 +63,9 @@ _LESS_VERBOSE = re.compile(r"^(?:less verbose|more concise|shorter|briefer)$", r
 #: French".
 _ANSWER_IN = re.compile(
     r"^(?i:(?:always\s+)?(?:answer|respond|reply|talk|speak|write\s+(?:your\s+)?(?:answers|"
-    r"replies))(?:\s+(?:to\s+)?me)?)\s+(?:only\s+)?in\s+(?P<lang>[A-Z][a-z]+|[^\x00-\x7f]{2,8})$"
+    r"replies))(?:\s+(?:to\s+)?me)?)\s+(?:only\s+)?in\s+(?P<lang>[A-Z][a-z]+|[^\x00-\x7f]{2,8})"
+    # "…, even if I write German": whatever language the user writes in
+    r"(?i:,?\s+even\s+(?:if|when|though)\s+i\s+(?:write|speak|talk)\b[^,;]{0,40})?$"
 )
 #: Natural languages a user may ask text to be written in (not programming languages: "write
 #: the docs in Rust" is no language of prose).

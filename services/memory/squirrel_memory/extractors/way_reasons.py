@@ -1,0 +1,78 @@
+"""A directive the user gives with the team's way or their own taste as its reason: "don't use
+var for non-obvious types, we spell them out", "don't call the encoder directly, we use the
+framework's wrapper everywhere", "don't add comments to the code, I find them noisy", "we run
+the tool through a version manager here, so use the wrapper, not the bare tool". The reason
+says the directive holds for all later work, as a rule word would; a reason tied to the moment
+("…, we need it for the demo", "…, we did that yesterday", "…, we use it in the build") says
+nothing of the kind.
+"""
+
+from __future__ import annotations
+
+import re
+
+from squirrel_memory.extractors.wording import word_set
+
+#: The team's way after a comma: "…, we spell them out", "…, since we always test in Debug".
+_TEAM_WAY = re.compile(
+    r",\s+(?:(?:since|because|as)\s+)?we\s+(?:(?:always|usually|all|generally)\s+)?"
+    r"(?P<verb>[a-z]+)\b(?P<rest>[^,;]*)$",
+    re.IGNORECASE,
+)
+#: The user's taste after a comma: "…, I find them noisy", "…, I can't stand them".
+_TASTE = re.compile(
+    r",\s+(?:(?:since|because|as)\s+)?i\s+(?:find\s+(?:them|those|these)\s+[a-z]+|"
+    r"(?:hate|dislike|can'?t stand)\s+(?:them|those|these))\b[^,;]*$",
+    re.IGNORECASE,
+)
+#: Words after "we" that say what the team needs, did or will do, not how it works.
+_NOT_A_WAY = word_set(
+    "are were was will would need needs should can could did had have has want wanted just ",
+    "already might may must still also only don't do does got get going re ll ve d",
+)
+#: A reason about one thing of the moment ("we use it in the build", "we need that one").
+_ONE_THING = re.compile(r"\b(?:it|this|that|yet|now|today|tomorrow)\b", re.IGNORECASE)
+#: Where the reason's own reason starts ("… everywhere so we can swap it").
+_REASON_OF_REASON = re.compile(r"\s+(?:so|because|since|as)\s+.*$", re.IGNORECASE)
+
+
+#: The team's way first, then what follows from it: "we run the SDK through a version manager
+#: here, so use the wrapper, not the bare tool".
+_WAY_SO = re.compile(
+    r"^(?:we|our team)\s+(?:(?:always|usually|all|generally)\s+)?(?P<verb>[a-z]+)\b"
+    r"(?P<rest>[^,;]*),\s+so\s+\S",
+    re.IGNORECASE,
+)
+
+
+def _a_way(verb: str, rest: str) -> bool:
+    """Whether "we <verb> <rest>" says how the team works, not what it needs or did."""
+    verb = verb.lower()
+    if verb in _NOT_A_WAY or verb.endswith("ed"):
+        return False
+    return not _ONE_THING.search(_REASON_OF_REASON.sub("", rest))
+
+
+#: A reason that ties a directive to the moment: "…, we need it for the demo tomorrow", "…,
+#: I'm still using it", "…, since QA is testing it today".
+_MOMENT_REASON = re.compile(
+    r",\s+(?:(?:since|because|as)\s+)?(?:(?:we|i)(?:'re|'m|\s+are|\s+am)?\s+(?:still\s+)?"
+    r"(?:need|using|use|want)\s+(?:it|them|that|this)\b|[^,;]*\b(?:tomorrow|today|tonight|"
+    r"right now|this (?:week|morning|afternoon|evening)|for the demo)\b)",
+    re.IGNORECASE,
+)
+
+
+def reasoned_by_moment(written: str) -> bool:
+    """Whether a directive's reason ties it to the moment ("don't merge the branch, we need it
+    for the demo tomorrow"): the directive is about the task at hand, no rule."""
+    return bool(_MOMENT_REASON.search(written))
+
+
+def reasoned_by_way(written: str) -> bool:
+    """Whether a directive ends in the team's way or the user's taste as its reason."""
+    clause = written.strip().rstrip(".!")
+    if _TASTE.search(clause):
+        return True
+    match = _TEAM_WAY.search(clause) or _WAY_SO.match(clause)
+    return match is not None and _a_way(match.group("verb"), match.group("rest"))
