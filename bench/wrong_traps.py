@@ -7,10 +7,11 @@ container's database, a guess taken back, another project the user speaks of, a 
 environment file, a legacy framework, an empty test run, a global tool's package manager, a
 project that moved on between sessions, an instruction taken back, a command said otherwise than
 it was typed, an architecture summary with a clause scoped to the tests, a repair run once said
-as the build). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_n`) are
-written in the host's own transcript format and go through the real pipeline as
-`bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line of
-the session-start text is held against the trap's `wrong` patterns.
+as the build, a closing report's failed check). Each trap's sessions (`bench/wrong_trap_cases.py`
+and its parts `_b` to `_n` and `_r`) are written in the host's own transcript format and go
+through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then
+every memory and every line of the session-start text is held against the trap's `wrong`
+patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -47,6 +48,7 @@ from bench.wrong_trap_cases_k import CASES as ELEVENTH
 from bench.wrong_trap_cases_l import CASES as TWELFTH
 from bench.wrong_trap_cases_m import CASES as THIRTEENTH
 from bench.wrong_trap_cases_n import CASES as FOURTEENTH
+from bench.wrong_trap_cases_r import CASES as EIGHTEENTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -65,6 +67,7 @@ TRAPS: tuple[Trap, ...] = (
     *TWELFTH,
     *THIRTEENTH,
     *FOURTEENTH,
+    *EIGHTEENTH,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

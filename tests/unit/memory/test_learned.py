@@ -387,3 +387,40 @@ def test_a_typographic_apostrophe_lets_no_remark_or_guess_through(report: str, r
     events = _session(("user_message", {"text": report}), ("assistant_response", {"text": reply}))
 
     assert learned(events) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # a later clause about the work at hand leaves the first one a finding of its own
+        (
+            "Note: `mix ecto.migrate` requires `DATABASE_URL` to be set; the test alias runs "
+            "the migrations itself.",
+            "Found in a session: `mix ecto.migrate` requires `DATABASE_URL` to be set.",
+        ),
+        # a setting silently left aside is a rule of behaviour
+        (
+            "Gotcha: `Directory.Packages.props` pins every package version centrally, so a "
+            "version in a `.csproj` is ignored.",
+            "Found in a session: `Directory.Packages.props` pins every package version "
+            "centrally, so a version in a `.csproj` is ignored.",
+        ),
+    ],
+)
+def test_a_labelled_finding_s_first_clause_and_an_ignored_setting(text: str, said: str) -> None:
+    assert finding(text) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the later clause qualifies the first: the first alone would say too much
+        "Note: `mix ecto.migrate` requires `DATABASE_URL`; but only where we run it by hand.",
+        # the first clause alone is still a note on the work
+        "Note: I only changed `mix.exs`; the lock file requires nothing else.",
+        # a guess in the first clause
+        "Note: `mix ecto.migrate` probably requires `DATABASE_URL`; the alias runs it.",
+    ],
+)
+def test_a_first_clause_that_is_qualified_worked_on_or_guessed_is_no_finding(text: str) -> None:
+    assert finding(text) == ""

@@ -96,7 +96,7 @@ _HEDGE = re.compile(
 )
 _RULE = re.compile(
     r"\b(?:does not|doesn'?t|don'?t|do not|can'?t|cannot|isn'?t|aren'?t|is not|are not|won'?t|"
-    r"only|requires?|needs?|always|never|instead of|by default|expects?)\b",
+    r"only|requires?|needs?|always|never|instead of|by default|expects?|(?:is|are) ignored)\b",
     re.IGNORECASE,
 )
 
@@ -137,6 +137,8 @@ _NAMED_RULE = re.compile(
 )
 #: A link citing where a rule is documented, at the sentence's end: left off.
 _CITED = re.compile(r"\s*\[[^\]]+\]\(https?://[^)\s]+\)\.?\s*$")
+#: A clause that qualifies the one before it: not a finding of its own.
+_QUALIFIES = re.compile(r"(?:but|unless|except|only|otherwise|though|although|so)\b", re.I)
 #: A list item's marker, left off.
 _ITEM = re.compile(r"^(?:[-*\u2022]|\d+[.)])\s+")
 #: A word no prose would write: a hyphen, dot, slash, underscore, @ or digit inside it.
@@ -170,6 +172,16 @@ def finding(text: str) -> str:
     if match is None:
         return ""
     found = match.group("finding").strip()
+    said = _stated(found)
+    first, _, after = found.partition("; ")
+    if not said and after and not _QUALIFIES.match(after):
+        # a later clause about the work at hand ("…; the test alias runs them itself") leaves
+        # the first one a finding of its own, unless it qualifies it ("…; but only …")
+        said = _stated(first)
+    return said
+
+
+def _stated(found: str) -> str:
     if not MIN_CHARS <= len(found) <= MAX_CHARS or found.count("`") % 2:
         return ""
     if _PERSONAL.search(found) or _HEDGE.search(found) or not _RULE.search(found):
