@@ -424,3 +424,46 @@ def test_a_labelled_finding_s_first_clause_and_an_ignored_setting(text: str, sai
 )
 def test_a_first_clause_that_is_qualified_worked_on_or_guessed_is_no_finding(text: str) -> None:
     assert finding(text) == ""
+
+
+def test_a_rule_of_a_named_thing_in_the_answer_to_a_question_is_a_finding() -> None:
+    events = _session(
+        ("user_message", {"text": "How do I run only the feature tests here?"}),
+        (
+            "tool_result",
+            {"tool": "Read", "output": '<testsuite name="Feature"><env name="DB_CONNECTION"/>'},
+        ),
+        (
+            "assistant_response",
+            {
+                "text": "Run `vendor/bin/phpunit --testsuite Feature`. The Feature suite needs "
+                "the `pdo_sqlite` extension, because `phpunit.xml` sets `DB_CONNECTION=sqlite`."
+            },
+        ),
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: The Feature suite needs the `pdo_sqlite` extension, because "
+        "`phpunit.xml` sets `DB_CONNECTION=sqlite`."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("ask", "reply"),
+    [
+        # no question asked: a remark
+        ("Add the feature tests to CI.", "The Feature suite needs the `pdo_sqlite` extension."),
+        # a status line behind a mark, in an answer
+        ("What is wrong with the packaging?", "❌ Module name doesn't match the Feature suite."),
+        # a guess in an answer
+        ("Why is it slow?", "The Feature suite probably needs the `pdo_sqlite` extension."),
+    ],
+)
+def test_no_named_rule_without_a_question_or_behind_a_mark_or_guessed(ask: str, reply: str) -> None:
+    events = _session(
+        ("user_message", {"text": ask}),
+        ("tool_result", {"tool": "Read", "output": '<testsuite name="Feature"> Module'}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert learned(events) == []

@@ -27,10 +27,12 @@ since it), because only trouble makes them a cause rather than a remark:
   files before creating a release PR", "- the formatter v3 installs only `fmt`" — its subject
   names something (a code span, or a word no prose would write: with a hyphen, dot, digit or a
   capital past the sentence's start, or the program of a command the session ran) that is in
-  what the session saw, it is no exclamation and no label ("Critical finding: …"), and its
-  verb states a rule (requires, needs, only, does not, won't, cannot, never). A plain noun
-  ("the function doesn't handle …") names the work at hand, not a tool; it is the weakest
-  shape, tried last, and gives way to the same finding said as a cause.
+  what the session saw, it is no exclamation, no label ("Critical finding: …") and no status
+  line behind a mark ("❌ …"), and its verb states a rule (requires, needs, only, does not,
+  won't, cannot, never). A plain noun ("the function doesn't handle …") names the work at
+  hand, not a tool; it is the weakest shape, tried last, and gives way to the same finding
+  said as a cause. This one also counts in the answer to a question the user asked ("How do I
+  run only the feature tests?": "The Feature suite needs the `pdo_sqlite` extension …").
 
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
@@ -139,6 +141,10 @@ _NAMED_RULE = re.compile(
 _CITED = re.compile(r"\s*\[[^\]]+\]\(https?://[^)\s]+\)\.?\s*$")
 #: A clause that qualifies the one before it: not a finding of its own.
 _QUALIFIES = re.compile(r"(?:but|unless|except|only|otherwise|though|although|so)\b", re.I)
+#: A user's message that asks a question: the answer's rule of a named thing is a finding.
+_ASKED = re.compile(
+    r"\?$|^(?:how|why|what|where|which|when|does|do|is|are|can|should)\b", re.IGNORECASE
+)
 #: A list item's marker, left off.
 _ITEM = re.compile(r"^(?:[-*\u2022]|\d+[.)])\s+")
 #: A word no prose would write: a hyphen, dot, slash, underscore, @ or digit inside it.
@@ -241,6 +247,8 @@ def named_rule(text: str, seen: str) -> str:
         return ""
     if flat.endswith((":", "?")) or _HEDGE.search(flat) or _PERSONAL.search(flat):
         return ""
+    if not (flat[:1].isalnum() or flat[:1] == "`"):
+        return ""  # a status line behind a mark ("❌ Module name doesn't match …")
     match = _NAMED_RULE.match(flat)
     if match is None or _VAGUE_SUBJECT.match(flat) or re.search(r"!\W*$", flat):
         return ""  # an exclamation is emphasis, not a finding
@@ -282,7 +290,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
     kept: list[Learned] = []
     kinds: list[str] = []
     counts = {"opened": 0, "cause": 0, "explained": 0, "named": 0}
-    trouble = False
+    trouble = asked = False
     evidence: list[str] = []
     elsewhere = replies_elsewhere(events)
     for index, event in enumerate(events):
@@ -293,6 +301,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
             )
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
+            asked = bool(_ASKED.search(str(event.content.get("text") or "").strip()))
             continue
         trouble = trouble or _failed(event)
         if event.event_type != EventType.ASSISTANT_RESPONSE or event.id in elsewhere:
@@ -317,7 +326,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
                     following = said_here[at + 1] if at + 1 < len(said_here) else ""
                     why = explained(raw, following, seen, after_trouble=trouble)
                     said, kind = (f"{FOUND_PREFIX}{why}" if why else ""), "explained"
-                if not said and trouble and counts["named"] < MAX_NAMED_RULES:
+                if not said and (trouble or asked) and counts["named"] < MAX_NAMED_RULES:
                     said, kind = named_rule(raw, seen), "named"
                 if not said:
                     continue
