@@ -467,3 +467,28 @@ def test_no_named_rule_without_a_question_or_behind_a_mark_or_guessed(ask: str, 
     )
 
     assert learned(events) == []
+
+
+def test_a_labelled_must_be_with_a_participle_is_a_rule() -> None:
+    text = (
+        "Gotcha: `dotnet ef migrations add` must be given `--startup-project src/Api`, because "
+        "the `DbContext` lives in the Data project."
+    )
+    assert finding(text) == (
+        "Found in a session: `dotnet ef migrations add` must be given `--startup-project "
+        "src/Api`, because the `DbContext` lives in the Data project."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "must be" before a noun is a guess
+        "Note: the failure must be the stale cache in `node_modules/.vite` only.",
+        # the session's own change and what it still needs
+        "Note: this change must be deployed to the edge proxy before it shows up.",
+        "Heads up: the fix requires `REDIS_URL` in production too.",
+    ],
+)
+def test_a_guessed_must_be_or_a_note_on_the_change_is_no_finding(text: str) -> None:
+    assert finding(text) == ""

@@ -8,10 +8,12 @@ a note on the work at hand:
 - it opens as an explanation ("the issue/problem/reason is that …", "this is because …",
   "it turns out …") or behind the label an assistant puts before a finding ("Note: …",
   "Heads up: …", "Gotcha: …", "Caveat: …");
-- it states a rule of behaviour: a negation, "only", "requires", "instead of", "by default";
-- it speaks of no one (no "I", "we", "you": those describe the session's own steps), hedges
-  nothing ("might", "probably": a guess is not a finding), and is not about a test's
-  expectation (a failing test restated);
+- it states a rule of behaviour: a negation, "only", "requires", "instead of", "by default",
+  "is ignored", "must be <done>" ("must be given `--project …`"; "must be the cache" guesses);
+- it speaks of no one (no "I", "we", "you": those describe the session's own steps) and not of
+  the session's own change ("this change must be deployed"), hedges nothing ("might",
+  "probably": a guess is not a finding), and is not about a test's expectation (a failing
+  test restated);
 - it can be quoted whole.
 
 Two more shapes count only right after trouble (the user's last message reports a problem —
@@ -79,6 +81,9 @@ _KEY_DROP = frozenset(
     )
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+#: A past participle after "must be": a rule ("must be given", "must be run"), not a guess
+#: ("it must be the cache").
+_PARTICIPLE = r"(?:\w+(?:ed|en)|set|run|built|kept|put|made|done|read|shut)\b"
 _OPENING = re.compile(
     r"^(?:[\w!,' ]{0,40}?\b)?(?:the (?:real |actual |root |underlying )?(?:issue|problem|reason|"
     r"catch|cause|culprit) (?:is|was) that|this is because|that'?s because|it turns out"
@@ -92,13 +97,15 @@ _PERSONAL = re.compile(
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
-    r"\b(?:might|may|maybe|probably|perhaps|likely|seems?|must be|could|possibly|i think|"
+    r"\b(?:might|may|maybe|probably|perhaps|likely|seems?|must be(?! " + _PARTICIPLE + r")|could|"
+    r"possibly|i think|"
     r"guess|somehow)\b",
     re.IGNORECASE,
 )
 _RULE = re.compile(
     r"\b(?:does not|doesn'?t|don'?t|do not|can'?t|cannot|isn'?t|aren'?t|is not|are not|won'?t|"
-    r"only|requires?|needs?|always|never|instead of|by default|expects?|(?:is|are) ignored)\b",
+    r"only|requires?|needs?|always|never|instead of|by default|expects?|(?:is|are) ignored|"
+    r"must(?: not)? be " + _PARTICIPLE + r")\b",
     re.IGNORECASE,
 )
 
@@ -145,6 +152,8 @@ _QUALIFIES = re.compile(r"(?:but|unless|except|only|otherwise|though|although|so
 _ASKED = re.compile(
     r"\?$|^(?:how|why|what|where|which|when|does|do|is|are|can|should)\b", re.IGNORECASE
 )
+#: The session's own change named: a note on the work, not a finding.
+_THE_WORK = re.compile(r"\b(?:this|the|my|that) (?:change|fix|patch|pr|commit|edit)s?\b", re.I)
 #: A list item's marker, left off.
 _ITEM = re.compile(r"^(?:[-*\u2022]|\d+[.)])\s+")
 #: A word no prose would write: a hyphen, dot, slash, underscore, @ or digit inside it.
@@ -192,6 +201,8 @@ def _stated(found: str) -> str:
         return ""
     if _PERSONAL.search(found) or _HEDGE.search(found) or not _RULE.search(found):
         return ""
+    if _THE_WORK.search(found):
+        return ""  # a note on the session's own change ("this change must also be deployed")
     if found.endswith((":", "?")):
         return ""
     # Said as found at the time: a finding about the project's own code may not hold once
