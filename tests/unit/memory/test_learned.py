@@ -492,3 +492,28 @@ def test_a_labelled_must_be_with_a_participle_is_a_rule() -> None:
 )
 def test_a_guessed_must_be_or_a_note_on_the_change_is_no_finding(text: str) -> None:
     assert finding(text) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "Note: `config/runtime.exs` overrides `per_minute` from `RATE_LIMIT_PER_MINUTE` in "
+            "production.",
+            "Found in a session: `config/runtime.exs` overrides `per_minute` from "
+            "`RATE_LIMIT_PER_MINUTE` in production.",
+        ),
+        (
+            "Heads up: the limiter keeps its counters in ETS, so they reset when the node restarts.",
+            "Found in a session: the limiter keeps its counters in ETS, so they reset when the "
+            "node restarts.",
+        ),
+    ],
+)
+def test_a_labelled_precedence_or_a_reset_is_a_rule(text: str, said: str) -> None:
+    assert finding(text) == said
+
+
+def test_a_reset_or_an_override_said_of_the_work_or_guessed_is_no_finding() -> None:
+    assert finding("Note: I reset the counters when the node restarts, in `Limiter`.") == ""
+    assert finding("Note: `runtime.exs` probably overrides `per_minute` in production.") == ""

@@ -9,7 +9,8 @@ a note on the work at hand:
   "it turns out …") or behind the label an assistant puts before a finding ("Note: …",
   "Heads up: …", "Gotcha: …", "Caveat: …");
 - it states a rule of behaviour: a negation, "only", "requires", "instead of", "by default",
-  "is ignored", "must be <done>" ("must be given `--project …`"; "must be the cache" guesses);
+  "is ignored", "must be <done>" ("must be given `--project …`"; "must be the cache" guesses),
+  "overrides", "resets when …";
 - it speaks of no one (no "I", "we", "you": those describe the session's own steps) and not of
   the session's own change ("this change must be deployed"), hedges nothing ("might",
   "probably": a guess is not a finding), and is not about a test's expectation (a failing
@@ -105,7 +106,8 @@ _HEDGE = re.compile(
 _RULE = re.compile(
     r"\b(?:does not|doesn'?t|don'?t|do not|can'?t|cannot|isn'?t|aren'?t|is not|are not|won'?t|"
     r"only|requires?|needs?|always|never|instead of|by default|expects?|(?:is|are) ignored|"
-    r"must(?: not)? be " + _PARTICIPLE + r")\b",
+    r"must(?: not)? be " + _PARTICIPLE + r"|overrides?|(?:resets?|reset|is lost|are lost) "
+    r"(?:when|on|after|whenever))\b",
     re.IGNORECASE,
 )
 
