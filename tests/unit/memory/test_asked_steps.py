@@ -100,3 +100,31 @@ def test_another_repository_or_a_path_of_one_machine_gives_nothing() -> None:
     assert _found("How do I run the tests?", elsewhere) == []
     local = "Run:\n\n```bash\n/home/dev/bin/tool build\n```\n"
     assert _found("How do I build it?", local) == []
+
+
+#: A Haskell package: the steps as a numbered list, each opened by its command.
+HASKELL_ANSWER = (
+    "To regenerate the golden files:\n\n"
+    "1. `cabal build all`\n"
+    "2. `cabal test golden --test-options=--accept` — tasty-golden overwrites the files under "
+    "`test/golden/`.\n"
+    "3. Review the changes with `git diff test/golden/` before committing.\n"
+)
+
+
+def test_a_numbered_list_of_commands_is_a_procedure_its_prose_items_left_out() -> None:
+    found = _found("How do I update the golden files?", HASKELL_ANSWER)
+    assert found == [
+        'Asked "How do I update the golden files?", the assistant\'s answer gave, in order: to'
+        " regenerate the golden files: `cabal build all`, then"
+        " `cabal test golden --test-options=--accept`."
+    ]
+
+
+def test_a_numbered_list_that_is_no_procedure_gives_no_step() -> None:
+    # one command only, names that are no command, a failure named in an item
+    assert steps("1. `make test`\n2. Then read the report.\n") == []
+    assert steps("1. `src/main.rs` holds the entry\n2. `Cargo.toml` the manifest\n") == []
+    assert steps("1. `make` fails with an error\n2. `make test`\n") == []
+    # a list under a lead-in that announces the assistant's own next step
+    assert steps("Let me run these:\n1. `make build`\n2. `make test`\n") == []

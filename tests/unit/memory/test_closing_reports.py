@@ -163,6 +163,7 @@ def test_steps_told_as_done_and_progress_lines_are_not_statements() -> None:
         "- `Serve` has been updated and is ready to commit.\n"
         "- `go test ./...` passes with no failures.\n"
         "- Support for `mu` in `Serve`.\n"
+        "- `go build ./...` is clean and `go vet ./...` stays green.\n"
     )
 
     assert _said(report) == []

@@ -514,3 +514,16 @@ def test_no_lesson_from_a_question_a_guess_a_request_or_a_report_naming_no_code(
     stream.user(report)
     _edit(stream, "internal/checkpoint/committed.go", "case a, b:", "case a, b, c:")
     assert diagnosed(stream.events) == []
+
+
+def test_a_failure_said_to_be_because_of_a_cause_names_its_trigger() -> None:
+    text = (
+        'The "Unbound module Yojson" error was because `bin/dune` didn\'t list `yojson` in its '
+        "`libraries` stanza."
+    )
+    assert stated_cause(text) == (
+        'The "Unbound module Yojson" error shows up',
+        "`bin/dune` didn't list `yojson` in its `libraries` stanza",
+    )
+    # a guess stays none
+    assert stated_cause("The build error was probably because of a stale cache.") == ("", "")

@@ -387,3 +387,133 @@ def test_a_typographic_apostrophe_lets_no_remark_or_guess_through(report: str, r
     events = _session(("user_message", {"text": report}), ("assistant_response", {"text": reply}))
 
     assert learned(events) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # a later clause about the work at hand leaves the first one a finding of its own
+        (
+            "Note: `mix ecto.migrate` requires `DATABASE_URL` to be set; the test alias runs "
+            "the migrations itself.",
+            "Found in a session: `mix ecto.migrate` requires `DATABASE_URL` to be set.",
+        ),
+        # a setting silently left aside is a rule of behaviour
+        (
+            "Gotcha: `Directory.Packages.props` pins every package version centrally, so a "
+            "version in a `.csproj` is ignored.",
+            "Found in a session: `Directory.Packages.props` pins every package version "
+            "centrally, so a version in a `.csproj` is ignored.",
+        ),
+    ],
+)
+def test_a_labelled_finding_s_first_clause_and_an_ignored_setting(text: str, said: str) -> None:
+    assert finding(text) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the later clause qualifies the first: the first alone would say too much
+        "Note: `mix ecto.migrate` requires `DATABASE_URL`; but only where we run it by hand.",
+        # the first clause alone is still a note on the work
+        "Note: I only changed `mix.exs`; the lock file requires nothing else.",
+        # a guess in the first clause
+        "Note: `mix ecto.migrate` probably requires `DATABASE_URL`; the alias runs it.",
+    ],
+)
+def test_a_first_clause_that_is_qualified_worked_on_or_guessed_is_no_finding(text: str) -> None:
+    assert finding(text) == ""
+
+
+def test_a_rule_of_a_named_thing_in_the_answer_to_a_question_is_a_finding() -> None:
+    events = _session(
+        ("user_message", {"text": "How do I run only the feature tests here?"}),
+        (
+            "tool_result",
+            {"tool": "Read", "output": '<testsuite name="Feature"><env name="DB_CONNECTION"/>'},
+        ),
+        (
+            "assistant_response",
+            {
+                "text": "Run `vendor/bin/phpunit --testsuite Feature`. The Feature suite needs "
+                "the `pdo_sqlite` extension, because `phpunit.xml` sets `DB_CONNECTION=sqlite`."
+            },
+        ),
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: The Feature suite needs the `pdo_sqlite` extension, because "
+        "`phpunit.xml` sets `DB_CONNECTION=sqlite`."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("ask", "reply"),
+    [
+        # no question asked: a remark
+        ("Add the feature tests to CI.", "The Feature suite needs the `pdo_sqlite` extension."),
+        # a status line behind a mark, in an answer
+        ("What is wrong with the packaging?", "❌ Module name doesn't match the Feature suite."),
+        # a guess in an answer
+        ("Why is it slow?", "The Feature suite probably needs the `pdo_sqlite` extension."),
+    ],
+)
+def test_no_named_rule_without_a_question_or_behind_a_mark_or_guessed(ask: str, reply: str) -> None:
+    events = _session(
+        ("user_message", {"text": ask}),
+        ("tool_result", {"tool": "Read", "output": '<testsuite name="Feature"> Module'}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert learned(events) == []
+
+
+def test_a_labelled_must_be_with_a_participle_is_a_rule() -> None:
+    text = (
+        "Gotcha: `dotnet ef migrations add` must be given `--startup-project src/Api`, because "
+        "the `DbContext` lives in the Data project."
+    )
+    assert finding(text) == (
+        "Found in a session: `dotnet ef migrations add` must be given `--startup-project "
+        "src/Api`, because the `DbContext` lives in the Data project."
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "must be" before a noun is a guess
+        "Note: the failure must be the stale cache in `node_modules/.vite` only.",
+        # the session's own change and what it still needs
+        "Note: this change must be deployed to the edge proxy before it shows up.",
+        "Heads up: the fix requires `REDIS_URL` in production too.",
+    ],
+)
+def test_a_guessed_must_be_or_a_note_on_the_change_is_no_finding(text: str) -> None:
+    assert finding(text) == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "Note: `config/runtime.exs` overrides `per_minute` from `RATE_LIMIT_PER_MINUTE` in "
+            "production.",
+            "Found in a session: `config/runtime.exs` overrides `per_minute` from "
+            "`RATE_LIMIT_PER_MINUTE` in production.",
+        ),
+        (
+            "Heads up: the limiter keeps its counters in ETS, so they reset when the node restarts.",
+            "Found in a session: the limiter keeps its counters in ETS, so they reset when the "
+            "node restarts.",
+        ),
+    ],
+)
+def test_a_labelled_precedence_or_a_reset_is_a_rule(text: str, said: str) -> None:
+    assert finding(text) == said
+
+
+def test_a_reset_or_an_override_said_of_the_work_or_guessed_is_no_finding() -> None:
+    assert finding("Note: I reset the counters when the node restarts, in `Limiter`.") == ""
+    assert finding("Note: `runtime.exs` probably overrides `per_minute` in production.") == ""

@@ -14,6 +14,9 @@ order given. The rule reads that shape, never the words of one tool:
   joined, is a whole command a known program starts (`lead_in_commands._command`): a block
   holding anything else (output, a config file, prose) is left out whole, as is a block under
   a lead-in that asks, announces the assistant's own next step, names a failure or is negated;
+  or a numbered list with two items at least that open with a code span holding such a
+  command ("1. `cabal build all`", "2. `cabal test golden --test-options=--accept` — …"),
+  its items of prose left out;
 - the answer names no other repository ("upstream", a folder outside the project), and no
   command names a path of one machine.
 
@@ -56,6 +59,8 @@ _NOT_HOW = re.compile(r"\b(?:why|whether)\b", re.IGNORECASE)
 _FENCE = re.compile(r"^\s*(```+|~~~+)\s*([\w+-]*)")
 _SHELL = frozenset({"", "sh", "bash", "shell", "console", "zsh", "fish", "terminal"})
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: A numbered list's item, from its first word (a code span for a step).
+_ITEM = re.compile(r"^\s*\d+[.)]\s+(?:`([^`\n]+)`)?")
 #: Another repository the answer is about.
 _OTHER = re.compile(
     r"\b(?:upstream|third[- ]party|another (?:repo|repository|project)"
@@ -116,6 +121,12 @@ def steps(text: str) -> list[tuple[str, list[str]]]:
     i = 0
     while i < len(lines):
         fence = _FENCE.match(lines[i])
+        listed, after = _numbered(lines, i)
+        if fence is None and listed:
+            if not (_NOT_STATED.search(lead) or FAILED.search(lead) or _NEGATED.search(lead)):
+                found.append((_label(lead), listed))
+            lead, i = "", after
+            continue
         if fence is None:
             if lines[i].strip():
                 lead = clean_markdown(lines[i]).strip()
@@ -132,6 +143,22 @@ def steps(text: str) -> list[tuple[str, list[str]]]:
         lead = ""
         i = end + 1
     return found
+
+
+def _numbered(lines: list[str], start: int) -> tuple[list[str], int]:
+    """The commands of a numbered list starting at `lines[start]` whose items open with a code
+    span holding a whole command ("1. `cabal build all`", "2. `make test` — runs …"), and the
+    index after the list; ([], start) when fewer than two items open so. An item of prose
+    ("3. Review the diff …") is no step; a failure named in an item leaves it out."""
+    given: list[str] = []
+    i = start
+    while i < len(lines) and (_ITEM.match(lines[i]) or (not lines[i].strip() and given)):
+        item = _ITEM.match(lines[i])
+        command = _command(item.group(1)) if item and item.group(1) else None
+        if item and command is not None and not FAILED.search(lines[i]):
+            given.append(command)
+        i += 1
+    return (given, i) if len(given) >= 2 else ([], start)
 
 
 def _shown(given: list[tuple[str, list[str]]]) -> str:

@@ -86,7 +86,7 @@ _STEP = re.compile(
 #: A step of the session told as done, or a check's result of the moment: a progress line.
 _DONE = re.compile(
     r"\b(?:confirmed|executed|verified|updated|created|committed|pushed|saved|completed|"
-    r"passes|passed|succeeded|ready to)\b",
+    r"passes|passed|succeeded|ready to|(?:is|are|stays|stay) (?:clean|green))\b",
     re.IGNORECASE,
 )
 #: A finite verb the statement is built on: an auxiliary, a negation's or a copula.

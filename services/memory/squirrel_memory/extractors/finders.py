@@ -99,6 +99,7 @@ from squirrel_memory.extractors.release_steps import IMPORTANCE as RELEASE_STEPS
 from squirrel_memory.extractors.release_steps import release_steps
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
 from squirrel_memory.extractors.replied_commands import replied_commands
+from squirrel_memory.extractors.report_caveats import CAVEAT_ROWS
 from squirrel_memory.extractors.report_statements import IMPORTANCE as STATEMENT_IMPORTANCE
 from squirrel_memory.extractors.report_statements import report_statements
 from squirrel_memory.extractors.reported import reported_pitfalls
@@ -119,6 +120,7 @@ from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_
 from squirrel_memory.extractors.user_corrections import user_corrections
 from squirrel_memory.extractors.user_plans import IMPORTANCE as PLAN_IMPORTANCE
 from squirrel_memory.extractors.user_plans import user_plans
+from squirrel_memory.extractors.verified_commands import VERIFIED_ROW
 from squirrel_memory.extractors.version_files import IMPORTANCE as VERSION_FILES_IMPORTANCE
 from squirrel_memory.extractors.version_files import version_files
 from squirrel_memory.extractors.workspace_members import IMPORTANCE as MEMBERS_IMPORTANCE
@@ -162,6 +164,7 @@ FOUND: tuple[Extract, ...] = (
     Finder(
         learned_findings, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")
     ),
+    *CAVEAT_ROWS,  # a generated file, a command to run after a change
     # A problem and its fix the assistant set out under labels ("The bug:", "The fix:").
     Finder(
         labelled_fixes,
@@ -496,6 +499,7 @@ FOUND: tuple[Extract, ...] = (
         WRITTEN_CHECKS_IMPORTANCE,
         lambda _f: ("recipe", "described"),
     ),
+    VERIFIED_ROW,  # the checks the assistant's own report says passed, never run in the session
     # How the project's own scripts the session ran (and did not write) are started.
     Finder(
         project_scripts, MemoryType.RECIPE, SCRIPT_IMPORTANCE, lambda _f: ("recipe", "run"), path_of

@@ -8,10 +8,13 @@ a note on the work at hand:
 - it opens as an explanation ("the issue/problem/reason is that …", "this is because …",
   "it turns out …") or behind the label an assistant puts before a finding ("Note: …",
   "Heads up: …", "Gotcha: …", "Caveat: …");
-- it states a rule of behaviour: a negation, "only", "requires", "instead of", "by default";
-- it speaks of no one (no "I", "we", "you": those describe the session's own steps), hedges
-  nothing ("might", "probably": a guess is not a finding), and is not about a test's
-  expectation (a failing test restated);
+- it states a rule of behaviour: a negation, "only", "requires", "instead of", "by default",
+  "is ignored", "must be <done>" ("must be given `--project …`"; "must be the cache" guesses),
+  "overrides", "resets when …";
+- it speaks of no one (no "I", "we", "you": those describe the session's own steps) and not of
+  the session's own change ("this change must be deployed"), hedges nothing ("might",
+  "probably": a guess is not a finding), and is not about a test's expectation (a failing
+  test restated);
 - it can be quoted whole.
 
 Two more shapes count only right after trouble (the user's last message reports a problem —
@@ -27,10 +30,12 @@ since it), because only trouble makes them a cause rather than a remark:
   files before creating a release PR", "- the formatter v3 installs only `fmt`" — its subject
   names something (a code span, or a word no prose would write: with a hyphen, dot, digit or a
   capital past the sentence's start, or the program of a command the session ran) that is in
-  what the session saw, it is no exclamation and no label ("Critical finding: …"), and its
-  verb states a rule (requires, needs, only, does not, won't, cannot, never). A plain noun
-  ("the function doesn't handle …") names the work at hand, not a tool; it is the weakest
-  shape, tried last, and gives way to the same finding said as a cause.
+  what the session saw, it is no exclamation, no label ("Critical finding: …") and no status
+  line behind a mark ("❌ …"), and its verb states a rule (requires, needs, only, does not,
+  won't, cannot, never). A plain noun ("the function doesn't handle …") names the work at
+  hand, not a tool; it is the weakest shape, tried last, and gives way to the same finding
+  said as a cause. This one also counts in the answer to a question the user asked ("How do I
+  run only the feature tests?": "The Feature suite needs the `pdo_sqlite` extension …").
 
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
@@ -77,6 +82,9 @@ _KEY_DROP = frozenset(
     )
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
+#: A past participle after "must be": a rule ("must be given", "must be run"), not a guess
+#: ("it must be the cache").
+_PARTICIPLE = r"(?:\w+(?:ed|en)|set|run|built|kept|put|made|done|read|shut)\b"
 _OPENING = re.compile(
     r"^(?:[\w!,' ]{0,40}?\b)?(?:the (?:real |actual |root |underlying )?(?:issue|problem|reason|"
     r"catch|cause|culprit) (?:is|was) that|this is because|that'?s because|it turns out"
@@ -90,13 +98,16 @@ _PERSONAL = re.compile(
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
-    r"\b(?:might|may|maybe|probably|perhaps|likely|seems?|must be|could|possibly|i think|"
+    r"\b(?:might|may|maybe|probably|perhaps|likely|seems?|must be(?! " + _PARTICIPLE + r")|could|"
+    r"possibly|i think|"
     r"guess|somehow)\b",
     re.IGNORECASE,
 )
 _RULE = re.compile(
     r"\b(?:does not|doesn'?t|don'?t|do not|can'?t|cannot|isn'?t|aren'?t|is not|are not|won'?t|"
-    r"only|requires?|needs?|always|never|instead of|by default|expects?)\b",
+    r"only|requires?|needs?|always|never|instead of|by default|expects?|(?:is|are) ignored|"
+    r"must(?: not)? be " + _PARTICIPLE + r"|overrides?|(?:resets?|reset|is lost|are lost) "
+    r"(?:when|on|after|whenever))\b",
     re.IGNORECASE,
 )
 
@@ -137,6 +148,14 @@ _NAMED_RULE = re.compile(
 )
 #: A link citing where a rule is documented, at the sentence's end: left off.
 _CITED = re.compile(r"\s*\[[^\]]+\]\(https?://[^)\s]+\)\.?\s*$")
+#: A clause that qualifies the one before it: not a finding of its own.
+_QUALIFIES = re.compile(r"(?:but|unless|except|only|otherwise|though|although|so)\b", re.I)
+#: A user's message that asks a question: the answer's rule of a named thing is a finding.
+_ASKED = re.compile(
+    r"\?$|^(?:how|why|what|where|which|when|does|do|is|are|can|should)\b", re.IGNORECASE
+)
+#: The session's own change named: a note on the work, not a finding.
+_THE_WORK = re.compile(r"\b(?:this|the|my|that) (?:change|fix|patch|pr|commit|edit)s?\b", re.I)
 #: A list item's marker, left off.
 _ITEM = re.compile(r"^(?:[-*\u2022]|\d+[.)])\s+")
 #: A word no prose would write: a hyphen, dot, slash, underscore, @ or digit inside it.
@@ -170,10 +189,22 @@ def finding(text: str) -> str:
     if match is None:
         return ""
     found = match.group("finding").strip()
+    said = _stated(found)
+    first, _, after = found.partition("; ")
+    if not said and after and not _QUALIFIES.match(after):
+        # a later clause about the work at hand ("…; the test alias runs them itself") leaves
+        # the first one a finding of its own, unless it qualifies it ("…; but only …")
+        said = _stated(first)
+    return said
+
+
+def _stated(found: str) -> str:
     if not MIN_CHARS <= len(found) <= MAX_CHARS or found.count("`") % 2:
         return ""
     if _PERSONAL.search(found) or _HEDGE.search(found) or not _RULE.search(found):
         return ""
+    if _THE_WORK.search(found):
+        return ""  # a note on the session's own change ("this change must also be deployed")
     if found.endswith((":", "?")):
         return ""
     # Said as found at the time: a finding about the project's own code may not hold once
@@ -229,6 +260,8 @@ def named_rule(text: str, seen: str) -> str:
         return ""
     if flat.endswith((":", "?")) or _HEDGE.search(flat) or _PERSONAL.search(flat):
         return ""
+    if not (flat[:1].isalnum() or flat[:1] == "`"):
+        return ""  # a status line behind a mark ("❌ Module name doesn't match …")
     match = _NAMED_RULE.match(flat)
     if match is None or _VAGUE_SUBJECT.match(flat) or re.search(r"!\W*$", flat):
         return ""  # an exclamation is emphasis, not a finding
@@ -270,7 +303,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
     kept: list[Learned] = []
     kinds: list[str] = []
     counts = {"opened": 0, "cause": 0, "explained": 0, "named": 0}
-    trouble = False
+    trouble = asked = False
     evidence: list[str] = []
     elsewhere = replies_elsewhere(events)
     for index, event in enumerate(events):
@@ -281,6 +314,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
             )
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
+            asked = bool(_ASKED.search(str(event.content.get("text") or "").strip()))
             continue
         trouble = trouble or _failed(event)
         if event.event_type != EventType.ASSISTANT_RESPONSE or event.id in elsewhere:
@@ -305,7 +339,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
                     following = said_here[at + 1] if at + 1 < len(said_here) else ""
                     why = explained(raw, following, seen, after_trouble=trouble)
                     said, kind = (f"{FOUND_PREFIX}{why}" if why else ""), "explained"
-                if not said and trouble and counts["named"] < MAX_NAMED_RULES:
+                if not said and (trouble or asked) and counts["named"] < MAX_NAMED_RULES:
                     said, kind = named_rule(raw, seen), "named"
                 if not said:
                     continue

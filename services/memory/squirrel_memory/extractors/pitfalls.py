@@ -248,6 +248,15 @@ def first_line(output: str) -> str:
             and not is_progress(line)
             and not _INTRO.match(line)
             and not _INFO_LOG.match(line)
+            and not _SUCCEEDED.match(line)
         ):
             return line
     return ""
+
+
+#: A short line that says a step went well (`Build succeeded.`): not what failed.
+_SUCCEEDED = re.compile(
+    r"^(?:[\w:-]+\s+){0,3}(?:succeeded|successful|successfully|completed successfully)\b"
+    r"[^\n]{0,30}$",
+    re.IGNORECASE,
+)

@@ -47,10 +47,12 @@ _SYMPTOM_BECAUSE = re.compile(
     r"(?:does|did)n'?t (?:work|run|start|finish|show|load|build|pass)))\s+because\s+(?P<cause>.+)$",
     re.IGNORECASE,
 )
-#: "The CI failure is caused by …", "The hang is due to …": the failure names the trigger.
+#: "The CI failure is caused by …", "The hang is due to …", "The … error was because …": the
+#: failure names the trigger.
 _CAUSED_BY = re.compile(
     r"^(?P<trigger>(?:the|this|that) [^,;:]{0,60}?\b(?:failures?|errors?|hangs?|crash(?:es)?|"
-    r"timeouts?|warnings?|breakage|regression))\s+(?:is|was|are|were) (?:caused by|due to)\s+"
+    r"timeouts?|warnings?|breakage|regression))\s+(?:is|was|are|were) (?:caused by|due to|"
+    r"because(?: of)?)\s+"
     r"(?P<cause>.+)$",
     re.IGNORECASE,
 )
