@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: Points kept per episode.
@@ -79,7 +79,7 @@ class Point:
 
 def point_of(item: str) -> str:
     """The statement one list item under an architecture heading makes, or ""."""
-    body = " ".join(LABEL.sub("", item.strip()).split()).replace("**", "")
+    body = without_bold(" ".join(LABEL.sub("", item.strip()).split()))
     words = body.split()
     if not len(words) >= MIN_WORDS or len(body) > MAX_CHARS or body.count("`") % 2:
         return ""

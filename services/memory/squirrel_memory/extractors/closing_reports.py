@@ -60,7 +60,7 @@ from squirrel_memory.extractors.report_statements import (
     MAX_CHARS as MAX_STATEMENT_CHARS,
 )
 from squirrel_memory.extractors.subagent_findings import taken_back
-from squirrel_memory.extractors.wording import key_slug, plain_apostrophes
+from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: Importance of a statement of a closing report: the assistant's word, below what a file shows.
@@ -327,7 +327,7 @@ def stated_shape(raw: str, label: str, *, min_spans: int = MIN_SPANS) -> str:
     on a verb, not asked, guessed, planned, addressed to the user or told as the session's own
     step, its subject not only a pronoun, with `min_spans` code spans at least (with none
     asked, the caller says what the sentence must name)."""
-    flat = " ".join(raw.replace("**", "").split())
+    flat = " ".join(without_bold(raw).split())
     prose = _SPAN.sub(" ", flat)
     if _ADDRESSED.search(prose) or _DONE.search(prose) or _STEP.match(flat):
         return ""

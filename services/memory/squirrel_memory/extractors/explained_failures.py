@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.stated_causes import HEDGE, PERSON, PRONOUN, stated_cause
+from squirrel_memory.extractors.wording import without_bold
 
 MAX_CHARS = 320
 #: A label naming the root cause: the cause follows the colon.
@@ -122,7 +123,7 @@ def explained(sentence: str, following: str, evidence: str, *, after_trouble: bo
     paragraph when that says how something behaves or what the change does), or "".
     `evidence` is what the session saw before the reply, lowercased; a cause counts only
     `after_trouble` (a failure, or the user reporting one), a fix said with hindsight always."""
-    flat = _flat(sentence).replace("**", "")
+    flat = without_bold(_flat(sentence))
     if not flat or flat.endswith(("?", ":")) or flat.count("`") % 2:
         return ""
     fixed = _FIXED.match(flat)

@@ -33,7 +33,7 @@ from squirrel_memory.extractors.file_reads import shown_paths
 from squirrel_memory.extractors.named_summary import names_project
 from squirrel_memory.extractors.software_kinds import is_software_kind
 from squirrel_memory.extractors.summaries import Summary, summary_of
-from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.wording import sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: Fewest words of what the folder is ("a 3D city with NPCs").
@@ -70,7 +70,7 @@ def _said(text: str, folders: set[str], project_id: str) -> tuple[str, str] | No
     that says it, or None."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
     for line in prose.split("\n"):
-        flat = " ".join(line.replace("**", "").split())
+        flat = " ".join(without_bold(line).split())
         for said in _SENTENCE.split(flat):
             raw = said.rstrip()
             if raw.endswith("?"):

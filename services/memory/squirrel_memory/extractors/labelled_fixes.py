@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.stated_causes import HEDGE, PERSON
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 MAX_PROBLEM_CHARS = 280
@@ -94,7 +94,7 @@ def _first_sentences(body: str, limit: int) -> str:
 
 def _stated(text: str) -> bool:
     """Whether `text` states something: long enough, no question, guess, plan or person."""
-    flat = text.replace("**", "")
+    flat = without_bold(text)
     return (
         len(flat) >= MIN_CHARS
         and not flat.rstrip().endswith(("?", ":"))

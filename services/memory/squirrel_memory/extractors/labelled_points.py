@@ -59,7 +59,7 @@ from squirrel_memory.extractors.placements import (
     seen_paths,
 )
 from squirrel_memory.extractors.report_layout import resolve_seen, says_something
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: Points kept per episode.
@@ -211,7 +211,7 @@ def _path_alone(
 def _statement(raw: str, seen: _Seen, context: str) -> tuple[str, str, list[str]] | None:
     """(sentence with its paths relative to the root, the path it names, its other code
     spans) when one sentence of a labelled item states how the code is; else None."""
-    flat = " ".join(raw.replace("**", "").split())
+    flat = " ".join(without_bold(raw).split())
     alone = _PATH_BODY.match(flat)
     if alone is not None:
         return _path_alone(alone, seen, context)

@@ -54,7 +54,7 @@ from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.explained_failures import explained
 from squirrel_memory.extractors.instruction_words import instruction_words
 from squirrel_memory.extractors.lessons import changed_lines, edits, takes_back
-from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence
+from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 MIN_CHARS = 30
@@ -325,7 +325,7 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
         seen = "\n".join(evidence).lower()
         prose = re.sub(r"```.*?(?:```|$)", " ", plain_apostrophes(text), flags=re.DOTALL)
         for paragraph in prose.split("\n"):
-            said_here = _SENTENCE.split(" ".join(paragraph.replace("**", "").split()))
+            said_here = _SENTENCE.split(" ".join(without_bold(paragraph).split()))
             for at, raw in enumerate(said_here):
                 said = finding(raw) if counts["opened"] < MAX_FINDINGS else ""
                 ids: tuple[str, ...] = (event.id,)

@@ -36,6 +36,7 @@ from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, relative_
 from squirrel_memory.extractors.file_reads import cut_at_ingest, file_text, whole_read_output
 from squirrel_memory.extractors.patch_edits import patch_body, patch_edits
 from squirrel_memory.extractors.summary_lines import is_summary
+from squirrel_memory.extractors.wording import without_bold
 from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
@@ -327,7 +328,7 @@ def stated_sentences(text: str) -> Iterator[str]:
     prose = unlinked(prose)
     for paragraph in prose.split("\n"):
         flat = " ".join(re.sub(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+", "", paragraph).split())
-        flat = flat.replace("**", "")
+        flat = without_bold(flat)
         for raw in _SENTENCE.split(flat):
             sentence = _LEAD_IN.sub("", raw.strip(), count=1)
             if len(sentence) < 12 or sentence.endswith((":", "?")) or _PLAN.match(sentence):

@@ -22,7 +22,7 @@ from squirrel_memory.extractors.activity import relative_path, split_segments
 from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.reported import local_paths
-from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.wording import sentence, without_bold
 from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
 
@@ -52,7 +52,7 @@ _NOT_CAUSE = re.compile(
     r"solution|next|to fix|to apply)\b|\bor\b.*\binstead\b",
     re.IGNORECASE,
 )
-_MARKUP = re.compile(r"\*\*|__|^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
+_MARKUP = re.compile(r"__|^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
 _REDIRECT = re.compile(r"\s+\d?>&?\d?\S*|\s+\d?>>?\s*\S+")
 #: The mark the parsers leave where they cut a long output.
 _CUT = re.compile(r"…\[truncated \d+ chars\]\s*$")
@@ -86,7 +86,7 @@ def _sentences(text: str) -> list[str]:
     prose = unlinked(prose)
     found: list[str] = []
     for paragraph in prose.split("\n"):
-        flat = " ".join(_MARKUP.sub("", paragraph).replace("**", "").split())
+        flat = " ".join(without_bold(_MARKUP.sub("", paragraph)).split())
         found.extend(s.strip() for s in _SENTENCE.split(flat) if s.strip())
     return found
 

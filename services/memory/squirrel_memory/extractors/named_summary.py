@@ -40,7 +40,7 @@ from squirrel_core.events import EventType
 from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_memory.extractors.elsewhere import replies_elsewhere, seen_elsewhere
 from squirrel_memory.extractors.summaries import Summary, summary_of
-from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.wording import sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: Shortest first word of a name that may stand for the folder's name.
@@ -109,7 +109,7 @@ def _said(text: str, project_id: str) -> tuple[str, str] | None:
     """(name, what the project is) of the first sentence of `text` that says it, or None."""
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
     for line in prose.split("\n"):
-        flat = " ".join(_BULLET.sub("", line).replace("**", "").split())
+        flat = " ".join(without_bold(_BULLET.sub("", line)).split())
         for raw in _SENTENCE.split(flat):
             for pattern in (_IS, _APPOSITION):
                 match = pattern.match(raw) if pattern is _IS else pattern.search(raw)

@@ -43,7 +43,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import read_output, shown_paths
 from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: Placements kept per episode.
@@ -331,7 +331,7 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
     if "`" not in text:
         return None  # a path is always named in backticks
     bullet = bool(_BULLET.match(text))
-    flat = " ".join(_BULLET.sub("", text).replace("**", "").split())
+    flat = " ".join(without_bold(_BULLET.sub("", text)).split())
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2:
         return None
     if "?" in flat or flat.endswith(":"):
@@ -380,7 +380,7 @@ def whole_plain(text: str) -> bool:
     """Whether the whole sentence `text` is plain and opens with no action or condition: a
     modal or a person in one clause ("should be installed in `a`, and its table is to be
     created in `b`") speaks for the others."""
-    flat = " ".join(_BULLET.sub("", text).replace("**", "").split())
+    flat = " ".join(without_bold(_BULLET.sub("", text)).split())
     return plain(_CODE_SPAN.sub(" code ", flat)) and not _ACTION_OPENING.match(flat)
 
 

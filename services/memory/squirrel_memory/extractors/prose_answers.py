@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import user_words
 from squirrel_memory.extractors.answered_questions import KEY_PREFIX, MAX_QUESTION_CHARS
-from squirrel_memory.extractors.wording import key_slug
+from squirrel_memory.extractors.wording import key_slug, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: A decision in prose: a little below one chosen with a question tool (0.7).
@@ -83,7 +83,7 @@ def _question(text: str) -> str | None:
     prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL)
     asked: list[str] = []
     for line in prose.split("\n"):
-        flat = " ".join(line.replace("**", "").replace("__", "").split())
+        flat = " ".join(without_bold(line).replace("__", "").split())
         for raw in _SENTENCE.split(flat):
             sentence = raw.strip().lstrip("-*•> ").strip()
             if sentence.endswith("?") and not (asked and _ELABORATION.match(sentence)):

@@ -35,7 +35,7 @@ from squirrel_memory.extractors.delegated_commands import names_elsewhere
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.finder_rows import Extract, Finder
 from squirrel_memory.extractors.subagent_findings import taken_back
-from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence
+from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence, without_bold
 from squirrel_memory.models import MemoryType, StoredEvent
 
 #: A generated file: a pitfall (an edit to it is lost); a command after a change: a recipe.
@@ -124,7 +124,7 @@ def _clauses(text: str) -> list[str]:
         if not flat or flat.startswith(("#", ">", "|")):
             continue
         for said in _SENTENCE.split(flat):
-            for clause in _CLAUSE.split(_LABEL.sub("", said.replace("**", ""))):
+            for clause in _CLAUSE.split(_LABEL.sub("", without_bold(said))):
                 found.append(_LABEL.sub("", clause.strip()))
     return found
 

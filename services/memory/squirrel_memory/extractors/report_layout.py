@@ -52,7 +52,7 @@ from squirrel_memory.extractors.placements import (
     plain,
     seen_paths,
 )
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: Items kept per episode.
@@ -160,7 +160,7 @@ def _role(text: str | None) -> str | None:
     """What the item says of its path, when it is a short plain statement; "" when nothing."""
     if text is None:
         return ""
-    role = _LINE_REF.sub("", text).replace("**", "").strip().rstrip(".;,")
+    role = without_bold(_LINE_REF.sub("", text)).strip().rstrip(".;,")
     if not MIN_ROLE_CHARS <= len(role) <= MAX_ROLE_CHARS or role.count("`") % 2:
         return None
     prose = _CODE.sub(" code ", role)

@@ -45,7 +45,7 @@ from squirrel_memory.extractors.subagent_findings import (
     report_of,
     taken_back,
 )
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 #: Importance of a statement read in a subagent's report: below what a file or a run shows.
@@ -165,7 +165,7 @@ def statement(
     """One sentence of a report's list item as a statement about the code, or "" when it
     asks, guesses, plans (`plans`), speaks of someone's steps or names too little (fewer than
     `min_spans` code spans)."""
-    flat = " ".join(raw.replace("**", "").split()).strip()
+    flat = " ".join(without_bold(raw).split()).strip()
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or "``" in flat:
         return ""  # too short or long, or spans that cannot be told apart
     if "?" in _SPAN.sub(" ", flat) or "¿" in flat or flat.endswith(":"):

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.subagent_findings import last_replies, report_of, taken_back
 from squirrel_memory.extractors.tool_names import known_tool, ran_programs
+from squirrel_memory.extractors.wording import without_bold
 from squirrel_memory.models import StoredEvent
 
 KEY = "toolchain:reported-versions"
@@ -74,7 +75,7 @@ class ReportedVersions:
 def versions_line(line: str, ran: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """The (tool, version) pairs one report line gives, or [] when it is no versions line;
     `ran`: the programs the session ran (`tool_names.ran_programs`)."""
-    text = _BULLET.sub("", line).replace("**", "").strip()
+    text = without_bold(_BULLET.sub("", line)).strip()
     if not text or text.startswith(("|", ">")) or _ARROW.search(text):
         return []
     if _BARE_VERSION.search(_PAIR.sub(" ", text)):

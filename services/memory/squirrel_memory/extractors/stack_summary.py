@@ -43,7 +43,7 @@ from squirrel_memory.extractors.elsewhere import (
     read_in_project,
     replies_elsewhere,
 )
-from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.wording import sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 IMPORTANCE = 0.5
@@ -152,7 +152,7 @@ def _reply_items(text: str) -> list[tuple[str, str]]:
         if planned or labelled is None:
             continue
         label = labelled.group("label").strip()
-        body = labelled.group("text").replace("**", "").strip()
+        body = without_bold(labelled.group("text")).strip()
         facet = facet_of(label, body)
         if facet is not None:
             found.append((facet, f"{label}: {body}"))

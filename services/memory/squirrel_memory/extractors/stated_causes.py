@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from squirrel_memory.extractors.wording import without_bold
 from squirrel_memory.markdown_links import unlinked
 
 MIN_CAUSE_CHARS = 20
@@ -174,10 +175,10 @@ def headed_cause(text: str) -> tuple[str, str]:
     ]
     if not body:
         return "", ""
-    lead = " ".join(_MARKUP.sub("", body[0]).replace("**", "").split())
+    lead = " ".join(without_bold(_MARKUP.sub("", body[0])).split())
     if lead.endswith(":"):
         items = [
-            " ".join(_MARKUP.sub("", line).replace("**", "").split()).rstrip(".")
+            " ".join(without_bold(_MARKUP.sub("", line)).split()).rstrip(".")
             for line in body[1:]
             if _MARKUP.match(line)
         ]
@@ -231,14 +232,14 @@ def sentences(text: str) -> list[str]:
     for paragraph in prose.split("\n"):
         if not paragraph.strip():
             continue
-        if _PLAN_HEADING.match(paragraph.strip().replace("**", "")):
+        if _PLAN_HEADING.match(without_bold(paragraph.strip())):
             in_plan = True
             continue
         listed = bool(_MARKUP.match(paragraph))
         if (in_plan and listed) or _CHECKBOX.match(paragraph):
             continue
         in_plan = in_plan and listed
-        flat = " ".join(_MARKUP.sub("", paragraph).replace("**", "").split())
+        flat = " ".join(without_bold(_MARKUP.sub("", paragraph)).split())
         found.extend(s.strip() for s in SENTENCE.split(flat) if s.strip())
     return found
 

@@ -43,7 +43,7 @@ from squirrel_core.events import EventType, is_user_voice
 from squirrel_core.subagent_tools import HANDBACK_TOOL, SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
-from squirrel_memory.extractors.wording import key_slug, sentence
+from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 MIN_CHARS = 30
@@ -222,7 +222,7 @@ def _outside(path: str) -> bool:
 
 def problem(raw: str, *, labelled_section: bool = False) -> str:
     """The problem one sentence of a report states as found, without its label, or ""."""
-    flat = " ".join(raw.replace("**", "").replace("__", "").split()).strip()
+    flat = " ".join(without_bold(raw).replace("__", "").split()).strip()
     if _UNCONFIRMED.match(flat) or _NO_PROBLEM.search(flat):
         return ""
     label = _LABEL.match(flat)

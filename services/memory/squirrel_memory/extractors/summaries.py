@@ -48,7 +48,7 @@ from squirrel_memory.extractors.elsewhere import (
     replies_elsewhere,
 )
 from squirrel_memory.extractors.software_kinds import is_software_kind
-from squirrel_memory.extractors.wording import sentence
+from squirrel_memory.extractors.wording import sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
 MIN_WORDS = 4
@@ -111,7 +111,7 @@ def summary_of(text: str, *, about_project: bool = True) -> str:
     """What one sentence says the project is ("a Python CLI tool that …"), or "". A bare
     "This is …" counts only `about_project`: when the reply spoke of the project before it
     ("This is a helper that …" after reading one file is about that file)."""
-    flat = " ".join(text.replace("**", "").split())
+    flat = " ".join(without_bold(text).split())
     if flat.endswith("?"):
         return ""
     flat = _LIST_OPENING.sub("", flat).rstrip(" .:")
@@ -156,7 +156,7 @@ def _reply_summary(text: str, project_id: str, *, explored: bool = False) -> str
     overview = False
     about_project = False
     for paragraph in prose.split("\n"):
-        flat = " ".join(_BULLET.sub("", paragraph).replace("**", "").split())
+        flat = " ".join(without_bold(_BULLET.sub("", paragraph)).split())
         if not flat:
             continue
         if explored and overview and (headed := _overview_of(flat)):

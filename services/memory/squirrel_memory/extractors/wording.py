@@ -48,6 +48,15 @@ def outside_code(text: str, fix: re.Pattern[str], repl: str) -> str:
     return "".join(parts)
 
 
+_BOLD = re.compile(r"\*\*")
+
+
+def without_bold(text: str) -> str:
+    """`text` without its `**` bold markers, code spans kept as written (a glob such as
+    `lib/**/*.g.dart` keeps its `**`)."""
+    return outside_code(text, _BOLD, "")
+
+
 def plain_apostrophes(text: str) -> str:
     """`text` with each typographic apostrophe inside a word ("doesn’t", "it’s", as some hosts
     and editors write them) made a plain one, so word patterns ("doesn't") read it; quotes
