@@ -52,9 +52,16 @@ _SYMPTOM_BECAUSE = re.compile(
 #: failure names the trigger.
 _CAUSED_BY = re.compile(
     r"^(?P<trigger>(?:the|this|that) [^,;:]{0,60}?\b(?:failures?|errors?|hangs?|crash(?:es)?|"
-    r"timeouts?|warnings?|breakage|regression))\s+(?:is|was|are|were) (?:caused by|due to|"
-    r"because(?: of)?)\s+"
+    r"timeouts?|warnings?|breakage|regression))\s+(?:is|was|are|were) (?:caused by|due to)\s+"
     r"(?P<cause>.+)$",
+    re.IGNORECASE,
+)
+#: "because" only after a failure that names itself ("The import error was because …"): "The
+#: failure is because …" names no trigger of its own.
+_NAMED_BECAUSE = re.compile(
+    r"^(?P<trigger>(?:the|this|that) (?:[^,;:\s]+\s+){1,6}?(?:failures?|errors?|hangs?|"
+    r"crash(?:es)?|timeouts?|warnings?|breakage|regression))\s+(?:is|was|are|were) "
+    r"because(?: of)?\s+(?P<cause>.+)$",
     re.IGNORECASE,
 )
 #: "<cause>, so <symptom>": the runner does not pass stdin on, so the prompt waits forever.
@@ -258,7 +265,7 @@ def stated_cause(text: str) -> tuple[str, str]:
         trigger = match.group("trigger")
     if match is None and (match := _WANTS.match(flat)) and PRONOUN.match(flat):
         match = None  # "It wants …" names nothing
-    if match is None and (match := _CAUSED_BY.match(flat)):
+    if match is None and (match := _CAUSED_BY.match(flat) or _NAMED_BECAUSE.match(flat)):
         named = match.group("trigger")
         # "This error is due to …" names nothing a later reader would recognise.
         trigger = "" if named.lower().startswith(("this", "that")) else f"{named} shows up"
