@@ -55,6 +55,7 @@ from squirrel_memory.extractors.standing_marks import (
     WE,
     after_marker,
     marker_start,
+    standing_words,
 )
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
 from squirrel_memory.extractors.user_wording import (
@@ -259,7 +260,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
             or reasoned_by_way(read)  # "don't use var, we spell types out"
             or (labelled is not None and labelled.style)
-            or bool(STANDING.search(written))
+            or standing_words(written)
             or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
         )
         result = asked_statement(body) if after_assistant_action else None
@@ -326,7 +327,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if (
             carried
             and not own_mark
-            and not STANDING.search(written)
+            and not standing_words(written)
             and not result.choice
             and ONE_OFF.search(result.subject)
         ):

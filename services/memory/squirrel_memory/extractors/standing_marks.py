@@ -46,6 +46,36 @@ STANDING = re.compile(
     r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component)s?)\b",
     re.IGNORECASE,
 )
+#: A change made once across the code ("Rename Room.join/2 to enter/2 everywhere", "replace
+#: the old client everywhere"): "everywhere" says how far the change goes, not that it recurs.
+_ONE_CHANGE = re.compile(
+    r"^(?:(?:please|now|then|also|and)\s+)*(?:rename|replace|move|delete|remove|convert|change|"
+    r"update|migrate|switch|swap|bump|upgrade|fix|drop|strip|rewrite|port)\b",
+    re.IGNORECASE,
+)
+
+
+#: The team's choice here and the rival it rules out: "We use minimal APIs here, no
+#: controllers", "we write hooks here, not class components".
+_OUR_CHOICE_HERE = re.compile(
+    r"^(?:(?:and|also|note)\W+)?we\s+(?:use|prefer|write|follow|go with|stick (?:to|with))\s+"
+    r"[^,;]{1,50}?\s+here\s*,\s*(?:no|not)\s+\w",
+    re.IGNORECASE,
+)
+
+
+def standing_words(written: str) -> bool:
+    """Whether a clause holds a word that makes it a standing rule (`STANDING`), other than
+    the "everywhere" of a change made once across the code, or gives the team's choice here
+    against its rival ("we use minimal APIs here, no controllers")."""
+    if _OUR_CHOICE_HERE.match(written.strip()):
+        return True
+    found = [m.group(0).lower() for m in STANDING.finditer(written)]
+    if not found:
+        return False
+    return not (all(f == "everywhere" for f in found) and _ONE_CHANGE.match(written.strip()))
+
+
 #: A marker that makes every directive of its message a standing one ("From now on: …").
 _MESSAGE_STANDING = re.compile(
     r"(?:^|[\n.!:]\s*)(?:from now on|going forward|moving forward|from here on|"

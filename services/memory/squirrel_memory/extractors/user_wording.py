@@ -109,8 +109,13 @@ def asked_as_rule(clause: str) -> str | None:
 
 #: A label that names what follows as a rule ("Our convention: …", "Rule of thumb: …").
 _RULE_LABEL = re.compile(
-    r"^(?:(?:our|the|a|my|one)\s+)?(?:(?:general|house|team|golden|coding|simple)\s+)?"
-    r"(?:rule|convention|policy|standard|guideline)s?(?:\s+of\s+thumb|\s+here)?\s*:",
+    r"^(?:(?:our|the|a|my|one)\s+)?(?:(?:general|house|team|golden|coding|simple|one|only|"
+    r"single|main|big|key)\s+)?"
+    r"(?:rule|convention|policy|standard|guideline)s?(?:\s+of\s+thumb)?"
+    # "One rule in this codebase:", "A rule we follow here:": where it holds, who keeps it
+    r"(?:\s+(?:we|i)\s+(?:follow|have|keep|use))?"
+    r"(?:\s+(?:in|for|of|on|across)\s+(?:this|the|our)\s+(?:repo|repository|project|codebase|"
+    r"code\s?base|team|shop|house))?(?:\s+here)?\s*:",
     re.IGNORECASE,
 )
 #: Words that tie a statement to a moment ("before the demo tomorrow").
@@ -166,7 +171,7 @@ _HAPPENS = re.compile(
     re.IGNORECASE,
 )
 #: A contrast that rules one thing out after a comma ("…, never a global").
-_NEVER_A = re.compile(r",\s*never\s+an?\s+[\w-]+\W*$", re.IGNORECASE)
+_NEVER_A = re.compile(r",\s*never\s+an?\s+[\w-]+(?:\s+[\w-]+){0,2}\W*$", re.IGNORECASE)
 #: Fewest and most words of a rule kept as said after its label.
 MIN_LABELLED_WORDS = 3
 MAX_LABELLED_WORDS = 16
@@ -223,10 +228,23 @@ def ever_after(message: str, written: str) -> bool:
     )
 
 
+#: "As always: …", "As usual, …": what follows is the user's way again, when it is a rule.
+_AS_ALWAYS = re.compile(r"^(?:as|like)\s+(?:always|usual|ever)\s*[:,—-]\s*(?P<rest>\S.*)$", re.I)
+
+
 def labelled_rule(written: str) -> bool:
     """Whether a clause opens with a label naming what follows as a rule ("Our convention: …",
-    "Rule of thumb: …")."""
-    return bool(_RULE_LABEL.match(written))
+    "Rule of thumb: …"), or says it again as the user's way ("As always: functions that
+    allocate take an allocator, never a global one") when what follows is worded as a rule."""
+    if _RULE_LABEL.match(written):
+        return True
+    again = _AS_ALWAYS.match(written.strip())
+    if again is None:
+        return False
+    rest = again.group("rest")
+    return bool(
+        _RULE_WORDS.search(rest) or _kind_norm(rest) or _NO_THING.match(rest.rstrip(" .;:!"))
+    )
 
 
 def ruled_out_thing(body: str) -> str | None:

@@ -22,7 +22,11 @@ _TEAM_WAY = re.compile(
 #: The user's taste after a comma: "…, I find them noisy", "…, I can't stand them".
 _TASTE = re.compile(
     r",\s+(?:(?:since|because|as)\s+)?i\s+(?:find\s+(?:them|those|these)\s+[a-z]+|"
-    r"(?:hate|dislike|can'?t stand)\s+(?:them|those|these))\b[^,;]*$",
+    r"(?:hate|dislike|can'?t stand)\s+(?:them|those|these))\b[^,;]*$"
+    # "…, that's how I like it", "…, that's the way I like them", "…, I prefer it that way"
+    r"|,\s+(?:that'?s|that\s+is)\s+(?:how|the\s+way)\s+(?:i|we)\s+(?:like|prefer|want)\s+"
+    r"(?:it|them|things|my\s+\w+)(?:\s+(?:done|written|kept))?\s*$"
+    r"|,\s+(?:i|we)\s+prefer\s+(?:it|them)\s+that\s+way\s*$",
     re.IGNORECASE,
 )
 #: Words after "we" that say what the team needs, did or will do, not how it works.
@@ -58,7 +62,17 @@ def _a_way(verb: str, rest: str) -> bool:
 _MOMENT_REASON = re.compile(
     r",\s+(?:(?:since|because|as)\s+)?(?:(?:we|i)(?:'re|'m|\s+are|\s+am)?\s+(?:still\s+)?"
     r"(?:need|using|use|want)\s+(?:it|them|that|this)\b|[^,;]*\b(?:tomorrow|today|tonight|"
-    r"right now|this (?:week|morning|afternoon|evening)|for the demo)\b)",
+    r"right now|for now|this time|this (?:week|morning|afternoon|evening)|for the demo)\b)",
+    re.IGNORECASE,
+)
+
+
+#: What follows a team's way and "so" when it is one task of the moment: a verb of one change
+#: and the thing at hand ("…, so run the migration", "…, so fix the failing test").
+_ONE_TASK_AFTER = re.compile(
+    r",\s+so\s+(?:please\s+)?(?:run|fix|add|create|deploy|migrate|delete|remove|rename|install|"
+    r"update|bump|open|merge|push|commit|revert|rerun|restart|reset|drop|seed)\s+(?:the|this|that|"
+    r"these|those|it|them|my|our)\b",
     re.IGNORECASE,
 )
 
@@ -74,5 +88,7 @@ def reasoned_by_way(written: str) -> bool:
     clause = written.strip().rstrip(".!")
     if _TASTE.search(clause):
         return True
-    match = _TEAM_WAY.search(clause) or _WAY_SO.match(clause)
+    if (way_so := _WAY_SO.match(clause)) is not None and _ONE_TASK_AFTER.search(clause):
+        return False  # "we use Postgres here, so run the migration against it": the task
+    match = _TEAM_WAY.search(clause) or way_so
     return match is not None and _a_way(match.group("verb"), match.group("rest"))
