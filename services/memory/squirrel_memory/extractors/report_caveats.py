@@ -34,6 +34,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.delegated_commands import names_elsewhere
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.finder_rows import Extract, Finder
+from squirrel_memory.extractors.learned import FOUND_PREFIX, learned
 from squirrel_memory.extractors.subagent_findings import taken_back
 from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence, without_bold
 from squirrel_memory.models import MemoryType, StoredEvent
@@ -214,9 +215,18 @@ def report_caveats(events: list[StoredEvent]) -> list[Caveat]:
     return kept
 
 
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"[\w*./-]+", text.removeprefix(FOUND_PREFIX).lower()))
+
+
 def generated_files(events: list[StoredEvent]) -> list[Caveat]:
-    """The generated-file caveats of `events`."""
-    return [c for c in report_caveats(events) if c.kind == "generated"]
+    """The generated-file caveats of `events`, but one a finding of the session already says
+    in the same words ("Found in a session: the `*.g.dart` files are generated …")."""
+    caveats = [c for c in report_caveats(events) if c.kind == "generated"]
+    if not caveats:
+        return []
+    found = {_words(f.content) for f in learned(events)}
+    return [c for c in caveats if _words(c.content) not in found]
 
 
 def after_changes(events: list[StoredEvent]) -> list[Caveat]:
