@@ -350,15 +350,3 @@ def test_a_product_name_with_a_plan_word_is_no_plan() -> None:
 def test_a_plan_word_ending_the_sentence_is_still_a_plan() -> None:
     assert _said("`Serve` should take `mu` once, and that comes next.\n") == []
     assert _said("`Serve` takes `mu` once; the lock goes next.\n") == []
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "`Serve` now takes `mu` once, so the second request no longer blocks.",
-        "`Serve` took `mu` twice; the lock is now taken once in `Serve`.",
-        "The `defer mu.Unlock()` line no longer runs in `Serve`.",
-    ],
-)
-def test_what_the_code_does_now_after_the_change_is_not_kept(sentence: str) -> None:
-    assert _said(f"Done.\n\n{sentence}\n") == []

@@ -96,9 +96,6 @@ _AUXILIARY = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = frozenset(("the", "a", "an", "this", "that", "each", "every", "all", "both"))
-#: What the code does now, or no longer, after the session's change ("`logout()` now
-#: invalidates the provider", "used `HALF_UP`, now `HALF_EVEN`"): the change, told as a state.
-_CHANGED_NOW = re.compile(r"\b(?:now|no longer)\b(?!\s+(?:on|that)\b)", re.IGNORECASE)
 #: The user's next message says the work did not hold: a report of work that later failed.
 _FAILED_AFTER = re.compile(
     r"^\s*(?:no\b|nope\b)|\b(?:still (?:\w+s|\w+ing|fail|broken|doesn'?t|does not|not)|"
@@ -333,8 +330,6 @@ def stated_shape(raw: str, label: str, *, min_spans: int = MIN_SPANS) -> str:
     flat = " ".join(without_bold(raw).split())
     prose = _SPAN.sub(" ", flat)
     if _ADDRESSED.search(prose) or _DONE.search(prose) or _STEP.match(flat):
-        return ""
-    if _CHANGED_NOW.search(prose):
         return ""
     if _PRONOUN_SUBJECT.match(flat):
         return ""
