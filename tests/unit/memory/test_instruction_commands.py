@@ -110,3 +110,20 @@ def test_an_indented_block_names_the_commands_a_fence_would() -> None:
         "lint with `make lint` (AGENTS.md:6)."
     )
     assert instruction_commands(_loaded("vendor/x/AGENTS.md", INDENTED)) == []
+
+
+def test_a_gate_task_standing_for_the_tests_is_said_as_the_checks() -> None:
+    text = "# App\n\n- Run `mix precommit` when you are done with all changes.\n"
+    (found,) = instruction_commands(_loaded("AGENTS.md", text))
+
+    assert (
+        found.content
+        == "Everyday commands AGENTS.md names: Run the checks with `mix precommit` (AGENTS.md:3)."
+    )
+
+
+def test_a_test_command_beside_a_gate_is_still_the_tests() -> None:
+    text = "# App\n\n- `make check` before a PR.\n- `make test` runs the tests.\n"
+    (found,) = instruction_commands(_loaded("AGENTS.md", text))
+
+    assert "Run the tests with `make test`" in found.content

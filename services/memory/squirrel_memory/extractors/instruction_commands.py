@@ -20,7 +20,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from squirrel_core.commands import is_test_command
+from squirrel_core.commands import is_test_command, runs_a_gate
 from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
@@ -89,6 +89,11 @@ def instruction_commands(events: list[StoredEvent]) -> list[FileCommands]:
                 # A test runner whose words hold no "test" (`pytest tests/`, `ctest`, `phpunit`)
                 # when no command names the tests in its own words (`composer test`).
                 named = next((c for c in root if is_test_command(c.text)), None)
+                if named is not None and runs_a_gate(named.text):
+                    # `mix precommit`, `make check`: more than the tests, said as what it is
+                    said.append(f"run the checks with `{named.text}` ({named.ref})")
+                    refs.append(named.ref)
+                    continue
             if named is None and purpose == "test":
                 # No command runs the project's tests: a test folder's own suite, scoped to it.
                 suite = next(
