@@ -21,8 +21,10 @@ them. This rule reads them by where they stand and how they are built, not by th
   session's own tools were given or printed before the report (a command run, a file read or
   written, an output; a qualified name such as `fx.Rate` by each of its parts as a word), and
   it is not a line an output holds as it stands (a file's words, or a subagent's report
-  relayed, which `report_statements` reads); a sentence too long to quote whole, or opened by
-  a short lead-in's colon, gives its first clause (`clauses`);
+  relayed, which `report_statements` reads); it names no database, framework or test runner
+  that no tool of the session showed ("backed by Postgres via sqlx" with no manifest, import
+  or output naming either: `stack_mentions`); a sentence too long to quote whole, or opened
+  by a short lead-in's colon, gives its first clause (`clauses`);
 - it names no path outside the project or in a dependency's folder, does not address the
   user ("you", "your": advice, not a statement about the code) and its subject is not only a
   pronoun ("This is …", "It …": what the project is, the summaries rule says).
@@ -45,6 +47,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.placements import placements
+from squirrel_memory.extractors.reply_layout import reply_layout
 from squirrel_memory.extractors.report_statements import (
     FENCE,
     HEADING,
@@ -59,6 +62,7 @@ from squirrel_memory.extractors.report_statements import (
 from squirrel_memory.extractors.report_statements import (
     MAX_CHARS as MAX_STATEMENT_CHARS,
 )
+from squirrel_memory.extractors.stack_mentions import unshown_stack
 from squirrel_memory.extractors.subagent_findings import taken_back
 from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, without_bold
 from squirrel_memory.models import StoredEvent
@@ -348,6 +352,8 @@ def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
     said = stated_shape(raw, label)
     if not said or not _shown(said, seen):
         return ""
+    if unshown_stack(said, seen):
+        return ""  # a database, framework or test runner named in passing that nothing showed
     probe = said.rstrip(".")
     if probe in seen or probe in " ".join(said_by_user.split()):
         return ""  # a file's words or the user's own, quoted
@@ -360,7 +366,7 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
     """What the main agent's closing reports in `events` (in order) state about the code."""
     kept: dict[str, ReportStatement] = {}
     # What `placements` keeps of the same clause (its paths written from the root) is said once.
-    placed = {_words(p.content) for p in placements(events)}
+    placed = {_words(p.content) for p in [*placements(events), *reply_layout(events)]}
     for report in [*_closing(events), *_written(events)]:
         event = events[report.index]
         text = report.body or event.content.get("text")

@@ -178,7 +178,7 @@ def says_something(path: str, label: str, role: str) -> bool:
     return bool(words - named - {w.removesuffix("s") for w in _GENERIC})
 
 
-def _item(body: str) -> tuple[str, str, str] | None:
+def path_item(body: str) -> tuple[str, str, str] | None:
     """(path span, label, role) of a list item or table row that opens with a path."""
     body = body.strip()
     first = _PATH_FIRST.match(body)
@@ -204,10 +204,10 @@ def _row(cells: list[str]) -> str:
     return f"{cells[0]} — {cells[1]}"
 
 
-def _lines(text: str) -> Iterable[str]:
-    """The items of `text` under a layout heading (table rows rewritten as items); nothing
-    under a heading inside a section about a change, a plan or trouble ("## Implementation
-    plan" then "### Files")."""
+def layout_items(text: str, layout_words: re.Pattern[str] = _LAYOUT) -> Iterable[str]:
+    """The items of `text` under a layout heading (one `layout_words` names; table rows
+    rewritten as items); nothing under a heading inside a section about a change, a plan or
+    trouble ("## Implementation plan" then "### Files")."""
     headings: list[tuple[int, str]] = []  # the enclosing headings, outermost first
     header: list[str] | None = None
     for line in re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL).splitlines():
@@ -223,7 +223,7 @@ def _lines(text: str) -> Iterable[str]:
             header = None
             continue
         blocked = any(_NOT_LAYOUT.search(words) for _, words in headings)
-        layout = bool(headings) and bool(_LAYOUT.search(headings[-1][1])) and not blocked
+        layout = bool(headings) and bool(layout_words.search(headings[-1][1])) and not blocked
         if (row := _ROW.match(line)) is not None:
             cells = [c.strip() for c in row.group("cells").split("|")]
             if _RULE_ROW.match(line):
@@ -252,8 +252,8 @@ def report_layout(events: list[StoredEvent]) -> list[Placement]:
     root = events[0].project_id
     kept: dict[str, Placement] = {}
     for event in reports:
-        for body in _lines(event.content["text"]):
-            found = _item(body)
+        for body in layout_items(event.content["text"]):
+            found = path_item(body)
             if found is None:
                 continue
             span, label, role = found
