@@ -15,7 +15,7 @@ same for every ecosystem:
   only at this project (not another repository or a dependency);
 - it sits under a heading (a Markdown heading, a bold line or a short line ending in `:`) that
   names files, paths, locations, folders, modules, components, the layout or the structure, and
-  names no change, plan, proposal, layout to come or trouble ("Files to modify", "Changes
+  names no change, plan, proposal, layout to come, guess or trouble ("Files to modify", "Changes
   made", "Issues found", "Recommended structure", "Target structure", "Layout after the
   refactor" are not the layout), nor under any heading it sits inside (a bold line heads the
   deeper Markdown headings after it: "**Implementation steps**" then "### Files"); a table
@@ -86,6 +86,8 @@ _NOT_LAYOUT = re.compile(
     r"fix\w*|issues?|bugs?|problems?|errors?|fail\w*|gaps?|missing|risks?|concerns?|"
     r"findings?|to|should|needs?|needed|review\w*|affected|impact\w*|question\w*|steps?|"
     r"unclear|unknown|tests? results?|"
+    # A guess at the layout ("The layout probably looks like this:").
+    r"probably|maybe|perhaps|likely|seems?|appears?|guess\w*|roughly|suppos\w*|assum\w*|"
     # A layout to come, not the one there is ("Target structure", "Layout after the refactor").
     r"target|desired|ideal|intended|expected|future|goals?|would|will|could|might|after|"
     r"refactor\w*|migrat\w*|restructur\w*|reorgani[sz]\w*)\b",
