@@ -285,3 +285,30 @@ def test_a_question_hedge_plan_unseen_folder_or_taken_back_layout_is_not_kept(
     messages: tuple[str, ...], reads: dict[str, str]
 ) -> None:
     assert _told(*messages, reads=reads) == []
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The layout probably looks like this:\n\n- `api/` — the HTTP server\n- `worker/` — jobs\n",
+        "## Structure (roughly, I guess)\n\n- `api/` — the HTTP server\n- `worker/` — jobs\n",
+    ],
+)
+def test_a_hedged_layout_heading_lists_no_layout(reply: str) -> None:
+    session = _session("What's in the repo?", {}, reply, listing="api\nworker\n")
+    assert reply_layout(session.events) == []
+
+
+@pytest.mark.parametrize(
+    ("path", "reply"),
+    [
+        ("lib/relay/notifications/notifier.ex", "- `lib/relay/notifications/` — the notifier\n"),
+        ("internal/billing/service.go", "- `internal/billing/` -- the billing service\n"),
+    ],
+)
+def test_a_closing_reports_listing_item_is_not_a_statement(path: str, reply: str) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "Scaffold it."}, origin="typed")
+    session.write(path, "x\n")
+    session.say(reply)
+    assert closing_reports(session.events) == []

@@ -16,7 +16,8 @@ them. This rule reads them by where they stand and how they are built, not by th
   outside code blocks, tables, quoted lines and sections whose heading asks) is read as a
   statement (`report_statements.statement`, one code span at least): not asked, guessed,
   planned or told as anyone's steps, and not a report of the session's own change
-  ("Added …", "Removing …") nor a "key: value" fragment;
+  ("Added …", "Removing …"), a "key: value" fragment nor a listing's "`path/` — what it
+  holds" (the folders a reply lists are `reply_layout`'s);
 - it states only what the session shows: every code span it names occurs in what the
   session's own tools were given or printed before the report (a command run, a file read or
   written, an output; a qualified name such as `fx.Rate` by each of its parts as a word), and
@@ -114,6 +115,9 @@ _CREATES = re.compile(r"\b(?:gh pr create|glab mr create|git commit)\b")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
 #: "Key: value" with no sentence around it ("Sessions: `sessions/`"), unlabelled.
 _FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
+#: "`path/` — what it holds": a listing's item, the layout when the session looked into the
+#: folder (`reply_layout`), its own work when it made it.
+_PATH_LISTING = re.compile(r"^`[^`]+`\s*(?:[—–]+|-{1,2})\s")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
 #: A short lead-in closed by a colon, before a statement: "Settings are split: ".
 _LEAD_IN = re.compile(r"^(?:[A-Za-z][\w'-]*\s+){1,4}[a-z][\w'-]*:\s+(?=[`A-Z])")
@@ -339,7 +343,7 @@ def stated_shape(raw: str, label: str, *, min_spans: int = MIN_SPANS) -> str:
         return ""
     if not _has_verb(flat):
         return ""
-    if not label and _FRAGMENT.match(flat):
+    if not label and (_FRAGMENT.match(flat) or _PATH_LISTING.match(flat)):
         return ""
     labelled = bool(label) or min_spans == 0
     return statement(flat, labelled=labelled, min_spans=min_spans, plans=PLANNED)
