@@ -312,3 +312,15 @@ def test_a_closing_reports_listing_item_is_not_a_statement(path: str, reply: str
     session.write(path, "x\n")
     session.say(reply)
     assert closing_reports(session.events) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "We put a workaround in `lib/relay/rooms.ex` yesterday.",
+        "We keep the fix in lib/relay/rooms.ex for now.",
+        "This is done by the deploy script, not by hand.",
+    ],
+)
+def test_one_thing_put_somewhere_once_or_a_pronoun_subject_is_no_layout(message: str) -> None:
+    assert _told(message, reads={"lib/relay/rooms.ex": "defmodule Relay.Rooms do\nend\n"}) == []

@@ -29,6 +29,7 @@ already placed is left to that statement.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
@@ -59,6 +60,11 @@ _LAYOUT = re.compile(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class ListedFolder(Placement):
+    """A folder the assistant's reply lists with what it holds (a placement of its own rule)."""
+
+
 def _written(events: list[StoredEvent]) -> set[str]:
     return {
         relative_path(p, e.project_id)
@@ -79,7 +85,7 @@ def _looked_into(folder: str, files: set[str], written: set[str], listed: dict[s
     )
 
 
-def reply_layout(events: list[StoredEvent]) -> list[Placement]:
+def reply_layout(events: list[StoredEvent]) -> list[ListedFolder]:
     """The project folders the main agent's replies in `events` list with what each holds, at
     most `MAX_ITEMS`."""
     elsewhere = replies_elsewhere(events)
@@ -99,7 +105,7 @@ def reply_layout(events: list[StoredEvent]) -> list[Placement]:
     written = _written(main)
     saw = tools_saw(main)
     root = events[0].project_id
-    kept: dict[str, Placement] = {}
+    kept: dict[str, ListedFolder] = {}
     for index, event in replies:
         if taken_back(events, index):
             continue
@@ -120,7 +126,7 @@ def reply_layout(events: list[StoredEvent]) -> list[Placement]:
             if said is None or any(p.path == path for p in kept.values()):
                 continue
             sources = seen.files.get(path, [])[:2] or ([listed[path]] if path in listed else [])
-            kept[key] = Placement(key, said, path, (), (event.id, *sources))
+            kept[key] = ListedFolder(key, said, path, (), (event.id, *sources))
             if len(kept) >= MAX_ITEMS:
                 return list(kept.values())
     return list(kept.values())

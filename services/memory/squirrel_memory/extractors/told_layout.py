@@ -8,12 +8,15 @@ it states how the project is, the same for every ecosystem:
 
 - it is the user's own message (typed, not a pasted log or an injected file) and opens one of
   two ways (an "FYI:" or "Note:" before it is allowed):
-  - "we keep|put|place|store|group|organise|define|register|map <what> in|under|inside
-    <path>": the path a folder or file of the project that the session saw (read, listed or
-    touched) or that exists in the repository, outside dependency and build folders;
+  - "we keep|put|place|store|group|organise <what> in|under|inside <path>": what it places
+    is a kind of thing ("one endpoint class per resource", "all migrations", "the handlers"),
+    not one thing put somewhere once ("we put a workaround in …"); the path a folder or file
+    of the project that the session saw (read, listed or touched) or that exists in the
+    repository, outside dependency and build folders;
   - "<what> is|are handled|done|enforced|owned|managed|checked|validated by|in the <part>,
     not (by|in) the <other part>": a design decision between two parts of the system, each a
-    plain lower-case noun phrase, so that no framework, database or tool is named;
+    plain lower-case noun phrase, so that no framework, database or tool is named, and the
+    subject not a pronoun;
 - it is a statement: no question, hedge ("maybe", "I think", "probably"), condition ("if"),
   plan ("will", "going to"), past ("used to", "moved") or negation before the placing verb;
 - the user did not take it back later in the session ("scrap that", "never mind", "we're
@@ -48,7 +51,7 @@ _OPENER = r"^(?:(?:fyi|note|btw|heads up)[:,]?\s+)?"
 _PATH = r"`?(?P<path>\.?/?[\w.@-]+(?:/[\w.@-]+)*/?)`?"
 #: "We keep <what> under <path>, …".
 _KEPT = re.compile(
-    _OPENER + r"we (?:keep|put|place|store|group|organi[sz]e|define|register|map)\s+"
+    _OPENER + r"we (?:keep|put|place|store|group|organi[sz]e)\s+"
     r"(?P<what>[\w'’ -]{3,80}?)\s+(?P<prep>in|under|inside|within)\s+" + _PATH + r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
@@ -66,6 +69,11 @@ _NOT_STATED = re.compile(
     re.IGNORECASE,
 )
 _NEGATED = re.compile(r"\b(?:not|no|never|don'?t|doesn'?t)\b", re.IGNORECASE)
+#: What a standing layout places: a kind of thing ("one endpoint class per resource", "all
+#: migrations", "the handlers"), not one thing put somewhere once ("a workaround", "the fix").
+_KIND = re.compile(r"\b(?:one|each|every|all)\b|[a-z]s\b$", re.IGNORECASE)
+#: A subject that names nothing ("This is done by the script, not by hand").
+_PRONOUN = re.compile(r"^(?:this|that|it|these|those|which|what)$", re.IGNORECASE)
 #: A later message that takes back what the user said before.
 _TAKEN_BACK = re.compile(
     r"\b(?:scrap|scratch|forget|ignore|disregard) (?:that|this|what i said)|\bnever ?mind\b|"
@@ -88,7 +96,8 @@ class Told:
 def _kept(clause: str, resolve: Callable[[str], str | None]) -> tuple[str, str, str] | None:
     """(key subject, what the memory says, the path) of "we keep <what> under <path>, …"."""
     found = _KEPT.match(clause)
-    if found is None or _NEGATED.search(found.group("what")):
+    what = found.group("what") if found is not None else ""
+    if found is None or _NEGATED.search(what) or not _KIND.search(what):
         return None
     raw = found.group("path").rstrip(".,;")
     path = resolve(raw) if ("/" in raw or "." in raw.strip(".")) else None
@@ -104,7 +113,7 @@ def _kept(clause: str, resolve: Callable[[str], str | None]) -> tuple[str, str, 
 def _decided(clause: str) -> tuple[str, str] | None:
     """(key subject, what the memory says) of "<what> is handled by the <part>, not …"."""
     found = _DECIDED.match(clause)
-    if found is None:
+    if found is None or _PRONOUN.match(found.group("what")):
         return None
     said = clause[found.start("what") : found.end()]
     return found.group("what"), said[0].lower() + said[1:] if said[1:2].islower() else said
