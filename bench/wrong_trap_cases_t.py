@@ -22,6 +22,7 @@ STORE_IN_PASSING = Trap(
             "/home/vi/code/atlas",
             (
                 Ask("Where do the models live?"),
+                Run("ls atlas/models", "__init__.py\nuser.py\n"),
                 Read(
                     "atlas/models/user.py",
                     "class User:\n    def __init__(self, name: str) -> None:\n        self.name = name\n",
@@ -74,6 +75,7 @@ PLANNED_LAYERS = Trap(
             "/home/vi/code/tally",
             (
                 Ask("Add a billing module."),
+                Run("ls internal", "config\n"),
                 Read("cmd/api/main.go", "package main\n\nfunc main() {}\n"),
                 Say(
                     "The billing module will have three layers: handlers in `internal/billing/http/`, the service in `internal/billing/service/`, storage in `internal/billing/store/`. Let me start with the store."
@@ -128,6 +130,7 @@ LAYOUT_TAKEN_BACK = Trap(
                     "We keep one endpoint class per resource under Endpoints/. Add one for warehouses."
                 ),
                 Read("Endpoints/ProductEndpoints.cs", "public static class ProductEndpoints { }\n"),
+                Run("dotnet build", "Build succeeded.\n    0 Warning(s)\n    0 Error(s)\n"),
                 Say("Added `Endpoints/WarehouseEndpoints.cs`."),
                 Ask(
                     "Never mind, we're moving to controllers under Controllers/ this sprint; put it in a WarehousesController."
