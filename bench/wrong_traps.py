@@ -12,8 +12,9 @@ one-off task said beside the user's standing rules, a closing report's failed ch
 said in words that is a plan, a guess, another service's or taken back, or that names a stack in
 passing; and some of these again as the other hosts write them). Each trap's sessions
 (`bench/wrong_trap_cases.py` and its parts `_b` to `_t`) are written in the host's own
-transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory
-and every line of the session-start text is held against the trap's `wrong` patterns.
+transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
+extractor, no key); then every memory and every line of the session-start text is held against
+the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
