@@ -344,7 +344,9 @@ def test_a_span_then_a_plural_noun_is_no_statement() -> None:
 
 def test_a_product_name_with_a_plan_word_is_no_plan() -> None:
     report = "`Serve` is the Next.js entry point and takes `mu` first.\n"
-    assert _said(report) == [f"{PREFIX}: {report.strip()}"]
+    # The read shows the framework: a stack named in passing and never shown is not quoted.
+    assert _said(report, read=f"// behind Next.js\n{GO_FILE}") == [f"{PREFIX}: {report.strip()}"]
+    assert _said(report) == []
 
 
 def test_a_plan_word_ending_the_sentence_is_still_a_plan() -> None:

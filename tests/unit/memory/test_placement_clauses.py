@@ -19,8 +19,14 @@ SUMMARY = (
 )
 
 
+#: What the database file shows: the store the summary names (a stack the session never saw
+#: named in passing is not quoted).
+DATABASE_KT = 'fun Application.configureDatabases() = Database.connect("jdbc:postgresql://db")\n'
+
+
 def _said(reads: list[str], text: str, *, written: tuple[str, ...] = ()) -> list[str]:
-    events = [_read(i, path) for i, path in enumerate(reads)]
+    texts = {f"{KT}/Database.kt": DATABASE_KT}
+    events = [_read(i, path, texts.get(path, "")) for i, path in enumerate(reads)]
     events += [
         _event(50 + i, "code_change", {"tool": "Write"}, (f"{ROOT}/{p}",))
         for i, p in enumerate(written)

@@ -16,13 +16,16 @@ them. This rule reads them by where they stand and how they are built, not by th
   outside code blocks, tables, quoted lines and sections whose heading asks) is read as a
   statement (`report_statements.statement`, one code span at least): not asked, guessed,
   planned or told as anyone's steps, and not a report of the session's own change
-  ("Added …", "Removing …") nor a "key: value" fragment;
+  ("Added …", "Removing …"), a "key: value" fragment nor a listing's "`path/` — what it
+  holds" (the folders a reply lists are `reply_layout`'s);
 - it states only what the session shows: every code span it names occurs in what the
   session's own tools were given or printed before the report (a command run, a file read or
   written, an output; a qualified name such as `fx.Rate` by each of its parts as a word), and
   it is not a line an output holds as it stands (a file's words, or a subagent's report
-  relayed, which `report_statements` reads); a sentence too long to quote whole, or opened by
-  a short lead-in's colon, gives its first clause (`clauses`);
+  relayed, which `report_statements` reads); it names no database, framework or test runner
+  that no tool of the session showed ("backed by Postgres via sqlx" with no manifest, import
+  or output naming either: `stack_mentions`); a sentence too long to quote whole, or opened
+  by a short lead-in's colon, gives its first clause (`clauses`);
 - it names no path outside the project or in a dependency's folder, does not address the
   user ("you", "your": advice, not a statement about the code) and its subject is not only a
   pronoun ("This is …", "It …": what the project is, the summaries rule says).
@@ -45,6 +48,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.placements import placements
+from squirrel_memory.extractors.reply_layout import reply_layout
 from squirrel_memory.extractors.report_statements import (
     FENCE,
     HEADING,
@@ -59,6 +63,7 @@ from squirrel_memory.extractors.report_statements import (
 from squirrel_memory.extractors.report_statements import (
     MAX_CHARS as MAX_STATEMENT_CHARS,
 )
+from squirrel_memory.extractors.stack_mentions import unshown_stack
 from squirrel_memory.extractors.subagent_findings import taken_back
 from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, without_bold
 from squirrel_memory.models import StoredEvent
@@ -110,6 +115,9 @@ _CREATES = re.compile(r"\b(?:gh pr create|glab mr create|git commit)\b")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
 #: "Key: value" with no sentence around it ("Sessions: `sessions/`"), unlabelled.
 _FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
+#: "`path/` — what it holds": a listing's item, the layout when the session looked into the
+#: folder (`reply_layout`), its own work when it made it.
+_PATH_LISTING = re.compile(r"^`[^`]+`\s*(?:[—–]+|-{1,2})\s")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
 #: A short lead-in closed by a colon, before a statement: "Settings are split: ".
 _LEAD_IN = re.compile(r"^(?:[A-Za-z][\w'-]*\s+){1,4}[a-z][\w'-]*:\s+(?=[`A-Z])")
@@ -335,7 +343,7 @@ def stated_shape(raw: str, label: str, *, min_spans: int = MIN_SPANS) -> str:
         return ""
     if not _has_verb(flat):
         return ""
-    if not label and _FRAGMENT.match(flat):
+    if not label and (_FRAGMENT.match(flat) or _PATH_LISTING.match(flat)):
         return ""
     labelled = bool(label) or min_spans == 0
     return statement(flat, labelled=labelled, min_spans=min_spans, plans=PLANNED)
@@ -348,6 +356,8 @@ def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
     said = stated_shape(raw, label)
     if not said or not _shown(said, seen):
         return ""
+    if unshown_stack(said, seen):
+        return ""  # a database, framework or test runner named in passing that nothing showed
     probe = said.rstrip(".")
     if probe in seen or probe in " ".join(said_by_user.split()):
         return ""  # a file's words or the user's own, quoted
@@ -360,7 +370,7 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
     """What the main agent's closing reports in `events` (in order) state about the code."""
     kept: dict[str, ReportStatement] = {}
     # What `placements` keeps of the same clause (its paths written from the root) is said once.
-    placed = {_words(p.content) for p in placements(events)}
+    placed = {_words(p.content) for p in [*placements(events), *reply_layout(events)]}
     for report in [*_closing(events), *_written(events)]:
         event = events[report.index]
         text = report.body or event.content.get("text")

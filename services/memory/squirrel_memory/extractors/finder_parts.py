@@ -21,6 +21,7 @@ from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
 from squirrel_memory.extractors.read_instructions import read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
+from squirrel_memory.extractors.reply_layout import reply_layout
 from squirrel_memory.extractors.report_layout import report_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
@@ -45,8 +46,8 @@ def learned_findings(events: list[StoredEvent]) -> list[Learned]:
 def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
     """Where things live and how they are wired, as the assistant said after reading the code,
     how the parts it labelled in a summary work, where the root instruction file read says
-    things live, and the key files a subagent's report lists (for the paths no statement
-    placed)."""
+    things live, and the key files a subagent's report lists and the folders the assistant's
+    own reply lists (for the paths no statement placed)."""
     stated: list[Placement | StatedPlace] = [*placements(events)]
     keys = {found.key for found in stated}
     stated += [found for found in labelled_points(events) if found.key not in keys]
@@ -59,6 +60,8 @@ def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
     ]
     placed = {found.path for found in stated}
     listed = [found for found in report_layout(events) if found.path not in placed]
+    placed |= {found.path for found in listed}
+    listed += [found for found in reply_layout(events) if found.path not in placed]
     return [
         replace(
             candidate(

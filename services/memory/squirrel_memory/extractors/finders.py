@@ -116,6 +116,8 @@ from squirrel_memory.extractors.spawn_failures import spawn_failures
 from squirrel_memory.extractors.stale_checks import stale_checks
 from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
 from squirrel_memory.extractors.subagent_findings import subagent_findings
+from squirrel_memory.extractors.told_layout import IMPORTANCE as TOLD_IMPORTANCE
+from squirrel_memory.extractors.told_layout import told_layout
 from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
 from squirrel_memory.extractors.user_corrections import user_corrections
 from squirrel_memory.extractors.user_plans import IMPORTANCE as PLAN_IMPORTANCE
@@ -240,6 +242,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         CLOSING_IMPORTANCE,
         lambda _f: ("closing", "reported"),
+        files_of,
+    ),
+    # The layout or a design decision the user stated in a prompt.
+    Finder(
+        told_layout,
+        MemoryType.PROJECT_FACT,
+        TOLD_IMPORTANCE,
+        lambda _f: ("told", "layout"),
         files_of,
     ),
     # What the assistant said about a folder after reading several of its files.

@@ -43,6 +43,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import read_output, shown_paths
 from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
+from squirrel_memory.extractors.stack_mentions import tools_saw, unshown_stack
 from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 
@@ -84,10 +85,29 @@ _PLACED = re.compile(
     r"from|at|into|across)|"
     r"\bentry ?point (?:is|lives)|"
     r"registers?\s+(?:itself|themselves|each|every|all|them|it)\b|"
+    # "Each feature is a folder under `x/`", "navigation goes through `Coordinator`".
+    r"(?:is|are) (?:a|an|one|its own|their own) (?:folder|directory|module|package|crate|"
+    r"target|file|class)(?:e?s)? (?:in|under|inside|within)|"
+    r"(?:goes|go|pass(?:es)?) through|"
     r"(?:is|are) (?:the |its )?(?:[\w-]+ ){0,2}?(?:entry ?point|home|source of truth)\b|"
     r"one (?:file|module|folder|directory|package|class) per)\b",
     re.IGNORECASE,
 )
+#: A lead-in naming the layout, then where each part is: "The app has three layers: handlers in
+#: `cmd/api/`, services in `internal/service/`, repositories in `internal/store/`".
+_LEAD_LIST = re.compile(r"^(?P<lead>[A-Z][^:`]{3,80}?):\s+(?P<items>[^:]+?)\.?$")
+_LAYOUT_LEAD = re.compile(
+    r"\b(?:layers?|tiers?|parts?|pieces?|halves|sections?|components?|modules?|packages?|"
+    r"folders?|director(?:y|ies)|layout|structure|split|divided|organi[sz]ed|laid out)\b",
+    re.IGNORECASE,
+)
+_LIST_BREAK = re.compile(r",\s+(?:and\s+)?|;\s+|\s+and\s+")
+_LIST_ITEM = re.compile(
+    r"^(?:the\s+)?(?P<what>[a-z][\w'’ -]{1,40}?)\s+(?:in|under|inside|within|at)\s+"
+    r"(?P<path>`[^`]+`)$"
+)
+#: Parts a lead-in list names at least.
+MIN_LISTED_PARTS = 2
 #: "`router.ex` defines every route", "`plugins/` holds one folder per plugin".
 _PATH_SUBJECT = re.compile(
     r"^`[^`]+`\s+(?:defines|declares|registers|holds|contains|wires|mounts|maps|configures|"
@@ -361,6 +381,33 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
     return (said, placed, symbols) if said else None
 
 
+def layout_list(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
+    """(sentence, the first path it places, other code spans) when `text` is a lead-in that
+    names the layout and then where each part is ("The app has three layers: handlers in
+    `cmd/api/`, services in `internal/service/`, repositories in `internal/store/`"): every
+    part a plain noun phrase in, under or at a path the session saw, two parts at least."""
+    flat = " ".join(without_bold(text).split())
+    found = _LEAD_LIST.match(flat)
+    if found is None or not _LAYOUT_LEAD.search(found.group("lead")) or len(flat) > MAX_CHARS:
+        return None
+    if not plain(_CODE_SPAN.sub(" code ", flat)) or _NEGATION.search(found.group("lead")):
+        return None
+    if _ACTION_OPENING.match(flat) or _PAST.search(found.group("lead")):
+        return None
+    parts = [p for p in _LIST_BREAK.split(found.group("items").strip()) if p]
+    listed = [_LIST_ITEM.match(p.strip()) for p in parts]
+    if len(parts) < MIN_LISTED_PARTS or not all(listed):
+        return None
+    for item in listed:
+        assert item is not None
+        path = seen.resolve(item.group("path").strip("`"))
+        if path is None or excluded(path) or opens_with_action(item.group("what")):
+            return None
+    rewritten, placed, symbols = project_paths(flat, seen.resolve, seen.files)
+    said = sentence(rewritten)
+    return (said, placed, symbols) if said and placed else None
+
+
 def clauses(text: str) -> list[str]:
     """`text` cut where two clauses that each name code meet ("Routes are installed in `a`;
     the database is connected in `b`, and the tests point `c` at …"): each clause stands
@@ -421,6 +468,7 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
     if not replies:
         return []
     seen = seen_paths(events, shown_paths(events))
+    saw = tools_saw(events)
     kept: dict[str, Placement] = {}
     written: set[str] = set()
     reply_ids = {e.id for e in replies}
@@ -432,16 +480,19 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
         prose = re.sub(r"```.*?(?:```|$)", " ", event.content["text"], flags=re.DOTALL)
         for line in prose.split("\n"):
             for whole in sentences(line.strip()) if not _BULLET.match(line) else [line]:
-                parts = clauses(whole)
+                listed = layout_list(whole, seen)
+                parts = [whole] if listed else clauses(whole)
                 if len(parts) > 1 and not whole_plain(whole):
                     continue  # a plan, hedge or person anywhere rules every clause
                 for raw in parts:
-                    found = claim(raw, seen)
+                    found = listed or claim(raw, seen)
                     if found is None:
                         continue
                     said, path, symbols = found
                     if path in written:
                         continue  # what the session just changed there is its own work
+                    if unshown_stack(said, saw):
+                        continue  # a stack named in passing that no tool showed
                     subject = subject_of(said)
                     key = f"{KEY_PREFIX}{path}:{subject}"
                     if key in kept or set(subject.split("_")) <= _VAGUE:

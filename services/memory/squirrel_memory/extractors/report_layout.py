@@ -15,7 +15,7 @@ same for every ecosystem:
   only at this project (not another repository or a dependency);
 - it sits under a heading (a Markdown heading, a bold line or a short line ending in `:`) that
   names files, paths, locations, folders, modules, components, the layout or the structure, and
-  names no change, plan, proposal, layout to come or trouble ("Files to modify", "Changes
+  names no change, plan, proposal, layout to come, guess or trouble ("Files to modify", "Changes
   made", "Issues found", "Recommended structure", "Target structure", "Layout after the
   refactor" are not the layout), nor under any heading it sits inside (a bold line heads the
   deeper Markdown headings after it: "**Implementation steps**" then "### Files"); a table
@@ -86,6 +86,8 @@ _NOT_LAYOUT = re.compile(
     r"fix\w*|issues?|bugs?|problems?|errors?|fail\w*|gaps?|missing|risks?|concerns?|"
     r"findings?|to|should|needs?|needed|review\w*|affected|impact\w*|question\w*|steps?|"
     r"unclear|unknown|tests? results?|"
+    # A guess at the layout ("The layout probably looks like this:").
+    r"probably|maybe|perhaps|likely|seems?|appears?|guess\w*|roughly|suppos\w*|assum\w*|"
     # A layout to come, not the one there is ("Target structure", "Layout after the refactor").
     r"target|desired|ideal|intended|expected|future|goals?|would|will|could|might|after|"
     r"refactor\w*|migrat\w*|restructur\w*|reorgani[sz]\w*)\b",
@@ -178,7 +180,7 @@ def says_something(path: str, label: str, role: str) -> bool:
     return bool(words - named - {w.removesuffix("s") for w in _GENERIC})
 
 
-def _item(body: str) -> tuple[str, str, str] | None:
+def path_item(body: str) -> tuple[str, str, str] | None:
     """(path span, label, role) of a list item or table row that opens with a path."""
     body = body.strip()
     first = _PATH_FIRST.match(body)
@@ -204,10 +206,10 @@ def _row(cells: list[str]) -> str:
     return f"{cells[0]} — {cells[1]}"
 
 
-def _lines(text: str) -> Iterable[str]:
-    """The items of `text` under a layout heading (table rows rewritten as items); nothing
-    under a heading inside a section about a change, a plan or trouble ("## Implementation
-    plan" then "### Files")."""
+def layout_items(text: str, layout_words: re.Pattern[str] = _LAYOUT) -> Iterable[str]:
+    """The items of `text` under a layout heading (one `layout_words` names; table rows
+    rewritten as items); nothing under a heading inside a section about a change, a plan or
+    trouble ("## Implementation plan" then "### Files")."""
     headings: list[tuple[int, str]] = []  # the enclosing headings, outermost first
     header: list[str] | None = None
     for line in re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL).splitlines():
@@ -223,7 +225,7 @@ def _lines(text: str) -> Iterable[str]:
             header = None
             continue
         blocked = any(_NOT_LAYOUT.search(words) for _, words in headings)
-        layout = bool(headings) and bool(_LAYOUT.search(headings[-1][1])) and not blocked
+        layout = bool(headings) and bool(layout_words.search(headings[-1][1])) and not blocked
         if (row := _ROW.match(line)) is not None:
             cells = [c.strip() for c in row.group("cells").split("|")]
             if _RULE_ROW.match(line):
@@ -252,8 +254,8 @@ def report_layout(events: list[StoredEvent]) -> list[Placement]:
     root = events[0].project_id
     kept: dict[str, Placement] = {}
     for event in reports:
-        for body in _lines(event.content["text"]):
-            found = _item(body)
+        for body in layout_items(event.content["text"]):
+            found = path_item(body)
             if found is None:
                 continue
             span, label, role = found
