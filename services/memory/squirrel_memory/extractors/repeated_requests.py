@@ -161,8 +161,9 @@ def _dice(a: frozenset[str], b: frozenset[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
-def request_sentences(text: str) -> list[str]:
-    """The sentences of a user message that can be requests (see the module's rules)."""
+def request_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
+    """The sentences of a user message that can be requests (see the module's rules), with at
+    least `min_words` content words."""
     if len(text) > MAX_MESSAGE_CHARS or reads_as_command_body(text):
         return []
     plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
@@ -175,7 +176,7 @@ def request_sentences(text: str) -> list[str]:
         letters = sum(ch.isalpha() for ch in visible)
         if not visible or letters / len(visible) < MIN_LETTER_SHARE:
             continue
-        if _PARTICULAR.search(flat) or len(set(words_of(flat))) < MIN_WORDS:
+        if _PARTICULAR.search(flat) or len(set(words_of(flat))) < min_words:
             continue
         found.append(flat)
     return found
@@ -234,22 +235,23 @@ def _sent_again(a: Said, b: Said) -> bool:
 
 
 def _one_slot_apart(a: Said, b: Said) -> bool:
-    """Whether `a` and `b` are one sentence whose words differ in one place only, where each
-    has one or two content words of its own that are not the other's in another ending ("fix
-    the failing checkout test" / "fix the failing cart test"): one form filled with two
-    things, two tasks or two rules, not one request said again. Words added on one side only
-    ("Again: keep the diff small") are no slot."""
+    """Whether `a` and `b` are one sentence whose words differ in one place only, inside it,
+    where each has one or two content words of its own that are not the other's in another
+    ending ("fix the failing checkout test" / "fix the failing cart test"): one form filled
+    with two things, two tasks or two rules, not one request said again. Words added on one
+    side only ("Again: keep the diff small") or another lead ("Then commit …" / "When done,
+    commit …") are no slot."""
     first = [w for w in words_of(a.sentence) if w in a.words]
     second = [w for w in words_of(b.sentence) if w in b.words]
     head = 0
     while head < min(len(first), len(second)) and first[head] == second[head]:
         head += 1
     tail = 0
-    while (
-        tail < min(len(first), len(second)) - head and first[-1 - tail] == second[-1 - tail]
-    ):
+    while tail < min(len(first), len(second)) - head and first[-1 - tail] == second[-1 - tail]:
         tail += 1
     own_a, own_b = first[head : len(first) - tail], second[head : len(second) - tail]
+    if not (head and tail):
+        return False  # a lead or an end of its own ("Then …" / "When done, …") is no slot
     if not (0 < len(own_a) <= MAX_SLOT_WORDS and 0 < len(own_b) <= MAX_SLOT_WORDS):
         return False
     return _dice(trigrams(" ".join(own_a)), trigrams(" ".join(own_b))) < MAX_SLOT_GRAMS
