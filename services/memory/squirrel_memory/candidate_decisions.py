@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from squirrel_memory.embedding.base import Embedder
+from squirrel_memory.extractors.echoes import is_echo
 from squirrel_memory.instruction_meaning import comparable, instruction_likeness
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -90,7 +91,7 @@ def _without_taken_back(candidates: list[MemoryCandidate]) -> list[MemoryCandida
         id(earlier)
         for i, earlier in enumerate(styles)
         for later in styles[i + 1 :]
-        if reverses(later.content, earlier.content)
+        if not is_echo(later) and reverses(later.content, earlier.content)
     }
     return [c for c in candidates if id(c) not in gone]
 
@@ -146,10 +147,10 @@ async def decide_candidates(
         stored, _ = await store.list_memories(
             project_id, [MemoryType.USER_STYLE], limit=STYLE_LIMIT
         )
+    said = [c.content for c in styles if not is_echo(c)]
+    echoed = [c.content for c in styles if is_echo(c)]
     likeness = (
-        await instruction_likeness(meaning, comparable([c.content for c in styles], stored))
-        if styles
-        else None
+        await instruction_likeness(meaning, comparable(said, stored, echoed)) if styles else None
     )
     sessions = await _sessions_of(store, [*styles, *stored])
     merged = merge_candidates(candidates, likeness, sessions)
@@ -190,6 +191,8 @@ async def decide_candidates(
         if cand.type is MemoryType.USER_STYLE:
             sessions = {**sessions, **await _sessions_of(store, existing, known=sessions)}
         recurring = decide_recurrence(cand, existing, sessions)
+        if recurring is None and is_echo(cand):
+            continue  # words said again in the instruction's own session: nothing new
         decision = recurring or await decide(cand, existing)
         decisions.append(spare_rules_memory(_taking_back(decision, stored), existing))
     return decisions

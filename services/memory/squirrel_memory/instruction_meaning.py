@@ -43,13 +43,20 @@ class MeaningTable:
         return float(np.dot(self._vectors[a], self._vectors[b]))
 
 
-def comparable(wordings: Sequence[str], stored: Sequence[MemoryItem]) -> list[str]:
-    """`wordings` and the stored instructions that share a telling word with one of them: the
-    only texts the meaning rule can join (the others need no vector)."""
-    telling = set().union(*(telling_words(instruction_words(w)) for w in wordings))
+def comparable(
+    wordings: Sequence[str], stored: Sequence[MemoryItem], echoed: Sequence[str] = ()
+) -> list[str]:
+    """`wordings` and the stored instructions that share a telling word with one of them, and
+    the `echoed` sentences (`echoes`) that share one with either: the only texts the meaning
+    rule can join (the others need no vector; an echo is only ever compared with an
+    instruction)."""
+    telling = set().union(*(telling_words(instruction_words(w)) for w in [*wordings, *echoed]))
+    kept = [m.content for m in stored if telling & telling_words(instruction_words(m.content))]
+    known = set().union(*(telling_words(instruction_words(w)) for w in [*wordings, *kept]))
     return [
         *wordings,
-        *(m.content for m in stored if telling & telling_words(instruction_words(m.content))),
+        *kept,
+        *(e for e in echoed if known & telling_words(instruction_words(e))),
     ]
 
 

@@ -14,6 +14,7 @@ from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidat
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import Extractor
+from squirrel_memory.extractors.echoes import echo_candidates
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.housekeeping.consolidation import Consolidator
@@ -270,6 +271,10 @@ class Processor:
                 report.dead_lettered += 1
                 continue
             candidates.extend(owned_styles(extracted, self._writes.owner(user)))
+            # The user's other sentences, to hear an instruction said again in words no rule reads.
+            candidates.extend(
+                owned_styles(echo_candidates(episode_events, episode.id), self._writes.owner(user))
+            )
             if self._model is None:
                 continue
             found = await self._failures.extract_with_retry(

@@ -17,6 +17,7 @@ from squirrel_memory.extractors.activity import commands, user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
+from squirrel_memory.extractors.echoes import is_echo
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
 from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
@@ -252,6 +253,7 @@ async def _repeated_requests(
         c
         for c in [*batch, *(_as_candidate(m) for m in kept if not m.deleted)]
         if c.type is MemoryType.USER_STYLE
+        and not is_echo(c)  # words kept only to hear an instruction again: no rule of their own
         and not c.key.startswith((REQUEST_PREFIX, ROUTINE_PREFIX))
         and c.key != REPLY_LANGUAGE_KEY  # cites the messages for their language, not a rule
     ]

@@ -39,6 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from squirrel_memory.extractors.echoes import is_echo, may_hear
 from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
@@ -203,6 +204,7 @@ def _style_pair(
         first.type is MemoryType.USER_STYLE
         and second.type is MemoryType.USER_STYLE
         and first.key != second.key
+        and (not is_echo(second) or may_hear(first))
         and not (first.key in _CUED_KEYS and second.key in _CUED_KEYS)
         and (
             is_tentative(first.tags)
@@ -217,10 +219,15 @@ def unify_keys(
     candidates: Sequence[MemoryCandidate], likeness: Likeness | None = None
 ) -> list[MemoryCandidate]:
     """Candidates with a user_style instruction said again in other words filed under the key
-    (and scope) of its first occurrence in the batch, so the merge sees one instruction."""
+    (and scope) of its first occurrence in the batch, so the merge sees one instruction. An
+    echo (`echoes`) is filed under an instruction it says again, before or after it in the
+    batch, and is never compared with another echo."""
     seen: list[MemoryCandidate] = []
-    result: list[MemoryCandidate] = []
+    result: list[MemoryCandidate | None] = []
     for cand in candidates:
+        if is_echo(cand):
+            result.append(None)  # filed below, once every instruction of the batch is seen
+            continue
         first = next((s for s in seen if _style_pair(s, cand, likeness)), None)
         if first is not None:
             result.append(replace(cand, key=first.key, scope=first.scope))
@@ -228,7 +235,13 @@ def unify_keys(
         if cand.type is MemoryType.USER_STYLE:
             seen.append(cand)
         result.append(cand)
-    return result
+    for index, cand in enumerate(candidates):
+        if result[index] is None:
+            first = next((s for s in seen if _style_pair(s, cand, likeness)), None)
+            result[index] = (
+                cand if first is None else replace(cand, key=first.key, scope=first.scope)
+            )
+    return [cand for cand in result if cand is not None]
 
 
 def align_with_stored(
@@ -315,6 +328,8 @@ def merge_pair(
     """
     if first.type is not MemoryType.USER_STYLE or second.type is not MemoryType.USER_STYLE:
         return None
+    if is_echo(first) or is_echo(second):
+        return _with_echo(first, second, sessions)
     first_tentative, second_tentative = is_tentative(first.tags), is_tentative(second.tags)
     if first_tentative and second_tentative:
         if first.source_episode_id == second.source_episode_id:
@@ -326,6 +341,24 @@ def merge_pair(
         pooled = _pooled(firm.source_event_ids, other.source_event_ids)
         return replace(firm, source_event_ids=pooled)
     return None
+
+
+def _with_echo(
+    first: MemoryCandidate, second: MemoryCandidate, sessions: SessionsOf | None = None
+) -> MemoryCandidate:
+    """An instruction and an echo on one anchor: the instruction, said in one more session when
+    the echo is of another episode (a standing one cites it; a tentative one is promoted), as
+    it was when of its own. Two echoes stay an echo, citing both (it counts only where it says
+    again an instruction given before)."""
+    pooled = _pooled(first.source_event_ids, second.source_event_ids)
+    if is_echo(first) and is_echo(second):
+        return replace(second, source_event_ids=pooled)
+    said, echo = (second, first) if is_echo(first) else (first, second)
+    if said.source_episode_id == echo.source_episode_id:
+        return said
+    if not is_tentative(said.tags):
+        return replace(said, source_event_ids=_pooled(said.source_event_ids, echo.source_event_ids))
+    return promoted(said, echo.source_event_ids, (), sessions)
 
 
 def decide_recurrence(
@@ -379,6 +412,15 @@ def decide_recurrence(
         if not earlier:
             return None
         target = earlier[0]
+        if is_echo(candidate):
+            # The instruction as stored, said in one more session: its words and its tags.
+            candidate = replace(
+                candidate,
+                content=target.content,
+                tags=target.tags,
+                scope=target.scope,
+                importance=target.importance,
+            )
         return _decision(
             UpdateAction.DELETE_AND_ADD,
             _worded_as(promoted(candidate, target.source_event_ids, target.tags, sessions), target),

@@ -146,6 +146,28 @@ def test_two_tasks_of_one_form_are_not_one_request() -> None:
     assert repeated_requests(events) == []
 
 
+def test_one_form_filled_with_other_words_is_not_one_request_even_unnamed_elsewhere() -> None:
+    # Nothing else in the sessions names the checkout, the cart or the login: the one place
+    # the sentences differ still says they are three tasks, and two rules of one form are two.
+    events = _sessions(
+        [("Fix the failing checkout test.", "Done.")],
+        [("Fix the failing cart test.", "Done.")],
+        [("Fix the failing login test.", "Done.")],
+        [("Always run the linter before you commit anything.", "Ok.")],
+        [("Always run the formatter before you commit anything.", "Ok.")],
+    )
+    assert repeated_requests(events) == []
+
+
+def test_a_word_added_or_said_with_another_ending_is_still_one_request() -> None:
+    events = _sessions(
+        [("Run the linters and the tests before committing anything.", "Ok.")],
+        [("Again: run the linter and the tests before committing anything.", "Ok.")],
+    )
+    (found,) = repeated_requests(events)
+    assert found.sessions == 2
+
+
 def test_sentences_sharing_only_a_few_words_are_not_one_request() -> None:
     events = _sessions(
         [("There is logic for tracking changes for metrics.", "I see it.")],

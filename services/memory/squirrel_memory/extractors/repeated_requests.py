@@ -16,7 +16,10 @@ without any word list of a language:
 Two sentences are one request when they share at least `MIN_SHARED_WORDS` content words and
 both measures agree (`same_request`). Two tasks of one form ("fix the failing login test" /
 "… signup test") are not one request: the words that differ name what only one of the two
-sessions works on (`_other_tasks`).
+sessions works on (`_other_tasks`), or they are the same sentence with one or two words put in
+another's place ("fix the failing checkout test" / "fix the failing cart test", "run the linter
+before you commit" / "run the formatter …": `_one_slot_apart`), even where nothing else the
+sessions hold names the words.
 
 What is never a request: a sentence with fewer than `MIN_WORDS` content words ("continue",
 "yes", "go ahead", "commit"), one that is mostly not letters (a pasted error, a log line, a
@@ -75,6 +78,11 @@ MAX_SAME_MESSAGE = 0.8
 TASK_SHARE = 1.5
 #: Letters a word must have to name what a session works on (shorter ones are glue).
 MIN_OBJECT_CHARS = 5
+#: At most this many content words in the one place where two sentences differ make a slot
+#: filled with other words (two tasks or two rules of one form); their letters must share less
+#: than `MAX_SLOT_GRAMS` of their trigrams (Dice), so "linter" / "linters" is one word.
+MAX_SLOT_WORDS = 2
+MAX_SLOT_GRAMS = 0.5
 #: The share of a sentence's visible characters that must be letters or spaces.
 MIN_LETTER_SHARE = 0.75
 #: The newest sentences of the user's compared (the pass reads every session each time).
@@ -153,8 +161,9 @@ def _dice(a: frozenset[str], b: frozenset[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
-def request_sentences(text: str) -> list[str]:
-    """The sentences of a user message that can be requests (see the module's rules)."""
+def request_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
+    """The sentences of a user message that can be requests (see the module's rules), with at
+    least `min_words` content words."""
     if len(text) > MAX_MESSAGE_CHARS or reads_as_command_body(text):
         return []
     plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
@@ -167,7 +176,7 @@ def request_sentences(text: str) -> list[str]:
         letters = sum(ch.isalpha() for ch in visible)
         if not visible or letters / len(visible) < MIN_LETTER_SHARE:
             continue
-        if _PARTICULAR.search(flat) or len(set(words_of(flat))) < MIN_WORDS:
+        if _PARTICULAR.search(flat) or len(set(words_of(flat))) < min_words:
             continue
         found.append(flat)
     return found
@@ -225,13 +234,37 @@ def _sent_again(a: Said, b: Said) -> bool:
     )
 
 
+def _one_slot_apart(a: Said, b: Said) -> bool:
+    """Whether `a` and `b` are one sentence whose words differ in one place only, inside it,
+    where each has one or two content words of its own that are not the other's in another
+    ending ("fix the failing checkout test" / "fix the failing cart test"): one form filled
+    with two things, two tasks or two rules, not one request said again. Words added on one
+    side only ("Again: keep the diff small") or another lead ("Then commit …" / "When done,
+    commit …") are no slot."""
+    first = [w for w in words_of(a.sentence) if w in a.words]
+    second = [w for w in words_of(b.sentence) if w in b.words]
+    head = 0
+    while head < min(len(first), len(second)) and first[head] == second[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(first), len(second)) - head and first[-1 - tail] == second[-1 - tail]:
+        tail += 1
+    own_a, own_b = first[head : len(first) - tail], second[head : len(second) - tail]
+    if not (head and tail):
+        return False  # a lead or an end of its own ("Then …" / "When done, …") is no slot
+    if not (0 < len(own_a) <= MAX_SLOT_WORDS and 0 < len(own_b) <= MAX_SLOT_WORDS):
+        return False
+    return _dice(trigrams(" ".join(own_a)), trigrams(" ".join(own_b))) < MAX_SLOT_GRAMS
+
+
 def _again(earlier: Said, later: Said) -> bool:
     """`later` asks again, in another session, what `earlier` asked (not the whole message
-    sent again)."""
+    sent again, nor the same form filled with another thing)."""
     return (
         earlier.session_id != later.session_id
         and same_request(earlier, later)
         and not _sent_again(earlier, later)
+        and not _one_slot_apart(earlier, later)
     )
 
 
