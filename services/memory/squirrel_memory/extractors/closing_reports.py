@@ -368,6 +368,8 @@ def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
 
 #: Words of a placement's clause that make a report's sentence opening with it the same one.
 MIN_PLACED_WORDS = 2
+#: A code span that names a path: a folder or a file name.
+_PATH_LIKE = re.compile(r"/|\.[A-Za-z]\w{0,9}$")
 
 
 def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
@@ -408,9 +410,13 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
 
 def _opens_with_placed(said: str, opened: list[tuple[str, str]]) -> bool:
     """Whether `said` opens with the clause of a placement (its first path, then at least
-    `MIN_PLACED_WORDS` of its words), going on with more: one statement said once."""
+    `MIN_PLACED_WORDS` of its words) and goes on naming no other path: one statement said
+    once ("`internal/http` holds the handlers; they only parse requests and call `ledger`").
+    What it goes on to place elsewhere ("…, and `settings/local.py` overrides them") is its
+    own."""
     words = _words(said)
-    return any(
+    others = [span for span in re.findall(r"`([^`]+)`", said)[1:] if _PATH_LIKE.search(span)]
+    return not others and any(
         said.lstrip("`").startswith(path.rstrip("/"))
         and len(clause.split()) >= MIN_PLACED_WORDS
         and (words + " ").startswith(clause + " ")
