@@ -46,9 +46,9 @@ from squirrel_memory.extractors.file_headers import IMPORTANCE as HEADER_IMPORTA
 from squirrel_memory.extractors.file_naming import IMPORTANCE as NAMING_IMPORTANCE
 from squirrel_memory.extractors.file_naming import file_naming
 from squirrel_memory.extractors.finder_parts import (
-    diagnosed_problems,
-    learned_findings,
+    REPORTED_IMPORTANCE,
     placed_parts,
+    problems_and_findings,
     read_rule_parts,
     written_note_parts,
 )
@@ -64,10 +64,8 @@ from squirrel_memory.extractors.instruction_imports import instruction_imports
 from squirrel_memory.extractors.labelled_fixes import labelled_fixes
 from squirrel_memory.extractors.lead_in_commands import IMPORTANCE as LEAD_IN_IMPORTANCE
 from squirrel_memory.extractors.lead_in_commands import lead_in_commands
-from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_IMPORTANCE
 from squirrel_memory.extractors.listed_tasks import listed_tasks
-from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.main_branch import IMPORTANCE as MAIN_BRANCH_IMPORTANCE
 from squirrel_memory.extractors.main_branch import main_branch
 from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
@@ -99,10 +97,8 @@ from squirrel_memory.extractors.release_steps import IMPORTANCE as RELEASE_STEPS
 from squirrel_memory.extractors.release_steps import release_steps
 from squirrel_memory.extractors.replied_commands import IMPORTANCE as REPLIED_IMPORTANCE
 from squirrel_memory.extractors.replied_commands import replied_commands
-from squirrel_memory.extractors.report_caveats import CAVEAT_ROWS
 from squirrel_memory.extractors.report_statements import IMPORTANCE as STATEMENT_IMPORTANCE
 from squirrel_memory.extractors.report_statements import report_statements
-from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.reported_versions import IMPORTANCE as VERSIONS_IMPORTANCE
 from squirrel_memory.extractors.reported_versions import reported_versions
 from squirrel_memory.extractors.review_checks import IMPORTANCE as REVIEW_CHECKS_IMPORTANCE
@@ -129,8 +125,6 @@ from squirrel_memory.extractors.written_checks import IMPORTANCE as WRITTEN_CHEC
 from squirrel_memory.extractors.written_checks import written_checks
 from squirrel_memory.models import MemoryType
 
-#: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
-REPORTED_IMPORTANCE = 0.5
 #: Importance of how a change is put into effect (the assistant's advice, not a run command).
 APPLY_IMPORTANCE = 0.45
 #: A command the shell stopped: a smaller pitfall, the same in every project of the user.
@@ -138,33 +132,10 @@ SHELL_IMPORTANCE = 0.45
 
 FOUND: tuple[Extract, ...] = (
     # Failures the user pasted, failures read in a fetched log (a CI job's) with the cause named
-    # and the change made, and what the assistant found out about how the tools behave.
-    Finder(
-        reported_pitfalls,
-        MemoryType.PITFALL,
-        REPORTED_IMPORTANCE,
-        lambda _f: ("pitfall", "reported"),
-        files_of,
-    ),
-    Finder(
-        log_failures,
-        MemoryType.PITFALL,
-        REPORTED_IMPORTANCE,
-        lambda _f: ("pitfall", "log"),
-        files_of,
-    ),
-    # A problem reported or read in a log, the cause the assistant stated and the change made.
-    Finder(
-        diagnosed_problems,
-        MemoryType.PITFALL,
-        REPORTED_IMPORTANCE,
-        lambda _f: ("pitfall", "diagnosed"),
-        files_of,
-    ),
-    Finder(
-        learned_findings, MemoryType.PITFALL, LEARNED_IMPORTANCE, lambda _f: ("pitfall", "learned")
-    ),
-    *CAVEAT_ROWS,  # a generated file, a command to run after a change
+    # and the change made, a problem the assistant diagnosed, what it found out about how the
+    # tools behave, and the caveats of its closing report (a generated file, a command to run
+    # after a change).
+    problems_and_findings,
     # A problem and its fix the assistant set out under labels ("The bug:", "The fix:").
     Finder(
         labelled_fixes,
