@@ -35,7 +35,7 @@ from pathlib import PurePosixPath
 from squirrel_core.commands import core_tokens
 from squirrel_core.shell_words import shell_tokens
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
-from squirrel_memory.extractors.evidence.recipes import TEST_PICKERS
+from squirrel_memory.extractors.evidence.command_picks import TEST_PICKERS
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import formatter_for, one_per_run
