@@ -34,13 +34,14 @@ from pathlib import PurePosixPath
 
 from squirrel_core.commands import core_tokens
 from squirrel_core.shell_words import shell_tokens
+from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.command_picks import TEST_PICKERS
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import formatter_for, one_per_run
 from squirrel_memory.extractors.fix_lessons import with_lesson
-from squirrel_memory.extractors.lessons import Edit, Reply
+from squirrel_memory.extractors.lessons import Reply
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
     first_line,

@@ -14,6 +14,7 @@ import re
 from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.commit_gates import gated as _gated
 from squirrel_memory.extractors.commit_gates import hook_checks, is_commit
+from squirrel_memory.extractors.differences import argument_change
 from squirrel_memory.extractors.evidence import Finding
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
@@ -27,7 +28,6 @@ from squirrel_memory.extractors.fixes import (
     selection,
     typed_words,
 )
-from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import (
     fingerprint_key,
     first_error_line,
