@@ -78,7 +78,7 @@ def refused_key(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
         f"failed with `{clipped(line, MAX_LINE_CHARS)}`."
     )
     ids: tuple[str, ...] = (run.event_id,)
-    past = _pastrefused_key(run, runs, host)
+    past = _past_refused_key(run, runs, host)
     if past is not None:
         how, fix = past
         content += f" What got past it: {how}, `{shown_command(fix)}`."
@@ -128,7 +128,7 @@ def _difference(run: CommandRun, host: str) -> str:
     return ""
 
 
-def _pastrefused_key(
+def _past_refused_key(
     failed: CommandRun, runs: list[CommandRun], host: str
 ) -> tuple[str, CommandRun] | None:
     """(what changed, the run that changed it) when a later run of the session reached `host`

@@ -74,6 +74,8 @@ def _pushes(run: CommandRun) -> bool:
 
 
 def protected_branch(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
+    """A push the remote refused to a protected branch or by the repository's rules, with the
+    rules it lists and the request the session then opened (not push protection's secrets)."""
     if not _pushes(run):
         return None
     lines = output_lines(run.output)

@@ -99,16 +99,25 @@ def whole_with_options(command: str, base: str) -> bool:
     )
 
 
-def file_template(commands: list[str]) -> str | None:
-    """The one command `commands` share with the file they name left open (`php -l <file>`),
-    when they differ only in that one word and each names a file there; else `None`."""
+def _one_word_differs(commands: list[str]) -> tuple[list[list[str]], int] | None:
+    """The words of at least two different `commands` of as many words, and the one place
+    (never the program) where they differ; else `None`."""
     split = [c.split() for c in dict.fromkeys(commands)]
     if len(split) < 2 or len({len(words) for words in split}) != 1:
         return None
     differing = [i for i in range(len(split[0])) if len({words[i] for words in split}) > 1]
     if len(differing) != 1 or differing[0] == 0:
         return None
-    at = differing[0]
+    return split, differing[0]
+
+
+def file_template(commands: list[str]) -> str | None:
+    """The one command `commands` share with the file they name left open (`php -l <file>`),
+    when they differ only in that one word and each names a file there; else `None`."""
+    differ = _one_word_differs(commands)
+    if differ is None:
+        return None
+    split, at = differ
     if not all(_FILE_WORD.match(words[at]) for words in split):
         return None
     return " ".join([*split[0][:at], "<file>", *split[0][at + 1 :]])
@@ -136,13 +145,10 @@ def package_template(commands: list[str]) -> str | None:
     """The one command `commands` share with the package they pick left open (`cargo test -p
     <package>`), when they differ only in the value of one package option (`-p a`, `-p b`;
     `--package=a`, `--package=b`) and there are at least two; else `None`."""
-    split = [c.split() for c in dict.fromkeys(commands)]
-    if len(split) < 2 or len({len(words) for words in split}) != 1:
+    differ = _one_word_differs(commands)
+    if differ is None:
         return None
-    differing = [i for i in range(len(split[0])) if len({words[i] for words in split}) > 1]
-    if len(differing) != 1 or differing[0] == 0:
-        return None
-    at = differing[0]
+    split, at = differ
     option, equals, _value = split[0][at].partition("=")
     if equals:
         values = [words[at].partition("=") for words in split]
