@@ -2,10 +2,10 @@
 
 `fixes.find_pitfalls` asks for each failure it finds. The cause is, in that order:
 
-- the sentence the failing output itself gives to explain the error (`lessons.explanation`),
-  unless it is the error line the memory already shows (`error[E0308]: mismatched types`),
-  followed by the assistant's first diagnosis (below) when it gave one: the output says what
-  went wrong, the diagnosis why;
+- the sentence the failing output itself gives to explain the error
+  (`output_explanations.explanation`), unless it is the error line the memory already shows
+  (`error[E0308]: mismatched types`), followed by the assistant's first diagnosis (below) when
+  it gave one: the output says what went wrong, the diagnosis why;
 - the assistant's diagnoses in its replies after each try of the failure and before the next
   try of the same command (`lessons.diagnosis`; a short while when no next try came), one per
   try, at most `MAX_CAUSES`; one a later reply takes back before the run after the last try
@@ -22,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.evidence import Attempt
-from squirrel_memory.extractors.lessons import Edit, Reply, diagnosis, explanation, takes_back
+from squirrel_memory.extractors.lessons import Reply, diagnosis, takes_back
 from squirrel_memory.extractors.named_causes import named_cause
+from squirrel_memory.extractors.output_explanations import explanation
 from squirrel_memory.extractors.pitfalls import first_error_line
 
 #: How long after a failure with no pass the assistant's replies may still explain it.
