@@ -88,6 +88,10 @@ def test_a_test_failure_with_a_stated_cause_stays_a_pitfall() -> None:
         "The RED step fails because `compaction` is absent, as intended.",
         "The new test fails as expected because the handler does not exist yet.",
         "One test needs updating due to the changed error message.",
+        # the expectation said as a clause after the cause (Kotlin and Ruby wordings)
+        "The test fails because `applyDiscount` doesn't know about loyalty yet, as expected "
+        "for the first step.",
+        "The spec fails because `Coupon#expired?` is not written; as expected at this point.",
     ],
 )
 def test_a_failure_the_session_calls_expected_is_no_pitfall(said: str) -> None:

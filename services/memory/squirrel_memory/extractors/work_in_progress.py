@@ -8,7 +8,8 @@ a crash or a refused connection) or only the runner's count of failed tests, not
 why it failed, it happened in one session only,
 and editing code (not a configuration file) is what got it to pass. A failure the session
 itself calls expected is left out too, whatever fixed it: a test written first and seen
-failing ("the RED step fails because …", "fails as expected"), or a test that had to follow an
+failing ("the RED step fails because …", "fails as expected", "… doesn't know about it yet,
+as expected for the first step"), or a test that had to follow an
 intended change ("the test needs updating for the new message").
 
 A failure seen in several sessions, one with a setup step or other arguments as its fix, or
@@ -27,8 +28,9 @@ from squirrel_memory.extractors.pitfalls import normalise_line
 #: The session saying the failure was intended or expected.
 _EXPECTED = re.compile(
     r"\b(?:red (?:step|phase|check|test)|the red\b|(?:fails?|failed|failing) as (?:expected|"
-    r"intended)|expected to fail|(?:is|was) expected(?: to fail)?|should fail|(?:confirms?|"
-    r"proves?|shows?) (?:that )?the (?:new )?tests? (?:fails?|is failing)|tests? (?:needs?|needed|"
+    r"intended)|[,;(] ?as (?:expected|intended)\b|expected to fail|(?:is|was) expected"
+    r"(?: to fail)?|should fail|(?:confirms?|proves?|shows?) (?:that )?the (?:new )?tests? "
+    r"(?:fails?|is failing)|tests? (?:needs?|needed|"
     r"has to be|have to be|must be) (?:to be )?updat\w*|(?:update|adjust) the tests? to (?:match|"
     r"reflect))",
     re.IGNORECASE,
