@@ -8,9 +8,11 @@ environment file, a legacy framework, an empty test run, a global tool's package
 project that moved on between sessions, an instruction taken back, a command said otherwise than
 it was typed, an architecture summary with a clause scoped to the tests, a repair run once said
 as the build, an instruction file's layout line that plans or that the session took out, a
-one-off task said beside the user's standing rules, a closing report's failed check; and some of
+one-off task said beside the user's standing rules, a closing report's failed check, a failure's
+cause taken back, guessed, only planned or said wrong first, a typo in a command, a test written
+first; and some of
 these again as the other hosts write them). Each trap's sessions (`bench/wrong_trap_cases.py`
-and its parts `_b` to `_r`) are written in the host's own transcript format and go through the
+and its parts `_b` to `_s`) are written in the host's own transcript format and go through the
 real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory
 and every line of the session-start text is held against the trap's `wrong` patterns.
 
@@ -53,6 +55,7 @@ from bench.wrong_trap_cases_o import CASES as FIFTEENTH
 from bench.wrong_trap_cases_p import CASES as SIXTEENTH
 from bench.wrong_trap_cases_q import CASES as OTHER_HOSTS
 from bench.wrong_trap_cases_r import CASES as EIGHTEENTH
+from bench.wrong_trap_cases_s import CASES as NINETEENTH
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -75,6 +78,7 @@ TRAPS: tuple[Trap, ...] = (
     *SIXTEENTH,
     *OTHER_HOSTS,
     *EIGHTEENTH,
+    *NINETEENTH,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

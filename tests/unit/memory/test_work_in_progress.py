@@ -34,6 +34,9 @@ TEST_RUNS = [
     ),
     ("go test ./store/...", "--- FAIL: TestPut (0.00s)\n    store_test.go:12: got 1, want 2"),
     ("bundle exec rspec spec/cart_spec.rb", "Failure/Error: expect(total).to eq(3)\n  got: 2"),
+    # a message the test printed at its own line, in the test's own words
+    ("go test ./cache/", "--- FAIL: TestExpiry (0.00s)\n    cache_test.go:14: item still returned"),
+    ("pytest tests/test_cart.py", "tests/test_cart.py:12: cart total off by one cent"),
 ]
 
 

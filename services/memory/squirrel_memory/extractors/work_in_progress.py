@@ -4,7 +4,8 @@ A test whose expectation is not met yet while the code it tests is being written
 once the work is done, teaches nothing the next session can use: the memory would be a log line
 ("`pytest tests/x` failed with `assert 1 == 2`; it passed after editing tests/x"). Such a
 failure is left out when it is an assertion (an expectation that did not hold, not an import,
-a crash or a refused connection) or only the runner's count of failed tests, nothing says
+a crash or a refused connection; or a message a test printed at its own line, `cache_test.go:14:
+expired item still returned`) or only the runner's count of failed tests, nothing says
 why it failed, it happened in one session only,
 and editing code (not a configuration file) is what got it to pass. A failure the session
 itself calls expected is left out too, whatever fixed it: a test written first and seen
@@ -48,6 +49,21 @@ _ASSERTION = re.compile(
     r"\bgot\b.+\bwant\b|\bto (?:eq|equal|be)\b",
     re.IGNORECASE,
 )
+#: A message a test printed at its own line (`cache_test.go:14: expired item returned`): the
+#: test's expectation in its own words.
+_AT_A_TEST = re.compile(
+    r"^(?:[\w.-]*/)*[\w.-]*(?:_test|test_|tests?\b|_spec|spec\b)[\w.-]*\.\w+:\d+:\s", re.I
+)
+
+
+def _said_by_a_test(pitfall: Pitfall) -> bool:
+    """Whether the failure's signature is a line a test printed at its own place."""
+    return any(
+        _AT_A_TEST.match(line.strip()) and normalise_line(line) == pitfall.fingerprint
+        for line in pitfall.failed.run.output.splitlines()
+    )
+
+
 #: Files whose edit is a setting, not the work: such a fix is a lesson.
 _CONFIG_FILE = re.compile(
     r"(?:\.(?:toml|ya?ml|json|ini|cfg|conf|env|properties|lock)|(?:^|/)\.[\w.-]+rc|"
@@ -73,6 +89,7 @@ def _test_edited_to_pass(pitfall: Pitfall) -> bool:
         and use.purpose == "test"
         and (
             bool(_ASSERTION.search(pitfall.fingerprint))
+            or _said_by_a_test(pitfall)
             # no error line, only the runner's count of failed tests
             or pitfall.fingerprint == normalise_line(report_line(pitfall.failed.run.output))
         )
