@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from squirrel_core.events import EventType
+from squirrel_memory.extractors.stated_causes import stated_cause
 from squirrel_memory.extractors.wording import without_bold
 from squirrel_memory.markdown_links import unlinked
 from squirrel_memory.models import StoredEvent
@@ -177,9 +178,50 @@ def _explaining_sentence(text: str) -> str:
     for sentence in stated_sentences(text):
         if _GUESS.search(sentence):
             continue  # a guess is not a finding, whatever a later step shows
-        explains = _DIAGNOSES.search(_LOCATED.sub(" ", sentence))
-        if explains and (said := clipped(sentence, MAX_DIAGNOSIS_CHARS)):
-            return said.rstrip(".")
+        cue = _DIAGNOSES.search(_LOCATED.sub(" ", sentence))
+        # else a cause said by its shape: "Root cause: …", "The culprit was …", "<cause>, so
+        # the prompt waits forever", "The real reason: …"
+        cue_end = cue.end() if cue else (1 if stated_cause(sentence)[1] else 0)
+        if not cue_end:
+            continue
+        said = clipped(sentence, MAX_DIAGNOSIS_CHARS) or _first_clause(sentence, cue_end)
+        if said:
+            return _unlabelled(said.rstrip("."))
+    return ""
+
+
+#: A label before a cause ("Root cause: …", "The real reason: …", "What happened: …"): the
+#: memory says the cause without it.
+_CAUSE_LABEL = re.compile(
+    r"^(?:(?:the )?(?:(?:real|actual|root|underlying) )?(?:cause|reason|problem|issue|culprit)|"
+    r"what (?:happened|went wrong))\s*:\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def _unlabelled(said: str) -> str:
+    """`said` without a label before its cause, its first letter raised."""
+    rest = _CAUSE_LABEL.sub("", said, count=1)
+    return rest[:1].upper() + rest[1:] if rest != said else said
+
+
+#: Where a sentence's first clause ends: a colon or a semicolon outside a code span.
+_CLAUSE_END = re.compile(r"`[^`]*`|[;:](?=\s)")
+
+
+def _first_clause(sentence: str, cue_end: int) -> str:
+    """A sentence too long to keep, cut where its first clause ends (at a colon or a
+    semicolon, never a comma, which may leave a fragment that says the opposite) when that
+    clause holds the words that made it a diagnosis and says enough by itself ("The widget
+    lost its state because the provider was autoDispose: when …" keeps the part before the
+    colon); else ""."""
+    for mark in _CLAUSE_END.finditer(sentence):
+        if mark.group().startswith("`"):
+            continue
+        head = sentence[: mark.start()].strip()
+        if mark.start() < cue_end or len(head.split()) < 6:
+            return ""
+        return clipped(head, MAX_DIAGNOSIS_CHARS)
     return ""
 
 
