@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from squirrel_memory.extractors.fixing_replies import fixing_reply_cause
 from squirrel_memory.extractors.command_evidence import evidence_candidates
+from squirrel_memory.extractors.fixing_replies import fixing_reply_cause
 from squirrel_memory.models import MemoryCandidate, MemoryType
 from tests.unit.memory.session_builder import scripted_session
 
