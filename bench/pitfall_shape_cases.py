@@ -16,7 +16,8 @@ from bench.trap_transcripts import Ask, Read, Run, Say, Session, Write
 class Shape:
     """One case: its shape, ecosystem, sessions, whether a pitfall is due, and the regexes a
     pitfall must match to name the trigger, the cause and the fix (any pitfall matching `junk`
-    is junk: a progress line or a log line taken as a lesson)."""
+    is junk: a progress line or a log line taken as a lesson; `expect` says in words what memory
+    is due)."""
 
     name: str
     shape: str
@@ -36,6 +37,8 @@ class Shape:
         # A progress line taken as the error: `failed with \`-- The CXX compiler …\``.
         r"failed with `(?:-- |Compiling|Resolving|Fetching|Downloading|==> )",
     )
+    #: The memory a later session needs from the case, in words (or why none is due).
+    expect: str = ""
 
 
 GRADLE_FLAG = Shape(

@@ -175,15 +175,28 @@ def claude_lines(session: Session, session_id: str, start: datetime) -> list[dic
     return lines
 
 
-def codex_lines(session: Session, session_id: str, start: datetime) -> list[dict[str, Any]]:
-    """The session as a Codex rollout's JSONL records (shell calls through `exec_command`)."""
+#: What a rollout's `session_meta` says of the Codex that wrote it, in each era.
+_CODEX_META = {
+    "exec": {"originator": "codex_cli_rs", "cli_version": "0.146.0"},
+    "shell": {"originator": "codex_exec", "cli_version": "0.77.0", "source": "exec"},
+}
+
+
+def codex_lines(
+    session: Session, session_id: str, start: datetime, era: str = "exec"
+) -> list[dict[str, Any]]:
+    """The session as a Codex rollout's JSONL records. Of today (`era="exec"`): shell calls
+    through `exec_command`, reads through `cat`, edits as an `apply_patch` tool call. Of the
+    older `shell` era (`era="shell"`): commands through the `shell` function as `["bash",
+    "-lc", command]`, outputs wrapped in JSON with their exit code, reads through `sed`, edits
+    as an `apply_patch` argv; the prompt also as a `user` message."""
+    today = era == "exec"
     clock = _Clock(start)
     meta = {
         "id": session_id,
         "timestamp": clock.tick(),
         "cwd": session.cwd,
-        "originator": "codex_cli_rs",
-        "cli_version": "0.146.0",
+        **_CODEX_META[era],
         "model_provider": "openai",
     }
     lines: list[dict[str, Any]] = [
@@ -194,10 +207,13 @@ def codex_lines(session: Session, session_id: str, start: datetime) -> list[dict
     def item(kind: str, payload: dict[str, Any]) -> None:
         lines.append({"timestamp": clock.tick(), "type": kind, "payload": payload})
 
-    def shell(command: str, output: str, code: int) -> None:
+    def call_id() -> str:
         nonlocal n
         n += 1
-        call = f"call_{session_id[:8]}_{n}"
+        return f"call_{session_id[:8]}_{n}"
+
+    def exec_command(command: str, output: str, code: int) -> None:
+        call = call_id()
         arguments = json.dumps({"cmd": command, "workdir": session.cwd})
         item(
             "response_item",
@@ -225,100 +241,8 @@ def codex_lines(session: Session, session_id: str, start: datetime) -> list[dict
         item("event_msg", ended)
         item("response_item", {"type": "function_call_output", "call_id": call, "output": shown})
 
-    def patch(path: str, before: str | None, after: str) -> None:
-        # As Codex edits: an `apply_patch` call, the whole file replaced where it was read.
-        nonlocal n
-        n += 1
-        call = f"call_{session_id[:8]}_{n}"
-        added = "".join(f"+{line}\n" for line in after.splitlines())
-        if before is None:
-            body = f"*** Add File: {path}\n{added}"
-        else:
-            removed = "".join(f"-{line}\n" for line in before.splitlines())
-            body = f"*** Update File: {path}\n@@\n{removed}{added}"
-        given = f"*** Begin Patch\n{body}*** End Patch"
-        item(
-            "response_item",
-            {
-                "type": "custom_tool_call",
-                "status": "completed",
-                "call_id": call,
-                "name": "apply_patch",
-                "input": given,
-            },
-        )
-        done = {
-            "output": f"Success. Updated the following files:\nM {path}\n",
-            "metadata": {"exit_code": 0, "duration_seconds": 0.1},
-        }
-        item(
-            "response_item",
-            {"type": "custom_tool_call_output", "call_id": call, "output": json.dumps(done)},
-        )
-
-    seen: dict[str, str] = {}
-    for step in session.steps:
-        if isinstance(step, Ask):
-            item("event_msg", {"type": "user_message", "message": step.text, "images": []})
-        elif isinstance(step, Say):
-            item("event_msg", {"type": "agent_message", "message": step.text})
-            item(
-                "response_item",
-                {
-                    "type": "message",
-                    "role": "assistant",
-                    "content": [{"type": "output_text", "text": step.text}],
-                },
-            )
-        elif isinstance(step, Read):
-            seen[step.path] = step.text
-            shell(f"cat {step.path}", step.text, 0)
-        elif isinstance(step, Write):
-            patch(step.path, seen.get(step.path), step.text)
-            seen[step.path] = step.text
-        elif isinstance(step, Edit):
-            patch(step.path, step.old, step.new)
-            seen[step.path] = seen.get(step.path, "").replace(step.old, step.new)
-        else:
-            shell(step.command, step.output, step.code)
-    return lines
-
-
-def _patch_text(path: str, before: str | None, after: str) -> str:
-    """An `apply_patch` body: the file added, or its `before` lines replaced by `after`."""
-    added = "".join(f"+{line}\n" for line in after.splitlines())
-    if before is None:
-        return f"*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch"
-    removed = "".join(f"-{line}\n" for line in before.splitlines())
-    return f"*** Begin Patch\n*** Update File: {path}\n@@\n{removed}{added}*** End Patch"
-
-
-def codex_shell_lines(session: Session, session_id: str, start: datetime) -> list[dict[str, Any]]:
-    """The session as an older Codex rollout: commands through the `shell` function as
-    `["bash", "-lc", command]`, outputs wrapped in JSON with their exit code, reads through
-    `sed`, edits as an `apply_patch` argv; the prompt also as a `user` message."""
-    clock = _Clock(start)
-    meta = {
-        "id": session_id,
-        "timestamp": clock.tick(),
-        "cwd": session.cwd,
-        "originator": "codex_exec",
-        "cli_version": "0.77.0",
-        "source": "exec",
-        "model_provider": "openai",
-    }
-    lines: list[dict[str, Any]] = [
-        {"timestamp": meta["timestamp"], "type": "session_meta", "payload": meta}
-    ]
-    n = 0
-
-    def item(kind: str, payload: dict[str, Any]) -> None:
-        lines.append({"timestamp": clock.tick(), "type": kind, "payload": payload})
-
     def shell(argv: list[str], output: str, code: int) -> None:
-        nonlocal n
-        n += 1
-        call = f"call_{session_id[:8]}_{n}"
+        call = call_id()
         arguments = json.dumps({"command": argv, "workdir": session.cwd})
         item(
             "response_item",
@@ -330,11 +254,42 @@ def codex_shell_lines(session: Session, session_id: str, start: datetime) -> lis
             {"type": "function_call_output", "call_id": call, "output": json.dumps(wrapped)},
         )
 
+    def run(command: str, output: str, code: int) -> None:
+        if today:
+            exec_command(command, output, code)
+        else:
+            shell(["bash", "-lc", command], output, code)
+
+    def patch(path: str, before: str | None, after: str) -> None:
+        # As Codex edits: an `apply_patch` call, the whole file replaced where it was read.
+        given = _patch_text(path, before, after)
+        done = f"Success. Updated the following files:\nM {path}\n"
+        if not today:
+            shell(["apply_patch", given], done, 0)
+            return
+        call = call_id()
+        item(
+            "response_item",
+            {
+                "type": "custom_tool_call",
+                "status": "completed",
+                "call_id": call,
+                "name": "apply_patch",
+                "input": given,
+            },
+        )
+        ended = {"output": done, "metadata": {"exit_code": 0, "duration_seconds": 0.1}}
+        item(
+            "response_item",
+            {"type": "custom_tool_call_output", "call_id": call, "output": json.dumps(ended)},
+        )
+
     seen: dict[str, str] = {}
     for step in session.steps:
         if isinstance(step, Ask):
-            said = {"type": "input_text", "text": step.text}
-            item("response_item", {"type": "message", "role": "user", "content": [said]})
+            if not today:
+                said = {"type": "input_text", "text": step.text}
+                item("response_item", {"type": "message", "role": "user", "content": [said]})
             item("event_msg", {"type": "user_message", "message": step.text, "images": []})
         elif isinstance(step, Say):
             item("event_msg", {"type": "agent_message", "message": step.text})
@@ -342,19 +297,25 @@ def codex_shell_lines(session: Session, session_id: str, start: datetime) -> lis
             item("response_item", {"type": "message", "role": "assistant", "content": [said]})
         elif isinstance(step, Read):
             seen[step.path] = step.text
-            shell(["bash", "-lc", f"sed -n '1,200p' {step.path}"], step.text, 0)
-        elif isinstance(step, Write | Edit):
-            done = f"Success. Updated the following files:\nM {step.path}\n"
-            if isinstance(step, Write):
-                body = _patch_text(step.path, seen.get(step.path), step.text)
-                seen[step.path] = step.text
-            else:
-                body = _patch_text(step.path, step.old, step.new)
-                seen[step.path] = seen.get(step.path, "").replace(step.old, step.new)
-            shell(["apply_patch", body], done, 0)
+            run(f"cat {step.path}" if today else f"sed -n '1,200p' {step.path}", step.text, 0)
+        elif isinstance(step, Write):
+            patch(step.path, seen.get(step.path), step.text)
+            seen[step.path] = step.text
+        elif isinstance(step, Edit):
+            patch(step.path, step.old, step.new)
+            seen[step.path] = seen.get(step.path, "").replace(step.old, step.new)
         else:
-            shell(["bash", "-lc", step.command], step.output, step.code)
+            run(step.command, step.output, step.code)
     return lines
+
+
+def _patch_text(path: str, before: str | None, after: str) -> str:
+    """An `apply_patch` body: the file added, or its `before` lines replaced by `after`."""
+    added = "".join(f"+{line}\n" for line in after.splitlines())
+    if before is None:
+        return f"*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch"
+    removed = "".join(f"-{line}\n" for line in before.splitlines())
+    return f"*** Begin Patch\n*** Update File: {path}\n@@\n{removed}{added}*** End Patch"
 
 
 def gemini_document(session: Session, session_id: str, start: datetime) -> dict[str, Any]:
@@ -437,8 +398,8 @@ def write_sessions(folder: Path, name: str, sessions: Sequence[Session]) -> list
         if session.host in ("codex", "codex-shell"):
             stamp = begun.strftime("%Y-%m-%dT%H-%M-%S")
             path = folder / name / f"rollout-{stamp}-{session_id}.jsonl"
-            write = codex_lines if session.host == "codex" else codex_shell_lines
-            lines = write(session, session_id, begun)
+            era = "exec" if session.host == "codex" else "shell"
+            lines = codex_lines(session, session_id, begun, era)
         else:
             path = folder / name / f"{session_id}.jsonl"
             lines = claude_lines(session, session_id, begun)

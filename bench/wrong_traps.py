@@ -10,11 +10,12 @@ it was typed, an architecture summary with a clause scoped to the tests, a repai
 as the build, an instruction file's layout line that plans or that the session took out, a
 one-off task said beside the user's standing rules, a closing report's failed check, a layout
 said in words that is a plan, a guess, another service's or taken back, or that names a stack in
-passing; and some of these again as the other hosts write them). Each trap's sessions
-(`bench/wrong_trap_cases.py` and its parts `_b` to `_t`) are written in the host's own
-transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
-extractor, no key); then every memory and every line of the session-start text is held against
-the trap's `wrong` patterns.
+passing, a failure's cause taken back, guessed, only planned or said wrong first, a typo in a
+command, a test written first; and some of these again as the other hosts write them). Each
+trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_t`) are written in the
+host's own transcript format and go through the real pipeline as `bench.answer_key` runs it (the
+`rules` extractor, no key); then every memory and every line of the session-start text is held
+against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -55,6 +56,7 @@ from bench.wrong_trap_cases_o import CASES as FIFTEENTH
 from bench.wrong_trap_cases_p import CASES as SIXTEENTH
 from bench.wrong_trap_cases_q import CASES as OTHER_HOSTS
 from bench.wrong_trap_cases_r import CASES as EIGHTEENTH
+from bench.wrong_trap_cases_s import CASES as NINETEENTH
 from bench.wrong_trap_cases_t import CASES as LAYOUT_IN_WORDS
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
@@ -78,6 +80,7 @@ TRAPS: tuple[Trap, ...] = (
     *SIXTEENTH,
     *OTHER_HOSTS,
     *EIGHTEENTH,
+    *NINETEENTH,
     *LAYOUT_IN_WORDS,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE

@@ -360,7 +360,7 @@ def routine_candidates(found: list[Routine]) -> list[MemoryCandidate]:
 
 
 def _is_edit_call(event: StoredEvent) -> bool:
-    """A tool call that carries an edit's text (what `lessons.edits` reads): the old and new
+    """A tool call that carries an edit's text (what `differences.edits` reads): the old and new
     strings of an edit, a file's content, or an `apply_patch` body."""
     data = event.content.get("input")
     return isinstance(data, dict) and (

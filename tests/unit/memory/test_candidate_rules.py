@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.extractors.closing_reports import closing_reports
-from squirrel_memory.extractors.finder_parts import diagnosed_problems
+from squirrel_memory.extractors.finder_parts import DIAGNOSED_ROW, problems_and_findings
 from squirrel_memory.extractors.finder_rows import Finder, _rule_name, one
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
@@ -72,6 +72,7 @@ def test_a_module_of_several_rules_adds_the_family() -> None:
     assert rule_of("squirrel_memory.extractors.placements") == "placements"
 
 
-def test_a_finder_of_the_parts_module_is_named_by_its_function() -> None:
-    assert _rule_name(diagnosed_problems) == "diagnosed_problems"
+def test_a_row_of_the_parts_module_is_named_for_its_part() -> None:
+    assert DIAGNOSED_ROW.rule == "diagnosed_problems"
+    assert _rule_name(problems_and_findings) == "finder_parts"
     assert _rule_name(closing_reports) == "closing_reports"

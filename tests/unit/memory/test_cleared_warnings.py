@@ -10,8 +10,8 @@ from pathlib import Path
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.command_evidence import evidence_candidates
+from squirrel_memory.extractors.differences import Edit, difference
 from squirrel_memory.extractors.evidence.cleared_warnings import warnings_of
-from squirrel_memory.extractors.lessons import Edit, difference
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
 

@@ -9,7 +9,7 @@ import pytest
 
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.preferences import stated_preferences
-from squirrel_memory.extractors.reply_habits import BULLETS
+from squirrel_memory.extractors.reply_habits import BULLETS_KEY, REPLY_CUES
 from squirrel_memory.extractors.rule_lists import listed_rules
 from squirrel_memory.extractors.tongue_instructions import instruction_language, tongue_instructions
 from squirrel_memory.extractors.way_reasons import reasoned_by_moment, reasoned_by_way
@@ -220,8 +220,8 @@ def test_if_you_add_one_is_no_kind() -> None:
 
 
 def test_short_bullet_points_are_a_reply_form() -> None:
-    assert any(p.search("Please answer in short bullet points.") for p in BULLETS)
-    assert not any(p.search("Add bullet points to the README.") for p in BULLETS)
+    assert any(p.search("Please answer in short bullet points.") for p in REPLY_CUES[BULLETS_KEY])
+    assert not any(p.search("Add bullet points to the README.") for p in REPLY_CUES[BULLETS_KEY])
 
 
 # reply_language: a German message full of code words is still German

@@ -18,7 +18,7 @@ from bench.stored_events import stored
 from squirrel_core.events import Event, SourceTool
 from squirrel_ingest.parsers import parse_file
 from squirrel_memory.extractors.ci_commands import ci_commands
-from squirrel_memory.extractors.lessons import edits
+from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.patch_edits import patch_body, patch_edits
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent

@@ -13,8 +13,8 @@ import pytest
 
 from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.command_evidence import evidence_candidates
+from squirrel_memory.extractors.differences import argument_change
 from squirrel_memory.extractors.evidence import attempts
-from squirrel_memory.extractors.lessons import argument_change
 from squirrel_memory.extractors.pitfalls import error_fingerprint, error_signature, fingerprint_key
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 

@@ -12,18 +12,16 @@ from typing import Any
 import pytest
 
 from squirrel_memory.extractors.commit_gates import hook_checks
-from squirrel_memory.extractors.lessons import (
+from squirrel_memory.extractors.differences import (
     Edit,
-    Reply,
     argument_change,
-    diagnosis,
     difference,
     edits,
-    explanation,
-    is_progress,
     related_edit,
     telling,
 )
+from squirrel_memory.extractors.lessons import Reply, diagnosis
+from squirrel_memory.extractors.output_explanations import explanation, is_progress
 from squirrel_memory.extractors.pitfalls import error_fingerprint, first_error_line
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent

@@ -210,3 +210,31 @@ def test_a_later_pass_of_another_purpose_or_session_is_not_named() -> None:
     session.run("go test ./...", 0, "ok  \tgithub.com/acme/relay\t0.4s")
     (found,) = missing_tools(session.events)
     assert "The same step passed" not in found.content, found.content
+
+
+@pytest.mark.parametrize(
+    ("root", "typed", "output", "meant"),
+    [
+        (
+            ELIXIR,
+            "bundle exec rpsec",
+            "bundler: command not found: rpsec",
+            "bundle exec rspec",
+        ),
+        (GO, "gti status", "bash: gti: command not found", "git status"),
+    ],
+)
+def test_a_typo_in_the_program_retyped_right_keeps_nothing(
+    root: str, typed: str, output: str, meant: str
+) -> None:
+    session = _failed(root, typed, output)
+    session.say("Typo on my part; running it again.")
+    session.run(meant, 0, "24 examples, 0 failures")
+    assert missing_tools(session.events) == []
+
+
+def test_a_program_replaced_by_another_name_stays_missing() -> None:
+    session = _failed(GO, "just build", "/bin/bash: line 1: just: command not found")
+    session.run("make build", 0, "ok")  # another program, not a misspelling of `just`
+    (found,) = missing_tools(session.events)
+    assert found.key == "pitfall:missing:just"

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.evidence.recipes import package_template
+from squirrel_memory.extractors.evidence.command_picks import package_template
 from squirrel_memory.extractors.rules import evidence_candidates
 from tests.unit.memory.session_builder import Session
 

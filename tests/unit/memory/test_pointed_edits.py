@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from squirrel_memory.extractors.command_evidence import evidence_candidates
-from squirrel_memory.extractors.lessons import Edit
+from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.pointed_edits import pointed_change, pointed_lines
 from squirrel_memory.models import MemoryType, StoredEvent
 from squirrel_memory.project_work import _is_edit_call

@@ -150,3 +150,34 @@ def test_a_recipe_of_several_tasks_is_not_said_as_its_first() -> None:
         v.startswith("To check the formatting and run the tests: `sbt scalafmtCheckAll test`")
         for v in found.values()
     ), found
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'alembic revision --autogenerate -m "add due date',
+        "mix ecto.gen.migration 'add_published_at",
+        'dotnet ef migrations add "AddDue --project src/Billing.Data',
+        'sbt "scalafmtCheckAll test',
+        "make lint 'test",
+    ],
+)
+def test_an_unbalanced_quote_leaves_the_command_as_it_is(command: str) -> None:
+    # the words cannot be split as the shell would: no form is read from them, nothing is cut
+    assert migration_template(command) is None
+    assert several_tasks(command) is None
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'alembic revision --autogenerate -m "add due date',
+        "dotnet ef migrations add 'AddDue",
+    ],
+)
+def test_a_generator_with_an_unbalanced_quote_is_still_no_migrating(command: str) -> None:
+    found = _recipes([command, command])
+
+    assert not any(v.startswith("To migrate the database") for v in found.values()), found
+    assert found.get("recipe:new_migration", "").startswith("To create a migration: `"), found
+    assert all(v.count("`") % 2 == 0 for v in found.values()), found

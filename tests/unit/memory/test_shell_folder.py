@@ -7,7 +7,8 @@ from datetime import timedelta
 
 import pytest
 
-from squirrel_memory.extractors.evidence import _Group, _recipe_finding
+from squirrel_memory.extractors.evidence.recipe_wording import recipe_finding
+from squirrel_memory.extractors.evidence.recipes import RecipeGroup
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import StoredEvent
 from tests.unit.memory.test_evidence import T0, _stream_events, pitfalls
@@ -102,7 +103,7 @@ def test_no_folder_lesson_when_that_is_not_what_happened(folder: str, runs: list
 
 
 def test_recipe_examples_leave_out_paths_outside_the_project() -> None:
-    group = _Group("lint", "", "ruff check", "python")
+    group = RecipeGroup("lint", "", "ruff check", "python")
     group.successes = 3
     group.examples.update(
         {
@@ -112,7 +113,7 @@ def test_recipe_examples_leave_out_paths_outside_the_project() -> None:
             "ruff check ~/other/x.py": 1,
         }
     )
-    finding = _recipe_finding("recipe:lint", group)
+    finding = recipe_finding("recipe:lint", group)
     assert "/Users/" not in finding.content and "~/" not in finding.content
     assert "`ruff check app/convert.py`" in finding.content
 

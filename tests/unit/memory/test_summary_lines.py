@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from squirrel_memory.extractors.lessons import explanation
+from squirrel_memory.extractors.output_explanations import explanation
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.summary_lines import is_summary
 

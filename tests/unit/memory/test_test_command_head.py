@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from squirrel_memory.extractors.evidence.recipes import picks_tests
+from squirrel_memory.extractors.evidence.command_picks import picks_tests
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import StoredEvent
 

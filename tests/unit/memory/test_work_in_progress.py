@@ -34,6 +34,9 @@ TEST_RUNS = [
     ),
     ("go test ./store/...", "--- FAIL: TestPut (0.00s)\n    store_test.go:12: got 1, want 2"),
     ("bundle exec rspec spec/cart_spec.rb", "Failure/Error: expect(total).to eq(3)\n  got: 2"),
+    # a message the test printed at its own line, in the test's own words
+    ("go test ./cache/", "--- FAIL: TestExpiry (0.00s)\n    cache_test.go:14: item still returned"),
+    ("pytest tests/test_cart.py", "tests/test_cart.py:12: cart total off by one cent"),
 ]
 
 
@@ -88,6 +91,10 @@ def test_a_test_failure_with_a_stated_cause_stays_a_pitfall() -> None:
         "The RED step fails because `compaction` is absent, as intended.",
         "The new test fails as expected because the handler does not exist yet.",
         "One test needs updating due to the changed error message.",
+        # the expectation said as a clause after the cause (Kotlin and Ruby wordings)
+        "The test fails because `applyDiscount` doesn't know about loyalty yet, as expected "
+        "for the first step.",
+        "The spec fails because `Coupon#expired?` is not written; as expected at this point.",
     ],
 )
 def test_a_failure_the_session_calls_expected_is_no_pitfall(said: str) -> None:

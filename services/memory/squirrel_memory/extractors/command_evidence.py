@@ -8,6 +8,7 @@ from datetime import datetime
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, relative_path
 from squirrel_memory.extractors.candidates import candidate, rule_of
+from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
     Attempt,
@@ -29,7 +30,7 @@ from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.evidence.verified_check import verified_check
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
-from squirrel_memory.extractors.lessons import edits, replies
+from squirrel_memory.extractors.lessons import replies
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.session_commits import injected_subjects, session_convention
 from squirrel_memory.extractors.wording import sentence

@@ -52,10 +52,18 @@ Commands the user typed and failures whose outcome is unknown say nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import CommandRun, commands
 from squirrel_memory.extractors.lessons import clipped
+from squirrel_memory.extractors.refusal_parts import (
+    MAX_LINE_CHARS,
+    NAMES_WORDS,
+    DeniedAccess,
+    output_lines,
+    shown_command,
+)
+from squirrel_memory.extractors.refused_keys import refused_key
+from squirrel_memory.extractors.refused_pushes import protected_branch, pushed_secrets
 from squirrel_memory.extractors.reported import local_paths
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -63,10 +71,6 @@ from squirrel_memory.models import StoredEvent
 #: A fact of the machine or the forge from one failure, as a missing program's (0.45).
 IMPORTANCE = 0.45
 MAX_DENIED = 3
-MAX_COMMAND_CHARS = 120
-MAX_LINE_CHARS = 160
-#: How many lines of an output are read for a refusal's line.
-MAX_LINES = 80
 
 _SUDO = re.compile(
     r"^sudo: (?:a terminal is required to read the password|a password is required"
@@ -76,69 +80,6 @@ _SUDO = re.compile(
 #: environment words aside); not `ssh host sudo …`, whose `sudo` runs elsewhere.
 _RUNS_SUDO = re.compile(r"(?:^|[;&|(\n])\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:\S*/)?sudo(?:\s|$)")
 
-_GITHUB_PROTECTED = re.compile(
-    r"^(?:remote: )?error: GH006: Protected branch update failed"
-    r" for refs/heads/(?P<branch>\S+?)\.?$"
-)
-_GITLAB_PROTECTED = re.compile(
-    r"^(?:remote: )?(?:GitLab: )?You are not allowed to push code to protected branches"
-)
-_GITHUB_RULES = re.compile(
-    r"^(?:remote: )?error: GH013: Repository rule violations found"
-    r" for refs/heads/(?P<branch>\S+?)\.?$"
-)
-_REJECTED = re.compile(
-    r"^! \[remote rejected\] \S+ -> (?P<branch>\S+) \((?P<why>protected branch hook declined"
-    r"|pre-receive hook declined|push declined due to repository rule violations)\)$"
-)
-#: A reason line the forge gives below its refusal (`- 3 of 3 required status checks are
-#: expected.`, `- Changes must be made through a pull request.`).
-_REASON = re.compile(r"^remote: - (?P<reason>\S.*?)\s*$")
-#: Rules whose way past is another branch and a pull (merge) request.
-_THROUGH_REQUEST = re.compile(
-    r"pull request|merge request|protected (?:branch|ref)|required status check", re.I
-)
-#: Rules listed below a refusal at most this many lines down.
-MAX_RULE_LINES = 30
-_CREATES = (["gh", "pr", "create"], ["glab", "mr", "create"])
-MAX_RULES = 3
-
-#: The forge's push protection found a secret in the pushed commits (GitHub's GH013 with
-#: "Push cannot contain secrets", its older GH009, GitLab's "PUSH BLOCKED").
-_SECRETS_BLOCKED = re.compile(
-    r"^(?:remote:\s*)?(?:- Push cannot contain secrets|error: GH009: Secrets detected"
-    r"|PUSH BLOCKED: Secrets detected)",
-)
-#: GitHub's secret heading: `—— GitHub Personal Access Token ——————`.
-_SECRET_TYPE = re.compile(
-    r"^(?:remote:\s*)?[—–]{2}\s+(?P<type>[A-Za-z][A-Za-z0-9 .()'/&+-]{1,60}?)\s+[—–]{2,}$"
-)
-#: GitHub's location: `path: src/api/client.ts:34`.
-_SECRET_PATH = re.compile(r"^(?:remote:\s*)?path: (?P<path>[^\s:]+)(?::\d+)?$")
-#: GitLab's location and type: `-- test.txt:2 GitLab Personal Access Token`.
-_GITLAB_SECRET = re.compile(
-    r"^(?:remote:\s*)?-- (?P<path>[^\s:]+)(?::\d+)? (?:\| )?"
-    r"(?P<type>[A-Za-z][A-Za-z0-9 .()'/&+-]{1,60}?)$"
-)
-#: A long run of letters and digits: a value, never a secret's type or a path to name.
-_VALUE_LIKE = re.compile(r"[A-Za-z0-9_]{24,}|[0-9a-f]{12,}")
-MAX_SECRETS = 3
-
-#: ssh refused every key it offered: `git@github.com: Permission denied (publickey).`
-_PUBLICKEY = re.compile(
-    r"^(?:(?P<user>[\w.-]+)@)?(?:(?P<host>[\w.-]+): )?"
-    r"Permission denied \((?:[\w-]+,)*publickey(?:,[\w-]+)*\)\.?$"
-)
-#: Programs that reach a host over ssh.
-_SSH_PROGRAMS = frozenset({"ssh", "git", "scp", "sftp", "rsync", "ssh-copy-id"})
-#: ssh's options that take a value.
-_SSH_VALUED = frozenset("bcDEeFIiJLlmOopQRSWw")
-_SCP_LIKE = re.compile(r"^[\w.-]+@(?P<host>[\w.-]+):")
-_SSH_URL = re.compile(r"^(?:git\+)?ssh://(?:[^@/\s]+@)?(?P<host>[\w.-]+)")
-_HTTPS_URL = re.compile(r"^https?://(?:[^@/\s]+@)?(?P<host>[\w.-]+)")
-#: Credentials written into an address (`https://user:token@host/`): never shown.
-_USERINFO = re.compile(r"\b(https?://)[^/\s@]+@")
-_NETWORK_VERBS = frozenset({"push", "pull", "fetch", "clone", "ls-remote"})
 
 _QUOTED = r"""['‘`"](?P<path>[^'’`"\n]+)['’`"]"""
 #: The system's "permission denied" lines for a path, in each runtime's shape.
@@ -167,311 +108,31 @@ _DENIED = (
 )
 #: Programs whose own "permission denied" lines are a walk's by-the-way, not the failure.
 _WALKERS = frozenset({"find", "grep", "egrep", "rg", "du", "locate", "tree"})
-_NAMES_WORDS = re.compile(r"permission denied|eacces|terminal is required|protected", re.I)
-
-
-@dataclass(frozen=True, slots=True)
-class DeniedAccess:
-    """A refusal for want of access: key, statement and the failed run's event."""
-
-    key: str
-    content: str
-    event_ids: tuple[str, ...]
-    files: tuple[str, ...] = ()
-
-
-def _lines(output: str) -> list[str]:
-    return [line.strip() for line in output.splitlines()[:MAX_LINES]]
-
-
-def _git_verb(tokens: list[str]) -> str:
-    """The subcommand of a `git` command (`git -C <dir> push` too), else ""."""
-    if tokens[:1] != ["git"]:
-        return ""
-    rest = tokens[1:]
-    while rest and rest[0].startswith("-"):
-        rest = rest[2:] if rest[0] in ("-C", "-c") else rest[1:]
-    return rest[0] if rest else ""
-
-
-def _pushes(run: CommandRun) -> bool:
-    """Whether `run` is (or holds) a `git push`, `git -C <dir> push` too."""
-    return any(_git_verb(tokens) == "push" for tokens in run.segments)
-
-
-def _shown(run: CommandRun) -> str:
-    return clipped(" ".join(_USERINFO.sub(r"\1", run.command).split()), MAX_COMMAND_CHARS)
 
 
 def _sudo(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
     if not _RUNS_SUDO.search(run.command):
         return None
-    line = next((found.group(0) for raw in _lines(run.output) if (found := _SUDO.match(raw))), "")
+    line = next(
+        (found.group(0) for raw in output_lines(run.output) if (found := _SUDO.match(raw))), ""
+    )
     if not line or any(
         other.ok and other.session_id == run.session_id and _RUNS_SUDO.search(other.command)
         for other in runs
     ):
         return None
     content = (
-        f"`sudo` cannot ask for a password where these commands run: `{_shown(run)}` failed "
+        f"`sudo` cannot ask for a password where these commands run: `{shown_command(run)}` failed "
         f"with `{line}`. A step that needs root fails here; the user runs it in their own "
         "terminal."
     )
     return DeniedAccess("pitfall:denied:sudo", content, (run.event_id,))
 
 
-def _protected(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
-    if not _pushes(run):
-        return None
-    lines = _lines(run.output)
-    if any(_SECRETS_BLOCKED.match(line) for line in lines):
-        return None  # push protection's, told by its own lesson or not at all
-    seen, branch, forge = "", "", ""
-    rules: list[str] = []
-    for i, line in enumerate(lines):
-        github = _GITHUB_PROTECTED.match(line) or _GITHUB_RULES.match(line)
-        if github and not seen:
-            seen, branch, forge = line.removeprefix("remote: "), github.group("branch"), "pull"
-            rules = _rules(lines[i + 1 : i + 1 + MAX_RULE_LINES])
-        elif _GITLAB_PROTECTED.match(line) and not seen:
-            seen, forge = line.removeprefix("remote: ").removeprefix("GitLab: "), "merge"
-        rejected = _REJECTED.match(line)
-        if rejected and not branch and (forge or "protected" in rejected.group("why")):
-            branch = rejected.group("branch")
-            seen = seen or line
-            forge = forge or "pull"
-    if not seen or not branch or _pushed_later(run, runs, branch):
-        return None
-    line = clipped(seen, MAX_LINE_CHARS)
-    listed = "; ".join(clipped(rule.rstrip("."), MAX_LINE_CHARS) for rule in rules)
-    because = f" ({listed})" if listed else ""
-    refused = f"the remote refused `{_shown(run)}` with `{line}`{because}."
-    if "GH013" in seen and not any(_THROUGH_REQUEST.search(rule) for rule in rules):
-        # Rules of another kind (signed commits, a file path): no request is the way past.
-        content = f"The repository's rules for `{branch}` refused pushes: {refused}"
-        return DeniedAccess(f"pitfall:denied:protected:{branch}", content, (run.event_id,))
-    content = (
-        f"`{branch}` is a protected branch: {refused} Changes reach `{branch}` through another "
-        f"branch and a {forge} request, not a direct push."
-    )
-    ids: tuple[str, ...] = (run.event_id,)
-    opened = _opened_request(run, runs, branch)
-    if opened is not None:
-        create = next(" ".join(t[:3]) for t in opened.segments if t[:3] in _CREATES)
-        content += (
-            f" This session did so: it pushed another branch and opened the {forge} request "
-            f"with `{create}`."
-        )
-        ids = (run.event_id, opened.event_id)
-    return DeniedAccess(f"pitfall:denied:protected:{branch}", content, ids)
-
-
-def _rules(lines: list[str]) -> list[str]:
-    """The rules a forge lists below its refusal (`- Changes must be made through a pull
-    request.`), up to the next refusal or the push's own lines."""
-    rules: list[str] = []
-    for line in lines:
-        if not line.startswith("remote:"):
-            break
-        reason = _REASON.match(line)
-        if reason and not _VALUE_LIKE.search(reason.group("reason")):
-            rules.append(reason.group("reason"))
-    return list(dict.fromkeys(rules))[:MAX_RULES]
-
-
-def _opened_request(failed: CommandRun, runs: list[CommandRun], branch: str) -> CommandRun | None:
-    """The successful `gh pr create` (`glab mr create`) of the session after the refused push,
-    once another branch was pushed (by then or by itself), else None."""
-    pushed_other = False
-    other_branch = re.compile(rf"-> (?!{re.escape(branch)}$)\S+$", re.MULTILINE)
-    for other in runs:
-        if (
-            other.session_id != failed.session_id
-            or other.timestamp <= failed.timestamp
-            or other.ok is not True
-        ):
-            continue
-        if _pushes(other) and other_branch.search(other.output):
-            pushed_other = True
-        if pushed_other and any(t[:3] in _CREATES for t in other.segments):
-            return other
-    return None
-
-
-def _pushed_later(failed: CommandRun, runs: list[CommandRun], branch: str) -> bool:
-    """Whether a later push of the session updated `branch` (an admin's push, a rule lifted)."""
-    updated = re.compile(rf"^\s*[+*]?\s*(?:\S+\s+)?\S+ -> {re.escape(branch)}$", re.MULTILINE)
-    return any(
-        other.ok
-        and other.session_id == failed.session_id
-        and other.timestamp > failed.timestamp
-        and _pushes(other)
-        and updated.search(other.output)
-        for other in runs
-    )
-
-
-def _secrets(run: CommandRun) -> DeniedAccess | None:
-    """A push the forge's push protection blocked: the secret's type and where it is, never its
-    value, its commit or the address that would let it through."""
-    if not _pushes(run):
-        return None
-    lines = _lines(run.output)
-    if not any(_SECRETS_BLOCKED.match(line) for line in lines):
-        return None
-    kinds: list[str] = []
-    paths: list[str] = []
-    for line in lines:
-        heading = _SECRET_TYPE.match(line)
-        located = _SECRET_PATH.match(line)
-        gitlab = _GITLAB_SECRET.match(line)
-        if heading:
-            kinds.append(heading.group("type"))
-        elif located:
-            paths.append(located.group("path"))
-        elif gitlab:
-            kinds.append(gitlab.group("type"))
-            paths.append(gitlab.group("path"))
-    kinds = [k for k in dict.fromkeys(kinds) if not _VALUE_LIKE.search(k)][:MAX_SECRETS]
-    paths = [p for p in dict.fromkeys(paths) if not _VALUE_LIKE.search(p)][:MAX_SECRETS]
-    if not kinds:
-        return None
-    what = _listed(kinds, article=True)
-    where = f" in {_listed([f'`{p}`' for p in paths])}" if paths else ""
-    content = (
-        f"The remote's push protection blocks commits that hold a secret: `{_shown(run)}` was "
-        f"refused for {what}{where}. Such a value stays out of committed files; a blocked "
-        "push goes through once no pushed commit holds it."
-    )
-    key = f"pitfall:denied:push-protection:{paths[0] if paths else key_slug(kinds[0])}"
-    return DeniedAccess(key, content, (run.event_id,), tuple(paths))
-
-
-def _listed(items: list[str], *, article: bool = False) -> str:
-    if article:
-        items = [f"{'an' if i[:1].lower() in 'aeiou' else 'a'} {i}" for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _ssh_host(run: CommandRun) -> str:
-    """The host the command reaches over ssh: `ssh [opts] [user@]host`, a `user@host:path` or
-    `ssh://` address among a command's words, else ""."""
-    for tokens in run.segments:
-        if tokens[0] not in _SSH_PROGRAMS:
-            continue
-        if tokens[0] == "ssh":
-            named = [t for t in tokens[1:] if "@" in t and not t.startswith("-")]
-            if named:
-                return named[0].rsplit("@", 1)[-1].lower()
-            rest = tokens[1:]
-            while rest and rest[0].startswith("-"):
-                flag = rest[0]
-                rest = rest[2:] if len(flag) == 2 and flag[1] in _SSH_VALUED else rest[1:]
-            if rest:
-                return rest[0].rsplit("@", 1)[-1].lower()
-            continue
-        for token in tokens[1:]:
-            found = _SCP_LIKE.match(token) or _SSH_URL.match(token)
-            if found:
-                return found.group("host").lower()
-    return ""
-
-
-def _publickey(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
-    """ssh refused the keys on offer: one pitfall per host, with what got past it when the
-    session shows it."""
-    if _NAMES_WORDS.search(run.command) or not any(
-        tokens[0] in _SSH_PROGRAMS for tokens in run.segments
-    ):
-        return None
-    line, host = "", ""
-    for raw in _lines(run.output):
-        found = _PUBLICKEY.match(raw)
-        if found:
-            line, host = raw, (found.group("host") or "").lower()
-            break
-    host = host or _ssh_host(run)
-    if not line or not host:
-        return None
-    content = (
-        f"ssh to `{host}` refused the keys these commands offer: `{_shown(run)}` failed with "
-        f"`{clipped(line, MAX_LINE_CHARS)}`."
-    )
-    ids: tuple[str, ...] = (run.event_id,)
-    past = _past_publickey(run, runs, host)
-    if past is not None:
-        how, fix = past
-        content += f" What got past it: {how}, `{_shown(fix)}`."
-        ids = (run.event_id, fix.event_id)
-    return DeniedAccess(f"pitfall:denied:ssh:{host}", content, ids)
-
-
-def _reached(run: CommandRun, host: str) -> bool:
-    """Whether `run` got through to `host` (or to a git remote it does not name)."""
-    if run.ok is not True and "successfully authenticated" not in run.output:
-        return False
-    for tokens in run.segments:
-        if tokens[0] == "ssh" and _ssh_host(run) == host:
-            return True
-        if _git_verb(tokens) in _NETWORK_VERBS:
-            named = {
-                (_SCP_LIKE.match(t) or _SSH_URL.match(t) or _HTTPS_URL.match(t)) for t in tokens
-            } - {None}
-            hosts = {found.group("host").lower() for found in named if found}
-            if not hosts or host in hosts:
-                return True
-    return False
-
-
-def _https_to(tokens: list[str], host: str) -> bool:
-    """Whether one of `tokens` is an https address of `host`."""
-    return any(
-        (https := _HTTPS_URL.match(t)) is not None and https.group("host").lower() == host
-        for t in tokens
-    )
-
-
-def _difference(run: CommandRun, host: str) -> str:
-    """What `run` changed in how the host is reached, described, else ""."""
-    for tokens in run.segments:
-        verb = _git_verb(tokens)
-        if verb == "remote" and "set-url" in tokens and _https_to(tokens, host):
-            return "the remote switched to https"
-        if tokens[0] == "ssh-add":
-            return "the key loaded into the agent"
-        if "GIT_SSH_COMMAND=" in run.command or "core.sshCommand" in run.command:
-            return "git told which key to use"
-        if tokens[0] in ("ssh", "scp", "sftp") and "-i" in tokens:
-            return "a different key"
-        if verb in _NETWORK_VERBS and _https_to(tokens, host):
-            return "the same over https"
-    return ""
-
-
-def _past_publickey(
-    failed: CommandRun, runs: list[CommandRun], host: str
-) -> tuple[str, CommandRun] | None:
-    """(what changed, the run that changed it) when a later run of the session reached `host`
-    after a change the session made, else None."""
-    changed: tuple[str, CommandRun] | None = None
-    for other in runs:
-        if other.session_id != failed.session_id or other.timestamp <= failed.timestamp:
-            continue
-        if other.ok is True or "successfully authenticated" in other.output:
-            how = _difference(other, host)
-            if how and changed is None:
-                changed = (how, other)
-        if _reached(other, host):
-            return changed
-        if other.ok is False and _PUBLICKEY.search(other.output):
-            changed = None  # that change did not get past it
-    return None
-
-
 def denied_path(output: str) -> tuple[str, str]:
     """(the path, the line) when a line of `output` is the system's "permission denied" line
     for a path (not a tree walk's, not ssh's key refusal), else ("", "")."""
-    for line in _lines(output):
+    for line in output_lines(output):
         if "(publickey" in line:
             continue
         for shape in _DENIED:
@@ -500,7 +161,7 @@ def _sandbox(run: CommandRun) -> DeniedAccess | None:
     if not _SANDBOXED.search(run.output[:400]):
         return None
     line = ""
-    for raw in _lines(run.output):
+    for raw in output_lines(run.output):
         said = _HOST_PREFIX.sub("", raw).rsplit("stderr: ", 1)[-1].strip()
         if any(words in said for words in _NOT_PERMITTED):
             line = said
@@ -512,7 +173,7 @@ def _sandbox(run: CommandRun) -> DeniedAccess | None:
     shown = clipped(line.replace("`", "'"), MAX_LINE_CHARS)
     program = next((tokens[0] for tokens in run.segments), "")
     content = (
-        f"The agent's sandbox refused `{_shown(run)}`: it failed with `{shown}`. Inside the "
+        f"The agent's sandbox refused `{shown_command(run)}`: it failed with `{shown}`. Inside the "
         "sandbox such a step fails whatever the user's own permissions; it runs once approved "
         "to run outside it."
     )
@@ -523,7 +184,7 @@ def _sandbox(run: CommandRun) -> DeniedAccess | None:
 
 
 def _path(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
-    if _NAMES_WORDS.search(run.command):
+    if NAMES_WORDS.search(run.command):
         return None
     path, line = denied_path(run.output)
     if not path or any(
@@ -538,7 +199,7 @@ def _path(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
     if not shown:
         return None
     content = (
-        f"Access to `{path}` is denied to the user these commands run as: `{_shown(run)}` "
+        f"Access to `{path}` is denied to the user these commands run as: `{shown_command(run)}` "
         f"failed with `{shown}`. A step that reads, writes or runs it fails until its "
         "permissions (or the user) change."
     )
@@ -551,13 +212,13 @@ def denied_access(events: list[StoredEvent]) -> list[DeniedAccess]:
     root = events[0].project_id if events else ""
     found: dict[str, DeniedAccess] = {}
     for run in runs:
-        if run.ok is not False or run.command.startswith("hook:") or not _shown(run):
+        if run.ok is not False or run.command.startswith("hook:") or not shown_command(run):
             continue
         lesson = (
             _sudo(run, runs)
-            or _secrets(run)
-            or _protected(run, runs)
-            or _publickey(run, runs)
+            or pushed_secrets(run)
+            or protected_branch(run, runs)
+            or refused_key(run, runs)
             or _sandbox(run)
             or _path(run, runs)
         )

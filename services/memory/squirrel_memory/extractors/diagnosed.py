@@ -39,8 +39,8 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.differences import Edit, changed_lines, edits
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
-from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.reported import changing_commands, local_paths
 from squirrel_memory.extractors.stated_causes import (

@@ -2,17 +2,19 @@
 
 `fixes.find_pitfalls` asks for each failure it finds. The cause is, in that order:
 
-- the sentence the failing output itself gives to explain the error (`lessons.explanation`),
-  unless it is the error line the memory already shows (`error[E0308]: mismatched types`),
-  followed by the assistant's first diagnosis (below) when it gave one: the output says what
-  went wrong, the diagnosis why;
+- the sentence the failing output itself gives to explain the error
+  (`output_explanations.explanation`), unless it is the error line the memory already shows
+  (`error[E0308]: mismatched types`), followed by the assistant's first diagnosis (below) when
+  it gave one: the output says what went wrong, the diagnosis why;
 - the assistant's diagnoses in its replies after each try of the failure and before the next
   try of the same command (`lessons.diagnosis`; a short while when no next try came), one per
   try, at most `MAX_CAUSES`; one a later reply takes back before the run after the last try
   ("The cache was not the problem.", "the real cause is …": `lessons.takes_back`) is not
   kept, and the reply that took it back may give the cause instead;
 - when a run of the same intent passed after it, the sentence of a reply that names what the
-  last try's output named (`named_causes`).
+  last try's output named (`named_causes`), else the sentence of the first reply after the
+  last try that says what was wrong before saying what the assistant changed
+  (`fixing_replies`: "The test compared a Decimal with a float. I changed …").
 
 Nothing else is claimed: a failure that neither its output nor a reply explains has no cause.
 """
@@ -22,9 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.evidence import Attempt
-from squirrel_memory.extractors.lessons import Edit, Reply, diagnosis, explanation, takes_back
+from squirrel_memory.extractors.fixing_replies import fixing_reply_cause
+from squirrel_memory.extractors.lessons import Reply, diagnosis, takes_back
 from squirrel_memory.extractors.named_causes import named_cause
+from squirrel_memory.extractors.output_explanations import explanation
 from squirrel_memory.extractors.pitfalls import first_error_line
 
 #: How long after a failure with no pass the assistant's replies may still explain it.
@@ -56,9 +61,25 @@ def failure_causes(
     if not found and passed:
         last, until = tries[-1]
         text, event_id = named_cause(said, edited, last.run, until)
+        if not text:
+            text, event_id = _fixing_reply(said, last, until)
         if text:
             return (text,), (event_id,)
     return tuple(found[:MAX_CAUSES]), tuple(cited[:MAX_CAUSES])
+
+
+def _fixing_reply(said: Sequence[Reply], last: Attempt, until: datetime | None) -> tuple[str, str]:
+    """(the cause the first reply after the last try states before saying what it changed,
+    its event id) when that reply came before the next try (`fixing_replies`); ("", "")."""
+    start = last.run.timestamp
+    for reply in said:
+        if reply.session_id != last.run.session_id or reply.timestamp <= start:
+            continue
+        if until is not None and reply.timestamp >= until:
+            break
+        text = fixing_reply_cause(reply.text, last.run.output)
+        return (text, reply.event_id) if text else ("", "")
+    return "", ""
 
 
 def _diagnoses(

@@ -1,19 +1,23 @@
-"""The finders' rules whose candidates take more than one row of the table: problems and
-findings less those another lesson already cites, where things live (statements, labelled
-points, a report's key files), and what instruction and notes files read or written in a
-session say (each citing its file and line, tagged as loaded by the host of that file)."""
+"""The finders' rules whose candidates take more than one row of the table: problems,
+findings and caveats less those another lesson already cites (each rule run once), where
+things live (statements, labelled points, a report's key files), and what instruction and
+notes files read or written in a session say (each citing its file and line, tagged as loaded
+by the host of that file)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.extractors.candidates import candidate, rule_of
-from squirrel_memory.extractors.diagnosed import Diagnosed, diagnosed
+from squirrel_memory.extractors.diagnosed import diagnosed
+from squirrel_memory.extractors.finder_rows import Finder, files_of
 from squirrel_memory.extractors.instruction_commands import instruction_commands
 from squirrel_memory.extractors.instruction_layout import StatedPlace, instruction_layout
 from squirrel_memory.extractors.labelled_points import labelled_points
-from squirrel_memory.extractors.learned import Learned, learned
+from squirrel_memory.extractors.learned import FOUND_PREFIX, learned
+from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import KEY_PREFIX, Placement, placements
@@ -22,6 +26,11 @@ from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE
 from squirrel_memory.extractors.read_instructions import read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE
 from squirrel_memory.extractors.reply_layout import reply_layout
+from squirrel_memory.extractors.report_caveats import (
+    AFTER_CHANGE_ROW,
+    GENERATED_ROW,
+    report_caveats,
+)
 from squirrel_memory.extractors.report_layout import report_layout
 from squirrel_memory.extractors.reported import reported_pitfalls
 from squirrel_memory.extractors.written_notes import COMMANDS_IMPORTANCE as NOTES_COMMANDS
@@ -29,18 +38,70 @@ from squirrel_memory.extractors.written_notes import IMPORTANCE as NOTES_IMPORTA
 from squirrel_memory.extractors.written_notes import written_notes
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
+#: Importance of a pitfall from an error the user pasted (what was done is not a seen fix).
+REPORTED_IMPORTANCE = 0.5
+#: The rows of `problems_and_findings`, each named for its rule.
+REPORTED_ROW = Finder(
+    reported_pitfalls,
+    MemoryType.PITFALL,
+    REPORTED_IMPORTANCE,
+    lambda _f: ("pitfall", "reported"),
+    files_of,
+)
+LOG_ROW = Finder(
+    log_failures,
+    MemoryType.PITFALL,
+    REPORTED_IMPORTANCE,
+    lambda _f: ("pitfall", "log"),
+    files_of,
+)
+DIAGNOSED_ROW = Finder(
+    diagnosed,
+    MemoryType.PITFALL,
+    REPORTED_IMPORTANCE,
+    lambda _f: ("pitfall", "diagnosed"),
+    files_of,
+    rule="diagnosed_problems",
+)
+LEARNED_ROW = Finder(
+    learned,
+    MemoryType.PITFALL,
+    LEARNED_IMPORTANCE,
+    lambda _f: ("pitfall", "learned"),
+    rule="learned_findings",
+)
 
-def diagnosed_problems(events: list[StoredEvent]) -> list[Diagnosed]:
-    """Diagnosed problems whose cause a pasted error's or a fetched log's lesson already cites."""
-    cited = {i for f in reported_pitfalls(events) for i in f.event_ids}
-    cited.update(i for f in log_failures(events) for i in f.event_ids)
-    return [d for d in diagnosed(events) if d.cause_id not in cited]
+
+def _words(text: str) -> str:
+    """A finding's or caveat's words, without the finding's lead, for telling the same apart."""
+    return " ".join(re.findall(r"[\w*./-]+", text.removeprefix(FOUND_PREFIX).lower()))
 
 
-def learned_findings(events: list[StoredEvent]) -> list[Learned]:
-    """Findings, less those stated in a reply a diagnosed problem's lesson already cites."""
-    causes = {d.cause_id for d in diagnosed_problems(events)}
-    return [f for f in learned(events) if f.event_ids[0] not in causes]
+def problems_and_findings(events: list[StoredEvent]) -> list[MemoryCandidate]:
+    """Failures the user pasted, failures read in a fetched log (a CI job's), problems the
+    assistant diagnosed (less those whose cause a pasted error's or a log's lesson already
+    cites), what the assistant found out about how the tools behave (less a finding stated in
+    the reply a diagnosed problem's lesson cites), and the caveats of its closing report (less
+    a generated file a finding already says in the same words): each rule run once."""
+    reported = reported_pitfalls(events)
+    logged = log_failures(events)
+    cited = {i for f in reported for i in f.event_ids}
+    cited.update(i for f in logged for i in f.event_ids)
+    problems = [d for d in diagnosed(events) if d.cause_id not in cited]
+    causes = {d.cause_id for d in problems}
+    findings = learned(events)
+    caveats = report_caveats(events)
+    said = {_words(f.content) for f in findings}
+    return [
+        *REPORTED_ROW.of(reported),
+        *LOG_ROW.of(logged),
+        *DIAGNOSED_ROW.of(problems),
+        *LEARNED_ROW.of(f for f in findings if f.event_ids[0] not in causes),
+        *GENERATED_ROW.of(
+            c for c in caveats if c.kind == "generated" and _words(c.content) not in said
+        ),
+        *AFTER_CHANGE_ROW.of(c for c in caveats if c.kind == "after_change"),
+    ]
 
 
 def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
@@ -154,10 +215,10 @@ def instruction_command_parts(events: list[StoredEvent]) -> list[MemoryCandidate
 
 
 __all__ = [
-    "diagnosed_problems",
+    "REPORTED_IMPORTANCE",
     "instruction_command_parts",
-    "learned_findings",
     "placed_parts",
+    "problems_and_findings",
     "read_rule_parts",
     "written_note_parts",
 ]

@@ -53,8 +53,14 @@ class Finder:
     paths: Callable[[Found], tuple[str, ...]] = no_paths
     #: The `path:line` sources a finding cites.
     refs: Callable[[Found], tuple[str, ...]] = no_paths
+    #: The rule the candidates name, when not the finder's own (`_rule_name`).
+    rule: str = ""
 
     def __call__(self, events: list[StoredEvent]) -> list[MemoryCandidate]:
+        return self.of(self.find(events))
+
+    def of(self, found_items: Iterable[Found]) -> list[MemoryCandidate]:
+        """The candidates of things this row's rule found (when a caller ran it already)."""
         return [
             replace(
                 candidate(
@@ -65,21 +71,17 @@ class Finder:
                     importance=self.importance,
                     event_ids=found.event_ids,
                     file_paths=self.paths(found),
-                    rule=_rule_name(self.find),
+                    rule=self.rule or _rule_name(self.find),
                 ),
                 source_refs=self.refs(found),
             )
-            for found in self.find(events)
+            for found in found_items
         ]
 
 
 def _rule_name(find: Callable[..., object]) -> str:
-    """The rule a row's finder is: its module (one rule per module), or the function itself
-    when its module holds several finders (`finder_parts.diagnosed_problems`)."""
-    module = getattr(find, "__module__", "") or ""
-    if module.endswith(".finder_parts"):
-        return str(getattr(find, "__name__", rule_of(module)))
-    return rule_of(module)
+    """The rule a row's finder is: its module (one rule per module)."""
+    return rule_of(getattr(find, "__module__", "") or "")
 
 
 __all__ = ["Extract", "Finder", "Found", "files_of", "no_paths", "one", "path_of"]

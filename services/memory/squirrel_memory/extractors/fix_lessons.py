@@ -10,14 +10,14 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from squirrel_memory.extractors.fix_kinds import configuration_file
-from squirrel_memory.extractors.lessons import (
+from squirrel_memory.extractors.differences import (
     Edit,
     difference,
     naming_edit,
     related_edit,
     telling,
 )
+from squirrel_memory.extractors.fix_kinds import configuration_file
 from squirrel_memory.extractors.pointed_edits import pointed_change
 from squirrel_memory.extractors.shown_commands import shown_command
 

@@ -32,38 +32,37 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 
-from squirrel_core.commands import core_tokens
-from squirrel_core.shell_words import shell_tokens
+from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
-from squirrel_memory.extractors.evidence.recipes import TEST_PICKERS
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import formatter_for, one_per_run
 from squirrel_memory.extractors.fix_lessons import with_lesson
-from squirrel_memory.extractors.lessons import Edit, Reply
+from squirrel_memory.extractors.lessons import Reply
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
     first_line,
     normalise_line,
     nothing_ran,
-    selected_nothing,
 )
 from squirrel_memory.extractors.retries import (
-    USAGE_ERROR,
     as_typed,
+    covers,
+    option_args,
     reads_history,
+    reselects,
     retries,
+    run_differently,
+    same_intent,
+    shell_folder,
+    typed_options,
+    variant_can_fix,
     warning_line,
     wrapper_words,
 )
 
 #: How long after a failure a passing attempt still counts as its fix.
 FIX_WINDOW = timedelta(minutes=60)
-#: Flags that change only how much a command prints; re-running with them is not a fix.
-_OUTPUT_FLAGS = frozenset(
-    {"-v", "-vv", "-vvv", "-q", "-qq", "-s", "-x", "--verbose", "--quiet", "--trace"}
-)
-MAX_FOLDER_ERROR_SCAN = 1_000
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
 _LOOK_AROUND = frozenset(
     {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
@@ -96,6 +95,13 @@ _REFUSED = re.compile(
 #: The host's own refusal (a policy of where the agent runs, not one answer of the user's).
 _BY_HOST = re.compile(_HOST_REFUSED, re.IGNORECASE)
 _REFUSAL_SCAN_CHARS = 600
+#: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
+#: as a check that fixes as it goes): its next identical run passes.
+_REWROTE = re.compile(
+    r"files were modified by this hook|^\s*reformatted\s+\S|\b\d+ files? reformatted\b|"
+    r"^Fixing\s+\S",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,96 +133,6 @@ class Pitfall:
     #: A setup fix's earlier step, when two ran in turn (`cmake -S . -B build`, then the
     #: build `fix_command` names).
     setup_before: tuple[str, ...] = ()
-
-
-def option_args(attempt: Attempt) -> list[str]:
-    return [t for t in attempt.tokens[1:] if t not in _OUTPUT_FLAGS]
-
-
-def typed_words(attempt: Attempt) -> tuple[str, ...]:
-    """The command's words as typed, a runner's own options kept (`uv run --extra test
-    pytest`): `tokens` start at the tool the runner starts."""
-    words = tuple(shell_tokens(attempt.text))
-    return words if words and words[-len(attempt.tokens) :] == attempt.tokens else attempt.tokens
-
-
-def typed_options(attempt: Attempt) -> list[str]:
-    return [t for t in typed_words(attempt)[1:] if t not in _OUTPUT_FLAGS]
-
-
-def _covers(failed: Attempt, passed: Attempt) -> bool:
-    """Whether a passing attempt retries the failed one: a check must run at least the same
-    targets (`pytest` covers `pytest tests/a.py`, `pytest tests/b.py` does not)."""
-    if not same_intent(failed, passed):
-        return False
-    if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
-        return True
-    return _targets(passed) <= _targets(failed) or _same_but_option_values(failed, passed)
-
-
-#: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
-#: as a check that fixes as it goes): its next identical run passes.
-_REWROTE = re.compile(
-    r"files were modified by this hook|^\s*reformatted\s+\S|\b\d+ files? reformatted\b|"
-    r"^Fixing\s+\S",
-    re.IGNORECASE | re.MULTILINE,
-)
-#: Options whose value picks which tests run (by name, marker or tag): a target.
-_PICKING = TEST_PICKERS | {"-m", "--only", "--include", "--exclude", "--tag", "--tags", "-e"}
-
-
-def _targets(attempt: Attempt) -> set[str]:
-    """The words a check is given past its runner and the runner's options (`uv run --extra
-    test pytest a.py` → `a.py`): what it runs on."""
-    return {PurePosixPath(t).name for t in _core(attempt)[1:] if not t.startswith("-")}
-
-
-def _core(attempt: Attempt) -> list[str]:
-    return core_tokens(list(attempt.tokens)) or list(attempt.tokens)
-
-
-def _same_but_option_values(failed: Attempt, passed: Attempt) -> bool:
-    """Whether the passing run gives the same targets plus values of options it added
-    (`cargo test --features sqlite`): an option turned on, not other targets. A value that
-    picks tests (`-k other`) or names a path is a target."""
-    before = _targets(failed)
-    words = _core(passed)
-    option = ""
-    for word in words[1:]:
-        if word.startswith("-"):
-            option = "" if "=" in word else word
-            continue
-        valued, option = option, ""
-        if PurePosixPath(word).name in before:
-            continue
-        if not valued or valued in _PICKING or "/" in word or "." in word:
-            return False
-    return before <= _targets(passed)
-
-
-#: The shell or the host refusing the `cd` a command started with: the folder failed, not the
-#: command (`cd to '/tmp' was blocked`, `cd: no such file or directory: build`).
-_FOLDER_ERROR = re.compile(
-    r"^(?:\S+: )?(?:line \d+: )?cd(?::| to)\s[^\n]{0,120}?(?:\bblocked\b|not permitted|"
-    r"denied|no such file|not a directory|does not exist)|^(?:\S+: )?(?:line \d+: )?cd: ",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def same_intent(failed: Attempt, other: Attempt) -> bool:
-    """Whether `other` tries what `failed` tried: the same intent, or, when the `cd` that gave
-    `failed` its folder is what failed, the same command given the folder another way (its own
-    option, `wget -P /tmp …` after `cd /tmp && wget …` was refused)."""
-    if other.intent == failed.intent:
-        return True
-    return other.intent[:2] == failed.intent[:2] and folder_failed(failed)
-
-
-def folder_failed(failed: Attempt) -> bool:
-    """Whether the `cd` that gave `failed` its folder is what failed (`_FOLDER_ERROR`)."""
-    return bool(failed.scope) and bool(
-        _FOLDER_ERROR.search(failed.run.output[:MAX_FOLDER_ERROR_SCAN])
-    )
 
 
 def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
@@ -288,10 +204,10 @@ def find_pitfalls(
                     claimed.add(j)
                     tries.append((other, None))
                 continue
-            if other.run.ok and _reselects(failed, other):
+            if other.run.ok and reselects(failed, other):
                 passed_at = j  # the selection that matched nothing, corrected
                 break
-            if other.run.ok and _covers(failed, other) and not formatter_for(failed, other):
+            if other.run.ok and covers(failed, other) and not formatter_for(failed, other):
                 # (the formatter a failed format check calls for is its fix, not its pass:
                 # `cargo fmt --all` after `cargo fmt --all -- --check`)
                 passed_at = j
@@ -329,47 +245,6 @@ def _first_variant_tries(found: list[Pitfall]) -> list[Pitfall]:
     ]
 
 
-def _reselects(failed: Attempt, other: Attempt) -> bool:
-    """Whether a test run whose selection matched nothing (`swift test --filter ParserTests`:
-    no tests found) is followed by the same run selecting otherwise, that ran tests: the
-    selection written another way is the fix (`--filter TesseraTests.ParserTests`)."""
-    use = failed.use
-    if use is None or use.purpose != "test" or not same_intent(failed, other):
-        return False
-    if not selected_nothing(failed.run.output) or other.ran_no_test:
-        return False
-    picked = _targets(other)
-    return bool(picked) and picked != _targets(failed)
-
-
-def _variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
-    """Other arguments fix any command's failure, except a check's: running other tests or
-    files is not a fix, unless the error was about the call itself (a wrong path or flag) or
-    the other run is the check's own formatter, or a selection that matched nothing written
-    another way (`_reselects`)."""
-    if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
-        return True
-    if formatter_for(failed, passed):
-        return True
-    same_targets = _targets(failed) == _targets(passed) or _same_but_option_values(failed, passed)
-    return same_targets or bool(USAGE_ERROR.search(fingerprint)) or _reselects(failed, passed)
-
-
-def _run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
-    """The passing run wraps the same command differently, and the error was about the call."""
-    if failed.run.event_id == passed.run.event_id:
-        return False
-    before, after = as_typed(failed.run.command), as_typed(passed.run.command)
-    # A flag that only changes how much the command prints (`-v`) is no other way to run it.
-    if _without_output_flags(before) == _without_output_flags(after):
-        return False
-    return before != after and bool(USAGE_ERROR.search(fingerprint))
-
-
-def _without_output_flags(command: str) -> list[str]:
-    return [w for w in command.split() if w not in _OUTPUT_FLAGS]
-
-
 def _fingerprint(failed: Attempt) -> str:
     """The error's fingerprint; without an error-looking line, a test runner's summary, else
     the first line printed; without output, the command's head and `non-zero exit`. A run that
@@ -395,16 +270,6 @@ def _fingerprint(failed: Attempt) -> str:
     if first:
         return normalise_line(first)
     return f"{failed.base or failed.text[:60]}: non-zero exit"
-
-
-def selection(attempt: Attempt) -> list[str]:
-    """The arguments that choose what a run covers: those after its stable head (`mix test`,
-    `vitest run`), output flags left out."""
-    head = set(attempt.base.split())
-    words = option_args(attempt)
-    while words and words[0] in head:
-        words = words[1:]
-    return words
 
 
 def ran_nothing(pitfall: Pitfall) -> bool:
@@ -486,7 +351,7 @@ def _attribute(
         failed
     ) != typed_options(passed)
     ids = [failed.run.event_id]
-    folder = _shell_folder(failed, passed, fingerprint)
+    folder = shell_folder(failed, passed, fingerprint)
     shown: tuple[str, ...]
     if folder:
         # The same file, named from the root in one run and from a sub-folder in the other:
@@ -510,7 +375,7 @@ def _attribute(
     elif (
         changed_args
         and not files
-        and _variant_can_fix(failed, passed, fingerprint)
+        and variant_can_fix(failed, passed, fingerprint)
         and retries(failed, passed, fingerprint)
     ):
         fix, shown, command = "variant", (), passed.text
@@ -521,7 +386,7 @@ def _attribute(
         # The run rewrote the files itself (a hook or formatter that fixes what it finds and
         # fails so the change is seen): the same command passed when run again.
         fix, shown, command = "rewrote", (), passed.text
-    elif _run_differently(failed, passed, fingerprint):
+    elif run_differently(failed, passed, fingerprint):
         # Same command, run another way (an environment activated, a wrapper): that way is
         # the fix for an error about the call itself (`pytest: command not found`).
         # The passing command itself when the line ran others too (a loop, a chain): the
@@ -554,27 +419,3 @@ def _attribute(
             )
         ),
     )
-
-
-def _shell_folder(failed: Attempt, passed: Attempt, fingerprint: str) -> str:
-    """The sub-folder the shell was in when a path written from the project root did not
-    resolve ("" when that is not what happened): the passing run names the same file by its
-    full path, or relative to that sub-folder, and the error said the file was not found."""
-    cwd = (failed.run.cwd or "").rstrip("/")
-    if not cwd or not USAGE_ERROR.search(fingerprint):
-        return ""
-    before, after = option_args(failed), option_args(passed)
-    if len(before) != len(after):
-        return ""
-    for old, new in zip(before, after, strict=True):
-        if old == new or old.startswith(("-", "/", "~")) or "/" not in old + new:
-            continue
-        if new.startswith("/") and new.endswith("/" + old):
-            base = new[: -len(old) - 1]  # the folder the failed path was written from
-            if cwd.startswith(base + "/"):
-                return cwd[len(base) + 1 :]
-        elif not new.startswith(("/", "~")) and old.endswith("/" + new):
-            prefix = old[: -len(new) - 1]  # the sub-folder the shell was already in
-            if cwd.endswith("/" + prefix):
-                return prefix
-    return ""

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.lessons import edits
+from squirrel_memory.extractors.differences import edits
 from squirrel_memory.models import StoredEvent
 
 #: Importance of what the project ignores and why.

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import last_root_reads
-from squirrel_memory.extractors.lessons import edits
+from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
     VAGUE_SUBJECTS,

@@ -50,10 +50,11 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.differences import changed_lines, edits
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.explained_failures import explained
 from squirrel_memory.extractors.instruction_words import instruction_words
-from squirrel_memory.extractors.lessons import changed_lines, edits, takes_back
+from squirrel_memory.extractors.lessons import takes_back
 from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 

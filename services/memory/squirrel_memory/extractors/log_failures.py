@@ -19,7 +19,7 @@ from typing import Any
 
 from squirrel_core.events import EventType, Origin, is_user_voice
 from squirrel_memory.extractors.activity import relative_path, split_segments
-from squirrel_memory.extractors.lessons import Edit, changed_lines, edits
+from squirrel_memory.extractors.differences import Edit, changed_lines, edits
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.reported import local_paths
 from squirrel_memory.extractors.wording import sentence, without_bold

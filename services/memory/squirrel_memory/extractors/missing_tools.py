@@ -19,7 +19,9 @@ pass, and before this rule left no trace. A failure counts when all of these hol
   is not this environment's;
 - no run in the session started that program and passed, before or after: a program found
   once is installed, and a later pass means a fix (`fixes` says which); and no later passing
-  command names it as an argument (`cargo install just`): the session may have installed it.
+  command names it as an argument (`cargo install just`): the session may have installed it;
+  nor is the same command passing later with the program's name spelled a letter or two
+  otherwise (`bundle exec rpsec`, then `bundle exec rspec`): a typo, not a missing program.
 
 The pitfall reads "`<program>` was not found on `PATH` where the session ran: `<command>`
 failed with `<line>`, and no run of it passed in the session." — or, when the command started
@@ -105,10 +107,14 @@ def missing_tools(events: list[StoredEvent]) -> list[MissingTool]:
         program, line = missing_program(run.output)
         if not program or program in seen or not _started(run, program):
             continue
-        if any(
-            other.ok and other.session_id == run.session_id and _started(other, program)
-            for other in runs
-        ) or _installed_after(runs, run, program):
+        if (
+            any(
+                other.ok and other.session_id == run.session_id and _started(other, program)
+                for other in runs
+            )
+            or _installed_after(runs, run, program)
+            or _retyped(runs, run, program)
+        ):
             continue
         seen.add(program)
         command = clipped(" ".join(run.command.split()), MAX_COMMAND_CHARS)
@@ -182,6 +188,43 @@ def _passed_instead(runs: list[CommandRun], failed: CommandRun, program: str) ->
         if again is not None and again.purpose == use.purpose:
             return " ".join(other.command.split())
     return ""
+
+
+def _retyped(runs: list[CommandRun], failed: CommandRun, program: str) -> bool:
+    """Whether a later passing command of the session is the failed one with the program's
+    name spelled otherwise by a letter or two (`bundle exec rpsec`, then `bundle exec
+    rspec`): a typo in the command, not a program missing from the environment."""
+    words = failed.command.split()
+    for other in runs:
+        if not other.ok or other.session_id != failed.session_id:
+            continue
+        if other.timestamp <= failed.timestamp:
+            continue
+        again = other.command.split()
+        if len(again) != len(words):
+            continue
+        differ = [(a, b) for a, b in zip(words, again, strict=True) if a != b]
+        if len(differ) == 1 and differ[0][0] == program and _misspelt(program, differ[0][1]):
+            return True
+    return False
+
+
+def _misspelt(typed: str, meant: str) -> bool:
+    """Whether `typed` is `meant` with at most two letters swapped, missing, extra or wrong
+    (and both are at least three letters long)."""
+    if min(len(typed), len(meant)) < 3 or abs(len(typed) - len(meant)) > 2:
+        return False
+    # Damerau-Levenshtein distance (optimal string alignment), small strings only.
+    rows = [list(range(len(meant) + 1))]
+    for i, a in enumerate(typed, 1):
+        row = [i]
+        for j, b in enumerate(meant, 1):
+            cost = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + (a != b))
+            if i > 1 and j > 1 and a == meant[j - 2] and typed[i - 2] == b:
+                cost = min(cost, rows[-2][j - 2] + 1)
+            row.append(cost)
+        rows.append(row)
+    return rows[-1][-1] <= 2
 
 
 def _installed_after(runs: list[CommandRun], failed: CommandRun, program: str) -> bool:

@@ -28,14 +28,9 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS, CommandRun
-from squirrel_memory.extractors.lessons import (
-    MAX_DIAGNOSIS_CHARS,
-    Edit,
-    Reply,
-    clipped,
-    is_progress,
-    stated_sentences,
-)
+from squirrel_memory.extractors.differences import Edit
+from squirrel_memory.extractors.lessons import MAX_DIAGNOSIS_CHARS, Reply, clipped, stated_sentences
+from squirrel_memory.extractors.output_explanations import is_progress
 
 _SPAN = re.compile(r"`[^`]*`")
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -14,20 +14,12 @@ import re
 from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.commit_gates import gated as _gated
 from squirrel_memory.extractors.commit_gates import hook_checks, is_commit
+from squirrel_memory.extractors.differences import argument_change
 from squirrel_memory.extractors.evidence import Finding
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.fix_kinds import formatter_for
-from squirrel_memory.extractors.fixes import (
-    MAX_FILES_SHOWN,
-    Pitfall,
-    folder_failed,
-    ran_nothing,
-    refused_by_host,
-    selection,
-    typed_words,
-)
-from squirrel_memory.extractors.lessons import argument_change
+from squirrel_memory.extractors.fixes import MAX_FILES_SHOWN, Pitfall, ran_nothing, refused_by_host
 from squirrel_memory.extractors.pitfalls import (
     fingerprint_key,
     first_error_line,
@@ -35,7 +27,7 @@ from squirrel_memory.extractors.pitfalls import (
     nothing_ran,
     selected_nothing_line,
 )
-from squirrel_memory.extractors.retries import wrapper_words
+from squirrel_memory.extractors.retries import folder_failed, selection, typed_words, wrapper_words
 from squirrel_memory.extractors.shown_commands import clip, shown_command
 from squirrel_memory.extractors.summary_lines import is_summary
 from squirrel_memory.extractors.work_in_progress import work_in_progress

@@ -7,7 +7,7 @@ import hashlib
 import re
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
-from squirrel_memory.extractors.lessons import is_progress
+from squirrel_memory.extractors.output_explanations import is_progress
 from squirrel_memory.extractors.summary_lines import is_summary
 
 MAX_FINGERPRINT_CHARS = 160

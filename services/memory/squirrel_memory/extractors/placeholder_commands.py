@@ -28,8 +28,8 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.file_reads import file_text, read_output
-from squirrel_memory.extractors.lessons import edits
 from squirrel_memory.extractors.readme_commands import SHELL_FENCE
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import instruction_kind

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
-from squirrel_memory.extractors.lessons import Edit, difference
+from squirrel_memory.extractors.differences import Edit, difference
 
 _GUTTER = re.compile(r"^\s*>?\s*\d+\s*[|│]\s?(?:>>>\s*)?(?P<code>.*\S)\s*$")
 _FRAME = re.compile(r"^\s*File \"[^\"]+\", line \d+")

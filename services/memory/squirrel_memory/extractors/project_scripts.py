@@ -29,7 +29,7 @@ from pathlib import PurePosixPath
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, in_folder, relative_path
 from squirrel_memory.extractors.evidence.attempts import Attempt, attempts
-from squirrel_memory.extractors.evidence.recipes import looks_only
+from squirrel_memory.extractors.evidence.command_picks import looks_only
 from squirrel_memory.extractors.script_runs import INTERPRETERS, script_file
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.models import StoredEvent

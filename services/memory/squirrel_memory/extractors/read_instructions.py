@@ -32,7 +32,7 @@ from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.extractors.command_steps import launched_skill
-from squirrel_memory.extractors.lessons import edits
+from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings

@@ -31,8 +31,8 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, Origin
+from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.elsewhere import outside_root
-from squirrel_memory.extractors.lessons import edits
 from squirrel_memory.extractors.user_corrections import taken_back
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import MemoryCandidate, StoredEvent

@@ -40,8 +40,9 @@ from squirrel_memory.extractors.activity import (
     relative_path,
     split_segments,
 )
+from squirrel_memory.extractors.differences import Edit, edits
 from squirrel_memory.extractors.file_reads import file_text, read_output, shown_file_texts
-from squirrel_memory.extractors.lessons import Edit, clipped, edits
+from squirrel_memory.extractors.lessons import clipped
 from squirrel_memory.extractors.version_files import bumped
 from squirrel_memory.models import StoredEvent
 

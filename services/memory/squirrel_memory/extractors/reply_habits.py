@@ -4,15 +4,17 @@ length ("short replies please", "keep your answers short"), no explanation unask
 bother explaining"), and its form (bullet points, plain text, code in fenced blocks, only the
 changed lines shown).
 
-These are cue tables; `workflow_habits` reads a user message with them, as it reads the other
-workflow habits. A reply habit may follow the task after an "and" in the same sentence ("fix it
-and keep your answers short"), which `AND_CLAUSE` finds; `OWN_WORDS` are the cues of the reply
-habits another rule may already read in its own words ("be concise").
+These are one table of cues (`REPLY_HABITS`: key, statement lead, cues); `workflow_habits`
+reads a user message with them, as it reads the other workflow habits. A reply habit may follow
+the task after an "and" in the same sentence ("fix it and keep your answers short"), which
+`AND_CLAUSE` finds; `OWN_WORDS` are the cues of the reply habits another rule may already read
+in its own words ("be concise").
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 SUMMARY_KEY = "pref:no_closing_summary"
 LENGTH_KEY = "pref:answer_length"
@@ -21,106 +23,126 @@ BULLETS_KEY = "pref:reply_in_bullets"
 PLAIN_KEY = "pref:reply_in_plain_text"
 FENCED_KEY = "pref:code_in_fenced_blocks"
 CHANGED_LINES_KEY = "pref:changed_lines_only"
-#: No summary closing each reply: "no summary at the end", "skip the recap at the end of your
-#: replies", "don't summarize what you did at the end" (not "summarize what changed").
-SUMMARY = (
-    re.compile(
-        r"\b(?:no|skip\s+(?:the|a)|without\s+(?:the|a)|drop\s+the|leave\s+out\s+the|"
-        r"(?:don'?t|do not|stop)\s+(?:add|writ|giv|includ|end with|put)\w*\s+(?:the\s+|a\s+)?)"
-        r"\s*(?:final\s+|closing\s+)?(?:summary|summaries|recap|wrap-up)\b[^.?!;]{0,30}?"
-        r"\bat\s+the\s+end\b",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        r"\b(?:don'?t|do not|stop|avoid|no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+"
-        r"to)\s+(?:summari[sz]|recap)\w*\b[^.?!;]{0,40}?\bat\s+the\s+end\b",
-        re.IGNORECASE,
-    ),
-    # no recap please / skip the final summary / no need for a summary when you're done
-    re.compile(
-        r"\b(?:no|skip\s+the|leave\s+out\s+the|drop\s+the|no\s+need\s+for\s+(?:a|the))\s+"
-        r"(?:final\s+|closing\s+)?(?:summary|summaries|recap|wrap-up)"
-        r"(?=\s*(?:$|[.!]|please\b|,|\s(?:when|once|after)\s+you(?:'re|\s+are)?\s+(?:done|finish)))",
-        re.IGNORECASE,
-    ),
-    # don't summarise what you did / you don't need to recap your changes
-    re.compile(
-        r"\b(?:don'?t|do not|no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+to)\s+"
-        r"(?:summari[sz]e|recap)\s+(?:what\s+you(?:'ve)?\s+(?:did|done|changed)|your\s+(?:changes|"
-        r"work)|the\s+changes\s+you\s+made)\b",
-        re.IGNORECASE,
-    ),
-)
+
 _REPLIES = r"(?:answers?|replies|reply|responses?|messages)"
 _SHORT = r"(?:very\s+|really\s+)?(?:short|shorter|brief|briefer|concise|terse|succinct)"
-#: The length of every reply: "keep your answers short and …", "short replies please", "answers
-#: should be brief", "be brief and to the point" (not "keep this function short", "answer this
-#: one briefly").
-LENGTH = (
-    # (not "keep the responses short in the API docs": the docs' own)
-    re.compile(
-        rf"\b(?:keep|make)\s+(?:your\s+|the\s+)?{_REPLIES}\s+{_SHORT}\b"
-        r"(?!\s+(?:in|of|for|on)\s+(?:the|this|that|our|these|those)\b)",
-        re.I,
+_RECAP = r"(?:final\s+|closing\s+)?(?:summary|summaries|recap|wrap-up)"
+_BULLETS = r"bullet(?:\s+points|s)"
+_DONT = r"don'?t|do not"
+_NO_NEED = r"no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+to"
+
+
+def _alone(*more: str) -> str:
+    """The end of a cue said on its own: the sentence's end, a stop, "please", a comma (or
+    `more`)."""
+    return r"(?=\s*(?:$|[.!]|please\b|," + "".join(f"|{m}" for m in more) + "))"
+
+
+@dataclass(frozen=True)
+class ReplyHabit:
+    """One habit of every reply: its key, how its statement opens, and the words that state it
+    (`own_words`: another rule may already keep it in the user's own words)."""
+
+    key: str
+    lead: str
+    cues: tuple[re.Pattern[str], ...]
+    own_words: bool = True
+
+
+def _cues(*patterns: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(p, re.IGNORECASE) for p in patterns)
+
+
+REPLY_HABITS: tuple[ReplyHabit, ...] = (
+    # No summary closing each reply: "no summary at the end", "skip the recap at the end of your
+    # replies", "don't summarize what you did at the end" (not "summarize what changed").
+    ReplyHabit(
+        SUMMARY_KEY,
+        "The user wants no summary at the end of a reply",
+        _cues(
+            r"\b(?:no|skip\s+(?:the|a)|without\s+(?:the|a)|drop\s+the|leave\s+out\s+the|"
+            r"(?:don'?t|do not|stop)\s+(?:add|writ|giv|includ|end with|put)\w*\s+(?:the\s+|a\s+)?)"
+            rf"\s*{_RECAP}\b[^.?!;]{{0,30}}?\bat\s+the\s+end\b",
+            rf"\b(?:{_DONT}|stop|avoid|{_NO_NEED})\s+(?:summari[sz]|recap)\w*\b[^.?!;]{{0,40}}?"
+            r"\bat\s+the\s+end\b",
+            # no recap please / skip the final summary / no need for a summary when you're done
+            r"\b(?:no|skip\s+the|leave\s+out\s+the|drop\s+the|no\s+need\s+for\s+(?:a|the))\s+"
+            + _RECAP
+            + _alone(r"\s(?:when|once|after)\s+you(?:'re|\s+are)?\s+(?:done|finish)"),
+            # don't summarise what you did / you don't need to recap your changes
+            rf"\b(?:{_DONT}|{_NO_NEED})\s+"
+            r"(?:summari[sz]e|recap)\s+(?:what\s+you(?:'ve)?\s+(?:did|done|changed)|your\s+(?:changes|"
+            r"work)|the\s+changes\s+you\s+made)\b",
+        ),
+        own_words=False,
     ),
-    re.compile(rf"^{_SHORT}\s+{_REPLIES}(?=\s*(?:$|[.!]|please\b|,))", re.I),
-    re.compile(rf"^(?:your\s+)?{_REPLIES}\s+should\s+(?:always\s+)?be\s+{_SHORT}\b", re.I),
-    re.compile(r"^be\s+(?:brief|concise|terse|succinct)\s+and\s+to\s+the\s+point\b", re.I),
-)
-#: No explanation the user did not ask for: "don't bother explaining", "just give me the code,
-#: no explanation", "skip the explanations", "you don't have to explain what each line does"
-#: (not "explain this function", "can you explain what this regex does?").
-EXPLAIN = (
-    re.compile(
-        r"\b(?:don'?t|do not|never|no need to|(?:you\s+)?(?:don'?t|do not)\s+(?:need|have)\s+to)"
-        r"\s+(?:bother\s+)?explain(?:ing)?\b(?!\s+(?:this|that|the\s+\w+\s+(?:in|to)\s+the)\b)",
-        re.IGNORECASE,
+    # The length of every reply: "keep your answers short and …", "short replies please",
+    # "answers should be brief", "be brief and to the point" (not "keep this function short",
+    # "answer this one briefly"; not "keep the responses short in the API docs": the docs' own).
+    ReplyHabit(
+        LENGTH_KEY,
+        "The user wants short replies",
+        _cues(
+            rf"\b(?:keep|make)\s+(?:your\s+|the\s+)?{_REPLIES}\s+{_SHORT}\b"
+            r"(?!\s+(?:in|of|for|on)\s+(?:the|this|that|our|these|those)\b)",
+            rf"^{_SHORT}\s+{_REPLIES}" + _alone(),
+            rf"^(?:your\s+)?{_REPLIES}\s+should\s+(?:always\s+)?be\s+{_SHORT}\b",
+            r"^be\s+(?:brief|concise|terse|succinct)\s+and\s+to\s+the\s+point\b",
+        ),
     ),
-    re.compile(r"\b(?:skip|drop|leave\s+out)\s+the\s+explanations\b", re.IGNORECASE),
-    re.compile(r"\bno\s+explanations?(?=\s*(?:$|[.!]|please\b|,|needed\b))", re.IGNORECASE),
-)
-#: The form of every reply: "answer in bullet points", "use bullet points when you list things",
-#: "write your replies in plain text", "put code in fenced blocks", "show only the changed
-#: lines, not the whole file" (not "write the commit message in bullet points").
-BULLETS = (
-    re.compile(
-        r"\b(?:answer|reply|respond|write\s+your\s+(?:answers|replies))\s+(?:in|with|using)\s+"
-        r"(?:(?:short|brief|concise|terse)\s+)?bullet(?:\s+points|s)\b",
-        re.IGNORECASE,
+    # No explanation the user did not ask for: "don't bother explaining", "just give me the
+    # code, no explanation", "skip the explanations", "you don't have to explain what each line
+    # does" (not "explain this function", "can you explain what this regex does?").
+    ReplyHabit(
+        EXPLAIN_KEY,
+        "The user wants no explanations they did not ask for",
+        _cues(
+            rf"\b(?:{_DONT}|never|{_NO_NEED})"
+            r"\s+(?:bother\s+)?explain(?:ing)?\b(?!\s+(?:this|that|the\s+\w+\s+(?:in|to)\s+the)\b)",
+            r"\b(?:skip|drop|leave\s+out)\s+the\s+explanations\b",
+            r"\bno\s+explanations?" + _alone(r"needed\b"),
+        ),
     ),
-    re.compile(r"\buse\s+bullet(?:\s+points|s)\s+when(?:ever)?\s+you\b", re.IGNORECASE),
-)
-PLAIN = (
-    re.compile(
-        rf"\b(?:write|keep)\s+(?:your\s+|the\s+|all\s+)?{_REPLIES}\s+(?:in\s+)?plain(?:\s+text)?\b",
-        re.IGNORECASE,
+    # The form of every reply: "answer in bullet points", "use bullet points when you list
+    # things", "write your replies in plain text", "put code in fenced blocks", "show only the
+    # changed lines, not the whole file" (not "write the commit message in bullet points").
+    ReplyHabit(
+        BULLETS_KEY,
+        "The user wants replies in bullet points",
+        _cues(
+            r"\b(?:answer|reply|respond|write\s+your\s+(?:answers|replies))\s+(?:in|with|using)\s+"
+            rf"(?:(?:short|brief|concise|terse)\s+)?{_BULLETS}\b",
+            rf"\buse\s+{_BULLETS}\s+when(?:ever)?\s+you\b",
+        ),
+    ),
+    ReplyHabit(
+        PLAIN_KEY,
+        "The user wants replies in plain text",
+        _cues(
+            rf"\b(?:write|keep)\s+(?:your\s+|the\s+|all\s+)?{_REPLIES}\s+(?:in\s+)?plain(?:\s+text)?\b"
+        ),
+    ),
+    ReplyHabit(
+        FENCED_KEY,
+        "The user wants code in fenced blocks",
+        _cues(
+            r"\b(?:put|wrap|show)\s+(?:all\s+|any\s+)?code\s+(?:snippets\s+)?in\s+fenced\s+"
+            r"(?:code\s+)?blocks\b"
+        ),
+    ),
+    ReplyHabit(
+        CHANGED_LINES_KEY,
+        "The user wants only the changed lines shown",
+        _cues(
+            r"\b(?:show|give)\s+(?:me\s+)?only\s+the\s+(?:changed\s+lines|lines\s+(?:that\s+|you\s+)"
+            r"changed?)\b"
+        ),
     ),
 )
-FENCED = (
-    re.compile(
-        r"\b(?:put|wrap|show)\s+(?:all\s+|any\s+)?code\s+(?:snippets\s+)?in\s+fenced\s+"
-        r"(?:code\s+)?blocks\b",
-        re.IGNORECASE,
-    ),
-)
-CHANGED_LINES = (
-    re.compile(
-        r"\b(?:show|give)\s+(?:me\s+)?only\s+the\s+(?:changed\s+lines|lines\s+(?:that\s+|you\s+)"
-        r"changed?)\b",
-        re.IGNORECASE,
-    ),
-)
+#: Each reply habit's cues, by its key.
+REPLY_CUES = {habit.key: habit.cues for habit in REPLY_HABITS}
 #: Habits of every reply, which may follow the task after an "and" in the same sentence ("fix
 #: it and keep your answers short").
-REPLY_KEYS = frozenset(
-    {SUMMARY_KEY, LENGTH_KEY, EXPLAIN_KEY, BULLETS_KEY, PLAIN_KEY, FENCED_KEY, CHANGED_LINES_KEY}
-)
-OWN_WORDS = {
-    LENGTH_KEY: LENGTH,
-    EXPLAIN_KEY: EXPLAIN,
-    BULLETS_KEY: BULLETS,
-    PLAIN_KEY: PLAIN,
-    FENCED_KEY: FENCED,
-    CHANGED_LINES_KEY: CHANGED_LINES,
-}
+REPLY_KEYS = frozenset(REPLY_CUES)
+OWN_WORDS = {habit.key: habit.cues for habit in REPLY_HABITS if habit.own_words}
 AND_CLAUSE = re.compile(r"\s(?:and|but)\s+(?:please\s+|also\s+|just\s+)*$", re.IGNORECASE)

@@ -33,8 +33,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.delegated_commands import names_elsewhere
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
-from squirrel_memory.extractors.finder_rows import Extract, Finder
-from squirrel_memory.extractors.learned import FOUND_PREFIX, learned
+from squirrel_memory.extractors.finder_rows import Finder
 from squirrel_memory.extractors.subagent_findings import taken_back
 from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, sentence, without_bold
 from squirrel_memory.models import MemoryType, StoredEvent
@@ -215,18 +214,9 @@ def report_caveats(events: list[StoredEvent]) -> list[Caveat]:
     return kept
 
 
-def _words(text: str) -> str:
-    return " ".join(re.findall(r"[\w*./-]+", text.removeprefix(FOUND_PREFIX).lower()))
-
-
 def generated_files(events: list[StoredEvent]) -> list[Caveat]:
-    """The generated-file caveats of `events`, but one a finding of the session already says
-    in the same words ("Found in a session: the `*.g.dart` files are generated …")."""
-    caveats = [c for c in report_caveats(events) if c.kind == "generated"]
-    if not caveats:
-        return []
-    found = {_words(f.content) for f in learned(events)}
-    return [c for c in caveats if _words(c.content) not in found]
+    """The generated-file caveats of `events`."""
+    return [c for c in report_caveats(events) if c.kind == "generated"]
 
 
 def after_changes(events: list[StoredEvent]) -> list[Caveat]:
@@ -235,18 +225,10 @@ def after_changes(events: list[StoredEvent]) -> list[Caveat]:
 
 
 #: The finders' rows of this rule: a generated file as a pitfall, a command after a change as a
-#: recipe.
-CAVEAT_ROWS: tuple[Extract, ...] = (
-    Finder(
-        generated_files,
-        MemoryType.PITFALL,
-        GENERATED_IMPORTANCE,
-        lambda _f: ("pitfall", "generated"),
-    ),
-    Finder(
-        after_changes,
-        MemoryType.RECIPE,
-        AFTER_CHANGE_IMPORTANCE,
-        lambda _f: ("recipe", "after-change"),
-    ),
+#: recipe (`finder_parts.problems_and_findings` runs the rule once for both).
+GENERATED_ROW = Finder(
+    generated_files, MemoryType.PITFALL, GENERATED_IMPORTANCE, lambda _f: ("pitfall", "generated")
+)
+AFTER_CHANGE_ROW = Finder(
+    after_changes, MemoryType.RECIPE, AFTER_CHANGE_IMPORTANCE, lambda _f: ("recipe", "after-change")
 )

@@ -6,16 +6,28 @@ before it (`bundle exec rspec` after `rspec: command not found`), unless the err
 the call itself (a wrong path or name), which another target can fix. A version-control query
 that only reads history (`git log`, `git show`) and failed is a probe of the repository, not a
 pitfall. A run that passed with a warning an edit then cleared is known by that warning.
+
+Which later run tries what a failed one tried is here too (`same_intent`, `covers`: a check
+must run at least the same targets; `reselects`: a selection that matched nothing written
+another way), whether other arguments can fix it (`variant_can_fix`, `run_differently`,
+`shell_folder`: a path written from another folder), and a run's words as typed (`typed_words`,
+`option_args`, `selection`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
+from squirrel_core.commands import core_tokens
+from squirrel_core.shell_words import shell_tokens
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
-from squirrel_memory.extractors.evidence import Attempt
+from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
+from squirrel_memory.extractors.evidence.command_picks import TEST_PICKERS
+from squirrel_memory.extractors.fix_kinds import formatter_for
+from squirrel_memory.extractors.pitfalls import selected_nothing
 
 #: Errors about how a command was called (a wrong path, flag or name): another spelling fixes
 #: them, so a re-run of a check with other arguments is their fix.
@@ -115,3 +127,172 @@ def warning_line(output: str) -> str:
     if not lines or _FAILED_COUNT.search(head.replace(" 0 failed", "")):
         return ""
     return lines[0].strip()
+
+
+#: Flags that change only how much a command prints; re-running with them is not a fix.
+_OUTPUT_FLAGS = frozenset(
+    {"-v", "-vv", "-vvv", "-q", "-qq", "-s", "-x", "--verbose", "--quiet", "--trace"}
+)
+
+
+MAX_FOLDER_ERROR_SCAN = 1_000
+
+
+def option_args(attempt: Attempt) -> list[str]:
+    return [t for t in attempt.tokens[1:] if t not in _OUTPUT_FLAGS]
+
+
+def typed_words(attempt: Attempt) -> tuple[str, ...]:
+    """The command's words as typed, a runner's own options kept (`uv run --extra test
+    pytest`): `tokens` start at the tool the runner starts."""
+    words = tuple(shell_tokens(attempt.text))
+    return words if words and words[-len(attempt.tokens) :] == attempt.tokens else attempt.tokens
+
+
+def typed_options(attempt: Attempt) -> list[str]:
+    return [t for t in typed_words(attempt)[1:] if t not in _OUTPUT_FLAGS]
+
+
+def covers(failed: Attempt, passed: Attempt) -> bool:
+    """Whether a passing attempt retries the failed one: a check must run at least the same
+    targets (`pytest` covers `pytest tests/a.py`, `pytest tests/b.py` does not)."""
+    if not same_intent(failed, passed):
+        return False
+    if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
+        return True
+    return _target_names(passed) <= _target_names(failed) or _same_but_option_values(failed, passed)
+
+
+#: Options whose value picks which tests run (by name, marker or tag): a target.
+_PICKING = TEST_PICKERS | {"-m", "--only", "--include", "--exclude", "--tag", "--tags", "-e"}
+
+
+def _target_names(attempt: Attempt) -> set[str]:
+    """The words a check is given past its runner and the runner's options (`uv run --extra
+    test pytest a.py` → `a.py`): what it runs on."""
+    return {PurePosixPath(t).name for t in _core(attempt)[1:] if not t.startswith("-")}
+
+
+def _core(attempt: Attempt) -> list[str]:
+    return core_tokens(list(attempt.tokens)) or list(attempt.tokens)
+
+
+def _same_but_option_values(failed: Attempt, passed: Attempt) -> bool:
+    """Whether the passing run gives the same targets plus values of options it added
+    (`cargo test --features sqlite`): an option turned on, not other targets. A value that
+    picks tests (`-k other`) or names a path is a target."""
+    before = _target_names(failed)
+    words = _core(passed)
+    option = ""
+    for word in words[1:]:
+        if word.startswith("-"):
+            option = "" if "=" in word else word
+            continue
+        valued, option = option, ""
+        if PurePosixPath(word).name in before:
+            continue
+        if not valued or valued in _PICKING or "/" in word or "." in word:
+            return False
+    return before <= _target_names(passed)
+
+
+#: The shell or the host refusing the `cd` a command started with: the folder failed, not the
+#: command (`cd to '/tmp' was blocked`, `cd: no such file or directory: build`).
+_FOLDER_ERROR = re.compile(
+    r"^(?:\S+: )?(?:line \d+: )?cd(?::| to)\s[^\n]{0,120}?(?:\bblocked\b|not permitted|"
+    r"denied|no such file|not a directory|does not exist)|^(?:\S+: )?(?:line \d+: )?cd: ",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def same_intent(failed: Attempt, other: Attempt) -> bool:
+    """Whether `other` tries what `failed` tried: the same intent, or, when the `cd` that gave
+    `failed` its folder is what failed, the same command given the folder another way (its own
+    option, `wget -P /tmp …` after `cd /tmp && wget …` was refused)."""
+    if other.intent == failed.intent:
+        return True
+    return other.intent[:2] == failed.intent[:2] and folder_failed(failed)
+
+
+def folder_failed(failed: Attempt) -> bool:
+    """Whether the `cd` that gave `failed` its folder is what failed (`_FOLDER_ERROR`)."""
+    return bool(failed.scope) and bool(
+        _FOLDER_ERROR.search(failed.run.output[:MAX_FOLDER_ERROR_SCAN])
+    )
+
+
+def reselects(failed: Attempt, other: Attempt) -> bool:
+    """Whether a test run whose selection matched nothing (`swift test --filter ParserTests`:
+    no tests found) is followed by the same run selecting otherwise, that ran tests: the
+    selection written another way is the fix (`--filter TesseraTests.ParserTests`)."""
+    use = failed.use
+    if use is None or use.purpose != "test" or not same_intent(failed, other):
+        return False
+    if not selected_nothing(failed.run.output) or other.ran_no_test:
+        return False
+    picked = _target_names(other)
+    return bool(picked) and picked != _target_names(failed)
+
+
+def variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
+    """Other arguments fix any command's failure, except a check's: running other tests or
+    files is not a fix, unless the error was about the call itself (a wrong path or flag) or
+    the other run is the check's own formatter, or a selection that matched nothing written
+    another way (`reselects`)."""
+    if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
+        return True
+    if formatter_for(failed, passed):
+        return True
+    same_targets = _target_names(failed) == _target_names(passed) or _same_but_option_values(
+        failed, passed
+    )
+    return same_targets or bool(USAGE_ERROR.search(fingerprint)) or reselects(failed, passed)
+
+
+def run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
+    """The passing run wraps the same command differently, and the error was about the call."""
+    if failed.run.event_id == passed.run.event_id:
+        return False
+    before, after = as_typed(failed.run.command), as_typed(passed.run.command)
+    # A flag that only changes how much the command prints (`-v`) is no other way to run it.
+    if _without_output_flags(before) == _without_output_flags(after):
+        return False
+    return before != after and bool(USAGE_ERROR.search(fingerprint))
+
+
+def _without_output_flags(command: str) -> list[str]:
+    return [w for w in command.split() if w not in _OUTPUT_FLAGS]
+
+
+def selection(attempt: Attempt) -> list[str]:
+    """The arguments that choose what a run covers: those after its stable head (`mix test`,
+    `vitest run`), output flags left out."""
+    head = set(attempt.base.split())
+    words = option_args(attempt)
+    while words and words[0] in head:
+        words = words[1:]
+    return words
+
+
+def shell_folder(failed: Attempt, passed: Attempt, fingerprint: str) -> str:
+    """The sub-folder the shell was in when a path written from the project root did not
+    resolve ("" when that is not what happened): the passing run names the same file by its
+    full path, or relative to that sub-folder, and the error said the file was not found."""
+    cwd = (failed.run.cwd or "").rstrip("/")
+    if not cwd or not USAGE_ERROR.search(fingerprint):
+        return ""
+    before, after = option_args(failed), option_args(passed)
+    if len(before) != len(after):
+        return ""
+    for old, new in zip(before, after, strict=True):
+        if old == new or old.startswith(("-", "/", "~")) or "/" not in old + new:
+            continue
+        if new.startswith("/") and new.endswith("/" + old):
+            base = new[: -len(old) - 1]  # the folder the failed path was written from
+            if cwd.startswith(base + "/"):
+                return cwd[len(base) + 1 :]
+        elif not new.startswith(("/", "~")) and old.endswith("/" + new):
+            prefix = old[: -len(new) - 1]  # the sub-folder the shell was already in
+            if cwd.endswith("/" + prefix):
+                return prefix
+    return ""

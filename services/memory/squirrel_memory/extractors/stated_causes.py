@@ -22,18 +22,19 @@ MAX_CAUSE_CHARS = 240
 
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _MARKUP = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
-#: "The (root) problem is that …", "The cause was …": the cause follows.
+#: "The (root) problem is that …", "The cause was …", "The real reason: …": the cause follows.
 _NAMED = re.compile(
     r"^(?:[\w!,' -]{0,30}?\b)?the (?:real |actual |root |underlying )?(?:problem|issue|cause|"
-    r"culprit|bug|reason(?: (?:it|this) (?:hangs|fails|breaks))?) (?:here )?(?:is|was)"
-    r"(?: that)?:?\s+(?P<cause>.+)$",
+    r"culprit|bug|reason(?: (?:it|this) (?:hangs|fails|breaks))?)(?: (?:here )?(?:is|was)"
+    r"(?: that)?:?|:)\s+(?P<cause>.+)$",
     re.IGNORECASE,
 )
-#: "This happens because …", "That's because …", "Root cause: …".
+#: "This happens because …", "That's because …", "Root cause: …", "What happened: …".
 _THIS_BECAUSE = re.compile(
     r"^(?:(?:this|that|it) (?:happens|happened|hangs|hung|fails|failed|breaks|broke|occurs|"
     r"times out|crashes|is failing|was failing|is hanging|was hanging) because|"
-    r"(?:this|that|it)(?: is|'s| was) because|(?:the )?root cause:|cause:|culprit:)"
+    r"(?:this|that|it)(?: is|'s| was) because|(?:the )?root cause:|cause:|culprit:|"
+    r"what (?:happened|went wrong):)"
     r"\s+(?P<cause>.+)$",
     re.IGNORECASE,
 )

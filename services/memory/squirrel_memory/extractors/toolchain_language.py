@@ -35,7 +35,7 @@ from squirrel_memory.extractors.evidence.attempts import (
     Attempt,
     attempts,
 )
-from squirrel_memory.extractors.evidence.recipes import whole_run
+from squirrel_memory.extractors.evidence.command_picks import whole_run
 from squirrel_memory.extractors.manifests import extension_language, in_project
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.models import StoredEvent

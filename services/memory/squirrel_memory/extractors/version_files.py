@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.lessons import edits
+from squirrel_memory.extractors.differences import edits
 from squirrel_memory.models import StoredEvent
 
 #: A lesson of the project's release work, as a pitfall a fix showed.

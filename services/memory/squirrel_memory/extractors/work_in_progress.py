@@ -4,11 +4,13 @@ A test whose expectation is not met yet while the code it tests is being written
 once the work is done, teaches nothing the next session can use: the memory would be a log line
 ("`pytest tests/x` failed with `assert 1 == 2`; it passed after editing tests/x"). Such a
 failure is left out when it is an assertion (an expectation that did not hold, not an import,
-a crash or a refused connection) or only the runner's count of failed tests, nothing says
+a crash or a refused connection; or a message a test printed at its own line, `cache_test.go:14:
+expired item still returned`) or only the runner's count of failed tests, nothing says
 why it failed, it happened in one session only,
 and editing code (not a configuration file) is what got it to pass. A failure the session
 itself calls expected is left out too, whatever fixed it: a test written first and seen
-failing ("the RED step fails because …", "fails as expected"), or a test that had to follow an
+failing ("the RED step fails because …", "fails as expected", "… doesn't know about it yet,
+as expected for the first step"), or a test that had to follow an
 intended change ("the test needs updating for the new message").
 
 A failure seen in several sessions, one with a setup step or other arguments as its fix, or
@@ -27,8 +29,9 @@ from squirrel_memory.extractors.pitfalls import normalise_line
 #: The session saying the failure was intended or expected.
 _EXPECTED = re.compile(
     r"\b(?:red (?:step|phase|check|test)|the red\b|(?:fails?|failed|failing) as (?:expected|"
-    r"intended)|expected to fail|(?:is|was) expected(?: to fail)?|should fail|(?:confirms?|"
-    r"proves?|shows?) (?:that )?the (?:new )?tests? (?:fails?|is failing)|tests? (?:needs?|needed|"
+    r"intended)|[,;(] ?as (?:expected|intended)\b|expected to fail|(?:is|was) expected"
+    r"(?: to fail)?|should fail|(?:confirms?|proves?|shows?) (?:that )?the (?:new )?tests? "
+    r"(?:fails?|is failing)|tests? (?:needs?|needed|"
     r"has to be|have to be|must be) (?:to be )?updat\w*|(?:update|adjust) the tests? to (?:match|"
     r"reflect))",
     re.IGNORECASE,
@@ -46,6 +49,21 @@ _ASSERTION = re.compile(
     r"\bgot\b.+\bwant\b|\bto (?:eq|equal|be)\b",
     re.IGNORECASE,
 )
+#: A message a test printed at its own line (`cache_test.go:14: expired item returned`): the
+#: test's expectation in its own words.
+_AT_A_TEST = re.compile(
+    r"^(?:[\w.-]*/)*[\w.-]*(?:_test|test_|tests?\b|_spec|spec\b)[\w.-]*\.\w+:\d+:\s", re.I
+)
+
+
+def _said_by_a_test(pitfall: Pitfall) -> bool:
+    """Whether the failure's signature is a line a test printed at its own place."""
+    return any(
+        _AT_A_TEST.match(line.strip()) and normalise_line(line) == pitfall.fingerprint
+        for line in pitfall.failed.run.output.splitlines()
+    )
+
+
 #: Files whose edit is a setting, not the work: such a fix is a lesson.
 _CONFIG_FILE = re.compile(
     r"(?:\.(?:toml|ya?ml|json|ini|cfg|conf|env|properties|lock)|(?:^|/)\.[\w.-]+rc|"
@@ -71,6 +89,7 @@ def _test_edited_to_pass(pitfall: Pitfall) -> bool:
         and use.purpose == "test"
         and (
             bool(_ASSERTION.search(pitfall.fingerprint))
+            or _said_by_a_test(pitfall)
             # no error line, only the runner's count of failed tests
             or pitfall.fingerprint == normalise_line(report_line(pitfall.failed.run.output))
         )

@@ -57,21 +57,10 @@ from squirrel_memory.extractors.preferences import (
 )
 from squirrel_memory.extractors.reply_habits import (
     AND_CLAUSE,
-    BULLETS,
-    BULLETS_KEY,
-    CHANGED_LINES,
-    CHANGED_LINES_KEY,
-    EXPLAIN,
-    EXPLAIN_KEY,
-    FENCED,
-    FENCED_KEY,
-    LENGTH,
-    LENGTH_KEY,
     OWN_WORDS,
-    PLAIN,
-    PLAIN_KEY,
+    REPLY_CUES,
+    REPLY_HABITS,
     REPLY_KEYS,
-    SUMMARY,
     SUMMARY_KEY,
 )
 from squirrel_memory.extractors.wording import strip_markdown
@@ -336,15 +325,22 @@ _LEADS = {
     SUITE_KEY: "The user wants the whole test suite run, not only the tests at hand",
     PACE_KEY: "The user wants one piece of work at a time, their ok awaited before the next",
     PREVIEW_KEY: "The user wants to see a change before it is applied",
-    SUMMARY_KEY: "The user wants no summary at the end of a reply",
-    LENGTH_KEY: "The user wants short replies",
-    EXPLAIN_KEY: "The user wants no explanations they did not ask for",
-    BULLETS_KEY: "The user wants replies in bullet points",
-    PLAIN_KEY: "The user wants replies in plain text",
-    FENCED_KEY: "The user wants code in fenced blocks",
-    CHANGED_LINES_KEY: "The user wants only the changed lines shown",
     HANDOVER_KEY: "How the user wants finished work handed over",
+    **{habit.key: habit.lead for habit in REPLY_HABITS},
 }
+#: Each habit's key, the cues that state it said to the assistant, and the cues that state it
+#: anywhere in a sentence, in the order a message is read for them.
+_CUE_TABLE: tuple[tuple[str, tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]], ...] = (
+    (CARRY_KEY, _CARRY, ()),
+    (DONE_KEY, _DONE, _DONE_SAYING),
+    (TESTS_KEY, _TESTS_BENT, ()),
+    (SUITE_KEY, _WHOLE_SUITE, ()),
+    (PACE_KEY, _PACE, ()),
+    (PREVIEW_KEY, _PREVIEW, ()),
+    (SUMMARY_KEY, REPLY_CUES[SUMMARY_KEY], ()),
+    (HANDOVER_KEY, _HANDOVER, ()),
+    *((habit.key, habit.cues, ()) for habit in REPLY_HABITS if habit.key != SUMMARY_KEY),
+)
 
 
 def _quote(flat: str, start: int) -> str:
@@ -381,22 +377,7 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
         if not flat or (flat.endswith("?") and not _POLITE.search(flat)):
             continue
         here: set[str] = set()
-        for key, cues, anywhere in (
-            (CARRY_KEY, _CARRY, ()),
-            (DONE_KEY, _DONE, _DONE_SAYING),
-            (TESTS_KEY, _TESTS_BENT, ()),
-            (SUITE_KEY, _WHOLE_SUITE, ()),
-            (PACE_KEY, _PACE, ()),
-            (PREVIEW_KEY, _PREVIEW, ()),
-            (SUMMARY_KEY, SUMMARY, ()),
-            (HANDOVER_KEY, _HANDOVER, ()),
-            (LENGTH_KEY, LENGTH, ()),
-            (EXPLAIN_KEY, EXPLAIN, ()),
-            (BULLETS_KEY, BULLETS, ()),
-            (PLAIN_KEY, PLAIN, ()),
-            (FENCED_KEY, FENCED, ()),
-            (CHANGED_LINES_KEY, CHANGED_LINES, ()),
-        ):
+        for key, cues, anywhere in _CUE_TABLE:
             if key == SUITE_KEY and (
                 not (_SUITE_CONDITION.search(flat) or _PERMANENT.search(flat)) or DONE_KEY in here
             ):
@@ -480,7 +461,7 @@ def with_workflow_habits(
         *_WHOLE_SUITE,
         *_PACE,
         *_PREVIEW,
-        *SUMMARY,
+        *REPLY_CUES[SUMMARY_KEY],
         *_HANDOVER,
     )
     kept = [p for p in stated if not any(cue.search(p.content) for cue in cues)]

@@ -28,8 +28,6 @@ from squirrel_memory.extractors.evidence.recipes import (
     RECIPE_MIN_SUCCESSES,
     recipes,
 )
-from squirrel_memory.extractors.evidence.recipes import _Group as _Group
-from squirrel_memory.extractors.evidence.recipes import _recipe_finding as _recipe_finding
 from squirrel_memory.extractors.evidence.routines import finishing_checks, quality_gate, routine
 from squirrel_memory.extractors.evidence.workflows import workflows
 

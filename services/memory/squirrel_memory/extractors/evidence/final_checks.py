@@ -25,8 +25,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.evidence.command_picks import looks_only, whole_run
 from squirrel_memory.extractors.evidence.recency import Passes, moved_on
-from squirrel_memory.extractors.evidence.recipes import looks_only, whole_run
 from squirrel_memory.extractors.evidence.routines import step_shown
 
 #: Steps named at most.

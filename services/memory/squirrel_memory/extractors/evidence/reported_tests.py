@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, Attempt, Finding
-from squirrel_memory.extractors.evidence.recipes import whole_run
+from squirrel_memory.extractors.evidence.command_picks import whole_run
 from squirrel_memory.extractors.evidence.test_reports import SUMMARY_LINES, reports_tests
 
 #: Below a passing test command's fact (0.5 and up): the command is right, its runs failed.

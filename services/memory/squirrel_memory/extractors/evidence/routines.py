@@ -6,7 +6,7 @@ from collections import Counter
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
-from squirrel_memory.extractors.evidence.recipes import OUTPUT_ONLY, whole_run
+from squirrel_memory.extractors.evidence.command_picks import OUTPUT_ONLY, whole_run
 from squirrel_memory.extractors.evidence.workflows import as_run
 
 #: Commands that only look around; they are never part of a routine.

@@ -25,8 +25,8 @@ from datetime import datetime
 
 from squirrel_memory.extractors.activity import in_folder
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.evidence.command_picks import picks_tests
 from squirrel_memory.extractors.evidence.piped_runs import status_hidden
-from squirrel_memory.extractors.evidence.recipes import picks_tests
 from squirrel_memory.extractors.evidence.routines import step_shown
 
 #: Below the gate of two kinds of check seen after the last change (0.5).
