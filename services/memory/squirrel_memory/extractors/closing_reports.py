@@ -366,11 +366,20 @@ def backed_statement(raw: str, label: str, seen: str, said_by_user: str) -> str:
     return said
 
 
+#: Words of a placement's clause that make a report's sentence opening with it the same one.
+MIN_PLACED_WORDS = 2
+#: A code span that names a path: a folder or a file name.
+_PATH_LIKE = re.compile(r"/|\.[A-Za-z]\w{0,9}$")
+
+
 def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
     """What the main agent's closing reports in `events` (in order) state about the code."""
     kept: dict[str, ReportStatement] = {}
     # What `placements` keeps of the same clause (its paths written from the root) is said once.
     placed = {_words(p.content) for p in [*placements(events), *reply_layout(events)]}
+    # A placement's clause the report's sentence opens with says it again, with more words
+    # ("`internal/http` holds the handlers" / "…; they only parse requests and call `ledger`").
+    opened = [(p.content.split("`")[1], _words(p.content)) for p in placements(events)]
     for report in [*_closing(events), *_written(events)]:
         event = events[report.index]
         text = report.body or event.content.get("text")
@@ -385,7 +394,7 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
             key = f"{KEY_PREFIX}{key_slug(f'{label} {said}', _KEY_DROP) or 'statement'}"
             if key in kept or any(k.content.endswith(said) for k in kept.values()):
                 continue
-            if _words(said) in placed:
+            if _words(said) in placed or _opens_with_placed(said, opened):
                 continue
             where = f" ({label})" if label else ""
             kept[key] = ReportStatement(
@@ -397,6 +406,22 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
         if len(kept) >= MAX_STATEMENTS:
             break
     return list(kept.values())
+
+
+def _opens_with_placed(said: str, opened: list[tuple[str, str]]) -> bool:
+    """Whether `said` opens with the clause of a placement (its first path, then at least
+    `MIN_PLACED_WORDS` of its words) and goes on naming no other path: one statement said
+    once ("`internal/http` holds the handlers; they only parse requests and call `ledger`").
+    What it goes on to place elsewhere ("…, and `settings/local.py` overrides them") is its
+    own."""
+    words = _words(said)
+    others = [span for span in re.findall(r"`([^`]+)`", said)[1:] if _PATH_LIKE.search(span)]
+    return not others and any(
+        said.lstrip("`").startswith(path.rstrip("/"))
+        and len(clause.split()) >= MIN_PLACED_WORDS
+        and (words + " ").startswith(clause + " ")
+        for path, clause in opened
+    )
 
 
 def _words(text: str) -> str:

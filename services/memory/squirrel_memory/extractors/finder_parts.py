@@ -111,7 +111,13 @@ def placed_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
     own reply lists (for the paths no statement placed)."""
     stated: list[Placement | StatedPlace] = [*placements(events)]
     keys = {found.key for found in stated}
-    stated += [found for found in labelled_points(events) if found.key not in keys]
+    # A labelled item a placement already read in the same reply, as a sentence, is said once.
+    placed_at = {(found.path, found.event_ids[0]) for found in stated}
+    stated += [
+        found
+        for found in labelled_points(events)
+        if found.key not in keys and (found.path, found.event_ids[0]) not in placed_at
+    ]
     # The file's own line about a path the replies placed says the same thing again.
     keys = {found.key for found in stated} | {f"{KEY_PREFIX}{found.path}:" for found in stated}
     stated += [

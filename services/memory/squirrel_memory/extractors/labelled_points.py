@@ -70,9 +70,11 @@ MAX_LABEL_WORDS = 6
 #: The tool a subagent hands its report back with.
 HANDBACK = "SubagentHandback"
 
-#: A list item opening with a bold label: `- **Fetching:** …`, `2. **Candidate nodes**: …`.
+#: A list item opening with a bold label: `- **Fetching:** …`, `2. **Candidate nodes**: …`
+#: (without a colon, bold words that run on into a sentence are no label).
 _ITEM = re.compile(
-    r"^(?P<indent>\s*)(?:[-*+•]|\d{1,2}[.)])\s+\*\*(?P<label>[^*`]+?)\s*:?\*\*\s*:?\s*(?P<body>.*)$"
+    r"^(?P<indent>\s*)(?:[-*+•]|\d{1,2}[.)])\s+\*\*(?P<label>[^*`]+?)\s*(?P<inner>:?)\*\*\s*"
+    r"(?P<outer>:?)\s*(?P<body>.*)$"
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*\"'(])")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
@@ -264,9 +266,12 @@ def _points(text: str) -> Iterator[tuple[str, str]]:
         label = _label(item.group("label"))
         context = _context(label, parents[-1][1] if parents else "")
         parents.append((indent, context))
-        if not context:
+        body = item.group("body").strip()
+        if not context or (not item.group("inner") + item.group("outer") and body[:1].islower()):
+            # "**Web layer** is `lib/app_web/`": the bold words open a sentence, no label; the
+            # sentence is read whole as one (`placements`).
             continue
-        for raw in _SENTENCE.split(item.group("body").strip()):
+        for raw in _SENTENCE.split(body):
             yield context, raw
 
 

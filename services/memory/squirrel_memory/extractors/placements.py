@@ -443,6 +443,18 @@ def sentences(line: str) -> list[str]:
     return found
 
 
+def bullet_sentences(line: str) -> list[str]:
+    """The sentences of `line`; a list item's first keeps its marker ("- Blog posts in
+    `data/blog/`" is read as an item of a summary list), and its others stand alone, so a
+    second sentence's denial or plan ("Web code never touches `Repo` directly") does not rule
+    out the first."""
+    marker = _BULLET.match(line)
+    if marker is None:
+        return sentences(line.strip())
+    found = sentences(line[marker.end() :].strip())
+    return [line[: marker.end()] + found[0], *found[1:]] if found else [line]
+
+
 def subject_of(said: str) -> str:
     """What the sentence places (the key): the words of the clause before its placing verb,
     or, when the path is the subject, the words after it; stemmed."""
@@ -479,7 +491,7 @@ def placements(events: list[StoredEvent]) -> list[Placement]:
             continue
         prose = re.sub(r"```.*?(?:```|$)", " ", event.content["text"], flags=re.DOTALL)
         for line in prose.split("\n"):
-            for whole in sentences(line.strip()) if not _BULLET.match(line) else [line]:
+            for whole in bullet_sentences(line):
                 listed = layout_list(whole, seen)
                 parts = [whole] if listed else clauses(whole)
                 if len(parts) > 1 and not whole_plain(whole):
