@@ -178,3 +178,39 @@ def test_failed_tests_in_a_log_shown_or_without_a_pipe_or_passing_are_no_hidden_
         ("mise run test:integration", GO_FAILED),  # its own exit status, 0, stands
         ("go test ./... 2>&1 | tail -5", "ok  \texample.com/ledger\t0.412s\n"),
     ) == [True, True, True]
+
+
+def test_a_program_the_shell_could_not_start_fails_the_run_whatever_came_after() -> None:
+    # `ls` gave the exit status; the shell's own line says `java` and `gradle` never ran.
+    not_found = "/bin/bash: line 1: java: command not found\nLICENSE\nREADME.md\n"
+    assert _runs_of(
+        ("java -version 2>&1; gradle --version 2>&1 | head -3; ls", not_found),
+        (
+            "dotnet build; echo done",
+            "'dotnet' is not recognized as an internal or external command\n",
+        ),
+    ) == [False, False]
+
+
+def test_a_not_found_line_of_a_program_the_command_does_not_start_is_no_failure() -> None:
+    assert _runs_of(
+        ("cat ci.log", "/bin/bash: line 1: java: command not found\n"),  # a log shown
+        ("./scripts/setup.sh; ls", "./setup.sh: line 4: protoc: command not found\nMakefile\n"),
+        ("grep -r 'command not found' docs", "docs/faq.md: bash: java: command not found\n"),
+    ) == [True, True, True]
+
+
+def test_the_run_after_sourcing_the_environment_is_the_fix_not_the_one_that_listed_files() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Check the Java and Gradle versions.")
+    session.run("java -version 2>&1; gradle --version", 0, "bash: java: command not found\n")
+    session.run("java -version 2>&1; ls", 0, "bash: java: command not found\nLICENSE\n")
+    session.run(
+        'source "$HOME/.sdkman/bin/sdkman-init.sh" && java -version 2>&1',
+        0,
+        'openjdk version "21.0.6" 2025-01-21 LTS\n',
+    )
+    found = _pitfalls(session)
+    assert len(found) == 1
+    assert "sdkman-init.sh" in found[0]
+    assert "; ls" not in found[0]

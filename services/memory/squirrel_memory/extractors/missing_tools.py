@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from squirrel_core.commands import classify_command
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun, commands
+from squirrel_memory.extractors.evidence.not_found import missing_program
 from squirrel_memory.extractors.lessons import clipped, replies, stated_sentences
 from squirrel_memory.models import StoredEvent
 
@@ -53,17 +54,6 @@ MAX_COMMAND_CHARS = 120
 MAX_LINE_CHARS = 160
 MAX_READING_CHARS = 200
 
-_NAME = r"[\w.+-]{1,60}"
-#: The shells' own lines for a program they could not find (bash, zsh, dash, fish, cmd,
-#: PowerShell).
-_NOT_FOUND = (
-    re.compile(rf"^(?:\S+: )?(?:line \d+: )?(?P<name>{_NAME}): command not found$"),
-    re.compile(rf"^(?:\S+: )?command not found: (?P<name>{_NAME})$"),
-    re.compile(rf"^(?:/bin/)?(?:sh|dash|bash): \d+: (?P<name>{_NAME}): not found$"),
-    re.compile(rf"^(?:fish: )?Unknown command: (?P<name>{_NAME})$"),
-    re.compile(rf"^'(?P<name>{_NAME})' is not recognized as an internal or external command"),
-    re.compile(rf"^(?:\S+ : )?The term '(?P<name>{_NAME})' is not recognized as (?:the )?name"),
-)
 _SPAN = re.compile(r"`([^`\n]{1,200})`")
 #: Status marks ("✅", "❌") a reply's table puts beside a finding.
 _PICTOGRAPH = re.compile("[\u2600-\u27bf\U0001f300-\U0001faff\ufe0f]")
@@ -77,18 +67,6 @@ class MissingTool:
     content: str
     event_ids: tuple[str, ...]
     files: tuple[str, ...] = ()
-
-
-def missing_program(output: str) -> tuple[str, str]:
-    """(the program, the shell's line) when a line of `output` is the shell's "not found" line
-    for a program, else ("", "")."""
-    for raw in output.splitlines()[:40]:
-        line = raw.strip()
-        for shape in _NOT_FOUND:
-            found = shape.match(line)
-            if found:
-                return found.group("name"), line
-    return "", ""
 
 
 def _started(run: CommandRun, program: str) -> bool:

@@ -15,6 +15,11 @@ a pipe into a filter that decides the status itself (`grep`) keeps it, and an ou
 ends with a passing test summary is a pass whatever it logged on the way. Nor does a command
 that only shows data (`cat app.log | tail`, `docker logs api | head`, `git log | cat`, `curl …
 | head`): an error line in what it printed is the data's, not its own failure.
+
+Nor does a shell hide a program it could not start: `java -version; gradle --version; ls`
+exits 0 when `ls` does, but the shell's own "not found" line for a program one of the
+command's simple commands starts (`bash: line 1: java: command not found`) says that step never
+ran, so the run counts as failed whatever came after it (`not_found`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ import dataclasses
 import re
 
 from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.evidence.not_found import not_found_lines
 from squirrel_memory.extractors.evidence.reported_tests import failed_tests
 from squirrel_memory.extractors.evidence.typed_runs import failed, passed
 
@@ -115,6 +121,18 @@ def hidden_failure(run: CommandRun) -> bool:
     )
 
 
+def unstarted_program(run: CommandRun) -> bool:
+    """Whether `run` passed although the shell said it could not find a program one of its
+    simple commands starts (`java -version; ls`: `ls` gave the status, `java` never ran)."""
+    if run.ok is not True:
+        return False
+    started = {tokens[0].rsplit("/", 1)[-1] for tokens in run.segments}
+    return any(program in started for program, _line in not_found_lines(run.output))
+
+
 def with_piped_outcomes(runs: list[CommandRun]) -> list[CommandRun]:
     """`runs` with each run whose failure the shell hid marked as failed."""
-    return [dataclasses.replace(run, ok=False) if hidden_failure(run) else run for run in runs]
+    return [
+        dataclasses.replace(run, ok=False) if hidden_failure(run) or unstarted_program(run) else run
+        for run in runs
+    ]
