@@ -58,6 +58,7 @@ from squirrel_memory.extractors.reviewed_changes import reviewed_changes
 from squirrel_memory.extractors.session_habits import as_session_habit, preferred_ways
 from squirrel_memory.extractors.session_language import KEY as LANGUAGE_KEY
 from squirrel_memory.extractors.session_language import session_language
+from squirrel_memory.extractors.stack_choices import stack_choices
 from squirrel_memory.extractors.stack_summary import IMPORTANCE as STACK_IMPORTANCE
 from squirrel_memory.extractors.stack_summary import stack_summary
 from squirrel_memory.extractors.standing_words import standing_instructions
@@ -213,6 +214,11 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 ),
                 stated,
             ),
+        ]
+        # "I want to use TestNG and Lombok": the tools chosen for the project
+        stated = [
+            *stated,
+            *_unsaid(stack_choices(text, after_assistant_action=after_action), stated),
         ]
         # said while declining a call, or right after stopping the assistant
         declining = event.event_type == EventType.TOOL_RESULT or after_interrupt(

@@ -128,7 +128,7 @@ _PRONOUN = re.compile(
 )
 
 
-def _sentences(text: str) -> list[str]:
+def said_sentences(text: str) -> list[str]:
     """The user's own sentences, without code blocks, quoted lines and asides in brackets."""
     text = _QUOTED_LINE.sub("", _CODE_BLOCK.sub(" ", text))
     # a typographic apostrophe ("don’t", "here’s", as phones and some editors type it)
@@ -141,7 +141,7 @@ def _sentences(text: str) -> list[str]:
     return found
 
 
-def _quote(text: str) -> str:
+def quoted(text: str) -> str:
     """The user's words up to where the reason or the next request begins, at most
     `MAX_QUOTE_CHARS` long (cut at a comma), without end punctuation."""
     text = _QUOTE_END.split(text, maxsplit=1)[0].strip(" ,;:.!")
@@ -173,7 +173,7 @@ def wanted_ways(
     project's folder) are named relative to it; `before` is the user's own previous
     message."""
     found: list[StatedPreference] = []
-    for said in _sentences(text):
+    for said in said_sentences(text):
         if (wish := _wish(said, after_assistant_action, root, before)) is not None:
             found.append(wish)
         elif (meant := _deliberate(said, after_assistant_action)) is not None:
@@ -187,8 +187,8 @@ def _wish(
     match = _WISH.search(said)
     if match is None:
         return None
-    way = _quote(match.group("x"))
-    quote = _quote(said[match.start("lead") :])
+    way = quoted(match.group("x"))
+    quote = quoted(said[match.start("lead") :])
     negative = bool(match.group("neg") or match.group("bare"))
     if negative and (refused := _refused(way, said[: match.start()], root)):
         return _refusal(refused, quote, after_assistant_action)
