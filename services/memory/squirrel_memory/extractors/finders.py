@@ -48,6 +48,8 @@ from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_
 from squirrel_memory.extractors.subagent_findings import subagent_findings
 from squirrel_memory.extractors.told_layout import IMPORTANCE as TOLD_IMPORTANCE
 from squirrel_memory.extractors.told_layout import told_layout
+from squirrel_memory.extractors.told_stack import IMPORTANCE as TOLD_STACK_IMPORTANCE
+from squirrel_memory.extractors.told_stack import told_stack
 from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
 from squirrel_memory.extractors.user_corrections import user_corrections
 from squirrel_memory.extractors.version_files import IMPORTANCE as VERSION_FILES_IMPORTANCE
@@ -147,6 +149,13 @@ FOUND: tuple[Extract, ...] = (
         TOLD_IMPORTANCE,
         lambda _f: ("told", "layout"),
         files_of,
+    ),
+    # What the project is built with, as the user described it in a prompt.
+    Finder(
+        told_stack,
+        MemoryType.PROJECT_FACT,
+        TOLD_STACK_IMPORTANCE,
+        lambda _f: ("told", "stack"),
     ),
     # What the assistant said about a folder after reading several of its files.
     Finder(

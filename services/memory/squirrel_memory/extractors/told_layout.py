@@ -30,7 +30,7 @@ at most `MAX_STATEMENTS` per episode, each once.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
@@ -119,49 +119,56 @@ def _decided(clause: str) -> tuple[str, str] | None:
     return found.group("what"), said[0].lower() + said[1:] if said[1:2].islower() else said
 
 
-def told_layout(events: list[StoredEvent]) -> list[Told]:
-    """The layout and design decisions the user's messages in `events` state, at most
-    `MAX_STATEMENTS`."""
+def told_sentences(events: list[StoredEvent]) -> Iterator[tuple[StoredEvent, str]]:
+    """(the message, one sentence of it, on one line) for every sentence the user typed in
+    `events` (not a paste longer than `MAX_MESSAGE_CHARS`) and did not take back later."""
     messages = [
-        (i, e)
-        for i, e in enumerate(events)
+        e
+        for e in events
         if e.event_type == EventType.USER_MESSAGE
         and is_user_voice(e.origin)
         and isinstance(e.content.get("text"), str)
     ]
-    if not messages:
-        return []
-    seen = seen_paths(events, shown_paths(events))
-    kept: dict[str, Told] = {}
-    for position, (_, event) in enumerate(messages):
+    for position, event in enumerate(messages):
         text = event.content["text"]
         if len(text) > MAX_MESSAGE_CHARS:
             continue
-        later = [e.content["text"] for _, e in messages[position + 1 :]]
+        later = [e.content["text"] for e in messages[position + 1 :]]
         if any(_TAKEN_BACK.search(t) for t in later):
             continue
         for line in text.splitlines():
             for whole in sentences(line.strip()):
-                flat = " ".join(whole.split())
-                clause = re.split(r",?\s+so\s+|;\s+", flat)[0].rstrip(" .")
-                if not clause or len(clause) > MAX_CHARS or _NOT_STATED.search(clause):
-                    continue
-                if stack_names_in(clause):
-                    continue  # a tool or framework named: a stack claim, not the layout
-                files: tuple[str, ...] = ()
-                if (placed := _kept(clause, seen.resolve)) is not None:
-                    subject, said, path = placed
-                    head, files = "Layout the user stated", (path,)
-                elif (decided := _decided(clause)) is not None:
-                    subject, said = decided
-                    head = "Design decision the user stated"
-                else:
-                    continue
-                content = sentence(f"{head}: {said}")
-                key = f"{KEY_PREFIX}{files[0] + ':' if files else ''}{key_slug(subject)}"
-                if content is None or key in kept:
-                    continue
-                kept[key] = Told(key, content, (event.id,), files)
-                if len(kept) >= MAX_STATEMENTS:
-                    return list(kept.values())
+                yield event, " ".join(whole.split())
+
+
+def told_layout(events: list[StoredEvent]) -> list[Told]:
+    """The layout and design decisions the user's messages in `events` state, at most
+    `MAX_STATEMENTS`."""
+    said_sentences = list(told_sentences(events))
+    if not said_sentences:
+        return []
+    seen = seen_paths(events, shown_paths(events))
+    kept: dict[str, Told] = {}
+    for event, flat in said_sentences:
+        clause = re.split(r",?\s+so\s+|;\s+", flat)[0].rstrip(" .")
+        if not clause or len(clause) > MAX_CHARS or _NOT_STATED.search(clause):
+            continue
+        if stack_names_in(clause):
+            continue  # a tool or framework named: a stack claim, not the layout
+        files: tuple[str, ...] = ()
+        if (placed := _kept(clause, seen.resolve)) is not None:
+            subject, said, path = placed
+            head, files = "Layout the user stated", (path,)
+        elif (decided := _decided(clause)) is not None:
+            subject, said = decided
+            head = "Design decision the user stated"
+        else:
+            continue
+        content = sentence(f"{head}: {said}")
+        key = f"{KEY_PREFIX}{files[0] + ':' if files else ''}{key_slug(subject)}"
+        if content is None or key in kept:
+            continue
+        kept[key] = Told(key, content, (event.id,), files)
+        if len(kept) >= MAX_STATEMENTS:
+            return list(kept.values())
     return list(kept.values())
