@@ -22,7 +22,7 @@ def _told(*messages: str) -> list[str]:
     return [
         c.content
         for c in session.extracted()
-        if c.key.startswith("told:stack:") and c.type == MemoryType.PROJECT_FACT
+        if c.key.startswith("stack:told:") and c.type == MemoryType.PROJECT_FACT
     ]
 
 

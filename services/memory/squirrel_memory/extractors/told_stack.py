@@ -33,7 +33,7 @@ from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.stack import stack_names
 
 IMPORTANCE = 0.6
-KEY_PREFIX = "told:stack:"
+KEY_PREFIX = "stack:told:"
 MAX_CHARS = 240
 
 _DESCRIBED = re.compile(
