@@ -194,11 +194,26 @@ def original_folder(events: Sequence[Event]) -> str:
     return max(sorted(cwds), key=lambda c: cwds[c]) if cwds else ""
 
 
+def spellings(folder: str) -> list[str]:
+    """The ways a command may write `folder`: as recorded, and for a Windows drive folder
+    (`C:\\Users\\ann\\app`) also with forward slashes (`C:/Users/ann/app`) and as Git Bash
+    writes it (`/c/Users/ann/app`)."""
+    found = re.match(r"^([A-Za-z]):\\", folder)
+    if found is None:
+        return [folder]
+    rest = folder[3:].replace("\\", "/")
+    return [folder, f"{found.group(1)}:/{rest}", f"/{found.group(1).lower()}/{rest}"]
+
+
 def relocate(events: Sequence[Event], root: str) -> list[Event]:
     """The events with the project's original folder (the commonest `cwd`) replaced by `root`
     wherever it appears (cwd, paths, commands, outputs); a `cwd` elsewhere becomes `root`."""
     original = original_folder(events)
-    pattern = re.compile(re.escape(original.rstrip("/")) + r"(?![\w.-])" if original else r"(?!)")
+    pattern = re.compile(
+        "(?:" + "|".join(re.escape(s) for s in spellings(original.rstrip("/"))) + r")(?![\w.-])"
+        if original
+        else r"(?!)"
+    )
     moved: list[Event] = []
     for event in events:
         cwd = pattern.sub(root, event.cwd) if event.cwd else root

@@ -121,9 +121,24 @@ def _closing(line: str, start: int) -> int:
     return -1
 
 
+#: A Windows drive path (`C:\\Users\\ann`, `C:/Users/ann`), as Claude Code on Windows records
+#: its folder and Git Bash commands write it.
+_DRIVE_PATH = re.compile(r"^(?P<drive>[A-Za-z]):[\\/]")
+
+
+def posix_form(path: str) -> str:
+    """`path` with a Windows drive written as Git Bash writes it (`C:\\Users\\ann` and
+    `C:/Users/ann` → `/c/Users/ann`), so the spellings of one folder compare equal; any other
+    path unchanged."""
+    found = _DRIVE_PATH.match(path)
+    if found is None:
+        return path
+    return "/" + found.group("drive").lower() + "/" + path[found.end() :].replace("\\", "/")
+
+
 def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCommand]:
-    root = posixpath.normpath(project_root) if project_root else None
-    here = posixpath.normpath(cwd) if cwd else root
+    root = posixpath.normpath(posix_form(project_root)) if project_root else None
+    here = posixpath.normpath(posix_form(cwd)) if cwd else root
     found: list[TypedCommand] = []
     read = line[:MAX_LINE_CHARS]
     for tokens in simple_commands(line):
@@ -133,7 +148,7 @@ def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCo
         program = program_name(words[0])
         if program in _SHELL_STATE:
             if program in ("cd", "pushd") and len(words) == 2 and here is not None:
-                here = posixpath.normpath(posixpath.join(here, words[1]))
+                here = posixpath.normpath(posixpath.join(here, posix_form(words[1])))
             elif program in ("cd", "pushd") and len(words) == 2 and not words[1].startswith("/"):
                 here = words[1]
             continue

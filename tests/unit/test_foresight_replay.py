@@ -46,6 +46,19 @@ def test_the_commonest_folder_moves_into_the_replay_and_nothing_else_does() -> N
     assert moved[1].content["command"] == "cat /home/dev/app-worktrees/b/y.py"  # a sibling
 
 
+def test_a_windows_folder_moves_in_every_spelling_a_command_writes_it() -> None:
+    root = "C:\\Users\\ann\\modular app"
+    events = [
+        event("s", 0, root, 'cd "C:/Users/ann/modular app" && npx vite build'),
+        event("s", 1, root, "cd /c/Users/ann/modular app/web && ls"),
+        event("s", 2, root, "cat C:/Users/ann/modular apps/x"),
+    ]
+    moved = relocate(events, "/replay/p")
+    assert moved[0].content["command"] == 'cd "/replay/p" && npx vite build'
+    assert moved[1].content["command"] == "cd /replay/p/web && ls"
+    assert moved[2].content["command"] == "cat C:/Users/ann/modular apps/x"  # a sibling
+
+
 def test_sessions_are_ordered_by_their_start_and_their_events_by_time() -> None:
     events = [
         event("late", 5, "/a"),

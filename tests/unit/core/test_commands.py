@@ -17,6 +17,7 @@ from squirrel_core.commands import (
     task_purpose,
     typed_commands,
 )
+from squirrel_core.typed_commands import posix_form
 from tests.one_pass import finishes
 
 # (command line, purpose, ecosystem): every mainstream ecosystem and every purpose.
@@ -779,3 +780,19 @@ def test_a_subcommand_after_a_program_option_and_its_value(line: str, purpose: s
 def test_a_program_option_does_not_make_a_subcommand_of_a_plain_argument() -> None:
     use = classify_command("pytest -k parse tests")
     assert use is not None and use.tool == "pytest"
+
+
+def test_a_windows_projects_folder_in_any_spelling_is_its_root() -> None:
+    # Claude Code on Windows records `C:\Users\ann\app`; Git Bash commands write `C:/…`.
+    root = "C:\\Users\\ann\\modular app"
+    (at_root,) = typed_commands(
+        'cd "C:/Users/ann/modular app" && npx vite build', cwd=root, project_root=root
+    )
+    (inside,) = typed_commands(
+        "cd /c/Users/ann/modular\\ app/web && npx vite build", cwd=root, project_root=root
+    )
+    assert (at_root.text, at_root.scope) == ("npx vite build", "")
+    assert inside.scope == "web"
+    assert posix_form("C:\\Users\\ann") == "/c/Users/ann"
+    assert posix_form("/home/ann/app") == "/home/ann/app"
+    assert posix_form("src\\app") == "src\\app"
