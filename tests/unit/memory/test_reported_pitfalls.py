@@ -158,6 +158,11 @@ def test_a_huge_pasted_log_is_read_only_up_to_its_cap() -> None:
             "GET https://example.org/api/items 404 (Not Found)",
             "GET https://example.org/api/items 404 (Not Found)",
         ),
+        (  # the user's own words before the error they quote are not the error
+            "why if i open a project it says Failed to load project: No migration registered "
+            "from schema version 12",
+            "Failed to load project: No migration registered from schema version 12",
+        ),
     ],
 )
 def test_browser_console_errors_count_as_pasted_errors(pasted: str, error: str) -> None:

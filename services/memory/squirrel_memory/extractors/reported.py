@@ -128,9 +128,17 @@ def _pasted_error(text: str) -> str:
     if found:
         return found
     for line in text.splitlines():
-        if _CONSOLE_ERROR.search(line):
-            return line.strip()
+        if (console := _CONSOLE_ERROR.search(line)) is not None:
+            # "why if i open a project it says Failed to load project: …": the error is what
+            # the console said, not the user's words before it
+            said = line[: console.start()]
+            return line[console.start() :].strip() if _PROSE.fullmatch(said) else line.strip()
     return ""
+
+
+#: The user's own words before an error they quote in a sentence: words and spaces only, two
+#: or more (a URL, a time or a path before it is part of the console's line).
+_PROSE = re.compile(r"\s*[A-Za-z']+(?:\s+[A-Za-z']+)+\s+")
 
 
 #: A change given its reason: "(Fixed type comparisons: ) Changed `a` to `b` since `x` is now
