@@ -82,3 +82,39 @@ def test_a_choice_answering_a_proposal_is_a_standing_style_of_the_project() -> N
     assert style.type == MemoryType.USER_STYLE
     assert "TestNG" in style.content
     assert style.scope == Scope.PROJECT
+
+
+def _chosen(*messages: str) -> list[str]:
+    session = Session("/home/dev/prep", "s1", T0)
+    for message in messages:
+        session.user(message)
+        session.say("Sure, the plan is updated.")
+    return [c.content for c in session.extracted() if CHOICE_TAG in c.tags]
+
+
+def test_a_choice_changed_later_in_the_episode_is_withdrawn() -> None:
+    # which of the two stands is not for a rule to guess: only the last word is kept
+    assert _chosen("I want to use Jest for the tests.", "Actually, let's use Vitest instead.") == [
+        "The user chose the tools for this project, in their words: “let's use Vitest instead”."
+    ]
+    assert _chosen(
+        "I want to use TestNG and Lombok.", "Hmm, let's switch to JUnit 5 instead of TestNG."
+    ) == [
+        "The user chose the tools for this project, in their words: "
+        "“let's switch to JUnit 5 instead of TestNG”."
+    ]
+    assert _chosen("I want to use TestNG and Lombok.", "Actually, drop Lombok.") == []
+
+
+def test_a_later_message_without_a_change_of_tools_keeps_the_choice() -> None:
+    assert _chosen(
+        "I want to use TestNG and Lombok.", "Don't add the insight comment yet, write Two Sum."
+    ) == [
+        "The user chose the tools for this project, in their words: “I want to use TestNG and Lombok”."
+    ]
+
+
+def test_choices_without_a_topic_share_one_key() -> None:
+    (first,) = stack_choices("I want to use TestNG and Lombok", after_assistant_action=False)
+    (second,) = stack_choices("let's go with Gradle", after_assistant_action=False)
+    assert first.key == second.key

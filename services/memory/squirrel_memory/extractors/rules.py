@@ -172,7 +172,8 @@ def _declining(pref: StatedPreference) -> StatedPreference:
 def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     position = {e.id: i for i, e in enumerate(events)}
     found: list[MemoryCandidate] = []
-    for event, text in _said(events):
+    said = _said(events)
+    for index, (event, text) in enumerate(said):
         if event.origin != Origin.SLASH_COMMAND and reads_as_command_body(text):
             # A command's body the host expanded unmarked: its rules, not the user's; one that
             # names this project holds here, as a project fact, never as the user's style.
@@ -218,7 +219,14 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         # "I want to use TestNG and Lombok": the tools chosen for the project
         stated = [
             *stated,
-            *_unsaid(stack_choices(text, after_assistant_action=after_action), stated),
+            *_unsaid(
+                stack_choices(
+                    text,
+                    after_assistant_action=after_action,
+                    later=[later for _, later in said[index + 1 :]],
+                ),
+                stated,
+            ),
         ]
         # said while declining a call, or right after stopping the assistant
         declining = event.event_type == EventType.TOOL_RESULT or after_interrupt(

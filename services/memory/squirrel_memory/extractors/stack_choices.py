@@ -24,6 +24,10 @@ What decides is the shape, the same in every ecosystem:
   a map here" name no tool.
 - **Not for now**: the task's time words ("for now", "this time", "here") make it the task at
   hand.
+- **Not changed later**: a later message of the user's in the episode that revisits the tools
+  with a word of change ("let's use Vitest instead", "switch to JUnit 5 instead of TestNG",
+  "drop Lombok", "actually, …" naming a tool) withdraws every choice said before it: which of
+  the two stands is not for a rule to guess, so neither is said but the last.
 
 The memory quotes the user (a choice is stated by what they said, not as a fact of the
 project: the build may not hold it yet) and holds for this project, where it was said. It
@@ -33,6 +37,7 @@ stands until the user says otherwise.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 from squirrel_core.command_table import command_table
@@ -51,8 +56,9 @@ from squirrel_memory.extractors.wording import word_set
 from squirrel_memory.models import Scope
 from squirrel_memory.repository.stack import stack_names
 
-#: The tag of a tool the user chose for the project.
+#: The tag of a tool the user chose for the project, and the key of a choice without a topic.
 CHOICE_TAG = "stack_choice"
+CHOICE_KEY = "pref:stack_choice"
 #: Most names one choice lists ("TestNG and Lombok and Log4J with Slf4J" is four).
 MAX_TOOLS = 6
 #: Most words one name has ("Spring Boot", "GitHub Actions").
@@ -86,8 +92,16 @@ _NOT_A_NAME = word_set(
     "what which something everything anything here there now then me us you i we also too ",
     "latest current proper different other another more less both either all each",
 )
-#: One word of a name: letters, digits and the marks product names carry (`C++`, `Next.js`).
+#: One word of a name: letters, digits and the marks product names carry (`C++`, `Next.js`);
+#: after its first word a version may follow (`JUnit 5`, `Python 3.12`).
 _NAME_WORD = re.compile(r"[A-Za-z][\w.+#-]*")
+_VERSION_WORD = re.compile(r"v?\d[\w.]*")
+#: A word of change: the user revisits a choice.
+_CHANGE = re.compile(
+    r"\b(?:instead|switch(?:ed|ing)?|replace[ds]?|rather|drop(?:ped)?|remove[ds]?|no longer|"
+    r"actually|not|don'?t|won'?t|go back|revert|move (?:to|away|off)|migrate)\b",
+    re.IGNORECASE,
+)
 #: A product's shape: a capital or a digit after the first letter (`TestNG`, `Log4J`, `iOS`).
 _PRODUCT = re.compile(r"^[A-Za-z]\w*?(?<=\w)[A-Z0-9]")
 #: A code name: camelCase from a lowercase start, snake_case, a call, a file or a path.
@@ -115,7 +129,13 @@ def _names(listed: str) -> list[str] | None:
         words = item.split()
         if len(words) > MAX_NAME_WORDS or any(w.lower() in _NOT_A_NAME for w in words):
             return None
-        if not all(_NAME_WORD.fullmatch(w) and not _CODE_NAME.search(w) for w in words):
+        head, *tail = words
+        if not _NAME_WORD.fullmatch(head) or _CODE_NAME.search(head):
+            return None
+        if not all(
+            (_NAME_WORD.fullmatch(w) and not _CODE_NAME.search(w)) or _VERSION_WORD.fullmatch(w)
+            for w in tail
+        ):
             return None
     return items
 
@@ -127,8 +147,25 @@ def _names_a_tool(name: str) -> bool:
     )
 
 
-def stack_choices(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:
-    """The tools the user's message chooses for the project (see the module's docstring)."""
+def revisits_tools(text: str, chosen: Sequence[str] = ()) -> bool:
+    """Whether a message of the user's changes a choice of tools: a word of change in a
+    sentence that makes a choice (`_CHOICE`) or names a tool (`_names_a_tool`, or one of
+    `chosen`)."""
+    mine = {word.lower() for name in chosen for word in name.split()}
+    for said in said_sentences(text):
+        if not _CHANGE.search(said):
+            continue
+        words = [w.rstrip(".") for w in re.findall(r"[A-Za-z][\w.+#-]*", said) if len(w) > 1]
+        if _CHOICE.search(said) or any(w.lower() in mine or _names_a_tool(w) for w in words):
+            return True
+    return False
+
+
+def stack_choices(
+    text: str, *, after_assistant_action: bool, later: Sequence[str] = ()
+) -> list[StatedPreference]:
+    """The tools the user's message chooses for the project (see the module's docstring);
+    `later` holds the user's later messages of the episode."""
     found: list[StatedPreference] = []
     for said in said_sentences(text):
         match = _CHOICE.search(said)
@@ -140,6 +177,8 @@ def stack_choices(text: str, *, after_assistant_action: bool) -> list[StatedPref
         names = _names(listed)
         if names is None or not any(_names_a_tool(name) for name in names):
             continue
+        if any(revisits_tools(message, names) for message in later):
+            continue  # changed afterwards: only the last word on the tools may stand
         quote = quoted(said[match.start("lead") :])
         if not quote:
             continue
@@ -148,7 +187,9 @@ def stack_choices(text: str, *, after_assistant_action: bool) -> list[StatedPref
         marks = (CORRECTION_TAG,) if after_assistant_action else ()
         found.append(
             StatedPreference(
-                key=instruction_key(subject, choice=bool(tool_words(subject))),
+                # one key for every choice without a tool topic: a later choice replaces an
+                # earlier one rather than standing beside what it may have changed
+                key=instruction_key(subject, choice=True) if tool_words(subject) else CHOICE_KEY,
                 content=f"The user chose the tools for this project, in their words: “{quote}”.",
                 tags=tuple(
                     t for t in ("preference", topic(subject), STANDING_TAG, CHOICE_TAG, *marks) if t
