@@ -12,7 +12,7 @@ one-off task said beside the user's standing rules, a closing report's failed ch
 said in words that is a plan, a guess, another service's or taken back, or that names a stack in
 passing, a failure's cause taken back, guessed, only planned or said wrong first, a typo in a
 command, a test written first; and some of these again as the other hosts write them). Each
-trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_t`) are written in the
+trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_u`) are written in the
 host's own transcript format and go through the real pipeline as `bench.answer_key` runs it (the
 `rules` extractor, no key); then every memory and every line of the session-start text is held
 against the trap's `wrong` patterns.
@@ -58,6 +58,7 @@ from bench.wrong_trap_cases_q import CASES as OTHER_HOSTS
 from bench.wrong_trap_cases_r import CASES as EIGHTEENTH
 from bench.wrong_trap_cases_s import CASES as NINETEENTH
 from bench.wrong_trap_cases_t import CASES as LAYOUT_IN_WORDS
+from bench.wrong_trap_cases_u import CASES as STACK_IN_WORDS
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -82,6 +83,7 @@ TRAPS: tuple[Trap, ...] = (
     *EIGHTEENTH,
     *NINETEENTH,
     *LAYOUT_IN_WORDS,
+    *STACK_IN_WORDS,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
