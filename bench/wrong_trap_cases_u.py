@@ -22,6 +22,7 @@ CHOICE_CHANGED = Trap(
             "/home/vi/code/ledgerly",
             (
                 Ask("Let's set the project up. I want to use Jest for the tests."),
+                Run("npm init -y", "Wrote to /home/vi/code/ledgerly/package.json\n"),
                 Say("Good choice. I'll add a Jest config and a first test."),
             ),
         ),
@@ -30,6 +31,7 @@ CHOICE_CHANGED = Trap(
             "/home/vi/code/ledgerly",
             (
                 Ask("Jest is too slow with ESM. Let's switch to Vitest instead of Jest."),
+                Run("npm uninstall jest", "removed 270 packages in 2s\n"),
                 Say("Switching to Vitest: replacing the Jest config with `vitest.config.ts`."),
             ),
         ),
@@ -48,6 +50,7 @@ CHOICE_FOR_NOW = Trap(
             "/home/vi/code/roster",
             (
                 Ask("Let's use SQLite for now, we'll move to Postgres once the schema settles."),
+                Run("ls", "README.md\nroster\n"),
                 Say("Understood: SQLite for the prototype."),
             ),
         ),
@@ -68,6 +71,7 @@ OTHER_PROJECT = Trap(
                     "My other project uses Django and Celery. This one should stay small, add a health endpoint."
                 ),
                 Read("go.mod", "module example.com/beacon\n\ngo 1.22\n"),
+                Run("go build ./...", ""),
                 Say("Added `GET /healthz` in `cmd/beacon/main.go`."),
             ),
         ),
@@ -92,6 +96,7 @@ HEDGED_DESCRIPTION = Trap(
                     "package.json",
                     '{\n  "name": "atrium",\n  "dependencies": { "react": "^18.3.1", "react-dom": "^18.3.1" }\n}\n',
                 ),
+                Run("npm ls react", "atrium@0.1.0\n└── react@18.3.1\n"),
                 Say("It's React 18, not Vue: `react` and `react-dom` are the dependencies."),
             ),
         ),

@@ -51,6 +51,16 @@ def _events(*turns: tuple[str, str]) -> list[StoredEvent]:
         ("How about we always run mix format before pushing?", "always run mix format before"),
         # Rust: a closing "right?" on a standing practice
         ("we never bump the crate version by hand, right?", "never bump the crate version"),
+        # Java: a habit's condition ("when I'm …"), hedged, two tags, typed without "do"
+        (
+            "I should probably not have insight when I'm trying to solve right, what you think?",
+            "should not have insight when I'm trying to solve",
+        ),
+        # Python
+        (
+            "we shouldn't run the whole suite while we're iterating on one test, wdyt?",
+            "we shouldn't run the whole suite while we're iterating on one test",
+        ),
     ],
 )
 def test_a_rule_put_as_a_question_is_a_proposal(text: str, rule: str) -> None:
@@ -70,6 +80,8 @@ def test_a_rule_put_as_a_question_is_a_proposal(text: str, rule: str) -> None:
         "Should I go ahead?",
         "I think we should run it on all pushes?",  # "it": the rule names nothing on its own
         "should we run this before every commit?",
+        "should I restart the server when I'm done?",  # a step of the task, no habit
+        "what should I do when the build is failing?",  # a question for help
     ],
 )
 def test_questions_that_propose_no_rule(text: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 import random
 import sqlite3
+import threading
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, cast
@@ -649,3 +651,32 @@ def test_rows_tied_with_the_floor_are_kept() -> None:
         assert [doc for doc, _ in found] == ids[:limit]
         assert found == reference_best(docs, lengths, ["tied"], limit)
     assert state.best(["tied", "w07"], None, 5) == reference_best(docs, lengths, ["tied", "w07"], 5)
+
+
+async def test_building_now_waits_for_the_build_the_store_started_at_open(
+    project: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The store's own build read the empty store and ends late: finishing after `build_now`,
+    # it would put its older state back, and while it runs no rebuild can start.
+    real = lexical._build
+    first: list[bool] = []
+
+    def late(
+        path: Path, stop: threading.Event, problem: lexical.Problem = lexical._no_problem
+    ) -> lexical.IndexState:
+        state = real(path, stop, problem)
+        if not first:
+            first.append(True)
+            time.sleep(2)
+        return state
+
+    monkeypatch.setattr(lexical, "_build", late)
+    monkeypatch.setattr(lexical, "CATCH_UP_MAX", 3)
+    store = await SqliteStore.open(project)
+    try:
+        _rng, index = await filled(store, 5, 20)
+        index.build_now()
+        assert index.wait_built(30)
+        await assert_same(store, project)
+    finally:
+        await store.close()

@@ -40,7 +40,9 @@ _PERMANENT = re.compile(
     r"\b(?:exclusively|always|never|from now on|going forward|from here on|every ?time|"
     r"each time|whenever|by default|as a (?:general )?rule|in (?:the )?future|"
     r"(?:only|solely) (?:use|call|go through|through)|(?:for|before|after|on|in|with) "
-    r"(?:all|every|each) \w+)\b",
+    r"(?:all|every|each) \w+|"
+    # a habit's condition: "… when I'm trying to solve", "… while we're iterating"
+    r"(?:when|while) (?:i|we|you)(?:'m|'re| am| are) (?:\w+ )?\w+ing)\b",
     re.IGNORECASE,
 )
 #: How a proposal opens, and what is left out of the rule it states.
@@ -59,10 +61,12 @@ _VAGUE = re.compile(
     r"with|from|by|as|every|each|all|always|exclusively|only|when|whenever)\b)",
     re.IGNORECASE,
 )
+#: A hedge after a modal in a proposal: "should probably not …".
+_HEDGED = re.compile(r"\b(should|must|could|can)\s+(?:probably|maybe|perhaps)\s+", re.I)
 #: A closing tag that turns a statement into a proposal: "…, makes sense?".
 _TAG = re.compile(
     r"[,;\s—–-]*\b(?:(?:does that |that )?makes? sense|right|ok(?:ay)?|agreed|sounds? good|"
-    r"wdyt|what do you think|thoughts|yes|no|good idea|fair)\s*\?+\s*$",
+    r"wdyt|what (?:do )?you think|thoughts|yes|no|good idea|fair)\s*\?+\s*$",
     re.IGNORECASE,
 )
 #: The first words of an answer that accepts what was proposed.
@@ -112,10 +116,14 @@ def proposed_rule(text: str) -> str | None:
             continue
         tagged = _TAG.search(question)
         body = question[: tagged.start()] if tagged else question.rstrip("?")
+        if tagged:  # "…, right, what do you think?": the tag before the tag
+            body = _TAG.sub("", body + "?").rstrip("?")
         led = _LEAD.match(body)
         if not (tagged or led) or not _PERMANENT.search(body):
             continue
         rule = _SUBJECT.sub("", body[led.end() :] if led else body)
+        # "I should probably not …": the other side's yes settles what the proposal hedged
+        rule = _HEDGED.sub(r"\1 ", rule)
         return _narrowed(rule.strip(" ,;:—–-"))
     return None
 

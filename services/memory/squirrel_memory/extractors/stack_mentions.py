@@ -22,7 +22,7 @@ from functools import cache
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.manifests import LIBRARIES
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.stack import _data
+from squirrel_memory.repository.stack import role_names
 
 #: The roles of the stack table a sentence may not name unseen.
 _ROLES = frozenset({"framework", "database", "orm", "queue", "cache", "search", "migrations"})
@@ -45,11 +45,7 @@ MIN_LOOSE_CHARS = 4
 @cache
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """(names read in any case, names read only as written)."""
-    names: set[str] = set(_SHORT)
-    for table in _data()["deps"].values():
-        for key, role in table.items():
-            if role.get("role") in _ROLES:
-                names.update((str(role["name"]), key))
+    names: set[str] = set(_SHORT) | set(role_names(_ROLES))
     names.update(display for kind, display in LIBRARIES.values() if kind == "testing")
     names = {n for n in names if "/" not in n and n.lower() not in _EVERYDAY}
     loose = {n.lower() for n in names if len(n) >= MIN_LOOSE_CHARS}

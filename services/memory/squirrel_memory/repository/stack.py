@@ -84,6 +84,22 @@ def _named_stack() -> dict[str, set[str]]:
     return found
 
 
+def role_names(roles: frozenset[str]) -> tuple[str, ...]:
+    """Every dependency the stack table gives one of `roles` (`framework`, `database`, …): its
+    name as a person writes it and the key it is found under."""
+    return _role_names(roles)
+
+
+@cache
+def _role_names(roles: frozenset[str]) -> tuple[str, ...]:
+    names: list[str] = []
+    for table in _data()["deps"].values():
+        for key, role in table.items():
+            if role.get("role") in roles:
+                names += [str(role["name"]), key]
+    return tuple(dict.fromkeys(names))
+
+
 def stack_names() -> tuple[str, ...]:
     """Every name the stack table gives a language, runtime, dependency, container image or
     platform, as a person writes it and by the key it is found under."""

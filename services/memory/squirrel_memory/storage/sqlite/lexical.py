@@ -247,7 +247,12 @@ class LexicalIndex:
             self._spawn_builder()
 
     def build_now(self) -> None:
-        """Build in this thread (tests, tools)."""
+        """Build in this thread (tests, tools), after a background build already running (the
+        one a store starts when it opens): finishing later, that one would put its older state
+        back over this one, and while it runs no other build can start."""
+        builder = self._builder
+        if builder is not None:
+            builder.join()
         state = _build(self._path, self._stop, self._problem)
         with self._lock:
             self._state = state
