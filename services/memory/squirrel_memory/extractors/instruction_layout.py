@@ -38,9 +38,9 @@ from squirrel_memory.extractors.placements import (
     excluded,
     plain,
     seen_paths,
-    sentences,
     subject_of,
 )
+from squirrel_memory.extractors.reply_sentences import sentences
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings

@@ -42,6 +42,7 @@ from pathlib import Path, PurePosixPath
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import read_output, shown_paths
+from squirrel_memory.extractors.reply_sentences import BULLET, bullet_sentences, clauses
 from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
 from squirrel_memory.extractors.stack_mentions import tools_saw, unshown_stack
 from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
@@ -62,11 +63,7 @@ EXCLUDED_DIRS = frozenset(
     | TEST_DATA_DIRS
     | {"snapshots", "golden", "goldens"}
 )
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
-#: Abbreviations whose full stop ends no sentence ("e.g. `Shop.Orders`", "i.e. the").
-_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|incl|resp)\.$", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
-_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 #: A line reference after a path: `:12`, `:12-40`, `:12:5`, `#L12-L40`.
 LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 _PATHLIKE = re.compile(r"^[\w@.~/+-]+$")
@@ -170,8 +167,6 @@ VAGUE_SUBJECTS = _VAGUE = frozenset(
         "match source setting content project repo repository main rest other"
     )
 )
-#: Where a sentence's clauses meet: "…; the database …", "…, and the tests …".
-_CLAUSE_BOUNDARY = re.compile(r"(;\s+|,\s+(?:and|while|whereas|but)\s+)")
 _NUMBERED = re.compile(r"^\s*(\d+)(?:→|\t)(.*)$")
 _SYMBOL = re.compile(r"^([A-Za-z_][\w.:]*?)(?:\(\)?\)?|/\d+)?$")
 
@@ -350,8 +345,8 @@ def claim(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None:
     when `text` states where something lives or how it is wired; else None."""
     if "`" not in text:
         return None  # a path is always named in backticks
-    bullet = bool(_BULLET.match(text))
-    flat = " ".join(without_bold(_BULLET.sub("", text)).split())
+    bullet = bool(BULLET.match(text))
+    flat = " ".join(without_bold(BULLET.sub("", text)).split())
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2:
         return None
     if "?" in flat or flat.endswith(":"):
@@ -408,51 +403,12 @@ def layout_list(text: str, seen: SeenPaths) -> tuple[str, str, list[str]] | None
     return (said, placed, symbols) if said and placed else None
 
 
-def clauses(text: str) -> list[str]:
-    """`text` cut where two clauses that each name code meet ("Routes are installed in `a`;
-    the database is connected in `b`, and the tests point `c` at …"): each clause stands
-    whole, with its own scope words, and a clause naming no code stays with the one before
-    ("Routes, models, and views are defined in `x`" is one clause)."""
-    parts = _CLAUSE_BOUNDARY.split(text)
-    kept = [parts[0]]
-    for boundary, part in zip(parts[1::2], parts[2::2], strict=True):
-        if "`" in kept[-1] and "`" in part and kept[-1].count("`") % 2 == 0:
-            kept.append(part)
-        else:
-            kept[-1] += boundary + part
-    return kept
-
-
 def whole_plain(text: str) -> bool:
     """Whether the whole sentence `text` is plain and opens with no action or condition: a
     modal or a person in one clause ("should be installed in `a`, and its table is to be
     created in `b`") speaks for the others."""
-    flat = " ".join(without_bold(_BULLET.sub("", text)).split())
+    flat = " ".join(without_bold(BULLET.sub("", text)).split())
     return plain(_CODE_SPAN.sub(" code ", flat)) and not _ACTION_OPENING.match(flat)
-
-
-def sentences(line: str) -> list[str]:
-    """The sentences of `line`: cut after a full stop, "!" or "?" and a space before a capital,
-    a code span or emphasis, never after an abbreviation ("contexts such as, e.g. `Orders`")."""
-    found: list[str] = []
-    for piece in _SENTENCE.split(line):
-        if found and _ABBREVIATION.search(found[-1]):
-            found[-1] += " " + piece
-        else:
-            found.append(piece)
-    return found
-
-
-def bullet_sentences(line: str) -> list[str]:
-    """The sentences of `line`; a list item's first keeps its marker ("- Blog posts in
-    `data/blog/`" is read as an item of a summary list), and its others stand alone, so a
-    second sentence's denial or plan ("Web code never touches `Repo` directly") does not rule
-    out the first."""
-    marker = _BULLET.match(line)
-    if marker is None:
-        return sentences(line.strip())
-    found = sentences(line[marker.end() :].strip())
-    return [line[: marker.end()] + found[0], *found[1:]] if found else [line]
 
 
 def subject_of(said: str) -> str:
