@@ -15,19 +15,13 @@ Usage: python -m bench.pitfall_shapes [--case NAME ...] [--memories]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from bench import fixture_pipeline
-from bench.answer_key import backend_env
+from bench import case_runs
 from bench.pitfall_shape_cases import CASES, Shape
-from bench.trap_transcripts import write_sessions
-from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
 _FLAGS = re.IGNORECASE
@@ -64,19 +58,8 @@ class Outcome:
 
 def measure(shapes: Sequence[Shape]) -> list[Outcome]:
     """Runs every case's sessions through one memory service; one Outcome per case."""
-    outcomes = {s.name: Outcome(s) for s in shapes}
-
-    async def inspect(client: MemoryClient, name: str, project_id: str, events: int) -> None:
-        outcomes[name].memories = await fixture_pipeline.typed_memories(client, project_id)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        projects = [(s.name, write_sessions(Path(tmp), s.name, s.sessions)) for s in shapes]
-        asyncio.run(
-            fixture_pipeline.run_once(
-                projects, False, settings_env=backend_env("rules"), inspect=inspect
-            )
-        )
-    return [outcomes[s.name] for s in shapes]
+    kept = case_runs.kept_memories([(s.name, s.sessions) for s in shapes])
+    return [Outcome(s, kept.get(s.name, [])) for s in shapes]
 
 
 def _yes(flag: bool) -> str:
