@@ -14,19 +14,13 @@ Usage: python -m bench.layout_probe [--case NAME ...] [--memories]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from bench import fixture_pipeline
-from bench.answer_key import backend_env
+from bench import case_runs
 from bench.layout_probe_cases import CASES, Probe
-from bench.trap_transcripts import write_sessions
-from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
 
@@ -61,19 +55,8 @@ class Outcome:
 
 def measure(probes: Sequence[Probe]) -> list[Outcome]:
     """Runs every probe's sessions through one memory service; one Outcome per probe."""
-    outcomes = {p.name: Outcome(p) for p in probes}
-
-    async def inspect(client: MemoryClient, name: str, project_id: str, events: int) -> None:
-        outcomes[name].memories = await fixture_pipeline.typed_memories(client, project_id)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        projects = [(p.name, write_sessions(Path(tmp), p.name, p.sessions)) for p in probes]
-        asyncio.run(
-            fixture_pipeline.run_once(
-                projects, False, settings_env=backend_env("rules"), inspect=inspect
-            )
-        )
-    return [outcomes[p.name] for p in probes]
+    kept = case_runs.kept_memories([(p.name, p.sessions) for p in probes])
+    return [Outcome(p, kept.get(p.name, [])) for p in probes]
 
 
 def _yes(flag: bool) -> str:

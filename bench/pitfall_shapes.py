@@ -6,7 +6,8 @@ file, one cause behind a commit gate's checks, progress lines around an error, a
 cases: a failure left alone, a TDD red step, a transient network error) goes alone into its own
 project through the real pipeline (the offline `rules` extractor, as `bench.answer_key` runs it).
 Prints per case: pitfalls kept, whether one names the trigger, the cause and the fix, and junk
-(a pitfall built on a progress line, or any pitfall where none is due).
+(a pitfall built on a progress line, or any pitfall where none is due); with --memories, every
+memory kept, in full.
 
 Usage: python -m bench.pitfall_shapes [--case NAME ...] [--memories]
 """
@@ -14,19 +15,13 @@ Usage: python -m bench.pitfall_shapes [--case NAME ...] [--memories]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from bench import fixture_pipeline
-from bench.answer_key import backend_env
+from bench import case_runs
 from bench.pitfall_shape_cases import CASES, Shape
-from bench.trap_transcripts import write_sessions
-from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
 _FLAGS = re.IGNORECASE
@@ -63,32 +58,17 @@ class Outcome:
 
 def measure(shapes: Sequence[Shape]) -> list[Outcome]:
     """Runs every case's sessions through one memory service; one Outcome per case."""
-    outcomes = {s.name: Outcome(s) for s in shapes}
-
-    async def inspect(client: MemoryClient, name: str, project_id: str, events: int) -> None:
-        outcomes[name].memories = await fixture_pipeline.typed_memories(client, project_id)
-
-    with tempfile.TemporaryDirectory() as tmp:
-        projects = [(s.name, write_sessions(Path(tmp), s.name, s.sessions)) for s in shapes]
-        asyncio.run(
-            fixture_pipeline.run_once(
-                projects, False, settings_env=backend_env("rules"), inspect=inspect
-            )
-        )
-    return [outcomes[s.name] for s in shapes]
+    kept = case_runs.kept_memories([(s.name, s.sessions) for s in shapes])
+    return [Outcome(s, kept.get(s.name, [])) for s in shapes]
 
 
 def _yes(flag: bool) -> str:
     return "yes" if flag else "-"
 
 
-def _cell(text: str, width: int = 160) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
 def report(outcomes: Sequence[Outcome], memories: bool = False) -> str:
-    """The per-case table, a total line and, with `memories`, every pitfall kept."""
+    """The per-case table, a total line and, with `memories`, the memory each case expects (when
+    it says) and every memory kept, in full."""
     lines = [
         "| case | shape | ecosystem | pitfalls | trigger | cause | fix | junk | right |",
         "|---|---|---|---:|---|---|---|---:|---|",
@@ -116,17 +96,21 @@ def report(outcomes: Sequence[Outcome], memories: bool = False) -> str:
     if memories:
         for o in outcomes:
             lines.append(f"\n### {o.shape.name}")
-            lines.extend(f"- [{kind}] {_cell(text)}" for kind, text in sorted(o.memories))
+            if o.shape.expect:
+                lines.append(f"expected: {o.shape.expect}")
+            lines.extend(f"- [{kind}] {text}" for kind, text in sorted(o.memories))
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None = None, cases: Sequence[Shape] = CASES, doc: str = __doc__) -> int:
+    """Runs `cases` (those named by --case, else all) and prints the report; `doc` is the
+    calling bench's docstring, whose first line describes the command."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--case", action="append", default=[], help="only this case (repeatable)")
     parser.add_argument("--memories", action="store_true", help="print every memory kept")
     args = parser.parse_args(argv)
     configure_logging("bench", "error", json=True)
-    shapes = [s for s in CASES if not args.case or s.name in args.case]
+    shapes = [s for s in cases if not args.case or s.name in args.case]
     unknown = set(args.case) - {s.name for s in shapes}
     if unknown:
         print(f"no case named {sorted(unknown)}", file=sys.stderr)

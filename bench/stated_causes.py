@@ -14,32 +14,14 @@ Usage: python -m bench.stated_causes [--case NAME ...] [--memories]
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from bench.pitfall_shapes import measure, report
+from bench import pitfall_shapes
 from bench.stated_cause_cases import CASES
-from squirrel_core.logs import configure_logging
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", action="append", default=[], help="only this case (repeatable)")
-    parser.add_argument("--memories", action="store_true", help="print every memory kept")
-    args = parser.parse_args(argv)
-    configure_logging("bench", "error", json=True)
-    shapes = [s for s in CASES if not args.case or s.name in args.case]
-    unknown = set(args.case) - {s.name for s in shapes}
-    if unknown:
-        print(f"no case named {sorted(unknown)}", file=sys.stderr)
-        return 2
-    outcomes = measure(shapes)
-    print(report(outcomes))
-    if args.memories:
-        for o in outcomes:
-            print(f"\n### {o.shape.name}\nexpected: {o.shape.expect}")
-            print("\n".join(f"- [{kind}] {text}" for kind, text in sorted(o.memories)))
-    return 0
+    return pitfall_shapes.main(argv, cases=CASES, doc=__doc__)
 
 
 if __name__ == "__main__":

@@ -80,6 +80,11 @@ class Session:
     steps: tuple[Step, ...]
 
 
+def one_session(cwd: str, *steps: Step, host: str = "claude") -> tuple[Session, ...]:
+    """A case's sessions when it has one: `steps` in the project at `cwd`, written by `host`."""
+    return (Session(host, cwd, steps),)
+
+
 def _where(cwd: str, path: str) -> str:
     return path if path.startswith("/") else f"{cwd.rstrip('/')}/{path}"
 

@@ -27,17 +27,13 @@ Usage: python -m bench.wrong_traps [--trap NAME ...] [--hook-text] [--memories]
 from __future__ import annotations
 
 import argparse
-import asyncio
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from bench import fixture_pipeline
-from bench.answer_key import backend_env
-from bench.trap_transcripts import Trap, write_sessions
+from bench import case_runs, fixture_pipeline
+from bench.trap_transcripts import Trap
 from bench.wrong_trap_cases import CASES as FIRST
 from bench.wrong_trap_cases_b import CASES as SECOND
 from bench.wrong_trap_cases_c import CASES as THIRD
@@ -134,13 +130,7 @@ def measure(traps: Sequence[Trap]) -> list[Outcome]:
             client, project_id, hosts[name]
         )
 
-    with tempfile.TemporaryDirectory() as tmp:
-        projects = [(t.name, write_sessions(Path(tmp), t.name, t.sessions)) for t in traps]
-        asyncio.run(
-            fixture_pipeline.run_once(
-                projects, False, settings_env=backend_env("rules"), inspect=inspect
-            )
-        )
+    case_runs.run_cases([(t.name, t.sessions) for t in traps], inspect)
     return [outcomes[t.name] for t in traps]
 
 

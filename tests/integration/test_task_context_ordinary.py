@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
+from squirrel_memory.extractors.preferences import TENTATIVE_TAG
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -18,7 +19,6 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
-from squirrel_memory.recurrence import TENTATIVE_TAG
 from squirrel_memory.retrieval import Retriever, embedding_text
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.task_context import TaskContextBuilder

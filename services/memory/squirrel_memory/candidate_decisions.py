@@ -18,9 +18,9 @@ from squirrel_memory.models import (
     UpdateDecision,
 )
 from squirrel_memory.pass_report import Decide
+from squirrel_memory.promotion import SessionsOf
 from squirrel_memory.recurrence import (
     Likeness,
-    SessionsOf,
     align_with_stored,
     decide_recurrence,
     is_restated,

@@ -50,14 +50,20 @@ def comparable(
     the `echoed` sentences (`echoes`) that share one with either: the only texts the meaning
     rule can join (the others need no vector; an echo is only ever compared with an
     instruction)."""
-    telling = set().union(*(telling_words(instruction_words(w)) for w in [*wordings, *echoed]))
-    kept = [m.content for m in stored if telling & telling_words(instruction_words(m.content))]
-    known = set().union(*(telling_words(instruction_words(w)) for w in [*wordings, *kept]))
-    return [
-        *wordings,
-        *kept,
-        *(e for e in echoed if known & telling_words(instruction_words(e))),
-    ]
+    known: set[str] = set().union(*(_telling(w) for w in wordings))
+    echo_words = [(e, _telling(e)) for e in echoed]
+    telling = known.union(*(words for _, words in echo_words))
+    kept: list[str] = []
+    for memory in stored:
+        words = _telling(memory.content)
+        if telling & words:
+            kept.append(memory.content)
+            known |= words
+    return [*wordings, *kept, *(e for e, words in echo_words if known & words)]
+
+
+def _telling(text: str) -> frozenset[str]:
+    return telling_words(instruction_words(text))
 
 
 async def instruction_likeness(

@@ -44,7 +44,7 @@ from squirrel_memory.models import (
     Scope,
     StoredEvent,
 )
-from squirrel_memory.recurrence import RECURRING_TAG, recurring_importance
+from squirrel_memory.promotion import RECURRING_TAG, recurring_importance
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Retirement, Store
 

@@ -18,7 +18,8 @@ what the user keeps saying ranks first in the style view; the user's emphasis or
 on it keeps its step above what recurrence alone gives. Recurrence counts sessions, not
 messages (`SessionsOf`): an instruction said three times in one session, across its breaks,
 is a standing one but weighs less than one said in two sessions, and a further occurrence
-in a session already cited is cited without raising it.
+in a session already cited is cited without raising it (the weights: `promotion`; an echo of
+the user's words met with its instruction: `extractors/echo_merge`).
 
 A standing rule kept in the user's own words (`standing_words`, another language than
 English) has a key made of its words, so the same rule in other words has another key: two
@@ -35,21 +36,14 @@ lower share of the words): the vectors alone rank "run the tests before you comm
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from squirrel_memory.extractors.echo_merge import as_stored, merged_with_echo
 from squirrel_memory.extractors.echoes import is_echo, may_hear
 from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
-from squirrel_memory.extractors.preferences import (
-    CORRECTION_STEP,
-    CORRECTION_TAG,
-    EMPHASIS_STEP,
-    EMPHASIS_TAG,
-    RESTATED_TAG,
-    STANDING_TAG,
-    TENTATIVE_TAG,
-)
+from squirrel_memory.extractors.preferences import RESTATED_TAG, STANDING_TAG
 from squirrel_memory.extractors.reply_habits import (
     BULLETS_KEY,
     CHANGED_LINES_KEY,
@@ -77,16 +71,21 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
+from squirrel_memory.promotion import (
+    MAX_RECURRING_IMPORTANCE,
+    RECURRENCE_STEP,
+    RECURRING_TAG,
+    SessionsOf,
+    firm_tags,
+    is_tentative,
+    pooled,
+    promoted,
+    recurring_importance,
+    session_count,
+    stress_marks,
+    stress_of,
+)
 
-#: Importance of an instruction seen in two sessions (a stated rule starts at 0.7 too).
-RECURRING_IMPORTANCE = 0.7
-#: Importance of an instruction said again only within one session (after a break): a
-#: standing one, below what a second session gives.
-ONE_SESSION_IMPORTANCE = 0.65
-#: What each further occurrence adds, and the most recurrence alone can give.
-RECURRENCE_STEP = 0.05
-MAX_RECURRING_IMPORTANCE = 0.9
-RECURRING_TAG = "recurring"
 #: Two instructions are the same when at least this many content words are shared and they
 #: make up this share of the shorter one's words.
 MIN_SHARED_WORDS = 2
@@ -126,44 +125,9 @@ MIN_SHARED_SHARE = 0.6
 MEANING_THRESHOLD = 0.7
 MEANING_SHARED_SHARE = 0.4
 MEANING_TELLING_SHARE = 0.5
-#: What the user's emphasis, and a correction, add to a recurring instruction's importance
-#: (as they do to an instruction said once: `preferences`).
-_STRESS_STEPS = {EMPHASIS_TAG: EMPHASIS_STEP, CORRECTION_TAG: CORRECTION_STEP}
-
-SessionsOf = Mapping[str, str]
-"""The session of each event an instruction cites (event id → session id). An event it does
-not know (pruned, or no map given) counts as a session of its own."""
-
 Likeness = Callable[[str, str], float | None]
 """How close two instructions' meanings are (cosine of their sentence vectors), None when a
 text has no vector (the model was not loaded): then word overlap decides alone."""
-
-
-def recurring_importance(
-    sessions: int, floor: float = RECURRING_IMPORTANCE, *, stress: float = 0.0
-) -> float:
-    """The importance of an instruction said in `sessions` sessions (two:
-    `RECURRING_IMPORTANCE`; one, said again after a break: `ONE_SESSION_IMPORTANCE`), plus the
-    `stress` the user put on it (`stress_of`), never below `floor`."""
-    if sessions < 2:
-        grown = ONE_SESSION_IMPORTANCE
-    else:
-        grown = RECURRING_IMPORTANCE + RECURRENCE_STEP * (sessions - 2)
-    grown = min(MAX_RECURRING_IMPORTANCE, grown) + stress
-    return round(max(floor, min(MAX_RECURRING_IMPORTANCE, grown)), 3)
-
-
-def session_count(event_ids: Sequence[str], sessions: SessionsOf | None = None) -> int:
-    """How many sessions the events `event_ids` were said in (`SessionsOf`)."""
-    known = sessions or {}
-    return len({known.get(event_id) or f"event:{event_id}" for event_id in event_ids})
-
-
-def stress_of(tags: Sequence[str]) -> float:
-    """What an instruction's marks add when it recurs: `EMPHASIS_STEP` when any occurrence
-    was stressed (capitals, "I told you", said twice in one session), `CORRECTION_STEP` when
-    any corrected the assistant."""
-    return sum(step for tag, step in _STRESS_STEPS.items() if tag in tags)
 
 
 def same_instruction(first: str, second: str, likeness: Likeness | None = None) -> bool:
@@ -265,40 +229,6 @@ def align_with_stored(
     return result
 
 
-def is_tentative(tags: Sequence[str]) -> bool:
-    """Whether a memory or candidate is a one-off instruction still waiting for a repeat."""
-    return TENTATIVE_TAG in tags
-
-
-def _pooled(*groups: Sequence[str]) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(i for group in groups for i in group))
-
-
-def _firm_tags(tags: Sequence[str], extra: str) -> tuple[str, ...]:
-    return tuple(dict.fromkeys((*(t for t in tags if t != TENTATIVE_TAG), extra)))
-
-
-def promoted(
-    candidate: MemoryCandidate,
-    earlier: Sequence[str],
-    earlier_tags: Sequence[str] = (),
-    sessions: SessionsOf | None = None,
-) -> MemoryCandidate:
-    """`candidate` as a standing instruction that also cites the `earlier` events (whose
-    memory or candidate carried `earlier_tags`); each session cited beyond the second adds
-    `RECURRENCE_STEP`, and the user's stress on any occurrence its step (`stress_of`)."""
-    pooled = _pooled(earlier, candidate.source_event_ids)
-    tags = _firm_tags(_pooled(candidate.tags, _marks(earlier_tags)), RECURRING_TAG)
-    return replace(
-        candidate,
-        tags=tags,
-        importance=recurring_importance(
-            session_count(pooled, sessions), candidate.importance, stress=stress_of(tags)
-        ),
-        source_event_ids=pooled,
-    )
-
-
 def _worded_as(said: MemoryCandidate, earlier: MemoryCandidate | MemoryItem) -> MemoryCandidate:
     """An instruction said again: in the earlier wording when the later one is only the words
     the user said again (`restated`: no form read them as an instruction), else as said."""
@@ -313,11 +243,6 @@ def is_restated(candidate: MemoryCandidate) -> bool:
     return RESTATED_TAG in candidate.tags and is_tentative(candidate.tags)
 
 
-def _marks(tags: Sequence[str]) -> tuple[str, ...]:
-    """The stress marks among `tags`, which an instruction keeps when said again."""
-    return tuple(t for t in tags if t in _STRESS_STEPS)
-
-
 def merge_pair(
     first: MemoryCandidate, second: MemoryCandidate, sessions: SessionsOf | None = None
 ) -> MemoryCandidate | None:
@@ -329,7 +254,7 @@ def merge_pair(
     if first.type is not MemoryType.USER_STYLE or second.type is not MemoryType.USER_STYLE:
         return None
     if is_echo(first) or is_echo(second):
-        return _with_echo(first, second, sessions)
+        return merged_with_echo(first, second, sessions)
     first_tentative, second_tentative = is_tentative(first.tags), is_tentative(second.tags)
     if first_tentative and second_tentative:
         if first.source_episode_id == second.source_episode_id:
@@ -338,27 +263,8 @@ def merge_pair(
         return _worded_as(said, first)
     if first_tentative or second_tentative:
         firm, other = (second, first) if first_tentative else (first, second)
-        pooled = _pooled(firm.source_event_ids, other.source_event_ids)
-        return replace(firm, source_event_ids=pooled)
+        return replace(firm, source_event_ids=pooled(firm.source_event_ids, other.source_event_ids))
     return None
-
-
-def _with_echo(
-    first: MemoryCandidate, second: MemoryCandidate, sessions: SessionsOf | None = None
-) -> MemoryCandidate:
-    """An instruction and an echo on one anchor: the instruction, said in one more session when
-    the echo is of another episode (a standing one cites it; a tentative one is promoted), as
-    it was when of its own. Two echoes stay an echo, citing both (it counts only where it says
-    again an instruction given before)."""
-    pooled = _pooled(first.source_event_ids, second.source_event_ids)
-    if is_echo(first) and is_echo(second):
-        return replace(second, source_event_ids=pooled)
-    said, echo = (second, first) if is_echo(first) else (first, second)
-    if said.source_episode_id == echo.source_episode_id:
-        return said
-    if not is_tentative(said.tags):
-        return replace(said, source_event_ids=_pooled(said.source_event_ids, echo.source_event_ids))
-    return promoted(said, echo.source_event_ids, (), sessions)
 
 
 def decide_recurrence(
@@ -413,14 +319,7 @@ def decide_recurrence(
             return None
         target = earlier[0]
         if is_echo(candidate):
-            # The instruction as stored, said in one more session: its words and its tags.
-            candidate = replace(
-                candidate,
-                content=target.content,
-                tags=target.tags,
-                scope=target.scope,
-                importance=target.importance,
-            )
+            candidate = as_stored(candidate, target)
         return _decision(
             UpdateAction.DELETE_AND_ADD,
             _worded_as(promoted(candidate, target.source_event_ids, target.tags, sessions), target),
@@ -432,8 +331,8 @@ def decide_recurrence(
     target = waiting[0]
     firm_candidate = replace(
         candidate,
-        tags=_firm_tags(candidate.tags, STANDING_TAG),
-        source_event_ids=_pooled(target.source_event_ids, candidate.source_event_ids),
+        tags=firm_tags(candidate.tags, STANDING_TAG),
+        source_event_ids=pooled(target.source_event_ids, candidate.source_event_ids),
     )
     return _decision(
         UpdateAction.DELETE_AND_ADD, firm_candidate, target, "instruction stated as a rule"
@@ -477,9 +376,9 @@ def _said_again(
     """A standing rule said once more: the stored wording stays, the occurrence is cited and
     the importance grows with the sessions; said again in a session already cited, it is
     cited without growing."""
-    pooled = _pooled(target.source_event_ids, candidate.source_event_ids)
-    tags = _firm_tags(_pooled(target.tags, _marks(candidate.tags)), RECURRING_TAG)
-    count = session_count(pooled, sessions)
+    cited = pooled(target.source_event_ids, candidate.source_event_ids)
+    tags = firm_tags(pooled(target.tags, stress_marks(candidate.tags)), RECURRING_TAG)
+    count = session_count(cited, sessions)
     new_session = count > session_count(target.source_event_ids, sessions)
     step = RECURRENCE_STEP if new_session else 0.0
     grown = recurring_importance(count, stress=stress_of(tags)) if count >= 2 else 0.0
@@ -494,7 +393,7 @@ def _said_again(
             ),
             3,
         ),
-        source_event_ids=pooled,
+        source_event_ids=cited,
         scope=target.scope,
     )
     decision = _decision(

@@ -29,7 +29,7 @@ from squirrel_memory.models import (
     UpdateDecision,
     writer_source,
 )
-from squirrel_memory.recurrence import is_tentative
+from squirrel_memory.promotion import is_tentative
 from squirrel_memory.user_memories.style_owner import project_only
 from squirrel_memory.user_memories.userstore import UserStore, UserStyleItem
 

@@ -57,7 +57,7 @@ from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.loaded_sources import checked_files, only_from
 from squirrel_memory.models import MemoryItem, MemoryType
-from squirrel_memory.recurrence import is_tentative
+from squirrel_memory.promotion import is_tentative
 from squirrel_memory.retrieval import (
     MAX_QUERY_CHARS,
     RELEVANT_LEXICAL_ONLY,

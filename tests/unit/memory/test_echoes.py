@@ -13,7 +13,7 @@ from squirrel_memory.extractors.echoes import ECHO_TAG, echo_candidates, is_echo
 from squirrel_memory.extractors.preferences import TENTATIVE_TAG
 from squirrel_memory.instruction_meaning import comparable
 from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType, Scope
-from squirrel_memory.recurrence import RECURRING_IMPORTANCE, RECURRING_TAG
+from squirrel_memory.promotion import RECURRING_IMPORTANCE, RECURRING_TAG
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.user_memories.userstore import SqliteUserStore
 from tests.unit.memory.session_builder import Session

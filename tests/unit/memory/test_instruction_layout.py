@@ -5,7 +5,7 @@ from __future__ import annotations
 from squirrel_core.host_files import WRITTEN_TAG
 from squirrel_memory.extractors.finder_parts import placed_parts
 from squirrel_memory.extractors.instruction_layout import instruction_layout
-from squirrel_memory.extractors.placements import sentences
+from squirrel_memory.extractors.reply_sentences import sentences
 from tests.unit.memory.test_rules_extractor import Stream
 from tests.unit.memory.test_session_about import _numbered, _reads
 

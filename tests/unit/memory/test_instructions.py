@@ -25,7 +25,8 @@ from squirrel_memory.models import (
     StoredEvent,
 )
 from squirrel_memory.processor import Processor
-from squirrel_memory.recurrence import recurring_importance, same_instruction, unify_keys
+from squirrel_memory.promotion import recurring_importance
+from squirrel_memory.recurrence import same_instruction, unify_keys
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.user_memories.userstore import SqliteUserStore
 from tests.unit.memory.session_builder import clocked_stores, exchange, rules_processor

@@ -26,6 +26,7 @@ from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.sqlite import lexical, postings
 from squirrel_memory.storage.sqlite import search as sqlite_search
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
+from squirrel_memory.storage.sqlite.vocabulary import COLUMN_WEIGHTS, Postings
 
 USER = "alice"
 # Stems that meet (`run`, `running`), camelCase, accents, stop words, one-letter words: ties,
@@ -277,7 +278,7 @@ async def test_tokenized_words_leave_nothing_behind_for_the_next_ones() -> None:
 
 
 def test_the_index_weighs_columns_as_the_fts5_query() -> None:
-    weights = ", ".join(str(w) for w in postings.COLUMN_WEIGHTS)
+    weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
     for statement in (
         sqlite_search._BEST_MATCHES,
         sqlite_search._BEST_MATCHES_OF_TYPES,
@@ -358,13 +359,13 @@ def random_doc(rng: random.Random, vocabulary: list[str]) -> tuple[dict[str, flo
     words = rng.choices(vocabulary, weights=range(len(vocabulary), 0, -1), k=rng.randint(1, 30))
     terms: dict[str, float] = {}
     for word in words:
-        terms[word] = terms.get(word, 0.0) + rng.choice(postings.COLUMN_WEIGHTS[:3])
+        terms[word] = terms.get(word, 0.0) + rng.choice(COLUMN_WEIGHTS[:3])
     return terms, float(len(words))
 
 
 def postings_of(
     docs: dict[int, dict[str, float]], lengths: dict[int, float], vocabulary: list[str]
-) -> postings.Postings:
+) -> Postings:
     """The postings of `docs`, as `read_postings` gives them (rows by their place in rowid
     order)."""
     ids = sorted(docs)
@@ -377,7 +378,7 @@ def postings_of(
         sizes.append(len(holding))
         rows.extend(slot[doc] for doc in holding)
         freqs.extend(docs[doc][term] for doc in holding)
-    return postings.Postings(
+    return Postings(
         list(vocabulary),
         np.asarray(sizes, dtype=np.int64),
         np.asarray(rows, dtype=np.int32),
@@ -430,14 +431,14 @@ def test_a_term_in_every_row_still_finds_every_row_holding_it() -> None:
     """A term held by every row scores each at the idf's floor (`bm25.MIN_IDF`): the smallest
     shares there are, still above 0, so the rows holding it are found by their score (every
     indexed column weighs more than 0: a posting's count is never 0)."""
-    assert all(weight > 0 for weight in postings.COLUMN_WEIGHTS[:3])
+    assert all(weight > 0 for weight in COLUMN_WEIGHTS[:3])
     rng = random.Random(5)
     vocabulary = ["common", *sorted(f"w{n:02d}" for n in range(40))]
     docs: dict[int, dict[str, float]] = {}
     lengths: dict[int, float] = {}
     for rowid in range(1, 301):
         terms, length = random_doc(rng, vocabulary[1:])
-        terms["common"] = postings.COLUMN_WEIGHTS[1]
+        terms["common"] = COLUMN_WEIGHTS[1]
         docs[rowid], lengths[rowid] = terms, length + 1
     ids = sorted(docs)
     state = postings.IndexState(
@@ -573,7 +574,7 @@ def skewed_state(
         words = rng.choices(vocabulary, weights=weights, k=rng.choice((1, 4, 8, 16)))
         terms: dict[str, float] = {}
         for word in words:
-            terms[word] = terms.get(word, 0.0) + rng.choice(postings.COLUMN_WEIGHTS[:3])
+            terms[word] = terms.get(word, 0.0) + rng.choice(COLUMN_WEIGHTS[:3])
         docs[rowid], lengths[rowid] = terms, float(len(words))
         kind_of[rowid] = rng.choice(kinds)
     ids = sorted(docs)

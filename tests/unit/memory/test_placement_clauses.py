@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from squirrel_memory.extractors.closing_reports import closing_reports
-from squirrel_memory.extractors.placements import clauses, placements
+from squirrel_memory.extractors.placements import placements
+from squirrel_memory.extractors.reply_sentences import clauses
 from tests.unit.memory.test_placements import ROOT, _event, _read, _reply
 
 KT = "src/main/kotlin/com/fleet/plugins"

@@ -38,6 +38,7 @@ TOP_LEVEL = frozenset(
         "processor",
         "processor_settings",
         "project_work",
+        "promotion",
         "recipe_join",
         "recurrence",
         "session_readiness",

@@ -22,7 +22,7 @@ from squirrel_memory.extractors.session_routines import (
 )
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, StoredEvent
 from squirrel_memory.project_work import session_routine_candidates
-from squirrel_memory.recurrence import ONE_SESSION_IMPORTANCE, RECURRING_TAG, is_tentative
+from squirrel_memory.promotion import ONE_SESSION_IMPORTANCE, RECURRING_TAG, is_tentative
 from squirrel_memory.views.core_style import core_style
 from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
 

@@ -22,7 +22,7 @@ from squirrel_memory.extractors.preferences import (
 from squirrel_memory.extractors.session_habits import TAG as HABIT_TAG
 from squirrel_memory.extractors.wanted_ways import DELIBERATE_TAG, WISH_TAG, wanted_ways
 from squirrel_memory.models import MemoryType, Scope
-from squirrel_memory.recurrence import RECURRING_TAG
+from squirrel_memory.promotion import RECURRING_TAG
 from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style
 from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
 

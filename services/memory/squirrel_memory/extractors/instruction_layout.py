@@ -33,14 +33,12 @@ from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
     VAGUE_SUBJECTS,
-    SeenPaths,
     claim,
-    excluded,
     plain,
-    seen_paths,
-    sentences,
     subject_of,
 )
+from squirrel_memory.extractors.reply_sentences import sentences
+from squirrel_memory.extractors.session_paths import SeenPaths, excluded, seen_paths
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings

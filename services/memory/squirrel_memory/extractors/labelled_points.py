@@ -51,14 +51,12 @@ from squirrel_memory.extractors.named_summary import assistant_texts
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
     Placement,
-    SeenPaths,
-    excluded,
     opens_with_action,
     plain,
     project_paths,
-    seen_paths,
 )
 from squirrel_memory.extractors.report_layout import resolve_seen, says_something
+from squirrel_memory.extractors.session_paths import SeenPaths, excluded, seen_paths
 from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 

@@ -42,8 +42,8 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.language_parts import part_folder, stated_languages
 from squirrel_memory.extractors.manifests import extension_language
-from squirrel_memory.extractors.placements import excluded
 from squirrel_memory.extractors.project_fact import Fact
+from squirrel_memory.extractors.session_paths import excluded
 from squirrel_memory.extractors.touched_languages import is_touched_statement, touched_code
 
 #: Folder names that say nothing of the project they hold.

@@ -139,7 +139,7 @@ def _fix_weight(pitfall: Pitfall) -> float:
 FOLDER_KEY_PREFIX = "pitfall:shell-folder:"
 #: A pitfall whose error was met more than once (two failed runs, in one session or in several):
 #: its trigger recurs, so it earns the session start (`views.start_pitfalls`). The word an
-#: instruction said again carries too (`recurrence.RECURRING_TAG`).
+#: instruction said again carries too (`promotion.RECURRING_TAG`).
 MET_AGAIN_TAG = "recurring"
 
 

@@ -36,13 +36,14 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.file_reads import printed_paths
-from squirrel_memory.extractors.placements import KEY_PREFIX, Placement, excluded, seen_paths
+from squirrel_memory.extractors.placements import KEY_PREFIX, Placement
 from squirrel_memory.extractors.report_layout import (
     layout_items,
     path_item,
     resolve_seen,
     says_something,
 )
+from squirrel_memory.extractors.session_paths import excluded, seen_paths
 from squirrel_memory.extractors.stack_mentions import tools_saw, unshown_stack
 from squirrel_memory.extractors.subagent_findings import taken_back
 from squirrel_memory.extractors.wording import key_slug, sentence

@@ -42,16 +42,8 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
 from squirrel_memory.extractors.file_reads import printed_paths
-from squirrel_memory.extractors.placements import (
-    KEY_PREFIX,
-    LINE_SUFFIX,
-    Placement,
-    SeenPaths,
-    excluded,
-    opens_with_action,
-    plain,
-    seen_paths,
-)
+from squirrel_memory.extractors.placements import KEY_PREFIX, Placement, opens_with_action, plain
+from squirrel_memory.extractors.session_paths import LINE_SUFFIX, SeenPaths, excluded, seen_paths
 from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 

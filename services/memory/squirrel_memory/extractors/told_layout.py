@@ -35,7 +35,8 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.file_reads import shown_paths
-from squirrel_memory.extractors.placements import excluded, seen_paths, sentences
+from squirrel_memory.extractors.reply_sentences import sentences
+from squirrel_memory.extractors.session_paths import excluded, seen_paths
 from squirrel_memory.extractors.stack_mentions import stack_names_in
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent

@@ -3,7 +3,8 @@ and Rake tasks, tox, nox and pre-commit hooks — each as the command a person t
 file says of it and its line — and the reader of each task-runner file by its name (those of
 TOML tables, mise, pixi, poe/PDM/Hatch and Cargo aliases, are `toml_tasks`).
 
-How each task is recorded is `task_records`.
+How each task is recorded is `task_records`; which package manager runs a package.json's
+scripts is `package_managers`.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import yaml
 
 from squirrel_memory.repository.build_steps import BUILD_STEP_READERS
 from squirrel_memory.repository.findings import Command, Readings, folder_of
+from squirrel_memory.repository.package_managers import package_runner, runs_by_name
 from squirrel_memory.repository.snapshot import Snapshot, TextFile
 from squirrel_memory.repository.task_records import (
     DETAIL_CHARS,
@@ -99,72 +101,6 @@ def _recipe_file(
 _LIFECYCLE = re.compile(r"^(pre|post)[a-z]|^prepare$|^install$")
 
 
-_LOCK_RUNNERS = (
-    ("pnpm-lock.yaml", "pnpm"),
-    ("yarn.lock", "yarn"),
-    ("bun.lockb", "bun"),
-    ("bun.lock", "bun"),
-    ("package-lock.json", "npm"),
-    ("npm-shrinkwrap.json", "npm"),
-)
-_PACKAGE_MANAGERS = frozenset(runner for _, runner in _LOCK_RUNNERS)
-
-
-def package_runner(snap: Snapshot, folder: str, declared: object = None) -> str | None:
-    """The JavaScript package manager of a folder: the one its package.json's `packageManager`
-    field names (`pnpm@9.1.0`: a lock file left behind does not outweigh it), else the one its
-    lock files name (npm when none does); None when lock files of two managers lie there and
-    nothing decides."""
-    named = declared.split("@", 1)[0].strip() if isinstance(declared, str) else ""
-    if named in _PACKAGE_MANAGERS:
-        return named
-    prefix = f"{folder}/" if folder else ""
-    found = {runner for lock, runner in _LOCK_RUNNERS if snap.has(prefix + lock)}
-    if len(found) > 1:
-        return None
-    if found:
-        return found.pop()
-    if folder:
-        # A workspace member without its own lock file is installed and run by the manager of
-        # the folder above it that holds one (a pnpm workspace's `apps/web`).
-        return _enclosing_runner(snap, folder)
-    return "npm"
-
-
-def _enclosing_runner(snap: Snapshot, folder: str) -> str | None:
-    """The package manager of the nearest folder above `folder` that says one, else npm."""
-    parts = folder.split("/")[:-1]
-    while True:
-        above = "/".join(parts)
-        prefix = f"{above}/" if above else ""
-        found = {runner for lock, runner in _LOCK_RUNNERS if snap.has(prefix + lock)}
-        if snap.has(prefix + "pnpm-workspace.yaml"):
-            found.add("pnpm")
-        manifest = snap.read(prefix + "package.json") if snap.has(prefix + "package.json") else None
-        if manifest is not None:
-            declared = _declared_manager(manifest.text)
-            if declared:
-                return declared
-        if len(found) > 1:
-            return None
-        if found:
-            return found.pop()
-        if not parts:
-            return "npm"
-        parts.pop()
-
-
-def _declared_manager(text: str) -> str:
-    """The manager a package.json's `packageManager` field names, or ""."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return ""
-    declared = data.get("packageManager") if isinstance(data, dict) else None
-    named = declared.split("@", 1)[0].strip() if isinstance(declared, str) else ""
-    return named if named in _PACKAGE_MANAGERS else ""
-
-
 #: A script that only says it is missing and fails (`npm init`'s `echo "Error: no test
 #: specified" && exit 1`): it runs nothing of the project.
 _FAILS_ON_PURPOSE = re.compile(r"^\s*echo\b[^&|;]*(?:&&|;)\s*exit\s+[1-9]\d*\s*$")
@@ -181,35 +117,9 @@ def read_package_scripts(snap: Snapshot, text: TextFile, out: Readings) -> None:
     for name, body in list(scripts.items())[:MAX_TASKS_PER_FILE]:
         if not isinstance(body, str) or _LIFECYCLE.match(name) or _FAILS_ON_PURPOSE.match(body):
             continue
-        typed = f"{runner} {name}" if _runs_by_name(runner, name) else f"{runner} run {name}"
+        typed = f"{runner} {name}" if runs_by_name(runner, name) else f"{runner} run {name}"
         line = text.line_of(f'"{name}"', text.line_of('"scripts"'))
         add_task(out, text, typed, name, [body], line=line)
-
-
-#: Words a package manager runs as its own command, never as the script of that name (`bun
-#: build` bundles, `bun test` runs bun's test runner, `pnpm deploy` deploys a package).
-_OWN_COMMANDS = {
-    "bun": None,  # bun's own commands shadow scripts: a script always runs as `bun run <name>`
-    "pnpm": frozenset(
-        {"add", "audit", "create", "deploy", "dlx", "env", "exec", "import", "init", "install"}
-        | {"link", "list", "outdated", "pack", "patch", "prune", "publish", "rebuild", "remove"}
-        | {"root", "server", "setup", "store", "unlink", "update", "why"}
-    ),
-    "yarn": frozenset(
-        {"add", "audit", "cache", "config", "create", "dlx", "exec", "info", "init", "install"}
-        | {"link", "pack", "plugin", "publish", "rebuild", "remove", "set", "unlink", "up"}
-        | {"upgrade", "version", "why", "workspace", "workspaces"}
-    ),
-}
-
-
-def _runs_by_name(runner: str, name: str) -> bool:
-    """Whether `runner <name>` runs the package.json script `name` (npm only for its
-    shortcuts `test` and `start`)."""
-    if runner == "npm":
-        return name in ("test", "start")
-    own = _OWN_COMMANDS.get(runner, frozenset())
-    return own is not None and name not in own
 
 
 _MIX_ALIASES = re.compile(r"^\s*defp?\s+aliases\b")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import structlog
 
@@ -29,26 +28,20 @@ from squirrel_memory.models import (
     UpdateAction,
     UpdateDecision,
 )
+from squirrel_memory.updates.similarity import (
+    WORD_CACHE_SIZE,
+    Similarity,
+    content_words,
+    similarity,
+)
 
 log = structlog.get_logger()
 
-#: Near-identical (→ NOOP): token-set Jaccard at least this, or edit ratio at least the next.
-NEAR_DUPLICATE_JACCARD = 0.8
-NEAR_DUPLICATE_RATIO = 0.9
-#: Related enough to merge (→ UPDATE_EXISTING) when the key is the same.
-RELATED_JACCARD = 0.3
-RELATED_RATIO = 0.6
 #: A polarity flip is a contradiction only when the statements share this much (polarity
 #: words left out), so "never use mocks" does not contradict "always write tests".
 NEGATION_OVERLAP = 0.5
-#: Edit ratio looks at this many characters of each statement (difflib is quadratic:
-#: about 3 ms at 400 characters, 400 ms at 2,000).
-MAX_RATIO_CHARS = 400
 #: Contradiction checks read this much of each statement.
 MAX_COMPARE_CHARS = 4000
-#: Statements whose word sets stay cached: one statement is compared with up to 20 look-alikes,
-#: and a batch compares many statements with the same memories.
-WORD_CACHE_SIZE = 512
 #: Merged statements longer than this give way to the newer statement alone.
 MAX_MERGED_CHARS = 600
 #: Keys whose content accumulates observations (a project may use several languages and
@@ -60,15 +53,10 @@ _VERSION = re.compile(r"\bv?\d+(?:\.\d+)*\b")
 #: Keys whose content is what one file says (a task file's tasks): a later read replaces it.
 SNAPSHOT_PREFIXES = ("tasks:",)
 
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9_.+#/-]*")
 _NEGATIONS = frozenset(
     {"never", "not", "no", "don't", "dont", "avoid", "without", "stop", "doesn't", "isn't"}
 )
 _POLARITY_WORDS = _NEGATIONS | {"always", "do", "does", "prefer", "prefers", "use", "uses"}
-_STOPWORDS = frozenset(
-    {"a", "an", "the", "to", "of", "for", "in", "on", "at", "with", "and", "or", "is", "are"}
-    | {"be", "it", "this", "that", "by", "as", "when", "all", "via", "through"}
-)
 #: Where the chosen value ends and the rejected one begins ("X over Y", "X, not Y").
 _PREFERRED_SPLIT = re.compile(r",\s*not\b|\b(?:over|instead of|rather than)\b", re.IGNORECASE)
 #: Tool names that are also everyday words ("make sure", "go ahead") are not values.
@@ -87,79 +75,6 @@ _ENTITIES = _build_entities()
 # One-word names are looked up among a statement's words, names of several words in its text.
 _WORD_ENTITIES = {name: kind for name, kind in _ENTITIES.items() if " " not in name}
 _PHRASE_ENTITIES = [(name, kind) for name, kind in _ENTITIES.items() if " " in name]
-
-
-@functools.lru_cache(maxsize=WORD_CACHE_SIZE)
-def _words(text: str) -> frozenset[str]:
-    found = {t.strip(".") for t in re.findall(r"[a-z0-9][a-z0-9_.+#/'-]*", text.lower())}
-    return frozenset(found - _STOPWORDS)
-
-
-def _content_set(text: str, drop: frozenset[str] = frozenset()) -> frozenset[str]:
-    return _words(text) - drop if drop else _words(text)
-
-
-def content_words(text: str) -> frozenset[str]:
-    """The lower-cased words of a statement that carry meaning (stopwords left out)."""
-    return _content_set(text)
-
-
-def jaccard(a: str, b: str) -> float:
-    """Token-set Jaccard similarity of two statements (stopwords ignored), 0..1."""
-    left, right = _content_set(a), _content_set(b)
-    if not left and not right:
-        return 1.0
-    return len(left & right) / len(left | right)
-
-
-def edit_ratio(a: str, b: str) -> float:
-    """Normalised edit similarity (difflib ratio on lower-cased, space-collapsed text), 0..1.
-
-    Only the first `MAX_RATIO_CHARS` characters are compared (difflib is quadratic).
-    """
-    return _matcher(a, b).ratio()
-
-
-def edit_ratio_reaches(a: str, b: str, threshold: float) -> bool:
-    """Whether `round(edit_ratio(a, b), 4) >= threshold`, deciding from difflib's cheap upper
-    bounds (`real_quick_ratio`, `quick_ratio`) first: the full ratio is quadratic and most
-    pairs that are compared are far apart."""
-    matcher = _matcher(a, b)
-    for bound in (matcher.real_quick_ratio, matcher.quick_ratio, matcher.ratio):
-        if round(bound(), 4) < threshold:
-            return False
-    return True
-
-
-def _matcher(a: str, b: str) -> difflib.SequenceMatcher[str]:
-    left = " ".join(a.lower().split())[:MAX_RATIO_CHARS]
-    right = " ".join(b.lower().split())[:MAX_RATIO_CHARS]
-    return difflib.SequenceMatcher(None, left, right, autojunk=False)
-
-
-@dataclass(frozen=True, slots=True)
-class Similarity:
-    """How alike two statements are."""
-
-    jaccard: float
-    ratio: float
-
-    @property
-    def near_duplicate(self) -> bool:
-        return self.jaccard >= NEAR_DUPLICATE_JACCARD or self.ratio >= NEAR_DUPLICATE_RATIO
-
-    @property
-    def related(self) -> bool:
-        return self.jaccard >= RELATED_JACCARD or self.ratio >= RELATED_RATIO
-
-    @property
-    def score(self) -> float:
-        return max(self.jaccard, self.ratio)
-
-
-def similarity(a: str, b: str) -> Similarity:
-    """Jaccard and edit ratio of two statements."""
-    return Similarity(round(jaccard(a, b), 4), round(edit_ratio(a, b), 4))
 
 
 @functools.lru_cache(maxsize=WORD_CACHE_SIZE)
@@ -195,8 +110,8 @@ def contradicts(candidate: str, existing: str) -> bool:
     "Prefers uv over pip" vs "Prefers pip over uv" name different values of one category.
     """
     if _negative(candidate) != _negative(existing):
-        left = _content_set(candidate, _POLARITY_WORDS)
-        right = _content_set(existing, _POLARITY_WORDS)
+        left = content_words(candidate, _POLARITY_WORDS)
+        right = content_words(existing, _POLARITY_WORDS)
         if left and right and len(left & right) / len(left | right) >= NEGATION_OVERLAP:
             return True
     new, old = _preferred_entities(candidate), _preferred_entities(existing)
@@ -311,9 +226,9 @@ def decide_update(candidate: MemoryCandidate, existing: list[MemoryItem]) -> Upd
     for sim, item in scored:
         if sim.near_duplicate:
             return _decision(UpdateAction.NOOP, candidate, item, sim, "near-identical content")
-    new_words = _content_set(candidate.content)
+    new_words = content_words(candidate.content)
     for sim, item in same_key:
-        if new_words and new_words <= _content_set(item.content):
+        if new_words and new_words <= content_words(item.content):
             return _decision(UpdateAction.NOOP, candidate, item, sim, "already covered")
     for sim, item in same_key:
         if sim.related:
@@ -446,14 +361,14 @@ def reverses(later: str, earlier: str) -> bool:
     turns down a value of another subject ("use pytest, not unittest" against "never mock in
     unittest suites") takes nothing back."""
     rejected = {m.group("old").lower().rstrip(".") for m in _REJECTED.finditer(later)}
-    earlier_words = _words(earlier)
+    earlier_words = content_words(earlier)
     taken_back = rejected & earlier_words
     if not taken_back:
         return False
     subject = {
         w for w in earlier_words - _POLARITY_WORDS - taken_back if not re.fullmatch(r"[\d.]+", w)
     }
-    shared = subject & _words(later)
+    shared = subject & content_words(later)
     return len(shared) >= 2 and len(shared) >= REVERSAL_SUBJECT_SHARE * len(subject)
 
 

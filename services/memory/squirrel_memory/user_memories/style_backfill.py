@@ -21,7 +21,7 @@ from dataclasses import replace
 import structlog
 
 from squirrel_memory.models import MemoryItem, MemoryType, Scope
-from squirrel_memory.recurrence import is_tentative
+from squirrel_memory.promotion import is_tentative
 from squirrel_memory.storage import Store
 from squirrel_memory.storage.checks import MAX_FILE_PATHS, MAX_LINKED_IDS, MAX_TAGS
 from squirrel_memory.storage.formats import new_id

@@ -32,7 +32,7 @@ from squirrel_memory.extractors.wanted_ways import DELIBERATE_TAG
 from squirrel_memory.extractors.workflow_habits import WORKFLOW_TAG
 from squirrel_memory.extractors.working_habits import HABIT_TAG as SIMPLICITY_TAG
 from squirrel_memory.models import MemoryItem
-from squirrel_memory.recurrence import RECURRING_TAG, is_tentative
+from squirrel_memory.promotion import RECURRING_TAG, is_tentative
 
 #: Instructions not yet said in another session that a session may start with, when the user
 #: stressed or corrected them (importance at least `SAID_ONCE_MIN_IMPORTANCE`); beside a

@@ -40,8 +40,9 @@ from squirrel_memory.heap import release_free_memory
 from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS
 from squirrel_memory.storage.sqlite.fts_rows import FTS_TOKENIZER, SEARCH_RESET
 from squirrel_memory.storage.sqlite.mapped_index import MappedIndexUnsafeError
-from squirrel_memory.storage.sqlite.postings import INSTANCES, IndexState, Postings, read_postings
+from squirrel_memory.storage.sqlite.postings import IndexState
 from squirrel_memory.storage.sqlite.reads import MEMORY_COLUMNS_OF_M
+from squirrel_memory.storage.sqlite.vocabulary import INSTANCES, Postings, read_postings
 
 log = structlog.get_logger()
 

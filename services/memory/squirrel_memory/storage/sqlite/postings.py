@@ -1,22 +1,19 @@
-"""The postings of `memory_fts` and BM25 over them, with FTS5's own arithmetic.
+"""BM25 over the postings of `memory_fts`, with FTS5's own arithmetic.
 
-`read_postings` decodes an FTS5 vocabulary (`fts5vocab ... 'instance'`, grouped by `INSTANCES`)
-into NumPy arrays; `IndexState` holds them for one store with each row's length and type, takes
-rows out and in as the store changes, and ranks a query's tokens as `bm25()` does, leaving
-unscored the rows that cannot enter the top k where that saves work (MaxScore, `storage.bm25`)
-and keeping of the scored rows those reaching a floor the rarest term's rows give; see
-`sqlite.lexical`, which keeps a state current and answers searches from it.
+`vocabulary.read_postings` decodes an FTS5 vocabulary into NumPy arrays; `IndexState` holds
+them for one store with each row's length and type, takes rows out and in as the store changes,
+and ranks a query's tokens as `bm25()` does, leaving unscored the rows that cannot enter the top
+k where that saves work (MaxScore, `storage.bm25`) and keeping of the scored rows those reaching
+a floor the rarest term's rows give; see `sqlite.lexical`, which keeps a state current and
+answers searches from it.
 """
 
 from __future__ import annotations
 
 import bisect
 import math
-import sqlite3
-import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -24,26 +21,16 @@ import numpy.typing as npt
 
 from squirrel_memory.storage.bm25 import K1, MIN_IDF, SEED_ROWS_PER_RESULT, essential_terms
 from squirrel_memory.storage.sqlite.slot_ids import SlotIds
+from squirrel_memory.storage.sqlite.vocabulary import Floats, Ints, Postings
 
 B = 0.75
 """FTS5's length normalisation."""
-COLUMN_WEIGHTS = (2.0, 1.0, 1.5, 0.0)
-"""bm25() weights of `memory_fts`'s columns: key, content, tags, type (unindexed)."""
 REBUILD_SHARE = 0.1
 """Rebuild once the rows added since the build, or those removed, pass this share of rows."""
 
-Ints = npt.NDArray[np.int64]
-Floats = npt.NDArray[np.float64]
 _NO_SLOTS: Ints = np.zeros(0, dtype=np.int64)
 _NO_SHARES: Floats = np.zeros(0, dtype=np.float64)
 
-# One row per term, in term order: the term and, for each of its instances (in rowid, then
-# column, then offset order), the rowid times 4 plus the column number, as 16 hex digits.
-INSTANCES = (
-    "SELECT term, group_concat(printf('%016x', doc * 4 + "
-    "CASE col WHEN 'key' THEN 0 WHEN 'content' THEN 1 ELSE 2 END), '') FROM {} GROUP BY term"
-)
-CHUNK_TERMS = 512
 PART_CACHE_POSTINGS = 2_000_000
 """Postings whose per-term score shares `IndexState` keeps (16 bytes each: ~32 MB at most)."""
 PRUNE_ABOVE_POSTINGS = 4_096
@@ -62,61 +49,6 @@ the query's postings: each of those rows is looked up in every term's postings (
 search), where scoring every posting is one vectorised pass. On the 100k bench store (a
 question's terms in tens of thousands of postings) that pass takes about half a millisecond
 and pruning does not pay; it does where rare terms meet far larger postings."""
-
-
-@dataclass
-class Postings:
-    """The postings of some rows read from an FTS5 vocabulary, grouped by term.
-
-    The rows are given beforehand as a sorted array of rowids; a posting names its row by the
-    row's place in that array."""
-
-    terms: list[str]
-    sizes: Ints  # postings of each term
-    rows: npt.NDArray[np.int32]  # the row of each posting (term by term, rows ascending)
-    freqs: npt.NDArray[np.float32]  # the column-weighted count (exact: sums of halves)
-    lengths: Floats  # tokens of each row (FTS5's column sizes, summed)
-
-
-def read_postings(
-    cursor: sqlite3.Cursor, ids: Ints, stop: threading.Event | None = None
-) -> Postings:
-    """The postings of the rows `ids` (sorted rowids) from an `INSTANCES` query, read a chunk
-    of terms at a time."""
-    weights = np.asarray(COLUMN_WEIGHTS, dtype=np.float64)
-    terms: list[str] = []
-    sizes: list[Ints] = []
-    rows: list[npt.NDArray[np.int32]] = []
-    freqs: list[npt.NDArray[np.float32]] = []
-    lengths = np.zeros(len(ids), dtype=np.float64)
-    while chunk := cursor.fetchmany(CHUNK_TERMS):
-        if stop is not None and stop.is_set():
-            raise InterruptedError("stopped")
-        terms.extend(str(row[0]) for row in chunk)
-        counts = np.fromiter((len(row[1]) // 16 for row in chunk), dtype=np.int64, count=len(chunk))
-        packed = np.frombuffer(bytes.fromhex("".join(row[1] for row in chunk)), dtype=">u8")
-        term_of = np.repeat(np.arange(len(chunk), dtype=np.int64), counts)
-        place = np.searchsorted(ids, (packed >> 2).astype(np.int64))
-        if len(place) and (place.max() >= len(ids) or not np.array_equal(ids[place], packed >> 2)):
-            raise LookupError("the FTS5 index holds rows its table does not")
-        starts = np.ones(len(place), dtype=bool)
-        starts[1:] = (term_of[1:] != term_of[:-1]) | (place[1:] != place[:-1])
-        group = np.cumsum(starts) - 1
-        lengths += np.bincount(place, minlength=len(ids))
-        sizes.append(np.bincount(term_of[starts], minlength=len(chunk)))
-        rows.append(place[starts].astype(np.int32))
-        freqs.append(np.bincount(group, weights=weights[packed & 3]).astype(np.float32))
-    if not terms:
-        return Postings(
-            [],
-            np.zeros(0, dtype=np.int64),
-            np.zeros(0, dtype=np.int32),
-            np.zeros(0, dtype=np.float32),
-            lengths,
-        )
-    return Postings(
-        terms, np.concatenate(sizes), np.concatenate(rows), np.concatenate(freqs), lengths
-    )
 
 
 def _contenders(

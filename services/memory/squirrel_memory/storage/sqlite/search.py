@@ -21,13 +21,13 @@ from squirrel_memory.storage.sqlite.fts_rows import (
     log_search_change,
 )
 from squirrel_memory.storage.sqlite.lexical import LexicalIndex
-from squirrel_memory.storage.sqlite.postings import COLUMN_WEIGHTS
 from squirrel_memory.storage.sqlite.reads import (
     MEMORY_COLUMNS_OF_M,
     memories_of_docs,
     memory_from_row,
     read_memories,
 )
+from squirrel_memory.storage.sqlite.vocabulary import COLUMN_WEIGHTS
 
 PRUNE_ABOVE_ROWS = 2_000
 """Queries whose terms match more rows than this (counted per term) are pruned (MaxScore);
