@@ -40,6 +40,12 @@ and its first call rotates, so each side's search follows the encoder (which lea
 call's caches cold), its own empty search and the other side's as often as the other side's
 search does. The load average (`uptime`) is printed before and after each size.
 
+With `--baseline TREE` the sides are also compared question by question: the median of each
+question's difference (this side's call minus the baseline's, measured in the same cycle) with
+a 95 % bootstrap interval, the median ratio and the share of questions where this side was
+faster (`bench.paired_times`), so a change of a few per cent shows where two p50s of a noisy
+machine hide it.
+
 With `--store side-by-side` the filled project holds the texts of `bench.mem0_side`'s
 searched store instead (the long conversations' turns, then generated memories' contents; one
 project fact per text), every one embedded by the float MiniLM through the embedding cache (a
@@ -71,6 +77,7 @@ import structlog
 from bench.common import git_repo, percentile, process_cpu_ns, wait_idle
 from bench.mem0_cached import cached_vectors, searched_texts, seed_searched
 from bench.memory_process import memory_process, wait_model
+from bench.paired_times import paired
 from bench.search_parts import PartTimes, format_parts, measure_parts
 from bench.seeded_project import (
     Vectors,
@@ -367,6 +374,25 @@ async def measure_size(
     return rows, parts
 
 
+def format_paired(rows: Sequence[Row]) -> str:
+    """Each size's search and empty search, this side against the baseline question by question
+    (`bench.paired_times`); "" without a baseline."""
+    lines: list[str] = []
+    for this in (r for r in rows if r.side == "this"):
+        base = next((r for r in rows if r.side == "baseline" and r.size == this.size), None)
+        if base is None:
+            continue
+        for call, mine, theirs in (
+            ("search", this.search, base.search),
+            ("empty", this.empty, base.empty),
+        ):
+            found = paired(mine.millis, theirs.millis)
+            lines.append(f"{this.size:>7} {call:<6} this - baseline: {found.line()}")
+    if not lines:
+        return ""
+    return "\n".join(["paired, per question (median difference [95% bootstrap interval]):", *lines])
+
+
 def format_rows(rows: Sequence[Row]) -> str:
     head = (
         f"{'size':>7} {'side':<9} {'search p50':>10} {'p95':>7} {'empty p50':>9} "
@@ -406,7 +432,7 @@ async def run(
     for size in sizes:
         found, timed = await measure_size(size, queries, embedder, base_texts, baseline, store)
         parts.append(format_parts(size, timed))
-        print(format_rows(found), parts[-1], sep="\n", flush=True)
+        print(format_rows(found), format_paired(found), parts[-1], sep="\n", flush=True)
         rows += found
     return rows, parts
 
@@ -440,7 +466,7 @@ def main(argv: list[str] | None = None) -> None:
         " flat p50 / p95 / rec own / rec flt = the same of a flat index on the same vectors;"
         " in process = bench.search_parts"
     )
-    print(format_rows(rows), *parts, sep="\n")
+    print(format_rows(rows), format_paired(rows), *parts, sep="\n")
 
 
 if __name__ == "__main__":
