@@ -35,6 +35,7 @@ from squirrel_core.clients import MemoryClient
 from squirrel_core.events import Event, SourcePosition, SourceTool
 from squirrel_core.logs import configure_logging
 from squirrel_core.settings import load_settings
+from squirrel_core.typed_commands import posix_form
 from squirrel_core.wire import event_to_pb
 from squirrel_gateway.hook_service import HookService, HookSettings
 from squirrel_gateway.memory_backend import GrpcMemoryBackend
@@ -198,11 +199,10 @@ def spellings(folder: str) -> list[str]:
     """The ways a command may write `folder`: as recorded, and for a Windows drive folder
     (`C:\\Users\\ann\\app`) also with forward slashes (`C:/Users/ann/app`) and as Git Bash
     writes it (`/c/Users/ann/app`)."""
-    found = re.match(r"^([A-Za-z]):\\", folder)
-    if found is None:
+    bash = posix_form(folder)
+    if bash == folder or "\\" not in folder:
         return [folder]
-    rest = folder[3:].replace("\\", "/")
-    return [folder, f"{found.group(1)}:/{rest}", f"/{found.group(1).lower()}/{rest}"]
+    return [folder, folder.replace("\\", "/"), bash]
 
 
 def relocate(events: Sequence[Event], root: str) -> list[Event]:

@@ -114,6 +114,11 @@ class Reported:
     files: tuple[str, ...]
 
 
+#: The user's own words before an error they quote in a sentence: words and spaces only, two
+#: or more (a URL, a time or a path before it is part of the console's line).
+_PROSE = re.compile(r"\s*[A-Za-z']+(?:\s+[A-Za-z']+)+\s+")
+
+
 def _pasted_error(text: str) -> str:
     """The first error line of a pasted log: what command output shows (`fatal:`, exceptions,
     `ERROR`) or what a browser console shows (`Uncaught TypeError: …`, a blocked or failed
@@ -134,11 +139,6 @@ def _pasted_error(text: str) -> str:
             said = line[: console.start()]
             return line[console.start() :].strip() if _PROSE.fullmatch(said) else line.strip()
     return ""
-
-
-#: The user's own words before an error they quote in a sentence: words and spaces only, two
-#: or more (a URL, a time or a path before it is part of the console's line).
-_PROSE = re.compile(r"\s*[A-Za-z']+(?:\s+[A-Za-z']+)+\s+")
 
 
 #: A change given its reason: "(Fixed type comparisons: ) Changed `a` to `b` since `x` is now

@@ -173,6 +173,7 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     position = {e.id: i for i, e in enumerate(events)}
     found: list[MemoryCandidate] = []
     said = _said(events)
+    texts = [text for _, text in said]
     for index, (event, text) in enumerate(said):
         if event.origin != Origin.SLASH_COMMAND and reads_as_command_body(text):
             # A command's body the host expanded unmarked: its rules, not the user's; one that
@@ -223,7 +224,7 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 stack_choices(
                     text,
                     after_assistant_action=after_action,
-                    later=[later for _, later in said[index + 1 :]],
+                    later=texts[index + 1 :],
                 ),
                 stated,
             ),

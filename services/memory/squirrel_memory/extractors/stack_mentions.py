@@ -50,10 +50,12 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     names = {n for n in names if "/" not in n and n.lower() not in _EVERYDAY}
     loose = {n.lower() for n in names if len(n) >= MIN_LOOSE_CHARS}
     exact = {n for n in names if len(n) < MIN_LOOSE_CHARS}
-    return _alternation(loose, re.IGNORECASE), _alternation(exact, 0)
+    return names_pattern(loose, re.IGNORECASE), names_pattern(exact, 0)
 
 
-def _alternation(names: set[str], flags: int) -> re.Pattern[str]:
+def names_pattern(names: set[str], flags: int) -> re.Pattern[str]:
+    """`names` as whole words (not inside a path, a package name or a longer word), the
+    longest first."""
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     return re.compile(rf"(?<![\w.@/-])(?:{alternatives})(?![\w-]|\.\w)", flags)
 

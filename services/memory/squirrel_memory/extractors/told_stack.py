@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from squirrel_memory.extractors.stack_mentions import names_pattern
 from squirrel_memory.extractors.told_layout import told_sentences
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
@@ -68,8 +69,7 @@ class ToldStack:
 def _stack_word() -> re.Pattern[str]:
     """A language, runtime, framework, database or build system of the stack table, as a word."""
     names = {n for n in stack_names() if len(n) > 1 and "/" not in n and ":" not in n}
-    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    return re.compile(rf"(?<![\w.@/-])(?:{alternatives})(?![\w-]|\.\w)", re.IGNORECASE)
+    return names_pattern(names, re.IGNORECASE)
 
 
 def told_stack(events: list[StoredEvent]) -> list[ToldStack]:
