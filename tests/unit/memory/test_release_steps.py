@@ -1,6 +1,7 @@
-"""A release the session made (a version bumped where it is written, then a tag of that
-version made) is a recipe of its steps in order, each command as it was run; a tag with no
-bump, a tag listed or deleted, a failed tag and a bump to another version are not."""
+"""A release the session made (a version bumped where it is written, or a commit naming the
+version, then a tag of that version made) is a recipe of its steps in order, each command as it
+was run; a tag with neither, a tag listed or deleted, a failed tag and a bump to another version
+are not."""
 
 from __future__ import annotations
 
@@ -122,6 +123,85 @@ def test_a_tag_with_no_bump_in_the_session_is_no_release() -> None:
     session.run("git tag v2.3.1 && git push origin --tags", 0, "")
 
     assert release_steps(session.events) == []
+
+
+def test_a_release_bumped_before_the_session_is_its_checks_commit_pushes_and_tag() -> None:
+    # The version was bumped earlier; the session verifies, commits with the version in the
+    # message, moves and pushes the branch with jj, then tags and pushes the tag.
+    session = Session(ROOT, "s1", T0)
+    session.user("looks fine: commit, push and publish")
+    session.run("cargo fmt && cargo clippy 2>&1 && cargo test 2>&1 | tail -5", 0, "ok")
+    session.run('jj describe -m "feat: revset input (v0.4.5)"', 0, "Working copy now at: abc")
+    session.run("jj bookmark set main -r @", 0, "Moved 1 bookmarks to abc")
+    session.run("jj git push -b main", 0, "Changes to push to origin:")
+    session.run("git tag v0.4.5 && git push origin v0.4.5", 0, " * [new tag]  v0.4.5 -> v0.4.5")
+
+    (found,) = release_steps(session.events)
+
+    assert found.content == (
+        "To release, as `v0.4.5` was: `cargo fmt` → `cargo clippy` → `cargo test` → commit "
+        "`feat: revset input (v0.4.5)` (`jj describe`) → `jj bookmark set main -r @` → "
+        "`jj git push -b main` → `git tag v0.4.5 && git push origin v0.4.5`."
+    )
+
+
+def test_checks_before_the_last_edit_are_not_the_release_s() -> None:
+    # A check that ran before a later edit did not verify what was committed.
+    session = Session(ROOT, "s1", T0)
+    session.run("npm test", 0, "ok")
+    session.edit_lines("src/app.ts", "const a = 1", "const a = 2")
+    session.run("npm run lint", 0, "ok")
+    session.run("git commit -am 'release 1.2.0'", 0, "[main 1a2b3c4] release 1.2.0")
+    session.run("git push origin main", 0, "main -> main")
+    session.run("git tag v1.2.0 && git push origin v1.2.0", 0, "")
+
+    (found,) = release_steps(session.events)
+
+    assert found.content == (
+        "To release, as `v1.2.0` was: `npm run lint` → commit `release 1.2.0` → "
+        "`git push origin main` → `git tag v1.2.0 && git push origin v1.2.0`."
+    )
+
+
+@pytest.mark.parametrize(
+    "commit",
+    [
+        "git commit -m 'fix: parser'",  # names no version
+        "git commit -m 'release 1.2.1'",  # another version
+        "git log -1 --format='release 1.2.0'",  # not a commit
+    ],
+)
+def test_an_unbumped_tag_needs_a_commit_naming_its_version(commit: str) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("npm test", 0, "ok")
+    session.run(commit, 0, "")
+    session.run("git tag v1.2.0", 0, "")
+
+    assert release_steps(session.events) == []
+
+
+def test_a_failed_commit_naming_the_version_is_no_release() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("git commit -m 'release 1.2.0'", 1, "nothing to commit, working tree clean")
+    session.run("git tag v1.2.0", 0, "")
+
+    assert release_steps(session.events) == []
+
+
+def test_a_push_between_the_commit_and_the_tag_is_a_step() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("release 2.3.1")
+    session.edit_lines("Cargo.toml", 'version = "2.3.0"', 'version = "2.3.1"')
+    session.run("git commit -am 'release: v2.3.1'", 0, "[main 1a2b3c4] release")
+    session.run("git push origin main", 0, "main -> main")
+    session.run("git tag v2.3.1 && git push origin v2.3.1", 0, "")
+
+    (found,) = release_steps(session.events)
+
+    assert found.content == (
+        "To release, as `v2.3.1` was: bump the version in `Cargo.toml` → commit `release: "
+        "v2.3.1` → `git push origin main` → `git tag v2.3.1 && git push origin v2.3.1`."
+    )
 
 
 RELEASE_DOC = """# Releasing

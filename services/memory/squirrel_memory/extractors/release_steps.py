@@ -14,8 +14,18 @@ files. The recipe then lists, in the order they were done between the first bump
 - the commit, with its subject when the subject names the version;
 - the tag command as run, with the push of the tag when a later command pushed it.
 
-A tag made without a bump of its version in the session, a tag listed or deleted, a failed tag
-command and a bump to another version say nothing: the session did not show a release.
+Pushes and bookmark moves between the commit and the tag (`git push origin main`, `jj bookmark
+set main -r @`, `jj git push -b main`) are steps too, as run.
+
+A version bumped before the session (an earlier session, a release tool) shows no bump; the
+session still released when a passing commit of it names the tag's version (`git commit -m
+"release 1.4.2"`, `jj describe -m "feat: … (v1.4.2)"`). The recipe then starts with the checks
+that passed on what was committed (none ran before an edit that came after them), then the
+commit with its subject, the pushes, and the tag.
+
+A tag made with neither a bump nor a commit of its version in the session, a tag listed or
+deleted, a failed tag command and a bump to another version say nothing: the session did not
+show a release.
 
 When the session read the project's release document before the tag (a `RELEASE.md` or
 `RELEASING.md` anywhere, a `docs/release*` page: its text shown by a file read or a command
@@ -73,9 +83,13 @@ _WORKFLOW_FILE = re.compile(
 )
 _TAG_WORD = re.compile(r"\btag(?:s|ged|ging)?\b", re.IGNORECASE)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+#: Commands that record a commit with its message.
+_COMMITS = re.compile(r"(?:git|hg|sl) commit\b|jj (?:commit|describe|desc)\b")
+#: Commands that send a commit or move the branch a push sends.
+_SENDS = re.compile(r"(?:git|hg|sl) push\b|jj (?:git push|bookmark (?:set|move))\b")
 _SUBJECT = (
     re.compile(r"<<-?\s*['\"]?(\w+)['\"]?\s*\n\s*(?P<subject>[^\n]+)"),
-    re.compile(r"(?:-m|--message)[\s=]+([\"'])(?P<subject>[^\n]+?)(?:\1|\n)"),
+    re.compile(r"(?:(?<!\S)-[a-zA-Z]*m|--message)[\s=]+([\"'])(?P<subject>[^\n]+?)(?:\1|\n)"),
 )
 
 
@@ -255,11 +269,11 @@ def _steps(
         for e in ours
         if (change := bumped(e.before, e.after)) is not None and change[2] == version
     ]
+    word = re.compile(rf"(?<![\d.]){re.escape(version)}(?![\w.])")
     if not bumps:
-        return None
+        return _unbumped(tag_run, later, earlier, ours, word=word, tag=tag)
     start = min(e.timestamp for e in bumps)
     bumped_files = list(dict.fromkeys(e.path for e in bumps))
-    word = re.compile(rf"(?<![\d.]){re.escape(version)}(?![\w.])")
     steps: list[tuple[datetime, str]] = [(start, "bump the version in " + _joined(bumped_files))]
     ids = [e.event_id for e in bumps]
     written: dict[str, datetime] = {}
@@ -290,6 +304,23 @@ def _steps(
     if commit is not None:
         steps.append((commit[0], commit[1]))
         ids.append(commit[2])
+        after = [r for r in earlier if r.session_id == session and r.timestamp > commit[0]]
+        steps.extend(_sent(after, ids))
+    return _tagged(tag_run, later, steps, ids, tag=tag, files=bumped_files)
+
+
+def _tagged(
+    tag_run: CommandRun,
+    later: list[CommandRun],
+    steps: list[tuple[datetime, str]],
+    ids: list[str],
+    *,
+    tag: str,
+    files: list[str],
+) -> ReleaseSteps | None:
+    """The release's steps ending with the tag command as run, and its push when a later
+    command of the session pushed it."""
+    session = tag_run.session_id
     made = _as_run(tag_run)
     if tag_run.ok is not True:
         # The tag went out, another ref of the same push was refused: the tag, then the push
@@ -299,7 +330,7 @@ def _steps(
             return None
         steps.append((tag_run.timestamp, f"`git tag {tag}` → push it (`{pushes[0]}` sent it)"))
         ids.append(tag_run.event_id)
-        return _finding(steps, ids, tag, bumped_files)
+        return _finding(steps, ids, tag, files)
     if not any(text.startswith("git push") for text in made):
         pushed = next(
             (
@@ -318,7 +349,69 @@ def _steps(
         return None
     steps.append((tag_run.timestamp, f"`{shown}`"))
     ids.append(tag_run.event_id)
-    return _finding(steps, ids, tag, bumped_files)
+    return _finding(steps, ids, tag, files)
+
+
+def _unbumped(
+    tag_run: CommandRun,
+    later: list[CommandRun],
+    earlier: list[CommandRun],
+    ours: list[Edit],
+    *,
+    word: re.Pattern[str],
+    tag: str,
+) -> ReleaseSteps | None:
+    """A release whose version was bumped before the session: its commit names the version
+    (`git commit -m "release v1.4.2"`, `jj describe -m "… (v1.4.2)"`). The steps are the
+    checks that passed on what was committed (no edit between them and the commit), the
+    commit, the pushes and bookmark moves after it, then the tag; None without such a commit."""
+    session = tag_run.session_id
+    mine = [r for r in earlier if r.session_id == session and r.ok is True]
+    made_at = next(
+        (
+            at
+            for at in range(len(mine) - 1, -1, -1)
+            if any(_COMMITS.match(text) for text in _as_run(mine[at]))
+            and word.search(subject := _subject(mine[at].command))
+            and len(subject) <= MAX_SUBJECT_CHARS
+        ),
+        None,
+    )
+    if made_at is None:
+        return None
+    commit = mine[made_at]
+    edited = [e.timestamp for e in ours if e.timestamp < commit.timestamp]
+    since = max(edited, default=None)
+    checks: dict[str, datetime] = {}
+    for run in mine[:made_at]:
+        if since is not None and run.timestamp < since:
+            continue
+        for text, purpose in _typed(run):
+            if purpose in _PURPOSES and len(text) <= MAX_STEP_CHARS:
+                checks.pop(text, None)
+                checks[text] = run.timestamp
+    steps = [(when, f"`{text}`") for text, when in list(checks.items())[-MAX_CHECKS:]]
+    how = next(text for text in _as_run(commit) if _COMMITS.match(text))
+    tool = " ".join(how.split()[:2])
+    named = f"commit `{_subject(commit.command)}`"
+    steps.append((commit.timestamp, named if tool == "git commit" else f"{named} (`{tool}`)"))
+    ids = [commit.event_id]
+    steps.extend(_sent(mine[made_at + 1 :], ids))
+    return _tagged(tag_run, later, steps, ids, tag=tag, files=[])
+
+
+def _sent(runs: list[CommandRun], ids: list[str]) -> list[tuple[datetime, str]]:
+    """The pushes and bookmark moves among the passing `runs`, as run (their events added to
+    `ids`)."""
+    found: list[tuple[datetime, str]] = []
+    for run in runs:
+        if run.ok is not True:
+            continue
+        for text in _as_run(run):
+            if _SENDS.match(text) and len(text) <= MAX_STEP_CHARS:
+                found.append((run.timestamp, f"`{text}`"))
+                ids.append(run.event_id)
+    return found
 
 
 def _finding(
