@@ -27,6 +27,7 @@ from squirrel_memory.extractors.evidence.final_checks import final_checks, wider
 from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
 from squirrel_memory.extractors.evidence.reported_tests import reported_test_command
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
+from squirrel_memory.extractors.evidence.trackers import task_tracker
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.evidence.verified_check import verified_check
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
@@ -100,6 +101,9 @@ def evidence_candidates(
     worktree = worktree_recipe(found, root)
     if worktree is not None:
         findings.append(worktree)
+    tracker = task_tracker(found)
+    if tracker is not None:
+        findings.append(tracker)
     manager = package_manager_fact(found)
     if manager is not None:
         findings.append(manager)
