@@ -101,10 +101,20 @@ def split_segments(command: str) -> list[str]:
 
 
 def _tokenize(text: str) -> list[str]:
+    """The words of `text` as a POSIX shell reads them. A quote left open (the first line of a
+    here-document or a multi-line string: `--title "fix: x" --body "$(cat <<'EOF'`) ends the
+    text with what it has read so far as one last word, so the words before it keep their
+    quotes' grouping."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.commenters = ""
+    words: list[str] = []
     try:
-        return shlex.split(text, comments=False, posix=True)
+        words.extend(lexer)
     except ValueError:
-        return text.split()
+        if lexer.token:
+            words.append(lexer.token)
+    return words
 
 
 def core_tokens(segment: str) -> list[str]:
