@@ -127,6 +127,25 @@ def test_what_is_not_a_statement_about_the_code_is_not_kept(sentence: str) -> No
     assert _said(f"- {sentence}\n") == []
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "`disconnect()`'s cleanup correctly short-circuits before the `WATCH#` branch.",
+        "Only `live.ts` and `ws.test.ts` are touched; `handlers.test.ts` was left alone.",
+        "`retry()` keeps `maxDelay` as intended, no regressions in `backoff.ts`.",
+        "`parse()` maneja `None` correctamente en `reader.py`.",
+    ],
+)
+def test_a_reviewers_verdict_on_the_change_is_not_a_statement_of_a_subagent(
+    sentence: str,
+) -> None:
+    # A verdict judges the diff under review, which a later session does not have; other
+    # reports (a closing report saying what a change made) read it as before.
+    assert statement(sentence, reviewing=True) == ""
+    assert statement(sentence) != ""
+    assert _said(f"- {sentence}\n") == []
+
+
 def test_a_report_about_another_repository_is_not_this_projects() -> None:
     prompt = "Give me an overview of the code in the /workspace/other-tool project."
 

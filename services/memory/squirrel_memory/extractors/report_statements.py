@@ -9,6 +9,9 @@ sentence of a list item of the report becomes a project fact when all of these h
 
 - it names the code: two code spans at least (a file, a setting, a function, a value), and
   says something about them: three words at least outside the spans;
+- it states how the code is, not a reviewer's verdict on the change under review ("`x`
+  correctly short-circuits", "only `a` and `b` are touched", "as intended", "no regressions"):
+  a later session does not have that diff;
 - it is stated, not asked, guessed or planned: no question mark, no trailing colon (a lead-in
   to a list), no hedge or modal word in the languages reports are written in ("might",
   "probably", "should"; "quizás", "podría", "debería"; "peut-être", "devrait"; "vielleicht",
@@ -121,6 +124,14 @@ _FIRST_PERSON = re.compile(
     r"io|noi|nostro)\b",
     re.IGNORECASE,
 )
+#: A reviewer's verdict on the change under review ("`x` correctly short-circuits", "only `a`
+#: and `b` are touched"): it judges one diff, which a later session does not have.
+_VERDICT = re.compile(
+    r"\b(?:correctly|properly|as intended|as expected|per the (?:ruling|spec|plan)|"
+    r"(?:is|are|was|were) (?:touched|left alone)|no regressions?|lgtm|"
+    r"correctamente|correctement|korrekt|corretamente)\b",
+    re.IGNORECASE,
+)
 _LETTER = re.compile(r"[^\W\d_]")
 _BRACKETED = re.compile(r"\([^()]*\)")
 #: A listing's dash between a name and what it is ("`types.ts` - Core interfaces").
@@ -160,11 +171,17 @@ def _about_elsewhere(report: str, project_id: str) -> bool:
 
 
 def statement(
-    raw: str, *, labelled: bool = False, min_spans: int = MIN_SPANS, plans: re.Pattern[str] = _PLAN
+    raw: str,
+    *,
+    labelled: bool = False,
+    min_spans: int = MIN_SPANS,
+    plans: re.Pattern[str] = _PLAN,
+    reviewing: bool = False,
 ) -> str:
     """One sentence of a report's list item as a statement about the code, or "" when it
     asks, guesses, plans (`plans`), speaks of someone's steps or names too little (fewer than
-    `min_spans` code spans)."""
+    `min_spans` code spans). A `reviewing` report (a subagent's, reading the session's change)
+    also gives no verdict on that change."""
     flat = " ".join(without_bold(raw).split()).strip()
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or "``" in flat:
         return ""  # too short or long, or spans that cannot be told apart
@@ -178,6 +195,8 @@ def statement(
     if _LISTING.search(prose):
         return ""  # "`name` - what it is": a listing, said by `report_layout`
     if _HEDGE.search(prose) or plans.search(prose) or _FIRST_PERSON.search(prose):
+        return ""
+    if reviewing and _VERDICT.search(prose):
         return ""
     if DEPENDENCY_CODE.search(flat) or opens_with_action(flat) or _ADVICE.match(flat):
         return ""
@@ -263,7 +282,7 @@ def report_statements(events: list[StoredEvent]) -> list[ReportStatement]:
         for label, raws in _items(report):
             kept_here: list[str] = []
             for raw in raws:
-                said = statement(raw, labelled=bool(label))
+                said = statement(raw, labelled=bool(label), reviewing=True)
                 if not said or said in said_before or _quoted(said, outputs):
                     continue
                 if any(not in_project(p) for p in named_paths(said, event.project_id)):
