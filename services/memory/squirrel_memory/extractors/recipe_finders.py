@@ -28,6 +28,8 @@ from squirrel_memory.extractors.listed_tasks import IMPORTANCE as LISTED_TASKS_I
 from squirrel_memory.extractors.listed_tasks import listed_tasks
 from squirrel_memory.extractors.placeholder_commands import IMPORTANCE as SHAPE_IMPORTANCE
 from squirrel_memory.extractors.placeholder_commands import placeholder_commands
+from squirrel_memory.extractors.planned_checks import IMPORTANCE as PLANNED_CHECKS_IMPORTANCE
+from squirrel_memory.extractors.planned_checks import planned_checks
 from squirrel_memory.extractors.project_scripts import IMPORTANCE as SCRIPT_IMPORTANCE
 from squirrel_memory.extractors.project_scripts import project_scripts
 from squirrel_memory.extractors.release_steps import IMPORTANCE as RELEASE_STEPS_IMPORTANCE
@@ -106,6 +108,13 @@ RECIPE_ROWS: tuple[Extract, ...] = (
         MemoryType.RECIPE,
         WRITTEN_CHECKS_IMPORTANCE,
         lambda _f: ("recipe", "described"),
+    ),
+    # The checks the approved plan the session implements lists, when no run settled them.
+    Finder(
+        one(planned_checks),
+        MemoryType.RECIPE,
+        PLANNED_CHECKS_IMPORTANCE,
+        lambda _f: ("recipe", "planned"),
     ),
     VERIFIED_ROW,  # the checks the assistant's own report says passed, never run in the session
     # How the project's own scripts the session ran (and did not write) are started.

@@ -46,7 +46,7 @@ KEY = "recipe:described_checks"
 #: ran and passed, never seen to run in the transcript.
 IMPORTANCE = 0.45
 MAX_COMMANDS = 4
-_WORDING = {
+WORDING = {
     "test": "to run the tests",
     "lint": "to lint",
     "format": "to format",
@@ -54,15 +54,15 @@ _WORDING = {
     "build": "to build",
 }
 #: The order the checks are said in: the tests first.
-_ORDER = ("test", "lint", "format", "typecheck", "build")
+ORDER = ("test", "lint", "format", "typecheck", "build")
 #: A heading (markdown, or a line ending with a colon) that names the checks a change passed.
-_CHECKS_HEADING = re.compile(
+CHECKS_HEADING = re.compile(
     r"^[ \t]*(?:#{1,6}[ \t]+|\*\*)?(?:validation|verification|verified|testing|tests?|"
     r"test plan|checks?|checks run|how (?:it|this) was tested)\b[^\n]{0,20}?(?:\*\*)?:?[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
 #: Any other heading: the end of the checks' section.
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S", re.MULTILINE)
+HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S", re.MULTILINE)
 #: A ticked box of a list: done. An unticked one is a plan.
 _TICKED = re.compile(r"^[ \t]*[-*+][ \t]+\[[xX]\][ \t]+")
 _UNTICKED = re.compile(r"^[ \t]*[-*+][ \t]+\[[ ]\]")
@@ -106,9 +106,9 @@ def _written_text(event: StoredEvent) -> str | None:
 def check_lines(text: str, project_id: str) -> list[tuple[str, str]]:
     """(purpose, command) for each command a checks section of `text` lists as passing."""
     found: list[tuple[str, str]] = []
-    for heading in _CHECKS_HEADING.finditer(text):
+    for heading in CHECKS_HEADING.finditer(text):
         rest = text[heading.end() :]
-        ends = [m.start() for m in (_HEADING.search(rest), _TEXT_END.search(rest)) if m]
+        ends = [m.start() for m in (HEADING.search(rest), _TEXT_END.search(rest)) if m]
         section = rest[: min(ends)] if ends else rest
         if names_elsewhere(section, project_id):
             continue
@@ -146,7 +146,7 @@ def written_checks(events: list[StoredEvent]) -> WrittenChecks | None:
     for purpose, command in list(dict.fromkeys(listed))[:MAX_COMMANDS]:
         by_purpose.setdefault(purpose, []).append(f"`{command}`")
     said = "; ".join(
-        f"{_WORDING[p]}, {' or '.join(by_purpose[p])}" for p in _ORDER if p in by_purpose
+        f"{WORDING[p]}, {' or '.join(by_purpose[p])}" for p in ORDER if p in by_purpose
     )
     return WrittenChecks(
         KEY,
