@@ -8,7 +8,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from squirrel_memory.episodes import segment_episodes
-from squirrel_memory.extractors.proposals import accepted, accepted_proposals, proposed_rule
+from squirrel_memory.extractors.proposals import (
+    accepted,
+    accepted_proposals,
+    proposed_rule,
+    restated,
+)
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType, Scope, StoredEvent
 
@@ -123,6 +128,51 @@ def test_a_users_proposal_the_assistant_accepts_is_a_standing_rule() -> None:
     assert pref.scope is Scope.PROJECT  # agreed about this project's tools
     assert pref.content == (
         "Add a fetch tool so skills use that tool exclusively (proposed by the user, agreed)."
+    )
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (
+            "Exactly right — you should only add the insight *after* you've solved it. The "
+            "comment is a note for review.",
+            "you should only add the insight after you've solved it",
+        ),
+        (
+            "Agreed: run `mix format` before every push, CI checks it too.",
+            "run `mix format` before every push, CI checks it too",
+        ),
+        ("Yes — but only on the main branch.", None),  # a reservation
+        ("Makes sense. One interface for every skill.", None),  # nothing after a dash or colon
+        ("Sounds good — done.", None),  # too little to say the rule
+        ("Yes — shall I also add it to the README?", None),  # a question
+        ("No — the suite is fast enough to run whole.", None),  # not a yes
+    ],
+)
+def test_how_an_accepting_answer_restates_the_rule(reply: str, said: str | None) -> None:
+    assert restated(reply) == said
+
+
+def test_the_answers_restatement_of_a_users_proposal_is_quoted() -> None:
+    events = _events(
+        (
+            "user",
+            "I should probably not have insight when I'm trying to solve right, what you think?",
+        ),
+        (
+            "assistant",
+            "Exactly right — you should only add the insight *after* you've solved it (or "
+            "reviewed the solution if stuck). The comment serves as your note for review.",
+        ),
+    )
+
+    [(_event, pref)] = accepted_proposals(events)
+
+    assert pref.content == (
+        "Should not have insight when I'm trying to solve (proposed by the user, agreed: "
+        "\u201cyou should only add the insight after you've solved it (or reviewed the "
+        "solution if stuck)\u201d)."
     )
 
 

@@ -149,6 +149,29 @@ def accepted(reply: str) -> bool:
     return not _BUT.search(rest)
 
 
+#: A restatement that takes something back or asks: not the rule as agreed.
+_RESERVED = re.compile(r"\b(?:but|however|although|though|except|instead|rather|unless)\b", re.I)
+MAX_RESTATED_CHARS = 160
+MIN_RESTATED_WORDS = 4
+
+
+def restated(reply: str) -> str | None:
+    """How an accepting answer puts the rule in its own words: what its first sentence says
+    after the yes and a dash or colon ("Exactly right — you should only add the insight after
+    you've solved it."); None when it says nothing more, asks, or takes something back."""
+    first = _SENTENCES.split(strip_markdown(reply).strip(), maxsplit=1)[0]
+    match = _YES.match(first)
+    if match is None:
+        return None
+    parts = re.split(r"\s[—–-]\s|:", first[match.end() :], maxsplit=1)
+    if len(parts) < 2:
+        return None
+    said = " ".join(parts[1].split()).rstrip(" .!")
+    if "?" in said or _RESERVED.search(said) or len(said.split()) < MIN_RESTATED_WORDS:
+        return None
+    return said if len(said) <= MAX_RESTATED_CHARS else None
+
+
 def accepted_proposals(events: list[StoredEvent]) -> list[tuple[StoredEvent, StatedPreference]]:
     """The rules proposed in question form and accepted in the next turn, each with the user's
     message it comes from (their proposal, or their yes)."""
@@ -160,14 +183,18 @@ def accepted_proposals(events: list[StoredEvent]) -> list[tuple[StoredEvent, Sta
         rule = proposed_rule(ask.text)
         if rule is None:
             continue
-        pref = _preference(rule, by_user=ask.user)
+        pref = _preference(
+            rule, by_user=ask.user, agreed=restated(answer.text) if ask.user else None
+        )
         if pref is not None:
             found.append((ask.event if ask.user else answer.event, pref))
     return found
 
 
-def _preference(rule: str, *, by_user: bool) -> StatedPreference | None:
+def _preference(rule: str, *, by_user: bool, agreed: str | None = None) -> StatedPreference | None:
     who = "proposed by the user, agreed" if by_user else "proposed by the assistant, accepted"
+    if agreed:
+        who += f": \u201c{agreed}\u201d"
     content = sentence(f"{rule} ({who})")
     if content is None:
         return None
