@@ -54,6 +54,7 @@ from squirrel_memory.extractors.standing_marks import (
     TASK_SPOT,
     WE,
     after_marker,
+    kind_last,
     marker_start,
     standing_words,
 )
@@ -221,7 +222,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         else:
             labelled = None
         scope_phrase = SCOPE_PHRASE.match(clause)
-        body = clause[scope_phrase.end() :] if scope_phrase else clause
+        body = kind_last(clause[scope_phrase.end() :] if scope_phrase else clause)
         again = AGAIN_LEAD.match(body) is not None
         body = AGAIN_LEAD.sub("", body, count=1)  # "again, never use var": the rule said again
         told = told_rule(written.strip().rstrip(".!"))

@@ -120,6 +120,27 @@ SCOPE_PHRASE = re.compile(
 )
 
 
+#: A kind of work the rule after it holds for, put first: "For UI changes, always take a
+#: screenshot", "For commits, use the imperative mood". Its last word names things of a kind
+#: (a plural), never the task's own ("for these tests", "for now", "for example").
+KIND_FIRST = re.compile(
+    r"^for\s+(?P<kind>(?!(?:these|those|this|that|now|example|instance|me|you|us|my)\b)"
+    r"(?:[\w/.-]+\s+){0,3}?[\w/.-]+s),\s+(?=\S)",
+    re.IGNORECASE,
+)
+
+
+def kind_last(clause: str) -> str:
+    """`clause` with a leading "For <kind of work>," moved to its end ("always take a
+    screenshot for UI changes"), so the rule reads first; `clause` itself without one."""
+    found = KIND_FIRST.match(clause)
+    if found is None:
+        return clause
+    rest = clause[found.end() :].rstrip()
+    end = rest[-1] if rest[-1:] in ".!" else ""
+    return f"{rest.rstrip('.!')} for {found.group('kind')}{end}"
+
+
 def marker_start(message: str) -> int | None:
     """Where a marker that makes every directive after it a standing one ("From now on: …")
     starts in `message` (0 when only its markdown-free text has one); None without one."""
