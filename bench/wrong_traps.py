@@ -11,8 +11,10 @@ as the build, an instruction file's layout line that plans or that the session t
 one-off task said beside the user's standing rules, a closing report's failed check, a layout
 said in words that is a plan, a guess, another service's or taken back, or that names a stack in
 passing, a failure's cause taken back, guessed, only planned or said wrong first, a typo in a
-command, a test written first; and some of these again as the other hosts write them). Each
-trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_u`) are written in the
+command, a test written first, a release tag deleted or put on an old commit, a tracker dropped,
+masked or a dependency's, a plan scrapped or another checkout's, a reviewer's verdict; and some
+of these again as the other hosts write them). Each
+trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_v`) are written in the
 host's own transcript format and go through the real pipeline as `bench.answer_key` runs it (the
 `rules` extractor, no key); then every memory and every line of the session-start text is held
 against the trap's `wrong` patterns.
@@ -55,6 +57,7 @@ from bench.wrong_trap_cases_r import CASES as EIGHTEENTH
 from bench.wrong_trap_cases_s import CASES as NINETEENTH
 from bench.wrong_trap_cases_t import CASES as LAYOUT_IN_WORDS
 from bench.wrong_trap_cases_u import CASES as STACK_IN_WORDS
+from bench.wrong_trap_cases_v import CASES as RULE_EDGES
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -80,6 +83,7 @@ TRAPS: tuple[Trap, ...] = (
     *NINETEENTH,
     *LAYOUT_IN_WORDS,
     *STACK_IN_WORDS,
+    *RULE_EDGES,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
