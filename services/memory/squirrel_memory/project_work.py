@@ -17,6 +17,11 @@ from squirrel_memory.extractors.activity import commands, user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
+from squirrel_memory.extractors.disowned_tools import (
+    disowned_since,
+    disowned_tools,
+    states_disowned,
+)
 from squirrel_memory.extractors.echoes import is_echo
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
 from squirrel_memory.extractors.patch_edits import patch_body
@@ -71,6 +76,7 @@ STYLE_LIMIT = 500
 LANGUAGE_EVIDENCE_LIMIT = 4_000
 """Newest user messages read for the language the user writes in."""
 LANGUAGE_RETIRED = "retired: the project's messages no longer show that language"
+DISOWNED_RETIRED = "retired: the user said the project no longer uses a tool it names"
 
 
 def _newest(a: Episode, b: Episode) -> Episode:
@@ -167,6 +173,7 @@ async def user_candidates(
     if asked.requests:
         found.candidates.extend(await _repeated_requests(store, owner, batch))
     if asked.language:
+        found.retirements.extend(await _disowned_retirements(store, owner))
         language = await _reply_language(store, owner)
         found.candidates.extend(language.candidates)
         found.retirements.extend(language.retirements)
@@ -204,8 +211,17 @@ async def _project_evidence(store: Store) -> list[MemoryCandidate]:
         INJECTED_EVIDENCE_LIMIT,
         str(Origin.HARNESS),
     )
+    said = await store.fetch_recent_of_types(
+        store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT
+    )
     ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
-    return await asyncio.to_thread(evidence_candidates, stored, ecosystems, injected=injected)
+    return await asyncio.to_thread(
+        evidence_candidates,
+        stored,
+        ecosystems,
+        injected=injected,
+        disowned=disowned_tools(said),
+    )
 
 
 async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
@@ -259,6 +275,33 @@ async def _repeated_requests(
     ]
     cited = {event_id for owner in owners for event_id in owner.source_event_ids}
     return [c for c in found if not cited & set(c.source_event_ids)]
+
+
+async def _disowned_retirements(store: Store, owner: str | None) -> list[Retirement]:
+    """The stored facts and recipes that state a tool the user has since said the project no
+    longer uses ("we stopped using beads"): each is retired when all its evidence came before
+    the user said so. A memory the user wrote stays."""
+    said = await store.fetch_recent_of_types(
+        store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT, user_id=owner
+    )
+    since = disowned_since(said)
+    if not since:
+        return []
+    kept, _ = await store.list_memories(
+        store.project_id, types=[MemoryType.PROJECT_FACT, MemoryType.RECIPE], limit=STYLE_LIMIT
+    )
+    retired: list[Retirement] = []
+    for memory in kept:
+        if memory.deleted or memory.source is MemorySource.MANUAL:
+            continue
+        tools = {t for t in since if states_disowned(memory.type, memory.content, {t})}
+        if not tools or not memory.source_event_ids:
+            continue
+        evidence = await store.get_events(memory.source_event_ids)
+        latest = max((e.timestamp for e in evidence), default=None)
+        if latest is not None and all(latest < since[t] for t in tools):
+            retired.append(Retirement(memory.id, DISOWNED_RETIRED))
+    return retired
 
 
 async def _reply_language(store: Store, owner: str | None) -> UserFindings:

@@ -274,3 +274,26 @@ def test_a_test_run_that_ran_no_test_is_no_step_of_the_routine() -> None:
     found = {c.key: c.content for c in asked_routines(session.events)}
 
     assert not any("bin/rails test" in text for text in found.values())
+
+
+def test_a_check_before_a_later_edit_and_a_failure_a_pipe_hid_are_no_steps() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("release 1.2.0 please")
+    session.run("hlint src", 0, "No hints", cwd=ROOT)
+    session.edit_lines(
+        "src/Throttle.hs", "wait d = threadDelay d", "wait d = threadDelay (max 0 d)"
+    )
+    session.run("cabal build", 0, "Up to date", cwd=ROOT)
+    session.run("shipq dist", 0, "packed", cwd=ROOT)
+    session.run(
+        "cabal test 2>&1 | tail -4",
+        0,
+        "Test suite spec: FAIL\n1 of 1 test suites (1 of 1 test cases) failed.\n",
+        cwd=ROOT,
+    )
+    session.say("Done.")
+
+    found = {c.key: c.content for c in asked_routines(session.events)}
+    assert found == {
+        "recipe:asked:release": "To release (as asked): `cabal build`, then `shipq dist`."
+    }

@@ -8,7 +8,12 @@ from datetime import UTC, datetime
 
 from session_builder import Session
 
-from squirrel_memory.extractors.disowned_tools import disowned_tools
+from squirrel_memory.extractors.disowned_tools import (
+    disowned_since,
+    disowned_tools,
+    states_disowned,
+)
+from squirrel_memory.models import MemoryType
 
 START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 COMPOSE = "services:\n  app:\n    build: .\n  db:\n    image: mysql:8\n"
@@ -48,3 +53,19 @@ def test_only_a_tool_after_the_negation_counts() -> None:
     s.user("I don't think we need Docker.")
     s.user("We don't use Yarn workspaces, and we never use Lerna here.")
     assert disowned_tools(s.events) == {"yarn", "lerna"}
+
+
+def test_a_tool_whose_use_ended_is_disowned_with_when_it_was_said() -> None:
+    s = Session("/home/u/kit", "s1", START)
+    s.user("We stopped using beads last week, the issues all live on GitHub now.")
+    s.user("I quit using Docker. We moved off Jenkins a while ago.")
+    s.user("We dropped Yarn workspaces.")  # a feature of a tool, not the tool
+    since = disowned_since(s.events)
+    assert set(since) == {"beads", "docker", "jenkins"}
+    assert since["beads"] == s.events[0].timestamp
+    fact = "Work is tracked in beads (`bd`): the sessions ran `bd ready`."
+    assert states_disowned(MemoryType.PROJECT_FACT, fact, {"beads"})
+    assert not states_disowned(MemoryType.USER_STYLE, fact, {"beads"})
+    assert not states_disowned(
+        MemoryType.PROJECT_FACT, "Issues are on GitHub, not beads.", {"beads"}
+    )

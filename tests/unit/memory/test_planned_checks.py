@@ -105,3 +105,47 @@ def test_what_is_no_plans_check(plan: str) -> None:
 
 def test_a_plan_handed_to_a_subagent_is_not_the_sessions() -> None:
     assert planned_checks(_session(sidechain=True).events) is None
+
+
+@pytest.mark.parametrize(
+    "later",
+    ["No, scrap this whole plan, revert the build file.", "Never mind, leave it as it was."],
+)
+def test_a_plan_the_user_then_drops_gives_nothing(later: str) -> None:
+    session = _session()
+    session.user(later)
+
+    assert planned_checks(session.events) is None
+
+
+def test_a_plan_for_another_checkout_gives_nothing() -> None:
+    plan = PLAN.replace(
+        "## Change\n", "## Change\n\nIn the sibling checkout `~/code/evaluator-android`:\n"
+    )
+    assert planned_checks(_session(plan).events) is None
+
+
+def test_code_comments_and_the_hosts_transcript_note_name_no_other_place() -> None:
+    plan = PLAN.replace(
+        "## Verification",
+        "```ts\n// Before\nconst args = [];\n// After\nconst args = ['--trust'];\n```\n\n"
+        "## Verification",
+    ) + (
+        "\n\nIf you need specific details from before exiting plan mode, read the full "
+        "transcript at: /Users/ann/.claude/projects/x/1234.jsonl"
+    )
+    found = planned_checks(_session(plan).events)
+    assert found is not None and "`bun run test`" in found.content
+
+
+def test_a_heading_that_names_more_than_the_checks_is_not_theirs() -> None:
+    plan = PLAN.replace("## Verification", "## Tests to delete")
+    assert planned_checks(_session(plan).events) is None
+
+
+def test_a_run_of_the_check_with_more_options_settles_it() -> None:
+    session = _session()
+    session.run("bun run test --bail", 1, "1 fail")
+
+    found = planned_checks(session.events)
+    assert found is not None and found.content.endswith("to lint, `bun run lint`.")

@@ -291,3 +291,67 @@ def test_a_release_document_not_read_before_the_tag_is_not_named(shown: str) -> 
 )
 def test_the_line_on_what_a_tag_sets_off(text: str, line: bool) -> None:
     assert bool(tag_line(text)) is line
+
+
+def _unbumped_release(session: Session, commit: str, tag: str) -> None:
+    session.run("cargo test", 0, "test result: ok. 40 passed")
+    session.run(commit, 0, "[main 1a2b3c4] release")
+    session.run(tag, 0, "")
+
+
+@pytest.mark.parametrize(
+    ("commit", "tag", "later"),
+    [
+        # The tag is deleted at once: no release.
+        ("git commit -am 'Release 2.1.0'", "git tag v2.1.0", "git tag -d v2.1.0"),
+        ("git commit -am 'Release 2.1.0'", "git tag v2.1.0", "git push origin --delete v2.1.0"),
+        ("git commit -am 'Release 2.1.0'", "git tag v2.1.0", "git push origin :refs/tags/v2.1.0"),
+        # A tag put on an old commit after the fact.
+        ("git commit -am 'Release 2.1.0'", "git tag -a v2.1.0 a1b2c3d -m 'Release 2.1.0'", ""),
+        # A subject that refers to the version, not a release of it.
+        ("git commit -am 'Fix crash on empty input (regression in 2.1.0)'", "git tag v2.1.0", ""),
+        ("git commit -am 'fix: regression since v2.1.0'", "git tag v2.1.0", ""),
+    ],
+)
+def test_no_release_from_a_deleted_or_late_tag_or_a_subject_that_refers_to_the_version(
+    commit: str, tag: str, later: str
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    _unbumped_release(session, commit, tag)
+    if later:
+        session.run(later, 0, "Deleted tag 'v2.1.0'")
+
+    assert release_steps(session.events) == []
+
+
+def test_a_feature_branch_push_is_no_release_step() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("cargo test", 0, "test result: ok. 40 passed")
+    session.run("git commit -am 'Release 2.1.0'", 0, "[fix/ci 1a2b3c4] Release 2.1.0")
+    session.run("git push -u origin fix/ci-cache", 0, "fix/ci-cache -> fix/ci-cache")
+    session.run("git push origin main", 0, "main -> main")
+    session.run("git tag v2.1.0 && git push origin v2.1.0", 0, "")
+
+    (found,) = release_steps(session.events)
+
+    assert "fix/ci-cache" not in found.content
+    assert "`git push origin main`" in found.content
+
+
+def test_a_check_whose_failure_a_pipe_hid_is_no_release_step() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("cabal build", 0, "Up to date")
+    session.run(
+        "cabal test 2>&1 | tail -4",
+        0,
+        "Test suite spec: FAIL\n1 of 1 test suites (1 of 1 test cases) failed.\n",
+    )
+    session.run('git commit -am "Release 1.2.0"', 0, "[main 0b9d2e4] Release 1.2.0")
+    session.run("git tag v1.2.0 && git push origin v1.2.0", 0, "")
+
+    (found,) = release_steps(session.events)
+
+    assert found.content == (
+        "To release, as `v1.2.0` was: `cabal build` → commit `Release 1.2.0` → "
+        "`git tag v1.2.0 && git push origin v1.2.0`."
+    )

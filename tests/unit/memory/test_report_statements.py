@@ -134,6 +134,10 @@ def test_what_is_not_a_statement_about_the_code_is_not_kept(sentence: str) -> No
         "Only `live.ts` and `ws.test.ts` are touched; `handlers.test.ts` was left alone.",
         "`retry()` keeps `maxDelay` as intended, no regressions in `backoff.ts`.",
         "`parse()` maneja `None` correctamente en `reader.py`.",
+        "The diff only changes `StoreInvoiceRequest.php` and `InvoiceTest.php`.",
+        "The new `due_date` rule in `StoreInvoiceRequest::rules` looks good and matches the column.",
+        "Both new tests in `InvoiceTest` pass and cover the missing `due_date` cases.",
+        "Nothing else in `InvoiceController` or `Invoice` needs changing for this fix.",
     ],
 )
 def test_a_reviewers_verdict_on_the_change_is_not_a_statement_of_a_subagent(

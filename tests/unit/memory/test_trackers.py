@@ -5,15 +5,18 @@ another command say nothing."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
+from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.evidence import attempts
 from squirrel_memory.extractors.evidence.trackers import task_tracker
 from squirrel_memory.models import MemoryType, StoredEvent
-from tests.unit.memory.session_builder import Session
+from squirrel_memory.storage import SqliteStore
+from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
 
 T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/shelf"
@@ -92,3 +95,77 @@ def test_the_tracker_used_most_is_named() -> None:
         session.run(f"bd {verb}", 0, "")
 
     assert (_fact(session.events) or "").startswith("Work is tracked in beads (`bd`)")
+
+
+@pytest.mark.parametrize(
+    "runs",
+    [
+        # A fallback hides whether the tracker ran at all.
+        ['bd ready 2>/dev/null || echo "beads is not set up here"', "bd list 2>/dev/null || true"],
+        # Another repository's issues (a dependency's).
+        [
+            "gh issue list -R apple/swift-nio --label bug",
+            "gh issue view 2890 --repo apple/swift-nio",
+        ],
+    ],
+)
+def test_a_hidden_outcome_or_another_repositorys_tracker_is_no_use(runs: list[str]) -> None:
+    session = Session(ROOT, "s1", T0)
+    for command in runs:
+        session.run(command, 0, "beads is not set up here")
+
+    assert _fact(session.events) is None
+
+
+def test_a_tracker_the_user_stopped_using_is_not_named() -> None:
+    first = Session(ROOT, "s1", T0)
+    first.run("bd ready", 0, "sh-7")
+    first.run("bd close sh-7", 0, "Closed sh-7")
+    second = Session(ROOT, "s2", T0 + timedelta(days=1))
+    second.user("We stopped using beads last week, the issues all live on GitHub now.")
+    second.run("gh issue list", 0, "41  Totals off by a cent")
+
+    events = first.events + second.events
+    found = [c for c in evidence_candidates(events) if c.key.startswith("fact:task_tracker")]
+    assert found == []
+    assert task_tracker(attempts(commands(events), ROOT), {"beads"}) is None
+
+
+async def test_a_stored_tracker_fact_is_retired_once_the_user_says_it_is_no_longer_used(
+    tmp_path: Path,
+) -> None:
+    # Two passes, a day apart: the first stores the fact, the second hears it is over.
+    now = T0 + timedelta(days=3)
+    async with clocked_stores(tmp_path, now) as (store, users):
+        root = store.project_id
+        first = Session(root, "s1", T0)
+        first.user("Pick the next ready task and do it.")
+        first.run("bd ready", 0, "sh-7  Totals off by a cent")
+        first.run("bd close sh-7 --reason done", 0, "Closed sh-7")
+        await store.append_events(root, "u", [_event(e) for e in first.events], [])
+        await rules_processor(store, users, now).drain(store)
+        assert await _tracked(store) == ["fact:task_tracker:bd"]
+
+        second = Session(root, "s2", T0 + timedelta(days=1))
+        second.user("We stopped using beads last week, the issues all live on GitHub now.")
+        second.run("gh issue list", 0, "41  Refund rounding")
+        await store.append_events(root, "u", [_event(e) for e in second.events], [])
+        await rules_processor(store, users, now).drain(store)
+        assert await _tracked(store) == []
+
+
+async def _tracked(store: SqliteStore) -> list[str]:
+    items, _ = await store.list_memories(store.project_id, types=[MemoryType.PROJECT_FACT])
+    return [m.key for m in items if m.key.startswith("fact:task_tracker")]
+
+
+def _event(stored: StoredEvent) -> Event:
+    return Event(
+        SourceTool.CLAUDE_CODE,
+        EventType(stored.event_type),
+        stored.timestamp,
+        stored.content,
+        session_id=stored.session_id,
+        file_paths=stored.file_paths,
+        origin=Origin(stored.origin) if stored.origin else None,
+    )

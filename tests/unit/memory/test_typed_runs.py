@@ -106,3 +106,8 @@ def test_the_output_is_joined_from_the_next_message_and_failures_stay_unknown() 
     assert first.ok is None and "3 tests, 1 failure" in first.output
     assert "unused variable" in first.output
     assert second.ok is None and second.output == ""
+
+
+def test_cabals_summary_says_pass_or_fail() -> None:
+    assert passed("Test suite spec: PASS\n1 of 1 test suites (3 of 3 test cases) passed.")
+    assert not passed("Test suite spec: FAIL\n1 of 1 test suites (1 of 1 test cases) failed.")

@@ -3,8 +3,10 @@
 A user request (typed, in the user's voice) whose verb phrase names a role — test, lint,
 format, check, type-check, build, docs, release, deploy — is carried out by the commands that
 run in reply, before the user speaks again. Those run in the project by the main agent, that
-did something (no look-around, no read-only `git`, no install) and whose last run passed are
-how the project does that routine: "To lint (as asked): `a`, then `b`." A command's own words
+did something (no look-around, no read-only `git`, no install) and whose last run passed (a
+failure a pipe hid is a failure) are how the project does that routine; a check (test, lint,
+format, type-check) that ran before an edit later in the turn checked no more than a draft and
+is no step: "To lint (as asked): `a`, then `b`." A command's own words
 need not say the role (an interpreter one-liner, a formatter with an unusual name, a chain of
 tools): the request says it. No routine comes from a question, a plan, a request naming
 several roles whose commands do not split by their own roles, a request for one file answered
@@ -19,10 +21,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_core.events import Origin
+from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import CommandRun, commands, in_folder, user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, attempts
+from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
 from squirrel_memory.extractors.evidence.workflows import as_run, looks_around
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
@@ -160,8 +163,19 @@ def asked_routines(
         for m in re.finditer(r"`([^`]+)`", c.content)
     }
     found: dict[str, MemoryCandidate] = {}
+    edited = [
+        e.timestamp for e in ordered if e.event_type == EventType.CODE_CHANGE and not e.sidechain
+    ]
     for turn in _turns(ordered):
         steps = [a for a in attempts(turn.runs, root) if _kept(a, root)]
+        # A check run before a later edit of the turn did not check what the turn ended with.
+        last = max((a.run.timestamp for a in steps), default=None)
+        steps = [
+            a
+            for a in steps
+            if not (a.use is not None and a.use.purpose in CHECK_PURPOSES and last is not None)
+            or not any(a.run.timestamp < when < last for when in edited)
+        ]
         for role, chosen in _split(turn.roles, steps):
             routine = _passed(chosen, role, turn.names_file)
             if not routine:
@@ -179,7 +193,8 @@ def _turns(ordered: list[StoredEvent]) -> list[_Turn]:
     again; after a correction, the commands that followed it."""
     main = [e for e in ordered if not e.sidechain]
     position = {e.id: i for i, e in enumerate(main)}
-    runs = commands(main)
+    # A check whose failure a pipe hid (`cabal test | tail` printing FAIL, exit 0) failed.
+    runs = with_piped_outcomes(commands(main))
     # An answer to the assistant's question or a go-ahead does not end the turn.
     requests = [(e, t) for e, t in user_requests(main) if not _goes_on(e, t)]
     turns: list[_Turn] = []

@@ -3,12 +3,14 @@ gate, routines, pitfalls, the package manager and the user's tool habits."""
 
 from __future__ import annotations
 
+from collections.abc import Set
 from datetime import datetime
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, relative_path
 from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.extractors.differences import edits
+from squirrel_memory.extractors.disowned_tools import disowned_tools, states_disowned
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
     Attempt,
@@ -45,6 +47,7 @@ def evidence_candidates(
     ecosystems: tuple[str, ...] = (),
     *,
     injected: list[StoredEvent] | None = None,
+    disowned: Set[str] | None = None,
 ) -> list[MemoryCandidate]:
     """Recipes, the quality gate, routines, pitfalls, the package manager and the user's tool
     habits (from commands the user typed, never the assistant's) the commands in `events` support.
@@ -53,8 +56,9 @@ def evidence_candidates(
     processor's project pass): counts, sessions and recency weigh the same way.
     `ecosystems` are the repository's main ecosystems when known; without them the commands
     and edited files decide. `injected` are the host's injected messages, read for the recent
-    commits a command's context listed (`events` when None). The candidates carry no episode
-    id; the caller sets it.
+    commits a command's context listed (`events` when None). `disowned` are the tools the user
+    said the project no longer uses (read from `events` when None): no fact or recipe states
+    one. The candidates carry no episode id; the caller sets it.
     """
     ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
     if not ordered:
@@ -101,7 +105,8 @@ def evidence_candidates(
     worktree = worktree_recipe(found, root)
     if worktree is not None:
         findings.append(worktree)
-    tracker = task_tracker(found)
+    gone = disowned_tools(ordered) if disowned is None else disowned
+    tracker = task_tracker(found, gone)
     if tracker is not None:
         findings.append(tracker)
     manager = package_manager_fact(found)
@@ -128,6 +133,9 @@ def evidence_candidates(
         for f in findings
     ]
     tagged += [(f, f.tags) for f in habits(found)]
+    tagged = [
+        (f, tags) for f, tags in tagged if not states_disowned(kinds[f.kind], f.content, gone)
+    ]
     return [
         candidate(
             kinds[f.kind],

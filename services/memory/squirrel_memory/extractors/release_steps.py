@@ -51,6 +51,7 @@ from squirrel_memory.extractors.activity import (
     split_segments,
 )
 from squirrel_memory.extractors.differences import Edit, edits
+from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
 from squirrel_memory.extractors.file_reads import file_text, read_output, shown_file_texts
 from squirrel_memory.extractors.lessons import clipped
 from squirrel_memory.extractors.version_files import bumped
@@ -83,8 +84,18 @@ _WORKFLOW_FILE = re.compile(
 )
 _TAG_WORD = re.compile(r"\btag(?:s|ged|ging)?\b", re.IGNORECASE)
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
+#: Words that make a commit's subject a release of the version it names.
+_RELEASE_WORD = re.compile(
+    r"\b(?:release[sd]?|releasing|bump(?:ed|s)?|version|publish(?:ed)?|"
+    r"prepare|cut)\b",
+    re.IGNORECASE,
+)
+#: A preposition just before a version: a reference to it ("regression in 3.4.0", "since v2").
+_REFERENCE = re.compile(r"\b(?:in|since|from|before|after|until|of|on|to|than)\s*\(?$", re.I)
 #: Commands that record a commit with its message.
 _COMMITS = re.compile(r"(?:git|hg|sl) commit\b|jj (?:commit|describe|desc)\b")
+#: The names of a project's main line.
+_MAIN_LINES = frozenset({"main", "master", "trunk", "develop", "HEAD"})
 #: Commands that send a commit or move the branch a push sends.
 _SENDS = re.compile(r"(?:git|hg|sl) push\b|jj (?:git push|bookmark (?:set|move))\b")
 _SUBJECT = (
@@ -170,6 +181,41 @@ def made_tag(tokens: list[str]) -> str:
     return ""
 
 
+def _on_another_commit(tokens: list[str]) -> bool:
+    """Whether a `git tag` command names the commit it tags (`git tag -a v3.4.0 a1b2c3d`), one
+    other than the checkout's `HEAD`: a tag put after the fact on an old commit."""
+    if not made_tag(tokens):
+        return False
+    named: list[str] = []
+    skip = False
+    for token in tokens[2:]:
+        if skip:
+            skip = False
+        elif token in _VALUED:
+            skip = True
+        elif not token.startswith("-"):
+            named.append(token)
+    return len(named) > 1 and named[1] not in ("HEAD", "@")
+
+
+def _deleted(tag: str, made: CommandRun, later: list[CommandRun]) -> bool:
+    """Whether a later command of the session deleted `tag` (`git tag -d v2.1.0`, `git push
+    origin --delete v2.1.0`, `git push origin :refs/tags/v2.1.0`)."""
+    for run in later:
+        if run.session_id != made.session_id:
+            continue
+        for tokens in run.segments:
+            if tokens[:2] == ["git", "tag"] and {"-d", "--delete"} & set(tokens) and tag in tokens:
+                return True
+            if tokens[:2] == ["git", "push"] and (
+                ({"-d", "--delete"} & set(tokens) and tag in tokens)
+                or f":refs/tags/{tag}" in tokens
+                or f":{tag}" in tokens
+            ):
+                return True
+    return False
+
+
 def pushed_tag(output: str, tag: str) -> bool:
     """Whether a push's output shows `tag` sent (`* [new tag]  v1.4.2 -> v1.4.2`): the tag was
     made and went out even when another ref of the same push was refused."""
@@ -212,7 +258,8 @@ def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
         e.id: e.content.get("tool_use_id") for e in events if e.event_type == EventType.TOOL_CALL
     }
     done = [e for e in edits(events) if calls.get(e.event_id) not in failed]
-    runs = [run for run in commands(events) if not run.by_user]
+    # A check whose failure a pipe hid (`cabal test | tail` printing FAIL, exit 0) failed.
+    runs = [run for run in with_piped_outcomes(commands(events)) if not run.by_user]
     docs = release_docs(events)
     found: list[ReleaseSteps] = []
     for at, run in enumerate(runs):
@@ -220,6 +267,10 @@ def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
         version = _TAG_NAME.fullmatch(tag)
         if version is None or not (run.ok is True or pushed_tag(run.output, tag)):
             continue
+        if any(_on_another_commit(tokens) for tokens in run.segments) or _deleted(
+            tag, run, runs[at + 1 :]
+        ):
+            continue  # a tag put on an old commit, or taken back: no release of this session
         steps = _steps(
             run, runs[at + 1 :], runs[:at], done=done, version=version.group("version"), tag=tag
         )
@@ -372,8 +423,7 @@ def _unbumped(
             at
             for at in range(len(mine) - 1, -1, -1)
             if any(_COMMITS.match(text) for text in _as_run(mine[at]))
-            and word.search(subject := _subject(mine[at].command))
-            and len(subject) <= MAX_SUBJECT_CHARS
+            and _releases(_subject(mine[at].command), word, tag)
         ),
         None,
     )
@@ -400,6 +450,19 @@ def _unbumped(
     return _tagged(tag_run, later, steps, ids, tag=tag, files=[])
 
 
+def _releases(subject: str, word: re.Pattern[str], tag: str) -> bool:
+    """Whether a commit's subject reads as the release of the version: a release word with
+    the version ("Release 1.2.0", "chore: bump to 1.2.0"), or the tag as written where no
+    preposition makes it a reference ("feat: rebase revset input (v0.4.5)", but not
+    "regression in v3.4.0")."""
+    if not subject or len(subject) > MAX_SUBJECT_CHARS or not word.search(subject):
+        return False
+    if _RELEASE_WORD.search(subject):
+        return True
+    at = subject.find(tag)
+    return at >= 0 and not _REFERENCE.search(subject[:at])
+
+
 def _sent(runs: list[CommandRun], ids: list[str]) -> list[tuple[datetime, str]]:
     """The pushes and bookmark moves among the passing `runs`, as run (their events added to
     `ids`)."""
@@ -408,10 +471,25 @@ def _sent(runs: list[CommandRun], ids: list[str]) -> list[tuple[datetime, str]]:
         if run.ok is not True:
             continue
         for text in _as_run(run):
-            if _SENDS.match(text) and len(text) <= MAX_STEP_CHARS:
+            if _SENDS.match(text) and len(text) <= MAX_STEP_CHARS and _to_main(text):
                 found.append((run.timestamp, f"`{text}`"))
                 ids.append(run.event_id)
     return found
+
+
+def _to_main(text: str) -> bool:
+    """Whether a push or bookmark move sends the main line (`git push`, `git push origin
+    main`, `jj git push -b main`, `jj bookmark set main -r @`), not another branch: a feature
+    branch's push is no step of a release."""
+    words = text.split()
+    named = [w for n, w in enumerate(words) if n >= 2 and not w.startswith("-")]
+    if words[:2] in (["jj", "bookmark"],):
+        named = named[1:2]  # the bookmark; `-r @` is where it goes
+    elif words[:3] == ["jj", "git", "push"]:
+        named = [w for n, w in enumerate(words) if n > 0 and words[n - 1] in ("-b", "--bookmark")]
+    else:
+        named = named[1:]  # after the remote
+    return all(w.split(":")[-1] in _MAIN_LINES for w in named if w not in ("HEAD",))
 
 
 def _finding(

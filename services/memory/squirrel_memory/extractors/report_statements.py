@@ -128,7 +128,9 @@ _FIRST_PERSON = re.compile(
 #: and `b` are touched"): it judges one diff, which a later session does not have.
 _VERDICT = re.compile(
     r"\b(?:correctly|properly|as intended|as expected|per the (?:ruling|spec|plan)|"
-    r"(?:is|are|was|were) (?:touched|left alone)|no regressions?|lgtm|"
+    r"(?:is|are|was|were) (?:touched|left alone)|no regressions?|lgtm|looks? (?:good|fine|right)|"
+    r"the diff|(?:this|the) (?:change|fix|patch|pr|commit)\b(?! of)|pass(?:es)? and cover|"
+    r"needs? (?:no )?chang(?:e|es|ing)|nothing else (?:in|needs)|"
     r"correctamente|correctement|korrekt|corretamente)\b",
     re.IGNORECASE,
 )

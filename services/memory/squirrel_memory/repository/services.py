@@ -247,10 +247,16 @@ _PORT_KW = re.compile(r"\bport:\s*(\d{2,5})\b")
 _ECTO_ADAPTER = re.compile(r"\badapter:\s*Ecto\.Adapters\.(\w+)")
 
 
+#: Ecto's option for a Repo that only reads (a legacy source an import reads, a replica).
+_ECTO_READ_ONLY = re.compile(r"\bread_only:\s*true\b")
+
+
 def read_ecto_repo(text: TextFile, out: Readings) -> None:
-    """`use Ecto.Repo, otp_app: :x, adapter: Ecto.Adapters.SQLite3`: the Repo's database."""
+    """`use Ecto.Repo, otp_app: :x, adapter: Ecto.Adapters.SQLite3`: the Repo's database. A
+    Repo declared `read_only: true` reads another system's data and is none of the project's
+    stores."""
     for number, line in enumerate(text.lines, 1):
-        if match := _ECTO_ADAPTER.search(line):
+        if (match := _ECTO_ADAPTER.search(line)) and not _ECTO_READ_ONLY.search(line):
             _configured(out, text, match.group(1), number)
 
 

@@ -47,6 +47,8 @@ _REPORTS = tuple(
         rf"\b\d+\s+{_NOUN}\s+(?:passed|failed)\b",
         # `Ran 12 tests in 0.3s`, `Executed 4 tests, with 0 failures`, `Tests run: 8, Failures: 0`
         r"\b(?:ran|executed)\s+\d+\s+tests?\b",
+        # `1 of 1 test suites (3 of 3 test cases) passed.` (Cabal)
+        r"\b\d+\s+of\s+\d+\s+test\s+(?:suites?|cases?)\b.*\b(?:passed|failed)\b",
         r"\btests?\s+run:\s*\d+",
         # `OK (12 tests, 30 assertions)`, `[ FAIL 0 | WARN 1 | SKIP 0 | PASS 12 ]`
         r"\bOK\s+\(\d+\s+tests?",

@@ -6,12 +6,16 @@ list what is open, claim, sync, comment, close. A later session should know the 
 its verbs before it reaches for a to-do list of its own. Passing runs of one tracker with two
 verbs or more (`bd list`, `bd sync`), or in two sessions or more, make a project fact naming
 the tracker and each verb as it was first typed, in the order the sessions used them. One
-verb in one session (reading the issue the user named) says nothing, nor does a failed run.
+verb in one session (reading the issue the user named) says nothing, nor does a failed run, a
+run whose failure a fallback hides (`|| true`, `|| echo …`), another repository's tracker
+(`gh issue list -R owner/repo`), or a tracker the user said the project stopped using ("we
+stopped using beads": `disowned_tools`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 
 from squirrel_memory.extractors.evidence.attempts import Attempt, Finding
 
@@ -30,11 +34,19 @@ TRACKERS: dict[tuple[str, ...], str] = {
     ("git", "bug"): "git-bug",
 }
 _VERB = re.compile(r"^[a-z][a-z-]*$")
+#: Options naming another repository whose tracker a command reads.
+_OTHER_REPOSITORY = frozenset({"-R", "--repo"})
 
 
 def _tracked(attempt: Attempt) -> tuple[tuple[str, ...], str] | None:
-    """(the tracker's words, the verb) of a passing tracker command, else None."""
-    if attempt.run.ok is not True or not attempt.tokens:
+    """(the tracker's words, the verb) of a passing tracker command, else None. A run whose
+    failure a fallback hides (`bd ready 2>/dev/null || echo "not set up"`, `|| true`) shows
+    nothing, nor does one about another repository's issues (`gh issue list -R owner/repo`)."""
+    if attempt.run.ok is not True or not attempt.tokens or "||" in attempt.run.command:
+        return None
+    if _OTHER_REPOSITORY & set(attempt.tokens) or any(
+        t.startswith(("--repo=", "-R=")) for t in attempt.tokens
+    ):
         return None
     words = (attempt.program, *attempt.tokens[1:])
     for prefix in TRACKERS:
@@ -53,13 +65,18 @@ def _shown(attempt: Attempt, prefix: tuple[str, ...], verb: str) -> str:
     return f"`{' '.join((*prefix, verb))} …`"
 
 
-def task_tracker(found: list[Attempt]) -> Finding | None:
-    """The tracker the sessions used most, with its verbs in order (module docstring)."""
+def task_tracker(found: list[Attempt], disowned: Set[str] = frozenset()) -> Finding | None:
+    """The tracker the sessions used most, with its verbs in order (module docstring); none
+    the user said the project no longer uses (`disowned`, lower-cased names or programs)."""
     uses: dict[tuple[str, ...], list[tuple[str, Attempt]]] = {}
     for attempt in found:
         tracked = _tracked(attempt)
-        if tracked is not None:
-            uses.setdefault(tracked[0], []).append((tracked[1], attempt))
+        if tracked is None:
+            continue
+        prefix = tracked[0]
+        if {prefix[0], TRACKERS[prefix].lower(), TRACKERS[prefix].split()[0].lower()} & disowned:
+            continue
+        uses.setdefault(prefix, []).append((tracked[1], attempt))
     best: tuple[tuple[str, ...], list[tuple[str, Attempt]]] | None = None
     for prefix, used in uses.items():
         verbs = {verb for verb, _ in used}

@@ -23,13 +23,15 @@ _STREAMS = re.compile(r"<bash-(stdout|stderr)>(.*?)(?:</bash-\1>|$)", re.DOTALL)
 #: `2 failures`, `3 errors`, `FAIL 1 |`, `# fail 2`, `Failures: 1`).
 _FAILED = re.compile(
     r"\b[1-9]\d*\s+(?:failed|failing|failures?|errors?)\b|\bFAIL\s+[1-9]|^#\s*fail\s+[1-9]"
-    r"|\b(?:failures?|errors?):\s*[1-9]",
+    r"|\b(?:failures?|errors?):\s*[1-9]"
+    r"|\b[1-9]\d*\s+of\s+\d+\s+test\s+(?:suites?|cases?)\b[^\n]*\bfailed\b",
     re.IGNORECASE,
 )
 #: A count of passing tests above zero.
 _PASSED = re.compile(
     r"\b[1-9]\d*\s+(?:passed|passing|successes?|examples?|tests?|runs?|specs?)\b"
-    r"|\bPASS\s+[1-9]|^#\s*pass\s+[1-9]|\bOK\s+\(|\btests?\s+run:\s*[1-9]",
+    r"|\bPASS\s+[1-9]|^#\s*pass\s+[1-9]|\bOK\s+\(|\btests?\s+run:\s*[1-9]"
+    r"|\b[1-9]\d*\s+of\s+\d+\s+test\s+(?:suites?|cases?)\b[^\n]*\bpassed\b",
     re.IGNORECASE,
 )
 
