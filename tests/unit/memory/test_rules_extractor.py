@@ -467,7 +467,8 @@ def test_same_error_at_other_paths_and_lines_shares_a_key() -> None:
         ("uv run pytest test/test_x.py -v", "pytest test_x.py"),
         ("FOO=1 npx jest --ci 2>&1 | tail -5", "jest"),
         ("(source .venv/bin/activate && ruff check src/)", "source activate ruff check src"),
-        ('python -c "unterminated', 'python "unterminated'),
+        # An open quote ends the words with what it read: its quote mark is not a word's.
+        ('python -c "unterminated', "python unterminated"),
     ],
 )
 def test_commands_normalise_so_reruns_compare_equal(command: str, normalized: str) -> None:
