@@ -14,6 +14,8 @@ from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.extractors.user_about import (
     called_statement,
     named_statement,
+    opening_statement,
+    user_about,
     user_statement,
 )
 from squirrel_memory.models import MemoryCandidate
@@ -373,4 +375,47 @@ async def test_a_wrapped_line_naming_the_file_drops_its_sentence_not_a_fragment(
     assert about == (
         f"What this project (ledger) is and does, per its AGENTS.md: A bookkeeping toolkit for "
         f"{language} shops. Entries post nightly and balance before close."
+    )
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said"),
+    [
+        (
+            "This is a CLI tool for managing dotfiles across machines.",
+            "This is a CLI tool for managing dotfiles across machines",
+        ),
+        (
+            "We're building a Phoenix app for tracking invoices",
+            "We're building a Phoenix app for tracking invoices",
+        ),
+        (
+            "I'm working on a Django site for my chess club.",
+            "I'm working on a Django site for my chess club",
+        ),
+        (
+            "Context: this is a monorepo with a Next.js frontend in web/ and a Go API in api/.",
+            "this is a monorepo with a Next.js frontend in web/ and a Go API in api/",
+        ),
+        # Not the work: a bug, a feature, a script, a question, a hedge.
+        ("This is a bug in the parser.", ""),
+        ("I'm working on a new feature for exports.", ""),
+        ("I'm building a small script to test the API.", ""),
+        ("Is this a Flask app?", ""),
+        ("I think this is a Flask app.", ""),
+    ],
+)
+def test_a_message_that_opens_on_what_the_work_is(sentence: str, said: str) -> None:
+    assert opening_statement(sentence) == said
+
+
+def test_only_the_first_sentence_of_a_message_opens_on_the_work() -> None:
+    session = Session("/home/dev/shelf", "s1", T0)
+    session.user("Fix the login redirect. This is a Flask app, by the way.")
+    assert user_about(session.events) is None
+    session.user("This is a Flask app for lending books. Fix the login redirect.")
+    found = user_about(session.events)
+    assert found is not None
+    assert found.content == (
+        'What this project is, as the user put it: "this is a Flask app for lending books".'
     )

@@ -67,3 +67,15 @@ def test_no_description_of_the_stack_no_fact(message: str) -> None:
 
 def test_a_description_taken_back_later_is_not_kept() -> None:
     assert _told("The app is a Flutter app with a Go backend.", "Scrap that, start over.") == []
+
+
+def test_a_stack_the_users_statement_of_what_the_project_is_quotes_is_not_told_twice() -> None:
+    # "What this project is, as the user put it" quotes the whole clause, Rust included.
+    assert _told("The project is a Rust library for parsing GPX files.") == []
+    # Cut at its comma, that statement leaves the stack out: the description keeps it.
+    assert _told(
+        "This repo is the backend for our banking app, written in Kotlin with Spring Boot."
+    ) == [
+        "The user describes the project: “This repo is the backend for our banking app, "
+        "written in Kotlin with Spring Boot”."
+    ]

@@ -29,6 +29,7 @@ from functools import cache
 
 from squirrel_memory.extractors.stack_mentions import names_pattern
 from squirrel_memory.extractors.told_layout import told_sentences
+from squirrel_memory.extractors.user_about import opening_statement, user_statement
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.stack import stack_names
@@ -82,6 +83,9 @@ def told_stack(events: list[StoredEvent]) -> list[ToldStack]:
             continue
         if not _stack_word().search(found.group("rest")):
             continue
+        quoted = user_statement(said) or opening_statement(said)
+        if quoted and _stack_word().search(quoted):
+            continue  # `user_about` quotes the stack as what the project is: one memory
         content = f"The user describes the project: “{clause}”."
         key = f"{KEY_PREFIX}{key_slug(found.group('subject'))}"
         return [ToldStack(key, content, (event.id,))]

@@ -5,7 +5,10 @@ add …", "This repo is a CLI that syncs calendars."). Such a sentence is the pr
 when a session reads no README or manifest. The rule, the same for every ecosystem:
 
 - its subject is the repository itself: "this repo/repository/project/codebase is …", "the
-  repo is a …", or "this is my/our …" (a bare "this is the …" may point at a pasted file);
+  repo is a …", or "this is my/our …" (a bare "this is the …" may point at a pasted file); or
+  the message opens on the work, in its first sentence: "This is a CLI tool for …", "We're
+  building a Phoenix app for …", "I'm working on a Django site for …" ("Context:" before it
+  allowed);
 - what it is is a kind of project (a config, dotfiles, notes, an app, a tool, a library …):
   the noun phrase, cut at a clause break ("that", "with", "for", a comma), ends on such a noun,
   so "this is my test file" or "this is my problem" say nothing;
@@ -51,6 +54,15 @@ _STATEMENT = re.compile(
     r"^(?P<said>(?:(?:this|the|my|our)\s+(?:repo(?:sitory)?|project|codebase|folder|directory)"
     r"\s+is\s+(?P<what>(?:my|our|a|an|the)\s+[^?]+?))|this\s+is\s+(?P<own>(?:my|our)\s+[^?]+?))"
     r"\s*[.!]?$",
+    re.IGNORECASE,
+)
+#: A message that opens on what the work is: "This is a …", "We're building a …", "I'm working
+#: on an …" (a label such as "Context:" before it). Only a message's first sentence is read so:
+#: further on, "this is a …" may point at a pasted file or an error.
+_OPENING = re.compile(
+    r"^(?:(?:context|background)\s*:\s*)?(?P<said>(?:this\s+is|(?:we|i)(?:['’]re|['’]m|\s+are|"
+    r"\s+am)\s+(?:building|making|writing|developing|working\s+on))\s+"
+    r"(?P<what>(?:a|an|my|our)\s+[^?]+?))\s*[.!]?$",
     re.IGNORECASE,
 )
 #: What ends the head noun phrase of what the repository is said to be.
@@ -156,14 +168,35 @@ def called_statement(text: str, name: str) -> tuple[str, str] | None:
     return kind, said
 
 
+def opening_statement(text: str) -> str:
+    """The words of a message's first sentence that open it on what the work is ("This is a
+    CLI tool for managing dotfiles", "We're building a Phoenix app for tracking invoices",
+    "Context: this is a monorepo with …"), or "" (module docstring)."""
+    flat = " ".join(text.split()).strip()
+    if not flat or flat.endswith("?") or len(flat) > MAX_CHARS or _HEDGED.search(flat):
+        return ""
+    match = _OPENING.match(flat)
+    if match is None:
+        return ""
+    head = _HEAD_END.split(match.group("what"), maxsplit=1)[0]
+    words = head.split()
+    if len(words) < 2 or not is_repository_kind(words[-1].strip(".!")):
+        return ""
+    return _CLAUSE.split(match.group("said"), maxsplit=1)[0]
+
+
 def user_about(events: list[StoredEvent]) -> UserAbout | None:
     """The first statement of what the repository is the user made in `events`, or None."""
     name = PurePosixPath(events[0].project_id).name if events else ""
     for event, text in user_requests(events):
         if "```" in text:
             continue
-        for raw in _SENTENCE.split(text):
-            said = user_statement(raw.strip()) or named_statement(raw.strip(), name)
+        for n, raw in enumerate(_SENTENCE.split(text)):
+            said = (
+                user_statement(raw.strip())
+                or named_statement(raw.strip(), name)
+                or (opening_statement(raw.strip()) if n == 0 else "")
+            )
             if said and said.count('"') == 0:
                 return UserAbout(f'{PREFIX}"{said[0].lower()}{said[1:]}".', (event.id,))
     # A generic folder name ("app", "src") in a sentence is a word, not the project's name.
