@@ -123,6 +123,8 @@ _ASKS = re.compile(
     re.IGNORECASE,
 )
 
+KEY_PREFIX = "pitfall:diagnosed:"
+
 
 _RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.TOOL_RESULT})
 
@@ -323,7 +325,7 @@ def diagnosed(events: list[StoredEvent]) -> list[Diagnosed]:
         if not content:
             continue
         ids = (opener.id, *([fetched_id] if fetched_id else []), cause.event_id, *change_ids)
-        key = f"pitfall:diagnosed:{key_slug(f'{trigger} {cause.text}') or 'lesson'}"
+        key = f"{KEY_PREFIX}{key_slug(f'{trigger} {cause.text}') or 'lesson'}"
         if key not in found:
             found[key] = Diagnosed(key, content, tuple(dict.fromkeys(ids)), files, cause.event_id)
         if len(found) == MAX_LESSONS:

@@ -27,9 +27,10 @@ _ERROR_LINE = re.compile(
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s|"
     # Shell and parser errors: `./deploy.sh: line 28: syntax error near unexpected token`.
     r"^\S+: line \d+: |(?<![Nn]o )\bsyntax error\b|"
-    # Kotlin's compiler (`e: file:///src/A.kt:3:9 Unresolved reference: x`) and R's
+    # Kotlin's compiler (`e: file:///src/A.kt:3:9 Unresolved reference: x`, and with no place:
+    # `e: Inconsistent JVM-target compatibility detected …`) and R's
     # (`Error in `f(x)`: could not find function "f"`).
-    r"^e: \S+:\d+|^Error in \S.*?: |"
+    r"^e: \S+:\d+|^e: [A-Z][a-z]+(?: \S+){2}|^Error in \S.*?: |"
     # A tool's error naming where it happened: `CMake Error at CMakeLists.txt:12 (find_package):`.
     r"\bError at \S+:\d+)",
 )

@@ -26,6 +26,7 @@ from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.commits import commit_memories
 from squirrel_memory.extractors.config_commands import config_language
 from squirrel_memory.extractors.declined_tools import KEY_PREFIX as DECLINED_TOOL_PREFIX
+from squirrel_memory.extractors.diagnosed import KEY_PREFIX as DIAGNOSED_KEY
 from squirrel_memory.extractors.disowned_tools import without_disowned
 from squirrel_memory.extractors.echoed_commands import echoed_language
 from squirrel_memory.extractors.exchange import (
@@ -117,6 +118,7 @@ class RulesExtractor:
         found = without_disowned(found, ordered)
         # A line the user called untrue is stated only as untrue.
         found = without_rejected(found, ordered)
+        found = _without_echoed_diagnoses(found)
         result = _dedupe(
             [
                 replace(c, content=sentence(c.content) or c.content, source_episode_id=episode.id)
@@ -125,6 +127,25 @@ class RulesExtractor:
         )
         log.debug("rules_extracted", episode_id=episode.id, candidate_count=len(result))
         return result
+
+
+def _without_echoed_diagnoses(found: list[MemoryCandidate]) -> list[MemoryCandidate]:
+    """`found` less the diagnosed problems whose cause and change a failed command's lesson
+    already cites (`pitfall:diagnosed:…` beside "`./gradlew build` failed with …; the assistant
+    found: …"): one failure, one memory."""
+    lessons = [
+        set(c.source_event_ids)
+        for c in found
+        if c.type is MemoryType.PITFALL
+        and c.key.startswith("pitfall:")
+        and not c.key.startswith(DIAGNOSED_KEY)
+    ]
+
+    def echoed(cand: MemoryCandidate) -> bool:
+        cited = set(cand.source_event_ids[1:])  # the cause and the change, not the report
+        return bool(cited) and any(cited <= lesson for lesson in lessons)
+
+    return [c for c in found if not (c.key.startswith(DIAGNOSED_KEY) and echoed(c))]
 
 
 def _style(pref: StatedPreference, event_id: str) -> MemoryCandidate:
