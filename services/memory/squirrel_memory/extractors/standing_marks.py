@@ -41,6 +41,9 @@ STANDING = re.compile(
     r"\buse\s[^,;]{1,60}?\bin (?:every|each) (?:new )?[a-z]+|"
     r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
     r"pull request|push|release|task|merge)s?|"
+    # "finish each task by running the tests": how every piece of work ends
+    r"(?:finish|end|wrap up|close out|complete) (?:each|every) (?:new )?(?:task|change|step|"
+    r"item|story|ticket|issue|feature|fix|pr|pull request|session)s? (?:by|with)|"
     # "commit after each milestone": a step of work again and again, whatever the unit
     r"(?:before|after) (?:every|each) (?:new )?(?:milestone|step|phase|stage|feature|fix|edit|"
     r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component)s?)\b",
