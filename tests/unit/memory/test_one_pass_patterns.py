@@ -62,6 +62,34 @@ CALLS = [
         "'since forem is a ' + ' a' * 150_000 + 'x', 'forem'",
         "",
     ),
+    # A message's first sentence tried as opening on what the work is.
+    (
+        "squirrel_memory.extractors.user_about",
+        "opening_statement",
+        "'this is a ' + ' ' * 300_000 + 'x'",
+        "",
+    ),
+    # A clause tried as a rule after the kind of work it holds for ("For UI changes, …").
+    (
+        "squirrel_memory.extractors.standing_marks",
+        "kind_last",
+        "'for ' + 'a ' * 150_000",
+        "for a a a",
+    ),
+    # An approved plan's text tried for its checks: one long line, no heading.
+    (
+        "squirrel_memory.extractors.planned_checks",
+        "plan_checks",
+        "'## Verification\\n' + '`a ' * 100_000, '/p'",
+        [],
+    ),
+    # A commit's subject tried as a release of a version.
+    (
+        "squirrel_memory.extractors.release_steps",
+        "_subject",
+        "'git commit -am ' + '\"x' * 150_000",
+        "x",
+    ),
 ]
 
 
