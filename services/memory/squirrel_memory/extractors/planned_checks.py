@@ -33,12 +33,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, split_segments, user_requests
 from squirrel_memory.extractors.delegated_commands import FAILED, named_commands, names_elsewhere
-from squirrel_memory.extractors.written_checks import (
-    HEADING,
-    MAX_COMMANDS,
-    ORDER,
-    WORDING,
-)
+from squirrel_memory.extractors.written_checks import HEADING, checks_said
 from squirrel_memory.models import StoredEvent
 
 KEY = "recipe:planned_checks"
@@ -125,10 +120,5 @@ def planned_checks(events: list[StoredEvent]) -> PlannedChecks | None:
     if chosen is None:
         return None
     listed, event_id = chosen
-    by_purpose: dict[str, list[str]] = {}
-    for purpose, command in list(dict.fromkeys(listed))[:MAX_COMMANDS]:
-        by_purpose.setdefault(purpose, []).append(f"`{command}`")
-    said = "; ".join(
-        f"{WORDING[p]}, {' or '.join(by_purpose[p])}" for p in ORDER if p in by_purpose
-    )
+    said = checks_said(listed)
     return PlannedChecks(KEY, f"The approved plan verifies a change with: {said}.", (event_id,))

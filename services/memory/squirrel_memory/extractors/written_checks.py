@@ -121,6 +121,17 @@ def check_lines(text: str, project_id: str) -> list[tuple[str, str]]:
     return found
 
 
+def checks_said(listed: list[tuple[str, str]]) -> str:
+    """(purpose, command) pairs as one clause per role, the tests first: "to run the tests,
+    `a` or `b`; to lint, `c`" (at most `MAX_COMMANDS` commands)."""
+    by_purpose: dict[str, list[str]] = {}
+    for purpose, command in list(dict.fromkeys(listed))[:MAX_COMMANDS]:
+        by_purpose.setdefault(purpose, []).append(f"`{command}`")
+    return "; ".join(
+        f"{WORDING[p]}, {' or '.join(by_purpose[p])}" for p in ORDER if p in by_purpose
+    )
+
+
 def written_checks(events: list[StoredEvent]) -> WrittenChecks | None:
     """The checks the last description the session's assistant wrote lists as passing and the
     session never ran; None when there is none."""
@@ -142,12 +153,7 @@ def written_checks(events: list[StoredEvent]) -> WrittenChecks | None:
     if chosen is None:
         return None
     listed, event_id = chosen
-    by_purpose: dict[str, list[str]] = {}
-    for purpose, command in list(dict.fromkeys(listed))[:MAX_COMMANDS]:
-        by_purpose.setdefault(purpose, []).append(f"`{command}`")
-    said = "; ".join(
-        f"{WORDING[p]}, {' or '.join(by_purpose[p])}" for p in ORDER if p in by_purpose
-    )
+    said = checks_said(listed)
     return WrittenChecks(
         KEY,
         f"The description the assistant wrote for its change lists as passing: {said}.",
