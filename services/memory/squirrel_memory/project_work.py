@@ -173,8 +173,11 @@ async def user_candidates(
     if asked.requests:
         found.candidates.extend(await _repeated_requests(store, owner, batch))
     if asked.language:
-        found.retirements.extend(await _disowned_retirements(store, owner))
-        language = await _reply_language(store, owner)
+        said = await store.fetch_recent_of_types(
+            store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT, user_id=owner
+        )
+        found.retirements.extend(await _disowned_retirements(store, said))
+        language = await _reply_language(store, owner, said)
         found.candidates.extend(language.candidates)
         found.retirements.extend(language.retirements)
     scope = Scope.PROJECT if owner is None else Scope.USER
@@ -277,13 +280,10 @@ async def _repeated_requests(
     return [c for c in found if not cited & set(c.source_event_ids)]
 
 
-async def _disowned_retirements(store: Store, owner: str | None) -> list[Retirement]:
-    """The stored facts and recipes that state a tool the user has since said the project no
-    longer uses ("we stopped using beads"): each is retired when all its evidence came before
-    the user said so. A memory the user wrote stays."""
-    said = await store.fetch_recent_of_types(
-        store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT, user_id=owner
-    )
+async def _disowned_retirements(store: Store, said: list[StoredEvent]) -> list[Retirement]:
+    """The stored facts and recipes that state a tool the user has since said (in `said`, their
+    stored messages) the project no longer uses ("we stopped using beads"): each is retired
+    when all its evidence came before the user said so. A memory the user wrote stays."""
     since = disowned_since(said)
     if not since:
         return []
@@ -304,15 +304,14 @@ async def _disowned_retirements(store: Store, owner: str | None) -> list[Retirem
     return retired
 
 
-async def _reply_language(store: Store, owner: str | None) -> UserFindings:
+async def _reply_language(
+    store: Store, owner: str | None, stored: list[StoredEvent]
+) -> UserFindings:
     """The language the user writes in, decided over their stored messages of every session
     (`reply_language`: sessions of one short message add up, a language most sessions do not
     show is none), as important as an instruction said in that many sessions. A stored memory
     of it the messages no longer show (one session in Korean, then many in English) is retired
-    with the reason; the user's own memory of it stays."""
-    stored = await store.fetch_recent_of_types(
-        store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT, user_id=owner
-    )
+    with the reason; the user's own memory of it stays. `stored`: the user's stored messages."""
     found = await asyncio.to_thread(language_candidates, stored)
     if found:
         return UserFindings(found)

@@ -483,9 +483,11 @@ async def test_a_drain_weighs_project_evidence_once_with_the_same_memories(
     assert any(kind == "recipe" for kind, _, _ in many_batches)
     assert many_batches == one_batch
     # Commands, hook reports, the host's injected messages, replies and edits (a command
-    # failed), commits, the user's requests with the replies and calls around them, the user's
-    # messages for the language they are written in: once each, not once per batch.
-    assert reads <= 7
+    # failed), the user's messages for the tools they disowned (the project pass), commits, the
+    # user's requests with the replies and calls around them, the user's messages for their
+    # language and the tools they stopped using (the pass over the user's messages): once
+    # each, not once per batch.
+    assert reads <= 8
 
 
 # --- modules are code -------------------------------------------------------------------------

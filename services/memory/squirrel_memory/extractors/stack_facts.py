@@ -83,7 +83,11 @@ def _configured_databases(event: StoredEvent, path: str) -> set[str]:
         reader(TextFile.of(path, file_text(output)), out)
     except PARSE_ERRORS:
         return set()
-    return {s.name for s in out.services if s.kind == "database" and s.configured}
+    # A source the configuration only reads (a legacy database an import reads) keeps none of
+    # the project's data.
+    return {
+        s.name for s in out.services if s.kind == "database" and s.configured and not s.read_only
+    }
 
 
 def _stack_evidence(

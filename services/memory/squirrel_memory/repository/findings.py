@@ -109,13 +109,15 @@ class Service:
     `configured` is True when the application's own data-access configuration names it — the
     adapter an ORM or Repo is set up with, a settings `ENGINE`, the scheme of the URL the app
     connects to (`DATABASE_URL`): what the code uses, as against what a manifest declares or a
-    compose file starts (which may be a side store)."""
+    compose file starts (which may be a side store). `read_only`: the configuration only reads
+    it (an Ecto Repo's `read_only: true`): data the project reads, not where it keeps its own."""
 
     kind: str
     name: str
     ref: str
     via: str = ""
     configured: bool = False
+    read_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

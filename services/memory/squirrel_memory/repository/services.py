@@ -206,11 +206,20 @@ _DRIVERS = {
 }
 
 
-def _configured(out: Readings, text: TextFile, driver: str, number: int) -> None:
+def _configured(
+    out: Readings, text: TextFile, driver: str, number: int, read_only: bool = False
+) -> None:
     name = _DRIVERS.get(driver.lower())
     if name is not None:
         out.services.append(
-            Service("database", name, text.ref(number), via=text.path, configured=True)
+            Service(
+                "database",
+                name,
+                text.ref(number),
+                via=text.path,
+                configured=True,
+                read_only=read_only,
+            )
         )
 
 
@@ -253,11 +262,11 @@ _ECTO_READ_ONLY = re.compile(r"\bread_only:\s*true\b")
 
 def read_ecto_repo(text: TextFile, out: Readings) -> None:
     """`use Ecto.Repo, otp_app: :x, adapter: Ecto.Adapters.SQLite3`: the Repo's database. A
-    Repo declared `read_only: true` reads another system's data and is none of the project's
-    stores."""
+    Repo declared `read_only: true` is marked so: it reads data the project does not keep (a
+    legacy source an import reads, a replica)."""
     for number, line in enumerate(text.lines, 1):
-        if (match := _ECTO_ADAPTER.search(line)) and not _ECTO_READ_ONLY.search(line):
-            _configured(out, text, match.group(1), number)
+        if match := _ECTO_ADAPTER.search(line):
+            _configured(out, text, match.group(1), number, bool(_ECTO_READ_ONLY.search(line)))
 
 
 def read_elixir_config(text: TextFile, out: Readings) -> None:
