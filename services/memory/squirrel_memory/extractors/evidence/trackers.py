@@ -8,8 +8,9 @@ verbs or more (`bd list`, `bd sync`), or in two sessions or more, make a project
 the tracker and each verb as it was first typed, in the order the sessions used them. One
 verb in one session (reading the issue the user named) says nothing, nor does a failed run, a
 run whose failure a fallback hides (`|| true`, `|| echo …`), another repository's tracker
-(`gh issue list -R owner/repo`), or a tracker the user said the project stopped using ("we
-stopped using beads": `disowned_tools`).
+(`gh issue list -R owner/repo`, or a run in another checkout: `cd ../lib && gh issue list`),
+or a tracker the user said the project stopped using ("we stopped using beads":
+`disowned_tools`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ def _tracked(attempt: Attempt) -> tuple[tuple[str, ...], str] | None:
     nothing, nor does one about another repository's issues (`gh issue list -R owner/repo`)."""
     if attempt.run.ok is not True or not attempt.tokens or "||" in attempt.run.command:
         return None
+    if attempt.scope.startswith(("/", "..", "~")):
+        return None  # run in another checkout: that project's tracker
     if _OTHER_REPOSITORY & set(attempt.tokens) or any(
         t.startswith(("--repo=", "-R=")) for t in attempt.tokens
     ):
