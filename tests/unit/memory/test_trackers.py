@@ -170,3 +170,11 @@ def _event(stored: StoredEvent) -> Event:
         file_paths=stored.file_paths,
         origin=Origin(stored.origin) if stored.origin else None,
     )
+
+
+def test_a_tracker_run_whose_shell_was_in_another_checkout_is_not_this_projects() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("gh issue list --label bug", 0, "12  crash", cwd="/home/dev/lib")
+    session.run("gh issue close 12", 0, "Closed", cwd="/home/dev/lib")
+
+    assert [c for c in evidence_candidates(session.events) if "tracker" in c.key] == []

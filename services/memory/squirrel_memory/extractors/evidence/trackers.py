@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 
+from squirrel_memory.extractors.activity import in_folder
 from squirrel_memory.extractors.evidence.attempts import Attempt, Finding
 
 IMPORTANCE = 0.55
@@ -68,13 +69,17 @@ def _shown(attempt: Attempt, prefix: tuple[str, ...], verb: str) -> str:
     return f"`{' '.join((*prefix, verb))} …`"
 
 
-def task_tracker(found: list[Attempt], disowned: Set[str] = frozenset()) -> Finding | None:
+def task_tracker(
+    found: list[Attempt], disowned: Set[str] = frozenset(), root: str = ""
+) -> Finding | None:
     """The tracker the sessions used most, with its verbs in order (module docstring); none
-    the user said the project no longer uses (`disowned`, lower-cased names or programs)."""
+    the user said the project no longer uses (`disowned`, lower-cased names or programs), and
+    no run whose shell was outside the project's folder `root`."""
     uses: dict[tuple[str, ...], list[tuple[str, Attempt]]] = {}
     for attempt in found:
         tracked = _tracked(attempt)
-        if tracked is None:
+        cwd = attempt.run.cwd
+        if tracked is None or (root and cwd is not None and not in_folder(cwd, root)):
             continue
         prefix = tracked[0]
         if {prefix[0], TRACKERS[prefix].lower(), TRACKERS[prefix].split()[0].lower()} & disowned:
