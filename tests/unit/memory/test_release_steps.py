@@ -355,3 +355,27 @@ def test_a_check_whose_failure_a_pipe_hid_is_no_release_step() -> None:
         "To release, as `v1.2.0` was: `cabal build` → commit `Release 1.2.0` → "
         "`git tag v1.2.0 && git push origin v1.2.0`."
     )
+
+
+@pytest.mark.parametrize(
+    ("prefix", "cwd"),
+    [("cd ../lib && ", None), ("cd /home/dev/lib && ", None), ("", "/home/dev/lib")],
+)
+def test_a_release_made_in_another_checkout_is_not_this_projects(
+    prefix: str, cwd: str | None
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run(f"{prefix}cargo test", 0, "test result: ok. 4 passed", cwd=cwd)
+    session.run(f"{prefix}git commit -am 'Release 0.3.0'", 0, "[main abc] Release 0.3.0", cwd=cwd)
+    session.run(f"{prefix}git tag v0.3.0 && git push origin v0.3.0", 0, "", cwd=cwd)
+
+    assert release_steps(session.events) == []
+
+
+def test_a_release_in_a_sub_folder_of_the_project_is_its_own() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("cargo test", 0, "test result: ok. 4 passed")
+    session.run("git commit -am 'Release 0.3.0'", 0, "[main abc] Release 0.3.0")
+    session.run("cd crates/core && git tag v0.3.0 && git push origin v0.3.0", 0, "")
+
+    assert len(release_steps(session.events)) == 1

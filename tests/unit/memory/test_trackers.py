@@ -102,11 +102,12 @@ def test_the_tracker_used_most_is_named() -> None:
     [
         # A fallback hides whether the tracker ran at all.
         ['bd ready 2>/dev/null || echo "beads is not set up here"', "bd list 2>/dev/null || true"],
-        # Another repository's issues (a dependency's).
+        # Another repository's issues (a dependency's), by name or run in its checkout.
         [
             "gh issue list -R apple/swift-nio --label bug",
             "gh issue view 2890 --repo apple/swift-nio",
         ],
+        ["cd ../upstream-lib && gh issue list", "cd ../upstream-lib && gh issue create -t x"],
     ],
 )
 def test_a_hidden_outcome_or_another_repositorys_tracker_is_no_use(runs: list[str]) -> None:
@@ -169,3 +170,11 @@ def _event(stored: StoredEvent) -> Event:
         file_paths=stored.file_paths,
         origin=Origin(stored.origin) if stored.origin else None,
     )
+
+
+def test_a_tracker_run_whose_shell_was_in_another_checkout_is_not_this_projects() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.run("gh issue list --label bug", 0, "12  crash", cwd="/home/dev/lib")
+    session.run("gh issue close 12", 0, "Closed", cwd="/home/dev/lib")
+
+    assert [c for c in evidence_candidates(session.events) if "tracker" in c.key] == []

@@ -106,7 +106,7 @@ def evidence_candidates(
     if worktree is not None:
         findings.append(worktree)
     gone = disowned_tools(ordered) if disowned is None else disowned
-    tracker = task_tracker(found, gone)
+    tracker = task_tracker(found, gone, root)
     if tracker is not None:
         findings.append(tracker)
     manager = package_manager_fact(found)

@@ -24,8 +24,9 @@ that passed on what was committed (none ran before an edit that came after them)
 commit with its subject, the pushes, and the tag.
 
 A tag made with neither a bump nor a commit of its version in the session, a tag listed or
-deleted, a failed tag command and a bump to another version say nothing: the session did not
-show a release.
+deleted, a failed tag command, a bump to another version and a tag made in another checkout
+(`cd ../lib && git tag v0.3.0`, a shell whose folder is elsewhere) say nothing: the session did
+not show a release of this project.
 
 When the session read the project's release document before the tag (a `RELEASE.md` or
 `RELEASING.md` anywhere, a `docs/release*` page: its text shown by a file read or a command
@@ -47,6 +48,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import (
     CommandRun,
     commands,
+    in_folder,
     relative_path,
     split_segments,
 )
@@ -198,6 +200,21 @@ def _on_another_commit(tokens: list[str]) -> bool:
     return len(named) > 1 and named[1] not in ("HEAD", "@")
 
 
+def _elsewhere(run: CommandRun, root: str) -> bool:
+    """Whether `run` ran in another folder than the project: its shell was elsewhere, or it
+    changes into a folder outside the project first (`cd ../lib && …`)."""
+    if run.cwd is not None and not in_folder(run.cwd, root):
+        return True
+    for tokens in run.segments:
+        if tokens[:1] == ["cd"] and len(tokens) > 1:
+            target = tokens[1]
+            if target.startswith(("..", "~")) or (
+                target.startswith("/") and not in_folder(target, root)
+            ):
+                return True
+    return False
+
+
 def _deleted(tag: str, made: CommandRun, later: list[CommandRun]) -> bool:
     """Whether a later command of the session deleted `tag` (`git tag -d v2.1.0`, `git push
     origin --delete v2.1.0`, `git push origin :refs/tags/v2.1.0`)."""
@@ -261,6 +278,7 @@ def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
     # A check whose failure a pipe hid (`cabal test | tail` printing FAIL, exit 0) failed.
     runs = [run for run in with_piped_outcomes(commands(events)) if not run.by_user]
     docs = release_docs(events)
+    run_root = events[0].project_id if events else ""
     found: list[ReleaseSteps] = []
     for at, run in enumerate(runs):
         tag = next((name for tokens in run.segments if (name := made_tag(tokens))), "")
@@ -271,6 +289,8 @@ def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
             tag, run, runs[at + 1 :]
         ):
             continue  # a tag put on an old commit, or taken back: no release of this session
+        if _elsewhere(run, run_root):
+            continue  # another checkout's release (`cd ../lib && git tag v0.3.0`)
         steps = _steps(
             run, runs[at + 1 :], runs[:at], done=done, version=version.group("version"), tag=tag
         )

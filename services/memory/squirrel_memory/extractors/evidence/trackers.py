@@ -8,8 +8,9 @@ verbs or more (`bd list`, `bd sync`), or in two sessions or more, make a project
 the tracker and each verb as it was first typed, in the order the sessions used them. One
 verb in one session (reading the issue the user named) says nothing, nor does a failed run, a
 run whose failure a fallback hides (`|| true`, `|| echo …`), another repository's tracker
-(`gh issue list -R owner/repo`), or a tracker the user said the project stopped using ("we
-stopped using beads": `disowned_tools`).
+(`gh issue list -R owner/repo`, or a run in another checkout: `cd ../lib && gh issue list`),
+or a tracker the user said the project stopped using ("we stopped using beads":
+`disowned_tools`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Set
 
+from squirrel_memory.extractors.activity import in_folder
 from squirrel_memory.extractors.evidence.attempts import Attempt, Finding
 
 IMPORTANCE = 0.55
@@ -44,6 +46,8 @@ def _tracked(attempt: Attempt) -> tuple[tuple[str, ...], str] | None:
     nothing, nor does one about another repository's issues (`gh issue list -R owner/repo`)."""
     if attempt.run.ok is not True or not attempt.tokens or "||" in attempt.run.command:
         return None
+    if attempt.scope.startswith(("/", "..", "~")):
+        return None  # run in another checkout: that project's tracker
     if _OTHER_REPOSITORY & set(attempt.tokens) or any(
         t.startswith(("--repo=", "-R=")) for t in attempt.tokens
     ):
@@ -65,13 +69,17 @@ def _shown(attempt: Attempt, prefix: tuple[str, ...], verb: str) -> str:
     return f"`{' '.join((*prefix, verb))} …`"
 
 
-def task_tracker(found: list[Attempt], disowned: Set[str] = frozenset()) -> Finding | None:
+def task_tracker(
+    found: list[Attempt], disowned: Set[str] = frozenset(), root: str = ""
+) -> Finding | None:
     """The tracker the sessions used most, with its verbs in order (module docstring); none
-    the user said the project no longer uses (`disowned`, lower-cased names or programs)."""
+    the user said the project no longer uses (`disowned`, lower-cased names or programs), and
+    no run whose shell was outside the project's folder `root`."""
     uses: dict[tuple[str, ...], list[tuple[str, Attempt]]] = {}
     for attempt in found:
         tracked = _tracked(attempt)
-        if tracked is None:
+        cwd = attempt.run.cwd
+        if tracked is None or (root and cwd is not None and not in_folder(cwd, root)):
             continue
         prefix = tracked[0]
         if {prefix[0], TRACKERS[prefix].lower(), TRACKERS[prefix].split()[0].lower()} & disowned:
