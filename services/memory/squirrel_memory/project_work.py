@@ -290,15 +290,21 @@ async def _disowned_retirements(store: Store, said: list[StoredEvent]) -> list[R
     kept, _ = await store.list_memories(
         store.project_id, types=[MemoryType.PROJECT_FACT, MemoryType.RECIPE], limit=STYLE_LIMIT
     )
-    retired: list[Retirement] = []
+    stating: list[tuple[MemoryItem, set[str]]] = []
     for memory in kept:
-        if memory.deleted or memory.source is MemorySource.MANUAL:
+        if memory.deleted or memory.source is MemorySource.MANUAL or not memory.source_event_ids:
             continue
         tools = {t for t in since if states_disowned(memory.type, memory.content, {t})}
-        if not tools or not memory.source_event_ids:
-            continue
-        evidence = await store.get_events(memory.source_event_ids)
-        latest = max((e.timestamp for e in evidence), default=None)
+        if tools:
+            stating.append((memory, tools))
+    if not stating:
+        return []
+    # The evidence of every such memory in one read.
+    evidence = await store.get_events([i for memory, _ in stating for i in memory.source_event_ids])
+    when = {e.id: e.timestamp for e in evidence}
+    retired: list[Retirement] = []
+    for memory, tools in stating:
+        latest = max((when[i] for i in memory.source_event_ids if i in when), default=None)
         if latest is not None and all(latest < since[t] for t in tools):
             retired.append(Retirement(memory.id, DISOWNED_RETIRED))
     return retired
