@@ -16,6 +16,7 @@ note stays.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Set
 from datetime import datetime
@@ -67,11 +68,18 @@ def states_disowned(memory_type: MemoryType, content: str, tools: Set[str]) -> b
     recipe naming one of `tools` as a word, without saying the negation itself."""
     if not tools or memory_type not in _STATED_KINDS:
         return False
-    named = re.compile(
+    named = _naming(frozenset(tools))
+    return bool(named.search(content)) and not _SAYS_NEGATION.search(content)
+
+
+@functools.lru_cache(maxsize=64)
+def _naming(tools: frozenset[str]) -> re.Pattern[str]:
+    """A pattern finding any of `tools` as a word, built once per set of tools (every memory
+    of a pass is checked against the same set)."""
+    return re.compile(
         r"(?<![\w.-])(?:" + "|".join(re.escape(t) for t in sorted(tools)) + r")(?![\w])",
         re.IGNORECASE,
     )
-    return bool(named.search(content)) and not _SAYS_NEGATION.search(content)
 
 
 def without_disowned(
