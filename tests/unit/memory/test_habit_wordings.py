@@ -85,6 +85,16 @@ def _standing(message: str, *, replying: bool = False) -> list[str]:
             "Use British spelling in all user-facing strings.",
             "Use British spelling in all user-facing strings.",
         ),
+        (
+            "I want the commit messages to follow Conventional Commits",
+            "Commit messages should follow Conventional Commits.",
+        ),
+        (
+            "we'd like PR titles to start with the ticket id",
+            "PR titles should start with the ticket id.",
+        ),
+        ("As usual, run the linter before you commit", "Run the linter before you commit."),
+        ("as always: tests first, then the code", "Tests first, then the code."),
     ],
 )
 def test_an_everyday_wording_of_a_habit_is_standing(message: str, content: str) -> None:
@@ -120,6 +130,10 @@ def test_an_everyday_wording_of_a_habit_is_standing(message: str, content: str) 
         "don't delete the files that are generated",
         "Default to the first one",
         "Use the new logger in all files",
+        "I want the buttons to use the brand colour",
+        "I want the branch to follow main",
+        "as usual, the build is broken",
+        "as always, thanks!",
     ],
 )
 def test_the_same_shape_about_the_moment_is_no_habit(message: str) -> None:
@@ -163,6 +177,13 @@ def test_a_rule_asked_as_a_question_or_a_wish_is_read_as_the_rule(clause: str, r
 )
 def test_a_question_or_wish_without_a_lasting_rule_is_not_one(clause: str) -> None:
     assert asked_as_rule(clause) is None
+
+
+def test_a_way_of_working_asked_to_end_in_a_question_is_the_directive() -> None:
+    assert asked_as_rule("could you please stop adding emojis?") == "stop adding emojis"
+    assert asked_as_rule("can you stop the server?") is None  # the server, now
+    [said] = stated_preferences("can you stop using git add -A?", after_assistant_action=True)
+    assert (said.content, said.standing) == ("Avoid using git add -A.", False)
 
 
 def test_a_rule_asked_as_a_question_is_kept_standing() -> None:

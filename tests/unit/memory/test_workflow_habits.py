@@ -64,6 +64,8 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
         ("run the linter before you say it's finished", DONE_KEY),
         ("Don't tell me it works until you've run it.", DONE_KEY),
         ("check the build before telling me it's fixed", DONE_KEY),
+        ("you're done when make check passes", DONE_KEY),
+        ("A task is finished once it's deployed to staging.", DONE_KEY),
         # the batch named by a file, and who not to stop for between the tasks
         (
             "Work through every open task in TODO.md without stopping to ask me between them.",
@@ -103,6 +105,9 @@ def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None
         "Stop the server after each run.",
         "Do we continue until all tests pass?",
         "I'm done for today, thanks.",
+        "let me know when you're done",
+        "it's done when I say it is",
+        "The job is complete when the upload finishes.",
         # about something in the code, not how the work is carried out
         "The job is not complete until the upload finishes.",
         "the retry loop should keep going until all workers exit",

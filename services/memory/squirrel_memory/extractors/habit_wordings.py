@@ -158,6 +158,17 @@ _LIKE_EVERY = re.compile(
     rf"(?:every|all)\s+(?P<new>new\s+)?{_KIND}\s+to\s+(?P<x>[a-z]+\b[^;]{{2,100}})$",
     re.IGNORECASE,
 )
+#: "I want the commit messages to follow Conventional Commits": what every later one of a
+#: thing the work makes again and again (a commit, a pull request, a branch) should follow,
+#: said without "every".
+_WANT_RECURRING = re.compile(
+    r"^(?:i|we)\s*(?:'d|’d|\s+would)?\s+(?:really\s+)?(?:like|want|need|expect|prefer)\s+"
+    r"(?:(?:the|our|my|its)\s+)?(?P<k>(?:git\s+)?(?:commit(?:\s+message|\s+subject)?|"
+    r"pull\s+request(?:\s+title)?|pr(?:\s+title)?|branch(?:\s+name)?|tag(?:\s+name)?)s)\s+"
+    r"to\s+(?P<x>(?:follow|use|match|adhere\s+to|conform\s+to|stick\s+to|start\s+with|"
+    r"be\s+written\s+in)\s+[^;]{2,100})$",
+    re.IGNORECASE,
+)
 _RULE_LEAD = (
     r"(?:(?:also|and|so|but)\s*,?\s*)?(?:as a (?:general )?rule|from now on|going forward|"
     r"in general|by default|in (?:the )?future)\s*,?\s*"
@@ -333,6 +344,12 @@ def _like_every(match: re.Match[str]) -> HabitForm | None:
     return HabitForm(said, f"every {kind} {match.group('x')}")
 
 
+def _want_recurring(match: re.Match[str]) -> HabitForm | None:
+    kind = " ".join(match.group("k").split())
+    x = match.group("x").strip().rstrip(".!")
+    return HabitForm(f"{_sentence(kind)} should {x}", f"{kind} {x}")
+
+
 def _want(match: re.Match[str]) -> HabitForm | None:
     x = match.group("x").strip()
     if not (match.group("lead") or match.group("always") or match.group("ruled")):
@@ -409,6 +426,7 @@ _FORMS = (
     (_NO_NEED_TO_ASK, _unasked),
     (_NEVER_WANT, _never_wanted),
     (_LIKE_EVERY, _like_every),
+    (_WANT_RECURRING, _want_recurring),
     (_WANT_RULED, _want),
     (_DEFAULT_TO, _default),
     (_DONT_EVER, _dont_ever),

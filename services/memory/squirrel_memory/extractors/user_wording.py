@@ -86,6 +86,8 @@ _LASTING = re.compile(
     r"in (?:the )?future)\b",
     re.IGNORECASE,
 )
+#: "stop adding …", "stop using …": a way of working asked to end, not a thing to stop now.
+_STOP_DOING = re.compile(r"^stop\s+[a-z]+ing\b", re.IGNORECASE)
 _MARKED = re.compile(r"\b(?:from now on|going forward|in (?:the )?future)$", re.IGNORECASE)
 
 
@@ -93,13 +95,16 @@ def asked_as_rule(clause: str) -> str | None:
     """The rule a question or a polite wish asks for ("can you always run the formatter before
     committing?" → "always run the formatter before committing"), or None. A question with no
     condition or marker ("can you always run the tests?") may ask what the assistant can do;
-    a polite wish without "always" or "never" is a request of the moment."""
+    a polite wish without "always" or "never" is a request of the moment. "can you stop
+    adding emojis?" asks for the directive "stop adding emojis", as plainly said."""
     if match := _POLITE.match(clause):
         x = match.group("x")
         return x if _RULE_WORD.match(x) else None
     if not clause.rstrip().endswith("?") or (match := _ASKED.match(clause)) is None:
         return None
     x = match.group("x")
+    if _STOP_DOING.match(x):
+        return x  # "can you stop adding emojis?": the directive "stop adding emojis", asked
     ruled = _RULE_WORD.match(x)
     insisted = bool(_INSISTED.match(clause))  # "can you make sure to always …?"
     if (ruled and (insisted or _LASTING.search(ruled.group("rest")))) or _MARKED.search(x):

@@ -151,6 +151,13 @@ _DONE = (
         rf"when|if|once)\b",
         re.IGNORECASE,
     ),
+    # you're done when make check passes / a task is finished once it's deployed
+    re.compile(
+        r"\b(?:you(?:'re|\s+are)|it(?:'s|\s+is)|(?:a|the|each|every)\s+(?:task|change|feature|"
+        r"ticket|story|pr|pull request|fix)\s+is)\s+(?:only\s+)?"
+        rf"{_FINISHED}\s+(?:when|once|after)\s+(?!i\b|we\b)",
+        re.IGNORECASE,
+    ),
     # don't say it's done before the tests pass / never mark a task complete without …
     re.compile(
         r"\b(?:don'?t|do not|never)\s+(?:say|call|claim|report|mark|declare|tell me)\s+"
