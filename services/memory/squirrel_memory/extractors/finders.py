@@ -48,6 +48,8 @@ from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_
 from squirrel_memory.extractors.subagent_findings import subagent_findings
 from squirrel_memory.extractors.told_layout import IMPORTANCE as TOLD_IMPORTANCE
 from squirrel_memory.extractors.told_layout import told_layout
+from squirrel_memory.extractors.told_notes import IMPORTANCE as TOLD_NOTE_IMPORTANCE
+from squirrel_memory.extractors.told_notes import told_notes
 from squirrel_memory.extractors.told_stack import IMPORTANCE as TOLD_STACK_IMPORTANCE
 from squirrel_memory.extractors.told_stack import told_stack
 from squirrel_memory.extractors.user_corrections import IMPORTANCE as CORRECTED_IMPORTANCE
@@ -156,6 +158,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PROJECT_FACT,
         TOLD_STACK_IMPORTANCE,
         lambda _f: ("told", "stack"),
+    ),
+    # What the user flagged as information to keep ("FYI, the staging db is read-only").
+    Finder(
+        told_notes,
+        MemoryType.PROJECT_FACT,
+        TOLD_NOTE_IMPORTANCE,
+        lambda _f: ("told", "note"),
     ),
     # What the assistant said about a folder after reading several of its files.
     Finder(

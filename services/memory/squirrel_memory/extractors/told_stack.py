@@ -73,15 +73,26 @@ def _stack_word() -> re.Pattern[str]:
     return names_pattern(names, re.IGNORECASE)
 
 
+def _described(clause: str) -> re.Match[str] | None:
+    """The description of what the project is built with that `clause` is, or None."""
+    found = _DESCRIBED.match(clause)
+    if found is None or len(clause) > MAX_CHARS or _NOT_STATED.search(clause):
+        return None
+    return found if _stack_word().search(found.group("rest")) else None
+
+
+def describes_stack(sentence: str) -> bool:
+    """Whether a sentence of the user's describes what the project is built with."""
+    return _described(sentence.rstrip(" .!")) is not None
+
+
 def told_stack(events: list[StoredEvent]) -> list[ToldStack]:
     """The first sentence of the user's messages in `events` that describes what the project
     is built with (see the module's docstring), or nothing."""
     for event, said in told_sentences(events):
         clause = said.rstrip(" .!")
-        found = _DESCRIBED.match(clause)
-        if found is None or len(clause) > MAX_CHARS or _NOT_STATED.search(clause):
-            continue
-        if not _stack_word().search(found.group("rest")):
+        found = _described(clause)
+        if found is None:
             continue
         quoted = user_statement(said) or opening_statement(said)
         if quoted and _stack_word().search(quoted):
