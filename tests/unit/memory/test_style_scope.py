@@ -194,3 +194,37 @@ async def test_an_instruction_the_user_stops_later_leaves_the_style_view(
     await _say(svc, "b", 8, "Stop running black on my files, it fights the generated code.")
 
     assert "Always run black" not in await _style(svc)
+
+
+async def test_an_instruction_stopped_in_a_later_session_of_the_same_pass_is_not_written(
+    projects: tuple[list[Project], SqliteUserStore],
+) -> None:
+    (svc, _, _), users = projects
+    said = [
+        ("a", 9, "Always run black on the files you touch before you finish."),
+        ("b", 8, "Stop running black on my files, it fights the generated code."),
+    ]
+    events = [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            kind,
+            NOW - timedelta(days=days_ago) + timedelta(minutes=i),
+            content,
+            session_id=session,
+        )
+        for session, days_ago, text in said
+        for i, (kind, content) in enumerate(
+            [
+                (EventType.USER_MESSAGE, {"text": "Add the export endpoint."}),
+                (EventType.ASSISTANT_RESPONSE, {"text": "Done: I added an exporter."}),
+                (EventType.USER_MESSAGE, {"text": text}),
+            ]
+        )
+    ]
+    await svc.store.append_events(svc.store.project_id, USER, events, [])
+
+    await svc.processor.process_once(svc.store, force=True)
+
+    kept, _ = await svc.store.list_memories(svc.store.project_id)
+    assert not any("Always run black" in m.content for m in kept)
+    assert not any("Always run black" in i.content for i in await users.list_user_style(USER))
