@@ -76,7 +76,9 @@ def test_an_instruction_to_stop_running_a_tool_disowns_it_but_not_a_task() -> No
     s = Session("/home/u/kit", "s1", START)
     s.run("black src", 0, "All done! ✨ 🍰 ✨\n3 files left unchanged.\n")
     s.user("Stop running black on my files, it fights the generated code.")
-    s.user("Please stop running tests on every save. Stop using the cache too.")
+    s.user("Please stop running tests. Stop using the cache too.")
+    # When or how often, not whether: the tool is still the project's.
+    s.user("Stop running pytest on every save. Stop running mypy until the stubs land.")
     assert disowned_tools(s.events) == {"black"}
 
 

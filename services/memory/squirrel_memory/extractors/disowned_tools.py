@@ -10,7 +10,8 @@ X", "we no longer use X", one that says the use ended ("we stopped using X", "I 
 ends after the tool's name or goes on with where, when or why ("we don't use Yarn workspaces"
 disowns a feature, not Yarn). An instruction to stop ("Stop running X on my files", "stop
 using X") disowns X too when X is a tool the tables know or the sessions ran ("stop running
-tests on every save" names no tool). A project fact or
+tests" names no tool) and the sentence does not say when or how often instead ("stop running
+pytest on every save", "… until the stubs land"). A project fact or
 recipe that names the tool (as a word: `docker` names Docker Compose, not a `Dockerfile`), or
 a program only that tool runs (the command table's `lein` of Leiningen), is
 then left out, unless it says the negation itself ("not", "instead of"); the user's own
@@ -45,6 +46,13 @@ _NOT_USED = re.compile(
     r"|altogether|a\s+(?:while|month|week|year)|(?:months|weeks|years|days)\s+ago|yesterday)\b))",
     re.IGNORECASE,
 )
+#: The rest of a "stop running X" sentence that says when or how often, not whether: "on
+#: every save", "until the stubs land", "before each commit".
+_HOW_OFTEN = re.compile(
+    r"[^.!?;]*?\b(?:every|each|always|so\s+often|twice|again|all\s+the\s+time|unless|until"
+    r"|before|after|when|whenever|while)\b",
+    re.IGNORECASE,
+)
 #: Words after "don't use" that name no tool.
 _NOT_TOOLS = frozenset({"the", "a", "an", "any", "this", "that", "it", "them", "those", "these"})
 _SAYS_NEGATION = re.compile(r"\b(?:not|never|instead of|rather than|don['’]?t)\b", re.IGNORECASE)
@@ -73,9 +81,11 @@ def disowned_since(events: list[StoredEvent]) -> dict[str, datetime]:
             said = (match["tool"] or match["gone"] or match["stop"]).rstrip(".-")
             tool = said.lower()
             if match["stop"]:
+                if _HOW_OFTEN.match(text, match.end()):
+                    continue  # "stop running pytest on every save": less often, not never
                 ran = ran_programs(events) if ran is None else ran
                 if not known_tool(said, ran):
-                    continue  # "stop running tests on every save": a task, not a tool
+                    continue  # "stop running tests after each edit": a task, not a tool
             if tool not in _NOT_TOOLS:
                 found[tool] = max(found.get(tool, event.timestamp), event.timestamp)
     return found
