@@ -85,8 +85,8 @@ CALLS = [
     ),
     # A commit's subject tried as a release of a version.
     (
-        "squirrel_memory.extractors.release_steps",
-        "_subject",
+        "squirrel_memory.extractors.release_commits",
+        "commit_subject",
         "'git commit -am ' + '\"x' * 150_000",
         "x",
     ),

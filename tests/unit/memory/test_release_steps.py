@@ -9,7 +9,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.release_steps import made_tag, pushed_tag, release_steps, tag_line
+from squirrel_memory.extractors.release_docs import tag_line
+from squirrel_memory.extractors.release_steps import (
+    MAX_STEP_CHARS,
+    made_tag,
+    pushed_tag,
+    release_steps,
+)
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 
@@ -290,7 +296,7 @@ def test_a_release_document_not_read_before_the_tag_is_not_named(shown: str) -> 
     ],
 )
 def test_the_line_on_what_a_tag_sets_off(text: str, line: bool) -> None:
-    assert bool(tag_line(text)) is line
+    assert bool(tag_line(text, MAX_STEP_CHARS)) is line
 
 
 def _unbumped_release(session: Session, commit: str, tag: str) -> None:

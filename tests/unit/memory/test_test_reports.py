@@ -188,3 +188,18 @@ def test_the_report_line_is_the_last_summary_line_near_the_end() -> None:
 
     assert report_line(output) == "3 runs, 5 assertions, 1 failures, 0 errors"
     assert report_line("Run options: --seed 4242\n..F\n") == ""
+
+
+def test_a_service_started_before_a_named_test_command_did_not_print_its_report() -> None:
+    # `mix test` printed the report, not `docker compose up -d db` before it.
+    session = Session(ROOT, "s1", T0)
+    session.run("./gradlew build", 0, "BUILD SUCCESSFUL in 9s")
+    session.edit_lines("app/build.gradle.kts", "kotlin {\n}", "kotlin {\n    jvmToolchain(21)\n}")
+    session.run(
+        "docker compose up -d db && mix test", 0, "Finished in 2.1 seconds\n41 tests, 0 failures"
+    )
+
+    named = [
+        c.content for c in evidence_candidates(session.events) if c.key.startswith("recipe:test")
+    ]
+    assert not any("docker compose" in content for content in named)

@@ -109,6 +109,8 @@ def test_a_plan_the_user_dropped_later_is_not_kept() -> None:
     plan = "The plan is to add the column first, backfill it, then drop the old table."
 
     assert _said(_session(plan, "scratch that, we keep the old table for now")) == []
+    # The words that drop an approved plan's checks drop a plan said in the user's words too.
+    assert _said(_session(plan, "let's abandon this plan, the table stays")) == []
     assert len(_said(_session(plan, "go ahead"))) == 1
 
 

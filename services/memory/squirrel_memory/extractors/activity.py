@@ -364,6 +364,23 @@ def in_folder(path: str, folder: str) -> bool:
     return path == root or path.startswith(root + "/")
 
 
+def outside_project(run: CommandRun, root: str) -> bool:
+    """Whether `run` worked outside the project folder `root`: its shell was elsewhere, or it
+    changes into another folder first (`cd ../lib && …`, `pushd ~/src/other`, `cd /srv/x`)."""
+    if run.cwd is not None and not in_folder(run.cwd, root):
+        return True
+    return any(
+        tokens[0] in ("cd", "pushd")
+        and len(tokens) > 1
+        and (
+            tokens[1].startswith(("..", "~"))
+            or (tokens[1].startswith("/") and not in_folder(tokens[1], root))
+        )
+        for tokens in run.segments
+        if tokens
+    )
+
+
 def changed_files(events: list[StoredEvent]) -> list[str]:
     """Project-relative paths written by code changes, first-seen order, no repeats."""
     seen: dict[str, None] = {}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.activity import CommandRun, commands, in_folder
+from squirrel_memory.extractors.activity import CommandRun, commands, outside_project
 from squirrel_memory.models import StoredEvent
 
 #: Importance of the recipe: how every later merge at the project is done.
@@ -77,17 +77,6 @@ class _Merge:
     message: bool
 
 
-def _elsewhere(run: CommandRun, project_id: str) -> bool:
-    """Whether the run's shell was outside the project or moved out of it first."""
-    if run.cwd is not None and not in_folder(run.cwd, project_id):
-        return True
-    return any(
-        tokens[0] in ("cd", "pushd") and len(tokens) > 1 and not in_folder(tokens[1], project_id)
-        for tokens in run.segments
-        if tokens and tokens[1:2] and tokens[1].startswith(("/", "~", ".."))
-    )
-
-
 def _merge(run: CommandRun, tokens: list[str]) -> _Merge | None:
     """The merge `tokens` make (`git merge …`, git's own options before `merge` not allowed:
     `-C` points at another work tree), or None for anything else."""
@@ -134,7 +123,7 @@ def branch_merges(events: list[StoredEvent]) -> list[BranchMerges]:
     merges: list[_Merge] = []
     for run in commands(events):
         project_id = events[0].project_id if events else ""
-        if run.ok is not True or _elsewhere(run, project_id):
+        if run.ok is not True or outside_project(run, project_id):
             continue
         if any(mark in run.output for mark in _STOPPED):
             continue

@@ -20,10 +20,10 @@ note stays.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Set
 from datetime import datetime
-from functools import cache
 
 from squirrel_core.command_table import command_table
 from squirrel_core.events import is_user_voice
@@ -91,7 +91,7 @@ def disowned_since(events: list[StoredEvent]) -> dict[str, datetime]:
     return found
 
 
-@cache
+@functools.cache
 def _programs_of() -> dict[str, frozenset[str]]:
     """Each tool's programs (lower-cased): a program every command-table pattern of which
     names that one tool (`lein test`, `lein run`: Leiningen's `lein`)."""
@@ -107,12 +107,18 @@ def _programs_of() -> dict[str, frozenset[str]]:
 
 def _names(content: str, tools: Set[str]) -> bool:
     """Whether `content` names one of `tools`, or a program only that tool runs, as a word."""
+    return bool(_naming(frozenset(tools)).search(content))
+
+
+@functools.lru_cache(maxsize=64)
+def _naming(tools: frozenset[str]) -> re.Pattern[str]:
+    """A pattern finding any of `tools`, or a program only that tool runs, as a word, built
+    once per set of tools (every memory of a pass is checked against the same set)."""
     names = set(tools).union(*(_programs_of().get(t, frozenset()) for t in tools))
-    named = re.compile(
+    return re.compile(
         r"(?<![\w.-])(?:" + "|".join(re.escape(t) for t in sorted(names)) + r")(?![\w])",
         re.IGNORECASE,
     )
-    return bool(named.search(content))
 
 
 def states_disowned(memory_type: MemoryType, content: str, tools: Set[str]) -> bool:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, split_segments, user_requests
 from squirrel_memory.extractors.delegated_commands import FAILED, named_commands, names_elsewhere
+from squirrel_memory.extractors.user_plans import DROPPED_PLAN
 from squirrel_memory.extractors.written_checks import HEADING, checks_said
 from squirrel_memory.models import StoredEvent
 
@@ -49,12 +50,6 @@ _PLAN_CHECKS = re.compile(
 #: at: /Users/…/x.jsonl"): a path of the host's, no place the plan is about.
 _TRANSCRIPT_NOTE = re.compile(r"^.*\bread the full transcript at:.*$", re.IGNORECASE | re.MULTILINE)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-#: The user dropping the plan after it was handed over.
-_DROPPED = re.compile(
-    r"\b(?:scrap|scratch|drop|abandon|discard|cancel|ditch|forget|throw away|revert|undo|"
-    r"stop)\b[^.!?\n]{0,30}\bplan\b|\b(?:scratch that|change of plans?|never ?mind)\b",
-    re.IGNORECASE,
-)
 #: Below a check the session ran (a recipe) and beside a description's checks (0.45): the
 #: plan says how to verify, no run shows it.
 IMPORTANCE = 0.45
@@ -112,7 +107,7 @@ def planned_checks(events: list[StoredEvent]) -> PlannedChecks | None:
             continue
         if not isinstance(text, str) or not text.lstrip().startswith(HAND_OFF):
             continue
-        if any(e.timestamp > event.timestamp and _DROPPED.search(t) for e, t in requests):
+        if any(e.timestamp > event.timestamp and DROPPED_PLAN.search(t) for e, t in requests):
             continue  # "scrap this whole plan"
         listed = [(p, c) for p, c in plan_checks(text, event.project_id) if not _settled(c, ran)]
         if listed:

@@ -21,20 +21,15 @@ A version bumped before the session (an earlier session, a release tool) shows n
 session still released when a passing commit of it names the tag's version (`git commit -m
 "release 1.4.2"`, `jj describe -m "feat: … (v1.4.2)"`). The recipe then starts with the checks
 that passed on what was committed (none ran before an edit that came after them), then the
-commit with its subject, the pushes, and the tag.
+commit with its subject, the pushes, and the tag (`release_commits`).
 
 A tag made with neither a bump nor a commit of its version in the session, a tag listed or
 deleted, a failed tag command, a bump to another version and a tag made in another checkout
 (`cd ../lib && git tag v0.3.0`, a shell whose folder is elsewhere) say nothing: the session did
 not show a release of this project.
 
-When the session read the project's release document before the tag (a `RELEASE.md` or
-`RELEASING.md` anywhere, a `docs/release*` page: its text shown by a file read or a command
-that printed it), the recipe names that document, and quotes, as the document writes it, its
-line that says what a tag sets off: one naming a tag and a CI workflow file
-(`.github/workflows/release.yml`, `.gitlab-ci.yml`): what publishes the release, which the
-session's commands do not show. A document the session only listed, or read after the tag, is
-not named; a line naming a tag but no workflow file, or longer than a step, is not quoted.
+When the session read the project's release document before the tag (`release_docs`), the
+recipe names it and quotes its line on what a tag sets off.
 """
 
 from __future__ import annotations
@@ -45,17 +40,19 @@ from datetime import datetime
 
 from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import (
-    CommandRun,
-    commands,
-    in_folder,
-    relative_path,
-    split_segments,
-)
+from squirrel_memory.extractors.activity import CommandRun, commands, outside_project
 from squirrel_memory.extractors.differences import Edit, edits
 from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
-from squirrel_memory.extractors.file_reads import file_text, read_output, shown_file_texts
 from squirrel_memory.extractors.lessons import clipped
+from squirrel_memory.extractors.release_commits import (
+    MAX_SUBJECT_CHARS,
+    as_run,
+    commit_subject,
+    records_commit,
+    releases,
+    sent,
+)
+from squirrel_memory.extractors.release_docs import ReleaseDoc, release_docs, tag_line
 from squirrel_memory.extractors.version_files import bumped
 from squirrel_memory.models import StoredEvent
 
@@ -64,46 +61,12 @@ KEY = "recipe:release_steps"
 MAX_CHECKS = 4
 MAX_WRITTEN = 2
 MAX_STEP_CHARS = 120
-MAX_SUBJECT_CHARS = 80
 _PURPOSES = frozenset({"test", "lint", "format", "typecheck", "build"})
 _TAG_NAME = re.compile(r"v?(?P<version>\d+\.\d+\.\d+(?:[-+][\w.]+)?)")
 #: Options of `git tag` that list, delete or verify tags: no tag is made.
 _NOT_MADE = frozenset({"-l", "--list", "-d", "--delete", "-v", "--verify", "-n", "--contains"})
 #: Options of `git tag` followed by a value.
 _VALUED = frozenset({"-m", "--message", "-F", "--file", "-u", "--local-user"})
-#: The project's release document, by its name (`RELEASE.md`, `RELEASING.md`,
-#: `docs/release-process.md`); release notes (`RELEASE_NOTES.md`, `RELEASES.md`) are not one.
-_RELEASE_DOC = re.compile(
-    r"(?:^|/)releas(?:e|ing)(?:[-_](?:process|procedure|checklist|guide|howto|steps))?"
-    r"\.(?:md|markdown|rst|txt)$",
-    re.IGNORECASE,
-)
-#: A CI workflow file a release document names.
-_WORKFLOW_FILE = re.compile(
-    r"(?:\.github/workflows/[\w.-]+|\.gitlab-ci|\.circleci/[\w.-]+|azure-pipelines|"
-    r"\.woodpecker/[\w.-]+|\.forgejo/workflows/[\w.-]+|\.gitea/workflows/[\w.-]+)"
-    r"\.ya?ml\b"
-)
-_TAG_WORD = re.compile(r"\btag(?:s|ged|ging)?\b", re.IGNORECASE)
-_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?")
-#: Words that make a commit's subject a release of the version it names.
-_RELEASE_WORD = re.compile(
-    r"\b(?:release[sd]?|releasing|bump(?:ed|s)?|version|publish(?:ed)?|"
-    r"prepare|cut)\b",
-    re.IGNORECASE,
-)
-#: A preposition just before a version: a reference to it ("regression in 3.4.0", "since v2").
-_REFERENCE = re.compile(r"\b(?:in|since|from|before|after|until|of|on|to|than)\s*\(?$", re.I)
-#: Commands that record a commit with its message.
-_COMMITS = re.compile(r"(?:git|hg|sl) commit\b|jj (?:commit|describe|desc)\b")
-#: The names of a project's main line.
-_MAIN_LINES = frozenset({"main", "master", "trunk", "develop", "HEAD"})
-#: Commands that send a commit or move the branch a push sends.
-_SENDS = re.compile(r"(?:git|hg|sl) push\b|jj (?:git push|bookmark (?:set|move))\b")
-_SUBJECT = (
-    re.compile(r"<<-?\s*['\"]?(\w+)['\"]?\s*\n\s*(?P<subject>[^\n]+)"),
-    re.compile(r"(?:(?<!\S)-[a-zA-Z]*m|--message)[\s=]+([\"'])(?P<subject>[^\n]+?)(?:\1|\n)"),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,52 +77,6 @@ class ReleaseSteps:
     content: str
     event_ids: tuple[str, ...]
     files: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ReleaseDoc:
-    """A release document a session showed: its path, text and the event that showed it."""
-
-    path: str
-    text: str
-    event_id: str
-    session_id: str | None
-    timestamp: datetime
-
-
-def release_docs(events: list[StoredEvent]) -> list[ReleaseDoc]:
-    """The release documents `events` showed whole or from their first line, in order: a file
-    read's output, or the text a command printed (`cat docs/RELEASE.md | head -80`)."""
-    found: list[ReleaseDoc] = []
-    for event in events:
-        shown: list[tuple[str, str]] = []
-        output = read_output(event)
-        if output is not None:
-            shown = [(raw, file_text(output)) for raw in event.file_paths]
-        else:
-            shown = shown_file_texts(event)
-        for raw, text in shown:
-            path = relative_path(raw, event.project_id).removeprefix("./")
-            if _RELEASE_DOC.search(path) and not path.startswith(("/", "../")) and text.strip():
-                found.append(ReleaseDoc(path, text, event.id, event.session_id, event.timestamp))
-    return found
-
-
-def tag_line(text: str) -> str:
-    """The line of a release document that says what a tag sets off, as written (its list mark
-    left off): the first, outside code blocks, naming a tag and a CI workflow file; "" when
-    none does or that line is longer than a step."""
-    fenced = False
-    for line in text.splitlines():
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-            continue
-        if fenced or line.lstrip().startswith("#"):
-            continue
-        said = _LIST_MARK.sub("", line).strip()
-        if _TAG_WORD.search(said) and _WORKFLOW_FILE.search(said):
-            return said if len(said) <= MAX_STEP_CHARS else ""
-    return ""
 
 
 def made_tag(tokens: list[str]) -> str:
@@ -200,21 +117,6 @@ def _on_another_commit(tokens: list[str]) -> bool:
     return len(named) > 1 and named[1] not in ("HEAD", "@")
 
 
-def _elsewhere(run: CommandRun, root: str) -> bool:
-    """Whether `run` ran in another folder than the project: its shell was elsewhere, or it
-    changes into a folder outside the project first (`cd ../lib && …`)."""
-    if run.cwd is not None and not in_folder(run.cwd, root):
-        return True
-    for tokens in run.segments:
-        if tokens[:1] == ["cd"] and len(tokens) > 1:
-            target = tokens[1]
-            if target.startswith(("..", "~")) or (
-                target.startswith("/") and not in_folder(target, root)
-            ):
-                return True
-    return False
-
-
 def _deleted(tag: str, made: CommandRun, later: list[CommandRun]) -> bool:
     """Whether a later command of the session deleted `tag` (`git tag -d v2.1.0`, `git push
     origin --delete v2.1.0`, `git push origin :refs/tags/v2.1.0`)."""
@@ -248,22 +150,6 @@ def _typed(run: CommandRun) -> list[tuple[str, str | None]]:
     ]
 
 
-_REDIRECT = re.compile(r"\s+\d?>>?\s*(?:&\d|/dev/null)")
-
-
-def _as_run(run: CommandRun) -> list[str]:
-    """Each simple command of `run` as it was typed, redirections and pipes left off."""
-    return [_REDIRECT.sub("", part).strip() for part in split_segments(run.command)]
-
-
-def _subject(command: str) -> str:
-    for shape in _SUBJECT:
-        found = shape.search(command)
-        if found:
-            return found.group("subject").strip()
-    return ""
-
-
 def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
     """The newest release a session made with a version tag after bumping that version."""
     failed = {
@@ -289,7 +175,7 @@ def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
             tag, run, runs[at + 1 :]
         ):
             continue  # a tag put on an old commit, or taken back: no release of this session
-        if _elsewhere(run, run_root):
+        if outside_project(run, run_root):
             continue  # another checkout's release (`cd ../lib && git tag v0.3.0`)
         steps = _steps(
             run, runs[at + 1 :], runs[:at], done=done, version=version.group("version"), tag=tag
@@ -308,7 +194,7 @@ def _documented(steps: ReleaseSteps, docs: list[ReleaseDoc], tag_run: CommandRun
     if not read:
         return steps
     doc = read[-1]
-    line = tag_line(doc.text)
+    line = tag_line(doc.text, MAX_STEP_CHARS)
     said = (
         f' The release document `{doc.path}`, read first, says: "{line}"'
         if line
@@ -363,7 +249,7 @@ def _steps(
                 checks.pop(text, None)
                 checks[text] = run.timestamp
             if text.startswith("git commit"):
-                subject = _subject(run.command)
+                subject = commit_subject(run.command)
                 shown = (
                     f"commit `{subject}`"
                     if word.search(subject) and len(subject) <= MAX_SUBJECT_CHARS
@@ -376,7 +262,7 @@ def _steps(
         steps.append((commit[0], commit[1]))
         ids.append(commit[2])
         after = [r for r in earlier if r.session_id == session and r.timestamp > commit[0]]
-        steps.extend(_sent(after, ids))
+        steps.extend(sent(after, ids, MAX_STEP_CHARS))
     return _tagged(tag_run, later, steps, ids, tag=tag, files=bumped_files)
 
 
@@ -392,7 +278,7 @@ def _tagged(
     """The release's steps ending with the tag command as run, and its push when a later
     command of the session pushed it."""
     session = tag_run.session_id
-    made = _as_run(tag_run)
+    made = as_run(tag_run)
     if tag_run.ok is not True:
         # The tag went out, another ref of the same push was refused: the tag, then the push
         # as run, said to have sent the tag.
@@ -408,7 +294,7 @@ def _tagged(
                 text
                 for run in later
                 if run.session_id == session and run.ok is True
-                for text in _as_run(run)
+                for text in as_run(run)
                 if text.startswith("git push") and ("--tags" in text or tag in text.split())
             ),
             "",
@@ -442,8 +328,8 @@ def _unbumped(
         (
             at
             for at in range(len(mine) - 1, -1, -1)
-            if any(_COMMITS.match(text) for text in _as_run(mine[at]))
-            and _releases(_subject(mine[at].command), word, tag)
+            if any(records_commit(text) for text in as_run(mine[at]))
+            and releases(commit_subject(mine[at].command), word, tag)
         ),
         None,
     )
@@ -461,55 +347,13 @@ def _unbumped(
                 checks.pop(text, None)
                 checks[text] = run.timestamp
     steps = [(when, f"`{text}`") for text, when in list(checks.items())[-MAX_CHECKS:]]
-    how = next(text for text in _as_run(commit) if _COMMITS.match(text))
+    how = next(text for text in as_run(commit) if records_commit(text))
     tool = " ".join(how.split()[:2])
-    named = f"commit `{_subject(commit.command)}`"
+    named = f"commit `{commit_subject(commit.command)}`"
     steps.append((commit.timestamp, named if tool == "git commit" else f"{named} (`{tool}`)"))
     ids = [commit.event_id]
-    steps.extend(_sent(mine[made_at + 1 :], ids))
+    steps.extend(sent(mine[made_at + 1 :], ids, MAX_STEP_CHARS))
     return _tagged(tag_run, later, steps, ids, tag=tag, files=[])
-
-
-def _releases(subject: str, word: re.Pattern[str], tag: str) -> bool:
-    """Whether a commit's subject reads as the release of the version: a release word with
-    the version ("Release 1.2.0", "chore: bump to 1.2.0"), or the tag as written where no
-    preposition makes it a reference ("feat: rebase revset input (v0.4.5)", but not
-    "regression in v3.4.0")."""
-    if not subject or len(subject) > MAX_SUBJECT_CHARS or not word.search(subject):
-        return False
-    if _RELEASE_WORD.search(subject):
-        return True
-    at = subject.find(tag)
-    return at >= 0 and not _REFERENCE.search(subject[:at])
-
-
-def _sent(runs: list[CommandRun], ids: list[str]) -> list[tuple[datetime, str]]:
-    """The pushes and bookmark moves among the passing `runs`, as run (their events added to
-    `ids`)."""
-    found: list[tuple[datetime, str]] = []
-    for run in runs:
-        if run.ok is not True:
-            continue
-        for text in _as_run(run):
-            if _SENDS.match(text) and len(text) <= MAX_STEP_CHARS and _to_main(text):
-                found.append((run.timestamp, f"`{text}`"))
-                ids.append(run.event_id)
-    return found
-
-
-def _to_main(text: str) -> bool:
-    """Whether a push or bookmark move sends the main line (`git push`, `git push origin
-    main`, `jj git push -b main`, `jj bookmark set main -r @`), not another branch: a feature
-    branch's push is no step of a release."""
-    words = text.split()
-    named = [w for n, w in enumerate(words) if n >= 2 and not w.startswith("-")]
-    if words[:2] in (["jj", "bookmark"],):
-        named = named[1:2]  # the bookmark; `-r @` is where it goes
-    elif words[:3] == ["jj", "git", "push"]:
-        named = [w for n, w in enumerate(words) if n > 0 and words[n - 1] in ("-b", "--bookmark")]
-    else:
-        named = named[1:]  # after the remote
-    return all(w.split(":")[-1] in _MAIN_LINES for w in named if w not in ("HEAD",))
 
 
 def _finding(

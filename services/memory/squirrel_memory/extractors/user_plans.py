@@ -68,9 +68,12 @@ _HEDGE = re.compile(
     r"don'?t|doesn'?t|won'?t|shouldn'?t|if)\b|n't\b",
     re.IGNORECASE,
 )
-_DROPPED = re.compile(
-    r"\b(?:scratch that|change of plans?|never ?mind|forget (?:that|the plan|it)|"
-    r"drop the plan|new plan)\b",
+#: The user drops a plan said or approved before ("scratch that", "scrap this whole plan",
+#: "let's abandon the plan", "new plan"): shared with `planned_checks`.
+DROPPED_PLAN = re.compile(
+    r"\b(?:scrap|scratch|drop|abandon|discard|cancel|ditch|forget|throw away|revert|undo|"
+    r"stop)\b[^.!?\n]{0,30}\bplan\b|"
+    r"\b(?:scratch that|change of plans?|never ?mind|forget (?:that|it)|new plan)\b",
     re.IGNORECASE,
 )
 
@@ -107,7 +110,7 @@ def user_plans(events: list[StoredEvent]) -> list[UserPlan]:
     """The plans the user set out or settled in their own words (module docstring)."""
     found: list[UserPlan] = []
     for event, text in user_requests(events):
-        if _DROPPED.search(text):
+        if DROPPED_PLAN.search(text):
             found.clear()
             continue
         for sentence in _SENTENCE.split(text):

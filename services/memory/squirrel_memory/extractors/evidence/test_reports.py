@@ -99,10 +99,14 @@ def discovered_tests(found: list[Attempt], edit_times: list[datetime]) -> list[A
     anything).
 
     A run's output is the command's own only when no other command of the run could have
-    printed it (the others are named by the table, or change folders and the like)."""
+    printed it (the others are named by the table, or change folders and the like) and none of
+    them is a test command the table names (`docker compose up -d db && mix test`: `mix test`
+    printed the report)."""
     unnamed: dict[str, list[Attempt]] = {}
+    # A run whose named test command (`docker compose up -d db && mix test`) printed the report.
+    tested = {a.run.event_id for a in found if a.use is not None and a.use.purpose == "test"}
     for attempt in found:
-        if _runner(attempt):
+        if _runner(attempt) and attempt.run.event_id not in tested:
             unnamed.setdefault(attempt.run.event_id, []).append(attempt)
     own = {event_id: runs[0] for event_id, runs in unnamed.items() if len(runs) == 1}
     groups: dict[tuple[str, str], list[Attempt]] = {}
