@@ -13,8 +13,11 @@ said in words that is a plan, a guess, another service's or taken back, or that 
 passing, a failure's cause taken back, guessed, only planned or said wrong first, a typo in a
 command, a test written first, a release tag deleted or put on an old commit, a tracker dropped,
 masked or a dependency's, a plan scrapped or another checkout's, a reviewer's verdict; and some
-of these again as the other hosts write them). Each
-trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_v`) are written in the
+of these again as the other hosts write them, and in the ecosystems the others hold least:
+a sub-project's driver, a README on a build tool the project left, one file's test run, a habit
+the user stops, a docs site's package manager, an environment file's commented alternatives,
+an example app's framework, another project's or a dependency's rules). Each
+trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_w`) are written in the
 host's own transcript format and go through the real pipeline as `bench.answer_key` runs it (the
 `rules` extractor, no key); then every memory and every line of the session-start text is held
 against the trap's `wrong` patterns.
@@ -58,6 +61,7 @@ from bench.wrong_trap_cases_s import CASES as NINETEENTH
 from bench.wrong_trap_cases_t import CASES as LAYOUT_IN_WORDS
 from bench.wrong_trap_cases_u import CASES as STACK_IN_WORDS
 from bench.wrong_trap_cases_v import CASES as RULE_EDGES
+from bench.wrong_trap_cases_w import CASES as RARE_ECOSYSTEMS
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -84,6 +88,7 @@ TRAPS: tuple[Trap, ...] = (
     *LAYOUT_IN_WORDS,
     *STACK_IN_WORDS,
     *RULE_EDGES,
+    *RARE_ECOSYSTEMS,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

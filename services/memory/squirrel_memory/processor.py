@@ -14,6 +14,7 @@ from squirrel_memory.candidate_decisions import decide_by_rules, decide_candidat
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.base import Extractor
+from squirrel_memory.extractors.disowned_tools import disowned_after
 from squirrel_memory.extractors.echoes import echo_candidates
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
 from squirrel_memory.extractors.rules import RulesExtractor
@@ -367,6 +368,11 @@ class Processor:
             return candidates, []
         project = await project_candidates(store, pending)
         found = await user_candidates(store, asked, owner, candidates)
+        if found.disowned:
+            # A tool the user disowned in a later session of the batch, as the stored
+            # memories of it are retired: the earlier sessions' candidates naming it go.
+            when = {e.id: e.timestamp for e in events}
+            candidates = [c for c in candidates if not disowned_after(c, found.disowned, when)]
         return candidates + project + found.candidates, found.retirements
 
     async def _write_model_part(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 
 import structlog
 
@@ -20,6 +21,7 @@ from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.disowned_tools import (
     disowned_since,
     disowned_tools,
+    instructs_disowned,
     states_disowned,
 )
 from squirrel_memory.extractors.echoes import is_echo
@@ -148,6 +150,8 @@ class UserFindings:
 
     candidates: list[MemoryCandidate] = field(default_factory=list)
     retirements: list[Retirement] = field(default_factory=list)
+    #: The tools the user disowned in their messages, each with when they last said so.
+    disowned: dict[str, datetime] = field(default_factory=dict)
 
 
 async def project_candidates(store: Store, pending: ProjectWork) -> list[MemoryCandidate]:
@@ -176,7 +180,9 @@ async def user_candidates(
         said = await store.fetch_recent_of_types(
             store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT, user_id=owner
         )
-        found.retirements.extend(await _disowned_retirements(store, said))
+        disowned = disowned_since(said)
+        found = replace(found, disowned=disowned)
+        found.retirements.extend(await _disowned_retirements(store, disowned))
         language = await _reply_language(store, owner, said)
         found.candidates.extend(language.candidates)
         found.retirements.extend(language.retirements)
@@ -280,21 +286,30 @@ async def _repeated_requests(
     return [c for c in found if not cited & set(c.source_event_ids)]
 
 
-async def _disowned_retirements(store: Store, said: list[StoredEvent]) -> list[Retirement]:
-    """The stored facts and recipes that state a tool the user has since said (in `said`, their
-    stored messages) the project no longer uses ("we stopped using beads"): each is retired
-    when all its evidence came before the user said so. A memory the user wrote stays."""
-    since = disowned_since(said)
+async def _disowned_retirements(store: Store, since: dict[str, datetime]) -> list[Retirement]:
+    """The stored facts and recipes that state a tool the user has since said (`since`: each
+    tool with when, as `disowned_since` reads the user's stored messages) the project no longer
+    uses ("we stopped using beads"), and the user's
+    instructions to use it ("Always run X before you finish", then "Stop running X"): each is
+    retired when all its evidence came before the user said so. A memory the user wrote
+    stays."""
     if not since:
         return []
     kept, _ = await store.list_memories(
-        store.project_id, types=[MemoryType.PROJECT_FACT, MemoryType.RECIPE], limit=STYLE_LIMIT
+        store.project_id,
+        types=[MemoryType.PROJECT_FACT, MemoryType.RECIPE, MemoryType.USER_STYLE],
+        limit=STYLE_LIMIT,
     )
     stating: list[tuple[MemoryItem, set[str]]] = []
     for memory in kept:
         if memory.deleted or memory.source is MemorySource.MANUAL or not memory.source_event_ids:
             continue
-        tools = {t for t in since if states_disowned(memory.type, memory.content, {t})}
+        tools = {
+            t
+            for t in since
+            if states_disowned(memory.type, memory.content, {t})
+            or instructs_disowned(memory.type, memory.content, {t})
+        }
         if tools:
             stating.append((memory, tools))
     if not stating:
@@ -305,7 +320,9 @@ async def _disowned_retirements(store: Store, said: list[StoredEvent]) -> list[R
     retired: list[Retirement] = []
     for memory, tools in stating:
         latest = max((when[i] for i in memory.source_event_ids if i in when), default=None)
-        if latest is not None and all(latest < since[t] for t in tools):
+        # The message that disowned the tool is no evidence of its use (an instruction's
+        # memory may cite it, the tool named again).
+        if latest is not None and all(latest <= since[t] for t in tools):
             retired.append(Retirement(memory.id, DISOWNED_RETIRED))
     return retired
 

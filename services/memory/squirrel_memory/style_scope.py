@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from squirrel_memory.models import (
@@ -82,13 +83,31 @@ def holds_in(item: UserStyleItem, project_id: str) -> bool:
     )
 
 
-def for_project(items: Sequence[UserStyleItem], project_id: str) -> list[UserStyleItem]:
-    """The global items that hold in `project_id`, without their `seen-in:` bookkeeping."""
+def for_project(
+    items: Sequence[UserStyleItem], project_id: str, live_keys: AbstractSet[str] | None = None
+) -> list[UserStyleItem]:
+    """The global items that hold in `project_id`, without their `seen-in:` bookkeeping. With
+    `live_keys` (the keys of the project's live user_style memories), an item found in this
+    project alone holds only while the project keeps a memory of it: the project shows it
+    from its own memories anyway, so one the project retired (an instruction to use a tool the
+    user has since disowned) does not come back from its global copy."""
+    here = seen_in_tag(project_id)
     return [
         replace(i, tags=tuple(t for t in i.tags if not t.startswith(SEEN_IN_PREFIX)))
         for i in items
         if holds_in(i, project_id)
+        and not (live_keys is not None and _found_here_only(i, here) and i.key not in live_keys)
     ]
+
+
+def _found_here_only(item: UserStyleItem, here: str) -> bool:
+    """Whether a global item holds in the project of the `here` tag only because it was
+    found there (`holds_in`'s other grounds aside)."""
+    return (
+        projects_of(item.tags) == {here}
+        and item.source is not MemorySource.MANUAL
+        and not _USER_WIDE.search(item.content)
+    )
 
 
 async def merge_global_style(

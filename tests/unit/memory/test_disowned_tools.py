@@ -11,6 +11,7 @@ from session_builder import Session
 from squirrel_memory.extractors.disowned_tools import (
     disowned_since,
     disowned_tools,
+    instructs_disowned,
     states_disowned,
 )
 from squirrel_memory.models import MemoryType
@@ -69,3 +70,49 @@ def test_a_tool_whose_use_ended_is_disowned_with_when_it_was_said() -> None:
     assert not states_disowned(
         MemoryType.PROJECT_FACT, "Issues are on GitHub, not beads.", {"beads"}
     )
+
+
+def test_an_instruction_to_stop_running_a_tool_disowns_it_but_not_a_task() -> None:
+    s = Session("/home/u/kit", "s1", START)
+    s.run("black src", 0, "All done! ✨ 🍰 ✨\n3 files left unchanged.\n")
+    s.user("Stop running black on my files, it fights the generated code.")
+    s.user("Please stop running tests. Stop using the cache too.")
+    # When or how often, not whether: the tool is still the project's.
+    s.user("Stop running pytest on every save. Stop running mypy until the stubs land.")
+    assert disowned_tools(s.events) == {"black"}
+
+
+def test_a_program_only_the_disowned_tool_runs_is_disowned_with_it() -> None:
+    readme = "README.md, under Development, gives: `lein deps`; `lein test`."
+    assert states_disowned(MemoryType.RECIPE, readme, {"leiningen"})
+    # `gradle` runs other tools' tasks too (`gradle ktlintFormat`): disowning one leaves it.
+    assert not states_disowned(MemoryType.RECIPE, "To run the tests: `gradle test`.", {"ktlint"})
+
+
+def _styles(*said: str) -> list[str]:
+    s = Session("/home/u/kit", "s1", START)
+    s.user("Add the export endpoint.")
+    for text in said:
+        s.say("Done.")
+        s.user(text)
+    return [c.content for c in s.extracted() if c.type is MemoryType.USER_STYLE]
+
+
+def test_an_instruction_to_use_a_tool_goes_when_the_user_stops_it_later() -> None:
+    always = "Always run black on the files you touch before you finish."
+    stop = "Stop running black on my files, it fights the generated code."
+    assert any("Always run black" in c for c in _styles(always))
+    assert not any("Always run black" in c for c in _styles(always, stop))
+    # Said again after the stop, the instruction stands.
+    assert any("Always run black" in c for c in _styles(stop, always))
+
+
+def test_an_instruction_that_turns_the_tool_down_is_no_instruction_to_use_it() -> None:
+    assert instructs_disowned(MemoryType.USER_STYLE, "Always run black first.", {"black"})
+    assert not instructs_disowned(
+        MemoryType.USER_STYLE, "Never run black on generated files.", {"black"}
+    )
+    assert not instructs_disowned(
+        MemoryType.USER_STYLE, "Stop running black on my files.", {"black"}
+    )
+    assert not instructs_disowned(MemoryType.RECIPE, "Always run black first.", {"black"})

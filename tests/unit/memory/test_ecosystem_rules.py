@@ -71,11 +71,18 @@ def test_lines_that_are_no_heading_or_no_error_stay_as_they_are(output: str, lin
     [
         ("./gradlew test --tests LedgerTest", "./gradlew test"),
         ("vendor/bin/phpunit tests/Unit/BooksTest.php", "vendor/bin/phpunit"),
+        # An interpreter running a program the table knows by its path: the program is the head.
+        ("php bin/phpunit tests/Unit/BooksTest.php", "php bin/phpunit"),
+        ("ruby bin/rails test test/models", "ruby bin/rails test"),
         ("Rscript -e 'devtools::test()'", "Rscript -e 'devtools::test()'"),
         # Must not fire: a script with spaces, an absolute program path, a path argument.
         ("python -c 'import sys; print(sys.path)'", "python"),
         ("/usr/bin/make test", ""),
         ("pytest tests/test_a.py -q", "pytest"),
+        # A script or test file an interpreter runs is no program of the table.
+        ("perl t/ledger.t", "perl"),
+        ("bash scripts/test.sh", "bash"),
+        ("git diff bin/rails", "git diff"),
     ],
 )
 def test_command_heads(command: str, base: str) -> None:

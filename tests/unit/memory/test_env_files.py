@@ -139,3 +139,17 @@ def test_env_file_names() -> None:
     assert is_env_file(".env_sample") and is_env_file(".env-template")
     assert not is_env_file("env.py") and not is_env_file(".envrc")
     assert not is_env_file("site-packages/x/.env")
+
+
+async def test_a_variable_set_below_its_commented_out_alternatives_is_set() -> None:
+    text = (
+        '# DATABASE_URL="sqlite:///var/data.db"\n'
+        '# DATABASE_URL="mysql://app@127.0.0.1:3306/app"\n'
+        'DATABASE_URL="postgresql://app@127.0.0.1:5432/app"\n# MAILER_DSN=null://null\n'
+    )
+    assert variables(text) == (["DATABASE_URL"], ["MAILER_DSN"])
+    session = _session()
+    session.read(".env", text)
+    assert _env_facts(session) == {
+        "env_file:.env": "`.env` sets `DATABASE_URL`; commented out (optional): `MAILER_DSN`."
+    }

@@ -188,3 +188,44 @@ def test_the_passing_command_failing_once_or_a_suite_that_never_started_is_no_se
         ("npm run test:e2e", 127, "sh: playwright: command not found\n"),
     )
     assert _also(never) == []
+
+
+@pytest.mark.parametrize(
+    ("failed", "output", "passed"),
+    [
+        ("pytest tests/test_books.py", FAILED, "3 passed in 0.10s\n"),
+        (
+            "zig test src/lexer.zig",
+            "13 passed; 0 skipped; 1 failed.\n",
+            "All 14 tests passed.\n",
+        ),
+    ],
+    ids=["python-one-file", "zig-one-file"],
+)
+def test_a_failing_run_that_passed_later_as_typed_is_no_failing_test_command(
+    failed: str, output: str, passed: str
+) -> None:
+    # Beside the whole suite passing (`make test`), the file's run was fixed: nothing failed.
+    whole = ("make test", 0, "12 passed in 0.40s\n")
+    assert _also(_failing((failed, 1, output), (failed, 0, passed), whole)) == []
+    # Never fixed, it is said.
+    (said,) = _also(_failing((failed, 1, output), (failed, 1, output), whole))
+    assert said.endswith("(it ran; its tests failed).")
+
+
+BUSTED_ERROR = (
+    "spec/parse_spec.lua:1: module 'almanac.parse' not found:\n"
+    "0 successes / 0 failures / 1 error / 0 pending : 0.004 seconds\n"
+)
+MAKE_TEST = (
+    'LUA_PATH="src/?.lua;$LUA_PATH" busted spec\n'
+    "21 successes / 0 failures / 0 errors / 0 pending : 0.031 seconds\n"
+)
+
+
+def test_the_runner_a_passing_wrapper_echoes_run_bare_is_no_second_suite() -> None:
+    session = _failing(("busted", 1, BUSTED_ERROR), ("make test", 0, MAKE_TEST))
+    assert _also(session) == []
+    # A wrapper that echoes another runner leaves a failing suite of its own said.
+    other = _failing(("busted", 1, BUSTED_ERROR), ("make test", 0, "ok  \tpkg\t0.2s\n"))
+    assert _also(other) == ["Tests also run with `busted` (it ran; its tests failed)."]

@@ -273,7 +273,7 @@ def test_a_readme_printed_by_a_claude_code_bash_call_says_what_a_read_of_it_says
         (
             "tally.nimble",
             'version = "0.1.0"\ndescription = "Counts words in Markdown files"\nlicense = "MIT"\n',
-            "What this project (unnamed) is and does, per its tally.nimble: Counts words in Markdown files.",
+            "What this project (tally) is and does, per its tally.nimble: Counts words in Markdown files.",
         ),
         (
             "build.sbt",
@@ -288,7 +288,7 @@ def test_a_readme_printed_by_a_claude_code_bash_call_says_what_a_read_of_it_says
         (
             "tally.opam",
             'opam-version: "2.0"\nsynopsis: "Counts words in Markdown files"\n',
-            "What this project (unnamed) is and does, per its tally.opam: Counts words in Markdown files.",
+            "What this project (tally) is and does, per its tally.opam: Counts words in Markdown files.",
         ),
         (
             "shard.yml",

@@ -82,6 +82,20 @@ def test_the_projects_are_pooled_capped_and_not_shown() -> None:
     assert shown.tags == ("preference", "standing")
 
 
+def test_a_habit_found_here_only_holds_while_the_project_keeps_its_memory() -> None:
+    here = (seen_in_tag("/src/a"),)
+    habit = _item("Run the formatter before you finish.", here)
+
+    assert for_project([habit], "/src/a", {"pref:k"})
+    assert for_project([habit], "/src/a")  # no word on the project's memories: it holds
+    assert not for_project([habit], "/src/a", {"pref:other"})  # retired here
+    # Found in two projects, said for every project or written by the user: it holds anyway.
+    both = with_project((), (seen_in_tag("/src/b"),), "/src/a")
+    everywhere = _item("In all my projects, run the formatter.", here)
+    own = _item("Run the formatter.", here, MemorySource.MANUAL)
+    assert len(for_project([_item("x", both), everywhere, own], "/src/a", set())) == 3
+
+
 # --- through the processor and the views ------------------------------------------------------
 
 
@@ -168,3 +182,49 @@ async def test_a_habit_recurring_in_one_project_stays_out_of_the_others_until_it
     await _say(web, "d", 4, "no, keep it simple, without extra packages")
 
     assert "keep it simple" in await _style(cli)  # found in two projects: the user's habit
+
+
+async def test_an_instruction_the_user_stops_later_leaves_the_style_view(
+    projects: tuple[list[Project], SqliteUserStore],
+) -> None:
+    (svc, _, _), _ = projects
+    await _say(svc, "a", 9, "Always run black on the files you touch before you finish.")
+    assert "Always run black" in await _style(svc)
+
+    await _say(svc, "b", 8, "Stop running black on my files, it fights the generated code.")
+
+    assert "Always run black" not in await _style(svc)
+
+
+async def test_an_instruction_stopped_in_a_later_session_of_the_same_pass_is_not_written(
+    projects: tuple[list[Project], SqliteUserStore],
+) -> None:
+    (svc, _, _), users = projects
+    said = [
+        ("a", 9, "Always run black on the files you touch before you finish."),
+        ("b", 8, "Stop running black on my files, it fights the generated code."),
+    ]
+    events = [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            kind,
+            NOW - timedelta(days=days_ago) + timedelta(minutes=i),
+            content,
+            session_id=session,
+        )
+        for session, days_ago, text in said
+        for i, (kind, content) in enumerate(
+            [
+                (EventType.USER_MESSAGE, {"text": "Add the export endpoint."}),
+                (EventType.ASSISTANT_RESPONSE, {"text": "Done: I added an exporter."}),
+                (EventType.USER_MESSAGE, {"text": text}),
+            ]
+        )
+    ]
+    await svc.store.append_events(svc.store.project_id, USER, events, [])
+
+    await svc.processor.process_once(svc.store, force=True)
+
+    kept, _ = await svc.store.list_memories(svc.store.project_id)
+    assert not any("Always run black" in m.content for m in kept)
+    assert not any("Always run black" in i.content for i in await users.list_user_style(USER))

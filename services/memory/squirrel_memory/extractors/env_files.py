@@ -66,12 +66,14 @@ def is_env_file(path: str) -> bool:
 
 
 def variables(text: str) -> tuple[list[str], list[str]]:
-    """(set, commented-out) variable names of an environment file's text, in file order."""
+    """(set, commented-out) variable names of an environment file's text, in file order. A
+    variable set on any line is set, whatever alternatives are commented out above it (`#
+    DATABASE_URL="sqlite:…"` before `DATABASE_URL="postgresql:…"`)."""
     named: dict[str, bool] = {}
     for line in text.splitlines():
         match = _VARIABLE.match(line)
         if match:
-            named.setdefault(match["name"], bool(match["comment"]))
+            named[match["name"]] = named.get(match["name"], True) and bool(match["comment"])
     return [n for n, off in named.items() if not off], [n for n, off in named.items() if off]
 
 

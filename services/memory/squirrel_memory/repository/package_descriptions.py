@@ -102,6 +102,18 @@ def read_assigned(text: TextFile, out: Readings) -> None:
     _summary_first(out, text, _fields(text, _ASSIGNED))
 
 
+def _stem_named(read: Reader) -> Reader:
+    """`read`, with the package named by the file's stem when the file names none: a Nimble
+    or opam package is named by its manifest's file name (`plotkit.nimble`, `quire.opam`)."""
+
+    def named(text: TextFile, out: Readings) -> None:
+        read(text, out)
+        if text.path not in out.named:
+            _name(out, text.path.rsplit("/", 1)[-1].rsplit(".", 1)[0], text, "")
+
+    return named
+
+
 def read_rockspec(text: TextFile, out: Readings) -> None:
     """Lua's `*.rockspec`: `package` and the `description` table's `summary`."""
     fields = _fields(text, _ROCKSPEC)
@@ -214,8 +226,8 @@ _BY_SUFFIX: Mapping[str, Reader] = {
     ".rockspec": read_rockspec,
     ".gemspec": read_ruby_spec,
     ".podspec": read_ruby_spec,
-    ".nimble": read_assigned,
-    ".opam": read_opam,
+    ".nimble": _stem_named(read_assigned),
+    ".opam": _stem_named(read_opam),
 }
 
 

@@ -171,7 +171,8 @@ class Views:
         self._check_project(project_id)
         view_mode = checked_mode(mode)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
-        globals_ = await self._global_style(user_id)
+        stored = await self._stored_global_style(user_id)
+        globals_ = for_project(stored, self.project_id)
         omitted = checked_files(omit_sources_in)
         params = params_key(ViewName.USER_STYLE, view_mode, user_id, *omitted, *_viewer())
         extra = "|".join(f"{g.id}:{g.updated_at.isoformat()}" for g in globals_)
@@ -179,7 +180,10 @@ class Views:
         hit = decoded(style_from_json, cached)
         if hit is not None:
             return hit
-        memories = without_loaded(await self._live(MemoryType.USER_STYLE), omitted)
+        live = await self._live(MemoryType.USER_STYLE)
+        # An item found here alone whose memory this project retired is not shown again.
+        globals_ = for_project(stored, self.project_id, {m.key for m in live})
+        memories = without_loaded(live, omitted)
         if view_mode != "full":
             memories = core_style(memories)
         items = merge_style(memories, globals_, user_id, self._weigh)
@@ -368,11 +372,12 @@ class Views:
         if project_id != self._store.project_id:
             raise InvalidArgumentError("project_id does not match this store")
 
-    async def _global_style(self, user_id: str | None) -> list[GlobalStyleItem]:
-        """The global style items that hold in this project (`style_scope.for_project`)."""
+    async def _stored_global_style(self, user_id: str | None) -> list[GlobalStyleItem]:
+        """The user's global style items as stored (`style_scope.for_project` tells which hold
+        in this project)."""
         if self._user_store is None or not user_id:
             return []
-        return for_project(await self._user_store.list_user_style(user_id), self.project_id)
+        return await self._user_store.list_user_style(user_id)
 
     async def _live(self, kind: MemoryType) -> list[MemoryItem]:
         """The newest live memories of `kind` the caller may see, read as theirs in the query

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import PurePosixPath
 
+from squirrel_core.command_table import command_table
 from squirrel_core.commands import (
     CommandUse,
     core_tokens,
@@ -165,8 +167,13 @@ def command_base(text: str) -> str:
             # A variable given after the task (`rails db:migrate RAILS_ENV=test`): an argument
             or (bool(words) and _TASK_VARIABLE.match(token) is not None)
             # A program named by its relative path (`./gradlew`, `vendor/bin/phpunit`) is the
-            # head itself; a path after it is an argument.
-            or ("/" in token and (bool(words) or token.startswith(("/", "~"))))
+            # head itself; a path after it is an argument, unless an interpreter runs it as
+            # the program (`php bin/phpunit`, `ruby bin/rails test`: a program the table knows).
+            or (
+                "/" in token
+                and (bool(words) or token.startswith(("/", "~")))
+                and not (len(words) == 1 and _table_program(token))
+            )
             or "::" in token
             or ("." in token.strip(".") and len(words) > 1 and not _is_task_word(token))
         ):
@@ -178,6 +185,17 @@ def command_base(text: str) -> str:
 
 
 _TASK_VARIABLE = re.compile(r"^[A-Z][A-Z0-9_]*=")
+
+
+@cache
+def _table_programs() -> frozenset[str]:
+    """The programs the command table's patterns start with (`phpunit`, `rails`, `console`)."""
+    return frozenset(words[0] for words in command_table().patterns)
+
+
+def _table_program(path: str) -> bool:
+    """Whether a relative path names a program of the command table (`bin/phpunit`)."""
+    return not path.startswith(("/", "~")) and PurePosixPath(path).name in _table_programs()
 
 
 def _is_task_word(token: str) -> bool:

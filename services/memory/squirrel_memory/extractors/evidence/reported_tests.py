@@ -15,6 +15,12 @@ Beside a test command that passed, another one that ran and reported its own tes
 integration suite of `mise run test:integration` beside the unit tests of `mise run test`, an
 end-to-end suite beside the unit tests) is a second way to run tests, said the same way
 ("Tests also run with …"): the passing command does not run those tests.
+
+A failing run is neither when the same command, as typed, passed later (`zig test
+src/lexer.zig` failed, then passed after the fix: nothing failed in the end), nor when a
+passing test command echoed it as the command it ran (`make test` printing `LUA_PATH=… busted
+spec`, `> vitest run` under `npm test`): the runner run bare is the same suite without the
+wrapper's set-up, not a second way to run tests.
 """
 
 from __future__ import annotations
@@ -56,6 +62,34 @@ def _reported(attempt: Attempt, ecosystems: tuple[str, ...]) -> bool:
     return not local and (reports_tests(attempt.run.output) or failed_tests(attempt.run.output))
 
 
+#: An echoed command line: its program after a prompt mark (`> `, `$ `, `+ `) and variables.
+_ECHOED = re.compile(
+    r"""^(?:[>$+]\s*)?(?:[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|\S*)\s+)*(?P<program>[\w./-]+)(?:\s|$)"""
+)
+
+
+def _echoed_programs(found: list[Attempt]) -> set[str]:
+    """The programs the passing test runs of `found` echoed as the commands they ran (not
+    their own program: `npm test` echoing `npm run build && …` says nothing of `npm`'s
+    other scripts)."""
+    programs: set[str] = set()
+    for attempt in found:
+        use = attempt.use
+        if not attempt.run.ok or use is None or use.purpose != "test":
+            continue
+        for line in attempt.run.output.splitlines():
+            if match := _ECHOED.match(line.strip()):
+                programs.add(match["program"].rsplit("/", 1)[-1])
+        programs.discard(attempt.program)
+    return programs
+
+
+def _fixed_later(found: list[Attempt], index: int) -> bool:
+    """Whether the command of `found[index]`, as typed, passed on a later run."""
+    text = found[index].text
+    return any(a.text == text and a.run.ok for a in found[index + 1 :])
+
+
 def failed_tests(output: str) -> bool:
     """Whether the end of `output` is a runner's report of failed tests without counts."""
     lines = [line.strip() for line in output.splitlines()[-SUMMARY_LINES:]]
@@ -72,11 +106,14 @@ def reported_test_command(
     # A command whole runs of which passed is not one whose tests failed: its failing runs
     # came before a fix (the recipe, or the gate holding the test slot, says the rest).
     passed = {a.base for a in found if a.run.ok and a.use is not None and whole_run(a)}
+    echoed = _echoed_programs(found)
     runs: dict[str, list[Attempt]] = {}
-    for attempt in found:
+    for index, attempt in enumerate(found):
         if attempt.base and attempt.base not in passed and _reported(attempt, ecosystems):
             if besides and re.search(rf"`{re.escape(attempt.base)}[` ]", besides):
                 continue  # the passing command itself, failing on another run
+            if _fixed_later(found, index) or attempt.program in echoed:
+                continue  # fixed since, or the passing command's own runner run bare
             runs.setdefault(attempt.base, []).append(attempt)
     if not runs:
         return None
