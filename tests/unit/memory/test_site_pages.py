@@ -68,6 +68,9 @@ def test_a_page_read_but_not_changed_still_shows_the_pair() -> None:
         # A development server's address, a numeric host.
         ("Fix http://localhost:3000/guides/setup", "guides/setup.md"),
         ("Fix http://127.0.0.1/guides/setup", "guides/setup.md"),
+        # An endpoint's address, documented by a page of the same path.
+        ("Why does https://api.example.com/users/list fail?", "docs/users/list.md"),
+        ("Fix https://docs.example.com:8443/guides/setup", "guides/setup.md"),
         # One segment may match a page by chance.
         ("Fix https://docs.example.com/setup", "content/setup.md"),
         # Code is no page, however its path reads.

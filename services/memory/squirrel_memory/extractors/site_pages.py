@@ -7,7 +7,8 @@ pair, even when no README or manifest is read. The rule, the same for every site
 
 - the address is in the user's own words (not a pasted log, a subagent prompt or hook text), on
   a site's host: a forge (`github.com`, a self-hosted `gitlab.` host …) shows a repository's
-  files by their path, and a local or numeric host is a development server, not a site;
+  files by their path, an `api.` host serves endpoints (whose documentation pages may share
+  their paths), and a local or numeric host or one with a port is a development server;
 - a file of the project the session read or changed is a page (`.md`, `.mdx`, `.rst`, `.adoc`,
   `.html` …) whose path, without its suffix (and without a last `index` or `_index`), ends with
   the address's whole path, two segments at least ("guides/setup"): one segment ("setup") may
@@ -48,7 +49,7 @@ _URL = re.compile(r"https?://[^\s<>()\[\]\"'`]+", re.IGNORECASE)
 _NOT_SITES = re.compile(
     r"^(?:(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org|git\.sr\.ht)|"
     r"[\w.-]*githubusercontent\.com|gist\.github\.com|"
-    r"(?:git|gitlab|gitea|forgejo)\.[\w.-]+|localhost|[\d.]+|\[[\da-f:]+\])$",
+    r"(?:git|gitlab|gitea|forgejo|api)\.[\w.-]+|localhost|[\d.]+|\[[\da-f:]+\])$",
     re.IGNORECASE,
 )
 
