@@ -72,6 +72,15 @@ def test_a_stack_sentence_quoted_with_the_wish_is_not_said_again_as_told() -> No
                 "It will also contain a config file",
             ),
         ),
+        # A sentence that says nothing of what the repository holds ends the quote.
+        (
+            "I want this repo to become my notes vault. It will have to wait. It will hold notes.",
+            ("I want this repo to become my notes vault",),
+        ),
+        (
+            "I want this repo to become my notes vault. I'll keep you posted.",
+            ("I want this repo to become my notes vault",),
+        ),
         # A hedged or asking sentence ends the quote.
         (
             "I want this repo to become my dotfiles. It will maybe contain fish config.",

@@ -102,7 +102,9 @@ _GOES_ON = re.compile(
     r"it|i|we)\s+(?:will|['’]ll|(?:is|am|are)\s+going\s+to)\s+"
     r"(?:(?:mostly|mainly|primarily|largely|also|only|just)\s+)?(?:be\s+)?"
     r"(?:contain|hold|have|having|include|use|using|keep|store|track|cover|collect|capture|"
-    r"host|practi[cs]|solv|writ|add|put)\w*\b",
+    r"host|practi[cs]|solv|writ|add|put)\w*\b"
+    # "It will have to wait", "I'll keep you posted": no word of what the repository holds.
+    r"(?!\s+(?:to|you|me|us|them)\b)",
     re.IGNORECASE,
 )
 #: Sentences after the wish quoted with it, at most, and the longest quote.
