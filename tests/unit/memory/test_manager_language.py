@@ -61,11 +61,13 @@ def test_typescript_wins_over_javascript_and_more_than_two_files_are_counted() -
 @pytest.mark.parametrize(
     "files",
     [
-        ["src/cart.ts", "scripts/seed.py"],  # another language beside: the language is open
+        ["src/cart.ts", "server/app.py"],  # another language beside: the language is open
         ["README.md", "package.json", "tsconfig.json"],  # no code
         ["node_modules/left-pad/index.js"],  # a dependency's code
         ["docs/site/theme.ts"],  # a docs site's code
         ["dist/bundle.js"],  # build output
+        ["scripts/release.js"],  # a script beside the project's code
+        ["examples/basic/index.ts"],  # an example of the project in use
     ],
 )
 def test_nothing_more_is_said_without_one_language_of_the_projects_own_code(

@@ -10,7 +10,8 @@ two the project's code is, and the package manager fact says so, the same for ev
   another ecosystem, say nothing more);
 - the files are the ones the assistant's file tools read or changed inside the project, the
   project's own code (`touched_code`: not vendored, generated, build, dependency or docs
-  folders, nor a file outside the project's root), counted by suffix;
+  folders, nor a file outside the project's root; nor an example, script or tool folder's,
+  `sample_folder`), counted by suffix;
 - every one is JavaScript or TypeScript, TypeScript winning over the JavaScript beside it (its
   configuration and build output): a file of another language (a Python script, a Go service)
   leaves the project's language open, and nothing more is said.
@@ -30,8 +31,10 @@ from squirrel_core.host_tools import CHANGE_TOOLS, READ_TOOLS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.evidence.attempts import Attempt, Finding
 from squirrel_memory.extractors.manifests import in_project
+from squirrel_memory.extractors.stack_evidence import sample_folder
 from squirrel_memory.extractors.touched_languages import touched_code
 from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.languages import is_excluded
 
 #: The ecosystem whose managers name no language of their own.
 _ECOSYSTEM = "javascript"
@@ -77,7 +80,13 @@ def with_changed_language(
     if len(named) != 1 or _managers(found).get(named[0]) != _ECOSYSTEM:
         return fact
     code = touched_code(changed, {})
-    files = dict(code.files)
+    # Examples, scripts, tools and generated files show the project in use or built, not its
+    # own code (`language_fact` leaves them out the same way).
+    files = {
+        language: kept
+        for language, found in code.files.items()
+        if (kept := {f for f in found if not sample_folder(f) and not is_excluded(f)})
+    }
     if "TypeScript" in files:
         files.pop("JavaScript", None)
     if len(files) != 1 or not set(files) <= _LANGUAGES:
