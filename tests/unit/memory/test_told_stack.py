@@ -30,7 +30,7 @@ def _told(*messages: str) -> list[str]:
     ("message", "clause"),
     [
         (
-            "I want this repository to become my practice folder. This project will primarily "
+            "Let's set up the build. This project will primarily "
             "contain Java source and test directory built using latest Gradle. I have little time.",
             "This project will primarily contain Java source and test directory built using "
             "latest Gradle",

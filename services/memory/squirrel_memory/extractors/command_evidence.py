@@ -34,6 +34,7 @@ from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.evidence.verified_check import verified_check
 from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.lessons import replies
+from squirrel_memory.extractors.manager_language import with_changed_language, worked_files
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.session_commits import injected_subjects, session_convention
 from squirrel_memory.extractors.wording import sentence
@@ -111,7 +112,8 @@ def evidence_candidates(
         findings.append(tracker)
     manager = package_manager_fact(found)
     if manager is not None:
-        findings.append(manager)
+        # A JavaScript manager names no language: the code the sessions worked on may.
+        findings.append(with_changed_language(manager, found, worked_files(ordered)))
     convention = session_convention(
         found, injected_subjects(ordered if injected is None else injected)
     )

@@ -43,6 +43,9 @@ from squirrel_memory.extractors.script_runs import ran_scripts, script_runs
 from squirrel_memory.extractors.searched_files import searched_paths, tool_listed_paths
 from squirrel_memory.extractors.session_tasks import started_by_task, starts_app
 from squirrel_memory.extractors.shell_reads import shell_read_files
+from squirrel_memory.extractors.site_pages import IMPORTANCE as SITE_IMPORTANCE
+from squirrel_memory.extractors.site_pages import KEY as SITE_KEY
+from squirrel_memory.extractors.site_pages import site_pages
 from squirrel_memory.extractors.stack_facts import stack_facts, stack_seen
 from squirrel_memory.extractors.stack_section import stack_section
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
@@ -198,6 +201,13 @@ def project_facts(
         # project", else of the project by its name, else beside its path).
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
+    site = site_pages(events)
+    if site:
+        # The site whose page the user gave by its address is files of this repository.
+        tags = ("overview", "site", "pages")
+        facts.append(
+            Fact(SITE_KEY, site.content, tags, SITE_IMPORTANCE, site.event_ids, site.file_paths)
+        )
     described = any(fact.key == ABOUT_KEY for fact in facts)
     facts.extend(layout_facts(paths))
     library = public_headers(project_id, read + listed + searched)

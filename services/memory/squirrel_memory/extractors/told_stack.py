@@ -18,7 +18,8 @@ project, the same for every ecosystem:
 - it asks, hedges and negates nothing ("maybe", "I think", "if", "doesn't", "not", "?").
 
 The memory quotes the user's sentence ("The user describes the project: “…”."), one per
-episode.
+episode; a sentence `user_about` quotes after the user's wish of what the repository is to
+become is left to that memory.
 """
 
 from __future__ import annotations
@@ -29,7 +30,11 @@ from functools import cache
 
 from squirrel_memory.extractors.stack_mentions import names_pattern
 from squirrel_memory.extractors.told_layout import told_sentences
-from squirrel_memory.extractors.user_about import opening_statement, user_statement
+from squirrel_memory.extractors.user_about import (
+    opening_statement,
+    user_about,
+    user_statement,
+)
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.stack import stack_names
@@ -89,6 +94,7 @@ def describes_stack(sentence: str) -> bool:
 def told_stack(events: list[StoredEvent]) -> list[ToldStack]:
     """The first sentence of the user's messages in `events` that describes what the project
     is built with (see the module's docstring), or nothing."""
+    about = user_about(events)
     for event, said in told_sentences(events):
         clause = said.rstrip(" .!")
         found = _described(clause)
@@ -97,6 +103,8 @@ def told_stack(events: list[StoredEvent]) -> list[ToldStack]:
         quoted = user_statement(said) or opening_statement(said)
         if quoted and _stack_word().search(quoted):
             continue  # `user_about` quotes the stack as what the project is: one memory
+        if about is not None and clause in about.content:
+            continue  # quoted by `user_about` with the user's wish of what the repository is
         content = f"The user describes the project: “{clause}”."
         key = f"{KEY_PREFIX}{key_slug(found.group('subject'))}"
         return [ToldStack(key, content, (event.id,))]

@@ -32,6 +32,15 @@ a clause word: "this ledger service layer" names a part, not the project). A bar
 a hedge or a sentence too long to quote; the memory gives the kind and quotes the sentence, so
 what the user wants of it is kept in their words and never as done.
 
+Starting a repository, the user may say what they want it to become ("I want this github
+repository to become my interview preparation folder for 2026.") and go on saying what it will
+hold ("This project will primarily contain Java source …", "I will mostly be using LeetCode …").
+The wish is a statement of what the project is when its noun phrase ends on a kind of project
+(a folder or a directory counts here), with no hedge and no question; the sentences right after
+it in the message that go on in the future tense about what the repository will contain, use or
+hold (their subject the repository, "it", "I" or "we"; two at most) are quoted with it, so what
+the repository is for is kept in the user's words; the first other sentence ends the quote.
+
 The memory quotes the user ("What this project is, as the user put it: \"this is my emacs
 config\".") and is tagged as a summary: the project's own README or manifest replaces it.
 """
@@ -77,6 +86,30 @@ _HEDGED = re.compile(
     re.IGNORECASE,
 )
 
+
+#: "I want this repository to become my …": what the user means the repository to be.
+_WANTED = re.compile(
+    r"^(?P<said>(?:i|we)\s+(?:want|would\s+like|['’]d\s+like)\s+(?:this|the|my|our)\s+"
+    r"(?:[\w-]+\s+)?(?:repo(?:sitory)?|project|codebase|folder|directory)\s+to\s+"
+    r"(?:become|be)\s+(?P<what>(?:my|our|a|an|the)\s+[^?]+?))\s*[.!]?$",
+    re.IGNORECASE,
+)
+#: Kinds a repository the user means to become something may be called besides the usual.
+_WANTED_KINDS = frozenset({"folder", "directory", "workspace"})
+#: A sentence that goes on saying what the repository will hold or be used for.
+_GOES_ON = re.compile(
+    r"^(?:(?:this|the|my|our)\s+(?:[\w-]+\s+)?(?:repo(?:sitory)?|project|codebase|folder)|"
+    r"it|i|we)\s+(?:will|['’]ll|(?:is|am|are)\s+going\s+to)\s+"
+    r"(?:(?:mostly|mainly|primarily|largely|also|only|just)\s+)?(?:be\s+)?"
+    r"(?:contain|hold|have|having|include|use|using|keep|store|track|cover|collect|capture|"
+    r"host|practi[cs]|solv|writ|add|put)\w*\b"
+    # "It will have to wait", "I'll keep you posted": no word of what the repository holds.
+    r"(?!\s+(?:to|you|me|us|them)\b)",
+    re.IGNORECASE,
+)
+#: Sentences after the wish quoted with it, at most, and the longest quote.
+MAX_GOES_ON = 2
+MAX_DESCRIBED_CHARS = 400
 
 #: What may open a sentence before the project's name: a reason given for the request.
 _NAMED_OPENING = r"(?:(?:since|as|because|given\s+that)\s+)?"
@@ -185,6 +218,56 @@ def opening_statement(text: str) -> str:
     return _CLAUSE.split(match.group("said"), maxsplit=1)[0]
 
 
+def wanted_statement(text: str) -> str:
+    """The words of one sentence that say what the user wants the repository to become ("I
+    want this github repository to become my interview preparation folder for 2026"), or ""
+    (module docstring)."""
+    flat = " ".join(text.split()).strip()
+    if not flat or flat.endswith("?") or len(flat) > MAX_CHARS or _HEDGED.search(flat):
+        return ""
+    match = _WANTED.match(flat)
+    if match is None:
+        return ""
+    head = _HEAD_END.split(match.group("what"), maxsplit=1)[0]
+    words = head.split()
+    last = words[-1].strip(".!") if words else ""
+    if len(words) < 2 or not (is_repository_kind(last) or last.lower() in _WANTED_KINDS):
+        return ""
+    return _CLAUSE.split(match.group("said"), maxsplit=1)[0]
+
+
+def wanted_description(text: str) -> tuple[str, ...]:
+    """The sentences of a message quoted as the user's description of what the repository is
+    to become: the wish and the sentences right after it that go on saying what it will hold
+    (module docstring); () when the message makes no such wish."""
+    parts = [" ".join(p.split()).strip() for p in _SENTENCE.split(text)]
+    for n, raw in enumerate(parts):
+        said = wanted_statement(raw)
+        if not said:
+            continue
+        quoted = [said]
+        for more in parts[n + 1 : n + 1 + MAX_GOES_ON]:
+            clause = more.rstrip(" .!")
+            if (
+                not _GOES_ON.match(clause)
+                or more.endswith("?")
+                or len(clause) > MAX_CHARS
+                or _HEDGED.search(clause)
+                or len(". ".join([*quoted, clause])) > MAX_DESCRIBED_CHARS
+            ):
+                break
+            quoted.append(clause)
+        return tuple(quoted)
+    return ()
+
+
+def _quoted(said: str) -> str:
+    """`said` as the memory quotes it: lower-cased first letter, but for the pronoun "I"."""
+    if said.startswith(("I ", "I'", "I’")):
+        return said
+    return f"{said[0].lower()}{said[1:]}"
+
+
 def user_about(events: list[StoredEvent]) -> UserAbout | None:
     """The first statement of what the repository is the user made in `events`, or None."""
     name = PurePosixPath(events[0].project_id).name if events else ""
@@ -198,7 +281,10 @@ def user_about(events: list[StoredEvent]) -> UserAbout | None:
                 or (opening_statement(raw.strip()) if n == 0 else "")
             )
             if said and said.count('"') == 0:
-                return UserAbout(f'{PREFIX}"{said[0].lower()}{said[1:]}".', (event.id,))
+                return UserAbout(f'{PREFIX}"{_quoted(said)}".', (event.id,))
+        described = ". ".join(wanted_description(text))
+        if described and described.count('"') == 0:
+            return UserAbout(f'{PREFIX}"{_quoted(described)}".', (event.id,))
     # A generic folder name ("app", "src") in a sentence is a word, not the project's name.
     folder = project_folder_name(events[0].project_id) or ""
     for event, text in user_requests(events):
