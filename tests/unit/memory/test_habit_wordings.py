@@ -392,3 +392,19 @@ def test_a_habit_said_in_passing_is_standing(message: str, content: str) -> None
 def test_the_same_words_about_the_moment_are_no_habit(message: str) -> None:
     assert _standing(message) == []
     assert _standing(message, replying=True) == []
+
+
+def test_a_rule_inside_a_run_on_sentence_is_read_and_its_task_parts_are_not() -> None:
+    message = (
+        "create a new repo for the skill and copy the files over so that others can use it too. "
+        "as always never push sensitive data, the examples you use in the readme should be "
+        "generic and unrelated to me and also be sure to push the trace file as well, you can "
+        "run the tool's --help from my terminal for which you have full access too, and the "
+        "repository should be public with a short description"
+    )
+
+    assert _standing(message) == ["Never push sensitive data."]
+    # The run-on's comma inside a code span does not split it.
+    assert _standing(
+        "never pass `--force, --yes` to the installer, " + "the rest of this is the task " * 9
+    ) == ["Never pass `--force, --yes` to the installer."]

@@ -49,6 +49,13 @@ _LEAD_IN = re.compile(
     re.IGNORECASE,
 )
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+#: Words that make a part of a run-on sentence a rule ("as always never push sensitive data").
+_RULE_WORD = re.compile(
+    r"\b(?:always|never|as usual|from now on|going forward|don'?t|do not|must|make sure)\b",
+    re.IGNORECASE,
+)
+#: Where a run-on sentence's parts meet: a comma, or "and also" / "and then" between two.
+_RUN_ON_SPLIT = re.compile(r",\s+|\s+and (?:also|then)\s+", re.IGNORECASE)
 #: A notice label that a spaced dash sets off from what it labels ("Reminder - ctx goes first
 #: in every function"): read with it, as "Reminder: …" would be.
 _DASH_LABEL = re.compile(
@@ -73,13 +80,41 @@ def _bangs_kept(parts: list[str]) -> list[str]:
     return kept
 
 
+def _run_ons_apart(parts: list[str]) -> list[str]:
+    """The split pieces with each one too long to be a clause (a run-on sentence with no full
+    stop: "as always never push sensitive data, the examples … should be generic and also be
+    sure to push …") cut at its commas (not inside a code span or a quote), each part that
+    says a rule read on its own."""
+    kept: list[str] = []
+    for part in parts:
+        if len(part.strip()) <= MAX_CLAUSE_CHARS:
+            kept.append(part)
+            continue
+        pieces: list[str] = []
+        for piece in _RUN_ON_SPLIT.split(part):
+            if pieces and _open_quote(pieces[-1]):
+                pieces[-1] = f"{pieces[-1]}, {piece}"  # a comma inside a code span or a quote
+            else:
+                pieces.append(piece)
+        # Only a part that says a rule is read: the rest of a run-on is the task, as before.
+        kept.extend(p for p in pieces if _RULE_WORD.search(p))
+    return kept
+
+
+def _open_quote(text: str) -> bool:
+    """Whether `text` leaves a code span or a double quote open."""
+    return (
+        text.count("`") % 2 == 1 or (text.count('"') + text.count("“") - text.count("”")) % 2 == 1
+    )
+
+
 def clauses(text: str) -> list[tuple[str, str]]:
     """(clause as written, clause without lead-in words) of a message; code blocks and quoted
     lines (`> …`: someone else's words, the assistant's or a document's) skipped."""
     text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
     text = strip_markdown(_QUOTED_LINE.sub("", text))
     found: list[tuple[str, str]] = []
-    parts = _bangs_kept(_CLAUSE_SPLIT.split(text))
+    parts = _run_ons_apart(_bangs_kept(_CLAUSE_SPLIT.split(text)))
     for at, raw in enumerate(parts):
         clause = raw.strip()
         if _DASH_LABEL.match(clause) and at + 1 < len(parts) and parts[at + 1].strip():

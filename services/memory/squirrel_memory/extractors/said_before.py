@@ -45,7 +45,7 @@ _MEANS = re.compile(
 AGAIN_LEAD = re.compile(
     r"^(?:(?:and|once)\s+)?again\s*[,:]\s*|^(?:once more|one more time)\s*[,:-]\s*|"
     # "As usual, run the linter before you commit": a habit said again, its marker first
-    r"^(?:(?:as|like) (?:always|usual|ever)|as per usual)\s*[,:-]\s*(?:please\s+)?",
+    r"^(?:(?:as|like) (?:always|usual|ever)|as per usual)(?:\s*[,:-]\s*|\s+)(?:please\s+)?",
     re.IGNORECASE,
 )
 
