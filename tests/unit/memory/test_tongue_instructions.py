@@ -64,6 +64,9 @@ def _said(text: str, *, after: bool = False) -> list[tuple[str, bool, str]]:
             "pref:ruff_check",
         ),
         ("앞으로 커밋하기 전에 항상 `mypy` 를 실행해 주세요.", "ko", "pref:mypy"),
+        # a bare imperative with the rule word right after its verb
+        ("Lance toujours `pytest` avant de faire un commit.", "fr", "pref:pytest"),
+        ("Verwende niemals `var` in diesem Projekt, das ist veraltet.", "de", "pref:var"),
     ],
 )
 def test_a_rule_said_with_the_languages_rule_marker_is_standing(
@@ -101,6 +104,11 @@ def test_the_same_rule_in_two_languages_is_one_instruction() -> None:
         "이 함수의 버그를 고쳐 주세요.",
         # negation in a statement is no prohibition
         "Ça ne marche toujours pas, le build échoue encore avec la même erreur.",
+        # a statement whose verb comes first, or "still" said with the rule word
+        "Il échoue toujours avec la même erreur dans le build.",
+        "Marche toujours pas après le redémarrage du serveur.",
+        "Geht immer noch nicht nach dem Neustart des Servers.",
+        "Das ist immer so bei diesem Projekt mit dem Build.",
         "No funciona, el servidor no arranca cuando lo ejecuto con cargo run.",
         "Сборка не работает, тесты всё время падают.",
         "ビルドが通らないです。",

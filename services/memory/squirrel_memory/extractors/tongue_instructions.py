@@ -73,6 +73,7 @@ from squirrel_memory.extractors.tongue_markers import (
     marker_spans,
     markers,
     script_language,
+    verb_first_rule,
     without_correction,
 )
 from squirrel_memory.models import Scope
@@ -124,8 +125,11 @@ def tongue_instructions(
                 found.append(_asked_done(lang, quoted, clause))
             continue
         # "from now on, always open a pull request": a rule said as a bare imperative
-        directive = marked.has(PROHIBIT, PREFER, WANT, MUST, POLITE) or (
-            from_now and marked.has(STANDING)
+        directive = (
+            marked.has(PROHIBIT, PREFER, WANT, MUST, POLITE)
+            or (from_now and marked.has(STANDING))
+            # "Lance toujours les tests avant de commit": the verb, then "always"
+            or verb_first_rule(lang, written)
         )
         if not directive:
             interim = interim_way(lang, written) and not marked.has(HEDGE, TAKEN_BACK)

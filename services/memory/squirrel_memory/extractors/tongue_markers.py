@@ -244,6 +244,49 @@ class Marked:
         return any(kind in self.kinds for kind in kinds)
 
 
+#: Languages whose imperative puts the verb first and the rule word right after it ("Lance
+#: toujours les tests", "Verwende niemals var"), where a statement opens on its subject ("Il
+#: échoue toujours", "Das ist immer so"): the words a statement may open on, and the rule words
+#: that mean "still" when a word follows ("toujours pas", "immer noch").
+_VERB_FIRST: dict[str, tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]] = {
+    "fr": (
+        re.compile(
+            r"^(?:il|elle|on|je|j|tu|nous|vous|ils|elles|ça|ca|ce|c|cela|le|la|les|l|un|une|"
+            r"des|du|mon|ma|mes|ton|ta|tes|son|sa|ses|y|en|qui|que|quand|si|et|mais|ou|donc|"
+            r"toujours|jamais|ne|n|pas)$",
+            re.IGNORECASE,
+        ),
+        re.compile(r"^(?:toujours|jamais)$", re.IGNORECASE),
+        re.compile(r"^(?:pas|rien|plus|aucun|aucune|personne|le même|la même)\b", re.IGNORECASE),
+    ),
+    "de": (
+        re.compile(
+            r"^(?:er|sie|es|ich|du|wir|ihr|das|der|die|den|dem|des|ein|eine|einen|man|mein|"
+            r"meine|dein|sein|dieser|diese|dieses|heute|jetzt|hier|da|dann|und|aber|oder|wenn|"
+            r"immer|nie|niemals|stets|nicht|geht|ist|sind|war|hat|funktioniert|läuft|klappt)$",
+            re.IGNORECASE,
+        ),
+        re.compile(r"^(?:immer|niemals|nie|stets)$", re.IGNORECASE),
+        re.compile(r"^(?:noch|wieder|mehr)\b", re.IGNORECASE),
+    ),
+}
+
+
+def verb_first_rule(lang: str, clause: str) -> bool:
+    """Whether `clause` is an imperative with a rule word right after its verb, in a language
+    whose statements open on their subject ("Lance toujours les tests avant de commit",
+    "Verwende niemals var in JavaScript"); not "Il échoue toujours", "toujours pas de
+    réponse" or "Geht immer noch nicht"."""
+    shapes = _VERB_FIRST.get(lang)
+    words = re.findall(r"[\w'-]+", clause)
+    if shapes is None or len(words) < 3:
+        return False
+    not_a_verb, rule_word, still = shapes
+    head = words[0].split("'")[0]
+    rest = " ".join(words[2:])
+    return not not_a_verb.match(head) and bool(rule_word.match(words[1])) and not still.match(rest)
+
+
 def markers(lang: str, clause: str) -> Marked:
     """The kinds of marker `clause`, written in `lang`, carries (none for an unknown one)."""
     found = _MARKERS.get(lang, {})
