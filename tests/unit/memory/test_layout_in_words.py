@@ -184,6 +184,19 @@ def test_the_folders_the_assistants_reply_lists_are_placements(
     assert [p.content for p in reply_layout(session.events)] == want
 
 
+def test_a_listed_file_whose_name_a_listing_printed_is_no_folder() -> None:
+    # `ls` printed `SKILL.md` and `agents` beside each other: the first is a file.
+    session = _session(
+        "What's in this repo?",
+        {"agents/reader.md": "# Reader\n"},
+        "The repository has two parts:\n\n"
+        "- `SKILL.md` — the orchestrator with intent routing\n"
+        "- `agents/` — the six agent files\n",
+        listing="SKILL.md\nagents\n",
+    )
+    assert [p.content for p in reply_layout(session.events)] == ["`agents/`: the six agent files."]
+
+
 def test_a_listed_structure_of_folders_the_session_made_or_plans_is_not_the_layout() -> None:
     session = Session(ROOT, "s1", T0)
     session.add("user_message", {"text": "Scaffold a billing module."}, origin="typed")

@@ -53,6 +53,8 @@ from squirrel_memory.models import StoredEvent
 MAX_ITEMS = 4
 #: A lead-in or heading that names the layout: a subagent's words, and the parts a reply
 #: sums up ("three parts", "the layers").
+#: A file's suffix on a name (`.md`, `.go`, `.tsx`).
+_FILE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _LAYOUT = re.compile(
     r"\b(?:files?|paths?|locations?|layout|structure|organi[sz]ation|director(?:y|ies)|"
     r"folders?|modules?|components?|entry ?points?|where|parts?|layers?|tiers?|pieces?|"
@@ -64,6 +66,18 @@ _LAYOUT = re.compile(
 @dataclass(frozen=True, slots=True)
 class ListedFolder(Placement):
     """A folder the assistant's reply lists with what it holds (a placement of its own rule)."""
+
+
+def _file_named(span: str, path: str, folders: set[str]) -> bool:
+    """Whether an item names a file, not a folder: written without a final `/`, no folder the
+    session read from, and a file's suffix on its name (`SKILL.md`, `main.go`)."""
+    name = PurePosixPath(path).name
+    return (
+        not span.rstrip().endswith("/")
+        and path not in folders
+        and not name.startswith(".")
+        and bool(_FILE_SUFFIX.search(name))
+    )
 
 
 def _written(events: list[StoredEvent]) -> set[str]:
@@ -118,6 +132,8 @@ def reply_layout(events: list[StoredEvent]) -> list[ListedFolder]:
             path = resolve_seen(span, seen, listed, root)
             if path is None or excluded(path) or path in seen.files or path in written:
                 continue  # a file, or nothing seen: a report of the work, not the layout
+            if _file_named(span, path, seen.folders):
+                continue  # "`SKILL.md` — the orchestrator": a file's name, not a folder
             if not _looked_into(path, set(seen.files), written, listed):
                 continue
             if not says_something(path, label, role) or unshown_stack(f"{label} {role}", saw):
