@@ -83,6 +83,13 @@ CALLS = [
         "'## Verification\\n' + '`a ' * 100_000, '/p'",
         [],
     ),
+    # A run-on sentence cut at its commas: its rule kept, the blanks read once.
+    (
+        "squirrel_memory.extractors.clauses",
+        "clauses",
+        "'never do x,' + ' ' * 300_000 + 'and then b' * 30",
+        [("never do x", "never do x")],
+    ),
     # A commit's subject tried as a release of a version.
     (
         "squirrel_memory.extractors.release_commits",

@@ -55,7 +55,8 @@ _RULE_WORD = re.compile(
     re.IGNORECASE,
 )
 #: Where a run-on sentence's parts meet: a comma, or "and also" / "and then" between two.
-_RUN_ON_SPLIT = re.compile(r",\s+|\s+and (?:also|then)\s+", re.IGNORECASE)
+#: (a run of blanks is tried from its first blank only: no backtracking through a long run)
+_RUN_ON_SPLIT = re.compile(r",\s+|(?<!\s)\s+and (?:also|then)\s+", re.IGNORECASE)
 #: A notice label that a spaced dash sets off from what it labels ("Reminder - ctx goes first
 #: in every function"): read with it, as "Reminder: …" would be.
 _DASH_LABEL = re.compile(
