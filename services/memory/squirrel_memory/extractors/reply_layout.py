@@ -43,7 +43,7 @@ from squirrel_memory.extractors.report_layout import (
     resolve_seen,
     says_something,
 )
-from squirrel_memory.extractors.session_paths import excluded, seen_paths
+from squirrel_memory.extractors.session_paths import FILE_SUFFIX, excluded, seen_paths
 from squirrel_memory.extractors.stack_mentions import tools_saw, unshown_stack
 from squirrel_memory.extractors.subagent_findings import taken_back
 from squirrel_memory.extractors.wording import key_slug, sentence
@@ -53,8 +53,6 @@ from squirrel_memory.models import StoredEvent
 MAX_ITEMS = 4
 #: A lead-in or heading that names the layout: a subagent's words, and the parts a reply
 #: sums up ("three parts", "the layers").
-#: A file's suffix on a name (`.md`, `.go`, `.tsx`).
-_FILE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
 _LAYOUT = re.compile(
     r"\b(?:files?|paths?|locations?|layout|structure|organi[sz]ation|director(?:y|ies)|"
     r"folders?|modules?|components?|entry ?points?|where|parts?|layers?|tiers?|pieces?|"
@@ -76,7 +74,7 @@ def _file_named(span: str, path: str, folders: set[str]) -> bool:
         not span.rstrip().endswith("/")
         and path not in folders
         and not name.startswith(".")
-        and bool(_FILE_SUFFIX.search(name))
+        and bool(FILE_SUFFIX.search(name))
     )
 
 

@@ -33,7 +33,8 @@ EXCLUDED_DIRS = frozenset(
 LINE_SUFFIX = re.compile(r"(?::\d+(?:[:-]\d+)*|#L\d+(?:-L?\d+)?)$")
 _PATHLIKE = re.compile(r"^[\w@.~/+-]+$")
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
-_FILE_SUFFIX = re.compile(r"\.[A-Za-z][\w]{0,9}$")
+#: A name that ends in a file's suffix (`.md`, `.go`, `.tsx`).
+FILE_SUFFIX = re.compile(r"\.[A-Za-z][\w]{0,9}$")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NUMBERED = re.compile(r"^\s*(\d+)(?:→|\t)(.*)$")
 
@@ -55,7 +56,7 @@ class SeenPaths:
             return None
         if "/" in text:
             return self._path(raw)
-        named = self._file_name(raw) if _FILE_SUFFIX.search(raw) else None
+        named = self._file_name(raw) if FILE_SUFFIX.search(raw) else None
         return named or (self._module(raw) if _DOTTED.match(raw) else None)
 
     def _path(self, raw: str) -> str | None:
@@ -69,7 +70,7 @@ class SeenPaths:
         for cut in range(1, len(parts) - 1):
             tail = "/".join(parts[cut:])
             if (tail in self.files or tail in self.folders) and (
-                "/" in tail or _FILE_SUFFIX.search(tail)
+                "/" in tail or FILE_SUFFIX.search(tail)
             ):
                 return tail
         if raw.startswith(("/", "~")):
