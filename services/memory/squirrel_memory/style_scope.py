@@ -12,7 +12,9 @@ the project root, no path is stored), and another project's views show it only w
 - the user wrote it themselves (`sqrl remember`, a manual item), or
 - it predates this bookkeeping (no `seen-in:` tag: nothing says where it came from).
 
-The project it was found in shows it from its own memories anyway.
+The project it was found in shows it from its own memories anyway. A project that retired its
+own memory of an item (the user stopped the instruction there) does not show it again from
+the global copy, however many other projects hold it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import replace
 
 from squirrel_memory.models import (
+    MemoryItem,
     MemorySource,
     Scope,
     UpdateAction,
@@ -84,20 +87,42 @@ def holds_in(item: UserStyleItem, project_id: str) -> bool:
 
 
 def for_project(
-    items: Sequence[UserStyleItem], project_id: str, live_keys: AbstractSet[str] | None = None
+    items: Sequence[UserStyleItem],
+    project_id: str,
+    live_keys: AbstractSet[str] | None = None,
+    retired_keys: AbstractSet[str] = frozenset(),
 ) -> list[UserStyleItem]:
     """The global items that hold in `project_id`, without their `seen-in:` bookkeeping. With
     `live_keys` (the keys of the project's live user_style memories), an item found in this
     project alone holds only while the project keeps a memory of it: the project shows it
     from its own memories anyway, so one the project retired (an instruction to use a tool the
-    user has since disowned) does not come back from its global copy."""
+    user has since disowned) does not come back from its global copy. An item whose key is
+    among `retired_keys` (memories the project retired, none live in their place) is not
+    shown whatever other projects hold it, unless the user wrote it themselves."""
     here = seen_in_tag(project_id)
     return [
         replace(i, tags=tuple(t for t in i.tags if not t.startswith(SEEN_IN_PREFIX)))
         for i in items
         if holds_in(i, project_id)
         and not (live_keys is not None and _found_here_only(i, here) and i.key not in live_keys)
+        and not (i.key in retired_keys and i.source is not MemorySource.MANUAL)
     ]
+
+
+def retired_keys(memories: Iterable[MemoryItem], viewer: str | None) -> set[str]:
+    """The keys of `memories` (a project's user_style memories, deleted ones among them) the
+    project retired for `viewer` (None: the install's own caller): forgotten, not superseded by
+    a newer memory, with no live memory of the same key."""
+    kept = list(memories)
+    live = {m.key for m in kept if not m.deleted}
+    return {
+        m.key
+        for m in kept
+        if m.deleted
+        and m.superseded_by is None
+        and m.key not in live
+        and (viewer is None or m.user_id == viewer)
+    }
 
 
 def _found_here_only(item: UserStyleItem, here: str) -> bool:

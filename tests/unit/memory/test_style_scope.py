@@ -4,7 +4,7 @@ once it recurs across projects, or when the user said it for every project."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,7 +12,14 @@ import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import MemoryCandidate, MemoryItem, MemorySource, UpdateDecision
+from squirrel_memory.models import (
+    MemoryCandidate,
+    MemoryItem,
+    MemorySource,
+    MemoryType,
+    Scope,
+    UpdateDecision,
+)
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
 from squirrel_memory.storage import SqliteStore, Store
@@ -21,6 +28,7 @@ from squirrel_memory.style_scope import (
     SEEN_IN_PREFIX,
     for_project,
     holds_in,
+    retired_keys,
     seen_in_tag,
     with_project,
 )
@@ -94,6 +102,47 @@ def test_a_habit_found_here_only_holds_while_the_project_keeps_its_memory() -> N
     everywhere = _item("In all my projects, run the formatter.", here)
     own = _item("Run the formatter.", here, MemorySource.MANUAL)
     assert len(for_project([_item("x", both), everywhere, own], "/src/a", set())) == 3
+
+
+def test_an_item_its_project_retired_is_not_shown_there_unless_the_user_wrote_it() -> None:
+    both = with_project((), (seen_in_tag("/src/b"),), "/src/a")
+    habit = _item("Run the formatter before you finish.", both)
+    own = _item("Run the formatter.", both, MemorySource.MANUAL)
+
+    assert for_project([habit], "/src/a", {"pref:other"}, {"pref:other"})
+    assert not for_project([habit], "/src/a", set(), {"pref:k"})
+    assert for_project([own], "/src/a", set(), {"pref:k"})
+
+
+def test_retired_keys_are_forgotten_memories_no_live_one_replaced() -> None:
+    def memory(key: str, user: str = USER, **changes: object) -> MemoryItem:
+        made = MemoryItem(
+            id=f"m-{key}-{len(changes)}",
+            project_id="/src/a",
+            type=MemoryType.USER_STYLE,
+            key=key,
+            content="x",
+            importance=0.5,
+            tags=(),
+            file_paths=(),
+            source_event_ids=(),
+            source=MemorySource.RULES,
+            user_id=user,
+            scope=Scope.USER,
+            created_at=NOW,
+            updated_at=NOW,
+        )
+        return replace(made, **changes)  # type: ignore[arg-type]
+
+    memories = [
+        memory("pref:gone", deleted=True),
+        memory("pref:newer", deleted=True, superseded_by="m-2"),  # superseded: not retired
+        memory("pref:again", deleted=True),
+        memory("pref:again"),  # said again since: live
+        memory("pref:theirs", user="v", deleted=True),
+    ]
+    assert retired_keys(memories, None) == {"pref:gone", "pref:theirs"}
+    assert retired_keys(memories, USER) == {"pref:gone"}  # a teammate's retirement is theirs
 
 
 # --- through the processor and the views ------------------------------------------------------
@@ -228,3 +277,19 @@ async def test_an_instruction_stopped_in_a_later_session_of_the_same_pass_is_not
     kept, _ = await svc.store.list_memories(svc.store.project_id)
     assert not any("Always run black" in m.content for m in kept)
     assert not any("Always run black" in i.content for i in await users.list_user_style(USER))
+
+
+async def test_an_instruction_stopped_here_leaves_this_project_though_other_projects_keep_it(
+    projects: tuple[list[Project], SqliteUserStore],
+) -> None:
+    (svc, web, cli), _ = projects
+    rule = "Always run black on the files you touch before you finish."
+    await _say(web, "a", 9, rule)
+    await _say(cli, "b", 9, rule)
+    await _say(svc, "c", 9, rule)
+    assert "Always run black" in await _style(svc)  # found in three projects
+
+    await _say(svc, "d", 8, "Stop running black on my files, it fights the generated code.")
+
+    assert "Always run black" not in await _style(svc)  # its project retired it here
+    assert "Always run black" in await _style(web)  # the other projects still hold it

@@ -18,7 +18,7 @@ from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval import Retriever, relevance_threshold
 from squirrel_memory.storage import MemoryChange
 from squirrel_memory.storage.checks import Clock, utc_now
-from squirrel_memory.style_scope import for_project
+from squirrel_memory.style_scope import for_project, retired_keys
 from squirrel_memory.user_memories.confirmations import Injectable, unflagged
 from squirrel_memory.user_memories.privacy import visible
 from squirrel_memory.user_memories.userstore import UserStyleItem as GlobalStyleItem
@@ -181,8 +181,10 @@ class Views:
         if hit is not None:
             return hit
         live = await self._live(MemoryType.USER_STYLE)
-        # An item found here alone whose memory this project retired is not shown again.
-        globals_ = for_project(stored, self.project_id, {m.key for m in live})
+        # An item whose memory this project retired is not shown again from its global copy.
+        globals_ = for_project(
+            stored, self.project_id, {m.key for m in live}, await self._retired_style()
+        )
         memories = without_loaded(live, omitted)
         if view_mode != "full":
             memories = core_style(memories)
@@ -378,6 +380,14 @@ class Views:
         if self._user_store is None or not user_id:
             return []
         return await self._user_store.list_user_style(user_id)
+
+    async def _retired_style(self) -> set[str]:
+        """The keys of user_style memories this project retired for the caller
+        (`style_scope.retired_keys`)."""
+        every, _ = await self._store.list_memories(
+            self.project_id, [MemoryType.USER_STYLE], include_deleted=True, limit=_LIST_LIMIT
+        )
+        return retired_keys(every, team_user())
 
     async def _live(self, kind: MemoryType) -> list[MemoryItem]:
         """The newest live memories of `kind` the caller may see, read as theirs in the query
