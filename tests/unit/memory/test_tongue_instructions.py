@@ -67,6 +67,9 @@ def _said(text: str, *, after: bool = False) -> list[tuple[str, bool, str]]:
         # a bare imperative with the rule word right after its verb
         ("Lance toujours `pytest` avant de faire un commit.", "fr", "pref:pytest"),
         ("Verwende niemals `var` in diesem Projekt, das ist veraltet.", "de", "pref:var"),
+        # short, without a function word of its language: its shape tells the language
+        ("Verwende niemals `var` in JavaScript.", "de", "pref:var"),
+        ("Lance toujours `pytest` avant de commit", "fr", "pref:pytest"),
     ],
 )
 def test_a_rule_said_with_the_languages_rule_marker_is_standing(
@@ -109,6 +112,9 @@ def test_the_same_rule_in_two_languages_is_one_instruction() -> None:
         "Marche toujours pas après le redémarrage du serveur.",
         "Geht immer noch nicht nach dem Neustart des Servers.",
         "Das ist immer so bei diesem Projekt mit dem Build.",
+        "Mach immer weiter so",
+        "Er läuft immer",
+        "Geht immer noch nicht",
         "No funciona, el servidor no arranca cuando lo ejecuto con cargo run.",
         "Сборка не работает, тесты всё время падают.",
         "ビルドが通らないです。",

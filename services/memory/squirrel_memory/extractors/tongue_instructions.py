@@ -174,7 +174,8 @@ def tongue_instructions(
 def instruction_language(text: str) -> str | None:
     """The language of a user message for reading its instructions: `message_language`'s, or,
     for a message too short for it in a Latin-script language, the one whose function words and
-    instruction markers outnumber English's function words ("Ne pousse jamais sur main")."""
+    instruction markers outnumber English's function words ("Ne pousse jamais sur main"), a
+    verb-first imperative counting as one more ("Verwende niemals var in JavaScript")."""
     found = message_language(text)
     if found is not None:
         return found
@@ -186,11 +187,15 @@ def instruction_language(text: str) -> str | None:
     english, counts = function_word_counts(text)
     scores: dict[str, int] = {}
     for lang, count in counts.items():
+        said = [clause for _, clause in clauses(plain)]
         kinds = markers(lang, text).kinds | {
-            k for _, clause in clauses(text) for k in markers(lang, clause).kinds
+            k for clause in said for k in markers(lang, clause).kinds
         }
-        if count and kinds - {CORRECT, ONE_OFF}:
-            scores[lang] = count + len(kinds)
+        # An imperative with its rule word after the verb speaks the language by its shape
+        # ("Verwende niemals var in JavaScript" has no German function word).
+        shaped = any(verb_first_rule(lang, clause) for clause in said)
+        if (count or shaped) and kinds - {CORRECT, ONE_OFF}:
+            scores[lang] = count + len(kinds) + shaped
     if not scores:
         return None
     best = max(scores.values())

@@ -267,7 +267,7 @@ _VERB_FIRST: dict[str, tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]]
             re.IGNORECASE,
         ),
         re.compile(r"^(?:immer|niemals|nie|stets)$", re.IGNORECASE),
-        re.compile(r"^(?:noch|wieder|mehr)\b", re.IGNORECASE),
+        re.compile(r"^(?:noch|wieder|mehr|weiter)\b", re.IGNORECASE),
     ),
 }
 
