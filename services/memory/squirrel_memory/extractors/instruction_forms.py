@@ -31,6 +31,7 @@ from squirrel_memory.extractors.instruction_parts import (
     worded,
 )
 from squirrel_memory.extractors.liking_forms import liking_statement
+from squirrel_memory.extractors.own_part import left_to_user
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.wording import word_set
@@ -235,6 +236,9 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
     read, liked = liking_statement(clause)
     if read:
         return liked
+    if own := left_to_user(clause):
+        # "I always do the commits myself": what to leave to the user, never "always do …"
+        return own
     if practice := _practice_statement(clause):
         return practice
     body = _without_subject(clause, standing=imperative_ok)

@@ -87,6 +87,7 @@ _KIND_PRACTICE = re.compile(
     r"(?!the\s+\w+[\s.!]*$)[^,;]{3,80}?)[\s.!]*$",
     re.IGNORECASE,
 )
+_SELF = re.compile(r"\b(?:myself|by hand myself|personally)\b", re.IGNORECASE)
 _NOT_A_WAY = re.compile(r"\b(?:wrong|broken|bad|by accident|by mistake)\b", re.IGNORECASE)
 
 
@@ -102,7 +103,8 @@ def stated_practice(
     ):
         return clause[3:].strip().rstrip(".! ")
     match = _PRACTICE.match(clause)
-    if match is None:
+    if match is None or _SELF.search(clause):
+        # "I never merge myself": what the user does themselves is no directive (`own_part`)
         return None
     verb = match.group("verb").lower()
     rest, why = match.group("rest"), (match.group("why") or "").strip()
