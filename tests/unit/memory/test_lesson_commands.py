@@ -485,3 +485,42 @@ def test_a_loop_body_is_the_command_and_its_wrapper_the_fix(
     (pitfall,) = _pitfalls(events)
     assert not pitfall.content.startswith("`for "), pitfall.content
     assert f"putting `{wrapper}` before it worked" in pitfall.content, pitfall.content
+
+
+@pytest.mark.parametrize(
+    ("failed", "error", "passed"),
+    [
+        (
+            "rtk bun run test",
+            "error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS]",
+            "bun run test",
+        ),
+        ("mytool deploy --prod", 'Error: unknown command "deploy" for "mytool"', "deploy --prod"),
+        ("dotenv pytest", "Error: invalid choice: 'pytest' (choose from 'get', 'run')", "pytest"),
+    ],
+)
+def test_a_wrapper_that_has_no_such_subcommand_is_dropped_and_that_is_the_lesson(
+    failed: str, error: str, passed: str
+) -> None:
+    events = _runs("s1", [(failed, 2, error), (passed, 0, "3 passed")])
+    (pitfall,) = _pitfalls(events)
+    wrapper = failed.split()[0]
+    assert f"running it without `{wrapper}` worked (`{passed}`)" in pitfall.content
+
+
+@pytest.mark.parametrize(
+    ("failed", "error", "passed"),
+    [
+        # the wrapper failed for another reason: its inner command is another try, no fix
+        ("rtk bun run test", "error: could not connect to the daemon", "bun run test"),
+        # the word it had no subcommand for is not the one dropped
+        ("rtk bun run test", "error: unrecognized subcommand 'run'", "bun run test"),
+        # not the same command without its first word
+        ("rtk bun run test", "error: unrecognized subcommand 'bun'", "bun run lint"),
+    ],
+)
+def test_a_command_run_without_its_first_word_is_no_fix_unless_that_word_refused_the_next(
+    failed: str, error: str, passed: str
+) -> None:
+    events = _runs("s1", [(failed, 2, error), (passed, 0, "3 passed")])
+    assert all("without" not in p.content for p in _pitfalls(events))

@@ -200,6 +200,12 @@ def test_a_reply_of_another_session_or_after_the_window_is_not_read() -> None:
     assert diagnosis([late], "s", T0, T0 + timedelta(minutes=5)) == ("", "")
 
 
+def test_a_suggestion_on_the_line_after_its_heading_is_the_explanation() -> None:
+    output = 'Unknown command: "lint"\n\nDid you mean this?\n    npm run lint\n'
+    assert explanation(output) == "Did you mean this? npm run lint"
+    assert explanation("Did you mean this?\n") == ""  # nothing suggested: nothing explained
+
+
 def test_the_outputs_own_explanation() -> None:
     output = (
         "The following paths are ignored by one of your .gitignore files:\ndist\n"

@@ -21,6 +21,11 @@ _EXPLAINS = re.compile(
     r"to fix|try)\b[:\s]",
     re.IGNORECASE,
 )
+#: A suggestion's heading whose suggestion is the next line: "Did you mean this?".
+_ASKS_ABOUT_NEXT = re.compile(
+    r"^(?:did you mean|perhaps you meant)(?: (?:this|one of these|any of these))?\s*[?:]$",
+    re.IGNORECASE,
+)
 #: A note on how to see more (`note: run with `RUST_BACKTRACE=1` … to display a backtrace`,
 #: `Run with --stacktrace option …`): not why it failed.
 _SEE_MORE = re.compile(
@@ -117,8 +122,14 @@ def explanation(output: str, shown: str = "") -> str:
     cause = cause_line(output)
     if cause and cause.rstrip(".") not in shown:
         return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
-    for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
-        line = raw.strip()
+    lines = [raw.strip() for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
+    for n, line in enumerate(lines):
+        if _ASKS_ABOUT_NEXT.match(line):
+            # "Did you mean this?" and the suggestion on the next line: the two are the hint
+            after = next((a for a in lines[n + 1 :] if a), "")
+            if after and not is_progress(after):
+                return clipped(f"{line} {after}".rstrip("."), MAX_EXPLANATION_CHARS)
+            continue
         # `To fix this you could try to:` introduces what follows; it says nothing itself.
         if _EXPLAINS.match(line) and len(line.split()) >= 3 and not line.endswith(":"):
             # `Note: Using configuration file …` says what the tool did, not why it failed.

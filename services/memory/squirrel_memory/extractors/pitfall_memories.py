@@ -27,7 +27,13 @@ from squirrel_memory.extractors.pitfalls import (
     nothing_ran,
     selected_nothing_line,
 )
-from squirrel_memory.extractors.retries import folder_failed, selection, typed_words, wrapper_words
+from squirrel_memory.extractors.retries import (
+    dropped_wrapper,
+    folder_failed,
+    selection,
+    typed_words,
+    wrapper_words,
+)
 from squirrel_memory.extractors.shown_commands import clip, shown_command
 from squirrel_memory.extractors.summary_lines import is_summary
 from squirrel_memory.extractors.work_in_progress import work_in_progress
@@ -90,6 +96,10 @@ def _remedy(pitfall: Pitfall, root: str = "") -> str:
         if passed and not change:
             # a runner's own option (`uv run --extra test pytest`): the words as typed
             change = argument_change(typed_words(pitfall.failed), typed_words(passed))
+        if passed and dropped_wrapper(pitfall.failed, passed):
+            # `rtk bun run test`: "unrecognized subcommand 'bun'": the wrapper was the trouble
+            shown = shown_command(_relative(passed.text, pitfall, root), 90)
+            return f"running it without `{pitfall.failed.program}` worked (`{shown}`)"
         wrapper = _wrapper(pitfall)
         if wrapper and not change:
             # The same command run through something: what was put before it is the fix.

@@ -208,10 +208,37 @@ _FOLDER_ERROR = re.compile(
 def same_intent(failed: Attempt, other: Attempt) -> bool:
     """Whether `other` tries what `failed` tried: the same intent, or, when the `cd` that gave
     `failed` its folder is what failed, the same command given the folder another way (its own
-    option, `wget -P /tmp …` after `cd /tmp && wget …` was refused)."""
+    option, `wget -P /tmp …` after `cd /tmp && wget …` was refused), or the command a wrapper
+    could not run, run without it (`dropped_wrapper`)."""
     if other.intent == failed.intent:
         return True
+    if dropped_wrapper(failed, other):
+        return True
     return other.intent[:2] == failed.intent[:2] and folder_failed(failed)
+
+
+#: A program saying the word after it is none of its subcommands: "unrecognized subcommand
+#: 'bun'", "Unknown command: \"lint\"", "No such command 'x'", "git: 'lg' is not a git
+#: command", "invalid choice: 'x'".
+_NOT_ITS_SUBCOMMAND = re.compile(
+    r"(?:unrecognized|unknown|unexpected|invalid|no such)\s+(?:sub)?command:?\s+['\"‘“`]?"
+    r"(?P<a>[\w.:-]+)|['\"‘`](?P<b>[\w.:-]+)['\"’`] is not an? [\w.-]+ (?:sub)?command|"
+    r"invalid choice:\s+['\"](?P<c>[\w.:-]+)['\"]",
+    re.IGNORECASE,
+)
+#: How much of a failed run's output is searched for that.
+_SUBCOMMAND_ERROR_SCAN = 2_000
+
+
+def dropped_wrapper(failed: Attempt, other: Attempt) -> bool:
+    """Whether `other` is `failed` without its first word, a program that said the next word is
+    none of its subcommands (`rtk bun run test`: "unrecognized subcommand 'bun'", then `bun run
+    test`): the command it was asked to wrap, run without it."""
+    words = failed.tokens
+    if len(words) < 2 or tuple(other.tokens) != tuple(words[1:]) or failed.run.ok is not False:
+        return False
+    said = _NOT_ITS_SUBCOMMAND.search(failed.run.output[:_SUBCOMMAND_ERROR_SCAN])
+    return said is not None and words[1] in said.group("a", "b", "c")
 
 
 def folder_failed(failed: Attempt) -> bool:
