@@ -90,6 +90,20 @@ CALLS = [
         "'never do x,' + ' ' * 300_000 + 'and then b' * 30",
         [("never do x", "never do x")],
     ),
+    # An approved fix plan: the files it names, its fenced blocks taken out.
+    (
+        "squirrel_memory.extractors.approved_fixes",
+        "_named_files",
+        "'file: ' + 'a' * 300_000, '/p'",
+        [],
+    ),
+    (
+        "squirrel_memory.extractors.approved_fixes",
+        "_named_files",
+        "'```\\n' + ' ' * 300_000, '/p'",
+        [],
+    ),
+    ("squirrel_memory.extractors.approved_fixes", "_first_sentence", "'a' * 300_000", ""),
     # A commit's subject tried as a release of a version.
     (
         "squirrel_memory.extractors.release_commits",

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from squirrel_memory.extractors.answered_questions import IMPORTANCE as DECISION_IMPORTANCE
 from squirrel_memory.extractors.answered_questions import answered_questions
+from squirrel_memory.extractors.approved_fixes import IMPORTANCE as APPROVED_FIX_IMPORTANCE
+from squirrel_memory.extractors.approved_fixes import approved_fixes
 from squirrel_memory.extractors.closing_reports import IMPORTANCE as CLOSING_IMPORTANCE
 from squirrel_memory.extractors.closing_reports import closing_reports
 from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
@@ -73,6 +75,14 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         REPORTED_IMPORTANCE,
         lambda _f: ("pitfall", "labelled"),
+        files_of,
+    ),
+    # A fix plan the user approved and the session carried out: what broke, why, the change.
+    Finder(
+        approved_fixes,
+        MemoryType.PITFALL,
+        APPROVED_FIX_IMPORTANCE,
+        lambda _f: ("pitfall", "plan"),
         files_of,
     ),
     # A word meant for the program that the shell expanded and stopped on (zsh, fish).
