@@ -28,13 +28,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import changed_files, relative_path, user_requests
+from squirrel_memory.extractors.activity import changed_files, relative_path
 from squirrel_memory.extractors.delegated_commands import names_elsewhere
 from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.lessons import clipped
-from squirrel_memory.extractors.planned_checks import HAND_OFF
-from squirrel_memory.extractors.user_plans import DROPPED_PLAN
+from squirrel_memory.extractors.planned_checks import HAND_OFF, TRANSCRIPT_NOTE, approved_plans
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 
@@ -70,7 +68,6 @@ _FILE_LINE = re.compile(r"\bfiles?\b\**[ \t]*:\**[ \t]*(?P<path>[\w./-]+\.\w+)",
 _PATH_LIKE = re.compile(r"^[\w.-]+(?:/[\w.-]+)*\.\w{1,8}(?::\d+)?$")
 #: Markdown emphasis and links in a sentence, taken out.
 _EMPHASIS = re.compile(r"\*\*|__")
-_TRANSCRIPT_NOTE = re.compile(r"^.*\bread the full transcript at:.*$", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,16 +87,8 @@ def approved_fixes(events: list[StoredEvent]) -> list[PlannedFix]:
     changed = set(changed_files(own)) | {edit.path for edit in edits(own)}
     if not changed:
         return []
-    requests = user_requests(events)
     found: dict[str, PlannedFix] = {}
-    for event in events:
-        text = event.content.get("text")
-        if event.event_type != EventType.USER_MESSAGE or event.sidechain:
-            continue
-        if not isinstance(text, str) or not text.lstrip().startswith(HAND_OFF):
-            continue
-        if any(e.timestamp > event.timestamp and DROPPED_PLAN.search(t) for e, t in requests):
-            continue  # "scrap this whole plan"
+    for event, text in approved_plans(events):
         fix = plan_fix(text, event.project_id, changed)
         if fix is not None and fix[0] not in found:
             key, content, files = fix
@@ -112,7 +101,7 @@ def plan_fix(
 ) -> tuple[str, str, tuple[str, ...]] | None:
     """(key, statement, files) of the fix plan `text`, when it is one the session carried out
     (`changed`: the project-relative files it changed); None otherwise."""
-    plan = _TRANSCRIPT_NOTE.sub("", text[text.find(HAND_OFF) + len(HAND_OFF) :])
+    plan = TRANSCRIPT_NOTE.sub("", text[text.find(HAND_OFF) + len(HAND_OFF) :])
     if names_elsewhere(_FENCED.sub(" ", plan), project_id):
         return None
     title = _TITLE.search(plan)

@@ -48,7 +48,7 @@ _PLAN_CHECKS = re.compile(
 #: The host's note under a handed-over plan, naming the planning session's transcript file
 #: ("If you need specific details from before exiting plan mode …, read the full transcript
 #: at: /Users/…/x.jsonl"): a path of the host's, no place the plan is about.
-_TRANSCRIPT_NOTE = re.compile(r"^.*\bread the full transcript at:.*$", re.IGNORECASE | re.MULTILINE)
+TRANSCRIPT_NOTE = re.compile(r"^.*\bread the full transcript at:.*$", re.IGNORECASE | re.MULTILINE)
 _FENCED = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 #: Below a check the session ran (a recipe) and beside a description's checks (0.45): the
 #: plan says how to verify, no run shows it.
@@ -69,7 +69,7 @@ def plan_checks(text: str, project_id: str) -> list[tuple[str, str]]:
     """(purpose, command) for each command a checks section of the plan `text` lists; none
     when the plan names a place outside the project (a sibling checkout's plan)."""
     found: list[tuple[str, str]] = []
-    text = _TRANSCRIPT_NOTE.sub("", text)
+    text = TRANSCRIPT_NOTE.sub("", text)
     if names_elsewhere(_FENCED.sub(" ", text), project_id):  # code's `//` is no place
         return found
     for heading in _PLAN_CHECKS.finditer(text):
@@ -81,6 +81,24 @@ def plan_checks(text: str, project_id: str) -> list[tuple[str, str]]:
         for line in section.splitlines():
             if not FAILED.search(line):
                 found += named_commands(line, passed=False)
+    return found
+
+
+def approved_plans(events: list[StoredEvent]) -> list[tuple[StoredEvent, str]]:
+    """Each message of the session itself (not a subagent's) that hands over a plan the user
+    approved (it opens with `HAND_OFF`), with its text, in order; not a plan the user drops
+    later in the session ("scrap this whole plan", "never mind")."""
+    requests = user_requests(events)
+    found: list[tuple[StoredEvent, str]] = []
+    for event in events:
+        text = event.content.get("text")
+        if event.event_type != EventType.USER_MESSAGE or event.sidechain:
+            continue
+        if not isinstance(text, str) or not text.lstrip().startswith(HAND_OFF):
+            continue
+        if any(e.timestamp > event.timestamp and DROPPED_PLAN.search(t) for e, t in requests):
+            continue  # "scrap this whole plan"
+        found.append((event, text))
     return found
 
 
@@ -99,16 +117,8 @@ def planned_checks(events: list[StoredEvent]) -> PlannedChecks | None:
         if run.ok is not None
         for part in split_segments(run.command)
     ]
-    requests = user_requests(events)
     chosen: tuple[list[tuple[str, str]], str] | None = None
-    for event in events:
-        text = event.content.get("text")
-        if event.event_type != EventType.USER_MESSAGE or event.sidechain:
-            continue
-        if not isinstance(text, str) or not text.lstrip().startswith(HAND_OFF):
-            continue
-        if any(e.timestamp > event.timestamp and DROPPED_PLAN.search(t) for e, t in requests):
-            continue  # "scrap this whole plan"
+    for event, text in approved_plans(events):
         listed = [(p, c) for p, c in plan_checks(text, event.project_id) if not _settled(c, ran)]
         if listed:
             chosen = (listed, event.id)
