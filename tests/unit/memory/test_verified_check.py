@@ -78,3 +78,22 @@ def test_a_change_after_the_last_check_leaves_it_unverified() -> None:
     session = _fixed("go test ./...")
     session.edit(f"{ROOT}/ledger/books.go", "func Post(e *Entry) {}\n")
     assert _gate(session) == []
+
+
+def test_a_check_that_passed_only_with_a_variable_keeps_it() -> None:
+    # Rust: the query macros need the offline cache the variable turns on
+    session = Session(ROOT, "s1", T0)
+    session.user("Accept lowercase tracking codes.")
+    session.edit(f"{ROOT}/src/tracking.rs", "c.is_ascii_alphanumeric()\n")
+    session.run("cargo test", 101, "error: set `DATABASE_URL` to use query macros online\n")
+    session.run("QUUX_OFFLINE=true cargo test", 0, "test result: ok. 23 passed; 0 failed\n")
+    assert _gate(session) == ["Before finishing a change: `QUUX_OFFLINE=true cargo test`."]
+
+
+def test_a_variable_with_a_quoted_value_is_kept_whole() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Accept lowercase tracking codes.")
+    session.edit(f"{ROOT}/src/tracking.rs", "c.is_ascii_alphanumeric()\n")
+    session.run('QUUX_FLAGS="-a -b" cargo test', 1, "test result: FAILED. 1 failed\n")
+    session.run('QUUX_FLAGS="-a -b" cargo test', 0, "test result: ok. 23 passed; 0 failed\n")
+    assert _gate(session) == ['Before finishing a change: `QUUX_FLAGS="-a -b" cargo test`.']
