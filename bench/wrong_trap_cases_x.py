@@ -10,6 +10,32 @@ migration half done, a vendored C library with its own build, and a devcontainer
 opens (`bench/wrong_traps.py` runs them).
 
 Every trap was written, its `wrong` and `may` patterns included, before any rule ran on it.
+As first run, five of the fifteen stated a wrong fact (6 wrong memories, 3 start lines). Reading
+the memories found three more no pattern caught ("Don't change anything." kept as the user's
+style from "Don't change anything, I just want the size of it", "Local services run with Docker
+Compose (.devcontainer/docker-compose.yml)", "Packaged as a container image
+({{cookiecutter.project_slug}}/Dockerfile)"); the patterns were widened to catch them. With the
+final patterns the rules before this part's fixes state a wrong fact in eight traps (9
+memories, 6 start lines):
+
+- "Before finishing a change: `cargo test`." where only `SQLX_OFFLINE=true cargo test` passed:
+  a check's step keeps the variables it was given before its program;
+- `go test ./...`, which found no test file in any package, as the first step of the tests "as
+  asked": a Go run whose every line is a package without test files ran no test;
+- `Rscript -e 'install.packages("devtools", …)'` as the test routine "as asked": a one-liner
+  whose call is named for installing installs;
+- "Don't change anything." as the user's style: "…, I just want …" after a plain "don't" over
+  the work scopes the request at hand, as "…, just …" did;
+- a pasted issue's quoted words (MySQL 8) as the user's report of a defect: a report is read
+  without its quoted lines;
+- a configure with ccache as its compiler launcher, in the build fact and the build recipe,
+  after "revert that, ccache breaks our coverage builds": a change taken back for what a tool
+  breaks disowns that tool when a command ran it or gave it as a value, and runs naming a
+  disowned tool are left out of the recipes (the plain configure stays);
+- a dev container's compose file as the project's local services, and a template's Dockerfile
+  as the project's image: layout facts skip `.devcontainer/` and placeholder folders.
+
+After them all 165 traps read 0 wrong; the answer key's pooled lines did not move.
 """
 
 from __future__ import annotations

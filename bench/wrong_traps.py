@@ -16,7 +16,10 @@ masked or a dependency's, a plan scrapped or another checkout's, a reviewer's ve
 of these again as the other hosts write them, and in the ecosystems the others hold least:
 a sub-project's driver, a README on a build tool the project left, one file's test run, a habit
 the user stops, a docs site's package manager, an environment file's commented alternatives,
-an example app's framework, another project's or a dependency's rules). Each
+an example app's framework, another project's or a dependency's rules; and scenarios: a
+variable the tests need, a run of no test, a native crate's own runner, a tool set aside or
+reverted, a hypothetical, a pasted issue, a template's files, a CI-only task, a half-done
+migration, a vendored library's build, an unused dev container). Each
 trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_x`) are written in the
 host's own transcript format and go through the real pipeline as `bench.answer_key` runs it (the
 `rules` extractor, no key); then every memory and every line of the session-start text is held
