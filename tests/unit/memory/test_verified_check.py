@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from tests.unit.memory.session_builder import Session
 
@@ -80,20 +82,19 @@ def test_a_change_after_the_last_check_leaves_it_unverified() -> None:
     assert _gate(session) == []
 
 
-def test_a_check_that_passed_only_with_a_variable_keeps_it() -> None:
-    # Rust: the query macros need the offline cache the variable turns on
+@pytest.mark.parametrize(
+    "given",
+    [
+        # Rust: the query macros need the offline cache the variable turns on
+        "QUUX_OFFLINE=true",
+        # a quoted value with blanks, kept whole
+        'QUUX_FLAGS="-a -b"',
+    ],
+)
+def test_a_check_that_passed_only_with_a_variable_keeps_it(given: str) -> None:
     session = Session(ROOT, "s1", T0)
     session.user("Accept lowercase tracking codes.")
     session.edit(f"{ROOT}/src/tracking.rs", "c.is_ascii_alphanumeric()\n")
     session.run("cargo test", 101, "error: set `DATABASE_URL` to use query macros online\n")
-    session.run("QUUX_OFFLINE=true cargo test", 0, "test result: ok. 23 passed; 0 failed\n")
-    assert _gate(session) == ["Before finishing a change: `QUUX_OFFLINE=true cargo test`."]
-
-
-def test_a_variable_with_a_quoted_value_is_kept_whole() -> None:
-    session = Session(ROOT, "s1", T0)
-    session.user("Accept lowercase tracking codes.")
-    session.edit(f"{ROOT}/src/tracking.rs", "c.is_ascii_alphanumeric()\n")
-    session.run('QUUX_FLAGS="-a -b" cargo test', 1, "test result: FAILED. 1 failed\n")
-    session.run('QUUX_FLAGS="-a -b" cargo test', 0, "test result: ok. 23 passed; 0 failed\n")
-    assert _gate(session) == ['Before finishing a change: `QUUX_FLAGS="-a -b" cargo test`.']
+    session.run(f"{given} cargo test", 0, "test result: ok. 23 passed; 0 failed\n")
+    assert _gate(session) == [f"Before finishing a change: `{given} cargo test`."]
