@@ -16,8 +16,11 @@ masked or a dependency's, a plan scrapped or another checkout's, a reviewer's ve
 of these again as the other hosts write them, and in the ecosystems the others hold least:
 a sub-project's driver, a README on a build tool the project left, one file's test run, a habit
 the user stops, a docs site's package manager, an environment file's commented alternatives,
-an example app's framework, another project's or a dependency's rules). Each
-trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_w`) are written in the
+an example app's framework, another project's or a dependency's rules; and scenarios: a
+variable the tests need, a run of no test, a native crate's own runner, a tool set aside or
+reverted, a hypothetical, a pasted issue, a template's files, a CI-only task, a half-done
+migration, a vendored library's build, an unused dev container). Each
+trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_x`) are written in the
 host's own transcript format and go through the real pipeline as `bench.answer_key` runs it (the
 `rules` extractor, no key); then every memory and every line of the session-start text is held
 against the trap's `wrong` patterns.
@@ -62,6 +65,7 @@ from bench.wrong_trap_cases_t import CASES as LAYOUT_IN_WORDS
 from bench.wrong_trap_cases_u import CASES as STACK_IN_WORDS
 from bench.wrong_trap_cases_v import CASES as RULE_EDGES
 from bench.wrong_trap_cases_w import CASES as RARE_ECOSYSTEMS
+from bench.wrong_trap_cases_x import CASES as SCENARIOS
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -89,6 +93,7 @@ TRAPS: tuple[Trap, ...] = (
     *STACK_IN_WORDS,
     *RULE_EDGES,
     *RARE_ECOSYSTEMS,
+    *SCENARIOS,
 )
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

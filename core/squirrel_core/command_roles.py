@@ -1,6 +1,7 @@
 """A program the command table does not know, read by its own words: a subcommand or task
 name that says a role (`tool test`, `tool run lint`, `tool fmt --check`, `tool -X:test`), or the
-one call of a one-liner given to an interpreter (`R -e 'pkg::document()'`).
+one call of a one-liner given to an interpreter (`R -e 'pkg::document()'`), which installs
+when a name of its call says so (`R -e 'install.packages("x")'`).
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ _ALIAS_OPTION = re.compile(r"^-[A-Za-z]{1,2}:([A-Za-z][\w.-]*)")
 #: (`devtools::test(filter = c("a"))`). Possessive names keep a long word from backtracking.
 _ARGUMENTS = r"\((?:[^()]++|\([^()]*+\))*+\)"
 _ONE_CALL = re.compile(rf"(?:\w++\s*+(?:{_ARGUMENTS})?+\s*+(?:\.|::)\s*+)*+(\w++)\s*+{_ARGUMENTS}")
+#: A name in a one-liner's call that installs packages: `install.packages`, `install_deps`,
+#: `pkg_install`, `BiocManager::install`.
+_INSTALLING = re.compile(r"^(?:install(?:_\w+)?|\w+_install)$", re.IGNORECASE)
+#: The names a call is made of, before its arguments: `remotes::install_deps` of the call.
+_CALL_NAMES = re.compile(r"^[\w.:\s]*")
 #: Statements that only load what the call needs, allowed before it.
 _LOADING = re.compile(r"^(?:using|import|from|library|require|requireNamespace)\b")
 
@@ -52,6 +58,8 @@ def role_use(program: str, words: list[str]) -> CommandUse | None:
     for i, word in enumerate(words[1:], start=1):
         if word in _INLINE_OPTIONS and i + 1 < len(words):
             name = _inline_call(words[i + 1])
+            if name and _installs(words[i + 1]):
+                return CommandUse(program, "install", ecosystem, task=name)
             purpose = task_purpose(name) if name and len(name) >= 3 else None
             if purpose in ROLE_PURPOSES:
                 return CommandUse(program, purpose, ecosystem, task=name)
@@ -81,6 +89,14 @@ def _inline_call(code: str) -> str | None:
         return None
     match = _ONE_CALL.fullmatch(statements[-1])
     return match.group(1) if match else None
+
+
+def _installs(code: str) -> bool:
+    """Whether a one-liner's last statement (one call, as `_inline_call` reads it) is named
+    for installing (`install.packages(…)`, `remotes::install_deps()`)."""
+    last = [s.strip() for s in re.split(r"[;\n]", code.strip()) if s.strip()][-1]
+    names = re.split(r"[.:\s]+", _CALL_NAMES.match(last).group(0))  # type: ignore[union-attr]
+    return any(_INSTALLING.match(n) for n in names if n)
 
 
 @cache

@@ -229,7 +229,9 @@ async def _project_evidence(store: Store) -> list[MemoryCandidate]:
         stored,
         ecosystems,
         injected=injected,
-        disowned=disowned_tools(said),
+        # The stored commands too: a tool disowned as the reason a change was taken back
+        # counts only when a command named it.
+        disowned=disowned_tools([*said, *stored]),
     )
 
 

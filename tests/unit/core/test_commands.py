@@ -241,6 +241,16 @@ ROLE_WORDS = [
     ("R -e 'library(quuxpkg); quuxpkg::document(pkg = file.path(\".\"))'", "docs"),
     ("quux --project -e 'using Quux; Quux.test()'", "test"),
     ("node -e 'require(\"./quux\").build()'", "build"),
+    # a one-liner whose call is named for installing installs, whatever the package's name
+    (
+        'Rscript -e \'install.packages("quuxpkg", repos = "https://cloud.r-project.org")\'',
+        "install",
+    ),
+    ("R -e 'remotes::install_deps(dependencies = TRUE)'", "install"),
+    ("Rscript -e 'library(pak); pkg_install(\"quuxpkg\")'", "install"),
+    ("R -e 'BiocManager::install(\"quuxpkg\")'", "install"),
+    # an argument that says "install" is no name of the call
+    ("R -e 'devtools::test(filter = \"install\")'", "test"),
 ]
 
 

@@ -276,6 +276,54 @@ def test_a_test_run_that_ran_no_test_is_no_step_of_the_routine() -> None:
     assert not any("bin/rails test" in text for text in found.values())
 
 
+_NO_TEST_FILES = "?   \texample.com/app/cmd\t[no test files]\n"
+_SEEDED = "`node scripts/seed_check.mjs`"
+
+
+@pytest.mark.parametrize(
+    ("runs", "first"),
+    [
+        # Go: every test file behind a build tag; the plain run lists packages without tests
+        (
+            [
+                ("go test ./...", _NO_TEST_FILES * 2),
+                ("go test -tags integration ./...", "ok  \texample.com/app/export\t0.031s\n"),
+            ],
+            "`go test -tags integration ./...`",
+        ),
+        # R: a package install given inline (exit 0, though the install failed) before the tests
+        (
+            [
+                (
+                    'Rscript -e \'install.packages("quuxtools", repos = "https://cran.r-project.org")\'',
+                    "installation of package ‘quuxtools’ had non-zero exit status\n",
+                ),
+                ("Rscript -e 'testthat::test_local()'", "[ FAIL 0 | WARN 0 | SKIP 0 | PASS 31 ]"),
+            ],
+            "`Rscript -e 'testthat::test_local()'`",
+        ),
+        # Go: one package without tests beside one that ran: the run is a step
+        (
+            [("go test ./...", _NO_TEST_FILES + "ok  \texample.com/app/export\t0.031s\n")],
+            "`go test ./...`",
+        ),
+    ],
+)
+def test_a_run_of_no_test_file_or_an_inline_install_is_no_step(
+    runs: list[tuple[str, str]], first: str
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Fix the exporter and run the tests.")
+    for command, output in runs:
+        session.run(command, 0, output, cwd=ROOT)
+    session.run("node scripts/seed_check.mjs", 0, "seeded")
+    session.say("Passes.")
+
+    found = {c.key: c.content for c in asked_routines(session.events)}
+
+    assert found == {"recipe:asked:test": f"To run the tests (as asked): {first}, then {_SEEDED}."}
+
+
 def test_a_check_before_a_later_edit_and_a_failure_a_pipe_hid_are_no_steps() -> None:
     session = Session(ROOT, "s1", T0)
     session.user("release 1.2.0 please")

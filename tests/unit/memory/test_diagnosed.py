@@ -485,6 +485,14 @@ def test_no_headed_cause_from_a_guess_someones_steps_or_a_plan(reply: str) -> No
             "Reported by the user: export_rows() skips rows whose `deleted_at` is set, so the "
             "nightly dump is short; the change made:",
         ),
+        # a quoted log line first, then the user's own words
+        (
+            "> WARN dump: 41 rows\n\nexport_rows() skips rows whose `deleted_at` is set, so the "
+            "nightly dump is short.",
+            "app/export.py",
+            "Reported by the user: export_rows() skips rows whose `deleted_at` is set, so the "
+            "nightly dump is short; the change made:",
+        ),
     ],
 )
 def test_a_users_report_of_what_named_code_gets_wrong_and_the_change_make_a_lesson(
@@ -505,6 +513,9 @@ def test_a_users_report_of_what_named_code_gets_wrong_and_the_change_make_a_less
         "I think shouldFilterFile probably omits paths.SummaryFileName.",  # a guess
         "Add a --dry-run flag to the export command.",  # a request, no defect
         "The summary file is not filtered for secrets.",  # names no code
+        # another project's issue, quoted: its words are not the user's report
+        "Is this our bug? From the ORM's tracker:\n\n> **Describe the bug** `upsertRow` ignores "
+        "the `where` clause on MySQL 8.\n> Environment: Node 18.",
     ],
 )
 def test_no_lesson_from_a_question_a_guess_a_request_or_a_report_naming_no_code(

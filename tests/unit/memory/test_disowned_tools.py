@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 from session_builder import Session
 
+from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.disowned_tools import (
     disowned_since,
     disowned_tools,
@@ -116,3 +117,53 @@ def test_an_instruction_that_turns_the_tool_down_is_no_instruction_to_use_it() -
         MemoryType.USER_STYLE, "Stop running black on my files.", {"black"}
     )
     assert not instructs_disowned(MemoryType.RECIPE, "Always run black first.", {"black"})
+
+
+def _taken_back(command: str, said: str) -> set[str]:
+    s = Session("/home/u/voxels", "s1", START)
+    s.run(command, 0, "-- Build files have been written to: /home/u/voxels/build\n")
+    s.say("Rebuilds now go through the cache.")
+    s.user(said)
+    return disowned_tools(s.events)
+
+
+def test_a_change_taken_back_for_what_a_tool_breaks_disowns_that_tool() -> None:
+    # C++: the launcher given as an option's value
+    launcher = "cmake -S . -B build -DCMAKE_CXX_COMPILER_LAUNCHER=quuxcache"
+    said = "Hmm, no, revert that. quuxcache breaks our coverage builds, we tried it last year."
+    assert _taken_back(launcher, said) == {"quuxcache"}
+    # Node: the tool the command ran
+    assert _taken_back("zorkpack --watch", "Undo it, zorkpack doesn't work with our proxy.") == {
+        "zorkpack"
+    }
+
+
+def test_no_tool_is_disowned_by_a_thing_a_task_or_a_name_no_command_gave() -> None:
+    launcher = "cmake -S . -B build -DCMAKE_CXX_COMPILER_LAUNCHER=quuxcache"
+    # no change taken back: a report, not a reason
+    assert _taken_back(launcher, "quuxcache breaks our coverage builds sometimes.") == set()
+    # a thing of the project, a task's word, a pronoun
+    assert _taken_back(launcher, "Revert that, the build breaks on CI.") == set()
+    assert _taken_back(launcher, "Revert that, build breaks on CI.") == set()
+    assert _taken_back(launcher, "Revert that, it breaks the coverage job.") == set()
+    # a tool no command ran or was given
+    assert _taken_back(launcher, "Revert that, zorkcache breaks our builds.") == set()
+
+
+def test_runs_naming_a_disowned_tool_are_left_out_of_the_recipes_not_the_others() -> None:
+    s = Session("/home/u/voxels", "s1", START)
+    s.user("Make rebuilds faster.")
+    s.run("cmake -S . -B build -G Ninja -DCMAKE_CXX_COMPILER_LAUNCHER=quuxcache", 0, "done\n")
+    s.run("cmake --build build", 0, "[214/214] Linking CXX executable app\n")
+    s.say("The compiler launcher is set.")
+    s.user("No, revert that. quuxcache breaks our coverage builds.")
+    s.run("rm -rf build && cmake -S . -B build -G Ninja", 0, "done\n")
+    s.run("cmake --build build", 0, "[214/214] Linking CXX executable app\n")
+    s.say("Back to the plain configure.")
+
+    recipes = [c.content for c in evidence_candidates(s.events) if c.type is MemoryType.RECIPE]
+
+    assert not any("quuxcache" in r for r in recipes)
+    assert any(
+        "`cmake --build build`" in r and "`cmake -S . -B build -G Ninja`" in r for r in recipes
+    )

@@ -111,6 +111,15 @@ CALLS = [
         "'git commit -am ' + '\"x' * 150_000",
         "x",
     ),
+    # A test run's output tried as packages without a test file: one long line of blanks.
+    (
+        "squirrel_memory.extractors.pitfalls",
+        "nothing_ran",
+        "'? ' + ' ' * 300_000 + 'x [no test'",
+        "",
+    ),
+    # A user's report with its quoted lines left out: a long quoted line.
+    ("squirrel_memory.extractors.stated_causes", "reported_defect", "'> ' + 'a ' * 150_000", ""),
 ]
 
 

@@ -20,6 +20,11 @@ from squirrel_memory.extractors.preferences import stated_preferences
         "Don't touch the code, just run cargo test and tell me what fails.",
         # a Rails app
         "do not change anything else, only run the migration against the staging copy",
+        # a Rails app: a question of size, the user's own "I just want …" after the comma
+        "If we moved the jobs to another backend, what would change? Don't change anything, I "
+        "just want the size of it.",
+        # an Elixir app
+        "Don't fix anything, we only need the list of failing modules.",
     ],
 )
 def test_dont_then_just_instead_is_how_to_do_this_request(text: str) -> None:
@@ -44,6 +49,8 @@ def test_dont_then_just_instead_is_how_to_do_this_request(text: str) -> None:
         ("don't use npm, just use pnpm", False, "Don't use npm."),
         ("don't use any, just use unknown", False, "Don't use any."),
         ("don't mock the db, just hit the real one", False, "Don't mock the db."),
+        # "I just want" opening a sentence of its own: the ordinary rules decide
+        ("Don't change the API. I just want the docs fixed.", False, "Don't change the API."),
     ],
 )
 def test_a_rule_a_correction_or_a_sentence_of_its_own_is_still_kept(

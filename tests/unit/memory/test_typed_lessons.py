@@ -242,6 +242,17 @@ def test_no_tests_were_found_says_nothing_ran() -> None:
     assert nothing_ran("100% tests passed, 0 tests failed out of 23\n") == ""
 
 
+def test_every_package_without_a_test_file_says_nothing_ran() -> None:
+    # Go: the test files sit behind a build tag the run did not set
+    untested = (
+        "?   \texample.com/app/cmd\t[no test files]\n?   \texample.com/app/store\t[no test files]\n"
+    )
+    assert nothing_ran(untested) == "?   \texample.com/app/cmd\t[no test files]"
+    # one package tested beside others without tests: the run ran tests
+    some = "?   \texample.com/app/cmd\t[no test files]\nok  \texample.com/app/store\t0.21s\n"
+    assert nothing_ran(some) == ""
+
+
 # --- recipes for one package, and builds that skip the tests -----------------------------------
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+import pytest
+
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from tests.unit.memory.session_builder import Session
 
@@ -78,3 +80,21 @@ def test_a_change_after_the_last_check_leaves_it_unverified() -> None:
     session = _fixed("go test ./...")
     session.edit(f"{ROOT}/ledger/books.go", "func Post(e *Entry) {}\n")
     assert _gate(session) == []
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        # Rust: the query macros need the offline cache the variable turns on
+        "QUUX_OFFLINE=true",
+        # a quoted value with blanks, kept whole
+        'QUUX_FLAGS="-a -b"',
+    ],
+)
+def test_a_check_that_passed_only_with_a_variable_keeps_it(given: str) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Accept lowercase tracking codes.")
+    session.edit(f"{ROOT}/src/tracking.rs", "c.is_ascii_alphanumeric()\n")
+    session.run("cargo test", 101, "error: set `DATABASE_URL` to use query macros online\n")
+    session.run(f"{given} cargo test", 0, "test result: ok. 23 passed; 0 failed\n")
+    assert _gate(session) == [f"Before finishing a change: `{given} cargo test`."]

@@ -48,7 +48,8 @@ _LEAD_IN = re.compile(
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
     re.IGNORECASE,
 )
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+#: A quoted line (`> …`): someone else's words, a pasted issue or message.
+QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 #: Words that make a part of a run-on sentence a rule ("as always never push sensitive data").
 _RULE_WORD = re.compile(
     r"\b(?:always|never|as usual|from now on|going forward|don'?t|do not|must|make sure)\b",
@@ -113,7 +114,7 @@ def clauses(text: str) -> list[tuple[str, str]]:
     """(clause as written, clause without lead-in words) of a message; code blocks and quoted
     lines (`> …`: someone else's words, the assistant's or a document's) skipped."""
     text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
-    text = strip_markdown(_QUOTED_LINE.sub("", text))
+    text = strip_markdown(QUOTED_LINE.sub("", text))
     found: list[tuple[str, str]] = []
     parts = _run_ons_apart(_bangs_kept(_CLAUSE_SPLIT.split(text)))
     for at, raw in enumerate(parts):

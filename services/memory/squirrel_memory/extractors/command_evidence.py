@@ -10,7 +10,11 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, relative_path
 from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.extractors.differences import edits
-from squirrel_memory.extractors.disowned_tools import disowned_tools, states_disowned
+from squirrel_memory.extractors.disowned_tools import (
+    disowned_tools,
+    names_tool,
+    states_disowned,
+)
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
     Attempt,
@@ -82,8 +86,12 @@ def evidence_candidates(
         session_edits.setdefault(change.session_id, []).append(change.timestamp)
     found = discovered_tests(found, edit_times)
     main = ecosystems or _ecosystem_of(found, changes)
+    gone = disowned_tools(ordered) if disowned is None else disowned
+    # A run naming a disowned tool (a configure with the launcher the user had reverted) is no
+    # way of running the project: the recipes weigh the runs left.
+    owned = [a for a in found if not names_tool(a.text, gone)] if gone else found
     findings = [
-        *recipes(found, main, first_edits, edit_times),
+        *recipes(owned, main, first_edits, edit_times),
         *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
     ]
     # No run of the test command passed: the runner that ran and reported tests is still it;
@@ -106,7 +114,6 @@ def evidence_candidates(
     worktree = worktree_recipe(found, root)
     if worktree is not None:
         findings.append(worktree)
-    gone = disowned_tools(ordered) if disowned is None else disowned
     tracker = task_tracker(found, gone, root)
     if tracker is not None:
         findings.append(tracker)

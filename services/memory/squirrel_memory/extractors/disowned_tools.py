@@ -11,7 +11,10 @@ ends after the tool's name or goes on with where, when or why ("we don't use Yar
 disowns a feature, not Yarn). An instruction to stop ("Stop running X on my files", "stop
 using X") disowns X too when X is a tool the tables know or the sessions ran ("stop running
 tests" names no tool) and the sentence does not say when or how often instead ("stop running
-pytest on every save", "… until the stubs land"). A project fact or
+pytest on every save", "… until the stubs land"). A message that has a change taken back and
+says why by a tool ("revert that, ccache breaks our coverage builds") disowns that tool when
+a command of the sessions ran it or gave it as an option's value (`…_LAUNCHER=ccache`); a
+task's word or a thing ("the build breaks") is no tool. A project fact or
 recipe that names the tool (as a word: `docker` names Docker Compose, not a `Dockerfile`), or
 a program only that tool runs (the command table's `lein` of Leiningen), is
 then left out, unless it says the negation itself ("not", "instead of"); the user's own
@@ -25,10 +28,10 @@ import re
 from collections.abc import Mapping, Set
 from datetime import datetime
 
-from squirrel_core.command_table import command_table
+from squirrel_core.command_table import command_table, task_purpose
 from squirrel_core.events import is_user_voice
-from squirrel_memory.extractors.activity import user_requests
-from squirrel_memory.extractors.tool_names import known_tool, ran_programs
+from squirrel_memory.extractors.activity import commands, user_requests
+from squirrel_memory.extractors.tool_names import known_tool, normalised, ran_programs
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
 _NOT_USED = re.compile(
@@ -51,6 +54,18 @@ _NOT_USED = re.compile(
 _HOW_OFTEN = re.compile(
     r"[^.!?;]*?\b(?:every|each|always|so\s+often|twice|again|all\s+the\s+time|unless|until"
     r"|before|after|when|whenever|while)\b",
+    re.IGNORECASE,
+)
+#: A message that has the change taken back: "revert that", "undo it", "roll this back".
+_TAKE_BACK = re.compile(
+    r"\b(?:revert|undo|back\s+out|roll\s+back|take\s+out)\s+(?:that|this|it|the\s+change)\b"
+    r"|\broll\s+(?:that|this|it)\s+back\b",
+    re.IGNORECASE,
+)
+#: The reason given by a tool: "ccache breaks our coverage builds", "X doesn't work with Y".
+_BREAKS = re.compile(
+    r"(?<![\w.+-])(?P<tool>[A-Za-z][\w.+-]*)\s+(?:breaks|broke|is\s+broken|messes\s+up|"
+    r"conflicts\s+with|(?:doesn['’]?t|does\s+not|won['’]?t|never)\s+works?)\b",
     re.IGNORECASE,
 )
 #: Words after "don't use" that name no tool.
@@ -88,7 +103,32 @@ def disowned_since(events: list[StoredEvent]) -> dict[str, datetime]:
                     continue  # "stop running tests after each edit": a task, not a tool
             if tool not in _NOT_TOOLS:
                 found[tool] = max(found.get(tool, event.timestamp), event.timestamp)
+        if _TAKE_BACK.search(text):
+            for match in _BREAKS.finditer(text):
+                tool = match["tool"].rstrip(".-").lower()
+                if (
+                    tool in _NOT_TOOLS
+                    or task_purpose(tool) is not None
+                    or _THING.search(text[max(0, match.start() - 16) : match.start()])
+                ):
+                    continue  # "it breaks", "the build breaks": no tool named
+                ran = ran_programs(events) if ran is None else ran
+                if _ran_or_given(tool, ran, events):
+                    found[tool] = max(found.get(tool, event.timestamp), event.timestamp)
     return found
+
+
+#: A determiner just before a name: a thing of the project ("the build"), not a tool.
+_THING = re.compile(r"\b(?:the|our|my|your|this|that|a|an)\s+$", re.IGNORECASE)
+
+
+def _ran_or_given(tool: str, ran: frozenset[str], events: list[StoredEvent]) -> bool:
+    """Whether a command of the sessions ran `tool` (`ccache -s`) or gave it as an option's
+    value (`-DCMAKE_CXX_COMPILER_LAUNCHER=ccache`)."""
+    if normalised(tool) in ran:
+        return True
+    given = re.compile(rf"=[\"']?{re.escape(tool)}(?![\w.-])", re.IGNORECASE)
+    return any(given.search(run.command) for run in commands(events))
 
 
 @functools.cache
@@ -105,9 +145,9 @@ def _programs_of() -> dict[str, frozenset[str]]:
     return {tool: frozenset(found) for tool, found in programs.items()}
 
 
-def _names(content: str, tools: Set[str]) -> bool:
+def names_tool(content: str, tools: Set[str]) -> bool:
     """Whether `content` names one of `tools`, or a program only that tool runs, as a word."""
-    return bool(_naming(frozenset(tools)).search(content))
+    return bool(tools) and bool(_naming(frozenset(tools)).search(content))
 
 
 @functools.lru_cache(maxsize=64)
@@ -127,7 +167,7 @@ def states_disowned(memory_type: MemoryType, content: str, tools: Set[str]) -> b
     the negation itself."""
     if not tools or memory_type not in _STATED_KINDS:
         return False
-    return _names(content, tools) and not _SAYS_NEGATION.search(content)
+    return names_tool(content, tools) and not _SAYS_NEGATION.search(content)
 
 
 def instructs_disowned(memory_type: MemoryType, content: str, tools: Set[str]) -> bool:
@@ -137,7 +177,7 @@ def instructs_disowned(memory_type: MemoryType, content: str, tools: Set[str]) -
     tool is the caller's to check: an instruction said after it stands."""
     if not tools or memory_type is not MemoryType.USER_STYLE:
         return False
-    return _names(content, tools) and not _TURNS_DOWN.search(content)
+    return names_tool(content, tools) and not _TURNS_DOWN.search(content)
 
 
 def disowned_after(

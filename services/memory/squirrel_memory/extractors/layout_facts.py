@@ -47,10 +47,26 @@ def tests_fact(paths: list[tuple[str, str]]) -> Fact | None:
     return Fact("tests_folder", text, ("layout", "tests"), 0.45, unique, tuple(files))
 
 
+#: A folder whose files are not the project's own setup: a dev container's (the editor's
+#: container and its services, not how the project runs).
+_OTHERS_FOLDERS = frozenset({".devcontainer"})
+
+
+def _not_the_projects(parts: tuple[str, ...]) -> bool:
+    """Whether a path is another thing's file: in a dev container's folder, or under a name
+    with a template's placeholder (`{{cookiecutter.project_slug}}/Dockerfile` is the generated
+    project's)."""
+    return any(p in _OTHERS_FOLDERS or "{{" in p or "{%" in p for p in parts)
+
+
 def layout_facts(paths: list[tuple[str, str]]) -> list[Fact]:
+    """Local services, the container image, migrations, the deploy platform and CI, from the
+    paths the sessions touched (a dev container's or a template's files say nothing)."""
     facts: dict[str, Fact] = {}
     for path, event_id in paths:
         parts = PurePosixPath(path).parts
+        if not parts or _not_the_projects(parts):
+            continue
         name = parts[-1].lower()
         if name.startswith(("docker-compose", "compose.")) and name.endswith((".yml", ".yaml")):
             facts.setdefault(

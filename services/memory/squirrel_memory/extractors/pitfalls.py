@@ -203,9 +203,23 @@ _NOTHING_RAN = re.compile(
 )
 
 
+#: Go's line for a package without a test file (`?   example.com/app/cmd  [no test files]`).
+_NO_TEST_FILES = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
+
+
+def no_package_tested(output: str) -> str:
+    """The first line of a test run's output when every line it printed names a package
+    without a test file (no test anywhere: a build tag or a folder left them out), else ""."""
+    lines = [raw.strip() for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines() if raw.strip()]
+    if lines and all(_NO_TEST_FILES.match(line) for line in lines):
+        return lines[0]
+    return ""
+
+
 def selected_nothing(output: str) -> bool:
     """Whether a test run's output says its selection matched no test, error line or not."""
-    return bool(_NOTHING_RAN.search(output[:MAX_OUTPUT_SCAN_CHARS]))
+    scanned = output[:MAX_OUTPUT_SCAN_CHARS]
+    return bool(_NOTHING_RAN.search(scanned)) or bool(no_package_tested(scanned))
 
 
 def selected_nothing_line(output: str) -> str:
@@ -213,7 +227,7 @@ def selected_nothing_line(output: str) -> str:
     for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines():
         if _NOTHING_RAN.search(raw):
             return raw.strip().lstrip(">").strip().strip("=").strip()
-    return ""
+    return no_package_tested(output)
 
 
 def nothing_ran(output: str) -> str:
@@ -225,7 +239,7 @@ def nothing_ran(output: str) -> str:
         if _NOTHING_RAN.search(raw):
             line = raw.strip().strip("=").strip()
             return re.sub(r"^collecting \.\.\.\s*", "", line, flags=re.IGNORECASE)
-    return ""
+    return no_package_tested(output)
 
 
 _BANNER = re.compile(r"^[=_*#~-]{3,}.*$|^\s*$")

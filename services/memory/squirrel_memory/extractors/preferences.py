@@ -151,7 +151,8 @@ _PROCESS = word_set(
     "squash document update",
 )
 #: A plain "don't" over the whole of the work ("don't fix anything", "don't touch the code")
-#: followed by what to do instead this time ("…, but just validate it"): the two set the scope
+#: followed by what to do instead this time ("…, but just validate it", "…, I just want the
+#: size of it"): the two set the scope
 #: of the request at hand, not a rule for later work. One means for another ("don't use npm,
 #: just use pnpm", "don't mock the db, just hit the real one") is no scope: it stays a rule.
 _DONT_ANY = re.compile(
@@ -159,7 +160,10 @@ _DONT_ANY = re.compile(
     r"(?:\s+else)?$",
     re.IGNORECASE,
 )
-_JUST = re.compile(r"^[\s,]*(?:(?:but|and)\s+)*(?:just|only|simply)\s+[a-z]", re.IGNORECASE)
+_JUST = re.compile(
+    r"^[\s,]*(?:(?:but|and)\s+)*(?:(?:i|we)(?:['’]m|\s+am|\s+are)?\s+)?(?:just|only|simply)\s+[a-z]",
+    re.IGNORECASE,
+)
 _SENTENCE_END = re.compile(r"[.!?\n]")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from squirrel_memory.extractors.clauses import QUOTED_LINE
 from squirrel_memory.extractors.wording import without_bold
 from squirrel_memory.markdown_links import unlinked
 
@@ -216,8 +217,8 @@ _CODE_NAME = re.compile(r"`[^`]+`|\b[a-z]+[A-Z]\w*|\b[A-Za-z]\w*_\w+|\b[A-Za-z]\
 def reported_defect(text: str) -> str:
     """The first sentence of a user's report that says what named code gets wrong ("The
     shouldFilterFile function … omits paths.SummaryFileName"), or "": not a question, a guess,
-    nor a sentence about someone's own steps."""
-    for said in sentences(text):
+    nor a sentence about someone's own steps, nor a quoted line (a pasted issue's words)."""
+    for said in sentences(QUOTED_LINE.sub(" ", text)):
         flat = said.strip().rstrip(".!")
         if not MIN_CAUSE_CHARS <= len(flat) <= MAX_CAUSE_CHARS or flat.endswith(("?", ":")):
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from datetime import datetime
 
@@ -32,11 +33,25 @@ def _step(attempt: Attempt) -> str:
 _STEP_CHARS = 60
 
 
+#: The variables a command is given before its program (`A=1 B="x y" cmd`), a quoted value
+#: whole.
+_VARIABLES = re.compile(r"""^(?:[A-Za-z_]\w*=(?:"[^"\n]*"|'[^'\n]*'|[^\s'"]*)[ \t]+)+""")
+
+
 def step_shown(attempt: Attempt) -> str:
     """A check as a routine's step: as it was typed (`cabal test --allow-newer`, `hlint src`)
     when it ran the check whole on one short line, else its stable head (`pytest`, not `pytest
-    tests/test_a.py -k slow`)."""
-    text, base = attempt.text, attempt.base
+    tests/test_a.py -k slow`). The variables it was given before its program stay with it
+    (`SQLX_OFFLINE=true cargo test`): the check may pass only with them."""
+    given = _VARIABLES.match(attempt.text)
+    if given is None:
+        return _typed_step(attempt, attempt.text)
+    return given.group(0) + _typed_step(attempt, attempt.text[given.end() :])
+
+
+def _typed_step(attempt: Attempt, text: str) -> str:
+    """`step_shown` of the command's `text` after its variables."""
+    base = attempt.base
     if "\n" in text or len(text) > _STEP_CHARS or not text.startswith(base):
         return base
     if not whole_run(attempt) and not _globs_only(text.removeprefix(base)):
