@@ -504,7 +504,7 @@ def test_a_wrapper_that_has_no_such_subcommand_is_dropped_and_that_is_the_lesson
 ) -> None:
     events = _runs("s1", [(failed, 2, error), (passed, 0, "3 passed")])
     (pitfall,) = _pitfalls(events)
-    wrapper = failed.split()[0]
+    wrapper = failed.split(maxsplit=1)[0]
     assert f"running it without `{wrapper}` worked (`{passed}`)" in pitfall.content
 
 
