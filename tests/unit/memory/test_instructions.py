@@ -920,3 +920,10 @@ def test_a_rule_said_with_avoid_keeps_its_verb(text: str, expected: str, refused
     contents = [content for _, content, _ in _found(text)]
     assert any(c.startswith(expected) for c in contents), contents
     assert not any(refused in c for c in contents), contents
+
+
+def test_an_idiom_is_no_rule_beside_the_rule_said_with_it() -> None:
+    found = stated_preferences(
+        "Never say never, but avoid global state.", after_assistant_action=True
+    )
+    assert [p.content for p in found] == ["Avoid global state."]

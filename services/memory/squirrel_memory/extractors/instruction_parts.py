@@ -33,7 +33,7 @@ _CONTINUATION = re.compile(
     r"otherwise|unless)\b)",
     re.IGNORECASE,
 )
-_IDIOM = re.compile(r"^(?:mind|ever|again|before|forget)\b", re.IGNORECASE)
+_IDIOM = re.compile(r"^(?:mind|ever|again|before|forget|say never)\b", re.IGNORECASE)
 _VAGUE_OBJECT = re.compile(
     r"^(?:it|that|this|them|those|these|so|one|do (?:it|that|this)|that again)\W*$", re.IGNORECASE
 )
