@@ -34,6 +34,7 @@ class Held:
     type: str
     key: str
     content: str
+    file_paths: tuple[str, ...] = ()
 
 
 def needed(
@@ -49,7 +50,8 @@ def needed(
         for m in held
         if m.memory_id not in ids
         and " ".join(m.content.split()) not in texts
-        and outcome_of(ServedMemory(m.type, m.key, m.content), facts, root) is Outcome.USED
+        and outcome_of(ServedMemory(m.type, m.key, m.content, files=m.file_paths), facts, root)
+        is Outcome.USED
     ]
 
 
@@ -64,24 +66,25 @@ async def held_memories(client: MemoryClient, project_id: str) -> list[Held]:
         )
         for m in page.memories:
             name = memory_pb2.MemoryType.Name(m.type).removeprefix("MEMORY_TYPE_").lower()
-            out.append(Held(m.memory_id, name, m.key, m.content))
+            out.append(Held(m.memory_id, name, m.key, m.content, tuple(m.file_paths)))
         token = page.next_page_token
         if not token:
             return out
 
 
 async def needed_lines(
-    client: MemoryClient,
     backend: GrpcMemoryBackend,
     project_id: str,
+    held: Sequence[Held],
     facts: SessionActivity,
     served: Iterable[Served],
     prompts: Sequence[str],
 ) -> list[str]:
-    """For --details: each memory the session needed and was not given, then, for each prompt,
-    its place among that prompt's search hits (or that it was not among the first `DEPTH`)."""
+    """For --details: each memory of `held` the session needed and was not given, then, for
+    each prompt, its place among that prompt's search hits (or that it was not among the first
+    `DEPTH`)."""
     lines: list[str] = []
-    for memory in needed(await held_memories(client, project_id), facts, served, project_id):
+    for memory in needed(held, facts, served, project_id):
         flat = " ".join(memory.content.split())
         lines.append(f"  needed, not served: [{memory.type}] {flat[:100]}")
         if not prompts:

@@ -30,3 +30,10 @@ def test_what_the_session_never_ran_nor_opened_is_not_needed() -> None:
     # trap: a failed test run and a file only named in a message use nothing
     failed = Session("s3").run(1, "uv run pytest", 1, "FAILED tests/test_a.py").say(2, "bill.py?")
     assert needed([TESTS, LINT, MODULE], failed.facts(), [], ROOT) == []
+
+
+def test_a_module_whose_text_names_no_file_is_needed_by_its_files() -> None:
+    """Trap: its text is what the module says of itself; the files it holds say where."""
+    said = Held("m4", "project_fact", "module:billing", "Module `billing`: invoices.")
+    held = Held(said.memory_id, said.type, said.key, said.content, ("app/bill.py",))
+    assert needed([said, held], worked().facts(), [], ROOT) == [held]
