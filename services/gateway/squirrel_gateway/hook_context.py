@@ -163,8 +163,8 @@ async def session_start(
     budget: int,
     loaded_files: Sequence[str] = (),
 ) -> Injection:
-    """The user_style and project_brief views in core mode (its modules first, only those a
-    session they were served to used, without what the
+    """The user_style and project_brief views in core mode (its modules, only those a session
+    they were served to used, in the room the other lines leave, without what the
     project is and its language, unless nothing else is known, nor the libraries its manifest
     lists, nor a layout a repository file explains, nor where the source is hosted, nor what an
     earlier assistant summarised or a subagent reported: `hook_left_out` says why for each), the
