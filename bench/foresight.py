@@ -70,7 +70,7 @@ from bench.foresight_fixtures import (
     load_project,
     sessions_of,
 )
-from bench.foresight_needed import needed_lines
+from bench.foresight_needed import held_memories, needed_lines
 from bench.foresight_score import (
     History,
     Injected,
@@ -260,16 +260,18 @@ async def _score(
         answer = await _ask(hooks, recorder, host, prompt_event, {**base, "prompt": text})
         near = () if answer.served else await _below_the_cut(backend, project_id, text)
         prompts.append(Injected(at, answer.tokens, answer.served, text, answer.text, near))
+    held = await held_memories(client, project_id)
     tally = score_session(
         facts,
         history,
         Injected(None, start.tokens, start.served, "", start.text),
         prompts,
         project_id,
+        files={m.memory_id: m.file_paths for m in held},
     )
     asked = [" ".join(p.prompt.split())[:MAX_TASK_CHARS] for p in prompts if not p.restart]
     served = [*start.served, *(item for answer in prompts for item in answer.served)]
-    tally.answers += await needed_lines(client, backend, project_id, facts, served, asked)
+    tally.answers += await needed_lines(backend, project_id, held, facts, served, asked)
     return tally
 
 

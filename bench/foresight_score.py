@@ -18,7 +18,7 @@ A session is scored against the sessions before it (`History`) and the injection
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -194,10 +194,13 @@ def score_session(
     start: Injected,
     prompts: Sequence[Injected],
     root: str = "",
+    files: Mapping[str, tuple[str, ...]] | None = None,
 ) -> Tally:
     """Scores one session against the sessions before it and what it was served; `prompts`
     may hold session starts asked again (`Injected.restart`: after `/clear`), which count as
-    starts, not prompts."""
+    starts, not prompts. `files` gives the files each memory holds, by id (a module memory is
+    judged by them, as the memory service judges it: `outcome_of`)."""
+    files = files or {}
     answers = [start, *prompts]
     asked = [p for p in prompts if not p.restart]
     restarts = [p for p in prompts if p.restart]
@@ -278,7 +281,10 @@ def score_session(
             text = (item.type, " ".join(item.content.split()))
             if text not in first and answer.at is not None and not answer.restart:
                 by_prompt.add(text)
-            first.setdefault(text, ServedMemory(item.type, item.key, item.content, answer.at))
+            memory = ServedMemory(
+                item.type, item.key, item.content, answer.at, files.get(item.memory_id, ())
+            )
+            first.setdefault(text, memory)
     tally.served = len(first)
     tally.prompt_served = len(by_prompt)
     for text, memory in first.items():
@@ -292,7 +298,7 @@ def score_session(
             tally.noise.append(
                 f"{facts.session_id} [{memory.type}] {' '.join(memory.content.split())}"
             )
-    tally.answers = answer_lines(facts, answers, outcomes, root)
+    tally.answers = answer_lines(facts, answers, outcomes, root, files)
     return tally
 
 
@@ -316,6 +322,7 @@ def answer_lines(
     answers: Sequence[Injected],
     outcomes: dict[tuple[str, str], Outcome],
     root: str = "",
+    files: Mapping[str, tuple[str, ...]] | None = None,
 ) -> list[str]:
     """For --details: each answer of the session (the start, then each prompt, clipped), the
     items it showed with their outcome and reason (for an unanswered prompt, the best search
@@ -334,7 +341,8 @@ def answer_lines(
             lines.append(f"    {outcome.value:>12} [{item.type}] {flat[:90]}{reason}")
         for item, why in answer.near:
             flat = " ".join(item.content.split())
-            memory = ServedMemory(item.type, item.key, item.content, answer.at)
+            files_of = (files or {}).get(item.memory_id, ())
+            memory = ServedMemory(item.type, item.key, item.content, answer.at, files_of)
             would = outcome_of(memory, facts, root)
             lines.append(f"    below: {would.value} [{item.type}] {flat[:70]} — {why}")
     touched = sorted(facts.touched)

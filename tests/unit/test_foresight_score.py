@@ -404,3 +404,18 @@ def test_a_start_after_a_stated_rule_counts_whether_it_gives_a_preference() -> N
     assert (given.start_prefs, given.start_prefs_served) == (1, 1)
     assert (missing.start_prefs, missing.start_prefs_served) == (1, 0)
     assert nothing_said.start_prefs == 0
+
+
+def test_a_module_a_prompt_served_is_judged_by_the_files_the_memory_holds() -> None:
+    """The prompt's line quotes the module's text, which names no file; the memory's files
+    (given by id, as the store holds them) say what it is about, as the memory service's own
+    judge reads them."""
+    now = Session("s2").say(0, "rework the renderer").edit(2, "app/renderer.py")
+    module = Served("project_fact", "module:renderer", "m7", "Module `renderer`: Renders HTML.")
+    answers = [Injected(at(1), 40, (module,))]
+    files = {"m7": (f"{ROOT}/app/renderer.py",)}
+    assert score_session(now.facts(), History(), start(), answers, ROOT, files).prompt_used == 1
+    # without its files, or holding another file, it was not used
+    assert score_session(now.facts(), History(), start(), answers, ROOT).prompt_unused == 1
+    other = {"m7": ("app/parser.py",)}
+    assert score_session(now.facts(), History(), start(), answers, ROOT, other).prompt_unused == 1

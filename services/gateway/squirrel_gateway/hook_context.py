@@ -96,9 +96,11 @@ def _finish(body: str) -> tuple[str, int]:
 def _compose(
     sections: Sequence[Sequence[tuple[str, Served]]],
     budget: int,
+    *,
     leads: Sequence[int] = (),
     passed_over: Sequence[int] = (),
     last: Sequence[int] = (),
+    leftover: Sequence[tuple[str, Served]] = (),
 ) -> Injection:
     """Interleaves the sections' lines (each best first, with the item it shows) until the
     next would break `budget`, then renders them grouped under their titles after the frame;
@@ -107,9 +109,12 @@ def _compose(
     The best line of each section in `leads` is placed before any other line, and one that
     does not fit is passed over rather than ending the text: however long the other sections'
     first lines, they cannot crowd it out. So is any line of a section in `passed_over` that
-    does not fit: a long line there never keeps the other sections' next lines out."""
+    does not fit: a long line there never keeps the other sections' next lines out.
+    The `leftover` lines take only the room every other line left: each is tried after the
+    others, passed over when it does not fit, and shown first under the first title."""
     chosen: list[list[str]] = [[] for _ in sections]
     served: list[tuple[int, int, Served]] = []
+    extra: list[str] = []
     first = [(0, index) for index in leads if sections[index]]
     rounds = sorted(range(len(sections)), key=lambda index: index in last)
     order = first + [
@@ -119,27 +124,33 @@ def _compose(
         if rank < len(sections[index]) and (rank, index) not in first
     ]
 
-    def body_of(picked: list[list[str]]) -> str:
+    def body_of(picked: list[list[str]], before: list[str]) -> str:
         parts = [FRAME]
-        for title, lines in zip(SECTION_TITLES, picked, strict=False):
-            if lines:
-                parts.append(title + "\n" + "\n".join(lines))
+        for n, (title, lines) in enumerate(zip(SECTION_TITLES, picked, strict=False)):
+            shown = [*before, *lines] if n == 0 else lines
+            if shown:
+                parts.append(title + "\n" + "\n".join(shown))
         return "\n\n".join(parts)
 
     for rank, index in order:
         trial = [list(lines) for lines in chosen]
         line, _ = redact(sections[index][rank][0])
         trial[index].append(line)
-        if _finish(body_of(trial))[1] > budget:
+        if _finish(body_of(trial, extra))[1] > budget:
             if (rank, index) in first or index in passed_over:
                 continue
             break
         chosen = trial
         served.append((index, rank, sections[index][rank][1]))
-    count = sum(len(lines) for lines in chosen)
+    for rank, (text, item) in enumerate(leftover):
+        line, _ = redact(text)
+        if _finish(body_of(chosen, [*extra, line]))[1] <= budget:
+            extra.append(line)
+            served.append((0, rank - len(leftover), item))
+    count = sum(len(lines) for lines in chosen) + len(extra)
     if count == 0:
         return NOTHING
-    text, tokens = _finish(body_of(chosen))
+    text, tokens = _finish(body_of(chosen, extra))
     ordered = tuple(item for _, _, item in sorted(served, key=lambda t: t[:2]))
     return Injection(text, tokens, count, ordered)
 
@@ -152,8 +163,8 @@ async def session_start(
     budget: int,
     loaded_files: Sequence[str] = (),
 ) -> Injection:
-    """The user_style and project_brief views in core mode (its modules first, only those a
-    session they were served to used, without what the
+    """The user_style and project_brief views in core mode (its modules, only those a session
+    they were served to used, in the room the other lines leave, without what the
     project is and its language, unless nothing else is known, nor the libraries its manifest
     lists, nor a layout a repository file explains, nor where the source is hosted, nor what an
     earlier assistant summarised or a subagent reported: `hook_left_out` says why for each), the
@@ -172,9 +183,9 @@ async def session_start(
     pitfalls = await backend.get_pitfalls_view(
         project_id, scope_paths=[], task_description=None, budget=budget, live_only=True
     )
-    # The modules (each names the files of one part of the code) before the other facts: the
-    # brief asked for a session start (`live_only`) holds only those a session they were served
-    # to went back to (`views.start_modules`), and a long summarised fact never keeps them out.
+    # The modules (each names the files of one part of the code) are shown before the other
+    # facts: the brief asked for a session start (`live_only`) holds only those a session they
+    # were served to went back to (`views.start_modules`).
     kept = [
         fact
         for fact in brief.key_facts
@@ -197,6 +208,7 @@ async def session_start(
         )
         for entry in entries
     ]
+    module_lines = {line for line, _ in facts[: len(brief.modules)]}
     recipes = await everyday_commands(
         backend, project_id, [line for line, _ in facts], loaded_files
     )
@@ -234,7 +246,12 @@ async def session_start(
         if pitfalls.has_relevant_pitfalls
         else []
     )
-    if not (facts or recipes or styles or known):
+    # A module takes only the room the other lines leave (`leftover`): in the foresight replay
+    # the modules a session had gone back to still went unused at most of the starts they
+    # opened, and placed among the facts they kept out the commands the session then ran.
+    modules = [(line, item) for line, item in facts if line in module_lines]
+    facts = [(line, item) for line, item in facts if line not in module_lines]
+    if not (facts or modules or recipes or styles or known):
         # When nothing else is known yet, a start is never left blank: the facts left to be
         # asked for (a summary, the remote), else what the project is.
         facts = [
@@ -256,6 +273,7 @@ async def session_start(
         leads=(_RECIPES, _STYLE),
         passed_over=(_PROJECT, _PITFALLS),
         last=(_PROJECT,),
+        leftover=modules,
     )
 
 

@@ -889,6 +889,40 @@ async def test_the_modules_come_before_the_other_facts_in_a_tight_budget(
     )
 
 
+async def test_a_module_takes_only_the_room_the_other_lines_leave(backend: FakeBackend) -> None:
+    """In no budget does a module keep out a command, a preference, a pitfall or a fact: it is
+    tried after every other line, and shown first under the project's title when it fits."""
+    backend.key_facts = ["Framework: Built with Phoenix."]
+    backend.modules = [
+        ModuleSummary(name="billing", paths=["lib/billing/invoice.ex"], summary="Invoices.")
+    ]
+    backend.pitfalls = [pitfall(0)]
+    backend.style_items = [style(0, "Reuse what exists")]
+    backend.search_results = [
+        the_test_command("To run the tests: `mix test`."),
+        recipe(1, "To format: `mix format`."),
+        recipe(2, "To lint: `mix credo`."),
+    ]
+    widest = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    others = [s.content for s in widest.served if not s.content.startswith("billing:")]
+    shown_with_module = 0
+    for budget in range(80, 600, 4):
+        out = await hook_context.session_start(
+            backend, project_id=backend.roots[0], user_id=None, budget=budget
+        )
+        assert out.tokens <= budget
+        served = [s.content for s in out.served]
+        if any(s.startswith("billing:") for s in served):
+            shown_with_module += 1
+            assert [s for s in served if not s.startswith("billing:")] == others
+    assert shown_with_module > 0
+    project = widest.text.split("### Project\n", maxsplit=1)[1]
+    assert project.startswith("- Module **billing** (`lib/billing/invoice.ex`): Invoices.")
+    assert widest.served[0].content.startswith("billing:")  # in the order shown
+
+
 @pytest.mark.parametrize(
     ("command", "left_out"),
     [

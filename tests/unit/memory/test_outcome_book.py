@@ -3,14 +3,15 @@ memory stale until it is confirmed, rewritten or used again; missed changes noth
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from squirrel_memory.models import MemoryItem, UpdateAction
+from squirrel_memory.models import MemoryItem, MemoryType, StoredEvent, UpdateAction
 from squirrel_memory.outcomes.book import OutcomeBook, OutcomeBooks
-from squirrel_memory.outcomes.judge import record_served
+from squirrel_memory.outcomes.judge import judge_sessions, record_served
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.outcome_log import OutcomeEvent, ServedRecord
 from tests.unit.memory.test_store_memories import USER, add, candidate, decide
@@ -134,3 +135,33 @@ async def test_outcomes_cannot_be_edited_or_deleted_on_sqlite(store: SqliteStore
             conn.execute("DELETE FROM memory_outcomes")
     finally:
         conn.close()
+
+
+async def test_a_module_served_for_a_prompt_is_used_when_the_session_works_in_its_file(
+    store: SqliteStore, project: str
+) -> None:
+    """The judge gives a module memory its files: its text (what the file that speaks for it
+    says) names none, so without them no session could ever be seen using it."""
+    module = dataclasses.replace(
+        candidate("Module `renderer`: Renders pages to HTML.", key="module:renderer"),
+        type=MemoryType.PROJECT_FACT,
+        file_paths=(f"{project}/app/renderer.py",),
+    )
+    item = await add(store, module)
+    other = await add(store, candidate("To lint: `ruff check`.", key="recipe:lint"))
+    served = T0 + timedelta(minutes=1)
+    await record_served(store, [ServedRecord("s1", m.id, served, "prompt") for m in (item, other)])
+    edit = StoredEvent(
+        id="evt_edit",
+        project_id=project,
+        user_id=USER,
+        source_tool="claude_code",
+        session_id="s1",
+        timestamp=T0 + timedelta(minutes=5),
+        event_type="code_change",
+        content={"path": f"{project}/app/renderer.py"},
+        file_paths=(f"{project}/app/renderer.py",),
+        hash="h",
+    )
+    judged = await judge_sessions(OutcomeBooks(), store, [edit])
+    assert {(o.memory_id, o.outcome) for o in judged} == {(item.id, "used"), (other.id, "unused")}

@@ -278,3 +278,45 @@ def test_the_source_a_memory_cites_is_no_use_of_it() -> None:
     # Trap: a file a memory names as what it is about, not as its source, is still used.
     config = ServedMemory("project_fact", "", "Settings live in config/settings.toml.")
     assert outcome_of(config, Events().read(6, "config/settings.toml").activity()) is (Outcome.USED)
+
+
+def test_a_module_memory_is_used_by_a_session_working_in_one_of_its_files() -> None:
+    """A module's text is what the file that speaks for it says of itself, and names no file:
+    the files it holds (`MemoryItem.file_paths`) are what it is about."""
+    files = (f"{ROOT}/app/renderer.py", "app/templates/page.html")
+    module = ServedMemory(
+        "project_fact", "module:renderer", "Module `renderer`: Render data to HTML.", files=files
+    )
+    assert outcome_of(module, Events().read(6, "app/renderer.py").activity(), ROOT) is (
+        Outcome.USED
+    )
+    assert outcome_of(module, Events().read(6, "app/templates/page.html").activity(), ROOT) is (
+        Outcome.USED
+    )
+    # only after it was served, and only its own files
+    assert outcome_of(served_at(module, 8), Events().read(6, "app/renderer.py").activity()) is (
+        Outcome.UNUSED
+    )
+    assert outcome_of(module, Events().read(6, "app/parser.py").activity(), ROOT) is (
+        Outcome.UNUSED
+    )
+
+
+def test_the_files_of_a_memory_other_than_a_module_are_no_use_of_it() -> None:
+    """Trap: a recipe's or a fact's files are where it was read (`package.json`, the README):
+    the session reading them again did not follow the memory."""
+    recipe = ServedMemory(
+        "recipe", "recipe:test", "To run the tests: `npm test`.", files=("package.json",)
+    )
+    fact = ServedMemory("project_fact", "about", "A word counter.", files=("README.md",))
+    session = Events().read(6, "package.json").read(7, "README.md").activity()
+    assert outcome_of(recipe, session, ROOT) is Outcome.UNUSED
+    assert outcome_of(fact, session, ROOT) is Outcome.UNUSED
+
+
+def test_a_module_memory_counts_only_the_files_its_line_shows() -> None:
+    """A module's line shows its first five files: a sixth, never shown, is no use of it."""
+    files = tuple(f"lib/part{n}.py" for n in range(6))
+    module = ServedMemory("project_fact", "module:lib", "Module `lib`: Helpers.", files=files)
+    assert outcome_of(module, Events().read(6, "lib/part4.py").activity(), ROOT) is Outcome.USED
+    assert outcome_of(module, Events().read(6, "lib/part5.py").activity(), ROOT) is (Outcome.UNUSED)

@@ -69,7 +69,7 @@ async def judge_sessions(
                 None if record.channel == "session_start" else record.served_at - PROMPT_SLACK
             )
             outcome = outcome_of(
-                ServedMemory(str(item.type), item.key, item.content, served_at),
+                ServedMemory(str(item.type), item.key, item.content, served_at, item.file_paths),
                 activity,
                 store.project_id,
             )

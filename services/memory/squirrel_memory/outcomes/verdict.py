@@ -17,6 +17,10 @@ one outcome (`outcome_of`), from what happened after it was served:
   `test` by "pytest"), a folder a session searched is named only as itself (`src` is not named
   by `src/app.py`: every memory quoting a path under it would be "used"), and the source a
   memory cites ("per its README.md:", "per `tool --help`:") is where it was read, not advice;
+  a module memory (`module:` key) is about the files it holds, which its lines show beside
+  what it says (the session start's and the search's) though its text, the docstring of the
+  file that speaks for the module, names none of them: one of those files read or written
+  after it was served uses it;
 - **unused**: none of these.
 
 Nothing here writes: the caller decides where an outcome is recorded.
@@ -62,6 +66,11 @@ _SHOWN_FAILURE = re.compile(r"`[^`\n]{1,400}`\s*(?:→|->)\s*`[^`\n]{0,400}`")
 #: The source a memory cites for what it says ("per its pyproject.toml:", "per `x --help`:",
 #: "per docs/README.md:"): where its text was read, not a file or command it advises.
 _CITED = re.compile(r"\bper (?:its )?(?:`[^`\n]{1,200}`|[^\s:]{1,200}):")
+#: The key of a module memory (`extractors.module_facts`): its files are what it is about.
+_MODULE_KEY = "module:"
+#: A module memory's files that count: as many as its line in the brief shows
+#: (`views.blocks.brief_modules`), its first (the file that speaks for it) first.
+_MODULE_FILES = 5
 
 
 class Outcome(StrEnum):
@@ -282,6 +291,9 @@ class ServedMemory:
     key: str
     content: str
     served_at: datetime | None = None
+    #: The files the memory holds (`MemoryItem.file_paths`); only a module memory's count, as
+    #: what it is about (a recipe's or a fact's are where it was read, no advice).
+    files: tuple[str, ...] = ()
 
 
 def outcome_of(memory: ServedMemory, activity: SessionActivity, root: str = "") -> Outcome:
@@ -311,6 +323,11 @@ def outcome_of(memory: ServedMemory, activity: SessionActivity, root: str = "") 
             return Outcome.USED
         return Outcome.CONTRADICTED
     folders = [f for f in (m.rstrip("/") for m in _FOLDER.findall(content)) if f not in (".", "..")]
+    about = (
+        {relative_path(f, root) for f in memory.files[:_MODULE_FILES]}
+        if memory.key.startswith(_MODULE_KEY)
+        else set()
+    )
     for at, path in activity.files:
         name = PurePosixPath(path).name
         if name in ("", ".", ".."):
@@ -323,6 +340,7 @@ def outcome_of(memory: ServedMemory, activity: SessionActivity, root: str = "") 
             or (is_file and len(name) >= 4 and names(content, name))
             or path in folders
             or any(path.startswith(folder + "/") for folder in folders)
+            or path in about
         )
         if named and after(at):
             return Outcome.USED
