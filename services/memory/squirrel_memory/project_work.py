@@ -26,6 +26,7 @@ from squirrel_memory.extractors.disowned_tools import (
 )
 from squirrel_memory.extractors.echoes import is_echo
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
+from squirrel_memory.extractors.lifted_bans import bans, lifted_since
 from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
@@ -79,6 +80,7 @@ LANGUAGE_EVIDENCE_LIMIT = 4_000
 """Newest user messages read for the language the user writes in."""
 LANGUAGE_RETIRED = "retired: the project's messages no longer show that language"
 DISOWNED_RETIRED = "retired: the user said the project no longer uses a tool it names"
+LIFTED_RETIRED = "retired: the user later said what it turns down is fine"
 
 
 def _newest(a: Episode, b: Episode) -> Episode:
@@ -152,6 +154,8 @@ class UserFindings:
     retirements: list[Retirement] = field(default_factory=list)
     #: The tools the user disowned in their messages, each with when they last said so.
     disowned: dict[str, datetime] = field(default_factory=dict)
+    #: The things the user called fine again after a ban, each with when they last said so.
+    lifted: dict[str, datetime] = field(default_factory=dict)
 
 
 async def project_candidates(store: Store, pending: ProjectWork) -> list[MemoryCandidate]:
@@ -181,8 +185,10 @@ async def user_candidates(
             store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT, user_id=owner
         )
         disowned = disowned_since(said)
-        found = replace(found, disowned=disowned)
+        lifted = lifted_since(said)
+        found = replace(found, disowned=disowned, lifted=lifted)
         found.retirements.extend(await _disowned_retirements(store, disowned))
+        found.retirements.extend(await _lifted_retirements(store, lifted))
         language = await _reply_language(store, owner, said)
         found.candidates.extend(language.candidates)
         found.retirements.extend(language.retirements)
@@ -326,6 +332,36 @@ async def _disowned_retirements(store: Store, since: dict[str, datetime]) -> lis
         # memory may cite it, the tool named again).
         if latest is not None and all(latest <= since[t] for t in tools):
             retired.append(Retirement(memory.id, DISOWNED_RETIRED))
+    return retired
+
+
+async def _lifted_retirements(store: Store, since: dict[str, datetime]) -> list[Retirement]:
+    """The user's stored instructions that ban a thing they have since called fine again
+    (`since`: each thing with when, as `lifted_since` reads the user's stored messages): each
+    is retired when all its evidence came before the user lifted it. A memory the user wrote
+    stays."""
+    if not since:
+        return []
+    kept, _ = await store.list_memories(
+        store.project_id, types=[MemoryType.USER_STYLE], limit=STYLE_LIMIT
+    )
+    banning = [
+        (memory, [at for thing, at in since.items() if bans(memory.type, memory.content, thing)])
+        for memory in kept
+        if not memory.deleted
+        and memory.source is not MemorySource.MANUAL
+        and memory.source_event_ids
+    ]
+    banning = [(memory, times) for memory, times in banning if times]
+    if not banning:
+        return []
+    evidence = await store.get_events([i for memory, _ in banning for i in memory.source_event_ids])
+    when = {e.id: e.timestamp for e in evidence}
+    retired: list[Retirement] = []
+    for memory, times in banning:
+        latest = max((when[i] for i in memory.source_event_ids if i in when), default=None)
+        if latest is not None and latest <= max(times):
+            retired.append(Retirement(memory.id, LIFTED_RETIRED))
     return retired
 
 
