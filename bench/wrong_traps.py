@@ -31,7 +31,7 @@ Prints one row per trap (memories, wrong memories, wrong session-start lines, wh
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
 Exits 1 when any wrong fact is stated.
 
-Usage: python -m bench.wrong_traps [--trap NAME ...] [--hook-text] [--memories]
+Usage: python -m bench.wrong_traps [--trap NAME|PART ...] [--hook-text] [--memories]
 """
 
 from __future__ import annotations
