@@ -303,15 +303,9 @@ async def _disowned_retirements(store: Store, since: dict[str, datetime]) -> lis
     stays."""
     if not since:
         return []
-    kept, _ = await store.list_memories(
-        store.project_id,
-        types=[MemoryType.PROJECT_FACT, MemoryType.RECIPE, MemoryType.USER_STYLE],
-        limit=STYLE_LIMIT,
-    )
-    stating: list[tuple[MemoryItem, set[str]]] = []
-    for memory in kept:
-        if memory.deleted or memory.source is MemorySource.MANUAL or not memory.source_event_ids:
-            continue
+    kinds = [MemoryType.PROJECT_FACT, MemoryType.RECIPE, MemoryType.USER_STYLE]
+    stating: list[tuple[MemoryItem, datetime]] = []
+    for memory in await _derived(store, kinds):
         tools = {
             t
             for t in since
@@ -319,20 +313,10 @@ async def _disowned_retirements(store: Store, since: dict[str, datetime]) -> lis
             or instructs_disowned(memory.type, memory.content, {t})
         }
         if tools:
-            stating.append((memory, tools))
-    if not stating:
-        return []
-    # The evidence of every such memory in one read.
-    evidence = await store.get_events([i for memory, _ in stating for i in memory.source_event_ids])
-    when = {e.id: e.timestamp for e in evidence}
-    retired: list[Retirement] = []
-    for memory, tools in stating:
-        latest = max((when[i] for i in memory.source_event_ids if i in when), default=None)
-        # The message that disowned the tool is no evidence of its use (an instruction's
-        # memory may cite it, the tool named again).
-        if latest is not None and all(latest <= since[t] for t in tools):
-            retired.append(Retirement(memory.id, DISOWNED_RETIRED))
-    return retired
+            # The message that disowned the tool is no evidence of its use (an instruction's
+            # memory may cite it, the tool named again).
+            stating.append((memory, min(since[t] for t in tools)))
+    return await _said_before(store, stating, DISOWNED_RETIRED)
 
 
 async def _lifted_retirements(store: Store, since: dict[str, datetime]) -> list[Retirement]:
@@ -342,26 +326,38 @@ async def _lifted_retirements(store: Store, since: dict[str, datetime]) -> list[
     stays."""
     if not since:
         return []
-    kept, _ = await store.list_memories(
-        store.project_id, types=[MemoryType.USER_STYLE], limit=STYLE_LIMIT
-    )
-    banning = [
-        (memory, [at for thing, at in since.items() if bans(memory.type, memory.content, thing)])
-        for memory in kept
-        if not memory.deleted
-        and memory.source is not MemorySource.MANUAL
-        and memory.source_event_ids
+    banning: list[tuple[MemoryItem, datetime]] = []
+    for memory in await _derived(store, [MemoryType.USER_STYLE]):
+        times = [at for thing, at in since.items() if bans(memory.type, memory.content, thing)]
+        if times:
+            banning.append((memory, max(times)))
+    return await _said_before(store, banning, LIFTED_RETIRED)
+
+
+async def _derived(store: Store, kinds: list[MemoryType]) -> list[MemoryItem]:
+    """The project's live memories of `kinds` read from sessions (not the user's own)."""
+    kept, _ = await store.list_memories(store.project_id, types=kinds, limit=STYLE_LIMIT)
+    return [
+        m
+        for m in kept
+        if not m.deleted and m.source is not MemorySource.MANUAL and m.source_event_ids
     ]
-    banning = [(memory, times) for memory, times in banning if times]
-    if not banning:
+
+
+async def _said_before(
+    store: Store, memories: list[tuple[MemoryItem, datetime]], reason: str
+) -> list[Retirement]:
+    """A retirement for `reason` of each memory whose evidence all came before its time."""
+    if not memories:
         return []
-    evidence = await store.get_events([i for memory, _ in banning for i in memory.source_event_ids])
+    # The evidence of every such memory in one read.
+    evidence = await store.get_events([i for m, _ in memories for i in m.source_event_ids])
     when = {e.id: e.timestamp for e in evidence}
     retired: list[Retirement] = []
-    for memory, times in banning:
+    for memory, until in memories:
         latest = max((when[i] for i in memory.source_event_ids if i in when), default=None)
-        if latest is not None and latest <= max(times):
-            retired.append(Retirement(memory.id, LIFTED_RETIRED))
+        if latest is not None and latest <= until:
+            retired.append(Retirement(memory.id, reason))
     return retired
 
 

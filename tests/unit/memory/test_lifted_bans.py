@@ -7,17 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from session_builder import Session
+from session_builder import Session, clocked_stores, rules_processor
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.lifted_bans import bans, lifted_since
-from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType, UpdateDecision
-from squirrel_memory.processor import Processor
-from squirrel_memory.processor_settings import ProcessorSettings
-from squirrel_memory.storage import SqliteStore
-from squirrel_memory.updates import decide_update
-from squirrel_memory.user_memories.userstore import SqliteUserStore
+from squirrel_memory.models import MemoryType
 
 START = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 BAN = "Never use wildcard imports in Kotlin files."
@@ -59,49 +53,20 @@ def test_a_memory_bans_a_thing_only_with_the_ban_word_right_before_it() -> None:
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
 
 
-async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
-    return decide_update(candidate, existing)
-
-
 def _said(session: str, start: datetime, text: str) -> list[Event]:
-    return [
-        Event(
-            SourceTool.CLAUDE_CODE,
-            EventType.USER_MESSAGE,
-            start,
-            {"text": text},
-            session_id=session,
-        )
-    ]
+    return [Event(SourceTool.CLAUDE_CODE, EventType.USER_MESSAGE, start, {"text": text}, session)]
 
 
 async def _stored_styles(tmp_path: Path, *batches: list[Event]) -> list[str]:
-    root = tmp_path / "proj"
-    root.mkdir(parents=True)
-    store = await SqliteStore.open(str(root.resolve()), clock=lambda: NOW)
-    users = await SqliteUserStore.open(tmp_path / "home")
-
-    async def stores() -> list[SqliteStore]:
-        return [store]
-
-    processor = Processor(
-        stores,
-        users,
-        RulesExtractor(),
-        _decide,
-        user_id="u",
-        settings=ProcessorSettings(retry_delays=()),
-        clock=lambda: NOW,
-    )
-    try:
+    """The user_style memories left once each batch is processed in turn."""
+    tmp_path.mkdir()
+    async with clocked_stores(tmp_path, NOW) as (store, users):
+        processor = rules_processor(store, users, NOW)
         for batch in batches:
             await store.append_events(store.project_id, "u", batch, [])
             await processor.process_once(store, force=True)
         kept, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
         return [m.content for m in kept if not m.deleted]
-    finally:
-        await store.close()
-        await users.close()
 
 
 async def test_a_stored_ban_is_retired_when_a_later_session_lifts_it(tmp_path: Path) -> None:
