@@ -19,17 +19,19 @@ the user stops, a docs site's package manager, an environment file's commented a
 an example app's framework, another project's or a dependency's rules; and scenarios: a
 variable the tests need, a run of no test, a native crate's own runner, a tool set aside or
 reverted, a hypothetical, a pasted issue, a template's files, a CI-only task, a half-done
-migration, a vendored library's build, an unused dev container). Each
-trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_x`) are written in the
-host's own transcript format and go through the real pipeline as `bench.answer_key` runs it (the
-`rules` extractor, no key); then every memory and every line of the session-start text is held
-against the trap's `wrong` patterns.
+migration, a vendored library's build, an unused dev container; and the user's habits stated
+wrong: quoted, sarcastic, dropped, taken back, double negatives, scoped to a day, a sibling
+project or a hypothetical, proposed by the assistant, asked, pasted, permitted, about the
+replies, or an idiom). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b`
+to `_y`) are written in the host's own transcript format and go through the real pipeline as
+`bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line of
+the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
 Exits 1 when any wrong fact is stated.
 
-Usage: python -m bench.wrong_traps [--trap NAME ...] [--hook-text] [--memories]
+Usage: python -m bench.wrong_traps [--trap NAME|PART ...] [--hook-text] [--memories]
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from bench.wrong_trap_cases_u import CASES as STACK_IN_WORDS
 from bench.wrong_trap_cases_v import CASES as RULE_EDGES
 from bench.wrong_trap_cases_w import CASES as RARE_ECOSYSTEMS
 from bench.wrong_trap_cases_x import CASES as SCENARIOS
+from bench.wrong_trap_cases_y import CASES as HABITS_STATED_WRONG
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -94,7 +97,10 @@ TRAPS: tuple[Trap, ...] = (
     *RULE_EDGES,
     *RARE_ECOSYSTEMS,
     *SCENARIOS,
+    *HABITS_STATED_WRONG,
 )
+#: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
+PARTS: dict[str, tuple[Trap, ...]] = {"x": SCENARIOS, "y": HABITS_STATED_WRONG}
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
 
@@ -190,13 +196,19 @@ def report(outcomes: Sequence[Outcome], hook_text: bool = False, memories: bool 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trap", action="append", default=[], help="only this trap (repeatable)")
+    parser.add_argument(
+        "--trap",
+        action="append",
+        default=[],
+        help="only this trap, or a part's by its letter (repeatable)",
+    )
     parser.add_argument("--hook-text", action="store_true", help="print each session-start text")
     parser.add_argument("--memories", action="store_true", help="print every memory")
     args = parser.parse_args(argv)
     configure_logging("bench", "error", json=True)
-    traps = [t for t in TRAPS if not args.trap or t.name in args.trap]
-    unknown = set(args.trap) - {t.name for t in traps}
+    named = {t.name for part in args.trap for t in PARTS.get(part, ())} | set(args.trap)
+    traps = [t for t in TRAPS if not args.trap or t.name in named]
+    unknown = set(args.trap) - {t.name for t in traps} - PARTS.keys()
     if unknown:
         print(f"no trap named {sorted(unknown)}", file=sys.stderr)
         return 2

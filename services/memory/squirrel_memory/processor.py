@@ -17,6 +17,7 @@ from squirrel_memory.extractors.base import Extractor
 from squirrel_memory.extractors.disowned_tools import disowned_after
 from squirrel_memory.extractors.echoes import echo_candidates
 from squirrel_memory.extractors.evidence import EVIDENCE_TAG
+from squirrel_memory.extractors.lifted_bans import lifted_after
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.housekeeping.consolidation import Consolidator
 from squirrel_memory.models import (
@@ -373,6 +374,10 @@ class Processor:
             # memories of it are retired: the earlier sessions' candidates naming it go.
             when = {e.id: e.timestamp for e in events}
             candidates = [c for c in candidates if not disowned_after(c, found.disowned, when)]
+        if found.lifted:
+            # A ban the user lifted in a later message of the batch: its candidates go.
+            when = {e.id: e.timestamp for e in events}
+            candidates = [c for c in candidates if not lifted_after(c, found.lifted, when)]
         return candidates + project + found.candidates, found.retirements
 
     async def _write_model_part(

@@ -26,6 +26,7 @@ from squirrel_memory.extractors.disowned_tools import (
 )
 from squirrel_memory.extractors.echoes import is_echo
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
+from squirrel_memory.extractors.lifted_bans import bans, lifted_since
 from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
@@ -79,6 +80,7 @@ LANGUAGE_EVIDENCE_LIMIT = 4_000
 """Newest user messages read for the language the user writes in."""
 LANGUAGE_RETIRED = "retired: the project's messages no longer show that language"
 DISOWNED_RETIRED = "retired: the user said the project no longer uses a tool it names"
+LIFTED_RETIRED = "retired: the user later said what it turns down is fine"
 
 
 def _newest(a: Episode, b: Episode) -> Episode:
@@ -152,6 +154,8 @@ class UserFindings:
     retirements: list[Retirement] = field(default_factory=list)
     #: The tools the user disowned in their messages, each with when they last said so.
     disowned: dict[str, datetime] = field(default_factory=dict)
+    #: The things the user called fine again after a ban, each with when they last said so.
+    lifted: dict[str, datetime] = field(default_factory=dict)
 
 
 async def project_candidates(store: Store, pending: ProjectWork) -> list[MemoryCandidate]:
@@ -181,8 +185,10 @@ async def user_candidates(
             store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT, user_id=owner
         )
         disowned = disowned_since(said)
-        found = replace(found, disowned=disowned)
+        lifted = lifted_since(said)
+        found = replace(found, disowned=disowned, lifted=lifted)
         found.retirements.extend(await _disowned_retirements(store, disowned))
+        found.retirements.extend(await _lifted_retirements(store, lifted))
         language = await _reply_language(store, owner, said)
         found.candidates.extend(language.candidates)
         found.retirements.extend(language.retirements)
@@ -297,15 +303,9 @@ async def _disowned_retirements(store: Store, since: dict[str, datetime]) -> lis
     stays."""
     if not since:
         return []
-    kept, _ = await store.list_memories(
-        store.project_id,
-        types=[MemoryType.PROJECT_FACT, MemoryType.RECIPE, MemoryType.USER_STYLE],
-        limit=STYLE_LIMIT,
-    )
-    stating: list[tuple[MemoryItem, set[str]]] = []
-    for memory in kept:
-        if memory.deleted or memory.source is MemorySource.MANUAL or not memory.source_event_ids:
-            continue
+    kinds = [MemoryType.PROJECT_FACT, MemoryType.RECIPE, MemoryType.USER_STYLE]
+    stating: list[tuple[MemoryItem, datetime]] = []
+    for memory in await _derived(store, kinds):
         tools = {
             t
             for t in since
@@ -313,19 +313,51 @@ async def _disowned_retirements(store: Store, since: dict[str, datetime]) -> lis
             or instructs_disowned(memory.type, memory.content, {t})
         }
         if tools:
-            stating.append((memory, tools))
-    if not stating:
+            # The message that disowned the tool is no evidence of its use (an instruction's
+            # memory may cite it, the tool named again).
+            stating.append((memory, min(since[t] for t in tools)))
+    return await _said_before(store, stating, DISOWNED_RETIRED)
+
+
+async def _lifted_retirements(store: Store, since: dict[str, datetime]) -> list[Retirement]:
+    """The user's stored instructions that ban a thing they have since called fine again
+    (`since`: each thing with when, as `lifted_since` reads the user's stored messages): each
+    is retired when all its evidence came before the user lifted it. A memory the user wrote
+    stays."""
+    if not since:
+        return []
+    banning: list[tuple[MemoryItem, datetime]] = []
+    for memory in await _derived(store, [MemoryType.USER_STYLE]):
+        times = [at for thing, at in since.items() if bans(memory.type, memory.content, thing)]
+        if times:
+            banning.append((memory, max(times)))
+    return await _said_before(store, banning, LIFTED_RETIRED)
+
+
+async def _derived(store: Store, kinds: list[MemoryType]) -> list[MemoryItem]:
+    """The project's live memories of `kinds` read from sessions (not the user's own)."""
+    kept, _ = await store.list_memories(store.project_id, types=kinds, limit=STYLE_LIMIT)
+    return [
+        m
+        for m in kept
+        if not m.deleted and m.source is not MemorySource.MANUAL and m.source_event_ids
+    ]
+
+
+async def _said_before(
+    store: Store, memories: list[tuple[MemoryItem, datetime]], reason: str
+) -> list[Retirement]:
+    """A retirement for `reason` of each memory whose evidence all came before its time."""
+    if not memories:
         return []
     # The evidence of every such memory in one read.
-    evidence = await store.get_events([i for memory, _ in stating for i in memory.source_event_ids])
+    evidence = await store.get_events([i for m, _ in memories for i in m.source_event_ids])
     when = {e.id: e.timestamp for e in evidence}
     retired: list[Retirement] = []
-    for memory, tools in stating:
+    for memory, until in memories:
         latest = max((when[i] for i in memory.source_event_ids if i in when), default=None)
-        # The message that disowned the tool is no evidence of its use (an instruction's
-        # memory may cite it, the tool named again).
-        if latest is not None and all(latest <= since[t] for t in tools):
-            retired.append(Retirement(memory.id, DISOWNED_RETIRED))
+        if latest is not None and latest <= until:
+            retired.append(Retirement(memory.id, reason))
     return retired
 
 

@@ -120,6 +120,21 @@ CALLS = [
     ),
     # A user's report with its quoted lines left out: a long quoted line.
     ("squirrel_memory.extractors.stated_causes", "reported_defect", "'> ' + 'a ' * 150_000", ""),
+    # A user's message without the rules it takes back, hypothetical or for the day: sentences
+    # each taken back by the next, one long run of blanks, a condition that never says "ever".
+    ("squirrel_memory.extractors.passing_rules", "standing_text", "'Forget that. ' * 100_000", ""),
+    (
+        "squirrel_memory.extractors.passing_rules",
+        "standing_text",
+        "'a' + ' ' * 300_000 + 'b'",
+        "a" + " " * 8,
+    ),
+    (
+        "squirrel_memory.extractors.passing_rules",
+        "standing_text",
+        "'if we ' + 'x ' * 150_000",
+        "if we x x",
+    ),
 ]
 
 

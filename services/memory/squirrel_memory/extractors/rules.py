@@ -42,6 +42,8 @@ from squirrel_memory.extractors.finders import FOUND
 from squirrel_memory.extractors.item_steps import item_steps
 from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.lead_in_commands import without_restated
+from squirrel_memory.extractors.lifted_bans import without_lifted
+from squirrel_memory.extractors.passing_rules import standing_text
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
@@ -116,6 +118,8 @@ class RulesExtractor:
         found = without_restated(found)
         # A tool the user said the project does not use is not stated as how it works.
         found = without_disowned(found, ordered)
+        # A ban the user lifted later in the episode ("actually, X are fine") is no habit.
+        found = without_lifted(found, ordered)
         # A line the user called untrue is stated only as untrue.
         found = without_rejected(found, ordered)
         found = _without_echoed_diagnoses(found)
@@ -195,16 +199,18 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
     found: list[MemoryCandidate] = []
     said = _said(events)
     texts = [text for _, text in said]
-    for index, (event, text) in enumerate(said):
-        if event.origin != Origin.SLASH_COMMAND and reads_as_command_body(text):
+    for index, (event, message) in enumerate(said):
+        if event.origin != Origin.SLASH_COMMAND and reads_as_command_body(message):
             # A command's body the host expanded unmarked: its rules, not the user's; one that
             # names this project holds here, as a project fact, never as the user's style.
             found.extend(
                 replace(_style(pref, event.id), type=MemoryType.PROJECT_FACT)
-                for pref in user_instructions(text, after_assistant_action=False)
+                for pref in user_instructions(message, after_assistant_action=False)
                 if pref.scope is Scope.PROJECT
             )
             continue
+        # a rule taken back at once, under a hypothetical or for the day sets no habit
+        text = standing_text(message)
         # a reason given while declining a call answers that call
         after_action = event.event_type == EventType.TOOL_RESULT or answers_assistant(
             events, position[event.id]
