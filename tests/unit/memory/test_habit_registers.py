@@ -68,6 +68,13 @@ def _standing(message: str) -> list[str]:
         # a prohibition of a kind of thing, picked out
         ("stop reformatting unrelated files", "Avoid reformatting unrelated files."),
         ("pls dont leave commented out code behind", "Don't leave commented out code behind."),
+        # every commit or PR, a state the work reaches again, every fix
+        ("sign off every commit with -s", "Sign off every commit with -s."),
+        (
+            "when you're unsure, ask me instead of guessing",
+            "When you're unsure, ask me instead of guessing.",
+        ),
+        ("every bug fix needs a regression test", "Every bug fix needs a regression test."),
         # how every answer is given
         ("be brief", "Be brief."),
         ("short answers pls", "Short answers."),
@@ -103,6 +110,12 @@ def test_a_habit_in_another_register_is_standing(message: str, content: str) -> 
         "don't touch other files",
         "stop running tests",
         "reply to every message in the thread",
+        "reword every commit since main",
+        "squash every commit on this branch",
+        "if you're stuck on this one, ask me",
+        "rebase the branch before opening the PR",
+        # a step before another, said once without a rule word: it waits to be said again
+        "rebase on main before opening a PR",
     ],
 )
 def test_a_one_off_in_the_same_words_is_not_standing(message: str) -> None:

@@ -116,7 +116,7 @@ def test_a_one_off_of_the_third_phrasebook_is_never_a_standing_habit(message: st
 
 def test_the_third_phrasebook_keeps_at_least_what_it_kept() -> None:
     kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_THIRD)
-    assert kept >= 36
+    assert kept >= 39
 
 
 def test_a_session_reading_tells_the_place_of_the_message() -> None:

@@ -40,6 +40,15 @@ STANDING = re.compile(
     # "in any UI you build", "on every file you touch": each such thing the work makes later
     r"(?:any|every|each) (?:new )?[a-z][\w-]*(?: [a-z][\w-]*)? (?:that )?you (?:build|write|create|"
     r"add|touch|make|generate|open)\b|"
+    # "when you're unsure, ask me": each time the work reaches that state
+    r"(?:when(?:ever)?|if) you(?:'re| are) (?:ever )?(?:unsure|not sure|in doubt|uncertain|"
+    r"stuck|blocked)|"
+    # "when you review my code, point out security issues first": each review
+    r"(?:when(?:ever)?|if) you review (?:my |our |a |any )?(?:code|prs?|pull requests?|changes|"
+    r"diffs?)\b|"
+    # "sign off every commit": every one of the work's commits or pull requests
+    r"(?:every|each) (?:single )?(?:commit|pull request|pr)s?\b(?!\s+(?:since|from|on|in|of|"
+    r"between|until|up to|after|before)\b)|"
     # "don't summarise at the end of every answer": how every answer is given
     r"(?:of|in|after|before) (?:every|each|any|all(?: of)?) (?:your )?(?:answers?|"
     r"repl(?:y|ies)|messages?)|"
