@@ -123,27 +123,20 @@ def test_a_one_off_in_the_same_words_is_not_standing(message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "message",
+    ("message", "verdict"),
     [
-        "don't tell me something is fixed until you've actually run it",
-        "before you say a change is finished, run the full build",
-        "Done means: tests green, changelog updated, docs touched if behaviour changed.",
-        "don't summarise at the end of every answer",
+        ("don't tell me something is fixed until you've actually run it", "kept"),
+        ("before you say a change is finished, run the full build", "kept"),
+        ("Done means: tests green, changelog updated, docs touched if behaviour changed.", "kept"),
+        ("don't summarise at the end of every answer", "kept"),
+        # said of "it" or of one task: it may be this task's, and waits to be said again
+        ("it's not done until it's pushed", "tentative"),
+        ("don't say it's done before the tests pass", "tentative"),
+        ("before you say it's finished, run the full build", "tentative"),
+        ("a task is only done when lint, types and tests all pass", "tentative"),
     ],
 )
-def test_what_done_means_and_how_answers_end_are_standing_habits(message: str) -> None:
-    assert session_verdict(message, OPENING) == "kept"
-    assert session_verdict(message, REPLYING) == "kept"
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "it's not done until it's pushed",
-        "don't say it's done before the tests pass",
-        "before you say it's finished, run the full build",
-        "a task is only done when lint, types and tests all pass",
-    ],
-)
-def test_what_done_means_for_the_task_at_hand_stays_tentative(message: str) -> None:
-    assert session_verdict(message, OPENING) == "tentative"
+def test_what_done_means_for_any_work_is_a_standing_habit(message: str, verdict: str) -> None:
+    assert session_verdict(message, OPENING) == verdict
+    if verdict == "kept":
+        assert session_verdict(message, REPLYING) == verdict

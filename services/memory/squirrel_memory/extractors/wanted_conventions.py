@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_keys import instruction_key
 from squirrel_memory.extractors.preferences import (
     STANDING_IMPORTANCE,
@@ -22,7 +23,6 @@ from squirrel_memory.extractors.preferences import (
 )
 from squirrel_memory.models import Scope
 
-MAX_SENTENCE_CHARS = 400
 CONTENT = "Commit messages follow Conventional Commits."
 KEY = instruction_key("commit message conventional")
 _CONVENTION = re.compile(r"conventional[- ]commits?\b", re.IGNORECASE)
@@ -43,17 +43,14 @@ _REFUSED = re.compile(
     r"kein\w*|ohne|sin|nunca|non|senza|dont|wont|cant)\b|\wn['’]t\b",
     re.IGNORECASE,
 )
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 
 
 def wanted_convention(text: str) -> StatedPreference | None:
     """The commit convention a user message asks the work to apply, as a standing instruction
     of the user's, or None."""
-    plain = _QUOTED_LINE.sub(" ", re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
-    for raw in _SENTENCES.split(plain):
-        flat = " ".join(raw.split())
-        if not flat or len(flat) > MAX_SENTENCE_CHARS or flat.endswith("?"):
+    for written, _ in clauses(text):  # code blocks and quoted lines left out
+        flat = " ".join(written.split())
+        if flat.endswith("?"):
             continue
         named = _CONVENTION.search(flat)
         before = flat[: named.start()] if named else ""
