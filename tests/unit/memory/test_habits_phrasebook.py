@@ -8,8 +8,10 @@ import pytest
 from bench.habits_phrasebook import (
     HABITS,
     HABITS_SECOND,
+    HABITS_THIRD,
     ONE_OFFS,
     ONE_OFFS_SECOND,
+    ONE_OFFS_THIRD,
     OPENING,
     REPLYING,
     second_verdict,
@@ -104,7 +106,17 @@ def test_a_one_off_of_the_second_phrasebook_is_never_a_standing_habit(message: s
 
 def test_the_second_phrasebook_keeps_at_least_what_it_kept() -> None:
     kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_SECOND)
-    assert kept >= 84
+    assert kept >= 89
+
+
+@pytest.mark.parametrize("message", ONE_OFFS_THIRD)
+def test_a_one_off_of_the_third_phrasebook_is_never_a_standing_habit(message: str) -> None:
+    assert second_verdict(message, habit=False) != "kept"
+
+
+def test_the_third_phrasebook_keeps_at_least_what_it_kept() -> None:
+    kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_THIRD)
+    assert kept >= 39
 
 
 def test_a_session_reading_tells_the_place_of_the_message() -> None:

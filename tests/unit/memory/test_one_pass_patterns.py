@@ -104,6 +104,43 @@ CALLS = [
         [],
     ),
     ("squirrel_memory.extractors.approved_fixes", "_first_sentence", "'a' * 300_000", ""),
+    # A user's clause tried after its reason ("since CI is slow, run …"): blanks, no comma.
+    (
+        "squirrel_memory.extractors.user_wording",
+        "after_reason",
+        "'because ' + ' a' * 150_000",
+        None,
+    ),
+    # A message's first sentence tried as a thing ruled out with "Ever." after it.
+    (
+        "squirrel_memory.extractors.user_wording",
+        "ruled_out_for_good",
+        "'no ' + ' ' * 300_000 + 'x. ever ' + ' ' * 300_000 + 'x'",
+        False,
+    ),
+    # A user's refusal set off by a comma, then many more, then none.
+    ("squirrel_memory.extractors.clauses", "clauses", "'no' + ' no' * 150_000 + ' x'", []),
+    # A clause tried for a kind of thing the work makes ("any UI you build").
+    (
+        "squirrel_memory.extractors.standing_marks",
+        "standing_words",
+        "'any ' + 'a ' * 150_000 + 'x'",
+        False,
+    ),
+    # A clause tried as a prohibition of a kind of thing ("don't leave commented out code").
+    (
+        "squirrel_memory.extractors.instruction_forms",
+        "statement",
+        "\"don't leave \" + 'a ' * 150_000 + 'x', imperative_ok=False",
+        None,
+    ),
+    # A message tried for what done means for any piece of work.
+    (
+        "squirrel_memory.extractors.workflow_habits",
+        "workflow_habits",
+        "\"don't tell me something is \" + ' ' * 300_000 + 'x', after_assistant_action=False",
+        [],
+    ),
     # A commit's subject tried as a release of a version.
     (
         "squirrel_memory.extractors.release_commits",
@@ -144,7 +181,8 @@ def test_huge_hostile_texts_are_read_in_one_pass() -> None:
         lines += [
             f"print('calling {function}', {arguments!r}, flush=True)",
             f"found = importlib.import_module({module!r}).{function}({arguments})",
-            "shown = found[:9] if isinstance(found, str) else [x[:9] for x in found[:3]]",
+            "shown = found[:9] if isinstance(found, (str, list)) and isinstance(found, str) "
+            "else found if not isinstance(found, list) else [x[:9] for x in found[:3]]",
             "print(repr(shown), flush=True)",
         ]
     printed = finishes("\n".join(lines)).splitlines()

@@ -117,13 +117,13 @@ def by_key(candidates: list[MemoryCandidate]) -> dict[str, MemoryCandidate]:
             "don't add comments to obvious code",
             "pref:add_comment_obvious_code",
             "Don't add comments to obvious code.",
-            False,
+            True,  # a kind of thing, picked out: every one of them
         ),
         (
             "stop adding emojis to messages",
             "pref:add_emojis_message",
             "Avoid adding emojis to messages.",
-            False,
+            True,  # a kind of thing, picked out: every one of them
         ),
         (
             "We should always await I/O in handlers.",
@@ -196,7 +196,10 @@ async def test_no_without_a_preceding_action_is_not_a_correction() -> None:
     stream.say("Sure.")
     stream.say("Anything else?")
 
-    assert await extract(stream) == []
+    # the rule after the "No," is read, as a rule said plainly: nothing for it to correct
+    found = await extract(stream)
+    assert [c.content for c in found] == ["Use pnpm for everything."]
+    assert all("correction" not in c.tags for c in found)
 
 
 async def test_hostile_flood_of_preferences_is_capped() -> None:

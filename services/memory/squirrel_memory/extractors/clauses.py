@@ -22,7 +22,14 @@ _CLAUSE_SPLIT = re.compile(
 )
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|and|also|but|however|so|ok|okay|oh|well|yeah|yep|yes|btw|fyi|"
-    r"ugh|hmm+|hm|ah|argh|sigh|meh|alright|"
+    r"ugh|hmm+|hm|ah|argh|sigh|meh|alright|seriously|honestly|come on|kindly|"
+    r"for (?:the love of (?:god|pete)|god'?s sake|heaven'?s sake|pete'?s sake)|"
+    # "no, we use pytest here", "no no, never amend": a refusal set off by a comma opens what
+    # the user wants instead ("no comments" is no lead)
+    r"(?:no|nope|nah)(?:[\s,]+(?:no|nope))*(?=\s*,)|that'?s (?:wrong|incorrect)(?=\s*,)|"
+    # "how many times do I have to say it, we use pnpm": said again, the rule follows
+    r"how many times (?:do|must|should|will) i (?:have to |need to )?(?:say|tell you|repeat)"
+    r"(?: (?:it|this|that))?|"
     # "that's not how we do it here, we …": what the team does follows
     r"that'?s not how we do (?:it|things|this)(?: here| in this (?:repo|project|codebase))?|"
     r"note(?: that)?|"
@@ -34,6 +41,8 @@ _LEAD_IN = re.compile(
     # A label that names the rule after it as one ("Our convention: …", "Rule of thumb: …").
     r"(?:(?:our|the|a|my|one)\s+)?(?:(?:general|house|team|golden|coding|simple)\s+)?"
     r"(?:rule|convention|policy|standard|guideline)s?(?:\s+of\s+thumb|\s+here)?(?=\s*:)|"
+    # "By convention, all timestamps are UTC", "House style is single quotes": the rule follows
+    r"by convention|(?:(?:our|the)\s+)?(?:house|team|coding|code)\s+style\s+is|"
     # A lead that insists on the rule after it ("To be clear: don't use X, use Y").
     r"(?:just\s+)?to be (?:clear|explicit|precise)|to clarify|for clarity|"
     r"remember|don'?t forget(?: to)?|keep in mind(?: that)?|"

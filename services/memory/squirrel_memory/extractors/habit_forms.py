@@ -1,8 +1,9 @@
 """Rules said in a form only a rule takes: how short a kind of thing should be, an order of work,
 how a kind of name is written.
 
-"keep commit messages short", "keep PR descriptions to one or two sentences": how long a kind of
-thing the work produces should be (a kind, not "it", "things" or "the README"). "write the tests
+"keep commit messages short", "keep PR descriptions to one or two sentences", "keep lines under
+80 characters", "keep each commit to a single logical change": how long a kind of thing the work
+produces should be (a kind, not "it", "things" or "the README"). "write the tests
 first, then implement", "first update the spec, then the code": an order of work whose first
 step names a work product (not "fix the import first, then run it"). "Use snake_case for
 function names", "name files in kebab-case", "constants should be UPPER_CASE": the naming
@@ -41,7 +42,12 @@ _KEEP_SHORT = re.compile(
     r"going|working|at)\b)[\w`'./+-]+(?:\s+(?:and\s+)?[\w`'./+-]+){0,5}?)\s+"
     r"(?:(?:very\s+|really\s+)?(?:short|brief|concise|small|minimal|terse|focused|lean|atomic)|"
     r"to\s+(?:one|two|three|a few|\d+(?:-\d+)?|one or two)\s+(?:sentences?|lines?|words?|"
-    r"paragraphs?|bullets?))\b",
+    r"paragraphs?|bullets?)|"
+    # "keep lines under 80 characters", "keep functions below 40 lines": a limit in a unit
+    r"(?P<limit>(?:under|below|within|(?:to\s+)?(?:at most|no more than|fewer than|less than))"
+    r"\s+\d+\s+(?:characters?|chars?|columns?|cols?|lines?|words?|sentences?))|"
+    # "keep each commit to a single logical change": one of a thing, not a size
+    r"to\s+(?:a\s+single|one)\s+(?:logical\s+)?(?:change|concern|purpose|topic|feature))\b",
     re.IGNORECASE,
 )
 #: "keep it brief when you reply", "keep it short in your answers": the length of every reply
@@ -282,6 +288,9 @@ def habit_form(clause: str) -> HabitForm | None:
         kind = match.group("x")
         # "keep answers short" is the length of every answer, as "keep your answers short" is
         subject = "answer length" if kind.lower() in _ANSWER_KINDS else kind
+        if match.group("limit"):
+            # "keep components under 200 lines": keyed by the limit, as a rule word would key it
+            subject = clause.strip(" .!,;:")
         return HabitForm(clause.strip(" .!,;:"), subject)
     if match := _TEST_FIRST.match(clause.strip(" .!,;:")):
         return HabitForm(clause.strip(" .!,;:"), f"{match.group('x')} first")

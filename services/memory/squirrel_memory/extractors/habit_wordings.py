@@ -59,7 +59,7 @@ _WORK_KINDS = word_set(
     "file-name filename path directory folder script job workflow pipeline step check lint ",
     "snapshot benchmark example annotation hint signature macro trait protocol extension ",
     "record dto schema resource manifest chart image container dockerfile makefile target ",
-    "change patch diff",
+    "change patch diff fix bugfix refactor",
 )
 #: A judgement of the work at hand rather than a rule ("errors should be handled better").
 _COMPARED = re.compile(

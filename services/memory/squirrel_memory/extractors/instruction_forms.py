@@ -85,6 +85,30 @@ _EVERY_PRODUCT = re.compile(
     re.IGNORECASE,
 )
 _STOP = re.compile(r"^(?:stop|quit)\s+(?P<x>(?:\w+-)?\w+ing\b.*)$", re.IGNORECASE)
+#: A verb and a kind of thing named bare, in the plural ("leave commented-out blocks behind",
+#: "reformatting unrelated files", "adding emojis to log messages"): what a prohibition rules
+#: out is every such thing, not one of the task's ("the version", "more tests", "it").
+#: "… to the parser", "… in the README": the one thing of the task a kind of thing goes in.
+_ONE_PLACE = re.compile(
+    r"\b(?:to|in|into|from|on|under)\s+(?:the|this|that|my|our)\s+(?:[a-z][\w-]*\s+)?"
+    r"[a-z][\w.-]*(?<![^s\W]s)(?![\w.-]|\s+[a-z][\w-]*[^s\W]s\b)",
+    re.IGNORECASE,
+)
+_KIND_OBJECT = re.compile(
+    r"^[a-z][\w-]*\s+(?!(?:the|this|that|these|those|it|them|my|your|our|his|her|their|a|an|"
+    r"one|more|any|some|all|every|each|other|another|further|extra|separate|additional|"
+    r"duplicate|out|up|down|off|back|"
+    r"away|on|in|to|at|for|with|from|me|us|him)\b)(?:"
+    # a kind with a word that picks it out: "unrelated files", "commented out code"
+    r"(?:(?!(?:the|a|an|this|that|in|on|to|of|for|with|from|at|by|into|my|your|our|its|any|"
+    r"anything|everything|something|nothing)\b)[a-z][\w-]*\s+){1,3}?(?:[a-z][\w-]*[^s\W'’]s|"
+    r"code)\b"
+    # a kind and the kind it goes in: "docstrings to private helpers", "emojis to the log
+    # messages" (not "print statements to the parser", one thing of the task)
+    r"|[a-z][\w-]*[^s\W'’]s\s+(?:(?:to|in|on|into|from|under)\s+(?:the\s+)?"
+    r"(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*[^s\W'’]s\b|(?:that|which|i|you)\s+\S))",
+    re.IGNORECASE,
+)
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
     r"^(?:whenever|every ?time|each time|next time|when|before|after|if|once)\b[^,]{3,80},\s*"
@@ -211,8 +235,15 @@ def _without_subject(clause: str, *, standing: bool) -> str:
     return rest if standing and first_verb(rest) else clause
 
 
+#: "the team prefers named exports": the team's way, read as "we prefer …" is.
+_TEAM_DOES = re.compile(
+    r"^(?:the|our|my)\s+team\s+(?P<verb>prefers|likes|uses|writes|follows|avoids)\b", re.I
+)
+
+
 def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Found | None:
     """The instruction one clause states, or None."""
+    clause = _TEAM_DOES.sub(lambda m: f"we {m.group('verb')[:-1].lower()}", clause, count=1)
     if complaint := _YOU_KEEP.match(clause):
         # "you keep adding comments": what the assistant does again and again, never "keep …"
         x = clean(complaint.group("x"))
@@ -260,7 +291,16 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
                 return None
             # "avoid adding new files" is no "don't adding new files".
             said = "avoid" if lead == "don't" and _AVOIDED.match(body) else lead
-            return worded(f"{said} {x}", x)
+            found = worded(f"{said} {x}", x)
+            if (
+                found
+                and lead == "don't"
+                and _KIND_OBJECT.match(x)
+                and not ONE_OFF.search(x)
+                and not _ONE_PLACE.search(x)
+            ):
+                return replace(found, standing=True)  # "don't leave debug prints behind"
+            return found
     if match := _IMPORTANT.match(body):
         x = clean(match.group("x"))
         if not usable(x) or not first_verb(x):
@@ -273,8 +313,12 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
     if match := _STOP.match(body):
         x = clean(match.group("x"))
         found = worded(f"avoid {x}", x) if usable(x) else None
-        # "stop adding emojis to your replies": every one of a kind of work product
-        return replace(found, standing=True) if found and _EVERY_PRODUCT.search(x) else found
+        # "stop adding emojis to your replies": every one of a kind of work product;
+        # "stop reformatting unrelated files": every thing of a kind
+        kind = bool(_KIND_OBJECT.match(x)) and not ONE_OFF.search(x) and not _ONE_PLACE.search(x)
+        if found and (_EVERY_PRODUCT.search(x) or kind):
+            return replace(found, standing=True)
+        return found
     if (
         imperative_ok
         and (match := _CONDITION.match(body))

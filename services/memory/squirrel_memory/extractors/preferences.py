@@ -67,6 +67,7 @@ from squirrel_memory.extractors.user_wording import (
     labelled_rule,
     mended_spelling,
     rule_as_said,
+    ruled_out_for_good,
     ruled_out_thing,
     stressed_rule,
 )
@@ -199,7 +200,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     message = mended_spelling(without_written_warnings(text.strip()))
     # "no emojis please" is a way of working refused, not a "no, …" that corrects
     correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message)) and not (
-        way_statement(message.split("\n", 1)[0])
+        way_statement(message.split("\n", 1)[0]) or ruled_out_for_good(message)
     )
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
@@ -259,9 +260,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             # marker earlier in the message ("Going forward, …. Use a page size of 20 for this
             # page.")
             continue
+        ever = ever_after(message, written)
         standing = (
             marked
-            or ever_after(message, written)
+            or ever
             or labelled_rule(written)  # "Our convention: …", "Rule of thumb: …"
             or reasoned_by_way(read)  # "don't use var, we spell types out"
             or (labelled is not None and labelled.style)
@@ -307,13 +309,15 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             result = worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
         style = labelled is not None and labelled.style
         if result is None and rule_as_said(
-            body, labelled=labelled_rule(written) or style or written in announced, marked=marked
+            body,
+            labelled=labelled_rule(written) or style or written in announced or ever,
+            marked=marked,
         ):
             # "Our convention: one class per file", "for future reference, the deploy always
             # goes through the Makefile": the rule as said
             result = worded(body, body)
-        if result is None and told_before and (thing := ruled_out_thing(body)):
-            # "again: no Lombok!": a thing ruled out, said again
+        if result is None and (told_before or ever) and (thing := ruled_out_thing(body)):
+            # "again: no Lombok!", "no force push. ever.": a thing ruled out, said as a rule
             result = worded(f"no {thing}", thing)
         if result is None:
             if restating and not clause.endswith("?") and (said := _restated(body)):

@@ -19,7 +19,9 @@ SAID_BEFORE = re.compile(
     r"\b(?:(?:as|like) i (?:said|mentioned|told you)(?: before| earlier)?|i (?:already )?told "
     r"you(?: before| already)|i already (?:said|told you|mentioned)|i(?:'ve| have) (?:already )?"
     r"(?:said|told you)|i keep (?:telling|saying|asking)|how many times|for the (?:second|third|"
-    r"hundredth|nth|last) time)\b",
+    r"hundredth|nth|last) time|"
+    # "you did it again. no print statements", "again with the inline styles": said before
+    r"you(?:'ve| have)? (?:did|done) (?:it|that|this) again|again with (?:the|these|those|your))\b",
     re.IGNORECASE,
 )
 #: The user quoting their own earlier instruction: "I told you not to use mocks", "no, I said

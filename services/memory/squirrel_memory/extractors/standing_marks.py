@@ -37,6 +37,21 @@ STANDING = re.compile(
     r"(?:notice|see|find|spot|come across|encounter|run into)|"
     # "use uv run for every python command", "use the logger for anything that isn't output"
     r"for every|for (?:anything|everything|any \w+) (?:that|which|you)|"
+    # "in any UI you build", "on every file you touch": each such thing the work makes later
+    r"(?:any|every|each) (?:new )?[a-z][\w-]*(?: [a-z][\w-]*)? (?:that )?you (?:build|write|create|"
+    r"add|touch|make|generate|open)\b|"
+    # "when you're unsure, ask me": each time the work reaches that state
+    r"(?:when(?:ever)?|if) you(?:'re| are) (?:ever )?(?:unsure|not sure|in doubt|uncertain|"
+    r"stuck|blocked)|"
+    # "when you review my code, point out security issues first": each review
+    r"(?:when(?:ever)?|if) you review (?:my |our |a |any )?(?:code|prs?|pull requests?|changes|"
+    r"diffs?)\b|"
+    # "sign off every commit": every one of the work's commits or pull requests
+    r"(?:every|each) (?:single )?(?:commit|pull request|pr)s?\b(?!\s+(?:since|from|on|in|of|"
+    r"between|until|up to|after|before)\b)|"
+    # "don't summarise at the end of every answer": how every answer is given
+    r"(?:of|in|after|before) (?:every|each|any|all(?: of)?) (?:your )?(?:answers?|"
+    r"repl(?:y|ies)|messages?)|"
     # "use the testing allocator in every test": a means used in every thing of a kind
     r"\buse\s[^,;]{1,60}?\bin (?:every|each) (?:new )?[a-z]+|"
     r"(?:for|before|after|on|with) (?:every|each) (?:commit|change|pr|"
@@ -118,7 +133,8 @@ HERE_SPOT = re.compile(
 #: "in this module we never …", "our handlers here …": the team's way, not a spot of the task.
 WE = re.compile(r"\b(?:we|our|us)\b", re.IGNORECASE)
 SCOPE_PHRASE = re.compile(
-    r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|here)\b,?\s*",
+    r"^(?:(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
+    r"(?:around |over )?here)\b,?\s*",
     re.IGNORECASE,
 )
 

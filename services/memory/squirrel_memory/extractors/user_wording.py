@@ -27,6 +27,12 @@ _SPELLING = {
     "comitting": "committing",
     "everytime": "every time",
     "whenver": "whenever",
+    "alway": "always",
+    "everywere": "everywhere",
+    "evrywhere": "everywhere",
+    "insted": "instead",
+    "instad": "instead",
+    "globaly": "globally",
 }
 _MISSPELT = re.compile(r"\b(?:" + "|".join(_SPELLING) + r")\b", re.IGNORECASE)
 
@@ -123,6 +129,14 @@ _RULE_LABEL = re.compile(
     r"code\s?base|team|shop|house))?(?:\s+here)?\s*:",
     re.IGNORECASE,
 )
+#: A lead that names what follows as the rule without a colon ("By convention, all timestamps
+#: are UTC", "house style is single quotes"), and what makes work done under a label ("Done
+#: means: …", "Definition of done: …").
+_RULE_LEAD = re.compile(
+    r"^(?:by\s+convention\b|(?:(?:our|the)\s+)?(?:house|team|coding|code)\s+style\s+is\b|"
+    r"(?:(?:our|the|my)\s+)?definition\s+of\s+done\s*:|done\s+means\s*:)",
+    re.IGNORECASE,
+)
 #: Words that tie a statement to a moment ("before the demo tomorrow").
 _MOMENT = re.compile(
     r"\b(?:now(?! on\b)|tomorrow|tonight|this (?:week|morning|afternoon|evening|sprint)|"
@@ -187,7 +201,13 @@ _NO_THING = re.compile(
     re.IGNORECASE,
 )
 #: "Ever." after a prohibition, as a sentence of its own.
-_EVER_NEXT = re.compile(r"^\s*[.!]?\s*(?:ever|never ever|not ever)\s*[.!]*\s*$", re.IGNORECASE)
+_EVER_NEXT = re.compile(r"^\s*(?:[.!]\s*)?(?:ever|never ever|not ever)[\s.!]*$", re.IGNORECASE)
+#: "Always." after a rule in a few words ("tests before commits. always."), as a sentence of
+#: its own.
+_ALWAYS_NEXT = re.compile(
+    r"^\s*(?:[.!]\s*)?(?:always|every (?:single )?time|without exception|no exceptions)[\s.!]*$",
+    re.IGNORECASE,
+)
 _PROHIBITION = re.compile(
     r"^(?:(?:please|and|also|so)\s+)*(?:don'?t|do not|never|no)\b", re.IGNORECASE
 )
@@ -222,14 +242,40 @@ def rule_as_said(body: str, *, labelled: bool, marked: bool) -> bool:
     )
 
 
+#: A clause that opens on what it is said of ("the page reloads", "it crashes"): a remark.
+_SAID_OF = re.compile(
+    r"^(?:the|this|that|these|those|it|its|my|our|your|their|he|she|they|we|i|there)\b", re.I
+)
+
+
 def ever_after(message: str, written: str) -> bool:
-    """Whether a prohibition is followed by "Ever." ("Don't use force unwraps. Ever."): said
+    """Whether a prohibition is followed by "Ever." ("Don't use force unwraps. Ever.", "no
+    force push. ever."), or any clause by "Always." ("tests before commits. always."): said
     for all later work."""
     at = message.find(written)
+    if at < 0:
+        return False
+    rest = message[at + len(written) :]
+    # "the build breaks. every time.": what happens, no rule
+    said_always = (
+        bool(_ALWAYS_NEXT.match(rest))
+        and not _SAID_OF.match(written)
+        and not _STATE.search(written)
+    )
+    return said_always or (bool(_PROHIBITION.match(written)) and bool(_EVER_NEXT.match(rest)))
+
+
+_FIRST_SENTENCE = re.compile(r"^(?P<first>[^.!?\n]+)[.!]+(?P<rest>.*)$", re.DOTALL)
+
+
+def ruled_out_for_good(message: str) -> bool:
+    """Whether a message opens with a thing ruled out and "Ever." after it ("no force push.
+    ever."): a prohibition, not a "no" that corrects what the assistant did."""
+    found = _FIRST_SENTENCE.match(message.strip())
     return (
-        at >= 0
-        and bool(_PROHIBITION.match(written))
-        and bool(_EVER_NEXT.match(message[at + len(written) :]))
+        found is not None
+        and ruled_out_thing(found.group("first")) is not None
+        and bool(_EVER_NEXT.match(found.group("rest")) or _ALWAYS_NEXT.match(found.group("rest")))
     )
 
 
@@ -241,7 +287,7 @@ def labelled_rule(written: str) -> bool:
     """Whether a clause opens with a label naming what follows as a rule ("Our convention: …",
     "Rule of thumb: …"), or says it again as the user's way ("As always: functions that
     allocate take an allocator, never a global one") when what follows is worded as a rule."""
-    if _RULE_LABEL.match(written):
+    if _RULE_LABEL.match(written) or _RULE_LEAD.match(written.strip()):
         return True
     again = _AS_ALWAYS.match(written.strip())
     if again is None:
@@ -268,11 +314,21 @@ _REASON_SO = re.compile(r"^(?P<why>[^,;]{3,80}),\s+so\s+(?P<x>[a-z][^;]{3,160})$
 _LIKING_REASON = re.compile(r"^(?:i|we)\s+(?:really\s+)?(?:like|love|prefer)\s", re.IGNORECASE)
 
 
+#: "because I review diffs on my phone, keep lines short", "since CI is slow, run the tests
+#: locally before every push": the reason first, then the directive.
+_REASON_FIRST = re.compile(
+    r"^(?:because|since|given that)\s+(?P<why>[^,;]{3,80}),\s+(?P<x>[a-z][^;]{3,160})$",
+    re.IGNORECASE,
+)
+
+
 def after_reason(clause: str) -> str | None:
     """The directive a clause gives after its reason ("we're a Kotlin shop, so prefer Kotlin
-    over Java for new code" → "prefer Kotlin over Java for new code"), or None when no
-    directive follows "so" ("it failed, so I reverted it")."""
-    match = _REASON_SO.match(clause)
+    over Java for new code" → "prefer Kotlin over Java for new code"; "since CI is slow, run
+    the tests before every push" → "run the tests before every push"), or None when no
+    directive follows ("it failed, so I reverted it"). The directive is read on its own: the
+    reason makes no rule of it ("because the API changed, update the client" is the task)."""
+    match = _REASON_SO.match(clause) or _REASON_FIRST.match(clause)
     if match is None or _LIKING_REASON.match(match.group("why")):
         return None  # "I like one widget per file, so split X out": the liking is the rule
     x = match.group("x")

@@ -7,7 +7,9 @@ changes are made) rather than the task at hand. What tells them apart from a req
 task is the object: a word of `WAY_WORDS` (answers, explanations, emojis, comments, dependencies,
 abstractions, commits …), never "it", "this …" or a name from the code. Each is a tentative
 instruction (the preference rules weigh it) except those that hold for all later work as said:
-the language to answer in ("answer me in French"), what no answer should have ("no emojis",
+the language to answer in ("answer me in French"), how every answer is given, not compared
+with the last one ("be brief", "short answers please"; not "be more concise"), what no answer
+should have ("no emojis",
 "no filler"), a kind of thing the project does without ("we don't use ORMs here"), the
 language a kind of written text takes ("write commit messages in English", "code comments in
 German please": a language people write in, never a programming language, and a kind of text,
@@ -57,6 +59,12 @@ _BE = re.compile(rf"^be\s+(?:a\s+bit\s+|much\s+|way\s+)?{_TALK}(?:\s+in\s+your\s
 _LESS = re.compile(
     r"^(?:shorter|briefer|less\s+verbose|fewer|less|more\s+concise)\s+(?P<x>[\w-]+(?:\s+[\w-]+)?)$",
     re.IGNORECASE,
+)
+#: "a bit more concise", "shorter", "less verbose": compared with the answer just given.
+_COMPARED = re.compile(r"\b(?:more|less|shorter|briefer|bit|much|way)\b", re.IGNORECASE)
+#: "short answers please", "concise replies": the length of every answer, not compared.
+_SHORT_ANSWERS = re.compile(
+    r"^(?:short|brief|concise|terse|succinct)\s+(?:answers|replies|responses)$", re.IGNORECASE
 )
 _LESS_VERBOSE = re.compile(r"^(?:less verbose|more concise|shorter|briefer)$", re.IGNORECASE)
 #: "respond in Chinese", "please answer in English", "reply to me in German", "answer me in
@@ -200,7 +208,10 @@ def way_statement(clause: str) -> WayStatement | None:
     if _KEEP_SHORT.match(text) or _KEEP_SHORT.match(first):  # "your answers": every answer
         return WayStatement(said, "answer length", standing=True)
     if _BE.match(text) or _LESS_VERBOSE.match(text):
-        return WayStatement(text, "answer length")
+        # "be brief": how every answer is given; "be more concise": than the answer just given
+        return WayStatement(text, "answer length", standing=not _COMPARED.search(text))
+    if _SHORT_ANSWERS.match(text):
+        return WayStatement(text, "answer length", standing=True)
     if (match := _LESS.match(text) or _LESS.match(first)) and _names_a_way(match.group("x")):
         # "shorter replies", "less verbose answers": how long every answer is, one key
         length = match.group("x").lower().split()[-1] in _ANSWERS

@@ -43,12 +43,14 @@ it stands in the sentence; a quoted line or a fenced block is pasted text, not r
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     EMPHASIS_STEP,
     EMPHASIS_TAG,
+    SAID_BEFORE_TAG,
     STANDING_IMPORTANCE,
     STANDING_TAG,
     TENTATIVE_IMPORTANCE,
@@ -273,7 +275,8 @@ _DONE_SAYING = (
     # before you say it's finished, run the tests and commit
     re.compile(
         r"\bbefore\s+you\s+(?:say|call|mark|report|declare|claim|tell me)\s+(?:that\s+)?"
-        r"(?:(?:it|this|that|a task|the task|anything|something|you)(?:'s|'re|\s+is|\s+are|\s+as)?"
+        r"(?:(?:it|this|that|(?:a|the)\s+(?:task|change|fix|feature|ticket)|anything|something|you)"
+        r"(?:'s|'re|\s+is|\s+are|\s+as)?"
         rf"\s+)?{_FINISHED}\b",
         re.IGNORECASE,
     ),
@@ -318,6 +321,18 @@ _PERMANENT = re.compile(
     r"as a (?:general )?rule|by default)\b",
     re.IGNORECASE,
 )
+#: A condition on every later claim of being done, said of any piece of work ("before you say
+#: anything is finished, …", "don't tell me something is fixed until you've run it"): a
+#: standing rule said once. Said of "it" ("before you say it's done", "done means the tests
+#: pass"), it may be this task's and waits to be said again.
+_DONE_FOR_ANY = re.compile(
+    r"\bbefore\s+you\s+(?:say|tell me|claim|report|declare)\s+(?:that\s+)?"
+    r"(?:something|anything|a\s+[a-z]+)(?:'s|\s+is)\s+(?:done|finished|complete|fixed|working)\b"
+    r"|^(?:don'?t|do not|never)\s+(?:tell me|say|claim|report)\s+(?:that\s+)?"
+    r"(?:something|anything|a\s+[a-z]+)(?:'s|\s+is)\s+(?:done|finished|fixed|working)\s+"
+    r"until\s+you(?:'ve|\s+have)?\s+(?:actually\s+)?(?:run|tested|tried|checked|verified)\b",
+    re.IGNORECASE,
+)
 _EMPHASIS = re.compile(
     r"\b(?:DON'?T|NOT|NEVER|MUST|ONLY|ALL|EVERY)\b|!!|\b(?i:really|seriously|absolutely|"
     r"important|crucial|i (?:already )?(?:told you|said)|as i said|how many times)\b"
@@ -348,6 +363,9 @@ _CUE_TABLE: tuple[tuple[str, tuple[re.Pattern[str], ...], tuple[re.Pattern[str],
     (HANDOVER_KEY, _HANDOVER, ()),
     *((habit.key, habit.cues, ()) for habit in REPLY_HABITS if habit.key != SUMMARY_KEY),
 )
+
+#: Each habit's cues, wherever they stand.
+_CUES_OF = {key: (*cues, *anywhere) for key, cues, anywhere in _CUE_TABLE}
 
 
 def _quote(flat: str, start: int) -> str:
@@ -424,7 +442,9 @@ def workflow_habits(text: str, *, after_assistant_action: bool) -> list[StatedPr
     for key, clause in workflow_clauses(
         text, after_assistant_action=after_assistant_action
     ).items():
-        standing = bool(_PERMANENT.search(clause))
+        standing = bool(
+            _PERMANENT.search(clause) or (key == DONE_KEY and _DONE_FOR_ANY.search(clause))
+        )
         emphasis = bool(_EMPHASIS.search(clause))
         correction = after_assistant_action
         base = STANDING_IMPORTANCE if standing else TENTATIVE_IMPORTANCE + HABIT_STEP
@@ -472,6 +492,15 @@ def with_workflow_habits(
         *_HANDOVER,
     )
     kept = [p for p in stated if not any(cue.search(p.content) for cue in cues)]
+    # said as a rule in words of its own ("don't summarise at the end of every answer"): the
+    # habit those words state is standing at once (not one said again: "again: don't stop")
+    ruled = [p for p in stated if p not in kept and p.standing and SAID_BEFORE_TAG not in p.tags]
+    habits = [
+        _as_standing(h)
+        if any(cue.search(p.content) for p in ruled for cue in _CUES_OF.get(h.key, ()))
+        else h
+        for h in habits
+    ]
     # a reply habit another rule already reads ("be concise", "don't explain the code unless I
     # ask") stays in that rule's words
     habits = [
@@ -483,3 +512,12 @@ def with_workflow_habits(
         )
     ]
     return [*kept, *habits]
+
+
+def _as_standing(habit: StatedPreference) -> StatedPreference:
+    """A workflow habit its message states as a rule: standing from the start."""
+    if habit.standing:
+        return habit
+    tags = tuple(STANDING_TAG if t == TENTATIVE_TAG else t for t in habit.tags)
+    importance = max(STANDING_IMPORTANCE, habit.importance)
+    return replace(habit, tags=tags, importance=importance, standing=True)

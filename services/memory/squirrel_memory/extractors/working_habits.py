@@ -43,6 +43,7 @@ from squirrel_memory.extractors.tongue_instructions import (
     instruction_language,
     tongue_instructions,
 )
+from squirrel_memory.extractors.wanted_conventions import wanted_convention
 from squirrel_memory.extractors.wording import strip_markdown
 from squirrel_memory.models import Scope
 
@@ -246,6 +247,9 @@ def user_instructions(
             text, instruction_language(text), after_assistant_action=after_assistant_action
         )
         found.extend(p for p in said if p.key not in keys)
+    # "automate the commits here applying conventional commits": the convention wanted
+    if (wanted := wanted_convention(text)) and wanted.key not in {p.key for p in found}:
+        found.append(wanted)
     habit = working_habit(text, after_assistant_action=after_assistant_action)
     if habit is None:
         return found
