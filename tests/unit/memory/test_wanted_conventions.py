@@ -46,3 +46,39 @@ def test_a_question_a_refusal_or_a_mention_wants_no_convention(message: str) -> 
 def test_a_convention_said_plainly_keeps_its_own_words() -> None:
     found = user_instructions("use conventional commits", after_assistant_action=False)
     assert [p.content for p in found] == ["Use conventional commits."]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("How can I automate conventional commits in this repo?", CONTENT),
+        ("Set up a pre-commit hook that enforces PSR-12 on src/.", "PHP code follows PSR-12."),
+        ("Bump the version following semver.", "Versions follow Semantic Versioning."),
+        ("We use gitmoji for commit subjects here.", "Commit messages use gitmoji."),
+        (
+            "Configura el changelog siguiendo Keep a Changelog.",
+            "The changelog follows Keep a Changelog.",
+        ),
+        ("Richte bitte commitlint ein, damit wir Conventional Commits befolgen.", CONTENT),
+    ],
+)
+def test_other_conventions_a_how_to_question_and_a_verb_said_last(
+    message: str, content: str
+) -> None:
+    found = wanted_convention(message)
+    assert found is not None and found.standing and found.content == content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Is conventional commits or gitmoji better?",  # two compared
+        "Should we use semver?",
+        "Explain the difference between PEP 8 and Black.",
+        "Stop following semver for the internal packages.",
+        "Conventional Commits befolgen wir nicht.",  # turned down, the verb last
+        "Conventional Commits are popular these days.",
+    ],
+)
+def test_comparisons_doubts_and_refusals_of_other_conventions_want_none(message: str) -> None:
+    assert wanted_convention(message) is None

@@ -10,8 +10,6 @@ from squirrel_memory.extractors.answered_questions import IMPORTANCE as DECISION
 from squirrel_memory.extractors.answered_questions import answered_questions
 from squirrel_memory.extractors.approved_fixes import IMPORTANCE as APPROVED_FIX_IMPORTANCE
 from squirrel_memory.extractors.approved_fixes import approved_fixes
-from squirrel_memory.extractors.asked_conventions import IMPORTANCE as ASKED_CONVENTION_IMPORTANCE
-from squirrel_memory.extractors.asked_conventions import asked_conventions
 from squirrel_memory.extractors.closing_reports import IMPORTANCE as CLOSING_IMPORTANCE
 from squirrel_memory.extractors.closing_reports import closing_reports
 from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
@@ -192,14 +190,6 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.USER_STYLE,
         DECISION_IMPORTANCE,
         lambda _f: ("preference", "decision", "answer", STANDING_TAG),
-    ),
-    # A convention known by its name the user asked to put in place ("enforce Conventional
-    # Commits"): how the project's work is to be done.
-    Finder(
-        asked_conventions,
-        MemoryType.USER_STYLE,
-        ASKED_CONVENTION_IMPORTANCE,
-        lambda _f: ("preference", "convention", STANDING_TAG),
     ),
     # A folder of separate programs, each with its own build, as a listing showed it.
     Finder(one(side_by_side), MemoryType.PROJECT_FACT, PROGRAMS_IMPORTANCE, lambda _f: ("layout",)),
