@@ -153,13 +153,17 @@ def test_a_missing_build_file_a_test_named_like_ctest_and_a_linked_runtime_say_n
         # A firmware build file: a library's example in a sub-folder.
         lambda s: s.run("find . -name platformio.ini", 0, "./examples/blink/platformio.ini\n"),
         # A root package manifest beside it: the manifest's facts say what the project is.
-        lambda s: s.run(_LIST, 0, "./platformio.ini\n./library.json\n./Cargo.toml\n"),
+        lambda s: s.run(_LIST, 0, "./platformio.ini\n./Cargo.toml\n"),
+        # A library for firmware (PlatformIO's or Arduino's manifest), not firmware itself.
+        lambda s: s.run(_LIST, 0, "./platformio.ini\n./library.json\n./src\n"),
+        lambda s: s.run(_LIST, 0, "./platformio.ini\n./library.properties\n"),
         # Looked for and not found.
         lambda s: s.run("cat platformio.ini", 1, "cat: platformio.ini: No such file or directory"),
     ],
     ids=[
         *("missing", "manifest", "two-tools", "sub-folders", "tasks-only", "elsewhere"),
-        *("firmware-sub-folder", "firmware-beside-a-manifest", "firmware-missing"),
+        *("firmware-sub-folder", "firmware-beside-a-manifest"),
+        *("firmware-library-json", "firmware-library-properties", "firmware-missing"),
     ],
 )
 def test_no_build_tool_without_a_root_file_of_one_tool_and_its_run_or_includes(

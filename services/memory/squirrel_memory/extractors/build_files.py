@@ -16,7 +16,8 @@ builds the project, from evidence of the same shape in every build tool:
 A few root build files say by themselves what builds the project and what it is, for they have
 no other use (`platformio.ini`: microcontroller firmware built with PlatformIO): the file alone
 is enough, and another root build file beside it is one the tool runs itself (the
-`CMakeLists.txt` of an ESP-IDF project PlatformIO builds).
+`CMakeLists.txt` of an ESP-IDF project PlatformIO builds). A library's root manifest beside it
+(`library.json`, `library.properties`) makes it a library's, and nothing is said.
 
 It says nothing when a root package manifest was seen (`Cargo.toml`, `package.json`, `mix.exs`,
 `dune-project`, a `.rockspec`: the manifest facts say how those build), when two tools' root
@@ -58,6 +59,9 @@ ROOT_BUILD_FILES: dict[str, str] = {
 SELF_EVIDENT: dict[str, tuple[str, str]] = {
     "platformio.ini": ("PlatformIO", "microcontroller firmware"),
 }
+#: Root manifests of a library for such firmware (PlatformIO's, Arduino's): the project is no
+#: firmware of its own, so its build file says nothing.
+_LIBRARY_MANIFESTS = frozenset({"library.json", "library.properties"})
 #: Include files of each tool, by suffix or name.
 _INCLUDE_SUFFIXES: dict[str, str] = {".mak": "make", ".mk": "make", ".cmake": "CMake"}
 _INCLUDE_NAMES: dict[str, str] = {"meson_options.txt": "Meson", "meson.options": "Meson"}
@@ -118,7 +122,7 @@ def build_fact(
     for path, event_id in files:
         if "/" not in path and (path in ROOT_BUILD_FILES or path in SELF_EVIDENT):
             roots.setdefault(path, event_id)
-        elif "/" not in path and manifest_language(path) is not None:
+        elif "/" not in path and (manifest_language(path) or path in _LIBRARY_MANIFESTS):
             return None  # a package manifest at the root: its facts say how the project builds
         elif tool := _include_tool(path):
             includes.setdefault(tool, [])
