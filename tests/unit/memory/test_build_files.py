@@ -81,11 +81,27 @@ def _meson(session: Session) -> None:
             "The project builds with Meson: the root `meson.build`; `meson setup build` ran "
             "at the root.",
         ),
+        # A root build file with no other use says alone what the project is.
+        # Seen in a listing, with the CMakeLists.txt of an ESP-IDF project beside it.
+        (
+            lambda s: s.run(_LIST, 0, "./CMakeLists.txt\n./platformio.ini\n./README.md\n"),
+            "The project is microcontroller firmware built with PlatformIO: the root "
+            "`platformio.ini`.",
+        ),
+        # Read, and run at the root (an Arduino sketch's project).
+        (
+            lambda s: (
+                s.read("platformio.ini", "[env:uno]\nplatform = atmelavr\nframework = arduino\n"),
+                s.run("pio run -e uno", 0, "SUCCESS\n"),
+            ),
+            "The project is microcontroller firmware built with PlatformIO: the root "
+            "`platformio.ini`; `pio run -e uno` ran at the root.",
+        ),
     ],
-    ids=["make", "cmake", "meson"],
+    ids=["make", "cmake", "meson", "platformio-listed-beside-cmake", "platformio-read-and-run"],
 )
 def test_the_root_build_file_with_its_run_or_includes_names_the_tool(
-    steps: Callable[[Session], None], said: str
+    steps: Callable[[Session], object], said: str
 ) -> None:
     session = _session()
     steps(session)
@@ -134,8 +150,21 @@ def test_a_missing_build_file_a_test_named_like_ctest_and_a_linked_runtime_say_n
             s.run(_LIST, 0, "./Makefile\n./README.md\n"),
             s.run("cd /opt/zlib && make", 0, "cc -c zlib.c\n"),
         ),
+        # A firmware build file: a library's example in a sub-folder.
+        lambda s: s.run("find . -name platformio.ini", 0, "./examples/blink/platformio.ini\n"),
+        # A root package manifest beside it: the manifest's facts say what the project is.
+        lambda s: s.run(_LIST, 0, "./platformio.ini\n./Cargo.toml\n"),
+        # A library for firmware (PlatformIO's or Arduino's manifest), not firmware itself.
+        lambda s: s.run(_LIST, 0, "./platformio.ini\n./library.json\n./src\n"),
+        lambda s: s.run(_LIST, 0, "./platformio.ini\n./library.properties\n"),
+        # Looked for and not found.
+        lambda s: s.run("cat platformio.ini", 1, "cat: platformio.ini: No such file or directory"),
     ],
-    ids=["missing", "manifest", "two-tools", "sub-folders", "tasks-only", "elsewhere"],
+    ids=[
+        *("missing", "manifest", "two-tools", "sub-folders", "tasks-only", "elsewhere"),
+        *("firmware-sub-folder", "firmware-beside-a-manifest"),
+        *("firmware-library-json", "firmware-library-properties", "firmware-missing"),
+    ],
 )
 def test_no_build_tool_without_a_root_file_of_one_tool_and_its_run_or_includes(
     steps: Callable[[Session], object],

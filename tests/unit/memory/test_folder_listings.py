@@ -191,3 +191,47 @@ async def test_a_nested_manifest_in_a_listing_is_no_root_manifest() -> None:
     assert not any(
         text.endswith("(web/package.json).") for text in _said(await _extract(session), "language")
     )
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "listed"),
+    [
+        (
+            "pwd && ls && git status --short | head -20 && git log --oneline -5",
+            f"{ROOT}\nCargo.toml\nsrc\n?? .cache/\n M src/lib.rs\nbd8a082 update build\n",
+            ["Cargo.toml", "src"],
+        ),
+        (
+            "pwd; ls -1; git log --oneline -3",
+            f"{ROOT}\npyproject.toml\nledger.py\n1a2b3c4 (HEAD -> main) add ledger\n",
+            ["pyproject.toml", "ledger.py"],
+        ),
+        # A clean tree: the short status prints nothing.
+        ("ls && git status -s", "mix.exs\nlib\n", ["mix.exs", "lib"]),
+    ],
+    ids=["rust-status-and-log", "python-log", "elixir-clean"],
+)
+def test_a_pwd_before_and_short_git_lines_after_a_listing_leave_its_names(
+    command: str, output: str, listed: list[str]
+) -> None:
+    assert _ls(command, output) == listed
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # A listing after a short status: where its names start is not known.
+        ("git status --short && ls", "?? notes\nCargo.toml\n"),
+        # `git branch --show-current` prints one word, like a name.
+        ("ls && git branch --show-current", "package.json\nmain\n"),
+        # A long status prints lines of one word ("modified:" lines hold a tab).
+        ("ls && git status", "go.mod\nOn branch main\n"),
+        # `git log` with other formats.
+        ("ls && git log --format=%h -3", "go.mod\n1a2b3c4\n"),
+    ],
+    ids=["listing-after", "branch", "long-status", "log-format"],
+)
+def test_git_steps_that_may_print_names_or_come_before_a_listing_give_nothing(
+    command: str, output: str
+) -> None:
+    assert _ls(command, output) == []

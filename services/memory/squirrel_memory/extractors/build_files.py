@@ -13,6 +13,12 @@ builds the project, from evidence of the same shape in every build tool:
   build`, `meson setup build`) or its include files seen (`config.mak`, `rules.mk`,
   `cmake/warnings.cmake`), which show the file builds code rather than naming a few tasks.
 
+A few root build files say by themselves what builds the project and what it is, for they have
+no other use (`platformio.ini`: microcontroller firmware built with PlatformIO): the file alone
+is enough, and another root build file beside it is one the tool runs itself (the
+`CMakeLists.txt` of an ESP-IDF project PlatformIO builds). A library's root manifest beside it
+(`library.json`, `library.properties`) makes it a library's, and nothing is said.
+
 It says nothing when a root package manifest was seen (`Cargo.toml`, `package.json`, `mix.exs`,
 `dune-project`, a `.rockspec`: the manifest facts say how those build), when two tools' root
 files were seen (a Makefile that wraps CMake), and never of a file the session looked for and
@@ -48,6 +54,14 @@ ROOT_BUILD_FILES: dict[str, str] = {
     "WORKSPACE": "Bazel",
     "WORKSPACE.bazel": "Bazel",
 }
+#: Root build files that say what builds the project and what it is with no run or include
+#: file: the tool and what it makes.
+SELF_EVIDENT: dict[str, tuple[str, str]] = {
+    "platformio.ini": ("PlatformIO", "microcontroller firmware"),
+}
+#: Root manifests of a library for such firmware (PlatformIO's, Arduino's): the project is no
+#: firmware of its own, so its build file says nothing.
+_LIBRARY_MANIFESTS = frozenset({"library.json", "library.properties"})
 #: Include files of each tool, by suffix or name.
 _INCLUDE_SUFFIXES: dict[str, str] = {".mak": "make", ".mk": "make", ".cmake": "CMake"}
 _INCLUDE_NAMES: dict[str, str] = {"meson_options.txt": "Meson", "meson.options": "Meson"}
@@ -58,6 +72,7 @@ _PROGRAMS: dict[str, frozenset[str]] = {
     "Meson": frozenset({"meson"}),
     "SCons": frozenset({"scons"}),
     "Bazel": frozenset({"bazel", "bazelisk"}),
+    "PlatformIO": frozenset({"pio", "platformio"}),
 }
 
 
@@ -105,24 +120,32 @@ def build_fact(
     roots: dict[str, str] = {}
     includes: dict[str, list[tuple[str, str]]] = {}
     for path, event_id in files:
-        if "/" not in path and (tool := ROOT_BUILD_FILES.get(path)):
+        if "/" not in path and (path in ROOT_BUILD_FILES or path in SELF_EVIDENT):
             roots.setdefault(path, event_id)
-        elif "/" not in path and manifest_language(path) is not None:
+        elif "/" not in path and (manifest_language(path) or path in _LIBRARY_MANIFESTS):
             return None  # a package manifest at the root: its facts say how the project builds
         elif tool := _include_tool(path):
             includes.setdefault(tool, [])
             if path not in {p for p, _ in includes[tool]}:
                 includes[tool].append((path, event_id))
-    tools = {ROOT_BUILD_FILES[path] for path in roots}
-    if len(tools) != 1:
+    evident = sorted(p for p in roots if p in SELF_EVIDENT)
+    if len({SELF_EVIDENT[p] for p in evident}) > 1:
         return None
-    (tool,) = tools
-    path = next(p for p in roots if ROOT_BUILD_FILES[p] == tool)
+    if evident:
+        path = evident[0]
+        tool, made = SELF_EVIDENT[path]
+        text = f"The project is {made} built with {tool}: the root `{path}`"
+    else:
+        tools = {ROOT_BUILD_FILES[path] for path in roots}
+        if len(tools) != 1:
+            return None
+        (tool,) = tools
+        path = next(p for p in roots if ROOT_BUILD_FILES[p] == tool)
+        text = f"The project builds with {tool}: the root `{path}`"
     ran = _tool_runs(runs, project_id, tool)
     own = sorted(includes.get(tool, []), key=lambda item: (item[0].count("/"), item[0]))
-    if not ran and not own:
+    if not ran and not own and not evident:
         return None
-    text = f"The project builds with {tool}: the root `{path}`"
     if own:
         named = ", ".join(f"`{p}`" for p, _ in own[:MAX_INCLUDES])
         more = len(own) - MAX_INCLUDES

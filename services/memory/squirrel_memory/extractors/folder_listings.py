@@ -16,6 +16,10 @@ as evidence of its language. Only what can be placed counts:
   where one `ls`'s names end and the next one's begin (`ls && echo --- && ls docs`): two
   listings with no separator between them, or a separator that is not found in the output,
   give nothing; a pipe may only cut or sort the list (`| head -50`);
+- a `pwd` before a listing is a separator too (the folder it prints is a path, never a name);
+  a short `git status` (`--short`, `-s`, `--porcelain`) or a `git log --oneline` may end the
+  line, after the last listing: each of their lines holds a space, so the listing's names end
+  at the first line that holds one, and nothing may follow them but more of the same;
 - a printed line counts when it is one name and nothing else (no space, no `/` inside it):
   a message (`ls: cannot access …`) or a name with a space in it does not.
 """
@@ -42,6 +46,12 @@ _NAME = re.compile(r"^(?P<name>[\w@+.-]+)[*@=|]?$")
 _GLOB = re.compile(r"[*?\[\]{}]")
 _MOVES = frozenset({"cd", "pushd"})
 _ECHO_OPTIONS = re.compile(r"^-[neE]+$")
+#: The line `pwd` prints: an absolute path (POSIX or Windows), which no listed name is.
+_ABSOLUTE = re.compile(r"^(?:/|[A-Za-z]:[\\/])")
+#: `git status` options that print one `XY path` line a file (and `## branch` with `-b`).
+_SHORT_STATUS = frozenset({"--short", "-s", "--porcelain", "-b", "--branch", "-sb"})
+#: `git log` options besides `--oneline` that keep one `hash subject` line a commit.
+_ONE_LINE_LOG = re.compile(r"^(?:--oneline|-\d+|--no-decorate)$")
 
 
 def _tree_paths(output: str, project_id: str) -> list[str]:
@@ -125,9 +135,27 @@ def _steps(run: CommandRun, project_id: str) -> list[tuple[str, str]] | None:
             if listed is None:
                 return None
             steps.append(("ls", listed))
+        elif tokens == ["pwd"]:
+            steps.append(("pwd", ""))
+        elif _spaced_git(tokens):
+            steps.append(("spaced", ""))
         else:
             return None
     return steps if folder is not None else None
+
+
+def _spaced_git(tokens: list[str]) -> bool:
+    """Whether the step is a `git status` or `git log` whose every line holds a space."""
+    if len(tokens) < 3 or tokens[0] != "git":
+        return False
+    options = tokens[2:]
+    if tokens[1] == "status":
+        return any(o in ("--short", "-s", "--porcelain", "-sb") for o in options) and all(
+            o in _SHORT_STATUS for o in options
+        )
+    if tokens[1] == "log":
+        return "--oneline" in options and all(_ONE_LINE_LOG.match(o) for o in options)
+    return False
 
 
 def _names(lines: list[str], folder: str) -> list[str]:
@@ -165,13 +193,28 @@ def _split_output(lines: list[str], steps: list[tuple[str, str]]) -> list[str]:
     found: list[str] = []
     at = 0
     pending: str | None = None
+    ended = False  # a step whose lines hold spaces ran: only more of them may follow
     for kind, value in steps:
+        if kind == "spaced":
+            if pending is not None:
+                stop = next(
+                    (i for i in range(at, len(lines)) if " " in lines[i].strip()), len(lines)
+                )
+                found.extend(_names(lines[at:stop], pending))
+                pending = None
+            ended = True
+            continue
+        if ended:
+            return []
         if kind == "ls":
             if pending is not None:
                 return []
             pending = value
             continue
-        end = next((i for i in range(at, len(lines)) if lines[i].strip() == value), None)
+        if kind == "pwd":
+            end = next((i for i in range(at, len(lines)) if _ABSOLUTE.match(lines[i])), None)
+        else:
+            end = next((i for i in range(at, len(lines)) if lines[i].strip() == value), None)
         if end is None:
             return []
         if pending is not None:
