@@ -927,3 +927,16 @@ def test_an_idiom_is_no_rule_beside_the_rule_said_with_it() -> None:
         "Never say never, but avoid global state.", after_assistant_action=True
     )
     assert [p.content for p in found] == ["Avoid global state."]
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
+        ("Always squash merge from now on.", "Always squash merge from now on."),
+        ("Use pnpm for everything from here on.", "Use pnpm for everything from here on."),
+        ("Always put the config file on", "Always put the config file."),  # a dangling "on"
+    ],
+)
+def test_from_now_on_keeps_its_on_a_dangling_on_goes(text: str, content: str) -> None:
+    found = stated_preferences(text, after_assistant_action=True)
+    assert [p.content for p in found] == [content]

@@ -22,7 +22,9 @@ _EMPHASIS = re.compile(r"(?<![\w*])\*(?=[A-Za-z])([^*\n]*?[A-Za-z.!?)])\*(?![\w*
 _LINE_MARKER = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-*+•]\s+|\d{1,3}[.)]\s+|\[[ xX]\]\s+)+")
 _ELLIPSIS_END = re.compile(r"\s*(?:…|\.{3,})\s*$")
 _DANGLING_END = re.compile(
-    r"[\s,;:(\[{–—-]+$|\s+(?:and|or|but|to|of|the|a|an|with|for|in|on|by|as|so|then|that)$",
+    r"[\s,;:(\[{–—-]+$|\s+(?:and|or|but|to|of|the|a|an|with|for|in|by|as|so|then|that)$|"
+    # "from now on", "from here on" end on their "on"
+    r"(?<!now)(?<!here)(?<!then)(?<!there)\s+on$",
     re.IGNORECASE,
 )
 _PAIRS = (("(", ")"), ("[", "]"), ("{", "}"), ("“", "”"), ("‘", "’"))
