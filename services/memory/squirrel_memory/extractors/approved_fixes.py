@@ -34,6 +34,7 @@ from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.lessons import clipped
 from squirrel_memory.extractors.planned_checks import HAND_OFF, TRANSCRIPT_NOTE, approved_plans
 from squirrel_memory.extractors.wording import key_slug
+from squirrel_memory.extractors.written_checks import HEADING
 from squirrel_memory.models import StoredEvent
 
 KEY_PREFIX = "pitfall:plan:"
@@ -54,7 +55,6 @@ _CONTEXT = re.compile(
     r"[ \t]*:?[ \t]*$",
     re.IGNORECASE | re.MULTILINE,
 )
-_HEADING = re.compile(r"^[ \t]*#{1,6}[ \t]+\S", re.MULTILINE)
 _FENCED = re.compile(r"^[ \t]*```[^\n]*\n(?P<body>.*?)^[ \t]*```", re.DOTALL | re.MULTILINE)
 _ERRORISH = re.compile(
     r"\b(?:error|errors|failed|failure|fatal|exception|denied|refused|not found|no such|"
@@ -133,7 +133,7 @@ def _section(plan: str) -> str:
     if heading is None:
         return ""
     rest = plan[heading.end() :]
-    end = _HEADING.search(rest)
+    end = HEADING.search(rest)
     return rest[: end.start()] if end else rest
 
 
