@@ -14,7 +14,7 @@ from datetime import datetime
 import structlog
 
 from squirrel_core.events import EventType, Origin
-from squirrel_memory.extractors.activity import commands, user_requests
+from squirrel_memory.extractors.activity import commands, relative_path, user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
@@ -26,6 +26,7 @@ from squirrel_memory.extractors.disowned_tools import (
 )
 from squirrel_memory.extractors.echoes import is_echo
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
+from squirrel_memory.extractors.file_reads import whole_read_output
 from squirrel_memory.extractors.lifted_bans import bans, lifted_since
 from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
@@ -74,6 +75,9 @@ LESSON_TYPES = (EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
 REQUEST_EVIDENCE_LIMIT = 4_000
 """Newest messages, replies and calls read for the requests the user makes again."""
 REQUEST_CONTEXT_TYPES = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
+READ_EVIDENCE_LIMIT = 1_000
+"""Newest tool results searched for the whole-file reads that whole-file writes replaced: what
+such a write changed is told by the text the read showed, as in the session's own pass."""
 STYLE_LIMIT = 500
 """Most user_style memories read for the events they cite."""
 LANGUAGE_EVIDENCE_LIMIT = 4_000
@@ -219,6 +223,7 @@ async def _project_evidence(store: Store) -> list[MemoryCandidate]:
             )
             if e.event_type == EventType.ASSISTANT_RESPONSE or _is_edit_call(e)
         ]
+        lessons.extend(await _replaced_reads(store, lessons))
     stored = sorted([*stored, *hooks, *lessons], key=lambda e: (e.timestamp, e.id))
     injected = await store.fetch_recent_of_types(
         store.project_id,
@@ -456,6 +461,35 @@ def routine_candidates(found: list[Routine]) -> list[MemoryCandidate]:
         )
         for routine in found
     ]
+
+
+async def _replaced_reads(store: Store, calls: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """The whole-file reads of the files `calls` then wrote whole, in the same session (without
+    them a written file's old text is unknown, and the fix it made is told as "editing X")."""
+    written = {(e.session_id, where) for e in calls if (where := _written_whole(e))}
+    if not written:
+        return []
+    results = await store.fetch_recent_of_types(
+        store.project_id, [str(EventType.TOOL_RESULT)], READ_EVIDENCE_LIMIT
+    )
+    return [
+        e
+        for e in results
+        if e.file_paths
+        and (e.session_id, relative_path(e.file_paths[0], e.project_id)) in written
+        and whole_read_output(e) is not None
+    ]
+
+
+def _written_whole(event: StoredEvent) -> str:
+    """The project-relative path a tool call writes whole (its `content`), else ""."""
+    data = event.content.get("input")
+    if not isinstance(data, dict) or not isinstance(data.get("content"), str):
+        return ""
+    if any(k in data for k in ("old_string", "new_string", "edits")):
+        return ""
+    path = data.get("file_path") or data.get("path")
+    return relative_path(path, event.project_id) if isinstance(path, str) else ""
 
 
 def _is_edit_call(event: StoredEvent) -> bool:

@@ -42,7 +42,7 @@ VARIANT_SAID_LESS |= {"zig"}
 #: written another way that then ran tests is the fix instead, `v.word` named).
 VARIANT_RAN_NOTHING: set[str] = set()
 #: Tests failing, then passing after an edit: the work itself, not a lesson.
-CONFIG_SAID_LESS = {"zig", "kotlin"}
+CONFIG_SAID_LESS = {"zig"}
 #: The configuration fix and the formatting check are the same tool's: one memory per checker
 #: (its findings merge), which then names only the formatter's fix (left as it is).
 SAME_TOOL = {"scala"}

@@ -96,6 +96,16 @@ _PYTEST = (
             "thread 'parse::tests::reads' panicked at src/parse.rs:10:9: missing env var DATA_URL",
         ),
         (_GRADLE, "Could not resolve all files for configuration ':app:compileClasspath'."),
+        (
+            # Under the announcer, past the line that only names the failed task, the `> `
+            # line is the error, not a build step's banner.
+            "> Task :app:test FAILED\n\nFAILURE: Build failed with an exception.\n\n"
+            "* What went wrong:\nExecution failed for task ':app:test'.\n"
+            "> Unable to make field private java.io.File.path accessible: module java.base "
+            'does not "opens java.io" to unnamed module\n\nBUILD FAILED in 41s\n',
+            "Unable to make field private java.io.File.path accessible: module java.base "
+            'does not "opens java.io" to unnamed module',
+        ),
         (_JEST, "● sum › adds"),
         (_MAKE, "test_parse: tests/test_parse.c:42: main: Assertion `n == 3' failed."),
         (_MAVEN, "[ERROR] /src/main/java/App.java:[2,17] cannot find symbol"),

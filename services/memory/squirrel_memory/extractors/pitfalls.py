@@ -66,7 +66,7 @@ def first_error_line(output: str) -> str:
 def _first_error_line(output: str) -> str:
     lines = [line.strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
     lines = [line for line in lines if line and not _SKIP_LINE.match(line)]
-    lines = [line for line in lines if not is_progress(line)]
+    lines = _without_progress(lines)
     first = _chosen(lines, stated=False)
     if first and not is_summary(first):
         return first
@@ -89,10 +89,33 @@ def _chosen(lines: list[str], *, stated: bool) -> str:
     if not stated:
         return ""
     for n, line in enumerate(lines):
-        announced = n > 0 and bool(_ANNOUNCER.search(lines[n - 1]))
-        if (announced or _STATED.search(line)) and not is_summary(line):
+        if (_announced(lines, n) or _STATED.search(line)) and not is_summary(line):
             return _explained(lines, n, stated=True)
     return ""
+
+
+def _without_progress(lines: list[str]) -> list[str]:
+    """`lines` without progress lines, except what an announcer heads: Gradle's "> Unable to
+    make field …" under "* What went wrong:" is the error, whose `> ` would make it a build
+    step's banner (kept without it)."""
+    kept: list[str] = []
+    for n, line in enumerate(lines):
+        if not is_progress(line):
+            kept.append(line)
+        elif _announced(lines, n):
+            kept.append(line.removeprefix("> "))
+    return kept
+
+
+def _announced(lines: list[str], at: int) -> bool:
+    """Whether the line at `at` is what an announcer ("* What went wrong:") heads, past the
+    few summaries it opens with ("Execution failed for task ':test'.")."""
+    for n in range(at - 1, max(at - 1 - _HEADING_REACH, -1), -1):
+        if _ANNOUNCER.search(lines[n]):
+            return True
+        if not is_summary(lines[n]):
+            return False
+    return False
 
 
 def _is_error(line: str) -> bool:
