@@ -524,3 +524,88 @@ def test_a_command_run_without_its_first_word_is_no_fix_unless_that_word_refused
 ) -> None:
     events = _runs("s1", [(failed, 2, error), (passed, 0, "3 passed")])
     assert all("without" not in p.content for p in _pitfalls(events))
+
+
+@pytest.mark.parametrize(
+    ("failed", "error", "passed", "change"),
+    [
+        (
+            "go test ./...",
+            "go: downloading github.com/stretchr/testify v1.9.0\npattern ./...: directory prefix "
+            ". does not contain modules listed in go.work or their selected dependencies",
+            "go test ./services/...",
+            "with `./services/...` instead of `./...`",
+        ),
+        (
+            "go build ./tools/...",
+            "pattern ./tools/...: directory prefix tools outside main module or its selected "
+            "dependencies",
+            "go build ./cmd/...",
+            "with `./cmd/...` instead of `./tools/...`",
+        ),
+    ],
+)
+def test_an_error_about_the_argument_itself_is_fixed_by_another_argument(
+    failed: str, error: str, passed: str, change: str
+) -> None:
+    events = _runs("s1", [(failed, 1, error), (passed, 0, "ok")])
+    (pitfall,) = _pitfalls(events)
+    assert change in pitfall.content, pitfall.content
+
+
+@pytest.mark.parametrize(
+    ("failed", "error", "passed"),
+    [
+        # a failure found in the file (a location), then other files: no fix of it
+        ("tool check a.conf", "a.conf:12: Unknown key 'colour'", "tool check b.conf"),
+        # the error names no argument of the run
+        ("tool check a.conf", "config: Unknown key 'colour'", "tool check b.conf"),
+        # the argument named is kept by the passing run: nothing about it changed
+        ("tool check a.conf b.conf", "b.conf: Unknown key 'colour'", "tool check b.conf"),
+    ],
+)
+def test_other_arguments_are_no_fix_when_the_error_is_not_about_the_one_dropped(
+    failed: str, error: str, passed: str
+) -> None:
+    events = _runs("s1", [(failed, 1, error), (passed, 0, "ok")])
+    assert all("instead of" not in p.content for p in _pitfalls(events))
+
+
+_GATE = (
+    "Running pre-commit hook: bin/check\n== rubocop ==\nInspecting 212 files\n"
+    "app/models/coupon.rb:14:81: C: Layout/LineLength: Line is too long. [104/100]\n"
+    "212 files inspected, 1 offense detected\n== rspec ==\nskipped: rubocop failed"
+)
+
+
+def test_a_linter_told_to_correct_what_the_commit_gate_named_is_the_fix() -> None:
+    commit = 'git commit -am "Add coupon expiry"'
+    events = _runs(
+        "s1",
+        [
+            (commit, 1, _GATE),
+            ("bundle exec rubocop -a app/models/coupon.rb", 0, "1 offense corrected"),
+            (commit, 0, "[main 4be21c9] Add coupon expiry"),
+        ],
+    )
+    (pitfall,) = _pitfalls(events)
+    assert "running `bundle exec rubocop -a app/models/coupon.rb` first fixed it" in (
+        pitfall.content
+    )
+
+
+@pytest.mark.parametrize(
+    ("output", "between"),
+    [
+        # the linter only checked again: it corrected nothing
+        (_GATE, "bundle exec rubocop app/models/coupon.rb"),
+        # the gate's output names another tool than the one run
+        (_GATE.replace("rubocop", "standardrb"), "bundle exec rubocop -a app/models/coupon.rb"),
+    ],
+)
+def test_no_gate_fix_from_a_run_that_corrected_nothing_the_gate_named(
+    output: str, between: str
+) -> None:
+    commit = 'git commit -am "Add coupon expiry"'
+    events = _runs("s1", [(commit, 1, output), (between, 0, "ok"), (commit, 0, "[main 1] x")])
+    assert all(between not in p.content for p in _pitfalls(events))

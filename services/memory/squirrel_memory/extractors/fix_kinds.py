@@ -47,6 +47,27 @@ def formatter_for(failed: Attempt, other: Attempt) -> bool:
     )
 
 
+#: Options that make a linter correct what it finds (`rubocop -a`, `eslint --fix`).
+_CORRECTING = frozenset(
+    {"-a", "-A", "--fix", "--fix-only", "--autocorrect", "--auto-correct", "--autocorrect-all"}
+    | {"--write", "-w", "--apply"}
+)
+
+
+def gate_fixer(failed: Attempt, other: Attempt) -> bool:
+    """Whether `other` corrects what a commit's gate found: the commit failed, its hooks'
+    output names `other`'s tool, and `other` is that formatter or that linter told to correct
+    (`bundle exec rubocop -a …` after the hook's rubocop refused the commit)."""
+    use = other.use
+    if use is None or not other.run.ok or not is_commit(failed) or failed.run.ok is not False:
+        return False
+    correcting = use.purpose == "format" or (
+        use.purpose == "lint" and any(t in _CORRECTING for t in other.tokens[1:])
+    )
+    told = failed.run.output[:MAX_OUTPUT_SCAN_CHARS]
+    return correcting and re.search(rf"(?<![\w-]){re.escape(use.tool)}(?![\w-])", told) is not None
+
+
 #: Suffixes of files that configure a tool or the build, in any ecosystem.
 _CONFIG_SUFFIXES = frozenset(
     {".toml", ".yaml", ".yml", ".json", ".jsonc", ".ini", ".cfg", ".conf", ".config", ".neon"}

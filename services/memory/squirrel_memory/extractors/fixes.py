@@ -36,7 +36,7 @@ from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
-from squirrel_memory.extractors.fix_kinds import formatter_for, one_per_run
+from squirrel_memory.extractors.fix_kinds import formatter_for, gate_fixer, one_per_run
 from squirrel_memory.extractors.fix_lessons import with_lesson
 from squirrel_memory.extractors.lessons import Reply
 from squirrel_memory.extractors.pitfalls import (
@@ -344,7 +344,8 @@ def _attribute(
     setup = [
         a
         for a in late
-        if (_is_setup(a, failed) or _advised(a, failed, advised)) and a.text not in ran_with
+        if (_is_setup(a, failed) or _advised(a, failed, advised) or gate_fixer(failed, a))
+        and a.text not in ran_with
     ]
     setup_before: tuple[str, ...] = ()
     changed_args = option_args(failed) != option_args(passed) or typed_options(

@@ -66,9 +66,32 @@ def retries(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
     can fix. A command asking for something else (`tool check a.txt`, then `tool check b.txt`
     after a real error) is no fix of it."""
     kept = set(passed.tokens[1:])
-    return all(t in kept for t in _targets(failed.tokens[1:])) or bool(
-        USAGE_ERROR.search(fingerprint)
+    dropped = [t for t in _targets(failed.tokens[1:]) if t not in kept]
+    return (
+        not dropped
+        or bool(USAGE_ERROR.search(fingerprint))
+        or names_argument(failed.run.output, dropped)
     )
+
+
+#: How many lines of a failed run's output are searched for an error about an argument.
+_ARGUMENT_ERROR_LINES = 40
+
+
+def names_argument(output: str, words: Sequence[str]) -> bool:
+    """Whether a line of `output` opens with one of `words` (the run's own arguments) and then
+    says what is wrong with it, as programs report an argument they could not use (`pattern
+    ./...: directory prefix . does not contain modules listed in go.work`, `src: Is a
+    directory`): the error is about that argument, which another can fix. A location (`a.py:12:
+    …`) is a failure found in the file, not a complaint about the argument."""
+    for line in output.splitlines()[:_ARGUMENT_ERROR_LINES]:
+        head, colon, rest = line.strip().partition(": ")
+        if not colon or not rest[:1].isalpha():
+            continue
+        named = head.split(" ")[-1] if head.count(" ") == 1 else head
+        if named in words:
+            return True
+    return False
 
 
 def _targets(words: Sequence[str]) -> list[str]:
