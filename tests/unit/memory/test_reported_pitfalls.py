@@ -470,3 +470,13 @@ def test_a_hedged_reason_a_failed_rerun_and_a_run_before_the_change_are_not_said
     )
     (found,) = reported_pitfalls(other_check)
     assert "passed after it" not in found.content
+
+
+def test_the_cause_leaves_out_the_word_tying_it_to_the_sentence_before() -> None:
+    events = _stream(
+        _user(DEPLOY_LOG),
+        _says("But now the build server doesn't have SSH keys, so it can't clone via SSH."),
+        _edits(".gitmodules"),
+    )
+    (found,) = reported_pitfalls(events)
+    assert "the cause named: the build server doesn't have SSH keys" in found.content

@@ -61,6 +61,9 @@ _REACTION = re.compile(r"^\W*\w+(?:\W+\w+){0,2}\W*(?<=[!.])$")
 _CONSEQUENCE = re.compile(
     r"^(?:that way|this way|then|now|so that|in that case|this means)\b", re.I
 )
+#: The word that ties a sentence to the one before ("But now the pipeline tries …"): a memory
+#: read alone has no sentence before.
+_CONNECTIVE = re.compile(r"^(?:(?:but|and|so|well|ok(?:ay)?|ah|oh)\b,?\s+)?(?:now\b,?\s+)?", re.I)
 _NEED_TO = re.compile(r"^(?:so\s+)?(?:we|you|i)(?:'ll| will)?\s+(?:need|have|want) to\s+", re.I)
 #: A "remedy" that is only a next step of the investigation ("look at the implementation").
 _LOOK_INTO = re.compile(
@@ -173,7 +176,7 @@ def _cause(answer: str) -> str:
     for index, text in enumerate(sentences):
         if _REACTION.match(text) or _CONSEQUENCE.match(text) or not _EXPLAINS.search(text):
             continue
-        cause = text.rstrip(":")
+        cause = _CONNECTIVE.sub("", text).rstrip(":")
         following = sentences[index + 1].rstrip(":") if index + 1 < len(sentences) else ""
         remedy = _NEED_TO.sub("", following) if _NEED_TO.match(following) else ""
         if remedy and not _LOOK_INTO.match(remedy):
