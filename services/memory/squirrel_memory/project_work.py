@@ -15,6 +15,7 @@ import structlog
 
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands, relative_path, user_requests
+from squirrel_memory.extractors.asked_actions import asked_actions
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
@@ -429,12 +430,16 @@ def language_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:
 
 def _request_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:
     """The request rules over the project's stored messages (CPU only: run off the loop)."""
-    return (
+    found = (
         request_candidates(repeated_requests(stored))
         + routine_candidates(routine_requests(stored))
         + session_routine_candidates(session_routines(stored))
         + session_routine_candidates(session_requests(stored))
     )
+    # an action opening requests of one session, unless another request rule holds them
+    taken = {event_id for c in found for event_id in c.source_event_ids}
+    actions = [a for a in asked_actions(stored) if len(taken & set(a.event_ids)) < 2]
+    return found + session_routine_candidates(actions)
 
 
 def _as_candidate(memory: MemoryItem) -> MemoryCandidate:

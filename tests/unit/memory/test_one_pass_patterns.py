@@ -170,6 +170,14 @@ CALLS = [
         "'コミット' * 100_000",
         frozenset(),
     ),
+    # A user's sentence read for the action at its head, past its leads.
+    ("squirrel_memory.extractors.asked_actions", "action_of", "'ok ' + '!' * 300_000 + 'x'", None),
+    (
+        "squirrel_memory.extractors.asked_actions",
+        "action_of",
+        "'also ' * 100_000 + 'spawn a worker'",
+        ("spawn", "worker"),
+    ),
     # A user's message without the rules it takes back, hypothetical or for the day: sentences
     # each taken back by the next, one long run of blanks, a condition that never says "ever".
     ("squirrel_memory.extractors.passing_rules", "standing_text", "'Forget that. ' * 100_000", ""),
