@@ -242,8 +242,7 @@ async def test_through_the_project_pass_a_commit_asked_session_after_session_lea
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
         live = [m for m in items if not m.deleted]
         (habit,) = [m for m in live if m.key == f"{PREFIX}commit"]
-        # the lead keeps the count of the pass that wrote it; the weight grows with each session
-        assert "the user asked to close the work: “commit”; also" in habit.content
+        assert habit.content.startswith("In 4 sessions the user asked to close the work: “commit”")
         assert "changelog" in habit.content
         assert RECURRING_TAG in habit.tags and habit.importance == recurring_importance(4)
         assert [m.key for m in core_style(live)][:1] == [habit.key]
