@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.asked_actions import action_of, asked_actions
 from squirrel_memory.extractors.session_requests import PREFIX
 from squirrel_memory.extractors.session_routines import IMPORTANCE
@@ -16,7 +15,7 @@ from squirrel_memory.models import MemoryType, StoredEvent
 from squirrel_memory.project_work import session_routine_candidates
 from squirrel_memory.promotion import is_tentative
 from squirrel_memory.views.core_style import core_style
-from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
+from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor, turn_events
 
 START = datetime(2026, 11, 4, 9, 0, tzinfo=UTC)
 
@@ -76,26 +75,11 @@ def test_a_task_of_one_form_the_same_message_again_or_two_messages_are_no_habit(
     assert asked_actions(_session(DELEGATING[:2])) == []
 
 
-def _events(session: str, start: datetime, turns: list[tuple[str, str]]) -> list[Event]:
-    kinds = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE)
-    return [
-        Event(
-            SourceTool.CLAUDE_CODE,
-            kind,
-            start + timedelta(minutes=2 * i + j),
-            {"text": text},
-            session_id=session,
-        )
-        for i, turn in enumerate(turns)
-        for j, (kind, text) in enumerate(zip(kinds, turn, strict=True))
-    ]
-
-
 async def test_through_the_project_pass_the_action_opens_the_next_session(tmp_path: Path) -> None:
     now = START + timedelta(days=3)
     async with clocked_stores(tmp_path, now) as (store, users):
         processor = rules_processor(store, users, now)
-        await store.append_events(store.project_id, "u", _events("s0", START, DELEGATING), [])
+        await store.append_events(store.project_id, "u", turn_events("s0", START, DELEGATING), [])
         await processor.drain(store)
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
         live = [m for m in items if not m.deleted]

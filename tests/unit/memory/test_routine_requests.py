@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.routine_requests import (
     PREFIX,
     routine_requests,
@@ -19,7 +18,12 @@ from squirrel_memory.models import MemoryType, StoredEvent
 from squirrel_memory.project_work import routine_candidates
 from squirrel_memory.promotion import RECURRING_TAG, recurring_importance
 from squirrel_memory.views.core_style import core_style
-from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
+from tests.unit.memory.session_builder import (
+    Session,
+    clocked_stores,
+    rules_processor,
+    turn_events,
+)
 
 START = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
@@ -214,29 +218,14 @@ def test_a_step_asked_in_other_words_in_one_session_or_before_other_work_is_not_
     assert routine_candidates([found])[0].content.startswith("In 2 sessions the user asked: “")
 
 
-def _events(session: str, start: datetime, turns: list[tuple[str, str]]) -> list[Event]:
-    kinds = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE)
-    return [
-        Event(
-            SourceTool.CLAUDE_CODE,
-            kind,
-            start + timedelta(minutes=2 * i + j),
-            {"text": text},
-            session_id=session,
-        )
-        for i, turn in enumerate(turns)
-        for j, (kind, text) in enumerate(zip(kinds, turn, strict=True))
-    ]
-
-
 async def test_through_the_project_pass_a_commit_asked_session_after_session_leads_the_style(
     tmp_path: Path,
 ) -> None:
     now = START + timedelta(days=10)
     async with clocked_stores(tmp_path, now) as (store, users):
         processor = rules_processor(store, users, now)
-        for n, turns in enumerate(CLOSED_WITH_A_COMMIT):
-            events = _events(f"s{n}", START + timedelta(days=n), turns)
+        for n, said in enumerate(CLOSED_WITH_A_COMMIT):
+            events = turn_events(f"s{n}", START + timedelta(days=n), said)
             await store.append_events(store.project_id, "u", events, [])
             await processor.drain(store)
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
