@@ -15,6 +15,7 @@ import structlog
 
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.activity import commands, relative_path, user_requests
+from squirrel_memory.extractors.asked_actions import asked_actions
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
@@ -39,6 +40,7 @@ from squirrel_memory.extractors.reply_language import IMPORTANCE as LANGUAGE_IMP
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.reply_language import TAGS as LANGUAGE_TAGS
 from squirrel_memory.extractors.reply_language import reply_language
+from squirrel_memory.extractors.routine_requests import MIN_SESSIONS as ROUTINE_MIN_SESSIONS
 from squirrel_memory.extractors.routine_requests import PREFIX as ROUTINE_PREFIX
 from squirrel_memory.extractors.routine_requests import Routine, routine_requests
 from squirrel_memory.extractors.session_requests import SessionRequest, session_requests
@@ -296,7 +298,24 @@ async def _repeated_requests(
         and c.key != REPLY_LANGUAGE_KEY  # cites the messages for their language, not a rule
     ]
     cited = {event_id for owner in owners for event_id in owner.source_event_ids}
-    return [c for c in found if not cited & set(c.source_event_ids)]
+    session_of = {e.id: e.session_id for e in stored}
+    return [
+        c
+        for c in found
+        if not cited & set(c.source_event_ids) or _routine_beyond(c, cited, session_of)
+    ]
+
+
+def _routine_beyond(
+    found: MemoryCandidate, cited: set[str], session_of: dict[str, str | None]
+) -> bool:
+    """A routine of delivery steps asked in more sessions than another memory's messages: the
+    other memory says one of its requests ("Commit all your recent changes."), not the habit of
+    asking it session after session, so the routine stays."""
+    if not found.key.startswith(ROUTINE_PREFIX) or RECURRING_TAG not in found.tags:
+        return False
+    sessions = {session_of.get(i) for i in found.source_event_ids if i not in cited}
+    return len(sessions - {None}) >= ROUTINE_MIN_SESSIONS
 
 
 async def _disowned_retirements(store: Store, since: dict[str, datetime]) -> list[Retirement]:
@@ -411,12 +430,16 @@ def language_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:
 
 def _request_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:
     """The request rules over the project's stored messages (CPU only: run off the loop)."""
-    return (
+    found = (
         request_candidates(repeated_requests(stored))
         + routine_candidates(routine_requests(stored))
         + session_routine_candidates(session_routines(stored))
         + session_routine_candidates(session_requests(stored))
     )
+    # an action opening requests of one session, unless another request rule holds them
+    taken = {event_id for c in found for event_id in c.source_event_ids}
+    actions = [a for a in asked_actions(stored) if len(taken & set(a.event_ids)) < 2]
+    return found + session_routine_candidates(actions)
 
 
 def _as_candidate(memory: MemoryItem) -> MemoryCandidate:

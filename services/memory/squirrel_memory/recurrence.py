@@ -41,7 +41,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from squirrel_memory.extractors.echo_merge import as_stored, merged_with_echo
-from squirrel_memory.extractors.echoes import is_echo, may_hear
+from squirrel_memory.extractors.echoes import is_counted, is_echo, may_hear
 from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
 from squirrel_memory.extractors.preferences import RESTATED_TAG, STANDING_TAG
 from squirrel_memory.extractors.reply_habits import (
@@ -375,16 +375,18 @@ def _said_again(
 ) -> UpdateDecision:
     """A standing rule said once more: the stored wording stays, the occurrence is cited and
     the importance grows with the sessions; said again in a session already cited, it is
-    cited without growing."""
+    cited without growing. A request or routine counted by its own rule is worded anew: its
+    words state the count ("In 4 sessions the user asked …")."""
     cited = pooled(target.source_event_ids, candidate.source_event_ids)
     tags = firm_tags(pooled(target.tags, stress_marks(candidate.tags)), RECURRING_TAG)
     count = session_count(cited, sessions)
     new_session = count > session_count(target.source_event_ids, sessions)
     step = RECURRENCE_STEP if new_session else 0.0
     grown = recurring_importance(count, stress=stress_of(tags)) if count >= 2 else 0.0
+    content = candidate.content if is_counted(candidate) else target.content
     again = replace(
         candidate,
-        content=target.content,
+        content=content,
         tags=tags,
         importance=round(
             min(
@@ -399,7 +401,7 @@ def _said_again(
     decision = _decision(
         UpdateAction.UPDATE_EXISTING, again, target, "standing rule said again in another episode"
     )
-    return replace(decision, merged_content=target.content)
+    return replace(decision, merged_content=content)
 
 
 def expired(items: Sequence[MemoryItem], cutoff: datetime) -> list[MemoryItem]:

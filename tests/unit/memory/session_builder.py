@@ -298,6 +298,23 @@ def exchange(session: str, start: datetime, done: str, reply: str) -> list[Event
     ]
 
 
+def turn_events(session: str, start: datetime, said: Sequence[tuple[str, str]]) -> list[Event]:
+    """One session of (the user's message, the assistant's reply) turns, two minutes apart, as
+    ingest appends them."""
+    kinds = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE)
+    return [
+        Event(
+            SourceTool.CLAUDE_CODE,
+            kind,
+            start + timedelta(minutes=2 * i + j),
+            {"text": text},
+            session_id=session,
+        )
+        for i, turn in enumerate(said)
+        for j, (kind, text) in enumerate(zip(kinds, turn, strict=True))
+    ]
+
+
 async def _decide(candidate: MemoryCandidate, existing: list[MemoryItem]) -> UpdateDecision:
     return decide_update(candidate, existing)
 

@@ -157,6 +157,27 @@ CALLS = [
     ),
     # A user's report with its quoted lines left out: a long quoted line.
     ("squirrel_memory.extractors.stated_causes", "reported_defect", "'> ' + 'a ' * 150_000", ""),
+    # A user's sentence read for the delivery steps it asks along other work.
+    (
+        "squirrel_memory.extractors.routine_requests",
+        "steps_asked",
+        "'commit' + ' ' * 300_000 + ' - x'",
+        frozenset({"commit"}),
+    ),
+    (
+        "squirrel_memory.extractors.routine_requests",
+        "steps_asked",
+        "'コミット' * 100_000",
+        frozenset(),
+    ),
+    # A user's sentence read for the action at its head, past its leads.
+    ("squirrel_memory.extractors.asked_actions", "action_of", "'ok ' + '!' * 300_000 + 'x'", None),
+    (
+        "squirrel_memory.extractors.asked_actions",
+        "action_of",
+        "'also ' * 100_000 + 'spawn a worker'",
+        ("spawn", "worker"),
+    ),
     # A user's message without the rules it takes back, hypothetical or for the day: sentences
     # each taken back by the next, one long run of blanks, a condition that never says "ever".
     ("squirrel_memory.extractors.passing_rules", "standing_text", "'Forget that. ' * 100_000", ""),

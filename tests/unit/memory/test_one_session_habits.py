@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors import session_requests as requests
 from squirrel_memory.extractors.preferences import (
     CORRECTION_TAG,
@@ -33,7 +32,7 @@ from squirrel_memory.extractors.session_requests import PREFIX, session_requests
 from squirrel_memory.extractors.session_routines import session_routines
 from squirrel_memory.models import MemoryType, Scope, StoredEvent
 from squirrel_memory.views.core_style import core_style
-from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
+from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor, turn_events
 
 START = datetime(2026, 11, 3, 9, 0, tzinfo=UTC)
 NOW = START + timedelta(days=10)
@@ -292,21 +291,6 @@ def test_we_didnt_is_no_correction_unless_asked_about_a_step(text: str) -> None:
 # --- through the processor: the session's opening ------------------------------------------
 
 
-def _events(session: str, start: datetime, turns: list[tuple[str, str]]) -> list[Event]:
-    kinds = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE)
-    return [
-        Event(
-            SourceTool.CLAUDE_CODE,
-            kind,
-            start + timedelta(minutes=2 * i + j),
-            {"text": text},
-            session_id=session,
-        )
-        for i, turn in enumerate(turns)
-        for j, (kind, text) in enumerate(zip(kinds, turn, strict=True))
-    ]
-
-
 @pytest.mark.parametrize("ecosystem", sorted(REPLIES))
 async def test_a_habit_so_far_reaches_the_core_style_below_a_standing_rule(
     tmp_path: Path, ecosystem: str
@@ -315,7 +299,7 @@ async def test_a_habit_so_far_reaches_the_core_style_below_a_standing_rule(
     async with clocked_stores(tmp_path, NOW) as (store, users):
         processor = rules_processor(store, users, NOW)
         await store.append_events(
-            store.project_id, "u", _events("s0", NOW - timedelta(days=1), turns), []
+            store.project_id, "u", turn_events("s0", NOW - timedelta(days=1), turns), []
         )
         await processor.drain(store)
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])

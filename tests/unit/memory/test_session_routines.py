@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.routine_requests import PREFIX
 from squirrel_memory.extractors.session_routines import (
     IMPORTANCE,
@@ -24,7 +23,7 @@ from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope, 
 from squirrel_memory.project_work import session_routine_candidates
 from squirrel_memory.promotion import ONE_SESSION_IMPORTANCE, RECURRING_TAG, is_tentative
 from squirrel_memory.views.core_style import core_style
-from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
+from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor, turn_events
 
 START = datetime(2026, 11, 3, 9, 0, tzinfo=UTC)
 NOW = START + timedelta(days=10)
@@ -148,28 +147,13 @@ def test_a_routine_of_two_sessions_is_left_to_the_habit_across_sessions() -> Non
 # --- through the processor: one session, then a second one ---------------------------------
 
 
-def _events(session: str, start: datetime, turns: list[tuple[str, str]]) -> list[Event]:
-    kinds = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE)
-    return [
-        Event(
-            SourceTool.CLAUDE_CODE,
-            kind,
-            start + timedelta(minutes=2 * i + j),
-            {"text": text},
-            session_id=session,
-        )
-        for i, turn in enumerate(turns)
-        for j, (kind, text) in enumerate(zip(kinds, turn, strict=True))
-    ]
-
-
 async def test_a_habit_so_far_starts_the_next_session_and_grows_into_a_habit(
     tmp_path: Path,
 ) -> None:
     async with clocked_stores(tmp_path, NOW) as (store, users):
         processor = rules_processor(store, users, NOW)
         await store.append_events(
-            store.project_id, "u", _events("s0", NOW - timedelta(days=3), CLOSING["go"]), []
+            store.project_id, "u", turn_events("s0", NOW - timedelta(days=3), CLOSING["go"]), []
         )
         await processor.drain(store)
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
@@ -182,7 +166,7 @@ async def test_a_habit_so_far_starts_the_next_session_and_grows_into_a_habit(
             ("commit and push", "Pushed."),
         ]
         await store.append_events(
-            store.project_id, "u", _events("s1", NOW - timedelta(days=1), again), []
+            store.project_id, "u", turn_events("s1", NOW - timedelta(days=1), again), []
         )
         await processor.drain(store)
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
@@ -197,12 +181,14 @@ async def test_a_later_pass_over_the_same_session_does_not_make_it_a_habit(
     async with clocked_stores(tmp_path, NOW) as (store, users):
         processor = rules_processor(store, users, NOW)
         start = NOW - timedelta(days=3)
-        await store.append_events(store.project_id, "u", _events("s0", start, CLOSING["go"]), [])
+        await store.append_events(
+            store.project_id, "u", turn_events("s0", start, CLOSING["go"]), []
+        )
         await processor.drain(store)
         # the same session goes on after a break (another episode), with other work only
         later = [("Now document the retry flag in the README.", "Documented.")]
         await store.append_events(
-            store.project_id, "u", _events("s0", start + timedelta(hours=5), later), []
+            store.project_id, "u", turn_events("s0", start + timedelta(hours=5), later), []
         )
         await processor.drain(store)
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.preferences import (
     CORRECTION_TAG,
     STANDING_TAG,
@@ -24,7 +23,7 @@ from squirrel_memory.extractors.wanted_ways import DELIBERATE_TAG, WISH_TAG, wan
 from squirrel_memory.models import MemoryType, Scope
 from squirrel_memory.promotion import RECURRING_TAG
 from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style
-from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor
+from tests.unit.memory.session_builder import Session, clocked_stores, rules_processor, turn_events
 
 START = datetime(2026, 11, 3, 9, 0, tzinfo=UTC)
 NOW = START + timedelta(days=10)
@@ -232,21 +231,6 @@ def test_a_wish_another_instruction_of_the_message_already_says_is_not_kept_twic
 # --- through the processor: a wish said in two sessions leads the session's opening ----------
 
 
-def _events(session: str, start: datetime, turns: list[tuple[str, str]]) -> list[Event]:
-    kinds = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE)
-    return [
-        Event(
-            SourceTool.CLAUDE_CODE,
-            kind,
-            start + timedelta(minutes=2 * i + j),
-            {"text": text},
-            session_id=session,
-        )
-        for i, turn in enumerate(turns)
-        for j, (kind, text) in enumerate(zip(kinds, turn, strict=True))
-    ]
-
-
 @pytest.mark.parametrize("ecosystem", sorted(WISHES))
 async def test_a_wish_said_in_two_sessions_leads_the_core_style(
     tmp_path: Path, ecosystem: str
@@ -263,7 +247,7 @@ async def test_a_wish_said_in_two_sessions_leads_the_core_style(
     async with clocked_stores(tmp_path, NOW) as (store, users):
         processor = rules_processor(store, users, NOW)
         await store.append_events(
-            store.project_id, "u", _events("s1", NOW - timedelta(days=3), first), []
+            store.project_id, "u", turn_events("s1", NOW - timedelta(days=3), first), []
         )
         await processor.drain(store)
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])
@@ -280,7 +264,7 @@ async def test_a_wish_said_in_two_sessions_leads_the_core_style(
         assert all(m.content.startswith(SAID_ONCE_PREFIX) for m in said_once), once
 
         await store.append_events(
-            store.project_id, "u", _events("s2", NOW - timedelta(days=1), second), []
+            store.project_id, "u", turn_events("s2", NOW - timedelta(days=1), second), []
         )
         await processor.drain(store)
         items, _ = await store.list_memories(store.project_id, types=[MemoryType.USER_STYLE])

@@ -83,10 +83,24 @@ def is_echo(cand: MemoryCandidate | MemoryItem) -> bool:
     return ECHO_TAG in cand.tags
 
 
+def is_counted(memory: MemoryCandidate | MemoryItem) -> bool:
+    """Whether a memory is a request or routine its own rule counts over the sessions (its
+    words state the count: "In 3 sessions the user asked …")."""
+    return memory.key.startswith(_COUNTED)
+
+
 def may_hear(instruction: MemoryCandidate | MemoryItem) -> bool:
     """Whether an echo may be filed under `instruction`: one the rules read, not another echo
     nor a request or routine counted over the sessions by its own rules."""
-    return not is_echo(instruction) and not instruction.key.startswith(_COUNTED)
+    return not is_echo(instruction) and not is_counted(instruction)
 
 
-__all__ = ["ECHO_TAG", "MAX_ECHOES", "MIN_ECHO_WORDS", "echo_candidates", "is_echo", "may_hear"]
+__all__ = [
+    "ECHO_TAG",
+    "MAX_ECHOES",
+    "MIN_ECHO_WORDS",
+    "echo_candidates",
+    "is_counted",
+    "is_echo",
+    "may_hear",
+]

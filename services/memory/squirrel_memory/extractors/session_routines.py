@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from squirrel_memory.extractors.routine_requests import (
-    PREFIX,
+    routine_key,
+    routine_requests,
     routine_steps,
     sentences,
     typed_requests,
@@ -108,9 +109,13 @@ def session_routines(events: list[StoredEvent]) -> list[SessionRoutine]:
                 asked.setdefault((session, steps), []).append((index, event, wording, plain))
                 break
     work_before = _WorkBefore(typed)
+    # a routine some other session asks too, in any wording, is `routine_requests`' habit
+    across = {r.key for r in routine_requests(events)} if asked else set()
     found: list[SessionRoutine] = []
     for (_, steps), said in asked.items():
         if len(said) < MIN_MESSAGES or len(sessions_of.get(steps, ())) > 1:
+            continue
+        if routine_key(steps) in across:
             continue
         # each kept message follows the previous one after at least one other request
         kept = [said[0]]
@@ -122,7 +127,7 @@ def session_routines(events: list[StoredEvent]) -> list[SessionRoutine]:
             continue
         found.append(
             SessionRoutine(
-                key=PREFIX + "_".join(sorted(s.replace(" ", "_") for s in steps)),
+                key=routine_key(steps),
                 wording=min((w for _, _, w, _ in kept), key=len).rstrip(".!;。！；"),
                 messages=len(kept),
                 event_ids=tuple(dict.fromkeys(event.id for _, event, _, _ in kept)),
