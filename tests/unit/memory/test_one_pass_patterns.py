@@ -45,6 +45,19 @@ CALLS = [
         "'This is a ' + 'a' * 300_000 + ' failure, not a b'",
         None,
     ),
+    # A doc comment's sentence that leads into a list of named points.
+    (
+        "squirrel_memory.extractors.modules",
+        "_named_list",
+        "'A. ' + ' ' * 300_000 + 'x:', ['- `a` b', '- `c` d'], 240",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.modules",
+        "_named_list",
+        "'A ' + 'a' * 300_000, ['- `' + 'a' * 300_000], 240",
+        None,
+    ),
     # A list under a caveats heading: a label that never closes, a run of blanks.
     (
         "squirrel_memory.extractors.listed_caveats",
