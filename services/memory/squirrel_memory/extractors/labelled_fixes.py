@@ -160,7 +160,7 @@ def _diagnosed_pair(text: str) -> tuple[str, str] | None:
     return None
 
 
-def _seen_text(event: StoredEvent) -> str:
+def seen_text(event: StoredEvent) -> str:
     """What `event` showed before the reply: a command and its output, or a tool's output."""
     if event.event_type not in (EventType.TOOL_RESULT, EventType.COMMAND_RUN, EventType.TEST_RUN):
         return ""
@@ -215,7 +215,7 @@ def labelled_fixes(events: list[StoredEvent]) -> list[LabelledFix]:
             changed = False
             trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
             continue
-        if shown := _seen_text(event):
+        if shown := seen_text(event):
             seen.append(shown)
         if event.event_type == EventType.TOOL_RESULT:
             output = event.content.get("output")

@@ -30,10 +30,10 @@ The label and the first two sentences of the point are kept; a reply gives at mo
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.labelled_fixes import LabelledFix, seen_text
 from squirrel_memory.extractors.stated_causes import HEDGE, PERSON
 from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
@@ -43,8 +43,6 @@ MAX_PER_REPLY = 2
 MAX_CAVEATS = 3
 MIN_CHARS = 30
 MAX_CHARS = 300
-#: What an earlier event shows, at most (characters): what it names is near the top.
-MAX_SEEN_CHARS = 20_000
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 #: A line that is only a heading naming caveats: "**Caveats**", "## Gotchas:", "Known issues".
@@ -75,16 +73,6 @@ _KEY_DROP = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ListedCaveat:
-    """A caveat listed under a heading: key, the pitfall, the reply it was said in, files."""
-
-    key: str
-    content: str
-    event_ids: tuple[str, ...]
-    files: tuple[str, ...] = ()
-
-
 def _points(text: str) -> list[tuple[str, str]]:
     """(label, body) of each labelled list item under a caveats heading of `text`."""
     found: list[tuple[str, str]] = []
@@ -100,14 +88,6 @@ def _points(text: str) -> list[tuple[str, str]]:
         elif line.strip() and (_OTHER_HEADING.match(line) or not line.startswith((" ", "\t"))):
             under = False
     return found
-
-
-def _seen_text(event: StoredEvent) -> str:
-    """What `event` showed before the reply: a command and its output, or a tool's output."""
-    if event.event_type not in (EventType.TOOL_RESULT, EventType.COMMAND_RUN, EventType.TEST_RUN):
-        return ""
-    parts = (event.content.get("command"), event.content.get("output"))
-    return "\n".join(p[:MAX_SEEN_CHARS] for p in parts if isinstance(p, str))
 
 
 def _shown(body: str, seen: list[str]) -> bool:
@@ -143,13 +123,13 @@ def _caveat(label: str, body: str) -> str | None:
     return f"{flat_label}: {run_on}"
 
 
-def listed_caveats(events: list[StoredEvent]) -> list[ListedCaveat]:
+def listed_caveats(events: list[StoredEvent]) -> list[LabelledFix]:
     """The caveats the main agent listed under a caveats heading in `events` (in order)."""
     elsewhere = replies_elsewhere(events)
-    found: list[ListedCaveat] = []
+    found: list[LabelledFix] = []
     seen: list[str] = []
     for event in events:
-        if shown := _seen_text(event):
+        if shown := seen_text(event):
             seen.append(shown)
             continue
         text = event.content.get("text")
@@ -169,7 +149,7 @@ def listed_caveats(events: list[StoredEvent]) -> list[ListedCaveat]:
             key = f"pitfall:caveat:{key_slug(content, _KEY_DROP) or 'caveat'}"
             if any(f.key == key for f in found):
                 continue
-            found.append(ListedCaveat(key, content, (event.id,)))
+            found.append(LabelledFix(key, content, (event.id,)))
             in_reply += 1
             if len(found) == MAX_CAVEATS:
                 return found
