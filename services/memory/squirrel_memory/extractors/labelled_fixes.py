@@ -30,12 +30,12 @@ sentence. At most `MAX_LESSONS` per episode.
 Asked why something fails, the assistant may instead open its answer by saying what kind of
 failure it is and set the fix out under a plain label further down:
 
-    This is a generated-docs drift failure, not a Rust test failure.
+    This is a generated-docs drift failure, not a unit-test failure.
     …
-    Fix: run `mise run render` on the PR branch and commit the resulting documentation files.
+    Fix: run `make docs` on the PR branch and commit the regenerated documentation files.
 
 That pair is kept too ("A failure diagnosed in a session: a generated-docs drift failure, not a
-Rust test failure; the fix: …") when the user's last message reports or asks about a failure,
+unit-test failure; the fix: …") when the user's last message reports or asks about a failure,
 the answer's first line is that one sentence ("This is a/an <kind> failure|error|issue|problem",
 its kind named in a few words, optionally ", not a <kind> …"), a "Fix:" label (plain or bold)
 at a line's start follows, and the fix names in backticks something an earlier command or
@@ -73,7 +73,7 @@ _FIX_LABEL = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(*])")
 #: The kind of failure an answer opens with: "This is a generated-docs drift failure, not a
-#: Rust test failure." (a kind named in one to six words).
+#: unit-test failure." (a kind named in one to six words).
 _KIND = r"(?:[\w`'./+-]+ ){1,6}?(?:failure|error|issue|problem|breakage|regression)"
 _DIAGNOSIS = re.compile(
     rf"^(?:this|that|it) is (?:an? |the )?(?P<kind>{_KIND}(?:,? not (?:an? |the )?{_KIND})?)\.$",
