@@ -17,9 +17,12 @@ third (`sessions3/`, SOURCES3.md): what five projects are and what they are writ
 sessions of five repositories no rule was written from, its gold written before the rules first
 ran over it. `learned4.toml` is the fourth (`sessions4/`, SOURCES4.md): one session of a
 repository no rule was written from, collected after the corroboration rule was committed, its
+gold written before any rule ran over it. `learned5.toml` is the fifth (`sessions5/`, SOURCES5.md):
+two sessions of two repositories no rule was written from (a Rust linter for MATLAB, a Lean 4
+proof project on Windows), collected for an unseen check of the rules on what sessions teach, its
 gold written before any rule ran over it.
 
-Usage: python -m bench.learned_study [--study first|second|third|fourth|all] [--details]
+Usage: python -m bench.learned_study [--study first|second|third|fourth|fifth|all] [--details]
                                     [--session NAME ...]
 """
 
@@ -42,6 +45,7 @@ STUDIES = {
     "second": STUDY / "learned2.toml",
     "third": STUDY / "learned3.toml",
     "fourth": STUDY / "learned4.toml",
+    "fifth": STUDY / "learned5.toml",
 }
 # The memory types that can carry what a session taught about its project.
 LEARNED_TYPES = {

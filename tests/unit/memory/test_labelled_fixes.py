@@ -119,3 +119,46 @@ def test_a_fix_that_opens_with_a_name_keeps_its_capitals() -> None:
     [found] = labelled_fixes(_reviewed(reply).events)
 
     assert "; the fix: CI now calls `this.flushChannels()`" in found.content
+
+
+DRIFT = (
+    "This is a generated-docs drift failure, not a Rust test failure.\n\n"
+    "`usage` 6.8.0 fixes rendering of optional subcommands.\n\n"
+    "Fix: run `mise run render` on the PR branch and commit the resulting documentation files.\n"
+)
+
+
+def _asked(reply: str, question: str = "why is this failing? (the PR's checks)") -> Session:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": question}, origin="typed")
+    session.run("gh run view 342 --log-failed | rg -n 'assert render|mise run render'")
+    session.say(reply)
+    return session
+
+
+def test_an_answer_naming_the_kind_of_failure_and_its_fix_is_one_lesson() -> None:
+    found = labelled_fixes(_asked(DRIFT).events)
+
+    assert [f.content for f in found] == [
+        "A failure diagnosed in a session: a generated-docs drift failure, not a Rust test "
+        "failure; the fix: run `mise run render` on the PR branch and commit the resulting "
+        "documentation files."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("reply", "question"),
+    [
+        # not asked about a failure
+        (DRIFT, "what does the render task do?"),
+        # the fix names nothing the session saw
+        (DRIFT.replace("mise run render", "just docs"), "why is this failing?"),
+        # a guess at the kind, and a fix advised rather than made
+        (DRIFT.replace("This is a", "This is probably a"), "why is this failing?"),
+        (DRIFT.replace("Fix: run", "Fix: you should run"), "why is this failing?"),
+        # the kind is not the answer's opening line
+        ("Looking at the logs.\n\n" + DRIFT, "why is this failing?"),
+    ],
+)
+def test_no_lesson_without_trouble_evidence_or_a_plain_diagnosis(reply: str, question: str) -> None:
+    assert labelled_fixes(_asked(reply, question).events) == []

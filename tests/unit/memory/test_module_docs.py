@@ -165,3 +165,39 @@ def test_a_doc_cut_before_the_list_it_introduces_says_nothing(path: str, text: s
 def test_a_complete_doc_is_kept(path: str, text: str, said: str) -> None:
     found = file_description(path, text)
     assert found is not None and found.startswith(said)
+
+
+STAGES = (
+    "//! Pipeline-level transform stages. A [`TransformStage`] wraps one of three\n"
+    "//! shapes:\n"
+    "//!\n"
+    "//! - [`TransformStage::Map`] holds an unchanged 1→1 transform.\n"
+    "//! - [`TransformStage::Filter`] is a predicate-based stage that drops\n"
+    "//!   records.\n"
+    "//! - [`TransformStage::PageFn`] is a whole-page closure.\n"
+    "\n"
+    "use crate::Value;\n"
+)
+
+
+def test_a_doc_that_leads_into_a_list_of_named_points_names_them() -> None:
+    assert file_description("crates/core/src/stage.rs", STAGES, 120) == (
+        "A `TransformStage` wraps one of three shapes: `Map`, `Filter` and `PageFn`."
+    )
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        # a point of the list is not named in code
+        STAGES.replace("[`TransformStage::Filter`] is", "The filter is"),
+        # one named point is no list
+        "//! A store is one of:\n//!\n//! - [`Store::Sqlite`] keeps rows on disk.\n",
+        # the lead-in says nothing of its own
+        STAGES.replace("A [`TransformStage`] wraps one of three\n//! shapes:", "It has:"),
+    ],
+)
+def test_no_named_list_when_a_point_is_unnamed_alone_or_the_lead_in_says_nothing(
+    doc: str,
+) -> None:
+    assert file_description("crates/core/src/stage.rs", doc, 120) is None

@@ -32,6 +32,45 @@ CALLS = [
     ("squirrel_memory.extractors.log_failures", "_sentences", "'[a](' * 200_000", ["[a]([a](["]),
     ("squirrel_memory.extractors.written_notes", "_clean", "'[' * 300_000", "[" * 9),
     ("squirrel_memory.extractors.written_notes", "_clean", "'[a](' * 200_000", "[a]([a](["),
+    # An answer's first line tried as the kind of failure it names ("This is a … failure.").
+    (
+        "squirrel_memory.extractors.labelled_fixes",
+        "_diagnosed_pair",
+        "'This is a ' + 'a ' * 150_000 + 'x\\nFix: run'",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.labelled_fixes",
+        "_diagnosed_pair",
+        "'This is a ' + 'a' * 300_000 + ' failure, not a b'",
+        None,
+    ),
+    # A doc comment's sentence that leads into a list of named points.
+    (
+        "squirrel_memory.extractors.modules",
+        "_named_list",
+        "'A. ' + ' ' * 300_000 + 'x:', ['- `a` b', '- `c` d'], 240",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.modules",
+        "_named_list",
+        "'A ' + 'a' * 300_000, ['- `' + 'a' * 300_000], 240",
+        None,
+    ),
+    # A list under a caveats heading: a label that never closes, a run of blanks.
+    (
+        "squirrel_memory.extractors.listed_caveats",
+        "_points",
+        "'**Caveats**\\n1. **' + 'a' * 300_000",
+        [],
+    ),
+    (
+        "squirrel_memory.extractors.listed_caveats",
+        "_points",
+        "'**Caveats**\\n- **abc**' + ' ' * 300_000",
+        [],
+    ),
     # A user's message cut into clauses: a long run of blanks with no spaced dash after it.
     ("squirrel_memory.extractors.clauses", "clauses", "'a' + ' ' * 300_000 + 'b'", []),
     # A runner's list of tasks: each line tried as an indented name.

@@ -24,6 +24,8 @@ from squirrel_memory.extractors.finder_parts import (
 )
 from squirrel_memory.extractors.finder_rows import Extract, Finder, files_of, one
 from squirrel_memory.extractors.labelled_fixes import labelled_fixes
+from squirrel_memory.extractors.listed_caveats import IMPORTANCE as CAVEAT_IMPORTANCE
+from squirrel_memory.extractors.listed_caveats import listed_caveats
 from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
 from squirrel_memory.extractors.missing_manifests import missing_manifests
 from squirrel_memory.extractors.missing_tools import IMPORTANCE as MISSING_TOOL_IMPORTANCE
@@ -75,6 +77,15 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         REPORTED_IMPORTANCE,
         lambda _f: ("pitfall", "labelled"),
+        files_of,
+    ),
+    # A caveat the assistant listed under a heading of its own ("**Caveats**"): how a tool
+    # behaves ("regenerated on every `npm install`"), named in what the session saw.
+    Finder(
+        listed_caveats,
+        MemoryType.PITFALL,
+        CAVEAT_IMPORTANCE,
+        lambda _f: ("pitfall", "caveat"),
         files_of,
     ),
     # A fix plan the user approved and the session carried out: what broke, why, the change.

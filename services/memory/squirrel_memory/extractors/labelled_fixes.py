@@ -26,6 +26,20 @@ later session needs (trigger and cause, and the difference that fixed it). It be
 
 The problem is kept up to `MAX_PROBLEM_CHARS` (its first sentences), the fix is its first
 sentence. At most `MAX_LESSONS` per episode.
+
+Asked why something fails, the assistant may instead open its answer by saying what kind of
+failure it is and set the fix out under a plain label further down:
+
+    This is a generated-docs drift failure, not a unit-test failure.
+    …
+    Fix: run `make docs` on the PR branch and commit the regenerated documentation files.
+
+That pair is kept too ("A failure diagnosed in a session: a generated-docs drift failure, not a
+unit-test failure; the fix: …") when the user's last message reports or asks about a failure,
+the answer's first line is that one sentence ("This is a/an <kind> failure|error|issue|problem",
+its kind named in a few words, optionally ", not a <kind> …"), a "Fix:" label (plain or bold)
+at a line's start follows, and the fix names in backticks something an earlier command or
+output of the session shows; the fix is tested as above (stated, one change, not advised).
 """
 
 from __future__ import annotations
@@ -58,6 +72,22 @@ _FIX_LABEL = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(*])")
+#: The kind of failure an answer opens with: "This is a generated-docs drift failure, not a
+#: unit-test failure." (a kind named in one to six words).
+_KIND = r"(?:[\w`'./+-]+ ){1,6}?(?:failure|error|issue|problem|breakage|regression)"
+_DIAGNOSIS = re.compile(
+    rf"^(?:this|that|it) is (?:an? |the )?(?P<kind>{_KIND}(?:,? not (?:an? |the )?{_KIND})?)\.$",
+    re.IGNORECASE,
+)
+#: A fix under a plain label at a line's start: "Fix: run `…`".
+_PLAIN_FIX = re.compile(_MARKUP + r"(?:the\s+)?fix\s*:\s+(?P<body>\S.*)$", re.IGNORECASE)
+#: A user message that reports or asks about a failure.
+_TROUBLE = re.compile(
+    r"\b(?:fail(?:s|ed|ing|ure|ures)?|errors?|broken|breaks?|crash(?:es|ed)?)\b", re.IGNORECASE
+)
+DIAGNOSED_PREFIX = "A failure diagnosed in a session: "
+#: What an earlier event shows, at most (characters).
+MAX_SEEN_CHARS = 20_000
 _PLAN = re.compile(r"^(?:let me|let's|i'll|i will|we need|we'll|next|todo|to do|step)\b", re.I)
 #: Advice or a choice of changes: a proposal, not the fix made.
 _PROPOSED = re.compile(
@@ -118,6 +148,44 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     return found
 
 
+def _diagnosed_pair(text: str) -> tuple[str, str] | None:
+    """(kind of failure, fix) of an answer that opens by naming the kind of failure and sets a
+    fix out under a "Fix:" label, else None."""
+    lines = [line for line in _FENCE.sub(" ", text).splitlines() if line.strip()]
+    if not lines or not (opening := _DIAGNOSIS.match(without_bold(lines[0]).strip())):
+        return None
+    for line in lines[1:]:
+        if match := (_FIX_LABEL.match(line) or _PLAIN_FIX.match(line)):
+            return opening["kind"], match["body"].strip()
+    return None
+
+
+def seen_text(event: StoredEvent) -> str:
+    """What `event` showed before the reply: a command and its output, or a tool's output."""
+    if event.event_type not in (EventType.TOOL_RESULT, EventType.COMMAND_RUN, EventType.TEST_RUN):
+        return ""
+    parts = (event.content.get("command"), event.content.get("output"))
+    return "\n".join(p[:MAX_SEEN_CHARS] for p in parts if isinstance(p, str))
+
+
+def _diagnosed(text: str, seen: list[str]) -> str | None:
+    """The lesson of an answer that names the kind of failure and its fix, else None."""
+    pair = _diagnosed_pair(text)
+    if pair is None:
+        return None
+    kind, raw_fix = pair
+    fix = _SENTENCE.split(raw_fix, maxsplit=1)[0]
+    if not _stated(fix) or _PROPOSED.search(fix) or len(fix) > MAX_FIX_CHARS:
+        return None
+    if not _shown(fix, seen) or PERSON.search(kind) or HEDGE.search(kind):
+        return None
+    said, done = sentence(kind), sentence(fix)
+    if not said or not done:
+        return None
+    run_on = done[:1].lower() + done[1:] if done[1:2].islower() else done
+    return f"{DIAGNOSED_PREFIX}a {said[:1].lower()}{said[1:].rstrip('.')}; the fix: {run_on}"
+
+
 def _edited(event: StoredEvent) -> bool:
     """Whether `event` is a change of a file other than a document (a note or a plan written is
     no fix)."""
@@ -139,11 +207,16 @@ def labelled_fixes(events: list[StoredEvent]) -> list[LabelledFix]:
     elsewhere = replies_elsewhere(events)
     found: list[LabelledFix] = []
     outputs: list[str] = []
+    seen: list[str] = []
     changed = False
+    trouble = False
     for event in events:
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             changed = False
+            trouble = bool(_TROUBLE.search(str(event.content.get("text") or "")))
             continue
+        if shown := seen_text(event):
+            seen.append(shown)
         if event.event_type == EventType.TOOL_RESULT:
             output = event.content.get("output")
             if isinstance(output, str):
@@ -177,4 +250,10 @@ def labelled_fixes(events: list[StoredEvent]) -> list[LabelledFix]:
             found.append(LabelledFix(key, content, (event.id,)))
             if len(found) == MAX_LESSONS:
                 return found
+        if trouble and (lesson := _diagnosed(text, seen)) is not None:
+            key = f"pitfall:labelled:{key_slug(lesson, _KEY_DROP) or 'failure'}"
+            if all(f.key != key for f in found):
+                found.append(LabelledFix(key, lesson, (event.id,)))
+                if len(found) == MAX_LESSONS:
+                    return found
     return found

@@ -260,7 +260,9 @@ def _first_sentences(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str | Non
         return None
     flat = paragraphs[0]
     if _LEADS_ON.search(flat):
-        return None  # "… operations including:" introduces a list the sentence needs
+        # "… operations including:" introduces a list the sentence needs: kept only when the
+        # list names each of its points in code ("A `Stage` is one of: - `Map` …, - `Filter` …").
+        return _named_list(flat, paragraphs[1:], limit)
     title = len(flat.split()) <= 5 and flat[-1] not in ".!?:"
     if title and len(paragraphs) > 1:
         flat = f"{flat}: {paragraphs[1][:1].lower()}{paragraphs[1][1:]}"
@@ -279,6 +281,33 @@ def _first_sentences(text: str, limit: int = MAX_DESCRIPTION_CHARS) -> str | Non
     if flat[-1] not in ".!?":
         flat += "."
     return flat[:1].upper() + flat[1:]
+
+
+#: A list item that opens with a name in code: "- [`Stage::Map`] holds …", "* `parse`: …".
+_NAMED_ITEM = re.compile(r"^(?:[-+•*]|\d{1,2}[.)])\s+\[?`(?P<name>[\w.:/<>-]{1,60})`\]?")
+_LAST_SENTENCE = re.compile(r"(?:^|(?<=[.!?])\s+)(?P<last>[A-Z`\[][^.!?]*:)$")
+#: Points of a list named in a description, at least and at most.
+MIN_NAMED, MAX_NAMED = 2, 8
+
+
+def _named_list(lead_in: str, rest: list[str], limit: int) -> str | None:
+    """The sentence that leads into a list, with the list's points named, when every point of
+    the list that follows it opens with a name in code; else None."""
+    names: list[str] = []
+    for paragraph in rest:
+        if not _LIST_ITEM.match(paragraph):
+            break
+        named = _NAMED_ITEM.match(paragraph)
+        if named is None:
+            return None
+        names.append(re.split(r"::|\.", named["name"].rstrip("()"))[-1])
+    last = _LAST_SENTENCE.search(lead_in)
+    if not MIN_NAMED <= len(names) <= MAX_NAMED or last is None or len(last["last"].split()) < 3:
+        return None
+    spans = [f"`{name}`" for name in names]
+    said = f"{last['last'].rstrip(':')}: {', '.join(spans[:-1])} and {spans[-1]}."
+    said = re.sub(r"\[(`[^`]+`)\]", r"\1", said)
+    return said if MIN_DESCRIPTION_CHARS <= len(said) <= limit else None
 
 
 def _line_doc(text: str, marker: str, package: str | None, limit: int) -> str | None:
