@@ -133,6 +133,17 @@ def _reply(text: str, at: int = 60) -> Reply:
             "Postgres isn't running locally; starting it with `docker compose up -d db`",
         ),
         ("The Redis container is not running, so the worker cannot connect.", None),
+        # one cause behind several checks, said of them all first; headers that aren't there
+        (
+            "All three checks fail for one reason: vendor/ is empty because composer install "
+            "was never run here.",
+            None,
+        ),
+        (
+            "Both fail the same way: the fmt headers aren't installed on this machine. "
+            "Installing them.",
+            "Both fail the same way: the fmt headers aren't installed on this machine",
+        ),
         ("The staging API was down when the smoke test ran.", None),
     ],
 )
@@ -145,6 +156,8 @@ def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str | None) -> 
     [
         "Let me fix the formatting issues first.",  # a plan
         "Perfect! All tests pass now.",  # a reaction
+        "All three checks pass now that the config is fixed.",
+        "All done: the build is green.",
         "Now let me run the tests again.",
         "What does the error say?",
         "Let me see what the error means.",  # a plan, not a diagnosis

@@ -179,6 +179,31 @@ def related_edit(found: list[Edit], words: set[str]) -> Edit | None:
     return best[1]
 
 
+def naming_lines(found: list[Edit], words: set[str]) -> tuple[Edit, str] | None:
+    """(the first change to a file that existed, too large to quote whole, whose added lines
+    name `words`, and those lines said as added: "adding `ssl = dependency('openssl')`"), or
+    None: one or two such lines, each short enough to quote. A build file rewritten to
+    declare what the error said was missing is told by the line that declares it."""
+    for edit in found:
+        if difference(edit) or not edit.before:
+            continue
+        removed, added = _changed_lines(edit)
+        named = {w for w in words if _names(" ".join(added).lower(), w)}
+        naming = [line for line in added if any(_names(line.lower(), w) for w in named)]
+        if not naming or len(naming) > MAX_DIFF_LINES:
+            continue
+        if any(_names(" ".join(removed).lower(), w) for w in named):
+            continue  # what the error names was there before, changed: not a line added
+        if any("`" in line or len(line) > MAX_DIFF_LINE_CHARS for line in naming):
+            continue
+        return edit, " and ".join(f"adding `{line}`" for line in naming)
+    return None
+
+
+def _names(text: str, word: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+
+
 def naming_edit(found: list[Edit], words: set[str]) -> Edit | None:
     """The first edit too large to quote whose changed lines name one of `words` that only
     code would use (`report_tool`, `POOL_TIMEOUT`, `v2.1`), or None: the change that was about

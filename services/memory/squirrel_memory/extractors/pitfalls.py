@@ -27,6 +27,8 @@ _ERROR_LINE = re.compile(
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s|"
     # Shell and parser errors: `./deploy.sh: line 28: syntax error near unexpected token`.
     r"^\S+: line \d+: |(?<![Nn]o )\bsyntax error\b|"
+    # A POSIX shell's error, numbered by its line: `sh: 1: vendor/bin/phpunit: not found`.
+    r"^(?:\S*/)?(?:ba|da|k|z)?sh: \d+: |"
     # Kotlin's compiler (`e: file:///src/A.kt:3:9 Unresolved reference: x`, and with no place:
     # `e: Inconsistent JVM-target compatibility detected …`) and R's
     # (`Error in `f(x)`: could not find function "f"`).
@@ -158,7 +160,9 @@ _REASON = re.compile(
 #: a test runner's failed case (`● sum › adds`).
 _STATED = re.compile(
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+(?::\d+)?:\s*\S+(?:\s+\S+){1,}|"
-    r"\bpanicked at\b|\bassertion\b.*\bfailed\b|^●\s+\S",
+    r"\bpanicked at\b|\bassertion\b.*\bfailed\b|^●\s+\S|"
+    # A refusal stated in words: `lint: failed with ruff is not allowed, use …`.
+    r"\b(?:is|are) not (?:allowed|permitted)\b",
     re.IGNORECASE,
 )
 #: A line after which the error is told (`* What went wrong:`, `rake aborted!`).
