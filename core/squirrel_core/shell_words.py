@@ -199,6 +199,9 @@ _EXPANDED_WORD = re.compile(r"^(?:[\w@%+=:,./-]|\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*
 
 def _quoted(word: str) -> str:
     quoted = shlex.quote(word)
+    plain = word.replace("#", "_")
+    if quoted != word and not word.startswith("#") and shlex.quote(plain) == plain:
+        return word  # a `#` inside a word starts no comment (`nix build .#default`)
     if quoted != word and _EXPANDED_WORD.match(word):
         # A variable the shell expands (`-v $PWD:/src`): single quotes would keep it literal.
         return f'"{word}"'

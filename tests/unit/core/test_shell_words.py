@@ -159,3 +159,8 @@ def test_a_hash_starts_a_comment_only_at_a_word_s_start(
     line: str, expected: list[list[str]]
 ) -> None:
     assert simple_commands(line) == expected
+
+
+def test_a_word_with_a_hash_inside_is_shown_unquoted() -> None:
+    assert _texts("nix build .#default") == ["nix build .#default"]
+    assert join_words(["echo", "#x"]) == "echo '#x'"

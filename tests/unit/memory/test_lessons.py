@@ -857,3 +857,29 @@ def test_a_read_in_another_session_does_not_say_what_a_whole_write_replaced() ->
     later.write("src/queue.ts", "class Queue { n = 0 }\n")
     (edit,) = edits([*earlier.events, *later.events])
     assert edit.before == ""
+
+
+def test_a_panics_message_on_the_lines_after_it_is_the_explanation() -> None:
+    output = (
+        "error: failed to run custom build command for `openssl-sys v0.9.101`\n"
+        "  --- stderr\n  thread 'main' panicked at build/find_normal.rs:190:5:\n\n"
+        "  Could not find directory of OpenSSL installation, and this `-sys` crate cannot\n"
+        "  proceed without this knowledge. If OpenSSL is installed, set `OPENSSL_DIR`.\n"
+    )
+    assert explanation(output, first_error_line(output)) == (
+        "Could not find directory of OpenSSL installation, and this `-sys` crate cannot "
+        "proceed without this knowledge"
+    )
+
+
+def test_a_panics_message_the_error_line_already_shows_is_no_explanation() -> None:
+    output = (
+        "thread 'reads' panicked at src/parse.rs:10:9:\nmissing env var DATA_URL\n"
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+    )
+    assert (
+        explanation(
+            output, "thread 'reads' panicked at src/parse.rs:10:9: missing env var DATA_URL"
+        )
+        == ""
+    )

@@ -121,6 +121,12 @@ _PYTEST = (
             "lint: failed with ruff is not allowed, use allowlist_externals to allow it",
         ),
         (
+            # A diagnostic drawn in a frame: the frame is not part of the line.
+            "╷\n│ Error: Inconsistent dependency lock file\n│ \n│ The following dependency "
+            "selections recorded in the lock file are\n╵\n",
+            "Error: Inconsistent dependency lock file",
+        ),
+        (
             # A POSIX shell's own error under a hook's count of what failed.
             "> vendor/bin/phpunit\nsh: 1: vendor/bin/phpunit: not found\n"
             "pre-commit: 1 checks failed, commit aborted\n",

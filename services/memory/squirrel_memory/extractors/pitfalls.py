@@ -65,8 +65,15 @@ def first_error_line(output: str) -> str:
     return _first_error_line(output)
 
 
+#: The frame a tool draws around a diagnostic (`│ Error: Inconsistent dependency lock file`):
+#: not part of what the line says.
+_FRAME = "│┃║"
+
+
 def _first_error_line(output: str) -> str:
-    lines = [line.strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
+    lines = [
+        line.strip().lstrip(_FRAME).strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()
+    ]
     lines = [line for line in lines if line and not _SKIP_LINE.match(line)]
     lines = _without_progress(lines)
     first = _chosen(lines, stated=False)
