@@ -119,6 +119,12 @@ CALLS = [
         "'sh' * 150_000 + ': 1: x is not allowed'",
         "",
     ),
+    (
+        "squirrel_memory.extractors.output_explanations",
+        "explanation",
+        "'panicked at ' * 20_000 + 'a:' * 100_000",
+        "",
+    ),
     # A user's clause tried after its reason ("since CI is slow, run …"): blanks, no comma.
     (
         "squirrel_memory.extractors.user_wording",
