@@ -123,9 +123,9 @@ def explanation(output: str, shown: str = "") -> str:
     if cause and cause.rstrip(".") not in shown:
         return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
     lines = [raw.strip() for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
-    told = _panic_message(lines)
-    if told and told not in shown:
-        return clipped(told, MAX_EXPLANATION_CHARS)
+    message = _panic_message(lines)
+    if message and message not in shown:
+        return clipped(message, MAX_EXPLANATION_CHARS)
     for n, line in enumerate(lines):
         if _ASKS_ABOUT_NEXT.match(line):
             # "Did you mean this?" and the suggestion on the next line: the two are the hint
