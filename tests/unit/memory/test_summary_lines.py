@@ -121,6 +121,13 @@ _PYTEST = (
             "lint: failed with ruff is not allowed, use allowlist_externals to allow it",
         ),
         (
+            # .NET's exception, a blank before its colon, under the test runner's lines.
+            "  Failed App.Tests.RepoTests.Saves [12 ms]\n  Error Message:\n"
+            "   Microsoft.Data.Sqlite.SqliteException : SQLite Error 1: 'no such table: A'.\n"
+            "Failed!  - Failed:     1, Passed:    11, Skipped:     0, Total:    12\n",
+            "Microsoft.Data.Sqlite.SqliteException : SQLite Error 1: 'no such table: A'.",
+        ),
+        (
             # A diagnostic drawn in a frame: the frame is not part of the line.
             "╷\n│ Error: Inconsistent dependency lock file\n│ \n│ The following dependency "
             "selections recorded in the lock file are\n╵\n",

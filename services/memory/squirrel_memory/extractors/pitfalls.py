@@ -14,7 +14,8 @@ MAX_FINGERPRINT_CHARS = 160
 
 _EXCEPTION_LINE = re.compile(
     r"^(?:E\s+)?(?P<cls>[A-Za-z_](?:[\w.]|::)*(?:Error|Exception|Exit|Failure|Warning|Interrupt))"
-    r"(?::\s*(?P<msg>.*))?$"
+    # (.NET writes a blank before the colon: `Microsoft.Data.Sqlite.SqliteException : …`)
+    r"(?: ?:\s*(?P<msg>.*))?$"
     # Elixir and Erlang: `** (Postgrex.Error) FATAL 3D000 …`
     r"|^\*\* \((?P<ex_cls>[\w.]+)\)\s*(?P<ex_msg>.*)$"
 )
