@@ -188,6 +188,9 @@ def naming_lines(found: list[Edit], words: set[str]) -> tuple[Edit, str] | None:
         if difference(edit) or not edit.before:
             continue
         removed, added = _changed_lines(edit)
+        # A line that replaced one with the same head (`executable(…)`) was changed, not added.
+        heads = {_head(line) for line in removed}
+        added = [line for line in added if _head(line) not in heads]
         named = {w for w in words if _names(" ".join(added).lower(), w)}
         naming = [line for line in added if any(_names(line.lower(), w) for w in named)]
         if not naming or len(naming) > MAX_DIFF_LINES:
@@ -198,6 +201,11 @@ def naming_lines(found: list[Edit], words: set[str]) -> tuple[Edit, str] | None:
             continue
         return edit, " and ".join(f"adding `{line}`" for line in naming)
     return None
+
+
+def _head(line: str) -> str:
+    """A line's head: what comes before its first bracket, `=` or `:` (`executable`, `ssl`)."""
+    return re.split(r"[(\[{=:]", line, maxsplit=1)[0].strip()
 
 
 def _names(text: str, word: str) -> bool:
