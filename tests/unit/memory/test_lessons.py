@@ -274,6 +274,28 @@ def test_a_small_edit_says_its_difference() -> None:
     assert difference(_edit("x", big)) == ""
 
 
+def test_a_line_added_under_a_section_says_the_section() -> None:
+    toml = _edit("[dev-dependencies]\n", '[dev-dependencies]\ntokio = "1"\n', "Cargo.toml")
+    assert difference(toml) == 'adding `tokio = "1"` under `[dev-dependencies]`'
+    # No heading shown above the line: none is said.
+    assert difference(_edit("a = 1\n", 'a = 1\ntokio = "1"\n', "Cargo.toml")) == (
+        'adding `tokio = "1"`'
+    )
+
+
+_TARGET = '.testTarget(name: "ReaderTests", dependencies: ["Reader"]'
+
+
+def test_a_long_line_changed_in_a_few_words_says_those_words() -> None:
+    long = _edit(f"{_TARGET})", f'{_TARGET}, resources: [.copy("Fixtures")])', "Package.swift")
+    assert difference(long) == (
+        'changing `["Reader"])` to `["Reader"], resources: [.copy("Fixtures")])`'
+    )
+    # Changed all through: too long to say.
+    other = ".target(name: 'Writer', path: 'Sources/Writer', exclude: ['Old'], swiftSettings: [])"
+    assert difference(_edit(f"{_TARGET})", other, "Package.swift")) == ""
+
+
 def test_the_edit_related_to_the_error_is_chosen() -> None:
     unrelated = _edit("title = 'a'", "title = 'b'", "README.md")
     related = _edit("pool_size: 5", "pool_size: 20", "config/db.exs")

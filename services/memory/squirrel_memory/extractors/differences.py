@@ -124,14 +124,42 @@ def difference(edit: Edit) -> str:
     removed, added = _changed_lines(edit)
     if not (removed or added) or len(removed) + len(added) > MAX_DIFF_LINES:
         return ""
-    if any("`" in line or len(line) > MAX_DIFF_LINE_CHARS for line in removed + added):
+    if any("`" in line for line in removed + added):
         return ""
+    if any(len(line) > MAX_DIFF_LINE_CHARS for line in removed + added):
+        # One long line changed in a few words: those words say it (`["Reader"])` to
+        # `["Reader"], resources: [.copy("Fixtures")])`); else it is too long to say.
+        if not (len(removed) == len(added) == 1):
+            return ""
+        old, new = _changed_words(removed[0], added[0])
+        if old == removed[0] or max(len(old), len(new)) > MAX_DIFF_LINE_CHARS:
+            return ""
+        return f"changing `{old}` to `{new}`"
     if removed and added:
         old, new = _changed_words(removed[0], added[0])
         return f"changing `{old}` to `{new}`"
     if added:
-        return " and ".join(f"adding `{line}`" for line in added)
+        section = _section(edit.after, added[0])
+        under = f" under `{section}`" if section else ""
+        return " and ".join(f"adding `{line}`" for line in added) + under
     return " and ".join(f"removing `{line}`" for line in removed)
+
+
+#: A section's heading in an INI or TOML file (`[dev-dependencies]`, `[tool.ruff]`).
+_SECTION = re.compile(r"^\[\[?[\w.-]+\]\]?$")
+
+
+def _section(text: str, line: str) -> str:
+    """The heading of the section `line` was added under in `text` (`[dev-dependencies]`),
+    when the edit shows it above the line; "" else."""
+    heading = ""
+    for raw in text.splitlines():
+        here = raw.strip()
+        if here == line:
+            return heading
+        if _SECTION.match(here):
+            heading = here
+    return ""
 
 
 def _changed_words(old: str, new: str) -> tuple[str, str]:
