@@ -5,11 +5,13 @@ or argument, a failure explained in the next reply, a failure fixed by a config 
 file, one cause behind a commit gate's checks, progress lines around an error, and must-not-fire
 cases: a failure left alone, a TDD red step, a transient network error) goes alone into its own
 project through the real pipeline (the offline `rules` extractor, as `bench.answer_key` runs it).
+A second set, `bench/pitfall_shape_cases_b.py`, holds more ecosystems and hosts; both sets run
+by default, each with its own table and total line (`--set a` or `--set b` runs one alone).
 Prints per case: pitfalls kept, whether one names the trigger, the cause and the fix, and junk
 (a pitfall built on a progress line, or any pitfall where none is due); with --memories, every
 memory kept, in full.
 
-Usage: python -m bench.pitfall_shapes [--case NAME ...] [--memories]
+Usage: python -m bench.pitfall_shapes [--set a|b] [--case NAME ...] [--memories]
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench import case_runs
+from bench import case_runs, pitfall_shape_cases_b
 from bench.pitfall_shape_cases import CASES, Shape
 from squirrel_core.logs import configure_logging
 
@@ -102,20 +104,42 @@ def report(outcomes: Sequence[Outcome], memories: bool = False) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None, cases: Sequence[Shape] = CASES, doc: str = __doc__) -> int:
-    """Runs `cases` (those named by --case, else all) and prints the report; `doc` is the
-    calling bench's docstring, whose first line describes the command."""
+#: This bench's sets of cases, by the name `--set` takes.
+SETS: dict[str, Sequence[Shape]] = {"a": CASES, "b": pitfall_shape_cases_b.CASES}
+
+
+def main(
+    argv: list[str] | None = None,
+    cases: Sequence[Shape] | None = None,
+    doc: str = __doc__,
+) -> int:
+    """Runs `cases` (else this bench's sets, or the one --set names; only the cases --case
+    names, else all) and prints a report per set; `doc` is the calling bench's docstring, whose
+    first line describes the command."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--case", action="append", default=[], help="only this case (repeatable)")
     parser.add_argument("--memories", action="store_true", help="print every memory kept")
+    if cases is None:
+        parser.add_argument("--set", choices=sorted(SETS), help="only this set of cases")
     args = parser.parse_args(argv)
     configure_logging("bench", "error", json=True)
-    shapes = [s for s in cases if not args.case or s.name in args.case]
-    unknown = set(args.case) - {s.name for s in shapes}
+    if cases is not None:
+        sets: dict[str, Sequence[Shape]] = {"": cases}
+    else:
+        sets = {k: v for k, v in SETS.items() if args.set in (None, k)}
+    chosen = {k: [s for s in v if not args.case or s.name in args.case] for k, v in sets.items()}
+    unknown = set(args.case) - {s.name for v in chosen.values() for s in v}
     if unknown:
         print(f"no case named {sorted(unknown)}", file=sys.stderr)
         return 2
-    print(report(measure(shapes), args.memories))
+    chosen = {k: v for k, v in chosen.items() if v}
+    outcomes = measure([s for v in chosen.values() for s in v])
+    by_name = {o.shape.name: o for o in outcomes}
+    parts = []
+    for key, shapes in chosen.items():
+        title = f"set {key}\n" if key and len(chosen) > 1 else ""
+        parts.append(title + report([by_name[s.name] for s in shapes], args.memories))
+    print("\n\n".join(parts))
     return 0
 
 

@@ -28,13 +28,17 @@ _HEREDOC = re.compile(r"(?<!<)<<(-?)[ \t]*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 #: Operator characters quoted or escaped in a line stand in as these (private-use) characters
 #: while it is split, so that no quoted `&&` or `<<<` reads as an operator.
 _MASK = {char: chr(0xE000 + i) for i, char in enumerate(sorted(_PUNCTUATION))}
-_UNMASK = str.maketrans({mask: char for char, mask in _MASK.items()})
+#: A `#` inside a word (`nix build .#default`, `url#anchor`) starts no comment: it stands in
+#: as this character while the line is split.
+_WORD_HASH = chr(0xE000 + len(_MASK))
+_UNMASK = str.maketrans({**{mask: char for char, mask in _MASK.items()}, _WORD_HASH: "#"})
+_WORD_BREAK = frozenset(" \t\r") | _PUNCTUATION
 
 
 def _masked(line: str) -> str:
     """`line` with the operator characters inside quotes or after a backslash masked; as it
     is when it already holds a mask character."""
-    if any(mask in line for mask in _MASK.values()):
+    if any(mask in line for mask in (*_MASK.values(), _WORD_HASH)):
         return line
     out: list[str] = []
     single = double = escaped = False
@@ -51,6 +55,9 @@ def _masked(line: str) -> str:
             double = not double
         elif single or double:
             out.append(_MASK.get(char, char))
+            continue
+        elif char == "#" and out and out[-1] not in _WORD_BREAK:
+            out.append(_WORD_HASH)
             continue
         out.append(char)
     return "".join(out)
@@ -192,6 +199,9 @@ _EXPANDED_WORD = re.compile(r"^(?:[\w@%+=:,./-]|\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*
 
 def _quoted(word: str) -> str:
     quoted = shlex.quote(word)
+    plain = word.replace("#", "_")
+    if quoted != word and not word.startswith("#") and shlex.quote(plain) == plain:
+        return word  # a `#` inside a word starts no comment (`nix build .#default`)
     if quoted != word and _EXPANDED_WORD.match(word):
         # A variable the shell expands (`-v $PWD:/src`): single quotes would keep it literal.
         return f'"{word}"'

@@ -141,3 +141,26 @@ def test_a_pattern_typed_unquoted_stays_unquoted() -> None:
     quoted = "find . -name '*.py'"
     assert join_words(["find", ".", "-name", "*.py"], typed=quoted) == quoted
     assert join_words(["echo", "*.py"]) == "echo '*.py'"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # A `#` inside a word is part of it: a flake's output, a URL's fragment.
+        ("nix build .#default", [["nix", "build", ".#default"]]),
+        ("curl https://x.dev/a#top && ls", [["curl", "https://x.dev/a#top"], ["ls"]]),
+        # A `#` that starts a word starts a comment, after a blank or an operator.
+        ("make test # the slow ones too", [["make", "test"]]),
+        ("make test;# later", [["make", "test"]]),
+        ('echo "#tag" #note', [["echo", "#tag"]]),
+    ],
+)
+def test_a_hash_starts_a_comment_only_at_a_word_s_start(
+    line: str, expected: list[list[str]]
+) -> None:
+    assert simple_commands(line) == expected
+
+
+def test_a_word_with_a_hash_inside_is_shown_unquoted() -> None:
+    assert _texts("nix build .#default") == ["nix build .#default"]
+    assert join_words(["echo", "#x"]) == "echo '#x'"

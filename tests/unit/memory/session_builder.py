@@ -275,10 +275,11 @@ def scripted_session(
             events.append(_scripted(root, t0, n, session, "assistant_response", {"text": data}, at))
         else:
             path, old, new = data
-            edit = {"file_path": f"{root}/{path}", "old_string": old, "new_string": new}
+            where = path if path.startswith("/") else f"{root}/{path}"
+            edit = {"file_path": where, "old_string": old, "new_string": new}
             call = {"tool": "Edit", "input": edit}
             events.append(_scripted(root, t0, n, session, "tool_call", call, at))
-            change = {"path": f"{root}/{path}"}
+            change = {"path": where}
             events.append(_scripted(root, t0, 100 + n, session, "code_change", change, at + 1))
     return events
 

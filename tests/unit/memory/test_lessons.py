@@ -133,6 +133,17 @@ def _reply(text: str, at: int = 60) -> Reply:
             "Postgres isn't running locally; starting it with `docker compose up -d db`",
         ),
         ("The Redis container is not running, so the worker cannot connect.", None),
+        # one cause behind several checks, said of them all first; headers that aren't there
+        (
+            "All three checks fail for one reason: vendor/ is empty because composer install "
+            "was never run here.",
+            None,
+        ),
+        (
+            "Both fail the same way: the fmt headers aren't installed on this machine. "
+            "Installing them.",
+            "Both fail the same way: the fmt headers aren't installed on this machine",
+        ),
         ("The staging API was down when the smoke test ran.", None),
     ],
 )
@@ -145,6 +156,8 @@ def test_the_assistants_diagnosis_is_the_cause(text: str, cause: str | None) -> 
     [
         "Let me fix the formatting issues first.",  # a plan
         "Perfect! All tests pass now.",  # a reaction
+        "All three checks pass now that the config is fixed.",
+        "All done: the build is green.",
         "Now let me run the tests again.",
         "What does the error say?",
         "Let me see what the error means.",  # a plan, not a diagnosis
@@ -259,6 +272,28 @@ def test_a_small_edit_says_its_difference() -> None:
     assert difference(_edit("", "a whole new file")) == ""
     big = "\n".join(f"line {i}" for i in range(10))
     assert difference(_edit("x", big)) == ""
+
+
+def test_a_line_added_under_a_section_says_the_section() -> None:
+    toml = _edit("[dev-dependencies]\n", '[dev-dependencies]\ntokio = "1"\n', "Cargo.toml")
+    assert difference(toml) == 'adding `tokio = "1"` under `[dev-dependencies]`'
+    # No heading shown above the line: none is said.
+    assert difference(_edit("a = 1\n", 'a = 1\ntokio = "1"\n', "Cargo.toml")) == (
+        'adding `tokio = "1"`'
+    )
+
+
+_TARGET = '.testTarget(name: "ReaderTests", dependencies: ["Reader"]'
+
+
+def test_a_long_line_changed_in_a_few_words_says_those_words() -> None:
+    long = _edit(f"{_TARGET})", f'{_TARGET}, resources: [.copy("Fixtures")])', "Package.swift")
+    assert difference(long) == (
+        'changing `["Reader"])` to `["Reader"], resources: [.copy("Fixtures")])`'
+    )
+    # Changed all through: too long to say.
+    other = ".target(name: 'Writer', path: 'Sources/Writer', exclude: ['Old'], swiftSettings: [])"
+    assert difference(_edit(f"{_TARGET})", other, "Package.swift")) == ""
 
 
 def test_the_edit_related_to_the_error_is_chosen() -> None:
@@ -844,3 +879,29 @@ def test_a_read_in_another_session_does_not_say_what_a_whole_write_replaced() ->
     later.write("src/queue.ts", "class Queue { n = 0 }\n")
     (edit,) = edits([*earlier.events, *later.events])
     assert edit.before == ""
+
+
+def test_a_panics_message_on_the_lines_after_it_is_the_explanation() -> None:
+    output = (
+        "error: failed to run custom build command for `openssl-sys v0.9.101`\n"
+        "  --- stderr\n  thread 'main' panicked at build/find_normal.rs:190:5:\n\n"
+        "  Could not find directory of OpenSSL installation, and this `-sys` crate cannot\n"
+        "  proceed without this knowledge. If OpenSSL is installed, set `OPENSSL_DIR`.\n"
+    )
+    assert explanation(output, first_error_line(output)) == (
+        "Could not find directory of OpenSSL installation, and this `-sys` crate cannot "
+        "proceed without this knowledge"
+    )
+
+
+def test_a_panics_message_the_error_line_already_shows_is_no_explanation() -> None:
+    output = (
+        "thread 'reads' panicked at src/parse.rs:10:9:\nmissing env var DATA_URL\n"
+        "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+    )
+    assert (
+        explanation(
+            output, "thread 'reads' panicked at src/parse.rs:10:9: missing env var DATA_URL"
+        )
+        == ""
+    )

@@ -143,6 +143,27 @@ CALLS = [
         [],
     ),
     ("squirrel_memory.extractors.approved_fixes", "_first_sentence", "'a' * 300_000", ""),
+    # A failed run's line tried as a count of failed checks, a reply's as one that says all
+    # of them fail, an output's as a shell's numbered error or a refusal in words.
+    (
+        "squirrel_memory.extractors.summary_lines",
+        "is_summary",
+        "'a' * 300_000 + ': 1 checks'",
+        False,
+    ),
+    ("squirrel_memory.extractors.lessons", "_explaining_sentence", "'All ' + 'a ' * 150_000", ""),
+    (
+        "squirrel_memory.extractors.pitfalls",
+        "first_error_line",
+        "'sh' * 150_000 + ': 1: x is not allowed'",
+        "",
+    ),
+    (
+        "squirrel_memory.extractors.output_explanations",
+        "explanation",
+        "'panicked at ' * 20_000 + 'a:' * 100_000",
+        "",
+    ),
     # A user's clause tried after its reason ("since CI is slow, run …"): blanks, no comma.
     (
         "squirrel_memory.extractors.user_wording",

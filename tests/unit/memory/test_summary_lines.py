@@ -114,6 +114,32 @@ _PYTEST = (
         (_YARN, "src/app.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'."),
         (_PYTEST, "AssertionError: assert 3 == 4"),
         (
+            # A test environment's status after the refusal it states in words.
+            "lint: commands[0]> ruff check src\n"
+            "lint: failed with ruff is not allowed, use allowlist_externals to allow it\n"
+            "  lint: FAIL code 1 (2.31 seconds)\n  evaluation failed :( (2.44 seconds)\n",
+            "lint: failed with ruff is not allowed, use allowlist_externals to allow it",
+        ),
+        (
+            # .NET's exception, a blank before its colon, under the test runner's lines.
+            "  Failed App.Tests.RepoTests.Saves [12 ms]\n  Error Message:\n"
+            "   Microsoft.Data.Sqlite.SqliteException : SQLite Error 1: 'no such table: A'.\n"
+            "Failed!  - Failed:     1, Passed:    11, Skipped:     0, Total:    12\n",
+            "Microsoft.Data.Sqlite.SqliteException : SQLite Error 1: 'no such table: A'.",
+        ),
+        (
+            # A diagnostic drawn in a frame: the frame is not part of the line.
+            "╷\n│ Error: Inconsistent dependency lock file\n│ \n│ The following dependency "
+            "selections recorded in the lock file are\n╵\n",
+            "Error: Inconsistent dependency lock file",
+        ),
+        (
+            # A POSIX shell's own error under a hook's count of what failed.
+            "> vendor/bin/phpunit\nsh: 1: vendor/bin/phpunit: not found\n"
+            "pre-commit: 1 checks failed, commit aborted\n",
+            "sh: 1: vendor/bin/phpunit: not found",
+        ),
+        (
             "error: externally-managed-environment\n"
             "subprocess.CalledProcessError: Command '['pip', 'install', '.']' returned non-zero "
             "exit status 1.\n",
@@ -157,6 +183,9 @@ def test_the_line_stating_the_error_beats_a_summary(output: str, expected: str) 
         "subprocess.CalledProcessError: Command '['make']' returned non-zero exit status 2.",
         "npm ERR! app@1.0.0 test: `jest`",
         "Compilation failure",
+        "lint: FAIL code 1 (2.31 seconds)",
+        "pre-commit: 3 checks failed, commit aborted",
+        "evaluation failed :( (2.44 seconds)",
     ],
 )
 def test_summaries_are_known(line: str) -> None:
@@ -179,6 +208,8 @@ def test_summaries_are_known(line: str) -> None:
         "Error: Request failed with status code 404",
         "Failed: timeout",
         "git@github.com: Permission denied (publickey).",
+        "lint: failed with ruff is not allowed, use allowlist_externals to allow it",
+        "sh: 1: vendor/bin/phpunit: not found",
     ],
 )
 def test_lines_stating_an_error_are_no_summary(line: str) -> None:

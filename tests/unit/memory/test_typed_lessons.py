@@ -725,3 +725,143 @@ def test_an_option_the_later_runs_keep_is_a_standing_need_not_a_repair() -> None
     assert "To build: `cabal build --allow-newer`." in _recipes(events)
     found = attempts(commands(sorted(events, key=lambda e: e.timestamp)), ROOT)
     assert recoveries(found) == set()
+
+
+# --- what changed between the failure and the pass is the fix, however it was given ----------
+
+
+def test_a_variable_set_before_the_same_command_is_the_fix() -> None:
+    # One machine's path is left out of the typed command; the run as typed says the fix.
+    events = _session(
+        [
+            (
+                "run",
+                (
+                    "cargo build -p crawler",
+                    101,
+                    "error: failed to run custom build command for `openssl-sys v0.9.101`",
+                ),
+            ),
+            ("run", ("OPENSSL_DIR=/opt/openssl@3 cargo build -p crawler", 0, "Finished `dev`")),
+        ]
+    )
+    found = _pitfalls(events)
+    assert len(found) == 1
+    assert "`OPENSSL_DIR=/opt/openssl@3 cargo build -p crawler` worked" in found[0]
+
+
+def test_the_same_variable_set_both_times_is_no_fix() -> None:
+    events = _session(
+        [
+            ("run", ("OPENSSL_DIR=/opt/ssl cargo build", 101, "error: failed to download `x`")),
+            ("run", ("OPENSSL_DIR=/opt/ssl cargo build", 0, "Finished `dev`")),
+        ]
+    )
+    assert not any("worked" in p or "fixed" in p for p in _pitfalls(events))
+
+
+def test_a_flag_before_the_goal_keeps_the_run_the_same_command() -> None:
+    # `-am` reads as taking `package` for its value: the run is still the failed one, retried.
+    events = _session(
+        [
+            (
+                "run",
+                (
+                    "mvn -pl api package",
+                    1,
+                    "[ERROR] Failed to execute goal on project api: Could not resolve "
+                    "dependencies for project com.acme:api:jar:1.0: Could not find artifact "
+                    "com.acme:core:jar:1.0",
+                ),
+            ),
+            ("run", ("mvn -pl api -am package", 0, "[INFO] BUILD SUCCESS")),
+        ]
+    )
+    found = _pitfalls(events)
+    assert len(found) == 1
+    assert "with `-am` added" in found[0]
+
+
+def test_another_goal_after_a_flag_is_another_command() -> None:
+    events = _session(
+        [
+            ("run", ("mvn -pl api package", 1, "[ERROR] Could not find artifact com.acme:core")),
+            ("run", ("mvn -q deploy", 0, "[INFO] BUILD SUCCESS")),
+        ]
+    )
+    assert not any("fixed" in p or "worked" in p for p in _pitfalls(events))
+
+
+def test_a_tools_configuration_outside_the_project_is_the_fix() -> None:
+    events = _session(
+        [
+            (
+                "run",
+                (
+                    "nix build .#default",
+                    1,
+                    "error: experimental Nix feature 'nix-command' is disabled; add "
+                    "'--extra-experimental-features nix-command' to enable it",
+                ),
+            ),
+            (
+                "edit",
+                (
+                    "/home/dev/.config/nix/nix.conf",
+                    "max-jobs = 4\n",
+                    "max-jobs = 4\nexperimental-features = nix-command flakes\n",
+                ),
+            ),
+            ("run", ("nix build .#default", 0, "")),
+        ]
+    )
+    found = _pitfalls(events)
+    assert len(found) == 1
+    assert "adding `experimental-features = nix-command flakes`" in found[0]
+
+
+def test_a_note_written_outside_the_project_is_no_fix() -> None:
+    events = _session(
+        [
+            ("run", ("nix build .#default", 1, "error: cannot connect to socket")),
+            ("edit", ("/tmp/notes.md", "", "retry the build\n")),
+            ("run", ("nix build .#default", 0, "")),
+        ]
+    )
+    assert not any("fixed" in p or "worked" in p for p in _pitfalls(events))
+
+
+_MESON_ERROR = (
+    "../src/tls.c:3:10: fatal error: openssl/ssl.h: No such file or directory\n"
+    "compilation terminated.\nninja: build stopped: subcommand failed."
+)
+
+
+def _build_file_fix(declared: str) -> str:
+    """The pitfall of a compile that failed on a missing header, passing after `meson.build`
+    declared `declared` in a change too large to quote whole."""
+    events = _session(
+        [
+            ("run", ("meson compile -C build", 1, _MESON_ERROR)),
+            (
+                "edit",
+                (
+                    "meson.build",
+                    "executable('srv', 'src/main.c', dependencies : [threads])\n",
+                    f"{declared} = dependency('{declared}')\n"
+                    f"executable('srv', 'src/main.c', dependencies : [threads, {declared}])\n",
+                ),
+            ),
+            ("run", ("meson compile -C build", 0, "[4/4] Linking target srv")),
+        ]
+    )
+    (found,) = _pitfalls(events)
+    return found
+
+
+def test_a_build_file_too_changed_to_quote_is_told_by_the_line_naming_the_error() -> None:
+    assert "adding `openssl = dependency('openssl')` in meson.build" in _build_file_fix("openssl")
+
+
+def test_a_build_file_change_naming_nothing_of_the_error_is_told_by_its_file() -> None:
+    assert "adding `" not in _build_file_fix("zlib")

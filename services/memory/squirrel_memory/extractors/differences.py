@@ -124,14 +124,42 @@ def difference(edit: Edit) -> str:
     removed, added = _changed_lines(edit)
     if not (removed or added) or len(removed) + len(added) > MAX_DIFF_LINES:
         return ""
-    if any("`" in line or len(line) > MAX_DIFF_LINE_CHARS for line in removed + added):
+    if any("`" in line for line in removed + added):
         return ""
+    if any(len(line) > MAX_DIFF_LINE_CHARS for line in removed + added):
+        # One long line changed in a few words: those words say it (`["Reader"])` to
+        # `["Reader"], resources: [.copy("Fixtures")])`); else it is too long to say.
+        if not (len(removed) == len(added) == 1):
+            return ""
+        old, new = _changed_words(removed[0], added[0])
+        if old == removed[0] or max(len(old), len(new)) > MAX_DIFF_LINE_CHARS:
+            return ""
+        return f"changing `{old}` to `{new}`"
     if removed and added:
         old, new = _changed_words(removed[0], added[0])
         return f"changing `{old}` to `{new}`"
     if added:
-        return " and ".join(f"adding `{line}`" for line in added)
+        section = _section(edit.after, added[0])
+        under = f" under `{section}`" if section else ""
+        return " and ".join(f"adding `{line}`" for line in added) + under
     return " and ".join(f"removing `{line}`" for line in removed)
+
+
+#: A section's heading in an INI or TOML file (`[dev-dependencies]`, `[tool.ruff]`).
+_SECTION = re.compile(r"^\[\[?[\w.-]+\]\]?$")
+
+
+def _section(text: str, line: str) -> str:
+    """The heading of the section `line` was added under in `text` (`[dev-dependencies]`),
+    when the edit shows it above the line; "" else."""
+    heading = ""
+    for raw in text.splitlines():
+        here = raw.strip()
+        if here == line:
+            return heading
+        if _SECTION.match(here):
+            heading = here
+    return ""
 
 
 def _changed_words(old: str, new: str) -> tuple[str, str]:
@@ -177,6 +205,39 @@ def related_edit(found: list[Edit], words: set[str]) -> Edit | None:
         if score > best[0]:
             best = (score, edit)
     return best[1]
+
+
+def naming_lines(found: list[Edit], words: set[str]) -> tuple[Edit, str] | None:
+    """(the first change to a file that existed, too large to quote whole, whose added lines
+    name `words`, and those lines said as added: "adding `ssl = dependency('openssl')`"), or
+    None: one or two such lines, each short enough to quote. A build file rewritten to
+    declare what the error said was missing is told by the line that declares it."""
+    for edit in found:
+        if difference(edit) or not edit.before:
+            continue
+        removed, added = _changed_lines(edit)
+        # A line that replaced one with the same head (`executable(…)`) was changed, not added.
+        heads = {_head(line) for line in removed}
+        added = [line for line in added if _head(line) not in heads]
+        named = {w for w in words if _names(" ".join(added).lower(), w)}
+        naming = [line for line in added if any(_names(line.lower(), w) for w in named)]
+        if not naming or len(naming) > MAX_DIFF_LINES:
+            continue
+        if any(_names(" ".join(removed).lower(), w) for w in named):
+            continue  # what the error names was there before, changed: not a line added
+        if any("`" in line or len(line) > MAX_DIFF_LINE_CHARS for line in naming):
+            continue
+        return edit, " and ".join(f"adding `{line}`" for line in naming)
+    return None
+
+
+def _head(line: str) -> str:
+    """A line's head: what comes before its first bracket, `=` or `:` (`executable`, `ssl`)."""
+    return re.split(r"[(\[{=:]", line, maxsplit=1)[0].strip()
+
+
+def _names(text: str, word: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
 
 
 def naming_edit(found: list[Edit], words: set[str]) -> Edit | None:

@@ -79,6 +79,8 @@ _CONFIG_NAMES = frozenset(
     {"dune", "dune-project", "makefile", "justfile", "package.swift", "build.zig", "mix.exs"}
     | {"rebar.config", "gemfile", "go.mod", "cmakelists.txt", "build.sbt", "project.clj"}
     | {"deps.edn", "dockerfile", "setup.cfg", "composer.json", "cpanfile", "makefile.pl"}
+    | {"meson.build", "meson_options.txt", "meson.options", "build.bazel", "module.bazel"}
+    | {"containerfile", "gnumakefile", "configure.ac", "podfile", "brewfile"}
 )
 
 

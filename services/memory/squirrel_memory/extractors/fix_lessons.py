@@ -14,10 +14,12 @@ from squirrel_memory.extractors.differences import (
     Edit,
     difference,
     naming_edit,
+    naming_lines,
     related_edit,
     telling,
 )
 from squirrel_memory.extractors.fix_kinds import configuration_file
+from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.pointed_edits import pointed_change
 from squirrel_memory.extractors.shown_commands import shown_command
 
@@ -51,7 +53,10 @@ def with_lesson(
             for e in edited
             if e.session_id == pitfall.failed.run.session_id and start <= e.timestamp <= end
         ]
-        words = telling(" ".join((pitfall.fingerprint, *causes)))
+        # The error line as printed too: normalising put `<path>` for what it named
+        # (`openssl/ssl.h`), which a fix declares.
+        error = first_error_line(pitfall.failed.run.output)
+        words = telling(" ".join((pitfall.fingerprint, error, *causes)))
         related = related_edit(window, words)
         if (
             related is None
@@ -70,6 +75,10 @@ def with_lesson(
             if related is not None
             else pointed_change(window, pitfall.failed.run.output)
         )
+        if quoted is None and pitfall.fix == "edit":
+            # A build or tool configuration rewritten: the lines it added naming the error.
+            configs = [e for e in window if configuration_file(e.path)]
+            quoted = naming_lines(configs, telling(error))
         large = naming_edit(window, words) if quoted is None else None
         if large is not None:
             # Too large to quote, but its lines name what failed: the file it changed is the fix.

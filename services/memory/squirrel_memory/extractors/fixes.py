@@ -36,7 +36,12 @@ from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
-from squirrel_memory.extractors.fix_kinds import formatter_for, gate_fixer, one_per_run
+from squirrel_memory.extractors.fix_kinds import (
+    configuration_file,
+    formatter_for,
+    gate_fixer,
+    one_per_run,
+)
 from squirrel_memory.extractors.fix_lessons import with_lesson
 from squirrel_memory.extractors.lessons import Reply
 from squirrel_memory.extractors.pitfalls import (
@@ -48,6 +53,7 @@ from squirrel_memory.extractors.pitfalls import (
 from squirrel_memory.extractors.retries import (
     as_typed,
     covers,
+    environment_set,
     option_args,
     reads_history,
     reselects,
@@ -387,6 +393,24 @@ def _attribute(
         # The run rewrote the files itself (a hook or formatter that fixes what it finds and
         # fails so the change is seen): the same command passed when run again.
         fix, shown, command = "rewrote", (), passed.text
+    elif not changed_args and environment_set(failed, passed):
+        # The same line with a variable set before it (one machine's path, left out of the
+        # typed command): that setting is the fix.
+        fix, shown, command = "variant", (), as_typed(passed.run.command)
+    elif outside := tuple(
+        dict.fromkeys(
+            c.path
+            for c in changes
+            if c.session_id == failed.run.session_id
+            and start <= c.timestamp <= end
+            and c.path.startswith(("/", "~"))
+            and configuration_file(c.path)
+        )
+    ):
+        # Nothing in the project changed, but a tool's own configuration outside it did
+        # (`~/.config/nix/nix.conf`): that change is the fix.
+        fix, shown, command = "edit", outside, ""
+        ids.extend(c.event_id for c in changes if c.path in outside)
     elif run_differently(failed, passed, fingerprint):
         # Same command, run another way (an environment activated, a wrapper): that way is
         # the fix for an error about the call itself (`pytest: command not found`).

@@ -51,9 +51,10 @@ _DIAGNOSES = re.compile(
     r"fails? (?:when|if|because)|there (?:is|are|were|was) (?:\w+ ){0,4}(?:errors?|failures?|"
     r"conflicts?)|(?:is|are) (?:missing|not installed|not set|not found|not on|not in|"
     r"required|expected|deprecated|outdated|stale)|doesn'?t (?:exist|have|support|match|"
-    r"accept)|does not (?:exist|have|support|match|accept)|isn'?t (?:installed|set|"
-    r"supported|allowed|available|running|started|reachable)|is not (?:installed|set|supported|"
-    r"allowed|available|running|started|reachable)|(?:is|was) (?:down|unreachable)|"
+    r"accept)|does not (?:exist|have|support|match|accept)|(?:isn|aren)'?t (?:installed|set|"
+    r"supported|allowed|available|running|started|reachable)|"
+    r"(?:is|are) not (?:installed|set|supported|allowed|available|running|started|reachable)|"
+    r"(?:is|was) (?:down|unreachable)|"
     r"can'?t (?:find|resolve|import|open|connect)|cannot (?:find|resolve|import|open|connect)|"
     r"expects?|mismatch|conflicts? with)\b",
     re.IGNORECASE,
@@ -62,7 +63,9 @@ _DIAGNOSES = re.compile(
 _PLAN = re.compile(
     r"^(?:let me|let's|i'll|i will|i'm going|i need|i should|"
     r"(?:now|next|first|then),? (?:let|let's|i|i'll|we|we'll)\b|"
-    r"great|perfect|excellent|good|ok|okay|sure|done|all|i see|i can see|looking|checking|"
+    r"great|perfect|excellent|good|ok|okay|sure|done|i see|i can see|looking|checking|"
+    # "All done", "All tests pass"; not "All three checks fail for one reason: …"
+    r"all(?!\s+(?:\w+\s+){0,2}(?:fail|fails|failed|failing)\b)|"
     r"running|(?:the )?tests? (?:now )?pass)",
     re.IGNORECASE,
 )

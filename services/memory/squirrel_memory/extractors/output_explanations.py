@@ -123,6 +123,9 @@ def explanation(output: str, shown: str = "") -> str:
     if cause and cause.rstrip(".") not in shown:
         return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
     lines = [raw.strip() for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
+    message = _panic_message(lines)
+    if message and message not in shown:
+        return clipped(message, MAX_EXPLANATION_CHARS)
     for n, line in enumerate(lines):
         if _ASKS_ABOUT_NEXT.match(line):
             # "Did you mean this?" and the suggestion on the next line: the two are the hint
@@ -137,6 +140,32 @@ def explanation(output: str, shown: str = "") -> str:
             if is_progress(words) or _SEE_MORE.search(line) or is_summary(words):
                 continue
             return clipped(line.rstrip("."), MAX_EXPLANATION_CHARS)
+    return ""
+
+
+#: A panic's heading whose message follows on the lines after it (`thread 'main' panicked at
+#: build/find_normal.rs:190:5:`).
+_PANIC_HEADING = re.compile(r"\bpanicked at \S+:\d+(?::\d+)?:$")
+#: Lines of a panic's message read at most.
+_PANIC_LINES = 4
+
+
+def _panic_message(lines: list[str]) -> str:
+    """The first sentence of the message a panic's heading announces on the lines after it
+    (joined until a blank line), or "": a build script's panic says why the build failed."""
+    for n, line in enumerate(lines):
+        if not _PANIC_HEADING.search(line):
+            continue
+        after = lines[n + 1 : n + 1 + _PANIC_LINES + 1]
+        start = next((k for k, a in enumerate(after) if a), len(after))
+        message: list[str] = []
+        for more in after[start:]:
+            if not more or len(message) == _PANIC_LINES or _EXPLAINS.match(more):
+                break  # (a note after the message is not part of it)
+            message.append(more)
+        text = " ".join(" ".join(message).split())
+        first = re.split(r"(?<=[.!])\s", text, maxsplit=1)[0].rstrip(".")
+        return first if len(first.split()) >= 3 and not is_progress(first) else ""
     return ""
 
 

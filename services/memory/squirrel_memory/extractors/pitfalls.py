@@ -14,7 +14,8 @@ MAX_FINGERPRINT_CHARS = 160
 
 _EXCEPTION_LINE = re.compile(
     r"^(?:E\s+)?(?P<cls>[A-Za-z_](?:[\w.]|::)*(?:Error|Exception|Exit|Failure|Warning|Interrupt))"
-    r"(?::\s*(?P<msg>.*))?$"
+    # (.NET writes a blank before the colon: `Microsoft.Data.Sqlite.SqliteException : …`)
+    r"(?: ?:\s*(?P<msg>.*))?$"
     # Elixir and Erlang: `** (Postgrex.Error) FATAL 3D000 …`
     r"|^\*\* \((?P<ex_cls>[\w.]+)\)\s*(?P<ex_msg>.*)$"
 )
@@ -27,6 +28,8 @@ _ERROR_LINE = re.compile(
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s|"
     # Shell and parser errors: `./deploy.sh: line 28: syntax error near unexpected token`.
     r"^\S+: line \d+: |(?<![Nn]o )\bsyntax error\b|"
+    # A POSIX shell's error, numbered by its line: `sh: 1: vendor/bin/phpunit: not found`.
+    r"^(?:\S*/)?(?:ba|da|k|z)?sh: \d+: |"
     # Kotlin's compiler (`e: file:///src/A.kt:3:9 Unresolved reference: x`, and with no place:
     # `e: Inconsistent JVM-target compatibility detected …`) and R's
     # (`Error in `f(x)`: could not find function "f"`).
@@ -63,8 +66,15 @@ def first_error_line(output: str) -> str:
     return _first_error_line(output)
 
 
+#: The frame a tool draws around a diagnostic (`│ Error: Inconsistent dependency lock file`):
+#: not part of what the line says.
+_FRAME = "│┃║"
+
+
 def _first_error_line(output: str) -> str:
-    lines = [line.strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()]
+    lines = [
+        line.strip().lstrip(_FRAME).strip() for line in output[:MAX_OUTPUT_SCAN_CHARS].splitlines()
+    ]
     lines = [line for line in lines if line and not _SKIP_LINE.match(line)]
     lines = _without_progress(lines)
     first = _chosen(lines, stated=False)
@@ -158,7 +168,9 @@ _REASON = re.compile(
 #: a test runner's failed case (`● sum › adds`).
 _STATED = re.compile(
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+(?::\d+)?:\s*\S+(?:\s+\S+){1,}|"
-    r"\bpanicked at\b|\bassertion\b.*\bfailed\b|^●\s+\S",
+    r"\bpanicked at\b|\bassertion\b.*\bfailed\b|^●\s+\S|"
+    # A refusal stated in words: `lint: failed with ruff is not allowed, use …`.
+    r"\b(?:is|are) not (?:allowed|permitted)\b",
     re.IGNORECASE,
 )
 #: A line after which the error is told (`* What went wrong:`, `rake aborted!`).

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 
 from squirrel_core.commands import core_tokens
-from squirrel_core.shell_words import shell_tokens
+from squirrel_core.shell_words import ENV_ASSIGNMENT, shell_tokens
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
@@ -235,9 +235,23 @@ def same_intent(failed: Attempt, other: Attempt) -> bool:
     could not run, run without it (`dropped_wrapper`)."""
     if other.intent == failed.intent:
         return True
-    if dropped_wrapper(failed, other):
+    if dropped_wrapper(failed, other) or _flag_took_subcommand(failed, other):
         return True
     return other.intent[:2] == failed.intent[:2] and folder_failed(failed)
+
+
+def _flag_took_subcommand(one: Attempt, other: Attempt) -> bool:
+    """Whether the two differ in intent only because a flag put before the subcommand of one
+    was read as taking it for its value (`mvn -pl api -am package` after `mvn -pl api
+    package`): the same program in the same folder, one with no subcommand, the other's among
+    its words, right after an option."""
+    a, b = one.intent, other.intent
+    if a[0] != b[0] or a[2] != b[2] or (a[1] == "") == (b[1] == ""):
+        return False
+    named, unnamed = (one, other) if a[1] else (other, one)
+    word = named.intent[1]
+    words = unnamed.tokens[1:]
+    return any(w == word and words[n - 1].startswith("-") for n, w in enumerate(words) if n)
 
 
 #: A program saying the word after it is none of its subcommands: "unrecognized subcommand
@@ -297,6 +311,28 @@ def variant_can_fix(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:
         failed, passed
     )
     return same_targets or bool(USAGE_ERROR.search(fingerprint)) or reselects(failed, passed)
+
+
+def environment_set(failed: Attempt, passed: Attempt) -> bool:
+    """Whether the passing run is the failed line with environment assignments put before it
+    (`OPENSSL_DIR=/opt/openssl cargo build` after `cargo build`), nothing else changed: the
+    assignment, kept out of the typed command when it names one machine's path, is the fix."""
+    if failed.run.event_id == passed.run.event_id:
+        return False
+    before = shell_tokens(as_typed(failed.run.command))
+    after = shell_tokens(as_typed(passed.run.command))
+    set_before = before[: _assignments(before)]
+    set_after = after[: _assignments(after)]
+    rest_before, rest_after = before[len(set_before) :], after[len(set_after) :]
+    return bool(rest_after) and rest_before == rest_after and not set(set_after) <= set(set_before)
+
+
+def _assignments(words: Sequence[str]) -> int:
+    """How many of `words` are the environment assignments a command starts with."""
+    n = 0
+    while n < len(words) and ENV_ASSIGNMENT.match(words[n]):
+        n += 1
+    return n
 
 
 def run_differently(failed: Attempt, passed: Attempt, fingerprint: str) -> bool:

@@ -29,6 +29,10 @@ _SUMMARY = re.compile(
     r"^execution failed for task \S+$|^failed to execute goal\b|^there are test failures\b|"
     r"^compilation (?:failure|failed|error)\.?$|"
     r"^command failed:|\bsubcommand failed\.?$|^test result: FAILED\b|\baborted!$|"
+    # A runner's count of what failed (`pre-commit: 3 checks failed, commit aborted`), a
+    # test environment's status (`lint: FAIL code 1 (2.31 seconds)`, `evaluation failed :(`).
+    r"^(?:[\w.-]+: )?\d+ (?:checks?|hooks?|steps?|jobs?|tasks?) failed\b|"
+    r"^[\w.-]+: (?-i:FAIL) code -?\d+\b|^evaluation failed\b|"
     # A test runner's count: `Tests: 1 failed, 3 passed`, `Tests run: 3, Failures: 1`.
     r"^(?:tests?|test suites|test files|suites?)\s*:\s+\d+ failed\b|"
     r"^tests run: \d+, failures: \d+|^=*\s*\d+ failed\b(?:, \d+ \w+)* in [\d.]+s\b|"
