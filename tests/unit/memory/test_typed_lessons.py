@@ -253,6 +253,25 @@ def test_every_package_without_a_test_file_says_nothing_ran() -> None:
     assert nothing_ran(some) == ""
 
 
+def test_a_suite_count_of_zero_tests_says_nothing_ran() -> None:
+    # XCTest: a filter that matched no test class passes with the outermost count at zero
+    empty = (
+        "Test Suite 'Selected tests' started at 2026-12-04 10:02:11.480.\n"
+        "\t Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.001) seconds\n"
+    )
+    assert (
+        nothing_ran(empty)
+        == "Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.001) seconds"
+    )
+    # an empty inner suite beside the outermost count of the run that ran tests
+    ran = (
+        "\t Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.000) seconds\n"
+        "Test Suite 'All tests' passed at 2026-12-04 10:02:41.733.\n"
+        "\t Executed 57 tests, with 0 failures (0 unexpected) in 0.214 (0.220) seconds\n"
+    )
+    assert nothing_ran(ran) == ""
+
+
 # --- recipes for one package, and builds that skip the tests -----------------------------------
 
 
