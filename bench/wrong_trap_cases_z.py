@@ -710,7 +710,7 @@ ZIG_PYTHON_BINDINGS = Trap(
     ),
     wrong=(
         (
-            r"^(?![^\n]*(?:\bbindings/|Python bindings))[^\n]*\b(?:pytest|cffi|pip|pyproject|Python)\b",
+            r"^(?![^\n]*(?:\bbindings/|Python bindings))[^\n]*(?<!-)\b(?:pytest|cffi|pip|pyproject|Python)\b(?!-)",
             "Python, pytest and cffi are the bindings' own; the library is Zig, tested with `zig build test`",
         ),
     ),
