@@ -17,6 +17,12 @@ project's folder name holds "bindings"); the patterns were widened to catch them
 was the trap's own mistake: `dotnet test`'s example form (`e.g. dotnet test --filter …`) shows
 how to select tests and is no routine; the pattern now spares it. With the final patterns the
 rules before this part's fixes state a wrong fact in five traps (7 memories, 5 start lines).
+
+Two traps were added after those fixes, their patterns written before they ran:
+`rust-lib-zero-tests` stated a wrong fact (1 memory, 1 start line); reading the memories found
+two more ("The assistant reported passing: to run the tests, `tests/`." and "To migrate the
+database: `mix ecto.create`."), and the patterns were widened to catch them: 2 traps, 3
+memories, 3 start lines.
 """
 
 from __future__ import annotations
@@ -863,6 +869,130 @@ TERRAFORM_CI_PIN = Trap(
     may=(r"1\.8",),
 )
 
+RUST_LIB_ZERO_TESTS = Trap(
+    "rust-lib-zero-tests",
+    "Rust",
+    "`cargo test --lib` passes having run 0 tests (every test of the crate is an integration "
+    "test under `tests/`); plain `cargo test` runs them",
+    (
+        Session(
+            "claude",
+            "/home/ines/src/tarpit",
+            (
+                Ask(
+                    "Archive names with a trailing slash make `unpack` write outside the target. Fix it and run the tests."
+                ),
+                Read(
+                    "src/unpack.rs",
+                    "pub fn target_path(root: &Path, name: &str) -> PathBuf {\n    root.join(name)\n}\n",
+                ),
+                Edit(
+                    "src/unpack.rs",
+                    "    root.join(name)\n",
+                    "    let clean: PathBuf = Path::new(name).components().filter(|c| matches!(c, Component::Normal(_))).collect();\n    root.join(clean)\n",
+                ),
+                Run(
+                    "cargo test --lib",
+                    "   Compiling tarpit v0.5.0 (/home/ines/src/tarpit)\n    Finished test [unoptimized + debuginfo] target(s) in 3.02s\n"
+                    "     Running unittests src/lib.rs (target/debug/deps/tarpit-5e1f0a)\n\nrunning 0 tests\n\n"
+                    "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n",
+                ),
+                Run("ls tests", "unpack_paths.rs\nroundtrip.rs\n"),
+                Run(
+                    "cargo test",
+                    "    Finished test [unoptimized + debuginfo] target(s) in 1.12s\n     Running unittests src/lib.rs (target/debug/deps/tarpit-5e1f0a)\n\nrunning 0 tests\n\n"
+                    "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
+                    "     Running tests/roundtrip.rs (target/debug/deps/roundtrip-77c2d1)\n\nrunning 9 tests\n.........\n"
+                    "test result: ok. 9 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s\n\n"
+                    "     Running tests/unpack_paths.rs (target/debug/deps/unpack_paths-0b9e44)\n\nrunning 14 tests\n..............\n"
+                    "test result: ok. 14 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n",
+                ),
+                Say(
+                    "Only normal path components are joined now, so `../` and a leading `/` can't escape the target. `cargo test --lib` ran nothing (the crate has no unit tests); "
+                    "`cargo test` runs the 23 integration tests under `tests/`, and they pass."
+                ),
+            ),
+        ),
+    ),
+    wrong=(
+        (
+            _NEG + r"[^\n]*cargo test --lib",
+            "`cargo test --lib` ran 0 tests: the crate's tests are integration tests",
+        ),
+        (r"run the tests[^\n]*`tests/`", "`tests/` is a folder, not a command"),
+    ),
+    may=(r"`cargo test`",),
+)
+
+ECTO_ADAPTER_SWITCHED = Trap(
+    "ecto-adapter-switched",
+    "Elixir/Phoenix",
+    "a Phoenix app on MySQL (MyXQL) when the session starts; the session moves its Repo, "
+    "dependencies and config to PostgreSQL (Postgrex) and the tests pass on it",
+    (
+        Session(
+            "claude",
+            "/home/zoe/work/greenroom",
+            (
+                Ask(
+                    "We're moving greenroom from MySQL to Postgres today. Switch the Repo, deps and config, and get the tests green."
+                ),
+                Read(
+                    "mix.exs",
+                    'defmodule Greenroom.MixProject do\n  use Mix.Project\n\n  defp deps do\n    [\n      {:phoenix, "~> 1.7.12"},\n      {:ecto_sql, "~> 3.11"},\n      {:myxql, ">= 0.0.0"},\n      {:jason, "~> 1.4"}\n    ]\n  end\nend\n',
+                ),
+                Read(
+                    "lib/greenroom/repo.ex",
+                    "defmodule Greenroom.Repo do\n  use Ecto.Repo,\n    otp_app: :greenroom,\n    adapter: Ecto.Adapters.MyXQL\nend\n",
+                ),
+                Read(
+                    "config/dev.exs",
+                    'config :greenroom, Greenroom.Repo,\n  username: "root",\n  password: "",\n  hostname: "localhost",\n  port: 3306,\n  database: "greenroom_dev"\n',
+                ),
+                Edit("mix.exs", '{:myxql, ">= 0.0.0"}', '{:postgrex, ">= 0.0.0"}'),
+                Edit(
+                    "lib/greenroom/repo.ex",
+                    "adapter: Ecto.Adapters.MyXQL",
+                    "adapter: Ecto.Adapters.Postgres",
+                ),
+                Edit(
+                    "config/dev.exs",
+                    '  username: "root",\n  password: "",\n  hostname: "localhost",\n  port: 3306,\n',
+                    '  username: "postgres",\n  password: "postgres",\n  hostname: "localhost",\n',
+                ),
+                Edit(
+                    "config/test.exs",
+                    '  username: "root",\n  password: "",\n  port: 3306,\n',
+                    '  username: "postgres",\n  password: "postgres",\n',
+                ),
+                Run(
+                    "mix deps.get && mix deps.unlock --unused",
+                    "Resolving Hex dependencies...\nResolution completed in 0.09s\nNew:\n  postgrex 0.18.0\n* Getting postgrex (Hex package)\n",
+                ),
+                Run("mix ecto.create", "The database for Greenroom.Repo has been created\n"),
+                Run(
+                    "mix test",
+                    "Running ExUnit with seed: 5021, max_cases: 8\n\n.......................................\nFinished in 1.1 seconds (0.4s async, 0.7s sync)\n39 tests, 0 failures\n",
+                ),
+                Say(
+                    "The Repo now uses `Ecto.Adapters.Postgres`, `postgrex` replaces `myxql`, and dev/test config point at a local Postgres. The database is created and the 39 tests pass."
+                ),
+            ),
+        ),
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:from|moved|moving|replac\w*|was|previous\w*|no longer|instead)\b)[^\n]*\b(?:MySQL|MyXQL|myxql)\b",
+            "the session moved the app from MySQL to PostgreSQL",
+        ),
+        (
+            r"migrat\w*[^\n]*`mix ecto\.create`",
+            "`mix ecto.create` creates the database; it runs no migration",
+        ),
+    ),
+    may=(r"Postgre",),
+)
+
 CASES = (
     ELIXIR_CI_MATRIX,
     ELIXIR_ONLY_TAG_ZERO,
@@ -880,4 +1010,6 @@ CASES = (
     NIX_DEV_SHELL,
     OCAMLFORMAT_DECLINED,
     TERRAFORM_CI_PIN,
+    RUST_LIB_ZERO_TESTS,
+    ECTO_ADAPTER_SWITCHED,
 )
