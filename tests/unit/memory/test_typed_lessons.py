@@ -253,6 +253,21 @@ def test_every_package_without_a_test_file_says_nothing_ran() -> None:
     assert nothing_ran(some) == ""
 
 
+def test_every_test_binary_running_none_says_nothing_ran() -> None:
+    # libtest: `cargo test --lib` of a crate whose tests are all integration tests
+    lib = (
+        "running 0 tests\n\n"
+        "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+    )
+    assert nothing_ran(lib).startswith("test result: ok. 0 passed; 0 failed")
+    # an empty unit-test binary beside an integration binary that ran tests
+    whole = (
+        lib + "running 9 tests\n.........\n"
+        "test result: ok. 9 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s\n"
+    )
+    assert nothing_ran(whole) == ""
+
+
 def test_a_suite_count_of_zero_tests_says_nothing_ran() -> None:
     # XCTest: a filter that matched no test class passes with the outermost count at zero
     empty = (
