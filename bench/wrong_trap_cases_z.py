@@ -23,6 +23,24 @@ Two traps were added after those fixes, their patterns written before they ran:
 two more ("The assistant reported passing: to run the tests, `tests/`." and "To migrate the
 database: `mix ecto.create`."), and the patterns were widened to catch them: 2 traps, 3
 memories, 3 start lines.
+
+The fixes, each at its rule:
+
+- `swift test --filter ParserTest` (0 tests) and `cargo test --lib` (0 tests) as the test
+  command: XCTest's outermost "Executed 0 tests" and libtest's "0 passed; 0 failed" in every
+  binary are runs of no test;
+- `dotnet test --filter …`, then `dotnet test`, as the routine asked for: a narrower run the
+  turn later ran whole is no step;
+- npm as the Android app's package manager: a manager run only in one sub-folder is said of
+  that folder;
+- "Data layer: SQLite." from the engine's `test/dummy/config/database.yml`: a tests folder's
+  configured database is the tests' own;
+- "Zig and Python project": code in a `bindings/` folder is the project used from another
+  language;
+- "To migrate the database: `mix ecto.create`": the command table no longer says creating the
+  database migrates; and "reported passing: … `tests/`": a folder is no command.
+
+After them all 200 traps read 0 wrong.
 """
 
 from __future__ import annotations
