@@ -22,10 +22,16 @@ reverted, a hypothetical, a pasted issue, a template's files, a CI-only task, a 
 migration, a vendored library's build, an unused dev container; and the user's habits stated
 wrong: quoted, sarcastic, dropped, taken back, double negatives, scoped to a day, a sibling
 project or a hypothetical, proposed by the assistant, asked, pasted, permitted, about the
-replies, or an idiom). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b`
-to `_y`) are written in the host's own transcript format and go through the real pipeline as
-`bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every line of
-the session-start text is held against the trap's `wrong` patterns.
+replies, or an idiom; and unseen projects' shapes: a CI matrix's oldest versions, a test tag
+that selected nothing, a colleague's habit, a Rails engine's dummy app, a version bumped in the
+session, a linter proposed and declined, a sample's test framework, a run filtered to one class,
+an old SDK's container, a mock server's package manager, an included build's test library, a
+filter that matched no test, a library's bindings in another language, a dev shell a build
+needs, a formatter turned down, a version CI still pins). Each trap's sessions
+(`bench/wrong_trap_cases.py` and its parts `_b` to `_z`) are written in the host's own
+transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
+extractor, no key); then every memory and every line of the session-start text is held against
+the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -69,6 +75,7 @@ from bench.wrong_trap_cases_v import CASES as RULE_EDGES
 from bench.wrong_trap_cases_w import CASES as RARE_ECOSYSTEMS
 from bench.wrong_trap_cases_x import CASES as SCENARIOS
 from bench.wrong_trap_cases_y import CASES as HABITS_STATED_WRONG
+from bench.wrong_trap_cases_z import CASES as UNSEEN_SHAPES
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -98,9 +105,14 @@ TRAPS: tuple[Trap, ...] = (
     *RARE_ECOSYSTEMS,
     *SCENARIOS,
     *HABITS_STATED_WRONG,
+    *UNSEEN_SHAPES,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
-PARTS: dict[str, tuple[Trap, ...]] = {"x": SCENARIOS, "y": HABITS_STATED_WRONG}
+PARTS: dict[str, tuple[Trap, ...]] = {
+    "x": SCENARIOS,
+    "y": HABITS_STATED_WRONG,
+    "z": UNSEEN_SHAPES,
+}
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
 

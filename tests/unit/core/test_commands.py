@@ -482,6 +482,10 @@ def test_a_check_that_names_what_it_checks_has_that_purpose(name: str, purpose: 
         ("make db-migrate", "migrate"),
         ("just db:migrations", "migrate"),
         ("rake db:migrate", "migrate"),
+        # Creating the database runs no migration; setting it up does.
+        ("mix ecto.create", None),
+        ("MIX_ENV=test mix ecto.create --quiet", None),
+        ("mix ecto.setup", "migrate"),
     ],
 )
 def test_a_task_named_after_the_database_migrates_only_when_it_says_so(

@@ -345,3 +345,31 @@ def test_a_check_before_a_later_edit_and_a_failure_a_pipe_hid_are_no_steps() -> 
     assert found == {
         "recipe:asked:release": "To release (as asked): `cabal build`, then `shipq dist`."
     }
+
+
+def test_a_narrower_run_the_turn_later_ran_whole_is_no_step() -> None:
+    found = _routines(
+        "Fix the rounding, run the tests",
+        [
+            ("quuxtest run --filter Totals", 0),
+            ("quuxtest run", 0),
+            ("node scripts/seed_check.mjs", 0),
+        ],
+    )
+
+    assert found == {
+        "recipe:asked:test": f"To run the tests (as asked): `quuxtest run`, then {_SEEDED}."
+    }
+
+
+def test_a_narrower_run_after_the_whole_run_stays_a_step() -> None:
+    found = _routines(
+        "run the tests",
+        [("quuxtest run", 0), ("quuxtest run --filter Totals", 0)],
+    )
+
+    assert found == {
+        "recipe:asked:test": (
+            "To run the tests (as asked): `quuxtest run`, then `quuxtest run --filter Totals`."
+        )
+    }

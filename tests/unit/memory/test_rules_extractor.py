@@ -259,6 +259,32 @@ async def test_two_managers_used_side_by_side_are_both_named() -> None:
     assert "npm" in manager.content.replace("pnpm", "") and "pnpm" in manager.content
 
 
+@pytest.mark.parametrize(
+    ("commands", "said"),
+    [
+        # run only in one sub-folder: that folder's manager
+        (
+            ["cd mock-api && npm install", "cd mock-api && npm start", "./gradlew test"],
+            "Commands in `mock-api/` run through npm, its package manager.",
+        ),
+        # a sub-folder's manager beside the root's: the root's alone
+        (
+            ["cd docs && npm ci", "cd docs && npm run build", "uv run pytest", "uv sync"],
+            "Commands in this project run through uv, its package manager.",
+        ),
+    ],
+)
+async def test_a_manager_run_only_in_a_sub_folder_is_that_folders(
+    commands: list[str], said: str
+) -> None:
+    stream = Stream()
+    stream.user("Start the mock server, build the docs and run the tests.")
+    for command in commands:
+        stream.run(command)
+
+    assert by_key(await extract(stream))["package_manager"].content == said
+
+
 async def test_one_off_runs_still_show_the_manager_when_nothing_else_drives_the_project() -> None:
     stream = Stream()
     stream.user("Type-check and run the tests.")

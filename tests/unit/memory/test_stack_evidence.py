@@ -129,6 +129,18 @@ def test_an_adapter_read_in_a_session_beats_a_declared_client(path: str, text: s
     assert found["database"] == "Data layer: SQLite."
 
 
+@pytest.mark.parametrize(
+    "path", ["test/dummy/config/database.yml", "spec/dummy/config/database.yml"]
+)
+def test_a_tests_folders_configured_database_is_the_tests_own(path: str) -> None:
+    # A Rails engine's dummy app: the engine writes to whichever database its host app has.
+    found = _facts(
+        [("quux.gemspec", "Gem::Specification.new\n"), (path, "test:\n  adapter: sqlite3\n")]
+    )
+
+    assert "database" not in found
+
+
 def test_one_declared_database_alone_is_only_a_dependency() -> None:
     # The driver may serve a script, a side store or nothing yet: the code must use it.
     declared = _facts([("package.json", '{"dependencies": {"pg": "^8"}}\n')])

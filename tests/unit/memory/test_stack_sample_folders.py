@@ -49,6 +49,17 @@ def test_test_data_is_evidence_of_nothing(root: str, fixture: str, code: str) ->
     assert "folder's name" in found.get("about", "folder's name")
 
 
+def test_language_bindings_code_is_not_the_projects_language() -> None:
+    files = [
+        ("Cargo.toml", '[package]\nname = "quux"\n'),
+        ("src/lib.rs", "pub fn hash() {}\n"),
+        ("bindings/python/quux/__init__.py", "from ._ffi import lib\n"),
+        ("bindings/python/quux/_ffi.py", "import cffi\n"),
+    ]
+
+    assert "Python" not in _facts(files)["language"]
+
+
 def test_the_projects_own_code_still_speaks_for_it() -> None:
     files = [
         ("pyproject.toml", "x\n"),

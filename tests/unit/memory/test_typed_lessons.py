@@ -253,6 +253,40 @@ def test_every_package_without_a_test_file_says_nothing_ran() -> None:
     assert nothing_ran(some) == ""
 
 
+def test_every_test_binary_running_none_says_nothing_ran() -> None:
+    # libtest: `cargo test --lib` of a crate whose tests are all integration tests
+    lib = (
+        "running 0 tests\n\n"
+        "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n"
+    )
+    assert nothing_ran(lib).startswith("test result: ok. 0 passed; 0 failed")
+    # an empty unit-test binary beside an integration binary that ran tests
+    whole = (
+        lib + "running 9 tests\n.........\n"
+        "test result: ok. 9 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.02s\n"
+    )
+    assert nothing_ran(whole) == ""
+
+
+def test_a_suite_count_of_zero_tests_says_nothing_ran() -> None:
+    # XCTest: a filter that matched no test class passes with the outermost count at zero
+    empty = (
+        "Test Suite 'Selected tests' started at 2026-12-04 10:02:11.480.\n"
+        "\t Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.001) seconds\n"
+    )
+    assert (
+        nothing_ran(empty)
+        == "Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.001) seconds"
+    )
+    # an empty inner suite beside the outermost count of the run that ran tests
+    ran = (
+        "\t Executed 0 tests, with 0 failures (0 unexpected) in 0.000 (0.000) seconds\n"
+        "Test Suite 'All tests' passed at 2026-12-04 10:02:41.733.\n"
+        "\t Executed 57 tests, with 0 failures (0 unexpected) in 0.214 (0.220) seconds\n"
+    )
+    assert nothing_ran(ran) == ""
+
+
 # --- recipes for one package, and builds that skip the tests -----------------------------------
 
 

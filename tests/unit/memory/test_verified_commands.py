@@ -66,6 +66,8 @@ def test_a_closing_report_says_how_the_work_was_checked(reply: str, said: str) -
         "You could verify with `mix test` once the database is up.",  # advice
         "Verified with `mix test` in /home/dev/other-app, all green.",  # another place
         "I haven't verified with `mix test` yet.",  # not done
+        "The 23 integration tests under `tests/` pass.",  # a folder, not a command
+        "The specs in `spec/models/` are green.",
     ],
 )
 def test_what_is_no_reported_check(reply: str) -> None:

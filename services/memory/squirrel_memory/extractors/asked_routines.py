@@ -6,7 +6,8 @@ run in reply, before the user speaks again. Those run in the project by the main
 did something (no look-around, no read-only `git`, no install) and whose last run passed (a
 failure a pipe hid is a failure) are how the project does that routine; a check (test, lint,
 format, type-check) that ran before an edit later in the turn checked no more than a draft and
-is no step: "To lint (as asked): `a`, then `b`." A command's own words
+is no step, nor is a narrower run of a command the turn later ran whole (`tool test --filter
+X`, then `tool test`): "To lint (as asked): `a`, then `b`." A command's own words
 need not say the role (an interpreter one-liner, a formatter with an unusual name, a chain of
 tools): the request says it. No routine comes from a question, a plan, a request naming
 several roles whose commands do not split by their own roles, a request for one file answered
@@ -301,10 +302,26 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
         runs.append(step)
     fixes = _fixes(runs)
     chosen = [a for a in last.values() if a.run.ok and not a.ran_no_test and a.text not in fixes]
+    # A narrower run (`tool test --filter X`) the turn later ran whole (`tool test`) was the
+    # inner loop of the work: the whole run covers it.
+    chosen = [a for a in chosen if not any(_covers(b, a) for b in chosen)]
     if names_file and any(_picks_file(a) for a in chosen):
         return []
     chosen = [a for a in chosen if not _picks_file(a)]
     return chosen if len(chosen) <= MAX_STEPS else []
+
+
+def _covers(whole: Attempt, narrower: Attempt) -> bool:
+    """Whether `whole` ran after `narrower` for the same purpose, as its leading words."""
+    size = len(whole.tokens)
+    purpose = whole.use.purpose if whole.use is not None else None
+    return (
+        purpose == (narrower.use.purpose if narrower.use is not None else None)
+        and whole.scope == narrower.scope
+        and whole.run.timestamp > narrower.run.timestamp
+        and len(narrower.tokens) > size
+        and narrower.tokens[:size] == whole.tokens
+    )
 
 
 def _fixes(runs: list[Attempt]) -> set[str]:

@@ -137,6 +137,10 @@ def names_elsewhere(text: str, project_id: str) -> bool:
     return False
 
 
+#: One word naming a folder (`tests/`, `spec/models/`).
+_FOLDER = re.compile(r"^[\w./-]+/$")
+
+
 def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
     """(purpose, command) for each whole command of a role in `text`; with `passed`, only
     those in a sentence saying they passed and naming no failure."""
@@ -150,6 +154,8 @@ def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
                 continue
             if any(word.startswith(("/", "~")) for word in command.split()):
                 continue
+            if _FOLDER.match(command):
+                continue  # "the tests under `tests/`": a place, not a command
             purpose = purpose_of(command)
             if purpose is not None and purpose[0] in _WORDING:
                 found.append((purpose[0], command))

@@ -242,12 +242,28 @@ _NOTHING_RAN = re.compile(
 _NO_TEST_FILES = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
 
 
+#: libtest's line under each test binary (`test result: ok. 9 passed; 0 failed; 0 ignored; …`).
+_LIBTEST_RESULT = re.compile(r"^test result: \w+\. (\d+) passed; (\d+) failed\b")
+#: XCTest's count line under each suite (`Executed 12 tests, with 0 failures (0 unexpected) …`).
+_EXECUTED = re.compile(r"^\s*Executed (\d+) tests?, with \d+ failures?\b")
+
+
 def no_package_tested(output: str) -> str:
     """The first line of a test run's output when every line it printed names a package
-    without a test file (no test anywhere: a build tag or a folder left them out), else ""."""
+    without a test file (no test anywhere: a build tag or a folder left them out), the last
+    suite count when it is zero (XCTest prints the outermost suite's count last: a filter that
+    matched no test), or the first result when every test binary's ran none (`cargo test
+    --lib` of a crate whose tests are all under `tests/`), else ""."""
     lines = [raw.strip() for raw in output[:MAX_OUTPUT_SCAN_CHARS].splitlines() if raw.strip()]
     if lines and all(_NO_TEST_FILES.match(line) for line in lines):
         return lines[0]
+    counts = [(line, found) for line in lines if (found := _EXECUTED.match(line))]
+    if counts and counts[-1][1].group(1) == "0":
+        return counts[-1][0]
+    # libtest prints one result per test binary: none of them ran a test.
+    results = [(line, found) for line in lines if (found := _LIBTEST_RESULT.match(line))]
+    if results and all(found.group(1) == found.group(2) == "0" for _, found in results):
+        return results[0][0]
     return ""
 
 

@@ -67,6 +67,8 @@ _FAMILIES = {
 SAMPLE_DIRS = frozenset(
     {"examples", "example", "samples", "sample", "demo", "demos", "docs", "doc", "playground"}
     | {"scripts", "script", "tools", "tooling", "hack", "bench", "benchmarks", "benches"}
+    # Language bindings (`bindings/python/`): the project used from another language.
+    | {"bindings"}
 )
 #: Folders of test data: files there are the tests' input, evidence of nothing.
 TEST_DATA_DIRS = frozenset(

@@ -123,7 +123,10 @@ def _stack_evidence(
                 if key != "database" or not is_test_code(rel):
                     evidence.add(key, display, scope, event.id, strong=True)
         example = is_env_example(rel)
-        for database in sorted(_configured_databases(event, rel)):
+        # A tests folder's configuration (a Rails engine's `test/dummy/config/database.yml`)
+        # sets up the tests' own app: its database is theirs, not the project's.
+        configured = set() if is_test_code(rel) else _configured_databases(event, rel)
+        for database in sorted(configured):
             evidence.add(
                 "database", database, scope, event.id, strong=True, configured=True, example=example
             )

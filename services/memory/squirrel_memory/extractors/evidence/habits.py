@@ -151,6 +151,16 @@ def _moved_from(found: list[Attempt]) -> set[str]:
     }
 
 
+def _manager_scopes(found: list[Attempt]) -> dict[str, set[str]]:
+    """Package manager → the project folders its commands ran in ("" for the root)."""
+    scopes: dict[str, set[str]] = {}
+    for attempt in found:
+        manager = package_manager(attempt.text.split())
+        if manager is not None and not outside_project(attempt):
+            scopes.setdefault(manager[0], set()).add(attempt.scope)
+    return scopes
+
+
 def package_manager_fact(found: list[Attempt]) -> Finding | None:
     """The package manager the project's commands go through (`uv run …`, `pnpm exec …`).
 
@@ -159,7 +169,8 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
     machine's, not the project's; a manager used only to run one-off tools (`npx`) is not the
     project's when another manager of its ecosystem runs the project's own commands (`npx mmdc`
     in a project driven with `pnpm test`); nor is one the project moved away from
-    (`_moved_from`).
+    (`_moved_from`). A manager run only in one sub-folder is said of that folder (its tag
+    `in:<folder>` keeps `manager_language` from naming the project's language with it).
     """
     own = [a for a in found if not _global_install(a)]
     counts = _tool_counts(own)
@@ -177,6 +188,21 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
     for name in _moved_from(own):
         counts.pop(("package_manager", name), None)
     tools = _top_tools(counts, "package_manager")
+    # A manager run only inside one sub-folder (`cd mock-server && npm install`) drives that
+    # folder's own package, not the project: said with its folder, or left out beside a
+    # manager the project's root runs.
+    scopes = _manager_scopes(own)
+    at_root = [(tool, count) for tool, count in tools if "" in scopes.get(tool, {""})]
+    folders = {scope for tool, _ in tools for scope in scopes.get(tool, {""})}
+    where = "this project"
+    tags: tuple[str, ...] = ()
+    if at_root:
+        tools = at_root
+    elif len(folders) == 1:
+        (folder,) = folders
+        where, tags = f"`{folder}/`", (f"in:{folder}",)
+    else:
+        return None
     if not tools:
         return None
     names = " and ".join(tool for tool, _ in tools)
@@ -184,8 +210,8 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
     return Finding(
         "fact",
         "package_manager",
-        f"Commands in this project run through {names}, its package manager{plural}.",
-        ("tooling", "package_manager", *(tool for tool, _ in tools)),
+        f"Commands in {where} run through {names}, its package manager{plural}.",
+        ("tooling", "package_manager", *(tool for tool, _ in tools), *tags),
         _importance(tools[0][1]),
         tuple(e for _, count in tools for e in count.event_ids[-10:]),
     )
