@@ -1,8 +1,9 @@
 """The cross-session passes: recipes, habits and pitfalls weighed over every session of a
-project, failures of any session paired with the commit that fixed them (`ProjectWork`), and,
-over one user's messages of every session, the requests they make again and the language they
-write in (`UserWork`). On a laptop the project has one user: those passes read every message
-and write project memories; on a team server each user's are read and written as theirs."""
+project, failures of any session paired with the commit that fixed them (`ProjectWork`, whose
+events `project_evidence` reads), and, over one user's messages of every session, the requests
+they make again and the language they write in (`UserWork`). On a laptop the project has one
+user: those passes read every message and write project memories; on a team server each user's
+are read and written as theirs."""
 
 from __future__ import annotations
 
@@ -13,23 +14,17 @@ from datetime import datetime
 
 import structlog
 
-from squirrel_core.events import EventType, Origin
-from squirrel_memory.extractors.activity import commands, relative_path, user_requests
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import commands, user_requests
 from squirrel_memory.extractors.asked_actions import asked_actions
 from squirrel_memory.extractors.candidates import candidate
-from squirrel_memory.extractors.command_evidence import evidence_candidates
-from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.disowned_tools import (
     disowned_since,
-    disowned_tools,
     instructs_disowned,
     states_disowned,
 )
 from squirrel_memory.extractors.echoes import is_echo
-from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
-from squirrel_memory.extractors.file_reads import whole_read_output
 from squirrel_memory.extractors.lifted_bans import bans, lifted_since
-from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
 from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIGINS
@@ -55,31 +50,15 @@ from squirrel_memory.models import (
     Scope,
     StoredEvent,
 )
+from squirrel_memory.project_evidence import EVIDENCE_TYPES, commit_fix_candidates, project_evidence
 from squirrel_memory.promotion import RECURRING_TAG, recurring_importance
-from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Retirement, Store
 
 log = structlog.get_logger()
 
-PROJECT_EVIDENCE_LIMIT = 8_000
-"""Newest command and edit events of a project weighed together for recipes and pitfalls."""
-HOOK_EVIDENCE_LIMIT = 2_000
-"""Newest hook and validator reports weighed with them (their failures are errors too)."""
-INJECTED_EVIDENCE_LIMIT = 50
-"""Newest messages the host injected, read for the recent commits a command's context listed."""
-COMMIT_EVIDENCE_LIMIT = 2_000
-"""Newest commits searched for the fix of a session's failure."""
-EVIDENCE_TYPES = (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.CODE_CHANGE)
-LESSON_EVIDENCE_LIMIT = 4_000
-"""Newest assistant replies and tool calls read for what failures taught (the assistant's
-diagnosis after a failure, the lines an edit changed), when some command failed."""
-LESSON_TYPES = (EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
 REQUEST_EVIDENCE_LIMIT = 4_000
 """Newest messages, replies and calls read for the requests the user makes again."""
 REQUEST_CONTEXT_TYPES = (EventType.USER_MESSAGE, EventType.ASSISTANT_RESPONSE, EventType.TOOL_CALL)
-READ_EVIDENCE_LIMIT = 1_000
-"""Newest tool results searched for the whole-file reads that whole-file writes replaced: what
-such a write changed is told by the text the read showed, as in the session's own pass."""
 STYLE_LIMIT = 500
 """Most user_style memories read for the events they cite."""
 LANGUAGE_EVIDENCE_LIMIT = 4_000
@@ -169,9 +148,9 @@ async def project_candidates(store: Store, pending: ProjectWork) -> list[MemoryC
     episode."""
     found: list[MemoryCandidate] = []
     if pending.evidence:
-        found += await _project_evidence(store)
+        found += await project_evidence(store)
     if pending.commit_fixes:
-        found += await _commit_fixes(store)
+        found += await commit_fix_candidates(store)
     return [replace(c, source_episode_id=pending.latest.id) for c in found]
 
 
@@ -203,67 +182,6 @@ async def user_candidates(
         replace(c, source_episode_id=asked.latest.id, scope=scope) for c in found.candidates
     ]
     return found
-
-
-async def _project_evidence(store: Store) -> list[MemoryCandidate]:
-    """Recipes, habits and pitfalls weighed over every session of the project (the stored
-    commands, this batch included)."""
-    stored = await store.fetch_recent_of_types(
-        store.project_id, [str(t) for t in EVIDENCE_TYPES], PROJECT_EVIDENCE_LIMIT
-    )
-    hooks = await store.fetch_recent_of_types(
-        store.project_id, [str(EventType.TOOL_RESULT)], HOOK_EVIDENCE_LIMIT, str(Origin.HOOK)
-    )
-    lessons: list[StoredEvent] = []
-    # A failure, or a warning an edit made go away, is taught by the replies and edits.
-    edited = [e.timestamp for e in stored if e.event_type == EventType.CODE_CHANGE]
-    if any(run.ok is False for run in with_cleared_warnings(commands([*stored, *hooks]), edited)):
-        lessons = [
-            e
-            for e in await store.fetch_recent_of_types(
-                store.project_id, [str(t) for t in LESSON_TYPES], LESSON_EVIDENCE_LIMIT
-            )
-            if e.event_type == EventType.ASSISTANT_RESPONSE or _is_edit_call(e)
-        ]
-        lessons.extend(await _replaced_reads(store, lessons))
-    stored = sorted([*stored, *hooks, *lessons], key=lambda e: (e.timestamp, e.id))
-    injected = await store.fetch_recent_of_types(
-        store.project_id,
-        [str(EventType.USER_MESSAGE)],
-        INJECTED_EVIDENCE_LIMIT,
-        str(Origin.HARNESS),
-    )
-    said = await store.fetch_recent_of_types(
-        store.project_id, [str(EventType.USER_MESSAGE)], LANGUAGE_EVIDENCE_LIMIT
-    )
-    ecosystems = await asyncio.to_thread(_repository_ecosystems, store.project_id)
-    return await asyncio.to_thread(
-        evidence_candidates,
-        stored,
-        ecosystems,
-        injected=injected,
-        # The stored commands too: a tool disowned as the reason a change was taken back
-        # counts only when a command named it.
-        disowned=disowned_tools([*said, *stored]),
-    )
-
-
-async def _commit_fixes(store: Store) -> list[MemoryCandidate]:
-    """Failures of any session paired with a later commit that says it fixed them, over the
-    project's stored runs and commits: a session and its fix commit are often read in
-    different passes (git history arrives as one backlog)."""
-    commits = await store.fetch_recent_of_types(
-        store.project_id, [str(EventType.COMMIT)], COMMIT_EVIDENCE_LIMIT
-    )
-    if not commits:
-        return []
-    runs = await store.fetch_recent_of_types(
-        store.project_id,
-        [str(EventType.COMMAND_RUN), str(EventType.TEST_RUN)],
-        PROJECT_EVIDENCE_LIMIT,
-    )
-    stored = sorted([*runs, *commits], key=lambda e: (e.timestamp, e.id))
-    return await asyncio.to_thread(lambda: commit_fixes(stored, commands(stored)))
 
 
 async def _repeated_requests(
@@ -484,54 +402,6 @@ def routine_candidates(found: list[Routine]) -> list[MemoryCandidate]:
         )
         for routine in found
     ]
-
-
-async def _replaced_reads(store: Store, calls: Sequence[StoredEvent]) -> list[StoredEvent]:
-    """The whole-file reads of the files `calls` then wrote whole, in the same session (without
-    them a written file's old text is unknown, and the fix it made is told as "editing X")."""
-    written = {(e.session_id, where) for e in calls if (where := _written_whole(e))}
-    if not written:
-        return []
-    results = await store.fetch_recent_of_types(
-        store.project_id, [str(EventType.TOOL_RESULT)], READ_EVIDENCE_LIMIT
-    )
-    return [
-        e
-        for e in results
-        if e.file_paths
-        and (e.session_id, relative_path(e.file_paths[0], e.project_id)) in written
-        and whole_read_output(e) is not None
-    ]
-
-
-def _written_whole(event: StoredEvent) -> str:
-    """The project-relative path a tool call writes whole (its `content`), else ""."""
-    data = event.content.get("input")
-    if not isinstance(data, dict) or not isinstance(data.get("content"), str):
-        return ""
-    if any(k in data for k in ("old_string", "new_string", "edits")):
-        return ""
-    path = data.get("file_path") or data.get("path")
-    return relative_path(path, event.project_id) if isinstance(path, str) else ""
-
-
-def _is_edit_call(event: StoredEvent) -> bool:
-    """A tool call that carries an edit's text (what `differences.edits` reads): the old and new
-    strings of an edit, a file's content, or an `apply_patch` body."""
-    data = event.content.get("input")
-    return isinstance(data, dict) and (
-        any(k in data for k in ("old_string", "new_string", "edits", "content"))
-        or bool(patch_body(data))
-    )
-
-
-def _repository_ecosystems(root: str) -> tuple[str, ...]:
-    """The repository's main ecosystems by its language shares; empty when unreadable."""
-    try:
-        return primary_ecosystems(root)
-    except (OSError, ValueError) as exc:
-        log.warning("repository_languages_unavailable", error_type=type(exc).__name__)
-        return ()
 
 
 def session_routine_candidates(

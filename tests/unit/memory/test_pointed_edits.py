@@ -15,7 +15,7 @@ from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.pointed_edits import pointed_change, pointed_lines
 from squirrel_memory.models import MemoryType, StoredEvent
-from squirrel_memory.project_work import _is_edit_call
+from squirrel_memory.project_evidence import is_edit_call as _is_edit_call
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 7, 1, 9, 0, tzinfo=UTC)

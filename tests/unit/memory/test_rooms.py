@@ -37,6 +37,7 @@ TOP_LEVEL = frozenset(
         "pass_writes",
         "processor",
         "processor_settings",
+        "project_evidence",
         "project_work",
         "promotion",
         "recipe_join",
