@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bench.habits_book_first import HABITS, ONE_OFFS
+from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
+from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
+from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from bench.habits_phrasebook import (
-    HABITS,
-    HABITS_SECOND,
-    HABITS_THIRD,
-    ONE_OFFS,
-    ONE_OFFS_SECOND,
-    ONE_OFFS_THIRD,
     OPENING,
     REPLYING,
     second_verdict,
@@ -117,6 +115,16 @@ def test_a_one_off_of_the_third_phrasebook_is_never_a_standing_habit(message: st
 def test_the_third_phrasebook_keeps_at_least_what_it_kept() -> None:
     kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_THIRD)
     assert kept >= 39
+
+
+@pytest.mark.parametrize("message", ONE_OFFS_FOURTH)
+def test_a_one_off_of_the_fourth_phrasebook_is_never_a_standing_habit(message: str) -> None:
+    assert second_verdict(message, habit=False) != "kept"
+
+
+def test_the_fourth_phrasebook_keeps_at_least_what_it_kept() -> None:
+    kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_FOURTH)
+    assert kept >= 28
 
 
 def test_a_session_reading_tells_the_place_of_the_message() -> None:
