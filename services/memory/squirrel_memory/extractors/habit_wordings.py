@@ -127,6 +127,25 @@ _DISLIKE = re.compile(
     r"(?!(?:it\s+)?(?:when|if|how|that)\b)(?P<x>[^,;]{3,60})$",
     re.IGNORECASE,
 )
+#: "I hate it when you leave TODOs", "it drives me crazy when you reformat whole files",
+#: "nothing bugs me more than unused imports": what the assistant does that the user cannot bear,
+#: said of the assistant or of a kind of thing (not "I hate this TODO", "it annoys me that the
+#: build is slow", "my boss hates when people …").
+_ANNOYED = (
+    r"i\s+(?:really\s+)?(?:hate|dislike|can'?t\s+stand|don'?t\s+like)\s+(?:it\s+)?|"
+    r"it\s+(?:really\s+)?(?:drives\s+me\s+(?:crazy|nuts|mad|insane|up\s+the\s+wall)|"
+    r"(?:annoys|bugs|irritates|frustrates|bothers)\s+me|gets\s+on\s+my\s+nerves)\s+"
+)
+_ANNOYED_WHEN = re.compile(
+    rf"^(?:{_ANNOYED})when(?:ever)?\s+(?P<who>you|(?:your\s+)?(?:answers|replies|responses))\s+"
+    r"(?P<x>[a-z][^,;]{3,100}?)(?:\s*[,;]\s*(?:just\s+)?(?P<rest>[a-z][^;]{2,80}))?$",
+    re.IGNORECASE,
+)
+_ANNOYED_MOST = re.compile(
+    r"^nothing\s+(?:annoys|bugs|irritates|bothers|frustrates)\s+me\s+more\s+than\s+"
+    r"(?P<x>[a-z][^,;]{3,80})$",
+    re.IGNORECASE,
+)
 #: "your standing job is to keep the TODO list up to date": a duty for every session.
 _STANDING_JOB = re.compile(
     r"^your\s+(?:standing|ongoing|permanent)\s+(?:job|task|role|duty)\s+(?:is|will be)\s+"
@@ -316,6 +335,47 @@ def _disliked(match: re.Match[str]) -> HabitForm | None:
     if not _a_kind(x):
         return None  # "I'm not a fan of this approach": the work at hand
     return HabitForm(f"Avoid {x}", x)
+
+
+def _annoyed_when(match: re.Match[str]) -> HabitForm | None:
+    x = match.group("x").strip()
+    verb = x.split()[0].lower()
+    if _MOMENT.search(x) or _ONE_THING.search(x) or _VAGUE_END.search(x):
+        return None  # "… when you did that", "… when you touch this file": the moment's
+    rest = match.group("rest")
+    # "…, just write plain paragraphs": what to do instead, kept with it
+    instead = f"; {rest.strip().rstrip('.!')}" if rest and not _ONE_THING.search(rest) else ""
+    if match.group("who").lower() != "you":
+        return HabitForm(f"Dislikes it when {match.group('who').lower()} {x}{instead}", x)
+    if verb.endswith("ed") or verb in _PICKED:
+        return None  # "… when you changed …": the moment's complaint
+    return HabitForm(f"Don't {x}{instead}", x)
+
+
+def _annoyed_most(match: re.Match[str]) -> HabitForm | None:
+    x = match.group("x").strip()
+    if not _a_kind(x) or x.lower().startswith("when") or _ONE_THING.search(x):
+        return None
+    return HabitForm(f"Avoid {x}", x)
+
+
+#: Words that pick one thing of the moment inside a complaint ("when you touch this file").
+_ONE_THING = re.compile(
+    r"\b(?:it|this|that|these|those|them|now|yet|again|today|this time)\b", re.IGNORECASE
+)
+
+
+def annoyed_form(clause: str) -> HabitForm | None:
+    """What the user cannot bear the assistant doing, said as a complaint that holds each time
+    ("I hate it when you leave TODOs, finish it or tell me", "it drives me crazy when you
+    reformat whole files"); the complaint's own "it" is no thing of the moment."""
+    text = clause.strip().rstrip(" .!")
+    if not text or text.endswith("?"):
+        return None
+    for pattern, form in ((_ANNOYED_WHEN, _annoyed_when), (_ANNOYED_MOST, _annoyed_most)):
+        if (match := pattern.match(text)) and (found := form(match)):
+            return found
+    return None
 
 
 def _rule_named(match: re.Match[str]) -> HabitForm | None:

@@ -18,7 +18,7 @@ from squirrel_memory.extractors.habit_forms import (
     habit_form,
     reply_length_form,
 )
-from squirrel_memory.extractors.habit_wordings import habit_wording
+from squirrel_memory.extractors.habit_wordings import annoyed_form, habit_wording
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.instruction_parts import (
     MAX_OBJECT_CHARS,
@@ -111,7 +111,11 @@ _KIND_OBJECT = re.compile(
 )
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
-    r"^(?:whenever|every ?time|each time|next time|when|before|after|if|once)\b[^,]{3,80},\s*"
+    r"^(?:(?:whenever|every ?time|each time|any ?time|next time|when|before|after|if|once)\b"
+    r"[^,]{3,80}|"
+    # "in code reviews, be blunt", "during code review, mark each comment": each review
+    r"(?:in|during|for)\s+(?:(?:all|any|every|each|your|our|a)\s+)?"
+    r"(?:(?:code|pr|pull request)\s+)?reviews?\b[^,]{0,40}),\s*"
     r"(?P<then>.+)$",
     re.IGNORECASE,
 )
@@ -375,6 +379,8 @@ def habit_statement(clause: str) -> Found | None:
         return worded(clause, found.subject)
     if reply := reply_length_form(clause):
         return worded(reply.content, reply.subject)
+    if annoyed := annoyed_form(clause):
+        return worded(annoyed.content, annoyed.subject)
     if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
     # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the
