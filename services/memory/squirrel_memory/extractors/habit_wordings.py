@@ -361,7 +361,8 @@ def _annoyed_most(match: re.Match[str]) -> HabitForm | None:
 
 #: Words that pick one thing of the moment inside a complaint ("when you touch this file").
 _ONE_THING = re.compile(
-    r"\b(?:it|this|that|these|those|them|now|yet|again|today|this time)\b", re.IGNORECASE
+    r"\b(?:it|this|these|those|them|now|yet|again|today|that (?:one|file|function|test|change))\b",
+    re.IGNORECASE,
 )
 
 
