@@ -189,3 +189,55 @@ def test_always_before_a_step_in_another_language_is_a_standing_sentence(sentenc
 )
 def test_a_report_or_question_with_always_before_sets_no_rule(sentence: str) -> None:
     assert standing_sentences(sentence) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        # a learner's turns around the rule words, read as the plain English
+        ("please to never push on friday evenings", "Never push on friday evenings."),
+        (
+            "you must to run the formatter before every commit",
+            "Run the formatter before every commit.",
+        ),
+        (
+            "is better you use pathlib always, not os.path",
+            "Prefers pathlib always over os.path.",
+        ),
+        (
+            "no add new dependencies in the code, always ask me first",
+            "Don't add new dependencies in the code, always ask me first.",
+        ),
+        # the team's voice
+        (
+            "we don't catch generic errors in our team, crash early instead",
+            "Don't catch generic errors, crash early instead.",
+        ),
+        ("we never swallow errors at our company", "Never swallow errors at our company."),
+        (
+            "our team writes changelog entries in the past tense",
+            "Write changelog entries in the past tense.",
+        ),
+        # tools over each file the work changes
+        ("ruff + black on every file you edit", "Run ruff + black on every file you edit."),
+    ],
+)
+def test_a_learners_turn_or_the_teams_voice_is_a_habit(message: str, content: str) -> None:
+    assert _standing(message) == [content]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "please to not push this branch yet",
+        "you must to run the formatter on this file now",
+        "is better you use pathlib in this function",
+        "no add, I changed my mind",
+        "no use of globals is fine here",
+        "our team might write changelog entries in the past tense, thoughts?",
+        "we swallowed that error at our company last year",
+        "ruff + black on this file",
+    ],
+)
+def test_their_one_off_cousins_are_no_habit(message: str) -> None:
+    assert _standing(message) == []

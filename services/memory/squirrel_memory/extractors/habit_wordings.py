@@ -249,7 +249,8 @@ _WE_CHOOSE = re.compile(
 _WE_DONT = re.compile(
     r"^we\s+(?:don'?t|do not)\s+(?P<v>use|write|add|commit|push|vendor|pin|mock|merge|"
     r"squash|rebase|amend|deploy|ship|log|store|hardcode|hard-code|expose|catch|swallow)\s+"
-    r"(?P<x>[^,;]{2,60}?)(?P<place>\s+(?:here|in this (?:repo|repository|project|codebase)))?"
+    r"(?P<x>[^,;]{2,60}?)(?P<place>\s+(?:here|in (?:this|our) (?:repo|repository|project|codebase|"
+    r"team|company)))?"
     r"(?:\s*[,;:]\s*(?P<rest>[^;]{3,100}))?$",
     re.IGNORECASE,
 )

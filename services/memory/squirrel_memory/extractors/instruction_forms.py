@@ -245,9 +245,15 @@ _TEAM_DOES = re.compile(
 )
 
 
+def team_as_we(clause: str) -> str:
+    """ "our team writes commit messages in …" → "we write commit messages in …": the team's way
+    said in the team's own voice."""
+    return _TEAM_DOES.sub(lambda m: f"we {m.group('verb')[:-1].lower()}", clause, count=1)
+
+
 def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Found | None:
     """The instruction one clause states, or None."""
-    clause = _TEAM_DOES.sub(lambda m: f"we {m.group('verb')[:-1].lower()}", clause, count=1)
+    clause = team_as_we(clause)
     if complaint := _YOU_KEEP.match(clause):
         # "you keep adding comments": what the assistant does again and again, never "keep …"
         x = clean(complaint.group("x"))

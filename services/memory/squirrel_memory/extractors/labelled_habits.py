@@ -92,10 +92,13 @@ def with_label(label: str, content: str) -> str:
 
 #: A bare command, then the step of work it goes before or after, again and again.
 _BARE_ROUTINE = re.compile(
-    r"^(?P<cmd>[`./\w][^,;]{0,60}?)\s+(?:before|after)\s+(?:(?:every|each)\s+)?(?:you\s+)?"
+    r"^(?P<cmd>[`./\w][^,;]{0,60}?)\s+(?:(?:before|after)\s+(?:(?:every|each)\s+)?(?:you\s+)?"
     r"(?:commit(?:ting|s)?|push(?:ing|es)?|(?:you(?:'re| are)\s+)?done|finishing|"
     r"hand(?:ing)?\s+it\s+(?:back|over)|open(?:ing)?\s+(?:a\s+)?(?:pr|pull request)s?|"
-    r"merg(?:e|ing)|releas(?:e|ing))\b",
+    r"merg(?:e|ing)|releas(?:e|ing))|"
+    # "black + isort on every file you touch": the tools over each file the work changes
+    r"(?:on|over|for)\s+(?:every|each|any|all)\s+(?:new\s+)?(?:files?|modules?|changes?)\s+"
+    r"(?:that\s+)?you\s+(?:touch|change|edit|write|create|add))\b",
     re.IGNORECASE,
 )
 #: Words that open a noun phrase or a sentence, never a command.

@@ -40,7 +40,7 @@ STANDING = re.compile(
     r"for every|for (?:anything|everything|any \w+) (?:that|which|you)|"
     # "in any UI you build", "on every file you touch": each such thing the work makes later
     r"(?:any|every|each) (?:new )?[a-z][\w-]*(?: [a-z][\w-]*)? (?:that )?you (?:build|write|create|"
-    r"add|touch|make|generate|open)\b|"
+    r"add|touch|make|generate|open|edit|change|modify)\b|"
     # "when you're unsure, ask me": each time the work reaches that state
     r"(?:when(?:ever)?|if) you(?:'re| are) (?:ever )?(?:unsure|not sure|in doubt|uncertain|"
     r"stuck|blocked)|"

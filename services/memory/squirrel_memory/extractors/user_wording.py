@@ -37,10 +37,38 @@ _SPELLING = {
 _MISSPELT = re.compile(r"\b(?:" + "|".join(_SPELLING) + r")\b", re.IGNORECASE)
 
 
+#: Turns of a learner's English around the words rules are read by, and the plain English:
+#: "please to not commit …" (please do not), "you must to write …" (must write), "is better
+#: you use …" (use …), "no put magic numbers …" (don't put: a verb after "no" that is no noun).
+_LEARNERS = (
+    (re.compile(r"\bplease\s+to\s+not\b", re.IGNORECASE), "please do not"),
+    (re.compile(r"\bplease\s+to\s+(never|always)\b", re.IGNORECASE), "please \\1"),
+    (re.compile(r"\b(must|should)\s+to\s+(?=[a-z])", re.IGNORECASE), "\\1 "),
+    (
+        re.compile(
+            r"^(?:it\s+)?is\s+(?:much\s+|more\s+)?better\s+(?:that\s+)?you\s+(?=[a-z])", re.I
+        ),
+        "",
+    ),
+    (
+        re.compile(
+            r"^no\s+(put|add|write|make|change|touch|leave|create|delete|remove|modify)\s+"
+            r"(?!of\b|for\b|to\b)(?=[a-z])",
+            re.IGNORECASE,
+        ),
+        "don't \\1 ",
+    ),
+)
+
+
 def mended_spelling(message: str) -> str:
     """The message with the usual misspellings of the words rules are read by mended
-    ("alwasy run the formatter before commiting")."""
-    return _MISSPELT.sub(lambda m: _SPELLING[m.group(0).lower()], message)
+    ("alwasy run the formatter before commiting"), and a learner's turns around them in plain
+    English ("please to not commit the .env" → "please do not commit the .env")."""
+    mended = _MISSPELT.sub(lambda m: _SPELLING[m.group(0).lower()], message)
+    for pattern, plain in _LEARNERS:
+        mended = pattern.sub(plain, mended)
+    return mended
 
 
 def imperatives_apart(listed: list[tuple[str, str]]) -> list[tuple[str, str]]:
