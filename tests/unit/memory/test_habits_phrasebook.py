@@ -114,7 +114,7 @@ def test_a_one_off_of_the_third_phrasebook_is_never_a_standing_habit(message: st
 
 def test_the_third_phrasebook_keeps_at_least_what_it_kept() -> None:
     kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_THIRD)
-    assert kept >= 45
+    assert kept >= 46
 
 
 @pytest.mark.parametrize("message", ONE_OFFS_FOURTH)

@@ -241,3 +241,33 @@ def test_a_learners_turn_or_the_teams_voice_is_a_habit(message: str, content: st
 )
 def test_their_one_off_cousins_are_no_habit(message: str) -> None:
     assert _standing(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        (
+            "commit messages: imperative mood, no emoji, under 50 chars",
+            "Commit messages: imperative mood, no emoji, under 50 chars.",
+        ),
+        (
+            "PR titles: ticket id first, then a short summary",
+            "PR titles: ticket id first, then a short summary.",
+        ),
+    ],
+)
+def test_a_write_up_label_with_properties_is_a_habit(message: str, content: str) -> None:
+    assert _standing(message) == [content]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "commit messages: the last two are wrong",
+        "PR titles: I'll fix them later",
+        "commit message: fix the typo in the parser",
+        "branch names: which one did you push?",
+    ],
+)
+def test_a_write_up_label_over_the_write_ups_at_hand_is_no_habit(message: str) -> None:
+    assert _standing(message) == []

@@ -42,6 +42,22 @@ _STYLE = re.compile(
     r"naming|formatting)$",
     re.IGNORECASE,
 )
+#: Labels that name how every one of a kind of write-up is written ("commit messages: …",
+#: "branch names: …"): what follows is a rule as it stands, though the label opens on a verb's
+#: word. One write-up ("commit message: fix the typo") is that write-up itself.
+_WRITE_UPS = re.compile(
+    r"^(?:git\s+)?(?:commit|branch|pr|pull\s+request|merge\s+request|tag)\s+"
+    r"(?:messages|names|titles|subjects|descriptions)$",
+    re.IGNORECASE,
+)
+#: Words after such a label that tell or ask something of the write-ups at hand ("commit
+#: messages: the last three are wrong", "PR titles: I will fix them later"), no property.
+_TOLD = re.compile(
+    r"^(?:the|this|that|these|those|it|its|i|we|you|he|she|they|my|our|your|some|which|what|"
+    r"can|could|would|will|please)\b|\b(?:is|are|was|were|will|did|does|do|have|has|had)\b|"
+    r"'(?:ll|re|ve|s|d)\b|[?]",
+    re.IGNORECASE,
+)
 #: Labels that set off a state of things, a plan or an output, not a rule.
 _NOT_TOPIC = re.compile(
     r"^(?:bug|issue|problem|question|todo|task|step(?:\s+\d+)?|update|status|result|output|"
@@ -69,6 +85,9 @@ def topic_label(clause: str) -> Labelled | None:
         return None
     label = match.group("label")
     words = label.lower().split()
+    rest = match.group("rest").strip()
+    if _WRITE_UPS.match(label) and not _TOLD.search(rest) and not ONE_OFF.search(rest):
+        return Labelled(label, rest, True)  # "commit messages: lowercase, under 72 chars"
     if (
         _NOT_TOPIC.match(label)
         or label.lower().startswith(("http", "www"))
