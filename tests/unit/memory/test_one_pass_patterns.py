@@ -182,8 +182,14 @@ CALLS = [
     ),
     (
         "squirrel_memory.extractors.habit_wordings",
-        "annoyed_form",
+        "impersonal_form",
         "'it drives me crazy when you ' + 'a ' * 150_000",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.habit_wordings",
+        "impersonal_form",
+        "\"it's important that all \" + 'a ' * 150_000",
         None,
     ),
     (

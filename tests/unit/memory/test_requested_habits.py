@@ -271,3 +271,33 @@ def test_a_write_up_label_with_properties_is_a_habit(message: str, content: str)
 )
 def test_a_write_up_label_over_the_write_ups_at_hand_is_no_habit(message: str) -> None:
     assert _standing(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        (
+            "it's really important that every migration has a down step",
+            "Every migration must have a down step.",
+        ),
+        (
+            "is essential that all scripts include a usage line",
+            "All scripts must include a usage line.",
+        ),
+    ],
+)
+def test_a_stressed_requirement_on_a_kind_is_a_habit(message: str, content: str) -> None:
+    assert _standing(message) == [content]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "it's important that all users get a welcome email",
+        "it's important that every migration has a down step in this PR",
+        "is it important that every migration has a down step?",
+        "it's important that all tests pass now",
+    ],
+)
+def test_a_stressed_requirement_of_the_product_or_the_moment_is_no_habit(message: str) -> None:
+    assert _standing(message) == []

@@ -84,6 +84,16 @@ _EVERY_NEEDS = re.compile(
     r"(?P<x>(?!to\b)[^;]{2,100})$",
     re.IGNORECASE,
 )
+#: "it's important that all functions have type hints", "is essential that every endpoint
+#: has a test": a requirement on every thing of a kind, stressed (a learner may leave out "it").
+_STRESSED_EVERY = re.compile(
+    r"^(?:it(?:'s|’s|\s+is)\s+|is\s+)(?:very\s+|really\s+|super\s+)?(?:important|essential|"
+    r"crucial|mandatory|required)\s+that\s+"
+    rf"(?P<q>every|each|all)\s+(?P<new>new\s+)?{_KIND}\s+"
+    r"(?P<v>have|has|get|gets|include|includes|carry|carries|follow|follows)\s+"
+    r"(?P<x>(?!to\b)[^,;]{2,100})$",
+    re.IGNORECASE,
+)
 #: "commit messages should be in the imperative mood", "errors must be wrapped with context".
 _KIND_SHOULD = re.compile(
     r"^(?:(?:all|our)\s+)?(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?[a-z][^s\W]s)\s+"
@@ -294,6 +304,21 @@ def _every(match: re.Match[str]) -> HabitForm | None:
     return HabitForm(_sentence(match.group(0).strip()), f"every {kind} {x}")
 
 
+def _stressed_every(match: re.Match[str]) -> HabitForm | None:
+    x, kind = match.group("x").strip(), match.group("k")
+    if not _work_kind(kind) or _COMPARED.search(x) or _ONE_THING.search(x):
+        return None  # "it's important that all users get an email": the product
+    verb = match.group("v").lower()
+    base = (
+        verb
+        if verb in ("have", "get", "include", "carry", "follow")
+        else ("have" if verb == "has" else verb[:-3] + "y" if verb.endswith("ies") else verb[:-1])
+    )
+    new = "new " if match.group("new") else ""
+    said = f"{match.group('q').capitalize()} {new}{kind} must {base} {x}"
+    return HabitForm(said, f"every {kind} {x}")
+
+
 def _kind_should(match: re.Match[str]) -> HabitForm | None:
     kind, x = match.group("k"), match.group("x")
     judged = match.group("v").lower() == "be" and _JUDGED.match(x)
@@ -367,14 +392,19 @@ _ONE_THING = re.compile(
 )
 
 
-def annoyed_form(clause: str) -> HabitForm | None:
-    """What the user cannot bear the assistant doing, said as a complaint that holds each time
-    ("I hate it when you leave TODOs, finish it or tell me", "it drives me crazy when you
-    reformat whole files"); the complaint's own "it" is no thing of the moment."""
+def impersonal_form(clause: str) -> HabitForm | None:
+    """A habit said around an "it" that names nothing: what the user cannot bear the assistant
+    doing ("I hate it when you leave TODOs, finish it or tell me", "it drives me crazy when you
+    reformat whole files"), a requirement stressed ("it's important that all functions have
+    type hints"); no thing of the moment may follow."""
     text = clause.strip().rstrip(" .!")
-    if not text or text.endswith("?"):
+    if not text or text.endswith("?") or _MOMENT.search(text):
         return None
-    for pattern, form in ((_ANNOYED_WHEN, _annoyed_when), (_ANNOYED_MOST, _annoyed_most)):
+    for pattern, form in (
+        (_ANNOYED_WHEN, _annoyed_when),
+        (_ANNOYED_MOST, _annoyed_most),
+        (_STRESSED_EVERY, _stressed_every),
+    ):
         if (match := pattern.match(text)) and (found := form(match)):
             return found
     return None

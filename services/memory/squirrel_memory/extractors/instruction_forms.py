@@ -18,7 +18,7 @@ from squirrel_memory.extractors.habit_forms import (
     habit_form,
     reply_length_form,
 )
-from squirrel_memory.extractors.habit_wordings import annoyed_form, habit_wording
+from squirrel_memory.extractors.habit_wordings import habit_wording, impersonal_form
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.instruction_parts import (
     MAX_OBJECT_CHARS,
@@ -385,8 +385,8 @@ def habit_statement(clause: str) -> Found | None:
         return worded(clause, found.subject)
     if reply := reply_length_form(clause):
         return worded(reply.content, reply.subject)
-    if annoyed := annoyed_form(clause):
-        return worded(annoyed.content, annoyed.subject)
+    if said := impersonal_form(clause):
+        return worded(said.content, said.subject)
     if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
     # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the
