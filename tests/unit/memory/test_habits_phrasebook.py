@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from bench.habits_book_first import HABITS, ONE_OFFS
+from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
+from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
+from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from bench.habits_phrasebook import (
-    HABITS,
-    HABITS_SECOND,
-    HABITS_THIRD,
-    ONE_OFFS,
-    ONE_OFFS_SECOND,
-    ONE_OFFS_THIRD,
     OPENING,
     REPLYING,
     second_verdict,
@@ -99,24 +97,25 @@ def test_a_task_said_again_is_no_habit(message: str) -> None:
     assert stated_preferences(message, after_assistant_action=True) == []
 
 
-@pytest.mark.parametrize("message", ONE_OFFS_SECOND)
-def test_a_one_off_of_the_second_phrasebook_is_never_a_standing_habit(message: str) -> None:
+#: The books read as sessions, their one-offs, and the fewest habits each keeps.
+_AS_SESSIONS = {
+    "second": (HABITS_SECOND, ONE_OFFS_SECOND, 89),
+    "third": (HABITS_THIRD, ONE_OFFS_THIRD, 46),
+    "fourth": (HABITS_FOURTH, ONE_OFFS_FOURTH, 54),
+}
+
+
+@pytest.mark.parametrize(
+    "message", [m for _, one_offs, _ in _AS_SESSIONS.values() for m in one_offs]
+)
+def test_a_one_off_of_a_book_read_as_sessions_is_never_a_standing_habit(message: str) -> None:
     assert second_verdict(message, habit=False) != "kept"
 
 
-def test_the_second_phrasebook_keeps_at_least_what_it_kept() -> None:
-    kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_SECOND)
-    assert kept >= 89
-
-
-@pytest.mark.parametrize("message", ONE_OFFS_THIRD)
-def test_a_one_off_of_the_third_phrasebook_is_never_a_standing_habit(message: str) -> None:
-    assert second_verdict(message, habit=False) != "kept"
-
-
-def test_the_third_phrasebook_keeps_at_least_what_it_kept() -> None:
-    kept = sum(second_verdict(m, habit=True) == "kept" for m in HABITS_THIRD)
-    assert kept >= 39
+@pytest.mark.parametrize("book", list(_AS_SESSIONS))
+def test_each_book_read_as_sessions_keeps_at_least_what_it_kept(book: str) -> None:
+    habits, _, floor = _AS_SESSIONS[book]
+    assert sum(second_verdict(m, habit=True) == "kept" for m in habits) >= floor
 
 
 def test_a_session_reading_tells_the_place_of_the_message() -> None:

@@ -253,6 +253,38 @@ CALLS = [
         "'if we ' + 'x ' * 150_000",
         "if we x x",
     ),
+    # A polite request, a complaint and a lead of a kind of task, each over a long run of words
+    # or blanks with no end.
+    (
+        "squirrel_memory.extractors.user_wording",
+        "asked_as_rule",
+        "'would you mind ' + 'a ' * 150_000 + '?'",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.habit_wordings",
+        "impersonal_form",
+        "'it drives me crazy when you ' + 'a ' * 150_000",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.habit_wordings",
+        "impersonal_form",
+        "\"it's important that all \" + 'a ' * 150_000",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.standing_marks",
+        "standing_words",
+        "'before you ' + 'a ' * 150_000",
+        False,
+    ),
+    (
+        "squirrel_memory.extractors.standing_words",
+        "standing_sentences",
+        "'siempre ' + 'a ' * 150_000",
+        [],
+    ),
 ]
 
 

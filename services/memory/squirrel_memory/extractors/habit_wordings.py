@@ -84,6 +84,16 @@ _EVERY_NEEDS = re.compile(
     r"(?P<x>(?!to\b)[^;]{2,100})$",
     re.IGNORECASE,
 )
+#: "it's important that all functions have type hints", "is essential that every endpoint
+#: has a test": a requirement on every thing of a kind, stressed (a learner may leave out "it").
+_STRESSED_EVERY = re.compile(
+    r"^(?:it(?:'s|’s|\s+is)\s+|is\s+)(?:very\s+|really\s+|super\s+)?(?:important|essential|"
+    r"crucial|mandatory|required)\s+that\s+"
+    rf"(?P<q>every|each|all)\s+(?P<new>new\s+)?{_KIND}\s+"
+    r"(?P<v>have|has|get|gets|include|includes|carry|carries|follow|follows)\s+"
+    r"(?P<x>(?!to\b)[^,;]{2,100})$",
+    re.IGNORECASE,
+)
 #: "commit messages should be in the imperative mood", "errors must be wrapped with context".
 _KIND_SHOULD = re.compile(
     r"^(?:(?:all|our)\s+)?(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?[a-z][^s\W]s)\s+"
@@ -125,6 +135,25 @@ _DISLIKE = re.compile(
     r"fans?\s+of|i\s+(?:really\s+)?(?:hate|dislike|can'?t stand|detest))\s+"
     # "I hate when the build is slow": a complaint about what happens, no kind of thing
     r"(?!(?:it\s+)?(?:when|if|how|that)\b)(?P<x>[^,;]{3,60})$",
+    re.IGNORECASE,
+)
+#: "I hate it when you leave TODOs", "it drives me crazy when you reformat whole files",
+#: "nothing bugs me more than unused imports": what the assistant does that the user cannot bear,
+#: said of the assistant or of a kind of thing (not "I hate this TODO", "it annoys me that the
+#: build is slow", "my boss hates when people …").
+_ANNOYED = (
+    r"i\s+(?:really\s+)?(?:hate|dislike|can'?t\s+stand|don'?t\s+like)\s+(?:it\s+)?|"
+    r"it\s+(?:really\s+)?(?:drives\s+me\s+(?:crazy|nuts|mad|insane|up\s+the\s+wall)|"
+    r"(?:annoys|bugs|irritates|frustrates|bothers)\s+me|gets\s+on\s+my\s+nerves)\s+"
+)
+_ANNOYED_WHEN = re.compile(
+    rf"^(?:{_ANNOYED})when(?:ever)?\s+(?P<who>you|(?:your\s+)?(?:answers|replies|responses))\s+"
+    r"(?P<x>[a-z][^,;]{3,100}?)(?:\s*[,;]\s*(?:just\s+)?(?P<rest>[a-z][^;]{2,80}))?$",
+    re.IGNORECASE,
+)
+_ANNOYED_MOST = re.compile(
+    r"^nothing\s+(?:annoys|bugs|irritates|bothers|frustrates)\s+me\s+more\s+than\s+"
+    r"(?P<x>[a-z][^,;]{3,80})$",
     re.IGNORECASE,
 )
 #: "your standing job is to keep the TODO list up to date": a duty for every session.
@@ -230,7 +259,8 @@ _WE_CHOOSE = re.compile(
 _WE_DONT = re.compile(
     r"^we\s+(?:don'?t|do not)\s+(?P<v>use|write|add|commit|push|vendor|pin|mock|merge|"
     r"squash|rebase|amend|deploy|ship|log|store|hardcode|hard-code|expose|catch|swallow)\s+"
-    r"(?P<x>[^,;]{2,60}?)(?P<place>\s+(?:here|in this (?:repo|repository|project|codebase)))?"
+    r"(?P<x>[^,;]{2,60}?)(?P<place>\s+(?:here|in (?:this|our) (?:repo|repository|project|codebase|"
+    r"team|company)))?"
     r"(?:\s*[,;:]\s*(?P<rest>[^;]{3,100}))?$",
     re.IGNORECASE,
 )
@@ -272,6 +302,21 @@ def _every(match: re.Match[str]) -> HabitForm | None:
     if not _work_kind(kind) or re.match(r"\w+(?:ing|ed)\b", x, re.IGNORECASE):
         return None  # "every test needs fixing": a task; "every user needs …": the product
     return HabitForm(_sentence(match.group(0).strip()), f"every {kind} {x}")
+
+
+def _stressed_every(match: re.Match[str]) -> HabitForm | None:
+    x, kind = match.group("x").strip(), match.group("k")
+    if not _work_kind(kind) or _COMPARED.search(x) or _ONE_THING.search(x):
+        return None  # "it's important that all users get an email": the product
+    verb = match.group("v").lower()
+    base = (
+        verb
+        if verb in ("have", "get", "include", "carry", "follow")
+        else ("have" if verb == "has" else verb[:-3] + "y" if verb.endswith("ies") else verb[:-1])
+    )
+    new = "new " if match.group("new") else ""
+    said = f"{match.group('q').capitalize()} {new}{kind} must {base} {x}"
+    return HabitForm(said, f"every {kind} {x}")
 
 
 def _kind_should(match: re.Match[str]) -> HabitForm | None:
@@ -316,6 +361,53 @@ def _disliked(match: re.Match[str]) -> HabitForm | None:
     if not _a_kind(x):
         return None  # "I'm not a fan of this approach": the work at hand
     return HabitForm(f"Avoid {x}", x)
+
+
+def _annoyed_when(match: re.Match[str]) -> HabitForm | None:
+    x = match.group("x").strip()
+    verb = x.split()[0].lower()
+    if _MOMENT.search(x) or _ONE_THING.search(x) or _VAGUE_END.search(x):
+        return None  # "… when you did that", "… when you touch this file": the moment's
+    rest = match.group("rest")
+    # "…, just write plain paragraphs": what to do instead, kept with it
+    instead = f"; {rest.strip().rstrip('.!')}" if rest and not _ONE_THING.search(rest) else ""
+    if match.group("who").lower() != "you":
+        return HabitForm(f"Dislikes it when {match.group('who').lower()} {x}{instead}", x)
+    if verb.endswith("ed") or verb in _PICKED:
+        return None  # "… when you changed …": the moment's complaint
+    return HabitForm(f"Don't {x}{instead}", x)
+
+
+def _annoyed_most(match: re.Match[str]) -> HabitForm | None:
+    x = match.group("x").strip()
+    if not _a_kind(x) or x.lower().startswith("when") or _ONE_THING.search(x):
+        return None
+    return HabitForm(f"Avoid {x}", x)
+
+
+#: Words that pick one thing of the moment inside a complaint ("when you touch this file").
+_ONE_THING = re.compile(
+    r"\b(?:it|this|these|those|them|now|yet|again|today|that (?:one|file|function|test|change))\b",
+    re.IGNORECASE,
+)
+
+
+def impersonal_form(clause: str) -> HabitForm | None:
+    """A habit said around an "it" that names nothing: what the user cannot bear the assistant
+    doing ("I hate it when you leave TODOs, finish it or tell me", "it drives me crazy when you
+    reformat whole files"), a requirement stressed ("it's important that all functions have
+    type hints"); no thing of the moment may follow."""
+    text = clause.strip().rstrip(" .!")
+    if not text or text.endswith("?") or _MOMENT.search(text):
+        return None
+    for pattern, form in (
+        (_ANNOYED_WHEN, _annoyed_when),
+        (_ANNOYED_MOST, _annoyed_most),
+        (_STRESSED_EVERY, _stressed_every),
+    ):
+        if (match := pattern.match(text)) and (found := form(match)):
+            return found
+    return None
 
 
 def _rule_named(match: re.Match[str]) -> HabitForm | None:

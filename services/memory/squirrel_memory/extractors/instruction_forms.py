@@ -18,7 +18,7 @@ from squirrel_memory.extractors.habit_forms import (
     habit_form,
     reply_length_form,
 )
-from squirrel_memory.extractors.habit_wordings import habit_wording
+from squirrel_memory.extractors.habit_wordings import habit_wording, impersonal_form
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.instruction_parts import (
     MAX_OBJECT_CHARS,
@@ -111,7 +111,11 @@ _KIND_OBJECT = re.compile(
 )
 #: "whenever you touch the schema, add a migration": a rule with its condition first.
 _CONDITION = re.compile(
-    r"^(?:whenever|every ?time|each time|next time|when|before|after|if|once)\b[^,]{3,80},\s*"
+    r"^(?:(?:whenever|every ?time|each time|any ?time|next time|when|before|after|if|once)\b"
+    r"[^,]{3,80}|"
+    # "in code reviews, be blunt", "during code review, mark each comment": each review
+    r"(?:in|during|for)\s+(?:(?:all|any|every|each|your|our|a)\s+)?"
+    r"(?:(?:code|pr|pull request)\s+)?reviews?\b[^,]{0,40}),\s*"
     r"(?P<then>.+)$",
     re.IGNORECASE,
 )
@@ -241,9 +245,15 @@ _TEAM_DOES = re.compile(
 )
 
 
+def team_as_we(clause: str) -> str:
+    """ "our team writes commit messages in …" → "we write commit messages in …": the team's way
+    said in the team's own voice."""
+    return _TEAM_DOES.sub(lambda m: f"we {m.group('verb')[:-1].lower()}", clause, count=1)
+
+
 def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Found | None:
     """The instruction one clause states, or None."""
-    clause = _TEAM_DOES.sub(lambda m: f"we {m.group('verb')[:-1].lower()}", clause, count=1)
+    clause = team_as_we(clause)
     if complaint := _YOU_KEEP.match(clause):
         # "you keep adding comments": what the assistant does again and again, never "keep …"
         x = clean(complaint.group("x"))
@@ -375,6 +385,8 @@ def habit_statement(clause: str) -> Found | None:
         return worded(clause, found.subject)
     if reply := reply_length_form(clause):
         return worded(reply.content, reply.subject)
+    if said := impersonal_form(clause):
+        return worded(said.content, said.subject)
     if ONE_OFF.search(clause) or len(clause) > MAX_OBJECT_CHARS:
         return None
     # A naming convention's own name (`snake_case`, `camelCase`) is no name from the code; the

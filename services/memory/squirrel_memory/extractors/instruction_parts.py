@@ -22,8 +22,9 @@ ONE_OFF = re.compile(
 #: Verbs that start an instruction about how work is done.
 VERBS = word_set(
     "add answer ask avoid be build bump call check clean close commit continue create delete ",
-    "deploy document double-check edit ensure explain finish fix follow format go include keep ",
-    "leave let lint log make mention merge move name open prefer push put raise read rebase ",
+    "deploy document double-check edit ensure explain finish fix flag follow format go include ",
+    "keep leave let lint list log make mark mention merge move name open point prefer push put ",
+    "raise read rebase ",
     "release remove rename reply respond return review run say sign skip split squash start ",
     "stick summarize summarise tag tell test type-check update use verify wait write",
 )

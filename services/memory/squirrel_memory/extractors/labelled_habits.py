@@ -42,6 +42,22 @@ _STYLE = re.compile(
     r"naming|formatting)$",
     re.IGNORECASE,
 )
+#: Labels that name how every one of a kind of write-up is written ("commit messages: …",
+#: "branch names: …"): what follows is a rule as it stands, though the label opens on a verb's
+#: word. One write-up ("commit message: fix the typo") is that write-up itself.
+_WRITE_UPS = re.compile(
+    r"^(?:git\s+)?(?:commit|branch|pr|pull\s+request|merge\s+request|tag)\s+"
+    r"(?:messages|names|titles|subjects|descriptions)$",
+    re.IGNORECASE,
+)
+#: Words after such a label that tell or ask something of the write-ups at hand ("commit
+#: messages: the last three are wrong", "PR titles: I will fix them later"), no property.
+_TOLD = re.compile(
+    r"^(?:the|this|that|these|those|it|its|i|we|you|he|she|they|my|our|your|some|which|what|"
+    r"can|could|would|will|please)\b|\b(?:is|are|was|were|will|did|does|do|have|has|had)\b|"
+    r"'(?:ll|re|ve|s|d)\b|[?]",
+    re.IGNORECASE,
+)
 #: Labels that set off a state of things, a plan or an output, not a rule.
 _NOT_TOPIC = re.compile(
     r"^(?:bug|issue|problem|question|todo|task|step(?:\s+\d+)?|update|status|result|output|"
@@ -69,6 +85,9 @@ def topic_label(clause: str) -> Labelled | None:
         return None
     label = match.group("label")
     words = label.lower().split()
+    rest = match.group("rest").strip()
+    if _WRITE_UPS.match(label) and not _TOLD.search(rest) and not ONE_OFF.search(rest):
+        return Labelled(label, rest, True)  # "commit messages: lowercase, under 72 chars"
     if (
         _NOT_TOPIC.match(label)
         or label.lower().startswith(("http", "www"))
@@ -92,10 +111,13 @@ def with_label(label: str, content: str) -> str:
 
 #: A bare command, then the step of work it goes before or after, again and again.
 _BARE_ROUTINE = re.compile(
-    r"^(?P<cmd>[`./\w][^,;]{0,60}?)\s+(?:before|after)\s+(?:(?:every|each)\s+)?(?:you\s+)?"
+    r"^(?P<cmd>[`./\w][^,;]{0,60}?)\s+(?:(?:before|after)\s+(?:(?:every|each)\s+)?(?:you\s+)?"
     r"(?:commit(?:ting|s)?|push(?:ing|es)?|(?:you(?:'re| are)\s+)?done|finishing|"
     r"hand(?:ing)?\s+it\s+(?:back|over)|open(?:ing)?\s+(?:a\s+)?(?:pr|pull request)s?|"
-    r"merg(?:e|ing)|releas(?:e|ing))\b",
+    r"merg(?:e|ing)|releas(?:e|ing))|"
+    # "black + isort on every file you touch": the tools over each file the work changes
+    r"(?:on|over|for)\s+(?:every|each|any|all)\s+(?:new\s+)?(?:files?|modules?|changes?)\s+"
+    r"(?:that\s+)?you\s+(?:touch|change|edit|write|create|add))\b",
     re.IGNORECASE,
 )
 #: Words that open a noun phrase or a sentence, never a command.

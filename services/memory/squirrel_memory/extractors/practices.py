@@ -67,7 +67,7 @@ _PRACTICE_VERBS = word_set(
     "pin unpin vendor ship publish mock stub pull fetch version lock cache backport ",
     "cherry-pick amend pair branch revert rollback roll migrate seed benchmark profile ",
     "annotate typecheck compile bundle minify containerize package install upgrade downgrade ",
-    "refactor squash-merge fast-forward",
+    "refactor squash-merge fast-forward catch swallow expose throw",
 )
 
 

@@ -29,7 +29,12 @@ from dataclasses import dataclass, replace
 
 from squirrel_memory.extractors.asked_forms import asked_statement
 from squirrel_memory.extractors.clauses import clauses
-from squirrel_memory.extractors.instruction_forms import AT_THE_END, habit_statement, statement
+from squirrel_memory.extractors.instruction_forms import (
+    AT_THE_END,
+    habit_statement,
+    statement,
+    team_as_we,
+)
 from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
 from squirrel_memory.extractors.instruction_parts import ONE_OFF, VERBS, Found, worded
 from squirrel_memory.extractors.instruction_scope import instruction_scope
@@ -268,7 +273,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             or reasoned_by_way(read)  # "don't use var, we spell types out"
             or (labelled is not None and labelled.style)
             or standing_words(written)
-            or stated_practice(body, verbs=VERBS, task_words=ONE_OFF) is not None
+            # "our team writes commit messages in the present tense": the team's practice
+            or stated_practice(team_as_we(body), verbs=VERBS, task_words=ONE_OFF) is not None
         )
         result = asked_statement(body) if after_assistant_action else None
         if result is None and (match := _NO_GATE.match(body)):

@@ -21,7 +21,8 @@ STANDING = re.compile(
     # "when you write Bash, quote all variables": each time a kind of thing is made
     rf"{MADE_CONDITION}|"
     # "whenever you're ready, …": when the user is ready for it, once
-    r"every ?time|each time|whenever(?! you(?:'re| are) ready| you can\b| you get a chance| "
+    r"every ?time|each time|(?:whenever|any ?time(?= (?:you|we)\b))(?! you(?:'re| are) ready| "
+    r"you (?:can|want|like|wish|please)\b| you get a chance| "
     r"you have (?:a )?(?:moment|minute|sec|second|time))|by default|as a (?:general )?rule|"
     r"in general|"
     r"(?:in|for|across) (?:this|the|our) (?:repo|repository|project|codebase)|"
@@ -39,13 +40,18 @@ STANDING = re.compile(
     r"for every|for (?:anything|everything|any \w+) (?:that|which|you)|"
     # "in any UI you build", "on every file you touch": each such thing the work makes later
     r"(?:any|every|each) (?:new )?[a-z][\w-]*(?: [a-z][\w-]*)? (?:that )?you (?:build|write|create|"
-    r"add|touch|make|generate|open)\b|"
+    r"add|touch|make|generate|open|edit|change|modify)\b|"
     # "when you're unsure, ask me": each time the work reaches that state
     r"(?:when(?:ever)?|if) you(?:'re| are) (?:ever )?(?:unsure|not sure|in doubt|uncertain|"
     r"stuck|blocked)|"
     # "when you review my code, point out security issues first": each review
     r"(?:when(?:ever)?|if) you review (?:my |our |a |any )?(?:code|prs?|pull requests?|changes|"
     r"diffs?)\b|"
+    # "when reviewing a PR, …", "in code reviews, be blunt", "during code review, …": every review
+    r"(?:when(?:ever)?|while) (?:you(?:'re| are) )?reviewing (?:my |our |a |an |any )?(?:code|prs?|"
+    r"pull requests?|changes?|diffs?|patch(?:es)?)\b|"
+    r"(?:in|during|for) (?:(?:all|any|every|your|our) )?(?:(?:code|pr|pull request) )?reviews\b|"
+    r"(?:in|during|for) (?:a |any |every |each )?(?:code|pr|pull request) review\b|"
     # "sign off every commit": every one of the work's commits or pull requests
     r"(?:every|each) (?:single )?(?:commit|pull request|pr)s?\b(?!\s+(?:since|from|on|in|of|"
     r"between|until|up to|after|before)\b)|"
@@ -61,7 +67,10 @@ STANDING = re.compile(
     r"item|story|ticket|issue|feature|fix|pr|pull request|session)s? (?:by|with)|"
     # "commit after each milestone": a step of work again and again, whatever the unit
     r"(?:before|after) (?:every|each) (?:new )?(?:milestone|step|phase|stage|feature|fix|edit|"
-    r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component)s?)\b",
+    r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component|"
+    r"refactor(?:ing)?|deploy(?:ment)?|migration|upgrade|rebase|build|review)s?|"
+    # "before you delete any file, check …": each time the work does that to a thing of a kind
+    r"(?:before|after|when(?:ever)?|if) you [a-z]+ (?:any|every|each) (?:new )?[a-z][\w-]*)\b",
     re.IGNORECASE,
 )
 #: A change made once across the code ("Rename Room.join/2 to enter/2 everywhere", "replace

@@ -10,7 +10,9 @@ the user's with one of them is a standing instruction, kept in the user's own wo
 not translated or paraphrased), in the project where it was said.
 
 Only markers that point at later work count: "always", "never" and "each time" alone do
-not ("la prueba siempre falla", "每次运行都失败" report a state, they set no rule).
+not ("la prueba siempre falla", "每次运行都失败" report a state, they set no rule). "Always"
+with a step it comes before, the sentence opening on one of them ("siempre ejecuta los tests
+antes de hacer commit"), is a step of all later work.
 Questions, quoted lines and code blocks are not instructions; a sentence longer than
 `MAX_SENTENCE_CHARS` is a pasted text. A message whose instructions the English rules
 already found is theirs.
@@ -48,8 +50,9 @@ _FROM_NOW_ON = (
     r"da ora in poi|d'ora innanzi|"
     # German, Dutch
     r"ab jetzt|ab sofort|von nun an|in zukunft|künftig|zukünftig|vanaf nu|voortaan|"
-    # Russian, Ukrainian, Polish
-    r"с этого момента|впредь|отныне|в дальнейшем|відтепер|надалі|od teraz|odtąd|"
+    # Russian, Ukrainian, Polish, Turkish
+    r"с этого момента|впредь|отныне|в дальнейшем|відтепер|надалі|od teraz|odtąd|od tej pory|"
+    r"bundan böyle|şu andan itibaren|"
     # Chinese, Japanese, Korean
     r"从现在开始|從現在開始|从今以后|從今以後|今后|今後|以后都|以後都|これからは|앞으로는?|지금부터"
 )
@@ -59,6 +62,27 @@ _EVERY_TIME = (
     r"antes de cada|después de cada|depois de cada|avant chaque|après chaque|prima di ogni|"
     r"dopo ogni|vor jedem|vor jeder|nach jedem|nach jeder|voor elke|na elke|"
     r"перед каждым|перед каждой|после каждого|после каждой|przed każdym|przed każdą|po każdym"
+)
+#: A rule word ("always", "never") and a step it comes before, the sentence opening on one of
+#: them ("siempre ejecuta los tests antes de hacer commit", "commit atmadan önce her zaman
+#: testleri çalıştır", "перед коммитом всегда запускай тесты"): a step of all later work. A
+#: sentence opening on what it is said of ("el test siempre falla antes del commit") reports.
+_RULE_WORD = (
+    r"siempre|nunca|jamás|sempre|jamais|mai|toujours|jamais|immer|niemals|stets|всегда|никогда|"
+    r"завжди|ніколи|zawsze|nigdy|her zaman|hiçbir zaman|asla"
+)
+_BEFORE = r"antes de|antes del|prima di|prima del|avant de|avant d'|bevor|vor dem|vor der|" + (
+    r"перед|прежде чем|przed"
+)
+_PLEASE = (
+    r"(?:(?:por favor|per favore|s'il te plaît|bitte|пожалуйста|будь ласка|proszę|lütfen),?\s+)?"
+)
+_RULE_BEFORE = re.compile(
+    rf"^{_PLEASE}(?:{_RULE_WORD})\s+\S.*?(?<!\w)(?:{_BEFORE})(?=\s+\S)"
+    rf"|^{_PLEASE}(?:{_BEFORE})\s+[^,]{{2,60}}?,?\s+{_PLEASE}(?:{_RULE_WORD})(?=\s+\S)"
+    # Turkish puts "before" after the step it follows: "commit atmadan önce her zaman …"
+    rf"|^(?:\S+\s+){{1,3}}?(?:önce|öncesinde)\s+(?:{_RULE_WORD})(?=\s+\S)",
+    re.IGNORECASE,
 )
 #: A time word that names things ahead ("今後の課題", "今后的计划": the plans ahead) sets no rule.
 _MARKER = re.compile(rf"(?:{_FROM_NOW_ON}|{_EVERY_TIME})(?![の的])", re.IGNORECASE)
@@ -78,10 +102,12 @@ def standing_sentences(text: str) -> list[str]:
         flat = " ".join(raw.split())
         if not flat or len(flat) > MAX_SENTENCE_CHARS or _QUESTION.search(flat):
             continue
-        match = _MARKER.search(flat)
+        match = _MARKER.search(flat) or _RULE_BEFORE.search(flat)
         if match is None or not _bounded(flat, match):
             continue
-        rest = flat[: match.start()] + " " + flat[match.end() :]
+        rest = (
+            flat if match.re is _RULE_BEFORE else flat[: match.start()] + " " + flat[match.end() :]
+        )
         if len(set(words_of(rest))) < MIN_WORDS:
             continue
         found.append(flat)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.instruction_parts import ONE_OFF, VERBS
+from squirrel_memory.extractors.instruction_parts import ONE_OFF, VERBS, base_form
 from squirrel_memory.extractors.wording import stem
 
 #: Usual misspellings of the words the rules are read by, and their spelling.
@@ -37,10 +37,38 @@ _SPELLING = {
 _MISSPELT = re.compile(r"\b(?:" + "|".join(_SPELLING) + r")\b", re.IGNORECASE)
 
 
+#: Turns of a learner's English around the words rules are read by, and the plain English:
+#: "please to not commit …" (please do not), "you must to write …" (must write), "is better
+#: you use …" (use …), "no put magic numbers …" (don't put: a verb after "no" that is no noun).
+_LEARNERS = (
+    (re.compile(r"\bplease\s+to\s+not\b", re.IGNORECASE), "please do not"),
+    (re.compile(r"\bplease\s+to\s+(never|always)\b", re.IGNORECASE), "please \\1"),
+    (re.compile(r"\b(must|should)\s+to\s+(?=[a-z])", re.IGNORECASE), "\\1 "),
+    (
+        re.compile(
+            r"^(?:it\s+)?is\s+(?:much\s+|more\s+)?better\s+(?:that\s+)?you\s+(?=[a-z])", re.I
+        ),
+        "",
+    ),
+    (
+        re.compile(
+            r"^no\s+(put|add|write|make|change|touch|leave|create|delete|remove|modify)\s+"
+            r"(?!of\b|for\b|to\b)(?=[a-z])",
+            re.IGNORECASE,
+        ),
+        "don't \\1 ",
+    ),
+)
+
+
 def mended_spelling(message: str) -> str:
     """The message with the usual misspellings of the words rules are read by mended
-    ("alwasy run the formatter before commiting")."""
-    return _MISSPELT.sub(lambda m: _SPELLING[m.group(0).lower()], message)
+    ("alwasy run the formatter before commiting"), and a learner's turns around them in plain
+    English ("please to not commit the .env" → "please do not commit the .env")."""
+    mended = _MISSPELT.sub(lambda m: _SPELLING[m.group(0).lower()], message)
+    for pattern, plain in _LEARNERS:
+        mended = pattern.sub(plain, mended)
+    return mended
 
 
 def imperatives_apart(listed: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -86,6 +114,22 @@ _INSISTED = re.compile(
     r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:make sure|remember)\s+to\s", re.I
 )
 _RULE_WORD = re.compile(r"^(?:always|never)\s+(?P<rest>.+)$", re.IGNORECASE)
+#: "would you mind always …", "may I ask that you never …", "could you make it a habit to …":
+#: a request, never a question of what the assistant can do; a rule when it has a rule word, a
+#: lasting marker or names the habit itself.
+_REQUESTED = re.compile(
+    r"^(?:would\s+you\s+mind|would\s+it\s+be\s+possible\s+(?:for\s+you\s+)?to|"
+    r"(?:can|could|may)\s+i\s+ask\s+(?:you\s+to|that\s+you)|"
+    r"(?P<habit>(?:can|could|would|will)\s+you\s+(?:please\s+)?make\s+it\s+a\s+habit\s+(?:to|of))"
+    r")\s+(?:please\s+)?(?P<x>[^?]+?)[\s?!.]*$",
+    re.IGNORECASE,
+)
+#: A step asked to be remembered each time a kind of work comes ("… every time you change
+#: behaviour").
+_EACH_TIME = re.compile(
+    r"\b(?:every ?time|each time|any ?time|whenever|(?:before|after|for|with|on) (?:every|each))\b",
+    re.IGNORECASE,
+)
 #: A condition met again and again, or a marker of every later session.
 _LASTING = re.compile(
     r"\b(?:before|after|whenever|every|each|when|once|by default|from now on|going forward|"
@@ -106,6 +150,8 @@ def asked_as_rule(clause: str) -> str | None:
     if match := _POLITE.match(clause):
         x = match.group("x")
         return x if _RULE_WORD.match(x) else None
+    if match := _REQUESTED.match(clause.strip()):
+        return _requested(match)
     if not clause.rstrip().endswith("?") or (match := _ASKED.match(clause)) is None:
         return None
     x = match.group("x")
@@ -114,6 +160,23 @@ def asked_as_rule(clause: str) -> str | None:
     ruled = _RULE_WORD.match(x)
     insisted = bool(_INSISTED.match(clause))  # "can you make sure to always …?"
     if (ruled and (insisted or _LASTING.search(ruled.group("rest")))) or _MARKED.search(x):
+        return x
+    if insisted and _EACH_TIME.search(x):
+        return x  # "could you remember to update the changelog every time you …?"
+    return None
+
+
+def _requested(match: re.Match[str]) -> str | None:
+    """The rule a request lead asks for ("would you mind always running the linter first" →
+    "always run the linter first"; "could you make it a habit to run X" → "always run X"), or
+    None for a request of the moment ("would you mind running the linter on this file?")."""
+    x = match.group("x").strip()
+    lead, _, rest = x.partition(" ")
+    ruled = lead.lower() in ("always", "never")
+    x = f"{lead} {base_form(rest)}" if ruled else base_form(x)
+    if match.group("habit"):
+        return x if _RULE_WORD.match(x) else f"always {x}"
+    if _RULE_WORD.match(x) or _MARKED.search(x) or _EACH_TIME.search(x):
         return x
     return None
 
