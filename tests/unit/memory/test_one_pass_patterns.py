@@ -13,6 +13,19 @@ from tests.one_pass import finishes
 
 #: (module, function, arguments, what it answers) for each hostile text.
 CALLS = [
+    # A committed path tried as a page of the project's CLI reference.
+    (
+        "squirrel_memory.extractors.cli_reference",
+        "reference_page",
+        "'docs/' + 'a/' * 150_000",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.cli_reference",
+        "reference_page",
+        "'docs/' + 'a' * 300_000 + '/cli/x.md'",
+        None,
+    ),
     # An assistant's answer: its links taken out, then a sentence that only reacts left out.
     ("squirrel_memory.extractors.reported", "_cause", "'[' * 300_000", ""),
     ("squirrel_memory.extractors.reported", "_cause", "'[a](' * 200_000", ""),
