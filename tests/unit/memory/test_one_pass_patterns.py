@@ -13,6 +13,19 @@ from tests.one_pass import finishes
 
 #: (module, function, arguments, what it answers) for each hostile text.
 CALLS = [
+    # A read's output tried as a file wrapped in tags, its lines numbered `N: `.
+    (
+        "squirrel_memory.extractors.file_reads",
+        "unwrapped_read",
+        "'<path>' + 'a' * 300_000",
+        "<path>aaa",
+    ),
+    (
+        "squirrel_memory.extractors.file_reads",
+        "unwrapped_read",
+        "'<path>a</path>\\n<type>file</type>\\n<content>\\n' + '1' * 300_000",
+        "",
+    ),
     # A committed path tried as a page of the project's CLI reference.
     (
         "squirrel_memory.extractors.cli_reference",

@@ -31,8 +31,52 @@ _FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
 #: Any numbered line of a file read.
 _NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
+#: A read that wraps the file in tags, its lines numbered `1: text`:
+#: `<path>/x/README.md</path>\n<type>file</type>\n<content>\n1: # x\n…</content>`.
+_WRAPPED = re.compile(r"<path>([^<\n]{1,1000})</path>\n<type>file</type>\n<content>\n")
+_WRAPPED_LINE = re.compile(r"(\d{1,7}): ?")
+#: A file the user attached to a message (`@README.md`), as the host wrote it in: the read's
+#: input, then the wrapped file.
+_ATTACHED = re.compile(
+    r"Called the Read tool with the following input: \{[^\n]{0,1000}\}\n(?=<path>)"
+)
 #: The mark ingest leaves where it cut a long tool output (`parsers.kept_values.cap_text`).
 _INGEST_CUT = re.compile(r"\n?…\[truncated \d+ chars\]\s*$")
+
+
+def unwrapped_read(output: str) -> str:
+    """A read wrapped in tags with `N: ` numbering (`_WRAPPED`) as a numbered read
+    (`N→text`), up to its closing tag; any other output as it is."""
+    found = _WRAPPED.match(output)
+    if found is None:
+        return output
+    body, _, _ = output[found.end() : found.end() + MAX_READ_CHARS].partition("</content>")
+    lines: list[str] = []
+    for line in body.splitlines():
+        numbered = _WRAPPED_LINE.match(line)
+        if numbered is None:
+            break  # the host's own note after the file ("(End of file - total 80 lines)")
+        lines.append(f"{numbered.group(1)}→{line[numbered.end() :]}")
+    return "\n".join(lines)
+
+
+def attached_file_texts(event: StoredEvent) -> list[tuple[str, str]]:
+    """(path, text from the file's first line) of each file the user attached to a message
+    (`_ATTACHED`), read whole from its first line."""
+    text = event.content.get("text")
+    if event.event_type != EventType.USER_MESSAGE or not isinstance(text, str):
+        return []
+    if event.origin == str(Origin.HARNESS) or "Called the Read tool" not in text:
+        return []
+    found: list[tuple[str, str]] = []
+    for attached in _ATTACHED.finditer(text[:MAX_READ_CHARS]):
+        wrapped = _WRAPPED.match(text, attached.end())
+        if wrapped is None:
+            continue
+        output = unwrapped_read(text[wrapped.start() :])
+        if output and _FIRST_LINE.match(output):
+            found.append((wrapped.group(1), file_text(output)))
+    return found
 
 
 def read_output(event: StoredEvent) -> str | None:
@@ -52,7 +96,7 @@ def read_output(event: StoredEvent) -> str | None:
         or not isinstance(output, str)
     ):
         return None
-    return output
+    return unwrapped_read(output)
 
 
 def loaded_text(event: StoredEvent) -> str | None:
