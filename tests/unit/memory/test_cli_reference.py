@@ -22,7 +22,7 @@ def _said(session: Session) -> str | None:
 def test_regenerated_cli_pages_committed_say_the_project_has_a_cli() -> None:
     session = Session(RUST, "s1", T0)
     session.user("why is CI failing on the usage bump?")
-    session.run("mise run render", 0, "rendered docs")
+    session.run("task docs:render", 0, "rendered docs")
     session.run(
         "git add docs/cli/commands.json docs/cli/index.md docs/cli/unlock.md docs/cli/vault.md"
         " && git commit -m 'docs: regenerate cli docs'",
@@ -30,16 +30,18 @@ def test_regenerated_cli_pages_committed_say_the_project_has_a_cli() -> None:
     )
     assert _said(session) == (
         "This project (keyring) has a command-line interface whose reference pages in"
-        " `docs/cli/` are generated: `mise run render` regenerates them (its commands include"
+        " `docs/cli/` are generated: `task docs:render` regenerates them (its commands include"
         " `unlock` and `vault`)."
     )
 
 
 def test_it_is_the_projects_about_fact_when_nothing_else_says_what_it_is() -> None:
     session = Session(PY, "s1", T0)
-    session.run("make gen-docs", 0, "")
-    session.run("git add docs/commands/export.rst", 0)
-    session.run("git commit -m 'docs: regenerate'", 0, "[main 1a2b3c4] docs: regenerate")
+    for command in (
+        "make gen-docs",
+        "git add docs/commands/index.rst docs/commands/export.rst && git commit -m docs",
+    ):
+        session.run(command)
     about = [c for c in session.extracted() if c.key == "about"]
     assert [c.content for c in about] == [
         "This project (tallyho) has a command-line interface whose reference pages in"
@@ -51,7 +53,7 @@ def test_it_is_the_projects_about_fact_when_nothing_else_says_what_it_is() -> No
 def test_hand_edited_pages_code_in_a_cli_folder_or_a_failed_generator_say_nothing() -> None:
     edited = Session(RUST, "s1", T0)
     edited.edit_lines("docs/cli/unlock.md", "old", "new")
-    edited.run("mise run render", 0, "")
+    edited.run("task docs:render", 0, "")
     edited.run("git add docs/cli/unlock.md && git commit -m docs", 0)
     assert _said(edited) is None
     code = Session(RUST, "s1", T0)
@@ -59,7 +61,7 @@ def test_hand_edited_pages_code_in_a_cli_folder_or_a_failed_generator_say_nothin
     code.run("git add src/cli/args.rs && git commit -m 'regen args'", 0)
     assert _said(code) is None
     failed = Session(RUST, "s1", T0)
-    failed.run("mise run render", 1, "error: usage spec not found")
+    failed.run("task docs:render", 1, "error: usage spec not found")
     failed.run("git add docs/cli/unlock.md && git commit -m docs", 0)
     assert _said(failed) is None
 
