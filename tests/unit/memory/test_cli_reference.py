@@ -39,13 +39,13 @@ def test_it_is_the_projects_about_fact_when_nothing_else_says_what_it_is() -> No
     session = Session(PY, "s1", T0)
     for command in (
         "make gen-docs",
-        "git add docs/commands/index.rst docs/commands/export.rst && git commit -m docs",
+        "git add doc/reference/cli/index.rst doc/reference/cli/export.rst && git commit -m docs",
     ):
         session.run(command)
     about = [c for c in session.extracted() if c.key == "about"]
     assert [c.content for c in about] == [
         "This project (tallyho) has a command-line interface whose reference pages in"
-        " `docs/commands/` are generated: `make gen-docs` regenerates them (its"
+        " `doc/reference/cli/` are generated: `make gen-docs` regenerates them (its"
         " commands include `export`)."
     ]
 
@@ -68,7 +68,11 @@ def test_hand_edited_pages_code_in_a_cli_folder_or_a_failed_generator_say_nothin
 
 def test_only_pages_of_a_documentation_cli_folder_are_reference_pages() -> None:
     assert reference_page("docs/cli/unlock.md") == ("docs/cli", "unlock")
-    assert reference_page("website/docs/commands/run.mdx") == ("website/docs/commands", "run")
+    assert reference_page("website/docs/cli/commands/run.mdx") == (
+        "website/docs/cli/commands",
+        "run",
+    )
+    assert reference_page("docs/commands/ban.md") is None
     assert reference_page("src/cli/main.rs") is None
     assert reference_page("docs/cli/commands.json") is None
     assert reference_page("cli/docs/unlock.md") is None

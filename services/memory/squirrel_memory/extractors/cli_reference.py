@@ -8,10 +8,11 @@ every ecosystem:
 
 - a generator ran in the project and a commit of the session took its output
   (`generated_commits`: the generator passed, the commit passed, neither ran elsewhere), and
-  at least one committed file is a page of a CLI reference folder: a `cli` or `commands` folder
-  inside the project's documentation (`docs/cli/unlock.md`, `doc/commands/init.rst`,
-  `website/docs/cli/run.mdx`); a hand-edited page, a page only read, or a `cli/` folder of
-  code (`src/cli/main.rs`) says nothing;
+  at least one committed file is a page of a CLI reference folder: a `cli` folder (or its
+  `commands` folder) inside the project's documentation (`docs/cli/unlock.md`,
+  `doc/reference/cli/init.rst`, `website/docs/cli/commands/run.mdx`); a hand-edited page, a
+  page only read, a `cli/` folder of code (`src/cli/main.rs`) or a `commands` folder alone
+  (`docs/commands/ban.md` may be a chat bot's commands) says nothing;
 - the commands named are the pages' names, not an index, a summary or a data file
   (`index.md`, `README.md`, `commands.json`);
 - the statement names the project by its folder and says only what the pages show: it has a
@@ -36,7 +37,8 @@ from squirrel_memory.models import StoredEvent
 #: A page of a CLI reference folder inside the project's documentation; group 1 the folder,
 #: group 2 the page's name without its suffix.
 _PAGE = re.compile(
-    r"^((?:docs?|documentation|website|site)/(?:[\w.-]{1,64}/){0,3}(?:cli|commands))/"
+    r"^((?:docs?|documentation|website|site)/(?:[\w.-]{1,64}/){0,3}cli(?:[-_]reference)?"
+    r"(?:/commands)?)/"
     r"([A-Za-z][\w-]{0,40})\.(?:md|mdx|rst|txt|adoc)$"
 )
 #: Pages that are no command's own.
