@@ -52,6 +52,20 @@ def test_a_root_readme_the_user_attached_says_what_the_project_is() -> None:
     ]
 
 
+def test_a_root_readme_the_host_read_for_an_at_mention_says_what_the_project_is() -> None:
+    session = Session(ROOT, "s1", T0)
+    lines = "\n".join(f"{n:6}→{line}" for n, line in enumerate(README.splitlines(), 1))
+    said = (
+        f'Called the Read tool with the following input: {{"file_path":"{ROOT}/README.md"}}\n'
+        f"Result of calling the Read tool:\n{lines}"
+    )
+    session.add("user_message", {"text": said}, origin="harness")
+    assert _about(session) == [
+        "What this project (tallyho) is and does, per its README.md: Tallyho is a command-line"
+        " tool that counts words in Markdown files."
+    ]
+
+
 def test_a_wrapped_read_of_the_root_readme_says_what_the_project_is() -> None:
     session = Session(ROOT, "s1", T0)
     full = f"{ROOT}/README.md"

@@ -26,6 +26,13 @@ CALLS = [
         "'<path>a</path>\\n<type>file</type>\\n<content>\\n' + '1' * 300_000",
         "",
     ),
+    # A user's message tried for the files attached to it (a read's input, then its result).
+    (
+        "squirrel_memory.extractors.file_reads",
+        "_numbered_run",
+        "'1\\t' + ' ' * 300_000 + 'x'",
+        "1\t" + " " * 7,
+    ),
     # A committed path tried as a page of the project's CLI reference.
     (
         "squirrel_memory.extractors.cli_reference",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
@@ -36,9 +37,10 @@ _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTA
 _WRAPPED = re.compile(r"<path>([^<\n]{1,1000})</path>\n<type>file</type>\n<content>\n")
 _WRAPPED_LINE = re.compile(r"(\d{1,7}): ?")
 #: A file the user attached to a message (`@README.md`), as the host wrote it in: the read's
-#: input, then the wrapped file.
+#: input, then the wrapped file, or "Result of calling the Read tool:" and its numbered lines.
 _ATTACHED = re.compile(
-    r"Called the Read tool with the following input: \{[^\n]{0,1000}\}\n(?=<path>)"
+    r"Called the Read tool with the following input: (\{[^\n]{0,1000}\})\n"
+    r"(?:(?=<path>)|Result of calling the Read tool:\n(?=\s*1(?:→|\t)))"
 )
 #: The mark ingest leaves where it cut a long tool output (`parsers.kept_values.cap_text`).
 _INGEST_CUT = re.compile(r"\n?…\[truncated \d+ chars\]\s*$")
@@ -66,17 +68,37 @@ def attached_file_texts(event: StoredEvent) -> list[tuple[str, str]]:
     text = event.content.get("text")
     if event.event_type != EventType.USER_MESSAGE or not isinstance(text, str):
         return []
-    if event.origin == str(Origin.HARNESS) or "Called the Read tool" not in text:
+    if "Called the Read tool" not in text or loaded_text(event) is not None:
         return []
     found: list[tuple[str, str]] = []
     for attached in _ATTACHED.finditer(text[:MAX_READ_CHARS]):
         wrapped = _WRAPPED.match(text, attached.end())
-        if wrapped is None:
-            continue
-        output = unwrapped_read(text[wrapped.start() :])
-        if output and _FIRST_LINE.match(output):
-            found.append((wrapped.group(1), file_text(output)))
+        path = wrapped.group(1) if wrapped else _read_path(attached.group(1))
+        rest = text[attached.end() : attached.end() + MAX_READ_CHARS]
+        output = unwrapped_read(rest) if wrapped else _numbered_run(rest)
+        if path and output and _FIRST_LINE.match(output):
+            found.append((path, file_text(output)))
     return found
+
+
+def _read_path(arguments: str) -> str | None:
+    """The file a Read's input names (`{"file_path": "…"}`), else None."""
+    try:
+        parsed = json.loads(arguments)
+    except ValueError:
+        return None
+    path = parsed.get("file_path", parsed.get("filePath")) if isinstance(parsed, dict) else None
+    return path if isinstance(path, str) and path else None
+
+
+def _numbered_run(text: str) -> str:
+    """The numbered lines `text` opens with (`     1→…`), up to the first line without one."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if not _NUMBERED.match(line):
+            break
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def read_output(event: StoredEvent) -> str | None:
