@@ -13,6 +13,39 @@ from tests.one_pass import finishes
 
 #: (module, function, arguments, what it answers) for each hostile text.
 CALLS = [
+    # A read's output tried as a file wrapped in tags, its lines numbered `N: `.
+    (
+        "squirrel_memory.extractors.file_reads",
+        "unwrapped_read",
+        "'<path>' + 'a' * 300_000",
+        "<path>aaa",
+    ),
+    (
+        "squirrel_memory.extractors.file_reads",
+        "unwrapped_read",
+        "'<path>a</path>\\n<type>file</type>\\n<content>\\n' + '1' * 300_000",
+        "",
+    ),
+    # A user's message tried for the files attached to it (a read's input, then its result).
+    (
+        "squirrel_memory.extractors.file_reads",
+        "_numbered_run",
+        "'1\\t' + ' ' * 300_000 + 'x'",
+        "1\t" + " " * 7,
+    ),
+    # A committed path tried as a page of the project's CLI reference.
+    (
+        "squirrel_memory.extractors.cli_reference",
+        "reference_page",
+        "'docs/' + 'a/' * 150_000",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.cli_reference",
+        "reference_page",
+        "'docs/' + 'a' * 300_000 + '/cli/x.md'",
+        None,
+    ),
     # An assistant's answer: its links taken out, then a sentence that only reacts left out.
     ("squirrel_memory.extractors.reported", "_cause", "'[' * 300_000", ""),
     ("squirrel_memory.extractors.reported", "_cause", "'[a](' * 200_000", ""),

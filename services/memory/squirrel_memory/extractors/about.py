@@ -7,6 +7,8 @@ so a session says what a scan would: the README's first paragraph that describes
 else a manifest's one-line `description` (of any ecosystem: `package_descriptions` reads the
 formats a scan has no reader for) or a docs site's (`mkdocs.yml`, `book.toml`). Files
 in sub-folders or outside the project (a dependency's README) say nothing about this project.
+A root file the user attached to a message (`@AGENTS.md`, written into the message as the
+host's read of it) is read for this too, never for the rules it holds.
 
 Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGENTS.md`,
 `GEMINI.md`, `.claude/CLAUDE.md`, `.github/copilot-instructions.md`) often opens with what the
@@ -27,7 +29,12 @@ import structlog
 
 from squirrel_core.events import LOADED_FILE
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import head_read_text, loaded_text, shown_file_texts
+from squirrel_memory.extractors.file_reads import (
+    attached_file_texts,
+    head_read_text,
+    loaded_text,
+    shown_file_texts,
+)
 from squirrel_memory.extractors.package_doc import package_about
 from squirrel_memory.extractors.printed_manifests import printed_about
 from squirrel_memory.extractors.readme_intro import stack_sentence
@@ -48,12 +55,17 @@ log = structlog.get_logger()
 ABOUT_KEY = "about"
 
 
-def root_file_read(event: StoredEvent, wanted: Callable[[str], bool]) -> tuple[str, str] | None:
+def root_file_read(
+    event: StoredEvent, wanted: Callable[[str], bool], *, attached: bool = False
+) -> tuple[str, str] | None:
     """(path, text) of the project-root file a successful read returned from its first line,
-    or a command printed from its first line (`shown_file_texts`), when `wanted(path)` accepts
-    it (a partial read gives only the text it shows in full)."""
+    or a command printed from its first line (`shown_file_texts`), or, with `attached`, one the
+    user attached to a message (`attached_file_texts`: read for what the project is), when
+    `wanted(path)` accepts it (a partial read gives only the text it shows in full)."""
     text = head_read_text(event)
     shown = [] if text is not None else shown_file_texts(event)
+    if attached and text is None and not shown:
+        shown = attached_file_texts(event)
     reads = [(raw, text) for raw in event.file_paths] if text is not None else shown
     for raw, text in reads:
         path = relative_path(raw, event.project_id).removeprefix("./")
@@ -195,7 +207,7 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     sources: dict[str, str] = {}
     texts: dict[str, str] = {}
     for event in events:
-        read = root_file_read(event, _describes)
+        read = root_file_read(event, _describes, attached=True)
         if read is None:
             continue
         path, text = read
@@ -226,7 +238,7 @@ def _with_stack(description: str, source: str, texts: dict[str, str]) -> str:
 
 def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]] | None:
     for event in events:
-        read = root_file_read(event, is_instruction_file)
+        read = root_file_read(event, is_instruction_file, attached=True)
         if read is None:
             continue
         path, text = read

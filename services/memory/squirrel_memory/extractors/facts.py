@@ -14,6 +14,7 @@ from squirrel_memory.extractors.activity import (
 )
 from squirrel_memory.extractors.build_files import build_fact
 from squirrel_memory.extractors.build_products import build_products
+from squirrel_memory.extractors.cli_reference import cli_reference
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.contradicted_about import known_stack_named, without_contradicted
 from squirrel_memory.extractors.drawn_files import drawn_paths
@@ -194,11 +195,13 @@ def project_facts(
             or named_summary(events)
             or path_described(events)
             or folder_summary(events)
+            or cli_reference(events)
         )
     ):
         # No README or manifest read: the help its own program printed, the user's own words,
         # the brief they pasted and called the task, else the assistant's summary (of "this
-        # project", else of the project by its name, else beside its path).
+        # project", else of the project by its name, else beside its path), else the
+        # command-line reference its own generator wrote.
         tags = ("overview", "about", SUMMARY_TAG)
         facts.append(Fact(ABOUT_KEY, said.content, tags, SUMMARY_IMPORTANCE, said.event_ids))
     site = site_pages(events)

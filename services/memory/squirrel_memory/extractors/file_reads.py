@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
@@ -31,8 +32,73 @@ _FIRST_LINE = re.compile(r"^\s*1(?:→|\t)")
 #: Any numbered line of a file read.
 _NUMBERED = re.compile(r"^\s*(?P<line>\d+)(?:→|\t)")
 _REMINDER = re.compile(r"<system-reminder>.*?(?:</system-reminder>|\Z)", re.DOTALL)
+#: A read that wraps the file in tags, its lines numbered `1: text`:
+#: `<path>/x/README.md</path>\n<type>file</type>\n<content>\n1: # x\n…</content>`.
+_WRAPPED = re.compile(r"<path>([^<\n]{1,1000})</path>\n<type>file</type>\n<content>\n")
+_WRAPPED_LINE = re.compile(r"(\d{1,7}): ?")
+#: A file the user attached to a message (`@README.md`), as the host wrote it in: the read's
+#: input, then the wrapped file, or "Result of calling the Read tool:" and its numbered lines.
+_ATTACHED = re.compile(
+    r"Called the Read tool with the following input: (\{[^\n]{0,1000}\})\n"
+    r"(?:(?=<path>)|Result of calling the Read tool:\n(?=\s*1(?:→|\t)))"
+)
 #: The mark ingest leaves where it cut a long tool output (`parsers.kept_values.cap_text`).
 _INGEST_CUT = re.compile(r"\n?…\[truncated \d+ chars\]\s*$")
+
+
+def unwrapped_read(output: str) -> str:
+    """A read wrapped in tags with `N: ` numbering (`_WRAPPED`) as a numbered read
+    (`N→text`), up to its closing tag; any other output as it is."""
+    found = _WRAPPED.match(output)
+    if found is None:
+        return output
+    body, _, _ = output[found.end() : found.end() + MAX_READ_CHARS].partition("</content>")
+    lines: list[str] = []
+    for line in body.splitlines():
+        numbered = _WRAPPED_LINE.match(line)
+        if numbered is None:
+            break  # the host's own note after the file ("(End of file - total 80 lines)")
+        lines.append(f"{numbered.group(1)}→{line[numbered.end() :]}")
+    return "\n".join(lines)
+
+
+def attached_file_texts(event: StoredEvent) -> list[tuple[str, str]]:
+    """(path, text from the file's first line) of each file the user attached to a message
+    (`_ATTACHED`), read whole from its first line."""
+    text = event.content.get("text")
+    if event.event_type != EventType.USER_MESSAGE or not isinstance(text, str):
+        return []
+    if "Called the Read tool" not in text or loaded_text(event) is not None:
+        return []
+    found: list[tuple[str, str]] = []
+    for attached in _ATTACHED.finditer(text[:MAX_READ_CHARS]):
+        wrapped = _WRAPPED.match(text, attached.end())
+        path = wrapped.group(1) if wrapped else _read_path(attached.group(1))
+        rest = text[attached.end() : attached.end() + MAX_READ_CHARS]
+        output = unwrapped_read(rest) if wrapped else _numbered_run(rest)
+        if path and output and _FIRST_LINE.match(output):
+            found.append((path, file_text(output)))
+    return found
+
+
+def _read_path(arguments: str) -> str | None:
+    """The file a Read's input names (`{"file_path": "…"}`), else None."""
+    try:
+        parsed = json.loads(arguments)
+    except ValueError:
+        return None
+    path = parsed.get("file_path", parsed.get("filePath")) if isinstance(parsed, dict) else None
+    return path if isinstance(path, str) and path else None
+
+
+def _numbered_run(text: str) -> str:
+    """The numbered lines `text` opens with (`     1→…`), up to the first line without one."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if not _NUMBERED.match(line):
+            break
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def read_output(event: StoredEvent) -> str | None:
@@ -52,7 +118,7 @@ def read_output(event: StoredEvent) -> str | None:
         or not isinstance(output, str)
     ):
         return None
-    return output
+    return unwrapped_read(output)
 
 
 def loaded_text(event: StoredEvent) -> str | None:

@@ -64,6 +64,9 @@ class GeneratedCommit:
     key: str
     content: str
     event_ids: tuple[str, ...]
+    #: The generator's command and the files the commit took from it.
+    command: str = ""
+    paths: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +158,8 @@ def _ran_generators(
                     KEY_PREFIX + key_slug(command),
                     _statement(command, paths),
                     (run.event_id, later[0].run.event_id),
+                    command,
+                    paths,
                 )
             )
     return found
@@ -195,6 +200,8 @@ def _named_generators(
                             KEY_PREFIX + key_slug(command),
                             _statement(command, later[0].paths),
                             (event.id, later[0].run.event_id),
+                            command,
+                            later[0].paths,
                         )
                     )
     return found
