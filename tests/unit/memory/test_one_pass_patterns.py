@@ -295,13 +295,13 @@ CALLS = [
         None,
     ),
     (
-        "squirrel_memory.extractors.habit_wordings",
+        "squirrel_memory.extractors.impersonal_habits",
         "impersonal_form",
         "'it drives me crazy when you ' + 'a ' * 150_000",
         None,
     ),
     (
-        "squirrel_memory.extractors.habit_wordings",
+        "squirrel_memory.extractors.impersonal_habits",
         "impersonal_form",
         "\"it's important that all \" + 'a ' * 150_000",
         None,

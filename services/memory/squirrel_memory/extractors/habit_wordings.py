@@ -42,7 +42,7 @@ from squirrel_memory.extractors.habit_forms import HabitForm
 from squirrel_memory.extractors.wording import word_set
 
 #: Words that pick one thing of the moment (or say nothing) at the start of a kind.
-_PICKED = word_set(
+PICKED = word_set(
     "the this that these those it its them my your our their his her a an one another same ",
     "other old previous next first second last things stuff everything something we you they ",
     "i he she there here",
@@ -62,7 +62,7 @@ _WORK_KINDS = word_set(
     "change patch diff fix bugfix refactor",
 )
 #: A judgement of the work at hand rather than a rule ("errors should be handled better").
-_COMPARED = re.compile(
+COMPARED = re.compile(
     r"\b(?:better|worse|faster|slower|cleaner|simpler|shorter|longer|smaller|bigger|clearer|"
     r"nicer|more|less|fewer)\b",
     re.IGNORECASE,
@@ -72,26 +72,16 @@ _STATE = re.compile(
     r"(?:pass|work|compile|run|build|succeed|load|start|fail|be\s+(?:green|fixed|done))\b", re.I
 )
 #: Words that tie a wording to the moment.
-_MOMENT = re.compile(r"\b(?:now(?! on\b)|yet|again|today|this time|at the moment)\b", re.I)
-_KIND = r"(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
+MOMENT = re.compile(r"\b(?:now(?! on\b)|yet|again|today|this time|at the moment)\b", re.I)
+KIND = r"(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)"
 
 #: "every public function needs a doc comment", "all handlers must have a timeout", "every
 #: file starts with a license header", "every public method gets a doc comment".
 _EVERY_NEEDS = re.compile(
-    rf"^(?P<q>every|each|any|all)\s+(?P<new>new\s+)?{_KIND}\s+(?:needs?|requires?|deserves?|"
+    rf"^(?P<q>every|each|any|all)\s+(?P<new>new\s+)?{KIND}\s+(?:needs?|requires?|deserves?|"
     r"gets?|(?:starts?|begins?|ends?|opens?)\s+with|"
     r"(?:must|should|has to|have to)\s+(?:always\s+)?(?:have|get|include|carry|be))\s+"
     r"(?P<x>(?!to\b)[^;]{2,100})$",
-    re.IGNORECASE,
-)
-#: "it's important that all functions have type hints", "is essential that every endpoint
-#: has a test": a requirement on every thing of a kind, stressed (a learner may leave out "it").
-_STRESSED_EVERY = re.compile(
-    r"^(?:it(?:'s|’s|\s+is)\s+|is\s+)(?:very\s+|really\s+|super\s+)?(?:important|essential|"
-    r"crucial|mandatory|required)\s+that\s+"
-    rf"(?P<q>every|each|all)\s+(?P<new>new\s+)?{_KIND}\s+"
-    r"(?P<v>have|has|get|gets|include|includes|carry|carries|follow|follows)\s+"
-    r"(?P<x>(?!to\b)[^,;]{2,100})$",
     re.IGNORECASE,
 )
 #: "commit messages should be in the imperative mood", "errors must be wrapped with context".
@@ -137,25 +127,6 @@ _DISLIKE = re.compile(
     r"(?!(?:it\s+)?(?:when|if|how|that)\b)(?P<x>[^,;]{3,60})$",
     re.IGNORECASE,
 )
-#: "I hate it when you leave TODOs", "it drives me crazy when you reformat whole files",
-#: "nothing bugs me more than unused imports": what the assistant does that the user cannot bear,
-#: said of the assistant or of a kind of thing (not "I hate this TODO", "it annoys me that the
-#: build is slow", "my boss hates when people …").
-_ANNOYED = (
-    r"i\s+(?:really\s+)?(?:hate|dislike|can'?t\s+stand|don'?t\s+like)\s+(?:it\s+)?|"
-    r"it\s+(?:really\s+)?(?:drives\s+me\s+(?:crazy|nuts|mad|insane|up\s+the\s+wall)|"
-    r"(?:annoys|bugs|irritates|frustrates|bothers)\s+me|gets\s+on\s+my\s+nerves)\s+"
-)
-_ANNOYED_WHEN = re.compile(
-    rf"^(?:{_ANNOYED})when(?:ever)?\s+(?P<who>you|(?:your\s+)?(?:answers|replies|responses))\s+"
-    r"(?P<x>[a-z][^,;]{3,100}?)(?:\s*[,;]\s*(?:just\s+)?(?P<rest>[a-z][^;]{2,80}))?$",
-    re.IGNORECASE,
-)
-_ANNOYED_MOST = re.compile(
-    r"^nothing\s+(?:annoys|bugs|irritates|bothers|frustrates)\s+me\s+more\s+than\s+"
-    r"(?P<x>[a-z][^,;]{3,80})$",
-    re.IGNORECASE,
-)
 #: "your standing job is to keep the TODO list up to date": a duty for every session.
 _STANDING_JOB = re.compile(
     r"^your\s+(?:standing|ongoing|permanent)\s+(?:job|task|role|duty)\s+(?:is|will be)\s+"
@@ -184,7 +155,7 @@ _NEVER_WANT = re.compile(
 #: "I'd like every new endpoint to have an integration test".
 _LIKE_EVERY = re.compile(
     r"^(?:i|we)\s*(?:'d|’d|\s+would)?\s+(?:really\s+)?(?:like|want|need|expect|prefer)\s+"
-    rf"(?:every|all)\s+(?P<new>new\s+)?{_KIND}\s+to\s+(?P<x>[a-z]+\b[^;]{{2,100}})$",
+    rf"(?:every|all)\s+(?P<new>new\s+)?{KIND}\s+to\s+(?P<x>[a-z]+\b[^;]{{2,100}})$",
     re.IGNORECASE,
 )
 #: "I want the commit messages to follow Conventional Commits": what every later one of a
@@ -222,7 +193,7 @@ _DONT_EVER = re.compile(
     r"|^(?:don'?t|do not)\s+(?P<x2>[a-z][^;]{2,120}?)\s*,?\s+(?:ever|never ever)$",
     re.IGNORECASE,
 )
-_VAGUE_END = re.compile(r"\b(?:that|this|it|so)(?:\s+again)?$", re.IGNORECASE)
+VAGUE_END = re.compile(r"\b(?:that|this|it|so)(?:\s+again)?$", re.IGNORECASE)
 #: "quit using `any`, use proper types", "stop generating getters by hand, use data classes".
 _STOP_REPLACED = re.compile(
     r"^(?:stop|quit)\s+(?P<g>[a-z]+ing)\s+(?P<y>[^,;]{2,80}?)\s*,\s*(?:(?:and|just|instead)\s+)*"
@@ -277,73 +248,58 @@ _AT_EVERY = re.compile(
 _CONVENTION_VERBS = word_set("use write follow keep")
 
 
-def _a_kind(kind: str) -> bool:
+def a_kind(kind: str) -> bool:
     """ "public functions", "new endpoint": a kind named without picking one of the moment."""
     words = kind.lower().split()
-    return bool(words) and words[0] not in _PICKED
+    return bool(words) and words[0] not in PICKED
 
 
-def _work_kind(kind: str) -> bool:
+def work_kind(kind: str) -> bool:
     """ "public functions", "commit messages": a kind of thing the work makes (not "users")."""
     last = kind.lower().split()[-1] if kind.split() else ""
-    return _a_kind(kind) and (
+    return a_kind(kind) and (
         last in _WORK_KINDS or last.removesuffix("s") in _WORK_KINDS or last[:-2] in _WORK_KINDS
     )
 
 
-def _sentence(text: str) -> str:
+def as_sentence(text: str) -> str:
     return text[0].upper() + text[1:] if text else text
 
 
 def _every(match: re.Match[str]) -> HabitForm | None:
     x, kind = match.group("x").strip(), match.group("k")
-    if _JUDGED.match(x) or _COMPARED.search(x):
+    if _JUDGED.match(x) or COMPARED.search(x):
         return None  # "every file should be smaller"
-    if not _work_kind(kind) or re.match(r"\w+(?:ing|ed)\b", x, re.IGNORECASE):
+    if not work_kind(kind) or re.match(r"\w+(?:ing|ed)\b", x, re.IGNORECASE):
         return None  # "every test needs fixing": a task; "every user needs …": the product
-    return HabitForm(_sentence(match.group(0).strip()), f"every {kind} {x}")
-
-
-def _stressed_every(match: re.Match[str]) -> HabitForm | None:
-    x, kind = match.group("x").strip(), match.group("k")
-    if not _work_kind(kind) or _COMPARED.search(x) or _ONE_THING.search(x):
-        return None  # "it's important that all users get an email": the product
-    verb = match.group("v").lower()
-    base = (
-        verb
-        if verb in ("have", "get", "include", "carry", "follow")
-        else ("have" if verb == "has" else verb[:-3] + "y" if verb.endswith("ies") else verb[:-1])
-    )
-    new = "new " if match.group("new") else ""
-    said = f"{match.group('q').capitalize()} {new}{kind} must {base} {x}"
-    return HabitForm(said, f"every {kind} {x}")
+    return HabitForm(as_sentence(match.group(0).strip()), f"every {kind} {x}")
 
 
 def _kind_should(match: re.Match[str]) -> HabitForm | None:
     kind, x = match.group("k"), match.group("x")
     judged = match.group("v").lower() == "be" and _JUDGED.match(x)
-    if not _work_kind(kind) or judged or _COMPARED.search(x):
+    if not work_kind(kind) or judged or COMPARED.search(x):
         return None
-    return HabitForm(_sentence(match.group(0).strip()), f"{kind} {match.group('v')}{x}")
+    return HabitForm(as_sentence(match.group(0).strip()), f"{kind} {match.group('v')}{x}")
 
 
 def _always_needs(match: re.Match[str]) -> HabitForm | None:
     kind = match.group("k")
-    if not _work_kind(kind):
+    if not work_kind(kind):
         return None  # "users always need a password": the product
-    return HabitForm(_sentence(match.group(0).strip()), f"{kind} {match.group('x')}")
+    return HabitForm(as_sentence(match.group(0).strip()), f"{kind} {match.group('x')}")
 
 
 def _must_not(match: re.Match[str]) -> HabitForm | None:
     kind = match.group("k")
-    if not _work_kind(kind):
+    if not work_kind(kind):
         return None  # "users must not see the admin page": the product
-    return HabitForm(_sentence(match.group(0).strip()), f"{kind} not {match.group('x')}")
+    return HabitForm(as_sentence(match.group(0).strip()), f"{kind} not {match.group('x')}")
 
 
 def _avoided(match: re.Match[str]) -> HabitForm | None:
     x = match.group("x")
-    if not _a_kind(x) or x.split()[0].lower().endswith("ing"):
+    if not a_kind(x) or x.split()[0].lower().endswith("ing"):
         return None
     return HabitForm(f"Avoid {x}", x)
 
@@ -351,85 +307,38 @@ def _avoided(match: re.Match[str]) -> HabitForm | None:
 def _dont_in_kind(match: re.Match[str]) -> HabitForm | None:
     kind = match.group("k")
     last = kind.lower().split()[-1]
-    if not _a_kind(kind) or not (last == "code" or _work_kind(kind)):
+    if not a_kind(kind) or not (last == "code" or work_kind(kind)):
         return None  # "don't change anything in the tests": the tests at hand
-    return HabitForm(_sentence(match.group(0).strip()), f"{match.group('x')} {kind}")
+    return HabitForm(as_sentence(match.group(0).strip()), f"{match.group('x')} {kind}")
 
 
 def _disliked(match: re.Match[str]) -> HabitForm | None:
     x = match.group("x").strip()
-    if not _a_kind(x):
+    if not a_kind(x):
         return None  # "I'm not a fan of this approach": the work at hand
     return HabitForm(f"Avoid {x}", x)
 
 
-def _annoyed_when(match: re.Match[str]) -> HabitForm | None:
-    x = match.group("x").strip()
-    verb = x.split()[0].lower()
-    if _MOMENT.search(x) or _ONE_THING.search(x) or _VAGUE_END.search(x):
-        return None  # "… when you did that", "… when you touch this file": the moment's
-    rest = match.group("rest")
-    # "…, just write plain paragraphs": what to do instead, kept with it
-    instead = f"; {rest.strip().rstrip('.!')}" if rest and not _ONE_THING.search(rest) else ""
-    if match.group("who").lower() != "you":
-        return HabitForm(f"Dislikes it when {match.group('who').lower()} {x}{instead}", x)
-    if verb.endswith("ed") or verb in _PICKED:
-        return None  # "… when you changed …": the moment's complaint
-    return HabitForm(f"Don't {x}{instead}", x)
-
-
-def _annoyed_most(match: re.Match[str]) -> HabitForm | None:
-    x = match.group("x").strip()
-    if not _a_kind(x) or x.lower().startswith("when") or _ONE_THING.search(x):
-        return None
-    return HabitForm(f"Avoid {x}", x)
-
-
-#: Words that pick one thing of the moment inside a complaint ("when you touch this file").
-_ONE_THING = re.compile(
-    r"\b(?:it|this|these|those|them|now|yet|again|today|that (?:one|file|function|test|change))\b",
-    re.IGNORECASE,
-)
-
-
-def impersonal_form(clause: str) -> HabitForm | None:
-    """A habit said around an "it" that names nothing: what the user cannot bear the assistant
-    doing ("I hate it when you leave TODOs, finish it or tell me", "it drives me crazy when you
-    reformat whole files"), a requirement stressed ("it's important that all functions have
-    type hints"); no thing of the moment may follow."""
-    text = clause.strip().rstrip(" .!")
-    if not text or text.endswith("?") or _MOMENT.search(text):
-        return None
-    for pattern, form in (
-        (_ANNOYED_WHEN, _annoyed_when),
-        (_ANNOYED_MOST, _annoyed_most),
-        (_STRESSED_EVERY, _stressed_every),
-    ):
-        if (match := pattern.match(text)) and (found := form(match)):
-            return found
-    return None
-
-
 def _rule_named(match: re.Match[str]) -> HabitForm | None:
     x = match.group("x").strip()
-    return HabitForm(_sentence(x), x) if len(x.split()) >= 3 else None
+    return HabitForm(as_sentence(x), x) if len(x.split()) >= 3 else None
 
 
 def _unasked(match: re.Match[str]) -> HabitForm | None:
     x = match.group("x").strip()
-    if _VAGUE_END.search(x) or not _a_kind(x.split(maxsplit=1)[-1]):
+    if VAGUE_END.search(x) or not a_kind(x.split(maxsplit=1)[-1]):
         return None  # "you don't need to ask before doing that"
     return HabitForm(f"No need to ask before {x}", f"ask before {x}")
 
 
 def _never_wanted(match: re.Match[str]) -> HabitForm | None:
     x = match.group("x").strip()
-    return HabitForm(f"No {x}", x) if _a_kind(x) else None
+    return HabitForm(f"No {x}", x) if a_kind(x) else None
 
 
 def _like_every(match: re.Match[str]) -> HabitForm | None:
     kind = match.group("k")
-    if not _work_kind(kind) or _STATE.match(match.group("x")):
+    if not work_kind(kind) or _STATE.match(match.group("x")):
         return None  # "I'd like every user to have an avatar": the product; "… to pass": a check
     new = "new " if match.group("new") else ""
     said = f"Every {new}{kind} should {match.group('x').strip()}"
@@ -439,49 +348,49 @@ def _like_every(match: re.Match[str]) -> HabitForm | None:
 def _want_recurring(match: re.Match[str]) -> HabitForm | None:
     kind = " ".join(match.group("k").split())
     x = match.group("x").strip().rstrip(".!")
-    return HabitForm(f"{_sentence(kind)} should {x}", f"{kind} {x}")
+    return HabitForm(f"{as_sentence(kind)} should {x}", f"{kind} {x}")
 
 
 def _want(match: re.Match[str]) -> HabitForm | None:
     x = match.group("x").strip()
     if not (match.group("lead") or match.group("always") or match.group("ruled")):
         return None  # "I want a logout button": the task at hand
-    if not _a_kind(x) or x.lower().split()[0] in ("to", "you", "some", "more", "help"):
+    if not a_kind(x) or x.lower().split()[0] in ("to", "you", "some", "more", "help"):
         return None
     return HabitForm(f"Prefers {x}", x)
 
 
 def _default(match: re.Match[str]) -> HabitForm | None:
     x, y = match.group("x").strip(), (match.group("y") or "").strip()
-    if not _a_kind(x):
+    if not a_kind(x):
         return None
     return HabitForm(f"Default to {x}" + (f", never {y}" if y else ""), f"{x} {y}".strip())
 
 
 def _dont_ever(match: re.Match[str]) -> HabitForm | None:
     x = (match.group("x") or match.group("x2")).strip()
-    if _VAGUE_END.search(x):
+    if VAGUE_END.search(x):
         return None  # "don't ever do that again": no thing named
     return HabitForm(f"Never {x}", x)
 
 
 def _replaced(match: re.Match[str]) -> HabitForm | None:
     gerund, y, x = match.group("g").lower(), match.group("y").strip(), match.group("x").strip()
-    if not (_a_kind(y) and _a_kind(x)):
+    if not (a_kind(y) and a_kind(x)):
         return None  # "stop using the old config, use this one"
     said = y if gerund == "using" else f"{gerund} {y}"
     return HabitForm(f"Use {x} instead of {said}", f"{x} {y}")
 
 
 def _kind_ruled_out(match: re.Match[str]) -> HabitForm | None:
-    if not _a_kind(match.group("k")):
+    if not a_kind(match.group("k")):
         return None  # "don't delete the files that …": things of the moment
-    return HabitForm(_sentence(match.group(0)), f"{match.group('v')} {match.group('k')}")
+    return HabitForm(as_sentence(match.group(0)), f"{match.group('v')} {match.group('k')}")
 
 
 def _team_without(match: re.Match[str]) -> HabitForm | None:
     verb, x, rest = match.group("v").lower(), match.group("x").strip(), match.group("rest")
-    if not _a_kind(x) or not (rest or match.group("place")):
+    if not a_kind(x) or not (rest or match.group("place")):
         return None  # "we don't use ORMs" alone may tell how the code at hand is written
     said = f"Don't {verb} {x}" + (f", {rest.strip()}" if rest else "")
     return HabitForm(said, f"{verb} {x}")
@@ -489,9 +398,9 @@ def _team_without(match: re.Match[str]) -> HabitForm | None:
 
 def _team_choice(match: re.Match[str]) -> HabitForm | None:
     verb, x, y = match.group("v").lower(), match.group("x").strip(), match.group("y").strip()
-    if not (_a_kind(x) and _a_kind(y)):
+    if not (a_kind(x) and a_kind(y)):
         return None
-    said = f"Use {x}, not {y}" if verb == "use" else f"{_sentence(verb)} {x} instead of {y}"
+    said = f"Use {x}, not {y}" if verb == "use" else f"{as_sentence(verb)} {x} instead of {y}"
     where = match.group("where")
     return HabitForm(said + (f" in {where}" if where else ""), f"{x} {y}")
 
@@ -500,9 +409,9 @@ def _at_every(match: re.Match[str]) -> HabitForm | None:
     verb, kind, obj = match.group("v").lower(), match.group("k"), match.group("o")
     if match.group("q").lower() == "all" and verb not in _CONVENTION_VERBS:
         return None  # "add a header to all files": a sweep of the moment
-    if not (_a_kind(obj) and _work_kind(kind)):
+    if not (a_kind(obj) and work_kind(kind)):
         return None
-    return HabitForm(_sentence(match.group(0).strip()), f"every {kind} {verb} {obj}")
+    return HabitForm(as_sentence(match.group(0).strip()), f"every {kind} {verb} {obj}")
 
 
 _FORMS = (
@@ -513,7 +422,7 @@ _FORMS = (
     (_AVOID_KIND, _avoided),
     (_DONT_IN_KIND, _dont_in_kind),
     (_DISLIKE, _disliked),
-    (_STANDING_JOB, lambda m: HabitForm(_sentence(m.group("x")), m.group("x"))),
+    (_STANDING_JOB, lambda m: HabitForm(as_sentence(m.group("x")), m.group("x"))),
     (_THE_RULE_IS, _rule_named),
     (_NO_NEED_TO_ASK, _unasked),
     (_NEVER_WANT, _never_wanted),
@@ -533,7 +442,7 @@ _FORMS = (
 def habit_wording(clause: str) -> HabitForm | None:
     """The habit `clause` states in one of the everyday wordings above, or None."""
     text = clause.strip().rstrip(" .!")
-    if not text or text.endswith("?") or _MOMENT.search(text):
+    if not text or text.endswith("?") or MOMENT.search(text):
         return None
     for pattern, form in _FORMS:
         if (match := pattern.match(text)) and (found := form(match)):

@@ -18,7 +18,8 @@ from squirrel_memory.extractors.habit_forms import (
     habit_form,
     reply_length_form,
 )
-from squirrel_memory.extractors.habit_wordings import habit_wording, impersonal_form
+from squirrel_memory.extractors.habit_wordings import habit_wording
+from squirrel_memory.extractors.impersonal_habits import impersonal_form
 from squirrel_memory.extractors.instruction_keys import tool_words
 from squirrel_memory.extractors.instruction_parts import (
     MAX_OBJECT_CHARS,
