@@ -71,10 +71,6 @@ HABITS = [
         "Any time you add a setting, document its default.",
     ),
     ("after every migration, run the seed script", "After every migration, run the seed script."),
-    (
-        "before you rename any module, check for its imports",
-        "Before you rename any module, check for its imports.",
-    ),
     # a learner's turns around rule words, the team's voice, tools over each file changed
     ("please to never push on friday evenings", "Never push on friday evenings."),
     ("you must to run the formatter before every commit", "Run the formatter before every commit."),

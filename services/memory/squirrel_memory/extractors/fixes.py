@@ -405,10 +405,12 @@ def _attribute(
             and start <= c.timestamp <= end
             and c.path.startswith(("/", "~"))
             and configuration_file(c.path)
+            and not (failed.run.cwd and c.path.startswith(failed.run.cwd.rstrip("/") + "/"))
         )
     ):
         # Nothing in the project changed, but a tool's own configuration outside it did
-        # (`~/.config/nix/nix.conf`): that change is the fix.
+        # (`~/.config/nix/nix.conf`): that change is the fix. A file in the folder the run
+        # itself was in outside the project is that other folder's, as the run is.
         fix, shown, command = "edit", outside, ""
         ids.extend(c.event_id for c in changes if c.path in outside)
     elif run_differently(failed, passed, fingerprint):

@@ -68,9 +68,7 @@ STANDING = re.compile(
     # "commit after each milestone": a step of work again and again, whatever the unit
     r"(?:before|after) (?:every|each) (?:new )?(?:milestone|step|phase|stage|feature|fix|edit|"
     r"iteration|session|ticket|issue|story|slice|part|module|file|function|endpoint|component|"
-    r"refactor(?:ing)?|deploy(?:ment)?|migration|upgrade|rebase|build|review)s?|"
-    # "before you delete any file, check …": each time the work does that to a thing of a kind
-    r"(?:before|after|when(?:ever)?|if) you [a-z]+ (?:any|every|each) (?:new )?[a-z][\w-]*)\b",
+    r"refactor(?:ing)?|deploy(?:ment)?|migration|upgrade|rebase|build|review)s?)\b",
     re.IGNORECASE,
 )
 #: A change made once across the code ("Rename Room.join/2 to enter/2 everywhere", "replace
