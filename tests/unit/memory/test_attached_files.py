@@ -90,3 +90,24 @@ def test_a_sub_folders_or_another_checkouts_file_or_a_reply_says_nothing() -> No
     reply.say(_attached(f"{ROOT}/README.md", README))
     assert _about(reply) == []
     assert attached_file_texts(reply.events[0]) == []
+
+
+def test_a_malformed_or_cut_attachment_says_nothing_and_raises_nothing() -> None:
+    cut = _attached(f"{ROOT}/README.md", README).split("<content>")[0]  # cut before the file
+    broken_input = (
+        "Check @README.md\nCalled the Read tool with the following input: {not json}\n"
+        "Result of calling the Read tool:\n     1→# tallyho\n"
+    )
+    not_a_path = (
+        'Check @README.md\nCalled the Read tool with the following input: {"filePath": 7}\n'
+        "Result of calling the Read tool:\n     1→# tallyho\n"
+    )
+    for text in (cut, broken_input, not_a_path, "Called the Read tool" + "{" * 2_000):
+        session = Session(ROOT, "s1", T0)
+        session.user(text)
+        assert attached_file_texts(session.events[0]) == []
+        assert _about(session) == []
+    # a wrapped read with no closing tag keeps its numbered lines and no more
+    assert unwrapped_read("<path>/a</path>\n<type>file</type>\n<content>\n1: x\n2: y") == (
+        "1→x\n2→y"
+    )
