@@ -101,7 +101,13 @@ RULES: Final[tuple[Rule, ...]] = (
         ":AA",
         boundary=False,
     ),
-    rule("jwt", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*", "eyJ"),
+    # Tried where a token starts only (a match inside a token is no secret's start, see
+    # `boundary`), so a run of `eyJ` is read once, not once for each.
+    rule(
+        "jwt",
+        r"(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+        "eyJ",
+    ),
     # Vendor keys known by their prefix (several are the prefix plus plain hex).
     rule("databricks_token", r"dapi[a-f0-9]{32}(?:-\d)?" + _E, "dapi"),
     rule("twilio_key", r"(?:SK|AC)[a-f0-9]{32}" + _E, *_prefixed(("SK", "AC"), _LOWER_HEX)),

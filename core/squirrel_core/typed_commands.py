@@ -30,6 +30,9 @@ from squirrel_core.shell_words import (
 
 #: Lines up to this long are remembered once read (the same commands recur all the time).
 _CACHED_LINE_CHARS = 2_000
+#: Command substitutions of one line shown as typed (a line of thousands, each never closed,
+#: would be read to its end once for each).
+MAX_SUBSTITUTIONS = 32
 _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias"})
 #: An environment assignment left out of a typed command: a secret's name, or a value that is
 #: a path of one machine (absolute, in a home folder) or read from its environment (`$X`).
@@ -85,12 +88,17 @@ def _typed_cached(line: str, cwd: str | None, project_root: str | None) -> tuple
 
 def _with_substitutions(words: list[str], line: str) -> str:
     """`words` joined back with each command substitution as it was typed: the shell's
-    tokens split `$(git ls-files '*.hs')` into `$`, `git`, `ls-files`, `*.hs`."""
+    tokens split `$(git ls-files '*.hs')` into `$`, `git`, `ls-files`, `*.hs`. Past
+    `MAX_SUBSTITUTIONS` (each looked for to the line's end when it never closes) the words are
+    joined one by one."""
     shown: list[str] = []
     start = 0
     i = 0
+    tried = 0
     while i < len(words):
-        at = line.find("$(", start) if words[i] == "$" else -1
+        looked = words[i] == "$" and tried < MAX_SUBSTITUTIONS
+        tried += looked
+        at = line.find("$(", start) if looked else -1
         end = _closing(line, at + 2) if at >= 0 else -1
         if end < 0:
             shown.append(join_words([words[i]], typed=line))

@@ -10,6 +10,7 @@ import pytest
 
 from squirrel_core.redaction import redact, redact_value
 from squirrel_core.redaction_entropy import looks_random
+from tests.one_pass import finishes
 
 # Every secret below is made up at test time from a seeded generator; none is a real credential.
 # They are assembled from pieces so that secret scanners do not mistake this file for a leak.
@@ -350,3 +351,20 @@ def test_a_secret_inside_words_in_another_language_is_still_redacted() -> None:
     text, count = redact(said)
     assert count == 1 and "ghp_" not in text
     assert text.startswith("今後はこのトークンを使ってください") and text.endswith("です")
+
+
+def test_a_token_whose_header_holds_another_header_is_redacted_whole() -> None:
+    # `{"alg":"RS256","jwk":{"kty":"RSA"}}`: its base64 holds `eyJ` again, after `jwk`.
+    header = "eyJhbGciOiJSUzI1NiIsImp3ayI6eyJrdHkiOiJSU0EifX0"
+    token = f"{header}.eyJzdWIiOiIxMjM0NTY3ODkwIn0.c2lnbmF0dXJl"
+    assert redact(f"auth {token} done", entropy=False) == ("auth [REDACTED:jwt] done", 1)
+
+
+def test_a_run_of_token_heads_is_read_in_one_pass() -> None:
+    # Tried from each `eyJ`, the run was read again to its end for each: minutes, not a pass.
+    printed = finishes(
+        "from squirrel_core.redaction import redact\n"
+        "text, count = redact('eyJ' * 100_000)\n"
+        "print(count, len(text))"
+    )
+    assert printed.split() == ["0", "300000"]

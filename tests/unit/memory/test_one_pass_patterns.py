@@ -318,6 +318,67 @@ CALLS = [
         "'siempre ' + 'a ' * 150_000",
         [],
     ),
+    # Whole-session hostile texts: a user's message tried for its language, a runner's task
+    # list, a commit gate's checks, an error line's paths, a code's imports, a command's
+    # substitutions and words, a reply's labelled commands and steps to apply, a commit's
+    # error names, a question's marker, a hook file's ids, a code name's closing mark, and a
+    # listing's file names.
+    ("squirrel_memory.extractors.reply_language", "_plain", "'hello ' + '{' * 300_000", "hello"),
+    ("squirrel_memory.extractors.reply_language", "_plain", "'a' * 300_000 + ' x.py'", "a" * 9),
+    ("squirrel_memory.extractors.listed_tasks", "listed_in", "'\\n' * 300_000", []),
+    ("squirrel_memory.extractors.listed_tasks", "listed_in", "' \\n' * 150_000", []),
+    ("squirrel_memory.extractors.commit_gates", "hook_checks", "'Error: ' + '.' * 300_000", []),
+    ("squirrel_memory.extractors.pitfalls", "normalise_line", "'/' * 300_000", "/" * 9),
+    ("squirrel_memory.extractors.pitfalls", "normalise_line", "'_' * 300_000", "_" * 9),
+    ("squirrel_memory.extractors.manifests", "libraries_in", "'\\n' * 300_000", set()),
+    ("squirrel_memory.extractors.manifests", "libraries_in", "' \\n' * 150_000, 'Rust'", set()),
+    (
+        "squirrel_core.typed_commands",
+        "_with_substitutions",
+        "['$'] * 4_000, '$(' * 4_000",
+        "'$' '$' '",
+    ),
+    (
+        "squirrel_memory.extractors.apply_steps",
+        "_steps",
+        "'a' * 300_000 + '\\n```bash\\nx'",
+        None,
+    ),
+    ("squirrel_memory.extractors.commit_fixes", "_error_names", "'a-' * 150_000", (set(), set())),
+    ("squirrel_memory.extractors.commit_fixes", "_error_names", "'/' * 300_000", (set(), set())),
+    (
+        "squirrel_memory.extractors.asked_forms",
+        "_TRAILING_ADVERB.sub",
+        "'', 'a' + ' ' * 300_000 + 'b'",
+        "a" + " " * 8,
+    ),
+    (
+        "squirrel_memory.extractors.answered_questions",
+        "_MARKER.sub",
+        "'', 'a' + ' ' * 300_000 + 'b'",
+        "a" + " " * 8,
+    ),
+    ("squirrel_memory.extractors.commit_hooks", "_HOOK_ID.findall", "'\\n' * 300_000", []),
+    (
+        "squirrel_memory.extractors.activity",
+        "split_segments",
+        "'a' + ' ' * 300_000 + 'b'",
+        ["a" + " " * 8],
+    ),
+    ("squirrel_memory.extractors.activity", "core_tokens", "'a' * 300_000", ["a" * 9]),
+    (
+        "squirrel_memory.extractors.clauses",
+        "_bangs_kept",
+        "['a_' * 150_000 + '-b!', 'then x']",
+        ["a_a_a_a_a", "then x"],
+    ),
+    (
+        "squirrel_memory.extractors.delegated_commands",
+        "labelled_commands",
+        "'The cause: ' + ' ' * 300_000, '/p'",
+        [],
+    ),
+    ("squirrel_memory.extractors.notes_repository", "_foreign_names", "'*' * 300_000", False),
 ]
 
 

@@ -11,6 +11,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType, Origin, is_user_voice
+from squirrel_core.shell_words import MAX_LINE_CHARS
 from squirrel_memory.models import StoredEvent
 
 #: How much command output is scanned for an error line; outputs are capped upstream anyway.
@@ -62,7 +63,7 @@ _COMMAND_WORD = re.compile(r"^[\w./~+@-]")
 _REDIRECTION = re.compile(r"^\d?>>?|^<|^2>&1$")
 #: Commands up to this long are cached by `normalize_command`.
 _CACHED_COMMAND_CHARS = 2_000
-_SEGMENT_SPLIT = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
+_SEGMENT_SPLIT = re.compile(r"(?<!\s)\s*(?:&&|\|\||;|\n)\s*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +105,9 @@ def _tokenize(text: str) -> list[str]:
     """The words of `text` as a POSIX shell reads them. A quote left open (the first line of a
     here-document or a multi-line string: `--title "fix: x" --body "$(cat <<'EOF'`) ends the
     text with what it has read so far as one last word, so the words before it keep their
-    quotes' grouping."""
-    lexer = shlex.shlex(text, posix=True)
+    quotes' grouping. Like every shell line, it is read up to `MAX_LINE_CHARS` (the lexer
+    takes time that grows with the square of a word's length)."""
+    lexer = shlex.shlex(text[:MAX_LINE_CHARS], posix=True)
     lexer.whitespace_split = True
     lexer.commenters = ""
     words: list[str] = []

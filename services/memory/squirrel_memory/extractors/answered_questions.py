@@ -40,7 +40,7 @@ MAX_QUESTIONS = 4
 MAX_GO_AHEAD_CHARS = 4
 
 #: The assistant's marker on the option it recommended: "Mandatory (Recommended)".
-_MARKER = re.compile(r"\s*\([^\W\d_]+\)\s*$")
+_MARKER = re.compile(r"(?<!\s)\s*\([^\W\d_]+\)\s*$")
 #: An answer that leaves the choice open.
 _UNDECIDED = re.compile(
     r"^(?:skip(?:\s+(?:it|this|for now))?|n/?a|none|no idea|not sure|unsure|(?:i\s+)?don'?t know|"

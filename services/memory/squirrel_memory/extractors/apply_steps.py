@@ -26,8 +26,10 @@ MAX_COMMANDS = 4
 MAX_COMMAND_CHARS = 100
 MAX_LEAD_CHARS = 200
 
+#: Tried from a line's start only (from inside a line it would read that line again for each
+#: of its characters).
 _BLOCK = re.compile(
-    r"([^\n]*(?:\n[^\n]*)?)\n```(?:bash|sh|shell|zsh|console|fish)?\n(.*?)```", re.S
+    r"^([^\n]*(?:\n[^\n]*)?)\n```(?:bash|sh|shell|zsh|console|fish)?\n(.*?)```", re.S | re.M
 )
 #: The sentence before the block says the change needs applying.
 _APPLIES = re.compile(

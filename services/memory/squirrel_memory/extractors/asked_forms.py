@@ -52,7 +52,7 @@ _MAKING = word_set(
 )
 #: The most words each side of a contrast asked about may have.
 MAX_CONTRAST_WORDS = 8
-_TRAILING_ADVERB = re.compile(r"\s+(?:yet|already|too|as well|first|again)$", re.IGNORECASE)
+_TRAILING_ADVERB = re.compile(r"(?<!\s)\s+(?:yet|already|too|as well|first|again)$", re.IGNORECASE)
 #: Verbs whose "did you …?" asks after routine work the user expects without asking.
 _ROUTINE = word_set(
     "add build bump check commit deploy document fix format lint merge open push rebase ",

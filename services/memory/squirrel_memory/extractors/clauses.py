@@ -76,7 +76,21 @@ _DASH_LABEL = re.compile(
 
 #: A name from the code that ends in "!" or "?" ("Repo.insert!", "File.exists?"), at the end of
 #: a piece the split cut off: the sentence goes on after it when a lowercase word follows.
+#: Tried on the piece's last word only, from one character before its last run of letters.
 _CODE_MARK_END = re.compile(r"\w[.:_]\w+[!?]$")
+
+
+def _ends_in_code_mark(piece: str) -> bool:
+    """Whether `piece` ends in a code name's "!" or "?" (`_CODE_MARK_END`), read from the end:
+    the name's last part is the letters before the mark and the two characters before them,
+    so a long word is read once."""
+    end = piece[-1:]
+    if end not in ("!", "?"):
+        return False
+    start = len(piece) - 1
+    while start > 0 and (piece[start - 1].isalnum() or piece[start - 1] == "_"):
+        start -= 1
+    return bool(_CODE_MARK_END.search(piece[max(0, start - 2) :]))
 
 
 def _bangs_kept(parts: list[str]) -> list[str]:
@@ -84,7 +98,7 @@ def _bangs_kept(parts: list[str]) -> list[str]:
     piece after it ("never use Repo.insert! in request paths" is one sentence)."""
     kept: list[str] = []
     for part in parts:
-        if kept and _CODE_MARK_END.search(kept[-1]) and part[:1].islower():
+        if kept and _ends_in_code_mark(kept[-1]) and part[:1].islower():
             kept[-1] = f"{kept[-1]} {part}"
         else:
             kept.append(part)

@@ -34,6 +34,10 @@ _FIX_WORDS = re.compile(
 _QUOTED = re.compile(r"[`'\"‘“]([^`'\"’”\s]{3,80})[`'\"’”]")
 _IDENTIFIER = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\b")
 _PATH = re.compile(r"(?:[\w.~-]*/)+[\w.@-]+\.[A-Za-z0-9]{1,8}\b|\b[\w-]+\.[a-z]{1,5}\b")
+#: A run of the characters a path is made of: a path never spans two runs, and a run longer
+#: than a path can be is no path (reading it from each of its characters would take long).
+_PATH_RUN = re.compile(r"[\w.~/@-]+")
+_MAX_PATH_CHARS = 512
 #: Words of error text too common to tie a commit to one error.
 _COMMON = frozenset(
     str.split(
@@ -55,7 +59,12 @@ def _error_names(output: str) -> tuple[set[str], set[str]]:
     """(identifiers, file names) an error output mentions, in lower case."""
     lines = output[:MAX_OUTPUT_SCAN_CHARS].splitlines()[:MAX_ERROR_LINES]
     text = "\n".join(lines)
-    files = {PurePosixPath(p).name.lower() for p in _PATH.findall(text)}
+    files = {
+        PurePosixPath(p).name.lower()
+        for run in _PATH_RUN.findall(text)
+        if len(run) <= _MAX_PATH_CHARS
+        for p in _PATH.findall(run)
+    }
     names: set[str] = set()
     for quoted in _QUOTED.findall(text):
         name = quoted.strip(".,:;()")

@@ -10,7 +10,8 @@ from squirrel_memory.extractors.evidence import Attempt
 #: A check a commit hook reports by name: `ruff....Failed` (pre-commit), `✖ eslint --fix`,
 #: `[FAILED] tsc --noEmit` (lint-staged), `name: failed` / `name (failed)` (other runners).
 _HOOK_CHECK = re.compile(
-    r"^\s*(?:(?P<dots>[A-Za-z][\w .:/+()-]{1,48}?)\s*\.{3,}.*?\b(?:Passed|Failed|Skipped)\b|"
+    r"^[ \t]*(?:(?P<dots>[A-Za-z][\w .:/+()-]{1,48}?)[ \t]*\.{3,}[^.\n]*?"
+    r"\b(?:Passed|Failed|Skipped)\b|"
     r"(?:[✖✔✓✗×]|\[(?:FAILED|STARTED|COMPLETED|SUCCESS)\])\s+"
     r"(?P<mark>[\w@./:-]+(?: [\w@./:=-]+){0,3}))",
     re.MULTILINE,

@@ -58,7 +58,7 @@ _STAGED_FILE = re.compile(
     r"git\s+diff\s+--(?:cached|staged)\s+--name-only.*?\|\s*grep\b[^\"']*[\"']\^?"
     r"(?P<file>[\w./-]+?)\$?[\"']"
 )
-_HOOK_ID = re.compile(r"^\s*-\s+id:\s*[\"']?(?P<id>[\w.-]+)", re.MULTILINE)
+_HOOK_ID = re.compile(r"^[ \t]*-[ \t]+id:[ \t]*[\"']?(?P<id>[\w.-]+)", re.MULTILINE)
 
 
 def _hook_name(path: str) -> str | None:

@@ -64,8 +64,8 @@ FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))",
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 #: A report's line that labels one command: "- Unit tests: `vitest run src`", "**Lint**: `x`".
 _LABELLED = re.compile(
-    r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?\**([A-Za-z][A-Za-z /&-]{0,40}?)\**[ \t]*:[ \t]*\**"
-    r"[ \t]*`([^`\n]{2,160})`[ \t]*\**[ \t]*$",
+    r"^[ \t]*(?:[-*+][ \t]+|\d+[.)][ \t]+)?\**([A-Za-z][A-Za-z /&-]{0,40}?)\**[ \t]*:[ \t]*"
+    r"(?:\*+[ \t]*)?`([^`\n]{2,160})`[ \t]*(?:\*+[ \t]*)?$",
     re.MULTILINE,
 )
 #: The words of a label that give each role.

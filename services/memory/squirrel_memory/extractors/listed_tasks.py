@@ -35,7 +35,7 @@ MAX_TASKS = 20
 _NEAR = 400
 
 _HEADER = re.compile(
-    r"^\s*(?:task:\s*)?Available (?P<what>tasks|recipes)(?: for this project)?:\s*$",
+    r"^[ \t]*(?:task:[ \t]*)?Available (?P<what>tasks|recipes)(?: for this project)?:[ \t]*\r?$",
     re.MULTILINE,
 )
 #: One listed task: an indented or bulleted name, maybe its description after it (behind a

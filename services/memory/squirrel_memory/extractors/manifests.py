@@ -228,14 +228,15 @@ _MANIFEST_NAMES = frozenset(
     | {"build.gradle.kts", "setup.cfg", "setup.py"}
 )
 _PY_IMPORT = re.compile(
-    r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_]\w*))",
+    r"^[ \t]*(?:\d+[ \t]*(?:→|\t)[ \t]*)?"
+    r"(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([A-Za-z_]\w*))",
     re.MULTILINE,
 )
 _JS_IMPORT = re.compile(r"""(?:\bfrom\s+|\brequire\(\s*)['"](@?[\w.-]+(?:/[\w.-]+)?)['"]""")
 #: Rust's `use axum::Router;`, `pub use ::sqlx::Pool;`, `extern crate diesel;`: the crate a
 #: path starts with (`crate::`, `self::`, `super::` and the standard library name none here).
 _RUST_USE = re.compile(
-    r"^\s*(?:\d+\s*(?:→|\t)\s*)?"
+    r"^[ \t]*(?:\d+[ \t]*(?:→|\t)[ \t]*)?"
     r"(?:(?:pub(?:\s*\([^)]*\))?\s+)?use\s+(?:::)?|extern\s+crate\s+)"
     r"([a-z_][a-z0-9_]*)\s*(?:::|;|\s+as\b)",
     re.MULTILINE,

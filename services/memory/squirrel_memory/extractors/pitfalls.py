@@ -50,7 +50,9 @@ _SKIP_LINE = re.compile(
     r"|(?:ERROR:\s*)?(?i:usage):\s.*)$"
 )
 _LOCATION_PREFIX = re.compile(r"^(?:\S+:\d+(?::\d+)?\s*[-:]?\s*)")
-_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\w.~-]*/)+[\w.@-]+")
+#: A path, tried only where a run of path characters starts (a path inside the run would have
+#: matched from its start), so a long run is read once, not once per character.
+_PATH = re.compile(r"(?<![\w.~/-])(?:[A-Za-z]:)?(?:[\w.~-]*/)+[\w.@-]+")
 #: A file named without its folder (`test_x.py::case`): the same file as `<path>` elsewhere.
 _BARE_FILE = re.compile(
     r"(?<![\w<./-])[\w-]+\.(?:py|pyi|js|jsx|mjs|cjs|ts|tsx|go|rs|rb|ex|exs|java|kt|scala|cs|"

@@ -89,7 +89,11 @@ _ENGLISH = word_set(
 _CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
-_URL_OR_PATH = re.compile(r"\b\w+://\S+|(?:~|\.{1,2})?/[\w.@%+-]+(?:/[\w.@%+-]+)+|\S+\.\w{1,4}\b")
+#: A word with a file's extension is tried from the word's start only (a match inside a word
+#: would have matched from its start), so a long word is read once, not once per letter.
+_URL_OR_PATH = re.compile(
+    r"\b\w+://\S+|(?:~|\.{1,2})?/[\w.@%+-]+(?:/[\w.@%+-]+)+|(?<!\S)\S+\.\w{1,4}\b"
+)
 #: A request for a translation quotes the language it asks about.
 #: The language a memory of this habit names ("… in Korean (한국어), …").
 _STATED = re.compile(r"writes to the assistant in ([^\W\d_]+) \(")
