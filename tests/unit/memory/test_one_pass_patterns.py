@@ -318,6 +318,19 @@ CALLS = [
         "'siempre ' + 'a ' * 150_000",
         [],
     ),
+    # A clause tried as a thing the task makes ("add a test that … never …").
+    (
+        "squirrel_memory.extractors.standing_marks",
+        "standing_words",
+        "'write a ' + 'a ' * 150_000 + ' that always x'",
+        True,
+    ),
+    (
+        "squirrel_memory.extractors.standing_words",
+        "standing_sentences",
+        "'asla ' + 'a ' * 150_000 + 'yapma'",
+        [],
+    ),
 ]
 
 
