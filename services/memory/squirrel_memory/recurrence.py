@@ -23,7 +23,13 @@ the user's words met with its instruction: `extractors/echo_merge`).
 
 A standing rule kept in the user's own words (`standing_words`, another language than
 English) has a key made of its words, so the same rule in other words has another key: two
-such rules are compared by their words as a tentative one is.
+such rules are compared by their words as a tentative one is. Two standing rules in other
+words are one rule too, said again (its importance grows with the sessions), when one's
+telling words are all in the other's ("Always run the tests before committing." / "Run the
+test suite before every commit."): a telling word of each side the other lacks ("Run `cargo
+test` …" / "Run `cargo clippy` …") keeps them apart, whatever the vectors say. A rule that bans
+and one that asks ("Always use tabs." / "Never use tabs."), or two choices of different sides
+("use pnpm, not npm" / "use npm, not pnpm"), are never one instruction.
 
 Word overlap misses wordings that share a word or two ("run the linter before you commit" /
 "lint before every commit"). With a `Likeness` (the cosine of two texts' sentence vectors,
@@ -90,6 +96,21 @@ from squirrel_memory.promotion import (
 #: make up this share of the shorter one's words.
 MIN_SHARED_WORDS = 2
 _CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s", re.IGNORECASE)
+#: A rule that bans: it opens on a prohibition ("Never …", "Don't …", "No …", "Avoid …") or
+#: says "never" (a rule quoted in another language: its "never" word).
+_BANS = re.compile(
+    r"^[\W_]*(?:(?:please|pls|also|and|so|again)[ \t,]+)*(?:never|don'?t|do not|no|avoid|stop|"
+    r"quit|not)\b|\bnever\b|[“\"]\s*(?:(?:ne|nie|nunca|jamais|jamás|mai|niemals|никогда|не|"
+    r"asla)(?!\w)|不要|别|絶対)",
+    re.IGNORECASE,
+)
+_FIGURE = re.compile(r"\d+(?:\.\d+)*")
+#: The side a rule chooses, before its rival: "Use pnpm, not npm." → "pnpm".
+_SIDE = re.compile(
+    r"^(?:(?:always|please|use|prefer|prefers|we use)[ \t]+)*(?P<side>[^,;]{1,60}?)"
+    r"(?:,?[ \t]+(?:not|instead of|rather than|over)[ \t]+)",
+    re.IGNORECASE,
+)
 #: Keys every wording of one habit is filed under: whatever the words, they say the same.
 ONE_MEANING_KEYS = frozenset(
     {
@@ -161,22 +182,59 @@ def _opposite_choices(first: str, second: str) -> bool:
     return bool(a and b and a != b)
 
 
+def _opposite_rules(first: str, second: str) -> bool:
+    """A rule that bans and one that does not ("Always use tabs." / "Never use tabs."), or two
+    that choose different sides ("Use pnpm, not npm." / "Use npm, not pnpm.")."""
+    if bool(_BANS.search(first)) != bool(_BANS.search(second)):
+        return True
+    if _opposite_choices(first, second):
+        return True
+    a, b = _SIDE.match(first), _SIDE.match(second)
+    if a is None or b is None:
+        return False
+    chosen_a, chosen_b = instruction_words(a.group("side")), instruction_words(b.group("side"))
+    return bool(chosen_a and chosen_b and not chosen_a & chosen_b)
+
+
+def same_standing_rule(first: str, second: str) -> bool:
+    """Whether two standing rules say the same thing in other words: one instruction by
+    `same_instruction`'s words, and one's telling words all in the other's ("Run the tests
+    before committing." / "Run the test suite before every commit."), so that a detail only
+    one of each says ("Run `cargo test` …" / "Run `cargo clippy` …") or a figure ("2 spaces" /
+    "4 spaces") keeps them apart; never
+    a rule that bans and one that asks, nor two choices of different sides
+    (`_opposite_rules`)."""
+    ta = telling_words(instruction_words(first))
+    tb = telling_words(instruction_words(second))
+    return (
+        bool(ta and tb)
+        and (ta <= tb or tb <= ta)
+        # "indent with 2 spaces" / "indent with 4 spaces, not 2": the figures tell them apart
+        and set(_FIGURE.findall(first)) == set(_FIGURE.findall(second))
+        and not _opposite_rules(first, second)
+        and same_instruction(first, second)
+    )
+
+
 def _style_pair(
     first: MemoryCandidate | MemoryItem, second: MemoryCandidate, likeness: Likeness | None
 ) -> bool:
-    return (
-        first.type is MemoryType.USER_STYLE
-        and second.type is MemoryType.USER_STYLE
-        and first.key != second.key
-        and (not is_echo(second) or may_hear(first))
-        and not (first.key in _CUED_KEYS and second.key in _CUED_KEYS)
-        and (
-            is_tentative(first.tags)
-            or is_tentative(second.tags)
-            or (first.key.startswith(OWN_WORDS_PREFIX) and second.key.startswith(OWN_WORDS_PREFIX))
-        )
-        and same_instruction(first.content, second.content, likeness)
-    )
+    if (
+        first.type is not MemoryType.USER_STYLE
+        or second.type is not MemoryType.USER_STYLE
+        or first.key == second.key
+        or (is_echo(second) and not may_hear(first))
+        or (first.key in _CUED_KEYS and second.key in _CUED_KEYS)
+    ):
+        return False
+    if (
+        is_tentative(first.tags)
+        or is_tentative(second.tags)
+        or (first.key.startswith(OWN_WORDS_PREFIX) and second.key.startswith(OWN_WORDS_PREFIX))
+    ):
+        return same_instruction(first.content, second.content, likeness)
+    # two standing rules: one when their words say so, the vectors never alone
+    return same_standing_rule(first.content, second.content)
 
 
 def unify_keys(
@@ -264,7 +322,34 @@ def merge_pair(
     if first_tentative or second_tentative:
         firm, other = (second, first) if first_tentative else (first, second)
         return replace(firm, source_event_ids=pooled(firm.source_event_ids, other.source_event_ids))
-    return None
+    if first.source_episode_id == second.source_episode_id or not (
+        first.content == second.content or same_standing_rule(first.content, second.content)
+    ):
+        return None
+    return _standing_again(first, second, sessions)
+
+
+def _standing_again(
+    first: MemoryCandidate, second: MemoryCandidate, sessions: SessionsOf | None
+) -> MemoryCandidate:
+    """A standing rule of the batch said again, as a rule, in a later episode: the first
+    wording stays, both occurrences are cited and the importance grows with the sessions (as
+    `_said_again` grows a stored one)."""
+    cited = pooled(first.source_event_ids, second.source_event_ids)
+    tags = firm_tags(pooled(first.tags, stress_marks(second.tags)), RECURRING_TAG)
+    count = session_count(cited, sessions)
+    step = RECURRENCE_STEP if count > session_count(first.source_event_ids, sessions) else 0.0
+    base = max(first.importance, second.importance)
+    grown = recurring_importance(count, stress=stress_of(tags)) if count >= 2 else 0.0
+    return replace(
+        first,
+        tags=tags,
+        importance=round(
+            min(max(MAX_RECURRING_IMPORTANCE, base), max(grown, base + step)),
+            3,
+        ),
+        source_event_ids=cited,
+    )
 
 
 def decide_recurrence(
@@ -344,7 +429,8 @@ def _restated(
 ) -> UpdateDecision | None:
     """A rule stated again as a rule in another episode: said again (its importance grows) when
     it says what the stored rule says; None otherwise, so that a changed rule on the same key
-    ("prefers npm over pnpm" after "prefers pnpm over npm") goes through the ordinary rules."""
+    ("prefers npm over pnpm" after "prefers pnpm over npm", "never use tabs" after "always use
+    tabs") goes through the ordinary rules."""
     if not firm:
         return None
     target = firm[0]
@@ -356,7 +442,8 @@ def _restated(
         candidate.key in ONE_MEANING_KEYS
         or candidate.content == target.content
         or (
-            _chosen(candidate.content) == _chosen(target.content)
+            # "Never use tabs." on the key of "Always use tabs.": the rule changed
+            not _opposite_rules(candidate.content, target.content)
             and same_instruction(candidate.content, target.content)
         )
     )

@@ -434,3 +434,50 @@ async def test_a_request_said_again_as_a_rule_is_that_rule_not_a_second_memory(
     (rule,) = after[1].values()
     assert rule.key.startswith(SAID_PREFIX)
     assert "A partir de ahora" in rule.content
+
+
+async def test_a_standing_rule_said_in_other_words_in_another_session_is_one_rule_said_again(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sessions = [
+        (
+            "Add the endpoint.",
+            "Added it.",
+            "from now on, always run the tests before committing",
+        ),
+        ("Add the model.", "Added it.", "going forward, run the test suite before every commit"),
+    ]
+    after = await _replay(stores, sessions)
+
+    [first] = after[0].values()
+    [kept] = after[1].values()
+    assert kept.key == first.key and kept.content == first.content
+    assert "recurring" in kept.tags and kept.importance > first.importance
+    assert len(kept.source_event_ids) == 2
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        (
+            "from now on, always use tabs for indentation",
+            "from now on, never use tabs for indentation",
+        ),
+        (
+            "from now on, always run the tests before committing",
+            "from now on, always run the linter before committing",
+        ),
+        ("going forward, use pnpm, not npm", "going forward, use npm, not pnpm"),
+        (
+            "from now on, run cargo test before committing",
+            "from now on, run cargo clippy before committing",
+        ),
+    ],
+)
+async def test_standing_rules_that_differ_stay_two_rules(
+    stores: tuple[SqliteStore, SqliteUserStore], one: str, other: str
+) -> None:
+    sessions = [("Add the endpoint.", "Added it.", one), ("Add the model.", "Added it.", other)]
+    after = await _replay(stores, sessions)
+
+    assert len(after[1]) == 2 or "recurring" not in next(iter(after[1].values())).tags
