@@ -41,7 +41,6 @@ lower share of the words): the vectors alone rank "run the tests before you comm
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -91,26 +90,11 @@ from squirrel_memory.promotion import (
     stress_marks,
     stress_of,
 )
+from squirrel_memory.rule_sides import FIGURE, opposite_choices, opposite_rules
 
 #: Two instructions are the same when at least this many content words are shared and they
 #: make up this share of the shorter one's words.
 MIN_SHARED_WORDS = 2
-_CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s", re.IGNORECASE)
-#: A rule that bans: it opens on a prohibition ("Never …", "Don't …", "No …", "Avoid …") or
-#: says "never" (a rule quoted in another language: its "never" word).
-_BANS = re.compile(
-    r"^[\W_]*(?:(?:please|pls|also|and|so|again)[ \t,]+)*(?:never|don'?t|do not|no|avoid|stop|"
-    r"quit|not)\b|\bnever\b|[“\"]\s*(?:(?:ne|nie|nunca|jamais|jamás|mai|niemals|никогда|не|"
-    r"asla)(?!\w)|不要|别|絶対)",
-    re.IGNORECASE,
-)
-_FIGURE = re.compile(r"\d+(?:\.\d+)*")
-#: The side a rule chooses, before its rival: "Use pnpm, not npm." → "pnpm".
-_SIDE = re.compile(
-    r"^(?:(?:always|please|use|prefer|prefers|we use)[ \t]+)*(?P<side>[^,;]{1,60}?)"
-    r"(?:,?[ \t]+(?:not|instead of|rather than|over)[ \t]+)",
-    re.IGNORECASE,
-)
 #: Keys every wording of one habit is filed under: whatever the words, they say the same.
 ONE_MEANING_KEYS = frozenset(
     {
@@ -168,50 +152,30 @@ def same_instruction(first: str, second: str, likeness: Likeness | None = None) 
         and shared >= MIN_SHARED_SHARE
         and telling >= MIN_SHARED_SHARE
     ):
-        return not _opposite_choices(first, second)
+        return not opposite_choices(first, second)
     if likeness is None or shared < MEANING_SHARED_SHARE or telling < MEANING_TELLING_SHARE:
         return False
     close = likeness(first, second)
-    return close is not None and close >= MEANING_THRESHOLD and not _opposite_choices(first, second)
-
-
-def _opposite_choices(first: str, second: str) -> bool:
-    """Two choices that prefer different things ("Prefers pnpm over npm." / "Prefers npm over
-    pnpm."): the same words, opposite rules."""
-    a, b = _chosen(first), _chosen(second)
-    return bool(a and b and a != b)
-
-
-def _opposite_rules(first: str, second: str) -> bool:
-    """A rule that bans and one that does not ("Always use tabs." / "Never use tabs."), or two
-    that choose different sides ("Use pnpm, not npm." / "Use npm, not pnpm.")."""
-    if bool(_BANS.search(first)) != bool(_BANS.search(second)):
-        return True
-    if _opposite_choices(first, second):
-        return True
-    a, b = _SIDE.match(first), _SIDE.match(second)
-    if a is None or b is None:
-        return False
-    chosen_a, chosen_b = instruction_words(a.group("side")), instruction_words(b.group("side"))
-    return bool(chosen_a and chosen_b and not chosen_a & chosen_b)
+    return close is not None and close >= MEANING_THRESHOLD and not opposite_choices(first, second)
 
 
 def same_standing_rule(first: str, second: str) -> bool:
     """Whether two standing rules say the same thing in other words: one instruction by
     `same_instruction`'s words, and one's telling words all in the other's ("Run the tests
-    before committing." / "Run the test suite before every commit."), so that a detail only
-    one of each says ("Run `cargo test` …" / "Run `cargo clippy` …") or a figure ("2 spaces" /
-    "4 spaces") keeps them apart; never
-    a rule that bans and one that asks, nor two choices of different sides
-    (`_opposite_rules`)."""
-    ta = telling_words(instruction_words(first))
-    tb = telling_words(instruction_words(second))
+    before committing." / "Run the test suite before every commit."), and most of the longer
+    one's words shared, so that a detail only one of each says ("Run `cargo test` …" / "Run
+    `cargo clippy` …") or a figure ("2 spaces" / "4 spaces") keeps them apart; never a rule
+    that bans and one that asks, nor two choices of different sides (`opposite_rules`)."""
+    a, b = instruction_words(first), instruction_words(second)
+    ta, tb = telling_words(a), telling_words(b)
     return (
         bool(ta and tb)
         and (ta <= tb or tb <= ta)
+        # most of the longer one's words too: a short rule is no part of a long quote
+        and len(a & b) >= MIN_SHARED_SHARE * max(len(a), len(b))
         # "indent with 2 spaces" / "indent with 4 spaces, not 2": the figures tell them apart
-        and set(_FIGURE.findall(first)) == set(_FIGURE.findall(second))
-        and not _opposite_rules(first, second)
+        and set(FIGURE.findall(first)) == set(FIGURE.findall(second))
+        and not opposite_rules(first, second)
         and same_instruction(first, second)
     )
 
@@ -233,8 +197,14 @@ def _style_pair(
         or (first.key.startswith(OWN_WORDS_PREFIX) and second.key.startswith(OWN_WORDS_PREFIX))
     ):
         return same_instruction(first.content, second.content, likeness)
-    # two standing rules: one when their words say so, the vectors never alone
-    return same_standing_rule(first.content, second.content)
+    # two standing rules of two episodes: one when their words say so, the vectors never
+    # alone; a habit told by its cues keeps its own key
+    return (
+        first.source_episode_id != second.source_episode_id
+        and first.key not in _CUED_KEYS
+        and second.key not in _CUED_KEYS
+        and same_standing_rule(first.content, second.content)
+    )
 
 
 def unify_keys(
@@ -443,18 +413,11 @@ def _restated(
         or candidate.content == target.content
         or (
             # "Never use tabs." on the key of "Always use tabs.": the rule changed
-            not _opposite_rules(candidate.content, target.content)
+            not opposite_rules(candidate.content, target.content)
             and same_instruction(candidate.content, target.content)
         )
     )
     return _said_again(candidate, target, sessions) if same else None
-
-
-def _chosen(content: str) -> str:
-    """What a choice prefers ("Prefers pnpm over npm." → "pnpm"); empty for other rules. The
-    same words in the other order are the opposite choice."""
-    match = _CHOICE.match(content)
-    return match.group(1).lower() if match else ""
 
 
 def _said_again(

@@ -15,11 +15,13 @@ from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE
 from squirrel_memory.extractors.repeated_requests import PREFIX as ASKED_PREFIX
 from squirrel_memory.extractors.standing_words import PREFIX as SAID_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY, workflow_habits
-from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType
 from squirrel_memory.recurrence import (
     MEANING_THRESHOLD,
     Likeness,
     same_instruction,
+    same_standing_rule,
+    unify_keys,
 )
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.user_memories.userstore import SqliteUserStore
@@ -481,3 +483,49 @@ async def test_standing_rules_that_differ_stay_two_rules(
     after = await _replay(stores, sessions)
 
     assert len(after[1]) == 2 or "recurring" not in next(iter(after[1].values())).tags
+
+
+def _standing(key: str, content: str, episode: str) -> MemoryCandidate:
+    return MemoryCandidate(
+        MemoryType.USER_STYLE, key, content, ("preference", "standing"), 0.7, (), episode, (key,)
+    )
+
+
+def test_a_habit_told_by_its_cues_keeps_its_key_beside_a_rule_it_quotes() -> None:
+    done = _standing(
+        DONE_KEY,
+        "What the user counts as done, in their words: “House rules: use includes, not preload, "
+        "run the tests before you say it's done”.",
+        "ep1",
+    )
+    rule = _standing("pref:includes", "Prefers includes over preload.", "ep2")
+
+    assert [c.key for c in unify_keys([done, rule])] == [DONE_KEY, "pref:includes"]
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        (
+            "Always run the tests before committing.",
+            "Run the test suite before every commit.",
+            True,
+        ),
+        ("Never push to main.", "Do not push directly to main.", True),
+        ("Always use 2-space tabs.", "Never use 2-space tabs.", False),
+        ("Use pnpm, not npm.", "Use npm, not pnpm.", False),
+        ("Run cargo test before committing.", "Run cargo clippy before committing.", False),
+        ("Indent Lua with 2 spaces.", "Indent Lua with 4 spaces, not 2.", False),
+        # a short rule is no part of a long list that names its words
+        (
+            "Prefers includes over preload.",
+            "House rules: use includes, not preload, run the tests before you say it's done, "
+            "and never edit the schema by hand.",
+            False,
+        ),
+    ],
+)
+def test_two_standing_rules_are_one_only_when_their_words_and_sides_agree(
+    one: str, other: str, same: bool
+) -> None:
+    assert same_standing_rule(one, other) is same
