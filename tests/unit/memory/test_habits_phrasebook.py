@@ -102,7 +102,7 @@ def test_a_task_said_again_is_no_habit(message: str) -> None:
 _AS_SESSIONS = {
     "second": (HABITS_SECOND, ONE_OFFS_SECOND, 89),
     "third": (HABITS_THIRD, ONE_OFFS_THIRD, 46),
-    "fourth": (HABITS_FOURTH, ONE_OFFS_FOURTH, 56),
+    "fourth": (HABITS_FOURTH, ONE_OFFS_FOURTH, 57),
     "fifth": (HABITS_FIFTH, ONE_OFFS_FIFTH, 35),
 }
 
@@ -145,3 +145,22 @@ def test_a_rule_word_about_one_thing_the_task_makes_is_no_habit(message: str) ->
 )
 def test_a_rule_word_over_a_kind_of_thing_stays_a_habit(message: str) -> None:
     assert any(p.standing for p in stated_preferences(message, after_assistant_action=False))
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("f-strings only, no % formatting", "Prefers f-strings over % formatting."),
+        ("tabs only, no spaces", "Prefers tabs over spaces."),
+    ],
+)
+def test_one_way_only_with_its_rival_ruled_out_is_a_habit(message: str, content: str) -> None:
+    found = [p for p in stated_preferences(message, after_assistant_action=False) if p.standing]
+    assert [p.content for p in found] == [content]
+
+
+@pytest.mark.parametrize(
+    "message", ["this file only, not the others", "run the unit tests only, not the e2e ones"]
+)
+def test_only_about_the_task_at_hand_is_no_habit(message: str) -> None:
+    assert not any(p.standing for p in stated_preferences(message, after_assistant_action=False))

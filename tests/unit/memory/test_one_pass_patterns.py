@@ -331,6 +331,19 @@ CALLS = [
         "'asla ' + 'a ' * 150_000 + 'yapma'",
         [],
     ),
+    # A clause tried as one way only with its rival ruled out ("f-strings only, no %").
+    (
+        "squirrel_memory.extractors.labelled_habits",
+        "only_choice",
+        "'a only ' + ' ' * 300_000 + 'no'",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.labelled_habits",
+        "only_choice",
+        "'a ' * 150_000 + 'only, no b x'",
+        None,
+    ),
 ]
 
 

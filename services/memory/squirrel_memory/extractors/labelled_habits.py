@@ -168,6 +168,32 @@ def bare_choice(clause: str) -> tuple[str, str] | None:
     return x, y
 
 
+#: "f-strings only, no % formatting": one way, "only", and its rival ruled out.
+_ONLY_CHOICE = re.compile(
+    r"^(?P<x>[\w`'./+#-]+(?:[ \t][\w`'./+#-]+){0,3}?)[ \t]+only(?:[ \t]*[,;][ \t]*|[ \t]+)"
+    r"(?:no|not|never)"
+    r"[ \t]+(?P<y>[\w`'./+#%-]+(?:[ \t][\w`'./+#%-]+){0,3})[.!\t ]*$",
+    re.IGNORECASE,
+)
+
+
+def only_choice(clause: str) -> tuple[str, str] | None:
+    """ "f-strings only, no % formatting" → ("f-strings", "% formatting"): a way said as the
+    only one, its rival ruled out; None when a side opens with a verb ("run the tests only,
+    not the linter" is how to do a task) or is a thing of the task ("this file only, not the
+    others")."""
+    match = _ONLY_CHOICE.match(clause.strip())
+    if match is None:
+        return None
+    x, y = match.group("x").strip(), match.group("y").strip()
+    head = x.split()[0].lower()
+    if head in VERBS or stem(head) in VERBS or _NOT_COMMAND.match(x) or _NOT_COMMAND.match(y):
+        return None
+    if ONE_OFF.search(x) or ONE_OFF.search(y):
+        return None
+    return x, y
+
+
 #: A clause that ends in brackets whose words are the user's own aside: a subject, a plea or
 #: a rule word opens it ("(I prefer …)", "(we group imports …)", "(always …)").
 _ASIDE = re.compile(

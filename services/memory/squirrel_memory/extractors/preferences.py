@@ -43,6 +43,7 @@ from squirrel_memory.extractors.labelled_habits import (
     bare_choice,
     bare_routine,
     kept_way,
+    only_choice,
     topic_label,
     with_label,
 )
@@ -309,10 +310,12 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and (way := kept_way(body)):
             # "we follow PSR-12, please keep to it": the way as said, asked to be kept
             result, standing = worded(way, way), True
-        if result is None and marked and (sides := bare_choice(body)):
-            # "Going forward, async/await instead of completion handlers": the first side
+        if result is None and (sides := (marked and bare_choice(body)) or only_choice(body)):
+            # "Going forward, async/await instead of completion handlers", "f-strings only,
+            # no % formatting": the first side
             x, y = sides
             result = worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
+            standing = standing or only_choice(body) is not None
         style = labelled is not None and labelled.style
         if result is None and rule_as_said(
             body,
