@@ -103,7 +103,7 @@ _AS_SESSIONS = {
     "second": (HABITS_SECOND, ONE_OFFS_SECOND, 89),
     "third": (HABITS_THIRD, ONE_OFFS_THIRD, 46),
     "fourth": (HABITS_FOURTH, ONE_OFFS_FOURTH, 57),
-    "fifth": (HABITS_FIFTH, ONE_OFFS_FIFTH, 35),
+    "fifth": (HABITS_FIFTH, ONE_OFFS_FIFTH, 36),
 }
 
 
@@ -164,3 +164,23 @@ def test_one_way_only_with_its_rival_ruled_out_is_a_habit(message: str, content:
 )
 def test_only_about_the_task_at_hand_is_no_habit(message: str) -> None:
     assert not any(p.standing for p in stated_preferences(message, after_assistant_action=False))
+
+
+def test_a_list_under_a_line_naming_the_users_ways_gives_one_habit_per_item() -> None:
+    found = stated_preferences(
+        "## Coding guidelines for this repo:\n- snake_case for module names\n"
+        "- no global state anywhere",
+        after_assistant_action=False,
+    )
+    assert [p.content for p in found if p.standing] == [
+        "Snake_case for module names.",
+        "No global state anywhere.",
+    ]
+
+
+def test_a_list_under_a_title_naming_no_way_of_the_users_is_no_habit() -> None:
+    found = stated_preferences(
+        "The failing rules:\n- no-unused-vars in src/app.ts line 4\n- eqeqeq in src/util.ts line 9",
+        after_assistant_action=False,
+    )
+    assert not any(p.standing for p in found)

@@ -344,6 +344,19 @@ CALLS = [
         "'a ' * 150_000 + 'only, no b x'",
         None,
     ),
+    # A message tried for a list under a line naming the user's ways ("Conventions:").
+    (
+        "squirrel_memory.extractors.rule_lists",
+        "listed_under_lead",
+        "'rules' + ' ' * 300_000 + 'x\\n- ' + ' ' * 300_000",
+        set(),
+    ),
+    (
+        "squirrel_memory.extractors.rule_lists",
+        "is_lead_line",
+        "'our ' * 100_000 + 'rules for the x'",
+        False,
+    ),
 ]
 
 
