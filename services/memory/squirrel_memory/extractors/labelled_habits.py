@@ -156,7 +156,12 @@ _BARE_CHOICE = re.compile(
 def bare_choice(clause: str) -> tuple[str, str] | None:
     """ "async/await instead of completion handlers" → ("async/await", "completion handlers");
     None when a side opens with a verb or a word of a sentence, or is a thing of the task."""
-    match = _BARE_CHOICE.match(clause.strip())
+    return _sides(_BARE_CHOICE.match(clause.strip()))
+
+
+def _sides(match: re.Match[str] | None) -> tuple[str, str] | None:
+    """The two sides of a choice a pattern matched, None when a side opens with a verb or a
+    word of a sentence, or is a thing of the task."""
     if match is None:
         return None
     x, y = match.group("x").strip(), match.group("y").strip()
@@ -182,16 +187,7 @@ def only_choice(clause: str) -> tuple[str, str] | None:
     only one, its rival ruled out; None when a side opens with a verb ("run the tests only,
     not the linter" is how to do a task) or is a thing of the task ("this file only, not the
     others")."""
-    match = _ONLY_CHOICE.match(clause.strip())
-    if match is None:
-        return None
-    x, y = match.group("x").strip(), match.group("y").strip()
-    head = x.split()[0].lower()
-    if head in VERBS or stem(head) in VERBS or _NOT_COMMAND.match(x) or _NOT_COMMAND.match(y):
-        return None
-    if ONE_OFF.search(x) or ONE_OFF.search(y):
-        return None
-    return x, y
+    return _sides(_ONLY_CHOICE.match(clause.strip()))
 
 
 #: A clause that ends in brackets whose words are the user's own aside: a subject, a plea or
