@@ -12,8 +12,8 @@ from the rules, across ecosystems, and is read the way a session is: the offline
 extractor over a session of that one message, once as the message that opens the session and
 once as the answer to the assistant's work (a reply and an edit before it). A habit is kept
 only when both readings keep it as a standing user_style memory; a one-off is wrong when either
-does. The third and fourth phrasebooks are read the same way. The books themselves live in
-`bench/habits_book_first.py` … `bench/habits_book_fourth.py`.
+does. The third, fourth and fifth phrasebooks are read the same way. The books themselves live
+in `bench/habits_book_first.py` … `bench/habits_book_fifth.py`.
 
 Usage: python -m bench.habits_phrasebook [--details]
 """
@@ -25,6 +25,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
@@ -118,6 +119,7 @@ def main() -> None:
         ("second", HABITS_SECOND, ONE_OFFS_SECOND),
         ("third", HABITS_THIRD, ONE_OFFS_THIRD),
         ("fourth", HABITS_FOURTH, ONE_OFFS_FOURTH),
+        ("fifth", HABITS_FIFTH, ONE_OFFS_FIFTH),
     ):
         _report_as_sessions(name, habits_book, one_offs_book, details=details)
 

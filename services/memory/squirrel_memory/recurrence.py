@@ -23,7 +23,13 @@ the user's words met with its instruction: `extractors/echo_merge`).
 
 A standing rule kept in the user's own words (`standing_words`, another language than
 English) has a key made of its words, so the same rule in other words has another key: two
-such rules are compared by their words as a tentative one is.
+such rules are compared by their words as a tentative one is. Two standing rules in other
+words are one rule too, said again (its importance grows with the sessions), when one's
+telling words are all in the other's ("Always run the tests before committing." / "Run the
+test suite before every commit."): a telling word of each side the other lacks ("Run `cargo
+test` …" / "Run `cargo clippy` …") keeps them apart, whatever the vectors say. A rule that bans
+and one that asks ("Always use tabs." / "Never use tabs."), or two choices of different sides
+("use pnpm, not npm" / "use npm, not pnpm"), are never one instruction.
 
 Word overlap misses wordings that share a word or two ("run the linter before you commit" /
 "lint before every commit"). With a `Likeness` (the cosine of two texts' sentence vectors,
@@ -35,7 +41,6 @@ lower share of the words): the vectors alone rank "run the tests before you comm
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -85,11 +90,11 @@ from squirrel_memory.promotion import (
     stress_marks,
     stress_of,
 )
+from squirrel_memory.rule_sides import FIGURE, opposite_choices, opposite_rules
 
 #: Two instructions are the same when at least this many content words are shared and they
 #: make up this share of the shorter one's words.
 MIN_SHARED_WORDS = 2
-_CHOICE = re.compile(r"^Prefers\s+(.+?)\s+(?:over|to|rather than|instead of)\s", re.IGNORECASE)
 #: Keys every wording of one habit is filed under: whatever the words, they say the same.
 ONE_MEANING_KEYS = frozenset(
     {
@@ -147,35 +152,58 @@ def same_instruction(first: str, second: str, likeness: Likeness | None = None) 
         and shared >= MIN_SHARED_SHARE
         and telling >= MIN_SHARED_SHARE
     ):
-        return not _opposite_choices(first, second)
+        return not opposite_choices(first, second)
     if likeness is None or shared < MEANING_SHARED_SHARE or telling < MEANING_TELLING_SHARE:
         return False
     close = likeness(first, second)
-    return close is not None and close >= MEANING_THRESHOLD and not _opposite_choices(first, second)
+    return close is not None and close >= MEANING_THRESHOLD and not opposite_choices(first, second)
 
 
-def _opposite_choices(first: str, second: str) -> bool:
-    """Two choices that prefer different things ("Prefers pnpm over npm." / "Prefers npm over
-    pnpm."): the same words, opposite rules."""
-    a, b = _chosen(first), _chosen(second)
-    return bool(a and b and a != b)
+def same_standing_rule(first: str, second: str) -> bool:
+    """Whether two standing rules say the same thing in other words: one instruction by
+    `same_instruction`'s words, and one's telling words all in the other's ("Run the tests
+    before committing." / "Run the test suite before every commit."), and most of the longer
+    one's words shared, so that a detail only one of each says ("Run `cargo test` …" / "Run
+    `cargo clippy` …") or a figure ("2 spaces" / "4 spaces") keeps them apart; never a rule
+    that bans and one that asks, nor two choices of different sides (`opposite_rules`)."""
+    a, b = instruction_words(first), instruction_words(second)
+    ta, tb = telling_words(a), telling_words(b)
+    return (
+        bool(ta and tb)
+        and (ta <= tb or tb <= ta)
+        # most of the longer one's words too: a short rule is no part of a long quote
+        and len(a & b) >= MIN_SHARED_SHARE * max(len(a), len(b))
+        # "indent with 2 spaces" / "indent with 4 spaces, not 2": the figures tell them apart
+        and set(FIGURE.findall(first)) == set(FIGURE.findall(second))
+        and not opposite_rules(first, second)
+        and same_instruction(first, second)
+    )
 
 
 def _style_pair(
     first: MemoryCandidate | MemoryItem, second: MemoryCandidate, likeness: Likeness | None
 ) -> bool:
+    if (
+        first.type is not MemoryType.USER_STYLE
+        or second.type is not MemoryType.USER_STYLE
+        or first.key == second.key
+        or (is_echo(second) and not may_hear(first))
+        or (first.key in _CUED_KEYS and second.key in _CUED_KEYS)
+    ):
+        return False
+    if (
+        is_tentative(first.tags)
+        or is_tentative(second.tags)
+        or (first.key.startswith(OWN_WORDS_PREFIX) and second.key.startswith(OWN_WORDS_PREFIX))
+    ):
+        return same_instruction(first.content, second.content, likeness)
+    # two standing rules of two episodes: one when their words say so, the vectors never
+    # alone; a habit told by its cues keeps its own key
     return (
-        first.type is MemoryType.USER_STYLE
-        and second.type is MemoryType.USER_STYLE
-        and first.key != second.key
-        and (not is_echo(second) or may_hear(first))
-        and not (first.key in _CUED_KEYS and second.key in _CUED_KEYS)
-        and (
-            is_tentative(first.tags)
-            or is_tentative(second.tags)
-            or (first.key.startswith(OWN_WORDS_PREFIX) and second.key.startswith(OWN_WORDS_PREFIX))
-        )
-        and same_instruction(first.content, second.content, likeness)
+        first.source_episode_id != second.source_episode_id
+        and first.key not in _CUED_KEYS
+        and second.key not in _CUED_KEYS
+        and same_standing_rule(first.content, second.content)
     )
 
 
@@ -264,7 +292,34 @@ def merge_pair(
     if first_tentative or second_tentative:
         firm, other = (second, first) if first_tentative else (first, second)
         return replace(firm, source_event_ids=pooled(firm.source_event_ids, other.source_event_ids))
-    return None
+    if first.source_episode_id == second.source_episode_id or not (
+        first.content == second.content or same_standing_rule(first.content, second.content)
+    ):
+        return None
+    return _standing_again(first, second, sessions)
+
+
+def _standing_again(
+    first: MemoryCandidate, second: MemoryCandidate, sessions: SessionsOf | None
+) -> MemoryCandidate:
+    """A standing rule of the batch said again, as a rule, in a later episode: the first
+    wording stays, both occurrences are cited and the importance grows with the sessions (as
+    `_said_again` grows a stored one)."""
+    cited = pooled(first.source_event_ids, second.source_event_ids)
+    tags = firm_tags(pooled(first.tags, stress_marks(second.tags)), RECURRING_TAG)
+    count = session_count(cited, sessions)
+    step = RECURRENCE_STEP if count > session_count(first.source_event_ids, sessions) else 0.0
+    base = max(first.importance, second.importance)
+    grown = recurring_importance(count, stress=stress_of(tags)) if count >= 2 else 0.0
+    return replace(
+        first,
+        tags=tags,
+        importance=round(
+            min(max(MAX_RECURRING_IMPORTANCE, base), max(grown, base + step)),
+            3,
+        ),
+        source_event_ids=cited,
+    )
 
 
 def decide_recurrence(
@@ -344,7 +399,8 @@ def _restated(
 ) -> UpdateDecision | None:
     """A rule stated again as a rule in another episode: said again (its importance grows) when
     it says what the stored rule says; None otherwise, so that a changed rule on the same key
-    ("prefers npm over pnpm" after "prefers pnpm over npm") goes through the ordinary rules."""
+    ("prefers npm over pnpm" after "prefers pnpm over npm", "never use tabs" after "always use
+    tabs") goes through the ordinary rules."""
     if not firm:
         return None
     target = firm[0]
@@ -356,18 +412,12 @@ def _restated(
         candidate.key in ONE_MEANING_KEYS
         or candidate.content == target.content
         or (
-            _chosen(candidate.content) == _chosen(target.content)
+            # "Never use tabs." on the key of "Always use tabs.": the rule changed
+            not opposite_rules(candidate.content, target.content)
             and same_instruction(candidate.content, target.content)
         )
     )
     return _said_again(candidate, target, sessions) if same else None
-
-
-def _chosen(content: str) -> str:
-    """What a choice prefers ("Prefers pnpm over npm." → "pnpm"); empty for other rules. The
-    same words in the other order are the opposite choice."""
-    match = _CHOICE.match(content)
-    return match.group(1).lower() if match else ""
 
 
 def _said_again(

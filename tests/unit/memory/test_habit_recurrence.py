@@ -15,11 +15,13 @@ from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE
 from squirrel_memory.extractors.repeated_requests import PREFIX as ASKED_PREFIX
 from squirrel_memory.extractors.standing_words import PREFIX as SAID_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY, workflow_habits
-from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType
 from squirrel_memory.recurrence import (
     MEANING_THRESHOLD,
     Likeness,
     same_instruction,
+    same_standing_rule,
+    unify_keys,
 )
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.user_memories.userstore import SqliteUserStore
@@ -434,3 +436,96 @@ async def test_a_request_said_again_as_a_rule_is_that_rule_not_a_second_memory(
     (rule,) = after[1].values()
     assert rule.key.startswith(SAID_PREFIX)
     assert "A partir de ahora" in rule.content
+
+
+async def test_a_standing_rule_said_in_other_words_in_another_session_is_one_rule_said_again(
+    stores: tuple[SqliteStore, SqliteUserStore],
+) -> None:
+    sessions = [
+        (
+            "Add the endpoint.",
+            "Added it.",
+            "from now on, always run the tests before committing",
+        ),
+        ("Add the model.", "Added it.", "going forward, run the test suite before every commit"),
+    ]
+    after = await _replay(stores, sessions)
+
+    [first] = after[0].values()
+    [kept] = after[1].values()
+    assert kept.key == first.key and kept.content == first.content
+    assert "recurring" in kept.tags and kept.importance > first.importance
+    assert len(kept.source_event_ids) == 2
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        (
+            "from now on, always use tabs for indentation",
+            "from now on, never use tabs for indentation",
+        ),
+        (
+            "from now on, always run the tests before committing",
+            "from now on, always run the linter before committing",
+        ),
+        ("going forward, use pnpm, not npm", "going forward, use npm, not pnpm"),
+        (
+            "from now on, run cargo test before committing",
+            "from now on, run cargo clippy before committing",
+        ),
+    ],
+)
+async def test_standing_rules_that_differ_stay_two_rules(
+    stores: tuple[SqliteStore, SqliteUserStore], one: str, other: str
+) -> None:
+    sessions = [("Add the endpoint.", "Added it.", one), ("Add the model.", "Added it.", other)]
+    after = await _replay(stores, sessions)
+
+    assert len(after[1]) == 2 or "recurring" not in next(iter(after[1].values())).tags
+
+
+def _standing(key: str, content: str, episode: str) -> MemoryCandidate:
+    return MemoryCandidate(
+        MemoryType.USER_STYLE, key, content, ("preference", "standing"), 0.7, (), episode, (key,)
+    )
+
+
+def test_a_habit_told_by_its_cues_keeps_its_key_beside_a_rule_it_quotes() -> None:
+    done = _standing(
+        DONE_KEY,
+        "What the user counts as done, in their words: “House rules: use includes, not preload, "
+        "run the tests before you say it's done”.",
+        "ep1",
+    )
+    rule = _standing("pref:includes", "Prefers includes over preload.", "ep2")
+
+    assert [c.key for c in unify_keys([done, rule])] == [DONE_KEY, "pref:includes"]
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        (
+            "Always run the tests before committing.",
+            "Run the test suite before every commit.",
+            True,
+        ),
+        ("Never push to main.", "Do not push directly to main.", True),
+        ("Always use 2-space tabs.", "Never use 2-space tabs.", False),
+        ("Use pnpm, not npm.", "Use npm, not pnpm.", False),
+        ("Run cargo test before committing.", "Run cargo clippy before committing.", False),
+        ("Indent Lua with 2 spaces.", "Indent Lua with 4 spaces, not 2.", False),
+        # a short rule is no part of a long list that names its words
+        (
+            "Prefers includes over preload.",
+            "House rules: use includes, not preload, run the tests before you say it's done, "
+            "and never edit the schema by hand.",
+            False,
+        ),
+    ],
+)
+def test_two_standing_rules_are_one_only_when_their_words_and_sides_agree(
+    one: str, other: str, same: bool
+) -> None:
+    assert same_standing_rule(one, other) is same

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
@@ -101,7 +102,8 @@ def test_a_task_said_again_is_no_habit(message: str) -> None:
 _AS_SESSIONS = {
     "second": (HABITS_SECOND, ONE_OFFS_SECOND, 89),
     "third": (HABITS_THIRD, ONE_OFFS_THIRD, 46),
-    "fourth": (HABITS_FOURTH, ONE_OFFS_FOURTH, 53),
+    "fourth": (HABITS_FOURTH, ONE_OFFS_FOURTH, 57),
+    "fifth": (HABITS_FIFTH, ONE_OFFS_FIFTH, 36),
 }
 
 
@@ -122,3 +124,63 @@ def test_a_session_reading_tells_the_place_of_the_message() -> None:
     # "no, …" corrects only what the assistant just did
     assert session_verdict("no, I said use coroutines, not callbacks", REPLYING) == "kept"
     assert session_verdict("fix the login bug", OPENING) == "missed"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "write a pre-commit hook that always runs the tests",
+        "Add a test that the parser never crashes on empty input.",
+        "delete the never-used helpers in utils",
+        "turn on the always-on cache for staging",
+    ],
+)
+def test_a_rule_word_about_one_thing_the_task_makes_is_no_habit(message: str) -> None:
+    assert not any(p.standing for p in stated_preferences(message, after_assistant_action=False))
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["write functions that never mutate their arguments", "always write a test that fails first"],
+)
+def test_a_rule_word_over_a_kind_of_thing_stays_a_habit(message: str) -> None:
+    assert any(p.standing for p in stated_preferences(message, after_assistant_action=False))
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        ("f-strings only, no % formatting", "Prefers f-strings over % formatting."),
+        ("tabs only, no spaces", "Prefers tabs over spaces."),
+    ],
+)
+def test_one_way_only_with_its_rival_ruled_out_is_a_habit(message: str, content: str) -> None:
+    found = [p for p in stated_preferences(message, after_assistant_action=False) if p.standing]
+    assert [p.content for p in found] == [content]
+
+
+@pytest.mark.parametrize(
+    "message", ["this file only, not the others", "run the unit tests only, not the e2e ones"]
+)
+def test_only_about_the_task_at_hand_is_no_habit(message: str) -> None:
+    assert not any(p.standing for p in stated_preferences(message, after_assistant_action=False))
+
+
+def test_a_list_under_a_line_naming_the_users_ways_gives_one_habit_per_item() -> None:
+    found = stated_preferences(
+        "## Coding guidelines for this repo:\n- snake_case for module names\n"
+        "- no global state anywhere",
+        after_assistant_action=False,
+    )
+    assert [p.content for p in found if p.standing] == [
+        "Snake_case for module names.",
+        "No global state anywhere.",
+    ]
+
+
+def test_a_list_under_a_title_naming_no_way_of_the_users_is_no_habit() -> None:
+    found = stated_preferences(
+        "The failing rules:\n- no-unused-vars in src/app.ts line 4\n- eqeqeq in src/util.ts line 9",
+        after_assistant_action=False,
+    )
+    assert not any(p.standing for p in found)

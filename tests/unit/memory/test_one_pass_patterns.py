@@ -379,6 +379,45 @@ CALLS = [
         [],
     ),
     ("squirrel_memory.extractors.notes_repository", "_foreign_names", "'*' * 300_000", False),
+    # A clause tried as a thing the task makes ("add a test that … never …").
+    (
+        "squirrel_memory.extractors.standing_marks",
+        "standing_words",
+        "'write a ' + 'a ' * 150_000 + ' that always x'",
+        True,
+    ),
+    (
+        "squirrel_memory.extractors.standing_words",
+        "standing_sentences",
+        "'asla ' + 'a ' * 150_000 + 'yapma'",
+        [],
+    ),
+    # A clause tried as one way only with its rival ruled out ("f-strings only, no %").
+    (
+        "squirrel_memory.extractors.labelled_habits",
+        "only_choice",
+        "'a only ' + ' ' * 300_000 + 'no'",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.labelled_habits",
+        "only_choice",
+        "'a ' * 150_000 + 'only, no b x'",
+        None,
+    ),
+    # A message tried for a list under a line naming the user's ways ("Conventions:").
+    (
+        "squirrel_memory.extractors.rule_lists",
+        "listed_under_lead",
+        "'rules' + ' ' * 300_000 + 'x\\n- ' + ' ' * 300_000",
+        set(),
+    ),
+    (
+        "squirrel_memory.extractors.rule_lists",
+        "is_lead_line",
+        "'our ' * 100_000 + 'rules for the x'",
+        False,
+    ),
 ]
 
 

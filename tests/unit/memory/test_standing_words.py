@@ -95,6 +95,46 @@ def test_reports_questions_quotes_and_code_set_no_rule(said: str) -> None:
     assert _style([said]) == []
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Bundan sonra commit mesajlarını her zaman İngilizce yaz.",  # Turkish "from now on"
+        "Asla main branch'e direkt push yapma.",  # Turkish "never" with the negative imperative
+        "Từ giờ trở đi luôn viết test trước khi commit nhé.",  # Vietnamese "from now on"
+        "Mulai sekarang selalu pakai bahasa Inggris untuk nama variabel.",  # Indonesian
+        "Всегда пиши тесты для новых функций.",  # "always" with the Russian imperative
+        "Zawsze uruchamiaj linter.",  # "always" with the Polish imperative
+        "Nunca commite direto na develop.",  # "never" by its verb, Portuguese
+        "Usa sempre le f-string invece di format().",  # the verb, then "always", Italian
+        "Gebruik altijd type hints, ook in de tests.",  # Dutch
+        "Acuérdate: en este proyecto siempre usamos comillas simples.",  # the team's way
+    ],
+)
+def test_a_rule_word_by_an_instructions_verb_is_a_standing_instruction(said: str) -> None:
+    assert standing_sentences(said) == [said]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Siempre falla el build en CI.",  # the verb reports
+        "Siempre me da error.",  # a pronoun before the verb: a report
+        "Siempre tenemos problemas con el build.",
+        "Nunca usé eso antes.",  # the speaker's past
+        "Nunca commitei isso.",
+        "Sempre dá erro no build.",
+        "Всегда падает на CI.",  # no imperative
+        "Asla çalışmıyor.",  # "never works"
+        "Het faalt altijd op CI.",
+        "Fallisce sempre in CI.",
+        "Sempre que rodo os testes falha.",
+        "做完以后运行测试。",  # "after", not "from now on"
+    ],
+)
+def test_a_rule_word_in_a_report_sets_no_rule(said: str) -> None:
+    assert standing_sentences(said) == []
+
+
 def test_a_message_the_english_rules_read_is_theirs() -> None:
     found = _style(["From now on, always run the tests before you commit."])
     assert found and not any("in the user's words" in c for c in found)

@@ -70,6 +70,9 @@ def _said(text: str, *, after: bool = False) -> list[tuple[str, bool, str]]:
         # short, without a function word of its language: its shape tells the language
         ("Verwende niemals `var` in JavaScript.", "de", "pref:var"),
         ("Lance toujours `pytest` avant de commit", "fr", "pref:pytest"),
+        # "以后" opening the clause, and "统一用" (use throughout)
+        ("以后提交前一定要先跑一遍 `lint`。", "zh", "pref:lint"),
+        ("不要用 `print` 调试，统一用 `logger`。", "zh", "pref:print_logger"),
     ],
 )
 def test_a_rule_said_with_the_languages_rule_marker_is_standing(
@@ -124,6 +127,7 @@ def test_the_same_rule_in_two_languages_is_one_instruction() -> None:
         "Не коммить пока, я сначала посмотрю.",
         # "after", "from now", "better", "than": words that only sound like a rule's marker
         "修复以后请运行测试。",
+        "以后再说，先运行测试。",
         "これからテストを書いてください。",
         "前より遅くなった。",
         "Стало лучше, спасибо за исправление.",

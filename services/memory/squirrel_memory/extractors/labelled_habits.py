@@ -156,7 +156,12 @@ _BARE_CHOICE = re.compile(
 def bare_choice(clause: str) -> tuple[str, str] | None:
     """ "async/await instead of completion handlers" → ("async/await", "completion handlers");
     None when a side opens with a verb or a word of a sentence, or is a thing of the task."""
-    match = _BARE_CHOICE.match(clause.strip())
+    return _sides(_BARE_CHOICE.match(clause.strip()))
+
+
+def _sides(match: re.Match[str] | None) -> tuple[str, str] | None:
+    """The two sides of a choice a pattern matched, None when a side opens with a verb or a
+    word of a sentence, or is a thing of the task."""
     if match is None:
         return None
     x, y = match.group("x").strip(), match.group("y").strip()
@@ -166,6 +171,23 @@ def bare_choice(clause: str) -> tuple[str, str] | None:
     if ONE_OFF.search(x) or ONE_OFF.search(y):
         return None
     return x, y
+
+
+#: "f-strings only, no % formatting": one way, "only", and its rival ruled out.
+_ONLY_CHOICE = re.compile(
+    r"^(?P<x>[\w`'./+#-]+(?:[ \t][\w`'./+#-]+){0,3}?)[ \t]+only(?:[ \t]*[,;][ \t]*|[ \t]+)"
+    r"(?:no|not|never)"
+    r"[ \t]+(?P<y>[\w`'./+#%-]+(?:[ \t][\w`'./+#%-]+){0,3})[.!\t ]*$",
+    re.IGNORECASE,
+)
+
+
+def only_choice(clause: str) -> tuple[str, str] | None:
+    """ "f-strings only, no % formatting" → ("f-strings", "% formatting"): a way said as the
+    only one, its rival ruled out; None when a side opens with a verb ("run the tests only,
+    not the linter" is how to do a task) or is a thing of the task ("this file only, not the
+    others")."""
+    return _sides(_ONLY_CHOICE.match(clause.strip()))
 
 
 #: A clause that ends in brackets whose words are the user's own aside: a subject, a plea or

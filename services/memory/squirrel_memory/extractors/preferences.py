@@ -43,12 +43,13 @@ from squirrel_memory.extractors.labelled_habits import (
     bare_choice,
     bare_routine,
     kept_way,
+    only_choice,
     topic_label,
     with_label,
 )
 from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
-from squirrel_memory.extractors.rule_lists import rules_apart
+from squirrel_memory.extractors.rule_lists import is_lead_line, listed_under_lead, rules_apart
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
 from squirrel_memory.extractors.said_before import AGAIN_LEAD, SAID_BEFORE, rule_worded, told_rule
 from squirrel_memory.extractors.standing_marks import (
@@ -219,9 +220,12 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         found.append(_reasoned(reasoned))
     # "Ground rules: use the wrapper, never a global install, and keep PRs small": each rule
     listed, announced = rules_apart(imperatives_apart(asides_apart(clauses(message))))
+    announced |= listed_under_lead(message)  # "Conventions:\n- 4 spaces\n- no wildcard imports"
     for index, (written, read) in enumerate(listed):
         if reasoned is not None and " ".join(read.split()) in reasoned.said:
             continue  # a part of the reasoned rule, kept whole with its reason
+        if is_lead_line(written):
+            continue  # "Coding guidelines for this repo:": the title of the list under it
         # "can you always … before …?", "we're a Kotlin shop, so prefer …": the rule
         clause = asked_as_rule(read) or after_reason(read) or read
         # "Errors: always wrap with %w", "Style: start pipelines with a raw value": the rule
@@ -309,10 +313,12 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and (way := kept_way(body)):
             # "we follow PSR-12, please keep to it": the way as said, asked to be kept
             result, standing = worded(way, way), True
-        if result is None and marked and (sides := bare_choice(body)):
-            # "Going forward, async/await instead of completion handlers": the first side
+        if result is None and (sides := (marked and bare_choice(body)) or only_choice(body)):
+            # "Going forward, async/await instead of completion handlers", "f-strings only,
+            # no % formatting": the first side
             x, y = sides
             result = worded(f"Prefers {x} over {y}", f"{x} {y}", choice=bool(tool_words(x)))
+            standing = standing or only_choice(body) is not None
         style = labelled is not None and labelled.style
         if result is None and rule_as_said(
             body,

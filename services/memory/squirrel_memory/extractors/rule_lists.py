@@ -16,15 +16,28 @@ import re
 from squirrel_memory.extractors.clauses import clauses
 from squirrel_memory.extractors.instruction_parts import first_verb
 
-#: A lead naming the user's or the team's ways of working, up to its colon.
-_WAYS_LEAD = re.compile(
-    r"^(?P<lead>[^:]{0,60}?\b(?:(?:ground|house|team|basic|general)\s+rules?|rules|conventions|"
+#: Words that name the user's or the team's ways of working.
+_WAYS = (
+    r"(?:(?:ground|house|team|basic|general)\s+rules?|rules|conventions|"
     r"norms|guidelines|practices|how (?:we|i) (?:work|do things|like to work)|"
     r"the way (?:we|i) (?:work|do things)|our ways?(?: of working)?|"
     r"(?:things|stuff) (?:to know )?about how (?:we|i))"
-    r"\b[^:]{0,50}):\s*(?P<rest>\S.*)$",
+)
+#: A lead naming the user's or the team's ways of working, up to its colon.
+_WAYS_LEAD = re.compile(
+    rf"^(?P<lead>[^:]{{0,60}}?\b{_WAYS}\b[^:]{{0,50}}):\s*(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
+#: A line that is only a lead naming the user's ways ("Conventions:", "## Our house rules:",
+#: "Coding guidelines for this repo:"), a list under it; "The failing rules:" names none.
+_LEAD_LINE = re.compile(
+    r"^[ \t]*(?:#+[ \t]*)?(?:(?:our|my|the|team|project|repo|coding|code|style|house|ground|"
+    r"general|basic|some|a few|key|important)[ \t]+){0,3}(?:rules|conventions|guidelines|norms|"
+    r"practices)(?:[ \t]+(?:for|in|of)[ \t]+(?:this|the|our)[ \t]+(?:repo|repository|project|"
+    r"codebase|team))?[ \t]*:[ \t]*$",
+    re.IGNORECASE,
+)
+_ITEM = re.compile(r"^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+(?P<item>\S[^\n]*)$")
 #: A lead that sets off context for what follows, naming no rule.
 _NOTE_LEAD = re.compile(
     r"^(?P<lead>(?:(?:some|a few|quick|small|short)\s+)?(?:background|context|notes?|fyi|"
@@ -120,3 +133,27 @@ def rules_apart(listed: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], s
             if ways:
                 standing.add(part)
     return apart, standing
+
+
+def listed_under_lead(message: str) -> set[str]:
+    """The items of a list under a line that is only a ways lead ("Conventions:\n- 4 spaces\n-
+    no wildcard imports"): each a rule of the user's, however short. A line that is no list
+    item ends the list."""
+    items: set[str] = set()
+    under = False
+    for line in message.splitlines():
+        if _LEAD_LINE.match(line):
+            under = True
+            continue
+        item = _ITEM.match(line)
+        if under and item is not None:
+            items.add(item.group("item").strip())
+            continue
+        under = under and not line.strip()
+    return items
+
+
+def is_lead_line(written: str) -> bool:
+    """Whether a clause is only a lead naming the user's ways ("Coding guidelines for this
+    repo:"): the list's title, no rule of its own."""
+    return bool(_LEAD_LINE.match(written.strip()))

@@ -89,13 +89,39 @@ _OUR_CHOICE_HERE = re.compile(
 )
 
 
+#: One thing the task makes, then what it does: "write a hook that always runs the tests",
+#: "add a test that the parser never crashes". A rule word after it says how that one thing
+#: behaves, not how later work is done ("write functions that never mutate their arguments"
+#: names a kind of thing, no article before it, and stays a rule).
+_MADE_THING = re.compile(
+    r"^(?:(?:please|pls|can you|could you|now|then|also|and|so|ok|okay)[ \t,]+)*"
+    r"(?:write|add|create|make|build|implement|set up|generate|introduce|put in)[ \t]+"
+    r"(?:a|an|one|the|another|some)[ \t]+[^,;.!?\n]{1,60}?[ \t](?:that|which|so that|where)[ \t]",
+    re.IGNORECASE,
+)
+#: "never-used helpers", "an always-on flag": a rule word joined to the next word names a thing.
+_JOINED_RULE_WORD = frozenset({"always", "never"})
+
+
 def standing_words(written: str) -> bool:
     """Whether a clause holds a word that makes it a standing rule (`STANDING`), other than
-    the "everywhere" of a change made once across the code, or gives the team's choice here
-    against its rival ("we use minimal APIs here, no controllers")."""
+    the "everywhere" of a change made once across the code, a rule word joined to the word
+    after it ("the never-used helpers") or one that says how a thing the task makes behaves
+    ("add a test that the parser never crashes"), or gives the team's choice here against its
+    rival ("we use minimal APIs here, no controllers")."""
     if _OUR_CHOICE_HERE.match(written.strip()):
         return True
-    found = [m.group(0).lower() for m in STANDING.finditer(written)]
+    made = _MADE_THING.match(written.strip())
+    offset = len(written) - len(written.lstrip())
+    made_end = offset + made.end() if made else -1
+    found = [
+        m.group(0).lower()
+        for m in STANDING.finditer(written)
+        if not (
+            m.group(0).lower() in _JOINED_RULE_WORD
+            and (written[m.end() : m.end() + 1] == "-" or m.start() >= made_end >= 0)
+        )
+    ]
     if not found:
         return False
     return not (all(f == "everywhere" for f in found) and _ONE_CHANGE.match(written.strip()))

@@ -52,7 +52,10 @@ _FROM_NOW_ON = (
     r"ab jetzt|ab sofort|von nun an|in zukunft|künftig|zukünftig|vanaf nu|voortaan|"
     # Russian, Ukrainian, Polish, Turkish
     r"с этого момента|впредь|отныне|в дальнейшем|відтепер|надалі|od teraz|odtąd|od tej pory|"
-    r"bundan böyle|şu andan itibaren|"
+    r"bundan böyle|bundan sonra|şu andan itibaren|"
+    # Vietnamese, Indonesian and Malay, Hindi written in Latin letters
+    r"từ giờ|từ nay|từ bây giờ|mulai sekarang|mulai saat ini|mulai hari ini|ke depannya|"
+    r"aage se|"
     # Chinese, Japanese, Korean
     r"从现在开始|從現在開始|从今以后|從今以後|今后|今後|以后都|以後都|これからは|앞으로는?|지금부터"
 )
@@ -84,6 +87,47 @@ _RULE_BEFORE = re.compile(
     rf"|^(?:\S+\s+){{1,3}}?(?:önce|öncesinde)\s+(?:{_RULE_WORD})(?=\s+\S)",
     re.IGNORECASE,
 )
+#: A rule word opening a sentence whose verb is in a form only an instruction takes: the
+#: Russian or Ukrainian imperative ("Всегда пиши тесты", not "Всегда падает"), the Polish one
+#: ("Zawsze uruchamiaj testy"), the Turkish negative imperative closing a "never" sentence
+#: ("Asla main'e push yapma", not "Asla çalışmıyor").
+_RULE_IMPERATIVE = re.compile(
+    r"^(?:(?:пожалуйста|будь ласка|proszę),?[ \t]+)?"
+    r"(?:(?:всегда|завжди)|(?:никогда|ніколи)[ \t]+не)[ \t]+\w+(?:и|й|ь|йте|ите|ьте|іть)(?!\w)"
+    r"|^(?:proszę,?[ \t]+)?(?:zawsze|nigdy[ \t]+nie)[ \t]+\w+(?:j|jcie|sz|cie)(?!\w)"
+    r"|^(?:lütfen,?[ \t]+)?(?:asla|hiçbir zaman|hiç bir zaman)[ \t][^.!?]*\w(?:ma|me|mayın|"
+    r"meyin|mayınız|meyiniz)[ \t]*[.!]*$",
+    re.IGNORECASE,
+)
+#: Words after which a rule word reports how something behaves or what happened ("siempre
+#: falla", "sempre dá erro", "fallisce sempre", "het faalt altijd", "nunca vi isso"): a
+#: pronoun, an article, a form of "be" or "have", a verb of failing, working or returning.
+_REPORTED = (
+    r"(?:me|te|se|nos|lo|la|le|les|los|las|mi|ti|si|ci|vi|ne|o|a|os|as|lhe|el|un|una|um|uma|il|"
+    r"gli|de|het|een|dat|dit|er|ik|je|jij|we|wij|hij|zij|ze|yo|tú|él|ella|eu|você|ele|ela|io|tu|"
+    r"lui|lei|que|quando|cuando|che|dove|donde|onde|als|wanneer|es|está|están|son|hay|era|fue|"
+    r"é|são|era|foi|tem|têm|è|sono|ha|hanno|c'è|is|zijn|was|heeft|hebben|tengo|tiene|tenemos|"
+    r"estamos|somos|hemos|podemos|temos|estamos|abbiamo|siamo|falla|fallan|funciona|funcionan|"
+    r"pasa|sale|da|dan|tarda|devuelve|rompe|falha|falham|dá|quebra|retorna|trava|acontece|fica|"
+    r"demora|passa|fallisce|falliscono|funziona|dà|va|crasha|restituisce|ritorna|succede|esce|"
+    r"rimane|resta|faalt|werkt|gaat|lukt|loopt|geeft|crasht|blijft|aparece|aparecen|termina|"
+    r"compila|ocurre|sucede|explota|peta|cuelga|muestra|roda|corre|trava|appare|compare|parte|"
+    r"gira|komt|staat)(?![\w'])"
+)
+#: A rule word next to a verb in a language whose instruction and report can both open on it
+#: ("Nunca commite direto na develop", "Usa sempre le f-string", "Gebruik altijd type hints",
+#: "siempre usamos comillas simples"): a rule unless what sits by the rule word reports
+#: (`_REPORTED`), or the verb is a past tense of the speaker ("nunca usé eso", "nunca usei").
+_RULE_BY_VERB = re.compile(
+    r"^(?:(?:por favor|per favore|alsjeblieft|graag),?[ \t]+)?"
+    rf"(?:(?:siempre|nunca|jamás|sempre|jamais|altijd|nooit)[ \t]+(?!{_REPORTED})"
+    r"(?:[^\W\d_]+(?<![éíóú])(?<!ei)(?<!ou)(?<!iu))(?=[ \t]+\S)"
+    rf"|(?!{_REPORTED})[^\W\d_]+[ \t]+(?:siempre|sempre|altijd|nooit)(?=[ \t]+\S))"
+    # "en este proyecto siempre usamos …", "noi usiamo sempre …": the team's way
+    r"|(?:siempre|nunca|sempre)[ \t]+(?!(?:tenemos|estamos|somos|hemos|podemos|temos)\b)"
+    r"\w+(?:amos|emos|imos)(?!\w)|\w+iamo[ \t]+sempre(?!\w)",
+    re.IGNORECASE,
+)
 #: A time word that names things ahead ("今後の課題", "今后的计划": the plans ahead) sets no rule.
 _MARKER = re.compile(rf"(?:{_FROM_NOW_ON}|{_EVERY_TIME})(?![の的])", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!;])\s+|[。！；]+|\n+")
@@ -102,12 +146,16 @@ def standing_sentences(text: str) -> list[str]:
         flat = " ".join(raw.split())
         if not flat or len(flat) > MAX_SENTENCE_CHARS or _QUESTION.search(flat):
             continue
-        match = _MARKER.search(flat) or _RULE_BEFORE.search(flat)
+        match = (
+            _MARKER.search(flat)
+            or _RULE_BEFORE.search(flat)
+            or _RULE_IMPERATIVE.search(flat)
+            or _RULE_BY_VERB.search(flat)
+        )
         if match is None or not _bounded(flat, match):
             continue
-        rest = (
-            flat if match.re is _RULE_BEFORE else flat[: match.start()] + " " + flat[match.end() :]
-        )
+        marker_only = match.re is _MARKER
+        rest = flat[: match.start()] + " " + flat[match.end() :] if marker_only else flat
         if len(set(words_of(rest))) < MIN_WORDS:
             continue
         found.append(flat)

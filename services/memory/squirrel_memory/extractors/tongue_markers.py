@@ -165,8 +165,10 @@ _SPACED: dict[str, dict[str, str]] = {
 }
 _UNSPACED: dict[str, dict[str, str]] = {
     "zh": {
-        STANDING: r"总是|始终|永远|每次|每一次|一律|默认|一直都",
-        FROM_NOW: r"从现在开始|从今以后|以后都|以后每次|今后|下次",
+        STANDING: r"总是|始终|永远|每次|每一次|一律|默认|一直都|统一(?:用|使用|采用)",
+        # "以后" opening a clause is "from now on"; after a step ("做完以后") it is "after", and
+        # "以后再说" puts the matter off
+        FROM_NOW: r"从现在开始|从今以后|以后都|以后每次|今后|下次|^以后(?!再|的)",
         PROHIBIT: r"不要|别|不许|不准|禁止|勿|不可以",
         PREFER: r"更喜欢|偏好|宁可|宁愿|优先使用",
         WANT: r"我想|我希望|希望你|我要",
