@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -34,3 +35,21 @@ def finishes(code: str, *, timeout: float = BACKSTOP_SECONDS) -> str:
         pytest.fail(f"not finished in {timeout:.0f} s, a pattern backtracks; it printed: {said}")
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
+
+
+def answers(calls: list[tuple[str, str, str, Any]]) -> tuple[list[str], list[str]]:
+    """(what each call answered, what it should answer), shown short: each call is (module,
+    function, its arguments as Python text, the answer), all made in one child process that
+    names each call before making it (`finishes`). A text or a list of texts is shown by its
+    first 9 characters, and a list by its first 3 items."""
+    lines = ["import importlib"]
+    for module, function, arguments, _ in calls:
+        lines += [
+            f"print('calling {function}', {arguments!r}, flush=True)",
+            f"found = importlib.import_module({module!r}).{function}({arguments})",
+            "shown = found[:9] if isinstance(found, str) "
+            "else found if not isinstance(found, list) else [x[:9] for x in found[:3]]",
+            "print(repr(shown), flush=True)",
+        ]
+    printed = finishes("\n".join(lines)).splitlines()
+    return printed[1::2], [repr(answer) for *_, answer in calls]

@@ -78,7 +78,7 @@ _SUDO = re.compile(
 )
 #: `sudo` starting a simple command of a line (after `;`, `&&`, `||`, a pipe or a newline,
 #: environment words aside); not `ssh host sudo …`, whose `sudo` runs elsewhere.
-_RUNS_SUDO = re.compile(r"(?:^|[;&|(\n])\s*(?:[A-Za-z_]\w*=\S*\s+)*(?:\S*/)?sudo(?:\s|$)")
+_RUNS_SUDO = re.compile(r"(?:^|[;&|(\n])[ \t]*(?:[A-Za-z_]\w*=\S*\s+)*(?:\S*/)?sudo(?:\s|$)")
 
 
 _QUOTED = r"""['‘`"](?P<path>[^'’`"\n]+)['’`"]"""

@@ -64,7 +64,7 @@ _RULE = re.compile(
     re.IGNORECASE,
 )
 #: A consequence clause after the behaviour: left off ("…, so it thinks …").
-_SO = re.compile(r",?\s+so\s+(?:it|they|the|this|that|a|an)\b.*$", re.IGNORECASE)
+_SO = re.compile(r"(?:,|(?<![\s,]))\s+so\s+(?:it|they|the|this|that|a|an)\b.*$", re.IGNORECASE)
 #: "May" describes a behaviour; the other hedges are guesses.
 _MAY = re.compile(r"\bmay\b", re.IGNORECASE)
 _SPAN = re.compile(r"`([^`]+)`")

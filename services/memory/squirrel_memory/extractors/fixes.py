@@ -104,7 +104,7 @@ _REFUSAL_SCAN_CHARS = 600
 #: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
 #: as a check that fixes as it goes): its next identical run passes.
 _REWROTE = re.compile(
-    r"files were modified by this hook|^\s*reformatted\s+\S|\b\d+ files? reformatted\b|"
+    r"files were modified by this hook|^[ \t]*reformatted\s+\S|\b\d+ files? reformatted\b|"
     r"^Fixing\s+\S",
     re.IGNORECASE | re.MULTILINE,
 )

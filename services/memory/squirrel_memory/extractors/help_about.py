@@ -82,7 +82,7 @@ _ERROR = re.compile(rf"^{_BLANK}*(?:error|fatal|warning)\b", re.IGNORECASE | re.
 #: An option or command listing line: `-v, --verbose  Print more`, `  build    Build it`.
 _LISTING = re.compile(r"^\s*-|^\s+\S+\s{2,}\S")
 #: The program's name and version after its description ("… work (tally v0.3.1)").
-_VERSION_TAIL = re.compile(r"\s*\((?:[\w.-]+\s+)?v?\d+(?:\.\d+)+[^()]*\)\s*\.?$")
+_VERSION_TAIL = re.compile(r"(?<!\s)\s*\((?:[\w.-]+\s+)?v?\d+(?:\.\d+)+[^()]*\)\s*\.?$")
 #: Programs that print their arguments on one line: what they print comes before the help.
 _ECHOES = frozenset({"echo"})
 #: Commands that print nothing on success.

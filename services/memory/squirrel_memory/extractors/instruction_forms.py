@@ -374,7 +374,7 @@ def _third_person(word: str) -> bool:
 
 #: Examples after a habit: a bracketed list ("(feat:, fix:, chore:)") or the things it rules
 #: out ("keep functions small, no god objects").
-_EXAMPLES_AFTER = re.compile(r"\s*\([^()]{1,60}\)[\s.!]*$|,\s*no\s+[^,;()]{1,40}$")
+_EXAMPLES_AFTER = re.compile(r"(?<!\s)\s*\([^()]{1,60}\)[\s.!]*$|,\s*no\s+[^,;()]{1,40}$")
 
 
 def habit_statement(clause: str) -> Found | None:

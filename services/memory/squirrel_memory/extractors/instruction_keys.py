@@ -13,7 +13,7 @@ _MAKE_SURE = re.compile(r"\bmake sure (?:to|that|you)\b\s*", re.IGNORECASE)
 _LETS = re.compile(r"^\W*let['’]?s\b[\s,]*", re.IGNORECASE)
 #: "as always", "like before", "as usual": how often it was said, not what.
 _AS_EVER = re.compile(
-    r"[\s,]*\b(?:as|like)\s+(?:always|usual|ever|before|last time|agreed|discussed)\b",
+    r"(?<![\s,])[\s,]*\b(?:as|like)\s+(?:always|usual|ever|before|last time|agreed|discussed)\b",
     re.IGNORECASE,
 )
 #: Tool names decide a topic before generic words do ("run tests with uv" is about uv).

@@ -56,7 +56,7 @@ _BULLET = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
 _CODE_SPAN = re.compile(r"`[^`\n]+`")
 _HEADING = re.compile(r"^\s{0,3}#")
 #: Where the parts of one line meet: "…; the web layer …", "`x` stays thin: all logic …".
-_PARTS = re.compile(r";\s+|:\s+(?=[a-z`])|\s+[—–]\s+")
+_PARTS = re.compile(r";\s+|:\s+(?=[a-z`])|(?<!\s)\s+[—–]\s+")
 #: A part that only names where a thing is: "the web layer is `lib/app_web/`", "the system is an
 #: Integrant config in `resources/config.edn`".
 _NAMED = re.compile(

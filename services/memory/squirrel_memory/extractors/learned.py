@@ -148,7 +148,7 @@ _NAMED_RULE = re.compile(
     re.IGNORECASE,
 )
 #: A link citing where a rule is documented, at the sentence's end: left off.
-_CITED = re.compile(r"\s*\[[^\]]+\]\(https?://[^)\s]+\)\.?\s*$")
+_CITED = re.compile(r"(?<!\s)\s*\[[^\]]+\]\(https?://[^)\s]+\)\.?\s*$")
 #: A clause that qualifies the one before it: not a finding of its own.
 _QUALIFIES = re.compile(r"(?:but|unless|except|only|otherwise|though|although|so)\b", re.I)
 #: A user's message that asks a question: the answer's rule of a named thing is a finding.

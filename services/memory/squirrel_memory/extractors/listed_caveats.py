@@ -47,8 +47,8 @@ MAX_CHARS = 300
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 #: A line that is only a heading naming caveats: "**Caveats**", "## Gotchas:", "Known issues".
 _HEADING = re.compile(
-    r"^\s*(?:#{1,6}\s+)?(?:\*\*)?\s*(?:caveats?|gotchas?|pitfalls?|known (?:issues|limitations)|"
-    r"things to watch(?: out for)?)\s*:?\s*(?:\*\*)?\s*:?\s*$",
+    r"^\s*(?:#{1,6}\s+)?(?:\*\*\s*)?(?:caveats?|gotchas?|pitfalls?|known (?:issues|limitations)|"
+    r"things to watch(?: out for)?)(?:\s|:|\*\*)*$",
     re.IGNORECASE,
 )
 #: A new heading or a bold line of its own ends the list.

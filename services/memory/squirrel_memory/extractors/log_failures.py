@@ -53,7 +53,7 @@ _NOT_CAUSE = re.compile(
     re.IGNORECASE,
 )
 _MARKUP = re.compile(r"__|^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
-_REDIRECT = re.compile(r"\s+\d?>&?\d?\S*|\s+\d?>>?\s*\S+")
+_REDIRECT = re.compile(r"(?<!\s)\s+\d?>&?\d?\S*|(?<!\s)\s+\d?>>?\s*\S+")
 #: The mark the parsers leave where they cut a long output.
 _CUT = re.compile(r"…\[truncated \d+ chars\]\s*$")
 _LONG_NUMBER = re.compile(r"(?<![\w-])\d{6,}(?![\w-])")

@@ -267,7 +267,8 @@ RUST_CRATES: dict[str, tuple[str, str]] = {
 #: Go's import specs (`"github.com/jackc/pgx/v5/pgxpool"`, `_ "github.com/lib/pq"`, `import
 #: pq "github.com/lib/pq"`): the module path, one a line as gofmt writes them.
 _GO_IMPORT = re.compile(
-    r"^\s*(?:\d+\s*(?:→|\t)\s*)?(?:import\s+)?(?:[\w.]+\s+)?\"([\w.-]+(?:/[\w.~-]+)+)\"\s*$",
+    r"^[ \t]*(?:\d+[ \t]*(?:→|\t)[ \t]*)?(?:import[ \t]+)?(?:[\w.]+[ \t]+)?"
+    r"\"([\w.-]+(?:/[\w.~-]+)+)\"\s*$",
     re.MULTILINE,
 )
 #: Go database drivers, by the module path their import starts with → (fact key, name): what

@@ -66,7 +66,8 @@ _IS = re.compile(rf"^(?:[A-Z][a-z]+(?:\s[a-z]+)?:\s+)?{_NAME}\s+is\s+(?P<what>an
 _SOMEONE = re.compile(r"\b(?:i|me|my|we|us|our|you|your)\b", re.IGNORECASE)
 #: Where the head phrase of what the project is ends (its parentheses stay).
 _CLAUSE = re.compile(
-    r"\s+(?:that|which|who|where|with|for|from|to|using|built|written|designed|and)\b|[;:—–,]",
+    r"(?<!\s)\s+(?:that|which|who|where|with|for|from|to|using|built|written|designed|and)\b"
+    r"|[;:—–,]",
     re.IGNORECASE,
 )
 #: "<Name>, a …" or "<Name> — a …" at the start of a line or after a colon or dash.
@@ -74,7 +75,7 @@ _APPOSITION = re.compile(rf"(?:^|[:—–]\s+|\s-\s+){_NAME}(?:,|\s+[—–-])\s
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s+")
 #: A preposition left dangling where the sentence opened a list ("… CLI tool with:").
-_DANGLING = re.compile(r"\s+(?:with|including|featuring|that|which|for|of)\s*:?\s*$")
+_DANGLING = re.compile(r"(?<!\s)\s+(?:with|including|featuring|that|which|for|of)\s*(?::\s*)?$")
 
 
 def _letters(text: str) -> str:

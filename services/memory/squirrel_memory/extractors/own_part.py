@@ -53,7 +53,7 @@ _THIS_TIME = re.compile(
     re.IGNORECASE,
 )
 #: An object of the moment, left out of the habit: "commit it" is "commit".
-_PRONOUN = re.compile(r"\s+(?:it|them|this|that|these|those)$", re.IGNORECASE)
+_PRONOUN = re.compile(r"(?<!\s)\s+(?:it|them|this|that|these|those)$", re.IGNORECASE)
 
 
 def left_to_user(clause: str) -> Found | None:

@@ -59,7 +59,7 @@ _AFTER_PATH = re.compile(
 )
 #: Where the description's head phrase ends (a relative clause, a preposition, punctuation).
 _HEAD_END = re.compile(
-    r"\s+(?:that|which|who|with|for|from|of|in|on|to|using|built|written|where|and|or|"
+    r"(?<!\s)\s+(?:that|which|who|with|for|from|of|in|on|to|using|built|written|where|and|or|"
     r"made|based|designed|used|providing|running|que|para|con|de|en|pour|avec|für|mit)\b"
     r"|[;:(—–.]|,",
     re.IGNORECASE,

@@ -83,7 +83,7 @@ _LAYOUT_LEAD = re.compile(
     r"folders?|director(?:y|ies)|layout|structure|split|divided|organi[sz]ed|laid out)\b",
     re.IGNORECASE,
 )
-_LIST_BREAK = re.compile(r",\s+(?:and\s+)?|;\s+|\s+and\s+")
+_LIST_BREAK = re.compile(r",\s+(?:and\s+)?|;\s+|(?<!\s)\s+and\s+")
 _LIST_ITEM = re.compile(
     r"^(?:the\s+)?(?P<what>[a-z][\w'’ -]{1,40}?)\s+(?:in|under|inside|within|at)\s+"
     r"(?P<path>`[^`]+`)$"

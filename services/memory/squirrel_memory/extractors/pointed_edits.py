@@ -27,7 +27,7 @@ from dataclasses import replace
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.differences import Edit, difference
 
-_GUTTER = re.compile(r"^\s*>?\s*\d+\s*[|│]\s?(?:>>>\s*)?(?P<code>.*\S)\s*$")
+_GUTTER = re.compile(r"^\s*(?:>\s*)?\d+\s*[|│]\s?(?:>>>\s*)?(?P<code>.*\S)\s*$")
 _FRAME = re.compile(r"^\s*File \"[^\"]+\", line \d+")
 _CARETS = re.compile(r"^\s*\^[\^~\s]*$")
 #: tsc underlines its numbered line (`4 const x = 1;`) with a row of `~`.

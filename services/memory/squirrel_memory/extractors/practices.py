@@ -30,7 +30,9 @@ _PRACTICE = re.compile(
 #: A reason given after the practice: "… since this is a library", "… because CI caches it",
 #: "…, as CI caches it" ("as" without a comma is a manner: "tag releases as v1.2.3").
 _REASON_AFTER = re.compile(
-    r"(?:,?\s+(?P<why>(?:since|because|given that)\s.{3,80})|,\s+(?P<as>as\s.{3,80}))$", re.I
+    r"(?:(?:,|(?<![\s,]))\s+(?P<why>(?:since|because|given that)\s.{3,80})"
+    r"|,\s+(?P<as>as\s.{3,80}))$",
+    re.I,
 )
 #: A reason clause that is one: "since …", "because …", "as …"; the task words
 #: ("this", "it") do not make it task-bound, a time word does.

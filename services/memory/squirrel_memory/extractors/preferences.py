@@ -261,7 +261,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         marked = carried or own_mark
         if (
             not own_mark
-            and (TASK_SPOT.search(written) or HERE_SPOT.search(written))
+            and (TASK_SPOT.search(written) or ("here" in written and HERE_SPOT.search(written)))
             and not WE.search(written)
             and not _GATE.search(body)
         ):

@@ -65,7 +65,8 @@ _VAGUE = re.compile(
 _HEDGED = re.compile(r"\b(should|must|could|can)\s+(?:probably|maybe|perhaps)\s+", re.I)
 #: A closing tag that turns a statement into a proposal: "…, makes sense?".
 _TAG = re.compile(
-    r"[,;\s—–-]*\b(?:(?:does that |that )?makes? sense|right|ok(?:ay)?|agreed|sounds? good|"
+    r"(?<![,;\s—–-])[,;\s—–-]*\b(?:(?:does that |that )?makes? sense|right|ok(?:ay)?|agreed|"
+    r"sounds? good|"
     r"wdyt|what (?:do )?you think|thoughts|yes|no|good idea|fair)\s*\?+\s*$",
     re.IGNORECASE,
 )

@@ -52,7 +52,7 @@ MAX_LABEL_CHARS = 70
 
 _HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
 _COMMENT = re.compile(r"^\s*#\s*(?P<says>[A-Za-z][^#]*?)\s*:?\s*$")
-_INLINE_COMMENT = re.compile(r"\s+#\s+(?P<says>.+)$")
+_INLINE_COMMENT = re.compile(r"(?<!\s)\s+#\s+(?P<says>.+)$")
 _PROMPTED = re.compile(r"^\s*\$\s+\S")
 #: Headings of the sections whose commands say how the project is run.
 _RUN_HEADINGS = re.compile(

@@ -35,7 +35,7 @@ _SUBJECT = (
     re.compile(r"<<-?\s*['\"]?(\w+)['\"]?\s*\n\s*(?P<subject>[^\n]+)"),
     re.compile(r"(?:(?<!\S)-[a-zA-Z]*m|--message)[\s=]+([\"'])(?P<subject>[^\n]+?)(?:\1|\n)"),
 )
-_REDIRECT = re.compile(r"\s+\d?>>?\s*(?:&\d|/dev/null)")
+_REDIRECT = re.compile(r"(?<!\s)\s+\d?>>?\s*(?:&\d|/dev/null)")
 
 
 def as_run(run: CommandRun) -> list[str]:

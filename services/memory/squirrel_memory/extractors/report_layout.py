@@ -97,7 +97,7 @@ _LABEL_FIRST = re.compile(
     rf"^\*\*(?P<label>[^*`]{{2,{MAX_LABEL_CHARS}}}?):?\*\*:?\s*[(—–-]?\s*"
     rf"`(?P<path>[^`\s]+)`\)?(?:{_SEPARATOR}(?P<role>.+))?$"
 )
-_LINE_REF = re.compile(r"\s*\((?:lines?|L)\s*\d[^)]*\)", re.IGNORECASE)
+_LINE_REF = re.compile(r"(?<!\s)\s*\((?:lines?|L)\s*\d[^)]*\)", re.IGNORECASE)
 #: What a finding about a bug says of a file, not what the file is.
 _TROUBLE = re.compile(
     r"\b(?:not|no|never|nothing|isn'?t|aren'?t|doesn'?t|don'?t|can'?t|cannot|bug\w*|wrong|"

@@ -67,8 +67,8 @@ _DECLARATIONS: tuple[tuple[re.Pattern[str], int, int, str], ...] = (
     ),
     (re.compile(r"^\s*(?:use|@behaviour)\s+([A-Z][\w.]*)", re.M), 0, 1, "using"),
 )
-_MODULE = re.compile(r"^\s*defmodule\s+([\w.]+)", re.M)
-_METHOD = re.compile(r"^\s*(?:pub\s+)?(?:async\s+)?(?:def|fn|func|function)\s+(\w+)", re.M)
+_MODULE = re.compile(r"^[ \t]*defmodule\s+([\w.]+)", re.M)
+_METHOD = re.compile(r"^[ \t]*(?:pub\s+)?(?:async\s+)?(?:def|fn|func|function)\s+(\w+)", re.M)
 _NAME_PARTS = re.compile(r"[_\-.]|(?<=[a-z0-9])(?=[A-Z])")
 
 

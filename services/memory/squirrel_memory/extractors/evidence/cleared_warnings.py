@@ -26,7 +26,7 @@ from squirrel_memory.extractors.evidence.piped_runs import shows_data
 
 #: A tool's warning line: `warning: …`, `warning[E0001]: …`, `src/x.c:3:5: warning: …`.
 _WARNING = re.compile(
-    r"^\s*(?:[\w./\\-]+:\d+(?::\d+)?:\s*)?warning(?:\[[\w-]+\])?:\s+(?P<text>\S.*?)\s*$",
+    r"^[ \t]*(?:[\w./\\-]+:\d+(?::\d+)?:\s*)?warning(?:\[[\w-]+\])?:\s+(?P<text>\S.*?)\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 #: A tool's tally of its warnings (`app (bin "app") generated 1 warning`): no warning itself.
