@@ -1,4 +1,4 @@
-"""Patterns that start with blanks, or at a line's start, read a long run of blanks once.
+"""Patterns that start with blanks, at a line's start or in a run read a long run once.
 
 A pattern such as `\\s+(?:it|them)$` or `^\\s*warning:` tried at each position of a run of
 blanks reads the rest of the run again from each: a message, a reply or an output with a
@@ -38,6 +38,20 @@ CALLS: list[tuple[str, str, str, Any]] = [
     (_E + "session_routines", "_MOVES_ON.split", "'a' + ' ' * 300_000 + 'b'", ["a" + " " * 8]),
     (_E + "own_part", "_PRONOUN.sub", "'', 'a' + '\\t' * 300_000 + 'b'", "a" + "\t" * 8),
     (_E + "log_failures", "_REDIRECT.sub", "'', 'a' + '\\t' * 300_000 + 'b'", "a" + "\t" * 8),
+    # A head cut before its clause, a stack's purpose, a module's docstring after blank lines.
+    (_E + "summaries", "_HEAD_END.split", "'a' + ' \\n' * 150_000 + 'b'", ["a" + " \n" * 4]),
+    (_E + "user_about", "_HEAD_END.split", "'a' + ' \\n' * 150_000 + 'b'", ["a" + " \n" * 4]),
+    (_E + "stack_choices", "_PURPOSE.sub", "'', 'a' + ' \\n' * 150_000 + 'b'", "a" + " \n" * 4),
+    (_E + "modules", "_PY_DOCSTRING.match", "'\\n' * 300_000", None),
+    # Runs of a token's characters: a listing's addresses, a deps.edn, a README's HTML.
+    (_E + "notes_repository", "_URLISH.sub", "' ', 'a-' * 150_000", "a-" * 4 + "a"),
+    ("squirrel_memory.repository.code_manifests", "_EDN_DEP.findall", "'1.' * 150_000", []),
+    (
+        "squirrel_memory.repository.readme_description",
+        "_HTML_TAG.sub",
+        "'', '<' * 300_000",
+        "<" * 9,
+    ),
 ]
 
 

@@ -205,7 +205,11 @@ MIN_DESCRIPTION_CHARS = 15
 _PACKAGE_FILES = frozenset(
     {"__init__.py", "mod.rs", "lib.rs", "doc.go", "index.ts", "index.js", "package-info.java"}
 )
-_PY_DOCSTRING = re.compile(r"""\A(?:\s*#[^\n]*\n|\s*\n)*\s*[rRuU]?(\"\"\"|''')(.*?)\1""", re.DOTALL)
+#: Blank and comment lines, then the docstring: each line read once (`[ \t\r]`, not `\s`,
+#: which would let one blank line be read as part of many).
+_PY_DOCSTRING = re.compile(
+    r"""\A(?:[ \t\r]*#[^\n]*\n|[ \t\r]*\n)*[ \t\r]*[rRuU]?(\"\"\"|''')(.*?)\1""", re.DOTALL
+)
 _EX_MODULEDOC = re.compile(r"""@moduledoc\s+(?:~[sS])?(\"\"\"|")(.*?)\1""", re.DOTALL)
 _BLOCK_DOC = re.compile(
     r"\A(?:\s*(?://[^\n]*|#![^\n]*|'use strict';?)\n)*\s*/\*\*(.*?)\*/", re.DOTALL

@@ -31,7 +31,7 @@ MIN_FILES = 2
 NOTES_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".txt"})
 #: A file name or pattern with an extension (`main.tf`, `*.yaml`, `src/app.py`).
 _NAMED_FILE = re.compile(r"(?<![\w*?/.-])([\w*?/.-]*[\w*?-]\.([A-Za-z][A-Za-z0-9]{0,9}))(?![\w-])")
-_URLISH = re.compile(r"https?://\S+|\b[\w-]+@[\w.-]+")
+_URLISH = re.compile(r"https?://\S+|(?<![\w-])[\w-]+@[\w.-]+")
 
 
 @dataclass(frozen=True, slots=True)

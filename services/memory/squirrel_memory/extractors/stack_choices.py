@@ -78,8 +78,9 @@ _CHOICE = re.compile(
 )
 #: Where the list of names ends: its purpose, its reason, the thing it replaces.
 _PURPOSE = re.compile(
-    r"\s+(?:for|to|as|because|since|so|instead|rather|over|in|on|from|throughout|across|"
-    r"everywhere|when|where|which|that)\b.*$|\s*[,;:(—-]+\s*(?:for|because|since|so|as)\b.*$",
+    r"(?<!\s)\s+(?:for|to|as|because|since|so|instead|rather|over|in|on|from|throughout|"
+    r"across|everywhere|when|where|which|that)\b.*$"
+    r"|(?<!\s)\s*[,;:(—-]+\s*(?:for|because|since|so|as)\b.*$",
     re.IGNORECASE,
 )
 #: Where the reason for a choice begins.

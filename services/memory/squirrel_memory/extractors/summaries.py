@@ -71,7 +71,7 @@ _STATEMENT = re.compile(
 #: What ends a summary's head noun phrase: a relative clause, a preposition, punctuation
 #: (a comma between adjectives does not: "a professional, unified CLI tool").
 _HEAD_END = re.compile(
-    r"\s+(?:that|which|who|with|for|from|of|in|on|to|using|built|written|where|and|or|"
+    r"(?<!\s)\s+(?:that|which|who|with|for|from|of|in|on|to|using|built|written|where|and|or|"
     r"made|based|designed|used|providing|running)\b|[;:(—–]|,\s+(?:and|or|but|with|which)\b",
     re.IGNORECASE,
 )

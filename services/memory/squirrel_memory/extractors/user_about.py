@@ -76,7 +76,8 @@ _OPENING = re.compile(
 )
 #: What ends the head noun phrase of what the repository is said to be.
 _HEAD_END = re.compile(
-    r"\s+(?:that|which|where|with|for|from|of|in|on|to|using|built|written|and|but|so)\b|[,;:(—–]",
+    r"(?<!\s)\s+(?:that|which|where|with|for|from|of|in|on|to|using|built|written|and|but|so)\b"
+    r"|[,;:(—–]",
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r"\s*[,;—–]\s*|\s+-\s+")

@@ -38,7 +38,7 @@ _SBT_DEV_CONFIG = re.compile(r"%\s*\"?(?:Test|IntegrationTest|it|test)\"?", re.I
 _LEIN_DEP = re.compile(r'\[\s*(?P<name>[\w.\-]+(?:/[\w.\-]+)?)\s+"(?P<version>[^"]*)"')
 #: `ring/ring-core {:mvn/version "1.12.1"}` (or a `:git/tag`) in a `deps.edn`.
 _EDN_DEP = re.compile(
-    r'(?P<name>[\w.\-]+/[\w.\-]+)\s*\{\s*:(?:mvn/version|git/tag|git/url|local/root)\s*"'
+    r'(?<![\w.\-])(?P<name>[\w.\-]+/[\w.\-]+)\s*\{\s*:(?:mvn/version|git/tag|git/url|local/root)\s*"'
     r'(?P<version>[^"]*)"'
 )
 #: `requires 'Mojolicious', '9.35';` (and `test_requires`, `recommends` …) in a cpanfile.

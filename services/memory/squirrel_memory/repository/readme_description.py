@@ -159,7 +159,7 @@ def _heading(line: str, following: str) -> tuple[int, str] | None:
 _HTML_HEADING = re.compile(r"^<h([1-6])\b[^>]*>(?P<title>.*?)</h\1>\s*$", re.IGNORECASE)
 #: HTML lines that hold markup, pictures or links only, never prose.
 _HTML_MARKUP = re.compile(r"^<(?:img|a|picture|source|br|hr|!--|/)\b", re.IGNORECASE)
-_HTML_TAG = re.compile(r"<[^>]*>")
+_HTML_TAG = re.compile(r"<[^<>]*>")
 
 
 def _html_heading(line: str) -> tuple[int, str] | None:
