@@ -318,6 +318,21 @@ CALLS = [
         "'siempre ' + 'a ' * 150_000",
         [],
     ),
+    # A reply's claim of a change it made, and the first sentence of a reply after a lost run.
+    (
+        "squirrel_memory.extractors.reported_fixes",
+        "_claimed_step",
+        "'a ' * 150_000 + 'I added `x` to a.py'",
+        "adding `x",
+    ),
+    (
+        "squirrel_memory.extractors.reported_fixes",
+        "_claimed_step",
+        "'I added ' + '`--a ' * 100_000",
+        "",
+    ),
+    ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'```' + '`a' * 150_000", ""),
+    ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'x. ' * 100_000", "x."),
 ]
 
 

@@ -80,7 +80,21 @@ def clip_stated(text: str, limit: int) -> str:
 
 
 def _remedy(pitfall: Pitfall, root: str = "") -> str:
+    said = _said_remedy(pitfall, root)
+    if pitfall.reported:
+        return (
+            f"{said} (the rerun's output is not in the transcript: the assistant reported the pass)"
+        )
+    return said
+
+
+def _said_remedy(pitfall: Pitfall, root: str = "") -> str:
     fix_command = _relative(pitfall.fix_command, pitfall, root)
+    if pitfall.fix == "claimed":
+        return (
+            f"the assistant reported {fix_command} (the edit is not in the transcript), "
+            "and the rerun passed"
+        )
     if pitfall.steps:
         steps = [_relative(s, pitfall, root) for s in pitfall.steps]
         if len(steps) == 1:
@@ -137,6 +151,8 @@ def _fix_weight(pitfall: Pitfall) -> float:
     after a failing test is often the work itself (a test written first, then the code)."""
     if pitfall.fix in ("setup", "formatter", "variant", "folder", "rewrote"):
         return 0.2
+    if pitfall.fix == "claimed":
+        return 0.1
     if pitfall.fix != "edit":
         return 0.0
     use = pitfall.failed.use
