@@ -64,7 +64,14 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
     line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
     line = re.sub(r"\s*\.{4,}\s*", " … ", line)  # a hook's dotted leader (`black....Failed`)
-    return clip_stated(_relative(line, pitfall, root).replace("`", "'"), 160)
+    line = _relative(line, pitfall, root)
+    # A build engine's own file outside the project (`/usr/share/dotnet/sdk/…/x.targets(166,5):
+    # error NETSDK1045: …`): where it sits says nothing the error does not.
+    line = _OUTSIDE_PLACE.sub("", line)
+    return clip_stated(line.replace("`", "'"), 160)
+
+
+_OUTSIDE_PLACE = re.compile(r"^/[^\s(]*\(\d+,\d+\):[ \t]+(?=error\b)")
 
 
 def clip_stated(text: str, limit: int) -> str:
