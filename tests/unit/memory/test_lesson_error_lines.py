@@ -97,3 +97,14 @@ def test_tests_picked_otherwise_are_no_fix() -> None:
         ]
     )
     assert not any("re-running it" in p for p in found)
+
+
+def test_a_requirement_a_resolver_could_not_meet_is_the_error_line() -> None:
+    output = (
+        "Installing dependencies from lock file (including require-dev)\n"
+        "Verifying lock file contents can be installed on current platform.\n\n  Problem 1\n"
+        "    - Root composer.json requires PHP extension ext-intl * but it is missing from "
+        "your system. Install or enable PHP's intl extension."
+    )
+    assert first_error_line(output).startswith("- Root composer.json requires PHP extension")
+    assert first_error_line("Verifying lock file contents can be installed.") == ""

@@ -333,6 +333,8 @@ CALLS = [
     ),
     ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'```' + '`a' * 150_000", ""),
     ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'x. ' * 100_000", "x."),
+    # A failed run's output tried for its error line (a requirement a resolver could not meet).
+    ("squirrel_memory.extractors.pitfalls", "first_error_line", "'requires ' * 33_000", ""),
 ]
 
 

@@ -115,6 +115,14 @@ def test_a_planned_change_is_not_a_claimed_fix() -> None:
     assert _claimed_step("I set `RUST_LOG=debug` in .env.") == "setting `RUST_LOG=debug` in .env"
 
 
+def test_a_claim_after_a_diagnosis_names_the_file_the_sentence_named() -> None:
+    said = (
+        "The target does not list the parser in Package.swift; I added "
+        '`.product(name: "ArgumentParser")` to it.'
+    )
+    assert _claimed_step(said) == 'adding `.product(name: "ArgumentParser")` in Package.swift'
+
+
 def test_a_rerun_whose_result_was_lost_passed_when_the_reply_says_so() -> None:
     (pitfall,) = _pitfalls(
         [

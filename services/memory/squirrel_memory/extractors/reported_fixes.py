@@ -62,6 +62,9 @@ _PASSED = re.compile(
     re.IGNORECASE,
 )
 MAX_CLAIM_CHARS = 200
+#: Where a clause ends for good (a comma does not end "If that fails, I added …").
+_STRONG_BREAK = re.compile(r"[;:.]")
+_TO_IT = re.compile(r" (?:to|in|into) it$")
 _CODE_BLOCK = re.compile(r"```[^`]*(?:`(?!``)[^`]*)*(?:```|$)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 #: How much of a reply is read for its first sentence.
@@ -89,14 +92,23 @@ def claimed_change(
 
 def _claimed_step(sentence: str) -> str:
     match = _CLAIM.search(sentence)
-    if match is None or _HEDGED.search(sentence[: match.start()]):
+    if match is None:
+        return ""
+    # "If that fails, I added …" is no claim; "… does not list it in a.toml; I added …" is.
+    before = _STRONG_BREAK.split(_SPAN.sub("", sentence[: match.start()]))[-1]
+    if _HEDGED.search(before):
         return ""
     rest = sentence[match.end() :].rstrip(" .")
     if len(rest) > MAX_CLAIM_CHARS or _HEDGED.search(_SPAN.sub("", rest)):
         return ""
     flagged = any(_NAMED_FLAG.search(span) for span in _SPAN.findall(rest))
-    if not (flagged or _NAMED_FILE.search(rest)):
+    named = _NAMED_FILE.search(rest)
+    earlier = _NAMED_FILE.search(sentence[: match.start()])
+    if not (flagged or named or earlier):
         return ""
+    if not named and earlier:
+        # "… in Package.swift; I added `x` to it": the file the sentence named.
+        rest = _TO_IT.sub(f" {earlier.group(0).split()[0]} {earlier.group(1)}", rest)
     return f"{_GERUNDS[match.group(1)]} {rest}"
 
 
