@@ -15,8 +15,8 @@ from typing import Any
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.lessons import Reply
 from squirrel_memory.extractors.reported_fixes import _claimed_step, reported_pass
-from squirrel_memory.models import MemoryType
-from tests.unit.memory.session_builder import scripted_session
+from squirrel_memory.models import MemoryType, StoredEvent
+from tests.unit.memory.session_builder import _scripted, scripted_session
 
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/src/logship"
@@ -187,3 +187,31 @@ def test_several_edits_between_fail_and_pass_quote_no_line() -> None:
     )
     assert "changing" not in pitfall
     assert "jest.config.js" in pitfall
+
+
+def _lost_call(command: str, n: int, at: int) -> StoredEvent:
+    """A shell command's call whose result never came."""
+    call = {"tool": "Bash", "tool_use_id": f"toolu_lost{n}", "input": {"command": command}}
+    return _scripted(ROOT, T0, n, "s", "tool_call", call, at)
+
+
+def test_a_lost_rerun_run_another_way_is_the_fix_the_reply_reports() -> None:
+    wrapper_error = "error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>"
+    events = scripted_session(ROOT, T0, "s", [("run", ("rtk bun run test", 2, wrapper_error))])
+    events.append(_lost_call("bun run test", 50, 45))
+    events += scripted_session(
+        ROOT, T0, "s", [("say", "All 1329 tests pass and lint is clean.")], start=40
+    )
+    (pitfall,) = [c.content for c in evidence_candidates(events) if c.type == MemoryType.PITFALL]
+    assert "running it without `rtk` worked (`bun run test`)" in pitfall
+    assert "the assistant reported the pass" in pitfall
+
+
+def test_a_lost_rerun_the_reply_does_not_report_teaches_nothing() -> None:
+    wrapper_error = "error: unrecognized subcommand 'bun'\n\nUsage: rtk [OPTIONS] <COMMAND>"
+    events = scripted_session(ROOT, T0, "s", [("run", ("rtk bun run test", 2, wrapper_error))])
+    events.append(_lost_call("bun run test", 50, 45))
+    events += scripted_session(
+        ROOT, T0, "s", [("say", "Let me look at the test setup first.")], start=40
+    )
+    assert [c for c in evidence_candidates(events) if c.type == MemoryType.PITFALL] == []

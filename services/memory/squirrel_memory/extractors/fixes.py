@@ -61,6 +61,7 @@ from squirrel_memory.extractors.reported_fixes import claimed_change, reported_p
 from squirrel_memory.extractors.retries import (
     as_typed,
     covers,
+    dropped_wrapper,
     environment_set,
     option_args,
     reads_history,
@@ -182,10 +183,12 @@ def find_pitfalls(
     changes: list[Change],
     said: Sequence[Reply] = (),
     edited: Sequence[Edit] = (),
+    lost: Sequence[Attempt] = (),
 ) -> list[Pitfall]:
     """Every failure with a known outcome, paired with the fix seen for it (or none), with the
     cause the output or the assistant's replies (`said`) give and the edits' content
-    (`edited`) when known."""
+    (`edited`) when known; `lost` are the runs whose result never came (one the next reply
+    says passed is the pass)."""
     results: list[Pitfall] = []
     claimed: set[int] = set()
     for i, failed in enumerate(found):
@@ -230,7 +233,7 @@ def find_pitfalls(
                 passed_at = j
                 break
         seen = found
-        reported = None if passed_at is not None else _reported_rerun(found, i, tries, said)
+        reported = None if passed_at is not None else _reported_rerun(found, i, tries, said, lost)
         if reported is not None:
             seen, passed_at = reported
         causes, cited = failure_causes(failed, said, tries, edited, passed_at is not None)
@@ -262,29 +265,51 @@ def _reported_rerun(
     i: int,
     tries: list[tuple[Attempt, datetime | None]],
     said: Sequence[Reply],
+    lost: Sequence[Attempt] = (),
 ) -> tuple[list[Attempt], int] | None:
-    """(the attempts with the rerun the assistant reported passing put in at its reply, its
-    index) when the first reply after the last try of `found[i]` says plainly that it passed
-    and no later run of the same intent came before that reply; None otherwise."""
+    """(the attempts with the rerun the assistant reported passing put in, its index) when the
+    first reply after the last try of `found[i]` says plainly that it passed and no later run
+    of the same intent came before that reply; None otherwise. The rerun is the run of the
+    same intent whose result was lost before that reply (`lost`: `bun run test` after `rtk bun
+    run test` failed), else the last try again, at the reply."""
     failed = found[i]
     last = tries[-1][0]
     session = failed.run.session_id
+    rerun = next(
+        (
+            a
+            for a in lost
+            if a.run.session_id == session
+            and a.run.timestamp > last.run.timestamp
+            and a.run.timestamp - failed.run.timestamp <= FIX_WINDOW
+            and (same_intent(failed, a) or dropped_wrapper(failed, a))
+        ),
+        None,
+    )
+    start = rerun.run.timestamp if rerun is not None else last.run.timestamp
+    # A run of the same intent whose result came after that: the reply speaks of it, not of
+    # the lost one.
     later = [
         a.run.timestamp
         for a in found[i + 1 :]
-        if a.run.session_id == session
-        and a.run.timestamp > last.run.timestamp
-        and same_intent(failed, a)
+        if a.run.session_id == session and a.run.timestamp > start and same_intent(failed, a)
     ]
-    reply = reported_pass(said, session, last.run.timestamp, min(later, default=None))
+    reply = reported_pass(said, session, start, min(later, default=None))
     if reply is None or reply.timestamp - failed.run.timestamp > FIX_WINDOW:
         return None
-    run = replace(last.run, event_id=reply.event_id, timestamp=reply.timestamp, ok=True, output="")
+    if rerun is not None:
+        run = replace(rerun.run, ok=True)
+        again = replace(rerun, run=run)
+    else:
+        run = replace(
+            last.run, event_id=reply.event_id, timestamp=reply.timestamp, ok=True, output=""
+        )
+        again = replace(last, run=run)
     k = next(
-        (j for j in range(i + 1, len(found)) if found[j].run.timestamp > reply.timestamp),
+        (j for j in range(i + 1, len(found)) if found[j].run.timestamp > run.timestamp),
         len(found),
     )
-    return [*found[:k], replace(last, run=run), *found[k:]], k
+    return [*found[:k], again, *found[k:]], k
 
 
 def _claimed(

@@ -13,7 +13,10 @@ import re
 from collections.abc import Sequence
 from datetime import datetime
 
+from squirrel_core.events import EventType
+from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.lessons import Reply, stated_sentences
+from squirrel_memory.models import StoredEvent
 
 #: "I added …", "I've set …": a change the assistant says it made, in the past tense.
 _CLAIM = re.compile(
@@ -70,6 +73,33 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s")
 #: How much of a reply is read for its first sentence.
 _REPORT_SCAN_CHARS = 4_000
 _CLAUSES = re.compile(r"[:;,(]|\bbut\b|\bthough\b")
+
+
+def call_command(event: StoredEvent) -> str:
+    """The shell command a tool call asked to run (`command`, or Codex's `cmd`), or ""."""
+    data = event.content.get("input")
+    if not isinstance(data, dict):
+        return ""
+    command = data.get("command", data.get("cmd"))
+    return command.strip() if isinstance(command, str) else ""
+
+
+def lost_runs(events: Sequence[StoredEvent]) -> list[CommandRun]:
+    """The shell commands of `events` whose result never came (no run, no tool result answers
+    their call): outcome unknown, output empty."""
+    answered = {
+        e.content.get("tool_use_id")
+        for e in events
+        if e.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN, EventType.TOOL_RESULT)
+    }
+    return [
+        CommandRun(e.id, e.timestamp, command, None, "", session_id=e.session_id)
+        for e in events
+        if e.event_type == EventType.TOOL_CALL
+        and isinstance(e.content.get("tool_use_id"), str)
+        and e.content.get("tool_use_id") not in answered
+        and (command := call_command(e))
+    ]
 
 
 def claimed_change(
