@@ -5,13 +5,15 @@ or argument, a failure explained in the next reply, a failure fixed by a config 
 file, one cause behind a commit gate's checks, progress lines around an error, and must-not-fire
 cases: a failure left alone, a TDD red step, a transient network error) goes alone into its own
 project through the real pipeline (the offline `rules` extractor, as `bench.answer_key` runs it).
-A second set, `bench/pitfall_shape_cases_b.py`, holds more ecosystems and hosts; both sets run
-by default, each with its own table and total line (`--set a` or `--set b` runs one alone).
+A second set, `bench/pitfall_shape_cases_b.py`, holds more ecosystems and hosts, and a third,
+`bench/pitfall_shape_cases_c.py`, fixes claimed in a reply with no edit seen, an edit the error
+shares no words with, and reruns whose result was lost; every set runs by default, each with its
+own table and total line (`--set a`, `b` or `c` runs one alone).
 Prints per case: pitfalls kept, whether one names the trigger, the cause and the fix, and junk
 (a pitfall built on a progress line, or any pitfall where none is due); with --memories, every
 memory kept, in full.
 
-Usage: python -m bench.pitfall_shapes [--set a|b] [--case NAME ...] [--memories]
+Usage: python -m bench.pitfall_shapes [--set a|b|c] [--case NAME ...] [--memories]
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench import case_runs, pitfall_shape_cases_b
+from bench import case_runs, pitfall_shape_cases_b, pitfall_shape_cases_c
 from bench.pitfall_shape_cases import CASES, Shape
 from squirrel_core.logs import configure_logging
 
@@ -105,7 +107,11 @@ def report(outcomes: Sequence[Outcome], memories: bool = False) -> str:
 
 
 #: This bench's sets of cases, by the name `--set` takes.
-SETS: dict[str, Sequence[Shape]] = {"a": CASES, "b": pitfall_shape_cases_b.CASES}
+SETS: dict[str, Sequence[Shape]] = {
+    "a": CASES,
+    "b": pitfall_shape_cases_b.CASES,
+    "c": pitfall_shape_cases_c.CASES,
+}
 
 
 def main(

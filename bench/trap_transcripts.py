@@ -63,7 +63,15 @@ class Edit:
     new: str
 
 
-Step = Ask | Say | Read | Run | Write | Edit
+@dataclass(frozen=True)
+class Lost:
+    """A shell command whose result never reached the transcript (the session was cut, or the
+    host dropped the tool's answer): the call is written, its output and exit code are not."""
+
+    command: str
+
+
+Step = Ask | Say | Read | Run | Write | Edit | Lost
 
 #: The hosts a session can be written for: Claude Code, Codex (`exec_command`), Codex's older
 #: `shell` function (an argv through `bash -lc`, its output wrapped in JSON with the exit
@@ -169,6 +177,11 @@ def claude_lines(session: Session, session_id: str, start: datetime) -> list[dic
             given = {"file_path": path, "old_string": step.old, "new_string": step.new}
             result = {"filePath": path, "oldString": step.old, "newString": step.new}
             tool("Edit", given, f"The file {path} has been updated.", False, result)
+        elif isinstance(step, Lost):
+            n += 1
+            given = {"command": step.command, "description": "Run command"}
+            call = f"toolu_{session_id[:8]}{n:04d}"
+            assistant([{"type": "tool_use", "id": call, "name": "Bash", "input": given}])
         else:
             given = {"command": step.command, "description": "Run command"}
             if step.code:
@@ -309,6 +322,22 @@ def codex_lines(
         elif isinstance(step, Edit):
             patch(step.path, step.old, step.new)
             seen[step.path] = seen.get(step.path, "").replace(step.old, step.new)
+        elif isinstance(step, Lost):
+            arguments = json.dumps(
+                {"cmd": step.command, "workdir": session.cwd}
+                if today
+                else {"command": ["bash", "-lc", step.command], "workdir": session.cwd}
+            )
+            name = "exec_command" if today else "shell"
+            item(
+                "response_item",
+                {
+                    "type": "function_call",
+                    "name": name,
+                    "arguments": arguments,
+                    "call_id": call_id(),
+                },
+            )
         else:
             run(step.command, step.output, step.code)
     return lines
@@ -369,6 +398,11 @@ def gemini_document(session: Session, session_id: str, start: datetime) -> dict[
             path = _where(session.cwd, step.path)
             given = {"file_path": path, "old_string": step.old, "new_string": step.new}
             call("replace", given, f"Successfully modified file: {path} (1 replacements).")
+        elif isinstance(step, Lost):
+            lost = {"id": f"run_shell_command-{len(messages)}", "name": "run_shell_command"}
+            message(
+                "gemini", "", [{**lost, "args": {"command": step.command}, "status": "cancelled"}]
+            )
         else:
             report = (
                 f"Command: {step.command}\nDirectory: (root)\nOutput: {step.output or '(empty)'}"

@@ -18,6 +18,7 @@ from squirrel_memory.extractors.disowned_tools import disowned_tools
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
 from squirrel_memory.extractors.file_reads import whole_read_output
 from squirrel_memory.extractors.patch_edits import patch_body
+from squirrel_memory.extractors.reported_fixes import call_command
 from squirrel_memory.models import MemoryCandidate, StoredEvent
 from squirrel_memory.repository.languages import primary_ecosystems
 from squirrel_memory.storage import Store
@@ -62,7 +63,8 @@ async def project_evidence(store: Store) -> list[MemoryCandidate]:
             for e in await store.fetch_recent_of_types(
                 store.project_id, [str(t) for t in LESSON_TYPES], LESSON_EVIDENCE_LIMIT
             )
-            if e.event_type == EventType.ASSISTANT_RESPONSE or is_edit_call(e)
+            # (a command's call too: one whose result never came is a run the replies report on)
+            if e.event_type == EventType.ASSISTANT_RESPONSE or is_edit_call(e) or call_command(e)
         ]
         lessons.extend(await _replaced_reads(store, lessons))
     stored = sorted([*stored, *hooks, *lessons], key=lambda e: (e.timestamp, e.id))

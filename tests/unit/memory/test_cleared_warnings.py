@@ -66,7 +66,9 @@ def test_a_c_compilers_warning_an_edit_cleared_is_a_lesson_too() -> None:
     [found] = _pitfalls(session)
 
     assert found.startswith("`make` printed `src/io.c:3:5: warning: unused variable 'n'")
-    assert found.endswith("src/io.c, named in the error.")
+    assert found.endswith(
+        "changing `int n = read_all(fd);` to `(void)read_all(fd);` in src/io.c fixed it."
+    )
 
 
 def test_a_warning_still_printed_no_edit_or_a_failed_rerun_teach_nothing() -> None:

@@ -418,6 +418,23 @@ CALLS = [
         "'our ' * 100_000 + 'rules for the x'",
         False,
     ),
+    # A reply's claim of a change it made, and the first sentence of a reply after a lost run.
+    (
+        "squirrel_memory.extractors.reported_fixes",
+        "_claimed_step",
+        "'a ' * 150_000 + 'I added `x` to a.py'",
+        "adding `x",
+    ),
+    (
+        "squirrel_memory.extractors.reported_fixes",
+        "_claimed_step",
+        "'I added ' + '`--a ' * 100_000",
+        "",
+    ),
+    ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'```' + '`a' * 150_000", ""),
+    ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'x. ' * 100_000", "x."),
+    # A failed run's output tried for its error line (a requirement a resolver could not meet).
+    ("squirrel_memory.extractors.pitfalls", "first_error_line", "'requires ' * 33_000", ""),
 ]
 
 

@@ -40,6 +40,7 @@ from squirrel_memory.extractors.fixes import Change, find_pitfalls
 from squirrel_memory.extractors.lessons import replies
 from squirrel_memory.extractors.manager_language import with_changed_language, worked_files
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
+from squirrel_memory.extractors.reported_fixes import lost_runs
 from squirrel_memory.extractors.session_commits import injected_subjects, session_convention
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.worktrees import worktree_recipe
@@ -92,7 +93,16 @@ def evidence_candidates(
     owned = [a for a in found if not names_tool(a.text, gone)] if gone else found
     findings = [
         *recipes(owned, main, first_edits, edit_times),
-        *pitfall_findings(find_pitfalls(found, changes, replies(ordered), edits(ordered)), root),
+        *pitfall_findings(
+            find_pitfalls(
+                found,
+                changes,
+                replies(ordered),
+                edits(ordered),
+                lost=attempts(lost_runs(ordered), root),
+            ),
+            root,
+        ),
     ]
     # No run of the test command passed: the runner that ran and reported tests is still it;
     # beside one that passed, another runner that reported its own tests is a second suite.

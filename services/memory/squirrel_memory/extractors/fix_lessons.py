@@ -1,5 +1,6 @@
 """The steps of a fix said as what changed: the edit between the last failed try and the pass
-whose content relates to the error or its causes (said as the difference it made), the change at
+whose content relates to the error or its causes (said as the difference it made), else the only
+edit between them when it is small and of code or configuration, the change at
 the line the error quoted, the file an edit too large to quote changed, and a check the causes
 name (`with_lesson`, for `fixes.find_pitfalls`)."""
 
@@ -10,6 +11,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.differences import (
     Edit,
     difference,
@@ -62,11 +64,11 @@ def with_lesson(
             related is None
             and len(window) == 1
             and set(pitfall.files) <= {window[0].path}
-            and configuration_file(window[0].path)
+            and (configuration_file(window[0].path) or path_ecosystem(window[0].path))
         ):
-            # The one change between the failure and the pass, a line of a tool's or the
-            # build's configuration small enough to quote: what it changed is the fix, whatever
-            # words it shares with the error.
+            # The one change between the failure and the pass, small enough to quote (a line or
+            # two of a tool's or the build's configuration, or of code; never prose): what it
+            # changed is the fix, whatever words it shares with the error.
             related = window[0] if difference(window[0]) else None
         # A small related edit, said whole; else the change at the line the error quoted,
         # said exactly even in a large edit.

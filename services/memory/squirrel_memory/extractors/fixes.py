@@ -10,7 +10,14 @@ after `git push`, a test run covering the failed one) in the same session, withi
   quoted (`docker compose up -d db`), whatever its purpose;
 - `formatter`: a lint or format check's own formatter ran in between (`mix format` after
   `mix format --check-formatted` failed);
-- `variant`: the same command re-run with changed arguments, nothing else changed.
+- `variant`: the same command re-run with changed arguments, nothing else changed;
+- `claimed`: nothing seen changed, but the assistant's reply before the passing rerun says
+  what it changed, naming a file or a flag (an edit made by a subagent, or lost:
+  `reported_fixes.claimed_change`).
+
+A rerun whose result never reached the transcript passed when the first reply after it says so
+plainly (`reported_fixes.reported_pass`): what changed before that reply is the fix, and the
+memory says the pass is the assistant's report.
 
 A command the host or the user refused (a permission prompt declined, an auto-mode or sandbox
 denial) never ran: nothing run or edited before the next try can have fixed it, so only the
@@ -50,9 +57,11 @@ from squirrel_memory.extractors.pitfalls import (
     normalise_line,
     nothing_ran,
 )
+from squirrel_memory.extractors.reported_fixes import claimed_change, reported_pass
 from squirrel_memory.extractors.retries import (
     as_typed,
     covers,
+    dropped_wrapper,
     environment_set,
     option_args,
     reads_history,
@@ -127,7 +136,8 @@ class Pitfall:
     failed: Attempt
     fingerprint: str
     passed: Attempt | None = None
-    fix: str | None = None  # "edit", "setup", "formatter", "variant" or "folder"
+    #: "edit", "setup", "formatter", "variant", "folder", "rewrote" or "claimed"
+    fix: str | None = None
     fix_command: str = ""
     files: tuple[str, ...] = ()
     named: bool = False
@@ -139,6 +149,8 @@ class Pitfall:
     #: A setup fix's earlier step, when two ran in turn (`cmake -S . -B build`, then the
     #: build `fix_command` names).
     setup_before: tuple[str, ...] = ()
+    #: The pass is the assistant's report: the rerun's own result is not in the transcript.
+    reported: bool = False
 
 
 def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
@@ -171,10 +183,12 @@ def find_pitfalls(
     changes: list[Change],
     said: Sequence[Reply] = (),
     edited: Sequence[Edit] = (),
+    lost: Sequence[Attempt] = (),
 ) -> list[Pitfall]:
     """Every failure with a known outcome, paired with the fix seen for it (or none), with the
     cause the output or the assistant's replies (`said`) give and the edits' content
-    (`edited`) when known."""
+    (`edited`) when known; `lost` are the runs whose result never came (one the next reply
+    says passed is the pass)."""
     results: list[Pitfall] = []
     claimed: set[int] = set()
     for i, failed in enumerate(found):
@@ -218,6 +232,10 @@ def find_pitfalls(
                 # `cargo fmt --all` after `cargo fmt --all -- --check`)
                 passed_at = j
                 break
+        seen = found
+        reported = None if passed_at is not None else _reported_rerun(found, i, tries, said, lost)
+        if reported is not None:
+            seen, passed_at = reported
         causes, cited = failure_causes(failed, said, tries, edited, passed_at is not None)
         if passed_at is None:
             ids = (failed.run.event_id, *cited)
@@ -226,12 +244,89 @@ def find_pitfalls(
         advised = _quoted(said, cited)
         last_try = tries[-1][0].run.timestamp
         pitfall = _attribute(
-            found, i, passed_at, changes, fingerprint, advised=advised, last_try=last_try
+            seen, i, passed_at, changes, fingerprint, advised=advised, last_try=last_try
         )
+        if reported is not None:
+            if pitfall.fix is None:
+                # Nothing changed before the reported pass: no lesson, and no pass either.
+                results.append(Pitfall(failed, fingerprint, event_ids=(failed.run.event_id,)))
+                continue
+            pitfall = replace(pitfall, reported=True)
+        elif pitfall.fix is None:
+            pitfall = _claimed(pitfall, found[passed_at], said, last_try)
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         # An edit before a later try that failed the same way did not fix it.
         results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
     return one_per_run(_first_variant_tries(results))
+
+
+def _reported_rerun(
+    found: list[Attempt],
+    i: int,
+    tries: list[tuple[Attempt, datetime | None]],
+    said: Sequence[Reply],
+    lost: Sequence[Attempt] = (),
+) -> tuple[list[Attempt], int] | None:
+    """(the attempts with the rerun the assistant reported passing put in, its index) when the
+    first reply after the last try of `found[i]` says plainly that it passed and no later run
+    of the same intent came before that reply; None otherwise. The rerun is the run of the
+    same intent whose result was lost before that reply (`lost`: `bun run test` after `rtk bun
+    run test` failed), else the last try again, at the reply."""
+    failed = found[i]
+    last = tries[-1][0]
+    session = failed.run.session_id
+    rerun = next(
+        (
+            a
+            for a in lost
+            if a.run.session_id == session
+            and a.run.timestamp > last.run.timestamp
+            and a.run.timestamp - failed.run.timestamp <= FIX_WINDOW
+            and (same_intent(failed, a) or dropped_wrapper(failed, a))
+        ),
+        None,
+    )
+    start = rerun.run.timestamp if rerun is not None else last.run.timestamp
+    # A run of the same intent whose result came after that: the reply speaks of it, not of
+    # the lost one.
+    later = [
+        a.run.timestamp
+        for a in found[i + 1 :]
+        if a.run.session_id == session and a.run.timestamp > start and same_intent(failed, a)
+    ]
+    reply = reported_pass(said, session, start, min(later, default=None))
+    if reply is None or reply.timestamp - failed.run.timestamp > FIX_WINDOW:
+        return None
+    if rerun is not None:
+        run = replace(rerun.run, ok=True)
+        again = replace(rerun, run=run)
+    else:
+        run = replace(
+            last.run, event_id=reply.event_id, timestamp=reply.timestamp, ok=True, output=""
+        )
+        again = replace(last, run=run)
+    k = next(
+        (j for j in range(i + 1, len(found)) if found[j].run.timestamp > run.timestamp),
+        len(found),
+    )
+    return [*found[:k], again, *found[k:]], k
+
+
+def _claimed(
+    pitfall: Pitfall, passed: Attempt, said: Sequence[Reply], last_try: datetime
+) -> Pitfall:
+    """`pitfall` fixed by the change a reply between its last try and the passing rerun says
+    the assistant made (`claimed`), when nothing seen changed and the reply names a file or a
+    flag; else `pitfall` as it is."""
+    if not said:
+        return pitfall
+    step, event_id = claimed_change(
+        said, pitfall.failed.run.session_id, last_try, passed.run.timestamp
+    )
+    if not step:
+        return pitfall
+    ids = (*pitfall.event_ids, event_id, passed.run.event_id)
+    return replace(pitfall, passed=passed, fix="claimed", fix_command=step, event_ids=ids)
 
 
 def _first_variant_tries(found: list[Pitfall]) -> list[Pitfall]:

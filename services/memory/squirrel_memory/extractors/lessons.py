@@ -45,7 +45,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 _DIAGNOSES = re.compile(
     r"\b(?:because|due to|caused by|since the|"
     r"the (?:real |actual |root )?(?:issue|problem|cause|reason|error) (?:is|was)|"
-    r"(?:error|failure|exception|crash) (?:comes|came|stems|stemmed) from|"
+    r"(?:error|failure|exception|crash|panic) (?:comes|came|stems|stemmed) from|"
     r"the (?:error|failure|message) (?:means|says)|"
     r"(?:is|are|was|were) (?:failing|failed) (?:on|at|because|due)|failing on|fails? on|"
     r"fails? (?:when|if|because)|there (?:is|are|were|was) (?:\w+ ){0,4}(?:errors?|failures?|"
@@ -56,6 +56,7 @@ _DIAGNOSES = re.compile(
     r"(?:is|are) not (?:installed|set|supported|allowed|available|running|started|reachable)|"
     r"(?:is|was) (?:down|unreachable)|"
     r"can'?t (?:find|resolve|import|open|connect)|cannot (?:find|resolve|import|open|connect)|"
+    r"(?:can'?t|cannot) run (?:on|under|with)|"
     r"expects?|mismatch|conflicts? with)\b",
     re.IGNORECASE,
 )

@@ -64,7 +64,14 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
     line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
     line = re.sub(r"\s*\.{4,}\s*", " … ", line)  # a hook's dotted leader (`black....Failed`)
-    return clip_stated(_relative(line, pitfall, root).replace("`", "'"), 160)
+    line = _relative(line, pitfall, root)
+    # A build engine's own file outside the project (`/usr/share/dotnet/sdk/…/x.targets(166,5):
+    # error NETSDK1045: …`): where it sits says nothing the error does not.
+    line = _OUTSIDE_PLACE.sub("", line)
+    return clip_stated(line.replace("`", "'"), 160)
+
+
+_OUTSIDE_PLACE = re.compile(r"^/[^\s(]*\(\d+,\d+\):[ \t]+(?=error\b)")
 
 
 def clip_stated(text: str, limit: int) -> str:
@@ -80,7 +87,21 @@ def clip_stated(text: str, limit: int) -> str:
 
 
 def _remedy(pitfall: Pitfall, root: str = "") -> str:
+    said = _said_remedy(pitfall, root)
+    if pitfall.reported:
+        return (
+            f"{said} (the rerun's output is not in the transcript: the assistant reported the pass)"
+        )
+    return said
+
+
+def _said_remedy(pitfall: Pitfall, root: str = "") -> str:
     fix_command = _relative(pitfall.fix_command, pitfall, root)
+    if pitfall.fix == "claimed":
+        return (
+            f"the assistant reported {fix_command} (the edit is not in the transcript), "
+            "and the rerun passed"
+        )
     if pitfall.steps:
         steps = [_relative(s, pitfall, root) for s in pitfall.steps]
         if len(steps) == 1:
@@ -137,6 +158,8 @@ def _fix_weight(pitfall: Pitfall) -> float:
     after a failing test is often the work itself (a test written first, then the code)."""
     if pitfall.fix in ("setup", "formatter", "variant", "folder", "rewrote"):
         return 0.2
+    if pitfall.fix == "claimed":
+        return 0.1
     if pitfall.fix != "edit":
         return 0.0
     use = pitfall.failed.use

@@ -24,6 +24,11 @@ _ERROR_LINE = re.compile(
     # A build tool's log line at an error level: `[error] (Compile / scalafmtCheck) …`.
     r"^\[(?i:error|severe|fatal)\]\s|"
     r"No such file or directory|\bpanic:|\bFAIL\b|✗|\berror\s+TS\d+|\b[A-Z]{1,3}\d{3,4}\b|"
+    # A build engine's coded error (`… .targets(166,5): error NETSDK1045: …`).
+    r"\berror [A-Z]{4,10}\d{3,5}: |"
+    # A requirement a resolver could not meet: `- Root composer.json requires PHP extension
+    # ext-intl * but it is missing from your system.`, `x 1.2 requires y>=2, but you have y 1.9`.
+    r"\brequires? [^\n]{1,200}?,? but (?:it is missing|you have|it is not installed)\b|"
     # Compiler diagnostics: `./main.go:12:2: undefined: Foo`.
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+:\d+:\s|"
     # Shell and parser errors: `./deploy.sh: line 28: syntax error near unexpected token`.
@@ -172,7 +177,9 @@ _STATED = re.compile(
     r"^\.{0,2}/?[\w./-]+\.\w+:\d+(?::\d+)?:\s*\S+(?:\s+\S+){1,}|"
     r"\bpanicked at\b|\bassertion\b.*\bfailed\b|^●\s+\S|"
     # A refusal stated in words: `lint: failed with ruff is not allowed, use …`.
-    r"\b(?:is|are) not (?:allowed|permitted)\b",
+    r"\b(?:is|are) not (?:allowed|permitted)\b|"
+    # What is missing, stated beside a tool's "can't continue": `the dependency is not available`.
+    r"\b(?:is|are) not available\b",
     re.IGNORECASE,
 )
 #: A line after which the error is told (`* What went wrong:`, `rake aborted!`).

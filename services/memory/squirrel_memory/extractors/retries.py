@@ -202,9 +202,20 @@ def _core(attempt: Attempt) -> list[str]:
 
 def _same_but_option_values(failed: Attempt, passed: Attempt) -> bool:
     """Whether the passing run gives the same targets plus values of options it added
-    (`cargo test --features sqlite`): an option turned on, not other targets. A value that
-    picks tests (`-k other`) or names a path is a target."""
+    (`cargo test --features sqlite`) or gave another value (`-destination 'name=B'` for
+    `'name=A'`): an option set, not other targets. A value that picks tests (`-k other`) or
+    names a path is a target."""
     before = _target_names(failed)
+    passed_options = {option for option, _ in _option_values(passed)}
+    # A value the passing run gave its option otherwise is no target it dropped.
+    changed = {
+        PurePosixPath(value).name
+        for option, value in _option_values(failed)
+        if option in passed_options
+        and option not in _PICKING
+        and "/" not in value
+        and "." not in value
+    }
     words = _core(passed)
     option = ""
     for word in words[1:]:
@@ -216,7 +227,21 @@ def _same_but_option_values(failed: Attempt, passed: Attempt) -> bool:
             continue
         if not valued or valued in _PICKING or "/" in word or "." in word:
             return False
-    return before <= _target_names(passed)
+    return before - changed <= _target_names(passed)
+
+
+def _option_values(attempt: Attempt) -> list[tuple[str, str]]:
+    """(option, value) for each word a check's option is followed by (`-scheme App`)."""
+    found: list[tuple[str, str]] = []
+    option = ""
+    for word in _core(attempt)[1:]:
+        if word.startswith("-"):
+            option = "" if "=" in word else word
+            continue
+        if option:
+            found.append((option, word))
+        option = ""
+    return found
 
 
 #: The shell or the host refusing the `cd` a command started with: the folder failed, not the

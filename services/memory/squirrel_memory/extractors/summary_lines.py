@@ -23,6 +23,9 @@ _SUMMARY = re.compile(
     # details.`, `Compilation error. See log for more details`, `errors have been logged`.
     r"\bsee (?:above|below|the log|log|the report|report)\b|\berrors have been logged\b|"
     r"\bdue to (?:\d+|one|a|an|several) previous errors?\b|"
+    # A tool that stops after errors it printed above: `** (Mix) Can't continue due to errors
+    # on dependencies`.
+    r"^can'?t continue due to (?:previous )?errors\b|"
     r"^could not compile\b|^build failed\b|^build had \d+ command failures?\b|"
     r"^(?:the )?(?:build|compilation|tests?|test run|command|script|task|step|job)s? failed\.?$|"
     r"^(?:some |\d+ )?tests? failed\b(?:, to rerun\b.*)?|^\d+ targets? failed:?$|"
