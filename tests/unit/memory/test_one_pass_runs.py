@@ -52,6 +52,8 @@ CALLS: list[tuple[str, str, str, Any]] = [
         "'', '<' * 300_000",
         "<" * 9,
     ),
+    # A site config's value with blanks and no comment after it.
+    ("squirrel_memory.repository.site_configs", "_scalar", "'a' + ' ' * 300_000 + 'b'", ""),
 ]
 
 

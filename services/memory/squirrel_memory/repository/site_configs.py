@@ -35,7 +35,7 @@ def _scalar(raw: str) -> str:
         quote = value[0]
         end = value.find(quote, 1)
         return value[1:end] if end > 0 else ""
-    value = re.sub(r"\s+#.*$", "", value)  # a trailing comment
+    value = re.sub(r"(?<!\s)\s+#.*$", "", value)  # a trailing comment
     return value if len(value) <= MAX_VALUE_CHARS else ""
 
 
