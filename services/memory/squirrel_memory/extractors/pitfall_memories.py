@@ -68,10 +68,19 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     # A build engine's own file outside the project (`/usr/share/dotnet/sdk/…/x.targets(166,5):
     # error NETSDK1045: …`): where it sits says nothing the error does not.
     line = _OUTSIDE_PLACE.sub("", line)
+    line = unframed(line)
     return clip_stated(line.replace("`", "'"), 160)
 
 
 _OUTSIDE_PLACE = re.compile(r"^/[^\s(]*\(\d+,\d+\):[ \t]+(?=error\b)")
+#: A frame `path:line:in 'method': ` (or `in `method'`) before an error's message.
+_RAISED_IN = re.compile(r"^[^\s:]+:\d+:in [`'][^`'\n]{1,200}':[ \t]+(?=\S)")
+
+
+def unframed(line: str) -> str:
+    """An error line without the backtrace frame before its message (`…/runtime.rb:304:in
+    'check!': You have …`): where it was raised, not what went wrong."""
+    return _RAISED_IN.sub("", line)
 
 
 def clip_stated(text: str, limit: int) -> str:
