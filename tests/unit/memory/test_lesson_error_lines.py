@@ -2,7 +2,9 @@
 error (`error NETSDK1045: …`, not `Build FAILED.`, without the engine's own path), what is not
 available beside a tool's "can't continue", a panic's origin and what a tool can't run on as
 the assistant's diagnosis; and an option given another value as the fix of a check (a test
-destination that does not exist), never a test picked otherwise."""
+destination that does not exist), never a test picked otherwise. A backtrace's frame before the
+message (`runtime.rb:304:in 'check!': …`) is not the error, and a tool's stock hint printed
+above a more specific error is not its cause."""
 
 from __future__ import annotations
 
@@ -10,8 +12,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.lessons import Reply, diagnosis
+from squirrel_memory.extractors.output_explanations import explanation
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.summary_lines import is_summary
 from squirrel_memory.models import MemoryType
@@ -108,3 +113,99 @@ def test_a_requirement_a_resolver_could_not_meet_is_the_error_line() -> None:
     )
     assert first_error_line(output).startswith("- Root composer.json requires PHP extension")
     assert first_error_line("Verifying lock file contents can be installed.") == ""
+
+
+RSPEC = "rspec spec/models/user_spec.rb"
+ACTIVATED = (
+    "/home/dev/.rbenv/versions/3.3.0/lib/ruby/3.3.0/bundler/runtime.rb:304:in "
+    "`check_for_activated_spec!': You have already activated rspec-core 3.13.0, but your "
+    "Gemfile requires rspec-core 3.12.2. (Gem::LoadError)\n"
+    "\tfrom /home/dev/.rbenv/versions/3.3.0/lib/ruby/3.3.0/bundler/runtime.rb:25:in "
+    "`block in setup'"
+)
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        ACTIVATED,
+        # Ruby 3.4 quotes the frame's method with two straight quotes, and names its class
+        ACTIVATED.replace("`check_for_activated_spec!'", "'Bundler::Runtime#check!'"),
+        # a frame of the project's own file
+        "lib/ledger.rb:12:in '<main>': You have already activated rspec-core 3.13.0 (Gem::Err)",
+    ],
+)
+def test_a_backtrace_frame_before_the_message_is_not_the_error(output: str) -> None:
+    (pitfall,) = _pitfalls(
+        [("run", (RSPEC, 1, output)), ("run", (f"bundle exec {RSPEC}", 0, "14 examples"))]
+    )
+    assert "failed with `You have already activated rspec-core 3.13.0" in pitfall
+    assert ":in " not in pitfall
+
+
+def test_a_located_error_without_a_frame_keeps_its_place() -> None:
+    output = "lib/ledger.rb:12: syntax error, unexpected end-of-input, expecting end"
+    check = "ruby -c lib/ledger.rb"
+    (pitfall,) = _pitfalls(
+        [
+            ("run", (check, 1, output)),
+            ("edit", ("lib/ledger.rb", "a", "b")),
+            ("run", (check, 0, "Syntax OK")),
+        ]
+    )
+    assert "failed with `lib/ledger.rb:12: syntax error" in pitfall
+
+
+COLLECTION_ERROR = (
+    "==================================== ERRORS ====================================\n"
+    "ImportError while importing test module '/home/dev/src/clinic/tests/test_export.py'.\n"
+    "Hint: make sure your test modules/packages have valid Python names.\n"
+    "Traceback:\n"
+    "tests/test_export.py:3: in <module>\n"
+    "    import openpyxl\n"
+    "E   ModuleNotFoundError: No module named 'openpyxl'\n"
+    "=========================== short test summary info ============================"
+)
+PUSH_REJECTED = (
+    "To github.com:dev/clinic.git\n ! [rejected]        main -> main (fetch first)\n"
+    "error: failed to push some refs to 'github.com:dev/clinic.git'\n"
+    "hint: Updates were rejected because the remote contains work that you do not have locally."
+)
+
+
+def test_a_tools_stock_hint_above_the_error_is_no_cause() -> None:
+    assert explanation(COLLECTION_ERROR, shown=first_error_line(COLLECTION_ERROR)) == ""
+    (pitfall,) = _pitfalls(
+        [
+            ("run", ("pytest tests/test_export.py", 2, COLLECTION_ERROR)),
+            ("run", ("uv add openpyxl", 0, " + openpyxl==3.1.5")),
+            ("run", ("pytest tests/test_export.py", 0, "6 passed in 0.31s")),
+        ]
+    )
+    assert "No module named 'openpyxl'" in pitfall
+    assert "Hint" not in pitfall
+
+
+@pytest.mark.parametrize(
+    ("output", "hint"),
+    [
+        # the hint comes after the error it explains
+        (PUSH_REJECTED, "hint: Updates were rejected because the remote contains work"),
+        # the hint names something: a command, a flag
+        (
+            COLLECTION_ERROR.replace("make sure", "run `uv sync` and make sure"),
+            "Hint: run `uv sync` and make sure",
+        ),
+        (
+            COLLECTION_ERROR.replace("Hint: make sure", "Hint: rerun with --import-mode and"),
+            "Hint: rerun with --import-mode",
+        ),
+        # the error shown names nothing more specific
+        (
+            "Hint: make sure the service is running.\nerror: connection refused",
+            "Hint: make sure the service is running",
+        ),
+    ],
+)
+def test_a_hint_after_its_error_or_naming_something_is_the_cause(output: str, hint: str) -> None:
+    assert explanation(output, shown=first_error_line(output)).startswith(hint)

@@ -197,6 +197,21 @@ CALLS = [
         "'panicked at ' * 20_000 + 'a:' * 100_000",
         "",
     ),
+    # An error line tried for a backtrace's frame before its message.
+    ("squirrel_memory.extractors.pitfall_memories", "unframed", "'a' * 300_000", "a" * 9),
+    (
+        "squirrel_memory.extractors.pitfall_memories",
+        "unframed",
+        "'a:1:in `' + 'b' * 300_000 + \"': c\"",
+        "a:1:in `b",
+    ),
+    # A cause tried for the clauses that say the fix again.
+    (
+        "squirrel_memory.extractors.pitfall_memories",
+        "_unrepeated",
+        "'so, I added `a` ' * 30_000 + '; ' * 100_000, '`a`'",
+        "; ; ; ; ;",
+    ),
     # A user's clause tried after its reason ("since CI is slow, run …"): blanks, no comma.
     (
         "squirrel_memory.extractors.user_wording",

@@ -4,7 +4,8 @@ file or a flag; a rerun whose own result was lost and which the next reply says 
 one small edit between a failing and a passing run, quoted whatever words it shares with the
 error. Where nothing may be claimed: a claim never rerun, a claim whose rerun fails, a claim
 naming no file or flag, a plan, a lost rerun said to still fail or hedged, a reported pass with
-no change before it, and several edits (the files named, no line quoted)."""
+no change before it, and several edits (the files named, no line quoted). A diagnosis that also
+says the change claimed ("…; I added `x` to it") leaves the fix to be stated once."""
 
 from __future__ import annotations
 
@@ -12,8 +13,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.lessons import Reply
+from squirrel_memory.extractors.pitfall_memories import _unrepeated
 from squirrel_memory.extractors.reported_fixes import _claimed_step, reported_pass
 from squirrel_memory.models import MemoryType, StoredEvent
 from tests.unit.memory.session_builder import _scripted, scripted_session
@@ -215,3 +219,48 @@ def test_a_lost_rerun_the_reply_does_not_report_teaches_nothing() -> None:
         ROOT, T0, "s", [("say", "Let me look at the test setup first.")], start=40
     )
     assert [c for c in evidence_candidates(events) if c.type == MemoryType.PITFALL] == []
+
+
+SWIFT = "swift build"
+NO_MODULE = "Compiling TrailCLI main.swift\nerror: no such module 'ArgumentParser'"
+PRODUCT = '`.product(name: "ArgumentParser", package: "swift-argument-parser")`'
+
+
+def _swift(said: str) -> str:
+    (pitfall,) = _pitfalls(
+        [("run", (SWIFT, 1, NO_MODULE)), ("say", said), ("run", (SWIFT, 0, "Build complete!"))]
+    )
+    return pitfall
+
+
+def test_a_diagnosis_that_also_claims_the_fix_states_the_fix_once() -> None:
+    pitfall = _swift(
+        "The error means the target does not list ArgumentParser among its dependencies in "
+        f"Package.swift; I added {PRODUCT} to it."
+    )
+    assert pitfall.count(PRODUCT) == 1
+    assert "does not list ArgumentParser among its dependencies in Package.swift;" in pitfall
+    assert "the assistant reported adding `.product(" in pitfall
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        # the clause says the cause, naming what the fix changed
+        f"the target's dependencies lack {PRODUCT}",
+        # the assistant's change the remedy does not state
+        "I added `import ArgumentParser` to main.swift as well",
+        # the assistant's change without a code span: nothing to match it to
+        "I added the product to it",
+    ],
+)
+def test_a_cause_s_clause_that_is_not_the_fix_claimed_is_kept(kept: str) -> None:
+    remedy = f"the assistant reported adding {PRODUCT} in Package.swift"
+    cause = f"ArgumentParser is not a dependency in Package.swift; {kept}; I added {PRODUCT} to it"
+    assert (
+        _unrepeated(cause, remedy) == f"ArgumentParser is not a dependency in Package.swift; {kept}"
+    )
+    assert _unrepeated(f"the span `a; b` is wrong; so I added {PRODUCT}", remedy) == (
+        "the span `a; b` is wrong"
+    )
+    assert _unrepeated(cause, "") == cause

@@ -110,7 +110,8 @@ def explanation(output: str, shown: str = "") -> str:
     resolver's conflict, a compiler's error message: `cause_line`), or "".
 
     A compiler's or a resolver's line that `shown` (the error the memory shows) already says is
-    no explanation of it: the next one is looked for."""
+    no explanation of it: the next one is looked for; nor is a tool's stock hint above a more
+    specific error (`_boilerplate`)."""
     said = _BUILD_CAUSE.search(output[:MAX_OUTPUT_SCAN_CHARS])
     cause = (said.group(1) or said.group(2)).strip() if said else ""
     # "Execution failed for task ':app:compileJava'." names the task that failed, not why;
@@ -139,8 +140,27 @@ def explanation(output: str, shown: str = "") -> str:
             words = re.split(r"[:\s]", line, maxsplit=1)[1]
             if is_progress(words) or _SEE_MORE.search(line) or is_summary(words):
                 continue
+            if _boilerplate(line, shown, lines[n + 1 :]):
+                continue
             return clipped(line.rstrip("."), MAX_EXPLANATION_CHARS)
     return ""
+
+
+#: What names a thing of the project: a quoted or coded name, a number or version, a flag, a
+#: dotted, snake_case or camelCase name, a setting's `=`, a path from a folder (`./x`, `/x`).
+_NAMES_SOMETHING = re.compile(
+    r"['\"`\d_=]|(?:^|\s)--?[a-z]|\w\.\w|[a-z][A-Z]|(?:^|\s)\.{0,2}/\w",
+)
+
+
+def _boilerplate(hint: str, shown: str, after: list[str]) -> bool:
+    """Whether `hint` is a tool's stock advice printed before the error it would explain
+    ("Hint: make sure your test modules/packages have valid Python names" above `No module
+    named 'openpyxl'`): it names nothing, and the error shown after it names something."""
+    said = re.split(r"[:\s]", hint, maxsplit=1)[1]
+    if _NAMES_SOMETHING.search(said) or not _NAMES_SOMETHING.search(shown):
+        return False
+    return any(shown in line for line in after)
 
 
 #: A panic's heading whose message follows on the lines after it (`thread 'main' panicked at

@@ -27,6 +27,7 @@ from squirrel_memory.extractors.pitfalls import (
     nothing_ran,
     selected_nothing_line,
 )
+from squirrel_memory.extractors.reported_fixes import CLAIMED_CHANGE
 from squirrel_memory.extractors.retries import (
     dropped_wrapper,
     folder_failed,
@@ -68,10 +69,19 @@ def _shown_error(pitfall: Pitfall, root: str) -> str:
     # A build engine's own file outside the project (`/usr/share/dotnet/sdk/…/x.targets(166,5):
     # error NETSDK1045: …`): where it sits says nothing the error does not.
     line = _OUTSIDE_PLACE.sub("", line)
+    line = unframed(line)
     return clip_stated(line.replace("`", "'"), 160)
 
 
 _OUTSIDE_PLACE = re.compile(r"^/[^\s(]*\(\d+,\d+\):[ \t]+(?=error\b)")
+#: A frame `path:line:in 'method': ` (or `in `method'`) before an error's message.
+_RAISED_IN = re.compile(r"^[^\s:]+:\d+:in [`'][^`'\n]{1,200}':[ \t]+(?=\S)")
+
+
+def unframed(line: str) -> str:
+    """An error line without the backtrace frame before its message (`…/runtime.rb:304:in
+    'check!': You have …`): where it was raised, not what went wrong."""
+    return _RAISED_IN.sub("", line)
 
 
 def clip_stated(text: str, limit: int) -> str:
@@ -325,17 +335,58 @@ def _fold_into_gates(groups: dict[str, list[Pitfall]]) -> dict[str, list[str]]:
     return {gate: commands[:3] for gate, commands in passing.items()}
 
 
-def _because(pitfall: Pitfall) -> str:
-    """ "; <why>" from the causes found for a failure, or ""."""
-    if not pitfall.causes:
+def _because(pitfall: Pitfall, remedy: str = "") -> str:
+    """ "; <why>" from the causes found for a failure, or "": without what they say of the
+    change `remedy` already states (`_unrepeated`)."""
+    causes = [c for c in (_unrepeated(c, remedy) for c in pitfall.causes) if c]
+    if not causes:
         return ""
-    first, *rest = pitfall.causes
+    first, *rest = causes
     if re.fullmatch(r"`[^`]*`", first):
         # The output's own line, quoted whole; a diagnosis may open with a code span too.
         said = f"; the assistant found: {_lowered(rest[0])}" if rest else ""
         return f"; the output explains {first}{said}"
     said = "; then ".join(_lowered(c) for c in (first, *rest))
     return f"; the assistant found: {said}"
+
+
+def _unrepeated(cause: str, remedy: str) -> str:
+    """`cause` without its clauses in which the assistant says it made the change `remedy`
+    already states, every code span of it ("… in Package.swift; I added `x` to it" beside
+    "the assistant reported adding `x` …"): the fix is said once. "" when nothing is left."""
+    kept = [c for c in _clauses(cause) if not _restates(c, remedy)]
+    return "; ".join(kept)
+
+
+def _clauses(text: str) -> list[str]:
+    """`text` split at each "; " outside its code spans (whole when a span is left open)."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:
+        return [text]
+    clauses = [""]
+    for k, part in enumerate(parts):
+        if k % 2:
+            clauses[-1] += f"`{part}`"
+            continue
+        first, *more = part.split("; ")
+        clauses[-1] += first
+        clauses.extend(more)
+    return clauses
+
+
+#: What may come before "I added …" at a clause's start.
+_THEN = re.compile(r"(?:so|and|then|which),?[ \t]+", re.IGNORECASE)
+
+
+def _restates(clause: str, remedy: str) -> bool:
+    """Whether `clause` is the assistant saying it made a change (`I added `x` to it`) whose
+    code spans `remedy` all holds."""
+    text = clause.strip()
+    text = text[_then.end() :] if (_then := _THEN.match(text)) else text
+    if not remedy or not CLAIMED_CHANGE.match(text):
+        return False
+    spans = re.findall(r"`[^`\n]+`", text)
+    return bool(spans) and all(span in remedy for span in spans)
 
 
 #: Words that open a sentence only because it starts there: lowered to run on after a colon.
@@ -448,7 +499,7 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         failed_with = "ran no test with" if ran_nothing(shown) else "failed with"
         if is_warning(shown.fingerprint):
             failed_with = "printed"  # it passed with a warning the change then cleared
-        text = f"{subject} {failed_with} `{error}`{seen}{_because(shown)}; {remedy}."
+        text = f"{subject} {failed_with} `{error}`{seen}{_because(shown, remedy)}; {remedy}."
         if key.startswith(f"{GATE_KEY_PREFIX}commit"):
             checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:

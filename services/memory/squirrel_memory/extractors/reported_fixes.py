@@ -19,7 +19,7 @@ from squirrel_memory.extractors.lessons import Reply, stated_sentences
 from squirrel_memory.models import StoredEvent
 
 #: "I added …", "I've set …": a change the assistant says it made, in the past tense.
-_CLAIM = re.compile(
+CLAIMED_CHANGE = re.compile(
     r"\bI(?:'ve| have)? (added|set|changed|updated|removed|replaced|bumped|pinned|lowered|"
     r"raised|declared|enabled|disabled|put|moved|listed|switched) (?=\S)",
 )
@@ -121,7 +121,7 @@ def claimed_change(
 
 
 def _claimed_step(sentence: str) -> str:
-    match = _CLAIM.search(sentence)
+    match = CLAIMED_CHANGE.search(sentence)
     if match is None:
         return ""
     # "If that fails, I added …" is no claim; "… does not list it in a.toml; I added …" is.
