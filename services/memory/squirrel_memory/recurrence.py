@@ -59,6 +59,7 @@ from squirrel_memory.extractors.reply_habits import (
     SUMMARY_KEY,
 )
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
+from squirrel_memory.extractors.rule_sides import FIGURE, opposite_choices, opposite_rules
 from squirrel_memory.extractors.standing_words import PREFIX as OWN_WORDS_PREFIX
 from squirrel_memory.extractors.workflow_habits import (
     CARRY_KEY,
@@ -90,7 +91,6 @@ from squirrel_memory.promotion import (
     stress_marks,
     stress_of,
 )
-from squirrel_memory.rule_sides import FIGURE, opposite_choices, opposite_rules
 
 #: Two instructions are the same when at least this many content words are shared and they
 #: make up this share of the shorter one's words.
