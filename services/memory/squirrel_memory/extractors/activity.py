@@ -63,7 +63,7 @@ _COMMAND_WORD = re.compile(r"^[\w./~+@-]")
 _REDIRECTION = re.compile(r"^\d?>>?|^<|^2>&1$")
 #: Commands up to this long are cached by `normalize_command`.
 _CACHED_COMMAND_CHARS = 2_000
-_SEGMENT_SPLIT = re.compile(r"(?<!\s)\s*(?:&&|\|\||;|\n)\s*")
+_SEGMENT_SPLIT = re.compile(r"(?:(?<!\s)\s+)?(?:&&|\|\||;|\n)\s*")
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,7 +45,7 @@ _NOTE_LEAD = re.compile(
     re.IGNORECASE,
 )
 #: Where one listed part ends: a comma or a semicolon, with an "and" or "but" after it.
-_PART_END = re.compile(r"(?<!\s)\s*[,;]\s+(?:(?:and|but)\s+)?")
+_PART_END = re.compile(r"(?:(?<!\s)\s+)?[,;]\s+(?:(?:and|but)\s+)?")
 #: A part that opens a rule of its own: a rule word and a verb, a "don't", the user's or the
 #: team's way ("we …", "I like …"), or a verb of work.
 _OPENS = re.compile(

@@ -58,7 +58,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 _POINTS_AT = re.compile(r"\b(?:this|that|these|those|it|them)\b", re.IGNORECASE)
 #: Where a sentence's head ends and it moves on to other work: ", then", " - but", "; ".
 _MOVES_ON = re.compile(
-    r"(?<!\s)\s*(?:,\s*(?:and\s+)?then\b|,\s*but\b|\s[-–—]+\s|;)\s*", re.IGNORECASE
+    r"(?:(?<!\s)\s+)?(?:,\s*(?:and\s+)?then\b|,\s*but\b|\s[-–—]+\s|;)\s*", re.IGNORECASE
 )
 #: A lead that only proposes the step ("okay, let's commit"), left off before reading it.
 _LEAD_IN = re.compile(
