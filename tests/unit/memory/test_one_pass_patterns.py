@@ -198,16 +198,16 @@ CALLS = [
         "",
     ),
     # An error line tried for a backtrace's frame before its message.
-    ("squirrel_memory.extractors.pitfall_memories", "unframed", "'a' * 300_000", "a" * 9),
+    ("squirrel_memory.extractors.pitfall_wording", "unframed", "'a' * 300_000", "a" * 9),
     (
-        "squirrel_memory.extractors.pitfall_memories",
+        "squirrel_memory.extractors.pitfall_wording",
         "unframed",
         "'a:1:in `' + 'b' * 300_000 + \"': c\"",
         "a:1:in `b",
     ),
     # A cause tried for the clauses that say the fix again.
     (
-        "squirrel_memory.extractors.pitfall_memories",
+        "squirrel_memory.extractors.pitfall_wording",
         "_unrepeated",
         "'so, I added `a` ' * 30_000 + '; ' * 100_000, '`a`'",
         "; ; ; ; ;",

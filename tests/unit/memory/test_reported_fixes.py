@@ -17,7 +17,7 @@ import pytest
 
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.lessons import Reply
-from squirrel_memory.extractors.pitfall_memories import _unrepeated
+from squirrel_memory.extractors.pitfall_wording import _unrepeated
 from squirrel_memory.extractors.reported_fixes import _claimed_step, reported_pass
 from squirrel_memory.models import MemoryType, StoredEvent
 from tests.unit.memory.session_builder import _scripted, scripted_session

@@ -16,7 +16,7 @@ from squirrel_memory.extractors.evidence import attempts
 from squirrel_memory.extractors.evidence.attempts import command_base
 from squirrel_memory.extractors.evidence.recipes import recoveries
 from squirrel_memory.extractors.evidence.routines import finishing_checks
-from squirrel_memory.extractors.pitfall_memories import clip_stated
+from squirrel_memory.extractors.pitfall_wording import clip_stated
 from squirrel_memory.extractors.pitfalls import first_error_line, nothing_ran
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryType, StoredEvent

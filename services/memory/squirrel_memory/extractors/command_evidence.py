@@ -36,10 +36,11 @@ from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.evidence.trackers import task_tracker
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.evidence.verified_check import verified_check
-from squirrel_memory.extractors.fixes import Change, find_pitfalls
+from squirrel_memory.extractors.fixes import find_pitfalls
 from squirrel_memory.extractors.lessons import replies
 from squirrel_memory.extractors.manager_language import with_changed_language, worked_files
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
+from squirrel_memory.extractors.pitfall_record import Change
 from squirrel_memory.extractors.reported_fixes import lost_runs
 from squirrel_memory.extractors.session_commits import injected_subjects, session_convention
 from squirrel_memory.extractors.wording import sentence

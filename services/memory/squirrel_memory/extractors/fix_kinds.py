@@ -17,7 +17,7 @@ _COMPILING = frozenset({"build", "test", "typecheck"})
 
 
 class _Found(Protocol):
-    """A failure found, with the fix seen for it (`fixes.Pitfall`)."""
+    """A failure found, with the fix seen for it (`pitfall_record.Pitfall`)."""
 
     @property
     def failed(self) -> Attempt: ...

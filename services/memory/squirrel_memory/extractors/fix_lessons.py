@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.differences import (
@@ -21,12 +20,10 @@ from squirrel_memory.extractors.differences import (
     telling,
 )
 from squirrel_memory.extractors.fix_kinds import configuration_file
+from squirrel_memory.extractors.pitfall_record import Pitfall
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.pointed_edits import pointed_change
 from squirrel_memory.extractors.shown_commands import shown_command
-
-if TYPE_CHECKING:
-    from squirrel_memory.extractors.fixes import Pitfall
 
 #: Words a diagnosis uses for each kind of check that can change files (a formatter, a linter
 #: that fixes); a test run or a type check only reports, so it is never a step of a fix.

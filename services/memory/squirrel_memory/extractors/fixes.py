@@ -21,22 +21,23 @@ memory says the pass is the assistant's report.
 
 A command the host or the user refused (a permission prompt declined, an auto-mode or sandbox
 denial) never ran: nothing run or edited before the next try can have fixed it, so only the
-same command run another way (`variant`, its targets kept) is named as its fix.
+same command run another way (`variant`, its targets kept) is named as its fix (what a
+refusal looks like: `refused_calls`).
 
 What counts as that command run again, and a failed query that is only a probe: `retries`.
 Nothing else is claimed: an identical re-run that passes (flaky) yields no fix. Failures of
 the same signature in several sessions merge into one pitfall whose importance grows; one
 that recurs with no fix seen is kept as a warning that says no fix was recorded (grouping and
 wording: `pitfall_memories`; why it failed: `failure_causes`; the fix's steps said as what
-changed: `fix_lessons`).
+changed: `fix_lessons`; what a pitfall holds: `pitfall_record`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import datetime
 from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.differences import Edit
@@ -51,17 +52,18 @@ from squirrel_memory.extractors.fix_kinds import (
 )
 from squirrel_memory.extractors.fix_lessons import with_lesson
 from squirrel_memory.extractors.lessons import Reply
+from squirrel_memory.extractors.pitfall_record import FIX_WINDOW, Change, Pitfall
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
     first_line,
     normalise_line,
     nothing_ran,
 )
-from squirrel_memory.extractors.reported_fixes import claimed_change, reported_pass
+from squirrel_memory.extractors.refused_calls import refused
+from squirrel_memory.extractors.reported_fixes import claimed_fix, reported_rerun
 from squirrel_memory.extractors.retries import (
     as_typed,
     covers,
-    dropped_wrapper,
     environment_set,
     option_args,
     reads_history,
@@ -76,8 +78,6 @@ from squirrel_memory.extractors.retries import (
     wrapper_words,
 )
 
-#: How long after a failure a passing attempt still counts as its fix.
-FIX_WINDOW = timedelta(minutes=60)
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
 _LOOK_AROUND = frozenset(
     {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
@@ -92,24 +92,6 @@ _LOOK_AROUND_VERBS = frozenset(
     | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
     | {"which", "where", "ping", "health"}
 )
-MAX_FILES_SHOWN = 4
-#: How a coding agent's host says it refused a call, which then did not run (Claude Code's
-#: permission classifier and declined prompts, its folder guard; Codex's rejected or
-#: sandbox-denied commands).
-_HOST_REFUSED = (
-    r"permission for this action (?:was|has been) denied"
-    r"|was blocked\. For security,"
-    r"|\b(?:command|request|exec\w*) (?:was )?denied by (?:the )?sandbox"
-    r"|\bsandbox denied\b"
-)
-_REFUSED = re.compile(
-    _HOST_REFUSED + r"|doesn't want to proceed with this tool use"
-    r"|\b(?:command|request|exec\w*) (?:was )?rejected by (?:the )?user",
-    re.IGNORECASE,
-)
-#: The host's own refusal (a policy of where the agent runs, not one answer of the user's).
-_BY_HOST = re.compile(_HOST_REFUSED, re.IGNORECASE)
-_REFUSAL_SCAN_CHARS = 600
 #: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
 #: as a check that fixes as it goes): its next identical run passes.
 _REWROTE = re.compile(
@@ -117,40 +99,6 @@ _REWROTE = re.compile(
     r"^Fixing\s+\S",
     re.IGNORECASE | re.MULTILINE,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """A file edited by the assistant, when and in which session."""
-
-    event_id: str
-    timestamp: datetime
-    session_id: str | None
-    path: str
-
-
-@dataclass(frozen=True, slots=True)
-class Pitfall:
-    """One failure, its fingerprint, and the fix seen for it (if any)."""
-
-    failed: Attempt
-    fingerprint: str
-    passed: Attempt | None = None
-    #: "edit", "setup", "formatter", "variant", "folder", "rewrote" or "claimed"
-    fix: str | None = None
-    fix_command: str = ""
-    files: tuple[str, ...] = ()
-    named: bool = False
-    event_ids: tuple[str, ...] = ()
-    causes: tuple[str, ...] = ()
-    steps: tuple[str, ...] = ()
-    #: Passing checks of another kind between the failure and the pass: (purpose, command).
-    checks_run: tuple[tuple[str, str], ...] = ()
-    #: A setup fix's earlier step, when two ran in turn (`cmake -S . -B build`, then the
-    #: build `fix_command` names).
-    setup_before: tuple[str, ...] = ()
-    #: The pass is the assistant's report: the rerun's own result is not in the transcript.
-    reported: bool = False
 
 
 def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
@@ -161,16 +109,6 @@ def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
     words = {t.lstrip("-") for t in attempt.tokens[1:4]}
     # `tool profile list`, `tool --version`: looking around, whatever the program.
     return attempt.program not in _LOOK_AROUND and not words & _LOOK_AROUND_VERBS
-
-
-def refused(failed: Attempt) -> bool:
-    """Whether the host or the user refused the call, so it never ran."""
-    return bool(_REFUSED.search(failed.run.output[:_REFUSAL_SCAN_CHARS]))
-
-
-def refused_by_host(failed: Attempt) -> bool:
-    """Whether the host's policy refused the call (a lesson by itself, fixed or not)."""
-    return bool(_BY_HOST.search(failed.run.output[:_REFUSAL_SCAN_CHARS]))
 
 
 def _named_in(path: str, output: str) -> bool:
@@ -233,7 +171,7 @@ def find_pitfalls(
                 passed_at = j
                 break
         seen = found
-        reported = None if passed_at is not None else _reported_rerun(found, i, tries, said, lost)
+        reported = None if passed_at is not None else reported_rerun(found, i, tries, said, lost)
         if reported is not None:
             seen, passed_at = reported
         causes, cited = failure_causes(failed, said, tries, edited, passed_at is not None)
@@ -253,80 +191,11 @@ def find_pitfalls(
                 continue
             pitfall = replace(pitfall, reported=True)
         elif pitfall.fix is None:
-            pitfall = _claimed(pitfall, found[passed_at], said, last_try)
+            pitfall = claimed_fix(pitfall, found[passed_at], said, last_try)
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         # An edit before a later try that failed the same way did not fix it.
         results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
     return one_per_run(_first_variant_tries(results))
-
-
-def _reported_rerun(
-    found: list[Attempt],
-    i: int,
-    tries: list[tuple[Attempt, datetime | None]],
-    said: Sequence[Reply],
-    lost: Sequence[Attempt] = (),
-) -> tuple[list[Attempt], int] | None:
-    """(the attempts with the rerun the assistant reported passing put in, its index) when the
-    first reply after the last try of `found[i]` says plainly that it passed and no later run
-    of the same intent came before that reply; None otherwise. The rerun is the run of the
-    same intent whose result was lost before that reply (`lost`: `bun run test` after `rtk bun
-    run test` failed), else the last try again, at the reply."""
-    failed = found[i]
-    last = tries[-1][0]
-    session = failed.run.session_id
-    rerun = next(
-        (
-            a
-            for a in lost
-            if a.run.session_id == session
-            and a.run.timestamp > last.run.timestamp
-            and a.run.timestamp - failed.run.timestamp <= FIX_WINDOW
-            and (same_intent(failed, a) or dropped_wrapper(failed, a))
-        ),
-        None,
-    )
-    start = rerun.run.timestamp if rerun is not None else last.run.timestamp
-    # A run of the same intent whose result came after that: the reply speaks of it, not of
-    # the lost one.
-    later = [
-        a.run.timestamp
-        for a in found[i + 1 :]
-        if a.run.session_id == session and a.run.timestamp > start and same_intent(failed, a)
-    ]
-    reply = reported_pass(said, session, start, min(later, default=None))
-    if reply is None or reply.timestamp - failed.run.timestamp > FIX_WINDOW:
-        return None
-    if rerun is not None:
-        run = replace(rerun.run, ok=True)
-        again = replace(rerun, run=run)
-    else:
-        run = replace(
-            last.run, event_id=reply.event_id, timestamp=reply.timestamp, ok=True, output=""
-        )
-        again = replace(last, run=run)
-    k = next(
-        (j for j in range(i + 1, len(found)) if found[j].run.timestamp > run.timestamp),
-        len(found),
-    )
-    return [*found[:k], again, *found[k:]], k
-
-
-def _claimed(
-    pitfall: Pitfall, passed: Attempt, said: Sequence[Reply], last_try: datetime
-) -> Pitfall:
-    """`pitfall` fixed by the change a reply between its last try and the passing rerun says
-    the assistant made (`claimed`), when nothing seen changed and the reply names a file or a
-    flag; else `pitfall` as it is."""
-    if not said:
-        return pitfall
-    step, event_id = claimed_change(
-        said, pitfall.failed.run.session_id, last_try, passed.run.timestamp
-    )
-    if not step:
-        return pitfall
-    ids = (*pitfall.event_ids, event_id, passed.run.event_id)
-    return replace(pitfall, passed=passed, fix="claimed", fix_command=step, event_ids=ids)
 
 
 def _first_variant_tries(found: list[Pitfall]) -> list[Pitfall]:
@@ -371,13 +240,6 @@ def _fingerprint(failed: Attempt) -> str:
     if first:
         return normalise_line(first)
     return f"{failed.base or failed.text[:60]}: non-zero exit"
-
-
-def ran_nothing(pitfall: Pitfall) -> bool:
-    use = pitfall.failed.use
-    return (
-        use is not None and use.purpose == "test" and bool(nothing_ran(pitfall.failed.run.output))
-    )
 
 
 def _advised(attempt: Attempt, failed: Attempt, advised: frozenset[str]) -> bool:

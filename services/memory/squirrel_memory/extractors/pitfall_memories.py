@@ -1,10 +1,11 @@
 """Pitfall memories: one per root cause, worded as a lesson (trigger, cause, what fixed it).
 
-`fixes.find_pitfalls` finds each failure and its fix; this module groups them and writes the
-text. Folder slips share one memory per folder; a commit gate's failures, and a checker's own
-failures of a tool the gate runs, share one; commands that each passed once run through the
-same wrapper share one; a lint, format or type checker's findings share one per tool; anything
-else shares one per error signature, across sessions.
+`fixes.find_pitfalls` finds each failure and its fix; this module groups them and puts the
+text together from the parts `pitfall_wording` says. Folder slips share one memory per folder;
+a commit gate's failures, and a checker's own failures of a tool the gate runs, share one;
+commands that each passed once run through the same wrapper share one; a lint, format or type
+checker's findings share one per tool; anything else shares one per error signature, across
+sessions.
 """
 
 from __future__ import annotations
@@ -14,153 +15,26 @@ import re
 from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.commit_gates import gated as _gated
 from squirrel_memory.extractors.commit_gates import hook_checks, is_commit
-from squirrel_memory.extractors.differences import argument_change
 from squirrel_memory.extractors.evidence import Finding
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
-from squirrel_memory.extractors.evidence.test_reports import report_line
-from squirrel_memory.extractors.fix_kinds import formatter_for
-from squirrel_memory.extractors.fixes import MAX_FILES_SHOWN, Pitfall, ran_nothing, refused_by_host
+from squirrel_memory.extractors.pitfall_record import Pitfall, ran_nothing
+from squirrel_memory.extractors.pitfall_wording import (
+    because,
+    fix_said,
+    put_before,
+    relative,
+    shown_error,
+)
 from squirrel_memory.extractors.pitfalls import (
     fingerprint_key,
-    first_error_line,
-    first_line,
-    nothing_ran,
-    selected_nothing_line,
 )
-from squirrel_memory.extractors.reported_fixes import CLAIMED_CHANGE
+from squirrel_memory.extractors.refused_calls import refused_by_host
 from squirrel_memory.extractors.retries import (
-    dropped_wrapper,
     folder_failed,
     selection,
-    typed_words,
-    wrapper_words,
 )
 from squirrel_memory.extractors.shown_commands import clip, shown_command
-from squirrel_memory.extractors.summary_lines import is_summary
 from squirrel_memory.extractors.work_in_progress import work_in_progress
-
-
-def _relative(text: str, pitfall: Pitfall, root: str) -> str:
-    """`text` with the project's and the session's own folder left out of paths, so a memory
-    reads the same on every checkout (`src/app.py`, not `/Users/me/work/app/src/app.py`)."""
-    folders = {f.rstrip("/") for f in (root, pitfall.failed.run.cwd or "")}
-    for folder in sorted(folders, key=len, reverse=True):
-        if len(folder) > 1:
-            text = text.replace(folder + "/", "")
-    return text
-
-
-def _shown_error(pitfall: Pitfall, root: str) -> str:
-    """The error as printed (project paths made relative), or the fingerprint."""
-    output = pitfall.failed.run.output
-    warned = is_warning(pitfall.fingerprint)
-    line = next((w.strip() for w in output.splitlines() if is_warning(w)), "") if warned else ""
-    stated = first_error_line(output)
-    if stated and is_summary(stated):
-        # `> Task :test FAILED` only says it failed; "No tests found for given includes" says why
-        stated = selected_nothing_line(output) or stated
-    line = line or stated or nothing_ran(output) or report_line(output)
-    line = line or first_line(output)
-    line = line or pitfall.fingerprint
-    line = re.sub(r"^(?:E\s+|\d{1,2}[.)]\s+)", "", line)
-    line = re.sub(r"\s*\[\s*\d{1,3}%\]$", "", line)  # a runner's progress, not the error
-    line = re.sub(r"\s*\.{4,}\s*", " … ", line)  # a hook's dotted leader (`black....Failed`)
-    line = _relative(line, pitfall, root)
-    # A build engine's own file outside the project (`/usr/share/dotnet/sdk/…/x.targets(166,5):
-    # error NETSDK1045: …`): where it sits says nothing the error does not.
-    line = _OUTSIDE_PLACE.sub("", line)
-    line = unframed(line)
-    return clip_stated(line.replace("`", "'"), 160)
-
-
-_OUTSIDE_PLACE = re.compile(r"^/[^\s(]*\(\d+,\d+\):[ \t]+(?=error\b)")
-#: A frame `path:line:in 'method': ` (or `in `method'`) before an error's message.
-_RAISED_IN = re.compile(r"^[^\s:]+:\d+:in [`'][^`'\n]{1,200}':[ \t]+(?=\S)")
-
-
-def unframed(line: str) -> str:
-    """An error line without the backtrace frame before its message (`…/runtime.rb:304:in
-    'check!': You have …`): where it was raised, not what went wrong."""
-    return _RAISED_IN.sub("", line)
-
-
-def clip_stated(text: str, limit: int) -> str:
-    """An error line cut to `limit`: whole when it fits, else at the end of its last whole word
-    (`… package github.com/acme/x (imported by…`), never inside a word."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    room = flat[: limit - 1]
-    space = len(room) if flat[limit - 1] == " " else room.rfind(" ")
-    cut = room[:space] if space >= limit // 2 else room
-    return cut.rstrip(" ,;:") + "…"
-
-
-def _remedy(pitfall: Pitfall, root: str = "") -> str:
-    said = _said_remedy(pitfall, root)
-    if pitfall.reported:
-        return (
-            f"{said} (the rerun's output is not in the transcript: the assistant reported the pass)"
-        )
-    return said
-
-
-def _said_remedy(pitfall: Pitfall, root: str = "") -> str:
-    fix_command = _relative(pitfall.fix_command, pitfall, root)
-    if pitfall.fix == "claimed":
-        return (
-            f"the assistant reported {fix_command} (the edit is not in the transcript), "
-            "and the rerun passed"
-        )
-    if pitfall.steps:
-        steps = [_relative(s, pitfall, root) for s in pitfall.steps]
-        if len(steps) == 1:
-            return f"{steps[0]} fixed it"
-        return f"{', then '.join(steps)} got it to pass"
-    if pitfall.fix == "variant":
-        passed = pitfall.passed
-        if passed is not None and formatter_for(pitfall.failed, passed):
-            # The check did not pass without its flag: the formatter rewrote the files.
-            shown = _relative(passed.text, pitfall, root)
-            return f"running the formatter (`{shown_command(shown, 90)}`) fixed it"
-        change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
-        if passed and not change:
-            # a runner's own option (`uv run --extra test pytest`): the words as typed
-            change = argument_change(typed_words(pitfall.failed), typed_words(passed))
-        if passed and dropped_wrapper(pitfall.failed, passed):
-            # `rtk bun run test`: "unrecognized subcommand 'bun'": the wrapper was the trouble
-            shown = shown_command(_relative(passed.text, pitfall, root), 90)
-            return f"running it without `{pitfall.failed.program}` worked (`{shown}`)"
-        wrapper = _wrapper(pitfall)
-        if wrapper and not change:
-            # The same command run through something: what was put before it is the fix.
-            shown = shown_command(fix_command, 90)
-            return f"putting `{wrapper}` before it worked (`{shown}`)"
-        if change:
-            shown = _relative(passed.text, pitfall, root) if passed else ""
-            example = f" (`{shown}`)" if len(shown) <= 90 else ""
-            return f"re-running it {change} worked{example}"
-        return f"re-running it as `{shown_command(fix_command, 120)}` worked"
-    if pitfall.fix == "setup":
-        before = "".join(
-            f"`{shown_command(_relative(b, pitfall, root), 60)}`, then "
-            for b in pitfall.setup_before
-        )
-        return f"running {before}`{shown_command(fix_command, 90)}` first fixed it"
-    if pitfall.fix == "formatter":
-        return f"running the formatter (`{shown_command(fix_command, 90)}`) fixed it"
-    if pitfall.fix == "rewrote":
-        return "it rewrote the files itself, and running it again passed"
-    if pitfall.fix == "folder":
-        return (
-            f"the shell was still in `{clip(pitfall.fix_command, 60)}/` after a `cd`, so the "
-            "path did not resolve: run it from the repository root"
-        )
-    shown = ", ".join(pitfall.files[:MAX_FILES_SHOWN])
-    more = " …" if len(pitfall.files) > MAX_FILES_SHOWN else ""
-    if pitfall.named:
-        return f"it passed after editing {shown}{more}, named in the error"
-    return f"it passed after editing {shown}{more}"
 
 
 def _fix_weight(pitfall: Pitfall) -> float:
@@ -201,16 +75,6 @@ _GROUPED_PURPOSES = frozenset({"lint", "typecheck", "format"})
 WRAPPER_KEY_PREFIX = "pitfall:run-with:"
 
 
-def _wrapper(pitfall: Pitfall) -> str:
-    """What the passing run put before the same command (`source .venv/bin/activate &&`,
-    `uv run`, `bundle exec`), or ""."""
-    if pitfall.fix != "variant" or pitfall.passed is None:
-        return ""
-    return wrapper_words(pitfall.failed.run.command, pitfall.fix_command) or wrapper_words(
-        pitfall.failed.text, pitfall.fix_command
-    )
-
-
 def _commands(group: list[Pitfall]) -> list[str]:
     return list(dict.fromkeys(p.failed.text.splitlines()[0] for p in group if p.failed.text))
 
@@ -231,15 +95,15 @@ def _wrapper_finding(key: str, group: list[Pitfall], root: str) -> Finding | Non
     if len(commands) < 2:
         return None
     shown = group[-1]
-    wrapper = _wrapper(shown)
+    wrapper = put_before(shown)
     sessions = {p.failed.run.session_id or "" for p in group}
     seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
-    names = " and ".join(f"`{shown_command(_relative(c, shown, root), 50)}`" for c in commands[:3])
-    errors = list(dict.fromkeys(_shown_error(p, root) for p in reversed(group)))[:2]
+    names = " and ".join(f"`{shown_command(relative(c, shown, root), 50)}`" for c in commands[:3])
+    errors = list(dict.fromkeys(shown_error(p, root) for p in reversed(group)))[:2]
     text = (
         f"Commands here must run as `{wrapper} …`: {names} failed with "
-        f"`{'` and with `'.join(errors)}`{seen}{_because(shown)}; putting `{wrapper}` before "
-        f"them worked (`{shown_command(_relative(shown.fix_command, shown, root), 90)}`)."
+        f"`{'` and with `'.join(errors)}`{seen}{because(shown)}; putting `{wrapper}` before "
+        f"them worked (`{shown_command(relative(shown.fix_command, shown, root), 90)}`)."
     )
     importance = 0.65 + 0.05 * min(len(commands) - 2, 2) + 0.08 * min(len(sessions) - 1, 4)
     event_ids = [e for p in group for e in p.event_ids]
@@ -261,7 +125,7 @@ def _group_key(pitfall: Pitfall) -> str:
         return FOLDER_KEY_PREFIX + re.sub(r"[^a-z0-9]+", "-", pitfall.fix_command.lower())[:40]
     failed = pitfall.failed
     scope = re.sub(r"[^a-z0-9]+", "-", failed.scope.lower()).strip("-")
-    wrapper = _wrapper(pitfall)
+    wrapper = put_before(pitfall)
     if wrapper:
         slug = re.sub(r"[^a-z0-9]+", "-", wrapper.lower()).strip("-")[:40]
         return f"{WRAPPER_KEY_PREFIX}{slug}" + (f":{scope}" if scope else "")
@@ -335,88 +199,14 @@ def _fold_into_gates(groups: dict[str, list[Pitfall]]) -> dict[str, list[str]]:
     return {gate: commands[:3] for gate, commands in passing.items()}
 
 
-def _because(pitfall: Pitfall, remedy: str = "") -> str:
-    """ "; <why>" from the causes found for a failure, or "": without what they say of the
-    change `remedy` already states (`_unrepeated`)."""
-    causes = [c for c in (_unrepeated(c, remedy) for c in pitfall.causes) if c]
-    if not causes:
-        return ""
-    first, *rest = causes
-    if re.fullmatch(r"`[^`]*`", first):
-        # The output's own line, quoted whole; a diagnosis may open with a code span too.
-        said = f"; the assistant found: {_lowered(rest[0])}" if rest else ""
-        return f"; the output explains {first}{said}"
-    said = "; then ".join(_lowered(c) for c in (first, *rest))
-    return f"; the assistant found: {said}"
-
-
-def _unrepeated(cause: str, remedy: str) -> str:
-    """`cause` without its clauses in which the assistant says it made the change `remedy`
-    already states, every code span of it ("… in Package.swift; I added `x` to it" beside
-    "the assistant reported adding `x` …"): the fix is said once. "" when nothing is left."""
-    kept = [c for c in _clauses(cause) if not _restates(c, remedy)]
-    return "; ".join(kept)
-
-
-def _clauses(text: str) -> list[str]:
-    """`text` split at each "; " outside its code spans (whole when a span is left open)."""
-    parts = text.split("`")
-    if len(parts) % 2 == 0:
-        return [text]
-    clauses = [""]
-    for k, part in enumerate(parts):
-        if k % 2:
-            clauses[-1] += f"`{part}`"
-            continue
-        first, *more = part.split("; ")
-        clauses[-1] += first
-        clauses.extend(more)
-    return clauses
-
-
-#: What may come before "I added …" at a clause's start.
-_THEN = re.compile(r"(?:so|and|then|which),?[ \t]+", re.IGNORECASE)
-
-
-def _restates(clause: str, remedy: str) -> bool:
-    """Whether `clause` is the assistant saying it made a change (`I added `x` to it`) whose
-    code spans `remedy` all holds."""
-    text = clause.strip()
-    text = text[_then.end() :] if (_then := _THEN.match(text)) else text
-    if not remedy or not CLAIMED_CHANGE.match(text):
-        return False
-    spans = re.findall(r"`[^`\n]+`", text)
-    return bool(spans) and all(span in remedy for span in spans)
-
-
-#: Words that open a sentence only because it starts there: lowered to run on after a colon.
-#: Any other capitalised first word may be a name ("Python can't import …") and is kept.
-_OPENERS = frozenset(
-    str.split(
-        "the a an this that these those it its there each every no some all both one any "
-        "our their his her when if since because after before while only without with in on "
-        "at for from by to as not none nothing neither either another other such"
-    )
-)
-
-
-def _lowered(text: str) -> str:
-    """A sentence's first letter lowered to run on after a colon, when its first word is a
-    common opener ("The job is failing …"), not a name ("Python can't …") or an acronym."""
-    words = text.split(maxsplit=1)
-    if words and words[0].lower() in _OPENERS and text[0].isupper():
-        return text[0].lower() + text[1:]
-    return text
-
-
 def _folder_finding(key: str, group: list[Pitfall], root: str) -> Finding:
     """One lesson for every path that did not resolve because the shell was in a sub-folder."""
     shown = group[-1]
     examples: dict[str, None] = {}
     for pitfall in reversed(group):
         command = pitfall.failed.text.splitlines()[0] if pitfall.failed.text else ""
-        error = _shown_error(pitfall, root)
-        examples.setdefault(f"`{shown_command(_relative(command, pitfall, root), 80)}` → `{error}`")
+        error = shown_error(pitfall, root)
+        examples.setdefault(f"`{shown_command(relative(command, pitfall, root), 80)}` → `{error}`")
     sessions = {p.failed.run.session_id or "" for p in group}
     seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
     text = (
@@ -470,16 +260,16 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         # A refused `cd` is part of what failed: the command is shown as it was run.
         ran = shown.failed.run.command if folder_failed(shown.failed) else shown.failed.text
         first = ran.splitlines()[0] if ran else ""
-        command = shown_command(_relative(first, shown, root), 80)
+        command = shown_command(relative(first, shown, root), 80)
         subject = f"`{command}`"
         if command.startswith("hook:"):
             subject = f"The `{command[5:]}` hook"
         seen = f" (seen in {len(sessions)} sessions)" if len(sessions) >= 2 else ""
-        errors = {fingerprint_key(shown.fingerprint): _shown_error(shown, root)}
+        errors = {fingerprint_key(shown.fingerprint): shown_error(shown, root)}
         for other in reversed(group):  # a gate's other findings, most recent first
-            errors.setdefault(fingerprint_key(other.fingerprint), _shown_error(other, root))
+            errors.setdefault(fingerprint_key(other.fingerprint), shown_error(other, root))
         error = "` and with `".join(list(errors.values())[:2])
-        remedy = _remedy(shown, root) if shown.fix else "no fix was recorded"
+        remedy = fix_said(shown, root) if shown.fix else "no fix was recorded"
         if not shown.fix and refused_by_host(shown.failed):
             remedy = "the host refused it, so it never ran, and no way past it was seen"
         if not shown.fix and ran_nothing(shown):
@@ -492,14 +282,14 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             )
         # The checks a gate runs, passed apart before committing, are what gets past it.
         passed_apart = direct.get(key, []) or _gate_checks_run(key, group, shown)
-        before = [f"`{shown_command(_relative(c, shown, root), 60)}`" for c in passed_apart]
+        before = [f"`{shown_command(relative(c, shown, root), 60)}`" for c in passed_apart]
         if before:
             passing = f"running {', '.join(before)} before committing gets past it"
             remedy = f"{remedy}; {passing}" if shown.fix else passing
         failed_with = "ran no test with" if ran_nothing(shown) else "failed with"
         if is_warning(shown.fingerprint):
             failed_with = "printed"  # it passed with a warning the change then cleared
-        text = f"{subject} {failed_with} `{error}`{seen}{_because(shown, remedy)}; {remedy}."
+        text = f"{subject} {failed_with} `{error}`{seen}{because(shown, remedy)}; {remedy}."
         if key.startswith(f"{GATE_KEY_PREFIX}commit"):
             checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:

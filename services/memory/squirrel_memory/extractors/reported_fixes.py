@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun
+from squirrel_memory.extractors.evidence import Attempt
 from squirrel_memory.extractors.lessons import Reply, stated_sentences
+from squirrel_memory.extractors.pitfall_record import FIX_WINDOW, Pitfall
+from squirrel_memory.extractors.retries import dropped_wrapper, same_intent
 from squirrel_memory.models import StoredEvent
 
 #: "I added …", "I've set …": a change the assistant says it made, in the past tense.
@@ -170,3 +174,72 @@ def reported_pass(
             return reply
         return None  # the first reply after the run says something else: no report of a pass
     return None
+
+
+def reported_rerun(
+    found: list[Attempt],
+    i: int,
+    tries: list[tuple[Attempt, datetime | None]],
+    said: Sequence[Reply],
+    lost: Sequence[Attempt] = (),
+) -> tuple[list[Attempt], int] | None:
+    """(the attempts with the rerun the assistant reported passing put in, its index) when the
+    first reply after the last try of `found[i]` says plainly that it passed and no later run
+    of the same intent came before that reply; None otherwise. The rerun is the run of the
+    same intent whose result was lost before that reply (`lost`: `bun run test` after `rtk bun
+    run test` failed), else the last try again, at the reply."""
+    failed = found[i]
+    last = tries[-1][0]
+    session = failed.run.session_id
+    rerun = next(
+        (
+            a
+            for a in lost
+            if a.run.session_id == session
+            and a.run.timestamp > last.run.timestamp
+            and a.run.timestamp - failed.run.timestamp <= FIX_WINDOW
+            and (same_intent(failed, a) or dropped_wrapper(failed, a))
+        ),
+        None,
+    )
+    start = rerun.run.timestamp if rerun is not None else last.run.timestamp
+    # A run of the same intent whose result came after that: the reply speaks of it, not of
+    # the lost one.
+    later = [
+        a.run.timestamp
+        for a in found[i + 1 :]
+        if a.run.session_id == session and a.run.timestamp > start and same_intent(failed, a)
+    ]
+    reply = reported_pass(said, session, start, min(later, default=None))
+    if reply is None or reply.timestamp - failed.run.timestamp > FIX_WINDOW:
+        return None
+    if rerun is not None:
+        run = replace(rerun.run, ok=True)
+        again = replace(rerun, run=run)
+    else:
+        run = replace(
+            last.run, event_id=reply.event_id, timestamp=reply.timestamp, ok=True, output=""
+        )
+        again = replace(last, run=run)
+    k = next(
+        (j for j in range(i + 1, len(found)) if found[j].run.timestamp > run.timestamp),
+        len(found),
+    )
+    return [*found[:k], again, *found[k:]], k
+
+
+def claimed_fix(
+    pitfall: Pitfall, passed: Attempt, said: Sequence[Reply], last_try: datetime
+) -> Pitfall:
+    """`pitfall` fixed by the change a reply between its last try and the passing rerun says
+    the assistant made (`claimed`), when nothing seen changed and the reply names a file or a
+    flag; else `pitfall` as it is."""
+    if not said:
+        return pitfall
+    step, event_id = claimed_change(
+        said, pitfall.failed.run.session_id, last_try, passed.run.timestamp
+    )
+    if not step:
+        return pitfall
+    ids = (*pitfall.event_ids, event_id, passed.run.event_id)
+    return replace(pitfall, passed=passed, fix="claimed", fix_command=step, event_ids=ids)

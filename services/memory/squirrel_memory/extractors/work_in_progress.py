@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from squirrel_memory.extractors.evidence.test_reports import report_line
-from squirrel_memory.extractors.fixes import Pitfall
+from squirrel_memory.extractors.pitfall_record import Pitfall
 from squirrel_memory.extractors.pitfalls import normalise_line
 
 #: The session saying the failure was intended or expected.

@@ -39,8 +39,9 @@ from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, relative_path, user_requests
 from squirrel_memory.extractors.evidence import attempts, command_base
-from squirrel_memory.extractors.fixes import Change, find_pitfalls
+from squirrel_memory.extractors.fixes import find_pitfalls
 from squirrel_memory.extractors.pitfall_memories import FOLDER_KEY_PREFIX
+from squirrel_memory.extractors.pitfall_record import Change
 from squirrel_memory.extractors.pitfalls import fingerprint_key
 from squirrel_memory.extractors.working_habits import user_instructions
 from squirrel_memory.models import StoredEvent
