@@ -9,9 +9,10 @@ module holds the first and the replies' sentences; `output_explanations` the sec
   ("The workflow is failing on formatting checks.", "This fails because the column is not
   nullable.", "The tests don't read `.env` at all: …", "The failures only show up when …",
   "The push was stopped by the pre-push hook: …"), also after a lead-in ("I see the issue -
-  <cause>", "Found the problem: <cause>", "Here's what's going on: <cause>"), never a plan ("Let me fix …"), a reaction ("Perfect!") or what the session saw
-  ("the issue is that we can see the link is missing": a symptom, not its cause) or where
-  the trouble is ("the issue is in the `render` function": a place, not a cause);
+  <cause>", "Found the problem: <cause>", "Here's what's going on: <cause>"), never a plan
+  ("Let me fix …"), a reaction ("Perfect!") or what the session saw ("the issue is that we
+  can see the link is missing": a symptom, not its cause) or where the trouble is ("the
+  issue is in the `render` function": a place, not a cause);
 - `explanation`: the line of the output that explains the error (`hint: Use -f if you really
   want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`), or its cause
   as a resolver or a compiler states it (`cause_line`: the lines under `The conflict is caused
