@@ -638,3 +638,60 @@ def test_an_empty_search_put_down_to_a_step_or_a_guess_is_no_finding(reply: str)
     )
 
     assert learned(events) == []
+
+
+# --- an insight block --------------------------------------------------------------------------
+
+INSIGHT = "`★ Insight ─────────────────────────────────────`"
+RULE = "`─────────────────────────────────────────────────`"
+
+
+def test_the_sentences_of_an_insight_block_are_findings_in_any_language() -> None:
+    reply = "\n".join(
+        [
+            "The release is out.",
+            INSIGHT,
+            "The git override in `[tool.sources]` is used locally but left out of the published "
+            "package. Очереди ревью раздельны по платформам, и первая версия идёт как новая.",
+            RULE,
+            "Everything else passed.",
+        ]
+    )
+    events = _session(
+        ("user_message", {"text": "ship it"}), ("assistant_response", {"text": reply})
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: The git override in `[tool.sources]` is used locally but left out "
+        "of the published package.",
+        "Found in a session: Очереди ревью раздельны по платформам, и первая версия идёт как новая.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "inside",
+    [
+        "The cache probably kept the old copy of the package.",  # a guess
+        "I reinstalled the package with the new flag.",  # the session's own step
+        "Let me check the lock file next.",  # a plan
+        "What did the resolver pick here?",  # a question
+    ],
+)
+def test_a_guess_a_step_a_plan_or_a_question_in_an_insight_block_is_no_finding(
+    inside: str,
+) -> None:
+    reply = "\n".join([INSIGHT, inside, RULE])
+    events = _session(
+        ("user_message", {"text": "ship it"}), ("assistant_response", {"text": reply})
+    )
+
+    assert learned(events) == []
+
+
+def test_a_sentence_after_the_insight_block_is_read_as_any_other() -> None:
+    reply = "\n".join([INSIGHT, RULE, "The release notes were copied from the changelog file."])
+    events = _session(
+        ("user_message", {"text": "ship it"}), ("assistant_response", {"text": reply})
+    )
+
+    assert learned(events) == []

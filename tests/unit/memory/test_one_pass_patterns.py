@@ -83,6 +83,9 @@ CALLS = [
     # A closing report's sentence with advice after ", so": the statement before it.
     ("squirrel_memory.extractors.closing_reports", "clauses", "' so' * 100_000", []),
     ("squirrel_memory.extractors.closing_reports", "clauses", "', so ' + 'a ' * 150_000", []),
+    # An insight block's sentences, in any script.
+    ("squirrel_memory.extractors.learned", "insight_sentences", "'a. ' * 100_000", ["a. a. a. "]),
+    ("squirrel_memory.extractors.learned", "insight", "'a ' * 150_000", ""),
     # A finding behind a label, a rule behind an answer's lead word, an empty search's cause.
     ("squirrel_memory.extractors.learned", "finding", "\"Here's what \" + ' ' * 300_000 + 'x'", ""),
     ("squirrel_memory.extractors.learned", "named_rule", "'No: ' + 'a ' * 150_000, ''", ""),

@@ -158,6 +158,11 @@ _NAMED_RULE = re.compile(
 _ANSWER_LEAD = re.compile(
     r"^(?:yes|yep|no|nope|right|correct|exactly|indeed)\s*(?:[:,]|[-–—])\s+", re.IGNORECASE
 )
+#: The label that opens an insight block of a reply (an output style that explains as it
+#: works) and the rule that closes it: every sentence between them is offered as an
+#: explanation, in whatever language the reply is written.
+_INSIGHT_OPENS = re.compile(r"^`?★ ?insight\b", re.IGNORECASE)
+_INSIGHT_CLOSES = re.compile(r"^`?[─━]{8,}`?$")
 #: Words that stand for no named thing when they open a sentence.
 _PRONOUN_WORD = re.compile(
     r"^(?:everything|nothing|something|anything|everyone|nobody|none|each|every|both|all|some|"
@@ -213,6 +218,32 @@ def finding(text: str) -> str:
         # the first one a finding of its own, unless it qualifies it ("…; but only …")
         said = _stated(first)
     return said
+
+
+def insight_sentences(paragraph: str) -> list[str]:
+    """The sentences of a paragraph in any script: split after `.`, `!` or `?` where the next
+    one opens with a capital letter or a code span."""
+    found: list[list[str]] = []
+    for part in re.split(r"(?<=[.!?])\s+", paragraph):
+        if found and not (part[:1].isupper() or part[:1] == "`"):
+            found[-1].append(part)
+        elif part:
+            found.append([part])
+    return [" ".join(parts) for parts in found]
+
+
+def insight(text: str) -> str:
+    """A sentence of an insight block (the label announces an explanation, in any language),
+    as a finding, or "": not a question, a lead-in, a guess, a plan, nor about anyone's steps
+    or the session's own change."""
+    flat = _ITEM.sub("", " ".join(text.split()).strip())
+    if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or len(flat.split()) < 4:
+        return ""
+    if flat.endswith((":", "?")) or _PLAN.match(flat) or _HEDGE.search(flat):
+        return ""
+    if _PERSONAL.search(flat) or _THE_WORK.search(flat):
+        return ""
+    return sentence(f"{FOUND_PREFIX}{flat}") or ""
 
 
 def _stated(found: str) -> str:
@@ -351,10 +382,20 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
             continue
         seen = "\n".join(evidence).lower()
         prose = re.sub(r"```.*?(?:```|$)", " ", plain_apostrophes(text), flags=re.DOTALL)
+        inside = False  # within an insight block ("★ Insight ───" … "───")
         for paragraph in prose.split("\n"):
-            said_here = _SENTENCE.split(" ".join(without_bold(paragraph).split()))
+            if _INSIGHT_OPENS.match(paragraph.strip()):
+                inside = True
+                continue
+            if inside and _INSIGHT_CLOSES.match(paragraph.strip()):
+                inside = False
+                continue
+            flat = " ".join(without_bold(paragraph).split())
+            said_here = insight_sentences(flat) if inside else _SENTENCE.split(flat)
             for at, raw in enumerate(said_here):
                 said = finding(raw) if counts["opened"] < MAX_FINDINGS else ""
+                if not said and inside and counts["opened"] < MAX_FINDINGS:
+                    said = insight(raw)
                 ids: tuple[str, ...] = (event.id,)
                 cause = not said and trouble and counts["cause"] < MAX_STATED_CAUSES
                 if cause and (said := stated_cause(raw)):
