@@ -2,34 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from squirrel_memory.extractors.missed_searches import glob_regex, missed_searches
 from squirrel_memory.models import StoredEvent
+from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 ROOT = "/home/dev/site"
 
 
-def _session(*steps: tuple[str, dict[str, object]], session: str = "s") -> list[StoredEvent]:
-    return [
-        StoredEvent(
-            id=f"evt_{n}",
-            project_id=ROOT,
-            user_id="u",
-            source_tool="claude_code",
-            session_id=session,
-            timestamp=T0 + timedelta(seconds=n),
-            event_type=kind,
-            content=dict(content),
-            file_paths=(),
-            hash=f"h{n}",
-            origin="typed" if kind == "user_message" else "",
-        )
-        for n, (kind, content) in enumerate(steps, 1)
-    ]
+def _session(*steps: tuple[str, dict[str, object]]) -> list[StoredEvent]:
+    session = Session(ROOT, "s", T0)
+    for kind, content in steps:
+        session.add(kind, dict(content), origin="typed" if kind == "user_message" else "")
+    return session.events
 
 
 def _search(
@@ -62,7 +51,7 @@ def test_a_search_that_found_nothing_before_a_command_found_the_file_is_a_pitfal
         '-path "*/console/*"` found it.'
     ]
     assert found[0].key == "pitfall:missed_search:glob"
-    assert found[0].event_ids == ("evt_3", "evt_5", "evt_6")
+    assert found[0].event_ids == ("s_0003", "s_0005", "s_0006")
 
 
 def test_an_absolute_path_inside_the_project_counts() -> None:
