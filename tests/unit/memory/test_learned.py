@@ -675,6 +675,7 @@ def test_the_sentences_of_an_insight_block_are_findings_in_any_language() -> Non
         "I reinstalled the package with the new flag.",  # the session's own step
         "Let me check the lock file next.",  # a plan
         "What did the resolver pick here?",  # a question
+        "This means the package has been broken for every consumer since then.",  # a pronoun
     ],
 )
 def test_a_guess_a_step_a_plan_or_a_question_in_an_insight_block_is_no_finding(

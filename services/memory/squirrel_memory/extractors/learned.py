@@ -163,6 +163,8 @@ _ANSWER_LEAD = re.compile(
 #: explanation, in whatever language the reply is written.
 _INSIGHT_OPENS = re.compile(r"^`?★ ?insight\b", re.IGNORECASE)
 _INSIGHT_CLOSES = re.compile(r"^`?[─━]{8,}`?$")
+#: A sentence whose subject is only a pronoun: it names nothing of its own.
+_PRONOUN_OPENS = re.compile(r"^(?:it|this|that|these|those|they|there)\b", re.IGNORECASE)
 #: Words that stand for no named thing when they open a sentence.
 _PRONOUN_WORD = re.compile(
     r"^(?:everything|nothing|something|anything|everyone|nobody|none|each|every|both|all|some|"
@@ -241,8 +243,8 @@ def insight(text: str) -> str:
         return ""
     if flat.endswith((":", "?")) or _PLAN.match(flat) or _HEDGE.search(flat):
         return ""
-    if _PERSONAL.search(flat) or _THE_WORK.search(flat):
-        return ""
+    if _PERSONAL.search(flat) or _THE_WORK.search(flat) or _PRONOUN_OPENS.match(flat):
+        return ""  # "This means …" leans on the sentence before it
     return sentence(f"{FOUND_PREFIX}{flat}") or ""
 
 
