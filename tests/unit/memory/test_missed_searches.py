@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.missed_searches import glob_regex, missed_searches
+from squirrel_memory.extractors.missed_searches import glob_regex, looks_only, missed_searches
 from squirrel_memory.models import StoredEvent
 from tests.unit.memory.session_builder import Session
 
@@ -88,6 +88,26 @@ def test_an_absolute_path_inside_the_project_counts() -> None:
             ("user_message", {"text": "I added it now, try again."}),
             _ran("ls docs", "docs/billing.md"),
         ],
+        # a file written between the search and the listing: it may be new
+        [
+            *_search("t1", "**/billing.md", "No files found"),
+            ("code_change", {"tool": "Write", "path": "docs/billing.md"}),
+            _ran("ls docs", "docs/billing.md"),
+        ],
+        # a command that may have written it, before or as part of the listing
+        [
+            *_search("t1", "**/billing.md", "No files found"),
+            _ran("touch docs/billing.md", ""),
+            _ran("ls docs", "docs/billing.md"),
+        ],
+        [
+            *_search("t1", "**/billing.md", "No files found"),
+            _ran("git checkout docs && ls docs", "docs/billing.md"),
+        ],
+        [
+            *_search("t1", "**/billing.md", "No files found"),
+            _ran("find . -name billing.md > found.txt; cat found.txt", "docs/billing.md"),
+        ],
         # a path outside the project
         [*_search("t1", "**/billing.md", "No files found"), _ran("ls /tmp", "/tmp/x/billing.md")],
     ],
@@ -96,6 +116,20 @@ def test_no_pitfall_when_the_search_found_it_looked_elsewhere_or_nothing_matches
     steps: list[tuple[str, dict[str, object]]],
 ) -> None:
     assert missed_searches(_session(*steps)) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "looks"),
+    [
+        ('find . -name "*.md" | grep -i billing', True),
+        ("git ls-files docs && ls -la docs", True),
+        ("npm install && ls node_modules", False),
+        ("git pull; ls", False),
+        ("ls > listing.txt", False),
+    ],
+)
+def test_a_command_that_only_looks(command: str, looks: bool) -> None:
+    assert looks_only(command) is looks
 
 
 @pytest.mark.parametrize(

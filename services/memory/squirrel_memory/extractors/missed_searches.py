@@ -10,9 +10,11 @@ the same turns unless it knows. The rule is the same for every host and ecosyste
 - a listing tool (`searched_files.LISTING_TOOLS`) was called with a file pattern (letters,
   `*`, `?`, `/`, `.`, braces; no words of a text search) and no folder of its own, and its
   answer lists no path (a short line such as "No files found", or nothing);
-- later in the same turn (before the user's next message) a command that succeeded or another
-  search printed a path, relative to the project or inside it, that the pattern matches (`**`
-  any folders, `*` any part of a name);
+- later in the same turn (before the user's next message) a command that succeeded and only
+  looks (`find`, `ls`, `rg`, `git ls-files` …, no redirection) or another search printed a
+  path, relative to the project or inside it, that the pattern matches (`**` any folders, `*`
+  any part of a name), and nothing in between wrote a file or ran a command that may have
+  (an edit, a write, any other command);
 - the first search ran in the same session as the one that found it.
 
 The pitfall reads "A file search of `<tool>` answered `<its answer>` for `<pattern>` although
@@ -42,6 +44,15 @@ MAX_OUTPUT_CHARS = 20_000
 
 #: A file pattern: no blanks, no words of a regular expression.
 _FILE_PATTERN = re.compile(r"^[\w*?./{},@+-]{1,120}$")
+#: Programs that only look: a command made of these alone changes no file.
+_LOOKS = frozenset(
+    {"find", "fd", "fdfind", "ls", "tree", "rg", "grep", "egrep", "fgrep", "ag", "cat", "head"}
+    | {"tail", "wc", "sort", "uniq", "file", "stat", "realpath", "readlink", "pwd", "echo", "cd"}
+)
+#: The git subcommands that only look.
+_GIT_LOOKS = frozenset({"ls-files", "grep", "status", "log", "show", "ls-tree"})
+#: Where a command's simple commands part.
+_PARTS = re.compile(r"\|\|?|&&|;|\n")
 #: A line of an answer that is a path.
 _PATH = re.compile(r"^(?:\./)?[\w@+.-]+(?:/[\w@+.-]+)+$|^/[\w@+./-]+$")
 
@@ -114,6 +125,24 @@ def _empty(output: str) -> str | None:
     return flat
 
 
+def looks_only(command: str) -> bool:
+    """Whether every simple command of `command` only looks (`find`, `ls`, `rg`, `git
+    ls-files` …): a file it prints was there before it ran."""
+    for part in _PARTS.split(command):
+        words = part.split()
+        if not words:
+            continue
+        if ">" in part:
+            return False  # a redirection writes a file
+        program = words[0].rsplit("/", 1)[-1]
+        if program == "git":
+            if len(words) < 2 or words[1] not in _GIT_LOOKS:
+                return False
+        elif program not in _LOOKS:
+            return False
+    return True
+
+
 def _relative(line: str, root: str) -> str:
     path = line.strip()
     if path.startswith("/"):
@@ -136,6 +165,13 @@ def missed_searches(events: list[StoredEvent]) -> list[MissedSearch]:
             continue
         if event.event_type == EventType.TOOL_CALL:
             calls[str(content.get("tool_use_id") or "")] = event
+            continue
+        if event.event_type == EventType.CODE_CHANGE:
+            pending = []  # a file written since may be the one found: no miss is shown
+            continue
+        command = content.get("command")
+        if event.event_type == EventType.COMMAND_RUN and not looks_only(str(command or "")):
+            pending = []
             continue
         output = content.get("output")
         if not isinstance(output, str):
