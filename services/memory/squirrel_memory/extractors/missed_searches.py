@@ -38,7 +38,6 @@ IMPORTANCE = 0.4
 #: The longest answer read as "nothing found", and the longest command quoted.
 MAX_EMPTY_CHARS = 60
 MAX_COMMAND_CHARS = 120
-MAX_PATTERN_CHARS = 120
 #: Characters of an output looked through for the path.
 MAX_OUTPUT_CHARS = 20_000
 
