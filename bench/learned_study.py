@@ -20,9 +20,12 @@ repository no rule was written from, collected after the corroboration rule was 
 gold written before any rule ran over it. `learned5.toml` is the fifth (`sessions5/`, SOURCES5.md):
 two sessions of two repositories no rule was written from (a Rust linter for MATLAB, a Lean 4
 proof project on Windows), collected for an unseen check of the rules on what sessions teach, its
-gold written before any rule ran over it.
+gold written before any rule ran over it. The sixth set is made up (`bench/learned_cases.py`):
+short sessions in ten ecosystems where the assistant explains something after a failure or a
+surprise or sums up the architecture it read, and quiet ones that must teach nothing, written
+before any rule ran over them; their transcripts are written to a temporary folder at each run.
 
-Usage: python -m bench.learned_study [--study first|second|third|fourth|fifth|all] [--details]
+Usage: python -m bench.learned_study [--study first|...|sixth|all] [--details]
                                     [--session NAME ...]
 """
 
@@ -33,7 +36,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from bench import fixture_pipeline
+from bench import fixture_pipeline, learned_cases
 from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
 from bench.study_runs import StudyTable, memories_of, study_main
 from squirrel.v1 import memory_pb2
@@ -46,6 +49,8 @@ STUDIES = {
     "third": STUDY / "learned3.toml",
     "fourth": STUDY / "learned4.toml",
     "fifth": STUDY / "learned5.toml",
+    # Made-up sessions (bench/learned_cases.py); the path only names the set in the output.
+    "sixth": fixture_pipeline.ROOT / "bench" / "learned_cases.py",
 }
 # The memory types that can carry what a session taught about its project.
 LEARNED_TYPES = {
@@ -101,6 +106,8 @@ def _items(raw: object, where: str) -> tuple[Item, ...]:
 
 def load_sessions(path: Path = STUDY / "learned.toml") -> list[Session]:
     """The study's sessions, as `learned.toml` lists them; raises `StudyError` on a bad entry."""
+    if path == STUDIES["sixth"]:
+        return _made_up()
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     sessions: list[Session] = []
     for index, raw in enumerate(data.get("session", [])):
@@ -118,6 +125,28 @@ def load_sessions(path: Path = STUDY / "learned.toml") -> list[Session]:
             )
         )
     return sessions
+
+
+def _made_up() -> list[Session]:
+    """The sixth set: `bench.learned_cases`, its transcripts written to a temporary folder."""
+    written = learned_cases.write_all()
+
+    def entries(raw: tuple[learned_cases.Entry, ...], where: str) -> tuple[Item, ...]:
+        return tuple(
+            Item(note, importance, concepts(match, f"{where}, entry {i + 1}"))
+            for i, (note, importance, match) in enumerate(raw)
+        )
+
+    return [
+        Session(
+            name=case.name,
+            paths=tuple(written[case.name]),
+            ecosystem=case.ecosystem,
+            items=entries(case.items, f"{case.name}, item"),
+            wrong=entries(case.wrong, f"{case.name}, wrong"),
+        )
+        for case in learned_cases.CASES
+    ]
 
 
 async def _run(sessions: list[Session]) -> dict[str, Outcome]:

@@ -84,3 +84,11 @@ def test_the_third_set_loads_with_its_transcripts_and_provenance() -> None:
         assert "what" in kinds, session.name
         assert session.paths and all(p.exists() for p in session.paths), session.name
         assert f"| {session.name} |" in sources
+
+
+def test_the_made_up_sixth_set_writes_its_transcripts_and_has_quiet_cases() -> None:
+    sessions = load_sessions(STUDIES["sixth"])
+    assert len(sessions) >= 30
+    quiet = [s for s in sessions if not s.items]
+    assert len(quiet) >= 9 and all(s.wrong for s in quiet)
+    assert all(s.paths and all(p.exists() for p in s.paths) for s in sessions)

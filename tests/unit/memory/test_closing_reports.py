@@ -352,3 +352,28 @@ def test_a_product_name_with_a_plan_word_is_no_plan() -> None:
 def test_a_plan_word_ending_the_sentence_is_still_a_plan() -> None:
     assert _said("`Serve` should take `mu` once, and that comes next.\n") == []
     assert _said("`Serve` takes `mu` once; the lock goes next.\n") == []
+
+
+def test_advice_that_follows_from_a_statement_is_left_off() -> None:
+    report = (
+        "`settings/local.py` overrides `EMAIL_BACKEND` and never reads the environment, so a "
+        "new mail setting would belong in `settings/base.py`."
+    )
+    found = _said(report, read=SETTINGS, path="settings/base.py", ask="Where is mail set?")
+    assert found == [
+        f"{PREFIX}: `settings/local.py` overrides `EMAIL_BACKEND` and never reads the environment."
+    ]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # the statement itself guesses
+        "`settings/local.py` probably overrides `EMAIL_BACKEND`, so a new setting would go in "
+        "`settings/base.py`.",
+        # advice to the user, with nothing stated before it
+        "So you would put it in `settings/base.py`.",
+    ],
+)
+def test_no_statement_when_what_precedes_the_advice_guesses_or_nothing_does(report: str) -> None:
+    assert _said(report, read=SETTINGS, path="settings/base.py", ask="Where is mail set?") == []

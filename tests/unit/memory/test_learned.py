@@ -517,3 +517,182 @@ def test_a_labelled_precedence_or_a_reset_is_a_rule(text: str, said: str) -> Non
 def test_a_reset_or_an_override_said_of_the_work_or_guessed_is_no_finding() -> None:
     assert finding("Note: I reset the counters when the node restarts, in `Limiter`.") == ""
     assert finding("Note: `runtime.exs` probably overrides `per_minute` in production.") == ""
+
+
+# --- an explanation behind "That's why:", an answer's lead word, a lower-case program ---------
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        (
+            "That's why: when `APP_ENV` is set, the loader ignores `settings.ini` entirely.",
+            "Found in a session: when `APP_ENV` is set, the loader ignores `settings.ini` entirely.",
+        ),
+        (
+            "Here's what's going on: the worker pool doesn't share the request's transaction.",
+            "Found in a session: the worker pool doesn't share the request's transaction.",
+        ),
+    ],
+)
+def test_an_explanation_behind_a_label_is_a_finding(text: str, said: str) -> None:
+    assert finding(text) == said
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "That's why: I changed the port in the config.",  # the session's own step
+        "Here's what's going on: the loader might skip the file on a cold start.",  # a guess
+        "That's why I skipped the slow suite.",  # no label: the work at hand
+    ],
+)
+def test_a_label_before_a_step_or_a_guess_is_no_finding(text: str) -> None:
+    assert finding(text) == ""
+
+
+@pytest.mark.parametrize(
+    ("ask", "reply", "said"),
+    [
+        (  # an answer's lead word before the rule
+            "Why do the admin-ui tests never run?",
+            "Right: `pnpm -r test` only visits the packages listed in `pnpm-workspace.yaml`.",
+            "`pnpm -r test` only visits the packages listed in `pnpm-workspace.yaml`.",
+        ),
+        (  # a program's name opening the rule in lower case, seen in the question
+            "Can I publish 1.2.0 again? It is already on npm.",
+            "No: npm never lets one version number be published twice.",
+            "npm never lets one version number be published twice.",
+        ),
+    ],
+)
+def test_a_rule_after_an_answers_lead_word_is_a_finding(ask: str, reply: str, said: str) -> None:
+    events = _session(
+        ("user_message", {"text": ask}),
+        ("command_run", {"command": "pnpm -r test", "exit_code": 0, "output": "2 passed"}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert [f.content for f in learned(events)] == [f"Found in a session: {said}"]
+
+
+@pytest.mark.parametrize(
+    ("ask", "reply"),
+    [
+        # a common word opening the answer in lower case names nothing
+        ("Can the page load twice? It loads the file.", "No: the file never loads twice here."),
+        ("Can the page load twice? It loads the file.", "No: everything never loads twice."),
+        # a lower-case word the session never saw
+        ("Can I publish again?", "No: bower never lets one version be published twice."),
+    ],
+)
+def test_no_rule_of_a_common_or_unseen_lower_case_word(ask: str, reply: str) -> None:
+    events = _session(
+        ("user_message", {"text": ask}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert learned(events) == []
+
+
+def test_a_search_that_came_back_empty_explained_after_it_failed_is_a_finding() -> None:
+    events = _session(
+        ("user_message", {"text": "Find where the generated client defines fetch_stock."}),
+        ("command_run", {"command": "rg -n 'def fetch_stock'", "exit_code": 1, "output": ""}),
+        (
+            "command_run",
+            {
+                "command": "grep -rn fetch_stock .",
+                "exit_code": 0,
+                "output": "./out/gen/client.py:88",
+            },
+        ),
+        (
+            "assistant_response",
+            {
+                "text": "`rg` found nothing because the client is written to `out/gen/`, which "
+                "is listed in `.gitignore`."
+            },
+        ),
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: `rg` found nothing because the client is written to `out/gen/`, "
+        "which is listed in `.gitignore`."
+    ]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "`rg` found nothing because I searched the wrong folder for `out/gen/`.",  # a step
+        "`rg` found nothing because `out/gen/` might be ignored somewhere.",  # a guess
+    ],
+)
+def test_an_empty_search_put_down_to_a_step_or_a_guess_is_no_finding(reply: str) -> None:
+    events = _session(
+        ("user_message", {"text": "Find where the generated client defines fetch_stock."}),
+        ("command_run", {"command": "rg -n 'def fetch_stock'", "exit_code": 1, "output": ""}),
+        ("command_run", {"command": "ls out/gen/", "exit_code": 0, "output": "client.py"}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert learned(events) == []
+
+
+# --- an insight block --------------------------------------------------------------------------
+
+INSIGHT = "`★ Insight ─────────────────────────────────────`"
+RULE = "`─────────────────────────────────────────────────`"
+
+
+def test_the_sentences_of_an_insight_block_are_findings_in_any_language() -> None:
+    reply = "\n".join(
+        [
+            "The release is out.",
+            INSIGHT,
+            "The git override in `[tool.sources]` is used locally but left out of the published "
+            "package. Очереди ревью раздельны по платформам, и первая версия идёт как новая.",
+            RULE,
+            "Everything else passed.",
+        ]
+    )
+    events = _session(
+        ("user_message", {"text": "ship it"}), ("assistant_response", {"text": reply})
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: The git override in `[tool.sources]` is used locally but left out "
+        "of the published package.",
+        "Found in a session: Очереди ревью раздельны по платформам, и первая версия идёт как новая.",
+    ]
+
+
+@pytest.mark.parametrize(
+    "inside",
+    [
+        "The cache probably kept the old copy of the package.",  # a guess
+        "I reinstalled the package with the new flag.",  # the session's own step
+        "Let me check the lock file next.",  # a plan
+        "What did the resolver pick here?",  # a question
+        "This means the package has been broken for every consumer since then.",  # a pronoun
+    ],
+)
+def test_a_guess_a_step_a_plan_or_a_question_in_an_insight_block_is_no_finding(
+    inside: str,
+) -> None:
+    reply = "\n".join([INSIGHT, inside, RULE])
+    events = _session(
+        ("user_message", {"text": "ship it"}), ("assistant_response", {"text": reply})
+    )
+
+    assert learned(events) == []
+
+
+def test_a_sentence_after_the_insight_block_is_read_as_any_other() -> None:
+    reply = "\n".join([INSIGHT, RULE, "The release notes were copied from the changelog file."])
+    events = _session(
+        ("user_message", {"text": "ship it"}), ("assistant_response", {"text": reply})
+    )
+
+    assert learned(events) == []

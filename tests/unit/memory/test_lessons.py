@@ -905,3 +905,47 @@ def test_a_panics_message_the_error_line_already_shows_is_no_explanation() -> No
         )
         == ""
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (  # what a tool or a process leaves undone
+            "The tests don't read `.env` at all: the runner loads `.env.ci`, which has no key.",
+            "The tests don't read `.env` at all: the runner loads `.env.ci`, which has no key",
+        ),
+        (
+            "The package sits under `src/`, so it isn't importable until it is installed.",
+            "The package sits under `src/`, so it isn't importable until it is installed",
+        ),
+        (  # a failure that shows only under a condition
+            "The failures only show up when both suites run at the same time on one database.",
+            "The failures only show up when both suites run at the same time on one database",
+        ),
+        (  # what stopped it
+            "The push was stopped by the repository's pre-push hook, which runs the linter.",
+            "The push was stopped by the repository's pre-push hook, which runs the linter",
+        ),
+        (  # behind a label that announces it
+            "Here's what's going on: the spawned task doesn't own the sandboxed connection.",
+            "The spawned task doesn't own the sandboxed connection",
+        ),
+    ],
+)
+def test_what_is_left_undone_shows_under_a_condition_or_stopped_it_is_the_cause(
+    text: str, cause: str
+) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None)[0] == cause
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't read `.env` here; let me check the runner instead.",  # a plan
+        "The errors might only show up when both suites run at once.",  # a guess
+        "Here's what's going on: let me rerun it with logging.",  # a plan behind the label
+        "The push was stopped by me to check the branch first.",  # the session's own step
+    ],
+)
+def test_a_step_a_guess_or_a_plan_is_no_such_cause(text: str) -> None:
+    assert diagnosis([_reply(text)], "s", T0, None) == ("", "")

@@ -61,6 +61,41 @@ CALLS = [
     ("squirrel_memory.extractors.stated_causes", "sentences", "'[a](' * 200_000", ["[a]([a](["]),
     ("squirrel_memory.extractors.lessons", "_explaining_sentence", "'[' * 300_000", ""),
     ("squirrel_memory.extractors.lessons", "_explaining_sentence", "'[a](' * 200_000", ""),
+    # A cause that shows only under a condition, what a tool leaves undone, what stopped it.
+    (
+        "squirrel_memory.extractors.lessons",
+        "_explaining_sentence",
+        "'The failures ' + 'only ' * 60_000 + 'x'",
+        "",
+    ),
+    (
+        "squirrel_memory.extractors.lessons",
+        "_explaining_sentence",
+        "'The tests ' + ' ' * 300_000",
+        "",
+    ),
+    (
+        "squirrel_memory.extractors.lessons",
+        "_explaining_sentence",
+        "'Stopped ' + 'by ' * 100_000",
+        "",
+    ),
+    # A closing report's sentence with advice after ", so": the statement before it.
+    ("squirrel_memory.extractors.closing_reports", "clauses", "' so' * 100_000", []),
+    ("squirrel_memory.extractors.closing_reports", "clauses", "', so ' + 'a ' * 150_000", []),
+    # An insight block's sentences, in any script.
+    ("squirrel_memory.extractors.learned", "insight_sentences", "'a. ' * 100_000", ["a. a. a. "]),
+    ("squirrel_memory.extractors.learned", "insight", "'a ' * 150_000", ""),
+    # A finding behind a label, a rule behind an answer's lead word, an empty search's cause.
+    ("squirrel_memory.extractors.learned", "finding", "\"Here's what \" + ' ' * 300_000 + 'x'", ""),
+    ("squirrel_memory.extractors.learned", "named_rule", "'No: ' + 'a ' * 150_000, ''", ""),
+    ("squirrel_memory.extractors.learned", "named_rule", "'No ' + ' ' * 300_000 + 'x', ''", ""),
+    (
+        "squirrel_memory.extractors.stated_causes",
+        "stated_cause",
+        "'`rg` found ' + 'no ' * 100_000 + 'because x'",
+        ("", ""),
+    ),
     ("squirrel_memory.extractors.log_failures", "_sentences", "'[' * 300_000", ["[" * 9]),
     ("squirrel_memory.extractors.log_failures", "_sentences", "'[a](' * 200_000", ["[a]([a](["]),
     ("squirrel_memory.extractors.written_notes", "_clean", "'[' * 300_000", "[" * 9),

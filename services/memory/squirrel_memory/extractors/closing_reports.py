@@ -313,6 +313,13 @@ def _stated(raw: str, label: str, report: _Report) -> str:
     return ""
 
 
+#: A consequence said as advice after a statement: ", so <something> would/should …".
+_SO_ADVICE = re.compile(
+    r",? so (?:(?!so )[\w`'.-]+ ){1,4}?(?:would|should|could|can|might)(?: [^,;]{1,160})?\.?$",
+    re.IGNORECASE,
+)
+
+
 def clauses(raw: str) -> list[str]:
     """The first clause of a sentence too long to quote whole, or opened by a short lead-in's
     colon ("Settings are split: `base.py` holds …; `manage.py` selects …"): what stands before
@@ -321,6 +328,11 @@ def clauses(raw: str) -> list[str]:
     and without a lead-in was judged whole ("Slug now uses `parameterize`; the test passes."
     is a report of the work, whichever half is read)."""
     flat = " ".join(raw.split())
+    advice = _SO_ADVICE.search(flat)
+    if advice and advice.start() > 0:
+        # "… never touches `Repo` directly, so refunds would belong in `Billing`": the advice
+        # that follows from it is left off, the statement before it judged alone
+        return [f"{flat[: advice.start()].rstrip(' ,')}."]
     lead = _LEAD_IN.match(flat)
     if not lead and len(flat) <= MAX_STATEMENT_CHARS:
         return []

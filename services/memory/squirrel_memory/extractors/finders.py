@@ -26,6 +26,8 @@ from squirrel_memory.extractors.finder_rows import Extract, Finder, files_of, on
 from squirrel_memory.extractors.labelled_fixes import labelled_fixes
 from squirrel_memory.extractors.listed_caveats import IMPORTANCE as CAVEAT_IMPORTANCE
 from squirrel_memory.extractors.listed_caveats import listed_caveats
+from squirrel_memory.extractors.missed_searches import IMPORTANCE as MISSED_SEARCH_IMPORTANCE
+from squirrel_memory.extractors.missed_searches import missed_searches
 from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_IMPORTANCE
 from squirrel_memory.extractors.missing_manifests import missing_manifests
 from squirrel_memory.extractors.missing_tools import IMPORTANCE as MISSING_TOOL_IMPORTANCE
@@ -117,6 +119,13 @@ FOUND: tuple[Extract, ...] = (
         VERSION_FILES_IMPORTANCE,
         lambda _f: ("pitfall", "release", "version"),
         files_of,
+    ),
+    # A file search that answered nothing although a later step of the turn found the file.
+    Finder(
+        missed_searches,
+        MemoryType.PITFALL,
+        MISSED_SEARCH_IMPORTANCE,
+        lambda _f: ("pitfall", "environment", "search"),
     ),
     # An executable a running program could not start (`spawn rg ENOENT`).
     Finder(

@@ -7,7 +7,7 @@ a note on the work at hand:
 
 - it opens as an explanation ("the issue/problem/reason is that …", "this is because …",
   "it turns out …") or behind the label an assistant puts before a finding ("Note: …",
-  "Heads up: …", "Gotcha: …", "Caveat: …");
+  "Heads up: …", "Gotcha: …", "Caveat: …", "That's why: …", "Here's what's going on: …");
 - it states a rule of behaviour: a negation, "only", "requires", "instead of", "by default",
   "is ignored", "must be <done>" ("must be given `--project …`"; "must be the cache" guesses),
   "overrides", "resets when …";
@@ -35,7 +35,9 @@ since it), because only trouble makes them a cause rather than a remark:
   won't, cannot, never). A plain noun ("the function doesn't handle …") names the work at
   hand, not a tool; it is the weakest shape, tried last, and gives way to the same finding
   said as a cause. This one also counts in the answer to a question the user asked ("How do I
-  run only the feature tests?": "The Feature suite needs the `pdo_sqlite` extension …").
+  run only the feature tests?": "The Feature suite needs the `pdo_sqlite` extension …"), an
+  answer's lead word left off ("No: npm never lets …", "Right: …"); a subject of one word in
+  lower case, seen in the session and not a common word, names a program ("npm").
 
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
@@ -89,7 +91,10 @@ _PARTICIPLE = r"(?:\w+(?:ed|en)|set|run|built|kept|put|made|done|read|shut)\b"
 _OPENING = re.compile(
     r"^(?:[\w!,' ]{0,40}?\b)?(?:the (?:real |actual |root |underlying )?(?:issue|problem|reason|"
     r"catch|cause|culprit) (?:is|was) that|this is because|that'?s because|it turns out"
-    r"(?: that)?|turns out(?: that)?|(?:note|heads[- ]up|gotcha|caveat)\s*:)"
+    r"(?: that)?|turns out(?: that)?|(?:note|heads[- ]up|gotcha|caveat)\s*:|"
+    # a label that announces the explanation: "That's why: …", "Here's what's going on: …"
+    r"(?:that'?s|this is|here'?s) why\s*:|here'?s what(?:'s| is)? (?:going on|happening)\s*:|"
+    r"here'?s what happened\s*:)"
     r"\s+(?P<finding>.+)$",
     re.IGNORECASE,
 )
@@ -107,7 +112,8 @@ _HEDGE = re.compile(
 _RULE = re.compile(
     r"\b(?:does not|doesn'?t|don'?t|do not|can'?t|cannot|isn'?t|aren'?t|is not|are not|won'?t|"
     r"only|requires?|needs?|always|never|instead of|by default|expects?|(?:is|are) ignored|"
-    r"must(?: not)? be " + _PARTICIPLE + r"|overrides?|(?:resets?|reset|is lost|are lost) "
+    r"must(?: not)? be " + _PARTICIPLE + r"|overrides?|ignores?|skips?|"
+    r"(?:resets?|reset|is lost|are lost) "
     r"(?:when|on|after|whenever))\b",
     re.IGNORECASE,
 )
@@ -146,6 +152,23 @@ _NAMED_RULE = re.compile(
     r"(?:requires|needs|only\s+[a-z]+s|[a-z]+s\s+only|does not|doesn'?t|won'?t|will not|cannot|"
     r"can'?t|never)\b",
     re.IGNORECASE,
+)
+#: A one-word answer or acknowledgement before a rule ("No: …", "Right — …", "Yes, …"): left
+#: off, the rule follows it.
+_ANSWER_LEAD = re.compile(
+    r"^(?:yes|yep|no|nope|right|correct|exactly|indeed)\s*(?:[:,]|[-–—])\s+", re.IGNORECASE
+)
+#: The label that opens an insight block of a reply (an output style that explains as it
+#: works) and the rule that closes it: every sentence between them is offered as an
+#: explanation, in whatever language the reply is written.
+_INSIGHT_OPENS = re.compile(r"^`?★ ?insight\b", re.IGNORECASE)
+_INSIGHT_CLOSES = re.compile(r"^`?[─━]{8,}`?$")
+#: A sentence whose subject is only a pronoun: it names nothing of its own.
+_PRONOUN_OPENS = re.compile(r"^(?:it|this|that|these|those|they|there)\b", re.IGNORECASE)
+#: Words that stand for no named thing when they open a sentence.
+_PRONOUN_WORD = re.compile(
+    r"^(?:everything|nothing|something|anything|everyone|nobody|none|each|every|both|all|some|"
+    r"any|one|the|this|that|these|those|there|which|what|who|files?|tests?|code)$"
 )
 #: A link citing where a rule is documented, at the sentence's end: left off.
 _CITED = re.compile(r"(?<!\s)\s*\[[^\]]+\]\(https?://[^)\s]+\)\.?\s*$")
@@ -197,6 +220,32 @@ def finding(text: str) -> str:
         # the first one a finding of its own, unless it qualifies it ("…; but only …")
         said = _stated(first)
     return said
+
+
+def insight_sentences(paragraph: str) -> list[str]:
+    """The sentences of a paragraph in any script: split after `.`, `!` or `?` where the next
+    one opens with a capital letter or a code span."""
+    found: list[list[str]] = []
+    for part in re.split(r"(?<=[.!?])\s+", paragraph):
+        if found and not (part[:1].isupper() or part[:1] == "`"):
+            found[-1].append(part)
+        elif part:
+            found.append([part])
+    return [" ".join(parts) for parts in found]
+
+
+def insight(text: str) -> str:
+    """A sentence of an insight block (the label announces an explanation, in any language),
+    as a finding, or "": not a question, a lead-in, a guess, a plan, nor about anyone's steps
+    or the session's own change."""
+    flat = _ITEM.sub("", " ".join(text.split()).strip())
+    if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or len(flat.split()) < 4:
+        return ""
+    if flat.endswith((":", "?")) or _PLAN.match(flat) or _HEDGE.search(flat):
+        return ""
+    if _PERSONAL.search(flat) or _THE_WORK.search(flat) or _PRONOUN_OPENS.match(flat):
+        return ""  # "This means …" leans on the sentence before it
+    return sentence(f"{FOUND_PREFIX}{flat}") or ""
 
 
 def _stated(found: str) -> str:
@@ -251,12 +300,22 @@ def _names(subject: str, seen: str) -> bool:
         ran = rf"\"command\": \"{re.escape(word.lower())}(?![\w-])"
         if at == 0 and word[0].isupper() and re.search(ran, seen):
             return True
+        # a sentence no prose would open in lower case, its whole subject one word: a
+        # program's name ("npm never lets …"), seen as a word of its own
+        alone = at == 0 and len(words) == 1 and word.islower()
+        if alone and not _PRONOUN_WORD.match(word) and _word_in(word, seen):
+            return True
     return False
+
+
+def _word_in(word: str, seen: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", seen) is not None
 
 
 def named_rule(text: str, seen: str) -> str:
     """The rule one sentence states of a named thing the session saw, as a finding, or ""."""
     flat = _CITED.sub("", _ITEM.sub("", " ".join(text.split()).strip()))
+    flat = _ANSWER_LEAD.sub("", flat, count=1)
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or _PLAN.match(flat):
         return ""
     if flat.endswith((":", "?")) or _HEDGE.search(flat) or _PERSONAL.search(flat):
@@ -325,10 +384,20 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
             continue
         seen = "\n".join(evidence).lower()
         prose = re.sub(r"```.*?(?:```|$)", " ", plain_apostrophes(text), flags=re.DOTALL)
+        inside = False  # within an insight block ("★ Insight ───" … "───")
         for paragraph in prose.split("\n"):
-            said_here = _SENTENCE.split(" ".join(without_bold(paragraph).split()))
+            if _INSIGHT_OPENS.match(paragraph.strip()):
+                inside = True
+                continue
+            if inside and _INSIGHT_CLOSES.match(paragraph.strip()):
+                inside = False
+                continue
+            flat = " ".join(without_bold(paragraph).split())
+            said_here = insight_sentences(flat) if inside else _SENTENCE.split(flat)
             for at, raw in enumerate(said_here):
                 said = finding(raw) if counts["opened"] < MAX_FINDINGS else ""
+                if not said and inside and counts["opened"] < MAX_FINDINGS:
+                    said = insight(raw)
                 ids: tuple[str, ...] = (event.id,)
                 cause = not said and trouble and counts["cause"] < MAX_STATED_CAUSES
                 if cause and (said := stated_cause(raw)):

@@ -7,10 +7,12 @@ module holds the first and the replies' sentences; `output_explanations` the sec
 
 - `diagnosis`: the sentence of the assistant's reply after the failure that explains it
   ("The workflow is failing on formatting checks.", "This fails because the column is not
-  nullable."), also after a lead-in ("I see the issue - <cause>", "Found the problem:
-  <cause>"), never a plan ("Let me fix …"), a reaction ("Perfect!") or what the session saw
-  ("the issue is that we can see the link is missing": a symptom, not its cause) or where
-  the trouble is ("the issue is in the `render` function": a place, not a cause);
+  nullable.", "The tests don't read `.env` at all: …", "The failures only show up when …",
+  "The push was stopped by the pre-push hook: …"), also after a lead-in ("I see the issue -
+  <cause>", "Found the problem: <cause>", "Here's what's going on: <cause>"), never a plan
+  ("Let me fix …"), a reaction ("Perfect!") or what the session saw ("the issue is that we
+  can see the link is missing": a symptom, not its cause) or where the trouble is ("the
+  issue is in the `render` function": a place, not a cause);
 - `explanation`: the line of the output that explains the error (`hint: Use -f if you really
   want to add them.`, `help: …`, `note: …`, `Caused by: …`, `Did you mean …?`), or its cause
   as a resolver or a compiler states it (`cause_line`: the lines under `The conflict is caused
@@ -52,8 +54,20 @@ _DIAGNOSES = re.compile(
     r"conflicts?)|(?:is|are) (?:missing|not installed|not set|not found|not on|not in|"
     r"required|expected|deprecated|outdated|stale)|doesn'?t (?:exist|have|support|match|"
     r"accept)|does not (?:exist|have|support|match|accept)|(?:isn|aren)'?t (?:installed|set|"
-    r"supported|allowed|available|running|started|reachable)|"
-    r"(?:is|are) not (?:installed|set|supported|allowed|available|running|started|reachable)|"
+    r"supported|allowed|available|running|started|reachable|importable|exported|registered|"
+    r"loaded|enabled|included)|"
+    r"(?:is|are) not (?:installed|set|supported|allowed|available|running|started|reachable|"
+    r"importable|exported|registered|loaded|enabled|included)|"
+    # what a tool or a process leaves undone: "the tests don't read `.env`", "a process that
+    # doesn't own that connection"
+    r"(?<!\bi )(?<!\bwe )(?<!\byou )(?<!\bthey )"
+    r"(?:doesn'?t|does not|don'?t|do not) (?:read|load|own|pick up|inherit|forward|export)|"
+    # a failure that shows only under a condition: "The failures only show up when …"
+    r"(?:failures?|errors?|crash(?:es)?) (?:only )?(?:shows? up|happens?|occurs?|appears?) "
+    r"(?:when|if|under|while)|"
+    # what stopped it: "The push was stopped by the repository's pre-push hook"
+    r"(?:is|are|was|were|got) (?:stopped|rejected|blocked|refused|aborted) by"
+    r"(?! (?:me|us|you|them|the user)\b)|"
     r"(?:is|was) (?:down|unreachable)|"
     r"can'?t (?:find|resolve|import|open|connect)|cannot (?:find|resolve|import|open|connect)|"
     r"(?:can'?t|cannot) run (?:on|under|with)|"
@@ -198,7 +212,8 @@ def _explaining_sentence(text: str) -> str:
 #: memory says the cause without it.
 _CAUSE_LABEL = re.compile(
     r"^(?:(?:the )?(?:(?:real|actual|root|underlying) )?(?:cause|reason|problem|issue|culprit)|"
-    r"what (?:happened|went wrong))\s*:\s+(?=\S)",
+    r"what (?:happened|went wrong)|here'?s what(?:'s| is)? (?:going on|happening)|"
+    r"here'?s what happened)\s*:\s+(?=\S)",
     re.IGNORECASE,
 )
 

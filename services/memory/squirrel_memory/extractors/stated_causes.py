@@ -35,7 +35,8 @@ _THIS_BECAUSE = re.compile(
     r"^(?:(?:this|that|it) (?:happens|happened|hangs|hung|fails|failed|breaks|broke|occurs|"
     r"times out|crashes|is failing|was failing|is hanging|was hanging) because|"
     r"(?:this|that|it)(?: is|'s| was) because|(?:the )?root cause:|cause:|culprit:|"
-    r"what (?:happened|went wrong):)"
+    r"what (?:happened|went wrong):|here'?s what(?:'s| is)? (?:going on|happening):|"
+    r"here'?s what happened:)"
     r"\s+(?P<cause>.+)$",
     re.IGNORECASE,
 )
@@ -47,6 +48,8 @@ _SYMPTOM_BECAUSE = re.compile(
     r"(?:raises|raised|throws|threw|panics|panicked)(?! no\b| nothing\b)(?: [^,;:]{1,60}?)?|"
     r"(?:is|was|were|are) (?:stuck|red|broken|rejected|blocked|skipped|empty|wrong|missing)|"
     r"never (?:finishes|finished|returns|returned|starts|started|runs|ran)|"
+    # a search that came back empty: "`rg` found nothing because …"
+    r"(?:found|finds|returned|returns|matched|matches) (?:nothing|no (?:files?|matches|results))|"
     r"(?:does|did)n'?t (?:work|run|start|finish|show|load|build|pass)))\s+because\s+(?P<cause>.+)$",
     re.IGNORECASE,
 )
