@@ -1059,7 +1059,7 @@ ZIG_VENDORED_C = Case(
 )
 
 JAVA_KOTLIN_DSL = Case(
-    "java-gradle-kotlin-dsl",
+    "java-gradle-inventory",
     "Java (Gradle with Kotlin DSL build scripts)",
     one_session(
         "/home/ivo/src/inventory",
