@@ -111,6 +111,50 @@ def test_no_convention_without_enough_prefixed_commits_of_this_project(
     assert _convention(evidence_candidates(_events(commands))) is None
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "shape"),
+    [
+        ("fix(auth): sign git operations", "feat(plugins): install from archives", "type(scope)"),
+        ("docs: regenerate the reference", "fix: keep comments", "type: summary"),
+    ],
+)
+def test_two_prefixed_subjects_made_in_two_sessions_make_the_convention(
+    first: str, second: str, shape: str
+) -> None:
+    commands = [f"git commit -m '{first}'", f"git commit -m '{second}'"]
+    found = _convention(evidence_candidates(_events(commands, sessions=2)))
+    assert found is not None
+    assert f"`{shape}" in found.content
+    assert found.content.endswith("2 of 2 commits made in sessions follow it.")
+
+
+@pytest.mark.parametrize(
+    "subjects",
+    [
+        ("fix(auth): sign git operations", "Add archive installs"),
+        ("Add archive installs", "Fix the credential helper"),
+        ("fix: one", "fix: one"),
+    ],
+    ids=["mixed", "plain", "one-subject"],
+)
+def test_two_subjects_in_two_sessions_make_no_convention_unless_both_are_prefixed(
+    subjects: tuple[str, str],
+) -> None:
+    commands = [f"git commit -m '{subject}'" for subject in subjects]
+    assert _convention(evidence_candidates(_events(commands, sessions=2))) is None
+
+
+def test_two_prefixed_subjects_beside_a_plain_project_log_make_no_convention() -> None:
+    commands = ["git commit -m 'fix(auth): sign git operations'"]
+    commands += ["git commit -m 'feat(plugins): install from archives'", "git log --oneline -5"]
+    events = _events(commands, sessions=2)
+    log = "a1b2c3d Add the archive reader\nb2c3d4e Fix the credential helper\nc3d4e5f Update docs\n"
+    for event in events:
+        if event.event_type == "tool_result" and event.content["tool_use_id"] == "t2":
+            event.content["output"] = log
+    assert _convention(evidence_candidates(events)) is None
+
+
 def test_failed_commits_do_not_count() -> None:
     assert _convention(evidence_candidates(_events(CONVENTIONAL, ok=False))) is None
 
