@@ -76,6 +76,7 @@ from bench.wrong_trap_cases_w import CASES as RARE_ECOSYSTEMS
 from bench.wrong_trap_cases_x import CASES as SCENARIOS
 from bench.wrong_trap_cases_y import CASES as HABITS_STATED_WRONG
 from bench.wrong_trap_cases_z import CASES as UNSEEN_SHAPES
+from bench.wrong_trap_cases_z2 import CASES as SAID_FROM_TOO_LITTLE
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -106,12 +107,14 @@ TRAPS: tuple[Trap, ...] = (
     *SCENARIOS,
     *HABITS_STATED_WRONG,
     *UNSEEN_SHAPES,
+    *SAID_FROM_TOO_LITTLE,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
     "x": SCENARIOS,
     "y": HABITS_STATED_WRONG,
     "z": UNSEEN_SHAPES,
+    "z2": SAID_FROM_TOO_LITTLE,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

@@ -134,8 +134,9 @@ def test_two_prefixed_subjects_made_in_two_sessions_make_the_convention(
         ("fix(auth): sign git operations", "Add archive installs"),
         ("Add archive installs", "Fix the credential helper"),
         ("fix: one", "fix: one"),
+        ("wip: checkpoint the renderer", "wip: endnotes half done"),
     ],
-    ids=["mixed", "plain", "one-subject"],
+    ids=["mixed", "plain", "one-subject", "checkpoints"],
 )
 def test_two_subjects_in_two_sessions_make_no_convention_unless_both_are_prefixed(
     subjects: tuple[str, str],

@@ -40,6 +40,9 @@ MIN_SESSION_COMMITS = 3
 #: sessions or more: a prefix every session kept is the project's, not one session's choice.
 MIN_SPREAD_COMMITS = 2
 MIN_COMMIT_SESSIONS = 2
+#: A checkpoint commit (`wip: …`, `fixup! …`): squashed before it lands, no commit of a
+#: convention.
+_CHECKPOINT = re.compile(r"^(?:wip\b|fixup!|squash!|amend!)", re.IGNORECASE)
 #: Prefix kinds read from sessions: a `name:` or `[name]` prefix there is as often who made the
 #: commit (an agent, a teammate) as what it changes.
 SESSION_PREFIXES = frozenset({"typed", "tracker"})
@@ -261,7 +264,7 @@ def _made_minimum(sessions: set[str | None], logged: dict[str, str]) -> int:
 def _convention(
     subjects: dict[str, str], where: str, minimum: int = MIN_SESSION_COMMITS
 ) -> Finding | None:
-    own = own_subjects(subjects)
+    own = [subject for subject in own_subjects(subjects) if not _CHECKPOINT.match(subject)]
     if len(own) < minimum:
         return None
     convention = prefix_convention(own, SESSION_PREFIXES)
