@@ -1,8 +1,9 @@
 # ruff: noqa: E501  (transcript text: file contents and outputs are kept as one string a line)
 """Wrong-fact traps, part `z2`: identity facts said from too little: a Swift app whose only root
 manifest is a `package.json` of commit hooks, a Java service built by Gradle scripts written in
-Kotlin, checkpoint commits (`wip: …`) made in two sessions, and prefixed commits made in two
-sessions of a project whose printed log shows plain subjects (`bench/wrong_traps.py` runs them).
+Kotlin, checkpoint commits (`wip: …`) made in two sessions, prefixed commits made in two
+sessions of a project whose printed log shows plain subjects, and a printed log that is mostly a
+dependency bot's (`bench/wrong_traps.py` runs them).
 
 Every trap was written, its `wrong` and `may` patterns included, before it first ran. The first
 run, with the two rules these traps test already in (root manifests weighed by the code the
@@ -15,6 +16,12 @@ trap states "JavaScript or TypeScript and Swift project" (2 memories) and the Ja
 pattern was widened (it spared any line naming `.kts`, and so missed "Kotlin and Java project
 (build.gradle.kts: Java 21)"), "Kotlin and Java project" (2 memories). After the fixes all four
 read 0 wrong.
+
+A fifth, `dependency-bot-log`, was written with the rule it tests already in (plain imperative
+subjects read from a log the sessions printed) and its guard (a dependency bot's "Bump x from a
+to b" is the bot's wording): it reads 0 wrong; with the guard taken out, the log's eight bumps
+beside three subjects of the project's own make "Commit subjects are plain sentences in the
+imperative mood with no type prefix" (1 memory).
 """
 
 from __future__ import annotations
@@ -224,9 +231,50 @@ PLAIN_LOG_PREFIXED_SESSIONS = Trap(
     ),
 )
 
+_BOT_LOG = (
+    "".join(
+        f"{0xA10 + n:07x} Bump {dep} from {old} to {new}\n"
+        for n, (dep, old, new) in enumerate(
+            [
+                ("serde", "1.0.200", "1.0.201"),
+                ("tokio", "1.37.0", "1.38.0"),
+                ("clap", "4.5.4", "4.5.7"),
+                ("anyhow", "1.0.82", "1.0.86"),
+                ("regex", "1.10.4", "1.10.5"),
+                ("toml", "0.8.12", "0.8.14"),
+                ("tracing", "0.1.39", "0.1.40"),
+                ("thiserror", "1.0.59", "1.0.61"),
+            ]
+        )
+    )
+    + "0000b21 feat(cli): add --json output\n0000b22 fix(parser): keep trailing comments\n0000b23 Update the README\n"
+)
+
+BOT_BUMPS_LOG = Trap(
+    "dependency-bot-log",
+    "Rust",
+    "the log the session printed is mostly a dependency bot's `Bump x from a to b`; the project's "
+    "own commits use Conventional Commits prefixes",
+    one_session(
+        "/home/lea/src/tomlfmt",
+        Ask("What landed on main since the release? Just summarise."),
+        Run("git log --oneline -11", _BOT_LOG),
+        Say(
+            "Since the release: eight dependency bumps from the bot, `--json` output, a parser fix for trailing comments, and a README update."
+        ),
+    ),
+    wrong=(
+        (
+            r"plain sentences|no type prefix|imperative mood",
+            "the plain subjects are the bot's; the project's own carry a prefix",
+        ),
+    ),
+)
+
 CASES = (
     SWIFT_HOOKS_PACKAGE_JSON,
     JAVA_GRADLE_KOTLIN_SCRIPTS,
     WIP_CHECKPOINTS,
     PLAIN_LOG_PREFIXED_SESSIONS,
+    BOT_BUMPS_LOG,
 )

@@ -457,3 +457,49 @@ def test_no_convention_from_long_format_output_that_shows_too_little(
     command: str, output: str
 ) -> None:
     assert _convention(evidence_candidates(_log_events(command, output))) is None
+
+
+_PLAIN = [
+    "Add a print stylesheet", "Fix the table of contents anchors", "Render footnotes as endnotes",
+    "Update the README", "Remove the legacy theme", "Handle empty chapters", "Use the new parser",
+    "Rename the export command", "Improve the index page", "Clarify the install steps",
+]  # fmt: skip
+
+
+def _oneline(subjects: list[str]) -> str:
+    return "".join(f"{n:07x} {subject}\n" for n, subject in enumerate(subjects, 0xABC0000))
+
+
+def test_plain_imperative_subjects_a_printed_log_listed_make_the_convention() -> None:
+    found = _convention(evidence_candidates(_log_events("git log --oneline -10", _oneline(_PLAIN))))
+    assert found is not None
+    assert found.content == (
+        "Commit subjects are plain sentences in the imperative mood with no type prefix "
+        "(“Add …”, “Fix …”, not “feat: …”) — 8 of 10 commits the sessions' logs listed start "
+        "that way."
+    )
+
+
+@pytest.mark.parametrize(
+    "subjects",
+    [
+        [*_PLAIN[:7], "feat: add x", "fix: y", "chore: z"],  # three prefixed in ten
+        [f"Added {s.split(' ', 1)[1]}" for s in _PLAIN],  # past tense
+        _PLAIN[:7],  # too few to tell
+        [s.lower() for s in _PLAIN],  # not capitalised
+        # A dependency bot's subjects are the bot's wording.
+        [*(f"Bump lib{n} from 1.{n}.0 to 1.{n}.1" for n in range(8)), *_PLAIN[:3]],
+        [*(f"Update dependency lib{n} to v{n + 2}" for n in range(8)), *_PLAIN[:3]],
+    ],
+    ids=["prefixed", "past", "too-few", "lower", "bumps", "updates"],
+)
+def test_no_plain_convention_from_a_log_of_other_or_too_few_subjects(subjects: list[str]) -> None:
+    assert (
+        _convention(evidence_candidates(_log_events("git log --oneline", _oneline(subjects))))
+        is None
+    )
+
+
+def test_plain_subjects_the_assistant_committed_make_no_convention() -> None:
+    commands = [f"git commit -m '{subject}'" for subject in _PLAIN]
+    assert _convention(evidence_candidates(_events(commands, sessions=2))) is None

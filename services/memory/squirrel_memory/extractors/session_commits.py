@@ -14,7 +14,10 @@ session's choice; a printed log says how the project's own commits read). Only t
 read: the mood and capitalisation of messages an assistant wrote say more about the assistant than
 about the project. A slash command's expansion (the host's words, not the user's) may list the
 recent commits as `git log --oneline` prints them ("- Recent commits: eb9370f feat: …"); a run
-of at least `MIN_INJECTED_SUBJECTS` such lines counts as a log the session saw.
+of at least `MIN_INJECTED_SUBJECTS` such lines counts as a log the session saw. Where no prefix
+holds, the logs the sessions printed (never the commits the assistant made) may show plain
+subjects: `MIN_COMMITS` or more, hardly any with a prefix, most a capitalised imperative verb
+("Add …", "Fix …"; a dependency bot's "Bump x from 1 to 2" left out), and that is said.
 
 One `git show` of a pull request's squash commit is often the only history a short session
 reads. In git's long format each commit is a `commit <sha>` line, its `Author:` and `Date:`
@@ -30,7 +33,12 @@ from collections import Counter
 from collections.abc import Sequence
 
 from squirrel_core.events import EventType, Origin
-from squirrel_memory.extractors.commits import CONVENTION_KEY, own_subjects, prefix_convention
+from squirrel_memory.extractors.commits import (
+    CONVENTION_KEY,
+    own_subjects,
+    plain_convention,
+    prefix_convention,
+)
 from squirrel_memory.extractors.evidence import Attempt, Finding
 from squirrel_memory.models import StoredEvent
 
@@ -248,7 +256,24 @@ def session_convention(
         or _convention(listed, "listed by `git log` in sessions")
         or _convention(shown, "shown by `git show` or `git log` in sessions")
         or _convention(injected or {}, "listed in the recent commits a command's context showed")
+        or _plain({**(injected or {}), **shown, **listed})
     )
+
+
+def _plain(logged: dict[str, str]) -> Finding | None:
+    """Plain imperative subjects with no prefix, read from the logs the sessions printed (the
+    project's own commits; never the ones the assistant made, whose mood is the assistant's)."""
+    found = plain_convention(list(logged))
+    if found is None:
+        return None
+    imperative, total = found
+    text = (
+        "Commit subjects are plain sentences in the imperative mood with no type prefix "
+        f"(“Add …”, “Fix …”, not “feat: …”) — {imperative} of {total} commits the sessions' "
+        "logs listed start that way."
+    )
+    cited = tuple(reversed(list(logged.values())))[:MAX_CITED]
+    return Finding("fact", CONVENTION_KEY, text, ("convention", "commits", "git"), 0.6, cited)
 
 
 def _made_minimum(sessions: set[str | None], logged: dict[str, str]) -> int:
