@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from bench import case_runs
 from bench.answer_key_score import Memory, junk_reason
-from bench.facts_study import Result
+from bench.facts_study import Result, table
 from bench.facts_study_session_cases import CASES, JUDGED, Case
 from squirrel_core.logs import configure_logging
 
@@ -50,31 +50,6 @@ def run(cases: Sequence[Case]) -> tuple[dict[str, Result], dict[str, list[tuple[
     return results, kept
 
 
-def table(results: dict[str, Result], kept: dict[str, list[tuple[str, str]]]) -> str:
-    rows = [
-        f"{'case':<36} {'found':>5} {'missed':>6} {'bonus':>5} {'wrong':>5} {'noise':>5} "
-        f"{'memories':>8}",
-    ]
-    totals = [0, 0, 0, 0, 0, 0]
-    for name, r in results.items():
-        judged = sum(1 for kind, _ in kept.get(name, []) if kind in JUDGED)
-        counts = [len(r.found), len(r.missed), len(r.bonus), len(r.wrong), r.noise, judged]
-        totals = [a + b for a, b in zip(totals, counts, strict=True)]
-        rows.append(_line(name, counts))
-    rows.append(_line("all", totals))
-    stated = totals[0] + totals[1]
-    rows.append(
-        f"found {totals[0]}/{stated} facts, {totals[2]} of the unsure ones, {totals[3]} wrong, "
-        f"noise {totals[4]}/{totals[5]}"
-    )
-    return "\n".join(rows)
-
-
-def _line(name: str, counts: Sequence[int]) -> str:
-    widths = (5, 6, 5, 5, 5, 8)
-    return f"{name:<36} " + " ".join(f"{c:>{w}}" for c, w in zip(counts, widths, strict=True))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m bench.facts_study_sessions", description=__doc__
@@ -91,7 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         cases = [c for c in cases if c.name in args.case]
     results, kept = run(cases)
-    print(table(results, kept))
+    judged = {name: sum(1 for kind, _ in kept.get(name, []) if kind in JUDGED) for name in results}
+    print(table(results, "session (made-up sessions)", judged, "case", 36))
     if args.details:
         for name, r in results.items():
             print(f"## {name}")

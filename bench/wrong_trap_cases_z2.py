@@ -26,9 +26,8 @@ imperative mood with no type prefix" (1 memory).
 
 from __future__ import annotations
 
+from bench.facts_study_session_cases import SWIFT_NODE_HOOKS
 from bench.trap_transcripts import Ask, Edit, Read, Run, Say, Session, Trap, one_session
-
-_XCODE_TESTS = "Test Suite 'All tests' passed at 2026-05-04 11:02:10.120.\n\t Executed 27 tests, with 0 failures (0 unexpected) in 1.208 (1.305) seconds\n"
 
 SWIFT_HOOKS_PACKAGE_JSON = Trap(
     "swift-app-hooks-package-json",
@@ -38,28 +37,9 @@ SWIFT_HOOKS_PACKAGE_JSON = Trap(
     one_session(
         "/Users/noor/dev/Tally",
         Ask("The basket total is wrong after removing an item. Fix it and add a test."),
-        Read(
-            "package.json",
-            '{\n  "private": true,\n  "scripts": { "prepare": "husky" },\n  "devDependencies": { "@commitlint/cli": "^19.3.0", "@commitlint/config-conventional": "^19.2.2", "husky": "^9.0.11" }\n}\n',
-        ),
-        Read(
-            "Tally/Basket/BasketModel.swift",
-            "import Foundation\n\n@Observable\nfinal class BasketModel {\n    var items: [Item] = []\n    private(set) var total: Decimal = 0\n\n    func remove(_ item: Item) {\n        items.removeAll { $0.id == item.id }\n    }\n}\n",
-        ),
-        Edit(
-            "Tally/Basket/BasketModel.swift",
-            "        items.removeAll { $0.id == item.id }\n",
-            "        items.removeAll { $0.id == item.id }\n        total = items.reduce(0) { $0 + $1.price }\n",
-        ),
-        Edit(
-            "TallyTests/BasketModelTests.swift",
-            "    func testAdd() {",
-            "    func testRemoveUpdatesTotal() {\n        XCTAssertEqual(BasketModel().total, 0)\n    }\n\n    func testAdd() {",
-        ),
-        Run(
-            "xcodebuild test -scheme Tally -destination 'platform=iOS Simulator,name=iPhone 15' -quiet",
-            _XCODE_TESTS,
-        ),
+        # The facts study's case of the same app: the commit-hooks manifest, the model read and
+        # edited, a test added; then the test run.
+        *SWIFT_NODE_HOOKS.sessions[0].steps[1:6],
         Say("The total is now recomputed on removal; the new test and the other 26 pass."),
     ),
     wrong=(
