@@ -135,6 +135,7 @@ def test_a_lone_manifest_of_tools_beside_other_code_leaves_the_code_worked_on(
         (["go.mod", "web/a.ts", "web/b.ts"], "Go and TypeScript project"),
         (["Gemfile", "App/Basket.swift"], "Ruby project"),
         (["package.json", "src/a.ts", "App/Basket.swift"], "TypeScript project"),
+        (["requirements.txt", "deploy.sh", "entrypoint.sh"], "Python"),
     ],
 )
 def test_a_lone_manifest_that_builds_code_or_has_its_own_stands(

@@ -77,6 +77,8 @@ def _listed_manifests(
 
 #: Code files of other languages, none of the one root manifest's, that set it aside.
 MIN_OTHER_CODE = 2
+#: Scripts that glue any project together: they never outweigh a manifest.
+_GLUE = frozenset({"Shell", "PowerShell"})
 
 
 def _with_code(manifests: dict[str, str], own: dict[str, set[str]]) -> dict[str, str]:
@@ -87,9 +89,9 @@ def _with_code(manifests: dict[str, str], own: dict[str, set[str]]) -> dict[str,
     besides the manifests themselves (a `Package.swift` is Swift), the manifests stand as they
     are: nothing weighs them. A lone root manifest that may list tools alone
     (`may_list_tools_only`: a `package.json`, a `Gemfile`) whose language none of
-    `MIN_OTHER_CODE` touched code files or more shows is set aside (none is returned): the
-    statement is then a count of the code worked on; a lone manifest that builds code (a
-    `Cargo.toml`) stands."""
+    `MIN_OTHER_CODE` touched code files or more (shell scripts, glue in any project, not
+    counted) shows is set aside (none is returned): the statement is then a count of the code
+    worked on; a lone manifest that builds code (a `Cargo.toml`) stands."""
     code = {lang: files - set(manifests.values()) for lang, files in own.items()}
     code = {lang: files for lang, files in code.items() if files}
     if not manifests or not code:
@@ -104,7 +106,7 @@ def _with_code(manifests: dict[str, str], own: dict[str, set[str]]) -> dict[str,
     # One root manifest that may list tools alone, and code of other languages only: the code
     # worked on is what is said.
     (path,) = manifests.values()
-    other = sum(len(files) for files in code.values())
+    other = sum(len(files) for lang, files in code.items() if lang not in _GLUE)
     return {} if may_list_tools_only(path) and other >= MIN_OTHER_CODE else manifests
 
 
