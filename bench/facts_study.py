@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -240,19 +240,27 @@ def run(studies: Sequence[Study], way: str) -> dict[str, Result]:
     return {study.name: judge(study, read(study)) for study in studies}
 
 
-def table(results: dict[str, Result], way: str) -> str:
+def table(
+    results: dict[str, Result],
+    way: str,
+    judged: Mapping[str, int] | None = None,
+    label: str = "repository",
+    width: int = 18,
+) -> str:
+    """One row per study and the totals; `judged` counts each study's judged memories where
+    its `Result` holds none (the session set keeps (type, text) pairs apart)."""
     rows = [
         f"way: {way}",
-        f"{'repository':<18} {'found':>5} {'missed':>6} {'bonus':>5} {'wrong':>5} "
+        f"{label:<{width}} {'found':>5} {'missed':>6} {'bonus':>5} {'wrong':>5} "
         f"{'noise':>5} {'memories':>8}",
     ]
     totals = [0, 0, 0, 0, 0, 0]
     for name, r in results.items():
-        counts = [len(r.found), len(r.missed), len(r.bonus), len(r.wrong), r.noise,
-                  len(r.memories)]  # fmt: skip
+        kept = judged[name] if judged is not None else len(r.memories)
+        counts = [len(r.found), len(r.missed), len(r.bonus), len(r.wrong), r.noise, kept]
         totals = [a + b for a, b in zip(totals, counts, strict=True)]
-        rows.append(_row(name, counts))
-    rows.append(_row("all", totals))
+        rows.append(_row(name, counts, width))
+    rows.append(_row("all", totals, width))
     stated = totals[0] + totals[1]
     rows.append(
         f"found {totals[0]}/{stated} facts ({round(100 * totals[0] / stated) if stated else 0} %),"
@@ -264,8 +272,8 @@ def table(results: dict[str, Result], way: str) -> str:
 _WIDTHS = (5, 6, 5, 5, 5, 8)
 
 
-def _row(name: str, counts: Sequence[int]) -> str:
-    return f"{name:<18} " + " ".join(f"{c:>{w}}" for c, w in zip(counts, _WIDTHS, strict=True))
+def _row(name: str, counts: Sequence[int], width: int = 18) -> str:
+    return f"{name:<{width}} " + " ".join(f"{c:>{w}}" for c, w in zip(counts, _WIDTHS, strict=True))
 
 
 def details(results: dict[str, Result]) -> str:

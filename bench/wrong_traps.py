@@ -27,8 +27,10 @@ that selected nothing, a colleague's habit, a Rails engine's dummy app, a versio
 session, a linter proposed and declined, a sample's test framework, a run filtered to one class,
 an old SDK's container, a mock server's package manager, an included build's test library, a
 filter that matched no test, a library's bindings in another language, a dev shell a build
-needs, a formatter turned down, a version CI still pins). Each trap's sessions
-(`bench/wrong_trap_cases.py` and its parts `_b` to `_z`) are written in the host's own
+needs, a formatter turned down, a version CI still pins; and identity facts said from too
+little: a commit-hooks `package.json`, Kotlin build scripts of a Java service, checkpoint
+commits, prefixed commits beside a plain log, a dependency bot's log). Each trap's sessions
+(`bench/wrong_trap_cases.py` and its parts `_b` to `_z2`) are written in the host's own
 transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
 extractor, no key); then every memory and every line of the session-start text is held against
 the trap's `wrong` patterns.
@@ -76,6 +78,7 @@ from bench.wrong_trap_cases_w import CASES as RARE_ECOSYSTEMS
 from bench.wrong_trap_cases_x import CASES as SCENARIOS
 from bench.wrong_trap_cases_y import CASES as HABITS_STATED_WRONG
 from bench.wrong_trap_cases_z import CASES as UNSEEN_SHAPES
+from bench.wrong_trap_cases_z2 import CASES as SAID_FROM_TOO_LITTLE
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -106,12 +109,14 @@ TRAPS: tuple[Trap, ...] = (
     *SCENARIOS,
     *HABITS_STATED_WRONG,
     *UNSEEN_SHAPES,
+    *SAID_FROM_TOO_LITTLE,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
     "x": SCENARIOS,
     "y": HABITS_STATED_WRONG,
     "z": UNSEEN_SHAPES,
+    "z2": SAID_FROM_TOO_LITTLE,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

@@ -485,6 +485,13 @@ CALLS = [
     ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'x. ' * 100_000", "x."),
     # A failed run's output tried for its error line (a requirement a resolver could not meet).
     ("squirrel_memory.extractors.pitfalls", "first_error_line", "'requires ' * 33_000", ""),
+    # A log's subjects tried as a dependency bot's ("Bump x from 1 to 2") and as plain ones.
+    (
+        "squirrel_memory.extractors.commits",
+        "plain_convention",
+        "['Bump ' + 'a' * 300_000 + ' from'] * 8 + ['Update ' + 'a ' * 150_000] * 8",
+        (16, 16),
+    ),
 ]
 
 

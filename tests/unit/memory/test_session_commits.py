@@ -111,6 +111,51 @@ def test_no_convention_without_enough_prefixed_commits_of_this_project(
     assert _convention(evidence_candidates(_events(commands))) is None
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "shape"),
+    [
+        ("fix(auth): sign git operations", "feat(plugins): install from archives", "type(scope)"),
+        ("docs: regenerate the reference", "fix: keep comments", "type: summary"),
+    ],
+)
+def test_two_prefixed_subjects_made_in_two_sessions_make_the_convention(
+    first: str, second: str, shape: str
+) -> None:
+    commands = [f"git commit -m '{first}'", f"git commit -m '{second}'"]
+    found = _convention(evidence_candidates(_events(commands, sessions=2)))
+    assert found is not None
+    assert f"`{shape}" in found.content
+    assert found.content.endswith("2 of 2 commits made in sessions follow it.")
+
+
+@pytest.mark.parametrize(
+    "subjects",
+    [
+        ("fix(auth): sign git operations", "Add archive installs"),
+        ("Add archive installs", "Fix the credential helper"),
+        ("fix: one", "fix: one"),
+        ("wip: checkpoint the renderer", "wip: endnotes half done"),
+    ],
+    ids=["mixed", "plain", "one-subject", "checkpoints"],
+)
+def test_two_subjects_in_two_sessions_make_no_convention_unless_both_are_prefixed(
+    subjects: tuple[str, str],
+) -> None:
+    commands = [f"git commit -m '{subject}'" for subject in subjects]
+    assert _convention(evidence_candidates(_events(commands, sessions=2))) is None
+
+
+def test_two_prefixed_subjects_beside_a_plain_project_log_make_no_convention() -> None:
+    commands = ["git commit -m 'fix(auth): sign git operations'"]
+    commands += ["git commit -m 'feat(plugins): install from archives'", "git log --oneline -5"]
+    events = _events(commands, sessions=2)
+    log = "a1b2c3d Add the archive reader\nb2c3d4e Fix the credential helper\nc3d4e5f Update docs\n"
+    for event in events:
+        if event.event_type == "tool_result" and event.content["tool_use_id"] == "t2":
+            event.content["output"] = log
+    assert _convention(evidence_candidates(events)) is None
+
+
 def test_failed_commits_do_not_count() -> None:
     assert _convention(evidence_candidates(_events(CONVENTIONAL, ok=False))) is None
 
@@ -412,3 +457,49 @@ def test_no_convention_from_long_format_output_that_shows_too_little(
     command: str, output: str
 ) -> None:
     assert _convention(evidence_candidates(_log_events(command, output))) is None
+
+
+_PLAIN = [
+    "Add a print stylesheet", "Fix the table of contents anchors", "Render footnotes as endnotes",
+    "Update the README", "Remove the legacy theme", "Handle empty chapters", "Use the new parser",
+    "Rename the export command", "Improve the index page", "Clarify the install steps",
+]  # fmt: skip
+
+
+def _oneline(subjects: list[str]) -> str:
+    return "".join(f"{n:07x} {subject}\n" for n, subject in enumerate(subjects, 0xABC0000))
+
+
+def test_plain_imperative_subjects_a_printed_log_listed_make_the_convention() -> None:
+    found = _convention(evidence_candidates(_log_events("git log --oneline -10", _oneline(_PLAIN))))
+    assert found is not None
+    assert found.content == (
+        "Commit subjects are plain sentences in the imperative mood with no type prefix "
+        "(“Add …”, “Fix …”, not “feat: …”) — 8 of 10 commits the sessions' logs listed start "
+        "that way."
+    )
+
+
+@pytest.mark.parametrize(
+    "subjects",
+    [
+        [*_PLAIN[:7], "feat: add x", "fix: y", "chore: z"],  # three prefixed in ten
+        [f"Added {s.split(' ', 1)[1]}" for s in _PLAIN],  # past tense
+        _PLAIN[:7],  # too few to tell
+        [s.lower() for s in _PLAIN],  # not capitalised
+        # A dependency bot's subjects are the bot's wording.
+        [*(f"Bump lib{n} from 1.{n}.0 to 1.{n}.1" for n in range(8)), *_PLAIN[:3]],
+        [*(f"Update dependency lib{n} to v{n + 2}" for n in range(8)), *_PLAIN[:3]],
+    ],
+    ids=["prefixed", "past", "too-few", "lower", "bumps", "updates"],
+)
+def test_no_plain_convention_from_a_log_of_other_or_too_few_subjects(subjects: list[str]) -> None:
+    assert (
+        _convention(evidence_candidates(_log_events("git log --oneline", _oneline(subjects))))
+        is None
+    )
+
+
+def test_plain_subjects_the_assistant_committed_make_no_convention() -> None:
+    commands = [f"git commit -m '{subject}'" for subject in _PLAIN]
+    assert _convention(evidence_candidates(_events(commands, sessions=2))) is None

@@ -250,6 +250,33 @@ def prefix_convention(
     return (found[0], found[1]) if found else None
 
 
+#: Largest share of subjects with a prefix of any kind that still reads as plain subjects.
+MAX_PLAIN_PREFIXED = 0.2
+#: A dependency bot's subject ("Bump lodash from 4.17.20 to 4.17.21", "Update dependency x to
+#: v2"): the bot's wording, not the project's.
+_BOT_SUBJECT = re.compile(
+    r"^(?:Bump \S+ from \S+ to \S+|Update (?:dependency |module |rust crate )?\S+ to v?\d)"
+)
+
+
+def plain_convention(subjects: list[str]) -> tuple[int, int] | None:
+    """(how many start with an imperative verb, how many were read) when `subjects` carry no
+    prefix of any kind (at most `MAX_PLAIN_PREFIXED` of them do) and `MIN_SHARE` of them or
+    more start with a capitalised imperative verb ("Add …", "Fix …"), at least `MIN_COMMITS`
+    subjects (merges, reverts and a dependency bot's subjects left out); None otherwise."""
+    own = [
+        " ".join(t.split())[:MAX_SUBJECT_CHARS]
+        for t in own_subjects(subjects)
+        if not _BOT_SUBJECT.match(t)
+    ]
+    s = _tally([Commit("", "0" * 7, t, "", (), datetime.min) for t in own])
+    if s.total < MIN_COMMITS or s.total - s.prefixes[""] > MAX_PLAIN_PREFIXED * s.total:
+        return None
+    if not (_share(s.imperative, s.total) and _share(s.capital, s.total)):
+        return None
+    return s.imperative, s.total
+
+
 def convention_text(commits: list[Commit]) -> str | None:
     """The commit convention of `commits` as one sentence, or None below the thresholds."""
     own = [c for c in commits if not _MERGE.match(c.subject) and not _REVERT.match(c.subject)]

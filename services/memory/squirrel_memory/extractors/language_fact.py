@@ -12,9 +12,10 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.manifest_versions import ManifestVersion
 from squirrel_memory.extractors.manifests import (
-    EXTENSION_LANGUAGES,
     built_language,
+    code_language,
     manifest_language,
+    may_list_tools_only,
 )
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.extractors.stack_evidence import family, sample_folder
@@ -74,6 +75,41 @@ def _listed_manifests(
     return manifests, own, ids | code.event_ids
 
 
+#: Code files of other languages, none of the one root manifest's, that set it aside.
+MIN_OTHER_CODE = 2
+#: Scripts that glue any project together: they never outweigh a manifest.
+_GLUE = frozenset({"Shell", "PowerShell"})
+
+
+def _with_code(manifests: dict[str, str], own: dict[str, set[str]]) -> dict[str, str]:
+    """Of two root manifests of different languages or more, those whose language family the
+    project's own code the session touched shows, when that code shows one at least and not
+    every one: a `Gemfile` of release tools or a `package.json` of commit hooks beside the
+    `Package.swift` of the Swift code worked on names no second language. Without code touched
+    besides the manifests themselves (a `Package.swift` is Swift), the manifests stand as they
+    are: nothing weighs them. A lone root manifest that may list tools alone
+    (`may_list_tools_only`: a `package.json`, a `Gemfile`) whose language none of
+    `MIN_OTHER_CODE` touched code files or more (shell scripts, glue in any project, not
+    counted) shows is set aside (none is returned): the statement is then a count of the code
+    worked on; a lone manifest that builds code (a `Cargo.toml`) stands."""
+    code = {lang: files - set(manifests.values()) for lang, files in own.items()}
+    code = {lang: files for lang, files in code.items() if files}
+    if not manifests or not code:
+        return manifests
+    coded = {
+        lang: path
+        for lang, path in manifests.items()
+        if any(family(lang) == family(found) for found in code)
+    }
+    if coded or len(manifests) > 1:
+        return coded or manifests
+    # One root manifest that may list tools alone, and code of other languages only: the code
+    # worked on is what is said.
+    (path,) = manifests.values()
+    other = sum(len(files) for lang, files in code.items() if lang not in _GLUE)
+    return {} if may_list_tools_only(path) and other >= MIN_OTHER_CODE else manifests
+
+
 def language_fact(
     paths: list[tuple[str, str]],
     ran: dict[str, str | None],
@@ -112,7 +148,7 @@ def language_fact(
             ids.add(event_id)
         elif language:
             packages.add(str(pure.parent))
-        ext_language = EXTENSION_LANGUAGES.get(pure.suffix.lower())
+        ext_language = code_language(path)
         if ext_language:
             files.setdefault(ext_language, set()).add(path)
             ids.add(event_id)
@@ -127,6 +163,15 @@ def language_fact(
         # language: the files listed stand in for the files read.
         manifests, files, listed_ids = listed_root
         ids.update(listed_ids)
+    # Code of a docs site, an example, a script or tool folder is not the project's language
+    # (a workspace's packages are: in a monorepo they hold the code), nor is vendored,
+    # generated or build output code (`gen/python/…_pb2.py` beside a Go service).
+    own = {
+        lang: kept
+        for lang, found in files.items()
+        if (kept := {f for f in found if not sample_folder(f) and not is_excluded(f)})
+    }
+    manifests = _with_code(manifests, own)
     if not manifests:
         touched = touched_code(paths, ran, packages)
         stated = touched_language_text(touched)
@@ -148,14 +193,6 @@ def language_fact(
         text, languages = stated
         tags = ("language", TOUCHED_TAG, *(lang.lower() for lang in languages))
         return Fact("language", text, tags, 0.6, tuple(sorted(touched.event_ids)))
-    # Code of a docs site, an example, a script or tool folder is not the project's language
-    # (a workspace's packages are: in a monorepo they hold the code), nor is vendored,
-    # generated or build output code (`gen/python/…_pb2.py` beside a Go service).
-    own = {
-        lang: kept
-        for lang, found in files.items()
-        if (kept := {f for f in found if not sample_folder(f) and not is_excluded(f)})
-    }
     if "TypeScript" in manifests or "TypeScript" in own:
         # TypeScript code built from a `package.json`: the manifest is the TypeScript one's.
         if "JavaScript" in manifests:

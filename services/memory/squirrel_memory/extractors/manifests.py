@@ -378,6 +378,31 @@ def extension_language(suffix: str) -> str | None:
     return EXTENSION_LANGUAGES.get(suffix.lower())
 
 
+#: Build scripts written in a code language (Gradle's Kotlin DSL): the build's configuration, as
+#: a manifest is, never the project's code.
+_BUILD_SCRIPT_ENDINGS = (".gradle.kts",)
+
+
+def code_language(path: str) -> str | None:
+    """The language of a code file by its suffix (`src/app.py` → Python), or None for any other
+    file, a build script among them (`settings.gradle.kts`)."""
+    if path.lower().endswith(_BUILD_SCRIPT_ENDINGS):
+        return None
+    return extension_language(PurePosixPath(path).suffix)
+
+
+#: Root manifests that may list nothing but a project's tools (commit hooks, release lanes,
+#: linters, a docs generator) in a project whose code is in another language.
+_TOOLING_MANIFESTS = frozenset({"package.json", "gemfile", "pipfile"})
+
+
+def may_list_tools_only(path: str) -> bool:
+    """Whether a manifest (`package.json`, `Gemfile`, a `requirements.txt`) may list only tools,
+    not the dependencies of code: it names a language only beside code of that language."""
+    name = PurePosixPath(path).name.lower()
+    return name in _TOOLING_MANIFESTS or (name.startswith("requirements") and name.endswith(".txt"))
+
+
 def manifest_language(name: str) -> str | None:
     """The language a manifest file name says a project is in, or None."""
     lower = name.lower()

@@ -7,11 +7,17 @@ When a repository's history is read, its commits say how the project writes them
 (`commits.py`). Without it, the commits made in sessions say the same thing on a smaller scale:
 when at least `MIN_SESSION_COMMITS` distinct subjects were committed at the project (not after
 a `cd` into another repository, not a failed commit) and most start with a Conventional Commits
-type or a tracker id, that prefix is the project's convention. Only the prefix is read: the
-mood and capitalisation of messages an assistant wrote say more about the assistant than
+type or a tracker id, that prefix is the project's convention; `MIN_SPREAD_COMMITS` subjects
+are enough when they were made in `MIN_COMMIT_SESSIONS` sessions or more and no log of the
+project's commits was printed (a prefix every session kept is the project's, not one
+session's choice; a printed log says how the project's own commits read). Only the prefix is
+read: the mood and capitalisation of messages an assistant wrote say more about the assistant than
 about the project. A slash command's expansion (the host's words, not the user's) may list the
 recent commits as `git log --oneline` prints them ("- Recent commits: eb9370f feat: …"); a run
-of at least `MIN_INJECTED_SUBJECTS` such lines counts as a log the session saw.
+of at least `MIN_INJECTED_SUBJECTS` such lines counts as a log the session saw. Where no prefix
+holds, the logs the sessions printed (never the commits the assistant made) may show plain
+subjects: `MIN_COMMITS` or more, hardly any with a prefix, most a capitalised imperative verb
+("Add …", "Fix …"; a dependency bot's "Bump x from 1 to 2" left out), and that is said.
 
 One `git show` of a pull request's squash commit is often the only history a short session
 reads. In git's long format each commit is a `commit <sha>` line, its `Author:` and `Date:`
@@ -27,12 +33,24 @@ from collections import Counter
 from collections.abc import Sequence
 
 from squirrel_core.events import EventType, Origin
-from squirrel_memory.extractors.commits import CONVENTION_KEY, own_subjects, prefix_convention
+from squirrel_memory.extractors.commits import (
+    CONVENTION_KEY,
+    own_subjects,
+    plain_convention,
+    prefix_convention,
+)
 from squirrel_memory.extractors.evidence import Attempt, Finding
 from squirrel_memory.models import StoredEvent
 
 #: Fewest distinct commit subjects from sessions a convention is read from.
 MIN_SESSION_COMMITS = 3
+#: Fewest distinct subjects made in sessions when they were made in `MIN_COMMIT_SESSIONS`
+#: sessions or more: a prefix every session kept is the project's, not one session's choice.
+MIN_SPREAD_COMMITS = 2
+MIN_COMMIT_SESSIONS = 2
+#: A checkpoint commit (`wip: …`, `fixup! …`): squashed before it lands, no commit of a
+#: convention.
+_CHECKPOINT = re.compile(r"^(?:wip\b|fixup!|squash!|amend!)", re.IGNORECASE)
 #: Prefix kinds read from sessions: a `name:` or `[name]` prefix there is as often who made the
 #: commit (an agent, a teammate) as what it changes.
 SESSION_PREFIXES = frozenset({"typed", "tracker"})
@@ -206,6 +224,7 @@ def session_convention(
     `git log --oneline` at the project listed follow, else the one of the logs the host
     injected (`injected_subjects`), or None."""
     made: dict[str, str] = {}
+    made_in: set[str | None] = set()
     listed: dict[str, str] = {}
     shown: dict[str, str] = {}
     per_run = Counter(attempt.run.event_id for attempt in found)
@@ -224,6 +243,7 @@ def session_convention(
         subject = subject_of(message) if message else ""
         if subject:
             made[subject] = attempt.run.event_id
+            made_in.add(attempt.run.session_id)
         compound = per_run[attempt.run.event_id] > 1
         output = "" if attempt.run.event_id in mixed else attempt.run.output
         for seen in listed_subjects(attempt.tokens, output, compound=compound):
@@ -232,16 +252,45 @@ def session_convention(
             # A squash commit's subject and its first squashed commit's are one commit.
             shown.setdefault(_SQUASHED.sub("", seen), attempt.run.event_id)
     return (
-        _convention(made, "made in sessions")
+        _convention(made, "made in sessions", _made_minimum(made_in, listed or shown))
         or _convention(listed, "listed by `git log` in sessions")
         or _convention(shown, "shown by `git show` or `git log` in sessions")
         or _convention(injected or {}, "listed in the recent commits a command's context showed")
+        or _plain({**(injected or {}), **shown, **listed})
     )
 
 
-def _convention(subjects: dict[str, str], where: str) -> Finding | None:
-    own = own_subjects(subjects)
-    if len(own) < MIN_SESSION_COMMITS:
+def _plain(logged: dict[str, str]) -> Finding | None:
+    """Plain imperative subjects with no prefix, read from the logs the sessions printed (the
+    project's own commits; never the ones the assistant made, whose mood is the assistant's)."""
+    found = plain_convention(list(logged))
+    if found is None:
+        return None
+    imperative, total = found
+    text = (
+        "Commit subjects are plain sentences in the imperative mood with no type prefix "
+        f"(“Add …”, “Fix …”, not “feat: …”) — {imperative} of {total} commits the sessions' "
+        "logs listed start that way."
+    )
+    cited = tuple(reversed(list(logged.values())))[:MAX_CITED]
+    return Finding("fact", CONVENTION_KEY, text, ("convention", "commits", "git"), 0.6, cited)
+
+
+def _made_minimum(sessions: set[str | None], logged: dict[str, str]) -> int:
+    """The fewest subjects made in sessions a convention is read from: fewer when the commits
+    were made in several sessions (`MIN_SPREAD_COMMITS`) and no log the sessions printed
+    (`logged`) shows how the project's own commits read."""
+    known = {s for s in sessions if s}
+    if logged or len(known) < MIN_COMMIT_SESSIONS:
+        return MIN_SESSION_COMMITS
+    return MIN_SPREAD_COMMITS
+
+
+def _convention(
+    subjects: dict[str, str], where: str, minimum: int = MIN_SESSION_COMMITS
+) -> Finding | None:
+    own = [subject for subject in own_subjects(subjects) if not _CHECKPOINT.match(subject)]
+    if len(own) < minimum:
         return None
     convention = prefix_convention(own, SESSION_PREFIXES)
     if convention is None:

@@ -19,14 +19,12 @@ system.
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
-
 from squirrel_core.commands import CommandUse
 from squirrel_core.events import EventType
 from squirrel_memory.code_files import path_ecosystem
 from squirrel_memory.extractors.activity import CommandRun, relative_path
 from squirrel_memory.extractors.evidence.attempts import attempts
-from squirrel_memory.extractors.manifests import extension_language
+from squirrel_memory.extractors.manifests import code_language
 from squirrel_memory.extractors.project_fact import Fact
 from squirrel_memory.models import StoredEvent
 
@@ -63,11 +61,7 @@ def session_language(events: list[StoredEvent], runs: list[CommandRun]) -> Fact 
     if not events:
         return None
     edited = _edited(events)
-    languages = {
-        language: path
-        for path in edited
-        if (language := extension_language(PurePosixPath(path).suffix))
-    }
+    languages = {language: path for path in edited if (language := code_language(path))}
     if len(languages) != 1:
         return None
     ((language, path),) = languages.items()

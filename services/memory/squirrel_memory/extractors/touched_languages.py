@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from squirrel_memory.extractors.manifests import extension_language
+from squirrel_memory.extractors.manifests import code_language
 from squirrel_memory.extractors.toolchain_language import is_tools_statement
 
 #: Folders whose code is not the project's own: vendored, third-party, generated, build output,
@@ -88,7 +88,7 @@ def _own_code(path: str, packages: Iterable[str], told: Mapping[str, str]) -> st
         return None
     if any(path.startswith(f"{package}/") for package in packages):
         return None
-    return extension_language(pure.suffix) or told.get(path)
+    return code_language(path) or told.get(path)
 
 
 def touched_code(

@@ -1,0 +1,85 @@
+"""The facts study's session set: what the project-fact rules state of a project's identity
+(language, package manager or build tool, what it is, commit style, where a kind of code lives)
+from made-up sessions in the ecosystems the answer key covers least
+(`bench/facts_study_session_cases.py`).
+
+Each case goes alone into its own project through the real pipeline (the offline `rules`
+extractor, as `bench.answer_key` runs it) and is judged as `bench.facts_study` judges a folder:
+facts found, missed (`unsure` ones count apart: found is a bonus, missed is not counted), wrong
+(a project fact or recipe that matches a `never` pattern) and noise (wrong or junk by the answer
+key's junk rules) among the project facts and recipes.
+
+Usage: python -m bench.facts_study_sessions [--case NAME ...] [--details]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bench import case_runs
+from bench.answer_key_score import Memory, junk_reason
+from bench.facts_study import Result, table
+from bench.facts_study_session_cases import CASES, JUDGED, Case
+from squirrel_core.logs import configure_logging
+
+
+def judge(case: Case, memories: Sequence[tuple[str, str]]) -> Result:
+    """Each expected fact found or missed; each judged memory wrong, junk or neither."""
+    judged = [(kind, text) for kind, text in memories if kind in JUDGED]
+    result = Result()
+    for kind, text in judged:
+        hit = next((n for n in case.never if n.pattern.search(text)), None)
+        if hit:
+            result.wrong.append((text, hit.reason))
+        elif reason := junk_reason(Memory(kind, "", text)):
+            result.junk.append((text, reason))
+    usable = [text for _, text in judged if not any(n.pattern.search(text) for n in case.never)]
+    for fact in case.facts:
+        if any(all(r.search(text) for r in fact.match) for text in usable):
+            (result.bonus if fact.unsure else result.found).append(fact.fact)
+        elif not fact.unsure:
+            result.missed.append(fact.fact)
+    return result
+
+
+def run(cases: Sequence[Case]) -> tuple[dict[str, Result], dict[str, list[tuple[str, str]]]]:
+    kept = case_runs.kept_memories([(c.name, c.sessions) for c in cases])
+    results = {c.name: judge(c, kept.get(c.name, [])) for c in cases}
+    return results, kept
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.facts_study_sessions", description=__doc__
+    )
+    parser.add_argument("--case", action="append", help="only these cases")
+    parser.add_argument("--details", action="store_true", help="every memory and verdict")
+    args = parser.parse_args(argv)
+    configure_logging("bench", level="warning")
+    cases = list(CASES)
+    if args.case:
+        unknown = set(args.case) - {c.name for c in cases}
+        if unknown:
+            print(f"error: no case named {', '.join(sorted(unknown))}", file=sys.stderr)
+            return 2
+        cases = [c for c in cases if c.name in args.case]
+    results, kept = run(cases)
+    judged = {name: sum(1 for kind, _ in kept.get(name, []) if kind in JUDGED) for name in results}
+    print(table(results, "session (made-up sessions)", judged, "case", 36))
+    if args.details:
+        for name, r in results.items():
+            print(f"## {name}")
+            print("\n".join(f"  missed: {fact}" for fact in r.missed) or "  (nothing missed)")
+            for text, why in r.wrong:
+                print(f"  WRONG ({why}): {text}")
+            for text, why in r.junk:
+                print(f"  junk ({why}): {text}")
+            for kind, text in kept.get(name, []):
+                print(f"  - [{kind}] {text}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
