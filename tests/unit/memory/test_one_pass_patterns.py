@@ -278,6 +278,19 @@ CALLS = [
         "'コミット' * 100_000",
         frozenset(),
     ),
+    # A user's message read for the form it hands work over in (read up to 20,000 characters).
+    (
+        "squirrel_memory.extractors.handover_forms",
+        "message_forms",
+        "'## ' + ' ' * 19_000 + 'x'",
+        {},
+    ),
+    (
+        "squirrel_memory.extractors.handover_forms",
+        "message_forms",
+        "'implement ' + 'a/' * 4_000 + 'b.md\\n> x' + ' ' * 9_000 + '\\nreview'",
+        {"review": ()},
+    ),
     # A user's sentence read for the action at its head, past its leads.
     ("squirrel_memory.extractors.asked_actions", "action_of", "'ok ' + '!' * 300_000 + 'x'", None),
     (
