@@ -278,6 +278,19 @@ CALLS = [
         "'コミット' * 100_000",
         frozenset(),
     ),
+    # A user's message that asks a question, read for the length of the answer it asks.
+    (
+        "squirrel_memory.extractors.workflow_habits",
+        "workflow_clauses",
+        "'why? ' + '？' * 300_000 + ' 简短'",
+        {"pref:answer_length": "简短"},
+    ),
+    (
+        "squirrel_memory.extractors.workflow_habits",
+        "workflow_clauses",
+        "'explain ' + 'a' * 300_000 + ', briefly'",
+        {},
+    ),
     # A user's message read for the clauses that may be requests (read up to 2,000 characters).
     ("squirrel_memory.extractors.repeated_requests", "request_clauses", "' -' * 999", []),
     # A user's message read for the form it hands work over in (read up to 20,000 characters).
