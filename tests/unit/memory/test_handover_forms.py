@@ -101,3 +101,17 @@ def test_a_form_in_two_messages_of_one_session_is_no_habit() -> None:
         )
         session.say("Done.")
     assert handover_forms(session.events) == []
+
+
+def test_a_failing_test_pasted_to_make_pass_in_two_sessions() -> None:
+    events = _sessions(
+        "Make this pass:\n\n```python\ndef test_split_shift():\n    assert rows() == 2\n```",
+        "New failing test, make it pass:\n```go\nfunc TestWeekStart(t *testing.T) {}\n```",
+    )
+    (found,) = handover_forms(events)
+    assert found.form == "test" and "failing test to make pass" in found.content
+
+
+def test_a_test_pasted_without_asking_it_to_pass_or_a_pass_without_a_test_is_no_form() -> None:
+    assert message_forms("Why does this fail?\n```python\ndef test_x():\n    pass\n```") == {}
+    assert message_forms("Make the build pass:\n```\nerror: unused import\n```") == {}

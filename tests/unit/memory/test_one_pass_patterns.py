@@ -306,6 +306,12 @@ CALLS = [
         "'implement ' + 'a/' * 4_000 + 'b.md\\n> x' + ' ' * 9_000 + '\\nreview'",
         {"review": ()},
     ),
+    (
+        "squirrel_memory.extractors.handover_forms",
+        "message_forms",
+        "'pass ' + '```\\n def test_(' * 700 + '`' * 9_000",
+        {"test": ()},
+    ),
     # A user's sentence read for the action at its head, past its leads.
     ("squirrel_memory.extractors.asked_actions", "action_of", "'ok ' + '!' * 300_000 + 'x'", None),
     (

@@ -15,7 +15,9 @@ the user approved, which the host hands over in their stead (`planned_checks.app
 - **checklist**: at least `MIN_ITEMS` task-list items (`- [ ] …`);
 - **review**: quoted lines (`> …`) with the word review outside the quote;
 - **document**: a path to a text document inside a folder (`docs/specs/0007-rate-limit.md`)
-  named with the word implement or spec.
+  named with the word implement or spec;
+- **test**: a fenced block that defines a test (`def test_…`, `func Test…`, `#[test]`,
+  `@Test`, `it(…`, `test(…`) with the word pass outside it ("Make this pass:").
 
 A form is a habit when the user used it in `MIN_SESSIONS` sessions or more; used in one session
 (however many messages) it is how that task came, never a habit. The memory says what the
@@ -58,6 +60,13 @@ _QUOTED = re.compile(r"^[ \t]{0,3}>[ \t]*\S[^\n]*$", re.MULTILINE)
 _REVIEW = re.compile(r"\breview", re.IGNORECASE)
 _DOCUMENT = re.compile(r"(?<![\w./-])(?:[\w.-]{1,60}/){1,6}[\w.-]{1,80}\.(?:md|rst|txt|adoc)\b")
 _IMPLEMENT = re.compile(r"\b(?:implement\w*|spec)\b", re.IGNORECASE)
+_FENCED = re.compile(r"```[^\n`]{0,20}\n(?P<body>.*?)```", re.DOTALL)
+_TEST_DEFINED = re.compile(
+    r"^[ \t]{0,8}(?:(?:async[ \t]+)?def[ \t]+test_?\w*[ \t]*\(|func[ \t]+Test\w*\(|#\[test\]|"
+    r"@Test\b|(?:it|test)[ \t]*\([ \t]*['\"`])",
+    re.MULTILINE,
+)
+_PASS = re.compile(r"\bpass\b", re.IGNORECASE)
 
 _WORDING = {
     "plan": "a written plan to carry out",
@@ -65,6 +74,7 @@ _WORDING = {
     "checklist": "a checklist of tasks (`- [ ] …`)",
     "review": "review comments to address, quoted (`> …`)",
     "document": "documents of the repository to implement",
+    "test": "a failing test to make pass, pasted in a code block",
 }
 
 
@@ -116,6 +126,9 @@ def message_forms(text: str, *, approved: bool = False) -> dict[str, tuple[str, 
     documents = [m.group(0) for m in _DOCUMENT.finditer(text)]
     if documents and _IMPLEMENT.search(text) and "plan" not in found:
         found["document"] = tuple(dict.fromkeys(documents))
+    blocks = [m.group("body") for m in _FENCED.finditer(text)]
+    if any(_TEST_DEFINED.search(b) for b in blocks) and _PASS.search(_FENCED.sub(" ", text)):
+        found["test"] = ()
     return found
 
 
