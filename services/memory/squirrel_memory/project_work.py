@@ -397,37 +397,33 @@ def request_candidates(found: list[RepeatedRequest]) -> list[MemoryCandidate]:
     ]
 
 
-def routine_candidates(found: list[Routine]) -> list[MemoryCandidate]:
-    """Each routine of delivery steps asked in several sessions as a standing user_style
-    candidate of this project, as important as an instruction said in that many sessions."""
+def routine_candidates(found: Sequence[Routine | Handover]) -> list[MemoryCandidate]:
+    """Each routine of delivery steps asked in several sessions (or form work was handed over
+    in: `handover_candidates`) as a standing user_style candidate of this project, as
+    important as an instruction said in that many sessions."""
     return [
         candidate(
             MemoryType.USER_STYLE,
-            routine.key,
-            routine.content,
-            tags=("preference", REQUEST_TAG, STANDING_TAG, RECURRING_TAG),
-            importance=recurring_importance(routine.sessions),
-            event_ids=routine.event_ids,
+            found_.key,
+            found_.content,
+            tags=(
+                "preference",
+                "handover" if isinstance(found_, Handover) else REQUEST_TAG,
+                STANDING_TAG,
+                RECURRING_TAG,
+            ),
+            importance=recurring_importance(found_.sessions),
+            event_ids=found_.event_ids,
+            rule="handover_forms" if isinstance(found_, Handover) else "",
         )
-        for routine in found
+        for found_ in found
     ]
 
 
 def handover_candidates(found: list[Handover]) -> list[MemoryCandidate]:
     """Each form the user handed work over in, in several sessions, as a standing user_style
     candidate of this project, as important as an instruction said in that many sessions."""
-    return [
-        candidate(
-            MemoryType.USER_STYLE,
-            handover.key,
-            handover.content,
-            tags=("preference", "handover", STANDING_TAG, RECURRING_TAG),
-            importance=recurring_importance(handover.sessions),
-            event_ids=handover.event_ids,
-            rule="handover_forms",
-        )
-        for handover in found
-    ]
+    return routine_candidates(found)
 
 
 def session_routine_candidates(

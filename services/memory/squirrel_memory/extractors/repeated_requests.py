@@ -173,34 +173,32 @@ def _dice(a: frozenset[str], b: frozenset[str]) -> float:
 def request_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     """The sentences of a user message that can be requests (see the module's rules), with at
     least `min_words` content words."""
-    if len(text) > MAX_MESSAGE_CHARS or reads_as_command_body(text):
-        return []
-    plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
-    found: list[str] = []
-    for raw in _SENTENCE_END.split(plain):
-        flat = " ".join(raw.split())
-        if not flat or len(flat) > MAX_SENTENCE_CHARS or _QUESTION_END.search(raw.strip()):
-            continue
-        if _may_request(flat, min_words):
-            found.append(flat)
-    return found
+    return [flat for flat in _said_sentences(text) if _may_request(flat, min_words)]
 
 
 def request_clauses(text: str) -> list[str]:
     """The clauses of a user message's sentences that can be requests on their own, where a
     sentence has more than one (see the module's rules): "Fix the pagination bug, and run the
     tests before handing back" → "and run the tests before handing back"."""
+    found: list[str] = []
+    for flat in _said_sentences(text):
+        clauses = [c.strip() for c in _CLAUSE_MARK.split(flat) if c.strip()]
+        if len(clauses) > 1:
+            found.extend(c for c in clauses if _may_request(c, MIN_WORDS))
+    return found
+
+
+def _said_sentences(text: str) -> list[str]:
+    """The sentences of a user message that may hold a request: not a question, not over
+    `MAX_SENTENCE_CHARS`, outside code blocks and quoted lines, blanks folded."""
     if len(text) > MAX_MESSAGE_CHARS or reads_as_command_body(text):
         return []
     plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
     found: list[str] = []
     for raw in _SENTENCE_END.split(plain):
         flat = " ".join(raw.split())
-        if not flat or len(flat) > MAX_SENTENCE_CHARS or _QUESTION_END.search(raw.strip()):
-            continue
-        clauses = [c.strip() for c in _CLAUSE_MARK.split(flat) if c.strip()]
-        if len(clauses) > 1:
-            found.extend(c for c in clauses if _may_request(c, MIN_WORDS))
+        if flat and len(flat) <= MAX_SENTENCE_CHARS and not _QUESTION_END.search(raw.strip()):
+            found.append(flat)
     return found
 
 
