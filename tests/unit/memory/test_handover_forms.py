@@ -76,7 +76,9 @@ def test_checklists_reviews_and_documents_in_two_sessions() -> None:
         "- [ ] sort the table\n- [ ] empty state\nReview comments:\n> views.py L4: use a join",
         "- [ ] rename the hook\n- [x] drop dayjs\nAddress the review:\n> api.py L9: 404",
     )
-    assert {f.form for f in handover_forms(events)} == {"checklist", "review"}
+    found = {f.form: f for f in handover_forms(events)}
+    assert set(found) == {"checklist", "review"}
+    assert "“Address the review:”" in found["checklist"].content  # the user's own line
     specs = _sessions(
         "The spec is in docs/specs/0007-rate-limit.md. Implement it as written.",
         "docs/specs/0008-resume.md is next; implement what it says.",

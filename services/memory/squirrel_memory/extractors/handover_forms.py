@@ -22,7 +22,8 @@ the user approved, which the host hands over in their stead (`planned_checks.app
 A form is a habit when the user used it in `MIN_SESSIONS` sessions or more; used in one session
 (however many messages) it is how that task came, never a habit. The memory says what the
 evidence shows (the form, its sections or links, in how many sessions) and quotes the latest
-message's first line; it is as important as an instruction said in that many sessions.
+message's first line in the user's own words (not a task-list item, not a pasted block); it
+is as important as an instruction said in that many sessions.
 """
 
 from __future__ import annotations
@@ -147,8 +148,7 @@ def handover_forms(events: list[StoredEvent]) -> list[Handover]:
         sessions = {event.session_id for event, _, _ in uses}
         if len(sessions) < MIN_SESSIONS:
             continue
-        latest = uses[-1][1]
-        first = next((line.strip() for line in latest.splitlines() if line.strip()), "")
+        first = _said_line(uses[-1][1]).rstrip(".!;")
         if len(first) > MAX_QUOTE_CHARS:
             first = first[:MAX_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
         named = _named(form, [n for _, _, n in uses])
@@ -163,6 +163,14 @@ def handover_forms(events: list[StoredEvent]) -> list[Handover]:
         )
     found.sort(key=lambda h: -h.sessions)
     return found
+
+
+def _said_line(text: str) -> str:
+    """The first line of a message in the user's own words: not a task-list item, not in a
+    fenced block (else its first line)."""
+    lines = [line.strip() for line in _FENCED.sub("\n", text).splitlines() if line.strip()]
+    own = [line for line in lines if not _TASK_ITEM.match(line)]
+    return (own or lines or [""])[0]
 
 
 def _named(form: str, named: list[tuple[str, ...]]) -> tuple[str, ...]:
