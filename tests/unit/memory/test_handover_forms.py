@@ -41,7 +41,9 @@ def test_a_plan_approved_in_three_sessions_is_how_work_is_handed_over() -> None:
     )
     (found,) = handover_forms(events)
     assert (found.form, found.sessions) == ("plan", 3)
-    assert "Context, Change, Verification" in found.content
+    assert "an approved plan to carry out, with sections Context, Change, Verification" in (
+        found.content
+    )
     assert "Implement the following plan:" in found.content
     (memory,) = handover_candidates([found])
     assert memory.type is MemoryType.USER_STYLE and memory.key == PREFIX + "plan"
@@ -52,7 +54,8 @@ def test_a_plan_approved_in_three_sessions_is_how_work_is_handed_over() -> None:
 def test_a_typed_plan_with_sections_in_another_language_counts() -> None:
     plan = "Setze folgenden Plan um:\n\n# Plan: {t}\n\n## Kontext\nx\n\n## Änderung\ny\n"
     (found,) = handover_forms(_sessions(plan.format(t="Import"), plan.format(t="Prüfung")))
-    assert found.form == "plan" and "Kontext, Änderung" in found.content
+    assert found.form == "plan" and "a written plan" in found.content
+    assert "Kontext, Änderung" in found.content
 
 
 def test_a_plan_in_one_session_is_that_task_only() -> None:

@@ -89,6 +89,8 @@ class Handover:
     event_ids: tuple[str, ...]
     named: tuple[str, ...]
     wording: str
+    #: A plan the user approved, handed over by the host ("Implement the following plan:").
+    approved: bool = False
 
     @property
     def key(self) -> str:
@@ -96,7 +98,7 @@ class Handover:
 
     @property
     def content(self) -> str:
-        what = _WORDING[self.form]
+        what = "an approved plan to carry out" if self.approved else _WORDING[self.form]
         if self.named:
             label = "with sections" if self.form == "plan" else "such as"
             what += f", {label} " + ", ".join(self.named)
@@ -159,6 +161,7 @@ def handover_forms(events: list[StoredEvent]) -> list[Handover]:
                 event_ids=tuple(dict.fromkeys(event.id for event, _, _ in uses)),
                 named=named,
                 wording=first,
+                approved=form == "plan" and any(event.id in plans for event, _, _ in uses),
             )
         )
     found.sort(key=lambda h: -h.sessions)
