@@ -24,7 +24,10 @@ from squirrel_memory.extractors.disowned_tools import (
     states_disowned,
 )
 from squirrel_memory.extractors.echoes import is_echo
+from squirrel_memory.extractors.handover_forms import PREFIX as HANDOVER_PREFIX
+from squirrel_memory.extractors.handover_forms import Handover, handover_forms
 from squirrel_memory.extractors.lifted_bans import bans, lifted_since
+from squirrel_memory.extractors.planned_checks import approved_plans
 from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
 from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIGINS
@@ -111,14 +114,16 @@ class UserWork:
 
     @classmethod
     def asked_by(cls, events: list[StoredEvent], latest: Episode) -> UserWork:
-        """What a batch's events ask for: requests said again when they hold a request, the
-        language when the user said anything."""
+        """What a batch's events ask for: requests said again when they hold a request or a
+        plan the user approved (a form work is handed over in), the language when the user said
+        anything."""
         return cls(
             latest,
             requests=any(
                 e.event_type == EventType.USER_MESSAGE and e.origin in REQUEST_ORIGINS
                 for e in events
-            ),
+            )
+            or bool(approved_plans(events)),
             language=bool(user_requests(events)),
         )
 
@@ -220,7 +225,10 @@ async def _repeated_requests(
     return [
         c
         for c in found
-        if not cited & set(c.source_event_ids) or _routine_beyond(c, cited, session_of)
+        if not cited & set(c.source_event_ids)
+        or _routine_beyond(c, cited, session_of)
+        # the form work came in, not what it asked: another memory of its words says other
+        or c.key.startswith(HANDOVER_PREFIX)
     ]
 
 
@@ -353,6 +361,7 @@ def _request_candidates(stored: list[StoredEvent]) -> list[MemoryCandidate]:
         + routine_candidates(routine_requests(stored))
         + session_routine_candidates(session_routines(stored))
         + session_routine_candidates(session_requests(stored))
+        + handover_candidates(handover_forms(stored))
     )
     # an action opening requests of one session, unless another request rule holds them
     taken = {event_id for c in found for event_id in c.source_event_ids}
@@ -388,20 +397,33 @@ def request_candidates(found: list[RepeatedRequest]) -> list[MemoryCandidate]:
     ]
 
 
-def routine_candidates(found: list[Routine]) -> list[MemoryCandidate]:
-    """Each routine of delivery steps asked in several sessions as a standing user_style
-    candidate of this project, as important as an instruction said in that many sessions."""
+def routine_candidates(found: Sequence[Routine | Handover]) -> list[MemoryCandidate]:
+    """Each routine of delivery steps asked in several sessions (or form work was handed over
+    in: `handover_candidates`) as a standing user_style candidate of this project, as
+    important as an instruction said in that many sessions."""
     return [
         candidate(
             MemoryType.USER_STYLE,
-            routine.key,
-            routine.content,
-            tags=("preference", REQUEST_TAG, STANDING_TAG, RECURRING_TAG),
-            importance=recurring_importance(routine.sessions),
-            event_ids=routine.event_ids,
+            found_.key,
+            found_.content,
+            tags=(
+                "preference",
+                "handover" if isinstance(found_, Handover) else REQUEST_TAG,
+                STANDING_TAG,
+                RECURRING_TAG,
+            ),
+            importance=recurring_importance(found_.sessions),
+            event_ids=found_.event_ids,
+            rule="handover_forms" if isinstance(found_, Handover) else "",
         )
-        for routine in found
+        for found_ in found
     ]
+
+
+def handover_candidates(found: list[Handover]) -> list[MemoryCandidate]:
+    """Each form the user handed work over in, in several sessions, as a standing user_style
+    candidate of this project, as important as an instruction said in that many sessions."""
+    return routine_candidates(found)
 
 
 def session_routine_candidates(

@@ -277,7 +277,9 @@ def merge_pair(
     """Two user_style candidates on one anchor within a pass, when a tentative one is involved.
 
     Both tentative, from different episodes: the later one, promoted. One standing: it wins
-    and cites both. None when this rule has nothing to say (the caller merges as usual).
+    and cites both, and grows as a rule said in one more session when the tentative one came
+    from another episode and session (a habit said in three sessions of one pass weighs more
+    than one said in two). None when this rule has nothing to say (the caller merges as usual).
     """
     if first.type is not MemoryType.USER_STYLE or second.type is not MemoryType.USER_STYLE:
         return None
@@ -291,7 +293,13 @@ def merge_pair(
         return _worded_as(said, first)
     if first_tentative or second_tentative:
         firm, other = (second, first) if first_tentative else (first, second)
-        return replace(firm, source_event_ids=pooled(firm.source_event_ids, other.source_event_ids))
+        cited = pooled(firm.source_event_ids, other.source_event_ids)
+        if first.source_episode_id != second.source_episode_id and session_count(
+            cited, sessions
+        ) > max(1, session_count(firm.source_event_ids, sessions)):
+            grown = promoted(firm, other.source_event_ids, other.tags, sessions)
+            return replace(grown, source_event_ids=cited)
+        return replace(firm, source_event_ids=cited)
     if first.source_episode_id == second.source_episode_id or not (
         first.content == second.content or same_standing_rule(first.content, second.content)
     ):

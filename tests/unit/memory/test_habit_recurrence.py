@@ -5,6 +5,7 @@ style view; one-off requests and look-alike instructions stay apart."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,9 +17,11 @@ from squirrel_memory.extractors.repeated_requests import PREFIX as ASKED_PREFIX
 from squirrel_memory.extractors.standing_words import PREFIX as SAID_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY, workflow_habits
 from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType
+from squirrel_memory.promotion import RECURRING_TAG, recurring_importance
 from squirrel_memory.recurrence import (
     MEANING_THRESHOLD,
     Likeness,
+    merge_pair,
     same_instruction,
     same_standing_rule,
     unify_keys,
@@ -529,3 +532,37 @@ def test_two_standing_rules_are_one_only_when_their_words_and_sides_agree(
     one: str, other: str, same: bool
 ) -> None:
     assert same_standing_rule(one, other) is same
+
+
+# --- one pass over several sessions ----------------------------------------------------------
+
+
+def _said_once(n: int, *, standing: bool = False) -> MemoryCandidate:
+    return MemoryCandidate(
+        type=MemoryType.USER_STYLE,
+        key="pref:answer_length",
+        content="The user wants short replies, in their words: “Keep it short”.",
+        tags=("preference", "standing" if standing else "tentative"),
+        importance=STANDING_IMPORTANCE if standing else 0.3,
+        source_episode_id=f"ep{n}",
+        source_event_ids=(f"e{n}",),
+    )
+
+
+def test_a_habit_said_in_a_third_session_of_one_pass_grows_above_two() -> None:
+    sessions = {"e1": "s1", "e2": "s2", "e3": "s3"}
+    two = merge_pair(_said_once(1), _said_once(2), sessions)
+    assert two is not None and two.importance == recurring_importance(2)
+    three = merge_pair(two, _said_once(3), sessions)
+    assert three is not None and three.importance == recurring_importance(3)
+    assert three.source_event_ids == ("e1", "e2", "e3")
+
+
+def test_a_tentative_of_the_same_session_or_episode_adds_no_weight() -> None:
+    firm = _said_once(1, standing=True)
+    same_session = merge_pair(firm, _said_once(2), {"e1": "s1", "e2": "s1"})
+    assert same_session is not None and same_session.importance == STANDING_IMPORTANCE
+    assert RECURRING_TAG not in same_session.tags
+    same_episode = replace(_said_once(2), source_episode_id="ep1")
+    joined = merge_pair(firm, same_episode, {"e1": "s1", "e2": "s2"})
+    assert joined is not None and joined.importance == STANDING_IMPORTANCE

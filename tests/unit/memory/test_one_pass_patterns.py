@@ -313,6 +313,40 @@ CALLS = [
         "'コミット' * 100_000",
         frozenset(),
     ),
+    # A user's message that asks a question, read for the length of the answer it asks.
+    (
+        "squirrel_memory.extractors.workflow_habits",
+        "workflow_clauses",
+        "'why? ' + '？' * 300_000 + ' 简短'",
+        {"pref:answer_length": "简短"},
+    ),
+    (
+        "squirrel_memory.extractors.workflow_habits",
+        "workflow_clauses",
+        "'explain ' + 'a' * 300_000 + ', briefly'",
+        {},
+    ),
+    # A user's message read for the clauses that may be requests (read up to 2,000 characters).
+    ("squirrel_memory.extractors.repeated_requests", "request_clauses", "' -' * 999", []),
+    # A user's message read for the form it hands work over in (read up to 20,000 characters).
+    (
+        "squirrel_memory.extractors.handover_forms",
+        "message_forms",
+        "'## ' + ' ' * 19_000 + 'x'",
+        {},
+    ),
+    (
+        "squirrel_memory.extractors.handover_forms",
+        "message_forms",
+        "'implement ' + 'a/' * 4_000 + 'b.md\\n> x' + ' ' * 9_000 + '\\nreview'",
+        {"review": ()},
+    ),
+    (
+        "squirrel_memory.extractors.handover_forms",
+        "message_forms",
+        "'pass ' + '```\\n def test_(' * 700 + '`' * 9_000",
+        {"test": ()},
+    ),
     # A user's sentence read for the action at its head, past its leads.
     ("squirrel_memory.extractors.asked_actions", "action_of", "'ok ' + '!' * 300_000 + 'x'", None),
     (

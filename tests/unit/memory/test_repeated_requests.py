@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from squirrel_memory.extractors.repeated_requests import (
     PREFIX,
     repeated_requests,
+    request_clauses,
     request_sentences,
 )
 from squirrel_memory.models import MemoryType, StoredEvent
@@ -44,7 +45,7 @@ def test_a_request_said_again_in_spanish_in_another_session_is_one_habit() -> No
     )
     (found,) = repeated_requests(events)
     assert found.sessions == 2
-    assert found.wording == "Ejecuta las pruebas antes de cada commit, por favor"
+    assert found.wording == "Ejecuta las pruebas antes de cada commit"
     assert found.key.startswith(PREFIX)
     assert len(found.event_ids) == 2
 
@@ -186,4 +187,42 @@ def test_the_hosts_text_slash_commands_and_subagent_prompts_are_not_the_users() 
         session.add("user_message", {"text": said}, origin=origin)
         session.say("Ok.")
         events.extend(session.events)
+    assert repeated_requests(events) == []
+
+
+def test_a_request_said_after_the_task_in_a_clause_of_its_own_is_found() -> None:
+    events = _sessions(
+        [
+            (
+                "Corrige le bug de pagination sur la liste des menus, et lance les tests avant "
+                "de me rendre la main.",
+                "Corrigé.",
+            )
+        ],
+        [
+            (
+                "Renomme la fonction du menu, puis fais tourner les tests avant de me rendre la main.",
+                "Fait.",
+            )
+        ],
+    )
+    (found,) = repeated_requests(events)
+    assert found.sessions == 2
+    assert found.wording == "puis fais tourner les tests avant de me rendre la main"
+
+
+def test_clauses_only_split_sentences_that_have_several() -> None:
+    assert request_clauses("Run the whole test suite before you hand the work back.") == []
+    assert request_clauses(
+        "Fix the login bug, and run the whole test suite before handing back"
+    ) == ["and run the whole test suite before handing back"]
+    # a clause naming one thing (a path, a name in code) or too short is no request
+    assert request_clauses("Rename get_menu, then run the suite, then push") == []
+
+
+def test_two_tasks_in_clauses_of_one_form_are_not_one_request() -> None:
+    events = _sessions(
+        [("Look at the report, then fix the failing checkout test in the shop", "Fixed.")],
+        [("Look at the report, then fix the failing account test in the shop", "Fixed.")],
+    )
     assert repeated_requests(events) == []

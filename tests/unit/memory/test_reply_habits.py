@@ -188,3 +188,34 @@ def _style(key: str, content: str) -> MemoryCandidate:
         importance=0.4,
         source_event_ids=("e1",),
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "quote"),
+    [
+        ("Why does the handler return 502 on a timeout? Keep it short.", "Keep it short"),
+        (
+            "Explain the retry loop in the sync, briefly.",
+            "Explain the retry loop in the sync, briefly",
+        ),
+        ("为什么登录接口返回 500？简短回答。", "简短回答"),
+    ],
+)
+def test_the_answers_length_asked_in_a_message_that_asks_for_an_answer(
+    text: str, quote: str
+) -> None:
+    [habit] = workflow_habits(text, after_assistant_action=False)
+    assert habit.key == LENGTH_KEY and f"“{quote}”" in habit.content
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rewrite the README intro. Keep it short, two sentences.",
+        "Rewrite the README intro. Keep it short.",
+        "Keep it short.",
+        "Add a summary field to the form, briefly described in the docs.",
+    ],
+)
+def test_keep_it_short_of_a_text_to_write_is_not_the_answers_length(text: str) -> None:
+    assert LENGTH_KEY not in {h.key for h in workflow_habits(text, after_assistant_action=False)}

@@ -30,8 +30,15 @@ hook's text, a command body the host expanded, a question. The same message sent
 crash), not a habit; and a request must come back in another session: said twice in one
 session it is that session's task.
 
-The memory quotes the user's latest wording (a habit is stated by what the evidence shows,
-not paraphrased into a broader rule) and says in how many sessions it was asked.
+A request often follows the task in the same sentence ("Fix the pagination bug, and run the
+tests before handing back"): the task's words would hide it, so each clause of a sentence of
+several (`request_clauses`: split at a comma, a semicolon, a colon or a dash) is compared too,
+under the same rules; a sentence and another's clause are one form filled with two things when
+any clause of one is one slot apart from a clause of the other.
+
+The memory quotes the user's latest wording, its shortest form (the clause that asks, not the
+task around it: a habit is stated by what the evidence shows, not paraphrased into a broader
+rule) and says in how many sessions it was asked.
 """
 
 from __future__ import annotations
@@ -93,6 +100,8 @@ MAX_QUOTE_CHARS = 160
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；]+|\n+")
 _CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
+#: Where a sentence's clauses meet: a comma, a semicolon, a colon, a dash between blanks.
+_CLAUSE_MARK = re.compile(r"[,;:，；：]|(?<!\S)[-–—]+(?!\S)")
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 #: Something particular: a path, a URL, a file name with an extension, a long number or id,
 #: a name in code (camelCase, an inner capital, snake_case).
@@ -164,22 +173,43 @@ def _dice(a: frozenset[str], b: frozenset[str]) -> float:
 def request_sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
     """The sentences of a user message that can be requests (see the module's rules), with at
     least `min_words` content words."""
+    return [flat for flat in _said_sentences(text) if _may_request(flat, min_words)]
+
+
+def request_clauses(text: str) -> list[str]:
+    """The clauses of a user message's sentences that can be requests on their own, where a
+    sentence has more than one (see the module's rules): "Fix the pagination bug, and run the
+    tests before handing back" → "and run the tests before handing back"."""
+    found: list[str] = []
+    for flat in _said_sentences(text):
+        clauses = [c.strip() for c in _CLAUSE_MARK.split(flat) if c.strip()]
+        if len(clauses) > 1:
+            found.extend(c for c in clauses if _may_request(c, MIN_WORDS))
+    return found
+
+
+def _said_sentences(text: str) -> list[str]:
+    """The sentences of a user message that may hold a request: not a question, not over
+    `MAX_SENTENCE_CHARS`, outside code blocks and quoted lines, blanks folded."""
     if len(text) > MAX_MESSAGE_CHARS or reads_as_command_body(text):
         return []
     plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
     found: list[str] = []
     for raw in _SENTENCE_END.split(plain):
         flat = " ".join(raw.split())
-        if not flat or len(flat) > MAX_SENTENCE_CHARS or _QUESTION_END.search(raw.strip()):
-            continue
-        visible = [ch for ch in flat if not ch.isspace()]
-        letters = sum(ch.isalpha() for ch in visible)
-        if not visible or letters / len(visible) < MIN_LETTER_SHARE:
-            continue
-        if _PARTICULAR.search(flat) or len(set(words_of(flat))) < min_words:
-            continue
-        found.append(flat)
+        if flat and len(flat) <= MAX_SENTENCE_CHARS and not _QUESTION_END.search(raw.strip()):
+            found.append(flat)
     return found
+
+
+def _may_request(flat: str, min_words: int) -> bool:
+    """Whether a sentence or clause can be a request: mostly letters, nothing particular
+    named, at least `min_words` content words."""
+    visible = [ch for ch in flat if not ch.isspace()]
+    letters = sum(ch.isalpha() for ch in visible)
+    if not visible or letters / len(visible) < MIN_LETTER_SHARE:
+        return False
+    return not _PARTICULAR.search(flat) and len(set(words_of(flat))) >= min_words
 
 
 def _user_sentences(events: list[StoredEvent]) -> list[Said]:
@@ -189,6 +219,9 @@ def _user_sentences(events: list[StoredEvent]) -> list[Said]:
             continue
         if not text.lstrip().startswith("<"):  # the host's markup (a shell escape, a command)
             said.extend((event, text, s) for s in request_sentences(text))
+            # a request said after the task, in a clause of its own ("Fix X, and run the tests
+            # before handing back"): the task's words would hide it in the whole sentence
+            said.extend((event, text, c) for c in request_clauses(text))
     glue = _glue([words_of(s) for _, _, s in said])
     return [
         Said(
@@ -240,9 +273,26 @@ def _one_slot_apart(a: Said, b: Said) -> bool:
     ending ("fix the failing checkout test" / "fix the failing cart test"): one form filled
     with two things, two tasks or two rules, not one request said again. Words added on one
     side only ("Again: keep the diff small") or another lead ("Then commit …" / "When done,
-    commit …") are no slot."""
-    first = [w for w in words_of(a.sentence) if w in a.words]
-    second = [w for w in words_of(b.sentence) if w in b.words]
+    commit …") are no slot. A sentence and a clause of another are compared clause by clause
+    ("Look at the report, then fix the failing checkout test" / "then fix the failing cart
+    test")."""
+    return any(
+        _slot_apart(one, a.words, other, b.words)
+        for one in _parts(a.sentence)
+        for other in _parts(b.sentence)
+    )
+
+
+def _parts(sentence: str) -> list[str]:
+    """A sentence and, where it has several, its clauses."""
+    clauses = [c for c in _CLAUSE_MARK.split(sentence) if c.strip()]
+    return [sentence, *clauses] if len(clauses) > 1 else [sentence]
+
+
+def _slot_apart(a: str, a_words: frozenset[str], b: str, b_words: frozenset[str]) -> bool:
+    """`_one_slot_apart` for one sentence or clause of each side."""
+    first = [w for w in words_of(a) if w in a_words]
+    second = [w for w in words_of(b) if w in b_words]
     head = 0
     while head < min(len(first), len(second)) and first[head] == second[head]:
         head += 1
@@ -341,7 +391,8 @@ def repeated_requests(events: list[StoredEvent]) -> list[RepeatedRequest]:
         sessions = {s.session_id for s in group}
         if len(sessions) < 2:
             continue
-        latest = group[-1]
+        # the latest message's shortest wording: a clause of its own over the task around it
+        latest = min((s for s in group if s.event_id == group[-1].event_id), key=_length)
         found.append(
             RepeatedRequest(
                 key=_key(group[0].sentence),  # the first wording: stable as it recurs
@@ -352,6 +403,10 @@ def repeated_requests(events: list[StoredEvent]) -> list[RepeatedRequest]:
         )
     found.sort(key=lambda r: -r.sessions)
     return found[:MAX_REQUESTS]
+
+
+def _length(said: Said) -> int:
+    return len(said.sentence)
 
 
 def _quote(sentence: str) -> str:

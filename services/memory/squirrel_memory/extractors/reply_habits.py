@@ -145,4 +145,18 @@ REPLY_CUES = {habit.key: habit.cues for habit in REPLY_HABITS}
 #: it and keep your answers short").
 REPLY_KEYS = frozenset(REPLY_CUES)
 OWN_WORDS = {habit.key: habit.cues for habit in REPLY_HABITS if habit.own_words}
+#: A message that asks for an answer: a question, or a request opening with "explain", "why" …
+ASKS_ANSWER = re.compile(
+    r"[?？]|^[ \t]*(?:explain|describe|why|what|how|tell\s+me)\b", re.IGNORECASE | re.MULTILINE
+)
+#: The answer's length asked in a message that asks for one ("Why does it fail? Keep it short.",
+#: "Explain the retry loop, briefly.", "简短回答。"); said of a text to write ("Rewrite the intro.
+#: Keep it short.") it is that text's, so a message that asks nothing never counts.
+ANSWER_SHORT = re.compile(
+    r"^(?:please\s+)?keep\s+it\s+(?:short|brief)(?:\s+please)?\s*[.!]?$"
+    r"|^(?:explain|describe|tell\s+me|why|what|how)\b[^.?!;]{0,160},\s*(?:briefly|in\s+brief|"
+    r"in\s+short|in\s+a\s+few\s+words)\s*[.!]?$"
+    r"|(?:^|[？?。！!][ \t]*)(?:简短|簡短|简洁|簡潔)(?:回答|点|一点|些|に)?[ \t]*[。.!！]?$",
+    re.IGNORECASE,
+)
 AND_CLAUSE = re.compile(r"\s(?:and|but)\s+(?:please\s+|also\s+|just\s+)*$", re.IGNORECASE)

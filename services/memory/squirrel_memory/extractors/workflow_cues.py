@@ -156,11 +156,16 @@ _PREVIEW_OF = r"(?:the\s+|a\s+|your\s+)?(?:diff|patch|changes?|plan|proposal)"
 _PREVIEW_BEFORE = (
     r"before\s+(?:you\s+)?(?:apply|applying|writ(?:e|ing)|mak(?:e|ing)|chang(?:e|ing)|"
     r"edit(?:ing)?|touch(?:ing)?|commit(?:ting)?|implement(?:ing)?)\s+(?:any|anything|a|an|"
-    r"changes|code|edits)\b"
+    r"changes|code|edits|it|them)\b"
 )
+_SHOW_ME = r"(?:show\s+me|let\s+me\s+see)"
 PREVIEW = (
-    re.compile(rf"\bshow\s+me\s+{_PREVIEW_OF}\s+(?:first\s+)?{_PREVIEW_BEFORE}", re.I),
-    re.compile(rf"\b{_PREVIEW_BEFORE}[^.?!;]{{0,20}}?,\s*show\s+me\s+{_PREVIEW_OF}\b", re.I),
+    re.compile(rf"\b{_SHOW_ME}\s+{_PREVIEW_OF}\s+(?:first\s+)?{_PREVIEW_BEFORE}", re.I),
+    re.compile(rf"\b{_PREVIEW_BEFORE}[^.?!;]{{0,20}}?,\s*{_SHOW_ME}\s+{_PREVIEW_OF}\b", re.I),
+    # "Diff first, then I'll say go." / "Plan first, then code." (not "the diff first line")
+    re.compile(
+        r"^(?:(?:the|a|your)\s+)?(?:diff|patch|plan)\s+first(?=\s*(?:[,;.!]|$|then\b))", re.I
+    ),
 )
 #: How finished work is handed over for review: "when you finish, push and open a PR", "open a
 #: pull request when you're done instead of pushing to main" (not "open a PR for this"; "push

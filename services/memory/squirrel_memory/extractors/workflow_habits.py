@@ -59,6 +59,9 @@ from squirrel_memory.extractors.preferences import (
 )
 from squirrel_memory.extractors.reply_habits import (
     AND_CLAUSE,
+    ANSWER_SHORT,
+    ASKS_ANSWER,
+    LENGTH_KEY,
     OWN_WORDS,
     REPLY_CUES,
     REPLY_HABITS,
@@ -188,6 +191,7 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
     # a fenced block or a quoted line is pasted text, not the user's instruction
     unquoted = _QUOTED_LINE.sub(" ", re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
     plain = strip_markdown(unquoted)
+    asked = bool(ASKS_ANSWER.search(plain))
     found: dict[str, str] = {}
     for raw in _SENTENCES.split(plain):
         flat = " ".join(raw.split())
@@ -220,6 +224,9 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
                     said = flat[match.start() :]
                     found.setdefault(key, _quote(said[:1].upper() + said[1:], 0))
                 found.setdefault(key, _quote(flat, match.start()))
+        if asked and LENGTH_KEY not in found and (short := ANSWER_SHORT.search(flat)):
+            # "Why does it return 502? Keep it short.": the length of the answer asked for
+            found[LENGTH_KEY] = _quote(flat[short.start() :].strip("？?。！! "), 0)
         undone = LEFT_UNDONE.match(flat)
         # "still": the user already pointed at it, whatever came just before
         if undone and DONE_KEY not in found and (after_assistant_action or STILL.search(flat)):
