@@ -503,3 +503,41 @@ def test_no_plain_convention_from_a_log_of_other_or_too_few_subjects(subjects: l
 def test_plain_subjects_the_assistant_committed_make_no_convention() -> None:
     commands = [f"git commit -m '{subject}'" for subject in _PLAIN]
     assert _convention(evidence_candidates(_events(commands, sessions=2))) is None
+
+
+@pytest.mark.parametrize("command", ["rtk git log --oneline -5", "sudo git log --oneline -5"])
+def test_a_log_run_through_a_wrapper_program_is_read_as_the_log(command: str) -> None:
+    found = _convention(evidence_candidates(_log_events(command, LOG)))
+    assert found is not None and "5 of 5 commits listed by `git log`" in found.content
+    plain = _convention(evidence_candidates(_log_events(command, _oneline(_PLAIN))))
+    assert plain is not None and "plain sentences in the imperative mood" in plain.content
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # A program that only prints the words after it runs no git.
+        ("echo git log --oneline -5", LOG),
+        ("man git log --oneline", LOG),
+        # A path or an option first is no bare program name.
+        ("./tool git log --oneline -5", LOG),
+        # Through a wrapper, what was printed must still be a one-line log.
+        ("rtk git log --oneline -5", "ok ✓ 5 commits\nsee the log above\n"),
+        # Another repository's history, through a wrapper.
+        ("rtk git -C /home/dev/other log --oneline -5", LOG),
+    ],
+    ids=["echo", "man", "path", "not-a-log", "other-repo"],
+)
+def test_no_convention_from_a_wrapped_log_that_is_no_log_of_this_project(
+    command: str, output: str
+) -> None:
+    assert _convention(evidence_candidates(_log_events(command, output))) is None
+
+
+def test_a_commit_through_a_wrapper_is_no_commit_made() -> None:
+    events = _events(CONVENTIONAL)
+    for event in events:
+        command = event.content.get("command")
+        if isinstance(command, str):
+            event.content["command"] = command.replace("git commit", "rtk git commit")
+    assert _convention(evidence_candidates(events)) is None

@@ -82,6 +82,13 @@ _OTHER_FORMATS = ("--format", "--pretty", "--oneline", "--name-only", "--name-st
 _LABELLED = re.compile(r"^[-*]?\s*[A-Za-z][\w ]{0,30}:\s+(?P<entry>[0-9a-f]{7,40}\s+\S.*)$")
 _HEREDOC = re.compile(r"<<-?\s*['\"]?(\w+)['\"]?[^\n]*\n(.*?)\n\s*\1\s*(?:\n|\)|$)", re.DOTALL)
 _SHORT_FLAGS = re.compile(r"^-[a-zA-Z]*m$")
+#: A program named before `git` that runs the git command after it (`rtk git log --oneline`,
+#: `sudo git log`): a bare name. Programs that only print or describe the words after them
+#: (`echo git log …`, `man git log`) run no git.
+_WRAPPER = re.compile(r"[a-z][\w.-]*")
+_SHOWS_ONLY = frozenset(
+    {"echo", "printf", "man", "tldr", "which", "type", "whatis", "help", "info"}
+)
 _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
 
 
@@ -116,6 +123,23 @@ def commit_message(tokens: Sequence[str]) -> str | None:
 def subject_of(message: str) -> str:
     """The first non-empty line of a commit message."""
     return next((line.strip() for line in message.splitlines() if line.strip()), "")
+
+
+def logged_words(tokens: Sequence[str]) -> tuple[str, ...]:
+    """A command's words with the wrapper program before `git` left off (`rtk git log
+    --oneline -5` reads as `git log --oneline -5`). Only a log is read this way: what it
+    printed must still have a log's shape, while a commit through a wrapper may print nothing
+    of git's own."""
+    words = tuple(tokens)
+    if (
+        len(words) > 2
+        and words[1] == "git"
+        and words[0] not in _SHOWS_ONLY
+        and words[0] != "git"
+        and _WRAPPER.fullmatch(words[0])
+    ):
+        return words[1:]
+    return words
 
 
 def listed_subjects(tokens: Sequence[str], output: str, *, compound: bool = False) -> list[str]:
@@ -234,7 +258,10 @@ def session_convention(
         a.run.event_id
         for a in found
         if a.scope.startswith(_ELSEWHERE)
-        or (a.tokens[:2] == ("git", "-C") and a.tokens[2:3] not in ((".",), ("./",)))
+        or (
+            logged_words(a.tokens)[:2] == ("git", "-C")
+            and logged_words(a.tokens)[2:3] not in ((".",), ("./",))
+        )
     }
     for attempt in found:
         if attempt.run.ok is False or attempt.scope.startswith(_ELSEWHERE):
@@ -246,9 +273,10 @@ def session_convention(
             made_in.add(attempt.run.session_id)
         compound = per_run[attempt.run.event_id] > 1
         output = "" if attempt.run.event_id in mixed else attempt.run.output
-        for seen in listed_subjects(attempt.tokens, output, compound=compound):
+        logged = logged_words(attempt.tokens)
+        for seen in listed_subjects(logged, output, compound=compound):
             listed.setdefault(seen, attempt.run.event_id)
-        for seen in shown_subjects(attempt.tokens, output):
+        for seen in shown_subjects(logged, output):
             # A squash commit's subject and its first squashed commit's are one commit.
             shown.setdefault(_SQUASHED.sub("", seen), attempt.run.event_id)
     return (
