@@ -474,8 +474,8 @@ def test_plain_imperative_subjects_a_printed_log_listed_make_the_convention() ->
     found = _convention(evidence_candidates(_log_events("git log --oneline -10", _oneline(_PLAIN))))
     assert found is not None
     assert found.content == (
-        "Commit subjects are plain sentences in the imperative mood with no type prefix "
-        "(“Add …”, “Fix …”, not “feat: …”) — 8 of 10 commits the sessions' logs listed start "
+        "Commit subjects are plain sentences in the imperative mood (“Add …”, “Fix …”) with no "
+        "Conventional Commits type prefix — 8 of 10 commits the sessions' logs listed start "
         "that way."
     )
 

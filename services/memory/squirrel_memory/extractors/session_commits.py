@@ -296,8 +296,8 @@ def _plain(logged: dict[str, str]) -> Finding | None:
         return None
     imperative, total = found
     text = (
-        "Commit subjects are plain sentences in the imperative mood with no type prefix "
-        f"(“Add …”, “Fix …”, not “feat: …”) — {imperative} of {total} commits the sessions' "
+        "Commit subjects are plain sentences in the imperative mood (“Add …”, “Fix …”) with no "
+        f"Conventional Commits type prefix — {imperative} of {total} commits the sessions' "
         "logs listed start that way."
     )
     cited = tuple(reversed(list(logged.values())))[:MAX_CITED]
