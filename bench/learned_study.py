@@ -24,8 +24,11 @@ gold written before any rule ran over it. The sixth set is made up (`bench/learn
 short sessions in ten ecosystems where the assistant explains something after a failure or a
 surprise or sums up the architecture it read, and quiet ones that must teach nothing, written
 before any rule ran over them; their transcripts are written to a temporary folder at each run.
+The seventh set is made up too (`bench/learned_cases_attached.py`): sessions whose first message
+attaches a file and whose first reply, before any tool ran, sums it up, and quiet ones where that
+reply plans, asks back, advises the user or claims what the file does not say.
 
-Usage: python -m bench.learned_study [--study first|...|sixth|all] [--details]
+Usage: python -m bench.learned_study [--study first|...|seventh|all] [--details]
                                     [--session NAME ...]
 """
 
@@ -36,7 +39,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from bench import fixture_pipeline, learned_cases
+from bench import fixture_pipeline, learned_cases, learned_cases_attached
 from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
 from bench.study_runs import StudyTable, memories_of, study_main
 from squirrel.v1 import memory_pb2
@@ -51,6 +54,7 @@ STUDIES = {
     "fifth": STUDY / "learned5.toml",
     # Made-up sessions (bench/learned_cases.py); the path only names the set in the output.
     "sixth": fixture_pipeline.ROOT / "bench" / "learned_cases.py",
+    "seventh": fixture_pipeline.ROOT / "bench" / "learned_cases_attached.py",
 }
 # The memory types that can carry what a session taught about its project.
 LEARNED_TYPES = {
@@ -107,7 +111,10 @@ def _items(raw: object, where: str) -> tuple[Item, ...]:
 def load_sessions(path: Path = STUDY / "learned.toml") -> list[Session]:
     """The study's sessions, as `learned.toml` lists them; raises `StudyError` on a bad entry."""
     if path == STUDIES["sixth"]:
-        return _made_up()
+        return _made_up(learned_cases.CASES, learned_cases.write_all())
+    if path == STUDIES["seventh"]:
+        cases = learned_cases_attached.ATTACHED_CASES
+        return _made_up(cases, learned_cases_attached.write_all())
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     sessions: list[Session] = []
     for index, raw in enumerate(data.get("session", [])):
@@ -127,9 +134,11 @@ def load_sessions(path: Path = STUDY / "learned.toml") -> list[Session]:
     return sessions
 
 
-def _made_up() -> list[Session]:
-    """The sixth set: `bench.learned_cases`, its transcripts written to a temporary folder."""
-    written = learned_cases.write_all()
+def _made_up(
+    cases: tuple[learned_cases.Case, ...], written: dict[str, list[Path]]
+) -> list[Session]:
+    """A made-up set (`bench.learned_cases`' shape): `cases`, their transcripts `written` to a
+    temporary folder."""
 
     def entries(raw: tuple[learned_cases.Entry, ...], where: str) -> tuple[Item, ...]:
         return tuple(
@@ -145,7 +154,7 @@ def _made_up() -> list[Session]:
             items=entries(case.items, f"{case.name}, item"),
             wrong=entries(case.wrong, f"{case.name}, wrong"),
         )
-        for case in learned_cases.CASES
+        for case in cases
     ]
 
 

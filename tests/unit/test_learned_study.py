@@ -92,3 +92,11 @@ def test_the_made_up_sixth_set_writes_its_transcripts_and_has_quiet_cases() -> N
     quiet = [s for s in sessions if not s.items]
     assert len(quiet) >= 9 and all(s.wrong for s in quiet)
     assert all(s.paths and all(p.exists() for p in s.paths) for s in sessions)
+
+
+def test_the_made_up_seventh_set_attaches_a_file_and_has_quiet_cases() -> None:
+    sessions = load_sessions(STUDIES["seventh"])
+    assert len(sessions) >= 6
+    assert all("Called the Read tool" in s.paths[0].read_text(encoding="utf-8") for s in sessions)
+    quiet = [s for s in sessions if not s.items]
+    assert len(quiet) >= 3 and all(s.wrong for s in quiet)
