@@ -9,7 +9,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.closing_reports import PREFIX, clauses, closing_reports
+from squirrel_memory.extractors.closing_reports import (
+    PREFIX,
+    clauses,
+    closing_reports,
+    stated_shape,
+)
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 
@@ -377,3 +382,85 @@ def test_advice_that_follows_from_a_statement_is_left_off() -> None:
 )
 def test_no_statement_when_what_precedes_the_advice_guesses_or_nothing_does(report: str) -> None:
     assert _said(report, read=SETTINGS, path="settings/base.py", ask="Where is mail set?") == []
+
+
+#: A file the user attached (`@AGENTS.md`), as the host wrote it into the message.
+AGENTS = (
+    "# AGENTS.md\n\n- `tq_core`: the parser and the `Rule` trait.\n"
+    "- `tq_rules`: every rule; each registers itself with `inventory`.\n"
+    "- `tq_cli`: the binary.\n\nSnapshot tests use `insta`; run `cargo insta review`.\n"
+)
+
+
+def _attached_turn(reply: str, attached: str = AGENTS) -> list[str]:
+    lines = "\n".join(f"{n}: {line}" for n, line in enumerate(attached.splitlines(), 1))
+    path = f"{ROOT}/AGENTS.md"
+    session = Session(ROOT, "s1", T0)
+    session.add(
+        "user_message",
+        {
+            "text": "Check @AGENTS.md to understand the structure\n"
+            f'Called the Read tool with the following input: {{"filePath":"{path}"}}\n'
+            f"<path>{path}</path>\n<type>file</type>\n<content>\n{lines}\n</content>"
+        },
+        origin="typed",
+    )
+    session.add("assistant_response", {"text": reply})
+    return [found.content for found in closing_reports(session.events)]
+
+
+def test_the_first_replys_summary_of_an_attached_file_is_what_the_session_read() -> None:
+    reply = (
+        "Read it. Summary:\n\n"
+        "- 3 crates: `tq_core` (parser, `Rule` trait), `tq_rules` (the rules, registered "
+        "through `inventory`), `tq_cli` (the binary)\n"
+        "- Snapshot tests use `insta`, and changed snapshots are reviewed with "
+        "`cargo insta review`.\n\nWhat would you like to work on?"
+    )
+    assert _attached_turn(reply) == [
+        f"{PREFIX}: 3 crates: `tq_core` (parser, `Rule` trait), `tq_rules` (the rules, "
+        "registered through `inventory`), `tq_cli` (the binary).",
+        f"{PREFIX}: Snapshot tests use `insta`, and changed snapshots are reviewed with "
+        "`cargo insta review`.",
+    ]
+
+
+def test_a_summary_of_an_attached_file_keeps_only_what_the_file_names() -> None:
+    reply = "- `tq_rules` talks to GitHub through `octocrab` and retries every request."
+    assert _attached_turn(reply) == []
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I'll add a `Rule` for `tq_rules` in `tq_core`, then wire it into `tq_cli`.",
+        "Should `tq_rules` keep using `inventory`, or do you want `tq_core` to list the rules?",
+        "Your next step is to run `cargo insta review` on what `insta` changed.",
+    ],
+)
+def test_a_plan_a_question_or_advice_after_an_attached_file_says_nothing(reply: str) -> None:
+    assert _attached_turn(reply) == []
+
+
+def test_a_reply_after_a_message_that_attaches_nothing_still_reports_nothing() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "Check AGENTS.md for `tq_core`"}, origin="typed")
+    session.add("assistant_response", {"text": "- Snapshot tests use `insta` via `tq_core`."})
+    assert closing_reports(session.events) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Modules: `core`, `data`, `app`.",  # names the parts, says nothing of them
+        "Changed modules: `core` (the model), `app` (the screens).",  # the session's own work
+        "3 crates: `tq_core` (parser).",  # one part is no list of parts
+    ],
+)
+def test_a_list_of_parts_needs_two_parts_each_with_what_it_is(text: str) -> None:
+    assert stated_shape(text, "") == ""
+
+
+def test_a_list_of_parts_each_with_what_it_is_is_a_statement() -> None:
+    text = "Modules: `:core` (domain, no Android), `:data` (Room repositories), `:app` (UI)."
+    assert stated_shape(text, "") == text

@@ -83,6 +83,19 @@ CALLS = [
     # A closing report's sentence with advice after ", so": the statement before it.
     ("squirrel_memory.extractors.closing_reports", "clauses", "' so' * 100_000", []),
     ("squirrel_memory.extractors.closing_reports", "clauses", "', so ' + 'a ' * 150_000", []),
+    # The parts a summary lists, each with what it is in brackets.
+    (
+        "squirrel_memory.extractors.closing_reports",
+        "stated_shape",
+        "'Modules: ' + '`a` (b), ' * 40_000, ''",
+        "",
+    ),
+    (
+        "squirrel_memory.extractors.closing_reports",
+        "stated_shape",
+        "'3 crates: `a` (' + 'b ' * 150_000, ''",
+        "",
+    ),
     # An insight block's sentences, in any script.
     ("squirrel_memory.extractors.learned", "insight_sentences", "'a. ' * 100_000", ["a. a. a. "]),
     ("squirrel_memory.extractors.learned", "insight", "'a ' * 150_000", ""),

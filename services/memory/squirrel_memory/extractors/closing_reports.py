@@ -10,17 +10,21 @@ session of every host has such reports, in any ecosystem; the rules that wait fo
 them. This rule reads them by where they stand and how they are built, not by their words:
 
 - the report is the main agent's last reply of a turn that ran at least one tool (a reply
-  with no work behind it reports nothing), about this project (`elsewhere`), and neither the
+  with no work behind it reports nothing) or whose user message attached a file the host read
+  in (`file_reads.attached_file_texts`: the first reply's summary of it is what the session
+  read), about this project (`elsewhere`), and neither the
   user's next message nor a later reply takes it back (`subagent_findings.taken_back`);
 - each sentence of its paragraphs and list items (a bold label kept as the point's subject;
   outside code blocks, tables, quoted lines and sections whose heading asks) is read as a
   statement (`report_statements.statement`, one code span at least): not asked, guessed,
   planned or told as anyone's steps, and not a report of the session's own change
   ("Added …", "Removing …"), a "key: value" fragment nor a listing's "`path/` — what it
-  holds" (the folders a reply lists are `reply_layout`'s);
+  holds" (the folders a reply lists are `reply_layout`'s); the parts a summary names, each
+  with what it is, count without a verb ("3 crates: `core` (the engine), `cli` (the binary)");
 - it states only what the session shows: every code span it names occurs in what the
   session's own tools were given or printed before the report (a command run, a file read or
-  written, an output; a qualified name such as `fx.Rate` by each of its parts as a word), and
+  written, a file the user attached, an output; a qualified name such as `fx.Rate` by each
+  of its parts as a word), and
   it is not a line an output holds as it stands (a file's words, or a subagent's report
   relayed, which `report_statements` reads); it names no database, framework or test runner
   that no tool of the session showed ("backed by Postgres via sqlx" with no manifest, import
@@ -47,6 +51,7 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.file_reads import attached_file_texts
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.reply_layout import reply_layout
 from squirrel_memory.extractors.report_statements import (
@@ -119,6 +124,18 @@ _FRAGMENT = re.compile(r"^(?:[^\s:`]+\s+){0,2}[^\s:`]+:\s")
 #: folder (`reply_layout`), its own work when it made it.
 _PATH_LISTING = re.compile(r"^`[^`]+`\s*(?:[—–]+|-{1,2})\s")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or"))
+#: The parts a summary names, each in backticks with what it is in brackets: "3 crates:
+#: `core` (the engine), `rules` (every rule), `cli` (the binary)". A list without a gloss
+#: ("Modules: `a`, `b`") names the parts and says nothing of them.
+_PARTS = re.compile(
+    r"^(?:(?:\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+)?"
+    r"(?:crates|modules|packages|layers|services|apps|components|libraries|tiers):\s*"
+    r"`[^`\n]{1,80}`\s*\([^()\n]{1,160}\)"
+    r"(?:[,;]\s+(?:and\s+)?`[^`\n]{1,80}`\s*\([^()\n]{1,160}\)){1,11}\.?$",
+    re.IGNORECASE,
+)
+#: Parts a list of parts names at least.
+MIN_PARTS = 2
 #: A short lead-in closed by a colon, before a statement: "Settings are split: ".
 _LEAD_IN = re.compile(r"^(?:[A-Za-z][\w'-]*\s+){1,4}[a-z][\w'-]*:\s+(?=[`A-Z])")
 _PREPOSITIONS = frozenset(
@@ -156,7 +173,10 @@ def _closing(events: list[StoredEvent]) -> list[_Report]:
             if last >= 0 and tools and isinstance(text, str) and _FAILED_AFTER.search(text):
                 found.pop()  # the user says the work did not hold
             said = text if isinstance(text, str) else ""
-            last, tools = -1, False
+            # A file the user attached was read by the host: the reply may sum it up.
+            attached = attached_file_texts(event)
+            seen.extend(part for path, text in attached for part in (path, text))
+            last, tools = -1, bool(attached)
             continue
         if event.sidechain:
             continue
@@ -353,6 +373,9 @@ def stated_shape(raw: str, label: str, *, min_spans: int = MIN_SPANS) -> str:
         return ""
     if _PRONOUN_SUBJECT.match(flat):
         return ""
+    if _PARTS.match(flat):
+        # the parts a summary names, each with what it is: a statement without a verb
+        return statement(flat, labelled=True, min_spans=max(min_spans, MIN_PARTS), plans=PLANNED)
     if not _has_verb(flat):
         return ""
     if not label and (_FRAGMENT.match(flat) or _PATH_LISTING.match(flat)):
