@@ -425,20 +425,19 @@ def test_the_first_replys_summary_of_an_attached_file_is_what_the_session_read()
     ]
 
 
-def test_a_summary_of_an_attached_file_keeps_only_what_the_file_names() -> None:
-    reply = "- `tq_rules` talks to GitHub through `octocrab` and retries every request."
-    assert _attached_turn(reply) == []
-
-
 @pytest.mark.parametrize(
     "reply",
     [
+        # what the attached file never names
+        "- `tq_rules` talks to GitHub through `octocrab` and retries every request.",
         "I'll add a `Rule` for `tq_rules` in `tq_core`, then wire it into `tq_cli`.",
         "Should `tq_rules` keep using `inventory`, or do you want `tq_core` to list the rules?",
         "Your next step is to run `cargo insta review` on what `insta` changed.",
     ],
 )
-def test_a_plan_a_question_or_advice_after_an_attached_file_says_nothing(reply: str) -> None:
+def test_an_unseen_name_a_plan_a_question_or_advice_after_an_attached_file_say_nothing(
+    reply: str,
+) -> None:
     assert _attached_turn(reply) == []
 
 
