@@ -441,6 +441,13 @@ def test_an_unseen_name_a_plan_a_question_or_advice_after_an_attached_file_say_n
     assert _attached_turn(reply) == []
 
 
+def test_a_name_the_attached_file_holds_is_kept() -> None:
+    reply = "- `tq_rules` talks to GitHub through `octocrab` and retries every request."
+    assert _attached_turn(reply, AGENTS + "`octocrab` calls the API.\n") == [
+        f"{PREFIX}: `tq_rules` talks to GitHub through `octocrab` and retries every request."
+    ]
+
+
 def test_a_reply_after_a_message_that_attaches_nothing_still_reports_nothing() -> None:
     session = Session(ROOT, "s1", T0)
     session.add("user_message", {"text": "Check AGENTS.md for `tq_core`"}, origin="typed")
