@@ -260,6 +260,7 @@ def test_short_requests_follow_the_task_and_are_never_the_messages_opening() -> 
         ("small commits per step.", "Refactor the parser, small commits per step.")
     ]
     assert short_requests("Fix the login bug.") == []
+    assert short_requests("Fix it. ,,") == []  # marks alone make no clause
     assert short_requests("Fix the login bug, now.") == []
 
 

@@ -214,8 +214,7 @@ def short_requests(text: str) -> list[tuple[str, str]]:
         clauses = [c.strip() for c in _CLAUSE_MARK.split(flat) if c.strip()]
         parts = [flat, *clauses] if len(clauses) > 1 else [flat]
         for part in parts:
-            opening = clauses[0] if part in (flat, clauses[0]) else None
-            if index == 0 and opening is not None:
+            if index == 0 and part in (flat, *clauses[:1]):
                 continue  # the message's opening is its task
             if _may_request(part, MIN_SHORT_WORDS) and not _may_request(part, MIN_WORDS):
                 found.append((part, flat))
