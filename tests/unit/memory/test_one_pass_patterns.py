@@ -341,6 +341,14 @@ CALLS = [
     ),
     # A user's message read for the clauses that may be requests (read up to 2,000 characters).
     ("squirrel_memory.extractors.repeated_requests", "request_clauses", "' -' * 999", []),
+    ("squirrel_memory.extractors.repeated_requests", "short_requests", "'a. ' + ' -' * 999", []),
+    # A user's message read for a rule about one thing of the project, sentence by sentence.
+    (
+        "squirrel_memory.extractors.one_thing_rules",
+        "about_one_thing",
+        "('Never ' + 'a' * 250 + '/, ' + 'b_' * 20 + '.\\n') * 3_000",
+        None,
+    ),
     # A user's message read for the form it hands work over in (read up to 20,000 characters).
     (
         "squirrel_memory.extractors.handover_forms",

@@ -11,6 +11,7 @@ from squirrel_memory.extractors.repeated_requests import (
     repeated_requests,
     request_clauses,
     request_sentences,
+    short_requests,
 )
 from squirrel_memory.models import MemoryType, StoredEvent
 from squirrel_memory.project_work import request_candidates
@@ -226,3 +227,71 @@ def test_two_tasks_in_clauses_of_one_form_are_not_one_request() -> None:
         [("Look at the report, then fix the failing account test in the shop", "Fixed.")],
     )
     assert repeated_requests(events) == []
+
+
+def test_a_short_request_after_the_task_said_again_in_another_session_is_found() -> None:
+    events = _sessions(
+        [
+            (
+                "Añade validación al formulario de registro; pregúntame antes de instalar "
+                "cualquier paquete.",
+                "Hecho.",
+            )
+        ],
+        [
+            (
+                "Necesito exportar las reservas. Si hace falta una librería nueva, pregúntame antes.",
+                "Ok.",
+            )
+        ],
+    )
+    (found,) = repeated_requests(events)
+    assert found.sessions == 2
+    # quoted in the sentence it stands in: its two words alone say too little
+    assert found.wording == "Si hace falta una librería nueva, pregúntame antes"
+
+
+def test_short_requests_follow_the_task_and_are_never_the_messages_opening() -> None:
+    assert short_requests("Bau den Export um. Bitte kleine Commits, einen pro Schritt.") == [
+        ("Bitte kleine Commits", "Bitte kleine Commits, einen pro Schritt."),
+        ("einen pro Schritt.", "Bitte kleine Commits, einen pro Schritt."),
+    ]
+    assert short_requests("Refactor the parser, small commits per step.") == [
+        ("small commits per step.", "Refactor the parser, small commits per step.")
+    ]
+    assert short_requests("Fix the login bug.") == []
+    assert short_requests("Fix it. ,,") == []  # marks alone make no clause
+    assert short_requests("Fix the login bug, now.") == []
+
+
+def test_a_short_task_opening_its_message_is_never_a_request_said_again() -> None:
+    events = _sessions(
+        [("Fix the login bug.", "Fixed."), ("Fix the login bug, please.", "Done.")],
+        [("Fix the login bug.", "Fixed again.")],
+    )
+    assert repeated_requests(events) == []
+
+
+def test_a_short_request_whose_words_are_not_all_said_again_is_no_habit() -> None:
+    events = _sessions(
+        [("Corrige o frete. Não mexe no pagamento.", "Feito.")],
+        [("Ajusta as cores. Não mexe no layout.", "Feito.")],
+    )
+    assert repeated_requests(events) == []
+
+
+def test_a_request_naming_the_files_its_session_works_on_is_the_task_not_a_habit() -> None:
+    events: list[StoredEvent] = []
+    for n, said in enumerate(
+        ("Fix the flaky chunk upload test.", "Fix the flaky chunk upload test, it failed on CI.")
+    ):
+        session = Session(ROOT, f"s{n}", START + timedelta(days=n))
+        session.add("user_message", {"text": said}, origin="typed")
+        session.edit(f"{ROOT}/src/upload/chunks.ts", "setTimeout(retry, backoff(attempt))")
+        session.say("Fixed.")
+        events.extend(session.events)
+    assert repeated_requests(events) == []
+    # the same requests in sessions that edit other files are said again
+    for event in events:
+        object.__setattr__(event, "file_paths", ())
+    assert [r.sessions for r in repeated_requests(events)] == [2]

@@ -30,6 +30,18 @@ hook's text, a command body the host expanded, a question. The same message sent
 crash), not a habit; and a request must come back in another session: said twice in one
 session it is that session's task.
 
+A short request ("kleine Commits pro Schritt", "pregúntame antes", "no new dependencies"), with
+`MIN_SHORT_WORDS` content words or more but fewer than `MIN_WORDS`, is a request only where it
+follows the task in its message (`short_requests`: a later sentence, or a later clause of a
+sentence), never as the message's opening, which is the task itself ("Fix the login bug").
+It is said again when each of its content words is in a request of another session
+(`same_request`); the memory then quotes the sentence it stands in, since its few words alone
+lose what they were about.
+
+A request whose words name the files its session works on ("Fix the flaky chunk upload test",
+with `src/upload/chunks.ts` edited) is about the task at hand, not a habit (`_names_task`): a
+short one naming one part of those paths, a longer one naming `MIN_TASK_WORDS`.
+
 A request often follows the task in the same sentence ("Fix the pagination bug, and run the
 tests before handing back"): the task's words would hide it, so each clause of a sentence of
 several (`request_clauses`: split at a comma, a semicolon, a colon or a dash) is compared too,
@@ -66,8 +78,11 @@ MAX_MESSAGE_CHARS = 2_000
 MAX_SENTENCE_CHARS = 240
 #: Letters a word must have to carry content (shorter ones are mostly glue in any language).
 MIN_WORD_CHARS = 3
-#: Content words a sentence needs to be a request at all.
+#: Content words a sentence needs to be a request at all, and a short one said after the task.
 MIN_WORDS = 5
+MIN_SHORT_WORDS = 2
+#: Words naming parts of the session's file paths that make a longer request the task's.
+MIN_TASK_WORDS = 2
 MIN_SHARED_WORDS = 3
 #: Two sentences are one request when they share `MOST_WORDS` of the shorter one's content
 #: words and `MIN_GRAM_SHARE` of their trigrams (Dice), or `MIN_WORD_SHARE` of the words and
@@ -126,6 +141,8 @@ class Said:
     message: str
     words: frozenset[str]
     grams: frozenset[str]
+    #: The sentence a short request stands in (the sentence itself otherwise).
+    whole: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +205,22 @@ def request_clauses(text: str) -> list[str]:
     return found
 
 
+def short_requests(text: str) -> list[tuple[str, str]]:
+    """The short requests of a user message (see the module's rules), each with the sentence
+    it stands in: "Bau den Export um. Bitte kleine Commits, einen pro Schritt." → "Bitte kleine
+    Commits, einen pro Schritt"; never the message's opening sentence or clause."""
+    found: list[tuple[str, str]] = []
+    for index, flat in enumerate(_said_sentences(text)):
+        clauses = [c.strip() for c in _CLAUSE_MARK.split(flat) if c.strip()]
+        parts = [flat, *clauses] if len(clauses) > 1 else [flat]
+        for part in parts:
+            if index == 0 and part in (flat, *clauses[:1]):
+                continue  # the message's opening is its task
+            if _may_request(part, MIN_SHORT_WORDS) and not _may_request(part, MIN_WORDS):
+                found.append((part, flat))
+    return found
+
+
 def _said_sentences(text: str) -> list[str]:
     """The sentences of a user message that may hold a request: not a question, not over
     `MAX_SENTENCE_CHARS`, outside code blocks and quoted lines, blanks folded."""
@@ -214,6 +247,7 @@ def _may_request(flat: str, min_words: int) -> bool:
 
 def _user_sentences(events: list[StoredEvent]) -> list[Said]:
     said: list[tuple[StoredEvent, str, str]] = []
+    short: list[tuple[StoredEvent, str, str, str]] = []
     for event, text in user_requests(events):
         if event.origin not in ORIGINS or event.sidechain or not event.session_id:
             continue
@@ -222,7 +256,10 @@ def _user_sentences(events: list[StoredEvent]) -> list[Said]:
             # a request said after the task, in a clause of its own ("Fix X, and run the tests
             # before handing back"): the task's words would hide it in the whole sentence
             said.extend((event, text, c) for c in request_clauses(text))
+            # a short request said after the task ("…, pregúntame antes")
+            short.extend((event, text, part, whole) for part, whole in short_requests(text))
     glue = _glue([words_of(s) for _, _, s in said])
+    every = [(event, message, sentence, sentence) for event, message, sentence in said] + short
     return [
         Said(
             event.id,
@@ -231,8 +268,9 @@ def _user_sentences(events: list[StoredEvent]) -> list[Said]:
             message,
             frozenset(w for w in words_of(sentence) if w not in glue),
             trigrams(sentence),
+            whole,
         )
-        for event, message, sentence in said
+        for event, message, sentence, whole in sorted(every, key=lambda s: s[0].timestamp)
     ]
 
 
@@ -245,9 +283,11 @@ def _glue(sentences: list[list[str]]) -> frozenset[str]:
 
 
 def same_request(a: Said, b: Said) -> bool:
-    """Whether two sentences ask for the same thing (shared content words or trigrams)."""
-    if len(a.words) < MIN_WORDS or len(b.words) < MIN_WORDS:
-        return False
+    """Whether two sentences ask for the same thing (shared content words or trigrams; every
+    content word of a short request)."""
+    fewer, more = sorted((a.words, b.words), key=len)
+    if len(fewer) < MIN_WORDS:
+        return len(fewer) >= MIN_SHORT_WORDS and fewer <= more
     shared = len(a.words & b.words)
     if shared < MIN_SHARED_WORDS:
         return False
@@ -341,6 +381,30 @@ def _texts(value: object) -> list[str]:
     return []
 
 
+def _session_paths(events: list[StoredEvent]) -> dict[str, set[str]]:
+    """Per session, the words of the file paths its events name (long enough to name a thing)."""
+    found: dict[str, set[str]] = {}
+    for event in events:
+        if event.session_id:
+            parts = found.setdefault(event.session_id, set())
+            for path in event.file_paths:
+                parts.update(w for w in words_of(path) if len(w) >= MIN_OBJECT_CHARS)
+    return found
+
+
+def _names_task(said: Said, paths: dict[str, set[str]]) -> bool:
+    """Whether `said` names the files its session works on ("fix the flaky chunk upload test"
+    with `src/upload/chunks.ts` edited): the task at hand, not a habit. A word names a part
+    when one is the other with an ending ("chunk" / "chunks")."""
+    parts = paths.get(said.session_id, set())
+    named = sum(
+        any(w.startswith(p) or p.startswith(w) for p in parts)
+        for w in said.words
+        if len(w) >= MIN_OBJECT_CHARS
+    )
+    return named >= (1 if len(said.words) < MIN_WORDS else MIN_TASK_WORDS)
+
+
 def _other_tasks(a: Said, b: Said, vocabulary: dict[str, dict[str, set[str]]]) -> bool:
     """Whether the words that differ between `a` and `b` name what only one of the two
     sessions works on ("fix the failing login test" / "… signup test": the login test is
@@ -360,7 +424,8 @@ def _other_tasks(a: Said, b: Said, vocabulary: dict[str, dict[str, set[str]]]) -
 def repeated_requests(events: list[StoredEvent]) -> list[RepeatedRequest]:
     """Requests the user made in two or more sessions of `events`, the most sessions first."""
     ordered = sorted(events, key=lambda e: (e.timestamp, e.id))
-    said = _user_sentences(ordered)[-MAX_SENTENCES:]
+    paths = _session_paths(ordered)
+    said = [s for s in _user_sentences(ordered)[-MAX_SENTENCES:] if not _names_task(s, paths)]
     vocabulary = _session_words(ordered)
     # Only sentences that share enough words are compared (an index of the words seen so far).
     having: dict[str, list[int]] = {}
@@ -372,7 +437,7 @@ def repeated_requests(events: list[StoredEvent]) -> list[RepeatedRequest]:
             (
                 j
                 for j in sorted(shared)
-                if shared[j] >= MIN_SHARED_WORDS
+                if shared[j] >= min(MIN_SHARED_WORDS, len(item.words), len(said[j].words))
                 and _again(said[j], item)
                 and not _other_tasks(said[j], item, vocabulary)
             ),
@@ -396,7 +461,7 @@ def repeated_requests(events: list[StoredEvent]) -> list[RepeatedRequest]:
         found.append(
             RepeatedRequest(
                 key=_key(group[0].sentence),  # the first wording: stable as it recurs
-                wording=_quote(latest.sentence),
+                wording=_quote(latest.whole or latest.sentence),
                 sessions=len(sessions),
                 event_ids=tuple(dict.fromkeys(s.event_id for s in group)),
             )

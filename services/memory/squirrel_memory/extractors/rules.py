@@ -43,6 +43,7 @@ from squirrel_memory.extractors.item_steps import item_steps
 from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.lead_in_commands import without_restated
 from squirrel_memory.extractors.lifted_bans import without_lifted
+from squirrel_memory.extractors.one_thing_rules import about_one_thing
 from squirrel_memory.extractors.passing_rules import standing_text
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
@@ -262,10 +263,15 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
         )
         acted = acted_words(events, position[event.id]) if after_action else frozenset()
         stated = [with_applied_files(p, events, position[event.id]) for p in stated]
+        # "never edit deploy/values.yaml, ops owns that file": one thing of the project
+        thing = about_one_thing(text)
         for pref in [*stated, portable] if portable else stated:
             # a "don't …" that names what the assistant just did corrects it, as a decline does
             undoing = declining or names_what_was_done(pref.content, acted)
-            found.append(_style(as_session_habit(_declining(pref) if undoing else pref), event.id))
+            kept = _style(as_session_habit(_declining(pref) if undoing else pref), event.id)
+            if thing and thing.lower() in pref.content.lower():
+                kept = replace(kept, type=MemoryType.PROJECT_FACT, scope=Scope.PROJECT)
+            found.append(kept)
             if len(found) >= MAX_PREFERENCES:
                 return _repeated(found)
     for event, pref in accepted_proposals(events):
