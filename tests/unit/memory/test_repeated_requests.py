@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from squirrel_memory.extractors.repeated_requests import (
     PREFIX,
     repeated_requests,
@@ -295,3 +297,18 @@ def test_a_request_naming_the_files_its_session_works_on_is_the_task_not_a_habit
     for event in events:
         object.__setattr__(event, "file_paths", ())
     assert [r.sessions for r in repeated_requests(events)] == [2]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("The login test fails, fix this test.", "The signup page is slow. Fix this test."),
+        ("Le build casse. Corrige ce test.", "La page est lente. Corrige ce test."),
+        ("Der Export hängt. Prüf diese Datei.", "Die Suche ist leer. Prüf diese Datei."),
+    ],
+    ids=["en", "fr", "de"],
+)
+def test_a_short_request_pointing_at_the_thing_at_hand_is_the_task(first: str, second: str) -> None:
+    assert short_requests(first) == []
+    events = _sessions([(first, "Fixed.")], [(second, "Fixed.")])
+    assert repeated_requests(events) == []

@@ -33,7 +33,8 @@ session it is that session's task.
 A short request ("kleine Commits pro Schritt", "pregúntame antes", "no new dependencies"), with
 `MIN_SHORT_WORDS` content words or more but fewer than `MIN_WORDS`, is a request only where it
 follows the task in its message (`short_requests`: a later sentence, or a later clause of a
-sentence), never as the message's opening, which is the task itself ("Fix the login bug").
+sentence), never as the message's opening, which is the task itself ("Fix the login bug"),
+and never when it points at the thing at hand ("fix this test", `_POINTED`).
 It is said again when each of its content words is in a request of another session
 (`same_request`); the memory then quotes the sentence it stands in, since its few words alone
 lose what they were about.
@@ -118,6 +119,14 @@ _CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 #: Where a sentence's clauses meet: a comma, a semicolon, a colon, a dash between blanks.
 _CLAUSE_MARK = re.compile(r"[,;:，；：]|(?<!\S)[-–—]+(?!\S)")
 _QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
+#: A thing at hand pointed at ("fix this test", "diese Datei", "ese archivo", "cette page",
+#: "这个测试"): a short request that points at one is about the task, never a habit.
+_POINTED = re.compile(
+    r"\b(?:this|that|these|those|diese[rsnm]?|dies|este|esta|estos|estas|esse|essa|esses|essas|"
+    r"ese|esa|esos|esas|ce|cet|cette|ces|questo|questa|questi|queste|deze|dit)\s+[^\W\d_]"
+    r"|这个|那个|这些|那些|この|その",
+    re.IGNORECASE,
+)
 #: Something particular: a path, a URL, a file name with an extension, a long number or id,
 #: a name in code (camelCase, an inner capital, snake_case).
 _PARTICULAR = re.compile(
@@ -216,6 +225,8 @@ def short_requests(text: str) -> list[tuple[str, str]]:
         for part in parts:
             if index == 0 and part in (flat, *clauses[:1]):
                 continue  # the message's opening is its task
+            if _POINTED.search(part):
+                continue  # "fix this test": the thing at hand, the task
             if _may_request(part, MIN_SHORT_WORDS) and not _may_request(part, MIN_WORDS):
                 found.append((part, flat))
     return found
