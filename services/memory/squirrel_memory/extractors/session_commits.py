@@ -259,8 +259,8 @@ def session_convention(
         for a in found
         if a.scope.startswith(_ELSEWHERE)
         or (
-            logged_words(a.tokens)[:2] == ("git", "-C")
-            and logged_words(a.tokens)[2:3] not in ((".",), ("./",))
+            (words := logged_words(a.tokens))[:2] == ("git", "-C")
+            and words[2:3] not in ((".",), ("./",))
         )
     }
     for attempt in found:
