@@ -6,7 +6,9 @@ runs it). A habit is **found** when one user_style memory matches all of its pat
 start** when one line of the text the session-start hook injects does, and **wrong** when a
 user_style memory states it wrong (matches one of its `wrong` patterns) or states what the
 user's case lists as not a habit (a request made once, an instruction about one task, a pasted
-document).
+document). A **tentative** memory (an instruction said once, kept low until it comes back in
+another session, never in the start text) that would be wrong is counted apart, as `tentative`:
+it claims no habit yet, but a later session saying it again would make it one.
 The table gives each user's row, then totals per shape (`repeated`, `handover`, `actions`,
 `one-off`); with --details, every user_style memory kept, with its importance.
 
@@ -27,6 +29,7 @@ from bench.study_runs import memories_of
 from squirrel.v1 import memory_pb2
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
+from squirrel_memory.extractors.preferences import TENTATIVE_TAG
 
 _FLAGS = re.IGNORECASE
 
@@ -41,6 +44,8 @@ class Outcome:
 
     user: User
     styles: list[tuple[float, str]] = field(default_factory=list)
+    #: The texts of the tentative ones among `styles`.
+    tentative: set[str] = field(default_factory=set)
     start_text: str = ""
 
     def found(self, habit: Habit) -> float | None:
@@ -52,10 +57,13 @@ class Outcome:
         """Whether one line of the session-start text states `habit`."""
         return any(_states(habit.states, line) for line in self.start_text.splitlines())
 
-    def wrong(self) -> list[str]:
-        """User_style memories that state a habit wrong or state a one-off as a habit."""
+    def wrong(self, *, tentative: bool = False) -> list[str]:
+        """User_style memories that state a habit wrong or state a one-off as a habit: the
+        firm ones, or with `tentative` the tentative ones."""
         out = []
         for _, text in self.styles:
+            if (text in self.tentative) is not tentative:
+                continue
             stated = any(_states(h.states, text) for h in self.user.habits)
             bad = any(any(re.search(p, text, _FLAGS) for p in h.wrong) for h in self.user.habits)
             kept = not stated and any(re.search(p, text, _FLAGS) for p in self.user.must_not)
@@ -79,6 +87,11 @@ def measure(users: Sequence[User]) -> list[Outcome]:
             ),
             reverse=True,
         )
+        outcome.tentative = {
+            m.content
+            for m in memories
+            if m.type == memory_pb2.MEMORY_TYPE_USER_STYLE and TENTATIVE_TAG in m.tags
+        }
         host = outcome.user.sessions[0].host
         outcome.start_text = await fixture_pipeline.session_start_text(
             client, project_id, "codex" if host.startswith("codex") else host
@@ -94,7 +107,7 @@ def report(outcomes: Sequence[Outcome], details: bool = False) -> str:
         "| user | shape | ecosystem | habits | found | in start | top weight | wrong |",
         "|---|---|---|---:|---:|---:|---:|---:|",
     ]
-    totals = {shape: [0, 0, 0, 0, 0] for shape in SHAPES}
+    totals = {shape: [0, 0, 0, 0, 0, 0] for shape in SHAPES}
     notes: list[str] = []
     for o in outcomes:
         u = o.user
@@ -114,6 +127,7 @@ def report(outcomes: Sequence[Outcome], details: bool = False) -> str:
         row[2] += found
         row[3] += started
         row[4] += wrong
+        row[5] += len(o.wrong(tentative=True))
         if details:
             notes.append(f"\n## {u.name} ({u.shape})")
             for habit, weight in zip(u.habits, weights, strict=True):
@@ -121,24 +135,27 @@ def report(outcomes: Sequence[Outcome], details: bool = False) -> str:
                 start = ", in start" if o.in_start(habit) else ""
                 notes.append(f"- [{mark}{start}] {habit.note}")
             bad = set(o.wrong())
+            kept_low = set(o.wrong(tentative=True))
             notes.extend(
-                f"- [{'WRONG' if text in bad else 'style'}] ({w:.2f}) {text}"
+                f"- [{'WRONG' if text in bad else 'tentative' if text in kept_low else 'style'}] "
+                f"({w:.2f}) {text}"
                 for w, text in o.styles
             )
     lines.append("")
-    for shape, (users, habits, found, started, wrong) in totals.items():
+    for shape, (users, habits, found, started, wrong, waiting) in totals.items():
         if users:
             habit_part = (
                 f"habits {habits}: found {found}, missed {habits - found}, in start {started}; "
                 if habits
                 else ""
             )
-            lines.append(f"{shape}: users {users}; {habit_part}wrong {wrong}")
+            lines.append(f"{shape}: users {users}; {habit_part}wrong {wrong}, tentative {waiting}")
     all_habits = sum(t[1] for t in totals.values())
     lines.append(
         f"total: habits {all_habits}: found {sum(t[2] for t in totals.values())}, "
         f"in start {sum(t[3] for t in totals.values())}; "
-        f"wrong {sum(t[4] for t in totals.values())}"
+        f"wrong {sum(t[4] for t in totals.values())}, "
+        f"tentative {sum(t[5] for t in totals.values())}"
     )
     return "\n".join(lines + notes)
 

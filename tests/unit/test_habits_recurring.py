@@ -40,4 +40,22 @@ def test_found_in_start_and_wrong_are_counted_from_the_memories() -> None:
     assert outcome.wrong() == ["Use port 8081.", "long"]
     table = report([outcome])
     assert "| u | repeated | Go | 1 | 1 | 1 | 0.70 | 2 |" in table
-    assert "total: habits 1: found 1, in start 1; wrong 2" in table
+    assert "total: habits 1: found 1, in start 1; wrong 2, tentative 0" in table
+
+
+def test_a_tentative_one_off_is_counted_apart_from_the_wrong_ones() -> None:
+    user = User(
+        "u",
+        "one-off",
+        "Java",
+        (Session("claude", "/p", (Ask("Não mexe no layout."),)),),
+        must_not=(r"layout",),
+    )
+    outcome = Outcome(
+        user,
+        styles=[(0.7, "Never touch the layout."), (0.25, "Não mexe no layout.")],
+        tentative={"Não mexe no layout."},
+    )
+    assert outcome.wrong() == ["Never touch the layout."]
+    assert outcome.wrong(tentative=True) == ["Não mexe no layout."]
+    assert "one-off: users 1; wrong 1, tentative 1" in report([outcome])

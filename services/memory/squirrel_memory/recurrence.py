@@ -37,10 +37,20 @@ Word overlap misses wordings that share a word or two ("run the linter before yo
 (`MEANING_THRESHOLD`) and word overlap still agrees in part (a telling word shared, and a
 lower share of the words): the vectors alone rank "run the tests before you commit" and
 "commit the test fixtures too" closer than many true paraphrases, so they never decide alone.
+
+Many rules keep an instruction in the user's own words behind a lead of their own ("Something
+the user asked not to be done, said by the user in Portuguese: “Não mexe no layout.”"). Two
+such memories share every word of the lead, so they are compared by the words the user said
+(`said_part`). Two wordings that are one form filled with two things, the same words but in one
+place where each has a word or two of its own ("Não mexe no pagamento." / "Não mexe no layout.",
+"Run the tests before you commit." / "Run the tests before you push."), are two instructions
+(`said_requests.slot_apart`), in any language, whatever share of their words they have in
+common.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -60,6 +70,7 @@ from squirrel_memory.extractors.reply_habits import (
 )
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.rule_sides import FIGURE, opposite_choices, opposite_rules
+from squirrel_memory.extractors.said_requests import slot_apart, words_of
 from squirrel_memory.extractors.standing_words import PREFIX as OWN_WORDS_PREFIX
 from squirrel_memory.extractors.workflow_habits import (
     CARRY_KEY,
@@ -130,9 +141,18 @@ MIN_SHARED_SHARE = 0.6
 MEANING_THRESHOLD = 0.7
 MEANING_SHARED_SHARE = 0.4
 MEANING_TELLING_SHARE = 0.5
+#: A memory that ends with the user's words quoted after its lead ("…, in their words: “…”.").
+_QUOTED_TAIL = re.compile(r"\A[^“”]{1,200}:\s*“([^“”]+)”[\s.]*\Z")
 Likeness = Callable[[str, str], float | None]
 """How close two instructions' meanings are (cosine of their sentence vectors), None when a
 text has no vector (the model was not loaded): then word overlap decides alone."""
+
+
+def said_part(text: str) -> str:
+    """What an instruction's memory says the user said: the quote it ends with after a lead of
+    the rule's own ("…, said by the user in French: “…”."), else the whole text."""
+    quoted = _QUOTED_TAIL.match(text)
+    return quoted.group(1) if quoted else text
 
 
 def same_instruction(first: str, second: str, likeness: Likeness | None = None) -> bool:
@@ -140,7 +160,11 @@ def same_instruction(first: str, second: str, likeness: Likeness | None = None) 
     content words (stemmed, without the words of firmness and filler) are in the other, and
     so are most of the words that tell instructions apart (not only "run" or "add"). With a
     `likeness`, also when their meanings are close and some of those words are shared (see
-    `MEANING_THRESHOLD`)."""
+    `MEANING_THRESHOLD`). Memories that quote the user are compared by the quote
+    (`said_part`); one form filled with two things is never one instruction."""
+    first, second = said_part(first), said_part(second)
+    if slot_apart(words_of(first), words_of(second), open_end=True):
+        return False
     a, b = instruction_words(first), instruction_words(second)
     ta, tb = telling_words(a), telling_words(b)
     if not (a and b and ta and tb and ta & tb):
@@ -166,6 +190,7 @@ def same_standing_rule(first: str, second: str) -> bool:
     one's words shared, so that a detail only one of each says ("Run `cargo test` …" / "Run
     `cargo clippy` …") or a figure ("2 spaces" / "4 spaces") keeps them apart; never a rule
     that bans and one that asks, nor two choices of different sides (`opposite_rules`)."""
+    first, second = said_part(first), said_part(second)
     a, b = instruction_words(first), instruction_words(second)
     ta, tb = telling_words(a), telling_words(b)
     return (

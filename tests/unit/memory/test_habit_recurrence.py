@@ -22,6 +22,7 @@ from squirrel_memory.recurrence import (
     MEANING_THRESHOLD,
     Likeness,
     merge_pair,
+    said_part,
     same_instruction,
     same_standing_rule,
     unify_keys,
@@ -532,6 +533,36 @@ def test_two_standing_rules_are_one_only_when_their_words_and_sides_agree(
     one: str, other: str, same: bool
 ) -> None:
     assert same_standing_rule(one, other) is same
+
+
+_PT = "Something the user asked not to be done, said by the user in Portuguese: “{}”."
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        # the rule's own lead is shared whole: the user's words decide
+        (_PT.format("Não mexe no pagamento."), _PT.format("Não mexe no layout."), False),
+        (_PT.format("Não mexe no pagamento."), _PT.format("Nunca mexe no pagamento!"), True),
+        # one form filled with two things, in any language
+        ("Run the tests before you commit.", "Run the tests before you push.", False),
+        ("Don't touch the payment module.", "Don't touch the layout module.", False),
+        # another ending of one word is no other thing
+        ("Run the linter before committing.", "Run the linters before committing.", True),
+    ],
+)
+def test_instructions_are_compared_by_the_users_words(one: str, other: str, same: bool) -> None:
+    assert same_instruction(one, other) is same
+
+
+def test_said_part_is_the_quote_after_a_lead_or_the_whole_text() -> None:
+    assert said_part(_PT.format("Não mexe no layout.")) == "Não mexe no layout."
+    assert (
+        said_part("In 2 sessions the user asked: “Keep the diff small”.") == "Keep the diff small"
+    )
+    assert said_part("Don't touch the layout.") == "Don't touch the layout."
+    # a quote inside the statement, not at its end, leaves the whole text
+    assert said_part("Prefers “pnpm” over npm.") == "Prefers “pnpm” over npm."
 
 
 # --- one pass over several sessions ----------------------------------------------------------

@@ -340,8 +340,8 @@ CALLS = [
         {},
     ),
     # A user's message read for the clauses that may be requests (read up to 2,000 characters).
-    ("squirrel_memory.extractors.repeated_requests", "request_clauses", "' -' * 999", []),
-    ("squirrel_memory.extractors.repeated_requests", "short_requests", "'a. ' + ' -' * 999", []),
+    ("squirrel_memory.extractors.said_requests", "request_clauses", "' -' * 999", []),
+    ("squirrel_memory.extractors.said_requests", "short_requests", "'a. ' + ' -' * 999", []),
     # A user's message read for a rule about one thing of the project, sentence by sentence.
     (
         "squirrel_memory.extractors.one_thing_rules",

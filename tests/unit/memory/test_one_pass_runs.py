@@ -36,8 +36,8 @@ CALLS: list[tuple[str, str, str, Any]] = [
     # "as always", a sentence's next step, a trailing pronoun, a shell redirect.
     (_E + "instruction_keys", "_AS_EVER.sub", "'', 'a' + '\\n' * 300_000 + 'b'", "a" + "\n" * 8),
     # A thing at hand pointed at, over a run of blanks after each pointing word.
-    (_E + "repeated_requests", "_POINTED.search", "'this' + ' ' * 300_000 + '1'", None),
-    (_E + "repeated_requests", "_POINTED.search", "'diese' + '\\t' * 300_000", None),
+    (_E + "said_requests", "_POINTED.search", "'this' + ' ' * 300_000 + '1'", None),
+    (_E + "said_requests", "_POINTED.search", "'diese' + '\\t' * 300_000", None),
     (_E + "session_routines", "_MOVES_ON.split", "'a' + ' ' * 300_000 + 'b'", ["a" + " " * 8]),
     (_E + "own_part", "_PRONOUN.sub", "'', 'a' + '\\t' * 300_000 + 'b'", "a" + "\t" * 8),
     (_E + "log_failures", "_REDIRECT.sub", "'', 'a' + '\\t' * 300_000 + 'b'", "a" + "\t" * 8),

@@ -8,9 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from squirrel_memory.extractors.repeated_requests import (
-    PREFIX,
-    repeated_requests,
+from squirrel_memory.extractors.repeated_requests import PREFIX, repeated_requests
+from squirrel_memory.extractors.said_requests import (
     request_clauses,
     request_sentences,
     short_requests,

@@ -171,7 +171,8 @@ def test_a_reply_habit_another_rule_reads_stays_in_its_words() -> None:
 def test_two_reply_habits_with_a_shared_lead_stay_two() -> None:
     short = "The user wants short replies, in their words: “Short replies please”."
     bullets = "The user wants replies in bullet points, in their words: “Answer in bullet points”."
-    assert same_instruction(short, bullets)  # the lead's words alone would join them
+    # the lead's words alone would join them: the quotes are compared, and the keys kept apart
+    assert not same_instruction(short, bullets)
     first = _style(LENGTH_KEY, short)
     second = _style(BULLETS_KEY, bullets)
 

@@ -31,8 +31,9 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from squirrel_memory.extractors.repeated_requests import MAX_SAME_MESSAGE, trigrams
+from squirrel_memory.extractors.repeated_requests import MAX_SAME_MESSAGE
 from squirrel_memory.extractors.routine_requests import sentences, typed_requests
+from squirrel_memory.extractors.said_requests import trigrams
 from squirrel_memory.extractors.session_requests import PREFIX, SessionRequest
 from squirrel_memory.extractors.wording import key_slug, stem, word_set
 from squirrel_memory.extractors.working_habits import around

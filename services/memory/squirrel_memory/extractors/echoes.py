@@ -34,8 +34,8 @@ from squirrel_memory.extractors.preferences import (
     TENTATIVE_TAG,
 )
 from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
-from squirrel_memory.extractors.repeated_requests import request_sentences
 from squirrel_memory.extractors.routine_requests import PREFIX as ROUTINE_PREFIX
+from squirrel_memory.extractors.said_requests import request_sentences
 from squirrel_memory.extractors.session_requests import PREFIX as SESSION_REQUEST_PREFIX
 from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType, StoredEvent
 

@@ -28,7 +28,7 @@ from squirrel_memory.extractors.preferences import (
     STANDING_TAG,
     StatedPreference,
 )
-from squirrel_memory.extractors.repeated_requests import words_of
+from squirrel_memory.extractors.said_requests import words_of
 from squirrel_memory.extractors.wording import strip_markdown
 from squirrel_memory.models import Scope
 
