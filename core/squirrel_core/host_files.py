@@ -17,6 +17,9 @@ LOADED_TAG = "host_loaded"
 #: The tag of a memory a session gave only from a file it read or wrote with a tool (the rules
 #: and commands of an instruction file, the notes a session wrote into one).
 WRITTEN_TAG = "written"
+#: The tag of a rule of a skill the assistant launched: the host loads the skill's text again
+#: whenever the skill runs, and the rule holds only then, so no session opens with it.
+SKILL_TAG = "skill"
 #: Tags of a memory that says only what its cited file says.
 FILE_TAGS = frozenset({LOADED_TAG, WRITTEN_TAG})
 

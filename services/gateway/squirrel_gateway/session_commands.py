@@ -12,7 +12,7 @@ from typing import Final
 from squirrel_core.commands import GATE_TASKS, is_test_command, runs_a_gate
 from squirrel_core.errors import SquirrelError
 from squirrel_core.hazards import flags_of
-from squirrel_core.host_files import only_from_files
+from squirrel_core.host_files import SKILL_TAG, only_from_files
 from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.markdown_lines import one_line, team_mark
@@ -71,7 +71,7 @@ async def everyday_commands(
     quotes `ruff format --check` among others hides no "To format: `ruff format`").
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them). Nothing read only from `loaded_files` (the instruction files
-    the host loads itself)."""
+    the host loads itself), and never a skill's steps (`SKILL_TAG`)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
     if not found:
         # One query naming every everyday task can rank a project's only recipe (which names
@@ -81,7 +81,8 @@ async def everyday_commands(
             for r in await _search(backend, project_id, topic, ["recipe"]):
                 by_id.setdefault(r.memory_id, r)
         found = list(by_id.values())
-    found = [r for r in found if not only_loaded(r, loaded_files)]
+    # A skill's steps: the host loads the skill's text again whenever it runs.
+    found = [r for r in found if not only_loaded(r, loaded_files) and SKILL_TAG not in r.tags]
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = _test_commands(found)
     if not any(TEST_KEY.match(r.key) for r in tests):

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
+from squirrel_core.host_files import LOADED_TAG, SKILL_TAG, WRITTEN_TAG
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import hook_context, responses, session_commands
 from squirrel_gateway.schemas import (
@@ -195,6 +195,20 @@ async def test_session_start_names_the_everyday_commands_but_no_flagged_one(
     )
     assert "### How things are run here" in out.text and "`mix test`" in out.text
     assert "curl" not in out.text
+
+
+async def test_session_start_leaves_a_skills_steps_to_the_skill(backend: FakeBackend) -> None:
+    # the host loads the skill's text again whenever it runs, the only time its steps hold
+    skill = recipe(
+        2, "The skill `delivery` runs, in order: read the instructions; plan the slices."
+    )
+    skill = skill.model_copy(update={"tags": ["recipe", "command", SKILL_TAG]})
+    backend.search_results = [recipe(1, "Run the tests with `mix test` (mix.exs:42)."), skill]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "`mix test`" in out.text
+    assert "delivery" not in out.text
 
 
 async def test_injections_name_the_items_they_show_in_order(backend: FakeBackend) -> None:

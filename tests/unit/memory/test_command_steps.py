@@ -164,6 +164,8 @@ def test_a_slash_command_and_the_same_skill_meet_on_one_key() -> None:
     (launched,) = command_steps(_launched("pkg-check", CHECK_SKILL).events)
     assert ran.key == launched.key
     assert ran.content.startswith("The command `/pkg-check` runs, in order: format code: `fmt")
+    # the skill's steps are marked as a skill's: no session opens with them
+    assert launched.skill and not ran.skill
 
 
 @pytest.mark.parametrize(

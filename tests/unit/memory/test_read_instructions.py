@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from squirrel_core.host_files import LOADED_TAG, WRITTEN_TAG
+from squirrel_core.host_files import LOADED_TAG, SKILL_TAG, WRITTEN_TAG
 from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.about import session_about
 from squirrel_memory.extractors.read_instructions import read_rules
@@ -120,6 +120,7 @@ def test_the_rules_extractor_keeps_them_as_project_style() -> None:
 
     assert len(found) == 2
     assert all("standing" in c.tags and c.source_refs for c in found)
+    assert all(SKILL_TAG not in c.tags for c in found)  # a file's rules are no skill's
 
 
 def _style(key: str, tags: tuple[str, ...], importance: float, n: int) -> MemoryItem:
@@ -322,6 +323,16 @@ async def test_a_skills_rule_is_a_written_instruction_without_a_file() -> None:
     assert rule.type is MemoryType.USER_STYLE
     assert WRITTEN_TAG in rule.tags
     assert rule.file_paths == ()
+    assert SKILL_TAG in rule.tags
+
+
+def test_a_skills_rules_never_open_a_session_the_user_said_nothing_in() -> None:
+    # the host loads the skill's text whenever it runs, the only time its rules hold
+    skill = _style("pref:diff_first", ("preference", "standing", WRITTEN_TAG, SKILL_TAG), 0.5, 1)
+    read = _style("pref:paths", ("preference", "standing", WRITTEN_TAG), 0.5, 2)
+
+    assert core_style([skill]) == []
+    assert [m.key for m in core_style([skill, read])] == ["pref:paths"]
 
 
 def test_rules_of_one_file_that_tie_keep_the_files_order() -> None:

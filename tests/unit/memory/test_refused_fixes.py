@@ -14,6 +14,7 @@ from typing import Any
 
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+from tests.unit.memory.test_rules_extractor import Stream
 
 T0 = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
 _POLICY = (
@@ -129,3 +130,21 @@ def test_an_ordinary_failure_is_still_fixed_by_the_setup_step_between() -> None:
     )
     (module,) = python
     assert module.content.endswith("running `uv add httpx` first fixed it.")
+
+
+def test_a_reply_after_a_refused_call_gives_it_no_cause() -> None:
+    # the host's reason is in the output; the reply after it speaks of the review going on
+    stream = Stream()
+    stream.user("review the open pull requests")
+    stream.run("gh pr checks 30", 1, _POLICY)
+    stream.say(
+        "The rule check can be skipped because the edit's path is compared with the session's "
+        "directory without resolving the symlink."
+    )
+    (refusal,) = [c for c in evidence_candidates(stream.events) if c.type is MemoryType.PITFALL]
+
+    assert "Production Reads" in refusal.content
+    assert "symlink" not in refusal.content
+    assert refusal.content.endswith(
+        "the host refused it, so it never ran, and no way past it was seen."
+    )

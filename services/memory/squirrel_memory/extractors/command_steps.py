@@ -62,6 +62,8 @@ class CommandSteps:
     content: str
     command: str
     event_ids: tuple[str, ...]
+    #: A skill's steps (the host loads its text again whenever it runs), not a command's.
+    skill: bool = False
 
 
 def _fenced_command(lines: list[str], start: int) -> str | None:
@@ -192,7 +194,9 @@ def command_steps(events: list[StoredEvent]) -> list[CommandSteps]:
         if len(statement) > MAX_CHARS:
             continue
         key = f"command:{key_slug(command) or 'custom'}"
-        found[command] = CommandSteps(key, statement, command, (event.id, expansion.id))
+        found[command] = CommandSteps(
+            key, statement, command, (event.id, expansion.id), skill=what == "skill"
+        )
         if len(found) >= MAX_COMMANDS:
             break
     return list(found.values())

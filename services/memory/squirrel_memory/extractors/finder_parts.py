@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from squirrel_core.host_files import WRITTEN_TAG
+from squirrel_core.host_files import SKILL_TAG, WRITTEN_TAG
 from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.extractors.diagnosed import diagnosed
 from squirrel_memory.extractors.finder_rows import Finder, files_of
@@ -181,7 +181,13 @@ def read_rule_parts(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 MemoryType.USER_STYLE,
                 found.key,
                 found.content,
-                tags=("preference", "instruction", STANDING_TAG, WRITTEN_TAG),
+                tags=(
+                    "preference",
+                    "instruction",
+                    STANDING_TAG,
+                    WRITTEN_TAG,
+                    *((SKILL_TAG,) if found.skill else ()),
+                ),
                 importance=READ_RULE_IMPORTANCE,
                 event_ids=found.event_ids,
                 file_paths=(found.ref.split(":", 1)[0],) if found.ref else (),

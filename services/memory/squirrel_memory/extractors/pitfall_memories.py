@@ -289,7 +289,10 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
         failed_with = "ran no test with" if ran_nothing(shown) else "failed with"
         if is_warning(shown.fingerprint):
             failed_with = "printed"  # it passed with a warning the change then cleared
-        text = f"{subject} {failed_with} `{error}`{seen}{because(shown, remedy)}; {remedy}."
+        # A call the host refused: its output gives the host's reason, and a reply after it
+        # speaks of other work.
+        why = "" if not shown.fix and refused_by_host(shown.failed) else because(shown, remedy)
+        text = f"{subject} {failed_with} `{error}`{seen}{why}; {remedy}."
         if key.startswith(f"{GATE_KEY_PREFIX}commit"):
             checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:

@@ -76,6 +76,8 @@ class ReadRule:
     content: str
     ref: str
     event_ids: tuple[str, ...]
+    #: The skill whose launched text holds the rule ("" for a file's rule).
+    skill: str = ""
 
 
 def _rule_file(path: str) -> bool:
@@ -187,5 +189,5 @@ def skill_rules(events: list[StoredEvent]) -> list[ReadRule]:
             key = f"pref:{key_slug(said) or 'rule'}"
             if key not in rules and len(rules) < MAX_RULES:
                 content = f"While running the skill `{name}`: {said}."
-                rules[key] = ReadRule(key, content, "", (events[i].id, launched[1].id))
+                rules[key] = ReadRule(key, content, "", (events[i].id, launched[1].id), name)
     return list(rules.values())

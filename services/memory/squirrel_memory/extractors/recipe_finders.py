@@ -5,6 +5,7 @@ worked (`finders.FOUND` keeps them in this order)."""
 
 from __future__ import annotations
 
+from squirrel_core.host_files import SKILL_TAG
 from squirrel_memory.extractors.asked_steps import IMPORTANCE as ASKED_STEPS_IMPORTANCE
 from squirrel_memory.extractors.asked_steps import asked_steps
 from squirrel_memory.extractors.branch_merges import IMPORTANCE as MERGES_IMPORTANCE
@@ -122,7 +123,12 @@ RECIPE_ROWS: tuple[Extract, ...] = (
         project_scripts, MemoryType.RECIPE, SCRIPT_IMPORTANCE, lambda _f: ("recipe", "run"), path_of
     ),
     # What the custom commands the user ran do, from the steps their prompts list.
-    Finder(command_steps, MemoryType.RECIPE, COMMAND_IMPORTANCE, lambda _f: ("recipe", "command")),
+    Finder(
+        command_steps,
+        MemoryType.RECIPE,
+        COMMAND_IMPORTANCE,
+        lambda f: ("recipe", "command", *((SKILL_TAG,) if f.skill else ())),
+    ),
     # Where the custom commands the user ran put what they produce, as their run showed it.
     Finder(
         command_outputs,

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol, TypeVar
 
-from squirrel_core.host_files import WRITTEN_TAG
+from squirrel_core.host_files import SKILL_TAG, WRITTEN_TAG
 from squirrel_memory.extractors.preferences import REPEATED_TAG
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.session_habits import TAG as HABIT_SO_FAR_TAG
@@ -74,8 +74,9 @@ def core_style(memories: Sequence[MemoryItem]) -> list[MemoryItem]:
     unless nothing else is there: a user with instructions on record never starts a session
     told that none are. Rules only read from an instruction file in a session (tagged
     `written`: the host of that file loads it itself) are left to the file, unless the user
-    has no other instruction on record."""
-    from_files = [m for m in memories if _only_written(m)]
+    has no other instruction on record; a skill's rules (`skill`) are left to the skill, which
+    the host loads whenever it runs, the only time they hold."""
+    from_files = [m for m in memories if _only_written(m) and SKILL_TAG not in m.tags]
     said = [m for m in memories if not _only_written(m)]
     firm = sorted((m for m in said if not is_tentative(m.tags)), key=lambda m: -m.importance)
     once = sorted((m for m in said if is_tentative(m.tags)), key=lambda m: -m.importance)
