@@ -342,6 +342,10 @@ CALLS = [
     # A user's message read for the clauses that may be requests (read up to 2,000 characters).
     ("squirrel_memory.extractors.said_requests", "request_clauses", "' -' * 999", []),
     ("squirrel_memory.extractors.said_requests", "short_requests", "'a. ' + ' -' * 999", []),
+    # A user's message read for a paste it announces: one long line with an apostrophe-less
+    # word before its colon, and many short colon lines with text after them.
+    ("squirrel_memory.extractors.own_words", "paste_start", "'a' * 300_000 + ':\\nb'", None),
+    ("squirrel_memory.extractors.own_words", "paste_start", "'the x said:\\n' * 50_000", 12),
     # A user's message read for a rule about one thing of the project, sentence by sentence.
     (
         "squirrel_memory.extractors.one_thing_rules",

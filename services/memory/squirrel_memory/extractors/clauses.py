@@ -1,10 +1,12 @@
 """A user message cut into clauses, each with the lead-in words ("please", "from now on", "as I
-said") taken off; code blocks and quoted lines (someone else's words) left out."""
+said") taken off; code blocks, quoted lines and an announced paste (someone else's words,
+`own_words`) left out."""
 
 from __future__ import annotations
 
 import re
 
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.wording import strip_markdown
 
 MAX_CLAUSE_CHARS = 240
@@ -57,8 +59,6 @@ _LEAD_IN = re.compile(
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
     re.IGNORECASE,
 )
-#: A quoted line (`> …`): someone else's words, a pasted issue or message.
-QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 #: Words that make a part of a run-on sentence a rule ("as always never push sensitive data").
 _RULE_WORD = re.compile(
     r"\b(?:always|never|as usual|from now on|going forward|don'?t|do not|must|make sure)\b",
@@ -134,10 +134,10 @@ def _open_quote(text: str) -> bool:
 
 
 def clauses(text: str) -> list[tuple[str, str]]:
-    """(clause as written, clause without lead-in words) of a message; code blocks and quoted
-    lines (`> …`: someone else's words, the assistant's or a document's) skipped."""
-    text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)
-    text = strip_markdown(QUOTED_LINE.sub("", text))
+    """(clause as written, clause without lead-in words) of a message; code blocks, quoted
+    lines (`> …`: someone else's words, the assistant's or a document's) and an announced
+    paste skipped (`own_words`)."""
+    text = strip_markdown(own_words(text))
     found: list[tuple[str, str]] = []
     parts = _run_ons_apart(_bangs_kept(_CLAUSE_SPLIT.split(text)))
     for at, raw in enumerate(parts):

@@ -27,6 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE, STANDING_TAG
 from squirrel_memory.extractors.wording import strip_markdown, word_set
 from squirrel_memory.models import StoredEvent
@@ -86,9 +87,7 @@ _ENGLISH = word_set(
     "the and is are to of for with this that it you please can should not but when now what ",
     "how why do does be",
 )
-_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 #: A word with a file's extension is tried from the word's start only (a match inside a word
 #: would have matched from its start), so a long word is read once, not once per letter.
 _URL_OR_PATH = re.compile(
@@ -157,7 +156,7 @@ def _script(char: str) -> str | None:
 
 def _plain(text: str) -> str:
     """The user's own prose: no code, quoted lines, URLs or paths."""
-    text = _QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text))
+    text = own_words(text)
     text = _URL_OR_PATH.sub(" ", _INLINE_CODE.sub(" ", strip_markdown(text)))
     return " ".join(
         token for token in text.split() if not _CODE_MARKS & set(token.rstrip(_CLOSING))

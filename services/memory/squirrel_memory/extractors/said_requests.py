@@ -36,6 +36,7 @@ import re
 import unicodedata
 
 from squirrel_memory.extractors.command_bodies import reads_as_command_body
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.wording import strip_markdown
 
 MAX_MESSAGE_CHARS = 2_000
@@ -54,10 +55,8 @@ MAX_SLOT_GRAMS = 0.5
 MIN_LETTER_SHARE = 0.75
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|[。！？；]+|\n+")
-_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
 #: Where a sentence's clauses meet: a comma, a semicolon, a colon, a dash between blanks.
 _CLAUSE_MARK = re.compile(r"[,;:，；：]|(?<!\S)[-–—]+(?!\S)")
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 #: A thing at hand pointed at ("fix this test", "diese Datei", "ese archivo", "cette page",
 #: "这个测试"): a short request that points at one is about the task, never a habit.
 _POINTED = re.compile(
@@ -157,7 +156,7 @@ def _said_sentences(text: str) -> list[str]:
     `MAX_SENTENCE_CHARS`, outside code blocks and quoted lines, blanks folded."""
     if len(text) > MAX_MESSAGE_CHARS or reads_as_command_body(text):
         return []
-    plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
+    plain = strip_markdown(own_words(text))
     found: list[str] = []
     for raw in _SENTENCE_END.split(plain):
         flat = " ".join(raw.split())

@@ -40,6 +40,7 @@ from typing import ClassVar
 from squirrel_memory.extractors.instruction_keys import topic
 from squirrel_memory.extractors.instruction_parts import VERBS
 from squirrel_memory.extractors.instruction_words import common_word, instruction_words
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.routine_requests import sentences, typed_requests
 from squirrel_memory.extractors.session_routines import SessionRoutine
 from squirrel_memory.extractors.wording import key_slug, stem, word_set
@@ -67,8 +68,6 @@ _TASK_VERBS = frozenset(
     )
 )
 _PROCESS_VERBS = frozenset(stem(v) for v in VERBS) - _TASK_VERBS
-_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 #: One particular thing: a URL, a path, a file name, a long number or hash.
 _PARTICULAR = re.compile(
     r"https?://|\w/\w|\b\w+\.(?:[a-z]{1,4})\b(?!\s*$)|\b\d{4,}\b|\b[0-9a-f]{7,40}\b", re.I
@@ -105,7 +104,7 @@ class _Said:
 def request_sentences(text: str) -> list[str]:
     """The sentences of a user message that can be a request: not quoted or in a code block,
     not a question unless it asks the assistant to do something, about no one thing."""
-    plain = _QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text))
+    plain = own_words(text)
     found: list[str] = []
     for sentence in sentences(plain):
         flat = " ".join(sentence.split())

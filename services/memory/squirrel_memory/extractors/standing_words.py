@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.preferences import (
     STANDING_IMPORTANCE,
     STANDING_TAG,
@@ -132,15 +133,13 @@ _RULE_BY_VERB = re.compile(
 _MARKER = re.compile(rf"(?:{_FROM_NOW_ON}|{_EVERY_TIME})(?![の的])", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!;])\s+|[。！；]+|\n+")
 _QUESTION = re.compile(r"[?？]|¿")
-_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 
 
 def standing_sentences(text: str) -> list[str]:
     """The sentences of a user message that set a rule for all later work in a language other
     than English (see the module's rules)."""
-    plain = strip_markdown(_QUOTED_LINE.sub(" ", _CODE_BLOCK.sub(" ", text)))
+    plain = strip_markdown(own_words(text))
     found: list[str] = []
     for raw in _SENTENCE_END.split(plain):
         flat = " ".join(raw.split())

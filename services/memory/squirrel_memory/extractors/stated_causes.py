@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.clauses import QUOTED_LINE
+from squirrel_memory.extractors.own_words import QUOTED_LINE
 from squirrel_memory.extractors.wording import without_bold
 from squirrel_memory.markdown_links import unlinked
 

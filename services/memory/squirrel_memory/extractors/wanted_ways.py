@@ -48,6 +48,7 @@ import re
 
 from squirrel_memory.extractors.instruction_keys import instruction_key, topic
 from squirrel_memory.extractors.instruction_parts import ONE_OFF
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
     CORRECTION_TAG,
@@ -74,8 +75,6 @@ MAX_QUOTE_CHARS = 180
 MIN_WISH_WORDS = 3
 MIN_REFUSAL_WORDS = 2
 
-_CODE_BLOCK = re.compile(r"```.*?```", re.DOTALL)
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _ASIDE = re.compile(r"\s*\([^()]{0,240}\)")
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
 _LEAD_IN = re.compile(
@@ -129,8 +128,8 @@ _PRONOUN = re.compile(
 
 
 def said_sentences(text: str) -> list[str]:
-    """The user's own sentences, without code blocks, quoted lines and asides in brackets."""
-    text = _QUOTED_LINE.sub("", _CODE_BLOCK.sub(" ", text))
+    """The user's own sentences (`own_words`), without asides in brackets."""
+    text = own_words(text)
     # a typographic apostrophe ("don’t", "here’s", as phones and some editors type it)
     text = _ASIDE.sub("", strip_markdown(text)).replace("’", "'")
     found = []

@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
     CORRECTION_TAG,
@@ -95,7 +96,6 @@ HANDOVER_KEY = "pref:hand_over_when_done"
 WORKFLOW_TAG = "workflow"
 MAX_QUOTE_CHARS = 160
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
-_QUOTED_LINE = re.compile(r"^[ \t]*>.*$", re.MULTILINE)
 _LEAD_INS = re.compile(
     r"^(?:(?:no|nope|ok|okay|please|pls|just|and|so|then|also|but|now|yes|yeah|great|good|"
     r"right|actually|hey|again|remember|always|never|from now on|going forward|in (?:the )?"
@@ -188,9 +188,8 @@ def workflow_clauses(text: str, *, after_assistant_action: bool = False) -> dict
     """The words of a user message that state each workflow habit (`CARRY_KEY`, `DONE_KEY`),
     the first sentence for each; questions never count. Right after the assistant acted, work
     the user finds left uncommitted or unpushed says what done includes."""
-    # a fenced block or a quoted line is pasted text, not the user's instruction
-    unquoted = _QUOTED_LINE.sub(" ", re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
-    plain = strip_markdown(unquoted)
+    # a fenced block, a quoted line or an announced paste is not the user's instruction
+    plain = strip_markdown(own_words(text))
     asked = bool(ASKS_ANSWER.search(plain))
     found: dict[str, str] = {}
     for raw in _SENTENCES.split(plain):
