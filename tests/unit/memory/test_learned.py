@@ -696,3 +696,35 @@ def test_a_sentence_after_the_insight_block_is_read_as_any_other() -> None:
     )
 
     assert learned(events) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        (
+            "The issue is that your `tsconfig.json` sets `moduleResolution` to `node`, which does "
+            "not read the `exports` field.",
+            "Found in a session: the project's `tsconfig.json` sets `moduleResolution` to `node`, "
+            "which does not read the `exports` field.",
+        ),
+        (
+            "The reason is that your src/config.ts never loads `.env` on its own.",
+            "Found in a session: the project's src/config.ts never loads `.env` on its own.",
+        ),
+    ],
+)
+def test_your_file_named_to_the_user_is_the_projects(said: str, stated: str) -> None:
+    assert finding(said) == stated
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # a person's own machine or home file is no finding about the project
+        "The issue is that your machine does not have the `libpq` headers installed.",
+        "The issue is that your ~/.npmrc overrides the registry for every project.",
+        "The issue is that your `~/.npmrc` overrides the registry for every project.",
+    ],
+)
+def test_your_machine_or_home_file_stays_personal(said: str) -> None:
+    assert finding(said) == ""

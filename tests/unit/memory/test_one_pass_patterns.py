@@ -345,6 +345,13 @@ CALLS = [
     # A user's message read for a paste it announces: one long line with an apostrophe-less
     # word before its colon, and many short colon lines with text after them.
     ("squirrel_memory.extractors.own_words", "paste_start", "'a' * 300_000 + ':\\nb'", None),
+    # An explanation read for "your" before the project's file: a long path after it.
+    (
+        "squirrel_memory.extractors.learned",
+        "_projects_own",
+        "'your ' + 'a-' * 150_000",
+        "your a-a-",
+    ),
     ("squirrel_memory.extractors.own_words", "paste_start", "'the x said:\\n' * 50_000", 12),
     # A user's message read for a rule about one thing of the project, sentence by sentence.
     (

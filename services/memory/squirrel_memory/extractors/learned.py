@@ -11,8 +11,9 @@ a note on the work at hand:
 - it states a rule of behaviour: a negation, "only", "requires", "instead of", "by default",
   "is ignored", "must be <done>" ("must be given `--project …`"; "must be the cache" guesses),
   "overrides", "resets when …";
-- it speaks of no one (no "I", "we", "you": those describe the session's own steps) and not of
-  the session's own change ("this change must be deployed"), hedges nothing ("might",
+- it speaks of no one (no "I", "we", "you": those describe the session's own steps; "your"
+  before a file or a code span names the project's file, said "the project's `tsconfig.json`")
+  and not of the session's own change ("this change must be deployed"), hedges nothing ("might",
   "probably": a guess is not a finding), and is not about a test's expectation (a failing
   test restated);
 - it can be quoted whole.
@@ -195,6 +196,21 @@ _VAGUE_SUBJECT = re.compile(
 )
 #: "your local X" in a dismissal is the project's local X to any later reader.
 _YOUR = re.compile(r"\byour\b", re.IGNORECASE)
+#: "your `tsconfig.json`", "your src/app.ts": a file of the project the assistant names to the
+#: user, not a person's own thing (never a home or absolute path: "your ~/.bashrc").
+_YOUR_FILE = re.compile(
+    r"\b([Yy])our\s+(?=`(?![~/])[^`\n]+`|(?![~/])[\w.-]+/[\w./-]*\w|[\w-]+\.[A-Za-z]{1,6}\b)"
+)
+
+
+def _projects_own(flat: str) -> str:
+    """`flat` with each "your" before a file or a code span said as "the project's": the
+    assistant naming the project's own file to the user ("your `tsconfig.json` sets …")."""
+    return _YOUR_FILE.sub(
+        lambda m: "The project's " if m.group(1) == "Y" else "the project's ", flat
+    )
+
+
 FIX_JOIN = "; the fix made: "
 
 
@@ -238,7 +254,7 @@ def insight(text: str) -> str:
     """A sentence of an insight block (the label announces an explanation, in any language),
     as a finding, or "": not a question, a lead-in, a guess, a plan, nor about anyone's steps
     or the session's own change."""
-    flat = _ITEM.sub("", " ".join(text.split()).strip())
+    flat = _projects_own(_ITEM.sub("", " ".join(text.split()).strip()))
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or len(flat.split()) < 4:
         return ""
     if flat.endswith((":", "?")) or _PLAN.match(flat) or _HEDGE.search(flat):
@@ -249,6 +265,7 @@ def insight(text: str) -> str:
 
 
 def _stated(found: str) -> str:
+    found = _projects_own(found)
     if not MIN_CHARS <= len(found) <= MAX_CHARS or found.count("`") % 2:
         return ""
     if _PERSONAL.search(found) or _HEDGE.search(found) or not _RULE.search(found):
