@@ -17,15 +17,26 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Protocol
 
 from bench import case_runs
 from bench.answer_key_score import Memory, junk_reason
-from bench.facts_study import Result, table
+from bench.facts_study import Expected, Never, Result, table
 from bench.facts_study_session_cases import CASES, JUDGED, Case
 from squirrel_core.logs import configure_logging
 
 
-def judge(case: Case, memories: Sequence[tuple[str, str]]) -> Result:
+class Judged(Protocol):
+    """A made-up case as judged: the facts it must state and what it must never say."""
+
+    @property
+    def facts(self) -> tuple[Expected, ...]: ...
+
+    @property
+    def never(self) -> tuple[Never, ...]: ...
+
+
+def judge(case: Judged, memories: Sequence[tuple[str, str]]) -> Result:
     """Each expected fact found or missed; each judged memory wrong, junk or neither."""
     judged = [(kind, text) for kind, text in memories if kind in JUDGED]
     result = Result()
