@@ -547,6 +547,26 @@ CALLS = [
         "['Bump ' + 'a' * 300_000 + ' from'] * 8 + ['Update ' + 'a ' * 150_000] * 8",
         (16, 16),
     ),
+    # What the project is, less a stack clause the root manifest contradicts.
+    (
+        "squirrel_memory.extractors.about_stack",
+        "_without_contradicted",
+        "'A tool' + ' ' * 300_000 + 'x', {'Rust'}",
+        "A tool   ",
+    ),
+    (
+        "squirrel_memory.extractors.about_stack",
+        "_without_contradicted",
+        "'A tool, ' + ', ' * 150_000 + 'written in Python.', {'Rust'}",
+        "",
+    ),
+    # A manifest's description as a generator left it.
+    (
+        "squirrel_memory.repository.boilerplate",
+        "is_boilerplate",
+        "'a ' + ' ' * 300_000 + 'sample command-line application x'",
+        False,
+    ),
 ]
 
 

@@ -231,7 +231,7 @@ def _with_stack(description: str, source: str, texts: dict[str, str]) -> str:
     if instruction_kind(source) != "readme" or source not in texts:
         return description
     sentence = stack_sentence(texts[source])
-    if sentence is None or sentence.rstrip(".!") in description:
+    if sentence is None or sentence.rstrip(".!").lower() in description.lower():
         return description
     return f"{description} {sentence}"
 

@@ -20,7 +20,10 @@ _SOFTWARE = (
     "parser|daemon|client|wrapper|driver|agent|assistant|editor|dashboard|database|emulator|"
     "simulator|proxy|gateway|generator|converter|player|launcher|implementation|toolchain|"
     "backend|frontend|microservice|firmware|theme|bindings|port|kit|mod|add-on|widget|"
-    "addon"
+    "addon|monitor|tracker|scheduler|manager|checker|linter|formatter|builder|scraper|crawler|"
+    "indexer|renderer|recorder|exporter|importer|analy[sz]er|visuali[sz]er|orchestrator|"
+    "pipeline|board|portal|marketplace|cms|ide|terminal|shell|harness|evaluator|validator|"
+    "calculator|planner|bridge|adapter|middleware|store|shop"
 )
 #: What a user may call the repository besides software.
 _PERSONAL = (
