@@ -9,7 +9,10 @@ its cases: facts found or missed (`unsure` ones count apart), wrong (a project f
 that matches a `never` pattern) and noise. Prints one row per case, then found and wrong per
 group of evidence.
 
-Usage: python -m bench.whatis_study [--case NAME ...] [--details]
+The second set (`bench/whatis_study_cases_b.py`, `--set b`) was written after the first had
+led to rules, before any rule ran on it.
+
+Usage: python -m bench.whatis_study [--set a|b|all] [--case NAME ...] [--details]
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from bench import case_runs
+from bench import case_runs, whatis_study_cases, whatis_study_cases_b
 from bench.facts_study import Result, table
 from bench.facts_study_sessions import judge
-from bench.whatis_study_cases import CASES, GROUPS, JUDGED, Case
+from bench.whatis_study_cases import GROUPS, JUDGED, Case
 from squirrel_core.logs import configure_logging
 
 
@@ -47,11 +50,15 @@ def by_group(cases: Sequence[Case], results: dict[str, Result]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.whatis_study", description=__doc__)
+    parser.add_argument("--set", choices=("a", "b", "all"), default="all", help="which set")
     parser.add_argument("--case", action="append", help="only these cases")
     parser.add_argument("--details", action="store_true", help="every memory and verdict")
     args = parser.parse_args(argv)
     configure_logging("bench", level="warning")
-    cases = list(CASES)
+    cases = [
+        *(whatis_study_cases.CASES if args.set in ("a", "all") else ()),
+        *(whatis_study_cases_b.CASES if args.set in ("b", "all") else ()),
+    ]
     if args.case:
         unknown = set(args.case) - {c.name for c in cases}
         if unknown:
