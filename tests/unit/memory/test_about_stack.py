@@ -122,3 +122,99 @@ def test_a_summary_ending_on_a_board_says_what_it_is() -> None:
     s.say("relay-board is a real-time kanban board for small teams.")
     said = [c.content for c in s.extracted() if c.content.startswith("What this project")]
     assert said and "kanban board" in said[0]
+
+
+def test_an_r_description_file_backs_the_language_too() -> None:
+    description = (
+        "Package: treeringr\nTitle: Tree-Ring Tools\nVersion: 0.4.0\n"
+        "Description: Reads, cleans and detrends tree-ring width series.\n"
+    )
+    (said,) = _about("/home/u/treeringr", [("DESCRIPTION", description)])
+    assert said.endswith("It is an R project (DESCRIPTION).")
+
+
+def test_a_hedged_or_nested_language_statement_is_not_added() -> None:
+    about = _fact("What this project (x) is and does, per its README.md: A tool for notes.")
+    hedged = _fact(
+        "JavaScript or TypeScript project (package.json; no code file seen says which).",
+        "language",
+        "javascript",
+        "typescript",
+    )
+    nested = _fact("Python project (api/pyproject.toml).", "language", "python")
+    assert with_language(about, hedged) == about
+    assert with_language(about, nested) == about
+
+
+def test_a_workspace_root_describes_the_project_by_its_folder_name() -> None:
+    cargo = (
+        '[workspace]\nmembers = ["crates/relay"]\n\n[workspace.package]\nversion = "0.7.0"\n'
+        'description = "End-to-end encrypted group chat over a self-hosted relay"\n'
+    )
+    (said,) = _about("/home/u/murmur", [("Cargo.toml", cargo)])
+    assert said.startswith("What this project (murmur) is and does, per its Cargo.toml: End-to")
+
+
+def test_a_member_crates_workspace_table_is_not_the_projects_description() -> None:
+    cargo = '[workspace.package]\ndescription = "Shared settings of the relay crates"\n'
+    said = _about("/home/u/murmur", [("crates/relay/Cargo.toml", cargo)])
+    assert not any("Shared settings" in s for s in said)
+
+
+def test_a_labelled_context_naming_the_project_says_what_it_is() -> None:
+    ask = "Context: Tallyho is a habit tracker for iOS. Streaks reset at midnight UTC; fix it."
+    (said,) = _about("/Users/u/tallyho", [], ask)
+    assert '"tallyho is a habit tracker"' in said.lower()
+
+
+def test_an_overview_written_as_a_labelled_list_says_what_the_project_is() -> None:
+    claude = (
+        "# CLAUDE.md\n\n## Project Overview\n\n- **Name**: ParcelPal\n"
+        "- **What**: Android app that tracks parcels across carriers\n"
+        "- **Stack**: Kotlin, Jetpack Compose, Room\n"
+    )
+    (said,) = _about("/home/u/parcelpal", [("CLAUDE.md", claude)])
+    assert said == (
+        "What this project (ParcelPal) is and does, per its CLAUDE.md: Android app that tracks"
+        " parcels across carriers. Stack: Kotlin, Jetpack Compose, Room."
+    )
+
+
+def test_a_listed_overview_too_short_or_asking_says_nothing() -> None:
+    short = "# CLAUDE.md\n\n## Overview\n\n- **What**: a tracker\n"
+    asking = "# CLAUDE.md\n\n## Overview\n\n- **Purpose**: you must never edit the generated code\n"
+    assert _about("/home/u/parcelpal", [("CLAUDE.md", short)]) == []
+    assert _about("/home/u/parcelpal", [("CLAUDE.md", asking)]) == []
+
+
+def _answered(question: str, reply: str, *, read: bool = True) -> list[str]:
+    s = Session("/home/u/menuboard", "s1", START)
+    s.user(question)
+    if read:
+        s.read("src/App.vue", "<template><MenuList /></template>\n")
+    s.say(reply)
+    return [c.content for c in s.extracted() if c.content.startswith("What this project")]
+
+
+ITS_A = "It's a Vue 3 single-page app that shows a café's daily menu on a TV screen."
+
+
+def test_the_answer_to_what_is_in_this_repo_says_what_the_project_is() -> None:
+    (said,) = _answered("what's in this repo?", ITS_A)
+    assert said.startswith("What this project is, as the assistant summarised it: a Vue 3 single")
+
+
+def test_an_answer_without_the_question_a_look_or_with_a_hedge_says_nothing() -> None:
+    assert _answered("Fix the menu colours.", ITS_A) == []
+    assert _answered("what's in this repo?", ITS_A, read=False) == []
+    hedged = "It's probably a Vue 3 single-page app that shows a café's menu."
+    assert _answered("what's in this repo?", hedged) == []
+
+
+def test_a_collector_is_a_kind_of_software() -> None:
+    s = Session("/home/u/beacon", "s1", START)
+    s.user("Get oriented first.")
+    s.read("lib/beacon/router.ex", "defmodule Beacon.Router do\nend\n")
+    s.say("- **Project**: Beacon, a privacy-friendly web analytics collector written in Elixir.")
+    said = [c.content for c in s.extracted() if c.content.startswith("What this project")]
+    assert said and "analytics collector" in said[0]

@@ -560,6 +560,16 @@ CALLS = [
         "'A tool, ' + ', ' * 150_000 + 'written in Python.', {'Rust'}",
         "",
     ),
+    # An instruction file's overview written as a labelled list.
+    ("squirrel_memory.extractors.about", "_listed_overview", "'\\n' * 300_000 + 'x'", None),
+    ("squirrel_memory.extractors.about", "_listed_overview", "' - **What' * 50_000", None),
+    # The answer to "what's in this repo?".
+    (
+        "squirrel_memory.extractors.summaries",
+        "answered_summary",
+        "'It is a ' + ' ' * 300_000 + 'x'",
+        "",
+    ),
     # A manifest's description as a generator left it.
     (
         "squirrel_memory.repository.boilerplate",

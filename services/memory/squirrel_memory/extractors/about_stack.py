@@ -29,8 +29,21 @@ from squirrel_memory.extractors.language_parts import stated_languages
 from squirrel_memory.extractors.manifests import EXTENSION_LANGUAGES, MANIFEST_LANGUAGES
 from squirrel_memory.extractors.project_fact import Fact
 
-#: A language statement a root manifest backs: "Rust project (Cargo.toml: edition 2021)".
-_BACKED = re.compile(r"^[^()]+? project \([^()]*\b[\w.-]+\.(?:\w+)\b[^()]*\)")
+#: A language statement manifests back: "Rust project (Cargo.toml: edition 2021)".
+_BACKED = re.compile(r"^(?P<languages>[^()]+?) project \((?P<evidence>[^()]+)\)")
+
+
+def _root_backed(statement: str) -> bool:
+    """Whether a language statement names one language or more without a hedge ("JavaScript
+    or TypeScript") and is backed by root manifests alone (`Cargo.toml`, `DESCRIPTION`, not
+    `api/pyproject.toml`, nor "no code file seen says which")."""
+    backed = _BACKED.match(statement)
+    if backed is None or " or " in backed["languages"]:
+        return False
+    paths = [part.split(":", 1)[0].strip() for part in re.split(r"[;,]", backed["evidence"])]
+    return all(re.fullmatch(r"[\w.+-]+", path) for path in paths)
+
+
 #: Every language a statement may name, by its own spelling.
 _LANGUAGE_NAMES = frozenset({*EXTENSION_LANGUAGES.values(), *MANIFEST_LANGUAGES.values()})
 #: Languages that live beside each other in one project (a TypeScript project's JavaScript, a
@@ -96,7 +109,7 @@ def with_language(about: Fact, language: Fact) -> Fact | None:
     it is left (module docstring)."""
     languages = stated_languages(language)
     statement = language.content.strip()
-    if not languages or not _BACKED.match(statement):
+    if not languages or not _root_backed(statement):
         return about
     head, sep, said = about.content.partition(": ")
     if not sep:

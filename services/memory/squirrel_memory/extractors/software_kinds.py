@@ -23,7 +23,10 @@ _SOFTWARE = (
     "addon|monitor|tracker|scheduler|manager|checker|linter|formatter|builder|scraper|crawler|"
     "indexer|renderer|recorder|exporter|importer|analy[sz]er|visuali[sz]er|orchestrator|"
     "pipeline|board|portal|marketplace|cms|ide|terminal|shell|harness|evaluator|validator|"
-    "calculator|planner|bridge|adapter|middleware|store|shop"
+    "calculator|planner|bridge|adapter|middleware|store|shop|collector|aggregator|notifier|"
+    "logger|uploader|downloader|translator|compressor|encoder|decoder|optimi[sz]er|profiler|"
+    "debugger|runner|watcher|router|balancer|resolver|loader|bundler|packager|installer|"
+    "updater|synchroni[sz]er|lemmati[sz]er|tagger|voxeli[sz]er"
 )
 #: What a user may call the repository besides software.
 _PERSONAL = (
