@@ -207,7 +207,7 @@ def test_the_answer_to_what_is_in_this_repo_says_what_the_project_is() -> None:
 def test_an_answer_without_the_question_a_look_or_with_a_hedge_says_nothing() -> None:
     assert _answered("Fix the menu colours.", ITS_A) == []
     assert _answered("what's in this repo?", ITS_A, read=False) == []
-    hedged = "It's probably a Vue 3 single-page app that shows a café's menu."
+    hedged = "It's a Vue 3 single-page app that probably shows a café's menu."
     assert _answered("what's in this repo?", hedged) == []
 
 
@@ -218,3 +218,14 @@ def test_a_collector_is_a_kind_of_software() -> None:
     s.say("- **Project**: Beacon, a privacy-friendly web analytics collector written in Elixir.")
     said = [c.content for c in s.extracted() if c.content.startswith("What this project")]
     assert said and "analytics collector" in said[0]
+
+
+def test_an_answer_about_a_part_of_the_repository_says_nothing() -> None:
+    reply = "It's a pipeline that installs the dependencies and runs the tests on every push."
+    assert _answered("what does the repo's CI do?", reply) == []
+
+
+def test_a_kindred_language_named_leaves_the_statement_as_it_is() -> None:
+    about = _fact("What this project (q) is and does, per its README.md: A queue UI in JavaScript.")
+    language = _fact("TypeScript project (package.json).", "language", "typescript")
+    assert with_language(about, language) == about

@@ -10,9 +10,10 @@ statement when a rule can tell it holds, the same in every ecosystem:
 - the language statement is one a root manifest backs ("<Languages> project (<manifest> …)"):
   a count of the code files one session touched says where code was seen, not what the whole
   project is written in;
-- the statement does not already name one of its languages ("Elixir client for the Mollie
-  payments API" says it); then the language statement follows it, as written ("It is a Go
-  project (go.mod: Go 1.23).");
+- the statement does not already name one of its languages, or a kindred one ("Elixir client
+  for the Mollie payments API" says it; "written in JavaScript" beside a TypeScript manifest is
+  left as it is rather than naming two); then the language statement follows it, as written
+  ("It is a Go project (go.mod: Go 1.23).");
 - a clause of the statement that says the project is written in or built with a language the
   manifest does not show, while it names none the manifest shows ("…, written in Python with
   NumPy." beside a `Cargo.toml` and Rust code), is a README fallen behind a rewrite: the clause
@@ -119,7 +120,9 @@ def with_language(about: Fact, language: Fact) -> Fact | None:
         return about  # someone's quoted words: never cut into them
     if not cleaned:
         return None
-    if any(_named(cleaned, name) for name in languages):
+    if any(_named(cleaned, name) for name in _with_kin(languages)):
+        # it says the language, or a kindred one ("written in JavaScript" beside TypeScript):
+        # the statement stays as it is rather than naming two
         content = f"{head}: {cleaned}"
     else:
         ending = "" if cleaned.endswith((".", "!", '"', ".\u201d")) else "."

@@ -103,10 +103,12 @@ _PROJECT_WORD = re.compile(r"\b(?:project|codebase|repo(?:sitory)?)\b", re.IGNOR
 _NEGATED = re.compile(r"\b(?:not|no longer|never)\b", re.IGNORECASE)
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
 #: The user asking what the project is ("what's in this repo?", "What does this codebase
-#: do?", "what is this project?").
+#: do?", "what is this project about?"), not about a part of it ("what does the repo's CI
+#: do?").
 _ASKS_WHAT = re.compile(
     r"\bwhat(?:['’]s|\s+is|\s+does)\s+(?:in\s+)?(?:this|the)\s+"
-    r"(?:repo(?:sitory)?|project|codebase|code\s+base|app)\b(?:\s+do)?[^?]{0,40}\?",
+    r"(?:repo(?:sitory)?|project|codebase|code\s+base|app)"
+    r"(?:\s+(?:do|about|for|contain|hold))?\s*\?",
     re.IGNORECASE,
 )
 #: The answer's opening: "It's a …", "It is a …", "This is a …".
@@ -114,7 +116,7 @@ _IT_IS = re.compile(r"^(?:it['’]s|it\s+is|this\s+is)\s+(?P<what>an?\s.+)$", re
 #: A hedge in the answer: a guess says nothing.
 _HEDGE = re.compile(
     r"\b(?:probably|maybe|perhaps|might|likely|possibly|seems?|appears?|looks?\s+like|"
-    r"guess|unclear|not sure)\b",
+    r"guess|unclear|not sure|i\s+think|i\s+believe)\b",
     re.IGNORECASE,
 )
 #: A clause opening a list (", with features including:"): left off a summary.
