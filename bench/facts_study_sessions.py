@@ -80,16 +80,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     judged = {name: sum(1 for kind, _ in kept.get(name, []) if kind in JUDGED) for name in results}
     print(table(results, "session (made-up sessions)", judged, "case", 36))
     if args.details:
-        for name, r in results.items():
-            print(f"## {name}")
-            print("\n".join(f"  missed: {fact}" for fact in r.missed) or "  (nothing missed)")
-            for text, why in r.wrong:
-                print(f"  WRONG ({why}): {text}")
-            for text, why in r.junk:
-                print(f"  junk ({why}): {text}")
-            for kind, text in kept.get(name, []):
-                print(f"  - [{kind}] {text}")
+        print_details(results, kept)
     return 0
+
+
+def print_details(results: dict[str, Result], kept: dict[str, list[tuple[str, str]]]) -> None:
+    """Each case's misses, wrong and junk memories, then every memory it kept."""
+    for name, r in results.items():
+        print(f"## {name}")
+        print("\n".join(f"  missed: {fact}" for fact in r.missed) or "  (nothing missed)")
+        for text, why in r.wrong:
+            print(f"  WRONG ({why}): {text}")
+        for text, why in r.junk:
+            print(f"  junk ({why}): {text}")
+        for kind, text in kept.get(name, []):
+            print(f"  - [{kind}] {text}")
 
 
 if __name__ == "__main__":

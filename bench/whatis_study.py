@@ -24,7 +24,7 @@ from pathlib import PurePosixPath
 
 from bench import case_runs, whatis_study_cases, whatis_study_cases_b
 from bench.facts_study import Result, table
-from bench.facts_study_sessions import judge
+from bench.facts_study_sessions import judge, print_details
 from bench.whatis_study_cases import GROUPS, JUDGED, Case
 from squirrel_core.logs import configure_logging
 
@@ -73,15 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(table(results, "what the project is (made-up sessions)", judged, "case", 30))
     print("\n".join(by_group(cases, results)))
     if args.details:
-        for name, r in results.items():
-            print(f"## {name}")
-            print("\n".join(f"  missed: {fact}" for fact in r.missed) or "  (nothing missed)")
-            for text, why in r.wrong:
-                print(f"  WRONG ({why}): {text}")
-            for text, why in r.junk:
-                print(f"  junk ({why}): {text}")
-            for kind, text in kept.get(name, []):
-                print(f"  - [{kind}] {text}")
+        print_details(results, kept)
     return 0
 
 

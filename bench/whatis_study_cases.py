@@ -13,25 +13,16 @@ any rule ran on it (`bench/whatis_study.py` runs them)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from bench.facts_study import Expected, Never
+from bench.facts_study_session_cases import JUDGED, fact, never
 from bench.trap_transcripts import Ask, Edit, Read, Run, Say, Session, one_session
 
-JUDGED = ("project_fact", "recipe")
 #: The kinds of evidence a case shows what the project is by, in the order the study prints.
 GROUPS = ("readme", "manifest", "user", "assistant", "instructions", "trap")
 
-
-def fact(text: str, *match: str, unsure: bool = False) -> Expected:
-    """A fact one memory must state: all of `match` (regexes, case-insensitive) in it."""
-    return Expected(text, tuple(re.compile(m, re.IGNORECASE) for m in match), unsure)
-
-
-def never(pattern: str, reason: str) -> Never:
-    """What no project fact or recipe may say."""
-    return Never(re.compile(pattern, re.IGNORECASE), reason, JUDGED)
+__all__ = ["CASES", "GROUPS", "JUDGED", "Case", "fact", "never"]
 
 
 @dataclass(frozen=True)

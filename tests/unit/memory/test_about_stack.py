@@ -115,12 +115,18 @@ def test_the_user_naming_the_project_as_a_monitor_says_what_it_is() -> None:
     assert "harbor is a self-hosted uptime monitor" in said
 
 
-def test_a_summary_ending_on_a_board_says_what_it_is() -> None:
-    s = Session("/home/u/relay-board", "s1", START)
+def _summarised(root: str, read: tuple[str, str], reply: str) -> list[str]:
+    s = Session(root, "s1", START)
     s.user("Explore the repo and summarise it.")
-    s.read("app/board/page.tsx", "export default function Board() {}\n")
-    s.say("relay-board is a real-time kanban board for small teams.")
-    said = [c.content for c in s.extracted() if c.content.startswith("What this project")]
+    s.read(*read)
+    s.say(reply)
+    return [c.content for c in s.extracted() if c.content.startswith("What this project")]
+
+
+def test_a_summary_ending_on_a_board_says_what_it_is() -> None:
+    read = ("app/board/page.tsx", "export default function Board() {}\n")
+    reply = "relay-board is a real-time kanban board for small teams."
+    said = _summarised("/home/u/relay-board", read, reply)
     assert said and "kanban board" in said[0]
 
 
@@ -212,11 +218,9 @@ def test_an_answer_without_the_question_a_look_or_with_a_hedge_says_nothing() ->
 
 
 def test_a_collector_is_a_kind_of_software() -> None:
-    s = Session("/home/u/beacon", "s1", START)
-    s.user("Get oriented first.")
-    s.read("lib/beacon/router.ex", "defmodule Beacon.Router do\nend\n")
-    s.say("- **Project**: Beacon, a privacy-friendly web analytics collector written in Elixir.")
-    said = [c.content for c in s.extracted() if c.content.startswith("What this project")]
+    read = ("lib/beacon/router.ex", "defmodule Beacon.Router do\nend\n")
+    reply = "- **Project**: Beacon, a privacy-friendly web analytics collector written in Elixir."
+    said = _summarised("/home/u/beacon", read, reply)
     assert said and "analytics collector" in said[0]
 
 
