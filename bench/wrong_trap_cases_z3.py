@@ -10,7 +10,9 @@ them).
 Every trap was written, its `wrong` and `may` patterns included, before it first ran, with the
 rules it tests already in (`extractors/about_stack.py`, the answer to "what's in this repo?"
 in `extractors/summaries.py`, the labelled-list overview in `extractors/about.py`, a Cargo
-workspace root's description in `repository/manifests.py`). The first run read 0 wrong and
+workspace root's description in `repository/manifests.py`); two were then written for Gemini
+CLI and Codex instead of Claude Code, and two given a command each, as every trap has. The
+first run read 0 wrong and
 showed one thing to mend: the kindred-language trap said "…, written in JavaScript. It is a
 TypeScript project (package.json)." (not wrong by its pattern, but two languages for one);
 a statement naming a kindred language is now left as it is. With its guard taken out, the
@@ -32,6 +34,7 @@ PART_QUESTION = Trap(
     one_session(
         "/home/ava/src/quillpad",
         Ask("what does the repo's CI do?"),
+        Run("ls .github/workflows", "ci.yml\n"),
         Read(
             ".github/workflows/ci.yml",
             "name: ci\non: [push]\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: npm ci\n      - run: npm test\n",
@@ -55,6 +58,7 @@ HEDGED_ANSWER = Trap(
         Say(
             "It's probably a small game engine, going by `assets/`, though there is no README to confirm it."
         ),
+        host="gemini",
     ),
     wrong=((r"What this project[^\n]*game engine", "the assistant only guessed"),),
 )
@@ -114,6 +118,7 @@ KINDRED_LANGUAGE = Trap(
             "  return [...jobs].sort((a, b) => a.enqueuedAt - b.enqueuedAt);",
         ),
         Run("npm test", " ✓ src/jobs.test.ts (2 tests)\n"),
+        host="codex",
     ),
     wrong=(
         (r"JavaScript and TypeScript project|TypeScript and JavaScript project", "one language"),
@@ -138,6 +143,7 @@ LISTED_RULE = Trap(
             "    args = parse(argv)\n",
             "    args = parse(argv)\n    dry = args.dry_run\n",
         ),
+        Run("uv run pytest -q", "...\n3 passed in 0.04s\n"),
     ),
     wrong=((r"What this project[^\n]*never commit generated", "a rule is no description"),),
 )
