@@ -17,15 +17,26 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Protocol
 
 from bench import case_runs
 from bench.answer_key_score import Memory, junk_reason
-from bench.facts_study import Result, table
+from bench.facts_study import Expected, Never, Result, table
 from bench.facts_study_session_cases import CASES, JUDGED, Case
 from squirrel_core.logs import configure_logging
 
 
-def judge(case: Case, memories: Sequence[tuple[str, str]]) -> Result:
+class Judged(Protocol):
+    """A made-up case as judged: the facts it must state and what it must never say."""
+
+    @property
+    def facts(self) -> tuple[Expected, ...]: ...
+
+    @property
+    def never(self) -> tuple[Never, ...]: ...
+
+
+def judge(case: Judged, memories: Sequence[tuple[str, str]]) -> Result:
     """Each expected fact found or missed; each judged memory wrong, junk or neither."""
     judged = [(kind, text) for kind, text in memories if kind in JUDGED]
     result = Result()
@@ -69,16 +80,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     judged = {name: sum(1 for kind, _ in kept.get(name, []) if kind in JUDGED) for name in results}
     print(table(results, "session (made-up sessions)", judged, "case", 36))
     if args.details:
-        for name, r in results.items():
-            print(f"## {name}")
-            print("\n".join(f"  missed: {fact}" for fact in r.missed) or "  (nothing missed)")
-            for text, why in r.wrong:
-                print(f"  WRONG ({why}): {text}")
-            for text, why in r.junk:
-                print(f"  junk ({why}): {text}")
-            for kind, text in kept.get(name, []):
-                print(f"  - [{kind}] {text}")
+        print_details(results, kept)
     return 0
+
+
+def print_details(results: dict[str, Result], kept: dict[str, list[tuple[str, str]]]) -> None:
+    """Each case's misses, wrong and junk memories, then every memory it kept."""
+    for name, r in results.items():
+        print(f"## {name}")
+        print("\n".join(f"  missed: {fact}" for fact in r.missed) or "  (nothing missed)")
+        for text, why in r.wrong:
+            print(f"  WRONG ({why}): {text}")
+        for text, why in r.junk:
+            print(f"  junk ({why}): {text}")
+        for kind, text in kept.get(name, []):
+            print(f"  - [{kind}] {text}")
 
 
 if __name__ == "__main__":

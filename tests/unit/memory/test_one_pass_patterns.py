@@ -558,6 +558,36 @@ CALLS = [
         "['Bump ' + 'a' * 300_000 + ' from'] * 8 + ['Update ' + 'a ' * 150_000] * 8",
         (16, 16),
     ),
+    # What the project is, less a stack clause the root manifest contradicts.
+    (
+        "squirrel_memory.extractors.about_stack",
+        "_without_contradicted",
+        "'A tool' + ' ' * 300_000 + 'x', {'Rust'}",
+        "A tool   ",
+    ),
+    (
+        "squirrel_memory.extractors.about_stack",
+        "_without_contradicted",
+        "'A tool, ' + ', ' * 150_000 + 'written in Python.', {'Rust'}",
+        "",
+    ),
+    # An instruction file's overview written as a labelled list.
+    ("squirrel_memory.extractors.about", "_listed_overview", "'\\n' * 300_000 + 'x'", None),
+    ("squirrel_memory.extractors.about", "_listed_overview", "' - **What' * 50_000", None),
+    # The answer to "what's in this repo?".
+    (
+        "squirrel_memory.extractors.summaries",
+        "answered_summary",
+        "'It is a ' + ' ' * 300_000 + 'x'",
+        "",
+    ),
+    # A manifest's description as a generator left it.
+    (
+        "squirrel_memory.repository.boilerplate",
+        "is_boilerplate",
+        "'a ' + ' ' * 300_000 + 'sample command-line application x'",
+        False,
+    ),
 ]
 
 

@@ -188,7 +188,11 @@ def test_the_description_is_the_project_s_overview_fact() -> None:
 
     facts = [c.content for c in session.extracted() if c.key == "about"]
 
-    assert facts == [f"What this project (tally) is and does, per its package.json: {SAID}"]
+    # with the language its manifest shows (`about_stack`)
+    assert facts == [
+        f"What this project (tally) is and does, per its package.json: {SAID}"
+        " It is a TypeScript project (package.json)."
+    ]
 
 
 def _language(root: str, command: str, output: str, exit_code: int = 0) -> str | None:
@@ -230,4 +234,8 @@ def test_a_printed_manifest_s_description_comes_before_an_instruction_file_s_ove
 
     facts = [c.content for c in session.extracted() if c.key == "about"]
 
-    assert facts == [f"What this project (tally) is and does, per its package.json: {SAID}"]
+    # with the language its manifest shows (`about_stack`)
+    assert facts == [
+        f"What this project (tally) is and does, per its package.json: {SAID}"
+        " It is a TypeScript project (package.json)."
+    ]

@@ -14,7 +14,10 @@ Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGE
 `GEMINI.md`, `.claude/CLAUDE.md`, `.github/copilot-instructions.md`) often opens with what the
 project is: the first descriptive paragraph under its overview heading ("## Project
 overview", "## About"), or else its first descriptive paragraph,
-is read the same way. Lines about the file itself ("This file provides guidance to …", a
+is read the same way; an overview written as a labelled list ("- **Name**: ParcelPal", "-
+**What**: Android app that tracks parcels …", "- **Stack**: Kotlin, Jetpack Compose") says it
+by its "What" (or "Purpose", "Description") item, with its name and stack items.
+Lines about the file itself ("This file provides guidance to …", a
 `# CLAUDE.md` title) are left out; what the file asks of the assistant is no description (a
 paragraph that says "always", "never", "must" … is not read as one).
 """
@@ -217,7 +220,8 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     readings.prefer_own(PurePosixPath(events[0].project_id).name if events else "")
     if readings.description:
         source = readings.description_ref.split(":", 1)[0]
-        name = readings.name or "unnamed"
+        # A manifest that names no package (a workspace's root): the folder names the project.
+        name = readings.name or PurePosixPath(events[0].project_id).name or "unnamed"
         text = about_text(name, _with_stack(readings.description, source, texts), source)
         return text, source, (sources[source],)
     # A manifest's description printed among other output is still the manifest's own.
@@ -231,9 +235,36 @@ def _with_stack(description: str, source: str, texts: dict[str, str]) -> str:
     if instruction_kind(source) != "readme" or source not in texts:
         return description
     sentence = stack_sentence(texts[source])
-    if sentence is None or sentence.rstrip(".!") in description:
+    if sentence is None or sentence.rstrip(".!").lower() in description.lower():
         return description
     return f"{description} {sentence}"
+
+
+#: An overview written as a labelled list ("- **What**: Android app that tracks parcels"):
+#: the item that says what the project is, the one that names it, the one that gives its stack.
+_LISTED = re.compile(
+    r"^[ \t]*[-*+][ \t]+\*{0,2}(?P<label>what(?: it is)?|purpose|description|about|summary|"
+    r"name|stack|tech(?:nology)? stack)\*{0,2}[ \t]*:[ \t]*\*{0,2}[ \t]*(?P<text>\S.*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+#: Fewest words a listed description has: fewer names rather than describes.
+MIN_LISTED_WORDS = 4
+
+
+def _listed_overview(text: str) -> tuple[str, str] | None:
+    """(name or "", description) of an overview written as a labelled list, with its stack
+    item when it has one ("Android app that tracks parcels. Stack: Kotlin, Jetpack Compose.");
+    None when no item says what the project is."""
+    items: dict[str, str] = {}
+    for found in _LISTED.finditer(text):
+        label = found["label"].lower()
+        key = "name" if label == "name" else "stack" if "stack" in label else "what"
+        items.setdefault(key, " ".join(found["text"].replace("**", "").split()).rstrip("."))
+    what = items.get("what", "")
+    if len(what.split()) < MIN_LISTED_WORDS or _ASKS.search(what):
+        return None
+    stack = f" Stack: {items['stack']}." if items.get("stack") else ""
+    return items.get("name", ""), f"{what}.{stack}"
 
 
 def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]] | None:
@@ -243,8 +274,13 @@ def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, 
             continue
         path, text = read
         overview = Readings()
-        _read(path, TextFile.of(path, _overview_text(text)), overview)
+        section = _overview_text(text)
+        _read(path, TextFile.of(path, section), overview)
+        name = PurePosixPath(event.project_id).name or "unnamed"
         if overview.description and not _ASKS.search(overview.description):
-            name = PurePosixPath(event.project_id).name or "unnamed"
             return about_text(name, overview.description, path), path, (event.id,)
+        listed = _listed_overview(section)
+        if listed is not None:
+            said = about_text(listed[0] or name, listed[1], path)
+            return said, path, (event.id,)
     return None

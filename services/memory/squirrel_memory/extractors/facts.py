@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.about import ABOUT_KEY, is_instruction_file, session_about
+from squirrel_memory.extractors.about_stack import with_language
 from squirrel_memory.extractors.activity import (
     CommandRun,
     core_tokens,
@@ -238,6 +239,12 @@ def project_facts(
         roots = [path for path, _ in read if "/" not in path]
         at = facts.index(language)
         language = facts[at] = with_parts(with_framework(language, built_on), parts)
+        # What the project is, with what a root manifest shows it is written in.
+        facts = [
+            stated
+            for fact in facts
+            if (stated := with_language(fact, language) if fact.key == ABOUT_KEY else fact)
+        ]
         # Nothing described the project: its name and what it is written in, at least.
         overview = (
             None

@@ -20,7 +20,13 @@ _SOFTWARE = (
     "parser|daemon|client|wrapper|driver|agent|assistant|editor|dashboard|database|emulator|"
     "simulator|proxy|gateway|generator|converter|player|launcher|implementation|toolchain|"
     "backend|frontend|microservice|firmware|theme|bindings|port|kit|mod|add-on|widget|"
-    "addon"
+    "addon|monitor|tracker|scheduler|manager|checker|linter|formatter|builder|scraper|crawler|"
+    "indexer|renderer|recorder|exporter|importer|analy[sz]er|visuali[sz]er|orchestrator|"
+    "pipeline|board|portal|marketplace|cms|ide|terminal|shell|harness|evaluator|validator|"
+    "calculator|planner|bridge|adapter|middleware|store|shop|collector|aggregator|notifier|"
+    "logger|uploader|downloader|translator|compressor|encoder|decoder|optimi[sz]er|profiler|"
+    "debugger|runner|watcher|router|balancer|resolver|loader|bundler|packager|installer|"
+    "updater|synchroni[sz]er|lemmati[sz]er|tagger|voxeli[sz]er"
 )
 #: What a user may call the repository besides software.
 _PERSONAL = (

@@ -31,6 +31,12 @@ same test ("a/an" and a kind of software, or "This project is …"); before any 
 such a label is a guess and says nothing, and a subagent's report (which may describe another
 repository it was sent to explore) is no overview of this project.
 
+Asked what the project is ("what's in this repo?", "what does this codebase do?"), the
+assistant's first reply after looking at the files answers it, often as "It's a Vue 3
+single-page app that …": its first sentence says what the project is when it passes the same
+test with "it" or "this" as its subject; a hedge ("probably", "might be", "looks like") says
+nothing, and a later reply answers something else.
+
 The statement is kept as the assistant's summary ("What this project is, as the assistant
 summarised it: …"); a README or manifest read in the same episode says it better and wins
 (`about.py`). One summary per episode: the first.
@@ -42,7 +48,8 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from squirrel_core.events import EventType
+from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.activity import user_words
 from squirrel_memory.extractors.elsewhere import (
     read_in_project,
     replies_elsewhere,
@@ -95,6 +102,23 @@ _LABELLED = re.compile(
 _PROJECT_WORD = re.compile(r"\b(?:project|codebase|repo(?:sitory)?)\b", re.IGNORECASE)
 _NEGATED = re.compile(r"\b(?:not|no longer|never)\b", re.IGNORECASE)
 _PARENTHESES = re.compile(r"\s*\([^()]*\)")
+#: The user asking what the project is ("what's in this repo?", "What does this codebase
+#: do?", "what is this project about?"), not about a part of it ("what does the repo's CI
+#: do?").
+_ASKS_WHAT = re.compile(
+    r"\bwhat(?:['’]s|\s+is|\s+does)\s+(?:in\s+)?(?:this|the)\s+"
+    r"(?:repo(?:sitory)?|project|codebase|code\s+base|app)"
+    r"(?:\s+(?:do|about|for|contain|hold))?\s*\?",
+    re.IGNORECASE,
+)
+#: The answer's opening: "It's a …", "It is a …", "This is a …".
+_IT_IS = re.compile(r"^(?:it['’]s|it\s+is|this\s+is)\s+(?P<what>an?\s.+)$", re.IGNORECASE)
+#: A hedge in the answer: a guess says nothing.
+_HEDGE = re.compile(
+    r"\b(?:probably|maybe|perhaps|might|likely|possibly|seems?|appears?|looks?\s+like|"
+    r"guess|unclear|not sure|i\s+think|i\s+believe)\b",
+    re.IGNORECASE,
+)
 #: A clause opening a list (", with features including:"): left off a summary.
 _LIST_OPENING = re.compile(r",\s+(?:with|including|featuring|such as|like)\b[^,]*:\s*$")
 
@@ -185,8 +209,21 @@ def _reply_summary(text: str, project_id: str, *, explored: bool = False) -> str
     return ""
 
 
+def answered_summary(text: str) -> str:
+    """What the first sentence of a reply to "what's in this repo?" says the project is
+    ("It's a Vue 3 single-page app that …"), as the memory says it, or "" (module docstring)."""
+    prose = re.sub(r"```.*?(?:```|$)", " ", text, flags=re.DOTALL).strip()
+    first = _SENTENCE.split(" ".join(without_bold(prose.split("\n", 1)[0]).split()))[0]
+    opening = _IT_IS.match(first)
+    if opening is None or _HEDGE.search(first):
+        return ""
+    what = summary_of(f"This project is {opening.group('what')}")
+    return (sentence(f"{SUMMARY_PREFIX}{what}") or "") if what else ""
+
+
 def project_summary(events: list[StoredEvent]) -> Summary | None:
     """The first summary of the project an assistant reply of `events` states, or None."""
+    asked = False  # the user asked what the project is, and no reply has answered yet
     explored = False
     # The subagents that explored the project themselves: only their own reports say what
     # they saw (one sent elsewhere, or told what to say, has seen nothing of it).
@@ -199,12 +236,18 @@ def project_summary(events: list[StoredEvent]) -> Summary | None:
             if event.sidechain:
                 subagents.add(event.agent_id or "")
         text = event.content.get("text")
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            asked = bool(_ASKS_WHAT.search(user_words(event)))
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
         if event.id in elsewhere:
             continue  # a subagent's report on another folder it read, or its relay
         seen = (event.agent_id or "") in subagents if event.sidechain else explored
-        said = _reply_summary(text, event.project_id, explored=seen)
+        answer = asked and explored and not event.sidechain
+        asked = asked and event.sidechain
+        said = (answer and answered_summary(text)) or _reply_summary(
+            text, event.project_id, explored=seen
+        )
         if said:
             return Summary(said, (event.id,))
     return None

@@ -18,11 +18,12 @@ when a session reads no README or manifest. The rule, the same for every ecosyst
 
 The user may also name the project instead ("since harbor is an open source project that people
 can self deploy, …"): a sentence that starts with the name of the project's folder (or with
-"since", "as", "because" or "given that" and the name), then "is a/an/the/my/our" and a noun
-phrase that ends on a kind of project, says what it is; only that clause is kept, so what the
-rest of the sentence asks for ("we need to make sure we're not forcing everyone …") neither
-hedges it nor makes it too long. Another name ("since react is a library"), a question, a
-condition ("if harbor is a …") or a hedge inside the clause say nothing.
+"since", "as", "because" or "given that" and the name, a label such as "Context:" before
+it), then "is a/an/the/my/our" and a noun phrase that ends on a kind of project, says what
+it is; only that clause is kept, so what the rest of the sentence asks for ("we need to make
+sure we're not forcing everyone …") neither hedges it nor makes it too long. Another name
+("since react is a library"), a question, a condition ("if harbor is a …") or a hedge inside
+the clause say nothing.
 
 The user may also call the project by its folder's name and what it is in passing ("split the
 token exchange out of this "ledger" service, so that …"): "this", the name (quoted or not) and
@@ -112,8 +113,9 @@ _GOES_ON = re.compile(
 MAX_GOES_ON = 2
 MAX_DESCRIBED_CHARS = 400
 
-#: What may open a sentence before the project's name: a reason given for the request.
-_NAMED_OPENING = r"(?:(?:since|as|because|given\s+that)\s+)?"
+#: What may open a sentence before the project's name: a label ("Context:"), a reason given
+#: for the request.
+_NAMED_OPENING = r"(?:(?:context|background)\s*:\s*)?(?:(?:since|as|because|given\s+that)\s+)?"
 #: The shortest folder name taken as the project's name in a sentence.
 MIN_NAME_CHARS = 3
 

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 
+from squirrel_memory.repository.boilerplate import is_boilerplate
+
 #: Top folders whose manifests serve the tests, not the project.
 _TEST_FOLDERS = frozenset({"test", "tests", "spec", "e2e", "integration-tests"})
 #: A folder named as the tests of something: `AppTests`, `AppUITests`, `Shop.Tests`,
@@ -228,6 +230,8 @@ class Readings:
         """Keep what the project says it is: the README's first paragraph wins over a
         manifest's one-line `description`; otherwise the first found is kept."""
         text = " ".join(description.split())
+        if not readme and is_boilerplate(text):
+            return  # a generator's placeholder ("A new Flutter project.") says nothing
         if text and not readme:
             self.described.setdefault(ref.split(":", 1)[0], (text, ref))
         if not text or (self.description and not readme):

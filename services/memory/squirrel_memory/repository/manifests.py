@@ -102,7 +102,11 @@ def read_cargo_toml(text: TextFile, out: Readings) -> None:
     package = table(data.get("package"))
     if package.get("name"):
         out.name_project(str(package["name"]), toml_line(text, "name"))
-    describe(out, package.get("description"), toml_line(text, "description"))
+    described = package.get("description")
+    if described is None and not folder_of(text.path):
+        # A workspace's root: what `[workspace.package]` gives every member describes the whole.
+        described = table(table(data.get("workspace")).get("package")).get("description")
+    describe(out, described, toml_line(text, "description"))
     for key in ("rust-version", "edition"):
         value = package.get(key)
         if isinstance(value, str):
