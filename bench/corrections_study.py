@@ -22,18 +22,11 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench import case_runs, fixture_pipeline
 from bench.corrections_study_cases import CASES, KINDS, Case, Want
-from bench.study_runs import memories_of
-from squirrel.v1 import memory_pb2
-from squirrel_core.clients import MemoryClient
+from bench.habits_recurring import best_weight, in_start_text, states, styles_and_start
 from squirrel_core.logs import configure_logging
 
 _FLAGS = re.IGNORECASE
-
-
-def _states(patterns: Sequence[str], text: str) -> bool:
-    return bool(patterns) and all(re.search(p, text, _FLAGS) for p in patterns)
 
 
 @dataclass
@@ -46,18 +39,17 @@ class Outcome:
 
     def found(self, want: Want) -> float | None:
         """The importance of the best memory that states `want`, or None."""
-        weights = [w for w, text in self.styles if _states(want.states, text)]
-        return max(weights) if weights else None
+        return best_weight(self.styles, want.states)
 
     def in_start(self, want: Want) -> bool:
         """Whether one line of the session-start text states `want`."""
-        return any(_states(want.states, line) for line in self.start_text.splitlines())
+        return in_start_text(self.start_text, want.states)
 
     def wrong(self) -> list[str]:
         """User_style memories that state a preference wrong or state what is not a style."""
         out = []
         for _, text in self.styles:
-            stated = any(_states(w.states, text) for w in self.case.wants)
+            stated = any(states(w.states, text) for w in self.case.wants)
             bad = any(any(re.search(p, text, _FLAGS) for p in w.wrong) for w in self.case.wants)
             kept = not stated and any(re.search(p, text, _FLAGS) for p in self.case.must_not)
             if bad or kept:
@@ -67,26 +59,8 @@ class Outcome:
 
 def measure(cases: Sequence[Case]) -> list[Outcome]:
     """Runs every case's sessions through one memory service; one Outcome per case."""
-    outcomes = {c.name: Outcome(c) for c in cases}
-
-    async def inspect(client: MemoryClient, name: str, project_id: str, _events: int) -> None:
-        outcome = outcomes[name]
-        memories = await memories_of(client, project_id)
-        outcome.styles = sorted(
-            (
-                (m.importance, m.content)
-                for m in memories
-                if m.type == memory_pb2.MEMORY_TYPE_USER_STYLE
-            ),
-            reverse=True,
-        )
-        host = outcome.case.sessions[0].host
-        outcome.start_text = await fixture_pipeline.session_start_text(
-            client, project_id, "codex" if host.startswith("codex") else host
-        )
-
-    case_runs.run_cases([(c.name, c.sessions) for c in cases], inspect)
-    return [outcomes[c.name] for c in cases]
+    kept = styles_and_start([(c.name, c.sessions) for c in cases])
+    return [Outcome(c, *kept[c.name]) for c in cases]
 
 
 def report(outcomes: Sequence[Outcome], details: bool = False) -> str:
