@@ -174,3 +174,23 @@ def test_a_call_the_user_declined_on_any_host_is_no_failure(host: SourceTool, re
     s.events = [replace(e, source_tool=str(host)) for e in s.events]
     pitfalls = [c.content for c in s.extracted() if c.type is MemoryType.PITFALL]
     assert not any("Cancelled" in c or "rejected" in c for c in pitfalls)
+
+
+def test_a_rule_in_another_language_the_next_clause_says_was_said_before_is_standing() -> None:
+    said = "Nein, bitte keine Lombok-Annotationen. Das hatten wir schon mal besprochen."
+    (pref,) = user_instructions(said, after_assistant_action=True)
+    assert pref.standing and SAID_BEFORE_TAG in pref.tags
+    assert pref.content.startswith("Standing rule, said by the user in German: “bitte keine")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Nein, bitte keine Lombok-Annotationen. Ich glaube, das hatten wir schon besprochen.",
+        "Nein, bitte keine Lombok-Annotationen. Das Wetter ist schön.",
+    ],
+)
+def test_a_rule_in_another_language_with_no_sure_word_of_before_stays_tentative(
+    said: str,
+) -> None:
+    assert not any(p.standing for p in user_instructions(said, after_assistant_action=True))
