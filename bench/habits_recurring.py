@@ -34,8 +34,54 @@ from squirrel_memory.extractors.preferences import TENTATIVE_TAG
 _FLAGS = re.IGNORECASE
 
 
-def _states(patterns: Sequence[str], text: str) -> bool:
+def states(patterns: Sequence[str], text: str) -> bool:
+    """Whether `text` matches every one of `patterns` (case-insensitive regexes)."""
     return bool(patterns) and all(re.search(p, text, _FLAGS) for p in patterns)
+
+
+def best_weight(styles: Sequence[tuple[float, str]], patterns: Sequence[str]) -> float | None:
+    """The importance of the best memory of `styles` that states `patterns`, or None."""
+    weights = [w for w, text in styles if states(patterns, text)]
+    return max(weights) if weights else None
+
+
+def in_start_text(start_text: str, patterns: Sequence[str]) -> bool:
+    """Whether one line of the session-start text states `patterns`."""
+    return any(states(patterns, line) for line in start_text.splitlines())
+
+
+#: What one case kept: its user_style memories (importance, text), best first, the text the
+#: session-start hook injects, and the texts of the tentative ones among the memories.
+Kept = tuple[list[tuple[float, str]], str, set[str]]
+
+
+def styles_and_start(cases: Sequence[case_runs.Case]) -> dict[str, Kept]:
+    """Runs every case's sessions through one memory service; what each case kept."""
+    kept: dict[str, Kept] = {}
+
+    async def inspect(client: MemoryClient, name: str, project_id: str, _events: int) -> None:
+        memories = await memories_of(client, project_id)
+        styles = sorted(
+            (
+                (m.importance, m.content)
+                for m in memories
+                if m.type == memory_pb2.MEMORY_TYPE_USER_STYLE
+            ),
+            reverse=True,
+        )
+        host = next(sessions for n, sessions in cases if n == name)[0].host
+        start = await fixture_pipeline.session_start_text(
+            client, project_id, "codex" if host.startswith("codex") else host
+        )
+        tentative = {
+            m.content
+            for m in memories
+            if m.type == memory_pb2.MEMORY_TYPE_USER_STYLE and TENTATIVE_TAG in m.tags
+        }
+        kept[name] = (styles, start, tentative)
+
+    case_runs.run_cases(cases, inspect)
+    return kept
 
 
 @dataclass
@@ -50,12 +96,11 @@ class Outcome:
 
     def found(self, habit: Habit) -> float | None:
         """The importance of the best memory that states `habit`, or None."""
-        weights = [w for w, text in self.styles if _states(habit.states, text)]
-        return max(weights) if weights else None
+        return best_weight(self.styles, habit.states)
 
     def in_start(self, habit: Habit) -> bool:
         """Whether one line of the session-start text states `habit`."""
-        return any(_states(habit.states, line) for line in self.start_text.splitlines())
+        return in_start_text(self.start_text, habit.states)
 
     def wrong(self, *, tentative: bool = False) -> list[str]:
         """User_style memories that state a habit wrong or state a one-off as a habit: the
@@ -64,7 +109,7 @@ class Outcome:
         for _, text in self.styles:
             if (text in self.tentative) is not tentative:
                 continue
-            stated = any(_states(h.states, text) for h in self.user.habits)
+            stated = any(states(h.states, text) for h in self.user.habits)
             bad = any(any(re.search(p, text, _FLAGS) for p in h.wrong) for h in self.user.habits)
             kept = not stated and any(re.search(p, text, _FLAGS) for p in self.user.must_not)
             if bad or kept:
@@ -74,31 +119,12 @@ class Outcome:
 
 def measure(users: Sequence[User]) -> list[Outcome]:
     """Runs every user's sessions through one memory service; one Outcome per user."""
-    outcomes = {u.name: Outcome(u) for u in users}
-
-    async def inspect(client: MemoryClient, name: str, project_id: str, _events: int) -> None:
-        outcome = outcomes[name]
-        memories = await memories_of(client, project_id)
-        outcome.styles = sorted(
-            (
-                (m.importance, m.content)
-                for m in memories
-                if m.type == memory_pb2.MEMORY_TYPE_USER_STYLE
-            ),
-            reverse=True,
-        )
-        outcome.tentative = {
-            m.content
-            for m in memories
-            if m.type == memory_pb2.MEMORY_TYPE_USER_STYLE and TENTATIVE_TAG in m.tags
-        }
-        host = outcome.user.sessions[0].host
-        outcome.start_text = await fixture_pipeline.session_start_text(
-            client, project_id, "codex" if host.startswith("codex") else host
-        )
-
-    case_runs.run_cases([(u.name, u.sessions) for u in users], inspect)
-    return [outcomes[u.name] for u in users]
+    kept = styles_and_start([(u.name, u.sessions) for u in users])
+    outcomes = []
+    for u in users:
+        styles, start, tentative = kept[u.name]
+        outcomes.append(Outcome(u, styles, tentative, start))
+    return outcomes
 
 
 def report(outcomes: Sequence[Outcome], details: bool = False) -> str:

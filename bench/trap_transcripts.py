@@ -71,7 +71,23 @@ class Lost:
     command: str
 
 
-Step = Ask | Say | Read | Run | Write | Edit | Lost
+@dataclass(frozen=True)
+class Refused:
+    """A shell command the assistant proposed and the user refused before it ran; `said` is
+    what the user wrote while refusing (empty: refused with no word, the user's next prompt
+    then says why)."""
+
+    command: str
+    said: str = ""
+
+
+Step = Ask | Say | Read | Run | Write | Edit | Lost | Refused
+
+#: What Claude Code answers a refused tool call with, as its tool result.
+CLAUDE_REFUSED = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
+    " was a file edit, the new_string was NOT written to the file)."
+)
 
 #: The hosts a session can be written for: Claude Code, Codex (`exec_command`), Codex's older
 #: `shell` function (an argv through `bash -lc`, its output wrapped in JSON with the exit
@@ -177,6 +193,17 @@ def claude_lines(session: Session, session_id: str, start: datetime) -> list[dic
             given = {"file_path": path, "old_string": step.old, "new_string": step.new}
             result = {"filePath": path, "oldString": step.old, "newString": step.new}
             tool("Edit", given, f"The file {path} has been updated.", False, result)
+        elif isinstance(step, Refused):
+            given = {"command": step.command, "description": "Run command"}
+            if step.said:
+                text = f"{CLAUDE_REFUSED} To tell you how to proceed, the user said:\n{step.said}"
+                tool("Bash", given, text, True, f"Error: {text}")
+            else:
+                stop = "STOP what you are doing and wait for the user to tell you how to proceed."
+                text = f"{CLAUDE_REFUSED} {stop}"
+                tool("Bash", given, text, True, "User rejected tool use")
+                stopped = [{"type": "text", "text": "[Request interrupted by user for tool use]"}]
+                record("user", {"role": "user", "content": stopped})
         elif isinstance(step, Lost):
             n += 1
             given = {"command": step.command, "description": "Run command"}
@@ -272,6 +299,27 @@ def codex_lines(
             {"type": "function_call_output", "call_id": call, "output": json.dumps(wrapped)},
         )
 
+    def refuse(command: str) -> None:
+        # As Codex answers a command the user declined at the approval prompt.
+        call = call_id()
+        given = (
+            {"cmd": command, "workdir": session.cwd}
+            if today
+            else {"command": ["bash", "-lc", command], "workdir": session.cwd}
+        )
+        name = "exec_command" if today else "shell"
+        item(
+            "response_item",
+            {
+                "type": "function_call",
+                "name": name,
+                "arguments": json.dumps(given),
+                "call_id": call,
+            },
+        )
+        refused = "exec command rejected by user"
+        item("response_item", {"type": "function_call_output", "call_id": call, "output": refused})
+
     def run(command: str, output: str, code: int) -> None:
         if today:
             exec_command(command, output, code)
@@ -322,6 +370,13 @@ def codex_lines(
         elif isinstance(step, Edit):
             patch(step.path, step.old, step.new)
             seen[step.path] = seen.get(step.path, "").replace(step.old, step.new)
+        elif isinstance(step, Refused):
+            refuse(step.command)
+            if step.said:
+                if not today:
+                    said = {"type": "input_text", "text": step.said}
+                    item("response_item", {"type": "message", "role": "user", "content": [said]})
+                item("event_msg", {"type": "user_message", "message": step.said, "images": []})
         elif isinstance(step, Lost):
             arguments = json.dumps(
                 {"cmd": step.command, "workdir": session.cwd}
@@ -398,6 +453,21 @@ def gemini_document(session: Session, session_id: str, start: datetime) -> dict[
             path = _where(session.cwd, step.path)
             given = {"file_path": path, "old_string": step.old, "new_string": step.new}
             call("replace", given, f"Successfully modified file: {path} (1 replacements).")
+        elif isinstance(step, Refused):
+            call_id = f"run_shell_command-{len(messages)}-{session_id[:8]}"
+            output = "[Operation Cancelled] Reason: User did not allow tool call"
+            answer = {"id": call_id, "name": "run_shell_command", "response": {"error": output}}
+            refused = {
+                "id": call_id,
+                "name": "run_shell_command",
+                "args": {"command": step.command},
+                "result": [{"functionResponse": answer}],
+                "status": "cancelled",
+                "timestamp": clock.tick(),
+            }
+            message("gemini", "", [refused])
+            if step.said:
+                message("user", step.said)
         elif isinstance(step, Lost):
             lost = {"id": f"run_shell_command-{len(messages)}", "name": "run_shell_command"}
             message(

@@ -551,6 +551,27 @@ CALLS = [
     ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'x. ' * 100_000", "x."),
     # A failed run's output tried for its error line (a requirement a resolver could not meet).
     ("squirrel_memory.extractors.pitfalls", "first_error_line", "'requires ' * 33_000", ""),
+    # A correction's reason tried as a lesson learned, a refusal tried for the team's way after
+    # it, and a rule said before tried for a bare choice of names.
+    (
+        "squirrel_memory.extractors.way_reasons",
+        "lesson_reason",
+        "'a ,' + ' ' * 300_000 + 'x'",
+        False,
+    ),
+    ("squirrel_memory.extractors.way_reasons", "lesson_reason", "'a' + ' —' * 150_000", False),
+    (
+        "squirrel_memory.extractors.way_reasons",
+        "way_after_refusal",
+        "\"I don't want \" + 'a ' * 150_000 + '— we prefer'",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.said_before",
+        "told_rule",
+        "'I told you: a' + ' ' * 300_000 + 'not b'",
+        "",
+    ),
     # A log's subjects tried as a dependency bot's ("Bump x from 1 to 2") and as plain ones.
     (
         "squirrel_memory.extractors.commits",

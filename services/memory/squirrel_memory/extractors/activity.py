@@ -229,9 +229,11 @@ _FAILURE_WORDS = re.compile(
     r"terminated|cannot|can't|unable|invalid|refused|abort|panic|warn|blocked|not permitted",
     re.IGNORECASE,
 )
-#: A tool call the user declined or interrupted did not run: it neither failed nor passed.
+#: A tool call the user declined or interrupted did not run: it neither failed nor passed
+#: (Claude Code's words; Codex's "exec command rejected by user"; Gemini CLI's cancelled call).
 _DECLINED = re.compile(
     r"doesn't want to proceed with this tool use|tool use was rejected|"
+    r"^(?:exec command|patch) rejected by user\b|^\[Operation Cancelled\]|"
     r"^\[Request interrupted by user",
     re.IGNORECASE | re.MULTILINE,
 )

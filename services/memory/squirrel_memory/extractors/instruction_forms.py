@@ -50,6 +50,22 @@ _USE_ONLY = re.compile(
     r"(?:,\s*(?P<y>no\s+[^,;]+))?$",
     re.IGNORECASE,
 )
+#: "only touch the lines you change", "only format the files you edit": the change kept to
+#: what the work needs, every time (the relative clause is any change, not one of the task).
+_ONLY_WHAT_CHANGES = re.compile(
+    r"^only\s+(?P<x>(?:touch|change|edit|modify|format|reformat|lint|stage|commit)\s+(?:the\s+)?"
+    r"(?:lines?|files?|code|parts?|functions?|hunks?|methods?)\s+(?:that\s+)?(?:you|we)\s+"
+    r"(?:actually\s+)?(?:change|touch|edit|modify|work\s+on|need\s+to\s+change)[sd]?)\b[\s.!]*$",
+    re.IGNORECASE,
+)
+#: "no `IO.inspect` left in the code when you hand it back", "no debug prints left behind":
+#: a kind of leftover ruled out of every piece of work handed back.
+_NO_LEFTOVER = re.compile(
+    r"^no\s+(?P<x>(?!(?:need|problem|one|way)\b)[^,;]{2,40}?)\s+left\s+"
+    r"(?P<where>(?:behind|over|anywhere|in\s+(?:the\s+)?(?:code|codebase|repo|diff|commits?|"
+    r"source|files?|prs?|pull\s+requests?))\b[^,;]{0,60}?)[\s.!]*$",
+    re.IGNORECASE,
+)
 _INSTEAD_USE = re.compile(r"^instead of\s+(?P<y>[^,;]+?),?\s+use\s+(?P<x>[^,;]+)$", re.IGNORECASE)
 _SUBJECT = re.compile(
     r"^(?:you|we|i)\s+(?:(?P<modal>should|must|need to|have to|are to|will)\s+)?(?P<rest>.+)$",
@@ -186,7 +202,7 @@ _INSTEAD = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
 #: assistant does again and again, said as a complaint (not the imperative "keep adding …").
 _YOU_KEEP = re.compile(
     r"^you(?:'re|\s+are)?\s+(?:still\s+)?(?:keep|kept|always|constantly|repeatedly)\s+"
-    r"(?:on\s+)?(?P<x>\w+ing\b.*)$",
+    r"(?:on\s+)?(?P<x>(?:\w+-)?\w+ing\b.*)$",
     re.IGNORECASE,
 )
 #: Gerunds after "you keep" that carry on the work rather than repeat a habit.
@@ -260,7 +276,16 @@ def statement(clause: str, *, imperative_ok: bool, standing: bool = False) -> Fo
         x = clean(complaint.group("x"))
         if complaint.group("x").split()[0].lower() in _KEEP_ON or not usable(x):
             return None
-        return None if ONE_OFF.search(x) else worded(f"avoid {x}", x)
+        if ONE_OFF.search(x) or (found := worded(f"avoid {x}", x)) is None:
+            return None
+        # said of what the assistant did more than once: a way it must not work, for good
+        return replace(found, standing=True)
+    if match := _NO_LEFTOVER.match(clause):
+        found = worded(f"no {match.group('x')} left {match.group('where')}", match.group("x"))
+        return replace(found, standing=True) if found else None
+    if match := _ONLY_WHAT_CHANGES.match(clause):
+        found = worded(f"only {match.group('x')}", match.group("x"))
+        return replace(found, standing=True) if found else None
     if way := way_statement(clause):
         found = worded(way.content, way.subject)
         return Found(found.content, found.subject, standing=way.standing) if found else None

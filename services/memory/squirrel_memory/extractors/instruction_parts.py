@@ -23,7 +23,8 @@ ONE_OFF = re.compile(
 VERBS = word_set(
     "add answer ask avoid be build bump call check clean close commit continue create delete ",
     "deploy document double-check edit ensure explain finish fix flag follow format go include ",
-    "keep leave let lint list log make mark mention merge move name open point prefer push put ",
+    "inject keep leave let lint list log make mark mention merge move name open pass point ",
+    "prefer push put ",
     "raise read rebase ",
     "release remove rename reply respond return review run say sign skip split squash start ",
     "stick summarize summarise tag tell test type-check update use verify wait write",

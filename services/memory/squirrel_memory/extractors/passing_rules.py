@@ -9,6 +9,8 @@ has:
 - a rule under a future the project may never reach ("If we ever go public with this, always
   sign commits; for now just commit normally."): a hypothetical, not how work is done now. "If
   you ever need a new dependency, ask me first" is a situation of the work: it stays;
+- a rule the user's next message takes back, in the same words ("ah wait, scratch that — I was
+  thinking of the other repo"): `takes_back` tells the preference rules to drop it;
 - a rule bounded to the day ("Never touch the routes file today, it is mid-refactor"): the
   clause with the rule word and the day's bound is the task at hand, not a standing rule.
 
@@ -25,7 +27,7 @@ _SENTENCE_END = re.compile(r"((?<=[.!?])[ \t]+|\n+)")
 #: "Forget that.", "Wait, ignore what I just said."); "ignore that warning" ignores a thing,
 #: and "ignore what I said yesterday" takes back an earlier session's words, not this sentence.
 _TAKES_BACK = re.compile(
-    r"^(?:(?:actually|wait|no|nah|oh|hm+|ok(?:ay)?|sorry|hmm)\W+)*"
+    r"^(?:(?:actually|wait|no|nah|oh|ah|hm+|ok(?:ay)?|sorry|hmm)\W+)*"
     r"(?:scratch that|strike that|forget (?:that|it|what i (?:just )?said)|"
     r"ignore (?:that|what i (?:just )?said)|disregard (?:that|what i (?:just )?said)|"
     r"never ?mind(?: that)?|i take (?:that|it) back)"
@@ -76,6 +78,12 @@ def standing_text(text: str) -> str:
             continue
         kept.append(flat + separators[index])
     return "".join(kept).strip() if len(kept) < len(sentences) else text
+
+
+def takes_back(text: str) -> bool:
+    """Whether a message opens by taking back what the user said just before it ("ah wait,
+    scratch that — …", "Never mind that."): the words before it set no habit."""
+    return bool(_TAKES_BACK.match(text.strip()))
 
 
 def _for_the_day(sentence: str) -> bool:

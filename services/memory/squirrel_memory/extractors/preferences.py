@@ -51,7 +51,13 @@ from squirrel_memory.extractors.practices import stated_practice
 from squirrel_memory.extractors.reasoned_rules import ReasonedRule, reasoned_rule
 from squirrel_memory.extractors.rule_lists import is_lead_line, listed_under_lead, rules_apart
 from squirrel_memory.extractors.rule_shapes import RESTATING, rule_shape
-from squirrel_memory.extractors.said_before import AGAIN_LEAD, SAID_BEFORE, rule_worded, told_rule
+from squirrel_memory.extractors.said_before import (
+    AGAIN_LEAD,
+    REMINDER_LEAD,
+    SAID_BEFORE,
+    rule_worded,
+    told_rule,
+)
 from squirrel_memory.extractors.standing_marks import (
     CONDITIONED,
     HERE_SPOT,
@@ -78,7 +84,12 @@ from squirrel_memory.extractors.user_wording import (
     stressed_rule,
 )
 from squirrel_memory.extractors.way_forms import way_statement
-from squirrel_memory.extractors.way_reasons import reasoned_by_moment, reasoned_by_way
+from squirrel_memory.extractors.way_reasons import (
+    lesson_reason,
+    reasoned_by_moment,
+    reasoned_by_way,
+    way_after_refusal,
+)
 from squirrel_memory.extractors.wording import stem, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
 from squirrel_memory.models import Scope
@@ -150,7 +161,7 @@ _EMPHASIS = re.compile(
     r"EVERYTHING|ANYONE|NOBODY)\b|!!|\b(?i:please,?\s+please|really|"
     r"seriously|absolutely|important|crucial|critical|make sure|under no circumstances|"
     r"(?:just )?to be (?:clear|explicit|precise)|to clarify|for clarity|"
-    r"(?:please )?remember(?: that| to)?|don'?t forget|keep in mind)\b"
+    r"(?:please )?remember(?: that| to)?|don'?t forget|keep in mind|i mean it)\b"
 )
 #: Verbs of how work is carried out (not what to build), for corrections without "no".
 _PROCESS = word_set(
@@ -206,7 +217,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     message = mended_spelling(without_written_warnings(text.strip()))
     # "no emojis please" is a way of working refused, not a "no, …" that corrects
     correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message)) and not (
-        way_statement(message.split("\n", 1)[0]) or ruled_out_for_good(message)
+        way_statement(message.split("\n", 1)[0])
+        or ruled_out_for_good(message)
+        # "No globals. Pass the config …": a thing ruled out, the sentence's own "no"
+        or ruled_out_thing(_SENTENCE_END.split(message, maxsplit=1)[0]) is not None
     )
     if correction:
         message = _CORRECTION_LEAD.sub("", message, count=1)
@@ -227,7 +241,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if is_lead_line(written):
             continue  # "Coding guidelines for this repo:": the title of the list under it
         # "can you always … before …?", "we're a Kotlin shop, so prefer …": the rule
-        clause = asked_as_rule(read) or after_reason(read) or read
+        clause = asked_as_rule(read) or after_reason(read) or way_after_refusal(read) or read
         # "Errors: always wrap with %w", "Style: start pipelines with a raw value": the rule
         # after a topic label, told with it
         labelled = topic_label(clause) if not labelled_rule(written) else None
@@ -239,6 +253,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         body = kind_last(clause[scope_phrase.end() :] if scope_phrase else clause)
         again = AGAIN_LEAD.match(body) is not None
         body = AGAIN_LEAD.sub("", body, count=1)  # "again, never use var": the rule said again
+        body = REMINDER_LEAD.sub("", body, count=1)  # "Reminder, and I mean it: no …"
         told = told_rule(written.strip().rstrip(".!"))
         if told == "":
             continue  # "I told you to fix the login bug": a task asked again, no rule
@@ -264,6 +279,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             and (TASK_SPOT.search(written) or ("here" in written and HERE_SPOT.search(written)))
             and not WE.search(written)
             and not _GATE.search(body)
+            and not lesson_reason(read)
         ):
             # "always return 404 in this handler": a rule of one spot of the task, also after a
             # marker earlier in the message ("Going forward, …. Use a page size of 20 for this
@@ -328,8 +344,14 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             # "Our convention: one class per file", "for future reference, the deploy always
             # goes through the Makefile": the rule as said
             result = worded(body, body)
-        if result is None and (told_before or ever) and (thing := ruled_out_thing(body)):
-            # "again: no Lombok!", "no force push. ever.": a thing ruled out, said as a rule
+        if (
+            result is None
+            and (told_before or ever or marked or standing_words(written))
+            # "no remote-config SDKs, we don't ship trackers": the thing before its reason
+            and (thing := ruled_out_thing(body) or ruled_out_thing(_head(body)))
+        ):
+            # "again: no Lombok!", "no force push. ever.", "in general: no remote-config SDKs":
+            # a thing ruled out, said as a rule
             result = worded(f"no {thing}", thing)
         if result is None:
             if restating and not clause.endswith("?") and (said := _restated(body)):

@@ -44,7 +44,7 @@ from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.lead_in_commands import without_restated
 from squirrel_memory.extractors.lifted_bans import without_lifted
 from squirrel_memory.extractors.one_thing_rules import about_one_thing
-from squirrel_memory.extractors.passing_rules import standing_text
+from squirrel_memory.extractors.passing_rules import standing_text, takes_back
 from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
@@ -210,6 +210,8 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
                 if pref.scope is Scope.PROJECT
             )
             continue
+        if index + 1 < len(said) and takes_back(said[index + 1][1]):
+            continue  # "ah wait, scratch that": the user's next words take this message back
         # a rule taken back at once, under a hypothetical or for the day sets no habit
         text = standing_text(message)
         # a reason given while declining a call answers that call

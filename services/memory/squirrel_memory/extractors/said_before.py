@@ -43,6 +43,17 @@ _MEANS = re.compile(
     r"[a-z][\w.+-]*(?:,?\s+(?:not|instead of|over|rather than)\s+[a-z][\w.+-]*)?$",
     re.IGNORECASE,
 )
+#: A bare choice of one name over another ("pnpm, not npm"), with no verb.
+_BARE_CHOICE = re.compile(
+    r"^[a-z][\w.+-]*,?\s+(?:not|instead of|rather than|over)\s+[a-z][\w.+-]*$", re.IGNORECASE
+)
+#: "Reminder, and I mean it: …": a lead that stresses the rule after it, read without it (said
+#: once, the reminder makes no rule said before of it).
+REMINDER_LEAD = re.compile(
+    r"^(?:(?:just\s+)?a\s+(?:friendly\s+|quick\s+)?)?reminder(?:,?\s+and\s+i\s+mean\s+it)?"
+    r"\s*[,:—–-]\s*",
+    re.IGNORECASE,
+)
 #: "Again, never use var": the rule said again, read without its lead.
 AGAIN_LEAD = re.compile(
     r"^(?:(?:and|once)\s+)?again\s*[,:]\s*|^(?:once more|one more time)\s*[,:-]\s*|"
@@ -61,6 +72,8 @@ def told_rule(body: str) -> str | None:
     if match is None:
         return None
     x = match.group("x").strip()
+    if _BARE_CHOICE.match(x):
+        x = f"use {x}"  # "I told you before: pnpm, not npm": the means said again
     head = x.split(maxsplit=1)[0].lower() if x else ""
     if not (match.group("neg") or _TOLD_LEAD.match(x) or head in VERBS or stem(head) in VERBS):
         return None  # "I said that the API is slow": a statement, not an instruction

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import replace
 
 from squirrel_memory.extractors.applied_files import INTERIM_TAG
 from squirrel_memory.extractors.clauses import clauses
@@ -69,6 +70,7 @@ from squirrel_memory.extractors.tongue_markers import (
     STANDING,
     TAKEN_BACK,
     WANT,
+    Marked,
     interim_way,
     marker_spans,
     markers,
@@ -108,6 +110,7 @@ def tongue_instructions(
         return []
     listed = clauses(text)
     found: list[StatedPreference] = []
+    kept_at = -1  # the clause the last instruction found was read from
     from_now = False
     correcting = False
     for index, (said, clause) in enumerate(listed):
@@ -132,6 +135,9 @@ def tongue_instructions(
             or verb_first_rule(lang, written)
         )
         if not directive:
+            if lifted := _said_before_lift(found, kept_at, index, marked):
+                found[-1] = lifted  # "Keine Lombok-Annotationen. Das hatten wir schon besprochen."
+                continue
             interim = interim_way(lang, written) and not marked.has(HEDGE, TAKEN_BACK)
             if interim and (kept := _interim(lang, " ".join(written.split()).strip(" ,;:"))):
                 found.append(kept)
@@ -155,6 +161,7 @@ def tongue_instructions(
                 for a, b in marker_spans(lang, written)
             )
         )
+        kept_at = index
         found.append(
             _instruction(
                 lang,
@@ -169,6 +176,33 @@ def tongue_instructions(
             )
         )
     return found
+
+
+def _said_before_lift(
+    found: list[StatedPreference], kept_at: int, index: int, marked: Marked
+) -> StatedPreference | None:
+    """The instruction of the clause just before, said again as a rule when this clause only
+    says the user said it before ("Das hatten wir schon mal besprochen", "我之前说过"); None
+    otherwise."""
+    if not found or kept_at != index - 1 or not marked.has(SAID) or marked.has(HEDGE):
+        return None
+    before = found[-1]
+    if before.standing:
+        return None
+    tags = tuple(STANDING_TAG if t == TENTATIVE_TAG else t for t in before.tags)
+    quoted = before.content.split(": “", 1)[-1]
+    name = before.content.split(", said by the user in ", 1)[-1].split(":", 1)[0]
+    emphasis = EMPHASIS_TAG in before.tags
+    return replace(
+        before,
+        content=f"Standing rule, said by the user in {name}: “{quoted}",
+        tags=(*tags, SAID_BEFORE_TAG),
+        importance=round(
+            min(MAX_STATED_IMPORTANCE, REPEATED_IMPORTANCE + (EMPHASIS_STEP if emphasis else 0.0)),
+            3,
+        ),
+        standing=True,
+    )
 
 
 def instruction_language(text: str) -> str | None:

@@ -67,7 +67,8 @@ _SPACED: dict[str, dict[str, str]] = {
         MUST: r"du musst|sie müssen|man muss|du sollst|du solltest",
         POLITE: r"bitte",
         CORRECT: r"^(?:nein|nicht so|das ist falsch|falsch)",
-        SAID: r"wie (?:ich )?(?:schon )?gesagt|ich habe (?:dir |es dir )?(?:doch )?schon gesagt",
+        SAID: r"wie (?:ich )?(?:schon )?gesagt|ich habe (?:dir |es dir )?(?:doch )?schon gesagt|"
+        r"(?:das )?hatten wir (?:doch )?schon (?:mal |einmal )?besprochen",
         ONE_OFF: r"vorerst|diesmal|noch nicht|erstmal|jetzt|heute",
         EMPHASIS: r"wichtig|unbedingt|auf keinen fall",
         HEDGE: r"ich glaube|ich denke|vielleicht|wahrscheinlich|vermutlich",

@@ -78,7 +78,7 @@ def imperatives_apart(listed: list[tuple[str, str]]) -> list[tuple[str, str]]:
     apart: list[tuple[str, str]] = []
     for written, clause in listed:
         parts = [p.strip() for p in clause.split(",")]
-        if len(parts) > 1 and all(_imperative(p) for p in parts):
+        if len(parts) > 1 and (all(_imperative(p) for p in parts) or _ban_then_task(parts)):
             said = [p.strip() for p in written.split(",")]
             apart.extend(
                 zip(said, parts, strict=True)
@@ -94,6 +94,25 @@ def _imperative(part: str) -> bool:
     """Whether a part of a clause opens with a verb of work and says something after it."""
     words = part.split()
     return len(words) >= 2 and (words[0].lower() in VERBS or stem(words[0].lower()) in VERBS)
+
+
+#: A prohibition of a verb of work ("please don't create new files for helpers like this").
+_PROHIBITION = re.compile(r"^(?:please\s+)?(?:don'?t|do not|never)\s+", re.IGNORECASE)
+#: What to do with the thing at hand instead ("put it in utils.py", "move them to lib/").
+_TASK_AFTER = re.compile(r"^\w+\s+(?:it|this|that|them|these|those)\b", re.IGNORECASE)
+
+
+def _ban_then_task(parts: list[str]) -> bool:
+    """ "don't create new files for helpers like this, put it in utils.py": a prohibition, then
+    what to do with the thing at hand this time; "never use npm, use pnpm" (the way to use
+    instead) stays whole."""
+    return (
+        len(parts) == 2
+        and _PROHIBITION.match(parts[0]) is not None
+        and _imperative(_PROHIBITION.sub("", parts[0]))
+        and _imperative(parts[1])
+        and _TASK_AFTER.match(parts[1]) is not None
+    )
 
 
 #: "can you always …?", "could you please never …?", "can we … from now on?": a question whose

@@ -1,7 +1,8 @@
 """A directive the user gives with the team's way or their own taste as its reason: "don't use
 var for non-obvious types, we spell them out", "don't call the encoder directly, we use the
 framework's wrapper everywhere", "don't add comments to the code, I find them noisy", "we run
-the tool through a version manager here, so use the wrapper, not the bare tool". The reason
+the tool through a version manager here, so use the wrapper, not the bare tool", "don't mock
+the database in these tests, we got burned by that". The reason
 says the directive holds for all later work, as a rule word would; a reason tied to the moment
 ("…, we need it for the demo", "…, we did that yesterday", "…, we use it in the build") says
 nothing of the kind.
@@ -27,6 +28,23 @@ _TASTE = re.compile(
     r"|,\s+(?:that'?s|that\s+is)\s+(?:how|the\s+way)\s+(?:i|we)\s+(?:like|prefer|want)\s+"
     r"(?:it|them|things|my\s+\w+)(?:\s+(?:done|written|kept))?\s*$"
     r"|,\s+(?:i|we)\s+prefer\s+(?:it|them)\s+that\s+way\s*$",
+    re.IGNORECASE,
+)
+#: A lesson the team learned as the reason: "…, we got burned by that last year", "… — it bit
+#: us before", "… — that's how everything in this codebase is done", "…; every hierarchy we
+#: had turned into a pain". What went wrong before, or how all the code is written, holds for
+#: later work.
+_LESSON = re.compile(
+    r"(?:[,;:]|\s[—–-])\s*(?:(?:since|because|as)\s+)?(?:"
+    r"we(?:'ve|\s+have)?\s+(?:got|been|were|get)\s+(?:burn(?:ed|t)|bitten)\b|"
+    r"(?:it|that|this|they)(?:'s|\s+has|\s+have)?\s+(?:bit|bitten|burn(?:ed|t))\s+us\b|"
+    r"that'?s\s+how\s+(?:everything|all\s+the\s+code|things|we\s+do\s+(?:it|things))\s+"
+    r"(?:is\s+|are\s+)?(?:done\s+|written\s+)?(?:here|everywhere|in\s+this\s+(?:codebase|code\s+base|"
+    r"repo|repository|project))\b|"
+    r"every\s+[\w-]+\s+we(?:'ve)?\s+(?:had|tried|built|wrote)\s+(?:turned|became|ended\s+up)\b|"
+    # "…, that takes forever here": a cost of the project, every time
+    r"(?:it|that|this)(?:'s|\s+is|\s+takes)\s+(?:forever|ages|too\s+(?:slow|long))\s+"
+    r"(?:here|in\s+this\s+(?:codebase|repo|repository|project))\b)",
     re.IGNORECASE,
 )
 #: Words after "we" that say what the team needs, did or will do, not how it works.
@@ -83,12 +101,37 @@ def reasoned_by_moment(written: str) -> bool:
     return bool(_MOMENT_REASON.search(written))
 
 
+def lesson_reason(written: str) -> bool:
+    """Whether a directive ends in a lesson the team learned or a cost of the project as its
+    reason ("…, we got burned by that", "…, that takes forever here"): the "here" of the
+    reason is the project, no spot of the task."""
+    return bool(_LESSON.search(written.strip().rstrip(".!")))
+
+
 def reasoned_by_way(written: str) -> bool:
     """Whether a directive ends in the team's way or the user's taste as its reason."""
     clause = written.strip().rstrip(".!")
-    if _TASTE.search(clause):
+    if _TASTE.search(clause) or _LESSON.search(clause):
         return True
     if (way_so := _WAY_SO.match(clause)) is not None and _ONE_TASK_AFTER.search(clause):
         return False  # "we use Postgres here, so run the migration against it": the task
     match = _TEAM_WAY.search(clause) or way_so
     return match is not None and _a_way(match.group("verb"), match.group("rest"))
+
+
+#: "I don't want a base class for this — we prefer composition over inheritance here": the
+#: thing refused this time, then the team's way that says why.
+_REFUSED_THEN_WAY = re.compile(
+    r"^(?:i\s+)?(?:don'?t|do\s+not)\s+want\s+[^—–;]{2,80}?\s+[—–-]+\s+"
+    r"(?P<way>(?:we|our\s+team)\s+(?:(?:always|generally|usually)\s+)?"
+    r"(?:prefer|use|write|keep|follow|avoid|favou?r)\b[^—–]{3,160})$",
+    re.IGNORECASE,
+)
+
+
+def way_after_refusal(clause: str) -> str | None:
+    """The team's way a refusal of the moment gives as its reason ("I don't want a base class
+    for this — we prefer composition over inheritance here" → "we prefer composition over
+    inheritance here"): the way holds for later work, the refusal is of this one thing."""
+    match = _REFUSED_THEN_WAY.match(clause.strip().rstrip(";"))
+    return match.group("way").rstrip(" ;.") if match else None

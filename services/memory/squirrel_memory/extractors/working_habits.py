@@ -75,9 +75,9 @@ _DIRECTIVES = (
     # keep it simple / keeping things simple / KISS
     re.compile(
         # (not "keep the functions small": the size of every unit of code is a habit of its own)
-        r"\bkeep(?:ing|s)?\s+(?:it|things|this|that|them|everything|the (?!"
-        + _CODE_THINGS
-        + r"\b)\w+)\s+"
+        r"\bkeep(?:ing|s)?\s+(?:it|things|this|that|them|everything|"
+        # "we keep dependencies minimal"
+        r"(?:our\s+|the\s+)?(?:dependencies|deps)|the (?!" + _CODE_THINGS + r"\b)\w+)\s+"
         r"(?:\w+\s+){0,2}(?:simple|minimal|lean|small)\b",
         re.IGNORECASE,
     ),
