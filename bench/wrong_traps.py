@@ -29,11 +29,11 @@ an old SDK's container, a mock server's package manager, an included build's tes
 filter that matched no test, a library's bindings in another language, a dev shell a build
 needs, a formatter turned down, a version CI still pins; and identity facts said from too
 little: a commit-hooks `package.json`, Kotlin build scripts of a Java service, checkpoint
-commits, prefixed commits beside a plain log, a dependency bot's log). Each trap's sessions
-(`bench/wrong_trap_cases.py` and its parts `_b` to `_z2`) are written in the host's own
-transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
-extractor, no key); then every memory and every line of the session-start text is held against
-the trap's `wrong` patterns.
+commits, prefixed commits beside a plain log, a dependency bot's log; a short answer to a reply
+that offers no choice of design). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts
+`_b` to `_z2` and `_z5`) are written in the host's own transcript format and go through the real
+pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and
+every line of the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -79,6 +79,7 @@ from bench.wrong_trap_cases_x import CASES as SCENARIOS
 from bench.wrong_trap_cases_y import CASES as HABITS_STATED_WRONG
 from bench.wrong_trap_cases_z import CASES as UNSEEN_SHAPES
 from bench.wrong_trap_cases_z2 import CASES as SAID_FROM_TOO_LITTLE
+from bench.wrong_trap_cases_z5 import CASES as PICKS_OF_NO_DESIGN
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -110,6 +111,7 @@ TRAPS: tuple[Trap, ...] = (
     *HABITS_STATED_WRONG,
     *UNSEEN_SHAPES,
     *SAID_FROM_TOO_LITTLE,
+    *PICKS_OF_NO_DESIGN,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -117,6 +119,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "y": HABITS_STATED_WRONG,
     "z": UNSEEN_SHAPES,
     "z2": SAID_FROM_TOO_LITTLE,
+    "z5": PICKS_OF_NO_DESIGN,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

@@ -11,8 +11,10 @@ offers the same options again or builds the other one. The rule is the same in e
 - the main agent's reply (outside code blocks) lays out two to five options: labelled ones
   ("Option A:", "Opción B:", "Variante 2:", "A)", "1.", "(a)", a bold name heading a line),
   two ways after a colon joined by "or", or one question "should we <verb> …, or <verb> …?";
-  a reply that asks what to do next ("What next?") or whose options are the assistant's next
-  step (commit, push, continue, run the tests) decides nothing lasting and is not read;
+  a reply that asks what to do next ("What next?", "Want me to …", "Which should I fix
+  first?"), whose options are the assistant's next step (commit, push, continue, run the
+  tests) or are questions of their own ("1. Which database?") decides nothing lasting and is
+  not read;
 - the user's next message, before the assistant speaks again, opens with the pick: a label
   ("B", "option 2", "the second", "la opción A", "the simpler approach"), after at most a few
   words of lead-in ("go with", "let's do", "vamos con", "nimm"), or the verb that opens one side
@@ -66,7 +68,7 @@ _TWO_WAYS = re.compile(
 #: "Should we keep that tiebreaker, or drop it …?"
 _OR_QUESTION = re.compile(
     r"(?:^|(?<=[.:!] ))(?:should|shall|do)[ \t]+(?:we|i)[ \t]+([a-z]+)\b([^?\n]{3,200}?),?"
-    r"[ \t]+or[ \t]+([a-z]+)\b([^?\n]{0,200})\?",
+    r"[ \t]{1,3}or[ \t]{1,3}([a-z]+)\b([^?\n]{0,200})\?",
     re.IGNORECASE,
 )
 #: Words of a reply that offers a choice.
@@ -76,7 +78,11 @@ _CHOICE_WORDS = re.compile(
     re.IGNORECASE,
 )
 #: A reply that asks for the next step, or an option that is the assistant's next step.
-_NEXT_STEP = re.compile(r"\bwhat(?:'s| is)?[ \t]+next\b|\bnext[ \t]+steps?\b", re.IGNORECASE)
+_NEXT_STEP = re.compile(
+    r"\bwhat(?:'s| is)?[ \t]+next\b|\bnext[ \t]+steps?\b|\b(?:want|like)[ \t]+me[ \t]+to\b|"
+    r"\bwhich\b[^.?!\n]{0,60}\b(?:first|start with)\b",
+    re.IGNORECASE,
+)
 _STEP_OPTION = re.compile(
     r"^(?:commit|push|merge|continue|keep going|stop|pause|wait|proceed|move on|finish|revert|"
     r"run (?:the )?(?:tests?|suite|build))\b",
@@ -107,6 +113,10 @@ _ORDINALS = {
 _TAKEN_BACK = re.compile(
     r"^\s*(?:actually|wait|no wait|scratch that|on second thought|hmm)\b[ \t,.!]*", re.IGNORECASE
 )
+#: A question's end; ", or " between two ways; a trailing "or" or "and" left by a cut.
+_QUESTION_MARK = re.compile(r"\?(?=\s|$)")
+_OR = re.compile(r",?[ \t]{1,3}or[ \t]{1,3}")
+_TRAILING_JOIN = re.compile(r"(?<![ \t,;])[ \t,;]+(?:or|and)$")
 _SENTENCE_END = re.compile(r"(?<=[.!])[ \t]+(?=[A-Z(*`])")
 
 
@@ -142,7 +152,7 @@ def _option_text(raw: str) -> str:
     if len(text.split()) < 4 and len(lines) > 1 and lines[1]:
         text = f"{text}: {lines[1]}" if text else lines[1]
     text = _SENTENCE_END.split(text, maxsplit=1)[0]
-    text = re.sub(r"[ \t,;]+(?:or|and)$", "", text.strip()).strip(" ,;")
+    text = _TRAILING_JOIN.sub("", text.strip()).strip(" ,;")
     flat = _flat(text.replace("**", ""))
     if len(flat) > MAX_OPTION_CHARS:
         flat = flat[:MAX_OPTION_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " …"
@@ -194,7 +204,7 @@ def offer(text: str) -> Offer | None:
                 break
         found = found or _named(prose) or _two_ways(prose)
     found = found or _or_question(prose)
-    if found is None or any(_STEP_OPTION.match(t) for t in found.texts):
+    if found is None or any(_STEP_OPTION.match(t) or t.endswith("?") for t in found.texts):
         return None
     return found
 
@@ -205,7 +215,7 @@ def _two_ways(prose: str) -> Offer | None:
     if match is None:
         return None
     sentence = _SENTENCE_END.split(match.group(1), maxsplit=1)[0]
-    sides = re.split(r",?[ \t]+or[ \t]+", sentence)
+    sides = _OR.split(sentence)
     if len(sides) != MIN_OPTIONS or _WHEN.search(sentence):
         return None
     texts = tuple(_option_text(side) for side in sides)
@@ -214,9 +224,8 @@ def _two_ways(prose: str) -> Offer | None:
 
 def _or_question(prose: str) -> Offer | None:
     """'Should we <verb> X, or <verb> Y?' as two options named by their verbs."""
-    questions = re.findall(r"[^.?!\n]*\?", prose)
     match = _OR_QUESTION.search(prose)
-    if match is None or len(questions) != 1 or _WHEN.search(match.group(0)):
+    if match is None or len(_QUESTION_MARK.findall(prose)) != 1 or _WHEN.search(match.group(0)):
         return None
     first = _option_text(f"{match.group(1)}{match.group(2)}")
     second = _option_text(f"{match.group(3)}{match.group(4)}")
