@@ -14,18 +14,13 @@ and its `never` patterns included, was written before any rule ran on it
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from bench.facts_study import Expected, Never
-from bench.trap_transcripts import Ask, Edit, Read, Run, Say, Session, one_session
+from bench.facts_study import Never
+from bench.facts_study_session_cases import Case, fact
+from bench.trap_transcripts import Ask, Edit, Read, Run, Say, one_session
 
 #: The memory types a decision can be kept as; wrong is judged over every type.
 FOUND_IN = ("project_fact", "user_style")
-
-
-def fact(text: str, *match: str, unsure: bool = False) -> Expected:
-    """What one memory must state: all of `match` (regexes, case-insensitive) in it."""
-    return Expected(text, tuple(re.compile(m, re.IGNORECASE) for m in match), unsure)
 
 
 def never(pattern: str, reason: str) -> Never:
@@ -40,17 +35,6 @@ def picked(word: str) -> Never:
         rf"\b(?:chose|chosen|decided|picked|went with|settled on|go with)\b(?:(?!\bover\b|\binstead of\b|\brather than\b)[^\n])*?{word}",
         f"{word} was not chosen",
     )
-
-
-@dataclass(frozen=True)
-class Case:
-    """One made-up project: its sessions, the decisions to state and what never to say."""
-
-    name: str
-    ecosystem: str
-    sessions: tuple[Session, ...]
-    facts: tuple[Expected, ...]
-    never: tuple[Never, ...] = ()
 
 
 RUST_OUTPUT_FORMAT = Case(

@@ -13,15 +13,12 @@ Usage: python -m bench.decisions_study [--case NAME ...] [--details]
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Sequence
 
-from bench import case_runs
 from bench.answer_key_score import Memory, junk_reason
 from bench.decisions_cases import CASES, FOUND_IN, Case
-from bench.facts_study import Result, table
-from squirrel_core.logs import configure_logging
+from bench.facts_study import Result
+from bench.facts_study_sessions import case_study_main
 
 
 def judge(case: Case, memories: Sequence[tuple[str, str]]) -> Result:
@@ -47,33 +44,16 @@ def judge(case: Case, memories: Sequence[tuple[str, str]]) -> Result:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.decisions_study", description=__doc__)
-    parser.add_argument("--case", action="append", help="only these cases")
-    parser.add_argument("--details", action="store_true", help="every memory and verdict")
-    args = parser.parse_args(argv)
-    configure_logging("bench", level="warning")
-    cases = list(CASES)
-    if args.case:
-        unknown = set(args.case) - {c.name for c in cases}
-        if unknown:
-            print(f"error: no case named {', '.join(sorted(unknown))}", file=sys.stderr)
-            return 2
-        cases = [c for c in cases if c.name in args.case]
-    kept = case_runs.kept_memories([(c.name, c.sessions) for c in cases])
-    results = {c.name: judge(c, kept.get(c.name, [])) for c in cases}
-    judged = {c.name: sum(1 for k, _ in kept.get(c.name, []) if k in FOUND_IN) for c in cases}
-    print(table(results, "decisions (made-up sessions)", judged, "case", 28))
-    if args.details:
-        for name, r in results.items():
-            print(f"## {name}")
-            print("\n".join(f"  missed: {fact}" for fact in r.missed) or "  (nothing missed)")
-            for text, why in r.wrong:
-                print(f"  WRONG ({why}): {text}")
-            for text, why in r.junk:
-                print(f"  junk ({why}): {text}")
-            for kind, text in kept.get(name, []):
-                print(f"  - [{kind}] {text}")
-    return 0
+    return case_study_main(
+        argv,
+        "python -m bench.decisions_study",
+        __doc__,
+        CASES,
+        judge,
+        FOUND_IN,
+        "decisions (made-up sessions)",
+        28,
+    )
 
 
 if __name__ == "__main__":

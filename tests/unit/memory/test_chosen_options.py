@@ -127,12 +127,14 @@ async def test_a_pick_taken_back_for_another_keeps_the_other() -> None:
         ),
         ("Which of these apply?\n\n1. Which database do you run?\n2. Do you need auth?", "1. pg"),
         ("Two options. Want me to:\n\nA) show the full diff.\nB) explain it line by line.", "A"),
+        # a letter for numbered options: an answer to something else
+        ("Options:\n\n1. Stream the rows.\n2. Paginate the rows.", "a - run the export first"),
         # an English article, not a label
         (_LETTERED, "a nightly job sounds heavy, cache it"),
     ],
     ids=[
         *("ask-back", "hesitant", "neither", "now-or-later", "what-next", "step", "list"),
-        *("fix-first", "questions", "want-me-to", "a"),
+        *("fix-first", "questions", "want-me-to", "other-kind", "a"),
     ],
 )
 def test_questions_back_and_next_steps_decide_nothing(reply: str, answer: str) -> None:

@@ -16,9 +16,10 @@ offers the same options again or builds the other one. The rule is the same in e
   tests) or are questions of their own ("1. Which database?") decides nothing lasting and is
   not read;
 - the user's next message, before the assistant speaks again, opens with the pick: a label
-  ("B", "option 2", "the second", "la opción A", "the simpler approach"), after at most a few
-  words of lead-in ("go with", "let's do", "vamos con", "nimm"), or the verb that opens one side
-  of the question ("drop …"); a message with a question mark is a question back, not a pick;
+  of the options' kind ("B" for lettered ones, "option 2" for numbered ones, "the second", "la
+  opción A", "the simpler approach"), after at most a few words of lead-in ("go with", "let's
+  do", "vamos con", "nimm"), or the verb that opens one side of the question ("drop …"); a
+  message with a question mark is a question back, not a pick;
 - a message right after that takes the pick back ("actually, A") replaces it when it picks
   again, and drops it otherwise.
 
@@ -32,9 +33,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import user_words
 from squirrel_memory.extractors.answered_questions import KEY_PREFIX
+from squirrel_memory.extractors.prose_answers import answered_replies
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 
@@ -266,12 +267,12 @@ def _picked(said: str, options: Offer) -> tuple[int, str] | None:
     label = found.group(1).lower()
     if label in _ORDINALS:
         index = _ORDINALS[label]
+    elif label.isdigit() != options.labels[0].isdigit():
+        return None  # a letter for numbered options, or a number for lettered ones
     elif label.isdigit():
         index = int(label) - 1
-    elif len(label) == 1:
-        index = "abcde".index(label)
     else:
-        return None
+        index = "abcde".index(label)
     return (index, rest[found.end() :]) if index < len(options.texts) else None
 
 
@@ -296,23 +297,8 @@ def _statement(options: Offer, index: int, said: str, more: str) -> str:
 
 def chosen_options(events: list[StoredEvent]) -> list[ChosenOption]:
     """The decisions the user's picks among the options the assistant laid out record."""
-    main = [e for e in events if not e.sidechain]
     found: dict[str, ChosenOption] = {}
-    for i, event in enumerate(main):
-        text = event.content.get("text")
-        if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
-            continue
-        options = offer(text)
-        if options is None:
-            continue
-        later = [
-            e
-            for e in main[i + 1 :]
-            if e.event_type == EventType.USER_MESSAGE and is_user_voice(e.origin)
-        ]
-        replies = [e for e in main[i + 1 :] if e.event_type == EventType.ASSISTANT_RESPONSE]
-        if not later or (replies and replies[0].timestamp < later[0].timestamp):
-            continue  # the assistant spoke on before the user answered
+    for event, options, later in answered_replies(events, offer):
         said = user_words(later[0])
         picked = _picked(said, options)
         if picked is None:
