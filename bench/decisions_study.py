@@ -15,32 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bench.answer_key_score import Memory, junk_reason
 from bench.decisions_cases import CASES, FOUND_IN, Case
 from bench.facts_study import Result
-from bench.facts_study_sessions import case_study_main
+from bench.facts_study_sessions import case_study_main, judge_kinds
 
 
 def judge(case: Case, memories: Sequence[tuple[str, str]]) -> Result:
-    """Each decision found or missed; each memory wrong, junk or neither."""
-    result = Result()
-    for kind, text in memories:
-        hit = next((n for n in case.never if n.pattern.search(text)), None)
-        if hit:
-            result.wrong.append((text, hit.reason))
-        elif kind in FOUND_IN and (reason := junk_reason(Memory(kind, "", text))):
-            result.junk.append((text, reason))
-    usable = [
-        text
-        for kind, text in memories
-        if kind in FOUND_IN and not any(n.pattern.search(text) for n in case.never)
-    ]
-    for fact in case.facts:
-        if any(all(r.search(text) for r in fact.match) for text in usable):
-            (result.bonus if fact.unsure else result.found).append(fact.fact)
-        elif not fact.unsure:
-            result.missed.append(fact.fact)
-    return result
+    """Each decision found or missed; each memory wrong (of any type), junk or neither."""
+    return judge_kinds(case, memories, FOUND_IN)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

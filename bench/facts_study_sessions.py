@@ -27,15 +27,24 @@ from squirrel_core.logs import configure_logging
 
 def judge(case: Case, memories: Sequence[tuple[str, str]]) -> Result:
     """Each expected fact found or missed; each judged memory wrong, junk or neither."""
-    judged = [(kind, text) for kind, text in memories if kind in JUDGED]
+    return judge_kinds(case, [(kind, text) for kind, text in memories if kind in JUDGED], JUDGED)
+
+
+def judge_kinds(case: Case, memories: Sequence[tuple[str, str]], kinds: Sequence[str]) -> Result:
+    """Each expected fact found or missed in the memories of `kinds`; each memory wrong (of any
+    kind), or junk (of `kinds`), or neither."""
     result = Result()
-    for kind, text in judged:
+    for kind, text in memories:
         hit = next((n for n in case.never if n.pattern.search(text)), None)
         if hit:
             result.wrong.append((text, hit.reason))
-        elif reason := junk_reason(Memory(kind, "", text)):
+        elif kind in kinds and (reason := junk_reason(Memory(kind, "", text))):
             result.junk.append((text, reason))
-    usable = [text for _, text in judged if not any(n.pattern.search(text) for n in case.never)]
+    usable = [
+        text
+        for kind, text in memories
+        if kind in kinds and not any(n.pattern.search(text) for n in case.never)
+    ]
     for fact in case.facts:
         if any(all(r.search(text) for r in fact.match) for text in usable):
             (result.bonus if fact.unsure else result.found).append(fact.fact)
