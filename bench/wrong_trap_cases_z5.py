@@ -40,7 +40,8 @@ FIX_FIRST = Trap(
             "\tif err != nil {\n\t\treturn err\n\t}",
             "\tif err != nil {\n\t\tf.Close()\n\t\treturn err\n\t}",
         ),
-        Say("The handle is closed on the error path now. On to the race."),
+        Run("go test ./internal/worker/...", "ok  \tqueueworker/internal/worker\t0.412s\n"),
+        Say("The handle is closed on the error path now and the tests pass. On to the race."),
         host="codex",
     ),
     wrong=((_CHOSE, "an order of work is no decision of the project"),),
@@ -57,6 +58,7 @@ QUESTIONS_IN_ORDER = Trap(
             "Before I start, which of these apply?\n\n1. Which database do you run in production?\n2. Do you need soft deletes?"
         ),
         Ask("1. postgres 2. no"),
+        Run("npm install drizzle-orm pg", "added 14 packages, and audited 212 packages in 3s\n"),
         Say("Setting up Drizzle with PostgreSQL, hard deletes."),
     ),
     wrong=((r"\bThe user chose\b[^\n]*\bWhich database\b", "the options were questions"),),
@@ -94,6 +96,7 @@ WAIT_NO_PICK = Trap(
     one_session(
         "/home/ana/src/tallyctl",
         Ask("Should we add a config file?"),
+        Run("ls src", "cli.rs\nmain.rs\nrender.rs\n"),
         Say(
             "Option A: a TOML file in the XDG config folder.\nOption B: only environment variables, documented in the README.\n\nWhich do you prefer?"
         ),
