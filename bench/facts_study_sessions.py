@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from bench import case_runs
@@ -38,15 +38,24 @@ class Judged(Protocol):
 
 def judge(case: Judged, memories: Sequence[tuple[str, str]]) -> Result:
     """Each expected fact found or missed; each judged memory wrong, junk or neither."""
-    judged = [(kind, text) for kind, text in memories if kind in JUDGED]
+    return judge_kinds(case, [(kind, text) for kind, text in memories if kind in JUDGED], JUDGED)
+
+
+def judge_kinds(case: Judged, memories: Sequence[tuple[str, str]], kinds: Sequence[str]) -> Result:
+    """Each expected fact found or missed in the memories of `kinds`; each memory wrong (of any
+    kind), or junk (of `kinds`), or neither."""
     result = Result()
-    for kind, text in judged:
+    for kind, text in memories:
         hit = next((n for n in case.never if n.pattern.search(text)), None)
         if hit:
             result.wrong.append((text, hit.reason))
-        elif reason := junk_reason(Memory(kind, "", text)):
+        elif kind in kinds and (reason := junk_reason(Memory(kind, "", text))):
             result.junk.append((text, reason))
-    usable = [text for _, text in judged if not any(n.pattern.search(text) for n in case.never)]
+    usable = [
+        text
+        for kind, text in memories
+        if kind in kinds and not any(n.pattern.search(text) for n in case.never)
+    ]
     for fact in case.facts:
         if any(all(r.search(text) for r in fact.match) for text in usable):
             (result.bonus if fact.unsure else result.found).append(fact.fact)
@@ -55,30 +64,47 @@ def judge(case: Judged, memories: Sequence[tuple[str, str]]) -> Result:
     return result
 
 
-def run(cases: Sequence[Case]) -> tuple[dict[str, Result], dict[str, list[tuple[str, str]]]]:
-    kept = case_runs.kept_memories([(c.name, c.sessions) for c in cases])
-    results = {c.name: judge(c, kept.get(c.name, [])) for c in cases}
-    return results, kept
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m bench.facts_study_sessions", description=__doc__
+    return case_study_main(
+        argv,
+        "python -m bench.facts_study_sessions",
+        __doc__,
+        CASES,
+        judge,
+        JUDGED,
+        "session (made-up sessions)",
+        36,
     )
+
+
+def case_study_main(
+    argv: Sequence[str] | None,
+    prog: str,
+    doc: str | None,
+    all_cases: Sequence[Case],
+    judged_by: Callable[[Case, Sequence[tuple[str, str]]], Result],
+    kinds: Sequence[str],
+    way: str,
+    width: int,
+) -> int:
+    """A study of made-up cases from the command line: `--case` picks some, `--details` shows
+    every memory and verdict; `kinds` are the memory types the table counts."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc)
     parser.add_argument("--case", action="append", help="only these cases")
     parser.add_argument("--details", action="store_true", help="every memory and verdict")
     args = parser.parse_args(argv)
     configure_logging("bench", level="warning")
-    cases = list(CASES)
+    cases = list(all_cases)
     if args.case:
         unknown = set(args.case) - {c.name for c in cases}
         if unknown:
             print(f"error: no case named {', '.join(sorted(unknown))}", file=sys.stderr)
             return 2
         cases = [c for c in cases if c.name in args.case]
-    results, kept = run(cases)
-    judged = {name: sum(1 for kind, _ in kept.get(name, []) if kind in JUDGED) for name in results}
-    print(table(results, "session (made-up sessions)", judged, "case", 36))
+    kept = case_runs.kept_memories([(c.name, c.sessions) for c in cases])
+    results = {c.name: judged_by(c, kept.get(c.name, [])) for c in cases}
+    judged = {c.name: sum(1 for k, _ in kept.get(c.name, []) if k in kinds) for c in cases}
+    print(table(results, way, judged, "case", width))
     if args.details:
         print_details(results, kept)
     return 0

@@ -608,6 +608,37 @@ CALLS = [
         "is_boilerplate",
         "'a ' + ' ' * 300_000 + 'sample command-line application x'",
         False,
+    # A reply tried for the options it lays out, and the user's next words for a pick of one.
+    (
+        "squirrel_memory.extractors.chosen_options",
+        "offer",
+        "'Should we a' + ' ' * 300_000 + 'x?'",
+        None,
+    ),
+    ("squirrel_memory.extractors.chosen_options", "offer", "'Option A: ' + ' ' * 300_000", None),
+    (
+        "squirrel_memory.extractors.chosen_options",
+        "offer",
+        "'two ways: a' + ' ' * 300_000 + 'b'",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.chosen_options",
+        "_OR.split",
+        "'a' + ' ' * 300_000 + 'b'",
+        ["a" + " " * 8],
+    ),
+    (
+        "squirrel_memory.extractors.chosen_options",
+        "_TRAILING_JOIN.sub",
+        "'', 'a' + ' ' * 300_000 + 'b'",
+        "a" + " " * 8,
+    ),
+    (
+        "squirrel_memory.extractors.chosen_options",
+        "_option_text",
+        "'a' + ', ' * 150_000 + 'x'",
+        "a, , , , ",
     ),
 ]
 

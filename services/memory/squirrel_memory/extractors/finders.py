@@ -10,6 +10,8 @@ from squirrel_memory.extractors.answered_questions import IMPORTANCE as DECISION
 from squirrel_memory.extractors.answered_questions import answered_questions
 from squirrel_memory.extractors.approved_fixes import IMPORTANCE as APPROVED_FIX_IMPORTANCE
 from squirrel_memory.extractors.approved_fixes import approved_fixes
+from squirrel_memory.extractors.chosen_options import IMPORTANCE as CHOSEN_IMPORTANCE
+from squirrel_memory.extractors.chosen_options import chosen_options
 from squirrel_memory.extractors.closing_reports import IMPORTANCE as CLOSING_IMPORTANCE
 from squirrel_memory.extractors.closing_reports import closing_reports
 from squirrel_memory.extractors.declined_tools import IMPORTANCE as DECLINED_TOOL_IMPORTANCE
@@ -219,6 +221,13 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.USER_STYLE,
         PROSE_DECISION_IMPORTANCE,
         lambda _f: ("preference", "decision", "answer"),
+    ),
+    # What the user picked among the options the assistant laid out in its reply.
+    Finder(
+        chosen_options,
+        MemoryType.PROJECT_FACT,
+        CHOSEN_IMPORTANCE,
+        lambda _f: ("decision", "dialogue"),
     ),
     # The toolchain's versions, as a subagent that read the build reported them.
     Finder(

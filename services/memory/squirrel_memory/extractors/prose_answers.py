@@ -27,13 +27,17 @@ decided, answering the assistant: "<question>" → yes ("great idea, yes")."
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import user_words
 from squirrel_memory.extractors.answered_questions import KEY_PREFIX, MAX_QUESTION_CHARS
 from squirrel_memory.extractors.wording import key_slug, without_bold
 from squirrel_memory.models import StoredEvent
+
+T = TypeVar("T")
 
 #: A decision in prose: a little below one chosen with a question tool (0.7).
 IMPORTANCE = 0.6
@@ -106,16 +110,19 @@ def _answer(text: str) -> str | None:
     return "yes" if _YES.search(text) else None
 
 
-def prose_answers(events: list[StoredEvent]) -> list[ProseDecision]:
-    """The decisions the user's plain answers to the assistant's one question record."""
+def answered_replies(
+    events: list[StoredEvent], read: Callable[[str], T | None]
+) -> Iterator[tuple[StoredEvent, T, list[StoredEvent]]]:
+    """Each reply of the main agent that `read` finds something in (a question, options) and
+    that the user answered before the assistant spoke again: the reply, what `read` found, and
+    the user's messages after it in order (the first is the answer)."""
     main = [e for e in events if not e.sidechain]
-    found: dict[str, ProseDecision] = {}
     for i, event in enumerate(main):
         text = event.content.get("text")
         if event.event_type != EventType.ASSISTANT_RESPONSE or not isinstance(text, str):
             continue
-        question = _question(text)
-        if question is None:
+        found = read(text)
+        if found is None:
             continue
         later = [
             e
@@ -123,8 +130,14 @@ def prose_answers(events: list[StoredEvent]) -> list[ProseDecision]:
             if e.event_type == EventType.USER_MESSAGE and is_user_voice(e.origin)
         ]
         replies = [e for e in main[i + 1 :] if e.event_type == EventType.ASSISTANT_RESPONSE]
-        if not later or (replies and replies[0].timestamp < later[0].timestamp):
-            continue  # the assistant spoke on before the user answered
+        if later and not (replies and replies[0].timestamp < later[0].timestamp):
+            yield event, found, later
+
+
+def prose_answers(events: list[StoredEvent]) -> list[ProseDecision]:
+    """The decisions the user's plain answers to the assistant's one question record."""
+    found: dict[str, ProseDecision] = {}
+    for event, question, later in answered_replies(events, _question):
         said = user_words(later[0])
         answer = _answer(said)
         if answer is None or (len(later) > 1 and _TAKEN_BACK.search(user_words(later[1]))):
