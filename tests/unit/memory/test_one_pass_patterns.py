@@ -608,6 +608,7 @@ CALLS = [
         "is_boilerplate",
         "'a ' + ' ' * 300_000 + 'sample command-line application x'",
         False,
+    ),
     # A reply tried for the options it lays out, and the user's next words for a pick of one.
     (
         "squirrel_memory.extractors.chosen_options",
