@@ -540,6 +540,21 @@ CALLS = [
     ("squirrel_memory.extractors.reported_fixes", "_first_sentence", "'x. ' * 100_000", "x."),
     # A failed run's output tried for its error line (a requirement a resolver could not meet).
     ("squirrel_memory.extractors.pitfalls", "first_error_line", "'requires ' * 33_000", ""),
+    # … for a sentence saying what was not found, and an error's class before its message.
+    ("squirrel_memory.extractors.pitfalls", "first_error_line", "'A ' + 'a ' * 150_000", ""),
+    (
+        "squirrel_memory.extractors.pitfalls",
+        "first_error_line",
+        "'Aa' * 150_000 + ' error (x) at'",
+        "",
+    ),
+    # An edit's lines tried as a list that gained items.
+    (
+        "squirrel_memory.extractors.differences",
+        "_added_items",
+        "['\"' + 'a' * 300_000], ['x']",
+        "",
+    ),
     # A log's subjects tried as a dependency bot's ("Bump x from 1 to 2") and as plain ones.
     (
         "squirrel_memory.extractors.commits",
