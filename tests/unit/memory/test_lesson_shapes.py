@@ -8,15 +8,17 @@ failed, with an edit after, is a look, not a step of the fix."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from squirrel_memory.episodes import segment_episodes
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.differences import Edit, difference
 from squirrel_memory.extractors.output_explanations import explanation
 from squirrel_memory.extractors.pitfalls import first_error_line
 from squirrel_memory.extractors.retries import wrapper_words
+from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import scripted_session
 
@@ -189,3 +191,38 @@ def test_a_command_run_after_the_cause_was_said_stays_a_step() -> None:
         ]
     )
     assert "running `ssh-add" in pitfall
+
+
+NU1101 = (
+    "/home/dev/src/relay/src/Api/Api.csproj : error NU1101: Unable to find package "
+    "Contoso.Telemetry. No packages exist with this id in source(s): nuget.org\n\nBuild FAILED."
+)
+FEED = (
+    "Contoso.Telemetry only exists on the company's internal feed, and nuget.config clears the "
+    "sources and lists nuget.org alone."
+)
+
+
+def _all_pitfalls(steps: Sequence[tuple[str, Any]]) -> list[str]:
+    events = scripted_session(ROOT, T0, "s", steps)
+    (episode,) = segment_episodes(events, now=T0 + timedelta(days=1))
+    found = RulesExtractor().extract_sync(episode, events)
+    return [c.content for c in found if c.type == MemoryType.PITFALL]
+
+
+def test_a_finding_a_failed_commands_lesson_quotes_is_said_once() -> None:
+    found = _all_pitfalls(
+        [
+            ("run", ("dotnet build", 1, NU1101)),
+            ("say", FEED),
+            ("edit", ("nuget.config", '<add key="a" />', '<add key="a" />\n<add key="b" />')),
+            ("run", ("dotnet build", 0, "Build succeeded.")),
+        ]
+    )
+    assert len(found) == 1
+    assert FEED.rstrip(".") in found[0]
+
+
+def test_a_finding_no_lesson_quotes_is_kept() -> None:
+    found = _all_pitfalls([("run", ("dotnet build", 1, NU1101)), ("say", FEED)])
+    assert any(f.startswith("Found in a session:") for f in found)
