@@ -226,3 +226,21 @@ def test_a_finding_a_failed_commands_lesson_quotes_is_said_once() -> None:
 def test_a_finding_no_lesson_quotes_is_kept() -> None:
     found = _all_pitfalls([("run", ("dotnet build", 1, NU1101)), ("say", FEED)])
     assert any(f.startswith("Found in a session:") for f in found)
+
+
+SIGNING = (
+    "note: Building targets in dependency order\nnote: Target dependency graph (1 target)\n"
+    'App.xcodeproj: error: Signing for "App" requires a development team.\n** BUILD FAILED **'
+)
+
+
+def test_a_note_printed_before_the_error_is_narration() -> None:
+    assert explanation(SIGNING, shown=first_error_line(SIGNING)) == ""
+
+
+def test_a_note_printed_after_the_error_explains_it() -> None:
+    output = (
+        "error[E0382]: borrow of moved value: `v`\n"
+        "note: value moved here because `v` has type `Vec<u8>`, which does not implement Copy\n"
+    )
+    assert explanation(output, shown=first_error_line(output)).startswith("note: value moved")

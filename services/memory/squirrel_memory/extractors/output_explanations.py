@@ -148,6 +148,8 @@ def explanation(output: str, shown: str = "") -> str:
                 continue
             if _boilerplate(line, shown, lines[n + 1 :]):
                 continue
+            if _narrated(line, shown, lines[n + 1 :]):
+                continue
             return clipped(line.rstrip("."), MAX_EXPLANATION_CHARS)
     return ""
 
@@ -167,6 +169,13 @@ def _boilerplate(hint: str, shown: str, after: list[str]) -> bool:
     if _NAMES_SOMETHING.search(said) or not _NAMES_SOMETHING.search(shown):
         return False
     return any(shown in line for line in after)
+
+
+def _narrated(note: str, shown: str, after: list[str]) -> bool:
+    """Whether `note` is a build's narration (`note: Building targets in dependency order`):
+    a note printed before the error shown, which it cannot be about."""
+    head = shown[:40]
+    return note.lower().startswith("note:") and bool(head) and any(head in a for a in after)
 
 
 #: A panic's heading whose message follows on the lines after it (`thread 'main' panicked at
