@@ -39,6 +39,8 @@ class Shape:
     )
     #: The memory a later session needs from the case, in words (or why none is due).
     expect: str = ""
+    #: At most this many pitfalls (one root cause seen twice is one memory); 0: no bound.
+    most: int = 0
 
 
 GRADLE_FLAG = Shape(

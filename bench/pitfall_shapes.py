@@ -7,13 +7,15 @@ cases: a failure left alone, a TDD red step, a transient network error) goes alo
 project through the real pipeline (the offline `rules` extractor, as `bench.answer_key` runs it).
 A second set, `bench/pitfall_shape_cases_b.py`, holds more ecosystems and hosts, and a third,
 `bench/pitfall_shape_cases_c.py`, fixes claimed in a reply with no edit seen, an edit the error
-shares no words with, and reruns whose result was lost; every set runs by default, each with its
-own table and total line (`--set a`, `b` or `c` runs one alone).
+shares no words with, and reruns whose result was lost, and a fourth,
+`bench/pitfall_shape_cases_d.py`, more tools, a hedge taken back, one cause seen in two sessions
+(one memory at most: a case's `most`), an interrupted run and a refused fix; every set runs by
+default, each with its own table and total line (`--set a`, `b`, `c` or `d` runs one alone).
 Prints per case: pitfalls kept, whether one names the trigger, the cause and the fix, and junk
 (a pitfall built on a progress line, or any pitfall where none is due); with --memories, every
 memory kept, in full.
 
-Usage: python -m bench.pitfall_shapes [--set a|b|c] [--case NAME ...] [--memories]
+Usage: python -m bench.pitfall_shapes [--set a|b|c|d] [--case NAME ...] [--memories]
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench import case_runs, pitfall_shape_cases_b, pitfall_shape_cases_c
+from bench import case_runs, pitfall_shape_cases_b, pitfall_shape_cases_c, pitfall_shape_cases_d
 from bench.pitfall_shape_cases import CASES, Shape
 from squirrel_core.logs import configure_logging
 
@@ -57,6 +59,8 @@ class Outcome:
         if not self.shape.fires:
             return not self.pitfalls()
         s = self.shape
+        if s.most and len(self.pitfalls()) > s.most:
+            return False
         return self.states(s.trigger) and self.states(s.cause) and self.states(s.fix)
 
 
@@ -111,6 +115,7 @@ SETS: dict[str, Sequence[Shape]] = {
     "a": CASES,
     "b": pitfall_shape_cases_b.CASES,
     "c": pitfall_shape_cases_c.CASES,
+    "d": pitfall_shape_cases_d.CASES,
 }
 
 

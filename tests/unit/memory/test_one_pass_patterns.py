@@ -572,6 +572,21 @@ CALLS = [
         "'I told you: a' + ' ' * 300_000 + 'not b'",
         "",
     ),
+    # … for a sentence saying what was not found, and an error's class before its message.
+    ("squirrel_memory.extractors.pitfalls", "first_error_line", "'A ' + 'a ' * 150_000", ""),
+    (
+        "squirrel_memory.extractors.pitfalls",
+        "first_error_line",
+        "'Aa' * 150_000 + ' error (x) at'",
+        "",
+    ),
+    # An edit's lines tried as a list that gained items.
+    (
+        "squirrel_memory.extractors.differences",
+        "_added_items",
+        "['\"' + 'a' * 300_000], ['x']",
+        "",
+    ),
     # A log's subjects tried as a dependency bot's ("Bump x from 1 to 2") and as plain ones.
     (
         "squirrel_memory.extractors.commits",

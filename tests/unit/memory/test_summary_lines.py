@@ -95,7 +95,8 @@ _PYTEST = (
             _CARGO_TEST,
             "thread 'parse::tests::reads' panicked at src/parse.rs:10:9: missing env var DATA_URL",
         ),
-        (_GRADLE, "Could not resolve all files for configuration ':app:compileClasspath'."),
+        # (the innermost of the causes nested under the announcer)
+        (_GRADLE, "Could not find org.example:lib:1.2.0."),
         (
             # Under the announcer, past the line that only names the failed task, the `> `
             # line is the error, not a build step's banner.

@@ -252,6 +252,10 @@ def _declined_with_feedback(event: StoredEvent) -> bool:
     return 0 < len(text) <= 400 and "\n" not in text and not _FAILURE_WORDS.search(text)
 
 
+#: The exit status of a command stopped by an interrupt (128 + SIGINT).
+INTERRUPTED_EXIT = 130
+
+
 def _result_fields(content: dict[str, Any]) -> tuple[bool | None, str]:
     output = content.get("output")
     text = output if isinstance(output, str) else ""
@@ -310,6 +314,8 @@ def commands(events: list[StoredEvent]) -> list[CommandRun]:
                 ok, output = _result_fields(results[use_id])
             if ok is False and _declined_with_feedback(event):
                 ok = None
+            if event.content.get("exit_code") == INTERRUPTED_EXIT:
+                ok = None  # stopped by an interrupt (Ctrl-C): it neither failed nor passed
             cwd = event.content.get("cwd")
             runs.append(
                 CommandRun(

@@ -108,12 +108,28 @@ def edits(events: list[StoredEvent]) -> list[Edit]:
 
 
 def _changed_lines(edit: Edit) -> tuple[list[str], list[str]]:
-    """The lines `edit` removed and added (stripped, in order), whatever their number."""
+    """The lines `edit` removed and added (stripped, in order), whatever their number. A line
+    only of brackets and separators (`],`) says nothing, and a line that only gained or lost
+    its trailing separator or closing bracket (`"version": "8.0.100"` then `…,` before a new
+    entry) did not change: neither is part of what changed."""
     before = [line.strip() for line in edit.before.splitlines() if line.strip()]
     after = [line.strip() for line in edit.after.splitlines() if line.strip()]
-    removed = [line for line in before if line not in after]
-    added = [line for line in after if line not in before]
+    removed = [line for line in before if line not in after and not _PUNCTUATION.match(line)]
+    added = [line for line in after if line not in before and not _PUNCTUATION.match(line)]
+    kept = {_bare(line) for line in removed} & {_bare(line) for line in added}
+    if kept:
+        removed = [line for line in removed if _bare(line) not in kept]
+        added = [line for line in added if _bare(line) not in kept]
     return removed, added
+
+
+#: A line of brackets and separators only.
+_PUNCTUATION = re.compile(r"^[\[\]{}(),;]+$")
+
+
+def _bare(line: str) -> str:
+    """`line` without its trailing separators and closing brackets."""
+    return line.rstrip(" \t,;)]}")
 
 
 def difference(edit: Edit) -> str:
@@ -122,7 +138,11 @@ def difference(edit: Edit) -> str:
     if not edit.before:
         return ""
     removed, added = _changed_lines(edit)
-    if not (removed or added) or len(removed) + len(added) > MAX_DIFF_LINES:
+    if not removed and len(added) > 1 and _SECTION.match(added[0]):
+        added = added[1:]  # a new section's heading: the lines are said as added under it
+    if len(removed) + len(added) > MAX_DIFF_LINES:
+        return _added_items(removed, added)
+    if not (removed or added):
         return ""
     if any("`" in line for line in removed + added):
         return ""
@@ -143,6 +163,30 @@ def difference(edit: Edit) -> str:
         under = f" under `{section}`" if section else ""
         return " and ".join(f"adding `{line}`" for line in added) + under
     return " and ".join(f"removing `{line}`" for line in removed)
+
+
+#: An item of a list or a mapping: a quoted string, else a run of what no bracket, separator,
+#: quote or blank ends (`"//lib/codec"`, `org.clojure/data.json`).
+_ITEM = re.compile(r'"[^"\n]{0,200}"|\'[^\'\n]{0,200}\'|[^\s\[\]{}(),;="\']{1,200}')
+#: An edit that only put items into a list said as them, at most this many.
+MAX_ADDED_ITEMS = 2
+
+
+def _added_items(removed: list[str], added: list[str]) -> str:
+    """A list rewritten across lines to hold one or two more items (`deps = ["//lib/net"],`
+    spread over four lines with `"//lib/codec"` among them), said as the items added
+    ("adding `"//lib/codec"`"); "" when anything was taken out or more was put in."""
+    if len(removed) + len(added) > 3 * MAX_DIFF_LINES:
+        return ""
+    gone = _ITEM.findall(" ".join(removed))
+    new = _ITEM.findall(" ".join(added))
+    for item in gone:
+        if item not in new:
+            return ""
+        new.remove(item)
+    if not new or len(new) > MAX_ADDED_ITEMS or any(len(i) > MAX_DIFF_LINE_CHARS for i in new):
+        return ""
+    return " and ".join(f"adding `{item}`" for item in new)
 
 
 #: A section's heading in an INI or TOML file (`[dev-dependencies]`, `[tool.ruff]`).

@@ -181,8 +181,16 @@ def find_pitfalls(
             continue
         advised = _quoted(said, cited)
         last_try = tries[-1][0].run.timestamp
+        told = max((r.timestamp for r in said if r.event_id in cited), default=None)
         pitfall = _attribute(
-            seen, i, passed_at, changes, fingerprint, advised=advised, last_try=last_try
+            seen,
+            i,
+            passed_at,
+            changes,
+            fingerprint,
+            advised=advised,
+            last_try=last_try,
+            diagnosed_at=told,
         )
         if reported is not None:
             if pitfall.fix is None:
@@ -271,7 +279,11 @@ def _attribute(
     *,
     advised: frozenset[str] = frozenset(),
     last_try: datetime | None = None,
+    diagnosed_at: datetime | None = None,
 ) -> Pitfall:
+    """The fix of the failure at `i` that passed at `j`; `diagnosed_at`: when the reply that
+    said why it failed came (what ran before it, with an edit after it, was a look, not a
+    step of the fix)."""
     failed, passed = found[i], found[j]
     start, end = failed.run.timestamp, passed.run.timestamp
     edits = [
@@ -310,6 +322,11 @@ def _attribute(
         if (_is_setup(a, failed) or _advised(a, failed, advised) or gate_fixer(failed, a))
         and a.text not in ran_with
     ]
+    if diagnosed_at is not None and any(c.timestamp > diagnosed_at for c in edits):
+        # A command run before the assistant said why it failed, then a file changed after:
+        # the command was a look (`ssh-add -l` before "not the agent after all: …"), the
+        # change the fix.
+        setup = [a for a in setup if a.run.timestamp > diagnosed_at]
     setup_before: tuple[str, ...] = ()
     changed_args = option_args(failed) != option_args(passed) or typed_options(
         failed

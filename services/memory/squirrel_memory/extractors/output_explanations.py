@@ -118,6 +118,12 @@ def explanation(output: str, shown: str = "") -> str:
     # "Compilation failure" only says that the goal failed: beside the error shown it adds
     # nothing (alone, it is all the build said); the error shown is no explanation of itself.
     told = cause.rstrip(".") not in shown and not (shown and is_summary(cause))
+    if told and said is not None and shown:
+        # The failure a cause nested under it explains (`> SDK location not found.`), shown as
+        # the error: the line around it says less.
+        rest = output[said.end() : said.end() + 1_000].lstrip("\n").split("\n", 1)[0]
+        nested = rest.strip().removeprefix("> ").strip().rstrip(".")
+        told = not (rest.strip().startswith("> ") and nested[:60] and nested[:60] in shown)
     if told and len(cause.split()) >= 2 and not _TASK_ONLY.match(cause):
         return clipped(cause.rstrip("."), MAX_EXPLANATION_CHARS)
     cause = cause_line(output)
@@ -142,6 +148,8 @@ def explanation(output: str, shown: str = "") -> str:
                 continue
             if _boilerplate(line, shown, lines[n + 1 :]):
                 continue
+            if _narrated(line, shown, lines[n + 1 :]):
+                continue
             return clipped(line.rstrip("."), MAX_EXPLANATION_CHARS)
     return ""
 
@@ -161,6 +169,13 @@ def _boilerplate(hint: str, shown: str, after: list[str]) -> bool:
     if _NAMES_SOMETHING.search(said) or not _NAMES_SOMETHING.search(shown):
         return False
     return any(shown in line for line in after)
+
+
+def _narrated(note: str, shown: str, after: list[str]) -> bool:
+    """Whether `note` is a build's narration (`note: Building targets in dependency order`):
+    a note printed before the error shown, which it cannot be about."""
+    head = shown[:40]
+    return note.lower().startswith("note:") and bool(head) and any(head in a for a in after)
 
 
 #: A panic's heading whose message follows on the lines after it (`thread 'main' panicked at

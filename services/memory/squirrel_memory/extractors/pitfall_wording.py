@@ -21,6 +21,7 @@ from squirrel_memory.extractors.pitfalls import (
 from squirrel_memory.extractors.reported_fixes import CLAIMED_CHANGE
 from squirrel_memory.extractors.retries import (
     dropped_wrapper,
+    environment_set,
     typed_words,
     wrapper_words,
 )
@@ -158,6 +159,8 @@ def put_before(pitfall: Pitfall) -> str:
     `uv run`, `bundle exec`), or ""."""
     if pitfall.fix != "variant" or pitfall.passed is None:
         return ""
+    if environment_set(pitfall.failed, pitfall.passed):
+        return ""  # a variable set before the same command: no wrapper
     return wrapper_words(pitfall.failed.run.command, pitfall.fix_command) or wrapper_words(
         pitfall.failed.text, pitfall.fix_command
     )

@@ -40,8 +40,16 @@ _ERROR_LINE = re.compile(
     # (`Error in `f(x)`: could not find function "f"`).
     r"^e: \S+:\d+|^e: [A-Z][a-z]+(?: \S+){2}|^Error in \S.*?: |"
     # A tool's error naming where it happened: `CMake Error at CMakeLists.txt:12 (find_package):`.
-    r"\bError at \S+:\d+)",
+    r"\bError at \S+:\d+|"
+    # What a tool looked for and did not find, said in a sentence: `A compatible SDK was not
+    # found.`
+    r"^(?:A|An|The|No) [^\n]{1,80}? (?:was|were) not found\b|"
+    # An error raised, its class and place told first, its message on the next line:
+    # `Execution error (FileNotFoundException) at app.core/load (core.clj:1).`
+    r"^[A-Z][a-z]+ error \([\w.$]+\) at \S)",
 )
+#: The line that tells an error's class and place, its message on the next line.
+_RAISED_AT = re.compile(r"^[A-Z][a-z]+ error \(([\w.$]+)\) at \S")
 #: A line that only announces an error, the explanation is on a line after it: a heading with
 #: nothing after its colon (`NoMethodError:`, `There was 1 error:`, `[ERROR] COMPILATION
 #: ERROR :`, `error: [GHC-88464]`) or a build step's status (`> Task :compileKotlin FAILED`).
@@ -116,11 +124,22 @@ def _without_progress(lines: list[str]) -> list[str]:
     make field …" under "* What went wrong:" is the error, whose `> ` would make it a build
     step's banner (kept without it)."""
     kept: list[str] = []
+    chained = False  # the last line kept is what an announcer heads, or a cause under it
     for n, line in enumerate(lines):
-        if not is_progress(line):
+        nested = line.removeprefix("> ")
+        if chained and nested != line and not is_summary(nested):
+            # A cause nested under the failure told above it (`Could not resolve all files
+            # …` then `> Could not find com.example:lib:1.0.`): the innermost is what went
+            # wrong.
+            kept[-1] = nested
+        elif not is_progress(line):
             kept.append(line)
+            chained = _announced(lines, n)
         elif _announced(lines, n):
-            kept.append(line.removeprefix("> "))
+            kept.append(nested)
+            chained = True
+        else:
+            chained = False
     return kept
 
 
@@ -145,6 +164,9 @@ def _explained(lines: list[str], n: int, *, stated: bool = False) -> str:
     a summary is never what it announces, and a located error with words of its own needs no
     more (`a.go:2:8: missing go.sum entry for module …; to add:`)."""
     line = lines[n]
+    raised = _RAISED_AT.match(line)
+    if raised and n + 1 < len(lines) and not _is_error(lines[n + 1]):
+        return f"{raised.group(1)}: {lines[n + 1]}"
     if not _HEADING.search(line):
         return line
     after = lines[n + 1 : n + 1 + _HEADING_REACH]

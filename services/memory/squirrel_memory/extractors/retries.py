@@ -117,11 +117,28 @@ def wrapper_words(before: str, after: str) -> str:
     """The words `after` puts before the same command as `before` (`uv run`, `mise exec --`,
     `source .venv/bin/activate &&`), environment assignments of both left aside; "" when
     `after` is not `before` with something put in front."""
-    old, new = _without_assignments(as_typed(before)), _without_assignments(as_typed(after))
+    old, new = _after_shared_steps(as_typed(before), as_typed(after))
+    old, new = _without_assignments(old), _without_assignments(new)
     if not old or old == new or not new.endswith(" " + old):
         return ""
     prefix = new[: -len(old)].strip()
     return prefix if 0 < len(prefix) <= 60 and "`" not in prefix else ""
+
+
+_STEP_ENDS = frozenset({"&&", ";", "||"})
+
+
+def _after_shared_steps(before: str, after: str) -> tuple[str, str]:
+    """Two command lines without the steps both open with (`cd android && …`): what was put
+    before the command is told after them."""
+    old, new = before.split(" "), after.split(" ")
+    shared = 0
+    for k, (a, b) in enumerate(zip(old, new, strict=False)):
+        if a != b:
+            break
+        if a in _STEP_ENDS:
+            shared = k + 1
+    return " ".join(old[shared:]), " ".join(new[shared:])
 
 
 def _without_assignments(text: str) -> str:
@@ -344,8 +361,9 @@ def environment_set(failed: Attempt, passed: Attempt) -> bool:
     assignment, kept out of the typed command when it names one machine's path, is the fix."""
     if failed.run.event_id == passed.run.event_id:
         return False
-    before = shell_tokens(as_typed(failed.run.command))
-    after = shell_tokens(as_typed(passed.run.command))
+    # (the steps both lines open with, `cd android && …`, are no part of it)
+    old, new = _after_shared_steps(as_typed(failed.run.command), as_typed(passed.run.command))
+    before, after = shell_tokens(old), shell_tokens(new)
     set_before = before[: _assignments(before)]
     set_after = after[: _assignments(after)]
     rest_before, rest_after = before[len(set_before) :], after[len(set_after) :]

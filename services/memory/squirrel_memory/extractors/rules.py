@@ -42,6 +42,7 @@ from squirrel_memory.extractors.finders import FOUND
 from squirrel_memory.extractors.item_steps import item_steps
 from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.lead_in_commands import without_restated
+from squirrel_memory.extractors.learned import FOUND_PREFIX
 from squirrel_memory.extractors.lifted_bans import without_lifted
 from squirrel_memory.extractors.one_thing_rules import about_one_thing
 from squirrel_memory.extractors.passing_rules import standing_text, takes_back
@@ -137,20 +138,35 @@ class RulesExtractor:
 def _without_echoed_diagnoses(found: list[MemoryCandidate]) -> list[MemoryCandidate]:
     """`found` less the diagnosed problems whose cause and change a failed command's lesson
     already cites (`pitfall:diagnosed:…` beside "`./gradlew build` failed with …; the assistant
-    found: …"): one failure, one memory."""
+    found: …"), and the findings a failed command's lesson quotes from the reply it cites
+    ("Found in a session: X" beside "… the assistant found: X; …"): one failure, one memory."""
     lessons = [
-        set(c.source_event_ids)
+        (set(c.source_event_ids), c.content.lower())
         for c in found
         if c.type is MemoryType.PITFALL
         and c.key.startswith("pitfall:")
-        and not c.key.startswith(DIAGNOSED_KEY)
+        and not c.key.startswith((DIAGNOSED_KEY, LEARNED_KEY))
     ]
 
     def echoed(cand: MemoryCandidate) -> bool:
         cited = set(cand.source_event_ids[1:])  # the cause and the change, not the report
-        return bool(cited) and any(cited <= lesson for lesson in lessons)
+        return bool(cited) and any(cited <= ids for ids, _ in lessons)
 
-    return [c for c in found if not (c.key.startswith(DIAGNOSED_KEY) and echoed(c))]
+    def quoted(cand: MemoryCandidate) -> bool:
+        said = cand.content.removeprefix(FOUND_PREFIX).strip().rstrip(".").lower()
+        cited = set(cand.source_event_ids)
+        return bool(said and cited) and any(cited <= ids and said in text for ids, text in lessons)
+
+    return [
+        c
+        for c in found
+        if not (c.key.startswith(DIAGNOSED_KEY) and echoed(c))
+        and not (c.key.startswith(LEARNED_KEY) and quoted(c))
+    ]
+
+
+#: The key of a finding the assistant stated (`learned`).
+LEARNED_KEY = "pitfall:learned:"
 
 
 def _style(pref: StatedPreference, event_id: str) -> MemoryCandidate:
