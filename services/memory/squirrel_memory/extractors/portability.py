@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from squirrel_memory.extractors.own_words import CODE_BLOCK
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
     CORRECTION_TAG,
@@ -95,7 +96,7 @@ _EMPHASIS = re.compile(
 def portable_clause(text: str) -> str | None:
     """The sentence of a user message that asks for what works for anyone (about
     `MAX_QUOTE_CHARS` of it around the wording when it is long), or None."""
-    plain = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    plain = strip_markdown(CODE_BLOCK.sub(" ", text))
     for raw in _SENTENCES.split(plain):
         flat = " ".join(raw.split())
         if not flat or is_question(flat):

@@ -23,6 +23,7 @@ from itertools import pairwise
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import event_text, user_words
 from squirrel_memory.extractors.instruction_keys import instruction_key, topic
+from squirrel_memory.extractors.own_words import CODE_BLOCK
 from squirrel_memory.extractors.preferences import (
     STANDING_IMPORTANCE,
     STANDING_TAG,
@@ -110,7 +111,7 @@ def _turns(events: list[StoredEvent]) -> list[_Turn]:
 def proposed_rule(text: str) -> str | None:
     """The rule a message proposes in question form ("…, makes sense?", "shall we always …?"),
     without its lead and closing tag; None when it proposes no rule for later work."""
-    plain = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    plain = strip_markdown(CODE_BLOCK.sub(" ", text))
     for raw in reversed(_SENTENCES.split(plain)):
         question = " ".join(raw.split())
         if not question.endswith("?"):

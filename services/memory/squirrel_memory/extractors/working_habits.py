@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from squirrel_memory.extractors.own_words import CODE_BLOCK
 from squirrel_memory.extractors.preferences import (
     CORRECTION_STEP,
     CORRECTION_TAG,
@@ -176,7 +177,7 @@ def habit_clause(text: str, *, after_assistant_action: bool = False) -> str | No
     Long sentences count too: the habit is often said inside a long request. Questions never
     count; a plain statement counts as a suggestion to the assistant ("you can …") or as a
     correction right after it acted ("but there is existing logic …")."""
-    plain = strip_markdown(re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+    plain = strip_markdown(CODE_BLOCK.sub(" ", text))
     for sentence_ in _SENTENCES.split(plain):
         flat = " ".join(sentence_.split())
         if not flat or is_question(flat):
