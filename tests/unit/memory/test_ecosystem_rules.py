@@ -83,6 +83,12 @@ def test_lines_that_are_no_heading_or_no_error_stay_as_they_are(output: str, lin
         ("perl t/ledger.t", "perl"),
         ("bash scripts/test.sh", "bash"),
         ("git diff bin/rails", "git diff"),
+        # A runner whose prefix ends with an option: the head of the command it runs follows.
+        ("mise exec -- test/bats/bin/bats test/hooks.bats", "mise exec -- test/bats/bin/bats"),
+        ("nix develop -c cargo test --workspace", "nix develop -c cargo test"),
+        ("opam exec -- dune runtest test/", "opam exec -- dune runtest"),
+        # Must not fire: the prefix with nothing after it.
+        ("mise exec --", "mise exec"),
     ],
 )
 def test_command_heads(command: str, base: str) -> None:

@@ -64,6 +64,7 @@ from squirrel_memory.extractors.reported_fixes import claimed_fix, reported_reru
 from squirrel_memory.extractors.retries import (
     as_typed,
     covers,
+    environment_changed,
     environment_set,
     option_args,
     reads_history,
@@ -370,6 +371,10 @@ def _attribute(
     elif not changed_args and environment_set(failed, passed):
         # The same line with a variable set before it (one machine's path, left out of the
         # typed command): that setting is the fix.
+        fix, shown, command = "variant", (), as_typed(passed.run.command)
+    elif environment_changed(failed, passed):
+        # The same command under `env -u NAME` or `env NAME=value`: the variables it changed
+        # are the fix (a token in the environment that overrides a working login).
         fix, shown, command = "variant", (), as_typed(passed.run.command)
     elif outside := tuple(
         dict.fromkeys(

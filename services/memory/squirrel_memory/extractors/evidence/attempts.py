@@ -119,6 +119,17 @@ def attempts(runs: list[CommandRun], project_root: str) -> list[Attempt]:
 _INLINE_CALL = re.compile(r"""^(['"])[\w.:]+\((?:(?!\1)\S)*\)\1$""")
 
 
+def _option_ended_runner(tokens: list[str]) -> int:
+    """How many of `tokens` are a runner prefix that ends with an option (`mise exec --`,
+    `nix develop -c`) with a command after it; 0 otherwise. (A prefix of plain words, `bundle
+    exec`, is read as part of the head.)"""
+    for prefix in command_table().runners:
+        size = len(prefix)
+        if prefix[-1].startswith("-") and len(tokens) > size and tuple(tokens[:size]) == prefix:
+            return size
+    return 0
+
+
 def command_base(text: str) -> str:
     """The stable head of a typed command: `uv run pytest test/x.py -v` → `uv run pytest`;
     a command run in a container keeps its launch (`docker compose exec app pytest`)."""
@@ -134,7 +145,7 @@ def command_base(text: str) -> str:
             return " ".join(tokens[: i + 2])
         if not token.startswith("-"):
             break
-    started = runner_launch(tokens)
+    started = runner_launch(tokens) or _option_ended_runner(tokens)
     if started >= 2:
         # `uv run --extra test pytest`: the runner's own options say how the tool runs
         return " ".join([*tokens[:started], command_base(" ".join(tokens[started:]))])
