@@ -106,6 +106,10 @@ def test_command_heads(command: str, base: str) -> None:
         ("dune runtest", "dune", "test", "ocaml"),
         ('Rscript -e "devtools::test()"', "devtools", "test", "r"),
         ("R CMD check .", "R CMD check", "test", "r"),
+        # Shell test runners, in any project (a vendored runner is known by its name too).
+        ("test/bats/bin/bats test/hooks.bats", "bats", "test", "any"),
+        ("shellspec spec/", "shellspec", "test", "any"),
+        ("shfmt -w scripts/", "shfmt", "format", "any"),
     ],
 )
 def test_more_ecosystems_test_commands(
