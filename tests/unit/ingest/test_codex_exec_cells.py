@@ -177,6 +177,42 @@ def test_a_cell_of_two_commands_says_both_ran_and_nothing_of_their_results() -> 
     assert [r.content["exit_code"] for r in runs] == [None, None]
 
 
+_TWO = (
+    "const rs = await Promise.all([tools.exec_command({cmd: 'npm run lint'}),"
+    " tools.exec_command({cmd: 'npm test'})]);"
+    " rs.forEach((r, i) => text(JSON.stringify({i, exit_code: r.exit_code, output: r.output})));"
+)
+
+
+def test_a_cell_that_numbers_each_result_gives_each_command_its_own() -> None:
+    first = json.dumps({"i": 0, "exit_code": 0, "output": ""})
+    second = json.dumps({"i": 1, "exit_code": 1, "output": "1 failing"})
+    events = _rollout([_cell("call_1", _TWO), _answer("call_1", second, first)])
+    runs = [e for e in events if e.event_type in RUNS]
+    assert [r.content["command"] for r in runs] == ["npm run lint", "npm test"]
+    assert [(r.content["exit_code"], r.content["output"]) for r in runs] == [
+        (0, ""),
+        (1, "1 failing"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        [{"i": 0, "exit_code": 0}, {"i": 0, "exit_code": 1}],  # one number twice
+        [{"i": 0, "exit_code": 0}],  # a result missing
+        [{"i": 1, "exit_code": 0}, {"i": 2, "exit_code": 1}],  # not numbered from 0
+        [{"i": "0", "exit_code": 0}, {"i": 1, "exit_code": True}],  # not whole numbers
+    ],
+    ids=["twice", "missing", "offset", "not-numbers"],
+)
+def test_results_that_are_not_exactly_numbered_say_nothing(answers: list[dict[str, Any]]) -> None:
+    parts = [json.dumps(a) for a in answers]
+    events = _rollout([_cell("call_1", _TWO), _answer("call_1", *parts)])
+    runs = [e for e in events if e.event_type in RUNS]
+    assert [r.content["exit_code"] for r in runs] == [None, None]
+
+
 def test_the_hosts_record_is_read_and_the_answer_does_not_repeat_it() -> None:
     source = "const r = await tools.exec_command({cmd: 'mix test'}); text(r);"
     answer = json.dumps({"exit_code": 0, "output": "this copy is not read"})

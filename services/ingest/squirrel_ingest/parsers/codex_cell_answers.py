@@ -64,6 +64,38 @@ def cell_answer(raw: object) -> tuple[str, int | None]:
     return "\n".join(part for part in parts if part.strip()), None
 
 
+def indexed_answers(raw: object, count: int) -> list[tuple[str, int]] | None:
+    """What a cell's answer says of each of its `count` commands when its script passed one
+    JSON result per command, numbered in the order the commands are written (`{"i": 0,
+    "exit_code": 0, "output": "…"}`, as a script that awaits several commands at once prints
+    them): (output, exit code) in that order; None when the answer is not exactly that."""
+    parts = [text_of(part) for part in raw] if isinstance(raw, list) else [text_of(raw)]
+    if parts and _STATUS.match(parts[0]):
+        parts = parts[1:]
+    found: dict[int, tuple[str, int]] = {}
+    for part in parts:
+        for line in part.splitlines():
+            if not (line.lstrip().startswith("{") and '"exit_code"' in line):
+                continue
+            try:
+                result = json.loads(line)
+            except (ValueError, RecursionError):
+                return None
+            if not isinstance(result, dict):
+                return None
+            index, code = _whole(result.get("i")), _whole(result.get("exit_code"))
+            if index is None or code is None or index in found:
+                return None
+            found[index] = (text_of(result.get("output")), code)
+    if count < 2 or sorted(found) != list(range(count)):
+        return None
+    return [found[n] for n in range(count)]
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def cell_completed(raw: object) -> bool:
     """Whether a cell's answer says its script completed (not failed or terminated)."""
     parts = raw if isinstance(raw, list) else [raw]

@@ -53,6 +53,7 @@ from squirrel_ingest.parsers.codex_cell_answers import (
     cell_completed,
     command_item,
     host_reads,
+    indexed_answers,
 )
 from squirrel_ingest.parsers.codex_cell_source import (
     CellCommand,
@@ -193,9 +194,22 @@ class CodeCells:
 
     def closed(self, call_id: str, raw: object) -> list[Ran]:
         """The cell's commands the host did not record, with what its answer (`raw`) says: the
-        output and exit code when it ran one command, nothing more when it ran several."""
+        output and exit code when it ran one command or numbered each result, nothing more
+        otherwise."""
         cell = self._open.get(call_id)
         left = cell.commands if cell else []
+        numbered = (
+            indexed_answers(raw, len(left))
+            if cell is not None and not cell.patches and len(left) == cell.seen
+            else None
+        )
+        if numbered is not None:
+            # Several commands awaited at once, none recorded by the host: the answer's
+            # results, numbered in the order the source writes the commands.
+            return [
+                Ran(command, output, code)
+                for command, (output, code) in zip(left, numbered, strict=True)
+            ]
         if len(left) != 1:
             return [Ran(command, "", None, known=False) for command in left]
         output, exit_code = cell_answer(raw)
