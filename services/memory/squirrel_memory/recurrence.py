@@ -37,8 +37,8 @@ from datetime import datetime
 
 from squirrel_memory.extractors.echo_merge import as_stored, merged_with_echo
 from squirrel_memory.extractors.echoes import is_counted, is_echo, may_hear
+from squirrel_memory.extractors.firmness import RESTATED_TAG, STANDING_TAG
 from squirrel_memory.extractors.paraphrases import Likeness, same_instruction, same_standing_rule
-from squirrel_memory.extractors.preferences import RESTATED_TAG, STANDING_TAG
 from squirrel_memory.extractors.reply_habits import (
     BULLETS_KEY,
     CHANGED_LINES_KEY,

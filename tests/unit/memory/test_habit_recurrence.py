@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
-from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE
+from squirrel_memory.extractors.firmness import STANDING_IMPORTANCE
 from squirrel_memory.extractors.repeated_requests import PREFIX as ASKED_PREFIX
 from squirrel_memory.extractors.standing_words import PREFIX as SAID_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY, workflow_habits

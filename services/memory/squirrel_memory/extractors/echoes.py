@@ -27,12 +27,8 @@ from squirrel_core.events import Origin
 from squirrel_memory.extractors.activity import user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_bodies import reads_as_command_body
+from squirrel_memory.extractors.firmness import RESTATED_TAG, TENTATIVE_IMPORTANCE, TENTATIVE_TAG
 from squirrel_memory.extractors.instruction_keys import instruction_key
-from squirrel_memory.extractors.preferences import (
-    RESTATED_TAG,
-    TENTATIVE_IMPORTANCE,
-    TENTATIVE_TAG,
-)
 from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
 from squirrel_memory.extractors.routine_requests import PREFIX as ROUTINE_PREFIX
 from squirrel_memory.extractors.said_requests import request_sentences
