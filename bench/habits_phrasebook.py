@@ -31,7 +31,8 @@ from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
 from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from squirrel_core.logs import configure_logging
-from squirrel_memory.extractors.preferences import STANDING_TAG, stated_preferences
+from squirrel_memory.extractors.firmness import STANDING_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import Episode, MemoryType, StoredEvent
 

@@ -29,7 +29,7 @@ from bench.study_runs import memories_of
 from squirrel.v1 import memory_pb2
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
-from squirrel_memory.extractors.preferences import TENTATIVE_TAG
+from squirrel_memory.extractors.firmness import TENTATIVE_TAG
 
 _FLAGS = re.IGNORECASE
 

@@ -1,6 +1,6 @@
 """An instruction said again in other words, told by the real sentence model (all-MiniLM-L6-v2,
 offline) beside word overlap: paraphrases join, look-alikes that share words stay apart, and
-the threshold in `recurrence.MEANING_THRESHOLD` sits between the two as measured here."""
+the threshold in `paraphrases.MEANING_THRESHOLD` sits between the two as measured here."""
 
 from __future__ import annotations
 
@@ -14,12 +14,12 @@ import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
+from squirrel_memory.extractors.paraphrases import MEANING_THRESHOLD, same_instruction
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.instruction_meaning import instruction_likeness
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.processor import Processor
 from squirrel_memory.processor_settings import ProcessorSettings
-from squirrel_memory.recurrence import MEANING_THRESHOLD, same_instruction
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.storage.base import Store
 from squirrel_memory.updates import decide_update

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_memory.embedding.minilm import MiniLmEmbedder
-from squirrel_memory.extractors.preferences import TENTATIVE_TAG
+from squirrel_memory.extractors.firmness import TENTATIVE_TAG
 from squirrel_memory.index import FaissIndex
 from squirrel_memory.models import (
     MemoryCandidate,

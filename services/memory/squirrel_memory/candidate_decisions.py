@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.extractors.echoes import is_echo
+from squirrel_memory.extractors.paraphrases import Likeness
 from squirrel_memory.instruction_meaning import comparable, instruction_likeness
 from squirrel_memory.models import (
     MemoryCandidate,
@@ -20,7 +21,6 @@ from squirrel_memory.models import (
 from squirrel_memory.pass_report import Decide
 from squirrel_memory.promotion import SessionsOf
 from squirrel_memory.recurrence import (
-    Likeness,
     align_with_stored,
     decide_recurrence,
     is_restated,

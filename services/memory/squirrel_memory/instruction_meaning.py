@@ -1,6 +1,6 @@
 """How close two of the user's instructions are in meaning: the cosine of their sentence vectors.
 
-The recurrence rules (`recurrence.same_instruction`) use it beside word overlap to tell that an
+The recurrence rules (`paraphrases.same_instruction`) use it beside word overlap to tell that an
 instruction came back in other words. The vectors come from the service's embedder, in one
 batch per pass (only the stored instructions that share a telling word with the pass's: the
 meaning rule needs one). The pass waits for the model to load (it loads locally, in the
@@ -19,8 +19,8 @@ import structlog
 
 from squirrel_memory.embedding.base import Embedder, EmbedderNotReadyError, Vectors
 from squirrel_memory.extractors.instruction_words import instruction_words, telling_words
+from squirrel_memory.extractors.paraphrases import Likeness
 from squirrel_memory.models import MemoryItem
-from squirrel_memory.recurrence import Likeness
 
 log = structlog.get_logger()
 

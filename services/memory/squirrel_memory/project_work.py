@@ -24,11 +24,11 @@ from squirrel_memory.extractors.disowned_tools import (
     states_disowned,
 )
 from squirrel_memory.extractors.echoes import is_echo
+from squirrel_memory.extractors.firmness import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.handover_forms import PREFIX as HANDOVER_PREFIX
 from squirrel_memory.extractors.handover_forms import Handover, handover_forms
 from squirrel_memory.extractors.lifted_bans import bans, lifted_since
 from squirrel_memory.extractors.planned_checks import approved_plans
-from squirrel_memory.extractors.preferences import REPEATED_TAG, STANDING_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.repeated_requests import LEAD as REQUEST_LEAD
 from squirrel_memory.extractors.repeated_requests import ORIGINS as REQUEST_ORIGINS
 from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     EMPHASIS_STEP,
@@ -33,7 +33,7 @@ RECURRENCE_STEP = 0.05
 MAX_RECURRING_IMPORTANCE = 0.9
 RECURRING_TAG = "recurring"
 #: What the user's emphasis, and a correction, add to a recurring instruction's importance
-#: (as they do to an instruction said once: `preferences`).
+#: (as they do to an instruction said once: `firmness`).
 _STRESS_STEPS = {EMPHASIS_TAG: EMPHASIS_STEP, CORRECTION_TAG: CORRECTION_STEP}
 
 SessionsOf = Mapping[str, str]

@@ -11,7 +11,7 @@ from squirrel_memory.extractors.applied_files import (
     applied_files,
     with_applied_files,
 )
-from squirrel_memory.extractors.preferences import StatedPreference
+from squirrel_memory.extractors.firmness import StatedPreference
 from squirrel_memory.extractors.tongue_instructions import tongue_instructions
 from squirrel_memory.models import Scope, StoredEvent
 

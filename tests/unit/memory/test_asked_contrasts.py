@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from squirrel_memory.extractors.preferences import CORRECTION_TAG, stated_preferences
+from squirrel_memory.extractors.firmness import CORRECTION_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 
 
 @pytest.mark.parametrize(

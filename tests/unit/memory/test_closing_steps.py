@@ -6,11 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from squirrel_memory.extractors.preferences import (
-    STANDING_TAG,
-    TENTATIVE_TAG,
-    stated_preferences,
-)
+from squirrel_memory.extractors.firmness import STANDING_TAG, TENTATIVE_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 
 
 @pytest.mark.parametrize(

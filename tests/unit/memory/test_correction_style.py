@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from squirrel_memory.extractors.preferences import CORRECTION_TAG, TENTATIVE_TAG
+from squirrel_memory.extractors.firmness import CORRECTION_TAG, TENTATIVE_TAG
 from squirrel_memory.extractors.wanted_ways import DELIBERATE_TAG
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style

@@ -13,12 +13,8 @@ import pytest
 from session_builder import Session
 
 from squirrel_core.events import SourceTool
-from squirrel_memory.extractors.preferences import (
-    EMPHASIS_TAG,
-    SAID_BEFORE_TAG,
-    STANDING_IMPORTANCE,
-    stated_preferences,
-)
+from squirrel_memory.extractors.firmness import EMPHASIS_TAG, SAID_BEFORE_TAG, STANDING_IMPORTANCE
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.working_habits import HABIT_KEY, user_instructions
 from squirrel_memory.models import MemoryType
 

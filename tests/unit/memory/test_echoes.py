@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from squirrel_memory.candidate_decisions import merge_candidates
 from squirrel_memory.extractors.echoes import ECHO_TAG, echo_candidates, is_echo
-from squirrel_memory.extractors.preferences import TENTATIVE_TAG
+from squirrel_memory.extractors.firmness import TENTATIVE_TAG
 from squirrel_memory.instruction_meaning import comparable
 from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType, Scope
 from squirrel_memory.promotion import RECURRING_IMPORTANCE, RECURRING_TAG

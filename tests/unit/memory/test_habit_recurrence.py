@@ -12,21 +12,13 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
-from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE
+from squirrel_memory.extractors.firmness import STANDING_IMPORTANCE
 from squirrel_memory.extractors.repeated_requests import PREFIX as ASKED_PREFIX
 from squirrel_memory.extractors.standing_words import PREFIX as SAID_PREFIX
 from squirrel_memory.extractors.workflow_habits import CARRY_KEY, DONE_KEY, workflow_habits
 from squirrel_memory.models import MemoryCandidate, MemoryItem, MemoryType
 from squirrel_memory.promotion import RECURRING_TAG, recurring_importance
-from squirrel_memory.recurrence import (
-    MEANING_THRESHOLD,
-    Likeness,
-    merge_pair,
-    said_part,
-    same_instruction,
-    same_standing_rule,
-    unify_keys,
-)
+from squirrel_memory.recurrence import merge_pair, unify_keys
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.user_memories.userstore import SqliteUserStore
 from squirrel_memory.views import Views
@@ -34,53 +26,6 @@ from squirrel_memory.views.core_style import core_style
 from tests.unit.memory.session_builder import clocked_stores, rules_processor
 
 NOW = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
-
-
-# --- the meaning rule, with a given likeness --------------------------------------------------
-
-
-def _likeness(score: float) -> Likeness:
-    def likeness(first: str, second: str) -> float | None:
-        return score
-
-    return likeness
-
-
-def test_close_meaning_joins_wordings_that_share_a_telling_word() -> None:
-    first, second = "Ask me before deleting files.", "Never delete a file without asking me first."
-
-    assert not same_instruction(first, second)  # the words alone do not decide
-    assert same_instruction(first, second, _likeness(MEANING_THRESHOLD))
-    assert not same_instruction(first, second, _likeness(MEANING_THRESHOLD - 0.01))
-
-
-@pytest.mark.parametrize(
-    ("first", "second"),
-    [
-        # no word in common: the vectors never decide alone
-        ("Don't use emojis in the code.", "No emoji anywhere please."),
-        # a shared telling word, too few of the others
-        ("Keep going until all tests pass.", "Keep going until all tasks are done."),
-    ],
-)
-def test_close_vectors_without_shared_words_are_not_one_instruction(
-    first: str, second: str
-) -> None:
-    assert not same_instruction(first, second, _likeness(0.99))
-
-
-def test_opposite_choices_are_never_one_instruction() -> None:
-    assert not same_instruction("Prefers pnpm over npm.", "Prefers npm over pnpm.", _likeness(0.99))
-    assert same_instruction("Use pnpm instead of npm.", "Prefers pnpm over npm.")
-
-
-def test_without_a_vector_the_words_decide_alone() -> None:
-    def unknown(first: str, second: str) -> float | None:
-        return None
-
-    assert not same_instruction(
-        "Ask me before deleting files.", "Never delete a file without asking me first.", unknown
-    )
 
 
 # --- several sessions, through the processor, a real store and the style view ----------------
@@ -505,64 +450,6 @@ def test_a_habit_told_by_its_cues_keeps_its_key_beside_a_rule_it_quotes() -> Non
     rule = _standing("pref:includes", "Prefers includes over preload.", "ep2")
 
     assert [c.key for c in unify_keys([done, rule])] == [DONE_KEY, "pref:includes"]
-
-
-@pytest.mark.parametrize(
-    ("one", "other", "same"),
-    [
-        (
-            "Always run the tests before committing.",
-            "Run the test suite before every commit.",
-            True,
-        ),
-        ("Never push to main.", "Do not push directly to main.", True),
-        ("Always use 2-space tabs.", "Never use 2-space tabs.", False),
-        ("Use pnpm, not npm.", "Use npm, not pnpm.", False),
-        ("Run cargo test before committing.", "Run cargo clippy before committing.", False),
-        ("Indent Lua with 2 spaces.", "Indent Lua with 4 spaces, not 2.", False),
-        # a short rule is no part of a long list that names its words
-        (
-            "Prefers includes over preload.",
-            "House rules: use includes, not preload, run the tests before you say it's done, "
-            "and never edit the schema by hand.",
-            False,
-        ),
-    ],
-)
-def test_two_standing_rules_are_one_only_when_their_words_and_sides_agree(
-    one: str, other: str, same: bool
-) -> None:
-    assert same_standing_rule(one, other) is same
-
-
-_PT = "Something the user asked not to be done, said by the user in Portuguese: “{}”."
-
-
-@pytest.mark.parametrize(
-    ("one", "other", "same"),
-    [
-        # the rule's own lead is shared whole: the user's words decide
-        (_PT.format("Não mexe no pagamento."), _PT.format("Não mexe no layout."), False),
-        (_PT.format("Não mexe no pagamento."), _PT.format("Nunca mexe no pagamento!"), True),
-        # one form filled with two things, in any language
-        ("Run the tests before you commit.", "Run the tests before you push.", False),
-        ("Don't touch the payment module.", "Don't touch the layout module.", False),
-        # another ending of one word is no other thing
-        ("Run the linter before committing.", "Run the linters before committing.", True),
-    ],
-)
-def test_instructions_are_compared_by_the_users_words(one: str, other: str, same: bool) -> None:
-    assert same_instruction(one, other) is same
-
-
-def test_said_part_is_the_quote_after_a_lead_or_the_whole_text() -> None:
-    assert said_part(_PT.format("Não mexe no layout.")) == "Não mexe no layout."
-    assert (
-        said_part("In 2 sessions the user asked: “Keep the diff small”.") == "Keep the diff small"
-    )
-    assert said_part("Don't touch the layout.") == "Don't touch the layout."
-    # a quote inside the statement, not at its end, leaves the whole text
-    assert said_part("Prefers “pnpm” over npm.") == "Prefers “pnpm” over npm."
 
 
 # --- one pass over several sessions ----------------------------------------------------------

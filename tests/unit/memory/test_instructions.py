@@ -26,7 +26,7 @@ from squirrel_memory.models import (
 )
 from squirrel_memory.processor import Processor
 from squirrel_memory.promotion import recurring_importance
-from squirrel_memory.recurrence import same_instruction, unify_keys
+from squirrel_memory.recurrence import unify_keys
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.user_memories.userstore import SqliteUserStore
 from tests.unit.memory.session_builder import clocked_stores, exchange, rules_processor
@@ -655,26 +655,6 @@ def test_the_same_rule_of_conduct_in_other_words_shares_its_key() -> None:
 
 
 # --- the user's habits first: other words, more occurrences, emphasis --------------------------
-
-
-@pytest.mark.parametrize(
-    ("first", "second", "same"),
-    [
-        ("Commit and push when a task is done.", "Push when you are done with a task.", True),
-        ("Run the tests before committing.", "Always run tests before you commit.", True),
-        ("Use pnpm instead of npm.", "Prefers pnpm over npm.", True),
-        ("Keep going until all tasks are done.", "Don't stop after each task.", True),
-        ("Carry on until the batch is finished.", "Keep going until the batch is complete.", True),
-        # Only a common verb in common: two instructions.
-        ("Always run the tests before committing.", "Run the linter before committing.", False),
-        ("Don't add notes.", "Don't add comments.", False),
-        ("Keep the commit messages short.", "Keep the functions short.", False),
-        ("Keep going until all tasks are done.", "Don't stop the dev server.", False),
-    ],
-)
-def test_the_same_instruction_in_other_words(first: str, second: str, same: bool) -> None:
-    assert same_instruction(first, second) is same
-    assert same_instruction(second, first) is same
 
 
 def _tentative(key: str, content: str, episode: str, event: str) -> MemoryCandidate:

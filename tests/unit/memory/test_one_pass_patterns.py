@@ -97,12 +97,32 @@ CALLS = [
         "",
     ),
     # An insight block's sentences, in any script.
-    ("squirrel_memory.extractors.learned", "insight_sentences", "'a. ' * 100_000", ["a. a. a. "]),
-    ("squirrel_memory.extractors.learned", "insight", "'a ' * 150_000", ""),
+    (
+        "squirrel_memory.extractors.finding_sentences",
+        "insight_sentences",
+        "'a. ' * 100_000",
+        ["a. a. a. "],
+    ),
+    ("squirrel_memory.extractors.finding_sentences", "insight", "'a ' * 150_000", ""),
     # A finding behind a label, a rule behind an answer's lead word, an empty search's cause.
-    ("squirrel_memory.extractors.learned", "finding", "\"Here's what \" + ' ' * 300_000 + 'x'", ""),
-    ("squirrel_memory.extractors.learned", "named_rule", "'No: ' + 'a ' * 150_000, ''", ""),
-    ("squirrel_memory.extractors.learned", "named_rule", "'No ' + ' ' * 300_000 + 'x', ''", ""),
+    (
+        "squirrel_memory.extractors.finding_sentences",
+        "finding",
+        "\"Here's what \" + ' ' * 300_000 + 'x'",
+        "",
+    ),
+    (
+        "squirrel_memory.extractors.finding_sentences",
+        "named_rule",
+        "'No: ' + 'a ' * 150_000, ''",
+        "",
+    ),
+    (
+        "squirrel_memory.extractors.finding_sentences",
+        "named_rule",
+        "'No ' + ' ' * 300_000 + 'x', ''",
+        "",
+    ),
     (
         "squirrel_memory.extractors.stated_causes",
         "stated_cause",
@@ -347,7 +367,7 @@ CALLS = [
     ("squirrel_memory.extractors.own_words", "paste_start", "'a' * 300_000 + ':\\nb'", None),
     # An explanation read for "your" before the project's file: a long path after it.
     (
-        "squirrel_memory.extractors.learned",
+        "squirrel_memory.extractors.finding_sentences",
         "_projects_own",
         "'your ' + 'a-' * 150_000",
         "your a-a-",

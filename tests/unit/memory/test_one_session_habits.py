@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 
 from squirrel_memory.extractors import session_requests as requests
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_TAG,
     EMPHASIS_TAG,
     REPEATED_TAG,
     TENTATIVE_IMPORTANCE,
     TENTATIVE_TAG,
     StatedPreference,
-    stated_preferences,
 )
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.session_habits import (
     IMPORTANCE,
     TAG,

@@ -12,7 +12,8 @@ import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.clauses import clauses
-from squirrel_memory.extractors.preferences import STANDING_TAG, stated_preferences
+from squirrel_memory.extractors.firmness import STANDING_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.reply_habits import (
     SUMMARY_KEY,
 )

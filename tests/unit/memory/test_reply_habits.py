@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from squirrel_memory.extractors.paraphrases import same_instruction
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.reply_habits import (
     BULLETS_KEY,
@@ -21,7 +22,7 @@ from squirrel_memory.extractors.workflow_habits import (
     workflow_habits,
 )
 from squirrel_memory.models import MemoryCandidate, MemoryType, Scope
-from squirrel_memory.recurrence import same_instruction, unify_keys
+from squirrel_memory.recurrence import unify_keys
 
 
 def _keys(text: str) -> dict[str, str]:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE, STANDING_TAG
+from squirrel_memory.extractors.firmness import STANDING_IMPORTANCE, STANDING_TAG
 from squirrel_memory.extractors.reply_language import CYRILLIC, KEY, message_language, message_lean
 from squirrel_memory.models import MemoryType
 from squirrel_memory.project_work import language_candidates

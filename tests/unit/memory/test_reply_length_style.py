@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.preferences import TENTATIVE_TAG
+from squirrel_memory.extractors.firmness import TENTATIVE_TAG
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, Scope
 from squirrel_memory.views.core_style import SAID_ONCE_PREFIX, core_style
 

@@ -20,11 +20,8 @@ from pathlib import Path
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceTool
-from squirrel_memory.extractors.preferences import (
-    RESTATED_TAG,
-    STANDING_TAG,
-    stated_preferences,
-)
+from squirrel_memory.extractors.firmness import RESTATED_TAG, STANDING_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.storage import SqliteStore
 from squirrel_memory.user_memories.userstore import SqliteUserStore

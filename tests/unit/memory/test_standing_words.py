@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE, STANDING_TAG
+from squirrel_memory.extractors.firmness import STANDING_IMPORTANCE, STANDING_TAG
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.standing_words import PREFIX, standing_sentences
 from squirrel_memory.models import MemoryType, Scope

@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.preferences import CORRECTION_TAG, stated_preferences
+from squirrel_memory.extractors.firmness import CORRECTION_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.step_rules import step_rule, undoes_step
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.preferences import EMPHASIS_TAG, STANDING_TAG, stated_preferences
+from squirrel_memory.extractors.firmness import EMPHASIS_TAG, STANDING_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 

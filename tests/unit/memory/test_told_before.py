@@ -8,11 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.preferences import (
-    SAID_BEFORE_TAG,
-    STANDING_TAG,
-    stated_preferences,
-)
+from squirrel_memory.extractors.firmness import SAID_BEFORE_TAG, STANDING_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.models import MemoryType
 from squirrel_memory.views.core_style import said_again_first
 from tests.unit.memory.session_builder import Session

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_memory.extractors.preferences import TENTATIVE_IMPORTANCE
+from squirrel_memory.extractors.firmness import TENTATIVE_IMPORTANCE
 from squirrel_memory.extractors.tongue_instructions import (
     code_names,
     instruction_language,

@@ -12,12 +12,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.preferences import (
-    CORRECTION_TAG,
-    STANDING_TAG,
-    TENTATIVE_IMPORTANCE,
-    stated_preferences,
-)
+from squirrel_memory.extractors.firmness import CORRECTION_TAG, STANDING_TAG, TENTATIVE_IMPORTANCE
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 

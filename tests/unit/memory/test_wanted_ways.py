@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_TAG,
     STANDING_TAG,
     TENTATIVE_IMPORTANCE,

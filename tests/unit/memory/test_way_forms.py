@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.preferences import STANDING_TAG, stated_preferences
+from squirrel_memory.extractors.firmness import STANDING_TAG
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.file_writes import writes
-from squirrel_memory.extractors.preferences import StatedPreference
+from squirrel_memory.extractors.firmness import StatedPreference
 from squirrel_memory.models import StoredEvent
 
 #: The tag of an interim convention (`tongue_instructions`).

@@ -9,9 +9,9 @@ question, not pasted output, no path or id, a few content words) is an **echo**:
 user_style candidate tagged `restated` and `echo` that says nothing by itself.
 
 The recurrence rules file an echo under an instruction it says again in other words
-(`recurrence.same_instruction`: word overlap, with the two wordings' meaning beside it), where it
-counts as that instruction said in one more session, in the instruction's own wording and tags
-(`echo_merge`).
+(`paraphrases.same_instruction`: word overlap, with the two wordings' meaning beside it), where
+it counts as that instruction said in one more session, in the instruction's own wording and
+tags (`echo_merge`).
 An echo that says again no instruction read elsewhere is dropped (`candidate_decisions`), two
 echoes never make an instruction of each other (requests said again in several sessions are
 `repeated_requests`'s, with its guards), an echo in the instruction's own session adds nothing,
@@ -27,12 +27,8 @@ from squirrel_core.events import Origin
 from squirrel_memory.extractors.activity import user_requests
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.command_bodies import reads_as_command_body
+from squirrel_memory.extractors.firmness import RESTATED_TAG, TENTATIVE_IMPORTANCE, TENTATIVE_TAG
 from squirrel_memory.extractors.instruction_keys import instruction_key
-from squirrel_memory.extractors.preferences import (
-    RESTATED_TAG,
-    TENTATIVE_IMPORTANCE,
-    TENTATIVE_TAG,
-)
 from squirrel_memory.extractors.repeated_requests import PREFIX as REQUEST_PREFIX
 from squirrel_memory.extractors.routine_requests import PREFIX as ROUTINE_PREFIX
 from squirrel_memory.extractors.said_requests import request_sentences

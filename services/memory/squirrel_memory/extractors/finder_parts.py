@@ -13,15 +13,16 @@ from squirrel_core.host_files import SKILL_TAG, WRITTEN_TAG
 from squirrel_memory.extractors.candidates import candidate, rule_of
 from squirrel_memory.extractors.diagnosed import diagnosed
 from squirrel_memory.extractors.finder_rows import Finder, files_of
+from squirrel_memory.extractors.finding_sentences import FOUND_PREFIX
+from squirrel_memory.extractors.firmness import STANDING_TAG
 from squirrel_memory.extractors.instruction_commands import instruction_commands
 from squirrel_memory.extractors.instruction_layout import StatedPlace, instruction_layout
 from squirrel_memory.extractors.labelled_points import labelled_points
-from squirrel_memory.extractors.learned import FOUND_PREFIX, learned
 from squirrel_memory.extractors.learned import IMPORTANCE as LEARNED_IMPORTANCE
+from squirrel_memory.extractors.learned import learned
 from squirrel_memory.extractors.log_failures import log_failures
 from squirrel_memory.extractors.placements import IMPORTANCE as PLACEMENT_IMPORTANCE
 from squirrel_memory.extractors.placements import KEY_PREFIX, Placement, placements
-from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.read_instructions import IMPORTANCE as READ_RULE_IMPORTANCE
 from squirrel_memory.extractors.read_instructions import read_rules
 from squirrel_memory.extractors.readme_commands import IMPORTANCE as README_COMMANDS_IMPORTANCE

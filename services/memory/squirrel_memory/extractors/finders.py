@@ -25,6 +25,7 @@ from squirrel_memory.extractors.finder_parts import (
     problems_and_findings,
 )
 from squirrel_memory.extractors.finder_rows import Extract, Finder, files_of, one
+from squirrel_memory.extractors.firmness import STANDING_TAG
 from squirrel_memory.extractors.labelled_fixes import labelled_fixes
 from squirrel_memory.extractors.listed_caveats import IMPORTANCE as CAVEAT_IMPORTANCE
 from squirrel_memory.extractors.listed_caveats import listed_caveats
@@ -34,7 +35,6 @@ from squirrel_memory.extractors.missing_manifests import IMPORTANCE as MISSING_I
 from squirrel_memory.extractors.missing_manifests import missing_manifests
 from squirrel_memory.extractors.missing_tools import IMPORTANCE as MISSING_TOOL_IMPORTANCE
 from squirrel_memory.extractors.missing_tools import missing_tools
-from squirrel_memory.extractors.preferences import STANDING_TAG
 from squirrel_memory.extractors.project_finders import PROJECT_ROWS
 from squirrel_memory.extractors.prose_answers import IMPORTANCE as PROSE_DECISION_IMPORTANCE
 from squirrel_memory.extractors.prose_answers import prose_answers

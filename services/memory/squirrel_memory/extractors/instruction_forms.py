@@ -5,7 +5,7 @@ npm", "don't add comments", "keep commit messages short" (a habit form): each fo
 and the subject the instruction is keyed by. The user's likings ("I prefer …", "I hate when
 …") are `liking_forms`', corrections asked as questions ("did you push?") `asked_forms`', the
 cleaning of an object `instruction_parts`'. Whether a statement is a standing rule or a
-tentative one, and how much it weighs, is `preferences`' to say.
+tentative one is `preferences`' to say, and how much it weighs `firmness`'.
 """
 
 from __future__ import annotations

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.own_words import CODE_BLOCK
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     EMPHASIS_STEP,
@@ -27,6 +26,7 @@ from squirrel_memory.extractors.preferences import (
     TENTATIVE_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.own_words import CODE_BLOCK
 from squirrel_memory.extractors.wording import strip_markdown
 from squirrel_memory.extractors.working_habits import HABIT_STEP, around, is_question
 from squirrel_memory.models import Scope

@@ -19,16 +19,41 @@ Directives about the task at hand ("don't push yet", "don't change this file", "
 anything, just validate it works") are dropped.
 The forms a clause's instruction takes, and its clean wording, are `instruction_forms`'; the
 words that make a clause standing or tie it to the task, `standing_marks`'; the user quoting
-an instruction given before, `said_before`'.
+an instruction given before, `said_before`'; the cues of a correction, of emphasis or of an
+approval gate, `instruction_cues`'; how firm the instruction is, in tags and importance,
+`firmness`'.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from squirrel_memory.extractors.asked_forms import asked_statement
 from squirrel_memory.extractors.clauses import clauses
+from squirrel_memory.extractors.firmness import (
+    EMPHASIS_STEP,
+    EMPHASIS_TAG,
+    REASONED_TAG,
+    RESTATED_TAG,
+    STANDING_IMPORTANCE,
+    STANDING_TAG,
+    TENTATIVE_IMPORTANCE,
+    TENTATIVE_TAG,
+    StatedPreference,
+    preference,
+)
+from squirrel_memory.extractors.instruction_cues import (
+    CORRECTION_LEAD,
+    DONT_ANY,
+    EMPHASIS,
+    GATE,
+    INSIST,
+    NO_GATE,
+    SENTENCE_END,
+    clause_head,
+    instead_this_time,
+    is_process_rule,
+)
 from squirrel_memory.extractors.instruction_forms import (
     AT_THE_END,
     habit_statement,
@@ -90,122 +115,8 @@ from squirrel_memory.extractors.way_reasons import (
     reasoned_by_way,
     way_after_refusal,
 )
-from squirrel_memory.extractors.wording import stem, word_set
 from squirrel_memory.extractors.written_requests import without_written_warnings
 from squirrel_memory.models import Scope
-
-#: Importance of an instruction phrased as a general rule, and of a one-off (tentative) one.
-STANDING_IMPORTANCE = 0.7
-CHOICE_IMPORTANCE = 0.75
-TENTATIVE_IMPORTANCE = 0.25
-#: What the user's emphasis ("NEVER", "!!", "it's important") and a correction add.
-EMPHASIS_STEP = 0.1
-CORRECTION_STEP = 0.05
-#: The most a stated instruction's emphasis can lift it to (recurrence alone goes further).
-MAX_STATED_IMPORTANCE = 0.85
-#: Importance of an instruction the user says they gave before ("as I said, …").
-REPEATED_IMPORTANCE = 0.7
-#: Tags that say how an instruction was found; `recurrence` promotes `tentative` ones.
-STANDING_TAG = "standing"
-TENTATIVE_TAG = "tentative"
-CORRECTION_TAG = "correction"
-EMPHASIS_TAG = "emphasis"
-#: The tag `recurrence` gives an instruction seen again; a message saying "I told you" is one.
-SAID_BEFORE_TAG = "recurring"
-#: The tag of an instruction said in two or more messages of one episode (and of a routine
-#: asked after each of two pieces of work in one session): repeated, not yet in another session.
-REPEATED_TAG = "repeated"
-#: The tag of a rule kept whole with the reason the project gives for it (`reasoned_rules`).
-REASONED_TAG = "reasoned"
-#: The tag of words the user says they said before that no form reads as an instruction
-#: ("as I said before: constructor injection, no field injection"): kept only where they say
-#: again an instruction the user gave (`candidate_decisions`), whose wording stays.
-RESTATED_TAG = "restated"
-
-
-#: "No need to …", "no problem", "no rush" open a reply that waives or reassures; they say no
-#: "no" to what the assistant did.
-_CORRECTION_LEAD = re.compile(
-    r"^(?:no(?!\s+(?:need|problem|worries|rush|hurry|pressure)\b)|nope|nah|wrong|not like that|"
-    r"that's not (?:it|right|what i (?:asked|meant)))\b"
-    r"[\s,.!:;—–-]*",
-    re.IGNORECASE,
-)
-#: A lead that insists on what follows ("make sure to …", "remember to …"): with a condition
-#: ("… before you commit") the directive after it is a rule of conduct, tentative unless said
-#: as a rule; without one it is usually about the task at hand.
-_INSIST = re.compile(
-    r"^(?:(?:please|pls|and|also|so|ok|okay)\s+)*(?:make sure (?:to|that you|you)|be sure to|"
-    r"remember to)\b",
-    re.IGNORECASE,
-)
-#: A change made only with the user's approval ("without asking me first", "unless I approve
-#: it"): a rule of conduct, even when it names "it" (the change the rule is about).
-_GATE = re.compile(
-    r"\b(?:without (?:my |your |the user'?s |an? |explicit )?(?:approval|permission|ok|go-ahead|"
-    r"asking(?: me)?|confirmation|checking with me)|unless i (?:approve|say so|ask|confirm|agree)|"
-    r"until i (?:approve|say so|confirm|agree|review)|"
-    # "I did not say commit": done without being asked, which the rule is about
-    r"^i (?:did not|didn'?t|never) (?:say|said|ask|asked|tell|told|want|wanted)\b)",
-    re.IGNORECASE,
-)
-#: "no file changes without approval": a thing the work must not do without the user's yes.
-_NO_GATE = re.compile(
-    r"^no (?P<x>[\w`'./-]+(?:\s[\w`'./-]+){0,4}?)\s+(?P<gate>(?:without|unless|until)\s.{3,80}?)"
-    r"[\s.!]*$",
-    re.IGNORECASE,
-)
-#: Emphasis: a directive word in capitals, doubled punctuation, a weight word.
-_EMPHASIS = re.compile(
-    r"\b(?:ALWAYS|NEVER|DON'?T|DO NOT|NOT|MUST|STOP|NO|ONLY|EVERY|ALL|EVERYONE|EVERYBODY|"
-    r"EVERYTHING|ANYONE|NOBODY)\b|!!|\b(?i:please,?\s+please|really|"
-    r"seriously|absolutely|important|crucial|critical|make sure|under no circumstances|"
-    r"(?:just )?to be (?:clear|explicit|precise)|to clarify|for clarity|"
-    r"(?:please )?remember(?: that| to)?|don'?t forget|keep in mind|i mean it)\b"
-)
-#: Verbs of how work is carried out (not what to build), for corrections without "no".
-_PROCESS = word_set(
-    "keep continue push commit finish stop wait ask check verify test run lint format rebase ",
-    "squash document update",
-)
-#: A plain "don't" over the whole of the work ("don't fix anything", "don't touch the code")
-#: followed by what to do instead this time ("…, but just validate it", "…, I just want the
-#: size of it"): the two set the scope
-#: of the request at hand, not a rule for later work. One means for another ("don't use npm,
-#: just use pnpm", "don't mock the db, just hit the real one") is no scope: it stays a rule.
-_DONT_ANY = re.compile(
-    r"^(?:don'?t|do not)\s+[a-z-]+\s+(?:anything|everything|any\s+[a-z-]+|the code|it|this|that)"
-    r"(?:\s+else)?$",
-    re.IGNORECASE,
-)
-_JUST = re.compile(
-    r"^[\s,]*(?:(?:but|and)\s+)*(?:(?:i|we)(?:['’]m|\s+am|\s+are)?\s+)?(?:just|only|simply)\s+[a-z]",
-    re.IGNORECASE,
-)
-_SENTENCE_END = re.compile(r"[.!?\n]")
-
-
-@dataclass(frozen=True, slots=True)
-class StatedPreference:
-    """An instruction found in one clause: key, clean statement, scope and how firm it is."""
-
-    key: str
-    content: str
-    tags: tuple[str, ...]
-    scope: Scope
-    importance: float
-    correction: bool = False
-    standing: bool = False
-
-
-def _is_process_rule(clause: str) -> bool:
-    """ "keep going until every task is done", "push when you are done": how to work, said
-    right after the assistant acted, with the condition that makes it a rule of conduct."""
-    words = clause.split(maxsplit=1)
-    if not words:  # nothing left after a place word ("here", "in this repo")
-        return False
-    verb = stem(words[0].lower())
-    return (verb in _PROCESS or words[0].lower() in _PROCESS) and bool(CONDITIONED.search(clause))
 
 
 def stated_preferences(text: str, *, after_assistant_action: bool) -> list[StatedPreference]:
@@ -216,14 +127,14 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
     """
     message = mended_spelling(without_written_warnings(text.strip()))
     # "no emojis please" is a way of working refused, not a "no, …" that corrects
-    correction = bool(after_assistant_action and _CORRECTION_LEAD.match(message)) and not (
+    correction = bool(after_assistant_action and CORRECTION_LEAD.match(message)) and not (
         way_statement(message.split("\n", 1)[0])
         or ruled_out_for_good(message)
         # "No globals. Pass the config …": a thing ruled out, the sentence's own "no"
-        or ruled_out_thing(_SENTENCE_END.split(message, maxsplit=1)[0]) is not None
+        or ruled_out_thing(SENTENCE_END.split(message, maxsplit=1)[0]) is not None
     )
     if correction:
-        message = _CORRECTION_LEAD.sub("", message, count=1)
+        message = CORRECTION_LEAD.sub("", message, count=1)
     marker_at = marker_start(message)
     undone = after_assistant_action and undoes_step(message)
     said_before = bool(SAID_BEFORE.search(message))
@@ -278,7 +189,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             not own_mark
             and (TASK_SPOT.search(written) or ("here" in written and HERE_SPOT.search(written)))
             and not WE.search(written)
-            and not _GATE.search(body)
+            and not GATE.search(body)
             and not lesson_reason(read)
         ):
             # "always return 404 in this handler": a rule of one spot of the task, also after a
@@ -297,7 +208,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             or stated_practice(team_as_we(body), verbs=VERBS, task_words=ONE_OFF) is not None
         )
         result = asked_statement(body) if after_assistant_action else None
-        if result is None and (match := _NO_GATE.match(body)):
+        if result is None and (match := NO_GATE.match(body)):
             result = worded(f"no {match.group('x')} {match.group('gate')}", body)
         asked = process = result is not None
         if result is None and not clause.endswith("?"):
@@ -306,14 +217,14 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             standing = standing or result is not None
             asked = process = False
         if result is None and not clause.endswith("?"):
-            process = after_assistant_action and _is_process_rule(body)
+            process = after_assistant_action and is_process_rule(body)
             result = statement(
                 body,
                 imperative_ok=standing
                 or correction
                 or process
                 or told_before
-                or bool(_INSIST.match(written) and CONDITIONED.search(body))
+                or bool(INSIST.match(written) and CONDITIONED.search(body))
                 or routine is not None
                 or bool(AT_THE_END.match(body)),
                 standing=standing,
@@ -348,7 +259,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             result is None
             and (told_before or ever or marked or standing_words(written))
             # "no remote-config SDKs, we don't ship trackers": the thing before its reason
-            and (thing := ruled_out_thing(body) or ruled_out_thing(_head(body)))
+            and (thing := ruled_out_thing(body) or ruled_out_thing(clause_head(body)))
         ):
             # "again: no Lombok!", "no force push. ever.", "in general: no remote-config SDKs":
             # a thing ruled out, said as a rule
@@ -375,7 +286,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             and ONE_OFF.search(result.subject)
         ):
             continue  # "Going forward, …. Commit this as 'wip'": the task after the marker
-        gated = bool(_GATE.search(body))
+        gated = bool(GATE.search(body))
         if (
             not standing
             and not result.choice
@@ -391,17 +302,17 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             and not correction
             and not gated
             and not told_before
-            and _DONT_ANY.match(_head(body))
-            and _instead_this_time(message, listed, index)
+            and DONT_ANY.match(clause_head(body))
+            and instead_this_time(message, listed, index)
         ):
             continue  # "don't fix anything, just validate it works": how to do this request
         found.append(
-            _preference(
+            preference(
                 result,
                 clause,
                 standing or result.choice,
                 correction or process or gated or (stepped is not None and undone),
-                emphasis=bool(_EMPHASIS.search(written)),
+                emphasis=bool(EMPHASIS.search(written)),
                 said_before=told_before,
             )
         )
@@ -432,33 +343,9 @@ def _restated(body: str) -> StatedPreference | None:
     )
 
 
-def _head(clause: str) -> str:
-    """A clause up to its first comma, without end punctuation."""
-    return clause.split(",", 1)[0].strip().rstrip(".!?").strip()
-
-
-def _instead_this_time(message: str, listed: list[tuple[str, str]], index: int) -> bool:
-    """Whether the clause at `index` is followed, in the same sentence, by what to do instead
-    ("don't fix anything, but just validate it works", "don't touch the code, just run the
-    tests"): the pair says how to carry out the request at hand."""
-    written = listed[index][0]
-    _, comma, rest = written.partition(",")
-    if comma and _JUST.match(rest):
-        return True
-    if index + 1 >= len(listed):
-        return False
-    start = message.find(written)
-    following = listed[index + 1][0]
-    stem_end = start + len(written.rstrip(".!? "))
-    end = message.find(following, stem_end) if start >= 0 else -1
-    if end < 0 or _SENTENCE_END.search(message[stem_end:end]):
-        return False
-    return bool(_JUST.match(following))
-
-
 def _reasoned(rule: ReasonedRule) -> StatedPreference:
     """A requirement grounded in what the project is: a standing rule of this project."""
-    emphasis = bool(_EMPHASIS.search(rule.said))
+    emphasis = bool(EMPHASIS.search(rule.said))
     tags = (
         "preference",
         topic(rule.subject),
@@ -473,44 +360,4 @@ def _reasoned(rule: ReasonedRule) -> StatedPreference:
         scope=Scope.PROJECT,
         importance=round(STANDING_IMPORTANCE + (EMPHASIS_STEP if emphasis else 0.0), 3),
         standing=True,
-    )
-
-
-def _preference(
-    found: Found,
-    clause: str,
-    standing: bool,
-    correction: bool,
-    *,
-    emphasis: bool = False,
-    said_before: bool = False,
-) -> StatedPreference:
-    """The instruction with its tags and importance: a rule outranks a one-off; the user's
-    emphasis and a correction add weight; "as I said" makes it a rule said before."""
-    standing = standing or said_before
-    kind = STANDING_TAG if standing else TENTATIVE_TAG
-    marks = (
-        CORRECTION_TAG if correction else None,
-        EMPHASIS_TAG if emphasis else None,
-        SAID_BEFORE_TAG if said_before else None,
-    )
-    tags = tuple(t for t in ("preference", topic(found.subject), kind, *marks) if t)
-    if not standing:
-        importance = TENTATIVE_IMPORTANCE + (CORRECTION_STEP if correction else 0.0)
-    elif said_before:
-        importance = REPEATED_IMPORTANCE
-    else:
-        importance = CHOICE_IMPORTANCE if found.choice else STANDING_IMPORTANCE
-    importance = round(
-        min(MAX_STATED_IMPORTANCE, importance + (EMPHASIS_STEP if emphasis else 0.0)), 3
-    )
-    scope = instruction_scope(clause)
-    return StatedPreference(
-        key=instruction_key(found.subject, choice=found.choice),
-        content=found.content,
-        tags=tags,
-        scope=scope,
-        importance=importance,
-        correction=correction,
-        standing=standing,
     )

@@ -22,13 +22,9 @@ from itertools import pairwise
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import event_text, user_words
+from squirrel_memory.extractors.firmness import STANDING_IMPORTANCE, STANDING_TAG, StatedPreference
 from squirrel_memory.extractors.instruction_keys import instruction_key, topic
 from squirrel_memory.extractors.own_words import CODE_BLOCK
-from squirrel_memory.extractors.preferences import (
-    STANDING_IMPORTANCE,
-    STANDING_TAG,
-    StatedPreference,
-)
 from squirrel_memory.extractors.wording import sentence, strip_markdown
 from squirrel_memory.models import Scope, StoredEvent
 

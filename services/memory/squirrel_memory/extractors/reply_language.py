@@ -27,8 +27,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.activity import user_requests
+from squirrel_memory.extractors.firmness import STANDING_IMPORTANCE, STANDING_TAG
 from squirrel_memory.extractors.own_words import own_words
-from squirrel_memory.extractors.preferences import STANDING_IMPORTANCE, STANDING_TAG
 from squirrel_memory.extractors.wording import strip_markdown, word_set
 from squirrel_memory.models import StoredEvent
 

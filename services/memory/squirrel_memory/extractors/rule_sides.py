@@ -1,6 +1,6 @@
 """Which side a rule takes: a rule that bans or one that asks ("Never use tabs." / "Always use
 tabs."), the side a choice takes ("Use pnpm, not npm."), and the figures it names ("2 spaces"),
-for telling two rules in shared words apart (`recurrence`)."""
+for telling two rules in shared words apart (`paraphrases`, `recurrence`)."""
 
 from __future__ import annotations
 

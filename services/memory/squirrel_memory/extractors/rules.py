@@ -39,15 +39,8 @@ from squirrel_memory.extractors.exchange import (
 from squirrel_memory.extractors.facts import project_facts
 from squirrel_memory.extractors.finder_docs import WITHOUT_REPOSITORY
 from squirrel_memory.extractors.finders import FOUND
-from squirrel_memory.extractors.item_steps import item_steps
-from squirrel_memory.extractors.latest_reads import latest_reads
-from squirrel_memory.extractors.lead_in_commands import without_restated
-from squirrel_memory.extractors.learned import FOUND_PREFIX
-from squirrel_memory.extractors.lifted_bans import without_lifted
-from squirrel_memory.extractors.one_thing_rules import about_one_thing
-from squirrel_memory.extractors.passing_rules import standing_text, takes_back
-from squirrel_memory.extractors.portability import portability_habit
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.finding_sentences import FOUND_PREFIX
+from squirrel_memory.extractors.firmness import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     EMPHASIS_STEP,
@@ -57,6 +50,13 @@ from squirrel_memory.extractors.preferences import (
     REPEATED_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.item_steps import item_steps
+from squirrel_memory.extractors.latest_reads import latest_reads
+from squirrel_memory.extractors.lead_in_commands import without_restated
+from squirrel_memory.extractors.lifted_bans import without_lifted
+from squirrel_memory.extractors.one_thing_rules import about_one_thing
+from squirrel_memory.extractors.passing_rules import standing_text, takes_back
+from squirrel_memory.extractors.portability import portability_habit
 from squirrel_memory.extractors.proposals import accepted_proposals
 from squirrel_memory.extractors.rejected_lines import without_rejected
 from squirrel_memory.extractors.reviewed_changes import reviewed_changes

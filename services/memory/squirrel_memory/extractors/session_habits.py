@@ -28,9 +28,7 @@ import re
 from dataclasses import replace
 
 from squirrel_memory.extractors.clauses import clauses
-from squirrel_memory.extractors.instruction_keys import instruction_key, topic
-from squirrel_memory.extractors.instruction_scope import instruction_scope
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_TAG,
     EMPHASIS_TAG,
     REPEATED_TAG,
@@ -38,6 +36,8 @@ from squirrel_memory.extractors.preferences import (
     TENTATIVE_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.instruction_keys import instruction_key, topic
+from squirrel_memory.extractors.instruction_scope import instruction_scope
 
 #: Importance of a one-session habit: above a one-off (`TENTATIVE_IMPORTANCE`) and a stressed
 #: one-off (0.3), below a routine asked in one session (0.45) and anything said in two.

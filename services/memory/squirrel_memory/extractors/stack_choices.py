@@ -41,16 +41,16 @@ from collections.abc import Sequence
 from functools import cache
 
 from squirrel_core.command_table import command_table
-from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
-from squirrel_memory.extractors.instruction_parts import ONE_OFF
-from squirrel_memory.extractors.manifests import LIBRARIES
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     STANDING_IMPORTANCE,
     STANDING_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.instruction_keys import instruction_key, tool_words, topic
+from squirrel_memory.extractors.instruction_parts import ONE_OFF
+from squirrel_memory.extractors.manifests import LIBRARIES
 from squirrel_memory.extractors.wanted_ways import quoted, said_sentences
 from squirrel_memory.extractors.wording import word_set
 from squirrel_memory.models import Scope

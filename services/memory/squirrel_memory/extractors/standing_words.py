@@ -23,12 +23,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from squirrel_memory.extractors.firmness import STANDING_IMPORTANCE, STANDING_TAG, StatedPreference
 from squirrel_memory.extractors.own_words import own_words
-from squirrel_memory.extractors.preferences import (
-    STANDING_IMPORTANCE,
-    STANDING_TAG,
-    StatedPreference,
-)
 from squirrel_memory.extractors.said_requests import words_of
 from squirrel_memory.extractors.wording import strip_markdown
 from squirrel_memory.models import Scope

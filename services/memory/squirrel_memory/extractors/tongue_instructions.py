@@ -32,10 +32,7 @@ from dataclasses import replace
 
 from squirrel_memory.extractors.applied_files import INTERIM_TAG
 from squirrel_memory.extractors.clauses import clauses
-from squirrel_memory.extractors.instruction_keys import instruction_key, topic
-from squirrel_memory.extractors.instruction_scope import instruction_scope
-from squirrel_memory.extractors.instruction_words import instruction_words
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     EMPHASIS_STEP,
@@ -49,6 +46,9 @@ from squirrel_memory.extractors.preferences import (
     TENTATIVE_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.instruction_keys import instruction_key, topic
+from squirrel_memory.extractors.instruction_scope import instruction_scope
+from squirrel_memory.extractors.instruction_words import instruction_words
 from squirrel_memory.extractors.reply_language import (
     function_word_counts,
     language_name,

@@ -19,12 +19,8 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.clauses import clauses
+from squirrel_memory.extractors.firmness import STANDING_IMPORTANCE, STANDING_TAG, StatedPreference
 from squirrel_memory.extractors.instruction_keys import instruction_key
-from squirrel_memory.extractors.preferences import (
-    STANDING_IMPORTANCE,
-    STANDING_TAG,
-    StatedPreference,
-)
 from squirrel_memory.models import Scope
 
 #: Each convention: how it is named, the memory's statement, the words of its key.

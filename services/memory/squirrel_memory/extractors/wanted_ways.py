@@ -46,10 +46,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.instruction_keys import instruction_key, topic
-from squirrel_memory.extractors.instruction_parts import ONE_OFF
-from squirrel_memory.extractors.own_words import own_words
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     EMPHASIS_STEP,
@@ -60,6 +57,9 @@ from squirrel_memory.extractors.preferences import (
     TENTATIVE_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.instruction_keys import instruction_key, topic
+from squirrel_memory.extractors.instruction_parts import ONE_OFF
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.wording import strip_markdown, word_set
 from squirrel_memory.models import Scope
 

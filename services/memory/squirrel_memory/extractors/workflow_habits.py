@@ -45,8 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from squirrel_memory.extractors.own_words import own_words
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     EMPHASIS_STEP,
@@ -58,6 +57,7 @@ from squirrel_memory.extractors.preferences import (
     TENTATIVE_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.reply_habits import (
     AND_CLAUSE,
     ANSWER_SHORT,

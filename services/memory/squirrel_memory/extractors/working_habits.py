@@ -27,8 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from squirrel_memory.extractors.own_words import CODE_BLOCK
-from squirrel_memory.extractors.preferences import (
+from squirrel_memory.extractors.firmness import (
     CORRECTION_STEP,
     CORRECTION_TAG,
     EMPHASIS_STEP,
@@ -38,8 +37,9 @@ from squirrel_memory.extractors.preferences import (
     TENTATIVE_IMPORTANCE,
     TENTATIVE_TAG,
     StatedPreference,
-    stated_preferences,
 )
+from squirrel_memory.extractors.own_words import CODE_BLOCK
+from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.tongue_instructions import (
     instruction_language,
     tongue_instructions,

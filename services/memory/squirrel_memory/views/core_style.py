@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import Protocol, TypeVar
 
 from squirrel_core.host_files import SKILL_TAG, WRITTEN_TAG
-from squirrel_memory.extractors.preferences import REPEATED_TAG
+from squirrel_memory.extractors.firmness import REPEATED_TAG
 from squirrel_memory.extractors.reply_language import KEY as REPLY_LANGUAGE_KEY
 from squirrel_memory.extractors.session_habits import TAG as HABIT_SO_FAR_TAG
 from squirrel_memory.extractors.wanted_ways import DELIBERATE_TAG
