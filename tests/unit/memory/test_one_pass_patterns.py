@@ -13,6 +13,19 @@ from tests.one_pass import answers
 
 #: (module, function, arguments, what it answers) for each hostile text.
 CALLS = [
+    # A commit message tried for the line that closes an issue.
+    (
+        "squirrel_memory.extractors.evidence.git_ways",
+        "closing_line",
+        "'fixes' + ' ' * 300_000",
+        "",
+    ),
+    (
+        "squirrel_memory.extractors.evidence.git_ways",
+        "closing_line",
+        "'Fixes' + ' \\t:' * 100_000 + ' x'",
+        "",
+    ),
     # A read's output tried as a file wrapped in tags, its lines numbered `N: `.
     (
         "squirrel_memory.extractors.file_reads",

@@ -30,6 +30,7 @@ from squirrel_memory.extractors.evidence import (
 )
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
 from squirrel_memory.extractors.evidence.final_checks import final_checks, wider_gate
+from squirrel_memory.extractors.evidence.git_ways import git_ways
 from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
 from squirrel_memory.extractors.evidence.reported_tests import reported_test_command
 from squirrel_memory.extractors.evidence.test_reports import discovered_tests
@@ -122,6 +123,7 @@ def evidence_candidates(
     if done is not None:
         findings.append(done)
     findings.extend(workflows(found))
+    findings.extend(git_ways(found))
     worktree = worktree_recipe(found, root)
     if worktree is not None:
         findings.append(worktree)
