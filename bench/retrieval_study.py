@@ -102,7 +102,10 @@ async def run(args: argparse.Namespace, root: Path) -> int:
         total = [total[0] + hit, total[1] + nothing, total[2] + asked]
         print(f"| {group} | {asked} | {hit} | {nothing} |")
     print(f"| all | {total[2]} | {total[0]} | {total[1]} |")
-    print(f"\noff-topic questions answered (must be 0): {off[0]}/{off[1]}")
+    print(
+        f"\noff-topic questions answered: {off[0]}/{off[1]} (by a word they share with a memory;"
+        " a question's intent must add none)"
+    )
     print(
         "retrieval_queries.json abstain queries answered by search (hand-written memories):"
         f" {sum(labelled)}/{len(labelled)}"
