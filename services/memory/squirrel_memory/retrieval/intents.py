@@ -18,8 +18,11 @@ shares a verb keeps getting nothing. The memories answering an intent are ranked
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from importlib import resources
+from typing import Any
 
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.queries import is_generic, stem
@@ -83,96 +86,30 @@ class Intent:
         return None
 
 
-_PROJECT = "project repo repository codebase app application tool library package program"
-_FACT = frozenset({MemoryType.PROJECT_FACT})
-_HOW_TO = frozenset({MemoryType.RECIPE, MemoryType.PROJECT_FACT})
+def _intent(row: dict[str, Any], project: str) -> Intent:
+    """An intent of `intents.toml` (its "{project}" the file's `project` words)."""
 
-INTENTS: tuple[Intent, ...] = (
-    Intent(
-        "what the project is",
-        asks=_stems("what whats describe tell explain purpose overview summary summarize"),
-        cues=_stems(f"{_PROJECT} service site software purpose overview do does"),
-        words=_stems("thing exactly main goal point whole overall built intended meant"),
-        key_words=_ordered("about build stack brief products purpose"),
-        types=_FACT,
-    ),
-    Intent(
-        "what it is written in",
-        asks=frozenset(),
-        cues=_stems(
-            "language languages written stack framework frameworks tech technology"
-            " technologies toolchain runtime"
-        ),
-        words=_stems(f"{_PROJECT} main primary programming code built build manager version"),
-        key_words=_ordered("language stack package about build requirements"),
-        types=_FACT,
-    ),
-    Intent(
-        "how to run it",
-        asks=frozenset(),
-        cues=_stems("run start launch try serve restart boot spin preview demo execute"),
-        words=_stems(
-            f"{_PROJECT} locally local dev development server mode cli up phone device emulator"
-            " browser machine instance service binary first"
-        ),
-        key_words=_ordered("run start serve dev launch preview demo"),
-        types=_HOW_TO,
-    ),
-    Intent(
-        "how to test it",
-        asks=frozenset(),
-        cues=_stems("test tests testing tested suite spec specs"),
-        words=_stems(f"{_PROJECT} run running command unit e2e integration end single locally"),
-        key_words=_ordered("test verify checks spec"),
-        types=_HOW_TO,
-    ),
-    Intent(
-        "how to build it",
-        asks=frozenset(),
-        cues=_stems("build compile install setup bundle"),
-        words=_stems(f"{_PROJECT} binary locally release dependencies deps source debug"),
-        key_words=_ordered("build compile install setup bundle"),
-        types=_HOW_TO,
-    ),
-    Intent(
-        "where things are",
-        asks=_stems("where layout structure structured organised organized laid"),
-        cues=_stems(
-            f"{_PROJECT} source sources src code tests benchmarks benches docs documentation"
-            " headers files folders directory directories layout structure structured"
-            " organised organized laid live lives located kept config configuration examples"
-            " scripts entry modules packages pages assets components templates"
-        ),
-        words=_stems("out point main"),
-        key_words=_ordered("where layout headers folders entry pages structure tree"),
-        types=_FACT,
-    ),
-    Intent(
-        "how the user wants to be answered",
-        asks=_stems("you your my me"),
-        cues=_stems(
-            "answer answers reply replies respond response responses tone verbose terse"
-            " long short length language write explain prefer like work show format"
-        ),
-        words=_stems(
-            "code change changes edit editing before after diff detail detailed way style should"
-        ),
-        key_words=(),
-        types=frozenset({MemoryType.USER_STYLE}),
-        any_key=True,
-    ),
-    Intent(
-        "how commits are written",
-        asks=frozenset(),
-        cues=_stems("commit commits committing"),
-        words=_stems(
-            "message messages style format convention conventions subject subjects"
-            " write branch push follow"
-        ),
-        key_words=_ordered("commit"),
-        types=frozenset(),
-    ),
-)
+    def text(field: str) -> str:
+        return str(row.get(field, "")).replace("{project}", project)
+
+    return Intent(
+        str(row["name"]),
+        asks=_stems(text("asks")),
+        cues=_stems(text("cues")),
+        words=_stems(text("words")),
+        key_words=_ordered(text("key_words")),
+        types=frozenset(MemoryType(t) for t in text("types").split()),
+        any_key=bool(row.get("any_key", False)),
+    )
+
+
+def _load() -> tuple[Intent, ...]:
+    data = tomllib.loads(resources.files(__package__).joinpath("intents.toml").read_text())
+    return tuple(_intent(row, data["project"]) for row in data["intent"])
+
+
+INTENTS: tuple[Intent, ...] = _load()
+"""The kinds of question search answers by the memories' kind (`intents.toml`)."""
 
 
 def question_intents(text: str) -> tuple[Intent, ...]:
