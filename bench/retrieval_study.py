@@ -1,5 +1,5 @@
 """Does search find the memory that answers a question put in other words, and abstain when
-none does? A blind study on made-up projects (`bench.retrieval_study_cases`).
+none does? A blind study on made-up projects (`bench/data/retrieval_study.toml`).
 
 Each project's memories (the shapes the extractors write: what the project is, its language and
 stack, recipes, pitfalls, the user's style, where things are) are stored in their own SQLite
@@ -19,6 +19,7 @@ import asyncio
 import json
 import sys
 import tempfile
+import tomllib
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,18 +27,19 @@ from pathlib import Path
 import structlog
 
 from bench.retrieval_quality import DEFAULT_DATA, choose_embedder
-from bench.retrieval_study_cases import OFF_TOPIC, PROJECTS
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
 from squirrel_memory.retrieval import Retriever, embedding_text
+from squirrel_memory.retrieval.intents import question_intents
 from squirrel_memory.storage import SqliteBackend, Store
 
 USER = "dain"
 TOP_K = 5
+CASES = Path(__file__).resolve().parent / "data" / "retrieval_study.toml"
 
 
 async def _filled(
-    backend: SqliteBackend, root: Path, name: str, memories: Sequence[tuple[str, str, str]]
+    backend: SqliteBackend, root: Path, name: str, memories: Sequence[Sequence[str]]
 ) -> Store:
     folder = root / name
     folder.mkdir()
@@ -70,30 +72,32 @@ async def run(args: argparse.Namespace, root: Path) -> int:
     found: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # found, nothing, asked
     off = [0, 0]  # answered, asked
     misses: list[str] = []
-    for project in PROJECTS:
-        store = await _filled(backend, root, project.name, project.memories)
+    cases = tomllib.loads(CASES.read_text(encoding="utf-8"))
+    projects = cases["project"]
+    for project in projects:
+        store = await _filled(backend, root, project["name"], project["memories"])
         retriever = await _retriever(store, embedder)
-        for group, question, key in project.questions:
+        for group, question, key in project["questions"]:
             keys = await _keys(retriever, question)
             row = found[group]
             row[0] += key in keys
             row[1] += not keys
             row[2] += 1
             if key not in keys:
-                misses.append(f"[{project.name}] {question} -> want {key}, got {keys}")
-        for question in OFF_TOPIC:
+                misses.append(f"[{project['name']}] {question} -> want {key}, got {keys}")
+        for question in cases["off_topic"]:
             keys = await _keys(retriever, question)
             off[0] += bool(keys)
             off[1] += 1
             if keys:
-                misses.append(f"[{project.name}] OFF-TOPIC {question} -> got {keys}")
+                misses.append(f"[{project['name']}] OFF-TOPIC {question} -> got {keys}")
     data = json.loads(DEFAULT_DATA.read_text(encoding="utf-8"))
     hand = [(m["type"], m["key"], m["content"]) for m in data["memories"]]
     store = await _filled(backend, root, "labelled", hand)
     retriever = await _retriever(store, embedder)
     abstain = [q["query"] for q in data["queries"] if not q["relevant"]]
     labelled = [bool(await _keys(retriever, q)) for q in abstain]
-    print(f"embedder: {embedder_name}; {len(PROJECTS)} made-up projects, top {TOP_K}\n")
+    print(f"embedder: {embedder_name}; {len(projects)} made-up projects, top {TOP_K}\n")
     print("| questions | asked | answer in top 5 | got nothing |")
     print("|---|---|---|---|")
     total = [0, 0, 0]
@@ -102,9 +106,10 @@ async def run(args: argparse.Namespace, root: Path) -> int:
         total = [total[0] + hit, total[1] + nothing, total[2] + asked]
         print(f"| {group} | {asked} | {hit} | {nothing} |")
     print(f"| all | {total[2]} | {total[0]} | {total[1]} |")
+    with_intent = sum(1 for q in cases["off_topic"] if question_intents(q))
     print(
-        f"\noff-topic questions answered: {off[0]}/{off[1]} (by a word they share with a memory;"
-        " a question's intent must add none)"
+        f"\noff-topic questions answered: {off[0]}/{off[1]} (by a word they share with a memory);"
+        f" off-topic questions with an intent (must be 0): {with_intent}/{len(cases['off_topic'])}"
     )
     print(
         "retrieval_queries.json abstain queries answered by search (hand-written memories):"
