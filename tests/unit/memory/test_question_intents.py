@@ -12,6 +12,7 @@ import pytest
 
 from squirrel_memory.models import MemoryType
 from squirrel_memory.retrieval import Retriever
+from squirrel_memory.retrieval import retriever as retriever_module
 from squirrel_memory.retrieval.intents import question_intents
 from squirrel_memory.storage import SqliteStore
 from tests.unit.memory.test_retrieval import add_memory
@@ -157,3 +158,12 @@ def test_a_list_of_words_is_no_question_and_has_no_intent(text: str) -> None:
 async def test_a_search_for_words_that_asks_no_question_is_not_lifted(retriever: Retriever) -> None:
     page = await retriever.search(retriever.project_id, "restart the server", 5)
     assert page.results == ()
+
+
+async def test_an_old_answer_beyond_the_recent_memories_read_is_found_by_its_key(
+    retriever: Retriever, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "build" is the second memory written: the two most recent ones read hold no answer.
+    monkeypatch.setattr(retriever_module, "INTENT_SAMPLE", 2)
+    page = await retriever.search(retriever.project_id, "what is this repository?", 5)
+    assert "build" in [r.key for r in page.results]

@@ -286,7 +286,8 @@ class Retriever:
     async def _answering(
         self, project_id: str, intents: tuple[Intent, ...], types: list[MemoryType] | None
     ) -> list[MemoryItem]:
-        """The memories (of `types`, at most `INTENT_SAMPLE` read) answering `intents`."""
+        """The memories of `types` answering `intents`: among the `INTENT_SAMPLE` most recently
+        updated and the `INTENT_SAMPLE` best BM25 hits of the intents' key words."""
         if not intents:
             return []
         kinds = intent_types(intents)
@@ -294,7 +295,15 @@ class Retriever:
             kinds = [t for t in kinds if t in types]
             if not kinds:
                 return []
-        items, _ = await self._store.list_memories(project_id, kinds or types, limit=INTENT_SAMPLE)
+        kinds = kinds or types
+        items, _ = await self._store.list_memories(project_id, kinds, limit=INTENT_SAMPLE)
+        # In a larger project the answer may be older than the memories read: those whose key
+        # holds one of the intents' key words are found by BM25 too (but for a stop word's:
+        # `about` is found among the recent ones only).
+        words = " ".join(w for intent in intents for w in intent.key_words)
+        if words:
+            found = await self._store.search_fts_memories(project_id, words, kinds, INTENT_SAMPLE)
+            items += [m for m, _ in found]
         return [m for m in items if intent_relevance(intents, (m,))]
 
     def _vector_pool(
