@@ -689,6 +689,19 @@ CALLS = [
         "'a' + ', ' * 150_000 + 'x'",
         "a, , , , ",
     ),
+    # A search's query tried for a question's intent (the words of a short question only).
+    (
+        "squirrel_memory.retrieval.intents",
+        "question_intents",
+        "'what is this ' + 'a' * 300_000 + '?'",
+        (),
+    ),
+    (
+        "squirrel_memory.retrieval.intents",
+        "question_intents",
+        "'what is this ' + ' ' * 300_000 + 'repo?'",
+        (),
+    ),
 ]
 
 

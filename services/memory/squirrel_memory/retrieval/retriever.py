@@ -16,6 +16,12 @@ from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.candidates import Candidates, VectorHits
 from squirrel_memory.retrieval.common_words import term_shares
+from squirrel_memory.retrieval.intents import (
+    Intent,
+    intent_relevance,
+    intent_types,
+    question_intents,
+)
 from squirrel_memory.retrieval.page_tokens import (
     decode_page_token,
     encode_page_token,
@@ -51,6 +57,8 @@ log = structlog.get_logger()
 
 DEFAULT_TOP_K = 5
 MAX_TOP_K = 100
+INTENT_SAMPLE = 500
+"""Most memories read to find those answering a question's intent."""
 
 
 class Retriever:
@@ -141,9 +149,11 @@ class Retriever:
         include_path_matches: bool = False,
         limit: int | None = None,
         keep: Callable[[MemoryItem], bool] | None = None,
+        intents: tuple[Intent, ...] = (),
     ) -> Ranking:
         """`rank` of a checked query, its `ScoredMemory` made only for the places a caller
-        asks for."""
+        asks for. The memories answering `intents` (the question's, `intents.question_intents`)
+        match with `INTENT_RELEVANCE` at least."""
         type_list = check_types(types)
         actives = check_paths(active_paths, "active_file_paths")
         scopes = check_paths(scope_paths, "scope_paths")
@@ -169,6 +179,7 @@ class Retriever:
             if include_path_matches and (actives or scopes)
             else None
         )
+        answering: list[MemoryItem] = []
         try:
             if parsed.terms and self.settings.use_lexical and self.vector_ready:
                 # The query is embedded, searched and its hits read on one reader thread while
@@ -225,6 +236,9 @@ class Retriever:
             if by_path is not None:
                 for item in await by_path:
                     items.setdefault(item.id, item)
+            answering = await self._answering(project_id, intents, type_list)
+            for item in answering:
+                items.setdefault(item.id, item)
         finally:
             if by_path is not None and not by_path.done():
                 by_path.cancel()
@@ -252,6 +266,9 @@ class Retriever:
             vector_used=vector_used,
             indexed=self._candidates.indexed,
         )
+        for memory_id, value in intent_relevance(intents, answering).items():
+            if memory_id in live and fused.relevance.get(memory_id, 0.0) < value:
+                fused.relevance[memory_id] = value
         matcher = PathMatcher(actives, scopes, root=project_id)
         order = placed(
             live,
@@ -265,6 +282,29 @@ class Retriever:
             now=self._clock(),
         )
         return Ranking(order[:limit] if limit else order, live, fused, terms, matcher, vector_used)
+
+    async def _answering(
+        self, project_id: str, intents: tuple[Intent, ...], types: list[MemoryType] | None
+    ) -> list[MemoryItem]:
+        """The memories of `types` answering `intents`: among the `INTENT_SAMPLE` most recently
+        updated and the `INTENT_SAMPLE` best BM25 hits of the intents' key words."""
+        if not intents:
+            return []
+        kinds = intent_types(intents)
+        if kinds is not None and types:
+            kinds = [t for t in kinds if t in types]
+            if not kinds:
+                return []
+        kinds = kinds or types
+        items, _ = await self._store.list_memories(project_id, kinds, limit=INTENT_SAMPLE)
+        # In a larger project the answer may be older than the memories read: those whose key
+        # holds one of the intents' key words are found by BM25 too (but for a stop word's:
+        # `about` is found among the recent ones only).
+        words = " ".join(w for intent in intents for w in intent.key_words)
+        if words:
+            found = await self._store.search_fts_memories(project_id, words, kinds, INTENT_SAMPLE)
+            items += [m for m, _ in found]
+        return [m for m in items if intent_relevance(intents, (m,))]
 
     def _vector_pool(
         self,
@@ -357,7 +397,12 @@ class Retriever:
         # them, and a continuation fetches a larger pool.
         pool = min(MAX_CANDIDATES, max(self.settings.candidate_pool, 2 * (offset + top_k)))
         ranking = await self._rank(
-            project_id, parsed, types=type_list, scope_paths=scopes, limit=pool
+            project_id,
+            parsed,
+            types=type_list,
+            scope_paths=scopes,
+            limit=pool,
+            intents=question_intents(parsed.text),
         )
         vector_used, total = ranking.vector_used, len(ranking.order)
         places = ranking.order[offset : offset + top_k]
