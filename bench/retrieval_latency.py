@@ -20,8 +20,13 @@ fits) and a second memory service runs that tree's code beside this one; every q
 both, alternating which goes first, so both see the same load, and the table adds the baseline's
 figures and the ratio baseline / this.
 
+With `--questions intents` the questions are short questions of a kind search reads an intent
+in ("what is this repository?", "how do I run the tests?": `retrieval/intents.py`), the memories
+answering it read beside the ranked ones; they repeat, so the query encoder's cache answers all
+but the first of each on both sides alike, and the times are the rest of the search.
+
 Usage: python -m bench.retrieval_latency [--sizes 1000,10000,100000] [--queries 200]
-       [--base-texts 3000|all] [--baseline TREE]
+       [--base-texts 3000|all] [--baseline TREE] [--questions developer|intents]
 """
 
 from __future__ import annotations
@@ -160,6 +165,7 @@ async def measure_size(
     embedder: MiniLmEmbedder,
     base_texts: int,
     baseline: Path | None = None,
+    asked: str = "developer",
 ) -> list[Figure]:
     label = f"{size // 1000}k"
     with tempfile.TemporaryDirectory() as tmp:
@@ -202,7 +208,7 @@ async def measure_size(
                 _rpc_calls(service.client, str(side.root))
                 for service, side in zip(services, sides, strict=True)
             ]
-            texts = list(enumerate(questions(queries)))
+            texts = list(enumerate(_asked(asked, queries)))
             warm = list(enumerate(questions(10), start=queries))  # caches, first-use paths
             await timed_pairs([c[0] for c in calls], warm)
             await timed_pairs([c[1] for c in calls], warm)
@@ -239,14 +245,39 @@ def _ratios(
     return out
 
 
+#: Short questions of the kinds search reads an intent in (`--questions intents`).
+INTENT_QUESTIONS = (
+    "what is this repository?",
+    "what is this project?",
+    "what language is it written in?",
+    "how do I run the tests?",
+    "how do I build it?",
+    "how do I start the app?",
+    "where are the tests?",
+    "how should commits be written?",
+    "how long should answers be?",
+    "what does this codebase do?",
+)
+
+
+def _asked(kind: str, count: int) -> list[str]:
+    if kind == "intents":
+        return [INTENT_QUESTIONS[i % len(INTENT_QUESTIONS)] for i in range(count)]
+    return questions(count)
+
+
 async def run(
-    sizes: Sequence[int], queries: int, base_texts: int, baseline: Path | None = None
+    sizes: Sequence[int],
+    queries: int,
+    base_texts: int,
+    baseline: Path | None = None,
+    asked: str = "developer",
 ) -> list[Figure]:
     """Every figure of this benchmark, size by size."""
     embedder = loaded_embedder()
     figures: list[Figure] = []
     for size in sizes:
-        figures += await measure_size(size, queries, embedder, base_texts, baseline)
+        figures += await measure_size(size, queries, embedder, base_texts, baseline, asked)
     return figures
 
 
@@ -258,10 +289,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--baseline", type=Path, default=None, help="another Squirrel tree to run side by side"
     )
+    parser.add_argument("--questions", choices=("developer", "intents"), default="developer")
     args = parser.parse_args(argv)
     structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
     sizes = [int(s) for s in args.sizes.split(",")]
-    print_table(asyncio.run(run(sizes, args.queries, args.base_texts, args.baseline)))
+    figures = run(sizes, args.queries, args.base_texts, args.baseline, args.questions)
+    print_table(asyncio.run(figures))
 
 
 if __name__ == "__main__":
