@@ -155,3 +155,24 @@ async def test_hits_come_with_their_memories_as_they_are_now(store: Store, proje
         assert [(m.id, score) for m, score in found] == hits and hits
         assert [m for m, _ in found] == await store.get_memories([m for m, _ in hits])
     assert await store.search_fts_memories(project, "   ") == []
+
+
+async def test_the_keys_of_live_memories_newest_first_and_their_mark(
+    store: Store, project: str
+) -> None:
+    mark = await store.key_mark(project)
+    about = await add(
+        store, candidate("A game engine in Rust.", key="about", type=MemoryType.PROJECT_FACT)
+    )
+    assert await store.key_mark(project) != mark  # an added memory changes it
+    run = await add(store, candidate("To run the app: `cargo run`.", key="recipe:run"))
+    gone = await add(store, candidate("Start it with make.", key="recipe:start"))
+    before = await store.key_mark(project)
+    await store.forget(gone.id, "wrong")
+    after, keys = await store.memory_keys(project)
+    assert after != before  # a deleted one too
+    assert keys == [
+        (run.id, "recipe", "recipe:run"),
+        (about.id, "project_fact", "about"),
+    ]  # live only, newest first
+    assert await store.key_mark(project) == after  # nothing changed since

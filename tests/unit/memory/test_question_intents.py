@@ -12,7 +12,6 @@ import pytest
 
 from squirrel_memory.models import MemoryType
 from squirrel_memory.retrieval import Retriever
-from squirrel_memory.retrieval import retriever as retriever_module
 from squirrel_memory.retrieval.intents import question_intents
 from squirrel_memory.storage import SqliteStore
 from tests.unit.memory.test_retrieval import add_memory
@@ -160,10 +159,28 @@ async def test_a_search_for_words_that_asks_no_question_is_not_lifted(retriever:
     assert page.results == ()
 
 
-async def test_an_old_answer_beyond_the_recent_memories_read_is_found_by_its_key(
-    retriever: Retriever, monkeypatch: pytest.MonkeyPatch
+async def test_an_old_answer_behind_many_newer_memories_is_found_by_its_key(
+    tmp_path: Path,
 ) -> None:
-    # "build" is the second memory written: the two most recent ones read hold no answer.
-    monkeypatch.setattr(retriever_module, "INTENT_SAMPLE", 2)
-    page = await retriever.search(retriever.project_id, "what is this repository?", 5)
-    assert "build" in [r.key for r in page.results]
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        await add_memory(store, MemoryType.PROJECT_FACT, "about", "A dashboard of tide gauges.")
+        for n in range(60):
+            await add_memory(store, MemoryType.PITFALL, f"pitfall:p{n}", f"Gauge {n} drifts.")
+        page = await Retriever(store).search(store.project_id, "what is this repository?", 5)
+        assert [r.key for r in page.results] == ["about"]
+    finally:
+        await store.close()
+
+
+async def test_a_memory_written_after_a_search_answers_the_next(tmp_path: Path) -> None:
+    store = await SqliteStore.open(str(tmp_path))
+    try:
+        retriever = Retriever(store)
+        await add_memory(store, MemoryType.PITFALL, "pitfall:p", "Gauge 3 drifts.")
+        assert not (await retriever.search(store.project_id, "what is it written in?", 5)).results
+        await add_memory(store, MemoryType.PROJECT_FACT, "language", "Zig project (build.zig).")
+        page = await retriever.search(store.project_id, "what is it written in?", 5)
+        assert [r.key for r in page.results] == ["language"]
+    finally:
+        await store.close()

@@ -75,15 +75,27 @@ class Intent:
     def rank(self, item: MemoryItem) -> int | None:
         """The place of the first of `key_words` the memory's key holds (0 for `any_key`),
         or None when the memory does not answer this intent."""
-        if self.types and item.type not in self.types:
+        return self.rank_key(item.type, item.key)
+
+    def rank_key(self, memory_type: MemoryType, key: str) -> int | None:
+        """`rank` of a memory of `memory_type` under `key`."""
+        return self.rank_stems(memory_type, key_stems(key))
+
+    def rank_stems(self, memory_type: MemoryType, held: frozenset[str]) -> int | None:
+        """`rank` of a memory of `memory_type` whose key's words stem to `held`."""
+        if self.types and memory_type not in self.types:
             return None
         if self.any_key:
             return 0
-        held = {stem(w) for w in _WORD.findall(item.key.lower())}
         for place, word in enumerate(self.key_words):
             if word in held:
                 return place
         return None
+
+
+def key_stems(key: str) -> frozenset[str]:
+    """The stems of the words of a memory's key (`recipe:run_web` → recipe, run, web)."""
+    return frozenset(stem(w) for w in _WORD.findall(key.lower()))
 
 
 def _intent(row: dict[str, Any], project: str) -> Intent:
@@ -144,10 +156,3 @@ def intent_relevance(intents: tuple[Intent, ...], items: Iterable[MemoryItem]) -
                 value = INTENT_RELEVANCE - STEP * place
                 lifted[item.id] = max(lifted.get(item.id, 0.0), value)
     return lifted
-
-
-def intent_types(intents: tuple[Intent, ...]) -> list[MemoryType] | None:
-    """The memory types that may answer `intents` (None: any type)."""
-    if any(not intent.types for intent in intents):
-        return None
-    return sorted({t for intent in intents for t in intent.types})

@@ -16,10 +16,10 @@ from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
 from squirrel_memory.retrieval.candidates import Candidates, VectorHits
 from squirrel_memory.retrieval.common_words import term_shares
+from squirrel_memory.retrieval.intent_index import IntentIndex
 from squirrel_memory.retrieval.intents import (
     Intent,
     intent_relevance,
-    intent_types,
     question_intents,
 )
 from squirrel_memory.retrieval.page_tokens import (
@@ -57,8 +57,6 @@ log = structlog.get_logger()
 
 DEFAULT_TOP_K = 5
 MAX_TOP_K = 100
-INTENT_SAMPLE = 500
-"""Most memories read to find those answering a question's intent."""
 
 
 class Retriever:
@@ -88,6 +86,7 @@ class Retriever:
         self._candidates = Candidates(
             store, settings or RetrievalSettings(), embedder=embedder, index=index
         )
+        self._intents = IntentIndex(store)
         self._catch_up = catch_up
         self._clock = clock
         self._writer = writer
@@ -286,25 +285,12 @@ class Retriever:
     async def _answering(
         self, project_id: str, intents: tuple[Intent, ...], types: list[MemoryType] | None
     ) -> list[MemoryItem]:
-        """The memories of `types` answering `intents`: among the `INTENT_SAMPLE` most recently
-        updated and the `INTENT_SAMPLE` best BM25 hits of the intents' key words."""
-        if not intents:
+        """The newest memories of `types` answering `intents` (`IntentIndex`)."""
+        ids = await self._intents.answering(project_id, intents)
+        if not ids:
             return []
-        kinds = intent_types(intents)
-        if kinds is not None and types:
-            kinds = [t for t in kinds if t in types]
-            if not kinds:
-                return []
-        kinds = kinds or types
-        items, _ = await self._store.list_memories(project_id, kinds, limit=INTENT_SAMPLE)
-        # In a larger project the answer may be older than the memories read: those whose key
-        # holds one of the intents' key words are found by BM25 too (but for a stop word's:
-        # `about` is found among the recent ones only).
-        words = " ".join(w for intent in intents for w in intent.key_words)
-        if words:
-            found = await self._store.search_fts_memories(project_id, words, kinds, INTENT_SAMPLE)
-            items += [m for m, _ in found]
-        return [m for m in items if intent_relevance(intents, (m,))]
+        found = await self._store.get_memories(ids)
+        return [m for m in found if not m.deleted and (not types or m.type in types)]
 
     def _vector_pool(
         self,

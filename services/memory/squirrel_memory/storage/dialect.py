@@ -58,6 +58,10 @@ class Dialect:
     """Most values one change gives in a stored-list parameter (0: any number)."""
     day: str = ""
     """The UTC day (`YYYY-MM-DD`) of an event's `timestamp`."""
+    memory_changes: str = ""
+    """A statement of no parameters whose one row changes whenever a memory row is inserted,
+    updated or deleted, by any connection (SQLite's trigger-kept count); "" where there is
+    none, and the memories' count and newest update tell it."""
 
     def marks(self, count: int) -> str:
         return ", ".join([self.mark] * count)
@@ -129,6 +133,10 @@ SQLITE = Dialect(
     cache_rows=True,
     list_chunk=SQL_CHUNK,
     day="substr(timestamp, 1, 10)",
+    memory_changes=(
+        "SELECT (SELECT count FROM memory_rows_changed WHERE id = 1), "
+        "(SELECT schema_version FROM pragma_schema_version)"
+    ),
 )
 POSTGRES = Dialect(
     name="postgres",

@@ -165,6 +165,30 @@ def texts(
     return [(str(r[0]), str(r[1])) for r in rows]
 
 
+def keys(d: Dialect, project_id: str) -> ReadPlan[list[tuple[str, str, str]]]:
+    """(id, type, key) of the live memories, most recently updated first."""
+    rows = yield from fetch(
+        f"SELECT id, type, key FROM memory_items WHERE project_id = {d.mark} "  # noqa: S608
+        f"AND {d.live} ORDER BY updated_at DESC, id DESC",
+        project_id,
+    )
+    return [(str(r[0]), str(r[1]), str(r[2] or "")) for r in rows]
+
+
+def keys_mark(d: Dialect, project_id: str) -> ReadPlan[str]:
+    """What changes whenever a memory is added, updated or deleted: the dialect's count of
+    memory row changes, else the count of the project's memories and their newest update."""
+    if d.memory_changes:
+        rows = yield from fetch(d.memory_changes)
+    else:
+        rows = yield from fetch(
+            "SELECT COUNT(*), MAX(updated_at) FROM memory_items "  # noqa: S608 (constants)
+            f"WHERE project_id = {d.mark} AND {d.live}",
+            project_id,
+        )
+    return ":".join(str(v) for v in rows[0]) if rows else ""
+
+
 def screened_texts(
     d: Dialect, project_id: str, memory_type: MemoryType
 ) -> ReadPlan[list[tuple[str, str, bool]]]:
@@ -236,6 +260,25 @@ class SharedMemoryReads:
         kind = check_type(memory_type)
         wanted = None if source is None else str(MemorySource(source))
         return await self._read(texts(self._dialect, project_id, kind, wanted))
+
+    async def memory_keys(self, project_id: str) -> tuple[str, list[tuple[str, str, str]]]:
+        """(id, type, key) of the live memories, most recently updated first, and the mark
+        they were read at (`key_mark`), in one read transaction."""
+        check_project(self.project_id, project_id)
+        d = self._dialect
+
+        def plan() -> ReadPlan[tuple[str, list[tuple[str, str, str]]]]:
+            mark = yield from keys_mark(d, project_id)
+            found = yield from keys(d, project_id)
+            return mark, found
+
+        return await self._read(plan())
+
+    async def key_mark(self, project_id: str) -> str:
+        """A mark of the project's live memories that changes whenever one is added, updated
+        or deleted (their count and newest update)."""
+        check_project(self.project_id, project_id)
+        return await self._read(keys_mark(self._dialect, project_id))
 
     async def get_memory(self, memory_id: str) -> MemoryItem:
         """One memory (deleted ones too); `NotFoundError` if unknown."""
