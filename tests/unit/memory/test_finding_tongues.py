@@ -3,18 +3,10 @@ kept, its own steps, plans, hedges, lead-ins and status lines left out, English 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
 from squirrel_memory.extractors.finding_sentences import finding, insight, insight_sentences
 from squirrel_memory.extractors.finding_tongues import tongue
-from squirrel_memory.extractors.learned import learned
-from squirrel_memory.models import StoredEvent
-
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-INSIGHT = "`★ Insight ─────────────────────────────────────`"
-RULE = "`─────────────────────────────────────────────────`"
 
 #: A finding in each language: a tool's rule or the real cause, said of no one.
 FINDINGS = [
@@ -150,61 +142,4 @@ def test_a_latin_name_after_a_sentence_in_another_script_opens_the_next_one() ->
     ]
     assert insight_sentences("Run it with e.g. npm. then more.") == [
         "Run it with e.g. npm. then more."
-    ]
-
-
-def _event(n: int, kind: str, content: dict[str, object]) -> StoredEvent:
-    return StoredEvent(
-        id=f"evt_{n}",
-        project_id="/home/dev/app",
-        user_id="dev",
-        source_tool="codex",
-        session_id="s",
-        timestamp=T0 + timedelta(seconds=n),
-        event_type=kind,
-        content=content,
-        file_paths=(),
-        hash=f"h{n}",
-    )
-
-
-def test_an_insight_block_in_russian_keeps_the_cause_and_leaves_out_the_steps() -> None:
-    reply = "\n".join(
-        [
-            INSIGHT,
-            "- Поле `releaseNotes` отклонено с ошибкой о другом ресурсе — я проверил "
-            "настройки приложения.",
-            "- Записал в память, вместе с обходом через `store-cli notes set`.",
-            "- Второе: номера сборок двух платформ расходятся не случайно.",
-            "- Настоящая причина в том, что версия для этой платформы первая: поле открывается "
-            "только со второго релиза.",
-            RULE,
-        ]
-    )
-    events = [
-        _event(1, "user_message", {"text": "почему не проходит релиз?"}),
-        _event(2, "assistant_response", {"text": reply}),
-    ]
-
-    assert [f.content for f in learned(events)] == [
-        "Found in a session: Настоящая причина в том, что версия для этой платформы первая: "
-        "поле открывается только со второго релиза."
-    ]
-
-
-def test_a_reply_in_ukrainian_prose_after_a_failure_keeps_the_cause_alone() -> None:
-    reply = (
-        "Причина в тому, що `pytest` читає `conftest.py` лише з тек, які він обходить. "
-        "Зберіг це в пам'ять. Можливо, варто ще перевірити `tox.ini`. "
-        "Наступним кроком я перенесу фікстуру `db`."
-    )
-    events = [
-        _event(1, "user_message", {"text": "тести падають"}),
-        _event(2, "command_run", {"command": "pytest", "exit_code": 1, "output": "E fixture"}),
-        _event(3, "assistant_response", {"text": reply}),
-    ]
-
-    assert [f.content for f in learned(events)] == [
-        "Found in a session: Причина в тому, що `pytest` читає `conftest.py` лише з тек, "
-        "які він обходить."
     ]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.tongue_markers import script_language
+from squirrel_memory.extractors.tongue_markers import compiled, script_language
 
 #: Languages whose words are not parted by spaces: their sentences are counted in characters.
 UNSPACED = frozenset({"zh", "ja", "ko"})
@@ -202,16 +202,7 @@ _UNSPACED: dict[str, dict[str, str]] = {
 }
 
 
-def _compile(lang: str, pattern: str) -> re.Pattern[str]:
-    if lang in _UNSPACED:
-        return re.compile(pattern)
-    return re.compile(rf"(?<![\w'])(?:{pattern})(?![\w'])", re.IGNORECASE)
-
-
-_MARKERS: dict[str, dict[str, re.Pattern[str]]] = {
-    lang: {kind: _compile(lang, pattern) for kind, pattern in kinds.items()}
-    for lang, kinds in (_SPACED | _UNSPACED).items()
-}
+_MARKERS = compiled(_SPACED, _UNSPACED)
 _CODE = re.compile(r"`[^`\n]*`")
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 #: A mark that opens a status line ("✅ …", "❌ …").
