@@ -26,9 +26,12 @@ surprise or sums up the architecture it read, and quiet ones that must teach not
 before any rule ran over them; their transcripts are written to a temporary folder at each run.
 The seventh set is made up too (`bench/learned_cases_attached.py`): sessions whose first message
 attaches a file and whose first reply, before any tool ran, sums it up, and quiet ones where that
-reply plans, asks back, advises the user or claims what the file does not say.
+reply plans, asks back, advises the user or claims what the file does not say. The eighth is
+made up too (`bench/learned_cases_tongues.py`): sessions in ten languages other than English
+where the assistant explains a failure, in an insight block or in plain prose, beside its own
+steps, plans, status lines, lead-ins and hedges, and quiet ones that must teach nothing.
 
-Usage: python -m bench.learned_study [--study first|...|seventh|all] [--details]
+Usage: python -m bench.learned_study [--study first|...|eighth|all] [--details]
                                     [--session NAME ...]
 """
 
@@ -39,7 +42,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from bench import fixture_pipeline, learned_cases, learned_cases_attached
+from bench import fixture_pipeline, learned_cases, learned_cases_attached, learned_cases_tongues
 from bench.study_files import Concepts, StudyError, concepts, states_all, transcript_paths
 from bench.study_runs import StudyTable, memories_of, study_main
 from squirrel.v1 import memory_pb2
@@ -55,6 +58,7 @@ STUDIES = {
     # Made-up sessions (bench/learned_cases.py); the path only names the set in the output.
     "sixth": fixture_pipeline.ROOT / "bench" / "learned_cases.py",
     "seventh": fixture_pipeline.ROOT / "bench" / "learned_cases_attached.py",
+    "eighth": fixture_pipeline.ROOT / "bench" / "learned_cases_tongues.py",
 }
 # The memory types that can carry what a session taught about its project.
 LEARNED_TYPES = {
@@ -115,6 +119,8 @@ def load_sessions(path: Path = STUDY / "learned.toml") -> list[Session]:
     if path == STUDIES["seventh"]:
         cases = learned_cases_attached.ATTACHED_CASES
         return _made_up(cases, learned_cases_attached.write_all())
+    if path == STUDIES["eighth"]:
+        return _made_up(learned_cases_tongues.TONGUE_CASES, learned_cases_tongues.write_all())
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     sessions: list[Session] = []
     for index, raw in enumerate(data.get("session", [])):

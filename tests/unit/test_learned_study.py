@@ -100,3 +100,12 @@ def test_the_made_up_seventh_set_attaches_a_file_and_has_quiet_cases() -> None:
     assert all("Called the Read tool" in s.paths[0].read_text(encoding="utf-8") for s in sessions)
     quiet = [s for s in sessions if not s.items]
     assert len(quiet) >= 3 and all(s.wrong for s in quiet)
+
+
+def test_the_made_up_eighth_set_speaks_ten_languages_and_has_quiet_cases() -> None:
+    sessions = load_sessions(STUDIES["eighth"])
+    assert len(sessions) >= 12
+    assert len({s.name.split("-")[0] for s in sessions if not s.name.startswith("quiet")}) >= 10
+    quiet = [s for s in sessions if not s.items]
+    assert len(quiet) >= 3 and all(s.wrong for s in quiet)
+    assert all(s.paths and all(p.exists() for p in s.paths) for s in sessions)

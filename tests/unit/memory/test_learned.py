@@ -526,3 +526,48 @@ def test_a_sentence_after_the_insight_block_is_read_as_any_other() -> None:
     )
 
     assert learned(events) == []
+
+
+# --- in a language other than English --------------------------------------------------------
+
+
+def test_an_insight_block_in_russian_keeps_the_cause_and_leaves_out_the_steps() -> None:
+    reply = "\n".join(
+        [
+            INSIGHT,
+            "- Поле `releaseNotes` отклонено с ошибкой о другом ресурсе — я проверил "
+            "настройки приложения.",
+            "- Записал в память, вместе с обходом через `store-cli notes set`.",
+            "- Второе: номера сборок двух платформ расходятся не случайно.",
+            "- Настоящая причина в том, что версия для этой платформы первая: поле открывается "
+            "только со второго релиза.",
+            RULE,
+        ]
+    )
+    events = _session(
+        ("user_message", {"text": "почему не проходит релиз?"}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: Настоящая причина в том, что версия для этой платформы первая: "
+        "поле открывается только со второго релиза."
+    ]
+
+
+def test_a_reply_in_ukrainian_prose_after_a_failure_keeps_the_cause_alone() -> None:
+    reply = (
+        "Причина в тому, що `pytest` читає `conftest.py` лише з тек, які він обходить. "
+        "Зберіг це в пам'ять. Можливо, варто ще перевірити `tox.ini`. "
+        "Наступним кроком я перенесу фікстуру `db`."
+    )
+    events = _session(
+        ("user_message", {"text": "тести падають"}),
+        ("command_run", {"command": "pytest", "exit_code": 1, "output": "E fixture"}),
+        ("assistant_response", {"text": reply}),
+    )
+
+    assert [f.content for f in learned(events)] == [
+        "Found in a session: Причина в тому, що `pytest` читає `conftest.py` лише з тек, "
+        "які він обходить."
+    ]

@@ -702,6 +702,76 @@ CALLS = [
         "'what is this ' + ' ' * 300_000 + 'repo?'",
         (),
     ),
+    # A sentence in another language: its language, its markers, its sentences.
+    ("squirrel_memory.extractors.finding_tongues", "tongue", "'la ' * 150_000", "es"),
+    ("squirrel_memory.extractors.finding_tongues", "tongue", "'a' * 300_000", None),
+    (
+        "squirrel_memory.extractors.finding_tongues",
+        "not_a_finding",
+        "'ru', 'Записа' + 'а' * 300_000",
+        False,
+    ),
+    (
+        "squirrel_memory.extractors.finding_tongues",
+        "not_a_finding",
+        "'uk', 'За' + 'а' * 300_000",
+        False,
+    ),
+    (
+        "squirrel_memory.extractors.finding_tongues",
+        "not_a_finding",
+        "'es', 'he ' + 'a' * 300_000",
+        False,
+    ),
+    (
+        "squirrel_memory.extractors.finding_tongues",
+        "not_a_finding",
+        "'es', 'Lo ' + 'a' * 300_000",
+        False,
+    ),
+    (
+        "squirrel_memory.extractors.finding_tongues",
+        "not_a_finding",
+        "'pt', 'O ' + 'a' * 300_000",
+        False,
+    ),
+    (
+        "squirrel_memory.extractors.finding_tongues",
+        "not_a_finding",
+        "'de', 'Das' + ' ' * 300_000 + 'X'",
+        False,
+    ),
+    (
+        "squirrel_memory.extractors.finding_tongues",
+        "opens_a_cause",
+        "'de', 'Der Grund ist, dass ' + ' ' * 300_000",
+        False,
+    ),
+    (
+        "squirrel_memory.extractors.finding_sentences",
+        "insight_sentences",
+        "'я' + '-' * 300_000 + '. b'",
+        ["я--------", "b"],
+    ),
+    (
+        "squirrel_memory.extractors.finding_sentences",
+        "insight_sentences",
+        "'я-' * 150_000 + '. b'",
+        ["я-я-я-я-я", "b"],
+    ),
+    (
+        "squirrel_memory.extractors.finding_sentences",
+        "insight_sentences",
+        "'я' + '。' * 300_000",
+        ["я。 。 。 。 "],
+    ),
+    ("squirrel_memory.extractors.finding_sentences", "insight", "'Причина ' + 'в ' * 150_000", ""),
+    (
+        "squirrel_memory.extractors.finding_sentences",
+        "finding",
+        "'Причина в том, что ' + 'не ' * 100_000",
+        "",
+    ),
 ]
 
 

@@ -43,6 +43,13 @@ from __future__ import annotations
 
 import re
 
+from squirrel_memory.extractors.finding_tongues import (
+    MIN_UNSPACED_CHARS,
+    UNSPACED,
+    not_a_finding,
+    opens_a_cause,
+    tongue,
+)
 from squirrel_memory.extractors.wording import sentence
 
 MIN_CHARS = 30
@@ -126,6 +133,11 @@ _CITED = re.compile(r"(?<!\s)\s*\[[^\]]+\]\(https?://[^)\s]+\)\.?\s*$")
 _QUALIFIES = re.compile(r"(?:but|unless|except|only|otherwise|though|although|so)\b", re.I)
 #: The session's own change named: a note on the work, not a finding.
 _THE_WORK = re.compile(r"\b(?:this|the|my|that) (?:change|fix|patch|pr|commit|edit)s?\b", re.I)
+#: Where a sentence may end: after `.`, `!` or `?` and a blank, or right after a full stop of
+#: Chinese and Japanese.
+_STOPS = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
+#: A part whose last word, before its stop, is in a script other than Latin (Cyrillic, Greek).
+_LAST_NON_LATIN = re.compile(r"[^\W\d_\u0000-\u024f][\W_]*$")
 #: A list item's marker, left off.
 _ITEM = re.compile(r"^(?:[-*\u2022]|\d+[.)])\s+")
 #: A word no prose would write: a hyphen, dot, slash, underscore, @ or digit inside it.
@@ -160,7 +172,7 @@ def finding(text: str) -> str:
     """The finding one sentence states, as a sentence of its own, or ""."""
     match = _OPENING.match(" ".join(text.split()))
     if match is None:
-        return ""
+        return _opened_in_tongue(text)
     found = match.group("finding").strip()
     said = _stated(found)
     first, _, after = found.partition("; ")
@@ -172,13 +184,22 @@ def finding(text: str) -> str:
 
 
 def insight_sentences(paragraph: str) -> list[str]:
-    """The sentences of a paragraph in any script: split after `.`, `!` or `?` where the next
-    one opens with a capital letter or a code span."""
+    """The sentences of a paragraph in any script: split after `.`, `!` or `?` (or the full
+    stops of Chinese and Japanese, `。`, `！`, `？`, with no blank after them) where the next one
+    opens with a capital letter, a letter of a script without case, or a code span; or, after
+    a word in a script other than Latin, with a Latin letter (a name: "… релиза. npm …")."""
     found: list[list[str]] = []
-    for part in re.split(r"(?<=[.!?])\s+", paragraph):
-        if found and not (part[:1].isupper() or part[:1] == "`"):
+    for part in _STOPS.split(paragraph):
+        if not part:
+            continue  # the end of a paragraph after a full stop of Chinese or Japanese
+        opens = part[:1]
+        # a letter of a script without case (Han, kana, Hangul) opens a sentence as a capital does
+        starts = (opens.isalpha() and not opens.islower()) or opens == "`"
+        # a Latin word after a sentence in another script is a name opening the next one
+        named = opens.isascii() and opens.isalpha() and bool(found)
+        if found and not starts and not (named and _LAST_NON_LATIN.search(found[-1][-1])):
             found[-1].append(part)
-        elif part:
+        else:
             found.append([part])
     return [" ".join(parts) for parts in found]
 
@@ -188,6 +209,9 @@ def insight(text: str) -> str:
     as a finding, or "": not a question, a lead-in, a guess, a plan, nor about anyone's steps
     or the session's own change."""
     flat = _projects_own(_ITEM.sub("", " ".join(text.split()).strip()))
+    lang = tongue(flat)
+    if lang is not None:
+        return _in_tongue(lang, flat)
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or len(flat.split()) < 4:
         return ""
     if flat.endswith((":", "?")) or _PLAN.match(flat) or _HEDGE.search(flat):
@@ -195,6 +219,30 @@ def insight(text: str) -> str:
     if _PERSONAL.search(flat) or _THE_WORK.search(flat) or _PRONOUN_OPENS.match(flat):
         return ""  # "This means …" leans on the sentence before it
     return sentence(f"{FOUND_PREFIX}{flat}") or ""
+
+
+def _in_tongue(lang: str, flat: str) -> str:
+    """A sentence in a language other than English (`lang`, `finding_tongues`) as a finding, or
+    "": not a question, a lead-in, a guess, a plan, a status line, nor about the speaker's
+    steps (a sentence that tells them in its tail, "… — я проверил …", included)."""
+    fewest = MIN_UNSPACED_CHARS if lang in UNSPACED else MIN_CHARS
+    if not fewest <= len(flat) <= MAX_CHARS or flat.count("`") % 2:
+        return ""
+    if lang not in UNSPACED and len(flat.split()) < 4:
+        return ""
+    if flat.rstrip(".").endswith((":", "?", "：", "？")) or not_a_finding(lang, flat):
+        return ""
+    return sentence(f"{FOUND_PREFIX}{flat}") or ""
+
+
+def _opened_in_tongue(text: str) -> str:
+    """A sentence in a language other than English that opens as an explanation and states a
+    rule ("Причина в том, что `pytest` читает `conftest.py` лишь …"), as a finding, or ""."""
+    flat = _projects_own(" ".join(text.split()).strip())
+    lang = tongue(flat)
+    if lang is None or not opens_a_cause(lang, flat):
+        return ""
+    return _in_tongue(lang, flat)
 
 
 def _stated(found: str) -> str:

@@ -36,6 +36,7 @@ from squirrel_memory.extractors.finding_sentences import (
     named_rule,
     stated_cause,
 )
+from squirrel_memory.extractors.finding_tongues import tongue
 from squirrel_memory.extractors.instruction_words import instruction_words
 from squirrel_memory.extractors.lessons import takes_back
 from squirrel_memory.extractors.wording import key_slug, plain_apostrophes, without_bold
@@ -154,7 +155,9 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
                 inside = False
                 continue
             flat = " ".join(without_bold(paragraph).split())
-            said_here = insight_sentences(flat) if inside else _SENTENCE.split(flat)
+            # a paragraph in another language is parted as an insight block's, in any script
+            parted = inside or tongue(flat) is not None
+            said_here = insight_sentences(flat) if parted else _SENTENCE.split(flat)
             for at, raw in enumerate(said_here):
                 said = finding(raw) if counts["opened"] < MAX_FINDINGS else ""
                 if not said and inside and counts["opened"] < MAX_FINDINGS:

@@ -219,17 +219,25 @@ _UNSPACED: dict[str, dict[str, str]] = {
 }
 
 
-def _compile(lang: str, pattern: str) -> re.Pattern[str]:
-    if lang in _UNSPACED:
-        return re.compile(pattern)
-    # a word boundary around each alternative, unless it anchors itself (^, \b, $)
-    return re.compile(rf"(?<!\w)(?:{pattern})(?![\w'])", re.IGNORECASE)
+def compiled(
+    spaced: dict[str, dict[str, str]], unspaced: dict[str, dict[str, str]]
+) -> dict[str, dict[str, re.Pattern[str]]]:
+    """Each language's markers by kind, compiled: those of `spaced` languages at word boundaries
+    and case-insensitively, those of `unspaced` ones (Chinese, Japanese, Korean) anywhere."""
+
+    def one(lang: str, pattern: str) -> re.Pattern[str]:
+        if lang in unspaced:
+            return re.compile(pattern)
+        # a word boundary around each alternative, unless it anchors itself (^, \b, $)
+        return re.compile(rf"(?<!\w)(?:{pattern})(?![\w'])", re.IGNORECASE)
+
+    return {
+        lang: {kind: one(lang, pattern) for kind, pattern in kinds.items()}
+        for lang, kinds in (spaced | unspaced).items()
+    }
 
 
-_MARKERS: dict[str, dict[str, re.Pattern[str]]] = {
-    lang: {kind: _compile(lang, pattern) for kind, pattern in kinds.items()}
-    for lang, kinds in (_SPACED | _UNSPACED).items()
-}
+_MARKERS = compiled(_SPACED, _UNSPACED)
 
 _PART = re.compile(r"[,:;，、：；]\s*")
 #: The languages this module has markers for.

@@ -127,7 +127,7 @@ def sentence(text: str, *, min_words: int = 2) -> str | None:
     if len(re.findall(r"[^\W_]+", flat)) < min_words:
         return None
     flat = flat[:1].upper() + flat[1:]
-    return flat if flat.endswith((".", "!", "?")) else flat + "."
+    return flat if flat.endswith((".", "!", "?", "。", "！", "？")) else flat + "."
 
 
 def stem(word: str) -> str:
