@@ -13,6 +13,13 @@ from tests.one_pass import answers
 
 #: (module, function, arguments, what it answers) for each hostile text.
 CALLS = [
+    # A user's sentence tried for a goal of the whole project ("my overall goal is to …").
+    (
+        "squirrel_memory.extractors.wanted_ways",
+        "wanted_ways",
+        "'my ' + 'overall ' * 40_000 + ' ' * 100_000 + 'goal', after_assistant_action=False",
+        [],
+    ),
     # A commit message tried for the line that closes an issue.
     (
         "squirrel_memory.extractors.evidence.git_ways",

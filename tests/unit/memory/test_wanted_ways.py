@@ -273,3 +273,49 @@ async def test_a_wish_said_in_two_sessions_leads_the_core_style(
     # said again in another session, the wish is a standing rule at the top of the view
     assert quoted in order[0].content and RECURRING_TAG in order[0].tags, order
     assert TENTATIVE_TAG not in order[0].tags
+
+
+@pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        (
+            "My overall goal is to keep the public API backwards compatible across releases.",
+            "keep the public API backwards compatible",
+        ),
+        ("Our long-term goal is to make sure the CLI runs offline.", "runs offline"),
+        ("our high-level goals are to avoid new runtime dependencies", "avoid new runtime"),
+    ],
+)
+def test_a_goal_for_the_whole_project_is_a_standing_rule(message: str, kept: str) -> None:
+    [found] = wanted_ways(message, after_assistant_action=False)
+
+    assert found.content.startswith("The user states a goal for the whole project")
+    assert kept in found.content and found.standing and STANDING_TAG in found.tags
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "My goal is to get this test passing.",  # no word of the whole project: the task
+        "My overall goal is to fix the login test.",  # a task, however it is called
+        "Our long-term goal is to drop the Python 2 shims from every module.",
+        "My end goal is to keep `v2.1` on the release branch.",  # one named thing
+    ],
+)
+def test_a_goal_of_the_task_at_hand_is_no_rule(message: str) -> None:
+    assert wanted_ways(message, after_assistant_action=False) == []
+
+
+def test_wanna_is_want_to() -> None:
+    [found] = wanted_ways(
+        "I don't wanna force users to list every variable name in the config.",
+        after_assistant_action=False,
+    )
+
+    assert (
+        found.content.startswith("The user does not want this") and "force users" in found.content
+    )
+    assert (
+        wanted_ways("I wanna add pagination to the list endpoint.", after_assistant_action=False)
+        == []
+    )

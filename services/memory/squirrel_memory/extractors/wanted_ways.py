@@ -81,16 +81,20 @@ _LEAD_IN = re.compile(
     r"^(?:(?:ok|okay|so|and|also|but|well|yes|yeah|now|then|please)\b[,:]?\s*)+",
     re.IGNORECASE,
 )
-#: The wish's lead: "I want you to", "I'd like to", "I need you to", "I don't want you to",
-#: "your job is to", "it's imperative that you" (with "here's" as typed for "here it's").
+#: The wish's lead: "I want you to", "I'd like to", "I need you to", "I don't want you to"
+#: ("I don't wanna"), "your job is to", "it's imperative that you" (with "here's" as typed for
+#: "here it's"), "my overall goal is to" (a goal for the whole project: standing).
 _WISH = re.compile(
     r"(?:^|[,;:]\s+|\b(?:but|and)\s+)"
     r"(?P<lead>(?:i\s+(?:really\s+|also\s+|just\s+)?(?P<neg>don'?t\s+|do not\s+)?"
     # "… but dont want to use any of these": the speaker left out, as typed in a hurry
     r"|(?P<bare>don'?t\s+|do not\s+))"
-    r"(?:want|need|would like|'d like)\s+(?P<you>you\s+)?to"
+    r"(?:(?:want|need|would like|'d like)\s+(?P<you>you\s+)?to|wanna)"
     r"|your\s+(?P<standing>standing\s+|ongoing\s+|permanent\s+)?(?:main\s+|only\s+|first\s+)?"
     r"(?:job|role)\s+(?:is|will be)\s+to"
+    # the user's goal for the whole project, not the task: "my high level goal is to keep …"
+    r"|(?:my|our)\s+(?P<goal>(?:high[- ]level|overall|long[- ]term|ultimate|end)\s+goals?)"
+    r"\s+(?:is|are|here is)\s+to"
     r"|(?:it|here)'?s\s+(?P<stress>imperative|essential|vital|crucial)\s+(?:that\s+)?you)"
     r"\s+(?P<x>.+)$",
     re.IGNORECASE,
@@ -150,13 +154,14 @@ def quoted(text: str) -> str:
     return text.strip(" ,;:")
 
 
-def _is_way(words: str, *, least: int = MIN_WISH_WORDS) -> bool:
+def _is_way(words: str, *, least: int = MIN_WISH_WORDS, goal: bool = False) -> bool:
     """Whether the words after the wish's lead are a way of working: a verb first, then no
-    single named thing of the task."""
+    single named thing of the task. A goal for the whole project names what it keeps ("keep
+    the public API stable"): its object may be definite."""
     tokens = re.findall(r"[\w'’-]+", words.lower())
     if len(tokens) < least or not re.fullmatch(r"[a-z][a-z-]+", tokens[0]):
         return False
-    if tokens[0] in _NOT_A_WAY or tokens[1] in _NOT_A_WAY:
+    if tokens[0] in _NOT_A_WAY or (tokens[1] in _NOT_A_WAY and not goal):
         return False
     if "i" in tokens or "i'm" in tokens or "i’m" in tokens:
         return False  # "I want to commit, realize I need to pull first": the user's own acts
@@ -191,9 +196,13 @@ def _wish(
     negative = bool(match.group("neg") or match.group("bare"))
     if negative and (refused := _refused(way, said[: match.start()], root)):
         return _refusal(refused, quote, after_assistant_action)
-    if not _is_way(way, least=MIN_REFUSAL_WORDS if negative else MIN_WISH_WORDS):
+    least = MIN_REFUSAL_WORDS if negative else MIN_WISH_WORDS
+    goal = bool(match.group("goal"))
+    if not _is_way(way, least=least, goal=goal) or (goal and not _KEEPING.match(way)):
         return None
-    standing = bool(match.group("standing")) or bool(_STANDING.search(said))
+    standing = bool(match.group("standing") or match.group("goal")) or bool(
+        _STANDING.search(said)
+    )
     stressed = bool(match.group("stress"))
     if not (negative or standing or stressed or _ROLE.match(way) or _takes_up(way, before)):
         return None  # "I want you to add pagination": a request for work, not a way
@@ -205,7 +214,13 @@ def _wish(
     if stressed:
         importance += EMPHASIS_STEP
     marks = (CORRECTION_TAG if correction else None, EMPHASIS_TAG if stressed else None)
-    said_as = "does not want this" if negative else "wants this way of working"
+    said_as = (
+        "does not want this"
+        if negative
+        else "states a goal for the whole project"
+        if goal
+        else "wants this way of working"
+    )
     return StatedPreference(
         key=instruction_key(way),
         content=f"The user {said_as}, in their words: “{quote}”.",
@@ -217,6 +232,12 @@ def _wish(
     )
 
 
+#: A goal for the whole project holds for every later change: it keeps something as it is
+#: ("keep the public API stable", "make sure it runs offline", "avoid new dependencies"), where
+#: "fix the login test" is a task, however it is called.
+_KEEPING = re.compile(
+    r"^(?:keep|stay|remain|maintain|preserve|ensure|make sure|avoid|support|stick)\b", re.I
+)
 #: A role given to the assistant: "act as my reviewer", "be my project coordinator".
 _ROLE = re.compile(r"^(?:act|serve|work)\s+as\s+(?:my|our|a|an|the)\s|^be\s+(?:my|our)\s", re.I)
 #: Fewest words (of `MIN_TAKEN_CHARS` letters or more) a wish shares with the user's previous
