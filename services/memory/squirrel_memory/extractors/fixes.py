@@ -78,6 +78,7 @@ from squirrel_memory.extractors.retries import (
     warning_line,
     wrapper_words,
 )
+from squirrel_memory.extractors.script_steps import changed_steps, narrowed
 
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
 _LOOK_AROUND = frozenset(
@@ -130,8 +131,14 @@ def find_pitfalls(
     says passed is the pass)."""
     results: list[Pitfall] = []
     claimed: set[int] = set()
+    # Each step of a script is read alone; of a failed script, only the step that failed is
+    # a failure, and none when which one failed cannot be told.
+    lines = {a.run.event_id: a.run.command for a in found}
+    found, failing = narrowed(found)
     for i, failed in enumerate(found):
         if failed.run.ok is not False or i in claimed or not failed.tokens:
+            continue
+        if failing.get(failed.run.event_id, i) != i:
             continue
         if failed.program in _LOOK_AROUND and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
@@ -175,6 +182,8 @@ def find_pitfalls(
         reported = None if passed_at is not None else reported_rerun(found, i, tries, said, lost)
         if reported is not None:
             seen, passed_at = reported
+        if passed_at is not None and _several_changed(lines, failed, seen[passed_at]):
+            passed_at = None  # a re-run that changed several steps tells no one fix
         causes, cited = failure_causes(failed, said, tries, edited, passed_at is not None)
         if passed_at is None:
             ids = (failed.run.event_id, *cited)
@@ -205,6 +214,12 @@ def find_pitfalls(
         # An edit before a later try that failed the same way did not fix it.
         results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
     return one_per_run(_first_variant_tries(results))
+
+
+def _several_changed(lines: dict[str, str], failed: Attempt, passed: Attempt) -> bool:
+    """Whether the passing script changed more than one step of the failed one."""
+    before, after = lines[failed.run.event_id], lines.get(passed.run.event_id, "")
+    return before != after and changed_steps(before, after) > 1
 
 
 def _first_variant_tries(found: list[Pitfall]) -> list[Pitfall]:
