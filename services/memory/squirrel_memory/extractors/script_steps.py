@@ -11,7 +11,8 @@ its output, or not at all:
 - else the line of the output nearest its end that names one step alone (its program, a
   subcommand or a target no other step has: `Tasks: TOP => db:migrate`, `Unable to access
   jarfile target/app.jar`), among its error lines and its last lines;
-- else nothing: no step is blamed (say less rather than wrong).
+- else nothing: no step is blamed (say less rather than wrong), nor a step that only compares
+  two values (`test "$a" = "$b"`), whose failure does not say which command went wrong.
 
 Each step of a script is then read alone (`narrowed`): its run's command is that step's line,
 so the failing step is compared with the same step of the passing script and the lesson is
@@ -35,6 +36,8 @@ from squirrel_memory.extractors.evidence import Attempt
 
 #: Programs whose step only prints (a header between steps): never the failing step.
 _PRINTS = frozenset({"echo", "printf"})
+#: Programs that only compare values (`test "$a" = "$b"`): their failure says no command failed.
+_COMPARES = frozenset({"test", "[", "[["})
 #: Keywords that declare a variable (`local x=$(…)`): the command substituted is the step.
 _DECLARES = frozenset({"local", "export", "declare", "readonly", "typeset"})
 #: `set` options that stop a script at its first failing step.
@@ -95,7 +98,7 @@ def _join(operator: str) -> str:
 def _substituted(words: list[str]) -> list[str]:
     """A step's words without an assignment from a command substitution (`x=$(cmd …)`, `local
     x=$(cmd …)`, `x="$(cmd …)"`): the command substituted is what ran."""
-    if words and words[0] in _DECLARES and len(words) > 2 and ENV_ASSIGNMENT.match(words[1]):
+    if words and words[0] in _DECLARES and len(words) > 1 and ENV_ASSIGNMENT.match(words[1]):
         words = words[1:]
     if words and ENV_ASSIGNMENT.match(words[0]):
         value = words[0].partition("=")[2]
@@ -144,9 +147,10 @@ def failing_step(command: str, output: str) -> int | None:
     head = output[-MAX_OUTPUT_SCAN_CHARS:]
     chain = _within_headers(chain, found, head)
     working = [n for n in chain if found[n].works]
-    if len(working) <= 1:
-        return working[0] if working else None
-    return _named(working, found, head)
+    told = working[0] if len(working) == 1 else _named(working, found, head) if working else None
+    if told is None or found[told].program in _COMPARES:
+        return None  # (a comparison failed: which command gave it the wrong value, it does not say)
+    return told
 
 
 def _within_headers(chain: list[int], found: Sequence[Step], output: str) -> list[int]:
