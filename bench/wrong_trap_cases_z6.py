@@ -7,8 +7,8 @@ script whose `gh` and `git push` steps failed while the steps between them passe
 
 Written with the rule that tells which step of a script failed (`extractors/script_steps.py`),
 after its study (`bench/pitfall_shape_cases_e.py`). On the rules before it, two read wrong: the
-chain that printed nothing gave "`go build …` failed with `go build: non-zero exit`; re-running
-it with `-tags sqlite` added worked", and the comparison gave "`test …` failed …; running `curl
+chain that printed nothing gave "`cargo build …` failed with `cargo build: non-zero exit`;
+re-running it with `--features sqlite` added worked" (the study's Go chain did), and the comparison gave "`test …` failed …; running `curl
 -s --retry 3 …` first fixed it"; the rule as first written still read the comparison as the
 failing step, and now names none there. The other four read 0 wrong before too: kept as guards.
 """
@@ -19,26 +19,26 @@ from bench.trap_transcripts import Ask, Run, Say, Trap, one_session
 
 SILENT_CHAIN = Trap(
     "silent-chain-flag",
-    "Go",
+    "Rust",
     "an `&&` chain fails with no output; the re-run adds a flag to its second step: which step failed nothing tells",
     one_session(
-        "/home/ines/src/ingestd",
-        Ask("Generate, build and migrate."),
+        "/home/kai/src/ledgerd",
+        Ask("Check, build the server and seed the database."),
         Run(
-            "go generate ./... && go build -o bin/ingestd ./cmd/ingestd && ./bin/ingestd migrate up",
+            "cargo check -q && cargo build -q --bin ledgerd && ./target/debug/ledgerd seed --env dev",
             "",
             1,
         ),
         Run(
-            "go generate ./... && go build -tags sqlite -o bin/ingestd ./cmd/ingestd && ./bin/ingestd migrate up",
-            "applied 4 migrations",
+            "cargo check -q && cargo build -q --bin ledgerd --features sqlite && ./target/debug/ledgerd seed --env dev",
+            "seeded 12 accounts",
         ),
-        Say("Migrations applied."),
+        Say("Seeded."),
         host="codex",
     ),
     wrong=(
         (
-            r"-tags sqlite\b[^\n]*(?:worked|fixed)|(?:worked|fixed)[^\n]*-tags sqlite",
+            r"--features sqlite\b[^\n]*(?:worked|fixed)|(?:worked|fixed)[^\n]*--features sqlite",
             "nothing says the build step failed",
         ),
         (r"non-zero exit", "a failure with no output is no lesson"),

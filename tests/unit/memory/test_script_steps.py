@@ -73,6 +73,12 @@ def test_set_e_makes_every_line_a_step_of_one_chain() -> None:
     assert _failing(script, output) == "go test -race ./..."
 
 
+def test_under_set_e_the_step_that_failed_can_be_before_the_last_line() -> None:
+    script = "set -euo pipefail\ngo vet ./...\ngo test ./...\ngo build ./cmd/x"
+    output = "# example.com/x/internal\nvet: internal/a.go:3:2: x declared and not used"
+    assert _failing(script, output) == "go vet ./..."
+
+
 def test_the_output_line_that_names_one_step_alone_tells_it() -> None:
     script = "mvn -q package && java -jar target/svc.jar --port 9000"
     assert _failing(script, "Error: Unable to access jarfile target/svc.jar") == (
@@ -220,6 +226,30 @@ def test_a_rerun_that_changed_several_steps_gives_no_lesson() -> None:
     assert found == []
 
 
+def test_a_rerun_that_changed_the_failing_step_and_another_gives_no_lesson() -> None:
+    found = _pitfalls(
+        [
+            (
+                "run",
+                (
+                    "npm ci && npm test",
+                    1,
+                    "added 912 packages\nFAIL src/a.test.ts\nTest Suites: 1 failed, 3 passed",
+                ),
+            ),
+            (
+                "run",
+                (
+                    "npm install --legacy-peer-deps && npm test -- --runInBand",
+                    0,
+                    "Test Suites: 4 passed, 4 total",
+                ),
+            ),
+        ]
+    )
+    assert found == []
+
+
 def test_a_build_tick_in_a_scripts_output_is_no_hook_check() -> None:
     found = _pitfalls(
         [
@@ -246,3 +276,50 @@ def test_a_build_tick_in_a_scripts_output_is_no_hook_check() -> None:
     assert len(found) == 1
     assert found[0].startswith("`npx playwright test` failed")
     assert "Its hooks" not in found[0]
+
+
+def test_a_check_that_could_not_read_the_file_it_was_given_then_passed_with_another() -> None:
+    found = _pitfalls(
+        [
+            (
+                "run",
+                (
+                    "npx tsc --noEmit -p tsconfig.json",
+                    1,
+                    "error TS5083: Cannot read file '/home/dev/src/app/tsconfig.json'.",
+                ),
+            ),
+            ("run", ("npx tsc --noEmit -p tsconfig.app.json", 0, "")),
+        ]
+    )
+    assert len(found) == 1
+    assert "`tsconfig.app.json` instead of `tsconfig.json`" in found[0]
+
+
+def test_a_check_run_on_other_files_after_a_real_error_is_no_lesson() -> None:
+    found = _pitfalls(
+        [
+            ("run", ("npx tsc --noEmit -p tsconfig.json", 1, "src/a.ts(3,1): error TS2304: x")),
+            ("run", ("npx tsc --noEmit -p tsconfig.app.json", 0, "")),
+        ]
+    )
+    assert not any("instead of" in f for f in found)
+
+
+def test_a_programs_error_with_its_name_first_is_the_error_quoted() -> None:
+    found = _pitfalls(
+        [
+            (
+                "run",
+                (
+                    "docker run --rm -p 8080:8080 api:dev",
+                    125,
+                    "#0 building with default instance\ndocker: Error response from daemon: "
+                    "Bind for 0.0.0.0:8080 failed: port is already allocated.",
+                ),
+            ),
+            ("run", ("docker run --rm -p 8081:8080 api:dev", 0, "3f9a2d4c11b0")),
+        ]
+    )
+    assert len(found) == 1
+    assert "failed with `docker: Error response from daemon" in found[0]
