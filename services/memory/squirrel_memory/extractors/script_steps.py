@@ -29,8 +29,8 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from squirrel_core.shell_words import ENV_ASSIGNMENT, join_words, joined_commands, shell_tokens
-from squirrel_core.typed_commands import typed_commands
+from squirrel_core.shell_words import ENV_ASSIGNMENT, join_words, joined_commands
+from squirrel_core.typed_commands import substituted, typed_commands
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import Attempt
 
@@ -38,8 +38,6 @@ from squirrel_memory.extractors.evidence import Attempt
 _PRINTS = frozenset({"echo", "printf"})
 #: Programs that only compare values (`test "$a" = "$b"`): their failure says no command failed.
 _COMPARES = frozenset({"test", "[", "[["})
-#: Keywords that declare a variable (`local x=$(…)`): the command substituted is the step.
-_DECLARES = frozenset({"local", "export", "declare", "readonly", "typeset"})
 #: `set` options that stop a script at its first failing step.
 _STOPS = re.compile(r"^-[a-z]*e[a-z]*$|^errexit$")
 #: A line that reports an error (where a step's name is looked for), whatever the tool.
@@ -95,27 +93,13 @@ def _join(operator: str) -> str:
     return ";" if operator else ""
 
 
-def _substituted(words: list[str]) -> list[str]:
-    """A step's words without an assignment from a command substitution (`x=$(cmd …)`, `local
-    x=$(cmd …)`, `x="$(cmd …)"`): the command substituted is what ran."""
-    if words and words[0] in _DECLARES and len(words) > 1 and ENV_ASSIGNMENT.match(words[1]):
-        words = words[1:]
-    if words and ENV_ASSIGNMENT.match(words[0]):
-        value = words[0].partition("=")[2]
-        if value == "$" and len(words) > 1:
-            return words[1:]
-        if len(words) == 1 and value.startswith("$(") and value.endswith(")"):
-            return shell_tokens(value[2:-1])
-    return words
-
-
 @lru_cache(maxsize=1024)
 def steps(command: str) -> tuple[Step, ...]:
     """The steps of a shell line, in order, each with how it was joined and how many attempts
     it gives (`evidence.attempts` reads the line one typed command at a time)."""
     found: list[Step] = []
     for words, operator in joined_commands(command):
-        own = _substituted(words)
+        own = substituted(words)
         line = join_words(own, typed=command)
         found.append(Step(tuple(own), _join(operator), len(typed_commands(line)), line))
     return tuple(found)
