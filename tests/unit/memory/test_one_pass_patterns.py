@@ -690,7 +690,12 @@ CALLS = [
         None,
     ),
     ("squirrel_memory.extractors.script_steps", "_ERROR_LINE.search", "'x' * 300_000", None),
-    ("squirrel_memory.extractors.script_steps", "_PART.findall", "'-' * 300_000", []),
+    (
+        "squirrel_memory.extractors.script_steps",
+        "_CUT.split",
+        "'a' + ' ' * 300_000 + 'b'",
+        ["a", "b"],
+    ),
     (
         "squirrel_memory.extractors.script_steps",
         "_LITERAL.findall",

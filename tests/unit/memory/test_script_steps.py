@@ -11,7 +11,7 @@ from typing import Any
 
 from squirrel_core.shell_words import joined_commands
 from squirrel_memory.extractors.rules import evidence_candidates
-from squirrel_memory.extractors.script_steps import changed_steps, failing_step, steps
+from squirrel_memory.extractors.script_steps import NO_STEP, changed_steps, failing_step, steps
 from squirrel_memory.models import MemoryType, StoredEvent
 from tests.unit.memory.session_builder import scripted_session
 
@@ -26,7 +26,7 @@ def _pitfalls(steps_run: Sequence[tuple[str, Any]]) -> list[str]:
 
 def _failing(command: str, output: str) -> str:
     found = failing_step(command, output)
-    return "" if found is None else steps(command)[found].line
+    return "" if found is None or found == NO_STEP else steps(command)[found].line
 
 
 # --- the shell's operators --------------------------------------------------------------------
@@ -260,7 +260,9 @@ def test_a_build_tick_in_a_scripts_output_is_no_hook_check() -> None:
                     1,
                     "✓ 212 modules transformed.\n✓ built in 2.31s\n"
                     "Error: browserType.launch: Executable doesn't exist at "
-                    "/home/dev/.cache/ms-playwright/chromium-1112/chrome\n  18 failed",
+                    "/home/dev/.cache/ms-playwright/chromium-1112/chrome\n"
+                    "Please run the following command to download new browsers:\n"
+                    "    npx playwright install\n  18 failed",
                 ),
             ),
             (

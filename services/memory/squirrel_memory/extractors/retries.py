@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import Final
 
@@ -215,14 +216,21 @@ _REFUSAL_LINE_CHARS = 400
 
 
 def argument_refused(failed: Attempt, passed: Attempt) -> bool:
-    """Whether the failed run said it could not use a path it was given that the passing run
-    gave otherwise (`tsc -p tsconfig.json`: "Cannot read file '…/tsconfig.json'", then `tsc -p
-    tsconfig.app.json`): the same check, its argument corrected."""
+    """Whether the failed run said it could not use a path it was given as an option's value
+    that the passing run gave otherwise (`tsc -p tsconfig.json`: "Cannot read file
+    '…/tsconfig.json'", then `tsc -p tsconfig.app.json`): the same check, its argument
+    corrected."""
     kept = set(typed_options(passed))
+    words = typed_options(failed)
+    # (an option's value, not a target: another test file is another run, not a fix)
     dropped = {
         PurePosixPath(w).name
-        for w in typed_options(failed)
-        if w not in kept and not w.startswith("-") and ("/" in w or "." in w)
+        for before, w in pairwise(words)
+        if before.startswith("-")
+        and "=" not in before
+        and w not in kept
+        and not w.startswith("-")
+        and ("/" in w or "." in w)
     }
     if not dropped:
         return False

@@ -36,6 +36,8 @@ from squirrel_memory.extractors.evidence import Attempt
 
 #: Programs whose step only prints (a header between steps): never the failing step.
 _PRINTS = frozenset({"echo", "printf"})
+#: Steps that do nothing but set the status (`|| true`, `|| exit`): never the failing step.
+_NO_OPS = frozenset({"true", ":", "exit"})
 #: Programs that only compare values (`test "$a" = "$b"`): their failure says no command failed.
 _COMPARES = frozenset({"test", "[", "[["})
 #: `set` options that stop a script at its first failing step.
@@ -50,8 +52,11 @@ _ERROR_LINE = re.compile(
 _LAST_LINES = 3
 #: How many lines, from the output's end, are searched for a step's name.
 _LINES_SEARCHED = 60
-#: A part of a step's words (split at `/`, `:`, `=`, `-`, `.`, quotes) long enough to name it.
-_PART = re.compile(r"[A-Za-z0-9_]{3,}")
+#: Where a step's words and an output line are cut into the names compared: blanks, quotes,
+#: brackets, `:`, `=`, `,` (a path stays whole: `src` does not name `src/app/books.py`).
+_CUT = re.compile(r"[\s'\"`,()\[\]{}<>:;=]+")
+#: How much of one output line is read for a step's name.
+_LINE_CHARS = 2_000
 #: A header's literal text: a run of characters with no format directive or variable in it.
 _LITERAL = re.compile(r"[^%$\\\n]{3,}")
 
@@ -79,7 +84,7 @@ class Step:
     @property
     def works(self) -> bool:
         """Whether it is a step that can fail the script: a command, not a header."""
-        return self.attempts > 0 and not self.prints
+        return self.attempts > 0 and not self.prints and self.program not in _NO_OPS
 
     #: Its words joined back as they were typed.
     line: str = ""
@@ -112,10 +117,26 @@ def is_script(command: str) -> bool:
     return sum(s.works for s in steps(command)) > 1
 
 
+#: `failing_step`'s answer when no step may be blamed: a script that printed nothing, or whose
+#: failing step only compared two values.
+NO_STEP = -1
+#: The shell saying it found no such program: `bash: line 1: java: command not found`.
+_NOT_FOUND = re.compile(
+    r"^(?:\S*/)?(?:ba|z|da|k)?sh: (?:line \d+: |\d+: )?(\S+): command not found", re.MULTILINE
+)
+
+
 def failing_step(command: str, output: str) -> int | None:
-    """Which step of a failed script failed (its index in `steps(command)`), or None when the
-    script's shape and its output do not tell."""
+    """Which step of a failed script failed (its index in `steps(command)`); `NO_STEP` when
+    none may be blamed (nothing printed, or a comparison failed), None when the script's shape
+    and its output do not tell."""
     found = steps(command)
+    head = output[-MAX_OUTPUT_SCAN_CHARS:]
+    if not head.strip():
+        return NO_STEP
+    missing = _missing_program(found, head)
+    if missing is not None:
+        return missing
     # Under `set -e` every step joins the next as `&&` does.
     stops = False
     chain: list[int] = []
@@ -128,13 +149,21 @@ def failing_step(command: str, output: str) -> int | None:
         chain.append(n)
     if any(found[n].joined == "||" for n in chain[1:]):
         return None  # `a || b`: which of them set the exit code, nothing says
-    head = output[-MAX_OUTPUT_SCAN_CHARS:]
     chain = _within_headers(chain, found, head)
     working = [n for n in chain if found[n].works]
     told = working[0] if len(working) == 1 else _named(working, found, head) if working else None
-    if told is None or found[told].program in _COMPARES:
-        return None  # (a comparison failed: which command gave it the wrong value, it does not say)
+    if told is not None and found[told].program in _COMPARES:
+        return NO_STEP  # (a comparison failed: which command gave it the wrong value, unsaid)
     return told
+
+
+def _missing_program(found: Sequence[Step], output: str) -> int | None:
+    """The one working step whose program the shell said it could not find, or None."""
+    named = {m.group(1) for m in _NOT_FOUND.finditer(output)}
+    if not named:
+        return None
+    hits = [n for n, s in enumerate(found) if s.works and s.program in named]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _within_headers(chain: list[int], found: Sequence[Step], output: str) -> list[int]:
@@ -179,7 +208,7 @@ def _named(working: list[int], found: Sequence[Step], output: str) -> int | None
     for k, line in enumerate(reversed(lines)):
         if k >= _LAST_LINES and not _ERROR_LINE.search(line):
             continue
-        words = {w.lower() for w in _PART.findall(line)}
+        words = _names(line)
         named = [n for n in working if own[n] & words]
         if len(named) == 1:
             return named[0]
@@ -189,19 +218,25 @@ def _named(working: list[int], found: Sequence[Step], output: str) -> int | None
 
 
 def _parts(step: Step) -> set[str]:
-    """The parts of a step's words that can name it in an output line: program, subcommand,
-    targets, option values (`target/app.jar` gives `target`, `app`, `jar`); assignments
-    before it left out."""
+    """The names in a step's words that can name it in an output line: its program,
+    subcommand, targets, option values (`-p 8080:8080` gives `8080`); assignments before it
+    left out."""
     words = list(step.words)
     while words and ENV_ASSIGNMENT.match(words[0]):
         words = words[1:]
-    return {p.lower() for w in words for p in _PART.findall(w)}
+    return {name for word in words for name in _names(word)}
+
+
+def _names(text: str) -> set[str]:
+    """`text` cut at `_CUT`, each piece without the dashes and dots around it, lowercased."""
+    pieces = (p.strip("-.!?").lower() for p in _CUT.split(text[:_LINE_CHARS]))
+    return {p for p in pieces if len(p) >= 3}
 
 
 def narrowed(found: list[Attempt]) -> tuple[list[Attempt], dict[str, int | None]]:
     """`found` with each attempt of a script read alone (its run's command is its own step's
-    line), and, for each failed script, the index in the list of the attempt that failed (None
-    when nothing tells which step did)."""
+    line), and, for each failed script, the index in the list of the attempt that failed
+    (`NO_STEP` when none may be blamed, None when nothing tells which step did)."""
     out = list(found)
     failing: dict[str, int | None] = {}
     n = 0
@@ -223,26 +258,31 @@ def narrowed(found: list[Attempt]) -> tuple[list[Attempt], dict[str, int | None]
 
 def _attempt_of(command: str, output: str, first: int) -> int | None:
     """The index in the attempts list of a failed script's failing step (its attempts start at
-    `first`), or None."""
+    `first`); `NO_STEP` when none may be blamed, None when which one failed is not told."""
     step = failing_step(command, output)
-    if step is None:
-        return None
+    if step is None or step == NO_STEP:
+        return step
     found = steps(command)
     if found[step].attempts != 1:
         return None
     return first + sum(s.attempts for s in found[:step])
 
 
-def changed_steps(before: str, after: str) -> int:
-    """How many steps a re-run changed, added or dropped (headers aside); the same words put
-    before several steps (`env -u GH_TOKEN` before `gh` and before `git push`) count once, and
-    so do steps put in together (a setup: `source ~/.nvm/nvm.sh && nvm use 20`)."""
-    old = [" ".join(s.words) for s in steps(before) if not s.prints]
+def changed_steps(before: str, after: str, output: str = "") -> int:
+    """How many steps a re-run changed, added or dropped (headers aside) up to the step of
+    `before` that failed (told from its `output`; steps after it never ran, or could not have
+    fixed it); the same words put before several steps (`env -u GH_TOKEN` before `gh` and
+    before `git push`) count once, and so do steps put in together (a setup: `source
+    ~/.nvm/nvm.sh && nvm use 20`)."""
+    listed = [n for n, s in enumerate(steps(before)) if not s.prints]
+    old = [" ".join(steps(before)[n].words) for n in listed]
     new = [" ".join(s.words) for s in steps(after) if not s.prints]
+    failed = failing_step(before, output) if output and is_script(before) else None
+    last = listed.index(failed) if failed in listed else len(old) - 1
     count = 0
     prefixes: set[str] = set()
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
-        if tag == "equal":
+        if tag == "equal" or i1 > last:
             continue
         if tag == "replace" and i2 - i1 == j2 - j1:
             for a, b in zip(old[i1:i2], new[j1:j2], strict=True):
