@@ -24,6 +24,12 @@ def _pitfalls(steps_run: Sequence[tuple[str, Any]]) -> list[str]:
     return [c.content for c in evidence_candidates(events) if c.type == MemoryType.PITFALL]
 
 
+def _rerun(failed: str, code: int, output: str, passed: str, shown: str = "") -> list[str]:
+    """The pitfalls of `failed` (its exit code and output), then `passed`, which printed
+    `shown`."""
+    return _pitfalls([("run", (failed, code, output)), ("run", (passed, 0, shown))])
+
+
 def _failing(command: str, output: str) -> str:
     found = failing_step(command, output)
     return "" if found is None or found == NO_STEP else steps(command)[found].line
@@ -142,186 +148,67 @@ _DENIED = (
 
 
 def test_a_script_whose_push_failed_until_the_tokens_were_unset_is_a_lesson_on_the_push() -> None:
-    found = _pitfalls(
-        [
-            ("run", (_GH.format(env=""), 128, _DENIED)),
-            ("run", (_GH.format(env=_UNSET), 0, "remote=c8d4e1f\nparent=c8d4e1f\n")),
-        ]
-    )
-    assert len(found) == 1
-    assert found[0].startswith("`git push origin HEAD:feat/x` failed with")
-    assert "putting `env -u GITHUB_TOKEN -u GH_TOKEN` before it worked" in found[0]
-    assert "remote=$(" not in found[0]
+    [found] = _rerun(_GH.format(env=""), 128, _DENIED, _GH.format(env=_UNSET), "remote=c8d4e1f\n")
+    assert found.startswith("`git push origin HEAD:feat/x` failed with")
+    assert "putting `env -u GITHUB_TOKEN -u GH_TOKEN` before it worked" in found
+    assert "remote=$(" not in found
 
 
 def test_a_step_that_ran_before_the_failing_one_is_not_blamed() -> None:
-    found = _pitfalls(
-        [
-            (
-                "run",
-                (
-                    "cargo build --release && ./target/release/tally --config conf/dev.toml",
-                    1,
-                    "    Finished `release` profile\nError: could not read config file "
-                    "`conf/dev.toml`: No such file or directory (os error 2)",
-                ),
-            ),
-            (
-                "run",
-                (
-                    "cargo build --release && ./target/release/tally --config config/dev.toml",
-                    0,
-                    "tally listening on 127.0.0.1:7070",
-                ),
-            ),
-        ]
-    )
-    assert len(found) == 1
-    assert found[0].startswith("`./target/release/tally --config conf/dev.toml` failed")
-    assert "`config/dev.toml` instead of `conf/dev.toml`" in found[0]
+    run = "cargo build --release && ./target/release/tally --config {}"
+    said = "Finished `release`\nError: could not read config file `conf/dev.toml`: No such file"
+    [found] = _rerun(run.format("conf/dev.toml"), 1, said, run.format("config/dev.toml"))
+    assert found.startswith("`./target/release/tally --config conf/dev.toml` failed")
+    assert "`config/dev.toml` instead of `conf/dev.toml`" in found
 
 
 def test_a_chain_whose_failing_step_is_unknown_gives_no_lesson() -> None:
-    found = _pitfalls(
-        [
-            (
-                "run",
-                ("go generate ./... && go build -o bin/x ./cmd/x && ./bin/x migrate up", 1, ""),
-            ),
-            (
-                "run",
-                (
-                    "go generate ./... && go build -tags sqlite -o bin/x ./cmd/x && ./bin/x migrate up",
-                    0,
-                    "ok",
-                ),
-            ),
-        ]
-    )
-    assert found == []
+    run = "go generate ./... && go build {}-o bin/x ./cmd/x && ./bin/x migrate up"
+    assert _rerun(run.format(""), 1, "", run.format("-tags sqlite "), "ok") == []
+
+
+_JEST = "FAIL src/a.test.ts\nCannot find module 'jest-environment-jsdom'\nTest Suites: 1 failed"
 
 
 def test_a_rerun_that_changed_several_steps_gives_no_lesson() -> None:
-    found = _pitfalls(
-        [
-            (
-                "run",
-                (
-                    "npm ci && npm run lint && npm test",
-                    1,
-                    "FAIL src/a.test.ts\nCannot find module 'jest-environment-jsdom'\n"
-                    "Test Suites: 1 failed, 3 passed, 4 total",
-                ),
-            ),
-            (
-                "run",
-                (
-                    "pnpm install && pnpm lint --fix && pnpm test -- --runInBand",
-                    0,
-                    "Test Suites: 4 passed, 4 total",
-                ),
-            ),
-        ]
-    )
-    assert found == []
+    after = "pnpm install && pnpm lint --fix && pnpm test -- --runInBand"
+    assert _rerun("npm ci && npm run lint && npm test", 1, _JEST, after) == []
 
 
 def test_a_rerun_that_changed_the_failing_step_and_another_gives_no_lesson() -> None:
-    found = _pitfalls(
-        [
-            (
-                "run",
-                (
-                    "npm ci && npm test",
-                    1,
-                    "added 912 packages\nFAIL src/a.test.ts\nTest Suites: 1 failed, 3 passed",
-                ),
-            ),
-            (
-                "run",
-                (
-                    "npm install --legacy-peer-deps && npm test -- --runInBand",
-                    0,
-                    "Test Suites: 4 passed, 4 total",
-                ),
-            ),
-        ]
-    )
-    assert found == []
+    after = "npm install --legacy-peer-deps && npm test -- --runInBand"
+    assert _rerun("npm ci && npm test", 1, "added 912 packages\n" + _JEST, after) == []
 
 
 def test_a_build_tick_in_a_scripts_output_is_no_hook_check() -> None:
-    found = _pitfalls(
-        [
-            (
-                "run",
-                (
-                    "npm run build && npx playwright test",
-                    1,
-                    "✓ 212 modules transformed.\n✓ built in 2.31s\n"
-                    "Error: browserType.launch: Executable doesn't exist at "
-                    "/home/dev/.cache/ms-playwright/chromium-1112/chrome\n"
-                    "Please run the following command to download new browsers:\n"
-                    "    npx playwright install\n  18 failed",
-                ),
-            ),
-            (
-                "run",
-                (
-                    "npm run build && npx playwright install chromium && npx playwright test",
-                    0,
-                    "  18 passed (21.4s)",
-                ),
-            ),
-        ]
+    said = (
+        "✓ 212 modules transformed.\n✓ built in 2.31s\nError: browserType.launch: Executable "
+        "doesn't exist\nPlease run the following command to download new browsers:\n"
+        "    npx playwright install\n  18 failed"
     )
-    assert len(found) == 1
-    assert found[0].startswith("`npx playwright test` failed")
-    assert "Its hooks" not in found[0]
+    after = "npm run build && npx playwright install chromium && npx playwright test"
+    [found] = _rerun("npm run build && npx playwright test", 1, said, after, "18 passed")
+    assert found.startswith("`npx playwright test` failed")
+    assert "Its hooks" not in found
 
 
 def test_a_check_that_could_not_read_the_file_it_was_given_then_passed_with_another() -> None:
-    found = _pitfalls(
-        [
-            (
-                "run",
-                (
-                    "npx tsc --noEmit -p tsconfig.json",
-                    1,
-                    "error TS5083: Cannot read file '/home/dev/src/app/tsconfig.json'.",
-                ),
-            ),
-            ("run", ("npx tsc --noEmit -p tsconfig.app.json", 0, "")),
-        ]
-    )
-    assert len(found) == 1
-    assert "`tsconfig.app.json` instead of `tsconfig.json`" in found[0]
+    said = "error TS5083: Cannot read file '/home/dev/src/app/tsconfig.json'."
+    [found] = _rerun("npx tsc -p tsconfig.json", 1, said, "npx tsc -p tsconfig.app.json")
+    assert "`tsconfig.app.json` instead of `tsconfig.json`" in found
 
 
 def test_a_check_run_on_other_files_after_a_real_error_is_no_lesson() -> None:
-    found = _pitfalls(
-        [
-            ("run", ("npx tsc --noEmit -p tsconfig.json", 1, "src/a.ts(3,1): error TS2304: x")),
-            ("run", ("npx tsc --noEmit -p tsconfig.app.json", 0, "")),
-        ]
-    )
+    said = "src/a.ts(3,1): error TS2304: x"
+    found = _rerun("npx tsc -p tsconfig.json", 1, said, "npx tsc -p tsconfig.app.json")
     assert not any("instead of" in f for f in found)
 
 
 def test_a_programs_error_with_its_name_first_is_the_error_quoted() -> None:
-    found = _pitfalls(
-        [
-            (
-                "run",
-                (
-                    "docker run --rm -p 8080:8080 api:dev",
-                    125,
-                    "#0 building with default instance\ndocker: Error response from daemon: "
-                    "Bind for 0.0.0.0:8080 failed: port is already allocated.",
-                ),
-            ),
-            ("run", ("docker run --rm -p 8081:8080 api:dev", 0, "3f9a2d4c11b0")),
-        ]
+    said = (
+        "#0 building with default instance\ndocker: Error response from daemon: "
+        "Bind for 0.0.0.0:8080 failed: port is already allocated."
     )
-    assert len(found) == 1
-    assert "failed with `docker: Error response from daemon" in found[0]
+    run = "docker run --rm -p {}:8080 api:dev"
+    [found] = _rerun(run.format("8080"), 125, said, run.format("8081"))
+    assert "failed with `docker: Error response from daemon" in found
