@@ -212,3 +212,10 @@ def test_a_programs_error_with_its_name_first_is_the_error_quoted() -> None:
     run = "docker run --rm -p {}:8080 api:dev"
     [found] = _rerun(run.format("8080"), 125, said, run.format("8081"))
     assert "failed with `docker: Error response from daemon" in found
+
+
+def test_a_test_file_not_found_then_another_file_run_is_no_corrected_argument() -> None:
+    said = "Test file not found: /home/dev/src/app/test/books.dart"
+    run = "flutter test --plain-name 'posts an entry' {}"
+    found = _rerun(run.format("test/books.dart"), 1, said, run.format("test/books_test.dart"))
+    assert found == []
