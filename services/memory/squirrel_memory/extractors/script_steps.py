@@ -4,20 +4,24 @@ A run's exit code is its last step's (`a; b`: `b`'s), or, under `&&` or `set -e`
 failing step's, the last one that ran. Which step that was is told from the script's shape and
 its output, or not at all:
 
-- the steps after the last `;` or newline (everything under `set -e`) hold the failure; of
-  those joined by `&&`, one alone is it;
+- a step whose program the shell could not find (`bash: java: command not found`) failed;
+- else the steps after the last `;` or newline (everything under `set -e`) hold the failure;
+  of those joined by `&&`, one alone is it;
 - a header a step printed (`echo "== tests"`, `printf '== lint\\n'`) says the steps before it
   ran, and one it did not print, that those after it did not;
 - else the line of the output nearest its end that names one step alone (its program, a
   subcommand or a target no other step has: `Tasks: TOP => db:migrate`, `Unable to access
   jarfile target/app.jar`), among its error lines and its last lines;
-- else nothing: no step is blamed (say less rather than wrong), nor a step that only compares
-  two values (`test "$a" = "$b"`), whose failure does not say which command went wrong.
+- else it is not told (`fixes` then takes only a fix tied to one step: that check's own
+  formatter, the files its error names edited, a commit's hooks); and no step at all may be
+  blamed (`NO_STEP`) when the script printed nothing, or the step told only compares two
+  values (`test "$a" = "$b"`), whose failure does not say which command went wrong.
 
 Each step of a script is then read alone (`narrowed`): its run's command is that step's line,
 so the failing step is compared with the same step of the passing script and the lesson is
-worded from it, not from the whole script. A re-run that changed several steps at once
-(`changed_steps`), the same words put before each counted once, tells no one fix.
+worded from it, not from the whole script. A re-run that changed several steps at once up to
+the failing one (`changed_steps`; the same words put before each, or setup steps put in
+together, count once) tells no one fix.
 """
 
 from __future__ import annotations
