@@ -9,13 +9,15 @@ A second set, `bench/pitfall_shape_cases_b.py`, holds more ecosystems and hosts,
 `bench/pitfall_shape_cases_c.py`, fixes claimed in a reply with no edit seen, an edit the error
 shares no words with, and reruns whose result was lost, and a fourth,
 `bench/pitfall_shape_cases_d.py`, more tools, a hedge taken back, one cause seen in two sessions
-(one memory at most: a case's `most`), an interrupted run and a refused fix; every set runs by
-default, each with its own table and total line (`--set a`, `b`, `c` or `d` runs one alone).
+(one memory at most: a case's `most`), an interrupted run and a refused fix, and a fifth,
+`bench/pitfall_shape_cases_e.py`, a failed script of several steps and its re-run with one step
+changed; every set runs by default, each with its own table and total line (`--set a` to `e`
+runs one alone).
 Prints per case: pitfalls kept, whether one names the trigger, the cause and the fix, and junk
 (a pitfall built on a progress line, or any pitfall where none is due); with --memories, every
 memory kept, in full.
 
-Usage: python -m bench.pitfall_shapes [--set a|b|c|d] [--case NAME ...] [--memories]
+Usage: python -m bench.pitfall_shapes [--set a|b|c|d|e] [--case NAME ...] [--memories]
 """
 
 from __future__ import annotations
@@ -26,7 +28,13 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bench import case_runs, pitfall_shape_cases_b, pitfall_shape_cases_c, pitfall_shape_cases_d
+from bench import (
+    case_runs,
+    pitfall_shape_cases_b,
+    pitfall_shape_cases_c,
+    pitfall_shape_cases_d,
+    pitfall_shape_cases_e,
+)
 from bench.pitfall_shape_cases import CASES, Shape
 from squirrel_core.logs import configure_logging
 
@@ -116,6 +124,7 @@ SETS: dict[str, Sequence[Shape]] = {
     "b": pitfall_shape_cases_b.CASES,
     "c": pitfall_shape_cases_c.CASES,
     "d": pitfall_shape_cases_d.CASES,
+    "e": pitfall_shape_cases_e.CASES,
 }
 
 

@@ -31,9 +31,10 @@ needs, a formatter turned down, a version CI still pins; and identity facts said
 little: a commit-hooks `package.json`, Kotlin build scripts of a Java service, checkpoint
 commits, prefixed commits beside a plain log, a dependency bot's log; what the project is said
 from the wrong thing: an answer about a part, a hedged answer, a README's stack left behind, a
-kindred language, a rule in a labelled list, a member crate's table; and a short answer to a
-reply that offers no choice of design). Each trap's sessions (`bench/wrong_trap_cases.py` and its
-parts `_b` to `_z3` and `_z5`) are written in the host's own transcript format and go through the
+kindred language, a rule in a labelled list, a member crate's table; a short answer to a
+reply that offers no choice of design; and a failed script whose failing step is easy to
+mistake). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
+and `_z6`) are written in the host's own transcript format and go through the
 real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and
 every line of the session-start text is held against the trap's `wrong` patterns.
 
@@ -83,6 +84,7 @@ from bench.wrong_trap_cases_z import CASES as UNSEEN_SHAPES
 from bench.wrong_trap_cases_z2 import CASES as SAID_FROM_TOO_LITTLE
 from bench.wrong_trap_cases_z3 import CASES as WHAT_IT_IS_FROM_THE_WRONG_THING
 from bench.wrong_trap_cases_z5 import CASES as PICKS_OF_NO_DESIGN
+from bench.wrong_trap_cases_z6 import CASES as FAILED_STEP_MISTAKEN
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -116,6 +118,7 @@ TRAPS: tuple[Trap, ...] = (
     *SAID_FROM_TOO_LITTLE,
     *WHAT_IT_IS_FROM_THE_WRONG_THING,
     *PICKS_OF_NO_DESIGN,
+    *FAILED_STEP_MISTAKEN,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -125,6 +128,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z2": SAID_FROM_TOO_LITTLE,
     "z3": WHAT_IT_IS_FROM_THE_WRONG_THING,
     "z5": PICKS_OF_NO_DESIGN,
+    "z6": FAILED_STEP_MISTAKEN,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

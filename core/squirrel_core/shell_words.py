@@ -149,12 +149,23 @@ def _without_keywords(words: list[str]) -> list[str]:
 def simple_commands(line: str) -> list[list[str]]:
     """Split a shell line into simple commands; pipes' right-hand sides and redirections go,
     and so do the reserved words of loops and conditionals."""
-    return [words for tokens in _simple_commands(line) if (words := _without_keywords(tokens))]
+    return [words for words, _ in joined_commands(line)]
 
 
-def _simple_commands(line: str) -> list[list[str]]:
-    found: list[list[str]] = []
+def joined_commands(line: str) -> list[tuple[list[str], str]]:
+    """`simple_commands`, each with the operator that joined it to the one before (`&&`, `||`,
+    `;`, a newline, `&`; "" for the first): what decides whether it ran after a failure."""
+    return [
+        (words, joined)
+        for tokens, joined in _simple_commands(line)
+        if (words := _without_keywords(tokens))
+    ]
+
+
+def _simple_commands(line: str) -> list[tuple[list[str], str]]:
+    found: list[tuple[list[str], str]] = []
     current: list[str] = []
+    joined = ""
     piped = False
     skip_next = False
     for token, operator in _words(without_heredocs(line[:MAX_LINE_CHARS])):
@@ -176,10 +187,13 @@ def _simple_commands(line: str) -> list[list[str]]:
             piped = True
         else:
             if current:
-                found.append(current)
+                found.append((current, joined))
+                joined = ""
+            # (the first operator after a command joins it to the next: `a && \n b` is `&&`)
+            joined = joined or punct
             current, piped = [], False
     if current:
-        found.append(current)
+        found.append((current, joined))
     return found
 
 

@@ -2,12 +2,14 @@
 
 One `TypedCommand` per simple command, with shell redirections, pipes into pagers, `cd … &&`
 steps and launch wrappers (`timeout 60`) removed, and the folder each command ran in (`scope`,
-relative to the project root) kept apart. An environment prefix changes what the command does
-(`GOOS=linux GOARCH=amd64 go build`, `CGO_ENABLED=0`) and stays, but for an assignment of a
-secret (a name with TOKEN, KEY, SECRET, PASS, PAT, DSN …, or a value ingest redacted), of a path
-of one machine (`/abs/path`, `~/…`) or of a value read from its environment (`$HOME/…`, `$X`),
-which would not hold elsewhere. A word the user quoted keeps its quotes (`-destination
-'platform=macOS'`, `--filter "a b"`), so the command can be pasted and run as it was.
+relative to the project root) kept apart. A variable given a command's output (`x=$(cmd …)`,
+`local x=$(cmd …)`, `export X="$(cmd …)"`) is that command. An environment prefix changes what
+the command does (`GOOS=linux GOARCH=amd64 go build`, `CGO_ENABLED=0`) and stays, but for an
+assignment of a secret (a name with TOKEN, KEY, SECRET, PASS, PAT, DSN …, or a value ingest
+redacted), of a path of one machine (`/abs/path`, `~/…`) or of a value read from its environment
+(`$HOME/…`, `$X`), which would not hold elsewhere. A word the user quoted keeps its quotes
+(`-destination 'platform=macOS'`, `--filter "a b"`), so the command can be pasted and run as it
+was.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ _CACHED_LINE_CHARS = 2_000
 #: would be read to its end once for each).
 MAX_SUBSTITUTIONS = 32
 _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias"})
+#: Keywords that declare a variable (`local x=$(cmd …)`): the command substituted is what ran.
+_DECLARES = frozenset({"local", "export", "declare", "readonly", "typeset"})
 #: An environment assignment left out of a typed command: a secret's name, or a value that is
 #: a path of one machine (absolute, in a home folder) or read from its environment (`$X`).
 _SECRET_NAME = re.compile(
@@ -149,7 +153,8 @@ def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCo
     here = posixpath.normpath(posix_form(cwd)) if cwd else root
     found: list[TypedCommand] = []
     read = line[:MAX_LINE_CHARS]
-    for tokens in simple_commands(line):
+    for given in simple_commands(line):
+        tokens = substituted(given)
         env, words = _strip_launchers(tokens)
         if not words:
             continue
@@ -170,6 +175,24 @@ def _typed(line: str, cwd: str | None, project_root: str | None) -> list[TypedCo
             TypedCommand(text, _scope(here, root), classify_tokens(tokens), tuple(shown), kept)
         )
     return found
+
+
+def substituted(words: list[str]) -> list[str]:
+    """A simple command's words without the assignment from a command substitution they open
+    with (`x=$(cmd …)`, `local x=$(cmd …)`, `export X=$(cmd …)`, `x="$(cmd …)"`): the command
+    substituted is what ran; any other words as they are."""
+    declared = len(words) > 1 and words[0] in _DECLARES and ENV_ASSIGNMENT.match(words[1])
+    if declared and (words[1].endswith("=$") or "=$(" in words[1]):
+        words = words[1:]
+    if not words or not ENV_ASSIGNMENT.match(words[0]):
+        return words
+    value = words[0].partition("=")[2]
+    if value == "$" and len(words) > 1:
+        return words[1:]
+    if len(words) == 1 and value.startswith("$(") and value.endswith(")"):
+        inner = simple_commands(value[2:-1])
+        return inner[0] if inner else words
+    return words
 
 
 def _strip_launchers(tokens: list[str]) -> tuple[list[str], list[str]]:

@@ -523,6 +523,19 @@ def test_typed_command_keeps_the_folder_and_relativises_paths() -> None:
     ]
 
 
+def test_a_variable_given_a_commands_output_is_that_command() -> None:
+    line = (
+        'head="$(gh pr view 3 --json headRefOid)"\nlocal me=$(gh api user --jq .login)\n'
+        "export SHA=$(git rev-parse HEAD)\nexport CI=1"
+    )
+    typed = typed_commands(line, cwd="/p", project_root="/p")
+    assert [t.text for t in typed] == [
+        "gh pr view 3 --json headRefOid",
+        "gh api user --jq .login",
+        "git rev-parse HEAD",
+    ]
+
+
 def test_typed_command_scopes() -> None:
     assert typed_commands("go test ./...", cwd="/p/svc", project_root="/p")[0].scope == "svc"
     assert typed_commands("go test ./...", cwd="/p", project_root="/p")[0].scope == ""

@@ -55,12 +55,14 @@ def test_the_variables_env_changed_are_the_fix(failed: str, passed: str, change:
     assert "worked" in pitfall.content
 
 
-def test_a_script_of_several_lines_gives_no_such_lesson() -> None:
+def test_a_script_of_several_lines_gives_the_lesson_of_its_failing_step() -> None:
     script = 'head=$(gh pr view 12 --json headRefOid)\ntest -n "$head"\ngit push origin HEAD:topic'
     fixed = script.replace("gh pr", "env -u GH_TOKEN gh pr").replace(
         "git push", "env -u GH_TOKEN git push"
     )
-    assert not [p for p in _pitfalls(script, fixed) if "worked" in p.content]
+    [found] = [p.content for p in _pitfalls(script, fixed) if "worked" in p.content]
+    assert found.startswith("`git push origin HEAD:topic` failed")
+    assert "putting `env -u GH_TOKEN` before it worked" in found
 
 
 def test_an_env_that_changes_nothing_is_no_fix() -> None:

@@ -779,6 +779,45 @@ CALLS = [
         "'Причина в том, что ' + 'не ' * 100_000",
         "",
     ),
+    # A failed script's output searched for the line that names its failing step.
+    (
+        "squirrel_memory.extractors.script_steps",
+        "failing_step",
+        "'make a && make b', 'error ' * 60_000 + 'x'",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.script_steps",
+        "failing_step",
+        "'make a && make b', ('fail ' + ' ' * 3_000 + 'x\\n') * 100",
+        None,
+    ),
+    ("squirrel_memory.extractors.script_steps", "_ERROR_LINE.search", "'x' * 300_000", None),
+    (
+        "squirrel_memory.extractors.script_steps",
+        "_CUT.split",
+        "'a' + ' ' * 300_000 + 'b'",
+        ["a", "b"],
+    ),
+    (
+        "squirrel_memory.extractors.script_steps",
+        "_LITERAL.findall",
+        "'a' * 300_000 + '%'",
+        ["aaaaaaaaa"],
+    ),
+    # A program's error with its name first, and an argument a run could not read.
+    (
+        "squirrel_memory.extractors.pitfalls",
+        "_ERROR_LINE.search",
+        "'a' * 300_000 + ': Errors'",
+        None,
+    ),
+    (
+        "squirrel_memory.extractors.retries",
+        "USAGE_ERROR.search",
+        "'cannot read ' * 30_000 + 'the config'",
+        None,
+    ),
 ]
 
 

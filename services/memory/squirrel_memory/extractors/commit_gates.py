@@ -39,3 +39,12 @@ def hook_checks(output: str) -> list[str]:
         if name and "`" not in name:
             names.setdefault(name)
     return list(names)[:6]
+
+
+def hooks_checks(attempt: Attempt) -> list[str]:
+    """The checks a run's hooks report (`hook_checks`), when its output is hooks': a git
+    command's, or one that says "hook" (a build's `✓ built in 2.31s` is no hook's check)."""
+    output = attempt.run.output
+    if attempt.program != "git" and not _HOOK_WORD.search(output[:MAX_OUTPUT_SCAN_CHARS]):
+        return []
+    return hook_checks(output)

@@ -40,8 +40,10 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import PurePosixPath
 
+from squirrel_memory.extractors.commit_gates import gated, is_commit
 from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
+from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import (
@@ -78,6 +80,7 @@ from squirrel_memory.extractors.retries import (
     warning_line,
     wrapper_words,
 )
+from squirrel_memory.extractors.script_steps import changed_steps, is_script, narrowed
 
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
 _LOOK_AROUND = frozenset(
@@ -130,9 +133,16 @@ def find_pitfalls(
     says passed is the pass)."""
     results: list[Pitfall] = []
     claimed: set[int] = set()
+    # Each step of a script is read alone; of a failed script, only the step that failed is
+    # a failure, and none when which one failed cannot be told.
+    lines = {a.run.event_id: a.run.command for a in found}
+    found, failing = narrowed(found)
     for i, failed in enumerate(found):
         if failed.run.ok is not False or i in claimed or not failed.tokens:
             continue
+        step = failing.get(failed.run.event_id, i)
+        if step is not None and step != i:
+            continue  # another step of the script failed, or none may be blamed
         if failed.program in _LOOK_AROUND and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
         if reads_history(failed):
@@ -175,6 +185,8 @@ def find_pitfalls(
         reported = None if passed_at is not None else reported_rerun(found, i, tries, said, lost)
         if reported is not None:
             seen, passed_at = reported
+        if passed_at is not None and _several_changed(lines, failed, seen[passed_at]):
+            passed_at = None  # a re-run that changed several steps tells no one fix
         causes, cited = failure_causes(failed, said, tries, edited, passed_at is not None)
         if passed_at is None:
             ids = (failed.run.event_id, *cited)
@@ -204,7 +216,36 @@ def find_pitfalls(
         pitfall = replace(pitfall, event_ids=(*pitfall.event_ids, *cited))
         # An edit before a later try that failed the same way did not fix it.
         results.append(with_lesson(pitfall, causes, edited, tries[-1][0].run.timestamp))
+    # A script whose failing step nothing told: only a fix tied to one of its steps counts.
+    results = [
+        p
+        for p in results
+        if failing.get(p.failed.run.event_id, 0) is not None or (p.fix and _tied_to_step(p))
+    ]
     return one_per_run(_first_variant_tries(results))
+
+
+def _several_changed(lines: dict[str, str], failed: Attempt, passed: Attempt) -> bool:
+    """Whether the passing script changed more than one step of the failed one, up to the
+    step that failed."""
+    before, after = lines[failed.run.event_id], lines.get(passed.run.event_id, "")
+    if before == after or not (is_script(before) or is_script(after)):
+        return False
+    return changed_steps(before, after, failed.run.output) > 1
+
+
+def _tied_to_step(pitfall: Pitfall) -> bool:
+    """Whether a fix says which step of a script failed when nothing else did: the check's own
+    formatter ran, the files the error names were edited, a commit's hooks reported, or it is
+    a warning a passing run printed."""
+    failed = pitfall.failed
+    return (
+        pitfall.fix == "formatter"
+        or (pitfall.fix == "edit" and pitfall.named)
+        # (a warning a passing run printed: the compiling step's, `one_per_run` says which)
+        or is_warning(pitfall.fingerprint)
+        or (is_commit(failed) and gated(failed.run.output))
+    )
 
 
 def _first_variant_tries(found: list[Pitfall]) -> list[Pitfall]:

@@ -14,7 +14,7 @@ import re
 
 from squirrel_core.commands import classify_command
 from squirrel_memory.extractors.commit_gates import gated as _gated
-from squirrel_memory.extractors.commit_gates import hook_checks, is_commit
+from squirrel_memory.extractors.commit_gates import hook_checks, hooks_checks, is_commit
 from squirrel_memory.extractors.evidence import Finding
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.pitfall_record import Pitfall, ran_nothing
@@ -297,7 +297,7 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             checks = list(dict.fromkeys(c for p in group for c in _gate_checks(p)))
             if checks:
                 text = f"Commits run checks that must pass first ({', '.join(checks)}): " + text
-        elif checks := hook_checks(shown.failed.run.output):
+        elif checks := hooks_checks(shown.failed):
             text = f"Its hooks run checks ({', '.join(checks)}): " + text
         importance = 0.45 + _fix_weight(shown) + 0.08 * min(len(sessions) - 1, 4)
         exception = shown.fingerprint.split(":", 1)[0] if ":" in shown.fingerprint else ""

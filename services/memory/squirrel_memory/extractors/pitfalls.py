@@ -41,6 +41,8 @@ _ERROR_LINE = re.compile(
     r"^e: \S+:\d+|^e: [A-Z][a-z]+(?: \S+){2}|^Error in \S.*?: |"
     # A tool's error naming where it happened: `CMake Error at CMakeLists.txt:12 (find_package):`.
     r"\bError at \S+:\d+|"
+    # A program's error, its name first: `docker: Error response from daemon: …`.
+    r"^[a-z][\w.-]{1,30}: Error\b|"
     # What a tool looked for and did not find, said in a sentence: `A compatible SDK was not
     # found.`
     r"^(?:A|An|The|No) [^\n]{1,80}? (?:was|were) not found\b|"

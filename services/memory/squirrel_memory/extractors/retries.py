@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import PurePosixPath
 from typing import Final
 
@@ -34,7 +35,9 @@ from squirrel_memory.extractors.pitfalls import selected_nothing
 #: them, so a re-run of a check with other arguments is their fix.
 USAGE_ERROR = re.compile(
     r"no such file|not found|unrecognized|unknown (?:option|flag|command|argument)|usage:|"
-    r"invalid (?:option|argument|choice)|no tests? (?:ran|collected|found)|does not exist",
+    r"invalid (?:option|argument|choice)|no tests? (?:ran|collected|found)|does not exist|"
+    # A file given that could not be read: `error TS5083: Cannot read file '…/tsconfig.json'`.
+    r"cannot (?:read|open) (?:the )?(?:config(?:uration)? )?file",
     re.IGNORECASE,
 )
 
@@ -201,7 +204,41 @@ def covers(failed: Attempt, passed: Attempt) -> bool:
         return False
     if failed.use is None or failed.use.purpose not in CHECK_PURPOSES:
         return True
-    return _target_names(passed) <= _target_names(failed) or _same_but_option_values(failed, passed)
+    return (
+        _target_names(passed) <= _target_names(failed)
+        or _same_but_option_values(failed, passed)
+        or argument_refused(failed, passed)
+    )
+
+
+#: How long an output line may be and still be read for an argument it refused.
+_REFUSAL_LINE_CHARS = 400
+
+
+def argument_refused(failed: Attempt, passed: Attempt) -> bool:
+    """Whether the failed run said it could not use a path it was given as an option's value
+    that the passing run gave otherwise (`tsc -p tsconfig.json`: "Cannot read file
+    '…/tsconfig.json'", then `tsc -p tsconfig.app.json`): the same check, its argument
+    corrected."""
+    kept = set(typed_options(passed))
+    words = typed_options(failed)
+    # (an option's value, not a target: another test file is another run, not a fix)
+    dropped = {
+        PurePosixPath(w).name
+        for before, w in pairwise(words)
+        if before.startswith("-")
+        and "=" not in before
+        and w not in kept
+        and not w.startswith("-")
+        and ("/" in w or "." in w)
+    }
+    if not dropped:
+        return False
+    lines = failed.run.output[:MAX_OUTPUT_SCAN_CHARS].splitlines()
+    return any(
+        USAGE_ERROR.search(line) and any(name in line for name in dropped)
+        for line in (whole[:_REFUSAL_LINE_CHARS] for whole in lines)
+    )
 
 
 #: Options whose value picks which tests run (by name, marker or tag): a target.
