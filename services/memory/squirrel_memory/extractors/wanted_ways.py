@@ -200,9 +200,7 @@ def _wish(
     goal = bool(match.group("goal"))
     if not _is_way(way, least=least, goal=goal) or (goal and not _KEEPING.match(way)):
         return None
-    standing = bool(match.group("standing") or match.group("goal")) or bool(
-        _STANDING.search(said)
-    )
+    standing = bool(match.group("standing") or match.group("goal")) or bool(_STANDING.search(said))
     stressed = bool(match.group("stress"))
     if not (negative or standing or stressed or _ROLE.match(way) or _takes_up(way, before)):
         return None  # "I want you to add pagination": a request for work, not a way
