@@ -219,3 +219,20 @@ def test_a_test_file_not_found_then_another_file_run_is_no_corrected_argument() 
     run = "flutter test --plain-name 'posts an entry' {}"
     found = _rerun(run.format("test/books.dart"), 1, said, run.format("test/books_test.dart"))
     assert found == []
+
+
+def test_a_setup_put_before_the_step_that_could_not_run_is_its_fix() -> None:
+    # Neither program was found (exit 0: the pipe's last command passed); the re-run loads the
+    # tool manager's environment first, a step that gives no command of its own.
+    missing = (
+        "/bin/bash: line 1: java: command not found\n/bin/bash: line 1: gradle: command not found"
+    )
+    (pitfall,) = _rerun(
+        "java -version 2>&1; gradle --version 2>&1 | head -5",
+        0,
+        missing,
+        'source "$HOME/.sdkman/bin/sdkman-init.sh" && java -version && gradle --version',
+        'openjdk version "21.0.6"\nGradle 9.4.1',
+    )
+    assert pitfall.startswith("`java -version` failed with `/bin/bash: line 1: java: command")
+    assert 'putting `source "$HOME/.sdkman/bin/sdkman-init.sh" &&` before it worked' in pitfall

@@ -4,7 +4,8 @@ A run's exit code is its last step's (`a; b`: `b`'s), or, under `&&` or `set -e`
 failing step's, the last one that ran. Which step that was is told from the script's shape and
 its output, or not at all:
 
-- a step whose program the shell could not find (`bash: java: command not found`) failed;
+- a step whose program the shell could not find (`bash: java: command not found`) failed (of
+  several, the first);
 - else the steps after the last `;` or newline (everything under `set -e`) hold the failure;
   of those joined by `&&`, one alone is it;
 - a header a step printed (`echo "== tests"`, `printf '== lint\\n'`) says the steps before it
@@ -18,10 +19,12 @@ its output, or not at all:
   values (`test "$a" = "$b"`), whose failure does not say which command went wrong.
 
 Each step of a script is then read alone (`narrowed`): its run's command is that step's line,
-so the failing step is compared with the same step of the passing script and the lesson is
-worded from it, not from the whole script. A re-run that changed several steps at once up to
-the failing one (`changed_steps`; the same words put before each, or setup steps put in
-together, count once) tells no one fix.
+with the steps that run no command of their own joined to it by `&&` put before it (`source
+~/.sdkman/bin/sdkman-init.sh && java -version`: how it was run), so the failing step is
+compared with the same step of the passing script and the lesson is worded from it, not from
+the whole script. A re-run that changed several steps at once up to the failing one
+(`changed_steps`; the same words put before each, or setup steps put in together, count once)
+tells no one fix.
 """
 
 from __future__ import annotations
@@ -162,12 +165,14 @@ def failing_step(command: str, output: str) -> int | None:
 
 
 def _missing_program(found: Sequence[Step], output: str) -> int | None:
-    """The one working step whose program the shell said it could not find, or None."""
+    """The first working step whose program the shell said it could not find, or None: each
+    such step failed (`java -version; gradle --version` with neither installed), and the
+    first is the one a re-run must get past first."""
     named = {m.group(1) for m in _NOT_FOUND.finditer(output)}
     if not named:
         return None
     hits = [n for n, s in enumerate(found) if s.works and s.program in named]
-    return hits[0] if len(hits) == 1 else None
+    return hits[0] if hits else None
 
 
 def _within_headers(chain: list[int], found: Sequence[Step], output: str) -> list[int]:
@@ -250,7 +255,7 @@ def narrowed(found: list[Attempt]) -> tuple[list[Attempt], dict[str, int | None]
         while end < len(found) and found[end].run.event_id == run.event_id:
             end += 1
         if is_script(run.command):
-            lines = [s.line for s in steps(run.command) for _ in range(s.attempts)]
+            lines = _step_lines(run.command)
             if len(lines) == end - n:
                 for k in range(n, end):
                     out[k] = replace(found[k], run=replace(run, command=lines[k - n]))
@@ -258,6 +263,22 @@ def narrowed(found: list[Attempt]) -> tuple[list[Attempt], dict[str, int | None]
                     failing[run.event_id] = _attempt_of(run.command, run.output, n)
         n = end
     return out, failing
+
+
+def _step_lines(command: str) -> list[str]:
+    """The line of each attempt of a script: its step's, with the steps that give no attempt
+    joined to it by `&&` put before it (`source ~/.sdkman/bin/sdkman-init.sh && java -version`:
+    the environment it ran in is part of how it was run)."""
+    lines: list[str] = []
+    setup: list[str] = []
+    for step in steps(command):
+        if step.attempts == 0:
+            setup = [*setup, step.line] if step.joined in ("", "&&") or not setup else [step.line]
+            continue
+        prefix = " && ".join(setup) + " && " if setup and step.joined == "&&" else ""
+        lines.extend([prefix + step.line] * step.attempts)
+        setup = []
+    return lines
 
 
 def _attempt_of(command: str, output: str, first: int) -> int | None:
