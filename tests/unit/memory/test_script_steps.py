@@ -236,3 +236,19 @@ def test_a_setup_put_before_the_step_that_could_not_run_is_its_fix() -> None:
     )
     assert pitfall.startswith("`java -version` failed with `/bin/bash: line 1: java: command")
     assert 'putting `source "$HOME/.sdkman/bin/sdkman-init.sh" &&` before it worked' in pitfall
+
+
+def test_a_step_that_ran_before_the_failure_may_be_left_out_of_the_rerun() -> None:
+    # `git add` ran and passed (the chain reached the commit); the re-run commits alone.
+    (pitfall,) = _rerun(
+        "git add src/a.ts && git commit -m \"$(cat <<'EOF'\nfeat: add a\nEOF\n)\"",
+        1,
+        "(eval):1: can't create temp file for here document: operation not permitted\n"
+        "Aborting commit due to empty commit message.",
+        'git commit -m "feat: add a"',
+        "[main de73c25] feat: add a\n 1 file changed",
+    )
+    assert pitfall.startswith("`git commit -m \"$(cat <<'EOF'` failed with `(eval):1: can't")
+    missing = "bash: b: command not found"
+    assert changed_steps("a x && b y", "b z", missing) == 1
+    assert changed_steps("a x && b y", "c w && b z", missing) == 2  # a step in its place

@@ -304,6 +304,18 @@ def changed_steps(before: str, after: str, output: str = "") -> int:
     new = [" ".join(s.words) for s in steps(after) if not s.prints]
     failed = failing_step(before, output) if output and is_script(before) else None
     last = listed.index(failed) if failed in listed else len(old) - 1
+    count = _changes(old, new, last)
+    if failed in listed:
+        # A step before the one that failed ran (and, joined by `&&`, passed): a re-run that
+        # leaves it out (`git add x && git commit …`, then `git commit …` alone) changed
+        # nothing by that, its work stays done.
+        kept = [n for n, words in enumerate(old) if n >= last or words in new]
+        count = min(count, _changes([old[n] for n in kept], new, kept.index(last)))
+    return count
+
+
+def _changes(old: list[str], new: list[str], last: int) -> int:
+    """How many steps `new` changed, added or dropped against `old` up to `old[last]`."""
     count = 0
     prefixes: set[str] = set()
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
