@@ -252,3 +252,4 @@ def test_a_step_that_ran_before_the_failure_may_be_left_out_of_the_rerun() -> No
     missing = "bash: b: command not found"
     assert changed_steps("a x && b y", "b z", missing) == 1
     assert changed_steps("a x && b y", "c w && b z", missing) == 2  # a step in its place
+    assert changed_steps("a x && b y", "", missing) == 2  # a pass only reported: no re-run

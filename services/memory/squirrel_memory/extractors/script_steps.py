@@ -305,9 +305,9 @@ def changed_steps(before: str, after: str, output: str = "") -> int:
     failed = failing_step(before, output) if output and is_script(before) else None
     last = listed.index(failed) if failed in listed else len(old) - 1
     count = _changes(old, new, last)
-    if failed in listed:
-        # A step before the one that failed ran (and, joined by `&&`, passed): a re-run that
-        # leaves it out (`git add x && git commit …`, then `git commit …` alone) changed
+    if failed in listed and 0 < len(new) <= last:
+        # A step before the one that failed ran (and, joined by `&&`, passed): a shorter re-run
+        # that leaves it out (`git add x && git commit …`, then `git commit …` alone) changed
         # nothing by that, its work stays done.
         kept = [n for n, words in enumerate(old) if n >= last or words in new]
         count = min(count, _changes([old[n] for n in kept], new, kept.index(last)))
