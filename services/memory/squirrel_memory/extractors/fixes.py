@@ -42,6 +42,7 @@ from pathlib import PurePosixPath
 
 from squirrel_memory.extractors.commit_gates import gated, is_commit
 from squirrel_memory.extractors.differences import Edit
+from squirrel_memory.extractors.environment_changes import environment_changed
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
 from squirrel_memory.extractors.evidence.test_reports import report_line
@@ -66,7 +67,6 @@ from squirrel_memory.extractors.reported_fixes import claimed_fix, reported_reru
 from squirrel_memory.extractors.retries import (
     as_typed,
     covers,
-    environment_changed,
     environment_set,
     option_args,
     reads_history,
