@@ -77,6 +77,43 @@ def test_a_listing_that_cannot_be_placed_gives_nothing(command: str, ok: bool) -
     assert _ls(command, "Cargo.toml\nsrc\n", ok=ok) == []
 
 
+def test_a_listing_of_several_folders_is_placed_by_its_headers() -> None:
+    # `cat` prints lines nothing tells from names; the headers place the listing after it,
+    # in the order `ls` printed the folders, and a folder cut off by `head` gives nothing.
+    command = (
+        "ls && cat package.json | head -40 && cat CLAUDE.md 2>/dev/null; "
+        "ls rules docs tests 2>/dev/null | head -80; git log --oneline -8"
+    )
+    output = (
+        'README.md\nplugin.js\n{\n  "name": "x",\n  "main": "./plugin.js"\n}\n'
+        "docs:\nguide.md\n\nrules:\nno-barrel-files.js\nnamed-imports.js\n"
+    )
+
+    assert _ls(command, output) == [
+        "rules/no-barrel-files.js",
+        "rules/named-imports.js",
+        "docs/guide.md",
+    ]
+
+
+def test_headers_end_where_a_line_is_no_name() -> None:
+    output = "src:\nmain.rs\nlib.rs\nabc1234 Fix the parser\n"
+
+    assert _ls("ls src tests; git log --oneline -3", output) == ["src/main.rs", "src/lib.rs"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls src tests && cat notes.txt",  # headers not printed: nothing to place
+        "ls src ../other",  # a folder outside the project
+        "cat Makefile && ls",  # one folder after a file: where its names begin is unknown
+    ],
+)
+def test_listings_that_no_header_places_give_nothing(command: str) -> None:
+    assert _ls(command, "build:\n\tcargo build\nmain.rs\nlib.rs\n") == []
+
+
 def test_messages_and_names_with_spaces_are_left_out() -> None:
     output = "ls: cannot access 'x': No such file or directory\nmy notes.txt\nmain.go\n"
 

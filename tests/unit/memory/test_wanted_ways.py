@@ -319,3 +319,33 @@ def test_wanna_is_want_to() -> None:
         wanted_ways("I wanna add pagination to the list endpoint.", after_assistant_action=False)
         == []
     )
+
+
+@pytest.mark.parametrize("joint", ["/", ", ", "; "])
+def test_a_new_wish_after_a_slash_or_comma_is_a_clause_of_its_own(joint: str) -> None:
+    message = (
+        f"my high level goal is to keep the rules high level{joint}i don't wanna force users "
+        "to supply long lists of variable names etc."
+    )
+
+    goal, refusal = wanted_ways(message, after_assistant_action=False)
+
+    assert goal.content.endswith("“my high level goal is to keep the rules high level”.")
+    assert refusal.content.startswith("The user does not want this")
+    assert "force users to supply long lists" in refusal.content
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # the speaker's own acts after the slash: no wish of theirs
+        "my overall goal is to keep the rules high level/i think that is enough.",
+        # a folder name, not a clause
+        "I want you to always keep docs/i18n in sync with the English pages.",
+    ],
+)
+def test_a_slash_without_a_new_wish_splits_nothing(message: str) -> None:
+    found = wanted_ways(message, after_assistant_action=False)
+
+    assert all("“i " not in f.content.lower() for f in found)
+    assert len(found) <= 1

@@ -21,13 +21,19 @@ as evidence of its language. Only what can be placed counts:
   line, after the last listing: each of their lines holds a space, so the listing's names end
   at the first line that holds one, and nothing may follow them but more of the same;
 - a printed line counts when it is one name and nothing else (no space, no `/` inside it):
-  a message (`ls: cannot access …`) or a name with a space in it does not.
+  a message (`ls: cannot access …`) or a name with a space in it does not;
+- `ls` of several folders of the project (`ls src tests docs`) prints each folder's names
+  under a header of its own (`src:`), to the next blank line: those headers place its names
+  wherever the listing stands in the output, even after a `cat` of a file whose lines cannot
+  be told from names; a folder whose header is not found (cut off by `head`) gives nothing,
+  and a single-folder `ls` whose end no separator marks (one before a `cat`) gives nothing.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+from typing import NamedTuple
 
 from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.elsewhere import ran_elsewhere
@@ -52,6 +58,17 @@ _ABSOLUTE = re.compile(r"^(?:/|[A-Za-z]:[\\/])")
 _SHORT_STATUS = frozenset({"--short", "-s", "--porcelain", "-b", "--branch", "-sb"})
 #: `git log` options besides `--oneline` that keep one `hash subject` line a commit.
 _ONE_LINE_LOG = re.compile(r"^(?:--oneline|-\d+|--no-decorate)$")
+#: Programs that print a file of the project as it is: lines nothing can tell from names.
+_FILE_PRINTERS = frozenset({"cat", "head", "tail"})
+
+
+class _Step(NamedTuple):
+    """One step of a line that prints: its kind, the folder an `ls` lists or the text an
+    `echo` prints, and for an `ls` of several folders each (header as printed, folder)."""
+
+    kind: str
+    value: str = ""
+    headed: tuple[tuple[str, str], ...] = ()
 
 
 def _tree_paths(output: str, project_id: str) -> list[str]:
@@ -94,17 +111,26 @@ def tree_listed_paths(events: list[StoredEvent]) -> list[tuple[str, str]]:
     return found
 
 
-def _listed_folder(tokens: list[str], folder: str, project_id: str) -> str | None:
-    """The project folder one `ls` step lists names of, or None (module docstring)."""
+def _listed_folders(tokens: list[str], folder: str, project_id: str) -> list[str] | None:
+    """The project folders one `ls` step lists names of (as typed, then where they are), or
+    None (module docstring)."""
     options = [t for t in tokens[1:] if t.startswith("-")]
     targets = [t for t in tokens[1:] if not t.startswith("-")]
     if any(t.startswith("--") or not set(t[1:]) <= _NAME_OPTIONS for t in options):
         return None
-    if len(targets) > 1:
-        return None
     if not targets:
-        return folder
-    target = targets[0]
+        return [folder]
+    found: list[str] = []
+    for target in targets:
+        listed = _listed_folder(target, folder, project_id)
+        if listed is None:
+            return None
+        found.append(listed)
+    return found
+
+
+def _listed_folder(target: str, folder: str, project_id: str) -> str | None:
+    """The project folder `target`, typed in `folder`, is, or None."""
     if _GLOB.search(target) or target.startswith(("~", "$", "%")):
         return None
     if target.startswith("/"):
@@ -115,11 +141,12 @@ def _listed_folder(tokens: list[str], folder: str, project_id: str) -> str | Non
     return "" if moved == "." else moved
 
 
-def _steps(run: CommandRun, project_id: str) -> list[tuple[str, str]] | None:
-    """The line's steps that print: ("ls", folder listed) and ("echo", text printed), in
-    order; None when a step does anything else, or works outside the project."""
+def _steps(run: CommandRun, project_id: str) -> list[_Step] | None:
+    """The line's steps that print (`ls` of one folder or several, `echo`, `pwd`, a spaced
+    `git` line, a file printed), in order; None when a step does anything else, or works
+    outside the project."""
     folder = folder_of(run.cwd, project_id)
-    steps: list[tuple[str, str]] = []
+    steps: list[_Step] = []
     for tokens in run.segments:
         if folder is None:
             return None
@@ -129,16 +156,22 @@ def _steps(run: CommandRun, project_id: str) -> list[tuple[str, str]] | None:
         elif name == "echo":
             if len(tokens) > 1 and _ECHO_OPTIONS.match(tokens[1]):
                 return None  # `echo -n` / `-e` print other text than their words
-            steps.append(("echo", " ".join(tokens[1:]).strip()))
+            steps.append(_Step("echo", " ".join(tokens[1:]).strip()))
         elif name == "ls":
-            listed = _listed_folder(tokens, folder, project_id)
+            listed = _listed_folders(tokens, folder, project_id)
             if listed is None:
                 return None
-            steps.append(("ls", listed))
+            if len(listed) == 1:
+                steps.append(_Step("ls", listed[0]))
+            else:
+                typed = [t for t in tokens[1:] if not t.startswith("-")]
+                steps.append(_Step("headed", headed=tuple(zip(typed, listed, strict=True))))
         elif tokens == ["pwd"]:
-            steps.append(("pwd", ""))
+            steps.append(_Step("pwd"))
         elif _spaced_git(tokens):
-            steps.append(("spaced", ""))
+            steps.append(_Step("spaced"))
+        elif name in _FILE_PRINTERS:
+            steps.append(_Step("file"))
         else:
             return None
     return steps if folder is not None else None
@@ -180,21 +213,24 @@ def ls_listed_paths(runs: list[CommandRun], project_id: str) -> list[tuple[str, 
         if not only_cut(run.command):
             continue
         steps = _steps(run, project_id)
-        if not steps or not any(kind == "ls" for kind, _ in steps):
+        if not steps or not any(step.kind in ("ls", "headed") for step in steps):
             continue
         paths = _split_output(run.output.splitlines(), steps)
         found.extend((path, run.event_id) for path in paths)
     return found
 
 
-def _split_output(lines: list[str], steps: list[tuple[str, str]]) -> list[str]:
-    """The paths each `ls` step printed, its lines told apart by the `echo` steps' lines;
-    nothing when two listings follow each other unseparated or a separator is not found."""
+def _split_output(lines: list[str], steps: list[_Step]) -> list[str]:
+    """The paths each `ls` step printed, its lines told apart by the `echo` steps' lines or by
+    its own headers; nothing when two listings follow each other unseparated or a separator
+    is not found."""
     found: list[str] = []
     at = 0
     pending: str | None = None
     ended = False  # a step whose lines hold spaces ran: only more of them may follow
-    for kind, value in steps:
+    blind = False  # a file was printed: only headed listings can be placed after it
+    for step in steps:
+        kind, value = step.kind, step.value
         if kind == "spaced":
             if pending is not None:
                 stop = next(
@@ -206,6 +242,17 @@ def _split_output(lines: list[str], steps: list[tuple[str, str]]) -> list[str]:
             continue
         if ended:
             return []
+        if kind == "file":
+            pending, blind = None, True  # where an unseparated listing ends is unknown
+            continue
+        if kind == "headed":
+            if pending is not None:
+                return []
+            names, at = _headed_names(lines, at, step.headed)
+            found.extend(names)
+            continue
+        if blind:
+            continue
         if kind == "ls":
             if pending is not None:
                 return []
@@ -224,3 +271,26 @@ def _split_output(lines: list[str], steps: list[tuple[str, str]]) -> list[str]:
     if pending is not None:
         found.extend(_names(lines[at:], pending))
     return found
+
+
+def _headed_names(
+    lines: list[str], at: int, headed: tuple[tuple[str, str], ...]
+) -> tuple[list[str], int]:
+    """The paths an `ls` of several folders printed under each folder's header (`src:`),
+    from `at` on, each to the next blank line or the first line that is no name, and the line
+    after the last of them."""
+    found: list[str] = []
+    end = at
+    for typed, folder in headed:
+        header = f"{typed.rstrip('/')}:"
+        start = next(
+            (i for i in range(at, len(lines)) if lines[i].strip() in (header, f"{typed}:")), None
+        )
+        if start is None:
+            continue  # cut off, or not listed
+        stop = start + 1
+        while stop < len(lines) and lines[stop].strip() and _NAME.match(lines[stop].strip()):
+            stop += 1
+        found.extend(_names(lines[start + 1 : stop], folder))
+        end = max(end, stop)
+    return found, end

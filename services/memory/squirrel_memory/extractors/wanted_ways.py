@@ -77,6 +77,14 @@ MIN_REFUSAL_WORDS = 2
 
 _ASIDE = re.compile(r"\s*\([^()]{0,240}\)")
 _SENTENCES = re.compile(r"(?<=[.!;?])\s+|\n+")
+#: A new wish of the speaker's own inside a sentence, after a comma, a semicolon or a slash
+#: typed as one ("keep the rules high level/i don't wanna force users …"): a clause of its own.
+_NEXT_WISH = re.compile(
+    r"(?:[,;]\s+|(?<=\w)/\s*)"
+    r"(?=i\s+(?:really\s+|also\s+|just\s+)?(?:don'?t\s+|do not\s+)?"
+    r"(?:wanna|(?:want|need|would like|'d like)\s+(?:you\s+)?to)\s)",
+    re.IGNORECASE,
+)
 _LEAD_IN = re.compile(
     r"^(?:(?:ok|okay|so|and|also|but|well|yes|yeah|now|then|please)\b[,:]?\s*)+",
     re.IGNORECASE,
@@ -132,7 +140,8 @@ _PRONOUN = re.compile(
 
 
 def said_sentences(text: str) -> list[str]:
-    """The user's own sentences (`own_words`), without asides in brackets."""
+    """The user's own sentences (`own_words`), without asides in brackets; a new wish inside a
+    sentence (`_NEXT_WISH`) is a sentence of its own."""
     text = own_words(text)
     # a typographic apostrophe ("don’t", "here’s", as phones and some editors type it)
     text = _ASIDE.sub("", strip_markdown(text)).replace("’", "'")
@@ -140,7 +149,7 @@ def said_sentences(text: str) -> list[str]:
     for raw in _SENTENCES.split(text):
         said = " ".join(raw.split())
         if said and len(said) <= MAX_SENTENCE_CHARS and not said.endswith("?"):
-            found.append(_LEAD_IN.sub("", said))
+            found.extend(_LEAD_IN.sub("", clause) for clause in _NEXT_WISH.split(said))
     return found
 
 
