@@ -13,6 +13,26 @@ from tests.one_pass import answers
 
 #: (module, function, arguments, what it answers) for each hostile text.
 CALLS = [
+    # A reply tried for a rule of the project's standards it cites ("`a` should be `b` (…)").
+    (
+        "squirrel_memory.extractors.cited_conventions",
+        "cited_rules",
+        "'`a` should be `b` (' + 'x ' * 150_000",
+        [],
+    ),
+    (
+        "squirrel_memory.extractors.cited_conventions",
+        "cited_rules",
+        "'`a` should be `b`, per ' + 'the ' * 100_000",
+        [],
+    ),
+    # A user's sentence tried for a new wish after a comma or a slash.
+    (
+        "squirrel_memory.extractors.wanted_ways",
+        "wanted_ways",
+        "'keep it' + '/i ' * 100_000 + 'x', after_assistant_action=False",
+        [],
+    ),
     # A user's sentence tried for a goal of the whole project ("my overall goal is to …").
     (
         "squirrel_memory.extractors.wanted_ways",

@@ -10,6 +10,8 @@ from squirrel_memory.extractors.architecture import IMPORTANCE as ARCHITECTURE_I
 from squirrel_memory.extractors.architecture import architecture_points
 from squirrel_memory.extractors.checked_ignores import IMPORTANCE as CHECKED_IMPORTANCE
 from squirrel_memory.extractors.checked_ignores import checked_ignores
+from squirrel_memory.extractors.cited_conventions import IMPORTANCE as CITED_IMPORTANCE
+from squirrel_memory.extractors.cited_conventions import cited_conventions
 from squirrel_memory.extractors.code_answers import IMPORTANCE as CODE_ANSWER_IMPORTANCE
 from squirrel_memory.extractors.code_answers import code_answers
 from squirrel_memory.extractors.entry_folders import IMPORTANCE as ENTRY_IMPORTANCE
@@ -187,6 +189,14 @@ PROJECT_ROWS: tuple[Extract, ...] = (
         PATTERN_IMPORTANCE,
         lambda f: ("convention", "pattern", f.folder),
         files_of,
+    ),
+    # A convention of the project's written standards the assistant cited and an edit applied.
+    Finder(
+        cited_conventions,
+        MemoryType.PROJECT_FACT,
+        CITED_IMPORTANCE,
+        lambda _f: ("convention", "cited"),
+        path_of,
     ),
     # How the next entry of a folder of records (changesets, decision records) is written.
     Finder(
