@@ -145,7 +145,7 @@ def said_sentences(text: str) -> list[str]:
     text = own_words(text)
     # a typographic apostrophe ("don’t", "here’s", as phones and some editors type it)
     text = _ASIDE.sub("", strip_markdown(text)).replace("’", "'")
-    found = []
+    found: list[str] = []
     for raw in _SENTENCES.split(text):
         said = " ".join(raw.split())
         if said and len(said) <= MAX_SENTENCE_CHARS and not said.endswith("?"):
