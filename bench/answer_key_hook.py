@@ -60,13 +60,15 @@ def hook_memories(text: str) -> list[Memory]:
 
 def score_hook(key: AnswerKey, text: str, host: str = "claude") -> HookScore:
     """Which of the key's `session_start` items the text states (one line must state the whole
-    item, and a recipe line whose command is not a command states nothing), which lines match a
-    `[[wrong]]` pattern, and which recipe lines are junk. The items needed are `host`'s
+    item, and a recipe line whose command is not a command, or a line that matches a
+    `[[wrong]]` pattern, states nothing), which lines match a `[[wrong]]` pattern, and which
+    recipe lines are junk. The items needed are `host`'s
     (`AnswerKey.start_items`)."""
     lines = hook_memories(text)
     junk = tuple(m.content for m in lines if m.kind == "recipe" and recipe_problem(m.content))
-    usable = [m for m in lines if m.content not in junk]
+    wrong = tuple(m.content for m in lines if any(p.matches(m.kind, m.content) for p in key.wrong))
+    # A wrong line states no needed item, as a wrong memory covers no gold item.
+    usable = [m for m in lines if m.content not in junk and m.content not in wrong]
     needed = key.start_items(host)
     covered = tuple(i for i in needed if any(finds(key.item(i), m.kind, m.content) for m in usable))
-    wrong = tuple(m.content for m in lines if any(p.matches(m.kind, m.content) for p in key.wrong))
     return HookScore(needed, covered, wrong, junk)

@@ -169,6 +169,21 @@ def test_a_hedged_session_start_line_states_nothing() -> None:
     assert score_hook(key, hedge.replace("JavaScript or ", "")).covered == ("language",)
 
 
+def test_a_wrong_session_start_line_states_no_needed_item() -> None:
+    toml = WEB_KEY.replace('split = "tuning"', 'split = "tuning"\nsession_start = ["language"]')
+    key = demo_key(
+        toml
+        + "\n[[wrong]]\n"
+        + "pattern = 'TypeScript project built with Deno'\nwhy = 'the app runs on Node'\n"
+    )
+    line = f"{FRAME}\n\n### Project\n- The TypeScript project built with Deno.\n"
+
+    scored = score_hook(key, line)
+
+    assert scored.wrong and scored.covered == ()
+    assert score_hook(key, line.replace(" built with Deno", "")).covered == ("language",)
+
+
 def test_a_wrong_memory_counts_as_noise_and_covers_nothing() -> None:
     key = _key()
     memories = [
