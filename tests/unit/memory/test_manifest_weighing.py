@@ -142,3 +142,51 @@ def test_a_lone_manifest_that_builds_code_or_has_its_own_stands(
     files: list[str], start: str
 ) -> None:
     assert _said(files).startswith(start)
+
+
+@pytest.mark.parametrize(
+    ("read", "listed", "code", "language", "not_said"),
+    [
+        # a crate's Python bindings: the pyproject read, the Cargo.toml only listed
+        (
+            ["pyproject.toml"],
+            ["Cargo.toml", "pyproject.toml", "src"],
+            ["src/lib.rs"],
+            "Rust",
+            "Python",
+        ),
+        # a Go service whose package.json of docs tooling was read
+        (
+            ["package.json"],
+            ["go.mod", "package.json"],
+            ["internal/api/server.go"],
+            "Go",
+            "JavaScript",
+        ),
+        (["Gemfile"], ["mix.exs", "Gemfile"], ["lib/shop/cart.ex"], "Elixir", "Ruby"),
+    ],
+)
+def test_a_listed_root_manifest_of_the_code_worked_on_weighs_with_the_one_read(
+    read: list[str], listed: list[str], code: list[str], language: str, not_said: str
+) -> None:
+    paths = [(f, f"r{i}") for i, f in enumerate([*read, *code])]
+    fact = language_fact(paths, {}, searched=[(f, "ls") for f in listed])
+
+    assert fact is not None and language in fact.content and not_said not in fact.content
+
+
+@pytest.mark.parametrize(
+    ("listed", "code"),
+    [
+        (["Cargo.toml", "pyproject.toml"], ["pkg/core.py"]),  # the code is the one read's
+        (["Cargo.toml", "pyproject.toml"], []),  # no code: the manifest read stands
+        (["examples/Cargo.toml"], ["examples/demo/src/main.rs"]),  # not at the root
+    ],
+)
+def test_a_listed_manifest_no_code_worked_on_shows_changes_nothing(
+    listed: list[str], code: list[str]
+) -> None:
+    paths = [(f, f"r{i}") for i, f in enumerate(["pyproject.toml", *code])]
+    fact = language_fact(paths, {}, searched=[(f, "ls") for f in listed])
+
+    assert fact is not None and "Python" in fact.content and "Rust" not in fact.content

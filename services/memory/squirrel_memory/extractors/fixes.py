@@ -75,6 +75,7 @@ from squirrel_memory.extractors.retries import (
     run_differently,
     same_intent,
     shell_folder,
+    swapped_program,
     typed_options,
     variant_can_fix,
     warning_line,
@@ -86,6 +87,10 @@ _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
 _LOOK_AROUND = frozenset(
     {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
     | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "git", "ps", "env"}
+    # programs that only report the state of the machine or of a file: a look, never a fix
+    | {"pkg-config", "printenv", "uname", "whereis", "locate", "type", "command", "hostname"}
+    | {"df", "du", "lsof", "ldd", "otool", "nm", "readelf", "objdump", "xxd", "hexdump", "od"}
+    | {"cmp", "md5sum", "sha256sum", "shasum", "id", "whoami", "date"}
 )
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
 #: An interpreter given code inline (`python -c …`, `node -e …`, `ruby -e …`).
@@ -94,7 +99,7 @@ _INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
 _LOOK_AROUND_VERBS = frozenset(
     {"list", "ls", "show", "status", "view", "info", "describe", "help", "version", "get"}
     | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
-    | {"which", "where", "ping", "health"}
+    | {"which", "where", "ping", "health", "prefix"}
 )
 #: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
 #: as a check that fixes as it goes): its next identical run passes.
@@ -401,6 +406,10 @@ def _attribute(
         and variant_can_fix(failed, passed, fingerprint)
         and retries(failed, passed, fingerprint)
     ):
+        fix, shown, command = "variant", (), passed.text
+    elif swapped_program(failed, passed) and not files:
+        # The same words with another program of its kind (`pnpm install` after `npm
+        # install` failed): that program is the fix.
         fix, shown, command = "variant", (), passed.text
     elif files:
         fix, shown, command = "edit", files, ""

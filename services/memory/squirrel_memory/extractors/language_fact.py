@@ -75,6 +75,25 @@ def _listed_manifests(
     return manifests, own, ids | code.event_ids
 
 
+def _listed_beside(
+    manifests: dict[str, str], own: dict[str, set[str]], shown: list[tuple[str, str]]
+) -> set[str]:
+    """Adds to `manifests` each root manifest a listing showed (not read) whose language family
+    the project's own code touched shows and no manifest read does: a `pyproject.toml` read
+    for a crate's Python bindings beside a listed `Cargo.toml` and the `.rs` code worked on
+    is not the project's only manifest, and `_with_code` then keeps the one the code shows.
+    Returns the ids of the listings that showed them."""
+    ids: set[str] = set()
+    for path, event_id in without_unshown(shown):
+        language = None if "/" in path else manifest_language(path)
+        if language is None or any(family(m) == family(language) for m in manifests):
+            continue
+        if any(family(lang) == family(language) for lang in own):
+            manifests.setdefault(language, path)
+            ids.add(event_id)
+    return ids
+
+
 #: Code files of other languages, none of the one root manifest's, that set it aside.
 MIN_OTHER_CODE = 2
 #: Scripts that glue any project together: they never outweigh a manifest.
@@ -171,6 +190,8 @@ def language_fact(
         for lang, found in files.items()
         if (kept := {f for f in found if not sample_folder(f) and not is_excluded(f)})
     }
+    if manifests and (listed or searched):
+        ids.update(_listed_beside(manifests, own, [*(listed or []), *(searched or [])]))
     manifests = _with_code(manifests, own)
     if not manifests:
         touched = touched_code(paths, ran, packages)

@@ -22,6 +22,7 @@ from squirrel_memory.extractors.reported_fixes import CLAIMED_CHANGE
 from squirrel_memory.extractors.retries import (
     dropped_wrapper,
     environment_set,
+    swapped_program,
     typed_words,
     wrapper_words,
 )
@@ -118,6 +119,9 @@ def _fix_as_seen(pitfall: Pitfall, root: str = "") -> str:
         if passed and not change:
             # a runner's own option (`uv run --extra test pytest`): the words as typed
             change = argument_change(typed_words(pitfall.failed), typed_words(passed))
+        if passed and swapped_program(pitfall.failed, passed):
+            shown = shown_command(relative(passed.text, pitfall, root), 90)
+            return f"running it with `{passed.program}` instead worked (`{shown}`)"
         if passed and dropped_wrapper(pitfall.failed, passed):
             # `rtk bun run test`: "unrecognized subcommand 'bun'": the wrapper was the trouble
             shown = shown_command(relative(passed.text, pitfall, root), 90)

@@ -316,7 +316,24 @@ def same_intent(failed: Attempt, other: Attempt) -> bool:
         return True
     if dropped_wrapper(failed, other) or _flag_took_subcommand(failed, other):
         return True
+    if swapped_program(failed, other):
+        return True
     return other.intent[:2] == failed.intent[:2] and folder_failed(failed)
+
+
+#: Programs that take the same words for the same job, one for another: the package managers
+#: of one ecosystem (`npm install` failed, `pnpm install` worked: pnpm is the project's).
+INTERCHANGEABLE = (frozenset({"npm", "pnpm", "yarn", "bun"}), frozenset({"pip", "pip3"}))
+
+
+def swapped_program(failed: Attempt, other: Attempt) -> bool:
+    """Whether `other` is `failed` with its program swapped for another of its kind
+    (`INTERCHANGEABLE`) and the same words after it, in the same folder."""
+    if failed.program == other.program or failed.scope != other.scope:
+        return False
+    if failed.tokens[1:] != other.tokens[1:]:
+        return False
+    return any({failed.program, other.program} <= kind for kind in INTERCHANGEABLE)
 
 
 def _flag_took_subcommand(one: Attempt, other: Attempt) -> bool:
