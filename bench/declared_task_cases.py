@@ -60,7 +60,24 @@ _BUN_PACKAGE = """{
     "@types/react": "^18.3.3",
     "@vitejs/plugin-react": "^4.3.1",
     "eslint": "^9.6.0",
-    "prettier": "^3.3.2","""
+    "prettier": "^3.3.2",
+    "typescript": "^5.5.3",
+    "vite": "^5.3.4",
+    "vitest": "^2.0.4"
+  },
+  "engines": {
+    "node": ">=20"
+  },
+  "browserslist": [
+    "defaults",
+    "not ie 11",
+    "not op_mini all",
+    "last 2 safari versions",
+    "last 2 chrome versions",
+    "last 2 firefox versions",
+    "last 2 edge versions",
+    "not dead",
+    "> 0.5%","""
 
 BUN_HEAD = Case(
     "bun-scripts-head",
@@ -269,7 +286,7 @@ PDM = Case(
         Ask("Take a look at the project setup."),
         Run(
             "head -40 pyproject.toml",
-            '[project]\nname = "csvkit-lite"\nversion = "0.2.0"\nrequires-python = ">=3.10"\ndependencies = []\n\n[tool.pdm.dev-dependencies]\ndev = ["pytest>=8", "ruff>=0.5"]\n\n[tool.pdm.scripts]\ntest = "pytest tests"\nlint = {cmd = "ruff check src tests"}\nfmt = "ruff format src tests"\n\n[tool.ruff]\nline-length = 100\ntarget-version = "py310"\n\n[tool.ruff.lint]\nselect = [\n    "E",\n    "F",\n    "I",',
+            '[project]\nname = "csvkit-lite"\nversion = "0.2.0"\nrequires-python = ">=3.10"\ndependencies = []\n\n[tool.pdm.dev-dependencies]\ndev = ["pytest>=8", "ruff>=0.5"]\n\n[tool.pdm.scripts]\ntest = "pytest tests"\nlint = {cmd = "ruff check src tests"}\nfmt = "ruff format src tests"\n\n[tool.ruff]\nline-length = 100\ntarget-version = "py310"\n\n[tool.ruff.lint]\nselect = [\n    "E",\n    "F",\n    "I",\n    "B",\n    "UP",\n    "SIM",\n    "RUF",\n]\nignore = [\n    "E501",\n]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\naddopts = "-q"\n\n[tool.coverage.run]\nbranch = true\nsource = [\n    "src",',
         ),
         Say("PDM project; scripts for tests, lint and format."),
     ),
@@ -384,7 +401,7 @@ PYPROJECT_HEAD = Case(
         Ask("Look at the config."),
         Run(
             "head -40 pyproject.toml",
-            '[project]\nname = "tidepool"\nversion = "2.0.1"\n\n[tool.poe.tasks]\ncheck = ["lint", "test"]\nlint = "ruff check src"\ntest = "pytest -x"\n\n[tool.mypy]\nstrict = true\nfiles = [\n    "src",',
+            '[project]\nname = "tidepool"\nversion = "2.0.1"\n\n[tool.poe.tasks]\ncheck = ["lint", "test"]\nlint = "ruff check src"\ntest = "pytest -x"\n\n[tool.mypy]\nstrict = true\nfiles = [\n    "src",\n    "tests",\n]\nwarn_unreachable = true\n\n[tool.ruff]\nline-length = 100\n\n[tool.ruff.lint]\nselect = ["E", "F", "I", "B"]\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\nfilterwarnings = ["error"]\n\n[tool.coverage.run]\nbranch = true\nsource = [\n    "src","tidepool"]\nomit = [\n    "src/tidepool/_version.py",\n    "src/tidepool/__main__.py",\n    "tests/*",\n]\n\n[tool.coverage.report]\nexclude_lines = [\n    "if TYPE_CHECKING:",',
         ),
         Say("Poe tasks for lint and test."),
     ),
