@@ -582,3 +582,13 @@ def test_a_task_that_only_prints_is_left_out(path: str, text: str) -> None:
 def test_an_examples_docs_or_fixtures_task_file_is_not_the_projects(path: str) -> None:
     text = MAKEFILE if path.endswith("Makefile") else PACKAGE
     assert session_tasks(_reads((path, _numbered(text)))) == []
+
+
+def test_a_long_list_of_steps_is_not_said_beside_its_task() -> None:
+    steps = " && ".join(f"./scripts/step{n}.sh --with-a-long-flag" for n in range(4))
+    makefile = f"build:\n\t{steps.replace(' && ', chr(10) + chr(9))}\n\nlint:\n\truff check .\n"
+
+    (found,) = session_tasks(_reads(("Makefile", _numbered(makefile))))
+
+    assert "step0" not in found.content
+    assert "`make lint` (lints the code; runs `ruff check .`)" in found.content

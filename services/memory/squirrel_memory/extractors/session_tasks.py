@@ -79,6 +79,8 @@ _PURPOSES = {
     "migrate": "runs the database migrations",
     "install": "sets the project up",
 }
+#: Longest list of a task's steps said beside it ("runs `deps.get`, `ecto.setup`").
+MAX_DETAIL_CHARS = 80
 #: Tasks listed per file; the rest are counted.
 MAX_LISTED = 14
 #: Deepest sub-folder whose task file is read (`services/api/Makefile` is 2).
@@ -319,8 +321,8 @@ def _entry(
         said.append(f"runs `{task.runs}`")
     elif command is not None:
         said.append(_purpose(command.purpose, folder))
-        if command.detail:
-            said.append(command.detail)
+        if command.detail and len(command.detail) <= MAX_DETAIL_CHARS:
+            said.append(command.detail)  # a few short steps (a `mix.exs` alias's)
     shown = f"the `{task.name}` script" if by_name else f"`{task.text}`"
     return f"{shown} ({'; '.join(said)})" if said else shown
 
@@ -351,9 +353,9 @@ def _ran(events: list[StoredEvent]) -> set[tuple[str, ...]]:
 
 
 def _was_run(task: Task, ran: set[tuple[str, ...]]) -> bool:
-    """Whether the session ran the task (with arguments or not): its run's rules say it."""
-    words = _task_words(task.text.split())
-    return any(r[: len(words)] == words for r in ran)
+    """Whether the session ran the task as the file declares it, with no arguments of its own
+    (`npm test -- src/cart` ran part of it): its run's rules say it."""
+    return _task_words(task.text.split()) in ran
 
 
 def _statement(
