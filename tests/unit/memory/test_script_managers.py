@@ -78,3 +78,11 @@ def test_npm_counts_only_when_typed_as_npm() -> None:
     stream.run("npm ci", 0, "")
     stream.run("bun run build", 0, "")
     assert managers_used(stream.events) == {"npm", "bun"}
+
+
+def test_a_manager_that_failed_to_start_is_not_the_projects() -> None:
+    stream = Stream()
+    stream.run("pnpm install", 127, "zsh: command not found: pnpm")
+    stream.run("yarn install", 0, "Done in 3.2s.")
+
+    assert managers_used(stream.events) == {"yarn"}

@@ -592,3 +592,11 @@ def test_a_long_list_of_steps_is_not_said_beside_its_task() -> None:
 
     assert "step0" not in found.content
     assert "`make lint` (lints the code; runs `ruff check .`)" in found.content
+
+
+def test_a_task_file_piped_into_head_is_cut_and_into_another_program_says_nothing() -> None:
+    (found,) = session_tasks([_shell("cat package.json | head -40", CUT_PACKAGE)])
+    assert "`bun run lint` (lints the code; runs `eslint .`)" in found.content
+    assert (
+        session_tasks([_shell("cat Makefile | grep -A1 test", "py-test:\n\tuv run pytest\n")]) == []
+    )

@@ -10,8 +10,8 @@ check` in a Bun project). The manager is, in order:
   above it that shows one: a path an event touched, a name a listing placed there (an `ls` of
   the folder, a listing tool's tree, a Glob's paths, or an `ls` with no folder named on the line
   that printed the manifest); lock files of two managers side by side decide nothing;
-- the only manager the session's own commands went through (`bun install`, `pnpm test`; npm
-  only when typed as `npm`, never through `npx`);
+- the only manager the session's own commands went through and did not fail (`bun install`,
+  `pnpm test`; npm only when typed as `npm`, never through `npx`);
 - the only manager the scripts' own bodies run scripts with (`"check": "bun run lint && bun run
   test"`);
 - else none: the scripts are said by their names, with no runner.
@@ -83,13 +83,18 @@ def seen_locks(events: list[StoredEvent]) -> dict[str, str]:
 
 
 def managers_used(events: list[StoredEvent]) -> set[str]:
-    """The JavaScript package managers the session's commands went through (npm only when
-    typed as `npm`)."""
+    """The JavaScript package managers the session's commands that did not fail went through
+    (npm only when typed as `npm`)."""
     used: set[str] = set()
     for event in events:
         command = event.content.get("command") if event.event_type in _RUNS else None
         if not isinstance(command, str) or listing_output(event) is not None:
             continue
+        if event.content.get("is_error") is True or event.content.get("exit_code") not in (
+            None,
+            0,
+        ):
+            continue  # `pnpm: command not found` says the project does not use it
         for typed in typed_commands(command):
             words = list(typed.words)
             found = package_manager(words)

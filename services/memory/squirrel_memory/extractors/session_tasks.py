@@ -197,6 +197,8 @@ def task_file_read(event: StoredEvent) -> str | None:
 
 #: A line `grep -n` prints of one file: `178:[tasks.asc]` (a match) or `179-run = …` (context).
 _GREP_LINE = re.compile(r"^(?P<line>\d+)[:-](?P<text>.*)$")
+#: A pipe (not `||`): what a reader prints goes through another program first.
+_PIPE = re.compile(r"(?<!\|)\|(?!\|)")
 #: The events a command's output is in (a search naming "test" may be filed as a test run).
 _RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN})
 #: Programs that print the lines of a file that match, with their numbers under `-n`.
@@ -241,8 +243,11 @@ def _shown_task_text(event: StoredEvent) -> Shown | None:
             path = _project_task_file(read[0], event.project_id)
             if path is None:
                 return None
-            if tokens[0] == "cat":
-                return Shown(path, output)
+            piped = _PIPE.split(command, maxsplit=1)[1].split() if _PIPE.search(command) else []
+            if piped and piped[0] not in ("head", "sed"):
+                return None  # `cat f | jq …`, `| grep …`: another program's output
+            if tokens[0] == "cat" and not piped:
+                return Shown(path, output)  # `cat f | head -40` shows the top of it only
             if posixpath.basename(path) in JSON_TASK_FILES:
                 completed = completed_json(output)
                 if completed is None:
