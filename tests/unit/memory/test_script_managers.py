@@ -9,7 +9,7 @@ from squirrel_memory.extractors.script_managers import (
     script_manager,
     seen_locks,
 )
-from tests.unit.memory.test_rules_extractor import Stream
+from tests.unit.memory.test_rules_extractor import PROJECT, Stream
 
 SCRIPTS = {"scripts": {"test": "vitest run", "lint": "eslint ."}}
 
@@ -86,3 +86,18 @@ def test_a_manager_that_failed_to_start_is_not_the_projects() -> None:
     stream.run("yarn install", 0, "Done in 3.2s.")
 
     assert managers_used(stream.events) == {"yarn"}
+
+
+def test_a_bare_listing_run_in_a_sub_folder_is_that_folders() -> None:
+    stream = Stream()
+    stream.add(
+        "command_run",
+        {
+            "command": "ls && cat package.json",
+            "cwd": f"{PROJECT}/web",
+            "exit_code": 0,
+            "output": 'bun.lock\n{\n  "a": 1\n}\n',
+        },
+    )
+
+    assert "" not in seen_locks(stream.events)

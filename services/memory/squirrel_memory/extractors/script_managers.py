@@ -27,6 +27,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.file_reads import listing_output, printed_paths
 from squirrel_memory.extractors.folder_listings import ls_listed_paths, tree_listed_paths
+from squirrel_memory.extractors.git_listed import folder_of
 from squirrel_memory.models import StoredEvent
 
 #: Lock files by the manager they belong to.
@@ -44,11 +45,14 @@ _MOVES = frozenset({"cd", "pushd", "popd"})
 
 
 def _bare_listing(event: StoredEvent) -> bool:
-    """Whether a command's listing names the root's files bare: its `ls` steps name no folder
-    and nothing moves the shell first."""
+    """Whether a command's listing names the root's files bare: it ran at the root, its `ls`
+    steps name no folder and nothing moves the shell first."""
     command = event.content.get("command")
     if event.event_type not in _RUNS or not isinstance(command, str):
         return event.event_type == EventType.TOOL_RESULT  # a Glob's or Grep's paths, placed
+    cwd = event.content.get("cwd")
+    if folder_of(cwd if isinstance(cwd, str) and cwd else None, event.project_id) != "":
+        return False  # run in a sub-folder: the names are that folder's
     steps = [tokens for part in split_segments(command) if (tokens := core_tokens(part))]
     if any(tokens[0] in _MOVES for tokens in steps):
         return False
