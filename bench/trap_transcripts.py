@@ -31,10 +31,13 @@ class Say:
 
 @dataclass(frozen=True)
 class Read:
-    """A file read (path relative to the project's folder unless absolute) and its text."""
+    """A file read (path relative to the project's folder unless absolute) and its text;
+    `total`, when above the text's lines, is the file's length: a read of its first lines only
+    (a Read with a limit)."""
 
     path: str
     text: str
+    total: int = 0
 
 
 @dataclass(frozen=True)
@@ -180,9 +183,11 @@ def claude_lines(session: Session, session_id: str, start: datetime) -> list[dic
         elif isinstance(step, Read):
             path = _where(session.cwd, step.path)
             count = step.text.count("\n") + 1
+            total = max(step.total, count)
             shown = {"filePath": path, "content": step.text, "numLines": count}
-            result = {"type": "text", "file": {**shown, "startLine": 1, "totalLines": count}}
-            tool("Read", {"file_path": path}, step.text, False, result)
+            result = {"type": "text", "file": {**shown, "startLine": 1, "totalLines": total}}
+            given = {"file_path": path, **({"limit": count} if total > count else {})}
+            tool("Read", given, step.text, False, result)
         elif isinstance(step, Write):
             path = _where(session.cwd, step.path)
             done = f"File created successfully at: {path}"

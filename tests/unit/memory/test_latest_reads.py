@@ -118,7 +118,7 @@ def _tasks(root: str, path: str, text: str, edit: tuple[str, str] | None) -> lis
     s.read(path, text)
     if edit:
         s.edit_lines(path, *edit)
-    return [c.content for c in s.extracted() if c.content.startswith("Tasks")]
+    return [c.content for c in s.extracted() if c.content.startswith(("Tasks", "Scripts"))]
 
 
 def test_a_task_file_is_read_as_the_session_left_it_in_two_ecosystems() -> None:

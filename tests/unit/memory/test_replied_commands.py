@@ -88,3 +88,20 @@ def test_a_subagents_reply_is_left_to_its_own_rule() -> None:
     session.user("Add a discount field.")
     session.add("assistant_response", {"text": "Run the tests with `make test`."}, sidechain=True)
     assert replied_commands(session.events) is None
+
+
+def test_a_reply_about_what_was_printed_in_another_checkout_gives_nothing() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("How does the sibling sdk repo run its tests?")
+    session.run(
+        "cd ../shop-sdk && cat package.json", 0, '{\n  "scripts": {"test": "vitest run"}\n}\n'
+    )
+    session.say("The SDK runs `pnpm test` with Vitest and coverage.")
+    assert replied_commands(session.events) is None
+    # The same reply after a look at the project's own manifest says how its tests run.
+    own = Session(ROOT, "s2", T0)
+    own.user("How are the tests run?")
+    own.run("cat package.json", 0, '{\n  "scripts": {"test": "vitest run"}\n}\n')
+    own.say("The project runs `pnpm test` with Vitest and coverage.")
+    found = replied_commands(own.events)
+    assert found is not None and "`pnpm test`" in found.content

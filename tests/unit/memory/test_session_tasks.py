@@ -73,7 +73,9 @@ def test_every_public_makefile_target_is_listed_with_the_files_own_words() -> No
 
 
 def test_package_scripts_read_in_a_session_are_one_recipe() -> None:
-    (found,) = session_tasks(_reads(("package.json", _numbered(PACKAGE))))
+    events = _reads(("package.json", _numbered(PACKAGE)))
+    lock = _event("tool_result", {"tool": "Bash", "output": ""}, ("package-lock.json",))
+    (found,) = session_tasks([*events, dataclasses.replace(lock, id="evt_lock")])
     assert found.key == "tasks:package.json"
     assert found.content == (
         "Tasks `package.json` defines: `npm run dev` (starts the dev server; runs `next dev`); "
@@ -81,6 +83,18 @@ def test_package_scripts_read_in_a_session_are_one_recipe() -> None:
         "the code; runs `next lint --fix`); `npm run analyze` (builds the project; runs "
         "`ANALYZE=true next build`)."
     )
+
+
+def test_scripts_whose_package_manager_was_not_seen_are_said_by_name() -> None:
+    (found,) = session_tasks(_reads(("package.json", _numbered(PACKAGE))))
+    assert found.content == (
+        "Scripts `package.json` defines, by name (which package manager runs them was not "
+        "seen): the `dev` script (starts the dev server; runs `next dev`); the `build` script "
+        "(builds the project; runs `next build`); the `lint` script (lints the code; runs "
+        "`next lint --fix`); the `analyze` script (builds the project; runs `ANALYZE=true next "
+        "build`)."
+    )
+    assert "npm" not in found.content
 
 
 def test_the_lock_file_the_session_touched_names_the_package_manager() -> None:
@@ -107,13 +121,18 @@ def test_commands_through_two_package_managers_name_neither() -> None:
         run = _event("command_run", {"command": command, "exit_code": 0, "output": ""})
         events.append(dataclasses.replace(run, id=f"evt_{n}"))
     (found,) = session_tasks(events)
-    assert "`npm run dev`" in found.content
+    assert "the `dev` script" in found.content and "npm" not in found.content
 
 
 def test_mix_aliases_read_in_a_session() -> None:
     (found,) = session_tasks(_reads(("mix.exs", _numbered(MIX))))
-    assert found.content.startswith("Tasks `mix.exs` defines: `mix setup` (sets the project up)")
-    assert "`mix test` (runs the tests)" in found.content
+    assert found.content.startswith(
+        "Tasks `mix.exs` defines: `mix setup` (sets the project up; runs `deps.get`, `ecto.setup`)"
+    )
+    assert (
+        "`mix test` (runs the tests; runs `ecto.create --quiet`, `ecto.migrate --quiet` first)"
+        in (found.content)
+    )
 
 
 #: One file per ecosystem: (path, text, what the recipe must say).
@@ -131,9 +150,9 @@ MATRIX = [
     ("Rakefile", 'desc "Regenerate the fixtures"\ntask :fixtures do\n  sh "bin/fixtures"\nend\n\ntask default: :spec\n', "`rake fixtures` (Regenerate the fixtures); `rake default`"),
     ("tox.ini", "[tox]\nenvlist = py312\n\n[testenv:docs]\ncommands = sphinx-build docs out\n", "runs `sphinx-build docs out`)"),
     ("noxfile.py", "import nox\n\n@nox.session\ndef tests(session):\n    session.run('pytest')\n", "`nox -s tests` (runs the tests)"),
-    ("mix.exs", MIX, "`mix setup` (sets the project up)"),
+    ("mix.exs", MIX, "`mix setup` (sets the project up; runs `deps.get`, `ecto.setup`)"),
     ("Makefile", MAKEFILE, "`make local-up-core` (Start core services"),
-    ("package.json", PACKAGE, "`npm run analyze`"),
+    ("package.json", PACKAGE, "the `analyze` script"),
 ]  # fmt: skip
 
 
@@ -185,7 +204,7 @@ def test_a_re_read_replaces_what_the_file_said() -> None:
 
 
 def test_a_long_list_is_cut_and_counted() -> None:
-    many = "".join(f"t{n}:\n\techo {n}\n" for n in range(MAX_LISTED + 3))
+    many = "".join(f"t{n}:\n\t./build.sh {n}\n" for n in range(MAX_LISTED + 3))
     (found,) = session_tasks(_reads(("Makefile", _numbered(many))))
 
     assert found.content.endswith("; and 3 more.")
@@ -298,7 +317,7 @@ MISE_DEV = (
             "package.json",
             '{"scripts": {"dev": "next dev --turbo", "test": "vitest"}}',
             "Next.js",
-            "npm run dev",
+            "dev",  # no package manager seen: the script by its name
         ),
         ("Makefile", "run:\n\tpython manage.py runserver\n", "Django", "make run"),
     ],
@@ -447,9 +466,137 @@ def test_a_step_that_only_prepares_the_app_is_not_said_to_start_it(
 
 
 def test_a_sub_folders_build_builds_that_folder_not_the_project() -> None:
-    (found,) = session_tasks(_reads(("docs/package.json", _numbered(PACKAGE))))
+    (found,) = session_tasks(_reads(("site/package.json", _numbered(PACKAGE))))
 
-    assert "`npm run build` (builds `docs/`; runs `next build`)" in found.content
+    assert "the `build` script (builds `site/`; runs `next build`)" in found.content
     assert "builds the project" not in found.content
     (root,) = session_tasks(_reads(("package.json", _numbered(PACKAGE))))
-    assert "`npm run build` (builds the project; runs `next build`)" in root.content
+    assert "the `build` script (builds the project; runs `next build`)" in root.content
+
+
+CUT_PACKAGE = """{
+  "name": "trailhead",
+  "scripts": {
+    "check": "bun run lint && bun run test",
+    "lint": "eslint .",
+    "test": "vitest run"
+  },
+  "devDependencies": {
+    "eslint": "^9.6.0","""
+
+
+def _shell(command: str, output: str, exit_code: int = 0) -> StoredEvent:
+    run = _event(
+        "command_run",
+        {"command": command, "exit_code": exit_code, "is_error": exit_code != 0, "output": output},
+    )
+    return dataclasses.replace(run, id=f"evt_run{abs(hash(command)) % 10_000}")
+
+
+def test_a_manifest_printed_after_a_listing_and_cut_short_gives_its_scripts() -> None:
+    listing = "README.md\nbun.lock\npackage.json\nsrc\n"
+    events = [_shell("ls && cat package.json | head -40", listing + CUT_PACKAGE)]
+
+    (found,) = session_tasks(events)
+
+    assert found.content == (
+        "Tasks `package.json` defines: `bun run check` (runs the checks; runs `bun run lint && "
+        "bun run test`); `bun run lint` (lints the code; runs `eslint .`); `bun run test` (runs "
+        "the tests; runs `vitest run`)."
+    )
+
+
+def test_a_read_of_a_manifests_first_lines_gives_the_scripts_it_shows_whole() -> None:
+    (read,) = [
+        e for e in _reads(("package.json", _numbered(CUT_PACKAGE))) if e.content.get("output")
+    ]
+    partial = dataclasses.replace(read, content={**read.content, "partial": True, "lines": [1, 10]})
+
+    (found,) = session_tasks([_shell("ls", "pnpm-lock.yaml\npackage.json\n"), partial])
+
+    assert "`pnpm test` (runs the tests; runs `vitest run`)" in found.content
+    cut_in_scripts = CUT_PACKAGE.split('    "test"', maxsplit=1)[0]
+    (read,) = [
+        e for e in _reads(("package.json", _numbered(cut_in_scripts))) if e.content.get("output")
+    ]
+    partial = dataclasses.replace(read, content={**read.content, "partial": True, "lines": [1, 5]})
+    (found,) = session_tasks([partial])  # the scripts go on past the cut
+    assert found.content == (
+        "Tasks `package.json` defines: `bun run check` (runs the checks; runs `bun run lint && "
+        "bun run test`); `bun run lint` (lints the code; runs `eslint .`); and more past the "
+        "lines the session read."
+    )
+
+
+def test_a_lock_file_a_listing_showed_names_the_package_manager() -> None:
+    events = [
+        _shell("ls -a", ".\n..\nsrc\nyarn.lock\n"),
+        *_reads(("package.json", _numbered(PACKAGE))),
+    ]
+
+    (found,) = session_tasks(events)
+
+    assert "`yarn dev` (starts the dev server" in found.content and "npm" not in found.content
+
+
+def test_the_scripts_bodies_name_the_package_manager() -> None:
+    package = '{"scripts": {"check": "npm run lint && npm test", "lint": "eslint ."}}'
+
+    (found,) = session_tasks(_reads(("package.json", _numbered(package))))
+
+    assert found.content.startswith(
+        "Tasks `package.json` defines: `npm run check` (runs the checks"
+    )
+
+
+def test_a_task_the_session_ran_is_left_to_its_run() -> None:
+    events = [
+        _shell("ls", "bun.lock\npackage.json\n"),
+        *_reads(("package.json", _numbered(CUT_PACKAGE.rstrip(",") + "\n  }\n}\n"))),
+        _shell("bun run check", "$ eslint .\n$ vitest run\n 4 passed"),
+        _shell("bun test src/a.test.ts", "1 pass"),  # bun's own runner, not the `test` script
+    ]
+
+    (found,) = session_tasks(events)
+
+    assert "bun run check" not in found.content
+    assert "`bun run lint`" in found.content and "`bun run test`" in found.content
+
+
+@pytest.mark.parametrize(
+    ("path", "text"),
+    [
+        ("Makefile", 'all:\n\tcc -o app app.c\n\ntest:\n\t@echo "no tests yet"\n'),
+        ("package.json", '{"scripts": {"lint": "echo \'no linter yet\'"}}'),
+    ],
+)
+def test_a_task_that_only_prints_is_left_out(path: str, text: str) -> None:
+    found = session_tasks(_reads((path, _numbered(text))))
+
+    assert not any("no tests yet" in f.content or "no linter" in f.content for f in found)
+
+
+@pytest.mark.parametrize(
+    "path", ["examples/basic/package.json", "docs/package.json", "test/fixtures/app/Makefile"]
+)
+def test_an_examples_docs_or_fixtures_task_file_is_not_the_projects(path: str) -> None:
+    text = MAKEFILE if path.endswith("Makefile") else PACKAGE
+    assert session_tasks(_reads((path, _numbered(text)))) == []
+
+
+def test_a_long_list_of_steps_is_not_said_beside_its_task() -> None:
+    steps = " && ".join(f"./scripts/step{n}.sh --with-a-long-flag" for n in range(4))
+    makefile = f"build:\n\t{steps.replace(' && ', chr(10) + chr(9))}\n\nlint:\n\truff check .\n"
+
+    (found,) = session_tasks(_reads(("Makefile", _numbered(makefile))))
+
+    assert "step0" not in found.content
+    assert "`make lint` (lints the code; runs `ruff check .`)" in found.content
+
+
+def test_a_task_file_piped_into_head_is_cut_and_into_another_program_says_nothing() -> None:
+    (found,) = session_tasks([_shell("cat package.json | head -40", CUT_PACKAGE)])
+    assert "`bun run lint` (lints the code; runs `eslint .`)" in found.content
+    assert (
+        session_tasks([_shell("cat Makefile | grep -A1 test", "py-test:\n\tuv run pytest\n")]) == []
+    )

@@ -16,11 +16,12 @@ from squirrel_memory.extractors.readme_requirements import IMPORTANCE as REQUIRE
 from squirrel_memory.extractors.readme_requirements import readme_requirements
 from squirrel_memory.extractors.readme_sections import IMPORTANCE as README_SECTIONS_IMPORTANCE
 from squirrel_memory.extractors.readme_sections import readme_sections
+from squirrel_memory.extractors.session_tasks import IMPORTANCE as SESSION_TASKS_IMPORTANCE
 from squirrel_memory.extractors.session_tasks import session_tasks
 from squirrel_memory.models import MemoryType
 
-#: Importance of the tasks a task file read in a session defines.
-TASKS_IMPORTANCE = 0.6
+#: Importance of the checks a CI workflow read in a session runs.
+CI_IMPORTANCE = 0.6
 #: When a CI workflow runs: a fact of the project, below how it is checked.
 TRIGGER_IMPORTANCE = 0.5
 
@@ -34,10 +35,14 @@ WITHOUT_REPOSITORY: tuple[Extract, ...] = (
     ),
     # Recipes from the task files read in the session (a read repository gives its own).
     Finder(
-        session_tasks, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "tasks"), path_of
+        session_tasks,
+        MemoryType.RECIPE,
+        SESSION_TASKS_IMPORTANCE,
+        lambda _f: ("recipe", "tasks"),
+        path_of,
     ),
     # The checks the CI workflows read or written in the session run.
-    Finder(ci_commands, MemoryType.RECIPE, TASKS_IMPORTANCE, lambda _f: ("recipe", "ci"), path_of),
+    Finder(ci_commands, MemoryType.RECIPE, CI_IMPORTANCE, lambda _f: ("recipe", "ci"), path_of),
     # When a workflow runs, when its push trigger is filtered by branch or path.
     Finder(
         ci_triggers,

@@ -15,7 +15,9 @@ the same in every ecosystem:
 - the sentence asks nothing (a question, "should I…"), announces nothing the assistant is
   about to do ("Let me run…", "I'll run…": its run says more), is no step of a plan's task
   list ("- [ ] Run all unit tests: `npm run test`") or row of a table, names no failure, and
-  names no other repository ("upstream", another project's folder, a web address);
+  names no other repository ("upstream", another project's folder, a web address), and
+  follows no look at another place in its turn without a read of the project's own
+  (`elsewhere.replies_elsewhere`: "The SDK runs `pnpm test`" after `cd ../sdk && cat …`);
 - the session never ran the command, alone or as one step of a line (`cd app && npm test`):
   a command that ran and passed has its own recipe, and one that only failed is no way to run
   the tests.
@@ -38,6 +40,7 @@ from squirrel_memory.extractors.delegated_commands import (
     named_commands,
     names_elsewhere,
 )
+from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.models import StoredEvent
 
 KEY = "recipe:replied"
@@ -107,10 +110,13 @@ def replied_commands(events: list[StoredEvent]) -> RepliedCommand | None:
         for run in commands(events)
         for part in (run.command, *split_segments(run.command))
     }
+    elsewhere = replies_elsewhere(events)
     chosen: tuple[str, str] | None = None
     for event in events:
         if event.event_type != EventType.ASSISTANT_RESPONSE or event.sidechain:
             continue
+        if event.id in elsewhere:
+            continue  # a reply about what the session looked at in another place
         text = event.content.get("text")
         if not isinstance(text, str):
             continue

@@ -28,21 +28,38 @@ from pathlib import Path
 
 import structlog
 
-from squirrel_core.commands import classify_command, package_manager, typed_commands
+from squirrel_core.commands import classify_command, typed_commands
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
+from squirrel_core.shell_words import simple_commands
+from squirrel_memory.extractors.activity import commands, core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.file_reads import (
     PATH_ARGUMENT,
     cut_at_ingest,
+    file_text,
     head_read_text,
     partial_read,
     read_output,
     step_read_paths,
 )
 from squirrel_memory.extractors.latest_reads import latest_reads
+from squirrel_memory.extractors.printed_tasks import (
+    JSON_TASK_FILES,
+    completed_json,
+    json_object,
+    printed_json_task,
+    tasks_cut,
+)
+from squirrel_memory.extractors.script_managers import (
+    LOCK_FILES,
+    managers_used,
+    script_manager,
+    seen_locks,
+)
+from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
 from squirrel_memory.models import StoredEvent
-from squirrel_memory.repository.findings import Readings, Task
+from squirrel_memory.repository.findings import SAMPLE_FOLDERS, Command, Readings, Task
 from squirrel_memory.repository.languages import is_excluded
+from squirrel_memory.repository.package_managers import runs_by_name
 from squirrel_memory.repository.runners import task_reader_for
 from squirrel_memory.repository.scan import PARSE_ERRORS
 from squirrel_memory.repository.snapshot import Snapshot, TextFile, TrackedFile
@@ -62,7 +79,11 @@ _PURPOSES = {
     "migrate": "runs the database migrations",
     "install": "sets the project up",
 }
-_LOCK_FILES = frozenset({"pnpm-lock.yaml", "yarn.lock", "bun.lockb", "bun.lock"})
+#: Importance of a task file's recipe: what the file declares, below a command seen to work at
+#: the project's root (0.44 for one run), which says the same task whenever the session ran it.
+IMPORTANCE = 0.43
+#: Longest list of a task's steps said beside it ("runs `deps.get`, `ecto.setup`").
+MAX_DETAIL_CHARS = 80
 #: Tasks listed per file; the rest are counted.
 MAX_LISTED = 14
 #: Deepest sub-folder whose task file is read (`services/api/Makefile` is 2).
@@ -71,6 +92,16 @@ MAX_DEPTH = 3
 _HEADER = re.compile(r"^\[", re.MULTILINE)
 #: A body that only says there is nothing to run (npm's placeholder `test` script).
 _PLACEHOLDERS = ("no test specified",)
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A task file's text as a read or a command showed it: its path, the whole part of the
+    text, whether its task table goes on past what was shown."""
+
+    path: str
+    text: str
+    cut: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,42 +160,15 @@ def _steps(detail: str) -> list[str]:
     ]
 
 
-def _lock_files(events: list[StoredEvent]) -> dict[str, TrackedFile]:
-    """The lock files the session saw, else the one of the only package manager besides npm
-    its commands went through at the root (`bun install`, `bun run build`: bun's)."""
-    found: dict[str, TrackedFile] = {}
-    for event in events:
-        for raw in event.file_paths:
-            path = relative_path(raw, event.project_id)
-            if posixpath.basename(path) in _LOCK_FILES:
-                found[path] = TrackedFile(path, 0, "")
-    if not found:
-        used = _managers_used(events)
-        if len(used) == 1 and (lock := _MANAGER_LOCKS.get(next(iter(used)))):
-            found[lock] = TrackedFile(lock, 0, "")
-    return found
-
-
-_MANAGER_LOCKS = {"pnpm": "pnpm-lock.yaml", "yarn": "yarn.lock", "bun": "bun.lock"}
-
-
-def _managers_used(events: list[StoredEvent]) -> set[str]:
-    """The JavaScript package managers the session's commands went through."""
-    used: set[str] = set()
-    for event in events:
-        command = event.content.get("command") if event.event_type in _RUNS else None
-        if not isinstance(command, str):
-            continue
-        for typed in typed_commands(command):
-            found = package_manager(list(typed.words))
-            if found is not None and found[1] == "javascript":
-                used.add(found[0])
-    return used
+#: Folders whose task files are not the project's: an example's or demo's own package, the
+#: docs site's, a test fixture's.
+_NOT_THE_PROJECT = SAMPLE_FOLDERS | {"docs", "doc"} | TEST_DATA_DIRS
 
 
 def _project_task_file(raw: str, project_id: str) -> str | None:
     """`raw` relative to the project when it is a task-runner file of the project's own: not
-    outside it, nor in a hidden, dependency or build folder, nor too deep."""
+    outside it, nor in a hidden, dependency, build, example, docs or test-data folder, nor too
+    deep."""
     path = relative_path(raw, project_id).removeprefix("./")
     scope = task_scope(path)
     folders = scope.split("/") if scope else []
@@ -172,7 +176,7 @@ def _project_task_file(raw: str, project_id: str) -> str | None:
         not path
         or path.startswith(("/", "~", ".."))
         or len(folders) > MAX_DEPTH
-        or any(f.startswith((".", "~")) for f in folders)
+        or any(f.startswith((".", "~")) or f.lower() in _NOT_THE_PROJECT for f in folders)
         or is_excluded(path)
         or task_reader_for(path) is None
     ):
@@ -193,6 +197,8 @@ def task_file_read(event: StoredEvent) -> str | None:
 
 #: A line `grep -n` prints of one file: `178:[tasks.asc]` (a match) or `179-run = …` (context).
 _GREP_LINE = re.compile(r"^(?P<line>\d+)[:-](?P<text>.*)$")
+#: A pipe (not `||`): what a reader prints goes through another program first.
+_PIPE = re.compile(r"(?<!\|)\|(?!\|)")
 #: The events a command's output is in (a search naming "test" may be filed as a test run).
 _RUNS = frozenset({EventType.COMMAND_RUN, EventType.TEST_RUN})
 #: Programs that print the lines of a file that match, with their numbers under `-n`.
@@ -214,7 +220,7 @@ def _numbered_grep(tokens: list[str]) -> str | None:
     return files[0] if numbered and context and len(files) == 1 else None
 
 
-def _shown_task_text(event: StoredEvent) -> tuple[str, str] | None:
+def _shown_task_text(event: StoredEvent) -> Shown | None:
     """(task file, the text of it a command printed): the whole output of a command that is
     one file reader (`cat mise.toml`), or the numbered lines of a `grep -n` with context on one
     file, their numbers left off (what else the command printed is left out); None else."""
@@ -232,11 +238,22 @@ def _shown_task_text(event: StoredEvent) -> tuple[str, str] | None:
             path = _project_task_file(named, event.project_id)
             lines = [m["text"] for line in output.splitlines() if (m := _GREP_LINE.match(line))]
             if path is not None and lines:
-                return path, _fragment("\n".join(lines))
+                return Shown(path, _fragment("\n".join(lines)))
         elif len(segments) == 1 and (read := step_read_paths(tokens)) and len(read) == 1:
             path = _project_task_file(read[0], event.project_id)
-            whole = tokens[0] == "cat"
-            return (path, output if whole else _fragment(output)) if path is not None else None
+            if path is None:
+                return None
+            piped = _PIPE.split(command, maxsplit=1)[1].split() if _PIPE.search(command) else []
+            if piped and piped[0] not in ("head", "sed"):
+                return None  # `cat f | jq …`, `| grep …`: another program's output
+            if tokens[0] == "cat" and not piped:
+                return Shown(path, output)  # `cat f | head -40` shows the top of it only
+            if posixpath.basename(path) in JSON_TASK_FILES:
+                completed = completed_json(output)
+                if completed is None:
+                    return None
+                return Shown(path, completed.text, tasks_cut(path, completed))
+            return Shown(path, _fragment(output))
     return None
 
 
@@ -274,71 +291,183 @@ def _purpose(purpose: str, folder: str) -> str:
     return said.replace("the project", f"`{folder}/`") if folder else said
 
 
-def _entry(task: Task, purposes: dict[str, str], folder: str = "") -> str:
+#: Roles of the checks: a script that chains several of them runs the checks.
+_CHECKS = frozenset({"test", "lint", "format", "typecheck"})
+#: Programs that only print or end: a task of nothing but them runs nothing of the project.
+_ONLY_PRINT = frozenset({"echo", "printf", "true", "false", ":", "exit"})
+#: Package managers that run a script as `<manager> run <name>` as well as `<manager> <name>`.
+_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun"})
+
+
+def _step_purpose(step: str) -> str:
+    """What a task's step is for: its commands' one purpose; `checks` for a chain of several
+    checks (`bun run lint && bun run test`); "" when the chain mixes other roles."""
+    parts = [" ".join(words) for words in simple_commands(step)]
+    found = [p for part in parts if (p := purpose_of(part)) is not None and p[0] in _PURPOSES]
+    roles = {p[0] for p in found}
+    if len(roles) > 1:
+        return "checks" if roles <= _CHECKS and len(found) == len(parts) else ""
+    return found[0][0] if found else ""
+
+
+def _entry(
+    task: Task, commands: dict[str, Command], folder: str = "", by_name: bool = False
+) -> str:
     """`make x` with the file's words for it, else what its one step is for and runs, else
-    what its name is for (the step, when there is one, is the truth rather than the name)."""
+    what its name is for and what it runs (the step, when there is one, is the truth rather
+    than the name); a script said by name when no runner is known."""
     said: list[str] = []
+    command = commands.get(task.text)
     if task.about:
         said.append(task.about)
     elif task.runs:
-        purpose = purpose_of(task.runs)
-        if purpose is not None and purpose[0] in _PURPOSES:
-            said.append(_purpose(purpose[0], folder))
+        purpose = _step_purpose(task.runs)
+        if purpose in _PURPOSES:
+            said.append(_purpose(purpose, folder))
+        elif purpose:
+            said.append("runs the checks")
         said.append(f"runs `{task.runs}`")
-    elif task.text in purposes:
-        said.append(_purpose(purposes[task.text], folder))
-    return f"`{task.text}` ({'; '.join(said)})" if said else f"`{task.text}`"
+    elif command is not None:
+        said.append(_purpose(command.purpose, folder))
+        if command.detail and len(command.detail) <= MAX_DETAIL_CHARS:
+            said.append(command.detail)  # a few short steps (a `mix.exs` alias's)
+    shown = f"the `{task.name}` script" if by_name else f"`{task.text}`"
+    return f"{shown} ({'; '.join(said)})" if said else shown
 
 
-def _statement(path: str, out: Readings) -> str | None:
+def _only_prints(runs: str) -> bool:
+    """Whether a task's one step only prints or ends (`echo "no tests yet"`)."""
+    steps = simple_commands(runs) if runs else []
+    return bool(steps) and all(words and words[0] in _ONLY_PRINT for words in steps)
+
+
+def _task_words(words: list[str]) -> tuple[str, ...]:
+    """A typed command's words as a task is typed: `pnpm run test` as `pnpm test` (which runs
+    the same script; `bun test` runs bun's own test runner, not the `test` script)."""
+    kept = [w for w in words if "=" not in w or w.startswith("-")]
+    by_name = len(kept) >= 3 and kept[0] in _SCRIPT_RUNNERS and kept[1] == "run"
+    if by_name and runs_by_name(kept[0], kept[2]):
+        kept = [kept[0], *kept[2:]]
+    return tuple(kept)
+
+
+def _ran(events: list[StoredEvent]) -> set[tuple[str, ...]]:
+    """The commands the session ran, as tasks are typed (`_task_words`)."""
+    return {
+        _task_words(list(typed.words))
+        for run in commands(events)
+        for typed in typed_commands(run.command)
+    }
+
+
+def _was_run(task: Task, ran: set[tuple[str, ...]]) -> bool:
+    """Whether the session ran the task as the file declares it, with no arguments of its own
+    (`npm test -- src/cart` ran part of it): its run's rules say it."""
+    return _task_words(task.text.split()) in ran
+
+
+def _statement(
+    path: str, out: Readings, ran: set[tuple[str, ...]], by_name: bool = False, cut: bool = False
+) -> str | None:
     tasks = list(
         {
             t.text: t
             for t in out.tasks
-            if not any(p in t.runs.lower() for p in _PLACEHOLDERS) and "`" not in t.text
+            if not any(p in t.runs.lower() for p in _PLACEHOLDERS)
+            and not _only_prints(t.runs)
+            and "`" not in t.text
+            and not _was_run(t, ran)
         }.values()
     )
     if not tasks:
         return None
-    purposes = {c.text: c.purpose for c in out.commands if c.purpose in _PURPOSES}
+    known = {c.text: c for c in out.commands if c.purpose in _PURPOSES}
     folder = task_scope(path)
-    listed = "; ".join(_entry(t, purposes, folder) for t in tasks[:MAX_LISTED])
+    listed = "; ".join(_entry(t, known, folder, by_name) for t in tasks[:MAX_LISTED])
     more = len(tasks) - MAX_LISTED
     if more > 0:
         listed += f"; and {more} more"
+    elif cut:
+        listed += "; and more past the lines the session read"
     where = f" (run in `{folder}/`)" if folder else ""
+    if by_name:
+        return (
+            f"Scripts `{path}` defines{where}, by name (which package manager runs them was not"
+            f" seen): {listed}."
+        )
     return f"Tasks `{path}` defines{where}: {listed}."
+
+
+def _runner_snapshot(
+    root: str, path: str, text: str, locks: dict[str, str], used: set[str]
+) -> tuple[Snapshot, bool]:
+    """The snapshot the task reader of `path` reads beside it (a `package.json`'s folder holds
+    the lock file of the manager the session saw), and whether its scripts are said by name
+    (no manager was seen)."""
+    if posixpath.basename(path) != "package.json":
+        return Snapshot(root=Path(root), head="", files={}), False
+    folder = posixpath.dirname(path)
+    data = json_object(text)
+    manager = script_manager(data, folder, locks, used) if data is not None else ""
+    lock = next((name for name, m in LOCK_FILES.items() if m == manager), "")
+    files = {}
+    if lock:
+        where = f"{folder}/{lock}" if folder else lock
+        files[where] = TrackedFile(where, 0, "")
+    return Snapshot(root=Path(root), head="", files=files), not manager
+
+
+def _task_text(event: StoredEvent) -> Shown | None:
+    """The task file a read or a command of `event` showed, with the whole part of its text."""
+    path = task_file_read(event)
+    text = head_read_text(event)
+    if path is not None and text is not None:
+        if posixpath.basename(path) in JSON_TASK_FILES and (
+            partial_read(event) or cut_at_ingest(event)
+        ):
+            output = read_output(event)
+            completed = completed_json(file_text(output)) if output else None
+            if completed is None:
+                return None
+            return Shown(path, completed.text, tasks_cut(path, completed))
+        return Shown(path, _whole_part(event, text))
+    printed = printed_json_task(event, _project_task_file)
+    return _shown_task_text(event) or (
+        Shown(printed.path, printed.text, printed.cut) if printed is not None else None
+    )
 
 
 def session_tasks(events: list[StoredEvent]) -> list[Tasks]:
     """One recipe per task file read in `events` that defines public tasks; a re-read
     replaces what an earlier read of the same file said, and an edit the session made to a
-    file it read is applied to that read (`latest_reads`)."""
+    file it read is applied to that read (`latest_reads`). A task the session ran is left to
+    what its run says."""
     events = latest_reads(events)
     if not events:
         return []
-    snap = Snapshot(root=Path(events[0].project_id), head="", files=_lock_files(events))
+    locks, used, ran = seen_locks(events), managers_used(events), _ran(events)
     readings: dict[str, tuple[str, list[str], tuple[str, str, str] | None]] = {}
     for event in events:
-        path = task_file_read(event)
-        text = head_read_text(event)
-        if path is not None and text is not None:
-            text = _whole_part(event, text)
-        elif shown := _shown_task_text(event):
-            path, text = shown
-        reader = task_reader_for(path) if path is not None else None
-        if path is None or reader is None or not text:
+        shown = _task_text(event)
+        path, text, cut = (shown.path, shown.text, shown.cut) if shown else ("", "", False)
+        reader = task_reader_for(path) if path else None
+        if reader is None or not text:
             continue
+        snap, by_name = _runner_snapshot(event.project_id, path, text, locks, used)
         out = Readings()
         try:
             reader(snap, TextFile.of(path, text), out)
         except PARSE_ERRORS as exc:  # a partial or malformed read: this file says nothing
             log.debug("session_file_unreadable", path=path, reason=type(exc).__name__)
             continue
-        statement = _statement(path, out)
+        statement = _statement(path, out, ran, by_name, cut)
         if statement is not None:
             ids = readings[path][1] if path in readings else []
-            readings[path] = (statement, [*ids, event.id], _started(path, out))
+            started = _started(path, out)
+            if started is not None and by_name:  # the script by its name, as the recipe says it
+                name = next((t.name for t in out.tasks if t.text == started[1]), started[1])
+                started = (started[0], name, started[2])
+            readings[path] = (statement, [*ids, event.id], started)
     return [
         Tasks(f"tasks:{path}", statement, path, tuple(ids), started)
         for path, (statement, ids, started) in readings.items()
