@@ -571,3 +571,46 @@ def test_a_reply_in_ukrainian_prose_after_a_failure_keeps_the_cause_alone() -> N
         "Found in a session: Причина в тому, що `pytest` читає `conftest.py` лише з тек, "
         "які він обходить."
     ]
+
+
+# --- what has (not) happened so far: the situation when said, not how anything behaves -------
+
+
+def _after_failed_install(reply: str) -> list[StoredEvent]:
+    return _session(
+        ("user_message", {"text": "Release 2.4.1 and check that it installs."}),
+        (
+            "command_run",
+            {
+                "command": "pipx install --force tern-cli && tern doctor",
+                "exit_code": 1,
+                "is_error": True,
+                "output": "ImportError: cannot import name 'Shape' from 'tern_types'",
+            },
+        ),
+        ("tool_result", {"tool": "Bash", "output": "404 Not Found tern-types `pipx install`"}),
+        ("assistant_response", {"text": reply}),
+    )
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # what has not happened yet, in a later hour the session may change it
+        "`tern-types` has never been published to the package index.",
+        "`tern-types` hasn't been released on the package index yet.",
+        # and the rule right after it, its consequence, holds no longer than it
+        "`tern-types` has not been published yet. The `pipx install` path can't resolve the "
+        "dependency correctly.",
+    ],
+)
+def test_what_has_not_happened_yet_and_its_consequence_are_no_finding(reply: str) -> None:
+    assert learned(_after_failed_install(reply)) == []
+
+
+def test_a_rule_of_a_named_thing_after_trouble_is_still_a_finding() -> None:
+    reply = "The `pipx install` path never reads the `[tool.uv.sources]` override."
+
+    assert [f.content for f in learned(_after_failed_install(reply))] == [
+        "Found in a session: The `pipx install` path never reads the `[tool.uv.sources]` override."
+    ]

@@ -104,7 +104,33 @@ def test_a_refused_call_run_another_way_with_its_targets_kept_is_fixed_by_that_w
     )
     (refusal,) = go
     assert "go build" not in refusal.content
-    assert "re-running it with `-P /tmp` added worked" in refusal.content
+    # the run that worked left the refused `cd` out: the same line with `-P` added would not
+    assert "running `wget -P /tmp https://dl.example/relay.tar.gz` without the `cd` worked" in (
+        refusal.content
+    )
+    assert "added worked" not in refusal.content
+
+
+def test_a_refused_line_of_several_commands_is_named_whole() -> None:
+    # the host judged the whole line (its merge), not the read at its end
+    merge = "gh pr checks 30 | cut -f1,2; gh pr merge 30 --squash; gh pr view 30 --json state"
+    found = _pitfalls("/w/relay", [(merge, 1, _POLICY.replace("Production Reads", "Merge"))])
+    (refusal,) = found
+    assert refusal.content.startswith("`gh pr checks 30 | cut -f1,2; gh pr merge 30 --squash")
+    assert not refusal.content.startswith("`gh pr view")
+
+
+def test_an_ordinary_failure_of_a_line_of_several_commands_names_the_one_that_failed() -> None:
+    found = _pitfalls(
+        "/w/ledger",
+        [
+            ("uv sync; uv run pytest", 1, "E   ModuleNotFoundError: No module named 'httpx'"),
+            ("uv add httpx", 0, "Resolved 12 packages"),
+            ("uv run pytest", 0, "5 passed"),
+        ],
+    )
+    (module,) = found
+    assert module.content.startswith("`uv run pytest` failed")
 
 
 def test_a_call_the_user_declined_once_is_no_pitfall_and_names_no_fix() -> None:

@@ -1,7 +1,8 @@
 """A command whose `cd` the shell or the host refused, then the same command given the folder
-another way (its own option), is one pitfall whose fix is that option; a failure of the command
-itself in that folder is not paired with a run elsewhere, and a call the user declined with a
-message stays a call that never ran."""
+another way (its own option), is one pitfall whose fix is the run that worked, said as typed and
+without the `cd` (the same line with the option added would be refused again); a failure of the
+command itself in that folder is not paired with a run elsewhere, and a call the user declined
+with a message stays a call that never ran."""
 
 from __future__ import annotations
 
@@ -55,7 +56,20 @@ def test_a_refused_folder_then_the_folder_as_an_option_is_one_lesson(
     (lesson,) = [p for p in _pitfalls(session) if folder in p]
 
     assert lesson.startswith(f"`{folder} && ")
-    assert f"with `{option}` added worked" in lesson
+    assert f"running `{passing}` without the `cd` worked" in lesson
+    assert option in lesson
+    assert "added worked" not in lesson
+
+
+def test_an_option_added_in_a_folder_that_was_reached_is_still_said_as_added() -> None:
+    session = Session("/home/dev/relay", "s1", T0)
+    session.user("Build it.")
+    session.run("cd cmd && go build ./relay", 1, "flag provided but not defined: -tags")
+    session.run("cd cmd && go build -tags netgo ./relay", 0, "built")
+
+    (lesson,) = [p for p in _pitfalls(session) if "go build" in p]
+
+    assert "without the `cd`" not in lesson
 
 
 @pytest.mark.parametrize(("root", "failing", "_error", "passing", "_option"), CASES)

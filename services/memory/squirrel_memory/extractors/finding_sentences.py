@@ -35,6 +35,12 @@ remark:
   answer's lead word left off ("No: npm never lets …", "Right: …"); a subject of one word in
   lower case, seen in the session and not a common word, names a program ("npm").
 
+No shape counts when the sentence says what has or has not happened to a thing so far ("`pkg`
+has never been published to PyPI", "the key has not been rotated yet", "is not released yet"):
+that is the situation when it was said, which the session itself may change an hour later, not
+how anything behaves (`situation`); and a rule of a named thing right after such a sentence is
+its consequence, which holds no longer than it (`learned` leaves it out).
+
 Each finding is worded as found in a session (`FOUND_PREFIX`): a finding about the project's own
 code may stop holding once the code changes.
 """
@@ -87,6 +93,22 @@ _RULE = re.compile(
     r"(?:when|on|after|whenever))\b",
     re.IGNORECASE,
 )
+
+
+#: What has or has not happened so far: "has never been published", "hasn't been run yet",
+#: "is not released yet". A state at the time, not a rule of behaviour.
+_SITUATION = re.compile(
+    r"\b(?:has|have|had) (?:never|not|not yet|yet to|already) been\b|"
+    r"\b(?:hasn'?t|haven'?t|hadn'?t) (?:yet )?been\b|"
+    r"\b(?:is|are|was|were)(?: not|n'?t) (?:\w+ed |\w+en )?yet\b|\bnot yet\b",
+    re.IGNORECASE,
+)
+
+
+def situation(text: str) -> bool:
+    """Whether a sentence says what has or has not happened to something so far ("`x` has
+    never been published"): the situation when it was said, not how anything behaves."""
+    return bool(_SITUATION.search(text))
 
 
 #: How a tool behaves by itself: "X doesn't check out submodules automatically".
@@ -214,7 +236,7 @@ def insight(text: str) -> str:
         return _in_tongue(lang, flat)
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or len(flat.split()) < 4:
         return ""
-    if flat.endswith((":", "?")) or _PLAN.match(flat) or _HEDGE.search(flat):
+    if flat.endswith((":", "?")) or _PLAN.match(flat) or _HEDGE.search(flat) or situation(flat):
         return ""
     if _PERSONAL.search(flat) or _THE_WORK.search(flat) or _PRONOUN_OPENS.match(flat):
         return ""  # "This means …" leans on the sentence before it
@@ -251,6 +273,8 @@ def _stated(found: str) -> str:
         return ""
     if _PERSONAL.search(found) or _HEDGE.search(found) or not _RULE.search(found):
         return ""
+    if situation(found):
+        return ""
     if _THE_WORK.search(found):
         return ""  # a note on the session's own change ("this change must also be deployed")
     if found.endswith((":", "?")):
@@ -268,6 +292,8 @@ def stated_cause(text: str) -> str:
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or _PLAN.match(flat):
         return ""
     if flat.endswith((":", "?")) or _HEDGE.search(flat) or _VAGUE_SUBJECT.match(flat):
+        return ""
+    if situation(flat):
         return ""
     if _NOT_REAL.search(flat):
         flat = _YOUR.sub("the", flat)
@@ -317,6 +343,8 @@ def named_rule(text: str, seen: str) -> str:
     if not MIN_CHARS <= len(flat) <= MAX_CHARS or flat.count("`") % 2 or _PLAN.match(flat):
         return ""
     if flat.endswith((":", "?")) or _HEDGE.search(flat) or _PERSONAL.search(flat):
+        return ""
+    if situation(flat):
         return ""
     if not (flat[:1].isalnum() or flat[:1] == "`"):
         return ""  # a status line behind a mark ("❌ Module name doesn't match …")

@@ -9,7 +9,8 @@ rule of a named thing the session saw. Trouble is the user's last message report
 failed since it; a rule of a named thing also counts in the answer to a question the user
 asked. After a tool's behaviour by itself, the small edit the assistant made before the user's
 next message is the fix the memory names. A finding a later reply takes back, or said before a
-command that failed fails again, is not kept.
+command that failed fails again, is not kept; nor is what has (not) happened so far ("`x` has
+never been published"), or a rule of a named thing said right after it, its consequence.
 
 The memory says it was found in a session ("Found in a session: …"): a finding about the
 project's own code may stop holding once the code changes. Findings that say the same thing
@@ -34,6 +35,7 @@ from squirrel_memory.extractors.finding_sentences import (
     insight,
     insight_sentences,
     named_rule,
+    situation,
     stated_cause,
 )
 from squirrel_memory.extractors.finding_tongues import tongue
@@ -173,8 +175,12 @@ def learned(events: list[StoredEvent]) -> list[Learned]:
                     following = said_here[at + 1] if at + 1 < len(said_here) else ""
                     why = explained(raw, following, seen, after_trouble=trouble)
                     said, kind = (f"{FOUND_PREFIX}{why}" if why else ""), "explained"
+                # a rule right after what has (not) happened so far is its consequence: it
+                # holds no longer than that situation ("`x` has never been published. The
+                # install can't resolve it.")
+                leans = at > 0 and situation(said_here[at - 1])
                 if not said and (trouble or asked) and counts["named"] < MAX_NAMED_RULES:
-                    said, kind = named_rule(raw, seen), "named"
+                    said, kind = ("" if leans else named_rule(raw, seen)), "named"
                 if not said:
                     continue
                 what = said.removeprefix(FOUND_PREFIX)

@@ -33,7 +33,7 @@ from squirrel_memory.extractors.retries import (
     folder_failed,
     selection,
 )
-from squirrel_memory.extractors.shown_commands import clip, shown_command
+from squirrel_memory.extractors.shown_commands import clip, shown_command, shown_line
 from squirrel_memory.extractors.work_in_progress import work_in_progress
 
 
@@ -257,10 +257,15 @@ def pitfall_findings(pitfalls: list[Pitfall], root: str = "") -> list[Finding]:
             shown = next((p for p in reversed(commits) if p.fix), commits[-1])
         else:
             shown = fixed[-1] if fixed else group[-1]
-        # A refused `cd` is part of what failed: the command is shown as it was run.
-        ran = shown.failed.run.command if folder_failed(shown.failed) else shown.failed.text
+        # A refused `cd` is part of what failed, and a host's policy refuses the whole line it
+        # was given, not one command of it: the command is shown as it was run.
+        folder = folder_failed(shown.failed)
+        ran = shown.failed.run.command if folder else shown.failed.text
         first = ran.splitlines()[0] if ran else ""
         command = shown_command(relative(first, shown, root), 80)
+        if refused_by_host(shown.failed) and not folder:
+            whole = " ".join(shown.failed.run.command.split())
+            command = shown_line(relative(whole, shown, root), 160)
         subject = f"`{command}`"
         if command.startswith("hook:"):
             subject = f"The `{command[5:]}` hook"

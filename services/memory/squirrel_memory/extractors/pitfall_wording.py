@@ -22,6 +22,7 @@ from squirrel_memory.extractors.reported_fixes import CLAIMED_CHANGE
 from squirrel_memory.extractors.retries import (
     dropped_wrapper,
     environment_set,
+    folder_failed,
     swapped_program,
     typed_words,
     wrapper_words,
@@ -115,6 +116,15 @@ def _fix_as_seen(pitfall: Pitfall, root: str = "") -> str:
             # The check did not pass without its flag: the formatter rewrote the files.
             shown = relative(passed.text, pitfall, root)
             return f"running the formatter (`{shown_command(shown, 90)}`) fixed it"
+        if (
+            passed is not None
+            and folder_failed(pitfall.failed)
+            and passed.scope != pitfall.failed.scope
+        ):
+            # The refused `cd` was left out, not kept: the same line with the program's words
+            # changed would be refused again, so the run that worked is said as it was typed.
+            shown = shown_command(relative(passed.text, pitfall, root), 120)
+            return f"running `{shown}` without the `cd` worked"
         change = argument_change(pitfall.failed.tokens, passed.tokens) if passed else ""
         if passed and not change:
             # a runner's own option (`uv run --extra test pytest`): the words as typed

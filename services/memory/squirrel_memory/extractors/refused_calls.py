@@ -33,4 +33,9 @@ def refused(failed: Attempt) -> bool:
 
 def refused_by_host(failed: Attempt) -> bool:
     """Whether the host's policy refused the call (a lesson by itself, fixed or not)."""
-    return bool(_BY_HOST.search(failed.run.output[:_REFUSAL_SCAN_CHARS]))
+    return host_refused(failed.run.output)
+
+
+def host_refused(output: str) -> bool:
+    """Whether a call's output is the host's refusal of it: the whole call never ran."""
+    return bool(_BY_HOST.search(output[:_REFUSAL_SCAN_CHARS]))

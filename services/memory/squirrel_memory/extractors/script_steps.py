@@ -24,7 +24,8 @@ with the steps that run no command of their own joined to it by `&&` put before 
 compared with the same step of the passing script and the lesson is worded from it, not from
 the whole script. A re-run that changed several steps at once up to the failing one
 (`changed_steps`; the same words put before each, or setup steps put in together, count once)
-tells no one fix.
+tells no one fix. A script the host's policy refused (its permission classifier, a sandbox)
+never ran: no step failed, so it is read whole, one failure of the line as it was given.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from squirrel_core.shell_words import ENV_ASSIGNMENT, join_words, joined_command
 from squirrel_core.typed_commands import substituted, typed_commands
 from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
 from squirrel_memory.extractors.evidence import Attempt
+from squirrel_memory.extractors.refused_calls import host_refused
 
 #: Programs whose step only prints (a header between steps): never the failing step.
 _PRINTS = frozenset({"echo", "printf"})
@@ -254,7 +256,11 @@ def narrowed(found: list[Attempt]) -> tuple[list[Attempt], dict[str, int | None]
         end = n
         while end < len(found) and found[end].run.event_id == run.event_id:
             end += 1
-        if is_script(run.command):
+        if is_script(run.command) and host_refused(run.output):
+            # The host's policy refused the whole line, so none of its steps ran: it is one
+            # failure, read as it was given (its first attempt stands for it), no step blamed.
+            failing[run.event_id] = n
+        elif is_script(run.command):
             lines = _step_lines(run.command)
             if len(lines) == end - n:
                 for k in range(n, end):

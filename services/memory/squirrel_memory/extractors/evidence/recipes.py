@@ -7,15 +7,20 @@ of the same program failed, with nothing edited between) is that failure's fix, 
 the project is built or set up: it adds to a recipe only beside ordinary runs of the same
 command, and never becomes one alone. A gate task that runs the tests among other checks
 (`./gradlew check`, `make check`) is the test command only when nothing that runs just the
-tests is one; else it is a recipe of its own (`recipe:gate`, "To run the checks")."""
+tests is one; else it is a recipe of its own (`recipe:gate`, "To run the checks"). A task whose
+name narrows its purpose to one thing (`scripts/build-bundle.sh`, `make build-docker`, `npm run
+test:e2e`) does that part of the job: a command of the same purpose that is not narrowed takes
+the slot first, and a later run of the narrowed task does not replace it."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from squirrel_core.command_table import CommandUse, task_purpose
 from squirrel_core.commands import runs_a_gate
 from squirrel_memory.extractors.evidence.attempts import (
     CHECK_PURPOSES,
@@ -78,10 +83,25 @@ class RecipeGroup:
     whole_run: bool = False
     #: When the command passed, and how its last run ended.
     passes: Passes = field(default_factory=Passes)
+    #: The command is a task whose name narrows its purpose to one thing (`build-bundle`).
+    narrowed: bool = False
 
     @property
     def score(self) -> float:
         return self.weight + 0.5 * len(self.sessions)
+
+
+def narrowed_task(use: CommandUse) -> bool:
+    """Whether a task's name says its purpose and then what of it (`build-bundle`,
+    `build:web`, `test:e2e`): it does that part of the job, not the whole."""
+    if not use.task:
+        return False
+    parts = [part for part in _TASK_PARTS.split(use.task.lower()) if part]
+    return len(parts) > 1 and task_purpose(parts[0]) == use.purpose
+
+
+#: What splits a task's name into its parts (`build-bundle`, `test:e2e`, `lint_fix`).
+_TASK_PARTS = re.compile(r"[:._\-/]")
 
 
 def _gate(group: RecipeGroup) -> bool:
@@ -207,7 +227,12 @@ def recipes(
         group = groups.setdefault(
             key,
             RecipeGroup(
-                use.purpose, attempt.scope, attempt.base, use.ecosystem, passes=command_passes
+                use.purpose,
+                attempt.scope,
+                attempt.base,
+                use.ecosystem,
+                passes=command_passes,
+                narrowed=narrowed_task(use),
             ),
         )
         group.successes += 1
@@ -234,7 +259,8 @@ def recipes(
     # A formatter that writes (`vendor/bin/pint`) is the format recipe before its check-only
     # form (`vendor/bin/pint --test`), however often the check ran: "to format" runs it.
     for group in sorted(
-        groups.values(), key=lambda g: (_gate(g), _only_checks_format(g), -g.score, g.base)
+        groups.values(),
+        key=lambda g: (_gate(g), _only_checks_format(g), g.narrowed, -g.score, g.base),
     ):
         foreign = (
             bool(ecosystems)
@@ -325,7 +351,10 @@ def _newest_recipe(slot: str, winner: RecipeGroup, rivals: list[RecipeGroup]) ->
     command that replaced the winner is the recipe (None when one such run is too little to
     say it); if both passed again after each other, both are in use and the recipe names both.
     """
-    later = moved_on(winner.passes, ((g, g.passes) for g in rivals))
+    # A narrowed task run later did part of the job; it did not replace the whole command.
+    later = moved_on(
+        winner.passes, ((g, g.passes) for g in rivals if winner.narrowed or not g.narrowed)
+    )
     if later is None:
         return recipe_finding(slot, winner)
     newer = later.newer
