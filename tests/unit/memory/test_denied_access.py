@@ -332,3 +332,43 @@ def test_a_write_the_agents_sandbox_refused_is_a_pitfall(
 def test_no_sandbox_refusal_without_both_the_hosts_and_the_commands_lines(output: str) -> None:
     session = _failed(SANDBOXED, "git add nope", output)
     assert not [d for d in denied_access(session.events) if "sandbox" in d.key]
+
+
+BWRAP = "bwrap: Unexpected capabilities but not setuid, old file caps config?\n"
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        ("pwd && rg --files -g package.json", BWRAP),
+        ("npm test", "sandbox-exec: sandbox_apply: Operation not permitted\n"),
+    ],
+)
+def test_a_sandbox_that_could_not_start_is_a_pitfall_of_the_machine(
+    command: str, output: str
+) -> None:
+    session = _failed(SANDBOXED, command, output)
+    session.run(command, 0, "ok")
+
+    (found,) = denied_access(session.events)
+
+    assert found.key == "pitfall:denied:sandbox:start"
+    assert found.content.startswith("The agent's sandbox could not start on this machine")
+    assert output.strip() in found.content and "outside the sandbox" in found.content
+
+
+@pytest.mark.parametrize(
+    ("output", "then"),
+    [
+        (BWRAP, None),  # never run again: what passes outside it is not seen
+        (BWRAP, "rg --files"),  # another command passed, not the one that failed
+        ("error: bwrap: not found in PATH\n", "pwd && rg --files -g package.json"),  # not first
+    ],
+)
+def test_no_sandbox_start_lesson_without_its_line_first_and_the_same_command_passing(
+    output: str, then: str | None
+) -> None:
+    session = _failed(SANDBOXED, "pwd && rg --files -g package.json", output)
+    if then:
+        session.run(then, 0, "ok")
+    assert not [d for d in denied_access(session.events) if d.key.endswith(":start")]

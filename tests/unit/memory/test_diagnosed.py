@@ -538,3 +538,19 @@ def test_a_failure_said_to_be_because_of_a_cause_names_its_trigger() -> None:
     )
     # a guess stays none
     assert stated_cause("The build error was probably because of a stale cache.") == ("", "")
+
+
+@pytest.mark.parametrize(
+    "look",
+    [
+        "git rev-parse --show-toplevel",
+        "cargo metadata --format-version 1 --no-deps",
+        "git -C . log",
+    ],
+)
+def test_a_report_the_session_only_looked_into_is_no_lesson(look: str) -> None:
+    # a review that only looked: the report's change would be a command that changed nothing
+    stream = Stream()
+    stream.user("export_rows() skips rows whose `deleted_at` is set, so the nightly dump is short.")
+    stream.run(look, 0, "/home/dev/app")
+    assert diagnosed(stream.events) == []

@@ -5,11 +5,12 @@ descriptions)."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.printed_manifests import printed_about
+from squirrel_memory.extractors.printed_manifests import printed_about, printed_manifest_paths
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
@@ -239,3 +240,42 @@ def test_a_printed_manifest_s_description_comes_before_an_instruction_file_s_ove
         f"What this project (tally) is and does, per its package.json: {SAID}"
         " It is a TypeScript project (package.json)."
     ]
+
+
+def _metadata(root: str, manifest: str, description: str) -> str:
+    package = {
+        "name": "devmap",
+        "description": description,
+        "manifest_path": manifest,
+        "targets": [{"kind": ["lib"], "src_path": f"{root}/src/lib.rs", "edition": "2024"}],
+    }
+    return json.dumps({"packages": [package], "workspace_root": root}, separators=(",", ":"))
+
+
+def test_cargo_metadata_prints_the_root_package_description_and_its_manifest() -> None:
+    session = Session(RUST, "s1", T0)
+    output = "?? .codex/\n" + _metadata(RUST, f"{RUST}/Cargo.toml", "A device-mapper ioctl layer")
+    session.run("git status --short && cargo metadata --no-deps --format-version 1", 0, output)
+
+    found = printed_about(session.events)
+
+    assert found is not None and "per its Cargo.toml: A device-mapper ioctl layer." in found[0]
+    assert ("Cargo.toml", session.events[-1].id) in printed_manifest_paths(session.events)
+
+
+@pytest.mark.parametrize(
+    ("command", "manifest", "code"),
+    [
+        ("cargo metadata --no-deps --format-version 1", f"{RUST}/crates/io/Cargo.toml", 0),
+        ("cargo metadata --no-deps --format-version 1", f"{RUST}/Cargo.toml", 101),  # failed
+        ("cat meta.json", f"{RUST}/Cargo.toml", 0),  # printed by no cargo metadata
+    ],
+)
+def test_no_cargo_metadata_package_of_another_folder_a_failed_run_or_another_command(
+    command: str, manifest: str, code: int
+) -> None:
+    session = Session(RUST, "s1", T0)
+    session.run(command, code, _metadata(RUST, manifest, "A device-mapper ioctl layer"))
+
+    assert printed_about(session.events) is None
+    assert printed_manifest_paths(session.events) == []

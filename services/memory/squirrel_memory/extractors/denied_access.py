@@ -1,7 +1,7 @@
 """A command refused for want of access: kept as a pitfall of where the project is worked,
 whether or not the session got past it.
 
-Six refusals teach the next session something whatever the language, and each is told by
+Seven refusals teach the next session something whatever the language, and each is told by
 its program's own line in the failed command's output, never by the words elsewhere:
 
 - `sudo` could not ask for a password (`sudo: a terminal is required to read the password`,
@@ -32,6 +32,9 @@ its program's own line in the failed command's output, never by the words elsewh
   error` with the command's own `Operation not permitted` or `Read-only file system` line:
   git's `.git/index.lock`, a shell's here-document file): inside the sandbox the step fails
   whatever the files' permissions, and runs once approved to run outside it;
+- the agent's sandbox could not start at all (its launcher's own line first: bubblewrap's
+  `bwrap: …`, `sandbox-exec: …`) and the same command passed later, run outside it: every
+  sandboxed command fails so on that machine (`pitfall:denied:sandbox:start`);
 - the system denied access to a path (EACCES, in the shapes of the shell and coreutils,
   Python, Node, Rust, Go and apt): the user the commands run as may not read, write or run
   it. Not when the command itself names the words (a search for them), not for a tree walk's
@@ -183,6 +186,36 @@ def _sandbox(run: CommandRun) -> DeniedAccess | None:
     return DeniedAccess(f"pitfall:denied:sandbox:{slug or 'write'}", content, (run.event_id,))
 
 
+#: The sandbox's own launcher failed before the command ran (bubblewrap on Linux, macOS's
+#: `sandbox-exec`): its line is the whole story, whatever the command was.
+_SANDBOX_START = re.compile(r"^(?:bwrap|sandbox-exec): \S")
+
+
+def _sandbox_start(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
+    """The agent's sandbox could not start on this machine: the failed run printed the
+    launcher's own error first, and the same command passed later in the session (run outside
+    the sandbox). Every sandboxed command fails so; the lesson is the machine's."""
+    lines = output_lines(run.output)
+    if not lines or not _SANDBOX_START.match(lines[0].strip()):
+        return None
+    passed = any(
+        other.ok
+        and other.session_id == run.session_id
+        and other.timestamp > run.timestamp
+        and other.normalized == run.normalized
+        for other in runs
+    )
+    if not passed:
+        return None
+    shown = clipped(lines[0].strip().replace("`", "'"), MAX_LINE_CHARS)
+    content = (
+        f"The agent's sandbox could not start on this machine: `{shown_command(run)}` failed with "
+        f"`{shown}` before it ran, and the same command passed once run outside the sandbox. "
+        "Every command run inside the sandbox fails this way here."
+    )
+    return DeniedAccess("pitfall:denied:sandbox:start", content, (run.event_id,))
+
+
 def _path(run: CommandRun, runs: list[CommandRun]) -> DeniedAccess | None:
     if NAMES_WORDS.search(run.command):
         return None
@@ -220,6 +253,7 @@ def denied_access(events: list[StoredEvent]) -> list[DeniedAccess]:
             or protected_branch(run, runs)
             or refused_key(run, runs)
             or _sandbox(run)
+            or _sandbox_start(run, runs)
             or _path(run, runs)
         )
         if lesson is None:

@@ -55,6 +55,7 @@ from squirrel_memory.extractors.fix_kinds import (
 )
 from squirrel_memory.extractors.fix_lessons import with_lesson
 from squirrel_memory.extractors.lessons import Reply
+from squirrel_memory.extractors.looks import LOOK_PROGRAMS, LOOK_VERBS
 from squirrel_memory.extractors.pitfall_record import FIX_WINDOW, Change, Pitfall
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
@@ -84,23 +85,11 @@ from squirrel_memory.extractors.retries import (
 from squirrel_memory.extractors.script_steps import changed_steps, is_script, narrowed
 
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
-_LOOK_AROUND = frozenset(
-    {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
-    | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "git", "ps", "env"}
-    # programs that only report the state of the machine or of a file: a look, never a fix
-    | {"pkg-config", "printenv", "uname", "whereis", "locate", "type", "command", "hostname"}
-    | {"df", "du", "lsof", "ldd", "otool", "nm", "readelf", "objdump", "xxd", "hexdump", "od"}
-    | {"cmp", "md5sum", "sha256sum", "shasum", "id", "whoami", "date"}
-)
+_LOOK_AROUND = LOOK_PROGRAMS
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
 #: An interpreter given code inline (`python -c …`, `node -e …`, `ruby -e …`).
 _INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
-#: Subcommands and options that only show something (`tool profile list`, `tool --help`).
-_LOOK_AROUND_VERBS = frozenset(
-    {"list", "ls", "show", "status", "view", "info", "describe", "help", "version", "get"}
-    | {"search", "inspect", "doctor", "whoami", "log", "logs", "diff", "print", "env"}
-    | {"which", "where", "ping", "health", "prefix"}
-)
+_LOOK_AROUND_VERBS = LOOK_VERBS
 #: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
 #: as a check that fixes as it goes): its next identical run passes.
 _REWROTE = re.compile(

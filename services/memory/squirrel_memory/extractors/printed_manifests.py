@@ -24,6 +24,11 @@ wherever the manifest's text stands in the output. The rule, the same for every 
 - two commands that print different descriptions of the project leave it unsaid; a
   placeholder or a few words say nothing.
 
+`cargo metadata --no-deps` prints the Cargo manifest as one JSON line (`{"packages": […],
+"workspace_root": …}`): the package whose manifest is the project's root `Cargo.toml` gives
+its `description` and counts as the root `Cargo.toml` read, wherever that line stands in the
+output of a command that succeeded; a package of another folder is not the project's.
+
 Such a manifest also counts as read for the project's language (`printed_manifest_paths`) when
 the output shows its own text once (a top-level `"name"`, `[package]`, `[project]`, a
 `MixProject`, `Gem::Specification.new`, `<project>`), and the `package.json` object so printed
@@ -35,6 +40,7 @@ package.json: A Model Context Protocol (MCP) server …"), as a manifest read al
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
@@ -202,14 +208,50 @@ _SIGNATURES: dict[str, re.Pattern[str]] = {
 }
 
 
+#: The line `cargo metadata` prints: the workspace's packages as one JSON object.
+_CARGO_METADATA = re.compile(r"^\s*\{\s*\"packages\"\s*:")
+
+
+def _ran_cargo_metadata(command: str) -> bool:
+    return any(
+        core_tokens(part)[:2] == ["cargo", "metadata"] for part in _PARTS.split(command.strip())
+    )
+
+
+def cargo_root_package(event: StoredEvent) -> dict[str, object] | None:
+    """The package `cargo metadata`, run by the event's command that succeeded, printed for the
+    project's root `Cargo.toml`, or None."""
+    if event.event_type not in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+        return None
+    command, output = event.content.get("command"), event.content.get("output")
+    if not isinstance(command, str) or not isinstance(output, str):
+        return None
+    if event.content.get("exit_code") not in (0, None) or not _ran_cargo_metadata(command):
+        return None
+    lines = [line for line in output[:MAX_OUTPUT_CHARS].splitlines() if _CARGO_METADATA.match(line)]
+    if len(lines) != 1:
+        return None
+    try:
+        data = json.loads(lines[0])
+    except ValueError:
+        return None
+    packages = data.get("packages") if isinstance(data, dict) else None
+    root = event.project_id.rstrip("/") + "/Cargo.toml"
+    found = [p for p in packages or [] if isinstance(p, dict) and p.get("manifest_path") == root]
+    return found[0] if len(found) == 1 else None
+
+
 def printed_manifest_paths(events: list[StoredEvent]) -> list[tuple[str, str]]:
     """(root manifest, event id) for each manifest a command printed among other output whose
-    own text the output shows (`_SIGNATURES`): read as surely as with a file tool."""
+    own text the output shows (`_SIGNATURES`), and the root `Cargo.toml` `cargo metadata`
+    printed: read as surely as with a file tool."""
     found: list[tuple[str, str]] = []
     for event in events:
         output = event.content.get("output")
         if not isinstance(output, str):
             continue
+        if cargo_root_package(event) is not None:
+            found.append(("Cargo.toml", event.id))
         lines = output[:MAX_OUTPUT_CHARS].splitlines()
         for kind, path in _root_manifests(event).items():
             signature = _SIGNATURES[kind]
@@ -246,6 +288,10 @@ def printed_description(event: StoredEvent) -> tuple[str, str] | None:
     docstring)."""
     if event.event_type not in (EventType.COMMAND_RUN, EventType.TEST_RUN):
         return None
+    package = cargo_root_package(event)
+    described = package.get("description") if package else None
+    if isinstance(described, str) and _says_enough(" ".join(described.split())):
+        return "Cargo.toml", " ".join(described.split())
     output = event.content.get("output")
     roots = _root_manifests(event)
     if not roots or not isinstance(output, str):

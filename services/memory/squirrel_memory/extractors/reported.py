@@ -25,6 +25,7 @@ from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.differences import Edit, changed_lines, edits
+from squirrel_memory.extractors.looks import only_looks
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.stated_causes import HEDGE, PERSON
 from squirrel_memory.extractors.stated_causes import sentences as prose_sentences
@@ -199,6 +200,8 @@ def changing_commands(command: str, root: str) -> list[str]:
             continue
         if tokens[0] == "git" and len(tokens) > 1 and tokens[1] in _GIT_RECORDING:
             continue
+        if only_looks(tokens):
+            continue  # `git rev-parse`, `cargo metadata`, `pkg-config --libs`: nothing changed
         use = classify(tokens)
         if use is not None and use.purpose in _CHECKS:
             continue  # re-running a check changes nothing
