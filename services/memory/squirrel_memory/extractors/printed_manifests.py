@@ -58,11 +58,12 @@ MAX_CHARS = 300
 #: Longest command output searched (characters).
 MAX_OUTPUT_CHARS = 200_000
 
-_PARTS = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
+#: Where one command of a line ends and the next begins.
+COMMAND_PARTS = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
 #: Programs that print a file from its first line (`head` and `sed -n '1,Np'` part of it).
-_READERS = frozenset({"cat", "head", "bat", "batcat"})
+FILE_READERS = frozenset({"cat", "head", "bat", "batcat"})
 _SED_FROM_TOP = re.compile(r"^1(?:,\d+)?p$")
-_FOLDER_CHANGES = frozenset({"cd", "pushd", "popd"})
+FOLDER_CHANGES = frozenset({"cd", "pushd", "popd"})
 
 _JSON_FIELD = re.compile(
     r'^(?P<indent>\s*)"description"\s*:\s*"(?P<value>(?:[^"\\]|\\.)*)"\s*,?\s*$'
@@ -161,17 +162,17 @@ def _printed_files(command: str) -> list[str] | None:
     """Files the command prints from their first line, as it names them; None when it changes
     folder first (the files would be another folder's)."""
     printed: list[str] = []
-    for raw in _PARTS.split(command.strip()):
+    for raw in COMMAND_PARTS.split(command.strip()):
         head = raw.partition(" | ")[0].strip().lstrip("(").rstrip(")")
         tokens = core_tokens(head)
         if not tokens:
             continue
-        if tokens[0] in _FOLDER_CHANGES:
+        if tokens[0] in FOLDER_CHANGES:
             return None
         arguments = tokens[1:]
         files = [a for a in arguments if not a.startswith("-") and PATH_ARGUMENT.match(a)]
         from_top = tokens[0] == "sed" and any(_SED_FROM_TOP.match(a) for a in arguments)
-        if tokens[0] in _READERS or from_top:
+        if tokens[0] in FILE_READERS or from_top:
             printed.extend(files)
     return printed
 
@@ -214,7 +215,8 @@ _CARGO_METADATA = re.compile(r"^\s*\{\s*\"packages\"\s*:")
 
 def _ran_cargo_metadata(command: str) -> bool:
     return any(
-        core_tokens(part)[:2] == ["cargo", "metadata"] for part in _PARTS.split(command.strip())
+        core_tokens(part)[:2] == ["cargo", "metadata"]
+        for part in COMMAND_PARTS.split(command.strip())
     )
 
 

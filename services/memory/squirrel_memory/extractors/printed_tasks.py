@@ -32,19 +32,20 @@ from typing import Any
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import core_tokens
 from squirrel_memory.extractors.file_reads import PATH_ARGUMENT
+from squirrel_memory.extractors.printed_manifests import (
+    COMMAND_PARTS,
+    FILE_READERS,
+    FOLDER_CHANGES,
+    MAX_OUTPUT_CHARS,
+)
 from squirrel_memory.models import StoredEvent
 
 #: The task files written as JSON, by their name.
 JSON_TASK_FILES = frozenset({"package.json", "composer.json", "deno.json"})
-#: Longest output searched (characters).
-MAX_OUTPUT_CHARS = 200_000
 #: Lines dropped from a cut text's end, at most, looking for a whole line to close it after.
 _MAX_DROPPED = 3
 
-_PARTS = re.compile(r"\s*(?:&&|\|\||;|\n)\s*")
-_READERS = frozenset({"cat", "head", "bat", "batcat"})
 _SED_FROM_TOP = re.compile(r"^1(?:,(\d+))?p$")
-_FOLDER_CHANGES = frozenset({"cd", "pushd", "popd"})
 #: `head -40`, `-n40`, `--lines=40`.
 _HEAD_COUNT = re.compile(r"^(?:-n?|--lines=)(\d+)$")
 #: The table of each JSON task file that holds its tasks.
@@ -160,17 +161,17 @@ def _printed(command: str) -> tuple[str, int] | None:
     for all), or None: no such file, two JSON files, a count that cannot be told, or a change of
     folder first."""
     printed: list[tuple[str, int | None]] = []
-    for raw in _PARTS.split(command.strip()):
+    for raw in COMMAND_PARTS.split(command.strip()):
         head, _, piped = raw.partition(" | ")
         tokens = core_tokens(head.strip().lstrip("(").rstrip(")"))
         if not tokens:
             continue
-        if tokens[0] in _FOLDER_CHANGES:
+        if tokens[0] in FOLDER_CHANGES:
             return None
         arguments = tokens[1:]
         files = [a for a in arguments if not a.startswith("-") and PATH_ARGUMENT.match(a)]
         from_top = tokens[0] == "sed" and any(_SED_FROM_TOP.match(a) for a in arguments)
-        if tokens[0] in _READERS or from_top:
+        if tokens[0] in FILE_READERS or from_top:
             shown = _shown_lines(tokens, piped)
             printed.extend((f, shown) for f in files if f.endswith(".json"))
     if len(printed) != 1 or PurePosixPath(printed[0][0]).name not in JSON_TASK_FILES:
