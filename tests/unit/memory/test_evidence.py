@@ -1014,3 +1014,32 @@ def test_a_marker_selected_test_run_is_shown_before_a_run_of_one_file() -> None:
     assert found["recipe:test"].content.startswith(
         'To run the tests: `uv run pytest` (e.g. `uv run pytest -m "not (tui or browser)"`, '
     )
+
+
+@pytest.mark.parametrize(
+    ("check", "shown"),
+    [
+        ("uv run ruff format --check src/app.py", "`uv run ruff format --check`"),
+        ("npx prettier --check 'src/**/*.ts' --log-level warn", "`npx prettier --check"),
+    ],
+)
+def test_a_routine_step_shown_by_its_head_keeps_the_option_that_makes_it_a_check(
+    check: str, shown: str
+) -> None:
+    root = "/home/dev/src/tally"
+    events: list[StoredEvent] = []
+    for n, day in enumerate((5, 6)):
+        events += _stream_events(
+            root,
+            f"s{n}",
+            [
+                (check, 0, "1 file already formatted"),
+                ("uv run pytest -q", 0, "3 passed in 0.1s"),
+                ('git commit -m "Add totals"', 0, "[main abc1234] Add totals"),
+            ],
+            start=datetime(2026, 5, day, 9, 0, tzinfo=UTC),
+        )
+
+    verify = by_key(evidence_candidates(events))["recipe:verify"].content
+
+    assert shown in verify, verify

@@ -49,17 +49,24 @@ def step_shown(attempt: Attempt) -> str:
     return given.group(0) + _typed_step(attempt, attempt.text[given.end() :])
 
 
+#: Options that change what a command does, not what it prints or which files it reads
+#: (`ruff format --check` checks, `ruff format` rewrites): a step shown by its head keeps them.
+_MODE_FLAGS = frozenset({"--check", "--diff", "--dry-run", "--fix", "--write"})
+
+
 def _typed_step(attempt: Attempt, text: str) -> str:
     """`step_shown` of the command's `text` after its variables."""
     base = attempt.base
+    modes = [w for w in dict.fromkeys(text.split()) if w in _MODE_FLAGS and w not in base.split()]
+    head = " ".join([base, *modes])
     if "\n" in text or len(text) > _STEP_CHARS or not text.startswith(base):
-        return base
+        return head
     if not whole_run(attempt) and not _globs_only(text.removeprefix(base)):
-        return base
+        return head
     extra = text.removeprefix(base).split()
     kept = [w for w in extra if not OUTPUT_ONLY.match(w)]
     if not kept:
-        return base  # `pytest -q --tb=short`: how much it prints, not how it runs
+        return head  # `pytest -q --tb=short`: how much it prints, not how it runs
     return text if kept == extra else " ".join([base, *kept])
 
 
