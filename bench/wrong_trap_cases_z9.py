@@ -595,6 +595,10 @@ DOCKER_PS_LOOK = Trap(
             r"`docker ps[^`]*`[^\n]*(?:fixed|worked)|(?:running|after) `docker ps",
             "`docker ps` only listed containers",
         ),
+        (
+            r"(?:To run|to run the tests)[^\n]*`docker ps",
+            "`docker ps` lists containers; it runs no tests",
+        ),
     ),
 )
 
@@ -708,6 +712,7 @@ HEALTH_CURL_LOOK = Trap(
             r"`curl[^`]*`[^\n]*(?:fixed|worked)|(?:running|after) `curl",
             "the curl only looked at the health URL",
         ),
+        (r"(?:To run|to run the tests)[^\n]*`curl", "a curl of the health URL runs no tests"),
     ),
 )
 
