@@ -3,7 +3,8 @@
 A user request (typed, in the user's voice) whose verb phrase names a role — test, lint,
 format, check, type-check, build, docs, release, deploy — is carried out by the commands that
 run in reply, before the user speaks again. Those run in the project by the main agent, that
-did something (no look-around, no read-only `git`, no install) and whose last run passed (a
+did something (no look-around, no read-only `git`, no command that only reports state such as
+`docker ps`, a health URL's `curl` or a dry run, no install) and whose last run passed (a
 failure a pipe hid is a failure) are how the project does that routine; a check (test, lint,
 format, type-check) that ran before an edit later in the turn checked no more than a draft and
 is no step, nor is a narrower run of a command the turn later ran whole (`tool test --filter
@@ -27,6 +28,7 @@ from squirrel_memory.extractors.activity import CommandRun, commands, in_folder,
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, attempts
 from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
+from squirrel_memory.extractors.evidence.state_looks import only_reports
 from squirrel_memory.extractors.evidence.workflows import as_run, looks_around
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
@@ -242,6 +244,8 @@ def _kept(attempt: Attempt, root: str) -> bool:
         return False
     if not attempt.tokens or attempt.scope.startswith("/") or looks_around(attempt):
         return False
+    if only_reports(attempt.program, attempt.tokens[1:]):
+        return False  # `docker ps`, `curl …/health`, a dry run: a look, whatever the program
     if attempt.program in _FILE_WORK or attempt.program == "cd":
         return False
     if attempt.use is not None and attempt.use.purpose == "install":
