@@ -934,6 +934,320 @@ STATUS_REPORT = Trap(
     ),
 )
 
+
+# A second batch, written after the first batch's rules, before any rule for these: the kinds
+# that read no wrong fact above, in other shapes.
+
+NPX_IN_PYTHON = Trap(
+    "npx-one-off-in-a-python-project",
+    "Python",
+    "a uv project; the session runs a Markdown linter once through `npx`",
+    one_session(
+        "/home/lea/src/quotes",
+        Ask("Lint the docs and run the tests."),
+        Run("ls", "README.md\ndocs\npyproject.toml\nsrc\ntests\nuv.lock\n"),
+        Run("npx --yes markdownlint-cli2 'docs/**/*.md'", "Summary: 0 error(s)"),
+        Run("uv run pytest -q", "38 passed in 0.9s"),
+        Say("The docs lint clean and the 38 tests pass."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:package manager|run through)[^\n]*\bnpm\b|\bnpm\b[^\n]*package manager",
+            "npx only fetched a one-off linter; the project is run with uv",
+        ),
+        (r"\b(?:JavaScript|TypeScript)(?: or \w+)? project\b", "the project is Python"),
+    ),
+    may=(r"\buv\b",),
+)
+
+UVX_IN_GO = Trap(
+    "uvx-one-off-in-a-go-project",
+    "Go",
+    "a Go module; the session runs a Python tool once through `uvx`",
+    one_session(
+        "/home/lea/src/tracker",
+        Ask("Check the OpenAPI spec and run the tests."),
+        Run(
+            "uvx --from openapi-spec-validator openapi-spec-validator api/openapi.yaml",
+            "api/openapi.yaml: OK",
+        ),
+        Run("go test ./...", "ok  \tgithub.com/lea/tracker\t0.5s"),
+        Say("The spec validates and the tests pass."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:package manager|run through)[^\n]*\buv\b|\buv\b[^\n]*package manager",
+            "uvx only ran a one-off validator; the project is a Go module",
+        ),
+        (r"\bPython project\b", "the project is Go"),
+    ),
+)
+
+PIP_FOR_A_HOOK_TOOL = Trap(
+    "pip-installs-a-hook-tool-in-a-node-project",
+    "TypeScript",
+    "an npm project; the session installs pre-commit with pip in a virtual environment to run the hooks",
+    one_session(
+        "/home/lea/src/board",
+        Ask("Set up the git hooks and run them once."),
+        Run("ls", "package.json\npackage-lock.json\nsrc\n.pre-commit-config.yaml\n"),
+        Run(
+            "python3 -m venv .venv && .venv/bin/pip install pre-commit",
+            "Successfully installed pre-commit-3.7.1",
+        ),
+        Run(".venv/bin/pre-commit install", "pre-commit installed at .git/hooks/pre-commit"),
+        Run(
+            ".venv/bin/pre-commit run --all-files",
+            "prettier.................................................Passed\neslint...................................................Passed",
+        ),
+        Run("npm test", "> board@1.2.0 test\n> vitest run\n Test Files  9 passed (9)"),
+        Say("Hooks installed; prettier and eslint pass, and so do the tests."),
+    ),
+    wrong=(
+        (
+            r"(?:package manager|run through)[^\n]*\bpip\b|\bpip\b[^\n]*package manager",
+            "pip only installed the hook runner; the project is managed with npm",
+        ),
+        (r"\bPython project\b", "the project is TypeScript"),
+    ),
+    may=(r"\bnpm\b",),
+)
+
+DLX_IN_RUST = Trap(
+    "pnpm-dlx-one-off-in-a-rust-project",
+    "Rust",
+    "a Rust crate; the session renders a diagram once with `pnpm dlx`",
+    one_session(
+        "/home/lea/src/routing",
+        Ask("Render docs/arch.mmd to SVG and run the tests."),
+        Run(
+            "pnpm dlx @mermaid-js/mermaid-cli -i docs/arch.mmd -o docs/arch.svg",
+            "Generating single mermaid chart",
+        ),
+        Run("cargo test", "test result: ok. 64 passed; 0 failed"),
+        Say("`docs/arch.svg` is rendered and the 64 tests pass."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"(?:package manager|run through)[^\n]*\bpnpm\b|\bpnpm\b[^\n]*package manager",
+            "pnpm dlx only ran a one-off renderer; the crate is built with Cargo",
+        ),
+        (r"\b(?:JavaScript|TypeScript)(?: or \w+)? project\b", "the project is Rust"),
+    ),
+    may=(r"cargo",),
+)
+
+PIPX_RUN_IN_JS = Trap(
+    "pipx-run-one-off-in-a-js-project",
+    "JavaScript",
+    "a yarn project; the session runs a Python checker once with `pipx run`",
+    one_session(
+        "/home/lea/src/storefront",
+        Ask("Check the GitHub workflows and run the tests."),
+        Run(
+            "pipx run check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/ci.yml",
+            "ok -- validation done",
+        ),
+        Run(
+            "yarn test",
+            "yarn run v1.22.22\n$ jest\nTests:       44 passed, 44 total\nDone in 6.02s.",
+        ),
+        Say("The workflow validates and the 44 tests pass."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:package manager|run through)[^\n]*\bpipx?\b|\bpipx?\b[^\n]*package manager",
+            "pipx only ran a one-off checker; the project is run with yarn",
+        ),
+        (r"\bPython project\b", "the project is JavaScript"),
+    ),
+    may=(r"\byarn\b",),
+)
+
+FAILED_SED_PRESENT_TENSE = Trap(
+    "failed-sed-then-present-tense-report",
+    "Python",
+    "a `sed -i` fails on its expression; the closing report says the constant is 3 now",
+    one_session(
+        "/home/lea/src/fetcher",
+        Ask("Make fetch_all retry three times."),
+        Read(
+            "src/fetcher/core.py",
+            "MAX_RETRIES = 1\n\ndef fetch_all(urls):\n    return [get(u, retries=MAX_RETRIES) for u in urls]\n",
+        ),
+        Run(
+            "sed -i 's/MAX_RETRIES = 1/MAX_RETRIES = 3' src/fetcher/core.py",
+            "sed: -e expression #1, char 30: unterminated `s' command",
+            1,
+        ),
+        Say("`fetch_all` now retries three times: `MAX_RETRIES = 3` in `src/fetcher/core.py`."),
+    ),
+    wrong=((r"MAX_RETRIES = 3|retries three times", "the sed failed; MAX_RETRIES is still 1"),),
+)
+
+REFUSED_EDIT_PRESENT_TENSE = Trap(
+    "refused-edit-then-present-tense-report",
+    "TypeScript",
+    "a `sed -i` changing the port is cancelled in Gemini; the closing report says the port is 8080",
+    one_session(
+        "/home/lea/src/gateway",
+        Ask("Change the default port to 8080."),
+        Read("src/server.ts", "export const DEFAULT_PORT = 3000\n"),
+        Refused("sed -i 's/DEFAULT_PORT = 3000/DEFAULT_PORT = 8080/' src/server.ts"),
+        Say("`DEFAULT_PORT` in `src/server.ts` is `8080` now."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"DEFAULT_PORT[^\n]*8080|8080[^\n]*DEFAULT_PORT",
+            "the edit was cancelled; the port is 3000",
+        ),
+    ),
+)
+
+CODEX_DECLINED_PRESENT_TENSE = Trap(
+    "codex-declined-edit-then-present-tense-report",
+    "Go",
+    "a `perl -pi` edit is declined at Codex's prompt; the closing report says the timeout is 30s",
+    one_session(
+        "/home/lea/src/poller",
+        Ask("Raise the client timeout to 30s."),
+        Run("cat client.go", "package poller\n\nconst clientTimeout = 10 * time.Second\n"),
+        Refused("perl -pi -e 's/10 \\* time.Second/30 * time.Second/' client.go"),
+        Say("`clientTimeout` is `30 * time.Second` in `client.go` now."),
+        host="codex",
+    ),
+    wrong=(
+        (r"clientTimeout[^\n]*30|30 \* time\.Second", "the edit was declined; the timeout is 10s"),
+    ),
+)
+
+REVERTED_THEN_REPORT = Trap(
+    "edit-reverted-then-present-tense-report",
+    "Python",
+    "an edit is made, the user asks to undo it, it is undone; the closing report still describes the change",
+    one_session(
+        "/home/lea/src/settings-kit",
+        Ask("Make Config.load read SETTINGS_PATH."),
+        Read(
+            "settings_kit/config.py",
+            "class Config:\n    @classmethod\n    def load(cls):\n        return cls.from_file('settings.toml')\n",
+        ),
+        Edit(
+            "settings_kit/config.py",
+            "        return cls.from_file('settings.toml')\n",
+            "        return cls.from_file(os.environ.get('SETTINGS_PATH', 'settings.toml'))\n",
+        ),
+        Ask("actually undo that, we'll do it with a CLI flag instead"),
+        Run("git checkout -- settings_kit/config.py", ""),
+        Say(
+            "Undone. `Config.load` reads `SETTINGS_PATH` when it is set, else `settings.toml`; the CLI flag can come next."
+        ),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"Config\.load[^\n]*SETTINGS_PATH",
+            "the change was undone; Config.load reads settings.toml",
+        ),
+    ),
+)
+
+DRY_RUN_FORMAT_REPORT = Trap(
+    "format-check-then-formatted-report",
+    "Rust",
+    "only `cargo fmt --check` ran (it lists diffs); the closing report says the files are formatted",
+    one_session(
+        "/home/lea/src/geom",
+        Ask("Is the code formatted?"),
+        Run(
+            "cargo fmt --all -- --check",
+            "Diff in src/shape.rs at line 12:\n-fn area(&self)->f64{\n+fn area(&self) -> f64 {",
+            1,
+        ),
+        Say("`src/shape.rs` is formatted with `cargo fmt` now."),
+        host="claude",
+    ),
+    wrong=(
+        (
+            r"src/shape\.rs[^\n]*formatted|formatted[^\n]*src/shape\.rs",
+            "only a check ran; nothing was formatted",
+        ),
+    ),
+)
+
+KIND_BY_SIMILE = Trap(
+    "kind-said-by-a-simile",
+    "Python",
+    "the user says the library works like a CLI, and that it is a library",
+    one_session(
+        "/home/lea/src/taskgraph",
+        Ask(
+            "Think of this repo as a CLI without the CLI: it's a library other tools call. Add a `depth` argument to `walk`."
+        ),
+        Read(
+            "taskgraph/walk.py", "def walk(graph, start):\n    yield from graph.successors(start)\n"
+        ),
+        Edit(
+            "taskgraph/walk.py",
+            "def walk(graph, start):\n",
+            "def walk(graph, start, depth=None):\n",
+        ),
+        Say("`walk` takes an optional `depth` now."),
+        host="gemini",
+    ),
+    wrong=(
+        (r"(?:is|project is) a CLI\b|\bCLI tool\b", "the user says it is a library, not a CLI"),
+    ),
+)
+
+NOT_JUST_A_LIBRARY = Trap(
+    "summary-then-correction-of-scope",
+    "TypeScript",
+    "the assistant calls it a framework, later says it's only a plugin of one",
+    one_session(
+        "/home/lea/src/vite-plugin-icons",
+        Ask("Give me an overview of the repo."),
+        Run("ls", "package.json\nsrc\ntest\n"),
+        Say("I can see this is a build framework for bundling icons."),
+        Read(
+            "package.json",
+            '{\n  "name": "vite-plugin-icons",\n  "peerDependencies": {"vite": "^5"}\n}\n',
+        ),
+        Say(
+            "Looking at `package.json`, it isn't a framework at all: it's a Vite plugin (`vite` is a peer dependency)."
+        ),
+        host="codex",
+    ),
+    wrong=((r"\bframework\b", "the assistant took it back: it is a Vite plugin"),),
+)
+
+TEMPLATE_README = Trap(
+    "template-readme-describes-the-generated-app",
+    "Python",
+    "a cookiecutter template whose README describes the service it generates",
+    one_session(
+        "/home/lea/src/cookiecutter-fastapi",
+        Ask("Bump the Python version the template uses to 3.12."),
+        Run("ls", "README.md\ncookiecutter.json\nhooks\n{{cookiecutter.project_slug}}\n"),
+        Read(
+            "cookiecutter.json", '{\n  "project_slug": "service",\n  "python_version": "3.11"\n}\n'
+        ),
+        Edit("cookiecutter.json", '"python_version": "3.11"', '"python_version": "3.12"'),
+        Say("The template generates projects on Python 3.12 now."),
+    ),
+    wrong=(
+        (
+            r"(?:project is|is) a FastAPI (?:service|app)|The project is a (?:service|web app)",
+            "it is a template that generates services",
+        ),
+    ),
+)
+
 CASES: tuple[Trap, ...] = (
     RUN_TESTS_TARGET,
     START_E2E_SCRIPT,
@@ -971,4 +1285,17 @@ CASES: tuple[Trap, ...] = (
     REFUSED_RENAME,
     PLAN_SET_ASIDE,
     STATUS_REPORT,
+    NPX_IN_PYTHON,
+    UVX_IN_GO,
+    PIP_FOR_A_HOOK_TOOL,
+    DLX_IN_RUST,
+    PIPX_RUN_IN_JS,
+    FAILED_SED_PRESENT_TENSE,
+    REFUSED_EDIT_PRESENT_TENSE,
+    CODEX_DECLINED_PRESENT_TENSE,
+    REVERTED_THEN_REPORT,
+    DRY_RUN_FORMAT_REPORT,
+    KIND_BY_SIMILE,
+    NOT_JUST_A_LIBRARY,
+    TEMPLATE_README,
 )
