@@ -1248,6 +1248,153 @@ TEMPLATE_README = Trap(
     ),
 )
 
+
+# A third batch, written after the second batch's rule, before any rule for these.
+
+PIP_FOR_DOCS_IN_GO = Trap(
+    "pip-installs-the-docs-tools-of-a-go-project",
+    "Go",
+    "a Go module; the session installs the docs site's tools with pip and builds the docs",
+    one_session(
+        "/home/lea/src/meshd",
+        Ask("Build the docs site and run the tests."),
+        Run("ls", "docs\ngo.mod\ngo.sum\nmain.go\nmkdocs.yml\n"),
+        Run(
+            "pip install -r docs/requirements.txt",
+            "Successfully installed mkdocs-1.6.0 mkdocs-material-9.5.27",
+        ),
+        Run("mkdocs build --strict", "INFO    -  Documentation built in 1.12 seconds"),
+        Run("go test ./...", "ok  \tgithub.com/lea/meshd\t0.7s"),
+        Say("The docs build and the tests pass."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:run through|package manager)[^\n]*\bpip\b|\bpip\b[^\n]*package manager",
+            "pip only installs the docs site's tools; the project is a Go module",
+        ),
+        (r"\bPython project\b", "the project is Go"),
+    ),
+    may=(r"go test",),
+)
+
+NPM_FOR_HOOKS_IN_GRADLE = Trap(
+    "npm-installs-commit-hooks-in-a-gradle-project",
+    "Kotlin",
+    "a Gradle service; the session adds commitlint and husky with npm at the root",
+    one_session(
+        "/home/lea/src/ledger-svc",
+        Ask("Add commitlint with husky so commit messages are checked, then run the tests."),
+        Run("ls", "build.gradle.kts\ngradlew\nsettings.gradle.kts\nsrc\n"),
+        Run(
+            "npm install --save-dev @commitlint/cli @commitlint/config-conventional husky",
+            "added 104 packages in 7s",
+        ),
+        Run("npx husky init", ""),
+        Run("./gradlew test", "BUILD SUCCESSFUL in 41s\n7 actionable tasks: 7 executed"),
+        Say("commitlint runs from husky's commit-msg hook; the Gradle tests pass."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"Commands in this project run through npm|\bnpm\b[^\n]*package manager of (?:this|the) project",
+            "npm only holds the commit hooks; the service is built with Gradle",
+        ),
+        (r"\b(?:JavaScript|TypeScript)(?: or \w+)? project\b", "the project is Kotlin"),
+        (r"to run the tests[^\n]*husky", "`npx husky init` sets up hooks; it runs no tests"),
+    ),
+    may=(r"gradlew",),
+)
+
+CONDA_FOR_A_SYSTEM_LIBRARY = Trap(
+    "conda-fetches-a-system-library-for-a-poetry-project",
+    "Python",
+    "a Poetry project; GDAL comes from conda once, the project's commands go through Poetry",
+    one_session(
+        "/home/lea/src/tiles",
+        Ask("Install everything and run the tests."),
+        Run("poetry install", "error: gdal-config not found", 1),
+        Run("conda install -y -c conda-forge gdal", "Executing transaction: done"),
+        Run("poetry install", "Installing the current project: tiles (0.4.0)"),
+        Run("poetry run pytest -q", "52 passed in 3.3s"),
+        Say("GDAL came from conda-forge; Poetry installed the rest and the 52 tests pass."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"run through[^\n]*\bconda\b|\bconda\b[^\n]*package manager",
+            "conda only fetched GDAL; the project's commands go through Poetry",
+        ),
+    ),
+    may=(r"poetry",),
+)
+
+README_RUN_SECTION_TESTS = Trap(
+    "readme-running-section-holds-the-tests",
+    "Rust",
+    "a README's `## Running` section holds only the test command",
+    one_session(
+        "/home/lea/src/bitset",
+        Ask("How do I run this?"),
+        Read(
+            "README.md",
+            "# bitset\n\nA compact bit set for Rust.\n\n## Running\n\n```sh\ncargo test\n```\n\n## License\n\nMIT\n",
+        ),
+        Say("It's a library, so there is nothing to start: `cargo test` runs its tests."),
+    ),
+    wrong=(
+        (
+            r"(?:To run the app|to start the app|To run:)[^\n]*`cargo test",
+            "`cargo test` runs the tests of a library",
+        ),
+    ),
+)
+
+README_USAGE_COMPOSE_TESTS = Trap(
+    "readme-usage-runs-the-tests-in-compose",
+    "Python",
+    "a README's usage block runs the tests in a compose service",
+    one_session(
+        "/home/lea/src/inventory",
+        Ask("Run the test suite the README way."),
+        Read(
+            "README.md",
+            "# inventory\n\nA stock-keeping API.\n\n## Usage\n\n```sh\ndocker compose run --rm api pytest\n```\n",
+        ),
+        Run("docker compose run --rm api pytest", "========== 73 passed in 8.21s =========="),
+        Say("73 passed."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:To run the app|to start the app|To run:)[^\n]*pytest",
+            "the compose line runs the tests",
+        ),
+    ),
+)
+
+TAG_PUSHED_AFTER_CHECKS_ONLY = Trap(
+    "checks-run-then-user-says-tag-later",
+    "JavaScript",
+    "the checks of a release run, the version is not bumped and no tag is made",
+    one_session(
+        "/home/lea/src/emitter",
+        Ask("Prepare 2.0.0: run the release checks, I'll bump and tag tomorrow."),
+        Run("npm run lint", "> emitter@1.9.3 lint\n> eslint ."),
+        Run("npm test", "> emitter@1.9.3 test\n> node --test\n# pass 31\n# fail 0"),
+        Run("npm run build", "> emitter@1.9.3 build\n> tsc -p ."),
+        Say("Lint, tests and build are clean for 2.0.0; bumping and tagging are left for you."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:To release|release (?:steps|procedure)|(?:is|are) released (?:by|with))[^\n]*(?:npm run lint|npm test|npm run build)",
+            "the checks ran; nothing was released",
+        ),
+        (r"2\.0\.0", "the version was not bumped"),
+    ),
+)
+
 CASES: tuple[Trap, ...] = (
     RUN_TESTS_TARGET,
     START_E2E_SCRIPT,
@@ -1298,4 +1445,10 @@ CASES: tuple[Trap, ...] = (
     KIND_BY_SIMILE,
     NOT_JUST_A_LIBRARY,
     TEMPLATE_README,
+    PIP_FOR_DOCS_IN_GO,
+    NPM_FOR_HOOKS_IN_GRADLE,
+    CONDA_FOR_A_SYSTEM_LIBRARY,
+    README_RUN_SECTION_TESTS,
+    README_USAGE_COMPOSE_TESTS,
+    TAG_PUSHED_AFTER_CHECKS_ONLY,
 )
