@@ -7,7 +7,8 @@ did something (no look-around, no read-only `git`, no command that only reports 
 `docker ps`, a health URL's `curl` or a dry run, no install) and whose last run passed (a
 failure a pipe hid is a failure) are how the project does that routine; a check (test, lint,
 format, type-check) that ran before an edit later in the turn checked no more than a draft and
-is no step, nor is a narrower run of a command the turn later ran whole (`tool test --filter
+is no step, nor is a command of no known purpose that sets something up (`npx husky init`,
+`tool add x`), nor a narrower run of a command the turn later ran whole (`tool test --filter
 X`, then `tool test`): "To lint (as asked): `a`, then `b`." A command's own words
 need not say the role (an interpreter one-liner, a formatter with an unusual name, a chain of
 tools): the request says it. No routine comes from a question, a plan, a request naming
@@ -134,6 +135,8 @@ _FILE = re.compile(r"(?:^|[\s'\"`(])[\w./-]*\w\.[A-Za-z]{1,5}(?:::\S*)?(?=$|[\s'
 _INTERPRETER = re.compile(r"^(?:python\d*(?:\.\d+)?|node|ruby|perl|bash|sh|zsh|deno|bun|Rscript)$")
 _INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "--command", "--execute"})
 _RECORDING_GIT = frozenset({"add", "commit", "push", "stash", "tag"})
+#: Runners of a one-off tool: the tool's own words come after its name.
+_ONE_OFF_RUNNERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pipx"})
 #: Moving files around prepares a change; it is no step of a routine.
 _FILE_WORK = frozenset({"mkdir", "touch", "cp", "mv", "rm", "ln", "chmod", "chown", "rmdir"})
 #: Options that only ask a program what it has (`tool -l`, `tool --help`): a look-up.
@@ -298,6 +301,8 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
     for step in steps:
         if purposes is not None and step.use is not None and step.use.purpose not in purposes:
             continue  # another role's command run along the way
+        if purposes is not None and step.use is None and _sets_up(step):
+            continue  # `npx husky init`: setting something up, not the check itself
         words = [t for t in step.tokens[1:] if not t.startswith("-")]
         recording = step.program == "git" and bool(words) and words[0] in _RECORDING_GIT
         if recording and role not in ("release", "deploy"):
@@ -313,6 +318,22 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
         return []
     chosen = [a for a in chosen if not _picks_file(a)]
     return chosen if len(chosen) <= MAX_STEPS else []
+
+
+#: Subcommands that set something up (`tool init`, `tool add x`, `tool generate …`): work
+#: before a check, never a step of it.
+_SETTING_UP = frozenset(
+    {"init", "setup", "install", "add", "create", "new", "generate", "scaffold", "bootstrap"}
+)
+
+
+def _sets_up(attempt: Attempt) -> bool:
+    """Whether a command of no known purpose sets something up by its first word after the
+    program, or after a one-off runner's tool (`npx husky init`)."""
+    words = [w for w in attempt.tokens[1:] if not w.startswith("-")]
+    if attempt.program in _ONE_OFF_RUNNERS and words:
+        words = words[1:]
+    return bool(words) and words[0].lower() in _SETTING_UP
 
 
 def _covers(whole: Attempt, narrower: Attempt) -> bool:
