@@ -19,7 +19,10 @@ here has read (the test runner stated as the way to run the app, a verification 
 stated as the release procedure, a stated kind of repository the sessions contradict, a
 package manager the project's tool only runs as a helper, a fix credited to a command that
 only looked or was refused, a stated change in a session that changed nothing), before any of
-these traps ran and with no rule changed for them.
+these traps ran and with no rule changed for them. Two later batches (below the first),
+each written before the rule for it, aim at the kinds the first read no wrong fact for: a
+closing report of a change that failed, was refused or was undone; one-off runners and helper
+installs of another ecosystem's manager; README sections of tests under Running or Usage.
 """
 
 from __future__ import annotations

@@ -33,7 +33,11 @@ commits, prefixed commits beside a plain log, a dependency bot's log; what the p
 from the wrong thing: an answer about a part, a hedged answer, a README's stack left behind, a
 kindred language, a rule in a labelled list, a member crate's table; a short answer to a
 reply that offers no choice of design; and a failed script whose failing step is easy to
-mistake). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
+mistake; and the same kinds in other shapes: a test suite's target started with a run command
+or a task named `run-tests`, a release check or a dry run, a dependency named by a package
+option, a summary taken back, a docs folder's Markdown, a look between a failure and its pass,
+a closing report of an edit that failed or was refused, a manager that only added helpers).
+Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
 `_z6`, `_z7`, `_z8` and `_z9`) are written in the host's own transcript format and go through the
 real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and
 every line of the session-start text is held against the trap's `wrong` patterns.
