@@ -1398,6 +1398,168 @@ TAG_PUSHED_AFTER_CHECKS_ONLY = Trap(
     ),
 )
 
+
+# A fourth batch, written after the third batch's rules, before any rule for these.
+
+WATCH_SCRIPT_RUNS_TESTS = Trap(
+    "watch-script-runs-the-tests",
+    "TypeScript",
+    "an npm script `watch` runs vitest in watch mode; the app starts with `npm run dev`",
+    one_session(
+        "/home/lea/src/kanban",
+        Ask("Start the test watcher for a bit, I want to see it go green."),
+        Read(
+            "package.json",
+            '{\n  "name": "kanban",\n  "scripts": {\n    "dev": "vite",\n    "watch": "vitest",\n    "test": "vitest run"\n  }\n}\n',
+        ),
+        Run(
+            "timeout 20 npm run watch",
+            "> kanban@0.3.0 watch\n> vitest\n\n Test Files  12 passed (12)\n      Tests  96 passed (96)\n Waiting for file changes...",
+        ),
+        Say("The watcher is green: 96 tests in 12 files."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|dev server)[^\n]*npm run watch",
+            "`npm run watch` runs vitest; `npm run dev` starts the app",
+        ),
+    ),
+)
+
+RELEASE_SCRIPT_CHECK_MODE = Trap(
+    "release-script-in-check-mode",
+    "Shell",
+    "a release script run with `--check` only verifies the version and the changelog",
+    one_session(
+        "/home/lea/src/zsh-prompt",
+        Ask("Is everything in place for the next release? Don't release yet."),
+        Run(
+            "./scripts/release.sh --check",
+            "version 1.8.0 in VERSION\nCHANGELOG.md has 1.8.0\nworking tree clean\ncheck passed; nothing released",
+        ),
+        Say("The release check passes; nothing was released."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:to release|release (?:steps|procedure)|(?:is|are) released (?:by|with))[^\n]*--check",
+            "the script only checked",
+        ),
+    ),
+)
+
+CARGO_TREE_LOOK = Trap(
+    "cargo-tree-look-between",
+    "Rust",
+    "a build fails on two OpenSSL versions; `cargo tree -i` looks; the lock file is edited by a `cargo update -p`; the build passes",
+    one_session(
+        "/home/lea/src/mailbag",
+        Ask("Fix the build."),
+        Run(
+            "cargo build",
+            "error: failed to select a version for `openssl-sys`.\n    ... required by package `native-tls v0.2.12`",
+            101,
+        ),
+        Run("cargo tree -i openssl-sys", "openssl-sys v0.9.103\n└── native-tls v0.2.12"),
+        Run("cargo update -p native-tls", "    Updating native-tls v0.2.12 -> v0.2.14"),
+        Run("cargo build", "   Compiling mailbag v0.5.1\n    Finished `dev` profile in 18.0s"),
+        Say("Updating native-tls to 0.2.14 resolved the OpenSSL conflict."),
+    ),
+    wrong=(
+        (
+            r"`cargo tree[^`]*`[^\n]*(?:fixed|worked)|(?:running|after) `cargo tree",
+            "`cargo tree -i` only showed who needs openssl-sys",
+        ),
+    ),
+    may=(r"cargo update -p native-tls",),
+)
+
+INLINE_VERSION_PROBE = Trap(
+    "inline-version-probe-between",
+    "Python",
+    "a test fails on an SSL error; a `python -c` prints the OpenSSL version; the user fixes the certificates; the test passes",
+    one_session(
+        "/home/lea/src/webhooks",
+        Ask("Run the tests."),
+        Run(
+            "python -m pytest -q tests/test_delivery.py",
+            "E   ssl.SSLCertVerificationError: certificate verify failed: unable to get local issuer certificate\n1 failed",
+            1,
+        ),
+        Run("python -c 'import ssl; print(ssl.OPENSSL_VERSION)'", "OpenSSL 3.0.13 30 Jan 2024"),
+        Ask("I reinstalled the certificates, try again"),
+        Run("python -m pytest -q tests/test_delivery.py", "....  [100%]\n4 passed in 0.5s"),
+        Say("All 4 pass now."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"`python -c[^`]*`[^\n]*(?:fixed|worked)|(?:running|after) `python -c",
+            "the one-liner only printed a version",
+        ),
+        (r"to run the tests[^\n]*python -c", "the one-liner printed a version; it ran no tests"),
+    ),
+)
+
+COMPOSE_LOGS_LOOK = Trap(
+    "compose-logs-look-between",
+    "PHP",
+    "a migration fails on a refused connection; `docker compose logs db` looks; the user starts the stack; the migration passes",
+    one_session(
+        "/home/lea/src/bookings",
+        Ask("Run the migrations."),
+        Run("php artisan migrate", "SQLSTATE[HY000] [2002] Connection refused", 1),
+        Run(
+            "docker compose logs db --tail 5",
+            "db-1  | 2026-05-04 09:00:01 0 [Note] mariadbd: Shutdown complete",
+        ),
+        Ask("brought the stack up, go"),
+        Run(
+            "php artisan migrate",
+            "INFO  Running migrations.\n  2026_05_01_000000_create_bookings_table ........ 12ms DONE",
+        ),
+        Say("Migrated."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"`docker compose logs[^`]*`[^\n]*(?:fixed|worked)|(?:running|after) `docker compose logs",
+            "the logs only looked",
+        ),
+    ),
+)
+
+NPM_LS_LOOK = Trap(
+    "npm-ls-look-between",
+    "JavaScript",
+    "a build fails on two Reacts; `npm ls react` looks; a dedupe fixes it; the build passes",
+    one_session(
+        "/home/lea/src/widgets-app",
+        Ask("The build is broken, fix it."),
+        Run(
+            "npm run build",
+            "Error: Invalid hook call. Hooks can only be called inside of the body of a function component.",
+            1,
+        ),
+        Run(
+            "npm ls react",
+            "widgets-app@2.0.0\n├── react@18.3.1\n└─┬ old-chart@1.2.0\n  └── react@17.0.2",
+        ),
+        Run("npm dedupe", "removed 3 packages in 2s"),
+        Run("npm run build", "> widgets-app@2.0.0 build\n> vite build\n✓ built in 3.21s"),
+        Say("Two copies of React; `npm dedupe` removed the old one and the build passes."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"`npm ls[^`]*`[^\n]*(?:fixed|worked)|(?:running|after) `npm ls",
+            "`npm ls` only listed the copies",
+        ),
+    ),
+    may=(r"npm dedupe",),
+)
+
 CASES: tuple[Trap, ...] = (
     RUN_TESTS_TARGET,
     START_E2E_SCRIPT,
@@ -1454,4 +1616,10 @@ CASES: tuple[Trap, ...] = (
     README_RUN_SECTION_TESTS,
     README_USAGE_COMPOSE_TESTS,
     TAG_PUSHED_AFTER_CHECKS_ONLY,
+    WATCH_SCRIPT_RUNS_TESTS,
+    RELEASE_SCRIPT_CHECK_MODE,
+    CARGO_TREE_LOOK,
+    INLINE_VERSION_PROBE,
+    COMPOSE_LOGS_LOOK,
+    NPM_LS_LOOK,
 )
