@@ -7,7 +7,7 @@ command started on a test target, and a release or deploy rehearsed, not done.
   target option, and the first word that is no option; what is passed to the program (`--
   --config tests/fixture.toml`) is the app's input.
 - A release or deploy given a rehearsal option (`--dry-run`, `--snapshot`, `-DdryRun=true`,
-  `--skip=publish`) checks what would be published and publishes nothing.
+  `--skip=publish`, `--check`) checks what would be published and publishes nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ _PARTS = re.compile(r"[/\\.:_\-\s]+|(?<=[a-z0-9])(?=[A-Z])")
 #: A rehearsal of a release or a deploy: nothing is published.
 _REHEARSAL = re.compile(
     r"^(?:--dry-?run(?:=\S*)?|--dry|-DdryRun(?:=true)?|--snapshot|--skip[=-]publish\S*|"
-    r"--what-?if|--noop|--no-publish|--preview)$",
+    r"--what-?if|--noop|--no-publish|--preview|--check(?:-only)?|--verify(?:-only)?|"
+    r"--validate)$",
     re.IGNORECASE,
 )
 

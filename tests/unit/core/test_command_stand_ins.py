@@ -92,3 +92,12 @@ def test_the_target_and_the_rehearsal_are_read_from_the_words() -> None:
     assert not names_test_target(["--bin", "server"])
     assert rehearses(["publish", "--dry-run"])
     assert not rehearses(["publish", "--access", "public"])
+
+
+def test_a_watch_task_says_no_purpose_and_a_release_in_check_mode_releases_nothing() -> None:
+    # `watch` runs a test runner, a compiler or a bundler in watch mode as often as the app
+    assert task_purpose("watch") is None
+    assert classify_command("npm run watch") is None
+    assert classify_command("./scripts/release.sh --check") is None
+    use = classify_command("./scripts/release.sh")
+    assert use is not None and use.purpose == "release"

@@ -113,3 +113,22 @@ def test_a_turn_whose_own_test_run_passed_is_still_the_routine() -> None:
     session.run("npm test", 0, "Tests: 9 passed, 9 total")
     session.say("All pass.")
     assert _routines(session) == {"recipe:asked:test": "To run the tests (as asked): `npm test`."}
+
+
+@pytest.mark.parametrize(
+    ("program", "words", "looks"),
+    [
+        ("python", ["-c", "import ssl; print(ssl.OPENSSL_VERSION)"], True),
+        ("node", ["-p", "process.versions.openssl"], True),
+        ("ruby", ["-e", "puts RUBY_VERSION"], True),
+        ("cargo", ["tree", "-i", "openssl-sys"], True),
+        ("npm", ["ls", "react"], True),
+        ("python3", ["-c", "import quuxtool; quuxtool.tidy()"], False),
+        ("node", ["-e", 'require("fs").writeFileSync("a", "b")'], False),
+        ("python", ["manage.py", "migrate"], False),
+    ],
+)
+def test_a_one_liner_that_only_prints_and_a_graph_query_are_looks(
+    program: str, words: list[str], looks: bool
+) -> None:
+    assert only_reports(program, words) is looks
