@@ -1560,6 +1560,55 @@ NPM_LS_LOOK = Trap(
     may=(r"npm dedupe",),
 )
 
+
+# A fifth batch, written after the fourth batch's rules, before any rule for it.
+
+SUMMARY_CORRECTED_BY_ACTUALLY = Trap(
+    "summary-corrected-with-actually",
+    "TypeScript",
+    "the assistant calls the repository a VS Code extension, then says it is actually a language server",
+    one_session(
+        "/home/lea/src/tomlsense",
+        Ask("What is this repo?"),
+        Run("ls", "package.json\nsrc\ntsconfig.json\n"),
+        Say("This appears to be a VS Code extension for TOML files."),
+        Read(
+            "package.json",
+            '{\n  "name": "tomlsense",\n  "bin": {"tomlsense": "dist/server.js"},\n  "dependencies": {"vscode-languageserver": "^9.0.1"}\n}\n',
+        ),
+        Say(
+            "Having read `package.json`: it's actually a language server (`dist/server.js`) that editors start; the extension lives elsewhere."
+        ),
+        host="codex",
+    ),
+    wrong=((r"VS Code extension", "the assistant corrected it: a language server"),),
+)
+
+USER_CORRECTS_WITH_ACTUALLY = Trap(
+    "user-corrects-the-kind-with-actually",
+    "Go",
+    "the assistant calls it a CLI; the user says it's actually a library with a thin example CLI",
+    one_session(
+        "/home/lea/src/cronexpr",
+        Ask("Add support for the `L` day-of-month token."),
+        Run("ls", "cmd\ncronexpr.go\ncronexpr_test.go\ngo.mod\n"),
+        Say("I can see this is a CLI tool for parsing cron expressions."),
+        Ask("it's actually a library; cmd/ is just an example"),
+        Read(
+            "cronexpr.go", "func parseDom(s string) (int, error) {\n\treturn strconv.Atoi(s)\n}\n"
+        ),
+        Edit(
+            "cronexpr.go",
+            "\treturn strconv.Atoi(s)\n",
+            '\tif s == "L" {\n\t\treturn -1, nil\n\t}\n\treturn strconv.Atoi(s)\n',
+        ),
+        Run("go test ./...", "ok  \tgithub.com/lea/cronexpr\t0.2s"),
+        Say("`L` parses as the last day of the month (-1); tests pass."),
+        host="gemini",
+    ),
+    wrong=((r"\bCLI tool\b", "the user said it is a library"),),
+)
+
 CASES: tuple[Trap, ...] = (
     RUN_TESTS_TARGET,
     START_E2E_SCRIPT,
@@ -1622,4 +1671,6 @@ CASES: tuple[Trap, ...] = (
     INLINE_VERSION_PROBE,
     COMPOSE_LOGS_LOOK,
     NPM_LS_LOOK,
+    SUMMARY_CORRECTED_BY_ACTUALLY,
+    USER_CORRECTS_WITH_ACTUALLY,
 )
