@@ -116,6 +116,7 @@ def test_the_first_summary_of_a_session_is_kept_with_its_reply() -> None:
     [
         ("it's not an app, it's our component library that the apps import", True),
         ("Correction: there are no entry points, so it is not a CLI. It's a library.", False),
+        ("it's actually a library; cmd/ is just an example", True),
     ],
 )
 def test_a_summary_the_user_denied_or_the_assistant_took_back_is_not_kept(
