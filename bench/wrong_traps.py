@@ -33,8 +33,12 @@ commits, prefixed commits beside a plain log, a dependency bot's log; what the p
 from the wrong thing: an answer about a part, a hedged answer, a README's stack left behind, a
 kindred language, a rule in a labelled list, a member crate's table; a short answer to a
 reply that offers no choice of design; and a failed script whose failing step is easy to
-mistake). Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
-`_z6`, `_z7` and `_z8`) are written in the host's own transcript format and go through the
+mistake; and the same kinds in other shapes: a test suite's target started with a run command
+or a task named `run-tests`, a release check or a dry run, a dependency named by a package
+option, a summary taken back, a docs folder's Markdown, a look between a failure and its pass,
+a closing report of an edit that failed or was refused, a manager that only added helpers).
+Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
+`_z6`, `_z7`, `_z8` and `_z9`) are written in the host's own transcript format and go through the
 real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and
 every line of the session-start text is held against the trap's `wrong` patterns.
 
@@ -87,6 +91,7 @@ from bench.wrong_trap_cases_z5 import CASES as PICKS_OF_NO_DESIGN
 from bench.wrong_trap_cases_z6 import CASES as FAILED_STEP_MISTAKEN
 from bench.wrong_trap_cases_z7 import CASES as SAID_FROM_TOO_LITTLE_AGAIN
 from bench.wrong_trap_cases_z8 import CASES as SAID_FROM_THE_WRONG_THING
+from bench.wrong_trap_cases_z9 import CASES as SAID_FROM_THE_WRONG_THING_AGAIN
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -123,6 +128,7 @@ TRAPS: tuple[Trap, ...] = (
     *FAILED_STEP_MISTAKEN,
     *SAID_FROM_TOO_LITTLE_AGAIN,
     *SAID_FROM_THE_WRONG_THING,
+    *SAID_FROM_THE_WRONG_THING_AGAIN,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -135,6 +141,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z6": FAILED_STEP_MISTAKEN,
     "z7": SAID_FROM_TOO_LITTLE_AGAIN,
     "z8": SAID_FROM_THE_WRONG_THING,
+    "z9": SAID_FROM_THE_WRONG_THING_AGAIN,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

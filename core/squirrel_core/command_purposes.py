@@ -21,6 +21,7 @@ from squirrel_core.command_launchers import (
     syntax_check,
 )
 from squirrel_core.command_roles import TASK_KEYWORDS, role_use
+from squirrel_core.command_stand_ins import names_test_target, rehearses
 from squirrel_core.command_table import CommandUse, command_table, task_purpose
 from squirrel_core.shell_words import ENV_ASSIGNMENT
 
@@ -43,6 +44,13 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     words = core_tokens(tokens)
     if not words:
         return None
+    use = _classify(words)
+    if use is not None and use.purpose in ("release", "deploy") and rehearses(words[1:]):
+        return None  # `npm publish --dry-run`: what would be published, nothing published
+    return use
+
+
+def _classify(words: list[str]) -> CommandUse | None:
     table = command_table()
     program = program_name(words[0])
     checked = syntax_check(program, words)
@@ -82,6 +90,8 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
             return (
                 None  # `dart run build_runner build`: a package's tool (a generator), not the app
             )
+        if use.purpose == "run" and names_test_target(_after(words, best)):
+            return None  # `cargo run --bin conformance`: a test suite started, not the app
         return use
     task = _task_use(program, words, rest)
     if task is not None:
@@ -92,6 +102,15 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
             return session
         return _named_use(table.patterns[(program,)], program, rest)
     return role_use(program, words)
+
+
+def _after(words: list[str], pattern: tuple[str, ...]) -> list[str]:
+    """The words after a table pattern's last word (after the program for a program alone)."""
+    if len(pattern) == 1:
+        return words[1:]
+    last = pattern[-1]
+    at = next((i for i, w in enumerate(words[1:], 1) if w == last), len(words) - 1)
+    return words[at + 1 :]
 
 
 #: `run` subcommands that start either the project's own entry point or, given a bare name,

@@ -149,6 +149,9 @@ def known_tools() -> dict[str, str]:
     return names
 
 
+#: Purposes that publish, and the words of a task that only rehearses them (`deploy:dry`).
+_PUBLISHING = frozenset({"release", "deploy"})
+_REHEARSALS = frozenset({"dry", "dryrun", "dry-run", "preview", "snapshot", "rehearsal", "plan"})
 #: Task-name heads that say what a task works on, not what it does (`db:…`): a longer name
 #: says its own action, and has the head's purpose only when another part names it too
 #: (`db:migrate`); `db:check:test`, `db:seed` or `db:studio` migrate nothing.
@@ -175,6 +178,12 @@ def task_purpose(name: str) -> str | None:
         return table.task_names.get(name)
     head, *rest = re.split(r"[:._\-/]", name)
     purpose = table.task_names.get(head)
+    said = {p for part in rest if (p := table.task_names.get(part)) is not None}
+    every = said | ({purpose} if purpose is not None else set())
+    if every & _PUBLISHING and ("test" in every or _REHEARSALS.intersection([*rest, head])):
+        return None  # `release-check`, `check-release`, `deploy:dry`: checks, publishes nothing
+    if purpose == "run" and rest and all(table.task_names.get(part) == "test" for part in rest):
+        return "test"  # `run-tests`, `start:e2e`: the tests run (`start_test_server` starts)
     if head in _CHECK_HEADS and _SETUP_OBJECTS.intersection(rest):
         return None  # `check-prerequisites`, `check_env`: the setup is checked, not the code
     if head in _CHECK_HEADS:

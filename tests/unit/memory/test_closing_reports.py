@@ -470,3 +470,40 @@ def test_a_list_of_parts_needs_two_parts_each_with_what_it_is(text: str) -> None
 def test_a_list_of_parts_each_with_what_it_is_is_a_statement() -> None:
     text = "Modules: `:core` (domain, no Android), `:data` (Room repositories), `:app` (UI)."
     assert stated_shape(text, "") == text
+
+
+CONFIG = "MAX_RETRIES = 1\n\ndef fetch_all(urls):\n    return [get(u) for u in urls]\n"
+NOW_REPORT = "`fetch_all` now retries three times: `MAX_RETRIES = 3` in `src/core.py`."
+SED = "sed -i 's/MAX_RETRIES = 1/MAX_RETRIES = 3/' src/core.py"
+
+
+def _edit_turn(code: int | None, *, edited: bool = False) -> list[str]:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "Make fetch_all retry three times."}, origin="typed")
+    session.read("src/core.py", CONFIG)
+    session.run(SED, code, "" if code == 0 else "sed: -e expression #1: unterminated `s'")
+    if edited:
+        session.edit_lines("src/core.py", "MAX_RETRIES = 1", "MAX_RETRIES = 3")
+    session.say(NOW_REPORT)
+    return [found.content for found in closing_reports(session.events)]
+
+
+@pytest.mark.parametrize("code", [1, None])
+def test_a_changes_result_is_not_stated_when_the_edit_failed_or_was_refused(
+    code: int | None,
+) -> None:
+    assert _edit_turn(code) == []
+
+
+def test_a_changes_result_is_stated_when_the_edit_landed() -> None:
+    assert _edit_turn(0) == [f"{PREFIX}: {NOW_REPORT}"]
+    assert _edit_turn(1, edited=True) == [f"{PREFIX}: {NOW_REPORT}"]
+
+
+def test_a_finding_without_a_change_is_still_stated_after_a_failed_edit() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.add("user_message", {"text": "Why does it retry once?"}, origin="typed")
+    session.read("src/core.py", CONFIG)
+    session.run(SED, 1, "sed: -e expression #1: unterminated `s'")
+    session.say("`fetch_all` retries once because `MAX_RETRIES = 1` in `src/core.py`.")
+    assert len(closing_reports(session.events)) == 1

@@ -483,6 +483,16 @@ def test_anything_but_markdown_seen_in_the_session_keeps_the_rule_silent(
     assert _notes_facts(session) == []
 
 
+def test_markdown_edited_only_in_a_docs_folder_is_a_code_projects_documentation() -> None:
+    session = Session("/home/dev/slugger", "m4", T0)
+    session.user("Fix the typos in the docs.")
+    session.read("docs/usage.md", "# Usage\n\nCall `slugfy(title)`.\n")
+    session.edit_lines("docs/usage.md", "slugfy", "slugify")
+    session.edit_lines("docs/options.md", "seperator", "separator")
+    session.run("git commit -am 'docs: fix typos'", 0, "2 files changed")
+    assert _notes_facts(session) == []
+
+
 def test_one_markdown_file_is_no_notes_repository() -> None:
     session = Session("/home/dev/service", "m3", T0)
     session.user("Write a short README for this folder.")

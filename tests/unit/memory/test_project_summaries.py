@@ -111,6 +111,38 @@ def test_the_first_summary_of_a_session_is_kept_with_its_reply() -> None:
     assert found.event_ids == (session.events[1].id,)
 
 
+@pytest.mark.parametrize(
+    ("later", "by_user"),
+    [
+        ("it's not an app, it's our component library that the apps import", True),
+        ("Correction: there are no entry points, so it is not a CLI. It's a library.", False),
+        ("it's actually a library; cmd/ is just an example", True),
+    ],
+)
+def test_a_summary_the_user_denied_or_the_assistant_took_back_is_not_kept(
+    later: str, by_user: bool
+) -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Have a look around.")
+    session.run("ls", 0, "src\ntests\n")
+    session.say("I can see this is a React web app with a Storybook setup.")
+    if by_user:
+        session.user(later)
+    else:
+        session.say(later)
+    assert project_summary(session.events) is None
+
+
+def test_a_later_denial_of_another_thing_keeps_the_summary() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.user("Have a look around.")
+    session.run("ls", 0, "src\ntests\n")
+    session.say("I can see this is a Python CLI tool that converts HAR files.")
+    session.user("that's not a bug, the date format is on purpose")
+    found = project_summary(session.events)
+    assert found is not None and "a Python CLI tool" in found.content
+
+
 def test_a_summary_in_a_code_block_is_not_kept() -> None:
     session = Session(ROOT, "s1", T0)
     session.say("```\nThis is a Go service that posts ledger entries.\n```")

@@ -43,6 +43,9 @@ def test_each_workspace_tool_names_its_members(command: str, found: list[tuple[s
         "cargo test",
         "echo pnpm is fast",
         "ls packages/web packages/api",  # a listing names folders, not members
+        "cargo update -p tokio",  # the dependency graph's package: a dependency, most often
+        "cargo tree -p serde --depth 1",
+        "cargo +nightly doc -p serde --open",
     ],
 )
 def test_no_member_where_the_command_names_none(command: str) -> None:

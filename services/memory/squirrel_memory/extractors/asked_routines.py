@@ -3,10 +3,12 @@
 A user request (typed, in the user's voice) whose verb phrase names a role — test, lint,
 format, check, type-check, build, docs, release, deploy — is carried out by the commands that
 run in reply, before the user speaks again. Those run in the project by the main agent, that
-did something (no look-around, no read-only `git`, no install) and whose last run passed (a
+did something (no look-around, no read-only `git`, no command that only reports state such as
+`docker ps`, a health URL's `curl` or a dry run, no install) and whose last run passed (a
 failure a pipe hid is a failure) are how the project does that routine; a check (test, lint,
 format, type-check) that ran before an edit later in the turn checked no more than a draft and
-is no step, nor is a narrower run of a command the turn later ran whole (`tool test --filter
+is no step, nor is a command of no known purpose that sets something up (`npx husky init`,
+`tool add x`), nor a narrower run of a command the turn later ran whole (`tool test --filter
 X`, then `tool test`): "To lint (as asked): `a`, then `b`." A command's own words
 need not say the role (an interpreter one-liner, a formatter with an unusual name, a chain of
 tools): the request says it. No routine comes from a question, a plan, a request naming
@@ -27,6 +29,7 @@ from squirrel_memory.extractors.activity import CommandRun, commands, in_folder,
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, attempts
 from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
+from squirrel_memory.extractors.evidence.state_looks import only_reports
 from squirrel_memory.extractors.evidence.workflows import as_run, looks_around
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
 
@@ -132,6 +135,8 @@ _FILE = re.compile(r"(?:^|[\s'\"`(])[\w./-]*\w\.[A-Za-z]{1,5}(?:::\S*)?(?=$|[\s'
 _INTERPRETER = re.compile(r"^(?:python\d*(?:\.\d+)?|node|ruby|perl|bash|sh|zsh|deno|bun|Rscript)$")
 _INLINE_OPTIONS = frozenset({"-e", "-c", "--eval", "--command", "--execute"})
 _RECORDING_GIT = frozenset({"add", "commit", "push", "stash", "tag"})
+#: Runners of a one-off tool: the tool's own words come after its name.
+_ONE_OFF_RUNNERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pipx"})
 #: Moving files around prepares a change; it is no step of a routine.
 _FILE_WORK = frozenset({"mkdir", "touch", "cp", "mv", "rm", "ln", "chmod", "chown", "rmdir"})
 #: Options that only ask a program what it has (`tool -l`, `tool --help`): a look-up.
@@ -242,6 +247,8 @@ def _kept(attempt: Attempt, root: str) -> bool:
         return False
     if not attempt.tokens or attempt.scope.startswith("/") or looks_around(attempt):
         return False
+    if only_reports(attempt.program, attempt.tokens[1:]):
+        return False  # `docker ps`, `curl …/health`, a dry run: a look, whatever the program
     if attempt.program in _FILE_WORK or attempt.program == "cd":
         return False
     if attempt.use is not None and attempt.use.purpose == "install":
@@ -294,6 +301,8 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
     for step in steps:
         if purposes is not None and step.use is not None and step.use.purpose not in purposes:
             continue  # another role's command run along the way
+        if purposes is not None and step.use is None and _sets_up(step):
+            continue  # `npx husky init`: setting something up, not the check itself
         words = [t for t in step.tokens[1:] if not t.startswith("-")]
         recording = step.program == "git" and bool(words) and words[0] in _RECORDING_GIT
         if recording and role not in ("release", "deploy"):
@@ -309,6 +318,22 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
         return []
     chosen = [a for a in chosen if not _picks_file(a)]
     return chosen if len(chosen) <= MAX_STEPS else []
+
+
+#: Subcommands that set something up (`tool init`, `tool add x`, `tool generate …`): work
+#: before a check, never a step of it.
+_SETTING_UP = frozenset(
+    {"init", "setup", "install", "add", "create", "new", "generate", "scaffold", "bootstrap"}
+)
+
+
+def _sets_up(attempt: Attempt) -> bool:
+    """Whether a command of no known purpose sets something up by its first word after the
+    program, or after a one-off runner's tool (`npx husky init`)."""
+    words = [w for w in attempt.tokens[1:] if not w.startswith("-")]
+    if attempt.program in _ONE_OFF_RUNNERS and words:
+        words = words[1:]
+    return bool(words) and words[0].lower() in _SETTING_UP
 
 
 def _covers(whole: Attempt, narrower: Attempt) -> bool:

@@ -30,6 +30,10 @@ them. This rule reads them by where they stand and how they are built, not by th
   that no tool of the session showed ("backed by Postgres via sqlx" with no manifest, import
   or output naming either: `stack_mentions`); a sentence too long to quote whole, or opened
   by a short lead-in's colon, gives its first clause (`clauses`);
+- a statement of a change's result ("`DEFAULT_PORT` is `8080` now", "no longer retries") is
+  kept only when the turn changed something: a file written or edited, or a command that did
+  something (not a look, nor a report of state) and passed; after an edit that failed or was
+  refused, or a check that only listed what it would change, nothing changed;
 - it names no path outside the project or in a dependency's folder, does not address the
   user ("you", "your": advice, not a statement about the code) and its subject is not only a
   pronoun ("This is …", "It …": what the project is, the summaries rule says).
@@ -50,7 +54,11 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
+from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.evidence import attempts
+from squirrel_memory.extractors.evidence.state_looks import only_reports
+from squirrel_memory.extractors.evidence.workflows import looks_around
 from squirrel_memory.extractors.file_reads import attached_file_texts
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.reply_layout import reply_layout
@@ -155,6 +163,9 @@ class _Report:
     said: str
     #: The report's text when it is not the reply's own (a pull request's or commit's body).
     body: str = ""
+    #: Whether the turn changed anything: a file written or edited, or a command that did
+    #: something (not a look) and passed.
+    changed: bool = True
 
 
 def _closing(events: list[StoredEvent]) -> list[_Report]:
@@ -165,10 +176,12 @@ def _closing(events: list[StoredEvent]) -> list[_Report]:
     said = ""
     last = -1
     tools = False
+    turn: list[StoredEvent] = []
     for index, event in enumerate(events):
         if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
             if last >= 0 and tools:
-                found.append(_Report(last, "\n".join(seen), said))
+                found.append(_Report(last, "\n".join(seen), said, changed=_changed(turn)))
+            turn = []
             text = event.content.get("text")
             if last >= 0 and tools and isinstance(text, str) and _FAILED_AFTER.search(text):
                 found.pop()  # the user says the work did not hold
@@ -183,11 +196,36 @@ def _closing(events: list[StoredEvent]) -> list[_Report]:
         if event.event_type in TOOL_EVENTS:
             seen.extend(seen_by_tools(event))
             tools = tools or event.event_type == EventType.TOOL_CALL
+            turn.append(event)
         elif event.event_type == EventType.ASSISTANT_RESPONSE and event.id not in elsewhere:
             last = index
     if last >= 0 and tools:
-        found.append(_Report(last, "\n".join(seen), said))
+        found.append(_Report(last, "\n".join(seen), said, changed=_changed(turn)))
     return found
+
+
+#: An option that edits a file in place (`sed -i`, `perl -pi -e`): a change, whatever program.
+_IN_PLACE = re.compile(r"^(?:-[a-z]*i\S*|--in-place\S*)$")
+#: What a statement says of a change's result ("… is `8080` now", "no longer retries").
+_RESULT = re.compile(r"\bnow\b|\bno\s+longer\b", re.IGNORECASE)
+
+
+def _changed(turn: list[StoredEvent]) -> bool:
+    """Whether a turn's tools changed anything: a file written or edited, or a command that did
+    something (not a look nor a report of state) and passed. A failed or refused edit, and a
+    check that only lists what it would change, change nothing."""
+    if any(e.event_type == EventType.CODE_CHANGE for e in turn):
+        return True
+    if not turn:
+        return False
+    for attempt in attempts(commands(turn), turn[0].project_id):
+        if not attempt.run.ok:
+            continue
+        words = attempt.tokens[1:]
+        look = looks_around(attempt) or only_reports(attempt.program, words)
+        if not look or any(_IN_PLACE.match(w) for w in words):
+            return True
+    return False
 
 
 def _body(event: StoredEvent) -> str:
@@ -426,6 +464,8 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
             named = named_paths(said, event.project_id)
             if not said or not all(in_project(p) for p in named):
                 continue
+            if not report.changed and _RESULT.search(said):
+                continue  # a change's result, in a turn whose edits failed or were refused
             key = f"{KEY_PREFIX}{key_slug(f'{label} {said}', _KEY_DROP) or 'statement'}"
             if key in kept or any(k.content.endswith(said) for k in kept.values()):
                 continue

@@ -6,7 +6,9 @@ after `git push`, a test run covering the failed one) in the same session, withi
 
 - `edit`: files were edited (those the error names first);
 - `setup`: a setup command ran in between (install, migrate, build, or any other working
-  command that is not a look-around), or a working command the reply explaining the failure
+  command that is not a look-around: a command that only reports state, `docker ps`, `kubectl
+  get`, `terraform plan`, a health URL's `curl`, a dry run, is one, `evidence.state_looks`),
+  or a working command the reply explaining the failure
   quoted (`docker compose up -d db`), whatever its purpose;
 - `formatter`: a lint or format check's own formatter ran in between (`mix format` after
   `mix format --check-formatted` failed);
@@ -45,6 +47,7 @@ from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.environment_changes import environment_changed
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
+from squirrel_memory.extractors.evidence.state_looks import only_reports, rehearses
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import (
@@ -102,11 +105,18 @@ _REWROTE = re.compile(
 def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
     if not attempt.run.ok or same_intent(failed, attempt) or not attempt.tokens:
         return False
+    if rehearses(attempt.tokens[1:]):
+        return False  # `pip install --dry-run`: nothing installed
     if attempt.use is not None:
         return attempt.use.purpose in _SETUP_PURPOSES
     words = {t.lstrip("-") for t in attempt.tokens[1:4]}
-    # `tool profile list`, `tool --version`: looking around, whatever the program.
-    return attempt.program not in _LOOK_AROUND and not words & _LOOK_AROUND_VERBS
+    # `tool profile list`, `tool --version`, `docker ps`, `curl …/health`: looking around,
+    # whatever the program.
+    return (
+        attempt.program not in _LOOK_AROUND
+        and not words & _LOOK_AROUND_VERBS
+        and not only_reports(attempt.program, attempt.tokens[1:])
+    )
 
 
 def _named_in(path: str, output: str) -> bool:

@@ -7,7 +7,8 @@ least, one of them written or read whole), and nothing it saw says otherwise: no
 pattern of another kind named in a path, a command or a listing (`ls`, `find`, `tree`, `git
 status`, a Glob), and no command of a language's tools. Hidden folders (`.claude/`, `.github/`)
 are the host's and the forge's, not the project's content. Any doubt and the rule says nothing:
-a code repository's README edited in a session is not a notes repository.
+a code repository's README edited in a session is not a notes repository, nor are Markdown
+files all under a documentation folder (`docs/`, `doc/`): a code project's documentation.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ IMPORTANCE = 0.6
 KEY = "repository_kind"
 CONTENT = "The project is a notes repository in Markdown, with no code."
 MIN_FILES = 2
+#: Folders a code project keeps its documentation in: Markdown only there is that project's
+#: documentation, not a notes repository.
+DOCS_FOLDERS = frozenset({"docs", "doc", "documentation"})
 NOTES_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".txt"})
 #: A file name or pattern with an extension (`main.tf`, `*.yaml`, `src/app.py`).
 _NAMED_FILE = re.compile(r"(?<![\w*?/.-])([\w*?/.-]*[\w*?-]\.([A-Za-z][A-Za-z0-9]{0,9}))(?![\w-])")
@@ -84,6 +88,8 @@ def notes_repository(events: list[StoredEvent]) -> NotesRepository | None:
             return None
     if len(notes) < MIN_FILES:
         return None
+    if all(PurePosixPath(p).parts[0].lower() in DOCS_FOLDERS for p in notes):
+        return None  # a code project's documentation folder, the rest of it unseen
     found = attempts(commands(events), events[0].project_id)
     if any(a.use is not None and a.use.ecosystem not in NEUTRAL_ECOSYSTEMS for a in found):
         return None

@@ -39,7 +39,11 @@ nothing, and a later reply answers something else.
 
 The statement is kept as the assistant's summary ("What this project is, as the assistant
 summarised it: …"); a README or manifest read in the same episode says it better and wins
-(`about.py`). One summary per episode: the first.
+(`about.py`). One summary per episode: the first; none when a later message of the session,
+the user's or the assistant's own, says the project is not a kind of software ("it's not an
+app, it's our component library", "so it is not a CLI") or corrects it ("it's actually a
+library"): the summary was denied or taken back, and what replaced it is left to the rules
+that read it whole.
 """
 
 from __future__ import annotations
@@ -249,5 +253,42 @@ def project_summary(events: list[StoredEvent]) -> Summary | None:
             text, event.project_id, explored=seen
         )
         if said:
+            if _denied_after(events, event):
+                return None
             return Summary(said, (event.id,))
     return None
+
+
+#: "not a CLI", "isn't an app", "no longer a monorepo", "it's actually a library": a kind of
+#: project denied, or said again as a correction, its noun within the next few words.
+_NOT_A = re.compile(
+    r"\b(?:(?:not|isn['’]t|no\s+longer)\s+(?:really\s+|actually\s+|just\s+)?|"
+    r"(?:it|this)(?:['’]s|\s+is)\s+(?:actually|in\s+fact|really)\s+)an?\s+"
+    r"((?:[\w-]+\s+){0,3}[\w-]+)",
+    re.IGNORECASE,
+)
+
+
+def _denied_after(events: list[StoredEvent], said: StoredEvent) -> bool:
+    """Whether a later message of the session, the user's or the assistant's own, says the
+    project is not a kind of software ("it's not an app, it's our component library",
+    "Correction: … so it is not a CLI") or corrects what it is ("it's actually a library"):
+    the summary was taken back or denied."""
+    later = False
+    for event in events:
+        if event.id == said.id:
+            later = True
+            continue
+        if not later or event.sidechain:
+            continue
+        text: object = None
+        if event.event_type == EventType.USER_MESSAGE and is_user_voice(event.origin):
+            text = user_words(event)
+        elif event.event_type == EventType.ASSISTANT_RESPONSE:
+            text = event.content.get("text")
+        if not isinstance(text, str):
+            continue
+        for match in _NOT_A.finditer(text):
+            if any(is_software_kind(w.strip(".,;:!?`'\"")) for w in match.group(1).split()):
+                return True
+    return False

@@ -5,7 +5,9 @@ A workspace tool names its members on the command line: `pnpm --filter @acme/web
 --package worker pytest`. Those names, from the commands run in the session and the run lines
 of files read whole (a CI workflow's `run:` steps), say the project is a monorepo and what its
 members are called. Kept as one project fact when at least two distinct members are named;
-a glob or path filter (`./packages/*`, `...[origin/main]`) is not a member's name.
+a glob or path filter (`./packages/*`, `...[origin/main]`) is not a member's name, nor is the
+package a subcommand of the whole dependency graph names (`cargo update -p serde`, `cargo tree
+-p tokio`: a dependency as often as a member).
 """
 
 from __future__ import annotations
@@ -36,6 +38,12 @@ _MEMBER_OPTIONS: dict[str, frozenset[str]] = {
     "npm": frozenset({"--workspace", "-w"}),
     "cargo": frozenset({"--package", "-p"}),
     "uv": frozenset({"--package"}),
+}
+#: Subcommands whose package option may name any package of the dependency graph, a
+#: dependency as well as a member (`cargo update -p serde`, `cargo tree -p tokio`).
+_GRAPH_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "cargo": frozenset({"update", "tree", "doc", "clean", "pkgid", "info", "vendor"}),
+    "uv": frozenset({"tree"}),
 }
 _NAME = re.compile(r"^@?[A-Za-z0-9][\w.-]*(?:/[A-Za-z0-9][\w.-]*)?$")
 _LINE_COMMAND = re.compile(
@@ -71,6 +79,9 @@ def named_members(command: str) -> list[tuple[str, str]]:
             if _NAME.match(words[2]):
                 found.append((words[2], "yarn workspace <name>"))
             continue
+        first = next((w for w in words[1:] if not w.startswith(("-", "+"))), "")
+        if first in _GRAPH_SUBCOMMANDS.get(program, frozenset()):
+            continue  # the package named may be a dependency: it says no member
         options = _MEMBER_OPTIONS.get(program, frozenset())
         for index, word in enumerate(words[1:-1], 1):
             option, _, inline = word.partition("=")

@@ -7,7 +7,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from squirrel_core.commands import package_manager
-from squirrel_memory.extractors.evidence.attempts import Attempt, Finding
+from squirrel_memory.extractors.evidence.attempts import (
+    NEUTRAL_ECOSYSTEMS,
+    SIDE_ECOSYSTEMS,
+    Attempt,
+    Finding,
+)
 
 #: A tool has to be used this often before it counts as a habit.
 MIN_HABIT_COUNT = 2
@@ -129,6 +134,37 @@ def _one_off(attempt: Attempt) -> bool:
     return bool(words) and (words[0] in _ONE_OFF_RUNNERS or words[1:2] == ["dlx"])
 
 
+#: What a project's own checks and builds are: the commands that show its ecosystem.
+_PROJECT_WORK = frozenset({"test", "lint", "format", "typecheck", "build"})
+
+
+def _helpers_only(found: list[Attempt]) -> set[str]:
+    """Managers that only added packages or ran one-off tools (`npm install -D husky`, `npx
+    husky init`) while the project's checks and builds ran through another ecosystem's tools
+    and none through theirs (`./gradlew test`): helpers of the project, not its manager."""
+    worked = {
+        a.use.ecosystem
+        for a in found
+        if a.use is not None
+        and a.use.purpose in _PROJECT_WORK
+        and a.use.ecosystem not in NEUTRAL_ECOSYSTEMS | SIDE_ECOSYSTEMS
+    }
+    used: dict[str, tuple[str, bool]] = {}
+    for attempt in found:
+        manager = package_manager(attempt.text.split())
+        if manager is None:
+            continue
+        name, ecosystem = manager
+        adds = _one_off(attempt) or (attempt.use is not None and attempt.use.purpose == "install")
+        _, only_adds = used.get(name, (ecosystem, True))
+        used[name] = (ecosystem, only_adds and adds)
+    return {
+        name
+        for name, (ecosystem, only_adds) in used.items()
+        if only_adds and worked and ecosystem not in worked
+    }
+
+
 def _moved_from(found: list[Attempt]) -> set[str]:
     """Managers the project moved away from: every use of one came before the first use of
     another manager of its ecosystem (npm until the switch, pnpm from then on)."""
@@ -169,8 +205,11 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
     machine's, not the project's; a manager used only to run one-off tools (`npx`) is not the
     project's when another manager of its ecosystem runs the project's own commands (`npx mmdc`
     in a project driven with `pnpm test`); nor is one the project moved away from
-    (`_moved_from`). A manager run only in one sub-folder is said of that folder (its tag
-    `in:<folder>` keeps `manager_language` from naming the project's language with it).
+    (`_moved_from`); nor one that only added packages or ran one-off tools while the
+    project's checks and builds ran through another ecosystem's tools (`_helpers_only`: `npm
+    install -D husky` beside `./gradlew test`). A manager run only in one sub-folder is said
+    of that folder (its tag `in:<folder>` keeps `manager_language` from naming the project's
+    language with it).
     """
     own = [a for a in found if not _global_install(a)]
     counts = _tool_counts(own)
@@ -185,7 +224,7 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
         name, ecosystem = manager
         if name not in driving.get(ecosystem, set()) and driving.get(ecosystem):
             counts.pop(("package_manager", name), None)
-    for name in _moved_from(own):
+    for name in _moved_from(own) | _helpers_only(own):
         counts.pop(("package_manager", name), None)
     tools = _top_tools(counts, "package_manager")
     # A manager run only inside one sub-folder (`cd mock-server && npm install`) drives that
