@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from squirrel_memory.extractors.looks import only_looks
+from squirrel_memory.extractors.evidence.state_looks import only_looks
 from squirrel_memory.extractors.reported import changing_commands
 
 ROOT = "/home/dev/devmap"

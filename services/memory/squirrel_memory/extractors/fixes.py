@@ -47,7 +47,12 @@ from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.environment_changes import environment_changed
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
-from squirrel_memory.extractors.evidence.state_looks import only_reports, rehearses
+from squirrel_memory.extractors.evidence.state_looks import (
+    LOOK_PROGRAMS,
+    LOOK_VERBS,
+    only_reports,
+    rehearses,
+)
 from squirrel_memory.extractors.evidence.test_reports import report_line
 from squirrel_memory.extractors.failure_causes import failure_causes
 from squirrel_memory.extractors.fix_kinds import (
@@ -58,7 +63,6 @@ from squirrel_memory.extractors.fix_kinds import (
 )
 from squirrel_memory.extractors.fix_lessons import with_lesson
 from squirrel_memory.extractors.lessons import Reply
-from squirrel_memory.extractors.looks import LOOK_PROGRAMS, LOOK_VERBS
 from squirrel_memory.extractors.pitfall_record import FIX_WINDOW, Change, Pitfall
 from squirrel_memory.extractors.pitfalls import (
     error_fingerprint,
@@ -88,11 +92,9 @@ from squirrel_memory.extractors.retries import (
 from squirrel_memory.extractors.script_steps import changed_steps, is_script, narrowed
 
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
-_LOOK_AROUND = LOOK_PROGRAMS
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
 #: An interpreter given code inline (`python -c …`, `node -e …`, `ruby -e …`).
 _INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-r"})
-_LOOK_AROUND_VERBS = LOOK_VERBS
 #: A run's output saying it rewrote files itself (pre-commit's fixing hooks, a formatter run
 #: as a check that fixes as it goes): its next identical run passes.
 _REWROTE = re.compile(
@@ -113,8 +115,8 @@ def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
     # `tool profile list`, `tool --version`, `docker ps`, `curl …/health`: looking around,
     # whatever the program.
     return (
-        attempt.program not in _LOOK_AROUND
-        and not words & _LOOK_AROUND_VERBS
+        attempt.program not in LOOK_PROGRAMS
+        and not words & LOOK_VERBS
         and not only_reports(attempt.program, attempt.tokens[1:])
     )
 
@@ -147,7 +149,7 @@ def find_pitfalls(
         step = failing.get(failed.run.event_id, i)
         if step is not None and step != i:
             continue  # another step of the script failed, or none may be blamed
-        if failed.program in _LOOK_AROUND and failed.program != "git":
+        if failed.program in LOOK_PROGRAMS and failed.program != "git":
             continue  # a search or a listing that found nothing is exploration, not a pitfall
         if reads_history(failed):
             continue
@@ -303,7 +305,7 @@ def _advised(attempt: Attempt, failed: Attempt, advised: frozenset[str]) -> bool
         bool(attempt.run.ok)
         and bool(attempt.tokens)
         and attempt.text in advised
-        and attempt.program not in _LOOK_AROUND
+        and attempt.program not in LOOK_PROGRAMS
         and not same_intent(failed, attempt)
     )
 

@@ -158,13 +158,14 @@ def _format(name: str) -> str | None:
     return ".gemspec" if name.endswith(".gemspec") else None
 
 
-def _printed_files(command: str) -> list[str] | None:
-    """Files the command prints from their first line, as it names them; None when it changes
-    folder first (the files would be another folder's)."""
-    printed: list[str] = []
+def printing_steps(command: str) -> list[tuple[list[str], list[str], str]] | None:
+    """The steps of the command that print files from their first line (`cat`, `head`, `bat`,
+    `sed -n '1,Np'`): (the step's words, the files it names, what it is piped into); None when
+    it changes folder first (the files would be another folder's)."""
+    steps: list[tuple[list[str], list[str], str]] = []
     for raw in COMMAND_PARTS.split(command.strip()):
-        head = raw.partition(" | ")[0].strip().lstrip("(").rstrip(")")
-        tokens = core_tokens(head)
+        head, _, piped = raw.partition(" | ")
+        tokens = core_tokens(head.strip().lstrip("(").rstrip(")"))
         if not tokens:
             continue
         if tokens[0] in FOLDER_CHANGES:
@@ -173,8 +174,15 @@ def _printed_files(command: str) -> list[str] | None:
         files = [a for a in arguments if not a.startswith("-") and PATH_ARGUMENT.match(a)]
         from_top = tokens[0] == "sed" and any(_SED_FROM_TOP.match(a) for a in arguments)
         if tokens[0] in FILE_READERS or from_top:
-            printed.extend(files)
-    return printed
+            steps.append((tokens, files, piped))
+    return steps
+
+
+def _printed_files(command: str) -> list[str] | None:
+    """Files the command prints from their first line, as it names them; None when it changes
+    folder first (the files would be another folder's)."""
+    steps = printing_steps(command)
+    return None if steps is None else [f for _, files, _ in steps for f in files]
 
 
 def _root_manifests(event: StoredEvent) -> dict[str, str]:

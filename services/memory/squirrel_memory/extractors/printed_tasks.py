@@ -31,13 +31,7 @@ from typing import Any
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import core_tokens
-from squirrel_memory.extractors.file_reads import PATH_ARGUMENT
-from squirrel_memory.extractors.printed_manifests import (
-    COMMAND_PARTS,
-    FILE_READERS,
-    FOLDER_CHANGES,
-    MAX_OUTPUT_CHARS,
-)
+from squirrel_memory.extractors.printed_manifests import MAX_OUTPUT_CHARS, printing_steps
 from squirrel_memory.models import StoredEvent
 
 #: The task files written as JSON, by their name.
@@ -160,20 +154,13 @@ def _printed(command: str) -> tuple[str, int] | None:
     """(the one JSON task file a command prints from its first line, how many lines of it: 0
     for all), or None: no such file, two JSON files, a count that cannot be told, or a change of
     folder first."""
+    steps = printing_steps(command)
+    if steps is None:
+        return None
     printed: list[tuple[str, int | None]] = []
-    for raw in COMMAND_PARTS.split(command.strip()):
-        head, _, piped = raw.partition(" | ")
-        tokens = core_tokens(head.strip().lstrip("(").rstrip(")"))
-        if not tokens:
-            continue
-        if tokens[0] in FOLDER_CHANGES:
-            return None
-        arguments = tokens[1:]
-        files = [a for a in arguments if not a.startswith("-") and PATH_ARGUMENT.match(a)]
-        from_top = tokens[0] == "sed" and any(_SED_FROM_TOP.match(a) for a in arguments)
-        if tokens[0] in FILE_READERS or from_top:
-            shown = _shown_lines(tokens, piped)
-            printed.extend((f, shown) for f in files if f.endswith(".json"))
+    for tokens, files, piped in steps:
+        shown = _shown_lines(tokens, piped)
+        printed.extend((f, shown) for f in files if f.endswith(".json"))
     if len(printed) != 1 or PurePosixPath(printed[0][0]).name not in JSON_TASK_FILES:
         return None
     raw, shown = printed[0]

@@ -25,7 +25,7 @@ from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.differences import Edit, changed_lines, edits
-from squirrel_memory.extractors.looks import only_looks
+from squirrel_memory.extractors.evidence.state_looks import only_looks
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
 from squirrel_memory.extractors.stated_causes import HEDGE, PERSON
 from squirrel_memory.extractors.stated_causes import sentences as prose_sentences
