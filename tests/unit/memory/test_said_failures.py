@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from squirrel_core.events import Event, EventType, SourceTool
 from squirrel_memory.extractors.activity import CommandRun, commands
 from squirrel_memory.extractors.evidence.piped_runs import said_failed, with_piped_outcomes
 from squirrel_memory.extractors.pitfalls import first_line
@@ -32,18 +31,21 @@ def _run(command: str, ok: bool | None = True) -> CommandRun:
     return CommandRun("e1", T0, command, ok, REFUSED_TAIL)
 
 
-def _blocked(reply: str = "Firmware downloaded. pip3 is blocked by macOS PEP 668.") -> Session:
-    session = Session(ROOT, "s1", T0)
+def _blocked(
+    reply: str = "Firmware downloaded. pip3 is blocked by macOS PEP 668.", root: str = ROOT
+) -> Session:
+    session = Session(root, "s1", T0)
     session.user("the board is plugged in, set up the flasher")
     session.run("pip3 install esptool 2>&1 | tail -5", 0, REFUSED_TAIL)
     session.run(
-        f"mkdir -p {ROOT}/firmware && curl -L -o {ROOT}/firmware/fw.bin https://example.com/fw.bin",
+        f"mkdir -p {root}/firmware && curl -L -o {root}/firmware/fw.bin https://example.com/fw.bin",
         0,
         "100 1620k",
     )
     session.say(reply)
-    session.run(VENV_LINE, 0, "[notice] A new release of pip is available: 26.0 -> 26.0.1\n")
-    session.run(f"{ROOT}/.venv/bin/esptool version", 0, "esptool v5.2.0\n5.2.0\n")
+    venv = VENV_LINE.replace(ROOT, root)
+    session.run(venv, 0, "[notice] A new release of pip is available: 26.0 -> 26.0.1\n")
+    session.run(f"{root}/.venv/bin/esptool version", 0, "esptool v5.2.0\n5.2.0\n")
     return session
 
 
@@ -123,24 +125,7 @@ async def test_the_project_pass_reads_the_reply_that_said_the_piped_run_failed(
     now = T0 + timedelta(days=1)
     async with clocked_stores(tmp_path, now) as (store, users):
         root = store.project_id
-        events = [
-            Event(
-                SourceTool.CLAUDE_CODE,
-                EventType(e.event_type),
-                e.timestamp,
-                {
-                    k: (v.replace(ROOT, root) if isinstance(v, str) else v)
-                    for k, v in e.content.items()
-                },
-                session_id="s1",
-            )
-            for e in _blocked().events
-        ]
-        for event in events:
-            if event.event_type == EventType.TOOL_CALL:
-                command = event.content["input"]["command"]
-                event.content["input"] = {"command": command.replace(ROOT, root)}
-        await store.append_events(root, "u", events, [])
+        await store.append_events(root, "u", _blocked(root=root).ingested(), [])
         await rules_processor(store, users, now).drain(store)
         items, _ = await store.list_memories(root, types=[MemoryType.PITFALL])
 
