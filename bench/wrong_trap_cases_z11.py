@@ -84,7 +84,8 @@ FIXTURE_MONOREPO = Trap(
     ),
     wrong=(
         (
-            r"\b(?:project|repository|repo|modpick)\b[^\n]{0,60}\b(?:monorepo|go workspace|workspace of)\b|(?<![/\w.])(?:apps|packages)/(?:web|auth)",
+            # (not inside a name in backticks: the bench names the project's folder after the trap)
+            r"\b(?:project|repository|repo|modpick)\b[^\n`]{0,60}\b(?:monorepo|go workspace|workspace of)\b|(?<![/\w.])(?:apps|packages)/(?:web|auth)",
             "the workspace of apps and packages is a test fixture; modpick is one Go module",
         ),
     ),
