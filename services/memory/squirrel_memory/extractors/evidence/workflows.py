@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
+from squirrel_memory.extractors.evidence.state_looks import LOOK_GIT, LOOK_PROGRAMS
 
 #: Steps in a workflow, fewest and most.
 MIN_STEPS = 2
@@ -26,14 +27,10 @@ MAX_STEPS = 6
 #: Workflows kept per project.
 MAX_WORKFLOWS = 3
 MAX_STEP_CHARS = 80
-_LOOK_AROUND = frozenset(
-    {"ls", "cat", "head", "tail", "grep", "rg", "find", "echo", "pwd", "wc", "sed", "awk", "tree"}
-    | {"which", "sleep", "true", "diff", "less", "file", "stat", "jq", "ps", "env", "cd", "du"}
-    | {"df", "printenv", "type", "man", "history", "clear", "date", "whoami", "open"}
-)
-_READ_ONLY_GIT = frozenset(
-    {"status", "diff", "log", "show", "branch", "remote", "rev-parse", "fetch", "ls-files"}
-)
+#: Shell built-ins and viewers that only move around or show: no step of a procedure.
+_SHELL_ONLY = frozenset({"cd", "man", "history", "clear", "open"})
+#: git subcommands no procedure is made of: the looks, and what only lists or updates refs.
+_READ_ONLY_GIT = LOOK_GIT | {"branch", "remote", "fetch"}
 #: What only records work in version control: the routine's, not a workflow's own steps.
 _RECORDING_GIT = frozenset({"add", "commit", "push", "pull", "stash", "tag", "rm", "mv"})
 #: An interpreter given code inline (`python -c …`, `node -e …`): a one-off script, no step.
@@ -81,7 +78,7 @@ def _step(attempt: Attempt) -> _Step | None:
 
 def looks_around(attempt: Attempt) -> bool:
     """Whether a command only looks around: a reader (`ls`, `grep`) or a read-only `git`."""
-    if attempt.program in _LOOK_AROUND:
+    if attempt.program != "git" and attempt.program in LOOK_PROGRAMS | _SHELL_ONLY:
         return True
     words = [t for t in attempt.tokens[1:] if not t.startswith("-")]
     return attempt.program == "git" and (not words or words[0] in _READ_ONLY_GIT)
