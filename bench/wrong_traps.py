@@ -41,7 +41,7 @@ test fixture's tree, an instruction file the session changed, the steps taken wh
 a diagnosis the session fixed, a changelog edit beside the fix, a checklist item or an
 option's rule without its condition).
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
-`_z6` to `_z9`, `_z11` and `_z12`) are written in the host's own transcript format and go
+`_z6` to `_z9`, `_z11`, `_z11b` and `_z12`) are written in the host's own transcript format and go
 through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then
 every memory and every line of the session-start text is held against the trap's `wrong` patterns.
 
@@ -96,6 +96,7 @@ from bench.wrong_trap_cases_z7 import CASES as SAID_FROM_TOO_LITTLE_AGAIN
 from bench.wrong_trap_cases_z8 import CASES as SAID_FROM_THE_WRONG_THING
 from bench.wrong_trap_cases_z9 import CASES as SAID_FROM_THE_WRONG_THING_AGAIN
 from bench.wrong_trap_cases_z11 import CASES as JUDGED_AGAIN
+from bench.wrong_trap_cases_z11b import CASES as JUDGED_AGAIN_OTHER_SHAPES
 from bench.wrong_trap_cases_z12 import CASES as MISLEADING_BUT_TRUE
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
@@ -135,6 +136,7 @@ TRAPS: tuple[Trap, ...] = (
     *SAID_FROM_THE_WRONG_THING,
     *SAID_FROM_THE_WRONG_THING_AGAIN,
     *JUDGED_AGAIN,
+    *JUDGED_AGAIN_OTHER_SHAPES,
     *MISLEADING_BUT_TRUE,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
@@ -150,6 +152,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z8": SAID_FROM_THE_WRONG_THING,
     "z9": SAID_FROM_THE_WRONG_THING_AGAIN,
     "z11": JUDGED_AGAIN,
+    "z11b": JUDGED_AGAIN_OTHER_SHAPES,
     "z12": MISLEADING_BUT_TRUE,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
