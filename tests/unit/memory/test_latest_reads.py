@@ -131,3 +131,31 @@ def test_a_task_file_is_read_as_the_session_left_it_in_two_ecosystems() -> None:
     makefile = "build:\n\tgo build ./...\n\ntest:\n\tgo test -race ./...\n"
     (after,) = _tasks("/home/u/billing", "Makefile", makefile, ("go test -race", "gotestsum --"))
     assert "gotestsum" in after and "-race" not in after
+
+
+def _rewritten(command: str, code: int = 0) -> list[str]:
+    s = Session("/home/u/kit", "s6", START)
+    s.read("CLAUDE.md", "# Notes\n\n- Run the tests with `make test`.\n")
+    s.run(command, code, "" if code == 0 else "bash: CLAUDE.md: Permission denied")
+    after = latest_reads(s.events)
+    return [e.content.get("output", "") for e in after if e.event_type == "tool_result"]
+
+
+def test_a_file_a_shell_here_document_wrote_whole_is_read_as_written() -> None:
+    heredoc = "# Notes\n\n- Run the tests with `just test`.\n"
+    for command in (
+        f"cat > CLAUDE.md <<'EOF'\n{heredoc}EOF",
+        f"cat <<EOF > /home/u/kit/CLAUDE.md\n{heredoc}EOF",
+        f'tee CLAUDE.md <<"END"\n{heredoc}END',
+    ):
+        (shown,) = _rewritten(command)
+        assert "just test" in shown and "make test" not in shown, command
+
+
+def test_a_here_document_that_failed_or_wrote_elsewhere_changes_nothing() -> None:
+    heredoc = "# Notes\n\n- Run the tests with `just test`.\n"
+    assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}EOF", 1)[0]
+    assert "make test" in _rewritten(f"cat > NOTES.md <<'EOF'\n{heredoc}EOF")[0]
+    # More than the write on the line: what the file holds is not told by the text alone.
+    assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}EOF\ngit add CLAUDE.md")[0]
+    assert "make test" in _rewritten(f"cat >> CLAUDE.md <<'EOF'\n{heredoc}EOF")[0]

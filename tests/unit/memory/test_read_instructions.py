@@ -86,7 +86,7 @@ def test_files_elsewhere_or_failed_reads_say_nothing() -> None:
     assert read_rules(_reads(("CLAUDE.md", "File not found"), is_error=True)) == []
 
 
-def test_a_rule_a_later_edit_replaced_is_not_kept() -> None:
+def test_a_rule_a_later_edit_replaced_is_not_kept_the_file_is_read_as_it_stands() -> None:
     events = _reads(("CLAUDE.md", _numbered(AGENT_NOTES)))
     stream = Stream()
     stream.events = list(events)
@@ -105,7 +105,9 @@ def test_a_rule_a_later_edit_replaced_is_not_kept() -> None:
 
     found = read_rules(stream.events)
 
-    assert [r.ref for r in found] == ["CLAUDE.md:3"]
+    assert [r.ref for r in found] == ["CLAUDE.md:3", "CLAUDE.md:4"]
+    assert not any("linter" in r.content for r in found)
+    assert "Run the formatter before committing" in found[1].content
 
 
 def test_the_rules_extractor_keeps_them_as_project_style() -> None:

@@ -8,7 +8,8 @@ undid ("Built with Flask" after the port). So, before the project-fact rules rea
 reads of a file that later successful edits of the same file changed get those edits applied,
 in order:
 
-- a whole-file write (Claude Code's `Write`, a patch's added file): its text;
+- a whole-file write (Claude Code's `Write`, a patch's added file, a shell here-document
+  `cat > CLAUDE.md <<'EOF' … EOF`): its text;
 - a replacement (`Edit`, `MultiEdit`'s edits) or a patch's hunk (Codex's `apply_patch`): made
   where its old text is found in the read; where it is not (a partial read), the old text's
   lines the new text does not keep are removed.
@@ -102,8 +103,34 @@ def _patched(patch: str, project_id: str) -> dict[str, _Change]:
     }
 
 
+#: A shell command that writes one file whole from a here-document: `cat > CLAUDE.md <<'EOF'`,
+#: `cat <<EOF > notes.md`, `tee AGENTS.md <<EOF` (its text up to the closing tag).
+_HEREDOC_WRITE = re.compile(
+    r"\A\s*(?:cat\s*>\s*(?P<a>[^\s<>|;&]+)\s*<<-?\s*(?P<q1>['\"]?)(?P<t1>\w+)(?P=q1)"
+    r"|cat\s*<<-?\s*(?P<q2>['\"]?)(?P<t2>\w+)(?P=q2)\s*>\s*(?P<b>[^\s<>|;&]+)"
+    r"|tee\s+(?P<c>[^\s<>|;&-][^\s<>|;&]*)\s*(?:>\s*/dev/null\s*)?<<-?\s*(?P<q3>['\"]?)(?P<t3>\w+)(?P=q3))"
+    r"[ \t]*\n(?P<body>.*?)\n?(?:^|(?<=\n))(?P<end>\w+)[ \t]*\Z",
+    re.DOTALL | re.MULTILINE,
+)
+
+
+def _shell_write(given: dict[str, Any], project_id: str) -> dict[str, _Change]:
+    """The file a here-document command wrote whole, as a change (`_HEREDOC_WRITE`)."""
+    command = given.get("command", given.get("cmd"))
+    if isinstance(command, list) and command and isinstance(command[-1], str):
+        command = command[-1]  # an argv through `bash -lc`
+    if not isinstance(command, str):
+        return {}
+    found = _HEREDOC_WRITE.match(command)
+    if found is None or found["end"] != (found["t1"] or found["t2"] or found["t3"]):
+        return {}
+    path = relative_path(found["a"] or found["b"] or found["c"], project_id)
+    return {path: _Change(whole=found["body"] + "\n")}
+
+
 def _changes(event: StoredEvent) -> dict[str, _Change]:
-    """The files an edit event changed and how; empty for any other event."""
+    """The files an edit event changed and how (a shell here-document's write too); empty for
+    any other event."""
     content: dict[str, Any] = event.content
     given = content.get("input")
     if event.event_type != EventType.TOOL_CALL or not isinstance(given, dict):
@@ -112,6 +139,8 @@ def _changes(event: StoredEvent) -> dict[str, _Change]:
     patch = patch_body(given) if content.get("tool") == "apply_patch" else ""
     if patch:
         return _patched(patch, event.project_id)
+    if "command" in given or "cmd" in given:
+        return _shell_write(given, event.project_id)
     raw = given.get("file_path")
     if not isinstance(raw, str):
         return {}
@@ -129,11 +158,13 @@ def _changes(event: StoredEvent) -> dict[str, _Change]:
 
 
 def _failed(events: list[StoredEvent]) -> set[str]:
-    """The tool calls whose result was an error (an edit that did not apply)."""
+    """The tool calls whose result was an error (an edit that did not apply, a shell write
+    that failed)."""
     return {
         str(e.content.get("tool_use_id"))
         for e in events
-        if e.event_type == EventType.TOOL_RESULT and e.content.get("is_error") is True
+        if e.event_type in (EventType.TOOL_RESULT, EventType.COMMAND_RUN)
+        and e.content.get("is_error") is True
     }
 
 

@@ -30,7 +30,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.about import last_root_reads
+from squirrel_memory.extractors.about import current_root_reads
 from squirrel_memory.extractors.command_steps import launched_skill
 from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.wording import key_slug
@@ -144,7 +144,7 @@ def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
     """The rules and change procedures of the root instruction files read in `events`."""
     rules: list[ReadRule] = []
     procedures: list[ReadRule] = []
-    for path, (event, shown) in last_root_reads(events, _rule_file, loaded_folders=True).items():
+    for path, (event, shown) in current_root_reads(events, _rule_file, loaded_folders=True).items():
         text = TextFile.of(path, shown)
         in_procedure: set[str] = set()
         for title, steps, line in _procedures(text):
