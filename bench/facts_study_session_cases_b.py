@@ -8,7 +8,10 @@ are traps where nothing may be said, or not that: a dependency's manifest, a ven
 `LICENSE`, a docs sub-site's or a test fixture's package, a `LICENSE` only listed, a manifest
 of another repository, `UNLICENSED` (which is not the Unlicense), a licence field inherited from
 the workspace, the assistant's guess, a licence file the user had removed, a field the session
-changed to another licence. Every case, its facts and its `never` patterns included, was
+changed to another licence. A later batch (written after the first rule, before the rule for
+it) reads a root README's licence section, with its traps: two licences for two parts, a
+dependency's licence, a licence not yet chosen, a sub-package's README, a README and a manifest
+that disagree. Every case, its facts and its `never` patterns included, was
 written before any rule ran on it (`python -m bench.facts_study_sessions --set b`)."""
 
 from __future__ import annotations
@@ -386,6 +389,132 @@ GPL_LICENSE_PARTIAL = Case(
     (never(r"\bMIT\b|Apache|\bBSD\b", "no other licence is named"),),
 )
 
+# --- a root README's licence section (added after the first rule, before the rule for it) ---
+
+SWIFT_README_SECTION = Case(
+    "licence-readme-swift",
+    "Swift",
+    one_session(
+        "/Users/ivo/Developer/pinboard-mac",
+        Ask("Read the README and tell me how to build the app."),
+        Read(
+            "README.md",
+            "# Pinboard for Mac\n\nA menu-bar client for Pinboard bookmarks.\n\n## Building\n\nOpen `Pinboard.xcodeproj` in Xcode 16 and run the `Pinboard` scheme.\n\n## License\n\nMIT — see [LICENSE](LICENSE).\n",
+        ),
+        Say("Open the Xcode project and run the `Pinboard` scheme."),
+    ),
+    (fact("MIT licence", r"\bMIT\b"),),
+    (never(r"Apache|\bGPL|\bBSD\b", "no other licence is named"),),
+)
+
+KOTLIN_README_SECTION = Case(
+    "licence-readme-kotlin",
+    "Kotlin",
+    one_session(
+        "/home/mara/src/ktor-ratelimit",
+        Ask("Summarise what this library does."),
+        Read(
+            "README.md",
+            "# ktor-ratelimit\n\nToken-bucket rate limiting for Ktor servers.\n\n## Usage\n\n```kotlin\ninstall(RateLimit) { limit = 100 }\n```\n\n## Licence\n\nReleased under the Apache License, Version 2.0.\n",
+        ),
+        Say("It is a Ktor plugin for token-bucket rate limiting."),
+        host="codex",
+    ),
+    (fact("Apache-2.0 licence", r"Apache"),),
+    (never(r"\bMIT\b|\bGPL|\bBSD\b", "no other licence is named"),),
+)
+
+README_MIXED_LICENCES = Case(
+    "licence-trap-readme-mixed",
+    "JavaScript",
+    one_session(
+        "/home/kim/src/pixel-quest",
+        Ask("What can I reuse from this repo in a commercial game?"),
+        Read(
+            "README.md",
+            "# Pixel Quest\n\nA small browser platformer.\n\n## License\n\nThe code is MIT; the artwork in `assets/` is CC BY-NC 4.0 and may not be used commercially.\n",
+        ),
+        Say("The code, yes; the artwork, no."),
+    ),
+    (),
+    (never(r"\bMIT\b|CC BY", "two licences for two parts: no one licence of the project"),),
+)
+
+README_DEPENDENCY_LICENCE = Case(
+    "licence-trap-readme-dependency",
+    "C",
+    one_session(
+        "/home/ole/src/clipcut",
+        Ask("Can we ship binaries of this?"),
+        Read(
+            "README.md",
+            "# clipcut\n\nCuts video clips from the command line.\n\n## License\n\nclipcut links against FFmpeg, which is licensed under the LGPL-2.1; see FFmpeg's own licence before shipping binaries.\n",
+        ),
+        Say("Check FFmpeg's LGPL terms before shipping binaries."),
+    ),
+    (),
+    (never(r"LGPL", "a dependency's licence, not the project's"),),
+)
+
+README_NO_LICENCE_YET = Case(
+    "licence-trap-readme-undecided",
+    "Python",
+    one_session(
+        "/home/li/src/fernweh",
+        Ask("Is there anything missing before I make the repo public?"),
+        Read(
+            "README.md",
+            "# fernweh\n\nTravel-time maps from GTFS feeds.\n\n## License\n\nNot decided yet (probably MIT or Apache-2.0); until then all rights reserved.\n",
+        ),
+        Say("The licence is still undecided; pick one before publishing."),
+    ),
+    (),
+    (never(r"\bMIT\b|Apache", "no licence was chosen"),),
+)
+
+README_SUBPACKAGE = Case(
+    "licence-trap-readme-subfolder",
+    "TypeScript",
+    one_session(
+        "/home/kim/src/atlas",
+        Ask("What does the sdk package's README say about using it?"),
+        Read(
+            "packages/sdk/README.md",
+            "# @atlas/sdk\n\nClient for the Atlas API.\n\n## License\n\nGPL-3.0\n",
+        ),
+        Say("The SDK is GPL-3.0; the README shows a basic client example."),
+    ),
+    (),
+    (
+        never(
+            r"The project is licensed|project[^.\n]{0,40}GPL",
+            "a sub-package's README, not the project's",
+        ),
+    ),
+)
+
+README_DISAGREES_WITH_MANIFEST = Case(
+    "licence-trap-readme-disagrees",
+    "JavaScript",
+    one_session(
+        "/home/kim/src/tinyfmt",
+        Ask("Check the package metadata before I publish."),
+        Read(
+            "README.md",
+            "# tinyfmt\n\nFormat numbers and dates in 2 kB.\n\n## License\n\nMIT\n",
+        ),
+        Read(
+            "package.json",
+            '{\n  "name": "tinyfmt",\n  "version": "1.0.0",\n  "license": "Apache-2.0"\n}\n',
+        ),
+        Say(
+            "The README says MIT but package.json says Apache-2.0; make them agree before publishing."
+        ),
+    ),
+    (),
+    (never(r"licensed (?:MIT|Apache)", "the README and the manifest disagree"),),
+)
+
 CASES = (
     RUST_ROOT_CARGO,
     NODE_ROOT_PACKAGE,
@@ -407,4 +536,11 @@ CASES = (
     REMOVED_AT_USERS_WORD,
     CHANGED_FIELD,
     GPL_LICENSE_PARTIAL,
+    SWIFT_README_SECTION,
+    KOTLIN_README_SECTION,
+    README_MIXED_LICENCES,
+    README_DEPENDENCY_LICENCE,
+    README_NO_LICENCE_YET,
+    README_SUBPACKAGE,
+    README_DISAGREES_WITH_MANIFEST,
 )
