@@ -182,3 +182,52 @@ def test_a_licence_file_printed_in_another_folder_says_nothing() -> None:
     session.run("cat LICENSE", 0, MIT, cwd="/home/dev/other")
     session.run("cd ../other && cat LICENSE", 0, MIT)
     assert _said(session) == []
+
+
+README = "# tinyfmt\n\nFormat numbers in 2 kB.\n\n## Usage\n\n`fmt(3)`\n\n## License\n\n{}\n"
+
+
+def test_a_root_readmes_licence_section_names_it() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.read("README.md", README.format("MIT — see [LICENSE](LICENSE)."))
+    assert _said(session) == [
+        "The project is licensed MIT (the licence section of the root `README.md`)."
+    ]
+    rst = Session(ROOT, "s1", T0)
+    rst.read(
+        "README.rst",
+        "tinyfmt\n=======\n\nLicence\n-------\n\nReleased under the Apache License, Version 2.0.\n",
+    )
+    assert _said(rst) == [
+        "The project is licensed Apache-2.0 (the licence section of the root `README.rst`)."
+    ]
+
+
+def test_a_readme_section_that_settles_no_one_licence_says_nothing() -> None:
+    for section in (
+        "The code is MIT; the artwork in `assets/` is CC BY-NC 4.0.",
+        "clipcut links against FFmpeg, which is licensed under the LGPL-2.1.",
+        "Not decided yet (probably MIT or Apache-2.0).",
+        "Licensed under either of Apache License, Version 2.0 or MIT license at your option.",
+        "[![License: MIT](https://img.shields.io/badge/License-MIT-yellow.svg)](LICENSE)",
+    ):
+        session = Session(ROOT, "s1", T0)
+        session.read("README.md", README.format(section))
+        assert _said(session) == [], section
+    nested = Session(ROOT, "s1", T0)
+    nested.read("packages/sdk/README.md", README.format("GPL-3.0"))
+    assert _said(nested) == []
+
+
+def test_a_readme_that_disagrees_with_the_manifest_says_nothing() -> None:
+    session = Session(ROOT, "s1", T0)
+    session.read("README.md", README.format("MIT"))
+    session.read("package.json", '{"name": "tinyfmt", "license": "Apache-2.0"}')
+    assert _said(session) == []
+    agreeing = Session(ROOT, "s1", T0)
+    agreeing.read("README.md", README.format("MIT"))
+    agreeing.read("package.json", '{"name": "tinyfmt", "license": "MIT"}')
+    assert _said(agreeing) == [
+        "The project is licensed MIT (the licence field of `package.json`; the licence section"
+        " of the root `README.md`)."
+    ]

@@ -180,6 +180,7 @@ class _Seen:
     name: str  # a licence file's licence name, or a manifest's package name
     field: bool  # a manifest's field (not a licence file's text)
     event_id: str
+    readme: bool = False  # a root README's licence section
 
 
 def heading_licence(text: str) -> tuple[str, str] | None:
@@ -320,6 +321,93 @@ def _read_texts(event: StoredEvent) -> list[tuple[str, str]]:
     return _printed_licence_file(event)
 
 
+#: A root README, by its name.
+_README = re.compile(r"^README(?:\.(?:md|markdown|rst|txt|adoc))?$", re.IGNORECASE)
+#: A heading of the licence section: Markdown (`## License`) or a line underlined in reST.
+_SECTION = re.compile(
+    r"^(?:\#{1,4}\s*)?(?:licen[cs]e|licensing|copyright\s+(?:and|&)\s+licen[cs]e|"
+    r"licen[cs]e\s+(?:and|&)\s+copyright)\s*:?\s*\#*\s*$",
+    re.IGNORECASE,
+)
+_MARKDOWN_HEADING = re.compile(r"^\#{1,6}\s")
+_UNDERLINE = re.compile(r"^(?:=+|-+|~+|\^+)\s*$")
+#: A link's text kept, its address dropped (`[LICENSE](LICENSE)`); an image dropped whole.
+_IMAGE = re.compile(r"!\[[^\]]{0,200}\]\([^)]{0,300}\)")
+_LINK = re.compile(r"\[([^\]]{0,200})\]\([^)]{0,300}\)")
+#: Licences a README names in words: (pattern, identifier; "" for one stated by no identifier).
+_NAMED: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), spdx)
+    for pattern, spdx in (
+        (r"\bMIT\b", "MIT"),
+        (
+            r"\bApache(?:[- ]Licen[cs]e)?,?\s*(?:version\s*|v)?2(?:\.0)?\b|\bApache-2\.0\b",
+            "Apache-2.0",
+        ),
+        (r"\bAGPL[- ]?v?3|\bAffero\b", "AGPL-3.0"),
+        (r"\bLGPL|\bLesser General Public", "LGPL"),
+        (
+            r"(?<![AL])\bGPL[- ]?v?3"
+            r"|(?<!Lesser )(?<!Affero )General Public Licen[cs]e,?\s*(?:version\s*|v)3",
+            "GPL-3.0",
+        ),
+        (
+            r"(?<![AL])\bGPL[- ]?v?2"
+            r"|(?<!Lesser )(?<!Affero )General Public Licen[cs]e,?\s*(?:version\s*|v)2",
+            "GPL-2.0",
+        ),
+        (r"\bMPL\b|\bMozilla Public", "MPL-2.0"),
+        (r"\bBSD[- ]3|\b3-Clause BSD", "BSD-3-Clause"),
+        (r"\bBSD[- ]2|\b2-Clause BSD", "BSD-2-Clause"),
+        (r"\bISC\b", "ISC"),
+        (r"\bUnlicense\b", "Unlicense"),
+        (r"\bCC[- ]?BY|\bCC0\b|\bCreative Commons", ""),
+        (r"\bEUPL|\bEclipse Public|\bEPL\b|\bBoost Software|\bBSL-1|\bzlib\b", ""),
+    )
+)
+#: Words of a licence section that is not one settled licence of the project's own: another
+#: party's (a dependency, a fork), a part's, or one not chosen yet.
+_NOT_SETTLED = re.compile(
+    r"\b(?:depend\w*|links?\s+(?:against|to)|uses?|using|bundl\w*|third[- ]party|vendor\w*|"
+    r"except\w*|excluding|fork\w*|upstream|decided|undecided|tbd|probably|maybe|will\s+be|"
+    r"planned|until|once|rights\s+reserved|proprietary|assets?|artwork|images?|docs|"
+    r"documentation|content|fonts?|icons?)\b",
+    re.IGNORECASE,
+)
+#: The longest section paragraph read (characters): a long one says more than a licence.
+_MAX_PARAGRAPH = 240
+
+
+def _section_paragraph(text: str) -> str | None:
+    """The first paragraph under a README's licence heading, links as their text, else None."""
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        heading = line.strip()
+        underlined = at + 1 < len(lines) and _UNDERLINE.match(lines[at + 1].strip() or "x")
+        if not _SECTION.match(heading) or not (heading.startswith("#") or underlined):
+            continue
+        body: list[str] = []
+        for following in lines[at + (2 if underlined and not heading.startswith("#") else 1) :]:
+            bare = following.strip()
+            if _MARKDOWN_HEADING.match(bare) or (body and not bare):
+                break
+            if bare:
+                body.append(bare)
+        paragraph = _LINK.sub(r"\1", _IMAGE.sub("", " ".join(body))).strip()
+        return paragraph or None
+    return None
+
+
+def readme_licence(text: str) -> str:
+    """The one licence a README's licence section settles for the project ("" when it names
+    none, several, or one not settled as the project's own: another party's, a part's, or one
+    not chosen yet)."""
+    paragraph = _section_paragraph(text)
+    if paragraph is None or len(paragraph) > _MAX_PARAGRAPH or _NOT_SETTLED.search(paragraph):
+        return ""
+    named = [spdx for pattern, spdx in _NAMED if pattern.search(paragraph)]
+    return named[0] if len(named) == 1 else ""
+
+
 def _seen(path: str, text: str, event_id: str) -> _Seen | None:
     """What a file's whole text says of a licence, or None when it is no such file."""
     name = PurePosixPath(path).name
@@ -328,6 +416,8 @@ def _seen(path: str, text: str, event_id: str) -> _Seen | None:
         return (
             _Seen(found[0], found[1], False, event_id) if found else _Seen("", "", False, event_id)
         )
+    if "/" not in path and _README.match(name):
+        return _Seen(readme_licence(text), "", False, event_id, readme=True)
     read = manifest_licence(path, text)
     if read is None:
         return None
@@ -401,26 +491,35 @@ def _ids(expression: str) -> set[str]:
 
 
 def _root_fact(state: dict[str, _Seen]) -> Fact | None:
-    manifests = {p: s for p, s in state.items() if "/" not in p and s.field and s.licence}
-    files = {p: s for p, s in state.items() if "/" not in p and not s.field and s.licence}
-    if not manifests and not files:
+    """The project's licence from its root files, when those that name one agree."""
+    root = {p: s for p, s in state.items() if "/" not in p and s.licence}
+    manifests = {p: s for p, s in root.items() if s.field}
+    files = {p: s for p, s in root.items() if not s.field and not s.readme}
+    readmes = {p: s for p, s in root.items() if s.readme}
+    if not root:
         return None
     expressions = {s.licence for s in manifests.values()}
     if len(expressions) > 1:
         return None  # two manifests disagree
-    ids = set().union(*(_ids(e) for e in expressions)) if expressions else set()
-    if manifests and any(s.licence not in ids for s in files.values()):
-        return None  # a licence file names another licence than the manifest
-    if not manifests and len({s.licence for s in files.values()}) > 1:
-        licence = " and ".join(sorted({s.licence for s in files.values()}))
+    named = {s.licence for s in (*files.values(), *readmes.values())}
+    if manifests:
+        ids = set().union(*(_ids(e) for e in expressions))
+        if not named <= ids:
+            return None  # a licence file or the README names another licence
+        licence = next(iter(expressions))
     else:
-        licence = next(iter(expressions)) if expressions else next(iter(files.values())).licence
+        file_ids = {s.licence for s in files.values()}
+        if files and not {s.licence for s in readmes.values()} <= file_ids:
+            return None  # the README names another licence than the licence file
+        if len(named) > 1 and not files:
+            return None
+        licence = " and ".join(sorted(file_ids)) if files else next(iter(named))
     because = [f"the licence field of {_listed(sorted(manifests))}"] if manifests else []
     because += [f"the root `{p}` is the {s.name} text" for p, s in sorted(files.items())]
-    event_ids = tuple(s.event_id for _, s in sorted({**manifests, **files}.items()))
+    because += [f"the licence section of the root `{p}`" for p in sorted(readmes)]
+    event_ids = tuple(s.event_id for _, s in sorted(root.items()))
     text = f"The project is licensed {licence} ({'; '.join(because)})."
-    paths = tuple(sorted({**manifests, **files}))
-    return Fact(KEY, text, TAGS, IMPORTANCE, tuple(dict.fromkeys(event_ids)), paths)
+    return Fact(KEY, text, TAGS, IMPORTANCE, tuple(dict.fromkeys(event_ids)), tuple(sorted(root)))
 
 
 def _package_facts(state: dict[str, _Seen]) -> list[Fact]:
