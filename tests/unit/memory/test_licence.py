@@ -231,3 +231,40 @@ def test_a_readme_that_disagrees_with_the_manifest_says_nothing() -> None:
         "The project is licensed MIT (the licence field of `package.json`; the licence section"
         " of the root `README.md`)."
     ]
+
+
+def test_a_command_that_edits_the_file_leaves_it_unknown_until_read_again() -> None:
+    for command in (
+        "sed -i 's/MIT/Apache-2.0/' package.json",
+        "npm pkg set license=Apache-2.0",
+        "jq '.license = \"Apache-2.0\"' package.json > tmp.json && mv tmp.json package.json",
+    ):
+        session = Session(ROOT, "s1", T0)
+        session.read("package.json", '{"name": "ribbon", "license": "MIT"}')
+        session.run(command, 0)
+        assert _said(session) == [], command
+    moved = Session(ROOT, "s1", T0)
+    moved.read("LICENSE", MIT)
+    moved.run("git mv LICENSE LICENSE.old", 0)
+    assert _said(moved) == []
+    reread = Session(ROOT, "s1", T0)
+    reread.read("package.json", '{"name": "ribbon", "license": "MIT"}')
+    reread.run("npm pkg set license=Apache-2.0", 0)
+    reread.read("package.json", '{"name": "ribbon", "license": "Apache-2.0"}')
+    assert _said(reread) == [
+        "The project is licensed Apache-2.0 (the licence field of `package.json`)."
+    ]
+
+
+def test_commands_that_only_use_or_show_the_file_change_nothing() -> None:
+    for command in (
+        "gem build tallyho.gemspec",
+        "sed -n '1,5p' tallyho.gemspec",
+        "git add tallyho.gemspec",
+    ):
+        session = Session(ROOT, "s1", T0)
+        session.read("tallyho.gemspec", '  spec.license = "MIT"\n')
+        session.run(command, 0)
+        assert _said(session) == [
+            "The project is licensed MIT (the licence field of `tallyho.gemspec`)."
+        ], command

@@ -17,7 +17,9 @@ A session often reads a root manifest (to bump a version, add a dependency) or t
   License", "Apache License / Version 2.0", "GNU GENERAL PUBLIC LICENSE / Version 3" …);
 - what the session changed counts as it left it: an edit of the field, a rewrite of the file,
   and a root licence file deleted by a run that passed (`rm LICENSE`, `git rm LICENSE`) is
-  gone; a write the host did not apply (refused, failed) changes nothing;
+  gone; a write the host did not apply (refused, failed) changes nothing; a command that edits
+  the files it names (`sed -i … Cargo.toml`, `git mv LICENSE …`, `npm pkg set` on
+  `package.json`, output sent into the file) leaves it unknown until it is read again;
 - the root files must agree: a manifest and a licence file naming different licences say
   nothing;
 - a package's own manifest inside the project (`crates/codec/Cargo.toml`) says that package's
@@ -39,7 +41,12 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from squirrel_core.events import EventType
-from squirrel_memory.extractors.activity import CommandRun, relative_path
+from squirrel_memory.extractors.activity import (
+    CommandRun,
+    core_tokens,
+    relative_path,
+    split_segments,
+)
 from squirrel_memory.extractors.file_reads import head_read_text, shown_file_texts
 from squirrel_memory.extractors.file_writes import applied_calls, writes
 from squirrel_memory.extractors.project_fact import Fact
@@ -158,6 +165,16 @@ _NOT_OWN = frozenset(
 _READ_TYPES = frozenset({EventType.TOOL_RESULT, EventType.COMMAND_RUN, EventType.TEST_RUN})
 #: Commands that delete files.
 _DELETES = (("rm",), ("git", "rm"), ("del",), ("unlink",))
+#: Programs that change the files they name (in place, as a move's or copy's target).
+_EDITORS = frozenset(
+    {"mv", "cp", "patch", "tee", "truncate", "ed", "ex", "dd", "install", "rsync", "ln"}
+)
+#: Programs that change a file in place when given their in-place option.
+_IN_PLACE = {"sed": ("-i", "--in-place"), "perl": ("-i", "-pi", "-p", "-0pi"), "awk": ("-i",)}
+#: git's subcommands that rewrite the working tree's files.
+_GIT_EDITS = frozenset({"mv", "checkout", "restore", "reset", "stash", "apply", "am", "revert"})
+#: Where a shell line sends output into a file (`> LICENSE`, `>> Cargo.toml`).
+_REDIRECT = re.compile(r"(?<![0-9&])>>?\s*([^\s;&|<>]+)")
 
 #: A licence field on one line, as an edit's text shows it (any manifest format).
 _FIELD_LINE = re.compile(
@@ -448,6 +465,42 @@ def _deleted(run: CommandRun, project_id: str) -> set[str]:
     return gone
 
 
+def _edits_files(tokens: list[str]) -> bool:
+    """Whether a simple command changes the files it names (`sed -i`, `mv`, `git mv`)."""
+    program, options = tokens[0], tokens[1:]
+    if program in _EDITORS:
+        return True
+    if program == "git":
+        return bool(options) and options[0] in _GIT_EDITS
+    marks = _IN_PLACE.get(program)
+    return marks is not None and any(o.startswith(marks) for o in options if o.startswith("-"))
+
+
+def _changed(run: CommandRun, project_id: str, state: dict[str, _Seen]) -> set[str]:
+    """The files of `state` a run may have changed without a file tool: a command that edits the
+    files it names (`sed -i … Cargo.toml`, `git mv LICENSE …`), output sent into one (`>
+    LICENSE`), or `npm pkg set`/`delete` on `package.json`; what it wrote is not known, so the
+    file says nothing until it is read again. A lone command that failed changed nothing."""
+    segments = split_segments(run.command)
+    if run.ok is False and len(segments) == 1 and not _REDIRECT.search(run.command):
+        return set()
+    changed: set[str] = set()
+    for part in segments:
+        tokens = core_tokens(part)
+        named = {
+            relative_path(w.strip("'\""), project_id).removeprefix("./")
+            for w in [*part.split()[1:], *_REDIRECT.findall(part)]
+        }
+        targets = set(_REDIRECT.findall(part))
+        if tokens and _edits_files(tokens):
+            targets = named
+        if tokens[:3] in (["npm", "pkg", "set"], ["npm", "pkg", "delete"]):
+            targets = targets | {"package.json"}
+        targets = {relative_path(t.strip("'\""), project_id).removeprefix("./") for t in targets}
+        changed.update(path for path in state if path in targets)
+    return changed
+
+
 def _state(events: list[StoredEvent], runs: list[CommandRun]) -> dict[str, _Seen]:
     """Each file that says something of a licence, as the session left it, by path."""
     applied = applied_calls(events)
@@ -472,7 +525,7 @@ def _state(events: list[StoredEvent], runs: list[CommandRun]) -> dict[str, _Seen
                     state[path] = _edited(state[path], written.before, written.after, event.id)
         run = deleting.get(event.id)
         if run is not None:
-            for path in _deleted(run, event.project_id):
+            for path in _deleted(run, event.project_id) | _changed(run, event.project_id, state):
                 state.pop(path, None)
     return state
 
