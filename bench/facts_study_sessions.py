@@ -9,7 +9,10 @@ facts found, missed (`unsure` ones count apart: found is a bonus, missed is not 
 (a project fact or recipe that matches a `never` pattern) and noise (wrong or junk by the answer
 key's junk rules) among the project facts and recipes.
 
-Usage: python -m bench.facts_study_sessions [--case NAME ...] [--details]
+The second set (`bench/facts_study_session_cases_b.py`, `--set b`: the licence a project is
+published under) was written and committed before any rule ran on it.
+
+Usage: python -m bench.facts_study_sessions [--set a|b|all] [--case NAME ...] [--details]
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from bench import case_runs
 from bench.answer_key_score import Memory, junk_reason
 from bench.facts_study import Expected, Never, Result, table
 from bench.facts_study_session_cases import CASES, JUDGED, Case
+from bench.facts_study_session_cases_b import CASES as CASES_B
 from squirrel_core.logs import configure_logging
 
 
@@ -64,12 +68,19 @@ def judge_kinds(case: Judged, memories: Sequence[tuple[str, str]], kinds: Sequen
     return result
 
 
+#: The sets of cases by name (`--set`).
+SETS = {"a": CASES, "b": CASES_B, "all": (*CASES, *CASES_B)}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    chooser = argparse.ArgumentParser(add_help=False)
+    chooser.add_argument("--set", choices=tuple(SETS), default="a")
+    chosen, rest = chooser.parse_known_args(argv)
     return case_study_main(
-        argv,
+        rest,
         "python -m bench.facts_study_sessions",
         __doc__,
-        CASES,
+        SETS[chosen.set],
         judge,
         JUDGED,
         "session (made-up sessions)",

@@ -39,11 +39,14 @@ option, a summary taken back, a docs folder's Markdown, a look between a failure
 a closing report of an edit that failed or was refused, a manager that only added helpers; a
 test fixture's tree, an instruction file the session changed, the steps taken when one fails;
 a diagnosis the session fixed, a changelog edit beside the fix, a checklist item or an
-option's rule without its condition).
+option's rule without its condition; the project's licence from a field a command changed, an
+old version, the dependencies', a suggestion, a file moved aside, reserved rights, a vendored
+library's).
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
-`_z6` to `_z9`, `_z11`, `_z11b` and `_z12`) are written in the host's own transcript format and go
-through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then
-every memory and every line of the session-start text is held against the trap's `wrong` patterns.
+`_z6` to `_z9`, `_z11` to `_z13` and `_z11b`) are written in the host's own transcript format
+and go through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key);
+then every memory and every line of the session-start text is held against the trap's `wrong`
+patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -98,6 +101,7 @@ from bench.wrong_trap_cases_z9 import CASES as SAID_FROM_THE_WRONG_THING_AGAIN
 from bench.wrong_trap_cases_z11 import CASES as JUDGED_AGAIN
 from bench.wrong_trap_cases_z11b import CASES as JUDGED_AGAIN_OTHER_SHAPES
 from bench.wrong_trap_cases_z12 import CASES as MISLEADING_BUT_TRUE
+from bench.wrong_trap_cases_z13 import CASES as LICENCE_FROM_THE_WRONG_THING
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -138,6 +142,7 @@ TRAPS: tuple[Trap, ...] = (
     *JUDGED_AGAIN,
     *JUDGED_AGAIN_OTHER_SHAPES,
     *MISLEADING_BUT_TRUE,
+    *LICENCE_FROM_THE_WRONG_THING,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -154,6 +159,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z11": JUDGED_AGAIN,
     "z11b": JUDGED_AGAIN_OTHER_SHAPES,
     "z12": MISLEADING_BUT_TRUE,
+    "z13": LICENCE_FROM_THE_WRONG_THING,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

@@ -1,6 +1,6 @@
 """Project facts evident in one episode: what the project is, its languages and stack, the
-commands that run the app; where things are (`layout_facts`), what its modules say they do
-(`module_facts`), and stack facts weighed in `stack_facts`."""
+commands that run the app, its licence (`licence`); where things are (`layout_facts`), what its
+modules say they do (`module_facts`), and stack facts weighed in `stack_facts`."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ from squirrel_memory.extractors.help_about import help_about
 from squirrel_memory.extractors.language_fact import language_fact, with_framework
 from squirrel_memory.extractors.language_parts import language_parts, stated_languages, with_parts
 from squirrel_memory.extractors.layout_facts import layout_facts, tests_fact
+from squirrel_memory.extractors.licence import licence_facts
 from squirrel_memory.extractors.manifest_versions import manifest_versions
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.mcp_servers import mcp_servers
@@ -289,5 +290,6 @@ def project_facts(
     facts.extend(wrapper_scripts(events, runs))
     facts.extend(commit_hooks(events, runs))
     facts.extend(mcp_servers(events))
+    facts.extend(licence_facts(events, runs))
     facts.extend(module_facts(paths, project_id, module_docs(events, project_id)))
     return facts
