@@ -43,7 +43,7 @@ option's rule without its condition; the project's licence from a field a comman
 old version, the dependencies', a suggestion, a file moved aside, reserved rights, a vendored
 library's).
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
-`_z6` to `_z9`, `_z11` to `_z13` and `_z11b`) are written in the host's own transcript format
+`_z6` to `_z9`, `_z11` to `_z13`, `_z11b` and `_z11c`) are written in the host's own transcript format
 and go through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key);
 then every memory and every line of the session-start text is held against the trap's `wrong`
 patterns.
@@ -100,6 +100,7 @@ from bench.wrong_trap_cases_z8 import CASES as SAID_FROM_THE_WRONG_THING
 from bench.wrong_trap_cases_z9 import CASES as SAID_FROM_THE_WRONG_THING_AGAIN
 from bench.wrong_trap_cases_z11 import CASES as JUDGED_AGAIN
 from bench.wrong_trap_cases_z11b import CASES as JUDGED_AGAIN_OTHER_SHAPES
+from bench.wrong_trap_cases_z11c import CASES as FIXTURE_LAYOUTS_AGAIN
 from bench.wrong_trap_cases_z12 import CASES as MISLEADING_BUT_TRUE
 from bench.wrong_trap_cases_z13 import CASES as LICENCE_FROM_THE_WRONG_THING
 from squirrel_core.clients import MemoryClient
@@ -141,6 +142,7 @@ TRAPS: tuple[Trap, ...] = (
     *SAID_FROM_THE_WRONG_THING_AGAIN,
     *JUDGED_AGAIN,
     *JUDGED_AGAIN_OTHER_SHAPES,
+    *FIXTURE_LAYOUTS_AGAIN,
     *MISLEADING_BUT_TRUE,
     *LICENCE_FROM_THE_WRONG_THING,
 )
@@ -158,6 +160,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z9": SAID_FROM_THE_WRONG_THING_AGAIN,
     "z11": JUDGED_AGAIN,
     "z11b": JUDGED_AGAIN_OTHER_SHAPES,
+    "z11c": FIXTURE_LAYOUTS_AGAIN,
     "z12": MISLEADING_BUT_TRUE,
     "z13": LICENCE_FROM_THE_WRONG_THING,
 }
