@@ -43,10 +43,10 @@ option's rule without its condition; the project's licence from a field a comman
 old version, the dependencies', a suggestion, a file moved aside, reserved rights, a vendored
 library's).
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
-`_z6` to `_z9`, `_z11` to `_z13`, `_z11b` and `_z11c`) are written in the host's own transcript format
-and go through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key);
-then every memory and every line of the session-start text is held against the trap's `wrong`
-patterns.
+`_z6` to `_z9`, `_z11` to `_z13`, `_z11b` and `_z11c`) are written in the host's own
+transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
+extractor, no key); then every memory and every line of the session-start text is held against
+the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.

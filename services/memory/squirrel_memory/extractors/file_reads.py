@@ -272,8 +272,13 @@ def printed_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
         output = listing_output(event)
         if output is None or event.content.get("is_error") is True:
             continue
+        folder = _listed_folder(event)
         for line in output.splitlines()[:2000]:
             word = line.strip().split(":", 1)[0]
+            if folder is not None and line.rstrip().endswith(":") and " " not in word:
+                folder = word  # `ls a b`, `ls -R a`: the names below are `a`'s
+            elif folder and "/" not in word:
+                word = f"{folder.rstrip('/')}/{word}"
             if not word or " " in word or outside_root(word, event.project_id):
                 continue
             rel = relative_path(word, event.project_id).removeprefix("./").rstrip("/")
@@ -284,6 +289,21 @@ def printed_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
                 if str(parent) != ".":
                     found.setdefault(str(parent), event.id)
     return found
+
+
+def _listed_folder(event: StoredEvent) -> str | None:
+    """For a command that is one `ls`, the folder whose entries its bare names are: its one
+    folder argument ("" for the shell's own folder); None for any other listing or search,
+    whose lines name paths whole."""
+    command = event.content.get("command")
+    parts = split_segments(command) if isinstance(command, str) else []
+    tokens = core_tokens(parts[0]) if len(parts) == 1 else []
+    if not tokens or tokens[0] != "ls":
+        return None
+    named = [t for t in tokens[1:] if not t.startswith("-")]
+    if len(named) > 1 or any(c in "".join(named) for c in "*?["):
+        return "" if len(named) > 1 else None
+    return named[0] if named and named[0] not in (".", "./") else ""
 
 
 def shown_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
