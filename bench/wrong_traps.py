@@ -36,11 +36,14 @@ reply that offers no choice of design; and a failed script whose failing step is
 mistake; and the same kinds in other shapes: a test suite's target started with a run command
 or a task named `run-tests`, a release check or a dry run, a dependency named by a package
 option, a summary taken back, a docs folder's Markdown, a look between a failure and its pass,
-a closing report of an edit that failed or was refused, a manager that only added helpers).
-Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
-`_z6`, `_z7`, `_z8` and `_z9`) are written in the host's own transcript format and go through the
-real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and
-every line of the session-start text is held against the trap's `wrong` patterns.
+a closing report of an edit that failed or was refused, a manager that only added helpers);
+and stack facts in the ecosystems the other parts hold least (a side store, an examples
+sub-project's test framework, a leftover lock file, a CI matrix's versions, a dev tool's
+framework, a job queue declared and unused).
+Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
+`_z10`) are written in the host's own transcript format and go through the real pipeline
+as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and every
+line of the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -92,6 +95,7 @@ from bench.wrong_trap_cases_z6 import CASES as FAILED_STEP_MISTAKEN
 from bench.wrong_trap_cases_z7 import CASES as SAID_FROM_TOO_LITTLE_AGAIN
 from bench.wrong_trap_cases_z8 import CASES as SAID_FROM_THE_WRONG_THING
 from bench.wrong_trap_cases_z9 import CASES as SAID_FROM_THE_WRONG_THING_AGAIN
+from bench.wrong_trap_cases_z10 import CASES as STACK_FACTS_UNSTUDIED
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -129,6 +133,7 @@ TRAPS: tuple[Trap, ...] = (
     *SAID_FROM_TOO_LITTLE_AGAIN,
     *SAID_FROM_THE_WRONG_THING,
     *SAID_FROM_THE_WRONG_THING_AGAIN,
+    *STACK_FACTS_UNSTUDIED,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -142,6 +147,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z7": SAID_FROM_TOO_LITTLE_AGAIN,
     "z8": SAID_FROM_THE_WRONG_THING,
     "z9": SAID_FROM_THE_WRONG_THING_AGAIN,
+    "z10": STACK_FACTS_UNSTUDIED,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
