@@ -416,7 +416,7 @@ OPAM_ESY_LEFTOVER = Trap(
     ),
     wrong=(
         (
-            r"\besy\b(?![^\n]*\b(?:unused|old|leftover|stale)\b)|\bnpm\b|\b(?:Node|JavaScript) (?:project|library)|OCaml\W+4\.12",
+            r"\besy\b(?![^\n]*\b(?:unused|old|leftover|stale)\b)|\bnpm\b|\b(?:Node|JavaScript) (?:project|library)|OCaml\W+4\.12(?![^\n]*\b(?:below|unused)\b)",
             "built with dune from opam; the esy package.json is unused",
         ),
     ),
