@@ -603,6 +603,493 @@ DART_TEST_ONLY_SQLITE = Trap(
     may=(r"dart test|PostgreSQL|shelf",),
 )
 
+# --- batch 2: a fix, a way to run, a release and a change said from the wrong thing ---
+
+PHOENIX_TESTS_FOR_THE_APP = Trap(
+    "phoenix-server-failed-tests-ran-instead",
+    "Elixir/Phoenix",
+    "the user asks to run the app; `mix phx.server` fails (port taken) and the LiveView tests run instead",
+    one_session(
+        "/home/noor/src/signup_flow",
+        Ask("Run the app locally and check the signup page still works."),
+        Run(
+            "mix phx.server",
+            "[error] Running SignupFlowWeb.Endpoint with Bandit 1.5.7 at http failed, port 4000 already in use\n** (EXIT) shutdown: failed to start child: SignupFlowWeb.Endpoint\n    ** (EXIT) :eaddrinuse",
+            1,
+        ),
+        Run(
+            "mix test test/signup_flow_web/live/signup_live_test.exs",
+            "Running ExUnit with seed: 1200, max_cases: 8\n\n.........\nFinished in 0.6 seconds (0.6s async, 0.0s sync)\n9 tests, 0 failures",
+        ),
+        Say(
+            "Port 4000 is taken by another process, so the server didn't start; the signup LiveView tests pass (9)."
+        ),
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|to run it locally|run the app)[^\n]*mix test",
+            "`mix test` ran the tests; the app starts with `mix phx.server`",
+        ),
+        (
+            r"mix test[^\n]*(?:instead worked|fixed)",
+            "the tests passing did not start the server",
+        ),
+    ),
+)
+
+GRADLE_REFRESH_NOT_THE_FIX = Trap(
+    "gradle-refresh-dependencies-not-the-fix",
+    "Kotlin/Gradle/Ktor",
+    "a dependency from the company repository does not resolve; `--refresh-dependencies` fails too; the user connects the VPN and the build passes",
+    one_session(
+        "/home/noor/src/ledger-sync",
+        Ask("Build fails for me this morning, can you take a look?"),
+        Run(
+            "./gradlew build",
+            "> Could not resolve all files for configuration ':compileClasspath'.\n   > Could not resolve com.acme:money-kt:4.2.0.\n     > Could not GET 'https://nexus.internal.acme.dev/repository/maven/com/acme/money-kt/4.2.0/money-kt-4.2.0.pom'.\n        > nexus.internal.acme.dev: Name or service not known\n\nBUILD FAILED in 3s",
+            1,
+        ),
+        Run(
+            "./gradlew build --refresh-dependencies",
+            "> Could not resolve com.acme:money-kt:4.2.0.\n     > nexus.internal.acme.dev: Name or service not known\n\nBUILD FAILED in 4s",
+            1,
+        ),
+        Say("The company Nexus doesn't resolve from here; are you on the VPN?"),
+        Ask("oh, VPN was off. connected now, try again"),
+        Run(
+            "./gradlew build",
+            "> Task :compileKotlin\n> Task :test\n\nBUILD SUCCESSFUL in 1m 12s\n9 actionable tasks: 9 executed",
+        ),
+        Say("Builds and tests pass now that Nexus is reachable."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"--refresh-dependencies[^\n]*(?:fix|work|resolv)|(?:running|after|with) `[^`]*--refresh-dependencies",
+            "refreshing failed as well; the VPN fixed it",
+        ),
+    ),
+    may=(r"VPN|Nexus",),
+)
+
+SBT_CLEAN_NOT_THE_FIX = Trap(
+    "sbt-clean-before-the-real-fix",
+    "Scala/sbt",
+    "`sbt test` fails on a real bug; `sbt clean` changes nothing; an edit fixes it",
+    one_session(
+        "/home/noor/src/rates",
+        Ask("sbt test is failing on main, fix it"),
+        Run(
+            "sbt test",
+            '[info] rates.ConvertSpec:\n[info] - converts EUR to USD *** FAILED ***\n[info]   BigDecimal("1.0850") did not equal BigDecimal("1.09") (ConvertSpec.scala:14)\n[error] Failed: Total 22, Failed 1, Errors 0, Passed 21\n[error] (Test / test) sbt.TestsFailedException: Tests unsuccessful',
+            1,
+        ),
+        Run("sbt clean", "[success] Total time: 0 s"),
+        Run(
+            "sbt test",
+            '[info] - converts EUR to USD *** FAILED ***\n[info]   BigDecimal("1.0850") did not equal BigDecimal("1.09") (ConvertSpec.scala:14)\n[error] Failed: Total 22, Failed 1, Errors 0, Passed 21',
+            1,
+        ),
+        Read(
+            "src/main/scala/rates/Convert.scala",
+            "  def apply(amount: BigDecimal, rate: BigDecimal): BigDecimal =\n    amount * rate\n",
+        ),
+        Edit(
+            "src/main/scala/rates/Convert.scala",
+            "    amount * rate\n",
+            "    (amount * rate).setScale(2, BigDecimal.RoundingMode.HALF_EVEN)\n",
+        ),
+        Run(
+            "sbt test",
+            "[info] - converts EUR to USD\n[info] Passed: Total 22, Failed 0, Errors 0, Passed 22\n[success] Total time: 11 s",
+        ),
+        Say("The conversion wasn't rounded to cents; it is now, and all 22 tests pass."),
+    ),
+    wrong=(
+        (
+            r"sbt clean[^\n]*(?:fix|work)|(?:running|after|with) `sbt clean`",
+            "`sbt clean` changed nothing; the rounding edit fixed it",
+        ),
+    ),
+    may=(r"sbt test",),
+)
+
+DOTNET_PRE_RELEASE_CHECKS = Trap(
+    "dotnet-pre-release-checks-not-the-release",
+    "C#/.NET",
+    "RELEASING.md lists checks to run before tagging; a tag push publishes through CI",
+    one_session(
+        "/home/noor/src/Tally",
+        Ask("Go through the pre-release checks for 2.3.0."),
+        Read(
+            "RELEASING.md",
+            "# Releasing\n\nBefore tagging, check:\n\n1. `dotnet build -c Release` is clean (warnings are errors).\n2. `dotnet test -c Release` passes.\n3. `dotnet pack -c Release --no-build -o out` produces Tally.2.3.0.nupkg.\n4. CHANGELOG.md has the version's section.\n\nThen push a `v2.3.0` tag: the `publish` workflow pushes the package to NuGet.\n",
+        ),
+        Run("dotnet build -c Release", "Build succeeded.\n    0 Warning(s)\n    0 Error(s)"),
+        Run(
+            "dotnet test -c Release",
+            "Passed!  - Failed:     0, Passed:   188, Skipped:     0, Total:   188, Duration: 3 s - Tally.Tests.dll (net8.0)",
+        ),
+        Run(
+            "dotnet pack -c Release --no-build -o out",
+            "  Successfully created package '/home/noor/src/Tally/out/Tally.2.3.0.nupkg'.",
+        ),
+        Run("grep -n '## 2.3.0' CHANGELOG.md", "3:## 2.3.0 (unreleased)"),
+        Say(
+            "All four checks pass: Release build clean, 188 tests, Tally.2.3.0.nupkg packs, CHANGELOG has 2.3.0. Ready for you to push the tag."
+        ),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:to release|to publish|release (?:steps|procedure)|(?:is|are) (?:released|published) (?:by|with))[^\n]*dotnet (?:build|test|pack)",
+            "the checks come before the release; pushing the tag publishes",
+        ),
+    ),
+)
+
+HEX_PUBLISH_DRY_RUN = Trap(
+    "hex-publish-dry-run-not-release",
+    "Elixir",
+    "`mix hex.publish --dry-run` lists the package's files; nothing is published",
+    one_session(
+        "/home/noor/src/slugger",
+        Ask("Which files would go into the hex package? Don't publish."),
+        Run(
+            "mix hex.publish --dry-run",
+            "Building slugger 0.5.0\n  Dependencies:\n    unicode_util_compat ~> 0.7 (app: unicode_util_compat)\n  App: slugger\n  Name: slugger\n  Files:\n    lib\n    lib/slugger.ex\n    mix.exs\n    README.md\n    LICENSE\n  Version: 0.5.0\n  Build tools: mix\n  Description: Slugs from any text\n  Licenses: MIT\n\nPackage checksum: 9f3c…\nThis is a dry run, the package was not published",
+        ),
+        Say(
+            "Five files go in: lib/slugger.ex, mix.exs, README.md, LICENSE (and the lib folder). Nothing was published."
+        ),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"(?:to release|to publish|release (?:steps|procedure)|(?:is|are) (?:released|published) (?:by|with))[^\n]*--dry-run",
+            "a dry run publishes nothing",
+        ),
+    ),
+)
+
+REBAR_BUMP_THAT_DID_NOTHING = Trap(
+    "rebar3-version-bump-changed-nothing",
+    "Erlang/rebar3",
+    "a `sed -i` bump matches nothing (the version was 1.2.1, not 1.2.0); the user says the diff is empty and keeps it",
+    one_session(
+        "/home/noor/src/statsd_erl",
+        Ask("Bump the app version to 1.3.0."),
+        Run(
+            'sed -i \'s/{vsn, "1.2.0"}/{vsn, "1.3.0"}/\' src/statsd_erl.app.src',
+            "",
+        ),
+        Say("Bumped the version to 1.3.0 in `src/statsd_erl.app.src`."),
+        Ask("git diff is empty, it was 1.2.1. leave it, I'll do the bump in the release PR"),
+        Run("git diff --stat", ""),
+        Run(
+            "grep vsn src/statsd_erl.app.src",
+            '  {vsn, "1.2.1"},',
+        ),
+        Say("Right: the version is still 1.2.1 and nothing changed."),
+    ),
+    wrong=(
+        (
+            r"(?:bumped|version (?:is|now)|now at)[^\n]*1\.3\.0|1\.3\.0[^\n]*(?:bumped|in `src)",
+            "nothing changed: the version is still 1.2.1",
+        ),
+    ),
+)
+
+TERRAFORM_APPLY_REFUSED = Trap(
+    "terraform-apply-refused-atlantis-applies",
+    "Terraform",
+    "`terraform plan` shows the change; `terraform apply` is refused: the user applies through Atlantis",
+    one_session(
+        "/home/noor/src/platform-infra",
+        Ask("Move the worker pool to m7i.large in staging."),
+        Edit(
+            "staging/workers.tf",
+            '  instance_type = "m6i.large"\n',
+            '  instance_type = "m7i.large"\n',
+        ),
+        Run(
+            "cd staging && terraform plan",
+            '  # aws_launch_template.workers will be updated in-place\n  ~ instance_type = "m6i.large" -> "m7i.large"\n\nPlan: 0 to add, 1 to change, 0 to destroy.',
+        ),
+        Refused(
+            "cd staging && terraform apply -auto-approve",
+            "no, never apply from a laptop, Atlantis applies after the PR is approved",
+        ),
+        Say("Understood. The change is in `staging/workers.tf`; the plan shows 1 in-place change."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"`(?:cd staging && )?terraform apply(?![^\n]*\b(?:refused|never|don't|do not|not|Atlantis|laptop)\b)",
+            "the user refused `terraform apply`: Atlantis applies after review",
+        ),
+        (r"\b(?:applied|was applied)\b(?![^\n]*\bAtlantis\b)", "nothing was applied"),
+    ),
+    may=(r"Atlantis",),
+)
+
+NIX_FLAKE_SHOW_LOOK = Trap(
+    "nix-flake-show-is-no-fix",
+    "Nix flakes",
+    "`cargo build` fails outside the dev shell (no C compiler); `nix flake show` only looks; `nix develop -c cargo build` works",
+    one_session(
+        "/home/noor/src/ripmail",
+        Ask("Build it."),
+        Run(
+            "cargo build",
+            'error: linker `cc` not found\n  |\n  = note: No such file or directory (os error 2)\n\nerror: could not compile `ripmail` (bin "ripmail") due to 1 previous error',
+            101,
+        ),
+        Run(
+            "nix flake show",
+            "git+file:///home/noor/src/ripmail\n├───devShells\n│   └───x86_64-linux\n│       └───default: development environment 'nix-shell'\n└───packages\n    └───x86_64-linux\n        └───default: package 'ripmail-0.7.0'",
+        ),
+        Run(
+            "nix develop -c cargo build",
+            "   Compiling ripmail v0.7.0 (/home/noor/src/ripmail)\n    Finished `dev` profile [unoptimized + debuginfo] target(s) in 41.20s",
+        ),
+        Say("The toolchain lives in the flake's dev shell: `nix develop -c cargo build` builds."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"nix flake show[^\n]*(?:fix|work)|(?:running|after) `nix flake show",
+            "`nix flake show` only listed the outputs",
+        ),
+    ),
+    may=(r"nix develop",),
+)
+
+DENO_SUMMARY_CORRECTED = Trap(
+    "deno-cli-not-a-fresh-app",
+    "Deno",
+    "the assistant calls the project a Fresh web app; the user says it is a CLI and Fresh is only its docs site",
+    one_session(
+        "/home/noor/src/tzconv",
+        Ask("Add a --json flag to the convert command."),
+        Run("ls", "README.md\ndeno.json\nmain.ts\nsite\nsrc\ntests\n"),
+        Say("This looks like a Fresh web app (I see `site/` with routes)."),
+        Ask("no, it's a CLI. fresh is just the docs site under site/"),
+        Read(
+            "src/convert.ts",
+            "export function convert(args: Args) {\n  const out = toZone(args.time, args.to);\n  console.log(format(out));\n}\n",
+        ),
+        Edit(
+            "src/convert.ts",
+            "  console.log(format(out));\n",
+            "  console.log(args.json ? JSON.stringify({ time: out.toISOString(), zone: args.to }) : format(out));\n",
+        ),
+        Run(
+            "deno test -A tests/",
+            "running 12 tests from ./tests/convert_test.ts\n...\nok | 12 passed | 0 failed (88ms)",
+        ),
+        Say("Added `--json`; the 12 tests pass."),
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:site|docs?)\b)[^\n]*\b(?:Fresh|web app)\b",
+            "a CLI; Fresh is only the docs site",
+        ),
+    ),
+    may=(r"deno test",),
+)
+
+LEIN_RUN_TEST_RUNNER = Trap(
+    "lein-run-starts-the-test-runner",
+    "Clojure/Leiningen",
+    "`lein run -m kaocha.runner` starts the test runner through the run task",
+    one_session(
+        "/home/noor/src/invoicer",
+        Ask("Run the kaocha suite."),
+        Read(
+            "project.clj",
+            '(defproject invoicer "0.4.0"\n  :dependencies [[org.clojure/clojure "1.11.3"]\n                 [ring/ring-jetty-adapter "1.12.1"]]\n  :main invoicer.main\n  :profiles {:dev {:dependencies [[lambdaisland/kaocha "1.91.1392"]]}})\n',
+        ),
+        Run(
+            "lein run -m kaocha.runner",
+            "[(...........)(.......)]\n18 tests, 41 assertions, 0 failures.",
+        ),
+        Say("The kaocha suite passes: 18 tests."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|to run it)[^\n]*kaocha",
+            "`lein run -m kaocha.runner` runs the tests; `lein run` starts the app",
+        ),
+    ),
+    may=(r"kaocha",),
+)
+
+CABAL_RUN_TEST_SUITE = Trap(
+    "cabal-run-of-a-test-suite",
+    "Haskell/cabal",
+    "`cabal run test:golden` runs a golden test suite through the run command",
+    one_session(
+        "/home/noor/src/pandoc-lint",
+        Ask("Run the golden tests and accept the new output for the table case."),
+        Run(
+            "cabal run test:golden -- --accept -p '/table/'",
+            "Build profile: -w ghc-9.8.2 -O1\nRunning test:golden\ngolden\n  table: OK (accepted)\n\nAll 1 tests passed (0.02s)",
+        ),
+        Run(
+            "cabal run test:golden",
+            "golden\n  table:   OK\n  lists:   OK\n  quotes:  OK\n\nAll 31 tests passed (0.21s)",
+        ),
+        Say("Accepted the table output; all 31 golden tests pass."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|to run it)[^\n]*test:golden",
+            "`cabal run test:golden` runs a test suite, not the app",
+        ),
+    ),
+)
+
+CARTON_NOT_CPANM = Trap(
+    "carton-after-cpanm-failed",
+    "Perl/Carton",
+    "`cpanm --installdeps .` fails writing the system perl; `carton install` and `carton exec prove` work",
+    one_session(
+        "/home/noor/src/feedcheck",
+        Ask("Install the deps and run the tests."),
+        Run("ls", "cpanfile\ncpanfile.snapshot\nlib\nscript\nt\n"),
+        Run(
+            "cpanm --installdeps .",
+            "--> Working on .\nConfiguring /home/noor/src/feedcheck ... OK\n! Installing XML::Feed failed. See /home/noor/.cpanm/work/1733.21/build.log for details.\nCan't write to /usr/share/perl5 and /usr/local/bin: Installing modules to /home/noor/perl5\n! Bootstrap it with: cpanm --local-lib=~/perl5 local::lib",
+            1,
+        ),
+        Run(
+            "carton install",
+            "Installing modules using /home/noor/src/feedcheck/cpanfile (deployment mode)\nComplete! Modules were installed into /home/noor/src/feedcheck/local",
+        ),
+        Run(
+            "carton exec prove -lr t",
+            "t/00-load.t ... ok\nt/parse.t ..... ok\nt/fetch.t ..... ok\nAll tests successful.\nFiles=3, Tests=36,  2 wallclock secs\nResult: PASS",
+        ),
+        Say(
+            "The project pins its modules with Carton (`cpanfile.snapshot`); installed into `local/` and all 36 tests pass."
+        ),
+    ),
+    wrong=(
+        (
+            r"^(?:To|Before)[^\n]*`cpanm --installdeps",
+            "`cpanm --installdeps .` failed; the project installs with Carton",
+        ),
+        (
+            r"\bcpanm\b[^\n]*(?:package manager|installs? (?:the )?(?:dependencies|modules))(?![^\n]*fail)",
+            "the project's modules install with Carton",
+        ),
+    ),
+    may=(r"carton (?:install|exec)",),
+)
+
+PERL_VERSION_MATRIX = Trap(
+    "perl-version-pinned-ci-matrix-older",
+    "Perl",
+    "`.perl-version` pins 5.38.2; CI also tests 5.32 and 5.36",
+    one_session(
+        "/home/noor/src/mailgate",
+        Ask("The 5.32 job fails on CI, what's going on?"),
+        Run("cat .perl-version", "5.38.2"),
+        Read(
+            ".github/workflows/test.yml",
+            "jobs:\n  test:\n    strategy:\n      matrix:\n        perl: ['5.32', '5.36', '5.38']\n    steps:\n      - uses: shogo82148/actions-setup-perl@v1\n        with:\n          perl-version: ${{ matrix.perl }}\n      - run: cpanm --installdeps --notest .\n      - run: prove -lr t\n",
+        ),
+        Run(
+            "gh run view --log-failed | tail -3",
+            'test (5.32)\tprove\tt/route.t ... Feature "signatures" is experimental at lib/Mailgate/Route.pm line 4.\ntest (5.32)\tprove\tt/route.t ... Dubious, test returned 255',
+        ),
+        Say(
+            "On 5.32 signatures are still experimental and warnings are fatal in Route.pm; adding `no warnings 'experimental::signatures'` fixes the 5.32 job."
+        ),
+        Edit(
+            "lib/Mailgate/Route.pm",
+            "use feature 'signatures';\n",
+            "use feature 'signatures';\nno warnings 'experimental::signatures';\n",
+        ),
+        Run(
+            "prove -lr t",
+            "All tests successful.\nFiles=5, Tests=48,  1 wallclock secs\nResult: PASS",
+        ),
+        Say("Fixed; tests pass locally on 5.38.2."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"\bPerl\W+(?:version\W+)?5\.3[26]\b(?![^\n]*\b(?:job|matrix|CI|also|fails?|failed|experimental)\b)",
+            "the project pins Perl 5.38.2; 5.32 and 5.36 are CI jobs",
+        ),
+    ),
+    may=(r"prove -lr t|5\.38",),
+)
+
+DART_CODEGEN_BEFORE_RUN = Trap(
+    "dart-server-codegen-before-run",
+    "Dart server",
+    "`dart run bin/server.dart` fails on a missing generated file; `build_runner build` then the server starts",
+    one_session(
+        "/home/noor/src/menu_api",
+        Ask("Start the server so I can try the new /menus route."),
+        Run(
+            "dart run bin/server.dart",
+            "lib/models/menu.dart:5:6: Error: Error when reading 'lib/models/menu.g.dart': No such file or directory\npart 'menu.g.dart';\n     ^",
+            254,
+        ),
+        Run(
+            "dart run build_runner build --delete-conflicting-outputs",
+            "[INFO] Generating build script completed, took 312ms\n[INFO] Running build completed, took 6.1s\n[INFO] Succeeded after 6.2s with 4 outputs (8 actions)",
+        ),
+        Run(
+            "dart run bin/server.dart",
+            "Serving at http://0.0.0.0:8080",
+        ),
+        Say("The JSON models are generated; after `build_runner build` the server is up on :8080."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the (?:app|server)|to run the server)[^\n]*`dart run build_runner[^`]*`\.?$",
+            "`build_runner` generates code; the server starts with `dart run bin/server.dart`",
+        ),
+    ),
+    may=(r"build_runner",),
+)
+
+ZIG_MIN_VERSION_VS_SHELL = Trap(
+    "zig-minimum-version-not-the-shell-dev-build",
+    "Zig",
+    "`build.zig.zon` sets `minimum_zig_version` 0.13.0; the shell's `zig version` is a 0.14 dev build",
+    one_session(
+        "/home/noor/src/kvlite",
+        Ask("Run the tests."),
+        Run("zig version", "0.14.0-dev.1951+857383689"),
+        Read(
+            "build.zig.zon",
+            '.{\n    .name = "kvlite",\n    .version = "0.2.0",\n    .minimum_zig_version = "0.13.0",\n    .paths = .{ "build.zig", "build.zig.zon", "src" },\n}\n',
+        ),
+        Run(
+            "zig build test --summary all",
+            "Build Summary: 3/3 steps succeeded; 27/27 tests passed\ntest success\n+- run test 27 passed 4ms MaxRSS:1M",
+        ),
+        Say("27 of 27 pass."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"\bZig\W+(?:version\W+)?0\.14\b",
+            "the project's floor is Zig 0.13.0; 0.14 dev is one machine's compiler",
+        ),
+    ),
+    may=(r"zig build test",),
+)
+
 CASES: tuple[Trap, ...] = (
     ECTO_SIDE_MONGO,
     OBAN_DECLARED_UNUSED,
@@ -619,4 +1106,19 @@ CASES: tuple[Trap, ...] = (
     TOFU_NOT_TERRAFORM,
     DOTNET_SAMPLES_NUNIT,
     DART_TEST_ONLY_SQLITE,
+    PHOENIX_TESTS_FOR_THE_APP,
+    GRADLE_REFRESH_NOT_THE_FIX,
+    SBT_CLEAN_NOT_THE_FIX,
+    DOTNET_PRE_RELEASE_CHECKS,
+    HEX_PUBLISH_DRY_RUN,
+    REBAR_BUMP_THAT_DID_NOTHING,
+    TERRAFORM_APPLY_REFUSED,
+    NIX_FLAKE_SHOW_LOOK,
+    DENO_SUMMARY_CORRECTED,
+    LEIN_RUN_TEST_RUNNER,
+    CABAL_RUN_TEST_SUITE,
+    CARTON_NOT_CPANM,
+    PERL_VERSION_MATRIX,
+    DART_CODEGEN_BEFORE_RUN,
+    ZIG_MIN_VERSION_VS_SHELL,
 )
