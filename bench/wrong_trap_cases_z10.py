@@ -866,7 +866,7 @@ NIX_FLAKE_SHOW_LOOK = Trap(
 )
 
 DENO_SUMMARY_CORRECTED = Trap(
-    "deno-cli-not-a-fresh-app",
+    "deno-cli-with-a-docs-site",
     "Deno",
     "the assistant calls the project a Fresh web app; the user says it is a CLI and Fresh is only its docs site",
     one_session(
