@@ -2,10 +2,10 @@
 command started on a test target, and a release or deploy rehearsed, not done.
 
 - A run command (`cargo run`, `go run`, `dotnet run`) started on a target its own words call a
-  test suite (`--bin conformance`, `./cmd/e2e`, `--project tests/Api.IntegrationChecks`) runs
-  that suite, not the app. Only the target is read: the words before `--`, the value of a
-  target option, and the first word that is no option; what is passed to the program (`--
-  --config tests/fixture.toml`) is the app's input.
+  test suite (`--bin conformance`, `./cmd/e2e`, `--project tests/Api.IntegrationChecks`) or
+  a test runner (`-m kaocha.runner`) runs that suite, not the app. Only the target is read:
+  the words before `--`, the value of a target option, and the first word that is no option;
+  what is passed to the program (`-- --config tests/fixture.toml`) is the app's input.
 - A release or deploy given a rehearsal option (`--dry-run`, `--snapshot`, `-DdryRun=true`,
   `--skip=publish`, `--check`) checks what would be published and publishes nothing.
 """
@@ -19,6 +19,9 @@ from collections.abc import Sequence
 _TEST_WORDS = frozenset(
     {"test", "tests", "testing", "e2e", "integration", "conformance", "smoke", "acceptance"}
     | {"spec", "specs", "testsuite", "harness"}
+    # Test runners a run command can be given as its main (`lein run -m kaocha.runner`).
+    | {"kaocha", "eftest", "midje", "pytest", "unittest", "nose2", "jest", "vitest", "mocha"}
+    | {"rspec", "minitest", "junit", "testng", "xunit", "nunit", "hspec", "tasty", "alcotest"}
 )
 #: Options whose value names what a run command starts.
 _TARGET_OPTIONS = frozenset(

@@ -17,6 +17,8 @@ from squirrel_core.commands import classify_command, task_purpose
         "go run ./cmd/e2e -broker localhost:4222",
         "dotnet run --project tests/Billing.IntegrationChecks",
         "cargo run -p smoke-tests",
+        "lein run -m kaocha.runner",  # a test runner as the run command's main
+        "lein run -m eftest.runner --multithread",
     ],
 )
 def test_a_run_command_started_on_a_test_target_is_not_the_app(command: str) -> None:
@@ -31,6 +33,8 @@ def test_a_run_command_started_on_a_test_target_is_not_the_app(command: str) -> 
         "go run . inspect /tmp/a.whl",
         "dotnet run --project src/Api",
         "cargo run --bin server",
+        "lein run -m invoicer.main",
+        "lein run -m invoicer.runner",  # a runner of the app's own
     ],
 )
 def test_a_run_command_of_the_app_stays_a_run(command: str) -> None:

@@ -12,7 +12,9 @@ after `git push`, a test run covering the failed one) in the same session, withi
   quoted (`docker compose up -d db`), whatever its purpose;
 - `formatter`: a lint or format check's own formatter ran in between (`mix format` after
   `mix format --check-formatted` failed);
-- `variant`: the same command re-run with changed arguments, nothing else changed;
+- `variant`: the same command re-run with changed arguments, nothing else changed (never
+  when the words that passed had failed before the failed variant was tried: going back to
+  them fixed nothing);
 - `claimed`: nothing seen changed, but the assistant's reply before the passing rerun says
   what it changed, naming a file or a flag (an edit made by a subagent, or lost:
   `reported_fixes.claimed_change`).
@@ -380,6 +382,16 @@ def _attribute(
         failed
     ) != typed_options(passed)
     ids = [failed.run.event_id]
+    # The passing words had failed before the failed variant was tried (`tool build`, then
+    # `tool build --refresh`, both failed, then `tool build` passed): going back to them was
+    # no fix; something else changed (a network joined, a service started).
+    plain_failed = any(
+        a.text == passed.text
+        and a.run.ok is False
+        and a.run.session_id == failed.run.session_id
+        and a.run.timestamp < start
+        for a in found[:i]
+    )
     folder = shell_folder(failed, passed, fingerprint)
     shown: tuple[str, ...]
     if folder:
@@ -404,11 +416,12 @@ def _attribute(
     elif (
         changed_args
         and not files
+        and not plain_failed
         and variant_can_fix(failed, passed, fingerprint)
         and retries(failed, passed, fingerprint)
     ):
         fix, shown, command = "variant", (), passed.text
-    elif swapped_program(failed, passed) and not files:
+    elif swapped_program(failed, passed) and not files and not plain_failed:
         # The same words with another program of its kind (`pnpm install` after `npm
         # install` failed): that program is the fix.
         fix, shown, command = "variant", (), passed.text
