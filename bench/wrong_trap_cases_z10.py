@@ -1090,6 +1090,510 @@ ZIG_MIN_VERSION_VS_SHELL = Trap(
     may=(r"zig build test",),
 )
 
+# --- batch 3: more stack facts, narrowed passes, refusals and corrections ---
+
+PAKET_LEFTOVER = Trap(
+    "dotnet-central-packages-paket-leftover",
+    "C#/.NET",
+    "packages come from NuGet through `Directory.Packages.props`; a `paket.dependencies` is left from before, and `dotnet paket restore` fails",
+    one_session(
+        "/home/noor/src/Courier",
+        Ask("Restore and build, I just cloned it."),
+        Run(
+            "ls",
+            "Courier.sln\nDirectory.Packages.props\nNuGet.config\npaket.dependencies\nsrc\ntests\n",
+        ),
+        Run(
+            "dotnet paket restore",
+            "Could not execute because the specified command or file was not found.\nPossible reasons for this include:\n  * You misspelled a built-in dotnet command.\n  * You intended to execute a .NET program, but dotnet-paket does not exist.",
+            1,
+        ),
+        Read(
+            "Directory.Packages.props",
+            '<Project>\n  <PropertyGroup>\n    <ManagePackageVersionsCentrally>true</ManagePackageVersionsCentrally>\n  </PropertyGroup>\n  <ItemGroup>\n    <PackageVersion Include="Polly" Version="8.4.1" />\n    <PackageVersion Include="Serilog" Version="4.0.1" />\n    <PackageVersion Include="NUnit" Version="4.2.2" />\n  </ItemGroup>\n</Project>\n',
+        ),
+        Run(
+            "dotnet restore && dotnet build",
+            "  Determining projects to restore...\n  Restored /home/noor/src/Courier/src/Courier/Courier.csproj (in 1.12 sec).\n  Courier -> /home/noor/src/Courier/src/Courier/bin/Debug/net8.0/Courier.dll\n\nBuild succeeded.\n    0 Warning(s)\n    0 Error(s)",
+        ),
+        Ask("yeah paket is from before we moved to central package management, I'll delete it"),
+        Say("Restored from NuGet and built cleanly."),
+    ),
+    wrong=(
+        (
+            _NOT + r"[^\n]*\bPaket\b",
+            "the project restores from NuGet with central package management; Paket is gone",
+        ),
+    ),
+    may=(r"dotnet (?:restore|build)",),
+)
+
+DENO_CI_MATRIX = Trap(
+    "deno-pinned-2-ci-matrix-1",
+    "Deno",
+    "`.dvmrc` pins Deno 2.1.4; CI still runs a v1.x job until the users move",
+    one_session(
+        "/home/noor/src/kvcache",
+        Ask("The v1.x job on CI fails on `Deno.serve` types, is that us?"),
+        Run("cat .dvmrc", "2.1.4"),
+        Read(
+            ".github/workflows/ci.yml",
+            "jobs:\n  test:\n    strategy:\n      matrix:\n        deno: [v1.x, v2.x]\n    steps:\n      - uses: denoland/setup-deno@v2\n        with:\n          deno-version: ${{ matrix.deno }}\n      - run: deno task test\n",
+        ),
+        Run(
+            "deno task test",
+            "Task test deno test -A --parallel\nrunning 31 tests from ./tests/cache_test.ts\nok | 31 passed | 0 failed (412ms)",
+        ),
+        Say(
+            "On 2.1.4 all 31 pass; the v1.x job trips over `Deno.ServeHandlerInfo`, which only 2.x exports. Either drop the v1.x job or type the handler loosely."
+        ),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"\bDeno\W+(?:version\W+)?v?1(?:\.x|\.\d+)?\b(?![^\n]*\b(?:job|matrix|CI|fails?|drop)\b)",
+            "the project pins Deno 2.1.4; v1.x is a CI job",
+        ),
+    ),
+    may=(r"deno task test|2\.1\.4",),
+)
+
+SERVANT_SCOTTY_MOCK = Trap(
+    "servant-service-scotty-mock-upstream",
+    "Haskell/stack",
+    "the service is a Servant API built with stack; `dev/mock-upstream` is a Scotty stand-in for a partner API",
+    one_session(
+        "/home/noor/src/fx-gateway",
+        Ask("Rates older than an hour should be refused with 409. Add that."),
+        Read(
+            "package.yaml",
+            "name: fx-gateway\ndependencies:\n  - base >= 4.18 && < 5\n  - servant-server\n  - warp\n  - postgresql-simple\n  - time\n\nexecutables:\n  fx-gateway:\n    main: Main.hs\n    source-dirs: app\n\ntests:\n  spec:\n    main: Spec.hs\n    source-dirs: test\n    dependencies: [hspec, hspec-wai]\n",
+        ),
+        Read(
+            "dev/mock-upstream/package.yaml",
+            "# Stands in for the partner's rate feed during local development.\nname: mock-upstream\ndependencies:\n  - base\n  - scotty\n",
+        ),
+        Edit(
+            "src/Gateway/Rates.hs",
+            "  pure rate\n",
+            "  when (diffUTCTime now (rateAt rate) > 3600) $ throwError err409\n  pure rate\n",
+        ),
+        Run(
+            "stack test",
+            "fx-gateway> test (suite: spec)\n\nGateway.Rates\n  refuses a stale rate [✔]\n  serves a fresh rate [✔]\n\nFinished in 0.0132 seconds\n14 examples, 0 failures\n\nfx-gateway> Test suite spec passed",
+        ),
+        Say("Stale rates get a 409 now; `stack test` passes (14 examples)."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:mock|dev/|stand-in|upstream)\b)[^\n]*\bScotty\b",
+            "Scotty runs only the development mock; the service is Servant",
+        ),
+    ),
+    may=(r"stack test|Servant|hspec",),
+)
+
+JOBRUNR_NOT_STARTED = Trap(
+    "jobrunr-declared-for-a-feature-not-started",
+    "Kotlin/Gradle",
+    "`org.jobrunr:jobrunr` is in the build for a planned export feature; nothing uses it yet",
+    one_session(
+        "/home/noor/src/timesheets",
+        Ask("The weekly total ignores entries that cross midnight. Fix it."),
+        Read(
+            "build.gradle.kts",
+            'dependencies {\n    implementation("io.javalin:javalin:6.3.0")\n    implementation("org.jdbi:jdbi3-kotlin:3.45.4")\n    implementation("org.postgresql:postgresql:42.7.4")\n    implementation("org.jobrunr:jobrunr:7.2.3")\n    testImplementation("io.kotest:kotest-runner-junit5:5.9.1")\n}\n',
+        ),
+        Run("grep -rn jobrunr src", "", 1),
+        Say("JobRunr is declared but nothing in `src/` uses it."),
+        Ask("yeah that's for the export feature, not started. ignore it"),
+        Edit(
+            "src/main/kotlin/timesheets/Totals.kt",
+            "    entries.filter { it.start.toLocalDate() == it.end.toLocalDate() }\n",
+            "    entries\n",
+        ),
+        Run(
+            "./gradlew test",
+            "> Task :test\n\nTotalsSpec > counts an entry crossing midnight PASSED\n\nBUILD SUCCESSFUL in 21s",
+        ),
+        Say("Entries crossing midnight are counted now; the tests pass."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            _NOT + r"[^\n]*\bJobRunr\b",
+            "JobRunr is declared for a feature not started; nothing runs jobs with it",
+        ),
+    ),
+    may=(r"Javalin|gradlew test|PostgreSQL",),
+)
+
+PHOENIX_ASSETS_NPM = Trap(
+    "phoenix-app-with-an-assets-package-json",
+    "Elixir/Phoenix",
+    "a Phoenix app whose `assets/package.json` holds a chart library; the project is Elixir, built with mix",
+    one_session(
+        "/home/noor/src/fleet_board",
+        Ask("Add a column for the last service date to the vehicles table."),
+        Run(
+            "ls",
+            "README.md\nassets\nconfig\nlib\nmix.exs\nmix.lock\npriv\ntest\n",
+        ),
+        Run("ls assets", "css\njs\npackage-lock.json\npackage.json\ntailwind.config.js\nvendor\n"),
+        Run(
+            "cd assets && npm install",
+            "added 3 packages, and audited 4 packages in 1s\n\nfound 0 vulnerabilities",
+        ),
+        Edit(
+            "lib/fleet_board_web/live/vehicle_live/index.html.heex",
+            '  <:col :let={{_id, v}} label="Plate"><%= v.plate %></:col>\n',
+            '  <:col :let={{_id, v}} label="Plate"><%= v.plate %></:col>\n  <:col :let={{_id, v}} label="Last service"><%= v.last_service_on %></:col>\n',
+        ),
+        Run(
+            "mix test",
+            "Running ExUnit with seed: 7781, max_cases: 8\n\n..........................\nFinished in 1.2 seconds (0.5s async, 0.7s sync)\n26 tests, 0 failures",
+        ),
+        Say("Added the column; `mix test` passes (26)."),
+    ),
+    wrong=(
+        (
+            r"\b(?:JavaScript|TypeScript|Node(?:\.js)?) (?:project|app)\b|^(?![^\n]*\bassets\b)[^\n]*\bnpm\b[^\n]*package manager",
+            "an Elixir app; npm only installs the assets' packages",
+        ),
+    ),
+    may=(r"mix test|Phoenix",),
+)
+
+TERRAFORM_PYTHON_HELPER = Trap(
+    "terraform-repo-with-a-python-helper",
+    "Terraform",
+    "a Terraform repository keeps a small Python helper under `scripts/` with its own `pyproject.toml`",
+    one_session(
+        "/home/noor/src/dns-zones",
+        Ask("Add a CNAME for status.example.org pointing at our status page provider."),
+        Run("ls", "README.md\nmain.tf\nproviders.tf\nscripts\nzones\n"),
+        Run("ls scripts", "pyproject.toml\nzone_diff.py\n"),
+        Edit(
+            "zones/example_org.tf",
+            '\nresource "cloudflare_record" "www" {\n',
+            '\nresource "cloudflare_record" "status" {\n  zone_id = local.zone_id\n  name    = "status"\n  type    = "CNAME"\n  content = "statuspage.provider.io"\n  proxied = false\n}\n\nresource "cloudflare_record" "www" {\n',
+        ),
+        Run("terraform fmt -check -recursive", ""),
+        Run(
+            "terraform validate",
+            "Success! The configuration is valid.",
+        ),
+        Run(
+            "cd scripts && uv run zone_diff.py ../zones",
+            "+ status CNAME statuspage.provider.io",
+        ),
+        Say("Added the CNAME; `terraform validate` passes and the diff shows one new record."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"\bPython (?:project|library|package|app)\b|written in Python|managed with uv|\buv\b[^\n]*package manager",
+            "a Terraform repository; Python is one helper script's",
+        ),
+    ),
+    may=(r"terraform (?:validate|fmt)",),
+)
+
+DOTNET_FILTER_NOT_THE_FIX = Trap(
+    "dotnet-test-filter-skipped-the-failures",
+    "C#/.NET",
+    "`dotnet test` fails on integration tests (no database); a run filtered to other categories passes, fixing nothing",
+    one_session(
+        "/home/noor/src/Orders",
+        Ask("Are the tests green?"),
+        Run(
+            "dotnet test",
+            "  Failed Orders.Tests.Integration.OrderRepositoryTests.Saves_order [2 s]\n  Error Message:\n   Npgsql.NpgsqlException : Failed to connect to 127.0.0.1:5432\n\nFailed!  - Failed:     6, Passed:   120, Skipped:     0, Total:   126, Duration: 9 s - Orders.Tests.dll (net8.0)",
+            1,
+        ),
+        Run(
+            'dotnet test --filter "Category!=Integration"',
+            "Passed!  - Failed:     0, Passed:   120, Skipped:     0, Total:   120, Duration: 2 s - Orders.Tests.dll (net8.0)",
+        ),
+        Say(
+            "The 120 unit tests pass; the 6 integration tests need PostgreSQL on localhost:5432, which isn't running here."
+        ),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"--filter[^\n]*(?:worked|fixed)|(?:worked|fixed)[^\n]*--filter",
+            "the filter left the failing tests out; nothing was fixed",
+        ),
+        (
+            r"(?:to run the tests|tests? (?:are )?run with)[^\n]*--filter",
+            "a run filtered to some categories is not how the tests run",
+        ),
+    ),
+)
+
+MIX_EXCLUDE_NOT_THE_FIX = Trap(
+    "mix-test-exclude-skipped-the-failures",
+    "Elixir",
+    "`mix test` fails on tests tagged `:external` (no network); `mix test --exclude external` passes",
+    one_session(
+        "/home/noor/src/geocode_ex",
+        Ask("run the tests"),
+        Run(
+            "mix test",
+            "  1) test reverse geocodes a point (GeocodeEx.ClientTest)\n     test/geocode_ex/client_test.exs:18\n     ** (Mint.TransportError) non-existing domain\n\nFinished in 2.1 seconds (2.1s async, 0.0s sync)\n41 tests, 3 failures",
+            2,
+        ),
+        Run(
+            "mix test --exclude external",
+            "Excluding tags: [:external]\n\n......................................\nFinished in 0.4 seconds (0.4s async, 0.0s sync)\n41 tests, 0 failures, 3 excluded",
+        ),
+        Say(
+            "38 pass; the 3 `:external` tests call the live geocoder and fail without network here."
+        ),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"--exclude external[^\n]*(?:worked|fixed)|(?:worked|fixed)[^\n]*--exclude external",
+            "excluding the failing tests fixed nothing",
+        ),
+        (
+            r"(?:to run the tests|tests? (?:are )?run with)[^\n]*--exclude external",
+            "a run that leaves tests out is not how the tests run",
+        ),
+    ),
+)
+
+OPAM_GLOBAL_REFUSED = Trap(
+    "opam-install-refused-local-switch",
+    "OCaml/opam",
+    "`opam install . --deps-only` into the global switch is refused; a local switch is made instead",
+    one_session(
+        "/home/noor/src/irc_bot",
+        Ask("Set it up so I can build it."),
+        Refused(
+            "opam install . --deps-only --with-test",
+            "no, don't install into my default switch. make a local one",
+        ),
+        Run(
+            "opam switch create . 5.2.0 --deps-only --with-test -y",
+            '<><> Installing new switch packages <><><><><><><><><><><><><><><><><><><><>\nSwitch invariant: ["ocaml-base-compiler" {= "5.2.0"}]\n∗ installed lwt.5.7.0\n∗ installed irc-client.0.7.1\nDone.',
+        ),
+        Run("opam exec -- dune build", ""),
+        Run(
+            "opam exec -- dune test",
+            "Testing `irc_bot'.\n  [OK]          parse          0   privmsg.\nTest Successful in 0.002s. 9 tests run.",
+        ),
+        Say(
+            "A local switch (`_opam/`, OCaml 5.2.0) holds the dependencies; it builds and the 9 tests pass."
+        ),
+    ),
+    wrong=(
+        (
+            r"`opam install \. --deps-only(?![^\n]*\b(?:refused|don't|do not|not|never|local)\b)",
+            "the user refused installing into the default switch",
+        ),
+    ),
+    may=(r"opam switch create|local switch",),
+)
+
+CABAL_RELEASE_CHECKS = Trap(
+    "cabal-check-and-sdist-before-upload",
+    "Haskell/cabal",
+    "the user asks for the checks before a Hackage upload; `cabal check` and `cabal sdist` run; nothing is uploaded",
+    one_session(
+        "/home/noor/src/tiny-toml",
+        Ask("Run the pre-upload checks for Hackage, I'll upload myself."),
+        Run("cabal check", "No errors or warnings could be found in the package."),
+        Run(
+            "cabal sdist",
+            "Wrote tarball sdist to\n/home/noor/src/tiny-toml/dist-newstyle/sdist/tiny-toml-0.3.1.tar.gz",
+        ),
+        Run(
+            "cabal test",
+            "Test suite spec: PASS\n1 of 1 test suites (1 of 1 test cases) passed.",
+        ),
+        Say(
+            "`cabal check` is clean, the sdist builds (tiny-toml-0.3.1.tar.gz) and the tests pass. Ready for your upload."
+        ),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:to release|to publish|to upload|release (?:steps|procedure)|(?:is|are) (?:released|published|uploaded) (?:by|with))[^\n]*cabal (?:check|sdist|test)",
+            "these are checks before the upload; the user uploads",
+        ),
+    ),
+)
+
+KMP_SUMMARY_CORRECTED = Trap(
+    "kmp-library-not-an-android-app",
+    "Kotlin Multiplatform",
+    "the assistant calls the repository an Android app; the user says it is a Kotlin Multiplatform library and `sample-android/` is its sample",
+    one_session(
+        "/home/noor/src/units-kmp",
+        Ask("Add a conversion from knots to km/h."),
+        Run("ls", "README.md\nbuild.gradle.kts\nsample-android\nsettings.gradle.kts\nunits\n"),
+        Say("This is an Android app with a `units` module."),
+        Ask("no, it's a multiplatform library. sample-android is just the demo app"),
+        Edit(
+            "units/src/commonMain/kotlin/units/Speed.kt",
+            "fun Speed.toKmh(): Double = when (unit) {\n",
+            "fun Speed.toKmh(): Double = when (unit) {\n    SpeedUnit.KNOTS -> value * 1.852\n",
+        ),
+        Run(
+            "./gradlew :units:allTests",
+            "> Task :units:jvmTest\n> Task :units:iosSimulatorArm64Test\n> Task :units:allTests\n\nBUILD SUCCESSFUL in 1m 31s",
+        ),
+        Say("Added knots; `:units:allTests` passes on every target."),
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:sample|demo)\b)[^\n]*\bAndroid app\b",
+            "a Kotlin Multiplatform library; the Android app is its sample",
+        ),
+    ),
+    may=(r"allTests",),
+)
+
+NIX_PIN_REFUSED = Trap(
+    "nixpkgs-pin-refused-closing-report-says-pinned",
+    "Nix flakes",
+    "the assistant's `sed -i` to pin nixpkgs to 24.05 is refused; the closing report still says it is pinned",
+    one_session(
+        "/home/noor/src/homelab",
+        Ask("Can you make the flake build again? something in unstable broke grafana"),
+        Run(
+            "nix build .#nixosConfigurations.nas.config.system.build.toplevel",
+            "error: builder for '/nix/store/9x…-grafana-11.3.0.drv' failed with exit code 1;\n       last 1 log lines:\n       > go: github.com/grafana/grafana-plugin-sdk-go@v0.251.0: missing go.sum entry",
+            1,
+        ),
+        Refused(
+            "sed -i 's|nixos-unstable|nixos-24.05|' flake.nix",
+            "no, stay on unstable",
+        ),
+        Say("Pinned nixpkgs to 24.05 in flake.nix so grafana builds from the stable channel."),
+        Ask("I said no, flake.nix is unchanged. I'll wait for the fix upstream"),
+        Run("git diff --stat", ""),
+    ),
+    wrong=(
+        (
+            r"(?:pinned|pins?|on|uses?)[^\n]*(?:nixos-)?24\.05(?![^\n]*\b(?:refused|no|not|stay)\b)",
+            "flake.nix is unchanged; the user stays on unstable",
+        ),
+    ),
+)
+
+ECTO_SQLITE_COMPOSE_POSTGRES = Trap(
+    "ecto-sqlite-app-compose-postgres-for-metabase",
+    "Elixir/Ecto",
+    "the app's Repo uses `Ecto.Adapters.SQLite3`; a compose file's PostgreSQL is Metabase's own store",
+    one_session(
+        "/home/noor/src/garden_log",
+        Ask("Watering events from the last week don't show on the dashboard. Why?"),
+        Read(
+            "lib/garden_log/repo.ex",
+            "defmodule GardenLog.Repo do\n  use Ecto.Repo, otp_app: :garden_log, adapter: Ecto.Adapters.SQLite3\nend\n",
+        ),
+        Read(
+            "docker-compose.yml",
+            "# Metabase for ad-hoc charts; it keeps its own settings in the postgres below.\nservices:\n  metabase:\n    image: metabase/metabase:v0.50.21\n    environment:\n      MB_DB_TYPE: postgres\n      MB_DB_HOST: metabase-db\n  metabase-db:\n    image: postgres:16\n",
+        ),
+        Read(
+            "lib/garden_log/watering.ex",
+            '  def last_week do\n    since = DateTime.add(DateTime.utc_now(), -7, :day)\n    from(w in Event, where: w.at > ^since and w.kind == "water") |> Repo.all()\n  end\n',
+        ),
+        Edit(
+            "lib/garden_log/watering.ex",
+            '    from(w in Event, where: w.at > ^since and w.kind == "water") |> Repo.all()\n',
+            "    from(w in Event, where: w.at > ^since and w.kind == :water) |> Repo.all()\n",
+        ),
+        Run(
+            "mix test",
+            "Running ExUnit with seed: 331, max_cases: 8\n\n..............\nFinished in 0.3 seconds (0.1s async, 0.2s sync)\n14 tests, 0 failures",
+        ),
+        Say(
+            "`kind` is an Ecto.Enum, so the string never matched; the query uses the atom now and the tests pass."
+        ),
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:Metabase|compose|container)\b)[^\n]*\bPostgre(?:SQL|s)\b",
+            "PostgreSQL is Metabase's own store; the app's database is SQLite",
+        ),
+    ),
+    may=(r"SQLite|mix test",),
+)
+
+MOJO_MINION_DANCER_TOOL = Trap(
+    "mojolicious-minion-dancer-replay-tool",
+    "Perl",
+    "a Mojolicious app queues work with Minion; a `tools/webhook-replay` script is a small Dancer2 app",
+    one_session(
+        "/home/noor/src/shipnotify",
+        Ask("Delivery webhooks are sent twice when the carrier retries. Make the job idempotent."),
+        Read(
+            "lib/ShipNotify.pm",
+            "sub startup ($self) {\n  $self->plugin(Minion => {Pg => $self->config->{pg}});\n  $self->minion->add_task(send_webhook => \\&ShipNotify::Task::send_webhook);\n}\n",
+        ),
+        Read(
+            "tools/webhook-replay/app.pl",
+            "#!/usr/bin/env perl\n# Replays captured webhooks at a local endpoint while debugging.\nuse Dancer2;\npost '/replay' => sub { ... };\ndance;\n",
+        ),
+        Edit(
+            "lib/ShipNotify/Task.pm",
+            "sub send_webhook ($job, $delivery_id) {\n",
+            "sub send_webhook ($job, $delivery_id) {\n  return $job->finish('already sent') if $job->app->sent->exists($delivery_id);\n",
+        ),
+        Run(
+            "prove -l t",
+            "t/task.t ..... ok\nt/routes.t ... ok\nAll tests successful.\nFiles=2, Tests=19,  1 wallclock secs\nResult: PASS",
+        ),
+        Say("The Minion task skips a delivery already sent; `prove -l t` passes."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:tools?/|replay|debug\w*)\b)[^\n]*\bDancer2?\b",
+            "Dancer2 runs only the webhook replay tool; the app is Mojolicious",
+        ),
+    ),
+    may=(r"Minion|Mojolicious|prove -l t",),
+)
+
+GRADLE_STALE_POM = Trap(
+    "gradle-build-with-a-stale-pom",
+    "Kotlin/Gradle",
+    "a Gradle project keeps a `pom.xml` from before its move; `mvn test` fails, `./gradlew test` passes",
+    one_session(
+        "/home/noor/src/geo-utils",
+        Ask("Run the tests."),
+        Run("ls", "build.gradle.kts\ngradle\ngradlew\npom.xml\nsettings.gradle.kts\nsrc\n"),
+        Run(
+            "mvn -q test",
+            "[ERROR] Failed to execute goal org.jetbrains.kotlin:kotlin-maven-plugin:1.6.21:compile (compile) on project geo-utils: Compilation failure\n[ERROR] src/main/kotlin/geo/Bearing.kt:[12,5] Unresolved reference: entries",
+            1,
+        ),
+        Run(
+            "./gradlew test",
+            "> Task :compileKotlin\n> Task :test\n\nBUILD SUCCESSFUL in 17s\n4 actionable tasks: 4 executed",
+        ),
+        Say(
+            "The `pom.xml` is on Kotlin 1.6 and no longer compiles; the Gradle build (Kotlin 2.0) passes."
+        ),
+        Ask("pom.xml is dead, we moved to gradle last year"),
+    ),
+    wrong=(
+        (
+            _NOT + r"[^\n]*(?:`mvn |\bMaven\b)",
+            "the project builds with Gradle; the pom is dead",
+        ),
+    ),
+    may=(r"gradlew test",),
+)
+
 CASES: tuple[Trap, ...] = (
     ECTO_SIDE_MONGO,
     OBAN_DECLARED_UNUSED,
@@ -1121,4 +1625,19 @@ CASES: tuple[Trap, ...] = (
     PERL_VERSION_MATRIX,
     DART_CODEGEN_BEFORE_RUN,
     ZIG_MIN_VERSION_VS_SHELL,
+    PAKET_LEFTOVER,
+    DENO_CI_MATRIX,
+    SERVANT_SCOTTY_MOCK,
+    JOBRUNR_NOT_STARTED,
+    PHOENIX_ASSETS_NPM,
+    TERRAFORM_PYTHON_HELPER,
+    DOTNET_FILTER_NOT_THE_FIX,
+    MIX_EXCLUDE_NOT_THE_FIX,
+    OPAM_GLOBAL_REFUSED,
+    CABAL_RELEASE_CHECKS,
+    KMP_SUMMARY_CORRECTED,
+    NIX_PIN_REFUSED,
+    ECTO_SQLITE_COMPOSE_POSTGRES,
+    MOJO_MINION_DANCER_TOOL,
+    GRADLE_STALE_POM,
 )
