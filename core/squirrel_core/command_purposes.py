@@ -21,7 +21,7 @@ from squirrel_core.command_launchers import (
     syntax_check,
 )
 from squirrel_core.command_roles import TASK_KEYWORDS, role_use
-from squirrel_core.command_stand_ins import names_test_target, rehearses
+from squirrel_core.command_stand_ins import names_test_target, rehearses, skips_build
 from squirrel_core.command_table import CommandUse, command_table, task_purpose
 from squirrel_core.shell_words import ENV_ASSIGNMENT
 
@@ -47,6 +47,8 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     use = _classify(words)
     if use is not None and use.purpose in ("release", "deploy") and rehearses(words[1:]):
         return None  # `npm publish --dry-run`: what would be published, nothing published
+    if use is not None and use.purpose == "build" and skips_build(words[1:]):
+        return None  # `dotnet pack --no-build`: packs what an earlier build made
     return use
 
 

@@ -8,6 +8,8 @@ command started on a test target, and a release or deploy rehearsed, not done.
   what is passed to the program (`-- --config tests/fixture.toml`) is the app's input.
 - A release or deploy given a rehearsal option (`--dry-run`, `--snapshot`, `-DdryRun=true`,
   `--skip=publish`, `--check`) checks what would be published and publishes nothing.
+- A build step told not to build (`dotnet pack --no-build`, `dotnet publish --no-build`)
+  packs or copies what an earlier build made: it is no way to build.
 """
 
 from __future__ import annotations
@@ -66,3 +68,8 @@ def names_test_target(words: Sequence[str]) -> bool:
 def rehearses(words: Sequence[str]) -> bool:
     """Whether a release's or deploy's words hold a rehearsal option (`--dry-run`)."""
     return any(_REHEARSAL.match(w) for w in words if w != "--")
+
+
+def skips_build(words: Sequence[str]) -> bool:
+    """Whether a build command's words tell it not to build (`--no-build`)."""
+    return any(w.lower() == "--no-build" for w in words if w != "--")

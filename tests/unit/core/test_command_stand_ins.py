@@ -105,3 +105,16 @@ def test_a_watch_task_says_no_purpose_and_a_release_in_check_mode_releases_nothi
     assert classify_command("./scripts/release.sh --check") is None
     use = classify_command("./scripts/release.sh")
     assert use is not None and use.purpose == "release"
+
+
+@pytest.mark.parametrize(
+    "command", ["dotnet pack -c Release --no-build -o out", "dotnet publish --no-build"]
+)
+def test_a_build_step_told_not_to_build_is_no_build(command: str) -> None:
+    assert classify_command(command) is None
+
+
+@pytest.mark.parametrize("command", ["dotnet pack -c Release -o out", "dotnet build --no-restore"])
+def test_a_build_step_that_builds_stays_a_build(command: str) -> None:
+    use = classify_command(command)
+    assert use is not None and use.purpose == "build"

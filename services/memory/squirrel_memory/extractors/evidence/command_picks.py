@@ -11,7 +11,7 @@ from squirrel_memory.extractors.evidence.attempts import Attempt
 
 #: Options that make a formatter only check (or list) what it would change.
 FORMAT_CHECK = re.compile(
-    r"\s(?:--check\S*|--diff|-l|--list\S*|--dry-run|--test|--verify-no-changes)(?:\s|=|$)"
+    r"\s(?:--?check\S*|--diff|-l|--list\S*|--dry-run|--test|--verify-no-changes)(?:\s|=|$)"
 )
 
 
@@ -29,6 +29,10 @@ def looks_only(command: str) -> bool:
 TEST_PICKERS = frozenset(
     {"-t", "-k", "-run", "--run", "--grep", "-g", "--filter", "--testNamePattern", "--tests"}
     | {"-Dtest", "-Dit.test"}
+    # Options that leave tests out by tag, name or namespace (`mix test --exclude external`,
+    # `pytest --deselect …`, `clojure -X:test :nses '[a-test]'`): a part of the suite ran.
+    | {"--exclude", "--only", "--skip", "--deselect", "--exclude-tag", "--exclude-tags"}
+    | {"--testPathPattern", "--testPathIgnorePatterns", ":nses", ":only", ":exclude"}
 )
 
 
