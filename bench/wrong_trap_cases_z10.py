@@ -1594,6 +1594,450 @@ GRADLE_STALE_POM = Trap(
     may=(r"gradlew test",),
 )
 
+# --- batch 4: cross-built versions, catalogues, watch runs, claims of a look ---
+
+SBT_CROSS_VERSIONS = Trap(
+    "sbt-cross-built-default-scala-3",
+    "Scala/sbt",
+    "`build.sbt` cross-builds for 2.13 and 3; its `scalaVersion` is 3.4.2",
+    one_session(
+        "/home/noor/src/jsonpath-s",
+        Ask(
+            "`$..name` misses names inside arrays. Fix it and run the tests for both Scala versions."
+        ),
+        Read(
+            "build.sbt",
+            'ThisBuild / crossScalaVersions := Seq("2.13.14", "3.4.2")\nThisBuild / scalaVersion := "3.4.2"\n\nlazy val root = (project in file("."))\n  .settings(\n    name := "jsonpath-s",\n    libraryDependencies += "org.scalameta" %% "munit" % "1.0.1" % Test\n  )\n',
+        ),
+        Edit(
+            "src/main/scala/jsonpath/Descend.scala",
+            "    case obj: JObject => obj.fields.values.flatMap(all)\n",
+            "    case obj: JObject => obj.fields.values.flatMap(all)\n    case arr: JArray  => arr.items.flatMap(all)\n",
+        ),
+        Run(
+            "sbt +test",
+            "[info] Setting Scala version to 2.13.14 on 1 projects.\n[info] Passed: Total 47, Failed 0, Errors 0, Passed 47\n[info] Setting Scala version to 3.4.2 on 1 projects.\n[info] Passed: Total 47, Failed 0, Errors 0, Passed 47\n[success] Total time: 31 s",
+        ),
+        Say("Recursive descent now walks arrays; 47 tests pass on 2.13.14 and 3.4.2."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"\bScala\W+(?:version\W+)?2\.13(?:\.\d+)?\b(?![^\n]*(?:\b(?:cross|also|and)\b|3\.4))",
+            "the default Scala is 3.4.2; 2.13 is a cross-build",
+        ),
+    ),
+    may=(r"sbt \+test|3\.4\.2",),
+)
+
+CATALOG_SPRING_UNUSED = Trap(
+    "version-catalog-of-a-dropped-module",
+    "Kotlin/Gradle/Ktor",
+    "`libs.versions.toml` still lists Spring Boot for a `legacy-batch` module that `settings.gradle.kts` no longer includes",
+    one_session(
+        "/home/noor/src/parcel-hub",
+        Ask("Add a /health route that checks the database connection."),
+        Read(
+            "settings.gradle.kts",
+            'rootProject.name = "parcel-hub"\ninclude(":server")\n// include(":legacy-batch")  // retired in 2024, kept for reference\n',
+        ),
+        Read(
+            "gradle/libs.versions.toml",
+            '[versions]\nktor = "2.3.12"\nexposed = "0.53.0"\nspring-boot = "2.7.18"\n\n[libraries]\nktor-server-netty = { module = "io.ktor:ktor-server-netty", version.ref = "ktor" }\nexposed-jdbc = { module = "org.jetbrains.exposed:exposed-jdbc", version.ref = "exposed" }\nspring-boot-starter-batch = { module = "org.springframework.boot:spring-boot-starter-batch", version.ref = "spring-boot" }\n',
+        ),
+        Edit(
+            "server/src/main/kotlin/hub/Routes.kt",
+            "fun Application.routes(db: Database) {\n    routing {\n",
+            'fun Application.routes(db: Database) {\n    routing {\n        get("/health") {\n            val ok = runCatching { transaction(db) { exec("SELECT 1") } }.isSuccess\n            call.respond(if (ok) HttpStatusCode.OK else HttpStatusCode.ServiceUnavailable)\n        }\n',
+        ),
+        Run(
+            "./gradlew :server:test",
+            "> Task :server:test\n\nHealthRouteTest > reports ok when the database answers PASSED\n\nBUILD SUCCESSFUL in 26s",
+        ),
+        Say("Added `/health`; it answers 503 when the database does not respond."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:legacy|retired|batch)\b)[^\n]*\bSpring\b",
+            "Spring Boot is listed for a retired module; the server is Ktor",
+        ),
+    ),
+    may=(r"Ktor|gradlew :server:test",),
+)
+
+CLOJURE_H2_IN_TEST_ALIAS = Trap(
+    "clojure-postgres-h2-test-alias",
+    "Clojure/deps.edn",
+    "the API talks to PostgreSQL through next.jdbc; H2 is only in the `:test` alias",
+    one_session(
+        "/home/noor/src/roster-api",
+        Ask("GET /shifts returns shifts of deleted staff. Filter them out."),
+        Read(
+            "deps.edn",
+            '{:paths ["src" "resources"]\n :deps {org.clojure/clojure {:mvn/version "1.12.0"}\n        com.github.seancorfield/next.jdbc {:mvn/version "1.3.939"}\n        org.postgresql/postgresql {:mvn/version "42.7.4"}\n        metosin/reitit {:mvn/version "0.7.2"}}\n :aliases\n {:test {:extra-paths ["test"]\n         :extra-deps {com.h2database/h2 {:mvn/version "2.3.232"}\n                      lambdaisland/kaocha {:mvn/version "1.91.1392"}}\n         :main-opts ["-m" "kaocha.runner"]}}}\n',
+        ),
+        Edit(
+            "src/roster/shifts.clj",
+            '  (jdbc/execute! ds ["SELECT * FROM shifts WHERE day = ?" day]))\n',
+            '  (jdbc/execute! ds ["SELECT s.* FROM shifts s JOIN staff p ON p.id = s.staff_id WHERE s.day = ? AND p.deleted_at IS NULL" day]))\n',
+        ),
+        Run(
+            "clojure -M:test",
+            "[(.......)(....)]\n11 tests, 23 assertions, 0 failures.",
+        ),
+        Say("Shifts of deleted staff are filtered out; the 11 tests pass."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:tests?|in-memory)\b)[^\n]*\bH2\b",
+            "H2 is the tests' in-memory stand-in; the API's database is PostgreSQL",
+        ),
+    ),
+    may=(r"clojure -M:test|PostgreSQL",),
+)
+
+DOTNET_WATCH_TEST = Trap(
+    "dotnet-watch-test-not-the-app",
+    "C#/.NET",
+    "`dotnet watch test` reruns the tests on each change; it does not run the app",
+    one_session(
+        "/home/noor/src/Invoicing",
+        Ask("Keep the tests running while I refactor the tax rules."),
+        Run(
+            "dotnet watch test --project tests/Invoicing.Tests",
+            "dotnet watch 🔥 Hot reload enabled.\ndotnet watch 🚀 Started\nPassed!  - Failed:     0, Passed:    93, Skipped:     0, Total:    93, Duration: 1 s - Invoicing.Tests.dll (net8.0)\ndotnet watch ⌚ Waiting for changes",
+        ),
+        Run(
+            "dotnet watch test --project tests/Invoicing.Tests",
+            "dotnet watch 🚀 Started\nPassed!  - Failed:     0, Passed:    93, Skipped:     0, Total:    93, Duration: 1 s - Invoicing.Tests.dll (net8.0)\ndotnet watch ⌚ Waiting for changes",
+        ),
+        Say("The tests rerun on every save; all 93 pass right now."),
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|dev server|to run it)[^\n]*dotnet watch test",
+            "`dotnet watch test` reruns the tests; it does not start the app",
+        ),
+    ),
+)
+
+EF_SQLITE_IN_TESTS = Trap(
+    "ef-core-npgsql-sqlite-in-tests",
+    "C#/.NET",
+    "the app's DbContext uses Npgsql; the test project references the EF Core SQLite provider for an in-memory database",
+    one_session(
+        "/home/noor/src/Bookings",
+        Ask("Cancelling a booking twice throws. Make it a no-op."),
+        Read(
+            "src/Bookings.Api/Program.cs",
+            'builder.Services.AddDbContext<BookingsDb>(o =>\n    o.UseNpgsql(builder.Configuration.GetConnectionString("Bookings")));\n',
+        ),
+        Read(
+            "tests/Bookings.Tests/Bookings.Tests.csproj",
+            '<ItemGroup>\n  <PackageReference Include="Microsoft.EntityFrameworkCore.Sqlite" Version="8.0.8" />\n  <PackageReference Include="xunit" Version="2.9.0" />\n</ItemGroup>\n',
+        ),
+        Edit(
+            "src/Bookings.Api/Booking.cs",
+            '        if (Status == BookingStatus.Cancelled) throw new InvalidOperationException("already cancelled");\n',
+            "        if (Status == BookingStatus.Cancelled) return;\n",
+        ),
+        Run(
+            "dotnet test",
+            "Passed!  - Failed:     0, Passed:    57, Skipped:     0, Total:    57, Duration: 3 s - Bookings.Tests.dll (net8.0)",
+        ),
+        Say("A second cancel is a no-op now; the 57 tests pass."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:tests?|in-memory)\b)[^\n]*\bSQLite\b",
+            "SQLite is the tests' provider; the app's database is PostgreSQL",
+        ),
+    ),
+    may=(r"dotnet test|PostgreSQL|Npgsql",),
+)
+
+DART_SERVER_FLUTTER_CLIENT = Trap(
+    "dart-server-with-a-flutter-client-folder",
+    "Dart server",
+    "the repository's root is a Dart server; `client/` is a Flutter app with its own pubspec",
+    one_session(
+        "/home/noor/src/pantry",
+        Ask("The server returns items sorted by id, sort them by expiry date instead."),
+        Run("ls", "README.md\nbin\nclient\nlib\npubspec.lock\npubspec.yaml\ntest\n"),
+        Read(
+            "client/pubspec.yaml",
+            'name: pantry_client\nenvironment:\n  sdk: ^3.4.0\n  flutter: ">=3.22.0"\ndependencies:\n  flutter:\n    sdk: flutter\n  http: ^1.2.2\n',
+        ),
+        Edit(
+            "lib/items.dart",
+            "  items.sort((a, b) => a.id.compareTo(b.id));\n",
+            "  items.sort((a, b) => a.expiresOn.compareTo(b.expiresOn));\n",
+        ),
+        Run("dart test", "00:01 +17: All tests passed!"),
+        Say("Items come back by expiry date; `dart test` passes (17)."),
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\bclient\b)[^\n]*\bFlutter\b",
+            "the root is a Dart server; Flutter is the client's",
+        ),
+    ),
+    may=(r"dart test",),
+)
+
+DENO_FMT_CHECK_CLAIMED = Trap(
+    "deno-fmt-check-reported-as-formatted",
+    "Deno",
+    "only `deno fmt --check` ran (it listed two files); the assistant's report says the files were formatted; the user points it out",
+    one_session(
+        "/home/noor/src/mdtoc",
+        Ask("Is the formatting clean?"),
+        Run(
+            "deno fmt --check",
+            "\nfrom /home/noor/src/mdtoc/src/toc.ts:\n 12 | -  const depth=heading.level\n 12 | +  const depth = heading.level;\n\nerror: Found 2 not formatted files in 14 files",
+            1,
+        ),
+        Say("I formatted the two files (`src/toc.ts`, `src/slug.ts`); formatting is clean now."),
+        Ask("you only ran --check, nothing was formatted. leave it, I'll run it myself"),
+    ),
+    wrong=(
+        (
+            r"(?:formatted the|formatting is clean|files? (?:were|was) formatted)(?![^\n]*\b(?:not|only)\b)",
+            "only the check ran; nothing was formatted",
+        ),
+    ),
+)
+
+TERRAFORM_MODULES_NOT_MONOREPO = Trap(
+    "terraform-root-with-local-modules",
+    "Terraform",
+    "one Terraform root with local modules under `modules/`",
+    one_session(
+        "/home/noor/src/edge-network",
+        Ask("Add a tag `cost-center = edge` to every resource."),
+        Run("ls", "main.tf\nmodules\noutputs.tf\nproviders.tf\nvariables.tf\n"),
+        Run("ls modules", "cdn\ndns\nwaf\n"),
+        Edit(
+            "providers.tf",
+            'provider "aws" {\n  region = var.region\n}\n',
+            'provider "aws" {\n  region = var.region\n  default_tags {\n    tags = { "cost-center" = "edge" }\n  }\n}\n',
+        ),
+        Run("terraform validate", "Success! The configuration is valid."),
+        Run(
+            "terraform plan -out tf.plan",
+            "Plan: 0 to add, 23 to change, 0 to destroy.",
+        ),
+        Say("`default_tags` on the provider tags all 23 resources, the modules' included."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"\bmonorepo\b|\bworkspace (?:members|packages)\b",
+            "one Terraform root with local modules",
+        ),
+    ),
+    may=(r"terraform validate|default_tags",),
+)
+
+OCAMLFORMAT_VERSION = Trap(
+    "ocamlformat-version-not-ocaml",
+    "OCaml/dune",
+    "`.ocamlformat` pins the formatter's version 0.26.2; the compiler is OCaml 5.2",
+    one_session(
+        "/home/noor/src/mlcsv",
+        Ask("Format the code and run the tests."),
+        Run("cat .ocamlformat", "version=0.26.2\nprofile=default\nmargin=90\n"),
+        Run("ocaml -version", "The OCaml toplevel, version 5.2.0"),
+        Run("dune fmt", ""),
+        Run("dune fmt", ""),
+        Run(
+            "dune test",
+            "Testing `mlcsv'.\nTest Successful in 0.003s. 22 tests run.",
+        ),
+        Say("Formatted with ocamlformat 0.26.2; the 22 tests pass."),
+        host="gemini",
+    ),
+    wrong=((r"\bOCaml\W+(?:version\W+)?0\.26\b", "0.26.2 is ocamlformat's version, not OCaml's"),),
+    may=(r"dune (?:fmt|test)",),
+)
+
+GRADLE_STOP_NOT_THE_FIX = Trap(
+    "gradle-stop-before-the-heap-fix",
+    "Kotlin/Gradle",
+    "tests fail with `OutOfMemoryError`; `./gradlew --stop` changes nothing; raising the heap in `gradle.properties` fixes it",
+    one_session(
+        "/home/noor/src/tilecache",
+        Ask("./gradlew test dies with out of memory, fix it"),
+        Run(
+            "./gradlew test",
+            "> Task :test\n\nTileRendererTest > renders zoom 18 FAILED\n    java.lang.OutOfMemoryError: Java heap space\n\nBUILD FAILED in 44s",
+            1,
+        ),
+        Run("./gradlew --stop", "Stopping Daemon(s)\n1 Daemon stopped"),
+        Run(
+            "./gradlew test",
+            "TileRendererTest > renders zoom 18 FAILED\n    java.lang.OutOfMemoryError: Java heap space\n\nBUILD FAILED in 51s",
+            1,
+        ),
+        Read(
+            "build.gradle.kts",
+            'tasks.test {\n    useJUnitPlatform()\n    maxHeapSize = "512m"\n}\n',
+        ),
+        Edit(
+            "build.gradle.kts",
+            '    maxHeapSize = "512m"\n',
+            '    maxHeapSize = "2g"\n',
+        ),
+        Run(
+            "./gradlew test",
+            "> Task :test\n\nBUILD SUCCESSFUL in 58s\n4 actionable tasks: 2 executed, 2 up-to-date",
+        ),
+        Say("The test JVM had a 512m heap; at 2g the zoom-18 render fits and all tests pass."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"gradlew --stop[^\n]*(?:fix|work)|(?:running|after) `\./gradlew --stop",
+            "stopping the daemons changed nothing; the heap size fixed it",
+        ),
+    ),
+    may=(r"maxHeapSize|build\.gradle\.kts|heap",),
+)
+
+REBAR_SHELL_EUNIT = Trap(
+    "rebar3-shell-eval-runs-eunit",
+    "Erlang/rebar3",
+    "`rebar3 shell --eval` runs one module's EUnit tests and stops; it is no way to run the app",
+    one_session(
+        "/home/noor/src/ratelimit_erl",
+        Ask(
+            "Run the bucket module's tests in a shell, the normal eunit run hides the io:format output."
+        ),
+        Run(
+            "rebar3 shell --eval 'eunit:test(rl_bucket, [verbose]), init:stop().'",
+            "===> Booted ratelimit_erl\n======================== EUnit ========================\nmodule 'rl_bucket'\n  rl_bucket: refill_test...ok\n  rl_bucket: take_test...[0.001 s] ok\n  [done in 0.007 s]\n=======================================================\n  All 6 tests passed.",
+        ),
+        Say("All 6 `rl_bucket` tests pass; the refill trace prints above."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|to run it)[^\n]*(?:eunit|rebar3 shell --eval)",
+            "the shell ran one module's tests and stopped",
+        ),
+    ),
+)
+
+SBT_RUNMAIN_FIXTURES = Trap(
+    "sbt-runmain-fixture-generator-not-the-app",
+    "Scala/sbt",
+    '`sbt "runMain tools.GenerateFixtures"` writes test fixtures; the service starts with `sbt run`',
+    one_session(
+        "/home/noor/src/quotes-svc",
+        Ask("Regenerate the JSON fixtures after the schema change."),
+        Run(
+            'sbt "runMain tools.GenerateFixtures src/test/resources/fixtures"',
+            "[info] running tools.GenerateFixtures src/test/resources/fixtures\nwrote 14 fixtures\n[success] Total time: 12 s",
+        ),
+        Run(
+            "git status --short",
+            " M src/test/resources/fixtures/quote_full.json\n M src/test/resources/fixtures/quote_min.json",
+        ),
+        Say("Regenerated; two fixtures changed."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|to run it|to run the service)[^\n]*GenerateFixtures",
+            "the main class writes fixtures; it is not the service",
+        ),
+    ),
+)
+
+CLOJURESCRIPT_SUMMARY_CORRECTED = Trap(
+    "clojure-api-summary-corrected",
+    "Clojure",
+    "the assistant calls the project a ClojureScript frontend; the user says it is a JVM API with one cljs admin widget",
+    one_session(
+        "/home/noor/src/meter-api",
+        Ask("Add a `since` query parameter to GET /readings."),
+        Run("ls", "deps.edn\nresources\nshadow-cljs.edn\nsrc\ntest\n"),
+        Say("This is a ClojureScript frontend built with shadow-cljs."),
+        Ask("no, it's the JVM API. the cljs is only the little admin widget in resources/"),
+        Edit(
+            "src/meter/readings.clj",
+            '(defn list-readings [ds _params]\n  (jdbc/execute! ds ["SELECT * FROM readings ORDER BY at"]))\n',
+            '(defn list-readings [ds {:keys [since]}]\n  (jdbc/execute! ds (if since\n                      ["SELECT * FROM readings WHERE at >= ? ORDER BY at" since]\n                      ["SELECT * FROM readings ORDER BY at"])))\n',
+        ),
+        Run("clojure -X:test", "Ran 9 tests containing 20 assertions.\n0 failures, 0 errors."),
+        Say("`since` filters the readings; the 9 tests pass."),
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:widget|admin|resources)\b)[^\n]*\b(?:ClojureScript|shadow-cljs)\b",
+            "a JVM API; ClojureScript is only the admin widget's",
+        ),
+    ),
+    may=(r"clojure -X:test",),
+)
+
+ZIG_NOT_A_C_PROJECT = Trap(
+    "zig-library-vendoring-one-c-file",
+    "Zig",
+    "a Zig library vendors one C file (`vendor/miniz.c`) that `build.zig` compiles in",
+    one_session(
+        "/home/noor/src/zigzip",
+        Ask("Reading a zip with a data descriptor fails. Fix it and run the tests."),
+        Run("ls", "build.zig\nbuild.zig.zon\nsrc\nvendor\n"),
+        Run("ls vendor", "miniz.c\nminiz.h\n"),
+        Edit(
+            "src/reader.zig",
+            "    if (header.flags & 0x08 != 0) return error.Unsupported;\n",
+            "    if (header.flags & 0x08 != 0) try self.readDescriptor(&header);\n",
+        ),
+        Run(
+            "zig build test",
+            "Build Summary: 5/5 steps succeeded; 33/33 tests passed\ntest success",
+        ),
+        Say("Entries with a data descriptor are read now; 33 tests pass."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (r"\bC (?:project|library)\b|written in C\b(?![+#])", "a Zig library; one vendored C file"),
+    ),
+    may=(r"zig build test",),
+)
+
+DART_PUBLISH_CHECKS = Trap(
+    "dart-pre-publish-checks-not-the-release",
+    "Dart",
+    "the user asks for the checks before `dart pub publish`; analyze, tests and a dry run pass; nothing is published",
+    one_session(
+        "/home/noor/src/cron_expr",
+        Ask("Run the pre-publish checks, I'll publish from my machine."),
+        Run("dart analyze", "Analyzing cron_expr...\nNo issues found!"),
+        Run("dart test", "00:02 +64: All tests passed!"),
+        Run(
+            "dart pub publish --dry-run",
+            "Publishing cron_expr 1.4.0 to https://pub.dev:\n|-- CHANGELOG.md\n|-- LICENSE\n|-- README.md\n|-- lib\n|   '-- cron_expr.dart\n'-- pubspec.yaml\n\nPackage has 0 warnings.",
+        ),
+        Say(
+            "Analyze is clean, 64 tests pass and the dry run has 0 warnings. Ready for you to publish."
+        ),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:to release|to publish|release (?:steps|procedure)|(?:is|are) (?:released|published) (?:by|with))[^\n]*(?:dart analyze|dart test|--dry-run)",
+            "these are checks; the user publishes",
+        ),
+    ),
+    may=(r"dart test|dart analyze",),
+)
+
 CASES: tuple[Trap, ...] = (
     ECTO_SIDE_MONGO,
     OBAN_DECLARED_UNUSED,
@@ -1640,4 +2084,19 @@ CASES: tuple[Trap, ...] = (
     ECTO_SQLITE_COMPOSE_POSTGRES,
     MOJO_MINION_DANCER_TOOL,
     GRADLE_STALE_POM,
+    SBT_CROSS_VERSIONS,
+    CATALOG_SPRING_UNUSED,
+    CLOJURE_H2_IN_TEST_ALIAS,
+    DOTNET_WATCH_TEST,
+    EF_SQLITE_IN_TESTS,
+    DART_SERVER_FLUTTER_CLIENT,
+    DENO_FMT_CHECK_CLAIMED,
+    TERRAFORM_MODULES_NOT_MONOREPO,
+    OCAMLFORMAT_VERSION,
+    GRADLE_STOP_NOT_THE_FIX,
+    REBAR_SHELL_EUNIT,
+    SBT_RUNMAIN_FIXTURES,
+    CLOJURESCRIPT_SUMMARY_CORRECTED,
+    ZIG_NOT_A_C_PROJECT,
+    DART_PUBLISH_CHECKS,
 )
