@@ -1867,7 +1867,7 @@ OCAMLFORMAT_VERSION = Trap(
 GRADLE_STOP_NOT_THE_FIX = Trap(
     "gradle-stop-before-the-heap-fix",
     "Kotlin/Gradle",
-    "tests fail with `OutOfMemoryError`; `./gradlew --stop` changes nothing; raising the heap in `gradle.properties` fixes it",
+    "tests fail with `OutOfMemoryError`; `./gradlew --stop` changes nothing; raising the test heap in `build.gradle.kts` fixes it",
     one_session(
         "/home/noor/src/tilecache",
         Ask("./gradlew test dies with out of memory, fix it"),
