@@ -21,7 +21,12 @@ from squirrel_core.command_launchers import (
     syntax_check,
 )
 from squirrel_core.command_roles import TASK_KEYWORDS, role_use
-from squirrel_core.command_stand_ins import names_test_target, rehearses, skips_build
+from squirrel_core.command_stand_ins import (
+    evaluates_code,
+    names_test_target,
+    rehearses,
+    skips_build,
+)
 from squirrel_core.command_table import CommandUse, command_table, task_purpose
 from squirrel_core.shell_words import ENV_ASSIGNMENT
 
@@ -94,6 +99,8 @@ def _classify(words: list[str]) -> CommandUse | None:
             )
         if use.purpose == "run" and names_test_target(_after(words, best)):
             return None  # `cargo run --bin conformance`: a test suite started, not the app
+        if use.purpose == "run" and evaluates_code(_after(words, best)):
+            return None  # `rebar3 shell --eval '…, init:stop().'`: the code given ran
         return use
     task = _task_use(program, words, rest)
     if task is not None:

@@ -8,6 +8,8 @@ command started on a test target, and a release or deploy rehearsed, not done.
   what is passed to the program (`-- --config tests/fixture.toml`) is the app's input.
 - A release or deploy given a rehearsal option (`--dry-run`, `--snapshot`, `-DdryRun=true`,
   `--skip=publish`, `--check`) checks what would be published and publishes nothing.
+- A run command given code to evaluate (`rebar3 shell --eval '…, init:stop().'`, `clojure -M
+  --eval …`) runs that code (a module's tests, a one-off call), not the app.
 - A build step told not to build (`dotnet pack --no-build`, `dotnet publish --no-build`)
   packs or copies what an earlier build made: it is no way to build.
 """
@@ -73,3 +75,17 @@ def rehearses(words: Sequence[str]) -> bool:
 def skips_build(words: Sequence[str]) -> bool:
     """Whether a build command's words tell it not to build (`--no-build`)."""
     return any(w.lower() == "--no-build" for w in words if w != "--")
+
+
+#: Options that give a run command code to evaluate instead of starting the app.
+_EVAL_OPTIONS = frozenset({"--eval", "-eval"})
+
+
+def evaluates_code(words: Sequence[str]) -> bool:
+    """Whether a run command's words (before `--`) give it code to evaluate (`--eval '…'`)."""
+    for word in words:
+        if word == "--":
+            return False
+        if word.partition("=")[0] in _EVAL_OPTIONS:
+            return True
+    return False

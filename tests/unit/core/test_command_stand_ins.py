@@ -19,6 +19,7 @@ from squirrel_core.commands import classify_command, task_purpose
         "cargo run -p smoke-tests",
         "lein run -m kaocha.runner",  # a test runner as the run command's main
         "lein run -m eftest.runner --multithread",
+        "rebar3 shell --eval 'eunit:test(rl_bucket, [verbose]), init:stop().'",
     ],
 )
 def test_a_run_command_started_on_a_test_target_is_not_the_app(command: str) -> None:
@@ -35,6 +36,8 @@ def test_a_run_command_started_on_a_test_target_is_not_the_app(command: str) -> 
         "cargo run --bin server",
         "lein run -m invoicer.main",
         "lein run -m invoicer.runner",  # a runner of the app's own
+        "rebar3 shell",
+        "cargo run -- --eval x",  # the app's own option
     ],
 )
 def test_a_run_command_of_the_app_stays_a_run(command: str) -> None:
