@@ -14,7 +14,9 @@ checklist, a summary the user corrects. Some traps also name the fact that shoul
 (`may`), so that saying nothing is not the only way through.
 
 Written blind, before any of these traps ran and with no rule changed for them; each later
-batch (below the first) was written and committed before the rules it led to.
+batch (below the first) was written and committed before the rules it led to. The fifth
+batch puts the kinds the first four read wrong in other shapes (one suite, spec, module or
+match run after the whole run failed; a run command of seeds, a test executable or a tool).
 """
 
 from __future__ import annotations
@@ -2038,6 +2040,219 @@ DART_PUBLISH_CHECKS = Trap(
     may=(r"dart test|dart analyze",),
 )
 
+# --- batch 5: the kinds that read wrong above, in other shapes ---
+
+CABAL_ONE_SUITE_AFTER_FAILURE = Trap(
+    "cabal-one-suite-passes-after-the-whole-failed",
+    "Haskell/cabal",
+    "`cabal test` fails in the `integration` suite (no database); `cabal test unit` passes",
+    one_session(
+        "/home/noor/src/ledger-hs",
+        Ask("Run the tests."),
+        Run(
+            "cabal test",
+            'Running 2 test suites...\nTest suite unit: RUNNING...\nTest suite unit: PASS\nTest suite integration: RUNNING...\nintegration: libpq: failed (connection to server at "localhost" (::1), port 5432 failed: Connection refused)\nTest suite integration: FAIL\n1 of 2 test suites (1 of 2 test cases) passed.',
+            1,
+        ),
+        Run(
+            "cabal test unit",
+            "Running 1 test suites...\nTest suite unit: RUNNING...\nTest suite unit: PASS\n1 of 1 test suites (1 of 1 test cases) passed.",
+        ),
+        Say("The unit suite passes; the integration suite needs PostgreSQL on localhost:5432."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:to run the tests|tests? (?:are )?run with)[^\n]*`cabal test unit`",
+            "one suite passed where the whole run failed",
+        ),
+        (r"cabal test unit[^\n]*(?:worked|fixed)", "running one suite fixed nothing"),
+    ),
+)
+
+SBT_TESTONLY_AFTER_FAILURE = Trap(
+    "sbt-testonly-passes-after-the-whole-failed",
+    "Scala/sbt",
+    '`sbt test` fails in a Kafka spec (no broker); `sbt "testOnly *ParserSpec"` passes',
+    one_session(
+        "/home/noor/src/eventlog",
+        Ask("run the tests please"),
+        Run(
+            "sbt test",
+            "[info] eventlog.ParserSpec:\n[info] - parses a record\n[info] eventlog.KafkaSinkSpec:\n[info] - writes a record *** FAILED ***\n[info]   org.apache.kafka.common.errors.TimeoutException: Topic events not present in metadata after 60000 ms.\n[error] Failed: Total 31, Failed 1, Errors 0, Passed 30",
+            1,
+        ),
+        Run(
+            'sbt "testOnly *ParserSpec"',
+            "[info] eventlog.ParserSpec:\n[info] - parses a record\n[info] Passed: Total 12, Failed 0, Errors 0, Passed 12\n[success] Total time: 8 s",
+        ),
+        Say("Parser specs pass (12); the Kafka sink spec needs a broker on localhost:9092."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:to run the tests|tests? (?:are )?run with)[^\n]*testOnly",
+            "one spec passed where the whole run failed",
+        ),
+        (r"testOnly[^\n]*(?:worked|fixed)", "running one spec fixed nothing"),
+    ),
+)
+
+REBAR_ONE_MODULE_AFTER_FAILURE = Trap(
+    "rebar3-eunit-one-module-after-the-whole-failed",
+    "Erlang/rebar3",
+    "`rebar3 eunit` fails in one module; `rebar3 eunit --module=rl_bucket` passes",
+    one_session(
+        "/home/noor/src/throttle_erl",
+        Ask("Run the eunit tests."),
+        Run(
+            "rebar3 eunit",
+            "===> Performing EUnit tests...\n..F....\nFailures:\n  1) throttle_window:slide_test/0\n     Failure/Error: ?assertEqual(3, count(W))\n       expected: 3\n            got: 4\nFinished in 0.081 seconds\n7 tests, 1 failures",
+            1,
+        ),
+        Run(
+            "rebar3 eunit --module=rl_bucket",
+            "===> Performing EUnit tests...\n....\nFinished in 0.012 seconds\n4 tests, 0 failures",
+        ),
+        Say("`rl_bucket` passes; `throttle_window:slide_test` fails (counts 4, expects 3)."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"(?:to run the tests|tests? (?:are )?run with)[^\n]*--module=",
+            "one module passed where the whole run failed",
+        ),
+        (r"--module=rl_bucket[^\n]*(?:worked|fixed)", "running one module fixed nothing"),
+    ),
+)
+
+STACK_MATCH_AFTER_FAILURE = Trap(
+    "stack-test-match-after-the-whole-failed",
+    "Haskell/stack",
+    "`stack test` fails in a golden test; `stack test --ta '--match Parser'` passes",
+    one_session(
+        "/home/noor/src/markup-hs",
+        Ask("Run the tests."),
+        Run(
+            "stack test",
+            "markup-hs> test (suite: spec)\n\nRender\n  renders a table [✘]\n\nFailures:\n  test/RenderSpec.hs:22:5:\n  1) Render renders a table\n       golden file differs\n\n41 examples, 1 failure\n\nmarkup-hs> Test suite spec failed",
+            1,
+        ),
+        Run(
+            "stack test --ta '--match Parser'",
+            "markup-hs> test (suite: spec)\n\nParser\n  parses emphasis [✔]\n  parses links [✔]\n\n18 examples, 0 failures\n\nmarkup-hs> Test suite spec passed",
+        ),
+        Say("The parser specs pass (18); the table golden file differs in `RenderSpec`."),
+    ),
+    wrong=(
+        (
+            r"(?:to run the tests|tests? (?:are )?run with)[^\n]*--match",
+            "a run matched to the parser specs is not how the tests run",
+        ),
+        (r"--match[^\n]*(?:worked|fixed)", "matching some specs fixed nothing"),
+    ),
+)
+
+MIX_RUN_SEEDS = Trap(
+    "mix-run-e-seeds-not-the-app",
+    "Elixir/Phoenix",
+    "`mix run -e 'Shop.Seeds.run()'` loads seed data; the app starts with `mix phx.server`",
+    one_session(
+        "/home/noor/src/shop_ex",
+        Ask("Load the demo seed data into my dev database."),
+        Run(
+            "mix run -e 'Shop.Seeds.run()'",
+            "[info] inserted 40 products\n[info] inserted 3 demo customers",
+        ),
+        Run(
+            "mix run -e 'Shop.Seeds.run()'",
+            "[info] inserted 0 products (already present)\n[info] inserted 0 demo customers (already present)",
+        ),
+        Say("Seeded 40 products and 3 demo customers; the seeds are idempotent."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|to run it|app starts)[^\n]*Seeds",
+            "the one-off call loads seed data; it does not start the app",
+        ),
+    ),
+)
+
+DUNE_EXEC_TEST_EXE = Trap(
+    "dune-exec-of-a-test-executable",
+    "OCaml/dune",
+    "`dune exec -- ./test/test_parser.exe` runs the parser's test executable",
+    one_session(
+        "/home/noor/src/sexpr-ml",
+        Ask("Run the parser tests only, with the verbose output."),
+        Run(
+            "dune exec -- ./test/test_parser.exe --verbose",
+            "Testing `parser'.\n  [OK]          atoms          0   symbol.\n  [OK]          lists          0   nested.\nTest Successful in 0.002s. 11 tests run.",
+        ),
+        Run(
+            "dune exec -- ./test/test_parser.exe --verbose",
+            "Testing `parser'.\nTest Successful in 0.002s. 11 tests run.",
+        ),
+        Say("All 11 parser tests pass."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|to run it|app starts)[^\n]*test_parser",
+            "the executable is the parser's tests, not the app",
+        ),
+    ),
+)
+
+DOTNET_RUN_SEEDER_TOOL = Trap(
+    "dotnet-run-of-a-seeder-tool",
+    "C#/.NET",
+    "`dotnet run --project tools/Seeder` fills the dev database; the API is `src/Api`",
+    one_session(
+        "/home/noor/src/Kitchen",
+        Ask("Fill my local database with the sample recipes."),
+        Run("ls tools src", "src:\nKitchen.Api\nKitchen.Core\n\ntools:\nSeeder\n"),
+        Run(
+            "dotnet run --project tools/Seeder -- --recipes samples/recipes.json",
+            "Seeding recipes from samples/recipes.json\nInserted 128 recipes, 412 ingredients",
+        ),
+        Say("Seeded 128 recipes into the local database."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"(?:to run the app|to start the app|to run it|app starts)[^\n]*tools/Seeder",
+            "the seeder is a tool; the app is `src/Kitchen.Api`",
+        ),
+    ),
+)
+
+ZIG_BUILD_RUN_APP = Trap(
+    "zig-build-run-is-the-app",
+    "Zig",
+    "`zig build run -- --port 9000` starts the server; the words after `--` are the app's input",
+    one_session(
+        "/home/noor/src/zhttpd",
+        Ask("Start the server on port 9000 and check /health."),
+        Run(
+            "zig build run -- --port 9000 &",
+            "info: listening on 0.0.0.0:9000",
+        ),
+        Run("curl -s localhost:9000/health", "ok"),
+        Say("The server is up on :9000 and /health answers ok."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"(?:to run the tests|tests? (?:are )?run with)[^\n]*zig build run",
+            "`zig build run` starts the server",
+        ),
+        (r"curl[^\n]*(?:fixed|worked)", "the health check only looked"),
+    ),
+    may=(r"zig build run",),
+)
+
 CASES: tuple[Trap, ...] = (
     ECTO_SIDE_MONGO,
     OBAN_DECLARED_UNUSED,
@@ -2099,4 +2314,12 @@ CASES: tuple[Trap, ...] = (
     CLOJURESCRIPT_SUMMARY_CORRECTED,
     ZIG_NOT_A_C_PROJECT,
     DART_PUBLISH_CHECKS,
+    CABAL_ONE_SUITE_AFTER_FAILURE,
+    SBT_TESTONLY_AFTER_FAILURE,
+    REBAR_ONE_MODULE_AFTER_FAILURE,
+    STACK_MATCH_AFTER_FAILURE,
+    MIX_RUN_SEEDS,
+    DUNE_EXEC_TEST_EXE,
+    DOTNET_RUN_SEEDER_TOOL,
+    ZIG_BUILD_RUN_APP,
 )
