@@ -20,9 +20,13 @@ from squirrel_core.commands import classify_command, task_purpose
         "lein run -m kaocha.runner",  # a test runner as the run command's main
         "lein run -m eftest.runner --multithread",
         "rebar3 shell --eval 'eunit:test(rl_bucket, [verbose]), init:stop().'",
+        "mix run -e 'Shop.Seeds.run()'",  # code given to evaluate
+        "dotnet run --project tools/Seeder -- --recipes samples/recipes.json",  # a tool
+        "cargo run --example demo",
+        "go run ./scripts/backfill -since 2024-01-01",
     ],
 )
-def test_a_run_command_started_on_a_test_target_is_not_the_app(command: str) -> None:
+def test_a_run_command_started_on_tests_a_tool_or_code_is_not_the_app(command: str) -> None:
     assert classify_command(command) is None
 
 
@@ -38,6 +42,10 @@ def test_a_run_command_started_on_a_test_target_is_not_the_app(command: str) -> 
         "lein run -m invoicer.runner",  # a runner of the app's own
         "rebar3 shell",
         "cargo run -- --eval x",  # the app's own option
+        "dotnet run -e Development --project src/Api",  # `-e` names an environment here
+        "mix run --no-halt",
+        "zig build run -- --port 9000",
+        "go run ./cmd/server -- --fixtures tests/data",  # the app's input
     ],
 )
 def test_a_run_command_of_the_app_stays_a_run(command: str) -> None:

@@ -422,3 +422,12 @@ def test_a_command_whose_errors_alone_went_to_a_file_stays_a_step() -> None:
     assert found == {
         "recipe:asked:test": f"To run the tests (as asked): {_SEEDED}, then `quuxtest run`."
     }
+
+
+def test_a_task_that_picked_some_tests_after_the_whole_run_failed_is_no_step() -> None:
+    found = _routines(
+        "run the tests please",
+        [("sbt test", 1), ('sbt "testOnly *ParserSpec"', 0)],
+    )
+
+    assert found == {}

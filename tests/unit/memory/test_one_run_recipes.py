@@ -385,3 +385,37 @@ def test_one_run_that_left_tests_out_is_not_the_test_recipe(command: str) -> Non
     found = _recipes([(whole, 1, "3 failures"), (command, 0, "ok")])
 
     assert not any(k.startswith("recipe:test") for k in found), found
+
+
+@pytest.mark.parametrize(
+    ("whole", "part"),
+    [
+        ("cabal test", "cabal test unit"),  # one suite of several
+        ("rebar3 eunit", "rebar3 eunit --module=rl_bucket"),
+        ("stack test", "stack test --ta '--match Parser'"),  # a selecting option passed on
+        ("sbt test", 'sbt "testOnly *ParserSpec"'),  # a task that runs the tests it names
+        ("quux test", "quux test -- parse_"),  # a name filter after `--`
+    ],
+)
+def test_a_part_that_passed_after_the_whole_run_failed_is_no_test_recipe(
+    whole: str, part: str
+) -> None:
+    found = _recipes([(whole, 1, "1 failure"), (part, 0, "ok")])
+
+    assert not any(k.startswith("recipe:test") for k in found), found
+    assert not any(part in v for v in found.values()), found
+
+
+@pytest.mark.parametrize(
+    ("whole", "fixed"),
+    [
+        ("cargo test", "cargo test --features sqlite"),  # an option set, no test selected
+        ("go test", "go test ./..."),  # every package, not a part
+    ],
+)
+def test_a_run_that_added_no_selection_after_a_failure_is_the_test_recipe(
+    whole: str, fixed: str
+) -> None:
+    found = _recipes([(whole, 1, "1 failure"), (fixed, 0, "ok")])
+
+    assert found.get("recipe:test") == f"To run the tests: `{fixed}`.", found

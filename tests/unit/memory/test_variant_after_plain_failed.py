@@ -86,3 +86,27 @@ def test_a_variant_given_up_for_words_never_tried_still_is_the_fix() -> None:
     )
 
     assert any("without `--offline` worked" in text for text in found), found
+
+
+def test_a_run_narrowed_to_some_tests_is_no_fix_of_the_whole_run() -> None:
+    found = _pitfalls(
+        "/w/throttle",
+        [
+            ("rebar3 eunit", 1, "Failure/Error: ?assertEqual(3, count(W))\n7 tests, 1 failures"),
+            ("rebar3 eunit --module=rl_bucket", 0, "4 tests, 0 failures"),
+        ],
+    )
+
+    assert not any("worked" in text or "fixed" in text for text in found), found
+
+
+def test_an_option_that_selects_no_test_still_is_the_fix() -> None:
+    found = _pitfalls(
+        "/w/store",
+        [
+            ("cargo test", 1, "error[E0432]: unresolved import `crate::sqlite`"),
+            ("cargo test --features sqlite", 0, "test result: ok. 12 passed; 0 failed"),
+        ],
+    )
+
+    assert any("`--features sqlite` added worked" in text for text in found), found

@@ -32,6 +32,7 @@ from squirrel_memory.extractors.activity import CommandRun, commands, in_folder,
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, attempts
 from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
+from squirrel_memory.extractors.evidence.recipes import narrowed_after_failure
 from squirrel_memory.extractors.evidence.state_looks import only_reports
 from squirrel_memory.extractors.evidence.workflows import as_run, looks_around
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
@@ -323,6 +324,8 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
     # --only unit`) ran less than was asked: it shows no way to run them all.
     failed = [a for a in last.values() if not a.run.ok]
     chosen = [a for a in chosen if not any(_part_of(a, b) for b in failed)]
+    parts = {runs[n].text for n in narrowed_after_failure(runs)}
+    chosen = [a for a in chosen if a.text not in parts]  # `sbt test`, then `sbt "testOnly X"`
     if names_file and any(_picks_file(a) for a in chosen):
         return []
     chosen = [a for a in chosen if not _picks_file(a)]

@@ -49,6 +49,7 @@ from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.environment_changes import environment_changed
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
+from squirrel_memory.extractors.evidence.recipes import narrowed_after_failure
 from squirrel_memory.extractors.evidence.state_looks import (
     LOOK_PROGRAMS,
     LOOK_VERBS,
@@ -385,13 +386,16 @@ def _attribute(
     # The passing words had failed before the failed variant was tried (`tool build`, then
     # `tool build --refresh`, both failed, then `tool build` passed): going back to them was
     # no fix; something else changed (a network joined, a service started).
-    plain_failed = any(
+    no_variant = any(
         a.text == passed.text
         and a.run.ok is False
         and a.run.session_id == failed.run.session_id
         and a.run.timestamp < start
         for a in found[:i]
     )
+    # A test run that passed with words selecting some tests (`rebar3 eunit --module=m` after
+    # `rebar3 eunit`) ran a part of what failed: no variant of it fixed the failure.
+    no_variant = no_variant or bool(narrowed_after_failure([failed, passed]))
     folder = shell_folder(failed, passed, fingerprint)
     shown: tuple[str, ...]
     if folder:
@@ -416,12 +420,12 @@ def _attribute(
     elif (
         changed_args
         and not files
-        and not plain_failed
+        and not no_variant
         and variant_can_fix(failed, passed, fingerprint)
         and retries(failed, passed, fingerprint)
     ):
         fix, shown, command = "variant", (), passed.text
-    elif swapped_program(failed, passed) and not files and not plain_failed:
+    elif swapped_program(failed, passed) and not files and not no_variant:
         # The same words with another program of its kind (`pnpm install` after `npm
         # install` failed): that program is the fix.
         fix, shown, command = "variant", (), passed.text

@@ -36,6 +36,10 @@ TEST_PICKERS = frozenset(
 )
 
 
+#: Test tasks that run the tests their arguments name (sbt's `testOnly *ParserSpec`).
+TEST_TASKS_BY_NAME = frozenset({"testOnly", "testQuick", "test-only", "test-quick"})
+
+
 MARKER_PICK = re.compile(r"\s-m[\s=]+\S")
 
 
@@ -56,7 +60,7 @@ def picks_tests(command: str, base: str) -> bool:
     after_option = False
     for token in command.removeprefix(base).split():
         word, equals, value = token.partition("=")
-        if word in TEST_PICKERS or "::" in token:
+        if word in TEST_PICKERS or "::" in token or word.strip("'\"") in TEST_TASKS_BY_NAME:
             return True
         if token.startswith("-"):
             after_option = not equals
