@@ -16,7 +16,11 @@ checklist, a summary the user corrects. Some traps also name the fact that shoul
 Written blind, before any of these traps ran and with no rule changed for them; each later
 batch (below the first) was written and committed before the rules it led to. The fifth
 batch puts the kinds the first four read wrong in other shapes (one suite, spec, module or
-match run after the whole run failed; a run command of seeds, a test executable or a tool).
+match run after the whole run failed; a run command of seeds, a test executable or a tool);
+the sixth, package managers and runtime versions said from the wrong tool (`npm:` imports of a
+Deno app, the machine's Gradle beside the wrapper, Mono's `nuget restore`, cpm, ghcup's
+recommended compiler, a system Elixir beside `.tool-versions`, a shell's Terraform beside
+`.terraform-version`, sbt in a scala-cli project).
 """
 
 from __future__ import annotations
@@ -2253,6 +2257,253 @@ ZIG_BUILD_RUN_APP = Trap(
     may=(r"zig build run",),
 )
 
+# --- batch 6: package managers and runtime versions said from the wrong tool ---
+
+DENO_NPM_SPECIFIERS = Trap(
+    "deno-app-importing-npm-specifiers",
+    "Deno",
+    "a Deno app imports `npm:` specifiers from `deno.json`; npm itself never runs",
+    one_session(
+        "/home/noor/src/formcheck",
+        Ask("Validate the signup payload with zod and run the tests."),
+        Read(
+            "deno.json",
+            '{\n  "tasks": { "dev": "deno run -A --watch main.ts", "test": "deno test -A" },\n  "imports": {\n    "zod": "npm:zod@^3.23.8",\n    "@std/assert": "jsr:@std/assert@^1.0.6"\n  }\n}\n',
+        ),
+        Edit(
+            "routes/signup.ts",
+            "  const body = await req.json();\n",
+            "  const body = Signup.parse(await req.json());\n",
+        ),
+        Run(
+            "deno task test",
+            "Task test deno test -A\nrunning 9 tests from ./routes/signup_test.ts\nok | 9 passed | 0 failed (71ms)",
+        ),
+        Say("The payload is parsed with a zod schema; the 9 tests pass."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"\bnpm,? (?:its|the) package manager|package manager\W+(?:\w+\W+){0,3}npm\b|\b(?:Node(?:\.js)?|JavaScript) (?:project|app)\b|`npm (?:install|test|run)",
+            "a Deno app; `npm:` specifiers are resolved by Deno",
+        ),
+    ),
+    may=(r"deno task test",),
+)
+
+SYSTEM_GRADLE_NOT_THE_WRAPPER = Trap(
+    "system-gradle-failed-wrapper-works",
+    "Kotlin/Gradle",
+    "`gradle build` from the machine (Gradle 7.6) fails on a plugin that needs 8; `./gradlew build` works",
+    one_session(
+        "/home/noor/src/invoice-pdf",
+        Ask("Build it please."),
+        Run(
+            "gradle build",
+            "FAILURE: Build failed with an exception.\n\n* What went wrong:\nAn exception occurred applying plugin request [id: 'org.jetbrains.kotlin.jvm', version: '2.0.20']\n> Failed to apply plugin 'org.jetbrains.kotlin.jvm'.\n   > Kotlin Gradle Plugin 2.0.20 requires Gradle 7.6.3 or later; this build uses Gradle 7.6.\n\nBUILD FAILED in 2s",
+            1,
+        ),
+        Run(
+            "cat gradle/wrapper/gradle-wrapper.properties",
+            "distributionUrl=https\\://services.gradle.org/distributions/gradle-8.10-bin.zip",
+        ),
+        Run(
+            "./gradlew build",
+            "> Task :compileKotlin\n> Task :test\n\nBUILD SUCCESSFUL in 47s\n7 actionable tasks: 7 executed",
+        ),
+        Say("The machine's Gradle 7.6 is too old; the wrapper (8.10) builds and tests pass."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"^(?:To|Before)[^\n]*`gradle build`",
+            "`gradle build` failed; the project builds with the wrapper",
+        ),
+        (
+            r"\bGradle\W+7\.6\b(?![^\n]*\b(?:machine|old|fail\w*|too)\b)",
+            "the wrapper pins Gradle 8.10",
+        ),
+    ),
+    may=(r"\./gradlew build",),
+)
+
+NUGET_EXE_NOT_DOTNET = Trap(
+    "nuget-restore-failed-dotnet-restore-works",
+    "C#/.NET",
+    "an old `nuget restore` fails on SDK-style projects; `dotnet restore` works",
+    one_session(
+        "/home/noor/src/Relay",
+        Ask("Restore the packages, the README says nuget restore."),
+        Read(
+            "README.md",
+            "# Relay\n\n## Setup\n\n    nuget restore Relay.sln\n    msbuild Relay.sln\n",
+        ),
+        Run(
+            "nuget restore Relay.sln",
+            "MSBuild auto-detection: using msbuild version '16.6.0.15201' from '/usr/lib/mono/msbuild/15.0/bin'.\nerror : The SDK 'Microsoft.NET.Sdk' specified could not be found.",
+            1,
+        ),
+        Run(
+            "dotnet restore Relay.sln",
+            "  Determining projects to restore...\n  Restored /home/noor/src/Relay/src/Relay/Relay.csproj (in 812 ms).\n  Restored /home/noor/src/Relay/tests/Relay.Tests/Relay.Tests.csproj (in 1.1 sec).",
+        ),
+        Say(
+            "The README's `nuget restore` (Mono's MSBuild) can't read SDK-style projects; `dotnet restore` works."
+        ),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"^(?:To|Before)[^\n]*`(?:nuget restore|msbuild)",
+            "`nuget restore` failed; the packages restore with `dotnet restore`",
+        ),
+    ),
+    may=(r"dotnet restore",),
+)
+
+PERL_CPM_NOT_CPANM = Trap(
+    "perl-cpm-installs-not-cpanm",
+    "Perl",
+    "the project installs its modules with `cpm install`; cpanm is never run",
+    one_session(
+        "/home/noor/src/logrotate-web",
+        Ask("Install the deps and run the tests."),
+        Run("ls", "Makefile.PL\ncpanfile\nlib\nt\n"),
+        Run(
+            "cpm install",
+            "DONE install Mojolicious-9.38\nDONE install Test2-Suite-0.000163\n14 distributions installed.",
+        ),
+        Run(
+            "prove -Ilocal/lib/perl5 -lr t",
+            "t/app.t ..... ok\nt/rotate.t .. ok\nAll tests successful.\nFiles=2, Tests=22,  1 wallclock secs\nResult: PASS",
+        ),
+        Say("Installed 14 distributions into `local/` with cpm; all 22 tests pass."),
+    ),
+    wrong=((r"\bcpanm\b", "the modules install with cpm; cpanm never ran"),),
+    may=(r"cpm install",),
+)
+
+GHCUP_DEFAULT_NOT_PINNED = Trap(
+    "ghcup-recommended-not-the-pinned-ghc",
+    "Haskell/cabal",
+    "`ghcup list` shows 9.4.8 recommended and 9.6.5 set; `cabal.project` pins 9.6.5",
+    one_session(
+        "/home/noor/src/rss-digest",
+        Ask("Which GHC does this build with? Make sure it builds."),
+        Run(
+            "ghcup list -t ghc -c installed",
+            "✔ ghc  9.4.8  recommended,base-4.17.2.1\n✔✔ ghc 9.6.5  base-4.18.2.1   set",
+        ),
+        Read("cabal.project", "packages: .\nwith-compiler: ghc-9.6.5\n"),
+        Run(
+            "cabal build all",
+            "Build profile: -w ghc-9.6.5 -O1\n[1 of 6] Compiling Digest.Feed\n...\nLinking dist-newstyle/build/x86_64-linux/ghc-9.6.5/rss-digest-0.2.0/x/rss-digest/build/rss-digest/rss-digest ...",
+        ),
+        Say(
+            "It builds with GHC 9.6.5, which `cabal.project` pins (ghcup's recommended 9.4.8 is also installed)."
+        ),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"\bGHC\W+(?:version\W+)?9\.4(?:\.8)?\b(?![^\n]*\b(?:recommended|also|installed|ghcup)\b)",
+            "the project pins GHC 9.6.5; 9.4.8 is ghcup's recommended one",
+        ),
+    ),
+    may=(r"9\.6\.5",),
+)
+
+ASDF_TOOL_VERSIONS = Trap(
+    "elixir-tool-versions-not-the-system-elixir",
+    "Elixir",
+    "the shell's system Elixir is 1.14; `.tool-versions` pins 1.16.3 on OTP 26, and the tests pass after `asdf install`",
+    one_session(
+        "/home/noor/src/pager_ex",
+        Ask("Tests fail to compile for me, can you check?"),
+        Run(
+            "mix test",
+            "** (Mix) You're trying to run :pager_ex on Elixir v1.14.0 but it has declared in its mix.exs file it supports only Elixir ~> 1.16",
+            1,
+        ),
+        Run("cat .tool-versions", "erlang 26.2.5\nelixir 1.16.3-otp-26\n"),
+        Run(
+            "asdf install",
+            "elixir 1.16.3-otp-26 is already installed\nerlang 26.2.5 is already installed",
+        ),
+        Run(
+            "asdf exec mix test",
+            "Running ExUnit with seed: 90210, max_cases: 16\n\n.......................\nFinished in 0.5 seconds\n23 tests, 0 failures",
+        ),
+        Say("Your shell picks up the system Elixir 1.14; through asdf (1.16.3) the 23 tests pass."),
+    ),
+    wrong=(
+        (
+            r"\bElixir\W+(?:v|version\W+)?1\.14\b(?![^\n]*\b(?:system|shell|fail\w*|only)\b)",
+            "the project pins Elixir 1.16.3; 1.14 is the machine's",
+        ),
+    ),
+    may=(r"1\.16|asdf exec mix test",),
+)
+
+TFENV_PINNED_VERSION = Trap(
+    "terraform-version-file-not-the-shell",
+    "Terraform",
+    "`.terraform-version` pins 1.5.7; the shell's `terraform version` is 1.9.2",
+    one_session(
+        "/home/noor/src/vpc-baseline",
+        Ask("Which terraform version should I use here? Validate the config too."),
+        Run("terraform version", "Terraform v1.9.2\non linux_amd64"),
+        Run("cat .terraform-version", "1.5.7"),
+        Run(
+            "tfenv use 1.5.7 && terraform validate",
+            "Switching default version to v1.5.7\nSuccess! The configuration is valid.",
+        ),
+        Say(
+            "The repo pins Terraform 1.5.7 (`.terraform-version`); with tfenv on 1.5.7 it validates."
+        ),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"\bTerraform\W+(?:v|version\W+)?1\.9(?:\.2)?\b(?![^\n]*\b(?:shell|machine|installed)\b)",
+            "the repository pins Terraform 1.5.7",
+        ),
+    ),
+    may=(r"1\.5\.7",),
+)
+
+SCALA_CLI_NOT_SBT = Trap(
+    "scala-cli-project-not-sbt",
+    "Scala",
+    "a scala-cli project (`project.scala` directives); `sbt test` makes an empty build and runs nothing",
+    one_session(
+        "/home/noor/src/wordfreq-sc",
+        Ask("Run the tests."),
+        Run("ls", "README.md\nproject.scala\nsrc\ntest\n"),
+        Run(
+            "sbt test",
+            "[info] welcome to sbt 1.10.1 (Eclipse Adoptium Java 21.0.4)\n[info] loading project definition from /home/noor/src/wordfreq-sc/project\n[info] set current project to wordfreq-sc (in build file:/home/noor/src/wordfreq-sc/)\n[info] No tests to run for Test / test\n[success] Total time: 1 s",
+        ),
+        Read(
+            "project.scala",
+            "//> using scala 3.5.0\n//> using dep com.lihaoyi::os-lib:0.10.7\n//> using test.dep org.scalameta::munit:1.0.1\n",
+        ),
+        Run(
+            "scala-cli test .",
+            "Compiling project (test, Scala 3.5.0, JVM (21))\nwordfreq.CountSuite:\n  + counts words 0.012s\n  + ignores case 0.001s\n3 tests passed",
+        ),
+        Say("It's a scala-cli project; `scala-cli test .` runs the 3 tests (sbt found none)."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:none|no tests|nothing|empty|found none)\b)[^\n]*`sbt (?:test|compile)`|\b(?:built|managed) with sbt\b",
+            "`sbt test` ran no test; the project is built with scala-cli",
+        ),
+    ),
+    may=(r"scala-cli test",),
+)
+
 CASES: tuple[Trap, ...] = (
     ECTO_SIDE_MONGO,
     OBAN_DECLARED_UNUSED,
@@ -2322,4 +2573,12 @@ CASES: tuple[Trap, ...] = (
     DUNE_EXEC_TEST_EXE,
     DOTNET_RUN_SEEDER_TOOL,
     ZIG_BUILD_RUN_APP,
+    DENO_NPM_SPECIFIERS,
+    SYSTEM_GRADLE_NOT_THE_WRAPPER,
+    NUGET_EXE_NOT_DOTNET,
+    PERL_CPM_NOT_CPANM,
+    GHCUP_DEFAULT_NOT_PINNED,
+    ASDF_TOOL_VERSIONS,
+    TFENV_PINNED_VERSION,
+    SCALA_CLI_NOT_SBT,
 )
