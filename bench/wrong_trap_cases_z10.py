@@ -2362,7 +2362,7 @@ NUGET_EXE_NOT_DOTNET = Trap(
 )
 
 PERL_CPM_NOT_CPANM = Trap(
-    "perl-cpm-installs-not-cpanm",
+    "perl-cpm-installs-the-modules",
     "Perl",
     "the project installs its modules with `cpm install`; cpanm is never run",
     one_session(
