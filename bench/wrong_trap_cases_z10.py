@@ -2320,7 +2320,7 @@ SYSTEM_GRADLE_NOT_THE_WRAPPER = Trap(
             "`gradle build` failed; the project builds with the wrapper",
         ),
         (
-            r"\bGradle\W+7\.6\b(?![^\n]*\b(?:machine|old|fail\w*|too)\b)",
+            r"^(?![^\n]*\b(?:machine|old|fail\w*|too|requires)\b)[^\n]*\bGradle\W+7\.6\b",
             "the wrapper pins Gradle 8.10",
         ),
     ),
