@@ -107,11 +107,28 @@ _REWROTE = re.compile(
 )
 
 
+#: What a set-up command prints when everything was in place already, and what it prints
+#: when it did something: only the first says it changed nothing.
+_CHANGED_NOTHING = re.compile(
+    r"\b(?:is|are) already installed\b|\balready up[ -]to[ -]date\b|^Nothing to do\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_CHANGED = re.compile(
+    r"\b(?:installed|installing|downloaded|downloading|added|updated|upgraded|removed|"
+    r"compiled|created|wrote)\b(?<!already installed)",
+    re.IGNORECASE,
+)
+
+
 def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
     if not attempt.run.ok or same_intent(failed, attempt) or not attempt.tokens:
         return False
     if rehearses(attempt.tokens[1:]):
         return False  # `pip install --dry-run`: nothing installed
+    if _CHANGED_NOTHING.search(attempt.run.output[:2000]) and not _CHANGED.search(
+        attempt.run.output[:2000]
+    ):
+        return False  # `asdf install`: "… is already installed": it changed nothing
     if attempt.use is not None:
         return attempt.use.purpose in _SETUP_PURPOSES
     words = {t.lstrip("-") for t in attempt.tokens[1:4]}
