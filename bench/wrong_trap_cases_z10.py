@@ -20,7 +20,9 @@ match run after the whole run failed; a run command of seeds, a test executable 
 the sixth, package managers and runtime versions said from the wrong tool (`npm:` imports of a
 Deno app, the machine's Gradle beside the wrapper, Mono's `nuget restore`, cpm, ghcup's
 recommended compiler, a system Elixir beside `.tool-versions`, a shell's Terraform beside
-`.terraform-version`, sbt in a scala-cli project).
+`.terraform-version`, sbt in a scala-cli project); the seventh, a web framework's client or
+pubsub part taken for its server (the Ktor, servant and http4s clients, Mojo::UserAgent,
+Phoenix.PubSub alone, Shelf in a client's tests) and a job queue in use beside one left over.
 """
 
 from __future__ import annotations
@@ -2504,6 +2506,244 @@ SCALA_CLI_NOT_SBT = Trap(
     may=(r"scala-cli test",),
 )
 
+# --- batch 7: a web framework's client or pubsub part taken for the server; a queue in use ---
+
+KTOR_CLIENT_CLI = Trap(
+    "kotlin-cli-with-the-ktor-client",
+    "Kotlin/Gradle",
+    "a command-line tool calls an API with the Ktor client; it serves nothing",
+    one_session(
+        "/home/noor/src/statuspage-cli",
+        Ask("Add a --json flag to `status list`."),
+        Read(
+            "build.gradle.kts",
+            'plugins {\n    kotlin("jvm") version "2.0.20"\n    application\n}\n\ndependencies {\n    implementation("com.github.ajalt.clikt:clikt:4.4.0")\n    implementation("io.ktor:ktor-client-cio:2.3.12")\n    implementation("io.ktor:ktor-client-content-negotiation:2.3.12")\n    implementation("io.ktor:ktor-serialization-kotlinx-json:2.3.12")\n    testImplementation(kotlin("test"))\n}\n\napplication { mainClass.set("statuspage.MainKt") }\n',
+        ),
+        Edit(
+            "src/main/kotlin/statuspage/List.kt",
+            'class ListCommand : CliktCommand(name = "list") {\n',
+            'class ListCommand : CliktCommand(name = "list") {\n    private val json by option("--json").flag()\n',
+        ),
+        Run("./gradlew test", "> Task :test\n\nBUILD SUCCESSFUL in 19s"),
+        Say("Added `--json` to `status list`; the tests pass."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\bclient\b)[^\n]*\b(?:built with|framework\W+)[^\n]*\bKtor\b|\bKtor (?:server|app|service)\b",
+            "the Ktor client calls an API; nothing is served",
+        ),
+    ),
+    may=(r"gradlew test",),
+)
+
+DART_SHELF_TEST_MOCK = Trap(
+    "dart-client-library-shelf-mock-in-tests",
+    "Dart",
+    "an API client library has `shelf` as a dev dependency for a mock server in its tests",
+    one_session(
+        "/home/noor/src/weather_api_client",
+        Ask("Retry once on a 503 and add a test for it."),
+        Read(
+            "pubspec.yaml",
+            "name: weather_api_client\nenvironment:\n  sdk: ^3.4.0\ndependencies:\n  http: ^1.2.2\ndev_dependencies:\n  test: ^1.25.8\n  shelf: ^1.4.1\n  shelf_router: ^1.1.4\n",
+        ),
+        Read(
+            "test/mock_server.dart",
+            "// A local stand-in for the weather API, so the client's tests need no network.\nimport 'package:shelf/shelf_io.dart' as io;\n",
+        ),
+        Edit(
+            "lib/src/client.dart",
+            "    final res = await _http.get(uri);\n",
+            "    var res = await _http.get(uri);\n    if (res.statusCode == 503) res = await _http.get(uri);\n",
+        ),
+        Run("dart test", "00:03 +21: All tests passed!"),
+        Say("A 503 is retried once; the new test and the 20 others pass."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:tests?|mock|stand-in)\b)[^\n]*\bShelf\b",
+            "Shelf serves only the tests' mock API; the package is a client library",
+        ),
+    ),
+    may=(r"dart test",),
+)
+
+SERVANT_CLIENT_ONLY = Trap(
+    "haskell-cli-with-servant-client",
+    "Haskell/cabal",
+    "a command-line tool uses `servant-client` to call an API; it runs no server",
+    one_session(
+        "/home/noor/src/issue-sync",
+        Ask("Page through all issues instead of only the first 100."),
+        Read(
+            "issue-sync.cabal",
+            "executable issue-sync\n  main-is:          Main.hs\n  build-depends:    base >=4.18 && <5\n                  , servant\n                  , servant-client\n                  , http-client-tls\n                  , optparse-applicative\n",
+        ),
+        Edit(
+            "app/Main.hs",
+            "  issues <- runClientM (listIssues repo (Just 100)) env\n",
+            "  issues <- allPages (\\page -> runClientM (listIssues repo (Just 100) (Just page)) env)\n",
+        ),
+        Run(
+            "cabal build && cabal test",
+            "Test suite spec: PASS\n1 of 1 test suites (1 of 1 test cases) passed.",
+        ),
+        Say("All pages are fetched now; builds and tests pass."),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\bclient\b)[^\n]*\b(?:built with|framework\W+)[^\n]*\bServant\b|\bServant (?:server|app|API|service)\b",
+            "servant-client calls an API; nothing is served",
+        ),
+    ),
+    may=(r"cabal (?:build|test)",),
+)
+
+PHOENIX_PUBSUB_ONLY = Trap(
+    "elixir-library-with-phoenix-pubsub-only",
+    "Elixir",
+    "a library depends on `phoenix_pubsub` only, with no Phoenix web layer",
+    one_session(
+        "/home/noor/src/presence_lite",
+        Ask("Broadcast a leave event when a tracked process exits."),
+        Read(
+            "mix.exs",
+            '  defp deps do\n    [\n      {:phoenix_pubsub, "~> 2.1"},\n      {:telemetry, "~> 1.2"},\n      {:ex_doc, "~> 0.34", only: :dev, runtime: false}\n    ]\n  end\n',
+        ),
+        Edit(
+            "lib/presence_lite/tracker.ex",
+            "  def handle_info({:DOWN, _ref, :process, pid, _}, state) do\n",
+            "  def handle_info({:DOWN, _ref, :process, pid, _}, state) do\n    Phoenix.PubSub.broadcast(state.pubsub, state.topic, {:leave, pid})\n",
+        ),
+        Run(
+            "mix test",
+            "Running ExUnit with seed: 5, max_cases: 8\n\n.........\nFinished in 0.2 seconds\n9 tests, 0 failures",
+        ),
+        Say("A tracked process's exit now broadcasts `{:leave, pid}`; the 9 tests pass."),
+    ),
+    wrong=(
+        (
+            r"\bbuilt with Phoenix\b|\bPhoenix (?:app|application|web)\b",
+            "a library using Phoenix.PubSub alone; no Phoenix web app",
+        ),
+    ),
+    may=(r"mix test",),
+)
+
+HTTP4S_CLIENT_ONLY = Trap(
+    "scala-cli-tool-with-the-http4s-client",
+    "Scala/sbt",
+    "a command-line tool uses the http4s Ember client; no server",
+    one_session(
+        "/home/noor/src/feed-fetch",
+        Ask("Follow redirects when fetching feeds."),
+        Read(
+            "build.sbt",
+            'libraryDependencies ++= Seq(\n  "org.http4s" %% "http4s-ember-client" % "0.23.27",\n  "org.http4s" %% "http4s-circe" % "0.23.27",\n  "com.monovore" %% "decline-effect" % "2.4.1",\n  "org.scalameta" %% "munit" % "1.0.1" % Test\n)\n',
+        ),
+        Edit(
+            "src/main/scala/feedfetch/Fetch.scala",
+            "  EmberClientBuilder.default[IO].build\n",
+            "  EmberClientBuilder.default[IO].build.map(FollowRedirect(5))\n",
+        ),
+        Run(
+            "sbt test",
+            "[info] Passed: Total 14, Failed 0, Errors 0, Passed 14\n[success] Total time: 17 s",
+        ),
+        Say("The client follows up to 5 redirects; 14 tests pass."),
+        host="gemini",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\bclient\b)[^\n]*\b(?:built with|framework\W+)[^\n]*\bhttp4s\b|\bhttp4s (?:server|app|service)\b",
+            "the http4s client fetches feeds; nothing is served",
+        ),
+    ),
+    may=(r"sbt test",),
+)
+
+MOJO_USERAGENT_SCRIPT = Trap(
+    "perl-script-with-mojo-useragent",
+    "Perl",
+    "a feed checker script requires Mojolicious for `Mojo::UserAgent` only; it serves nothing",
+    one_session(
+        "/home/noor/src/linkcheck-pl",
+        Ask("Skip mailto: links when checking."),
+        Read(
+            "cpanfile",
+            "requires 'perl', '5.036';\nrequires 'Mojolicious', '9.38';  # Mojo::UserAgent and Mojo::DOM only\non 'test' => sub { requires 'Test2::V0'; };\n",
+        ),
+        Read(
+            "bin/linkcheck",
+            "#!/usr/bin/env perl\nuse v5.36;\nuse Mojo::UserAgent;\nmy $ua = Mojo::UserAgent->new(max_redirects => 3);\nfor my $link ($dom->find('a[href]')->map(attr => 'href')->each) {\n",
+        ),
+        Edit(
+            "bin/linkcheck",
+            "for my $link ($dom->find('a[href]')->map(attr => 'href')->each) {\n",
+            "for my $link ($dom->find('a[href]')->map(attr => 'href')->each) {\n  next if $link =~ /^mailto:/;\n",
+        ),
+        Run(
+            "prove -l t",
+            "t/links.t .. ok\nAll tests successful.\nFiles=1, Tests=8,  0 wallclock secs\nResult: PASS",
+        ),
+        Say("mailto: links are skipped; the 8 tests pass."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"\bbuilt with Mojolicious\b|\bMojolicious (?:app|application|web)\b",
+            "Mojolicious gives the script its HTTP client; nothing is served",
+        ),
+    ),
+    may=(r"prove -l t",),
+)
+
+OBAN_IN_USE = Trap(
+    "oban-in-use-quantum-left-over",
+    "Elixir/Phoenix",
+    "jobs run through Oban (configured queues, `use Oban.Worker`); `quantum` is left in mix.exs",
+    one_session(
+        "/home/noor/src/invoicer_ex",
+        Ask("Retry the invoice e-mail job up to 5 times instead of 20."),
+        Read(
+            "mix.exs",
+            '  defp deps do\n    [\n      {:phoenix, "~> 1.7.14"},\n      {:ecto_sql, "~> 3.12"},\n      {:postgrex, ">= 0.0.0"},\n      {:oban, "~> 2.18"},\n      {:quantum, "~> 3.5"}\n    ]\n  end\n',
+        ),
+        Read(
+            "config/config.exs",
+            "config :invoicer_ex, Oban,\n  repo: InvoicerEx.Repo,\n  queues: [mailers: 10, default: 5]\n",
+        ),
+        Read(
+            "lib/invoicer_ex/workers/invoice_mail.ex",
+            "defmodule InvoicerEx.Workers.InvoiceMail do\n  use Oban.Worker, queue: :mailers, max_attempts: 20\n",
+        ),
+        Edit(
+            "lib/invoicer_ex/workers/invoice_mail.ex",
+            "  use Oban.Worker, queue: :mailers, max_attempts: 20\n",
+            "  use Oban.Worker, queue: :mailers, max_attempts: 5\n",
+        ),
+        Run("grep -rn Quantum lib config", "", 1),
+        Run(
+            "mix test",
+            "Running ExUnit with seed: 77, max_cases: 8\n\n..................\nFinished in 0.9 seconds\n18 tests, 0 failures",
+        ),
+        Say(
+            "The mail worker gives up after 5 attempts; tests pass. (`quantum` in mix.exs is unused.)"
+        ),
+        host="codex-shell",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*\b(?:unused|not used|left)\b)[^\n]*\bQuantum\b",
+            "Quantum is declared and unused; jobs run through Oban",
+        ),
+    ),
+    may=(r"Oban|mix test",),
+)
+
 CASES: tuple[Trap, ...] = (
     ECTO_SIDE_MONGO,
     OBAN_DECLARED_UNUSED,
@@ -2581,4 +2821,11 @@ CASES: tuple[Trap, ...] = (
     ASDF_TOOL_VERSIONS,
     TFENV_PINNED_VERSION,
     SCALA_CLI_NOT_SBT,
+    KTOR_CLIENT_CLI,
+    DART_SHELF_TEST_MOCK,
+    SERVANT_CLIENT_ONLY,
+    PHOENIX_PUBSUB_ONLY,
+    HTTP4S_CLIENT_ONLY,
+    MOJO_USERAGENT_SCRIPT,
+    OBAN_IN_USE,
 )
