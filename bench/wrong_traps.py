@@ -36,17 +36,18 @@ reply that offers no choice of design; and a failed script whose failing step is
 mistake; and the same kinds in other shapes: a test suite's target started with a run command
 or a task named `run-tests`, a release check or a dry run, a dependency named by a package
 option, a summary taken back, a docs folder's Markdown, a look between a failure and its pass,
-a closing report of an edit that failed or was refused, a manager that only added helpers; a
-test fixture's tree, an instruction file the session changed, the steps taken when one fails;
-a diagnosis the session fixed, a changelog edit beside the fix, a checklist item or an
-option's rule without its condition; the project's licence from a field a command changed, an
-old version, the dependencies', a suggestion, a file moved aside, reserved rights, a vendored
-library's).
-Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
-`_z6` to `_z9`, `_z11` to `_z13`, `_z11b` and `_z11c`) are written in the host's own
-transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
-extractor, no key); then every memory and every line of the session-start text is held against
-the trap's `wrong` patterns.
+a closing report of an edit that failed or was refused, a manager that only added helpers;
+stack facts in the ecosystems the other parts hold least (a side store, an examples
+sub-project's test framework, a leftover lock file, a CI matrix's versions, a dev tool's
+framework, a job queue declared and unused); a test fixture's tree, an instruction file the
+session changed, the steps taken when one fails; a diagnosis the session fixed, a changelog
+edit beside the fix, a checklist item or an option's rule without its condition; the
+project's licence from a field a command changed, an old version, the dependencies', a
+suggestion, a file moved aside, reserved rights, a vendored library's).
+Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
+`_z13`, `_z11b` and `_z11c`) are written in the host's own transcript format and go through
+the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every
+memory and every line of the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -98,6 +99,7 @@ from bench.wrong_trap_cases_z6 import CASES as FAILED_STEP_MISTAKEN
 from bench.wrong_trap_cases_z7 import CASES as SAID_FROM_TOO_LITTLE_AGAIN
 from bench.wrong_trap_cases_z8 import CASES as SAID_FROM_THE_WRONG_THING
 from bench.wrong_trap_cases_z9 import CASES as SAID_FROM_THE_WRONG_THING_AGAIN
+from bench.wrong_trap_cases_z10 import CASES as STACK_FACTS_UNSTUDIED
 from bench.wrong_trap_cases_z11 import CASES as JUDGED_AGAIN
 from bench.wrong_trap_cases_z11b import CASES as JUDGED_AGAIN_OTHER_SHAPES
 from bench.wrong_trap_cases_z11c import CASES as FIXTURE_LAYOUTS_AGAIN
@@ -140,6 +142,7 @@ TRAPS: tuple[Trap, ...] = (
     *SAID_FROM_TOO_LITTLE_AGAIN,
     *SAID_FROM_THE_WRONG_THING,
     *SAID_FROM_THE_WRONG_THING_AGAIN,
+    *STACK_FACTS_UNSTUDIED,
     *JUDGED_AGAIN,
     *JUDGED_AGAIN_OTHER_SHAPES,
     *FIXTURE_LAYOUTS_AGAIN,
@@ -158,6 +161,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z7": SAID_FROM_TOO_LITTLE_AGAIN,
     "z8": SAID_FROM_THE_WRONG_THING,
     "z9": SAID_FROM_THE_WRONG_THING_AGAIN,
+    "z10": STACK_FACTS_UNSTUDIED,
     "z11": JUDGED_AGAIN,
     "z11b": JUDGED_AGAIN_OTHER_SHAPES,
     "z11c": FIXTURE_LAYOUTS_AGAIN,

@@ -21,7 +21,13 @@ from squirrel_core.command_launchers import (
     syntax_check,
 )
 from squirrel_core.command_roles import TASK_KEYWORDS, role_use
-from squirrel_core.command_stand_ins import names_test_target, rehearses
+from squirrel_core.command_stand_ins import (
+    evaluates_code,
+    names_side_target,
+    names_test_target,
+    rehearses,
+    skips_build,
+)
 from squirrel_core.command_table import CommandUse, command_table, task_purpose
 from squirrel_core.shell_words import ENV_ASSIGNMENT
 
@@ -47,6 +53,8 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
     use = _classify(words)
     if use is not None and use.purpose in ("release", "deploy") and rehearses(words[1:]):
         return None  # `npm publish --dry-run`: what would be published, nothing published
+    if use is not None and use.purpose == "build" and skips_build(words[1:]):
+        return None  # `dotnet pack --no-build`: packs what an earlier build made
     return use
 
 
@@ -75,6 +83,10 @@ def _classify(words: list[str]) -> CommandUse | None:
                 break
     if best is None and program in ("mvn", "mvnw", "gradle", "gradlew", "sbt", "xcodebuild"):
         best = next(((program, w) for w in rest if (program, w) in table.patterns), None)
+    if best is None and program == "sbt":
+        # A quoted command is a task with its arguments (`sbt "testOnly *ParserSpec"`).
+        tasks = [w.split()[0] for w in rest if " " in w.strip()]
+        best = next(((program, t) for t in tasks if (program, t) in table.patterns), None)
     if best is None and program in ("gradle", "gradlew"):
         # A task of one project (`:app:test`) or a variant's test task (`testDebugUnitTest`,
         # `connectedAndroidTest`, `integrationTest`) runs the tests.
@@ -92,6 +104,10 @@ def _classify(words: list[str]) -> CommandUse | None:
             )
         if use.purpose == "run" and names_test_target(_after(words, best)):
             return None  # `cargo run --bin conformance`: a test suite started, not the app
+        if use.purpose == "run" and evaluates_code(program, _after(words, best)):
+            return None  # `rebar3 shell --eval '…, init:stop().'`: the code given ran
+        if use.purpose == "run" and names_side_target(_after(words, best)):
+            return None  # `dotnet run --project tools/Seeder`: a tool of the project, not the app
         return use
     task = _task_use(program, words, rest)
     if task is not None:

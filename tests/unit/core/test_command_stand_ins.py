@@ -17,9 +17,16 @@ from squirrel_core.commands import classify_command, task_purpose
         "go run ./cmd/e2e -broker localhost:4222",
         "dotnet run --project tests/Billing.IntegrationChecks",
         "cargo run -p smoke-tests",
+        "lein run -m kaocha.runner",  # a test runner as the run command's main
+        "lein run -m eftest.runner --multithread",
+        "rebar3 shell --eval 'eunit:test(rl_bucket, [verbose]), init:stop().'",
+        "mix run -e 'Shop.Seeds.run()'",  # code given to evaluate
+        "dotnet run --project tools/Seeder -- --recipes samples/recipes.json",  # a tool
+        "cargo run --example demo",
+        "go run ./scripts/backfill -since 2024-01-01",
     ],
 )
-def test_a_run_command_started_on_a_test_target_is_not_the_app(command: str) -> None:
+def test_a_run_command_started_on_tests_a_tool_or_code_is_not_the_app(command: str) -> None:
     assert classify_command(command) is None
 
 
@@ -31,6 +38,14 @@ def test_a_run_command_started_on_a_test_target_is_not_the_app(command: str) -> 
         "go run . inspect /tmp/a.whl",
         "dotnet run --project src/Api",
         "cargo run --bin server",
+        "lein run -m invoicer.main",
+        "lein run -m invoicer.runner",  # a runner of the app's own
+        "rebar3 shell",
+        "cargo run -- --eval x",  # the app's own option
+        "dotnet run -e Development --project src/Api",  # `-e` names an environment here
+        "mix run --no-halt",
+        "zig build run -- --port 9000",
+        "go run ./cmd/server -- --fixtures tests/data",  # the app's input
     ],
 )
 def test_a_run_command_of_the_app_stays_a_run(command: str) -> None:
@@ -101,3 +116,16 @@ def test_a_watch_task_says_no_purpose_and_a_release_in_check_mode_releases_nothi
     assert classify_command("./scripts/release.sh --check") is None
     use = classify_command("./scripts/release.sh")
     assert use is not None and use.purpose == "release"
+
+
+@pytest.mark.parametrize(
+    "command", ["dotnet pack -c Release --no-build -o out", "dotnet publish --no-build"]
+)
+def test_a_build_step_told_not_to_build_is_no_build(command: str) -> None:
+    assert classify_command(command) is None
+
+
+@pytest.mark.parametrize("command", ["dotnet pack -c Release -o out", "dotnet build --no-restore"])
+def test_a_build_step_that_builds_stays_a_build(command: str) -> None:
+    use = classify_command(command)
+    assert use is not None and use.purpose == "build"

@@ -373,3 +373,61 @@ def test_a_narrower_run_after_the_whole_run_stays_a_step() -> None:
             "To run the tests (as asked): `quuxtest run`, then `quuxtest run --filter Totals`."
         )
     }
+
+
+def test_a_narrower_run_that_passed_where_the_whole_run_failed_is_no_step() -> None:
+    # The whole suite failed (a service was down); a run of part of it passed: it ran less
+    # than was asked and fixed nothing.
+    found = _routines(
+        "Run the tests.",
+        [("quuxtest run", 1), ("quuxtest run --only unit", 0)],
+    )
+
+    assert found == {}
+
+
+def test_a_narrower_run_stays_when_the_whole_run_failed_then_passed() -> None:
+    found = _routines(
+        "Run the tests.",
+        [("quuxtest run", 1), ("quuxtest run --only unit", 0), ("quuxtest run", 0)],
+    )
+
+    assert found == {"recipe:asked:test": "To run the tests (as asked): `quuxtest run`."}
+
+
+def test_another_command_that_passed_after_a_failure_stays_a_step() -> None:
+    found = _routines(
+        "Run the tests.",
+        [("quuxtest run --only unit", 1), ("quuxtest run", 0)],
+    )
+
+    assert found == {"recipe:asked:test": "To run the tests (as asked): `quuxtest run`."}
+
+
+def test_a_command_whose_output_went_into_a_project_file_is_no_step() -> None:
+    found = _routines(
+        "Update the tables and make sure the tests pass.",
+        [("python3 tools/gen_tables.py --unicode 15 > src/tables.zz", 0), ("quuxtest run", 0)],
+    )
+
+    assert found == {"recipe:asked:test": "To run the tests (as asked): `quuxtest run`."}
+
+
+def test_a_command_whose_errors_alone_went_to_a_file_stays_a_step() -> None:
+    found = _routines(
+        "run the tests",
+        [("node scripts/seed_check.mjs 2> seed.err", 0), ("quuxtest run > /dev/null", 0)],
+    )
+
+    assert found == {
+        "recipe:asked:test": f"To run the tests (as asked): {_SEEDED}, then `quuxtest run`."
+    }
+
+
+def test_a_task_that_picked_some_tests_after_the_whole_run_failed_is_no_step() -> None:
+    found = _routines(
+        "run the tests please",
+        [("sbt test", 1), ('sbt "testOnly *ParserSpec"', 0)],
+    )
+
+    assert found == {}

@@ -9,6 +9,7 @@ declined.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -56,6 +57,11 @@ def _recipes(runs: Sequence[Run]) -> dict[str, str]:
         # Programs no table names, by their own words.
         ("quux test", "recipe:test", "To run the tests: `quux test`."),
         ("quux fmt --check", "recipe:format", "To check the formatting: `quux fmt --check`."),
+        (
+            "terraform fmt -check -recursive",  # a check flag with one dash
+            "recipe:format",
+            "To check the formatting: `terraform fmt -check -recursive`.",
+        ),
         ("quux run lint", "recipe:lint", "To lint: `quux run lint`."),
         (
             "R -q -e 'quuxpkg::test_dir(\"tests\")'",
@@ -361,3 +367,55 @@ def test_the_whole_projects_run_is_the_recipe_before_one_packages(
 ) -> None:
     found = _recipes([(command, 0, "ok") for command in runs])
     assert found["recipe:test"].startswith(f"To run the tests: `{head}` (e.g. "), found
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "mix test --exclude external",
+        "mix test --only unit",
+        "uv run pytest --deselect tests/test_net.py::test_live",
+        "clojure -X:test :nses '[app.grid-test]'",
+        "npx jest --testPathIgnorePatterns e2e",
+    ],
+)
+def test_one_run_that_left_tests_out_is_not_the_test_recipe(command: str) -> None:
+    # The whole suite failed; a run leaving the failing tests out passed: it ran a part.
+    whole = re.split(r" --| :", command, maxsplit=1)[0]
+    found = _recipes([(whole, 1, "3 failures"), (command, 0, "ok")])
+
+    assert not any(k.startswith("recipe:test") for k in found), found
+
+
+@pytest.mark.parametrize(
+    ("whole", "part"),
+    [
+        ("cabal test", "cabal test unit"),  # one suite of several
+        ("rebar3 eunit", "rebar3 eunit --module=rl_bucket"),
+        ("stack test", "stack test --ta '--match Parser'"),  # a selecting option passed on
+        ("sbt test", 'sbt "testOnly *ParserSpec"'),  # a task that runs the tests it names
+        ("quux test", "quux test -- parse_"),  # a name filter after `--`
+    ],
+)
+def test_a_part_that_passed_after_the_whole_run_failed_is_no_test_recipe(
+    whole: str, part: str
+) -> None:
+    found = _recipes([(whole, 1, "1 failure"), (part, 0, "ok")])
+
+    assert not any(k.startswith("recipe:test") for k in found), found
+    assert not any(part in v for v in found.values()), found
+
+
+@pytest.mark.parametrize(
+    ("whole", "fixed"),
+    [
+        ("cargo test", "cargo test --features sqlite"),  # an option set, no test selected
+        ("go test", "go test ./..."),  # every package, not a part
+    ],
+)
+def test_a_run_that_added_no_selection_after_a_failure_is_the_test_recipe(
+    whole: str, fixed: str
+) -> None:
+    found = _recipes([(whole, 1, "1 failure"), (fixed, 0, "ok")])
+
+    assert found.get("recipe:test") == f"To run the tests: `{fixed}`.", found

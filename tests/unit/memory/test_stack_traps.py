@@ -169,6 +169,33 @@ TRAPS = [
         said=(("language", "Perl project"),),
         unsaid=("PostgreSQL", "SQLite"),
     ),
+    # -- a framework's package used by a script only for the HTTP client it ships ------------
+    Trap(
+        "perl-framework-client-only",
+        (
+            ("read", "cpanfile", "requires 'Mojolicious', '9.38';\n"),
+            (
+                "read",
+                "bin/linkcheck",
+                "#!/usr/bin/env perl\nuse v5.36;\nuse Mojo::UserAgent;\nuse Mojo::DOM;\n",
+            ),
+            ("edit", "bin/linkcheck"),
+            ("run", "prove -l t", "All tests successful.\nResult: PASS\n"),
+        ),
+        unsaid=("Mojolicious",),
+        absent=("framework",),
+    ),
+    Trap(
+        "perl-framework-app-and-client",
+        (
+            ("read", "cpanfile", "requires 'Mojolicious', '9.38';\n"),
+            ("read", "lib/Orchard/Fetch.pm", "package Orchard::Fetch;\nuse Mojo::UserAgent;\n"),
+            ("read", "script/orchard", "#!/usr/bin/env perl\nuse Mojolicious::Lite -signatures;\n"),
+            ("edit", "lib/Orchard/Fetch.pm"),
+            ("run", "prove -l t", "All tests successful.\nResult: PASS\n"),
+        ),
+        said=(("framework", "Mojolicious"),),
+    ),
     Trap(
         "python-pipfile-dev-server",
         (

@@ -9,7 +9,10 @@ failure a pipe hid is a failure) are how the project does that routine; a check 
 format, type-check) that ran before an edit later in the turn checked no more than a draft and
 is no step, nor is a command of no known purpose that sets something up (`npx husky init`,
 `tool add x`), nor a narrower run of a command the turn later ran whole (`tool test --filter
-X`, then `tool test`): "To lint (as asked): `a`, then `b`." A command's own words
+X`, then `tool test`), nor one that passed after the whole run failed (`tool test`, then `tool
+test --only unit`: it ran less than was asked), nor a command of no known purpose whose
+output went into a file (`gen.py > src/tables.x`: it made part of the work): "To lint (as
+asked): `a`, then `b`." A command's own words
 need not say the role (an interpreter one-liner, a formatter with an unusual name, a chain of
 tools): the request says it. No routine comes from a question, a plan, a request naming
 several roles whose commands do not split by their own roles, a request for one file answered
@@ -29,6 +32,7 @@ from squirrel_memory.extractors.activity import CommandRun, commands, in_folder,
 from squirrel_memory.extractors.candidates import candidate
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt, attempts
 from squirrel_memory.extractors.evidence.piped_runs import with_piped_outcomes
+from squirrel_memory.extractors.evidence.recipes import narrowed_after_failure
 from squirrel_memory.extractors.evidence.state_looks import only_reports
 from squirrel_memory.extractors.evidence.workflows import as_run, looks_around
 from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
@@ -303,6 +307,8 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
             continue  # another role's command run along the way
         if purposes is not None and step.use is None and _sets_up(step):
             continue  # `npx husky init`: setting something up, not the check itself
+        if purposes is not None and step.use is None and _writes_output(step):
+            continue  # `gen.py > src/tables.x`: it made a file of the work, it checked nothing
         words = [t for t in step.tokens[1:] if not t.startswith("-")]
         recording = step.program == "git" and bool(words) and words[0] in _RECORDING_GIT
         if recording and role not in ("release", "deploy"):
@@ -314,6 +320,12 @@ def _passed(steps: list[Attempt], role: str, names_file: bool) -> list[Attempt]:
     # A narrower run (`tool test --filter X`) the turn later ran whole (`tool test`) was the
     # inner loop of the work: the whole run covers it.
     chosen = [a for a in chosen if not any(_covers(b, a) for b in chosen)]
+    # A narrower run that passed where the whole run failed (`tool test`, then `tool test
+    # --only unit`) ran less than was asked: it shows no way to run them all.
+    failed = [a for a in last.values() if not a.run.ok]
+    chosen = [a for a in chosen if not any(_part_of(a, b) for b in failed)]
+    parts = {runs[n].text for n in narrowed_after_failure(runs)}
+    chosen = [a for a in chosen if a.text not in parts]  # `sbt test`, then `sbt "testOnly X"`
     if names_file and any(_picks_file(a) for a in chosen):
         return []
     chosen = [a for a in chosen if not _picks_file(a)]
@@ -336,6 +348,23 @@ def _sets_up(attempt: Attempt) -> bool:
     return bool(words) and words[0].lower() in _SETTING_UP
 
 
+#: A simple command's standard output sent into a file (`> out`, `>> log`, `&> all`); not a
+#: duplicated stream (`>&2`), the void (`/dev/null`) or the error stream alone (`2> err`).
+_OUTPUT_TO_FILE = re.compile(r"(?:^|\s)(?:1|&)?>>?\s*(?!&|/dev/null\b)[^\s;&|]")
+_PARTS = re.compile(r"&&|\|\||[;|\n]")
+
+
+def _writes_output(attempt: Attempt) -> bool:
+    """Whether the simple command `attempt` is, in the line that ran it, sent its output into
+    a file: it wrote a file (a generated table, a report), whatever the program."""
+    head = attempt.tokens[0] if attempt.tokens else ""
+    for part in _PARTS.split(attempt.run.command):
+        words = part.split()
+        if head in words[:4] and _OUTPUT_TO_FILE.search(part):
+            return True
+    return False
+
+
 def _covers(whole: Attempt, narrower: Attempt) -> bool:
     """Whether `whole` ran after `narrower` for the same purpose, as its leading words."""
     size = len(whole.tokens)
@@ -344,6 +373,19 @@ def _covers(whole: Attempt, narrower: Attempt) -> bool:
         purpose == (narrower.use.purpose if narrower.use is not None else None)
         and whole.scope == narrower.scope
         and whole.run.timestamp > narrower.run.timestamp
+        and len(narrower.tokens) > size
+        and narrower.tokens[:size] == whole.tokens
+    )
+
+
+def _part_of(narrower: Attempt, whole: Attempt) -> bool:
+    """Whether `narrower` ran after `whole` in the same folder with `whole`'s words leading
+    its own (`tool test`, then `tool test --only unit`): a part of the same run. (The words
+    added can make a runner's purpose known where the whole's was not.)"""
+    size = len(whole.tokens)
+    return (
+        whole.scope == narrower.scope
+        and narrower.run.timestamp > whole.run.timestamp
         and len(narrower.tokens) > size
         and narrower.tokens[:size] == whole.tokens
     )

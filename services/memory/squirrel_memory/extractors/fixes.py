@@ -12,7 +12,9 @@ after `git push`, a test run covering the failed one) in the same session, withi
   quoted (`docker compose up -d db`), whatever its purpose;
 - `formatter`: a lint or format check's own formatter ran in between (`mix format` after
   `mix format --check-formatted` failed);
-- `variant`: the same command re-run with changed arguments, nothing else changed;
+- `variant`: the same command re-run with changed arguments, nothing else changed (never
+  when the words that passed had failed before the failed variant was tried: going back to
+  them fixed nothing);
 - `claimed`: nothing seen changed, but the assistant's reply before the passing rerun says
   what it changed, naming a file or a flag (an edit made by a subagent, or lost:
   `reported_fixes.claimed_change`).
@@ -48,6 +50,7 @@ from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.environment_changes import environment_changed
 from squirrel_memory.extractors.evidence import CHECK_PURPOSES, Attempt
 from squirrel_memory.extractors.evidence.cleared_warnings import is_warning
+from squirrel_memory.extractors.evidence.recipes import narrowed_after_failure
 from squirrel_memory.extractors.evidence.state_looks import (
     LOOK_PROGRAMS,
     LOOK_VERBS,
@@ -110,11 +113,28 @@ _REWROTE = re.compile(
 )
 
 
+#: What a set-up command prints when everything was in place already, and what it prints
+#: when it did something: only the first says it changed nothing.
+_CHANGED_NOTHING = re.compile(
+    r"\b(?:is|are) already installed\b|\balready up[ -]to[ -]date\b|^Nothing to do\b",
+    re.IGNORECASE | re.MULTILINE,
+)
+_CHANGED = re.compile(
+    r"\b(?:installed|installing|downloaded|downloading|added|updated|upgraded|removed|"
+    r"compiled|created|wrote)\b(?<!already installed)",
+    re.IGNORECASE,
+)
+
+
 def _is_setup(attempt: Attempt, failed: Attempt) -> bool:
     if not attempt.run.ok or same_intent(failed, attempt) or not attempt.tokens:
         return False
     if rehearses(attempt.tokens[1:]):
         return False  # `pip install --dry-run`: nothing installed
+    if _CHANGED_NOTHING.search(attempt.run.output[:2000]) and not _CHANGED.search(
+        attempt.run.output[:2000]
+    ):
+        return False  # `asdf install`: "… is already installed": it changed nothing
     if attempt.use is not None:
         return attempt.use.purpose in _SETUP_PURPOSES
     words = {t.lstrip("-") for t in attempt.tokens[1:4]}
@@ -398,6 +418,19 @@ def _attribute(
         failed
     ) != typed_options(passed)
     ids = [failed.run.event_id]
+    # The passing words had failed before the failed variant was tried (`tool build`, then
+    # `tool build --refresh`, both failed, then `tool build` passed): going back to them was
+    # no fix; something else changed (a network joined, a service started).
+    no_variant = any(
+        a.text == passed.text
+        and a.run.ok is False
+        and a.run.session_id == failed.run.session_id
+        and a.run.timestamp < start
+        for a in found[:i]
+    )
+    # A test run that passed with words selecting some tests (`rebar3 eunit --module=m` after
+    # `rebar3 eunit`) ran a part of what failed: no variant of it fixed the failure.
+    no_variant = no_variant or bool(narrowed_after_failure([failed, passed]))
     folder = shell_folder(failed, passed, fingerprint)
     shown: tuple[str, ...]
     if folder:
@@ -426,11 +459,12 @@ def _attribute(
     elif (
         changed_args
         and not files
+        and not no_variant
         and variant_can_fix(failed, passed, fingerprint)
         and retries(failed, passed, fingerprint)
     ):
         fix, shown, command = "variant", (), passed.text
-    elif swapped_program(failed, passed) and not files:
+    elif swapped_program(failed, passed) and not files and not no_variant:
         # The same words with another program of its kind (`pnpm install` after `npm
         # install` failed): that program is the fix.
         fix, shown, command = "variant", (), passed.text

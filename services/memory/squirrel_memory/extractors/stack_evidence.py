@@ -18,7 +18,8 @@ evidence speaks for the project, and:
   `go test`) and it never ran there itself;
 - a web framework a manifest only declares is not stated when the code at the root imports
   another one (the manifest may keep an old framework for a `legacy/` folder), nor are two
-  rival server frameworks (`server_frameworks.rival_servers`) only declared;
+  rival server frameworks (`server_frameworks.rival_servers`) only declared, nor one whose
+  code read imports only the HTTP client its package ships (`framework_clients`);
 - a framework or library the root's manifest declares whose only users in the session are
   examples, demos or docs (`examples/server/main.zig` imports it) is theirs, not stated;
 - a database (or data-access library) a manifest only declares is never stated: the driver
@@ -106,6 +107,10 @@ class StackEvidence:
 
     found: dict[str, dict[str, dict[str, Seen]]] = field(default_factory=dict)
     other_runners: dict[str, set[str]] = field(default_factory=dict)
+    #: Frameworks whose client parts the code read imports, and those whose server it imports
+    #: (`framework_clients`).
+    clients: set[str] = field(default_factory=set)
+    servers: set[str] = field(default_factory=set)
 
     def add(
         self,
@@ -145,6 +150,10 @@ class StackEvidence:
         elif key == "framework":
             # Two server frameworks only declared, and no code read: nothing decides.
             weak = [name for name in weak if name not in rival_servers(weak)]
+        if key == "framework":
+            # A framework only declared whose code read imports its client parts alone
+            # (`use Mojo::UserAgent`): the project calls servers with it, it serves nothing.
+            weak = [n for n in weak if n not in self.clients or n in self.servers]
         elif key == "testing" and self._tested_elsewhere_with_another(weak):
             # Only a manifest names the root's framework, while the tests the code shows run
             # with another one in a sub-folder: nothing decides, so nothing is said.

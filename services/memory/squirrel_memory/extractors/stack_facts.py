@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.declared_libraries import declared_frameworks, declared_libraries
 from squirrel_memory.extractors.file_reads import file_text, read_output
+from squirrel_memory.extractors.framework_clients import framework_parts
 from squirrel_memory.extractors.manifests import (
     EXTENSION_LANGUAGES,
     LIBRARIES,
@@ -118,6 +119,9 @@ def _stack_evidence(
                 for declared in declared_frameworks(rel, file_text(text)):
                     evidence.add("framework", declared, scope, event.id, strong=False)
                 continue
+            clients, servers = framework_parts(text)
+            evidence.clients.update(clients)
+            evidence.servers.update(servers)
             # Code that imports a library uses it; a database test code opens is a double.
             for key, display in sorted(libraries_in(text, language)):
                 if key != "database" or not is_test_code(rel):

@@ -11,7 +11,7 @@ from squirrel_memory.extractors.evidence.attempts import Attempt
 
 #: Options that make a formatter only check (or list) what it would change.
 FORMAT_CHECK = re.compile(
-    r"\s(?:--check\S*|--diff|-l|--list\S*|--dry-run|--test|--verify-no-changes)(?:\s|=|$)"
+    r"\s(?:--?check\S*|--diff|-l|--list\S*|--dry-run|--test|--verify-no-changes)(?:\s|=|$)"
 )
 
 
@@ -29,7 +29,15 @@ def looks_only(command: str) -> bool:
 TEST_PICKERS = frozenset(
     {"-t", "-k", "-run", "--run", "--grep", "-g", "--filter", "--testNamePattern", "--tests"}
     | {"-Dtest", "-Dit.test"}
+    # Options that leave tests out by tag, name or namespace (`mix test --exclude external`,
+    # `pytest --deselect …`, `clojure -X:test :nses '[a-test]'`): a part of the suite ran.
+    | {"--exclude", "--only", "--skip", "--deselect", "--exclude-tag", "--exclude-tags"}
+    | {"--testPathPattern", "--testPathIgnorePatterns", ":nses", ":only", ":exclude"}
 )
+
+
+#: Test tasks that run the tests their arguments name (sbt's `testOnly *ParserSpec`).
+TEST_TASKS_BY_NAME = frozenset({"testOnly", "testQuick", "test-only", "test-quick"})
 
 
 MARKER_PICK = re.compile(r"\s-m[\s=]+\S")
@@ -52,7 +60,7 @@ def picks_tests(command: str, base: str) -> bool:
     after_option = False
     for token in command.removeprefix(base).split():
         word, equals, value = token.partition("=")
-        if word in TEST_PICKERS or "::" in token:
+        if word in TEST_PICKERS or "::" in token or word.strip("'\"") in TEST_TASKS_BY_NAME:
             return True
         if token.startswith("-"):
             after_option = not equals

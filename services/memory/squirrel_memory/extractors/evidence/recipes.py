@@ -10,7 +10,10 @@ command, and never becomes one alone. A gate task that runs the tests among othe
 tests is one; else it is a recipe of its own (`recipe:gate`, "To run the checks"). A task whose
 name narrows its purpose to one thing (`scripts/build-bundle.sh`, `make build-docker`, `npm run
 test:e2e`) does that part of the job: a command of the same purpose that is not narrowed takes
-the slot first, and a later run of the narrowed task does not replace it."""
+the slot first, and a later run of the narrowed task does not replace it. A test run that
+passed with words that select tests added to a run that failed before it in the session
+(`cabal test` failed, `cabal test unit` passed) ran a part of what failed: it is no recipe,
+nor the test command's fact."""
 
 from __future__ import annotations
 
@@ -38,6 +41,7 @@ from squirrel_memory.extractors.evidence.command_picks import (
 from squirrel_memory.extractors.evidence.recency import Passes, moved_on
 from squirrel_memory.extractors.evidence.recipe_forms import migration_template
 from squirrel_memory.extractors.evidence.recipe_wording import GATE_SLOT, recipe_finding
+from squirrel_memory.extractors.retries import names_argument
 
 #: Successful runs needed before a command becomes a recipe, by purpose (or two sessions).
 RECIPE_MIN_SUCCESSES = {
@@ -161,6 +165,78 @@ def recoveries(found: list[Attempt], edit_times: Sequence[datetime] = ()) -> set
     return found_at
 
 
+def narrowed_after_failure(found: list[Attempt]) -> set[int]:
+    """The indexes in `found` of the test runs that passed with words that select tests added
+    to a run that failed before them in their session (`cabal test`, then `cabal test unit`;
+    `rebar3 eunit`, then `rebar3 eunit --module=m`), or that picked tests after a whole run
+    failed (`sbt test`, then `sbt "testOnly *Spec"`): a part of the run that failed passed;
+    no way to run the tests. (`cargo test --features x` after `cargo test` failed selects no
+    test: the feature was the fix.)"""
+    parts: set[int] = set()
+    failed = [
+        a
+        for a in found
+        if a.run.ok is False and a.use is not None and a.use.purpose in CHECK_PURPOSES
+    ]
+    for n, attempt in enumerate(found):
+        use = attempt.use
+        if not attempt.run.ok or use is None or use.purpose not in CHECK_PURPOSES:
+            continue
+        for before in failed:
+            if (
+                before.run.session_id != attempt.run.session_id
+                or before.run.timestamp >= attempt.run.timestamp
+                or before.scope != attempt.scope
+                or before.use is None
+                or before.use.purpose != use.purpose
+            ):
+                continue
+            if use.purpose != "test" or before.program != attempt.program:
+                continue
+            if names_argument(before.run.output, before.tokens[1:]):
+                continue  # the error was about its own argument (`pattern ./...: …`)
+            size = len(before.tokens)
+            longer = len(attempt.tokens) > size and attempt.tokens[:size] == before.tokens
+            if (longer and selects(attempt.tokens[size:])) or (
+                whole_run(before) and not whole_run(attempt)
+            ):
+                parts.add(n)
+                break
+    return parts
+
+
+#: Parts of an option's name that say it selects tests (`--module=m`, `--match X`,
+#: `--suite=s`, `--tests '*Spec'`): the run is narrowed to what it names.
+_SELECTING = frozenset(
+    {"module", "suite", "case", "group", "match", "filter", "only", "tests", "pattern"}
+    | {"grep", "focus", "spec", "class", "method", "name", "tag", "tags", "exclude", "skip"}
+)
+_WHOLE_PROJECT = frozenset({".", "./...", "..."})
+
+
+def selects(words: Sequence[str]) -> bool:
+    """Whether the words a test run was given beyond another's select tests: a target of its
+    own (`cabal test unit`; not an option's value, not `./...`), or an option, also inside a
+    quoted value passed on (`--ta '--match Parser'`), whose name says it selects."""
+    after_option = False
+    for word in words:
+        if word == "--":
+            after_option = False
+            continue
+        if word.startswith("-"):
+            after_option = "=" not in word
+        elif not after_option and word not in _WHOLE_PROJECT:
+            return True
+        else:
+            after_option = False
+        for part in word.strip("'\"").split():
+            if part.startswith("-"):
+                name = part.lstrip("-").split("=", 1)[0].lower()
+                if name in _SELECTING or re.split(r"[-_.]", name)[0] in _SELECTING:
+                    return True  # `--match`, `--exclude-tag`; not `--enable-tests`
+    return False
+
+
 def _option_kept(found: list[Attempt], n: int, given: set[str]) -> bool:
     """Whether an option the repair at `n` added to the failed run (`given`: its words) is
     given again to a later run of its program (`cabal build --allow-newer`, then `cabal test
@@ -209,11 +285,14 @@ def recipes(
     #: When each command passed, and how its last run with a known outcome ended.
     passes: dict[tuple[str, str, str], Passes] = {}
     repairs = recoveries(found, edit_times)
+    parts = narrowed_after_failure(found)
     repaired: list[tuple[tuple[str, str, str], Attempt]] = []
     for n, attempt in enumerate(found):
         use = attempt.use
         if use is None or attempt.scope.startswith("/") or looks_only(attempt.text):
             continue
+        if n in parts:
+            continue  # a part of a run that failed: it shows no way to run them all
         key = (use.purpose, attempt.scope, attempt.base)
         whole = whole_run(attempt)
         command_passes = passes.setdefault(key, Passes())
