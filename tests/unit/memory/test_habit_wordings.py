@@ -403,8 +403,74 @@ def test_a_rule_inside_a_run_on_sentence_is_read_and_its_task_parts_are_not() ->
         "repository should be public with a short description"
     )
 
-    assert _standing(message) == ["Never push sensitive data."]
+    assert _standing(message) == [
+        "Never push sensitive data.",
+        "The examples you use in the readme should be generic and unrelated to me.",
+    ]
     # The run-on's comma inside a code span does not split it.
     assert _standing(
         "never pass `--force, --yes` to the installer, " + "the rest of this is the task " * 9
     ) == ["Never pass `--force, --yes` to the installer."]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        (
+            "the examples you use in the README should be generic and unrelated to me",
+            "The examples you use in the README should be generic and unrelated to me.",
+        ),
+        (
+            "The tests you add must not hit the network.",
+            "The tests you add must not hit the network.",
+        ),
+        (
+            "the migrations you generate must always be reversible",
+            "The migrations you generate must always be reversible.",
+        ),
+        (
+            "the comments you leave in the code should explain why, not what",
+            "The comments you leave in the code should explain why, not what.",
+        ),
+    ],
+)
+def test_what_the_things_the_assistant_makes_should_be_is_a_habit(
+    message: str, content: str
+) -> None:
+    assert _standing(message) == [content]
+    assert _standing(message, replying=True) == [content]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the tests you added should pass now",  # things made
+        "the examples you wrote should be updated",
+        "the tests you add for this bug should cover the empty list",  # the moment
+        "the examples you use in this PR should be shorter",
+        "the functions you add should be green before you push",  # a state to reach
+        "the tests you add should be fixed first",
+        "the users you create in the seed script should have admin rights",  # the product
+        "the endpoints you add should return 404 for now",
+        "should the examples you use in the README be generic?",
+        "> the examples you use should be generic and unrelated to the user",  # quoted
+        "actually forget what I said, the examples you use don't need to be generic",
+    ],
+)
+def test_the_things_the_assistant_made_or_makes_now_are_no_habit(message: str) -> None:
+    assert _standing(message) == []
+    assert _standing(message, replying=True) == []
+
+
+def test_the_things_the_assistant_makes_are_read_in_a_run_on_request() -> None:
+    message = (
+        "port the remaining handlers to the new router and keep the old ones working until "
+        "the switch, the error messages you write should say what the user can do next and "
+        "also add the new routes to the API reference page when you are done with that"
+    )
+
+    assert _standing(message) == [
+        "The error messages you write should say what the user can do next."
+    ]
+    # A run-on part about the things made with no "should" stays the task.
+    assert _standing("the tests you added pass, " + "the rest of this is the task " * 9) == []

@@ -3,7 +3,9 @@
 - a requirement on every thing of a kind: "every public function needs a doc comment", "all
   handlers must have a timeout" (not "every test needs fixing", a task);
 - what a kind of thing should be: "commit messages should be in the imperative mood" (a bare
-  plural kind, never "the tests", "it", "this file"; nor "tests should be green now");
+  plural kind, never "the tests", "it", "this file"; nor "tests should be green now"); or the
+  kind named by what the assistant does with it: "the examples you use in the README should be
+  generic" (never "the tests you added should pass", things made; nor "… in this PR …");
 - what every thing of a kind takes: "schema changes always need a rollback script";
 - what no thing of a kind may do: "tests must not hit the network" (not "users must not …");
 - a kind of thing kept out: "avoid abbreviations in variable names", "I'm not a fan of long
@@ -91,6 +93,19 @@ _KIND_SHOULD = re.compile(
     r"include|contain|stay|return|take|carry|live)\b(?P<x>[^;]{2,100})$",
     re.IGNORECASE,
 )
+#: "the examples you use in the README should be generic", "the tests you add must not hit the
+#: network": what every later thing of a kind the assistant makes should be, the kind named by
+#: what the assistant does with it, in the present ("the tests you added" are things made).
+_YOURS_SHOULD = re.compile(
+    r"^the\s+(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?[a-z][^s\W]s)\s+(?:that\s+)?you\s+"
+    r"(?:write|use|add|create|make|open|generate|leave|pick|choose|put|give|post|draft)\s+"
+    r"(?:(?:in|into|for|on|under|inside)\s+(?P<at>[^,;]{1,40}?)\s+)?(?:should|must)\s+"
+    r"(?:(?P<no>not|never)\s+(?P<any>[a-z]+)|(?:always\s+)?(?P<v>be|use|follow|have|start|end|"
+    r"include|contain|stay|take|carry|live|explain|say|mention|describe))\b(?P<x>[^;]{2,100})$",
+    re.IGNORECASE,
+)
+#: A place that picks things of the moment ("in this PR", "for the new page").
+_PICKED_PLACE = re.compile(r"^(?:this|these|that|those|it|the new|the last)\b", re.IGNORECASE)
 #: What a kind "should be" that judges the work at hand rather than sets a rule.
 _JUDGED = re.compile(
     r"^\s*(?:\w+er|more|less|better|worse|fixed|updated|removed|changed|done|ready|fine|ok|"
@@ -283,6 +298,18 @@ def _kind_should(match: re.Match[str]) -> HabitForm | None:
     return HabitForm(as_sentence(match.group(0).strip()), f"{kind} {match.group('v')}{x}")
 
 
+def _yours_should(match: re.Match[str]) -> HabitForm | None:
+    kind, x, at = match.group("k"), match.group("x"), match.group("at") or ""
+    if not work_kind(kind) or _PICKED_PLACE.match(at) or COMPARED.search(x):
+        return None  # "the users you create …": the product; "… in this PR …": the moment
+    if match.group("no"):
+        return HabitForm(as_sentence(match.group(0).strip()), f"{kind} not {match.group('any')}{x}")
+    verb = match.group("v").lower()
+    if verb == "be" and _JUDGED.match(x.strip()):
+        return None  # "the tests you add should be green": a state to reach
+    return HabitForm(as_sentence(match.group(0).strip()), f"{kind} {verb}{x}")
+
+
 def _always_needs(match: re.Match[str]) -> HabitForm | None:
     kind = match.group("k")
     if not work_kind(kind):
@@ -418,6 +445,7 @@ _FORMS = (
     (_EVERY_NEEDS, _every),
     (_KIND_SHOULD, _kind_should),
     (_KIND_MUST_NOT, _must_not),
+    (_YOURS_SHOULD, _yours_should),
     (_KIND_ALWAYS_NEEDS, _always_needs),
     (_AVOID_KIND, _avoided),
     (_DONT_IN_KIND, _dont_in_kind),
