@@ -432,6 +432,23 @@ def test_a_rule_inside_a_run_on_sentence_is_read_and_its_task_parts_are_not() ->
             "the comments you leave in the code should explain why, not what",
             "The comments you leave in the code should explain why, not what.",
         ),
+        ("Any code you write should be fully typed.", "Any code you write should be fully typed."),
+        (
+            "any new dependencies you add must be pinned to an exact version",
+            "Any new dependencies you add must be pinned to an exact version.",
+        ),
+        (
+            "any public functions you add need a docstring",
+            "Any public functions you add need a docstring.",
+        ),
+        (
+            "all the tests you write should be deterministic",
+            "All the tests you write should be deterministic.",
+        ),
+        (
+            "whatever tests you write, they must not depend on the wall clock",
+            "Whatever tests you write, they must not depend on the wall clock.",
+        ),
     ],
 )
 def test_what_the_things_the_assistant_makes_should_be_is_a_habit(
@@ -455,6 +472,14 @@ def test_what_the_things_the_assistant_makes_should_be_is_a_habit(
         "should the examples you use in the README be generic?",
         "> the examples you use should be generic and unrelated to the user",  # quoted
         "actually forget what I said, the examples you use don't need to be generic",
+        "any tests you added are broken, fix them",
+        "any changes you make to the config should be reverted after the demo",
+        "any files you create today should be removed at the end",
+        "any code you write in this branch should be thrown away later",
+        "the code you write next should go into the new module",
+        "does any code you write need to be typed?",
+        "whatever you write, it must be reviewed",  # no kind
+        "any tests you write, should use fixtures",  # a comma with no "they"
     ],
 )
 def test_the_things_the_assistant_made_or_makes_now_are_no_habit(message: str) -> None:

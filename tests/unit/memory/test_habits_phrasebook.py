@@ -9,6 +9,7 @@ from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
+from bench.habits_book_seventh import HABITS_SEVENTH, ONE_OFFS_SEVENTH
 from bench.habits_book_sixth import HABITS_SIXTH, ONE_OFFS_SIXTH
 from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from bench.habits_phrasebook import (
@@ -106,6 +107,7 @@ _AS_SESSIONS = {
     "fourth": (HABITS_FOURTH, ONE_OFFS_FOURTH, 57),
     "fifth": (HABITS_FIFTH, ONE_OFFS_FIFTH, 36),
     "sixth": (HABITS_SIXTH, ONE_OFFS_SIXTH, 13),
+    "seventh": (HABITS_SEVENTH, ONE_OFFS_SEVENTH, 12),
 }
 
 

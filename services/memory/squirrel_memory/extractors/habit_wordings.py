@@ -5,7 +5,9 @@
 - what a kind of thing should be: "commit messages should be in the imperative mood" (a bare
   plural kind, never "the tests", "it", "this file"; nor "tests should be green now"); or the
   kind named by what the assistant does with it: "the examples you use in the README should be
-  generic" (never "the tests you added should pass", things made; nor "… in this PR …");
+  generic", "any code you write should be fully typed", "any public functions you add need a
+  docstring", "whatever tests you write, they must not …" (never "the tests you added should
+  pass", things made; nor "… in this PR …", nor "… should be reverted after the demo");
 - what every thing of a kind takes: "schema changes always need a rollback script";
 - what no thing of a kind may do: "tests must not hit the network" (not "users must not …");
 - a kind of thing kept out: "avoid abbreviations in variable names", "I'm not a fan of long
@@ -93,15 +95,27 @@ _KIND_SHOULD = re.compile(
     r"include|contain|stay|return|take|carry|live)\b(?P<x>[^;]{2,100})$",
     re.IGNORECASE,
 )
-#: "the examples you use in the README should be generic", "the tests you add must not hit the
-#: network": what every later thing of a kind the assistant makes should be, the kind named by
-#: what the assistant does with it, in the present ("the tests you added" are things made).
+#: "the examples you use in the README should be generic", "any code you write should be fully
+#: typed", "any public functions you add need a docstring", "whatever tests you write, they must
+#: not …": what every later thing of a kind the assistant makes should be, the kind named by what
+#: the assistant does with it, in the present ("the tests you added" are things made).
 _YOURS_SHOULD = re.compile(
-    r"^the\s+(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?[a-z][^s\W]s)\s+(?:that\s+)?you\s+"
-    r"(?:write|use|add|create|make|open|generate|leave|pick|choose|put|give|post|draft)\s+"
-    r"(?:(?:in|into|for|on|under|inside)\s+(?P<at>[^,;]{1,40}?)\s+)?(?:should|must)\s+"
-    r"(?:(?P<no>not|never)\s+(?P<any>[a-z]+)|(?:always\s+)?(?P<v>be|use|follow|have|start|end|"
-    r"include|contain|stay|take|carry|live|explain|say|mention|describe))\b(?P<x>[^;]{2,100})$",
+    r"^(?P<q>the|any|all(?:\s+of)?\s+the|all|whatever)\s+"
+    r"(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:that\s+)?you\s+"
+    r"(?:write|use|add|create|make|open|generate|leave|pick|choose|put|give|post|draft|build)"
+    r"(?:\s*,\s*(?P<they>they|those)\s+|\s+(?:(?:in|into|for|on|under|inside)\s+"
+    r"(?P<at>[^,;]{1,40}?)\s+)?)"
+    r"(?:(?:should|must)\s+(?:(?P<no>not|never)\s+(?P<any>[a-z]+)|(?:always\s+)?"
+    r"(?P<v>be|use|follow|have|start|end|include|contain|stay|take|carry|live|explain|say|"
+    r"mention|describe|name))|(?P<need>needs?|requires?)\s+(?!to\b)(?P<obj>[a-z]+))"
+    r"\b(?P<x>[^;]{2,100})$",
+    re.IGNORECASE,
+)
+#: Things of no plural that the assistant writes ("any code you write …").
+_MASS_KINDS = word_set("code sql css html markup documentation configuration config")
+#: A state that undoes the things made ("… should be reverted after the demo"): a task.
+_UNDONE = re.compile(
+    r"^\s*(?:reverted|undone|rolled back|thrown away|discarded|dropped|squashed|stashed)\b",
     re.IGNORECASE,
 )
 #: A place that picks things of the moment ("in this PR", "for the new page").
@@ -300,14 +314,24 @@ def _kind_should(match: re.Match[str]) -> HabitForm | None:
 
 def _yours_should(match: re.Match[str]) -> HabitForm | None:
     kind, x, at = match.group("k"), match.group("x"), match.group("at") or ""
-    if not work_kind(kind) or _PICKED_PLACE.match(at) or COMPARED.search(x):
-        return None  # "the users you create …": the product; "… in this PR …": the moment
+    if (match.group("q").lower() == "whatever") != bool(match.group("they")):
+        return None  # "whatever tests you write, they …" only
+    last = kind.lower().split()[-1]
+    ies = last.endswith("ies") and f"{last[:-3]}y" in _WORK_KINDS  # "dependencies"
+    kept = last in _MASS_KINDS or ies or (work_kind(kind) and last.endswith("s"))
+    if not kept or kind.lower().split()[0] in PICKED:
+        return None  # "the users you create …": the product
+    if _PICKED_PLACE.match(at) or COMPARED.search(x):
+        return None  # "… in this PR …": the moment
+    said = as_sentence(match.group(0).strip())
     if match.group("no"):
-        return HabitForm(as_sentence(match.group(0).strip()), f"{kind} not {match.group('any')}{x}")
+        return HabitForm(said, f"{kind} not {match.group('any')}{x}")
+    if match.group("need"):
+        return HabitForm(said, f"{kind} need {match.group('obj')}{x}")
     verb = match.group("v").lower()
-    if verb == "be" and _JUDGED.match(x.strip()):
+    if verb == "be" and (_JUDGED.match(x.strip()) or _UNDONE.match(x)):
         return None  # "the tests you add should be green": a state to reach
-    return HabitForm(as_sentence(match.group(0).strip()), f"{kind} {verb}{x}")
+    return HabitForm(said, f"{kind} {verb}{x}")
 
 
 def _always_needs(match: re.Match[str]) -> HabitForm | None:
