@@ -499,3 +499,38 @@ def test_the_things_the_assistant_makes_are_read_in_a_run_on_request() -> None:
     ]
     # A run-on part about the things made with no "should" stays the task.
     assert _standing("the tests you added pass, " + "the rest of this is the task " * 9) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "make sure the tests you write are deterministic",
+        "use type hints in all the code you write",
+        "don't use print statements in the code you write",
+        "add a short docstring to the public functions you write",
+        "do not hardcode credentials in the config files you create",
+    ],
+)
+def test_an_instruction_over_the_things_the_assistant_makes_is_a_habit(message: str) -> None:
+    assert len(_standing(message)) == 1
+    assert len(_standing(message, replying=True)) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "put the function you write in utils.py",  # one thing
+        "move the tests you wrote into the new folder",  # things made
+        "revert the changes you made to the config",
+        "rename the tests you add in this PR to match the new module",  # the moment
+        "send me the scripts you write for the demo today",
+        "check the links you add to the README now",
+        "show me the tests you add before committing them",
+        "can you use type hints in the code you write?",
+        "> don't use print statements in the code you write",
+        "paste the commands you run into the chat so I can copy them",
+    ],
+)
+def test_an_instruction_over_things_of_the_moment_is_no_habit(message: str) -> None:
+    assert _standing(message) == []
+    assert _standing(message, replying=True) == []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.habits_book_eighth import HABITS_EIGHTH, ONE_OFFS_EIGHTH
 from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
@@ -108,6 +109,7 @@ _AS_SESSIONS = {
     "fifth": (HABITS_FIFTH, ONE_OFFS_FIFTH, 36),
     "sixth": (HABITS_SIXTH, ONE_OFFS_SIXTH, 13),
     "seventh": (HABITS_SEVENTH, ONE_OFFS_SEVENTH, 12),
+    "eighth": (HABITS_EIGHTH, ONE_OFFS_EIGHTH, 10),
 }
 
 

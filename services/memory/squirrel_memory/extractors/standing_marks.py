@@ -41,6 +41,12 @@ STANDING = re.compile(
     # "in any UI you build", "on every file you touch": each such thing the work makes later
     r"(?:any|every|each) (?:new )?[a-z][\w-]*(?: [a-z][\w-]*)? (?:that )?you (?:build|write|create|"
     r"add|touch|make|generate|open|edit|change|modify)\b|"
+    # "use type hints in all the code you write", "keep the PRs you open small": every such
+    # thing, named with "the" (things of a kind or code, never one thing nor things made, nor
+    # those of the moment: "check the links you add now")
+    r"\b(?:all(?: of)? )?the (?:[a-z][\w-]* ){0,2}?(?:[a-z][\w-]*[^s\W]s|code) (?:that )?you "
+    r"(?:write|create|add|make|generate|open|build|pick|choose|leave|draft)\b"
+    r"(?![^,;]*\b(?:now|today|tonight|yet|this time|at the moment|right away)\b)|"
     # "when you're unsure, ask me": each time the work reaches that state
     r"(?:when(?:ever)?|if) you(?:'re| are) (?:ever )?(?:unsure|not sure|in doubt|uncertain|"
     r"stuck|blocked)|"
