@@ -534,3 +534,20 @@ def test_an_instruction_over_the_things_the_assistant_makes_is_a_habit(message: 
 def test_an_instruction_over_things_of_the_moment_is_no_habit(message: str) -> None:
     assert _standing(message) == []
     assert _standing(message, replying=True) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the tests you write should include the edge cases we discussed",
+        "the examples you use should follow the plan",
+        "any code you write should handle the errors I mentioned",
+        "use the fixtures in the tests you write for the cases we discussed",
+        "the config you write should point to staging",  # one file of the task
+    ],
+)
+def test_the_things_the_assistant_makes_for_what_the_conversation_named_are_no_habit(
+    message: str,
+) -> None:
+    assert _standing(message) == []
+    assert _standing(message, replying=True) == []

@@ -43,6 +43,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.habit_forms import HabitForm
+from squirrel_memory.extractors.instruction_parts import TOLD_OF
 from squirrel_memory.extractors.wording import word_set
 
 #: Words that pick one thing of the moment (or say nothing) at the start of a kind.
@@ -112,7 +113,8 @@ _YOURS_SHOULD = re.compile(
     re.IGNORECASE,
 )
 #: Things of no plural that the assistant writes ("any code you write …").
-_MASS_KINDS = word_set("code sql css html markup documentation configuration config")
+_MASS_KINDS = word_set("code sql css html markup documentation")
+_TOLD_OF = re.compile(TOLD_OF, re.IGNORECASE)
 #: A state that undoes the things made ("… should be reverted after the demo"): a task.
 _UNDONE = re.compile(
     r"^\s*(?:reverted|undone|rolled back|thrown away|discarded|dropped|squashed|stashed)\b",
@@ -321,8 +323,8 @@ def _yours_should(match: re.Match[str]) -> HabitForm | None:
     kept = last in _MASS_KINDS or ies or (work_kind(kind) and last.endswith("s"))
     if not kept or kind.lower().split()[0] in PICKED:
         return None  # "the users you create …": the product
-    if _PICKED_PLACE.match(at) or COMPARED.search(x):
-        return None  # "… in this PR …": the moment
+    if _PICKED_PLACE.match(at) or COMPARED.search(x) or _TOLD_OF.search(f"{at} {x}"):
+        return None  # "… in this PR …", "… the edge cases we discussed": the moment
     said = as_sentence(match.group(0).strip())
     if match.group("no"):
         return HabitForm(said, f"{kind} not {match.group('any')}{x}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.instruction_forms import MADE_CONDITION
+from squirrel_memory.extractors.instruction_parts import TOLD_OF
 from squirrel_memory.extractors.wording import strip_markdown
 
 #: Words that make a clause a general rule rather than a request about the task at hand.
@@ -43,10 +44,10 @@ STANDING = re.compile(
     r"add|touch|make|generate|open|edit|change|modify)\b|"
     # "use type hints in all the code you write", "keep the PRs you open small": every such
     # thing, named with "the" (things of a kind or code, never one thing nor things made, nor
-    # those of the moment: "check the links you add now")
+    # those of the moment: "check the links you add now", "… for the cases we discussed")
     r"\b(?:all(?: of)? )?the (?:[a-z][\w-]* ){0,2}?(?:[a-z][\w-]*[^s\W]s|code) (?:that )?you "
     r"(?:write|create|add|make|generate|open|build|pick|choose|leave|draft)\b"
-    r"(?![^,;]*\b(?:now|today|tonight|yet|this time|at the moment|right away)\b)|"
+    rf"(?![^,;]*(?:\b(?:now|today|tonight|yet|this time|at the moment|right away)\b|{TOLD_OF}))|"
     # "when you're unsure, ask me": each time the work reaches that state
     r"(?:when(?:ever)?|if) you(?:'re| are) (?:ever )?(?:unsure|not sure|in doubt|uncertain|"
     r"stuck|blocked)|"
