@@ -16,7 +16,6 @@ Usage: python -m bench.declared_tasks [--case NAME ...] [--memories]
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Sequence
@@ -24,7 +23,7 @@ from dataclasses import dataclass, field
 
 from bench import case_runs
 from bench.declared_task_cases import CASES, Case
-from squirrel_core.logs import configure_logging
+from bench.study_tables import study_main
 
 #: The kinds of memory a declared task could be said as.
 _SAID_AS = ("recipe", "project_fact")
@@ -37,14 +36,19 @@ class Outcome:
     case: Case
     memories: list[tuple[str, str]] = field(default_factory=list)
 
-    def recipes(self) -> list[str]:
+    @property
+    def subject(self) -> Case:
+        """The case judged."""
+        return self.case
+
+    def counted(self) -> list[str]:
         """The text of every recipe memory."""
         return [text for kind, text in self.memories if kind == "recipe"]
 
     def stated(self) -> bool:
         """Whether every `expect` pattern matches some recipe."""
         wanted = self.case.expect
-        found = self.recipes()
+        found = self.counted()
         return bool(wanted) and all(any(re.search(p, t) for t in found) for p in wanted)
 
     def wrong(self) -> list[str]:
@@ -71,57 +75,8 @@ def measure(cases: Sequence[Case]) -> list[Outcome]:
     return [Outcome(c, kept.get(c.name, [])) for c in cases]
 
 
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "-"
-
-
-def _cell(text: str, width: int = 220) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def report(outcomes: Sequence[Outcome], memories: bool = False) -> str:
-    """The per-case table, a total line and, with `memories`, every memory kept."""
-    lines = [
-        "| case | shape | ecosystem | recipes | stated | wrong | right |",
-        "|---|---|---|---:|---|---:|---|",
-    ]
-    for o in outcomes:
-        c = o.case
-        lines.append(
-            f"| {c.name} | {c.shape} | {c.ecosystem} | {len(o.recipes())}"
-            f" | {_yes(o.stated()) if c.fires else 'n/a'} | {len(o.wrong())} | {_yes(o.right())} |"
-        )
-    fires = [o for o in outcomes if o.case.fires]
-    quiet = [o for o in outcomes if not o.case.fires]
-    lines.append(
-        f"| all | stated {sum(o.stated() for o in fires)}/{len(fires)}"
-        f", quiet {sum(o.right() for o in quiet)}/{len(quiet)} | | | |"
-        f" {sum(len(o.wrong()) for o in outcomes)} | {sum(o.right() for o in outcomes)}"
-        f"/{len(outcomes)} |"
-    )
-    for o in outcomes:
-        if memories or o.wrong():
-            lines.append(f"\n### {o.case.name}")
-            lines.extend(f"- WRONG {text}" for text in o.wrong())
-            if memories:
-                lines.extend(f"- [{kind}] {_cell(text)}" for kind, text in sorted(o.memories))
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", action="append", default=[], help="only this case (repeatable)")
-    parser.add_argument("--memories", action="store_true", help="print every memory kept")
-    args = parser.parse_args(argv)
-    configure_logging("bench", "error", json=True)
-    cases = [c for c in CASES if not args.case or c.name in args.case]
-    unknown = set(args.case) - {c.name for c in cases}
-    if unknown:
-        print(f"no case named {sorted(unknown)}", file=sys.stderr)
-        return 2
-    print(report(measure(cases), args.memories))
-    return 0
+    return study_main(argv, __doc__, CASES, measure, noun="case", counted="recipes")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,6 @@ Usage: python -m bench.layout_probe [--case NAME ...] [--memories]
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from collections.abc import Sequence
@@ -21,7 +20,7 @@ from dataclasses import dataclass, field
 
 from bench import case_runs
 from bench.layout_probe_cases import CASES, Probe
-from squirrel_core.logs import configure_logging
+from bench.study_tables import study_main
 
 
 @dataclass
@@ -31,14 +30,19 @@ class Outcome:
     probe: Probe
     memories: list[tuple[str, str]] = field(default_factory=list)
 
-    def facts(self) -> list[str]:
+    @property
+    def subject(self) -> Probe:
+        """The probe judged."""
+        return self.probe
+
+    def counted(self) -> list[str]:
         """The text of every project_fact memory."""
         return [text for kind, text in self.memories if kind == "project_fact"]
 
     def stated(self) -> bool:
         """Whether one project fact matches every `expect` pattern."""
         wanted = self.probe.expect
-        return bool(wanted) and any(all(re.search(p, t) for p in wanted) for t in self.facts())
+        return bool(wanted) and any(all(re.search(p, t) for p in wanted) for t in self.counted())
 
     def wrong(self) -> list[str]:
         """Memories of any type that match a `never` pattern."""
@@ -59,57 +63,8 @@ def measure(probes: Sequence[Probe]) -> list[Outcome]:
     return [Outcome(p, kept.get(p.name, [])) for p in probes]
 
 
-def _yes(flag: bool) -> str:
-    return "yes" if flag else "-"
-
-
-def _cell(text: str, width: int = 200) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def report(outcomes: Sequence[Outcome], memories: bool = False) -> str:
-    """The per-probe table, a total line and, with `memories`, every memory kept."""
-    lines = [
-        "| probe | shape | ecosystem | facts | stated | wrong | right |",
-        "|---|---|---|---:|---|---:|---|",
-    ]
-    for o in outcomes:
-        p = o.probe
-        lines.append(
-            f"| {p.name} | {p.shape} | {p.ecosystem} | {len(o.facts())}"
-            f" | {_yes(o.stated()) if p.fires else 'n/a'} | {len(o.wrong())} | {_yes(o.right())} |"
-        )
-    fires = [o for o in outcomes if o.probe.fires]
-    quiet = [o for o in outcomes if not o.probe.fires]
-    lines.append(
-        f"| all | stated {sum(o.stated() for o in fires)}/{len(fires)}"
-        f", quiet {sum(o.right() for o in quiet)}/{len(quiet)} | | | |"
-        f" {sum(len(o.wrong()) for o in outcomes)} | {sum(o.right() for o in outcomes)}"
-        f"/{len(outcomes)} |"
-    )
-    for o in outcomes:
-        if memories or o.wrong():
-            lines.append(f"\n### {o.probe.name}")
-            lines.extend(f"- WRONG {text}" for text in o.wrong())
-            if memories:
-                lines.extend(f"- [{kind}] {_cell(text)}" for kind, text in sorted(o.memories))
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--case", action="append", default=[], help="only this probe (repeatable)")
-    parser.add_argument("--memories", action="store_true", help="print every memory kept")
-    args = parser.parse_args(argv)
-    configure_logging("bench", "error", json=True)
-    probes = [p for p in CASES if not args.case or p.name in args.case]
-    unknown = set(args.case) - {p.name for p in probes}
-    if unknown:
-        print(f"no probe named {sorted(unknown)}", file=sys.stderr)
-        return 2
-    print(report(measure(probes), args.memories))
-    return 0
+    return study_main(argv, __doc__, CASES, measure, noun="probe", counted="facts", width=200)
 
 
 if __name__ == "__main__":

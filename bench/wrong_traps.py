@@ -36,11 +36,14 @@ reply that offers no choice of design; and a failed script whose failing step is
 mistake; and the same kinds in other shapes: a test suite's target started with a run command
 or a task named `run-tests`, a release check or a dry run, a dependency named by a package
 option, a summary taken back, a docs folder's Markdown, a look between a failure and its pass,
-a closing report of an edit that failed or was refused, a manager that only added helpers).
+a closing report of an edit that failed or was refused, a manager that only added helpers; a
+test fixture's tree, an instruction file the session changed, the steps taken when one fails;
+a diagnosis the session fixed, a changelog edit beside the fix, a checklist item or an
+option's rule without its condition).
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5`
-`_z6`, `_z7`, `_z8` and `_z9`) are written in the host's own transcript format and go through the
-real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every memory and
-every line of the session-start text is held against the trap's `wrong` patterns.
+`_z6` to `_z9`, `_z11` and `_z12`) are written in the host's own transcript format and go
+through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then
+every memory and every line of the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -92,6 +95,8 @@ from bench.wrong_trap_cases_z6 import CASES as FAILED_STEP_MISTAKEN
 from bench.wrong_trap_cases_z7 import CASES as SAID_FROM_TOO_LITTLE_AGAIN
 from bench.wrong_trap_cases_z8 import CASES as SAID_FROM_THE_WRONG_THING
 from bench.wrong_trap_cases_z9 import CASES as SAID_FROM_THE_WRONG_THING_AGAIN
+from bench.wrong_trap_cases_z11 import CASES as JUDGED_AGAIN
+from bench.wrong_trap_cases_z12 import CASES as MISLEADING_BUT_TRUE
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -129,6 +134,8 @@ TRAPS: tuple[Trap, ...] = (
     *SAID_FROM_TOO_LITTLE_AGAIN,
     *SAID_FROM_THE_WRONG_THING,
     *SAID_FROM_THE_WRONG_THING_AGAIN,
+    *JUDGED_AGAIN,
+    *MISLEADING_BUT_TRUE,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -142,6 +149,8 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z7": SAID_FROM_TOO_LITTLE_AGAIN,
     "z8": SAID_FROM_THE_WRONG_THING,
     "z9": SAID_FROM_THE_WRONG_THING_AGAIN,
+    "z11": JUDGED_AGAIN,
+    "z12": MISLEADING_BUT_TRUE,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

@@ -16,6 +16,7 @@ from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.commit_fixes import commit_fixes
 from squirrel_memory.extractors.disowned_tools import disowned_tools
 from squirrel_memory.extractors.evidence.cleared_warnings import with_cleared_warnings
+from squirrel_memory.extractors.evidence.piped_runs import status_hidden
 from squirrel_memory.extractors.file_reads import whole_read_output
 from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.extractors.reported_fixes import call_command
@@ -55,9 +56,13 @@ async def project_evidence(store: Store) -> list[MemoryCandidate]:
         store.project_id, [str(EventType.TOOL_RESULT)], HOOK_EVIDENCE_LIMIT, str(Origin.HOOK)
     )
     lessons: list[StoredEvent] = []
-    # A failure, or a warning an edit made go away, is taught by the replies and edits.
+    # A failure, or a warning an edit made go away, is taught by the replies and edits; a
+    # run whose status a pipe hid may be a failure only the next reply tells (`said_failed`).
     edited = [e.timestamp for e in stored if e.event_type == EventType.CODE_CHANGE]
-    if any(run.ok is False for run in with_cleared_warnings(commands([*stored, *hooks]), edited)):
+    if any(
+        run.ok is False or (run.ok is True and status_hidden(run.command))
+        for run in with_cleared_warnings(commands([*stored, *hooks]), edited)
+    ):
         lessons = [
             e
             for e in await store.fetch_recent_of_types(

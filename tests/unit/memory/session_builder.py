@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from squirrel_core.commands import is_test_command
-from squirrel_core.events import Event, EventType, SourceTool
+from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_memory.extractors.rules import RulesExtractor
 from squirrel_memory.models import (
     Episode,
@@ -96,6 +96,21 @@ class Session:
             last.timestamp,
         )
         return RulesExtractor().extract_sync(episode, self.events)
+
+    def ingested(self) -> list[Event]:
+        """The session's events as ingest hands them to a store (`append_events`)."""
+        return [
+            Event(
+                SourceTool.CLAUDE_CODE,
+                EventType(stored.event_type),
+                stored.timestamp,
+                stored.content,
+                session_id=stored.session_id,
+                file_paths=stored.file_paths,
+                origin=Origin(stored.origin) if stored.origin else None,
+            )
+            for stored in self.events
+        ]
 
     def user(self, text: str) -> None:
         self.add("user_message", {"text": text})

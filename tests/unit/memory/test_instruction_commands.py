@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from squirrel_memory.extractors.instruction_commands import instruction_commands
+from tests.unit.memory.session_builder import Session
 from tests.unit.memory.test_read_instructions import _loaded
 from tests.unit.memory.test_session_about import _numbered, _reads
+
+T0 = datetime(2026, 6, 1, 9, 0, tzinfo=UTC)
 
 # The shape of peq's AGENTS.md (bench/data/transcripts/peq): a package name and another test
 # command come before the list of commands.
@@ -127,3 +132,30 @@ def test_a_test_command_beside_a_gate_is_still_the_tests() -> None:
     (found,) = instruction_commands(_loaded("AGENTS.md", text))
 
     assert "Run the tests with `make test`" in found.content
+
+
+def test_a_file_the_session_rewrote_or_edited_names_what_it_says_now() -> None:
+    # The session moved the project to pnpm and rewrote GEMINI.md for it: the yarn commands
+    # it read first are no longer what the file names.
+    root = "/home/dev/lumen"
+    before = "# Working here\n\n- Install with `yarn`.\n- Test with `yarn test`.\n"
+    after = "# Working here\n\n- Install with `pnpm install`.\n- Test with `pnpm test`.\n"
+    rewritten = Session(root, "s1", T0)
+    rewritten.user("We moved to pnpm. Rewrite GEMINI.md for it.")
+    rewritten.read("GEMINI.md", before)
+    rewritten.write("GEMINI.md", after)
+    (found,) = instruction_commands(rewritten.events)
+    assert "`pnpm test`" in found.content
+    assert "yarn" not in found.content
+
+    edited = Session(root, "s1", T0)
+    edited.user("We moved to pnpm. Update GEMINI.md.")
+    edited.read("GEMINI.md", before)
+    edited.edit_lines("GEMINI.md", "- Test with `yarn test`.", "- Test with `pnpm test`.")
+    (found,) = instruction_commands(edited.events)
+    assert "`pnpm test`" in found.content
+
+    kept = Session(root, "s1", T0)
+    kept.read("GEMINI.md", before)
+    (found,) = instruction_commands(kept.events)
+    assert "`yarn test`" in found.content

@@ -38,6 +38,24 @@ def _session(manifest: str, text: str, found: str = "") -> Session:
             "",
             "JavaScript or TypeScript project (package.json; no code file seen says which).",
         ),
+        # A tool's configuration in JavaScript is no JavaScript code of the project.
+        (
+            "jest.config.js\nsrc/index.ts\nsrc/cli.ts\nsrc/rows.ts\n",
+            "TypeScript project (package.json).",
+        ),
+        (
+            ".eslintrc.cjs\njest.config.js\n",
+            "JavaScript or TypeScript project (package.json; no code file seen says which).",
+        ),
+        # A few scripts beside many TypeScript files; as many of each are both.
+        (
+            "scripts/a.js\nsrc/a.ts\nsrc/b.ts\nsrc/c.ts\nsrc/d.ts\nsrc/e.ts\n",
+            "TypeScript project (package.json).",
+        ),
+        (
+            "src/a.js\nsrc/b.js\nsrc/c.ts\nsrc/d.ts\n",
+            "JavaScript and TypeScript project (package.json).",
+        ),
         # A dependency's TypeScript is not the project's code.
         (
             "node_modules/zod/index.d.ts\nnode_modules/zod/lib/types.ts\n",

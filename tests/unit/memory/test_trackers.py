@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_core.events import Event, EventType, Origin, SourceTool
 from squirrel_memory.extractors.activity import commands
 from squirrel_memory.extractors.command_evidence import evidence_candidates
 from squirrel_memory.extractors.evidence import attempts
@@ -143,14 +142,14 @@ async def test_a_stored_tracker_fact_is_retired_once_the_user_says_it_is_no_long
         first.user("Pick the next ready task and do it.")
         first.run("bd ready", 0, "sh-7  Totals off by a cent")
         first.run("bd close sh-7 --reason done", 0, "Closed sh-7")
-        await store.append_events(root, "u", [_event(e) for e in first.events], [])
+        await store.append_events(root, "u", first.ingested(), [])
         await rules_processor(store, users, now).drain(store)
         assert await _tracked(store) == ["fact:task_tracker:bd"]
 
         second = Session(root, "s2", T0 + timedelta(days=1))
         second.user("We stopped using beads last week, the issues all live on GitHub now.")
         second.run("gh issue list", 0, "41  Refund rounding")
-        await store.append_events(root, "u", [_event(e) for e in second.events], [])
+        await store.append_events(root, "u", second.ingested(), [])
         await rules_processor(store, users, now).drain(store)
         assert await _tracked(store) == []
 
@@ -158,18 +157,6 @@ async def test_a_stored_tracker_fact_is_retired_once_the_user_says_it_is_no_long
 async def _tracked(store: SqliteStore) -> list[str]:
     items, _ = await store.list_memories(store.project_id, types=[MemoryType.PROJECT_FACT])
     return [m.key for m in items if m.key.startswith("fact:task_tracker")]
-
-
-def _event(stored: StoredEvent) -> Event:
-    return Event(
-        SourceTool.CLAUDE_CODE,
-        EventType(stored.event_type),
-        stored.timestamp,
-        stored.content,
-        session_id=stored.session_id,
-        file_paths=stored.file_paths,
-        origin=Origin(stored.origin) if stored.origin else None,
-    )
 
 
 def test_a_tracker_run_whose_shell_was_in_another_checkout_is_not_this_projects() -> None:

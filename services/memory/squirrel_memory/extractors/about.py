@@ -38,6 +38,7 @@ from squirrel_memory.extractors.file_reads import (
     loaded_text,
     shown_file_texts,
 )
+from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.package_doc import package_about
 from squirrel_memory.extractors.printed_manifests import printed_about
 from squirrel_memory.extractors.readme_intro import stack_sentence
@@ -112,6 +113,15 @@ def last_root_reads(
         if read is not None:
             last[read[0]] = (event, read[1])
     return last
+
+
+def current_root_reads(
+    events: list[StoredEvent], wanted: Callable[[str], bool], *, loaded_folders: bool = False
+) -> dict[str, tuple[StoredEvent, str]]:
+    """`last_root_reads`, each text as the file stands after the session's own later edits
+    (`latest_reads`): an instruction file the session rewrote and committed says what it says
+    now, not what it said before."""
+    return last_root_reads(latest_reads(events), wanted, loaded_folders=loaded_folders)
 
 
 def _describes(path: str) -> bool:

@@ -200,7 +200,7 @@ def _turns(ordered: list[StoredEvent]) -> list[_Turn]:
     main = [e for e in ordered if not e.sidechain]
     position = {e.id: i for i, e in enumerate(main)}
     # A check whose failure a pipe hid (`cabal test | tail` printing FAIL, exit 0) failed.
-    runs = with_piped_outcomes(commands(main))
+    runs = with_piped_outcomes(commands(main), main)
     # An answer to the assistant's question or a go-ahead does not end the turn.
     requests = [(e, t) for e, t in user_requests(main) if not _goes_on(e, t)]
     turns: list[_Turn] = []

@@ -72,7 +72,7 @@ def evidence_candidates(
     if not ordered:
         return []
     root = ordered[0].project_id
-    runs = with_piped_outcomes(with_typed_outcomes(commands(ordered), ordered))
+    runs = with_piped_outcomes(with_typed_outcomes(commands(ordered), ordered), ordered)
     edited = [e.timestamp for e in ordered if e.event_type == EventType.CODE_CHANGE]
     found = attempts(with_cleared_warnings(runs, edited), root)
     changes = [

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.command_table import command_table
-from squirrel_memory.extractors.about import last_root_reads
+from squirrel_memory.extractors.about import current_root_reads
 from squirrel_memory.extractors.never_passed import failed_in_session, never_passed
 from squirrel_memory.extractors.readme_commands import shell_command
 from squirrel_memory.extractors.role_words import ROLES
@@ -258,7 +258,7 @@ def doc_roles(events: list[StoredEvent]) -> list[RoleSection]:
     """The role sections of each instruction file or README the session read (last read)."""
     found: list[RoleSection] = []
     failed = never_passed(events)
-    for path, (event, text) in last_root_reads(events, _wanted, loaded_folders=True).items():
+    for path, (event, text) in current_root_reads(events, _wanted, loaded_folders=True).items():
         # A sub-folder's file its host loaded holds for that folder (`web/CLAUDE.md`).
         kind = instruction_kind(path) or instruction_kind(posixpath.basename(path)) or ""
         folder = "" if instruction_kind(path) else posixpath.dirname(path)

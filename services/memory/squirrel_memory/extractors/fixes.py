@@ -42,6 +42,7 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import PurePosixPath
 
+from squirrel_memory.extractors.activity import split_segments
 from squirrel_memory.extractors.commit_gates import gated, is_commit
 from squirrel_memory.extractors.differences import Edit
 from squirrel_memory.extractors.environment_changes import environment_changed
@@ -89,7 +90,12 @@ from squirrel_memory.extractors.retries import (
     warning_line,
     wrapper_words,
 )
-from squirrel_memory.extractors.script_steps import changed_steps, is_script, narrowed
+from squirrel_memory.extractors.script_steps import (
+    changed_steps,
+    is_script,
+    made_environment,
+    narrowed,
+)
 
 _SETUP_PURPOSES = frozenset({"install", "migrate", "build"})
 _CODE_SPAN = re.compile(r"`([^`\n]{2,200})`")
@@ -210,6 +216,7 @@ def find_pitfalls(
             advised=advised,
             last_try=last_try,
             diagnosed_at=told,
+            whole=lines.get(seen[passed_at].run.event_id, ""),
         )
         if reported is not None:
             if pitfall.fix is None:
@@ -229,6 +236,16 @@ def find_pitfalls(
         if failing.get(p.failed.run.event_id, 0) is not None or (p.fix and _tied_to_step(p))
     ]
     return one_per_run(_first_variant_tries(results))
+
+
+#: Redirections at a simple command's end (`2>&1`, `> /dev/null`).
+_REDIRECTED = re.compile(r"(?:\s+\d?>>?\s*&?\S+)+$")
+
+
+def _unpiped(line: str) -> str:
+    """A line's simple commands joined by `&&`, without the viewers their output was piped
+    into or the redirections at their ends: the commands a fix ran, not how it was shown."""
+    return " && ".join(_REDIRECTED.sub("", part) for part in split_segments(line))
 
 
 def _several_changed(lines: dict[str, str], failed: Attempt, passed: Attempt) -> bool:
@@ -328,10 +345,11 @@ def _attribute(
     advised: frozenset[str] = frozenset(),
     last_try: datetime | None = None,
     diagnosed_at: datetime | None = None,
+    whole: str = "",
 ) -> Pitfall:
     """The fix of the failure at `i` that passed at `j`; `diagnosed_at`: when the reply that
     said why it failed came (what ran before it, with an edit after it, was a look, not a
-    step of the fix)."""
+    step of the fix); `whole`: the passing run's line, all its steps."""
     failed, passed = found[i], found[j]
     start, end = failed.run.timestamp, passed.run.timestamp
     edits = [
@@ -396,6 +414,10 @@ def _attribute(
         # The check failed, its formatter rewrote the files, the same check passed.
         fix, shown, command = "formatter", (), formatter[-1].text
         ids.append(formatter[-1].run.event_id)
+    elif made_environment(whole, passed.program):
+        # The passing line made an environment and ran the command from it (`python3 -m venv
+        # .venv && .venv/bin/pip install x`): that line is the fix, whatever ran before it.
+        fix, shown, command = "variant", (), _unpiped(whole)
     elif setup:
         fix, shown, command = "setup", (), setup[-1].text
         ids.append(setup[-1].run.event_id)

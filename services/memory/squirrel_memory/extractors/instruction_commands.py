@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.commands import is_test_command, runs_a_gate
-from squirrel_memory.extractors.about import last_root_reads
+from squirrel_memory.extractors.about import current_root_reads
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
@@ -76,7 +76,7 @@ def _is_instructions(path: str) -> bool:
 def instruction_commands(events: list[StoredEvent]) -> list[FileCommands]:
     """The everyday-commands recipe of each root instruction file read in `events`."""
     found: list[FileCommands] = []
-    reads = last_root_reads(events, _is_instructions, loaded_folders=True)
+    reads = current_root_reads(events, _is_instructions, loaded_folders=True)
     for path, (event, text) in reads.items():
         readings = Readings()
         read_instruction_file(TextFile.of(path, text), readings, "instructions")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.about import is_instruction_file, last_root_reads
+from squirrel_memory.extractors.about import current_root_reads, is_instruction_file
 from squirrel_memory.models import StoredEvent
 
 KEY_PREFIX = "instructions:imports:"
@@ -57,7 +57,7 @@ def imported(text: str) -> list[str]:
 def instruction_imports(events: list[StoredEvent]) -> list[InstructionImports]:
     """The root instruction files read or loaded in `events` that only import others."""
     found: list[InstructionImports] = []
-    for path, (event, text) in last_root_reads(events, is_instruction_file).items():
+    for path, (event, text) in current_root_reads(events, is_instruction_file).items():
         paths = imported(text)
         if not paths:
             continue

@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.about import last_root_reads
+from squirrel_memory.extractors.about import current_root_reads
 from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.placements import (
     KEY_PREFIX,
@@ -144,7 +144,7 @@ def named_place(part: str) -> tuple[str, str] | None:
 def instruction_layout(events: list[StoredEvent]) -> list[StatedPlace]:
     """Where the root instruction files read in `events` say things live, at most
     `MAX_STATEMENTS`, one per (path, subject)."""
-    reads = last_root_reads(events, _root_instructions)
+    reads = current_root_reads(events, _root_instructions)
     if not reads:
         return []
     seen = _written_paths(seen_paths(events))

@@ -6,6 +6,7 @@ and where none is shown the statement says both are open."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import PurePosixPath
@@ -92,6 +93,20 @@ def _listed_beside(
             manifests.setdefault(language, path)
             ids.add(event_id)
     return ids
+
+
+#: A tool's configuration written in JavaScript (`jest.config.js`, `.eslintrc.cjs`,
+#: `gulpfile.js`): any `package.json` project has them, TypeScript ones too.
+_TOOL_CONFIG = re.compile(r"(?:\.config|^\.\w+rc|^(?:gulp|grunt)file)\.[cm]?js$", re.IGNORECASE)
+
+
+def _scripted(javascript: set[str], typescript: int) -> set[str]:
+    """The JavaScript files shown beside a root `package.json` that say its code is
+    JavaScript: not a tool's configuration, and, beside `typescript` TypeScript files, as
+    many as `COMPARABLE_SHARE` of them at least (a few `.js` files beside many `.ts` ones are
+    scripts, configuration or build output of a TypeScript project)."""
+    code = {path for path in javascript if not _TOOL_CONFIG.search(PurePosixPath(path).name)}
+    return code if len(code) >= typescript * COMPARABLE_SHARE else set()
 
 
 #: Code files of other languages, none of the one root manifest's, that set it aside.
@@ -225,10 +240,13 @@ def language_fact(
         # where none is shown, both stay open. Beside a `package.json` a listed `.ts` is code.
         shown = [*(listed or []), *(searched or []), *(tested or []), *(drawn or [])]
         seen = touched_code(shown, {}, packages).files
-        if "JavaScript" not in seen and ("TypeScript" in seen or typescript_manifest):
+        written = _scripted(seen.get("JavaScript", set()), len(seen.get("TypeScript", ())))
+        if not written and ("TypeScript" in seen or typescript_manifest):
             manifests.setdefault("TypeScript", manifests.pop("JavaScript"))
-        elif "JavaScript" not in seen:
+        elif not written:
             manifests[_EITHER] = manifests.pop("JavaScript")
+        elif "TypeScript" in seen:
+            manifests.setdefault("TypeScript", node)
     c_family = [lang for lang in own if family(lang) == "C/C++"]
     if "C/C++" in manifests and len(c_family) == 1:
         # A CMake build of C++ code is a C++ project, not "C/C++ and C++".

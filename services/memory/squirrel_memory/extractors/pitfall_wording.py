@@ -27,6 +27,7 @@ from squirrel_memory.extractors.retries import (
     typed_words,
     wrapper_words,
 )
+from squirrel_memory.extractors.script_steps import made_environment
 from squirrel_memory.extractors.shown_commands import clip, shown_command
 from squirrel_memory.extractors.summary_lines import is_summary
 
@@ -129,6 +130,10 @@ def _fix_as_seen(pitfall: Pitfall, root: str = "") -> str:
         if passed and not change:
             # a runner's own option (`uv run --extra test pytest`): the words as typed
             change = argument_change(typed_words(pitfall.failed), typed_words(passed))
+        if passed and made_environment(fix_command, passed.program):
+            # `python3 -m venv .venv && .venv/bin/pip install x`: the environment made is the
+            # difference, not the program's name.
+            return f"re-running it as `{shown_command(fix_command, 120)}` worked"
         if passed and swapped_program(pitfall.failed, passed):
             shown = shown_command(relative(passed.text, pitfall, root), 90)
             return f"running it with `{passed.program}` instead worked (`{shown}`)"

@@ -348,9 +348,19 @@ def first_line(output: str) -> str:
             and not _INTRO.match(line)
             and not _INFO_LOG.match(line)
             and not _SUCCEEDED.match(line)
+            and not _POINTER.match(line)
         ):
             return line
     return ""
+
+
+#: A line that only points elsewhere (`Read more about this behavior here: <https://…>`,
+#: `For more information, see …`, a bare address): what failed is said on another line.
+_POINTER = re.compile(
+    r"^(?:(?:read|learn|find out|see) more\b|for more (?:information|details|info)\b"
+    r"|more (?:information|details|info)\s*(?:at|:)|<?https?://\S+>?$)",
+    re.IGNORECASE,
+)
 
 
 #: A short line that says a step went well (`Build succeeded.`): not what failed.

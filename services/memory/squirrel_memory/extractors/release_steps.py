@@ -162,7 +162,7 @@ def release_steps(events: list[StoredEvent]) -> list[ReleaseSteps]:
     }
     done = [e for e in edits(events) if calls.get(e.event_id) not in failed]
     # A check whose failure a pipe hid (`cabal test | tail` printing FAIL, exit 0) failed.
-    runs = [run for run in with_piped_outcomes(commands(events)) if not run.by_user]
+    runs = [run for run in with_piped_outcomes(commands(events), events) if not run.by_user]
     docs = release_docs(events)
     run_root = events[0].project_id if events else ""
     found: list[ReleaseSteps] = []

@@ -39,7 +39,11 @@ from pathlib import PurePosixPath
 
 from squirrel_core.shell_words import ENV_ASSIGNMENT, join_words, joined_commands
 from squirrel_core.typed_commands import substituted, typed_commands
-from squirrel_memory.extractors.activity import MAX_OUTPUT_SCAN_CHARS
+from squirrel_memory.extractors.activity import (
+    MAX_OUTPUT_SCAN_CHARS,
+    core_tokens,
+    split_segments,
+)
 from squirrel_memory.extractors.evidence import Attempt
 from squirrel_memory.extractors.refused_calls import host_refused
 
@@ -336,6 +340,42 @@ def _changes(old: list[str], new: list[str], last: int) -> int:
                     prefixes.add(prefix)
                 count += 1
             continue
+        if tag == "replace" and i2 - i1 == 1 and _run_from_made(old[i1], new[j1:j2]):
+            count += 1
+            continue
         # Steps put in together (`source ~/.nvm/nvm.sh && nvm use 20`) are one setup.
         count += 1 if tag == "insert" else max(i2 - i1, j2 - j1)
     return count
+
+
+def _run_from_made(step: str, steps: list[str]) -> bool:
+    """Whether `steps` are one step that makes a folder and `step`'s words run by a program
+    inside it (`pip3 install esptool`, then `python3 -m venv .venv && .venv/bin/pip install
+    esptool`): an environment made to run the same command in, one change."""
+    if len(steps) != 2:
+        return False
+    made, ran = steps[0].split(), steps[1].split()
+    words = step.split()
+    return len(ran) > 1 and ran[1:] == words[1:] and runs_from_made(made, ran[0])
+
+
+def made_environment(command: str, program: str) -> bool:
+    """Whether `program` ran in the line `command` from a folder an earlier step of the line
+    made (`python3 -m venv .venv && .venv/bin/pip install x`)."""
+    segments = [words for part in split_segments(command) if (words := core_tokens(part))]
+    return any(
+        runs_from_made(segments[n], words[0])
+        for m, words in enumerate(segments)
+        if PurePosixPath(words[0]).name == program
+        for n in range(m)
+    )
+
+
+def runs_from_made(made: Sequence[str], program: str) -> bool:
+    """Whether `program` is a path inside a folder the step `made` names as an argument (`venv
+    .venv`, then `.venv/bin/pip`): a program of the environment that step made."""
+    return "/" in program and any(
+        len(w.strip("./")) > 1 and program.startswith(w.rstrip("/") + "/")
+        for w in made[1:]
+        if not w.startswith("-")
+    )

@@ -91,6 +91,13 @@ _PROMPT = re.compile(r"^\s*(?:\$|>|%|#)\s+")
 #: commands", "## Useful Commands").
 _COMMANDS_HEADING = re.compile(r"^#{1,6}\s+(?:[\w-]+\s+)?commands\s*:?\s*$", re.IGNORECASE)
 _HEADING = re.compile(r"^#{1,6}\s")
+#: A heading that says when its rules hold ("## Before a release", "### When adding a
+#: dependency", "## Release checklist"): a rule under it holds then, not always.
+_CONDITION_HEADING = re.compile(
+    r"^#{1,6}\s+(?P<when>(?:(?:before|after|when|whenever|while|if|on|during|upon|prior to)\s+"
+    r"[^#\n]{3,60}?|[^#\n]{3,40}?\s+checklist))\s*:?\s*#*\s*$",
+    re.IGNORECASE,
+)
 #: A template's placeholder left in a generated file ("[ONLY COMMANDS FOR ACTIVE TECHNOLOGIES]"):
 #: capitals in brackets, which separate the commands written around them.
 _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z0-9 _/,'-]{3,}\]")
@@ -169,9 +176,12 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
     fence: str | None = None
     indented = indented_code_lines(text.lines)
     in_commands = False
+    when = ""
     for number, line in enumerate(text.lines, 1):
         if fence is None and _HEADING.match(line):
             in_commands = _COMMANDS_HEADING.match(line.strip()) is not None
+            condition = _CONDITION_HEADING.match(line.strip())
+            when = clean_markdown(condition.group("when")) if condition else ""
         if in_commands and fence is None and number - 1 not in indented:
             for bare in _bare_commands(line):
                 _commands(out, text, bare, number, origin)
@@ -195,10 +205,19 @@ def read_instruction_file(text: TextFile, out: Readings, kind: str) -> None:
         if kind == "contributing" and not _BULLET.match(line):
             continue  # CONTRIBUTING's prose explains; its bullet lists are the rules
         for rule in _rules_of(whole)[: MAX_RULES_PER_FILE - rules]:
-            out.instructions.append(Instruction(as_sentence(rule), text.ref(number)))
+            out.instructions.append(Instruction(as_sentence(_held(rule, when)), text.ref(number)))
             rules += 1
     if kind == "readme":
         describe_readme(text, out)
+
+
+def _held(rule: str, when: str) -> str:
+    """`rule` said with the condition its section's heading gives ("Before a release: run the
+    full browser suite …"), unless it says that condition itself."""
+    if not when or when.lower() in rule.lower():
+        return rule
+    first = rule[:1].lower() if rule[1:2].islower() else rule[:1]
+    return f"{when[:1].upper()}{when[1:]}: {first}{rule[1:]}"
 
 
 def _rules_of(whole: str) -> list[str]:

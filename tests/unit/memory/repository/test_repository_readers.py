@@ -560,3 +560,24 @@ def test_bare_text_is_no_command_outside_a_commands_section_or_when_it_is_a_sent
     out = Readings()
     read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
     assert [c.text for c in out.commands] == ["cargo test"]
+
+
+def test_a_rule_under_a_heading_that_says_when_keeps_that_condition() -> None:
+    agents = (
+        "# hangar\n\n## Before a release\n"
+        "- Run the full browser suite: `npm run e2e` (takes 20 minutes).\n\n"
+        "### Deploy checklist\n- Never deploy on Fridays.\n\n"
+        "## Style\n- Always use tabs.\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("CLAUDE.md", agents), out, "instructions")
+    assert [i.text for i in out.instructions] == [
+        "Before a release: run the full browser suite: `npm run e2e` (takes 20 minutes).",
+        "Deploy checklist: never deploy on Fridays.",
+        "Always use tabs.",
+    ]
+    # A rule that says the condition itself is not told it twice.
+    said = "# x\n\n## When adding a dependency\n- Always pin it when adding a dependency.\n"
+    out = Readings()
+    read_instruction_file(TextFile.of("CLAUDE.md", said), out, "instructions")
+    assert [i.text for i in out.instructions] == ["Always pin it when adding a dependency."]

@@ -134,6 +134,53 @@ def _one_off(attempt: Attempt) -> bool:
     return bool(words) and (words[0] in _ONE_OFF_RUNNERS or words[1:2] == ["dlx"])
 
 
+#: Installers that put a named package into an environment and record it in no manifest of
+#: the project (`pip install esptool`, `gem install bundler`, `uv pip install ruff`).
+_ENVIRONMENT_INSTALLERS = frozenset({"pip", "gem", "conda"})
+#: Options of an install that name a manifest, a project folder or a file to install from.
+_FROM_PROJECT = frozenset(
+    {"-r", "--requirement", "-e", "--editable", "-c", "--constraint", "--file", "-f"}
+)
+
+
+def _installs_named(attempt: Attempt) -> bool:
+    """Whether `attempt` only installs packages named by their names into an environment: a
+    tool the session needed, which says nothing of what the project's own commands run
+    through. An install from a manifest, a folder or a file (`pip install -e .`, `pip install
+    -r requirements.txt`, `pip install ./dist/x.whl`) is the project's."""
+    tokens = attempt.text.split()
+    manager = package_manager(tokens)
+    if manager is None:
+        return False
+    if any(w.split("=", 1)[0] in _FROM_PROJECT for w in tokens):
+        return False
+    try:
+        verb = tokens.index("install")
+    except ValueError:
+        return False
+    name = manager[0]
+    if name == "uv":
+        if tokens[verb - 1 : verb] != ["pip"]:
+            return False
+    elif name not in _ENVIRONMENT_INSTALLERS:
+        return False
+    named = [w for w in tokens[verb + 1 :] if not w.startswith("-")]
+    return bool(named) and not any(
+        "/" in w or w in (".", "..") or w.endswith((".txt", ".whl", ".gz", ".zip", ".toml"))
+        for w in named
+    )
+
+
+def _tools_only(found: list[Attempt]) -> set[str]:
+    """Managers whose every use installed tools by name (`_installs_named`)."""
+    uses: dict[str, bool] = {}
+    for attempt in found:
+        manager = package_manager(attempt.text.split())
+        if manager is not None:
+            uses[manager[0]] = uses.get(manager[0], True) and _installs_named(attempt)
+    return {name for name, only in uses.items() if only}
+
+
 #: What a project's own checks and builds are: the commands that show its ecosystem.
 _PROJECT_WORK = frozenset({"test", "lint", "format", "typecheck", "build"})
 
@@ -207,7 +254,9 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
     in a project driven with `pnpm test`); nor is one the project moved away from
     (`_moved_from`); nor one that only added packages or ran one-off tools while the
     project's checks and builds ran through another ecosystem's tools (`_helpers_only`: `npm
-    install -D husky` beside `./gradlew test`). A manager run only in one sub-folder is said
+    install -D husky` beside `./gradlew test`); nor one that only installed tools by name into
+    an environment (`_tools_only`: `pip install esptool` for a firmware's flasher). A manager
+    run only in one sub-folder is said
     of that folder (its tag `in:<folder>` keeps `manager_language` from naming the project's
     language with it).
     """
@@ -224,7 +273,7 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
         name, ecosystem = manager
         if name not in driving.get(ecosystem, set()) and driving.get(ecosystem):
             counts.pop(("package_manager", name), None)
-    for name in _moved_from(own) | _helpers_only(own):
+    for name in _moved_from(own) | _helpers_only(own) | _tools_only(own):
         counts.pop(("package_manager", name), None)
     tools = _top_tools(counts, "package_manager")
     # A manager run only inside one sub-folder (`cd mock-server && npm install`) drives that

@@ -20,6 +20,11 @@ Nor does a shell hide a program it could not start: `java -version; gradle --ver
 exits 0 when `ls` does, but the shell's own "not found" line for a program one of the
 command's simple commands starts (`bash: line 1: java: command not found`) says that step never
 ran, so the run counts as failed whatever came after it (`not_found`).
+
+Nor does a run whose cut output kept no error line, when the assistant's next reply says the
+program failed (`pip3 install esptool 2>&1 | tail -5`, then "pip3 is blocked by macOS PEP
+668"): the reply names the program the run started and says it was blocked, refused or
+failed, in a sentence that is no condition or guess ("if pip3 fails, …").
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import CommandRun
 from squirrel_memory.extractors.evidence.not_found import not_found_lines
 from squirrel_memory.extractors.evidence.reported_tests import failed_tests
 from squirrel_memory.extractors.evidence.typed_runs import failed, passed
+from squirrel_memory.models import StoredEvent
 
 #: Programs that only show or cut what they are given: their exit status says nothing of the
 #: command before them.
@@ -130,9 +137,62 @@ def unstarted_program(run: CommandRun) -> bool:
     return any(program in started for program, _line in not_found_lines(run.output))
 
 
-def with_piped_outcomes(runs: list[CommandRun]) -> list[CommandRun]:
-    """`runs` with each run whose failure the shell hid marked as failed."""
+#: What a reply says of a program that did not do its work.
+_SAID_FAILED = (
+    r"\b(?:(?:is|was|were|are|got|gets)\s+(?:blocked|refused|rejected|denied|not allowed)"
+    r"|failed|fails|errored|did ?n[o']t work|does ?n[o']t work|won'?t work)\b"
+)
+#: A sentence that only supposes a failure.
+_SUPPOSED = re.compile(r"\b(?:if|unless|whether|in case|might|may|could|would)\b", re.IGNORECASE)
+
+
+def said_failed(run: CommandRun, reply: str) -> bool:
+    """Whether `reply` says the program `run` started (the last simple command's, before its
+    pipe) was blocked or failed, in a sentence that does not only suppose it."""
+    parts = split_segments_raw(run.command)
+    words = _PIPE.split(parts[-1])[0].split() if parts else []
+    if not words:
+        return False
+    program = re.escape(words[0].rsplit("/", 1)[-1])
+    said = re.compile(rf"(?<![\w/.-]){program}\b[^.\n]{{0,60}}?{_SAID_FAILED}", re.IGNORECASE)
+    return any(
+        said.search(sentence) and not _SUPPOSED.search(sentence)
+        for sentence in re.split(r"(?<=[.!?])\s+|\n", reply)
+    )
+
+
+def _next_replies(events: list[StoredEvent]) -> dict[str, str]:
+    """Each command's event id → the text of the assistant's first reply after it in its
+    session."""
+    waiting: dict[str | None, list[str]] = {}
+    replies: dict[str, str] = {}
+    for event in events:
+        if event.event_type == EventType.ASSISTANT_RESPONSE:
+            text = event.content.get("text")
+            if isinstance(text, str) and text.strip():
+                for event_id in waiting.pop(event.session_id, []):
+                    replies[event_id] = text
+        elif event.event_type in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+            waiting.setdefault(event.session_id, []).append(event.id)
+    return replies
+
+
+def with_piped_outcomes(
+    runs: list[CommandRun], events: list[StoredEvent] | None = None
+) -> list[CommandRun]:
+    """`runs` with each run whose failure the shell hid marked as failed; `events`, when
+    given, hold the replies that may say so (`said_failed`)."""
+    replies = _next_replies(events) if events else {}
     return [
-        dataclasses.replace(run, ok=False) if hidden_failure(run) or unstarted_program(run) else run
+        dataclasses.replace(run, ok=False)
+        if hidden_failure(run)
+        or unstarted_program(run)
+        or (
+            run.ok is True
+            and status_hidden(run.command)
+            and not shows_data(run.command)
+            and said_failed(run, replies.get(run.event_id, ""))
+        )
+        else run
         for run in runs
     ]
