@@ -529,6 +529,11 @@ def test_an_instruction_over_the_things_the_assistant_makes_is_a_habit(message: 
         "can you use type hints in the code you write?",
         "> don't use print statements in the code you write",
         "paste the commands you run into the chat so I can copy them",
+        # a step done to the things once made: the end of the task at hand
+        "commit the files you create",
+        "delete the files you create when you're done",
+        "list the files you create in your summary",
+        "open a PR for the changes you make",
     ],
 )
 def test_an_instruction_over_things_of_the_moment_is_no_habit(message: str) -> None:
