@@ -474,6 +474,8 @@ def test_what_the_things_the_assistant_makes_should_be_is_a_habit(
         "actually forget what I said, the examples you use don't need to be generic",
         "any tests you added are broken, fix them",
         "any changes you make to the config should be reverted after the demo",
+        "the files you create should be committed",  # a step done to them once made
+        "the files you create should be listed in your summary",
         "any files you create today should be removed at the end",
         "any code you write in this branch should be thrown away later",
         "the code you write next should go into the new module",

@@ -115,9 +115,12 @@ _YOURS_SHOULD = re.compile(
 #: Things of no plural that the assistant writes ("any code you write …").
 _MASS_KINDS = word_set("code sql css html markup documentation")
 _TOLD_OF = re.compile(TOLD_OF, re.IGNORECASE)
-#: A state that undoes the things made ("… should be reverted after the demo"): a task.
+#: A step that undoes the things made or is done to them once made ("… should be reverted
+#: after the demo", "… should be committed", "… listed in your summary"): the task at hand.
 _UNDONE = re.compile(
-    r"^\s*(?:reverted|undone|rolled back|thrown away|discarded|dropped|squashed|stashed)\b",
+    r"^\s*(?:reverted|undone|rolled back|thrown away|discarded|dropped|squashed|stashed|"
+    r"committed|pushed|merged|listed|sent|shown|moved|staged|uploaded|deployed|reported)\b"
+    r"|\bwhen you(?:'re| are) (?:done|finished)\b|\bin your (?:summary|reply|answer|report)\b",
     re.IGNORECASE,
 )
 #: A place that picks things of the moment ("in this PR", "for the new page").
@@ -331,7 +334,7 @@ def _yours_should(match: re.Match[str]) -> HabitForm | None:
     if match.group("need"):
         return HabitForm(said, f"{kind} need {match.group('obj')}{x}")
     verb = match.group("v").lower()
-    if verb == "be" and (_JUDGED.match(x.strip()) or _UNDONE.match(x)):
+    if verb == "be" and (_JUDGED.match(x.strip()) or _UNDONE.search(x)):
         return None  # "the tests you add should be green": a state to reach
     return HabitForm(said, f"{kind} {verb}{x}")
 
