@@ -12,8 +12,8 @@ from the rules, across ecosystems, and is read the way a session is: the offline
 extractor over a session of that one message, once as the message that opens the session and
 once as the answer to the assistant's work (a reply and an edit before it). A habit is kept
 only when both readings keep it as a standing user_style memory; a one-off is wrong when either
-does. The third, fourth and fifth phrasebooks are read the same way. The books themselves live
-in `bench/habits_book_first.py` … `bench/habits_book_fifth.py`.
+does. The third to eighth phrasebooks are read the same way. The books themselves live in
+`bench/habits_book_first.py` … `bench/habits_book_eighth.py`.
 
 Usage: python -m bench.habits_phrasebook [--details]
 """
@@ -25,10 +25,13 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from bench.habits_book_eighth import HABITS_EIGHTH, ONE_OFFS_EIGHTH
 from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
+from bench.habits_book_seventh import HABITS_SEVENTH, ONE_OFFS_SEVENTH
+from bench.habits_book_sixth import HABITS_SIXTH, ONE_OFFS_SIXTH
 from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from squirrel_core.logs import configure_logging
 from squirrel_memory.extractors.firmness import STANDING_TAG
@@ -121,6 +124,9 @@ def main() -> None:
         ("third", HABITS_THIRD, ONE_OFFS_THIRD),
         ("fourth", HABITS_FOURTH, ONE_OFFS_FOURTH),
         ("fifth", HABITS_FIFTH, ONE_OFFS_FIFTH),
+        ("sixth", HABITS_SIXTH, ONE_OFFS_SIXTH),
+        ("seventh", HABITS_SEVENTH, ONE_OFFS_SEVENTH),
+        ("eighth", HABITS_EIGHTH, ONE_OFFS_EIGHTH),
     ):
         _report_as_sessions(name, habits_book, one_offs_book, details=details)
 

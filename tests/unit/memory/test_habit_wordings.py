@@ -403,8 +403,158 @@ def test_a_rule_inside_a_run_on_sentence_is_read_and_its_task_parts_are_not() ->
         "repository should be public with a short description"
     )
 
-    assert _standing(message) == ["Never push sensitive data."]
+    assert _standing(message) == [
+        "Never push sensitive data.",
+        "The examples you use in the readme should be generic and unrelated to me.",
+    ]
     # The run-on's comma inside a code span does not split it.
     assert _standing(
         "never pass `--force, --yes` to the installer, " + "the rest of this is the task " * 9
     ) == ["Never pass `--force, --yes` to the installer."]
+
+
+@pytest.mark.parametrize(
+    ("message", "content"),
+    [
+        (
+            "the examples you use in the README should be generic and unrelated to me",
+            "The examples you use in the README should be generic and unrelated to me.",
+        ),
+        (
+            "The tests you add must not hit the network.",
+            "The tests you add must not hit the network.",
+        ),
+        (
+            "the migrations you generate must always be reversible",
+            "The migrations you generate must always be reversible.",
+        ),
+        (
+            "the comments you leave in the code should explain why, not what",
+            "The comments you leave in the code should explain why, not what.",
+        ),
+        ("Any code you write should be fully typed.", "Any code you write should be fully typed."),
+        (
+            "any new dependencies you add must be pinned to an exact version",
+            "Any new dependencies you add must be pinned to an exact version.",
+        ),
+        (
+            "any public functions you add need a docstring",
+            "Any public functions you add need a docstring.",
+        ),
+        (
+            "all the tests you write should be deterministic",
+            "All the tests you write should be deterministic.",
+        ),
+        (
+            "whatever tests you write, they must not depend on the wall clock",
+            "Whatever tests you write, they must not depend on the wall clock.",
+        ),
+    ],
+)
+def test_what_the_things_the_assistant_makes_should_be_is_a_habit(
+    message: str, content: str
+) -> None:
+    assert _standing(message) == [content]
+    assert _standing(message, replying=True) == [content]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the tests you added should pass now",  # things made
+        "the examples you wrote should be updated",
+        "the tests you add for this bug should cover the empty list",  # the moment
+        "the examples you use in this PR should be shorter",
+        "the functions you add should be green before you push",  # a state to reach
+        "the tests you add should be fixed first",
+        "the users you create in the seed script should have admin rights",  # the product
+        "the endpoints you add should return 404 for now",
+        "should the examples you use in the README be generic?",
+        "> the examples you use should be generic and unrelated to the user",  # quoted
+        "actually forget what I said, the examples you use don't need to be generic",
+        "any tests you added are broken, fix them",
+        "any changes you make to the config should be reverted after the demo",
+        "the files you create should be committed",  # a step done to them once made
+        "the files you create should be listed in your summary",
+        "any files you create today should be removed at the end",
+        "any code you write in this branch should be thrown away later",
+        "the code you write next should go into the new module",
+        "does any code you write need to be typed?",
+        "whatever you write, it must be reviewed",  # no kind
+        "any tests you write, should use fixtures",  # a comma with no "they"
+    ],
+)
+def test_the_things_the_assistant_made_or_makes_now_are_no_habit(message: str) -> None:
+    assert _standing(message) == []
+    assert _standing(message, replying=True) == []
+
+
+def test_the_things_the_assistant_makes_are_read_in_a_run_on_request() -> None:
+    message = (
+        "port the remaining handlers to the new router and keep the old ones working until "
+        "the switch, the error messages you write should say what the user can do next and "
+        "also add the new routes to the API reference page when you are done with that"
+    )
+
+    assert _standing(message) == [
+        "The error messages you write should say what the user can do next."
+    ]
+    # A run-on part about the things made with no "should" stays the task.
+    assert _standing("the tests you added pass, " + "the rest of this is the task " * 9) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "make sure the tests you write are deterministic",
+        "use type hints in all the code you write",
+        "don't use print statements in the code you write",
+        "add a short docstring to the public functions you write",
+        "do not hardcode credentials in the config files you create",
+    ],
+)
+def test_an_instruction_over_the_things_the_assistant_makes_is_a_habit(message: str) -> None:
+    assert len(_standing(message)) == 1
+    assert len(_standing(message, replying=True)) == 1
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "put the function you write in utils.py",  # one thing
+        "move the tests you wrote into the new folder",  # things made
+        "revert the changes you made to the config",
+        "rename the tests you add in this PR to match the new module",  # the moment
+        "send me the scripts you write for the demo today",
+        "check the links you add to the README now",
+        "show me the tests you add before committing them",
+        "can you use type hints in the code you write?",
+        "> don't use print statements in the code you write",
+        "paste the commands you run into the chat so I can copy them",
+        # a step done to the things once made: the end of the task at hand
+        "commit the files you create",
+        "delete the files you create when you're done",
+        "list the files you create in your summary",
+        "open a PR for the changes you make",
+    ],
+)
+def test_an_instruction_over_things_of_the_moment_is_no_habit(message: str) -> None:
+    assert _standing(message) == []
+    assert _standing(message, replying=True) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the tests you write should include the edge cases we discussed",
+        "the examples you use should follow the plan",
+        "any code you write should handle the errors I mentioned",
+        "use the fixtures in the tests you write for the cases we discussed",
+        "the config you write should point to staging",  # one file of the task
+    ],
+)
+def test_the_things_the_assistant_makes_for_what_the_conversation_named_are_no_habit(
+    message: str,
+) -> None:
+    assert _standing(message) == []
+    assert _standing(message, replying=True) == []

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from bench.habits_book_eighth import HABITS_EIGHTH, ONE_OFFS_EIGHTH
 from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
+from bench.habits_book_seventh import HABITS_SEVENTH, ONE_OFFS_SEVENTH
+from bench.habits_book_sixth import HABITS_SIXTH, ONE_OFFS_SIXTH
 from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from bench.habits_phrasebook import (
     OPENING,
@@ -104,6 +107,9 @@ _AS_SESSIONS = {
     "third": (HABITS_THIRD, ONE_OFFS_THIRD, 46),
     "fourth": (HABITS_FOURTH, ONE_OFFS_FOURTH, 57),
     "fifth": (HABITS_FIFTH, ONE_OFFS_FIFTH, 36),
+    "sixth": (HABITS_SIXTH, ONE_OFFS_SIXTH, 13),
+    "seventh": (HABITS_SEVENTH, ONE_OFFS_SEVENTH, 12),
+    "eighth": (HABITS_EIGHTH, ONE_OFFS_EIGHTH, 10),
 }
 
 

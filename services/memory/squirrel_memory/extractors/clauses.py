@@ -59,9 +59,12 @@ _LEAD_IN = re.compile(
     r"i (?:already |just )?told you(?: before| already)?)\b[,:]?\s*)+",
     re.IGNORECASE,
 )
-#: Words that make a part of a run-on sentence a rule ("as always never push sensitive data").
+#: Words that make a part of a run-on sentence a rule ("as always never push sensitive data"),
+#: or what the things the assistant makes should be ("the examples you use … should be …").
 _RULE_WORD = re.compile(
-    r"\b(?:always|never|as usual|from now on|going forward|don'?t|do not|must|make sure)\b",
+    r"\b(?:always|never|as usual|from now on|going forward|don'?t|do not|must|make sure)\b"
+    r"|^\s*(?:the|any|all(?:\s+of)?\s+the)\s+[\w-]+(?:\s+[\w-]+){0,2}?\s+you\s+[a-z]+\b"
+    r"[^,;]*?\bshould\b",
     re.IGNORECASE,
 )
 #: Where a run-on sentence's parts meet: a comma, or "and also" / "and then" between two.

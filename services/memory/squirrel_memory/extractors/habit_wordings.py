@@ -3,7 +3,11 @@
 - a requirement on every thing of a kind: "every public function needs a doc comment", "all
   handlers must have a timeout" (not "every test needs fixing", a task);
 - what a kind of thing should be: "commit messages should be in the imperative mood" (a bare
-  plural kind, never "the tests", "it", "this file"; nor "tests should be green now");
+  plural kind, never "the tests", "it", "this file"; nor "tests should be green now"); or the
+  kind named by what the assistant does with it: "the examples you use in the README should be
+  generic", "any code you write should be fully typed", "any public functions you add need a
+  docstring", "whatever tests you write, they must not …" (never "the tests you added should
+  pass", things made; nor "… in this PR …", nor "… should be reverted after the demo");
 - what every thing of a kind takes: "schema changes always need a rollback script";
 - what no thing of a kind may do: "tests must not hit the network" (not "users must not …");
 - a kind of thing kept out: "avoid abbreviations in variable names", "I'm not a fan of long
@@ -39,6 +43,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.habit_forms import HabitForm
+from squirrel_memory.extractors.instruction_parts import TOLD_OF
 from squirrel_memory.extractors.wording import word_set
 
 #: Words that pick one thing of the moment (or say nothing) at the start of a kind.
@@ -91,6 +96,35 @@ _KIND_SHOULD = re.compile(
     r"include|contain|stay|return|take|carry|live)\b(?P<x>[^;]{2,100})$",
     re.IGNORECASE,
 )
+#: "the examples you use in the README should be generic", "any code you write should be fully
+#: typed", "any public functions you add need a docstring", "whatever tests you write, they must
+#: not …": what every later thing of a kind the assistant makes should be, the kind named by what
+#: the assistant does with it, in the present ("the tests you added" are things made).
+_YOURS_SHOULD = re.compile(
+    r"^(?P<q>the|any|all(?:\s+of)?\s+the|all|whatever)\s+"
+    r"(?P<k>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:that\s+)?you\s+"
+    r"(?:write|use|add|create|make|open|generate|leave|pick|choose|put|give|post|draft|build)"
+    r"(?:\s*,\s*(?P<they>they|those)\s+|\s+(?:(?:in|into|for|on|under|inside)\s+"
+    r"(?P<at>[^,;]{1,40}?)\s+)?)"
+    r"(?:(?:should|must)\s+(?:(?P<no>not|never)\s+(?P<any>[a-z]+)|(?:always\s+)?"
+    r"(?P<v>be|use|follow|have|start|end|include|contain|stay|take|carry|live|explain|say|"
+    r"mention|describe|name))|(?P<need>needs?|requires?)\s+(?!to\b)(?P<obj>[a-z]+))"
+    r"\b(?P<x>[^;]{2,100})$",
+    re.IGNORECASE,
+)
+#: Things of no plural that the assistant writes ("any code you write …").
+_MASS_KINDS = word_set("code sql css html markup documentation")
+_TOLD_OF = re.compile(TOLD_OF, re.IGNORECASE)
+#: A step that undoes the things made or is done to them once made ("… should be reverted
+#: after the demo", "… should be committed", "… listed in your summary"): the task at hand.
+_UNDONE = re.compile(
+    r"^\s*(?:reverted|undone|rolled back|thrown away|discarded|dropped|squashed|stashed|"
+    r"committed|pushed|merged|listed|sent|shown|moved|staged|uploaded|deployed|reported)\b"
+    r"|\bwhen you(?:'re| are) (?:done|finished)\b|\bin your (?:summary|reply|answer|report)\b",
+    re.IGNORECASE,
+)
+#: A place that picks things of the moment ("in this PR", "for the new page").
+_PICKED_PLACE = re.compile(r"^(?:this|these|that|those|it|the new|the last)\b", re.IGNORECASE)
 #: What a kind "should be" that judges the work at hand rather than sets a rule.
 _JUDGED = re.compile(
     r"^\s*(?:\w+er|more|less|better|worse|fixed|updated|removed|changed|done|ready|fine|ok|"
@@ -283,6 +317,28 @@ def _kind_should(match: re.Match[str]) -> HabitForm | None:
     return HabitForm(as_sentence(match.group(0).strip()), f"{kind} {match.group('v')}{x}")
 
 
+def _yours_should(match: re.Match[str]) -> HabitForm | None:
+    kind, x, at = match.group("k"), match.group("x"), match.group("at") or ""
+    if (match.group("q").lower() == "whatever") != bool(match.group("they")):
+        return None  # "whatever tests you write, they …" only
+    last = kind.lower().split()[-1]
+    ies = last.endswith("ies") and f"{last[:-3]}y" in _WORK_KINDS  # "dependencies"
+    kept = last in _MASS_KINDS or ies or (work_kind(kind) and last.endswith("s"))
+    if not kept or kind.lower().split()[0] in PICKED:
+        return None  # "the users you create …": the product
+    if _PICKED_PLACE.match(at) or COMPARED.search(x) or _TOLD_OF.search(f"{at} {x}"):
+        return None  # "… in this PR …", "… the edge cases we discussed": the moment
+    said = as_sentence(match.group(0).strip())
+    if match.group("no"):
+        return HabitForm(said, f"{kind} not {match.group('any')}{x}")
+    if match.group("need"):
+        return HabitForm(said, f"{kind} need {match.group('obj')}{x}")
+    verb = match.group("v").lower()
+    if verb == "be" and (_JUDGED.match(x.strip()) or _UNDONE.search(x)):
+        return None  # "the tests you add should be green": a state to reach
+    return HabitForm(said, f"{kind} {verb}{x}")
+
+
 def _always_needs(match: re.Match[str]) -> HabitForm | None:
     kind = match.group("k")
     if not work_kind(kind):
@@ -418,6 +474,7 @@ _FORMS = (
     (_EVERY_NEEDS, _every),
     (_KIND_SHOULD, _kind_should),
     (_KIND_MUST_NOT, _must_not),
+    (_YOURS_SHOULD, _yours_should),
     (_KIND_ALWAYS_NEEDS, _always_needs),
     (_AVOID_KIND, _avoided),
     (_DONT_IN_KIND, _dont_in_kind),

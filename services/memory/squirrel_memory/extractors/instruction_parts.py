@@ -19,6 +19,12 @@ ONE_OFF = re.compile(
     r"that (?:file|function|test|change|one|part|section|method|class))\b",
     re.IGNORECASE,
 )
+#: What the conversation itself named ("the edge cases we discussed", "the errors I mentioned",
+#: "the plan"): a rule over the things later work makes does not point back at it.
+TOLD_OF = (
+    r"\b(?:(?:we|i|you)\s+(?:just\s+|already\s+)?(?:discussed|mentioned|described|agreed|"
+    r"talked\s+about|listed|outlined|planned|wrote|said)|the\s+(?:plan|brief))\b"
+)
 #: Verbs that start an instruction about how work is done.
 VERBS = word_set(
     "add answer ask avoid be build bump call check clean close commit continue create delete ",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.instruction_forms import MADE_CONDITION
+from squirrel_memory.extractors.instruction_parts import TOLD_OF
 from squirrel_memory.extractors.wording import strip_markdown
 
 #: Words that make a clause a general rule rather than a request about the task at hand.
@@ -71,6 +72,25 @@ STANDING = re.compile(
     r"refactor(?:ing)?|deploy(?:ment)?|migration|upgrade|rebase|build|review)s?)\b",
     re.IGNORECASE,
 )
+#: "use type hints in all the code you write", "keep the PRs you open small": how every such
+#: thing is made, named with "the" (things of a kind or code, never one thing nor things made,
+#: nor those of the moment: "check the links you add now", "… for the cases we discussed").
+_THINGS_YOU_MAKE = re.compile(
+    r"\b(?:all(?: of)? )?the (?:[a-z][\w-]* ){0,2}?(?:[a-z][\w-]*[^s\W]s|code) (?:that )?you "
+    r"(?:write|create|add|make|generate|open|build|pick|choose|leave|draft)\b"
+    rf"(?![^,;]*(?:\b(?:now|today|tonight|yet|this time|at the moment|right away)\b|{TOLD_OF}))",
+    re.IGNORECASE,
+)
+#: A step done to those things once made ("commit the files you create", "delete the files you
+#: create when you're done", "list the files you create in your summary"): the end of the task
+#: at hand, not how the things are made.
+_DONE_TO_MADE = re.compile(
+    r"^(?:(?:please|pls|also|and|then|just|now)\s+)*(?:commit|push|delete|remove|list|open|send|"
+    r"show|review|test|run|check|merge|revert|move|rename|paste|share|upload|deploy|fix|stage|"
+    r"squash|clean)\b|\bwhen you(?:'re| are) (?:done|finished)\b|\bat the end\b|"
+    r"\bin your (?:summary|reply|answer|report)\b",
+    re.IGNORECASE,
+)
 #: A change made once across the code ("Rename Room.join/2 to enter/2 everywhere", "replace
 #: the old client everywhere"): "everywhere" says how far the change goes, not that it recurs.
 _ONE_CHANGE = re.compile(
@@ -108,7 +128,9 @@ def standing_words(written: str) -> bool:
     the "everywhere" of a change made once across the code, a rule word joined to the word
     after it ("the never-used helpers") or one that says how a thing the task makes behaves
     ("add a test that the parser never crashes"), or gives the team's choice here against its
-    rival ("we use minimal APIs here, no controllers")."""
+    rival ("we use minimal APIs here, no controllers"); or that says how the things the
+    assistant makes are made ("use type hints in all the code you write"), not a step done to
+    them once made ("commit the files you create")."""
     if _OUR_CHOICE_HERE.match(written.strip()):
         return True
     made = _MADE_THING.match(written.strip())
@@ -123,7 +145,8 @@ def standing_words(written: str) -> bool:
         )
     ]
     if not found:
-        return False
+        # "use type hints in all the code you write"; not "commit the files you create"
+        return bool(_THINGS_YOU_MAKE.search(written)) and not _DONE_TO_MADE.search(written.strip())
     return not (all(f == "everywhere" for f in found) and _ONE_CHANGE.match(written.strip()))
 
 
