@@ -241,7 +241,11 @@ def user_instructions(
     only word the simplicity habit filed as the habit (once per message); with
     `other_languages`, also those `tongue_instructions` reads in another language than
     English."""
-    found = stated_preferences(text, after_assistant_action=after_assistant_action)
+    found = [
+        p
+        for p in stated_preferences(text, after_assistant_action=after_assistant_action)
+        if not refers_back_only(p.content)
+    ]
     if other_languages:
         keys = {p.key for p in found}
         said = tongue_instructions(
@@ -259,6 +263,22 @@ def user_instructions(
         # said as a rule ("always keep it simple"): the habit is a standing one from the start
         return [*kept, _standing(habit)]
     return [*kept, habit]
+
+
+#: An instruction whose only object points back at something said before it ("make a local
+#: one", "use that", "keep them"): alone, it says nothing anyone could follow.
+_REFERS_BACK = re.compile(
+    r"^(?:please\s+)?(?:(?:do\s+not|don'?t|never|always)\s+)?[a-z]+(?:\s+(?:a|an|the|another))?"
+    r"(?:\s+(?:new|local|separate|different|other|fresh|same|proper|global|single))?"
+    r"\s+(?:one|ones|it|that|this|them|those|these)(?:\s+(?:instead|again|too|then))?[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def refers_back_only(content: str) -> bool:
+    """Whether an instruction's only object points back at what came before it
+    (`_REFERS_BACK`): "Make a local one." kept alone is no rule."""
+    return _REFERS_BACK.match(content.strip()) is not None
 
 
 def _standing(habit: StatedPreference) -> StatedPreference:
