@@ -211,6 +211,35 @@ class Session:
         self.add("code_change", {"tool": "Edit", "tool_use_id": use, "path": full}, (full,))
 
 
+def command_runs(
+    root: str, runs: Sequence[tuple[str, int, str]], start: datetime
+) -> list[StoredEvent]:
+    """One session's shell commands alone, as (command, exit code, output), in `root`, 30
+    seconds apart from `start`: no prompt, no reply, no call."""
+    return [
+        StoredEvent(
+            id=f"evt_s1_{index:04d}",
+            project_id=root,
+            user_id="dev",
+            source_tool="claude_code",
+            session_id="s1",
+            timestamp=start + timedelta(seconds=30 * (index + 1)),
+            event_type="command_run",
+            content={
+                "command": command,
+                "tool_use_id": f"s1-{index}",
+                "exit_code": code,
+                "is_error": code != 0,
+                "output": output,
+                "cwd": root,
+            },
+            file_paths=(),
+            hash=f"h-s1-{index}",
+        )
+        for index, (command, code, output) in enumerate(runs)
+    ]
+
+
 def one_run(
     root: str,
     start: datetime,

@@ -9,11 +9,11 @@ setup step still fixes it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
-from typing import Any
+from datetime import UTC, datetime
 
-from squirrel_memory.extractors.rules import evidence_candidates
-from squirrel_memory.models import MemoryCandidate, MemoryType, StoredEvent
+from squirrel_memory.extractors.command_evidence import evidence_candidates
+from squirrel_memory.models import MemoryCandidate, MemoryType
+from tests.unit.memory.session_builder import command_runs
 from tests.unit.memory.test_rules_extractor import Stream
 
 T0 = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
@@ -32,36 +32,8 @@ _DECLINED = (
 )
 
 
-def _runs(root: str, runs: Sequence[tuple[str, int, str]]) -> list[StoredEvent]:
-    events = []
-    for index, (command, code, output) in enumerate(runs):
-        content: dict[str, Any] = {
-            "command": command,
-            "tool_use_id": f"s1-{index}",
-            "exit_code": code,
-            "is_error": code != 0,
-            "output": output,
-            "cwd": root,
-        }
-        events.append(
-            StoredEvent(
-                id=f"evt_s1_{index:04d}",
-                project_id=root,
-                user_id="dev",
-                source_tool="claude_code",
-                session_id="s1",
-                timestamp=T0 + timedelta(seconds=30 * (index + 1)),
-                event_type="command_run",
-                content=content,
-                file_paths=(),
-                hash=f"h-s1-{index}",
-            )
-        )
-    return events
-
-
 def _pitfalls(root: str, runs: Sequence[tuple[str, int, str]]) -> list[MemoryCandidate]:
-    found = evidence_candidates(_runs(root, runs))
+    found = evidence_candidates(command_runs(root, runs, T0))
     return [c for c in found if c.type == MemoryType.PITFALL]
 
 
