@@ -44,3 +44,25 @@ def test_a_fixtures_structure_the_assistant_reports_is_not_the_projects_layout()
     )
     said = [f.content for f in reply_layout(s.events)]
     assert not any("`bin/`" in text for text in said)
+
+
+def test_a_folder_the_session_made_is_no_layout_whenever_it_is_listed() -> None:
+    s = Session("/home/dev/relay", "s1", T0)
+    s.user("Scaffold a notifications context.")
+    s.write(
+        "lib/relay/notifications/notifier.ex", "defmodule Relay.Notifications.Notifier do\nend\n"
+    )
+    s.say(
+        "## Structure\n\n- `lib/relay/notifications/` — the notifications context and its notifier\n"
+    )
+    s.run("ls lib/relay", 0, "accounts\nnotifications\nrooms\n")
+    assert reply_layout(s.events) == []
+
+
+def test_a_folder_listed_before_the_reply_is_its_layout() -> None:
+    s = Session("/home/dev/relay", "s1", T0)
+    s.user("What is in lib/relay?")
+    s.run("ls lib/relay", 0, "accounts\nnotifications\nrooms\n")
+    s.say("## Structure\n\n- `lib/relay/accounts/` — users, their sessions and API tokens\n")
+    said = [f.content for f in reply_layout(s.events)]
+    assert said == ["`lib/relay/accounts/`: users, their sessions and API tokens."]

@@ -29,7 +29,9 @@ already placed is left to that statement.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType
@@ -88,14 +90,26 @@ def _written(events: list[StoredEvent]) -> set[str]:
     }
 
 
-def _looked_into(folder: str, files: set[str], written: set[str], listed: dict[str, str]) -> bool:
-    """Whether the session looked into `folder`: a listing printed it, or it holds a file the
-    session read or searched and did not write."""
+def _looked_into(
+    folder: str,
+    files: set[str],
+    written: set[str],
+    listed: dict[str, str],
+    listed_before: Callable[[str], bool],
+) -> bool:
+    """Whether the session looked into `folder`: a listing printed it before the reply
+    (`listed_before`, given the listing's event id) and the session wrote no file into it, or
+    it holds a file the session read or searched and did not write."""
     if folder in listed:
-        return True
+        made = any(folder in {str(p) for p in PurePosixPath(w).parents} for w in written)
+        return listed_before(listed[folder]) and not made
     return any(
         folder in {str(p) for p in PurePosixPath(f).parents} for f in files if f not in written
     )
+
+
+def _came_before(position: dict[str, int], index: int, event_id: str) -> bool:
+    return position.get(event_id, index) < index
 
 
 def reply_layout(events: list[StoredEvent]) -> list[ListedFolder]:
@@ -119,6 +133,7 @@ def reply_layout(events: list[StoredEvent]) -> list[ListedFolder]:
     saw = tools_saw(main)
     root = events[0].project_id
     kept: dict[str, ListedFolder] = {}
+    position = {e.id: n for n, e in enumerate(events)}
     for index, event in replies:
         if taken_back(events, index):
             continue
@@ -132,7 +147,8 @@ def reply_layout(events: list[StoredEvent]) -> list[ListedFolder]:
                 continue  # a file, or nothing seen: a report of the work, not the layout
             if _file_named(span, path, seen.folders):
                 continue  # "`SKILL.md` — the orchestrator": a file's name, not a folder
-            if not _looked_into(path, set(seen.files), written, listed):
+            before = partial(_came_before, position, index)
+            if not _looked_into(path, set(seen.files), written, listed, before):
                 continue
             if not says_something(path, label, role) or unshown_stack(f"{label} {role}", saw):
                 continue
