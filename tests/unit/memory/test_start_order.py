@@ -128,3 +128,29 @@ async def test_only_project_facts_are_passed_over(store: SqliteStore) -> None:
     for item in (trap, style, recipe):
         await judge(book, item, *["unused"] * (UNUSED_STARTS + 1))
         assert not book.passed_over(item)
+
+
+@ECOSYSTEMS
+async def test_a_licence_never_takes_a_place_at_the_start(
+    store: SqliteStore, facts: tuple[tuple[str, str, float], ...]
+) -> None:
+    items = await _add(store, facts)
+    licence = await add_memory(
+        store,
+        MemoryType.PROJECT_FACT,
+        "licence",
+        "The project is licensed MIT (LICENSE).",
+        importance=0.9,
+    )
+    package = await add_memory(
+        store,
+        MemoryType.PROJECT_FACT,
+        "licence:core",
+        "The `core` package (`core/Cargo.toml`) is licensed Apache-2.0.",
+        importance=0.9,
+    )
+    views, _ = await resting_views(store)
+    assert await _start(store, views) == [i.id for i in items]
+    full = await views.project_brief(store.project_id, live_only=False)
+    assert {licence.id, package.id} <= set(full.key_fact_ids)
+    views.close()

@@ -9,6 +9,11 @@ it, and in the foresight replay no such fact (the framework, where CI runs, a su
 was used by a later start. It is never dropped from the brief view asked for otherwise, from
 search or from the per-prompt context (a prompt naming what it says still gets it), and a single
 use puts it back. A project with no served history keeps every fact.
+
+Nor does a fact of a kind no session starts by acting on: the licence the project or one of its
+packages is published under (`NO_START_KEYS`). In the foresight replay a licence line took the
+place of a fact a later start used; it stays in the brief asked for otherwise, in search and in
+the per-prompt context.
 """
 
 from __future__ import annotations
@@ -17,11 +22,19 @@ from collections.abc import Callable, Sequence
 
 from squirrel_memory.models import MemoryItem
 
-__all__ = ["not_passed_over"]
+__all__ = ["NO_START_KEYS", "not_passed_over"]
+
+#: Keys (and key prefixes before a `:`) of facts a session start leaves out.
+NO_START_KEYS = frozenset({"licence"})
 
 
 def not_passed_over(
     facts: Sequence[MemoryItem], passed_over: Callable[[MemoryItem], bool]
 ) -> list[MemoryItem]:
-    """`facts` in their order, without those `passed_over`."""
-    return [fact for fact in facts if not passed_over(fact)]
+    """`facts` in their order, without those `passed_over` and those of a kind no session
+    starts by acting on (`NO_START_KEYS`)."""
+    return [
+        fact
+        for fact in facts
+        if fact.key.split(":", 1)[0] not in NO_START_KEYS and not passed_over(fact)
+    ]
