@@ -132,3 +132,11 @@ async def test_the_project_pass_reads_the_reply_that_said_the_piped_run_failed(
         assert len(items) == 1
         assert "`pip3 install esptool` failed" in items[0].content
         assert ".venv/bin/pip install esptool` worked" in items[0].content
+
+
+def test_a_reply_that_says_a_pass_beside_a_failure_or_a_passing_summary_leaves_the_pass() -> None:
+    run = CommandRun("e1", T0, "npm test 2>&1 | tail -5", True, "Tests: 12 passed, 12 total\n")
+    assert not said_failed(run, "npm test failed once on CI before this.")
+    other = CommandRun("e1", T0, "npm test 2>&1 | tail -5", True, "> app@1.0.0 test\n")
+    assert not said_failed(other, "npm test passed; the earlier npm install failed.")
+    assert said_failed(other, "npm test failed: the config is missing.")

@@ -142,16 +142,21 @@ _SAID_FAILED = (
     r"\b(?:(?:is|was|were|are|got|gets)\s+(?:blocked|refused|rejected|denied|not allowed)"
     r"|failed|fails|errored|did ?n[o']t work|does ?n[o']t work|won'?t work)\b"
 )
-#: A sentence that only supposes a failure.
-_SUPPOSED = re.compile(r"\b(?:if|unless|whether|in case|might|may|could|would)\b", re.IGNORECASE)
+#: A sentence that only supposes a failure, or says something passed beside it ("npm test
+#: passed; the earlier npm install failed").
+_SUPPOSED = re.compile(
+    r"\b(?:if|unless|whether|in case|might|may|could|would|passe[sd]|succeeded|works|worked)\b",
+    re.IGNORECASE,
+)
 
 
 def said_failed(run: CommandRun, reply: str) -> bool:
     """Whether `reply` says the program `run` started (the last simple command's, before its
-    pipe) was blocked or failed, in a sentence that does not only suppose it."""
+    pipe) was blocked or failed, in a sentence that neither only supposes it nor says something
+    passed, of a run whose output ends in no passing summary."""
     parts = split_segments_raw(run.command)
     words = _PIPE.split(parts[-1])[0].split() if parts else []
-    if not words:
+    if not words or passed(run.output):
         return False
     program = re.escape(words[0].rsplit("/", 1)[-1])
     said = re.compile(rf"(?<![\w/.-]){program}\b[^.\n]{{0,60}}?{_SAID_FAILED}", re.IGNORECASE)
