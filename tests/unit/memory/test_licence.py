@@ -9,7 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from squirrel_memory.extractors.activity import commands
-from squirrel_memory.extractors.licence import heading_licence, licence_facts, manifest_licence
+from squirrel_memory.extractors.licence import licence_facts
+from squirrel_memory.extractors.licence_texts import heading_licence, manifest_licence
 from tests.unit.memory.session_builder import Session
 
 T0 = datetime(2026, 6, 2, 14, 0, tzinfo=UTC)

@@ -143,22 +143,18 @@ _FROM_PROJECT = frozenset(
 )
 
 
-def _installs_named(attempt: Attempt) -> bool:
-    """Whether `attempt` only installs packages named by their names into an environment: a
-    tool the session needed, which says nothing of what the project's own commands run
-    through. An install from a manifest, a folder or a file (`pip install -e .`, `pip install
-    -r requirements.txt`, `pip install ./dist/x.whl`) is the project's."""
-    tokens = attempt.text.split()
-    manager = package_manager(tokens)
-    if manager is None:
-        return False
+def _installs_named(tokens: list[str], name: str) -> bool:
+    """Whether a command (`tokens`, going through the manager `name`) only installs packages
+    named by their names into an environment: a tool the session needed, which says nothing
+    of what the project's own commands run through. An install from a manifest, a folder or a
+    file (`pip install -e .`, `pip install -r requirements.txt`, `pip install ./dist/x.whl`)
+    is the project's."""
     if any(w.split("=", 1)[0] in _FROM_PROJECT for w in tokens):
         return False
     try:
         verb = tokens.index("install")
     except ValueError:
         return False
-    name = manager[0]
     if name == "uv":
         if tokens[verb - 1 : verb] != ["pip"]:
             return False
@@ -175,9 +171,11 @@ def _tools_only(found: list[Attempt]) -> set[str]:
     """Managers whose every use installed tools by name (`_installs_named`)."""
     uses: dict[str, bool] = {}
     for attempt in found:
-        manager = package_manager(attempt.text.split())
+        tokens = attempt.text.split()
+        manager = package_manager(tokens)
         if manager is not None:
-            uses[manager[0]] = uses.get(manager[0], True) and _installs_named(attempt)
+            name = manager[0]
+            uses[name] = uses.get(name, True) and _installs_named(tokens, name)
     return {name for name, only in uses.items() if only}
 
 
