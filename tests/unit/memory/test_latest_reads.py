@@ -159,3 +159,10 @@ def test_a_here_document_that_failed_or_wrote_elsewhere_changes_nothing() -> Non
     # More than the write on the line: what the file holds is not told by the text alone.
     assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}EOF\ngit add CLAUDE.md")[0]
     assert "make test" in _rewritten(f"cat >> CLAUDE.md <<'EOF'\n{heredoc}EOF")[0]
+
+
+def test_a_here_document_left_open_or_closed_by_another_tag_changes_nothing() -> None:
+    heredoc = "# Notes\n\n- Run the tests with `just test`.\n"
+    assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}")[0]
+    assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}END")[0]
+    assert "make test" in _rewritten("cat > ../../etc/CLAUDE.md <<'EOF'\nx\nEOF")[0]

@@ -269,3 +269,16 @@ def test_commands_that_only_use_or_show_the_file_change_nothing() -> None:
         assert _said(session) == [
             "The project is licensed MIT (the licence field of `tallyho.gemspec`)."
         ], command
+
+
+def test_a_manifest_that_does_not_parse_or_names_no_usable_licence_says_nothing() -> None:
+    assert manifest_licence("Cargo.toml", '[package\nname = "x"\nlicense = "MIT"\n') is None
+    assert manifest_licence("package.json", '{"name": "x", "license": "MIT"') is None
+    assert manifest_licence("package.json", '["not", "an", "object"]') is None
+    assert manifest_licence("package.json", '{"name": "x", "license": "UNLICENSED"}') == ("", "x")
+    assert manifest_licence("package.json", '{"name": "x", "license": "SEE LICENSE IN x"}') == (
+        "",
+        "x",
+    )
+    assert manifest_licence("notes.txt", "license = MIT") is None
+    assert heading_licence("") is None
