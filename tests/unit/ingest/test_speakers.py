@@ -149,6 +149,14 @@ def test_slash_command_arguments_are_the_users_words() -> None:
         ("<system-reminder>never closed, always tabs", [Origin.HARNESS]),
         ("<ide_selection>x</ide_selection> why is this slow?", [Origin.HARNESS, Origin.TYPED]),
         ("<user-prompt-submit-hook>lint ok</user-prompt-submit-hook>", [Origin.HOOK]),
+        # a SessionStart hook's output as older Claude Code hosts wrap it
+        ("<session-start-hook>Git branch: main\n# CLAUDE.md</session-start-hook>", [Origin.HOOK]),
+        (
+            "<session-start-hook>Always use uv.</session-start-hook> fix it",
+            [Origin.HOOK, Origin.TYPED],
+        ),
+        # not a hook's tag: a word before `-hook` is needed, and the markup is the user's text
+        ("<-hook>x</-hook> hi", [Origin.TYPED]),
         ("This session is being continued from a previous conversation …", [Origin.COMPACTION]),
         ("<bash-input>npm test</bash-input>", [Origin.TYPED]),
         ("<SYSTEM-REMINDER>x</SYSTEM-REMINDER>ok", [Origin.HARNESS, Origin.TYPED]),

@@ -195,3 +195,56 @@ def test_a_step_without_one_whole_command_is_stated_alone(block: str) -> None:
     assert (
         found.content == "The command `/check` (Check) runs, in order: format code; run the check."
     )
+
+
+GATES = """# Ship It
+
+## Purpose
+- Quality checks before a commit
+
+## What Happens
+- Formatting: `cargo fmt --all` (applied automatically)
+- Zero warnings: `cargo clippy --all-features -- -D warnings`
+- Never run `cargo update` here
+- 100% passing: `cargo test --all`
+- Then `git push`
+
+## Failure Handling
+
+If anything fails:
+1. **Identifies** the issue type
+2. **Delegates** to a helper
+3. **Re-validates** everything
+"""
+
+
+def test_a_numbered_list_under_a_failure_heading_is_not_the_commands_steps() -> None:
+    text = "# Release\n\n## Error handling\n1. Read the log\n2. Retry the step\n"
+    assert command_steps(_ran("/release", text).events) == []
+
+
+def test_a_failure_heading_inside_a_code_block_ends_no_section() -> None:
+    text = "# Release\n\n```bash\n# if it fails\n```\n1. Build the wheel\n2. Upload it\n"
+    (found,) = command_steps(_ran("/release", text).events)
+    assert (
+        found.content
+        == "The command `/release` (Release) runs, in order: build the wheel; upload it."
+    )
+
+
+def test_a_text_without_steps_gives_the_commands_its_items_name_for_a_known_purpose() -> None:
+    (found,) = command_steps(_ran("/ship", GATES).events)
+    assert found.content == (
+        "The command `/ship` (Ship It) runs: `cargo fmt --all` (format); "
+        "`cargo clippy --all-features -- -D warnings` (lint); `cargo test --all` (tests)."
+    )
+    assert "Identifies" not in found.content and "cargo update" not in found.content
+
+
+def test_one_known_command_or_commands_only_in_prose_or_code_blocks_give_nothing() -> None:
+    one = "# Check\n\n- Tests: `pytest -q`\n- Then `git push`\n"
+    prose = "# Check\n\nRun `pytest -q` and then `ruff check .` before you push.\n"
+    block = "# Check\n\n```\n- `pytest -q`\n- `ruff check .`\n```\n"
+    failing = "# Check\n\n## When tests fail\n- `pytest -q --lf`\n- `ruff check .`\n"
+    for text in (one, prose, block, failing):
+        assert command_steps(_ran("/check", text).events) == [], text

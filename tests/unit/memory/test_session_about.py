@@ -276,6 +276,17 @@ def test_a_readme_printed_by_a_claude_code_bash_call_says_what_a_read_of_it_says
             "What this project (tally) is and does, per its tally.nimble: Counts words in Markdown files.",
         ),
         (
+            "pixi.toml",
+            '[workspace]\r\nname = "tally"\r\ndescription = "Counts words in Markdown files"\r\n'
+            'channels = ["conda-forge"]\r\n\r\n[dependencies]\r\npython = ">=3.12"\r\n',
+            "What this project (tally) is and does, per its pixi.toml: Counts words in Markdown files.",
+        ),
+        (
+            "pixi.toml",
+            '[project]\nname = "tally"\ndescription = "Counts words in Markdown files"\n',
+            "What this project (tally) is and does, per its pixi.toml: Counts words in Markdown files.",
+        ),
+        (
             "build.sbt",
             'name := "tally"\ndescription := "Counts words in Markdown files"\n',
             "What this project (tally) is and does, per its build.sbt: Counts words in Markdown files.",
@@ -397,6 +408,12 @@ def test_a_manifest_that_only_names_the_project_names_what_the_readme_describes(
         # A summary that is not a literal says nothing.
         ("tally.gemspec", 'spec.name = "tally"\nspec.summary = "#{NAME} counts words in files"\n'),
         ("Package.swift", 'let package = Package(name: "Tally")\n'),
+        # a pixi manifest of a sub-folder, or one whose description is not its workspace's
+        (
+            "tools/env/pixi.toml",
+            '[workspace]\nname = "env"\ndescription = "A helper environment"\n',
+        ),
+        ("pixi.toml", '[feature.docs]\ndescription = "The documentation build environment"\n'),
     ],
 )
 def test_manifests_outside_the_project_or_without_a_literal_summary_say_nothing(

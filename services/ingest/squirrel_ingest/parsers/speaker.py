@@ -41,15 +41,16 @@ _COMPACTION_OPENING = "This session is being continued from a previous conversat
 _BLOCK = re.compile(
     r"<(system-reminder|ide_[a-z_]+|local-command-(?:stdout|stderr|caveat)|bash-(?:stdout|stderr)"
     r"|command-message|environment_context|session_context|user_instructions|task-notification"
-    r"|user-prompt-submit-hook|hook_context)>(.*?)(?:</\1>|\Z)",
+    r"|[a-z]+(?:-[a-z]+)*-hook|hook_context)>(.*?)(?:</\1>|\Z)",
     re.DOTALL | re.IGNORECASE,
 )
-#: `hook_context`: what the Gemini CLI (0.61) puts before a prompt from its hooks.
+#: `<name>-hook`: what a hook printed, as older Claude Code hosts wrap it
+#: (`user-prompt-submit-hook`, `session-start-hook`); `hook_context`: what the Gemini CLI (0.61)
+#: puts before a prompt from its hooks.
 #: The Codex IDE extension's wrapper: the editor's context (open tabs, active file, files the
 #: user mentioned) under markdown headings, then the user's own words under this heading.
 _IDE_REQUEST = re.compile(r"^#{1,3} My request for Codex:[ \t]*\n?", re.MULTILINE)
 _IDE_CONTEXT_OPENINGS = ("# Context from my IDE setup:", "# Files mentioned by the user:")
-_HOOK_TAGS = frozenset({"user-prompt-submit-hook", "hook_context"})
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
 _COMMAND_MESSAGE = re.compile(r"<command-message>.*?(?:</command-message>|\Z)", re.DOTALL)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)(?:</command-args>|\Z)", re.DOTALL)
@@ -103,7 +104,8 @@ def split_user_text(text: str) -> list[Utterance]:
             stripped = part.sub(" ", stripped)
 
     def lift(match: re.Match[str]) -> str:
-        origin = Origin.HOOK if match.group(1).lower() in _HOOK_TAGS else Origin.HARNESS
+        tag = match.group(1).lower()
+        origin = Origin.HOOK if tag.endswith("-hook") or tag == "hook_context" else Origin.HARNESS
         if match.group(2).strip():
             injected[origin].append(match.group(0).strip())
         return " "

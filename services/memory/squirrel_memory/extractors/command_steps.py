@@ -12,6 +12,15 @@ assistant tool's own built-in commands and a plugin's namespaced commands and sk
 not the project's and are skipped, as are texts without numbered steps (a bare prompt says
 nothing about the order of work) and lists with a placeholder for a step (`[Step 1 — what it
 produces]`, `<your step>`: a template the prompt shows, not the command's own steps).
+
+A numbered list under a section heading that names a failure or an error ("## Failure
+Handling", "### If tests fail", "## Troubleshooting") says what to do when something goes wrong,
+not what the command does, and is never its steps. A text with no steps of its own that names
+at least two commands whose purpose the shared command table knows, each in a list item of its
+own ("- Zero clippy warnings check: `cargo clippy -- -D warnings`"), is kept with those commands
+in the order it lists them ("`/commit` runs: `cargo fmt --all` (format); …"); an item that says
+not to run its command ("never `npm install`", "instead of `pip`") names none, and neither does
+a section about failures.
 """
 
 from __future__ import annotations
@@ -20,9 +29,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType, Origin
 from squirrel_memory.extractors.wording import key_slug, strip_markdown
 from squirrel_memory.models import StoredEvent
+from squirrel_memory.repository.task_records import purpose_of
 
 #: Importance of a command's steps: a workflow of the project, run by name.
 IMPORTANCE = 0.45
@@ -47,11 +58,32 @@ _BUILT_IN = frozenset(
 _COMMAND = re.compile(r"^/(?:project:)?[\w.-]{2,60}$")
 _STEP = re.compile(r"^(\d{1,2})[.)]\s+(\S.*)$")
 _TITLE = re.compile(r"^#{1,3}\s+(.+?)\s*$")
+_SECTION = re.compile(r"^#{4,6}\s+(.+?)\s*$")
 #: A skill the assistant launched: its own name, not a plugin's namespaced one.
 _SKILL = re.compile(r"^[\w.-]{2,60}$")
 _FENCE = "```"
 #: Headings that name the list rather than the workflow.
 _GENERIC_TITLES = frozenset({"steps", "instructions", "workflow", "procedure", "usage", "process"})
+#: A section heading that names what goes wrong: its list says what to do then.
+_FAILURE_SECTION = re.compile(
+    r"\b(?:fail(?:s|ed|ing|ures?)?|errors?|troubleshoot\w*|rollbacks?|roll back|recover(?:y|ing)?"
+    r"|problems?|issues? found)\b",
+    re.IGNORECASE,
+)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+\S")
+_INLINE_CODE = re.compile(r"`([^`\n]{2,200})`")
+#: An item that says not to run what it names.
+_NOT_RUN = re.compile(
+    r"\b(?:never|don'?t|do not|avoid|instead of|rather than|not)\b", re.IGNORECASE
+)
+#: How a command's purpose is shown after it.
+_PURPOSE_WORDS = {
+    "test": "tests",
+    "lint": "lint",
+    "format": "format",
+    "typecheck": "type-check",
+    "build": "build",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +120,18 @@ def _steps(prompt: str) -> tuple[str, list[str]]:
     title = ""
     steps: list[str] = []
     lines = prompt.splitlines()
+    failure_section = False
+    fenced = _fenced_lines(lines)
     for n, line in enumerate(lines):
-        heading = _TITLE.match(line)
+        heading = None if n in fenced else _TITLE.match(line) or _SECTION.match(line)
         if heading and not title and not steps:
             named = " ".join(strip_markdown(heading.group(1)).split())
             title = "" if named.lower() in _GENERIC_TITLES else named
+            continue
+        if heading:
+            failure_section = _FAILURE_SECTION.search(heading.group(1)) is not None
+            continue
+        if failure_section:
             continue
         match = _STEP.match(line)
         if match is None or int(match.group(1)) != len(steps) + 1:
@@ -108,6 +147,53 @@ def _steps(prompt: str) -> tuple[str, list[str]]:
             return title, []  # a template's slot: the list shows how to write steps
         steps.append(text[:1].lower() + text[1:] if text[1:2].islower() else text)
     return title, steps
+
+
+def _fenced_lines(lines: list[str]) -> frozenset[int]:
+    """The indexes of the lines inside code blocks and of their fences."""
+    inside: set[int] = set()
+    open_fence = False
+    for n, line in enumerate(lines):
+        if line.strip().startswith(_FENCE):
+            open_fence = not open_fence
+            inside.add(n)
+        elif open_fence:
+            inside.add(n)
+    return frozenset(inside)
+
+
+def _listed_commands(prompt: str) -> list[str]:
+    """The commands the text's list items name, whose purpose the shared table knows, in the
+    order listed and each once, shown with that purpose ("`cargo test --all` (tests)"); none
+    from an item that says not to run them, from a code block or from a section about
+    failures."""
+    lines = prompt.splitlines()
+    fenced = _fenced_lines(lines)
+    shown: list[str] = []
+    seen: set[str] = set()
+    failure_section = False
+    first_heading = True
+    for n, line in enumerate(lines):
+        if n in fenced:
+            continue
+        heading = _TITLE.match(line) or _SECTION.match(line)
+        if heading:
+            if not first_heading:
+                failure_section = _FAILURE_SECTION.search(heading.group(1)) is not None
+            first_heading = False
+            continue
+        if failure_section or not _LIST_ITEM.match(line) or _NOT_RUN.search(line):
+            continue
+        for code in _INLINE_CODE.findall(line):
+            typed = [t.text for t in typed_commands(code) if t.use is not None]
+            if len(typed) != 1 or typed[0] != code.strip() or typed[0] in seen:
+                continue
+            found = purpose_of(typed[0])
+            if found is None or found[0] not in _PURPOSE_WORDS:
+                continue
+            seen.add(typed[0])
+            shown.append(f"`{typed[0]}` ({_PURPOSE_WORDS[found[0]]})")
+    return shown
 
 
 def launched_skill(events: list[StoredEvent], i: int) -> tuple[str, StoredEvent] | None:
@@ -185,12 +271,15 @@ def command_steps(events: list[StoredEvent]) -> list[CommandSteps]:
         if command in found:
             continue
         title, steps = _steps(run.text)
-        if len(steps) < MIN_STEPS:
+        listed = [] if len(steps) >= MIN_STEPS else _listed_commands(run.text)
+        if len(steps) < MIN_STEPS and len(listed) < MIN_STEPS:
             continue
         what, shown_name = run.what, run.name
         named = f"`{shown_name}` ({title})" if title else f"`{shown_name}`"
-        shown = "; ".join(steps[:MAX_STEPS])
-        statement = f"The {what} {named} runs, in order: {shown}."
+        if listed:
+            statement = f"The {what} {named} runs: {'; '.join(listed[:MAX_STEPS])}."
+        else:
+            statement = f"The {what} {named} runs, in order: {'; '.join(steps[:MAX_STEPS])}."
         if len(statement) > MAX_CHARS:
             continue
         key = f"command:{key_slug(command) or 'custom'}"

@@ -16,6 +16,8 @@ read one should say what it says. Each is read for those two fields only, never 
 - Lua's `*.rockspec`: `package = "…"` and its `description` table's `summary = "…"`;
 - a plugin's or extension's manifest at its fixed place: Claude Code's
   `.claude-plugin/plugin.json`, Gemini CLI's `gemini-extension.json` (`name`, `description`);
+- pixi's `pixi.toml` (a workspace of any language): its `[workspace]` table, or the older
+  `[project]`, `name` and `description`;
 - a name only: Swift's `Package.swift` (`Package(name: "…")`), Julia's `Project.toml`, Zig's
   `build.zig.zon` (`.name = …`), Meson's `project('…')`.
 
@@ -184,6 +186,17 @@ def read_julia_project(text: TextFile, out: Readings) -> None:
     _name(out, tomllib.loads(text.text).get("name"), text, "name")
 
 
+def read_pixi_toml(text: TextFile, out: Readings) -> None:
+    """pixi's `pixi.toml`: the `[workspace]` (or older `[project]`) table's name and
+    description."""
+    data = tomllib.loads(text.text)
+    table = data.get("workspace") or data.get("project")
+    if not isinstance(table, dict):
+        return
+    fields = {k: v for k, v in table.items() if k in ("name", "description") and isinstance(v, str)}
+    _summary_first(out, text, fields)
+
+
 def read_zig_zon(text: TextFile, out: Readings) -> None:
     """`build.zig.zon`: the package's name (`.name = .foo` or `.name = "foo"`)."""
     for line in text.lines:
@@ -213,6 +226,7 @@ _BY_NAME: Mapping[str, Reader] = {
     "manifest.json": read_json_manifest,
     "Package.swift": read_swift_package,
     "Project.toml": read_julia_project,
+    "pixi.toml": read_pixi_toml,
     "build.zig.zon": read_zig_zon,
     "meson.build": read_meson,
 }
