@@ -203,3 +203,21 @@ def test_a_program_run_the_same_way_each_time_stays_a_routine_step() -> None:
     events = _runs("s1", one) + _runs("s2", two, day=1)
     (routine,) = _routines(events)
     assert routine.startswith("At the end of a session: `just release`")
+
+
+def test_a_procedure_the_end_of_session_routine_already_says_is_not_repeated() -> None:
+    # The recording steps run through a wrapper program are no `git` to the workflow rule;
+    # the routine shows them all, in the same order.
+    one = ["wrap git log --oneline -5", "wrap git add src/a.ts", 'wrap git commit -m "a"']
+    two = ["wrap git log --oneline -5", "wrap git add src/b.ts", 'wrap git commit -m "b"']
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    assert "`wrap git log --oneline -5`" in _routine(events)
+    assert _workflows(events) == []
+
+
+def test_a_procedure_with_a_step_the_routine_does_not_show_is_kept() -> None:
+    one = ["gen 41", "deploy-site now", "wrap git add a.ts", 'wrap git commit -m "a"']
+    two = ["gen 97", "deploy-site now", "wrap git add b.ts", 'wrap git commit -m "b"']
+    events = _runs("s1", one) + _runs("s2", two, day=1)
+    (workflow,) = _workflows(events)
+    assert workflow.content.startswith("A procedure done 2 times in 2 sessions: `gen` → ")

@@ -37,6 +37,7 @@ from squirrel_memory.extractors.evidence.test_reports import discovered_tests
 from squirrel_memory.extractors.evidence.trackers import task_tracker
 from squirrel_memory.extractors.evidence.typed_runs import with_typed_outcomes
 from squirrel_memory.extractors.evidence.verified_check import verified_check
+from squirrel_memory.extractors.evidence.workflows import covered_by
 from squirrel_memory.extractors.fixes import find_pitfalls
 from squirrel_memory.extractors.lessons import replies
 from squirrel_memory.extractors.manager_language import with_changed_language, worked_files
@@ -122,7 +123,7 @@ def evidence_candidates(
     done = routine(found, edit_times)
     if done is not None:
         findings.append(done)
-    findings.extend(workflows(found))
+    findings.extend(w for w in workflows(found) if done is None or not covered_by(w, done))
     findings.extend(git_ways(found))
     worktree = worktree_recipe(found, root)
     if worktree is not None:

@@ -220,6 +220,11 @@ def _held(rule: str, when: str) -> str:
     return f"{when[:1].upper()}{when[1:]}: {first}{rule[1:]}"
 
 
+#: The end of an item that is one part of an enumeration completing another line's sentence
+#: ("Separate:" / "- dependent work that must run in order;" / "- user-only actions; and").
+_ENUMERATED = re.compile(r"(?:;|[;,]\s+(?:and|or))\s*$", re.IGNORECASE)
+
+
 def _rules_of(whole: str) -> list[str]:
     """The rules a bullet item or paragraph (read whole) states: itself when it is one rule
     short enough to keep; for a paragraph too long for one, each of its sentences that is a
@@ -228,6 +233,8 @@ def _rules_of(whole: str) -> list[str]:
     do is …", which explains)."""
     rule = clean_markdown(whole)
     bullet = _BULLET.match(whole) is not None
+    if bullet and _ENUMERATED.search(rule):
+        return []  # one part of an enumeration that completes the sentence above it
     if len(rule) <= MAX_RULE_CHARS:
         keep = len(rule) >= MIN_RULE_CHARS and _is_rule(rule, bullet=bullet)
         return [rule] if keep and not rule.endswith(":") else []

@@ -275,6 +275,24 @@ def test_a_line_with_a_templates_unfilled_placeholder_is_no_rule() -> None:
     ]
 
 
+def test_the_parts_of_an_enumeration_that_completes_a_sentence_are_no_rules() -> None:
+    agents = (
+        "# Delivery\n\n"
+        "1. Turn the request into slices. Separate:\n"
+        "   - dependent work that must run in order;\n"
+        "   - user-only or approval-gated actions; and\n"
+        "   - checks that can run in the background.\n"
+        "- Always run `make check` before committing.\n"
+        "- Never push to `main`; open a pull request.\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
+    assert [i.text for i in out.instructions] == [
+        "Always run `make check` before committing.",
+        "Never push to `main`; open a pull request.",
+    ]
+
+
 def test_a_hard_wrapped_paragraph_too_long_for_one_rule_gives_its_rule_sentences() -> None:
     agents = (
         "# Agents\n\n## Commit messages\n\n"

@@ -8,7 +8,10 @@ procedure. The longest such runs are kept (a run inside a kept one is not repeat
 step is shown with the command as it was most often typed. Runs that only record work
 (`git add` → `git commit` → `git push`: the end-of-session routine says that), only run
 checks (the quality gate says that) or only install, build and check (`npm ci` → `npm test`:
-the install and test recipes say that) are left to those recipes.
+the install and test recipes say that) are left to those recipes, and so is a procedure whose
+every step, shown as run, is a step of the end-of-session routine, in the same order
+(`covered_by`: the same recording steps run through a wrapper, `rtk git add` → `rtk git commit`,
+are the routine's too).
 """
 
 from __future__ import annotations
@@ -123,6 +126,17 @@ def workflows(found: list[Attempt]) -> list[Finding]:
         if len(chosen) >= MAX_WORKFLOWS:
             break
     return [_finding(run, entry, sessions) for run, entry in chosen]
+
+
+_SHOWN_STEP = re.compile(r"`([^`]+)`")
+
+
+def covered_by(workflow: Finding, routine: Finding) -> bool:
+    """Whether every step of `workflow`, as it shows it, is a step of `routine` in the same
+    order: the routine already says the procedure."""
+    steps = _SHOWN_STEP.findall(workflow.content.partition(": ")[2])
+    ahead = iter(_SHOWN_STEP.findall(routine.content.partition(": ")[2]))
+    return len(steps) >= MIN_STEPS and all(step in ahead for step in steps)
 
 
 def _repeated(run: tuple[_Step, ...], entry: _Seen) -> bool:
