@@ -258,8 +258,12 @@ async def _score(
         if command is not None:
             continue  # the host handles it: no prompt reaches the model nor the prompt hook
         answer = await _ask(hooks, recorder, host, prompt_event, {**base, "prompt": text})
-        near = () if answer.served else await _below_the_cut(backend, project_id, text)
-        prompts.append(Injected(at, answer.tokens, answer.served, text, answer.text, near))
+        near = (
+            () if answer.served or answer.had else await _below_the_cut(backend, project_id, text)
+        )
+        prompts.append(
+            Injected(at, answer.tokens, answer.served, text, answer.text, near, had=answer.had)
+        )
     held = await held_memories(client, project_id)
     tally = score_session(
         facts,

@@ -102,6 +102,8 @@ class Injected:
     near: tuple[tuple[Served, str], ...] = ()
     #: A session start asked again at `at`: the host cleared the context (`/clear`).
     restart: bool = False
+    #: The relevant items a prompt's answer left out because the session already had them.
+    had: tuple[Served, ...] = ()
 
     def before(self, moment: datetime, *, strictly: bool = False) -> bool:
         """Whether the session had this answer by `moment`."""
@@ -176,6 +178,12 @@ class Tally:
     prompt_missed: int = 0
     prompt_contradicted: int = 0
     prompt_unused: int = 0
+    #: The prompts given nothing (`prompts - prompt_answers`) apart: those whose relevant
+    #: memories the session already had (its start or an earlier prompt gave them), and of the
+    #: rest those one of whose best search hits (`Injected.near`), given to the session by no
+    #: earlier answer, it would then have used: relevant memory the selection left out.
+    prompt_had: int = 0
+    prompt_below: int = 0
     misses: list[str] = field(default_factory=list)
     noise: list[str] = field(default_factory=list)
     answers: list[str] = field(default_factory=list)
@@ -298,8 +306,45 @@ def score_session(
             tally.noise.append(
                 f"{facts.session_id} [{memory.type}] {' '.join(memory.content.split())}"
             )
+    tally.prompt_had, tally.prompt_below = unanswered(facts, answers, root, files)
     tally.answers = answer_lines(facts, answers, outcomes, root, files)
     return tally
+
+
+def unanswered(
+    facts: SessionFacts,
+    answers: Sequence[Injected],
+    root: str = "",
+    files: Mapping[str, tuple[str, ...]] | None = None,
+) -> tuple[int, int]:
+    """(had, below): of the prompts among `answers` that were given nothing, those whose
+    relevant memories the session already had (`Injected.had`), and of the others those with a
+    search hit below the cut (`Injected.near`) that no earlier answer gave and the session would
+    then have used (`outcome_of`, from the prompt on)."""
+    files = files or {}
+    had = below = 0
+    given: set[str] = set()
+    for answer in answers:
+        if answer.at is not None and not answer.restart and not answer.served:
+            if answer.had:
+                had += 1
+            elif any(
+                item.memory_id not in given
+                and " ".join(item.content.split()) not in given
+                and outcome_of(
+                    ServedMemory(
+                        item.type, item.key, item.content, answer.at, files.get(item.memory_id, ())
+                    ),
+                    facts,
+                    root,
+                )
+                is Outcome.USED
+                for item, _ in answer.near
+            ):
+                below += 1
+        for item in answer.served:
+            given.update(mark for mark in (item.memory_id, " ".join(item.content.split())) if mark)
+    return had, below
 
 
 _WHY = " — why: "
@@ -326,8 +371,8 @@ def answer_lines(
 ) -> list[str]:
     """For --details: each answer of the session (the start, then each prompt, clipped), the
     items it showed with their outcome and reason (for an unanswered prompt, the best search
-    hits below the cut and what their outcome would have been), then what the session touched
-    and ran."""
+    hits below the cut and what their outcome would have been, and the relevant items it left
+    out because the session already had them), then what the session touched and ran."""
     lines = [f"{facts.session_id}"]
     for answer in answers:
         said = " ".join(answer.prompt.split())[:100]
@@ -339,6 +384,9 @@ def answer_lines(
             why = _why(item, answer.text)
             reason = f" — why: {why}" if why else ""
             lines.append(f"    {outcome.value:>12} [{item.type}] {flat[:90]}{reason}")
+        for item in answer.had:
+            flat = " ".join(item.content.split())
+            lines.append(f"    had already: [{item.type}] {flat[:90]}")
         for item, why in answer.near:
             flat = " ".join(item.content.split())
             files_of = (files or {}).get(item.memory_id, ())

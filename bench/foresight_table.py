@@ -42,6 +42,7 @@ HEAD = (
     "tokens/start",
     "tokens/prompt",
     "prompts answered",
+    "not answered: had it/below the cut/other",
     "served: used/missed/contradicted/unused",
     "noise",
     "by prompts: used/missed/contradicted/unused",
@@ -65,12 +66,19 @@ def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
         f"{t.start_tokens / starts:.0f}" if starts else "n/a",
         f"{t.prompt_tokens / t.prompts:.0f}" if t.prompts else "n/a",
         share(t.prompt_answers, t.prompts),
+        f"{t.prompt_had}/{t.prompt_below}/{_other(t)}",
         f"{t.served}: {t.used}/{t.missed}/{t.contradicted}/{t.unused}",
         share(t.unused, t.served),
         f"{t.prompt_served}: {t.prompt_used}/{t.prompt_missed}/{t.prompt_contradicted}/"
         f"{t.prompt_unused}",
         share(t.prompt_unused, t.prompt_served),
     )
+
+
+def _other(t: Tally) -> int:
+    """The prompts given nothing that no memory held relates to (`Tally.prompt_had` and
+    `Tally.prompt_below` apart): extraction kept nothing for them, or they needed nothing."""
+    return t.prompts - t.prompt_answers - t.prompt_had - t.prompt_below
 
 
 def pooled(results: Sequence[ProjectResult]) -> Tally:
@@ -169,6 +177,12 @@ def _figures(t: Tally, note: str) -> list[Figure]:
                "tokens", "mean per scored session"),
         Figure(SECTION, "tokens injected per prompt", ratio(t.prompt_tokens, t.prompts),
                "tokens", f"mean over {t.prompts} prompts, abstentions as 0"),
+        Figure(SECTION, "prompts answered", ratio(t.prompt_answers, t.prompts), "ratio",
+               f"{t.prompt_answers}/{t.prompts}"),
+        Figure(SECTION, "prompts not answered: the session had the memory already",
+               ratio(t.prompt_had, t.prompts), "ratio", f"{t.prompt_had}/{t.prompts}"),
+        Figure(SECTION, "prompts not answered: a memory it then used below the cut",
+               ratio(t.prompt_below, t.prompts), "ratio", f"{t.prompt_below}/{t.prompts}"),
         Figure(SECTION, "served items unused (noise)", ratio(t.unused, t.served),
                "ratio", f"{t.unused}/{t.served}"),
         Figure(SECTION, "served items used", ratio(t.used, t.served), "ratio",

@@ -419,3 +419,51 @@ def test_a_module_a_prompt_served_is_judged_by_the_files_the_memory_holds() -> N
     assert score_session(now.facts(), History(), start(), answers, ROOT).prompt_unused == 1
     other = {"m7": ("app/parser.py",)}
     assert score_session(now.facts(), History(), start(), answers, ROOT, other).prompt_unused == 1
+
+
+# -- prompts given nothing -----------------------------------------------------------------------
+
+
+def test_a_silent_prompt_is_had_it_below_the_cut_or_other() -> None:
+    """A prompt given nothing because the session already had its memory counts as had; one
+    with a search hit below the cut the session then used (and no earlier answer gave) counts
+    as below; the rest as other."""
+    now = Session("s2").say(0, "fix the parser").edit(4, "src/parser.py")
+    parser = Served("project_fact", "module:parser", "m_parser", "The parser is `src/parser.py`.")
+    deploy = Served("project_fact", "deploy", "m_deploy", "Deploys go through `fly deploy`.")
+    result = score_session(
+        now.facts(),
+        History(),
+        start(tokens=0),
+        [
+            Injected(at(1), 0, (), "the parser again", had=(parser,)),
+            Injected(at(2), 0, (), "and the parser", near=((parser, "0.30 A project fact."),)),
+            Injected(at(3), 0, (), "deploy it", near=((deploy, "0.20 A project fact."),)),
+        ],
+    )
+    assert (result.prompts, result.prompt_answers) == (3, 0)
+    assert (result.prompt_had, result.prompt_below) == (1, 1)
+
+
+def test_a_hit_below_the_cut_an_earlier_answer_gave_is_not_below() -> None:
+    now = Session("s2").say(0, "fix the parser").edit(4, "src/parser.py")
+    parser = Served("project_fact", "module:parser", "m_parser", "The parser is `src/parser.py`.")
+    result = score_session(
+        now.facts(),
+        History(),
+        start(parser),
+        [Injected(at(2), 0, (), "and the parser", near=((parser, "0.30 A project fact."),))],
+    )
+    assert (result.prompt_had, result.prompt_below) == (0, 0)
+
+
+def test_a_hit_below_the_cut_the_session_did_not_use_is_not_below() -> None:
+    now = Session("s2").say(0, "fix the parser").edit(4, "src/lexer.py")
+    parser = Served("project_fact", "module:parser", "m_parser", "The parser is `src/parser.py`.")
+    result = score_session(
+        now.facts(),
+        History(),
+        start(tokens=0),
+        [Injected(at(2), 0, (), "and the parser", near=((parser, "0.30 A project fact."),))],
+    )
+    assert (result.prompt_had, result.prompt_below) == (0, 0)

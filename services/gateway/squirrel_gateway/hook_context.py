@@ -66,12 +66,16 @@ MAX_PROMPT_FILES: Final = 8
 @dataclass(frozen=True, slots=True)
 class Injection:
     """Text for the host (empty: print nothing), its token estimate, how many items, and
-    those items in the order shown (what was served, for whoever records it)."""
+    those items in the order shown (what was served, for whoever records it). For a prompt,
+    `had` holds the relevant items left out because the session already had them (from its
+    start or an earlier prompt): a prompt left silent for that reason was not left unanswered,
+    which whoever records answers may want to tell apart."""
 
     text: str
     tokens: int
     items: int
     served: tuple[Served, ...] = ()
+    had: tuple[Served, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -322,10 +326,22 @@ async def prompt_context(
     every task context is); NOTHING when Squirrel abstains. Memories read only from
     `loaded_files` (the instruction files the host loads itself) are never selected. What
     `already` says the session has in its context (the session start's, an earlier prompt's)
-    is left out (the next relevant ones take its place); when that is everything, NOTHING."""
+    is left out (the next relevant ones take its place) and named in `had`; when that is
+    everything, the injection is empty (no text, only `had`)."""
     task = " ".join(prompt.split())[:MAX_TASK_CHARS]
     if not task:
         return NOTHING
+    had: list[Served] = []
+
+    def leave_out(memory: SelectedMemory) -> bool:
+        if left_out_of_prompt(memory):
+            return True
+        item = _served(memory)
+        if already is not None and already(item):
+            had.append(item)
+            return True
+        return False
+
     result = await responses.task_context(
         backend,
         project_root=project_id,
@@ -335,17 +351,15 @@ async def prompt_context(
         user_id=user_id,
         budget=budget,
         omit_sources_in=loaded_files,
-        leave_out=lambda memory: (
-            left_out_of_prompt(memory) or (already is not None and already(_served(memory)))
-        ),
+        leave_out=leave_out,
     )
     context = result.output
     if not context.has_relevant_memory or not context.selected_memories:
-        return NOTHING
+        return Injection("", 0, 0, had=tuple(had)) if had else NOTHING
     # The task context frames its notes as data itself; the text is redacted once more.
     text, _ = redact(context.markdown)
     served = tuple(_served(m) for m in context.selected_memories)
-    return Injection(text, estimate_tokens(text), len(served), served)
+    return Injection(text, estimate_tokens(text), len(served), served, tuple(had))
 
 
 def _served(memory: SelectedMemory) -> Served:

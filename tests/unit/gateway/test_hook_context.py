@@ -1215,3 +1215,42 @@ async def test_a_summary_sharing_one_word_with_the_prompt_is_not_served(
 
     assert "Agents define defaults." not in out.text
     assert "Kotlin on JVM." in out.text and "the agent registry." in out.text
+
+
+async def test_a_prompt_whose_memory_the_session_already_had_says_so_in_had(
+    backend: FakeBackend,
+) -> None:
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="add tests for the billing export",
+        user_id=None,
+        budget=300,
+        already=lambda item: item.memory_id == "mem_1",
+    )
+    assert out.empty and out.tokens == 0 and out.served == ()
+    assert [item.memory_id for item in out.had] == ["mem_1"]
+
+
+async def test_a_prompt_given_its_memory_or_given_nothing_had_nothing(
+    backend: FakeBackend,
+) -> None:
+    served = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="add tests for the billing export",
+        user_id=None,
+        budget=300,
+        already=lambda item: False,
+    )
+    assert [item.memory_id for item in served.served] == ["mem_1"] and served.had == ()
+    backend.has_relevant_memory = False
+    silent = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="add tests for the billing export",
+        user_id=None,
+        budget=300,
+        already=lambda item: True,
+    )
+    assert silent.empty and silent.had == ()

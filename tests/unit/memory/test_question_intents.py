@@ -12,7 +12,7 @@ import pytest
 
 from squirrel_memory.models import MemoryType
 from squirrel_memory.retrieval import Retriever
-from squirrel_memory.retrieval.intents import question_intents
+from squirrel_memory.retrieval.intents import joined, question_intents
 from squirrel_memory.storage import SqliteStore
 from tests.unit.memory.test_retrieval import add_memory
 
@@ -35,6 +35,11 @@ MEMORIES = (
     ),
     (MemoryType.RECIPE, "recipe:run", "To run the app: `zig build serve -- --mock`."),
     (MemoryType.RECIPE, "recipe:test", "To run the tests: `zig build check`."),
+    (
+        MemoryType.RECIPE,
+        "readme:section:README.md#installation",
+        "README.md, under Installation, gives: `zig fetch` (fetch the dependencies).",
+    ),
     (
         MemoryType.PITFALL,
         "pitfall:missing:cc",
@@ -61,6 +66,8 @@ ASKED = (
     ("where are the sources and benchmarks?", "public_headers"),
     ("how long should my answers be?", "pref:keep_replies_short"),
     ("how should I write commit messages?", "convention:commits"),
+    ("how do I set up a development environment?", "readme:section:README.md#installation"),
+    ("how do I get my dev environment set up?", "readme:section:README.md#installation"),
 )
 
 OFF_TOPIC = (
@@ -72,6 +79,7 @@ OFF_TOPIC = (
     "how do I commit to a daily exercise routine?",
     "where are the tests of the new tax law published?",
     "what is this error about a null pointer in the payment webhook?",
+    "how do I set up a home wifi network?",
 )
 
 
@@ -184,3 +192,9 @@ async def test_a_memory_written_after_a_search_answers_the_next(tmp_path: Path) 
         assert [r.key for r in page.results] == ["language"]
     finally:
         await store.close()
+
+
+def test_a_verb_written_as_two_words_is_read_as_its_one_word() -> None:
+    assert joined(["how", "do", "i", "set", "up", "ci"]) == ["how", "do", "i", "setup", "ci"]
+    assert joined(["set", "the", "table", "up"]) == ["set", "the", "table", "up"]
+    assert joined(["up", "set"]) == ["up", "set"]

@@ -46,6 +46,23 @@ _QUESTION_WORD_TEXT = (
 QUESTION_WORDS = frozenset(_QUESTION_WORD_TEXT.split())
 
 
+#: Verbs written as two words that ask what their one-word form asks: "how do I set up a
+#: development environment?" asks for the setup, as "what is the setup?" does.
+_JOINED: dict[tuple[str, str], str] = {("set", "up"): "setup"}
+
+
+def joined(words: list[str]) -> list[str]:
+    """`words` with each two-word verb of `_JOINED` ("set up", "set-up") as its one word."""
+    out: list[str] = []
+    for word in words:
+        one = _JOINED.get((out[-1], word)) if out else None
+        if one is None:
+            out.append(word)
+        else:
+            out[-1] = one
+    return out
+
+
 def _stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in text.split())
 
@@ -130,7 +147,7 @@ def question_intents(text: str) -> tuple[Intent, ...]:
     holding a word that says what it is about outside every intent's vocabulary."""
     if len(text) > MAX_QUESTION_CHARS:
         return ()
-    words = _WORD.findall(text.lower())
+    words = joined(_WORD.findall(text.lower()))
     if not words or len(words) > MAX_QUESTION_WORDS:
         return ()
     if words[0] not in QUESTION_WORDS and not text.rstrip().endswith("?"):
