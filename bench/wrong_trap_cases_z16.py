@@ -4,7 +4,8 @@ is a test fixture's, a sample's or a stale file's (`bench/wrong_traps.py` runs t
 run only inside a fixture app, a commit log of a fixture repository the tests build, a fixture
 project's own instruction file, a fixture's package manager, a sample app's dev server run at its
 folder, a fixture's CI workflow, a contributing guide the session itself changed, and a sample
-project's lint failure fixed by moving to its folder.
+project's lint failure fixed by moving to its folder, and the assistant's answer about the code
+that the same session then made untrue.
 
 The session start is injected as truth before the user says anything, so what it states needs
 more than what search may offer: these were written blind, before any rule for them and before
@@ -251,6 +252,78 @@ SAMPLE_LINT_FOLDER = Trap(
     may=(r"make lint",),
 )
 
+_HANDLER = "import { fetchRates } from './rates';\n\nexport async function handler(req) {\n  const rates = await fetchRates(req.query.base);\n  return { status: 200, body: rates };\n}\n"
+
+ANSWER_THEN_BUILT = Trap(
+    "answer-about-the-code-then-built",
+    "TypeScript",
+    "the assistant answers that nothing caches the rates, then the same session adds the cache",
+    one_session(
+        "/home/ana/src/ratesapi",
+        Ask("Is there any caching of the exchange rates in the handler?"),
+        Read("src/handler.ts", _HANDLER),
+        Run("grep -rn cache src/", "", 1),
+        Say(
+            "No. Nothing caches the rates: `handler` calls `fetchRates` on every request (src/handler.ts), and no file under src/ mentions a cache."
+        ),
+        Ask("Add a 60-second in-memory cache then."),
+        Edit(
+            "src/handler.ts",
+            "  const rates = await fetchRates(req.query.base);",
+            "  const rates = await cachedRates(req.query.base, 60_000);",
+        ),
+        Run(
+            "npm test",
+            "> ratesapi@1.2.0 test\n> vitest run\n\n Test Files  3 passed (3)\n      Tests  12 passed (12)\n",
+        ),
+        Say("Added a 60-second cache (`cachedRates`); the tests pass."),
+    ),
+    wrong=(
+        (
+            r"(?:nothing|no(?:thing)? (?:file )?)[^\n]{0,40}cach|\bnot cached\b|\bno cach",
+            "the session added the cache after that answer",
+        ),
+    ),
+    may=(r"npm test",),
+)
+
+ANSWER_THEN_BUILT_CODEX = Trap(
+    "answer-about-the-cli-then-built",
+    "Rust",
+    "the assistant answers that the CLI has no JSON output, then the same session adds `--json`",
+    one_session(
+        "/home/jon/code/diskuse",
+        Ask("does the CLI have a json output mode?"),
+        Run("rg -n 'json' src/", "", 1),
+        Run(
+            "cargo run -q -- --help",
+            "Usage: diskuse [OPTIONS] <PATH>\n\nOptions:\n  -d, --depth <N>  how deep to list\n  -h, --help       Print help\n",
+        ),
+        Say(
+            "No: `diskuse` prints text only; there is no `--json` flag and nothing in src/ serialises to JSON."
+        ),
+        Ask("add --json please"),
+        Edit(
+            "src/main.rs",
+            "    /// how deep to list",
+            "    /// print JSON instead of text\n    #[arg(long)]\n    json: bool,\n    /// how deep to list",
+        ),
+        Run(
+            "cargo test",
+            "running 9 tests\n.........\ntest result: ok. 9 passed; 0 failed; 0 ignored\n",
+        ),
+        Say("Added `--json`; the tests pass."),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"text only|no `?--json|(?:has|have) no json|nothing[^\n]{0,30}json",
+            "the session added `--json` after that answer",
+        ),
+    ),
+    may=(r"cargo test",),
+)
+
 CASES: tuple[Trap, ...] = (
     FIXTURE_APP_SUITE,
     FIXTURE_REPO_LOG,
@@ -260,4 +333,6 @@ CASES: tuple[Trap, ...] = (
     FIXTURE_CI_WORKFLOW,
     STALE_CONTRIBUTING,
     SAMPLE_LINT_FOLDER,
+    ANSWER_THEN_BUILT,
+    ANSWER_THEN_BUILT_CODEX,
 )
