@@ -5,7 +5,8 @@ run only inside a fixture app, a commit log of a fixture repository the tests bu
 project's own instruction file, a fixture's package manager, a sample app's dev server run at its
 folder, a fixture's CI workflow, a contributing guide the session itself changed, and a sample
 project's lint failure fixed by moving to its folder, and the assistant's answer about the code
-that the same session then made untrue.
+that the same session then made untrue; and a fixture's tree listed from inside its folder, whose
+names carry no sign of the fixture.
 
 The session start is injected as truth before the user says anything, so what it states needs
 more than what search may offer: these were written blind, before any rule for them and before
@@ -324,6 +325,65 @@ ANSWER_THEN_BUILT_CODEX = Trap(
     may=(r"cargo test",),
 )
 
+FIXTURE_TREE_FROM_ITS_FOLDER = Trap(
+    "fixture-tree-listed-from-its-folder",
+    "Python",
+    "the assistant moves into a fixture Django site and lists it; the project is a template linter",
+    one_session(
+        "/home/li/src/tmplint",
+        Ask("tmplint misses the include in the fixture site's base template. Look at the site."),
+        Run("ls", "pyproject.toml\ntests\ntmplint\n"),
+        Run(
+            "cd tests/fixtures/site && ls && ls blog templates",
+            "blog\nmanage.py\nsite\ntemplates\n\nblog:\nmodels.py\nviews.py\nurls.py\n\ntemplates:\nbase.html\nblog\n",
+        ),
+        Say(
+            "Layout:\n- `blog/` — the app: `models.py`, `views.py`, `urls.py`\n- `templates/` — `base.html` and the blog's templates\n- `manage.py` — the entry point\n\n`base.html` includes `partials/nav.html` through a variable, which tmplint does not follow."
+        ),
+        Run(
+            "uv run pytest -q",
+            "..........                                               [100%]\n10 passed in 0.21s\n",
+        ),
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*fixtures)[^\n]*(?:`blog/`|`manage\.py`|`templates/`)",
+            "`blog/`, `templates/` and `manage.py` are the fixture site's; tmplint is a linter package",
+        ),
+    ),
+    may=(r"uv run pytest",),
+)
+
+FIXTURE_TREE_FROM_ITS_FOLDER_CODEX = Trap(
+    "fixture-tree-listed-from-its-folder-codex",
+    "Rust",
+    "in a Codex rollout, the assistant lists a fixture workspace from inside it; the project is one crate",
+    one_session(
+        "/home/jon/code/cratemap",
+        Ask("cratemap draws the fixture workspace without its `cli` member. Check the fixture."),
+        Run("ls", "Cargo.toml\nsrc\ntests\n"),
+        Run(
+            "cd tests/fixtures/ws && ls crates && cat Cargo.toml",
+            'cli\ncore\nutils\n[workspace]\nmembers = ["crates/*"]\n',
+        ),
+        Say(
+            "The workspace has three members under `crates/`: `crates/cli`, `crates/core` and `crates/utils`; the glob `crates/*` was not expanded, so `cli` was missed."
+        ),
+        Run(
+            "cargo test",
+            "running 7 tests\n.......\ntest result: ok. 7 passed; 0 failed; 0 ignored\n",
+        ),
+        host="codex",
+    ),
+    wrong=(
+        (
+            r"^(?![^\n]*fixtures)[^\n]*(?:crates/(?:cli|core|utils)|\bworkspace\b[^\n]{0,40}members)",
+            "the members are the fixture workspace's; cratemap is one crate",
+        ),
+    ),
+    may=(r"cargo test",),
+)
+
 CASES: tuple[Trap, ...] = (
     FIXTURE_APP_SUITE,
     FIXTURE_REPO_LOG,
@@ -335,4 +395,6 @@ CASES: tuple[Trap, ...] = (
     SAMPLE_LINT_FOLDER,
     ANSWER_THEN_BUILT,
     ANSWER_THEN_BUILT_CODEX,
+    FIXTURE_TREE_FROM_ITS_FOLDER,
+    FIXTURE_TREE_FROM_ITS_FOLDER_CODEX,
 )
