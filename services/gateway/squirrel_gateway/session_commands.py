@@ -145,7 +145,8 @@ def side_scoped(result: SearchResult) -> bool:
     `tests/fixtures/app/`, to run the tests: …"): true there, but the session start states the
     project's own commands, and its first line is taken for the project's test command."""
     folder = scoped_folder(result.content)
-    return bool(folder) and in_side_folder(folder)
+    # An absolute folder's parts may be the user's own above the project: it does not tell.
+    return bool(folder) and not folder.startswith(("/", "~")) and in_side_folder(folder)
 
 
 def only_loaded(result: SearchResult, files: Sequence[str]) -> bool:

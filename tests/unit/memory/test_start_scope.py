@@ -31,8 +31,9 @@ PROJECT_FACTS = [
     ("tests_folder", "Tests live in `tests/` (`tests/test_parse.py` among them).", ()),
     # One of the project's own paths beside a fixture's: about the project.
     ("where", "`src/parse.py` reads the logs `tests/fixtures/rails_app/log/` holds.", ()),
-    # A web address is no path of the repository.
+    # A web address is no path of the repository, nor does an absolute path tell.
     ("home", "The repository is `https://github.com/ann/examples/tree/main`.", ()),
+    ("where", "The checkout is at `/home/ann/examples/shop/`.", ()),
 ]
 
 

@@ -30,7 +30,9 @@ def side_only(fact: MemoryItem) -> bool:
     """Whether every path `fact` names (its files and the paths its text quotes) lies in a
     folder of test data or of samples, and it names at least one."""
     paths = [*fact.file_paths, *_QUOTED_PATH.findall(fact.content)]
-    paths = [p for p in paths if not p.startswith(("http://", "https://"))]
+    # A web address is no path of the repository; an absolute path's folders may be the
+    # user's own above the project (`/home/ann/examples/shop/`): neither tells.
+    paths = [p for p in paths if not p.startswith(("http://", "https://", "/", "~"))]
     return bool(paths) and all(in_side_folder(p) for p in paths)
 
 
