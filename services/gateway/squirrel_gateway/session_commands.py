@@ -14,6 +14,7 @@ from squirrel_core.errors import SquirrelError
 from squirrel_core.hazards import flags_of
 from squirrel_core.host_files import SKILL_TAG, only_from_files
 from squirrel_core.read_shapes import MemoryTypeName
+from squirrel_core.side_folders import in_side_folder, scoped_folder
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.markdown_lines import one_line, team_mark
 from squirrel_gateway.schemas import SearchResult
@@ -71,7 +72,8 @@ async def everyday_commands(
     quotes `ruff format --check` among others hides no "To format: `ruff format`").
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them). Nothing read only from `loaded_files` (the instruction files
-    the host loads itself), and never a skill's steps (`SKILL_TAG`)."""
+    the host loads itself), never a skill's steps (`SKILL_TAG`), and never a command said of a
+    test fixture's or a sample's folder (`side_scoped`)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
     if not found:
         # One query naming every everyday task can rank a project's only recipe (which names
@@ -81,19 +83,28 @@ async def everyday_commands(
             for r in await _search(backend, project_id, topic, ["recipe"]):
                 by_id.setdefault(r.memory_id, r)
         found = list(by_id.values())
-    # A skill's steps: the host loads the skill's text again whenever it runs.
-    found = [r for r in found if not only_loaded(r, loaded_files) and SKILL_TAG not in r.tags]
+    # A skill's steps: the host loads the skill's text again whenever it runs. A command said
+    # of a test fixture's or a sample's folder is how things run there, not here.
+    found = [
+        r
+        for r in found
+        if not only_loaded(r, loaded_files) and SKILL_TAG not in r.tags and not side_scoped(r)
+    ]
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = _test_commands(found)
     if not any(TEST_KEY.match(r.key) for r in tests):
         # The test recipe itself may rank below the everyday query's floor: ask for it before
         # settling for another rule's recipe that quotes a test command.
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
-        extra = [r for r in extra if not only_loaded(r, loaded_files)]
+        extra = [r for r in extra if not only_loaded(r, loaded_files) and not side_scoped(r)]
         tests = _test_commands([*extra, *found])[:1]
     if not tests:
         gates = await _search(backend, project_id, GATE_QUERY, ["recipe", "project_fact"])
-        tests = [r for r in gates if _names_a_gate(r) and not only_loaded(r, loaded_files)][:1]
+        tests = [
+            r
+            for r in gates
+            if _names_a_gate(r) and not only_loaded(r, loaded_files) and not side_scoped(r)
+        ][:1]
     # What the sessions ran (and the repository reader's recipes) before the digests of one
     # file a session read (a task file's, a README's, a CI workflow's commands): those restate
     # commands at length and would take the budget of the ones in use.
@@ -127,6 +138,15 @@ async def everyday_commands(
             )
         )
     return lines[:RECIPE_ITEMS]
+
+
+def side_scoped(result: SearchResult) -> bool:
+    """Whether a recipe is said of a folder of test data or of samples ("In
+    `tests/fixtures/app/`, to run the tests: …"): true there, but the session start states the
+    project's own commands, and its first line is taken for the project's test command."""
+    folder = scoped_folder(result.content)
+    # An absolute folder's parts may be the user's own above the project: it does not tell.
+    return bool(folder) and not folder.startswith(("/", "~")) and in_side_folder(folder)
 
 
 def only_loaded(result: SearchResult, files: Sequence[str]) -> bool:

@@ -211,6 +211,42 @@ async def test_session_start_leaves_a_skills_steps_to_the_skill(backend: FakeBac
     assert "delivery" not in out.text
 
 
+@pytest.mark.parametrize(
+    ("side", "own"),
+    [
+        # A Python project whose only test run was inside its Rails fixture app.
+        ("In `tests/fixtures/rails_app/`, to run the tests: `bundle exec rspec`.", None),
+        # A Go tool: an example module's lint beside the project's own.
+        ("In `examples/httpserver/`, to lint: `golangci-lint run`.", "To lint: `make lint`."),
+        # A JavaScript library: a sample app's dev server beside the project's tests.
+        ("In `demo/web/`, to run the app: `npm run dev`.", "To run the tests: `npm test`."),
+    ],
+)
+async def test_session_start_leaves_out_a_command_said_of_a_fixture_or_a_sample(
+    backend: FakeBackend, side: str, own: str | None
+) -> None:
+    backend.search_results = [recipe(1, side), *([recipe(2, own)] if own else [])]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert side not in out.text
+    if own:
+        assert own in how_things_are_run(out.text)
+    else:
+        assert "### How things are run here" not in out.text
+
+
+async def test_session_start_keeps_a_command_of_the_projects_own_sub_folder(
+    backend: FakeBackend,
+) -> None:
+    own = "In `caffeine_lang/`, to run the tests: `gleam test`."
+    backend.search_results = [recipe(1, own)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert own in how_things_are_run(out.text)
+
+
 async def test_injections_name_the_items_they_show_in_order(backend: FakeBackend) -> None:
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600

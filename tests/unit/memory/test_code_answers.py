@@ -180,3 +180,29 @@ def test_a_list_after_a_longer_opening_is_not_kept() -> None:
     [found] = _said(_asked(answer=f"{opening}\n\n- `db/views/totals.sql:4`"))
 
     assert found.content.endswith("then by name.")
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        "app/billing/fees.ts",  # the file the assistant read for the answer
+        "app/help/page.tsx",  # the file the answer names
+    ],
+)
+def test_an_answer_the_session_then_made_untrue_is_not_kept(changed: str) -> None:
+    session = _asked()
+    session.user("ok, apply the late fee in the billing logic then")
+    session.edit_lines(changed, "export const fees = []", "export const fees = [lateFee]")
+    session.run("npm test", 0, "Tests  12 passed (12)\n")
+
+    assert _said(session) == []
+
+
+def test_an_answer_stays_when_the_session_changes_another_file() -> None:
+    session = _asked()
+    session.user("thanks; now bump the version")
+    session.edit_lines("package.json", '"version": "1.2.0"', '"version": "1.2.1"')
+
+    [found] = _said(session)
+
+    assert found.content.startswith(f'Asked "{QUESTION}"')

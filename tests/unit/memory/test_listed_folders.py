@@ -66,3 +66,32 @@ def test_a_folder_listed_before_the_reply_is_its_layout() -> None:
     s.say("## Structure\n\n- `lib/relay/accounts/` — users, their sessions and API tokens\n")
     said = [f.content for f in reply_layout(s.events)]
     assert said == ["`lib/relay/accounts/`: users, their sessions and API tokens."]
+
+
+def test_the_names_a_listing_prints_after_a_cd_are_that_folders() -> None:
+    s = Session(ROOT, "s1", T0)
+    s.run("ls", 0, "Gemfile\nexe\nlib\nspec\n")
+    s.run("cd spec/fixtures/site && ls", 0, "blog\nmanage.py\ntemplates\n")
+    s.run("cd ./web && ls src", 0, "app.ts\n")
+    s.run(f"cd {ROOT}/api && ls", 0, "handlers.rb\n")
+    s.run(f"cd {ROOT} && ls", 0, "Rakefile\n")
+    # A move out of the project, or to a folder named by a variable, places nothing.
+    s.run("cd /tmp && ls", 0, "scratch\n")
+    s.run("cd $HOME && ls", 0, "notes\n")
+    found = printed_paths(s.events)
+    assert {"spec/fixtures/site/blog", "spec/fixtures/site/manage.py"} <= found.keys()
+    assert "blog" not in found and "manage.py" not in found and "templates" not in found
+    assert {"web/src/app.ts", "api/handlers.rb", "Rakefile"} <= found.keys()
+    assert "scratch" not in found and "notes" not in found
+
+
+def test_a_fixtures_tree_listed_from_inside_it_is_not_the_projects_layout() -> None:
+    s = Session(ROOT, "s1", T0)
+    s.user("The linter misses the include in the fixture site's base template. Look at it.")
+    s.run("ls", 0, "Gemfile\nexe\nlib\nspec\n")
+    s.run("cd spec/fixtures/site && ls", 0, "blog\nmanage.py\ntemplates\n")
+    s.say(
+        "Layout:\n- `blog/` — the app: its models and views\n"
+        "- `templates/` — the base template and the blog's"
+    )
+    assert [f.path for f in reply_layout(s.events)] == []

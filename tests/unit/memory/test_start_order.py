@@ -154,3 +154,23 @@ async def test_a_licence_never_takes_a_place_at_the_start(
     full = await views.project_brief(store.project_id, live_only=False)
     assert {licence.id, package.id} <= set(full.key_fact_ids)
     views.close()
+
+
+@ECOSYSTEMS
+async def test_an_answer_about_the_code_never_takes_a_place_at_the_start(
+    store: SqliteStore, facts: tuple[tuple[str, str, float], ...]
+) -> None:
+    items = await _add(store, facts)
+    answer = await add_memory(
+        store,
+        MemoryType.PROJECT_FACT,
+        "answer:is_the_late_fee_applied",
+        'Asked "is the late fee applied anywhere?", the assistant answered after reading the '
+        "project's files: No. The fee only appears in the help text.",
+        importance=0.9,
+    )
+    views, _ = await resting_views(store)
+    assert await _start(store, views) == [i.id for i in items]
+    full = await views.project_brief(store.project_id, live_only=False)
+    assert answer.id in full.key_fact_ids
+    views.close()

@@ -28,7 +28,11 @@ same in every project and ecosystem:
   site's copy. Where it's mentioned: the Rules page describes +6 …"): a list right after a
   one-line yes or no sets out what the assistant found, and the first item is where it found
   it. Prose after the verdict, a heading, or a list after a longer opening is not kept (a
-  paragraph after the verdict may weigh options or propose the change, not report the code).
+  paragraph after the verdict may weigh options or propose the change, not report the code);
+- an answer is not kept when the session later changes a file the assistant read for it or the
+  answer names ("No. Nothing caches the rates (src/handler.ts)." and then "add a cache": the
+  edit of `src/handler.ts` is the work the question opened): it said how the code stood before
+  the session's own change, and kept, it would say so after.
 """
 
 from __future__ import annotations
@@ -37,7 +41,12 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
-from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
+from squirrel_memory.extractors.activity import (
+    changed_files,
+    core_tokens,
+    relative_path,
+    split_segments,
+)
 from squirrel_memory.extractors.file_reads import SHELL_READERS
 from squirrel_memory.extractors.manifests import in_project
 from squirrel_memory.extractors.wording import key_slug
@@ -143,13 +152,18 @@ def _first_item(block: str) -> list[str]:
     return _SENTENCE_END.split(text.strip())
 
 
+#: A path the answer quotes (`src/handler.ts`, `app/help/page.tsx:40`), without a line number.
+_QUOTED_PATH = re.compile(r"`([^`\s:]*[/.][^`\s:]*)(?::\d+)?`|(?<![\w/.])((?:[\w.-]+/)+[\w.-]+)")
+
+
 def code_answers(events: list[StoredEvent]) -> list[CodeAnswer]:
     """The assistant's answers found in the code to the user's yes-or-no questions about the
     project (module docstring)."""
     found: list[CodeAnswer] = []
     question: tuple[str, str] | None = None  # (quoted question, event id)
     looked = False
-    for event in events:
+    read: set[str] = set()
+    for index, event in enumerate(events):
         if event.sidechain:
             continue
         if event.event_type == EventType.USER_MESSAGE:
@@ -159,11 +173,13 @@ def code_answers(events: list[StoredEvent]) -> list[CodeAnswer]:
             asked = _question(text) if isinstance(text, str) else None
             question = (asked, event.id) if asked else None
             looked = False
+            read = set()
             continue
         if question is None:
             continue
         if _looked(event):
             looked = True
+            read.update(relative_path(raw, event.project_id) for raw in event.file_paths if raw)
             continue
         if event.event_type != EventType.ASSISTANT_RESPONSE or not looked:
             continue
@@ -172,6 +188,9 @@ def code_answers(events: list[StoredEvent]) -> list[CodeAnswer]:
         if answer is None:
             continue
         asked, asked_id = question
+        question = None
+        if _changed_after(answer, read, events[index + 1 :]):
+            continue
         found.append(
             CodeAnswer(
                 f"{KEY_PREFIX}{key_slug(_LEAD_WORDS.sub('', asked))}",
@@ -180,5 +199,15 @@ def code_answers(events: list[StoredEvent]) -> list[CodeAnswer]:
                 (asked_id, event.id),
             )
         )
-        question = None
     return found
+
+
+def _changed_after(answer: str, read: set[str], later: list[StoredEvent]) -> bool:
+    """Whether `later` events change a file the assistant read for the answer, or a file or
+    folder the answer names (module docstring)."""
+    named = {a or b for a, b in _QUOTED_PATH.findall(answer)}
+    named = {n.rstrip("/") for n in named if n}
+    for path in changed_files(later):
+        if path in read or any(path == n or path.startswith(f"{n}/") for n in named):
+            return True
+    return False

@@ -273,12 +273,19 @@ def printed_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
         if output is None or event.content.get("is_error") is True:
             continue
         folder = _listed_folder(event)
+        # `cd tests/fixtures/site && ls`: the names printed are that folder's, not the root's;
+        # after a `cd` out of the project (or to a folder a variable names) they are no one's.
+        base = _moved_into(event)
+        if base is None:
+            continue
         for line in output.splitlines()[:2000]:
             word = line.strip().split(":", 1)[0]
             if folder is not None and line.rstrip().endswith(":") and " " not in word:
                 folder = word  # `ls a b`, `ls -R a`: the names below are `a`'s
             elif folder and "/" not in word:
                 word = f"{folder.rstrip('/')}/{word}"
+            if base and word and not word.startswith(("/", "~")):
+                word = f"{base}/{word.removeprefix('./')}"
             if not word or " " in word or outside_root(word, event.project_id):
                 continue
             rel = relative_path(word, event.project_id).removeprefix("./").rstrip("/")
@@ -291,12 +298,35 @@ def printed_paths(events: Iterable[StoredEvent]) -> dict[str, str]:
     return found
 
 
+def _moved_into(event: StoredEvent) -> str | None:
+    """The project folder a command's line moves into before it lists (`cd web && ls`,
+    `cd tests/fixtures/site && ls && ls blog`): its first segment's `cd` to a relative folder
+    inside the project; "" when it opens otherwise; None when it moves out of the project or
+    to a folder it does not name plainly (`cd /tmp`, `cd ..`, `cd $HOME`)."""
+    command = event.content.get("command")
+    parts = split_segments(command) if isinstance(command, str) else []
+    tokens = core_tokens(parts[0]) if len(parts) > 1 else []
+    if len(tokens) != 2 or tokens[0] != "cd":
+        return ""
+    folder = tokens[1].removeprefix("./").rstrip("/")
+    if folder == event.project_id.rstrip("/"):
+        return ""
+    if folder.startswith("/") and not outside_root(folder, event.project_id):
+        folder = relative_path(folder, event.project_id).removeprefix("./").rstrip("/")
+        return None if folder.startswith("/") else folder
+    if not folder or folder.startswith(("/", "~", "-", "$")) or ".." in folder.split("/"):
+        return None
+    return folder
+
+
 def _listed_folder(event: StoredEvent) -> str | None:
     """For a command that is one `ls`, the folder whose entries its bare names are: its one
     folder argument ("" for the shell's own folder); None for any other listing or search,
     whose lines name paths whole."""
     command = event.content.get("command")
     parts = split_segments(command) if isinstance(command, str) else []
+    if len(parts) == 2 and core_tokens(parts[0])[:1] == ["cd"]:
+        parts = parts[1:]  # `cd web && ls src`: the `ls` names a folder of `web`
     tokens = core_tokens(parts[0]) if len(parts) == 1 else []
     if not tokens or tokens[0] != "ls":
         return None

@@ -16,9 +16,9 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from squirrel_core.side_folders import TEST_DATA_DIRS
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import read_output
-from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
 from squirrel_memory.models import StoredEvent
 
 #: Folders whose paths are never the project's layout: dependencies, environments, build

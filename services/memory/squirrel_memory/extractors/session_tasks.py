@@ -31,6 +31,7 @@ import structlog
 from squirrel_core.commands import classify_command, typed_commands
 from squirrel_core.events import EventType
 from squirrel_core.shell_words import simple_commands
+from squirrel_core.side_folders import TEST_DATA_DIRS
 from squirrel_memory.extractors.activity import commands, core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.file_reads import (
     PATH_ARGUMENT,
@@ -55,7 +56,6 @@ from squirrel_memory.extractors.script_managers import (
     script_manager,
     seen_locks,
 )
-from squirrel_memory.extractors.stack_evidence import TEST_DATA_DIRS
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import SAMPLE_FOLDERS, Command, Readings, Task
 from squirrel_memory.repository.languages import is_excluded

@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from squirrel_core.side_folders import SHOWCASE_DIRS, TEST_DATA_DIRS
 from squirrel_memory.extractors.activity import CommandRun, core_tokens, split_segments
 from squirrel_memory.extractors.server_frameworks import rival_servers
 from squirrel_memory.extractors.toolchain import classify
@@ -65,16 +66,12 @@ _FAMILIES = {
 #: Folders of code that shows the project in use without being it (examples, demos, a docs
 #: site) or serves its developers (scripts, tools, benchmarks). What their code uses holds in
 #: that folder, never for the project.
-SAMPLE_DIRS = frozenset(
-    {"examples", "example", "samples", "sample", "demo", "demos", "docs", "doc", "playground"}
+SAMPLE_DIRS = (
+    SHOWCASE_DIRS
+    | {"docs", "doc"}
     | {"scripts", "script", "tools", "tooling", "hack", "bench", "benchmarks", "benches"}
     # Language bindings (`bindings/python/`): the project used from another language.
     | {"bindings"}
-)
-#: Folders of test data: files there are the tests' input, evidence of nothing.
-TEST_DATA_DIRS = frozenset(
-    {"fixtures", "fixture", "__fixtures__", "testdata", "test-data", "test_data", "__mocks__"}
-    | {"__snapshots__", "cassettes"}
 )
 
 

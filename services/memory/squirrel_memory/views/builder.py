@@ -63,6 +63,8 @@ from squirrel_memory.views.models import (
 from squirrel_memory.views.start_modules import earns_a_start
 from squirrel_memory.views.start_order import not_passed_over
 from squirrel_memory.views.start_pitfalls import earns_the_start
+from squirrel_memory.views.start_places import earns_a_place
+from squirrel_memory.views.start_scope import of_the_project
 
 if TYPE_CHECKING:
     from squirrel_memory.llm.read_writer import LlmWriter, ViewDraft
@@ -232,7 +234,9 @@ class Views:
         read only from `omit_sources_in` (the instruction files the asking host loads itself)
         are left out. `live_only` (what a session starts with): only the modules a session
         they were served to used (`heeded`, `views.start_modules`), without the facts served at
-        many session starts and never used (`passed_over`, `views.start_order`)."""
+        many session starts and never used (`passed_over`, `views.start_order`), those said
+        only of a test fixture's or a sample's folder (`views.start_scope`) and the placements
+        no session they were served to used (`views.start_places`)."""
         self._check_project(project_id)
         view_mode = checked_mode(mode)
         budget = validate_budget(context_budget_tokens, DEFAULT_BUDGET_TOKENS)
@@ -247,7 +251,8 @@ class Views:
         live = without_loaded(await self._live(MemoryType.PROJECT_FACT), omitted)
         facts = brief_order(best_per_key(live), self._weigh)
         if live_only:
-            facts = not_passed_over(facts, self._passed_over)
+            facts = of_the_project(not_passed_over(facts, self._passed_over))
+            facts = [m for m in facts if earns_a_place(m, self._heeded)]
         full = view_mode == "full"
         fact_items = [m for m in facts if not m.key.startswith("module:")][: FACT_ITEMS[full]]
         key_facts = [key_fact(m) for m in fact_items]

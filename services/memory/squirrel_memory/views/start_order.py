@@ -13,7 +13,12 @@ use puts it back. A project with no served history keeps every fact.
 Nor does a fact of a kind no session starts by acting on: the licence the project or one of its
 packages is published under (`NO_START_KEYS`). In the foresight replay a licence line took the
 place of a fact a later start used; it stays in the brief asked for otherwise, in search and in
-the per-prompt context.
+the per-prompt context. Nor does the assistant's answer to the user's question about the code
+("is the bonus implemented?" "No. …", `extractors.code_answers`): it says how the code stood when
+asked, and the work the question opened is what changes it (the same session may build what the
+answer said was missing). Injected at a start, before the user says anything, it reads as how
+the code stands now; a prompt that asks it again still gets it from search and the per-prompt
+context.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from squirrel_memory.models import MemoryItem
 __all__ = ["NO_START_KEYS", "not_passed_over"]
 
 #: Keys (and key prefixes before a `:`) of facts a session start leaves out.
-NO_START_KEYS = frozenset({"licence"})
+NO_START_KEYS = frozenset({"licence", "answer"})
 
 
 def not_passed_over(
