@@ -11,12 +11,14 @@ redaction does not know by name): no memory may carry the value, its redacted pl
 the assignment's name with a value.
 
 Written blind, before any of these traps ran and before any rule changed for them, from the
-ways a command line can carry assignments in each ecosystem.
+ways a command line can carry assignments in each ecosystem; but the last (checks before
+commits given a compiler: `make CC=clang test` and `make CC=clang lint` are two steps, not one
+`make`), written after a probe by hand found it and before its rule.
 """
 
 from __future__ import annotations
 
-from bench.trap_transcripts import Ask, Read, Run, Say, Session, Trap, one_session
+from bench.trap_transcripts import Ask, Edit, Read, Run, Say, Session, Trap, one_session
 
 #: A memory that carries a redacted value: the command it states cannot be run as it is said.
 _PLACEHOLDER = (r"\[REDACTED", "a redacted value stands in a command: it cannot run as said")
@@ -691,6 +693,51 @@ COOKIE_THE_REDACTION_MISSES = Trap(
     ),
 )
 
+
+def _checked_commit(day: str, old: str, new: str) -> Session:
+    return Session(
+        "claude",
+        "/home/ole/src/sprite",
+        (
+            Ask(f"Fix the {day} bug in the blitter and commit it."),
+            Edit("src/blit.c", old, new),
+            Run(
+                "make CC=clang test",
+                "clang -O2 -o build/tests tests/*.c src/*.c\n./build/tests\n58 tests, 0 failures\n",
+            ),
+            Run("make CC=clang lint", "clang-tidy src/*.c -- -Iinclude\n0 warnings\n"),
+            Run(
+                f"git commit -am 'Fix {day} blit'",
+                f"[main 4f{len(day)}a1c] Fix {day} blit\n 1 file changed\n",
+            ),
+            Say("Tests and lint pass; committed."),
+        ),
+    )
+
+
+CHECKS_BEFORE_COMMITS_WITH_A_VARIABLE = Trap(
+    "checks-before-commits-given-a-compiler",
+    "C",
+    "before each commit the tests and the lint run as `make CC=clang test` and `make CC=clang "
+    "lint`: two checks, each with its target",
+    (
+        _checked_commit("clipping", "if (x < 0) return;", "if (x < 0) x = 0;"),
+        _checked_commit("alpha", "a = src[i];", "a = src[i] * alpha / 255;"),
+        _checked_commit("stride", "p += w;", "p += stride;"),
+    ),
+    wrong=(
+        (
+            r"committing, run: `make`",
+            "the checks are `make CC=clang test` and `make CC=clang lint`",
+        ),
+        (
+            r"committing, run: `make CC=clang lint`",
+            "the tests run before each commit too, not only the lint",
+        ),
+    ),
+    may=(r"make CC=clang test",),
+)
+
 CASES = (
     MAKE_VARIABLE,
     MAKE_VARIABLE_FIX,
@@ -711,4 +758,5 @@ CASES = (
     SECRET_VARIABLE_BESIDE_A_PLAIN_ONE,
     SECRET_CONTAINER_PASSWORD,
     COOKIE_THE_REDACTION_MISSES,
+    CHECKS_BEFORE_COMMITS_WITH_A_VARIABLE,
 )
