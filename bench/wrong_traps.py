@@ -44,11 +44,13 @@ session changed, the steps taken when one fails; a diagnosis the session fixed, 
 edit beside the fix, a checklist item or an option's rule without its condition; the
 project's licence from a field a command changed, an old version, the dependencies', a
 suggestion, a file moved aside, reserved rights, a vendored library's; what the session start
-could state as the project's when it is a fixture's, a sample's or a stale file's).
+could state as the project's when it is a fixture's, a sample's or a stale file's); commands
+whose arguments are `NAME=value` assignments, stated without them, and assignments that carry
+a secret.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z13`, `_z11b`, `_z11c` and `_z16`) are written in the host's own transcript format and go through
-the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then every
-memory and every line of the session-start text is held against the trap's `wrong` patterns.
+`_z14`, `_z11b`, `_z11c` and `_z16`) are written in the host's own transcript format and go
+through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then
+every memory and every line of the session-start text is held against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -106,6 +108,7 @@ from bench.wrong_trap_cases_z11b import CASES as JUDGED_AGAIN_OTHER_SHAPES
 from bench.wrong_trap_cases_z11c import CASES as FIXTURE_LAYOUTS_AGAIN
 from bench.wrong_trap_cases_z12 import CASES as MISLEADING_BUT_TRUE
 from bench.wrong_trap_cases_z13 import CASES as LICENCE_FROM_THE_WRONG_THING
+from bench.wrong_trap_cases_z14 import CASES as ASSIGNMENTS_IN_COMMANDS
 from bench.wrong_trap_cases_z16 import CASES as NOT_THE_PROJECT_AT_THE_START
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
@@ -150,6 +153,7 @@ TRAPS: tuple[Trap, ...] = (
     *FIXTURE_LAYOUTS_AGAIN,
     *MISLEADING_BUT_TRUE,
     *LICENCE_FROM_THE_WRONG_THING,
+    *ASSIGNMENTS_IN_COMMANDS,
     *NOT_THE_PROJECT_AT_THE_START,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
@@ -170,6 +174,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z11c": FIXTURE_LAYOUTS_AGAIN,
     "z12": MISLEADING_BUT_TRUE,
     "z13": LICENCE_FROM_THE_WRONG_THING,
+    "z14": ASSIGNMENTS_IN_COMMANDS,
     "z16": NOT_THE_PROJECT_AT_THE_START,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE

@@ -23,6 +23,7 @@ from squirrel_core.command_launchers import program_name, skip_wrapper
 from squirrel_core.command_purposes import classify_tokens
 from squirrel_core.command_table import CommandUse, command_table
 from squirrel_core.redaction import REDACTED_PREFIX
+from squirrel_core.secret_assignments import SECRET_NAME
 from squirrel_core.shell_words import (
     ENV_ASSIGNMENT,
     MAX_LINE_CHARS,
@@ -38,13 +39,8 @@ MAX_SUBSTITUTIONS = 32
 _SHELL_STATE = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set", "unset", "alias"})
 #: Keywords that declare a variable (`local x=$(cmd …)`): the command substituted is what ran.
 _DECLARES = frozenset({"local", "export", "declare", "readonly", "typeset"})
-#: An environment assignment left out of a typed command: a secret's name, or a value that is
-#: a path of one machine (absolute, in a home folder) or read from its environment (`$X`).
-_SECRET_NAME = re.compile(
-    r"TOKEN|SECRET|PASSW|PASSPHRASE|(?:^|_)PWD$|API_?KEY|AUTH|CREDENTIAL|COOKIE|PRIVATE"
-    r"|(?:^|_)(?:KEY|PASS|PAT|DSN)(?:_|$)",
-    re.IGNORECASE,
-)
+#: An environment assignment left out of a typed command: a value that is a path of one machine
+#: (absolute, in a home folder) or read from its environment (`$X`), besides a secret's.
 _MACHINE_PATH = re.compile(r"^(?:/|~|\$\{?HOME\b|\$\{?USERPROFILE\b|[A-Za-z]:[\\/])")
 
 
@@ -221,7 +217,7 @@ def _kept_assignment(word: str) -> bool:
     if REDACTED_PREFIX in value:  # a secret ingest redacted: the command no longer runs
         return False
     machine = any(_MACHINE_PATH.match(part) for part in value.split(":") if len(part) > 1)
-    return not _SECRET_NAME.search(name) and not machine and not _MACHINE_PATH.match(value)
+    return not SECRET_NAME.search(name) and not machine and not _MACHINE_PATH.match(value)
 
 
 def _relative(word: str, here: str | None) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from squirrel_core.secret_assignments import states_secret
 from squirrel_memory.embedding.base import Embedder
 from squirrel_memory.extractors.echoes import is_echo
 from squirrel_memory.extractors.paraphrases import Likeness
@@ -137,6 +138,9 @@ async def decide_candidates(
     the project's."""
     project_id = store.project_id
     decisions: list[UpdateDecision] = []
+    # A secret is never kept: a candidate that gives one a value (a command's `TOKEN=…`, an
+    # assignment whose value ingest redacted) says nothing, whatever rule found it.
+    candidates = [c for c in candidates if not states_secret(c.content)]
     styles = [c for c in candidates if c.type is MemoryType.USER_STYLE]
     stored: list[MemoryItem] = []
     if styles and owner is not None:

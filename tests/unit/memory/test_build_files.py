@@ -71,6 +71,15 @@ def _meson(session: Session) -> None:
             "`config.mak`, `core/corelinkobjs.mak`; `make build/unit/ctest_moments` ran at "
             "the root.",
         ),
+        # A variable given to make is part of the command that ran, not environment.
+        (
+            lambda s: (
+                s.run(_LIST, 0, "./Makefile\n./README.md\n"),
+                s.run("CCACHE_DIR=.cache make CC=clang test", 0, RAN),
+            ),
+            "The project builds with make: the root `Makefile`; `make CC=clang test` ran at "
+            "the root.",
+        ),
         (
             _cmake,
             "The project builds with CMake: the root `CMakeLists.txt`, with the include files "
@@ -98,7 +107,14 @@ def _meson(session: Session) -> None:
             "`platformio.ini`; `pio run -e uno` ran at the root.",
         ),
     ],
-    ids=["make", "cmake", "meson", "platformio-listed-beside-cmake", "platformio-read-and-run"],
+    ids=[
+        "make",
+        "make-with-a-variable",
+        "cmake",
+        "meson",
+        "platformio-listed-beside-cmake",
+        "platformio-read-and-run",
+    ],
 )
 def test_the_root_build_file_with_its_run_or_includes_names_the_tool(
     steps: Callable[[Session], object], said: str

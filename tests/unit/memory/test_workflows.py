@@ -67,6 +67,24 @@ def test_an_issue_trackers_verbs_in_the_order_the_user_works() -> None:
     )
 
 
+def test_a_value_given_to_a_name_keeps_the_name() -> None:
+    day_one = ["gh workflow run release.yml -f version=2.3.0", "gh run list -L 1"]
+    day_two = ["gh workflow run release.yml -f version=2.3.1", "gh run list -L 1"]
+    events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
+    (workflow,) = _workflows(events)
+    assert "`gh workflow run release.yml -f version=<value>` → `gh run list -L 1`" in (
+        workflow.content
+    )
+
+
+def test_other_names_given_a_value_are_other_words() -> None:
+    day_one = ["gh workflow run release.yml -f version=2.3.0", "gh run list -L 1"]
+    day_two = ["gh workflow run release.yml -f channel=beta", "gh run list -L 1"]
+    events = _runs("s1", day_one) + _runs("s2", day_two, day=1)
+    (workflow,) = _workflows(events)
+    assert "`gh workflow run release.yml -f <name>`" in workflow.content
+
+
 def test_a_procedure_repeated_three_times_in_one_session() -> None:
     loop = ["npx prisma generate", "npx prisma migrate dev", "pnpm build"]
     (workflow,) = _workflows(_runs("s1", loop * 3))

@@ -56,6 +56,8 @@ _RUNNER_PREFIXES: tuple[tuple[str, ...], ...] = (
     ("time",),
 )
 _ENV_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: Builtins whose operands set shell variables (`export A=1`): those assignments are environment.
+_DECLARES = frozenset({"export", "declare", "local", "readonly", "typeset", "alias"})
 #: `env` options whose value is the next word.
 _ENV_VALUED_OPTIONS = frozenset({"-u", "--unset", "-C", "--chdir", "-S", "--split-string"})
 #: A word a command can start with (not a redirection or a pipe).
@@ -120,8 +122,15 @@ def _tokenize(text: str) -> list[str]:
 
 
 def core_tokens(segment: str) -> list[str]:
-    """Tokens of one simple command without env assignments, redirections and runner wrappers."""
-    tokens = [t for t in _tokenize(segment) if not _ENV_ASSIGNMENT.match(t)]
+    """Tokens of one simple command without its environment, redirections and runner wrappers.
+
+    The environment is the assignments before the program (`CI=1 npm test`, `sudo A=1 cmd`)
+    and `env …`'s own, and the operands of a builtin that sets variables (`export A=1`). An
+    assignment after the program is one of its arguments and stays: `make CC=clang test`,
+    `npm pkg set license=MIT`, `pip install black==24.3.0`, `terraform apply -var env=prod`
+    are other commands than `make test`, `npm pkg set`, `pip install` or `terraform apply -var`.
+    """
+    tokens = _past_assignments(_tokenize(segment))
     if tokens and tokens[0] == "env":
         tokens = _after_env(tokens)
     tokens = [t for t in tokens if not _REDIRECTION.match(t)]
@@ -130,16 +139,27 @@ def core_tokens(segment: str) -> list[str]:
         changed = False
         for prefix in _RUNNER_PREFIXES:
             if len(tokens) > len(prefix) and tuple(tokens[: len(prefix)]) == prefix:
-                tokens = tokens[len(prefix) :]
+                tokens = _past_assignments(tokens[len(prefix) :])
                 changed = True
                 break
+    if tokens and tokens[0] in _DECLARES:
+        return [tokens[0], *(t for t in tokens[1:] if not _ENV_ASSIGNMENT.match(t))]
     return tokens
+
+
+def _past_assignments(tokens: list[str]) -> list[str]:
+    """`tokens` past the environment assignments they open with; none left when only
+    assignments were given (`A=1`: the shell sets a variable, no command runs)."""
+    n = 0
+    while n < len(tokens) and _ENV_ASSIGNMENT.match(tokens[n]):
+        n += 1
+    return tokens[n:]
 
 
 def _after_env(tokens: list[str]) -> list[str]:
     """The command `env [options] [NAME=value …] command …` runs (the options that take a
     value — `-u NAME`, `-C DIR`, `-S STRING` — skipped with it); the tokens as they are when it
-    runs none (`env`, `env > file`, `env | sort`)."""
+    runs none (`env`, `env > file`, `env | sort`, `env A=1`)."""
     rest = tokens[1:]
     while rest and rest[0].startswith("-") and rest[0] != "--":
         option = rest.pop(0)
@@ -147,8 +167,9 @@ def _after_env(tokens: list[str]) -> list[str]:
             rest.pop(0)
     if rest and rest[0] == "--":
         rest.pop(0)
+    rest = _past_assignments(rest)
     if not rest or not _COMMAND_WORD.match(rest[0]) or _REDIRECTION.match(rest[0]):
-        return tokens
+        return [t for t in tokens if not _ENV_ASSIGNMENT.match(t)]
     return rest
 
 

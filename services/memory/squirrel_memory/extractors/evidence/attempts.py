@@ -168,6 +168,12 @@ def command_base(text: str) -> str:
             words.extend([token] if given else tokens[n : n + 2])
             picked, cap = not given, cap + (1 if given else 2)
             continue
+        if words and _TASK_VARIABLE.match(token) and _task_after(tokens[n + 1 :]):
+            # `make CC=clang test`: a variable given before the task is part of the command,
+            # as the task after it is (one given after the task is an argument, below)
+            words.append(token)
+            cap += 1
+            continue
         if len(words) == 1 and package_option(words[0], token) and n + 1 < len(tokens):
             # `pnpm --filter web test`: the package a script runs in is part of the command
             words.extend(tokens[n : n + 2])
@@ -196,6 +202,16 @@ def command_base(text: str) -> str:
 
 
 _TASK_VARIABLE = re.compile(r"^[A-Z][A-Z0-9_]*=")
+
+
+def _task_after(rest: list[str]) -> bool:
+    """Whether a task or subcommand follows the variables at the start of `rest` (`CC=clang
+    test`, `CC=clang CFLAGS=-O2 lint`), not an option, a path or nothing."""
+    for word in rest:
+        if _TASK_VARIABLE.match(word):
+            continue
+        return bool(_SUBCOMMAND.match(word)) and "/" not in word and word[0] not in "-+."
+    return False
 
 
 @cache

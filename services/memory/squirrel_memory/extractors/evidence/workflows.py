@@ -187,10 +187,15 @@ def _shown(attempts: list[Attempt], step: _Step) -> str:
     return f"`{text}`{where}"
 
 
+#: An argument that assigns a value to a name (`version=2.3.0`, `image.tag=1.4`).
+_ASSIGNED = re.compile(r"^[A-Za-z_][\w.-]*=")
+
+
 def _template(texts: list[str]) -> str:
     """The words `texts` share, each word that differs shown as a placeholder (`<n>` for a
-    number, `"<text>"` for free text, `<name>` otherwise); "" when they do not line up word
-    for word, differ in their options or share only their program."""
+    number, `NAME=<value>` for the values one name is given, `"<text>"` for free text, `<name>`
+    otherwise); "" when they do not line up word for word, differ in their options or share
+    only their program."""
     try:
         split = [shlex.split(t) for t in texts]
     except ValueError:
@@ -205,12 +210,20 @@ def _template(texts: list[str]) -> str:
             return ""  # other options, not other values: no one command to show
         elif all(w.lstrip("#").isdigit() for w in column):
             shown.append("<n>")
+        elif name := _one_name(column):
+            shown.append(f"{name}=<value>")  # `-f version=2.3.0`, `-f version=2.3.1`
         elif any(" " in w for w in column):
             shown.append('"<text>"')
         else:
             shown.append("<name>")
     kept = sum(1 for w in shown if not w.startswith(("<", '"<')))
     return " ".join(shown) if kept >= 2 else ""
+
+
+def _one_name(column: tuple[str, ...]) -> str:
+    """The name every word of `column` assigns a value to, when they all assign one name."""
+    names = {w.partition("=")[0] if _ASSIGNED.match(w) else "" for w in column}
+    return names.pop() if len(names) == 1 else ""
 
 
 def _finding(
