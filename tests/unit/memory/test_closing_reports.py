@@ -507,3 +507,30 @@ def test_a_finding_without_a_change_is_still_stated_after_a_failed_edit() -> Non
     session.run(SED, 1, "sed: -e expression #1: unterminated `s'")
     session.say("`fetch_all` retries once because `MAX_RETRIES = 1` in `src/core.py`.")
     assert len(closing_reports(session.events)) == 1
+
+
+CACHE_FILE = "export function handler() {\n  return fetchRates();\n}\n"
+CACHE_REPORT = (
+    "Nothing caches the rates: `handler` calls `fetchRates` on every request (src/handler.ts).\n"
+)
+
+
+def test_a_statement_about_a_file_a_later_turn_changed_is_not_kept() -> None:
+    # How the code stood before the session's own later change: kept, it would say so after.
+    session = _turn(
+        CACHE_REPORT, read=CACHE_FILE, path="src/handler.ts", ask="Does anything cache the rates?"
+    )
+    assert len(closing_reports(session.events)) == 1
+    session.user("Add a cache for the rates.")
+    session.edit("src/handler.ts", "const cache = new Map();\n")
+    assert closing_reports(session.events) == []
+
+
+def test_a_later_change_elsewhere_leaves_the_statement() -> None:
+    session = _turn(
+        CACHE_REPORT, read=CACHE_FILE, path="src/handler.ts", ask="Does anything cache the rates?"
+    )
+    session.user("Now update the README.")
+    session.edit("README.md", "# Rates\n")
+    (found,) = closing_reports(session.events)
+    assert "Nothing caches the rates" in found.content

@@ -34,6 +34,9 @@ them. This rule reads them by where they stand and how they are built, not by th
   kept only when the turn changed something: a file written or edited, or a command that did
   something (not a look, nor a report of state) and passed; after an edit that failed or was
   refused, or a check that only listed what it would change, nothing changed;
+- it names no file or folder that a later turn of the session changed: it said how the code
+  stood before that change ("Nothing caches the rates (src/handler.ts)", then the cache is
+  added there);
 - it names no path outside the project or in a dependency's folder, does not address the
   user ("you", "your": advice, not a statement about the code) and its subject is not only a
   pronoun ("This is …", "It …": what the project is, the summaries rule says).
@@ -54,7 +57,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_core.events import EventType, is_user_voice
-from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.activity import changed_files, commands
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.evidence import attempts
 from squirrel_memory.extractors.evidence.state_looks import only_reports
@@ -459,6 +462,7 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
         if not isinstance(text, str) or taken_back(events, report.index):
             continue
         count = 0
+        changed_after = changed_files(events[report.index + 1 :])
         for label, raws in report_points(text):
             said = next((s for raw in raws if (s := _stated(raw, label, report))), "")
             named = named_paths(said, event.project_id)
@@ -466,6 +470,8 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
                 continue
             if not report.changed and _RESULT.search(said):
                 continue  # a change's result, in a turn whose edits failed or were refused
+            if _changed_later(named, changed_after):
+                continue  # how the code stood before a later turn changed what it names
             key = f"{KEY_PREFIX}{key_slug(f'{label} {said}', _KEY_DROP) or 'statement'}"
             if key in kept or any(k.content.endswith(said) for k in kept.values()):
                 continue
@@ -481,6 +487,13 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
         if len(kept) >= MAX_STATEMENTS:
             break
     return list(kept.values())
+
+
+def _changed_later(named: list[str], changed: list[str]) -> bool:
+    """Whether a file a later turn changed is one a statement names, or lies in a folder it
+    names."""
+    folders = [n.rstrip("/") for n in named]
+    return any(path == n or path.startswith(f"{n}/") for path in changed for n in folders)
 
 
 def _opens_with_placed(said: str, opened: list[tuple[str, str]]) -> bool:
