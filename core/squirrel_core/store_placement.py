@@ -44,7 +44,11 @@ MARKER_NAME = "owner.json"
 MARKER_FORMAT = 1
 FOREIGN_PREFIX = f"{CTX_DIR_NAME}.foreign-"
 EXCLUDE_PATTERNS = (f"{CTX_DIR_NAME}/", f"{FOREIGN_PREFIX}*/")
+#: A key file or a store's marker: a few hundred bytes; more is not ours.
 _MAX_SMALL_FILE = 64 * 1024
+#: `stores.json`: one entry of about 150 bytes per project this home ever placed a store for,
+#: so thousands of projects fit (64 KiB held fewer than 450).
+_MAX_STORES_FILE = 16 * 1024 * 1024
 _GIT_TIMEOUT_SECONDS = 10.0
 
 
@@ -96,10 +100,10 @@ def home_store_dir(layout: HomeLayout, project_id: str) -> Path:
     return layout.project_stores / f"{name}-{digest}"
 
 
-def _read_small(path: Path) -> bytes:
+def _read_small(path: Path, limit: int = _MAX_SMALL_FILE) -> bytes:
     with path.open("rb") as handle:
-        data = handle.read(_MAX_SMALL_FILE + 1)
-    if len(data) > _MAX_SMALL_FILE:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
         raise ValueError("too large")
     return data
 
@@ -136,7 +140,7 @@ def _create_key(layout: HomeLayout) -> bytes:
 
 def _read_entries(layout: HomeLayout) -> dict[str, dict[str, Any]]:
     try:
-        data = json.loads(_read_small(layout.stores) or b"{}")
+        data = json.loads(_read_small(layout.stores, _MAX_STORES_FILE) or b"{}")
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as exc:

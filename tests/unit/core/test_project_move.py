@@ -138,3 +138,18 @@ def test_a_moved_ctx_is_found_only_for_the_gone_project_it_was_signed_for(
     moved = move_project(layout, str(old), new)
     assert moved.store_dir == new / ".ctx" and _projects(moved.store_dir) == {str(new)}
     assert moved_store(layout, new) is None
+
+
+def test_a_home_with_hundreds_of_projects_still_places_stores(tmp_path: Path) -> None:
+    # Every project this home placed a store for is one entry of stores.json; a long-lived
+    # home holds hundreds (64 KiB held fewer than 450).
+    layout = HomeLayout(tmp_path / "home")
+    for n in range(500):
+        root = tmp_path / f"project-{n:04d}"
+        root.mkdir()
+        place_store(layout, str(root), location=Location.HOME, registered_before=False)
+    assert layout.stores.stat().st_size > 64 * 1024
+    last = tmp_path / "project-last"
+    last.mkdir()
+    placed = place_store(layout, str(last), location=Location.HOME, registered_before=False)
+    assert placed.store_dir.is_dir()
