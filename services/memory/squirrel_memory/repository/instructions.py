@@ -61,9 +61,14 @@ _RULE_WORDS = re.compile(
 # A bullet that starts with one of these verbs is a rule even without "always"/"never".
 _IMPERATIVE = re.compile(
     r"^(?:use|run|keep|write|add|put|prefer|follow|call|check|name|place|return|handle|be|"
-    r"document|commit|push|create|update|test|format|lint|wrap|log|validate|raise|pass)\b",
+    r"document|commit|push|create|update|test|format|lint|wrap|log|validate|raise|pass)\b"
+    # not the first part of a compound name ("Commit-agent (conductor)", "Test-fixer")
+    r"(?!-)",
     re.IGNORECASE,
 )
+#: A line that maps one thing to another ("Test failures → test-fixer agent"): a table's row
+#: in a list, not an instruction.
+_MAPPING = re.compile(r"\s(?:→|->|=>)\s")
 #: Where a sentence of a paragraph ends (not after an abbreviation: "a table (e.g. `ctx`)").
 _SENTENCE_END = re.compile(
     r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)(?<!\bvs\.)\s+(?=[A-Z`\"'(])"
@@ -271,6 +276,8 @@ def _is_rule(text: str, *, bullet: bool, anywhere: bool = True) -> bool:
     imperative after its condition ("When writing commit messages, follow …"); never a line
     that holds a template's unfilled placeholder."""
     if _PLACEHOLDER.search(text):
+        return False
+    if _MAPPING.search(text) and not _RULE_WORDS.search(text):
         return False
     words = _RULE_WORDS.search(text) if anywhere else _directive(text)
     if words or (bullet and _IMPERATIVE.match(text)):

@@ -275,6 +275,24 @@ def test_a_line_with_a_templates_unfilled_placeholder_is_no_rule() -> None:
     ]
 
 
+def test_a_compound_name_or_a_mapping_in_a_list_is_no_rule() -> None:
+    agents = (
+        "# Agents\n\n"
+        "- **commit-agent** (conductor)\n"
+        "- **test-fixer** (test remediation)\n"
+        "- Test failures → test-fixer agent\n"
+        "- Build errors -> the build agent\n"
+        "- Test the parser with `make test`.\n"
+        "- Lint errors → always fix them before pushing.\n"
+    )
+    out = Readings()
+    read_instruction_file(TextFile.of("AGENTS.md", agents), out, "instructions")
+    assert [i.text for i in out.instructions] == [
+        "Test the parser with `make test`.",
+        "Lint errors → always fix them before pushing.",
+    ]
+
+
 def test_the_parts_of_an_enumeration_that_completes_a_sentence_are_no_rules() -> None:
     agents = (
         "# Delivery\n\n"
