@@ -188,7 +188,7 @@ REPORT_ALONE_AT_THE_START = Trap(
     ),
     wrong=(
         (
-            r"extracts every nested folder(?![^\n]*subagent)",
+            r"^(?![^\n]*subagent)[^\n]*extracts every nested folder",
             "a subagent's statement stated as the assistant's or the project's own",
         ),
     ),
