@@ -17,6 +17,7 @@ from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_core.side_folders import in_side_folder, scoped_folder
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.markdown_lines import one_line, team_mark
+from squirrel_gateway.reported_lines import only_reported
 from squirrel_gateway.schemas import SearchResult
 
 RECIPE_QUERY: Final = "run the tests lint format type-check build start install migrate"
@@ -73,7 +74,8 @@ async def everyday_commands(
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them). Nothing read only from `loaded_files` (the instruction files
     the host loads itself), never a skill's steps (`SKILL_TAG`), and never a command said of a
-    test fixture's or a sample's folder (`side_scoped`)."""
+    test fixture's or a sample's folder (`side_scoped`), nor one only a subagent's report gives
+    (`reported_lines`: another agent's word that nothing in the session checked)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
     if not found:
         # One query naming every everyday task can rank a project's only recipe (which names
@@ -88,7 +90,10 @@ async def everyday_commands(
     found = [
         r
         for r in found
-        if not only_loaded(r, loaded_files) and SKILL_TAG not in r.tags and not side_scoped(r)
+        if not only_loaded(r, loaded_files)
+        and SKILL_TAG not in r.tags
+        and not side_scoped(r)
+        and not only_reported(r.content)
     ]
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = _test_commands(found)
@@ -96,14 +101,23 @@ async def everyday_commands(
         # The test recipe itself may rank below the everyday query's floor: ask for it before
         # settling for another rule's recipe that quotes a test command.
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
-        extra = [r for r in extra if not only_loaded(r, loaded_files) and not side_scoped(r)]
+        extra = [
+            r
+            for r in extra
+            if not only_loaded(r, loaded_files)
+            and not side_scoped(r)
+            and not only_reported(r.content)
+        ]
         tests = _test_commands([*extra, *found])[:1]
     if not tests:
         gates = await _search(backend, project_id, GATE_QUERY, ["recipe", "project_fact"])
         tests = [
             r
             for r in gates
-            if _names_a_gate(r) and not only_loaded(r, loaded_files) and not side_scoped(r)
+            if _names_a_gate(r)
+            and not only_loaded(r, loaded_files)
+            and not side_scoped(r)
+            and not only_reported(r.content)
         ][:1]
     # What the sessions ran (and the repository reader's recipes) before the digests of one
     # file a session read (a task file's, a README's, a CI workflow's commands): those restate
