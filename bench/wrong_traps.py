@@ -220,8 +220,14 @@ class Outcome:
         return f"{said}/{len(self.trap.may)}"
 
 
+#: Traps run through one memory service at most: each is a project of its own, and the home's
+#: project table (`stores.json`) is read only up to a size that about 450 projects fill.
+CHUNK = 200
+
+
 def measure(traps: Sequence[Trap]) -> list[Outcome]:
-    """Runs every trap's sessions through one memory service; one Outcome per trap."""
+    """Runs every trap's sessions through a memory service, `CHUNK` traps to a service; one
+    Outcome per trap."""
     outcomes = {t.name: Outcome(t) for t in traps}
     # The hook host: an older Codex rollout (`codex-shell`) is Codex's.
     hosts = {t.name: t.sessions[0].host.split("-")[0] for t in traps}
@@ -232,7 +238,9 @@ def measure(traps: Sequence[Trap]) -> list[Outcome]:
             client, project_id, hosts[name]
         )
 
-    case_runs.run_cases([(t.name, t.sessions) for t in traps], inspect)
+    for start in range(0, len(traps), CHUNK):
+        chunk = traps[start : start + CHUNK]
+        case_runs.run_cases([(t.name, t.sessions) for t in chunk], inspect)
     return [outcomes[t.name] for t in traps]
 
 
