@@ -6,9 +6,12 @@ from it say so ("Project: Subagent report: …", "A subagent's report says: to r
 …", "Found by a subagent reading the code: …"). The report is another agent's word: it may
 describe a sibling checkout the subagent wandered into, a folder outside the project, or a state
 the session's own run then contradicted, and nothing in the session checked it. A session start
-is read as what holds in the repository before the user says anything, so it leaves every such
-line out: the facts, the commands, the pitfalls, and the fallback shown when nothing else is
-known (a start says less, or nothing, rather than a claim no one checked). What the session's
+is read as what holds in the repository before the user says anything, so it leaves such lines
+out: the facts, the pitfalls, a statement standing in for the test command, and the fallback
+shown when nothing else is known (a start says less, or nothing, rather than a claim no one
+checked). A command a report gives is still shown among the commands, as the report's word
+("A subagent's report says: …"): the memory rules drop one whose command the session's own
+run then failed (`contradicted_reports`) or whose subagent worked outside the project. What the session's
 own run or read confirms is stated by the memory of that run or read (the command it ran, the
 file it read), not by the report's. The report's memories stay in the brief view, in search and
 in the per-prompt context, which say who said them. A brief to a subagent ("A subagent's brief

@@ -74,8 +74,10 @@ async def everyday_commands(
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them). Nothing read only from `loaded_files` (the instruction files
     the host loads itself), never a skill's steps (`SKILL_TAG`), and never a command said of a
-    test fixture's or a sample's folder (`side_scoped`), nor one only a subagent's report gives
-    (`reported_lines`: another agent's word that nothing in the session checked)."""
+    test fixture's or a sample's folder (`side_scoped`). A command a subagent's report gives is
+    shown as its word ("A subagent's report says: …"; one the session's own run then
+    contradicted is no memory, `contradicted_reports`), but a statement only a report makes
+    never stands in for the test command (`reported_lines`)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
     if not found:
         # One query naming every everyday task can rank a project's only recipe (which names
@@ -90,10 +92,7 @@ async def everyday_commands(
     found = [
         r
         for r in found
-        if not only_loaded(r, loaded_files)
-        and SKILL_TAG not in r.tags
-        and not side_scoped(r)
-        and not only_reported(r.content)
+        if not only_loaded(r, loaded_files) and SKILL_TAG not in r.tags and not side_scoped(r)
     ]
     # The project's own test command before a sub-folder's or another ecosystem's.
     tests = _test_commands(found)
@@ -101,13 +100,7 @@ async def everyday_commands(
         # The test recipe itself may rank below the everyday query's floor: ask for it before
         # settling for another rule's recipe that quotes a test command.
         extra = await _search(backend, project_id, TEST_QUERY, ["recipe", "project_fact"])
-        extra = [
-            r
-            for r in extra
-            if not only_loaded(r, loaded_files)
-            and not side_scoped(r)
-            and not only_reported(r.content)
-        ]
+        extra = [r for r in extra if not only_loaded(r, loaded_files) and not side_scoped(r)]
         tests = _test_commands([*extra, *found])[:1]
     if not tests:
         gates = await _search(backend, project_id, GATE_QUERY, ["recipe", "project_fact"])

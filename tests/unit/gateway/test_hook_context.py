@@ -554,20 +554,21 @@ async def test_a_gate_note_only_a_subagent_reported_opens_no_commands(
 @pytest.mark.parametrize(
     "content",
     [
-        # a report of another checkout's commands, read as this project's
+        # a report of the project's commands
         "A subagent's report says: to run the tests, `yarn jest --ci`; to lint, `yarn eslint src`.",
         # checks only the subagent ran
         "A subagent reported passing: to run the tests, `cargo nextest run --workspace`.",
     ],
 )
-async def test_commands_only_a_subagent_reported_are_not_run_here(
+async def test_commands_a_subagent_reported_are_shown_as_its_word(
     backend: FakeBackend, content: str
 ) -> None:
+    # the memory says whose word it is; one the session's own run contradicted is no memory
     backend.search_results = [recipe(1, content), recipe(2, "To format: `gofmt -w .`.")]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    assert content.split(": ", 1)[1] not in out.text
+    assert f"- {content}" in out.text
     assert "`gofmt -w .`" in out.text
 
 
