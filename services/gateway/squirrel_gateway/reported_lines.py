@@ -11,8 +11,8 @@ out: the facts, the pitfalls, a statement standing in for the test command, and 
 shown when nothing else is known (a start says less, or nothing, rather than a claim no one
 checked). A command a report gives is still shown among the commands, as the report's word
 ("A subagent's report says: …"): the memory rules drop one whose command the session's own
-run then failed (`contradicted_reports`) or whose subagent worked outside the project. What the session's
-own run or read confirms is stated by the memory of that run or read (the command it ran, the
+run then failed (`contradicted_reports`) or whose subagent worked outside the project. What the
+session's own run or read confirms is stated by the memory of that run or read (the command it ran, the
 file it read), not by the report's. The report's memories stay in the brief view, in search and
 in the per-prompt context, which say who said them. A brief to a subagent ("A subagent's brief
 says: …") is the session's own agent's word and is not such a line.
