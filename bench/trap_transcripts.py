@@ -84,7 +84,21 @@ class Refused:
     said: str = ""
 
 
-Step = Ask | Say | Read | Run | Write | Edit | Lost | Refused
+@dataclass(frozen=True)
+class Delegate:
+    """Work handed to a subagent (Claude Code's `Task` tool, `Agent` from 2.1): the brief it was
+    given (`prompt`), the report it handed back (the tool's result) and, when `steps` are
+    given, its own steps, written as Claude Code writes a subagent's transcript (sidechain
+    records in `<session>/subagents/agent-<id>.jsonl`, its last reply the report). Claude Code
+    sessions only."""
+
+    prompt: str
+    report: str
+    steps: tuple[Step, ...] = ()
+    tool: str = "Task"
+
+
+Step = Ask | Say | Read | Run | Write | Edit | Lost | Refused | Delegate
 
 #: What Claude Code answers a refused tool call with, as its tool result.
 CLAUDE_REFUSED = (
@@ -125,39 +139,66 @@ class _Clock:
         return self.now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.now.microsecond // 1000:03d}Z"
 
 
-def claude_lines(session: Session, session_id: str, start: datetime) -> list[dict[str, Any]]:
-    """The session as Claude Code's JSONL records."""
-    clock = _Clock(start)
-    lines: list[dict[str, Any]] = []
-    parent: str | None = None
-    n = 0
+def claude_lines(
+    session: Session,
+    session_id: str,
+    start: datetime,
+    subagents: dict[str, list[dict[str, Any]]] | None = None,
+) -> list[dict[str, Any]]:
+    """The session as Claude Code's JSONL records; the transcript of each subagent a `Delegate`
+    step gives steps to goes to `subagents` (its agent id → its sidechain records)."""
+    return _ClaudeWriter(session.cwd, session_id, _Clock(start), subagents).write(session.steps)
 
-    def record(kind: str, message: dict[str, Any], **extra: Any) -> None:
-        nonlocal parent
-        me = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{session_id}/{len(lines)}"))
-        lines.append(
+
+class _ClaudeWriter:
+    """Claude Code's records for a list of steps: the main session's, or (`agent` given) a
+    subagent's sidechain, on a clock shared with the session that launched it."""
+
+    def __init__(
+        self,
+        cwd: str,
+        session_id: str,
+        clock: _Clock,
+        subagents: dict[str, list[dict[str, Any]]] | None,
+        agent: str | None = None,
+    ) -> None:
+        self.cwd = cwd
+        self.session_id = session_id
+        self.clock = clock
+        self.subagents = subagents
+        self.agent = agent
+        self.lines: list[dict[str, Any]] = []
+        self.parent: str | None = None
+        self.n = 0
+
+    def record(self, kind: str, message: dict[str, Any], **extra: Any) -> None:
+        where = f"{self.session_id}/{self.agent}" if self.agent else self.session_id
+        me = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{where}/{len(self.lines)}"))
+        side = {"agentId": self.agent} if self.agent else {}
+        self.lines.append(
             {
-                "parentUuid": parent,
-                "isSidechain": False,
+                "parentUuid": self.parent,
+                "isSidechain": self.agent is not None,
                 "userType": "external",
-                "cwd": session.cwd,
-                "sessionId": session_id,
+                "cwd": self.cwd,
+                "sessionId": self.session_id,
                 "version": "2.1.39",
                 "gitBranch": "main",
+                **side,
                 "type": kind,
                 "uuid": me,
-                "timestamp": clock.tick(),
+                "timestamp": self.clock.tick(),
                 "message": message,
                 **extra,
             }
         )
-        parent = me
+        self.parent = me
 
-    def assistant(content: list[dict[str, Any]]) -> None:
-        record(
+    def assistant(self, content: list[dict[str, Any]]) -> None:
+        self.record(
             "assistant",
             {
-                "id": f"msg_{len(lines):04d}",
+                "id": f"msg_{self.agent or ''}{len(self.lines):04d}",
                 "type": "message",
                 "role": "assistant",
                 "model": "claude-sonnet-4-5",
@@ -167,62 +208,111 @@ def claude_lines(session: Session, session_id: str, start: datetime) -> list[dic
             },
         )
 
-    def tool(name: str, given: dict[str, Any], text: str, error: bool, result: Any) -> None:
-        nonlocal n
-        n += 1
-        call = f"toolu_{session_id[:8]}{n:04d}"
-        assistant([{"type": "tool_use", "id": call, "name": name, "input": given}])
-        block = {"tool_use_id": call, "type": "tool_result", "content": text, "is_error": error}
-        record("user", {"role": "user", "content": [block]}, toolUseResult=result)
+    def call_id(self) -> str:
+        self.n += 1
+        return f"toolu_{self.session_id[:8]}{self.agent or ''}{self.n:04d}"
 
-    for step in session.steps:
-        if isinstance(step, Ask):
-            record("user", {"role": "user", "content": step.text})
-        elif isinstance(step, Say):
-            assistant([{"type": "text", "text": step.text}])
-        elif isinstance(step, Read):
-            path = _where(session.cwd, step.path)
-            count = step.text.count("\n") + 1
-            total = max(step.total, count)
-            shown = {"filePath": path, "content": step.text, "numLines": count}
-            result = {"type": "text", "file": {**shown, "startLine": 1, "totalLines": total}}
-            given = {"file_path": path, **({"limit": count} if total > count else {})}
-            tool("Read", given, step.text, False, result)
-        elif isinstance(step, Write):
-            path = _where(session.cwd, step.path)
-            done = f"File created successfully at: {path}"
-            result = {"type": "create", "filePath": path, "content": step.text}
-            tool("Write", {"file_path": path, "content": step.text}, done, False, result)
-        elif isinstance(step, Edit):
-            path = _where(session.cwd, step.path)
-            given = {"file_path": path, "old_string": step.old, "new_string": step.new}
-            result = {"filePath": path, "oldString": step.old, "newString": step.new}
-            tool("Edit", given, f"The file {path} has been updated.", False, result)
-        elif isinstance(step, Refused):
-            given = {"command": step.command, "description": "Run command"}
-            if step.said:
-                text = f"{CLAUDE_REFUSED} To tell you how to proceed, the user said:\n{step.said}"
-                tool("Bash", given, text, True, f"Error: {text}")
+    def tool(self, name: str, given: dict[str, Any], text: Any, error: bool, result: Any) -> None:
+        call = self.call_id()
+        self.assistant([{"type": "tool_use", "id": call, "name": name, "input": given}])
+        block = {"tool_use_id": call, "type": "tool_result", "content": text, "is_error": error}
+        self.record("user", {"role": "user", "content": [block]}, toolUseResult=result)
+
+    def delegate(self, step: Delegate) -> None:
+        """The launch of a subagent and its report, as Claude Code writes them: the report as
+        the tool's text blocks (with the agent id Claude Code adds for resuming it), and in
+        `toolUseResult`; the subagent's own steps, if any, in its sidechain transcript."""
+        agent = uuid.uuid5(uuid.NAMESPACE_URL, f"{self.session_id}/{len(self.lines)}").hex[:7]
+        call = self.call_id()
+        given = {"subagent_type": "general-purpose", "description": "Look into it"}
+        given["prompt"] = step.prompt
+        self.assistant([{"type": "tool_use", "id": call, "name": step.tool, "input": given}])
+        if step.steps and self.subagents is not None:
+            side = _ClaudeWriter(self.cwd, self.session_id, self.clock, None, agent)
+            side.record("user", {"role": "user", "content": step.prompt})
+            side.write(step.steps)
+            side.assistant([{"type": "text", "text": step.report}])
+            self.subagents[agent] = side.lines
+        blocks = [
+            {"type": "text", "text": step.report},
+            {
+                "type": "text",
+                "text": f"agentId: {agent} (for resuming to continue this agent's work if needed)",
+            },
+        ]
+        result = {
+            "status": "completed",
+            "prompt": step.prompt,
+            "agentId": agent,
+            "content": [{"type": "text", "text": step.report}],
+            "totalDurationMs": 41_000,
+            "totalTokens": 20_000,
+            "totalToolUseCount": len(step.steps),
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+        block = {"tool_use_id": call, "type": "tool_result", "content": blocks}
+        self.record("user", {"role": "user", "content": [block]}, toolUseResult=result)
+
+    def write(self, steps: Sequence[Step]) -> list[dict[str, Any]]:
+        for step in steps:
+            if isinstance(step, Ask):
+                self.record("user", {"role": "user", "content": step.text})
+            elif isinstance(step, Say):
+                self.assistant([{"type": "text", "text": step.text}])
+            elif isinstance(step, Delegate):
+                self.delegate(step)
+            elif isinstance(step, Read):
+                path = _where(self.cwd, step.path)
+                count = step.text.count("\n") + 1
+                total = max(step.total, count)
+                shown = {"filePath": path, "content": step.text, "numLines": count}
+                result = {"type": "text", "file": {**shown, "startLine": 1, "totalLines": total}}
+                given = {"file_path": path, **({"limit": count} if total > count else {})}
+                self.tool("Read", given, step.text, False, result)
+            elif isinstance(step, Write):
+                path = _where(self.cwd, step.path)
+                done = f"File created successfully at: {path}"
+                result = {"type": "create", "filePath": path, "content": step.text}
+                self.tool("Write", {"file_path": path, "content": step.text}, done, False, result)
+            elif isinstance(step, Edit):
+                path = _where(self.cwd, step.path)
+                given = {"file_path": path, "old_string": step.old, "new_string": step.new}
+                result = {"filePath": path, "oldString": step.old, "newString": step.new}
+                self.tool("Edit", given, f"The file {path} has been updated.", False, result)
+            elif isinstance(step, Refused):
+                given = {"command": step.command, "description": "Run command"}
+                if step.said:
+                    said = f"To tell you how to proceed, the user said:\n{step.said}"
+                    text = f"{CLAUDE_REFUSED} {said}"
+                    self.tool("Bash", given, text, True, f"Error: {text}")
+                else:
+                    stop = (
+                        "STOP what you are doing and wait for the user to tell you how to proceed."
+                    )
+                    text = f"{CLAUDE_REFUSED} {stop}"
+                    self.tool("Bash", given, text, True, "User rejected tool use")
+                    stopped = [
+                        {"type": "text", "text": "[Request interrupted by user for tool use]"}
+                    ]
+                    self.record("user", {"role": "user", "content": stopped})
+            elif isinstance(step, Lost):
+                given = {"command": step.command, "description": "Run command"}
+                call = self.call_id()
+                self.assistant([{"type": "tool_use", "id": call, "name": "Bash", "input": given}])
             else:
-                stop = "STOP what you are doing and wait for the user to tell you how to proceed."
-                text = f"{CLAUDE_REFUSED} {stop}"
-                tool("Bash", given, text, True, "User rejected tool use")
-                stopped = [{"type": "text", "text": "[Request interrupted by user for tool use]"}]
-                record("user", {"role": "user", "content": stopped})
-        elif isinstance(step, Lost):
-            n += 1
-            given = {"command": step.command, "description": "Run command"}
-            call = f"toolu_{session_id[:8]}{n:04d}"
-            assistant([{"type": "tool_use", "id": call, "name": "Bash", "input": given}])
-        else:
-            given = {"command": step.command, "description": "Run command"}
-            if step.code:
-                text = f"Exit code {step.code}\n{step.output}"
-                tool("Bash", given, text, True, f"Error: {text}")
-            else:
-                ran = {"stdout": step.output, "stderr": "", "interrupted": False, "isImage": False}
-                tool("Bash", given, step.output, False, ran)
-    return lines
+                given = {"command": step.command, "description": "Run command"}
+                if step.code:
+                    text = f"Exit code {step.code}\n{step.output}"
+                    self.tool("Bash", given, text, True, f"Error: {text}")
+                else:
+                    ran = {
+                        "stdout": step.output,
+                        "stderr": "",
+                        "interrupted": False,
+                        "isImage": False,
+                    }
+                    self.tool("Bash", given, step.output, False, ran)
+        return self.lines
 
 
 #: What a rollout's `session_meta` says of the Codex that wrote it, in each era.
@@ -357,6 +447,8 @@ def codex_lines(
 
     seen: dict[str, str] = {}
     for step in session.steps:
+        if isinstance(step, Delegate):
+            raise ValueError("a Delegate step is written for Claude Code sessions only")
         if isinstance(step, Ask):
             if not today:
                 said = {"type": "input_text", "text": step.text}
@@ -444,6 +536,8 @@ def gemini_document(session: Session, session_id: str, start: datetime) -> dict[
         message("gemini", "", [done])
 
     for step in session.steps:
+        if isinstance(step, Delegate):
+            raise ValueError("a Delegate step is written for Claude Code sessions only")
         if isinstance(step, Ask):
             message("user", step.text)
         elif isinstance(step, Say):
@@ -516,7 +610,14 @@ def write_sessions(folder: Path, name: str, sessions: Sequence[Session]) -> list
             lines = codex_lines(session, session_id, begun, era)
         else:
             path = folder / name / f"{session_id}.jsonl"
-            lines = claude_lines(session, session_id, begun)
+            subagents: dict[str, list[dict[str, Any]]] = {}
+            lines = claude_lines(session, session_id, begun, subagents)
+            # Claude Code (2.1 on) keeps each subagent's transcript beside the session's.
+            for agent, records in subagents.items():
+                side = folder / name / session_id / "subagents" / f"agent-{agent}.jsonl"
+                side.parent.mkdir(parents=True, exist_ok=True)
+                side.write_text("".join(json.dumps(line) + "\n" for line in records))
+                out.append(side)
         path.write_text("".join(json.dumps(line) + "\n" for line in lines))
         out.append(path)
     return out
@@ -526,8 +627,10 @@ def write_sessions(folder: Path, name: str, sessions: Sequence[Session]) -> list
 class Trap:
     """A made-up project built around one way a rule could state a wrong fact: its sessions,
     the patterns no memory or session-start line may match (`wrong`: regex and why, as the
-    answer key's `[[wrong]]` entries) and what may be stated (`may`: regexes of the right fact,
-    to show the rule still fires where it holds)."""
+    answer key's `[[wrong]]` entries), what may be stated (`may`: regexes of the right fact,
+    to show the rule still fires where it holds) and what no session-start line may state
+    though a memory may keep it for search (`unsure`: a claim nothing in the session checked,
+    such as a subagent's report alone)."""
 
     name: str
     ecosystem: str
@@ -535,3 +638,4 @@ class Trap:
     sessions: tuple[Session, ...]
     wrong: tuple[tuple[str, str], ...]
     may: tuple[str, ...] = ()
+    unsure: tuple[tuple[str, str], ...] = ()

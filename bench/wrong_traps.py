@@ -46,9 +46,12 @@ project's licence from a field a command changed, an old version, the dependenci
 suggestion, a file moved aside, reserved rights, a vendored library's; what the session start
 could state as the project's when it is a fixture's, a sample's or a stale file's); commands
 whose arguments are `NAME=value` assignments, stated without them, and assignments that carry
-a secret.
+a secret; a subagent's report (the `Task` or `Agent` tool's result, and the subagent's own
+transcript) that states another checkout's command, a folder outside the project, a guess, or
+what the session's own run or read then contradicts, and reports nothing in the session checked
+(a trap's `unsure` patterns: no session-start line may state them, search may still offer them).
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c` and `_z16`) are written in the host's own transcript format and go
+`_z14`, `_z11b`, `_z11c`, `_z16` and `_z17`) are written in the host's own transcript format and go
 through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then
 every memory and every line of the session-start text is held against the trap's `wrong` patterns.
 
@@ -110,6 +113,7 @@ from bench.wrong_trap_cases_z12 import CASES as MISLEADING_BUT_TRUE
 from bench.wrong_trap_cases_z13 import CASES as LICENCE_FROM_THE_WRONG_THING
 from bench.wrong_trap_cases_z14 import CASES as ASSIGNMENTS_IN_COMMANDS
 from bench.wrong_trap_cases_z16 import CASES as NOT_THE_PROJECT_AT_THE_START
+from bench.wrong_trap_cases_z17 import CASES as A_SUBAGENTS_WORD
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -155,6 +159,7 @@ TRAPS: tuple[Trap, ...] = (
     *LICENCE_FROM_THE_WRONG_THING,
     *ASSIGNMENTS_IN_COMMANDS,
     *NOT_THE_PROJECT_AT_THE_START,
+    *A_SUBAGENTS_WORD,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -176,6 +181,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z13": LICENCE_FROM_THE_WRONG_THING,
     "z14": ASSIGNMENTS_IN_COMMANDS,
     "z16": NOT_THE_PROJECT_AT_THE_START,
+    "z17": A_SUBAGENTS_WORD,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
@@ -198,11 +204,11 @@ class Outcome:
         ]
 
     def wrong_lines(self) -> list[tuple[str, str]]:
-        """(why, line) for every session-start line a `wrong` pattern matches."""
+        """(why, line) for every session-start line a `wrong` or `unsure` pattern matches."""
         return [
             (why, line)
             for line in self.start_text.splitlines()
-            for pattern, why in self.trap.wrong
+            for pattern, why in (*self.trap.wrong, *self.trap.unsure)
             if re.search(pattern, line, _FLAGS)
         ]
 
@@ -214,8 +220,14 @@ class Outcome:
         return f"{said}/{len(self.trap.may)}"
 
 
+#: Traps run through one memory service at most: each is a project of its own, and the home's
+#: project table (`stores.json`) is read only up to a size that about 450 projects fill.
+CHUNK = 200
+
+
 def measure(traps: Sequence[Trap]) -> list[Outcome]:
-    """Runs every trap's sessions through one memory service; one Outcome per trap."""
+    """Runs every trap's sessions through a memory service, `CHUNK` traps to a service; one
+    Outcome per trap."""
     outcomes = {t.name: Outcome(t) for t in traps}
     # The hook host: an older Codex rollout (`codex-shell`) is Codex's.
     hosts = {t.name: t.sessions[0].host.split("-")[0] for t in traps}
@@ -226,7 +238,9 @@ def measure(traps: Sequence[Trap]) -> list[Outcome]:
             client, project_id, hosts[name]
         )
 
-    case_runs.run_cases([(t.name, t.sessions) for t in traps], inspect)
+    for start in range(0, len(traps), CHUNK):
+        chunk = traps[start : start + CHUNK]
+        case_runs.run_cases([(t.name, t.sessions) for t in chunk], inspect)
     return [outcomes[t.name] for t in traps]
 
 

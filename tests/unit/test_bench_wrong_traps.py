@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench import fixture_pipeline
-from bench.trap_transcripts import HOSTS, write_sessions
+from bench.trap_transcripts import HOSTS, Ask, Delegate, Run, Session, write_sessions
 from bench.wrong_traps import TRAPS, Outcome
 
 
@@ -35,3 +35,29 @@ def test_a_wrong_pattern_judges_memories_and_start_lines() -> None:
     right = Outcome(trap, [("project_fact", "Built with FastAPI.")], "- Built with FastAPI.")
     assert not right.wrong_memories() and not right.wrong_lines()
     assert right.right_stated() == "1/2"
+
+
+def test_a_delegate_step_is_written_as_claude_code_writes_a_subagent(tmp_path: Path) -> None:
+    steps = (Run("ls ..", "other\nshop\n"),)
+    session = Session(
+        "claude",
+        "/home/ann/shop",
+        (Ask("Look around."), Delegate("Look around.", "- `a.py` calls `b()`.", steps)),
+    )
+    paths = write_sessions(tmp_path, "delegated", (session,))
+    assert [p.name.startswith("agent-") for p in paths] == [True, False]
+    assert paths[0].parent.name == "subagents"
+    events = fixture_pipeline.parse(paths, "/tmp/projects/delegated")
+    (result,) = [e for e in events if str(e.event_type) == "tool_result" and not e.sidechain]
+    assert result.content["tool"] == "Task"
+    assert "`a.py` calls `b()`." in result.content["output"]
+    side = [e for e in events if e.sidechain]
+    assert {e.agent_id for e in side} == {paths[0].stem.removeprefix("agent-")}
+    assert {"command_run", "assistant_response"} <= {str(e.event_type) for e in side}
+
+
+def test_an_unsure_pattern_judges_start_lines_only() -> None:
+    trap = next(t for t in TRAPS if t.unsure)
+    pattern = trap.unsure[0][0].split("|")[0]
+    said = Outcome(trap, [("project_fact", f"Subagent report: {pattern}")], f"- {pattern}")
+    assert not said.wrong_memories() and len(said.wrong_lines()) == 1

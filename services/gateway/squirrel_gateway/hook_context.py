@@ -23,7 +23,6 @@ from squirrel_gateway.hook_left_out import (
     IN_THE_MANIFEST,
     LAYOUT_OF_A_FILE,
     PATHISH,
-    REPORTED,
     SUMMARISED,
     THE_REMOTE,
     at_a_glance,
@@ -32,6 +31,7 @@ from squirrel_gateway.hook_left_out import (
     managers_shown,
 )
 from squirrel_gateway.markdown_lines import one_line, render_brief, render_pitfall, render_style
+from squirrel_gateway.reported_lines import only_reported
 from squirrel_gateway.schemas import ModuleSummary, SelectedMemory
 from squirrel_gateway.session_commands import COMMAND, TEST_KEY, Served, everyday_commands
 
@@ -171,7 +171,8 @@ async def session_start(
     they were served to used, in the room the other lines leave, without what the
     project is and its language, unless nothing else is known, nor the libraries its manifest
     lists, nor a layout a repository file explains, nor where the source is hosted, nor what an
-    earlier assistant summarised or a subagent reported: `hook_left_out` says why for each), the
+    earlier assistant summarised, nor what only a subagent's report says, even when nothing else
+    is known: `hook_left_out` and `reported_lines` say why), the
     everyday commands (the test command first) and the top pitfalls, in one budget; the first
     command (the test command whenever one is known) and the user's top preference are placed
     first, then each section's best line before any section's second, so the budget never
@@ -200,9 +201,7 @@ async def session_start(
         *(
             f
             for f in kept
-            if not at_a_glance(f, THE_REMOTE)
-            and not SUMMARISED.search(f)
-            and not REPORTED.search(f)
+            if not at_a_glance(f, THE_REMOTE) and not SUMMARISED.search(f) and not only_reported(f)
         ),
     ]
     facts = [
@@ -250,6 +249,7 @@ async def session_start(
         if pitfalls.has_relevant_pitfalls
         else []
     )
+    known = [(line, item) for line, item in known if not only_reported(item.content)]
     # A module takes only the room the other lines leave (`leftover`): in the foresight replay
     # the modules a session had gone back to still went unused at most of the starts they
     # opened, and placed among the facts they kept out the commands the session then ran.
@@ -257,13 +257,15 @@ async def session_start(
     facts = [(line, item) for line, item in facts if line not in module_lines]
     if not (facts or modules or recipes or styles or known):
         # When nothing else is known yet, a start is never left blank: the facts left to be
-        # asked for (a summary, the remote), else what the project is.
+        # asked for (a summary, the remote), else what the project is; never what only a
+        # subagent's report says (`reported_lines`): a start with nothing else says nothing.
         facts = [
             (
                 render_brief(fact, mark=brief.mark_of(fact)),
                 _brief_item(fact, brief.memory_id_of(fact)),
             )
-            for fact in kept or brief.key_facts
+            for fact in [f for f in kept if not only_reported(f)] or brief.key_facts
+            if not only_reported(fact)
         ]
     # In each round a fact comes after a command, a preference and a pitfall: of the lines a
     # session start served in the foresight replay, the project's facts were the ones a later

@@ -2,8 +2,9 @@
 
 A session start leaves out what the assistant sees at a glance (what the project is, its
 language), what the manifest lists, a layout a repository file explains, where the source is
-hosted, what an earlier assistant summarised, and a fact the commands shown already say (the
-package manager, the CI workflow, the test framework). A prompt is not given a fact seen at a
+hosted, what an earlier assistant summarised or only a subagent reported (`reported_lines`),
+and a fact the commands shown already say (the package manager, the CI workflow, the test
+framework). A prompt is not given a fact seen at a
 glance, an earlier assistant's report that shares fewer than two words with the task, nor a
 pitfall picked only on the words of its check's purpose. Each rule says beside it what the
 foresight replay showed. What is left out stays in the views and in search.
@@ -22,7 +23,6 @@ __all__ = [
     "IN_THE_MANIFEST",
     "LAYOUT_OF_A_FILE",
     "PATHISH",
-    "REPORTED",
     "SUMMARISED",
     "THE_REMOTE",
     "at_a_glance",
@@ -73,13 +73,8 @@ SUMMARISED = re.compile(
     r"^[^:]{1,40}:\s*read in `[^`]+`:",
     re.IGNORECASE,
 )
-#: What a subagent reported and the main assistant relayed ("Project: Subagent report: …", from
-#: `extractors.report_statements`): a claim made in another context window that the session
-#: never checked, often a review's verdict on a change of that day ("`handlers.test.ts` was
-#: correctly left alone"). A session start states what holds, so it leaves these out; they stay
-#: in the brief view, in search and in the per-prompt context. A start with nothing else known
-#: still shows them (the blank-start fallback shows the brief as it is).
-REPORTED = re.compile(r"^[^:]{1,40}:\s*subagent report(?: \([^)]*\))?:\s", re.IGNORECASE)
+#: What only a subagent's report says ("Project: Subagent report: …") is left out of every
+#: part of a session start, even when nothing else is known: `reported_lines` says why.
 #: The keys of an earlier assistant's closing report of a turn (`extractors.closing_reports`)
 #: and of what it said about a folder it read (`extractors.read_findings`).
 _CLOSING_KEY: Final[tuple[str, ...]] = ("project:closing:", "project:read:")

@@ -17,6 +17,7 @@ from squirrel_core.read_shapes import MemoryTypeName
 from squirrel_core.side_folders import in_side_folder, scoped_folder
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.markdown_lines import one_line, team_mark
+from squirrel_gateway.reported_lines import only_reported
 from squirrel_gateway.schemas import SearchResult
 
 RECIPE_QUERY: Final = "run the tests lint format type-check build start install migrate"
@@ -73,7 +74,10 @@ async def everyday_commands(
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them). Nothing read only from `loaded_files` (the instruction files
     the host loads itself), never a skill's steps (`SKILL_TAG`), and never a command said of a
-    test fixture's or a sample's folder (`side_scoped`)."""
+    test fixture's or a sample's folder (`side_scoped`). A command a subagent's report gives is
+    shown as its word ("A subagent's report says: …"; one the session's own run then
+    contradicted is no memory, `contradicted_reports`), but a statement only a report makes
+    never stands in for the test command (`reported_lines`)."""
     found = await _search(backend, project_id, RECIPE_QUERY, ["recipe"])
     if not found:
         # One query naming every everyday task can rank a project's only recipe (which names
@@ -103,7 +107,10 @@ async def everyday_commands(
         tests = [
             r
             for r in gates
-            if _names_a_gate(r) and not only_loaded(r, loaded_files) and not side_scoped(r)
+            if _names_a_gate(r)
+            and not only_loaded(r, loaded_files)
+            and not side_scoped(r)
+            and not only_reported(r.content)
         ][:1]
     # What the sessions ran (and the repository reader's recipes) before the digests of one
     # file a session read (a task file's, a README's, a CI workflow's commands): those restate

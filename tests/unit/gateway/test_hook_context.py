@@ -500,12 +500,12 @@ def gate_note(content: str) -> SearchResult:
 @pytest.mark.parametrize(
     "content",
     [
-        # a Gradle build's report, in the user's language
-        "Subagent report: `check` depende de `testJsonContent`.",
+        # a Gradle build's note, in the user's language
+        "Build: `check` depende de `testJsonContent`.",
         # an Elixir project's alias, in English
-        "Subagent report: `mix precommit` runs `compile --warnings-as-errors`, `format` and `test`.",
+        "Aliases: `mix precommit` runs `compile --warnings-as-errors`, `format` and `test`.",
         # a task runner's gate
-        "Subagent report: `ci` runs `lint` then `unit`.",
+        "Tasks: `ci` runs `lint` then `unit`.",
     ],
 )
 async def test_without_a_test_command_a_note_on_the_gate_task_opens_the_commands(
@@ -537,6 +537,64 @@ async def test_a_note_that_is_not_about_the_gate_task_is_no_command(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
     assert content not in how_things_are_run(out.text)
+
+
+async def test_a_gate_note_only_a_subagent_reported_opens_no_commands(
+    backend: FakeBackend,
+) -> None:
+    note = "Subagent report: `check` depende de `testJsonContent`."
+    backend.search_results = [recipe(1, "To format: `gofmt -w .`."), gate_note(note)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "testJsonContent" not in out.text
+    assert "`gofmt -w .`" in out.text
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        # a report of the project's commands
+        "A subagent's report says: to run the tests, `yarn jest --ci`; to lint, `yarn eslint src`.",
+        # checks only the subagent ran
+        "A subagent reported passing: to run the tests, `cargo nextest run --workspace`.",
+    ],
+)
+async def test_commands_a_subagent_reported_are_shown_as_its_word(
+    backend: FakeBackend, content: str
+) -> None:
+    # the memory says whose word it is; one the session's own run contradicted is no memory
+    backend.search_results = [recipe(1, content), recipe(2, "To format: `gofmt -w .`.")]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert f"- {content}" in out.text
+    assert "`gofmt -w .`" in out.text
+
+
+async def test_commands_a_subagent_was_briefed_to_run_are_shown(backend: FakeBackend) -> None:
+    # the session's own agent wrote the brief: its word, not another agent's report
+    brief = "A subagent's brief says: to build, `dotnet build`; to run the tests, `dotnet test`."
+    backend.search_results = [recipe(1, brief)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert f"- {brief}" in out.text
+
+
+async def test_a_problem_only_a_subagent_found_is_no_known_pitfall(backend: FakeBackend) -> None:
+    found = PitfallItem(
+        key="pitfall:found:retry",
+        content="Found by a subagent reading the code (src/retry.ts): `retry()` silently drops the last error.",
+        importance=0.5,
+        file_paths=["src/retry.ts"],
+    )
+    backend.pitfalls = [found, pitfall(1)]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert "silently drops" not in out.text
+    assert "`git push -u origin HEAD` fixed it (1)" in out.text
 
 
 async def test_a_known_test_command_needs_no_gate_note(backend: FakeBackend) -> None:

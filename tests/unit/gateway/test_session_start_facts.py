@@ -130,15 +130,29 @@ async def test_what_a_subagent_reported_is_not_stated_at_a_start(
     assert all("Subagent report" not in s.content for s in out.served)
 
 
-async def test_a_subagent_report_still_opens_a_start_that_would_otherwise_be_blank(
-    backend: FakeBackend,
-) -> None:
+async def test_a_subagent_report_alone_opens_no_start(backend: FakeBackend) -> None:
+    # Trap: nothing else is known; a start made of the report states another agent's word.
     report = "Project: Subagent report: the CLI entry point is `cmd/tally/main.go`."
-    backend.key_facts = [report]
+    versions = "Toolchain: Versions a subagent reported reading in the project's build: Go 1.22."
+    backend.key_facts = [report, versions]
     backend.style_items = []
     out = await start(backend)
 
-    assert f"- {report}" in out.text
+    assert "main.go" not in out.text and "Go 1.22" not in out.text
+    assert not out.served
+
+
+async def test_a_blank_start_still_says_what_the_project_is_beside_a_report(
+    backend: FakeBackend,
+) -> None:
+    report = "Project: Subagent report: the CLI entry point is `cmd/tally/main.go`."
+    about = "About: tally counts words in Markdown files."
+    backend.key_facts = [about, report]
+    backend.style_items = []
+    out = await start(backend)
+
+    assert f"- {about}" in out.text
+    assert "main.go" not in out.text
 
 
 async def test_a_fact_about_subagent_reports_is_no_report(backend: FakeBackend) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -210,3 +211,39 @@ def test_the_users_config_and_a_scratch_folder_are_no_other_place(place: str) ->
 @pytest.mark.parametrize("place", ["~/.cargo/registry/src/serde", "~/src/otherlib"])
 def test_a_folder_under_home_is_still_another_place(place: str) -> None:
     assert delegated_commands(_delegated(f"Look at {place}. Run `dotnet test`.").events) is None
+
+
+def test_a_report_of_a_subagent_that_ran_its_checks_next_door_says_nothing() -> None:
+    # Trap: the brief names no other place; the subagent's own records show it ran the checks in
+    # a sibling checkout, and its report reads as this project's.
+    brief = "Run the client's tests and report."
+    session = Session(ROOT, "s1", T0)
+    session.user("check the client still works")
+    session.add("tool_call", {"tool": "Agent", "tool_use_id": "a1", "input": {"prompt": brief}})
+    session.add("user_message", {"text": brief}, origin="parent_agent", sidechain=True)
+    command = "cd /home/dev/src/client && npm test"
+    given = {"tool": "Bash", "tool_use_id": "b1", "input": {"command": command}}
+    session.add("tool_call", given, sidechain=True)
+    report = "- **Tests:** `npm test` passes (38 tests)."
+    session.add("tool_result", {"tool": "Agent", "tool_use_id": "a1", "output": report})
+
+    assert delegated_commands(session.events) is None
+    # The same report from a subagent that stayed in the project is kept.
+    session.events[3] = replace(
+        session.events[3], content={**given, "input": {"command": "npm test"}}
+    )
+    found = delegated_commands(session.events)
+    assert found is not None and "`npm test`" in found.content
+
+
+def test_a_report_the_sessions_own_run_contradicted_gives_none_of_its_commands() -> None:
+    report = "## How to check it\n\n- **Tests:** `make test`\n- **Format:** `make fmt`\n"
+    session = _delegated("Find how the project is checked.", report)
+    session.run("make test", 2, "make: *** No rule to make target 'test'.  Stop.\n", cwd=ROOT)
+
+    assert delegated_commands(session.events) is None
+    # A command of the report that the session ran and saw pass confirms it.
+    confirmed = _delegated("Find how the project is checked.", report)
+    confirmed.run("make test", 0, "12 passed\n", cwd=ROOT)
+    found = delegated_commands(confirmed.events)
+    assert found is not None and found.content.endswith("to format, `make fmt`.")

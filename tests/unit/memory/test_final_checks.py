@@ -141,3 +141,12 @@ def test_a_check_still_run_beside_the_newer_one_stays_listed() -> None:
     assert _gate_of(sessions) == [
         "Before finishing a change: `ruff check .` → `pytest` → `flake8 .`."
     ]
+
+
+def test_checks_run_in_a_folder_outside_the_project_are_no_step_of_its_gate() -> None:
+    # Trap: a subagent sent to a sibling checkout runs that checkout's checks there.
+    session = _worked()
+    session.run("cd /home/dev/client && npm test", 0, "Tests: 38 passed, 38 total\n")
+    session.run("cd /home/dev/client && npm run lint", 0, "")
+
+    assert not any("npm" in kept for kept in _kept(session))

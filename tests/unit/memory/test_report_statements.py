@@ -213,3 +213,13 @@ def test_the_sentences_of_one_item_are_one_point() -> None:
 
 def test_versions_alone_name_no_part_of_the_code() -> None:
     assert statement("Wrapper Gradle 8.8 y ForgeGradle `6.0.54` con Forge `1.20.1-47.4.22`.") == ""
+
+
+def test_a_report_the_sessions_own_run_contradicted_gives_no_statement() -> None:
+    report = "- **Tests:** `make test`\n- The `Makefile` wraps `pytest` and `black`.\n"
+    session = _delegated(report)
+    session.run("make test", 2, "make: *** No rule to make target 'test'.  Stop.\n", cwd=ROOT)
+
+    assert report_statements(session.events) == []
+    # Without the failed run, the statement is kept.
+    assert _said(report) == ["Subagent report: The `Makefile` wraps `pytest` and `black`."]

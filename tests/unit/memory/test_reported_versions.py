@@ -135,3 +135,31 @@ def test_a_tool_the_session_ran_is_a_tool_though_no_table_knows_it() -> None:
     found = reported_versions(run.events)
     assert found is not None
     assert found.content.endswith(": Typst 0.11.1, Pandoc 3.1.2, Python 3.12.")
+
+
+REPORT = "Read `package.json` and the lock file.\n\n- Node 18.19, TypeScript 5.3.3, Vite 4.5.2\n"
+
+
+def test_versions_the_sessions_own_read_of_the_build_file_contradicts_are_not_kept() -> None:
+    session = _delegated("/home/dev/tide", REPORT)
+    session.read(
+        "package.json",
+        '{"engines": {"node": ">=20.11"}, "devDependencies": {"vite": "5.2.11", "typescript": "5.4.5"}}',
+    )
+
+    assert reported_versions(session.events) is None
+
+
+def test_versions_the_sessions_own_read_shows_are_kept() -> None:
+    session = _delegated("/home/dev/tide", REPORT)
+    session.read(
+        "package.json",
+        '{"engines": {"node": ">=18.19"}, "devDependencies": {"vite": "4.5.2", "typescript": "5.3.3"}}',
+    )
+    found = reported_versions(session.events)
+
+    assert found is not None and "Vite 4.5.2" in found.content
+    # A read of another file is no word on the report's.
+    other = _delegated("/home/dev/tide", REPORT)
+    other.read("README.md", "# Tide\n\nNeeds Node 20.\n")
+    assert reported_versions(other.events) is not None

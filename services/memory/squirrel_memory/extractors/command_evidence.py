@@ -15,6 +15,7 @@ from squirrel_memory.extractors.disowned_tools import (
     names_tool,
     states_disowned,
 )
+from squirrel_memory.extractors.elsewhere import ran_elsewhere
 from squirrel_memory.extractors.evidence import (
     EVIDENCE_TAG,
     Attempt,
@@ -113,10 +114,13 @@ def evidence_candidates(
     reported = reported_test_command(found, main, " ".join(tested))
     if reported is not None:
         findings.append(reported)
+    # A check run in a folder outside the project (`cd ../other && npm test`, as a subagent
+    # sent to a sibling checkout runs it) is no step of this project's gate.
+    here = [a for a in found if not ran_elsewhere(a.run.command, root)]
     gate = (
-        quality_gate(found, edit_times)
-        or wider_gate(finishing_checks(found), final_checks(found, edit_times))
-        or verified_check(found, session_edits, root)
+        quality_gate(here, edit_times)
+        or wider_gate(finishing_checks(here), final_checks(here, edit_times))
+        or verified_check(here, session_edits, root)
     )
     if gate is not None:
         findings.append(gate)

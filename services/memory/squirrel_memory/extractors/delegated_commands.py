@@ -22,7 +22,11 @@ same in every ecosystem:
   one machine, one the session itself ran (the command's own runs say it better), and a brief
   or report that names a place outside the project (`/home/dev/other`, `../lib`: its commands
   may be that place's; scratch folders such as `/tmp` and the user's own configuration,
-  `~/.npmrc` or `~/.config/…`, aside) say nothing.
+  `~/.npmrc` or `~/.config/…`, aside) say nothing;
+- nor does a report of a subagent whose own records show it looked outside the project (it
+  ran its checks in a sibling checkout: `elsewhere.replies_elsewhere`), nor one the session's
+  own run contradicted (a command it gives failed when the session ran it:
+  `contradicted_reports`).
 
 One recipe per session: "A subagent's brief says: to build, `dotnet build`; to run the tests,
 `dotnet test`." (or "A subagent reported passing: …", or "A subagent's report says: …").
@@ -37,8 +41,9 @@ from squirrel_core.events import EventType, Origin
 from squirrel_core.negation import negated_before
 from squirrel_core.subagent_tools import HANDBACK_TOOL, SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import commands
+from squirrel_memory.extractors.contradicted_reports import contradicted, failed_last
 from squirrel_memory.extractors.doc_roles import doc_command
-from squirrel_memory.extractors.elsewhere import outside_root
+from squirrel_memory.extractors.elsewhere import outside_root, replies_elsewhere
 from squirrel_memory.extractors.subagent_findings import DEPENDENCY_CODE
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.task_records import purpose_of
@@ -199,7 +204,12 @@ def _section(text: str, headings: list[int], at: int) -> str:
 def delegated_commands(events: list[StoredEvent]) -> DelegatedCommands | None:
     """The commands the session's briefs to subagents give, or its subagents reported
     passing, that the session did not run itself; None when there are none."""
-    ran = {" ".join(run.command.split()) for run in commands(events)}
+    runs = commands(events)
+    ran = {" ".join(run.command.split()) for run in runs}
+    failed = failed_last(runs)
+    # A report of a subagent that looked outside the project (its own records show it), or one
+    # a command of which failed when the session ran it, says nothing of how this one is run.
+    elsewhere = replies_elsewhere(events)
     # A report's labels are read only when no brief sent a subagent to another place.
     away = any(
         names_elsewhere(brief, event.project_id) or _WEB.search(brief) is not None
@@ -212,6 +222,8 @@ def delegated_commands(events: list[StoredEvent]) -> DelegatedCommands | None:
     event_ids: list[str] = []
     for event in events:
         brief, report = _brief(event), _report(event)
+        if report is not None and (event.id in elsewhere or contradicted(report, failed)):
+            report = None
         found: list[tuple[str, str, dict[str, str]]] = []
         for text, into, passed in ((brief, briefed, False), (report, reported, True)):
             if text is not None and not names_elsewhere(text, event.project_id):

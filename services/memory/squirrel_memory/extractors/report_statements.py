@@ -22,7 +22,9 @@ sentence of a list item of the report becomes a project fact when all of these h
 - it is about this project: no path outside the root and none in a dependency's folder, the
   subagent looked at no other place (`elsewhere.replies_elsewhere`), and the whole report
   names no absolute path outside the root (a summary of another repository);
-- nobody took it back (`subagent_findings.taken_back`).
+- nobody took it back (`subagent_findings.taken_back`), and the session's own run did not
+  contradict the report (a command it gives failed when the session ran it:
+  `contradicted_reports`).
 
 The memory says who found it ("A subagent reading the code reported: …"), with the item's
 bold label when it names the part ("… reported (settings.gradle): …"): the code may change
@@ -39,7 +41,8 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType
 from squirrel_core.subagent_tools import SUBAGENT_TOOLS
-from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.activity import commands, relative_path
+from squirrel_memory.extractors.contradicted_reports import contradicted, failed_last
 from squirrel_memory.extractors.elsewhere import looked_away, replies_elsewhere
 from squirrel_memory.extractors.placements import opens_with_action
 from squirrel_memory.extractors.subagent_findings import (
@@ -262,6 +265,7 @@ def _sent_elsewhere(events: list[StoredEvent], index: int) -> bool:
 def report_statements(events: list[StoredEvent]) -> list[ReportStatement]:
     """What the subagents' reports in `events` (in order) state about the project's code."""
     elsewhere = replies_elsewhere(events)
+    failed = failed_last(commands(events))
     last = last_replies(events)
     outputs = [
         out
@@ -276,7 +280,7 @@ def report_statements(events: list[StoredEvent]) -> list[ReportStatement]:
         if event.id in elsewhere:
             continue
         report = report_of(event, last)
-        if not report or taken_back(events, index):
+        if not report or taken_back(events, index) or contradicted(report, failed):
             continue
         if _about_elsewhere(report, event.project_id) or _sent_elsewhere(events, index):
             continue

@@ -18,6 +18,8 @@ the report becomes the fact when
   and it is no table row (a comparison of candidates);
 - the report names a build or configuration file (`settings.gradle`, `package.json`,
   `Cargo.toml` …): it read the project's build, not a release page;
+- the session did not read one of the build files the report names and find none of the
+  report's dotted versions in it (the file says otherwise: `read_otherwise`);
 - the subagent looked only at this project (`elsewhere.replies_elsewhere`), and nobody took
   the report back (a later reply calls it wrong, the user's next message says no).
 
@@ -29,9 +31,11 @@ per episode (the first line that qualifies).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
+from squirrel_core.events import EventType
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.subagent_findings import last_replies, report_of, taken_back
 from squirrel_memory.extractors.tool_names import known_tool, ran_programs
@@ -91,6 +95,28 @@ def versions_line(line: str, ran: frozenset[str] = frozenset()) -> list[tuple[st
     return found[:MAX_TOOLS] if len(found) >= MIN_TOOLS and dotted >= MIN_DOTTED else []
 
 
+def read_otherwise(
+    events: list[StoredEvent],
+    report: str,
+    pairs: list[tuple[str, str]],
+    last: frozenset[str],
+) -> bool:
+    """Whether the session read a build file the report names and that read shows none of the
+    report's dotted versions: the file says otherwise (another version, or the report's line
+    was of another place)."""
+    named = {posixpath.basename(name) for name in _BUILD_FILE.findall(report)}
+    shown = [
+        output
+        for e in events
+        if e.event_type == EventType.TOOL_RESULT
+        and any(posixpath.basename(path) in named for path in e.file_paths)
+        and isinstance(output := e.content.get("output"), str)
+        and not report_of(e, last)
+    ]
+    dotted = [version for _, version in pairs if "." in version]
+    return bool(shown) and not any(v in output for v in dotted for output in shown)
+
+
 def reported_versions(events: list[StoredEvent]) -> ReportedVersions | None:
     """The first versions line of a subagent's report on the project in `events`, or None."""
     elsewhere = replies_elsewhere(events)
@@ -105,6 +131,8 @@ def reported_versions(events: list[StoredEvent]) -> ReportedVersions | None:
         ran = ran_programs(events) if ran is None else ran
         for line in report.splitlines():
             pairs = versions_line(line, ran)
+            if pairs and read_otherwise(events, report, pairs, last):
+                break  # the session's own read says otherwise: the next report, if any
             if pairs:
                 listed = ", ".join(f"{name} {version}" for name, version in pairs)
                 content = f"Versions a subagent reported reading in the project's build: {listed}."
