@@ -29,3 +29,9 @@ def tool_strings(value: object) -> list[str]:
     if isinstance(value, list | tuple):
         return [s for v in value for s in tool_strings(v)]
     return []
+
+
+def tools_saw(events: list[StoredEvent]) -> str:
+    """Every string the session's tools were given or printed in `events`, and the paths
+    they name, joined."""
+    return "\n".join(s for event in events for s in seen_by_tools(event))
