@@ -23,8 +23,8 @@ happened in between, in the same session, this names the fix:
 A command the host or the user refused (a permission prompt declined, an auto-mode or sandbox
 denial) never ran: nothing run or edited before the next try can have fixed it, so only the
 same command run another way (`variant`, its targets kept) is named as its fix (what a
-refusal looks like: `refused_calls`). What ran or was edited before a later try that failed
-the same way fixed nothing.
+refusal looks like: `refused_calls`). A command run before a later try of the same intent that
+failed again fixed nothing.
 """
 
 from __future__ import annotations
