@@ -12,7 +12,7 @@ ecosystem:
 - the sentence is a main-agent reply's, about this project (`elsewhere`), outside code
   blocks, tables and quoted lines, and nobody takes the reply back
   (`subagent_findings.taken_back`);
-- it states something (`closing_reports.stated_shape`): built on a verb, not asked, guessed,
+- it states something (`report_sentences.stated_shape`): built on a verb, not asked, guessed,
   planned, addressed to the user or told as anyone's step ("I added …", "Let me …", "Now …
   passes"), not a negation of a fix, and its subject is not only a pronoun;
 - it names at least one **specific term** (`terms`: a code span, a path, a dotted,
@@ -50,8 +50,8 @@ from squirrel_core.events import EventType, is_user_voice
 from squirrel_core.host_tools import CHANGE_TOOLS
 from squirrel_core.subagent_tools import SUBAGENT_TOOLS
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.closing_reports import report_points, stated_shape
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
+from squirrel_memory.extractors.report_sentences import report_points, stated_shape
 from squirrel_memory.extractors.report_statements import in_project, named_paths
 from squirrel_memory.extractors.stated_causes import stated_cause
 from squirrel_memory.extractors.subagent_findings import DEPENDENCY_CODE, taken_back

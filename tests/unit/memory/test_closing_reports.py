@@ -9,12 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from squirrel_memory.extractors.closing_reports import (
-    PREFIX,
-    clauses,
-    closing_reports,
-    stated_shape,
-)
+from squirrel_memory.extractors.closing_reports import PREFIX, closing_reports
+from squirrel_memory.extractors.report_sentences import clauses, stated_shape
 from squirrel_memory.models import MemoryType
 from tests.unit.memory.session_builder import Session
 

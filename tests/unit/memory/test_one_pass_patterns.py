@@ -121,17 +121,17 @@ CALLS = [
         "",
     ),
     # A closing report's sentence with advice after ", so": the statement before it.
-    ("squirrel_memory.extractors.closing_reports", "clauses", "' so' * 100_000", []),
-    ("squirrel_memory.extractors.closing_reports", "clauses", "', so ' + 'a ' * 150_000", []),
+    ("squirrel_memory.extractors.report_sentences", "clauses", "' so' * 100_000", []),
+    ("squirrel_memory.extractors.report_sentences", "clauses", "', so ' + 'a ' * 150_000", []),
     # The parts a summary lists, each with what it is in brackets.
     (
-        "squirrel_memory.extractors.closing_reports",
+        "squirrel_memory.extractors.report_sentences",
         "stated_shape",
         "'Modules: ' + '`a` (b), ' * 40_000, ''",
         "",
     ),
     (
-        "squirrel_memory.extractors.closing_reports",
+        "squirrel_memory.extractors.report_sentences",
         "stated_shape",
         "'3 crates: `a` (' + 'b ' * 150_000, ''",
         "",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from squirrel_memory.extractors.habit_forms import HabitForm
-from squirrel_memory.extractors.habit_wordings import (
+from squirrel_memory.extractors.habit_kinds import (
     COMPARED,
     KIND,
     MOMENT,

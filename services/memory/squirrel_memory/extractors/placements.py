@@ -43,7 +43,8 @@ from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import shown_paths
 from squirrel_memory.extractors.reply_sentences import BULLET, bullet_sentences, clauses
 from squirrel_memory.extractors.session_paths import SeenPaths, excluded, seen_paths
-from squirrel_memory.extractors.stack_mentions import tools_saw, unshown_stack
+from squirrel_memory.extractors.stack_mentions import unshown_stack
+from squirrel_memory.extractors.tool_texts import tools_saw
 from squirrel_memory.extractors.wording import key_slug, sentence, without_bold
 from squirrel_memory.models import StoredEvent
 

@@ -11,7 +11,7 @@ what it names, the same in every ecosystem:
   a hidden folder (`.claude/`, `.github/`) holds a tool's settings, not the project's code;
 - the reply is not the turn's last one (that is a closing report, `closing_reports`), and no
   later reply or the user's next message takes it back (`subagent_findings.taken_back`);
-- a sentence of it passes the closing reports' cross-check (`closing_reports.backed_statement`:
+- a sentence of it passes the closing reports' cross-check (`report_sentences.backed_statement`:
   a statement built on a verb, not asked, guessed, planned or told as the session's own step,
   and every code span it names was in what the tools showed before it);
 - it names the folder: a code span that is the folder (`routes/`, `src/routes`), a path inside
@@ -29,16 +29,12 @@ from pathlib import PurePosixPath
 
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.closing_reports import (
-    TOOL_EVENTS,
-    backed_statement,
-    report_points,
-    seen_by_tools,
-)
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.file_reads import READ_TOOLS, shell_read_paths
+from squirrel_memory.extractors.report_sentences import backed_statement, report_points
 from squirrel_memory.extractors.report_statements import ReportStatement, in_project, named_paths
 from squirrel_memory.extractors.subagent_findings import taken_back
+from squirrel_memory.extractors.tool_texts import TOOL_EVENTS, seen_by_tools
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 

@@ -46,8 +46,9 @@ from squirrel_memory.extractors.report_layout import (
     says_something,
 )
 from squirrel_memory.extractors.session_paths import FILE_SUFFIX, excluded, seen_paths
-from squirrel_memory.extractors.stack_mentions import tools_saw, unshown_stack
+from squirrel_memory.extractors.stack_mentions import unshown_stack
 from squirrel_memory.extractors.subagent_findings import taken_back
+from squirrel_memory.extractors.tool_texts import tools_saw
 from squirrel_memory.extractors.wording import key_slug, sentence
 from squirrel_memory.models import StoredEvent
 

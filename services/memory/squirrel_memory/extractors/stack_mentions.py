@@ -19,9 +19,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from squirrel_core.events import EventType
 from squirrel_memory.extractors.manifests import LIBRARIES
-from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.stack import role_names
 
 #: The roles of the stack table a sentence may not name unseen.
@@ -71,30 +69,3 @@ def unshown_stack(text: str, seen: str) -> list[str]:
     printed) never holds, in any case."""
     lowered = seen.lower()
     return [name for name in stack_names_in(text) if name.lower() not in lowered]
-
-
-#: The events whose content is what the session's tools were given or printed.
-_TOOL_EVENTS = frozenset(
-    (EventType.TOOL_CALL, EventType.TOOL_RESULT, EventType.COMMAND_RUN, EventType.CODE_CHANGE)
-)
-
-
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list | tuple):
-        return [s for v in value for s in _strings(v)]
-    return []
-
-
-def tools_saw(events: list[StoredEvent]) -> str:
-    """Every string the session's tools were given or printed in `events`, and the paths
-    they name, joined."""
-    return "\n".join(
-        s
-        for e in events
-        if e.event_type in _TOOL_EVENTS
-        for s in (*_strings(e.content), *(e.file_paths or ()))
-    )
