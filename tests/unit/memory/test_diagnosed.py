@@ -97,6 +97,61 @@ def test_a_cause_after_a_failing_check_is_kept_with_the_command_that_changed_thi
     )
 
 
+_LOCK = "fatal: Unable to create '.git/index.lock': File exists.\n"
+_RACE = "The commit failed because the add and the commit raced for the index lock."
+
+
+def _commit_race(stream: Stream) -> None:
+    stream.user("commit the spec documents")
+    stream.run("shx git add specs/a.md", 0, "")
+    stream.run("shx git commit -m 'Update the specs'", 128, _LOCK)
+    stream.say(_RACE)
+
+
+def test_a_look_behind_a_prefix_program_is_no_change_and_a_rerun_alone_makes_no_lesson() -> None:
+    stream = Stream()
+    _commit_race(stream)
+    stream.run("shx ls .git/index.lock", 2, "ls: cannot access '.git/index.lock'\n")
+    stream.run("shx ps aux | grep git", 0, "dev 4120 git add specs/a.md\n")
+    stream.run("shx git status --short", 0, "M  specs/a.md\n")
+    stream.run("shx git commit -m 'Update the specs'", 0, "[main 4e1d2c9] Update the specs\n")
+    assert diagnosed(stream.events) == []
+
+
+@pytest.mark.parametrize(
+    "failed",
+    [
+        {"exit_code": 1, "is_error": True, "output": "kill: (4821) - Operation not permitted\n"},
+        # refused by the host's sandbox: it never ran, no exit code comes back
+        {"output": 'exec_command failed for `kill 4821`: Sandbox(Denied { output: "" })'},
+    ],
+    ids=["failed", "refused"],
+)
+def test_a_command_that_failed_or_never_ran_is_not_the_change_made(
+    failed: dict[str, object],
+) -> None:
+    stream = Stream()
+    stream.user("the build keeps failing with a lock error")
+    stream.run("vite build", 1, "Error: another build is running (.build.lock exists)\n")
+    stream.say("The build fails because the watcher still holds the lock file.")
+    stream.add("command_run", {"command": "kill 4821", "tool_use_id": "t9", **failed})
+    assert diagnosed(stream.events) == []
+    stream.run("rm -f .build.lock && touch .build.lock.done", 0, "")
+    (found,) = diagnosed(stream.events)
+    assert found.content.endswith("the change made: `touch .build.lock.done`.")
+
+
+def test_a_change_behind_a_prefix_program_that_passed_is_named_as_typed() -> None:
+    stream = Stream()
+    stream.user("ship it")
+    stream.run("wr gleam build", 1, "error: Unknown module\n")
+    stream.say("The build fails because the dependency list was never downloaded in this checkout.")
+    stream.run("wr ps aux | grep gleam", 0, "dev 1 gleam\n")
+    stream.run("wr gleam deps download", 0, "Downloaded 3 packages\n")
+    (found,) = diagnosed(stream.events)
+    assert found.content.endswith("the change made: `wr gleam deps download`.")
+
+
 @pytest.mark.parametrize(
     "after",
     [

@@ -24,6 +24,11 @@ ROOT = "/home/dev/devmap"
         "gh pr list",
         "sha256sum dist/app.tar.gz",
         "node --version",
+        # behind a prefix program the project runs every command through
+        "shx ps aux",
+        "tkproxy lsof -i :8080",
+        "qx git status",
+        "qx cat .git/index.lock",
     ],
 )
 def test_a_command_that_only_looks_is_no_change(command: str) -> None:
@@ -38,6 +43,8 @@ def test_a_command_that_only_looks_is_no_change(command: str) -> None:
         "npm install zod",
         "git config core.hooksPath .githooks",
         "make generate",
+        "shx git config core.hooksPath .githooks",
+        "wr pkill -f uvicorn",
     ],
 )
 def test_a_command_that_changes_something_is_still_a_change(command: str) -> None:

@@ -472,8 +472,17 @@ def test_a_markdown_docs_repository_read_and_edited_in_one_session_is_notes() ->
         lambda s: s.run("pytest -q", 0, "3 passed in 0.1s\n"),
         # a manifest written
         lambda s: s.write("package.json", '{"name": "plans"}\n'),
+        # a listing behind a prefix program the project runs every command through
+        lambda s: s.run("tkproxy rg --files src .", 0, "./src/ledger/parse.py\n./pyproject.toml\n"),
+        lambda s: s.run("qx ls -la", 0, "-rw-r--r-- 1 a a 61 Dec 1 go.mod\n"),
+        lambda s: s.run("qx ls", 0, "mkdocs.yml\nREADME.md\n"),
+        # a script's output (no lister by name) naming the code and its manifest
+        lambda s: s.run("./scripts/inventory", 0, "Cargo.toml\nsrc/main.rs\n"),
     ],
-    ids=["code-file", "ls-terraform", "find-pattern", "glob-config", "pytest", "manifest"],
+    ids=[
+        *("code-file", "ls-terraform", "find-pattern", "glob-config", "pytest", "manifest"),
+        *("wrapped-file-list", "wrapped-long-listing", "wrapped-ls-config", "script-inventory"),
+    ],
 )
 def test_anything_but_markdown_seen_in_the_session_keeps_the_rule_silent(
     extra: Callable[[Session], object],
@@ -481,6 +490,24 @@ def test_anything_but_markdown_seen_in_the_session_keeps_the_rule_silent(
     session = _markdown_session()
     extra(session)
     assert _notes_facts(session) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "output"),
+    [
+        # a task runner's own target, a package manager's own subcommand: Markdown names only
+        ("make ls", "notes/2026-05-01.md\nnotes/2026-05-04.md\n"),
+        ("tkproxy git status --short", " M plan.md\n"),
+        # a command's output naming no file of code (a version string, a sentence)
+        ("./scripts/count-words", "plan.md: 412 words, v1.2.3\n"),
+    ],
+)
+def test_markdown_only_output_behind_any_command_keeps_the_notes_fact(
+    command: str, output: str
+) -> None:
+    session = _markdown_session()
+    session.run(command, 0, output)
+    assert _notes_facts(session) == [NOTES]
 
 
 def test_markdown_edited_only_in_a_docs_folder_is_a_code_projects_documentation() -> None:

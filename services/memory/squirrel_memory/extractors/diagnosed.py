@@ -17,7 +17,9 @@ the user takes the floor again):
   hangs`, `the failure is caused by …`, `found the problem: …`, `<checker> wants …`), speaks
   of no one's steps ("I", "we", "you"), hedges nothing ("probably", "might", "I suspect") and
   is neither a plan, a question nor an item of a to-do list or of a plan;
-- the change: an edit of a file inside the project, or a command that changes something, made
+- the change: an edit of a file inside the project, or a command that changes something (seen
+  through a prefix program, `<wrapper> ps aux` looks) and ran without failing (one that failed,
+  or that the host refused to run, changed nothing), made
   in that turn after the problem (the first after the cause when there is one), or in the next
   turn when the user's message only says to go ahead ("yes, fix it"): said by its lines when
   it is small, else by the files it touched.
@@ -137,6 +139,11 @@ _GO = re.compile(
     re.IGNORECASE,
 )
 MAX_APPROVAL_CHARS = 80
+#: The first line of a command's output when the host did not run it (a sandbox refused it, the
+#: process could not start): no exit code comes with it.
+_REFUSED = re.compile(
+    r"\b(?:failed|denied|not permitted|refused|rejected|blocked)\b|\bSandbox\(", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +218,16 @@ def _fetched_error(event: StoredEvent) -> str:
         return ""
     output = event.content.get("output")
     return first_error_line(output) if isinstance(output, str) else ""
+
+
+def _passed(event: StoredEvent) -> bool:
+    """Whether a command ran and did not fail: one that failed, or that the host refused to run
+    (no exit code, its output saying so), changed nothing."""
+    if _failed(event):
+        return False
+    output = event.content.get("output")
+    first = output.lstrip().split("\n", 1)[0] if isinstance(output, str) else ""
+    return event.content.get("exit_code") is not None or not _REFUSED.search(first)
 
 
 def _change(edit: Edit) -> str:
@@ -374,7 +391,7 @@ def _made(
                 rel = relative_path(raw, event.project_id)
                 if _inside(rel):
                     files.setdefault(rel, event.id)
-        elif event.event_type == EventType.COMMAND_RUN and index > after:
+        elif event.event_type == EventType.COMMAND_RUN and index > after and _passed(event):
             command = str(event.content.get("command") or "")
             for typed in changing_commands(command, event.project_id):
                 commands.append((typed, event.id))

@@ -10,6 +10,7 @@ from typing import Any
 
 from squirrel_core.events import LOADED_FILE, EventType, Origin
 from squirrel_core.host_tools import READ_TOOLS as HOST_READ_TOOLS
+from squirrel_core.prefix_programs import behind_prefix
 from squirrel_memory.extractors.activity import core_tokens, relative_path, split_segments
 from squirrel_memory.extractors.elsewhere import outside_root
 from squirrel_memory.models import StoredEvent
@@ -199,7 +200,8 @@ def file_text(output: str) -> str:
 
 def listing_output(event: StoredEvent) -> str | None:
     """The output of a listing or a search (a Glob, LS or Grep result, or a command run with
-    `ls`, `find`, `git`, `grep` … in it), or None for any other event."""
+    `ls`, `find`, `git`, `grep` … in it, behind a prefix program or not:
+    `squirrel_core.prefix_programs`), or None for any other event."""
     content: dict[str, Any] = event.content
     output = content.get("output")
     if not isinstance(output, str):
@@ -211,7 +213,11 @@ def listing_output(event: StoredEvent) -> str | None:
         return None
     if not isinstance(command, str):
         return None
-    programs = {tokens[0] for part in split_segments(command) if (tokens := core_tokens(part))}
+    programs = {
+        behind_prefix(tokens, LISTERS)[0]  # `<wrapper> ls -la` lists as `ls -la` does
+        for part in split_segments(command)
+        if (tokens := core_tokens(part))
+    }
     return output if programs & LISTERS else None
 
 

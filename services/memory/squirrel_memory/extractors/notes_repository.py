@@ -5,8 +5,10 @@ no source file, so no language rule says what it is, and a later session would g
 a test command. One session shows it when everything it touched is Markdown (two files at
 least, one of them written or read whole), and nothing it saw says otherwise: no file or
 pattern of another kind named in a path, a command or a listing (`ls`, `find`, `tree`, `git
-status`, a Glob), and no command of a language's tools. Hidden folders (`.claude/`, `.github/`)
-are the host's and the forge's, not the project's content. Any doubt and the rule says nothing:
+status`, a Glob; behind a prefix program too, `<wrapper> ls -la`), no code file or manifest
+named in any command's output (a script's inventory), and no command of a language's tools.
+Hidden folders (`.claude/`, `.github/`) are the host's and the forge's, not the project's
+content. Any doubt and the rule says nothing:
 a code repository's README edited in a session is not a notes repository, nor are Markdown
 files all under a documentation folder (`docs/`, `doc/`): a code project's documentation.
 """
@@ -21,6 +23,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, relative_path
 from squirrel_memory.extractors.evidence.attempts import NEUTRAL_ECOSYSTEMS, attempts
 from squirrel_memory.extractors.file_reads import listing_output
+from squirrel_memory.extractors.manifests import code_language, is_manifest
 from squirrel_memory.models import StoredEvent
 
 #: Importance of the fact (as a language fact's: it answers "what is this project"; its own key,
@@ -29,6 +32,8 @@ IMPORTANCE = 0.6
 KEY = "repository_kind"
 CONTENT = "The project is a notes repository in Markdown, with no code."
 MIN_FILES = 2
+#: How much of a command's output is looked through for a code file's or a manifest's name.
+MAX_OUTPUT_CHARS = 20_000
 #: Folders a code project keeps its documentation in: Markdown only there is that project's
 #: documentation, not a notes repository.
 DOCS_FOLDERS = frozenset({"docs", "doc", "documentation"})
@@ -68,6 +73,24 @@ def _lists_files(event: StoredEvent) -> str:
     return listing_output(event) or ""
 
 
+def _shows_code(event: StoredEvent) -> bool:
+    """Whether a command's output names a code file or a manifest (`src/app.py`, `go.mod`)
+    outside hidden folders, whatever the command (a script's inventory, a listing behind a
+    program no rule knows)."""
+    if event.event_type not in (EventType.COMMAND_RUN, EventType.TEST_RUN):
+        return False
+    output = event.content.get("output")
+    if not isinstance(output, str):
+        return False
+    for match in _NAMED_FILE.finditer(_URLISH.sub(" ", output[:MAX_OUTPUT_CHARS])):
+        name = match.group(1)
+        if _hidden(name) or PurePosixPath(name).name.startswith("."):
+            continue
+        if is_manifest(name) or code_language(name) is not None:
+            return True
+    return False
+
+
 def notes_repository(events: list[StoredEvent]) -> NotesRepository | None:
     """The notes-repository fact when everything the session touched and saw is Markdown."""
     if not events:
@@ -84,7 +107,7 @@ def notes_repository(events: list[StoredEvent]) -> NotesRepository | None:
             if PurePosixPath(path).suffix.lower() not in NOTES_SUFFIXES:
                 return None
             notes.setdefault(path, event.id)
-        if _foreign_names(_lists_files(event)):
+        if _foreign_names(_lists_files(event)) or _shows_code(event):
             return None
     if len(notes) < MIN_FILES:
         return None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType, is_user_voice
+from squirrel_core.prefix_programs import behind_prefix
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.differences import Edit, changed_lines, edits
 from squirrel_memory.extractors.evidence.state_looks import only_looks
@@ -193,7 +194,8 @@ def changing_commands(command: str, root: str) -> list[str]:
     found: list[str] = []
     inside = root.rstrip("/") + "/"
     for typed in typed_commands(command, cwd=root, project_root=root):
-        tokens = list(typed.words)
+        # `<wrapper> ps aux` looks as `ps aux` does (`squirrel_core.prefix_programs`)
+        tokens = list(behind_prefix(typed.words, _LOOKING))
         if not tokens or tokens[0] in ("cd", "pushd", "rm") or tokens[0] in _LOOKING:
             continue
         if any(t.startswith(("/", "~")) and not t.startswith(inside) for t in tokens[1:]):

@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from squirrel_core.prefix_programs import behind_prefix
+
 #: Subcommands that only show what is there, in any program's words.
 _REPORTING = frozenset(
     {"ps", "get", "describe", "list", "ls", "show", "status", "view", "info", "inspect"}
@@ -131,6 +133,7 @@ def only_looks(tokens: Sequence[str]) -> bool:
     """Whether the command (its words, the program first) only looks (module docstring)."""
     if not tokens:
         return False
+    tokens = behind_prefix(tokens, LOOK_PROGRAMS)  # `<wrapper> ps aux` looks as `ps aux` does
     program = tokens[0].rsplit("/", 1)[-1]
     if program == "git":
         return _git_subcommand(tokens[1:]) in LOOK_GIT
