@@ -108,8 +108,13 @@ def test_a_manager_through_which_no_project_work_went_is_no_fact(
 @pytest.mark.parametrize(
     "steps",
     [
-        # a script of the manager's own beside another ecosystem's build
-        [("npm run dev", "ready"), ("cargo build", ""), ("npm run dev", "ready")],
+        # a script of the manager's own, its manifest listed, beside another ecosystem's build
+        [
+            ("ls", "package.json\nsrc\n"),
+            ("npm run dev", "ready"),
+            ("cargo build", ""),
+            ("npm run dev", "ready"),
+        ],
         # a help probe beside the project's tests through the manager
         [("npm run lint -- --help", "usage"), ("npm test", "Tests: 4 passed")],
     ],
@@ -117,3 +122,17 @@ def test_a_manager_through_which_no_project_work_went_is_no_fact(
 def test_a_manager_with_work_of_its_own_is_still_the_fact(steps: list[tuple[str, str]]) -> None:
     facts = _manager_facts([("run", (command, 0, output)) for command, output in steps])
     assert any("run through npm" in f for f in facts)
+
+
+def test_a_manager_that_only_started_unknown_programs_needs_its_manifest_at_the_root() -> None:
+    started = [
+        ("run", ("bun run docs-server", 0, "listening on 4000")),
+        ("run", ("bun run docs-server --port 4001", 0, "listening on 4001")),
+    ]
+    assert not any("through bun" in f for f in _manager_facts(started))
+    # a listing of the root shows its manifest or lock file: the project's own programs
+    listed = [("run", ("ls", 0, "bun.lock\npackage.json\nsrc\n")), *started]
+    assert any("run through bun" in f for f in _manager_facts(listed))
+    # another ecosystem's manifest is no backing
+    other = [("run", ("ls", 0, "go.mod\nmain.go\n")), *started]
+    assert not any("through bun" in f for f in _manager_facts(other))

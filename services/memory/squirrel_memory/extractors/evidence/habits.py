@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -228,6 +229,33 @@ def _probe(attempt: Attempt) -> bool:
     return any(w in _PROBE_OPTIONS for w in rest) or rest in (["help"], ["version"])
 
 
+def _unbacked(found: list[Attempt], manifests: Set[str]) -> set[str]:
+    """Managers none of whose runs the command table knows as the project's work (an install,
+    a test, a build; a script run by a name of no check counts only beside its manifest) and whose
+    ecosystem showed no manifest or lock file at the root (`manifests`): `bun run a-server`,
+    `uv run a-tool`, run twice with nothing of theirs in the project in sight."""
+    uses: dict[str, tuple[str, bool]] = {}
+    for attempt in found:
+        manager = package_manager(attempt.text.split())
+        if manager is None:
+            continue
+        name, ecosystem = manager
+        # a script by its name (`bun run docs-server`) is the project's only where its
+        # manifest shows it, an add-on's server is launched the same way; one named for a
+        # check or a build (`bun run test`) is the project's work
+        use = attempt.use
+        work = (
+            use is not None
+            and (use.task is None or use.purpose in _PROJECT_WORK)
+            and not _probe(attempt)
+        )
+        _, did = uses.get(name, (ecosystem, False))
+        uses[name] = (ecosystem, did or work)
+    return {
+        name for name, (ecosystem, did) in uses.items() if not did and ecosystem not in manifests
+    }
+
+
 def _no_work(found: list[Attempt]) -> set[str]:
     """Managers through which none of the project's work went: every use only asked a program
     for its usage or version (`_probe`), or, while another ecosystem's tools ran the project's
@@ -284,7 +312,7 @@ def _manager_scopes(found: list[Attempt]) -> dict[str, set[str]]:
     return scopes
 
 
-def package_manager_fact(found: list[Attempt]) -> Finding | None:
+def package_manager_fact(found: list[Attempt], manifests: Set[str] | None = None) -> Finding | None:
     """The package manager the project's commands go through (`uv run …`, `pnpm exec …`).
 
     A project fact, whoever ran the commands: it says how this project is driven. The other
@@ -297,7 +325,10 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
     install -D husky` beside `./gradlew test`); nor one that only installed tools by name into
     an environment (`_tools_only`: `pip install esptool` for a firmware's flasher); nor one
     through which none of the project's work went (`_no_work`: `bun run a-server --help` run
-    twice to start an assistant add-on's helper, beside `go build`). A manager
+    twice to start an assistant add-on's helper, beside `go build`); nor, when `manifests` (the
+    ecosystems whose manifest or lock file the session saw at the root) is given, one whose
+    runs were none of them the project's known work and whose ecosystem showed none there
+    (`_unbacked`). A manager
     run only in one sub-folder is said
     of that folder (its tag `in:<folder>` keeps `manager_language` from naming the project's
     language with it).
@@ -315,7 +346,10 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
         name, ecosystem = manager
         if name not in driving.get(ecosystem, set()) and driving.get(ecosystem):
             counts.pop(("package_manager", name), None)
-    for name in _moved_from(own) | _helpers_only(own) | _tools_only(own) | _no_work(own):
+    dropped = _moved_from(own) | _helpers_only(own) | _tools_only(own) | _no_work(own)
+    if manifests is not None:
+        dropped |= _unbacked(own, manifests)
+    for name in dropped:
         counts.pop(("package_manager", name), None)
     tools = _top_tools(counts, "package_manager")
     # A manager run only inside one sub-folder (`cd mock-server && npm install`) drives that
