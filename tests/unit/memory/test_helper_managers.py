@@ -133,6 +133,9 @@ def test_a_manager_that_only_started_unknown_programs_needs_its_manifest_at_the_
     # a listing of the root shows its manifest or lock file: the project's own programs
     listed = [("run", ("ls", 0, "bun.lock\npackage.json\nsrc\n")), *started]
     assert any("run through bun" in f for f in _manager_facts(listed))
+    # a run of the project's own script by its path is the project's work
+    script = [("run", ("bun run tsx scripts/migrate.ts", 0, "done")), *started]
+    assert any("run through bun" in f for f in _manager_facts(script))
     # another ecosystem's manifest is no backing
     other = [("run", ("ls", 0, "go.mod\nmain.go\n")), *started]
     assert not any("through bun" in f for f in _manager_facts(other))

@@ -7,6 +7,7 @@ from collections.abc import Set
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from squirrel_core.command_launchers import SCRIPT_SUFFIXES
 from squirrel_core.commands import package_manager
 from squirrel_memory.extractors.evidence.attempts import (
     NEUTRAL_ECOSYSTEMS,
@@ -229,9 +230,22 @@ def _probe(attempt: Attempt) -> bool:
     return any(w in _PROBE_OPTIONS for w in rest) or rest in (["help"], ["version"])
 
 
+def _runs_project_file(attempt: Attempt) -> bool:
+    """Whether a run names a script of the project by its path (`pnpm exec tsx
+    scripts/migrate.ts`, `uv run python tools/gen.py`): the manager ran the project's own code."""
+    return any(
+        "/" in word
+        and not word.startswith(("/", "~", "-", ".."))
+        and "://" not in word
+        and word.endswith(SCRIPT_SUFFIXES)
+        for word in attempt.text.split()[1:]
+    )
+
+
 def _unbacked(found: list[Attempt], manifests: Set[str]) -> set[str]:
     """Managers none of whose runs the command table knows as the project's work (an install,
-    a test, a build; a script run by a name of no check counts only beside its manifest) and whose
+    a test, a build, a script of the project run by its path; a script run by a name of no
+    check counts only beside its manifest) and whose
     ecosystem showed no manifest or lock file at the root (`manifests`): `bun run a-server`,
     `uv run a-tool`, run twice with nothing of theirs in the project in sight."""
     uses: dict[str, tuple[str, bool]] = {}
@@ -244,11 +258,8 @@ def _unbacked(found: list[Attempt], manifests: Set[str]) -> set[str]:
         # manifest shows it, an add-on's server is launched the same way; one named for a
         # check or a build (`bun run test`) is the project's work
         use = attempt.use
-        work = (
-            use is not None
-            and (use.task is None or use.purpose in _PROJECT_WORK)
-            and not _probe(attempt)
-        )
+        known = use is not None and (use.task is None or use.purpose in _PROJECT_WORK)
+        work = (known or _runs_project_file(attempt)) and not _probe(attempt)
         _, did = uses.get(name, (ecosystem, False))
         uses[name] = (ecosystem, did or work)
     return {
