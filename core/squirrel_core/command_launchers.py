@@ -150,7 +150,10 @@ def past_options(
 def skip_wrapper(words: tuple[str, ...], arguments: int) -> tuple[str, ...]:
     """The command a wrapper (`timeout 60`, `env -i A=1`, `nice -n 10`) runs: past the wrapper,
     its options (with the value of those that take one), the assignments it makes and its
-    `arguments` positional arguments."""
+    `arguments` positional arguments. `command -v x` (or `-V`) only looks the program up, as
+    `which x` does: it runs nothing."""
+    if program_name(words[0]) == "command" and words[1:2] in (("-v",), ("-V",)):
+        return ()
     valued = command_table().wrapper_options.get(program_name(words[0]), frozenset())
     return past_options(words[1:], valued, assignments=True)[arguments:]
 

@@ -101,3 +101,11 @@ def test_a_wrapper_option_without_a_value_keeps_the_next_word() -> None:
     # `timeout --foreground 60 pytest`: `--foreground` takes no value, 60 is the duration
     assert core_tokens(["timeout", "--foreground", "60", "pytest"]) == ["pytest"]
     assert command_table().wrapper_options["nice"] == frozenset({"-n", "--adjustment"})
+
+
+@pytest.mark.parametrize("option", ["-v", "-V"])
+def test_a_program_looked_up_with_command_runs_nothing(option: str) -> None:
+    assert skip_wrapper(("command", option, "bun"), 0) == ()
+    assert core_tokens(["command", option, "bun"]) == []
+    # `command x` without a lookup option still runs x
+    assert core_tokens(["command", "bun", "test"]) == ["bun", "test"]

@@ -3,7 +3,7 @@ do not: under a heading or in a sentence that names the role."""
 
 from __future__ import annotations
 
-from squirrel_memory.extractors.doc_roles import doc_command, doc_roles
+from squirrel_memory.extractors.doc_roles import doc_command, doc_roles, printed_line
 from tests.unit.memory.test_read_instructions import _loaded
 from tests.unit.memory.test_session_about import _numbered, _reads
 
@@ -130,3 +130,50 @@ def test_a_heading_that_names_several_roles_gives_no_command_a_role() -> None:
 - `make -j` - the binary
 """
     assert doc_roles(_loaded("AGENTS.md", notes)) == []
+
+
+def test_a_printed_line_in_a_code_span_is_no_command() -> None:
+    for line in (
+        "Starting step for ...",
+        "Finished stage in …",
+        "INFO Pipeline complete",
+        "[ERROR] worker stopped",
+        "2024-05-01 12:00:01 ready",
+        "12:00:01 listening on 8080",
+        "Pipeline complete",
+    ):
+        assert printed_line(line), line
+        assert doc_command(line) is None, line
+    for command in ("make -j", "./bin/ingestctl replay --since 1h", "R CMD check .", "pytest"):
+        assert not printed_line(command), command
+        assert doc_command(command) == command
+
+
+CHECKS = """# Agent notes
+
+## Checking the ingest workflow
+
+- Run `./bin/ingestctl replay --since 1h` to replay the last hour.
+- Confirm the worker logs contain `Starting step for ...` entries for the fetch, transform, and publish steps.
+- Run `./bin/ingestctl tail` and look at the fetch and deploy jobs.
+"""
+
+
+def test_log_lines_and_a_steps_name_give_no_role() -> None:
+    # the log line is no command; "publish" and "deploy" only name steps and jobs
+    assert doc_roles(_loaded("AGENTS.md", CHECKS)) == []
+
+
+def test_a_role_the_sentence_asks_for_still_gives_the_recipe() -> None:
+    notes = """# Notes
+
+## Shipping
+
+- To publish, run `./scripts/cut-release.sh --sign` after the build steps pass.
+- Check that the log shows `INFO release done`.
+"""
+    (found,) = doc_roles(_loaded("AGENTS.md", notes))
+    assert found.content == (
+        "AGENTS.md, under Shipping, says how to release: To publish, run "
+        "`./scripts/cut-release.sh --sign` after the build steps pass."
+    )

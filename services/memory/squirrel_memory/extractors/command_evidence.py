@@ -45,6 +45,7 @@ from squirrel_memory.extractors.manager_language import with_changed_language, w
 from squirrel_memory.extractors.pitfall_memories import pitfall_findings
 from squirrel_memory.extractors.pitfall_record import Change
 from squirrel_memory.extractors.reported_fixes import lost_runs
+from squirrel_memory.extractors.seen_manifests import root_manifest_ecosystems
 from squirrel_memory.extractors.session_commits import injected_subjects, session_convention
 from squirrel_memory.extractors.wording import sentence
 from squirrel_memory.extractors.worktrees import worktree_recipe
@@ -135,7 +136,7 @@ def evidence_candidates(
     tracker = task_tracker(found, gone, root)
     if tracker is not None:
         findings.append(tracker)
-    manager = package_manager_fact(found)
+    manager = package_manager_fact(found, root_manifest_ecosystems(ordered))
     if manager is not None:
         # A JavaScript manager names no language: the code the sessions worked on may.
         findings.append(with_changed_language(manager, found, worked_files(ordered)))

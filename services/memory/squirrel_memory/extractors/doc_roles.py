@@ -18,9 +18,11 @@ one recipe in the file's own words, the sentences kept whole:
   are `readme_sections`' own).
 
 A negated sentence ("do not run …"), a command that only shows or moves text (`echo`, `cat`,
-`git`), a command whose own words already name the role in an instruction file (the everyday
-commands recipe says it), and a file outside the project root or a sub-folder its host loaded
-(a dependency's README, a template) say nothing.
+`git`), a code span that reads as a printed line (`Starting step for ...`, `INFO Pipeline
+complete`: `printed_line`), a role word that only names a step, stage or job ("for the fetch and
+publish steps"), a command whose own words already name the role in an instruction file (the
+everyday commands recipe says it), and a file outside the project root or a sub-folder its host
+loaded (a dependency's README, a template) say nothing.
 """
 
 from __future__ import annotations
@@ -67,6 +69,39 @@ _ENVIRONMENT = re.compile(r"^(?:[A-Za-z_]\w*=\S*\s+)+")
 _FILE_NAME = re.compile(r"\.[A-Za-z]{1,5}$")
 #: A placeholder the reader fills in (`<testname>`): docs give one, a run never does.
 _PLACEHOLDER = re.compile(r"<[\w .:/-]{1,30}>")
+#: What reads as a line a program printed, not one a reader types: cut short (`Starting step
+#: for ...`), opened by a timestamp (`12:00:01 ready`, `[2024-05-01 …]`) or a level word
+#: (`INFO Pipeline complete`, `[ERROR] …`).
+_CUT_SHORT = re.compile(r"(?:\.\.\.|…)$")
+_TIMESTAMP = re.compile(r"^\[?\d{1,4}[-:/.]\d")
+_LEVEL = re.compile(
+    r"^\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)\b[\]:]?(?:\s|$)"
+)
+#: A sentence's opening: a capitalised word and plain lowercase words, nothing a command
+#: carries (an option, a path, an assignment): `Finished stage in`, `Pipeline complete`.
+_PROSE = re.compile(r"^[A-Z][a-z]+(?:\s+[a-z]+)+$")
+#: A role word inside a name: the step, stage, job or phase of that name, or a list of them
+#: ("for the fetch, transform, and publish steps"): it names a part of a pipeline, it asks
+#: the reader to do nothing.
+_NAMED_PARTS = re.compile(
+    r"\b[\w-]+(?:(?:,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)[\w-]+)*"
+    r"\s+(?:steps?|stages?|jobs?|phases?)\b",
+    re.IGNORECASE,
+)
+
+
+def printed_line(text: str) -> bool:
+    """Whether a code span reads as output a program printed (a log line, a status line), not
+    as a command: cut short with an ellipsis, opened by a timestamp or a level word, or a
+    capitalised sentence of plain words whose first word no table knows as a program."""
+    text = text.strip()
+    if _CUT_SHORT.search(text) or _TIMESTAMP.match(text) or _LEVEL.match(text):
+        return True
+    if not _PROSE.match(text):
+        return False
+    program = text.split()[0]
+    table = command_table()
+    return program.lower() not in table.task_runners and purpose_of(text) is None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +123,9 @@ class _Section:
 
 
 def _role(text: str) -> str | None:
+    """The first role `text` names, leaving out role words that are only part of a step's,
+    a stage's or a job's name (`_NAMED_PARTS`)."""
+    text = _NAMED_PARTS.sub(" ", text)
     for name, words in _ROLES:
         if words.search(text):
             return name
@@ -107,7 +145,7 @@ def doc_command(text: str) -> str | None:
     command that only shows or moves text."""
     text = _PROMPT.sub("", text).strip()
     bare = _PLACEHOLDER.sub("x", _ENVIRONMENT.sub("", text))
-    if shell_command(bare) is None:
+    if printed_line(bare) or shell_command(bare) is None:
         return None
     words = bare.split()
     program = posixpath.basename(words[0])

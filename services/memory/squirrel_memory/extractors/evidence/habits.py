@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Set
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from squirrel_core.command_launchers import SCRIPT_SUFFIXES
 from squirrel_core.commands import package_manager
 from squirrel_memory.extractors.evidence.attempts import (
     NEUTRAL_ECOSYSTEMS,
@@ -183,17 +185,22 @@ def _tools_only(found: list[Attempt]) -> set[str]:
 _PROJECT_WORK = frozenset({"test", "lint", "format", "typecheck", "build"})
 
 
-def _helpers_only(found: list[Attempt]) -> set[str]:
-    """Managers that only added packages or ran one-off tools (`npm install -D husky`, `npx
-    husky init`) while the project's checks and builds ran through another ecosystem's tools
-    and none through theirs (`./gradlew test`): helpers of the project, not its manager."""
-    worked = {
+def _worked(found: list[Attempt]) -> set[str]:
+    """The ecosystems whose tools ran the project's checks and builds."""
+    return {
         a.use.ecosystem
         for a in found
         if a.use is not None
         and a.use.purpose in _PROJECT_WORK
         and a.use.ecosystem not in NEUTRAL_ECOSYSTEMS | SIDE_ECOSYSTEMS
     }
+
+
+def _helpers_only(found: list[Attempt]) -> set[str]:
+    """Managers that only added packages or ran one-off tools (`npm install -D husky`, `npx
+    husky init`) while the project's checks and builds ran through another ecosystem's tools
+    and none through theirs (`./gradlew test`): helpers of the project, not its manager."""
+    worked = _worked(found)
     used: dict[str, tuple[str, bool]] = {}
     for attempt in found:
         manager = package_manager(attempt.text.split())
@@ -207,6 +214,80 @@ def _helpers_only(found: list[Attempt]) -> set[str]:
         name
         for name, (ecosystem, only_adds) in used.items()
         if only_adds and worked and ecosystem not in worked
+    }
+
+
+#: Options that only ask a program for its usage or version.
+_PROBE_OPTIONS = frozenset({"--help", "-h", "--usage", "--version", "-V"})
+
+
+def _probe(attempt: Attempt) -> bool:
+    """Whether a manager's run only asked for a usage or a version (`bun run a-server --help`,
+    `uv run a-tool --version`, `npm help`): it did none of the project's work."""
+    words = attempt.text.split()
+    manager = package_manager(words)
+    rest = words[words.index(manager[0]) + 1 :] if manager and manager[0] in words else words[1:]
+    return any(w in _PROBE_OPTIONS for w in rest) or rest in (["help"], ["version"])
+
+
+def _runs_project_file(attempt: Attempt) -> bool:
+    """Whether a run names a script of the project by its path (`pnpm exec tsx
+    scripts/migrate.ts`, `uv run python tools/gen.py`): the manager ran the project's own code."""
+    return any(
+        "/" in word
+        and not word.startswith(("/", "~", "-", ".."))
+        and "://" not in word
+        and word.endswith(SCRIPT_SUFFIXES)
+        for word in attempt.text.split()[1:]
+    )
+
+
+def _unbacked(found: list[Attempt], manifests: Set[str]) -> set[str]:
+    """Managers none of whose runs the command table knows as the project's work (an install,
+    a test, a build, a script of the project run by its path; a script run by a name of no
+    check counts only beside its manifest) and whose
+    ecosystem showed no manifest or lock file at the root (`manifests`): `bun run a-server`,
+    `uv run a-tool`, run twice with nothing of theirs in the project in sight."""
+    uses: dict[str, tuple[str, bool]] = {}
+    for attempt in found:
+        manager = package_manager(attempt.text.split())
+        if manager is None:
+            continue
+        name, ecosystem = manager
+        # a script by its name (`bun run docs-server`) is the project's only where its
+        # manifest shows it, an add-on's server is launched the same way; one named for a
+        # check or a build (`bun run test`) is the project's work
+        use = attempt.use
+        known = use is not None and (use.task is None or use.purpose in _PROJECT_WORK)
+        work = (known or _runs_project_file(attempt)) and not _probe(attempt)
+        _, did = uses.get(name, (ecosystem, False))
+        uses[name] = (ecosystem, did or work)
+    return {
+        name for name, (ecosystem, did) in uses.items() if not did and ecosystem not in manifests
+    }
+
+
+def _no_work(found: list[Attempt]) -> set[str]:
+    """Managers through which none of the project's work went: every use only asked a program
+    for its usage or version (`_probe`), or, while another ecosystem's tools ran the project's
+    checks and builds, every use either did that or started a program the command table does
+    not know (`bun run a-server`, what an assistant's add-on launches): no install, no test,
+    no build, no script of the manager's own (`npm run dev`)."""
+    worked = _worked(found)
+    uses: dict[str, tuple[str, bool, bool]] = {}
+    for attempt in found:
+        manager = package_manager(attempt.text.split())
+        if manager is None:
+            continue
+        name, ecosystem = manager
+        probe = _probe(attempt)
+        work = not probe and attempt.use is not None
+        _, probes, did = uses.get(name, (ecosystem, True, False))
+        uses[name] = (ecosystem, probes and probe, did or work)
+    return {
+        name
+        for name, (ecosystem, probes, did) in uses.items()
+        if probes or (not did and worked and ecosystem not in worked)
     }
 
 
@@ -242,7 +323,7 @@ def _manager_scopes(found: list[Attempt]) -> dict[str, set[str]]:
     return scopes
 
 
-def package_manager_fact(found: list[Attempt]) -> Finding | None:
+def package_manager_fact(found: list[Attempt], manifests: Set[str] | None = None) -> Finding | None:
     """The package manager the project's commands go through (`uv run …`, `pnpm exec …`).
 
     A project fact, whoever ran the commands: it says how this project is driven. The other
@@ -253,7 +334,12 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
     (`_moved_from`); nor one that only added packages or ran one-off tools while the
     project's checks and builds ran through another ecosystem's tools (`_helpers_only`: `npm
     install -D husky` beside `./gradlew test`); nor one that only installed tools by name into
-    an environment (`_tools_only`: `pip install esptool` for a firmware's flasher). A manager
+    an environment (`_tools_only`: `pip install esptool` for a firmware's flasher); nor one
+    through which none of the project's work went (`_no_work`: `bun run a-server --help` run
+    twice to start an assistant add-on's helper, beside `go build`); nor, when `manifests` (the
+    ecosystems whose manifest or lock file the session saw at the root) is given, one whose
+    runs were none of them the project's known work and whose ecosystem showed none there
+    (`_unbacked`). A manager
     run only in one sub-folder is said
     of that folder (its tag `in:<folder>` keeps `manager_language` from naming the project's
     language with it).
@@ -271,7 +357,10 @@ def package_manager_fact(found: list[Attempt]) -> Finding | None:
         name, ecosystem = manager
         if name not in driving.get(ecosystem, set()) and driving.get(ecosystem):
             counts.pop(("package_manager", name), None)
-    for name in _moved_from(own) | _helpers_only(own) | _tools_only(own):
+    dropped = _moved_from(own) | _helpers_only(own) | _tools_only(own) | _no_work(own)
+    if manifests is not None:
+        dropped |= _unbacked(own, manifests)
+    for name in dropped:
         counts.pop(("package_manager", name), None)
     tools = _top_tools(counts, "package_manager")
     # A manager run only inside one sub-folder (`cd mock-server && npm install`) drives that
