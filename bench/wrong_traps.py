@@ -44,11 +44,12 @@ session changed, the steps taken when one fails; a diagnosis the session fixed, 
 edit beside the fix, a checklist item or an option's rule without its condition; the
 project's licence from a field a command changed, an old version, the dependencies', a
 suggestion, a file moved aside, reserved rights, a vendored library's; what the session start
-could state as the project's when it is a fixture's, a sample's or a stale file's); commands
+could state as the project's when it is a fixture's, a sample's or a stale file's; an
+instruction file a shell command or a script changed, a list under a nested folder); commands
 whose arguments are `NAME=value` assignments, stated without them, and assignments that carry
 a secret.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c` and `_z16`) are written in the host's own transcript format and go
+`_z14`, `_z11b`, `_z11c`, `_z16` and `_z19`) are written in the host's own transcript format and go
 through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then
 every memory and every line of the session-start text is held against the trap's `wrong` patterns.
 
@@ -110,6 +111,7 @@ from bench.wrong_trap_cases_z12 import CASES as MISLEADING_BUT_TRUE
 from bench.wrong_trap_cases_z13 import CASES as LICENCE_FROM_THE_WRONG_THING
 from bench.wrong_trap_cases_z14 import CASES as ASSIGNMENTS_IN_COMMANDS
 from bench.wrong_trap_cases_z16 import CASES as NOT_THE_PROJECT_AT_THE_START
+from bench.wrong_trap_cases_z19 import CASES as CHANGED_UNSEEN_OR_NESTED
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -155,6 +157,7 @@ TRAPS: tuple[Trap, ...] = (
     *LICENCE_FROM_THE_WRONG_THING,
     *ASSIGNMENTS_IN_COMMANDS,
     *NOT_THE_PROJECT_AT_THE_START,
+    *CHANGED_UNSEEN_OR_NESTED,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -176,6 +179,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z13": LICENCE_FROM_THE_WRONG_THING,
     "z14": ASSIGNMENTS_IN_COMMANDS,
     "z16": NOT_THE_PROJECT_AT_THE_START,
+    "z19": CHANGED_UNSEEN_OR_NESTED,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
