@@ -16,6 +16,13 @@ in order:
 
 Only edits that did not fail count, and only for the same file (by its path in the project).
 The edits themselves are what the session wrote, and rules read them as they are.
+
+A file can also change in ways whose new text the session never shows (`shell_changes.py`): a
+command writes it (a redirection `>> AGENTS.md`, `sed -i`, `tee`, a copy onto it), a script's
+output says it updated it, or a later status or diff lists it as changed with no edit of the
+session's own to explain that. A read before such a change no longer says what the file holds:
+its text is dropped (the read itself stays, so what it shows was touched still counts), unless
+a later whole write or read shows the text again.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import file_text, read_output
 from squirrel_memory.extractors.patch_edits import patch_body
+from squirrel_memory.extractors.shell_changes import changed_unseen
 from squirrel_memory.models import StoredEvent
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (?P<path>.+?)\s*$")
@@ -40,12 +48,19 @@ class _Change:
 
     whole: str | None = None
     pairs: tuple[tuple[str, str], ...] = ()
+    #: A change whose new text is not known (a shell command's, a script's): `made` when the
+    #: command itself wrote the file, else only seen (a status or diff line, a script's report).
+    unseen: bool = False
+    made: bool = False
 
-    def apply(self, text: str) -> str:
-        """`text` after the edit: a write's text; each replacement made where its old text is
-        found, else the old text's lines that the new text does not keep removed."""
+    def apply(self, text: str | None) -> str | None:
+        """`text` after the edit (None: not known): a write's text; each replacement made where
+        its old text is found, else the old text's lines that the new text does not keep
+        removed; an unseen change's text is not known."""
         if self.whole is not None:
             return self.whole
+        if self.unseen or text is None:
+            return None
         for old, new in self.pairs:
             if old and old in text:
                 text = text.replace(old, new, 1)
@@ -173,11 +188,17 @@ def latest_reads(events: list[StoredEvent]) -> list[StoredEvent]:
     of that file removed; events nothing changed later are returned as they are."""
     failed = _failed(events)
     later: dict[str, list[tuple[int, _Change]]] = {}
+    known: dict[str, set[str]] = {}  # per call, the files whose new text its input holds
     for index, event in enumerate(events):
-        if str(event.content.get("tool_use_id")) in failed:
+        use = str(event.content.get("tool_use_id"))
+        if use in failed:
             continue
         for path, change in _changes(event).items():
             later.setdefault(path, []).append((index, change))
+            known.setdefault(use, set()).add(path)
+        for path, made in changed_unseen(event).items():
+            if path not in known.get(use, ()):  # a here-document's write, read from its call
+                later.setdefault(path, []).append((index, _Change(unseen=True, made=made)))
     if not later:
         return events
     out: list[StoredEvent] = []
@@ -187,10 +208,14 @@ def latest_reads(events: list[StoredEvent]) -> list[StoredEvent]:
         if not changes or output is None or "output" not in event.content:
             out.append(event)
             continue
-        text = file_text(output)
+        text: str | None = file_text(output)
         numbered = text != output
         for change in changes:
             text = change.apply(text)
+        if text is None:
+            # Changed since in a way the session never showed: what the read said is not known.
+            out.append(dataclasses.replace(event, content={**event.content, "output": ""}))
+            continue
         if numbered:
             # Shown as the read showed it: each line behind its number.
             text = "".join(f"{n:6d}→{line}\n" for n, line in enumerate(text.splitlines(), 1))
@@ -204,4 +229,13 @@ def _read_changes(
     if event.event_type != EventType.TOOL_RESULT or not event.file_paths:
         return []
     path = relative_path(event.file_paths[0], event.project_id)
-    return [change for at, change in later.get(path, ()) if at > index]
+    changes = [(at, change) for at, change in later.get(path, ()) if at > index]
+    # A change only seen (a status or diff line, a script's report) is the session's own edit
+    # when one of those lies between the read and the sight of it.
+    return [
+        change
+        for at, change in changes
+        if change.made
+        or not change.unseen
+        or not any(not c.unseen and index < before < at for before, c in changes)
+    ]
