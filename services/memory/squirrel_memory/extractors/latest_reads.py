@@ -22,7 +22,8 @@ command writes it (a redirection `>> AGENTS.md`, `sed -i`, `tee`, a copy onto it
 output says it updated it, or a later status or diff lists it as changed with no edit of the
 session's own to explain that. A read before such a change no longer says what the file holds:
 its text is dropped (the read itself stays, so what it shows was touched still counts), unless
-a later whole write or read shows the text again.
+a later whole write or read shows the text again. So is the text of the file as its host
+loaded it or a command printed it (`cat AGENTS.md`) before such a change.
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ import dataclasses
 import re
 from typing import Any
 
-from squirrel_core.events import EventType
+from squirrel_core.events import LOADED_FILE, EventType
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import file_text, read_output
+from squirrel_memory.extractors.file_reads import file_text, read_output, shell_read_paths
 from squirrel_memory.extractors.patch_edits import patch_body
 from squirrel_memory.extractors.shell_changes import changed_unseen
 from squirrel_memory.models import StoredEvent
@@ -203,6 +204,11 @@ def latest_reads(events: list[StoredEvent]) -> list[StoredEvent]:
         return events
     out: list[StoredEvent] = []
     for index, event in enumerate(events):
+        shown = _shown_elsewhere(event, index, later)
+        if shown is not None:
+            # A file its host loaded or a command printed, changed since unseen: not known.
+            out.append(dataclasses.replace(event, content={**event.content, shown: ""}))
+            continue
         changes = _read_changes(event, index, later)
         output = read_output(event) if changes else None
         if not changes or output is None or "output" not in event.content:
@@ -223,13 +229,39 @@ def latest_reads(events: list[StoredEvent]) -> list[StoredEvent]:
     return out
 
 
+def _shown_elsewhere(
+    event: StoredEvent, index: int, later: dict[str, list[tuple[int, _Change]]]
+) -> str | None:
+    """The content field ("text" or "output") of a file's text shown other than by a read tool
+    (its host loaded it, a command printed it) that a later unseen change made unknown."""
+    content: dict[str, Any] = event.content
+    loaded = content.get(LOADED_FILE)
+    if event.event_type == EventType.USER_MESSAGE and isinstance(loaded, str):
+        paths, field = [loaded], "text"
+    elif event.event_type == EventType.COMMAND_RUN:
+        paths, field = shell_read_paths(event), "output"
+    else:
+        return None
+    for raw in paths:
+        path = relative_path(raw, event.project_id).removeprefix("./")
+        if any(c.unseen for c in _after(later.get(path, []), index)):
+            return field
+    return None
+
+
 def _read_changes(
     event: StoredEvent, index: int, later: dict[str, list[tuple[int, _Change]]]
 ) -> list[_Change]:
     if event.event_type != EventType.TOOL_RESULT or not event.file_paths:
         return []
     path = relative_path(event.file_paths[0], event.project_id)
-    changes = [(at, change) for at, change in later.get(path, ()) if at > index]
+    return _after(later.get(path, []), index)
+
+
+def _after(found: list[tuple[int, _Change]], index: int) -> list[_Change]:
+    """The changes after `index`, in order, without a change only seen that an edit of the
+    session's own between the two explains."""
+    changes = [(at, change) for at, change in found if at > index]
     # A change only seen (a status or diff line, a script's report) is the session's own edit
     # when one of those lies between the read and the sight of it.
     return [
