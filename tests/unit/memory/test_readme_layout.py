@@ -293,9 +293,9 @@ def test_a_list_under_a_line_naming_no_folder_stays_the_root_s(lead: str) -> Non
     assert folders == ["journal/", "projects/", "weekly/", "meeting/"]
 
 
-def _listed(output: str) -> list[StoredEvent]:
+def _listed(output: str, command: str = "ls -la") -> list[StoredEvent]:
     s = Session(ROOT, "s1", T0)
-    s.run("ls -la", 0, output)
+    s.run(command, 0, output)
     return [*_read("README.md", BULLETS), *[replace(e, id=f"l{e.id}") for e in s.events]]
 
 
@@ -324,3 +324,11 @@ def test_a_listing_that_shows_a_manifest_or_code_files_marks_a_code_package(outp
 )
 def test_a_listing_of_notes_or_hidden_tools_leaves_the_layout(output: str) -> None:
     assert readme_layout(_listed(output)) is not None
+
+
+def test_a_commit_s_diff_or_a_search_s_hits_of_code_files_mark_no_code_package() -> None:
+    diff = "diff --git a/src/pass.cpp b/src/pass.cpp\n--- a/src/pass.cpp\n+++ b/src/pass.cpp\n"
+    assert readme_layout(_listed(diff, "git show HEAD")) is not None
+    hits = "src/a.c:12: x\nsrc/b.c:40: y\n"
+    assert readme_layout(_listed(hits, "grep -rn x src")) is not None
+    assert readme_layout(_listed("src/a.c\nsrc/b.c\n", "rg --files src")) is None

@@ -61,6 +61,9 @@ _NAMED_FOLDER = re.compile(
     r"`(?!\.?/`)[^`\s]*[\w.@-]/[^`\s]*`|(?<![\w/`])[\w.@-]+/(?:[\w.@-]+/)*(?=[\s:;,.)]|$)"
 )
 _URL = re.compile(r"\S+://\S*")
+_LISTING_TOOLS = frozenset({"Glob", "LS"})
+_LISTING_PROGRAMS = frozenset({"ls", "find", "fd", "tree"})
+_LISTING_OPTIONS = frozenset({"--files", "ls-files"})
 #: Fewest code files a listing shows that mark a code project when no manifest is shown.
 MIN_LISTED_CODE = 2
 
@@ -144,7 +147,20 @@ def _code_package(events: list[StoredEvent]) -> bool:
         for event in events
         for raw in event.file_paths
         if raw and not relative_path(raw, event.project_id).startswith(("/", "~"))
-    ) or any(_lists_code(output) for e in events if (output := listing_output(e)) is not None)
+    ) or any(_lists_code(output) for e in events if (output := _folder_listing(e)) is not None)
+
+
+def _folder_listing(event: StoredEvent) -> str | None:
+    """The output of a listing of folders' entries (`ls`, `find`, `tree`, `rg --files`,
+    `git ls-files`, a Glob or LS result), or None: a search's hits or a diff name files some
+    other way, and a session that only looks at a commit's files is no proof of a code
+    package."""
+    output = listing_output(event)
+    command = event.content.get("command")
+    if output is None or not isinstance(command, str):
+        return output if event.content.get("tool") in _LISTING_TOOLS else None
+    words = set(command.split())
+    return output if words & _LISTING_PROGRAMS or words & _LISTING_OPTIONS else None
 
 
 def _lists_code(output: str) -> bool:
