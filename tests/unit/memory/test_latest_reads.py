@@ -243,3 +243,26 @@ def test_what_explains_the_change_or_shows_the_text_keeps_it_known() -> None:
         ("cat AGENTS.md", "Updated AGENTS.md\n@HANDBOOK.md\n"),
     ):
         assert "@HANDBOOK.md" in _seen(command, output)[0], command
+
+
+def _told(reply: str, *, edited: bool = False) -> list[str]:
+    s = Session("/home/u/kit", "s8", START)
+    s.read("AGENTS.md", "@HANDBOOK.md\n")
+    s.run("./scripts/sync_rules.sh", 0, "done\n")
+    s.say(reply)
+    if edited:
+        s.edit_lines("AGENTS.md", "@HANDBOOK.md", "@HANDBOOK.md\n\n- Run `tox -e lint`.")
+    after = latest_reads(s.events)
+    return [e.content.get("output", "") for e in after if e.event_type == "tool_result"]
+
+
+def test_the_assistant_saying_a_run_updated_the_file_drops_the_read() -> None:
+    assert _told("The script updated `AGENTS.md` with the checks section.") == [""]
+    assert _told("Regenerated AGENTS.md from the handbook.") == [""]
+
+
+def test_the_assistant_s_words_beside_an_edit_or_of_a_plan_keep_the_text_known() -> None:
+    (shown,) = _told("I'll add the rule; updated `AGENTS.md` below.", edited=True)
+    assert "tox -e lint" in shown
+    assert "@HANDBOOK.md" in _told("I will update AGENTS.md next.")[0]
+    assert "@HANDBOOK.md" in _told("The script updated `HANDBOOK.md`.")[0]

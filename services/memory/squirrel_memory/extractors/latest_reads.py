@@ -53,6 +53,8 @@ class _Change:
     #: command itself wrote the file, else only seen (a status or diff line, a script's report).
     unseen: bool = False
     made: bool = False
+    #: Only the assistant's words: any edit of the session's own after the read explains it.
+    said: bool = False
 
     def apply(self, text: str | None) -> str | None:
         """`text` after the edit (None: not known): a write's text; each replacement made where
@@ -199,7 +201,9 @@ def latest_reads(events: list[StoredEvent]) -> list[StoredEvent]:
             known.setdefault(use, set()).add(path)
         for path, made in changed_unseen(event).items():
             if path not in known.get(use, ()):  # a here-document's write, read from its call
-                later.setdefault(path, []).append((index, _Change(unseen=True, made=made)))
+                said = event.event_type == EventType.ASSISTANT_RESPONSE
+                change = _Change(unseen=True, made=made, said=said)
+                later.setdefault(path, []).append((index, change))
     if not later:
         return events
     out: list[StoredEvent] = []
@@ -263,11 +267,12 @@ def _after(found: list[tuple[int, _Change]], index: int) -> list[_Change]:
     session's own between the two explains."""
     changes = [(at, change) for at, change in found if at > index]
     # A change only seen (a status or diff line, a script's report) is the session's own edit
-    # when one of those lies between the read and the sight of it.
+    # when one of those lies between the read and the sight of it; the assistant's words may
+    # also speak of an edit it makes next.
     return [
         change
         for at, change in changes
         if change.made
         or not change.unseen
-        or not any(not c.unseen and index < before < at for before, c in changes)
+        or not any(not c.unseen and (change.said or before < at) for before, c in changes)
     ]

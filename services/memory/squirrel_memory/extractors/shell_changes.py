@@ -4,9 +4,10 @@ An edit tool's call carries the text it writes; a command does not. `echo '- rul
 `sed -i 's/make/just/' CLAUDE.md`, `tee NOTES.md`, `cp template.md README.md` or a script that
 prints "Updated AGENTS.md" change a file, and only a later read would show how. A status or diff
 run later shows that a file changed too (` M AGENTS.md`, `diff --git a/AGENTS.md b/AGENTS.md`,
-` AGENTS.md | 7 +++++++`), without saying when or by what. `changed_unseen` names, for one
-command run that did not fail, each such file: made (the command itself wrote it) or only seen
-(a report or a status/diff line, which an edit of the session's own may explain).
+` AGENTS.md | 7 +++++++`), without saying when or by what. The assistant's own report ("the script
+updated `AGENTS.md`") says so as well. `changed_unseen` names, for one command run that did not
+fail or one reply, each such file: made (the command itself wrote it) or only seen (a report or
+a status/diff line, which an edit of the session's own may explain).
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ _STATUS = re.compile(
 _DIFF = re.compile(
     r"^diff --git a/\S+ b/(?P<git>\S+)$|^\+\+\+ b/(?P<plus>\S+)$|^ (?P<stat>\S+)\s+\|\s+\d+ [+-]",
     re.MULTILINE,
+)
+#: The assistant's report that a run changed a file: "The script updated `AGENTS.md`",
+#: "regenerated CLAUDE.md" (past tense: a plan to change it is no report).
+_SAID = re.compile(
+    r"\b(?:updated|rewrote|regenerated|modified|appended to)\s+(?:the\s+file\s+)?"
+    r"`?(?P<path>[\w./@-]+\.\w{1,10})`?",
+    re.IGNORECASE,
 )
 _NOT_FILES = frozenset({"/dev/null", "/dev/stderr", "/dev/stdout"})
 
@@ -120,6 +128,9 @@ def changed_unseen(event: StoredEvent) -> dict[str, bool]:
     whether the command itself wrote it; empty for any other event and for a failed run."""
     content: dict[str, Any] = event.content
     command, output = content.get("command"), content.get("output")
+    if event.event_type == EventType.ASSISTANT_RESPONSE and isinstance(content.get("text"), str):
+        said = {m["path"] for m in _SAID.finditer(content["text"])}
+        return {relative_path(path, event.project_id): False for path in said}
     if event.event_type not in (EventType.COMMAND_RUN, EventType.TEST_RUN):
         return {}
     if not isinstance(command, str) or content.get("is_error") is True:
