@@ -44,7 +44,8 @@ session changed, the steps taken when one fails; a diagnosis the session fixed, 
 edit beside the fix, a checklist item or an option's rule without its condition; the
 project's licence from a field a command changed, an old version, the dependencies', a
 suggestion, a file moved aside, reserved rights, a vendored library's; what the session start
-could state as the project's when it is a fixture's, a sample's or a stale file's); commands
+could state as the project's when it is a fixture's, a sample's or a stale file's; an
+instruction file a shell command or a script changed, a list under a nested folder); commands
 whose arguments are `NAME=value` assignments, stated without them, and assignments that carry
 a secret; a subagent's report (the `Task` or `Agent` tool's result, and the subagent's own
 transcript) that states another checkout's command, a folder outside the project, a guess, or
@@ -54,10 +55,10 @@ commands run behind a prefix program (a listing that shows code, a failed look a
 diagnosed failure); a package manager that only started an assistant add-on's helper or printed
 its help, and a log line's opening words read as a command.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c`, `_z16`, `_z17`, `_z18` and `_z20`) are written in the host's own
-transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
-extractor, no key); then every memory and every line of the session-start text is held against
-the trap's `wrong` patterns.
+`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`) are written in the host's own transcript format and
+go through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no key); then
+every memory and every line of the session-start text is held against the trap's `wrong`
+patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -119,6 +120,7 @@ from bench.wrong_trap_cases_z14 import CASES as ASSIGNMENTS_IN_COMMANDS
 from bench.wrong_trap_cases_z16 import CASES as NOT_THE_PROJECT_AT_THE_START
 from bench.wrong_trap_cases_z17 import CASES as A_SUBAGENTS_WORD
 from bench.wrong_trap_cases_z18 import CASES as BEHIND_A_PREFIX_PROGRAM
+from bench.wrong_trap_cases_z19 import CASES as CHANGED_UNSEEN_OR_NESTED
 from bench.wrong_trap_cases_z20 import CASES as NO_WORK_AND_NO_COMMAND
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
@@ -167,6 +169,7 @@ TRAPS: tuple[Trap, ...] = (
     *NOT_THE_PROJECT_AT_THE_START,
     *A_SUBAGENTS_WORD,
     *BEHIND_A_PREFIX_PROGRAM,
+    *CHANGED_UNSEEN_OR_NESTED,
     *NO_WORK_AND_NO_COMMAND,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
@@ -191,6 +194,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z16": NOT_THE_PROJECT_AT_THE_START,
     "z17": A_SUBAGENTS_WORD,
     "z18": BEHIND_A_PREFIX_PROGRAM,
+    "z19": CHANGED_UNSEEN_OR_NESTED,
     "z20": NO_WORK_AND_NO_COMMAND,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE

@@ -67,3 +67,50 @@ def test_a_sub_folders_instruction_file_says_nothing() -> None:
     session.read("web/CLAUDE.md", "@AGENTS.md\n")
 
     assert instruction_imports(session.events) == []
+
+
+def _changed_by_a_script(*, loaded: bool, read: bool, then: tuple[str, str]) -> list[str]:
+    session = Session("/home/dev/relay", "s1", T0)
+    if loaded:
+        session.add(
+            "user_message",
+            {"text": "@HANDBOOK.md", "loaded_file": "AGENTS.md"},
+            ("AGENTS.md",),
+            origin="harness",
+        )
+    session.user("Sync the rules from the handbook, then commit.")
+    if read:
+        session.read("AGENTS.md", "@HANDBOOK.md\n")
+    session.run(*then[:1], 0, then[1])
+    session.run("git commit -am 'Sync rules'", 0, "[main 1a2b3c4] Sync rules\n")
+    return [f.content for f in instruction_imports(session.events)]
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        ("./scripts/sync_rules.sh", "Updated AGENTS.md\n"),
+        ("git status --short", " M AGENTS.md\n"),
+        ("echo '- Run `go test ./...`.' >> AGENTS.md", ""),
+    ],
+    ids=["script-report", "status", "append"],
+)
+@pytest.mark.parametrize(("loaded", "read"), [(False, True), (True, True), (True, False)])
+def test_a_file_a_script_or_command_changed_after_it_was_seen_is_no_pointer(
+    then: tuple[str, str], loaded: bool, read: bool
+) -> None:
+    assert _changed_by_a_script(loaded=loaded, read=read, then=then) == []
+
+
+def test_a_status_of_other_files_keeps_the_pointer() -> None:
+    (fact,) = _changed_by_a_script(loaded=True, read=True, then=("git status -s", " M a.go\n"))
+    assert "only imports `HANDBOOK.md`" in fact
+
+
+def test_a_file_a_command_printed_then_a_script_changed_is_no_pointer() -> None:
+    session = Session("/home/dev/relay", "s1", T0)
+    session.user("Sync the rules, then commit.")
+    session.run("cat AGENTS.md", 0, "@HANDBOOK.md\n")
+    before = [f.content for f in instruction_imports(session.events)]
+    session.run("./scripts/sync_rules.sh", 0, "Updated AGENTS.md\n")
+    assert before and instruction_imports(session.events) == []

@@ -156,13 +156,113 @@ def test_a_here_document_that_failed_or_wrote_elsewhere_changes_nothing() -> Non
     heredoc = "# Notes\n\n- Run the tests with `just test`.\n"
     assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}EOF", 1)[0]
     assert "make test" in _rewritten(f"cat > NOTES.md <<'EOF'\n{heredoc}EOF")[0]
-    # More than the write on the line: what the file holds is not told by the text alone.
-    assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}EOF\ngit add CLAUDE.md")[0]
-    assert "make test" in _rewritten(f"cat >> CLAUDE.md <<'EOF'\n{heredoc}EOF")[0]
-
-
-def test_a_here_document_left_open_or_closed_by_another_tag_changes_nothing() -> None:
-    heredoc = "# Notes\n\n- Run the tests with `just test`.\n"
-    assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}")[0]
-    assert "make test" in _rewritten(f"cat > CLAUDE.md <<'EOF'\n{heredoc}END")[0]
     assert "make test" in _rewritten("cat > ../../etc/CLAUDE.md <<'EOF'\nx\nEOF")[0]
+
+
+def test_a_write_whose_text_is_not_told_leaves_the_file_unknown() -> None:
+    # More than the write on the line, an append, a here-document left open or closed by
+    # another tag: the file changed, and how is not known, so the read says nothing.
+    heredoc = "# Notes\n\n- Run the tests with `just test`.\n"
+    for command in (
+        f"cat > CLAUDE.md <<'EOF'\n{heredoc}EOF\ngit add CLAUDE.md",
+        f"cat >> CLAUDE.md <<'EOF'\n{heredoc}EOF",
+        f"cat > CLAUDE.md <<'EOF'\n{heredoc}",
+        f"cat > CLAUDE.md <<'EOF'\n{heredoc}END",
+    ):
+        assert _rewritten(command) == [""], command
+
+
+def test_a_shell_command_that_wrote_the_file_drops_the_read_in_every_form() -> None:
+    for command in (
+        "echo '- Always run `bundle exec`.' >> CLAUDE.md",
+        "sed -i 's/make test/just test/' CLAUDE.md",
+        "sed -i.bak -e 's/make/just/' CLAUDE.md",
+        "perl -pi -e 's/make/just/' CLAUDE.md",
+        "./scripts/render.sh | tee CLAUDE.md",
+        "cp templates/CLAUDE.md CLAUDE.md",
+        "python3 tools/gen_rules.py > /home/u/kit/CLAUDE.md",
+    ):
+        assert _rewritten(command) == [""], command
+
+
+def test_a_command_that_only_reads_failed_or_wrote_elsewhere_keeps_the_read() -> None:
+    for command, code in (
+        ("grep -n make CLAUDE.md > /tmp/hits.txt", 0),
+        ("sed -n 1,20p CLAUDE.md", 0),
+        ("sed -i 's/make/just/' CLAUDE.md", 1),
+        ("cp CLAUDE.md CLAUDE.md.orig", 0),
+        ("make test 2>&1 | tee build.log", 0),
+        ("echo 'see CLAUDE.md' >&2", 0),
+    ):
+        assert "make test" in _rewritten(command, code)[0], command
+
+
+def _seen(command: str, output: str, *, edited: bool = False, read_again: str = "") -> list[str]:
+    s = Session("/home/u/kit", "s7", START)
+    s.read("AGENTS.md", "@HANDBOOK.md\n")
+    if edited:
+        s.edit_lines("AGENTS.md", "@HANDBOOK.md", "@HANDBOOK.md\n\n- Run `tox -e lint`.")
+    s.run(command, 0, output)
+    if read_again:
+        s.read("AGENTS.md", read_again)
+    after = latest_reads(s.events)
+    return [e.content.get("output", "") for e in after if e.event_type == "tool_result"]
+
+
+DIFF = (
+    "diff --git a/AGENTS.md b/AGENTS.md\n--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ -1 +1,3 @@\n"
+    " @HANDBOOK.md\n+\n+- Run `tox -e lint`.\n"
+)
+
+
+def test_a_status_a_diff_or_a_report_showing_the_file_changed_drops_the_read() -> None:
+    for command, output in (
+        ("git status --short", " M AGENTS.md\n"),
+        ("git status", "On branch main\nChanges not staged for commit:\n\tmodified:   AGENTS.md\n"),
+        ("git diff AGENTS.md", DIFF),
+        ("git diff --stat", " AGENTS.md | 2 ++\n 1 file changed, 2 insertions(+)\n"),
+        ("wrap git status -s", "M  AGENTS.md\n"),
+        ("./scripts/sync_rules.sh", "Updated AGENTS.md\n"),
+        ("node scripts/render.mjs", "wrote `AGENTS.md`.\n"),
+    ):
+        assert _seen(command, output) == [""], command
+
+
+def test_what_explains_the_change_or_shows_the_text_keeps_it_known() -> None:
+    # The session's own edit explains the status line: the edit is applied.
+    (shown,) = _seen("git status --short", " M AGENTS.md\n", edited=True)
+    assert "tox -e lint" in shown
+    # Read again after the change: the new read holds, the old one says nothing.
+    old, new = _seen("./sync.sh", "Updated AGENTS.md\n", read_again="@HANDBOOK.md\n\n- x y\n")
+    assert old == "" and "- x y" in new
+    # Other files changed, a status of no file, a log's diff: the read stands.
+    for command, output in (
+        ("git status --short", " M src/queue.rs\n?? AGENTS.md.orig\n"),
+        ("git log -p -1", DIFF),
+        ("git show HEAD", DIFF),
+        ("cat AGENTS.md", "Updated AGENTS.md\n@HANDBOOK.md\n"),
+    ):
+        assert "@HANDBOOK.md" in _seen(command, output)[0], command
+
+
+def _told(reply: str, *, edited: bool = False) -> list[str]:
+    s = Session("/home/u/kit", "s8", START)
+    s.read("AGENTS.md", "@HANDBOOK.md\n")
+    s.run("./scripts/sync_rules.sh", 0, "done\n")
+    s.say(reply)
+    if edited:
+        s.edit_lines("AGENTS.md", "@HANDBOOK.md", "@HANDBOOK.md\n\n- Run `tox -e lint`.")
+    after = latest_reads(s.events)
+    return [e.content.get("output", "") for e in after if e.event_type == "tool_result"]
+
+
+def test_the_assistant_saying_a_run_updated_the_file_drops_the_read() -> None:
+    assert _told("The script updated `AGENTS.md` with the checks section.") == [""]
+    assert _told("Regenerated AGENTS.md from the handbook.") == [""]
+
+
+def test_the_assistant_s_words_beside_an_edit_or_of_a_plan_keep_the_text_known() -> None:
+    (shown,) = _told("I'll add the rule; updated `AGENTS.md` below.", edited=True)
+    assert "tox -e lint" in shown
+    assert "@HANDBOOK.md" in _told("I will update AGENTS.md next.")[0]
+    assert "@HANDBOOK.md" in _told("The script updated `HANDBOOK.md`.")[0]

@@ -243,3 +243,92 @@ def test_a_code_package_session_gets_no_file_layout_either() -> None:
     manifest = [replace(e, id="e2", hash="h2") for e in manifest]
 
     assert readme_layout([*events, *manifest]) is None
+
+
+NESTED = """# {name}
+
+## Layout
+
+- `journal/` - one note per day, named by date
+- `projects/` - one folder per running project
+
+## {section}
+
+{lead}
+
+- `weekly/` - the weekly review questions
+- `meeting/` - the notes kept for every meeting
+"""
+
+
+@pytest.mark.parametrize(
+    ("section", "lead"),
+    [
+        ("Templates", "The forms live in `meta/forms/`:"),
+        ("Testing", "The sample crates are located in tests/samples/ and are:"),
+        ("`fixtures/inputs/`", "Each of these holds one case:"),
+    ],
+    ids=["code-span", "bare-path", "heading"],
+)
+def test_a_list_under_a_line_naming_a_folder_is_that_folder_s_not_the_root(
+    section: str, lead: str
+) -> None:
+    text = NESTED.format(name="notes", section=section, lead=lead)
+    folders = [folder for folder, _ in explained_folders(text)]
+    assert folders == ["journal/", "projects/"]
+
+
+@pytest.mark.parametrize(
+    "lead",
+    [
+        "The forms are kept at the top of the vault:",
+        "See https://example.org/docs/ for more; the folders are:",
+        "The folders at the root (`./`):",
+    ],
+    ids=["plain-sentence", "url", "root"],
+)
+def test_a_list_under_a_line_naming_no_folder_stays_the_root_s(lead: str) -> None:
+    text = NESTED.format(name="notes", section="More", lead=lead)
+    folders = [folder for folder, _ in explained_folders(text)]
+    assert folders == ["journal/", "projects/", "weekly/", "meeting/"]
+
+
+def _listed(output: str, command: str = "ls -la") -> list[StoredEvent]:
+    s = Session(ROOT, "s1", T0)
+    s.run(command, 0, output)
+    return [*_read("README.md", BULLETS), *[replace(e, id=f"l{e.id}") for e in s.events]]
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "Cargo.toml\nCargo.lock\nsrc\ntests\n",
+        "-rw-r--r--  1 dev dev  312 May  4 09:00 pyproject.toml\ndrwxr-xr-x  3 dev dev 4096 May  4 09:00 lab\n",
+        "go.mod\nmain.go\n",
+        "./lib/clock.lua\n./lib/pattern.lua\n",
+    ],
+    ids=["rust-manifest", "python-long-listing", "go-manifest", "two-code-files"],
+)
+def test_a_listing_that_shows_a_manifest_or_code_files_marks_a_code_package(output: str) -> None:
+    assert readme_layout(_listed(output)) is None
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "README.md\nruns\nnotebooks\ndata\n",
+        "README.md\n.obsidian/plugins/calendar/main.js\n.obsidian/plugins/git/main.js\n",
+        "README.md\nscripts/export.py\nruns\n",
+    ],
+    ids=["notes-only", "hidden-plugins", "one-script"],
+)
+def test_a_listing_of_notes_or_hidden_tools_leaves_the_layout(output: str) -> None:
+    assert readme_layout(_listed(output)) is not None
+
+
+def test_a_commit_s_diff_or_a_search_s_hits_of_code_files_mark_no_code_package() -> None:
+    diff = "diff --git a/src/pass.cpp b/src/pass.cpp\n--- a/src/pass.cpp\n+++ b/src/pass.cpp\n"
+    assert readme_layout(_listed(diff, "git show HEAD")) is not None
+    hits = "src/a.c:12: x\nsrc/b.c:40: y\n"
+    assert readme_layout(_listed(hits, "grep -rn x src")) is not None
+    assert readme_layout(_listed("src/a.c\nsrc/b.c\n", "rg --files src")) is None

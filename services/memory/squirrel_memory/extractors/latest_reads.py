@@ -16,6 +16,14 @@ in order:
 
 Only edits that did not fail count, and only for the same file (by its path in the project).
 The edits themselves are what the session wrote, and rules read them as they are.
+
+A file can also change in ways whose new text the session never shows (`shell_changes.py`): a
+command writes it (a redirection `>> AGENTS.md`, `sed -i`, `tee`, a copy onto it), a script's
+output says it updated it, or a later status or diff lists it as changed with no edit of the
+session's own to explain that. A read before such a change no longer says what the file holds:
+its text is dropped (the read itself stays, so what it shows was touched still counts), unless
+a later whole write or read shows the text again. So is the text of the file as its host
+loaded it or a command printed it (`cat AGENTS.md`) before such a change.
 """
 
 from __future__ import annotations
@@ -24,10 +32,11 @@ import dataclasses
 import re
 from typing import Any
 
-from squirrel_core.events import EventType
+from squirrel_core.events import LOADED_FILE, EventType
 from squirrel_memory.extractors.activity import relative_path
-from squirrel_memory.extractors.file_reads import file_text, read_output
+from squirrel_memory.extractors.file_reads import file_text, read_output, shell_read_paths
 from squirrel_memory.extractors.patch_edits import patch_body
+from squirrel_memory.extractors.shell_changes import changed_unseen
 from squirrel_memory.models import StoredEvent
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (?P<path>.+?)\s*$")
@@ -40,12 +49,21 @@ class _Change:
 
     whole: str | None = None
     pairs: tuple[tuple[str, str], ...] = ()
+    #: A change whose new text is not known (a shell command's, a script's): `made` when the
+    #: command itself wrote the file, else only seen (a status or diff line, a script's report).
+    unseen: bool = False
+    made: bool = False
+    #: Only the assistant's words: any edit of the session's own after the read explains it.
+    said: bool = False
 
-    def apply(self, text: str) -> str:
-        """`text` after the edit: a write's text; each replacement made where its old text is
-        found, else the old text's lines that the new text does not keep removed."""
+    def apply(self, text: str | None) -> str | None:
+        """`text` after the edit (None: not known): a write's text; each replacement made where
+        its old text is found, else the old text's lines that the new text does not keep
+        removed; an unseen change's text is not known."""
         if self.whole is not None:
             return self.whole
+        if self.unseen or text is None:
+            return None
         for old, new in self.pairs:
             if old and old in text:
                 text = text.replace(old, new, 1)
@@ -173,29 +191,66 @@ def latest_reads(events: list[StoredEvent]) -> list[StoredEvent]:
     of that file removed; events nothing changed later are returned as they are."""
     failed = _failed(events)
     later: dict[str, list[tuple[int, _Change]]] = {}
+    known: dict[str, set[str]] = {}  # per call, the files whose new text its input holds
     for index, event in enumerate(events):
-        if str(event.content.get("tool_use_id")) in failed:
+        use = str(event.content.get("tool_use_id"))
+        if use in failed:
             continue
         for path, change in _changes(event).items():
             later.setdefault(path, []).append((index, change))
+            known.setdefault(use, set()).add(path)
+        for path, made in changed_unseen(event).items():
+            if path not in known.get(use, ()):  # a here-document's write, read from its call
+                said = event.event_type == EventType.ASSISTANT_RESPONSE
+                change = _Change(unseen=True, made=made, said=said)
+                later.setdefault(path, []).append((index, change))
     if not later:
         return events
     out: list[StoredEvent] = []
     for index, event in enumerate(events):
+        shown = _shown_elsewhere(event, index, later)
+        if shown is not None:
+            # A file its host loaded or a command printed, changed since unseen: not known.
+            out.append(dataclasses.replace(event, content={**event.content, shown: ""}))
+            continue
         changes = _read_changes(event, index, later)
         output = read_output(event) if changes else None
         if not changes or output is None or "output" not in event.content:
             out.append(event)
             continue
-        text = file_text(output)
+        text: str | None = file_text(output)
         numbered = text != output
         for change in changes:
             text = change.apply(text)
+        if text is None:
+            # Changed since in a way the session never showed: what the read said is not known.
+            out.append(dataclasses.replace(event, content={**event.content, "output": ""}))
+            continue
         if numbered:
             # Shown as the read showed it: each line behind its number.
             text = "".join(f"{n:6d}→{line}\n" for n, line in enumerate(text.splitlines(), 1))
         out.append(dataclasses.replace(event, content={**event.content, "output": text}))
     return out
+
+
+def _shown_elsewhere(
+    event: StoredEvent, index: int, later: dict[str, list[tuple[int, _Change]]]
+) -> str | None:
+    """The content field ("text" or "output") of a file's text shown other than by a read tool
+    (its host loaded it, a command printed it) that a later unseen change made unknown."""
+    content: dict[str, Any] = event.content
+    loaded = content.get(LOADED_FILE)
+    if event.event_type == EventType.USER_MESSAGE and isinstance(loaded, str):
+        paths, field = [loaded], "text"
+    elif event.event_type == EventType.COMMAND_RUN:
+        paths, field = shell_read_paths(event), "output"
+    else:
+        return None
+    for raw in paths:
+        path = relative_path(raw, event.project_id).removeprefix("./")
+        if any(c.unseen for c in _after(later.get(path, []), index)):
+            return field
+    return None
 
 
 def _read_changes(
@@ -204,4 +259,20 @@ def _read_changes(
     if event.event_type != EventType.TOOL_RESULT or not event.file_paths:
         return []
     path = relative_path(event.file_paths[0], event.project_id)
-    return [change for at, change in later.get(path, ()) if at > index]
+    return _after(later.get(path, []), index)
+
+
+def _after(found: list[tuple[int, _Change]], index: int) -> list[_Change]:
+    """The changes after `index`, in order, without a change only seen that an edit of the
+    session's own between the two explains."""
+    changes = [(at, change) for at, change in found if at > index]
+    # A change only seen (a status or diff line, a script's report) is the session's own edit
+    # when one of those lies between the read and the sight of it; the assistant's words may
+    # also speak of an edit it makes next.
+    return [
+        change
+        for at, change in changes
+        if change.made
+        or not change.unseen
+        or not any(not c.unseen and (change.said or before < at) for before, c in changes)
+    ]

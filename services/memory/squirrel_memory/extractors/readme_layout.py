@@ -24,7 +24,9 @@ from pathlib import PurePosixPath
 from squirrel_memory.extractors.about import root_file_read
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.drawn_files import drawn_entries
+from squirrel_memory.extractors.file_reads import listing_output
 from squirrel_memory.extractors.manifests import manifest_language
+from squirrel_memory.extractors.modules import CODE_SUFFIXES
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import instruction_kind
 from squirrel_memory.repository.markdown_prose import ANY_FENCE, clean_markdown
@@ -51,6 +53,19 @@ _SOURCE_ROOTS = frozenset({"src", "lib", "app", "apps", "pkg", "packages", "cmd"
 #: The root files whose lists explain the folders: the README and the instruction files.
 _EXPLAINING = frozenset({"readme", "instructions"})
 _TREE_ENTRY = re.compile(r"^(?:├──|└──|\|--|`--)\s+" + _FOLDER + r"\s+#\s*(?P<says>\S.*)$")
+#: Any list item's first line.
+_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s")
+#: A folder path a line names (a code span with a `/` in it, or a word ending in `/`): the
+#: list under that line holds that folder's entries, not the project's top-level folders.
+_NAMED_FOLDER = re.compile(
+    r"`(?!\.?/`)[^`\s]*[\w.@-]/[^`\s]*`|(?<![\w/`])[\w.@-]+/(?:[\w.@-]+/)*(?=[\s:;,.)]|$)"
+)
+_URL = re.compile(r"\S+://\S*")
+_LISTING_TOOLS = frozenset({"Glob", "LS"})
+_LISTING_PROGRAMS = frozenset({"ls", "find", "fd", "tree"})
+_LISTING_OPTIONS = frozenset({"--files", "ls-files"})
+#: Fewest code files a listing shows that mark a code project when no manifest is shown.
+MIN_LISTED_CODE = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,10 +104,20 @@ def explained_folders(
     found: dict[str, str] = {}
     fenced = False
     root: str | None = ""
+    # The heading, or the line the list hangs under, names a folder: the list is that folder's.
+    heading_nested = nested = False
     for line in text.splitlines():
         if ANY_FENCE.match(line):
             fenced = not fenced
             root = ""
+            continue
+        if not fenced and line.strip() and not _ITEM.match(line) and not line[:1].isspace():
+            names = bool(_NAMED_FOLDER.search(_URL.sub(" ", line)))
+            if line.startswith("#"):
+                heading_nested = names
+            nested = heading_nested or names
+            continue
+        if not fenced and nested:
             continue
         if fenced and (top := _TREE_ROOT.match(line)):
             named = top.group("root")
@@ -115,13 +140,45 @@ def explained_folders(
 
 
 def _code_package(events: list[StoredEvent]) -> bool:
-    """Whether `events` touched a package manifest: a code project's modules say more."""
+    """Whether `events` touched a package manifest, or a listing showed one (or code files):
+    a code project's modules say more."""
     return any(
         manifest_language(PurePosixPath(raw).name) is not None
         for event in events
         for raw in event.file_paths
         if raw and not relative_path(raw, event.project_id).startswith(("/", "~"))
-    )
+    ) or any(_lists_code(output) for e in events if (output := _folder_listing(e)) is not None)
+
+
+def _folder_listing(event: StoredEvent) -> str | None:
+    """The output of a listing of folders' entries (`ls`, `find`, `tree`, `rg --files`,
+    `git ls-files`, a Glob or LS result), or None: a search's hits or a diff name files some
+    other way, and a session that only looks at a commit's files is no proof of a code
+    package."""
+    output = listing_output(event)
+    command = event.content.get("command")
+    if output is None or not isinstance(command, str):
+        return output if event.content.get("tool") in _LISTING_TOOLS else None
+    words = set(command.split())
+    return output if words & _LISTING_PROGRAMS or words & _LISTING_OPTIONS else None
+
+
+def _lists_code(output: str) -> bool:
+    """Whether a listing's output shows a package manifest or code files (outside hidden
+    folders): each line's last word is the name it lists."""
+    code = 0
+    for line in output.splitlines():
+        words = line.split()
+        if not words or words[-1].startswith(("/", "~", "http")):
+            continue
+        path = words[-1].split(":", 1)[0].removeprefix("./")
+        parts = PurePosixPath(path).parts
+        if not parts or any(p.startswith(".") for p in parts[:-1]):
+            continue
+        if manifest_language(parts[-1]) is not None:
+            return True
+        code += PurePosixPath(path).suffix.lower() in CODE_SUFFIXES
+    return code >= MIN_LISTED_CODE
 
 
 def _top_folders(events: list[StoredEvent]) -> frozenset[str]:
