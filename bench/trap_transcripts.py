@@ -1,8 +1,9 @@
 """Short made-up sessions written in the hosts' own transcript formats (Claude Code JSONL, Codex
 rollouts of today's `exec_command` and of the older `shell` era, Gemini CLI chats), for the
 wrong-fact traps (`bench/wrong_traps.py`) and the hosts' parity: a session is a list of steps
-(the user's prompt, a file read, a command and its output, an edit, the assistant's reply) and
-is written as the host would write it, so the real ingest parsers read it."""
+(`bench/trap_steps.py`: the user's prompt, a file read, a command and its output, an edit, the
+assistant's reply) and is written as the host would write it (the Codex rollout in
+`bench/trap_codex.py`), so the real ingest parsers read it."""
 
 from __future__ import annotations
 
@@ -14,129 +15,48 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-
-@dataclass(frozen=True)
-class Ask:
-    """The user's message."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Say:
-    """The assistant's reply text."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Read:
-    """A file read (path relative to the project's folder unless absolute) and its text;
-    `total`, when above the text's lines, is the file's length: a read of its first lines only
-    (a Read with a limit)."""
-
-    path: str
-    text: str
-    total: int = 0
-
-
-@dataclass(frozen=True)
-class Run:
-    """A shell command, its output and its exit code."""
-
-    command: str
-    output: str
-    code: int = 0
-
-
-@dataclass(frozen=True)
-class Write:
-    """A file written whole (path relative to the project's folder unless absolute)."""
-
-    path: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Part of a file replaced (`old` -> `new`; path relative to the project's folder)."""
-
-    path: str
-    old: str
-    new: str
-
-
-@dataclass(frozen=True)
-class Lost:
-    """A shell command whose result never reached the transcript (the session was cut, or the
-    host dropped the tool's answer): the call is written, its output and exit code are not."""
-
-    command: str
-
-
-@dataclass(frozen=True)
-class Refused:
-    """A shell command the assistant proposed and the user refused before it ran; `said` is
-    what the user wrote while refusing (empty: refused with no word, the user's next prompt
-    then says why)."""
-
-    command: str
-    said: str = ""
-
-
-@dataclass(frozen=True)
-class Delegate:
-    """Work handed to a subagent (Claude Code's `Task` tool, `Agent` from 2.1): the brief it was
-    given (`prompt`), the report it handed back (the tool's result) and, when `steps` are
-    given, its own steps, written as Claude Code writes a subagent's transcript (sidechain
-    records in `<session>/subagents/agent-<id>.jsonl`, its last reply the report). Claude Code
-    sessions only."""
-
-    prompt: str
-    report: str
-    steps: tuple[Step, ...] = ()
-    tool: str = "Task"
-
-
-Step = Ask | Say | Read | Run | Write | Edit | Lost | Refused | Delegate
-
-#: What Claude Code answers a refused tool call with, as its tool result.
-CLAUDE_REFUSED = (
-    "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
-    " was a file edit, the new_string was NOT written to the file)."
+from bench.trap_codex import codex_lines
+from bench.trap_steps import (
+    CLAUDE_REFUSED,
+    HOSTS,
+    Ask,
+    Clock,
+    Delegate,
+    Edit,
+    Lost,
+    Read,
+    Refused,
+    Run,
+    Say,
+    Session,
+    Step,
+    Write,
+    one_session,
+    where,
 )
 
-#: The hosts a session can be written for: Claude Code, Codex (`exec_command`), Codex's older
-#: `shell` function (an argv through `bash -lc`, its output wrapped in JSON with the exit
-#: code) and Gemini CLI (a chat kept as one JSON document).
-HOSTS = ("claude", "codex", "codex-shell", "gemini")
-
-
-@dataclass(frozen=True)
-class Session:
-    """One session: the host (one of `HOSTS`), the project's folder and the steps."""
-
-    host: str
-    cwd: str
-    steps: tuple[Step, ...]
-
-
-def one_session(cwd: str, *steps: Step, host: str = "claude") -> tuple[Session, ...]:
-    """A case's sessions when it has one: `steps` in the project at `cwd`, written by `host`."""
-    return (Session(host, cwd, steps),)
-
-
-def _where(cwd: str, path: str) -> str:
-    return path if path.startswith("/") else f"{cwd.rstrip('/')}/{path}"
-
-
-class _Clock:
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-
-    def tick(self) -> str:
-        self.now += timedelta(seconds=7)
-        return self.now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{self.now.microsecond // 1000:03d}Z"
+#: The steps are `bench/trap_steps.py`'s; the case files take them from here, beside the writer.
+__all__ = [
+    "CLAUDE_REFUSED",
+    "HOSTS",
+    "Ask",
+    "Delegate",
+    "Edit",
+    "Lost",
+    "Read",
+    "Refused",
+    "Run",
+    "Say",
+    "Session",
+    "Step",
+    "Trap",
+    "Write",
+    "claude_lines",
+    "codex_lines",
+    "gemini_document",
+    "one_session",
+    "write_sessions",
+]
 
 
 def claude_lines(
@@ -147,7 +67,7 @@ def claude_lines(
 ) -> list[dict[str, Any]]:
     """The session as Claude Code's JSONL records; the transcript of each subagent a `Delegate`
     step gives steps to goes to `subagents` (its agent id → its sidechain records)."""
-    return _ClaudeWriter(session.cwd, session_id, _Clock(start), subagents).write(session.steps)
+    return _ClaudeWriter(session.cwd, session_id, Clock(start), subagents).write(session.steps)
 
 
 class _ClaudeWriter:
@@ -158,7 +78,7 @@ class _ClaudeWriter:
         self,
         cwd: str,
         session_id: str,
-        clock: _Clock,
+        clock: Clock,
         subagents: dict[str, list[dict[str, Any]]] | None,
         agent: str | None = None,
     ) -> None:
@@ -262,7 +182,7 @@ class _ClaudeWriter:
             elif isinstance(step, Delegate):
                 self.delegate(step)
             elif isinstance(step, Read):
-                path = _where(self.cwd, step.path)
+                path = where(self.cwd, step.path)
                 count = step.text.count("\n") + 1
                 total = max(step.total, count)
                 shown = {"filePath": path, "content": step.text, "numLines": count}
@@ -270,12 +190,12 @@ class _ClaudeWriter:
                 given = {"file_path": path, **({"limit": count} if total > count else {})}
                 self.tool("Read", given, step.text, False, result)
             elif isinstance(step, Write):
-                path = _where(self.cwd, step.path)
+                path = where(self.cwd, step.path)
                 done = f"File created successfully at: {path}"
                 result = {"type": "create", "filePath": path, "content": step.text}
                 self.tool("Write", {"file_path": path, "content": step.text}, done, False, result)
             elif isinstance(step, Edit):
-                path = _where(self.cwd, step.path)
+                path = where(self.cwd, step.path)
                 given = {"file_path": path, "old_string": step.old, "new_string": step.new}
                 result = {"filePath": path, "oldString": step.old, "newString": step.new}
                 self.tool("Edit", given, f"The file {path} has been updated.", False, result)
@@ -315,200 +235,11 @@ class _ClaudeWriter:
         return self.lines
 
 
-#: What a rollout's `session_meta` says of the Codex that wrote it, in each era.
-_CODEX_META = {
-    "exec": {"originator": "codex_cli_rs", "cli_version": "0.146.0"},
-    "shell": {"originator": "codex_exec", "cli_version": "0.77.0", "source": "exec"},
-}
-
-
-def codex_lines(
-    session: Session, session_id: str, start: datetime, era: str = "exec"
-) -> list[dict[str, Any]]:
-    """The session as a Codex rollout's JSONL records. Of today (`era="exec"`): shell calls
-    through `exec_command`, reads through `cat`, edits as an `apply_patch` tool call. Of the
-    older `shell` era (`era="shell"`): commands through the `shell` function as `["bash",
-    "-lc", command]`, outputs wrapped in JSON with their exit code, reads through `sed`, edits
-    as an `apply_patch` argv; the prompt also as a `user` message."""
-    today = era == "exec"
-    clock = _Clock(start)
-    meta = {
-        "id": session_id,
-        "timestamp": clock.tick(),
-        "cwd": session.cwd,
-        **_CODEX_META[era],
-        "model_provider": "openai",
-    }
-    lines: list[dict[str, Any]] = [
-        {"timestamp": meta["timestamp"], "type": "session_meta", "payload": meta}
-    ]
-    n = 0
-
-    def item(kind: str, payload: dict[str, Any]) -> None:
-        lines.append({"timestamp": clock.tick(), "type": kind, "payload": payload})
-
-    def call_id() -> str:
-        nonlocal n
-        n += 1
-        return f"call_{session_id[:8]}_{n}"
-
-    def exec_command(command: str, output: str, code: int) -> None:
-        call = call_id()
-        arguments = json.dumps({"cmd": command, "workdir": session.cwd})
-        item(
-            "response_item",
-            {
-                "type": "function_call",
-                "name": "exec_command",
-                "arguments": arguments,
-                "call_id": call,
-            },
-        )
-        shown = (
-            f"Chunk ID: {n}\nWall time: 0.4 seconds\nProcess exited with code {code}\n"
-            f"Original token count: {len(output.split())}\nOutput:\n{output}"
-        )
-        # The command's end, written as it ends: before the call's output.
-        ended = {
-            "type": "exec_command_end",
-            "call_id": call,
-            "command": ["/bin/bash", "-lc", command],
-            "cwd": session.cwd,
-            "aggregated_output": output,
-            "exit_code": code,
-            "status": "completed" if code == 0 else "failed",
-        }
-        item("event_msg", ended)
-        item("response_item", {"type": "function_call_output", "call_id": call, "output": shown})
-
-    def shell(argv: list[str], output: str, code: int) -> None:
-        call = call_id()
-        arguments = json.dumps({"command": argv, "workdir": session.cwd})
-        item(
-            "response_item",
-            {"type": "function_call", "name": "shell", "arguments": arguments, "call_id": call},
-        )
-        wrapped = {"output": output, "metadata": {"exit_code": code, "duration_seconds": 0.4}}
-        item(
-            "response_item",
-            {"type": "function_call_output", "call_id": call, "output": json.dumps(wrapped)},
-        )
-
-    def refuse(command: str) -> None:
-        # As Codex answers a command the user declined at the approval prompt.
-        call = call_id()
-        given = (
-            {"cmd": command, "workdir": session.cwd}
-            if today
-            else {"command": ["bash", "-lc", command], "workdir": session.cwd}
-        )
-        name = "exec_command" if today else "shell"
-        item(
-            "response_item",
-            {
-                "type": "function_call",
-                "name": name,
-                "arguments": json.dumps(given),
-                "call_id": call,
-            },
-        )
-        refused = "exec command rejected by user"
-        item("response_item", {"type": "function_call_output", "call_id": call, "output": refused})
-
-    def run(command: str, output: str, code: int) -> None:
-        if today:
-            exec_command(command, output, code)
-        else:
-            shell(["bash", "-lc", command], output, code)
-
-    def patch(path: str, before: str | None, after: str) -> None:
-        # As Codex edits: an `apply_patch` call, the whole file replaced where it was read.
-        given = _patch_text(path, before, after)
-        done = f"Success. Updated the following files:\nM {path}\n"
-        if not today:
-            shell(["apply_patch", given], done, 0)
-            return
-        call = call_id()
-        item(
-            "response_item",
-            {
-                "type": "custom_tool_call",
-                "status": "completed",
-                "call_id": call,
-                "name": "apply_patch",
-                "input": given,
-            },
-        )
-        ended = {"output": done, "metadata": {"exit_code": 0, "duration_seconds": 0.1}}
-        item(
-            "response_item",
-            {"type": "custom_tool_call_output", "call_id": call, "output": json.dumps(ended)},
-        )
-
-    seen: dict[str, str] = {}
-    for step in session.steps:
-        if isinstance(step, Delegate):
-            raise ValueError("a Delegate step is written for Claude Code sessions only")
-        if isinstance(step, Ask):
-            if not today:
-                said = {"type": "input_text", "text": step.text}
-                item("response_item", {"type": "message", "role": "user", "content": [said]})
-            item("event_msg", {"type": "user_message", "message": step.text, "images": []})
-        elif isinstance(step, Say):
-            item("event_msg", {"type": "agent_message", "message": step.text})
-            said = {"type": "output_text", "text": step.text}
-            item("response_item", {"type": "message", "role": "assistant", "content": [said]})
-        elif isinstance(step, Read):
-            seen[step.path] = step.text
-            run(f"cat {step.path}" if today else f"sed -n '1,200p' {step.path}", step.text, 0)
-        elif isinstance(step, Write):
-            patch(step.path, seen.get(step.path), step.text)
-            seen[step.path] = step.text
-        elif isinstance(step, Edit):
-            patch(step.path, step.old, step.new)
-            seen[step.path] = seen.get(step.path, "").replace(step.old, step.new)
-        elif isinstance(step, Refused):
-            refuse(step.command)
-            if step.said:
-                if not today:
-                    said = {"type": "input_text", "text": step.said}
-                    item("response_item", {"type": "message", "role": "user", "content": [said]})
-                item("event_msg", {"type": "user_message", "message": step.said, "images": []})
-        elif isinstance(step, Lost):
-            arguments = json.dumps(
-                {"cmd": step.command, "workdir": session.cwd}
-                if today
-                else {"command": ["bash", "-lc", step.command], "workdir": session.cwd}
-            )
-            name = "exec_command" if today else "shell"
-            item(
-                "response_item",
-                {
-                    "type": "function_call",
-                    "name": name,
-                    "arguments": arguments,
-                    "call_id": call_id(),
-                },
-            )
-        else:
-            run(step.command, step.output, step.code)
-    return lines
-
-
-def _patch_text(path: str, before: str | None, after: str) -> str:
-    """An `apply_patch` body: the file added, or its `before` lines replaced by `after`."""
-    added = "".join(f"+{line}\n" for line in after.splitlines())
-    if before is None:
-        return f"*** Begin Patch\n*** Add File: {path}\n{added}*** End Patch"
-    removed = "".join(f"-{line}\n" for line in before.splitlines())
-    return f"*** Begin Patch\n*** Update File: {path}\n@@\n{removed}{added}*** End Patch"
-
-
 def gemini_document(session: Session, session_id: str, start: datetime) -> dict[str, Any]:
     """The session as a Gemini CLI chat kept as one JSON document (`session-*.json`): each tool
     call in a `gemini` message of its own, a command's output in `run_shell_command`'s report;
     its folder named in `directories`."""
-    clock = _Clock(start)
+    clock = Clock(start)
     messages: list[dict[str, Any]] = []
 
     def message(kind: str, text: str, calls: list[dict[str, Any]] | None = None) -> None:
@@ -543,13 +274,13 @@ def gemini_document(session: Session, session_id: str, start: datetime) -> dict[
         elif isinstance(step, Say):
             message("gemini", step.text)
         elif isinstance(step, Read):
-            call("read_file", {"file_path": _where(session.cwd, step.path)}, step.text)
+            call("read_file", {"file_path": where(session.cwd, step.path)}, step.text)
         elif isinstance(step, Write):
-            path = _where(session.cwd, step.path)
+            path = where(session.cwd, step.path)
             done = f"Successfully created and wrote to new file: {path}."
             call("write_file", {"file_path": path, "content": step.text}, done)
         elif isinstance(step, Edit):
-            path = _where(session.cwd, step.path)
+            path = where(session.cwd, step.path)
             given = {"file_path": path, "old_string": step.old, "new_string": step.new}
             call("replace", given, f"Successfully modified file: {path} (1 replacements).")
         elif isinstance(step, Refused):

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.activity import changed_files
+from squirrel_memory.extractors.activity import changed_files, in_folder
 from squirrel_memory.extractors.closing_turns import Report, closing_replies, written_bodies
 from squirrel_memory.extractors.placements import placements
 from squirrel_memory.extractors.reply_layout import reply_layout
@@ -140,8 +140,7 @@ def closing_reports(events: list[StoredEvent]) -> list[ReportStatement]:
 def _changed_later(named: list[str], changed: list[str]) -> bool:
     """Whether a file a later turn changed is one a statement names, or lies in a folder it
     names."""
-    folders = [n.rstrip("/") for n in named]
-    return any(path == n or path.startswith(f"{n}/") for path in changed for n in folders)
+    return any(in_folder(path, n) for path in changed for n in named)
 
 
 def _opens_with_placed(said: str, opened: list[tuple[str, str]]) -> bool:

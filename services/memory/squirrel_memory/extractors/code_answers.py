@@ -44,6 +44,7 @@ from squirrel_core.events import EventType, is_user_voice
 from squirrel_memory.extractors.activity import (
     changed_files,
     core_tokens,
+    in_folder,
     relative_path,
     split_segments,
 )
@@ -205,9 +206,7 @@ def code_answers(events: list[StoredEvent]) -> list[CodeAnswer]:
 def _changed_after(answer: str, read: set[str], later: list[StoredEvent]) -> bool:
     """Whether `later` events change a file the assistant read for the answer, or a file or
     folder the answer names (module docstring)."""
-    named = {a or b for a, b in _QUOTED_PATH.findall(answer)}
-    named = {n.rstrip("/") for n in named if n}
-    for path in changed_files(later):
-        if path in read or any(path == n or path.startswith(f"{n}/") for n in named):
-            return True
-    return False
+    named = [n for pair in _QUOTED_PATH.findall(answer) if (n := pair[0] or pair[1])]
+    return any(
+        path in read or any(in_folder(path, n) for n in named) for path in changed_files(later)
+    )

@@ -10,26 +10,16 @@ from collections.abc import Mapping
 from squirrel_memory.extractors.about import last_root_reads
 from squirrel_memory.extractors.activity import relative_path
 from squirrel_memory.extractors.file_reads import printed_paths
+from squirrel_memory.extractors.script_managers import LOCK_FILES
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.manifests import MANIFEST_ECOSYSTEMS
 
 #: Lock files and workspace files, by the ecosystem whose package manager writes or reads them.
 _LOCKS: Mapping[str, str] = {
     **dict.fromkeys(("uv.lock", "poetry.lock", "Pipfile.lock", "pdm.lock", "setup.py"), "python"),
+    # the JavaScript managers' own lock files, and the workspace and Deno files beside them
     **dict.fromkeys(
-        (
-            "package-lock.json",
-            "npm-shrinkwrap.json",
-            "pnpm-lock.yaml",
-            "pnpm-workspace.yaml",
-            "yarn.lock",
-            "bun.lock",
-            "bun.lockb",
-            "deno.json",
-            "deno.jsonc",
-            "deno.lock",
-        ),
-        "javascript",
+        (*LOCK_FILES, "pnpm-workspace.yaml", "deno.json", "deno.jsonc", "deno.lock"), "javascript"
     ),
     "Gemfile.lock": "ruby",
     "composer.lock": "php",
