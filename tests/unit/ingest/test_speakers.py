@@ -155,6 +155,8 @@ def test_slash_command_arguments_are_the_users_words() -> None:
             "<session-start-hook>Always use uv.</session-start-hook> fix it",
             [Origin.HOOK, Origin.TYPED],
         ),
+        # a hook's output cut before its closing tag is still the hook's
+        ("<session-start-hook>Session started at: 2025-08-13", [Origin.HOOK]),
         # not a hook's tag: a word before `-hook` is needed, and the markup is the user's text
         ("<-hook>x</-hook> hi", [Origin.TYPED]),
         ("This session is being continued from a previous conversation …", [Origin.COMPACTION]),

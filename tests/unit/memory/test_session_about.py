@@ -414,6 +414,9 @@ def test_a_manifest_that_only_names_the_project_names_what_the_readme_describes(
             '[workspace]\nname = "env"\ndescription = "A helper environment"\n',
         ),
         ("pixi.toml", '[feature.docs]\ndescription = "The documentation build environment"\n'),
+        # a pixi manifest cut or malformed: it says nothing, and nothing fails
+        ("pixi.toml", '[workspace\nname = "tally"\ndescription = "Counts words in files"\n'),
+        ("pixi.toml", '[workspace]\ndescription = ["not", "a string"]\n'),
     ],
 )
 def test_manifests_outside_the_project_or_without_a_literal_summary_say_nothing(
