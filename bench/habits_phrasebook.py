@@ -12,8 +12,11 @@ from the rules, across ecosystems, and is read the way a session is: the offline
 extractor over a session of that one message, once as the message that opens the session and
 once as the answer to the assistant's work (a reply and an edit before it). A habit is kept
 only when both readings keep it as a standing user_style memory; a one-off is wrong when either
-does. The third to eighth phrasebooks are read the same way. The books themselves live in
-`bench/habits_book_first.py` … `bench/habits_book_eighth.py`.
+does. The third to ninth phrasebooks are read the same way. The books themselves live in
+`bench/habits_book_first.py` … `bench/habits_book_ninth.py`. The ninth also holds texts of
+custom commands the user runs: a ban written as a line of one is kept when a standing user_style
+memory citing the command's text names what it bans; a text with no ban is wrong when one
+does. Its assistant's words are wrong when any user_style memory cites them.
 
 Usage: python -m bench.habits_phrasebook [--details]
 """
@@ -29,6 +32,13 @@ from bench.habits_book_eighth import HABITS_EIGHTH, ONE_OFFS_EIGHTH
 from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
+from bench.habits_book_ninth import (
+    ASSISTANT_SAYS_NINTH,
+    COMMAND_HABITS_NINTH,
+    COMMAND_ONE_OFFS_NINTH,
+    HABITS_NINTH,
+    ONE_OFFS_NINTH,
+)
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
 from bench.habits_book_seventh import HABITS_SEVENTH, ONE_OFFS_SEVENTH
 from bench.habits_book_sixth import HABITS_SIXTH, ONE_OFFS_SIXTH
@@ -37,7 +47,7 @@ from squirrel_core.logs import configure_logging
 from squirrel_memory.extractors.firmness import STANDING_TAG
 from squirrel_memory.extractors.preferences import stated_preferences
 from squirrel_memory.extractors.rules import RulesExtractor
-from squirrel_memory.models import Episode, MemoryType, StoredEvent
+from squirrel_memory.models import Episode, MemoryCandidate, MemoryType, StoredEvent
 
 #: Where a second-phrasebook message sits: opening the session, or answering the assistant.
 OPENING = "opening"
@@ -54,7 +64,7 @@ def verdict(message: str) -> str:
     return "tentative" if found else "missed"
 
 
-def _event(n: int, kind: str, content: dict[str, Any]) -> StoredEvent:
+def _event(n: int, kind: str, content: dict[str, Any], origin: str = "") -> StoredEvent:
     return StoredEvent(
         id=f"s1_{n:04d}",
         project_id=_ROOT,
@@ -66,6 +76,7 @@ def _event(n: int, kind: str, content: dict[str, Any]) -> StoredEvent:
         content=content,
         file_paths=(),
         hash=f"phrasebook{n}",
+        origin=origin,
     )
 
 
@@ -93,6 +104,44 @@ def session_verdict(message: str, where: str) -> str:
     if any(STANDING_TAG in c.tags for c in found):
         return "kept"
     return "tentative" if found else "missed"
+
+
+def _user_styles(events: list[StoredEvent], cited: str) -> list[MemoryCandidate]:
+    """The user_style memories the rules extractor keeps of `events` that cite event `cited`."""
+    episode = Episode(
+        "ep1", _ROOT, "dev", "s1", _START, events[-1].timestamp, len(events), "", 0.5, _START
+    )
+    return [
+        c
+        for c in RulesExtractor().extract_sync(episode, events)
+        if c.type is MemoryType.USER_STYLE and cited in c.source_event_ids
+    ]
+
+
+def command_verdict(command: str, text: str, banned: str = "") -> str:
+    """`kept`, `tentative` or `missed`: the user_style memories of a session where the user runs
+    the custom command `command`, whose text the host expands to `text`; with `banned`, only
+    those that name it count."""
+    events = [
+        _event(
+            1, "user_message", {"text": command, "command": command, "args": ""}, "slash_command"
+        ),
+        _event(2, "user_message", {"text": text}, "harness"),
+        _event(3, "assistant_response", {"text": "I ran the checks."}),
+    ]
+    found = [c for c in _user_styles(events, events[1].id) if banned.lower() in c.content.lower()]
+    if any(STANDING_TAG in c.tags for c in found):
+        return "kept"
+    return "tentative" if found else "missed"
+
+
+def assistant_verdict(words: str) -> bool:
+    """Whether a user_style memory cites the assistant's own `words` (always wrong)."""
+    events = [
+        _event(1, "user_message", {"text": "Please tidy up the request handler."}),
+        _event(2, "assistant_response", {"text": words}),
+    ]
+    return bool(_user_styles(events, events[1].id))
 
 
 def second_verdict(message: str, *, habit: bool) -> str:
@@ -127,8 +176,31 @@ def main() -> None:
         ("sixth", HABITS_SIXTH, ONE_OFFS_SIXTH),
         ("seventh", HABITS_SEVENTH, ONE_OFFS_SEVENTH),
         ("eighth", HABITS_EIGHTH, ONE_OFFS_EIGHTH),
+        ("ninth", HABITS_NINTH, ONE_OFFS_NINTH),
     ):
         _report_as_sessions(name, habits_book, one_offs_book, details=details)
+    _report_commands(details=details)
+
+
+def _report_commands(*, details: bool) -> None:
+    """The ninth book's command texts and the assistant's words."""
+    said = {c: command_verdict(c, t, b) for c, t, b in COMMAND_HABITS_NINTH}
+    wrong = {c: command_verdict(c, t) == "kept" for c, t in COMMAND_ONE_OFFS_NINTH}
+    theirs = {w: assistant_verdict(w) for w in ASSISTANT_SAYS_NINTH}
+    counts = Counter(said.values())
+    print(
+        f"ninth, command texts: habits {len(said)}: kept {counts['kept']}, "
+        f"tentative {counts['tentative']}, missed {counts['missed']}; "
+        f"texts without one {len(wrong)}: wrong {sum(wrong.values())}; "
+        f"assistant's words {len(theirs)}: wrong {sum(theirs.values())}"
+    )
+    if details:
+        for command, verdict_ in said.items():
+            print(f"  command {verdict_:9} {command}")
+        for command, bad in wrong.items():
+            print(f"  no ban  {'wrong' if bad else 'ok':9} {command}")
+        for words, bad in theirs.items():
+            print(f"  said    {'wrong' if bad else 'ok':9} {words!r}")
 
 
 def _report_as_sessions(

@@ -9,6 +9,13 @@ from bench.habits_book_eighth import HABITS_EIGHTH, ONE_OFFS_EIGHTH
 from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
+from bench.habits_book_ninth import (
+    ASSISTANT_SAYS_NINTH,
+    COMMAND_HABITS_NINTH,
+    COMMAND_ONE_OFFS_NINTH,
+    HABITS_NINTH,
+    ONE_OFFS_NINTH,
+)
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
 from bench.habits_book_seventh import HABITS_SEVENTH, ONE_OFFS_SEVENTH
 from bench.habits_book_sixth import HABITS_SIXTH, ONE_OFFS_SIXTH
@@ -16,6 +23,8 @@ from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from bench.habits_phrasebook import (
     OPENING,
     REPLYING,
+    assistant_verdict,
+    command_verdict,
     second_verdict,
     session_verdict,
     verdict,
@@ -110,7 +119,23 @@ _AS_SESSIONS = {
     "sixth": (HABITS_SIXTH, ONE_OFFS_SIXTH, 13),
     "seventh": (HABITS_SEVENTH, ONE_OFFS_SEVENTH, 12),
     "eighth": (HABITS_EIGHTH, ONE_OFFS_EIGHTH, 10),
+    "ninth": (HABITS_NINTH, ONE_OFFS_NINTH, 8),
 }
+
+
+@pytest.mark.parametrize(("command", "text", "banned"), COMMAND_HABITS_NINTH)
+def test_a_ban_written_in_a_commands_text_is_kept(command: str, text: str, banned: str) -> None:
+    assert command_verdict(command, text, banned) == "kept"
+
+
+@pytest.mark.parametrize(("command", "text"), COMMAND_ONE_OFFS_NINTH)
+def test_a_commands_text_without_a_ban_gives_no_standing_habit(command: str, text: str) -> None:
+    assert command_verdict(command, text) != "kept"
+
+
+@pytest.mark.parametrize("words", ASSISTANT_SAYS_NINTH)
+def test_the_assistants_words_are_never_the_users_habit(words: str) -> None:
+    assert not assistant_verdict(words)
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from dataclasses import replace
 
 from squirrel_memory.extractors.asked_forms import asked_statement
 from squirrel_memory.extractors.clauses import clauses
+from squirrel_memory.extractors.code_bans import code_kind_ban
 from squirrel_memory.extractors.firmness import (
     EMPHASIS_STEP,
     EMPHASIS_TAG,
@@ -132,6 +133,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         or ruled_out_for_good(message)
         # "No globals. Pass the config …": a thing ruled out, the sentence's own "no"
         or ruled_out_thing(SENTENCE_END.split(message, maxsplit=1)[0]) is not None
+        # "No unwrap or panic in production code.": a ban over a kind of code
+        or code_kind_ban(SENTENCE_END.split(message, maxsplit=1)[0]) is not None
     )
     if correction:
         message = CORRECTION_LEAD.sub("", message, count=1)
@@ -208,9 +211,14 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             or stated_practice(team_as_we(body), verbs=VERBS, task_words=ONE_OFF) is not None
         )
         result = asked_statement(body) if after_assistant_action else None
-        if result is None and (match := NO_GATE.match(body)):
+        # "no unwrap or panic in production code": a ban over every later piece of a kind of
+        # code, a standing rule
+        ban = None if result is not None or clause.endswith("?") else code_kind_ban(body)
+        if ban is not None:
+            result, standing = worded(ban, ban), True
+        elif result is None and (match := NO_GATE.match(body)):
             result = worded(f"no {match.group('x')} {match.group('gate')}", body)
-        asked = process = result is not None
+        asked = process = result is not None and ban is None
         if result is None and not clause.endswith("?"):
             # "don't forget to update the changelog": the lead-in words are part of the form
             result = habit_statement(body) or (None if told else habit_statement(written.strip()))

@@ -19,6 +19,8 @@ last read of each file is the one read; a rule line a later edit of
 the session replaced is not kept. The rule lines of a skill the assistant launched (the text
 the host loaded for it) are read the same way and said of the skill ("While running the skill
 `pkg-check`: Never modify a file without the user's approval."): they hold while it runs.
+A ban over a kind of code written as a line of a custom command's or a skill's text ("- Safety
+scan (no unwrap/panic in production code)", `code_bans`) is kept too, said of its command.
 The rules are project-scoped standing instructions, tagged
 `written`: they rank with what the user said, but a session's opening leaves them to the file
 itself (the host of that file loads it) unless the user said nothing else (`core_style`).
@@ -31,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from squirrel_memory.extractors.about import current_root_reads
+from squirrel_memory.extractors.code_bans import command_bans
 from squirrel_memory.extractors.command_steps import launched_skill
 from squirrel_memory.extractors.differences import edits
 from squirrel_memory.extractors.wording import key_slug
@@ -169,7 +172,8 @@ def read_rules(events: list[StoredEvent]) -> list[ReadRule]:
             if len(rules) < MAX_RULES:
                 key = f"pref:{key_slug(said) or 'rule'}"
                 rules.append(ReadRule(key, f"{said} ({path}).", found.ref, (event.id,)))
-    return [*procedures, *rules, *skill_rules(events)]
+    bans = [ReadRule(b.key, b.content, "", b.event_ids, b.skill) for b in command_bans(events)]
+    return [*procedures, *rules, *skill_rules(events), *bans]
 
 
 def skill_rules(events: list[StoredEvent]) -> list[ReadRule]:
