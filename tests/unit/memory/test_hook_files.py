@@ -133,3 +133,8 @@ def test_a_file_changed_before_the_hook_printed_it_still_says_it() -> None:
     )
     session.user("Run the tests.")
     assert len(_about(session)) == 1
+
+
+def test_a_long_line_of_spaces_is_text_and_read_quickly() -> None:
+    body = "--- Content from CLAUDE.md ---\n# x\n\nSome text.\n\n--- a" + " " * 50_000 + "x\n"
+    assert _printed(body) == [("CLAUDE.md", "# x\n\nSome text.")]

@@ -38,6 +38,8 @@ _NAMING = re.compile(
 _SECTION = re.compile(rf"^[ \t]*{_RULE_OPEN}[ \t]+\S.*?[ \t]+{_RULE_CLOSE}[ \t]*$")
 #: Longest hook output looked at (characters).
 MAX_HOOK_CHARS = 100_000
+#: Longest line that may name a file or a section (characters): a longer one is text.
+MAX_NAMING_CHARS = 300
 
 
 def hook_file_texts(event: StoredEvent) -> list[tuple[str, str]]:
@@ -54,7 +56,7 @@ def hook_file_texts(event: StoredEvent) -> list[tuple[str, str]]:
     path: str | None = None
     lines: list[str] = []
     for line in [*text[:MAX_HOOK_CHARS].splitlines(), None]:
-        if line is not None and not _SECTION.match(line):
+        if line is not None and (len(line) > MAX_NAMING_CHARS or not _SECTION.match(line)):
             lines.append(line)
             continue
         if path is not None:
