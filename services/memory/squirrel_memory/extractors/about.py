@@ -8,7 +8,9 @@ else a manifest's one-line `description` (of any ecosystem: `package_description
 formats a scan has no reader for) or a docs site's (`mkdocs.yml`, `book.toml`). Files
 in sub-folders or outside the project (a dependency's README) say nothing about this project.
 A root file the user attached to a message (`@AGENTS.md`, written into the message as the
-host's read of it) is read for this too, never for the rules it holds.
+host's read of it) is read for this too, never for the rules it holds; so is a root file a
+hook printed under a line naming it (`hook_files`: `--- Content from CLAUDE.md ---`, up to its
+last blank line), unless the session changed that file after.
 
 Without a README or manifest, an instruction file at the root (`CLAUDE.md`, `AGENTS.md`,
 `GEMINI.md`, `.claude/CLAUDE.md`, `.github/copilot-instructions.md`) often opens with what the
@@ -25,23 +27,25 @@ paragraph that says "always", "never", "must" … is not read as one).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import PurePosixPath
 
 import structlog
 
 from squirrel_core.events import LOADED_FILE
-from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.activity import changed_files, relative_path
 from squirrel_memory.extractors.file_reads import (
     attached_file_texts,
     head_read_text,
     loaded_text,
     shown_file_texts,
 )
+from squirrel_memory.extractors.hook_files import hook_file_texts
 from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.package_doc import package_about
 from squirrel_memory.extractors.printed_manifests import printed_about
 from squirrel_memory.extractors.readme_intro import stack_sentence
+from squirrel_memory.extractors.shell_changes import changed_unseen
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.findings import Readings
 from squirrel_memory.repository.instructions import instruction_kind, read_instruction_file
@@ -60,16 +64,25 @@ ABOUT_KEY = "about"
 
 
 def root_file_read(
-    event: StoredEvent, wanted: Callable[[str], bool], *, attached: bool = False
+    event: StoredEvent,
+    wanted: Callable[[str], bool],
+    *,
+    attached: bool = False,
+    changed: Collection[str] = (),
 ) -> tuple[str, str] | None:
     """(path, text) of the project-root file a successful read returned from its first line,
     or a command printed from its first line (`shown_file_texts`), or, with `attached`, one the
-    user attached to a message (`attached_file_texts`: read for what the project is), when
+    user attached to a message (`attached_file_texts`) or a hook printed (`hook_file_texts`,
+    unless its path is among those `changed` after it): read for what the project is; when
     `wanted(path)` accepts it (a partial read gives only the text it shows in full)."""
     text = head_read_text(event)
     shown = [] if text is not None else shown_file_texts(event)
     if attached and text is None and not shown:
-        shown = attached_file_texts(event)
+        shown = attached_file_texts(event) or [
+            (raw, printed)
+            for raw, printed in hook_file_texts(event)
+            if relative_path(raw, event.project_id).removeprefix("./") not in changed
+        ]
     reads = [(raw, text) for raw in event.file_paths] if text is not None else shown
     for raw, text in reads:
         path = relative_path(raw, event.project_id).removeprefix("./")
@@ -219,8 +232,9 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
     readings = Readings()
     sources: dict[str, str] = {}
     texts: dict[str, str] = {}
+    changed = changed_after(events)
     for event in events:
-        read = root_file_read(event, _describes, attached=True)
+        read = root_file_read(event, _describes, attached=True, changed=changed.get(event.id, ()))
         if read is None:
             continue
         path, text = read
@@ -235,7 +249,21 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
         text = about_text(name, _with_stack(readings.description, source, texts), source)
         return text, source, (sources[source],)
     # A manifest's description printed among other output is still the manifest's own.
-    return printed_about(events) or package_about(events) or _instruction_about(events)
+    return printed_about(events) or package_about(events) or _instruction_about(events, changed)
+
+
+def changed_after(events: list[StoredEvent]) -> dict[str, set[str]]:
+    """The id of each event that shows files a hook printed → the project files the session
+    changed after it (edited, written, or changed by a command unseen): what the hook showed of
+    those no longer says what they hold."""
+    out: dict[str, set[str]] = {}
+    later: set[str] = set()
+    for event in reversed(events):
+        if hook_file_texts(event):
+            out[event.id] = set(later)
+        later.update(changed_files([event]))
+        later.update(changed_unseen(event))
+    return out
 
 
 def _with_stack(description: str, source: str, texts: dict[str, str]) -> str:
@@ -277,9 +305,13 @@ def _listed_overview(text: str) -> tuple[str, str] | None:
     return items.get("name", ""), f"{what}.{stack}"
 
 
-def _instruction_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]] | None:
+def _instruction_about(
+    events: list[StoredEvent], changed: dict[str, set[str]]
+) -> tuple[str, str, tuple[str, ...]] | None:
     for event in events:
-        read = root_file_read(event, is_instruction_file, attached=True)
+        read = root_file_read(
+            event, is_instruction_file, attached=True, changed=changed.get(event.id, ())
+        )
         if read is None:
             continue
         path, text = read
