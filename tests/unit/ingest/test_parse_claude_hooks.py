@@ -123,6 +123,54 @@ def test_a_hook_that_succeeded_is_no_failure(attachment: dict[str, Any]) -> None
     assert not any(e.content.get("is_error") for e in _events(_attachment(attachment)))
 
 
+@pytest.mark.parametrize(
+    ("hook", "content"),
+    [
+        ("SessionStart:startup", "[tracker] 3 open issues: run `tk ready` to pick one"),
+        ("UserPromptSubmit", "Branch feature/x is 2 commits behind main"),
+        # the host kept only a preview of a long output: still what the assistant got
+        ("SessionStart:resume", "<persisted-output>\nOutput too large (11.5KB).\nPreview:\nAlways"),
+    ],
+)
+def test_the_plain_output_of_a_hook_the_assistant_is_given_is_the_hooks_words(
+    hook: str, content: str
+) -> None:
+    attachment = {
+        "type": "hook_success",
+        "hookName": hook,
+        "hookEvent": hook.split(":", maxsplit=1)[0],
+        "stdout": content + "\n",
+        "content": content,
+        "exitCode": 0,
+    }
+    [event] = _events(_attachment(attachment))
+    assert (event.event_type, event.origin) == (EventType.USER_MESSAGE, Origin.HOOK)
+    assert event.content["text"] == content
+
+
+@pytest.mark.parametrize(
+    "attachment",
+    [
+        # a JSON answer: its context comes in its own `hook_additional_context` record
+        {
+            "type": "hook_success",
+            "hookName": "SessionStart:startup",
+            "hookEvent": "SessionStart",
+            "stdout": '{"hookSpecificOutput": {"additionalContext": "x"}}\n',
+            "content": "",
+            "exitCode": 0,
+        },
+        {"type": "hook_success", "hookName": "SessionStart:startup", "content": '{"a": 1}'},
+        # output of hooks the assistant never sees
+        {"type": "hook_success", "hookName": "Stop", "hookEvent": "Stop", "content": "idle"},
+        {"type": "hook_success", "hookName": "PostToolUse:Edit", "content": "formatted 1 file"},
+        {"type": "hook_success", "hookName": "SessionStart:startup", "content": "  \n"},
+    ],
+)
+def test_other_hook_successes_say_nothing(attachment: dict[str, Any]) -> None:
+    assert _events(_attachment(attachment)) == []
+
+
 def _system_line(content: str) -> dict[str, Any]:
     """A hook's outcome as Claude Code 1.0 wrote it: a `system` record's text, name in bold."""
     record = _attachment({})

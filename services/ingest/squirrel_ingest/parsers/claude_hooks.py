@@ -2,7 +2,12 @@
 `hook:<name>`, with what the hook said: its stderr and stdout, a blocking hook's reason from
 `blockingError`), context a hook adds is the hook's words; a stop hook reports its errors in a
 `system` record; a hook the host cancelled (`hook_cancelled`: its timeout, or the turn
-interrupted) did not finish, a failure too. Claude Code 1.0 wrote every hook's outcome as a
+interrupted) did not finish, a failure too. The plain output of a hook whose output the host
+gives the assistant (a session-start or prompt hook: `hook_success`, with what the assistant got
+in `content`) is the hook's words as well, as the older `<session-start-hook>` wrapper was; a
+hook answering in JSON has its context in its own `hook_additional_context` record (its
+`content` is then empty), and other hooks' output (after a tool, at the end of a turn) the
+assistant never sees. Claude Code 1.0 wrote every hook's outcome as a
 `system` record's text: "PostToolUse:Edit [ruff check] failed with non-blocking status code 1:
 <stderr>" (the name in bold, as terminal escapes) is a failure; "… completed successfully: …"
 is none.
@@ -17,6 +22,9 @@ from squirrel_core.events import Event, EventType, Origin
 from squirrel_ingest.parsers.base import RecordContext, str_or_none, text_of
 from squirrel_ingest.parsers.kept_values import cap_text
 from squirrel_ingest.parsers.speaker import Utterance, said_events
+
+#: Hooks whose plain output the host adds to the assistant's context.
+_CONTEXT_HOOKS = frozenset({"SessionStart", "UserPromptSubmit"})
 
 
 def hook_events(attachment: dict[str, Any], kind: str, ctx: RecordContext) -> list[Event] | None:
@@ -46,7 +54,17 @@ def hook_events(attachment: dict[str, Any], kind: str, ctx: RecordContext) -> li
             if part.strip()
         )
         return [_hook_failure(ctx, name, output, exit_code)]
+    elif kind == "hook_success" and _context_hook(attachment, name):
+        text = text_of(attachment.get("content"))
+        if text.strip() and not text.lstrip().startswith("{"):
+            return said_events(ctx, [Utterance(Origin.HOOK, text)])
     return None
+
+
+def _context_hook(attachment: dict[str, Any], name: str | None) -> bool:
+    """Whether the hook is one whose plain output the assistant is given."""
+    event = str_or_none(attachment.get("hookEvent")) or (name or "").split(":", 1)[0]
+    return event in _CONTEXT_HOOKS
 
 
 #: How much of a `system` record's text is looked at for a hook failure.
