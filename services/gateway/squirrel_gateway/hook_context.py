@@ -15,6 +15,7 @@ from typing import Final
 
 from squirrel_core.negation import affirmed_spans
 from squirrel_core.redaction import redact
+from squirrel_core.style_supplement import is_supplement
 from squirrel_core.tokens import estimate_tokens, format_token_footer
 from squirrel_gateway import responses
 from squirrel_gateway.arguments import MAX_TASK_CHARS
@@ -340,7 +341,10 @@ async def prompt_context(
             return True
         item = _served(memory)
         if already is not None and already(item):
-            had.append(item)
+            # A standing preference the task context added to what it found is not what the
+            # prompt needed: the session having it is no reason the prompt got nothing.
+            if not is_supplement(memory.reason):
+                had.append(item)
             return True
         return False
 

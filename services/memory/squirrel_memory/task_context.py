@@ -53,6 +53,7 @@ import structlog
 from squirrel_core.budget import longest_cut
 from squirrel_core.budget_limits import validate_budget
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.style_supplement import STYLE_REASON as _STANDING
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.loaded_sources import checked_files, only_from
@@ -92,7 +93,8 @@ DEFAULT_TYPES: tuple[MemoryType, ...] = (
     MemoryType.RECIPE,
 )
 TOO_SMALL_MARKDOWN = "Relevant memory exists; raise context_budget_tokens to see it."
-STYLE_REASON = "Standing coding-style preference of this user; applies to any code change."
+STYLE_REASON = _STANDING
+"""A standing preference's reason (`squirrel_core.style_supplement`)."""
 
 
 @dataclass(frozen=True, slots=True)

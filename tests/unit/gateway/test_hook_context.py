@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from squirrel_core.host_files import LOADED_TAG, SKILL_TAG, WRITTEN_TAG
+from squirrel_core.style_supplement import STYLE_REASON
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import hook_context, responses, session_commands
 from squirrel_gateway.schemas import (
@@ -1348,3 +1349,73 @@ async def test_a_prompt_given_its_memory_or_given_nothing_had_nothing(
         already=lambda item: True,
     )
     assert silent.empty and silent.had == ()
+
+
+def standing(n: int, text: str) -> SelectedMemory:
+    """A standing preference as the task context adds it to what it found relevant."""
+    return SelectedMemory(
+        memory_id=f"pref_{n}",
+        type="user_style",
+        key=f"pref:{n}",
+        content=text,
+        importance=0.8,
+        reason=STYLE_REASON,
+    )
+
+
+async def test_standing_preferences_are_never_served_without_what_brought_them(
+    backend: FakeBackend,
+) -> None:
+    # The only relevant memory is one a prompt is not given (what the project is); the
+    # preferences the task context added beside it say nothing of the prompt on their own.
+    backend.selected = [
+        fact(1, "about", "What this project (ferncast) is: a podcast server.", "Matches 'x'."),
+        standing(1, "Prefer pipe chains over nested calls."),
+        standing(2, "Keep replies short."),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="what is this project?",
+        user_id=None,
+        budget=300,
+    )
+
+    assert out.empty and out.served == () and out.had == ()
+
+
+async def test_standing_preferences_stay_beside_a_relevant_memory(backend: FakeBackend) -> None:
+    backend.selected = [
+        fact(
+            1, "module:charts", "Module `charts`: renders the spending charts.", "Matches 'chart'."
+        ),
+        standing(1, "Use named exports, not default exports."),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="add a pie chart to the charts module",
+        user_id=None,
+        budget=300,
+    )
+
+    assert [s.memory_id for s in out.served] == ["mem_1", "pref_1"]
+
+
+async def test_a_standing_preference_the_session_had_is_not_what_the_prompt_lacked(
+    backend: FakeBackend,
+) -> None:
+    backend.selected = [
+        fact(1, "about", "What this project (ferncast) is: a podcast server.", "Matches 'x'."),
+        standing(1, "Prefer pipe chains over nested calls."),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="what is this project?",
+        user_id=None,
+        budget=300,
+        already=lambda item: item.memory_id == "pref_1",
+    )
+
+    assert out.empty and out.had == ()
