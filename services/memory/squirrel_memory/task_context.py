@@ -17,7 +17,8 @@ the words most of the project's memories hold (`retrieval.common_words`: "ocean"
 through (`retrieval.folder_words`: `src`, `app` in "see src/app/renderer.py") and the words of
 the project's own folder name (`retrieval.project_words`: "claude" and "log" picked pitfalls
 for prompts of the foresight replay that were about something else), neither a subject nor a
-reason. With
+reason; nor are the words a memory holds only in its framing ("The user corrected the
+assistant", "Found in a session", "Closing report": `retrieval.framing`). With
 vectors, one telling word shared also needs the memory's meaning close to the task's, or the
 word to name a file both give (`retrieval.task_relevance`); a phrase key's word other than its
 head needs the same closeness to name a subject. When
