@@ -21,13 +21,13 @@ from squirrel_gateway import responses
 from squirrel_gateway.arguments import MAX_TASK_CHARS
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.hook_left_out import (
+    BY_ITS_FILE,
     IN_THE_MANIFEST,
     LAYOUT_OF_A_FILE,
     PATHISH,
     SUMMARISED,
     THE_REMOTE,
     at_a_glance,
-    ci_shown,
     left_out_of_prompt,
     managers_shown,
 )
@@ -171,7 +171,8 @@ async def session_start(
     """The user_style and project_brief views in core mode (its modules, only those a session
     they were served to used, in the room the other lines leave, without what the
     project is and its language, unless nothing else is known, nor the libraries its manifest
-    lists, nor a layout a repository file explains, nor where the source is hosted, nor what an
+    lists, nor a layout a repository file explains, nor where the source is hosted, nor where CI
+    runs or the project is deployed, nor what an
     earlier assistant summarised, nor what only a subagent's report says, even when nothing else
     is known: `hook_left_out` and `reported_lines` say why), the
     everyday commands (the test command first) and the top pitfalls, in one budget; the first
@@ -202,7 +203,9 @@ async def session_start(
         *(
             f
             for f in kept
-            if not at_a_glance(f, THE_REMOTE) and not SUMMARISED.search(f) and not only_reported(f)
+            if not at_a_glance(f, THE_REMOTE | BY_ITS_FILE)
+            and not SUMMARISED.search(f)
+            and not only_reported(f)
         ),
     ]
     facts = [
@@ -236,9 +239,6 @@ async def session_start(
     if asked and asked.split():
         opened.add(asked.split()[0].lower())
     facts = [(line, item) for line, item in facts if not managers_shown(line, opened)]
-    # A CI fact ("CI runs on GitHub Actions (.github/workflows/ci.yml).") beside a command line
-    # that names the same workflow ("CI (.github/workflows/ci.yml) runs the tests with …").
-    facts = [(line, item) for line, item in facts if not ci_shown(line, recipes)]
     known = (
         [
             (

@@ -946,7 +946,7 @@ async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBack
 async def test_the_room_left_goes_to_a_preference_or_a_command_before_a_fact(
     backend: FakeBackend,
 ) -> None:
-    backend.key_facts = ["Framework: Built with Phoenix.", "Deploy: Deployed on Fly.io."]
+    backend.key_facts = ["Framework: Built with Phoenix.", "Database: PostgreSQL via Ecto."]
     backend.pitfalls, backend.search_results = [], []
     backend.style_items = [style(0, "Reuse what exists"), style(1, "Performance is crucial")]
     shown: list[str] = []
@@ -958,13 +958,13 @@ async def test_the_room_left_goes_to_a_preference_or_a_command_before_a_fact(
         if len(shown) >= 3:
             break
     assert len(shown) == 3
-    assert "Performance is crucial (1)." in shown and "Deploy: Deployed on Fly.io." not in shown
+    assert "Performance is crucial (1)." in shown and "Database: PostgreSQL via Ecto." not in shown
     # With no second preference, the room goes to the next fact as before.
     backend.style_items = [style(0, "Reuse what exists")]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    assert "- Deploy: Deployed on Fly.io." in out.text
+    assert "- Database: PostgreSQL via Ecto." in out.text
 
 
 async def test_the_modules_come_before_the_other_facts_in_a_tight_budget(
@@ -1033,27 +1033,39 @@ async def test_a_module_takes_only_the_room_the_other_lines_leave(backend: FakeB
 
 
 @pytest.mark.parametrize(
-    ("command", "left_out"),
+    "fact",
     [
-        ("CI (.github/workflows/ci.yml) runs the tests with `mix test`.", True),
-        # another workflow's commands say nothing of this one
-        ("CI (.github/workflows/release.yml) runs the tests with `mix test`.", False),
-        ("To run the tests: `mix test`.", False),
+        "Ci: CI runs on GitHub Actions (.github/workflows/ci.yml).",
+        "Deploy: The project is hosted and deployed on Fly.io (fly.toml).",
     ],
 )
-async def test_the_ci_fact_is_left_out_beside_the_commands_of_its_workflow(
-    backend: FakeBackend, command: str, left_out: bool
+async def test_where_ci_runs_and_where_it_deploys_are_left_to_their_files(
+    backend: FakeBackend, fact: str
 ) -> None:
-    fact = "CI runs on GitHub Actions (.github/workflows/ci.yml)."
-    backend.key_facts = [f"Ci: {fact}", "Framework: Phoenix."]
-    backend.search_results = [recipe(0, command)]
+    backend.key_facts = [fact, "Framework: Phoenix.", "Database: PostgreSQL via Ecto."]
+    backend.search_results = [recipe(0, "To run the tests: `mix test`.")]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
 
-    assert command in out.text
-    assert "- Framework: Phoenix." in out.text
-    assert (fact not in out.text) is left_out
+    assert fact.split(": ", 1)[1] not in out.text
+    # trap: the other facts of the brief stay
+    assert "- Framework: Phoenix." in out.text and "PostgreSQL via Ecto." in out.text
+
+
+async def test_a_prompt_about_ci_is_still_given_the_ci_fact(backend: FakeBackend) -> None:
+    backend.selected = [
+        fact(1, "ci", "CI runs on GitHub Actions (.github/workflows/ci.yml).", "Matches 'ci'.")
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="why does ci fail on the release branch?",
+        user_id=None,
+        budget=300,
+    )
+
+    assert [s.memory_id for s in out.served] == ["mem_1"]
 
 
 @pytest.mark.parametrize(
