@@ -69,8 +69,9 @@ class Injection:
     """Text for the host (empty: print nothing), its token estimate, how many items, and
     those items in the order shown (what was served, for whoever records it). For a prompt,
     `had` holds the relevant items left out because the session already had them (from its
-    start or an earlier prompt): a prompt left silent for that reason was not left unanswered,
-    which whoever records answers may want to tell apart."""
+    start or an earlier prompt; never a standing preference the task context added beside
+    them): a prompt left silent for that reason was not left unanswered, which whoever records
+    answers may want to tell apart."""
 
     text: str
     tokens: int
