@@ -15,18 +15,19 @@ from typing import Final
 
 from squirrel_core.negation import affirmed_spans
 from squirrel_core.redaction import redact
+from squirrel_core.style_supplement import is_supplement
 from squirrel_core.tokens import estimate_tokens, format_token_footer
 from squirrel_gateway import responses
 from squirrel_gateway.arguments import MAX_TASK_CHARS
 from squirrel_gateway.backend import MemoryBackend
 from squirrel_gateway.hook_left_out import (
+    BY_ITS_FILE,
     IN_THE_MANIFEST,
     LAYOUT_OF_A_FILE,
     PATHISH,
     SUMMARISED,
     THE_REMOTE,
     at_a_glance,
-    ci_shown,
     left_out_of_prompt,
     managers_shown,
 )
@@ -68,8 +69,9 @@ class Injection:
     """Text for the host (empty: print nothing), its token estimate, how many items, and
     those items in the order shown (what was served, for whoever records it). For a prompt,
     `had` holds the relevant items left out because the session already had them (from its
-    start or an earlier prompt): a prompt left silent for that reason was not left unanswered,
-    which whoever records answers may want to tell apart."""
+    start or an earlier prompt; never a standing preference the task context added beside
+    them): a prompt left silent for that reason was not left unanswered, which whoever records
+    answers may want to tell apart."""
 
     text: str
     tokens: int
@@ -170,7 +172,8 @@ async def session_start(
     """The user_style and project_brief views in core mode (its modules, only those a session
     they were served to used, in the room the other lines leave, without what the
     project is and its language, unless nothing else is known, nor the libraries its manifest
-    lists, nor a layout a repository file explains, nor where the source is hosted, nor what an
+    lists, nor a layout a repository file explains, nor where the source is hosted, nor where CI
+    runs or the project is deployed, nor what an
     earlier assistant summarised, nor what only a subagent's report says, even when nothing else
     is known: `hook_left_out` and `reported_lines` say why), the
     everyday commands (the test command first) and the top pitfalls, in one budget; the first
@@ -201,7 +204,9 @@ async def session_start(
         *(
             f
             for f in kept
-            if not at_a_glance(f, THE_REMOTE) and not SUMMARISED.search(f) and not only_reported(f)
+            if not at_a_glance(f, THE_REMOTE | BY_ITS_FILE)
+            and not SUMMARISED.search(f)
+            and not only_reported(f)
         ),
     ]
     facts = [
@@ -235,9 +240,6 @@ async def session_start(
     if asked and asked.split():
         opened.add(asked.split()[0].lower())
     facts = [(line, item) for line, item in facts if not managers_shown(line, opened)]
-    # A CI fact ("CI runs on GitHub Actions (.github/workflows/ci.yml).") beside a command line
-    # that names the same workflow ("CI (.github/workflows/ci.yml) runs the tests with …").
-    facts = [(line, item) for line, item in facts if not ci_shown(line, recipes)]
     known = (
         [
             (
@@ -340,7 +342,10 @@ async def prompt_context(
             return True
         item = _served(memory)
         if already is not None and already(item):
-            had.append(item)
+            # A standing preference the task context added to what it found is not what the
+            # prompt needed: the session having it is no reason the prompt got nothing.
+            if not is_supplement(memory.reason):
+                had.append(item)
             return True
         return False
 

@@ -2,31 +2,31 @@
 
 A session start leaves out what the assistant sees at a glance (what the project is, its
 language), what the manifest lists, a layout a repository file explains, where the source is
-hosted, what an earlier assistant summarised or only a subagent reported (`reported_lines`),
-and a fact the commands shown already say (the package manager, the CI workflow, the test
-framework). A prompt is not given a fact seen at a
-glance, an earlier assistant's report that shares fewer than two words with the task, nor a
-pitfall picked only on the words of its check's purpose. Each rule says beside it what the
-foresight replay showed. What is left out stays in the views and in search.
+hosted, where CI runs and where the project is deployed (the files that say so are there), what
+an earlier assistant summarised or only a subagent reported (`reported_lines`), and a fact the
+commands shown already say (the package manager, the test framework). A prompt is not given a
+fact seen at a glance, an earlier assistant's report that shares fewer than two words with the
+task, nor a pitfall picked only on the words of its check's purpose. Each rule says beside it
+what the foresight replay showed. What is left out stays in the views and in search.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 from squirrel_gateway.schemas import SelectedMemory
-from squirrel_gateway.session_commands import COMMAND, Served
+from squirrel_gateway.session_commands import COMMAND
 
 __all__ = [
+    "BY_ITS_FILE",
     "IN_THE_MANIFEST",
     "LAYOUT_OF_A_FILE",
     "PATHISH",
     "SUMMARISED",
     "THE_REMOTE",
     "at_a_glance",
-    "ci_shown",
     "framework_run",
     "left_out_of_prompt",
     "managers_shown",
@@ -58,6 +58,14 @@ LAYOUT_OF_A_FILE = re.compile(r"^layout:\s[^:`]*\bper [\w./-]+:\s", re.IGNORECAS
 #: foresight replay used it. It stays in the brief view, in search and in the per-prompt
 #: context.
 THE_REMOTE: Final = frozenset({"home"})
+#: What a file of the repository says by being there: where CI runs ("Ci: CI runs on GitHub
+#: Actions (.github/workflows/ci.yml).") and where the project is deployed ("Deploy: The project
+#: is hosted and deployed on Vercel (vercel.json)."), each read from the file it names
+#: (`extractors.layout_facts`), which the assistant opens when a task needs it. In the
+#: foresight replay no later session used either (0 of 6 servings at session start, none of
+#: those sessions touched the file); they stay in the brief view, in search and in the
+#: per-prompt context.
+BY_ITS_FILE: Final = frozenset({"ci", "deploy"})
 #: A fact an earlier session's assistant summarised ("How the project is built, as the assistant
 #: summarised it: …", its stack, a folder's purpose): a paraphrase of code the new session's
 #: assistant reads itself, and one that may have aged. In the foresight replay none was used
@@ -88,7 +96,7 @@ _TEST_FRAMEWORK = re.compile(r"tests are written with ([\w.+-]+)", re.IGNORECASE
 _WORD = re.compile(r"[\w.+-]+")
 #: The managers the brief's package-manager fact names (`habits.package_manager_fact`).
 _MANAGERS = re.compile(r"run through (.+?), its package managers?\b")
-#: A path in a text: a workflow file a CI fact names here, a file a prompt names (`files_named`).
+#: A path in a text: a file a prompt names (`files_named`).
 PATHISH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)")
 
 
@@ -112,16 +120,6 @@ def managers_shown(line: str, opened: set[str]) -> bool:
         return False
     names = [name.strip().lower() for name in match.group(1).split(" and ")]
     return bool(names) and all(name in opened for name in names)
-
-
-def ci_shown(line: str, recipes: Sequence[tuple[str, Served]]) -> bool:
-    """Whether `line` is the brief's CI fact and every workflow file it names is named by one
-    of the commands shown, which say what that CI runs."""
-    label, colon, text = line.removeprefix("- ").partition(":")
-    if not colon or label.strip().lower() != "ci":
-        return False
-    files = [m.group(1) for m in PATHISH.finditer(text) if "/" in m.group(1)]
-    return bool(files) and all(any(f in shown for shown, _ in recipes) for f in files)
 
 
 def framework_run(fact: str, lines: Iterable[str]) -> bool:

@@ -15,6 +15,7 @@ import structlog
 from squirrel_core.budget import Packed, pack
 from squirrel_core.budget_limits import MAX_BUDGET_TOKENS
 from squirrel_core.read_shapes import MemoryTypeName, contributor_name
+from squirrel_core.style_supplement import is_supplement
 from squirrel_gateway.arguments import (
     MAX_ID_CHARS,
     MAX_MEMORY_CHARS,
@@ -145,6 +146,10 @@ async def task_context(
     memories = list(data.selected_memories) if data.has_relevant_memory else []
     if leave_out is not None:
         memories = [m for m in memories if not leave_out(m)]
+    # A standing preference is added to what was found relevant, never an answer on its own:
+    # when every relevant memory was left out, so are the preferences that came with them.
+    if all(is_supplement(m.reason) for m in memories):
+        memories = []
     if memories:
         packed = pack(
             memories,

@@ -17,7 +17,8 @@ the words most of the project's memories hold (`retrieval.common_words`: "ocean"
 through (`retrieval.folder_words`: `src`, `app` in "see src/app/renderer.py") and the words of
 the project's own folder name (`retrieval.project_words`: "claude" and "log" picked pitfalls
 for prompts of the foresight replay that were about something else), neither a subject nor a
-reason. With
+reason; nor are the words a memory holds only in its framing ("The user corrected the
+assistant", "Found in a session", "Closing report": `retrieval.framing`). With
 vectors, one telling word shared also needs the memory's meaning close to the task's, or the
 word to name a file both give (`retrieval.task_relevance`); a phrase key's word other than its
 head needs the same closeness to name a subject. When
@@ -53,6 +54,7 @@ import structlog
 from squirrel_core.budget import longest_cut
 from squirrel_core.budget_limits import validate_budget
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.style_supplement import STYLE_REASON as _STANDING
 from squirrel_core.tokens import estimate_tokens
 from squirrel_memory.llm.read_prompts import Note, WrittenBy
 from squirrel_memory.loaded_sources import checked_files, only_from
@@ -92,7 +94,8 @@ DEFAULT_TYPES: tuple[MemoryType, ...] = (
     MemoryType.RECIPE,
 )
 TOO_SMALL_MARKDOWN = "Relevant memory exists; raise context_budget_tokens to see it."
-STYLE_REASON = "Standing coding-style preference of this user; applies to any code change."
+STYLE_REASON = _STANDING
+"""A standing preference's reason (`squirrel_core.style_supplement`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,9 +28,11 @@ MAX_SUBJECT_WORDS = 2
 _KEY_PART = re.compile(r"[:@]")
 _KEY_TOKEN = re.compile(r"[a-z0-9]+")
 _KEY_WORD = re.compile(r"[a-z]+")
-#: Words of a memory key that say what kind of memory it is, not what it is about.
+#: Words of a memory key that say what kind of memory it is, not what it is about, and those
+#: that say how it was learned (`pitfall:corrected:…`, `project:closing:…`: `retrieval.framing`).
 _KEY_KIND_WORDS = frozenset(
     {"recipe", "pref", "pitfall", "module", "command", "commands", "run", "repo", "rule"}
+    | {"corrected", "learned", "closing", "reported"}
 )
 #: Endings a subject word drops so that its forms meet (`migration`, `migrate` → `migrat`).
 _SUBJECT_SUFFIXES = ("ions", "ion", "ing", "ed", "es", "s", "e")

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from squirrel_core.host_files import LOADED_TAG, SKILL_TAG, WRITTEN_TAG
+from squirrel_core.style_supplement import STYLE_REASON
 from squirrel_core.tokens import estimate_tokens
 from squirrel_gateway import hook_context, responses, session_commands
 from squirrel_gateway.schemas import (
@@ -945,7 +946,7 @@ async def test_a_long_fact_never_keeps_the_next_preference_out(backend: FakeBack
 async def test_the_room_left_goes_to_a_preference_or_a_command_before_a_fact(
     backend: FakeBackend,
 ) -> None:
-    backend.key_facts = ["Framework: Built with Phoenix.", "Deploy: Deployed on Fly.io."]
+    backend.key_facts = ["Framework: Built with Phoenix.", "Database: PostgreSQL via Ecto."]
     backend.pitfalls, backend.search_results = [], []
     backend.style_items = [style(0, "Reuse what exists"), style(1, "Performance is crucial")]
     shown: list[str] = []
@@ -957,13 +958,13 @@ async def test_the_room_left_goes_to_a_preference_or_a_command_before_a_fact(
         if len(shown) >= 3:
             break
     assert len(shown) == 3
-    assert "Performance is crucial (1)." in shown and "Deploy: Deployed on Fly.io." not in shown
+    assert "Performance is crucial (1)." in shown and "Database: PostgreSQL via Ecto." not in shown
     # With no second preference, the room goes to the next fact as before.
     backend.style_items = [style(0, "Reuse what exists")]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    assert "- Deploy: Deployed on Fly.io." in out.text
+    assert "- Database: PostgreSQL via Ecto." in out.text
 
 
 async def test_the_modules_come_before_the_other_facts_in_a_tight_budget(
@@ -1032,27 +1033,39 @@ async def test_a_module_takes_only_the_room_the_other_lines_leave(backend: FakeB
 
 
 @pytest.mark.parametrize(
-    ("command", "left_out"),
+    "fact",
     [
-        ("CI (.github/workflows/ci.yml) runs the tests with `mix test`.", True),
-        # another workflow's commands say nothing of this one
-        ("CI (.github/workflows/release.yml) runs the tests with `mix test`.", False),
-        ("To run the tests: `mix test`.", False),
+        "Ci: CI runs on GitHub Actions (.github/workflows/ci.yml).",
+        "Deploy: The project is hosted and deployed on Fly.io (fly.toml).",
     ],
 )
-async def test_the_ci_fact_is_left_out_beside_the_commands_of_its_workflow(
-    backend: FakeBackend, command: str, left_out: bool
+async def test_where_ci_runs_and_where_it_deploys_are_left_to_their_files(
+    backend: FakeBackend, fact: str
 ) -> None:
-    fact = "CI runs on GitHub Actions (.github/workflows/ci.yml)."
-    backend.key_facts = [f"Ci: {fact}", "Framework: Phoenix."]
-    backend.search_results = [recipe(0, command)]
+    backend.key_facts = [fact, "Framework: Phoenix.", "Database: PostgreSQL via Ecto."]
+    backend.search_results = [recipe(0, "To run the tests: `mix test`.")]
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
 
-    assert command in out.text
-    assert "- Framework: Phoenix." in out.text
-    assert (fact not in out.text) is left_out
+    assert fact.split(": ", 1)[1] not in out.text
+    # trap: the other facts of the brief stay
+    assert "- Framework: Phoenix." in out.text and "PostgreSQL via Ecto." in out.text
+
+
+async def test_a_prompt_about_ci_is_still_given_the_ci_fact(backend: FakeBackend) -> None:
+    backend.selected = [
+        fact(1, "ci", "CI runs on GitHub Actions (.github/workflows/ci.yml).", "Matches 'ci'.")
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="why does ci fail on the release branch?",
+        user_id=None,
+        budget=300,
+    )
+
+    assert [s.memory_id for s in out.served] == ["mem_1"]
 
 
 @pytest.mark.parametrize(
@@ -1348,3 +1361,73 @@ async def test_a_prompt_given_its_memory_or_given_nothing_had_nothing(
         already=lambda item: True,
     )
     assert silent.empty and silent.had == ()
+
+
+def standing(n: int, text: str) -> SelectedMemory:
+    """A standing preference as the task context adds it to what it found relevant."""
+    return SelectedMemory(
+        memory_id=f"pref_{n}",
+        type="user_style",
+        key=f"pref:{n}",
+        content=text,
+        importance=0.8,
+        reason=STYLE_REASON,
+    )
+
+
+async def test_standing_preferences_are_never_served_without_what_brought_them(
+    backend: FakeBackend,
+) -> None:
+    # The only relevant memory is one a prompt is not given (what the project is); the
+    # preferences the task context added beside it say nothing of the prompt on their own.
+    backend.selected = [
+        fact(1, "about", "What this project (ferncast) is: a podcast server.", "Matches 'x'."),
+        standing(1, "Prefer pipe chains over nested calls."),
+        standing(2, "Keep replies short."),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="what is this project?",
+        user_id=None,
+        budget=300,
+    )
+
+    assert out.empty and out.served == () and out.had == ()
+
+
+async def test_standing_preferences_stay_beside_a_relevant_memory(backend: FakeBackend) -> None:
+    backend.selected = [
+        fact(
+            1, "module:charts", "Module `charts`: renders the spending charts.", "Matches 'chart'."
+        ),
+        standing(1, "Use named exports, not default exports."),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="add a pie chart to the charts module",
+        user_id=None,
+        budget=300,
+    )
+
+    assert [s.memory_id for s in out.served] == ["mem_1", "pref_1"]
+
+
+async def test_a_standing_preference_the_session_had_is_not_what_the_prompt_lacked(
+    backend: FakeBackend,
+) -> None:
+    backend.selected = [
+        fact(1, "about", "What this project (ferncast) is: a podcast server.", "Matches 'x'."),
+        standing(1, "Prefer pipe chains over nested calls."),
+    ]
+    out = await hook_context.prompt_context(
+        backend,
+        project_id=backend.roots[0],
+        prompt="what is this project?",
+        user_id=None,
+        budget=300,
+        already=lambda item: item.memory_id == "pref_1",
+    )
+
+    assert out.empty and out.had == ()

@@ -171,12 +171,13 @@ async def test_where_the_source_is_hosted_is_left_to_the_repository(
     backend: FakeBackend,
 ) -> None:
     home = "Home: The project's repository is https://github.com/acme/tally (named in `README.md`)."
-    backend.key_facts = [home, "Deploy: The project is hosted and deployed on Fly.io (fly.toml)."]
+    backend.key_facts = [home, "Database: PostgreSQL, through Ecto (config/dev.exs)."]
     out = await start(backend)
 
     assert "github.com/acme/tally" not in out.text
-    # Trap: where it is deployed is no remote the assistant has.
-    assert "- Deploy: The project is hosted and deployed on Fly.io (fly.toml)." in out.text
+    # Trap: another fact that names the file it was read from stays (where the project is
+    # deployed is left to its file as well: `hook_left_out.BY_ITS_FILE`).
+    assert "- Database: PostgreSQL, through Ecto (config/dev.exs)." in out.text
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from squirrel_memory.llm.read_prompts import WrittenBy
 from squirrel_memory.models import MemoryItem, MemoryType
+from squirrel_memory.retrieval.framing import framed_only
 from squirrel_memory.retrieval.queries import matched_terms, meaningful_terms, stem
 from squirrel_memory.scoring import MemoryScore, recency_days
 
@@ -57,9 +58,11 @@ class ScoredMemory:
 
     @property
     def meaningful_terms(self) -> tuple[str, ...]:
-        """The matched terms that say what the query is about (no "add", "new", "fix" …, and
-        none of the `common_terms`)."""
-        return tuple(t for t in meaningful_terms(self.matched_terms) if t not in self.common_terms)
+        """The matched terms that say what the query is about (no "add", "new", "fix" …, none
+        of the `common_terms`, and none the memory holds only in its frame: `framing`)."""
+        terms = meaningful_terms(self.matched_terms)
+        framed = framed_only(terms, self.item)
+        return tuple(t for t in terms if t not in self.common_terms and t not in framed)
 
     @property
     def deciding_terms(self) -> tuple[str, ...]:
@@ -68,8 +71,9 @@ class ScoredMemory:
         named first."""
         common = self.common_terms
         terms = _meaningful(self.matched_terms)
-        if common:
-            terms = tuple(t for t in terms if t not in common)
+        framed = framed_only(terms, self.item)
+        if common or framed:
+            terms = tuple(t for t in terms if t not in common and t not in framed)
         if self.term_order:
             rank = {t: i for i, t in enumerate(self.term_order)}
             terms = tuple(sorted(terms, key=lambda t: rank.get(t, len(rank))))
@@ -177,7 +181,9 @@ def explain(scored: ScoredMemory, *, subject: str = "the query") -> str:
 def shown_terms(query_terms: tuple[str, ...], item: MemoryItem) -> tuple[str, ...]:
     """A search hit's `deciding_terms` (no common terms, no term order: the query's own order)
     made from the memory itself, without a `ScoredMemory`."""
-    return _one_form(_meaningful(matched_terms(query_terms, item)))
+    terms = _meaningful(matched_terms(query_terms, item))
+    framed = framed_only(terms, item)
+    return _one_form(tuple(t for t in terms if t not in framed) if framed else terms)
 
 
 @functools.lru_cache(maxsize=4096)
