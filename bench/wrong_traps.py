@@ -59,9 +59,8 @@ and a list of how the code being written must behave taken as the user's rules.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
 `_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z23`) are written in the host's own transcript
 format and go through the real pipeline as `bench.answer_key` runs it (the `rules` extractor, no
-key); then
-every memory and every line of the session-start text is held against the trap's `wrong`
-patterns.
+key); then every memory and every line of the session-start text is held against the trap's
+`wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
