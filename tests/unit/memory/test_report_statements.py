@@ -229,12 +229,11 @@ def test_a_report_the_sessions_own_run_contradicted_gives_no_statement() -> None
     "sentence",
     [
         "The existing `check` script is unchanged.",
-        "The `vitest.config.ts` file is functional and working correctly.",
         "The `main` branch and `release.yml` stay untouched.",
         "`docs/api.md` is left as it was.",
     ],
 )
-def test_the_state_of_the_sessions_work_states_nothing_about_the_code(sentence: str) -> None:
+def test_a_thing_left_as_it_was_states_nothing_about_the_code(sentence: str) -> None:
     assert statement(sentence, min_spans=1) == ""
 
 
@@ -243,6 +242,8 @@ def test_the_state_of_the_sessions_work_states_nothing_about_the_code(sentence: 
     [
         "`src/cache.ts` is unchanged since `v2` and keeps entries for an hour.",
         "The `retry` helper is working only for `GET` requests.",
+        # a file that works says the project has it: kept
+        "The `vitest.config.ts` file is functional and working correctly.",
         "The `lint` config only turns on the `correctness` category as errors.",
     ],
 )

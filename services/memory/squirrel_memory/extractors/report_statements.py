@@ -17,9 +17,9 @@ sentence of a list item of the report becomes a project fact when all of these h
   "probably", "should"; "quizás", "podría", "debería"; "peut-être", "devrait"; "vielleicht",
   "sollte" …), no first person (the session's own steps: "I", "we", "yo", "nosotros", "je",
   "ich" …), and not under a heading that asks something;
-- it says more than that a thing was left as it was or works ("The existing `check` script is
-  unchanged.", "The `vitest.config.ts` file is functional and working correctly."): the state
-  of the session's work, not how the code is;
+- it says more than that a thing was left as it was ("The existing `check` script is
+  unchanged.", "`docs/api.md` stays untouched."): the state of the session's work, not how the
+  code is;
 - it is the report's own words: not a line the session read in a file (a sentence found as it
   stands in a tool's output is the file's text, quoted), nor a quoted line (`> …`) or a table;
 - it is about this project: no path outside the root and none in a dependency's folder, the
@@ -144,13 +144,11 @@ _LETTER = re.compile(r"[^\W\d_]")
 _BRACKETED = re.compile(r"\([^()]*\)")
 #: A listing's dash between a name and what it is ("`types.ts` - Core interfaces").
 _LISTING = re.compile(r"(?:^|\s)(?:-|--|→|->)\s")
-#: A sentence whose whole predicate is the state of the session's work: a thing left as it was,
-#: or working (its code spans taken out).
+#: A sentence whose whole predicate says a thing was left as it was (its code spans taken out):
+#: the state of the session's work, not how the code is.
 _STATUS_ONLY = re.compile(
-    r"^\s*(?:[\w-]+\s+){0,4}(?:is|are|was|were|remains?|stays?)\s+(?:left\s+|still\s+|now\s+|"
-    r"fully\s+|all\s+)?(?:unchanged|untouched|intact|as (?:it|they) (?:was|were)|functional|"
-    r"working|operational)(?:\s+(?:and\s+)?(?:working|functional)?\s*(?:correctly|as expected|"
-    r"fine|properly|again)?)?\s*[.!]?\s*$",
+    r"^\s*(?:[\w-]+\s+){0,4}(?:is|are|was|were|remains?|stays?)\s+(?:left\s+|still\s+|all\s+)?"
+    r"(?:unchanged|untouched|intact|as (?:it|they) (?:was|were))\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 _ABSOLUTE = re.compile(r"(?<![\w:/.~])(?:/[\w.@-]+){2,}|\b[A-Za-z]:\\[\w.\\ -]+")
