@@ -26,6 +26,7 @@ from squirrel_core.command_stand_ins import (
     names_side_target,
     names_test_target,
     rehearses,
+    sets_up_config,
     skips_build,
 )
 from squirrel_core.command_table import CommandUse, command_table, task_purpose
@@ -55,7 +56,13 @@ def classify_tokens(tokens: list[str]) -> CommandUse | None:
         return None  # `npm publish --dry-run`: what would be published, nothing published
     if use is not None and use.purpose == "build" and skips_build(words[1:]):
         return None  # `dotnet pack --no-build`: packs what an earlier build made
+    if use is not None and use.purpose in _CHECKS and sets_up_config(words[1:]):
+        return None  # `eslint --init`: writes the linter's configuration, checks nothing
     return use
+
+
+#: The purposes of a check, which a configuration written or printed is not.
+_CHECKS = frozenset({"test", "lint", "format", "typecheck"})
 
 
 def _classify(words: list[str]) -> CommandUse | None:

@@ -14,6 +14,10 @@ command started on a test target, and a release or deploy rehearsed, not done.
   --example demo`, `go run ./scripts/backfill`).
 - A build step told not to build (`dotnet pack --no-build`, `dotnet publish --no-build`)
   packs or copies what an earlier build made: it is no way to build.
+- A check (a test runner, linter, formatter or type checker) asked to write or print its own
+  configuration (`eslint --init`, `tsc --init`, `pylint --generate-rcfile`, `rubocop
+  --auto-gen-config`, `clang-format --dump-config`, `biome init`) checks nothing: it sets the
+  tool up once.
 """
 
 from __future__ import annotations
@@ -110,6 +114,24 @@ def rehearses(words: Sequence[str]) -> bool:
 def skips_build(words: Sequence[str]) -> bool:
     """Whether a build command's words tell it not to build (`--no-build`)."""
     return any(w.lower() == "--no-build" for w in words if w != "--")
+
+
+#: Options that make a checker write or print its own configuration instead of checking.
+_CONFIG_OPTIONS = frozenset(
+    {"--init", "--generate-rcfile", "--auto-gen-config", "--dump-config", "--print-config"}
+    | {"--show-config", "--generate-config", "--write-config"}
+)
+
+
+def sets_up_config(words: Sequence[str]) -> bool:
+    """Whether a check's words (after its program) ask it to write or print its own
+    configuration: one of `_CONFIG_OPTIONS` (a value given with `=` too), or `init` as its
+    first word that is no option (`biome init`)."""
+    before = [w for w in words[: words.index("--")]] if "--" in words else list(words)
+    if any(w.split("=", 1)[0] in _CONFIG_OPTIONS for w in before):
+        return True
+    first = next((w for w in before if not w.startswith("-")), None)
+    return first == "init"
 
 
 #: Options that give a run command code to evaluate instead of starting the app.

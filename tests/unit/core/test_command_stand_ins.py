@@ -129,3 +129,39 @@ def test_a_build_step_told_not_to_build_is_no_build(command: str) -> None:
 def test_a_build_step_that_builds_stays_a_build(command: str) -> None:
     use = classify_command(command)
     assert use is not None and use.purpose == "build"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npx eslint --init",
+        "bunx oxlint --init",
+        "npx tsc --init --strict",
+        "pylint --generate-rcfile",
+        "bundle exec rubocop --auto-gen-config",
+        "clang-format --dump-config",
+        "npx biome init",
+        "uv run ruff --show-config",
+    ],
+)
+def test_a_check_asked_for_its_own_configuration_checks_nothing(command: str) -> None:
+    assert classify_command(command) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "purpose"),
+    [
+        ("npx eslint src", "lint"),
+        ("npx tsc --noEmit", "typecheck"),
+        ("pylint src", "lint"),
+        ("bundle exec rubocop", "lint"),
+        ("clang-format -i src/a.c", "format"),
+        ("cargo test -- init", "test"),  # a test picked by name, after `--`
+        ("pytest tests/test_init.py", "test"),
+        ("go test ./... -run Init", "test"),
+    ],
+)
+def test_a_check_that_checks_keeps_its_purpose(command: str, purpose: str) -> None:
+    use = classify_command(command)
+
+    assert use is not None and use.purpose == purpose

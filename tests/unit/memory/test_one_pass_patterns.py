@@ -13,6 +13,13 @@ from tests.one_pass import answers
 
 #: (module, function, arguments, what it answers) for each hostile text.
 CALLS = [
+    # A lead line tried for how the code being written must behave ("the logic I want:").
+    (
+        "squirrel_memory.extractors.behaviour_lists",
+        "without_behaviour_lists",
+        "'the logic ' * 60_000 + 'should ' * 60_000 + ':\\n- always x'",
+        "the logic",
+    ),
     # A reply tried for a rule of the project's standards it cites ("`a` should be `b` (…)").
     (
         "squirrel_memory.extractors.cited_conventions",

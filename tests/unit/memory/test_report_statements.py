@@ -223,3 +223,29 @@ def test_a_report_the_sessions_own_run_contradicted_gives_no_statement() -> None
     assert report_statements(session.events) == []
     # Without the failed run, the statement is kept.
     assert _said(report) == ["Subagent report: The `Makefile` wraps `pytest` and `black`."]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The existing `check` script is unchanged.",
+        "The `main` branch and `release.yml` stay untouched.",
+        "`docs/api.md` is left as it was.",
+    ],
+)
+def test_a_thing_left_as_it_was_states_nothing_about_the_code(sentence: str) -> None:
+    assert statement(sentence, min_spans=1) == ""
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "`src/cache.ts` is unchanged since `v2` and keeps entries for an hour.",
+        "The `retry` helper is working only for `GET` requests.",
+        # a file that works says the project has it: kept
+        "The `vitest.config.ts` file is functional and working correctly.",
+        "The `lint` config only turns on the `correctness` category as errors.",
+    ],
+)
+def test_a_statement_that_says_more_than_the_works_state_stays(sentence: str) -> None:
+    assert statement(sentence, min_spans=1) != ""

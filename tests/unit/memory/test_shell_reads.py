@@ -186,3 +186,57 @@ async def test_a_search_in_named_files_reads_their_lines(command: str, language:
     found = await _extract(session)
 
     assert [c for c in _said(found, "language") if f": {language} (2 files" in c]
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "shown"),
+    [
+        # a search over candidates, errors thrown away: only the files it printed lines of
+        (
+            "rg -n edition Cargo.toml package.json pyproject.toml 2>/dev/null",
+            'Cargo.toml:4:edition = "2021"\n',
+            ["Cargo.toml"],
+        ),
+        # another step printed first: the search's one file is shown only if the output names it
+        (
+            "command -v mix; grep -n deps mix.exs package.json 2>/dev/null",
+            "/usr/bin/mix\nmix.exs:8:  defp deps do\n",
+            ["mix.exs"],
+        ),
+        (
+            "head -5 Gemfile pyproject.toml 2>/dev/null",
+            "==> pyproject.toml <==\n[project]\n",
+            ["pyproject.toml"],
+        ),
+        ("cat go.mod package.json &>/dev/null; ls", "cmd\ninternal\n", []),
+        # the line's one printing step and its one file: the output is that file's text
+        ("cat package.json 2>/dev/null", '{\n  "name": "x"\n}\n', ["package.json"]),
+        (
+            "cd web && head -20 package.json 2>/dev/null",
+            '{\n  "name": "x"\n}\n',
+            ["web/package.json"],
+        ),
+        # errors kept: a missing file says so, and the reader's own rule holds
+        ("cat src/a.rs src/b.rs", "fn a() {}\nfn b() {}\n", ["src/a.rs", "src/b.rs"]),
+    ],
+)
+def test_a_file_named_by_a_step_that_drops_its_errors_is_shown_only_when_named_back(
+    command: str, output: str, shown: list[str]
+) -> None:
+    session = _session()
+    session.run(command, 0, output)
+
+    assert [path for path, _ in shell_read_files(session.events)] == shown
+
+
+async def test_a_manifest_named_by_a_silenced_search_names_no_language() -> None:
+    session = _session()
+    session.run(
+        "mise which bats || true; rg -n bats mise.toml package.json 2>/dev/null | head -40",
+        0,
+        'mise ERROR bats is not a mise bin\nmise.toml:2:_.path = ["test/bats/bin"]\n',
+    )
+
+    said = " ".join(_said(await _extract(session), "language"))
+
+    assert "JavaScript" not in said and "TypeScript" not in said

@@ -17,6 +17,9 @@ sentence of a list item of the report becomes a project fact when all of these h
   "probably", "should"; "quizás", "podría", "debería"; "peut-être", "devrait"; "vielleicht",
   "sollte" …), no first person (the session's own steps: "I", "we", "yo", "nosotros", "je",
   "ich" …), and not under a heading that asks something;
+- it says more than that a thing was left as it was ("The existing `check` script is
+  unchanged.", "`docs/api.md` stays untouched."): the state of the session's work, not how the
+  code is;
 - it is the report's own words: not a line the session read in a file (a sentence found as it
   stands in a tool's output is the file's text, quoted), nor a quoted line (`> …`) or a table;
 - it is about this project: no path outside the root and none in a dependency's folder, the
@@ -141,6 +144,13 @@ _LETTER = re.compile(r"[^\W\d_]")
 _BRACKETED = re.compile(r"\([^()]*\)")
 #: A listing's dash between a name and what it is ("`types.ts` - Core interfaces").
 _LISTING = re.compile(r"(?:^|\s)(?:-|--|→|->)\s")
+#: A sentence whose whole predicate says a thing was left as it was (its code spans taken out):
+#: the state of the session's work, not how the code is.
+_STATUS_ONLY = re.compile(
+    r"^\s*(?:[\w-]+\s+){0,4}(?:is|are|was|were|remains?|stays?)\s+(?:left\s+|still\s+|all\s+)?"
+    r"(?:unchanged|untouched|intact|as (?:it|they) (?:was|were))\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
 _ABSOLUTE = re.compile(r"(?<![\w:/.~])(?:/[\w.@-]+){2,}|\b[A-Za-z]:\\[\w.\\ -]+")
 _PATH = re.compile(r"(?<![\w:/])(?:/|\.\./|\./)?(?:[\w.@-]+/)+[\w.@-]+\.\w{1,6}\b")
 _KEY_DROP = frozenset(str.split("a an the is are of in on to and or el la los las de del y en"))
@@ -203,6 +213,8 @@ def statement(
         return ""
     if reviewing and _VERDICT.search(prose):
         return ""
+    if _STATUS_ONLY.match(prose):
+        return ""  # "The existing `check` script is unchanged.": the work's state, not the code's
     if DEPENDENCY_CODE.search(flat) or opens_with_action(flat) or _ADVICE.match(flat):
         return ""
     if not (flat[0].isupper() or flat[0] == "`" or flat[0].isdigit()):

@@ -18,6 +18,7 @@ from squirrel_memory.extractors.activity import (
 )
 from squirrel_memory.extractors.applied_files import with_applied_files
 from squirrel_memory.extractors.asked_routines import asked_routines
+from squirrel_memory.extractors.behaviour_lists import without_behaviour_lists
 from squirrel_memory.extractors.candidates import candidate as _candidate
 from squirrel_memory.extractors.candidates import rule_of
 from squirrel_memory.extractors.command_bodies import reads_as_command_body
@@ -228,8 +229,9 @@ def _preferences(events: list[StoredEvent]) -> list[MemoryCandidate]:
             continue
         if index + 1 < len(said) and takes_back(said[index + 1][1]):
             continue  # "ah wait, scratch that": the user's next words take this message back
-        # a rule taken back at once, under a hypothetical or for the day sets no habit
-        text = standing_text(message)
+        # a rule taken back at once, under a hypothetical or for the day sets no habit; a list
+        # of how the code being written must behave is the task's design, no habit
+        text = without_behaviour_lists(standing_text(message))
         # a reason given while declining a call answers that call
         after_action = event.event_type == EventType.TOOL_RESULT or answers_assistant(
             events, position[event.id]

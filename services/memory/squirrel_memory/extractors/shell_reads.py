@@ -18,6 +18,11 @@ the same for every ecosystem:
 - a search in files it names (`grep -n ENV config/initializers/honeybadger.rb`, not a
   recursive one, nor one that prints only names or counts) shows lines of them, and counts as
   a read of each, placed the same way;
+- a step that throws its error output away (`2>/dev/null`, `&>/dev/null`) hides a missing
+  file: a file it names counts only when the output names it (a search or a `head` over several
+  files prints each file's name), or when it is the one file of the line's one printing step
+  (the output is then its text); `rg -n bats mise.toml package.json 2>/dev/null` that prints
+  only `mise.toml:2:…` shows no `package.json`;
 - dependency, environment and build folders are not the project's (`manifests.in_project`).
 """
 
@@ -43,6 +48,14 @@ _UNREAD = re.compile(
 )
 #: Steps that move the shell to another folder: the paths after them are placed from there.
 _MOVES = frozenset({"cd", "pushd", "popd"})
+#: A step's error output thrown away: a file it could not read says nothing.
+_ERRORS_DROPPED = re.compile(r"(?:^|\s)(?:2|&)>\s*/dev/null\b|(?:^|\s)2>&-|>\s*/dev/null\s+2>&1")
+
+
+def _named_in(name: str, output: str) -> bool:
+    """Whether `output` names the file `name` as a search or `head` over several files prints
+    it (`Cargo.toml:4:…`, `==> pyproject.toml <==`)."""
+    return re.search(rf"(?<![\w./-]){re.escape(name)}(?![\w.-])", output) is not None
 
 
 #: Searches that print the lines of the files they are given.
@@ -95,7 +108,9 @@ def _placed(event: StoredEvent) -> list[tuple[str, str]]:
     cwd = event.content.get("cwd")
     folder = folder_of(cwd if isinstance(cwd, str) and cwd else None, event.project_id)
     placed: list[tuple[str, str]] = []
-    for part in split_segments(command):
+    parts = split_segments(command)
+    printing = [p for p in parts if (words := core_tokens(p)) and words[0] not in _MOVES]
+    for part in parts:
         tokens = core_tokens(part)
         if folder is None:
             break
@@ -103,6 +118,9 @@ def _placed(event: StoredEvent) -> list[tuple[str, str]]:
             folder = moved_to(folder, tokens, event.project_id)
         else:
             named = step_read_paths(tokens) or _searched_files(tokens)
+            if _ERRORS_DROPPED.search(part) and (len(named) > 1 or len(printing) > 1):
+                # A missing file left no word: only the files the output names were shown.
+                named = [name for name in named if _named_in(name, output)]
             placed.extend((folder, name) for name in named)
     return placed
 
