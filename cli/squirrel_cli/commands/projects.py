@@ -91,7 +91,7 @@ def _chosen(args: argparse.Namespace, found: list[Repository]) -> list[Repositor
                 )
             chosen.append(found[number - 1])
         else:
-            root = str(Path(word).expanduser().resolve())
+            root = str(canonical_root(word))
             match = next((r for r in found if r.root == root), None)
             chosen.append(match or Repository(root))
     return chosen

@@ -105,6 +105,37 @@ def test_an_argument_that_is_not_utf8_is_refused_in_one_line(
     assert json.loads((sqrl_home / "projects.json").read_text()) == before
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("search", "login", "--project", "{loop}"),
+        ("memories", "--project", "{loop}"),
+        ("remember", "Tests run with make check", "--project", "{loop}/sub"),
+        ("init", "{loop}"),
+        ("projects", "--register", "{loop}"),
+        ("hooks", "install", "--project", "{loop}"),
+        ("search", "login", "--project", "~no-such-user-here/app"),
+        ("init", "~no-such-user-here/app"),
+    ],
+)
+def test_a_path_that_leads_nowhere_is_refused_in_one_line(
+    sqrl: Sqrl, project: Path, sqrl_home: Path, args: tuple[str, ...]
+) -> None:
+    """A symbolic link to itself, or `~user/` of a user this machine does not know: a traceback
+    before (`sqrl init`, `search`, `projects --register`), or "no project is registered" with
+    advice to run `sqrl init`, which refuses it too. One line saying why, exit 2, nothing written."""
+    loop = project / "loop"
+    loop.symlink_to("loop")
+    before = json.loads((sqrl_home / "projects.json").read_text())
+
+    done = sqrl(*(a.format(loop=loop) for a in args), cwd=project)
+
+    assert done.returncode == 2, done.stderr
+    line = _one_line(done)
+    assert "loop of symbolic links" in line or "home folder this machine does not know" in line
+    assert json.loads((sqrl_home / "projects.json").read_text()) == before
+
+
 def test_argparse_usage_errors_still_exit_2(sqrl: Sqrl, project: Path) -> None:
     done = sqrl("remember", "x", "--type", "gossip", cwd=project)
     assert done.returncode == 2
