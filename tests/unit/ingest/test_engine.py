@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceCursor, SourcePosition, SourceTool
+from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_ingest.delivery import Backoff, DeliveryResult, SinkUnavailableError
 from squirrel_ingest.engine import EngineSettings, IngestEngine
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
@@ -303,6 +304,36 @@ async def test_malformed_and_oversized_lines_are_skipped_and_counted(
 
     assert sink.texts(str(one)) == ["a1", "a2"]
     assert status.skipped == {"malformed_json": 2, "oversized_line": 1}
+
+
+class WireSink(FakeSink):
+    """A sink that puts what it takes on the wire first, as the memory service's client does."""
+
+    async def deliver(
+        self, project_id: str, events: Sequence[Event], cursors: Sequence[SourceCursor]
+    ) -> DeliveryResult:
+        for event in events:
+            event_to_pb(event, json_content=True)
+        for cursor in cursors:
+            cursor_to_pb(cursor)
+        return await super().deliver(project_id, events, cursors)
+
+
+async def test_a_transcript_named_in_another_encoding_is_counted_and_blocks_nothing(
+    layout: tuple[Path, Path, Path],
+) -> None:
+    """A file whose name is Latin-1 bytes (`caf\\xe9.jsonl`) cannot be named on the wire: its
+    delivery failed and was retried for ever, holding back every other file's events (`sqrl
+    import` never returned). It is skipped and counted; the other files are delivered."""
+    root, one, _ = layout
+    _write(Path(os.fsdecode(os.fsencode(root) + b"/caf\xe9.jsonl")), _line("odd", one))
+    _write(root / "s1.jsonl", _line("a1", one))
+    sink = WireSink()
+
+    status = await asyncio.wait_for(_scan(root, [one], sink), timeout=DEADLINE_S)
+
+    assert sink.texts(str(one)) == ["a1"]
+    assert status.skipped == {"path_not_utf8": 1}
 
 
 async def test_empty_and_unrelated_files_are_harmless(layout: tuple[Path, Path, Path]) -> None:
