@@ -439,6 +439,30 @@ async def test_lines_appended_after_start_are_delivered_through_the_watcher(
         await engine.stop()
 
 
+async def test_a_folder_linked_into_the_root_while_running_is_never_read(
+    layout: tuple[Path, Path, Path],
+) -> None:
+    """A link to a folder elsewhere, made in a watched folder while the service runs: the
+    watcher's report of it had every transcript under the link's target tracked and read."""
+    root, one, _ = layout
+    outside = root.parent / "elsewhere"
+    _write(outside / "s9.jsonl", _line("from outside", one))
+    sink = FakeSink()
+    engine = _engine(root, [one], sink, rescan_interval_s=3600.0)
+    _write(root / "s1.jsonl", _line("a0", one))
+    await engine.start()
+    try:
+        await sink.wait_until(lambda: "a0" in sink.texts(str(one)))  # the folder is watched
+        (root / "linked").symlink_to(outside, target_is_directory=True)
+        _write(root / "s1.jsonl", _line("a1", one))  # reported with the link, or after it
+        await sink.wait_until(lambda: "a1" in sink.texts(str(one)))
+        tracked = engine.status().files_tracked
+    finally:
+        await engine.stop()
+    assert sink.texts(str(one)) == ["a0", "a1"]
+    assert tracked == 1
+
+
 async def test_crash_between_projects_loses_and_repeats_nothing(
     layout: tuple[Path, Path, Path],
 ) -> None:
