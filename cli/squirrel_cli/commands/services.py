@@ -36,7 +36,8 @@ def add_commands(sub: Any) -> None:
     up.set_defaults(handler=cmd_up)
 
     down = sub.add_parser("down", help="stop the services started by `sqrl up`")
-    down.set_defaults(handler=cmd_down)
+    # A config.toml broken while the services run must not keep them from being stopped.
+    down.set_defaults(handler=cmd_down, lenient_settings=True)
 
     read_args.add_status(sub).set_defaults(handler=cmd_status)
 
