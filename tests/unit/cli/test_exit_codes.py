@@ -136,6 +136,20 @@ def test_a_path_that_leads_nowhere_is_refused_in_one_line(
     assert json.loads((sqrl_home / "projects.json").read_text()) == before
 
 
+def test_init_of_a_name_too_long_for_the_file_system_is_a_missing_folder(
+    sqrl: Sqrl, project: Path, sqrl_home: Path
+) -> None:
+    """It said "File name too long: …" and exited 1; a path that cannot exist is the
+    argument's fault, as a missing folder is."""
+    before = json.loads((sqrl_home / "projects.json").read_text())
+
+    done = sqrl("init", str(project / ("a" * 300)), cwd=project)
+
+    assert done.returncode == 2, done.stderr
+    assert _one_line(done).endswith(" does not exist")
+    assert json.loads((sqrl_home / "projects.json").read_text()) == before
+
+
 def test_argparse_usage_errors_still_exit_2(sqrl: Sqrl, project: Path) -> None:
     done = sqrl("remember", "x", "--type", "gossip", cwd=project)
     assert done.returncode == 2
