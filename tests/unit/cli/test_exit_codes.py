@@ -6,10 +6,13 @@ one line on stderr, without a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -233,3 +236,39 @@ def test_ctrl_c_exits_130_without_a_traceback(
 
     assert cli_main.main(["memories"]) == 130
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_ctrl_c_while_up_waits_says_the_services_go_on_starting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`sqrl up -d` interrupted while it waited for the services exited 130 saying nothing,
+    though the supervisor (in a session of its own) goes on starting them."""
+    from squirrel_cli.commands import services  # noqa: PLC0415 - the module under test
+
+    real_popen = subprocess.Popen
+    started: list[subprocess.Popen[bytes]] = []
+
+    def supervisor(args: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        if "squirrel_cli.supervise" not in args:  # the home's set-up
+            return real_popen(args, **kwargs)
+        stand_in = [sys.executable, "-c", "import time; time.sleep(120)"]
+        started.append(real_popen(stand_in, **kwargs))
+        return started[-1]
+
+    def interrupted(_path: Path) -> None:  # Ctrl-C while it waits for the services
+        raise KeyboardInterrupt
+
+    for name in [k for k in os.environ if k.startswith("SQRL_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("SQRL_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(services.subprocess, "Popen", supervisor)
+    monkeypatch.setattr(services, "read_supervisor_state", interrupted)
+    try:
+        assert cli_main.main(["up", "-d"]) == 130
+    finally:
+        for proc in started:
+            proc.kill()
+            proc.wait()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert f"go on starting (supervisor pid {started[0].pid})" in err and "sqrl down" in err
