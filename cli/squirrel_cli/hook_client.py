@@ -209,7 +209,9 @@ def _post(host: str, port: int, path: str, token: str, *, body: bytes, timeout: 
     head, _, payload = b"".join(chunks).partition(b"\r\n\r\n")
     status = head.split(b"\r\n", 1)[0].split()
     if len(status) < 2 or status[1] != b"200":
-        raise _UnansweredError(Reason.REFUSED)
+        # 400: the gateway refused what it was given (the host's JSON, a host or event name it
+        # does not know), not the gateway failing
+        raise _UnansweredError(Reason.BAD_INPUT if status[1:2] == [b"400"] else Reason.REFUSED)
     if b"transfer-encoding: chunked" in head.lower():
         return _unchunk(payload)
     return payload

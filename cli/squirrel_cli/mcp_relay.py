@@ -133,6 +133,9 @@ class Relay:
             self._write_error(message["id"], METHOD_NOT_FOUND, "Method not found", method)
             log_event("mcp_method_not_found", method=message["method"][:100])
             return
+        if is_request(message) and self._initialize is None and message["method"] != "initialize":
+            self._before_initialize(message)
+            return
         if self._local is not None and self._session is None and self._answer_locally(message):
             return
         if is_request(message) and message["method"] != "initialize":
@@ -159,6 +162,19 @@ class Relay:
         finally:
             conn.close()
         log_event("mcp_session_closed")
+
+    def _before_initialize(self, message: dict[str, Any]) -> None:
+        """A request before the host's `initialize`: there is no session to send it in (the
+        gateway said "Bad Request: Missing session ID"). A `ping`, which MCP allows then, is
+        answered; anything else is told to initialize first."""
+        if message["method"] == "ping":
+            self._write({"jsonrpc": "2.0", "id": message["id"], "result": {}})
+            return
+        self._write_error(
+            message["id"],
+            INVALID_REQUEST,
+            f"Invalid Request: {message['method'][:100]} before initialize; send initialize first",
+        )
 
     def _answer_locally(self, message: dict[str, Any]) -> bool:
         """Answers what needs no gateway while its session is not open; False to forward."""

@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 import grpc
 
 from squirrel_core.auth import bearer
-from squirrel_core.errors import UnavailableError, error_for_status
+from squirrel_core.errors import SquirrelError, UnavailableError, error_for_status
 from squirrel_core.service_info import MAX_MESSAGE_BYTES, read_service_info
 
 Resp = TypeVar("Resp")
@@ -35,7 +35,12 @@ def open_channel(target: str) -> grpc.aio.Channel:
 
 
 class BaseClient:
-    """Holds a channel and the token; `call` applies both and maps status codes to domain errors."""
+    """Holds a channel and the token; `call` applies both and maps status codes to domain errors.
+
+    `service` names a service of this machine (`memory`, `ingest`, `gateway`): a call that
+    cannot reach it (gRPC's "failed to connect to all addresses; last error: …", a socket
+    closed by a service that died) then says so in one line instead of the transport's words.
+    Without it (a team server) those words are kept: they say why (TLS, DNS)."""
 
     def __init__(
         self,
@@ -44,10 +49,26 @@ class BaseClient:
         timeout: float = DEFAULT_TIMEOUT,
         *,
         metadata: tuple[tuple[str, str], ...] = (),
+        service: str = "",
     ) -> None:
         self.channel = channel
         self._metadata = bearer(token) + metadata
         self.timeout = timeout
+        self._service = service
+
+    def _error(self, exc: grpc.aio.AioRpcError) -> SquirrelError:
+        """The domain error of a failed call (a service's own UNAVAILABLE arrives on a ready
+        channel and keeps its message)."""
+        if (
+            self._service
+            and exc.code() == grpc.StatusCode.UNAVAILABLE
+            and self.channel.get_state() != grpc.ChannelConnectivity.READY
+        ):
+            return UnavailableError(
+                f"the {self._service} service does not answer (it may be restarting): "
+                "`sqrl status` shows it, `sqrl up` starts it"
+            )
+        return error_for_status(exc.code(), exc.details() or "")
 
     async def call(
         self, method: Callable[..., Awaitable[Resp]], request: Any, timeout: float | None = None
@@ -55,7 +76,7 @@ class BaseClient:
         try:
             return await method(request, metadata=self._metadata, timeout=timeout or self.timeout)
         except grpc.aio.AioRpcError as exc:
-            raise error_for_status(exc.code(), exc.details() or "") from None
+            raise self._error(exc) from None
 
     async def call_said(
         self, method: Callable[..., Any], request: Any, timeout: float | None = None
@@ -67,7 +88,7 @@ class BaseClient:
             reply = await rpc
             trailing = await rpc.trailing_metadata()
         except grpc.aio.AioRpcError as exc:
-            raise error_for_status(exc.code(), exc.details() or "") from None
+            raise self._error(exc) from None
         return reply, [str(v) for k, v in (trailing or ()) if k == TEAM_AWAY]
 
     async def stream(
@@ -77,7 +98,7 @@ class BaseClient:
             async for item in method(request, metadata=self._metadata, timeout=timeout):
                 yield item
         except grpc.aio.AioRpcError as exc:
-            raise error_for_status(exc.code(), exc.details() or "") from None
+            raise self._error(exc) from None
 
     async def close(self) -> None:
         await self.channel.close(None)
@@ -87,11 +108,16 @@ class MemoryClient(BaseClient):
     """Client of `squirrel.v1.MemoryService`."""
 
     def __init__(
-        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+        self,
+        channel: grpc.aio.Channel,
+        token: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        service: str = "",
     ) -> None:
         from squirrel.v1 import memory_service_pb2_grpc  # noqa: PLC0415 - each command loads only its stubs
 
-        super().__init__(channel, token, timeout)
+        super().__init__(channel, token, timeout, service=service)
         self.stub = memory_service_pb2_grpc.MemoryServiceStub(channel)
 
 
@@ -99,11 +125,16 @@ class IngestClient(BaseClient):
     """Client of `squirrel.v1.IngestService`."""
 
     def __init__(
-        self, channel: grpc.aio.Channel, token: str, timeout: float = DEFAULT_TIMEOUT
+        self,
+        channel: grpc.aio.Channel,
+        token: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        service: str = "",
     ) -> None:
         from squirrel.v1 import ingest_service_pb2_grpc  # noqa: PLC0415 - each command loads only its stubs
 
-        super().__init__(channel, token, timeout)
+        super().__init__(channel, token, timeout, service=service)
         self.stub = ingest_service_pb2_grpc.IngestServiceStub(channel)
 
 
@@ -118,10 +149,11 @@ class GatewayClient(BaseClient):
         timeout: float = DEFAULT_TIMEOUT,
         *,
         metadata: tuple[tuple[str, str], ...] = (),
+        service: str = "",
     ) -> None:
         from squirrel.v1 import gateway_service_pb2_grpc  # noqa: PLC0415 - each command loads only its stubs
 
-        super().__init__(channel, token, timeout, metadata=metadata)
+        super().__init__(channel, token, timeout, metadata=metadata, service=service)
         self.stub = gateway_service_pb2_grpc.GatewayServiceStub(channel)
 
 

@@ -56,7 +56,20 @@ def shown_path(path: str | Path) -> str:
 def canonical_root(path: str | Path) -> Path:
     """Absolute and symlink-resolved; rejects what `checked_path` refuses (in the path given,
     and in the folders it resolves to: `.` inside a folder named in another encoding)."""
-    resolved = Path(checked_path(str(path))).expanduser().resolve()
+    text = checked_path(str(path))
+    try:
+        given = Path(text).expanduser()
+    except RuntimeError:  # `~name/…` of a user this machine does not know
+        raise InvalidArgumentError(
+            f"the path {shown_path(text)} starts with a home folder this machine does not know; "
+            "give the folder's full path"
+        ) from None
+    try:
+        resolved = given.resolve()
+    except (RuntimeError, OSError):  # a loop of symbolic links (an OSError from Python 3.13)
+        raise InvalidArgumentError(
+            f"the path {shown_path(text)} is a loop of symbolic links; give the folder's real path"
+        ) from None
     checked_path(str(resolved))
     return resolved
 
@@ -140,6 +153,7 @@ def require_project(path: str | Path, roots: list[str]) -> str:
         )
     owner = owning_project(path, roots)
     if owner is None:
+        canonical_root(path)  # a path that can name no project says why (a loop, a name's bytes)
         raise PermissionDeniedError(
             f"No project is registered at {shown_path(path)}; "
             "run `sqrl init` in the repository first."

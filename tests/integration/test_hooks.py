@@ -153,8 +153,18 @@ async def test_input_over_the_limit_is_reported_as_bad_input(gateway: Settings) 
 async def test_unknown_hosts_and_events_print_nothing(
     gateway: Settings, host: str, event: str
 ) -> None:
-    code, out, _ = await run_hook(gateway.home, host, event, b"{}")
-    assert (code, out) == (0, "")
+    """Reported as bad input (a host or event name the gateway does not know), not as the
+    gateway refusing: a typo in a hand-written hook said `gateway_refused`."""
+    code, out, err = await run_hook(gateway.home, host, event, b"{}")
+    assert (code, out, unanswered_reasons(err)) == (0, "", ["bad_input"])
+
+
+@pytest.mark.parametrize("stdin", [b"{half", b"[1,2]", b"\xff\xfe"])
+async def test_input_the_gateway_refuses_is_reported_as_bad_input(
+    gateway: Settings, stdin: bytes
+) -> None:
+    code, out, err = await run_hook(gateway.home, "claude", "UserPromptSubmit", stdin)
+    assert (code, out, unanswered_reasons(err)) == (0, "", ["bad_input"])
 
 
 async def test_services_down_print_nothing_at_once(tmp_path: Path, project: Path) -> None:

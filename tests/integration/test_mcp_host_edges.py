@@ -150,3 +150,23 @@ async def test_an_sdk_host_sending_nan_gets_a_tool_error_and_leaving_it_out_the_
         left_out = await session.call_tool("get_user_style_view", {"project_root": root})
     assert nan.is_error and inf.is_error
     assert not left_out.is_error
+
+
+async def test_a_request_before_initialize_is_answered_in_one_line(
+    settings: Settings, project: Path, mode: str
+) -> None:
+    """A `ping` before `initialize` (which MCP allows) got "Bad Request: Missing session ID"
+    from a running gateway, and a tool call the same; the ping is answered, the call is told to
+    initialize first, and the session then goes on."""
+    args = json.dumps({"project_root": str(project), "context_budget_tokens": 200})
+    early = {"jsonrpc": "2.0", "id": 7, "method": "ping"}
+    lines = [_line(early), _line(_call(8, args)), _line(INITIALIZE), _line(INITIALIZED)]
+    lines.append(_line(_call(2, args)))
+    async with services(settings, mode):
+        answers = await _talk(settings, project, lines)
+    by_id = {a.get("id"): a for a in answers}
+    assert set(by_id) == {1, 2, 7, 8}, answers
+    assert by_id[7].get("result") == {}, by_id[7]
+    said = json.dumps(by_id[8])
+    assert "Missing session" not in said and "initializ" in said, said
+    assert not by_id[2]["result"].get("isError"), by_id[2]

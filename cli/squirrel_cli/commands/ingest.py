@@ -48,7 +48,9 @@ async def _import(
 ) -> ipb.ImportBacklogProgress:
     layout = HomeLayout(settings.home)
     client = IngestClient(
-        open_channel(target_of(layout.service_file("ingest"))), load_token(layout.token)
+        open_channel(target_of(layout.service_file("ingest"))),
+        load_token(layout.token),
+        service="ingest",
     )
     last = ipb.ImportBacklogProgress()
     request = ipb.ImportBacklogRequest(source_tools=sources)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 from pathlib import Path
 from typing import Any
@@ -150,13 +151,24 @@ def _refuse_all_of_them(root: Path, *, no_git: bool) -> None:
         )
 
 
+def _exists(path: Path) -> bool:
+    """Whether `path` exists; a name longer than the file system allows does not (`exists`
+    raised "File name too long", exit 1, where a missing folder is the argument's fault)."""
+    try:
+        return path.exists()
+    except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:
+            return False
+        raise
+
+
 def cmd_init(args: argparse.Namespace, console: Console) -> int:
     from squirrel_core.store_placement import location_of, place_store  # noqa: PLC0415
     from squirrel_core.store_setup import init_project_files  # noqa: PLC0415 - storage only here
 
     settings: Settings = args.settings
     start = canonical_root(args.path)
-    if not start.exists():
+    if not _exists(start):
         raise InvalidArgumentError(f"{start} does not exist")
     if not start.is_dir():
         raise InvalidArgumentError(f"{start} is not a directory")

@@ -103,7 +103,9 @@ def with_memory(settings: Settings, work: Callable[[MemoryClient], Awaitable[T]]
 
     async def run() -> T:
         client = MemoryClient(
-            open_channel(target_of(layout.service_file("memory"))), load_token(layout.token)
+            open_channel(target_of(layout.service_file("memory"))),
+            load_token(layout.token),
+            service="memory",
         )
         try:
             return await work(client)

@@ -86,12 +86,10 @@ def _chosen(args: argparse.Namespace, found: list[Repository]) -> list[Repositor
         if word.isdigit():
             number = int(word)
             if not 1 <= number <= len(found):
-                raise InvalidArgumentError(
-                    f"no repository numbered {number}; `sqrl projects` lists 1 to {len(found)}"
-                )
+                raise InvalidArgumentError(_no_number(number, len(found)))
             chosen.append(found[number - 1])
         else:
-            root = str(Path(word).expanduser().resolve())
+            root = str(canonical_root(word))
             match = next((r for r in found if r.root == root), None)
             chosen.append(match or Repository(root))
     return chosen
@@ -108,6 +106,16 @@ def _register(settings: Settings, repo: Repository, console: Console) -> None:
     cmd_init(args, console)
 
 
+def _no_number(number: int, listed: int) -> str:
+    """The refusal of a repository number outside `sqrl projects`'s list of `listed`."""
+    if listed == 0:
+        return (
+            f"no repository numbered {number}: `sqrl projects` lists none here (no assistant "
+            "history found); give the repository's path"
+        )
+    return f"no repository numbered {number}; `sqrl projects` lists 1 to {listed}"
+
+
 def _forgotten_root(settings: Settings, word: str) -> str:
     """The registered project `--forget` names: a number from the list, or a path."""
     layout = HomeLayout(settings.home)
@@ -116,9 +124,7 @@ def _forgotten_root(settings: Settings, word: str) -> str:
     found = _found(settings)
     number = int(word)
     if not 1 <= number <= len(found):
-        raise InvalidArgumentError(
-            f"no repository numbered {number}; `sqrl projects` lists 1 to {len(found)}"
-        )
+        raise InvalidArgumentError(_no_number(number, len(found)))
     repo = found[number - 1]
     if not repo.registered:
         raise NotFoundError(

@@ -67,6 +67,7 @@ def _call_gateway(
             token,
             CLI_TIMEOUT,
             metadata=(LOCAL_READS,) if args.local else (),
+            service="gateway",
         )
         try:
             return await call(client)

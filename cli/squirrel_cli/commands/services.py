@@ -36,7 +36,8 @@ def add_commands(sub: Any) -> None:
     up.set_defaults(handler=cmd_up)
 
     down = sub.add_parser("down", help="stop the services started by `sqrl up`")
-    down.set_defaults(handler=cmd_down)
+    # A config.toml broken while the services run must not keep them from being stopped.
+    down.set_defaults(handler=cmd_down, lenient_settings=True)
 
     read_args.add_status(sub).set_defaults(handler=cmd_status)
 
@@ -77,6 +78,23 @@ def _up_detached(settings: Settings, layout: HomeLayout, console: Console) -> in
             start_new_session=True,
             env={**os.environ, "SQRL_HOME": str(settings.home)},
         )
+    try:
+        return _wait_up(settings, layout, console, proc)
+    except KeyboardInterrupt:  # the supervisor, in a session of its own, goes on
+        if proc.poll() is None:
+            sys.stderr.write(
+                f"sqrl: interrupted; the services go on starting (supervisor pid {proc.pid}):"
+                " `sqrl status` shows them, `sqrl down` stops them\n"
+            )
+        raise
+
+
+def _wait_up(
+    settings: Settings, layout: HomeLayout, console: Console, proc: subprocess.Popen[bytes]
+) -> int:
+    """Waits for the supervisor `proc` to say every service serves (or is late); 0, or an
+    error saying why not."""
+    log_path = layout.log_file("supervisor")
     timeout = settings.float_("supervisor.start_timeout_seconds") * len(SERVICES)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -67,7 +67,9 @@ class MemoryConnection:
         if self._client is None or target != self._target:
             if self._client is not None:
                 self._stale.append(self._client)
-            self._client = MemoryClient(open_channel(target), self._token, self._timeout)
+            self._client = MemoryClient(
+                open_channel(target), self._token, self._timeout, service="memory"
+            )
             self._target = target
             log.info("memory_channel_opened", target=target)
         return self._client

@@ -18,7 +18,14 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.stdio import stdio_server
 from mcp.shared._stream_protocols import ReadStream, WriteStream  # what stdio_server yields
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError, JSONRPCNotification, JSONRPCRequest, JSONRPCResponse
+from mcp_types import (
+    INVALID_REQUEST,
+    ErrorData,
+    JSONRPCError,
+    JSONRPCNotification,
+    JSONRPCRequest,
+    JSONRPCResponse,
+)
 
 log = structlog.get_logger()
 
@@ -66,16 +73,46 @@ class Answers:
             await self._changed.wait()
 
 
+def before_initialize(message: Inbound, initialized: bool) -> SessionMessage | None:
+    """The answer to a request that comes before the host's `initialize` (other than `ping`,
+    which MCP allows then): told to initialize first, where the SDK said only "Invalid request
+    parameters". None for anything the server is to answer."""
+    if initialized or not isinstance(message, SessionMessage):
+        return None
+    read = message.message
+    if not isinstance(read, JSONRPCRequest) or read.method in ("initialize", "ping"):
+        return None
+    text = f"Invalid Request: {read.method[:100]} before initialize; send initialize first"
+    error = ErrorData(code=INVALID_REQUEST, message=text)
+    return SessionMessage(JSONRPCError(jsonrpc="2.0", id=read.id, error=error))
+
+
+def _is_initialize(message: Inbound) -> bool:
+    return (
+        isinstance(message, SessionMessage)
+        and isinstance(message.message, JSONRPCRequest)
+        and message.message.method == "initialize"
+    )
+
+
 async def _relay_in(
     source: ReadStream[Inbound],
     sink: MemoryObjectSendStream[Inbound],
     answers: Answers,
     drain_seconds: float,
+    out: MemoryObjectSendStream[SessionMessage],
 ) -> None:
-    """Passes on what stdin brings; at its end, waits for the answers owed, then ends."""
-    async with sink:
+    """Passes on what stdin brings (answering a request before `initialize` itself, on
+    `out`); at its end, waits for the answers owed, then ends."""
+    initialized = False
+    async with sink, out:
         async for message in source:
             answers.asked(message)
+            refused = before_initialize(message, initialized)
+            if refused is not None:
+                await out.send(refused)
+                continue
+            initialized = initialized or _is_initialize(message)
             await sink.send(message)
         owed = answers.owed
         if owed:
@@ -104,7 +141,8 @@ async def serve_stdio_answering(server: MCPServer, drain_seconds: float = DRAIN_
     inbound_in, inbound_out = anyio.create_memory_object_stream[Inbound](0)
     outbound_in, outbound_out = anyio.create_memory_object_stream[SessionMessage](0)
     async with stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tg:
-        tg.start_soon(_relay_in, read_stream, inbound_in, answers, drain_seconds)
+        early = outbound_in.clone()
+        tg.start_soon(_relay_in, read_stream, inbound_in, answers, drain_seconds, early)
         writing = anyio.Event()
 
         async def relay_out() -> None:

@@ -419,7 +419,8 @@ def message_for(exc: SquirrelError) -> str:
     """A domain error's message for the model, with what to do about it."""
     message = str(exc) or type(exc).__name__
     if isinstance(exc, UnavailableError):
-        return f"{message} The Squirrel services may be down: ask the user to run `sqrl up`."
+        ended = message if message.endswith((".", "!", "?")) else f"{message}."
+        return f"{ended} The Squirrel services may be down: ask the user to run `sqrl up`."
     if isinstance(exc, PermissionDeniedError) and "sqrl init" not in message:
         return f"{message} Run `sqrl init` in the repository first."
     return message

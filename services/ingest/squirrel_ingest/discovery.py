@@ -26,12 +26,13 @@ def walk_roots(roots: Roots, sources: Collection[SourceTool]) -> list[Path]:
 
 def expand(changed: Collection[Path], known: Collection[Path]) -> list[Path]:
     """The changed paths in order, a folder not `known` as a file replaced by the files under it
-    (blocks: run it in a worker)."""
+    (blocks: run it in a worker). A link to a folder is left out, as `walk_files` leaves out
+    those below a root: it may point anywhere on the machine."""
     out: list[Path] = []
     for path in sorted(changed):
         if path in known or not path.is_dir():
             out.append(path)
-        else:
+        elif not path.is_symlink():
             out.extend(walk_files(path))
     return out
 

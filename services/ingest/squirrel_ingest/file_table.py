@@ -97,6 +97,11 @@ class FileTable:
         if source is None or not path.is_file():
             return None
         key = str(path)
+        if not _utf8(key):  # its events could not name it on the wire, and would block the rest
+            self._tally.skipped[source]["path_not_utf8"] += 1
+            self.ignored.add(path)
+            log.warning("source_file_name_not_utf8", source=source.value)
+            return None
         position, state_from = self._resume(key, stat.st_ino, stat.st_size)
         renamed = self._renamed_from(path, source, stat.st_ino)
         if renamed is not None and position is None:
@@ -148,3 +153,12 @@ class FileTable:
             source=source.value if source else None,
             error_type=type(error).__name__,
         )
+
+
+def _utf8(text: str) -> bool:
+    """Whether `text` is UTF-8 text (a name in another encoding holds surrogates here)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import tomllib
 from datetime import UTC, datetime
 from pathlib import Path
@@ -166,3 +169,24 @@ def test_two_repairs_within_one_second_keep_both_originals(home: Path) -> None:
     assert [b.read_bytes() for b in backups] == originals
     assert all(b.stat().st_mode & 0o777 == 0o600 for b in backups)
     assert repair_config(home, now=second).backup is None  # a good file: no third
+
+
+def test_a_broken_config_does_not_keep_sqrl_down_from_stopping_the_services(
+    home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """config.toml broken while the services ran: every command said so, `sqrl down` too, and
+    nothing could stop them short of `kill`. `sqrl down` stops them."""
+    (home / "run").mkdir(parents=True)
+    (home / "config.toml").write_text("[memory\nport = \n")
+    stand_in = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        state = {"pid": stand_in.pid, "started_at": 0.0, "services": {}}
+        (home / "run" / "supervisor.json").write_text(json.dumps(state))
+
+        assert main(["down"]) == 0, capsys.readouterr().err
+        assert stand_in.wait(timeout=60) == -signal.SIGTERM
+    finally:
+        if stand_in.poll() is None:
+            stand_in.kill()
+            stand_in.wait()
+    assert capsys.readouterr().out.strip() == "Squirrel stopped."

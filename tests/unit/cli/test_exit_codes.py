@@ -6,10 +6,13 @@ one line on stderr, without a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -105,6 +108,51 @@ def test_an_argument_that_is_not_utf8_is_refused_in_one_line(
     assert json.loads((sqrl_home / "projects.json").read_text()) == before
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("search", "login", "--project", "{loop}"),
+        ("memories", "--project", "{loop}"),
+        ("remember", "Tests run with make check", "--project", "{loop}/sub"),
+        ("init", "{loop}"),
+        ("projects", "--register", "{loop}"),
+        ("hooks", "install", "--project", "{loop}"),
+        ("search", "login", "--project", "~no-such-user-here/app"),
+        ("init", "~no-such-user-here/app"),
+    ],
+)
+def test_a_path_that_leads_nowhere_is_refused_in_one_line(
+    sqrl: Sqrl, project: Path, sqrl_home: Path, args: tuple[str, ...]
+) -> None:
+    """A symbolic link to itself, or `~user/` of a user this machine does not know: a traceback
+    before (`sqrl init`, `search`, `projects --register`), or "no project is registered" with
+    advice to run `sqrl init`, which refuses it too. One line saying why, exit 2, nothing written."""
+    loop = project / "loop"
+    loop.symlink_to("loop")
+    before = json.loads((sqrl_home / "projects.json").read_text())
+
+    done = sqrl(*(a.format(loop=loop) for a in args), cwd=project)
+
+    assert done.returncode == 2, done.stderr
+    line = _one_line(done)
+    assert "loop of symbolic links" in line or "home folder this machine does not know" in line
+    assert json.loads((sqrl_home / "projects.json").read_text()) == before
+
+
+def test_init_of_a_name_too_long_for_the_file_system_is_a_missing_folder(
+    sqrl: Sqrl, project: Path, sqrl_home: Path
+) -> None:
+    """It said "File name too long: …" and exited 1; a path that cannot exist is the
+    argument's fault, as a missing folder is."""
+    before = json.loads((sqrl_home / "projects.json").read_text())
+
+    done = sqrl("init", str(project / ("a" * 300)), cwd=project)
+
+    assert done.returncode == 2, done.stderr
+    assert _one_line(done).endswith(" does not exist")
+    assert json.loads((sqrl_home / "projects.json").read_text()) == before
+
+
 def test_argparse_usage_errors_still_exit_2(sqrl: Sqrl, project: Path) -> None:
     done = sqrl("remember", "x", "--type", "gossip", cwd=project)
     assert done.returncode == 2
@@ -188,3 +236,39 @@ def test_ctrl_c_exits_130_without_a_traceback(
 
     assert cli_main.main(["memories"]) == 130
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_ctrl_c_while_up_waits_says_the_services_go_on_starting(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`sqrl up -d` interrupted while it waited for the services exited 130 saying nothing,
+    though the supervisor (in a session of its own) goes on starting them."""
+    from squirrel_cli.commands import services  # noqa: PLC0415 - the module under test
+
+    real_popen = subprocess.Popen
+    started: list[subprocess.Popen[bytes]] = []
+
+    def supervisor(args: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        if "squirrel_cli.supervise" not in args:  # the home's set-up
+            return real_popen(args, **kwargs)
+        stand_in = [sys.executable, "-c", "import time; time.sleep(120)"]
+        started.append(real_popen(stand_in, **kwargs))
+        return started[-1]
+
+    def interrupted(_path: Path) -> None:  # Ctrl-C while it waits for the services
+        raise KeyboardInterrupt
+
+    for name in [k for k in os.environ if k.startswith("SQRL_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("SQRL_HOME", str(tmp_path / "home"))
+    monkeypatch.setattr(services.subprocess, "Popen", supervisor)
+    monkeypatch.setattr(services, "read_supervisor_state", interrupted)
+    try:
+        assert cli_main.main(["up", "-d"]) == 130
+    finally:
+        for proc in started:
+            proc.kill()
+            proc.wait()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    assert f"go on starting (supervisor pid {started[0].pid})" in err and "sqrl down" in err

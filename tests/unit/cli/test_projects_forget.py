@@ -143,3 +143,16 @@ def test_a_number_from_the_list_names_a_registered_project(
     done = sqrl("projects", "--forget", str(1 + roots.index(str(app))))
     assert done.returncode == 0, done.stderr
     assert read_projects(layout.projects) == []
+
+
+def test_a_number_when_no_repository_is_listed_says_none_is(
+    tmp_path: Path, sqrl: Sqrl, sqrl_env: dict[str, str]
+) -> None:
+    """With no assistant history on the machine, `--forget 1` said "`sqrl projects` lists 1 to
+    0"; it says none is listed and to give the path."""
+    for source in ("CLAUDE", "CODEX", "GEMINI", "CURSOR"):
+        sqrl_env[f"SQRL_INGEST_{source}_ROOTS"] = str(tmp_path / "no-history")
+    for args in (("--forget", "1"), ("--register", "1")):
+        done = sqrl("projects", *args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "lists none here" in done.stderr and "1 to 0" not in done.stderr

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -74,9 +75,33 @@ def test_a_path_with_a_control_character_names_no_project(tmp_path: Path, name: 
     with pytest.raises(InvalidArgumentError):
         canonical_root(folder)
     assert owning_project(folder, [str(folder.resolve())]) is None
-    with pytest.raises(PermissionDeniedError) as refused:
+    with pytest.raises(InvalidArgumentError, match="control characters") as refused:
         require_project(folder, [])
     assert "\n" not in str(refused.value) and "\r" not in str(refused.value)
+
+
+def test_a_folder_named_in_another_encoding_inside_a_project_says_so(tmp_path: Path) -> None:
+    """A command run in `caf\\xe9/` inside a registered project was told no project is
+    registered there and to run `sqrl init`, which refuses the folder: it is told why."""
+    root = tmp_path / "p"
+    root.mkdir()
+    folder = Path(os.fsdecode(os.fsencode(root) + b"/caf\xe9"))
+    folder.mkdir()
+    with pytest.raises(InvalidArgumentError, match=r"caf\\xe9 is not UTF-8"):
+        require_project(folder, [str(root.resolve())])
+
+
+def test_a_loop_of_links_or_an_unknown_users_home_is_refused_saying_so(tmp_path: Path) -> None:
+    loop = tmp_path / "loop"
+    loop.symlink_to("loop")
+    for given in (loop, loop / "sub"):
+        with pytest.raises(InvalidArgumentError, match="loop of symbolic links"):
+            canonical_root(given)
+        with pytest.raises(InvalidArgumentError, match="loop of symbolic links"):
+            require_project(given, [str(tmp_path.resolve())])
+        assert owning_project(given, [str(tmp_path.resolve())]) is None
+    with pytest.raises(InvalidArgumentError, match="home folder this machine does not know"):
+        canonical_root("~no-such-user-here/app")
 
 
 @pytest.mark.parametrize("text", ["", " ", "\t"])

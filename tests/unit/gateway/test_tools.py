@@ -464,6 +464,10 @@ async def test_a_service_outage_suggests_starting_the_services(
         result = await client.call_tool("get_user_style_view", {"project_root": str(project)})
         assert result.is_error
         assert "sqrl up" in text_of(result)
+        # A line written for the CLI (no full stop) still reads as two sentences.
+        backend.fail_with = UnavailableError("the memory service is not running")
+        result = await client.call_tool("get_user_style_view", {"project_root": str(project)})
+        assert "not running. The Squirrel services may be down" in text_of(result)
 
 
 async def test_an_unexpected_crash_is_a_generic_error_that_leaks_nothing(

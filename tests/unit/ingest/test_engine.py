@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from squirrel_core.events import Event, EventType, SourceCursor, SourcePosition, SourceTool
+from squirrel_core.wire import cursor_to_pb, event_to_pb
 from squirrel_ingest.delivery import Backoff, DeliveryResult, SinkUnavailableError
 from squirrel_ingest.engine import EngineSettings, IngestEngine
 from squirrel_ingest.git_poller import GitPoller, git_cursor_path
@@ -305,6 +306,36 @@ async def test_malformed_and_oversized_lines_are_skipped_and_counted(
     assert status.skipped == {"malformed_json": 2, "oversized_line": 1}
 
 
+class WireSink(FakeSink):
+    """A sink that puts what it takes on the wire first, as the memory service's client does."""
+
+    async def deliver(
+        self, project_id: str, events: Sequence[Event], cursors: Sequence[SourceCursor]
+    ) -> DeliveryResult:
+        for event in events:
+            event_to_pb(event, json_content=True)
+        for cursor in cursors:
+            cursor_to_pb(cursor)
+        return await super().deliver(project_id, events, cursors)
+
+
+async def test_a_transcript_named_in_another_encoding_is_counted_and_blocks_nothing(
+    layout: tuple[Path, Path, Path],
+) -> None:
+    """A file whose name is Latin-1 bytes (`caf\\xe9.jsonl`) cannot be named on the wire: its
+    delivery failed and was retried for ever, holding back every other file's events (`sqrl
+    import` never returned). It is skipped and counted; the other files are delivered."""
+    root, one, _ = layout
+    _write(Path(os.fsdecode(os.fsencode(root) + b"/caf\xe9.jsonl")), _line("odd", one))
+    _write(root / "s1.jsonl", _line("a1", one))
+    sink = WireSink()
+
+    status = await asyncio.wait_for(_scan(root, [one], sink), timeout=DEADLINE_S)
+
+    assert sink.texts(str(one)) == ["a1"]
+    assert status.skipped == {"path_not_utf8": 1}
+
+
 async def test_empty_and_unrelated_files_are_harmless(layout: tuple[Path, Path, Path]) -> None:
     root, one, _ = layout
     (root / "empty.jsonl").write_bytes(b"")
@@ -406,6 +437,30 @@ async def test_lines_appended_after_start_are_delivered_through_the_watcher(
         await sink.wait_until(lambda: sink.texts(str(one)) == ["first", "half"])
     finally:
         await engine.stop()
+
+
+async def test_a_folder_linked_into_the_root_while_running_is_never_read(
+    layout: tuple[Path, Path, Path],
+) -> None:
+    """A link to a folder elsewhere, made in a watched folder while the service runs: the
+    watcher's report of it had every transcript under the link's target tracked and read."""
+    root, one, _ = layout
+    outside = root.parent / "elsewhere"
+    _write(outside / "s9.jsonl", _line("from outside", one))
+    sink = FakeSink()
+    engine = _engine(root, [one], sink, rescan_interval_s=3600.0)
+    _write(root / "s1.jsonl", _line("a0", one))
+    await engine.start()
+    try:
+        await sink.wait_until(lambda: "a0" in sink.texts(str(one)))  # the folder is watched
+        (root / "linked").symlink_to(outside, target_is_directory=True)
+        _write(root / "s1.jsonl", _line("a1", one))  # reported with the link, or after it
+        await sink.wait_until(lambda: "a1" in sink.texts(str(one)))
+        tracked = engine.status().files_tracked
+    finally:
+        await engine.stop()
+    assert sink.texts(str(one)) == ["a0", "a1"]
+    assert tracked == 1
 
 
 async def test_crash_between_projects_loses_and_repeats_nothing(
