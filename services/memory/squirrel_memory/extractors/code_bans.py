@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from squirrel_memory.extractors.command_steps import command_runs
+from squirrel_memory.extractors.command_steps import FAILURE_SECTION, command_runs
 from squirrel_memory.extractors.wording import key_slug, strip_markdown
 from squirrel_memory.models import StoredEvent
 
@@ -47,11 +47,6 @@ _PARTS = re.compile(r"(?:(?:^|\s)\(|:\s|\s[—–-]\s)\s*")
 _LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+")
 _FENCE = re.compile(r"^\s*(?:```|~~~)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(?P<title>.+?)\s*$")
-#: A section about what to do when something fails: its lines are no standing rule.
-_FAILURE = re.compile(
-    r"\b(?:fail(?:s|ed|ing|ures?)?|errors?|troubleshoot\w*|recover(?:y|ing)?|problems?)\b",
-    re.IGNORECASE,
-)
 #: Bans kept per session from command texts.
 MAX_BANS = 3
 
@@ -87,7 +82,7 @@ def _text_bans(text: str) -> Iterator[str]:
         if fence:
             continue
         if heading := _HEADING.match(line):
-            failing = bool(_FAILURE.search(heading.group("title")))
+            failing = bool(FAILURE_SECTION.search(heading.group("title")))
             continue
         if failing:
             continue

@@ -65,7 +65,7 @@ _FENCE = "```"
 #: Headings that name the list rather than the workflow.
 _GENERIC_TITLES = frozenset({"steps", "instructions", "workflow", "procedure", "usage", "process"})
 #: A section heading that names what goes wrong: its list says what to do then.
-_FAILURE_SECTION = re.compile(
+FAILURE_SECTION = re.compile(
     r"\b(?:fail(?:s|ed|ing|ures?)?|errors?|troubleshoot\w*|rollbacks?|roll back|recover(?:y|ing)?"
     r"|problems?|issues? found)\b",
     re.IGNORECASE,
@@ -129,7 +129,7 @@ def _steps(prompt: str) -> tuple[str, list[str]]:
             title = "" if named.lower() in _GENERIC_TITLES else named
             continue
         if heading:
-            failure_section = _FAILURE_SECTION.search(heading.group(1)) is not None
+            failure_section = FAILURE_SECTION.search(heading.group(1)) is not None
             continue
         if failure_section:
             continue
@@ -179,7 +179,7 @@ def _listed_commands(prompt: str) -> list[str]:
         heading = _TITLE.match(line) or _SECTION.match(line)
         if heading:
             if not first_heading:
-                failure_section = _FAILURE_SECTION.search(heading.group(1)) is not None
+                failure_section = FAILURE_SECTION.search(heading.group(1)) is not None
             first_heading = False
             continue
         if failure_section or not _LIST_ITEM.match(line) or _NOT_RUN.search(line):
