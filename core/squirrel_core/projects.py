@@ -27,7 +27,7 @@ def checked_path(text: str) -> str:
             "a project path may not contain control characters (a newline, a tab …); "
             "rename the folder"
         )
-    if not _utf8(text):  # a folder named in another encoding: bytes Python keeps as surrogates
+    if not utf8_text(text):  # a folder named in another encoding: bytes Python keeps as surrogates
         raise InvalidArgumentError(
             f"the path {shown_path(text)} is not UTF-8 text, which is all Squirrel stores and "
             "matches; rename the folder"
@@ -35,7 +35,8 @@ def checked_path(text: str) -> str:
     return text
 
 
-def _utf8(text: str) -> bool:
+def utf8_text(text: str) -> bool:
+    """Whether `text` is UTF-8 text (a name in another encoding holds surrogates here)."""
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -46,7 +47,7 @@ def _utf8(text: str) -> bool:
 def shown_path(path: str | Path) -> str:
     """`path` for a one-line message: control characters escaped (`\\n`)."""
     text = os.fspath(path)
-    if not _utf8(text):  # the bytes of another encoding, as `\xff`
+    if not utf8_text(text):  # the bytes of another encoding, as `\xff`
         text = os.fsencode(text).decode("utf-8", "backslashreplace")
     return "".join(
         c.encode("unicode_escape").decode() if unicodedata.category(c) == "Cc" else c for c in text

@@ -20,6 +20,7 @@ from pathlib import Path
 import structlog
 
 from squirrel_core.events import SourceCursor, SourceTool
+from squirrel_core.projects import utf8_text
 from squirrel_ingest.discovery import source_of
 from squirrel_ingest.floors import resume_point, rewind_point
 from squirrel_ingest.outbox import Outbox
@@ -97,7 +98,7 @@ class FileTable:
         if source is None or not path.is_file():
             return None
         key = str(path)
-        if not _utf8(key):  # its events could not name it on the wire, and would block the rest
+        if not utf8_text(key):  # its events could not name it on the wire, and would block the rest
             self._tally.skipped[source]["path_not_utf8"] += 1
             self.ignored.add(path)
             log.warning("source_file_name_not_utf8", source=source.value)
@@ -153,12 +154,3 @@ class FileTable:
             source=source.value if source else None,
             error_type=type(error).__name__,
         )
-
-
-def _utf8(text: str) -> bool:
-    """Whether `text` is UTF-8 text (a name in another encoding holds surrogates here)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
