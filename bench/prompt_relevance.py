@@ -37,12 +37,13 @@ from typing import TYPE_CHECKING, cast
 import structlog
 
 from bench.retrieval_quality import choose_embedder
+from bench.retrieval_study import indexed_retriever
 from squirrel_gateway.backend import TaskContextData
 from squirrel_gateway.hook_context import prompt_context
 from squirrel_gateway.hook_service import HookSettings
 from squirrel_gateway.schemas import SelectedMemory
 from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
-from squirrel_memory.retrieval import Retriever, embedding_text, is_generic
+from squirrel_memory.retrieval import is_generic
 from squirrel_memory.storage import SqliteBackend, Store
 from squirrel_memory.task_context import TaskContextBuilder
 
@@ -157,20 +158,12 @@ async def _filled(
     return store
 
 
-async def _retriever(store: Store, embedder: Embedder) -> Retriever:
-    items, _ = await store.list_memories(store.project_id, limit=1000)
-    vectors = await embedder.embed([embedding_text(m) for m in items])
-    index, _ = await asyncio.to_thread(store.open_vector_index, embedder.dim, embedder.model_id)
-    await asyncio.to_thread(index.upsert, zip([m.id for m in items], vectors, strict=True))
-    return Retriever(store, embedder=embedder, index=index)
-
-
 async def _project(
     backend: SqliteBackend, root: Path, embedder: Embedder, project: dict[str, object]
 ) -> Tally:
     name = str(project["name"])
     store = await _filled(backend, root, name, cast(list[list[str]], project["memories"]))
-    retriever = await _retriever(store, embedder)
+    retriever = await indexed_retriever(store, embedder)
     local = cast("MemoryBackend", _Local(TaskContextBuilder(retriever), store.project_id))
     tally = Tally()
     for want, prompt, key in cast(list[list[str]], project["prompts"]):

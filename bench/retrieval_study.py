@@ -52,7 +52,8 @@ async def _filled(
     return store
 
 
-async def _retriever(store: Store, embedder: Embedder) -> Retriever:
+async def indexed_retriever(store: Store, embedder: Embedder) -> Retriever:
+    """A retriever over every memory of `store`, its vector index filled by `embedder`."""
     items, _ = await store.list_memories(store.project_id, limit=1000)
     vectors = await embedder.embed([embedding_text(m) for m in items])
     index, _ = await asyncio.to_thread(store.open_vector_index, embedder.dim, embedder.model_id)
@@ -76,7 +77,7 @@ async def run(args: argparse.Namespace, root: Path) -> int:
     projects = cases["project"]
     for project in projects:
         store = await _filled(backend, root, project["name"], project["memories"])
-        retriever = await _retriever(store, embedder)
+        retriever = await indexed_retriever(store, embedder)
         for group, question, key in project["questions"]:
             keys = await _keys(retriever, question)
             row = found[group]
@@ -94,7 +95,7 @@ async def run(args: argparse.Namespace, root: Path) -> int:
     data = json.loads(DEFAULT_DATA.read_text(encoding="utf-8"))
     hand = [(m["type"], m["key"], m["content"]) for m in data["memories"]]
     store = await _filled(backend, root, "labelled", hand)
-    retriever = await _retriever(store, embedder)
+    retriever = await indexed_retriever(store, embedder)
     abstain = [q["query"] for q in data["queries"] if not q["relevant"]]
     labelled = [bool(await _keys(retriever, q)) for q in abstain]
     print(f"embedder: {embedder_name}; {len(projects)} made-up projects, top {TOP_K}\n")
