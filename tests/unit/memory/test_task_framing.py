@@ -10,21 +10,13 @@ from pathlib import Path
 import pytest
 
 from squirrel_memory.models import (
-    MemoryCandidate,
     MemoryItem,
     MemorySource,
     MemoryType,
     Scope,
-    UpdateAction,
-    UpdateDecision,
 )
-from squirrel_memory.retrieval import Retriever
 from squirrel_memory.retrieval.framing import framed_only
-from squirrel_memory.storage import SqliteStore
-from squirrel_memory.task_context import TaskContextBuilder, TaskContextSettings
-
-Memories = list[tuple[MemoryType, str, str]]
-LOW = TaskContextSettings(min_relevance_lexical=0.2)
+from tests.unit.memory.task_selection import selected_for
 
 CORRECTION = (
     MemoryType.PITFALL,
@@ -55,20 +47,6 @@ SESSIONS = (
 )
 
 
-async def _selected(root: Path, memories: Memories, task: str) -> list[tuple[str, str]]:
-    """(key, reason) of what the task context selects for `task` on BM25 alone, at a low bar
-    (`LOW`): one shared word is enough, so what a word alone selects shows."""
-    store = await SqliteStore.open(str(root))
-    try:
-        for kind, key, content in memories:
-            candidate = MemoryCandidate(kind, key, content, (), 0.6, ())
-            await store.apply_decision(UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id="u")
-        context = await TaskContextBuilder(Retriever(store), settings=LOW).build(str(root), task)
-    finally:
-        await store.close()
-    return [(m.key, m.reason) for m in context.selected_memories]
-
-
 @pytest.mark.parametrize(
     "task",
     [
@@ -81,7 +59,7 @@ async def _selected(root: Path, memories: Memories, task: str) -> list[tuple[str
 async def test_the_words_of_a_memory_s_frame_alone_select_nothing(
     tmp_path: Path, task: str
 ) -> None:
-    assert await _selected(tmp_path, [CORRECTION, FINDING, REPORT, STYLE], task) == []
+    assert await selected_for(tmp_path, [CORRECTION, FINDING, REPORT, STYLE], task) == []
 
 
 @pytest.mark.parametrize(
@@ -95,7 +73,7 @@ async def test_the_words_of_a_memory_s_frame_alone_select_nothing(
 async def test_what_a_framed_memory_says_still_selects_it(
     tmp_path: Path, task: str, key: str, word: str
 ) -> None:
-    selected = dict(await _selected(tmp_path, [CORRECTION, FINDING, REPORT, STYLE], task))
+    selected = dict(await selected_for(tmp_path, [CORRECTION, FINDING, REPORT, STYLE], task))
 
     assert key in selected
     assert word in selected[key].lower()
@@ -103,7 +81,7 @@ async def test_what_a_framed_memory_says_still_selects_it(
 
 
 async def test_a_frame_word_the_memory_also_says_in_its_text_still_counts(tmp_path: Path) -> None:
-    selected = dict(await _selected(tmp_path, [FINDING, SESSIONS], "sessions expire too early"))
+    selected = dict(await selected_for(tmp_path, [FINDING, SESSIONS], "sessions expire too early"))
 
     assert "module:sessions" in selected and "'session" in selected["module:sessions"]
     assert "pitfall:learned:ecto_reset" not in selected

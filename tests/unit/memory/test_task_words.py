@@ -7,27 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from squirrel_memory.models import MemoryCandidate, MemoryType, UpdateAction, UpdateDecision
-from squirrel_memory.retrieval import Retriever, extension_words, is_generic
-from squirrel_memory.storage import SqliteStore
-from squirrel_memory.task_context import TaskContextBuilder, TaskContextSettings
-
-Memories = list[tuple[MemoryType, str, str]]
-LOW = TaskContextSettings(min_relevance_lexical=0.2)
-
-
-async def _selected(root: Path, memories: Memories, task: str) -> list[tuple[str, str]]:
-    """(key, reason) of what the task context selects for `task` on BM25 alone, at a low bar
-    (`LOW`): one shared word is enough, so what a word alone selects shows."""
-    store = await SqliteStore.open(str(root))
-    try:
-        for kind, key, content in memories:
-            candidate = MemoryCandidate(kind, key, content, (), 0.6, ())
-            await store.apply_decision(UpdateDecision(UpdateAction.ADD_NEW, candidate), user_id="u")
-        context = await TaskContextBuilder(Retriever(store), settings=LOW).build(str(root), task)
-    finally:
-        await store.close()
-    return [(m.key, m.reason) for m in context.selected_memories]
+from squirrel_memory.models import MemoryType
+from squirrel_memory.retrieval import extension_words, is_generic
+from tests.unit.memory.task_selection import Memories, selected_for
 
 
 @pytest.mark.parametrize(
@@ -97,7 +79,7 @@ TYPESCRIPT: Memories = [
 async def test_a_file_extension_alone_picks_no_memory(
     tmp_path: Path, memories: Memories, task: str, kept: str | None, left: str | None
 ) -> None:
-    selected = await _selected(tmp_path, memories, task)
+    selected = await selected_for(tmp_path, memories, task)
 
     keys = [key for key, _ in selected]
     if kept is not None:
@@ -118,7 +100,7 @@ async def test_an_extension_the_task_also_says_as_a_word_still_picks(tmp_path: P
         (MemoryType.USER_STYLE, "pref:small", "Keeps functions small."),
     ]
 
-    selected = await _selected(tmp_path, memories, "the json in settings.json has comments")
+    selected = await selected_for(tmp_path, memories, "the json in settings.json has comments")
 
     assert [key for key, _ in selected] == ["pitfall:json-comments"]
 
@@ -163,7 +145,7 @@ def test_words_that_only_look_like_those_adverbs_are_not(word: str) -> None:
 async def test_an_adverb_alone_picks_no_memory(
     tmp_path: Path, memories: Memories, task: str, left: str
 ) -> None:
-    selected = await _selected(tmp_path, memories, task)
+    selected = await selected_for(tmp_path, memories, task)
 
     assert left not in [key for key, _ in selected]
 
@@ -178,7 +160,7 @@ async def test_a_memory_sharing_a_subject_beside_the_adverb_is_picked(tmp_path: 
         )
     ]
 
-    selected = await _selected(tmp_path, memories, "why is public/index.html still not served?")
+    selected = await selected_for(tmp_path, memories, "why is public/index.html still not served?")
 
     assert [key for key, _ in selected] == ["pitfall:static-index"]
     assert "'automatically'" not in selected[0][1]
