@@ -16,7 +16,9 @@ the words most of the project's memories hold (`retrieval.common_words`: "ocean"
 (`retrieval.extension_words`: `py` in "look at renderer.py"), the folders its paths go
 through (`retrieval.folder_words`: `src`, `app` in "see src/app/renderer.py") and the words of
 the project's own folder name (`retrieval.project_words`: "claude" and "log" picked pitfalls
-for prompts of the foresight replay that were about something else), neither a subject nor a
+for prompts of the foresight replay that were about something else) and the name of a subagent
+the task is handed to (`retrieval.addressee_words`: "solution", "architect", "agent" in
+'@"solution-architect (agent)" analyze the CLI commands'), neither a subject nor a
 reason; nor are the words a memory holds only in its framing ("The user corrected the
 assistant", "Found in a session", "Closing report": `retrieval.framing`). With
 vectors, one telling word shared also needs the memory's meaning close to the task's, or the
@@ -66,6 +68,7 @@ from squirrel_memory.retrieval import (
     RELEVANT_WITH_VECTORS,
     Retriever,
     ScoredMemory,
+    addressee_words,
     explain,
     extension_words,
     file_names,
@@ -210,6 +213,7 @@ class TaskContextBuilder:
             | extension_words(task_description)
             | folder_words(task_description)
             | project_words(project_id)
+            | addressee_words(task_description)
         )
         if common or shares:
             order = rarest_first(shares) if shares else ()

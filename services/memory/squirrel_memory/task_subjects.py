@@ -10,7 +10,13 @@ says "Coverage needs …"), never on the key alone ("reuse" for "could we reuse 
 text of `pref:simplest_reuse_existing` does not say). A word further into a phrase than its
 first telling word is what the phrase says of its head, not what it is about ("agent" in
 `pref:sessionmanager_not_agent_specific`): it names a subject only where the caller has found
-the memory close in meaning to the task too (`close`)."""
+the memory close in meaning to the task too (`close`). So is the second word of a part of two
+("table" of `invoices_table`: what kind of thing the first word names; "drop the audit_log
+table" is not about the invoices table). A key's second part that says how the memory was
+learned (`labelled`, `found`, `caveat` … of `pitfall:labelled:…`: `retrieval.framing`) names
+nothing. And a word the memory's text says only inside a hyphenated compound the task does not
+say ("table" of "Write table-driven tests.", "read" of "read-only") is not the text saying it
+(`compound_only`): "count the rows in the notes table" is not about table-driven tests."""
 
 from __future__ import annotations
 
@@ -19,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from squirrel_memory.models import MemoryItem
-from squirrel_memory.retrieval import is_generic, text_terms
+from squirrel_memory.retrieval import is_generic, stem, text_terms
+from squirrel_memory.retrieval.framing import FRAME_KEY_KINDS, FRAME_KEY_PARTS
 from squirrel_memory.storage.search_terms import STOP_WORDS
 
 #: Most words one part of a key (between `:` or `@`) holds when it names a subject
@@ -75,16 +82,28 @@ class KeySubjects:
 
 def key_subjects(key: str) -> KeySubjects:
     """`recipe:test` → named {"test"}; `endpoint:inventory` → named {"endpoint", "inventory"};
+    `pitfall:corrected:invoices_table` → named {"invoic"}, phrased {"table"} (a part of two
+    words is a compound: its first word names what, the second what kind of thing);
     `pref:simplest_reuse_existing` → phrased {"simplest", "reus"} (more than
-    `MAX_SUBJECT_WORDS` words in its part)."""
+    `MAX_SUBJECT_WORDS` words in its part). A second part that says how the memory was learned
+    (`labelled` of `pitfall:labelled:…`: `retrieval.framing.FRAME_KEY_PARTS`) names nothing."""
     named: set[str] = set()
     phrased: set[str] = set()
     heads: set[str] = set()
-    for part in _KEY_PART.split(key.lower()):
+    parts = _KEY_PART.split(key.lower())
+    for place, part in enumerate(parts):
+        if place == 1 and part in FRAME_KEY_PARTS and parts[0] in FRAME_KEY_KINDS:
+            continue
         short = len(_KEY_TOKEN.findall(part)) <= MAX_SUBJECT_WORDS
         stems = _stem_list(part)
-        (named if short else phrased).update(stems)
-        if not short and stems:
+        if short:
+            # A compound ("invoices table", "tests folder"): the second word alone is only
+            # the kind of thing ("table", "folder"), which other things are too.
+            named.update(stems[:1])
+            phrased.update(stems[1:])
+            continue
+        phrased.update(stems)
+        if stems:
             heads.add(stems[0])
     return KeySubjects(frozenset(named), frozenset(phrased - named), frozenset(heads - named))
 
@@ -106,4 +125,34 @@ def names_subject(
     shared = found.phrased & subjects
     if not close:
         shared &= found.heads
-    return bool(shared) and any(subject_stem(t) in shared for t in text_terms(task_terms, item))
+    if not shared:
+        return False
+    bound = compound_only(item.content, task_terms)
+    return any(
+        subject_stem(t) in shared and stem(t) not in bound for t in text_terms(task_terms, item)
+    )
+
+
+#: A hyphenated compound of words ("table-driven", "read-only", "thread-safe", "write-ahead").
+_COMPOUND = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
+_TEXT_WORD = re.compile(r"[^\W_]+")
+
+
+def compound_only(content: str, task_terms: Sequence[str]) -> frozenset[str]:
+    """The light stems of the words `content` says only inside hyphenated compounds the task
+    does not say (its terms hold no compound's words one after the other): "table" of "Write
+    table-driven tests." for a task about the notes table. Inside a compound a word says what
+    kind of thing the compound's head is ("table-driven tests" are tests), not its own sense."""
+    lowered = content.lower()
+    if "-" not in lowered:
+        return frozenset()
+    said = " " + " ".join(t.lower() for t in task_terms) + " "
+    inside: set[str] = set()
+    for match in _COMPOUND.finditer(lowered):
+        parts = match.group(0).split("-")
+        if f" {' '.join(parts)} " not in said:
+            inside.update(stem(p) for p in parts)
+    if not inside:
+        return frozenset()
+    alone = {stem(w) for w in _TEXT_WORD.findall(_COMPOUND.sub(" ", lowered))}
+    return frozenset(inside - alone)

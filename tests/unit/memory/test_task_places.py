@@ -161,7 +161,8 @@ async def test_a_folder_the_task_also_names_on_its_own_still_picks(tmp_path: Pat
         ("module:billing", {"billing"}, set()),
         ("endpoint:inventory", {"endpoint", "inventory"}, set()),
         ("repo:recipe:test@web", {"test", "web"}, set()),
-        ("tests_folder", {"test", "folder"}, set()),
+        # a part of two words is a compound: its first word names what, the second what kind
+        ("tests_folder", {"test"}, {"folder"}),
         # phrases cut from a memory's text, and an error's fingerprint
         ("pref:simplest_reuse_existing", set(), {"simplest", "reuse"}),
         ("pitfall:typeerror-cachemanager-b472b9a6", set(), {"typeerror", "cachemanager"}),

@@ -2,9 +2,11 @@
 
 The extractors write a memory with a frame that says how it was learned: "The user corrected
 the assistant (working on …): …", "Found in a session: …", "Closing report (…): …", "Subagent
-report: …", "…, as the assistant summarised it: …", "…, in their words: “…”", "Code worked on
-in this project's sessions: …", and a key part that says the same (`pitfall:corrected:…`,
-`project:closing:…`); a memory's tallies ("(worked in 3 sessions)") are not searched at all
+report: …", "Found by a subagent reading the code (…): …", "A failure diagnosed in a session: …",
+"…; the fix (an approved plan, carried out in the session): …", "…, as the assistant summarised
+it: …", "…, in their words: “…”", "Code worked on in this project's sessions: …", and a key part
+that says the same (`pitfall:corrected:…`, `pitfall:labelled:…`, `project:closing:…`:
+`FRAME_KEY_PARTS`); a memory's tallies ("(worked in 3 sessions)") are not searched at all
 (`storage.formats.searchable_content`). A task that says "the user", "session" or
 "report" shares those words with every such memory, whatever it is about: a prompt asking to
 "write down what the assistant corrected in the admin screen" shared "assistant" and
@@ -34,12 +36,24 @@ FRAME_CACHE_SIZE = 20_000
 _FRAMES = re.compile(
     r"\bthe user corrected the assistant\b|^found in a session:|^closing report\b|"
     r"^subagent report\b|,? as the assistant summari[sz]ed (?:it|them)\b|,? in their words:|"
-    r"^code worked on in this project's sessions:",
+    r"^code worked on in this project's sessions:|^a failure diagnosed in a session:|"
+    r"^found by a subagent reading the code\b|\(an approved plan, carried out in the session\)",
     re.IGNORECASE | re.MULTILINE,
 )
-#: The key parts that say how a memory was learned (`pitfall:corrected:`, `pitfall:learned:`,
-#: `project:closing:`, `project:reported:`, `project:read:`).
-_FRAME_KEY = re.compile(r"^(?:pitfall|project):(?:corrected|learned|closing|reported|read):")
+#: The second part of a key that says how its memory was learned, or what kind of record it
+#: is, never what it is about (`pitfall:corrected:`, `pitfall:labelled:`, `pitfall:found:`,
+#: `project:closing:`, `recipe:asked:`, `pref:said:` …, as the extractors write them): a task
+#: that says "labelled" or "found" shares that word with every such memory.
+FRAME_KEY_PARTS = frozenset(
+    {"corrected", "learned", "closing", "reported", "read", "labelled", "found", "caveat"}
+    | {"diagnosed", "untrue", "stale", "plan", "reviewed", "asked", "said", "generated"}
+    | {"missed_search", "session_request", "work_given_as", "routine", "procedure"}
+)
+#: The first parts of the keys whose second part may be one of `FRAME_KEY_PARTS`.
+FRAME_KEY_KINDS = frozenset({"pitfall", "project", "recipe", "pref"})
+_FRAME_KEY = re.compile(
+    rf"^(?:{'|'.join(sorted(FRAME_KEY_KINDS))}):(?:{'|'.join(sorted(FRAME_KEY_PARTS))}):"
+)
 _WORD = re.compile(r"[^\W_]+")
 
 

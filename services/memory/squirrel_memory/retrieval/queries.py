@@ -189,6 +189,23 @@ def folder_words(text: str) -> frozenset[str]:
     return frozenset(w for w in search_terms(" ".join(folders)) if w not in standalone)
 
 
+#: A subagent the text hands its work to, as the host writes the mention: Claude Code's
+#: `@agent-code-reviewer` and `@"solution-architect (agent)"`.
+_ADDRESSEE = re.compile(r'(?<![\w@])@(?:agent-[\w.-]+|"[^"\n]{1,80}? \(agent\)")')
+
+
+def addressee_words(text: str) -> frozenset[str]:
+    """The searchable words of `text` said only in the name of a subagent it hands the work to
+    (`solution`, `architect`, `agent` in '@"solution-architect (agent)" write a spec for …'):
+    the name says who is to do the work, not what the work is about. A word the text also
+    uses elsewhere ("@agent-planner fix the planner's cycle check") is not one."""
+    names = _ADDRESSEE.findall(text)
+    if not names:
+        return frozenset()
+    standalone = set(search_terms(_ADDRESSEE.sub(" ", text)))
+    return frozenset(w for w in search_terms(" ".join(names)) if w not in standalone)
+
+
 _SEPARATOR = re.compile(r"[\\/]")
 
 
