@@ -366,3 +366,27 @@ def test_a_real_codex_rollout_gives_the_rules_the_request_not_the_ide_context() 
     assert typed[0].startswith("analyze trascript and summarzie")
     assert not any("Files mentioned" in text for text in typed)
     assert any(o == Origin.HARNESS and t.startswith("# Files mentioned") for o, t in said)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the lines the host sends on its own to keep a turn going
+        (
+            "Continue if you have next steps, or stop and ask for clarification if you are "
+            "unsure how to proceed.",
+            [Origin.HARNESS],
+        ),
+        ("Summarize the task tool output above and continue with your task.", [Origin.HARNESS]),
+        ("summarize the task tool output above and continue with your task", [Origin.HARNESS]),
+        # the user's own words that say something like them, or more than the line
+        ("Continue if you have next steps.", [Origin.TYPED]),
+        ("stop and ask for clarification if you are unsure, always", [Origin.TYPED]),
+        (
+            "Summarize the task tool output above and continue with your task. Also use pnpm.",
+            [Origin.TYPED],
+        ),
+    ],
+)
+def test_a_hosts_own_continuation_line_is_the_hosts(text: str, expected: list[Origin]) -> None:
+    assert [u.origin for u in split_user_text(text)] == expected

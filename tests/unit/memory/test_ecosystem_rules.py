@@ -89,6 +89,13 @@ def test_lines_that_are_no_heading_or_no_error_stay_as_they_are(output: str, lin
         ("opam exec -- dune runtest test/", "opam exec -- dune runtest"),
         # Must not fire: the prefix with nothing after it.
         ("mise exec --", "mise exec"),
+        # A recursive package pattern is what the run covers: it stays with the head.
+        ("go test ./cmd/app/... -run Explain -v", "go test ./cmd/app/..."),
+        ("go build ./cmd/entire/cli/...", "go build ./cmd/entire/cli/..."),
+        ("go test ./... -count=1", "go test ./..."),
+        # Must not fire: one package's folder, an option's value.
+        ("go test ./internal/zone -run TestX", "go test"),
+        ("go test -run=Foo/...", "go test"),
     ],
 )
 def test_command_heads(command: str, base: str) -> None:

@@ -70,3 +70,31 @@ def test_code_blocks_and_quoted_lines_are_left_out_as_before() -> None:
     assert "always run make" not in own_words(message)
     assert "never push" not in own_words(message)
     assert "Use tabs." in own_words(message)
+
+
+_ROLE_PROMPT = (
+    "# Triage manager\n\nYou manage incoming issues through labels and assignees.\n\n"
+    "## Role\n\nDelegate technical work to workers.\nNever close an issue without a linked fix.\n"
+)
+
+
+@pytest.mark.parametrize("opening", ["", "trellis-message:a626cfa6\n"])
+def test_an_agents_role_prompt_is_not_the_users(opening: str) -> None:
+    assert own_words(opening + _ROLE_PROMPT) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the user's own notes under a heading: no role given to an agent
+        "# Notes\n\n- always run cargo fmt before committing\n- never push to main\n- small PRs\n",
+        # a role given with no heading: the user speaking to the assistant
+        "You are an expert Rust developer.\nNever use unwrap.\nKeep PRs small.\nUse cargo nextest.\n",
+        # a heading and a role, but a title with one line under it
+        "# Reviewer\n\nYou are a code reviewer.\n",
+        # the role line further down than the heading's first lines
+        "# Plan\n\nfix the parser\nthen the lexer\nYou are the one who knows the code.\nok?\n",
+    ],
+)
+def test_the_users_own_text_with_a_heading_or_a_role_stays(text: str) -> None:
+    assert own_words(text) == text

@@ -118,13 +118,16 @@ def test_not_asked_without_an_act_says_nothing(text: str) -> None:
 
 
 def test_a_named_overriding_principle_is_standing() -> None:
-    (found,) = stated_preferences(
-        "yes. the overriding directive is to not get in the way of the user (in terms of "
-        "stopping their flow), but I think we should signal and log",
-        after_assistant_action=True,
+    # said of the product's users, the directive is the product's design, no rule for the
+    # assistant (test_user_text_misreadings.py)
+    assert (
+        stated_preferences(
+            "yes. the overriding directive is to not get in the way of the user (in terms of "
+            "stopping their flow), but I think we should signal and log",
+            after_assistant_action=True,
+        )
+        == []
     )
-    assert found.content.startswith("Don't get in the way of the user")
-    assert STANDING_TAG in found.tags
     (golden,) = stated_preferences(
         "the golden rule is to keep the public API backwards compatible",
         after_assistant_action=False,
@@ -180,10 +183,8 @@ def test_one_issue_of_this_task_is_not_every_issue(text: str) -> None:
     [
         ("keep the commit messages short", "Keep the commit messages short."),
         ("keep the PR descriptions brief", "Keep the PR descriptions brief."),
-        (
-            "let's fix it. write the test first, I assume it's a local change in committed.go?",
-            "Write the test first.",
-        ),
+        # ("let's fix it. write the test first": the order of this one fix, no habit;
+        # test_user_text_misreadings.py)
         ("add a failing test first", "Add a failing test first."),
     ],
 )

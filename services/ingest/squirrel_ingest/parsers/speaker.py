@@ -34,6 +34,16 @@ _HARNESS_OPENINGS = (
     # The plan the assistant wrote in plan mode, handed to a fresh context by the host.
     "Implement the following plan:",
 )
+#: A whole text that is one of these lines was written by the host: the prompts it sends on its
+#: own to keep a turn going (after a background task's output, or when the assistant stopped
+#: with steps left), whatever the case or the closing stop.
+_HARNESS_LINES = frozenset(
+    {
+        "continue if you have next steps, or stop and ask for clarification if you are unsure "
+        "how to proceed",
+        "summarize the task tool output above and continue with your task",
+    }
+)
 #: Older hosts write the compaction summary as a plain user message starting like this.
 _COMPACTION_OPENING = "This session is being continued from a previous conversation"
 #: Blocks the host or a hook wraps around what it adds to a user turn (`session_context`: the
@@ -90,7 +100,7 @@ def split_user_text(text: str) -> list[Utterance]:
         return [Utterance(Origin.COMPACTION, stripped)]
     if (typed_command := user_shell_command(stripped)) is not None:
         return typed_command
-    if stripped.startswith(_HARNESS_OPENINGS):
+    if stripped.startswith(_HARNESS_OPENINGS) or _host_line(stripped):
         return [Utterance(Origin.HARNESS, stripped)]
     injected: dict[Origin, list[str]] = {Origin.HARNESS: [], Origin.HOOK: []}
     command: Utterance | None = None
@@ -126,6 +136,11 @@ def split_user_text(text: str) -> list[Utterance]:
     if typed:
         found.append(Utterance(Origin.TYPED, typed))
     return found
+
+
+def _host_line(text: str) -> bool:
+    """Whether `text` is, whole, one of the lines the host sends on its own (`_HARNESS_LINES`)."""
+    return len(text) < 200 and " ".join(text.split()).rstrip(".!").lower() in _HARNESS_LINES
 
 
 def user_shell_command(text: str) -> list[Utterance] | None:

@@ -96,12 +96,37 @@ def _ends_in_code_mark(piece: str) -> bool:
     return bool(_CODE_MARK_END.search(piece[max(0, start - 2) :]))
 
 
+#: An operator of "!"s standing alone at the end of a piece ("never use the !!"): code, not the
+#: sentence's end.
+_BANG_OPERATOR = re.compile(r"(?:^|\s)!{1,3}$")
+#: A macro's name and its "!" at the end of a piece (`dbg!`, `println!`, `vec!`).
+_MACRO_END = re.compile(r"\b[a-z][a-z0-9_]*!$")
+#: The word after a macro's "!" that shows the name was code: what the macro's uses are called.
+_MACRO_NOUN = re.compile(
+    r"(?:calls?|macros?|invocations?|statements?|lines?|uses?|usages?|output)\b"
+)
+
+
+def _code_bang(piece: str, following: str) -> bool:
+    """Whether `piece` was cut after a "!" of code and goes on in `following`: a code name's
+    "!" or "?" before a lowercase word (`_CODE_MARK_END`), an operator of "!"s standing alone
+    (`!!`), or a macro's name before what its uses are called (`dbg! calls`)."""
+    if not following[:1].islower():
+        return False
+    return (
+        _ends_in_code_mark(piece)
+        or bool(_BANG_OPERATOR.search(piece[-4:]))
+        or (bool(_MACRO_END.search(piece[-40:])) and bool(_MACRO_NOUN.match(following)))
+    )
+
+
 def _bangs_kept(parts: list[str]) -> list[str]:
-    """The split pieces with each one cut after a code name's "!" or "?" joined again to the
-    piece after it ("never use Repo.insert! in request paths" is one sentence)."""
+    """The split pieces with each one cut after a "!" of code (`_code_bang`) joined again to the
+    piece after it ("never use Repo.insert! in request paths", "never leave dbg! calls in
+    committed code" and "never use the !! operator" are one sentence each)."""
     kept: list[str] = []
     for part in parts:
-        if kept and _ends_in_code_mark(kept[-1]) and part[:1].islower():
+        if kept and _code_bang(kept[-1], part):
             kept[-1] = f"{kept[-1]} {part}"
         else:
             kept.append(part)

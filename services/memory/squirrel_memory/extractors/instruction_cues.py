@@ -1,7 +1,8 @@
 """Cues in a user's message on how to read the instructions in it, besides their forms: a
 correction's lead ("no, …"), insistence ("make sure to …"), a change gated on the user's
-approval, emphasis, a verb of how work is carried out, and a "don't …, just …" that sets the
-scope of the request at hand."""
+approval, emphasis, a verb of how work is carried out, a "don't …, just …" that sets the
+scope of the request at hand, and a hesitation over what the user sees ("hmm, no tests
+folder"), which bans nothing."""
 
 from __future__ import annotations
 
@@ -16,6 +17,17 @@ CORRECTION_LEAD = re.compile(
     r"^(?:no(?!\s+(?:need|problem|worries|rush|hurry|pressure)\b)|nope|nah|wrong|not like that|"
     r"that's not (?:it|right|what i (?:asked|meant)))\b"
     r"[\s,.!:;—–-]*",
+    re.IGNORECASE,
+)
+#: "hmm, no tests folder", "Hmm no log file", "oh, no output again": the user notes what they
+#: do not see (a hesitation before a bare "no …"), or that it is still missing ("no changelog
+#: entry yet", "no tests either"); either way a remark on what happened, no ban. A
+#: "no," set off by a comma opens a correction instead, and a rule word keeps the ban ("hmm, no
+#: mocks, ever").
+NOTICED_MISSING = re.compile(
+    r"^(?:(?:hmm+|hm+|huh|uh+|um+|oh|ah)\b[\s,.…]*no\s+(?!,)(?!.*\b(?:ever|always|never|please|"
+    r"anywhere|in (?:this|our) (?:repo|project|codebase))\b)"
+    r"|no\s+[\w-]+(?:\s+[\w-]+){0,3}\s+(?:either|yet|so far|still)[\s.!?]*$)",
     re.IGNORECASE,
 )
 #: A lead that insists on what follows ("make sure to …", "remember to …"): with a condition
@@ -70,6 +82,47 @@ _JUST = re.compile(
     re.IGNORECASE,
 )
 SENTENCE_END = re.compile(r"[.!?\n]")
+#: The users of the software being built, named in the third person ("never block the user",
+#: "not get in the way of the user", "show our users a friendly message"): the user speaks of
+#: themself as "I" or "me", so a rule about "the user" says what the product does for its
+#: users, a principle of its design, not how the assistant works. A clause that speaks to the
+#: assistant ("the error messages you write should say what the user can do next") is a rule
+#: for its work all the same (`of_product_users`).
+PRODUCT_USERS = re.compile(
+    r"\b(?:the|our|its|their|every|each|end)\s+(?:end[- ])?users?\b(?!['’]s? (?:approval|permission"
+    r"|confirmation|go-ahead|say|request))|\bend[- ]users?\b",
+    re.IGNORECASE,
+)
+_TO_THE_ASSISTANT = re.compile(r"\byou(?:r|rs|rself)?\b", re.IGNORECASE)
+
+
+def of_product_users(clause: str) -> bool:
+    """Whether `clause` says what the software being built does for its users (`PRODUCT_USERS`)
+    and does not speak to the assistant."""
+    return bool(PRODUCT_USERS.search(clause)) and not _TO_THE_ASSISTANT.search(clause)
+
+
+#: An order of work over one thing of the task at hand ("write the test first", "do the
+#: migration first"): "the" names this task's test; a way of working says "tests", "a failing
+#: test" or marks the rule ("always write the test first").
+ONE_THING_FIRST = re.compile(
+    r"^(?:write|add|do|make|create|run)\s+the\s+(?!tests\b|specs\b)[\w-]+(?:\s+[\w-]+)?\s+"
+    r"first\b",
+    re.IGNORECASE,
+)
+#: A request to look, explain or report (`asks_to_look`): with a "don't modify any files" beside
+#: it, the "don't" sets how far this request goes.
+_LOOK = re.compile(
+    r"\b(?:tell me|explain|look (?:at|into)|review|check|investigate|find out|figure out|"
+    r"show me|describe|summari[sz]e|analy[sz]e|diagnose|walk me through)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_to_look(message: str, written: str) -> bool:
+    """Whether `message`, besides the clause `written`, asks the assistant to look, explain or
+    report ("Look at why test_totals fails and tell me why. Don't modify any files.")."""
+    return bool(_LOOK.search(message.replace(written, " ")))
 
 
 def is_process_rule(clause: str) -> bool:

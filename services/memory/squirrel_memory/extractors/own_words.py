@@ -16,7 +16,13 @@ same in every language the announcement is written in English:
   "Feedback:", which is how the user heads their own list);
 - what follows it must look pasted: at least `MIN_PASTE_CHARS` characters on at least
   `MIN_PASTE_LINES` lines. From there to the end of the message nothing is the user's: where a
-  paste ends cannot be told, so the user's own lines after it are left out too (say less).
+  paste ends cannot be told, so the user's own lines after it are left out too (say less);
+- a message that opens with an agent's role prompt is someone else's from its start: a
+  Markdown heading (after at most one line of one word, a tool's message id), then, among the
+  next two lines, one that gives the agent its role ("You are the release assistant …", "You
+  manage incoming issues …", "Your role is …"), and at least `MIN_PASTE_LINES` lines under
+  the heading (a role given and rules for it, not a one-line title). What such
+  a prompt asks is the role's, whoever pasted it (another tool's, or a bot's being debugged).
 """
 
 from __future__ import annotations
@@ -57,12 +63,21 @@ _FIRST_PERSON = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE_END = re.compile(r"[.!?。！？]\s+")
+#: A Markdown heading line, and a line that gives an agent its role (`_role_prompt`).
+_HEADING = re.compile(r"^#{1,3}\s+\S")
+_ROLE_LINE = re.compile(
+    r"^(?:you are (?:a|an|the)\b|you (?:manage|own|act as|work as|coordinate|orchestrate|"
+    r"review|triage|handle)\b|your (?:role|job|task|purpose) (?:is|:)|act as (?:a|an|the)\b)",
+    re.IGNORECASE,
+)
 
 
 def own_words(text: str) -> str:
     """`text` without fenced code blocks (each a blank), quoted lines (emptied) and an
     announced paste with all that follows it (see the module's rules)."""
     text = QUOTED_LINE.sub("", CODE_BLOCK.sub(" ", text))
+    if _role_prompt(text):
+        return ""
     at = paste_start(text)
     return text if at is None else text[:at]
 
@@ -78,6 +93,16 @@ def paste_start(text: str) -> int | None:
             return end
         at = end
     return None
+
+
+def _role_prompt(text: str) -> bool:
+    """Whether `text` opens with an agent's role prompt (see the module's rules)."""
+    lines = [line.strip() for line in text[:4_000].splitlines() if line.strip()]
+    if lines and not _HEADING.match(lines[0]) and len(lines[0].split()) == 1:
+        lines = lines[1:]  # "trellis-message:a626…": a tool's id for the message
+    if not lines or not _HEADING.match(lines[0]):
+        return False
+    return any(_ROLE_LINE.match(line) for line in lines[1:3]) and len(lines) > MIN_PASTE_LINES
 
 
 def _announces(lead: str) -> bool:

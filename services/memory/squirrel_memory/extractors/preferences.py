@@ -50,10 +50,14 @@ from squirrel_memory.extractors.instruction_cues import (
     GATE,
     INSIST,
     NO_GATE,
+    NOTICED_MISSING,
+    ONE_THING_FIRST,
     SENTENCE_END,
+    asks_to_look,
     clause_head,
     instead_this_time,
     is_process_rule,
+    of_product_users,
 )
 from squirrel_memory.extractors.instruction_forms import (
     AT_THE_END,
@@ -154,6 +158,10 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             continue  # a part of the reasoned rule, kept whole with its reason
         if is_lead_line(written):
             continue  # "Coding guidelines for this repo:": the title of the list under it
+        if NOTICED_MISSING.match(written.strip()) or NOTICED_MISSING.match(read.strip()):
+            continue  # "hmm, no tests folder", "no shadow branch again": a remark, no ban
+        if of_product_users(read):
+            continue  # "never block the user while the feed loads": what the product does
         # "can you always … before …?", "we're a Kotlin shop, so prefer …": the rule
         clause = asked_as_rule(read) or after_reason(read) or way_after_refusal(read) or read
         # "Errors: always wrap with %w", "Style: start pipelines with a raw value": the rule
@@ -222,6 +230,8 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if result is None and not clause.endswith("?"):
             # "don't forget to update the changelog": the lead-in words are part of the form
             result = habit_statement(body) or (None if told else habit_statement(written.strip()))
+            if result is not None and not standing and ONE_THING_FIRST.match(body):
+                continue  # "let's fix it. write the test first": the order of this one task
             standing = standing or result is not None
             asked = process = False
         if result is None and not clause.endswith("?"):
@@ -311,9 +321,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             and not gated
             and not told_before
             and DONT_ANY.match(clause_head(body))
-            and instead_this_time(message, listed, index)
+            and (instead_this_time(message, listed, index) or asks_to_look(message, written))
         ):
-            continue  # "don't fix anything, just validate it works": how to do this request
+            # "don't fix anything, just validate it works", "tell me why it fails. Don't modify
+            # any files.": how to do this request
+            continue
         found.append(
             preference(
                 result,

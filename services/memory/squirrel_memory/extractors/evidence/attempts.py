@@ -156,9 +156,12 @@ def command_base(text: str) -> str:
         if picked:
             picked = False
             continue  # the package the option before picked, already in `words`
-        if (words and words[-1] in {"python", "python3"} and token == "-m") or token in (  # noqa: S105
-            "./...",
-            "...",
+        if (
+            (words and words[-1] in {"python", "python3"} and token == "-m")  # noqa: S105
+            or token in ("./...", "...")
+            # `go test ./cmd/app/...`: the packages the run covers, without which the head
+            # would be another command (a bare `go test` tests the current folder's only)
+            or (token.endswith("/...") and not token.startswith("-"))
         ):
             words.append(token)
             continue
