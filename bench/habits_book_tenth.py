@@ -9,7 +9,9 @@ emphasis after a slip, one sentence inside a longer message). And the one-offs t
 them: an answer to one question ("yes, do all of them"), a step of the task at hand, a
 question, a statement, quoted words, a limit to this once. Written from general knowledge of how
 people talk to a coding assistant, before any rule was read or run on them. Read by
-`bench.habits_phrasebook`.
+`bench.habits_phrasebook`. After the rules that read them were written, ten habits and ten
+one-offs of the same kinds were written and run once (`HELD_BACK_TENTH`), then, after the rules
+were mended for what that run missed, ten more of each (`HELD_BACK_SECOND_TENTH`).
 """
 
 from __future__ import annotations
@@ -95,4 +97,62 @@ ONE_OFFS_TENTH: tuple[str, ...] = (
     "the linter is happy and the tests are green, so I think we're finished here",
     "be brief in the release notes for this version, people skim them",
     "keep going",
+)
+
+#: Held back: habits of the same kinds written after the rules that read the book were, and run
+#: once, to see whether those rules read the shapes or only the book's words.
+HELD_BACK_TENTH: tuple[str, ...] = (
+    "whenever I hand you a batch of bugs, fix every one before you come back to me",
+    "For me, done = CI green + PR opened.",
+    "No task is complete until the docs are updated.",
+    "I've told you this before, never amend a pushed commit.",
+    "Show me the plan before every refactor.",
+    "PR descriptions in past tense, with a short testing section.",
+    "function names in camelCase",
+    "if I paste an error, explain the cause before you change anything",
+    "I have said it a few times: keep the diffs small.",
+    "please always ask before installing a new dependency",
+)
+
+#: Held back with them: one-offs in the same shapes.
+HELD_BACK_ONE_OFFS_TENTH: tuple[str, ...] = (
+    "When I give you the signal, push the branch.",
+    "If I send you the config, check the port.",
+    "I said this before, the staging server is slow.",
+    "Show me the diff.",
+    "the commit messages in this branch are a mess",
+    "Done! Thanks, that's all for today.",
+    "this task is done when the import finishes",
+    "function names in this file are a mess, rename them",
+    "I've mentioned it already: the deadline is Friday",
+    "show me every error you find in the log",
+)
+
+#: Held back a second time: written after the first held-back set had been run and the rules
+#: fixed for its misses, run once.
+HELD_BACK_SECOND_TENTH: tuple[str, ...] = (
+    "when I send you a few failing specs, fix them all and only then report back",
+    "Finished means merged to main and the deploy is green.",
+    "no feature is done before it has a test",
+    "like I've said before: no force pushes to shared branches",
+    "Show me the migration before each deploy.",
+    "Branch names: kebab-case.",
+    "commit subjects in the present tense, please",
+    "If I share a screenshot, describe what you see before fixing anything.",
+    "i've said it twice already, run prettier before committing",
+    "Every time I give you a bug report, write a failing test first.",
+)
+
+#: One-offs held back with them.
+HELD_BACK_SECOND_ONE_OFFS_TENTH: tuple[str, ...] = (
+    "When I give you the ok, run the migration.",
+    "if I send you the stack trace, can you tell me what's wrong?",
+    "I've said this before, I'm not a fan of the new design.",
+    "Show me the diff for the last commit.",
+    "Commit messages in this repo are a mess, can you squash the last three?",
+    "finished! that's it for today",
+    "the feature is done when the designer signs off",
+    "Variable names in the parser are confusing.",
+    "I told you this already: the API key is in the vault",
+    "send me every warning you find in the build output",
 )
