@@ -8,15 +8,16 @@ tentative one (kept later only if said again), **missed** when it reads nothing.
 **wrong** when it is read as a standing instruction.
 
 The second phrasebook (`HABITS_SECOND`, `ONE_OFFS_SECOND`) was written apart from the first and
-from the rules, across ecosystems, and is read the way a session is: the offline rules
-extractor over a session of that one message, once as the message that opens the session and
-once as the answer to the assistant's work (a reply and an edit before it). A habit is kept
-only when both readings keep it as a standing user_style memory; a one-off is wrong when either
-does. The third to ninth phrasebooks are read the same way. The books themselves live in
-`bench/habits_book_first.py` … `bench/habits_book_ninth.py`. The ninth also holds texts of
-custom commands the user runs: a ban written as a line of one is kept when a standing user_style
-memory citing the command's text names what it bans; a text with no ban is wrong when one
-does. Its assistant's words are wrong when any user_style memory cites them.
+from the rules, across ecosystems, and is read the way a session is: the offline rules extractor
+over a session of that one message, once as the message that opens the session and once as the
+answer to the assistant's work (a reply and an edit before it). A habit is kept only when both
+readings keep it as a standing user_style memory; a one-off is wrong when either does. The third to
+tenth phrasebooks are read the same way. The books themselves live in `bench/habits_book_first.py`
+… `bench/habits_book_tenth.py`; the tenth also holds two sets of wordings held back from its rules
+(written after them, each run once as written). The ninth also holds texts of custom commands the
+user runs: a ban written as a line of one is kept when a standing user_style memory citing the
+command's text names what it bans; a text with no ban is wrong when one does. Its assistant's words
+are wrong when any user_style memory cites them.
 
 Usage: python -m bench.habits_phrasebook [--details]
 """
@@ -42,6 +43,14 @@ from bench.habits_book_ninth import (
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
 from bench.habits_book_seventh import HABITS_SEVENTH, ONE_OFFS_SEVENTH
 from bench.habits_book_sixth import HABITS_SIXTH, ONE_OFFS_SIXTH
+from bench.habits_book_tenth import (
+    HABITS_TENTH,
+    HELD_BACK_ONE_OFFS_TENTH,
+    HELD_BACK_SECOND_ONE_OFFS_TENTH,
+    HELD_BACK_SECOND_TENTH,
+    HELD_BACK_TENTH,
+    ONE_OFFS_TENTH,
+)
 from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from squirrel_core.logs import configure_logging
 from squirrel_memory.extractors.firmness import STANDING_TAG
@@ -177,6 +186,9 @@ def main() -> None:
         ("seventh", HABITS_SEVENTH, ONE_OFFS_SEVENTH),
         ("eighth", HABITS_EIGHTH, ONE_OFFS_EIGHTH),
         ("ninth", HABITS_NINTH, ONE_OFFS_NINTH),
+        ("tenth", HABITS_TENTH, ONE_OFFS_TENTH),
+        ("tenth, held back", HELD_BACK_TENTH, HELD_BACK_ONE_OFFS_TENTH),
+        ("tenth, held back again", HELD_BACK_SECOND_TENTH, HELD_BACK_SECOND_ONE_OFFS_TENTH),
     ):
         _report_as_sessions(name, habits_book, one_offs_book, details=details)
     _report_commands(details=details)

@@ -1,16 +1,16 @@
 """The user's habits across sessions, as a new user's sessions show them: found, missed, wrong.
 
-Each made-up user of `bench/habits_recurring_cases.py` (several sessions each) goes alone into
-its own project through the real pipeline (the offline `rules` extractor, as `bench.answer_key`
-runs it). A habit is **found** when one user_style memory matches all of its patterns, **in
-start** when one line of the text the session-start hook injects does, and **wrong** when a
-user_style memory states it wrong (matches one of its `wrong` patterns) or states what the
-user's case lists as not a habit (a request made once, an instruction about one task, a pasted
-document). A **tentative** memory (an instruction said once, kept low until it comes back in
-another session, never in the start text) that would be wrong is counted apart, as `tentative`:
-it claims no habit yet, but a later session saying it again would make it one.
-The table gives each user's row, then totals per shape (`repeated`, `handover`, `actions`,
-`one-off`); with --details, every user_style memory kept, with its importance.
+Each made-up user of `bench/habits_recurring_cases.py` and `bench/habits_recurring_reworded.py`
+(several sessions each) goes alone into its own project through the real pipeline (the offline
+`rules` extractor, as `bench.answer_key` runs it). A habit is **found** when one user_style memory
+matches all of its patterns, **in start** when one line of the text the session-start hook injects
+does, and **wrong** when a user_style memory states it wrong (matches one of its `wrong` patterns)
+or states what the user's case lists as not a habit (a request made once, an instruction about one
+task, a pasted document). A **tentative** memory (an instruction said once, kept low until it comes
+back in another session, never in the start text) that would be wrong is counted apart, as
+`tentative`: it claims no habit yet, but a later session saying it again would make it one. The
+table gives each user's row, then totals per shape (`repeated`, `handover`, `actions`, `one-off`);
+with --details, every user_style memory kept, with its importance.
 
 Usage: python -m bench.habits_recurring [--user NAME ...] [--details]
 """
@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from bench import case_runs, fixture_pipeline
 from bench.habits_recurring_cases import SHAPES, USERS, Habit, User
+from bench.habits_recurring_reworded import REWORDED
 from bench.study_runs import memories_of
 from squirrel.v1 import memory_pb2
 from squirrel_core.clients import MemoryClient
@@ -192,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--details", action="store_true", help="every user_style memory kept")
     args = parser.parse_args(argv)
     configure_logging("bench", "error", json=True)
-    users = [u for u in USERS if not args.user or u.name in args.user]
+    users = [u for u in USERS + REWORDED if not args.user or u.name in args.user]
     if not users:
         print(f"no user named {', '.join(args.user)}", file=sys.stderr)
         return 2

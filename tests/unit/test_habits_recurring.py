@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from bench.habits_recurring import Outcome, report
 from bench.habits_recurring_cases import SHAPES, USERS, Habit, User
+from bench.habits_recurring_reworded import REWORDED
 from bench.trap_transcripts import Ask, Session
 
 
 def test_every_user_is_named_once_with_a_known_shape_and_one_project() -> None:
-    assert len({u.name for u in USERS}) == len(USERS)
-    for user in USERS:
+    users = USERS + REWORDED
+    assert len({u.name for u in users}) == len(users)
+    for user in users:
         assert user.shape in SHAPES, user.name
         assert len({s.cwd for s in user.sessions}) == 1, user.name
         if user.shape == "one-off":

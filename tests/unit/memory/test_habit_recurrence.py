@@ -89,7 +89,7 @@ PLAIN = {
         (
             "Port the handlers to chi.",
             "Ported the first handler.",
-            "keep going until all of them are done. Done means go test passes and it's committed.",
+            "keep going until all of them are done. It's done when go test passes and it's committed.",
         ),
         (
             "Fix the vet warnings.",
@@ -112,7 +112,7 @@ PLAIN = {
         (
             "Type the models.",
             "Typed user.py.",
-            "keep going until every file is done. Done means pytest passes and it's committed.",
+            "keep going until every file is done. It's done when pytest passes and it's committed.",
         ),
         (
             "Fix the flaky tests.",

@@ -19,6 +19,14 @@ from bench.habits_book_ninth import (
 from bench.habits_book_second import HABITS_SECOND, ONE_OFFS_SECOND
 from bench.habits_book_seventh import HABITS_SEVENTH, ONE_OFFS_SEVENTH
 from bench.habits_book_sixth import HABITS_SIXTH, ONE_OFFS_SIXTH
+from bench.habits_book_tenth import (
+    HABITS_TENTH,
+    HELD_BACK_ONE_OFFS_TENTH,
+    HELD_BACK_SECOND_ONE_OFFS_TENTH,
+    HELD_BACK_SECOND_TENTH,
+    HELD_BACK_TENTH,
+    ONE_OFFS_TENTH,
+)
 from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
 from bench.habits_phrasebook import (
     OPENING,
@@ -120,6 +128,9 @@ _AS_SESSIONS = {
     "seventh": (HABITS_SEVENTH, ONE_OFFS_SEVENTH, 12),
     "eighth": (HABITS_EIGHTH, ONE_OFFS_EIGHTH, 10),
     "ninth": (HABITS_NINTH, ONE_OFFS_NINTH, 8),
+    "tenth": (HABITS_TENTH, ONE_OFFS_TENTH, 26),
+    "tenth, held back": (HELD_BACK_TENTH, HELD_BACK_ONE_OFFS_TENTH, 10),
+    "tenth, held back again": (HELD_BACK_SECOND_TENTH, HELD_BACK_SECOND_ONE_OFFS_TENTH, 9),
 }
 
 

@@ -51,11 +51,12 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
         ("no, continue with the remaining tasks", CARRY_KEY),
         ("Do all the items in one go, no need to check in between steps.", CARRY_KEY),
         ("Could you please keep going until all of them are done?", CARRY_KEY),
-        ("done means the tests pass and the change is committed", DONE_KEY),
-        ("a task is not finished until it's committed and pushed", DONE_KEY),
         ("Don't say it's done before cargo test passes.", DONE_KEY),
         ("no, it's not done until mix test is green", DONE_KEY),
         ("Before calling it done, run go vet and commit.", DONE_KEY),
+        # said of "it" or after the task in its sentence: maybe this task's, it waits
+        ("it's done when the tests pass and the change is committed", DONE_KEY),
+        ("fix it, done means the tests pass and it's pushed", DONE_KEY),
         ("Work through the whole list without asking.", CARRY_KEY),
         ("Only report back when everything is finished.", CARRY_KEY),
         ("I asked you to finish all of them.", CARRY_KEY),
@@ -65,7 +66,6 @@ NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
         ("Don't tell me it works until you've run it.", DONE_KEY),
         ("check the build before telling me it's fixed", DONE_KEY),
         ("you're done when make check passes", DONE_KEY),
-        ("A task is finished once it's deployed to staging.", DONE_KEY),
         # the batch named by a file, and who not to stop for between the tasks
         (
             "Work through every open task in TODO.md without stopping to ask me between them.",
@@ -137,6 +137,53 @@ def test_wordings_of_a_workflow_habit_share_one_key(text: str, key: str) -> None
 )
 def test_other_sentences_are_not_workflow_habits(text: str) -> None:
     assert workflow_habits(text, after_assistant_action=True) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the word defined in a sentence of its own
+        "done means the tests pass and the change is committed",
+        "Done means the tests pass and it's committed.",
+        "for me, finished = merged and deployed",
+        "Add the export. Done means tests green and pushed.",
+        # said of any piece of work
+        "a task is not finished until it's committed and pushed",
+        "A task is finished once it's deployed to staging.",
+        "A change isn't done until the CHANGELOG has an entry for it.",
+        "nothing is done until CI is green",
+    ],
+)
+def test_what_done_means_for_any_work_is_standing_at_once(text: str) -> None:
+    [habit] = workflow_habits(text, after_assistant_action=False)
+
+    assert habit.key == DONE_KEY and habit.standing and habit.importance == 0.7
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I give you a list of tasks, do all of them. Don't stop to ask after each one.",
+        "if I send you several tickets, don't stop to check in with me between them",
+    ],
+)
+def test_a_habit_said_of_each_later_request_is_standing_at_once(text: str) -> None:
+    [habit] = workflow_habits(text, after_assistant_action=False)
+
+    assert habit.key == CARRY_KEY and habit.standing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "When I give you the go-ahead, don't stop after the first task.",
+        "If I send you the logs, keep going until the whole list is done.",
+        "when I give you a thumbs up, work through the whole list without asking",
+        "the migration is done when the backfill finishes",
+    ],
+)
+def test_one_moment_of_the_task_makes_no_standing_workflow_habit(text: str) -> None:
+    assert not [h for h in workflow_habits(text, after_assistant_action=False) if h.standing]
 
 
 def test_said_as_a_rule_it_is_standing_at_once_and_emphasis_raises_it() -> None:

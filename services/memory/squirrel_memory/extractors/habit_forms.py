@@ -10,8 +10,10 @@ function names", "name files in kebab-case", "constants should be UPPER_CASE": t
 convention of a kind of name (plural, or "… names": never "this function" or one name), which
 holds for all the code however long the task prompt that says it.
 
-"keep commit messages in the imperative", "use the imperative mood in commit subjects": the style
-a change's write-up (a commit message, a PR description, a changelog entry) is written in.
+"keep commit messages in the imperative", "use the imperative mood in commit subjects", "commit
+messages in the imperative mood, under 72 characters": the style a change's write-up (a commit
+message, a PR description, a changelog entry) is written in; named in the plural with no verb,
+a kind of write-up or name ("variable names in snake_case") is every one of them.
 
 Habits said with no rule word, read from their shape:
 - the indentation to use ("use tabs", "keep using tabs for indentation"; not "use tabs here");
@@ -68,13 +70,26 @@ _WRITE_UP_STYLE = (
     r"(?:imperative(?:\s+mood)?|present tense|past tense|lower-?case|english|"
     r"conventional commits?(?: style| format)?)"
 )
+#: Such texts as a kind, in the plural ("commit messages", "PR titles"): named bare, with no
+#: verb, they can only be every one of them.
+_WRITE_UPS = (
+    r"(?:commit|pr|pull request|merge request|changelog)\s+(?:messages|subjects|titles|"
+    r"descriptions|summaries|entries)"
+)
 #: "keep commit messages in the imperative", "keep the commit subject imperative", "use the
-#: imperative mood in commit subjects", "write commit messages in English".
+#: imperative mood in commit subjects", "write commit messages in English"; with no verb, the
+#: kind in the plural and its style, maybe more of it after commas ("Commit messages in the
+#: imperative mood, under 72 characters, no emojis", "PR titles: present tense").
 _WRITE_UP_STYLED = re.compile(
     rf"^(?:(?:keep|write)\s+(?:the\s+|all\s+|our\s+)?(?P<x1>{_WRITE_UP})\s+(?:in\s+)?(?:the\s+)?"
     rf"(?P<s1>{_WRITE_UP_STYLE})"
     rf"|(?:use|follow)\s+(?:the\s+)?(?P<s2>{_WRITE_UP_STYLE})\s+(?:in|for)\s+(?:the\s+|all\s+)?"
-    rf"(?P<x2>{_WRITE_UP}))"
+    rf"(?P<x2>{_WRITE_UP})"
+    # (the language a kind is written in is `way_forms`' reading: "commit messages in English")
+    rf"|(?:all\s+)?(?P<x3>{_WRITE_UPS})\s*(?:\s+in|:)\s+(?:the\s+)?(?!english\b)"
+    rf"(?P<s3>{_WRITE_UP_STYLE})"
+    r"(?:\s*,\s*(?:and\s+)?(?!(?:the|this|that|it|for|in|on|please|pls|thanks)\b)[^,;]{2,40})"
+    r"{0,3})"
     r"(?:\s*,?\s+(?:like|e\.g\.|such as)\b.*)?$",
     re.IGNORECASE,
 )
@@ -121,7 +136,9 @@ _NAMING = re.compile(
     rf"(?P<k1>{_NAME_KIND})"
     rf"|name\s+(?:the\s+)?(?P<k2>{_NAME_KIND})\s+(?:in|with|using)\s+`?(?P<c2>{_CONVENTION})`?"
     rf"|(?:the\s+)?(?P<k3>{_NAME_KIND})\s+(?:should|must)\s+(?:be\s+(?:written\s+)?(?:in\s+)?|"
-    rf"use\s+)`?(?P<c3>{_CONVENTION})`?)"
+    rf"use\s+)`?(?P<c3>{_CONVENTION})`?"
+    # "variable names in snake_case", "files: kebab-case": the kind and its convention, no verb
+    rf"|(?P<k4>{_NAME_KIND})\s*(?:\s+in|:)\s+`?(?P<c4>{_CONVENTION})`?)"
     r"\s*[.!]?$",
     re.IGNORECASE,
 )
@@ -279,8 +296,8 @@ def habit_form(clause: str) -> HabitForm | None:
     if (match := _WRITE_UP_STYLED.match(clause.strip(" .!;:"))) and not _THIS_WRITE_UP.match(
         clause.strip()
     ):
-        kind = (match.group("x1") or match.group("x2")).lower()
-        style = (match.group("s1") or match.group("s2")).split()[0].lower()
+        kind = (match.group("x1") or match.group("x2") or match.group("x3")).lower()
+        style = (match.group("s1") or match.group("s2") or match.group("s3")).split()[0].lower()
         # One key for one habit, whichever part of the write-up it names.
         base = "commit message" if kind.startswith("commit") else kind.split()[0]
         return HabitForm(clause.strip(" .!,;:"), f"{base} {style}")
@@ -295,8 +312,10 @@ def habit_form(clause: str) -> HabitForm | None:
     if match := _TEST_FIRST.match(clause.strip(" .!,;:")):
         return HabitForm(clause.strip(" .!,;:"), f"{match.group('x')} first")
     if match := _NAMING.match(clause.strip()):
-        kind = match.group("k1") or match.group("k2") or match.group("k3")
-        convention = match.group("c1") or match.group("c2") or match.group("c3")
+        kind = match.group("k1") or match.group("k2") or match.group("k3") or match.group("k4")
+        convention = (
+            match.group("c1") or match.group("c2") or match.group("c3") or match.group("c4")
+        )
         return HabitForm(clause.strip(" .!,;:"), f"{kind} {convention}")
     if match := _ORDER.match(clause):
         first = match.group("a1") or match.group("a2")

@@ -167,8 +167,20 @@ MADE_CONDITION = (
     r"rename|remove|delete|bump|release|deploy)\s+(?!(?:the|this|that|these|those|it|them|my|"
     r"your|our|one)\b)(?=[a-z])"
 )
+#: A condition over the user's later requests: "when I give you a list of tasks, …", "if I
+#: send you a stack trace, …", "when I paste an error, …": each such request, not one of them
+#: ("when I give you the go-ahead", "if I send you the logs", "when I give you a thumbs up" are
+#: one moment of the task).
+ASKED_CONDITION = (
+    r"(?:when|if)\s+i\s+(?:give|send|hand|assign|paste|share|drop|throw|post)\s+(?:you\s+)?"
+    r"(?!(?:a|an)\s+(?:go-?ahead|ok|okay|green light|signal|thumbs[- ]?up|nod|sign|word|"
+    r"heads[- ]?up|call|ping|shout)\b)"
+    r"(?:(?:a|an|several|multiple|more than one|a few|some|two or more)\s+[a-z][\w-]*|"
+    r"(?!(?:the|this|that|these|those|it|them|my|your|our|one|access|permission)\b)[a-z][\w-]*s\b)"
+)
 _EVERY_TIME = re.compile(
-    rf"^(?:whenever|every ?time|each time|next time|{MADE_CONDITION})\b", re.IGNORECASE
+    rf"^(?:whenever|every ?time|each time|next time|{MADE_CONDITION}|{ASKED_CONDITION})\b",
+    re.IGNORECASE,
 )
 #: "always" or "never" and the word after it, opening a conditioned rule's directive.
 _RULED = re.compile(r"^(?:always|never)\s+(?P<w>[a-z]+)\b(?!['’])", re.IGNORECASE)

@@ -27,13 +27,13 @@ TOLD_OF = (
 )
 #: Verbs that start an instruction about how work is done.
 VERBS = word_set(
-    "add answer ask avoid be build bump call check clean close commit continue create delete ",
-    "deploy document double-check edit ensure explain finish fix flag follow format go include ",
-    "inject keep leave let lint list log make mark mention merge move name open pass point ",
-    "prefer push put ",
+    "add answer ask avoid be build bump call check clean close commit confirm continue create ",
+    "delete deploy document double-check edit ensure explain finish fix flag follow format give ",
+    "go include inject install keep leave let lint list log make mark mention merge move name ",
+    "notify open pass pin point prefer prefix print push put ",
     "raise read rebase ",
-    "release remove rename reply respond return review run say sign skip split squash start ",
-    "stick summarize summarise tag tell test type-check update use verify wait write",
+    "release remove rename reply respond return review run say send show sign skip split squash ",
+    "start stick summarize summarise tag tell test type-check update use verify wait wrap write",
 )
 #: Where a directive's object ends and the rest of the sentence begins.
 _CONTINUATION = re.compile(

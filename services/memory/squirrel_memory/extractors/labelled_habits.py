@@ -102,8 +102,8 @@ def topic_label(clause: str) -> Labelled | None:
 def with_label(label: str, content: str) -> str:
     """ "Errors" + "Always wrap with %w." → "Errors: always wrap with %w."; "house style" +
     "Thiserror for library errors." → "House style: thiserror for library errors."."""
-    if not content:
-        return content
+    if not content or content.lower().startswith(f"{label.lower()}:"):
+        return content  # "Commit messages: imperative mood.": read whole, its label in it
     head = content.split(maxsplit=1)[0]
     lowered = content if head.isupper() and len(head) > 1 else content[0].lower() + content[1:]
     return f"{label[0].upper()}{label[1:]}: {lowered}"

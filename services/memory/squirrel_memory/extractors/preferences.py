@@ -196,9 +196,11 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             or _marker_within(message, written, marker_at)
         )
         marked = carried or own_mark
+        # "I've told you this a hundred times: …": the saying's "this" is no spot of the task
+        spot = told or written
         if (
             not own_mark
-            and (TASK_SPOT.search(written) or ("here" in written and HERE_SPOT.search(written)))
+            and (TASK_SPOT.search(spot) or ("here" in spot and HERE_SPOT.search(spot)))
             and not WE.search(written)
             and not GATE.search(body)
             and not lesson_reason(read)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from squirrel_memory.extractors.instruction_forms import habit_statement
 from squirrel_memory.extractors.instruction_parts import ONE_OFF, VERBS
 from squirrel_memory.extractors.standing_marks import CONDITIONED, STANDING
 from squirrel_memory.extractors.wording import stem
@@ -25,10 +26,16 @@ SAID_BEFORE = re.compile(
     re.IGNORECASE,
 )
 #: The user quoting their own earlier instruction: "I told you not to use mocks", "no, I said
-#: run the linter before committing", "I already asked you to keep commits small". ("I just
-#: asked you to …" is a request of the moment.) What follows is the instruction.
+#: run the linter before committing", "I already asked you to keep commits small", "I've said
+#: this before: don't commit without the tests" (the saying named as "this", "it" or "that",
+#: then a colon or comma: the instruction follows it). ("I just asked you to …" is a request
+#: of the moment.) What follows is the instruction.
 _TOLD = re.compile(
-    r"^(?:(?:no|nope|but|and|so|again|well|ok|okay)[\s,]+)*i\s+(?:already\s+|have\s+|'ve\s+)?"
+    r"^(?:(?:no|nope|but|and|so|again|well|ok|okay)[\s,]+)*i(?:\s+already|\s+have|['’]ve)?\s+"
+    r"(?:said|told you|asked you|mentioned)\s+(?:this|that|it)(?:\s+(?:before|already|earlier|"
+    r"twice|(?:many|several|a few|so many|a (?:hundred|thousand|million)) times))+\s*[,:;—–-]\s*"
+    r"(?P<x2>.+)$|"
+    r"^(?:(?:no|nope|but|and|so|again|well|ok|okay)[\s,]+)*i(?:\s+already|\s+have|['’]ve)?\s+"
     r"(?:said|told you|asked you|mentioned)(?:\s+(?:before|already|earlier|twice|"
     r"(?:many|several|a few) times))?(?:\s*[,:]\s*|\s+)"
     r"(?:(?P<neg>not\s+to|to\s+not|never\s+to)\s+|to\s+)?(?P<x>.+)$",
@@ -71,14 +78,21 @@ def told_rule(body: str) -> str | None:
     match = _TOLD.match(body)
     if match is None:
         return None
-    x = match.group("x").strip()
+    x = (match.group("x") or match.group("x2")).strip()
     if _BARE_CHOICE.match(x):
         x = f"use {x}"  # "I told you before: pnpm, not npm": the means said again
     head = x.split(maxsplit=1)[0].lower() if x else ""
     if not (match.group("neg") or _TOLD_LEAD.match(x) or head in VERBS or stem(head) in VERBS):
         return None  # "I said that the API is slow": a statement, not an instruction
     said = f"don't {x}" if match.group("neg") else x
-    ruled = match.group("neg") or _TOLD_LEAD.match(x) or CONDITIONED.search(x) or _MEANS.match(x)
+    ruled = (
+        match.group("neg")
+        or _TOLD_LEAD.match(x)
+        or CONDITIONED.search(x)
+        or _MEANS.match(x)
+        # "I've said it a few times: keep the diffs small": a form only a rule takes
+        or habit_statement(x) is not None
+    )
     if not ruled or ONE_OFF.search(said):
         return ""
     return said

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from squirrel_memory.extractors.instruction_forms import MADE_CONDITION
+from squirrel_memory.extractors.instruction_forms import ASKED_CONDITION, MADE_CONDITION
 from squirrel_memory.extractors.instruction_parts import TOLD_OF
 from squirrel_memory.extractors.wording import strip_markdown
 
@@ -21,6 +21,8 @@ STANDING = re.compile(
     r"your (?:standing|ongoing|permanent) (?:job|task|role|duty)|"
     # "when you write Bash, quote all variables": each time a kind of thing is made
     rf"{MADE_CONDITION}|"
+    # "when I give you a list of tasks, do all of them": each such request of the user's
+    rf"{ASKED_CONDITION}|"
     # "whenever you're ready, …": when the user is ready for it, once
     r"every ?time|each time|(?:whenever|any ?time(?= (?:you|we)\b))(?! you(?:'re| are) ready| "
     r"you (?:can|want|like|wish|please)\b| you get a chance| "
@@ -119,6 +121,14 @@ _MADE_THING = re.compile(
     r"(?:a|an|one|the|another|some)[ \t]+[^,;.!?\n]{1,60}?[ \t](?:that|which|so that|where)[ \t]",
     re.IGNORECASE,
 )
+#: "show me every error you find in the log", "list any issues you see": a report handed to the
+#: user of what this search finds; "every … you find" says how far it goes, not that it recurs.
+_REPORT_TO_ME = re.compile(
+    r"^(?:(?:please|pls|can you|could you|now|then|also|and|just)[ \t,]+)*(?:show|send|give|list|"
+    r"tell|paste|report)(?:[ \t]+(?:me|us))?\b",
+    re.IGNORECASE,
+)
+_MET_LATER = re.compile(r"you (?:notice|see|find|spot|come across|encounter|run into)$", re.I)
 #: "never-used helpers", "an always-on flag": a rule word joined to the next word names a thing.
 _JOINED_RULE_WORD = frozenset({"always", "never"})
 
@@ -130,7 +140,8 @@ def standing_words(written: str) -> bool:
     ("add a test that the parser never crashes"), or gives the team's choice here against its
     rival ("we use minimal APIs here, no controllers"); or that says how the things the
     assistant makes are made ("use type hints in all the code you write"), not a step done to
-    them once made ("commit the files you create")."""
+    them once made ("commit the files you create"), nor a report asked of what this search
+    finds ("show me every error you find in the log")."""
     if _OUR_CHOICE_HERE.match(written.strip()):
         return True
     made = _MADE_THING.match(written.strip())
@@ -144,6 +155,9 @@ def standing_words(written: str) -> bool:
             and (written[m.end() : m.end() + 1] == "-" or m.start() >= made_end >= 0)
         )
     ]
+    if found and _REPORT_TO_ME.match(written.strip()):
+        # "show me every error you find in the log": this search's report
+        found = [f for f in found if not _MET_LATER.search(f)]
     if not found:
         # "use type hints in all the code you write"; not "commit the files you create"
         return bool(_THINGS_YOU_MAKE.search(written)) and not _DONE_TO_MADE.search(written.strip())

@@ -76,9 +76,12 @@ CARRY = (
 DONE = (
     # done means the tests pass / finished = committed and pushed
     re.compile(rf"\b{_FINISHED}\s*(?:\s(?:means|is when|only when)\b|=)", re.IGNORECASE),
-    # it's not done until it is pushed / a task is only finished when CI is green
+    # it's not done until it is pushed / a task is only finished when CI is green / nothing (no
+    # task) is done until it's pushed
     re.compile(
-        rf"\b(?:not|isn'?t|never|only)\s+(?:really\s+)?{_FINISHED}\s+(?:until|unless|before|"
+        rf"\b(?:not|isn'?t|never|only|nothing\s+is|no\s+(?:[a-z]+\s+){{1,2}}?is)\s+(?:really\s+)?"
+        rf"{_FINISHED}\s+(?:until|unless|"
+        r"before|"
         rf"when|if|once)\b",
         re.IGNORECASE,
     ),

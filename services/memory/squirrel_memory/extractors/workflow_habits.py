@@ -29,9 +29,12 @@ Shared words cannot tell that such wordings are one instruction, so each habit h
 another session, whatever the words, and its importance grows with every session that says it
 again; two of these keys are never joined by their statements' shared lead words.
 Said once it is tentative, at the level of a corrected one-off (a session may open with it,
-marked as said once); said with a word of permanence ("always", "from now on", "never") it is
-a standing rule at once. A question never counts ("should I keep going?", "is it done?"), nor
-does a sentence about one thing being finished ("the migration is done").
+marked as said once); said with a word of permanence ("always", "from now on", "never"), in a
+message that sets a condition over the user's later requests ("When I give you a list of
+tasks, …"), or, for what done means, said of any work ("a task isn't finished until …") or as
+the word's own definition in a sentence of its own ("Done means the tests pass and it's
+committed"), it is a standing rule at once. A question never counts ("should I keep going?",
+"is it done?"), nor does a sentence about one thing being finished ("the migration is done").
 Right after the assistant acted, the user pointing at work left behind ("there appear to be
 unpushed commits", and nothing more in the sentence) says what done includes, in their words;
 said with "still" ("there are still uncommitted changes") it needs no action before it: the
@@ -57,6 +60,7 @@ from squirrel_memory.extractors.firmness import (
     TENTATIVE_TAG,
     StatedPreference,
 )
+from squirrel_memory.extractors.instruction_forms import ASKED_CONDITION
 from squirrel_memory.extractors.own_words import own_words
 from squirrel_memory.extractors.reply_habits import (
     AND_CLAUSE,
@@ -117,17 +121,27 @@ _PERMANENT = re.compile(
     re.IGNORECASE,
 )
 #: A condition on every later claim of being done, said of any piece of work ("before you say
-#: anything is finished, …", "don't tell me something is fixed until you've run it"): a
-#: standing rule said once. Said of "it" ("before you say it's done", "done means the tests
-#: pass"), it may be this task's and waits to be said again.
+#: anything is finished, …", "don't tell me something is fixed until you've run it", "a task
+#: isn't finished until the changelog has an entry", "nothing is done until it's pushed"), or
+#: the word itself defined in a sentence of its own ("Done means the tests pass and it's
+#: committed", "for me, finished = merged"): a standing rule said once. Said of "it" ("before
+#: you say it's done", "it's done when the tests pass") or after the task in its sentence ("fix
+#: it, done means tests green"), it may be this task's and waits to be said again.
 _DONE_FOR_ANY = re.compile(
-    r"\bbefore\s+you\s+(?:say|tell me|claim|report|declare)\s+(?:that\s+)?"
+    r"^(?:(?:for|to)\s+me\s*,?\s*)?[\"“']?(?:done|finished)[\"”']?\s*(?:means\b|=|is\s+when\b)"
+    r"|\b(?:(?:a|any|no|every|each)\s+(?:[a-z]+\s+)?(?:task|change|feature|fix|ticket|story|pr|"
+    r"pull request|job|piece of work)|nothing)\s+(?:is|isn'?t|is not|'s)\s+(?:ever\s+|only\s+|"
+    r"really\s+)?(?:done|finished|complete)\s+(?:until|unless|before|when|once|without)\b"
+    r"|\bbefore\s+you\s+(?:say|tell me|claim|report|declare)\s+(?:that\s+)?"
     r"(?:something|anything|a\s+[a-z]+)(?:'s|\s+is)\s+(?:done|finished|complete|fixed|working)\b"
     r"|^(?:don'?t|do not|never)\s+(?:tell me|say|claim|report)\s+(?:that\s+)?"
     r"(?:something|anything|a\s+[a-z]+)(?:'s|\s+is)\s+(?:done|finished|fixed|working)\s+"
     r"until\s+you(?:'ve|\s+have)?\s+(?:actually\s+)?(?:run|tested|tried|checked|verified)\b",
     re.IGNORECASE,
 )
+#: A condition over the user's later requests opening a sentence ("When I give you a list of
+#: tasks, …"), what makes the habits of its message standing rules.
+_EVERY_REQUEST = re.compile(rf"(?:^|[.!?\n]\s*){ASKED_CONDITION}", re.IGNORECASE)
 _EMPHASIS = re.compile(
     r"\b(?:DON'?T|NOT|NEVER|MUST|ONLY|ALL|EVERY)\b|!!|\b(?i:really|seriously|absolutely|"
     r"important|crucial|i (?:already )?(?:told you|said)|as i said|how many times)\b"
@@ -237,11 +251,16 @@ def workflow_habits(text: str, *, after_assistant_action: bool) -> list[StatedPr
     """The workflow habits a user message states, one per habit: tentative until they recur
     (a nudge after the assistant acted is a correction), standing when said as a rule."""
     found: list[StatedPreference] = []
+    # "When I give you a list of tasks, do all of them. Don't stop to ask after each one.": the
+    # message sets how each such request of the user's is handled
+    every_request = _EVERY_REQUEST.search(strip_markdown(own_words(text))) is not None
     for key, clause in workflow_clauses(
         text, after_assistant_action=after_assistant_action
     ).items():
         standing = bool(
-            _PERMANENT.search(clause) or (key == DONE_KEY and _DONE_FOR_ANY.search(clause))
+            every_request
+            or _PERMANENT.search(clause)
+            or (key == DONE_KEY and _DONE_FOR_ANY.search(clause))
         )
         emphasis = bool(_EMPHASIS.search(clause))
         correction = after_assistant_action
