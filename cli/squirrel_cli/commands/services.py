@@ -17,6 +17,7 @@ from squirrel_cli.supervisor_state import (
     SupervisorState,
     failed_services,
     read_supervisor_state,
+    running_supervisor,
     supervisor_running,
 )
 from squirrel_core.auth import load_token
@@ -47,7 +48,7 @@ def cmd_up(args: argparse.Namespace, console: Console) -> int:
     from squirrel_cli.commands.local import prepare_home  # noqa: PLC0415 - storage only here
 
     layout = prepare_home(settings)
-    running = supervisor_running(layout)
+    running = running_supervisor(layout)
     if running is not None and failed_services(running):
         from squirrel_cli.service_retry import retry_failed  # noqa: PLC0415
 
@@ -148,9 +149,9 @@ def cmd_down(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     grace = settings.float_("supervisor.stop_grace_seconds")
-    state = read_supervisor_state(layout.supervisor_file)
+    state = running_supervisor(layout)
     pids = [s.pid for s in state.services.values()] if state else []
-    if state is None or not pid_alive(state.pid):
+    if state is None:
         strays = _stray_services(layout)
         if not strays:
             console.line("Squirrel is not running.")

@@ -1,0 +1,148 @@
+"""`<home>/run` deleted while the services run (by hand, by a cleaner of temporary files): the
+supervisor writes its records again, `sqrl up` says Squirrel is already running instead of
+starting a second set of services beside the first, and `sqrl down` stops them. Before, the
+lock that kept one supervisor per home was a file in `run/` and went with it: `sqrl down` said
+"Squirrel is not running" and left them all running, and `sqrl up` started another set. Real
+processes: a supervisor of two stand-in services (they serve gRPC health and write their
+records) and the real `sqrl up -d` and `sqrl down`."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+
+from squirrel_cli.home_lock import HomeLock, home_in_use
+from squirrel_cli.supervisor_state import running_supervisor
+from squirrel_core.errors import FailedPreconditionError
+from squirrel_core.home import HomeLayout
+from squirrel_core.service_info import pid_alive, read_service_info
+from tests.stand_in_services import NEVER, PRELUDE, SERVE, service_state, supervisor_state
+
+#: A stand-in service: serves and writes its record as a real service does, until stopped.
+SERVICE = PRELUDE + "name = sys.argv[1]\n" + SERVE + "signal.pause()\n"
+#: The supervisor, run as `sqrl up` runs it, over the stand-in services.
+SUPERVISOR = """
+import asyncio, os, sys
+from squirrel_cli.supervisor import Supervisor
+from squirrel_core.logs import configure_logging
+from squirrel_core.settings import load_settings
+service = sys.argv[1]
+def command(name):
+    return [sys.executable, "-c", service, name]
+configure_logging("supervisor", "info", json=True)
+settings = load_settings(os.environ)
+sys.exit(asyncio.run(Supervisor(settings, os.environ, ("memory", "ingest"), command).run()))
+"""
+
+
+def _until(check: Callable[[], object]) -> None:
+    deadline = time.monotonic() + NEVER
+    while not check():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.05)
+
+
+def _processes_of(home: Path) -> list[psutil.Process]:
+    """Every live process started with this test's home."""
+    found = []
+    for proc in psutil.process_iter(["pid"]):
+        try:
+            if proc.environ().get("SQRL_HOME") == str(home) and proc.status() != "zombie":
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+    return found
+
+
+@pytest.fixture
+def running(tmp_path: Path) -> Iterator[tuple[dict[str, str], HomeLayout, int]]:
+    home = tmp_path / "sqrl"
+    env = {**os.environ, "SQRL_HOME": str(home), "HOME": str(tmp_path)}
+    layout = HomeLayout(home)
+    log = (tmp_path / "supervisor.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SUPERVISOR, SERVICE],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+    )
+    try:
+        _until(lambda: proc.poll() is not None or service_state(layout, "ingest") == "serving")
+        _until(lambda: proc.poll() is not None or service_state(layout, "memory") == "serving")
+        assert proc.poll() is None
+        yield env, layout, proc.pid
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+        proc.wait(NEVER)
+        log.close()
+        for leftover in _processes_of(home):  # whatever a failed check left running
+            leftover.kill()
+
+
+def _sqrl(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "squirrel_cli", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=NEVER,
+    )
+
+
+def test_the_supervisor_writes_its_deleted_records_again(
+    running: tuple[dict[str, str], HomeLayout, int],
+) -> None:
+    _, layout, pid = running
+    memory = supervisor_state(layout).services["memory"]
+    shutil.rmtree(layout.run)
+
+    _until(lambda: read_service_info(layout.service_file("memory")))
+    assert supervisor_state(layout).pid == pid
+    again = read_service_info(layout.service_file("memory"))
+    assert again is not None and (again.pid, again.port) == (memory.pid, memory.port)
+
+
+def test_up_and_down_find_services_whose_run_folder_was_deleted(
+    running: tuple[dict[str, str], HomeLayout, int],
+) -> None:
+    env, layout, pid = running
+    services = [s.pid for s in supervisor_state(layout).services.values()]
+    shutil.rmtree(layout.run)
+
+    up = _sqrl(env, "up", "--detach")
+    assert up.returncode == 0, up
+    assert up.stdout.strip() == f"Squirrel is already running (supervisor pid {pid}).", up
+    assert sorted(p.pid for p in _processes_of(layout.root)) == sorted([pid, *services])
+
+    shutil.rmtree(layout.run)
+    down = _sqrl(env, "down")
+    assert down.returncode == 0, down
+    assert down.stdout.strip() == "Squirrel stopped.", down
+    assert not any(pid_alive(p) for p in [pid, *services])
+
+
+def test_a_held_home_whose_record_never_comes_back_is_one_refusal(tmp_path: Path) -> None:
+    """A supervisor that holds the home but does not write its record again (one of an earlier
+    version, or hung): named in one line, not taken for a home where nothing runs."""
+    layout = HomeLayout(tmp_path / "sqrl").ensure()
+    lock = HomeLock(layout.root)
+    assert lock.acquire()
+    try:
+        assert home_in_use(layout.root)
+        with pytest.raises(FailedPreconditionError, match="holds"):
+            running_supervisor(layout, wait=0.2)
+    finally:
+        lock.release()
+    assert not home_in_use(layout.root)
+    assert running_supervisor(layout, wait=0.2) is None
