@@ -53,7 +53,7 @@ def cmd_up(args: argparse.Namespace, console: Console) -> int:
         from squirrel_cli.service_retry import retry_failed  # noqa: PLC0415
 
         return retry_failed(settings, layout, running, console)
-    if running is not None and args.detach:
+    if running is not None:  # in the foreground as with --detach: nothing to do is no failure
         console.line(f"Squirrel is already running (supervisor pid {running.pid}).")
         return 0
     if args.detach:

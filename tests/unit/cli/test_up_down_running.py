@@ -1,10 +1,17 @@
-"""`<home>/run` deleted while the services run (by hand, by a cleaner of temporary files): the
+"""`sqrl up` and `sqrl down` while a supervisor runs.
+
+`<home>/run` deleted while the services run (by hand, by a cleaner of temporary files): the
 supervisor writes its records again, `sqrl up` says Squirrel is already running instead of
 starting a second set of services beside the first, and `sqrl down` stops them. Before, the
 lock that kept one supervisor per home was a file in `run/` and went with it: `sqrl down` said
 "Squirrel is not running" and left them all running, and `sqrl up` started another set. Real
 processes: a supervisor of two stand-in services (they serve gRPC health and write their
-records) and the real `sqrl up -d` and `sqrl down`."""
+records) and the real `sqrl up` and `sqrl down`.
+
+`sqrl up` in the foreground while Squirrel runs said "already running" as an error and exited
+1, where `sqrl up -d` said it as news and exited 0: both exit 0 with the same line (a systemd
+unit with `Restart=on-failure` running `sqrl up` after a `sqrl up -d` no longer restarts it
+every few seconds)."""
 
 from __future__ import annotations
 
@@ -146,3 +153,15 @@ def test_a_held_home_whose_record_never_comes_back_is_one_refusal(tmp_path: Path
         lock.release()
     assert not home_in_use(layout.root)
     assert running_supervisor(layout, wait=0.2) is None
+
+
+def test_up_in_the_foreground_while_running_exits_0_as_detached_up_does(
+    running: tuple[dict[str, str], HomeLayout, int],
+) -> None:
+    env, _, pid = running
+    detached = _sqrl(env, "up", "--detach")
+    foreground = _sqrl(env, "up")
+    for done in (detached, foreground):
+        assert done.returncode == 0, done
+        assert done.stdout.strip() == f"Squirrel is already running (supervisor pid {pid}).", done
+        assert done.stderr == "", done
