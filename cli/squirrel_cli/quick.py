@@ -292,7 +292,7 @@ def _memories(args: argparse.Namespace, settings: Settings, console: Console) ->
         "source": args.source,
         "include_deleted": args.deleted,
         "page_size": read_args.limit(args),
-        "page_token": args.page_token,
+        "page_token": read_args.page_token(args),
         "local": args.local,
     }
     answer = call(settings.home, "memories", body)
