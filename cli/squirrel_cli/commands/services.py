@@ -98,20 +98,28 @@ def _wait_up(
     log_path = layout.log_file("supervisor")
     timeout = settings.float_("supervisor.start_timeout_seconds") * len(SERVICES)
     deadline = time.monotonic() + timeout
+    pid = proc.pid
     while time.monotonic() < deadline:
         code = proc.poll()
-        if code is not None:
+        if code is not None and pid == proc.pid:
             failure = up_failure(layout)
             if failure:
                 raise FailedPreconditionError(failure)
-            raise UnavailableError(f"`sqrl up` exited with code {code}; see {log_path}")
+            other = running_supervisor(layout)
+            if other is None:
+                raise UnavailableError(f"`sqrl up` exited with code {code}; see {log_path}")
+            # Another `sqrl up` (a second host's `sqrl mcp`) took the home a moment before
+            # ours: its services are the ones to wait for.
+            pid = other.pid
         state = read_supervisor_state(layout.supervisor_file)
-        if state is not None and state.pid == proc.pid and _all_serving(state):
+        if pid != proc.pid and (state is None or not pid_alive(pid)):
+            raise UnavailableError(f"`sqrl up` (supervisor pid {pid}) stopped; see {log_path}")
+        if state is not None and state.pid == pid and _all_serving(state):
             ports = ", ".join(f"{s.name} :{s.port}" for s in state.services.values())
-            console.line(f"Squirrel is up (supervisor pid {proc.pid}; {ports}).")
+            console.line(f"Squirrel is up (supervisor pid {pid}; {ports}).")
             return 0
-        if state is not None and state.pid == proc.pid and _up_but_late(state):
-            console.line(_late_line(proc.pid, state))
+        if state is not None and state.pid == pid and _up_but_late(state):
+            console.line(_late_line(pid, state))
             return 0
         time.sleep(0.05)
     raise UnavailableError(f"services did not reach SERVING within {timeout:.0f}s; see {log_path}")

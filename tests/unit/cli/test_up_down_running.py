@@ -11,7 +11,11 @@ records) and the real `sqrl up` and `sqrl down`.
 `sqrl up` in the foreground while Squirrel runs said "already running" as an error and exited
 1, where `sqrl up -d` said it as news and exited 0: both exit 0 with the same line (a systemd
 unit with `Restart=on-failure` running `sqrl up` after a `sqrl up -d` no longer restarts it
-every few seconds)."""
+every few seconds).
+
+Two `sqrl up -d` at once (two hosts starting `sqrl mcp` together): the one whose supervisor
+found the home taken failed with "`sqrl up` exited with code 1; see …supervisor.log". It waits
+for the other's services, and says they are up."""
 
 from __future__ import annotations
 
@@ -23,6 +27,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -165,3 +170,56 @@ def test_up_in_the_foreground_while_running_exits_0_as_detached_up_does(
         assert done.returncode == 0, done
         assert done.stdout.strip() == f"Squirrel is already running (supervisor pid {pid}).", done
         assert done.stderr == "", done
+
+
+#: A supervisor that won the home a moment before ours: holds its lock, records its services
+#: as serving, and runs until killed.
+WINNER = """
+import json, os, pathlib, sys, time
+from squirrel_cli.home_lock import HomeLock
+home = pathlib.Path(sys.argv[1])
+assert HomeLock(home).acquire()
+services = {n: {"name": n, "pid": os.getpid(), "port": 1, "state": "serving"}
+            for n in ("memory", "ingest", "gateway")}
+record = home / "run" / "supervisor.json"
+record.parent.mkdir(parents=True, exist_ok=True)
+(home / "run" / "tmp.json").write_text(
+    json.dumps({"pid": os.getpid(), "started_at": time.time(), "services": services}))
+(home / "run" / "tmp.json").rename(record)
+time.sleep(120)
+"""
+
+
+def test_two_detached_ups_at_once_both_say_it_is_up(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from squirrel_cli import main as cli_main  # noqa: PLC0415 - the command under test
+    from squirrel_cli.commands import services  # noqa: PLC0415
+
+    home = tmp_path / "home"
+    real_popen = subprocess.Popen
+    started: list[subprocess.Popen[bytes]] = []
+
+    def supervisor(args: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+        if "squirrel_cli.supervise" not in args:
+            return real_popen(args, **kwargs)
+        started.append(real_popen([sys.executable, "-c", WINNER, str(home)]))
+        _until((home / "run" / "supervisor.json").exists)
+        lost = "import sys; sys.exit(1)"  # ours: the home was taken (its log says so)
+        started.append(real_popen([sys.executable, "-c", lost], **kwargs))
+        return started[-1]
+
+    for name in [k for k in os.environ if k.startswith("SQRL_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("SQRL_HOME", str(home))
+    monkeypatch.setattr(services.subprocess, "Popen", supervisor)
+    try:
+        assert cli_main.main(["up", "-d"]) == 0
+        winner = started[0].pid
+    finally:
+        for proc in started:
+            proc.kill()
+            proc.wait()
+    said = capsys.readouterr()
+    assert said.err == ""
+    assert said.out.startswith(f"Squirrel is up (supervisor pid {winner}; memory :1"), said.out
