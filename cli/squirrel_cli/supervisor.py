@@ -141,6 +141,8 @@ class Supervisor:
         deadline = time.monotonic() + max(0.0, timeout - (time.time() - state.started_at))
         service_file = self._layout.service_file(name)
         while not bounded or time.monotonic() < deadline:
+            if self._stopping.is_set():  # `sqrl down` (or Ctrl-C) while it starts
+                return False
             if proc.returncode is not None:
                 self._note_exit(name, proc.returncode)
                 return False
@@ -403,6 +405,8 @@ class Supervisor:
             ready = await asyncio.gather(
                 *(self._wait_serving(name, proc) for name, proc in procs.items())
             )
+            if self._stopping.is_set():  # asked to stop before all served: stopped below
+                return 0
             late: list[str] = []
             for name, serving in zip(self._services, ready, strict=True):
                 problem = self._state.services[name].problem

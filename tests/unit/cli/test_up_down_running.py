@@ -15,7 +15,11 @@ every few seconds).
 
 Two `sqrl up -d` at once (two hosts starting `sqrl mcp` together): the one whose supervisor
 found the home taken failed with "`sqrl up` exited with code 1; see …supervisor.log". It waits
-for the other's services, and says they are up."""
+for the other's services, and says they are up.
+
+Stopped while its services were still starting (`sqrl down` right after a `sqrl up -d` that
+was interrupted), the supervisor first waited for them to serve, up to the start timeout
+(60 s by default, per service): it stops them at once."""
 
 from __future__ import annotations
 
@@ -223,3 +227,37 @@ def test_two_detached_ups_at_once_both_say_it_is_up(
     said = capsys.readouterr()
     assert said.err == ""
     assert said.out.startswith(f"Squirrel is up (supervisor pid {winner}; memory :1"), said.out
+
+
+#: A service that starts and never serves (a long migration).
+NEVER_SERVES = PRELUDE + "signal.pause()\n"
+
+
+def test_a_supervisor_stopped_while_its_services_start_stops_at_once(tmp_path: Path) -> None:
+    home = tmp_path / "sqrl"
+    env = {
+        **os.environ,
+        "SQRL_HOME": str(home),
+        "SQRL_SUPERVISOR_START_TIMEOUT_SECONDS": "600",
+        "SQRL_SUPERVISOR_STOP_GRACE_SECONDS": "5",
+    }
+    layout = HomeLayout(home)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SUPERVISOR, NEVER_SERVES],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _until(lambda: service_state(layout, "ingest") == "starting" or proc.poll() is not None)
+        services = [s.pid for s in supervisor_state(layout).services.values()]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(NEVER) == 0
+        assert not any(pid_alive(p) for p in services)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for leftover in _processes_of(home):
+            leftover.kill()
