@@ -41,23 +41,17 @@ from squirrel_cli.supervisor_state import running_supervisor
 from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.home import HomeLayout
 from squirrel_core.service_info import pid_alive, read_service_info
-from tests.stand_in_services import NEVER, PRELUDE, SERVE, service_state, supervisor_state
+from tests.stand_in_services import (
+    NEVER,
+    PRELUDE,
+    SERVE,
+    service_state,
+    start_supervisor,
+    supervisor_state,
+)
 
 #: A stand-in service: serves and writes its record as a real service does, until stopped.
 SERVICE = PRELUDE + "name = sys.argv[1]\n" + SERVE + "signal.pause()\n"
-#: The supervisor, run as `sqrl up` runs it, over the stand-in services.
-SUPERVISOR = """
-import asyncio, os, sys
-from squirrel_cli.supervisor import Supervisor
-from squirrel_core.logs import configure_logging
-from squirrel_core.settings import load_settings
-service = sys.argv[1]
-def command(name):
-    return [sys.executable, "-c", service, name]
-configure_logging("supervisor", "info", json=True)
-settings = load_settings(os.environ)
-sys.exit(asyncio.run(Supervisor(settings, os.environ, ("memory", "ingest"), command).run()))
-"""
 
 
 def _until(check: Callable[[], object]) -> None:
@@ -85,13 +79,7 @@ def running(tmp_path: Path) -> Iterator[tuple[dict[str, str], HomeLayout, int]]:
     env = {**os.environ, "SQRL_HOME": str(home), "HOME": str(tmp_path)}
     layout = HomeLayout(home)
     log = (tmp_path / "supervisor.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SUPERVISOR, SERVICE],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=log,
-    )
+    proc = start_supervisor(SERVICE, env, log)
     try:
         _until(lambda: proc.poll() is not None or service_state(layout, "ingest") == "serving")
         _until(lambda: proc.poll() is not None or service_state(layout, "memory") == "serving")
@@ -242,13 +230,7 @@ def test_a_supervisor_stopped_while_its_services_start_stops_at_once(tmp_path: P
         "SQRL_SUPERVISOR_STOP_GRACE_SECONDS": "5",
     }
     layout = HomeLayout(home)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SUPERVISOR, NEVER_SERVES],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    proc = start_supervisor(NEVER_SERVES, env, subprocess.DEVNULL)
     try:
         _until(lambda: service_state(layout, "ingest") == "starting" or proc.poll() is not None)
         services = [s.pid for s in supervisor_state(layout).services.values()]
