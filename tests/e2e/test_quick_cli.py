@@ -297,8 +297,9 @@ def test_without_the_http_endpoint_the_full_cli_answers(
     recorded = info.read_text()
     token = sqrl_home / "token"
     try:
-        # Not written yet (the gateway is still starting), nobody listening, a wrong token.
-        info.unlink()
+        # Not written yet (the gateway is still starting), nobody listening, a wrong token. An
+        # empty record reads as none; one deleted, the supervisor would write again at once.
+        info.write_text("")
         _falls_back(env, repo)
         with _closed_port() as closed:
             info.write_text(json.dumps({**json.loads(recorded), "port": closed}))
