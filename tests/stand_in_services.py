@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import subprocess
+import sys
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import IO, Any
 
 from squirrel_cli.console import Console
 from squirrel_cli.status_view import print_status, service_rows
@@ -46,6 +48,33 @@ os.kill(os.getpid(), signal.SIGBUS)
 """
 #: A safety net for a test that would otherwise hang: never a measure of speed.
 NEVER = 120.0
+#: The supervisor, run as `sqrl up` runs it, over two stand-in services (memory, ingest): each
+#: runs the script argv[1] as `script NAME ARGS…`, ARGS being argv[2:] with `{name}` made NAME.
+SUPERVISOR = """
+import asyncio, os, sys
+from squirrel_cli.supervisor import Supervisor
+from squirrel_core.logs import configure_logging
+from squirrel_core.settings import load_settings
+service, args = sys.argv[1], sys.argv[2:]
+def command(name):
+    return [sys.executable, "-c", service, name, *(a.replace("{name}", name) for a in args)]
+configure_logging("supervisor", "info", json=True)
+settings = load_settings(os.environ)
+sys.exit(asyncio.run(Supervisor(settings, os.environ, ("memory", "ingest"), command).run()))
+"""
+
+
+def start_supervisor(
+    service: str, env: Mapping[str, str], log: IO[bytes] | int, *args: str
+) -> subprocess.Popen[bytes]:
+    """`SUPERVISOR` over stand-ins running `service` (with `args`), its output into `log`."""
+    return subprocess.Popen(
+        [sys.executable, "-c", SUPERVISOR, service, *args],
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=log,
+    )
 
 
 async def until(check: Callable[[], bool]) -> None:

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
+from squirrel_cli.argument_names import said_by_command
 from squirrel_cli.exits import configured, exit_code, reader_gone
 from squirrel_core.errors import SquirrelError
 from squirrel_core.projects import checked_path
@@ -111,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             checked_path(project)
         return handler(args, console)
     except SquirrelError as exc:
-        console.error(str(exc))
+        console.error(said_by_command(getattr(args, "command", None), exc))
         return exit_code(exc)
     except KeyboardInterrupt:
         return 130

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NoReturn
 
 from squirrel_cli import read_args
+from squirrel_cli.argument_names import said_by_command
 from squirrel_cli.exits import configured, exit_code, reader_gone
 from squirrel_core.errors import (
     SquirrelError,
@@ -91,7 +92,7 @@ def run(argv: Sequence[str]) -> int | None:
         return None
     except SquirrelError as exc:
         console.discard()
-        console.error(str(exc))
+        console.error(said_by_command(args.command, exc))
         return exit_code(exc)
     except KeyboardInterrupt:
         return 130
@@ -292,7 +293,7 @@ def _memories(args: argparse.Namespace, settings: Settings, console: Console) ->
         "source": args.source,
         "include_deleted": args.deleted,
         "page_size": read_args.limit(args),
-        "page_token": args.page_token,
+        "page_token": read_args.page_token(args),
         "local": args.local,
     }
     answer = call(settings.home, "memories", body)

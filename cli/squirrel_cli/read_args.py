@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from squirrel_core.budget_limits import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 from squirrel_core.errors import InvalidArgumentError
+from squirrel_core.list_pages import list_page_offset
 from squirrel_core.read_shapes import (
     MAX_OUTCOME_SESSIONS,
     MAX_PAGE_SIZE,
@@ -68,6 +69,20 @@ def top_k(args: argparse.Namespace) -> int:
 def limit(args: argparse.Namespace) -> int:
     """`sqrl memories --limit N`: memories per page."""
     return _within(args.limit, "--limit", 1, MAX_PAGE_SIZE, " memories a page")
+
+
+def page_token(args: argparse.Namespace) -> str:
+    """`sqrl memories --page-token T`: one a `More:` line printed, refused here (naming the
+    flag) when no memory service could have issued it, before any service is asked."""
+    token: str = args.page_token
+    try:
+        list_page_offset(token)
+    except ValueError:
+        raise InvalidArgumentError(
+            f"--page-token {token!r} is not one `sqrl memories` printed; leave it out for the"
+            " first page, or pass the one its last `More:` line names"
+        ) from None
+    return token
 
 
 def _within(value: int, flag: str, low: int, high: int, unit: str) -> int:

@@ -1,16 +1,13 @@
-"""How the supervisor starts one service (this interpreter running its package, with its own
-environment, its log appended to, and the port it asks for), and the lock that keeps one
-supervisor per home."""
+"""How the supervisor starts one service: this interpreter running its package, with its own
+environment, its log appended to, and the port it asks for."""
 
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import IO
 
 from squirrel_core.home import HomeLayout
 
@@ -57,28 +54,3 @@ async def spawn_service(
             start_new_session=False,
         )
     return proc, log_start
-
-
-class InstanceLock:
-    """Only one supervisor per home: an exclusive lock held for the supervisor's life."""
-
-    def __init__(self, path: Path) -> None:
-        self._path = path
-        self._fh: IO[str] | None = None
-
-    def acquire(self) -> bool:
-        self._path.parent.mkdir(parents=True, exist_ok=True)
-        fh = self._path.open("a+")
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fh.close()
-            return False
-        self._fh = fh
-        return True
-
-    def release(self) -> None:
-        if self._fh is not None:
-            fcntl.flock(self._fh.fileno(), fcntl.LOCK_UN)
-            self._fh.close()
-            self._fh = None

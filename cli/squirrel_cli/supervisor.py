@@ -12,9 +12,11 @@ from dataclasses import asdict
 from typing import Any
 
 from squirrel_cli.crash_loop import CrashLoop, exit_way, given_up_line
+from squirrel_cli.home_lock import HomeLock
 from squirrel_cli.refusal import refusal_reason, refused_line
-from squirrel_cli.service_process import InstanceLock, service_command, spawn_service
+from squirrel_cli.service_process import service_command, spawn_service
 from squirrel_cli.supervisor_state import (
+    RECORDS_CHECK_SECONDS,
     ServiceState,
     SupervisorState,
     read_supervisor_state,
@@ -28,7 +30,14 @@ from squirrel_core.port_in_use import (
     port_in_use_line,
     taken_setting,
 )
-from squirrel_core.service_info import read_service_info, read_starting
+from squirrel_core.service_info import (
+    LOOPBACK,
+    ServiceInfo,
+    pid_alive,
+    read_service_info,
+    read_starting,
+    write_service_info,
+)
 from squirrel_core.settings import Settings
 
 
@@ -70,7 +79,9 @@ class Supervisor:
         )
         self._stopping = asyncio.Event()
         self._watchers: list[asyncio.Task[None]] = []
-        self._lock = InstanceLock(self._layout.run / "supervisor.lock")
+        self._lock = HomeLock(self._layout.root)
+        self._http_record: ServiceInfo | None = None
+        """The gateway's HTTP endpoint record, as it wrote it: written again if deleted."""
 
     # -- state -----------------------------------------------------------------------------------
     def _save(self) -> None:
@@ -130,6 +141,8 @@ class Supervisor:
         deadline = time.monotonic() + max(0.0, timeout - (time.time() - state.started_at))
         service_file = self._layout.service_file(name)
         while not bounded or time.monotonic() < deadline:
+            if self._stopping.is_set():  # `sqrl down` (or Ctrl-C) while it starts
+                return False
             if proc.returncode is not None:
                 self._note_exit(name, proc.returncode)
                 return False
@@ -171,6 +184,7 @@ class Supervisor:
             return ""
         http = read_service_info(self._layout.gateway_http_file)
         if http is not None and http.pid == proc.pid:
+            self._http_record = http
             return ""
         return f"its HTTP endpoint's record {self._layout.gateway_http_file.name}"
 
@@ -331,6 +345,42 @@ class Supervisor:
         await self._join(name, await self._spawn(name))
         await self._watch(name)
 
+    # -- records ---------------------------------------------------------------------------------
+    async def _keep_records(self) -> None:
+        """Writes again, every `RECORDS_CHECK_SECONDS`, the records under `<home>/run` deleted
+        while the services run (the folder removed by hand, a cleaner of temporary files):
+        without them `sqrl down` found nothing to stop, `sqrl up` started a second set of
+        services, and the CLI, hooks and the services themselves could not reach one another."""
+        while not self._stopping.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopping.wait(), RECORDS_CHECK_SECONDS)
+            if not self._stopping.is_set():
+                self._restore_records()
+
+    def _restore_records(self) -> None:
+        """Writes the supervisor's state and the record of each serving service (and the
+        gateway's HTTP endpoint) where they are missing; one log line names what was."""
+        restored = []
+        if not self._layout.supervisor_file.exists():
+            self._layout.ensure()
+            self._save()
+            restored.append(self._layout.supervisor_file.name)
+        for name, state in self._state.services.items():
+            if state.state != "serving" or not pid_alive(state.pid):
+                continue
+            record = self._layout.service_file(name)
+            if not record.exists():
+                info = ServiceInfo(name, state.pid, LOOPBACK, state.port, state.started_at)
+                write_service_info(record, info)
+                restored.append(record.name)
+            http = self._http_record
+            gone = not self._layout.gateway_http_file.exists()
+            if name == "gateway" and http is not None and http.pid == state.pid and gone:
+                write_service_info(self._layout.gateway_http_file, http)
+                restored.append(self._layout.gateway_http_file.name)
+        if restored:
+            _log().warning("run_records_restored", records=restored)
+
     # -- life ------------------------------------------------------------------------------------
     async def run(self) -> int:
         """Starts everything, supervises until SIGINT/SIGTERM, stops in reverse order."""
@@ -338,7 +388,7 @@ class Supervisor:
             current = read_supervisor_state(self._layout.supervisor_file)
             pid = current.pid if current else "?"
             raise FailedPreconditionError(
-                f"Squirrel is already running here (supervisor pid {pid})"
+                f"Squirrel is already running for {self._layout.root} (supervisor pid {pid})"
             )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -355,6 +405,8 @@ class Supervisor:
             ready = await asyncio.gather(
                 *(self._wait_serving(name, proc) for name, proc in procs.items())
             )
+            if self._stopping.is_set():  # asked to stop before all served: stopped below
+                return 0
             late: list[str] = []
             for name, serving in zip(self._services, ready, strict=True):
                 problem = self._state.services[name].problem
@@ -370,6 +422,7 @@ class Supervisor:
             for name in self._services:
                 watch = self._watch(name, late=name in late)
                 watchers.append(asyncio.create_task(watch, name=f"watch-{name}"))
+            watchers.append(asyncio.create_task(self._keep_records(), name="keep-records"))
             serving_now = [name for name in self._services if name not in late]
             _log().info("services_up", services=serving_now, still_starting=late)
             await self._stopping.wait()

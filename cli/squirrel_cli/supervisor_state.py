@@ -7,11 +7,21 @@ Only the standard library is imported: `sqrl status` reads this without loading 
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from squirrel_cli.home_lock import home_in_use
+from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.service_info import pid_alive
+
+RECORDS_CHECK_SECONDS = 1.0
+"""How often a running supervisor looks whether its records under `<home>/run` are still there
+(and writes again those that were deleted)."""
+RECORD_WAIT_SECONDS = 5 * RECORDS_CHECK_SECONDS
+"""How long `sqrl up` and `sqrl down` wait for a running supervisor to write its deleted record
+again."""
 
 
 @dataclass
@@ -87,4 +97,25 @@ def supervisor_running(layout: HomeLayout) -> SupervisorState | None:
     state = read_supervisor_state(layout.supervisor_file)
     if state is None or not pid_alive(state.pid):
         return None
+    return state
+
+
+def running_supervisor(
+    layout: HomeLayout, wait: float = RECORD_WAIT_SECONDS
+) -> SupervisorState | None:
+    """The state of the supervisor running for this home, or None when none runs. One holds the
+    home (`home_lock`) whatever became of `<home>/run`: when its record is gone (`run/` deleted
+    while it runs), it writes it again within `RECORDS_CHECK_SECONDS`, which is waited for (up
+    to `wait` seconds); one that does not is named in a `FailedPreconditionError`."""
+    state = supervisor_running(layout)
+    deadline = time.monotonic() + wait
+    while state is None and home_in_use(layout.root):
+        if time.monotonic() >= deadline:
+            raise FailedPreconditionError(
+                f"a Squirrel supervisor holds {layout.root}, but its record"
+                f" {layout.supervisor_file} is gone and did not come back within {wait:.0f}s;"
+                " stop that `sqrl up` process (Ctrl-C, or `kill` it), then run `sqrl up` again"
+            )
+        time.sleep(0.05)
+        state = supervisor_running(layout)
     return state

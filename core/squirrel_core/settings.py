@@ -149,8 +149,18 @@ def _in_range(setting: Setting, value: Any) -> bool:
 
 
 def home_from(environ: Mapping[str, str]) -> Path:
-    """The Squirrel home: `$SQRL_HOME` or `~/.sqrl`."""
-    return Path(environ.get(HOME_ENV) or home_default()).expanduser().absolute()
+    """The Squirrel home: `$SQRL_HOME` or `~/.sqrl`. A relative `$SQRL_HOME` is refused: it
+    named another home from each folder a command ran in (and the hooks, run from the
+    project's folder, looked in yet another), so `sqrl status` said "not running" one `cd` away
+    from the `sqrl up` that started the services."""
+    configured = environ.get(HOME_ENV)
+    home = Path(configured or home_default()).expanduser()
+    if configured and not home.is_absolute():
+        raise InvalidArgumentError(
+            f"{HOME_ENV} must be an absolute path (or start with ~), not {configured!r}: a"
+            " relative one names another folder from each folder a command runs in"
+        )
+    return home.absolute()
 
 
 REPAIR_HINT = "`sqrl doctor --repair` rewrites it, keeping a backup"

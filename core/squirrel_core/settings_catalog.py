@@ -155,7 +155,8 @@ SETTINGS: tuple[Setting, ...] = (
         str,
         "repo",
         "Where new project stores live: repo (<repo>/.ctx, kept out of git) or home "
-        "(<home>/projects/<project>, for repositories on shared or synced disks).",
+        "(<home>/projects/<project>, for repositories on shared or synced disks, or ones you "
+        "cannot write).",
         choices=("repo", "home"),
     ),
     Setting(

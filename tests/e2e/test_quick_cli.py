@@ -256,6 +256,27 @@ def test_the_quick_reads_fail_like_the_full_cli(
         assert "grpc" not in fast.loaded, argv
 
 
+def test_a_value_a_service_refuses_is_named_as_the_commands_argument(
+    running: Running, env: dict[str, str]
+) -> None:
+    """The services refuse a value naming their request's field (`scope_paths must not be
+    empty`, `task_description …`, `active_file_paths …`): `sqrl` names the argument the value
+    came in (`--paths`, `task`, `--files`), the quick reads and the full CLI alike."""
+    for argv, named in (
+        (["context", " "], "task must not be empty"),
+        (["context", "add a page", "--files", "a.py", ""], "--files must not be empty"),
+        (["search", "tests", "--paths", "../up"], "--paths entry '../up' climbs out"),
+        (["view", "pitfalls", "--paths", ""], "--paths must not be empty"),
+        (["search", "tests", "--cursor", "garbage"], "--cursor is not"),
+    ):
+        fast = _run(env, running.repo, argv)
+        full = _run(env, running.repo, argv, full=True)
+        assert fast.code == full.code == 2, (argv, fast.stderr, full.stderr)
+        assert fast.stderr == full.stderr, argv
+        assert fast.stderr.startswith(f"sqrl: error: {named}"), (argv, fast.stderr)
+        assert fast.stderr.count("\n") == 1, argv
+
+
 def test_status_counts_outcomes_over_the_sessions_asked(
     running: Running, env: dict[str, str]
 ) -> None:
@@ -276,8 +297,9 @@ def test_without_the_http_endpoint_the_full_cli_answers(
     recorded = info.read_text()
     token = sqrl_home / "token"
     try:
-        # Not written yet (the gateway is still starting), nobody listening, a wrong token.
-        info.unlink()
+        # Not written yet (the gateway is still starting), nobody listening, a wrong token. An
+        # empty record reads as none; one deleted, the supervisor would write again at once.
+        info.write_text("")
         _falls_back(env, repo)
         with _closed_port() as closed:
             info.write_text(json.dumps({**json.loads(recorded), "port": closed}))

@@ -162,8 +162,17 @@ def _exists(path: Path) -> bool:
         raise
 
 
+def _unwritable(root: Path) -> str:
+    """Why `sqrl init` cannot keep `root`'s store in it, and how it can keep it elsewhere."""
+    return (
+        f"cannot write to {root}, where Squirrel keeps the project's data ({root}/.ctx); to"
+        " keep it under the Squirrel home instead: `sqrl config set storage.location home`,"
+        " then `sqrl init` again"
+    )
+
+
 def cmd_init(args: argparse.Namespace, console: Console) -> int:
-    from squirrel_core.store_placement import location_of, place_store  # noqa: PLC0415
+    from squirrel_core.store_placement import Location, location_of, place_store  # noqa: PLC0415
     from squirrel_core.store_setup import init_project_files  # noqa: PLC0415 - storage only here
 
     settings: Settings = args.settings
@@ -192,22 +201,21 @@ def cmd_init(args: argparse.Namespace, console: Console) -> int:
             f"{root} is inside the Squirrel home ({home}), where Squirrel runs its own tools; "
             "register a repository of yours instead"
         )
-    if not os.access(root, os.W_OK | os.X_OK):
-        raise PermissionDeniedError(
-            f"cannot write to {root}; Squirrel keeps its data in {root}/.ctx"
-        )
+    location = location_of(settings.str_("storage.location"))
+    if location is Location.REPO and not os.access(root, os.W_OK | os.X_OK):
+        raise PermissionDeniedError(_unwritable(root))
     layout = prepare_home(settings)
     moved = _carry_over(layout, root, getattr(args, "moved_from", None), console)
     try:
         placement = place_store(
             layout,
             str(root),
-            location=location_of(settings.str_("storage.location")),
+            location=location,
             registered_before=str(root) in read_projects(layout.projects),
         )
         init_project_files(root, placement.store_dir)
     except PermissionError:
-        raise PermissionDeniedError(f"cannot write to {root}/.ctx") from None
+        raise PermissionDeniedError(_unwritable(root)) from None
     created = add_project(layout.projects, root) or moved
     verb = "Registered" if created else "Already registered:"
     console.line(f"{verb} {root}  (data in {placement.store_dir}, home {layout.root})")

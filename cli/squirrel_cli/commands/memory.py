@@ -241,6 +241,7 @@ def cmd_forget(args: argparse.Namespace, console: Console) -> int:
 def cmd_memories(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     read_args.limit(args)
+    read_args.page_token(args)
     if joined(settings, args):
         answer = through_gateway(
             settings,

@@ -17,6 +17,7 @@ from squirrel_cli.supervisor_state import (
     SupervisorState,
     failed_services,
     read_supervisor_state,
+    running_supervisor,
     supervisor_running,
 )
 from squirrel_core.auth import load_token
@@ -47,12 +48,12 @@ def cmd_up(args: argparse.Namespace, console: Console) -> int:
     from squirrel_cli.commands.local import prepare_home  # noqa: PLC0415 - storage only here
 
     layout = prepare_home(settings)
-    running = supervisor_running(layout)
+    running = running_supervisor(layout)
     if running is not None and failed_services(running):
         from squirrel_cli.service_retry import retry_failed  # noqa: PLC0415
 
         return retry_failed(settings, layout, running, console)
-    if running is not None and args.detach:
+    if running is not None:  # in the foreground as with --detach: nothing to do is no failure
         console.line(f"Squirrel is already running (supervisor pid {running.pid}).")
         return 0
     if args.detach:
@@ -97,20 +98,28 @@ def _wait_up(
     log_path = layout.log_file("supervisor")
     timeout = settings.float_("supervisor.start_timeout_seconds") * len(SERVICES)
     deadline = time.monotonic() + timeout
+    pid = proc.pid
     while time.monotonic() < deadline:
         code = proc.poll()
-        if code is not None:
+        if code is not None and pid == proc.pid:
             failure = up_failure(layout)
             if failure:
                 raise FailedPreconditionError(failure)
-            raise UnavailableError(f"`sqrl up` exited with code {code}; see {log_path}")
+            other = running_supervisor(layout)
+            if other is None:
+                raise UnavailableError(f"`sqrl up` exited with code {code}; see {log_path}")
+            # Another `sqrl up` (a second host's `sqrl mcp`) took the home a moment before
+            # ours: its services are the ones to wait for.
+            pid = other.pid
         state = read_supervisor_state(layout.supervisor_file)
-        if state is not None and state.pid == proc.pid and _all_serving(state):
+        if pid != proc.pid and (state is None or not pid_alive(pid)):
+            raise UnavailableError(f"`sqrl up` (supervisor pid {pid}) stopped; see {log_path}")
+        if state is not None and state.pid == pid and _all_serving(state):
             ports = ", ".join(f"{s.name} :{s.port}" for s in state.services.values())
-            console.line(f"Squirrel is up (supervisor pid {proc.pid}; {ports}).")
+            console.line(f"Squirrel is up (supervisor pid {pid}; {ports}).")
             return 0
-        if state is not None and state.pid == proc.pid and _up_but_late(state):
-            console.line(_late_line(proc.pid, state))
+        if state is not None and state.pid == pid and _up_but_late(state):
+            console.line(_late_line(pid, state))
             return 0
         time.sleep(0.05)
     raise UnavailableError(f"services did not reach SERVING within {timeout:.0f}s; see {log_path}")
@@ -148,9 +157,9 @@ def cmd_down(args: argparse.Namespace, console: Console) -> int:
     settings: Settings = args.settings
     layout = HomeLayout(settings.home)
     grace = settings.float_("supervisor.stop_grace_seconds")
-    state = read_supervisor_state(layout.supervisor_file)
+    state = running_supervisor(layout)
     pids = [s.pid for s in state.services.values()] if state else []
-    if state is None or not pid_alive(state.pid):
+    if state is None:
         strays = _stray_services(layout)
         if not strays:
             console.line("Squirrel is not running.")

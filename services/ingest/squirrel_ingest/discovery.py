@@ -1,7 +1,13 @@
-"""Which transcript files lie under the watched roots, and which source each one belongs to."""
+"""Which transcript files lie under the watched roots, and which source each one belongs to.
+
+Two roots of a source can be one folder reached by two paths (`~/.config/claude` a link to
+`~/.claude`, both default Claude Code roots), or one inside the other: each transcript is then
+read once, under the root listed first (`distinct_roots`, `read_under`). Read under both, every
+event was sent twice and a file skipped was counted twice."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
@@ -19,9 +25,47 @@ def walk_roots(roots: Roots, sources: Collection[SourceTool]) -> list[Path]:
     found: list[Path] = []
     for source, paths in roots.items():
         if source in sources:
-            for root in paths:
+            for root in distinct_roots(paths):
                 found.extend(walk_files(root))
     return found
+
+
+def distinct_roots(paths: Sequence[Path]) -> list[Path]:
+    """The roots `paths` of one source less each that is the same folder as one listed before
+    it, or lies inside another, once links are followed (blocks: it resolves links)."""
+    real = [_real(path) for path in paths]
+    kept = []
+    for i, (path, where) in enumerate(zip(paths, real, strict=True)):
+        if not any(
+            j != i and where.is_relative_to(other) and (where != other or j < i)
+            for j, other in enumerate(real)
+        ):
+            kept.append(path)
+    return kept
+
+
+def read_under(paths: Sequence[Path], path: Path) -> Path | None:
+    """The path the file at `path` (under one of the roots `paths` of its source) is read
+    under: itself under a root of `distinct_roots`, else where that root's folder lies under
+    one of them; None outside them all."""
+    kept = distinct_roots(paths)
+    if any(_holds(root, path) for root in kept):
+        return path
+    for root in paths:
+        if _holds(root, path):
+            where = _real(root) / path.relative_to(root)
+            for other in kept:
+                if where.is_relative_to(_real(other)):
+                    return other / where.relative_to(_real(other))
+    return None
+
+
+def _holds(root: Path, path: Path) -> bool:
+    return path == root or path.is_relative_to(root)
+
+
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
 
 
 def expand(changed: Collection[Path], known: Collection[Path]) -> list[Path]:

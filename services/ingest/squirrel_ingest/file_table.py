@@ -21,7 +21,7 @@ import structlog
 
 from squirrel_core.events import SourceCursor, SourceTool
 from squirrel_core.projects import utf8_text
-from squirrel_ingest.discovery import source_of
+from squirrel_ingest.discovery import read_under, source_of
 from squirrel_ingest.floors import resume_point, rewind_point
 from squirrel_ingest.outbox import Outbox
 from squirrel_ingest.reading import ParserFactory, TrackedFile, new_parser, stat_key
@@ -91,11 +91,16 @@ class FileTable:
         if tracked is not None or path in self.ignored:
             return tracked
         source = self.source_of(path)
+        if source is None:
+            return None
+        read_as = read_under(self._roots[source], path)
+        if read_as != path:  # a root reached by another path: read once, under the first
+            return self.track(read_as) if read_as is not None else None
         try:
             stat = path.stat()
         except OSError:
             return None
-        if source is None or not path.is_file():
+        if not path.is_file():
             return None
         key = str(path)
         if not utf8_text(key):  # its events could not name it on the wire, and would block the rest

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
@@ -14,6 +12,7 @@ from squirrel_core.caller import team_user
 from squirrel_core.errors import InvalidArgumentError, PermissionDeniedError, SquirrelError
 from squirrel_core.events import EventType, SourceTool, parse_origin
 from squirrel_core.hazards import flags_of
+from squirrel_core.list_pages import list_page_offset, list_page_token
 from squirrel_core.redaction import redact
 from squirrel_core.wire import (
     EVENT_TYPES_PB,
@@ -213,22 +212,14 @@ def statement_from_pb(project_id: str, item: pb.RememberRequest) -> Statement | 
 
 
 def encode_offset(offset: int) -> str:
-    return base64.urlsafe_b64encode(f"o:{offset}".encode()).decode()
+    return list_page_token(offset)
 
 
 def decode_offset(token: str) -> int:
-    if not token:
-        return 0
     try:
-        text = base64.urlsafe_b64decode(token.encode()).decode()
-        if not text.startswith("o:"):
-            raise ValueError(text)
-        offset = int(text[2:])
-    except (ValueError, binascii.Error, UnicodeDecodeError):
+        return list_page_offset(token)
+    except ValueError:
         raise InvalidArgumentError("page_token is not one this service issued") from None
-    if offset < 0:
-        raise InvalidArgumentError("page_token is not one this service issued")
-    return offset
 
 
 def source_tool_name(value: int) -> str | None:

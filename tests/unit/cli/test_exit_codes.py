@@ -91,6 +91,21 @@ def test_a_number_out_of_range_is_refused_naming_its_flag_before_any_service(
     assert line.startswith(f"sqrl: error: {flag} must be from "), line
 
 
+@pytest.mark.parametrize("token", ["garbage", "abc==", "bzotMQ==", "bzp4"])
+def test_a_page_token_no_service_issued_is_refused_naming_the_flag(
+    sqrl: Sqrl, project: Path, token: str
+) -> None:
+    """`sqrl memories --page-token` with a token it never printed (a typo, one cut short,
+    `o:-1`, `o:x`): the memory service's refusal named its request's field ("page_token is
+    not one this service issued"); one line naming the flag, exit 2, services down or not."""
+    done = sqrl("memories", "--page-token", token, cwd=project)
+
+    assert done.returncode == 2, done.stderr
+    line = _one_line(done)
+    assert line.startswith(f"sqrl: error: --page-token {token!r} is not one"), line
+    assert "page_token" not in line
+
+
 @pytest.mark.parametrize(
     "args", [("remember", "caf\udce9 au lait"), ("search", "caf\udce9"), ("init", "caf\udce9")]
 )

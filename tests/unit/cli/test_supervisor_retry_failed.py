@@ -27,6 +27,7 @@ from tests.stand_in_services import (
     PRELUDE,
     SERVE,
     service_state,
+    start_supervisor,
     supervisor_state,
 )
 
@@ -43,19 +44,6 @@ if crash.exists():
     + SERVE
     + DIE_ONCE_CRASH_FILE_EXISTS
 )
-#: The supervisor, run as `sqrl up` runs it, over the stand-in services.
-SUPERVISOR = """
-import asyncio, os, sys
-from squirrel_cli.supervisor import Supervisor
-from squirrel_core.logs import configure_logging
-from squirrel_core.settings import load_settings
-service, crashes = sys.argv[1], sys.argv[2]
-def command(name):
-    return [sys.executable, "-c", service, name, os.path.join(crashes, name + "-crashes")]
-configure_logging("supervisor", "info", json=True)
-settings = load_settings(os.environ)
-sys.exit(asyncio.run(Supervisor(settings, os.environ, ("memory", "ingest"), command).run()))
-"""
 LIMIT = 3
 
 
@@ -77,13 +65,7 @@ def running(tmp_path: Path) -> Iterator[tuple[dict[str, str], HomeLayout, Path]]
     }
     layout = HomeLayout(home)
     log = (tmp_path / "supervisor.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", SUPERVISOR, SERVICE, str(tmp_path)],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=log,
-    )
+    proc = start_supervisor(SERVICE, env, log, str(tmp_path / "{name}-crashes"))
     try:
         _until(lambda: proc.poll() is not None or service_state(layout, "ingest") == "serving")
         assert proc.poll() is None

@@ -102,3 +102,21 @@ def test_the_file_sqrl_init_writes_is_read_without_the_parser(tmp_path: Path) ->
     (tmp_path / "config.toml").write_text("# a comment \x01 with a control character\n")
     with pytest.raises(InvalidArgumentError, match="not valid TOML"):
         read_config_file(tmp_path)
+
+
+@pytest.mark.parametrize("relative", ["relhome", " ", "./sqrl", "x/../y"])
+def test_a_relative_home_is_refused(relative: str) -> None:
+    """A relative `SQRL_HOME` named another home from each folder a command ran in: `sqrl
+    status` one `cd` away from the `sqrl up` that started the services said "not running"."""
+    with pytest.raises(InvalidArgumentError, match="SQRL_HOME must be an absolute path"):
+        load_settings({"SQRL_HOME": relative})
+
+
+def test_an_absolute_home_one_under_the_user_home_or_none_is_taken(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = tmp_path / "user"
+    monkeypatch.setenv("HOME", str(user))
+    assert load_settings({"SQRL_HOME": str(tmp_path / "h")}).home == tmp_path / "h"
+    assert load_settings({"SQRL_HOME": "~/h"}).home == user / "h"
+    assert load_settings({"SQRL_HOME": ""}).home == user / ".sqrl"

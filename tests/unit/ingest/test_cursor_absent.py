@@ -7,7 +7,11 @@ from pathlib import Path
 
 from structlog.testing import capture_logs
 
+from squirrel_core.events import SourceTool
 from squirrel_ingest.cursor.reader import CursorReader
+from squirrel_ingest.engine import EngineSettings, IngestEngine
+from squirrel_ingest.routing import ProjectRouter
+from tests.unit.ingest.test_engine import FakeSink
 
 
 def _polled(reader: CursorReader, times: int) -> list[dict[str, object]]:
@@ -21,10 +25,33 @@ def test_cursor_not_installed_logs_nothing_on_any_poll(tmp_path: Path) -> None:
     roots = [tmp_path / p / "Cursor" / "User" for p in ("linux", "mac", "windows")]
     reader = CursorReader(roots)
 
+    first = reader.poll({})
     logs = _polled(reader, 3)
 
     assert logs == []
-    assert reader.poll({}).skipped == {"store_missing": 3}  # still counted for `sqrl status`
+    assert first.skipped == {"store_missing": 3}  # still counted for `sqrl status`
+    assert reader.poll({}).skipped == {}
+
+
+async def test_a_missing_store_is_counted_once_not_at_every_look(tmp_path: Path) -> None:
+    """`sqrl status` counted `store_missing` at every look (every 5 s, for each of Cursor's
+    three default folders): thousands a day on a machine without Cursor. Once per store, and
+    once more only when a store that was there is gone again."""
+    root = tmp_path / "Cursor" / "User"
+    reader = CursorReader([root])
+    engine = IngestEngine(
+        {},
+        ProjectRouter([]),
+        FakeSink(),
+        lambda _path, _source: None,
+        EngineSettings(batch_age_s=0.02),
+        cursor_reader=reader,
+    )
+
+    for _ in range(3):
+        await engine.scan_once()
+
+    assert engine.status().sources[SourceTool.CURSOR].skipped == {"store_missing": 1}
 
 
 def test_cursor_installed_without_its_store_yet_is_one_info_line(tmp_path: Path) -> None:

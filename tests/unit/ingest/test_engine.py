@@ -336,6 +336,60 @@ async def test_a_transcript_named_in_another_encoding_is_counted_and_blocks_noth
     assert status.skipped == {"path_not_utf8": 1}
 
 
+async def test_a_root_reached_again_through_a_link_is_read_once(
+    layout: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    """`~/.config/claude` a link to `~/.claude` (both default roots): every transcript was read
+    under both paths (its events sent twice) and a file skipped counted twice, at every
+    rescan. Each is read, and counted, once, under the root listed first; a file the watcher
+    or a hook names under the link is the same file."""
+    root, one, _ = layout
+    alias = tmp_path / "alias"
+    alias.symlink_to(root)
+    _write(Path(os.fsdecode(os.fsencode(root) + b"/caf\xe9.jsonl")), _line("odd", one))
+    _write(root / "s1.jsonl", _line("a1", one))
+    sink = WireSink()
+    engine = IngestEngine(
+        {SourceTool.CLAUDE_CODE: [root, alias]},
+        ProjectRouter([one]),
+        sink,
+        parser_factory,
+        _settings(),
+    )
+
+    await asyncio.wait_for(engine.scan_once(), timeout=DEADLINE_S)
+    await asyncio.wait_for(engine.scan_once(), timeout=DEADLINE_S)
+    assert await engine.read_now(alias / "s1.jsonl") == 0
+
+    status = engine.status()
+    assert sink.texts(str(one)) == ["a1"]
+    assert status.skipped == {"path_not_utf8": 1}
+    assert status.files_tracked == 1
+
+
+async def test_a_root_inside_another_is_read_once_and_two_roots_apart_both(
+    layout: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    root, one, _ = layout
+    inner = root / "inner"
+    apart = tmp_path / "apart"
+    _write(inner / "s1.jsonl", _line("a1", one))
+    _write(apart / "s2.jsonl", _line("b1", one))
+    sink = FakeSink()
+    engine = IngestEngine(
+        {SourceTool.CLAUDE_CODE: [inner, root, apart]},
+        ProjectRouter([one]),
+        sink,
+        parser_factory,
+        _settings(),
+    )
+
+    await asyncio.wait_for(engine.scan_once(), timeout=DEADLINE_S)
+
+    assert sorted(sink.texts(str(one))) == ["a1", "b1"]
+    assert engine.status().files_tracked == 2
+
+
 async def test_empty_and_unrelated_files_are_harmless(layout: tuple[Path, Path, Path]) -> None:
     root, one, _ = layout
     (root / "empty.jsonl").write_bytes(b"")

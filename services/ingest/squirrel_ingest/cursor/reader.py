@@ -199,11 +199,13 @@ class CursorReader:
         return total
 
     def _missing(self, root: Path, store: Path, read: CursorRead) -> None:
-        """No store: counted; said once, as information, only where Cursor is installed (its
-        `User` folder is there). Cursor not installed is no problem, so it logs nothing."""
-        read.skipped["store_missing"] += 1
+        """No store: counted once (again only once it has been found and is gone again, not
+        at every look, every few seconds); said once, as information, only where Cursor is
+        installed (its `User` folder is there). Cursor not installed is no problem, so it
+        logs nothing."""
         if self._problems.get(store) == "store_missing":
             return
+        read.skipped["store_missing"] += 1
         self._problems[store] = "store_missing"
         if root.is_dir():
             log.info("cursor_store_missing", store=str(store))
