@@ -57,9 +57,11 @@ its help, and a log line's opening words read as a command; what the project is,
 file a hook printed that is not the project's root file, is cut, a placeholder, or followed by
 the hook's own sections; a file named by a command that threw its errors away taken as shown, a
 checker's configuration written once taken as a check, and a list of how the code being written
-must behave taken as the user's rules.
+must behave taken as the user's rules;
+a Go package pattern in a report or a README, a report's failure words negated in part, a clean
+lint result still to do or another checkout's, and a side folder's `.csproj`.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22`, `_z23`) are written in the host's own
+`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22`, `_z23`, `_z25`) are written in the host's own
 transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
 extractor, no key); then every memory and every line of the session-start text is held against
 the trap's `wrong` patterns.
@@ -128,6 +130,7 @@ from bench.wrong_trap_cases_z19 import CASES as CHANGED_UNSEEN_OR_NESTED
 from bench.wrong_trap_cases_z20 import CASES as NO_WORK_AND_NO_COMMAND
 from bench.wrong_trap_cases_z22 import CASES as PRINTED_BY_A_HOOK
 from bench.wrong_trap_cases_z23 import CASES as READ_IN_REAL_SESSIONS
+from bench.wrong_trap_cases_z25 import CASES as SAID_IN_SHORT_SESSIONS
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -179,6 +182,7 @@ TRAPS: tuple[Trap, ...] = (
     *NO_WORK_AND_NO_COMMAND,
     *PRINTED_BY_A_HOOK,
     *READ_IN_REAL_SESSIONS,
+    *SAID_IN_SHORT_SESSIONS,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -206,6 +210,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z20": NO_WORK_AND_NO_COMMAND,
     "z22": PRINTED_BY_A_HOOK,
     "z23": READ_IN_REAL_SESSIONS,
+    "z25": SAID_IN_SHORT_SESSIONS,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
