@@ -177,3 +177,12 @@ def test_a_role_the_sentence_asks_for_still_gives_the_recipe() -> None:
         "AGENTS.md, under Shipping, says how to release: To publish, run "
         "`./scripts/cut-release.sh --sign` after the build steps pass."
     )
+
+
+def test_a_package_pattern_after_a_slash_is_a_command_not_a_line_cut_short() -> None:
+    for command in ("go test ./...", "go vet ./internal/...", "go build -o bin/ ./cmd/..."):
+        assert not printed_line(command), command
+        assert doc_command(command) == command
+    # an ellipsis after a word still cuts a printed line short
+    for line in ("Building ./cmd ...", "Compiling assets...", "go test ./pkg/foo…bar…"):
+        assert printed_line(line), line

@@ -71,8 +71,9 @@ _FILE_NAME = re.compile(r"\.[A-Za-z]{1,5}$")
 _PLACEHOLDER = re.compile(r"<[\w .:/-]{1,30}>")
 #: What reads as a line a program printed, not one a reader types: cut short (`Starting step
 #: for ...`), opened by a timestamp (`12:00:01 ready`, `[2024-05-01 …]`) or a level word
-#: (`INFO Pipeline complete`, `[ERROR] …`).
-_CUT_SHORT = re.compile(r"(?:\.\.\.|…)$")
+#: (`INFO Pipeline complete`, `[ERROR] …`). An ellipsis right after a slash is a package
+#: pattern, not a cut (`go test ./...`, `go vet ./internal/...`: every package below).
+_CUT_SHORT = re.compile(r"(?<!/)(?:\.\.\.|…)$")
 _TIMESTAMP = re.compile(r"^\[?\d{1,4}[-:/.]\d")
 _LEVEL = re.compile(
     r"^\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)\b[\]:]?(?:\s|$)"
