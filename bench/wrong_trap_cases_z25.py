@@ -8,7 +8,9 @@ be taken to say wrongly, beside sessions where the same rules must still fire
 - a report whose failure words are negated in part ("none failing in `src/`, but …", "compiles
   without errors, but 3 tests fail"), or whose clean lint result is a thing still to do ("make
   sure it reports no offenses") or another checkout's;
-- a `.csproj` read under a side folder of a project in another language.
+- a `.csproj` read under a side folder of a project in another language;
+- a README's sentence that runs a command no heading or word of it names the role of, about
+  how the project was tested before it moved on.
 
 Written blind, before any rule for them and before any of them ran.
 """
@@ -161,6 +163,24 @@ CSPROJ_SIDE_FOLDER = Trap(
     may=(r"\bPython\b",),
 )
 
+README_HISTORY = Trap(
+    "readme-sentence-runs-a-command-the-project-left",
+    "JavaScript/npm",
+    "a README's history section says the suite used to run with `grunt test`; `npm test` runs it now",
+    one_session(
+        "/home/pat/src/almanac",
+        Ask("Quick question: how are the tests run in this repo?"),
+        Run("ls", "README.md\nGruntfile.js.old\npackage.json\nsrc\ntest\n"),
+        Read(
+            "README.md",
+            "# almanac\n\nA calendar widget.\n\n## History\n\nUntil 2023 you had to run `grunt test` before each release, from the old Gruntfile.\n\n## Checks\n\nThe suite now runs with `npm test` (Vitest).\n",
+        ),
+        Say("`npm test` runs the Vitest suite; the Grunt setup is gone."),
+    ),
+    wrong=((r"`grunt test`", "the project left Grunt; `npm test` runs the tests now"),),
+    may=(r"npm test",),
+)
+
 CASES: tuple[Trap, ...] = (
     GO_PACKAGE_FAILED,
     GO_README_NOT_DIRECTLY,
@@ -169,4 +189,5 @@ CASES: tuple[Trap, ...] = (
     LINT_STILL_TO_DO,
     LINT_OTHER_CHECKOUT,
     CSPROJ_SIDE_FOLDER,
+    README_HISTORY,
 )
