@@ -20,11 +20,12 @@ from dataclasses import dataclass
 
 from bench.trap_transcripts import Ask, Edit, Lost, Read, Run, Say, Session, one_session
 
-#: The kinds a command may be kept as, and a fact about the project.
-_COMMAND = ("recipe", "project_fact")
-_FACT = ("project_fact",)
-_RULE = ("user_style", "pitfall", "project_fact")
-_LESSON = ("pitfall", "recipe", "project_fact")
+#: The kinds of memory that may hold a command, a fact about the project, the user's rule and
+#: a lesson from a failure (the cuts of `bench/short_session_cuts.py` use them too).
+COMMAND = ("recipe", "project_fact")
+FACT = ("project_fact",)
+RULE = ("user_style", "pitfall", "project_fact")
+LESSON = ("pitfall", "recipe", "project_fact")
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,8 @@ GO_FIX_TEST = Case(
         ),
     ),
     keep=(
-        Item("language", _FACT, (r"\bgo\b|golang", r"tidewater|go 1\.22|go\.mod|module")),
-        Item("test", _COMMAND, (r"`go test \./\.\.\.`",)),
+        Item("language", FACT, (r"\bgo\b|golang", r"tidewater|go 1\.22|go\.mod|module")),
+        Item("test", COMMAND, (r"`go test \./\.\.\.`",)),
     ),
     never=((r"go 1\.(?:21|23)", "go.mod says go 1.22"),),
 )
@@ -124,9 +125,9 @@ RUST_CLIPPY_ALWAYS = Case(
         host="codex",
     ),
     keep=(
-        Item("rule", _RULE, (r"clippy", r"always|before|done|finish")),
-        Item("lint", _COMMAND, (r"cargo clippy --all-targets -- -D warnings",)),
-        Item("language", _FACT, (r"rust|cargo", r"quern")),
+        Item("rule", RULE, (r"clippy", r"always|before|done|finish")),
+        Item("lint", COMMAND, (r"cargo clippy --all-targets -- -D warnings",)),
+        Item("language", FACT, (r"rust|cargo", r"quern")),
     ),
 )
 
@@ -155,9 +156,9 @@ ELIXIR_DB_FIRST = Case(
         ),
     ),
     keep=(
-        Item("language", _FACT, (r"elixir|phoenix",)),
-        Item("test", _COMMAND, (r"mix test",)),
-        Item("db_first", _LESSON, (r"docker compose up -d db|postgres|database", r"mix test|test")),
+        Item("language", FACT, (r"elixir|phoenix",)),
+        Item("test", COMMAND, (r"mix test",)),
+        Item("db_first", LESSON, (r"docker compose up -d db|postgres|database", r"mix test|test")),
     ),
 )
 
@@ -185,8 +186,8 @@ RAILS_RSPEC = Case(
         ),
     ),
     keep=(
-        Item("what", _FACT, (r"potluck|dinner", r"rails|ruby")),
-        Item("test", _COMMAND, (r"bundle exec rspec",)),
+        Item("what", FACT, (r"potluck|dinner", r"rails|ruby")),
+        Item("test", COMMAND, (r"bundle exec rspec",)),
     ),
     never=(
         (r"`(?:bin/)?rails test`|`rake test`", "the suite is RSpec"),
@@ -221,8 +222,8 @@ KOTLIN_WRAPPER = Case(
         host="codex",
     ),
     keep=(
-        Item("language", _FACT, (r"kotlin",)),
-        Item("test", _COMMAND, (r"\./gradlew test",)),
+        Item("language", FACT, (r"kotlin",)),
+        Item("test", COMMAND, (r"\./gradlew test",)),
     ),
     never=(
         (
@@ -259,8 +260,8 @@ MAVEN_SPRING = Case(
         ),
     ),
     keep=(
-        Item("language", _FACT, (r"java|spring",)),
-        Item("test", _COMMAND, (r"\./mvnw (?:-q )?test",)),
+        Item("language", FACT, (r"java|spring",)),
+        Item("test", COMMAND, (r"\./mvnw (?:-q )?test",)),
     ),
     never=((r"java (?:17|11)\b", "java.version is 21"),),
 )
@@ -296,9 +297,9 @@ DOTNET_NEVER_MAIN = Case(
         ),
     ),
     keep=(
-        Item("rule", _RULE, (r"main", r"never|branch|don't|do not")),
-        Item("test", _COMMAND, (r"`dotnet test`",)),
-        Item("language", _FACT, (r"c#|\.net|dotnet|asp\.net",)),
+        Item("rule", RULE, (r"main", r"never|branch|don't|do not")),
+        Item("test", COMMAND, (r"`dotnet test`",)),
+        Item("language", FACT, (r"c#|\.net|dotnet|asp\.net",)),
     ),
     never=((r"serilog.*(?:always|never)", "the bump is a one-off"),),
 )
@@ -322,8 +323,8 @@ LARAVEL_PHPUNIT = Case(
         host="codex",
     ),
     keep=(
-        Item("language", _FACT, (r"php|laravel",)),
-        Item("test", _COMMAND, (r"vendor/bin/phpunit",)),
+        Item("language", FACT, (r"php|laravel",)),
+        Item("test", COMMAND, (r"vendor/bin/phpunit",)),
     ),
     never=((r"php 8\.3", "8.3 is the machine's PHP; the project asks ^8.2"),),
 )
@@ -363,8 +364,8 @@ SWIFT_PACKAGE = Case(
         ),
     ),
     keep=(
-        Item("language", _FACT, (r"swift", r"mapletree|package|macos|ios")),
-        Item("test", _COMMAND, (r"`swift test`",)),
+        Item("language", FACT, (r"swift", r"mapletree|package|macos|ios")),
+        Item("test", COMMAND, (r"`swift test`",)),
     ),
 )
 
@@ -389,9 +390,9 @@ UV_NEVER_PIP = Case(
         ),
     ),
     keep=(
-        Item("rule", _RULE, (r"\bpip\b|\buv\b", r"never|always|don't|do not|instead")),
-        Item("test", _COMMAND, (r"uv run pytest",)),
-        Item("language", _FACT, (r"python",)),
+        Item("rule", RULE, (r"\bpip\b|\buv\b", r"never|always|don't|do not|instead")),
+        Item("test", COMMAND, (r"uv run pytest",)),
+        Item("language", FACT, (r"python",)),
     ),
     never=(
         (
@@ -437,9 +438,9 @@ PNPM_TYPECHECK = Case(
         host="codex",
     ),
     keep=(
-        Item("test", _COMMAND, (r"`pnpm (?:run )?test`",)),
-        Item("typecheck", _COMMAND, (r"`pnpm (?:run )?typecheck`",)),
-        Item("language", _FACT, (r"typescript|react|vite",)),
+        Item("test", COMMAND, (r"`pnpm (?:run )?test`",)),
+        Item("typecheck", COMMAND, (r"`pnpm (?:run )?typecheck`",)),
+        Item("language", FACT, (r"typescript|react|vite",)),
     ),
     never=((r"`(?:npm|yarn) (?:run )?(?:test|typecheck)`", "the project uses pnpm"),),
 )
@@ -462,8 +463,8 @@ BUN_ALWAYS = Case(
         Say("All 12 tests pass with `bun test`."),
     ),
     keep=(
-        Item("rule", _RULE, (r"\bbun\b", r"npm|node")),
-        Item("test", _COMMAND, (r"`bun test`",)),
+        Item("rule", RULE, (r"\bbun\b", r"npm|node")),
+        Item("test", COMMAND, (r"`bun test`",)),
     ),
     never=((r"`npm (?:run )?test`", "the user forbids npm"),),
 )
@@ -495,8 +496,8 @@ ZIG_BUILD = Case(
         ),
     ),
     keep=(
-        Item("language", _FACT, (r"\bzig\b",)),
-        Item("test", _COMMAND, (r"`zig build test`",)),
+        Item("language", FACT, (r"\bzig\b",)),
+        Item("test", COMMAND, (r"`zig build test`",)),
     ),
 )
 
@@ -521,8 +522,8 @@ GO_MAKE = Case(
         host="codex",
     ),
     keep=(
-        Item("test", _COMMAND, (r"`make test`",)),
-        Item("language", _FACT, (r"\bgo\b|golang",)),
+        Item("test", COMMAND, (r"`make test`",)),
+        Item("language", FACT, (r"\bgo\b|golang",)),
     ),
 )
 
@@ -551,8 +552,8 @@ RUST_FEATURE = Case(
         ),
     ),
     keep=(
-        Item("test", _COMMAND, (r"cargo test --features sqlite",)),
-        Item("language", _FACT, (r"rust",)),
+        Item("test", COMMAND, (r"cargo test --features sqlite",)),
+        Item("language", FACT, (r"rust",)),
     ),
     never=(
         (r"^(?!.*--features).*`cargo test`(?! --features)", "plain cargo test does not compile"),
@@ -592,9 +593,9 @@ GEM_CHANGELOG = Case(
         host="codex",
     ),
     keep=(
-        Item("rule", _RULE, (r"changelog", r"always|user-facing|every")),
-        Item("test", _COMMAND, (r"bundle exec rake test",)),
-        Item("language", _FACT, (r"ruby|gem",)),
+        Item("rule", RULE, (r"changelog", r"always|user-facing|every")),
+        Item("test", COMMAND, (r"bundle exec rake test",)),
+        Item("language", FACT, (r"ruby|gem",)),
     ),
     never=((r"--json.*(?:always|every)", "the flag is the task, not a rule"),),
 )
@@ -617,8 +618,8 @@ CMAKE_CTEST = Case(
         Say("Built with CMake into `build/` and all 9 tests pass under ctest."),
     ),
     keep=(
-        Item("test", _COMMAND, (r"ctest --test-dir build",)),
-        Item("language", _FACT, (r"\bc\b.*cmake|cmake.*\bc\b",)),
+        Item("test", COMMAND, (r"ctest --test-dir build",)),
+        Item("language", FACT, (r"\bc\b.*cmake|cmake.*\bc\b",)),
     ),
     never=((r"c\+\+", "the project is C only"),),
 )
@@ -641,8 +642,8 @@ HASKELL_CABAL = Case(
         Say("Yes: with GHC 9.6.5, `cabal test` passes (the hspec suite `quill-test`)."),
     ),
     keep=(
-        Item("test", _COMMAND, (r"`cabal test`",)),
-        Item("language", _FACT, (r"haskell",)),
+        Item("test", COMMAND, (r"`cabal test`",)),
+        Item("language", FACT, (r"haskell",)),
     ),
     never=((r"stack test", "the project builds with cabal"),),
 )
@@ -666,8 +667,8 @@ FLUTTER_TEST = Case(
         host="codex",
     ),
     keep=(
-        Item("test", _COMMAND, (r"`flutter test`",)),
-        Item("language", _FACT, (r"flutter|dart",)),
+        Item("test", COMMAND, (r"`flutter test`",)),
+        Item("language", FACT, (r"flutter|dart",)),
     ),
 )
 
@@ -687,8 +688,8 @@ README_ONLY = Case(
         ),
     ),
     keep=(
-        Item("what", _FACT, (r"kestrel|load generator", r"http|load|traffic")),
-        Item("setup", _COMMAND, (r"uv sync",)),
+        Item("what", FACT, (r"kestrel|load generator", r"http|load|traffic")),
+        Item("setup", COMMAND, (r"uv sync",)),
     ),
     never=((r"pass(?:es|ed)", "no test ran"),),
 )
@@ -720,8 +721,8 @@ YARN_NOT_NPM = Case(
         ),
     ),
     keep=(
-        Item("rule", _RULE, (r"\bnpm\b", r"yarn")),
-        Item("test", _COMMAND, (r"`yarn (?:run )?test`",)),
+        Item("rule", RULE, (r"\bnpm\b", r"yarn")),
+        Item("test", COMMAND, (r"`yarn (?:run )?test`",)),
     ),
     never=((r"`npm (?:run )?test`(?!.*(?:fail|never|not|don't))", "npm is not the project's"),),
 )
@@ -747,9 +748,9 @@ LOST_NPM_REPORT = Case(
         Ask("Great. From now on always run `npm run build` too before you say something is done."),
     ),
     keep=(
-        Item("test", _COMMAND, (r"`npm (?:run )?test`",)),
-        Item("rule", _RULE, (r"npm run build", r"always|before|done")),
-        Item("language", _FACT, (r"typescript",)),
+        Item("test", COMMAND, (r"`npm (?:run )?test`",)),
+        Item("rule", RULE, (r"npm run build", r"always|before|done")),
+        Item("language", FACT, (r"typescript",)),
     ),
 )
 
@@ -766,7 +767,7 @@ LOST_CARGO_REPORT = Case(
         ),
         host="codex",
     ),
-    keep=(Item("test", _COMMAND, (r"cargo test --workspace",)),),
+    keep=(Item("test", COMMAND, (r"cargo test --workspace",)),),
     never=((r"(?:fail|broken).*cargo test|cargo test.*fail", "the run passed"),),
 )
 
@@ -787,8 +788,8 @@ LOST_FIX_REPORT = Case(
         ),
     ),
     keep=(
-        Item("build", _COMMAND, (r"go build \./\.\.\.",)),
-        Item("go123", _LESSON, (r"1\.23", r"slices|go\.mod|toolchain|go line")),
+        Item("build", COMMAND, (r"go build \./\.\.\.",)),
+        Item("go123", LESSON, (r"1\.23", r"slices|go\.mod|toolchain|go line")),
     ),
 )
 
@@ -806,8 +807,8 @@ REPORT_ONLY = Case(
         ),
     ),
     keep=(
-        Item("test", _COMMAND, (r"bundle exec rspec",)),
-        Item("lint", _COMMAND, (r"bundle exec rubocop",)),
+        Item("test", COMMAND, (r"bundle exec rspec",)),
+        Item("lint", COMMAND, (r"bundle exec rubocop",)),
     ),
 )
 
@@ -832,8 +833,8 @@ CSPROJ_ROOT_SLN = Case(
         ),
     ),
     keep=(
-        Item("language", _FACT, (r"c#|\.net|dotnet",)),
-        Item("build", _COMMAND, (r"`dotnet build`",)),
+        Item("language", FACT, (r"c#|\.net|dotnet",)),
+        Item("build", COMMAND, (r"`dotnet build`",)),
     ),
 )
 
@@ -850,7 +851,7 @@ GO_README_PROSE = Case(
         ),
         Say("Run `go vet ./...` and `go test -race ./...` before a PR; both must pass."),
     ),
-    keep=(Item("test", _COMMAND, (r"go test -race \./\.\.\.",)),),
+    keep=(Item("test", COMMAND, (r"go test -race \./\.\.\.",)),),
 )
 
 LOST_NO_FAILURES = Case(
@@ -868,8 +869,8 @@ LOST_NO_FAILURES = Case(
         host="codex",
     ),
     keep=(
-        Item("test", _COMMAND, (r"python -m pytest",)),
-        Item("typecheck", _COMMAND, (r"mypy src",)),
+        Item("test", COMMAND, (r"python -m pytest",)),
+        Item("typecheck", COMMAND, (r"mypy src",)),
     ),
 )
 

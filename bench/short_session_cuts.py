@@ -10,12 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.fixture_pipeline import PROJECT_TRANSCRIPTS
-from bench.short_session_cases import Item
-
-_COMMAND = ("recipe", "project_fact")
-_FACT = ("project_fact",)
-_RULE = ("user_style", "pitfall", "project_fact")
-_LESSON = ("pitfall", "recipe", "project_fact")
+from bench.short_session_cases import COMMAND, FACT, LESSON, RULE, Item
 
 
 @dataclass(frozen=True)
@@ -60,8 +55,8 @@ CUTS: tuple[Cut, ...] = (
         "caffeine-lang",
         "generate-resources-refactor.jsonl",
         keep=(
-            Item("language", _FACT, (r"gleam",)),
-            Item("test", _COMMAND, (r"gleam test",)),
+            Item("language", FACT, (r"gleam",)),
+            Item("test", COMMAND, (r"gleam test",)),
         ),
     ),
     Cut(
@@ -70,7 +65,7 @@ CUTS: tuple[Cut, ...] = (
         "Go",
         "cc-backend",
         "golangci-lint-v2-config.jsonl",
-        keep=(Item("lint_v2", _LESSON, (r"golangci", r"version|formatter|v2")),),
+        keep=(Item("lint_v2", LESSON, (r"golangci", r"version|formatter|v2")),),
     ),
     Cut(
         "forem-cut",
@@ -81,13 +76,13 @@ CUTS: tuple[Cut, ...] = (
         keep=(
             Item(
                 "configurable",
-                _RULE,
+                RULE,
                 (
                     r"self[- ]?(?:deploy|host)|configurable|opt[- ]in|forc",
                     r"datadog|honeybadger|betterstack|better stack|vendor|provider",
                 ),
             ),
-            Item("language", _FACT, (r"rails|ruby",)),
+            Item("language", FACT, (r"rails|ruby",)),
         ),
     ),
     Cut(
@@ -97,9 +92,9 @@ CUTS: tuple[Cut, ...] = (
         "i-cherri",
         "make-all-run.jsonl",
         keep=(
-            Item("build", _COMMAND, (r"`make all`",)),
-            Item("run", _COMMAND, (r"`make run`",)),
-            Item("language", _FACT, (r"\bgo\b|golang",)),
+            Item("build", COMMAND, (r"`make all`",)),
+            Item("run", COMMAND, (r"`make run`",)),
+            Item("language", FACT, (r"\bgo\b|golang",)),
         ),
     ),
     Cut(
@@ -108,7 +103,7 @@ CUTS: tuple[Cut, ...] = (
         "Rust",
         "hk-hooks",
         "pr-1253-editorconfig.jsonl",
-        keep=(Item("test", _COMMAND, (r"bats",)),),
+        keep=(Item("test", COMMAND, (r"bats",)),),
     ),
     Cut(
         "napoli-matcha-cut",
@@ -116,7 +111,7 @@ CUTS: tuple[Cut, ...] = (
         "Node.js",
         "napoli-matcha",
         "run-test-script.jsonl",
-        keep=(Item("test", _COMMAND, (r"run_test\.sh|vitest run",)),),
+        keep=(Item("test", COMMAND, (r"run_test\.sh|vitest run",)),),
         never=((r"vitest.*\bpass", "no test ran"),),
     ),
     Cut(
@@ -125,7 +120,7 @@ CUTS: tuple[Cut, ...] = (
         "Rust",
         "fnox",
         "pr-render-drift.jsonl",
-        keep=(Item("render", _LESSON, (r"mise run render", r"docs|diff|render|commit")),),
+        keep=(Item("render", LESSON, (r"mise run render", r"docs|diff|render|commit")),),
     ),
     Cut(
         "inkflow-cut",
@@ -133,7 +128,7 @@ CUTS: tuple[Cut, ...] = (
         "Dart/Flutter",
         "inkflow",
         "commit-all.jsonl",
-        keep=(Item("chinese", _RULE, (r"中文|chinese",)),),
+        keep=(Item("chinese", RULE, (r"中文|chinese",)),),
     ),
     Cut(
         "interview-prep-cut",
@@ -142,8 +137,8 @@ CUTS: tuple[Cut, ...] = (
         "interview-prep",
         "stack-and-habits.jsonl",
         keep=(
-            Item("language", _FACT, (r"java", r"gradle")),
-            Item("testng", _FACT, (r"testng",)),
+            Item("language", FACT, (r"java", r"gradle")),
+            Item("testng", FACT, (r"testng",)),
         ),
         never=((r"junit", "the user chose TestNG"),),
     ),
@@ -154,8 +149,8 @@ CUTS: tuple[Cut, ...] = (
         "sandcastle",
         "mise-release-hang.jsonl",
         keep=(
-            Item("stdin", _LESSON, (r"mise", r"stdin|\bread\b|hang|prompt|confirm")),
-            Item("dev", _COMMAND, (r"mise run dev|mise dev",)),
+            Item("stdin", LESSON, (r"mise", r"stdin|\bread\b|hang|prompt|confirm")),
+            Item("dev", COMMAND, (r"mise run dev|mise dev",)),
         ),
     ),
     Cut(
@@ -165,8 +160,8 @@ CUTS: tuple[Cut, ...] = (
         "miscmetabar",
         "lint-and-check.jsonl",
         keep=(
-            Item("language", _FACT, (r"(?-i:\bR\b)",)),
-            Item("format", _COMMAND, (r"air format",)),
+            Item("language", FACT, (r"(?-i:\bR\b)",)),
+            Item("format", COMMAND, (r"air format",)),
         ),
     ),
     Cut(
@@ -175,6 +170,6 @@ CUTS: tuple[Cut, ...] = (
         "TypeScript/pnpm",
         "quickque",
         "task-34-iphone.jsonl",
-        keep=(Item("mobile", _FACT, (r"quickque-mobile", r"expo")),),
+        keep=(Item("mobile", FACT, (r"quickque-mobile", r"expo")),),
     ),
 )
