@@ -140,6 +140,8 @@ def test_a_package_pattern_a_negated_failure_and_a_clean_checker_are_reported_pa
         "Run `bundle exec rubocop` and make sure it reports no offenses before pushing.",
         "Run `go vet ./...` and `go test -race ./...` before a PR; both must pass.",
         "`eslint .` must report no problems before a release.",
+        "- **CI Pipeline**: `npm run ci` → license check + lint + build + tests (max 0 warnings)",
+        "`npm run lint` runs ESLint with 0 warnings allowed.",
     ],
 )
 def test_a_failure_left_after_a_negated_one_or_a_thing_to_do_is_no_reported_pass(

@@ -64,9 +64,11 @@ _WORDING = {
 _CODE_SPAN = re.compile(r"`([^`\n]{2,160})`")
 _PASSED = re.compile(
     r"\b(?:pass|passes|passed|passing|succeed\w*|successful\w*|green|clean|all good)\b|✅|✓"
-    # a checker's clean result: "0 offenses", "no issues", "found no type errors"
-    r"|\b(?:0|no|zero)\s+(?:[a-z]+\s+)?(?:offen[cs]es|issues|problems|warnings|errors"
-    r"|diagnostics|violations)\b",
+    # a checker's clean result: "0 offenses", "no issues", "found no type errors"; not a limit
+    # ("max 0 warnings", "0 warnings allowed")
+    r"|(?<!\bmax )(?<!\bmaximum )(?<!\bat most )\b(?:0|no|zero)\s+(?:[a-z]+\s+)?"
+    r"(?:offen[cs]es|issues|problems|warnings|errors|diagnostics|violations)\b"
+    r"(?!\s+(?:allowed|permitted|tolerated))",
     re.IGNORECASE,
 )
 #: A failure named in the sentence (not "0 failures", "no failures").
