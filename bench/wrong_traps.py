@@ -60,9 +60,10 @@ checker's configuration written once taken as a check, and a list of how the cod
 must behave taken as the user's rules; a principle of the product said as the user's rule, a
 one-off instruction kept as a habit, a hesitation read as a ban, another tool's role prompt, a
 host's continuation line, a test command without its arguments and a code name's `!` read as a
-sentence's end.
+sentence's end; a Go package pattern in a report or a README, a report's failure words negated
+in part, a clean lint result still to do or another checkout's, and a side folder's `.csproj`.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z24`) are written in the host's own
+`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z25`) are written in the host's own
 transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
 extractor, no key); then every memory and every line of the session-start text is held against
 the trap's `wrong` patterns.
@@ -132,6 +133,7 @@ from bench.wrong_trap_cases_z20 import CASES as NO_WORK_AND_NO_COMMAND
 from bench.wrong_trap_cases_z22 import CASES as PRINTED_BY_A_HOOK
 from bench.wrong_trap_cases_z23 import CASES as READ_IN_REAL_SESSIONS
 from bench.wrong_trap_cases_z24 import CASES as READ_IN_REAL_SESSIONS_AGAIN
+from bench.wrong_trap_cases_z25 import CASES as SAID_IN_SHORT_SESSIONS
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -184,6 +186,7 @@ TRAPS: tuple[Trap, ...] = (
     *PRINTED_BY_A_HOOK,
     *READ_IN_REAL_SESSIONS,
     *READ_IN_REAL_SESSIONS_AGAIN,
+    *SAID_IN_SHORT_SESSIONS,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -212,6 +215,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z22": PRINTED_BY_A_HOOK,
     "z23": READ_IN_REAL_SESSIONS,
     "z24": READ_IN_REAL_SESSIONS_AGAIN,
+    "z25": SAID_IN_SHORT_SESSIONS,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

@@ -3,7 +3,7 @@ do not: under a heading or in a sentence that names the role."""
 
 from __future__ import annotations
 
-from squirrel_memory.extractors.doc_roles import doc_command, doc_roles, printed_line
+from squirrel_memory.extractors.doc_roles import doc_command, doc_roles, printed_line, role_sections
 from tests.unit.memory.test_read_instructions import _loaded
 from tests.unit.memory.test_session_about import _numbered, _reads
 
@@ -177,3 +177,57 @@ def test_a_role_the_sentence_asks_for_still_gives_the_recipe() -> None:
         "AGENTS.md, under Shipping, says how to release: To publish, run "
         "`./scripts/cut-release.sh --sign` after the build steps pass."
     )
+
+
+def test_a_package_pattern_after_a_slash_is_a_command_not_a_line_cut_short() -> None:
+    for command in ("go test ./...", "go vet ./internal/...", "go build -o bin/ ./cmd/..."):
+        assert not printed_line(command), command
+        assert doc_command(command) == command
+    # an ellipsis after a word still cuts a printed line short
+    for line in ("Building ./cmd ...", "Compiling assets...", "go test ./pkg/foo…bar…"):
+        assert printed_line(line), line
+
+
+def test_a_readme_sentence_that_runs_checks_named_by_their_own_words_is_kept() -> None:
+    text = (
+        "# plover\n\n## Contributing\n\nBefore sending a pull request, run `go vet ./...` and"
+        " `go test -race ./...`; both must pass.\n\n## Testing\n\nRun `cargo clippy` and"
+        " `cargo test` before pushing.\n"
+    )
+
+    found = role_sections(text, "readme")
+
+    assert found == [
+        (
+            "Contributing",
+            ["lint", "test"],
+            [
+                "Before sending a pull request, run `go vet ./...` and `go test -race ./...`;"
+                " both must pass"
+            ],
+        ),
+        ("Testing", ["lint", "test"], ["Run `cargo clippy` and `cargo test` before pushing"]),
+    ]
+
+
+def test_no_check_a_command_is_not_and_an_instruction_files_own_commands_say_nothing() -> None:
+    text = "# x\n\n## Setup\n\nRun `composer install` and `vendor/bin/phpunit`.\n"
+    assert role_sections(text, "readme") == []
+    # no run verb: a sentence that only names the checks
+    text = "# x\n\n## Contributing\n\nWe care about `go vet ./...` and `go test ./...`.\n"
+    assert role_sections(text, "readme") == []
+    # an instruction file's own-words commands are its everyday commands recipe's
+    text = "# x\n\n## Contributing\n\nBefore a PR, run `go vet ./...` and `go test ./...`.\n"
+    assert role_sections(text, "instructions") == []
+
+
+def test_a_sentence_about_how_the_project_was_worked_on_before_says_nothing() -> None:
+    text = (
+        "# almanac\n\n## History\n\nUntil 2023 you had to run `grunt test` before each"
+        " release.\n\nWe used to run the tests with `karma start`.\n\n## Checks\n\nThe suite"
+        " now runs with `npm test` (Vitest).\n"
+    )
+
+    found = role_sections(text, "readme")
+
+    assert found == [("Checks", ["test"], ["The suite now runs with `npm test` (Vitest)"])]

@@ -97,3 +97,54 @@ def test_a_paragraph_naming_another_place_is_left_but_not_the_others() -> None:
         "Verified with `mix format --check-formatted` (clean)."
     )
     assert verified(text, ROOT) == [("format", "mix format --check-formatted")]
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (
+            "`go build ./...` succeeds and `go test ./...` passes.",
+            "The assistant reported passing: to build, `go build ./...`; to run the tests,"
+            " `go test ./...`.",
+        ),
+        (
+            "`cargo test --workspace` passes: 214 tests across the 4 crates, none failing.",
+            "The assistant reported passing: to run the tests, `cargo test --workspace`.",
+        ),
+        (
+            "The branch is green: `python -m pytest -q` ran 402 tests with no test failures,"
+            " and `mypy src` found no type errors.",
+            "The assistant reported passing: to run the tests, `python -m pytest -q`; to"
+            " type-check, `mypy src`.",
+        ),
+        (
+            "Lint: `bundle exec rubocop` reports 0 offenses.",
+            "The assistant reported passing: to lint, `bundle exec rubocop`.",
+        ),
+    ],
+)
+def test_a_package_pattern_a_negated_failure_and_a_clean_checker_are_reported_passes(
+    reply: str, said: str
+) -> None:
+    found = verified_commands(_tail(reply).events)
+
+    assert found is not None
+    assert found.content == said
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "`npm test`: none failing in `src/`, but `e2e/checkout.spec.ts` fails on the payment step.",
+        "`cargo test` compiles without errors, but 3 tests fail.",
+        "Run `bundle exec rubocop` and make sure it reports no offenses before pushing.",
+        "Run `go vet ./...` and `go test -race ./...` before a PR; both must pass.",
+        "`eslint .` must report no problems before a release.",
+        "- **CI Pipeline**: `npm run ci` → license check + lint + build + tests (max 0 warnings)",
+        "`npm run lint` runs ESLint with 0 warnings allowed.",
+    ],
+)
+def test_a_failure_left_after_a_negated_one_or_a_thing_to_do_is_no_reported_pass(
+    reply: str,
+) -> None:
+    assert verified_commands(_tail(reply).events) is None

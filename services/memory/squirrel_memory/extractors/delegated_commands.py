@@ -14,10 +14,12 @@ same in every ecosystem:
   call returned, or the report the subagent handed back);
 - a code span in it is a whole command whose own words give a role through the command table
   (test, lint, format, type-check, build): `dotnet test`, `npm run lint`;
-- in a report, the sentence says the command passed (passes, succeeded, green, clean) and
-  nothing in it failed, or the line labels the command with the same role ("- Unit tests:
-  `vitest run src`", "**Lint**: `eslint .`": an exploration's report saying how the project is
-  checked; "CI pipeline: `npm run ci`" names no role and says nothing);
+- in a report, the sentence says the command passed (passes, succeeded, green, clean, a
+  checker's "0 offenses" or "no issues") and nothing in it failed (a failure word negated
+  before it, "none failing" or "no test failures", names no failure), or the line labels
+  the command with the same role ("- Unit tests: `vitest run src`", "**Lint**: `eslint .`":
+  an exploration's report saying how the project is checked; "CI pipeline: `npm run ci`"
+  names no role and says nothing);
 - a command negated before it in its clause ("do not run `npm test`"), one naming a path of
   one machine, one the session itself ran (the command's own runs say it better), and a brief
   or report that names a place outside the project (`/home/dev/other`, `../lib`: its commands
@@ -61,11 +63,30 @@ _WORDING = {
 }
 _CODE_SPAN = re.compile(r"`([^`\n]{2,160})`")
 _PASSED = re.compile(
-    r"\b(?:pass|passes|passed|passing|succeed\w*|successful\w*|green|clean|all good)\b|✅|✓",
+    r"\b(?:pass|passes|passed|passing|succeed\w*|successful\w*|green|clean|all good)\b|✅|✓"
+    # a checker's clean result: "0 offenses", "no issues", "found no type errors"; not a limit
+    # ("max 0 warnings", "0 warnings allowed")
+    r"|(?<!\bmax )(?<!\bmaximum )(?<!\bat most )\b(?:0|no|zero)\s+(?:[a-z]+\s+)?"
+    r"(?:offen[cs]es|issues|problems|warnings|errors|diagnostics|violations)\b"
+    r"(?!\s+(?:allowed|permitted|tolerated))",
     re.IGNORECASE,
 )
 #: A failure named in the sentence (not "0 failures", "no failures").
 FAILED = re.compile(r"(?<!\b0 )(?<!\bno )\b(?:fail\w*|broken|errors?\b(?!: 0))", re.IGNORECASE)
+#: A failure word negated, one word between at most: "none failing", "no test failures",
+#: "without errors", "zero failures", "no type errors".
+_NO_FAILURE = re.compile(
+    r"\b(?:0|no|none|zero|without(?: any)?)\s+(?:[a-z]+\s+)?(?:fail\w*|errors?|broken)\b",
+    re.IGNORECASE,
+)
+
+
+def names_failure(sentence: str) -> bool:
+    """Whether `sentence` names a failure that no word before it negates ("3 tests fail"; not
+    "none failing", "no test failures", "compiles without errors")."""
+    return FAILED.search(_NO_FAILURE.sub(" ", sentence)) is not None
+
+
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 #: A report's line that labels one command: "- Unit tests: `vitest run src`", "**Lint**: `x`".
 _LABELLED = re.compile(
@@ -151,7 +172,7 @@ def named_commands(text: str, *, passed: bool) -> list[tuple[str, str]]:
     those in a sentence saying they passed and naming no failure."""
     found: list[tuple[str, str]] = []
     for sentence in _SENTENCE.split(text):
-        if passed and (not _PASSED.search(sentence) or FAILED.search(sentence)):
+        if passed and (not _PASSED.search(sentence) or names_failure(sentence)):
             continue
         for match in _CODE_SPAN.finditer(sentence):
             command = doc_command(match.group(1))

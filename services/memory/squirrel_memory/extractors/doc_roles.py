@@ -15,14 +15,18 @@ one recipe in the file's own words, the sentences kept whole:
 - a sentence that ties running or rebuilding to a change ("After …", "Before …", "When …",
   "If …"), under a heading that names a role;
 - an instruction file's shell block, after the sentence that leads into it (a README's blocks
-  are `readme_sections`' own).
+  are `readme_sections`' own);
+- a README sentence that runs commands each an everyday check by its own words, when no word
+  names the role or one names another ("Before sending a pull request, run `go vet ./...` and
+  `go test ./...`": lint and test).
 
-A negated sentence ("do not run …"), a command that only shows or moves text (`echo`, `cat`,
-`git`), a code span that reads as a printed line (`Starting step for ...`, `INFO Pipeline
-complete`: `printed_line`), a role word that only names a step, stage or job ("for the fetch and
-publish steps"), a command whose own words already name the role in an instruction file (the
-everyday commands recipe says it), and a file outside the project root or a sub-folder its host
-loaded (a dependency's README, a template) say nothing.
+A negated sentence ("do not run …"), one about how the project was worked on before it moved
+on ("Until 2023 you had to run `grunt test`", "we used to run …"), a command that only shows or
+moves text (`echo`, `cat`, `git`), a code span that reads as a printed line (`Starting step for
+...`, `INFO Pipeline complete`: `printed_line`), a role word that only names a step, stage or
+job ("for the fetch and publish steps"), a command whose own words already name the role in an
+instruction file (the everyday commands recipe says it), and a file outside the project root or
+a sub-folder its host loaded (a dependency's README, a template) say nothing.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from squirrel_core.command_table import command_table
 from squirrel_memory.extractors.about import current_root_reads
 from squirrel_memory.extractors.never_passed import failed_in_session, never_passed
 from squirrel_memory.extractors.readme_commands import shell_command
-from squirrel_memory.extractors.role_words import ROLES
+from squirrel_memory.extractors.role_words import CHECKS, ROLES
 from squirrel_memory.extractors.wording import key_slug
 from squirrel_memory.models import StoredEvent
 from squirrel_memory.repository.instructions import instruction_kind
@@ -60,6 +64,15 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])")
 _NEGATED = re.compile(
     r"\b(?:do not|don't|never|avoid|must not|should not|shouldn't|no need to)\b", re.IGNORECASE
 )
+#: A sentence about how the project was worked on before it moved on ("Until 2023 you had to
+#: run `grunt test`", "we used to run …"): not how it is done now.
+_BYGONE = re.compile(
+    r"\b(?:until (?:\d{4}|recently|last)|used to|previously|formerly|no longer|in the past|"
+    r"originally|back when|the old)\b",
+    re.IGNORECASE,
+)
+#: The everyday checks' command-table purposes, as a sentence says each role.
+_CHECK_SAID = {r.purpose: r.said for r in reversed(CHECKS)}
 #: A sentence that ties running something to a change: "After modifying …, also run …".
 _CONDITION = re.compile(r"^(?:after|before|when|whenever|once|if)\b", re.IGNORECASE)
 _RUN_VERB = re.compile(r"\b(?:run|re-?run|rebuild|execute)\b", re.IGNORECASE)
@@ -71,8 +84,9 @@ _FILE_NAME = re.compile(r"\.[A-Za-z]{1,5}$")
 _PLACEHOLDER = re.compile(r"<[\w .:/-]{1,30}>")
 #: What reads as a line a program printed, not one a reader types: cut short (`Starting step
 #: for ...`), opened by a timestamp (`12:00:01 ready`, `[2024-05-01 …]`) or a level word
-#: (`INFO Pipeline complete`, `[ERROR] …`).
-_CUT_SHORT = re.compile(r"(?:\.\.\.|…)$")
+#: (`INFO Pipeline complete`, `[ERROR] …`). An ellipsis right after a slash is a package
+#: pattern, not a cut (`go test ./...`, `go vet ./internal/...`: every package below).
+_CUT_SHORT = re.compile(r"(?<!/)(?:\.\.\.|…)$")
 _TIMESTAMP = re.compile(r"^\[?\d{1,4}[-:/.]\d")
 _LEVEL = re.compile(
     r"^\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)\b[\]:]?(?:\s|$)"
@@ -191,15 +205,36 @@ def _fits(command: str, role: str, kind: str) -> bool:
     return not (kind == "instructions" and _role(bare) is not None)
 
 
+def _own_checks(commands: list[str], sentence: str, kind: str) -> list[str]:
+    """The roles, as a sentence says them, of a README sentence's commands when it runs them
+    and each is an everyday check by its own words (`go vet ./...` lints, `go test ./...`
+    tests), in their order; none in an instruction file (its everyday commands recipe says
+    them) or when a command is no check."""
+    if kind == "instructions" or not commands or not _RUN_VERB.search(sentence):
+        return []
+    roles: list[str] = []
+    for command in commands:
+        found = purpose_of(_ENVIRONMENT.sub("", command))
+        said = _CHECK_SAID.get(found[0]) if found is not None else None
+        if said is None:
+            return []
+        if said not in roles:
+            roles.append(said)
+    return roles
+
+
 def _prose_entries(unit: str, section: _Section, kind: str) -> None:
     for sentence in _sentences(unit):
-        if _NEGATED.search(sentence):
+        if _NEGATED.search(sentence) or _BYGONE.search(sentence):
             continue
         commands = [c for c in map(doc_command, _CODE_SPAN.findall(sentence)) if c]
         role = _role(sentence) or section.role
-        if role is None:
-            continue
-        if commands and not all(_fits(c, role, kind) for c in commands):
+        if role is None or (commands and not all(_fits(c, role, kind) for c in commands)):
+            # "Before a pull request, run `go vet ./...` and `go test ./...`": no word names
+            # the role, or one names another, but each command's own words name a check
+            saids = _own_checks(commands, sentence, kind)
+            if saids and _add(section, sentence, saids[0]):
+                section.roles.extend(r for r in saids[1:] if r not in section.roles)
             continue
         tied = _CONDITION.match(sentence) and _RUN_VERB.search(sentence) and section.role
         if commands or tied:
@@ -208,7 +243,7 @@ def _prose_entries(unit: str, section: _Section, kind: str) -> None:
 
 def _block_entries(lines: list[str], lead: str, section: _Section, kind: str) -> None:
     role = _role(lead) or section.role
-    if role is None or _NEGATED.search(lead):
+    if role is None or _NEGATED.search(lead) or _BYGONE.search(lead):
         return
     commands = [c for c in map(doc_command, lines) if c and _fits(c, role, kind)]
     if not commands:
@@ -218,13 +253,15 @@ def _block_entries(lines: list[str], lead: str, section: _Section, kind: str) ->
     _add(section, f"{said}: {shown}" if said else shown, role)
 
 
-def _add(section: _Section, sentence: str, role: str) -> None:
+def _add(section: _Section, sentence: str, role: str) -> bool:
+    """Adds `sentence` to the section's entries under `role`; whether it was added."""
     entry = _entry(sentence)
     if entry is None or entry in section.entries or len(section.entries) >= MAX_ENTRIES:
-        return
+        return False
     section.entries.append(entry)
     if role not in section.roles:
         section.roles.append(role)
+    return True
 
 
 def role_sections(text: str, kind: str) -> list[tuple[str, list[str], list[str]]]:

@@ -8,9 +8,12 @@ commands are how the project is tested, linted or built, in every ecosystem. The
 - the text is a reply of the session's own main agent (a subagent's report has its own rule,
   `delegated_commands`), not taken back by a later reply or the user's next message ("no,
   the tests still fail");
-- a sentence of it says the command passed ("passes", "green", "clean", "0 failures" …, as
-  `delegated_commands` reads a report) or that the work was verified, tested or checked with
-  it ("Verified with `…`", "Checked by running `…`"), and names no failure;
+- a sentence of it says the command passed ("passes", "green", "clean", a checker's "0
+  offenses" or "no type errors", as `delegated_commands` reads a report) or that the work was
+  verified, tested or checked with it ("Verified with `…`", "Checked by running `…`"), and
+  names no failure that no word before it negates ("none failing", "no test failures" name
+  none; "none failing in `src/`, but `e2e/x.spec.ts` fails" does); a sentence that says what
+  to run or what must hold ("Run `x` and make sure …", "both must pass") reports nothing;
 - the code span is a whole command whose own words give a role through the command table
   (test, lint, format, type-check, build), not negated before it, naming no path of one
   machine, and its paragraph names no place outside the project;
@@ -28,7 +31,11 @@ from dataclasses import dataclass
 
 from squirrel_core.events import EventType
 from squirrel_memory.extractors.activity import commands, split_segments
-from squirrel_memory.extractors.delegated_commands import FAILED, named_commands, names_elsewhere
+from squirrel_memory.extractors.delegated_commands import (
+    named_commands,
+    names_elsewhere,
+    names_failure,
+)
 from squirrel_memory.extractors.elsewhere import replies_elsewhere
 from squirrel_memory.extractors.finder_rows import Finder, one
 from squirrel_memory.extractors.subagent_findings import taken_back
@@ -62,6 +69,15 @@ _NOT_DONE = re.compile(
 )
 
 
+#: A sentence that tells what to run or what must hold ("Run `x` and make sure it reports no
+#: offenses", "both must pass"): a thing to do, not a report that it passed.
+_TO_DO = re.compile(
+    r"^\W*(?:run|use|try|check|make sure|ensure)\b|\b(?:must|make sure|ensure|needs? to|"
+    r"ha(?:ve|s) to)\b",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True, slots=True)
 class VerifiedCommands:
     """The session's recipe from its reports: key, statement and the replies that said it."""
@@ -85,7 +101,7 @@ def verified(text: str, project_id: str = "") -> list[tuple[str, str]]:
 def _passed(paragraph: str) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for sentence in _SENTENCE.split(paragraph):
-        if _NOT_DONE.search(sentence) or FAILED.search(sentence):
+        if _NOT_DONE.search(sentence) or _TO_DO.search(sentence) or names_failure(sentence):
             continue
         if _VERIFIED.search(sentence):
             # "Verified with `a` (…) and `b` (…)": every command of the sentence was run
