@@ -44,10 +44,20 @@ MARKER_PICK = re.compile(r"\s-m[\s=]+\S")
 
 
 def whole_run(attempt: Attempt) -> bool:
-    """Whether a run ran its command whole: no file, folder or test picked, no marker set."""
-    return not picks_tests(attempt.text, attempt.base) and not MARKER_PICK.search(
-        attempt.text.removeprefix(attempt.base)
+    """Whether a run ran its command whole: no file, folder or test picked, no marker set. A
+    head that keeps the packages it ran over (`go test ./internal/store/...`) picked a folder;
+    `go test ./...` ran them all."""
+    return (
+        not _picks_packages(attempt.base)
+        and not picks_tests(attempt.text, attempt.base)
+        and not MARKER_PICK.search(attempt.text.removeprefix(attempt.base))
     )
+
+
+def _picks_packages(base: str) -> bool:
+    """Whether a command's head keeps a recursive package pattern below the project's root
+    (`./internal/store/...`), not the whole tree (`./...`, `...`)."""
+    return any(word.endswith("/...") and word != "./..." for word in base.split())
 
 
 def picks_tests(command: str, base: str) -> bool:
