@@ -45,6 +45,7 @@ SUMMARY_FIX_FAILS_AGAIN = Trap(
                 current="Re-running the suite after the config change.",
             )
         ),
+        Ask("go on"),
         Run(
             "pnpm test",
             "FAIL src/board.test.ts\n  ● Test suite failed to run\n\n    Error [ERR_REQUIRE_ESM]: require() of ES Module /home/yuki/src/kanban/node_modules/nanoid/index.js not supported.\n\nTests: 0 total\n",
@@ -77,6 +78,8 @@ SUMMARY_FIX_TURNED_DOWN = Trap(
                 current="Mapping the container's port to 5433 in `compose.yaml`.",
             )
         ),
+        Ask("go on"),
+        Run("grep -n 5432 compose.yaml", '12:      - "5432:5432"'),
         Say("Mapping `db` to 5433 now."),
     ),
     wrong=(
