@@ -53,7 +53,7 @@ KOTLIN_SUMMARY = Case(
         ),
     ),
     (fact("written in Kotlin", r"\bKotlin\b"),),
-    (never(r"\bJava\b(?!Script)", "the code is Kotlin (the source folder is named java/)"),),
+    (never(r"(?-i:\bJava\b)(?!Script)", "the code is Kotlin (the source folder is named java/)"),),
 )
 
 ELIXIR_SUMMARY = Case(
