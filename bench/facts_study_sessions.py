@@ -10,9 +10,11 @@ facts found, missed (`unsure` ones count apart: found is a bonus, missed is not 
 key's junk rules) among the project facts and recipes.
 
 The second set (`bench/facts_study_session_cases_b.py`, `--set b`: the licence a project is
-published under) was written and committed before any rule ran on it.
+published under) and the third (`bench/facts_study_session_cases_c.py`, `--set c`: the
+language of a project whose session went on from a summary of an earlier conversation) were
+written and committed before any rule ran on them.
 
-Usage: python -m bench.facts_study_sessions [--set a|b|all] [--case NAME ...] [--details]
+Usage: python -m bench.facts_study_sessions [--set a|b|c|all] [--case NAME ...] [--details]
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bench.answer_key_score import Memory, junk_reason
 from bench.facts_study import Expected, Never, Result, table
 from bench.facts_study_session_cases import CASES, JUDGED, Case
 from bench.facts_study_session_cases_b import CASES as CASES_B
+from bench.facts_study_session_cases_c import CASES as CASES_C
 from squirrel_core.logs import configure_logging
 
 
@@ -69,7 +72,7 @@ def judge_kinds(case: Judged, memories: Sequence[tuple[str, str]], kinds: Sequen
 
 
 #: The sets of cases by name (`--set`).
-SETS = {"a": CASES, "b": CASES_B, "all": (*CASES, *CASES_B)}
+SETS = {"a": CASES, "b": CASES_B, "c": CASES_C, "all": (*CASES, *CASES_B, *CASES_C)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,13 +11,15 @@ shares no words with, and reruns whose result was lost, and a fourth,
 `bench/pitfall_shape_cases_d.py`, more tools, a hedge taken back, one cause seen in two sessions
 (one memory at most: a case's `most`), an interrupted run and a refused fix, and a fifth,
 `bench/pitfall_shape_cases_e.py`, a failed script of several steps and its re-run with one step
-changed; every set runs by default, each with its own table and total line (`--set a` to `e`
-runs one alone).
+changed, and a sixth, `bench/pitfall_shape_cases_f.py`, failures told afterwards (a continued
+session's summary, a closing report's list of what was fixed) whose records the session no
+longer shows; every set runs by default, each with its own table and total line (`--set a` to
+`f` runs one alone).
 Prints per case: pitfalls kept, whether one names the trigger, the cause and the fix, and junk
 (a pitfall built on a progress line, or any pitfall where none is due); with --memories, every
 memory kept, in full.
 
-Usage: python -m bench.pitfall_shapes [--set a|b|c|d|e] [--case NAME ...] [--memories]
+Usage: python -m bench.pitfall_shapes [--set a|b|c|d|e|f] [--case NAME ...] [--memories]
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from bench import (
     pitfall_shape_cases_c,
     pitfall_shape_cases_d,
     pitfall_shape_cases_e,
+    pitfall_shape_cases_f,
 )
 from bench.pitfall_shape_cases import CASES, Shape
 from squirrel_core.logs import configure_logging
@@ -125,6 +128,7 @@ SETS: dict[str, Sequence[Shape]] = {
     "c": pitfall_shape_cases_c.CASES,
     "d": pitfall_shape_cases_d.CASES,
     "e": pitfall_shape_cases_e.CASES,
+    "f": pitfall_shape_cases_f.CASES,
 }
 
 

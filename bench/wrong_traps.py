@@ -61,9 +61,11 @@ must behave taken as the user's rules; a principle of the product said as the us
 one-off instruction kept as a habit, a hesitation read as a ban, another tool's role prompt, a
 host's continuation line, a test command without its arguments and a code name's `!` read as a
 sentence's end; a Go package pattern in a report or a README, a report's failure words negated
-in part, a clean lint result still to do or another checkout's, and a side folder's `.csproj`.
+in part, a clean lint result still to do or another checkout's, and a side folder's `.csproj`;
+a continued session's summary whose fix failed again or was turned down, and a report's fix that
+did not hold or was made in another checkout.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z25`) are written in the host's own
+`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z26`) are written in the host's own
 transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
 extractor, no key); then every memory and every line of the session-start text is held against
 the trap's `wrong` patterns.
@@ -134,6 +136,7 @@ from bench.wrong_trap_cases_z22 import CASES as PRINTED_BY_A_HOOK
 from bench.wrong_trap_cases_z23 import CASES as READ_IN_REAL_SESSIONS
 from bench.wrong_trap_cases_z24 import CASES as READ_IN_REAL_SESSIONS_AGAIN
 from bench.wrong_trap_cases_z25 import CASES as SAID_IN_SHORT_SESSIONS
+from bench.wrong_trap_cases_z26 import CASES as FAILURES_TOLD_AFTERWARDS
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -187,6 +190,7 @@ TRAPS: tuple[Trap, ...] = (
     *READ_IN_REAL_SESSIONS,
     *READ_IN_REAL_SESSIONS_AGAIN,
     *SAID_IN_SHORT_SESSIONS,
+    *FAILURES_TOLD_AFTERWARDS,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -216,6 +220,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z23": READ_IN_REAL_SESSIONS,
     "z24": READ_IN_REAL_SESSIONS_AGAIN,
     "z25": SAID_IN_SHORT_SESSIONS,
+    "z26": FAILURES_TOLD_AFTERWARDS,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

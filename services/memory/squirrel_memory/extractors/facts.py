@@ -53,6 +53,7 @@ from squirrel_memory.extractors.stack_facts import stack_facts, stack_seen
 from squirrel_memory.extractors.stack_section import stack_section
 from squirrel_memory.extractors.summaries import IMPORTANCE as SUMMARY_IMPORTANCE
 from squirrel_memory.extractors.summaries import SUMMARY_TAG, project_summary
+from squirrel_memory.extractors.summary_files import summarised_paths
 from squirrel_memory.extractors.tested_files import runner_printed_paths
 from squirrel_memory.extractors.toolchain import classify
 from squirrel_memory.extractors.untracked_root import untracked_root_language
@@ -159,6 +160,7 @@ def project_facts(
             versions,
             drawn=drawn,
             tested=runner_printed_paths(runs, project_id),
+            summarised=summarised_paths(events),
             typescript_manifest=package_json_typescript(events),
         )
     )

@@ -54,6 +54,7 @@ from squirrel_memory.extractors.spawn_failures import spawn_failures
 from squirrel_memory.extractors.stale_checks import stale_checks
 from squirrel_memory.extractors.subagent_findings import IMPORTANCE as SUBAGENT_IMPORTANCE
 from squirrel_memory.extractors.subagent_findings import subagent_findings
+from squirrel_memory.extractors.summary_fixes import summary_fixes
 from squirrel_memory.extractors.told_layout import IMPORTANCE as TOLD_IMPORTANCE
 from squirrel_memory.extractors.told_layout import told_layout
 from squirrel_memory.extractors.told_notes import IMPORTANCE as TOLD_NOTE_IMPORTANCE
@@ -81,6 +82,15 @@ FOUND: tuple[Extract, ...] = (
         MemoryType.PITFALL,
         REPORTED_IMPORTANCE,
         lambda _f: ("pitfall", "labelled"),
+        files_of,
+    ),
+    # A failure and its fix told in the summary of a continued conversation ("Errors and
+    # fixes": an `Error:` line and a `Fix:` line), whose records the session no longer holds.
+    Finder(
+        summary_fixes,
+        MemoryType.PITFALL,
+        REPORTED_IMPORTANCE,
+        lambda f: ("pitfall", "summary", "fix:variant") if f.variant else ("pitfall", "summary"),
         files_of,
     ),
     # A caveat the assistant listed under a heading of its own ("**Caveats**"): how a tool

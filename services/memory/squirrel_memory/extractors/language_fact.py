@@ -25,6 +25,7 @@ from squirrel_memory.extractors.touched_languages import (
     DRAWN_PREFIX,
     LISTED_PREFIX,
     SEARCHED_PREFIX,
+    SUMMARISED_PREFIX,
     TESTED_PREFIX,
     TOUCHED_TAG,
     is_touched_statement,
@@ -153,6 +154,7 @@ def language_fact(
     *,
     drawn: list[tuple[str, str]] | None = None,
     tested: list[tuple[str, str]] | None = None,
+    summarised: list[tuple[str, str]] | None = None,
     typescript_manifest: bool = False,
 ) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
@@ -162,7 +164,8 @@ def language_fact(
     that says nothing, what the files git listed show (`listed`, see `git_listed`), then what
     the files a search or listing printed show (`searched`, see `searched_files`), then the
     files a test runner printed as it ran them (`tested`, see `tested_files`), then the
-    files a root README or instruction file draws (`drawn`, see `drawn_files`); `ran` are
+    files a continued conversation's summary lists (`summarised`, see `summary_files`), then
+    the files a root README or instruction file draws (`drawn`, see `drawn_files`); `ran` are
     the scripts the session wrote and ran with their interpreter, with the language it tells
     of a suffix two languages share; `typescript_manifest` says the root `package.json`'s own
     text names TypeScript (`package_language`)."""
@@ -221,6 +224,9 @@ def language_fact(
         if stated is None and tested:
             touched = touched_code(tested, {}, packages)
             stated = touched_language_text(touched, TESTED_PREFIX)
+        if stated is None and summarised:
+            touched = touched_code(summarised, {}, packages)
+            stated = touched_language_text(touched, SUMMARISED_PREFIX)
         if stated is None and drawn:
             touched = touched_code(drawn, {}, packages)
             stated = touched_language_text(touched, DRAWN_PREFIX)

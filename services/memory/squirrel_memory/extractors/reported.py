@@ -14,6 +14,13 @@ by its lines when every edit of the turn made the same one. What was done is rep
 claimed as the fix: the outcome happened outside the session, unless the command the report
 names (`` `make test` gives these errors ``) ran again after the change and passed, which is
 said. An error line too long to quote whole is quoted without the file location it starts with.
+
+When no sentence explains the error, a report that names its change with the failure that
+change was causing ("Removed the dummy extension from setup.py that was causing the build
+error", `causing_changes`) is both the cause and what was done, even when the change itself was
+not seen (a session cut short): "<error> was reported from outside the session; the report's
+fix: <sentence>". Unless the user's next message says the failure is still there ("still",
+"again", "the same error", or the error line again).
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from squirrel_core.commands import typed_commands
 from squirrel_core.events import EventType, is_user_voice
 from squirrel_core.prefix_programs import behind_prefix
 from squirrel_memory.extractors.activity import relative_path
+from squirrel_memory.extractors.causing_changes import causing_change
 from squirrel_memory.extractors.differences import Edit, changed_lines, edits
 from squirrel_memory.extractors.evidence.state_looks import only_looks
 from squirrel_memory.extractors.pitfalls import fingerprint_key, first_error_line, normalise_line
@@ -261,6 +269,30 @@ def _quoted(line: str) -> str:
     return f"`{_shorter(line, MAX_ERROR_CHARS)}`"
 
 
+#: The user's next message saying the failure is not gone.
+_NOT_GONE = re.compile(
+    r"\b(?:still|again|same (?:error|problem|issue|failure)|not fixed|(?:does|did)n'?t (?:work|"
+    r"help|fix)|(?:does|did) not (?:work|help|fix))\b",
+    re.IGNORECASE,
+)
+
+
+def _report_fix(answers: list[tuple[str, str]]) -> tuple[str, str] | None:
+    """(answer id, sentence) of the first sentence of `answers` that names a change with the
+    failure it was causing (`causing_changes`), or None."""
+    for answer_id, answer in answers:
+        for said in prose_sentences(answer):
+            if (found := causing_change(said)) is not None:
+                return answer_id, found[0]
+    return None
+
+
+def _taken_back(reply: str, error: str) -> bool:
+    """Whether the user's next message `reply` says the failure is not gone: "still", "the same
+    error", or the error line again."""
+    return bool(_NOT_GONE.search(reply)) or normalise_line(error) in normalise_line(reply)
+
+
 def _named_check(text: str, root: str) -> str:
     """The check the user's report names in backticks (`` `mise run test:ci` gives … ``), or "":
     running it again after the change shows whether the change answered the report."""
@@ -308,8 +340,10 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
         # (answer event id, text), before and after the first change of the turn.
         before: list[tuple[str, str]] = []
         after: list[tuple[str, str]] = []
+        reply = ""
         for later in events[index + 1 :]:
             if later.event_type == EventType.USER_MESSAGE and is_user_voice(later.origin):
+                reply = str(later.content.get("text") or "")
                 break
             answer = later.content.get("text")
             if later.event_type == EventType.ASSISTANT_RESPONSE and isinstance(answer, str):
@@ -334,10 +368,16 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
                     commands.extend(new)
                     ids.append(later.id)
         named = next(((i, c) for i, a in [*after, *before] if (c := _cause(a))), None)
-        if named is None or not (files or commands):
+        # With no cause explained, the report's "Removed x, which was causing the error" is
+        # the cause and the change at once, even when the change itself was not seen; unless
+        # the user's next message says the failure is still there.
+        told = None if named else _report_fix([*after, *before])
+        if told is not None and _taken_back(reply, error):
+            told = None
+        if told is None and (named is None or not (files or commands)):
             continue
-        ids.append(named[0])
-        cause = named[1]
+        ids.append((named or told or ("", ""))[0])
+        cause = named[1] if named else ""
         said = _said(made) if files else ""
         done = [f"editing {', '.join(files[:MAX_CHANGES])}"] if files else []
         done[:1] = [f"{done[0]} ({said})"] if done and said else done[:1]
@@ -347,10 +387,20 @@ def reported_pitfalls(events: list[StoredEvent]) -> list[Reported]:
         passed = f"; `{check}` passed after it" if rerun else ""
         if rerun:
             ids.append(rerun)
-        content = sentence(
-            f"{shown} was reported from outside the session; the cause named: {cause}; "
-            f"done in answer: {', '.join(done)}{passed}"
-        )
+        if told is not None:
+            fix = told[1][:1].lower() + told[1][1:] if told[1][1:2].islower() else told[1]
+            # the report's change is what was done: a command run beside it (a check, a
+            # look at the result) is not named as done
+            said_done = f"; done in answer: {done[0]}" if files else ""
+            content = sentence(
+                f"{shown} was reported from outside the session; the report's fix: {fix}"
+                f"{said_done}{passed}"
+            )
+        else:
+            content = sentence(
+                f"{shown} was reported from outside the session; the cause named: {cause}; "
+                f"done in answer: {', '.join(done)}{passed}"
+            )
         key = fingerprint_key(normalise_line(error))
         if content and key not in found:
             found[key] = Reported(key, content, tuple(ids), tuple(files))

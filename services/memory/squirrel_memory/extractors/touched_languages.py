@@ -22,7 +22,8 @@ When the touched files say nothing, the files git and gh commands listed (`git_l
 counted by the same rules and say so ("Code in the files listed by git in this project's
 sessions: TypeScript (17 files)."), and when those say nothing either, the files a search or
 listing command printed (`searched_files`: `grep -l`, `find`), then the files a test runner
-printed as it ran them (`tested_files`: `✓ src/a.test.ts`), and last the files a root
+printed as it ran them (`tested_files`: `✓ src/a.test.ts`), then the files a continued
+conversation's summary lists as read or changed (`summary_files`), and last the files a root
 README or instruction file the session read draws in its layout block (`drawn_files`); a
 statement from touched files replaces one from listed files, never the other way round, and
 a drawn one replaces none.
@@ -61,6 +62,9 @@ SEARCHED_PREFIX = "Code in the files that searches in this project's sessions li
 #: The statement counted from the files a test runner printed as it ran them (`tested_files`),
 #: as weak as a search's.
 TESTED_PREFIX = "Code in the files that test runs in this project's sessions printed: "
+#: The statement counted from the files a continued conversation's summary lists
+#: (`summary_files`), as weak as a test runner's.
+SUMMARISED_PREFIX = "Code in the files a summary of an earlier conversation lists: "
 #: The statement counted from the files a root README or instruction file draws (`drawn_files`),
 #: the weakest: it never replaces a statement counted from files seen.
 DRAWN_PREFIX = "Code in the files this project's README or instruction file lays out: "
@@ -156,7 +160,14 @@ _STATED = re.compile(r"(?P<language>[^()]+?) \((?P<n>\d+) files?(?:: (?P<names>[
 
 
 def _prefix(text: str) -> str | None:
-    prefixes = (PREFIX, LISTED_PREFIX, SEARCHED_PREFIX, TESTED_PREFIX, DRAWN_PREFIX)
+    prefixes = (
+        PREFIX,
+        LISTED_PREFIX,
+        SEARCHED_PREFIX,
+        TESTED_PREFIX,
+        SUMMARISED_PREFIX,
+        DRAWN_PREFIX,
+    )
     return next((p for p in prefixes if text.startswith(p)), None)
 
 
