@@ -16,10 +16,13 @@ from squirrel_cli.home_lock import HomeLock
 from squirrel_cli.refusal import refusal_reason, refused_line
 from squirrel_cli.service_process import service_command, spawn_service
 from squirrel_cli.supervisor_state import (
+    EARLIER_LOCK,
     RECORDS_CHECK_SECONDS,
     ServiceState,
     SupervisorState,
+    earlier_lock_held,
     read_supervisor_state,
+    squirrel_version,
 )
 from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.files import write_private_file
@@ -75,7 +78,10 @@ class Supervisor:
         self._log_starts: dict[str, int] = {}
         """Where each service's log ended when it was last spawned: what it wrote since."""
         self._state = SupervisorState(
-            pid=os.getpid(), started_at=time.time(), retry_signal=RETRY_SIGNAL.name
+            pid=os.getpid(),
+            started_at=time.time(),
+            retry_signal=RETRY_SIGNAL.name,
+            version=squirrel_version(),
         )
         self._stopping = asyncio.Event()
         self._watchers: list[asyncio.Task[None]] = []
@@ -389,6 +395,12 @@ class Supervisor:
             pid = current.pid if current else "?"
             raise FailedPreconditionError(
                 f"Squirrel is already running for {self._layout.root} (supervisor pid {pid})"
+            )
+        if earlier_lock_held(self._layout):  # one of an earlier version: it holds no home lock
+            self._lock.release()
+            raise FailedPreconditionError(
+                f"a Squirrel supervisor of an earlier version is running for {self._layout.root}"
+                f" (it holds {self._layout.run / EARLIER_LOCK}); run `sqrl down`, then `sqrl up`"
             )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
