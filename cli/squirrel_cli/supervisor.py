@@ -13,6 +13,7 @@ from typing import Any
 
 from squirrel_cli.crash_loop import CrashLoop, exit_way, given_up_line
 from squirrel_cli.home_lock import HomeLock
+from squirrel_cli.kept_records import KeptRecords
 from squirrel_cli.refusal import refusal_reason, refused_line
 from squirrel_cli.service_process import service_command, spawn_service
 from squirrel_cli.supervisor_state import (
@@ -42,6 +43,7 @@ from squirrel_core.service_info import (
     write_service_info,
 )
 from squirrel_core.settings import Settings
+from squirrel_core.team_in_use import LINKED_SERVICES, team_in_use_path
 
 
 def _log() -> Any:
@@ -87,6 +89,14 @@ class Supervisor:
         self._watchers: list[asyncio.Task[None]] = []
         self._lock = HomeLock(self._layout.root)
         self._http_record: ServiceInfo | None = None
+        self._kept = KeptRecords(
+            [
+                *(team_in_use_path(self._layout.run, name) for name in LINKED_SERVICES),
+                self._layout.team_server_file,
+                self._layout.serve_file,
+            ]
+        )
+        """The records the services (and `sqrl serve`) write once: written again if deleted."""
         """The gateway's HTTP endpoint record, as it wrote it: written again if deleted."""
 
     # -- state -----------------------------------------------------------------------------------
@@ -365,7 +375,8 @@ class Supervisor:
 
     def _restore_records(self) -> None:
         """Writes the supervisor's state and the record of each serving service (and the
-        gateway's HTTP endpoint) where they are missing; one log line names what was."""
+        gateway's HTTP endpoint, the team server each uses, a team server's address:
+        `KeptRecords`) where they are missing; one log line names what was."""
         restored = []
         if not self._layout.supervisor_file.exists():
             self._layout.ensure()
@@ -384,6 +395,8 @@ class Supervisor:
             if name == "gateway" and http is not None and http.pid == state.pid and gone:
                 write_service_info(self._layout.gateway_http_file, http)
                 restored.append(self._layout.gateway_http_file.name)
+        serving = [s.pid for s in self._state.services.values() if s.state == "serving"]
+        restored += self._kept.restore({os.getpid(), *(p for p in serving if pid_alive(p))})
         if restored:
             _log().warning("run_records_restored", records=restored)
 
