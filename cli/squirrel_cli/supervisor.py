@@ -13,13 +13,17 @@ from typing import Any
 
 from squirrel_cli.crash_loop import CrashLoop, exit_way, given_up_line
 from squirrel_cli.home_lock import HomeLock
+from squirrel_cli.kept_records import KeptRecords
 from squirrel_cli.refusal import refusal_reason, refused_line
 from squirrel_cli.service_process import service_command, spawn_service
 from squirrel_cli.supervisor_state import (
+    EARLIER_LOCK,
     RECORDS_CHECK_SECONDS,
     ServiceState,
     SupervisorState,
+    earlier_lock_held,
     read_supervisor_state,
+    squirrel_version,
 )
 from squirrel_core.errors import FailedPreconditionError, UnavailableError
 from squirrel_core.files import write_private_file
@@ -39,6 +43,7 @@ from squirrel_core.service_info import (
     write_service_info,
 )
 from squirrel_core.settings import Settings
+from squirrel_core.team_in_use import LINKED_SERVICES, team_in_use_path
 
 
 def _log() -> Any:
@@ -75,12 +80,23 @@ class Supervisor:
         self._log_starts: dict[str, int] = {}
         """Where each service's log ended when it was last spawned: what it wrote since."""
         self._state = SupervisorState(
-            pid=os.getpid(), started_at=time.time(), retry_signal=RETRY_SIGNAL.name
+            pid=os.getpid(),
+            started_at=time.time(),
+            retry_signal=RETRY_SIGNAL.name,
+            version=squirrel_version(),
         )
         self._stopping = asyncio.Event()
         self._watchers: list[asyncio.Task[None]] = []
         self._lock = HomeLock(self._layout.root)
         self._http_record: ServiceInfo | None = None
+        self._kept = KeptRecords(
+            [
+                *(team_in_use_path(self._layout.run, name) for name in LINKED_SERVICES),
+                self._layout.team_server_file,
+                self._layout.serve_file,
+            ]
+        )
+        """The records the services (and `sqrl serve`) write once: written again if deleted."""
         """The gateway's HTTP endpoint record, as it wrote it: written again if deleted."""
 
     # -- state -----------------------------------------------------------------------------------
@@ -359,7 +375,8 @@ class Supervisor:
 
     def _restore_records(self) -> None:
         """Writes the supervisor's state and the record of each serving service (and the
-        gateway's HTTP endpoint) where they are missing; one log line names what was."""
+        gateway's HTTP endpoint, the team server each uses, a team server's address:
+        `KeptRecords`) where they are missing; one log line names what was."""
         restored = []
         if not self._layout.supervisor_file.exists():
             self._layout.ensure()
@@ -378,6 +395,8 @@ class Supervisor:
             if name == "gateway" and http is not None and http.pid == state.pid and gone:
                 write_service_info(self._layout.gateway_http_file, http)
                 restored.append(self._layout.gateway_http_file.name)
+        serving = [s.pid for s in self._state.services.values() if s.state == "serving"]
+        restored += self._kept.restore({os.getpid(), *(p for p in serving if pid_alive(p))})
         if restored:
             _log().warning("run_records_restored", records=restored)
 
@@ -389,6 +408,12 @@ class Supervisor:
             pid = current.pid if current else "?"
             raise FailedPreconditionError(
                 f"Squirrel is already running for {self._layout.root} (supervisor pid {pid})"
+            )
+        if earlier_lock_held(self._layout):  # one of an earlier version: it holds no home lock
+            self._lock.release()
+            raise FailedPreconditionError(
+                f"a Squirrel supervisor of an earlier version is running for {self._layout.root}"
+                f" (it holds {self._layout.run / EARLIER_LOCK}); run `sqrl down`, then `sqrl up`"
             )
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -6,9 +6,12 @@ Only the standard library is imported: `sqrl status` reads this without loading 
 
 from __future__ import annotations
 
+import fcntl
+import importlib.metadata
 import json
+import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from squirrel_cli.home_lock import home_in_use
@@ -22,6 +25,9 @@ RECORDS_CHECK_SECONDS = 1.0
 RECORD_WAIT_SECONDS = 5 * RECORDS_CHECK_SECONDS
 """How long `sqrl up` and `sqrl down` wait for a running supervisor to write its deleted record
 again."""
+EARLIER_LOCK = "supervisor.lock"
+"""The file under `<home>/run` a supervisor older than the home lock (`home_lock`) locked for its
+life: one still running after an upgrade holds it, and not the home."""
 
 
 @dataclass
@@ -55,6 +61,9 @@ class SupervisorState:
     retry_signal: str = ""
     """The signal that makes it start again the services it gave up on (`sqrl up` sends it);
     "" for a supervisor that does not take one."""
+    version: str = ""
+    """The Squirrel version the supervisor runs (`squirrel_version`); "" for one older than this
+    field."""
 
     def to_json(self) -> bytes:
         return (json.dumps(asdict(self), indent=2) + "\n").encode()
@@ -64,15 +73,58 @@ def read_supervisor_state(path: Path) -> SupervisorState | None:
     """The running supervisor's state, or None when no supervisor has written one."""
     try:
         data = json.loads(path.read_text())
-        services = {k: ServiceState(**v) for k, v in data.get("services", {}).items()}
+        known = {f.name for f in fields(ServiceState)}
+        # A field another version writes (or no longer writes) must not hide a running one.
+        services = {
+            k: ServiceState(**{n: x for n, x in v.items() if n in known})
+            for k, v in data.get("services", {}).items()
+        }
         return SupervisorState(
             pid=int(data["pid"]),
             started_at=float(data["started_at"]),
             services=services,
             retry_signal=str(data.get("retry_signal", "")),
+            version=str(data.get("version", "")),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def squirrel_version() -> str:
+    """The installed Squirrel's version ("unknown" when its metadata cannot be read)."""
+    try:
+        return importlib.metadata.version("squirrel")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def other_version(state: SupervisorState) -> str | None:
+    """A line saying that `state`'s supervisor runs another Squirrel version than this one, and
+    what to do; None when it runs this one."""
+    ours = squirrel_version()
+    if state.version == ours:
+        return None
+    theirs = f"Squirrel {state.version}" if state.version else "an earlier Squirrel"
+    return (
+        f"{theirs} is still running for this home (supervisor pid {state.pid}); this sqrl is"
+        f" {ours}. Run `sqrl down`, then `sqrl up -d`, to run {ours}."
+    )
+
+
+def earlier_lock_held(layout: HomeLayout) -> bool:
+    """Whether a supervisor older than the home lock runs for this home: it holds
+    `<home>/run/supervisor.lock` (taken here shared for a moment, as `home_in_use` does)."""
+    try:
+        fd = os.open(layout.run / EARLIER_LOCK, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # closing drops a shared lock taken here
+    return False
 
 
 def services_run(state: SupervisorState | None) -> tuple[str, ...]:
@@ -106,8 +158,15 @@ def running_supervisor(
     """The state of the supervisor running for this home, or None when none runs. One holds the
     home (`home_lock`) whatever became of `<home>/run`: when its record is gone (`run/` deleted
     while it runs), it writes it again within `RECORDS_CHECK_SECONDS`, which is waited for (up
-    to `wait` seconds); one that does not is named in a `FailedPreconditionError`."""
+    to `wait` seconds); one that does not is named in a `FailedPreconditionError`, and so is a
+    supervisor of an earlier version that holds `EARLIER_LOCK` with no record to read."""
     state = supervisor_running(layout)
+    if state is None and earlier_lock_held(layout):
+        raise FailedPreconditionError(
+            f"a Squirrel supervisor of an earlier version holds {layout.run / EARLIER_LOCK} but"
+            f" has no record in {layout.run}; stop that `sqrl up` process (Ctrl-C, or `kill` the"
+            f" pid `fuser {layout.run / EARLIER_LOCK}` names), then run `sqrl up` again"
+        )
     deadline = time.monotonic() + wait
     while state is None and home_in_use(layout.root):
         if time.monotonic() >= deadline:

@@ -54,6 +54,7 @@ def _cases(root: str, elsewhere: str) -> list[tuple[str, dict[str, Any] | str, s
         ("search_project_memory", {"project_root": root, "query": ["a", "b"]}, "query"),
         ("search_project_memory", {"project_root": root, "query": "x", "top_k": "five"}, "top_k"),
         ("search_project_memory", {"project_root": root, "query": "x", "top_k": 0}, "top_k"),
+        ("search_project_memory", {"project_root": root, "query": "x", "top_k": True}, "top_k"),
         (
             "search_project_memory",
             {"project_root": root, "query": "x", "types": ["bogus"]},
@@ -78,6 +79,7 @@ def _cases(root: str, elsewhere: str) -> list[tuple[str, dict[str, Any] | str, s
         ("get_project_brief_view", '{"project_root": null}', "project_root"),
         ("get_pitfalls_view", {"project_root": root, "scope_paths": "src/app.py"}, "scope_paths"),
         ("remember", {"project_root": root, "content": "x", "importance": "high"}, "importance"),
+        ("remember", {"project_root": root, "content": "x", "importance": True}, "importance"),
         ("remember", {"project_root": root, "content": "x", "memory_type": "note"}, "memory_type"),
         ("remember", {"project_root": root, "content": "x", "tags": "a,b"}, "tags"),
         ("remember", {"project_root": root, "content": "   "}, "content"),

@@ -16,6 +16,7 @@ from squirrel_cli.status_view import print_status, service_rows, status_data, up
 from squirrel_cli.supervisor_state import (
     SupervisorState,
     failed_services,
+    other_version,
     read_supervisor_state,
     running_supervisor,
     supervisor_running,
@@ -49,6 +50,8 @@ def cmd_up(args: argparse.Namespace, console: Console) -> int:
 
     layout = prepare_home(settings)
     running = running_supervisor(layout)
+    if running is not None and (elsewhere := other_version(running)) is not None:
+        raise FailedPreconditionError(elsewhere)
     if running is not None and failed_services(running):
         from squirrel_cli.service_retry import retry_failed  # noqa: PLC0415
 

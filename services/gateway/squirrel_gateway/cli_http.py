@@ -165,7 +165,10 @@ class CliApi:
     async def status(self, body: dict[str, Any]) -> Answer:
         ports = body.get("ports", {})
         if not isinstance(ports, dict) or not all(
-            name in SERVICES and isinstance(port, int) and 0 < port < 65536
+            name in SERVICES
+            and isinstance(port, int)
+            and not isinstance(port, bool)
+            and 0 < port < 65536
             for name, port in ports.items()
         ):
             raise _BadRequestError("ports must map service names to loopback ports")

@@ -96,7 +96,11 @@ class CliMemory:
 
     async def remember(self, body: dict[str, Any]) -> Answer:
         importance = body.get("importance", 0.0)
-        if not isinstance(importance, (int, float)) or not 0.0 <= importance <= 1.0:
+        if (
+            isinstance(importance, bool)
+            or not isinstance(importance, (int, float))
+            or not 0.0 <= importance <= 1.0
+        ):
             raise InvalidArgumentError("--importance must be between 0 and 1")
         kind = text(body, "type") or "project_fact"
         if kind not in MEMORY_TYPES:

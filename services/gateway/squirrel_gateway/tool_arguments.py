@@ -8,6 +8,10 @@ never the value sent (it may be the user's text).
 A budget sent as `null` is refused too, rather than taken for "not sent": JavaScript's
 `JSON.stringify` and pydantic write NaN and ±Infinity as `null`, so a host that computed a
 budget it cannot have meant (0/0, 1/0) sends `null`, and the default would answer for it.
+
+A number argument (`top_k`, `importance`) refuses a JSON boolean and a string (`numbers_only`):
+Python counts `true` as 1, so pydantic's lax mode would search with `top_k: true` as 1 and
+remember with `importance: true` as 1.0, which no model meant.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.context import Context
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, InputRequiredResult
-from pydantic import ValidationError
+from pydantic import BeforeValidator, ValidationError
 
 from squirrel_core.budget_limits import MAX_BUDGET_TOKENS, MIN_BUDGET_TOKENS
 
@@ -42,6 +46,20 @@ class ArgumentCheckedServer(MCPServer):
                 raise
             # The cause stays: the SDK logs the refused arguments' names (never their values).
             raise ToolError(argument_problems(name, cause)) from cause
+
+
+def numbers_only(wanted: str) -> BeforeValidator:
+    """A validator run before the field's own that refuses a boolean or a string for a number
+    argument, saying `wanted` (what to send instead); every other value goes on unchanged."""
+
+    def check(value: object) -> object:
+        if isinstance(value, bool):
+            raise ValueError(f"is {str(value).lower()}, a boolean; send {wanted}")
+        if isinstance(value, str):
+            raise ValueError(f"is a string; send {wanted} as a JSON number, without quotes")
+        return value
+
+    return BeforeValidator(check)
 
 
 def null_budget(tool: str, arguments: dict[str, Any]) -> None:

@@ -34,7 +34,7 @@ from squirrel_gateway.schemas import (
     UserStyleView,
     ViewMode,
 )
-from squirrel_gateway.tool_arguments import ArgumentCheckedServer
+from squirrel_gateway.tool_arguments import ArgumentCheckedServer, numbers_only
 
 log = structlog.get_logger()
 
@@ -265,6 +265,7 @@ def build_mcp_server(backend: MemoryBackend, *, allow_writes: bool) -> MCPServer
         query: Annotated[str, Field(description="What to recall, in words or identifiers.")],
         top_k: Annotated[
             int,
+            numbers_only(f"a whole number from 1 to {SEARCH_TOP_K_MAX}"),
             Field(ge=1, le=SEARCH_TOP_K_MAX, description="Most results to return in this page."),
         ] = SEARCH_TOP_K_DEFAULT,
         types: TypesArg = None,
@@ -325,7 +326,11 @@ def _add_write_tools(server: MCPServer, backend: MemoryBackend) -> None:
             ),
         ] = None,
         tags: Annotated[list[str] | None, Field(description="A few topic tags.")] = None,
-        importance: Annotated[float, Field(ge=0.0, le=1.0, description="0 to 1.")] = 0.7,
+        importance: Annotated[
+            float,
+            numbers_only("a number from 0 to 1"),
+            Field(ge=0.0, le=1.0, description="0 to 1."),
+        ] = 0.7,
         file_paths: PathsArg = None,
         user_id: UserIdArg = None,
     ) -> RememberResponse:

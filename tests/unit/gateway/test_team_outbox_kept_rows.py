@@ -20,6 +20,8 @@ from squirrel_core.errors import PermissionDeniedError
 from squirrel_gateway.team_outbox import OutboxSender, TeamOutbox
 
 WAKES = 5
+NEVER = 120.0
+"""A safety net for a wait that would otherwise hang: never a measure of speed."""
 
 
 class _ReadOnlyTeam:
@@ -28,11 +30,20 @@ class _ReadOnlyTeam:
     def __init__(self) -> None:
         self.remembers = 0
         self.stub = self
+        self._counted: dict[int, asyncio.Event] = {}
+
+    async def reached(self, count: int) -> None:
+        """Returns once `count` remembers were refused (a machine's load only delays it)."""
+        if self.remembers < count:
+            await asyncio.wait_for(self._counted.setdefault(count, asyncio.Event()).wait(), NEVER)
 
     Remember = "Remember"
 
     async def call(self, method: str, request: Any, timeout: float | None = None) -> Any:
         self.remembers += 1
+        for count, reached in self._counted.items():
+            if self.remembers >= count:
+                reached.set()
         raise PermissionDeniedError("team token t1 (bob) may only read project 'x', not write it")
 
     async def close(self) -> None:
@@ -67,10 +78,7 @@ async def test_rows_refused_for_their_project_are_not_sent_at_every_wake(tmp_pat
         # A new remember queued ends the wait: its round tries both rows.
         await sender.queue("/home/bob/shop", pb.RememberRequest(content="run make lint first"))
         sender.wake()
-        for _ in range(100):
-            if team.remembers >= 3:
-                break
-            await asyncio.sleep(0.05)
+        await team.reached(3)
         assert team.remembers == 3
         assert outbox.pending() == 2
     finally:

@@ -389,6 +389,37 @@ async def test_top_k_out_of_range_is_refused(server: MCPServer, project: Path, t
         assert result.is_error
 
 
+@pytest.mark.parametrize(
+    ("top_k", "said"),
+    [
+        (True, "`top_k` is true, a boolean; send a whole number from 1 to 50"),
+        (False, "`top_k` is false, a boolean; send a whole number from 1 to 50"),
+        ("3", "`top_k` is a string; send a whole number from 1 to 50 as a JSON number"),
+        (2.5, "`top_k` should be a valid integer, got a number with a fractional part"),
+        (10**30, "`top_k` should be less than or equal to 50"),
+        (-2, "`top_k` should be greater than or equal to 1"),
+    ],
+)
+async def test_top_k_that_is_no_whole_number_is_refused_and_searches_nothing(
+    server: MCPServer, backend: FakeBackend, project: Path, top_k: object, said: str
+) -> None:
+    async with Client(server) as client:
+        result = await client.call_tool(
+            "search_project_memory", {"project_root": str(project), "query": "jwt", "top_k": top_k}
+        )
+    assert result.is_error
+    assert text_of(result).startswith(f"search_project_memory: {said}")
+    assert not any(c.method == "search_memory" for c in backend.calls)
+
+
+async def test_a_whole_top_k_written_as_a_float_is_taken(server: MCPServer, project: Path) -> None:
+    async with Client(server) as client:
+        result = await client.call_tool(
+            "search_project_memory", {"project_root": str(project), "query": "jwt", "top_k": 2.0}
+        )
+    assert search_page(answer(result))[0] == ["mem_0", "mem_1"]
+
+
 # --- bad input and errors ---
 
 
@@ -515,6 +546,10 @@ async def test_remember_passes_a_clean_manual_memory(
     [
         {"content": ""},
         {"content": "x", "importance": 1.5},
+        {"content": "x", "importance": True},
+        {"content": "x", "importance": False},
+        {"content": "x", "importance": "0.5"},
+        {"content": "x", "importance": -0.5},
         {"content": "x", "memory_type": "secret"},
         {"content": "x", "tags": [f"t{i}" for i in range(50)]},
         {"content": "x" * 50_000},

@@ -620,3 +620,113 @@ def test_an_early_end_of_a_shell_read_leaves_the_read_alone() -> None:
     assert [e for e in events if "command" in e.content and "exit_code" in e.content] == []
     (read,) = [e for e in events if e.event_type is EventType.TOOL_RESULT]
     assert (read.content["tool"], read.content["output"]) == (READ_TOOL, "[tool]\nx = 1")
+
+
+def _poll(call_id: str, session: int) -> bytes:
+    arguments = json.dumps({"session_id": session, "chars": "", "yield_time_ms": 30000})
+    item = {"type": "function_call", "name": "write_stdin", "arguments": arguments}
+    return _wrapped("response_item", {**item, "call_id": call_id})
+
+
+def _runs(events: list[Event]) -> list[tuple[str, int | None, str]]:
+    return [
+        (e.content["command"], e.content["exit_code"], e.content["output"])
+        for e in events
+        if "command" in e.content and "exit_code" in e.content
+    ]
+
+
+_STARTED = "Chunk ID: a\nWall time: 10.0 seconds\nProcess running with session ID 7\nOutput:\n"
+_STILL = "Chunk ID: b\nWall time: 30.0 seconds\nProcess running with session ID 7\nOutput:\n"
+_EXITED = "Chunk ID: c\nWall time: 4.2 seconds\nProcess exited with code {code}\nOutput:\n"
+
+
+def test_a_polled_command_whose_end_record_is_missing_takes_the_last_polls_exit_code() -> None:
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _exec_call("c1", "cargo test", "/work/repo"),
+        _exec_output("c1", _STARTED + "Compiling app v0.1.0"),
+        _poll("p1", 7),
+        _exec_output("p1", _STILL + "running 12 tests"),
+        _poll("p2", 7),
+        _exec_output("p2", _EXITED.format(code=101) + "test result: FAILED. 11 passed; 1 failed"),
+    )
+    assert _runs(events) == [
+        (
+            "cargo test",
+            101,
+            "Compiling app v0.1.0\nrunning 12 tests\ntest result: FAILED. 11 passed; 1 failed",
+        )
+    ]
+    (run,) = [e for e in events if "exit_code" in e.content and "command" in e.content]
+    assert (run.event_type, run.content["tool_use_id"], run.content["is_error"]) == (
+        EventType.TEST_RUN,
+        "c1",
+        True,
+    )
+
+
+@pytest.mark.parametrize("end_first", [True, False])
+def test_a_polled_command_with_its_end_record_is_one_run(end_first: bool) -> None:
+    end = _exec_end("c1", "cargo test", "/work/repo", 0, "test result: ok")
+    last = [_exec_output("p1", _EXITED.format(code=0) + "test result: ok")]
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _exec_call("c1", "cargo test", "/work/repo"),
+        _exec_output("c1", _STARTED),
+        _poll("p1", 7),
+        *([end, *last] if end_first else [*last, end]),
+    )
+    assert [(command, code) for command, code, _ in _runs(events)] == [("cargo test", 0)]
+
+
+@pytest.mark.parametrize(
+    "polls",
+    [
+        # cut while it still runs: no exit code anywhere
+        [_poll("p1", 7), _exec_output("p1", _STILL + "running 12 tests")],
+        # the exit code is only in what the command printed, not in the host's header
+        [_poll("p1", 7), _exec_output("p1", _STILL + "Process exited with code 0\nExit code: 0")],
+        # a poll of another session
+        [_poll("p1", 8), _exec_output("p1", _EXITED.format(code=0))],
+        # a poll whose session is a boolean, not a number
+        [
+            _wrapped(
+                "response_item",
+                {
+                    "type": "function_call",
+                    "name": "write_stdin",
+                    "call_id": "p1",
+                    "arguments": json.dumps({"session_id": True, "chars": ""}),
+                },
+            ),
+            _exec_output("p1", _EXITED.format(code=0)),
+        ],
+    ],
+)
+def test_a_poll_that_does_not_say_the_command_exited_makes_no_run(polls: list[bytes]) -> None:
+    events = _feed(
+        CodexFileParser("rollout-x.jsonl"),
+        _meta(),
+        _exec_call("c1", "cargo test", "/work/repo"),
+        _exec_output("c1", _STARTED),
+        *polls,
+    )
+    assert _runs(events) == []
+
+
+def test_a_new_parser_finishes_a_polled_command_from_the_exported_state() -> None:
+    first = CodexFileParser("rollout-x.jsonl")
+    _feed(
+        first,
+        _meta(),
+        _exec_call("c1", "cargo test", "/work/repo"),
+        _exec_output("c1", _STARTED + "Compiling app"),
+        _poll("p1", 7),
+    )
+    second = CodexFileParser("rollout-x.jsonl")
+    second.restore_state(json.loads(json.dumps(first.export_state())))
+    events = _feed(second, _exec_output("p1", _EXITED.format(code=0) + "ok"))
+    assert _runs(events) == [("cargo test", 0, "Compiling app\nok")]

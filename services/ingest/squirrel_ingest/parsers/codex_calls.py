@@ -2,7 +2,8 @@
 
 A call (`function_call`, `custom_tool_call`, `local_shell_call`) is remembered until its output
 arrives; a shell command whose output says it is still running waits for its
-`exec_command_end` to learn the exit code. A shell call that only prints one file is recorded
+`exec_command_end` to learn the exit code, or for the `write_stdin` poll of its session that
+states it (`codex_polls`). A shell call that only prints one file is recorded
 as a read of that file, and a shell-form `apply_patch` as the patch it is.
 """
 
@@ -28,6 +29,7 @@ from squirrel_ingest.parsers.base import (
     text_of,
 )
 from squirrel_ingest.parsers.codex_exec import CELL_TOOL, CodeCells
+from squirrel_ingest.parsers.codex_polls import POLL_TOOL, CodexPolls
 from squirrel_ingest.parsers.kept_values import keep_input
 from squirrel_ingest.parsers.patches import patch_paths
 from squirrel_ingest.parsers.shell_commands import (
@@ -57,6 +59,7 @@ class CodexCalls:
         self._skipped = skipped
         self._last_call: str | None = None
         """The id of the last call made, whatever its tool."""
+        self._polls = CodexPolls()
 
     def call(self, item: dict[str, Any], ctx: RecordContext) -> list[Event]:
         """The tool call event of a call item; the call is remembered until its output."""
@@ -95,6 +98,8 @@ class CodexCalls:
                     name, paths, line_limit = READ_TOOL, (path,), read.line_limit
                     arguments = {"file_path": path, "command": command}
                     command = None
+        if name == POLL_TOOL:
+            self._polls.polled(call_id, arguments)
         patches: list[Event] = []
         if name == CELL_TOOL and item.get("type") == "custom_tool_call":
             patches = self._cells.opened(call_id, item.get("input"), ctx)
@@ -129,6 +134,10 @@ class CodexCalls:
             pending = PendingTool(name=pending.name, paths=pending.paths, cwd=pending.cwd)
             if early is not None:  # its end came first after all: that is the command's run
                 ended = self.exec_end(early, ctx)
+            else:
+                self._polls.started(call_id, output)
+        if pending is not None and pending.name == POLL_TOOL and call_id:
+            ended = self._poll_end(call_id, output, ctx)
         if pending is not None and pending.command is not None:
             self.complete(call_id)
             output = codex_output(output)
@@ -175,6 +184,7 @@ class CodexCalls:
             self._skipped["early_exec_end"] += 1
             return []
         pending = self.running.pop(call_id, None) if call_id else None
+        self._polls.ended(call_id)
         command = pending.command if pending else command_text(payload.get("command"))
         if command is None:
             self._skipped["malformed_exec_end"] += 1
@@ -196,6 +206,28 @@ class CodexCalls:
         return [
             command_event(
                 ctx, call_id, command, output, exit_code=code, paths=paths, shell_cwd=shell_cwd
+            )
+        ]
+
+    def _poll_end(self, call_id: str, report: str, ctx: RecordContext) -> list[Event]:
+        """The run of a command still running after its call's output, when the answer of a
+        `write_stdin` poll of its session says it exited (its `exec_command_end` may be missing
+        from the rollout; when it comes later it is a duplicate)."""
+        ended = self._polls.answered(call_id, report)
+        running = self.running.pop(ended[0], None) if ended is not None else None
+        if ended is None or running is None or running.command is None:
+            return []
+        command_call, printed, code = ended
+        self.complete(command_call)
+        return [
+            command_event(
+                ctx,
+                command_call,
+                running.command,
+                printed,
+                exit_code=code,
+                paths=running.paths,
+                shell_cwd=running.cwd,
             )
         ]
 
@@ -221,6 +253,7 @@ class CodexCalls:
             "pending": {key: tool.to_json() for key, tool in self.pending.items()},
             "running": {key: tool.to_json() for key, tool in self.running.items()},
             "last_call": self._last_call,
+            "polls": self._polls.state(),
         }
 
     def restore(self, state: dict[str, Any]) -> None:
@@ -232,6 +265,9 @@ class CodexCalls:
                     tool = PendingTool.from_json(value)
                     if isinstance(call_id, str) and tool is not None:
                         remember(target, call_id, tool)
+        polls = state.get("polls")
+        if isinstance(polls, dict):
+            self._polls.restore(polls)
         last = state.get("last_call")
         # An older cursor kept no last call: the last one still awaiting its output stands in.
         fallback = next(reversed(self.pending), None) if "last_call" not in state else None
