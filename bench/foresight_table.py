@@ -31,8 +31,9 @@ class ProjectResult:
 
 HEAD = (
     "project",
-    "sessions",
+    "sessions scored",
     "memories",
+    "needs met",
     "failures warned",
     "fix right",
     "recipes served",
@@ -57,6 +58,7 @@ def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
         name,
         sessions,
         memories,
+        share(*needs(t)),
         share(t.warned, t.failures),
         share(t.fix_right, t.failures),
         share(t.recipes_served, t.recipes),
@@ -73,6 +75,17 @@ def _row(name: str, sessions: str, memories: str, t: Tally) -> tuple[str, ...]:
         f"{t.prompt_unused}",
         share(t.prompt_unused, t.prompt_served),
     )
+
+
+def needs(t: Tally) -> tuple[int, int]:
+    """(met, all) over the five kinds of need a session is scored on: its recurring failures
+    (warned), the commands it re-ran (served before first use), the instructions it repeated
+    (served before), and its start's two musts (the test command, a preference) where earlier
+    sessions hold them. The `sessions scored` column is no need: it counts the sessions scored
+    (each project's first, and a subagent's own transcript, are not)."""
+    met = t.warned + t.recipes_served + t.instructions_served
+    met += t.start_tests_served + t.start_prefs_served
+    return met, t.failures + t.recipes + t.instructions + t.start_tests + t.start_prefs
 
 
 def _other(t: Tally) -> int:
@@ -159,9 +172,12 @@ def _figures(t: Tally, note: str) -> list[Figure]:
     def ratio(part: int, whole: int) -> float:
         return part / whole if whole else float("nan")
 
+    met, wanted = needs(t)
     return [
+        Figure(SECTION, "needs met (the five kinds below, pooled)", ratio(met, wanted), "ratio",
+               f"{met}/{wanted}; {note}"),
         Figure(SECTION, "failures warned (recurring errors)", ratio(t.warned, t.failures),
-               "ratio", f"{t.warned}/{t.failures}; {note}"),
+               "ratio", f"{t.warned}/{t.failures}"),
         Figure(SECTION, "failures with the working fix served", ratio(t.fix_right, t.failures),
                "ratio", f"{t.fix_right}/{t.failures}"),
         Figure(SECTION, "recipes served before first use", ratio(t.recipes_served, t.recipes),

@@ -2,8 +2,9 @@
 
 The real memory service, the gateway's hook service and its served log, over gRPC: made-up
 projects in two ecosystems (a Python package linted with ruff, a Node package linted through
-npm). The first session runs the tests and the linter; the next sessions start, touch nothing
-and end. Each start's lines are judged at the session start's channel, and once the lint recipe
+npm, where the session's checks make a routine that gives the lint command, so the start shows
+no lint line of its own to rest). The first session runs the tests and the linter; the next
+sessions start, touch nothing and end. Each start's lines are judged at the session start's channel, and once the lint recipe
 was served unused at `UNUSED_STARTS` starts in a row, the next start leaves it out (it stays in
 search) while the test command still opens it. A session that runs the linter again rewrites the
 recipe, and the start after it shows it again.
@@ -24,7 +25,11 @@ __all__ = ["stack"]
 # (test command, its output, lint command) of each ecosystem.
 PYTHON = ("pytest -q", "3 passed in 0.1s", "ruff check src")
 NODE = ("npm test", "Tests: 3 passed, 3 total", "npm run lint")
-ECOSYSTEMS = pytest.mark.parametrize("commands", [PYTHON, NODE], ids=["python", "node"])
+#: In the Node package the session's checks also make a routine (`npm test` → `npm run lint`)
+#: that gives the lint command as it stands: the start shows it there, not on a line of its own
+#: (`test_a_routine_gives_the_lint_command_the_start_does_not_repeat`), so the lint recipe that
+#: rests is the Python package's.
+ECOSYSTEMS = pytest.mark.parametrize("commands", [PYTHON], ids=["python"])
 
 
 def working(session_id: str, day: int, commands: tuple[str, str, str]) -> Transcript:
@@ -90,3 +95,12 @@ async def test_a_recipe_served_unused_at_four_starts_rests_until_its_command_run
     await stack.learn(working(f"s{UNUSED_STARTS + 2}", UNUSED_STARTS + 2, commands).events)
     again = await stack.start(f"s{UNUSED_STARTS + 3}")
     assert lint_only(again, commands[2]), again.served
+
+
+async def test_a_routine_gives_the_lint_command_the_start_does_not_repeat(stack: Stack) -> None:
+    await stack.learn(working("s1", 1, NODE).events)
+    first = await stack.start("s2")
+    shown = list(recipes(first).values())
+    assert any("`npm test` → `npm run lint`" in text for text in shown), shown
+    assert not lint_only(first, NODE[2]), "the routine's line already says how to lint"
+    assert NODE[0] in shown[0]  # the test command still opens the commands

@@ -68,3 +68,20 @@ def test_the_prompts_own_items_have_their_columns_and_figures() -> None:
     found = {f.measure: f.value for f in foresight_table.figures([result])}
     assert found["items served by prompts unused (prompt noise)"] == 0.5
     assert found["items served by prompts used"] == 0.5
+
+
+def test_the_needs_met_add_up_the_five_kinds_and_not_the_sessions_scored() -> None:
+    # Two of three sessions scored; of 1 failure, 2 commands, 1 instruction, 2 starts after a
+    # passing test run and 1 after a stated rule, 5 were met: 5/7, beside the sessions' 2/3.
+    tally = Tally(sessions=2, failures=1, warned=0, recipes=2, recipes_served=2)
+    tally.instructions, tally.instructions_served = 1, 1
+    tally.start_tests, tally.start_tests_served = 2, 1
+    tally.start_prefs, tally.start_prefs_served = 1, 1
+    result = foresight_table.ProjectResult("tuned", sessions=3, events=4, memories=3, tally=tally)
+    head, _, row = foresight_table.table([result]).splitlines()[:3]
+
+    names = [cell.strip() for cell in head.split("|")[1:-1]]
+    cells = dict(zip(names, (cell.strip() for cell in row.split("|")[1:-1]), strict=True))
+    assert (cells["sessions scored"], cells["needs met"]) == ("2/3", "5/7 71 %")
+    found = {f.measure: f.value for f in foresight_table.figures([result])}
+    assert found["needs met (the five kinds below, pooled)"] == 5 / 7

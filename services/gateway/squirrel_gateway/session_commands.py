@@ -41,6 +41,10 @@ _PROJECTTEST_KEYS: Final = frozenset({"recipe:test", "repo:recipe:test", "test_c
 #: where the test command was found (they stay searchable, and a prompt can be given them).
 _PAGE_SECTION_PREFIX: Final = "readme:section:"
 COMMAND = re.compile(r"`([^`\n]+)`")
+#: A routine's steps, one command after another (`Before finishing a change: `A` → `B``).
+_ROUTINE = re.compile(r"`[^`\n]+`\s*→\s*`")
+#: A recipe's examples of its command ("`pytest` (e.g. `pytest -k slow`)").
+_EXAMPLES = re.compile(r"\s*\(e\.g\. (?:`[^`\n]*`|[^)`])*\)")
 #: A page's section saying which roles it is how to do (`doc_roles`: "README.md, under Testing,
 #: says how to build and test: …"), and the sub-folder it holds for, if any.
 _SAYS_HOW = re.compile(r" says how to ([a-z, -]+?)( \(run in `[^`]*`\))?: ")
@@ -70,7 +74,11 @@ async def everyday_commands(
     runs code stays out until the user confirms it, and a hook cannot tell), and never one
     whose every command, but for options, a better ranked one opens with (`pytest -q` after
     `pytest`; a routine of `pytest` then `ruff format` is no repeat of `pytest`, and a line that
-    quotes `ruff format --check` among others hides no "To format: `ruff format`").
+    quotes `ruff format --check` among others hides no "To format: `ruff format`"), nor, after
+    the first line, a line of one command that a routine shown before gives as it stands ("To
+    format: `ruff format`" after "`uv run pytest` → `ruff format`", but not after "… →
+    `ruff format --check`": another mode; its examples, "(e.g. `ruff format a.py`)", aside),
+    which keeps its place among the five: no command below them comes in for it.
     `shown`: lines already in the digest, not repeated (but for the test command, which the
     caller then leaves out of them). Nothing read only from `loaded_files` (the instruction files
     the host loads itself), never a skill's steps (`SKILL_TAG`), and never a command said of a
@@ -125,16 +133,23 @@ async def everyday_commands(
         key=_file_digest,
     )
     ordered = [*tests[:1], *rest]
-    lines: list[tuple[str, Served]] = []
+    # A line a routine gives keeps its place among the five (None): the room is not handed to
+    # a command that was not among the best five (a CI workflow's digest of them all).
+    lines: list[tuple[str, Served] | None] = []
     said: set[str] = set()
+    in_routines: set[str] = set()
     for r in ordered:
         if flags_of(r.content):
             continue
         commands = _commands_said(r.content)
         if commands and all(c in said for c in commands):
             continue
+        if lines and given_by_routine(r.content, in_routines):
+            lines.append(None)
+            continue
         if commands:
             said.add(commands[0])
+        in_routines.update(_routine_steps(r.content))
         text = one_line(r.content)
         if any(text in other for other in shown) and not TEST_KEY.match(r.key):
             continue
@@ -144,7 +159,25 @@ async def everyday_commands(
                 Served(r.type, r.key, r.memory_id, r.content),
             )
         )
-    return lines[:RECIPE_ITEMS]
+    return [line for line in lines[:RECIPE_ITEMS] if line is not None]
+
+
+def _routine_steps(recipe: str) -> list[str]:
+    """The commands of a routine (`A` → `B` → `C`), each as it stands (options and all, spaces
+    and case aside); [] for a recipe that is no routine."""
+    if not _ROUTINE.search(recipe):
+        return []
+    return [" ".join(c.split()).lower() for c in COMMAND.findall(recipe)]
+
+
+def given_by_routine(recipe: str, steps: set[str]) -> bool:
+    """Whether a recipe of one command (`To format: `X`` , with its examples "(e.g. `X a`)"
+    aside) gives one a routine already shown gives as it stands (`steps`): the routine's line
+    says how to run it. The same command in another mode (`X --check`) is another command."""
+    if _ROUTINE.search(recipe):
+        return False
+    given = COMMAND.findall(_EXAMPLES.sub("", recipe))
+    return len(given) == 1 and " ".join(given[0].split()).lower() in steps
 
 
 def side_scoped(result: SearchResult) -> bool:

@@ -670,6 +670,67 @@ async def test_a_routine_that_starts_with_the_test_command_is_not_a_repeat(
     ], "a repeat is a line whose every command opened an earlier line"
 
 
+async def test_a_command_a_routine_shown_gives_as_it_stands_is_not_repeated_alone(
+    backend: FakeBackend,
+) -> None:
+    backend.search_results = [
+        keyed("recipe:test", "To run the tests: `mvn -q test` (worked in 3 sessions)."),
+        keyed(
+            "recipe:verify",
+            "Before finishing a change: `mvn -q test` → `mvn spotless:apply` → `mvn -q verify`.",
+        ),
+        keyed(
+            "recipe:format", "To format: `mvn spotless:apply` (e.g. `mvn spotless:apply -pl core`)."
+        ),
+        keyed("recipe:build", "To build: `mvn -q verify` (worked in 2 sessions)."),
+        keyed("recipe:typecheck", "To type-check: `mvn -q compile`."),
+        keyed("ci:.github/workflows/ci.yml", "CI runs `mvn -B verify` and `mvn -B site`."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert how_things_are_run(out.text).splitlines() == [
+        "- To run the tests: `mvn -q test` (worked in 3 sessions).",
+        "- Before finishing a change: `mvn -q test` → `mvn spotless:apply` → `mvn -q verify`.",
+        "- To type-check: `mvn -q compile`.",
+    ], (
+        "the routine gives the formatter and the build as they stand: no line of their own, "
+        "and no sixth command (the CI workflow's digest) in their place"
+    )
+    assert [item.key for item in out.served if item.type == "recipe"] == [
+        "recipe:test",
+        "recipe:verify",
+        "recipe:typecheck",
+    ]
+
+
+async def test_a_routine_hides_no_line_whose_command_it_gives_otherwise(
+    backend: FakeBackend,
+) -> None:
+    # Another mode of the command (`--check` formats nothing), another command, or a line
+    # placed before the routine: each is still shown.
+    backend.search_results = [
+        keyed("recipe:test", "To run the tests: `cargo test`."),
+        keyed("recipe:lint", "To lint: `cargo clippy -- -D warnings`."),
+        keyed(
+            "recipe:verify",
+            "Before finishing a change: `cargo clippy -- -D warnings` → `cargo fmt --check`.",
+        ),
+        keyed("recipe:format", "To format: `cargo fmt`."),
+        keyed("recipe:build", "To build: `cargo build --release`."),
+    ]
+    out = await hook_context.session_start(
+        backend, project_id=backend.roots[0], user_id=None, budget=600
+    )
+    assert how_things_are_run(out.text).splitlines() == [
+        "- To run the tests: `cargo test`.",
+        "- To lint: `cargo clippy -- -D warnings`.",
+        "- Before finishing a change: `cargo clippy -- -D warnings` → `cargo fmt --check`.",
+        "- To format: `cargo fmt`.",
+        "- To build: `cargo build --release`.",
+    ]
+
+
 async def test_when_the_everyday_query_finds_nothing_each_task_is_asked_apart(
     backend: FakeBackend,
 ) -> None:
