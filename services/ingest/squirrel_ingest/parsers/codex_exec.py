@@ -13,7 +13,10 @@ script passed to `text(…)`, a JSON result with `exit_code` and `output` when i
 whole result). A command is read once: from the host's record of it when there is one, else
 from the cell's source (a `cmd` given as a string literal, or a name the cell binds once to
 one; one built at run time is not a command read here) with the exit code and output its answer
-holds when the cell ran one command (`codex_cell_answers` reads records and answers).
+holds when the cell ran one command (`codex_cell_answers` reads records and answers); that one
+command still running when the cell answers (a `session_id`, no `exit_code`) has its run made
+when it ends, from the host's record of its session or a later cell's `tools.write_stdin` poll
+(`codex_polls`).
 A command record no cell's source names (its command built at run time, or a literal one run
 again in a loop) is a command of the cell awaiting its answer when that cell is the last call
 made; else it belongs to no cell: the record of a shell function's call, read from that call
