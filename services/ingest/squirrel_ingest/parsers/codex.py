@@ -284,6 +284,8 @@ class CodexFileParser:
         cell = self._calls.open_cell()
         if kind == "item_completed" and isinstance(item, dict) and is_mcp_item(item):
             return mcp_item_events(item, ctx, cell)
+        if kind == "item_completed" and (ended := self._calls.recorded(item, ctx)) is not None:
+            return ended  # a command still running after its cell's answer, now ended
         if kind == "item_completed" and (ran := self._cells.recorded(item, ctx, cell)) is not None:
             if not ran:
                 self.skipped["duplicate_command_item"] += 1

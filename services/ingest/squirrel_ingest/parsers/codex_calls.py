@@ -28,6 +28,7 @@ from squirrel_ingest.parsers.base import (
     str_or_none,
     text_of,
 )
+from squirrel_ingest.parsers.codex_cell_answers import cell_result, command_item
 from squirrel_ingest.parsers.codex_exec import CELL_TOOL, CodeCells
 from squirrel_ingest.parsers.codex_polls import POLL_TOOL, CodexPolls
 from squirrel_ingest.parsers.kept_values import keep_input
@@ -103,6 +104,9 @@ class CodexCalls:
         patches: list[Event] = []
         if name == CELL_TOOL and item.get("type") == "custom_tool_call":
             patches = self._cells.opened(call_id, item.get("input"), ctx)
+            session = self._cells.poll_session(call_id, item.get("input"))
+            if session is not None:  # a cell that only polls a running command's session
+                self._polls.polled(call_id, {"session_id": session})
         paths = tuple(relative_path(path, cwd) for path in paths)
         pending = PendingTool(
             name=name, command=command, paths=paths, cwd=workdir, line_limit=line_limit
@@ -146,6 +150,8 @@ class CodexCalls:
             read_lines = partial_lines(1, len(output.splitlines()), limit=pending.line_limit)
         is_error = failed if failed is not None else exit_code not in (None, 0)
         cell = pending is not None and pending.name == CELL_TOOL
+        if cell and call_id:
+            ended = self._cell_session(call_id, item.get("output"), ctx)
         ran = self._cells.answered(ctx, call_id, item.get("output"), ctx.cwd) if cell else []
         return [
             *completion_events(
@@ -184,12 +190,6 @@ class CodexCalls:
             self._skipped["early_exec_end"] += 1
             return []
         pending = self.running.pop(call_id, None) if call_id else None
-        self._polls.ended(call_id)
-        command = pending.command if pending else command_text(payload.get("command"))
-        if command is None:
-            self._skipped["malformed_exec_end"] += 1
-            return []
-        self.complete(call_id)
         exit_code = payload.get("exit_code")
         code = exit_code if isinstance(exit_code, int) and not isinstance(exit_code, bool) else None
         output = text_of(payload.get("aggregated_output")) or "\n".join(
@@ -197,6 +197,17 @@ class CodexCalls:
             for part in (text_of(payload.get("stdout")), text_of(payload.get("stderr")))
             if part
         )
+        if pending is None:  # a cell's command still running after its cell's answer?
+            given = command_text(payload.get("command"))
+            in_session = self._session_record(payload.get("process_id"), given, output, code, ctx)
+            if in_session is not None:
+                return in_session
+        self._polls.ended(call_id)
+        command = pending.command if pending else command_text(payload.get("command"))
+        if command is None:
+            self._skipped["malformed_exec_end"] += 1
+            return []
+        self.complete(call_id)
         if pending is None:  # a cell's command: not read again from its answer
             read = self._cells.ended_read(ctx, command, output, code)
             if read is not None:
@@ -209,15 +220,75 @@ class CodexCalls:
             )
         ]
 
+    def recorded(self, item: object, ctx: RecordContext) -> list[Event] | None:
+        """The run of a command still running after its call's (or cell's) answer, from the
+        host's `item_completed` `CommandExecution` of its session (`process_id`); [] for a
+        record of a session whose run was already made; None for any other record."""
+        found = command_item(item)
+        if found is None or not isinstance(item, dict):
+            return None
+        command, output, code, _ = found
+        return self._session_record(item.get("process_id"), command, output, code, ctx)
+
+    def _session_record(
+        self,
+        process: object,
+        command: str | None,
+        output: str,
+        code: int | None,
+        ctx: RecordContext,
+    ) -> list[Event] | None:
+        """The run of the command running in session `process`, from the host's record of it
+        (`command` and its exit `code`): None when no command of that line runs there or the
+        record states no exit code; [] when that session's run was already made (a poll said
+        it exited, or another record of it came first)."""
+        if isinstance(process, bool) or not isinstance(process, int | str) or command is None:
+            return None
+        session = str(process)
+        if not session.isdigit():
+            return None
+        if self._polls.ended_in(session) is not None:
+            self._skipped["duplicate_session_end"] += 1
+            return []
+        owner = self._polls.running_in(session)
+        running = self.running.get(owner) if owner is not None else None
+        if owner is None or running is None or running.command != command.strip() or code is None:
+            return None
+        return self._ran_in_session((owner, output, code), ctx)
+
+    def _cell_session(self, call_id: str, raw: object, ctx: RecordContext) -> list[Event]:
+        """A cell's answer read for a command still running in a session: the cell's one
+        command, when its answer says it runs on (its run waits for its end), or the run of
+        the command a cell that only polls its session asked about, once the poll's answer
+        states the exit code."""
+        result = cell_result(raw)
+        running = self._cells.still_running(call_id, result, ctx.cwd)
+        if running is not None:
+            command, folder, opened, printed = running
+            remember(
+                self.running, call_id, PendingTool(name=CELL_TOOL, command=command, cwd=folder)
+            )
+            self._polls.opened(call_id, opened, printed)
+            return []
+        output, code, polled = result if result is not None else ("", None, None)
+        ended = self._polls.cell_answered(call_id, output, code, polled)
+        return self._ran_in_session(ended, ctx)
+
     def _poll_end(self, call_id: str, report: str, ctx: RecordContext) -> list[Event]:
         """The run of a command still running after its call's output, when the answer of a
         `write_stdin` poll of its session says it exited (its `exec_command_end` may be missing
         from the rollout; when it comes later it is a duplicate)."""
-        ended = self._polls.answered(call_id, report)
+        return self._ran_in_session(self._polls.answered(call_id, report), ctx)
+
+    def _ran_in_session(
+        self, ended: tuple[str, str, int] | None, ctx: RecordContext
+    ) -> list[Event]:
+        """The run of command `ended[0]`, which printed `ended[1]` and exited `ended[2]`."""
         running = self.running.pop(ended[0], None) if ended is not None else None
         if ended is None or running is None or running.command is None:
             return []
         command_call, printed, code = ended
+        self._polls.ended(command_call)
         self.complete(command_call)
         return [
             command_event(

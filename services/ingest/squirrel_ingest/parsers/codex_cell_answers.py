@@ -92,6 +92,30 @@ def indexed_answers(raw: object, count: int) -> list[tuple[str, int]] | None:
     return [found[n] for n in range(count)]
 
 
+def cell_result(raw: object) -> tuple[str, int | None, str | None] | None:
+    """What a cell's answer says of the one shell call it awaited, when its script passed that
+    call's whole JSON result to `text(…)` (and nothing else that looks like one): its `output`,
+    its `exit_code` (once the command ended) and its `session_id` (while it still runs); None
+    when the answer is not that (then nothing is known of the call)."""
+    parts = [text_of(part) for part in raw] if isinstance(raw, list) else [text_of(raw)]
+    if not parts or not _STATUS.match(parts[0]):
+        return None
+    found: list[dict[str, Any]] = []
+    for part in parts[1:]:
+        if not part.lstrip().startswith("{"):
+            continue
+        try:
+            result = json.loads(part)
+        except (ValueError, RecursionError):
+            return None
+        if isinstance(result, dict) and ("exit_code" in result or "session_id" in result):
+            found.append(result)
+    if len(found) != 1:
+        return None
+    code, session = _whole(found[0].get("exit_code")), _whole(found[0].get("session_id"))
+    return text_of(found[0].get("output")), code, str(session) if session is not None else None
+
+
 def _whole(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 

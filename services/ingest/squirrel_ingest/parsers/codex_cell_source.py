@@ -5,6 +5,7 @@ one (one built at run time is not read: what it held is not in the source).
 
     const r = await tools.exec_command({cmd: "pytest -q", workdir: "/repo"}); text(r);
     await tools.apply_patch("*** Begin Patch\\n*** Update File: src/app.py\\n@@ …\\n*** End Patch");
+    const p = await tools.write_stdin({session_id: 80631, chars: ""}); text(JSON.stringify(p));
     const patch = "*** Begin Patch\\n…"; text(await tools.apply_patch(patch));
 """
 
@@ -20,6 +21,12 @@ _CALL = re.compile(r"\btools\s*\.\s*(?P<tool>exec_command|shell_command)\s*\(\s*
 #: The key each shell tool takes its command line under.
 _COMMAND_KEY: Final = {"exec_command": "cmd", "shell_command": "command"}
 _PATCH_CALL = re.compile(r"\btools\s*\.\s*apply_patch\s*\(\s*")
+#: `tools.write_stdin({session_id: 80631, chars: ""})`: a poll of a running command's session.
+_POLL_CALL = re.compile(
+    r"""\btools\s*\.\s*write_stdin\s*\(\s*\{[^{}]*?(?<![\w$])["']?session_id["']?\s*:\s*"""
+    r"""(?P<quote>["']?)(?P<session>\d{1,12})(?P=quote)(?![\w.])"""
+)
+_ANY_POLL = re.compile(r"\btools\s*\.\s*write_stdin\b")
 _KEY = re.compile(
     r"""\s*(?:(?P<name>[A-Za-z_$][\w$]*)|"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)')\s*:\s*"""
 )
@@ -184,3 +191,12 @@ def cell_patches(source: str) -> list[str]:
         if body and patch_paths(body):
             found.append(body)
     return found
+
+
+def cell_polls(source: str) -> list[str]:
+    """The sessions a cell's source polls through `tools.write_stdin`, each given as a number
+    (or a string of digits) in the call's object literal; a poll whose session is not written
+    so (a name, a value built at run time) is left out of the list, and makes the list empty
+    (which session that poll asked about is not in the source)."""
+    found = [call.group("session") for call in _POLL_CALL.finditer(source)]
+    return found if len(found) == len(_ANY_POLL.findall(source)) else []

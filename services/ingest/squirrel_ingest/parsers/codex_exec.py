@@ -13,7 +13,10 @@ script passed to `text(…)`, a JSON result with `exit_code` and `output` when i
 whole result). A command is read once: from the host's record of it when there is one, else
 from the cell's source (a `cmd` given as a string literal, or a name the cell binds once to
 one; one built at run time is not a command read here) with the exit code and output its answer
-holds when the cell ran one command (`codex_cell_answers` reads records and answers).
+holds when the cell ran one command (`codex_cell_answers` reads records and answers); that one
+command still running when the cell answers (a `session_id`, no `exit_code`) has its run made
+when it ends, from the host's record of its session or a later cell's `tools.write_stdin` poll
+(`codex_polls`).
 A command record no cell's source names (its command built at run time, or a literal one run
 again in a loop) is a command of the cell awaiting its answer when that cell is the last call
 made; else it belongs to no cell: the record of a shell function's call, read from that call
@@ -59,6 +62,7 @@ from squirrel_ingest.parsers.codex_cell_source import (
     CellCommand,
     cell_commands,
     cell_patches,
+    cell_polls,
 )
 from squirrel_ingest.parsers.kept_values import keep_input
 from squirrel_ingest.parsers.patches import patch_paths
@@ -148,6 +152,37 @@ class CodeCells:
             )
             for n, patch in enumerate(patches, 1)
         ]
+
+    def poll_session(self, call_id: str, source: object) -> str | None:
+        """The session cell `call_id` polls when all it does is poll one session
+        (`tools.write_stdin({session_id: N, …})`, no command or patch of its own); else None."""
+        cell = self._open.get(call_id)
+        polls = cell_polls(source) if isinstance(source, str) else []
+        if cell is None or cell.seen or len(polls) != 1:
+            return None
+        return polls[0]
+
+    def still_running(
+        self, call_id: str, result: tuple[str, int | None, str | None] | None, cwd: str | None
+    ) -> tuple[str, str | None, str, str] | None:
+        """When cell `call_id` ran one command, which the host has not recorded, and its answer
+        (`result`, `cell_result`) says it still runs (a `session_id`, no `exit_code`): the
+        command, its folder, its session and what it printed so far, the command taken from the
+        cell (its run is made once it ends, `codex_polls`). None otherwise, and for a command
+        that reads files (read as before, from the cell's answer)."""
+        cell = self._open.get(call_id)
+        if cell is None or result is None or result[1] is not None or result[2] is None:
+            return None
+        if cell.patches or cell.seen != 1 or len(cell.commands) != 1:
+            return None
+        command = cell.commands[0]
+        folder = shell_folder(command.workdir, cwd)
+        if shell_read(command.command) is not None or read_paths(
+            command.command, folder or cwd, cwd
+        ):
+            return None
+        cell.commands.clear()
+        return command.command, folder, result[2], result[0]
 
     def ran(self, command: str) -> tuple[str, CellCommand] | None:
         """The call id of the open cell `command` is one of, and that command, recorded by the

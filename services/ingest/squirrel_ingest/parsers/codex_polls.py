@@ -8,6 +8,14 @@ cut transcript, a version that does not write it): then the poll that states the
 the command's run, its output what the polls printed. A poll that states no exit code in its
 header (before `Output:`; what the command printed may say anything), or one of a session no
 running command opened, settles nothing: a run is never made up.
+
+A code-mode cell (`codex_exec`) does the same inside JavaScript: its `tools.exec_command` result
+is JSON with a `session_id` and no `exit_code` while the command runs, and a later cell's
+`tools.write_stdin({session_id: N})` result holds the `exit_code` once it has ended; the poll
+that states it is the command's run. The host's own record of the command (an `item_completed`
+`CommandExecution` or an `exec_command_end` whose `process_id` is the session) is its run when
+it comes first; whichever comes first makes the one run, and the session is then remembered as
+ended, so that the other is not read as a second run.
 """
 
 from __future__ import annotations
@@ -37,15 +45,21 @@ class CodexPolls:
         """The call id of a running command -> what it printed so far (its tail)."""
         self._polls: dict[str, str] = {}
         """The call id of a `write_stdin` awaiting its answer -> the session it polls."""
+        self._ended: dict[str, str] = {}
+        """A session whose command's run was made -> that command's call id."""
 
     def started(self, call_id: str, report: str) -> None:
         """A command's answer said it still runs: its session (when named) is remembered, with
         what it printed so far."""
         match = _SESSION.search(report[:2_000])
-        if match is None:
-            return
-        _keep(self._sessions, match.group(1), call_id)
-        _keep(self._printed, call_id, _tail(codex_output(report)))
+        if match is not None:
+            self.opened(call_id, match.group(1), codex_output(report))
+
+    def opened(self, call_id: str, session: str, printed: str) -> None:
+        """Command `call_id` runs on in `session`, having printed `printed` so far."""
+        self._ended.pop(session, None)
+        _keep(self._sessions, session, call_id)
+        _keep(self._printed, call_id, _tail(printed))
         for stale in [c for c in self._printed if c not in self._sessions.values()]:
             del self._printed[stale]
 
@@ -70,6 +84,25 @@ class CodexPolls:
         # Only the header before `Output:` speaks for the host: the command may print anything.
         header = report.split("\nOutput:", 1)[0]
         code = None if _SESSION.search(header) else codex_exit_code(header)
+        return self._settled(command, printed, code)
+
+    def cell_answered(
+        self, call_id: str, chunk: str, code: int | None, session: str | None
+    ) -> tuple[str, str, int] | None:
+        """The answer of a cell's poll `call_id`, read from its JSON result (what the command
+        printed since the last poll, the `exit_code` once it ended, the `session_id` while it
+        runs): as `answered`; an answer naming another session than the one polled settles
+        nothing."""
+        polled = self._polls.pop(call_id, None)
+        command = self._sessions.get(polled) if polled is not None else None
+        if polled is None or command is None or session not in (None, polled):
+            return None
+        printed = self._printed.get(command, "")
+        printed = _tail(f"{printed}\n{chunk}" if printed and chunk else printed or chunk)
+        return self._settled(command, printed, None if session else code)
+
+    def _settled(self, command: str, printed: str, code: int | None) -> tuple[str, str, int] | None:
+        """The run of `command` when `code` says it exited; else what it printed is kept."""
         if code is None:
             self._printed[command] = printed
             return None
@@ -82,7 +115,16 @@ class CodexPolls:
             return
         for session in [s for s, c in self._sessions.items() if c == call_id]:
             del self._sessions[session]
+            _keep(self._ended, session, call_id)
         self._printed.pop(call_id, None)
+
+    def running_in(self, session: str) -> str | None:
+        """The call id of the command running in `session`, if one is."""
+        return self._sessions.get(session)
+
+    def ended_in(self, session: str) -> str | None:
+        """The call id of the command whose run `session` already gave, if one did."""
+        return self._ended.get(session)
 
     def state(self) -> dict[str, Any]:
         """The sessions, what their commands printed and the polls awaiting, for a cursor."""
@@ -90,6 +132,7 @@ class CodexPolls:
             "sessions": dict(self._sessions),
             "printed": dict(self._printed),
             "polls": dict(self._polls),
+            "ended": dict(self._ended),
         }
 
     def restore(self, state: dict[str, Any]) -> None:
@@ -98,6 +141,7 @@ class CodexPolls:
             ("sessions", self._sessions),
             ("printed", self._printed),
             ("polls", self._polls),
+            ("ended", self._ended),
         ):
             saved = state.get(key)
             if isinstance(saved, dict):
