@@ -63,7 +63,7 @@ host's continuation line, a test command without its arguments and a code name's
 sentence's end; a Go package pattern in a report or a README, a report's failure words negated
 in part, a clean lint result still to do or another checkout's, and a side folder's `.csproj`.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z25`) are written in the host's own
+`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z25`, `_z28`) are written in the host's own
 transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
 extractor, no key); then every memory and every line of the session-start text is held against
 the trap's `wrong` patterns.
@@ -134,6 +134,7 @@ from bench.wrong_trap_cases_z22 import CASES as PRINTED_BY_A_HOOK
 from bench.wrong_trap_cases_z23 import CASES as READ_IN_REAL_SESSIONS
 from bench.wrong_trap_cases_z24 import CASES as READ_IN_REAL_SESSIONS_AGAIN
 from bench.wrong_trap_cases_z25 import CASES as SAID_IN_SHORT_SESSIONS
+from bench.wrong_trap_cases_z28 import CASES as LOST_OR_CHANGED_IN_READING
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -187,6 +188,7 @@ TRAPS: tuple[Trap, ...] = (
     *READ_IN_REAL_SESSIONS,
     *READ_IN_REAL_SESSIONS_AGAIN,
     *SAID_IN_SHORT_SESSIONS,
+    *LOST_OR_CHANGED_IN_READING,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -216,6 +218,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z23": READ_IN_REAL_SESSIONS,
     "z24": READ_IN_REAL_SESSIONS_AGAIN,
     "z25": SAID_IN_SHORT_SESSIONS,
+    "z28": LOST_OR_CHANGED_IN_READING,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 
