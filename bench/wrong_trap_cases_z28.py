@@ -9,6 +9,9 @@ sessions where the same rules must still fire:
   kept as if it were the command (`cargo test -p zone-core parse_`);
 - a ban on changing anything at all, said for the task at hand ("Don't modify any files."),
   kept as the user's habit, even a tentative one;
+- a list of work still to do in a closing report ("**Required changes:** 1. Complete `x` or
+  defer it"), its items opening with a verb no list of instructions knows, kept as a statement
+  about the code;
 - a CMake project that declares its languages (`project(x LANGUAGES C)`, `project(x C)`,
   `LANGUAGES CXX`, `LANGUAGES C CXX`) said to be "C/C++"; a project file of another .NET
   language (`.fsproj`) said to be C#.
@@ -320,6 +323,92 @@ NO_MOCKS_EVER = Trap(
     may=(r"no mocks in the integration tests|never[^\n]*mock",),
 )
 
+# -- a closing report's list of work still to do ----------------------------------------------
+
+_TO_DO_KEPT = (
+    r"Closing report[^\n]*: (?:Complete|Finish|Finalize|Resolve|Document|Clarify|Mark|Decide|Address|Verify)\b",
+    "an item of work still to do, not a statement about the code",
+)
+
+TS_NEXT_STEPS = Trap(
+    "closing-report-next-steps-list-kept-as-statements",
+    "TypeScript/npm",
+    "a review's reply ends with required changes before implementation, each an item to do",
+    one_session(
+        "/home/tia/src/queueworks",
+        Ask("Review the retry spec in docs/retry.md against the code and tell me if it's ready."),
+        Read(
+            "src/retry.ts",
+            "export const FLUSH_INTERVAL = 500;\nexport function retryQueue(q: Job[]) {\n  // TODO\n}\n",
+        ),
+        Run("grep -rn FLUSH_INTERVAL src", "src/retry.ts:1:export const FLUSH_INTERVAL = 500;\n"),
+        Say(
+            "The spec is mostly ready.\n\n**Required changes before implementation:**\n\n1. **[backend]** Complete `retryQueue` handling or mark it as phase 2\n2. **[docs]** Document why `FLUSH_INTERVAL` is `500`\n3. Clarify whether `retryQueue` keeps job order"
+        ),
+    ),
+    wrong=(_TO_DO_KEPT,),
+)
+
+PY_REMAINING_WORK = Trap(
+    "closing-report-remaining-work-kept-as-statements",
+    "Python",
+    "a reply lists remaining work under a heading; each item opens with a verb",
+    one_session(
+        "/home/uma/src/ledgerline",
+        Ask("What's left before we can ship the CSV export?"),
+        Read(
+            "ledgerline/export.py",
+            "def export_csv(rows, page_size=None):\n    raise NotImplementedError\n",
+        ),
+        Run("pytest tests/test_export.py -q", "1 failed in 0.10s\n", 1),
+        Say(
+            "## Remaining work\n\n- Finish `export_csv` pagination or drop `page_size` from the release\n- Resolve the failing `test_export_header` before merge\n- Decide whether `export_csv` streams or buffers"
+        ),
+        host="codex",
+    ),
+    wrong=(_TO_DO_KEPT,),
+)
+
+GO_ACTION_ITEMS = Trap(
+    "closing-report-action-items-kept-as-statements",
+    "Go",
+    "a reply's action items, each a thing to do, after a look at the code",
+    one_session(
+        "/home/vic/src/kvstore",
+        Ask("Look over the compaction code and tell me what needs doing."),
+        Read(
+            "internal/store/compact.go",
+            "package store\n\nfunc (s *Store) Compact() error {\n\treturn nil\n}\n",
+        ),
+        Run("go vet ./internal/store", ""),
+        Say(
+            "Action items:\n- Complete `Store.Compact` error handling before the release\n- Verify `Store.Compact` holds the write lock\n- Address the unchecked error from `os.Rename` in `Store.Compact`"
+        ),
+        host="gemini",
+    ),
+    wrong=(_TO_DO_KEPT,),
+)
+
+RUST_STATEMENT_STAYS = Trap(
+    "closing-report-statement-beside-a-to-do-stays",
+    "Rust",
+    "a report states how the code is, then lists what to do next: the statement may stay",
+    one_session(
+        "/home/wes/code/tilecache",
+        Ask("How does the cache evict entries?"),
+        Read(
+            "src/cache.rs",
+            "pub struct Cache { lru: LruList }\nimpl Cache {\n    pub fn evict(&mut self) { self.lru.pop_back(); }\n}\n",
+        ),
+        Run("cargo check", "    Finished dev [unoptimized + debuginfo] target(s) in 0.40s\n"),
+        Say(
+            "- `Cache::evict` drops the tail of `LruList`, the least recently used entry.\n\n**Next steps:**\n- Complete `Cache::evict` metrics or leave them for later"
+        ),
+    ),
+    wrong=(_TO_DO_KEPT,),
+    may=(r"`Cache::evict` drops the tail of `LruList`",),
+)
+
 # -- a CMake project's declared languages, a .NET project's language ------------------------
 
 _CMAKE_HEDGE = (r"C/C\+\+", "the project declares its languages; the hedge says less or more")
@@ -462,6 +551,10 @@ CASES: tuple[Trap, ...] = (
     NO_CHANGES_OPENING,
     NO_CHANGES_LOWER,
     NO_MOCKS_EVER,
+    TS_NEXT_STEPS,
+    PY_REMAINING_WORK,
+    GO_ACTION_ITEMS,
+    RUST_STATEMENT_STAYS,
     CMAKE_LANGUAGES_C,
     CMAKE_BARE_C,
     CMAKE_LANGUAGES_CXX,
