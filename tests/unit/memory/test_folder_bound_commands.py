@@ -11,8 +11,10 @@ import pytest
 
 from squirrel_memory.extractors.evidence.attempts import command_base
 from squirrel_memory.extractors.evidence.command_picks import (
+    after_base,
     picks_packages_below_root,
     picks_tests,
+    whole_with_options,
 )
 from squirrel_memory.extractors.rules import evidence_candidates
 from squirrel_memory.models import StoredEvent
@@ -131,3 +133,45 @@ def test_a_cargo_run_of_some_tests_is_no_recipe_of_the_command_with_its_filter()
     texts = [c.content for c in evidence_candidates(_runs(runs))]
 
     assert not any("for one package: `cargo test -p zone-core parse_`" in t for t in texts)
+
+
+def test_the_words_beyond_a_head_gathered_from_further_on() -> None:
+    assert after_base("go test -tags integration ./...", "go test ./...") == " -tags integration"
+    assert after_base("go test ./...", "go test ./...") == ""
+    assert after_base("pytest -q tests", "pytest") == " -q tests"
+    assert after_base("go test ./a", "go test ./b") is None
+    assert whole_with_options("go test -tags integration ./...", "go test ./...")
+    assert not whole_with_options("go test -v ./...", "go test ./...")
+
+
+def _event(n: int, kind: str, content: dict[str, object]) -> StoredEvent:
+    return StoredEvent(
+        id=f"evt_{n:04d}",
+        project_id=ROOT,
+        user_id="dev",
+        source_tool="claude_code",
+        session_id="s",
+        timestamp=T0 + timedelta(seconds=30 * n),
+        event_type=kind,
+        content=content,
+        file_paths=(f"{ROOT}/internal/export/csv.go",) if kind == "code_change" else (),
+        hash=f"h-{n}",
+    )
+
+
+def test_a_check_step_keeps_the_options_a_gathered_head_leaves_out() -> None:
+    """`go test ./...` ran no test; `go test -tags integration ./...` then did: both share the
+    head `go test ./...`, and the step before finishing is the run with its tag."""
+    none = "?   \texample.com/app/internal/export\t[no test files]\n"
+    ok = "ok  \texample.com/app/internal/export\t0.031s\n"
+    events = [
+        _event(0, "code_change", {"tool": "Edit", "path": f"{ROOT}/internal/export/csv.go"}),
+        _event(1, "command_run", {"command": "go test ./...", "exit_code": 0, "output": none}),
+        _event(
+            2,
+            "command_run",
+            {"command": "go test -tags integration ./...", "exit_code": 0, "output": ok},
+        ),
+    ]
+    found = {c.key: c.content for c in evidence_candidates(events)}
+    assert found["recipe:verify"] == "Before finishing a change: `go test -tags integration ./...`."

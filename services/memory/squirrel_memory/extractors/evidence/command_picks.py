@@ -145,14 +145,29 @@ OUTPUT_ONLY = re.compile(
 _FILE_WORD = re.compile(r"^[\w./-]*\w\.\w{1,5}$")
 
 
+def after_base(command: str, base: str) -> str | None:
+    """The words of `command` beyond its stable head `base`: what follows it, or, for a head
+    that gathered words from further on (`go test -tags integration ./...` under `go test
+    ./...`: `attempts.folder_packages`), the other words in their order; None when `command`
+    does not hold every word of `base`."""
+    if command.startswith(base):
+        return command.removeprefix(base)
+    rest = command.split()
+    for word in base.split():
+        if word not in rest:
+            return None
+        rest.remove(word)
+    return " " + " ".join(rest) if rest else ""
+
+
 def whole_with_options(command: str, base: str) -> bool:
     """Whether a test command runs every test with options of its own that are not only about
     its output (`go test -tags integration ./...`, not `pytest -q`)."""
-    extra = command.removeprefix(base).split()
+    extra = after_base(command, base)
     return (
-        command.startswith(base)
+        extra is not None
         and not picks_tests(command, base)
-        and any(w.startswith("-") and not OUTPUT_ONLY.match(w) for w in extra)
+        and any(w.startswith("-") and not OUTPUT_ONLY.match(w) for w in extra.split())
     )
 
 
