@@ -12,12 +12,13 @@ from the rules, across ecosystems, and is read the way a session is: the offline
 over a session of that one message, once as the message that opens the session and once as the
 answer to the assistant's work (a reply and an edit before it). A habit is kept only when both
 readings keep it as a standing user_style memory; a one-off is wrong when either does. The third to
-tenth phrasebooks are read the same way. The books themselves live in `bench/habits_book_first.py`
-… `bench/habits_book_tenth.py`; the tenth also holds two sets of wordings held back from its rules
-(written after them, each run once as written). The ninth also holds texts of custom commands the
-user runs: a ban written as a line of one is kept when a standing user_style memory citing the
-command's text names what it bans; a text with no ban is wrong when one does. Its assistant's words
-are wrong when any user_style memory cites them.
+eleventh phrasebooks are read the same way (in the eleventh a one-off kept even tentatively is
+wrong). The books themselves live in `bench/habits_book_first.py` …
+`bench/habits_book_eleventh.py`; the tenth also holds two sets of wordings held back from its
+rules (written after them, each run once as written). The ninth also holds texts of custom
+commands the user runs: a ban written as a line of one is kept when a standing user_style memory
+citing the command's text names what it bans; a text with no ban is wrong when one does. Its
+assistant's words are wrong when any user_style memory cites them.
 
 Usage: python -m bench.habits_phrasebook [--details]
 """
@@ -30,6 +31,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bench.habits_book_eighth import HABITS_EIGHTH, ONE_OFFS_EIGHTH
+from bench.habits_book_eleventh import HABITS_ELEVENTH, ONE_OFFS_ELEVENTH
 from bench.habits_book_fifth import HABITS_FIFTH, ONE_OFFS_FIFTH
 from bench.habits_book_first import HABITS, ONE_OFFS
 from bench.habits_book_fourth import HABITS_FOURTH, ONE_OFFS_FOURTH
@@ -191,6 +193,9 @@ def main() -> None:
         ("tenth, held back again", HELD_BACK_SECOND_TENTH, HELD_BACK_SECOND_ONE_OFFS_TENTH),
     ):
         _report_as_sessions(name, habits_book, one_offs_book, details=details)
+    _report_as_sessions(
+        "eleventh", HABITS_ELEVENTH, ONE_OFFS_ELEVENTH, details=details, tentative_wrong=True
+    )
     _report_commands(details=details)
 
 
@@ -216,12 +221,19 @@ def _report_commands(*, details: bool) -> None:
 
 
 def _report_as_sessions(
-    name: str, habits: tuple[str, ...], one_offs: tuple[str, ...], *, details: bool
+    name: str,
+    habits: tuple[str, ...],
+    one_offs: tuple[str, ...],
+    *,
+    details: bool,
+    tentative_wrong: bool = False,
 ) -> None:
+    """One book's line; with `tentative_wrong`, a one-off kept even tentatively is wrong."""
     said = {m: second_verdict(m, habit=True) for m in habits}
     one_off_said = {m: second_verdict(m, habit=False) for m in one_offs}
     counts = Counter(said.values())
-    wrong = sum(v == "kept" for v in one_off_said.values())
+    wrong_verdicts = ("kept", "tentative") if tentative_wrong else ("kept",)
+    wrong = sum(v in wrong_verdicts for v in one_off_said.values())
     print(
         f"{name}, as sessions: habits {len(habits)}: kept {counts['kept']}, "
         f"tentative {counts['tentative']}, missed {counts['missed']}; "

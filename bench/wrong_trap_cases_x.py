@@ -327,7 +327,8 @@ DOTNET_MOQ_GONE = Trap(
     ),
     wrong=(
         (
-            _NEG + r"^(?![^\n]*\b(legacy|Legacy)\b)[^\n]*\bMoq\b",
+            # (not the `-moq-` of the trap's own folder name, which a language overview names)
+            _NEG + r"^(?![^\n]*\b(legacy|Legacy)\b)[^\n]*(?<!-)\bMoq\b(?!-)",
             "the project's tests mock with NSubstitute; Moq is only in the legacy project being deleted",
         ),
     ),

@@ -63,10 +63,13 @@ host's continuation line, a test command without its arguments and a code name's
 sentence's end; a Go package pattern in a report or a README, a report's failure words negated
 in part, a clean lint result still to do or another checkout's, and a side folder's `.csproj`;
 a continued session's summary whose fix failed again or was turned down, and a report's fix that
-did not hold or was made in another checkout.
+did not hold or was made in another checkout; a run over one package or some tests kept
+without what it ran over, a ban on changing anything said for the task at hand kept as a
+habit, a build's declared languages said as a hedge, and a closing report's list of work still
+to do kept as a statement about the code.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z26`) are written in the host's own
-transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
+`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z26`, `_z28`) are written in the host's
+own transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
 extractor, no key); then every memory and every line of the session-start text is held against
 the trap's `wrong` patterns.
 
@@ -137,6 +140,7 @@ from bench.wrong_trap_cases_z23 import CASES as READ_IN_REAL_SESSIONS
 from bench.wrong_trap_cases_z24 import CASES as READ_IN_REAL_SESSIONS_AGAIN
 from bench.wrong_trap_cases_z25 import CASES as SAID_IN_SHORT_SESSIONS
 from bench.wrong_trap_cases_z26 import CASES as FAILURES_TOLD_AFTERWARDS
+from bench.wrong_trap_cases_z28 import CASES as LOST_OR_CHANGED_IN_READING
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -191,6 +195,7 @@ TRAPS: tuple[Trap, ...] = (
     *READ_IN_REAL_SESSIONS_AGAIN,
     *SAID_IN_SHORT_SESSIONS,
     *FAILURES_TOLD_AFTERWARDS,
+    *LOST_OR_CHANGED_IN_READING,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -221,6 +226,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z24": READ_IN_REAL_SESSIONS_AGAIN,
     "z25": SAID_IN_SHORT_SESSIONS,
     "z26": FAILURES_TOLD_AFTERWARDS,
+    "z28": LOST_OR_CHANGED_IN_READING,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

@@ -471,7 +471,7 @@ ECOSYSTEMS = [
             "add_library(ledger src/books.cpp)\n"
             "target_link_libraries(ledger PUBLIC fmt::fmt)\nenable_testing()\n"
         ),
-        language="C/C++",
+        language="C++",  # `LANGUAGES CXX`: the build says which
         about="Double-entry bookkeeping for small shops",
         test="ctest --test-dir build",
         tested="ctest",

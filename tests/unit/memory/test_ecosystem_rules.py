@@ -94,7 +94,7 @@ def test_lines_that_are_no_heading_or_no_error_stay_as_they_are(output: str, lin
         ("go build ./cmd/entire/cli/...", "go build ./cmd/entire/cli/..."),
         ("go test ./... -count=1", "go test ./..."),
         # Must not fire: one package's folder, an option's value.
-        ("go test ./internal/zone -run TestX", "go test"),
+        ("go test ./internal/zone -run TestX", "go test ./internal/zone"),
         ("go test -run=Foo/...", "go test"),
     ],
 )

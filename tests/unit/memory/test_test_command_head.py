@@ -48,7 +48,6 @@ def _test_recipe(commands: list[str]) -> str:
             ],
             "npm test",
         ),
-        (["go test -run TestPut ./store/...", "go test -run TestPut ./store/..."], "go test"),
         (["mix test test/billing_test.exs:12", "mix test test/billing_test.exs"], "mix test"),
         (
             ["bundle exec rspec spec/cart_spec.rb", "bundle exec rspec spec/cart_spec.rb"],

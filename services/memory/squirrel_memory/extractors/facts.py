@@ -16,8 +16,10 @@ from squirrel_memory.extractors.activity import (
 from squirrel_memory.extractors.build_files import build_fact
 from squirrel_memory.extractors.build_products import build_products
 from squirrel_memory.extractors.cli_reference import cli_reference
+from squirrel_memory.extractors.cmake_languages import cmake_languages
 from squirrel_memory.extractors.commit_hooks import commit_hooks
 from squirrel_memory.extractors.contradicted_about import known_stack_named, without_contradicted
+from squirrel_memory.extractors.dotnet_solution import solution_root
 from squirrel_memory.extractors.drawn_files import drawn_paths
 from squirrel_memory.extractors.folder_listings import ls_listed_paths, tree_listed_paths
 from squirrel_memory.extractors.folder_summary import folder_summary
@@ -162,6 +164,8 @@ def project_facts(
             tested=runner_printed_paths(runs, project_id),
             summarised=summarised_paths(events),
             typescript_manifest=package_json_typescript(events),
+            declared=cmake_languages(events),
+            solution=solution_root([p for p, _ in [*read, *listed, *searched]], runs, project_id),
         )
     )
     if language is None and not repository:

@@ -77,6 +77,16 @@ DONT_ANY = re.compile(
     r"(?:\s+else)?$",
     re.IGNORECASE,
 )
+#: A plain "don't" over every change at once ("Don't modify any files.", "do not change any
+#: code", "dont touch anything yet", "don't make any edits"): a limit on the request at hand,
+#: since no one bans every change for good; a bounded one ("… outside src/", "… without asking
+#: me first") or one marked for good ("From now on, …", "never …") is a rule.
+WHOLE_WORK_BAN = re.compile(
+    r"^(?:please\s+)?(?:don'?t|do not)\s+(?:modify|change|edit|touch|alter|write|fix|make)\s+"
+    r"(?:anything|any\s+(?:files?|code|changes|edits)|the code|changes|edits)"
+    r"(?:\s+(?:yet|for now|right now|at all|to disk|on disk))?$",
+    re.IGNORECASE,
+)
 _JUST = re.compile(
     r"^[\s,]*(?:(?:but|and)\s+)*(?:(?:i|we)(?:['’]m|\s+am|\s+are)?\s+)?(?:just|only|simply)\s+[a-z]",
     re.IGNORECASE,

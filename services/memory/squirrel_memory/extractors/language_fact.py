@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import PurePosixPath
 
+from squirrel_memory.extractors.dotnet_solution import solution_projects
 from squirrel_memory.extractors.manifest_versions import ManifestVersion
 from squirrel_memory.extractors.manifests import (
     built_language,
@@ -156,6 +157,8 @@ def language_fact(
     tested: list[tuple[str, str]] | None = None,
     summarised: list[tuple[str, str]] | None = None,
     typescript_manifest: bool = False,
+    declared: tuple[str, ...] = (),
+    solution: bool = False,
 ) -> Fact | None:
     """The project's languages: manifests at the root first (with the languages of the code
     files touched twice at least, and the language version each manifest read asks for:
@@ -168,7 +171,10 @@ def language_fact(
     the files a root README or instruction file draws (`drawn`, see `drawn_files`); `ran` are
     the scripts the session wrote and ran with their interpreter, with the language it tells
     of a suffix two languages share; `typescript_manifest` says the root `package.json`'s own
-    text names TypeScript (`package_language`)."""
+    text names TypeScript (`package_language`); `declared` are the languages the root
+    `CMakeLists.txt` read declares (`cmake_languages`), said in place of its "C/C++";
+    `solution` says the root is a .NET solution's, whose project files below it then say the
+    language (`dotnet_solution`)."""
     manifests: dict[str, str] = {}
     packages: set[str] = set()
     files: dict[str, set[str]] = {}
@@ -211,6 +217,10 @@ def language_fact(
     if manifests and (listed or searched):
         ids.update(_listed_beside(manifests, own, [*(listed or []), *(searched or [])]))
     manifests = _with_code(manifests, own)
+    if not manifests and solution:
+        # `src/Ledger.Api/Ledger.Api.csproj` beside a root `Ledger.sln`: the solution's language.
+        manifests, project_ids = solution_projects([*paths, *(listed or []), *(searched or [])])
+        ids.update(project_ids)
     if not manifests:
         touched = touched_code(paths, ran, packages)
         stated = touched_language_text(touched)
@@ -254,7 +264,12 @@ def language_fact(
         elif "TypeScript" in seen:
             manifests.setdefault("TypeScript", node)
     c_family = [lang for lang in own if family(lang) == "C/C++"]
-    if "C/C++" in manifests and len(c_family) == 1:
+    if "C/C++" in manifests and declared:
+        # `project(rivet LANGUAGES C)`: the build says which, not "C/C++".
+        cmake = manifests.pop("C/C++")
+        for lang in declared:
+            manifests.setdefault(lang, cmake)
+    elif "C/C++" in manifests and len(c_family) == 1:
         # A CMake build of C++ code is a C++ project, not "C/C++ and C++".
         manifests.setdefault(c_family[0], manifests.pop("C/C++"))
     counts = Counter({lang: len(found) for lang, found in own.items()})

@@ -178,7 +178,9 @@ def named_stack(
     if _unread_description(read, files):
         return None
     evidence = " and ".join(f"`{path}`" for path in files)
-    written = f"is written in {languages} ({evidence} at its root)"
+    # A .NET solution's project file sits below the root (`dotnet_solution`): said as it is.
+    where = "" if any("/" in path for path in files) else " at its root"
+    written = f"is written in {languages} ({evidence}{where})"
     cli = cli_folder(seen)
     with_cli = f", with its command-line interface in `{cli[0]}/`" if cli else ""
     return f"The project `{name}` (its folder's name) {written}{with_cli}."

@@ -53,6 +53,7 @@ from squirrel_memory.extractors.instruction_cues import (
     NOTICED_MISSING,
     ONE_THING_FIRST,
     SENTENCE_END,
+    WHOLE_WORK_BAN,
     asks_to_look,
     clause_head,
     instead_this_time,
@@ -112,6 +113,7 @@ from squirrel_memory.extractors.user_wording import (
     ruled_out_for_good,
     ruled_out_thing,
     stressed_rule,
+    without_ever_tail,
 )
 from squirrel_memory.extractors.way_forms import way_statement
 from squirrel_memory.extractors.way_reasons import (
@@ -180,6 +182,9 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
         if told == "":
             continue  # "I told you to fix the login bug": a task asked again, no rule
         body = told or body
+        # "no mocks in the integration tests, ever": the ban, said for all later work
+        ever_tail = without_ever_tail(body)
+        body = ever_tail or body
         # "bundle exec rubocop -a before committing": the routine of running a bare command
         routine = bare_routine(body)
         body = routine or body
@@ -209,7 +214,7 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             # marker earlier in the message ("Going forward, …. Use a page size of 20 for this
             # page.")
             continue
-        ever = ever_after(message, written)
+        ever = ever_tail is not None or ever_after(message, written)
         standing = (
             marked
             or ever
@@ -322,11 +327,18 @@ def stated_preferences(text: str, *, after_assistant_action: bool) -> list[State
             and not correction
             and not gated
             and not told_before
-            and DONT_ANY.match(clause_head(body))
-            and (instead_this_time(message, listed, index) or asks_to_look(message, written))
+            and (
+                WHOLE_WORK_BAN.match(clause_head(body))
+                or (
+                    DONT_ANY.match(clause_head(body))
+                    and (
+                        instead_this_time(message, listed, index) or asks_to_look(message, written)
+                    )
+                )
+            )
         ):
             # "don't fix anything, just validate it works", "tell me why it fails. Don't modify
-            # any files.": how to do this request
+            # any files.", a bare "Don't modify any files.": how to do this request
             continue
         found.append(
             preference(

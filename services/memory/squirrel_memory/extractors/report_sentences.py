@@ -83,17 +83,36 @@ _PREPOSITIONS = frozenset(
 _QUALIFIED = re.compile(r"^[A-Za-z_]\w*(?:(?:\.|::|#)[A-Za-z_]\w*)+(?:\(\))?$")
 
 
+#: A heading or lead line over work still to do ("**Required changes before implementation:**",
+#: "## Remaining work", "Action items:", "Next steps"): its items are steps, not statements.
+_TO_DO_LEAD = re.compile(
+    r"\b(?:(?:required|needed|suggested|recommended|proposed|remaining|pending) "
+    r"(?:changes|fixes|work|tasks|items|steps)|changes (?:required|needed|to make)|next steps?|"
+    r"to-?dos?|action items?|follow-?ups?|open (?:items|issues|questions)|recommendations?|"
+    r"what'?s left|still to do|left to do|before (?:implementation|merg\w*|release|shipping))\b",
+    re.IGNORECASE,
+)
+#: A lead line: a bold line alone, or a short line ending in a colon.
+_LEAD_LINE = re.compile(r"^(?:\*\*[^*]{2,80}\*\*:?|[^`|>*-][^`]{1,70}:)$")
+
+
 def report_points(report: str) -> list[tuple[str, list[str]]]:
     """(label, sentences) of each list item and paragraph line of `report`, outside code
-    blocks, tables and quoted lines, under no heading that asks something."""
+    blocks, tables and quoted lines, under no heading that asks something or heads work still
+    to do (`_TO_DO_LEAD`)."""
     found: list[tuple[str, list[str]]] = []
-    asking = False
+    asking = to_do = False
     for line in FENCE.sub(" ", plain_apostrophes(report)).splitlines():
         if heading := HEADING.match(line):
-            asking = heading.group("title").rstrip("*: ").endswith("?")
+            title = heading.group("title")
+            asking = title.rstrip("*: ").endswith("?")
+            to_do = bool(_TO_DO_LEAD.search(title))
             continue
         stripped = line.strip()
-        if asking or not stripped or stripped.startswith(("|", ">")):
+        if _LEAD_LINE.match(stripped):
+            to_do = bool(_TO_DO_LEAD.search(stripped))  # until the next heading or lead
+            continue
+        if asking or to_do or not stripped or stripped.startswith(("|", ">")):
             continue
         item = ITEM.match(line)
         body = item.group("body").strip() if item else stripped

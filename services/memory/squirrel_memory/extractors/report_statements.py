@@ -117,7 +117,10 @@ PLANNED = re.compile(rf"\b(?:{_LATER})\b(?!\.\w)", re.IGNORECASE)
 #: An instruction's first word, beside those `placements.opens_with_action` knows.
 _ADVICE = re.compile(
     r"^(?:modify|expand|avoid|prefer|switch|introduce|wrap|validate|handle|pass|call|drop|"
-    r"split|restructure|adopt|query|store|persist|reuse|guard|export|import|return)\b",
+    r"split|restructure|adopt|query|store|persist|reuse|guard|export|import|return|"
+    # work still to do ("Complete `x` or defer it", "Document why `y` is 500")
+    r"complete|finish|finalize|resolve|document|clarify|mark|decide|verify|confirm|"
+    r"investigate|simplify|consolidate|deprecate|bump|pin|defer|postpone)\b",
     re.IGNORECASE,
 )
 #: The first person: the session's own steps, not a statement about the code.

@@ -350,9 +350,33 @@ def ever_after(message: str, written: str) -> bool:
 _FIRST_SENTENCE = re.compile(r"^(?P<first>[^.!?\n]+)[.!]+(?P<rest>.*)$", re.DOTALL)
 
 
+#: "Ever" closing a prohibition's own clause ("no mocks in the integration tests, ever", "no
+#: force pushes ever"), longest first.
+_EVER_TAILS = ("never ever", "not ever", "ever")
+
+
+def without_ever_tail(clause: str) -> str | None:
+    """A prohibition without the "ever" that closes it ("no mocks in the integration tests,
+    ever" → "no mocks in the integration tests"): said for all later work; None when the
+    clause is no prohibition or has no such "ever". (Read from the end, no pattern: one pass.)"""
+    if not _PROHIBITION.match(clause):
+        return None
+    text = clause.rstrip(" \t\n.!")
+    low = text.lower()
+    tail = next((t for t in _EVER_TAILS if low.endswith(t)), None)
+    if tail is None or len(low) == len(tail) or low[-len(tail) - 1] not in " \t,":
+        return None  # "whatever", "forever", "never"
+    rest = text[: -len(tail)].rstrip(" \t,")
+    return rest if len(rest.split()) >= 2 else None
+
+
 def ruled_out_for_good(message: str) -> bool:
     """Whether a message opens with a thing ruled out and "Ever." after it ("no force push.
-    ever."): a prohibition, not a "no" that corrects what the assistant did."""
+    ever.", "no mocks in the integration tests, ever"): a prohibition, not a "no" that
+    corrects what the assistant did."""
+    first = re.split(r"(?<=[.!?])\s+|\n", message.strip(), maxsplit=1)[0]
+    if without_ever_tail(first) is not None:
+        return True  # "no mocks in the integration tests, ever", "no force pushes ever"
     found = _FIRST_SENTENCE.match(message.strip())
     return (
         found is not None

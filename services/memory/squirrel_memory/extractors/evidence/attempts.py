@@ -201,7 +201,45 @@ def command_base(text: str) -> str:
         words.append(token)
         if len(words) >= cap:
             break
-    return " ".join(words)
+    return " ".join([*words, *folder_packages(tokens, words)])
+
+
+#: Subcommands of the `go` tool whose bare form acts on the current folder's package only: the
+#: packages they were given say what ran (`go test -run X ./internal/zone` is no `go test`).
+_FOLDER_BOUND = frozenset({"test", "vet", "build", "run", "install", "generate", "list"})
+#: Options of the `go` tool that take a value as the next word (`-o ./bin/app`, `-run X`).
+_GO_VALUE_OPTIONS = frozenset(
+    str.split(
+        "-o -run -skip -bench -benchtime -tags -count -timeout -p -parallel -cpu -exec -C "
+        "-coverprofile -coverpkg -covermode -cpuprofile -memprofile -blockprofile -outputdir "
+        "-ldflags -gcflags -asmflags -mod -modfile -pkgdir -toolexec -overlay -pgo -vet"
+    )
+)
+
+
+def folder_packages(tokens: list[str], head: list[str]) -> list[str]:
+    """The package paths (`./internal/zone`, `../lib`, `./...`) a `go` subcommand that acts on
+    the current folder's package when given none was given anywhere after its head, options
+    before them included, and not already in `head` (`go run` takes the first: the words after
+    it are the program's); [] for any other command."""
+    if len(head) < 2 or PurePosixPath(head[0]).name != "go" or head[1] not in _FOLDER_BOUND:
+        return []
+    found: list[str] = []
+    value_next = False
+    for token in tokens[2:]:
+        if value_next:
+            value_next = False
+            continue
+        if token.startswith("-"):
+            value_next = "=" not in token and f"-{token.lstrip('-')}" in _GO_VALUE_OPTIONS
+            continue
+        if token in ("--", "-args"):
+            break
+        if (token in ("./...", "...") or token.startswith(("./", "../"))) and token not in head:
+            found.append(token)
+        if head[1] == "run":
+            break  # what follows the program `go run` starts is its own arguments
+    return found
 
 
 _TASK_VARIABLE = re.compile(r"^[A-Z][A-Z0-9_]*=")

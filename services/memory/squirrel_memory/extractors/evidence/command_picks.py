@@ -45,19 +45,25 @@ MARKER_PICK = re.compile(r"\s-m[\s=]+\S")
 
 def whole_run(attempt: Attempt) -> bool:
     """Whether a run ran its command whole: no file, folder or test picked, no marker set. A
-    head that keeps the packages it ran over (`go test ./internal/store/...`) picked a folder;
-    `go test ./...` ran them all."""
+    head that keeps the packages it ran over (`go test ./internal/store/...`, `go test
+    ./internal/zone`) picked a folder; `go test ./...` ran them all."""
     return (
-        not _picks_packages(attempt.base)
+        not picks_packages_below_root(attempt.base)
         and not picks_tests(attempt.text, attempt.base)
         and not MARKER_PICK.search(attempt.text.removeprefix(attempt.base))
     )
 
 
-def _picks_packages(base: str) -> bool:
-    """Whether a command's head keeps a recursive package pattern below the project's root
-    (`./internal/store/...`), not the whole tree (`./...`, `...`)."""
-    return any(word.endswith("/...") and word != "./..." for word in base.split())
+def picks_packages_below_root(base: str) -> bool:
+    """Whether a command's head keeps a package below the project's root, recursive
+    (`./internal/store/...`) or one (`go test ./internal/zone`: `attempts.folder_packages`),
+    not the whole tree (`./...`, `...`)."""
+    words = base.split()
+    go = bool(words) and words[0].rsplit("/", 1)[-1] == "go"
+    return any(
+        word != "./..." and (word.endswith("/...") or (go and word.startswith(("./", "../"))))
+        for word in words[1:]
+    )
 
 
 def picks_tests(command: str, base: str) -> bool:
@@ -67,6 +73,8 @@ def picks_tests(command: str, base: str) -> bool:
     project's root given to an option (`-p tsconfig.json`, `-c phpunit.xml`, `--config-file
     mypy.ini`, `--manifest-path=Cargo.toml`) says how the whole project is checked, and picks
     nothing."""
+    if _names_tests_by_word(command, base):
+        return True
     after_option = False
     for token in command.removeprefix(base).split():
         word, equals, value = token.partition("=")
@@ -84,6 +92,37 @@ def picks_tests(command: str, base: str) -> bool:
         if token in ("./...", "..."):
             continue  # every package of the module: the whole project
         if "/" in token or re.search(r"\.\w{1,5}$", token):
+            return True
+    return False
+
+
+#: Test commands whose plain word (neither an option nor an option's value) is a filter on the
+#: tests' names: `cargo test parse_` runs the tests whose names hold `parse_`.
+_NAME_FILTER_HEADS = frozenset({("cargo", "test"), ("cargo", "bench")})
+#: cargo's options that take the next word as their value (`-p zone-core`, `--features x`).
+_CARGO_VALUE_OPTIONS = frozenset(
+    str.split(
+        "-p --package --exclude -F --features -j --jobs --target --target-dir --manifest-path "
+        "--bin --example --test --bench --profile --color --config -Z --message-format"
+        # and the test binary's, after `--` (`cargo test -- --test-threads 1`)
+        " --test-threads --format --logfile --skip --shuffle-seed"
+    )
+)
+
+
+def _names_tests_by_word(command: str, base: str) -> bool:
+    """Whether a test command whose plain words filter the tests by name (`cargo test -p core
+    parse_`, `cargo test -- --exact parse_origin`) was given one."""
+    words = command.split()
+    if tuple(base.split()[:2]) not in _NAME_FILTER_HEADS or words[:2] != base.split()[:2]:
+        return False
+    value_next = False
+    for word in words[2:]:
+        if value_next:
+            value_next = False
+        elif word.startswith("-"):
+            value_next = word in _CARGO_VALUE_OPTIONS
+        elif word != "--":
             return True
     return False
 
@@ -106,14 +145,29 @@ OUTPUT_ONLY = re.compile(
 _FILE_WORD = re.compile(r"^[\w./-]*\w\.\w{1,5}$")
 
 
+def after_base(command: str, base: str) -> str | None:
+    """The words of `command` beyond its stable head `base`: what follows it, or, for a head
+    that gathered words from further on (`go test -tags integration ./...` under `go test
+    ./...`: `attempts.folder_packages`), the other words in their order; None when `command`
+    does not hold every word of `base`."""
+    if command.startswith(base):
+        return command.removeprefix(base)
+    rest = command.split()
+    for word in base.split():
+        if word not in rest:
+            return None
+        rest.remove(word)
+    return " " + " ".join(rest) if rest else ""
+
+
 def whole_with_options(command: str, base: str) -> bool:
     """Whether a test command runs every test with options of its own that are not only about
     its output (`go test -tags integration ./...`, not `pytest -q`)."""
-    extra = command.removeprefix(base).split()
+    extra = after_base(command, base)
     return (
-        command.startswith(base)
+        extra is not None
         and not picks_tests(command, base)
-        and any(w.startswith("-") and not OUTPUT_ONLY.match(w) for w in extra)
+        and any(w.startswith("-") and not OUTPUT_ONLY.match(w) for w in extra.split())
     )
 
 

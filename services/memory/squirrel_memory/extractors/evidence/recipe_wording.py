@@ -17,6 +17,7 @@ from squirrel_memory.extractors.evidence.command_picks import (
     file_template,
     package_template,
     picks_package,
+    picks_packages_below_root,
     picks_tests,
     whole_with_options,
 )
@@ -138,9 +139,14 @@ def recipe_finding(slot: str, group: RecipeGroup) -> Finding:
         wording = "to check the formatting"  # only the check was seen run: it formats nothing
     if group.purpose == "test" and runs_a_gate(head):
         wording = _GATE_WORDING  # more than the tests: the project's checks, as one command
-    one_package = template is None and group.purpose in PACKAGE_PURPOSES and picks_package(head)
+    one_package = (
+        template is None
+        and group.purpose in PACKAGE_PURPOSES
+        and (picks_package(head) or picks_packages_below_root(group.base))
+    )
     if one_package:
-        # `mvn -pl router -am test` only: how one package is checked, not the whole project
+        # `mvn -pl router -am test`, `go test ./internal/zone` only: how one package is
+        # checked, not the whole project
         wording = f"{wording}, for one package"
     elif group.purpose == "build" and _SKIPS_TESTS.search(head):
         wording = f"{wording} without running the tests"

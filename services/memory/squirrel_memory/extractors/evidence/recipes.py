@@ -36,6 +36,7 @@ from squirrel_memory.extractors.evidence.command_picks import (
     PACKAGE_PURPOSES,
     looks_only,
     package_template,
+    picks_packages_below_root,
     whole_run,
 )
 from squirrel_memory.extractors.evidence.recency import Passes, moved_on
@@ -383,7 +384,10 @@ def recipes(
             Finding(
                 "fact",
                 "test_command",
-                f"Tests run with `{main_test.base}`.",
+                # `go test ./internal/zone` only: one package's tests, not the project's
+                f"Tests of one package run with `{main_test.base}`."
+                if picks_packages_below_root(main_test.base)
+                else f"Tests run with `{main_test.base}`.",
                 ("testing", "command"),
                 round(min(0.75, 0.45 + 0.05 * main_test.successes), 2),
                 tuple(main_test.event_ids[-20:]),

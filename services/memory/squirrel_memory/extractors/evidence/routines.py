@@ -7,7 +7,7 @@ from collections import Counter
 from datetime import datetime
 
 from squirrel_memory.extractors.evidence.attempts import CHECK_PURPOSES, Attempt, Finding
-from squirrel_memory.extractors.evidence.command_picks import OUTPUT_ONLY, whole_run
+from squirrel_memory.extractors.evidence.command_picks import OUTPUT_ONLY, after_base, whole_run
 from squirrel_memory.extractors.evidence.workflows import as_run
 
 #: Commands that only look around; they are never part of a routine.
@@ -59,15 +59,17 @@ def _typed_step(attempt: Attempt, text: str) -> str:
     base = attempt.base
     modes = [w for w in dict.fromkeys(text.split()) if w in _MODE_FLAGS and w not in base.split()]
     head = " ".join([base, *modes])
-    if "\n" in text or len(text) > _STEP_CHARS or not text.startswith(base):
+    rest = after_base(text, base)  # `go test -tags integration ./...` under `go test ./...`
+    if "\n" in text or len(text) > _STEP_CHARS or rest is None:
         return head
-    if not whole_run(attempt) and not _globs_only(text.removeprefix(base)):
+    if not whole_run(attempt) and not _globs_only(rest):
         return head
-    extra = text.removeprefix(base).split()
+    extra = rest.split()
     kept = [w for w in extra if not OUTPUT_ONLY.match(w)]
     if not kept:
         return head  # `pytest -q --tb=short`: how much it prints, not how it runs
-    return text if kept == extra else " ".join([base, *kept])
+    # the output options left out where they stood: a package's place among `go` options holds
+    return text if kept == extra else " ".join(w for w in text.split() if not OUTPUT_ONLY.match(w))
 
 
 def _globs_only(args: str) -> bool:
