@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from squirrel_cli.main import COMMANDS, build_parser
+from squirrel_cli.supervisor_state import squirrel_version
 
 
 def _subcommands(parser: object) -> dict[str, str]:
@@ -90,12 +92,11 @@ def test_up_detach_prepares_the_home_without_loading_the_services_libraries(
 ) -> None:
     """`sqrl up --detach` runs before any service can start: it prepares the home (user.db)
     and starts the supervisor, and loads none of what the services or the supervisor use.
-    A live supervisor is recorded, so this run stops at "already running"."""
+    A live supervisor of this version is recorded, so this run stops at "already running"."""
     home = tmp_path / "home"
     (home / "run").mkdir(parents=True)
-    (home / "run" / "supervisor.json").write_text(
-        f'{{"pid": {os.getpid()}, "started_at": 0, "services": {{}}}}'
-    )
+    record = {"pid": os.getpid(), "started_at": 0, "services": {}, "version": squirrel_version()}
+    (home / "run" / "supervisor.json").write_text(json.dumps(record))
     probe = (
         "import sys\n"
         "from squirrel_cli.main import main\n"

@@ -119,8 +119,9 @@ def test_sqrl_up_starts_a_service_given_up_on_again_under_the_running_supervisor
 
 
 def test_a_supervisor_that_takes_no_retry_signal_is_not_sent_one(tmp_path: Path) -> None:
-    """A supervisor from before the retry (its `supervisor.json` names no signal) would be
-    killed by SIGUSR1: it is left alone, and `sqrl up` says to restart everything instead."""
+    """A supervisor from before the retry (its `supervisor.json` names no signal, nor a version)
+    would be killed by SIGUSR1: it is left alone, and `sqrl up` says it is an earlier Squirrel
+    and to restart everything instead."""
     home = tmp_path / "sqrl"
     (home / "run").mkdir(parents=True)
     older = subprocess.Popen(["sleep", "120"])
@@ -132,7 +133,7 @@ def test_a_supervisor_that_takes_no_retry_signal_is_not_sent_one(tmp_path: Path)
         done = _up({**os.environ, "SQRL_HOME": str(home)})
         assert done.returncode == 1, done
         lines = done.stderr.strip().splitlines()
-        assert len(lines) == 1 and "gave up on the memory service" in lines[0], done
+        assert len(lines) == 1 and "an earlier Squirrel is still running" in lines[0], done
         assert "`sqrl down`, then `sqrl up -d`" in lines[0]
         assert older.poll() is None  # not signalled
     finally:
