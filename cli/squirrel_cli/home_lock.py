@@ -53,8 +53,14 @@ class HomeLock:
 
 def home_in_use(root: Path) -> bool:
     """Whether a supervisor holds the home `root` (whatever became of its records in `run/`)."""
+    return locked_elsewhere(root)
+
+
+def locked_elsewhere(path: Path) -> bool:
+    """Whether another process holds an exclusive `flock` on `path` (taken here shared for a
+    moment; False when `path` cannot be opened)."""
     try:
-        fd = os.open(root, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY)
     except OSError:
         return False
     try:

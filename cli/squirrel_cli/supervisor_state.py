@@ -6,15 +6,13 @@ Only the standard library is imported: `sqrl status` reads this without loading 
 
 from __future__ import annotations
 
-import fcntl
 import importlib.metadata
 import json
-import os
 import time
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from squirrel_cli.home_lock import home_in_use
+from squirrel_cli.home_lock import home_in_use, locked_elsewhere
 from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.home import SERVICES, HomeLayout
 from squirrel_core.service_info import pid_alive
@@ -113,18 +111,8 @@ def other_version(state: SupervisorState) -> str | None:
 
 def earlier_lock_held(layout: HomeLayout) -> bool:
     """Whether a supervisor older than the home lock runs for this home: it holds
-    `<home>/run/supervisor.lock` (taken here shared for a moment, as `home_in_use` does)."""
-    try:
-        fd = os.open(layout.run / EARLIER_LOCK, os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # closing drops a shared lock taken here
-    return False
+    `<home>/run/supervisor.lock`."""
+    return locked_elsewhere(layout.run / EARLIER_LOCK)
 
 
 def services_run(state: SupervisorState | None) -> tuple[str, ...]:
