@@ -178,6 +178,10 @@ def diagnose(settings: Settings, *, repair: bool = False, say: Say | None = None
             "user.db", True, "not created yet (the memory service creates it)", info=True
         )
     checks.append(user_check)
+    # Asked before any store is opened here: opening one whose mapped index was cut short
+    # gives the file its size back, the service's next retry then goes through, and the
+    # refusal it saw would be gone before it was reported.
+    refused = _refused_writes(layout, roots) if services_up else []
     for root in roots:
         checks.extend(
             project_checks(
@@ -189,7 +193,7 @@ def diagnose(settings: Settings, *, repair: bool = False, say: Say | None = None
                 memory_up=memory_up,
             )
         )
-    checks.extend(_refused_writes(layout, roots) if services_up else [])
+    checks.extend(refused)
     checks.extend(service_checks)
     checks.extend(_hook_checks(layout, roots))
     checks.extend(backend_checks(settings))
