@@ -21,10 +21,16 @@ from squirrel_core.errors import (
 )
 from squirrel_core.sqlite_files import harden
 from squirrel_core.store_paths import ensure_private_file, secure_sqlite_files
-from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, StorageError, connect
+from squirrel_memory.storage.sqlite.connection import (
+    BUSY_TIMEOUT_MS,
+    StorageError,
+    closed_on_failure,
+    connect,
+)
 from squirrel_memory.storage.sqlite.mapped_index import MappedIndex
 from squirrel_memory.storage.sqlite.migrator import Migration, migrate
 from squirrel_memory.storage.sqlite.row_cache import RowCache
+from squirrel_memory.storage.sqlite.transaction import immediate
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -118,14 +124,8 @@ class SqliteDatabase:
         except OSError as exc:
             raise StorageError(f"cannot create database file {self.path}: {exc}") from exc
         conn = connect(self.path, migrations=self._migrations)
-        try:
+        with closed_on_failure(conn, self.path):
             self.schema_version = migrate(conn, self._migrations)
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise StorageError(f"cannot use database file {self.path}: {exc}") from exc
-        except SquirrelError:
-            conn.close()
-            raise
         secure_sqlite_files(self.path)
         self._write_conn = conn
         self._file_id = _file_id(self.path)
@@ -215,14 +215,8 @@ class SqliteDatabase:
             raise StorageError(f"database is not open: {self.path}")
         self._check_mapped(writing=True)
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(conn):
                 result = fn(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
         except sqlite3.OperationalError as exc:
             self._refused(exc)
             raise
