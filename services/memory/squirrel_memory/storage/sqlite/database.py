@@ -7,7 +7,7 @@ import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -209,17 +209,23 @@ class SqliteDatabase:
         self.write_failure = WriteFailure(message, time.time())
         raise ResourceExhaustedError(message)
 
-    def _run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """The writer connection, once the file may be written (`_check_mapped`); a write the
+        file system or another process refuses is raised as `_refused` raises it."""
         conn = self._write_conn
         if conn is None:
             raise StorageError(f"database is not open: {self.path}")
         self._check_mapped(writing=True)
         try:
-            with immediate(conn):
-                result = fn(conn)
+            yield conn
         except sqlite3.OperationalError as exc:
             self._refused(exc)
             raise
+
+    def _run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        with self._writing() as conn, immediate(conn):
+            result = fn(conn)
         self._index.seen()
         self.write_failure = None
         return result
@@ -242,18 +248,12 @@ class SqliteDatabase:
             raise
 
     def _run_plain(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        conn = self._write_conn
-        if conn is None:
-            raise StorageError(f"database is not open: {self.path}")
-        self._check_mapped(writing=True)
-        try:
-            return fn(conn)
-        except sqlite3.OperationalError as exc:
-            self._refused(exc)
-            raise
-        finally:
-            self._index.seen()
-            self.rows.bump()
+        with self._writing() as conn:
+            try:
+                return fn(conn)
+            finally:
+                self._index.seen()
+                self.rows.bump()
 
     def _reader_conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
