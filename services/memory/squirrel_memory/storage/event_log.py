@@ -61,6 +61,8 @@ class EventBatch:
     user_id: str
     events: Sequence[Event]
     cursors: Sequence[SourceCursor]
+    read_at: datetime
+    """When the call came: the cursors' `updated_at`."""
 
     def event_rows(
         self, d: Dialect, prepared: Iterable[tuple[Event, str, str]]
@@ -68,10 +70,10 @@ class EventBatch:
         """The values of `insert_event_sql` for these checked events, each with a new id."""
         return [event_row(d, new_id("evt"), self.project_id, self.user_id, p) for p in prepared]
 
-    def cursor_rows(self, d: Dialect, now: datetime) -> list[tuple[Any, ...]]:
-        """The values of `upsert_cursor_sql` for the batch's cursors, read `now`."""
-        stored_now = d.store_time(now)
-        return [cursor_row(d, self.project_id, c, stored_now) for c in self.cursors]
+    def cursor_rows(self, d: Dialect) -> list[tuple[Any, ...]]:
+        """The values of `upsert_cursor_sql` for the batch's cursors."""
+        read_at = d.store_time(self.read_at)
+        return [cursor_row(d, self.project_id, c, read_at) for c in self.cursors]
 
 
 class StoredBatch(NamedTuple):
@@ -122,7 +124,7 @@ class SharedEventLog(EventIntake):
         check_text("user_id", user_id, MAX_KEY_CHARS)
         checked_cursors = [check_cursor(c) for c in cursors]
         ids, duplicates, rejected = await self._store_events(
-            EventBatch(project_id, user_id, events, checked_cursors)
+            EventBatch(project_id, user_id, events, checked_cursors, self._clock())
         )
         log.info(
             "events_appended",

@@ -31,7 +31,6 @@ class PostgresEventLog(SharedEventLog):
         prepared, rejected = await asyncio.to_thread(
             self._prepare_events, batch.project_id, batch.events
         )
-        now = self._clock()
         rows = batch.event_rows(POSTGRES, prepared)
         ids: list[str] = []
         async with self._db.transaction() as conn, conn.cursor() as cursor:
@@ -45,5 +44,5 @@ class PostgresEventLog(SharedEventLog):
                         ids.append(str(found[0]))
                     if not cursor.nextset():
                         break
-            await cursor.executemany(_UPSERT_CURSOR, batch.cursor_rows(POSTGRES, now))
+            await cursor.executemany(_UPSERT_CURSOR, batch.cursor_rows(POSTGRES))
         return StoredBatch(ids, len(rows) - len(ids), rejected)

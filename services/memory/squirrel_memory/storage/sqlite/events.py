@@ -30,7 +30,6 @@ class SqliteEventLog(SharedEventLog):
     _dialect = SQLITE
 
     async def _store_events(self, batch: EventBatch) -> StoredBatch:
-        now = self._clock()
         project_id, user_id = batch.project_id, batch.user_id
 
         def write(conn: sqlite3.Connection) -> StoredBatch:
@@ -57,7 +56,7 @@ class SqliteEventLog(SharedEventLog):
                     new.append(one)
             rows = batch.event_rows(SQLITE, new)
             conn.executemany(_INSERT_EVENT, rows)
-            conn.executemany(_UPSERT_CURSOR, batch.cursor_rows(SQLITE, now))
+            conn.executemany(_UPSERT_CURSOR, batch.cursor_rows(SQLITE))
             return StoredBatch([row[0] for row in rows], len(prepared) - len(new), rejected)
 
         return await self._db.write(write)
