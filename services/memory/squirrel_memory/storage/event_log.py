@@ -11,10 +11,10 @@ duplicate is one of the same author's events.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import structlog
 
@@ -42,12 +42,11 @@ from squirrel_memory.storage.event_sql import (
 )
 from squirrel_memory.storage.formats import new_id
 from squirrel_memory.storage.intake import EventIntake
-from squirrel_memory.storage.queries import ReadPlan, fetch, first, number
+from squirrel_memory.storage.queries import PlanRunner, ReadPlan, fetch, first, number
 from squirrel_memory.storage.values import AppendResult
 
 log = structlog.get_logger()
 
-T = TypeVar("T")
 
 _EVENT_COLUMNS = SELECT_EVENT.removeprefix("SELECT ").removesuffix(" FROM events ")
 
@@ -85,18 +84,11 @@ class StoredBatch(NamedTuple):
     rejected: list[tuple[int, str]]
 
 
-class SharedEventLog(EventIntake):
+class SharedEventLog(EventIntake, PlanRunner):
     """Events, cursors and episodes of one project; a backend names its `_dialect`, answers
-    read plans (`_read`) and stores a batch of events (`_store_events`)."""
+    plans (`_read`, `_write`) and stores a batch of events (`_store_events`)."""
 
-    project_id: str
-    _dialect: Dialect
-
-    if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
-
-        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
-
-        async def _write(self, plan: Generator[Any, Any, T]) -> T: ...
+    if TYPE_CHECKING:  # the backend's
 
         async def _store_events(self, batch: EventBatch) -> StoredBatch:
             """Store the valid, new events of `batch` and its cursors in one transaction."""
