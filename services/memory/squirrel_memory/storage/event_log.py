@@ -11,9 +11,10 @@ duplicate is one of the same author's events.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import structlog
 
@@ -32,44 +33,65 @@ from squirrel_memory.storage.dialect import Dialect
 from squirrel_memory.storage.event_sql import (
     SELECT_EPISODE,
     SELECT_EVENT,
+    cursor_row,
     episode_from_row,
     event_from_row,
+    event_row,
     mark_events,
     write_episodes,
 )
+from squirrel_memory.storage.formats import new_id
 from squirrel_memory.storage.intake import EventIntake
-from squirrel_memory.storage.queries import ReadPlan, fetch, first, number
+from squirrel_memory.storage.queries import PlanRunner, ReadPlan, fetch, first, number
 from squirrel_memory.storage.values import AppendResult
 
 log = structlog.get_logger()
 
-T = TypeVar("T")
 
 _EVENT_COLUMNS = SELECT_EVENT.removeprefix("SELECT ").removesuffix(" FROM events ")
 
 
-class SharedEventLog(EventIntake):
-    """Events, cursors and episodes of one project; a backend names its `_dialect`, answers
-    read plans (`_read`) and stores a batch of events (`_store_events`)."""
+@dataclass(frozen=True, slots=True)
+class EventBatch:
+    """The events one `append_events` call stores (checked and hashed where the backend stores
+    them, `EventIntake._prepare_events`), with the cursors read with them (checked)."""
 
     project_id: str
-    _dialect: Dialect
+    user_id: str
+    events: Sequence[Event]
+    cursors: Sequence[SourceCursor]
+    read_at: datetime
+    """When the call came: the cursors' `updated_at`."""
 
-    if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
+    def event_rows(
+        self, d: Dialect, prepared: Iterable[tuple[Event, str, str]]
+    ) -> list[tuple[Any, ...]]:
+        """The values of `insert_event_sql` for these checked events, each with a new id."""
+        return [event_row(d, new_id("evt"), self.project_id, self.user_id, p) for p in prepared]
 
-        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
+    def cursor_rows(self, d: Dialect) -> list[tuple[Any, ...]]:
+        """The values of `upsert_cursor_sql` for the batch's cursors."""
+        read_at = d.store_time(self.read_at)
+        return [cursor_row(d, self.project_id, c, read_at) for c in self.cursors]
 
-        async def _write(self, plan: Generator[Any, Any, T]) -> T: ...
 
-        async def _store_events(
-            self,
-            project_id: str,
-            user_id: str,
-            events: Sequence[Event],
-            cursors: Sequence[SourceCursor],
-        ) -> tuple[list[str], int, list[tuple[int, str]]]:
-            """Store the valid, new events and the cursors in one transaction: the ids stored,
-            the duplicates skipped, and the (index, reason) of the events rejected."""
+class StoredBatch(NamedTuple):
+    """What a backend stored of an `EventBatch`: the ids of the new events, in order; the
+    duplicates it skipped; the (index, reason) of the events it rejected."""
+
+    ids: list[str]
+    duplicates: int
+    rejected: list[tuple[int, str]]
+
+
+class SharedEventLog(EventIntake, PlanRunner):
+    """Events, cursors and episodes of one project; a backend names its `_dialect`, answers
+    plans (`_read`, `_write`) and stores a batch of events (`_store_events`)."""
+
+    if TYPE_CHECKING:  # the backend's
+
+        async def _store_events(self, batch: EventBatch) -> StoredBatch:
+            """Store the valid, new events of `batch` and its cursors in one transaction."""
             ...
 
     async def _events(self, sql: str, *params: Any) -> list[StoredEvent]:
@@ -94,7 +116,7 @@ class SharedEventLog(EventIntake):
         check_text("user_id", user_id, MAX_KEY_CHARS)
         checked_cursors = [check_cursor(c) for c in cursors]
         ids, duplicates, rejected = await self._store_events(
-            project_id, user_id, events, checked_cursors
+            EventBatch(project_id, user_id, events, checked_cursors, self._clock())
         )
         log.info(
             "events_appended",

@@ -11,17 +11,15 @@ may be taken over by a retry. Rows older than `KEEP_DAYS` are dropped when a key
 from __future__ import annotations
 
 import re
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.storage.checks import Clock
 from squirrel_memory.storage.dialect import Dialect
-from squirrel_memory.storage.queries import changed
-
-T = TypeVar("T")
+from squirrel_memory.storage.queries import PlanRunner, changed
 
 MAX_IDEMPOTENCY_KEY_CHARS = 128
 """A UUID is 32-36 characters; room for a client's own prefix, no room for text."""
@@ -82,18 +80,14 @@ def kept_reply(row: Sequence[Any]) -> KeptReply:
     return KeptReply(str(row[0]), str(row[1]), None if row[2] is None else bytes(row[2]))
 
 
-class SharedKeptReplies:
+class SharedKeptReplies(PlanRunner):
     """Claiming, keeping and releasing a key's reply, for both backends; the claim's statements
     are each backend's own (`_claim`: SQLite's one writer reads then writes, Postgres claims in
     one `INSERT … ON CONFLICT … RETURNING`, so two servers cannot both win a key)."""
 
-    project_id: str
-    _dialect: Dialect
     _clock: Clock
 
-    if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
-
-        async def _write(self, plan: Generator[Any, Any, T]) -> T: ...
+    if TYPE_CHECKING:  # the backend's
 
         async def _claim(
             self, key: str, method: str, fingerprint: str, now: datetime

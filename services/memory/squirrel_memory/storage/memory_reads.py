@@ -10,8 +10,8 @@ or an array matched) and where a blocking vector search runs (`found_memories`).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Generator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from squirrel_core.errors import NotFoundError
 from squirrel_memory.models import MemoryItem, MemorySource, MemoryType, MemoryVersion, Scope
@@ -24,9 +24,7 @@ from squirrel_memory.storage.checks import (
 )
 from squirrel_memory.storage.dialect import Dialect
 from squirrel_memory.storage.memory_sql import SELECT_MEMORY
-from squirrel_memory.storage.queries import ReadPlan, Row, fetch, first, number
-
-T = TypeVar("T")
+from squirrel_memory.storage.queries import PlanRunner, ReadPlan, Row, fetch, first, number
 
 ROW_CACHE_SIZE = 4096
 """Memory rows whose decoded `MemoryItem` stays cached (where rows are plain values). Decoding
@@ -216,18 +214,12 @@ def kind_version(d: Dialect, project_id: str, memory_type: MemoryType) -> ReadPl
     return (int(row[0]), int(row[1])) if row else (0, 0)
 
 
-class SharedMemoryReads:
+class SharedMemoryReads(PlanRunner):
     """Reads of memory rows and their history; a backend names its `_dialect`, answers read
     plans (`_read`) and finds memories by path (`_with_paths`) and by tool (`_FROM_TOOL`)."""
 
-    project_id: str
-    _dialect: Dialect
     _FROM_TOOL: str
     """Ids of the memories with a source event from one tool: params project, tool."""
-
-    if TYPE_CHECKING:  # the store's (its memory book answers read plans)
-
-        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
 
     def _with_paths(
         self, project_id: str, paths: list[str], kinds: list[str] | None, limit: int

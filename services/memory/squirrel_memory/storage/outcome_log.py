@@ -9,17 +9,14 @@ read from these events.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol
 
 from squirrel_core.errors import InvalidArgumentError
 from squirrel_memory.storage.checks import MAX_KEY_CHARS, MAX_SESSION_ID_CHARS, check_text
-from squirrel_memory.storage.dialect import Dialect
-from squirrel_memory.storage.queries import ReadPlan, fetch
-
-T = TypeVar("T")
+from squirrel_memory.storage.queries import PlanRunner, ReadPlan, fetch
 
 CHANNELS = frozenset({"session_start", "prompt", "mcp"})
 SERVED_COLUMNS = ("session_id", "memory_id", "served_at", "channel")
@@ -132,16 +129,11 @@ class OutcomeLog(Protocol):
         ...
 
 
-class SharedOutcomeLog:
+class SharedOutcomeLog(PlanRunner):
     """`OutcomeLog` written once for both backends; each inserts rows its own way
     (`_insert_new`: Postgres in one statement over arrays, SQLite row by row on its writer)."""
 
-    project_id: str
-    _dialect: Dialect
-
-    if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
-
-        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
+    if TYPE_CHECKING:  # the backend's
 
         async def _insert_new(
             self, table: str, columns: Sequence[str], rows: Sequence[tuple[Any, ...]]

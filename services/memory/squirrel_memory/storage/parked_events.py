@@ -6,15 +6,11 @@ letter, removed with the letter. Written once for both backends (`SharedParkedEv
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Sequence
 
 from squirrel_core.errors import InvalidArgumentError, NotFoundError
 from squirrel_memory.storage.checks import MAX_KEY_CHARS, check_text
-from squirrel_memory.storage.dialect import Dialect
-from squirrel_memory.storage.queries import WritePlan, changed, first
-
-T = TypeVar("T")
+from squirrel_memory.storage.queries import PlanRunner, WritePlan, changed, first
 
 MAX_PARKED_EVENTS = 100_000
 """More event ids than any episode holds: a bound on one letter's list, not a working limit."""
@@ -30,18 +26,9 @@ def checked_event_ids(event_ids: Sequence[str]) -> list[str]:
     return [check_text("event id", i, MAX_KEY_CHARS) for i in event_ids]
 
 
-class SharedParkedEvents:
+class SharedParkedEvents(PlanRunner):
     """Event ids kept beside dead letters; a backend names its `_dialect` and answers plans
     (`_read`, `_write`)."""
-
-    project_id: str
-    _dialect: Dialect
-
-    if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
-
-        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
-
-        async def _write(self, plan: Generator[Any, Any, T]) -> T: ...
 
     async def put_parked_events(self, dead_letter_id: int, event_ids: Sequence[str]) -> None:
         """Keep the event ids `dead_letter_id` parks (replacing any kept before); they go with

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+
+from squirrel_memory.storage.dialect import Dialect
 
 T = TypeVar("T")
 
@@ -66,3 +68,18 @@ def changed(sql: str, *params: Any) -> WritePlan[int]:
     """`sql` run once; how many rows it changed."""
     count: int = yield Write(sql, params)
     return count
+
+
+class PlanRunner:
+    """A part of a store written once for both backends as plans: it names its project and the
+    backend's `_dialect`, and runs its plans through `_read` and `_write`, which a store defines
+    once for all its parts (`SharedMemoryBook`'s, answered by the backend)."""
+
+    project_id: str
+    _dialect: Dialect
+
+    if TYPE_CHECKING:
+
+        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
+
+        async def _write(self, plan: Generator[Any, Any, T]) -> T: ...

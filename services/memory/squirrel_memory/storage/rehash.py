@@ -7,7 +7,8 @@ are merged into it. Whatever named a merged event names the kept one instead (a 
 memory version's source events, an episode's events, a parked episode's events), and the kept
 event counts as processed if any of them was, so its memories are not made again. The backends
 run this in their schema migrations (SQLite's version 13, Postgres's 9, in batches); the choice
-of what to keep and the repointing of a list of ids live here, once.
+of what to keep, the repointing of a list of ids and the hash of a stored row (read in either
+dialect's types) live here, once.
 """
 
 from __future__ import annotations
@@ -15,27 +16,25 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from squirrel_memory.dedup import HashedFields, event_hash
+from squirrel_memory.storage.dialect import Dialect
 
 Key = tuple[str, str, str]
 """(project id, author, dedup hash): the events one author stored once in a project."""
 
 
-def hash_of_row(
-    project_id: str,
-    *,
-    source_tool: str,
-    event_type: str,
-    session_id: str | None,
-    timestamp: datetime,
-    file_paths: Sequence[str],
-    content_json: str,
-) -> str | None:
-    """The dedup hash of a stored event by today's rule; None when its content cannot be read
-    (it then keeps the hash it has)."""
+HASHED_COLUMNS = (
+    "project_id, source_tool, session_id, timestamp, event_type, content_json, file_paths"
+)
+"""The columns of a stored event its dedup hash is made of, in the order `hash_of_row` reads."""
+
+
+def hash_of_row(d: Dialect, row: Sequence[Any]) -> str | None:
+    """The dedup hash by today's rule of a stored event read as `HASHED_COLUMNS` (in `d`'s
+    types); None when its content cannot be read (it then keeps the hash it has)."""
+    project_id, source_tool, session_id, timestamp, event_type, content_json, file_paths = row
     try:
         content = json.loads(content_json)
     except ValueError:
@@ -46,8 +45,8 @@ def hash_of_row(
         source_tool=source_tool,
         event_type=event_type,
         session_id=session_id,
-        timestamp=timestamp,
-        file_paths=tuple(file_paths),
+        timestamp=d.load_time(timestamp),
+        file_paths=tuple(d.load_list(file_paths)),
         content=content,
     )
     try:

@@ -12,7 +12,7 @@ import inspect
 from collections.abc import Awaitable, Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import structlog
 
@@ -141,39 +141,51 @@ class PlanWrites:
         return self.saved
 
 
+class _Driving(Generic[S, T]):
+    """A plan between two steps, for `drive` and `drive_async`: what it is sent next (the
+    answer to its step, or the error answering it raised)."""
+
+    __slots__ = ("error", "plan", "reply", "result", "step")
+
+    def __init__(self, plan: Generator[S, Any, T]) -> None:
+        self.plan = plan
+        self.reply: Any = None
+        self.error: Exception | None = None
+
+    def advance(self) -> bool:
+        """Send the plan its answer, or raise the error inside it: True with its next `step`,
+        False with its `result` (an error the plan does not catch is raised here)."""
+        reply, error = self.reply, self.error
+        self.reply, self.error = None, None
+        try:
+            self.step: S = self.plan.send(reply) if error is None else self.plan.throw(error)
+        except StopIteration as done:
+            self.result: T = done.value
+            return False
+        return True
+
+
 def drive(plan: Generator[S, Any, T], answer: Callable[[S], Any]) -> T:
     """Run a plan of steps to its result, each answered by `answer`; an error answering a step
     is raised inside the plan at that step (where the plan may catch it)."""
-    reply: Any = None
-    error: Exception | None = None
-    while True:
+    driving = _Driving(plan)
+    while driving.advance():
         try:
-            step = plan.send(reply) if error is None else plan.throw(error)
-        except StopIteration as done:
-            result: T = done.value
-            return result
-        reply, error = None, None
-        try:
-            reply = answer(step)
+            driving.reply = answer(driving.step)
         except Exception as exc:
-            error = exc
+            driving.error = exc
+    return driving.result
 
 
 async def drive_async(plan: Generator[S, Any, T], answer: Callable[[S], Awaitable[Any]]) -> T:
     """`drive` with steps answered by a coroutine."""
-    reply: Any = None
-    error: Exception | None = None
-    while True:
+    driving = _Driving(plan)
+    while driving.advance():
         try:
-            step = plan.send(reply) if error is None else plan.throw(error)
-        except StopIteration as done:
-            result: T = done.value
-            return result
-        reply, error = None, None
-        try:
-            reply = await answer(step)
+            driving.reply = await answer(driving.step)
         except Exception as exc:
-            error = exc
+            driving.error = exc
+    return driving.result
 
 
 def merge(old: Iterable[str], new: Iterable[str], cap: int) -> tuple[str, ...]:

@@ -5,21 +5,18 @@ its writers are counted) or its own method (`vacuum`: what only a file needs).""
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 import structlog
 
 from squirrel_core.errors import NotFoundError
 from squirrel_memory.storage.checks import Clock, check_view_meta, dead_letter_error
-from squirrel_memory.storage.dialect import Dialect
-from squirrel_memory.storage.queries import changed, fetch, first
+from squirrel_memory.storage.queries import PlanRunner, changed, fetch, first
 from squirrel_memory.storage.values import DeadLetter, ViewMeta
 
 log = structlog.get_logger()
 
-T = TypeVar("T")
 
 PRUNED = '{"pruned":true}'
 """The content a pruned event keeps."""
@@ -36,24 +33,16 @@ COUNT_NAMES = (
 """The row counts `sqrl status` shows, in `counts`' order."""
 
 
-class SharedUpkeep:
+class SharedUpkeep(PlanRunner):
     """View meta, dead letters, retention and counts; a backend names its `_dialect`, answers
     plans (`_read`, `_write`) and gives `_PRUNE` and `_WRITER_COUNTS`."""
 
-    project_id: str
     _clock: Clock
-    _dialect: Dialect
     _PRUNE: str
     """Processed events' content replaced by `PRUNED`, given (project, cutoff); events cited by
     a live memory keep theirs."""
     _WRITER_COUNTS: str
     """(writer, live memories), given the project's condition (`Dialect.of_project`)."""
-
-    if TYPE_CHECKING:  # the backend's (defined once per store, for every part of it)
-
-        async def _read(self, plan: Generator[Any, Any, T]) -> T: ...
-
-        async def _write(self, plan: Generator[Any, Any, T]) -> T: ...
 
     def _of_project(self) -> tuple[str, tuple[Any, ...]]:
         return self._dialect.of_project(self.project_id)

@@ -9,18 +9,10 @@ a duplicate; another author's event never is one (schema 9).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
 
-from squirrel_core.events import Event, SourceCursor
 from squirrel_memory.storage.dialect import POSTGRES
-from squirrel_memory.storage.event_log import SharedEventLog
-from squirrel_memory.storage.event_sql import (
-    cursor_row,
-    event_row,
-    insert_event_sql,
-    upsert_cursor_sql,
-)
-from squirrel_memory.storage.formats import new_id
+from squirrel_memory.storage.event_log import EventBatch, SharedEventLog, StoredBatch
+from squirrel_memory.storage.event_sql import insert_event_sql, upsert_cursor_sql
 from squirrel_memory.storage.postgres.database import PostgresDatabase
 
 _INSERT_EVENT = (
@@ -35,20 +27,15 @@ class PostgresEventLog(SharedEventLog):
     _db: PostgresDatabase
     _dialect = POSTGRES
 
-    async def _store_events(
-        self,
-        project_id: str,
-        user_id: str,
-        events: Sequence[Event],
-        cursors: Sequence[SourceCursor],
-    ) -> tuple[list[str], int, list[tuple[int, str]]]:
-        prepared, rejected = await asyncio.to_thread(self._prepare_events, project_id, events)
-        now = self._clock()
-        rows = [event_row(POSTGRES, new_id("evt"), project_id, user_id, one) for one in prepared]
+    async def _store_events(self, batch: EventBatch) -> StoredBatch:
+        prepared, rejected = await asyncio.to_thread(
+            self._prepare_events, batch.project_id, batch.events
+        )
+        rows = batch.event_rows(POSTGRES, prepared)
         ids: list[str] = []
         async with self._db.transaction() as conn, conn.cursor() as cursor:
             # Appends of one project take turns, so `seq` grows in commit order.
-            await cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (project_id,))
+            await cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (batch.project_id,))
             if rows:
                 await cursor.executemany(_INSERT_EVENT, rows, returning=True)
                 while True:
@@ -57,7 +44,5 @@ class PostgresEventLog(SharedEventLog):
                         ids.append(str(found[0]))
                     if not cursor.nextset():
                         break
-            await cursor.executemany(
-                _UPSERT_CURSOR, [cursor_row(POSTGRES, project_id, c, now) for c in cursors]
-            )
-        return ids, len(rows) - len(ids), rejected
+            await cursor.executemany(_UPSERT_CURSOR, batch.cursor_rows(POSTGRES))
+        return StoredBatch(ids, len(rows) - len(ids), rejected)

@@ -48,7 +48,6 @@ _TYPES = {"served_at": "timestamptz", "judged_at": "timestamptz", "version": "in
 class PostgresOutcomeLog(SharedOutcomeLog):
     """Served memories and outcomes (part of `PostgresStore`)."""
 
-    project_id: str
     _db: PostgresDatabase
     _dialect = POSTGRES
 

@@ -61,7 +61,6 @@ def _with_paths(
 class PostgresMemoryReads(SharedMemoryReads):
     """Reads of memory rows and their history (part of `PostgresStore`)."""
 
-    project_id: str
     _db: PostgresDatabase
     _dialect = POSTGRES
     _FROM_TOOL = (

@@ -30,6 +30,7 @@ from typing import Any, Final
 import structlog
 from psycopg import AsyncConnection, errors
 
+from squirrel_memory.storage.dialect import POSTGRES
 from squirrel_memory.storage.postgres.online import (
     DEFAULT_BATCH_ROWS,
     AfterBatch,
@@ -39,7 +40,13 @@ from squirrel_memory.storage.postgres.online import (
     batches_told,
     prepared_once,
 )
-from squirrel_memory.storage.rehash import Merges, Rehashed, hash_of_row, plan_merges
+from squirrel_memory.storage.rehash import (
+    HASHED_COLUMNS,
+    Merges,
+    Rehashed,
+    hash_of_row,
+    plan_merges,
+)
 
 log = structlog.get_logger()
 
@@ -61,24 +68,16 @@ def _new_hashes(rows: Sequence[tuple[Any, ...]]) -> dict[str, str]:
     """Each row's hash by today's rule, by event id (a row whose content cannot be read keeps
     the hash it has)."""
     out = {}
-    for event_id, project, tool, session, at, kind, content, paths in rows:
-        digest = hash_of_row(
-            project,
-            source_tool=tool,
-            event_type=kind,
-            session_id=session,
-            timestamp=at,
-            file_paths=paths,
-            content_json=content,
-        )
+    for row in rows:
+        digest = hash_of_row(POSTGRES, row[1:])
         if digest is not None:
-            out[str(event_id)] = digest
+            out[str(row[0])] = digest
     return out
 
 
 _READ_BATCH = (
-    "SELECT id, project_id, source_tool, session_id, timestamp, event_type, content_json, "
-    "file_paths FROM events WHERE id > %s ORDER BY id LIMIT %s"
+    f"SELECT id, {HASHED_COLUMNS} FROM events "  # noqa: S608 (constants)
+    "WHERE id > %s ORDER BY id LIMIT %s"
 )
 _LOCK_BATCH = (
     "SELECT id, seq, project_id, user_id, hash, processed_at FROM events "

@@ -22,7 +22,6 @@ class PostgresKeptReplies(SharedKeptReplies):
     """The replies of writes sent with an idempotency key (part of `PostgresStore`); the key is
     unique per project (`PRIMARY KEY (project_id, key)`)."""
 
-    project_id: str
     _db: PostgresDatabase
 
     async def _claim(

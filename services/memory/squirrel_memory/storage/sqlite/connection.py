@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from squirrel_core.errors import FailedPreconditionError, SquirrelError
@@ -26,7 +27,7 @@ def connect(
     With `migrations`, the file is checked against them (`check_database`) before anything
     (WAL mode included) is written to it."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-    try:
+    with closed_on_failure(conn, path):
         harden(conn)
         conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA foreign_keys = ON")
@@ -37,10 +38,18 @@ def connect(
                 check_database(conn, migrations)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+@contextmanager
+def closed_on_failure(conn: sqlite3.Connection, path: Path) -> Iterator[None]:
+    """The block's work on a newly opened `conn`, closed if it fails: a database error raised as
+    `StorageError` (the file cannot be used), a `SquirrelError` (a refused schema) as it is."""
+    try:
+        yield
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise StorageError(f"cannot use database file {path}: {exc}") from exc
     except SquirrelError:
         conn.close()
         raise
-    return conn

@@ -7,7 +7,7 @@ import contextlib
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,10 +21,16 @@ from squirrel_core.errors import (
 )
 from squirrel_core.sqlite_files import harden
 from squirrel_core.store_paths import ensure_private_file, secure_sqlite_files
-from squirrel_memory.storage.sqlite.connection import BUSY_TIMEOUT_MS, StorageError, connect
+from squirrel_memory.storage.sqlite.connection import (
+    BUSY_TIMEOUT_MS,
+    StorageError,
+    closed_on_failure,
+    connect,
+)
 from squirrel_memory.storage.sqlite.mapped_index import MappedIndex
 from squirrel_memory.storage.sqlite.migrator import Migration, migrate
 from squirrel_memory.storage.sqlite.row_cache import RowCache
+from squirrel_memory.storage.sqlite.transaction import immediate
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -118,14 +124,8 @@ class SqliteDatabase:
         except OSError as exc:
             raise StorageError(f"cannot create database file {self.path}: {exc}") from exc
         conn = connect(self.path, migrations=self._migrations)
-        try:
+        with closed_on_failure(conn, self.path):
             self.schema_version = migrate(conn, self._migrations)
-        except sqlite3.DatabaseError as exc:
-            conn.close()
-            raise StorageError(f"cannot use database file {self.path}: {exc}") from exc
-        except SquirrelError:
-            conn.close()
-            raise
         secure_sqlite_files(self.path)
         self._write_conn = conn
         self._file_id = _file_id(self.path)
@@ -209,23 +209,23 @@ class SqliteDatabase:
         self.write_failure = WriteFailure(message, time.time())
         raise ResourceExhaustedError(message)
 
-    def _run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """The writer connection, once the file may be written (`_check_mapped`); a write the
+        file system or another process refuses is raised as `_refused` raises it."""
         conn = self._write_conn
         if conn is None:
             raise StorageError(f"database is not open: {self.path}")
         self._check_mapped(writing=True)
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = fn(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
+            yield conn
         except sqlite3.OperationalError as exc:
             self._refused(exc)
             raise
+
+    def _run_write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        with self._writing() as conn, immediate(conn):
+            result = fn(conn)
         self._index.seen()
         self.write_failure = None
         return result
@@ -248,18 +248,12 @@ class SqliteDatabase:
             raise
 
     def _run_plain(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        conn = self._write_conn
-        if conn is None:
-            raise StorageError(f"database is not open: {self.path}")
-        self._check_mapped(writing=True)
-        try:
-            return fn(conn)
-        except sqlite3.OperationalError as exc:
-            self._refused(exc)
-            raise
-        finally:
-            self._index.seen()
-            self.rows.bump()
+        with self._writing() as conn:
+            try:
+                return fn(conn)
+            finally:
+                self._index.seen()
+                self.rows.bump()
 
     def _reader_conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)

@@ -10,19 +10,12 @@ an event is a duplicate of any stored with its hash, so re-reading transcripts a
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
 
-from squirrel_core.events import Event, SourceCursor
 from squirrel_memory.storage.checks import chunks
 from squirrel_memory.storage.dialect import SQLITE
-from squirrel_memory.storage.event_log import SharedEventLog
-from squirrel_memory.storage.event_sql import (
-    cursor_row,
-    event_row,
-    insert_event_sql,
-    upsert_cursor_sql,
-)
-from squirrel_memory.storage.formats import new_id, to_db_time, to_json
+from squirrel_memory.storage.event_log import EventBatch, SharedEventLog, StoredBatch
+from squirrel_memory.storage.event_sql import insert_event_sql, upsert_cursor_sql
+from squirrel_memory.storage.formats import to_json
 from squirrel_memory.storage.sqlite.database import SqliteDatabase
 
 _INSERT_EVENT = insert_event_sql(SQLITE)
@@ -36,18 +29,12 @@ class SqliteEventLog(SharedEventLog):
     _per_author: bool
     _dialect = SQLITE
 
-    async def _store_events(
-        self,
-        project_id: str,
-        user_id: str,
-        events: Sequence[Event],
-        cursors: Sequence[SourceCursor],
-    ) -> tuple[list[str], int, list[tuple[int, str]]]:
-        now = to_db_time(self._clock())
+    async def _store_events(self, batch: EventBatch) -> StoredBatch:
+        project_id, user_id = batch.project_id, batch.user_id
 
-        def write(conn: sqlite3.Connection) -> tuple[list[str], int, list[tuple[int, str]]]:
+        def write(conn: sqlite3.Connection) -> StoredBatch:
             # Checked and hashed on the writer thread too: one hop per batch instead of two.
-            prepared, rejected = self._prepare_events(project_id, events)
+            prepared, rejected = self._prepare_events(project_id, batch.events)
             hashes = list(dict.fromkeys(digest for _, _, digest in prepared))
             stored: set[str] = set()
             # One author's duplicates on a team server; any on a laptop (module docstring).
@@ -62,19 +49,14 @@ class SqliteEventLog(SharedEventLog):
                         params,
                     )
                 )
-            rows = []
-            duplicates = 0
+            new = []
             for one in prepared:
-                digest = one[2]
-                if digest in stored:
-                    duplicates += 1
-                    continue
-                stored.add(digest)
-                rows.append(event_row(SQLITE, new_id("evt"), project_id, user_id, one))
+                if one[2] not in stored:
+                    stored.add(one[2])
+                    new.append(one)
+            rows = batch.event_rows(SQLITE, new)
             conn.executemany(_INSERT_EVENT, rows)
-            conn.executemany(
-                _UPSERT_CURSOR, [cursor_row(SQLITE, project_id, c, now) for c in cursors]
-            )
-            return [row[0] for row in rows], duplicates, rejected
+            conn.executemany(_UPSERT_CURSOR, batch.cursor_rows(SQLITE))
+            return StoredBatch([row[0] for row in rows], len(prepared) - len(new), rejected)
 
         return await self._db.write(write)

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from squirrel_core.errors import FailedPreconditionError
 from squirrel_core.sqlite_files import current_version, table_exists
 from squirrel_memory.storage.formats import to_db_time
+from squirrel_memory.storage.sqlite.transaction import immediate
 
 Step = str | Callable[[sqlite3.Connection], None]
 
@@ -56,6 +57,15 @@ _VERSION_TABLE = (
 Shape = dict[str, tuple[str, ...]]
 
 
+def _run_steps(conn: sqlite3.Connection, steps: Sequence[Step]) -> None:
+    """A migration's steps on `conn`, in order: a statement executed, a function called."""
+    for step in steps:
+        if isinstance(step, str):
+            conn.execute(step)
+        else:
+            step(conn)
+
+
 def shape_of(conn: sqlite3.Connection) -> Shape:
     """Tables, triggers and views as `"<type> <name>"`, with a table's column names (SQLite's own
     `sqlite_*` tables and indexes, which change no result, left out). Reading a hostile file's
@@ -84,11 +94,7 @@ def _expected(
         for migration in migrations:
             if migration.version > version:
                 break
-            for step in migration.steps:
-                if isinstance(step, str):
-                    conn.execute(step)
-                else:
-                    step(conn)
+            _run_steps(conn, migration.steps)
         return tuple(sorted(shape_of(conn).items()))
 
 
@@ -162,8 +168,7 @@ def migrate(
     latest = migrations[-1].version
     goal = latest if target is None else target
     check_database(conn, migrations)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with immediate(conn):
         if not table_exists(conn, "schema_version"):
             conn.execute(_VERSION_TABLE)
             marker = migrations[0].spec_table
@@ -172,32 +177,17 @@ def migrate(
                     "INSERT INTO schema_version VALUES (1, ?, ?)",
                     ("found existing spec tables", to_db_time(datetime.now(UTC))),
                 )
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
     found = current_version(conn)
     if found > latest:
         raise SchemaVersionError(found=found, supported=latest)
     for migration in migrations:
         if migration.version <= found or migration.version > goal:
             continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            for step in migration.steps:
-                if isinstance(step, str):
-                    conn.execute(step)
-                else:
-                    step(conn)
+        with immediate(conn):
+            _run_steps(conn, migration.steps)
             conn.execute(
                 "INSERT INTO schema_version VALUES (?, ?, ?)",
                 (migration.version, migration.description, to_db_time(datetime.now(UTC))),
             )
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         found = migration.version
     return found

@@ -154,7 +154,6 @@ def _with_paths(
 class SqliteMemoryReads(SharedMemoryReads):
     """Reads of memory rows and their history (part of `SqliteStore`)."""
 
-    project_id: str
     _db: SqliteDatabase
     _dialect = SQLITE
     _FROM_TOOL = (

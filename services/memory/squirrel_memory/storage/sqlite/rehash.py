@@ -8,12 +8,19 @@ import json
 import sqlite3
 from collections.abc import Mapping
 
-from squirrel_memory.storage.formats import from_db_time, json_strings, to_json
-from squirrel_memory.storage.rehash import Rehashed, hash_of_row, plan_merges, repointed
+from squirrel_memory.storage.dialect import SQLITE
+from squirrel_memory.storage.formats import to_json
+from squirrel_memory.storage.rehash import (
+    HASHED_COLUMNS,
+    Rehashed,
+    hash_of_row,
+    plan_merges,
+    repointed,
+)
 
 _ROWS = (
-    "SELECT rowid, id, project_id, user_id, source_tool, session_id, timestamp, event_type, "
-    "content_json, file_paths, hash, processed_at FROM events ORDER BY rowid"
+    f"SELECT rowid, id, user_id, hash, processed_at, {HASHED_COLUMNS} "  # noqa: S608 (constants)
+    "FROM events ORDER BY rowid"
 )
 
 
@@ -22,16 +29,8 @@ def rehash_events(conn: sqlite3.Connection) -> None:
     rehashed: list[Rehashed] = []
     changed: list[tuple[str, str]] = []
     for row in conn.execute(_ROWS):
-        rowid, event_id, project, author, tool, session, at, kind, content, paths, old, done = row
-        digest = hash_of_row(
-            project,
-            source_tool=tool,
-            event_type=kind,
-            session_id=session,
-            timestamp=from_db_time(at),
-            file_paths=json_strings(paths),
-            content_json=content,
-        )
+        rowid, event_id, author, old, done, project = row[:6]
+        digest = hash_of_row(SQLITE, row[5:])
         if digest is None:
             digest = old
         elif digest != old:
