@@ -370,3 +370,60 @@ def test_the_cli_routes_refuse_what_they_do_not_take(running: Running) -> None:
     with _closed_port() as closed:
         answer: dict[str, Any] = quick.call(sqrl_home, "status", {"ports": {"memory": closed}})
     assert answer["health"] == {"memory": "UNREACHABLE"}
+
+
+def _refusal(sqrl_home: Path, route: str, body: dict[str, Any]) -> tuple[int, str]:
+    """The HTTP status and error message the gateway answers `body` with on `/cli/<route>`."""
+    with quick.post(sqrl_home, route, body) as conn:
+        conn.settimeout(quick.READ_TIMEOUT)
+        answer = quick._receive(conn)
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    error = json.loads(payload).get("error") or {}
+    return int(head.split()[1]), str(error.get("message", "") if isinstance(error, dict) else "")
+
+
+def test_a_switch_of_the_cli_routes_is_a_json_boolean_or_refused_naming_it(
+    running: Running,
+) -> None:
+    """`json`, `local`, `counts` and `include_deleted` are read as JSON booleans: the string
+    "false" (or 0, null, "no") was read as true, and `--json` output came back for it."""
+    sqrl_home, repo = running.home, str(running.repo)
+    routes = {
+        "search": {"project_root": repo, "query": "tests"},
+        "context": {"project_root": repo, "task_description": "add an endpoint"},
+        "view": {"which": "brief", "project_root": repo},
+        "memories": {"project": repo},
+        "status": {"ports": {}},
+    }
+    switches = {
+        "search": ("json", "local"),
+        "context": ("json", "local"),
+        "view": ("json", "local"),
+        "memories": ("include_deleted", "local"),
+        "status": ("counts",),
+    }
+    for route, names in switches.items():
+        for name in names:
+            for value in ("false", "true", 0, 1, None, "no", [], {}):
+                status, message = _refusal(sqrl_home, route, {**routes[route], name: value})
+                assert status == 400, (route, name, value)
+                assert message == f"{name} must be true or false", (route, name, value)
+    # a list given as no list was read as an empty one (no filter) when it was false-ish
+    for route, name, value in (
+        ("search", "types", ""),
+        ("search", "scope_paths", False),
+        ("context", "active_file_paths", 0),
+        ("memories", "types", {}),
+    ):
+        status, message = _refusal(sqrl_home, route, {**routes[route], name: value})
+        assert (status, message) == (400, f"{name} must be a list of strings"), (route, name)
+    # a real false is the text shape, a real true the JSON one
+    for route in ("search", "context", "view"):
+        text = quick.call(sqrl_home, route, {**routes[route], "json": False})
+        as_json = quick.call(sqrl_home, route, {**routes[route], "json": True})
+        assert "json" not in text and "json" in as_json, route
+    listed = quick.call(sqrl_home, "memories", {**routes["memories"], "include_deleted": False})
+    assert len(listed["memories"]) == 2
+    counted = quick.call(sqrl_home, "status", {"ports": {}, "counts": True})
+    assert counted["counts"]
+    assert quick.call(sqrl_home, "status", {"ports": {}, "counts": False})["counts"] == {}
