@@ -427,3 +427,12 @@ def test_a_switch_of_the_cli_routes_is_a_json_boolean_or_refused_naming_it(
     counted = quick.call(sqrl_home, "status", {"ports": {}, "counts": True})
     assert counted["counts"]
     assert quick.call(sqrl_home, "status", {"ports": {}, "counts": False})["counts"] == {}
+
+
+def test_a_render_body_whose_terminal_is_no_object_is_refused_not_a_crash(
+    running: Running,
+) -> None:
+    """`/cli/render` with `"terminal": "x"` (or a list) was a 500 and a crash in the log."""
+    for terminal in ("x", [1], 80):
+        status, message = _refusal(running.home, "render", {"terminal": terminal, "drawings": []})
+        assert (status, message) == (400, "not a terminal description"), terminal

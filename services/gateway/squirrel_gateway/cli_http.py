@@ -197,7 +197,7 @@ class CliApi:
         """Tables and markdown drawn by rich for the CLI's terminal, so the CLI need not load
         rich (`squirrel_core.terminal`)."""
         try:
-            terminal = Terminal.from_json(body.get("terminal") or {})
+            terminal = Terminal.from_json(body.get("terminal"))
             drawings = check_drawings(body.get("drawings"))
         except ValueError as exc:
             raise _BadRequestError(str(exc)) from None
