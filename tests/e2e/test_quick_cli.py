@@ -4,6 +4,7 @@ are not there."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -436,3 +437,43 @@ def test_a_render_body_whose_terminal_is_no_object_is_refused_not_a_crash(
     for terminal in ("x", [1], 80):
         status, message = _refusal(running.home, "render", {"terminal": terminal, "drawings": []})
         assert (status, message) == (400, "not a terminal description"), terminal
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+"""JSON nested deeper than Python's parser follows (200 KB): it raises RecursionError, which is
+no ValueError."""
+
+
+def _posted(sqrl_home: Path, path: str, payload: bytes) -> tuple[int, bytes]:
+    """The HTTP status and body the gateway answers `payload` POSTed raw to `path` with."""
+    host, port, token = quick._endpoint(sqrl_home)
+    request = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode("latin-1") + payload
+    with socket.create_connection((host, port), timeout=30) as conn:
+        conn.sendall(request)
+        answer = quick._receive(conn)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_json_nested_too_deep_is_refused_as_malformed_json(
+    running: Running, env: dict[str, str]
+) -> None:
+    """A body (or a search cursor) nested past the parser's depth was a crash: a 500 and a
+    traceback in the log for the CLI's routes and the hooks, a search the CLI said failed."""
+    status, body = _posted(running.home, "/cli/search", DEEP)
+    assert status == 400 and json.loads(body)["error"]["message"] == (
+        "the body must be a JSON object"
+    )
+    status, body = _posted(running.home, "/hooks/claude/SessionStart", DEEP)
+    assert status == 400, body[:300]
+    # a cursor of the right length whose JSON is nested too deep: the garbage cursor's answer
+    cursor = base64.urlsafe_b64encode(b"[" * 1_500 + b"]" * 1_500).decode().rstrip("=")
+    argv = ["search", "tests", "--cursor", cursor]
+    fast, full = _run(env, running.repo, argv), _run(env, running.repo, argv, full=True)
+    assert fast.code == full.code == 2, (fast.stderr[-300:], full.stderr[-300:])
+    assert fast.stderr == full.stderr
+    assert fast.stderr.startswith("sqrl: error: --cursor is not"), fast.stderr[-300:]

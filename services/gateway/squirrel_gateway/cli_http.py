@@ -252,7 +252,7 @@ class CliRoutes:
         raw = await read_body(receive, MAX_BODY_BYTES)
         try:
             body = json.loads(raw) if raw else None
-        except ValueError:
+        except (ValueError, RecursionError):  # nested past the parser's depth too
             body = None
         if not isinstance(body, dict):
             return 400, _error("INVALID_ARGUMENT", "the body must be a JSON object")

@@ -111,3 +111,21 @@ def test_the_hook_reads_a_config_nested_too_deep_as_no_setting(tmp_path: Path) -
 def test_the_hook_reads_a_payload_nested_too_deep_as_none(tmp_path: Path) -> None:
     payload = ('{"cwd": ' + "[" * DEPTH + "]" * DEPTH + "}").encode()
     assert hook_client._kept("claude", "SessionStart", payload, tmp_path) is None
+
+
+def test_a_repositorys_mcp_json_nested_too_deep_is_left_untouched(
+    tmp_path: Path, repo: Path
+) -> None:
+    """A cloned repository is anyone's: its `.mcp.json` nested too deep made `sqrl init` a
+    traceback. Now it registers the project, and `--mcp` says the file is no JSON."""
+    mcp_json = repo / ".mcp.json"
+    text = _deep(mcp_json)
+    home = tmp_path / "home"
+    done = _sqrl(home, repo, "init")
+    assert done.returncode == 0, done.stderr[-500:]
+    assert "Traceback" not in done.stderr and "Registered" in done.stdout
+    offered = _sqrl(home, repo, "init", "--mcp")
+    assert offered.returncode == 1
+    line = _one_line(offered)
+    assert line.startswith(f"sqrl: error: {mcp_json} is not valid JSON"), line
+    assert mcp_json.read_text() == text
