@@ -110,7 +110,7 @@ def _hooks_ms(home: Path, key: str, default: int, low: int, high: int) -> int:
 
             try:
                 raw = tomllib.loads(text).get("hooks", {}).get(key)
-            except (tomllib.TOMLDecodeError, AttributeError):
+            except (tomllib.TOMLDecodeError, AttributeError, RecursionError):
                 raw = None
     try:
         value = int(str(raw)) if raw is not None else default
@@ -297,7 +297,7 @@ def _kept(host: str, event: str, stdin: bytes, home: Path) -> bytes | None:
         return None
     try:
         cwd = json.loads(stdin or b"{}").get("cwd")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return None
     if not isinstance(cwd, str) or not cwd:
         return None

@@ -133,7 +133,7 @@ def _load(path: Path) -> dict[str, Any] | None:
         raise FailedPreconditionError(f"{path} is larger than 1 MB; it was left untouched")
     try:
         data = json.loads(path.read_text(encoding="utf-8") or "{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past the parser's depth
         raise FailedPreconditionError(
             f"{path} is not valid JSON; fix it (or move it aside) and run again. "
             "It was left untouched."

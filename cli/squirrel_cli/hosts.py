@@ -123,6 +123,11 @@ def _read_config(path: Path) -> dict[str, Any]:
             f"{path} is not valid JSON ({exc.msg} at line {exc.lineno}); fix it, or add"
             f" {SERVER_NAME} by hand (docs/hosts.md)"
         ) from None
+    except RecursionError:  # nested past the parser's depth (a repository's file is anyone's)
+        raise FailedPreconditionError(
+            f"{path} is not valid JSON (nested too deep); fix it, or add {SERVER_NAME} by hand"
+            " (docs/hosts.md)"
+        ) from None
     if not isinstance(data, dict):
         raise FailedPreconditionError(
             f"{path} is not a JSON object; fix it, or add {SERVER_NAME} by hand (docs/hosts.md)"

@@ -15,9 +15,9 @@ gave), and writes what comes back — JSON or server-sent events — to stdout, 
 - A request for a method the gateway's MCP server does not answer (`server/discover`, which
   hosts probe before `initialize`, a later protocol's method, a misspelt one) gets JSON-RPC's
   "Method not found" at once, before `initialize` or after, whether the gateway serves or not.
-- A line that is not JSON gets a JSON-RPC parse error, a refused token a JSON-RPC error naming
-  it; neither ends the server. At end of stdin it waits briefly for calls in flight, ends the
-  MCP session (`DELETE`) and exits.
+- A line that is not JSON (or nested deeper than the parser follows) gets a JSON-RPC parse
+  error, a refused token a JSON-RPC error naming it; neither ends the server. At end of stdin
+  it waits briefly for calls in flight, ends the MCP session (`DELETE`) and exits.
 - stdout carries MCP messages only; logs are JSON lines on stderr.
 
 What it speaks on either side (error codes, log lines, a reply's messages) is `relay_wire`'s.
@@ -118,7 +118,7 @@ class Relay:
             return
         try:
             message = json.loads(text)
-        except ValueError:  # also UnicodeDecodeError
+        except (ValueError, RecursionError):  # also UnicodeDecodeError; nested too deep
             self._write_error(None, PARSE_ERROR, "Parse error: the line is not JSON")
             return
         if not isinstance(message, dict) or not isinstance(message.get("method", ""), str):

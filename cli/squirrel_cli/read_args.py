@@ -71,6 +71,10 @@ def limit(args: argparse.Namespace) -> int:
     return _within(args.limit, "--limit", 1, MAX_PAGE_SIZE, " memories a page")
 
 
+#: The longest `--page-token` an error says back (one `sqrl memories` prints is a dozen or so).
+MAX_SHOWN_TOKEN: Final = 100
+
+
 def page_token(args: argparse.Namespace) -> str:
     """`sqrl memories --page-token T`: one a `More:` line printed, refused here (naming the
     flag) when no memory service could have issued it, before any service is asked."""
@@ -78,8 +82,10 @@ def page_token(args: argparse.Namespace) -> str:
     try:
         list_page_offset(token)
     except ValueError:
+        # a paste gone wrong is not printed back whole
+        shown = repr(token) if len(token) <= MAX_SHOWN_TOKEN else f"of {len(token):,} characters"
         raise InvalidArgumentError(
-            f"--page-token {token!r} is not one `sqrl memories` printed; leave it out for the"
+            f"--page-token {shown} is not one `sqrl memories` printed; leave it out for the"
             " first page, or pass the one its last `More:` line names"
         ) from None
     return token

@@ -35,7 +35,7 @@ def _salvage(text: str) -> tuple[dict[str, object], list[str]]:
     for _ in range(MAX_DROPPED_LINES):
         try:
             return tomllib.loads("\n".join(lines)), dropped
-        except tomllib.TOMLDecodeError as exc:
+        except (tomllib.TOMLDecodeError, RecursionError) as exc:  # or nested past its depth
             found = _LINE.search(str(exc))
             index = int(found.group(1)) - 1 if found else -1
             if not 0 <= index < len(lines):

@@ -85,6 +85,10 @@ def read_projects(path: Path) -> list[str]:
         raise FailedPreconditionError(  # the home's state, never a value the caller gave
             f"{path} is not valid JSON ({exc.msg}); fix or delete it"
         ) from None
+    except RecursionError:  # nested past the parser's depth
+        raise FailedPreconditionError(
+            f"{path} is not valid JSON (nested too deep); fix or delete it"
+        ) from None
     except UnicodeDecodeError:
         raise FailedPreconditionError(f"{path} is not UTF-8 text; fix or delete it") from None
     roots = data.get("projects", []) if isinstance(data, dict) else []

@@ -195,6 +195,10 @@ def read_config_file(home: Path) -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InvalidArgumentError(f"{path} is not valid TOML ({exc}); {REPAIR_HINT}") from None
+    except RecursionError:  # arrays or tables nested past the parser's depth
+        raise InvalidArgumentError(
+            f"{path} is not valid TOML (nested too deep); {REPAIR_HINT}"
+        ) from None
 
 
 def _only_comments(text: str) -> bool:

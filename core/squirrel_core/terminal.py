@@ -58,8 +58,11 @@ class Terminal:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Terminal:
-        """Raises ValueError when `data` is not a terminal's description."""
+    def from_json(cls, data: object) -> Terminal:
+        """Raises ValueError when `data` is not a terminal's description (a JSON string or list
+        sent for it too: no crash)."""
+        if not isinstance(data, Mapping):
+            raise ValueError("not a terminal description")
         env = data.get("env")
         width, height = data.get("width"), data.get("height")
         if not (

@@ -325,3 +325,23 @@ def test_commands_against_running_services_import_only_what_they_use(
         unwanted = sorted(m for m in loaded if m in absent or m.split(".")[0] in absent)
         assert not unwanted, (argv, unwanted)
         assert set(present) <= loaded, (argv, sorted(set(present) - loaded))
+
+
+def test_an_id_too_long_to_be_one_is_refused_in_one_short_line(live: Sqrl, project: Path) -> None:
+    """A memory id is 30 characters: one of 100,000 (a paste gone wrong) came back inside the
+    NOT_FOUND message, past gRPC's 16 KB metadata limit ("Stream removed"), and one of 5,000
+    was printed back whole."""
+    made = live("remember", "Deploys go through make release", "--json", cwd=project)
+    memory_id = json.loads(made.stdout)["memory"]["memory_id"]
+    for command in ("forget", "history", "confirm"):
+        for size in (201, 5_000, 100_000):
+            done = live(command, "m" * size, cwd=project)
+            assert done.returncode == 2, (command, size, done.stderr[:300])
+            assert done.stderr == (
+                f"sqrl: error: memory_id is {size:,} characters; an id or handle is at most 200"
+                " (`sqrl memories` lists them)\n"
+            ), (command, size)
+    kept = live("history", memory_id, "--json", cwd=project)  # a real id still works
+    assert kept.returncode == 0 and json.loads(kept.stdout)["memory"]["memory_id"] == memory_id
+    near = live("history", "mem_" + "0" * 196, cwd=project)  # 200: looked up, not found
+    assert near.returncode == 1 and "no memory mem_000" in near.stderr

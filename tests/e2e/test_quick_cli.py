@@ -4,6 +4,7 @@ are not there."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -370,3 +371,109 @@ def test_the_cli_routes_refuse_what_they_do_not_take(running: Running) -> None:
     with _closed_port() as closed:
         answer: dict[str, Any] = quick.call(sqrl_home, "status", {"ports": {"memory": closed}})
     assert answer["health"] == {"memory": "UNREACHABLE"}
+
+
+def _refusal(sqrl_home: Path, route: str, body: dict[str, Any]) -> tuple[int, str]:
+    """The HTTP status and error message the gateway answers `body` with on `/cli/<route>`."""
+    with quick.post(sqrl_home, route, body) as conn:
+        conn.settimeout(quick.READ_TIMEOUT)
+        answer = quick._receive(conn)
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    error = json.loads(payload).get("error") or {}
+    return int(head.split()[1]), str(error.get("message", "") if isinstance(error, dict) else "")
+
+
+def test_a_switch_of_the_cli_routes_is_a_json_boolean_or_refused_naming_it(
+    running: Running,
+) -> None:
+    """`json`, `local`, `counts` and `include_deleted` are read as JSON booleans: the string
+    "false" (or 0, null, "no") was read as true, and `--json` output came back for it."""
+    sqrl_home, repo = running.home, str(running.repo)
+    routes = {
+        "search": {"project_root": repo, "query": "tests"},
+        "context": {"project_root": repo, "task_description": "add an endpoint"},
+        "view": {"which": "brief", "project_root": repo},
+        "memories": {"project": repo},
+        "status": {"ports": {}},
+    }
+    switches = {
+        "search": ("json", "local"),
+        "context": ("json", "local"),
+        "view": ("json", "local"),
+        "memories": ("include_deleted", "local"),
+        "status": ("counts",),
+    }
+    for route, names in switches.items():
+        for name in names:
+            for value in ("false", "true", 0, 1, None, "no", [], {}):
+                status, message = _refusal(sqrl_home, route, {**routes[route], name: value})
+                assert status == 400, (route, name, value)
+                assert message == f"{name} must be true or false", (route, name, value)
+    # a list given as no list was read as an empty one (no filter) when it was false-ish
+    for route, name, value in (
+        ("search", "types", ""),
+        ("search", "scope_paths", False),
+        ("context", "active_file_paths", 0),
+        ("memories", "types", {}),
+    ):
+        status, message = _refusal(sqrl_home, route, {**routes[route], name: value})
+        assert (status, message) == (400, f"{name} must be a list of strings"), (route, name)
+    # a real false is the text shape, a real true the JSON one
+    for route in ("search", "context", "view"):
+        text = quick.call(sqrl_home, route, {**routes[route], "json": False})
+        as_json = quick.call(sqrl_home, route, {**routes[route], "json": True})
+        assert "json" not in text and "json" in as_json, route
+    listed = quick.call(sqrl_home, "memories", {**routes["memories"], "include_deleted": False})
+    assert len(listed["memories"]) == 2
+    counted = quick.call(sqrl_home, "status", {"ports": {}, "counts": True})
+    assert counted["counts"]
+    assert quick.call(sqrl_home, "status", {"ports": {}, "counts": False})["counts"] == {}
+
+
+def test_a_render_body_whose_terminal_is_no_object_is_refused_not_a_crash(
+    running: Running,
+) -> None:
+    """`/cli/render` with `"terminal": "x"` (or a list) was a 500 and a crash in the log."""
+    for terminal in ("x", [1], 80):
+        status, message = _refusal(running.home, "render", {"terminal": terminal, "drawings": []})
+        assert (status, message) == (400, "not a terminal description"), terminal
+
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+"""JSON nested deeper than Python's parser follows (200 KB): it raises RecursionError, which is
+no ValueError."""
+
+
+def _posted(sqrl_home: Path, path: str, payload: bytes) -> tuple[int, bytes]:
+    """The HTTP status and body the gateway answers `payload` POSTed raw to `path` with."""
+    host, port, token = quick._endpoint(sqrl_home)
+    request = (
+        f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode("latin-1") + payload
+    with socket.create_connection((host, port), timeout=30) as conn:
+        conn.sendall(request)
+        answer = quick._receive(conn)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+def test_json_nested_too_deep_is_refused_as_malformed_json(
+    running: Running, env: dict[str, str]
+) -> None:
+    """A body (or a search cursor) nested past the parser's depth was a crash: a 500 and a
+    traceback in the log for the CLI's routes and the hooks, a search the CLI said failed."""
+    status, body = _posted(running.home, "/cli/search", DEEP)
+    assert status == 400 and json.loads(body)["error"]["message"] == (
+        "the body must be a JSON object"
+    )
+    status, body = _posted(running.home, "/hooks/claude/SessionStart", DEEP)
+    assert status == 400, body[:300]
+    # a cursor of the right length whose JSON is nested too deep: the garbage cursor's answer
+    cursor = base64.urlsafe_b64encode(b"[" * 1_500 + b"]" * 1_500).decode().rstrip("=")
+    argv = ["search", "tests", "--cursor", cursor]
+    fast, full = _run(env, running.repo, argv), _run(env, running.repo, argv, full=True)
+    assert fast.code == full.code == 2, (fast.stderr[-300:], full.stderr[-300:])
+    assert fast.stderr == full.stderr
+    assert fast.stderr.startswith("sqrl: error: --cursor is not"), fast.stderr[-300:]

@@ -137,6 +137,8 @@ async def test_lines_that_are_not_json_rpc_get_errors_and_the_session_goes_on(
         not_an_object = await mcp.receive()
         await mcp.send(b"\xff\xfe")
         not_text = await mcp.receive()
+        await mcp.send(b"[" * 100_000 + b"]" * 100_000)  # nested past the parser's depth
+        too_deep = await mcp.receive()
         await mcp.send({"jsonrpc": "2.0", "id": 9, "method": 5})
         not_a_method = await mcp.receive()
         await mcp.send(INITIALIZE)
@@ -148,6 +150,7 @@ async def test_lines_that_are_not_json_rpc_get_errors_and_the_session_goes_on(
     assert not_json["id"] is None and not_json["error"]["code"] == PARSE_ERROR
     assert not_an_object["id"] is None and not_an_object["error"]["code"] == INVALID_REQUEST
     assert not_text["error"]["code"] == PARSE_ERROR
+    assert too_deep["id"] is None and too_deep["error"]["code"] == PARSE_ERROR
     assert not_a_method["id"] == 9 and not_a_method["error"]["code"] == INVALID_REQUEST
     assert initialized["id"] == 1 and "protocolVersion" in initialized["result"]
     assert tools["id"] == 2 and {t["name"] for t in tools["result"]["tools"]} >= {

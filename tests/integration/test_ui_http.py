@@ -416,3 +416,26 @@ async def test_a_memory_page_takes_the_handle_a_prefix_of_it_or_the_id(ui: Brows
                 f"{ui.base}/ui/memory", params={"project": ui.project, "id": named}
             )
             assert page.status_code == 200 and deploy in page.text, named
+
+
+async def test_the_stale_only_box_is_1_or_left_out_and_anything_else_is_refused(
+    ui: Browser,
+) -> None:
+    """The list's "Stale only" checkbox sends `stale=1`; `stale=0` or `stale=false` (a link
+    written by hand) was read as ticked, and showed none of the fresh memories."""
+    handles = [_handle(i) for i in ui.ids.values()]
+    async with httpx2.AsyncClient(timeout=30) as http:
+        await signed_in(ui, http)
+
+        async def listed(**params: str) -> httpx2.Response:
+            return await http.get(f"{ui.base}/ui/project", params={"project": ui.project, **params})
+
+        every = await listed()
+        assert every.status_code == 200 and all(h in every.text for h in handles)
+        assert (await listed(stale="")).text.count("mem_") == every.text.count("mem_")
+        ticked = await listed(stale="1")
+        assert ticked.status_code == 200 and not any(h in ticked.text for h in handles)
+        for value in ("0", "false", "no", "on", "2", "x" * 50):
+            refused = await listed(stale=value)
+            assert refused.status_code == 400, value
+            assert "stale is 1 (stale only) or left out" in refused.text, value

@@ -10,7 +10,9 @@ markdown drawn here (`render`: rich, for the CLI's terminal size, encoding and e
 need not load rich. On a laptop joined to a team, `remember`, `forget`, `confirm`, `history` and
 `memories` post here too, and go to the team server (`squirrel_gateway.cli_memory`); `"local":
 true` in a body keeps a read or write on local memory. An answer that had to leave the team
-server out says why in `team_away` (a list of lines for the user).
+server out says why in `team_away` (a list of lines for the user). A body's switches (`json`,
+`local`, `counts`, `include_deleted`) are JSON booleans (`cli_memory.flag`): anything else (the
+string "false", 0, null) is a 400 naming the switch, as is a list given as anything but a list.
 
 `POST /cli/<route>` with a JSON object; 200 with the answer, or an error object
 `{"error": {"status": "<gRPC status name>", "message": "..."}}`: 422 for a domain error (its
@@ -48,6 +50,7 @@ from squirrel_gateway import team_away
 from squirrel_gateway.asgi_body import read_body
 from squirrel_gateway.cli_memory import BadRequestError as _BadRequestError
 from squirrel_gateway.cli_memory import CliMemory
+from squirrel_gateway.cli_memory import flag as _flag
 from squirrel_gateway.cli_memory import integer as _int
 from squirrel_gateway.cli_memory import text as _text
 from squirrel_gateway.cli_memory import texts as _texts
@@ -91,9 +94,10 @@ class CliApi:
 
     def _servicer(self, body: dict[str, Any]) -> GatewayServicer:
         """The team and local memories merged, or (`local`) local memory alone."""
-        return self._local if body.get("local") else self._shared
+        return self._local if _flag(body, "local") else self._shared
 
     async def context(self, body: dict[str, Any]) -> Answer:
+        servicer, as_json = self._servicer(body), _flag(body, "json")
         request = gateway_service_pb2.GatewayGetTaskContextRequest(
             project_root=_text(body, "project_root"),
             user_id=_text(body, "user_id"),
@@ -102,10 +106,11 @@ class CliApi:
             context_budget_tokens=_int(body, "context_budget_tokens"),
             preferred_memory_types=_types(_texts(body, "preferred_memory_types")),
         )
-        reply = await self._servicer(body).GetTaskContext(request, _NO_CONTEXT)
-        return context_output(reply, as_json=bool(body.get("json")))
+        reply = await servicer.GetTaskContext(request, _NO_CONTEXT)
+        return context_output(reply, as_json=as_json)
 
     async def search(self, body: dict[str, Any]) -> Answer:
+        servicer, as_json = self._servicer(body), _flag(body, "json")
         request = gateway_service_pb2.GatewaySearchMemoryRequest(
             project_root=_text(body, "project_root"),
             query=_text(body, "query"),
@@ -115,11 +120,12 @@ class CliApi:
             context_budget_tokens=_int(body, "context_budget_tokens"),
             cursor=_text(body, "cursor"),
         )
-        reply = await self._servicer(body).SearchMemory(request, _NO_CONTEXT)
-        return search_output(reply, as_json=bool(body.get("json")))
+        reply = await servicer.SearchMemory(request, _NO_CONTEXT)
+        return search_output(reply, as_json=as_json)
 
     async def view(self, body: dict[str, Any]) -> Answer:
         """`sqrl view style|brief|pitfalls` (`which`), as the full CLI asks for it."""
+        servicer, as_json = self._servicer(body), _flag(body, "json")
         which = body.get("which")
         project = _text(body, "project_root")
         budget = _int(body, "context_budget_tokens")
@@ -129,7 +135,7 @@ class CliApi:
         mode = views_pb2.VIEW_MODE_FULL if mode_name == "full" else views_pb2.VIEW_MODE_CORE
         view: Message
         if which == "style":
-            style = await self._servicer(body).GetUserStyleView(
+            style = await servicer.GetUserStyleView(
                 gateway_service_pb2.GatewayGetUserStyleViewRequest(
                     project_root=project,
                     user_id=_text(body, "user_id"),
@@ -140,7 +146,7 @@ class CliApi:
             )
             view, markdown = style.view, style.view.markdown
         elif which == "brief":
-            brief = await self._servicer(body).GetProjectBriefView(
+            brief = await servicer.GetProjectBriefView(
                 gateway_service_pb2.GatewayGetProjectBriefViewRequest(
                     project_root=project, mode=mode, context_budget_tokens=budget
                 ),
@@ -148,7 +154,7 @@ class CliApi:
             )
             view, markdown = brief.view, brief.view.markdown
         elif which == "pitfalls":
-            pitfalls = await self._servicer(body).GetPitfallsView(
+            pitfalls = await servicer.GetPitfallsView(
                 gateway_service_pb2.GatewayGetPitfallsViewRequest(
                     project_root=project,
                     scope_paths=_texts(body, "scope_paths"),
@@ -160,9 +166,10 @@ class CliApi:
             view, markdown = pitfalls.view, pitfalls.view.markdown
         else:
             raise _BadRequestError("which must be style, brief or pitfalls")
-        return view_output(view, markdown, as_json=bool(body.get("json")))
+        return view_output(view, markdown, as_json=as_json)
 
     async def status(self, body: dict[str, Any]) -> Answer:
+        with_counts = _flag(body, "counts")
         ports = body.get("ports", {})
         if not isinstance(ports, dict) or not all(
             name in SERVICES
@@ -182,7 +189,7 @@ class CliApi:
                 f"sessions must be a whole number from 1 to {MAX_OUTCOME_SESSIONS}"
             )
         health, counts, ingest = await probe(
-            self._layout, self._token, ports, counts=bool(body.get("counts")), sessions=sessions
+            self._layout, self._token, ports, counts=with_counts, sessions=sessions
         )
         return {"health": health, "counts": counts, "ingest": ingest}
 
@@ -190,7 +197,7 @@ class CliApi:
         """Tables and markdown drawn by rich for the CLI's terminal, so the CLI need not load
         rich (`squirrel_core.terminal`)."""
         try:
-            terminal = Terminal.from_json(body.get("terminal") or {})
+            terminal = Terminal.from_json(body.get("terminal"))
             drawings = check_drawings(body.get("drawings"))
         except ValueError as exc:
             raise _BadRequestError(str(exc)) from None
@@ -245,7 +252,7 @@ class CliRoutes:
         raw = await read_body(receive, MAX_BODY_BYTES)
         try:
             body = json.loads(raw) if raw else None
-        except ValueError:
+        except (ValueError, RecursionError):  # nested past the parser's depth too
             body = None
         if not isinstance(body, dict):
             return 400, _error("INVALID_ARGUMENT", "the body must be a JSON object")

@@ -6,6 +6,10 @@ server derives the user from the token), and falls back to local memory when the
 not used — refused token, unreachable, TLS, too slow — saying so (`team_away`). A memory id the
 team does not hold (NOT_FOUND there) is looked for in local memory without a word: a local
 memory's id (a fact read from this checkout) still works. `local` in the body stays local.
+
+A body's switches (`local`, `include_deleted`, and `json` and `counts` of the read routes) are
+JSON booleans (`flag`): anything else is refused naming the switch, never read by truthiness
+(the string "false" is a true value in Python).
 """
 
 from __future__ import annotations
@@ -73,8 +77,9 @@ class CliMemory:
         """(reply, project, where): `request(project id, on the team?)` sent to the team
         server, else to local memory; `where` is "team" or "local". `queue`: a write that went
         to local memory is also queued for the team (`team_outbox`), where it is "queued"."""
+        local_only = flag(body, "local")
         project = self._project(body)
-        if self._team is not None and not body.get("local"):
+        if self._team is not None and not local_only:
 
             async def on_team(client: MemoryClient, team_id: str) -> M:
                 return await client.call(call(client), request(team_id, True))
@@ -86,7 +91,7 @@ class CliMemory:
                 return reply, project, "team"
         client = self._local.client()
         local: M = await client.call(call(client), request(project, False), timeout=MEMORY_TIMEOUT)
-        if queue and self._team is not None and not body.get("local"):
+        if queue and self._team is not None and not local_only:
             sent = request("", True)
             if isinstance(sent, pb.RememberRequest) and await self._team.queue_remember(
                 project, sent
@@ -169,6 +174,7 @@ class CliMemory:
         return {"project": project, "where": where, **history_output(reply)}
 
     async def memories(self, body: dict[str, Any]) -> Answer:
+        include_deleted = flag(body, "include_deleted")
         source = body.get("source")
         if source is not None and source not in MEMORY_SOURCES:
             raise BadRequestError(f"source must be one of {', '.join(MEMORY_SOURCES)}")
@@ -183,7 +189,7 @@ class CliMemory:
             return pb.ListMemoriesRequest(
                 project_id=project_id,
                 types=[memory_pb2.MemoryType.Value("MEMORY_TYPE_" + k.upper()) for k in kinds],
-                include_deleted=bool(body.get("include_deleted")),
+                include_deleted=include_deleted,
                 page_size=integer(body, "page_size"),
                 page_token=text(body, "page_token"),
                 source=memory_pb2.MemorySource.Value(f"MEMORY_SOURCE_{source.upper()}")
@@ -206,6 +212,15 @@ def text(body: dict[str, Any], key: str) -> str:
     return value
 
 
+def flag(body: dict[str, Any], key: str) -> bool:
+    """A switch of the body: a JSON boolean, False when left out; anything else (the string
+    "false", 0, null) is refused naming it."""
+    value = body.get(key, False)
+    if not isinstance(value, bool):
+        raise BadRequestError(f"{key} must be true or false")
+    return value
+
+
 def integer(body: dict[str, Any], key: str) -> int:
     value = body.get(key, 0)
     if not isinstance(value, int) or isinstance(value, bool) or not -(2**31) <= value < 2**31:
@@ -214,7 +229,9 @@ def integer(body: dict[str, Any], key: str) -> int:
 
 
 def texts(body: dict[str, Any], key: str) -> list[str]:
-    value = body.get(key) or []
+    value = body.get(key)
+    if value is None:
+        return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise BadRequestError(f"{key} must be a list of strings")
     return value

@@ -39,7 +39,7 @@ def decode_cursor(cursor: str, fingerprint: str) -> tuple[str | None, int]:
     try:
         raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
         data = json.loads(raw)
-    except (binascii.Error, ValueError):
+    except (binascii.Error, ValueError, RecursionError):  # nested past the parser's depth too
         raise bad from None
     if not isinstance(data, dict):
         raise bad

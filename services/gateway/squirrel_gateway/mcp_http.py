@@ -131,6 +131,9 @@ class HookRoutes:
         except (ValueError, InvalidArgumentError) as exc:
             await _respond(send, 400, (str(exc)[:200] + "\n").encode(), b"text/plain")
             return
+        except RecursionError:  # a body nested past the parser's depth
+            await _respond(send, 400, b"the body is not JSON\n", b"text/plain")
+            return
         await _respond(send, 200, answer.encode(), b"application/json")
 
 

@@ -77,6 +77,6 @@ def decode_cursor(cursor: str | None) -> tuple[str | None, str | None, bool]:
         team, local = data.get("t"), data.get("l")
         if not all(v is None or isinstance(v, str) for v in (team, local)):
             raise ValueError(cursor)
-    except (ValueError, binascii.Error, UnicodeDecodeError):
+    except (ValueError, binascii.Error, UnicodeDecodeError, RecursionError):
         raise InvalidArgumentError("cursor is not one this search returned") from None
     return team, local, False

@@ -10,7 +10,14 @@ back while a burst is arriving (until no change came for `QUIET_SECONDS`, at mos
 `MAX_HOLD_SECONDS` after it started), so the model does not take the cores the writes need; a
 read waiting for the index (`caught_up`) ends the hold at once. The store stays
 the truth: retrieval re-reads every hit from it, lexical search sees a write at once, and the
-sync on start embeds whatever a crash left unqueued."""
+sync on start embeds whatever a crash left unqueued.
+
+A rebuild (`sqrl reindex`) covers every change made before it read the store: it takes them off
+the queue, and a batch the worker took before it (waiting for the index meanwhile) is dropped
+(`_rebuilds`). A model's vector for a text moves by a few ulps with the batch it is embedded
+in, so embedding those memories again in a batch of their own after the rebuild gave vectors
+a second rebuild would not give; two rebuilds of the same memories now give the same vectors
+to the bit (a change made while the rebuild embeds is queued, and embedded after it)."""
 
 from __future__ import annotations
 
@@ -115,6 +122,8 @@ class ProjectIndexes:
         self._workers: dict[str, asyncio.Task[None]] = {}
         self._idle: dict[str, asyncio.Event] = {}
         self._syncing: dict[str, int | None] = {}  # project -> memories the sync embeds
+        self._rebuilds: dict[str, int] = {}  # project -> rebuilds begun: a batch taken before
+        # the last one began is covered by it
         self._closing = False
 
     def get(self, project_id: str) -> VectorIndex | None:
@@ -275,8 +284,9 @@ class ProjectIndexes:
             for memory_id in batch:
                 del pending[memory_id]
             self._in_flight[project_id] = len(batch)
+            rebuilds = self._rebuilds.get(project_id, 0)
             try:
-                await self._apply(store, batch)
+                await self._apply(store, batch, rebuilds)
             except Exception as exc:
                 log.error("vector_index_update_failed", project_id=project_id, exc_info=exc)
             finally:
@@ -284,9 +294,14 @@ class ProjectIndexes:
             self._mark_dirty(project_id)
         self._maybe_idle(project_id)
 
-    async def _apply(self, store: Store, memory_ids: Sequence[str]) -> None:
+    async def _apply(self, store: Store, memory_ids: Sequence[str], rebuilds: int) -> None:
+        """Brings a batch taken off the queue into the index, unless a rebuild began since it
+        was taken (`rebuilds`, the count then): that rebuild read these memories after their
+        changes and embedded them in its own batches."""
         index = self._indexes[store.project_id]
         async with self._locks[store.project_id]:
+            if self._rebuilds.get(store.project_id, 0) != rebuilds:
+                return
             items = await store.get_memories(memory_ids)
             live = [m for m in items if not m.deleted]
             gone = set(memory_ids) - {m.id for m in live}
@@ -344,6 +359,10 @@ class ProjectIndexes:
         index = self._indexes[project_id]
         started = time.perf_counter()
         async with self._locks[project_id]:
+            # Every change made so far is in what is read next: none is embedded again after
+            # (the worker's queue, and a batch it took, waiting for the lock: `_apply`).
+            self._rebuilds[project_id] = self._rebuilds.get(project_id, 0) + 1
+            self._pending.get(project_id, {}).clear()
             live = await self._memories(store, sorted(await store.live_memory_ids()))
             pairs: list[tuple[str, npt.NDArray[np.float32]]] = []
             for start in range(0, len(live), EMBED_BATCH):
@@ -353,6 +372,7 @@ class ProjectIndexes:
             await asyncio.to_thread(index.rebuild, pairs)
             await asyncio.to_thread(index.save)
         self._dirty.discard(project_id)
+        self._maybe_idle(project_id)
         log.info(
             "vector_index_rebuilt",
             project_id=project_id,

@@ -117,3 +117,7 @@ def test_a_terminal_description_is_checked() -> None:
     for bad in ({**good, "width": 0}, {**good, "env": {"PATH": "/bin"}}, {**good, "isatty": 1}):
         with pytest.raises(ValueError, match="terminal"):
             Terminal.from_json(bad)
+    # no object at all (a JSON string, list or number): refused the same way, not a crash
+    for bad_json in ("x", [good], 80, None, {**good, "env": "TERM=xterm"}):
+        with pytest.raises(ValueError, match="terminal"):
+            Terminal.from_json(bad_json)

@@ -106,6 +106,18 @@ def test_a_page_token_no_service_issued_is_refused_naming_the_flag(
     assert "page_token" not in line
 
 
+def test_a_page_token_far_too_long_is_refused_without_being_printed_back(
+    sqrl: Sqrl, project: Path
+) -> None:
+    """A paste gone wrong (100,000 characters) was printed back whole in the error line."""
+    done = sqrl("memories", "--page-token", "x" * 100_000, cwd=project)
+
+    assert done.returncode == 2, done.stderr[:300]
+    line = _one_line(done)
+    assert line.startswith("sqrl: error: --page-token of 100,000 characters is not one"), line
+    assert len(line) < 300
+
+
 @pytest.mark.parametrize(
     "args", [("remember", "caf\udce9 au lait"), ("search", "caf\udce9"), ("init", "caf\udce9")]
 )

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from squirrel_core.events import Event, EventType, SourcePosition
 from squirrel_ingest.parsers.codex import CodexFileParser
 
@@ -283,3 +285,104 @@ def test_a_command_that_ended_within_its_cell_is_read_as_before() -> None:
     records = [_exec_cell("call_run"), _exited("call_run", 0, "Tests 3 passed\n")]
     runs = _runs(_rollout(records))
     assert [(r.content["tool_use_id"], r.content["exit_code"]) for r in runs] == [("call_run", 0)]
+
+
+def _run_and_poll_cell(call_id: str, *, polls: int = 1, command: str = COMMAND) -> Record:
+    """A cell that runs a command and polls its session in the same script, printing each
+    result as it comes (the session's number is the first result's, not written in the
+    source)."""
+    source = (
+        f"let r = await tools.exec_command({{cmd:{json.dumps(command)},"
+        f'"workdir":"{CWD}","yield_time_ms":1000,"max_output_tokens":30000}}); '
+        "text(JSON.stringify(r));\n"
+        + (
+            'r = await tools.write_stdin({session_id:r.session_id,chars:"",'
+            "yield_time_ms:30000,max_output_tokens:30000}); text(JSON.stringify(r));\n"
+        )
+        * polls
+    )
+    item = {"type": "custom_tool_call", "status": "completed", "name": "exec"}
+    return "response_item", {**item, "call_id": call_id, "input": source}
+
+
+def _answers(call_id: str, *results: dict[str, Any]) -> Record:
+    """A cell's answer holding one JSON result per `text(…)` call, in the order printed."""
+    parts = ["Script completed\nWall time 9.4 seconds\nOutput:\n"]
+    parts += [json.dumps({"chunk_id": f"c{n}", **r}) for n, r in enumerate(results)]
+    output = [{"type": "input_text", "text": part} for part in parts]
+    return "response_item", {
+        "type": "custom_tool_call_output",
+        "call_id": call_id,
+        "output": output,
+    }
+
+
+def test_a_cell_that_runs_and_polls_its_command_keeps_every_answers_output_in_order() -> None:
+    records = [
+        _run_and_poll_cell("call_cell", polls=2),
+        _answers(
+            "call_cell",
+            {"wall_time_seconds": 1.0, "session_id": 68808, "output": "added 212 packages\n"},
+            {"wall_time_seconds": 30.0, "session_id": 68808, "output": "> lint\nno problems\n"},
+            {"wall_time_seconds": 4.8, "exit_code": 1, "output": "> test\n2 failed, 83 passed\n"},
+        ),
+    ]
+    for restart in (False, True):
+        runs = _runs(_rollout(records, restart=restart))
+        assert [(r.content["tool_use_id"], r.content["exit_code"]) for r in runs] == [
+            ("call_cell", 1)
+        ]
+        assert runs[0].content["command"] == COMMAND and runs[0].content["is_error"] is True
+        assert runs[0].content["output"] == (
+            "added 212 packages\n> lint\nno problems\n> test\n2 failed, 83 passed\n"
+        )
+
+
+def test_a_cell_whose_own_polls_end_still_running_is_settled_by_a_later_poll() -> None:
+    records = [
+        _run_and_poll_cell("call_cell"),
+        _answers(
+            "call_cell",
+            {"session_id": 68808, "output": "Compiling app v0.1.0\n"},
+            {"session_id": 68808, "output": "Finished dev profile\nRunning tests\n"},
+        ),
+        _poll_cell("call_poll", 68808),
+        _exited("call_poll", 0, "test result: ok. 12 passed\n"),
+    ]
+    for restart in (False, True):
+        runs = _runs(_rollout(records, restart=restart))
+        assert [(r.content["tool_use_id"], r.content["exit_code"]) for r in runs] == [
+            ("call_cell", 0)
+        ]
+        output = runs[0].content["output"]
+        assert output.index("Compiling app") < output.index("Running tests") < output.index("12 ")
+
+
+@pytest.mark.parametrize("session", ["68808", "earlier", "'68808'"])
+def test_results_of_two_sessions_in_one_cell_are_not_joined_as_one_commands(
+    session: str,
+) -> None:
+    # must not join: the cell polls an earlier command's session (its number written in the
+    # source, or a name bound to it) as well as running a command of its own
+    source = (
+        "const earlier = 68808;\n"
+        f'const p = await tools.write_stdin({{session_id:{session},chars:""}}); '
+        "text(JSON.stringify(p));\n"
+        'const r = await tools.exec_command({cmd:"git status --short"}); '
+        "text(JSON.stringify(r));\n"
+    )
+    item = {"type": "custom_tool_call", "status": "completed", "name": "exec"}
+    records = [
+        _exec_cell("call_run"),
+        _running("call_run", 68808, "added 212 packages\n"),
+        ("response_item", {**item, "call_id": "call_both", "input": source}),
+        _answers(
+            "call_both",
+            {"session_id": 68808, "output": "> lint\n"},
+            {"exit_code": 0, "output": " M src/app.ts\n"},
+        ),
+    ]
+    runs = _runs(_rollout(records))
+    [status] = [r for r in runs if r.content["command"] == "git status --short"]
+    assert "lint" not in status.content["output"] and "M src/app.ts" in status.content["output"]
+    assert all(r.content["command"] != COMMAND for r in runs)  # 68808 has not ended

@@ -219,6 +219,8 @@ class UiRoutes:
             raise PageError(400, "unknown session tool")
         if not PAGE_TOKEN.fullmatch(chosen["page"]):
             raise PageError(400, "not a page of this list")
+        if chosen["stale"] not in ("", "1"):  # the checkbox sends 1; `stale=0` is no "off"
+            raise PageError(400, "stale is 1 (stale only) or left out")
         where = where_arg(request, self._team)
         asked = list_request(
             project_id,

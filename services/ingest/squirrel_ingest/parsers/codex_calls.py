@@ -28,7 +28,7 @@ from squirrel_ingest.parsers.base import (
     str_or_none,
     text_of,
 )
-from squirrel_ingest.parsers.codex_cell_answers import cell_result, command_item
+from squirrel_ingest.parsers.codex_cell_answers import command_item
 from squirrel_ingest.parsers.codex_exec import CELL_TOOL, CodeCells
 from squirrel_ingest.parsers.codex_polls import POLL_TOOL, CodexPolls
 from squirrel_ingest.parsers.kept_values import keep_input
@@ -261,7 +261,7 @@ class CodexCalls:
         command, when its answer says it runs on (its run waits for its end), or the run of
         the command a cell that only polls its session asked about, once the poll's answer
         states the exit code."""
-        result = cell_result(raw)
+        result = self._cells.result(call_id, raw)
         running = self._cells.still_running(call_id, result, ctx.cwd)
         if running is not None:
             command, folder, opened, printed = running

@@ -92,11 +92,17 @@ def indexed_answers(raw: object, count: int) -> list[tuple[str, int]] | None:
     return [found[n] for n in range(count)]
 
 
-def cell_result(raw: object) -> tuple[str, int | None, str | None] | None:
+def cell_result(raw: object, *, chained: bool = True) -> tuple[str, int | None, str | None] | None:
     """What a cell's answer says of the one shell call it awaited, when its script passed that
     call's whole JSON result to `text(…)` (and nothing else that looks like one): its `output`,
     its `exit_code` (once the command ended) and its `session_id` (while it still runs); None
-    when the answer is not that (then nothing is known of the call)."""
+    when the answer is not that (then nothing is known of the call).
+
+    A script that runs a command and polls its session (`tools.write_stdin({session_id:
+    r.session_id})`), printing each result, answers several: each but the last still running
+    in one session, the last ended or still running in it. With `chained` they are read as
+    that one command's, their outputs joined in the order printed (the stream, as it came),
+    the last's exit code and session; results of two sessions are not one command's."""
     parts = [text_of(part) for part in raw] if isinstance(raw, list) else [text_of(raw)]
     if not parts or not _STATUS.match(parts[0]):
         return None
@@ -110,10 +116,18 @@ def cell_result(raw: object) -> tuple[str, int | None, str | None] | None:
             return None
         if isinstance(result, dict) and ("exit_code" in result or "session_id" in result):
             found.append(result)
-    if len(found) != 1:
+    if not found or (len(found) > 1 and not chained):
         return None
-    code, session = _whole(found[0].get("exit_code")), _whole(found[0].get("session_id"))
-    return text_of(found[0].get("output")), code, str(session) if session is not None else None
+    sessions = {_whole(r.get("session_id")) for r in found} - {None}
+    if len(sessions) > 1 or any(
+        _whole(r.get("session_id")) is None or _whole(r.get("exit_code")) is not None
+        for r in found[:-1]
+    ):
+        return None
+    last = found[-1]
+    code, session = _whole(last.get("exit_code")), _whole(last.get("session_id"))
+    output = "".join(text_of(r.get("output")) for r in found)
+    return output, code, str(session) if session is not None else None
 
 
 def _whole(value: object) -> int | None:

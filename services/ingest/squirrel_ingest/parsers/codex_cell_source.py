@@ -27,6 +27,11 @@ _POLL_CALL = re.compile(
     r"""(?P<quote>["']?)(?P<session>\d{1,12})(?P=quote)(?![\w.])"""
 )
 _ANY_POLL = re.compile(r"\btools\s*\.\s*write_stdin\b")
+#: `tools.write_stdin({session_id: r.session_id, …})`: a poll of the session a result named.
+_OWN_POLL = re.compile(
+    r"""\btools\s*\.\s*write_stdin\s*\(\s*\{[^{}]*?(?<![\w$])["']?session_id["']?\s*:\s*"""
+    r"""[A-Za-z_$][\w$]*\s*\.\s*session_id\b"""
+)
 _KEY = re.compile(
     r"""\s*(?:(?P<name>[A-Za-z_$][\w$]*)|"(?P<dq>[^"\\]*)"|'(?P<sq>[^'\\]*)')\s*:\s*"""
 )
@@ -200,3 +205,14 @@ def cell_polls(source: str) -> list[str]:
     (which session that poll asked about is not in the source)."""
     found = [call.group("session") for call in _POLL_CALL.finditer(source)]
     return found if len(found) == len(_ANY_POLL.findall(source)) else []
+
+
+def polls_beyond_its_own(source: str) -> bool:
+    """Whether a cell's source runs a command of its own (`tools.exec_command`, whatever its
+    line) and polls a session it did not take from a result it got (`tools.write_stdin(
+    {session_id: r.session_id})`): a number it writes (`session_id: 68808`, an earlier
+    command's: a cell cannot know the number its own command's session will get) or a name.
+    Its answer's results may then be of two commands."""
+    if _CALL.search(source) is None:
+        return False
+    return len(_OWN_POLL.findall(source)) != len(_ANY_POLL.findall(source))

@@ -16,7 +16,9 @@ one; one built at run time is not a command read here) with the exit code and ou
 holds when the cell ran one command (`codex_cell_answers` reads records and answers); that one
 command still running when the cell answers (a `session_id`, no `exit_code`) has its run made
 when it ends, from the host's record of its session or a later cell's `tools.write_stdin` poll
-(`codex_polls`).
+(`codex_polls`). A cell that runs its command and polls it in the same script answers one
+result per poll: they are that command's, every output kept in order (`cell_result`), unless
+the cell also polls a session it did not take from a result (`polls_beyond_its_own`).
 A command record no cell's source names (its command built at run time, or a literal one run
 again in a loop) is a command of the cell awaiting its answer when that cell is the last call
 made; else it belongs to no cell: the record of a shell function's call, read from that call
@@ -54,6 +56,7 @@ from squirrel_ingest.parsers.base import (
 from squirrel_ingest.parsers.codex_cell_answers import (
     cell_answer,
     cell_completed,
+    cell_result,
     command_item,
     host_reads,
     indexed_answers,
@@ -63,6 +66,7 @@ from squirrel_ingest.parsers.codex_cell_source import (
     cell_commands,
     cell_patches,
     cell_polls,
+    polls_beyond_its_own,
 )
 from squirrel_ingest.parsers.kept_values import keep_input
 from squirrel_ingest.parsers.patches import patch_paths
@@ -95,12 +99,15 @@ class OpenCell:
     """A cell awaiting its answer: its commands the host has not recorded yet, its patches, and
     what the host said of each patch (`patch_apply_end`: applied or not; None before it);
     `seen` counts the commands and patches it has been given ids for (its source's, and those
-    only the host's records name), so each new one takes the next ordinal."""
+    only the host's records name), so each new one takes the next ordinal; `mixed`: it runs a
+    command and polls a session not taken from its results (`polls_beyond_its_own`), so its
+    answer's results may not all be one command's."""
 
     commands: list[CellCommand] = field(default_factory=list)
     patches: list[str] = field(default_factory=list)
     applied: list[bool | None] = field(default_factory=list)
     seen: int = 0
+    mixed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +141,8 @@ class CodeCells:
             c.command for c in named if patch_command(c.command)
         ]
         seen = max(len(named), len(patches))
-        cell = OpenCell(commands, patches, [None] * len(patches), seen)
+        mixed = bool(text) and polls_beyond_its_own(text)
+        cell = OpenCell(commands, patches, [None] * len(patches), seen, mixed)
         self._open.pop(call_id, None)
         self._open[call_id] = cell
         while len(self._open) > OPEN_CELLS_LIMIT:
@@ -161,6 +169,14 @@ class CodeCells:
         if cell is None or cell.seen or len(polls) != 1:
             return None
         return polls[0]
+
+    def result(self, call_id: str, raw: object) -> tuple[str, int | None, str | None] | None:
+        """What the answer `raw` of cell `call_id` says of the one command it awaited
+        (`cell_result`): several results printed one after another (a command run and polled
+        in the same script) are that command's, unless the cell also polls a session it did not
+        take from a result (an earlier command's)."""
+        cell = self._open.get(call_id)
+        return cell_result(raw, chained=cell is not None and not cell.mixed)
 
     def still_running(
         self, call_id: str, result: tuple[str, int | None, str | None] | None, cwd: str | None
@@ -247,6 +263,10 @@ class CodeCells:
             ]
         if len(left) != 1:
             return [Ran(command, "", None, known=False) for command in left]
+        polled = self.result(call_id, raw) if cell is not None and cell.seen == 1 else None
+        if polled is not None and polled[1] is not None:
+            # run and polled to its end in the script: every result's output, in order
+            return [Ran(left[0], polled[0], polled[1])]
         output, exit_code = cell_answer(raw)
         return [Ran(left[0], output, exit_code)]
 
@@ -328,6 +348,7 @@ class CodeCells:
                 "patches": cell.patches,
                 "applied": cell.applied,
                 "seen": cell.seen,
+                "mixed": cell.mixed,
             }
             for call_id, cell in self._open.items()
         }
@@ -345,6 +366,7 @@ class CodeCells:
             cell = OpenCell()
             seen = saved.get("seen") if isinstance(saved, dict) else None
             cell.seen = seen if isinstance(seen, int) and not isinstance(seen, bool) else 0
+            cell.mixed = isinstance(saved, dict) and saved.get("mixed") is True
             for c in commands if isinstance(commands, list) else []:
                 if isinstance(c, list) and len(c) in (2, 3) and isinstance(c[0], str):
                     workdir = c[1] if isinstance(c[1], str) else None

@@ -13,6 +13,10 @@ from squirrel_memory.user_memories.privacy import visible
 MIN_ID_PREFIX = 8
 #: How many ids an ambiguous prefix lists.
 MAX_ID_CANDIDATES = 10
+#: The longest id, handle or prefix looked up (an id is 30 characters; MCP's `forget` takes 200):
+#: a longer one is refused without being said back, as a missing one would be (a paste of
+#: 100,000 characters went back in the error, past gRPC's 16 KB limit on its metadata).
+MAX_ID_CHARS = 200
 
 
 async def require_memory(store: Store, memory_id: str) -> MemoryItem:
@@ -29,6 +33,11 @@ async def find_memory(store: Store, memory_id: str) -> MemoryItem:
     not. An ambiguous handle lists the candidates by their handles."""
     if not memory_id:
         raise InvalidArgumentError("memory_id is required")
+    if len(memory_id) > MAX_ID_CHARS:
+        raise InvalidArgumentError(
+            f"memory_id is {len(memory_id):,} characters; an id or handle is at most"
+            f" {MAX_ID_CHARS} (`sqrl memories` lists them)"
+        )
     try:
         return await store.get_memory(memory_id)
     except NotFoundError:
