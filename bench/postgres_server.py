@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench.held_ports import server_port
+
 
 @contextmanager
 def local_postgres(args: argparse.Namespace) -> Iterator[str]:
@@ -197,38 +199,6 @@ class TcpPostgres:
         return Path(self.bin_path) / name
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 free right now, for a server started a moment later.
-
-    Taken below the kernel's range of ephemeral ports: a port from that range (what binding
-    port 0 gives) can become the local end of any outgoing connection before the server binds
-    it, and the server would then fail to start.
-    """
-    import random  # noqa: PLC0415
-    import socket  # noqa: PLC0415
-
-    low = _ephemeral_low()
-    for _ in range(200):
-        port = random.randint(max(1024, low - 12_000), low - 1)
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    with socket.socket() as sock:  # that band is full: what the kernel gives
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _ephemeral_low() -> int:
-    try:
-        text = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text()
-        return int(text.split()[0])
-    except (OSError, ValueError, IndexError):
-        return 32_768
-
-
 def system_postgres_with_tls() -> Path | None:
     """The bin folder of the system's Postgres (Debian's `postgresql` package), which is built
     with TLS, unlike the wheel's; None when it is not installed."""
@@ -243,12 +213,14 @@ def tcp_postgres(
     """A started `TcpPostgres` in a temporary folder, stopped and deleted after."""
     folder = Path(tempfile.mkdtemp(prefix="sqrl-postgres-tcp-"))
     folder.chmod(0o755)
-    server = TcpPostgres(folder, free_port(), cert=cert, key=key, bin_path=bin_path)
     try:
-        server.start()
-        try:
-            yield server
-        finally:
-            server.stop()
+        # Held while the server lives: no other process takes it while it restarts.
+        with server_port() as port:
+            server = TcpPostgres(folder, port, cert=cert, key=key, bin_path=bin_path)
+            server.start()
+            try:
+                yield server
+            finally:
+                server.stop()
     finally:
         shutil.rmtree(folder, ignore_errors=True)

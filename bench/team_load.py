@@ -34,7 +34,8 @@ import grpc
 import psutil
 
 from bench.common import Figure, percentile, print_table, wait_for
-from bench.postgres_server import TcpPostgres, free_port, tcp_postgres
+from bench.held_ports import server_port
+from bench.postgres_server import TcpPostgres, tcp_postgres
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel.v1 import memory_service_pb2_grpc
 from squirrel_core.auth import bearer
@@ -173,7 +174,8 @@ def _stored(dsn: str) -> tuple[int, int]:
 
 
 def run(args: argparse.Namespace, root: Path) -> list[Figure]:
-    with tcp_postgres() as database:
+    # The team server's port is held for the run: its memory process restarts on it.
+    with tcp_postgres() as database, server_port() as port:
         import psycopg  # noqa: PLC0415
 
         with psycopg.connect(database.dsn(), autocommit=True) as conn:
@@ -206,7 +208,6 @@ def run(args: argparse.Namespace, root: Path) -> list[Figure]:
         ]
         import json  # noqa: PLC0415
 
-        port = free_port()
         log_file = (root / "serve.log").open("wb")
         serve = subprocess.Popen(
             [sys.executable, "-m", "squirrel_cli", "serve", "--address", f"127.0.0.1:{port}"],

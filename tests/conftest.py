@@ -21,6 +21,8 @@ import pytest
 import structlog
 from hypothesis import HealthCheck, settings
 
+from bench import held_ports
+
 pytest_plugins = ["tests.leftovers", "tests.shared_model"]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,6 +141,23 @@ def wait_until(
             return value
         time.sleep(interval)
     pytest.fail(f"condition not met within {timeout}s")
+
+
+@pytest.fixture
+def refused_port() -> Iterator[int]:
+    """A port on which every connection is refused for the test, and that no other test process
+    can bind meanwhile: a server that is down (`bench.held_ports.refusing_port`)."""
+    with held_ports.refusing_port() as port:
+        yield port
+
+
+@pytest.fixture
+def server_port() -> Iterator[int]:
+    """A port held for the test, for a server it starts on 127.0.0.1 (and may stop and start
+    again): refused while none listens, and taken by no other test process meanwhile
+    (`bench.held_ports.server_port`)."""
+    with held_ports.server_port() as port:
+        yield port
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from typing import Any
 
 import psutil
 
-from bench.postgres_server import free_port
+from bench.held_ports import server_port
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import load_token
 from squirrel_core.clients import MemoryClient, open_channel, target_of
@@ -111,37 +111,35 @@ def memory_pid(server: Home) -> int | None:
 def team_server(
     server: Home, tls: TlsFiles, log_path: Path
 ) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    """`sqrl serve` of `server` on a free port with `tls`, its output in `log_path`, once its
-    memory process runs: (port, process). Stopped on leaving."""
-    port = free_port()
-    log = log_path.open("wb")
-    serve = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "squirrel_cli",
-            "serve",
-            "--address",
-            f"127.0.0.1:{port}",
-            "--tls-cert",
-            str(tls.cert),
-            "--tls-key",
-            str(tls.key),
-        ],
-        env=server.env,
-        stdout=log,
-        stderr=log,
-    )
-    try:
-        wait_until(lambda: memory_pid(server), timeout=120)
-        yield port, serve
-    finally:
-        serve.terminate()
+    """`sqrl serve` of `server` on a port held for it with `tls`, its output in `log_path`, once
+    its memory process runs: (port, process). Stopped on leaving."""
+    with server_port() as port, log_path.open("wb") as log:
+        serve = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "squirrel_cli",
+                "serve",
+                "--address",
+                f"127.0.0.1:{port}",
+                "--tls-cert",
+                str(tls.cert),
+                "--tls-key",
+                str(tls.key),
+            ],
+            env=server.env,
+            stdout=log,
+            stderr=log,
+        )
         try:
-            serve.wait(60)
-        except subprocess.TimeoutExpired:
-            serve.kill()
-        log.close()
+            wait_until(lambda: memory_pid(server), timeout=120)
+            yield port, serve
+        finally:
+            serve.terminate()
+            try:
+                serve.wait(60)
+            except subprocess.TimeoutExpired:
+                serve.kill()
 
 
 def joined_laptop(

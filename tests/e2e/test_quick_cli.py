@@ -5,7 +5,6 @@ are not there."""
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import os
 import pty
@@ -20,6 +19,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from bench.held_ports import refusing_port
 from squirrel_cli import quick
 from tests.conftest import wait_until
 from tests.e2e.started import Started, started
@@ -302,7 +302,7 @@ def test_without_the_http_endpoint_the_full_cli_answers(
         # empty record reads as none; one deleted, the supervisor would write again at once.
         info.write_text("")
         _falls_back(env, repo)
-        with _closed_port() as closed:
+        with refusing_port() as closed:
             info.write_text(json.dumps({**json.loads(recorded), "port": closed}))
             _falls_back(env, repo)
         info.write_text(recorded)
@@ -334,15 +334,6 @@ def _falls_back(env: dict[str, str], repo: Path) -> None:
         assert "grpc" in done.loaded, argv
 
 
-@contextlib.contextmanager
-def _closed_port() -> Iterator[int]:
-    """A loopback port nothing listens on, held bound (not listening) meanwhile: once let go,
-    another program's server could take it."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        yield int(sock.getsockname()[1])
-
-
 def test_with_the_services_down_the_answers_are_the_full_clis(
     sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path, tmp_path: Path
 ) -> None:
@@ -368,7 +359,7 @@ def test_the_cli_routes_refuse_what_they_do_not_take(running: Running) -> None:
     for body in ({"which": "nonsense"}, {"which": "brief", "mode": "huge"}):
         with pytest.raises(quick.FallBackError):
             quick.call(sqrl_home, "view", body)
-    with _closed_port() as closed:
+    with refusing_port() as closed:
         answer: dict[str, Any] = quick.call(sqrl_home, "status", {"ports": {"memory": closed}})
     assert answer["health"] == {"memory": "UNREACHABLE"}
 

@@ -247,13 +247,14 @@ def _refused_up(sqrl: Sqrl) -> str:
 
 
 def test_a_configured_port_in_use_stops_up_with_one_line_naming_the_setting(
-    sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path, sqrl_home: Path
+    sqrl: Sqrl, sqrl_env: dict[str, str], repo: Path, sqrl_home: Path, server_port: int
 ) -> None:
     assert sqrl("init", cwd=repo).returncode == 0
+    port = server_port  # held for the test: once the squatter goes, no one else takes it
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as squatter:
-        squatter.bind(("127.0.0.1", 0))
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # beside the holder
+        squatter.bind(("127.0.0.1", port))
         squatter.listen()
-        port = squatter.getsockname()[1]
         sqrl_env["SQRL_MEMORY_PORT"] = str(port)
         line = _refused_up(sqrl)
         assert f"127.0.0.1:{port}" in line and "`memory.port`" in line and "memory service" in line

@@ -5,6 +5,7 @@ same memories."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bench.postgres_server import TcpPostgres, free_port, tcp_postgres
+from bench.held_ports import server_port
+from bench.postgres_server import TcpPostgres, tcp_postgres
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import load_token
@@ -53,6 +55,8 @@ class Serving:
     def __init__(self, home: Home, log: Path) -> None:
         self._home = home
         self._log = log.open("ab")
+        self._held = contextlib.ExitStack()
+        port = self._held.enter_context(server_port())  # until the server stops
         self._proc = subprocess.Popen(
             [
                 sys.executable,
@@ -60,7 +64,7 @@ class Serving:
                 "squirrel_cli",
                 "serve",
                 "--address",
-                f"127.0.0.1:{free_port()}",
+                f"127.0.0.1:{port}",
             ],
             env=home.env,
             stdout=self._log,
@@ -79,6 +83,7 @@ class Serving:
             self._proc.kill()
             self._proc.wait(10)
         self._log.close()
+        self._held.close()
 
 
 def _create(server: TcpPostgres, name: str) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.postgres_server import free_port as _free_port
+from bench.held_ports import server_port
 from squirrel_core.port_in_use import PORT_IN_USE_EXIT_CODE, PortInUseError
 from squirrel_core.rpc import GrpcService
 from tests.service_exit import events as stderr_events
@@ -57,13 +57,14 @@ def test_a_service_whose_port_is_in_use_exits_with_one_event_and_no_traceback(
 
 
 async def test_a_configured_port_wins_over_the_preferred_one(tmp_path: Path) -> None:
-    configured, preferred = _free_port(), _free_port()
-    assert await _bound(tmp_path, configured, preferred) == configured
+    with server_port() as configured, server_port() as preferred:
+        assert await _bound(tmp_path, configured, preferred) == configured
 
 
-async def test_the_port_of_before_a_restart_is_taken_again_when_free(tmp_path: Path) -> None:
-    preferred = _free_port()
-    assert await _bound(tmp_path, 0, preferred) == preferred
+async def test_the_port_of_before_a_restart_is_taken_again_when_free(
+    tmp_path: Path, server_port: int
+) -> None:
+    assert await _bound(tmp_path, 0, server_port) == server_port
 
 
 async def test_a_preferred_port_in_use_gives_way_to_any_free_one(

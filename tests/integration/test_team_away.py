@@ -48,7 +48,6 @@ from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client
 from tests.integration.test_team_delivery import (
     _events,
-    _free_port,
     _repo,
     serving,
 )
@@ -104,7 +103,7 @@ async def _context_notes(reads: TeamMemoryBackend, repo: Path) -> tuple[list[str
 
 
 async def test_a_read_without_the_team_says_why_and_a_read_with_it_says_nothing(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, refused_port: int
 ) -> None:
     server_settings, laptop_settings, link = homes()
     repo = _repo(tmp_path / "clone", "git@github.com:acme/shop.git")
@@ -130,7 +129,7 @@ async def test_a_read_without_the_team_says_why_and_a_read_with_it_says_nothing(
         cases = {
             "answered": TeamLink(target, token, link.ca_file, "carol-mbp"),
             "revoked": TeamLink(target, token, link.ca_file, "carol-mbp"),
-            "unreachable": TeamLink(f"localhost:{_free_port()}", token, link.ca_file, "m"),
+            "unreachable": TeamLink(f"localhost:{refused_port}", token, link.ca_file, "m"),
             "tls": TeamLink(target, token, other_ca, "m"),
         }
         said: dict[str, list[str]] = {}
@@ -171,6 +170,7 @@ async def test_joining_tries_the_token_and_the_ca_first_and_saves_nothing_when_r
     homes: Homes,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    refused_port: int,
 ) -> None:
     for name in [k for k in os.environ if k.startswith("SQRL_")]:
         monkeypatch.delenv(name)
@@ -186,7 +186,7 @@ async def test_joining_tries_the_token_and_the_ca_first_and_saves_nothing_when_r
             "revoked": (target, revoked, link.ca_file, "refused this laptop's token"),
             "unknown": (target, "sqt_000000000000_" + "x" * 43, link.ca_file, "refused"),
             "tls": (target, link.token, other_ca, "TLS with it failed"),
-            "down": (f"localhost:{_free_port()}", link.token, link.ca_file, "unreachable"),
+            "down": (f"localhost:{refused_port}", link.token, link.ca_file, "unreachable"),
         }
         for case, (where, token, ca, words) in refusals.items():
             home = tmp_path / f"laptop-{case}"
@@ -222,10 +222,10 @@ async def test_joining_tries_the_token_and_the_ca_first_and_saves_nothing_when_r
 
 
 async def test_delivery_sends_the_backlog_when_the_server_is_back_not_after_its_pause(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, server_port: int
 ) -> None:
     server_settings, laptop_settings, link = homes()
-    port = _free_port()
+    port = server_port
     server_settings = server_settings.with_values(serve__address=f"127.0.0.1:{port}")
     link = TeamLink(f"localhost:{port}", link.token, link.ca_file, link.machine)
     repo = _repo(tmp_path / "clone", "https://github.com/acme/shop.git")

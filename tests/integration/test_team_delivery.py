@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.postgres_server import free_port as _free_port
 from squirrel.v1 import memory_pb2
 from squirrel.v1 import memory_service_pb2 as pb
 from squirrel_core.auth import ensure_token
@@ -177,10 +176,10 @@ async def test_a_laptops_events_reach_the_team_project_once_even_when_sent_again
 
 
 async def test_while_the_server_is_down_the_laptop_reads_locally_and_delivers_later(
-    tmp_path: Path, homes: Callable[..., tuple[Settings, Settings, TeamLink]]
+    tmp_path: Path, homes: Callable[..., tuple[Settings, Settings, TeamLink]], server_port: int
 ) -> None:
     server_settings, laptop_settings, link = homes()
-    port = _free_port()
+    port = server_port
     server_settings = server_settings.with_values(serve__address=f"127.0.0.1:{port}")
     link = TeamLink(f"localhost:{port}", link.token, link.ca_file, link.machine)
     repo = _repo(tmp_path / "clone", "https://github.com/acme/shop.git")

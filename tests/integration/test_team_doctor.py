@@ -24,7 +24,7 @@ from squirrel_gateway import server as gateway_server
 from squirrel_memory import server as memory_server
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import running
-from tests.integration.test_team_delivery import _free_port, _settings, serving
+from tests.integration.test_team_delivery import _settings, serving
 from tests.tls_certs import make_tls_files
 
 homes = delivery_tests.homes
@@ -43,7 +43,7 @@ def _team_lines(settings: Settings, *, repair: bool = False) -> dict[str, Check]
 
 
 async def test_doctor_on_a_joined_laptop_says_whether_the_team_server_takes_its_token(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, refused_port: int
 ) -> None:
     server_settings, laptop_settings, link = homes()
     assert link.ca_file is not None
@@ -69,18 +69,18 @@ async def test_doctor_on_a_joined_laptop_says_whether_the_team_server_takes_its_
         for check in (answered, tls, refused):
             assert link.token not in check.detail
 
-    away = _joined(laptop_settings, f"localhost:{_free_port()}", link.ca_file)
+    away = _joined(laptop_settings, f"localhost:{refused_port}", link.ca_file)
     down = (await asyncio.to_thread(_team_lines, away))["team server"]
     assert down.ok and down.info and "unreachable" in down.detail, down
     assert "local memory" in down.detail
 
 
 def test_doctor_finds_a_team_token_others_can_read_and_repairs_it(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, refused_port: int
 ) -> None:
     _, laptop_settings, link = homes()
     assert link.ca_file is not None
-    laptop = _joined(laptop_settings, f"localhost:{_free_port()}", link.ca_file)
+    laptop = _joined(laptop_settings, f"localhost:{refused_port}", link.ca_file)
     token = HomeLayout(laptop.home).team_token
     token.chmod(0o644)
     found = _team_lines(laptop)["team token"]
@@ -100,13 +100,13 @@ def test_doctor_on_a_home_that_never_joined_says_nothing_of_a_team(tmp_path: Pat
 
 
 async def test_doctor_says_when_the_running_services_still_use_the_server_before_a_join(
-    homes: Homes,
+    homes: Homes, refused_port: int
 ) -> None:
     """A join to a new address while the services run changes the setting, not them: doctor
     compares the two and says to restart, instead of a lone good line for the new server."""
     server_settings, laptop_settings, link = homes()
     assert link.ca_file is not None
-    old = f"localhost:{_free_port()}"
+    old = f"localhost:{refused_port}"
     started = _joined(laptop_settings, old, link.ca_file)
     async with serving(server_settings) as server:
         new = f"localhost:{server.service.team_port}"

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from bench.postgres_server import free_port
 from squirrel_cli.doctor_team import team_checks
 from squirrel_cli.main import main
 from squirrel_core.home import HomeLayout
@@ -85,12 +84,13 @@ def test_a_join_to_a_server_that_is_down_saves_nothing(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
+    refused_port: int,
 ) -> None:
     for name in [k for k in os.environ if k.startswith("SQRL_")]:
         monkeypatch.delenv(name)
     home = tmp_path / "laptop-joining"
     monkeypatch.setenv("SQRL_HOME", str(home))
-    code, said = _join(monkeypatch, capsys, "sqt_abc_" + "y" * 40, f"127.0.0.1:{free_port()}")
+    code, said = _join(monkeypatch, capsys, "sqt_abc_" + "y" * 40, f"127.0.0.1:{refused_port}")
     assert code != 0 and "unreachable" in said, said
     assert "nothing was saved (`--no-check` saves it" in said
     assert not (home / "team" / "token").exists()

@@ -20,7 +20,7 @@ from squirrel_gateway.reads import for_hooks, reads_backend
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client
 from tests.integration.test_team_away import Homes
-from tests.integration.test_team_delivery import _free_port, _repo, _settings, serving
+from tests.integration.test_team_delivery import _repo, _settings, serving
 
 TEAM_ID = "github.com/acme/shop"
 homes = delivery_tests.homes
@@ -29,10 +29,10 @@ STYLE = "Alice wants commit messages in the imperative mood."
 
 
 async def test_a_laptop_joining_late_reads_the_teams_memories_at_its_first_read(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, server_port: int
 ) -> None:
     server_settings, _, link = homes()
-    port = _free_port()
+    port = server_port
     server_settings = server_settings.with_values(serve__address=f"127.0.0.1:{port}")
     target = f"localhost:{port}"
     _, dave_token = TeamTokens(HomeLayout(server_settings.home).team_tokens).issue(

@@ -32,7 +32,7 @@ from squirrel_gateway.tools import build_mcp_server
 from tests.conftest import PATIENCE_SECONDS
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client
-from tests.integration.test_team_delivery import _free_port, _repo, serving
+from tests.integration.test_team_delivery import _repo, serving
 
 TEAM_ID = "github.com/acme/shop"
 homes = delivery_tests.homes
@@ -127,10 +127,10 @@ async def _until_empty(outbox: TeamOutbox, seconds: float = PATIENCE_SECONDS) ->
 
 
 async def test_a_remember_made_while_the_team_is_away_is_queued_and_sent_once_on_its_return(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, server_port: int
 ) -> None:
     server_settings, laptop_settings, link = homes()
-    port = _free_port()
+    port = server_port
     server_settings = server_settings.with_values(serve__address=f"127.0.0.1:{port}")
     link = TeamLink(f"localhost:{port}", link.token, link.ca_file, "alice-mbp")
     repo = _repo(tmp_path / "clone", "git@github.com:acme/shop.git")
@@ -246,7 +246,7 @@ async def test_rows_for_a_project_the_team_does_not_know_wait_and_invalid_ones_a
 
 
 async def test_a_hook_with_nothing_to_inject_says_only_that_the_team_was_away(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, refused_port: int
 ) -> None:
     server_settings, laptop_settings, link = homes()
     repo = _repo(tmp_path / "clone", "git@github.com:acme/shop.git")
@@ -262,7 +262,7 @@ async def test_a_hook_with_nothing_to_inject_says_only_that_the_team_was_away(
         )
         there = TeamLink(f"localhost:{server.service.team_port}", link.token, link.ca_file, "m")
         await _register_team_project(there)
-        away = TeamLink(f"localhost:{_free_port()}", link.token, link.ca_file, "m")
+        away = TeamLink(f"localhost:{refused_port}", link.token, link.ca_file, "m")
         said: dict[str, str] = {}
         for case, team_link in (("there", there), ("away", away)):
             reads, _, client = _laptop(local, repo, team_link, None)

@@ -32,7 +32,7 @@ from tests.conftest import PATIENCE_SECONDS
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client
 from tests.integration.test_team_away import Homes
-from tests.integration.test_team_delivery import Served, _events, _free_port, _repo, serving
+from tests.integration.test_team_delivery import Served, _events, _repo, serving
 
 TEAM_ID = "github.com/acme/shop"
 homes = delivery_tests.homes
@@ -66,10 +66,10 @@ async def _until(
 
 
 async def test_a_revoked_tokens_backlog_is_kept_said_once_and_sent_with_a_new_token(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, server_port: int
 ) -> None:
     server_settings, laptop_settings, link = homes()
-    port = _free_port()
+    port = server_port
     server_settings = server_settings.with_values(serve__address=f"127.0.0.1:{port}")
     target = f"localhost:{port}"
     laptop: Settings = laptop_settings.with_values(
@@ -136,6 +136,8 @@ async def test_a_revoked_tokens_backlog_is_kept_said_once_and_sent_with_a_new_to
             _, fresh = tokens.issue("alice", ["github.com/acme/*"], Role.WRITE)
             save_team_token(home, fresh)
             await _until(lambda: _team_events(server), 5)
+            # The server stores a batch before the laptop reads its answer and counts it sent.
+            await _until(lambda: delivery.waiting(store), 0)
             await _until(lambda: asyncio.to_thread(sender.outbox.pending), 0)
             assert await _team_contents(server) == [PITFALL]
             assert await _team_events(server) == 5

@@ -23,7 +23,7 @@ from squirrel_gateway.ui.app import UiRoutes
 from squirrel_gateway.ui.calls import BrowserCalls
 from tests.integration import test_team_delivery as delivery_tests
 from tests.integration.conftest import memory_client
-from tests.integration.test_team_delivery import _free_port, _repo, serving
+from tests.integration.test_team_delivery import _repo, serving
 
 TEAM_ID = "github.com/acme/shop"
 TOKEN = "ui-test-token"
@@ -66,7 +66,7 @@ def _team(
 
 
 async def test_the_switch_shows_the_teams_memory_read_only_and_says_when_it_is_away(
-    tmp_path: Path, homes: Homes
+    tmp_path: Path, homes: Homes, refused_port: int
 ) -> None:
     server_settings, laptop_settings, link = homes()
     repo = _repo(tmp_path / "clone", "git@github.com:acme/shop.git")
@@ -87,7 +87,7 @@ async def test_the_switch_shows_the_teams_memory_read_only_and_says_when_it_is_a
         )
         client = team_memory_client(link, timeout=30)
         away_client = team_memory_client(
-            TeamLink(f"localhost:{_free_port()}", link.token, link.ca_file, "m"), timeout=5
+            TeamLink(f"localhost:{refused_port}", link.token, link.ca_file, "m"), timeout=5
         )
         try:
             await client.call(

@@ -19,10 +19,9 @@ def listening() -> Iterator[int]:
 
 
 @pytest.fixture
-def free() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def free(server_port: int) -> int:
+    """A port nothing listens on, held for the test so no other program takes it meanwhile."""
+    return server_port
 
 
 def test_a_listened_port_is_refused_naming_its_setting(listening: int) -> None:
