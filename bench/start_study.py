@@ -16,8 +16,8 @@ nothing.
 
 Per project and pooled: needs met by the start; needs met by the start and the first prompt;
 rare items needed and shown at the start; rare items not needed and shown at the start; the
-start's tokens; its lines that meet no need; wrong lines (any line of either text matching a
-`never` pattern).
+start's tokens; its lines that meet no need (or show a rare item not needed); wrong lines (any
+line of either text matching a `never` pattern).
 
 Usage: python -m bench.start_study [--project NAME ...] [--text]
 """
@@ -86,9 +86,15 @@ class Outcome:
         return self._met(self.project.rare_spare, self.start_lines)
 
     def unneeded(self) -> list[str]:
-        """The start's lines that give no need."""
+        """The start's lines that give no need, and those that show a rare item the later
+        session did not need (a release's steps quote the test command too: the line is there
+        for the release)."""
+        spare = self.project.rare_spare
         return [
-            line for line in self.start_lines if not any(gives(n, line) for n in self.project.needs)
+            line
+            for line in self.start_lines
+            if not any(gives(n, line) for n in self.project.needs)
+            or any(gives(n, line) for n in spare)
         ]
 
     def wrong(self) -> list[str]:

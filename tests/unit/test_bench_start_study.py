@@ -84,6 +84,13 @@ def test_a_rare_item_not_needed_is_counted_when_shown() -> None:
     assert quiet.unneeded() == []
 
 
+def test_a_rare_line_not_needed_is_unneeded_though_it_quotes_a_need() -> None:
+    line = "To release, as `v1.0.0` was: `make test` → `git tag v1.0.0`."
+    outcome = Outcome(_project((TEST,)), Hooked(_start(line), ""))
+    assert [n.id for n in outcome.met_at_start()] == ["test"]
+    assert outcome.unneeded() == [line]
+
+
 def test_wrong_lines_match_a_never_pattern() -> None:
     outcome = Outcome(
         _project((TEST,), never=((r"gradle", "no Gradle here"),)),
