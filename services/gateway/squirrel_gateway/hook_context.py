@@ -35,6 +35,7 @@ from squirrel_gateway.markdown_lines import one_line, render_brief, render_pitfa
 from squirrel_gateway.reported_lines import only_reported
 from squirrel_gateway.schemas import ModuleSummary, SelectedMemory
 from squirrel_gateway.session_commands import COMMAND, TEST_KEY, Served, everyday_commands
+from squirrel_gateway.start_release import release_steps
 
 __all__ = [
     "FRAME",
@@ -107,6 +108,7 @@ def _compose(
     passed_over: Sequence[int] = (),
     last: Sequence[int] = (),
     leftover: Sequence[tuple[str, Served]] = (),
+    trailing: Sequence[tuple[int, str, Served]] = (),
 ) -> Injection:
     """Interleaves the sections' lines (each best first, with the item it shows) until the
     next would break `budget`, then renders them grouped under their titles after the frame;
@@ -117,7 +119,9 @@ def _compose(
     first lines, they cannot crowd it out. So is any line of a section in `passed_over` that
     does not fit: a long line there never keeps the other sections' next lines out.
     The `leftover` lines take only the room every other line left: each is tried after the
-    others, passed over when it does not fit, and shown first under the first title."""
+    others, passed over when it does not fit, and shown first under the first title. The
+    `trailing` lines (section index, line, item) take only the room the `leftover` ones left:
+    each is tried last, passed over when it does not fit, and shown last in its section."""
     chosen: list[list[str]] = [[] for _ in sections]
     served: list[tuple[int, int, Served]] = []
     extra: list[str] = []
@@ -130,10 +134,13 @@ def _compose(
         if rank < len(sections[index]) and (rank, index) not in first
     ]
 
+    after: list[tuple[int, str]] = []
+
     def body_of(picked: list[list[str]], before: list[str]) -> str:
         parts = [FRAME]
         for n, (title, lines) in enumerate(zip(SECTION_TITLES, picked, strict=False)):
             shown = [*before, *lines] if n == 0 else lines
+            shown = [*shown, *(line for at, line in after if at == n)]
             if shown:
                 parts.append(title + "\n" + "\n".join(shown))
         return "\n\n".join(parts)
@@ -153,7 +160,14 @@ def _compose(
         if _finish(body_of(chosen, [*extra, line]))[1] <= budget:
             extra.append(line)
             served.append((0, rank - len(leftover), item))
-    count = sum(len(lines) for lines in chosen) + len(extra)
+    for rank, (index, text, item) in enumerate(trailing):
+        line, _ = redact(text)
+        after.append((index, line))
+        if _finish(body_of(chosen, extra))[1] > budget:
+            after.pop()
+            continue
+        served.append((index, len(sections[index]) + rank, item))
+    count = sum(len(lines) for lines in chosen) + len(extra) + len(after)
     if count == 0:
         return NOTHING
     text, tokens = _finish(body_of(chosen, extra))
@@ -180,8 +194,9 @@ async def session_start(
     command (the test command whenever one is known) and the user's top preference are placed
     first, then each section's best line before any section's second, so the budget never
     leaves those two out for a long fact or pitfall; a fact too long for what is left is passed
-    over, so it never keeps the next preference or pitfall out. Nothing read only from
-    `loaded_files` (the instruction files the host loads itself) is shown."""
+    over, so it never keeps the next preference or pitfall out; the release's steps, last of
+    the commands, only in the room every other line left (`start_release`). Nothing read only
+    from `loaded_files` (the instruction files the host loads itself) is shown."""
     brief = await backend.get_project_brief_view(
         project_id, mode="core", budget=budget, omit_sources_in=loaded_files, live_only=True
     )
@@ -275,6 +290,14 @@ async def session_start(
     # end went to a fact before the next preference the user then had to say again. A pitfall
     # too long for what is left is passed over, as a fact is: a long pitfall never ends the
     # text before the shorter lines of the round after it.
+    # The release's steps are no everyday command: they take only the room every other line
+    # left, the modules' included (`start_release`).
+    shown = {item.memory_id for _, item in recipes}
+    release = [
+        (_RECIPES, line, item)
+        for line, item in await release_steps(backend, project_id, loaded_files)
+        if item.memory_id not in shown
+    ]
     return _compose(
         [facts, recipes, styles, known],
         budget,
@@ -282,6 +305,7 @@ async def session_start(
         passed_over=(_PROJECT, _PITFALLS),
         last=(_PROJECT,),
         leftover=modules,
+        trailing=release,
     )
 
 

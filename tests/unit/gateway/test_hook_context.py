@@ -21,6 +21,7 @@ from squirrel_gateway.schemas import (
     SelectedMemory,
     UserStyleItem,
 )
+from squirrel_gateway.start_release import RELEASE_QUERY
 from tests.unit.gateway.fakes import FakeBackend
 
 NOW = datetime(2026, 11, 1, tzinfo=UTC)
@@ -63,6 +64,16 @@ def backend(tmp_path: Path) -> FakeBackend:
             )
         ],
     )
+
+
+def commands_asked(backend: FakeBackend) -> list[str]:
+    """The queries the everyday commands were asked with (the release's steps, asked apart by
+    `start_release`, aside)."""
+    return [
+        str(c.args["query"])
+        for c in backend.calls
+        if c.method == "search_memory" and c.args["query"] != RELEASE_QUERY
+    ]
 
 
 def how_things_are_run(text: str) -> str:
@@ -389,7 +400,7 @@ async def test_a_test_command_any_rule_found_opens_the_commands(
     )
     run_here = how_things_are_run(out.text)
     assert run_here.startswith("- ") and f"`{command}`" in run_here.splitlines()[0]
-    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    queries = commands_asked(backend)
     assert queries == [session_commands.RECIPE_QUERY, session_commands.TEST_QUERY], (
         "the test recipe asked"
     )
@@ -474,7 +485,7 @@ async def test_a_recipe_that_runs_no_tests_is_not_taken_for_the_test_command(
     )
     run_here = how_things_are_run(out.text)
     assert run_here.startswith("- To format: `gofmt -w .`.")
-    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    queries = commands_asked(backend)
     # no test command known: a note on the project's gate task is asked for last
     assert queries == [
         session_commands.RECIPE_QUERY,
@@ -604,7 +615,7 @@ async def test_a_known_test_command_needs_no_gate_note(backend: FakeBackend) -> 
         gate_note("Subagent report: `check` depende de `testJsonContent`."),
     ]
     await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
-    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    queries = commands_asked(backend)
     assert session_commands.GATE_QUERY not in queries
 
 
@@ -616,7 +627,7 @@ async def test_session_start_asks_for_the_test_command_apart(backend: FakeBacken
     out = await hook_context.session_start(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
-    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    queries = commands_asked(backend)
     assert queries == [session_commands.RECIPE_QUERY, session_commands.TEST_QUERY]
     assert "`go test ./...`" in out.text
 
@@ -740,7 +751,7 @@ async def test_when_the_everyday_query_finds_nothing_each_task_is_asked_apart(
         backend, project_id=backend.roots[0], user_id=None, budget=600
     )
     assert out.text.count("`make lint`") == 1  # found by the "lint" query, shown once
-    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    queries = commands_asked(backend)
     assert queries[0] == session_commands.RECIPE_QUERY
     assert set(session_commands.RECIPE_TOPICS) <= set(queries)
 
@@ -750,7 +761,7 @@ async def test_the_everyday_query_that_finds_recipes_is_the_only_one_asked(
 ) -> None:
     backend.search_results = [recipe(1, "Run the tests with `go test ./...`.")]
     await hook_context.session_start(backend, project_id=backend.roots[0], user_id=None, budget=600)
-    queries = [c.args["query"] for c in backend.calls if c.method == "search_memory"]
+    queries = commands_asked(backend)
     assert not set(session_commands.RECIPE_TOPICS) & set(queries)
 
 
