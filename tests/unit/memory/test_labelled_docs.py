@@ -119,3 +119,5 @@ def test_a_project_document_read_in_the_session_says_what_the_project_is() -> No
 def test_a_dependency_or_a_code_file_says_nothing() -> None:
     assert session_about(_reads(("node_modules/shop/CONTEXT.md", _numbered(CONTEXT)))) is None
     assert session_about(_reads(("src/context.py", _numbered(CONTEXT)))) is None
+    assert session_about(_reads((".claude/agents/shop.md", _numbered(CONTEXT)))) is None
+    assert session_about(_reads(("CONTEXT", _numbered(CONTEXT)))) is None

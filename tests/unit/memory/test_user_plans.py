@@ -163,6 +163,10 @@ def test_a_change_wanted_with_its_plan_asked_for_is_kept_as_asked(message: str, 
         "I don't want to replace Express. Draft a plan for the rate limits instead.",
         # a change wanted with no plan asked for: a task, done now
         "I'd like to remove the dependency on lodash.",
+        # a verb of change in a way of speaking, or too few words to name a change
+        "Let's move on from the login page now. Draft a plan for the reports and share it.",
+        "We should drop it. Draft a plan for the reports.",
+        "I want to leave the API exactly as it is. Draft a plan for the UI and share it.",
     ],
 )
 def test_no_wanted_change_or_no_plan_asked_is_not_kept_as_one(message: str) -> None:

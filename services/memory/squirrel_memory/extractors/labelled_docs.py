@@ -20,9 +20,11 @@ README when two things hold, the same in every ecosystem:
 
 The document is read from its first line (a Read tool's output or a command that printed it
 whole or from its top), inside the project and outside any dependency's or build output's
-folder, and is a text document (Markdown, reStructuredText, plain text). The statement is the
-README's ("What this project (<name>) is and does, per its <path>: <description>"); a README,
-manifest or root instruction file read in the same session says it first (`about.py`).
+folder and any hidden folder (`.claude/agents/x.md` defines a subagent by its own `name:` and
+`description:`), and is a text document (Markdown, reStructuredText, plain text). The
+statement is the README's ("What this project (<name>) is and does, per its <path>:
+<description>"); a README, manifest or root instruction file read in the same session says it
+first (`about.py`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,10 @@ from squirrel_memory.repository.wording import about_text
 MIN_WORDS = 5
 #: The first lines of a document that its fields are looked for in.
 HEAD_LINES = 40
-_TEXT_DOC = re.compile(r"(?:^|/)[^/.]+$|\.(?:md|markdown|mdx|rst|txt)$", re.IGNORECASE)
+_TEXT_DOC = re.compile(r"\.(?:md|markdown|mdx|rst|txt)$", re.IGNORECASE)
+#: A hidden folder holds a tool's files (a skill's or a subagent's definition, whose `name:`
+#: and `description:` are the skill's), not the project's documents.
+_HIDDEN = re.compile(r"(?:^|/)\.")
 _FIELD = re.compile(
     r"^[ \t]*(?:[-*+][ \t]+)?\*{0,2}(?P<label>[A-Za-z][A-Za-z ]{1,20}?)[ \t]*"
     r"(?::\*{2}|\*{2}[ \t]*:|:)[ \t]*\*{0,2}[ \t]*(?P<text>\S.*?)[ \t]*$"
@@ -100,7 +105,7 @@ def _doc_reads(event: StoredEvent) -> list[tuple[str, str]]:
     for raw, shown in reads:
         path = relative_path(raw, event.project_id).removeprefix("./")
         outside = not path or path.startswith(("~", "/", "..")) or "/../" in path
-        if outside or is_excluded(path) or not _TEXT_DOC.search(path):
+        if outside or is_excluded(path) or _HIDDEN.search(path) or not _TEXT_DOC.search(path):
             continue
         found.append((path, shown))
     return found

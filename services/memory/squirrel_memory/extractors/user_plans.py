@@ -25,8 +25,9 @@ the same in every project and ecosystem:
     drop, replace, move, migrate, switch, get rid of, simplify …). The memory quotes the
     message from that sentence up to the request for a plan (what the user has seen work in
     another project included), or the request itself when the change is named in it ("a plan
-    to move the jobs to RQ"); the wanted sentence must not be negated, and nothing is said
-    as done;
+    to move the jobs to RQ"); the wanted sentence must not be negated, have at least
+    `MIN_WANTED_WORDS` words and use its verb of change as a change ("let's move on" is
+    none), and nothing is said as done;
 - nothing in it hedges (maybe, perhaps, might, not sure, whether, or not …) or negates the
   plan ("not", "never", "don't"), except in what the user said around a wanted change;
 - at most `MAX_CHARS` characters: a longer plan is a brief, cut nowhere (say less);
@@ -103,7 +104,7 @@ _WANTED = re.compile(
     re.IGNORECASE,
 )
 _CHANGE_WORDS = (
-    r"(?:remov|drop|replac|mov|migrat|switch|simplif|swap|rewrit|retir|ditch|leav)\w*|"
+    r"(?:remov|drop|replac|mov|migrat|switch|simplif|swap|rewrit|retir|ditch)\w*|"
     r"port(?:s|ed|ing)?\b|get(?:ting)? rid of"
 )
 _CHANGE = re.compile(r"\b(?:" + _CHANGE_WORDS + ")", re.IGNORECASE)
@@ -112,6 +113,14 @@ _PLAN_OF_CHANGE = re.compile(
     r"\bplan (?:to|for)\s+(?:the\s+|a\s+)?(?:" + _CHANGE_WORDS + ")", re.IGNORECASE
 )
 _NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
+#: Ways of speaking a verb of change takes part in without naming a change ("let's move on").
+_IDIOM = re.compile(
+    r"\b(?:mov(?:e|ing) (?:on|forward|ahead|along)|switch(?:ing)? (?:gears|context)|"
+    r"drop(?:ping)? (?:by|in|it)\b)",
+    re.IGNORECASE,
+)
+#: The fewest words of a quoted change: fewer name none.
+MIN_WANTED_WORDS = 6
 _WANTED_SAID = "The user wants this change and asked for a plan of it first (their words)"
 _ANY_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -150,8 +159,10 @@ def _is_wanted(sentence: str) -> bool:
     wish = _WANTED.search(sentence)
     return (
         wish is not None
+        and len(sentence.split()) >= MIN_WANTED_WORDS
         and not sentence.rstrip().endswith("?")
         and not _NEGATED.search(sentence)
+        and not _IDIOM.search(sentence)
         and _CHANGE.search(sentence, wish.end()) is not None
     )
 
