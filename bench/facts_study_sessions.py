@@ -11,10 +11,11 @@ key's junk rules) among the project facts and recipes.
 
 The second set (`bench/facts_study_session_cases_b.py`, `--set b`: the licence a project is
 published under) and the third (`bench/facts_study_session_cases_c.py`, `--set c`: the
-language of a project whose session went on from a summary of an earlier conversation) were
-written and committed before any rule ran on them.
+language of a project whose session went on from a summary of an earlier conversation) and the
+fourth (`bench/facts_study_session_cases_d.py`, `--set d`: a change the user wants, said with a
+request for a plan and not made yet) were written and committed before any rule ran on them.
 
-Usage: python -m bench.facts_study_sessions [--set a|b|c|all] [--case NAME ...] [--details]
+Usage: python -m bench.facts_study_sessions [--set a|b|c|d|all] [--case NAME ...] [--details]
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from bench.facts_study import Expected, Never, Result, table
 from bench.facts_study_session_cases import CASES, JUDGED, Case
 from bench.facts_study_session_cases_b import CASES as CASES_B
 from bench.facts_study_session_cases_c import CASES as CASES_C
+from bench.facts_study_session_cases_d import CASES as CASES_D
 from squirrel_core.logs import configure_logging
 
 
@@ -72,7 +74,13 @@ def judge_kinds(case: Judged, memories: Sequence[tuple[str, str]], kinds: Sequen
 
 
 #: The sets of cases by name (`--set`).
-SETS = {"a": CASES, "b": CASES_B, "c": CASES_C, "all": (*CASES, *CASES_B, *CASES_C)}
+SETS = {
+    "a": CASES,
+    "b": CASES_B,
+    "c": CASES_C,
+    "d": CASES_D,
+    "all": (*CASES, *CASES_B, *CASES_C, *CASES_D),
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

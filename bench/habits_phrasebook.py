@@ -12,10 +12,11 @@ from the rules, across ecosystems, and is read the way a session is: the offline
 over a session of that one message, once as the message that opens the session and once as the
 answer to the assistant's work (a reply and an edit before it). A habit is kept only when both
 readings keep it as a standing user_style memory; a one-off is wrong when either does. The third to
-eleventh phrasebooks are read the same way (in the eleventh a one-off kept even tentatively is
-wrong). The books themselves live in `bench/habits_book_first.py` …
-`bench/habits_book_eleventh.py`; the tenth also holds two sets of wordings held back from its
-rules (written after them, each run once as written). The ninth also holds texts of custom
+twelfth phrasebooks are read the same way (in the eleventh and twelfth a one-off kept even
+tentatively is wrong; the twelfth's habits are doubts said once, found when read tentatively).
+The books themselves live in `bench/habits_book_first.py` … `bench/habits_book_twelfth.py`;
+the tenth also holds two sets of wordings held back from its rules (written after them, each
+run once as written). The ninth also holds texts of custom
 commands the user runs: a ban written as a line of one is kept when a standing user_style memory
 citing the command's text names what it bans; a text with no ban is wrong when one does. Its
 assistant's words are wrong when any user_style memory cites them.
@@ -54,6 +55,7 @@ from bench.habits_book_tenth import (
     ONE_OFFS_TENTH,
 )
 from bench.habits_book_third import HABITS_THIRD, ONE_OFFS_THIRD
+from bench.habits_book_twelfth import HABITS_TWELFTH, ONE_OFFS_TWELFTH
 from squirrel_core.logs import configure_logging
 from squirrel_memory.extractors.firmness import STANDING_TAG
 from squirrel_memory.extractors.preferences import stated_preferences
@@ -195,6 +197,9 @@ def main() -> None:
         _report_as_sessions(name, habits_book, one_offs_book, details=details)
     _report_as_sessions(
         "eleventh", HABITS_ELEVENTH, ONE_OFFS_ELEVENTH, details=details, tentative_wrong=True
+    )
+    _report_as_sessions(
+        "twelfth", HABITS_TWELFTH, ONE_OFFS_TWELFTH, details=details, tentative_wrong=True
     )
     _report_commands(details=details)
 

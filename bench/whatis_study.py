@@ -10,9 +10,10 @@ that matches a `never` pattern) and noise. Prints one row per case, then found a
 group of evidence.
 
 The second set (`bench/whatis_study_cases_b.py`, `--set b`) was written after the first had
-led to rules, before any rule ran on it.
+led to rules, before any rule ran on it; so was the third (`bench/whatis_study_cases_c.py`,
+`--set c`: a project document's labelled name and description).
 
-Usage: python -m bench.whatis_study [--set a|b|all] [--case NAME ...] [--details]
+Usage: python -m bench.whatis_study [--set a|b|c|all] [--case NAME ...] [--details]
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import PurePosixPath
 
-from bench import case_runs, whatis_study_cases, whatis_study_cases_b
+from bench import case_runs, whatis_study_cases, whatis_study_cases_b, whatis_study_cases_c
 from bench.facts_study import Result, table
 from bench.facts_study_sessions import judge, print_details
 from bench.whatis_study_cases import GROUPS, JUDGED, Case
@@ -50,7 +51,7 @@ def by_group(cases: Sequence[Case], results: dict[str, Result]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.whatis_study", description=__doc__)
-    parser.add_argument("--set", choices=("a", "b", "all"), default="all", help="which set")
+    parser.add_argument("--set", choices=("a", "b", "c", "all"), default="all", help="which set")
     parser.add_argument("--case", action="append", help="only these cases")
     parser.add_argument("--details", action="store_true", help="every memory and verdict")
     args = parser.parse_args(argv)
@@ -58,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     cases = [
         *(whatis_study_cases.CASES if args.set in ("a", "all") else ()),
         *(whatis_study_cases_b.CASES if args.set in ("b", "all") else ()),
+        *(whatis_study_cases_c.CASES if args.set in ("c", "all") else ()),
     ]
     if args.case:
         unknown = set(args.case) - {c.name for c in cases}

@@ -20,7 +20,7 @@ from bench.facts_study_session_cases import JUDGED, fact, never
 from bench.trap_transcripts import Ask, Edit, Read, Run, Say, Session, one_session
 
 #: The kinds of evidence a case shows what the project is by, in the order the study prints.
-GROUPS = ("readme", "manifest", "user", "assistant", "instructions", "trap")
+GROUPS = ("readme", "manifest", "user", "assistant", "instructions", "doc", "trap")
 
 __all__ = ["CASES", "GROUPS", "JUDGED", "Case", "fact", "never"]
 

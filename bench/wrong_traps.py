@@ -66,12 +66,15 @@ a continued session's summary whose fix failed again or was turned down, and a r
 did not hold or was made in another checkout; a run over one package or some tests kept
 without what it ran over, a ban on changing anything said for the task at hand kept as a
 habit, a build's declared languages said as a hedge, and a closing report's list of work still
-to do kept as a statement about the code.
+to do kept as a statement about the code; a doubt about over-engineering that is the assistant's
+or a question about a tool's fit kept as the user's push back, a change the user asked a plan
+for kept as done or as the stack, and another project's or a template's labelled project
+document kept as what the project is.
 Each trap's sessions (`bench/wrong_trap_cases.py` and its parts `_b` to `_z3`, `_z5` to
-`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z26`, `_z28`) are written in the host's
-own transcript format and go through the real pipeline as `bench.answer_key` runs it (the `rules`
-extractor, no key); then every memory and every line of the session-start text is held against
-the trap's `wrong` patterns.
+`_z14`, `_z11b`, `_z11c`, `_z16` to `_z20`, `_z22` to `_z26`, `_z28`, `_z29`) are written in the
+host's own transcript format and go through the real pipeline as `bench.answer_key` runs it (the
+`rules` extractor, no key); then every memory and every line of the session-start text is held
+against the trap's `wrong` patterns.
 
 Prints one row per trap (memories, wrong memories, wrong session-start lines, whether the right
 fact was stated) and, for every wrong one, the pattern's reason and the text that matched.
@@ -141,6 +144,7 @@ from bench.wrong_trap_cases_z24 import CASES as READ_IN_REAL_SESSIONS_AGAIN
 from bench.wrong_trap_cases_z25 import CASES as SAID_IN_SHORT_SESSIONS
 from bench.wrong_trap_cases_z26 import CASES as FAILURES_TOLD_AFTERWARDS
 from bench.wrong_trap_cases_z28 import CASES as LOST_OR_CHANGED_IN_READING
+from bench.wrong_trap_cases_z29 import CASES as PLANNED_WEIGHED_OR_QUESTIONED
 from squirrel_core.clients import MemoryClient
 from squirrel_core.logs import configure_logging
 
@@ -196,6 +200,7 @@ TRAPS: tuple[Trap, ...] = (
     *SAID_IN_SHORT_SESSIONS,
     *FAILURES_TOLD_AFTERWARDS,
     *LOST_OR_CHANGED_IN_READING,
+    *PLANNED_WEIGHED_OR_QUESTIONED,
 )
 #: The part a one-letter `--trap` names: `y` is `bench/wrong_trap_cases_y.py`'s traps.
 PARTS: dict[str, tuple[Trap, ...]] = {
@@ -227,6 +232,7 @@ PARTS: dict[str, tuple[Trap, ...]] = {
     "z25": SAID_IN_SHORT_SESSIONS,
     "z26": FAILURES_TOLD_AFTERWARDS,
     "z28": LOST_OR_CHANGED_IN_READING,
+    "z29": PLANNED_WEIGHED_OR_QUESTIONED,
 }
 _FLAGS = re.IGNORECASE | re.MULTILINE
 

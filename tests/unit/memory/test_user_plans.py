@@ -118,3 +118,63 @@ def test_a_plan_too_long_to_quote_is_not_cut() -> None:
     long = "The plan is to " + ", then ".join(f"update the module number {n}" for n in range(20))
 
     assert user_plans(_session(long).events) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "words"),
+    [
+        (  # Python / Django: the change, what works elsewhere, then the request for a plan
+            "I'd like us to consider moving the jobs off Celery. In another project I use RQ "
+            "and it is much less hassle. I think we can drop Celery here. Think through a plan "
+            "for the switch and share it.",
+            "I'd like us to consider moving the jobs off Celery. In another project I use RQ "
+            "and it is much less hassle. I think we can drop Celery here",
+        ),
+        (  # Go
+            "We should get rid of the hand-written SQL layer and use sqlc. Come up with a plan "
+            "and show me, no code yet.",
+            "We should get rid of the hand-written SQL layer and use sqlc",
+        ),
+        (  # Rust: the change named in the request itself
+            "Can you draft a plan to replace the TOML parsing with figment and share it.",
+            "Can you draft a plan to replace the TOML parsing with figment and share it",
+        ),
+    ],
+)
+def test_a_change_wanted_with_its_plan_asked_for_is_kept_as_asked(message: str, words: str) -> None:
+    [found] = _said(_session(message))
+
+    assert found.content == (
+        f'The user wants this change and asked for a plan of it first (their words): "{words}".'
+    )
+    assert found.type.value == "project_fact"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # done already, then a plan of something else
+        "I removed the dependency on Moment last week. Think through a plan for the timezone "
+        "bugs and share it.",
+        # a question that only weighs a change
+        "Should we drop MongoDB for Postgres? What would a plan for that even look like?",
+        # a plan asked for with no change named, or a change negated
+        "Think through a plan for the next release and share it.",
+        "I don't want to replace Express. Draft a plan for the rate limits instead.",
+        # a change wanted with no plan asked for: a task, done now
+        "I'd like to remove the dependency on lodash.",
+        # a verb of change in a way of speaking, or too few words to name a change
+        "Let's move on from the login page now. Draft a plan for the reports and share it.",
+        "We should drop it. Draft a plan for the reports.",
+        "I want to leave the API exactly as it is. Draft a plan for the UI and share it.",
+    ],
+)
+def test_no_wanted_change_or_no_plan_asked_is_not_kept_as_one(message: str) -> None:
+    assert not any("asked for a plan" in c.content for c in _said(_session(message)))
+
+
+def test_a_wanted_change_whose_plan_was_dropped_is_not_kept() -> None:
+    asked = "I think we can drop AutoMapper here. Think through a plan for that and share it."
+
+    assert len(_said(_session(asked))) == 1
+    assert _said(_session(asked, "never mind, forget the plan, just fix the null check")) == []

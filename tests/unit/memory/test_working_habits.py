@@ -12,6 +12,7 @@ import pytest
 from squirrel_core.events import Event
 from squirrel_memory.extractors.working_habits import (
     HABIT_KEY,
+    doubt_clause,
     habit_clause,
     user_instructions,
     working_habit,
@@ -106,6 +107,61 @@ def test_a_statement_is_the_habit_only_as_a_correction_of_what_the_assistant_did
     corrected = working_habit(f"ok, but {text}", after_assistant_action=True)
     assert corrected is not None and text in corrected.content
     assert "correction" in corrected.tags
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Are we over-engineering this?",  # any ecosystem: the work at hand
+        "hold on, aren't we overengineering the Ecto schemas?",  # Elixir
+        "Can you double-check we're not over-engineering the Tokio retry loop?",  # Rust
+        "isn't this overkill for a Cobra CLI with three commands?",  # Go
+        "could you think about whether some of this is overdoing it?",
+        "Step back and check whether we're over-engineering the Gradle plugin.",  # Kotlin
+        "Honestly, isn't a whole event bus overkill here?",
+        "is this getting over-engineered? we only need the one endpoint",
+    ],
+)
+def test_a_doubt_about_the_size_of_the_work_is_the_habit_said_once(text: str) -> None:
+    for after in (False, True):
+        habit = working_habit(text, after_assistant_action=after)
+
+        assert habit is not None and habit.key == HABIT_KEY, text
+        assert "tentative" in habit.tags and not habit.standing
+        assert habit.content.startswith("The user pushes back on over-engineering")
+        assert habit.content.endswith("”.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a question that weighs a named tool or part, or asks about the past or a method
+        "Is Redis overkill for caching a hundred rows, or is it the usual choice?",
+        "Do you think Kubernetes is overkill for this side project?",
+        "Is the Rails retry concern over-engineered? I didn't write it.",
+        "Was the old parser over-engineered, or did it need all those states?",
+        "The reviewer asked whether we were over-engineering the cache. Summarise it.",
+        "How do I avoid over-engineering a design like this?",
+        "how do I know if we are over-engineering?",
+        # a title to write, in quotes
+        'Write a section titled "Are we over-engineering our microservices?" for the blog.',
+        # a statement that defends the work, a task about the word
+        "We're not over-engineering this, just add the flag.",
+        "Add a lint rule that flags over-engineered factory classes.",
+    ],
+)
+def test_a_question_that_only_asks_is_no_doubt_about_the_work(text: str) -> None:
+    assert doubt_clause(text) is None
+    assert working_habit(text, after_assistant_action=True) is None
+
+
+def test_every_doubting_sentence_of_a_message_is_quoted_when_short() -> None:
+    clause = doubt_clause(
+        "well can you think whether some of this isn't overdoing it? can you check whether we "
+        "are not overengineering some of the tickets we made"
+    )
+
+    assert clause is not None and "overdoing it?" in clause and "overengineering" in clause
 
 
 def test_a_suggestion_to_the_assistant_is_quoted_as_said() -> None:

@@ -18,7 +18,10 @@ project is: the first descriptive paragraph under its overview heading ("## Proj
 overview", "## About"), or else its first descriptive paragraph,
 is read the same way; an overview written as a labelled list ("- **Name**: ParcelPal", "-
 **What**: Android app that tracks parcels …", "- **Stack**: Kotlin, Jetpack Compose") says it
-by its "What" (or "Purpose", "Description") item, with its name and stack items.
+by its "What" (or "Purpose", "Description") item, with its name and stack items. Without any
+of these, a project document read in the session whose labelled lines name this project and
+say what it is ("**Project Name**: Tidewater", "**Vision**: A self-hosted status page …";
+`labelled_docs`) says it.
 Lines about the file itself ("This file provides guidance to …", a
 `# CLAUDE.md` title) are left out; what the file asks of the assistant is no description (a
 paragraph that says "always", "never", "must" … is not read as one).
@@ -41,6 +44,7 @@ from squirrel_memory.extractors.file_reads import (
     shown_file_texts,
 )
 from squirrel_memory.extractors.hook_files import hook_file_texts
+from squirrel_memory.extractors.labelled_docs import doc_about
 from squirrel_memory.extractors.latest_reads import latest_reads
 from squirrel_memory.extractors.package_doc import package_about
 from squirrel_memory.extractors.printed_manifests import printed_about
@@ -249,7 +253,12 @@ def session_about(events: list[StoredEvent]) -> tuple[str, str, tuple[str, ...]]
         text = about_text(name, _with_stack(readings.description, source, texts), source)
         return text, source, (sources[source],)
     # A manifest's description printed among other output is still the manifest's own.
-    return printed_about(events) or package_about(events) or _instruction_about(events, changed)
+    return (
+        printed_about(events)
+        or package_about(events)
+        or _instruction_about(events, changed)
+        or doc_about(events)
+    )
 
 
 def changed_after(events: list[StoredEvent]) -> dict[str, set[str]]:

@@ -18,14 +18,25 @@ the same in every project and ecosystem:
     plan:" (an "I think" before it is a way of putting it, not a doubt), then steps in order:
     a word of sequence ("then", "after that", "once", "first", "followed by") joins them, and
     they do not point at a plan kept elsewhere ("the plan is in `PLAN.md`, then …");
+  - **a change wanted, its plan asked for**: the message asks the assistant to think through,
+    come up with, draft or outline a plan ("Think through a plan for the switch and share
+    it", "Draft a plan first"), and a sentence of it, not a question, says the change the user
+    wants ("I'd like us to …", "I want to …", "I think we can …", "we should …" with remove,
+    drop, replace, move, migrate, switch, get rid of, simplify …). The memory quotes the
+    message from that sentence up to the request for a plan (what the user has seen work in
+    another project included), or the request itself when the change is named in it ("a plan
+    to move the jobs to RQ"); the wanted sentence must not be negated, have at least
+    `MIN_WANTED_WORDS` words and use its verb of change as a change ("let's move on" is
+    none), and nothing is said as done;
 - nothing in it hedges (maybe, perhaps, might, not sure, whether, or not …) or negates the
-  plan ("not", "never", "don't");
+  plan ("not", "never", "don't"), except in what the user said around a wanted change;
 - at most `MAX_CHARS` characters: a longer plan is a brief, cut nowhere (say less);
 - a later message of the user's that drops the plan ("scratch that", "change of plan",
   "never mind", "forget the plan") leaves it unsaid.
 
 The memory quotes the user's words, says it was a plan, and never that anything was built
-("The user set out to plan (their words): \"an integration for …\"").
+("The user set out to plan (their words): \"an integration for …\"", "The user wants this
+change and asked for a plan of it first (their words): \"…\"").
 """
 
 from __future__ import annotations
@@ -78,6 +89,42 @@ DROPPED_PLAN = re.compile(
 )
 
 
+#: A request for a plan ("think through a plan", "come up with a migration plan", "draft a
+#: plan first", "plan it out").
+_PLAN_ASKED = re.compile(
+    r"\b(?:think(?:ing)? through|come up with|draft|sketch|outline|work out|put together|"
+    r"write up|propose|prepare|make)\s+(?:a|an|the|your)\s+(?:[\w-]+\s+){0,2}?plan\b|"
+    r"\bplan (?:it|this|that) out\b",
+    re.IGNORECASE,
+)
+#: The user wanting a change: a first-person wish, then a verb of change within a few words.
+_WANTED = re.compile(
+    r"\b(?:i|we)(?:'d| would)?\s+(?:like|want|need)(?:\s+us)?\s+to\b|"
+    r"\bi think we (?:can|could|should)\b|\bwe should\b|\blet'?s\b",
+    re.IGNORECASE,
+)
+_CHANGE_WORDS = (
+    r"(?:remov|drop|replac|mov|migrat|switch|simplif|swap|rewrit|retir|ditch)\w*|"
+    r"port(?:s|ed|ing)?\b|get(?:ting)? rid of"
+)
+_CHANGE = re.compile(r"\b(?:" + _CHANGE_WORDS + ")", re.IGNORECASE)
+#: A change named in the request for a plan itself ("a plan to move the jobs to RQ").
+_PLAN_OF_CHANGE = re.compile(
+    r"\bplan (?:to|for)\s+(?:the\s+|a\s+)?(?:" + _CHANGE_WORDS + ")", re.IGNORECASE
+)
+_NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n't\b", re.IGNORECASE)
+#: Ways of speaking a verb of change takes part in without naming a change ("let's move on").
+_IDIOM = re.compile(
+    r"\b(?:mov(?:e|ing) (?:on|forward|ahead|along)|switch(?:ing)? (?:gears|context)|"
+    r"drop(?:ping)? (?:by|in|it)\b)",
+    re.IGNORECASE,
+)
+#: The fewest words of a quoted change: fewer name none.
+MIN_WANTED_WORDS = 6
+_WANTED_SAID = "The user wants this change and asked for a plan of it first (their words)"
+_ANY_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
 @dataclass(frozen=True, slots=True)
 class UserPlan:
     """One plan in the user's words, and the message it was said in."""
@@ -106,6 +153,43 @@ def _plan(sentence: str) -> tuple[str, str] | None:
     return None
 
 
+def _is_wanted(sentence: str) -> bool:
+    """Whether a sentence states a change the user wants (`_WANTED` before a `_CHANGE` verb,
+    not a question, not negated)."""
+    wish = _WANTED.search(sentence)
+    return (
+        wish is not None
+        and len(sentence.split()) >= MIN_WANTED_WORDS
+        and not sentence.rstrip().endswith("?")
+        and not _NEGATED.search(sentence)
+        and not _IDIOM.search(sentence)
+        and _CHANGE.search(sentence, wish.end()) is not None
+    )
+
+
+def wanted_change(text: str) -> str | None:
+    """The user's words of a change they want and ask a plan for, from one message, or None
+    (module docstring)."""
+    sentences = [" ".join(s.split()) for s in _ANY_SENTENCE.split(text)]
+    sentences = [s for s in sentences if s and not s.startswith(">")]
+    asked = next((i for i, s in enumerate(sentences) if _PLAN_ASKED.search(s)), None)
+    if asked is None:
+        return None
+    first = next((i for i in range(asked) if _is_wanted(sentences[i])), None)
+    if first is not None:
+        words = " ".join(sentences[first:asked])
+    elif _is_wanted(sentences[asked]) or (
+        not sentences[asked].endswith("?")
+        and not _NEGATED.search(sentences[asked])
+        and _PLAN_OF_CHANGE.search(sentences[asked])
+    ):
+        words = sentences[asked]
+    else:
+        return None
+    words = words.rstrip(" .!")
+    return words if len(words) <= MAX_CHARS else None
+
+
 def user_plans(events: list[StoredEvent]) -> list[UserPlan]:
     """The plans the user set out or settled in their own words (module docstring)."""
     found: list[UserPlan] = []
@@ -120,5 +204,11 @@ def user_plans(events: list[StoredEvent]) -> list[UserPlan]:
             words, said = plan
             found.append(
                 UserPlan(f"{KEY_PREFIX}{key_slug(words)}", f'{said}: "{words}".', (event.id,))
+            )
+        if (wanted := wanted_change(text)) is not None:
+            found.append(
+                UserPlan(
+                    f"{KEY_PREFIX}{key_slug(wanted)}", f'{_WANTED_SAID}: "{wanted}".', (event.id,)
+                )
             )
     return found

@@ -20,6 +20,15 @@ paraphrasing them into a broader rule:
 Said once, the habit is tentative, at the level of a corrected one-off (a session may open with
 it, marked as said once, in the project where it was said); it leads the style view only when
 it recurs.
+
+One kind of question is the habit all the same: a doubt about the size of the work at hand
+("are we over-engineering this?", "isn't this overkill?", "can you check whether we're not
+overdoing it?"). It asks nothing a fact could answer; it pushes back, and is kept (tentative,
+as "The user pushes back on over-engineering") when its subject is the work itself: "we" in
+the present ("are we", "whether we're"), "this", "some of this", or any subject of a negative
+question ("isn't a whole event bus overkill?"). A question that weighs a named tool or part
+("Is Redis overkill for …?", "Is the retry logic over-engineered?"), asks about the past ("we
+were"), asks how to avoid it, or sits inside quotes (a title to write) is not.
 """
 
 from __future__ import annotations
@@ -139,6 +148,48 @@ _HINTS = (
     ),
 )
 _CUES = (*_DIRECTIVES, *_HINTS)
+#: Doing too much, in the words of a doubt ("over-engineering", "overkill", "overdoing it").
+_TOO_MUCH = (
+    r"(?:over-?engineer\w*|over-?complicat\w*|overkill|overdo(?:ing|ne)?(?: it)?|"
+    r"over-?built|over-?design\w*)"
+)
+_THIS = r"(?:this|that|it|all (?:of )?(?:this|that|it)|some of (?:this|that|it|these|them))"
+#: Doubts about the size of the work at hand: they count as the habit, questions or not (the
+#: module docstring).
+_DOUBTS = (
+    # are we over-engineering …? / aren't we overcomplicating …?
+    re.compile(r"\b(?:are|aren'?t)\s+we\s+(?:not\s+)?(?:\w+\s+)?" + _TOO_MUCH, re.I),
+    # (check) whether we're (not) over-engineering … / if we are overdoing it / make sure we're
+    # not overcomplicating …
+    re.compile(
+        r"\b(?:whether|if|check|sure|ensure|confirm)\s+(?:that\s+)?we(?:'re|\s+are)\s+"
+        r"(?:not\s+)?(?:\w+\s+)?" + _TOO_MUCH,
+        re.I,
+    ),
+    # whether some of this is (not) overdoing it / if this is getting overkill
+    re.compile(
+        r"\b(?:whether|if)\s+" + _THIS + r"\s+(?:is|isn'?t|is not|are|aren'?t)\s+"
+        r"(?:getting\s+|becoming\s+|a bit\s+|really\s+)?" + _TOO_MUCH,
+        re.I,
+    ),
+    # isn't this overkill …? / isn't a whole event bus over-engineered here?
+    re.compile(
+        r"\b(?:isn'?t|aren'?t)\s+(?:" + _THIS + r"|(?:a|an|the)\s+(?:\w+\s+){0,3}?\w+)\s+"
+        r"(?:\w+\s+)?" + _TOO_MUCH,
+        re.I,
+    ),
+)
+#: A positive question whose subject is the work itself ("is this getting over-engineered?").
+_THIS_DOUBT = re.compile(
+    r"^(?:\W*\w+\W+){0,3}?is\s+" + _THIS + r"\s+(?:getting\s+|becoming\s+|a bit\s+)?" + _TOO_MUCH,
+    re.I,
+)
+#: A question about how or when to tell ("how do I know if we're over-engineering?") asks for
+#: a method, not about the work at hand.
+_ASKS_HOW = re.compile(r"^\W*(?:\w+\W+)?(?:how|when|what)\b", re.I)
+#: Words in quotes are someone else's or a title to write, not the user's doubt.
+_QUOTED = re.compile(r"\"[^\"]*\"|“[^”]*”")
+_DOUBT_LEAD = "The user pushes back on over-engineering, wanting only the work that is needed"
 #: A question asks; it does not instruct ("could we reuse X?", "is there a simpler way?").
 #: A polite request with "please" ("can you please …") is an instruction all the same.
 _QUESTION = re.compile(
@@ -192,6 +243,27 @@ def habit_clause(text: str, *, after_assistant_action: bool = False) -> str | No
     return None
 
 
+def doubt_clause(text: str) -> str | None:
+    """The words around the doubts about the size of the work at hand in a user message ("are
+    we over-engineering this?"), or None (module docstring): each doubting sentence, cut around
+    its doubt, all of them when together they fit in twice `MAX_QUOTE_CHARS`, else the first."""
+    plain = _QUOTED.sub(" ", strip_markdown(CODE_BLOCK.sub(" ", text)))
+    clauses: list[str] = []
+    for sentence_ in _SENTENCES.split(plain):
+        flat = " ".join(sentence_.split())
+        if not flat or _ASKS_HOW.match(flat):
+            continue
+        match = next((m for cue in _DOUBTS if (m := cue.search(flat))), None)
+        if match is None and flat.endswith("?"):
+            match = _THIS_DOUBT.search(flat)
+        if match is not None:
+            clauses.append(around(flat, match.start(), match.end()))
+    if not clauses:
+        return None
+    together = " ".join(clauses)
+    return together if len(together) <= 2 * MAX_QUOTE_CHARS else clauses[0]
+
+
 def around(flat: str, start: int, end: int, limit: int = MAX_QUOTE_CHARS) -> str:
     """`flat` when short, else about `limit` characters of it around `start:end`, cut at
     words and marked with "…" where cut."""
@@ -211,6 +283,9 @@ def working_habit(text: str, *, after_assistant_action: bool) -> StatedPreferenc
     """The simplicity habit a user message states, or None: tentative until it recurs, a
     nudge after the assistant acted counts as a correction."""
     clause = habit_clause(text, after_assistant_action=after_assistant_action)
+    lead = _LEAD
+    if clause is None:
+        clause, lead = doubt_clause(text), _DOUBT_LEAD
     if clause is None:
         return None
     emphasis = bool(_EMPHASIS.search(clause))
@@ -226,7 +301,7 @@ def working_habit(text: str, *, after_assistant_action: bool) -> StatedPreferenc
     )
     return StatedPreference(
         key=HABIT_KEY,
-        content=f"{_LEAD}, in their words: “{clause.rstrip('.!;: ')}”.",
+        content=f"{lead}, in their words: “{clause.rstrip('.!;: ')}”.",
         tags=tuple(t for t in ("preference", HABIT_TAG, TENTATIVE_TAG, *marks) if t),
         scope=Scope.USER,
         importance=round(importance, 3),
