@@ -8,8 +8,8 @@ README when two things hold, the same in every ecosystem:
 
 - a name line ("Project Name", "Project", "Name", "Product Name", "App Name") names this
   project: the name, or its first word, is the project folder's name (letters and digits
-  alone, case aside: "Puka Reading Tracker" in `puka`, "Attio MCP Server" in
-  `attio-mcp-server`). A document of a partner's or another project's, a template's
+  alone, case aside: "Tidewater Status Page" in `tidewater`, "Fernleaf CLI" in
+  `fernleaf-cli`). A document of a partner's or another project's, a template's
   placeholder ("[Your project name]") or a feature's brief ("Feature Name: Dark mode") names
   no such thing and says nothing;
 - a description line of the same document ("Vision", "Description", "Purpose", "Summary",
